@@ -1,0 +1,1 @@
+"""patternalg: closed-form performance models of parallel programs built from design patterns."""

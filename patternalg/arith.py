@@ -1,0 +1,91 @@
+"""The safe arithmetic sub-language: sympy expressions built by constructors, printed back.
+
+Nothing here reads strings with sympy's parser (which runs Python ``eval``); the grammar
+hands over numbers, symbol names and operators, and these functions build the expression.
+
+>>> from patternalg.symbols import x
+>>> format_expr(build_call("log2", [x]) * 1034.17)
+'1034.17*x*log2(x)'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import sympy
+from sympy.printing.str import StrPrinter
+
+from .symbols import log2
+
+__all__ = ["FUNCTIONS", "build_number", "build_call", "format_expr", "check_finite"]
+
+#: name -> (constructor, (min arity, max arity or None))
+FUNCTIONS: dict[str, tuple[Callable[..., sympy.Expr], tuple[int, int | None]]] = {
+    "log2": (log2, (1, 1)),
+    "log": (sympy.log, (1, 1)),
+    "sqrt": (sympy.sqrt, (1, 1)),
+    "min": (sympy.Min, (1, None)),
+    "max": (sympy.Max, (1, None)),
+}
+_ALIASES = {"Min": "min", "Max": "max", "ln": "log"}
+
+
+def build_number(text: str) -> sympy.Expr:
+    """A literal: integers stay exact, decimals become floats.
+
+    >>> build_number("768"), build_number("1.241e7")
+    (768, 12410000.0000000)
+    """
+    if text.isdigit():
+        return sympy.Integer(int(text))
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text} is out of range")
+    if value.is_integer() and "." not in text and abs(value) < 1e15:
+        return sympy.Integer(int(value))
+    return sympy.Float(value)
+
+
+def canonical_function(name: str) -> str | None:
+    """The canonical name of an arithmetic function, or None if there is none."""
+    name = _ALIASES.get(name, name)
+    return name if name in FUNCTIONS else None
+
+
+def build_call(name: str, args: Sequence[sympy.Expr]) -> sympy.Expr:
+    """Apply the function ``name`` (already checked with :func:`canonical_function`)."""
+    constructor, _ = FUNCTIONS[canonical_function(name) or name]
+    return constructor(*args)
+
+
+def check_finite(expr: sympy.Expr) -> bool:
+    """False if ``expr`` is infinite or undefined (a division by zero, say)."""
+    return not expr.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan)
+
+
+class _Printer(StrPrinter):
+    """sympy's text form, but floats print as the shortest decimal that reads back exactly."""
+
+    def _print_Float(self, expr: sympy.Float) -> str:
+        return repr(float(expr))
+
+    def _print_Min(self, expr: sympy.Min) -> str:
+        return "min(" + ", ".join(self._print(a) for a in expr.args) + ")"
+
+    def _print_Max(self, expr: sympy.Max) -> str:
+        return "max(" + ", ".join(self._print(a) for a in expr.args) + ")"
+
+
+_PRINTER = _Printer()
+
+
+def format_expr(expr: sympy.Expr) -> str:
+    """Text form of an expression that the grammar reads back to the same expression.
+
+    >>> from patternalg.symbols import x
+    >>> format_expr(sympy.Float(258.5425) * x * log2(x))
+    '258.5425*x*log2(x)'
+    """
+    return _PRINTER.doprint(expr)
+

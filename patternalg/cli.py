@@ -1,0 +1,68 @@
+"""The command line: argparse sub-commands wired to the library.
+
+User errors print one line on stderr and exit with status 2; ``--debug`` shows the
+traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from .errors import PatternalgError
+
+__all__ = ["main", "COMMANDS"]
+
+#: sub-command -> module with ``add_arguments(parser)`` and ``run(args) -> int``
+COMMANDS: dict[str, tuple[str, str]] = {
+    "models": ("patternalg.commands.models", "list the model library"),
+    "fit": ("patternalg.commands.fit", "fit atomic models to measurements"),
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of all sub-commands."""
+    parser = _Parser(
+        prog="patternalg",
+        description="Closed-form performance models of parallel programs built from patterns.",
+    )
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name, (module, help_text) in COMMANDS.items():
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                             help="show tracebacks of errors")
+        importlib.import_module(module).add_arguments(command)
+        command.set_defaults(module=module)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(importlib.import_module(args.module).run(args) or 0)
+    except PatternalgError as exc:
+        if args.debug:
+            raise
+        print(f"patternalg {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("patternalg: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

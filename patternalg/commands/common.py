@@ -1,0 +1,56 @@
+"""Options and helpers shared by several sub-commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..errors import PatternalgError
+from ..library import ModelLibrary
+
+__all__ = ["add_library_options", "load_library", "add_format_option", "print_json", "read_text_argument"]
+
+
+def add_library_options(parser: argparse.ArgumentParser) -> None:
+    """``--models FILE`` (repeatable) and ``--no-builtin``."""
+    parser.add_argument(
+        "--models",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a TOML model file; repeatable, later files override earlier ones",
+    )
+    parser.add_argument(
+        "--no-builtin", action="store_true", help="do not load the built-in models"
+    )
+
+
+def load_library(args: argparse.Namespace) -> ModelLibrary:
+    """The library the options ask for."""
+    return ModelLibrary.load(args.models, builtin=not args.no_builtin)
+
+
+def add_format_option(parser: argparse.ArgumentParser, choices: tuple[str, ...] = ("text", "json")) -> None:
+    """``--format``."""
+    parser.add_argument("--format", choices=choices, default=choices[0], help="output format")
+
+
+def print_json(data: Any) -> None:
+    """Print ``data`` as indented JSON."""
+    json.dump(data, sys.stdout, indent=2, allow_nan=False)
+    sys.stdout.write("\n")
+
+
+def read_text_argument(value: str, what: str) -> str:
+    """A command-line text: itself, ``-`` for stdin, or ``@FILE`` for a file's content."""
+    if value == "-":
+        return sys.stdin.read()
+    if value.startswith("@"):
+        try:
+            with open(value[1:], encoding="utf-8") as handle:
+                return handle.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PatternalgError(f"cannot read {what} from {value[1:]}: {exc}") from None
+    return value

@@ -1,0 +1,261 @@
+"""The model library: atom name -> atomic model, read from and written to TOML model files.
+
+The file format is public (see README, "Model files")::
+
+    [models.qsort]
+    model = "1034.17 * x * log2(x)"     # the safe arithmetic of the grammar, never eval'd
+    unit = "ns"
+    source = "Czappa et al., Table 1, row 3"
+
+A model may name a ``form`` (a family with its own parameters, e.g. ``amdahl``); the form
+builds the closed form from its keys. Without ``form`` the model is a plain expression.
+
+>>> lib = ModelLibrary.builtin()
+>>> lib["qsort"].expr
+1034.17*x*log2(x)
+>>> lib["qsrot"]
+Traceback (most recent call last):
+...
+patternalg.errors.UnknownAtomError: unknown atom 'qsrot'; did you mean qsort?
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import sympy
+
+from .arith import format_expr
+from .errors import ModelFileError, UnknownAtomError
+
+__all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
+
+#: keys every model table may have, whatever its form
+COMMON_KEYS = ("form", "unit", "source", "x_range", "fit")
+_ATOM_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
+
+
+def valid_atom_name(name: str) -> bool:
+    """Whether ``name`` can be written as an atom in a term.
+
+    >>> valid_atom_name("map_hadoop"), valid_atom_name("Sort"), valid_atom_name("tpool_x")
+    (True, False, False)
+    """
+    return (
+        bool(_ATOM_NAME.match(name))
+        and name not in {"seq", "pipe"}
+        and not name.startswith(("tpool_", "mapReduce_"))
+        and not name.endswith("_")
+    )
+
+
+@dataclass(frozen=True)
+class AtomicModel:
+    """One atom's performance model: a closed form in x (and p, phi, ...) with provenance.
+
+    ``form`` names the family (``expr`` for a plain expression) and ``spec`` holds the
+    form's own keys as they appear in a model file; ``fit`` holds fit statistics and
+    ``x_range`` the measured range of x, if the model was fitted.
+
+    >>> from patternalg.symbols import x
+    >>> AtomicModel("inc", 536.185 * x).to_toml()
+    {'model': '536.185*x', 'unit': 'ns'}
+    """
+
+    name: str
+    expr: sympy.Expr
+    unit: str = "ns"
+    source: str = ""
+    form: str = "expr"
+    spec: tuple[tuple[str, Any], ...] = ()
+    x_range: tuple[float, float] | None = None
+    fit: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+
+    def to_toml(self) -> dict[str, Any]:
+        """The table this model is written as in a model file."""
+        table: dict[str, Any] = {}
+        if self.form != "expr":
+            table["form"] = self.form
+        table.update(dict(self.spec) if self.spec else {"model": format_expr(self.expr)})
+        table["unit"] = self.unit
+        if self.source:
+            table["source"] = self.source
+        if self.x_range is not None:
+            table["x_range"] = [float(v) for v in self.x_range]
+        if self.fit:
+            table["fit"] = dict(self.fit)
+        return table
+
+    def renamed(self, name: str) -> AtomicModel:
+        """The same model under another atom name."""
+        return replace(self, name=name)
+
+    def _repr_latex_(self) -> str:
+        return f"$\\mathrm{{{self.name}}}(x) = {sympy.latex(self.expr)}$"
+
+
+def _where(path: str, name: str | None = None, key: str | None = None) -> str:
+    parts = [path]
+    if name is not None:
+        parts.append(f"models.{name}" + (f".{key}" if key else ""))
+    return ": ".join(parts)
+
+
+def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicModel:
+    from .forms import build_form  # forms import the library's helpers; import late
+
+    if not valid_atom_name(name):
+        raise ModelFileError(
+            f"{_where(path, name)}: '{name}' is not a valid atom name "
+            "(a lowercase letter, then letters, digits or _; not seq, pipe, tpool_..., mapReduce_...)"
+        )
+    if not isinstance(table, Mapping):
+        raise ModelFileError(f"{_where(path, name)}: expected a table of keys, got a value")
+    form = table.get("form", "expr")
+    unit = table.get("unit", "ns")
+    source = table.get("source", "")
+    for key, value in (("form", form), ("unit", unit), ("source", source)):
+        if not isinstance(value, str):
+            raise ModelFileError(f"{_where(path, name, key)}: expected a string, got {value!r}")
+    x_range = table.get("x_range")
+    if x_range is not None:
+        ok = (
+            isinstance(x_range, list)
+            and len(x_range) == 2
+            and all(isinstance(v, int | float) and math.isfinite(v) for v in x_range)
+            and x_range[0] <= x_range[1]
+        )
+        if not ok:
+            raise ModelFileError(
+                f"{_where(path, name, 'x_range')}: expected [low, high] with low <= high"
+            )
+        x_range = (float(x_range[0]), float(x_range[1]))
+    fit = table.get("fit", {})
+    if not isinstance(fit, Mapping):
+        raise ModelFileError(f"{_where(path, name, 'fit')}: expected a table of statistics")
+    spec = {k: v for k, v in table.items() if k not in COMMON_KEYS}
+    expr = build_form(form, spec, _where(path, name))
+    return AtomicModel(
+        name=name,
+        expr=expr,
+        unit=unit,
+        source=source,
+        form=form,
+        spec=tuple(spec.items()) if form != "expr" else (),
+        x_range=x_range,
+        fit=tuple(fit.items()),
+    )
+
+
+class ModelLibrary(Mapping[str, AtomicModel]):
+    """An immutable mapping of atom names to :class:`AtomicModel`, with did-you-mean.
+
+    >>> lib = ModelLibrary.builtin()
+    >>> "qsort" in lib and len(lib) >= 13
+    True
+    """
+
+    def __init__(self, models: Iterable[AtomicModel] = ()) -> None:
+        self._models: dict[str, AtomicModel] = {model.name: model for model in models}
+
+    # --- Mapping ------------------------------------------------------------------------
+    def __getitem__(self, name: str) -> AtomicModel:
+        try:
+            return self._models[name]
+        except KeyError:
+            close = difflib.get_close_matches(name, list(self._models), n=3, cutoff=0.6)
+            raise UnknownAtomError(name, close) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._models)
+
+    def __len__(self) -> int:
+        return len(self._models)
+
+    def __repr__(self) -> str:
+        return f"ModelLibrary({sorted(self._models)})"
+
+    # --- building ----------------------------------------------------------------------
+    def merged(self, other: Iterable[AtomicModel] | ModelLibrary) -> ModelLibrary:
+        """A library with the models of ``other`` added; they override same-named ones."""
+        models = other.values() if isinstance(other, ModelLibrary) else other
+        return ModelLibrary([*self._models.values(), *models])
+
+    @classmethod
+    def from_toml_text(cls, text: str, path: str = "<text>") -> ModelLibrary:
+        """Read a model file's text; errors name the file, the key and the reason."""
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ModelFileError(f"{path}: not valid TOML: {exc}") from None
+        unknown = sorted(set(data) - {"models", "format"})
+        if unknown:
+            raise ModelFileError(
+                f"{path}: unknown top-level key '{unknown[0]}' (valid: models, format)"
+            )
+        if data.get("format", 1) != 1:
+            raise ModelFileError(f"{path}: format {data['format']!r} is not supported (valid: 1)")
+        models = data.get("models")
+        if not isinstance(models, Mapping) or not models:
+            raise ModelFileError(f"{path}: no [models.NAME] tables found")
+        return cls(_model_from_table(name, table, path) for name, table in models.items())
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> ModelLibrary:
+        """Read one model file."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ModelFileError(f"{path}: cannot read model file: {exc}") from None
+        return cls.from_toml_text(text, str(path))
+
+    @classmethod
+    def builtin(cls) -> ModelLibrary:
+        """The built-in models (``patternalg/data/*.toml``), e.g. Table 1 of the paper."""
+        return _builtin()
+
+    @classmethod
+    def load(cls, files: Iterable[str | Path] = (), *, builtin: bool = True) -> ModelLibrary:
+        """The built-ins (unless ``builtin=False``) overridden by ``files`` in order."""
+        library = cls.builtin() if builtin else cls()
+        for path in files:
+            library = library.merged(cls.from_file(path))
+        return library
+
+    # --- writing -----------------------------------------------------------------------
+    def to_toml(self) -> str:
+        """The model file of this library."""
+        import tomli_w
+
+        return tomli_w.dumps(
+            {"format": 1, "models": {name: m.to_toml() for name, m in self._models.items()}}
+        )
+
+    def save(self, path: str | Path) -> None:
+        """Write this library as a model file."""
+        Path(path).write_text(self.to_toml(), encoding="utf-8")
+
+
+_BUILTIN: list[ModelLibrary] = []
+
+
+def _builtin() -> ModelLibrary:
+    if not _BUILTIN:
+        library = ModelLibrary()
+        data = resources.files("patternalg") / "data"
+        for entry in sorted(data.iterdir(), key=lambda e: e.name):
+            if entry.name.endswith(".toml"):
+                text = entry.read_text(encoding="utf-8")
+                library = library.merged(
+                    ModelLibrary.from_toml_text(text, f"patternalg/data/{entry.name}")
+                )
+        _BUILTIN.append(library)
+    return _BUILTIN[0]
