@@ -19,6 +19,8 @@ __all__ = ["main", "COMMANDS"]
 COMMANDS: dict[str, tuple[str, str]] = {
     "models": ("patternalg.commands.models", "list the model library"),
     "fit": ("patternalg.commands.fit", "fit atomic models to measurements"),
+    "predict": ("patternalg.commands.predict", "PreSca: predict scalability from measurements"),
+    "tune": ("patternalg.commands.tune", "simulate the OPreSca and Binsearch thread tuners"),
 }
 
 
