@@ -155,8 +155,9 @@ def tuning(data: list[tuple[str, np.ndarray, bool]], runs: int, seed: int) -> No
     for name, s in means.items():
         print(f"  {name:20s} {s.E:7.3f} {s.S:6.2f} {s.E_S:7.3f} {s.S_E_gt_10:8.2f} {s.cost:7.3f}")
     base = means["Binsearch"].cost
-    print(f"  cost ratio Binsearch / OPreSca: random {base / means['OPreSca Rnd-Rnd-Rnd'].cost:.2f}x"
-          f", 12-24-36 {base / means['OPreSca 12-24-36'].cost:.2f}x   "
+    random, fixed = means["OPreSca Rnd-Rnd-Rnd"].cost, means["OPreSca 12-24-36"].cost
+    print(f"  cost ratio Binsearch / OPreSca: random {base / random:.2f}x"
+          f", 12-24-36 {base / fixed:.2f}x   "
           "paper (x86): 1.4x, 2x; S < 7, E < 3 %")
     print(f"  OPreSca run time: {np.mean(seconds) * 1e3:.0f} ms per tuning run")
 
