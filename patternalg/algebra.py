@@ -116,13 +116,26 @@ def _asymptotic_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | Non
     return (a, 0) if order > 0 else (b, 1)
 
 
+def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
+    """Whether ``small <= big`` for every x >= 1 (as far as sympy can tell)."""
+    difference = sympy.expand((big - small).xreplace({x: _SHIFT + 1}))
+    return bool(difference.is_nonnegative)
+
+
 def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
     """Pointwise maximum; arguments that are never the maximum for x >= 1 are dropped."""
     args = list(dict.fromkeys([*sympy.Max.make_args(a), *sympy.Max.make_args(b)]))
-    shifted = [arg.xreplace({x: _SHIFT + 1}) for arg in args]
-    survivors = set(sympy.Max.make_args(sympy.Max(*shifted)))
-    kept = [arg for arg, s in zip(args, shifted, strict=True) if s in survivors]
-    result = sympy.Max(*(kept or args))
+    kept: list[sympy.Expr] = []
+    for i, arg in enumerate(args):
+        # drop arg if another argument is at least as large everywhere (ties keep the first)
+        beaten = any(
+            _dominated(arg, other) and (j < i or not _dominated(other, arg))
+            for j, other in enumerate(args)
+            if j != i
+        )
+        if not beaten:
+            kept.append(arg)
+    result = sympy.Max(*kept)
     if result == a:
         return a, 0
     if result == b:
@@ -189,7 +202,9 @@ def _atom_model(atom: Atom, library: Mapping[str, AtomicModel]) -> tuple[sympy.E
     return expr, model
 
 
-def _shuffle_model(term: MapReduce, library: Mapping[str, AtomicModel]) -> tuple[sympy.Expr, sympy.Expr, str]:
+def _shuffle_model(
+    term: MapReduce, library: Mapping[str, AtomicModel]
+) -> tuple[sympy.Expr, sympy.Expr, str]:
     if term.shuffle is None:
         return library["shuffle"].expr, term.keys, "shuffle"
     sh = term.shuffle
@@ -290,7 +305,9 @@ def _combine(
     raise PatternalgError(f"cannot evaluate {type(node).__name__}")  # pragma: no cover
 
 
-def _record(term: Term, memo: dict[int, sympy.Expr], notes: dict[int, str], derivation: Derivation) -> None:
+def _record(
+    term: Term, memo: dict[int, sympy.Expr], notes: dict[int, str], derivation: Derivation
+) -> None:
     stack: list[tuple[Term, int]] = [(term, 0)]
     while stack:
         node, depth = stack.pop()
