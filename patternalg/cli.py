@@ -17,6 +17,7 @@ __all__ = ["main", "COMMANDS"]
 
 #: sub-command -> module with ``add_arguments(parser)`` and ``run(args) -> int``
 COMMANDS: dict[str, tuple[str, str]] = {
+    "eval": ("patternalg.commands.eval", "evaluate a term to its closed-form model"),
     "models": ("patternalg.commands.models", "list the model library"),
     "fit": ("patternalg.commands.fit", "fit atomic models to measurements"),
     "predict": ("patternalg.commands.predict", "PreSca: predict scalability from measurements"),
@@ -42,8 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name, (module, help_text) in COMMANDS.items():
         command = sub.add_parser(name, help=help_text, description=help_text)
-        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
-                             help="show tracebacks of errors")
+        command.add_argument(
+            "--debug",
+            action="store_true",
+            default=argparse.SUPPRESS,
+            help="show tracebacks of errors",
+        )
         importlib.import_module(module).add_arguments(command)
         command.set_defaults(module=module)
     return parser

@@ -258,9 +258,7 @@ class _Build(Transformer_NonRecursive):
             if key in bindings:
                 raise self.fail(children[0], f"{key} is annotated twice on {name}")
             if key == "x":
-                raise self.fail(
-                    children[0], "x is the input size and cannot be bound on one atom"
-                )
+                raise self.fail(children[0], "x is the input size and cannot be bound on one atom")
             bindings[key] = value
         return Atom(name, tuple(sorted(bindings.items())))
 
@@ -285,7 +283,9 @@ class _Build(Transformer_NonRecursive):
 
     def count_number(self, children: list[Token]) -> tuple[Token, sympy.Expr]:
         token = children[0]
-        return token, self._positive_integer(token, build_number(str(token)), "thread count of tpool_")
+        return token, self._positive_integer(
+            token, build_number(str(token)), "thread count of tpool_"
+        )
 
     def count_symbol(self, children: list[Token]) -> tuple[Token, sympy.Expr]:
         token = children[0]
@@ -350,7 +350,9 @@ def _run(text: str, start: str) -> Any:
     if not isinstance(text, str):
         raise TypeError(f"expected text, got {type(text).__name__}")
     if not text.strip():
-        raise ParseError(f"empty text: expected {'an expression' if start == 'expr' else 'a ' + start}")
+        raise ParseError(
+            f"empty text: expected {'an expression' if start == 'expr' else 'a ' + start}"
+        )
     _check_nesting(text)
     try:
         tree = _parser().parse(text, start=start)
@@ -390,4 +392,3 @@ def parse_law_parts(text: str) -> tuple[Term, str, Term]:
     (parse('pipe(A, B)'), '==', parse('pipe(B, A)'))
     """
     return _run(text, "law")
-
