@@ -301,7 +301,8 @@ def test_build_expr_reads_a_hand_written_table():
         ({"kernel": "CubicLn", "parameters": {"a": 1, "b": 1, "c": 1, "d": "x"}},
          "models.w.parameters.d: expected a finite number, got 'x'"),
         ({"kernal": "Rat12"},
-         "models.w.kernal: unknown key (valid: kernel, parameters, interpolation, "
+         "models.w.kernal: unknown key (did you mean 'kernel'? valid: kernel, parameters, "
+         "interpolation, "
          "interpolation_range, form, unit, source, x_range, fit)"),
     ],
 )
@@ -334,3 +335,32 @@ def test_predict_command_errors_are_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == ("patternalg predict: error: extrapolation needs at least 8 measurements "
                    "(4 checkpoints and a subset of 4 to fit), got 3\n")
+
+
+# --- composition in terms ------------------------------------------------------------------------
+def test_a_presca_model_from_a_model_file_composes_in_terms(tmp_path):
+    from patternalg.algebra import Semantics, evaluate
+    from patternalg.syntax import parse
+
+    reports = []
+    for name, scale in (("blackbox", 40.0), ("other", 25.0)):
+        path = _write(tmp_path, f"{name}.csv", "p,time\n" + "".join(
+            f"{k},{scale * (0.1 + 0.9 / k)}\n" for k in range(1, 13)))
+        (workload,) = read_performance(path)
+        reports.append(fit_model(workload, upto=16))
+    out = tmp_path / "models.toml"
+    ModelLibrary([r.model for r in reports]).save(out)
+    library = ModelLibrary.load([out])
+
+    def value(name: str, threads: int) -> float:
+        return float(library[name].expr.subs(p, threads))
+
+    assert value("blackbox", 8) == pytest.approx(40 * (0.1 + 0.9 / 8), rel=0.03)  # degree 6
+    assert value("blackbox", 16) == pytest.approx(40 * (0.1 + 0.9 / 16), rel=0.1)
+    piped = evaluate(parse("pipe(blackbox[p=8], other[p=8])"), library, Semantics.EXACT)
+    assert float(piped) == pytest.approx(max(value("blackbox", 8), value("other", 8)))
+    pooled = evaluate(parse("tpool_2(blackbox[p=4])"), library)
+    assert float(pooled) == pytest.approx(value("blackbox", 4) / 2)
+    both = evaluate(parse("seq(blackbox[p=4], other[p=16])"), library)
+    assert float(both) == pytest.approx(value("blackbox", 4) + value("other", 16))
+    assert float(both) == pytest.approx(40 * (0.1 + 0.9 / 4) + 25 * (0.1 + 0.9 / 16), rel=0.05)
