@@ -17,7 +17,7 @@ Printed, with the paper's figure beside each:
   extrapolated; and the time per prediction;
 * OPreSca's mean steps S and final error E with random (10 seeded runs) and 12-24-36
   initial counts (paper: S < 7, E < 3 %), and the cost ratio Binsearch / OPreSca where
-  cost = S * E_S, the summed per-step slowdown (paper: 1.4x random, 2x fixed on x86).
+  cost = S * E_S, the summed per-step error (paper: 1.4x random, 2x fixed on x86).
 
 Run: ``python benchmarks/bench_presca.py [--instances K] [--seed S]`` (default K = 4,
 16 workloads, about a minute or two on a shared 2-core machine).

@@ -16,7 +16,7 @@ from patternalg.tuning import (
     run_binsearch,
     run_opresca,
     score,
-    slowdown,
+    step_error,
 )
 
 THREADS = range(1, 49)
@@ -151,10 +151,12 @@ def test_scores_follow_tables_2_and_3():
     table = {1: 10.0, 2: 18.0, 4: 30.0, 8: 25.0}  # a throughput, best 30 at 4 threads
     run = Run(((1, 10.0), (8, 25.0), (2, 18.0), (4, 30.0)), chosen=4)
     result = score(run, table, higher_is_better=True)
-    assert result == Scores(E=0.0, S=4, E_S=pytest.approx((2.0 + 0.2 + 30 / 18 - 1) / 4),
-                            S_E_gt_10=3)
-    assert result.cost == pytest.approx(2.0 + 0.2 + 30 / 18 - 1)
-    assert slowdown(15.0, 10.0, higher_is_better=False) == pytest.approx(0.5)
+    errors = [2.0, 0.2, 12 / 18, 0.0]  # |value - best| / value
+    assert result == Scores(E=0.0, S=4, E_S=pytest.approx(sum(errors) / 4), S_E_gt_10=3)
+    assert result.cost == pytest.approx(sum(errors))
+    time = {1: 10.0, 2: 6.0, 4: 5.0}  # a time: the error of 1 thread is (10 - 5) / 10
+    assert score(Run(((1, 10.0), (4, 5.0)), 4), time, False).E_S == pytest.approx(0.25)
+    assert step_error(15.0, 10.0) == pytest.approx(1 / 3)
 
 
 # --- the command ---------------------------------------------------------------------------
