@@ -364,3 +364,15 @@ def test_a_presca_model_from_a_model_file_composes_in_terms(tmp_path):
     both = evaluate(parse("seq(blackbox[p=4], other[p=16])"), library)
     assert float(both) == pytest.approx(value("blackbox", 4) + value("other", 16))
     assert float(both) == pytest.approx(40 * (0.1 + 0.9 / 4) + 25 * (0.1 + 0.9 / 16), rel=0.05)
+
+
+def test_fit_command_with_form_presca_and_several_workloads(tmp_path, capsys):
+    rows = "".join(f"a,{k},{30 * k / (1 + 0.05 * k)}\nb,{k},{10 * k / (1 + 0.1 * k)}\n"
+                   for k in range(1, 13))
+    path = _write(tmp_path, "two.csv", "kernel,p,throughput\n" + rows)
+    assert main(["fit", path, "--form", "presca", "--format", "json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [r["workload"] for r in records] == ["a", "b"]
+    assert all(len(r["predictions"]) == 24 for r in records)  # default: up to 2 * 12
+    assert main(["predict", path, "--upto", "16", "--format", "json"]) == 0
+    assert isinstance(json.loads(capsys.readouterr().out), list)
