@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 import sympy
+from numpy.typing import ArrayLike
 
 from ..errors import FitError, MeasurementError, ModelFileError
 from ..symbols import p as P
@@ -478,15 +479,15 @@ class Prediction:
     candidates: tuple[Candidate, ...] = ()
 
 
-def _as_arrays(n: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def _as_arrays(n: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     n_arr, y_arr = np.asarray(n, dtype=float), np.asarray(y, dtype=float)
     order = np.argsort(n_arr, kind="stable")
     return n_arr[order], y_arr[order]
 
 
 def extrapolate(
-    n: Sequence[float],
-    y: Sequence[float],
+    n: ArrayLike,
+    y: ArrayLike,
     upto: int,
     checkpoints: int = CHECKPOINTS,
     higher_is_better: bool = False,
@@ -541,8 +542,8 @@ def extrapolate(
 
 
 def predict(
-    n: Sequence[float],
-    y: Sequence[float],
+    n: ArrayLike,
+    y: ArrayLike,
     upto: int,
     checkpoints: int = CHECKPOINTS,
     higher_is_better: bool = False,
@@ -703,27 +704,31 @@ def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
                 f"{', '.join(kernel.params)}"
             )
         parameters = tuple(spec_number(table, k, f"{where}.parameters") for k in kernel.params)
-    polynomial: tuple[float, ...] = ()
-    p_range: tuple[float, float] | None = None
+    polynomial: tuple[sympy.Expr, ...] = ()
+    p_range: tuple[sympy.Expr, sympy.Expr] | None = None
     if ("interpolation" in spec) != ("interpolation_range" in spec):
         raise ModelFileError(f"{where}: interpolation and interpolation_range go together")
     if "interpolation" in spec:
-        coeffs = spec["interpolation"]
-        bounds = spec["interpolation_range"]
-        if not isinstance(coeffs, list) or not coeffs:
-            raise ModelFileError(f"{where}.interpolation: expected a list of coefficients")
-        polynomial = tuple(spec_number(dict(enumerate(coeffs)), i, f"{where}.interpolation")
-                           for i in range(len(coeffs)))
-        if not (isinstance(bounds, list) and len(bounds) == 2):
-            raise ModelFileError(f"{where}.interpolation_range: expected [low, high]")
-        low, high = (spec_number(dict(enumerate(bounds)), i, f"{where}.interpolation_range", 0)
-                     for i in range(2))
+        polynomial = _numbers_list(spec, "interpolation", where, "a list of coefficients")
+        bounds = _numbers_list(spec, "interpolation_range", where, "[low, high]", length=2)
+        low, high = bounds
         if low > high:
             raise ModelFileError(f"{where}.interpolation_range: low {low} is above high {high}")
         p_range = (low, high)
     if kernel is None and not polynomial:
         raise ModelFileError(f"{where}: a presca model needs 'kernel' or 'interpolation'")
     return _closed_form(kernel, parameters, polynomial, p_range)
+
+
+def _numbers_list(
+    spec: Mapping[str, Any], key: str, where: str, expected: str, length: int | None = None
+) -> tuple[sympy.Expr, ...]:
+    """A non-empty list of numbers (of ``length`` if given) under ``key``."""
+    values = spec[key]
+    if not isinstance(values, list) or not values or length not in (None, len(values)):
+        raise ModelFileError(f"{where}.{key}: expected {expected}")
+    items = {str(i): v for i, v in enumerate(values)}
+    return tuple(spec_number(items, str(i), f"{where}.{key}") for i in range(len(values)))
 
 
 def _closed_form(
