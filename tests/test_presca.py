@@ -193,6 +193,13 @@ def test_extrapolation_needs_checkpoints_plus_a_subset():
     assert extrapolate(np.arange(1, 8), 10.0 / np.arange(1, 8), 16, checkpoints=3).subset == 4
 
 
+def test_measurements_given_in_python_are_checked():
+    with pytest.raises(FitError, match=r"thread count 2 appears twice \(average repeated runs"):
+        predict([1, 2, 2, 3], [4.0, 3.0, 2.0, 1.0], upto=3)
+    with pytest.raises(FitError, match="performance values positive"):
+        predict([1, 2, 3], [4.0, 0.0, 1.0], upto=3)
+
+
 def test_predict_interpolates_inside_and_extrapolates_beyond():
     n = np.arange(1, 13)
     y = 50.0 * n / (1 + 0.05 * n)

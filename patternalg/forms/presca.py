@@ -480,9 +480,18 @@ class Prediction:
 
 
 def _as_arrays(n: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Measurements sorted by thread count; distinct counts >= 1 and positive values."""
     n_arr, y_arr = np.asarray(n, dtype=float), np.asarray(y, dtype=float)
     order = np.argsort(n_arr, kind="stable")
-    return n_arr[order], y_arr[order]
+    n_arr, y_arr = n_arr[order], y_arr[order]
+    if n_arr.shape != y_arr.shape or n_arr.ndim != 1:
+        raise FitError(f"{len(n_arr)} thread counts but {len(y_arr)} values")
+    repeated = n_arr[1:][np.diff(n_arr) == 0]
+    if len(repeated):
+        raise FitError(f"thread count {repeated[0]:g} appears twice (average repeated runs first)")
+    if len(n_arr) and (n_arr[0] < 1 or not np.all(np.isfinite(y_arr)) or np.any(y_arr <= 0)):
+        raise FitError("thread counts must be >= 1 and performance values positive and finite")
+    return n_arr, y_arr
 
 
 def extrapolate(
