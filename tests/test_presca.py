@@ -346,6 +346,11 @@ def test_predict_command_errors_are_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == ("patternalg predict: error: extrapolation needs at least 8 measurements "
                    "(4 checkpoints and a subset of 4 to fit), got 3\n")
+    assert main(["predict", path, "--upto", "3", "--checkpoints", "0"]) == 2
+    assert capsys.readouterr().err == (
+        "patternalg predict: error: --checkpoints must be at least 1, got 0\n")
+    assert main(["predict", path, "--upto", "0"]) == 2
+    assert capsys.readouterr().err == "patternalg predict: error: --upto must be at least 1, got 0\n"
 
 
 # --- composition in terms ------------------------------------------------------------------------

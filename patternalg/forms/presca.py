@@ -813,10 +813,14 @@ def fit_file(path: str | Path, args: Any) -> list[FitReport]:
     workloads = read_performance(
         path, getattr(args, "metric", None), getattr(args, "higher_is_better", None)
     )
-    checkpoints = getattr(args, "checkpoints", None) or CHECKPOINTS
+    checkpoints = getattr(args, "checkpoints", None)
+    checkpoints = CHECKPOINTS if checkpoints is None else checkpoints
+    if checkpoints < 1:
+        raise FitError(f"--checkpoints must be at least 1, got {checkpoints}")
     reports = []
     for workload in workloads:
-        upto = getattr(args, "upto", None) or 2 * int(workload.p.max())
+        upto = getattr(args, "upto", None)
+        upto = 2 * int(workload.p.max()) if upto is None else upto
         if upto < 1:
             raise FitError(f"--upto must be at least 1, got {upto}")
         reports.append(fit_model(workload, upto, checkpoints, getattr(args, "unit", None)))
