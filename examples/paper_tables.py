@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from patternalg import ModelLibrary, evaluate, parse
-from patternalg.asymptotics import signature
+from patternalg.asymptotics import normal_form
 from patternalg.render import as_text
 
 
@@ -96,10 +96,10 @@ SLIPS = {
 def leading_coefficient(term: str, library: ModelLibrary | None = None) -> float:
     """The coefficient of the fastest-growing term of the composed model."""
     expr = evaluate(parse(term), library or ModelLibrary.builtin())
-    terms = signature(expr)
-    if not terms:
+    form = normal_form(expr)
+    if form is None:
         raise ValueError(f"{term}: model {expr} is not in Extra-P's normal form")
-    return float(terms[0][1])
+    return float(next(form.items())[1])
 
 
 def relative_error(row: Row, library: ModelLibrary | None = None) -> float:

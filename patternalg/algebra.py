@@ -26,6 +26,7 @@ import sympy
 
 from . import asymptotics
 from .arith import check_finite, format_expr
+from .asymptotics import NormalForm, compare_normal_forms, normal_form
 from .errors import EvaluationError, PatternalgError
 from .library import AtomicModel
 from .symbols import m as m_symbol
@@ -118,8 +119,8 @@ def _asymptotic_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | Non
 
 def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
     """Whether ``small <= big`` for every x >= 1 (as far as sympy can tell)."""
-    difference = sympy.expand((big - small).xreplace({x: _SHIFT + 1}))
-    return bool(difference.is_nonnegative)
+    difference = (big - small).xreplace({x: _SHIFT + 1}).rewrite(sympy.log)
+    return bool(sympy.expand(difference).is_nonnegative)
 
 
 def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
@@ -183,6 +184,56 @@ def m_mapreduce(
 
 
 # --- the evaluator --------------------------------------------------------------------------
+class _Value:
+    """A sub-term's model, held as a sympy expression, a normal form, or both (lazily).
+
+    Sums and task pools of normal forms stay normal forms, and pipes compare them
+    directly, so big terms never pay for sympy's ``expand``.
+    """
+
+    __slots__ = ("_expr", "_normal", "_tried")
+
+    def __init__(self, expr: sympy.Expr | None = None, normal: NormalForm | None = None) -> None:
+        self._expr, self._normal, self._tried = expr, normal, normal is not None
+
+    @property
+    def expr(self) -> sympy.Expr:
+        if self._expr is None:
+            assert self._normal is not None
+            self._expr = self._normal.to_expr()
+        return self._expr
+
+    @property
+    def normal(self) -> NormalForm | None:
+        if not self._tried:
+            self._tried = True
+            self._normal = normal_form(self.expr)
+        return self._normal
+
+
+def _seq_value(left: _Value, right: _Value) -> _Value:
+    if left.normal is not None and right.normal is not None:
+        return _Value(normal=left.normal + right.normal)
+    return _Value(m_seq(left.expr, right.expr))
+
+
+def _tpool_value(count: sympy.Expr, body: _Value) -> _Value:
+    if body.normal is not None:
+        return _Value(normal=body.normal.scaled(sympy.Pow(count, -1)))
+    return _Value(m_tpool(count, body.expr))
+
+
+def _pipe_value(left: _Value, right: _Value, semantics: Semantics) -> tuple[_Value, int | None]:
+    if semantics is Semantics.ASYMPTOTIC and left.normal is not None and right.normal is not None:
+        order = compare_normal_forms(left.normal, right.normal)
+        if order is not None:
+            if order == 0 and left.normal != right.normal:  # pragma: no cover - total order
+                order = _tie_break(left.expr, right.expr)
+            return (left, 0) if order >= 0 else (right, 1)
+    result, winner = m_pipe(left.expr, right.expr, semantics)
+    return _Value(result), winner
+
+
 def _atom_model(atom: Atom, library: Mapping[str, AtomicModel]) -> tuple[sympy.Expr, AtomicModel]:
     model = library[atom.name]
     if not atom.annotations:
@@ -235,7 +286,7 @@ def evaluate(
 
         library = ModelLibrary.builtin()
     semantics = Semantics.of(semantics)
-    memo: dict[int, sympy.Expr] = {}
+    memo: dict[int, _Value] = {}
     notes: dict[int, str] = {}
     # post-order with an explicit stack: (node, children done?)
     stack: list[tuple[Term, bool]] = [(term, False)]
@@ -252,40 +303,39 @@ def evaluate(
         memo[key], notes[key] = _combine(node, memo, library, semantics, metavariables, derivation)
     if derivation is not None:
         _record(term, memo, notes, derivation)
-    return memo[id(term)]
+    return memo[id(term)].expr
 
 
 def _combine(
     node: Term,
-    memo: dict[int, sympy.Expr],
+    memo: dict[int, _Value],
     library: Mapping[str, AtomicModel],
     semantics: Semantics,
     metavariables: Mapping[str, sympy.Expr] | None,
     derivation: Derivation | None,
-) -> tuple[sympy.Expr, str]:
+) -> tuple[_Value, str]:
     if isinstance(node, Atom):
         expr, model = _atom_model(node, library)
         if derivation is not None:
             derivation.atoms[node.name] = model
-        return expr, model.source
+        return _Value(expr), model.source
     if isinstance(node, Meta):
         if metavariables is None or node.name not in metavariables:
             raise EvaluationError(
                 f"{node.name} is a metavariable (capitalised names stand for any term in laws); "
                 "atom names start with a lowercase letter"
             )
-        return metavariables[node.name], "metavariable"
+        return _Value(metavariables[node.name]), "metavariable"
     if isinstance(node, Seq):
-        return m_seq(memo[id(node.left)], memo[id(node.right)]), ""
+        return _seq_value(memo[id(node.left)], memo[id(node.right)]), ""
     if isinstance(node, TPool):
-        return m_tpool(node.count, memo[id(node.body)]), ""
+        return _tpool_value(node.count, memo[id(node.body)]), ""
     if isinstance(node, Pipe):
-        result, winner = m_pipe(memo[id(node.left)], memo[id(node.right)], semantics)
+        result, winner = _pipe_value(memo[id(node.left)], memo[id(node.right)], semantics)
         if winner is None:
             if derivation is not None:
                 derivation.undecided += 1
-            how = "could not decide which stage dominates; kept the maximum symbolic"
-            return result, how
+            return result, "could not decide which stage dominates; kept the maximum symbolic"
         return result, f"bottleneck: {'left' if winner == 0 else 'right'} stage"
     if isinstance(node, MapReduce):
         shuffle_expr, shuffle_keys, shuffle_name = _shuffle_model(node, library)
@@ -296,12 +346,12 @@ def _combine(
             node.threads,
             node.per_key,
             node.keys,
-            memo[id(node.map)],
+            memo[id(node.map)].expr,
             shuffle_expr,
             shuffle_keys,
-            memo[id(node.reduce)],
+            memo[id(node.reduce)].expr,
         )
-        return expr, f"eq. (5) with shuffle model {shuffle_name}"
+        return _Value(expr), f"eq. (5) with shuffle model {shuffle_name}"
     raise PatternalgError(f"cannot evaluate {type(node).__name__}")  # pragma: no cover
 
 

@@ -106,5 +106,7 @@ def bind(term: Term, expr: sympy.Expr, bindings: Mapping[str, sympy.Expr]) -> sy
     result = expr.xreplace(mapping)
     if not check_finite(result):
         shown = ", ".join(f"{k}={format_expr(v)}" for k, v in bindings.items())
-        raise EvaluationError(f"--at {shown}: division by zero (the model becomes infinite)")
+        raise EvaluationError(
+            f"--at {shown}: the model is infinite or undefined there (a division by zero or log of 0)"
+        )
     return result
