@@ -392,3 +392,10 @@ def test_fit_command_with_form_presca_and_several_workloads(tmp_path, capsys):
     assert all(len(r["predictions"]) == 24 for r in records)  # default: up to 2 * 12
     assert main(["predict", path, "--upto", "16", "--format", "json"]) == 0
     assert isinstance(json.loads(capsys.readouterr().out), list)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0.01, 100.0), min_size=2, max_size=20))
+def test_filter_on_a_throughput_is_the_filter_on_its_inverse_as_a_time(values):
+    values = np.array(values)
+    assert should_use(values, higher_is_better=True) == should_use(1 / values, False)

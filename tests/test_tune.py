@@ -195,3 +195,14 @@ def test_tune_command_errors(tmp_path, capsys):
                  "--runs", "1"]) == 0
     # read as a time, the contention curve's best is its lowest value: 1 thread or 48
     assert json.loads(capsys.readouterr().out)["binsearch"]["chosen"] in (1, 48)
+
+
+def test_opresca_extrapolates_when_the_best_is_at_an_edge():
+    tuner = OPreSca(THREADS, higher_is_better=True, init=[4, 8, 12])
+    for n in (4, 8, 12):  # still rising at 12: Rat11 through 3 points, sought over 1..48
+        tuner.record(n, 100.0 * n / (1 + n / 40))
+    assert tuner.predicted_best() == 48
+    tuner = OPreSca(THREADS, higher_is_better=False, init=[4, 8, 12])
+    for n, t in ((4, 5.0), (8, 3.0), (12, 4.0)):  # best inside: a parabola, vertex 8 2/3
+        tuner.record(n, t)
+    assert tuner.predicted_best() == 9
