@@ -9,7 +9,8 @@ symbols; False means "not proved", never "false".
 A pointwise maximum is split into cases: where ``Max(a, b)`` is ``a``, the constraint
 ``a - b >= 0`` is used by solving it for a symbol that occurs linearly
 (``a = b + t`` with a fresh ``t >= 0``). The substitution covers every point of the case,
-so a proof on the substituted form is a proof on the case.
+so a proof on the substituted form is a proof on the case. Each case is first tried
+without its constraint, since a substitution forgets the domains of earlier ones.
 
 >>> import sympy
 >>> a, b = sympy.symbols("a b", positive=True)
@@ -67,15 +68,17 @@ def _sign_holds(expr: sympy.Expr, strict: bool) -> bool:
 def _slack(constraint: sympy.Expr, expr: sympy.Expr) -> sympy.Expr:
     """Use ``constraint >= 0`` in ``expr``: solve it for a linear symbol, or drop it (sound).
 
-    Symbols with a positive coefficient go first: ``b - a >= 0`` becomes ``b = a + t``,
-    which keeps ``b`` positive where ``a = b - t`` would not.
+    Symbols of ``expr`` go first (solving for any other changes nothing), then those with
+    a positive coefficient: ``b - a >= 0`` becomes ``b = a + t``, which keeps ``b``
+    positive where ``a = b - t`` would not.
     """
     candidates = []
     for sym in sorted(constraint.free_symbols, key=lambda s: s.name):
         coefficient = sympy.diff(constraint, sym)
         if coefficient.has(sym) or not (coefficient.is_positive or coefficient.is_negative):
             continue
-        candidates.append((not coefficient.is_positive, sym, coefficient))
+        useless = sym not in expr.free_symbols
+        candidates.append(((useless, not coefficient.is_positive), sym, coefficient))
     for _, sym, coefficient in sorted(candidates, key=lambda c: c[0]):
         rest = sympy.expand(constraint - coefficient * sym)
         if rest.has(sym):
@@ -102,6 +105,8 @@ def _holds(expr: sympy.Expr, strict: bool, budget: list[int]) -> bool:
         if budget[0] < 0:
             return False
         case = expr.xreplace({node: chosen})
+        if _holds(case, strict, budget):
+            continue  # true in this case even without knowing that ``chosen`` is the max
         for other in node.args:
             if other is not chosen:
                 case = _slack(sympy.Add(chosen, -other), case)
