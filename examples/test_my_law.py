@@ -7,8 +7,9 @@ The law: giving one stage of a pipeline more threads never makes the pipeline sl
 Run it with ``pytest examples/test_my_law.py``. The first test states the law as a
 property over random libraries of Extra-P-shaped atoms, random terms built from them,
 random thread counts and input sizes, using the public strategies of
-``patternalg.strategies``. The second asks ``patternalg.laws.check`` for a verdict
-under each pipe semantics, which is what ``patternalg check "LAW"`` prints.
+``patternalg.strategies``. The others ask ``patternalg.laws.check`` for a verdict
+under each pipe semantics, which is what ``patternalg check "LAW"`` prints, and pin
+down with two atoms of our own where the law holds only as x grows.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from patternalg import Pipe, TPool, evaluate, x
+from patternalg import AtomicModel, ModelLibrary, Pipe, TPool, evaluate, x
 from patternalg import strategies as pst
 from patternalg.laws import check
 
@@ -32,7 +33,7 @@ def instances(draw):
     return library, a, b, draw(pst.thread_counts()), draw(pst.input_sizes())
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(instances())
 def test_more_threads_in_a_stage_never_slow_the_pipeline(instance):
     library, a, b, n, size = instance
@@ -41,12 +42,23 @@ def test_more_threads_in_a_stage_never_slow_the_pipeline(instance):
     assert float(faster.subs(x, size)) <= float(slower.subs(x, size)) * (1 + 1e-12)
 
 
-def test_the_checker_agrees_and_knows_where_the_law_is_only_asymptotic():
+def test_the_checker_agrees():
     # pointwise maxima: the law is a theorem
     assert check(MY_LAW, semantics="exact", seed=0).status == "proved"
-    # "the stage that grows faster": more threads can hand the bottleneck to the other
-    # stage, which is slower at small x (e.g. A = 3x, B = 2x + 1000, n = 2 at x = 1)
-    result = check(MY_LAW, semantics="asymptotic", examples=100, seed=0)
+    # "the stage that grows faster": the search finds no counterexample that persists
+    # as x grows (it may or may not meet a pointwise one in 20 examples)
+    result = check(MY_LAW, semantics="asymptotic", examples=20, seed=0)
+    assert result.status in {"holds", "holds-asymptotically"}
+
+
+def test_where_the_law_is_only_asymptotic():
+    # more threads can hand the bottleneck to the other stage, which is slower at small x
+    library = ModelLibrary.builtin().merged(
+        [AtomicModel("fast", 3 * x), AtomicModel("slow", 2 * x + 1000)]
+    )
+    law = "pipe(tpool_2(fast), slow) <= pipe(fast, slow)"
+    result = check(law, library, semantics="asymptotic", seed=0)
     assert result.status == "holds-asymptotically"
     cx = result.counterexample
-    assert cx.lhs > cx.rhs
+    assert (cx.x, cx.lhs, cx.rhs, cx.ratio_limit) == (1, 1002.0, 3.0, "2/3")
+    assert check(law, library, semantics="exact", seed=0).status == "proved"

@@ -351,35 +351,38 @@ def _free_prefix(library: Mapping[str, AtomicModel]) -> str:
 def _cases(
     law: Law, library: ModelLibrary, symbols: tuple[sympy.Symbol, ...]
 ) -> st.SearchStrategy[_Case]:
-    """Instantiations: up to three generated PMNF atoms plus the library's atoms in x."""
+    """Instantiations: terms over up to three generated PMNF atoms and the library's atoms in x.
+
+    The terms are drawn first and only the generated atoms they use get a model drawn,
+    which saves most of hypothesis's drawing time.
+    """
     metas = law.metavariables()
     prefix = _free_prefix(library)
     generated_names = [f"{prefix}{i}" for i in range(_GENERATED)] if metas else []
     usable = [name for name, model in library.items() if model.expr.free_symbols <= {x}]
     term = pst.terms(max_depth=3, atoms=generated_names + usable)
+    model = pst.models()
+    value = st.integers(1, 64)
+    size = pst.input_sizes()
 
-    def build(
-        exprs: tuple[sympy.Expr, ...], terms: tuple[Term, ...], values: tuple[int, ...], at: int
-    ) -> _Case:
+    @st.composite
+    def draw_case(draw: Callable[..., Any]) -> _Case:
+        bindings = tuple((meta, draw(term)) for meta in metas)
+        used = {n.name for _, t in bindings for n in t.walk() if isinstance(n, Atom)}
         generated = tuple(
-            AtomicModel(name, e, source="generated")
-            for name, e in zip(generated_names, exprs, strict=True)
+            AtomicModel(name, draw(model), source="generated")
+            for name in generated_names
+            if name in used
         )
         return _Case(
             library.merged(generated) if generated else library,
             generated,
-            tuple(zip(metas, terms, strict=True)),
-            tuple(zip(symbols, values, strict=True)),
-            at,
+            bindings,
+            tuple((s, draw(value)) for s in symbols),
+            draw(size),
         )
 
-    return st.builds(
-        build,
-        st.tuples(*[pst.models()] * len(generated_names)),
-        st.tuples(*[term] * len(metas)),
-        st.tuples(*[st.integers(1, 64)] * len(symbols)),
-        pst.input_sizes(),
-    )
+    return draw_case()
 
 
 @dataclass
