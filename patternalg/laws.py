@@ -49,6 +49,7 @@ __all__ = [
     "parse_law",
     "BUILTIN_LAWS",
     "builtin_law",
+    "validate",
     "Counterexample",
     "CheckResult",
     "check",
@@ -102,15 +103,25 @@ class Law:
         return tuple(sorted(found, key=lambda s: s.name))
 
     def atoms(self) -> tuple[str, ...]:
-        """The atom names the law mentions (shuffle models of mapReduce included)."""
-        names: list[str] = []
-        for side in (self.lhs, self.rhs):
-            for node in side.walk():
-                if isinstance(node, Atom):
-                    names.append(node.name)
-                elif isinstance(node, MapReduce):
-                    names.append(node.shuffle.name if node.shuffle is not None else "shuffle")
-        return tuple(dict.fromkeys(names))
+        """The atom names the law mentions, in order of first appearance.
+
+        >>> parse_law("pipe(qsort, A) <= seq(A, inc)").atoms()
+        ('qsort', 'inc')
+        """
+        found = [
+            n.name for side in (self.lhs, self.rhs) for n in side.walk() if isinstance(n, Atom)
+        ]
+        return tuple(dict.fromkeys(found))
+
+    def shuffles(self) -> tuple[str, ...]:
+        """The shuffle models its mapReduces use (``shuffle`` in the short form)."""
+        found = [
+            "shuffle" if n.shuffle is None else n.shuffle.name
+            for side in (self.lhs, self.rhs)
+            for n in side.walk()
+            if isinstance(n, MapReduce)
+        ]
+        return tuple(dict.fromkeys(found))
 
     def has_mapreduce(self) -> bool:
         """Whether a side contains a mapReduce (whose model is not pointwise in its parts)."""
@@ -176,6 +187,22 @@ def builtin_law(law_id: str) -> Law:
             return law
     valid = ", ".join(law.id or "" for law in BUILTIN_LAWS)
     raise EvaluationError(f"unknown law id {law_id!r} (valid: {valid})")
+
+
+def validate(law: Law, library: Mapping[str, AtomicModel]) -> None:
+    """Raise the error a user should see for a law that cannot be checked with ``library``.
+
+    >>> validate(parse_law("pipe(A, qsrot) == A"), ModelLibrary.builtin())
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnknownAtomError: unknown atom 'qsrot'; did you mean qsort?
+    """
+    for name in (*law.atoms(), *law.shuffles()):
+        library[name]  # noqa: B018 - raises UnknownAtomError with did-you-mean
+    if x in law.count_symbols():
+        raise EvaluationError(
+            f"{law}: x is the input size and cannot be a thread, node or key count"
+        )
 
 
 # --- results --------------------------------------------------------------------------------
@@ -473,9 +500,17 @@ def _instantiate(law: Law, case: _Case, semantics: Semantics) -> _Instance:
 
 
 def _pointwise_failure(law: Law, instance: _Instance) -> int | None:
+    """The first x (drawn, then a grid) where the relation fails; points without a finite
+    real value on both sides (a user model like ``sqrt(x - 5)`` at x = 1) are skipped."""
     for at in (instance.case.x, *_GRID):
         env = {x: float(at)}
-        if not _holds_at(law.relation, _to_float(instance.lhs, env), _to_float(instance.rhs, env)):
+        try:
+            lhs, rhs = _to_float(instance.lhs, env), _to_float(instance.rhs, env)
+        except (OverflowError, ValueError, ZeroDivisionError, TypeError):
+            continue
+        if not all(isinstance(v, float) and math.isfinite(v) for v in (lhs, rhs)):
+            continue
+        if not _holds_at(law.relation, lhs, rhs):
             return at
     return None
 
@@ -590,8 +625,7 @@ def check(
     semantics = Semantics.of(semantics)
     if examples < 1:
         raise EvaluationError(f"the number of examples must be at least 1, got {examples}")
-    for name in law.atoms():
-        library[name]  # noqa: B018 - raises UnknownAtomError with did-you-mean
+    validate(law, library)
 
     def result(status: str, cx: Counterexample | None = None, n: int = 0) -> CheckResult:
         return CheckResult(law, semantics, status, cx, n, time.perf_counter() - started)

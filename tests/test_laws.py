@@ -269,3 +269,24 @@ def test_laws_command_prints_every_builtin_law_under_both_semantics(capsys):
     assert lines[-1].startswith("(seed 0,")
     assert any(line.startswith("pipe_vs_tpool2_seq") and " exact " in line and " proved " in line
                for line in lines)
+
+
+def test_counts_are_bound_before_the_asymptotic_pipe_decides():
+    # pipe(tpool_n(reduce_hadoop), B) keeps reduce_hadoop/n (9376x/n) while 9376/n > 536,
+    # i.e. n <= 17; only from n = 18 on is B (536x + 197598) the bottleneck and the law
+    # fails at small x. A symbolic n would leave Max(9376x/n, B), failing already at n = 1.
+    b = "seq(inc, map_own_small)"
+    law = f"pipe(tpool_n(reduce_hadoop), {b}) <= pipe(reduce_hadoop, {b})"
+    result = checked(law, "asymptotic")
+    assert result.status == "holds-asymptotically"
+    assert dict(result.counterexample.symbols)["n"] >= 18
+
+
+def test_mapreduce_laws_are_checked():
+    law = "mapReduce_{1,n}^{1,x}(inc, reduce_v) <= seq(inc, reduce_v)"
+    assert checked(law, "exact").status == "proved"
+
+
+def test_x_cannot_be_a_count(capsys):
+    status, _, err = _run(capsys, "check", "tpool_x(A) <= A")
+    assert status == 2 and "x is the input size" in err

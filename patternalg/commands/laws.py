@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Sequence
 
 from ..algebra import Semantics
-from ..laws import BUILTIN_LAWS, CheckResult, Law, check
+from ..laws import BUILTIN_LAWS, CheckResult, Law, check, validate
 from .common import add_format_option, add_library_options, load_library, print_json
 
 HEADERS = ("id", "law", "semantics", "status", "counterexample", "time")
@@ -82,8 +82,7 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
         raise EvaluationError(f"--examples must be at least 1, got {args.examples}")
     library = load_library(args)
     for law in laws:  # unknown atoms are bad input: fail before any work
-        for name in law.atoms():
-            library[name]  # noqa: B018 - raises UnknownAtomError with did-you-mean
+        validate(law, library)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
     semantics = list(Semantics) if args.semantics == "both" else [Semantics.of(args.semantics)]
     results = [
