@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from . import strategies as pst
 from .algebra import Derivation, Semantics, evaluate
 from .arith import format_expr
-from .asymptotics import compare, signature
+from .asymptotics import compare, normal_form
 from .bindings import counts
 from .errors import EvaluationError
 from .library import AtomicModel, ModelLibrary
@@ -317,12 +317,14 @@ def _holds_at(relation: str, a: float, b: float) -> bool:
 
 def _ratio_limit(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Expr | None:
     """lim lhs/rhs as x -> oo: read off the leading terms of PMNF shapes, else sympy.limit."""
-    sl, sr = signature(lhs), signature(rhs)
-    if sl and sr:
-        (kl, cl), (kr, cr) = sl[0], sr[0]
+    fl, fr = normal_form(lhs), normal_form(rhs)
+    leading = [next(f.items(), None) if f is not None else None for f in (fl, fr)]
+    if leading[0] is not None and leading[1] is not None:
+        (kl, cl), (kr, cr) = leading
         if kl != kr:
-            return sympy.oo if (kl[0], kl[1]) > (kr[0], kr[1]) else sympy.Integer(0)
-        return sympy.nsimplify(cl / cr) if cl.is_Float or cr.is_Float else cl / cr
+            return sympy.oo if kl > kr else sympy.Integer(0)
+        ratio = cl / cr
+        return sympy.Integer(int(ratio)) if ratio.is_Float and ratio == int(ratio) else ratio
     try:
         return sympy.limit(lhs / rhs, x, sympy.oo)
     except (NotImplementedError, ValueError, TypeError, ZeroDivisionError):

@@ -189,7 +189,7 @@ def libraries(
     """Libraries of ``min_size`` to ``max_size`` atoms ``k0, k1, ...`` drawn by :func:`models`.
 
     >>> from hypothesis import find
-    >>> sorted(find(libraries(), lambda lib: len(lib) == 2))
+    >>> sorted(find(libraries(min_size=2, max_size=2), lambda lib: True))
     ['k0', 'k1']
     """
     return st.lists(models(), min_size=min_size, max_size=max_size).map(
