@@ -324,7 +324,9 @@ def _ratio_limit(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Expr | None:
         if kl != kr:
             return sympy.oo if kl > kr else sympy.Integer(0)
         ratio = cl / cr
-        return sympy.Integer(int(ratio)) if ratio.is_Float and ratio == int(ratio) else ratio
+        if ratio.is_Float and math.isclose(float(ratio), round(float(ratio)), rel_tol=RTOL):
+            return sympy.Integer(round(float(ratio)))  # 2.0000000000000004 -> 2
+        return ratio
     try:
         return sympy.limit(lhs / rhs, x, sympy.oo)
     except (NotImplementedError, ValueError, TypeError, ZeroDivisionError):
