@@ -13,7 +13,7 @@ Write your own property tests of pattern compositions with them::
 :func:`models` draws closed forms of Extra-P's performance model normal form (PMNF):
 sums of ``c * x^i * log2(x)^j`` with ``i`` and ``j`` from Extra-P's default exponent
 sets (:data:`POLY_EXPONENTS`, :data:`LOG_EXPONENTS`; Calotoiu et al., SC'13) and
-positive coefficients from 10^-3 to 10^9. :func:`terms` draws terms of bounded depth
+positive coefficients of two significant digits from 10^-3 to about 10^10. :func:`terms` draws terms of bounded depth
 over a set of atom names; :func:`libraries` draws model libraries of such atoms.
 
 >>> from hypothesis import find
@@ -35,6 +35,7 @@ from .symbols import log2, x
 from .terms import Atom, Pipe, Seq, Term, TPool
 
 __all__ = [
+    "coefficients",
     "models",
     "terms",
     "libraries",
@@ -77,8 +78,10 @@ LOG_EXPONENTS: tuple[int, ...] = (0, 1, 2)
 MAX_INPUT_SIZE = 2**30
 
 
-def coefficients(low: int = -3, high: int = 9) -> st.SearchStrategy[sympy.Rational]:
-    """Positive exact coefficients ``m * 10^k`` (m in 1..999, k in [low, high]).
+def coefficients(low: int = -3, high: int = 8) -> st.SearchStrategy[sympy.Rational]:
+    """Positive exact coefficients ``m * 10^k`` (m in 1..99, k in [low, high]).
+
+    The exponent is drawn uniformly, so every order of magnitude is as likely as another.
 
     >>> from hypothesis import find
     >>> c = find(coefficients(), lambda c: c > 10**6)
@@ -88,7 +91,7 @@ def coefficients(low: int = -3, high: int = 9) -> st.SearchStrategy[sympy.Ration
     return st.builds(
         lambda k, m: sympy.Integer(m) * _R(10) ** k,
         st.integers(low, high),
-        st.integers(1, 999),
+        st.integers(1, 99),
     )
 
 
@@ -99,7 +102,7 @@ def _pmnf_term(coefficient: sympy.Expr, i: sympy.Rational, j: int) -> sympy.Expr
 def models(max_terms: int = 2) -> st.SearchStrategy[sympy.Expr]:
     """Closed forms in x of Extra-P's normal form: 1 to ``max_terms`` terms ``c*x^i*log2(x)^j``.
 
-    Constants (i = j = 0) are included; coefficients are positive and span 12 orders
+    Constants (i = j = 0) are included; coefficients are positive and span 13 orders
     of magnitude, so a drawn stage can dominate another at small x and lose at large x.
 
     >>> from hypothesis import find
