@@ -1,20 +1,22 @@
 """Public hypothesis strategies for models, terms and model libraries.
 
-Write your own property tests of pattern compositions with them::
+Write your own property tests of pattern compositions with them:
 
-    from hypothesis import given
-    from patternalg import evaluate, strategies as pst
-
-    @given(pst.libraries().flatmap(lambda lib: pst.terms(atoms=lib).map(lambda t: (lib, t))))
-    def test_models_are_positive(case):
-        lib, term = case
-        assert evaluate(term, lib).subs("x", 2) > 0
+>>> from hypothesis import given, settings
+>>> from patternalg import evaluate
+>>> @settings(max_examples=10, deadline=None, database=None)
+... @given(libraries().flatmap(lambda lib: terms(atoms=lib).map(lambda t: (lib, t))))
+... def test_models_are_positive(case):
+...     library, term = case
+...     assert evaluate(term, library).subs(x, 2) > 0
+>>> test_models_are_positive()
 
 :func:`models` draws closed forms of Extra-P's performance model normal form (PMNF):
 sums of ``c * x^i * log2(x)^j`` with ``i`` and ``j`` from Extra-P's default exponent
 sets (:data:`POLY_EXPONENTS`, :data:`LOG_EXPONENTS`; Calotoiu et al., SC'13) and
-positive coefficients of two significant digits from 10^-3 to about 10^10. :func:`terms` draws terms of bounded depth
-over a set of atom names; :func:`libraries` draws model libraries of such atoms.
+positive coefficients of two significant digits from 10^-3 to about 10^10.
+:func:`terms` draws terms of bounded depth over a set of atom names; :func:`libraries`
+draws model libraries of such atoms.
 
 >>> from hypothesis import find
 >>> find(models(), lambda e: e.has(x))
