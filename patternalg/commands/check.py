@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..laws import parse_law
 from .common import read_text_argument
 from .laws import add_check_options, run_checks
 
@@ -20,4 +19,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..laws import parse_law
+
     return run_checks([parse_law(read_text_argument(args.law, "the law"))], args)

@@ -8,10 +8,13 @@ from __future__ import annotations
 import argparse
 import secrets
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..algebra import Semantics
-from ..laws import BUILTIN_LAWS, CheckResult, Law, check, validate
 from .common import add_format_option, add_library_options, load_library, print_json
+
+if TYPE_CHECKING:  # the checker imports hypothesis: only the commands that check load it
+    from ..laws import CheckResult, Law
 
 HEADERS = ("id", "law", "semantics", "status", "counterexample", "time")
 
@@ -49,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def table(results: Sequence[CheckResult]) -> list[str]:
     """The text table: id, law, semantics, status, counterexample, time.
 
-    >>> from patternalg.laws import parse_law
+    >>> from patternalg.laws import CheckResult, parse_law
     >>> from patternalg.algebra import Semantics
     >>> r = CheckResult(parse_law("A == A"), Semantics.EXACT, "proved", None, 0, 0.004)
     >>> for line in table([r]): print(line.rstrip())
@@ -76,6 +79,8 @@ def table(results: Sequence[CheckResult]) -> list[str]:
 
 def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
     """Check ``laws`` as the options say, print the verdicts, return the exit status."""
+    from ..laws import check, validate
+
     if args.examples < 1:
         from ..errors import EvaluationError
 
@@ -101,4 +106,6 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..laws import BUILTIN_LAWS
+
     return run_checks(BUILTIN_LAWS, args)
