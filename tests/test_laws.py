@@ -289,3 +289,16 @@ def test_mapreduce_laws_are_checked():
 def test_x_cannot_be_a_count(capsys):
     status, _, err = _run(capsys, "check", "tpool_x(A) <= A")
     assert status == 2 and "x is the input size" in err
+
+
+def test_building_the_command_line_does_not_import_hypothesis():
+    # every command's options are declared at start-up; only laws/check need hypothesis
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from patternalg.cli import build_parser; build_parser(); "
+        "print('hypothesis' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
