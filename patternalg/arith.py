@@ -4,7 +4,7 @@ Nothing here reads strings with sympy's parser (which runs Python ``eval``); the
 hands over numbers, symbol names and operators, and these functions build the expression.
 
 >>> from patternalg.symbols import x
->>> format_expr(build_call("log2", [x]) * 1034.17)
+>>> format_expr(1034.17 * x * build_call("log2", [x]))
 '1034.17*x*log2(x)'
 """
 

@@ -17,6 +17,7 @@ __all__ = ["main", "COMMANDS"]
 
 #: sub-command -> module with ``add_arguments(parser)`` and ``run(args) -> int``
 COMMANDS: dict[str, tuple[str, str]] = {
+    "eval": ("patternalg.commands.eval", "evaluate a term to its closed-form model"),
     "models": ("patternalg.commands.models", "list the model library"),
     "fit": ("patternalg.commands.fit", "fit atomic models to measurements"),
 }

@@ -1,0 +1,298 @@
+"""The composition operators M[.] of the paper and the evaluator of terms.
+
+``seq`` adds (eq. 2), ``tpool_n`` divides by n (eq. 3), ``pipe`` takes the slower stage
+(eq. 4) and ``mapReduce`` sums its three phases (eq. 5). The meaning of "slower" is a
+:class:`Semantics`: ``asymptotic`` (the paper's: the stage with the worse O-scaling in x)
+or ``exact`` (the pointwise maximum).
+
+>>> from patternalg.syntax import parse
+>>> from patternalg.library import ModelLibrary
+>>> lib = ModelLibrary.builtin()
+>>> evaluate(parse("pipe(tpool_4(qsort), inc)"), lib)
+258.5425*x*log2(x)
+>>> evaluate(parse("tpool_n(qsort)"), lib)
+1034.17*x*log2(x)/n
+>>> evaluate(parse("pipe(inc, nop)"), lib, Semantics.EXACT)
+Max(5422.97, 536.185*x)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import sympy
+
+from . import asymptotics
+from .arith import check_finite, format_expr
+from .errors import EvaluationError, PatternalgError
+from .library import AtomicModel
+from .symbols import m as m_symbol
+from .symbols import n as n_symbol
+from .symbols import o as o_symbol
+from .symbols import symbol, x
+from .terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool
+
+__all__ = [
+    "Semantics",
+    "evaluate",
+    "Derivation",
+    "Step",
+    "m_seq",
+    "m_tpool",
+    "m_pipe",
+    "m_mapreduce",
+    "RESOURCE_SYMBOLS",
+]
+
+#: symbols that annotations may bind on atoms whose models do not use them
+RESOURCE_SYMBOLS = frozenset({"p", "phi"})
+_SHIFT = sympy.Symbol("_x_minus_1", nonnegative=True)
+
+
+class Semantics(enum.Enum):
+    """How ``pipe`` chooses its bottleneck stage."""
+
+    ASYMPTOTIC = "asymptotic"  #: the stage with the worse O-scaling in x (the paper's eq. 4)
+    EXACT = "exact"  #: the pointwise maximum, simplified under x >= 1
+
+    @classmethod
+    def of(cls, value: Semantics | str) -> Semantics:
+        """Accept a member or its name: ``Semantics.of("exact")``."""
+        if isinstance(value, Semantics):
+            return value
+        try:
+            return cls(value)
+        except ValueError:
+            raise EvaluationError(
+                f"unknown semantics {value!r} (valid: asymptotic, exact)"
+            ) from None
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a derivation: a sub-term, its model, and what was decided there."""
+
+    term: Term
+    model: sympy.Expr
+    depth: int
+    note: str = ""
+
+
+@dataclass
+class Derivation:
+    """The record of an evaluation, for ``--explain``: steps in pre-order."""
+
+    steps: list[Step] = field(default_factory=list)
+    atoms: dict[str, AtomicModel] = field(default_factory=dict)
+    undecided: int = 0
+
+
+# --- the composition operators --------------------------------------------------------------
+def m_seq(left: sympy.Expr, right: sympy.Expr) -> sympy.Expr:
+    """Eq. (2): M[seq(f1, f2)] = M[f1] + M[f2]."""
+    return sympy.Add(left, right)
+
+
+def m_tpool(count: sympy.Expr, body: sympy.Expr) -> sympy.Expr:
+    """Eq. (3): M[tpool_n(task)] = M[task] / n."""
+    return sympy.Mul(body, sympy.Pow(count, -1))
+
+
+def _tie_break(a: sympy.Expr, b: sympy.Expr) -> int:
+    return 1 if sympy.default_sort_key(a) >= sympy.default_sort_key(b) else -1
+
+
+def _asymptotic_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
+    order = asymptotics.compare(a, b)
+    if order is None:
+        return sympy.Max(a, b), None
+    if order == 0:
+        order = _tie_break(a, b)
+    return (a, 0) if order > 0 else (b, 1)
+
+
+def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
+    """Pointwise maximum; arguments that are never the maximum for x >= 1 are dropped."""
+    args = list(dict.fromkeys([*sympy.Max.make_args(a), *sympy.Max.make_args(b)]))
+    shifted = [arg.xreplace({x: _SHIFT + 1}) for arg in args]
+    survivors = set(sympy.Max.make_args(sympy.Max(*shifted)))
+    kept = [arg for arg, s in zip(args, shifted, strict=True) if s in survivors]
+    result = sympy.Max(*(kept or args))
+    if result == a:
+        return a, 0
+    if result == b:
+        return b, 1
+    return result, None
+
+
+def m_pipe(
+    left: sympy.Expr, right: sympy.Expr, semantics: Semantics = Semantics.ASYMPTOTIC
+) -> tuple[sympy.Expr, int | None]:
+    """Eq. (4): M[pipe(s1, s2)] = max(M[s1], M[s2]); returns the model and the bottleneck.
+
+    The bottleneck is 0 (left), 1 (right) or None when the maximum stays symbolic.
+
+    >>> from patternalg.symbols import x
+    >>> m_pipe(536.185 * x, sympy.Float(5422.97))
+    (536.185*x, 0)
+    """
+    if semantics is Semantics.EXACT:
+        return _exact_max(left, right)
+    return _asymptotic_max(left, right)
+
+
+def m_mapreduce(
+    nodes: sympy.Expr,
+    threads: sympy.Expr,
+    per_key: sympy.Expr,
+    keys: sympy.Expr,
+    map_model: sympy.Expr,
+    shuffle_model: sympy.Expr,
+    shuffle_keys: sympy.Expr,
+    reduce_model: sympy.Expr,
+) -> sympy.Expr:
+    """Eq. (5): x*M[map](1)/(m*n) + M[shuffle_{m,n}^{o}](d(x)) + k(x)*M[reduce](d(x))/(m*n).
+
+    The shuffle model is a model in x (elements per key), m, n and o (keys).
+    """
+    workers = sympy.Mul(nodes, threads)
+    map_phase = sympy.Mul(x, map_model.xreplace({x: sympy.Integer(1)}), sympy.Pow(workers, -1))
+    shuffle_phase = shuffle_model.xreplace(
+        {m_symbol: nodes, n_symbol: threads, o_symbol: shuffle_keys, x: per_key}
+    )
+    reduce_phase = sympy.Mul(keys, reduce_model.xreplace({x: per_key}), sympy.Pow(workers, -1))
+    return sympy.Add(map_phase, shuffle_phase, reduce_phase)
+
+
+# --- the evaluator --------------------------------------------------------------------------
+def _atom_model(atom: Atom, library: Mapping[str, AtomicModel]) -> tuple[sympy.Expr, AtomicModel]:
+    model = library[atom.name]
+    if not atom.annotations:
+        return model.expr, model
+    names = {s.name for s in model.expr.free_symbols}
+    bindings = {}
+    for key, value in atom.annotations:
+        if key not in names and key not in RESOURCE_SYMBOLS:
+            raise EvaluationError(
+                f"annotation {key}= on {atom.name}: its model has no symbol {key} "
+                f"(its symbols: {', '.join(sorted(names)) or 'none'})"
+            )
+        bindings[symbol(key)] = value
+    expr = model.expr.xreplace(bindings)
+    if not check_finite(expr):
+        raise EvaluationError(f"{atom}: the annotations make the model infinite (division by zero)")
+    return expr, model
+
+
+def _shuffle_model(term: MapReduce, library: Mapping[str, AtomicModel]) -> tuple[sympy.Expr, sympy.Expr, str]:
+    if term.shuffle is None:
+        return library["shuffle"].expr, term.keys, "shuffle"
+    sh = term.shuffle
+    if sh.nodes != term.nodes or sh.threads != term.threads:
+        raise EvaluationError(
+            f"{sh}: the shuffle's m,n must be the mapReduce's "
+            f"{{{format_expr(term.nodes)},{format_expr(term.threads)}}}"
+        )
+    return library[sh.name].expr, sh.keys, sh.name
+
+
+def evaluate(
+    term: Term,
+    library: Mapping[str, AtomicModel] | None = None,
+    semantics: Semantics | str = Semantics.ASYMPTOTIC,
+    *,
+    derivation: Derivation | None = None,
+    metavariables: Mapping[str, sympy.Expr] | None = None,
+) -> sympy.Expr:
+    """The closed-form model M[term] as a sympy expression in x (and other symbols).
+
+    ``metavariables`` gives models for the metavariables of a law (``A``, ``B``);
+    ``derivation``, if given, is filled with every sub-term's model (for ``--explain``).
+    Nothing recurses on the depth of the term.
+    """
+    if library is None:
+        from .library import ModelLibrary
+
+        library = ModelLibrary.builtin()
+    semantics = Semantics.of(semantics)
+    memo: dict[int, sympy.Expr] = {}
+    notes: dict[int, str] = {}
+    # post-order with an explicit stack: (node, children done?)
+    stack: list[tuple[Term, bool]] = [(term, False)]
+    while stack:
+        node, ready = stack.pop()
+        key = id(node)
+        if key in memo:
+            continue
+        children = node.children()
+        if not ready and children:
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(children) if id(c) not in memo)
+            continue
+        memo[key], notes[key] = _combine(node, memo, library, semantics, metavariables, derivation)
+    if derivation is not None:
+        _record(term, memo, notes, derivation)
+    return memo[id(term)]
+
+
+def _combine(
+    node: Term,
+    memo: dict[int, sympy.Expr],
+    library: Mapping[str, AtomicModel],
+    semantics: Semantics,
+    metavariables: Mapping[str, sympy.Expr] | None,
+    derivation: Derivation | None,
+) -> tuple[sympy.Expr, str]:
+    if isinstance(node, Atom):
+        expr, model = _atom_model(node, library)
+        if derivation is not None:
+            derivation.atoms[node.name] = model
+        return expr, model.source
+    if isinstance(node, Meta):
+        if metavariables is None or node.name not in metavariables:
+            raise EvaluationError(
+                f"{node.name} is a metavariable (capitalised names stand for any term in laws); "
+                "atom names start with a lowercase letter"
+            )
+        return metavariables[node.name], "metavariable"
+    if isinstance(node, Seq):
+        return m_seq(memo[id(node.left)], memo[id(node.right)]), ""
+    if isinstance(node, TPool):
+        return m_tpool(node.count, memo[id(node.body)]), ""
+    if isinstance(node, Pipe):
+        result, winner = m_pipe(memo[id(node.left)], memo[id(node.right)], semantics)
+        if winner is None:
+            if derivation is not None:
+                derivation.undecided += 1
+            how = "could not decide which stage dominates; kept the maximum symbolic"
+            return result, how
+        return result, f"bottleneck: {'left' if winner == 0 else 'right'} stage"
+    if isinstance(node, MapReduce):
+        shuffle_expr, shuffle_keys, shuffle_name = _shuffle_model(node, library)
+        if derivation is not None:
+            derivation.atoms[shuffle_name] = library[shuffle_name]
+        expr = m_mapreduce(
+            node.nodes,
+            node.threads,
+            node.per_key,
+            node.keys,
+            memo[id(node.map)],
+            shuffle_expr,
+            shuffle_keys,
+            memo[id(node.reduce)],
+        )
+        return expr, f"eq. (5) with shuffle model {shuffle_name}"
+    raise PatternalgError(f"cannot evaluate {type(node).__name__}")  # pragma: no cover
+
+
+def _record(term: Term, memo: dict[int, sympy.Expr], notes: dict[int, str], derivation: Derivation) -> None:
+    stack: list[tuple[Term, int]] = [(term, 0)]
+    while stack:
+        node, depth = stack.pop()
+        derivation.steps.append(Step(node, memo[id(node)], depth, notes.get(id(node), "")))
+        stack.extend((c, depth + 1) for c in reversed(node.children()))

@@ -1,0 +1,104 @@
+"""Binding symbols to values (``--at n=4``), with the checks a thread count needs.
+
+>>> from patternalg.syntax import parse
+>>> from patternalg.symbols import x, n
+>>> term = parse("tpool_n(qsort)")
+>>> bind(term, x / n, {"n": parse_value("4")})
+x/4
+>>> bind(term, x / n, {"n": parse_value("0")})
+Traceback (most recent call last):
+...
+patternalg.errors.EvaluationError: n = 0 makes the thread count of tpool_n(...) 0; it must be a positive integer
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import sympy
+
+from .arith import check_finite, format_expr
+from .errors import EvaluationError, ParseError
+from .symbols import symbol
+from .syntax import parse_expression
+from .terms import MapReduce, Term, TPool
+
+__all__ = ["parse_binding", "parse_value", "as_value", "bind", "counts"]
+
+
+def parse_value(text: str) -> sympy.Expr:
+    """A value for a symbol: any expression of the safe arithmetic (``1024``, ``2^20``)."""
+    return parse_expression(text)
+
+
+def as_value(value: float | int | str | sympy.Expr) -> sympy.Expr:
+    """A Python number, a sympy expression or a text of the safe arithmetic, as an expression.
+
+    >>> as_value(4), as_value(2.5), as_value("2^10")
+    (4, 2.50000000000000, 1024)
+    """
+    if isinstance(value, sympy.Basic):
+        return value
+    if isinstance(value, bool):
+        raise EvaluationError(f"expected a number, got {value!r}")
+    if isinstance(value, int):
+        return sympy.Integer(value)
+    if isinstance(value, float):
+        return sympy.Float(value)
+    if isinstance(value, str):
+        return parse_value(value)
+    raise EvaluationError(f"expected a number or an expression, got {type(value).__name__}")
+
+
+def parse_binding(text: str) -> tuple[str, sympy.Expr]:
+    """``"x=1024"`` -> ``("x", 1024)``.
+
+    >>> parse_binding("x = 2^10")
+    ('x', 1024)
+    """
+    name, sep, value = text.partition("=")
+    name = name.strip()
+    if not sep or not name:
+        raise EvaluationError(f"--at {text!r}: expected SYMBOL=VALUE, e.g. x=1024")
+    if not name.isidentifier():
+        raise EvaluationError(f"--at {text!r}: {name!r} is not a symbol name")
+    try:
+        return name, parse_value(value)
+    except ParseError as exc:
+        raise EvaluationError(f"--at {name}=: {exc}") from None
+
+
+def counts(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
+    """Every thread, node and key count in ``term``, with what it counts."""
+    for node in term.walk():
+        if isinstance(node, TPool):
+            yield f"the thread count of tpool_{format_expr(node.count)}(...)", node.count
+        elif isinstance(node, MapReduce):
+            yield "the node count m of mapReduce", node.nodes
+            yield "the thread count n of mapReduce", node.threads
+            if node.shuffle is not None:
+                yield "the key count o of the shuffle", node.shuffle.keys
+
+
+def bind(term: Term, expr: sympy.Expr, bindings: Mapping[str, sympy.Expr]) -> sympy.Expr:
+    """Substitute ``bindings`` into the model ``expr`` of ``term``, checking every name and count."""
+    free = {s.name for s in expr.free_symbols}
+    count_symbols = {s.name for _, c in counts(term) for s in c.free_symbols}
+    known = free | count_symbols | {"x"}
+    for name in bindings:
+        if name not in known:
+            raise EvaluationError(
+                f"--at {name}=...: the model has no symbol {name} "
+                f"(its symbols: {', '.join(sorted(known))})"
+            )
+    mapping = {symbol(name): value for name, value in bindings.items()}
+    for what, count in counts(term):
+        value = count.xreplace(mapping)
+        if count.free_symbols and value.is_number and not (value.is_integer and value.is_positive):
+            names = ", ".join(f"{s} = {format_expr(mapping[s])}" for s in sorted(count.free_symbols, key=str) if s in mapping)
+            raise EvaluationError(f"{names} makes {what} {format_expr(value)}; it must be a positive integer")
+    result = expr.xreplace(mapping)
+    if not check_finite(result):
+        shown = ", ".join(f"{k}={format_expr(v)}" for k, v in bindings.items())
+        raise EvaluationError(f"--at {shown}: division by zero (the model becomes infinite)")
+    return result

@@ -1,0 +1,52 @@
+"""``patternalg eval TERM``: the closed-form model of a term."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..algebra import Derivation, Semantics, evaluate
+from ..bindings import bind, parse_binding
+from ..render import as_json, as_latex, as_number, as_text, explain_lines, format_number
+from ..syntax import parse
+from .common import add_format_option, add_library_options, load_library, print_json, read_text_argument
+
+UNDECIDED = "some pipe stages could not be ordered asymptotically; the model keeps their Max"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("term", metavar="TERM", help="the term; '-' reads stdin, '@FILE' a file")
+    add_library_options(parser)
+    parser.add_argument("--at", action="append", default=[], metavar="SYMBOL=VALUE",
+                        help="substitute a value for a symbol (repeatable), e.g. --at x=1024")
+    parser.add_argument("--semantics", choices=[s.value for s in Semantics], default="asymptotic",
+                        help="how pipe picks its bottleneck (default: asymptotic, as in the paper)")
+    add_format_option(parser, ("text", "latex", "json"))
+    parser.add_argument("--explain", action="store_true",
+                        help="print the derivation: every sub-term's model, bottlenecks, sources")
+
+
+def run(args: argparse.Namespace) -> int:
+    term = parse(read_text_argument(args.term, "the term"))
+    library = load_library(args)
+    semantics = Semantics.of(args.semantics)
+    bindings = dict(parse_binding(b) for b in args.at)
+    derivation = Derivation()
+    expr = bind(term, evaluate(term, library, semantics, derivation=derivation), bindings)
+    value = as_number(expr)
+    notes = [UNDECIDED] if derivation.undecided else []
+    if args.format == "json":
+        print_json(as_json(term, expr, semantics, value, notes))
+    elif args.format == "latex":
+        print(as_latex(expr))
+    else:
+        print(format_number(value) if value is not None else as_text(expr))
+        for note in notes:
+            print(f"note: {note}", file=sys.stderr)
+    if args.explain:
+        from ..symbols import symbol
+
+        out = sys.stdout if args.format != "json" else sys.stderr
+        for line in explain_lines(derivation, {symbol(k): v for k, v in bindings.items()}):
+            print(line, file=out)
+    return 0

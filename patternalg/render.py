@@ -1,0 +1,152 @@
+"""Output of models: text, LaTeX, JSON objects and the ``--explain`` derivation tree.
+
+>>> from patternalg.symbols import x, log2
+>>> as_text(258.5425 * x * log2(x))
+'258.5425*x*log2(x)'
+>>> as_latex(258.5425 * x * log2(x))
+'258.5425 x \\\\log_{2}{\\\\left(x \\\\right)}'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import sympy
+from sympy.printing.latex import LatexPrinter
+
+from .algebra import Derivation, Semantics
+from .arith import format_expr
+from .errors import EvaluationError
+from .terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool, format_count
+
+__all__ = ["as_text", "as_latex", "as_number", "format_number", "explain_lines", "as_json"]
+
+
+def as_text(expr: sympy.Expr) -> str:
+    """sympy's text form, with floats in their shortest exact decimal."""
+    return format_expr(expr)
+
+
+class _Latex(LatexPrinter):
+    """sympy's LaTeX, with log2 written as mathematicians write it."""
+
+    def _print_log2(self, expr: sympy.Expr, exp: str | None = None) -> str:
+        tex = r"\log_{2}{\left(%s \right)}" % self._print(expr.args[0])
+        return f"{tex}^{{{exp}}}" if exp else tex
+
+
+def as_latex(expr: sympy.Expr) -> str:
+    """LaTeX for papers and notebooks."""
+    return _Latex().doprint(expr)
+
+
+def as_number(expr: sympy.Expr) -> float | None:
+    """The value of an expression without free symbols, or None if it has some.
+
+    >>> as_number(sympy.Integer(3) / 4)
+    0.75
+    """
+    if expr.free_symbols:
+        return None
+    value = complex(sympy.N(expr, 17))
+    if value.imag != 0 or not math.isfinite(value.real):
+        raise EvaluationError(f"the model has no finite real value there: {format_expr(expr)}")
+    return value.real
+
+
+def format_number(value: float) -> str:
+    """The shortest decimal that reads back to ``value``.
+
+    >>> format_number(2647475.2)
+    '2647475.2'
+    """
+    return repr(float(value))
+
+
+def _label(term: Term) -> str:
+    if isinstance(term, Atom | Meta):
+        return str(term)
+    if isinstance(term, Seq):
+        return "seq"
+    if isinstance(term, Pipe):
+        return "pipe"
+    if isinstance(term, TPool):
+        return f"tpool_{format_count(term.count)}"
+    if isinstance(term, MapReduce):
+        return str(term).split("(", 1)[0]
+    return type(term).__name__  # pragma: no cover
+
+
+def _short(term: Term, limit: int = 40) -> str:
+    if isinstance(term, Atom | Meta):
+        return str(term)
+    text = _label(term) + "(...)"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _range_note(model: Any, bindings: Mapping[sympy.Symbol, sympy.Expr]) -> str:
+    if model.x_range is None:
+        return ""
+    low, high = model.x_range
+    note = f"fitted on x in [{format_number(low)}, {format_number(high)}]"
+    from .symbols import x
+
+    value = bindings.get(x)
+    if value is not None and value.is_number:
+        if not low <= float(value) <= high:
+            note += f"; x = {format_number(float(value))} is an extrapolation"
+    return note
+
+
+def explain_lines(derivation: Derivation, bindings: Mapping[sympy.Symbol, sympy.Expr] | None = None) -> list[str]:
+    """The derivation as an indented tree: each sub-term, its model, bottlenecks and sources."""
+    bindings = bindings or {}
+    lines = []
+    for step in derivation.steps:
+        indent = "  " * min(step.depth, 40)
+        line = f"{indent}{_label(step.term)}  =  {as_text(step.model)}"
+        notes = []
+        if isinstance(step.term, Pipe) and step.note.startswith("bottleneck"):
+            stage = step.term.left if "left" in step.note else step.term.right
+            notes.append(f"bottleneck: {_short(stage)}")
+        elif step.note and not isinstance(step.term, Atom):
+            notes.append(step.note)
+        if isinstance(step.term, Atom):
+            model = derivation.atoms[step.term.name]
+            notes.append(f"source: {model.source or 'user model'}")
+            range_note = _range_note(model, bindings)
+            if range_note:
+                notes.append(range_note)
+        if notes:
+            line += "    [" + "; ".join(notes) + "]"
+        lines.append(line)
+    shuffles = [
+        name
+        for name, model in derivation.atoms.items()
+        if not any(isinstance(s.term, Atom) and s.term.name == name for s in derivation.steps)
+    ]
+    for name in shuffles:
+        model = derivation.atoms[name]
+        lines.append(f"{name}  =  {as_text(model.expr)}    [source: {model.source or 'user model'}]")
+    return lines
+
+
+def as_json(
+    term: Term,
+    expr: sympy.Expr,
+    semantics: Semantics,
+    value: float | None,
+    notes: list[str],
+) -> dict[str, Any]:
+    """The JSON object of ``patternalg eval --format json``."""
+    return {
+        "term": str(term),
+        "model": as_text(expr),
+        "latex": as_latex(expr),
+        "free_symbols": sorted(s.name for s in expr.free_symbols),
+        "semantics": semantics.value,
+        "value": value,
+        "notes": notes,
+    }
