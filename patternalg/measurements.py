@@ -144,7 +144,8 @@ class Series:
     ``points`` has one row per point and one column per parameter; ``values[i]`` holds
     the repetitions at ``points[i]``; ``line`` is where the kernel starts in its file.
 
-    >>> s = Series("sort", "time", np.array([[8.0], [16.0]]), (np.array([1.0, 3.0]), np.array([5.0])))
+    >>> reps = (np.array([1.0, 3.0]), np.array([5.0]))
+    >>> s = Series("sort", "time", np.array([[8.0], [16.0]]), reps)
     >>> s.aggregate("mean").tolist(), s.aggregate("max").tolist()
     ([2.0, 5.0], [3.0, 5.0])
     """
@@ -222,7 +223,9 @@ def _finite(path: str, where: str, text: object) -> float:
     except ValueError:
         raise MeasurementError(f"{path}:{where}: {text!r} is not a number") from None
     if not math.isfinite(value):
-        raise MeasurementError(f"{path}:{where}: {text} is not finite (NaN and inf are not measurements)")
+        raise MeasurementError(
+            f"{path}:{where}: {text} is not finite (NaN and inf are not measurements)"
+        )
     return value
 
 
@@ -332,7 +335,9 @@ def _read_json(path: str, raw: str) -> MeasurementSet:
     collector = _Collector(path)
     for kernel, metrics in measurements.items():
         if not isinstance(metrics, dict) or not metrics:
-            raise MeasurementError(f"{path}: measurements.{kernel}: expected metrics, got {metrics!r}")
+            raise MeasurementError(
+                f"{path}: measurements.{kernel}: expected metrics, got {metrics!r}"
+            )
         for metric, entries in metrics.items():
             where = f"measurements.{kernel}.{metric}"
             if not isinstance(entries, list) or not entries:
@@ -340,11 +345,14 @@ def _read_json(path: str, raw: str) -> MeasurementSet:
             for i, entry in enumerate(entries):
                 at = f"{where}[{i}]"
                 if not isinstance(entry, dict) or "point" not in entry or "values" not in entry:
-                    raise MeasurementError(f"{path}:{at}: expected {{\"point\": [...], \"values\": [...]}}")
+                    raise MeasurementError(
+                        f"{path}:{at}: expected {{\"point\": [...], \"values\": [...]}}"
+                    )
                 point = tuple(_json_values(path, f"{at}.point", entry["point"]))
                 if len(point) != len(parameters):
                     raise MeasurementError(
-                        f"{path}:{at}.point: {len(point)} coordinates for {len(parameters)} parameters"
+                        f"{path}:{at}.point: {len(point)} coordinates "
+                        f"for {len(parameters)} parameters"
                     )
                 values = _json_values(path, f"{at}.values", entry["values"])
                 collector.add(kernel, metric, point, values, 0)
@@ -352,7 +360,7 @@ def _read_json(path: str, raw: str) -> MeasurementSet:
 
 
 def _read_lines(path: str, raw: str, fmt: str) -> MeasurementSet:
-    """JSON Lines (``params``) and TaLPas (``parameters``, ``;`` as separator): one object a line."""
+    """JSON Lines (``params``) and TaLPas (``parameters``, ``;`` separates): an object a line."""
     keys = ("params", "<root>", "<default>") if fmt == "jsonl" else ("parameters", None, None)
     collector = _Collector(path)
     parameters: list[str] | None = None
@@ -373,7 +381,9 @@ def _read_lines(path: str, raw: str, fmt: str) -> MeasurementSet:
             raise MeasurementError(f"{path}:{number}: missing property '{missing[0]}'")
         point = data[keys[0]]
         if not isinstance(point, dict) or not point:
-            raise MeasurementError(f"{path}:{number}: '{keys[0]}' must map parameter names to values")
+            raise MeasurementError(
+                f"{path}:{number}: '{keys[0]}' must map parameter names to values"
+            )
         if parameters is None:
             parameters = list(point)
         if sorted(point) != sorted(parameters):
@@ -386,17 +396,19 @@ def _read_lines(path: str, raw: str, fmt: str) -> MeasurementSet:
         metric = data.get("metric", keys[2])
         if not isinstance(kernel, str) or not isinstance(metric, str):
             raise MeasurementError(f"{path}:{number}: 'callpath' and 'metric' must be strings")
-        collector.add(kernel, metric, coords, _json_values(path, str(number), data["value"]), number)
+        values = _json_values(path, str(number), data["value"])
+        collector.add(kernel, metric, coords, values, number)
     return collector.result(fmt, parameters or [])
 
 
 def _read_table(path: str, metric: str | None) -> MeasurementSet:
-    """CSV: the first numeric column is the parameter; the value column is ``metric`` or the last."""
+    """CSV: the first numeric column is the parameter, the value column ``metric`` or the last."""
     header = _csv_header(path)
     numeric = [h for h in header if h not in ("kernel", "metric")]
     if len(numeric) < 2:
         raise MeasurementError(
-            f"{path}:1: need a parameter column and a value column (the header has: {', '.join(header)})"
+            f"{path}:1: need a parameter column and a value column "
+            f"(the header has: {', '.join(header)})"
         )
     value = numeric[-1]
     if metric and metric.lower() in numeric[1:]:

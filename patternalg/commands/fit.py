@@ -23,6 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     pmnf.add_argument("--aggregate", choices=("mean", "median", "min", "max"))
     pmnf.add_argument("--param", action="append", default=[], metavar="NAME=SYMBOL",
                       help="map a file's parameter to a symbol (default: the single parameter becomes x)")
+    pmnf.add_argument("--input-format", choices=("text", "json", "jsonl", "talpas", "csv"),
+                      help="format of FILE (default: from its extension and first line)")
+    pmnf.add_argument("--unit", default="ns", help="unit of the measured values (default ns)")
     amdahl = parser.add_argument_group("amdahl (extended Amdahl model)")
     amdahl.add_argument("--degree", type=int, default=None, help="degree of the T_seq polynomial")
     amdahl.add_argument("--alpha", choices=("highest", "mean", "clamped-mean", "joint"), default=None)
