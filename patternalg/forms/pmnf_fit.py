@@ -164,35 +164,48 @@ def _selection(pick: np.ndarray, blocks: np.ndarray, y: np.ndarray, c0: np.ndarr
     )
 
 
-def select_default(x: np.ndarray, y: np.ndarray, rounds: int = 2) -> Selection:
-    """Our modeler: relative-error-weighted least squares, lowest weighted residual, BIC.
+def select_default(
+    x: np.ndarray, y: np.ndarray, parsimony: str = "loo", growing: bool = True
+) -> Selection:
+    """Our modeler for positive values ``y`` (K, P): relative-error-weighted least squares.
 
-    Weights are ``1/y^2`` first, then ``1/fit^2`` of the previous round (``rounds`` in
-    all), which fits the relative error that multiplicative noise makes. A term must
-    beat the weighted constant by BIC (``n*log(RSS/n) + k*log(n)``) to be kept.
+    * every hypothesis is fitted with weights ``1/y^2``: the relative error that
+      multiplicative noise makes, so small-x points count as much as large ones;
+    * among the hypotheses (one term each, hence equally complex), the lowest sum of
+      squared relative residuals wins; with ``growing``, terms with a negative
+      coefficient are rejected (the building blocks grow, so such a model turns
+      negative beyond the range), as are Extra-P's negligible terms;
+    * parsimony: the winner must beat the constant model (the mean) in leave-one-out
+      relative error (``parsimony="loo"``) or by BIC (``"bic"``), else the model is constant.
     """
     k, n = y.shape
     blocks = blocks_for(x)
     b = basis(x, blocks)[None]  # (1, H, P)
-    w = (1.0 / np.maximum(np.abs(y), 1e-300) ** 2)[:, None, :]
-    wc = w[:, 0, :]
-    c0 = c1 = np.zeros((k, len(blocks)))
-    for _ in range(rounds):
-        c0, c1 = _line_fit(b, y[:, None, :], w)
-        fitted = c0[..., None] + c1[..., None] * b
-        w = np.where(fitted > 0, 1.0 / np.maximum(fitted, 1e-300) ** 2, w)
-        const = (wc * y).sum(-1) / wc.sum(-1)
-        wc = np.where(const[:, None] > 0, 1.0 / np.maximum(const[:, None], 1e-300) ** 2, wc)
-    rel = ((c0[..., None] + c1[..., None] * b - y[:, None, :]) / y[:, None, :]) ** 2
-    wrss = rel.sum(-1)
-    const = (wc * y).sum(-1) / wc.sum(-1)
-    const_wrss = (((const[:, None] - y) / y) ** 2).sum(-1)
-    tiny = np.finfo(float).tiny
-    bic = n * np.log(np.maximum(wrss, tiny) / n) + 2 * np.log(n)
-    const_bic = n * np.log(np.maximum(const_wrss, tiny) / n) + np.log(n)
-    usable = np.isfinite(bic) & ~_rejected(c1, b[0], y)
-    scores = np.concatenate([const_bic[:, None], np.where(usable, bic, np.inf)], axis=1)
-    pick = np.argmin(scores, axis=1)
+    relative = 1.0 / y**2
+    c0, c1 = _line_fit(b, y[:, None, :], relative[:, None, :])
+    residual = (((c0[..., None] + c1[..., None] * b) - y[:, None, :]) / y[:, None, :]) ** 2
+    wrss = residual.sum(-1)
+    usable = np.isfinite(wrss) & ~_rejected(c1, b[0], y) & (c1 > 0 if growing else True)
+    wrss = np.where(usable, wrss, np.inf)
+    best = np.argmin(wrss, axis=1)
+    rows = np.arange(k)
+    const = y.mean(-1)
+    const_rss = (((const[:, None] - y) / y) ** 2).sum(-1)
+    if parsimony == "bic":
+        tiny = np.finfo(float).tiny
+        term_score = n * np.log(np.maximum(wrss[rows, best], tiny) / n) + 2 * np.log(n)
+        const_score = n * np.log(np.maximum(const_rss, tiny) / n) + np.log(n)
+    else:
+        train = ~np.eye(n, dtype=bool)[None]  # (1, L, P)
+        fold_w = relative[:, None, :] * train
+        f0, f1 = _line_fit(b[0][best][:, None, :], y[:, None, :], fold_w)  # (K, L)
+        predicted = f0 + f1 * b[0][best]
+        term_score = (((predicted - y) / y) ** 2).sum(-1)
+        others = (y.sum(-1, keepdims=True) - y) / (n - 1)
+        const_score = (((others - y) / y) ** 2).sum(-1)
+    keep = np.isfinite(wrss[rows, best]) & (term_score < const_score)
+    pick = np.where(keep, best + 1, 0)
+    scores = np.concatenate([const_score[:, None], np.full((k, len(blocks)), np.inf)], axis=1)
+    scores[rows, best + 1] = term_score
     result = _selection(pick, blocks, y, c0, c1, scores)
-    return Selection(result.index, np.where(pick == 0, const, result.c0), result.c1,
-                     result.criterion)
+    return Selection(result.index, np.where(keep, result.c0, const), result.c1, result.criterion)
