@@ -159,6 +159,8 @@ class Series:
     def aggregate(self, how: str = "mean") -> np.ndarray:
         """One value per point: the ``mean``, ``median``, ``min`` or ``max`` of its repetitions."""
         reduce = {"mean": np.mean, "median": np.median, "min": np.min, "max": np.max}[how]
+        if len({len(v) for v in self.values}) == 1:  # as many repetitions everywhere: at once
+            return reduce(np.array(self.values, dtype=float), axis=1)
         return np.array([reduce(v) for v in self.values], dtype=float)
 
     @property

@@ -20,17 +20,18 @@ the ``default`` modeler (see :mod:`patternalg.forms.pmnf_fit`) and returns one
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from fractions import Fraction
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import sympy
 
-from ..arith import FUNCTIONS, format_expr
+from ..arith import FUNCTIONS
 from ..errors import FitError
 from ..library import AtomicModel, valid_atom_name
 from ..measurements import MeasurementSet, Series, read_measurements
@@ -42,6 +43,7 @@ __all__ = [
     "MODELERS",
     "build_expr",
     "pmnf_expr",
+    "pmnf_text",
     "hypothesis_text",
     "parse_param_options",
     "fit_measurements",
@@ -59,24 +61,55 @@ def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
     return spec_expr(spec, "model", where)
 
 
-def pmnf_expr(
-    var: sympy.Symbol, constant: float, terms: Sequence[tuple[float, Fraction, int]]
-) -> sympy.Expr:
-    """``constant + sum(c * var^i * log2(var)^j)``, built with sympy constructors.
+def pmnf_expr(var: sympy.Symbol, constant: float, block: int, coefficient: float) -> sympy.Expr:
+    """``constant + coefficient * var^i * log2(var)^j`` for building block ``block`` (-1: none).
+
+    Equal to building it with ``+`` and ``*``, but some 5x faster (fitting a thousand
+    kernels is mostly building their expressions): the canonical argument order that
+    sympy's flattening would produce is assembled directly.
 
     >>> from patternalg.symbols import x
-    >>> pmnf_expr(x, 3.0, [(0.5, Fraction(3, 2), 0)])
-    0.5*x**(3/2) + 3.0
+    >>> e = pmnf_expr(x, 3.0, 25, 0.5)
+    >>> e, e == sympy.Float(3.0) + sympy.Float(0.5) * x ** sympy.Rational(3, 2)
+    (0.5*x**(3/2) + 3.0, True)
     """
-    parts: list[sympy.Expr] = [sympy.Float(constant)] if constant != 0 else []
-    for coefficient, i, j in terms:
-        factors = [sympy.Float(coefficient)]
-        if i != 0:
-            factors.append(sympy.Pow(var, sympy.Rational(i.numerator, i.denominator)))
-        if j != 0:
-            factors.append(sympy.Pow(log2(var), j))
-        parts.append(sympy.Mul(*factors))
-    return sympy.Add(*parts) if parts else sympy.Float(0.0)
+    if block < 0:
+        return sympy.Float(constant)
+    term = sympy.Mul._from_args((sympy.Float(coefficient), *_term_factors(var, block)))
+    if constant == 0:
+        return term
+    return sympy.Add._from_args((sympy.Float(constant), term))
+
+
+@functools.cache
+def _term_factors(var: sympy.Symbol, block: int) -> tuple[sympy.Expr, ...]:
+    """The factors of ``var^i * log2(var)^j`` in sympy's canonical order."""
+    i, j = BUILDING_BLOCKS[block]
+    term = sympy.Mul(
+        sympy.Pow(var, sympy.Rational(i.numerator, i.denominator)), sympy.Pow(log2(var), j)
+    )
+    return term.args if isinstance(term, sympy.Mul) else (term,)
+
+
+def pmnf_text(var: str, constant: float, block: int, coefficient: float) -> str:
+    """The model in the grammar's arithmetic (what a model file's ``model`` key holds).
+
+    >>> pmnf_text("x", -2.5, 22, 0.48)
+    '0.48*x**(5/4)*log2(x) - 2.5'
+    """
+    if block < 0:
+        return repr(float(constant))
+    i, j = BUILDING_BLOCKS[block]
+    factors = [repr(float(coefficient))]
+    if i != 0:
+        power = "" if i == 1 else f"**{i}" if i.denominator == 1 else f"**({i})"
+        factors.append(var + power)
+    if j != 0:
+        factors.append(f"log2({var})" + (f"**{j}" if j != 1 else ""))
+    text = "*".join(factors)
+    if constant == 0:
+        return text
+    return f"{text} {'-' if constant < 0 else '+'} {abs(float(constant))!r}"
 
 
 def hypothesis_text(index: int, name: str = "x") -> str:
@@ -122,6 +155,7 @@ def _atom_names(series: Sequence[Series]) -> list[str]:
     """Valid, distinct atom names from kernel (and, if several, metric) names."""
     several = len({s.metric for s in series}) > 1
     names: list[str] = []
+    taken: set[str] = set()
     for s in series:
         raw = f"{s.kernel}_{s.metric}" if several and s.metric else s.kernel
         name = re.sub(r"[^A-Za-z0-9]+", "_", raw).strip("_") or "kernel"
@@ -129,9 +163,10 @@ def _atom_names(series: Sequence[Series]) -> list[str]:
         if not valid_atom_name(name):
             name = f"k_{name}".rstrip("_")
         base, count = name, 2
-        while name in names:
+        while name in taken:
             name, count = f"{base}_{count}", count + 1
         names.append(name)
+        taken.add(name)
     return names
 
 
@@ -183,18 +218,20 @@ def _select(modeler: str, x: np.ndarray, y: np.ndarray) -> tuple[Selection, np.n
     return result, chosen
 
 
-def _statistics(x: np.ndarray, y: np.ndarray, index: int, c0: float, c1: float) -> dict[str, float]:
-    """In-sample RSS, SMAPE (%) and adjusted R² of one fitted model."""
-    fitted = np.full_like(y, c0) if index < 0 else c0 + c1 * basis(x, np.array([index]))[0]
+def _statistics(x: np.ndarray, y: np.ndarray, chosen: Selection) -> dict[str, np.ndarray]:
+    """In-sample RSS, SMAPE (%) and adjusted R² of the chosen models of ``y`` (K, P)."""
+    term = basis(x, np.arange(len(BUILDING_BLOCKS)))[np.maximum(chosen.index, 0)]
+    slope = np.where(chosen.index < 0, 0.0, chosen.c1)
+    fitted = chosen.c0[:, None] + slope[:, None] * term
     diff = fitted - y
-    rss = float(diff @ diff)
+    rss = (diff * diff).sum(-1)
     abssum = np.abs(fitted) + np.abs(y)
-    smape = float(np.mean(np.divide(np.abs(diff) * 2, abssum, out=np.zeros_like(y),
-                                    where=abssum != 0)) * 100)
-    tss = float(((y - y.mean()) ** 2).sum())
-    k = 0 if index < 0 else 1
-    ar2 = 1.0 if tss == 0 else 1.0 - (rss / (len(y) - k - 1)) / (tss / (len(y) - 1))
-    return {"rss": rss, "smape": smape, "ar2": ar2}
+    share = np.divide(np.abs(diff) * 2, abssum, out=np.zeros_like(y), where=abssum != 0)
+    tss = ((y - y.mean(-1, keepdims=True)) ** 2).sum(-1)
+    n, k = y.shape[1], np.where(chosen.index < 0, 0, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ar2 = np.where(tss == 0, 1.0, 1.0 - (rss / (n - k - 1)) / (tss / (n - 1)))
+    return {"rss": rss, "smape": share.mean(-1) * 100, "ar2": ar2}
 
 
 def fit_measurements(
@@ -238,24 +275,37 @@ def fit_measurements(
             part = members[start:start + chunk]
             y = np.array([ms.series[k].aggregate(how) for k in part])
             selection, used = _select(modeler, x, y)
+            stats = _statistics(x, y, selection)
             for row, k in enumerate(part):
-                reports[k] = _report(ms, ms.series[k], atoms[k], x, y[row], selection, row,
-                                     str(used[row]), how, var, ms.parameters[0], unit)
+                fitted = _Fitted(int(selection.index[row]), float(selection.c0[row]),
+                                 float(selection.c1[row]), str(used[row]),
+                                 {key: float(v[row]) for key, v in stats.items()})
+                reports[k] = _report(ms, ms.series[k], atoms[k], x, fitted, how, var,
+                                     ms.parameters[0], unit)
             done += len(part)
             progress.update(done)
     progress.close()
     return [r for r in reports if r is not None]
 
 
-def _report(ms: MeasurementSet, s: Series, atom: str, x: np.ndarray, y: np.ndarray,
-            selection: Selection, row: int, modeler: str, how: str, var: sympy.Symbol,
-            parameter: str, unit: str) -> FitReport:
-    index = int(selection.index[row])
-    c0, c1 = float(selection.c0[row]), float(selection.c1[row])
+@dataclass(frozen=True)
+class _Fitted:
+    """One kernel's chosen hypothesis, coefficients, modeler and statistics."""
+
+    index: int
+    c0: float
+    c1: float
+    modeler: str
+    stats: dict[str, float]
+
+
+def _report(ms: MeasurementSet, s: Series, atom: str, x: np.ndarray, fitted: _Fitted,
+            how: str, var: sympy.Symbol, parameter: str, unit: str) -> FitReport:
+    index, c0, c1, modeler, stats = (fitted.index, fitted.c0, fitted.c1, fitted.modeler,
+                                     fitted.stats)
     terms = [] if index < 0 else [(c1, *BUILDING_BLOCKS[index])]
-    expr = pmnf_expr(var, c0, terms)
-    text = format_expr(expr)
-    stats = _statistics(x, y, index, c0, c1)
+    expr = pmnf_expr(var, c0, index, c1)
+    text = pmnf_text(var.name, c0, index, c1)
     low, high = float(x.min()), float(x.max())
     fit: dict[str, Any] = {
         "hypothesis": hypothesis_text(index, var.name),
