@@ -192,7 +192,7 @@ def test_param_option_maps_the_parameter(tmp_path: Path) -> None:
     (_, met2, _, _) = fit_measurements(ms, "basic", params=["p=p"])
     assert met2.model.expr.free_symbols == {p} and met2.model.x_range is None
     assert met2.record["symbol"] == "p" and "p**2" in met2.record["model"]
-    with pytest.raises(FitError, match=r"--param 'q=x': .* has no parameter 'q' \(its parameters: p\)"):
+    with pytest.raises(FitError, match=r"'q=x': .* has no parameter 'q' \(its parameters: p\)"):
         fit_measurements(ms, params=["q=x"])
     with pytest.raises(FitError, match=r"--param 'p=log2': 'log2' is a reserved word"):
         fit_measurements(ms, params=["p=log2"])
@@ -219,7 +219,7 @@ def test_fit_errors(tmp_path: Path) -> None:
         fit_measurements(read_measurements(single))
     zero = tmp_path / "zero.csv"
     zero.write_text("x,time\n0,1\n1,2\n2,3\n")
-    with pytest.raises(FitError, match=r"zero.csv:2: kernel 'kernel', metric 'time': parameter value 0"):
+    with pytest.raises(FitError, match=r"zero.csv:2: kernel 'kernel', metric 'time': parameter"):
         fit_measurements(read_measurements(zero))
     with pytest.raises(FitError, match=r"unknown modeler 'fancy' \(valid: basic, default\)"):
         fit_measurements(read_measurements(zero), modeler="fancy")
