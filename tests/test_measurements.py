@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from patternalg.errors import MeasurementError
+from patternalg.forms.pmnf import fit_measurements
 from patternalg.measurements import MeasurementSet, detect_format, read_measurements
 
 EXTRAP = Path(__file__).parents[2] / "shared" / "extrap-testdata"
@@ -100,12 +101,14 @@ def test_json_and_json_lines_of_extrap() -> None:
     assert two.parameters == ("x", "y") and two.series[0].points.shape == (25, 2)
 
 
-def test_every_format_reads_the_same_data(tmp_path: Path) -> None:
+def test_every_format_reads_the_same_data_and_gives_the_same_models(tmp_path: Path) -> None:
     original = read_measurements(DATA / "text" / "one_parameter_3.txt")
+    models = [r.model.expr for r in fit_measurements(original)]
     for fmt, path in as_formats(original, tmp_path).items():
         ms = read_measurements(path)
         assert ms.format == fmt
         assert summary(ms) == summary(original), fmt
+        assert [r.model.expr for r in fit_measurements(ms)] == models, fmt
 
 
 def test_metric_filter(tmp_path: Path) -> None:
