@@ -19,9 +19,10 @@ import csv
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -134,6 +135,9 @@ def read_csv(
 
 # --- measurement sets: one parameter space, many kernels, repetitions per point ---------------
 AGGREGATES = ("mean", "median", "min", "max")
+_REDUCERS: dict[str, Callable[..., Any]] = {
+    "mean": np.mean, "median": np.median, "min": np.min, "max": np.max
+}
 FORMATS = ("text", "json", "jsonl", "talpas", "csv")
 
 
@@ -158,7 +162,7 @@ class Series:
 
     def aggregate(self, how: str = "mean") -> np.ndarray:
         """One value per point: the ``mean``, ``median``, ``min`` or ``max`` of its repetitions."""
-        reduce = {"mean": np.mean, "median": np.median, "min": np.min, "max": np.max}[how]
+        reduce: Callable[..., Any] = _REDUCERS[how]
         if len({len(v) for v in self.values}) == 1:  # as many repetitions everywhere: at once
             return reduce(np.array(self.values, dtype=float), axis=1)
         return np.array([reduce(v) for v in self.values], dtype=float)
