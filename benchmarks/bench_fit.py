@@ -53,8 +53,19 @@ def extrap_python(args: argparse.Namespace) -> str:
     if not python.exists():
         print(f"creating Extra-P's virtual environment in {home} ...", file=sys.stderr)
         venv.create(home, with_pip=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "extrap==4.2.5",
-                        "numpy<2", "marshmallow<4"], check=True)
+        subprocess.run(
+            [
+                str(python),
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "extrap==4.2.5",
+                "numpy<2",
+                "marshmallow<4",
+            ],
+            check=True,
+        )
     return str(python)
 
 
@@ -85,8 +96,12 @@ def extrap_choice(model: dict) -> int:
 
 
 def run_extrap(python: str, path: Path) -> dict:
-    out = subprocess.run([python, str(HERE / "extrap_driver.py"), str(path)],
-                         check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [python, str(HERE / "extrap_driver.py"), str(path)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout)
 
 
@@ -96,7 +111,7 @@ def ours(path: Path, modeler: str) -> tuple[np.ndarray, float, float]:
     start, cpu = time.perf_counter(), time.process_time()
     reports = fit_measurements(ms, modeler=modeler)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    index = {(f[0], f[1]) : i for i, f in enumerate(BUILDING_BLOCKS)}
+    index = {(f[0], f[1]): i for i, f in enumerate(BUILDING_BLOCKS)}
     chosen = []
     for r in reports:
         terms = r.record["terms"]
@@ -122,8 +137,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args()
     python = extrap_python(args)
-    print(f"{'kernels':>7} {'noise':>5} | {'agree':>6} | recovered: {'extrap':>6} "
-          f"{'basic':>6} {'default':>7}")
+    print(
+        f"{'kernels':>7} {'noise':>5} | {'agree':>6} | recovered: {'extrap':>6} "
+        f"{'basic':>6} {'default':>7}"
+    )
     timings = []
     with tempfile.TemporaryDirectory() as tmp:
         for size in (int(s) for s in args.sizes.split(",")):
@@ -135,18 +152,33 @@ def main() -> None:
             default, default_wall, default_cpu = ours(path, "default")
             for level in NOISES:
                 sel = noise == level
-                print(f"{size:>7} {level:>5.0%} | {np.mean(basic[sel] == theirs[sel]):>6.1%} | "
-                      f"{'':>10} {np.mean(theirs[sel] == truth[sel]):>6.1%} "
-                      f"{np.mean(basic[sel] == truth[sel]):>6.1%} "
-                      f"{np.mean(default[sel] == truth[sel]):>7.1%}")
-            timings.append((size, extrap["model_seconds"], extrap["model_cpu_seconds"],
-                            basic_wall, basic_cpu, default_wall, bare_selection(path)))
+                print(
+                    f"{size:>7} {level:>5.0%} | {np.mean(basic[sel] == theirs[sel]):>6.1%} | "
+                    f"{'':>10} {np.mean(theirs[sel] == truth[sel]):>6.1%} "
+                    f"{np.mean(basic[sel] == truth[sel]):>6.1%} "
+                    f"{np.mean(default[sel] == truth[sel]):>7.1%}"
+                )
+            timings.append(
+                (
+                    size,
+                    extrap["model_seconds"],
+                    extrap["model_cpu_seconds"],
+                    basic_wall,
+                    basic_cpu,
+                    default_wall,
+                    bare_selection(path),
+                )
+            )
         print()
-        print(f"{'kernels':>7} | {'Extra-P s (cpu)':>16} | {'basic s (cpu)':>16} | "
-              f"{'default s':>9} | {'bare s':>7} | speed-up basic: wall  cpu")
+        print(
+            f"{'kernels':>7} | {'Extra-P s (cpu)':>16} | {'basic s (cpu)':>16} | "
+            f"{'default s':>9} | {'bare s':>7} | speed-up basic: wall  cpu"
+        )
         for size, ew, ec, bw, bc, dw, bare in timings:
-            print(f"{size:>7} | {ew:>7.3f} ({ec:>6.3f}) | {bw:>7.3f} ({bc:>6.3f}) | {dw:>9.3f} | "
-                  f"{bare:>7.4f} | {ew / bw:>19.0f}x {ec / bc:>4.0f}x")
+            print(
+                f"{size:>7} | {ew:>7.3f} ({ec:>6.3f}) | {bw:>7.3f} ({bc:>6.3f}) | {dw:>9.3f} | "
+                f"{bare:>7.4f} | {ew / bw:>19.0f}x {ec / bc:>4.0f}x"
+            )
 
 
 if __name__ == "__main__":

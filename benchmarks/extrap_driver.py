@@ -56,12 +56,14 @@ def main() -> None:
     models = []
     for (callpath, metric), found in generator.models.items():
         function = found.hypothesis.function
-        models.append({
-            "kernel": callpath.name,
-            "metric": metric.name,
-            "constant": float(function.constant_coefficient),
-            "terms": _terms(function),
-        })
+        models.append(
+            {
+                "kernel": callpath.name,
+                "metric": metric.name,
+                "constant": float(function.constant_coefficient),
+                "terms": _terms(function),
+            }
+        )
     times = {"read_seconds": read, "model_seconds": model, "model_cpu_seconds": model_cpu}
     json.dump({**times, "models": models}, sys.stdout)
 

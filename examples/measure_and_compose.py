@@ -53,8 +53,13 @@ def sort(a: np.ndarray) -> np.ndarray:
     return np.sort(a)
 
 
-def time_kernel(name: str, kernel: Callable[[np.ndarray], np.ndarray], sizes: Sequence[int],
-                repetitions: int = 5, budget: float = 0.02) -> Series:
+def time_kernel(
+    name: str,
+    kernel: Callable[[np.ndarray], np.ndarray],
+    sizes: Sequence[int],
+    repetitions: int = 5,
+    budget: float = 0.02,
+) -> Series:
     """ns per call of ``kernel`` on a random array of each size; ``budget`` s a repetition.
 
     The kernels leave their input as random as it was (``sort`` returns a copy, ``inc``
@@ -124,8 +129,9 @@ def thread_speedup(size: int = 2**18, arrays: int = 8) -> float:
     for a in data:
         sort(a)
     alone = time.perf_counter() - start
-    threads = [threading.Thread(target=lambda part=data[i::2]: [sort(a) for a in part])
-               for i in range(2)]
+    threads = [
+        threading.Thread(target=lambda part=data[i::2]: [sort(a) for a in part]) for i in range(2)
+    ]
     start = time.perf_counter()
     for t in threads:
         t.start()
@@ -135,8 +141,9 @@ def thread_speedup(size: int = 2**18, arrays: int = 8) -> float:
 
 
 def main() -> None:
-    kernels = [time_kernel(name, fn, SIZES) for name, fn in
-               (("nop", nop), ("inc", inc), ("sort", sort))]
+    kernels = [
+        time_kernel(name, fn, SIZES) for name, fn in (("nop", nop), ("inc", inc), ("sort", sort))
+    ]
     reports = fit_measurements(MeasurementSet("timings", "python", ("x",), tuple(kernels)))
     library = patternalg.ModelLibrary.builtin().merged(r.model for r in reports)
     print("fitted models (ns per call, x = elements):")
@@ -148,10 +155,14 @@ def main() -> None:
         predicted = float(patternalg.model(TERM, library, semantics="exact", x=size))
         measured = min(run_pipeline(size) for _ in range(3))
         note = "  (extrapolated)" if size > SIZES[-1] else ""
-        print(f"{size:>8} {predicted:>18,.0f} {measured:>17,.0f} "
-              f"{(predicted - measured) / measured:>+7.1%}{note}")
-    print(f"\ntwo threads sorted {thread_speedup():.2f}x as fast as one on this machine now; "
-          "tpool_2 assumes 2x (cores busy with other work make the prediction optimistic)")
+        print(
+            f"{size:>8} {predicted:>18,.0f} {measured:>17,.0f} "
+            f"{(predicted - measured) / measured:>+7.1%}{note}"
+        )
+    print(
+        f"\ntwo threads sorted {thread_speedup():.2f}x as fast as one on this machine now; "
+        "tpool_2 assumes 2x (cores busy with other work make the prediction optimistic)"
+    )
 
 
 if __name__ == "__main__":

@@ -29,8 +29,15 @@ import numpy as np
 from .errors import MeasurementError
 
 __all__ = [
-    "CsvTable", "read_csv", "DEFAULT_KERNEL", "Series", "MeasurementSet", "read_measurements",
-    "detect_format", "AGGREGATES", "FORMATS",
+    "CsvTable",
+    "read_csv",
+    "DEFAULT_KERNEL",
+    "Series",
+    "MeasurementSet",
+    "read_measurements",
+    "detect_format",
+    "AGGREGATES",
+    "FORMATS",
 ]
 
 #: kernel name used when a file has no kernel column
@@ -139,7 +146,10 @@ def read_csv(
 # --- measurement sets: one parameter space, many kernels, repetitions per point ---------------
 AGGREGATES = ("mean", "median", "min", "max")
 _REDUCERS: dict[str, Callable[..., Any]] = {
-    "mean": np.mean, "median": np.median, "min": np.min, "max": np.max
+    "mean": np.mean,
+    "median": np.median,
+    "min": np.min,
+    "max": np.max,
 }
 FORMATS = ("text", "json", "jsonl", "talpas", "csv")
 
@@ -204,8 +214,9 @@ class _Collector:
         self.data: dict[tuple[str, str], dict[tuple[float, ...], list[float]]] = {}
         self.lines: dict[tuple[str, str], int] = {}
 
-    def add(self, kernel: str, metric: str, point: tuple[float, ...], values: Sequence[float],
-            line: int) -> None:
+    def add(
+        self, kernel: str, metric: str, point: tuple[float, ...], values: Sequence[float], line: int
+    ) -> None:
         if not kernel.strip():
             raise MeasurementError(f"{self.path}:{line}: the kernel name is empty")
         key = (kernel.strip(), metric.strip())
@@ -309,9 +320,7 @@ def _read_text(path: str, raw: str) -> MeasurementSet:
     close_block()
     empty = [name for name in regions if name not in with_data]
     if empty:
-        raise MeasurementError(
-            f"{path}:{regions[empty[0]]}: REGION '{empty[0]}' has no DATA lines"
-        )
+        raise MeasurementError(f"{path}:{regions[empty[0]]}: REGION '{empty[0]}' has no DATA lines")
     if not parameters:
         raise MeasurementError(f"{path}: no PARAMETER line (is this an Extra-P text file?)")
     return collector.result("text", parameters)
@@ -355,7 +364,7 @@ def _read_json(path: str, raw: str) -> MeasurementSet:
                 at = f"{where}[{i}]"
                 if not isinstance(entry, dict) or "point" not in entry or "values" not in entry:
                     raise MeasurementError(
-                        f"{path}:{at}: expected {{\"point\": [...], \"values\": [...]}}"
+                        f'{path}:{at}: expected {{"point": [...], "values": [...]}}'
                     )
                 point = tuple(_json_values(path, f"{at}.point", entry["point"]))
                 if len(point) != len(parameters):
@@ -383,9 +392,16 @@ def _read_lines(path: str, raw: str, fmt: str) -> MeasurementSet:
             raise MeasurementError(f"{path}:{number}: not a JSON object: {exc.msg}") from None
         if not isinstance(data, dict):
             raise MeasurementError(f"{path}:{number}: expected a JSON object")
-        missing = [k for k, default in ((keys[0], None), ("callpath", keys[1]),
-                                        ("metric", keys[2]), ("value", None))
-                   if k not in data and default is None]
+        missing = [
+            k
+            for k, default in (
+                (keys[0], None),
+                ("callpath", keys[1]),
+                ("metric", keys[2]),
+                ("value", None),
+            )
+            if k not in data and default is None
+        ]
         if missing:
             raise MeasurementError(f"{path}:{number}: missing property '{missing[0]}'")
         point = data[keys[0]]
@@ -426,8 +442,9 @@ def _read_table(path: str, metric: str | None) -> MeasurementSet:
     collector = _Collector(path)
     for kernel, columns in table.kernels.items():
         metrics = table.text.get(kernel, {}).get("metric", [value] * len(table.lines[kernel]))
-        for xv, yv, m, line in zip(columns[numeric[0]], columns[value], metrics,
-                                   table.lines[kernel], strict=True):
+        for xv, yv, m, line in zip(
+            columns[numeric[0]], columns[value], metrics, table.lines[kernel], strict=True
+        ):
             collector.add(kernel, m, (float(xv),), [float(yv)], int(line))
     return collector.result("csv", [numeric[0]])
 
@@ -462,8 +479,9 @@ def detect_format(path: str | Path, raw: str) -> str:
     return "csv" if "," in first else "text"
 
 
-def read_measurements(path: str | Path, fmt: str | None = None,
-                      metric: str | None = None) -> MeasurementSet:
+def read_measurements(
+    path: str | Path, fmt: str | None = None, metric: str | None = None
+) -> MeasurementSet:
     """Read measurements in Extra-P text, JSON, JSON Lines, TaLPas or CSV format.
 
     ``fmt`` is one of :data:`FORMATS` (default: detected); ``metric`` keeps only that

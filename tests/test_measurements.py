@@ -28,8 +28,10 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 def as_formats(ms: MeasurementSet, tmp_path: Path) -> dict[str, Path]:
     """The single-parameter set ``ms`` written in every format we read."""
     (name,) = ms.parameters
-    text = [f"PARAMETER {name}",
-            "POINTS " + " ".join(f"({float(p[0])!r})" for p in ms.series[0].points)]
+    text = [
+        f"PARAMETER {name}",
+        "POINTS " + " ".join(f"({float(p[0])!r})" for p in ms.series[0].points),
+    ]
     jsonl, talpas, csv = [], [], [f"kernel,metric,{name},value"]
     tree: dict = {"parameters": [name], "measurements": {}}
     for s in ms.series:
@@ -41,8 +43,9 @@ def as_formats(ms: MeasurementSet, tmp_path: Path) -> dict[str, Path]:
             for v in values:
                 obj = {"callpath": s.kernel, "metric": s.metric, "value": float(v)}
                 jsonl.append(json.dumps({"params": {name: float(point[0])}, **obj}))
-                talpas.append(json.dumps({"parameters": {name: float(point[0])}, **obj})
-                              .replace(",", ";"))
+                talpas.append(
+                    json.dumps({"parameters": {name: float(point[0])}, **obj}).replace(",", ";")
+                )
                 csv.append(f"{s.kernel},{s.metric},{float(point[0])!r},{float(v)!r}")
     files = {
         "text": write(tmp_path, "m.txt", "\n".join(text) + "\n"),
@@ -55,8 +58,10 @@ def as_formats(ms: MeasurementSet, tmp_path: Path) -> dict[str, Path]:
 
 
 def summary(ms: MeasurementSet) -> list[tuple]:
-    return [(s.kernel, s.metric, s.points[:, 0].tolist(), s.aggregate("mean").tolist())
-            for s in ms.series]
+    return [
+        (s.kernel, s.metric, s.points[:, 0].tolist(), s.aggregate("mean").tolist())
+        for s in ms.series
+    ]
 
 
 # --- Extra-P's own inputs ------------------------------------------------------------------
@@ -64,7 +69,11 @@ def test_extrap_text_file_is_read_with_kernels_metrics_and_lines() -> None:
     ms = read_measurements(DATA / "text" / "one_parameter_6.txt")
     assert ms.format == "text" and ms.parameters == ("p",)
     assert [(s.kernel, s.metric, s.line) for s in ms.series] == [
-        ("met1", "", 4), ("met2", "", 11), ("met3", "", 18), ("met4", "", 25)]
+        ("met1", "", 4),
+        ("met2", "", 11),
+        ("met3", "", 18),
+        ("met4", "", 25),
+    ]
     assert ms.series[0].points[:, 0].tolist() == [1000, 2000, 4000, 8000, 16000]
     assert ms.series[1].values[4].tolist() == [256.01, 255.99, 256, 256]  # 4 repetitions
     assert ms.series[0].aggregate("mean")[4] == pytest.approx(4.2)
@@ -73,7 +82,11 @@ def test_extrap_text_file_is_read_with_kernels_metrics_and_lines() -> None:
 def test_text_file_with_metrics_after_regions() -> None:
     ms = read_measurements(DATA / "text" / "one_parameter_5.txt")
     assert [(s.kernel, s.metric) for s in ms.series] == [
-        ("merge", "time"), ("sort", "time"), ("merge", "flops"), ("sort", "flops")]
+        ("merge", "time"),
+        ("sort", "time"),
+        ("merge", "flops"),
+        ("sort", "flops"),
+    ]
 
 
 def test_points_without_brackets_and_one_point_per_line() -> None:
@@ -87,13 +100,15 @@ def test_text_and_talpas_inputs_of_extrap_hold_the_same_data() -> None:
     text, talpas = (read_measurements(p) for p in SAME_DATA)
     assert talpas.format == "talpas" and talpas.parameters == ("x",)
     assert [v.tolist() for v in text.series[0].values] == [
-        v.tolist() for v in talpas.series[0].values]
+        v.tolist() for v in talpas.series[0].values
+    ]
 
 
 def test_json_and_json_lines_of_extrap() -> None:
     ms = read_measurements(DATA / "json" / "new" / "input1.json")
     assert ms.format == "json" and summary(ms) == [
-        ("sweep", "time", [4, 8, 16, 32, 64], [3.5, 5.5, 9.5, 17.5, 33.5])]
+        ("sweep", "time", [4, 8, 16, 32, 64], [3.5, 5.5, 9.5, 17.5, 33.5])
+    ]
     lines = read_measurements(DATA / "jsonlines" / "input_1.jsonl")
     assert lines.format == "jsonl" and lines.parameters == ("x", "y")
     assert lines.series[0].kernel == "<root>" and len(lines.series[0].points) == 25
@@ -122,8 +137,7 @@ def test_csv_value_column_by_metric_and_default_kernel(tmp_path: Path) -> None:
     path = write(tmp_path, "m.csv", "n,time,bytes\n1,5,50\n2,6,60\n2,7,70\n")
     ms = read_measurements(path)
     assert ms.parameters == ("n",) and summary(ms) == [("kernel", "bytes", [1, 2], [50, 65])]
-    assert summary(read_measurements(path, metric="time")) == [
-        ("kernel", "time", [1, 2], [5, 6.5])]
+    assert summary(read_measurements(path, metric="time")) == [("kernel", "time", [1, 2], [5, 6.5])]
 
 
 def test_detect_format() -> None:
@@ -137,10 +151,14 @@ def test_detect_format() -> None:
 HEAD = "PARAMETER x\nPOINTS 1 2 3\nREGION a\n"
 
 ERRORS = [
-    (HEAD + "DATA 1\nDATA 2\nREGION b\nDATA 1\nDATA 2\nDATA 3\n",
-     r"m.txt:5: REGION 'a' has 2 DATA lines but POINTS lists 3 points"),
-    (HEAD + "DATA 1\nDATA 2\nDATA 3\nDATA 4\n",
-     r"m.txt:7: REGION 'a' has more DATA lines than the 3 POINTS"),
+    (
+        HEAD + "DATA 1\nDATA 2\nREGION b\nDATA 1\nDATA 2\nDATA 3\n",
+        r"m.txt:5: REGION 'a' has 2 DATA lines but POINTS lists 3 points",
+    ),
+    (
+        HEAD + "DATA 1\nDATA 2\nDATA 3\nDATA 4\n",
+        r"m.txt:7: REGION 'a' has more DATA lines than the 3 POINTS",
+    ),
     (HEAD + "DATA 1\nDATA two\nDATA 3\n", r"m.txt:5: 'two' is not a number"),
     (HEAD + "DATA 1\nDATA nan\nDATA 3\n", r"m.txt:5: nan is not finite"),
     (HEAD + "DATA 1\nDATA 2 inf\nDATA 3\n", r"m.txt:5: inf is not finite"),
@@ -160,22 +178,40 @@ def test_text_format_errors(tmp_path: Path, text: str, message: str) -> None:
 
 
 LINE_ERRORS = [
-    ("m.jsonl", '{"params": {"x": 1}, "value": 2}\n{"params": {"x": 2}}\n',
-     r"m.jsonl:2: missing property 'value'"),
-    ("m.jsonl", '{"params": {"x": 1}, "value": 2}\n{"params": {"y": 2}, "value": 1}\n',
-     r"m.jsonl:2: parameters y differ from the first line's x"),
+    (
+        "m.jsonl",
+        '{"params": {"x": 1}, "value": 2}\n{"params": {"x": 2}}\n',
+        r"m.jsonl:2: missing property 'value'",
+    ),
+    (
+        "m.jsonl",
+        '{"params": {"x": 1}, "value": 2}\n{"params": {"y": 2}, "value": 1}\n',
+        r"m.jsonl:2: parameters y differ from the first line's x",
+    ),
     ("m.jsonl", '{"params": {"x": 1}, "value": "fast"}\n', r"m.jsonl:1: 'fast' is not a number"),
-    ("m.jsonl", '{"params": {"x": 1}, "value": 2}\n{"params": \n',
-     r"m.jsonl:2: not a JSON object"),
-    ("m.json", '{"parameters": ["x"], "measurements": {"a": {"t": []}}}',
-     r"m.json:measurements.a.t: expected a non-empty list of points"),
-    ("m.json", '{"parameters": ["x"], "measurements": {"a": {"t": [{"point": [1], '
-     '"values": [1, NaN]}]}}}', r"m.json:measurements.a.t\[0\].values: nan is not finite"),
+    ("m.jsonl", '{"params": {"x": 1}, "value": 2}\n{"params": \n', r"m.jsonl:2: not a JSON object"),
+    (
+        "m.json",
+        '{"parameters": ["x"], "measurements": {"a": {"t": []}}}',
+        r"m.json:measurements.a.t: expected a non-empty list of points",
+    ),
+    (
+        "m.json",
+        '{"parameters": ["x"], "measurements": {"a": {"t": [{"point": [1], "values": [1, NaN]}]}}}',
+        r"m.json:measurements.a.t\[0\].values: nan is not finite",
+    ),
     ("m.json", '{"parameters": ["x"], "measurements": ', r"m.json:1: not valid JSON"),
-    ("m.talpas", '{"parameters":{"x":1};"metric":"t";"value":1}\n',
-     r"m.talpas:1: missing property 'callpath'"),
-    ("m.csv", "kernel,x,time\nsort,1,2\n,2,3\n", r"m.csv:3: the kernel name is empty|"
-     r"m.csv:3: column 'kernel' is empty"),
+    (
+        "m.talpas",
+        '{"parameters":{"x":1};"metric":"t";"value":1}\n',
+        r"m.talpas:1: missing property 'callpath'",
+    ),
+    (
+        "m.csv",
+        "kernel,x,time\nsort,1,2\n,2,3\n",
+        r"m.csv:3: the kernel name is empty|"
+        r"m.csv:3: column 'kernel' is empty",
+    ),
     ("m.csv", "kernel,x,time\nsort,1,fast\n", r"m.csv:2: column 'time': 'fast' is not a number"),
     ("m.csv", "kernel,x\nsort,1\n", r"m.csv:1: need a parameter column and a value column"),
 ]

@@ -26,8 +26,10 @@ POINTS = 2.0 ** np.arange(2, 11)
 
 
 def fit(path: Path, modeler: str = "basic", **options) -> dict[str, dict]:
-    return {r.record["kernel"]: r.record for r in
-            fit_measurements(read_measurements(path), modeler=modeler, **options)}
+    return {
+        r.record["kernel"]: r.record
+        for r in fit_measurements(read_measurements(path), modeler=modeler, **options)
+    }
 
 
 def block(record: dict) -> tuple[Fraction, int] | None:
@@ -40,8 +42,9 @@ def test_the_42_building_blocks_of_extrap() -> None:
     assert len(BUILDING_BLOCKS) == len(set(BUILDING_BLOCKS)) == 42
     by_log = {j: sorted(i for i, jj in BUILDING_BLOCKS if jj == j) for j in (0, 1, 2)}
     assert [len(by_log[j]) for j in (0, 1, 2)] == [19, 13, 10]
-    assert by_log[2] == [Fraction(v) for v in
-                         ("0", "1/4", "1/3", "1/2", "2/3", "3/4", "1", "3/2", "2", "5/2")]
+    assert by_log[2] == [
+        Fraction(v) for v in ("0", "1/4", "1/3", "1/2", "2/3", "3/4", "1", "3/2", "2", "5/2")
+    ]
     assert BUILDING_BLOCKS[:3] == ((0, 1), (0, 2), (Fraction(1, 4), 0))  # Extra-P's order
 
 
@@ -56,8 +59,12 @@ def test_every_building_block_is_recovered_from_exact_data(select) -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(0, 41), st.floats(0.01, 100), st.floats(0.0, 100),
-       st.sampled_from(["basic", "default"]))
+@given(
+    st.integers(0, 41),
+    st.floats(0.01, 100),
+    st.floats(0.0, 100),
+    st.sampled_from(["basic", "default"]),
+)
 def test_recovery_with_any_coefficients(index: int, c1: float, ratio: float, modeler: str) -> None:
     term = basis(POINTS, np.array([index]))
     y = ratio * c1 * term[0, 0] + c1 * term  # the term grows from up to 1/100 of the constant
@@ -84,8 +91,12 @@ EXPECTED = [  # file, kernel, constant, (coefficient, i, j) or None: printed by 
     ("talpas/talpas_1.txt", "compute", -1.2988175595135387, (0.2018255805983842, "2", 0)),
     ("text/mpa/1_param_base.txt", "main()", 81.53346428571457, (67.7823214285714, "0", 1)),
     ("json/new/input1.json", "sweep", 1.5, (0.5, "1", 0)),
-    ("../../docs/examples/input.txt", "example", 2.8183276094059617,
-     (0.48270031135124886, "5/4", 1)),
+    (
+        "../../docs/examples/input.txt",
+        "example",
+        2.8183276094059617,
+        (0.48270031135124886, "5/4", 1),
+    ),
 ]
 
 
@@ -130,8 +141,10 @@ def test_aggregation_option_changes_the_data_fitted() -> None:
 
 def test_default_falls_back_to_basic_for_values_not_positive(tmp_path: Path) -> None:
     path = tmp_path / "m.txt"
-    path.write_text("PARAMETER x\nPOINTS 1 2 3 4 5\nREGION a\n" +
-                    "".join(f"DATA {2 * v - 2}\n" for v in range(1, 6)))
+    path.write_text(
+        "PARAMETER x\nPOINTS 1 2 3 4 5\nREGION a\n"
+        + "".join(f"DATA {2 * v - 2}\n" for v in range(1, 6))
+    )
     (record,) = fit(path, "default").values()
     assert record["modeler"] == "basic (values <= 0)" and record["model"] == "2.0*x - 2.0"
 
@@ -175,9 +188,10 @@ def test_build_expr_validates_keys() -> None:
 # --- parameters and names ---------------------------------------------------------------
 def test_parameter_n_becomes_x_and_composes_under_tpool_n(tmp_path: Path) -> None:
     path = tmp_path / "m.txt"
-    path.write_text("PARAMETER n\nPOINTS 1000 2000 4000 8000 16000\nREGION sort\n" +
-                    "".join(f"DATA {3 * v * np.log2(v):.17g}\n" for v in (1000, 2000, 4000, 8000,
-                                                                             16000)))
+    path.write_text(
+        "PARAMETER n\nPOINTS 1000 2000 4000 8000 16000\nREGION sort\n"
+        + "".join(f"DATA {3 * v * np.log2(v):.17g}\n" for v in (1000, 2000, 4000, 8000, 16000))
+    )
     (report,) = fit_measurements(read_measurements(path))
     assert report.model.expr.free_symbols == {x}
     assert dict(report.model.fit)["hypothesis"] == "x^(1)*log2(x)^1"
@@ -214,8 +228,11 @@ def test_fit_errors(tmp_path: Path) -> None:
         fit_measurements(read_measurements(DATA / "text" / "two_parameter_1.txt"))
     single = tmp_path / "single.txt"
     single.write_text("PARAMETER x\nPOINTS 4\n\nREGION a\nDATA 1 2\n")
-    with pytest.raises(FitError, match=r"single.txt:4: kernel 'a': 1 measured point; a pmnf fit "
-                                       r"needs at least 3 distinct values"):
+    with pytest.raises(
+        FitError,
+        match=r"single.txt:4: kernel 'a': 1 measured point; a pmnf fit "
+        r"needs at least 3 distinct values",
+    ):
         fit_measurements(read_measurements(single))
     zero = tmp_path / "zero.csv"
     zero.write_text("x,time\n0,1\n1,2\n2,3\n")
@@ -229,18 +246,21 @@ def test_fit_errors(tmp_path: Path) -> None:
 def test_cli_json_text_and_model_file(tmp_path: Path, capsys) -> None:
     out = tmp_path / "m.toml"
     source = EXTRAP / "docs" / "examples" / "input.txt"
-    assert main(["fit", str(source), "--modeler", "basic", "--format", "json",
-                 "--out", str(out)]) == 0
+    assert (
+        main(["fit", str(source), "--modeler", "basic", "--format", "json", "--out", str(out)]) == 0
+    )
     captured = capsys.readouterr()
     (record,) = json.loads(captured.out)
     assert {"kernel", "metric", "model", "constant", "terms", "rss", "smape", "ar2"} <= set(record)
-    assert record["terms"] == [{"coefficient": pytest.approx(0.48270031135124886), "i": "5/4",
-                                "j": 1}]
+    assert record["terms"] == [
+        {"coefficient": pytest.approx(0.48270031135124886), "i": "5/4", "j": 1}
+    ]
     assert "parameter 'p' of" in captured.err and "--param p=SYMBOL" in captured.err
     assert main(["fit", str(source)]) == 0
     assert capsys.readouterr().out.startswith("example: ")
-    assert main(["eval", "pipe(tpool_4(example), example)", "--models", str(out),
-                 "--at", "x=16"]) == 0
+    assert (
+        main(["eval", "pipe(tpool_4(example), example)", "--models", str(out), "--at", "x=16"]) == 0
+    )
     value = float(capsys.readouterr().out)
     assert value == pytest.approx(2.8183276094059617 + 0.48270031135124886 * 32 * 4, rel=1e-9)
 

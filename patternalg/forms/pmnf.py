@@ -272,16 +272,21 @@ def fit_measurements(
         x = np.array(key)
         chunk = max(1, _CHUNK // (len(BUILDING_BLOCKS) * len(x) * len(x)))
         for start in range(0, len(members), chunk):
-            part = members[start:start + chunk]
+            part = members[start : start + chunk]
             y = np.array([ms.series[k].aggregate(how) for k in part])
             selection, used = _select(modeler, x, y)
             stats = _statistics(x, y, selection)
             for row, k in enumerate(part):
-                fitted = _Fitted(int(selection.index[row]), float(selection.c0[row]),
-                                 float(selection.c1[row]), str(used[row]),
-                                 {key: float(v[row]) for key, v in stats.items()})
-                reports[k] = _report(ms, ms.series[k], atoms[k], x, fitted, how, var,
-                                     ms.parameters[0], unit)
+                fitted = _Fitted(
+                    int(selection.index[row]),
+                    float(selection.c0[row]),
+                    float(selection.c1[row]),
+                    str(used[row]),
+                    {key: float(v[row]) for key, v in stats.items()},
+                )
+                reports[k] = _report(
+                    ms, ms.series[k], atoms[k], x, fitted, how, var, ms.parameters[0], unit
+                )
             done += len(part)
             progress.update(done)
     progress.close()
@@ -299,10 +304,24 @@ class _Fitted:
     stats: dict[str, float]
 
 
-def _report(ms: MeasurementSet, s: Series, atom: str, x: np.ndarray, fitted: _Fitted,
-            how: str, var: sympy.Symbol, parameter: str, unit: str) -> FitReport:
-    index, c0, c1, modeler, stats = (fitted.index, fitted.c0, fitted.c1, fitted.modeler,
-                                     fitted.stats)
+def _report(
+    ms: MeasurementSet,
+    s: Series,
+    atom: str,
+    x: np.ndarray,
+    fitted: _Fitted,
+    how: str,
+    var: sympy.Symbol,
+    parameter: str,
+    unit: str,
+) -> FitReport:
+    index, c0, c1, modeler, stats = (
+        fitted.index,
+        fitted.c0,
+        fitted.c1,
+        fitted.modeler,
+        fitted.stats,
+    )
     terms = [] if index < 0 else [(c1, *BUILDING_BLOCKS[index])]
     expr = pmnf_expr(var, c0, index, c1)
     text = pmnf_text(var.name, c0, index, c1)
@@ -363,7 +382,9 @@ def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
     )
     if reports and not getattr(args, "param", None):
         name = ms.parameters[0]
-        print(f"note: parameter '{name}' of {path} is the symbol x in these models"
-              + ("" if name == "x" else f" (use --param {name}=SYMBOL to choose another)"),
-              file=sys.stderr)
+        print(
+            f"note: parameter '{name}' of {path} is the symbol x in these models"
+            + ("" if name == "x" else f" (use --param {name}=SYMBOL to choose another)"),
+            file=sys.stderr,
+        )
     return reports

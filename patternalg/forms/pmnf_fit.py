@@ -35,12 +35,48 @@ __all__ = ["BUILDING_BLOCKS", "Selection", "basis", "blocks_for", "select_basic"
 BUILDING_BLOCKS: tuple[tuple[Fraction, int], ...] = tuple(
     (Fraction(a, b), c)
     for a, b, c in [
-        (0, 1, 1), (0, 1, 2), (1, 4, 0), (1, 3, 0), (1, 4, 1), (1, 3, 1), (1, 4, 2), (1, 3, 2),
-        (1, 2, 0), (1, 2, 1), (1, 2, 2), (2, 3, 0), (3, 4, 0), (2, 3, 1), (3, 4, 1), (4, 5, 0),
-        (2, 3, 2), (3, 4, 2), (1, 1, 0), (1, 1, 1), (1, 1, 2), (5, 4, 0), (5, 4, 1), (4, 3, 0),
-        (4, 3, 1), (3, 2, 0), (3, 2, 1), (3, 2, 2), (5, 3, 0), (7, 4, 0), (2, 1, 0), (2, 1, 1),
-        (2, 1, 2), (9, 4, 0), (7, 3, 0), (5, 2, 0), (5, 2, 1), (5, 2, 2), (8, 3, 0), (11, 4, 0),
-        (3, 1, 0), (3, 1, 1),
+        (0, 1, 1),
+        (0, 1, 2),
+        (1, 4, 0),
+        (1, 3, 0),
+        (1, 4, 1),
+        (1, 3, 1),
+        (1, 4, 2),
+        (1, 3, 2),
+        (1, 2, 0),
+        (1, 2, 1),
+        (1, 2, 2),
+        (2, 3, 0),
+        (3, 4, 0),
+        (2, 3, 1),
+        (3, 4, 1),
+        (4, 5, 0),
+        (2, 3, 2),
+        (3, 4, 2),
+        (1, 1, 0),
+        (1, 1, 1),
+        (1, 1, 2),
+        (5, 4, 0),
+        (5, 4, 1),
+        (4, 3, 0),
+        (4, 3, 1),
+        (3, 2, 0),
+        (3, 2, 1),
+        (3, 2, 2),
+        (5, 3, 0),
+        (7, 4, 0),
+        (2, 1, 0),
+        (2, 1, 1),
+        (2, 1, 2),
+        (9, 4, 0),
+        (7, 3, 0),
+        (5, 2, 0),
+        (5, 2, 1),
+        (5, 2, 2),
+        (8, 3, 0),
+        (11, 4, 0),
+        (3, 1, 0),
+        (3, 1, 1),
     ]
 )
 #: a term contributing less than this share of every value is rejected (Extra-P's default)
@@ -126,8 +162,11 @@ def select_basic(x: np.ndarray, y: np.ndarray) -> Selection:
     c0, c1 = _line_fit(b[None, :, None, :], y[:, None, None, :], w[None, None])
     lowest = np.where(train[None], y[:, None, :], np.inf).min(-1)  # (K, L)
     with np.errstate(divide="ignore", invalid="ignore"):
-        small = np.where(lowest[:, None, :] == 0, np.abs(c0) < CLEAN_CONSTANT,
-                         np.abs(c0 / lowest[:, None, :]) < CLEAN_CONSTANT)
+        small = np.where(
+            lowest[:, None, :] == 0,
+            np.abs(c0) < CLEAN_CONSTANT,
+            np.abs(c0 / lowest[:, None, :]) < CLEAN_CONSTANT,
+        )
     c0 = np.where(small, 0.0, c0)
     predicted = c0 + c1 * b[None]  # at the left-out point l of each fold
     actual = y[:, None, :]
@@ -150,8 +189,14 @@ def select_basic(x: np.ndarray, y: np.ndarray) -> Selection:
     return _selection(pick, blocks, y, full0, full1, scores)
 
 
-def _selection(pick: np.ndarray, blocks: np.ndarray, y: np.ndarray, c0: np.ndarray,
-               c1: np.ndarray, scores: np.ndarray) -> Selection:
+def _selection(
+    pick: np.ndarray,
+    blocks: np.ndarray,
+    y: np.ndarray,
+    c0: np.ndarray,
+    c1: np.ndarray,
+    scores: np.ndarray,
+) -> Selection:
     """Gather per kernel the chosen column (0: constant, h + 1: block ``blocks[h]``)."""
     rows = np.arange(len(pick))
     term = np.maximum(pick - 1, 0)
