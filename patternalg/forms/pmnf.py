@@ -50,8 +50,8 @@ __all__ = [
     "fit_file",
 ]
 
-#: modeler name -> (selection function, default aggregation of repetitions)
-MODELERS = {"basic": (select_basic, "mean"), "default": (select_default, "mean")}
+#: modeler name -> its default aggregation of repetitions (measured: see docs/pmnf.md)
+MODELERS = {"basic": "mean", "default": "mean"}
 _CHUNK = 1_500_000  # array elements per batch of kernels (bounds memory)
 
 
@@ -211,10 +211,10 @@ def _select(modeler: str, x: np.ndarray, y: np.ndarray) -> tuple[Selection, np.n
     if fallback.any():
         basic = select_basic(x, y[fallback])
         chosen[fallback] = "basic (values <= 0)"
-        fields = ("index", "c0", "c1", "criterion")
-        result = Selection(*(np.array(getattr(result, f)) for f in fields))
-        for field in fields:
-            getattr(result, field)[fallback] = getattr(basic, field)
+        merged = {f: getattr(result, f).copy() for f in ("index", "c0", "c1", "criterion")}
+        for field, values in merged.items():
+            values[fallback] = getattr(basic, field)
+        result = Selection(**merged)
     return result, chosen
 
 
@@ -252,7 +252,7 @@ def fit_measurements(
     """
     if modeler not in MODELERS:
         raise FitError(f"unknown modeler '{modeler}' (valid: {', '.join(MODELERS)})")
-    how = aggregate or MODELERS[modeler][1]
+    how = aggregate or MODELERS[modeler]
     if len(ms.parameters) != 1:
         raise FitError(
             f"{ms.path}: pmnf fits one parameter; the file has {len(ms.parameters)} "
@@ -282,7 +282,8 @@ def fit_measurements(
                     float(selection.c0[row]),
                     float(selection.c1[row]),
                     str(used[row]),
-                    {key: float(v[row]) for key, v in stats.items()},
+                    {key: float(v[row]) for key, v in stats.items()}
+                    | {"criterion": float(selection.criterion[row])},
                 )
                 reports[k] = _report(
                     ms, ms.series[k], atoms[k], x, fitted, how, var, ms.parameters[0], unit
