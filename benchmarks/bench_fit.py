@@ -13,7 +13,10 @@ and per file the modeling time of Extra-P (its ``ModelGenerator.model_all``, run
 own virtual environment) against ours (``fit_measurements``: aggregation, selection,
 sympy models and records) and our bare numeric selection.
 
-    python benchmarks/bench_fit.py [--extrap-python PATH] [--sizes 10,200,1000]
+    python benchmarks/bench_fit.py [--extrap-python PATH] [--sizes 10,200,1000] [--stress N]
+
+``--stress N`` adds N kernels of odd data per shape (5 points, x below 1, zeros, negative
+and decreasing values, 1 to 5 repetitions) and prints how often ``basic`` agrees there.
 
 Without ``--extrap-python`` the script creates a virtual environment with
 ``pip install extrap==4.2.5 'numpy<2' 'marshmallow<4'`` under ``--venv`` (default
@@ -111,12 +114,13 @@ def ours(path: Path, modeler: str) -> tuple[np.ndarray, float, float]:
     start, cpu = time.perf_counter(), time.process_time()
     reports = fit_measurements(ms, modeler=modeler)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    index = {(f[0], f[1]): i for i, f in enumerate(BUILDING_BLOCKS)}
-    chosen = []
-    for r in reports:
-        terms = r.record["terms"]
-        chosen.append(index[(Fraction(terms[0]["i"]), terms[0]["j"])] if terms else -1)
-    return np.array(chosen), wall, cpu
+    return np.array([choice(r.record) for r in reports]), wall, cpu
+
+
+def choice(record: dict) -> int:
+    """The building block of a fit record (-1: constant)."""
+    terms = record["terms"]
+    return BUILDING_BLOCKS.index((Fraction(terms[0]["i"]), terms[0]["j"])) if terms else -1
 
 
 def bare_selection(path: Path) -> float:
@@ -129,12 +133,64 @@ def bare_selection(path: Path) -> float:
     return time.perf_counter() - start
 
 
+#: odd data for --stress: Extra-P's own 5-point range, x below 1 (no log terms), zeros and
+#: negative values, decreasing trends, 1 to 5 repetitions, 0 to 30 % noise
+ODD_FILES = {
+    "x=20..60": ([20.0, 30, 40, 50, 60], "signs"),
+    "x=0.25..4": ([0.25, 0.5, 1, 2, 3, 4], "growing"),
+    "x=1..9, zeros": ([1.0, 2, 3, 4, 5, 6, 7, 8, 9], "zeros"),
+    "x=16..512": ([16.0, 32, 64, 128, 256, 512], "signs"),
+}
+
+
+def generate_odd(path: Path, xs: list[float], kernels: int, seed: int, kind: str) -> None:
+    """Write kernels of every shape and sign Extra-P's modeler has to cope with."""
+    rng = np.random.default_rng(seed)
+    lines = ["PARAMETER p", "POINTS " + " ".join(f"({v!r})" for v in xs)]
+    terms = basis(np.array(xs), np.arange(len(BUILDING_BLOCKS)))
+    for k in range(kernels):
+        block = rng.integers(-1, len(BUILDING_BLOCKS))
+        c1 = 10 ** rng.uniform(-2, 2) * (1 if kind == "growing" else rng.choice([-1, 1]))
+        c0 = 10 ** rng.uniform(-1, 3) * (rng.choice([-1, 0, 1]) if kind == "zeros" else 1)
+        values = c0 + (c1 * terms[block] if block >= 0 else np.zeros(len(xs)))
+        noise = rng.choice([0, 0.01, 0.1, 0.3])
+        lines.append(f"REGION k{k}")
+        for value in values:
+            reps = value * (1 + noise * rng.standard_normal(rng.integers(1, 6)))
+            if kind == "zeros" and rng.random() < 0.1:
+                reps = reps * 0
+            lines.append("DATA " + " ".join(repr(float(r)) for r in reps))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def stress(python: str, tmp: str, kernels: int, seed: int) -> None:
+    """Agreement of ``basic`` with Extra-P on odd data, and the largest coefficient gap."""
+    print(f"\n{'odd data':>14} | {'agree':>6} | max |c0 - c0_extrap| / max |y|")
+    for n, (name, (xs, kind)) in enumerate(ODD_FILES.items()):
+        path = Path(tmp) / f"odd_{n}.txt"
+        generate_odd(path, xs, kernels, seed + n, kind)
+        extrap = run_extrap(python, path)["models"]
+        ms = read_measurements(path)
+        records = [r.record for r in fit_measurements(ms, modeler="basic")]
+        agree = [extrap_choice(e) == choice(r) for e, r in zip(extrap, records, strict=True)]
+        scale = [np.abs(s.aggregate("mean")).max() or 1.0 for s in ms.series]
+        gap = max(
+            abs(e["constant"] - r["constant"]) / m
+            for e, r, m, same in zip(extrap, records, scale, agree, strict=True)
+            if same
+        )
+        print(f"{name:>14} | {np.mean(agree):>6.1%} | {gap:.1e}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--extrap-python", help="Python of an environment with extrap 4.2.5")
     parser.add_argument("--venv", default="~/.cache/patternalg/extrap-4.2.5")
     parser.add_argument("--sizes", default="10,200,1000")
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument(
+        "--stress", type=int, default=0, metavar="N", help="also N kernels of odd data per shape"
+    )
     args = parser.parse_args()
     python = extrap_python(args)
     print(
@@ -179,6 +235,8 @@ def main() -> None:
                 f"{size:>7} | {ew:>7.3f} ({ec:>6.3f}) | {bw:>7.3f} ({bc:>6.3f}) | {dw:>9.3f} | "
                 f"{bare:>7.4f} | {ew / bw:>19.0f}x {ec / bc:>4.0f}x"
             )
+        if args.stress:
+            stress(python, tmp, args.stress, args.seed)
 
 
 if __name__ == "__main__":
