@@ -427,7 +427,8 @@ def _read_lines(path: str, raw: str, fmt: str) -> MeasurementSet:
 
 
 def _read_table(path: str, metric: str | None) -> MeasurementSet:
-    """CSV: the first numeric column is the parameter, the value column ``metric`` or the last."""
+    """CSV: the first numeric column is the parameter; the value column is the last, or
+    the one named ``metric`` if the file has no ``metric`` column."""
     header = _csv_header(path)
     numeric = [h for h in header if h not in ("kernel", "metric")]
     if len(numeric) < 2:
@@ -436,7 +437,7 @@ def _read_table(path: str, metric: str | None) -> MeasurementSet:
             f"(the header has: {', '.join(header)})"
         )
     value = numeric[-1]
-    if metric and metric.lower() in numeric[1:]:
+    if metric and metric.lower() in numeric[1:] and "metric" not in header:
         value = metric.lower()
     table = read_csv(path, required=[numeric[0], value])
     collector = _Collector(path)
@@ -485,7 +486,7 @@ def read_measurements(
     """Read measurements in Extra-P text, JSON, JSON Lines, TaLPas or CSV format.
 
     ``fmt`` is one of :data:`FORMATS` (default: detected); ``metric`` keeps only that
-    metric (for CSV: the value column of that name, if there is one).
+    metric (for a CSV file without a ``metric`` column: the value column of that name).
     """
     name = str(path)
     try:
@@ -505,7 +506,7 @@ def read_measurements(
         result = _read_table(name, metric)
     else:
         raise MeasurementError(f"{name}: unknown format '{fmt}' (valid: {', '.join(FORMATS)})")
-    if metric and fmt != "csv":
+    if metric:
         kept = tuple(s for s in result.series if s.metric == metric)
         if not kept:
             found = sorted({s.metric for s in result.series})

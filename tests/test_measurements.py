@@ -138,6 +138,10 @@ def test_csv_value_column_by_metric_and_default_kernel(tmp_path: Path) -> None:
     ms = read_measurements(path)
     assert ms.parameters == ("n",) and summary(ms) == [("kernel", "bytes", [1, 2], [50, 65])]
     assert summary(read_measurements(path, metric="time")) == [("kernel", "time", [1, 2], [5, 6.5])]
+    tagged = write(tmp_path, "t.csv", "kernel,metric,n,value\na,time,1,5\na,bytes,1,50\n")
+    assert summary(read_measurements(tagged, metric="bytes")) == [("a", "bytes", [1], [50])]
+    with pytest.raises(MeasurementError, match=r"no metric 'flops' \(the file has: bytes, time\)"):
+        read_measurements(tagged, metric="flops")
 
 
 def test_detect_format() -> None:
