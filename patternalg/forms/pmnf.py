@@ -260,7 +260,7 @@ def fit_measurements(
         )
     mapping = parse_param_options(params, ms.parameters, ms.path)
     name = mapping[ms.parameters[0]]
-    var = symbol(name)
+    context = _Context(ms, how, symbol(name), ms.parameters[0], unit)
     groups: dict[tuple[float, ...], list[int]] = {}
     for k, s in enumerate(ms.series):
         groups.setdefault(tuple(_check(ms, s)), []).append(k)
@@ -285,9 +285,7 @@ def fit_measurements(
                     {key: float(v[row]) for key, v in stats.items()}
                     | {"criterion": float(selection.criterion[row])},
                 )
-                reports[k] = _report(
-                    ms, ms.series[k], atoms[k], x, fitted, how, var, ms.parameters[0], unit
-                )
+                reports[k] = _report(context, ms.series[k], atoms[k], x, fitted)
             done += len(part)
             progress.update(done)
     progress.close()
@@ -305,48 +303,46 @@ class _Fitted:
     stats: dict[str, float]
 
 
-def _report(
-    ms: MeasurementSet,
-    s: Series,
-    atom: str,
-    x: np.ndarray,
-    fitted: _Fitted,
-    how: str,
-    var: sympy.Symbol,
-    parameter: str,
-    unit: str,
-) -> FitReport:
-    index, c0, c1, modeler, stats = (
-        fitted.index,
-        fitted.c0,
-        fitted.c1,
-        fitted.modeler,
-        fitted.stats,
-    )
+@dataclass(frozen=True)
+class _Context:
+    """What all kernels of one fit share: file, aggregation, symbol, parameter, unit."""
+
+    ms: MeasurementSet
+    how: str
+    var: sympy.Symbol
+    parameter: str
+    unit: str
+
+
+def _report(ctx: _Context, s: Series, atom: str, x: np.ndarray, fitted: _Fitted) -> FitReport:
+    index, c0, c1, var = fitted.index, fitted.c0, fitted.c1, ctx.var
     terms = [] if index < 0 else [(c1, *BUILDING_BLOCKS[index])]
-    expr = pmnf_expr(var, c0, index, c1)
     text = pmnf_text(var.name, c0, index, c1)
     low, high = float(x.min()), float(x.max())
-    fit: dict[str, Any] = {
-        "hypothesis": hypothesis_text(index, var.name),
-        "constant": c0,
-        **({"coefficient": c1, "i": str(terms[0][1]), "j": terms[0][2]} if terms else {}),
-        **stats,
-        "modeler": modeler,
-        "aggregate": how,
-        "points": len(x),
-        "parameter": parameter,
+    common = {
+        **fitted.stats,
+        "modeler": fitted.modeler,
+        "aggregate": ctx.how,
+        "parameter": ctx.parameter,
         "symbol": var.name,
         "range": [low, high],
-        "file": ms.path,
+        "file": ctx.ms.path,
+    }
+    term = {"coefficient": c1, "i": str(terms[0][1]), "j": terms[0][2]} if terms else {}
+    fit = {
+        "hypothesis": hypothesis_text(index, var.name),
+        "constant": c0,
+        **term,
+        **common,
+        "points": len(x),
         "kernel": s.kernel,
         "metric": s.metric,
     }
     model = AtomicModel(
         name=atom,
-        expr=expr,
-        unit=unit,
-        source=f"pmnf fit ({modeler}, {how}) of {ms.path}, kernel '{s.kernel}'"
+        expr=pmnf_expr(var, c0, index, c1),
+        unit=ctx.unit,
+        source=f"pmnf fit ({fitted.modeler}, {ctx.how}) of {ctx.ms.path}, kernel '{s.kernel}'"
         + (f", metric '{s.metric}'" if s.metric else ""),
         form="pmnf",
         spec=(("model", text),),
@@ -359,14 +355,8 @@ def _report(
         "atom": atom,
         "model": text,
         "constant": c0,
-        "terms": [{"coefficient": c, "i": str(i), "j": j} for c, i, j in terms],
-        **stats,
-        "parameter": parameter,
-        "symbol": var.name,
-        "range": [low, high],
-        "modeler": modeler,
-        "aggregate": how,
-        "file": ms.path,
+        "terms": [term] if term else [],
+        **common,
     }
     return FitReport(model=model, summary=f"{atom}: {text}", record=record)
 
