@@ -119,8 +119,8 @@ def _asymptotic_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | Non
 
 def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
     """Whether ``small <= big`` for every x >= 1 (as far as sympy can tell)."""
-    difference = sympy.expand((big - small).xreplace({x: _SHIFT + 1}))
-    return bool(difference.is_nonnegative)
+    difference = (big - small).xreplace({x: _SHIFT + 1}).rewrite(sympy.log)
+    return bool(sympy.expand(difference).is_nonnegative)
 
 
 def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:

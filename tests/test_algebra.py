@@ -73,6 +73,7 @@ def test_pipe_exact_simplifies_under_x_at_least_one():
     assert ev("pipe(lin, one)", "exact", lib) == x
     assert ev("pipe(lin, quad)", "exact", lib) == x**2
     assert ev("pipe(inc, tpool_2(inc))", "exact") == sympy.Float(536.185) * x
+    assert ev("pipe(tpool_2(qsort), qsort)", "exact") == ev("qsort")
 
 
 def test_mapreduce_grppi_eq6():

@@ -98,3 +98,9 @@ def test_unknown_atoms_suggest_close_names():
         ModelLibrary.builtin()["map_hadop"]
     assert info.value.suggestions[0] == "map_hadoop"
     assert isinstance(info.value, KeyError)
+
+
+def test_every_builtin_model_builds():
+    # built-ins are built lazily; make sure each one is valid
+    lib = ModelLibrary.builtin()
+    assert all(isinstance(lib[name], AtomicModel) for name in lib)
