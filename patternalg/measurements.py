@@ -182,7 +182,7 @@ class Series:
 
     @property
     def where(self) -> str:
-        """Kernel (and metric) with its line, for messages."""
+        """The kernel (and its metric, if named), for messages."""
         metric = f", metric '{self.metric}'" if self.metric else ""
         return f"kernel '{self.kernel}'{metric}"
 
