@@ -117,6 +117,8 @@ def test_default_on_extrap_inputs() -> None:
     assert six["met1"]["terms"] == [] and six["met1"]["constant"] == pytest.approx(4.068)
     assert {block(six[k]) for k in ("met2", "met4")} == {(2, 0)}
     assert fit(DATA / "json" / "new" / "input1.json", "default")["sweep"]["model"] == "0.5*x + 1.5"
+    tiny = 1e-250 * np.array([basis(POINTS, np.array([25]))[0] + 3, 3 + 0 * POINTS])
+    assert select_default(POINTS, tiny).index.tolist() == [25, -1]  # no overflow of 1/y^2
     # decreasing data: no growing term fits, so the model is the mean (as Extra-P's)
     strong = fit(DATA / "text" / "strong_scaling" / "one_parameter_6.txt", "default")
     assert strong["met2"]["terms"] == [] and strong["met2"]["constant"] == pytest.approx(68.20036)

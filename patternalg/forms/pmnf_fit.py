@@ -189,6 +189,10 @@ def select_default(
     * parsimony: the winner must beat the constant model (the mean) in leave-one-out
       relative error (``parsimony="loo"``) or by BIC (``"bic"``), else the model is constant.
     """
+    # a power of two near the largest value: exact, changes no relative error, and keeps
+    # 1/y^2 from overflowing
+    scale = np.exp2(np.floor(np.log2(y.max(-1, keepdims=True))))
+    y = y / scale
     k, n = y.shape
     blocks = blocks_for(x)
     b = basis(x, blocks)[None]  # (1, H, P)
@@ -200,8 +204,7 @@ def select_default(
     wrss = np.where(usable, wrss, np.inf)
     best = np.argmin(wrss, axis=1)
     rows = np.arange(k)
-    const = y.mean(-1)
-    const_rss = (((const[:, None] - y) / y) ** 2).sum(-1)
+    const_rss = (((y.mean(-1, keepdims=True) - y) / y) ** 2).sum(-1)
     if parsimony == "bic":
         tiny = np.finfo(float).tiny
         term_score = n * np.log(np.maximum(wrss[rows, best], tiny) / n) + 2 * np.log(n)
@@ -219,4 +222,6 @@ def select_default(
     scores = np.concatenate([const_score[:, None], np.full((k, len(blocks)), np.inf)], axis=1)
     scores[rows, best + 1] = term_score
     result = _selection(pick, blocks, y, c0, c1, scores)
-    return Selection(result.index, np.where(keep, result.c0, const), result.c1, result.criterion)
+    return Selection(
+        result.index, result.c0 * scale[:, 0], result.c1 * scale[:, 0], scores[rows, pick]
+    )
