@@ -15,7 +15,8 @@ sympy models and records) and our bare numeric selection.
 
     python benchmarks/bench_fit.py [--extrap-python PATH] [--sizes 10,200,1000] [--stress N]
 
-``--stress N`` adds N kernels of odd data per shape (5 points, x below 1, zeros, negative
+``--ablation N`` measures the design choices of the default modeler on N kernels per noise
+level; ``--stress N`` adds N kernels of odd data per shape (5 points, x below 1, zeros, negative
 and decreasing values, 1 to 5 repetitions) and prints how often ``basic`` agrees there.
 
 Without ``--extrap-python`` the script creates a virtual environment with
@@ -182,6 +183,29 @@ def stress(python: str, tmp: str, kernels: int, seed: int) -> None:
         print(f"{name:>14} | {np.mean(agree):>6.1%} | {gap:.1e}")
 
 
+#: the design choices of the default modeler, measured against each other (--ablation)
+VARIANTS = {
+    "basic (= Extra-P)": ("mean", select_basic, {}),
+    "basic, median": ("median", select_basic, {}),
+    "default": ("mean", select_default, {}),
+    "default, BIC against the constant": ("mean", select_default, {"parsimony": "bic"}),
+    "default, negative coefficients allowed": ("mean", select_default, {"growing": False}),
+    "default, median": ("median", select_default, {}),
+}
+
+
+def ablation(tmp: str, kernels: int, seed: int) -> None:
+    """Recovery of the true hypothesis by each variant, per noise level (no Extra-P needed)."""
+    path = Path(tmp) / "ablation.txt"
+    truth, noise = generate(path, 2 * kernels, seed)
+    series = read_measurements(path).series
+    print(f"\n{'variant':>40} | " + " ".join(f"{level:>6.0%}" for level in NOISES))
+    for name, (how, select, options) in VARIANTS.items():
+        y = np.array([s.aggregate(how) for s in series])
+        found = select(POINTS, y, **options).index == truth
+        print(f"{name:>40} | " + " ".join(f"{np.mean(found[noise == v]):>6.1%}" for v in NOISES))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--extrap-python", help="Python of an environment with extrap 4.2.5")
@@ -190,6 +214,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument(
         "--stress", type=int, default=0, metavar="N", help="also N kernels of odd data per shape"
+    )
+    parser.add_argument(
+        "--ablation",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also N kernels per noise level through each variant of the default modeler",
     )
     args = parser.parse_args()
     python = extrap_python(args)
@@ -237,6 +268,8 @@ def main() -> None:
             )
         if args.stress:
             stress(python, tmp, args.stress, args.seed)
+        if args.ablation:
+            ablation(tmp, args.ablation, args.seed)
 
 
 if __name__ == "__main__":
