@@ -73,8 +73,13 @@ def extrap_python(args: argparse.Namespace) -> str:
     return str(python)
 
 
-def generate(path: Path, kernels: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Write an Extra-P text file; return the true block per kernel (-1: constant) and noise."""
+def generate(
+    path: Path, kernels: int, seed: int, outliers: float = 0.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Write an Extra-P text file; return the true block per kernel (-1: constant) and noise.
+
+    A share ``outliers`` of the repetitions is slowed down 1.5 to 3 times (a disturbed run).
+    """
     rng = np.random.default_rng(seed)
     truth = rng.integers(-1, len(BUILDING_BLOCKS), size=kernels)
     noise = np.array([NOISES[k % 2] for k in range(kernels)])
@@ -87,6 +92,8 @@ def generate(path: Path, kernels: int, seed: int) -> tuple[np.ndarray, np.ndarra
         lines.append(f"REGION k{k}")
         for value in c0 + term:
             reps = value * (1 + noise[k] * rng.standard_normal(REPETITIONS))
+            slow = rng.random(REPETITIONS) < outliers
+            reps = np.where(slow, reps * rng.uniform(1.5, 3, REPETITIONS), reps)
             lines.append("DATA " + " ".join(repr(float(r)) for r in reps))
     path.write_text("\n".join(lines) + "\n")
     return truth, noise
@@ -187,23 +194,31 @@ def stress(python: str, tmp: str, kernels: int, seed: int) -> None:
 VARIANTS = {
     "basic (= Extra-P)": ("mean", select_basic, {}),
     "basic, median": ("median", select_basic, {}),
-    "default": ("mean", select_default, {}),
-    "default, BIC against the constant": ("mean", select_default, {"parsimony": "bic"}),
-    "default, negative coefficients allowed": ("mean", select_default, {"growing": False}),
-    "default, median": ("median", select_default, {}),
+    "default (median)": ("median", select_default, {}),
+    "default, BIC against the constant": ("median", select_default, {"parsimony": "bic"}),
+    "default, negative coefficients allowed": ("median", select_default, {"growing": False}),
+    "default, mean": ("mean", select_default, {}),
+    "default, min": ("min", select_default, {}),
 }
 
 
 def ablation(tmp: str, kernels: int, seed: int) -> None:
     """Recovery of the true hypothesis by each variant, per noise level (no Extra-P needed)."""
-    path = Path(tmp) / "ablation.txt"
-    truth, noise = generate(path, 2 * kernels, seed)
-    series = read_measurements(path).series
-    print(f"\n{'variant':>40} | " + " ".join(f"{level:>6.0%}" for level in NOISES))
+    files = []
+    for outliers in (0.0, 0.05):
+        path = Path(tmp) / f"ablation_{outliers}.txt"
+        truth, noise = generate(path, 2 * kernels, seed, outliers)
+        files.append((read_measurements(path).series, truth, noise))
+    print(f"\n{'':>40} | {'clean':>13} | {'5 % outliers':>13}")
+    levels = " ".join(f"{v:>6.0%}" for v in NOISES)
+    print(f"{'variant':>40} | {levels} | {levels}")
     for name, (how, select, options) in VARIANTS.items():
-        y = np.array([s.aggregate(how) for s in series])
-        found = select(POINTS, y, **options).index == truth
-        print(f"{name:>40} | " + " ".join(f"{np.mean(found[noise == v]):>6.1%}" for v in NOISES))
+        cells = []
+        for series, truth, noise in files:
+            y = np.array([s.aggregate(how) for s in series])
+            found = select(POINTS, y, **options).index == truth
+            cells.append(" ".join(f"{np.mean(found[noise == v]):>6.1%}" for v in NOISES))
+        print(f"{name:>40} | " + " | ".join(cells))
 
 
 def main() -> None:

@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 #: modeler name -> its default aggregation of repetitions (measured: see docs/pmnf.md)
-MODELERS = {"basic": "mean", "default": "mean"}
+MODELERS = {"basic": "mean", "default": "median"}
 _CHUNK = 1_500_000  # array elements per batch of kernels (bounds memory)
 
 
