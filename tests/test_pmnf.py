@@ -276,3 +276,25 @@ def test_cli_errors_are_one_line(tmp_path: Path, capsys) -> None:
     assert main(["fit", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "bad.txt:5: 'x' is not a number" in err
+
+
+def test_kernels_with_different_points_in_one_file(tmp_path: Path) -> None:
+    rows = [f"a,{v},{2 + 3 * v}" for v in (1, 2, 4, 8)] + [
+        f"b,{v},{5 * v * v}" for v in (3, 5, 7, 9, 11)
+    ]
+    path = tmp_path / "m.csv"
+    path.write_text("kernel,size,time\n" + "\n".join(rows) + "\n")
+    models = fit(path, "default")
+    assert block(models["a"]) == (1, 0) and models["a"]["range"] == [1.0, 8.0]
+    assert models["a"]["terms"][0]["coefficient"] == pytest.approx(3.0)
+    assert block(models["b"]) == (2, 0) and models["b"]["constant"] == pytest.approx(0, abs=1e-9)
+
+
+def test_cli_param_option(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "m.toml"
+    source = DATA / "text" / "one_parameter_6.txt"
+    assert main(["fit", str(source), "--param", "p=p", "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "met2: " in captured.out and "*p**2" in captured.out and captured.err == ""
+    assert main(["eval", "tpool_2(met4)", "--models", str(out), "--at", "p=1000"]) == 0
+    assert float(capsys.readouterr().out) == pytest.approx((1.8421 + 1e6) / 2, rel=1e-4)
