@@ -9,7 +9,7 @@ from ..forms import form_module
 from ..library import ModelLibrary
 from .common import add_format_option, print_json
 
-FITTABLE = ("pmnf", "amdahl", "memwall")
+FITTABLE = ("pmnf", "amdahl", "memwall", "presca")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
