@@ -11,7 +11,8 @@ shared by a batch of kernels and their aggregated values ``Y`` (K, P), and retur
   zero coefficient or of a term below 0.0005 of every value, no log terms if x < 1.
 * :func:`select_default` is ours: relative-error-weighted least squares (so that the
   small-x points count as much as the large ones under multiplicative noise), the
-  hypothesis with the lowest weighted residual, and BIC against the constant model.
+  growing hypothesis with the lowest relative residual, kept only if it beats the
+  constant model in leave-one-out relative error.
 
 >>> x = np.array([4.0, 8, 16, 32, 64])
 >>> y = 3 + 0.5 * x**1.5
