@@ -377,9 +377,17 @@ def _read_json(path: str, raw: str) -> MeasurementSet:
     return collector.result("json", parameters)
 
 
+#: line formats: the key of the point, and the defaults of callpath and metric (None: required)
+_LINE_FORMATS: dict[str, tuple[str, dict[str, str | None]]] = {
+    "jsonl": ("params", {"callpath": "<root>", "metric": "<default>"}),
+    "talpas": ("parameters", {"callpath": None, "metric": None}),
+}
+
+
 def _read_lines(path: str, raw: str, fmt: str) -> MeasurementSet:
     """JSON Lines (``params``) and TaLPas (``parameters``, ``;`` separates): an object a line."""
-    keys = ("params", "<root>", "<default>") if fmt == "jsonl" else ("parameters", None, None)
+    point_key, defaults = _LINE_FORMATS[fmt]
+    required = [point_key, *(k for k, d in defaults.items() if d is None), "value"]
     collector = _Collector(path)
     parameters: list[str] | None = None
     for number, line in enumerate(raw.splitlines(), start=1):
@@ -392,22 +400,13 @@ def _read_lines(path: str, raw: str, fmt: str) -> MeasurementSet:
             raise MeasurementError(f"{path}:{number}: not a JSON object: {exc.msg}") from None
         if not isinstance(data, dict):
             raise MeasurementError(f"{path}:{number}: expected a JSON object")
-        missing = [
-            k
-            for k, default in (
-                (keys[0], None),
-                ("callpath", keys[1]),
-                ("metric", keys[2]),
-                ("value", None),
-            )
-            if k not in data and default is None
-        ]
+        missing = [k for k in required if k not in data]
         if missing:
             raise MeasurementError(f"{path}:{number}: missing property '{missing[0]}'")
-        point = data[keys[0]]
+        point = data[point_key]
         if not isinstance(point, dict) or not point:
             raise MeasurementError(
-                f"{path}:{number}: '{keys[0]}' must map parameter names to values"
+                f"{path}:{number}: '{point_key}' must map parameter names to values"
             )
         if parameters is None:
             parameters = list(point)
@@ -417,8 +416,8 @@ def _read_lines(path: str, raw: str, fmt: str) -> MeasurementSet:
                 f"{', '.join(parameters)}"
             )
         coords = tuple(_finite(path, str(number), point[name]) for name in parameters)
-        kernel = data.get("callpath", keys[1])
-        metric = data.get("metric", keys[2])
+        kernel = data.get("callpath", defaults["callpath"])
+        metric = data.get("metric", defaults["metric"])
         if not isinstance(kernel, str) or not isinstance(metric, str):
             raise MeasurementError(f"{path}:{number}: 'callpath' and 'metric' must be strings")
         values = _json_values(path, str(number), data["value"])
