@@ -379,10 +379,11 @@ def _combine(
 
 
 def _record(
-    term: Term, memo: dict[int, sympy.Expr], notes: dict[int, str], derivation: Derivation
+    term: Term, memo: dict[int, _Value], notes: dict[int, str], derivation: Derivation
 ) -> None:
     stack: list[tuple[Term, int]] = [(term, 0)]
     while stack:
         node, depth = stack.pop()
-        derivation.steps.append(Step(node, memo[id(node)], depth, notes.get(id(node), "")))
+        step = Step(node, memo[id(node)].expr, depth, notes.get(id(node), ""))
+        derivation.steps.append(step)
         stack.extend((c, depth + 1) for c in reversed(node.children()))

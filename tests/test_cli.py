@@ -55,6 +55,10 @@ def test_eval_exact_semantics_and_latex():
 
 def test_eval_explain_shows_bottlenecks_and_sources():
     out = run_cli("eval", "pipe(tpool_4(qsort), inc)", "--explain").stdout
+    lines = out.splitlines()
+    assert lines[0] == "258.5425*x*log2(x)"
+    assert lines[1].startswith("pipe  =  258.5425*x*log2(x)    [bottleneck: tpool_4(...)]")
+    assert lines[3].startswith("    qsort  =  1034.17*x*log2(x)    [source: paper 001")
     assert "bottleneck: tpool_4(...)" in out
     assert "source: paper 001, Table 1, row 3" in out
 
