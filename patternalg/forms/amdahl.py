@@ -1,0 +1,82 @@
+"""The extended Amdahl form (paper 002): T(x, p) = alpha*T_seq(x)/p + (1 - alpha)*T_seq(x).
+
+``alpha`` is the parallel fraction, ``T_seq`` the sequential (1-core) time, any expression
+in x; the simple Amdahl model is the case of a constant ``T_seq``. A model file writes::
+
+    [models.matmul]
+    form = "amdahl"
+    alpha = 0.98
+    tseq = "9.4e-10 * x^3"
+
+>>> build_expr({"alpha": 0.75, "tseq": "4 * x"}, "models.a")
+1.0*x + 3.0*x/p
+>>> build_expr({"alpha": 1.5, "tseq": 2}, "models.a")
+Traceback (most recent call last):
+...
+patternalg.errors.ModelFileError: models.a.alpha: 1.5 is outside [0.0, 1.0]
+
+Fitting (``patternalg fit FILE --form amdahl``) lives in :mod:`patternalg.forms.amdahl_fit`,
+the on-line estimator of section 3.4 in :mod:`patternalg.forms.amdahl_online`; both need
+numpy, this module does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+import sympy
+
+from ..bindings import as_value
+from ..errors import ModelFileError
+from ..symbols import p, phi
+from . import FitReport, spec_expr, spec_keys, spec_number
+
+__all__ = ["amdahl_expr", "alpha_from_times", "build_expr", "fit_file"]
+
+Num = TypeVar("Num")
+
+
+def amdahl_expr(alpha: sympy.Expr | float, tseq: sympy.Expr | float) -> sympy.Expr:
+    """The closed form alpha*T_seq/p + (1 - alpha)*T_seq, in the symbol ``p``.
+
+    >>> from patternalg.symbols import x
+    >>> amdahl_expr(sympy.Rational(1, 2), 10 * x)
+    5*x + 5*x/p
+    """
+    a, t = as_value(alpha), as_value(tseq)
+    return sympy.Add(sympy.Mul(a, t, sympy.Pow(p, -1)), sympy.Mul(sympy.Add(1, -a), t))
+
+
+def alpha_from_times(t_seq: Num, t_p: Num, cores: Num) -> Num:
+    """The parallel fraction that explains ``t_p`` on ``cores`` cores: (1 - T_p/T_seq)*p/(p-1).
+
+    This solves T_p = a*T_seq/p + (1 - a)*T_seq for a. (Paper 002 prints
+    p/(1-p) * T_p/T_seq, which drops a term.) Works on numbers and numpy arrays; p > 1.
+
+    >>> alpha_from_times(100.0, 32.5, 4.0)
+    0.9
+    """
+    return (1 - t_p / t_seq) * cores / (cores - 1)  # type: ignore[operator, no-any-return]
+
+
+def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
+    """The closed form from the keys ``alpha`` (in [0, 1]) and ``tseq`` (an expression in x)."""
+    spec_keys(spec, where, required=["alpha", "tseq"])
+    alpha = spec_number(spec, "alpha", where, 0.0, 1.0)
+    tseq = spec_expr(spec, "tseq", where)
+    resources = sorted(s.name for s in tseq.free_symbols & {p, phi})
+    if resources:
+        raise ModelFileError(
+            f"{where}.tseq: the sequential time must not depend on {resources[0]} "
+            "(the form adds the dependence on p)"
+        )
+    return amdahl_expr(alpha, tseq)
+
+
+def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
+    """``patternalg fit FILE --form amdahl``: see :func:`patternalg.forms.amdahl_fit.fit_file`."""
+    from .amdahl_fit import fit_file as fit
+
+    return fit(path, args)
