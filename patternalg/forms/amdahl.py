@@ -9,7 +9,7 @@ in x; the simple Amdahl model is the case of a constant ``T_seq``. A model file 
     tseq = "9.4e-10 * x^3"
 
 >>> build_expr({"alpha": 0.75, "tseq": "4 * x"}, "models.a")
-1.0*x + 3.0*x/p
+4*x*(0.25 + 0.75/p)
 >>> build_expr({"alpha": 1.5, "tseq": 2}, "models.a")
 Traceback (most recent call last):
 ...
@@ -41,12 +41,16 @@ Num = TypeVar("Num")
 def amdahl_expr(alpha: sympy.Expr | float, tseq: sympy.Expr | float) -> sympy.Expr:
     """The closed form alpha*T_seq/p + (1 - alpha)*T_seq, in the symbol ``p``.
 
+    It is kept as T_seq*(alpha/p + 1 - alpha), so T_seq stays readable.
+
     >>> from patternalg.symbols import x
     >>> amdahl_expr(sympy.Rational(1, 2), 10 * x)
-    5*x + 5*x/p
+    10*x*(1/2 + 1/(2*p))
+    >>> _.xreplace({p: 1})
+    10*x
     """
     a, t = as_value(alpha), as_value(tseq)
-    return sympy.Add(sympy.Mul(a, t, sympy.Pow(p, -1)), sympy.Mul(sympy.Add(1, -a), t))
+    return sympy.Mul(t, sympy.Add(sympy.Mul(a, sympy.Pow(p, -1)), 1, -a))
 
 
 def alpha_from_times(t_seq: Num, t_p: Num, cores: Num) -> Num:
