@@ -17,7 +17,13 @@ import time
 
 import numpy as np
 
-from patternalg.forms.amdahl_fit import ALPHA_METHODS, aggregate_alpha, fit_amdahl, fit_tseq, point_alphas
+from patternalg.forms.amdahl_fit import (
+    ALPHA_METHODS,
+    aggregate_alpha,
+    fit_amdahl,
+    fit_tseq,
+    point_alphas,
+)
 from patternalg.forms.amdahl_online import OnlineAmdahl, replay
 from patternalg.forms.memwall_fit import fit_memwall, speedups
 from patternalg.forms.synthetic import amdahl_measurements, memwall_grid
@@ -104,8 +110,10 @@ def bench_alpha(seeds: int) -> None:
 
 
 def bench_replay(seeds: int) -> None:
-    print("\n== replay (paper 002, 3.5): shuffled stream, predict then update; static = first estimate")
-    print(f"{'seed':>4} {'model':<7} {'mean |err| s':>12} {'p5 s':>9} {'p95 s':>9} {'max |err| s':>12}")
+    print("\n== replay (paper 002, 3.5): shuffled stream, predict then update;"
+          " static = the first estimate")
+    print(f"{'seed':>4} {'model':<7} {'mean |err| s':>12} {'p5 s':>9} {'p95 s':>9} "
+          f"{'max |err| s':>12}")
     for seed in range(seeds):
         x, p, t = amdahl_measurements(repetitions=2, seed=seed)
         result = replay(x, p, t, degree=3, seed=seed)

@@ -228,7 +228,9 @@ def test_fit_out_writes_a_model_file_that_eval_reads(measurements: str, tmp_path
 
 
 @pytest.mark.parametrize("method", ALPHA_METHODS)
-def test_every_alpha_option_runs_from_the_command_line(measurements: str, method: str, capsys) -> None:
+def test_every_alpha_option_runs_from_the_command_line(
+    measurements: str, method: str, capsys
+) -> None:
     assert main(["fit", measurements, "--form", "amdahl", "--alpha", method]) == 0
     assert f"by {method}" in capsys.readouterr().out
 
@@ -238,11 +240,14 @@ def test_every_alpha_option_runs_from_the_command_line(measurements: str, method
     [
         ("x,p", ["1,1"], [], "m.csv:1: missing column 'time'"),
         ("x,p,time", ["1,1,2", "2,one,3"], [], "m.csv:3: column 'p': 'one' is not a number"),
-        ("x,p,time", ["1,1,2", "2,0.5,3"], [], "m.csv:3: column 'p': 0.5 is not valid (a core count p must be at least 1)"),
+        ("x,p,time", ["1,1,2", "2,0.5,3"], [],
+         "m.csv:3: column 'p': 0.5 is not valid (a core count p must be at least 1)"),
         ("x,p,time", ["1,1,2", "2,2,-3"], [], "m.csv:3: column 'time': -3 is not valid"),
         ("x,p,time", ["1,1,2", "1,1,2.1", "2,2,3"], ["--degree", "1"],
-         "m.csv: kernel 'kernel', column 'x': 1 distinct value(s) where T_seq of degree 1 (rows with p = 1) needs at least 2 (rows at lines 2"),
-        ("x,p,time", ["1,2,2", "2,2,3"], [], "m.csv: kernel 'kernel', column 'p': no rows with p = 1"),
+         "m.csv: kernel 'kernel', column 'x': 1 distinct value(s) where T_seq of degree 1 "
+         "(rows with p = 1) needs at least 2 (rows at lines 2"),
+        ("x,p,time", ["1,2,2", "2,2,3"], [],
+         "m.csv: kernel 'kernel', column 'p': no rows with p = 1"),
         ("p,time", ["1,2", "2,1.5"], ["--degree", "2"], "m.csv:1: missing column 'x'"),
     ],
 )
@@ -260,7 +265,8 @@ def test_without_x_the_model_is_simple_amdahl(tmp_path) -> None:
 
     from patternalg.forms.amdahl import fit_file
 
-    path = _write(tmp_path / "m.csv", "p,time", ["1,10", "1,10.2", "1,9.8", "4,4", "4,4.1", "4,3.9"])
+    rows = ["1,10", "1,10.2", "1,9.8", "4,4", "4,4.1", "4,3.9"]
+    path = _write(tmp_path / "m.csv", "p,time", rows)
     (report,) = fit_file(path, Namespace())
     spec = dict(report.model.spec)
     assert spec["alpha"] == pytest.approx(0.8) and float(spec["tseq"]) == pytest.approx(10.0)

@@ -126,7 +126,7 @@ def test_tpool_of_memwall_atom_with_both_resources_bound() -> None:
     assert float(result.xreplace({n: 2})) == pytest.approx(dedup / 2)
 
 
-# --- CSA-M and the fit -------------------------------------------------------------------------------
+# --- CSA-M and the fit ---------------------------------------------------------------------
 
 
 def test_csa_is_reproducible_with_a_seed() -> None:
@@ -160,13 +160,14 @@ def test_amdahl_f_fit_is_exact() -> None:
     assert f == pytest.approx(0.97, abs=1e-8) and mse < 1e-15
 
 
-# --- the fit command ----------------------------------------------------------------------------------
+# --- the fit command -----------------------------------------------------------------------
 
 
 def _grid_csv(tmp_path, params, *, times: bool, frequencies: bool) -> str:
     grid_p, grid_phi = memwall_grid(cores=8, frequencies=(1.2, 1.8, 2.4))
     s = speedups(np.array([params]), grid_p, grid_phi)[0]
-    header = "kernel,p," + ("f_cpu,f_mem," if frequencies else "phi,") + ("time" if times else "speedup")
+    header = "kernel,p," + ("f_cpu,f_mem," if frequencies else "phi,")
+    header += "time" if times else "speedup"
     rows = []
     for a, b, c in zip(grid_p.tolist(), grid_phi.tolist(), s.tolist(), strict=True):
         ratio = f"{b * 1.6!r},1.6" if frequencies else f"{b!r}"
@@ -179,7 +180,9 @@ def _grid_csv(tmp_path, params, *, times: bool, frequencies: bool) -> str:
 
 
 @pytest.mark.parametrize(("times", "frequencies"), [(True, True), (False, False)])
-def test_fit_json_reports_mse_and_amdahl_mse(tmp_path, capsys, times: bool, frequencies: bool) -> None:
+def test_fit_json_reports_mse_and_amdahl_mse(
+    tmp_path, capsys, times: bool, frequencies: bool
+) -> None:
     path = _grid_csv(tmp_path, (0.95, 2.0, 0.05, 0.4), times=times, frequencies=frequencies)
     out = tmp_path / "m.toml"
     args = ["fit", path, "--form", "memwall", "--iterations", "1500", "--seed", "3"]
@@ -195,7 +198,8 @@ def test_fit_json_reports_mse_and_amdahl_mse(tmp_path, capsys, times: bool, freq
 @pytest.mark.parametrize(
     ("header", "rows", "message"),
     [
-        ("p,time", ["1,2"], "w.csv:1: missing column 'phi' (or 'f_cpu' and 'f_mem'); found only: p, time"),
+        ("p,time", ["1,2"],
+         "w.csv:1: missing column 'phi' (or 'f_cpu' and 'f_mem'); found only: p, time"),
         ("p,phi", ["1,2"], "w.csv:1: missing column 'speedup' (or 'time')"),
         ("p,phi,time", ["1,1.5,2", "0,1.5,1"], "w.csv:3: column 'p': 0 is not valid"),
         ("p,phi,time", ["1,1.5,2", "2,-1,1"], "w.csv:3: column 'phi': -1 is not valid"),

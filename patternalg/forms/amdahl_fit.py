@@ -83,7 +83,9 @@ def fit_tseq(x: np.ndarray, t: np.ndarray, degree: int) -> np.ndarray:
     return np.asarray(coefficients / scale ** np.arange(degree + 1))
 
 
-def point_alphas(coefficients: np.ndarray, x: np.ndarray, p: np.ndarray, t: np.ndarray) -> np.ndarray:
+def point_alphas(
+    coefficients: np.ndarray, x: np.ndarray, p: np.ndarray, t: np.ndarray
+) -> np.ndarray:
     """alpha of each point (p > 1 only) against the fitted T_seq.
 
     >>> point_alphas(np.array([0.0, 10.0]), np.array([2.0]), np.array([4.0]), np.array([6.5]))

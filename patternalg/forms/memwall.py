@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 import sympy
 
@@ -49,7 +49,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "m2": (0.0, 1.0),
 }
 
-Value = sympy.Expr | float
+Value: TypeAlias = "sympy.Expr | float"
 
 
 def _memory_share(mu: sympy.Expr, rho: sympy.Expr) -> sympy.Expr:

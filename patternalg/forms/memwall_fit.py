@@ -81,7 +81,7 @@ def amdahl_speedups(f: np.ndarray, p: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class MemwallFit:
-    """Fitted parameters f, k, m1, m2, their MSE, and plain Amdahl's f and MSE on the same points."""
+    """Fitted f, k, m1, m2 with their MSE; plain Amdahl's f and MSE on the same points."""
 
     f: float
     k: float

@@ -16,8 +16,9 @@ each point are aggregated (median by default).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +38,12 @@ __all__ = [
 ]
 
 #: how the repetitions of one point are combined
-AGGREGATIONS = {"median": np.median, "mean": np.mean, "min": np.min, "max": np.max}
+AGGREGATIONS: dict[str, Callable[[np.ndarray], Any]] = {
+    "median": np.median,
+    "mean": np.mean,
+    "min": np.min,
+    "max": np.max,
+}
 
 
 @dataclass(frozen=True)
@@ -119,7 +125,7 @@ def require_one_of(table: CsvTable, choices: Sequence[Sequence[str]]) -> tuple[s
     >>> require_one_of(read_csv(path, ["p"], ["time"]), [["phi"], ["f_cpu", "f_mem"]])
     Traceback (most recent call last):
     ...
-    patternalg.errors.MeasurementError: ...m.csv:1: missing column 'phi' (or 'f_cpu' and 'f_mem'); found only: p, time
+    patternalg.errors.MeasurementError: ...m.csv:1: missing column 'phi' (or 'f_cpu' and ...
     """
     for group in choices:
         if all(c in table.columns for c in group):
@@ -150,8 +156,9 @@ _INVALID = re.compile(r"[^A-Za-z0-9_]+")
 def atom_names(kernels: Iterable[str]) -> dict[str, str]:
     """Atom names for kernel names: sanitised, lowercase first letter, unique.
 
-    >>> atom_names(["parsec-blackscholes", "Sort", "2d fft", "seq", "a_b", "a-b"])
-    {'parsec-blackscholes': 'parsec_blackscholes', 'Sort': 'sort', '2d fft': 'k2d_fft', 'seq': 'seq_kernel', 'a_b': 'a_b', 'a-b': 'a_b_2'}
+    >>> names = atom_names(["parsec-blackscholes", "Sort", "2d fft", "seq", "a_b", "a-b"])
+    >>> list(names.values())
+    ['parsec_blackscholes', 'sort', 'k2d_fft', 'seq_kernel', 'a_b', 'a_b_2']
     """
     names: dict[str, str] = {}
     used: set[str] = set()
