@@ -26,6 +26,7 @@ import sympy
 
 from . import asymptotics
 from .arith import check_finite, format_expr
+from .asymptotics import NormalForm, compare_normal_forms, normal_form
 from .errors import EvaluationError, PatternalgError
 from .library import AtomicModel
 from .symbols import m as m_symbol
@@ -116,13 +117,26 @@ def _asymptotic_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | Non
     return (a, 0) if order > 0 else (b, 1)
 
 
+def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
+    """Whether ``small <= big`` for every x >= 1 (as far as sympy can tell)."""
+    difference = (big - small).xreplace({x: _SHIFT + 1}).rewrite(sympy.log)
+    return bool(sympy.expand(difference).is_nonnegative)
+
+
 def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
     """Pointwise maximum; arguments that are never the maximum for x >= 1 are dropped."""
     args = list(dict.fromkeys([*sympy.Max.make_args(a), *sympy.Max.make_args(b)]))
-    shifted = [arg.xreplace({x: _SHIFT + 1}) for arg in args]
-    survivors = set(sympy.Max.make_args(sympy.Max(*shifted)))
-    kept = [arg for arg, s in zip(args, shifted, strict=True) if s in survivors]
-    result = sympy.Max(*(kept or args))
+    kept: list[sympy.Expr] = []
+    for i, arg in enumerate(args):
+        # drop arg if another argument is at least as large everywhere (ties keep the first)
+        beaten = any(
+            _dominated(arg, other) and (j < i or not _dominated(other, arg))
+            for j, other in enumerate(args)
+            if j != i
+        )
+        if not beaten:
+            kept.append(arg)
+    result = sympy.Max(*kept)
     if result == a:
         return a, 0
     if result == b:
@@ -170,6 +184,56 @@ def m_mapreduce(
 
 
 # --- the evaluator --------------------------------------------------------------------------
+class _Value:
+    """A sub-term's model, held as a sympy expression, a normal form, or both (lazily).
+
+    Sums and task pools of normal forms stay normal forms, and pipes compare them
+    directly, so big terms never pay for sympy's ``expand``.
+    """
+
+    __slots__ = ("_expr", "_normal", "_tried")
+
+    def __init__(self, expr: sympy.Expr | None = None, normal: NormalForm | None = None) -> None:
+        self._expr, self._normal, self._tried = expr, normal, normal is not None
+
+    @property
+    def expr(self) -> sympy.Expr:
+        if self._expr is None:
+            assert self._normal is not None
+            self._expr = self._normal.to_expr()
+        return self._expr
+
+    @property
+    def normal(self) -> NormalForm | None:
+        if not self._tried:
+            self._tried = True
+            self._normal = normal_form(self.expr)
+        return self._normal
+
+
+def _seq_value(left: _Value, right: _Value) -> _Value:
+    if left.normal is not None and right.normal is not None:
+        return _Value(normal=left.normal + right.normal)
+    return _Value(m_seq(left.expr, right.expr))
+
+
+def _tpool_value(count: sympy.Expr, body: _Value) -> _Value:
+    if body.normal is not None:
+        return _Value(normal=body.normal.scaled(sympy.Pow(count, -1)))
+    return _Value(m_tpool(count, body.expr))
+
+
+def _pipe_value(left: _Value, right: _Value, semantics: Semantics) -> tuple[_Value, int | None]:
+    if semantics is Semantics.ASYMPTOTIC and left.normal is not None and right.normal is not None:
+        order = compare_normal_forms(left.normal, right.normal)
+        if order is not None:
+            if order == 0 and left.normal != right.normal:  # pragma: no cover - total order
+                order = _tie_break(left.expr, right.expr)
+            return (left, 0) if order >= 0 else (right, 1)
+    result, winner = m_pipe(left.expr, right.expr, semantics)
+    return _Value(result), winner
+
+
 def _atom_model(atom: Atom, library: Mapping[str, AtomicModel]) -> tuple[sympy.Expr, AtomicModel]:
     model = library[atom.name]
     if not atom.annotations:
@@ -189,7 +253,9 @@ def _atom_model(atom: Atom, library: Mapping[str, AtomicModel]) -> tuple[sympy.E
     return expr, model
 
 
-def _shuffle_model(term: MapReduce, library: Mapping[str, AtomicModel]) -> tuple[sympy.Expr, sympy.Expr, str]:
+def _shuffle_model(
+    term: MapReduce, library: Mapping[str, AtomicModel]
+) -> tuple[sympy.Expr, sympy.Expr, str]:
     if term.shuffle is None:
         return library["shuffle"].expr, term.keys, "shuffle"
     sh = term.shuffle
@@ -220,7 +286,7 @@ def evaluate(
 
         library = ModelLibrary.builtin()
     semantics = Semantics.of(semantics)
-    memo: dict[int, sympy.Expr] = {}
+    memo: dict[int, _Value] = {}
     notes: dict[int, str] = {}
     # post-order with an explicit stack: (node, children done?)
     stack: list[tuple[Term, bool]] = [(term, False)]
@@ -237,40 +303,39 @@ def evaluate(
         memo[key], notes[key] = _combine(node, memo, library, semantics, metavariables, derivation)
     if derivation is not None:
         _record(term, memo, notes, derivation)
-    return memo[id(term)]
+    return memo[id(term)].expr
 
 
 def _combine(
     node: Term,
-    memo: dict[int, sympy.Expr],
+    memo: dict[int, _Value],
     library: Mapping[str, AtomicModel],
     semantics: Semantics,
     metavariables: Mapping[str, sympy.Expr] | None,
     derivation: Derivation | None,
-) -> tuple[sympy.Expr, str]:
+) -> tuple[_Value, str]:
     if isinstance(node, Atom):
         expr, model = _atom_model(node, library)
         if derivation is not None:
             derivation.atoms[node.name] = model
-        return expr, model.source
+        return _Value(expr), model.source
     if isinstance(node, Meta):
         if metavariables is None or node.name not in metavariables:
             raise EvaluationError(
                 f"{node.name} is a metavariable (capitalised names stand for any term in laws); "
                 "atom names start with a lowercase letter"
             )
-        return metavariables[node.name], "metavariable"
+        return _Value(metavariables[node.name]), "metavariable"
     if isinstance(node, Seq):
-        return m_seq(memo[id(node.left)], memo[id(node.right)]), ""
+        return _seq_value(memo[id(node.left)], memo[id(node.right)]), ""
     if isinstance(node, TPool):
-        return m_tpool(node.count, memo[id(node.body)]), ""
+        return _tpool_value(node.count, memo[id(node.body)]), ""
     if isinstance(node, Pipe):
-        result, winner = m_pipe(memo[id(node.left)], memo[id(node.right)], semantics)
+        result, winner = _pipe_value(memo[id(node.left)], memo[id(node.right)], semantics)
         if winner is None:
             if derivation is not None:
                 derivation.undecided += 1
-            how = "could not decide which stage dominates; kept the maximum symbolic"
-            return result, how
+            return result, "could not decide which stage dominates; kept the maximum symbolic"
         return result, f"bottleneck: {'left' if winner == 0 else 'right'} stage"
     if isinstance(node, MapReduce):
         shuffle_expr, shuffle_keys, shuffle_name = _shuffle_model(node, library)
@@ -281,16 +346,18 @@ def _combine(
             node.threads,
             node.per_key,
             node.keys,
-            memo[id(node.map)],
+            memo[id(node.map)].expr,
             shuffle_expr,
             shuffle_keys,
-            memo[id(node.reduce)],
+            memo[id(node.reduce)].expr,
         )
-        return expr, f"eq. (5) with shuffle model {shuffle_name}"
+        return _Value(expr), f"eq. (5) with shuffle model {shuffle_name}"
     raise PatternalgError(f"cannot evaluate {type(node).__name__}")  # pragma: no cover
 
 
-def _record(term: Term, memo: dict[int, sympy.Expr], notes: dict[int, str], derivation: Derivation) -> None:
+def _record(
+    term: Term, memo: dict[int, sympy.Expr], notes: dict[int, str], derivation: Derivation
+) -> None:
     stack: list[tuple[Term, int]] = [(term, 0)]
     while stack:
         node, depth = stack.pop()

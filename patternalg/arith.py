@@ -88,4 +88,3 @@ def format_expr(expr: sympy.Expr) -> str:
     '258.5425*x*log2(x)'
     """
     return _PRINTER.doprint(expr)
-

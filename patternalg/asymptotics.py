@@ -1,10 +1,13 @@
-"""The dominance order of models as x grows: which stage is a pipeline's bottleneck.
+"""Extra-P's normal form and the dominance order of models as x grows.
 
-Models shaped like Extra-P's normal form (sums of ``c * x^i * log2(x)^j``, with
-coefficients free of x) are compared term by term from the fastest-growing term down:
-first the exponents, then the coefficients, then the next terms. The order is total on
-such models, so a pipe that picks the greater stage stays commutative and associative
-even when two stages tie in their leading term. Other shapes fall back to a limit.
+A model in normal form is a sum of terms ``c * x^i * log2(x)^j`` whose coefficients are
+free of x (they may hold n, p, ...). :class:`NormalForm` keeps such a sum as a mapping
+(i, j) -> c, so that the composition operators add and scale it without sympy's
+``expand``, and so that the bottleneck of a pipe is read off the terms: first the
+exponents, then the coefficients, then the following terms. That order is total on normal
+forms with numeric coefficients, so a pipe that picks the greater stage stays commutative
+and associative even when two stages tie in their leading term. Other shapes fall back to
+a limit.
 
 >>> from patternalg.symbols import x, log2, n
 >>> compare(1034.17 * x * log2(x), 536.185 * x)
@@ -20,64 +23,105 @@ True
 from __future__ import annotations
 
 import functools
-from collections import defaultdict
+from collections.abc import Iterator
 
 import sympy
 
 from .symbols import log2, x
 
-__all__ = ["compare", "signature", "Signature"]
+__all__ = ["NormalForm", "normal_form", "compare", "compare_normal_forms"]
 
-#: ((exponent of x, exponent of log2(x)), coefficient) from the fastest-growing term down
-Signature = tuple[tuple[tuple[sympy.Expr, sympy.Expr], sympy.Expr], ...]
+_ZERO = sympy.Integer(0)
 _LOG2 = sympy.log(2)
+Growth = tuple[sympy.Expr, sympy.Expr]  # (exponent of x, exponent of log2(x))
+
+
+class NormalForm:
+    """An immutable sum of ``c * x^i * log2(x)^j`` terms, keyed by (i, j).
+
+    >>> from patternalg.symbols import x, log2
+    >>> f = normal_form(3 * x**2 + x * log2(x) + 7)
+    >>> list(f.items())
+    [((2, 0), 3), ((1, 1), 1), ((0, 0), 7)]
+    >>> (f + f).to_expr()
+    6*x**2 + 2*x*log2(x) + 14
+    """
+
+    __slots__ = ("_terms", "_hash")
+
+    def __init__(self, terms: dict[Growth, sympy.Expr]) -> None:
+        self._terms = {k: c for k, c in terms.items() if c != 0}
+        self._hash: int | None = None
+
+    def items(self) -> Iterator[tuple[Growth, sympy.Expr]]:
+        """The terms, fastest-growing first."""
+        return iter(sorted(self._terms.items(), key=lambda kc: kc[0], reverse=True))
+
+    def __add__(self, other: NormalForm) -> NormalForm:
+        terms = dict(self._terms)
+        for key, c in other._terms.items():
+            terms[key] = terms[key] + c if key in terms else c
+        return NormalForm(terms)
+
+    def scaled(self, factor: sympy.Expr) -> NormalForm:
+        """Every coefficient times ``factor`` (which must be free of x)."""
+        return NormalForm({k: c * factor for k, c in self._terms.items()})
+
+    def to_expr(self) -> sympy.Expr:
+        """The sympy expression of this sum."""
+        return sympy.Add(
+            *(sympy.Mul(c, sympy.Pow(x, i), sympy.Pow(log2(x), j)) for (i, j), c in self.items())
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NormalForm) and self._terms == other._terms
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(frozenset(self._terms.items()))
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"NormalForm({self.to_expr()})"
 
 
 def _factor_growth(factor: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr] | None:
-    """(x exponent, log2 exponent, coefficient) of one factor, or None if not PMNF-shaped."""
+    """(x exponent, log2 exponent, coefficient) of one factor, or None if not normal."""
     if not factor.has(x):
-        return sympy.Integer(0), sympy.Integer(0), factor
+        return _ZERO, _ZERO, factor
     base, exp = factor.as_base_exp()
-    if exp.has(x):
+    if exp.has(x) or not exp.is_number:
         return None
     if base == x:
-        return exp, sympy.Integer(0), sympy.Integer(1)
+        return exp, _ZERO, sympy.Integer(1)
     if isinstance(base, log2) and base.args[0] == x:
-        return sympy.Integer(0), exp, sympy.Integer(1)
+        return _ZERO, exp, sympy.Integer(1)
     if isinstance(base, sympy.log) and base.args[0] == x:
-        # ln x = ln 2 * log2 x
-        return sympy.Integer(0), exp, _LOG2**exp
+        return _ZERO, exp, _LOG2**exp  # ln x = ln 2 * log2 x
     return None
 
 
 @functools.lru_cache(maxsize=65536)
-def signature(expr: sympy.Expr) -> Signature | None:
-    """The terms of ``expr`` grouped by growth, fastest first; None if not PMNF-shaped.
-
-    >>> signature(3 * x**2 + x * log2(x) + 7)
-    (((2, 0), 3), ((1, 1), 1), ((0, 0), 7))
-    """
-    groups: dict[tuple[sympy.Expr, sympy.Expr], list[sympy.Expr]] = defaultdict(list)
-    terms = sympy.Add.make_args(sympy.expand(expr) if expr.has(x) else expr)
-    for term in terms:
-        a, b = sympy.Integer(0), sympy.Integer(0)
+def normal_form(expr: sympy.Expr) -> NormalForm | None:
+    """``expr`` as a :class:`NormalForm`, or None if it is not of that shape."""
+    terms: dict[Growth, sympy.Expr] = {}
+    for term in sympy.Add.make_args(sympy.expand(expr) if expr.has(x) else expr):
+        a, b = _ZERO, _ZERO
         coefficient: list[sympy.Expr] = []
         for factor in sympy.Mul.make_args(term):
             growth = _factor_growth(factor)
             if growth is None:
                 return None
-            da, db, c = growth
-            a, b = a + da, b + db
-            coefficient.append(c)
-        if not (a.is_number and b.is_number):
-            return None
-        groups[(a, b)].append(sympy.Mul(*coefficient))
-    ordered = sorted(groups.items(), key=lambda item: (item[0][0], item[0][1]), reverse=True)
-    result = tuple((key, sympy.Add(*cs)) for key, cs in ordered)
-    return tuple((key, c) for key, c in result if c != 0)
+            a, b = a + growth[0], b + growth[1]
+            coefficient.append(growth[2])
+        c = sympy.Mul(*coefficient)
+        terms[(a, b)] = terms[(a, b)] + c if (a, b) in terms else c
+    return NormalForm(terms)
 
 
 def _sign(value: sympy.Expr) -> int | None:
+    if not value.is_number:
+        value = sympy.simplify(value)
     if value.is_positive:
         return 1
     if value.is_negative:
@@ -87,15 +131,13 @@ def _sign(value: sympy.Expr) -> int | None:
     return None
 
 
-def _compare_signatures(a: Signature, b: Signature) -> int | None:
-    ca, cb = dict(a), dict(b)
-    keys = sorted(set(ca) | set(cb), key=lambda k: (k[0], k[1]), reverse=True)
-    for key in keys:
-        difference = ca.get(key, sympy.Integer(0)) - cb.get(key, sympy.Integer(0))
-        sign = _sign(sympy.simplify(difference) if not difference.is_number else difference)
-        if sign is None:
-            return None
-        if sign:
+def compare_normal_forms(a: NormalForm, b: NormalForm) -> int | None:
+    """1 if ``a`` grows faster, -1 if slower, 0 if equal, None if the coefficients decide
+    and their sign is unknown (symbolic thread counts, say)."""
+    ca, cb = a._terms, b._terms
+    for key in sorted(set(ca) | set(cb), reverse=True):
+        sign = _sign(ca.get(key, _ZERO) - cb.get(key, _ZERO))
+        if sign != 0:
             return sign
     return 0
 
@@ -103,21 +145,18 @@ def _compare_signatures(a: Signature, b: Signature) -> int | None:
 def _compare_by_limit(a: sympy.Expr, b: sympy.Expr) -> int | None:
     try:
         ratio = sympy.limit(a / b, x, sympy.oo)
-    except (NotImplementedError, ValueError, TypeError, ZeroDivisionError):
-        return None
-    if ratio is sympy.oo:
-        return 1
-    if ratio == 0:
-        return -1
-    if ratio.is_number and ratio.is_finite:
+        if ratio is sympy.oo:
+            return 1
+        if ratio == 0:
+            return -1
+        if not (ratio.is_number and ratio.is_finite):
+            return None
         if ratio != 1:
             return 1 if ratio > 1 else -1
-        try:
-            difference = sympy.limit(a - b, x, sympy.oo)
-        except (NotImplementedError, ValueError, TypeError):
-            return None
-        return _sign(difference) if difference.is_number else None
-    return None
+        difference = sympy.limit(a - b, x, sympy.oo)
+    except (NotImplementedError, ValueError, TypeError, ZeroDivisionError):
+        return None
+    return _sign(difference) if difference.is_number else None
 
 
 @functools.lru_cache(maxsize=65536)
@@ -125,11 +164,11 @@ def compare(a: sympy.Expr, b: sympy.Expr) -> int | None:
     """1 if ``a`` grows faster than ``b`` as x -> oo, -1 if slower, 0 if equal, None if undecided.
 
     Ties in the leading term are broken by the following terms, so the order is total on
-    PMNF-shaped models with numeric coefficients.
+    normal forms with numeric coefficients.
     """
     if a == b:
         return 0
-    sa, sb = signature(a), signature(b)
-    if sa is not None and sb is not None:
-        return _compare_signatures(sa, sb)
+    fa, fb = normal_form(a), normal_form(b)
+    if fa is not None and fb is not None:
+        return compare_normal_forms(fa, fb)
     return _compare_by_limit(a, b)

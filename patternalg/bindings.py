@@ -95,10 +95,18 @@ def bind(term: Term, expr: sympy.Expr, bindings: Mapping[str, sympy.Expr]) -> sy
     for what, count in counts(term):
         value = count.xreplace(mapping)
         if count.free_symbols and value.is_number and not (value.is_integer and value.is_positive):
-            names = ", ".join(f"{s} = {format_expr(mapping[s])}" for s in sorted(count.free_symbols, key=str) if s in mapping)
-            raise EvaluationError(f"{names} makes {what} {format_expr(value)}; it must be a positive integer")
+            names = ", ".join(
+                f"{s} = {format_expr(mapping[s])}"
+                for s in sorted(count.free_symbols, key=str)
+                if s in mapping
+            )
+            raise EvaluationError(
+                f"{names} makes {what} {format_expr(value)}; it must be a positive integer"
+            )
     result = expr.xreplace(mapping)
     if not check_finite(result):
         shown = ", ".join(f"{k}={format_expr(v)}" for k, v in bindings.items())
-        raise EvaluationError(f"--at {shown}: division by zero (the model becomes infinite)")
+        raise EvaluationError(
+            f"--at {shown}: the model is infinite or undefined there (a division by zero or log of 0)"
+        )
     return result

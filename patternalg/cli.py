@@ -41,8 +41,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name, (module, help_text) in COMMANDS.items():
         command = sub.add_parser(name, help=help_text, description=help_text)
-        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
-                             help="show tracebacks of errors")
+        command.add_argument(
+            "--debug",
+            action="store_true",
+            default=argparse.SUPPRESS,
+            help="show tracebacks of errors",
+        )
         importlib.import_module(module).add_arguments(command)
         command.set_defaults(module=module)
     return parser

@@ -155,6 +155,18 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
     )
 
 
+@dataclass(frozen=True)
+class _Pending:
+    """A model-file table not yet built: built-ins are built on first use (fast start-up)."""
+
+    name: str
+    table: Mapping[str, Any]
+    path: str
+
+    def build(self) -> AtomicModel:
+        return _model_from_table(self.name, self.table, self.path)
+
+
 class ModelLibrary(Mapping[str, AtomicModel]):
     """An immutable mapping of atom names to :class:`AtomicModel`, with did-you-mean.
 
@@ -164,15 +176,23 @@ class ModelLibrary(Mapping[str, AtomicModel]):
     """
 
     def __init__(self, models: Iterable[AtomicModel] = ()) -> None:
-        self._models: dict[str, AtomicModel] = {model.name: model for model in models}
+        self._models: dict[str, AtomicModel | _Pending] = {model.name: model for model in models}
+
+    @classmethod
+    def _of(cls, entries: dict[str, AtomicModel | _Pending]) -> ModelLibrary:
+        library = cls()
+        library._models = entries
+        return library
 
     # --- Mapping ------------------------------------------------------------------------
     def __getitem__(self, name: str) -> AtomicModel:
-        try:
-            return self._models[name]
-        except KeyError:
+        entry = self._models.get(name)
+        if entry is None:
             close = difflib.get_close_matches(name, list(self._models), n=3, cutoff=0.6)
-            raise UnknownAtomError(name, close) from None
+            raise UnknownAtomError(name, close)
+        if isinstance(entry, _Pending):
+            entry = self._models[name] = entry.build()
+        return entry
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._models)
@@ -186,12 +206,19 @@ class ModelLibrary(Mapping[str, AtomicModel]):
     # --- building ----------------------------------------------------------------------
     def merged(self, other: Iterable[AtomicModel] | ModelLibrary) -> ModelLibrary:
         """A library with the models of ``other`` added; they override same-named ones."""
-        models = other.values() if isinstance(other, ModelLibrary) else other
-        return ModelLibrary([*self._models.values(), *models])
+        entries = dict(self._models)
+        if isinstance(other, ModelLibrary):
+            entries.update(other._models)
+        else:
+            entries.update((model.name, model) for model in other)
+        return ModelLibrary._of(entries)
 
     @classmethod
-    def from_toml_text(cls, text: str, path: str = "<text>") -> ModelLibrary:
-        """Read a model file's text; errors name the file, the key and the reason."""
+    def from_toml_text(cls, text: str, path: str = "<text>", *, lazy: bool = False) -> ModelLibrary:
+        """Read a model file's text; errors name the file, the key and the reason.
+
+        With ``lazy``, each model is built when first used (for the trusted built-ins).
+        """
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -206,6 +233,8 @@ class ModelLibrary(Mapping[str, AtomicModel]):
         models = data.get("models")
         if not isinstance(models, Mapping) or not models:
             raise ModelFileError(f"{path}: no [models.NAME] tables found")
+        if lazy:
+            return cls._of({name: _Pending(name, table, path) for name, table in models.items()})
         return cls(_model_from_table(name, table, path) for name, table in models.items())
 
     @classmethod
@@ -236,7 +265,7 @@ class ModelLibrary(Mapping[str, AtomicModel]):
         import tomli_w
 
         return tomli_w.dumps(
-            {"format": 1, "models": {name: m.to_toml() for name, m in self._models.items()}}
+            {"format": 1, "models": {name: m.to_toml() for name, m in self.items()}}
         )
 
     def save(self, path: str | Path) -> None:
@@ -255,7 +284,7 @@ def _builtin() -> ModelLibrary:
             if entry.name.endswith(".toml"):
                 text = entry.read_text(encoding="utf-8")
                 library = library.merged(
-                    ModelLibrary.from_toml_text(text, f"patternalg/data/{entry.name}")
+                    ModelLibrary.from_toml_text(text, f"patternalg/data/{entry.name}", lazy=True)
                 )
         _BUILTIN.append(library)
     return _BUILTIN[0]

@@ -123,7 +123,10 @@ def read_csv(
     return CsvTable(
         path=name,
         columns=tuple(numeric),
-        kernels={k: {c: np.asarray(v, dtype=float) for c, v in cols.items()} for k, cols in values.items()},
+        kernels={
+            k: {c: np.asarray(v, dtype=float) for c, v in cols.items()}
+            for k, cols in values.items()
+        },
         lines={k: np.asarray(v, dtype=int) for k, v in lines.items()},
         text=strings,
         header_line=header_line,

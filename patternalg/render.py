@@ -33,7 +33,7 @@ class _Latex(LatexPrinter):
     """sympy's LaTeX, with log2 written as mathematicians write it."""
 
     def _print_log2(self, expr: sympy.Expr, exp: str | None = None) -> str:
-        tex = r"\log_{2}{\left(%s \right)}" % self._print(expr.args[0])
+        tex = r"\log_{2}{\left(" + self._print(expr.args[0]) + r" \right)}"
         return f"{tex}^{{{exp}}}" if exp else tex
 
 
@@ -100,7 +100,9 @@ def _range_note(model: Any, bindings: Mapping[sympy.Symbol, sympy.Expr]) -> str:
     return note
 
 
-def explain_lines(derivation: Derivation, bindings: Mapping[sympy.Symbol, sympy.Expr] | None = None) -> list[str]:
+def explain_lines(
+    derivation: Derivation, bindings: Mapping[sympy.Symbol, sympy.Expr] | None = None
+) -> list[str]:
     """The derivation as an indented tree: each sub-term, its model, bottlenecks and sources."""
     bindings = bindings or {}
     lines = []
@@ -129,7 +131,9 @@ def explain_lines(derivation: Derivation, bindings: Mapping[sympy.Symbol, sympy.
     ]
     for name in shuffles:
         model = derivation.atoms[name]
-        lines.append(f"{name}  =  {as_text(model.expr)}    [source: {model.source or 'user model'}]")
+        lines.append(
+            f"{name}  =  {as_text(model.expr)}    [source: {model.source or 'user model'}]"
+        )
     return lines
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import sympy
-from lark import Lark, Token, Transformer_NonRecursive, v_args
+from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
 
 from .arith import build_call, build_number, canonical_function, check_finite
@@ -52,8 +52,9 @@ def _parser() -> Lark:
         str(grammar_path()),
         parser="lalr",
         start=["term", "expr", "law"],
-        propagate_positions=True,
+        lexer="basic",
         maybe_placeholders=False,
+        transformer=_Build(),
         cache=True,
     )
 
@@ -87,7 +88,6 @@ _TOKEN_NAMES = {
     "TPOOL": "tpool_",
     "MAPREDUCE": "mapReduce_",
     "RELATION": "a relation (==, <=, >=, <, >)",
-    "POW": "'^'",
     "$END": "the end of the text",
 }
 
@@ -131,136 +131,138 @@ def _syntax_error(text: str, err: UnexpectedInput, start: str) -> ParseError:
 
 @dataclass(frozen=True)
 class _Arith:
-    """An arithmetic value under construction, with its nesting depth."""
+    """An arithmetic value under construction: its expression, nesting depth and position."""
 
     expr: sympy.Expr
     depth: int
+    pos: int
 
 
-class _Build(Transformer_NonRecursive):
-    """Lark tree to AST, bottom-up, without recursion."""
+class _Problem(Exception):
+    """A semantic error found while building the AST, at an offset of the text."""
 
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
+    def __init__(self, pos: int, message: str) -> None:
+        super().__init__(message)
+        self.pos = pos
+        self.message = message
 
-    def fail(self, where: Any, message: str) -> ParseError:
-        pos = getattr(where, "start_pos", None)
-        if pos is None:
-            pos = getattr(where, "start_pos", 0) or 0
-        return _error_at(self.text, pos, message)
+
+def _pos(item: Any) -> int:
+    if isinstance(item, Token):
+        return item.start_pos or 0
+    return getattr(item, "pos", 0)
+
+
+class _Build(Transformer):
+    """Builds the AST while the LALR parser reduces (lark's embedded transformer): no parse
+    tree is built and nothing recurses on depth."""
 
     # --- arithmetic -----------------------------------------------------------------
-    def _combine(self, meta: Any, parts: Sequence[_Arith], expr: sympy.Expr) -> _Arith:
+    def _combine(self, pos: int, parts: Sequence[_Arith], expr: sympy.Expr) -> _Arith:
         depth = 1 + max((p.depth for p in parts), default=0)
         if depth > MAX_EXPR_DEPTH:
-            raise self.fail(meta, f"expression nested deeper than {MAX_EXPR_DEPTH} levels")
+            raise _Problem(pos, f"expression nested deeper than {MAX_EXPR_DEPTH} levels")
         if not check_finite(expr):
-            raise self.fail(meta, "division by zero (the expression is infinite or undefined)")
-        return _Arith(expr, depth)
+            raise _Problem(pos, "division by zero (the expression is infinite or undefined)")
+        return _Arith(expr, depth, pos)
 
     def number(self, children: list[Token]) -> _Arith:
         token = children[0]
         try:
-            return _Arith(build_number(str(token)), 1)
+            return _Arith(build_number(str(token)), 1, _pos(token))
         except ValueError as exc:
-            raise self.fail(token, str(exc)) from None
+            raise _Problem(_pos(token), str(exc)) from None
 
     def symbol(self, children: list[Token]) -> _Arith:
         token = children[0]
         if canonical_function(str(token)):
-            raise self.fail(token, f"{token} is a function: write {token}(...)")
-        return _Arith(symbol(str(token)), 1)
+            raise _Problem(_pos(token), f"{token} is a function: write {token}(...)")
+        return _Arith(symbol(str(token)), 1, _pos(token))
 
-    @v_args(meta=True)
-    def call(self, meta: Any, children: list[Any]) -> _Arith:
+    def call(self, children: list[Any]) -> _Arith:
         name, args = children[0], children[1:]
         canonical = canonical_function(str(name))
         if canonical is None:
-            raise self.fail(name, f"unknown function {name}() (valid: log2, log, sqrt, min, max)")
+            raise _Problem(
+                _pos(name), f"unknown function {name}() (valid: log2, log, sqrt, min, max)"
+            )
         if canonical in {"log2", "log", "sqrt"} and len(args) != 1:
-            raise self.fail(name, f"{canonical}() takes one argument, got {len(args)}")
-        return self._combine(meta, args, build_call(canonical, [a.expr for a in args]))
+            raise _Problem(_pos(name), f"{canonical}() takes one argument, got {len(args)}")
+        return self._combine(_pos(name), args, build_call(canonical, [a.expr for a in args]))
 
-    def _binary(self, meta: Any, children: list[_Arith], op: str) -> _Arith:
-        a, b = children[0], children[-1]
+    def _binary(self, a: _Arith, b: _Arith, op: str) -> _Arith:
         if op == "/" and b.expr.is_zero:
-            raise self.fail(meta, "division by zero")
-        exprs = {
-            "+": lambda: sympy.Add(a.expr, b.expr),
-            "-": lambda: sympy.Add(a.expr, -b.expr),
-            "*": lambda: sympy.Mul(a.expr, b.expr),
-            "/": lambda: sympy.Mul(a.expr, sympy.Pow(b.expr, -1)),
-            "^": lambda: sympy.Pow(a.expr, b.expr),
-        }
-        return self._combine(meta, [a, b], exprs[op]())
+            raise _Problem(a.pos, "division by zero")
+        if op == "+":
+            expr = sympy.Add(a.expr, b.expr)
+        elif op == "-":
+            expr = sympy.Add(a.expr, -b.expr)
+        elif op == "*":
+            expr = sympy.Mul(a.expr, b.expr)
+        elif op == "/":
+            expr = sympy.Mul(a.expr, sympy.Pow(b.expr, -1))
+        else:
+            expr = sympy.Pow(a.expr, b.expr)
+        return self._combine(a.pos, [a, b], expr)
 
-    @v_args(meta=True)
-    def add(self, meta: Any, c: list[_Arith]) -> _Arith:
-        return self._binary(meta, c, "+")
+    def add(self, c: list[_Arith]) -> _Arith:
+        return self._binary(c[0], c[1], "+")
 
-    @v_args(meta=True)
-    def sub(self, meta: Any, c: list[_Arith]) -> _Arith:
-        return self._binary(meta, c, "-")
+    def sub(self, c: list[_Arith]) -> _Arith:
+        return self._binary(c[0], c[1], "-")
 
-    @v_args(meta=True)
-    def mul(self, meta: Any, c: list[_Arith]) -> _Arith:
-        return self._binary(meta, c, "*")
+    def mul(self, c: list[_Arith]) -> _Arith:
+        return self._binary(c[0], c[1], "*")
 
-    @v_args(meta=True)
-    def div(self, meta: Any, c: list[_Arith]) -> _Arith:
-        return self._binary(meta, c, "/")
+    def div(self, c: list[_Arith]) -> _Arith:
+        return self._binary(c[0], c[1], "/")
 
-    @v_args(meta=True)
-    def pow(self, meta: Any, c: list[Any]) -> _Arith:
-        return self._binary(meta, [c[0], c[2]], "^")
+    def pow(self, c: list[Any]) -> _Arith:
+        return self._binary(c[0], c[1], "^")
 
-    @v_args(meta=True)
-    def neg(self, meta: Any, c: list[_Arith]) -> _Arith:
-        return self._combine(meta, c, -c[0].expr)
+    def neg(self, c: list[_Arith]) -> _Arith:
+        return self._combine(c[0].pos, c, -c[0].expr)
 
-    @v_args(meta=True)
-    def pos(self, meta: Any, c: list[_Arith]) -> _Arith:
-        return self._combine(meta, c, c[0].expr)
+    def pos(self, c: list[_Arith]) -> _Arith:
+        return self._combine(c[0].pos, c, c[0].expr)
 
-    @v_args(meta=True)
-    def group(self, meta: Any, c: list[_Arith]) -> _Arith:
-        return self._combine(meta, c, c[0].expr)
+    def group(self, c: list[_Arith]) -> _Arith:
+        return self._combine(c[0].pos, c, c[0].expr)
 
     # --- terms ----------------------------------------------------------------------
-    def _positive_integer(self, where: Any, value: sympy.Expr, what: str) -> sympy.Expr:
+    @staticmethod
+    def _positive_integer(pos: int, value: sympy.Expr, what: str) -> sympy.Expr:
         """Literal counts must be positive integers; symbolic ones stay symbolic."""
         if value.is_number:
             if not (value.is_integer and value.is_positive):
                 shown = value if not value.is_Float else repr(float(value))
-                raise self.fail(where, f"{what} must be a positive integer, got {shown}")
+                raise _Problem(pos, f"{what} must be a positive integer, got {shown}")
             return sympy.Integer(int(value))
         return value
 
-    def _positive(self, where: Any, value: sympy.Expr, what: str) -> sympy.Expr:
+    @staticmethod
+    def _positive(pos: int, value: sympy.Expr, what: str) -> sympy.Expr:
         if value.is_number and not value.is_positive:
-            raise self.fail(where, f"{what} must be positive, got {value}")
+            raise _Problem(pos, f"{what} must be positive, got {value}")
         return value
 
-    @v_args(meta=True)
-    def atom(self, meta: Any, children: list[Any]) -> Term:
-        name = str(children[0])
+    def atom(self, children: list[Any]) -> Term:
+        token = children[0]
+        name = str(token)
         if name in RESERVED_WORDS:
-            raise self.fail(children[0], f"{name} needs arguments: {name}(T, T, ...)")
+            raise _Problem(_pos(token), f"{name} needs arguments: {name}(T, T, ...)")
         if name[0].isupper():
             if len(children) > 1:
-                raise self.fail(children[0], f"metavariable {name} cannot carry annotations")
+                raise _Problem(_pos(token), f"metavariable {name} cannot carry annotations")
             return Meta(name)
         if len(children) == 1:
             return Atom(name)
         bindings: dict[str, sympy.Expr] = {}
         for key, value in children[1]:
             if key in bindings:
-                raise self.fail(children[0], f"{key} is annotated twice on {name}")
+                raise _Problem(_pos(token), f"{key} is annotated twice on {name}")
             if key == "x":
-                raise self.fail(
-                    children[0], "x is the input size and cannot be bound on one atom"
-                )
+                raise _Problem(_pos(token), "x is the input size and cannot be bound on one atom")
             bindings[key] = value
         return Atom(name, tuple(sorted(bindings.items())))
 
@@ -270,7 +272,8 @@ class _Build(Transformer_NonRecursive):
     def binding(self, children: list[Any]) -> tuple[str, sympy.Expr]:
         return (str(children[0]), children[1].expr)
 
-    def _chain(self, cls: type[Seq] | type[Pipe], children: list[Term]) -> Term:
+    @staticmethod
+    def _chain(cls: type[Seq] | type[Pipe], children: list[Term]) -> Term:
         # n-ary forms are sugar for right-nested binary terms: pipe(a, b, c) = pipe(a, pipe(b, c))
         result = children[-1]
         for left in reversed(children[:-1]):
@@ -283,47 +286,50 @@ class _Build(Transformer_NonRecursive):
     def pipe(self, children: list[Term]) -> Term:
         return self._chain(Pipe, children)
 
-    def count_number(self, children: list[Token]) -> tuple[Token, sympy.Expr]:
+    def count_number(self, children: list[Token]) -> sympy.Expr:
         token = children[0]
-        return token, self._positive_integer(token, build_number(str(token)), "thread count of tpool_")
+        value = build_number(str(token))
+        return self._positive_integer(_pos(token), value, "thread count of tpool_")
 
-    def count_symbol(self, children: list[Token]) -> tuple[Token, sympy.Expr]:
+    def count_symbol(self, children: list[Token]) -> sympy.Expr:
         token = children[0]
         if not token[0].islower():
-            raise self.fail(token, f"thread count {token} must be a lowercase symbol or a number")
-        return token, symbol(str(token))
+            raise _Problem(
+                _pos(token), f"thread count {token} must be a lowercase symbol or a number"
+            )
+        return symbol(str(token))
 
-    @v_args(meta=True)
-    def count_expr(self, meta: Any, children: list[_Arith]) -> tuple[Any, sympy.Expr]:
-        return meta, self._positive_integer(meta, children[0].expr, "thread count of tpool_")
+    def count_expr(self, children: list[_Arith]) -> sympy.Expr:
+        arith = children[0]
+        return self._positive_integer(arith.pos, arith.expr, "thread count of tpool_")
 
     def tpool(self, children: list[Any]) -> Term:
-        _, (_, count), body = children
+        _, count, body = children
         return TPool(count, body)
 
-    @v_args(meta=True)
-    def shuffle(self, meta: Any, children: list[Any]) -> Shuffle:
-        name = str(children[0])
+    def shuffle(self, children: list[Any]) -> Shuffle:
+        token = children[0]
+        name, where = str(token), _pos(token)
         if not name.endswith("_") or not name[0].islower():
-            raise self.fail(children[0], "a shuffle is written name_{m,n}^{o}")
+            raise _Problem(where, "a shuffle is written name_{m,n}^{o}")
         m, n, o = (c.expr for c in children[1:])
         return Shuffle(
             name[:-1],
-            self._positive_integer(meta, m, "node count m of the shuffle"),
-            self._positive_integer(meta, n, "thread count n of the shuffle"),
-            self._positive_integer(meta, o, "key count o of the shuffle"),
+            self._positive_integer(where, m, "node count m of the shuffle"),
+            self._positive_integer(where, n, "thread count n of the shuffle"),
+            self._positive_integer(where, o, "key count o of the shuffle"),
         )
 
-    @v_args(meta=True)
-    def mapreduce(self, meta: Any, children: list[Any]) -> Term:
+    def mapreduce(self, children: list[Any]) -> Term:
+        where = _pos(children[0])
         m, n, d, k = (c.expr for c in children[1:5])
         rest = children[5:]
         shuffle = rest[1] if len(rest) == 3 else None
         return MapReduce(
-            self._positive_integer(meta, m, "node count m of mapReduce"),
-            self._positive_integer(meta, n, "thread count n of mapReduce"),
-            self._positive(meta, d, "elements per key d of mapReduce"),
-            self._positive(meta, k, "key count k of mapReduce"),
+            self._positive_integer(where, m, "node count m of mapReduce"),
+            self._positive_integer(where, n, "thread count n of mapReduce"),
+            self._positive(where, d, "elements per key d of mapReduce"),
+            self._positive(where, k, "key count k of mapReduce"),
             rest[0],
             shuffle,
             rest[-1],
@@ -350,17 +356,19 @@ def _run(text: str, start: str) -> Any:
     if not isinstance(text, str):
         raise TypeError(f"expected text, got {type(text).__name__}")
     if not text.strip():
-        raise ParseError(f"empty text: expected {'an expression' if start == 'expr' else 'a ' + start}")
+        raise ParseError(
+            f"empty text: expected {'an expression' if start == 'expr' else 'a ' + start}"
+        )
     _check_nesting(text)
     try:
-        tree = _parser().parse(text, start=start)
+        return _parser().parse(text, start=start)
     except UnexpectedInput as err:
         raise _syntax_error(text, err, start) from None
-    try:
-        return _Build(text).transform(tree)
+    except _Problem as problem:
+        raise _error_at(text, problem.pos, problem.message) from None
     except VisitError as err:
-        if isinstance(err.orig_exc, ParseError):
-            raise err.orig_exc from None
+        if isinstance(err.orig_exc, _Problem):
+            raise _error_at(text, err.orig_exc.pos, err.orig_exc.message) from None
         raise
 
 
@@ -390,4 +398,3 @@ def parse_law_parts(text: str) -> tuple[Term, str, Term]:
     (parse('pipe(A, B)'), '==', parse('pipe(B, A)'))
     """
     return _run(text, "law")
-

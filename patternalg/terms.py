@@ -23,7 +23,23 @@ import sympy
 
 from .arith import format_expr
 
-__all__ = ["Term", "Atom", "Meta", "Seq", "Pipe", "TPool", "Shuffle", "MapReduce"]
+__all__ = ["Term", "Atom", "Meta", "Seq", "Pipe", "TPool", "Shuffle", "MapReduce", "canonical"]
+
+
+def canonical(expr: sympy.Expr) -> sympy.Expr:
+    """The canonical form of a parameter expression: expanded, so that printing and
+    parsing it back gives the same expression however it was built.
+
+    >>> from patternalg.symbols import symbol
+    >>> canonical(2 * (symbol("k") + 1))
+    2*k + 2
+    """
+    return sympy.expand(expr)
+
+
+def _canonical_fields(obj: object, names: tuple[str, ...]) -> None:
+    for name in names:
+        object.__setattr__(obj, name, canonical(getattr(obj, name)))
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -40,7 +56,11 @@ class Term:
         """What identifies this node besides its children."""
         raise NotImplementedError
 
+    def _normalize(self) -> None:
+        """Bring parameter expressions to their canonical form (see :func:`canonical`)."""
+
     def __post_init__(self) -> None:
+        self._normalize()
         own = (type(self).__name__, *self._key(), *(hash(c) for c in self.children()))
         object.__setattr__(self, "_hash", hash(own))
 
@@ -104,6 +124,10 @@ class Atom(Term):
     def _key(self) -> tuple[object, ...]:
         return (self.name, self.annotations)
 
+    def _normalize(self) -> None:
+        pairs = tuple(sorted((k, canonical(v)) for k, v in self.annotations))
+        object.__setattr__(self, "annotations", pairs)
+
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Meta(Term):
@@ -165,11 +189,14 @@ class TPool(Term):
     def children(self) -> tuple[Term, ...]:
         return (self.body,)
 
+    def _normalize(self) -> None:
+        _canonical_fields(self, ("count",))
+
     def _key(self) -> tuple[object, ...]:
         return (self.count,)
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@dataclass(frozen=True, repr=False)
 class Shuffle:
     """The shuffle phase ``shuffle_{m,n}^{o}`` of a mapReduce; ``name`` is its library model."""
 
@@ -177,6 +204,9 @@ class Shuffle:
     nodes: sympy.Expr
     threads: sympy.Expr
     keys: sympy.Expr
+
+    def __post_init__(self) -> None:
+        _canonical_fields(self, ("nodes", "threads", "keys"))
 
     def __str__(self) -> str:
         return (
@@ -203,6 +233,9 @@ class MapReduce(Term):
 
     def children(self) -> tuple[Term, ...]:
         return (self.map, self.reduce)
+
+    def _normalize(self) -> None:
+        _canonical_fields(self, ("nodes", "threads", "per_key", "keys"))
 
     def _key(self) -> tuple[object, ...]:
         sh = self.shuffle

@@ -10,7 +10,13 @@ from typing import Any
 from ..errors import PatternalgError
 from ..library import ModelLibrary
 
-__all__ = ["add_library_options", "load_library", "add_format_option", "print_json", "read_text_argument"]
+__all__ = [
+    "add_library_options",
+    "load_library",
+    "add_format_option",
+    "print_json",
+    "read_text_argument",
+]
 
 
 def add_library_options(parser: argparse.ArgumentParser) -> None:
@@ -22,9 +28,7 @@ def add_library_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="a TOML model file; repeatable, later files override earlier ones",
     )
-    parser.add_argument(
-        "--no-builtin", action="store_true", help="do not load the built-in models"
-    )
+    parser.add_argument("--no-builtin", action="store_true", help="do not load the built-in models")
 
 
 def load_library(args: argparse.Namespace) -> ModelLibrary:
@@ -32,7 +36,9 @@ def load_library(args: argparse.Namespace) -> ModelLibrary:
     return ModelLibrary.load(args.models, builtin=not args.no_builtin)
 
 
-def add_format_option(parser: argparse.ArgumentParser, choices: tuple[str, ...] = ("text", "json")) -> None:
+def add_format_option(
+    parser: argparse.ArgumentParser, choices: tuple[str, ...] = ("text", "json")
+) -> None:
     """``--format``."""
     parser.add_argument("--format", choices=choices, default=choices[0], help="output format")
 

@@ -9,7 +9,13 @@ from ..algebra import Derivation, Semantics, evaluate
 from ..bindings import bind, parse_binding
 from ..render import as_json, as_latex, as_number, as_text, explain_lines, format_number
 from ..syntax import parse
-from .common import add_format_option, add_library_options, load_library, print_json, read_text_argument
+from .common import (
+    add_format_option,
+    add_library_options,
+    load_library,
+    print_json,
+    read_text_argument,
+)
 
 UNDECIDED = "some pipe stages could not be ordered asymptotically; the model keeps their Max"
 
@@ -17,13 +23,25 @@ UNDECIDED = "some pipe stages could not be ordered asymptotically; the model kee
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("term", metavar="TERM", help="the term; '-' reads stdin, '@FILE' a file")
     add_library_options(parser)
-    parser.add_argument("--at", action="append", default=[], metavar="SYMBOL=VALUE",
-                        help="substitute a value for a symbol (repeatable), e.g. --at x=1024")
-    parser.add_argument("--semantics", choices=[s.value for s in Semantics], default="asymptotic",
-                        help="how pipe picks its bottleneck (default: asymptotic, as in the paper)")
+    parser.add_argument(
+        "--at",
+        action="append",
+        default=[],
+        metavar="SYMBOL=VALUE",
+        help="substitute a value for a symbol (repeatable), e.g. --at x=1024",
+    )
+    parser.add_argument(
+        "--semantics",
+        choices=[s.value for s in Semantics],
+        default="asymptotic",
+        help="how pipe picks its bottleneck (default: asymptotic, as in the paper)",
+    )
     add_format_option(parser, ("text", "latex", "json"))
-    parser.add_argument("--explain", action="store_true",
-                        help="print the derivation: every sub-term's model, bottlenecks, sources")
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="print the derivation: every sub-term's model, bottlenecks, sources",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,19 +13,30 @@ FITTABLE = ("pmnf", "amdahl", "memwall")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="measurements (CSV, Extra-P text/JSON, TaLPas)")
-    parser.add_argument("--form", choices=FITTABLE, default="pmnf", help="model family (default pmnf)")
+    parser.add_argument(
+        "file", metavar="FILE", help="measurements (CSV, Extra-P text/JSON, TaLPas)"
+    )
+    parser.add_argument(
+        "--form", choices=FITTABLE, default="pmnf", help="model family (default pmnf)"
+    )
     parser.add_argument("--out", metavar="TOML", help="write the fitted models to this model file")
     add_format_option(parser)
     parser.add_argument("--metric", help="the value column or metric to fit")
     pmnf = parser.add_argument_group("pmnf (Extra-P normal form)")
     pmnf.add_argument("--modeler", choices=("default", "basic"), default="default")
     pmnf.add_argument("--aggregate", choices=("mean", "median", "min", "max"))
-    pmnf.add_argument("--param", action="append", default=[], metavar="NAME=SYMBOL",
-                      help="map a file's parameter to a symbol (default: the single parameter becomes x)")
+    pmnf.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=SYMBOL",
+        help="map a file's parameter to a symbol (default: the single parameter becomes x)",
+    )
     amdahl = parser.add_argument_group("amdahl (extended Amdahl model)")
     amdahl.add_argument("--degree", type=int, default=None, help="degree of the T_seq polynomial")
-    amdahl.add_argument("--alpha", choices=("highest", "mean", "clamped-mean", "joint"), default=None)
+    amdahl.add_argument(
+        "--alpha", choices=("highest", "mean", "clamped-mean", "joint"), default=None
+    )
     memwall = parser.add_argument_group("memwall (memory-wall speedup model)")
     memwall.add_argument("--seed", type=int, default=None, help="seed of the annealing")
     memwall.add_argument("--iterations", type=int, default=None, help="annealing iteration budget")

@@ -34,5 +34,7 @@ def run(args: argparse.Namespace) -> int:
     width_name = max(len(r["name"]) for r in rows)
     width_model = min(48, max(len(r["model"]) for r in rows))
     for r in rows:
-        print(f"{r['name']:<{width_name}}  {r['model']:<{width_model}}  {r['unit']:<3}  {r['source']}")
+        print(
+            f"{r['name']:<{width_name}}  {r['model']:<{width_model}}  {r['unit']:<3}  {r['source']}"
+        )
     return 0

@@ -16,6 +16,7 @@ Forms load lazily, so ``patternalg eval`` never imports numpy or scipy for the b
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -61,9 +62,7 @@ def form_module(form: str, where: str = "") -> ModuleType:
     module = FORMS.get(form)
     if module is None:
         prefix = f"{where}: " if where else ""
-        raise ModelFileError(
-            f"{prefix}unknown form '{form}' (valid: {', '.join(sorted(FORMS))})"
-        )
+        raise ModelFileError(f"{prefix}unknown form '{form}' (valid: {', '.join(sorted(FORMS))})")
     return importlib.import_module(module)
 
 
@@ -80,15 +79,17 @@ def spec_keys(
     """Check that ``spec`` has every required key and nothing unknown."""
     from ..library import COMMON_KEYS
 
-    for key in required:
-        if key not in spec:
-            raise ModelFileError(f"{where}: missing key '{key}'")
     valid = [*required, *optional]
     for key in spec:
         if key not in valid:
+            close = difflib.get_close_matches(key, valid, n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ""
             raise ModelFileError(
-                f"{where}.{key}: unknown key (valid: {', '.join([*valid, *COMMON_KEYS])})"
+                f"{where}.{key}: unknown key ({hint}valid: {', '.join([*valid, *COMMON_KEYS])})"
             )
+    for key in required:
+        if key not in spec:
+            raise ModelFileError(f"{where}: missing key '{key}'")
 
 
 def spec_expr(spec: Mapping[str, Any], key: str, where: str) -> sympy.Expr:

@@ -1,0 +1,36 @@
+"""Shared helpers of the test suite."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_example(name: str) -> ModuleType:
+    """Import ``examples/<name>.py`` as a module."""
+    path = ROOT / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"examples_{name}", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_cli(
+    *args: str, stdin: str | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``patternalg ARGS`` in a subprocess, as a user would."""
+    return subprocess.run(
+        [sys.executable, "-m", "patternalg.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd or ROOT,
+        timeout=120,
+    )

@@ -1,0 +1,179 @@
+"""The composition operators and the evaluator (paper 001, eqs. 2-7)."""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from patternalg import (
+    EvaluationError,
+    ModelLibrary,
+    Semantics,
+    UnknownAtomError,
+    evaluate,
+    model,
+    parse,
+)
+from patternalg.algebra import Derivation, m_pipe
+from patternalg.library import AtomicModel
+from patternalg.symbols import log2, m, n, p, symbol, x
+
+LIB = ModelLibrary.builtin()
+
+
+def ev(text: str, semantics: str = "asymptotic", library=LIB) -> sympy.Expr:
+    return evaluate(parse(text), library, semantics)
+
+
+def test_seq_adds_eq2():
+    assert ev("seq(qsort, inc)") == sympy.Float(1034.17) * x * log2(x) + sympy.Float(536.185) * x
+
+
+def test_tpool_divides_eq3_and_keeps_symbols():
+    assert ev("tpool_4(qsort)") == sympy.Float(258.5425) * x * log2(x)
+    assert ev("tpool_n(qsort)") == sympy.Float(1034.17) * x * log2(x) / n
+    assert ev("tpool_{2*k}(inc)") == sympy.Float(536.185) * x / (2 * symbol("k"))
+
+
+def test_pipe_asymptotic_takes_worse_scaling_eq4():
+    assert ev("pipe(tpool_4(qsort), inc)") == sympy.Float(258.5425) * x * log2(x)
+    assert ev("pipe(inc, nop)") == sympy.Float(536.185) * x
+    # a large constant still loses to x as x grows
+    assert ev("pipe(map_own_large, inc)") == sympy.Float(536.185) * x
+
+
+def test_pipe_asymptotic_breaks_ties_term_by_term():
+    # same leading term: the stage with the larger next term is the bottleneck
+    assert ev("pipe(inc, seq(inc, nop))") == ev("seq(inc, nop)")
+    assert ev("pipe(seq(inc, nop), inc)") == ev("seq(inc, nop)")
+
+
+def test_pipe_asymptotic_falls_back_to_max_when_undecidable():
+    derivation = Derivation()
+    expr = evaluate(parse("pipe(tpool_n(qsort), tpool_m(qsort))"), LIB, derivation=derivation)
+    q = sympy.Float(1034.17) * x * log2(x)
+    assert expr == sympy.Max(q / n, q / m)
+    assert derivation.undecided == 1
+
+
+def test_pipe_exact_is_pointwise_max():
+    assert ev("pipe(inc, nop)", "exact") == sympy.Max(
+        sympy.Float(536.185) * x, sympy.Float(5422.97)
+    )
+    # inc dominates qsort for x < 2^(536.185/1034.17), so both stay
+    assert ev("pipe(qsort, inc)", "exact").func is sympy.Max
+
+
+def test_pipe_exact_simplifies_under_x_at_least_one():
+    lib = LIB.merged(
+        [AtomicModel("lin", x), AtomicModel("one", sympy.Integer(1)), AtomicModel("quad", x**2)]
+    )
+    assert ev("pipe(lin, one)", "exact", lib) == x
+    assert ev("pipe(lin, quad)", "exact", lib) == x**2
+    assert ev("pipe(inc, tpool_2(inc))", "exact") == sympy.Float(536.185) * x
+    assert ev("pipe(tpool_2(qsort), qsort)", "exact") == ev("qsort")
+
+
+def test_mapreduce_grppi_eq6():
+    assert ev("mapReduce_{1,n}^{768,x}(map_grppi, reduce_grppi)") == sympy.Float(2.1859e7) * x / n
+
+
+def test_mapreduce_hadoop_eq7_with_corrected_transfer():
+    expr = ev("mapReduce_{m,n}^{x,768}(map_hadoop, shuffle_hadoop_{m,n}^{768}, reduce_hadoop)")
+    bytes_sent = (m * n - 1) / (m * n) * 12288 * x  # eq. (7)
+    expected = x * sympy.Float(3.529e7) / (m * n) + 8 * bytes_sent + 768 * 9376 * x / (m * n)
+    assert sympy.simplify(expr - expected) == 0
+
+
+def test_default_shuffle_costs_nothing_on_one_node():
+    shuffle = LIB["shuffle"].expr
+    assert shuffle.xreplace({m: 1}) == 0
+    assert shuffle.xreplace({m: 2, symbol("o"): 768}) == 8 * 768 * 16 * x / 2
+
+
+def test_shuffle_must_match_the_mapreduce_grid():
+    with pytest.raises(EvaluationError, match="m,n must be"):
+        ev("mapReduce_{2,n}^{x,768}(map_hadoop, shuffle_hadoop_{1,n}^{768}, reduce_hadoop)")
+
+
+def test_annotations_substitute_resources():
+    lib = LIB.merged([AtomicModel("kernel", 100 * x / p + 5 * x)])
+    assert ev("kernel[p=4]", library=lib) == 30 * x
+    assert ev("tpool_n(kernel[p=4])", library=lib) == 30 * x / n
+    # p and phi may be given to atoms that do not use them (a sequential stage stays sequential)
+    assert ev("inc[p=8]") == ev("inc")
+    with pytest.raises(EvaluationError, match="its model has no symbol q"):
+        ev("inc[q=8]")
+
+
+def test_unknown_atoms_and_metavariables_are_errors():
+    with pytest.raises(UnknownAtomError, match="did you mean qsort"):
+        ev("pipe(qsrot, inc)")
+    with pytest.raises(EvaluationError, match="metavariable"):
+        ev("pipe(A, inc)")
+
+
+def test_metavariables_take_given_models():
+    a = sympy.Function("a", positive=True)(x)
+    assert evaluate(parse("tpool_2(tpool_3(A))"), LIB, metavariables={"A": a}) == a / 6
+
+
+def test_deep_nesting_evaluates_without_recursion():
+    depth = 10_000
+    term = parse("pipe(qsort, " * depth + "inc" + ")" * depth)
+    assert evaluate(term, LIB) == sympy.Float(1034.17) * x * log2(x)
+    chain = parse("seq(" * 3000 + "inc" + ", nop)" * 3000)
+    total = evaluate(chain, LIB)
+    assert total.coeff(x) == sympy.Float(536.185)
+    assert float(total.subs(x, 0)) == pytest.approx(3000 * 5422.97, rel=1e-12)
+
+
+def test_explain_derivation_records_every_subterm():
+    derivation = Derivation()
+    evaluate(parse("pipe(tpool_4(qsort), inc)"), LIB, derivation=derivation)
+    assert [str(s.term) for s in derivation.steps] == [
+        "pipe(tpool_4(qsort), inc)",
+        "tpool_4(qsort)",
+        "qsort",
+        "inc",
+    ]
+    assert derivation.steps[0].note == "bottleneck: left stage"
+    assert derivation.atoms["qsort"].source.startswith("paper 001, Table 1, row 3")
+
+
+def test_model_api_binds_keywords():
+    assert model("tpool_n(qsort)", n=4, x=1024) == sympy.Float(258.5425) * 1024 * 10
+    with pytest.raises(EvaluationError, match="positive integer"):
+        model("tpool_n(qsort)", n=0)
+
+
+def test_semantics_names():
+    assert Semantics.of("exact") is Semantics.EXACT
+    with pytest.raises(EvaluationError, match="valid: asymptotic, exact"):
+        Semantics.of("fastest")
+
+
+# --- the asymptotic pipe is commutative and associative on the library's atoms -----------------
+stage = st.one_of(
+    st.sampled_from(sorted(n for n in LIB if not n.startswith("shuffle"))),
+    st.tuples(st.integers(1, 24), st.sampled_from(["qsort", "inc", "nop", "reduce_v"])).map(
+        lambda ca: f"tpool_{ca[0]}({ca[1]})"
+    ),
+    st.tuples(st.sampled_from(["qsort", "inc"]), st.sampled_from(["nop", "inc"])).map(
+        lambda ab: f"seq({ab[0]}, {ab[1]})"
+    ),
+)
+
+
+@given(stage, stage, stage)
+def test_asymptotic_pipe_is_commutative_and_associative(a, b, c):
+    assert ev(f"pipe({a}, {b})") == ev(f"pipe({b}, {a})")
+    assert ev(f"pipe({a}, pipe({b}, {c}))") == ev(f"pipe(pipe({a}, {b}), {c})")
+
+
+@given(stage, stage)
+def test_asymptotic_pipe_picks_one_of_its_stages(a, b):
+    result, winner = m_pipe(ev(a), ev(b))
+    assert result == (ev(a) if winner == 0 else ev(b))

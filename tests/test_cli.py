@@ -1,0 +1,108 @@
+"""The command line, run as a user runs it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import run_cli
+
+
+def test_eval_prints_the_closed_form():
+    result = run_cli("eval", "pipe(tpool_4(qsort), inc)")
+    assert result.returncode == 0
+    assert result.stdout == "258.5425*x*log2(x)\n"
+
+
+def test_eval_at_binds_and_prints_the_bare_number():
+    result = run_cli("eval", "pipe(tpool_4(qsort), inc)", "--at", "x=1024")
+    assert result.stdout.splitlines()[0] == "2647475.2"
+
+
+def test_eval_reads_stdin_and_files(tmp_path):
+    assert run_cli("eval", "-", stdin="seq(inc, # comment\n nop)").stdout == "536.185*x + 5422.97\n"
+    term = tmp_path / "design.term"
+    term.write_text("tpool_n(qsort)\n")
+    assert run_cli("eval", f"@{term}").stdout == "1034.17*x*log2(x)/n\n"
+
+
+def test_eval_json_has_the_documented_keys():
+    result = run_cli("eval", "tpool_n(qsort)", "--format", "json", "--at", "n=2")
+    data = json.loads(result.stdout)
+    assert data["term"] == "tpool_n(qsort)"
+    assert data["model"] == "517.085*x*log2(x)"
+    assert data["free_symbols"] == ["x"]
+    assert data["semantics"] == "asymptotic" and data["value"] is None
+    assert "log_{2}" in data["latex"]
+    bound = json.loads(
+        run_cli(
+            "eval", "tpool_n(qsort)", "--format", "json", "--at", "n=2", "--at", "x=1024"
+        ).stdout
+    )
+    assert bound["value"] == pytest.approx(517.085 * 1024 * 10)
+
+
+def test_eval_exact_semantics_and_latex():
+    assert (
+        run_cli("eval", "pipe(inc, nop)", "--semantics", "exact").stdout
+        == "max(5422.97, 536.185*x)\n"
+    )
+    assert (
+        run_cli("eval", "qsort", "--format", "latex").stdout.strip()
+        == r"1034.17 x \log_{2}{\left(x \right)}"
+    )
+
+
+def test_eval_explain_shows_bottlenecks_and_sources():
+    out = run_cli("eval", "pipe(tpool_4(qsort), inc)", "--explain").stdout
+    assert "bottleneck: tpool_4(...)" in out
+    assert "source: paper 001, Table 1, row 3" in out
+
+
+def test_undecidable_pipe_says_so():
+    result = run_cli("eval", "pipe(tpool_n(qsort), tpool_m(qsort))")
+    assert result.stdout.startswith("max(")
+    assert "could not be ordered asymptotically" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["eval", "pipe(qsort,, inc)"], "syntax error"),
+        (["eval", "pipe(qsrot, inc)"], "did you mean qsort?"),
+        (["eval", "tpool_0(qsort)"], "positive integer, got 0"),
+        (["eval", "tpool_-2(qsort)"], "syntax error"),
+        (["eval", "tpool_n(qsort)", "--at", "n=0"], "must be a positive integer"),
+        (["eval", "tpool_n(qsort)", "--at", "nn=4"], "the model has no symbol nn"),
+        (["eval", "tpool_n(qsort)", "--at", "n"], "expected SYMBOL=VALUE"),
+        (["eval", "qsort", "--models", "/does/not/exist.toml"], "cannot read model file"),
+        (["eval", "tpool_{__import__('os').system('id')}(qsort)"], "syntax error"),
+        (["eval", "@/does/not/exist"], "cannot read the term"),
+        (["eval", "qsort", "--semantics", "fastest"], "invalid choice"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, fragment):
+    result = run_cli(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_debug_shows_the_traceback():
+    result = run_cli("--debug", "eval", "pipe(qsrot, inc)")
+    assert result.returncode != 0 and "Traceback" in result.stderr
+
+
+def test_models_lists_the_library(tmp_path):
+    out = run_cli("models").stdout
+    assert "qsort" in out and "1034.17*x*log2(x)" in out and "Table 1, row 3" in out
+    extra = tmp_path / "m.toml"
+    extra.write_text('[models.sortx]\nmodel = "2*x"\nsource = "mine"\n')
+    rows = json.loads(
+        run_cli("models", "--no-builtin", "--models", str(extra), "--format", "json").stdout
+    )
+    assert rows == [
+        {"name": "sortx", "form": "expr", "model": "2*x", "unit": "ns", "source": "mine"}
+    ]

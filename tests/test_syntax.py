@@ -1,0 +1,202 @@
+"""The term language: parsing, canonical printing, round trips and syntax errors."""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from patternalg import (
+    Atom,
+    MapReduce,
+    Meta,
+    ParseError,
+    Pipe,
+    Seq,
+    Shuffle,
+    TPool,
+    parse,
+    parse_expression,
+)
+from patternalg.symbols import log2, n, symbol, x
+from patternalg.syntax import MAX_EXPR_DEPTH, parse_law_parts
+
+
+def test_atoms_and_binary_forms():
+    assert parse("qsort") == Atom("qsort")
+    assert parse("seq(qsort, inc)") == Seq(Atom("qsort"), Atom("inc"))
+    assert parse("pipe(map_hadoop,reduce_p)") == Pipe(Atom("map_hadoop"), Atom("reduce_p"))
+
+
+def test_nary_forms_nest_to_the_right():
+    assert parse("pipe(a, b, c, d)") == Pipe(Atom("a"), Pipe(Atom("b"), Pipe(Atom("c"), Atom("d"))))
+    assert str(parse("seq(a, b, c)")) == "seq(a, seq(b, c))"
+
+
+@pytest.mark.parametrize(
+    "text, count",
+    [
+        ("tpool_4(q)", sympy.Integer(4)),
+        ("tpool_n(q)", n),
+        ("tpool_{2*k}(q)", 2 * symbol("k")),
+        ("tpool_{8/2}(q)", sympy.Integer(4)),
+        ("tpool_{ 2 ^ 3 }(q)", sympy.Integer(8)),
+    ],
+)
+def test_thread_counts(text, count):
+    term = parse(text)
+    assert isinstance(term, TPool) and term.count == count
+
+
+def test_mapreduce_full_and_short_forms():
+    full = parse("mapReduce_{m,n}^{x,768}(map_hadoop, shuffle_hadoop_{m,n}^{768}, reduce_hadoop)")
+    assert isinstance(full, MapReduce)
+    assert full.per_key == x and full.keys == 768
+    assert full.shuffle == Shuffle("shuffle_hadoop", symbol("m"), n, sympy.Integer(768))
+    short = parse("mapReduce_{1,n}^{768,x}(map_grppi, reduce_grppi)")
+    assert isinstance(short, MapReduce) and short.shuffle is None and short.keys == x
+
+
+def test_annotations_are_sorted_and_printed():
+    term = parse("kernel[phi=2.5, p=8]")
+    assert term == Atom("kernel", (("p", sympy.Integer(8)), ("phi", sympy.Float(2.5))))
+    assert str(term) == "kernel[p=8, phi=2.5]"
+
+
+def test_comments_and_newlines_anywhere():
+    text = """
+    pipe(                 # a two-stage pipeline
+        tpool_4(qsort),   # sort in a pool
+        inc               # then increment
+    )
+    """
+    assert parse(text) == parse("pipe(tpool_4(qsort), inc)")
+
+
+def test_metavariables_are_capitalised():
+    assert parse("seq(A, Stage2)") == Seq(Meta("A"), Meta("Stage2"))
+    lhs, rel, rhs = parse_law_parts("pipe(A, B) >= tpool_2(seq(A, B))")
+    assert rel == ">=" and isinstance(lhs, Pipe) and isinstance(rhs, TPool)
+
+
+def test_expressions_use_our_arithmetic():
+    assert parse_expression("1034.17 * x * log2(x)") == sympy.Float(1034.17) * x * log2(x)
+    assert parse_expression("-x^2") == -(x**2)
+    assert parse_expression("2^-1") == sympy.Rational(1, 2)
+    assert parse_expression("max(x, 2*x) + min(1, 2)") == 2 * x + 1
+    assert parse_expression("sqrt(x) + log(x)") == sympy.sqrt(x) + sympy.log(x)
+    assert parse_expression("1.241e7") == sympy.Float(1.241e7)
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("pipe(qsort,, inc)", "line 1, column 12: syntax error, unexpected ','"),
+        ("pipe(qsort)", "unexpected ')' (expected ',')"),
+        ("tpool_0(qsort)", "thread count of tpool_ must be a positive integer, got 0"),
+        ("tpool_1.5(qsort)", "must be a positive integer, got 1.5"),
+        ("tpool_{3/2}(qsort)", "must be a positive integer, got 3/2"),
+        ("tpool_{1/0}(qsort)", "division by zero"),
+        ("tpool_{__import__('os').system('id')}(qsort)", "syntax error, unexpected character '_'"),
+        ("seq", "the text ends too early"),
+        ("qsort[x=3]", "x is the input size"),
+        ("qsort[p=1, p=2]", "p is annotated twice"),
+        ("tpool_{foo(2)}(a)", "unknown function foo()"),
+        ("pipe(a, b", "the text ends too early"),
+        ("", "empty text"),
+    ],
+)
+def test_syntax_errors_say_what_and_where(text, fragment):
+    with pytest.raises(ParseError) as info:
+        parse(text)
+    message = str(info.value)
+    assert fragment in message
+    assert "\n" not in message
+
+
+def test_caret_excerpt_points_at_the_error():
+    with pytest.raises(ParseError) as info:
+        parse("seq(qsort,\n    inc, )")
+    err = info.value
+    assert (err.line, err.column) == (2, 10)
+    assert err.excerpt.endswith("inc, ^)")
+
+
+def test_python_is_never_evaluated():
+    for text in ["__import__('os')", "x.__class__", "lambda: 1", "exec('1')", "x; 1"]:
+        with pytest.raises(ParseError):
+            parse_expression(text)
+
+
+def test_deep_right_nested_pipe_parses_without_recursion():
+    depth = 10_000
+    term = parse("pipe(qsort, " * depth + "inc" + ")" * depth)
+    assert term.depth() == depth + 1
+    assert parse(str(term)) == term
+    assert hash(parse(str(term))) == hash(term)
+
+
+def test_absurd_expression_nesting_is_an_error():
+    text = "(" * (MAX_EXPR_DEPTH + 5) + "x" + ")" * (MAX_EXPR_DEPTH + 5)
+    with pytest.raises(ParseError, match="nested deeper than"):
+        parse_expression(text)
+
+
+# --- round trip: parse(str(t)) == t for all terms -----------------------------------------
+names = st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True).filter(
+    lambda s: s not in {"seq", "pipe"} and not s.startswith("tpool_") and not s.endswith("_")
+)
+numbers = st.one_of(
+    st.integers(1, 10**6).map(sympy.Integer),
+    st.floats(1e-3, 1e9, allow_nan=False).map(sympy.Float),
+)
+# positive expressions, so every generated count and key function is valid
+arith = st.deferred(
+    lambda: st.one_of(
+        numbers,
+        st.sampled_from(["x", "k", "p", "n"]).map(symbol),
+        st.just(x * log2(x)),
+        st.tuples(arith, arith).map(lambda ab: ab[0] + ab[1]),
+        st.tuples(arith, arith).map(lambda ab: ab[0] * ab[1]),
+        st.tuples(arith, arith).map(lambda ab: ab[0] / ab[1]),
+    )
+)
+counts = st.one_of(
+    st.integers(1, 64).map(sympy.Integer),
+    st.sampled_from(["n", "m", "k"]).map(symbol),
+    st.integers(2, 8).map(lambda c: c * symbol("k")),
+)
+atoms = st.one_of(
+    names.map(Atom),
+    st.tuples(names, st.integers(1, 64)).map(
+        lambda np: Atom(np[0], (("p", sympy.Integer(np[1])),))
+    ),
+    st.sampled_from(["A", "B", "C"]).map(Meta),
+)
+
+
+def _mapreduce(parts: tuple) -> MapReduce:
+    mm, nn, d, k, mp, sh, o, rd = parts
+    return MapReduce(mm, nn, d, k, mp, sh and Shuffle(sh, mm, nn, o), rd)
+
+
+terms = st.deferred(
+    lambda: st.one_of(
+        atoms,
+        st.tuples(terms, terms).map(lambda ab: Seq(*ab)),
+        st.tuples(terms, terms).map(lambda ab: Pipe(*ab)),
+        st.tuples(counts, terms).map(lambda cb: TPool(*cb)),
+        st.tuples(
+            counts, counts, arith, arith, terms, st.one_of(st.none(), names), counts, terms
+        ).map(_mapreduce),
+    )
+)
+
+
+@settings(max_examples=150)
+@given(terms)
+def test_round_trip(term):
+    text = str(term)
+    assert parse(text) == term
+    assert str(parse(text)) == text
