@@ -226,3 +226,14 @@ def test_measurement_errors_are_typed(tmp_path) -> None:
     path.write_text("p,phi,time\n2,1.5,1\n3,1.5,0.5\n")
     with pytest.raises(MeasurementError):
         fit_file(str(path), Namespace(iterations=10))
+
+
+def test_pipe_of_a_memwall_atom_and_a_time_stays_undecided() -> None:
+    # x-free resource models against a constant: the order depends on p and phi, so the
+    # asymptotic pipe keeps the maximum, and does so without sympy's slow simplify
+    lib = ModelLibrary.builtin()
+    term = parse("pipe(parsec_canneal, nop)")
+    result = evaluate(term, lib)
+    assert isinstance(result, sympy.Max)
+    assert set(result.args) == {lib["parsec_canneal"].expr, lib["nop"].expr}
+    assert evaluate(term, lib) == result
