@@ -8,6 +8,8 @@ from argparse import Namespace
 import numpy as np
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from patternalg import ModelLibrary, evaluate, parse
 from patternalg.cli import main
@@ -46,6 +48,14 @@ def test_s1_is_one_for_every_table1_parameter_set(name: str) -> None:
     model = TABLE1[name]
     assert model.expr.xreplace({p: 1}) == 1
     assert speedup_expr(*_params(model)).xreplace({p: 1}) == 1
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    f=st.floats(0, 1), k=st.floats(0, 10), m1=st.floats(0, 1), m2=st.floats(0, 1)
+)
+def test_s1_is_exactly_one_for_any_parameters(f: float, k: float, m1: float, m2: float) -> None:
+    assert speedup_expr(f, k, m1, m2).xreplace({p: 1}) == 1
 
 
 @pytest.mark.parametrize("name", sorted(TABLE1))

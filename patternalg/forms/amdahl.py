@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any, TypeVar
 
 import sympy
@@ -33,9 +34,23 @@ from ..errors import ModelFileError
 from ..symbols import p, phi
 from . import FitReport, spec_expr, spec_keys, spec_number
 
-__all__ = ["amdahl_expr", "alpha_from_times", "build_expr", "fit_file"]
+__all__ = ["amdahl_expr", "alpha_from_times", "serial_fraction", "build_expr", "fit_file"]
 
 Num = TypeVar("Num")
+
+
+def serial_fraction(fraction: sympy.Expr) -> sympy.Expr:
+    """1 - ``fraction``; for a float, the decimal difference (1 - 0.9946 prints as 0.0054, not
+    0.00539999999999996) when it still adds up to exactly 1, so that models stay exact at p = 1.
+
+    >>> serial_fraction(sympy.Float(0.9946)), serial_fraction(sympy.Rational(3, 4))
+    (0.00540000000000000, 1/4)
+    """
+    if not isinstance(fraction, sympy.Float):
+        return sympy.Add(1, -fraction)
+    value = float(fraction)
+    decimal = float(1 - Decimal(repr(value)))
+    return sympy.Float(decimal if decimal + value == 1.0 else 1.0 - value)
 
 
 def amdahl_expr(alpha: sympy.Expr | float, tseq: sympy.Expr | float) -> sympy.Expr:
@@ -50,7 +65,7 @@ def amdahl_expr(alpha: sympy.Expr | float, tseq: sympy.Expr | float) -> sympy.Ex
     10*x
     """
     a, t = as_value(alpha), as_value(tseq)
-    return sympy.Mul(t, sympy.Add(sympy.Mul(a, sympy.Pow(p, -1)), 1, -a))
+    return sympy.Mul(t, sympy.Add(sympy.Mul(a, sympy.Pow(p, -1)), serial_fraction(a)))
 
 
 def alpha_from_times(t_seq: Num, t_p: Num, cores: Num) -> Num:

@@ -38,6 +38,7 @@ from ..bindings import as_value
 from ..errors import ModelFileError
 from ..symbols import p, phi
 from . import FitReport, spec_expr, spec_keys, spec_number
+from .amdahl import serial_fraction
 
 __all__ = ["speedup_expr", "memwall_expr", "build_expr", "fit_file", "BOUNDS"]
 
@@ -80,7 +81,7 @@ def speedup_expr(f: Value, k: Value, m1: Value, m2: Value) -> sympy.Expr:
     rho = sympy.Add(1, sympy.Mul(k, phi))
     mu_1 = sympy.Min(sympy.Add(m1, m2), 1)  # numbers when read from a model file
     mu_p = _lazy(sympy.Min, sympy.Add(m1, sympy.Mul(m2, sympy.Pow(p, -1))), sympy.Integer(1))
-    amdahl = sympy.Add(1, -f, sympy.Mul(f, sympy.Pow(p, -1)))
+    amdahl = sympy.Add(serial_fraction(f), sympy.Mul(f, sympy.Pow(p, -1)))
     slowest = _lazy(sympy.Max, sympy.Mul(_memory_share(mu_p, rho), amdahl), sympy.Mul(rho, mu_p))
     return sympy.Mul(_memory_share(mu_1, rho), sympy.Pow(slowest, -1))
 
