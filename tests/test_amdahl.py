@@ -324,3 +324,16 @@ def test_tpool_of_an_annotated_atom_divides_its_model() -> None:
 def test_p_stays_symbolic_without_an_annotation() -> None:
     result = evaluate(parse("seq(a, b[p=1])"), LIBRARY)
     assert result.free_symbols == {x, p}
+
+
+def test_metric_names_the_value_column_and_aggregate_the_repetitions(tmp_path, capsys) -> None:
+    rows = ["1,1,10", "1,1,30", "2,1,20", "2,1,20", "2,4,8", "2,4,9", "2,4,13"]
+    path = _write(tmp_path / "m.csv", "x,p,runtime", rows)
+    assert main(["fit", path, "--form", "amdahl", "--metric", "runtime", "--format", "json"]) == 0
+    (median,) = json.loads(capsys.readouterr().out)
+    # medians: T(1,1) = 20, T(2,1) = 20, T(2,4) = 9 -> alpha = (1 - 9/20) * 4/3
+    assert median["parameters"]["alpha"] == pytest.approx(0.55 * 4 / 3)
+    args = ["--metric", "runtime", "--aggregate", "mean", "--format", "json"]
+    assert main(["fit", path, "--form", "amdahl", *args]) == 0
+    (mean,) = json.loads(capsys.readouterr().out)
+    assert mean["parameters"]["alpha"] == pytest.approx((1 - 10 / 20) * 4 / 3)
