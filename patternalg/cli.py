@@ -20,6 +20,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("patternalg.commands.eval", "evaluate a term to its closed-form model"),
     "models": ("patternalg.commands.models", "list the model library"),
     "fit": ("patternalg.commands.fit", "fit atomic models to measurements"),
+    "laws": ("patternalg.commands.laws", "check the built-in laws of the algebra"),
+    "check": ("patternalg.commands.check", "prove or refute a law, e.g. 'pipe(A, B) <= seq(A, B)'"),
+    "predict": ("patternalg.commands.predict", "PreSca: predict scalability from measurements"),
+    "tune": ("patternalg.commands.tune", "simulate the OPreSca and Binsearch thread tuners"),
 }
 
 

@@ -194,7 +194,7 @@ terms = st.deferred(
 )
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 @given(terms)
 def test_round_trip(term):
     text = str(term)

@@ -9,7 +9,7 @@ from ..forms import form_module
 from ..library import ModelLibrary
 from .common import add_format_option, print_json
 
-FITTABLE = ("pmnf", "amdahl", "memwall")
+FITTABLE = ("pmnf", "amdahl", "memwall", "presca")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,6 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=SYMBOL",
         help="map a file's parameter to a symbol (default: the single parameter becomes x)",
     )
+    pmnf.add_argument(
+        "--input-format",
+        choices=("text", "json", "jsonl", "talpas", "csv"),
+        help="format of FILE (default: from its extension and first line)",
+    )
+    pmnf.add_argument("--unit", default="ns", help="unit of the measured values (default ns)")
     amdahl = parser.add_argument_group("amdahl (extended Amdahl model)")
     amdahl.add_argument("--degree", type=int, default=None, help="degree of the T_seq polynomial")
     amdahl.add_argument(

@@ -1,0 +1,72 @@
+"""Run Extra-P's modeler on one input file; print its models and its modeling time as JSON.
+
+Runs inside Extra-P's own virtual environment (``bench_fit.py`` starts it there)::
+
+    EXTRAP_VENV/bin/python extrap_driver.py FILE [--format text|json|jsonl|talpas] [--modeler Basic]
+
+Only Extra-P's public classes are used (reader, ModelGenerator); nothing of it is copied.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import warnings
+from fractions import Fraction
+
+
+def _terms(function) -> list[dict]:
+    terms = []
+    for compound in getattr(function, "compound_terms", []):
+        i, j = Fraction(0), 0
+        for simple in compound.simple_terms:
+            if simple.term_type == "polynomial":
+                i = Fraction(float(simple.exponent)).limit_denominator(100)
+            else:
+                j = int(float(simple.exponent))
+        terms.append({"coefficient": float(compound.coefficient), "i": str(i), "j": j})
+    return terms
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("file")
+    parser.add_argument("--format", default="text")
+    parser.add_argument("--modeler", default="Basic")
+    args = parser.parse_args()
+    warnings.simplefilter("ignore")
+    import scipy.optimize  # noqa: F401  (Extra-P imports it on first use; keep that out of the timing)
+    from extrap.modelers.model_generator import ModelGenerator
+
+    if args.format == "text":
+        from extrap.fileio.file_reader.text_file_reader import TextFileReader as Reader
+    elif args.format == "talpas":
+        from extrap.fileio.file_reader.talpas_file_reader import TalpasFileReader as Reader
+    else:
+        from extrap.fileio.file_reader.json_file_reader import JsonFileReader as Reader
+    start = time.perf_counter()
+    experiment = Reader().read_experiment(args.file)
+    read = time.perf_counter() - start
+    generator = ModelGenerator(experiment, modeler=args.modeler)
+    start, cpu = time.perf_counter(), time.process_time()
+    generator.model_all()
+    model, model_cpu = time.perf_counter() - start, time.process_time() - cpu
+    models = []
+    for (callpath, metric), found in generator.models.items():
+        function = found.hypothesis.function
+        models.append(
+            {
+                "kernel": callpath.name,
+                "metric": metric.name,
+                "constant": float(function.constant_coefficient),
+                "terms": _terms(function),
+            }
+        )
+    times = {"read_seconds": read, "model_seconds": model, "model_cpu_seconds": model_cpu}
+    json.dump({**times, "models": models}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,24 @@
+"""``patternalg check "LAW"``: prove or refute one law of your own."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import read_text_argument
+from .laws import add_check_options, run_checks
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "law",
+        metavar="LAW",
+        help="LHS REL RHS, REL one of == <= >= < >; capitalised names are metavariables"
+        " (any term); '-' reads stdin, '@FILE' a file",
+    )
+    add_check_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..laws import parse_law
+
+    return run_checks([parse_law(read_text_argument(args.law, "the law"))], args)

@@ -1,0 +1,111 @@
+"""``patternalg laws``: check the built-in laws and print a table of verdicts.
+
+The options and the output are shared with ``patternalg check`` (one law of your own).
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..algebra import Semantics
+from .common import add_format_option, add_library_options, load_library, print_json
+
+if TYPE_CHECKING:  # the checker imports hypothesis: only the commands that check load it
+    from ..laws import CheckResult, Law
+
+HEADERS = ("id", "law", "semantics", "status", "counterexample", "time")
+
+
+def add_check_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``laws`` and ``check``."""
+    add_library_options(parser)
+    parser.add_argument(
+        "--semantics",
+        choices=[*(s.value for s in Semantics), "both"],
+        default="both",
+        help="how pipe picks its bottleneck; 'both' checks each law under each (default)",
+    )
+    parser.add_argument(
+        "--examples",
+        type=int,
+        default=100,
+        metavar="N",
+        help="counterexample search budget per law and semantics (default 100)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="seed of the search; the same seed gives the same output (default: random, printed)",
+    )
+    add_format_option(parser)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_check_options(parser)
+
+
+def table(results: Sequence[CheckResult]) -> list[str]:
+    """The text table: id, law, semantics, status, counterexample, time.
+
+    >>> from patternalg.laws import CheckResult, parse_law
+    >>> from patternalg.algebra import Semantics
+    >>> r = CheckResult(parse_law("A == A"), Semantics.EXACT, "proved", None, 0, 0.004)
+    >>> for line in table([r]): print(line.rstrip())
+    id  law     semantics  status  counterexample  time
+    -   A == A  exact      proved  -               0.00s
+    """
+    rows = [
+        (
+            r.law.id or "-",
+            str(r.law),
+            r.semantics.value,
+            r.status,
+            str(r.counterexample) if r.counterexample is not None else "-",
+            f"{r.seconds:.2f}s",
+        )
+        for r in results
+    ]
+    widths = [max(len(row[i]) for row in [HEADERS, *rows]) for i in range(len(HEADERS))]
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
+        for row in [HEADERS, *rows]
+    ]
+
+
+def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
+    """Check ``laws`` as the options say, print the verdicts, return the exit status."""
+    from ..laws import check, validate
+
+    if args.examples < 1:
+        from ..errors import EvaluationError
+
+        raise EvaluationError(f"--examples must be at least 1, got {args.examples}")
+    library = load_library(args)
+    for law in laws:  # unknown atoms are bad input: fail before any work
+        validate(law, library)
+    seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
+    semantics = list(Semantics) if args.semantics == "both" else [Semantics.of(args.semantics)]
+    results = [
+        check(law, library, s, examples=args.examples, seed=seed) for law in laws for s in semantics
+    ]
+    if args.format == "json":
+        print_json([r.to_json() for r in results])
+    else:
+        for line in table(results):
+            print(line.rstrip())
+        print(
+            f"(seed {seed}, up to {args.examples} examples per law and semantics;"
+            f" rerun with --seed {seed} to reproduce)"
+        )
+    return 1 if any(r.status == "fails" for r in results) else 0
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..laws import BUILTIN_LAWS
+
+    return run_checks(BUILTIN_LAWS, args)

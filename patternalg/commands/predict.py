@@ -1,0 +1,55 @@
+"""``patternalg predict FILE --upto N``: PreSca's performance function of a measured workload."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..library import ModelLibrary
+from .common import add_format_option, print_json
+
+
+def add_performance_options(parser: argparse.ArgumentParser) -> None:
+    """``--metric`` and the direction of "better" (shared with ``tune``)."""
+    parser.add_argument("file", metavar="FILE", help="CSV with p, a value column, optional kernel")
+    parser.add_argument("--metric", metavar="NAME",
+                        help="the value column (default: the one of time, throughput, speedup)")
+    direction = parser.add_mutually_exclusive_group()
+    direction.add_argument("--higher-is-better", dest="higher_is_better", action="store_const",
+                           const=True, default=None, help="a higher value is better")
+    direction.add_argument("--lower-is-better", dest="higher_is_better", action="store_const",
+                           const=False, help="a lower value is better")
+    add_format_option(parser)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_performance_options(parser)
+    parser.add_argument("--upto", type=int, required=True, metavar="N",
+                        help="predict the performance for 1..N threads")
+    parser.add_argument("--checkpoints", type=int, default=4, metavar="C",
+                        help="measurements with the highest thread counts kept to choose the "
+                        "function (default 4)")
+    parser.add_argument("--unit", help="unit of the model (default: ns for time, else the metric)")
+    parser.add_argument("--out", metavar="TOML", help="write the models to this model file")
+
+
+def _one_or_all(records: list[dict[str, Any]]) -> Any:
+    return records[0] if len(records) == 1 else records
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..forms.presca import fit_file
+
+    reports = fit_file(args.file, args)
+    if args.format == "json":
+        print_json(_one_or_all([dict(r.record) for r in reports]))
+    else:
+        for report in reports:
+            record = report.record
+            print(report.summary)
+            print(f"  model: {record['model']}")
+            for row in record["predictions"]:
+                print(f"  p={row['p']:<4d} {row['value']:.6g}")
+    if args.out:
+        ModelLibrary([r.model for r in reports]).save(args.out)
+    return 0

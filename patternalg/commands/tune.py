@@ -1,0 +1,89 @@
+"""``patternalg tune FILE``: simulate OPreSca and Binsearch on a measured table (Tables 2-3)."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from dataclasses import asdict
+from typing import Any
+
+from ..errors import PatternalgError
+from .common import print_json
+from .predict import _one_or_all, add_performance_options
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_performance_options(parser)
+    parser.add_argument("--init", default="random", metavar="random|N,N,N",
+                        help="initial thread counts of OPreSca (default random)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first random run")
+    parser.add_argument("--runs", type=int, default=10, metavar="R",
+                        help="random runs averaged with --init random (default 10)")
+    parser.add_argument("--max-threads", type=int, metavar="N",
+                        help="choose among the table's counts up to N (default all)")
+
+
+def _init(text: str) -> list[int] | None:
+    if text.strip().lower() == "random":
+        return None
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise PatternalgError(
+            f"--init: expected 'random' or thread counts like 12,24,36, got {text!r}"
+        ) from None
+    return counts
+
+
+def _row(chosen: int, scores: Any) -> dict[str, Any]:
+    return {"chosen": chosen, **{k: float(v) for k, v in asdict(scores).items()}}
+
+
+def tune_workload(workload: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """The JSON record of OPreSca and Binsearch on one workload."""
+    from ..tuning import mean_scores, run_binsearch, run_opresca, score
+
+    table = {n: v for n, v in workload.table().items()
+             if args.max_threads is None or n <= args.max_threads}
+    if len(table) < 3:
+        raise PatternalgError(
+            f"{args.file}: workload {workload.name}: the tuners need at least 3 thread counts "
+            f"(up to --max-threads), got {len(table)}"
+        )
+    better = workload.higher_is_better
+    init = _init(args.init)
+    if args.runs < 1:
+        raise PatternalgError(f"--runs must be at least 1, got {args.runs}")
+    seeds = [args.seed] if init is not None else [args.seed + i for i in range(args.runs)]
+    try:
+        runs = [run_opresca(table, better, init=init, seed=seed) for seed in seeds]
+    except PatternalgError as exc:
+        raise PatternalgError(f"{args.file}: workload {workload.name}: {exc}") from None
+    chosen = Counter(r.chosen for r in runs).most_common()
+    mode = min(n for n, c in chosen if c == chosen[0][1])
+    baseline = run_binsearch(table, better)
+    return {
+        "workload": workload.name,
+        "init": "random" if init is None else init,
+        "runs": len(runs),
+        "opresca": _row(mode, mean_scores(score(r, table, better) for r in runs)),
+        "binsearch": _row(baseline.chosen, score(baseline, table, better)),
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..forms.presca import read_performance
+
+    workloads = read_performance(args.file, args.metric, args.higher_is_better)
+    records = [tune_workload(w, args) for w in workloads]
+    if args.format == "json":
+        print_json(_one_or_all(records))
+        return 0
+    header = ("workload", "tuner", "chosen", "E", "S", "E_S", "S_E>10%")
+    print("{:<16} {:<10} {:>6} {:>7} {:>6} {:>7} {:>8}".format(*header))
+    for record in records:
+        for tuner, label in (("opresca", "OPreSca"), ("binsearch", "Binsearch")):
+            row = record[tuner]
+            print(f"{record['workload']:<16} {label:<10} {row['chosen']:>6d} {row['E']:>7.3f} "
+                  f"{row['S']:>6.2f} {row['E_S']:>7.3f} {row['S_E_gt_10']:>8.2f}")
+    return 0

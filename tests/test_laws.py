@@ -1,0 +1,304 @@
+"""Relational laws: the law language, the built-in laws and what the checker finds."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import pytest
+import sympy
+
+from patternalg.algebra import Semantics, evaluate
+from patternalg.cli import main
+from patternalg.errors import ParseError, UnknownAtomError
+from patternalg.laws import BUILTIN_LAWS, builtin_law, check, parse_law
+from patternalg.library import AtomicModel, ModelLibrary
+from patternalg.proof import decide
+from patternalg.symbols import n, x
+from patternalg.syntax import parse, parse_expression
+from patternalg.terms import Atom, Meta
+
+LIB = ModelLibrary.builtin()
+SEED = 0
+EXAMPLES = 40
+
+
+@functools.cache
+def checked(law: str, semantics: str, examples: int = EXAMPLES, seed: int = SEED):
+    """``check`` once per argument tuple: several tests look at the same verdict."""
+    return check(law, LIB, semantics, examples=examples, seed=seed)
+
+
+# --- the law language -----------------------------------------------------------------------
+def test_capitalised_names_are_metavariables_lowercase_names_atoms():
+    law = parse_law("pipe(A, qsort) >= Stage2")
+    assert law.lhs.left == Meta("A") and law.lhs.right == Atom("qsort")
+    assert law.rhs == Meta("Stage2")
+    assert law.metavariables() == ("A", "Stage2")
+    assert law.atoms() == ("qsort",)
+
+
+@pytest.mark.parametrize("relation", ["==", "<=", ">=", "<", ">"])
+def test_every_relation_parses(relation):
+    assert parse_law(f"seq(A, B) {relation} pipe(A, B)").relation == relation
+
+
+def test_symbolic_thread_counts_are_count_symbols():
+    law = parse_law("tpool_n(tpool_m(A)) == tpool_{n*m}(A)")
+    assert [s.name for s in law.count_symbols()] == ["m", "n"]
+
+
+def test_a_law_without_relation_is_a_parse_error():
+    with pytest.raises(ParseError, match=r"expected a relation \(==, <=, >=, <, >\)"):
+        parse_law("pipe(A, B)")
+
+
+def test_unknown_atoms_are_reported_with_did_you_mean():
+    with pytest.raises(UnknownAtomError, match="did you mean qsort"):
+        check("pipe(qsrot, A) == A")
+
+
+@pytest.mark.parametrize("law", BUILTIN_LAWS, ids=lambda law: law.id)
+def test_builtin_laws_print_back_to_what_they_parse_from(law):
+    again = parse_law(str(law))
+    assert (again.lhs, again.relation, again.rhs) == (law.lhs, law.relation, law.rhs)
+
+
+# --- the built-in laws ----------------------------------------------------------------------
+def test_builtin_law_ids_are_stable():
+    assert [law.id for law in BUILTIN_LAWS] == [
+        "pipe_assoc", "pipe_comm", "pipe_tpool_layering", "pipe_vs_tpool2_seq",
+        "seq_assoc", "seq_comm", "tpool_unit", "tpool_nest", "tpool_seq_distrib",
+        "pipe_idem", "pipe_le_seq", "pipe_ge_stage", "tpool_speedup", "pipe_seq_absorb",
+    ]
+
+
+@pytest.mark.parametrize(
+    "law_id, text, numeral",
+    [
+        ("pipe_assoc", "pipe(A, pipe(B, C)) == pipe(pipe(A, B), C)", "(i)"),
+        ("pipe_comm", "pipe(A, B) == pipe(B, A)", "(ii)"),
+        ("pipe_tpool_layering", "pipe(tpool_n(A), tpool_n(B)) == tpool_n(pipe(A, B))", "(iii)"),
+        ("pipe_vs_tpool2_seq", "pipe(A, B) >= tpool_2(seq(A, B))", "(iv)"),
+    ],
+)
+def test_the_papers_four_laws_and_their_sources(law_id, text, numeral):
+    law = builtin_law(law_id)
+    assert str(law) == text
+    assert law.source.endswith(f"section 5.1, {numeral}")
+
+
+# status of every built-in law under each semantics, as the checker finds it
+EXPECTED = {
+    "pipe_assoc": ("holds", "proved"),
+    "pipe_comm": ("holds", "proved"),
+    "pipe_tpool_layering": ("holds", "proved"),
+    "pipe_vs_tpool2_seq": ("holds-asymptotically", "proved"),
+    "seq_assoc": ("proved", "proved"),
+    "seq_comm": ("proved", "proved"),
+    "tpool_unit": ("proved", "proved"),
+    "tpool_nest": ("proved", "proved"),
+    "tpool_seq_distrib": ("proved", "proved"),
+    "pipe_idem": ("proved", "proved"),
+    "pipe_le_seq": ("holds", "proved"),
+    "pipe_ge_stage": ("holds-asymptotically", "proved"),
+    "tpool_speedup": ("proved", "proved"),
+    "pipe_seq_absorb": ("holds", "proved"),
+}
+
+
+@pytest.mark.parametrize("semantics", list(Semantics), ids=str)
+@pytest.mark.parametrize("law", BUILTIN_LAWS, ids=lambda law: law.id)
+def test_status_of_each_builtin_law(law, semantics):
+    expected = EXPECTED[law.id][0 if semantics is Semantics.ASYMPTOTIC else 1]
+    result = checked(str(law), semantics.value)
+    assert result.status == expected
+    if expected == "holds":
+        assert result.counterexample is None and result.examples == EXAMPLES
+    if expected == "proved":
+        assert result.counterexample is None and result.examples == 0
+
+
+def _recompute(law, semantics, cx):
+    """Both sides of ``law`` at the counterexample, evaluated independently with subs."""
+    generated = [AtomicModel(name, parse_expression(text)) for name, text in cx.atoms]
+    library = LIB.merged(generated)
+    models = {k: evaluate(parse(v), library, semantics) for k, v in cx.bindings}
+    values = {sympy.Symbol(k, positive=True): v for k, v in cx.symbols}
+    sides = [evaluate(s, library, semantics, metavariables=models).subs(values)
+             for s in (law.lhs, law.rhs)]
+    return sides, [float(s.subs(x, cx.x)) for s in sides]
+
+
+def test_law_iv_fails_pointwise_but_holds_as_x_grows_under_asymptotic_semantics():
+    law = builtin_law("pipe_vs_tpool2_seq")
+    result = checked(str(law), "asymptotic")
+    assert result.status == "holds-asymptotically"
+    cx = result.counterexample
+    (lhs, rhs), (lhs_at, rhs_at) = _recompute(law, Semantics.ASYMPTOTIC, cx)
+    assert lhs_at < rhs_at  # pipe(A, B) < tpool_2(seq(A, B)) at this x: (iv) fails pointwise
+    assert (lhs_at, rhs_at) == pytest.approx((cx.lhs, cx.rhs))
+    assert 1 <= cx.x <= 2**30
+    ratio = sympy.limit(lhs / rhs, x, sympy.oo)
+    assert ratio >= 1 and float(ratio) == pytest.approx(float(parse_expression(cx.ratio_limit)))
+    # the bottleneck dominates, so the ratio is 2 unless both stages grow alike
+    assert {k for k, _ in cx.bindings} == {"A", "B"}
+
+
+def test_law_iv_holds_under_exact_semantics_even_for_the_asymptotic_counterexample():
+    law = builtin_law("pipe_vs_tpool2_seq")
+    cx = checked(str(law), "asymptotic").counterexample
+    _, (lhs_at, rhs_at) = _recompute(law, Semantics.EXACT, cx)
+    assert lhs_at >= rhs_at
+
+
+@pytest.mark.parametrize("semantics", list(Semantics), ids=str)
+def test_a_false_law_is_refuted_with_a_shrunk_counterexample(semantics):
+    law = parse_law("seq(A, B) <= pipe(A, B)")
+    result = checked(str(law), semantics.value)
+    assert result.status == "fails"
+    cx = result.counterexample
+    # shrunk: each metavariable is a single atom
+    assert all(parse(term).depth() == 1 for _, term in cx.bindings)
+    _, (lhs_at, rhs_at) = _recompute(law, semantics, cx)
+    assert lhs_at > rhs_at
+    assert (lhs_at, rhs_at) == pytest.approx((cx.lhs, cx.rhs))
+    assert str(cx).startswith("A = ")
+
+
+def test_a_law_false_under_asymptotic_semantics_even_as_x_grows():
+    # pipe keeps the faster-growing stage, which need not be A
+    assert checked("pipe(A, B) == A", "asymptotic").status == "fails"
+    assert checked("pipe(A, B) == A", "exact").status == "fails"
+
+
+@pytest.mark.parametrize("semantics", list(Semantics), ids=str)
+def test_nested_task_pools_multiply_their_threads_proved(semantics):
+    result = check("tpool_2(tpool_3(A)) == tpool_6(A)", LIB, semantics, seed=SEED)
+    assert result.status == "proved"
+
+
+def test_asymptotic_proofs_do_not_rest_on_the_pointwise_max():
+    # pipe(A, B) == pipe(B, A) evaluates to Max(A, B) on both sides under asymptotic
+    # semantics with unknown A, B; that Max is the exact semantics, so it proves nothing
+    result = check("pipe(A, B) == pipe(B, A)", LIB, "asymptotic", examples=10, seed=SEED)
+    assert result.status == "holds" and result.examples == 10
+
+
+def test_concrete_laws_are_checked_on_x():
+    asym = check("pipe(nop, inc) >= nop", LIB, "asymptotic", seed=SEED)
+    assert asym.status == "holds-asymptotically"
+    assert asym.counterexample.x == 1 and asym.counterexample.ratio_limit == "oo"
+    assert check("pipe(nop, inc) >= nop", LIB, "exact", seed=SEED).status == "proved"
+    assert check("pipe(qsort, inc) == qsort", LIB, "asymptotic", seed=SEED).status == "proved"
+
+
+def test_strict_relations_need_threads_beyond_one():
+    assert check("tpool_2(A) < A", LIB, "exact", seed=SEED).status == "proved"
+    result = check("tpool_n(A) < A", LIB, "exact", examples=EXAMPLES, seed=SEED)
+    assert result.status == "fails" and dict(result.counterexample.symbols) == {"n": 1}
+
+
+def test_same_seed_same_result():
+    law = "pipe(A, B) >= tpool_2(seq(A, B))"
+    first = check(law, LIB, "asymptotic", examples=10, seed=42).to_json()
+    assert check(law, LIB, "asymptotic", examples=10, seed=42).to_json() == first
+
+
+# --- the decision procedure -----------------------------------------------------------------
+def test_decide_is_sound_on_small_cases():
+    a, b = sympy.symbols("a b", positive=True)
+    assert decide(sympy.Max(a, b), a, ">=")
+    assert not decide(a, sympy.Max(a, b), ">=")
+    assert decide(a / n, a, "<=", counts=[n])
+    assert not decide(a / n, a, "<", counts=[n])  # n = 1
+    assert not decide(a / n, a, "<=")  # n is only positive when not declared a count
+    assert decide(sympy.Max(a / 2, b / 2), sympy.Max(a, b) / 2, "==")
+
+
+# --- the commands ---------------------------------------------------------------------------
+def _run(capsys, *argv):
+    status = main(list(argv))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_check_command_json_keys_and_exit_status_for_a_false_law(capsys):
+    status, out, _ = _run(capsys, "check", "seq(A, B) <= pipe(A, B)", "--examples", "20",
+                          "--seed", "1", "--format", "json")
+    assert status == 1
+    rows = json.loads(out)
+    assert [r["semantics"] for r in rows] == ["asymptotic", "exact"]
+    for row in rows:
+        assert set(row) == {"id", "law", "semantics", "status", "counterexample", "examples"}
+        assert row["id"] is None and row["status"] == "fails"
+        assert set(row["counterexample"]) == {
+            "bindings", "atoms", "models", "symbols", "x", "lhs", "rhs", "ratio_limit"}
+
+
+def test_check_command_output_reproduces_with_seed(capsys):
+    argv = ["check", "pipe(A, B) >= A", "--semantics", "asymptotic", "--examples", "10",
+            "--seed", "3", "--format", "json"]
+    first = _run(capsys, *argv)
+    assert first[0] == 0
+    assert _run(capsys, *argv) == first
+
+
+@pytest.mark.parametrize(
+    "law, message",
+    [
+        ("pipe(A, B)", "expected a relation"),
+        ("pipe(A, qsrot) == A", "unknown atom 'qsrot'; did you mean qsort?"),
+        ("pipe(A, B) =< A", "syntax error"),
+    ],
+)
+def test_check_command_bad_input_exits_2(capsys, law, message):
+    status, out, err = _run(capsys, "check", law)
+    assert status == 2 and out == ""
+    assert err.startswith("patternalg check: error: ") and message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_laws_command_prints_every_builtin_law_under_both_semantics(capsys):
+    status, out, _ = _run(capsys, "laws", "--examples", "5", "--seed", "0")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["id", "law", "semantics", "status", "counterexample", "time"]
+    assert len(lines) == 1 + 2 * len(BUILTIN_LAWS) + 1
+    assert lines[-1].startswith("(seed 0,")
+    assert any(line.startswith("pipe_vs_tpool2_seq") and " exact " in line and " proved " in line
+               for line in lines)
+
+
+def test_counts_are_bound_before_the_asymptotic_pipe_decides():
+    # pipe(tpool_n(reduce_hadoop), B) keeps reduce_hadoop/n (9376x/n) while 9376/n > 536,
+    # i.e. n <= 17; only from n = 18 on is B (536x + 197598) the bottleneck and the law
+    # fails at small x. A symbolic n would leave Max(9376x/n, B), failing already at n = 1.
+    b = "seq(inc, map_own_small)"
+    law = f"pipe(tpool_n(reduce_hadoop), {b}) <= pipe(reduce_hadoop, {b})"
+    result = checked(law, "asymptotic")
+    assert result.status == "holds-asymptotically"
+    assert dict(result.counterexample.symbols)["n"] >= 18
+
+
+def test_mapreduce_laws_are_checked():
+    law = "mapReduce_{1,n}^{1,x}(inc, reduce_v) <= seq(inc, reduce_v)"
+    assert checked(law, "exact").status == "proved"
+
+
+def test_x_cannot_be_a_count(capsys):
+    status, _, err = _run(capsys, "check", "tpool_x(A) <= A")
+    assert status == 2 and "x is the input size" in err
+
+
+def test_building_the_command_line_does_not_import_hypothesis():
+    # every command's options are declared at start-up; only laws/check need hypothesis
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from patternalg.cli import build_parser; build_parser(); "
+        "print('hypothesis' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

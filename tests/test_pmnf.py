@@ -1,0 +1,300 @@
+"""PMNF fitting: Extra-P 4.2.5's Basic modeler reproduced, our default modeler, the CLI."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from patternalg import ModelLibrary, evaluate, parse
+from patternalg.cli import main
+from patternalg.errors import FitError, ModelFileError
+from patternalg.forms.pmnf import build_expr, fit_measurements, pmnf_expr
+from patternalg.forms.pmnf_fit import BUILDING_BLOCKS, basis, select_basic, select_default
+from patternalg.measurements import read_measurements
+from patternalg.symbols import log2, n, p, x
+
+EXTRAP = Path(__file__).parents[2] / "shared" / "extrap-testdata"
+DATA = EXTRAP / "tests" / "data"
+POINTS = 2.0 ** np.arange(2, 11)
+
+
+def fit(path: Path, modeler: str = "basic", **options) -> dict[str, dict]:
+    return {
+        r.record["kernel"]: r.record
+        for r in fit_measurements(read_measurements(path), modeler=modeler, **options)
+    }
+
+
+def block(record: dict) -> tuple[Fraction, int] | None:
+    terms = record["terms"]
+    return (Fraction(terms[0]["i"]), terms[0]["j"]) if terms else None
+
+
+# --- the 42 building blocks --------------------------------------------------------------
+def test_the_42_building_blocks_of_extrap() -> None:
+    assert len(BUILDING_BLOCKS) == len(set(BUILDING_BLOCKS)) == 42
+    by_log = {j: sorted(i for i, jj in BUILDING_BLOCKS if jj == j) for j in (0, 1, 2)}
+    assert [len(by_log[j]) for j in (0, 1, 2)] == [19, 13, 10]
+    assert by_log[2] == [
+        Fraction(v) for v in ("0", "1/4", "1/3", "1/2", "2/3", "3/4", "1", "3/2", "2", "5/2")
+    ]
+    assert BUILDING_BLOCKS[:3] == ((0, 1), (0, 2), (Fraction(1, 4), 0))  # Extra-P's order
+
+
+@pytest.mark.parametrize("select", [select_basic, select_default])
+def test_every_building_block_is_recovered_from_exact_data(select) -> None:
+    terms = basis(POINTS, np.arange(42))
+    y = 3.0 + 0.5 * terms  # (42 kernels, 9 points)
+    chosen = select(POINTS, y)
+    assert chosen.index.tolist() == list(range(42))
+    np.testing.assert_allclose(chosen.c1, 0.5, rtol=1e-6)
+    np.testing.assert_allclose(chosen.c0, 3.0, rtol=1e-5)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(0, 41),
+    st.floats(0.01, 100),
+    st.floats(0.0, 100),
+    st.sampled_from(["basic", "default"]),
+)
+def test_recovery_with_any_coefficients(index: int, c1: float, ratio: float, modeler: str) -> None:
+    term = basis(POINTS, np.array([index]))
+    y = ratio * c1 * term[0, 0] + c1 * term  # the term grows from up to 1/100 of the constant
+    select = select_basic if modeler == "basic" else select_default
+    assert select(POINTS, y).index[0] == index
+
+
+def test_log_terms_are_dropped_below_one() -> None:
+    xs = np.array([0.5, 1, 2, 4, 8, 16])
+    chosen = select_basic(xs, 1 + 2 * xs[None, :] ** 2)
+    assert BUILDING_BLOCKS[chosen.index[0]] == (2, 0)
+
+
+# --- Extra-P's own test inputs, models as Extra-P 4.2.5 gives them ----------------------
+EXPECTED = [  # file, kernel, constant, (coefficient, i, j) or None: printed by Extra-P 4.2.5
+    ("text/one_parameter_6.txt", "met1", 4.068, None),
+    ("text/one_parameter_6.txt", "met2", 0.0004973684210394235, (9.99997985800278e-07, "2", 0)),
+    ("text/one_parameter_6.txt", "met3", 2.182252631578941, (1.0121669702114525e-06, "2", 0)),
+    ("text/one_parameter_6.txt", "met4", 1.8421052492092123, (0.9999999993826209, "2", 0)),
+    ("text/strong_scaling/one_parameter_6.txt", "met2", 68.20036, None),
+    ("text/strong_scaling/one_parameter_6.txt", "met4", 68200001.8, None),
+    ("text/one_parameter_1.txt", "compute", -0.8897934098062792, (0.20168243826499183, "2", 0)),
+    ("input/input_data_1p.txt", "reg", -1.2988175595135387, (0.2018255805983842, "2", 0)),
+    ("talpas/talpas_1.txt", "compute", -1.2988175595135387, (0.2018255805983842, "2", 0)),
+    ("text/mpa/1_param_base.txt", "main()", 81.53346428571457, (67.7823214285714, "0", 1)),
+    ("json/new/input1.json", "sweep", 1.5, (0.5, "1", 0)),
+    (
+        "../../docs/examples/input.txt",
+        "example",
+        2.8183276094059617,
+        (0.48270031135124886, "5/4", 1),
+    ),
+]
+
+
+@pytest.mark.parametrize(("file", "kernel", "constant", "term"), EXPECTED)
+def test_basic_gives_extrap_models(file: str, kernel: str, constant: float, term) -> None:
+    record = fit(DATA / file)[kernel]
+    assert record["constant"] == pytest.approx(constant, rel=1e-6, abs=1e-9)
+    if term is None:
+        assert record["terms"] == []
+    else:
+        (got,) = record["terms"]
+        assert (got["i"], got["j"]) == term[1:]
+        assert got["coefficient"] == pytest.approx(term[0], rel=1e-6)
+
+
+def test_default_on_extrap_inputs() -> None:
+    six = fit(DATA / "text" / "one_parameter_6.txt", "default")
+    assert six["met1"]["aggregate"] == "median"  # the default modeler's default
+    assert six["met1"]["terms"] == [] and six["met1"]["constant"] == pytest.approx(4.04)
+    assert {block(six[k]) for k in ("met2", "met4")} == {(2, 0)}
+    assert fit(DATA / "json" / "new" / "input1.json", "default")["sweep"]["model"] == "0.5*x + 1.5"
+    tiny = 1e-250 * np.array([basis(POINTS, np.array([25]))[0] + 3, 3 + 0 * POINTS])
+    assert select_default(POINTS, tiny).index.tolist() == [25, -1]  # no overflow of 1/y^2
+    # decreasing data: no growing term fits, so the model is constant (as Extra-P's)
+    strong = fit(DATA / "text" / "strong_scaling" / "one_parameter_6.txt", "default")
+    assert strong["met2"]["terms"] == [] and strong["met2"]["constant"] == pytest.approx(68.2)
+
+
+def test_default_recovers_more_than_basic_under_noise() -> None:
+    rng = np.random.default_rng(7)
+    truth = rng.integers(0, 42, size=300)
+    y = (1 + 0.1 * basis(POINTS, np.arange(42))[truth]) * (1 + 0.1 * rng.standard_normal((300, 9)))
+    basic = np.mean(select_basic(POINTS, y).index == truth)
+    default = np.mean(select_default(POINTS, y).index == truth)
+    assert default > basic + 0.1
+
+
+def test_aggregation_option_changes_the_data_fitted() -> None:
+    path = DATA / "text" / "one_parameter_6.txt"
+    mean = fit(path, "default", aggregate="mean")["met1"]
+    largest = fit(path, "basic", aggregate="max")["met1"]
+    assert (mean["aggregate"], largest["aggregate"]) == ("mean", "max")
+    assert mean["terms"] == [] and mean["constant"] == pytest.approx(4.068)
+    assert fit(path, "basic")["met2"]["aggregate"] == "mean"  # Extra-P's default
+    assert largest["terms"] == [] and largest["constant"] == pytest.approx(4.3)  # mean of maxima
+
+
+def test_default_falls_back_to_basic_for_values_not_positive(tmp_path: Path) -> None:
+    path = tmp_path / "m.txt"
+    path.write_text(
+        "PARAMETER x\nPOINTS 1 2 3 4 5\nREGION a\n"
+        + "".join(f"DATA {2 * v - 2}\n" for v in range(1, 6))
+    )
+    (record,) = fit(path, "default").values()
+    assert record["modeler"] == "basic (values <= 0)" and record["model"] == "2.0*x - 2.0"
+
+
+# --- models: expressions, statistics, model files -----------------------------------------
+def test_expression_text_and_model_file_round_trip(tmp_path: Path) -> None:
+    reports = fit_measurements(read_measurements(DATA / "text" / "one_parameter_6.txt"), "basic")
+    out = tmp_path / "m.toml"
+    ModelLibrary([r.model for r in reports]).save(out)
+    library = ModelLibrary.from_file(out)
+    for r in reports:
+        loaded = library[r.model.name]
+        assert loaded.expr == r.model.expr and loaded.form == "pmnf"
+        assert loaded.x_range == (1000.0, 16000.0)
+        assert dict(loaded.fit)["hypothesis"] == dict(r.model.fit)["hypothesis"]
+    met4 = library["met4"]
+    assert dict(met4.fit)["hypothesis"] == "x^(2)" and dict(met4.fit)["parameter"] == "p"
+    assert met4.expr.subs(x, 4000) == pytest.approx(16000003.2, rel=1e-6)
+
+
+def test_statistics_of_a_fit() -> None:
+    record = fit(DATA / "json" / "new" / "input1.json")["sweep"]
+    assert record["rss"] == pytest.approx(0, abs=1e-20) and record["smape"] < 1e-12
+    assert record["ar2"] == pytest.approx(1.0)
+    assert record["range"] == [4.0, 64.0] and record["aggregate"] == "mean"
+
+
+def test_pmnf_expr_equals_sympy_arithmetic() -> None:
+    for index in range(42):
+        i, j = BUILDING_BLOCKS[index]
+        built = sympy.Float(-1.5) + sympy.Float(2.5) * x ** sympy.Rational(i) * log2(x) ** j
+        assert pmnf_expr(x, -1.5, index, 2.5) == built
+
+
+def test_build_expr_validates_keys() -> None:
+    assert build_expr({"model": "2*p^(1/2)"}, "models.a") == 2 * sympy.sqrt(p)
+    with pytest.raises(ModelFileError, match=r"models.a.hypothesis: unknown key \(valid: model"):
+        build_expr({"model": "x", "hypothesis": "x"}, "models.a")
+
+
+# --- parameters and names ---------------------------------------------------------------
+def test_parameter_n_becomes_x_and_composes_under_tpool_n(tmp_path: Path) -> None:
+    path = tmp_path / "m.txt"
+    path.write_text(
+        "PARAMETER n\nPOINTS 1000 2000 4000 8000 16000\nREGION sort\n"
+        + "".join(f"DATA {3 * v * np.log2(v):.17g}\n" for v in (1000, 2000, 4000, 8000, 16000))
+    )
+    (report,) = fit_measurements(read_measurements(path))
+    assert report.model.expr.free_symbols == {x}
+    assert dict(report.model.fit)["hypothesis"] == "x^(1)*log2(x)^1"
+    library = ModelLibrary.builtin().merged([report.model])
+    model = evaluate(parse("tpool_n(sort)"), library)
+    value = float(model.subs({n: 4, x: 1024}))
+    assert value == pytest.approx(3 * 1024 * 10 / 4, rel=1e-9)
+
+
+def test_param_option_maps_the_parameter(tmp_path: Path) -> None:
+    ms = read_measurements(DATA / "text" / "one_parameter_6.txt")
+    (_, met2, _, _) = fit_measurements(ms, "basic", params=["p=p"])
+    assert met2.model.expr.free_symbols == {p} and met2.model.x_range is None
+    assert met2.record["symbol"] == "p" and "p**2" in met2.record["model"]
+    with pytest.raises(FitError, match=r"'q=x': .* has no parameter 'q' \(its parameters: p\)"):
+        fit_measurements(ms, params=["q=x"])
+    with pytest.raises(FitError, match=r"--param 'p=log2': 'log2' is a reserved word"):
+        fit_measurements(ms, params=["p=log2"])
+    with pytest.raises(FitError, match=r"--param 'p': expected NAME=SYMBOL"):
+        fit_measurements(ms, params=["p"])
+
+
+def test_atom_names_from_call_paths_and_metrics() -> None:
+    two = fit_measurements(read_measurements(DATA / "text" / "one_parameter_2.txt"))
+    assert [r.model.name for r in two][:3] == ["main", "main_merge", "main_merge_comp1"]
+    five = fit_measurements(read_measurements(DATA / "text" / "one_parameter_5.txt"))
+    assert [r.model.name for r in five] == ["merge_time", "sort_time", "merge_flops", "sort_flops"]
+    base = fit_measurements(read_measurements(DATA / "text" / "mpa" / "1_param_base.txt"))
+    assert base[0].model.name == "main"
+
+
+def test_fit_errors(tmp_path: Path) -> None:
+    with pytest.raises(FitError, match=r"pmnf fits one parameter; the file has 2 \(x, y\)"):
+        fit_measurements(read_measurements(DATA / "text" / "two_parameter_1.txt"))
+    single = tmp_path / "single.txt"
+    single.write_text("PARAMETER x\nPOINTS 4\n\nREGION a\nDATA 1 2\n")
+    with pytest.raises(
+        FitError,
+        match=r"single.txt:4: kernel 'a': 1 measured point; a pmnf fit "
+        r"needs at least 3 distinct values",
+    ):
+        fit_measurements(read_measurements(single))
+    zero = tmp_path / "zero.csv"
+    zero.write_text("x,time\n0,1\n1,2\n2,3\n")
+    with pytest.raises(FitError, match=r"zero.csv:2: kernel 'kernel', metric 'time': parameter"):
+        fit_measurements(read_measurements(zero))
+    with pytest.raises(FitError, match=r"unknown modeler 'fancy' \(valid: basic, default\)"):
+        fit_measurements(read_measurements(zero), modeler="fancy")
+
+
+# --- the command line ---------------------------------------------------------------------
+def test_cli_json_text_and_model_file(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "m.toml"
+    source = EXTRAP / "docs" / "examples" / "input.txt"
+    assert (
+        main(["fit", str(source), "--modeler", "basic", "--format", "json", "--out", str(out)]) == 0
+    )
+    captured = capsys.readouterr()
+    (record,) = json.loads(captured.out)
+    assert {"kernel", "metric", "model", "constant", "terms", "rss", "smape", "ar2"} <= set(record)
+    assert record["terms"] == [
+        {"coefficient": pytest.approx(0.48270031135124886), "i": "5/4", "j": 1}
+    ]
+    assert "parameter 'p' of" in captured.err and "--param p=SYMBOL" in captured.err
+    assert main(["fit", str(source)]) == 0
+    assert capsys.readouterr().out.startswith("example: ")
+    assert (
+        main(["eval", "pipe(tpool_4(example), example)", "--models", str(out), "--at", "x=16"]) == 0
+    )
+    value = float(capsys.readouterr().out)
+    assert value == pytest.approx(2.8183276094059617 + 0.48270031135124886 * 32 * 4, rel=1e-9)
+
+
+def test_cli_errors_are_one_line(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("PARAMETER x\nPOINTS 1 2 3\nREGION a\nDATA 1\nDATA x\n")
+    assert main(["fit", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bad.txt:5: 'x' is not a number" in err
+
+
+def test_kernels_with_different_points_in_one_file(tmp_path: Path) -> None:
+    rows = [f"a,{v},{2 + 3 * v}" for v in (1, 2, 4, 8)] + [
+        f"b,{v},{5 * v * v}" for v in (3, 5, 7, 9, 11)
+    ]
+    path = tmp_path / "m.csv"
+    path.write_text("kernel,size,time\n" + "\n".join(rows) + "\n")
+    models = fit(path, "default")
+    assert block(models["a"]) == (1, 0) and models["a"]["range"] == [1.0, 8.0]
+    assert models["a"]["terms"][0]["coefficient"] == pytest.approx(3.0)
+    assert block(models["b"]) == (2, 0) and models["b"]["constant"] == pytest.approx(0, abs=1e-9)
+
+
+def test_cli_param_option(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "m.toml"
+    source = DATA / "text" / "one_parameter_6.txt"
+    assert main(["fit", str(source), "--param", "p=p", "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "met2: " in captured.out and "*p**2" in captured.out and captured.err == ""
+    assert main(["eval", "tpool_2(met4)", "--models", str(out), "--at", "p=1000"]) == 0
+    assert float(capsys.readouterr().out) == pytest.approx((1.8421 + 1e6) / 2, rel=1e-4)

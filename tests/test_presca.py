@@ -1,0 +1,401 @@
+"""PreSca (paper 004): kernel fits, interpolation, ShouldUseFunc, Algorithm 1, model files, CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from patternalg.cli import main
+from patternalg.errors import FitError, MeasurementError, ModelFileError
+from patternalg.forms.presca import (
+    KERNEL,
+    SUBSET_COUNTS,
+    X_LIN_NEG,
+    X_POW_POS,
+    ExpRat,
+    PerformanceFunction,
+    build_expr,
+    extrapolate,
+    fit_kernel_function,
+    fit_model,
+    fit_polynomial,
+    predict,
+    read_performance,
+    should_use,
+)
+from patternalg.library import ModelLibrary
+from patternalg.symbols import p
+
+THREADS = np.arange(1.0, 17.0)
+#: parameters of each kernel function that give positive, smooth curves on 1..16
+TRUE_PARAMETERS = {
+    "Rat12": [3.0, 2.0, 0.05, 0.004],
+    "Rat22": [2.0, 3.0, 0.05, 0.1, 0.01],
+    "Rat23": [2.0, 3.0, 0.2, 0.1, 0.01, 0.001],
+    "Rat33": [1.0, 2.0, 0.3, 0.01, 0.1, 0.02, 0.001],
+    "CubicLn": [10.0, -4.0, 1.0, -0.05],
+    "ExpRat": [2.0, 1.5, 0.0, 0.08],
+}
+
+
+def _write(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+# --- the kernel of Table 1 ---------------------------------------------------------------------
+def test_kernel_is_table_1_in_order():
+    assert [f.name for f in KERNEL] == ["Rat12", "Rat22", "Rat23", "Rat33", "CubicLn", "ExpRat"]
+    assert SUBSET_COUNTS == tuple(range(2, 33, 2))
+    assert (X_POW_POS, X_LIN_NEG) == (8, 2 / 3)
+
+
+@pytest.mark.parametrize("function", KERNEL, ids=lambda f: f.name)
+def test_each_kernel_function_recovers_its_own_parameters(function):
+    truth = np.array(TRUE_PARAMETERS[function.name])
+    y = function.values(truth, THREADS)
+    assert np.all(y > 0)
+    theta = fit_kernel_function(function, THREADS, y)
+    assert theta is not None
+    np.testing.assert_allclose(theta, truth, rtol=1e-5, atol=1e-9)
+
+
+def test_exprat_fixes_the_redundant_c():
+    # (a + b n) e^-(c + d n): only e^-c (a, b) is identifiable; the fit reports c = 0
+    truth = np.array([2.0, 1.5, 0.7, 0.08])
+    theta = fit_kernel_function(ExpRat(), THREADS, ExpRat().values(truth, THREADS))
+    scale = math.exp(-0.7)
+    np.testing.assert_allclose(theta, [2.0 * scale, 1.5 * scale, 0.0, 0.08], rtol=1e-6)
+
+
+def test_too_few_points_give_the_papers_null():
+    rat33 = KERNEL[3]
+    assert fit_kernel_function(rat33, THREADS[:6], np.ones(6)) is None
+    assert fit_kernel_function(ExpRat(), THREADS[:3], [3.0, 2.0, 1.5]) is not None
+
+
+def test_fit_minimises_relative_not_absolute_error():
+    # one outlier far above: relative error weighs the small values as much as the large
+    n = np.arange(1.0, 9.0)
+    y = 100.0 / n
+    y[-1] *= 1.5
+    theta = fit_kernel_function(KERNEL[0], n, y)
+    fitted = KERNEL[0].values(theta, n)
+    relative = np.abs(fitted / y - 1)
+    assert np.max(relative[:-1]) < 0.1
+
+
+# --- interpolation -----------------------------------------------------------------------------
+@settings(max_examples=40, deadline=None)
+@given(
+    m=st.integers(3, 12),
+    data=st.data(),
+)
+def test_interpolation_is_exact_on_polynomials_of_degree_up_to_m_minus_2(m, data):
+    degree = data.draw(st.integers(0, min(6, m - 2)))
+    coeffs = data.draw(
+        st.lists(st.floats(-5, 5, allow_nan=False), min_size=degree + 1, max_size=degree + 1)
+    )
+    n = np.array(sorted(data.draw(st.sets(st.integers(1, 64), min_size=m, max_size=m))),
+                 dtype=float)
+    y = np.polyval(coeffs[::-1], n)
+    fitted = fit_polynomial(n, y)
+    assert len(fitted) == min(6, m - 2) + 1
+    grid = np.linspace(n[0], n[-1], 25)
+    scale = max(1.0, float(np.max(np.abs(np.polyval(coeffs[::-1], grid)))))
+    np.testing.assert_allclose(
+        np.polyval(fitted[::-1], grid), np.polyval(coeffs[::-1], grid), atol=1e-6 * scale
+    )
+
+
+def test_interpolation_degree_is_capped_at_6():
+    n = np.arange(1.0, 21.0)
+    assert len(fit_polynomial(n, n**7)) == 7
+
+
+# --- ShouldUseFunc -----------------------------------------------------------------------------
+def _step(previous: float, factor: float, n: int = 5) -> list[float]:
+    """Values at 1..n: flat up to n-1, then multiplied by ``factor`` from n-1 to n."""
+    return [previous] * (n - 1) + [previous * factor]
+
+
+def test_filter_rejects_negative_and_non_finite_values():
+    assert not should_use([3.0, 2.0, -0.1, 1.0], higher_is_better=False)
+    assert not should_use([3.0, 2.0, -0.1, 1.0], higher_is_better=True)
+    assert not should_use([3.0, math.inf, 2.0], higher_is_better=False)
+    assert not should_use([3.0, math.nan, 2.0], higher_is_better=True)
+
+
+def test_filter_time_bounds_are_the_papers():
+    n = 5
+    drop = X_LIN_NEG * (n - 1) / n  # the time may fall to (2/3)(n-1)/n of the previous
+    rise = (n / (n - 1)) ** X_POW_POS  # and rise to (n/(n-1))^8 of it
+    assert should_use(_step(10.0, drop * 1.001, n), higher_is_better=False)
+    assert not should_use(_step(10.0, drop * 0.999, n), higher_is_better=False)
+    assert should_use(_step(10.0, rise * 0.999, n), higher_is_better=False)
+    assert not should_use(_step(10.0, rise * 1.001, n), higher_is_better=False)
+
+
+def test_filter_throughput_bounds_apply_to_the_inverse():
+    # improvement of at most 3/2 * n/(n-1), degradation to at least ((n-1)/n)^8
+    n = 5
+    gain = 1.5 * n / (n - 1)
+    loss = ((n - 1) / n) ** 8
+    assert should_use(_step(10.0, gain * 0.999, n), higher_is_better=True)
+    assert not should_use(_step(10.0, gain * 1.001, n), higher_is_better=True)
+    assert should_use(_step(10.0, loss * 1.001, n), higher_is_better=True)
+    assert not should_use(_step(10.0, loss * 0.999, n), higher_is_better=True)
+    # the time bounds applied to a throughput as it is (the slip to avoid) would keep a 4x
+    # jump from 1 to 2 threads (below (2/1)^8) and drop a fall to 0.3x at 5 threads
+    assert not should_use([10.0, 40.0], higher_is_better=True)
+    assert should_use(_step(10.0, 0.3, 5), higher_is_better=True)
+    assert not should_use(_step(10.0, 0.3, 5), higher_is_better=False)
+
+
+# --- Algorithm 1 -------------------------------------------------------------------------------
+def test_extrapolation_picks_the_lowest_checkpoint_error_among_usable_candidates():
+    n = np.arange(1, 13)
+    truth = KERNEL[0].values(np.array(TRUE_PARAMETERS["Rat12"]), np.arange(1.0, 25.0))
+    noise = 1 + 0.01 * np.random.default_rng(3).standard_normal(12)
+    result = extrapolate(n, truth[:12] * noise, upto=24, higher_is_better=True)
+    usable = [c for c in result.candidates if c.usable]
+    assert result.checkpoint_error == min(c.checkpoint_error for c in usable)
+    assert {c.subset for c in result.candidates} <= {4, 6, 8}
+    predicted = result.function(np.arange(13.0, 25.0))
+    assert np.max(np.abs(predicted / truth[12:] - 1)) < 0.2
+
+
+def test_extrapolation_drops_candidates_the_heuristics_reject():
+    n = np.arange(1, 13)
+    y = 100.0 / n + 0.5 * n  # a time with a minimum near 14
+    result = extrapolate(n, y, upto=40)
+    targets = np.arange(1.0, 41.0)
+    for candidate in result.candidates:
+        values = PerformanceFunction(candidate.kernel, candidate.parameters)(targets)
+        assert candidate.usable == should_use(values, higher_is_better=False)
+    assert any(not c.usable for c in result.candidates)
+
+
+def test_extrapolation_needs_checkpoints_plus_a_subset():
+    with pytest.raises(FitError) as info:
+        extrapolate(np.arange(1, 8), np.arange(1.0, 8.0), upto=16)
+    assert str(info.value) == (
+        "extrapolation needs at least 8 measurements (4 checkpoints and a subset of 4 to fit), "
+        "got 7"
+    )
+    assert extrapolate(np.arange(1, 8), 10.0 / np.arange(1, 8), 16, checkpoints=3).subset == 4
+
+
+def test_measurements_given_in_python_are_checked():
+    with pytest.raises(FitError, match=r"thread count 2 appears twice \(average repeated runs"):
+        predict([1, 2, 2, 3], [4.0, 3.0, 2.0, 1.0], upto=3)
+    with pytest.raises(FitError, match="performance values positive"):
+        predict([1, 2, 3], [4.0, 0.0, 1.0], upto=3)
+
+
+def test_predict_interpolates_inside_and_extrapolates_beyond():
+    n = np.arange(1, 13)
+    y = 50.0 * n / (1 + 0.05 * n)
+    inside = predict(n, y, upto=12, higher_is_better=True)
+    assert inside.function.kernel is None and inside.checkpoint_error is None
+    assert inside.function.name == "poly6"
+    beyond = predict(n, y, upto=24, higher_is_better=True)
+    assert beyond.function.kernel is not None and beyond.subset in (4, 6, 8)
+    expr = beyond.function.expr()
+    assert isinstance(expr, sympy.Piecewise) and expr.free_symbols == {p}
+    for threads in (1, 6, 12, 13, 24):
+        assert float(expr.subs(p, threads)) == pytest.approx(
+            float(beyond.function(np.array([threads]))[0]), rel=1e-9
+        )
+    assert float(expr.subs(p, 24)) == pytest.approx(50 * 24 / 2.2, rel=0.02)
+
+
+def test_predict_extrapolates_below_the_measured_range_too():
+    n = np.arange(2, 14)
+    result = predict(n, 30.0 * n / (1 + 0.02 * n), upto=13, higher_is_better=True)
+    assert result.function.kernel is not None
+    assert result.function(np.array([1.0]))[0] == pytest.approx(30 / 1.02, rel=0.02)
+
+
+# --- measurements ------------------------------------------------------------------------------
+def test_read_performance_directions_names_and_repeats(tmp_path):
+    path = _write(tmp_path, "runs.csv",
+                  "kernel,p,time\nKmeans-Low,1,10\nKmeans-Low,2,6\nKmeans-Low,2,4\nSort,1,3\n")
+    kmeans, sort = read_performance(path)
+    assert (kmeans.name, kmeans.table(), kmeans.higher_is_better) == (
+        "kmeans_Low", {1: 10.0, 2: 5.0}, False)
+    assert sort.name == "sort"
+    tp = _write(tmp_path, "tp.csv", "p,speedup\n1,1\n2,1.9\n")
+    assert read_performance(tp)[0].higher_is_better is True
+    ops = _write(tmp_path, "ops.csv", "p,ops\n1,1\n2,1.9\n")
+    assert read_performance(ops, "ops", higher_is_better=True)[0].higher_is_better is True
+
+
+@pytest.mark.parametrize(
+    ("text", "kwargs", "message"),
+    [
+        ("p,ops\n1,1\n", {"metric": "ops"},
+         "{path}: is a higher 'ops' better or worse? say --higher-is-better or --lower-is-better"),
+        ("p,time\n1,1\n", {"metric": "time", "higher_is_better": True},
+         "{path}: for column 'time' lower is better by definition"),
+        ("p,time,throughput\n1,1,1\n", {},
+         "{path}: value column: several (time, throughput); choose one (name it time, "
+         "throughput or speedup, or pass --metric NAME)"),
+        ("p,ops\n1,1\n", {},
+         "{path}: value column: none (name it time, throughput or speedup, or pass --metric NAME)"),
+        ("p,time\n1,4\n2,0\n", {},
+         "{path}:3: column 'time': 0 is not positive (performance must be > 0: PreSca's errors "
+         "are relative)"),
+        ("p,time\n1.5,4\n", {},
+         "{path}:2: column 'p': 1.5 is not a thread count (a whole number >= 1)"),
+        ("p,time\n0,4\n", {},
+         "{path}:2: column 'p': 0 is not a thread count (a whole number >= 1)"),
+    ],
+)
+def test_read_performance_errors(tmp_path, text, kwargs, message):
+    path = _write(tmp_path, "bad.csv", text)
+    with pytest.raises(MeasurementError) as info:
+        read_performance(path, **kwargs)
+    assert str(info.value) == message.format(path=path)
+
+
+# --- model files -------------------------------------------------------------------------------
+def test_model_round_trips_through_a_model_file(tmp_path):
+    n = np.arange(1, 13)
+    path = _write(tmp_path, "blackbox.csv",
+                  "p,throughput\n" + "".join(f"{k},{40 * k / (1 + 0.03 * k)}\n" for k in n))
+    (workload,) = read_performance(path)
+    report = fit_model(workload, upto=24)
+    assert report.record["kernel"] == report.model.spec[0][1]
+    assert set(report.record) >= {"kernel", "model", "checkpoint_error", "predictions"}
+    out = tmp_path / "models.toml"
+    ModelLibrary([report.model]).save(out)
+    loaded = ModelLibrary.from_file(out)["blackbox"]
+    assert loaded.form == "presca"
+    assert dict(loaded.fit)["subset"] == report.record["subset"]
+    for threads in (3, 12, 20):
+        assert float(loaded.expr.subs(p, threads)) == pytest.approx(
+            float(report.model.expr.subs(p, threads)), rel=1e-12
+        )
+
+
+def test_build_expr_reads_a_hand_written_table():
+    expr = build_expr(
+        {"kernel": "ExpRat", "parameters": {"a": 2, "b": 1, "c": 0, "d": 0.5},
+         "interpolation": [1, 2], "interpolation_range": [1, 4]},
+        "models.w",
+    )
+    assert expr.subs(p, 3) == 7
+    assert float(expr.subs(p, 8)) == pytest.approx(10 * math.exp(-4))
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({}, "models.w: a presca model needs 'kernel' or 'interpolation'"),
+        ({"kernel": "Rat12", "parameters": {"a0": 1}},
+         "models.w.parameters: Rat12 needs a table of exactly a0, a1, b1, b2"),
+        ({"interpolation": [1.0]}, "models.w: interpolation and interpolation_range go together"),
+        ({"interpolation": [1.0], "interpolation_range": [4, 1]},
+         "models.w.interpolation_range: low 4 is above high 1"),
+        ({"interpolation": [1.0, "a"], "interpolation_range": [1, 4]},
+         "models.w.interpolation.1: expected a finite number, got 'a'"),
+        ({"interpolation": [1.0], "interpolation_range": [1]},
+         "models.w.interpolation_range: expected [low, high]"),
+        ({"kernel": "CubicLn", "parameters": {"a": 1, "b": 1, "c": 1, "d": "x"}},
+         "models.w.parameters.d: expected a finite number, got 'x'"),
+        ({"kernal": "Rat12"},
+         "models.w.kernal: unknown key (did you mean 'kernel'? valid: kernel, parameters, "
+         "interpolation, "
+         "interpolation_range, form, unit, source, x_range, fit)"),
+    ],
+)
+def test_build_expr_errors(spec, message):
+    with pytest.raises(ModelFileError) as info:
+        build_expr(spec, "models.w")
+    assert str(info.value) == message
+
+
+# --- command line ------------------------------------------------------------------------------
+def test_predict_command_json_and_model_file(tmp_path, capsys):
+    path = _write(tmp_path, "vac.csv",
+                  "p,time\n" + "".join(f"{k},{100 * (0.1 + 0.9 / k)}\n" for k in range(1, 13)))
+    out = tmp_path / "m.toml"
+    assert main(["predict", path, "--upto", "20", "--format", "json", "--out", str(out)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert set(record) == {"workload", "kernel", "model", "subset", "checkpoint_error",
+                           "predictions"}
+    assert [row["p"] for row in record["predictions"]] == list(range(1, 21))
+    assert record["kernel"] in {f.name for f in KERNEL}
+    assert ModelLibrary.from_file(out)["vac"].form == "presca"
+    assert main(["predict", path, "--upto", "8"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("vac: poly6 (interpolation); predicted time at p=8: ")
+
+
+def test_predict_command_errors_are_one_line(tmp_path, capsys):
+    path = _write(tmp_path, "few.csv", "p,time\n1,10\n2,6\n3,4\n")
+    assert main(["predict", path, "--upto", "6"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("patternalg predict: error: extrapolation needs at least 8 measurements "
+                   "(4 checkpoints and a subset of 4 to fit), got 3\n")
+    assert main(["predict", path, "--upto", "3", "--checkpoints", "0"]) == 2
+    assert capsys.readouterr().err == (
+        "patternalg predict: error: --checkpoints must be at least 1, got 0\n")
+    assert main(["predict", path, "--upto", "0"]) == 2
+    assert capsys.readouterr().err == "patternalg predict: error: --upto must be at least 1, got 0\n"
+
+
+# --- composition in terms ------------------------------------------------------------------------
+def test_a_presca_model_from_a_model_file_composes_in_terms(tmp_path):
+    from patternalg.algebra import Semantics, evaluate
+    from patternalg.syntax import parse
+
+    reports = []
+    for name, scale in (("blackbox", 40.0), ("other", 25.0)):
+        path = _write(tmp_path, f"{name}.csv", "p,time\n" + "".join(
+            f"{k},{scale * (0.1 + 0.9 / k)}\n" for k in range(1, 13)))
+        (workload,) = read_performance(path)
+        reports.append(fit_model(workload, upto=16))
+    out = tmp_path / "models.toml"
+    ModelLibrary([r.model for r in reports]).save(out)
+    library = ModelLibrary.load([out])
+
+    def value(name: str, threads: int) -> float:
+        return float(library[name].expr.subs(p, threads))
+
+    assert value("blackbox", 8) == pytest.approx(40 * (0.1 + 0.9 / 8), rel=0.03)  # degree 6
+    assert value("blackbox", 16) == pytest.approx(40 * (0.1 + 0.9 / 16), rel=0.1)
+    piped = evaluate(parse("pipe(blackbox[p=8], other[p=8])"), library, Semantics.EXACT)
+    assert float(piped) == pytest.approx(max(value("blackbox", 8), value("other", 8)))
+    pooled = evaluate(parse("tpool_2(blackbox[p=4])"), library)
+    assert float(pooled) == pytest.approx(value("blackbox", 4) / 2)
+    both = evaluate(parse("seq(blackbox[p=4], other[p=16])"), library)
+    assert float(both) == pytest.approx(value("blackbox", 4) + value("other", 16))
+    assert float(both) == pytest.approx(40 * (0.1 + 0.9 / 4) + 25 * (0.1 + 0.9 / 16), rel=0.05)
+
+
+def test_fit_command_with_form_presca_and_several_workloads(tmp_path, capsys):
+    rows = "".join(f"a,{k},{30 * k / (1 + 0.05 * k)}\nb,{k},{10 * k / (1 + 0.1 * k)}\n"
+                   for k in range(1, 13))
+    path = _write(tmp_path, "two.csv", "kernel,p,throughput\n" + rows)
+    assert main(["fit", path, "--form", "presca", "--format", "json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [r["workload"] for r in records] == ["a", "b"]
+    assert all(len(r["predictions"]) == 24 for r in records)  # default: up to 2 * 12
+    assert main(["predict", path, "--upto", "16", "--format", "json"]) == 0
+    assert isinstance(json.loads(capsys.readouterr().out), list)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0.01, 100.0), min_size=2, max_size=20))
+def test_filter_on_a_throughput_is_the_filter_on_its_inverse_as_a_time(values):
+    values = np.array(values)
+    assert should_use(values, higher_is_better=True) == should_use(1 / values, False)
