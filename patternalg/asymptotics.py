@@ -120,7 +120,8 @@ def normal_form(expr: sympy.Expr) -> NormalForm | None:
 
 
 def _sign(value: sympy.Expr) -> int | None:
-    if not value.is_number:
+    # Min/Max of p and phi (memwall models): simplify takes seconds and decides nothing
+    if not value.is_number and not value.has(sympy.Min, sympy.Max):
         value = sympy.simplify(value)
     if value.is_positive:
         return 1

@@ -49,7 +49,8 @@ class CsvTable:
     """Numeric columns of a CSV file, grouped by the ``kernel`` column.
 
     ``kernels[name][column]`` is a float array; ``lines[name]`` the 1-based file line of
-    each row, for error messages; ``text[name][column]`` the raw text columns (e.g. ``metric``).
+    each row, for error messages; ``text[name][column]`` the raw text columns (e.g. ``metric``);
+    ``header_line`` the 1-based file line of the header.
     """
 
     path: str
@@ -57,6 +58,7 @@ class CsvTable:
     kernels: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
     lines: dict[str, np.ndarray] = field(default_factory=dict)
     text: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    header_line: int = 1
 
 
 def _number(path: str, line: int, column: str, cell: str) -> float:
@@ -140,6 +142,7 @@ def read_csv(
         },
         lines={k: np.asarray(v, dtype=int) for k, v in lines.items()},
         text=strings,
+        header_line=header_line,
     )
 
 

@@ -159,7 +159,10 @@ def test_semantics_names():
 
 # --- the asymptotic pipe is commutative and associative on the library's atoms -----------------
 stage = st.one_of(
-    st.sampled_from(sorted(n for n in LIB if not n.startswith("shuffle"))),
+    # atoms in x alone: resource models (p, phi) leave the order of pipe stages undecided
+    st.sampled_from(
+        sorted(n for n in LIB if not n.startswith("shuffle") and LIB[n].expr.free_symbols == {x})
+    ),
     st.tuples(st.integers(1, 24), st.sampled_from(["qsort", "inc", "nop", "reduce_v"])).map(
         lambda ca: f"tpool_{ca[0]}({ca[1]})"
     ),

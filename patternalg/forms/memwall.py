@@ -1,0 +1,128 @@
+"""The memory-wall form (paper 003): T(x, p, phi) = T_1(x) / S_p with the variable-delay speedup
+
+    S_p = ((1 - mu_1) + rho*mu_1) / max(((1 - mu_p) + rho*mu_p)*((1 - f) + f/p), rho*mu_p)
+
+of eq. (15), mu_p = min(m1 + m2/p, 1) (eq. 16) and rho = 1 + k*phi (eq. 10), phi being the
+ratio F_CPU / F_Mem. Parameters: the parallel fraction f, the memory-delay factor k, and
+m1, m2 for the fraction of memory instructions. S_1 = 1 for every parameter set.
+
+A model file writes (``t1`` is optional; without it the model is the time relative to the
+1-core time at the same frequency, 1/S_p)::
+
+    [models.canneal]
+    form = "memwall"
+    f = 0.9946
+    k = 0.4341
+    m1 = 0.0057
+    m2 = 0.8562
+
+>>> from patternalg.symbols import p, phi
+>>> s = speedup_expr(0.99, 2.0, 0.05, 0.5)
+>>> s.xreplace({p: 1})
+1
+>>> round(float(s.xreplace({p: 8, phi: 2.0})), 6)
+5.688889
+
+Fitting (``patternalg fit FILE --form memwall``) is in :mod:`patternalg.forms.memwall_fit`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+from typing import Any, TypeAlias
+
+import sympy
+
+from ..bindings import as_value
+from ..errors import ModelFileError
+from ..symbols import p, phi
+from . import FitReport, spec_expr, spec_keys, spec_number
+from .amdahl import serial_fraction
+
+__all__ = ["speedup_expr", "memwall_expr", "build_expr", "fit_file", "BOUNDS"]
+
+#: the search bounds of paper 003, section 4.3: f, m1, m2 in [0, 1], k in [0, 10]
+BOUNDS: dict[str, tuple[float, float]] = {
+    "f": (0.0, 1.0),
+    "k": (0.0, 10.0),
+    "m1": (0.0, 1.0),
+    "m2": (0.0, 1.0),
+}
+
+Value: TypeAlias = "sympy.Expr | float"
+
+
+def _memory_share(mu: sympy.Expr, rho: sympy.Expr) -> sympy.Expr:
+    """(1 - mu) + rho*mu: the time of one instruction mix relative to pure processor work."""
+    return sympy.Add(1, -mu, sympy.Mul(rho, mu))
+
+
+def _lazy(op: type[sympy.Min] | type[sympy.Max], a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    """``op(a, b)``, left unevaluated if a side is symbolic (in p or phi).
+
+    Deciding Min/Max of symbolic sides costs sympy some 80 ms per model (too slow for loading
+    the built-in models at every ``eval``); binding p or phi evaluates them anyway.
+    """
+    if a.free_symbols or b.free_symbols:
+        return op(a, b, evaluate=False)
+    return op(a, b)
+
+
+def speedup_expr(f: Value, k: Value, m1: Value, m2: Value) -> sympy.Expr:
+    """S_p of eq. (15) in the symbols ``p`` and ``phi``; exact (``sympy.Min``/``Max``).
+
+    >>> speedup_expr(1, 0, 0, 0)
+    1/Max(0, 1/p)
+    >>> _.xreplace({p: 4})
+    4
+    """
+    f, k, m1, m2 = (as_value(v) for v in (f, k, m1, m2))
+    rho = sympy.Add(1, sympy.Mul(k, phi))
+    mu_1 = sympy.Min(sympy.Add(m1, m2), 1)  # numbers when read from a model file
+    mu_p = _lazy(sympy.Min, sympy.Add(m1, sympy.Mul(m2, sympy.Pow(p, -1))), sympy.Integer(1))
+    amdahl = sympy.Add(serial_fraction(f), sympy.Mul(f, sympy.Pow(p, -1)))
+    slowest = _lazy(sympy.Max, sympy.Mul(_memory_share(mu_p, rho), amdahl), sympy.Mul(rho, mu_p))
+    return sympy.Mul(_memory_share(mu_1, rho), sympy.Pow(slowest, -1))
+
+
+def memwall_expr(
+    f: Value, k: Value, m1: Value, m2: Value, t1: Value = 1
+) -> sympy.Expr:
+    """T_1 / S_p: the time on p cores at frequency ratio phi.
+
+    >>> from patternalg.symbols import x
+    >>> memwall_expr(1, 0, 0, 0, 5 * x).xreplace({p: 4})
+    5*x/4
+    """
+    return sympy.Mul(as_value(t1), sympy.Pow(speedup_expr(f, k, m1, m2), -1))
+
+
+def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
+    """The closed form from the keys ``f``, ``k``, ``m1``, ``m2`` and optional ``t1``.
+
+    >>> build_expr({"f": 0.9, "k": 2.0, "m1": 1.2, "m2": 0.1}, "models.w")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ModelFileError: models.w.m1: 1.2 is outside [0.0, 1.0]
+    """
+    spec_keys(spec, where, required=["f", "k", "m1", "m2"], optional=["t1"])
+    f = spec_number(spec, "f", where, *BOUNDS["f"])
+    k = spec_number(spec, "k", where, 0.0)
+    m1 = spec_number(spec, "m1", where, *BOUNDS["m1"])
+    m2 = spec_number(spec, "m2", where, *BOUNDS["m2"])
+    t1: sympy.Expr = sympy.Integer(1)
+    if "t1" in spec:
+        t1 = spec_expr(spec, "t1", where)
+        if p in t1.free_symbols:
+            raise ModelFileError(
+                f"{where}.t1: the 1-core time must not depend on p (the form adds it)"
+            )
+    return memwall_expr(f, k, m1, m2, t1)
+
+
+def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
+    """``patternalg fit FILE --form memwall``: see :func:`patternalg.forms.memwall_fit.fit_file`."""
+    from .memwall_fit import fit_file as fit
+
+    return fit(path, args)
