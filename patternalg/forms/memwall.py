@@ -59,12 +59,13 @@ def _memory_share(mu: sympy.Expr, rho: sympy.Expr) -> sympy.Expr:
 
 
 def _lazy(op: type[sympy.Min] | type[sympy.Max], a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
-    """``op(a, b)``, left unevaluated if a side is symbolic (in p or phi).
+    """``op(a, b)``, left unevaluated while a side depends on p.
 
-    Deciding Min/Max of symbolic sides costs sympy some 80 ms per model (too slow for loading
-    the built-in models at every ``eval``); binding p or phi evaluates them anyway.
+    Deciding Min/Max of sides symbolic in p costs sympy some 80 ms per model and decides
+    nothing (the order changes with p); binding p evaluates them. Sides in phi alone are
+    evaluated, so S_1 = 1 comes out exactly.
     """
-    if a.free_symbols or b.free_symbols:
+    if p in a.free_symbols or p in b.free_symbols:
         return op(a, b, evaluate=False)
     return op(a, b)
 
