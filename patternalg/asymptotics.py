@@ -120,6 +120,8 @@ def normal_form(expr: sympy.Expr) -> NormalForm | None:
 
 
 def _sign(value: sympy.Expr) -> int | None:
+    if value.is_Number:  # a literal: compare directly, sympy's assumption system is slow
+        return bool(value > 0) - bool(value < 0)
     # Min/Max of p and phi (memwall models): simplify takes seconds and decides nothing
     if not value.is_number and not value.has(sympy.Min, sympy.Max):
         value = sympy.simplify(value)
