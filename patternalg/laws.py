@@ -87,9 +87,12 @@ class Law:
         >>> parse_law("pipe(B, A) == pipe(A, B)").metavariables()
         ('B', 'A')
         """
-        found = [
-            n.name for side in (self.lhs, self.rhs) for n in side.walk() if isinstance(n, Meta)
-        ]
+        return self._names(Meta)
+
+    def _names(self, kind: type[Atom] | type[Meta]) -> tuple[str, ...]:
+        found = (
+            n.name for side in (self.lhs, self.rhs) for n in side.walk() if isinstance(n, kind)
+        )
         return tuple(dict.fromkeys(found))
 
     def count_symbols(self) -> tuple[sympy.Symbol, ...]:
@@ -109,10 +112,7 @@ class Law:
         >>> parse_law("pipe(qsort, A) <= seq(A, inc)").atoms()
         ('qsort', 'inc')
         """
-        found = [
-            n.name for side in (self.lhs, self.rhs) for n in side.walk() if isinstance(n, Atom)
-        ]
-        return tuple(dict.fromkeys(found))
+        return self._names(Atom)
 
     def shuffles(self) -> tuple[str, ...]:
         """The shuffle models its mapReduces use (``shuffle`` in the short form)."""

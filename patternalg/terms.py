@@ -140,8 +140,8 @@ class Meta(Term):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class Seq(Term):
-    """Sequential concatenation ``seq(left, right)`` (eq. 2: the models add)."""
+class _Binary(Term):
+    """A pattern of two sub-terms."""
 
     left: Term
     right: Term
@@ -154,17 +154,13 @@ class Seq(Term):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class Pipe(Term):
+class Seq(_Binary):
+    """Sequential concatenation ``seq(left, right)`` (eq. 2: the models add)."""
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Pipe(_Binary):
     """A two-stage pipeline ``pipe(left, right)`` (eq. 4: the slower stage)."""
-
-    left: Term
-    right: Term
-
-    def children(self) -> tuple[Term, ...]:
-        return (self.left, self.right)
-
-    def _key(self) -> tuple[object, ...]:
-        return ()
 
     def stages(self) -> tuple[Term, ...]:
         """The stages of this pipeline with nested pipes flattened, left to right."""

@@ -12,23 +12,46 @@ from .common import add_format_option, print_json
 def add_performance_options(parser: argparse.ArgumentParser) -> None:
     """``--metric`` and the direction of "better" (shared with ``tune``)."""
     parser.add_argument("file", metavar="FILE", help="CSV with p, a value column, optional kernel")
-    parser.add_argument("--metric", metavar="NAME",
-                        help="the value column (default: the one of time, throughput, speedup)")
+    parser.add_argument(
+        "--metric",
+        metavar="NAME",
+        help="the value column (default: the one of time, throughput, speedup)",
+    )
     direction = parser.add_mutually_exclusive_group()
-    direction.add_argument("--higher-is-better", dest="higher_is_better", action="store_const",
-                           const=True, default=None, help="a higher value is better")
-    direction.add_argument("--lower-is-better", dest="higher_is_better", action="store_const",
-                           const=False, help="a lower value is better")
+    direction.add_argument(
+        "--higher-is-better",
+        dest="higher_is_better",
+        action="store_const",
+        const=True,
+        default=None,
+        help="a higher value is better",
+    )
+    direction.add_argument(
+        "--lower-is-better",
+        dest="higher_is_better",
+        action="store_const",
+        const=False,
+        help="a lower value is better",
+    )
     add_format_option(parser)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_performance_options(parser)
-    parser.add_argument("--upto", type=int, required=True, metavar="N",
-                        help="predict the performance for 1..N threads")
-    parser.add_argument("--checkpoints", type=int, default=4, metavar="C",
-                        help="measurements with the highest thread counts kept to choose the "
-                        "function (default 4)")
+    parser.add_argument(
+        "--upto",
+        type=int,
+        required=True,
+        metavar="N",
+        help="predict the performance for 1..N threads",
+    )
+    parser.add_argument(
+        "--checkpoints",
+        type=int,
+        default=4,
+        metavar="C",
+        help="measurements with the highest thread counts kept to choose the function (default 4)",
+    )
     parser.add_argument("--unit", help="unit of the model (default: ns for time, else the metric)")
     parser.add_argument("--out", metavar="TOML", help="write the models to this model file")
 

@@ -14,13 +14,26 @@ from .predict import _one_or_all, add_performance_options
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_performance_options(parser)
-    parser.add_argument("--init", default="random", metavar="random|N,N,N",
-                        help="initial thread counts of OPreSca (default random)")
+    parser.add_argument(
+        "--init",
+        default="random",
+        metavar="random|N,N,N",
+        help="initial thread counts of OPreSca (default random)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the first random run")
-    parser.add_argument("--runs", type=int, default=10, metavar="R",
-                        help="random runs averaged with --init random (default 10)")
-    parser.add_argument("--max-threads", type=int, metavar="N",
-                        help="choose among the table's counts up to N (default all)")
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=10,
+        metavar="R",
+        help="random runs averaged with --init random (default 10)",
+    )
+    parser.add_argument(
+        "--max-threads",
+        type=int,
+        metavar="N",
+        help="choose among the table's counts up to N (default all)",
+    )
 
 
 def _init(text: str) -> list[int] | None:
@@ -43,8 +56,11 @@ def tune_workload(workload: Any, args: argparse.Namespace) -> dict[str, Any]:
     """The JSON record of OPreSca and Binsearch on one workload."""
     from ..tuning import mean_scores, run_binsearch, run_opresca, score
 
-    table = {n: v for n, v in workload.table().items()
-             if args.max_threads is None or n <= args.max_threads}
+    table = {
+        n: v
+        for n, v in workload.table().items()
+        if args.max_threads is None or n <= args.max_threads
+    }
     if len(table) < 3:
         raise PatternalgError(
             f"{args.file}: workload {workload.name}: the tuners need at least 3 thread counts "
@@ -84,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
     for record in records:
         for tuner, label in (("opresca", "OPreSca"), ("binsearch", "Binsearch")):
             row = record[tuner]
-            print(f"{record['workload']:<16} {label:<10} {row['chosen']:>6d} {row['E']:>7.3f} "
-                  f"{row['S']:>6.2f} {row['E_S']:>7.3f} {row['S_E_gt_10']:>8.2f}")
+            print(
+                f"{record['workload']:<16} {label:<10} {row['chosen']:>6d} {row['E']:>7.3f} "
+                f"{row['S']:>6.2f} {row['E_S']:>7.3f} {row['S_E_gt_10']:>8.2f}"
+            )
     return 0

@@ -87,9 +87,7 @@ def speedup_expr(f: Value, k: Value, m1: Value, m2: Value) -> sympy.Expr:
     return sympy.Mul(_memory_share(mu_1, rho), sympy.Pow(slowest, -1))
 
 
-def memwall_expr(
-    f: Value, k: Value, m1: Value, m2: Value, t1: Value = 1
-) -> sympy.Expr:
+def memwall_expr(f: Value, k: Value, m1: Value, m2: Value, t1: Value = 1) -> sympy.Expr:
     """T_1 / S_p: the time on p cores at frequency ratio phi.
 
     >>> from patternalg.symbols import x

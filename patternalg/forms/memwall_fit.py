@@ -144,7 +144,9 @@ def fit_amdahl_f(p: np.ndarray, speedup: np.ndarray) -> tuple[float, float]:
     i = int(np.argmin(mse(grid[:, None])))
     low, high = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
     result = minimize_scalar(
-        lambda f: float(mse(np.array([f]))), bounds=(low, high), method="bounded",
+        lambda f: float(mse(np.array([f]))),
+        bounds=(low, high),
+        method="bounded",
         options={"xatol": 1e-12},
     )
     best = (float(result.x), float(result.fun))

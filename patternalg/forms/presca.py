@@ -171,10 +171,14 @@ class Rational(KernelFunction):
             theta = better
         return theta
 
-    def residuals(self, t: np.ndarray, y: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    def _powers(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+        """Powers of t for the numerator (from t^0) and the denominator (from t^1)."""
         powers = t[:, None] ** np.arange(max(self.numerator, self.denominator) + 1)
         top, bottom = powers[:, : self.numerator + 1], powers[:, 1 : self.denominator + 1]
-        split = self.numerator + 1
+        return top, bottom, self.numerator + 1
+
+    def residuals(self, t: np.ndarray, y: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+        top, bottom, split = self._powers(t)
 
         def relative(theta: np.ndarray) -> np.ndarray:
             return (top @ theta[:split]) / ((1.0 + bottom @ theta[split:]) * y) - 1.0
@@ -182,9 +186,7 @@ class Rational(KernelFunction):
         return relative
 
     def jacobian(self, t: np.ndarray, y: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
-        powers = t[:, None] ** np.arange(max(self.numerator, self.denominator) + 1)
-        top, bottom = powers[:, : self.numerator + 1], powers[:, 1 : self.denominator + 1]
-        split = self.numerator + 1
+        top, bottom, split = self._powers(t)
 
         def derivatives(theta: np.ndarray) -> np.ndarray:
             den = (1.0 + bottom @ theta[split:]) * y
@@ -694,9 +696,7 @@ def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
     ...
     patternalg.errors.ModelFileError: models.w.kernel: unknown kernel function 'Rat21' (valid: ...)
     """
-    spec_keys(
-        spec, where, [], ["kernel", "parameters", "interpolation", "interpolation_range"]
-    )
+    spec_keys(spec, where, [], ["kernel", "parameters", "interpolation", "interpolation_range"])
     kernel: KernelFunction | None = None
     parameters: tuple[float, ...] = ()
     if "kernel" in spec:
@@ -768,11 +768,17 @@ def fit_model(
 
     result = predict(workload.p, workload.value, upto, checkpoints, workload.higher_is_better)
     function = result.function
-    stats: list[tuple[str, Any]] = [("kernel", function.name), ("metric", workload.metric),
-                                    ("measurements", len(workload.p))]
+    stats: list[tuple[str, Any]] = [
+        ("kernel", function.name),
+        ("metric", workload.metric),
+        ("measurements", len(workload.p)),
+    ]
     if result.subset is not None:
-        stats += [("subset", result.subset), ("checkpoints", checkpoints),
-                  ("checkpoint_error", result.checkpoint_error)]
+        stats += [
+            ("subset", result.subset),
+            ("checkpoints", checkpoints),
+            ("checkpoint_error", result.checkpoint_error),
+        ]
     model = AtomicModel(
         name=workload.name,
         expr=function.expr(),
@@ -787,8 +793,11 @@ def fit_model(
     error = result.checkpoint_error
     summary = (
         f"{workload.name}: {function.name}"
-        + (f" on the first {result.subset}, checkpoint error {error:.2%}" if error is not None
-           else " (interpolation)")
+        + (
+            f" on the first {result.subset}, checkpoint error {error:.2%}"
+            if error is not None
+            else " (interpolation)"
+        )
         + f"; predicted {workload.metric} at p={upto}: {values[-1]:.6g}"
     )
     record = {
@@ -825,4 +834,3 @@ def fit_file(path: str | Path, args: Any) -> list[FitReport]:
             raise FitError(f"--upto must be at least 1, got {upto}")
         reports.append(fit_model(workload, upto, checkpoints, getattr(args, "unit", None)))
     return reports
-

@@ -97,9 +97,7 @@ def aggregate(
     return Points(table.path, kernel, params, values, value, tuple(groups))
 
 
-def check_column(
-    table: CsvTable, column: str, low: float, *, strict: bool, what: str
-) -> None:
+def check_column(table: CsvTable, column: str, low: float, *, strict: bool, what: str) -> None:
     """Every cell of ``column`` must be >= ``low`` (> ``low`` if ``strict``).
 
     The error names the file, the first bad line, the column and ``what`` the column is.

@@ -47,7 +47,8 @@ def amdahl_measurements(
 
 
 def memwall_grid(
-    cores: int = 24, frequencies: Sequence[float] = tuple(np.linspace(1.2, 2.5, 14)),
+    cores: int = 24,
+    frequencies: Sequence[float] = tuple(np.linspace(1.2, 2.5, 14)),
     memory_frequency: float = 1.6,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The (p, phi) grid of paper 003: 1-24 cores x 14 CPU frequencies 1.2-2.5 GHz (336 points).
