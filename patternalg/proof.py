@@ -29,6 +29,7 @@ from collections.abc import Iterable
 
 import sympy
 
+from .bindings import as_value
 from .symbols import log2, x
 
 __all__ = ["decide", "RELATIONS"]
@@ -135,8 +136,8 @@ def decide(
         raise ValueError(f"unknown relation {relation!r} (valid: {', '.join(RELATIONS)})")
     shift = {x: 1 + sympy.Dummy("s", nonnegative=True)}
     shift.update({c: 1 + sympy.Dummy(f"{c}_1", nonnegative=True) for c in counts})
-    left = _ln2_form(sympy.sympify(lhs).xreplace(shift))
-    right = _ln2_form(sympy.sympify(rhs).xreplace(shift))
+    left = _ln2_form(as_value(lhs).xreplace(shift))
+    right = _ln2_form(as_value(rhs).xreplace(shift))
     difference = sympy.Add(left, -right)
     if relation == "==":
         if _is_zero(difference):
