@@ -42,6 +42,8 @@ def build_number(text: str) -> sympy.Expr:
     value = float(text)
     if not math.isfinite(value):
         raise ValueError(f"number {text} is out of range")
+    if value == 0.0 and any(c in "123456789" for c in text.lower().split("e")[0]):
+        return sympy.Float(text)  # below double range: keep it, mpmath reads the decimal
     if value.is_integer() and "." not in text and abs(value) < 1e15:
         return sympy.Integer(int(value))
     return sympy.Float(value)
@@ -68,7 +70,11 @@ class _Printer(StrPrinter):
     """sympy's text form, but floats print as the shortest decimal that reads back exactly."""
 
     def _print_Float(self, expr: sympy.Float) -> str:
-        return repr(float(expr))
+        value = float(expr)
+        if (value == 0.0 and not expr.is_zero) or not math.isfinite(value):
+            # beyond double range (1e-400, 1e400): sympy's own decimal form
+            return super()._print_Float(expr)
+        return repr(value)
 
     def _print_Min(self, expr: sympy.Min) -> str:
         return "min(" + ", ".join(self._print(a) for a in expr.args) + ")"

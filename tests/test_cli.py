@@ -110,3 +110,8 @@ def test_models_lists_the_library(tmp_path):
     assert rows == [
         {"name": "sortx", "form": "expr", "model": "2*x", "unit": "ns", "source": "mine"}
     ]
+
+
+def test_absurd_counts_keep_their_magnitude():
+    # 1034.17 / 10^1000 is far below double range; it must not print as 0.0
+    assert run_cli("eval", "tpool_{10^1000}(qsort)").stdout.startswith("1.03417")
