@@ -43,8 +43,10 @@ def bench_csa(iterations: int, names: list[str]) -> None:
             start = time.perf_counter()
             fit = fit_memwall(grid_p, grid_phi, measured, iterations=iterations, seed=seed)
             elapsed = time.perf_counter() - start
-            print(f"{name:<22} {seed:>4} {elapsed:>7.2f} {fit.mse:>10.2e} "
-                  f"{fit.amdahl_mse:>11.4f} {fit.gain:>7.2f}")
+            print(
+                f"{name:<22} {seed:>4} {elapsed:>7.2f} {fit.mse:>10.2e} "
+                f"{fit.amdahl_mse:>11.4f} {fit.gain:>7.2f}"
+            )
 
 
 def _batch_refit(x: np.ndarray, p: np.ndarray, t: np.ndarray, degree: int) -> None:
@@ -110,17 +112,23 @@ def bench_alpha(seeds: int) -> None:
 
 
 def bench_replay(seeds: int) -> None:
-    print("\n== replay (paper 002, 3.5): shuffled stream, predict then update;"
-          " static = the first estimate")
-    print(f"{'seed':>4} {'model':<7} {'mean |err| s':>12} {'p5 s':>9} {'p95 s':>9} "
-          f"{'max |err| s':>12}")
+    print(
+        "\n== replay (paper 002, 3.5): shuffled stream, predict then update;"
+        " static = the first estimate"
+    )
+    print(
+        f"{'seed':>4} {'model':<7} {'mean |err| s':>12} {'p5 s':>9} {'p95 s':>9} "
+        f"{'max |err| s':>12}"
+    )
     for seed in range(seeds):
         x, p, t = amdahl_measurements(repetitions=2, seed=seed)
         result = replay(x, p, t, degree=3, seed=seed)
         for label, errors in (("online", result.online), ("static", result.static)):
             s = result.spread(errors)
-            print(f"{seed:>4} {label:<7} {s['mean_abs']:>12.4f} {s['p5']:>9.4f} "
-                  f"{s['p95']:>9.4f} {s['max_abs']:>12.4f}")
+            print(
+                f"{seed:>4} {label:<7} {s['mean_abs']:>12.4f} {s['p5']:>9.4f} "
+                f"{s['p95']:>9.4f} {s['max_abs']:>12.4f}"
+            )
 
 
 def main() -> None:

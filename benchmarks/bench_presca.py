@@ -11,7 +11,8 @@ Four shapes on 1..48 threads (the paper's x86 machine), each with random paramet
 Printed, with the paper's figure beside each:
 
 * 90th-percentile interpolation error from 6 and 8 evenly spread measurements (paper: below
-  15 % for 30-31 of 32 workloads) -- baseline: piecewise-linear interpolation;
+  15 % for 30-31 of 32 workloads), for the paper's polynomial and ours (times interpolated
+  in their inverse) -- baseline: piecewise-linear interpolation;
 * share of extrapolations from 1..m threads (m = 12, 16, 24; 4 checkpoints) with errors
   below 20 % up to 2m threads (paper: 82.5 %) -- baseline: the interpolation polynomial
   extrapolated; and the time per prediction;
@@ -96,19 +97,31 @@ def _by_shape(names: list[str], ok: list[bool]) -> str:
 
 def interpolation(data: list[tuple[str, np.ndarray, bool]]) -> None:
     print("Interpolation: share of workloads whose 90th-percentile error is below 15 %")
+    names = [name for name, _, _ in data]
     for m in (6, 8):
         at = np.unique(np.round(np.linspace(1, 48, m)).astype(int))
-        ours, peer = [], []
-        for _, y, _ in data:
-            coeffs = fit_polynomial(at, y[at - 1])
-            ours.append(np.percentile(_relative(np.polyval(coeffs[::-1], THREADS), y), 90))
-            peer.append(np.percentile(_relative(np.interp(THREADS, at, y[at - 1]), y), 90))
-        names = [name for name, _, _ in data]
-        print(f"  m={m}: by shape: {_by_shape(names, [e < 0.15 for e in ours])}")
-        print(f"  m={m}: PreSca polynomial {np.mean(np.array(ours) < 0.15):6.1%} "
-              f"(median p90 {np.median(ours):.1%}) | piecewise-linear "
-              f"{np.mean(np.array(peer) < 0.15):6.1%} (median p90 {np.median(peer):.1%})"
-              f"   paper: 30-31 of 32 (94-97 %)")
+        errors: dict[str, list[float]] = {"paper": [], "auto": [], "linear": []}
+        for _, y, higher in data:
+            for how, key in (("poly", "paper"), ("auto", "auto")):
+                function = predict(
+                    at, y[at - 1], upto=48, higher_is_better=higher, interpolation=how
+                ).function
+                errors[key].append(np.percentile(_relative(function(THREADS), y), 90))
+            errors["linear"].append(
+                np.percentile(_relative(np.interp(THREADS, at, y[at - 1]), y), 90)
+            )
+        for key, label in (
+            ("paper", "paper's polynomial"),
+            ("auto", "ours (1/time)"),
+            ("linear", "piecewise-linear"),
+        ):
+            values = np.array(errors[key])
+            print(
+                f"  m={m}: {label:<19} {np.mean(values < 0.15):6.1%} "
+                f"(median p90 {np.median(values):5.1%}); by shape: "
+                f"{_by_shape(names, list(values < 0.15))}"
+            )
+        print("        paper: 30-31 of 32 workloads (94-97 %)")
 
 
 def extrapolation(data: list[tuple[str, np.ndarray, bool]]) -> None:
@@ -129,16 +142,21 @@ def extrapolation(data: list[tuple[str, np.ndarray, bool]]) -> None:
             coeffs = fit_polynomial(n, y[:m])
             poly_ok += np.max(_relative(np.polyval(coeffs[::-1], beyond), y[m:upto])) < 0.2
         total_ok, total_poly, total = total_ok + ok, total_poly + poly_ok, total + len(data)
-        print(f"  m={m:2d}: PreSca {ok / len(data):6.1%} | polynomial extrapolated "
-              f"{poly_ok / len(data):6.1%} | {np.mean(seconds) * 1e3:7.1f} ms per prediction")
+        print(
+            f"  m={m:2d}: PreSca {ok / len(data):6.1%} | polynomial extrapolated "
+            f"{poly_ok / len(data):6.1%} | {np.mean(seconds) * 1e3:7.1f} ms per prediction"
+        )
         print(f"        by shape: {_by_shape([name for name, _, _ in data], good)}")
-    print(f"  all : PreSca {total_ok / total:6.1%} | polynomial extrapolated "
-          f"{total_poly / total:6.1%}   paper: 82.5 % (185 of 224)")
+    print(
+        f"  all : PreSca {total_ok / total:6.1%} | polynomial extrapolated "
+        f"{total_poly / total:6.1%}   paper: 82.5 % (185 of 224)"
+    )
 
 
 def tuning(data: list[tuple[str, np.ndarray, bool]], runs: int, seed: int) -> None:
-    print("OPreSca vs Binsearch (mean over workloads; random init averaged over "
-          f"{runs} seeded runs)")
+    print(
+        f"OPreSca vs Binsearch (mean over workloads; random init averaged over {runs} seeded runs)"
+    )
     rows: dict[str, list] = {"OPreSca Rnd-Rnd-Rnd": [], "OPreSca 12-24-36": [], "Binsearch": []}
     seconds = []
     for _, y, higher in data:
@@ -156,9 +174,11 @@ def tuning(data: list[tuple[str, np.ndarray, bool]], runs: int, seed: int) -> No
         print(f"  {name:20s} {s.E:7.3f} {s.S:6.2f} {s.E_S:7.3f} {s.S_E_gt_10:8.2f} {s.cost:7.3f}")
     base = means["Binsearch"].cost
     random, fixed = means["OPreSca Rnd-Rnd-Rnd"].cost, means["OPreSca 12-24-36"].cost
-    print(f"  cost ratio Binsearch / OPreSca: random {base / random:.2f}x"
-          f", 12-24-36 {base / fixed:.2f}x   "
-          "paper (x86): 1.4x, 2x; S < 7, E < 3 %")
+    print(
+        f"  cost ratio Binsearch / OPreSca: random {base / random:.2f}x"
+        f", 12-24-36 {base / fixed:.2f}x   "
+        "paper (x86): 1.4x, 2x; S < 7, E < 3 %"
+    )
     print(f"  OPreSca run time: {np.mean(seconds) * 1e3:.0f} ms per tuning run")
 
 
@@ -170,8 +190,10 @@ def main() -> None:
     parser.add_argument("--noise", type=float, default=NOISE, help="relative noise (0.02)")
     args = parser.parse_args()
     data = workloads(args.instances, args.seed, args.noise)
-    print(f"{len(data)} synthetic workloads ({', '.join(SHAPES)}), 1..48 threads, "
-          f"{args.noise:.1%} noise\n")
+    print(
+        f"{len(data)} synthetic workloads ({', '.join(SHAPES)}), 1..48 threads, "
+        f"{args.noise:.1%} noise\n"
+    )
     start = time.perf_counter()
     interpolation(data)
     extrapolation(data)

@@ -140,8 +140,12 @@ def test_explain_derivation_records_every_subterm():
         "inc",
     ]
     assert derivation.steps[0].note == "bottleneck: left stage"
-    assert [s.model for s in derivation.steps] == [ev("tpool_4(qsort)"), ev("tpool_4(qsort)"),
-                                                   ev("qsort"), ev("inc")]
+    assert [s.model for s in derivation.steps] == [
+        ev("tpool_4(qsort)"),
+        ev("tpool_4(qsort)"),
+        ev("qsort"),
+        ev("inc"),
+    ]
     assert derivation.atoms["qsort"].source.startswith("paper 001, Table 1, row 3")
 
 

@@ -240,14 +240,26 @@ def test_every_alpha_option_runs_from_the_command_line(
     [
         ("x,p", ["1,1"], [], "m.csv:1: missing column 'time'"),
         ("x,p,time", ["1,1,2", "2,one,3"], [], "m.csv:3: column 'p': 'one' is not a number"),
-        ("x,p,time", ["1,1,2", "2,0.5,3"], [],
-         "m.csv:3: column 'p': 0.5 is not valid (a core count p must be at least 1)"),
+        (
+            "x,p,time",
+            ["1,1,2", "2,0.5,3"],
+            [],
+            "m.csv:3: column 'p': 0.5 is not valid (a core count p must be at least 1)",
+        ),
         ("x,p,time", ["1,1,2", "2,2,-3"], [], "m.csv:3: column 'time': -3 is not valid"),
-        ("x,p,time", ["1,1,2", "1,1,2.1", "2,2,3"], ["--degree", "1"],
-         "m.csv: kernel 'kernel', column 'x': 1 distinct value(s) where T_seq of degree 1 "
-         "(rows with p = 1) needs at least 2 (rows at lines 2"),
-        ("x,p,time", ["1,2,2", "2,2,3"], [],
-         "m.csv: kernel 'kernel', column 'p': no rows with p = 1"),
+        (
+            "x,p,time",
+            ["1,1,2", "1,1,2.1", "2,2,3"],
+            ["--degree", "1"],
+            "m.csv: kernel 'kernel', column 'x': 1 distinct value(s) where T_seq of degree 1 "
+            "(rows with p = 1) needs at least 2 (rows at lines 2",
+        ),
+        (
+            "x,p,time",
+            ["1,2,2", "2,2,3"],
+            [],
+            "m.csv: kernel 'kernel', column 'p': no rows with p = 1",
+        ),
         ("p,time", ["1,2", "2,1.5"], ["--degree", "2"], "m.csv:1: missing column 'x'"),
     ],
 )

@@ -67,9 +67,20 @@ def test_builtin_laws_print_back_to_what_they_parse_from(law):
 # --- the built-in laws ----------------------------------------------------------------------
 def test_builtin_law_ids_are_stable():
     assert [law.id for law in BUILTIN_LAWS] == [
-        "pipe_assoc", "pipe_comm", "pipe_tpool_layering", "pipe_vs_tpool2_seq",
-        "seq_assoc", "seq_comm", "tpool_unit", "tpool_nest", "tpool_seq_distrib",
-        "pipe_idem", "pipe_le_seq", "pipe_ge_stage", "tpool_speedup", "pipe_seq_absorb",
+        "pipe_assoc",
+        "pipe_comm",
+        "pipe_tpool_layering",
+        "pipe_vs_tpool2_seq",
+        "seq_assoc",
+        "seq_comm",
+        "tpool_unit",
+        "tpool_nest",
+        "tpool_seq_distrib",
+        "pipe_idem",
+        "pipe_le_seq",
+        "pipe_ge_stage",
+        "tpool_speedup",
+        "pipe_seq_absorb",
     ]
 
 
@@ -125,8 +136,10 @@ def _recompute(law, semantics, cx):
     library = LIB.merged(generated)
     models = {k: evaluate(parse(v), library, semantics) for k, v in cx.bindings}
     values = {sympy.Symbol(k, positive=True): v for k, v in cx.symbols}
-    sides = [evaluate(s, library, semantics, metavariables=models).subs(values)
-             for s in (law.lhs, law.rhs)]
+    sides = [
+        evaluate(s, library, semantics, metavariables=models).subs(values)
+        for s in (law.lhs, law.rhs)
+    ]
     return sides, [float(s.subs(x, cx.x)) for s in sides]
 
 
@@ -224,8 +237,17 @@ def _run(capsys, *argv):
 
 
 def test_check_command_json_keys_and_exit_status_for_a_false_law(capsys):
-    status, out, _ = _run(capsys, "check", "seq(A, B) <= pipe(A, B)", "--examples", "20",
-                          "--seed", "1", "--format", "json")
+    status, out, _ = _run(
+        capsys,
+        "check",
+        "seq(A, B) <= pipe(A, B)",
+        "--examples",
+        "20",
+        "--seed",
+        "1",
+        "--format",
+        "json",
+    )
     assert status == 1
     rows = json.loads(out)
     assert [r["semantics"] for r in rows] == ["asymptotic", "exact"]
@@ -233,12 +255,30 @@ def test_check_command_json_keys_and_exit_status_for_a_false_law(capsys):
         assert set(row) == {"id", "law", "semantics", "status", "counterexample", "examples"}
         assert row["id"] is None and row["status"] == "fails"
         assert set(row["counterexample"]) == {
-            "bindings", "atoms", "models", "symbols", "x", "lhs", "rhs", "ratio_limit"}
+            "bindings",
+            "atoms",
+            "models",
+            "symbols",
+            "x",
+            "lhs",
+            "rhs",
+            "ratio_limit",
+        }
 
 
 def test_check_command_output_reproduces_with_seed(capsys):
-    argv = ["check", "pipe(A, B) >= A", "--semantics", "asymptotic", "--examples", "10",
-            "--seed", "3", "--format", "json"]
+    argv = [
+        "check",
+        "pipe(A, B) >= A",
+        "--semantics",
+        "asymptotic",
+        "--examples",
+        "10",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ]
     first = _run(capsys, *argv)
     assert first[0] == 0
     assert _run(capsys, *argv) == first
@@ -266,8 +306,10 @@ def test_laws_command_prints_every_builtin_law_under_both_semantics(capsys):
     assert lines[0].split() == ["id", "law", "semantics", "status", "counterexample", "time"]
     assert len(lines) == 1 + 2 * len(BUILTIN_LAWS) + 1
     assert lines[-1].startswith("(seed 0,")
-    assert any(line.startswith("pipe_vs_tpool2_seq") and " exact " in line and " proved " in line
-               for line in lines)
+    assert any(
+        line.startswith("pipe_vs_tpool2_seq") and " exact " in line and " proved " in line
+        for line in lines
+    )
 
 
 def test_counts_are_bound_before_the_asymptotic_pipe_decides():

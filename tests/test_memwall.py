@@ -20,11 +20,7 @@ from patternalg.forms.memwall_fit import fit_amdahl_f, fit_memwall, speedups
 from patternalg.forms.synthetic import memwall_grid
 from patternalg.symbols import n, p, phi, x
 
-TABLE1 = {
-    name: model
-    for name, model in ModelLibrary.builtin().items()
-    if model.form == "memwall"
-}
+TABLE1 = {name: model for name, model in ModelLibrary.builtin().items() if model.form == "memwall"}
 
 
 def _params(model) -> tuple[float, float, float, float]:
@@ -51,9 +47,7 @@ def test_s1_is_one_for_every_table1_parameter_set(name: str) -> None:
 
 
 @settings(max_examples=50, deadline=None)
-@given(
-    f=st.floats(0, 1), k=st.floats(0, 10), m1=st.floats(0, 1), m2=st.floats(0, 1)
-)
+@given(f=st.floats(0, 1), k=st.floats(0, 10), m1=st.floats(0, 1), m2=st.floats(0, 1))
 def test_s1_is_exactly_one_for_any_parameters(f: float, k: float, m1: float, m2: float) -> None:
     s1 = speedup_expr(f, k, m1, m2).xreplace({p: 1})
     assert s1.is_number and float(s1) == 1.0  # exactly, not to a tolerance
@@ -183,8 +177,11 @@ def _grid_csv(tmp_path, params, *, times: bool, frequencies: bool) -> str:
     for a, b, c in zip(grid_p.tolist(), grid_phi.tolist(), s.tolist(), strict=True):
         ratio = f"{b * 1.6!r},1.6" if frequencies else f"{b!r}"
         value = 10.0 / c if times else c
-        rows += [f"demo,{a:g},{ratio},{value!r}", f"demo,{a:g},{ratio},{value * 1.001!r}",
-                 f"demo,{a:g},{ratio},{value * 0.999!r}"]  # repetitions: the median is exact
+        rows += [
+            f"demo,{a:g},{ratio},{value!r}",
+            f"demo,{a:g},{ratio},{value * 1.001!r}",
+            f"demo,{a:g},{ratio},{value * 0.999!r}",
+        ]  # repetitions: the median is exact
     path = tmp_path / "w.csv"
     path.write_text("\n".join([header, *rows]) + "\n")
     return str(path)
@@ -209,14 +206,20 @@ def test_fit_json_reports_mse_and_amdahl_mse(
 @pytest.mark.parametrize(
     ("header", "rows", "message"),
     [
-        ("p,time", ["1,2"],
-         "w.csv:1: missing column 'phi' (or 'f_cpu' and 'f_mem'); found only: p, time"),
+        (
+            "p,time",
+            ["1,2"],
+            "w.csv:1: missing column 'phi' (or 'f_cpu' and 'f_mem'); found only: p, time",
+        ),
         ("p,phi", ["1,2"], "w.csv:1: missing column 'speedup' (or 'time')"),
         ("p,phi,time", ["1,1.5,2", "0,1.5,1"], "w.csv:3: column 'p': 0 is not valid"),
         ("p,phi,time", ["1,1.5,2", "2,-1,1"], "w.csv:3: column 'phi': -1 is not valid"),
         ("p,phi,time", ["1,1.5,2", "2,1.5,x"], "w.csv:3: column 'time': 'x' is not a number"),
-        ("p,phi,time", ["1,1.5,2", "2,1.5,1", "2,2.0,1.2"],
-         "kernel 'kernel', column 'p': no 1-core time at phi = 2 (rows at lines 4)"),
+        (
+            "p,phi,time",
+            ["1,1.5,2", "2,1.5,1", "2,2.0,1.2"],
+            "kernel 'kernel', column 'p': no 1-core time at phi = 2 (rows at lines 4)",
+        ),
         ("p,phi,speedup", ["1,1.5,1", "1,2.0,1"], "column 'p': 1 distinct value(s)"),
     ],
 )

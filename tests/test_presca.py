@@ -103,8 +103,9 @@ def test_interpolation_is_exact_on_polynomials_of_degree_up_to_m_minus_2(m, data
     coeffs = data.draw(
         st.lists(st.floats(-5, 5, allow_nan=False), min_size=degree + 1, max_size=degree + 1)
     )
-    n = np.array(sorted(data.draw(st.sets(st.integers(1, 64), min_size=m, max_size=m))),
-                 dtype=float)
+    n = np.array(
+        sorted(data.draw(st.sets(st.integers(1, 64), min_size=m, max_size=m))), dtype=float
+    )
     y = np.polyval(coeffs[::-1], n)
     fitted = fit_polynomial(n, y)
     assert len(fitted) == min(6, m - 2) + 1
@@ -226,11 +227,17 @@ def test_predict_extrapolates_below_the_measured_range_too():
 
 # --- measurements ------------------------------------------------------------------------------
 def test_read_performance_directions_names_and_repeats(tmp_path):
-    path = _write(tmp_path, "runs.csv",
-                  "kernel,p,time\nKmeans-Low,1,10\nKmeans-Low,2,6\nKmeans-Low,2,4\nSort,1,3\n")
+    path = _write(
+        tmp_path,
+        "runs.csv",
+        "kernel,p,time\nKmeans-Low,1,10\nKmeans-Low,2,6\nKmeans-Low,2,4\nSort,1,3\n",
+    )
     kmeans, sort = read_performance(path)
     assert (kmeans.name, kmeans.table(), kmeans.higher_is_better) == (
-        "kmeans_Low", {1: 10.0, 2: 5.0}, False)
+        "kmeans_Low",
+        {1: 10.0, 2: 5.0},
+        False,
+    )
     assert sort.name == "sort"
     tp = _write(tmp_path, "tp.csv", "p,speedup\n1,1\n2,1.9\n")
     assert read_performance(tp)[0].higher_is_better is True
@@ -241,22 +248,43 @@ def test_read_performance_directions_names_and_repeats(tmp_path):
 @pytest.mark.parametrize(
     ("text", "kwargs", "message"),
     [
-        ("p,ops\n1,1\n", {"metric": "ops"},
-         "{path}: is a higher 'ops' better or worse? say --higher-is-better or --lower-is-better"),
-        ("p,time\n1,1\n", {"metric": "time", "higher_is_better": True},
-         "{path}: for column 'time' lower is better by definition"),
-        ("p,time,throughput\n1,1,1\n", {},
-         "{path}: value column: several (time, throughput); choose one (name it time, "
-         "throughput or speedup, or pass --metric NAME)"),
-        ("p,ops\n1,1\n", {},
-         "{path}: value column: none (name it time, throughput or speedup, or pass --metric NAME)"),
-        ("p,time\n1,4\n2,0\n", {},
-         "{path}:3: column 'time': 0 is not positive (performance must be > 0: PreSca's errors "
-         "are relative)"),
-        ("p,time\n1.5,4\n", {},
-         "{path}:2: column 'p': 1.5 is not a thread count (a whole number >= 1)"),
-        ("p,time\n0,4\n", {},
-         "{path}:2: column 'p': 0 is not a thread count (a whole number >= 1)"),
+        (
+            "p,ops\n1,1\n",
+            {"metric": "ops"},
+            "{path}: is a higher 'ops' better or worse? say --higher-is-better or --lower-is-better",
+        ),
+        (
+            "p,time\n1,1\n",
+            {"metric": "time", "higher_is_better": True},
+            "{path}: for column 'time' lower is better by definition",
+        ),
+        (
+            "p,time,throughput\n1,1,1\n",
+            {},
+            "{path}: value column: several (time, throughput); choose one (name it time, "
+            "throughput or speedup, or pass --metric NAME)",
+        ),
+        (
+            "p,ops\n1,1\n",
+            {},
+            "{path}: value column: none (name it time, throughput or speedup, or pass --metric NAME)",
+        ),
+        (
+            "p,time\n1,4\n2,0\n",
+            {},
+            "{path}:3: column 'time': 0 is not positive (performance must be > 0: PreSca's errors "
+            "are relative)",
+        ),
+        (
+            "p,time\n1.5,4\n",
+            {},
+            "{path}:2: column 'p': 1.5 is not a thread count (a whole number >= 1)",
+        ),
+        (
+            "p,time\n0,4\n",
+            {},
+            "{path}:2: column 'p': 0 is not a thread count (a whole number >= 1)",
+        ),
     ],
 )
 def test_read_performance_errors(tmp_path, text, kwargs, message):
@@ -269,8 +297,11 @@ def test_read_performance_errors(tmp_path, text, kwargs, message):
 # --- model files -------------------------------------------------------------------------------
 def test_model_round_trips_through_a_model_file(tmp_path):
     n = np.arange(1, 13)
-    path = _write(tmp_path, "blackbox.csv",
-                  "p,throughput\n" + "".join(f"{k},{40 * k / (1 + 0.03 * k)}\n" for k in n))
+    path = _write(
+        tmp_path,
+        "blackbox.csv",
+        "p,throughput\n" + "".join(f"{k},{40 * k / (1 + 0.03 * k)}\n" for k in n),
+    )
     (workload,) = read_performance(path)
     report = fit_model(workload, upto=24)
     assert report.record["kernel"] == report.model.spec[0][1]
@@ -288,8 +319,12 @@ def test_model_round_trips_through_a_model_file(tmp_path):
 
 def test_build_expr_reads_a_hand_written_table():
     expr = build_expr(
-        {"kernel": "ExpRat", "parameters": {"a": 2, "b": 1, "c": 0, "d": 0.5},
-         "interpolation": [1, 2], "interpolation_range": [1, 4]},
+        {
+            "kernel": "ExpRat",
+            "parameters": {"a": 2, "b": 1, "c": 0, "d": 0.5},
+            "interpolation": [1, 2],
+            "interpolation_range": [1, 4],
+        },
         "models.w",
     )
     assert expr.subs(p, 3) == 7
@@ -300,21 +335,33 @@ def test_build_expr_reads_a_hand_written_table():
     ("spec", "message"),
     [
         ({}, "models.w: a presca model needs 'kernel' or 'interpolation'"),
-        ({"kernel": "Rat12", "parameters": {"a0": 1}},
-         "models.w.parameters: Rat12 needs a table of exactly a0, a1, b1, b2"),
+        (
+            {"kernel": "Rat12", "parameters": {"a0": 1}},
+            "models.w.parameters: Rat12 needs a table of exactly a0, a1, b1, b2",
+        ),
         ({"interpolation": [1.0]}, "models.w: interpolation and interpolation_range go together"),
-        ({"interpolation": [1.0], "interpolation_range": [4, 1]},
-         "models.w.interpolation_range: low 4 is above high 1"),
-        ({"interpolation": [1.0, "a"], "interpolation_range": [1, 4]},
-         "models.w.interpolation.1: expected a finite number, got 'a'"),
-        ({"interpolation": [1.0], "interpolation_range": [1]},
-         "models.w.interpolation_range: expected [low, high]"),
-        ({"kernel": "CubicLn", "parameters": {"a": 1, "b": 1, "c": 1, "d": "x"}},
-         "models.w.parameters.d: expected a finite number, got 'x'"),
-        ({"kernal": "Rat12"},
-         "models.w.kernal: unknown key (did you mean 'kernel'? valid: kernel, parameters, "
-         "interpolation, "
-         "interpolation_range, form, unit, source, x_range, fit)"),
+        (
+            {"interpolation": [1.0], "interpolation_range": [4, 1]},
+            "models.w.interpolation_range: low 4 is above high 1",
+        ),
+        (
+            {"interpolation": [1.0, "a"], "interpolation_range": [1, 4]},
+            "models.w.interpolation.1: expected a finite number, got 'a'",
+        ),
+        (
+            {"interpolation": [1.0], "interpolation_range": [1]},
+            "models.w.interpolation_range: expected [low, high]",
+        ),
+        (
+            {"kernel": "CubicLn", "parameters": {"a": 1, "b": 1, "c": 1, "d": "x"}},
+            "models.w.parameters.d: expected a finite number, got 'x'",
+        ),
+        (
+            {"kernal": "Rat12"},
+            "models.w.kernal: unknown key (did you mean 'kernel'? valid: kernel, parameters, "
+            "interpolation, "
+            "interpolation_range, interpolation_of, form, unit, source, x_range, fit)",
+        ),
     ],
 )
 def test_build_expr_errors(spec, message):
@@ -325,32 +372,75 @@ def test_build_expr_errors(spec, message):
 
 # --- command line ------------------------------------------------------------------------------
 def test_predict_command_json_and_model_file(tmp_path, capsys):
-    path = _write(tmp_path, "vac.csv",
-                  "p,time\n" + "".join(f"{k},{100 * (0.1 + 0.9 / k)}\n" for k in range(1, 13)))
+    path = _write(
+        tmp_path,
+        "vac.csv",
+        "p,time\n" + "".join(f"{k},{100 * (0.1 + 0.9 / k)}\n" for k in range(1, 13)),
+    )
     out = tmp_path / "m.toml"
     assert main(["predict", path, "--upto", "20", "--format", "json", "--out", str(out)]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert set(record) == {"workload", "kernel", "model", "subset", "checkpoint_error",
-                           "predictions"}
+    assert set(record) == {
+        "workload",
+        "kernel",
+        "model",
+        "subset",
+        "checkpoint_error",
+        "predictions",
+    }
     assert [row["p"] for row in record["predictions"]] == list(range(1, 21))
     assert record["kernel"] in {f.name for f in KERNEL}
     assert ModelLibrary.from_file(out)["vac"].form == "presca"
     assert main(["predict", path, "--upto", "8"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("vac: poly6 (interpolation); predicted time at p=8: ")
+    # a time is interpolated in its inverse by default: 100 * (0.1 + 0.9/8) = 21.25
+    assert text.startswith("vac: 1/poly6 (interpolation); predicted time at p=8: 21.2")
+    assert main(["predict", path, "--upto", "8", "--interpolate", "poly"]) == 0
+    assert capsys.readouterr().out.startswith("vac: poly6 (interpolation); predicted time at p=8: ")
+
+
+def test_inverse_interpolation_is_exact_on_amdahl_times():
+    # 1/time of t = 1/(c + d n) is a polynomial in n, the times are not
+    n = np.arange(1.0, 9.0)
+    time = 1.0 / (0.2 + 0.05 * n)
+    inverse = predict(n, time, upto=8)
+    assert inverse.function.inverse and inverse.function.name == "1/poly6"
+    assert np.allclose(inverse.function(np.arange(1.0, 9.0)), time, rtol=1e-9)
+    plain = predict(n, time, upto=8, interpolation="poly")
+    assert not plain.function.inverse and plain.function.name == "poly6"
+    # throughputs (higher is better) keep the paper's polynomial under "auto"
+    assert not predict(n, 1 / time, upto=8, higher_is_better=True).function.inverse
+
+
+def test_inverse_interpolation_round_trips_through_a_model_file(tmp_path):
+    from patternalg.library import AtomicModel
+
+    n = np.arange(1.0, 9.0)
+    function = predict(n, 1.0 / (0.2 + 0.05 * n), upto=8).function
+    model = AtomicModel("w", function.expr(), form="presca", spec=function.spec())
+    path = tmp_path / "w.toml"
+    ModelLibrary([model]).save(path)
+    back = ModelLibrary.from_file(path)["w"]
+    assert back.expr == model.expr
+    assert float(back.expr.subs(p, 4)) == pytest.approx(1 / (0.2 + 0.05 * 4))
 
 
 def test_predict_command_errors_are_one_line(tmp_path, capsys):
     path = _write(tmp_path, "few.csv", "p,time\n1,10\n2,6\n3,4\n")
     assert main(["predict", path, "--upto", "6"]) == 2
     err = capsys.readouterr().err
-    assert err == ("patternalg predict: error: extrapolation needs at least 8 measurements "
-                   "(4 checkpoints and a subset of 4 to fit), got 3\n")
+    assert err == (
+        "patternalg predict: error: extrapolation needs at least 8 measurements "
+        "(4 checkpoints and a subset of 4 to fit), got 3\n"
+    )
     assert main(["predict", path, "--upto", "3", "--checkpoints", "0"]) == 2
     assert capsys.readouterr().err == (
-        "patternalg predict: error: --checkpoints must be at least 1, got 0\n")
+        "patternalg predict: error: --checkpoints must be at least 1, got 0\n"
+    )
     assert main(["predict", path, "--upto", "0"]) == 2
-    assert capsys.readouterr().err == "patternalg predict: error: --upto must be at least 1, got 0\n"
+    assert (
+        capsys.readouterr().err == "patternalg predict: error: --upto must be at least 1, got 0\n"
+    )
 
 
 # --- composition in terms ------------------------------------------------------------------------
@@ -360,8 +450,11 @@ def test_a_presca_model_from_a_model_file_composes_in_terms(tmp_path):
 
     reports = []
     for name, scale in (("blackbox", 40.0), ("other", 25.0)):
-        path = _write(tmp_path, f"{name}.csv", "p,time\n" + "".join(
-            f"{k},{scale * (0.1 + 0.9 / k)}\n" for k in range(1, 13)))
+        path = _write(
+            tmp_path,
+            f"{name}.csv",
+            "p,time\n" + "".join(f"{k},{scale * (0.1 + 0.9 / k)}\n" for k in range(1, 13)),
+        )
         (workload,) = read_performance(path)
         reports.append(fit_model(workload, upto=16))
     out = tmp_path / "models.toml"
@@ -383,8 +476,9 @@ def test_a_presca_model_from_a_model_file_composes_in_terms(tmp_path):
 
 
 def test_fit_command_with_form_presca_and_several_workloads(tmp_path, capsys):
-    rows = "".join(f"a,{k},{30 * k / (1 + 0.05 * k)}\nb,{k},{10 * k / (1 + 0.1 * k)}\n"
-                   for k in range(1, 13))
+    rows = "".join(
+        f"a,{k},{30 * k / (1 + 0.05 * k)}\nb,{k},{10 * k / (1 + 0.1 * k)}\n" for k in range(1, 13)
+    )
     path = _write(tmp_path, "two.csv", "kernel,p,throughput\n" + rows)
     assert main(["fit", path, "--form", "presca", "--format", "json"]) == 0
     records = json.loads(capsys.readouterr().out)

@@ -191,8 +191,12 @@ def test_tune_command_errors(tmp_path, capsys):
     assert main(["tune", path, "--max-threads", "2"]) == 2
     assert "the tuners need at least 3 thread counts" in capsys.readouterr().err
     ops = _table_file(tmp_path, contention(20), column="ops")
-    assert main(["tune", ops, "--metric", "ops", "--lower-is-better", "--format", "json",
-                 "--runs", "1"]) == 0
+    assert (
+        main(
+            ["tune", ops, "--metric", "ops", "--lower-is-better", "--format", "json", "--runs", "1"]
+        )
+        == 0
+    )
     # read as a time, the contention curve's best is its lowest value: 1 thread or 48
     assert json.loads(capsys.readouterr().out)["binsearch"]["chosen"] in (1, 48)
 

@@ -52,6 +52,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="C",
         help="measurements with the highest thread counts kept to choose the function (default 4)",
     )
+    parser.add_argument(
+        "--interpolate",
+        choices=("auto", "poly", "inverse"),
+        default="auto",
+        help="inside the measured range: the paper's polynomial (poly), a polynomial of "
+        "1/value (inverse), or inverse for lower-is-better metrics and poly otherwise (auto)",
+    )
     parser.add_argument("--unit", help="unit of the model (default: ns for time, else the metric)")
     parser.add_argument("--out", metavar="TOML", help="write the models to this model file")
 
