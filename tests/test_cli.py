@@ -115,3 +115,12 @@ def test_models_lists_the_library(tmp_path):
 def test_absurd_counts_keep_their_magnitude():
     # 1034.17 / 10^1000 is far below double range; it must not print as 0.0
     assert run_cli("eval", "tpool_{10^1000}(qsort)").stdout.startswith("1.03417")
+
+
+def test_mixed_units_are_noted(tmp_path):
+    extra = tmp_path / "s.toml"
+    extra.write_text('[models.matmul]\nmodel = "2e-9 * x^3"\nunit = "s"\n')
+    result = run_cli("eval", "seq(inc, matmul)", "--models", str(extra))
+    assert result.returncode == 0
+    assert "different units (ns: inc; s: matmul)" in result.stderr
+    assert "different units" not in run_cli("eval", "seq(inc, qsort)").stderr

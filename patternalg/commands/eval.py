@@ -20,6 +20,16 @@ from .common import (
 UNDECIDED = "some pipe stages could not be ordered asymptotically; the model keeps their Max"
 
 
+def mixed_units(derivation: Derivation) -> str:
+    """``"ns: inc, qsort; s: matmul"`` when the atoms of a term differ in unit, else ``""``."""
+    by_unit: dict[str, list[str]] = {}
+    for name, atom in sorted(derivation.atoms.items()):
+        by_unit.setdefault(atom.unit, []).append(name)
+    if len(by_unit) < 2:
+        return ""
+    return "; ".join(f"{unit}: {', '.join(names)}" for unit, names in sorted(by_unit.items()))
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("term", metavar="TERM", help="the term; '-' reads stdin, '@FILE' a file")
     add_library_options(parser)
@@ -53,6 +63,11 @@ def run(args: argparse.Namespace) -> int:
     expr = bind(term, evaluate(term, library, semantics, derivation=derivation), bindings)
     value = as_number(expr)
     notes = [UNDECIDED] if derivation.undecided else []
+    units = mixed_units(derivation)
+    if units:
+        notes.append(
+            f"the atoms have different units ({units}); the model combines them as they are"
+        )
     if args.format == "json":
         print_json(as_json(term, expr, semantics, value, notes))
     elif args.format == "latex":
