@@ -287,9 +287,8 @@ class _Build(Transformer):
         return self._chain(Pipe, children)
 
     def count_number(self, children: list[Token]) -> sympy.Expr:
-        token = children[0]
-        value = build_number(str(token))
-        return self._positive_integer(_pos(token), value, "thread count of tpool_")
+        value = self.number(children).expr
+        return self._positive_integer(_pos(children[0]), value, "thread count of tpool_")
 
     def count_symbol(self, children: list[Token]) -> sympy.Expr:
         token = children[0]

@@ -98,6 +98,7 @@ def test_expressions_use_our_arithmetic():
         ("tpool_1.5(qsort)", "must be a positive integer, got 1.5"),
         ("tpool_{3/2}(qsort)", "must be a positive integer, got 3/2"),
         ("tpool_{1/0}(qsort)", "division by zero"),
+        ("tpool_1e400(qsort)", "number 1e400 is out of range"),
         ("tpool_{__import__('os').system('id')}(qsort)", "syntax error, unexpected character '_'"),
         ("seq", "the text ends too early"),
         ("qsort[x=3]", "x is the input size"),
