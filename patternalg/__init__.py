@@ -21,14 +21,14 @@ from .errors import (
 )
 from .library import AtomicModel, ModelLibrary
 from .symbols import log2, m, n, p, phi, x
-from .syntax import parse, parse_expression
+from .syntax import parse, parse_arithmetic
 from .terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
 
 __version__ = "0.1.0"
 
 __all__ = [
     "parse",
-    "parse_expression",
+    "parse_arithmetic",
     "evaluate",
     "model",
     "Semantics",

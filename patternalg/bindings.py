@@ -20,7 +20,7 @@ import sympy
 from .arith import check_finite, format_expr
 from .errors import EvaluationError, ParseError
 from .symbols import symbol
-from .syntax import parse_expression
+from .syntax import parse_arithmetic
 from .terms import MapReduce, Term, TPool
 
 __all__ = ["parse_binding", "parse_value", "as_value", "bind", "counts"]
@@ -28,7 +28,7 @@ __all__ = ["parse_binding", "parse_value", "as_value", "bind", "counts"]
 
 def parse_value(text: str) -> sympy.Expr:
     """A value for a symbol: any expression of the safe arithmetic (``1024``, ``2^20``)."""
-    return parse_expression(text)
+    return parse_arithmetic(text)
 
 
 def as_value(value: float | int | str | sympy.Expr) -> sympy.Expr:

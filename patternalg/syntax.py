@@ -2,7 +2,7 @@
 
 >>> parse("pipe(a, b, c)") == parse("pipe(a, pipe(b, c))")
 True
->>> parse_expression("1034.17 * x * log2(x) / n")
+>>> parse_arithmetic("1034.17 * x * log2(x) / n")
 1034.17*x*log2(x)/n
 >>> parse("tpool_0(qsort)")
 Traceback (most recent call last):
@@ -28,7 +28,7 @@ from .errors import ParseError
 from .symbols import symbol
 from .terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
 
-__all__ = ["parse", "parse_expression", "parse_law_parts", "grammar_path", "MAX_NESTING"]
+__all__ = ["parse", "parse_arithmetic", "parse_law_parts", "grammar_path", "MAX_NESTING"]
 
 #: deepest nesting of brackets accepted in one text (terms nest; 10,000 is a fair design)
 MAX_NESTING = 100_000
@@ -380,10 +380,10 @@ def parse(text: str) -> Term:
     return _run(text, "term")
 
 
-def parse_expression(text: str) -> sympy.Expr:
+def parse_arithmetic(text: str) -> sympy.Expr:
     """Parse an arithmetic expression of the safe sub-language (never ``sympify``).
 
-    >>> parse_expression("(m*n - 1)/(m*n) * 12288 * x")
+    >>> parse_arithmetic("(m*n - 1)/(m*n) * 12288 * x")
     12288*x*(m*n - 1)/(m*n)
     """
     result = _run(text, "expr")

@@ -94,7 +94,7 @@ def spec_keys(
 
 def spec_expr(spec: Mapping[str, Any], key: str, where: str) -> sympy.Expr:
     """An expression-valued key: a number, or a string in the grammar's arithmetic."""
-    from ..syntax import parse_expression
+    from ..syntax import parse_arithmetic
 
     value = spec[key]
     if isinstance(value, bool) or not isinstance(value, int | float | str):
@@ -102,7 +102,7 @@ def spec_expr(spec: Mapping[str, Any], key: str, where: str) -> sympy.Expr:
     if not isinstance(value, str):
         return spec_number(spec, key, where)
     try:
-        return parse_expression(value)
+        return parse_arithmetic(value)
     except ParseError as exc:
         raise ModelFileError(f"{where}.{key}: {exc}") from None
 
