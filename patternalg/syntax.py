@@ -381,7 +381,7 @@ def parse(text: str) -> Term:
 
 
 def parse_arithmetic(text: str) -> sympy.Expr:
-    """Parse an arithmetic expression of the safe sub-language (never ``sympify``).
+    """Parse an arithmetic expression of the safe sub-language (no sympy string parsing, no Python eval).
 
     >>> parse_arithmetic("(m*n - 1)/(m*n) * 12288 * x")
     12288*x*(m*n - 1)/(m*n)
