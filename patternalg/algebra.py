@@ -249,9 +249,7 @@ def _tpool_value(count: sympy.Expr, body: _Value) -> _Value:
 def _pipe_value(left: _Value, right: _Value, semantics: Semantics) -> tuple[_Value, int | None]:
     if semantics is Semantics.ASYMPTOTIC and left.normal is not None and right.normal is not None:
         order = compare_normal_forms(left.normal, right.normal)
-        if order is not None:
-            if order == 0 and left.normal != right.normal:  # pragma: no cover - total order
-                order = _tie_break(left.expr, right.expr)
+        if order is not None:  # 0 only for equal normal forms: either stage is the model
             return (left, 0) if order >= 0 else (right, 1)
     result, winner = m_pipe(left.expr, right.expr, semantics)
     return _Value(result), winner
