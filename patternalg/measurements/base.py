@@ -26,8 +26,9 @@ __all__ = ["Reader", "ValueChoice", "read_source", "number", "Collector", "STDIN
 
 #: how ``-`` (standard input) is named in messages
 STDIN = "<stdin>"
-#: the value column: a name, or a function choosing it among the numeric columns
-ValueChoice = str | Callable[[tuple[str, ...]], str] | None
+#: a CSV file's value column: a name, names in order of preference, or a function choosing
+#: it among the numeric columns
+ValueChoice = str | tuple[str, ...] | Callable[[tuple[str, ...]], str] | None
 
 
 def read_source(path: str | Path) -> tuple[str, str]:

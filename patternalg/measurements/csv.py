@@ -1,7 +1,8 @@
 """CSV tables: a header, then one row per repetition; ``kernel`` and ``metric`` columns optional.
 
 The delimiter is the header's comma, semicolon or tab (the most frequent), else runs of
-blanks. The value column is the one ``value`` or ``metric`` names, else the last column
+blanks. The value column is the one ``value`` names (or the first present of several names
+it lists, or the one it chooses), or ``metric`` names, else the last column
 whose name says it is a measured value (:func:`~patternalg.measurements.names.is_value_name`:
 ``time``, ``runtime[s]``, ``speedup`` ...), else the last column. The parameters are all
 other numeric columns except those named like values.
@@ -51,14 +52,18 @@ def _value_column(
     path: str, line: int, numeric: tuple[str, ...], metric: str | None, value: ValueChoice
 ) -> str | None:
     if callable(value):
-        return value(numeric)
+        value = value(numeric)
     if value is not None:
-        if value.strip().lower() not in numeric:
+        wanted = [v.strip().lower() for v in ((value,) if isinstance(value, str) else value)]
+        present = [v for v in wanted if v in numeric]
+        if not present:
+            others = " or ".join(f"'{v}'" for v in wanted[1:])
             raise MeasurementError(
-                f"{path}:{line}: missing column '{value}' "
-                f"(the header has: {', '.join(numeric) or 'nothing'})"
+                f"{path}:{line}: missing column '{wanted[0]}'"
+                + (f" (or {others})" if others else "")
+                + f"; found only: {', '.join(numeric) or 'nothing'}"
             )
-        return value.strip().lower()
+        return present[0]
     if metric is not None and metric.strip().lower() in numeric[1:]:
         return metric.strip().lower()
     named = [c for c in numeric if is_value_name(c)] or list(numeric)
@@ -101,11 +106,13 @@ class CsvReader(Reader):
             metric_value = _value_column(path, header_line, numeric, metric, value)
         parameters = [c for c in numeric if c != metric_value and not is_value_name(c)]
         if metric_value is None or not parameters:
-            found = _DELIMITERS.get(sep or "", "blanks")
+            if len(header) > 1:
+                found = f"columns separated by {_DELIMITERS.get(sep or '', 'blanks')}"
+            else:
+                found = "found no comma, semicolon, tab or blank between columns"
             raise MeasurementError(
                 f"{path}:{header_line}: need a parameter column and a value column "
-                f"(the header has: {', '.join(header)}; columns separated by {found}; "
-                "valid separators: comma, semicolon, tab, blanks)"
+                f"(the header has: {', '.join(header)}; {found})"
             )
         index = {h: i for i, h in enumerate(header)}
         collector = Collector(path, parameters)

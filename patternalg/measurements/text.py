@@ -80,7 +80,6 @@ class TextReader(Reader):
     """Extra-P's text format (one or more parameters, repetitions on each DATA line)."""
 
     name = "text"
-    suffixes = (".txt",)
 
     @classmethod
     def sniff(cls, first: str) -> bool:
