@@ -355,7 +355,7 @@ def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
     if reports and not getattr(args, "param", None):
         name = ms.parameters[0]
         print(
-            f"note: parameter '{name}' of {path} is the symbol x in these models"
+            f"note: parameter '{name}' of {ms.path} is the symbol x in these models"
             + ("" if name == "x" else f" (use --param {name}=SYMBOL to choose another)"),
             file=sys.stderr,
         )
