@@ -39,8 +39,9 @@ from pathlib import Path
 import numpy as np
 
 from patternalg.forms.pmnf import fit_measurements
-from patternalg.forms.pmnf_fit import BUILDING_BLOCKS, basis, select_basic, select_default
+from patternalg.forms.pmnf_fit import basis, select_basic, select_default
 from patternalg.measurements import read
+from patternalg.pmnf.blocks import BUILDING_BLOCKS
 
 HERE = Path(__file__).resolve().parent
 POINTS = 2.0 ** np.arange(2, 11)
