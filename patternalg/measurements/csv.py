@@ -17,6 +17,8 @@ from __future__ import annotations
 import csv
 from collections.abc import Sequence
 
+import numpy as np
+
 from ..errors import MeasurementError
 from .base import Collector, Reader, ValueChoice, number
 from .model import Measurements
@@ -70,6 +72,24 @@ def _value_column(
     return named[-1] if named else None
 
 
+def _texts(body: list[list[str]], column: int | None, default: str) -> list[str]:
+    """The stripped cells of a text column, or ``default`` for each row if there is none."""
+    return [row[column].strip() for row in body] if column is not None else [default] * len(body)
+
+
+def _cells(body: list[list[str]], lines: list[int], column: int, name: str, path: str) -> np.ndarray:
+    """A numeric column as floats; the first bad cell is an error with its line."""
+    texts = [row[column] for row in body]
+    try:
+        values = np.array(texts, dtype=float)
+    except ValueError:
+        values = np.full(len(texts), np.nan)
+    for i in np.flatnonzero(~np.isfinite(values))[:1]:
+        for line, text in zip(lines[i:], texts[i:], strict=True):
+            number(text, path, line, column=name)  # raises at the first bad cell
+    return values
+
+
 class CsvReader(Reader):
     """CSV (comma, semicolon, tab or blank separated) with a header line."""
 
@@ -115,20 +135,21 @@ class CsvReader(Reader):
                 f"(the header has: {', '.join(header)}; {found})"
             )
         index = {h: i for i, h in enumerate(header)}
-        collector = Collector(path, parameters)
-        for (line, _), row in zip(numbered[1:], rows[1:], strict=True):
+        body, lines = rows[1:], [line for line, _ in numbered[1:]]
+        if not body:
+            raise MeasurementError(f"{path}: no data rows after the header")
+        for line, row in zip(lines, body, strict=True):
             if len(row) != len(header):
                 raise MeasurementError(
                     f"{path}:{line}: {len(row)} cells where the header has {len(header)}"
                 )
-            kernel = row[index["kernel"]].strip() if "kernel" in index else DEFAULT_KERNEL
-            if not kernel:
-                raise MeasurementError(f"{path}:{line}: column 'kernel' is empty")
-            name = row[index["metric"]].strip() if "metric" in index else metric_value
-            point = tuple(number(row[index[c]], path, line, column=c) for c in parameters)
-            cell = number(row[index[metric_value]], path, line, column=metric_value)
-            collector.add(kernel, name, point, [cell], line)
-        if not collector.data:
-            raise MeasurementError(f"{path}: no data rows after the header")
+        kernels = _texts(body, index.get("kernel"), DEFAULT_KERNEL)
+        if "" in kernels:
+            raise MeasurementError(f"{path}:{lines[kernels.index('')]}: column 'kernel' is empty")
+        metrics = _texts(body, index.get("metric"), metric_value)
+        points = np.column_stack([_cells(body, lines, index[c], c, path) for c in parameters])
+        values = _cells(body, lines, index[metric_value], metric_value, path)
+        collector = Collector(path, parameters)
+        collector.add_rows(zip(kernels, metrics, strict=True), points, values, lines)
         unit = split_unit(written[index[metric_value]])[1]
         return collector.result(cls.name, metric_value, header, header_line, unit=unit)
