@@ -138,11 +138,11 @@ class CsvReader(Reader):
         body, lines = rows[1:], [line for line, _ in numbered[1:]]
         if not body:
             raise MeasurementError(f"{path}: no data rows after the header")
-        for line, row in zip(lines, body, strict=True):
-            if len(row) != len(header):
-                raise MeasurementError(
-                    f"{path}:{line}: {len(row)} cells where the header has {len(header)}"
-                )
+        if set(map(len, body)) != {len(header)}:
+            line, row = next((n, r) for n, r in zip(lines, body, strict=True) if len(r) != len(header))
+            raise MeasurementError(
+                f"{path}:{line}: {len(row)} cells where the header has {len(header)}"
+            )
         kernels = _texts(body, index.get("kernel"), DEFAULT_KERNEL)
         if "" in kernels:
             raise MeasurementError(f"{path}:{lines[kernels.index('')]}: column 'kernel' is empty")
