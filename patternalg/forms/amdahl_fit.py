@@ -29,11 +29,11 @@ import sympy
 from ..arith import format_expr
 from ..errors import FitError
 from ..library import AtomicModel
+from ..measurements import Series, read
+from ..measurements.checks import require_above, require_columns, require_distinct
 from ..symbols import x as x_symbol
 from . import FitReport
 from .amdahl import alpha_from_times, build_expr
-from ..measurements import Series, read
-from ..measurements.checks import require_above, require_columns, require_distinct
 
 __all__ = [
     "ALPHA_METHODS",
@@ -271,8 +271,9 @@ def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
         raise FitError(f"--degree {degree}: the degree of T_seq must be 0 or more")
     if degree > 0 and not has_x:
         raise FitError(
-            f"{ms.location()}: missing column 'x' (--degree {degree} needs the "
-            "predictor value x; without x, T_seq is a constant: --degree 0)"
+            f"missing column 'x' (--degree {degree} needs the "
+            "predictor value x; without x, T_seq is a constant: --degree 0)",
+            location=ms.location(),
         )
     for s in ms:
         require_above(s, "p", 1.0, strict=False, what="a core count p")
