@@ -13,7 +13,7 @@ FITTABLE = ("pmnf", "amdahl", "memwall", "presca")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "file", metavar="FILE", help="measurements (CSV, Extra-P text/JSON, TaLPas)"
+        "file", metavar="FILE", help="measurements (CSV, Extra-P text/JSON, TaLPas); - for stdin"
     )
     parser.add_argument(
         "--form", choices=FITTABLE, default="pmnf", help="model family (default pmnf)"
