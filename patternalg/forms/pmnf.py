@@ -36,7 +36,7 @@ from ..errors import FitError
 from ..library import AtomicModel, valid_atom_name
 from ..measurements import MeasurementSet, Series, read_measurements
 from ..symbols import log2, symbol
-from . import FitReport, spec_expr, spec_keys
+from . import LegacyFitReport as FitReport, spec_expr, spec_keys
 from .pmnf_fit import BUILDING_BLOCKS, Selection, basis, select_basic, select_default
 
 __all__ = [
