@@ -13,13 +13,52 @@ import patternalg.forms
 from patternalg.errors import EvaluationError, FitError, ModelFileError
 from patternalg.forms import FORMS, Form, form_class
 from patternalg.library import ModelLibrary
+from patternalg.measurements import read
 
 # each family: a model of it, and (for fittable families) measurements to fit it to
 EXAMPLES: dict[str, Callable[[], Form]] = {
     "expr": lambda: form_class("expr")("3.5*x*log2(x) + 2*p^(1/2) + 7"),
+    "pmnf": lambda: form_class("pmnf")(
+        "0.48*x**(5/4)*log2(x) + 2.8", domain={"x": (4.0, 64.0)}, statistics={"smape": 1.5}
+    ),
+    "amdahl": lambda: form_class("amdahl")(0.9, "2.5*x**2 + 3", domain={"p": (1.0, 16.0)}),
+    "memwall": lambda: form_class("memwall")(0.99, 2.0, 0.05, 0.5, t1="3*x"),
 }
+
+
+def _csv(tmp_path, header: str, rows: list[tuple[float, ...]]) -> Any:
+    path = tmp_path / "m.csv"
+    path.write_text(header + "\n" + "".join(",".join(map(repr, r)) + "\n" for r in rows))
+    return read(path)
+
+
 #: family -> (measurements, options) that fit() needs; families missing here cannot be fitted
-FIT_DATA: dict[str, Callable[[Any], tuple[Any, dict[str, Any]]]] = {}
+FIT_DATA: dict[str, Callable[[Any], tuple[Any, dict[str, Any]]]] = {
+    "pmnf": lambda tmp: (
+        _csv(tmp, "x,time", [(v, 3 + 0.5 * v * math.log2(v)) for v in (4.0, 8, 16, 32, 64)]),
+        {"modeler": "basic"},
+    ),
+    "amdahl": lambda tmp: (
+        _csv(
+            tmp,
+            "x,p,time",
+            [(x, p, 2.0 * x * (0.9 / p + 0.1)) for x in (10.0, 20, 30) for p in (1.0, 2, 8)],
+        ),
+        {"degree": 1},
+    ),
+    "memwall": lambda tmp: (
+        _csv(
+            tmp,
+            "p,phi,speedup",
+            [
+                (p, phi, 1 / (0.05 + 0.95 / p) / (1 + 0.01 * phi))
+                for p in (1.0, 2, 4, 8)
+                for phi in (0.75, 1.5)
+            ],
+        ),
+        {"iterations": 200},
+    ),
+}
 
 
 def _protocol_families() -> list[str]:
@@ -125,7 +164,7 @@ def test_fit_records_every_symbols_domain(family: str, tmp_path) -> None:
         for name in series.parameters
     }
     assert model.domain == {k: v for k, v in measured.items() if k in cls.inputs}
-    assert set(model.domain) >= set(model.symbols) - {"phi"} or family == "memwall"
+    assert set(model.domain) >= set(model.symbols)
     assert model.statistics and all(
         not isinstance(v, float) or math.isfinite(v) for v in model.statistics.values()
     )

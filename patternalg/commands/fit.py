@@ -18,7 +18,7 @@ from ..library import ModelLibrary
 from .common import add_format_option, print_json
 
 #: families fitted through a ``fit_file(path, args)`` module, not yet on the form protocol
-LEGACY = ("pmnf", "amdahl", "memwall", "presca")
+LEGACY = ("presca",)
 
 
 def _families() -> dict[str, type[Form]]:
@@ -33,12 +33,16 @@ def fittable() -> tuple[str, ...]:
 
 
 def _default_text(owners: list[tuple[type[Form], Option]]) -> str:
-    defaults = {(option.default if not option.repeat else None) for _, option in owners}
-    if defaults == {None}:
+    texts = {
+        cls.name: option.default_text or str(option.default)
+        for cls, option in owners
+        if option.default_text or (option.default is not None and not option.repeat)
+    }
+    if not texts:
         return ""
-    if len(defaults) == 1:
-        return f" (default {next(iter(defaults))})"
-    return " (default: " + ", ".join(f"{c.name} {o.default}" for c, o in owners) + ")"
+    if len(set(texts.values())) == 1 and len(texts) == len(owners):
+        return f" (default {next(iter(texts.values()))})"
+    return " (default: " + "; ".join(f"{name}: {text}" for name, text in texts.items()) + ")"
 
 
 def add_family_options(parser: argparse.ArgumentParser, families: Iterable[type[Form]]) -> None:
@@ -70,36 +74,6 @@ def add_family_options(parser: argparse.ArgumentParser, families: Iterable[type[
         group.add_argument(option.flag, **kwargs)
 
 
-def _add_legacy_options(parser: argparse.ArgumentParser, names: tuple[str, ...]) -> None:
-    """The flags of the families not yet on the protocol."""
-    if "pmnf" in names:
-        pmnf = parser.add_argument_group("pmnf (Extra-P normal form)")
-        pmnf.add_argument("--modeler", choices=("default", "basic"), default="default")
-        pmnf.add_argument("--aggregate", choices=("mean", "median", "min", "max"))
-        pmnf.add_argument(
-            "--param",
-            action="append",
-            default=[],
-            metavar="NAME=SYMBOL",
-            help="map a file's parameter to a symbol (default: the single parameter becomes x)",
-        )
-        pmnf.add_argument("--unit", default="ns", help="unit of the measured values (default ns)")
-    if "amdahl" in names:
-        amdahl = parser.add_argument_group("amdahl (extended Amdahl model)")
-        amdahl.add_argument(
-            "--degree", type=int, default=None, help="degree of the T_seq polynomial"
-        )
-        amdahl.add_argument(
-            "--alpha", choices=("highest", "mean", "clamped-mean", "joint"), default=None
-        )
-    if "memwall" in names:
-        memwall = parser.add_argument_group("memwall (memory-wall speedup model)")
-        memwall.add_argument("--seed", type=int, default=None, help="seed of the annealing")
-        memwall.add_argument(
-            "--iterations", type=int, default=None, help="annealing iteration budget"
-        )
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "file", metavar="FILE", help="measurements (CSV, Extra-P text/JSON, TaLPas)"
@@ -116,7 +90,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     families = _families()
     add_family_options(parser, families.values())
-    _add_legacy_options(parser, tuple(n for n in LEGACY if n not in families))
 
 
 class Progress:
@@ -154,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
 
         cls = families[args.form]
         options = _options(cls, args)
-        data = read(args.file, args.input_format, metric=args.metric)
+        value = cls.value_column(args.metric)
+        data = read(args.file, args.input_format, metric=args.metric, value=value)
         progress = Progress()
         try:
             reports = cls.fit_each(data, progress=progress, **options)
@@ -162,7 +136,10 @@ def run(args: argparse.Namespace) -> int:
             progress.close()
         for note in cls.notes(data, options):
             print(f"note: {note}", file=sys.stderr)
-        summaries = [cls.summary.format(**report.record) for report in reports]
+        summaries = [
+            cls.summary.format(**report.record, **cls.summary_fields(report.record))
+            for report in reports
+        ]
     else:
         fit_file = getattr(form_module(args.form), "fit_file", None)
         if fit_file is None:

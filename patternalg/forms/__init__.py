@@ -38,14 +38,17 @@ __all__ = [
     "FitReport",
     "form_class",
     "Expression",
+    "PMNF",
+    "Amdahl",
+    "Memwall",
 ]
 
 #: form name -> "module:Class" of its family (a bare module: a family not yet on the protocol)
 FORMS: dict[str, str] = {
     "expr": "patternalg.forms.expr:Expression",
-    "pmnf": "patternalg.forms.pmnf",
-    "amdahl": "patternalg.forms.amdahl",
-    "memwall": "patternalg.forms.memwall",
+    "pmnf": "patternalg.forms.pmnf:PMNF",
+    "amdahl": "patternalg.forms.amdahl:Amdahl",
+    "memwall": "patternalg.forms.memwall:Memwall",
     "presca": "patternalg.forms.presca",
 }
 #: class name -> form name, for ``from patternalg.forms import Expression``

@@ -32,6 +32,7 @@ Expression(model='536.185*x')
 from __future__ import annotations
 
 import difflib
+import importlib
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -45,13 +46,17 @@ from ..errors import EvaluationError, FitError, ModelFileError, ParseError
 if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
     import numpy as np
 
-__all__ = ["Parameter", "Option", "Form", "FitReport", "Domain", "check_keys"]
+__all__ = ["Parameter", "Option", "Form", "FitReport", "Domain", "check_keys", "AGGREGATIONS", "aggregate_option"]
 
 F = TypeVar("F", bound="Form")
 #: symbol name -> measured (low, high)
 Domain = Mapping[str, tuple[float, float]]
 #: keys every model table may have, whatever its form (read by the library, not by forms)
-COMMON_KEYS = ("form", "unit", "source", "x_range", "fit")
+COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain")
+#: the common keys a form reads itself (the others are the library's)
+_FIT_KEYS = ("x_range", "fit", "domain")
+#: the choices of an ``aggregate`` option (the values of ``measurements.Aggregation``)
+AGGREGATIONS = ("mean", "median", "min", "max")
 
 
 @dataclass(frozen=True)
@@ -155,11 +160,13 @@ class Option:
     minimum: float | None = None
     repeat: bool = False
     metavar: str | None = None
+    cli: str | None = None
+    default_text: str | None = None
 
     @property
     def flag(self) -> str:
-        """The command-line flag."""
-        return "--" + self.name.replace("_", "-")
+        """The command-line flag: ``cli``, else ``--NAME`` with ``_`` written ``-``."""
+        return self.cli or "--" + self.name.replace("_", "-")
 
     def value(self, raw: Any) -> Any:
         """``raw`` checked against the declaration (a FitError naming the flag if not valid)."""
@@ -169,12 +176,23 @@ class Option:
         for item in values:
             if self.choices is not None and item not in self.choices:
                 valid = ", ".join(str(c) for c in self.choices)
-                raise FitError(f"{self.flag} {item}: not a valid choice (valid: {valid})")
+                raise FitError(f"unknown {self.name} '{item}' (valid: {valid})")
             if not isinstance(item, self.type) or isinstance(item, bool) != (self.type is bool):
                 raise FitError(f"{self.flag} {item!r}: expected {self.type.__name__}")
             if self.minimum is not None and item < self.minimum:
                 raise FitError(f"{self.flag} {item}: must be at least {self.minimum:g}")
         return tuple(values) if self.repeat else raw
+
+
+def aggregate_option(default: str | None, default_text: str | None = None) -> Option:
+    """The ``aggregate`` option every fitter of repeated measurements declares."""
+    return Option(
+        "aggregate",
+        default,
+        "how the repetitions of a point are combined",
+        choices=AGGREGATIONS,
+        default_text=default_text,
+    )
 
 
 class Form(ABC):
@@ -190,6 +208,9 @@ class Form(ABC):
     fit_options: ClassVar[tuple[Option, ...]] = ()
     #: the line ``patternalg fit`` prints per kernel, formatted with the JSON record
     summary: ClassVar[str] = "{atom}: {model}"
+    #: ``"module:function"`` fitting one series: ``function(series, **options)`` returns the
+    #: parameters, the domain and the statistics (None: not fittable, unless ``_fit`` is)
+    fitter: ClassVar[str | None] = None
 
     __slots__ = ("_values", "_domain", "_statistics", "_cache")
 
@@ -222,6 +243,24 @@ class Form(ABC):
         self._set("_values", tuple(table.items()))
         self._set("_domain", _domain(domain))
         self._set("_statistics", tuple(statistics.items()))
+
+    @classmethod
+    def _fitted(
+        cls: type[F],
+        table: Mapping[str, Any],
+        *,
+        domain: Domain,
+        statistics: Mapping[str, Any],
+        expr: Callable[[], sympy.Expr] | None = None,
+    ) -> F:
+        """A model from values a fitter computed: trusted, so nothing is parsed until asked;
+        ``expr`` builds the closed form faster than :meth:`_build` from the table would."""
+        model = cls.__new__(cls)
+        model._set("_values", tuple(table.items()))
+        model._set("_domain", _domain(domain))
+        model._set("_statistics", tuple(statistics.items()))
+        model._set("_cache", {} if expr is None else {"make": expr})
+        return model
 
     # --- immutability -------------------------------------------------------------------
     def _set(self, name: str, value: Any) -> None:
@@ -278,14 +317,25 @@ class Form(ABC):
     # --- model files ------------------------------------------------------------------
     @classmethod
     def from_table(cls: type[F], table: Mapping[str, Any], location: object) -> F:
-        """The model of a model-file table (its form's own keys); errors name ``location``."""
+        """The model of a model-file table; errors name ``location``.
+
+        ``table`` holds the form's own keys and, for a fitted model, ``domain`` (symbol ->
+        [low, high]), ``fit`` (statistics) and the older ``x_range`` (the domain of x).
+        """
+        where = str(location)
+        own = {k: v for k, v in table.items() if k not in _FIT_KEYS}
         model = cls.__new__(cls)
-        model._init(dict(table), str(location), {}, {})
+        model._init(own, where, _table_domain(table, where), _table_statistics(table, where))
         return model
 
     def to_table(self) -> dict[str, Any]:
-        """The form's own keys of this model's model-file table."""
-        return dict(self._values)
+        """This model's model-file table: its own keys, ``domain`` and ``fit`` if fitted."""
+        table = dict(self._values)
+        if self._domain:
+            table["domain"] = {name: list(bounds) for name, bounds in self._domain}
+        if self._statistics:
+            table["fit"] = dict(self._statistics)
+        return table
 
     # --- the closed form -----------------------------------------------------------------
     @abstractmethod
@@ -295,10 +345,26 @@ class Form(ABC):
     @property
     def expr(self) -> sympy.Expr:
         """The closed form (built once)."""
-        expr = self._cache.get("expr")
+        cache = self._cache
+        expr = cache.get("expr")
         if expr is None:
-            expr = self._cache["expr"] = self._build(self._cache["values"])
+            expr = cache["expr"] = cache["make"]() if "make" in cache else self._build(
+                self._cache_values()
+            )
         return expr
+
+    def _cache_values(self) -> dict[str, sympy.Expr]:
+        """The parameters' sympy values (parsed once)."""
+        values = self._cache.get("values")
+        if values is None:
+            values = self._cache["values"] = self._checked(dict(self._values), type(self).__name__)
+        return values  # type: ignore[no-any-return]
+
+    def text(self) -> str:
+        """The closed form in the grammar's arithmetic."""
+        from ..arith import format_expr
+
+        return format_expr(self.expr)
 
     @property
     def symbols(self) -> tuple[str, ...]:
@@ -371,18 +437,16 @@ class Form(ABC):
             source=source,
             form=self.name,
             spec=self._values if self.name != "expr" else (),
-            x_range=self._domain_of("x"),
+            x_range=dict(self._domain).get("x"),
+            domain=self._domain,
             fit=self._statistics,
         )
-
-    def _domain_of(self, name: str) -> tuple[float, float] | None:
-        return dict(self._domain).get(name)
 
     # --- fitting ------------------------------------------------------------------------
     @classmethod
     def fittable(cls) -> bool:
         """Whether the family can be fitted from measurements."""
-        return cls._fit.__func__ is not Form._fit.__func__  # type: ignore[attr-defined]
+        return cls.fitter is not None or cls._fit.__func__ is not Form._fit.__func__  # type: ignore[attr-defined]
 
     @classmethod
     def options(cls, **options: Any) -> dict[str, Any]:
@@ -403,15 +467,52 @@ class Form(ABC):
         options: Mapping[str, Any],
         progress: Callable[[int, int], None] | None = None,
     ) -> list[F]:
-        """Fitted models of ``series`` (contract 3's ``Series``), one each."""
-        raise NotImplementedError
+        """Fitted models of ``series`` (contract 3's ``Series``), one each.
+
+        The base fits one series after the other with :meth:`_fit_one`; a family that
+        fits many series at once (PMNF) overrides this instead.
+        """
+        models = []
+        for done, one in enumerate(series, start=1):
+            values, domain, statistics = cls._fit_one(one, options)
+            models.append(cls._fitted(values, domain=domain, statistics=statistics))
+            if progress is not None:
+                progress(done, len(series))
+        return models
+
+    @classmethod
+    def _fit_one(
+        cls, series: Any, options: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], Domain, dict[str, Any]]:
+        """The parameters, domain and statistics of the model fitted to one series, by
+        :attr:`fitter` (imported when first used: fitting needs numpy, reading does not)."""
+        module, _, name = str(cls.fitter).partition(":")
+        fit_series = getattr(importlib.import_module(module), name)
+        return fit_series(series, **options)  # type: ignore[no-any-return]
 
     @classmethod
     def _fitting(cls, data: Any, options: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
         """The series of ``data`` and the checked options; a FitError if not fittable."""
         if not cls.fittable():
             raise FitError(f"form '{cls.name}' cannot be fitted (fittable: see patternalg fit -h)")
-        return _series(data), cls.options(**options)
+        checked = cls.options(**options)
+        if hasattr(data, "series"):
+            cls._prepare(data, checked)
+        return _series(data), checked
+
+    @classmethod
+    def _prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
+        """Check ``Measurements`` as a whole before its series are fitted (e.g. its columns)."""
+
+    @classmethod
+    def value_column(cls, metric: str | None) -> str | None:
+        """The value column a reader should take from a CSV file (None: the reader's choice)."""
+        return metric
+
+    @classmethod
+    def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
+        """Fields of :attr:`summary` beyond the record's (e.g. a note shown only sometimes)."""
+        return {}
 
     @classmethod
     def fit(cls: type[F], data: Any, **options: Any) -> F:
@@ -439,7 +540,7 @@ class Form(ABC):
         """One :class:`FitReport` per series of ``data``; ``progress(done, total)`` if given."""
         series, checked = cls._fitting(data, options)
         models = cls._fit(series, checked, progress)
-        atoms = _atom_names(series)
+        atoms = data.atoms() if hasattr(data, "atoms") else [s.atom for s in series]
         return [
             FitReport(
                 fitted=model,
@@ -447,7 +548,7 @@ class Form(ABC):
                 kernel=s.kernel,
                 metric=s.metric,
                 unit=cls._unit(s, checked),
-                source=cls._source(s, checked),
+                source=cls._source(s, model, checked),
             )
             for s, model, atom in zip(series, models, atoms, strict=True)
         ]
@@ -458,7 +559,7 @@ class Form(ABC):
         return str(options.get("unit") or getattr(series, "unit", None) or "ns")
 
     @classmethod
-    def _source(cls, series: Any, options: Mapping[str, Any]) -> str:
+    def _source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
         """Where a model fitted to ``series`` comes from (the model file's ``source``)."""
         metric = f", metric '{series.metric}'" if series.metric else ""
         return f"{cls.name} fit of {series.path}, kernel '{series.kernel}'{metric}"
@@ -476,6 +577,37 @@ class Form(ABC):
             "domain": {name: list(bounds) for name, bounds in self._domain},
             **self.statistics,
         }
+
+
+def _table_domain(table: Mapping[str, Any], where: str) -> dict[str, tuple[float, float]]:
+    """``domain`` and ``x_range`` of a model-file table, checked."""
+    ranges = table.get("domain", {})
+    if not isinstance(ranges, Mapping):
+        raise ModelFileError(f"{where}.domain: expected a table of symbol = [low, high]")
+    result = {name: _range(value, f"{where}.domain.{name}") for name, value in ranges.items()}
+    if "x_range" in table:
+        result.setdefault("x", _range(table["x_range"], f"{where}.x_range"))
+    return result
+
+
+def _range(value: Any, key: str) -> tuple[float, float]:
+    ok = (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        and all(math.isfinite(v) for v in value)
+        and value[0] <= value[1]
+    )
+    if not ok:
+        raise ModelFileError(f"{key}: expected [low, high] with low <= high")
+    return float(value[0]), float(value[1])
+
+
+def _table_statistics(table: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+    statistics = table.get("fit", {})
+    if not isinstance(statistics, Mapping):
+        raise ModelFileError(f"{where}.fit: expected a table of statistics")
+    return statistics
 
 
 def _domain(domain: Domain) -> tuple[tuple[str, tuple[float, float]], ...]:
@@ -496,23 +628,6 @@ def _series(data: Any) -> list[Any]:
     if isinstance(data, Iterable) and not hasattr(data, "kernel"):
         return list(data)
     return [data]
-
-
-def _atom_names(series: Sequence[Any]) -> list[str]:
-    """Distinct atom names: the series' ``atom``, with the metric if several are fitted."""
-    from ..measurements import atom_name
-
-    several = len({s.metric for s in series}) > 1
-    names: list[str] = []
-    taken: set[str] = set()
-    for s in series:
-        base = atom_name(f"{s.kernel}_{s.metric}") if several and s.metric else s.atom
-        name, count = base, 2
-        while name in taken:
-            name, count = f"{base}_{count}", count + 1
-        names.append(name)
-        taken.add(name)
-    return names
 
 
 @dataclass(frozen=True)
@@ -542,20 +657,13 @@ class FitReport:
         return self._model[0]
 
     @property
-    @classmethod
-    def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
-        """What a person fitting ``data`` with ``options`` should know (the CLI prints it)."""
-        return []
-
     def record(self) -> dict[str, Any]:
         """The JSON record: kernel, metric, atom, the model's text, parameters, statistics."""
-        from ..arith import format_expr
-
         return {
             "kernel": self.kernel,
             "metric": self.metric,
             "atom": self.atom,
-            "model": format_expr(self.fitted.expr),
+            "model": self.fitted.text(),
             "unit": self.unit,
             **self.fitted.record(),
         }
