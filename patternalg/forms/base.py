@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import sympy
 
 from ..errors import EvaluationError, FitError, ModelFileError, ParseError
+from ..model import COMMON_KEYS, AtomicModel
 
 if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
     import numpy as np
@@ -51,8 +52,6 @@ __all__ = ["Parameter", "Option", "Form", "FitReport", "Domain", "check_keys", "
 F = TypeVar("F", bound="Form")
 #: symbol name -> measured (low, high)
 Domain = Mapping[str, tuple[float, float]]
-#: keys every model table may have, whatever its form (read by the library, not by forms)
-COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain")
 #: the common keys a form reads itself (the others are the library's)
 _FIT_KEYS = ("x_range", "fit", "domain")
 #: the choices of an ``aggregate`` option (the values of ``measurements.Aggregation``)
@@ -426,10 +425,8 @@ class Form(ABC):
         return f"$\\mathrm{{{self.name}}}({arguments}) = {sympy.latex(self.expr)}$"
 
     # --- the library --------------------------------------------------------------------
-    def atomic_model(self, name: str, *, unit: str = "ns", source: str = "") -> Any:
-        """The :class:`~patternalg.library.AtomicModel` of this model under the atom ``name``."""
-        from ..library import AtomicModel
-
+    def atomic_model(self, name: str, *, unit: str = "ns", source: str = "") -> AtomicModel:
+        """The :class:`~patternalg.model.AtomicModel` of this model under the atom ``name``."""
         return AtomicModel(
             name=name,
             expr=self.expr,
@@ -634,7 +631,7 @@ def _series(data: Any) -> list[Any]:
 class FitReport:
     """One fitted kernel: the fitted model, its atom name and provenance.
 
-    ``model`` is the library's :class:`~patternalg.library.AtomicModel`, ``record`` the
+    ``model`` is the library's :class:`~patternalg.model.AtomicModel`, ``record`` the
     JSON record; the line a person reads is built by the command from the record and
     the family's ``summary``.
     """
@@ -649,7 +646,7 @@ class FitReport:
 
     @property
     def model(self) -> Any:
-        """The :class:`~patternalg.library.AtomicModel` for the library (built once)."""
+        """The :class:`~patternalg.model.AtomicModel` for the library (built once)."""
         if not self._model:
             self._model.append(
                 self.fitted.atomic_model(self.atom, unit=self.unit, source=self.source)
