@@ -84,7 +84,8 @@ def time_kernel(
             reps.append(elapsed / calls)
         values.append(np.array(reps))
     points = np.array(sizes, dtype=float)[:, None]
-    return Series(name, "time", ("x",), points, tuple(values), ((),) * len(sizes), "timings")
+    lines = tuple((0,) * len(v) for v in values)  # measured here, not read from a file
+    return Series(name, "time", ("x",), points, tuple(values), lines, "timings")
 
 
 def run_pipeline(size: int, items: int = 24) -> float:

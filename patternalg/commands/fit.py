@@ -76,7 +76,7 @@ def add_family_options(parser: argparse.ArgumentParser, families: Iterable[type[
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "file", metavar="FILE", help="measurements (CSV, Extra-P text/JSON, TaLPas)"
+        "file", metavar="FILE", help="measurements (CSV, Extra-P text/JSON, TaLPas); - for stdin"
     )
     names = fittable()
     parser.add_argument("--form", choices=names, default="pmnf", help="model family (default pmnf)")

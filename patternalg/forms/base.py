@@ -502,8 +502,9 @@ class Form(ABC):
         """Check ``Measurements`` as a whole before its series are fitted (e.g. its columns)."""
 
     @classmethod
-    def value_column(cls, metric: str | None) -> str | None:
-        """The value column a reader should take from a CSV file (None: the reader's choice)."""
+    def value_column(cls, metric: str | None) -> str | tuple[str, ...] | None:
+        """The value column a reader should take from a CSV file: a name, names to choose
+        from in order, or None (the reader's choice)."""
         return metric
 
     @classmethod

@@ -135,14 +135,11 @@ class Amdahl(Form):
     @classmethod
     def _prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
         """The columns the file must have: p, and x for a T_seq of degree 1 or more."""
-        parameters = getattr(data, "parameters", ())
-        if "p" not in parameters:
-            raise MeasurementError(
-                f"{data.location()}: missing column 'p' (the core count; the parameters "
-                f"are: {', '.join(parameters) or 'none'})"
-            )
+        from ...measurements.checks import require_columns
+
+        require_columns(data, [["p"]])
         degree = options["degree"]
-        if degree and "x" not in parameters:
+        if degree and "x" not in data.parameters:
             raise MeasurementError(
                 f"{data.location()}: missing column 'x' (--degree {degree} needs the "
                 "predictor value x; without x, T_seq is a constant: --degree 0)"
