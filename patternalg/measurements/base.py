@@ -18,7 +18,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..errors import MeasurementError
+from ..errors import Location, MeasurementError
 from .model import Measurements, Series, where
 from .names import split_unit
 
@@ -37,12 +37,16 @@ def read_source(path: str | Path) -> tuple[str, str]:
         try:
             return STDIN, sys.stdin.read()
         except UnicodeDecodeError as exc:
-            raise MeasurementError(f"{STDIN}: cannot read measurements: {exc}") from None
+            raise MeasurementError(
+                f"cannot read measurements: {exc}", location=Location(STDIN)
+            ) from None
     name = str(path)
     try:
         return name, Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise MeasurementError(f"{name}: cannot read measurements: {exc}") from None
+        raise MeasurementError(
+            f"cannot read measurements: {exc}", location=Location(name)
+        ) from None
 
 
 def number(
@@ -57,7 +61,7 @@ def number(
         else:
             if math.isfinite(value):
                 return value
-    raise _not_a_number(text, where(path, line, key) + (f": column '{column}'" if column else ""))
+    raise _not_a_number(text, where(path, line, key), f"column '{column}': " if column else "")
 
 
 def numbers(words: Sequence[str], path: str, line: int = 0) -> list[float]:
@@ -71,23 +75,29 @@ def numbers(words: Sequence[str], path: str, line: int = 0) -> list[float]:
     return [number(w, path, line) for w in words]
 
 
-def _not_a_number(text: object, at: str) -> MeasurementError:
-    """Why ``text`` is not a finite float, as an error located ``at``."""
+def _not_a_number(text: object, at: Location, column: str) -> MeasurementError:
+    """Why ``text`` (in ``column``, if named) is not a finite float, as an error located ``at``."""
     if isinstance(text, bool) or not isinstance(text, int | float | str):
-        return MeasurementError(f"{at}: expected a number, got {text!r}")
+        return MeasurementError(f"{column}expected a number, got {text!r}", location=at)
     shown = text.strip() if isinstance(text, str) else text
     if isinstance(shown, str) and len(shown) > 40:
         shown = shown[:20] + "…" + shown[-8:]
     try:
         float(text)
     except ValueError:
-        return MeasurementError(f"{at}: {shown!r} is not a number")
+        return MeasurementError(f"{column}{shown!r} is not a number", location=at)
     except OverflowError:
-        return MeasurementError(f"{at}: a number overflows a float (largest: 1.8e308)")
+        return MeasurementError(
+            f"{column}a number overflows a float (largest: 1.8e308)", location=at
+        )
     written = str(shown).lower().lstrip("+-")
     if isinstance(text, str) and written not in ("nan", "inf", "infinity"):
-        return MeasurementError(f"{at}: {shown} overflows a float (largest: 1.8e308)")
-    return MeasurementError(f"{at}: {shown} is not finite (NaN and inf are not measurements)")
+        return MeasurementError(
+            f"{column}{shown} overflows a float (largest: 1.8e308)", location=at
+        )
+    return MeasurementError(
+        f"{column}{shown} is not finite (NaN and inf are not measurements)", location=at
+    )
 
 
 class Collector:
@@ -109,7 +119,7 @@ class Collector:
     ) -> None:
         """Repetitions ``values`` of ``kernel``/``metric`` at ``point``, read at ``line``."""
         if not kernel.strip():
-            raise MeasurementError(f"{where(self.path, line)}: the kernel name is empty")
+            raise MeasurementError("the kernel name is empty", location=where(self.path, line))
         key = (kernel.strip(), metric.strip())
         found, lines = self.data.setdefault(key, {}).setdefault(point, ([], []))
         found.extend(values)
@@ -143,7 +153,7 @@ class Collector:
         ``unit`` defaults to what the name of the single metric says (``time_ms``: ms).
         """
         if not self.data:
-            raise MeasurementError(f"{self.path}: no measurements found")
+            raise MeasurementError("no measurements found", location=Location(self.path))
         width = len(self.parameters)
         series = tuple(
             Series(

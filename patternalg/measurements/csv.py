@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import MeasurementError
+from ..errors import Location, MeasurementError
 from .base import Collector, Reader, ValueChoice, number
 from .model import Measurements
 from .names import is_value_name, split_unit
@@ -61,9 +61,10 @@ def _value_column(
         if not present:
             others = " or ".join(f"'{v}'" for v in wanted[1:])
             raise MeasurementError(
-                f"{path}:{line}: missing column '{wanted[0]}'"
+                f"missing column '{wanted[0]}'"
                 + (f" (or {others})" if others else "")
-                + f"; found only: {', '.join(numeric) or 'nothing'}"
+                + f"; found only: {', '.join(numeric) or 'nothing'}",
+                location=Location(path, line),
             )
         return present[0]
     if metric is not None and metric.strip().lower() in numeric[1:]:
@@ -77,7 +78,9 @@ def _texts(body: list[list[str]], column: int | None, default: str) -> list[str]
     return [row[column].strip() for row in body] if column is not None else [default] * len(body)
 
 
-def _cells(body: list[list[str]], lines: list[int], column: int, name: str, path: str) -> np.ndarray:
+def _cells(
+    body: list[list[str]], lines: list[int], column: int, name: str, path: str
+) -> np.ndarray:
     """A numeric column as floats; the first bad cell is an error with its line."""
     texts = [row[column] for row in body]
     try:
@@ -110,7 +113,9 @@ class CsvReader(Reader):
             if line.strip() and not line.lstrip().startswith("#")
         ]
         if not numbered:
-            raise MeasurementError(f"{path}: the file is empty (expected a header and data rows)")
+            raise MeasurementError(
+                "the file is empty (expected a header and data rows)", location=Location(path)
+            )
         header_line, first = numbered[0]
         sep = delimiter(first)
         rows = _split([line for _, line in numbered], sep)
@@ -118,7 +123,9 @@ class CsvReader(Reader):
         header = tuple(h.lower() for h in written)
         if len(set(header)) != len(header):
             dup = next(h for h in header if header.count(h) > 1)
-            raise MeasurementError(f"{path}:{header_line}: column '{dup}' appears twice in the header")
+            raise MeasurementError(
+                f"column '{dup}' appears twice in the header", location=Location(path, header_line)
+            )
         numeric = tuple(h for h in header if h not in TEXT_COLUMNS)
         if "metric" in header:
             metric_value = _value_column(path, header_line, numeric, None, value)
@@ -131,21 +138,27 @@ class CsvReader(Reader):
             else:
                 found = "found no comma, semicolon, tab or blank between columns"
             raise MeasurementError(
-                f"{path}:{header_line}: need a parameter column and a value column "
-                f"(the header has: {', '.join(header)}; {found})"
+                "need a parameter column and a value column "
+                f"(the header has: {', '.join(header)}; {found})",
+                location=Location(path, header_line),
             )
         index = {h: i for i, h in enumerate(header)}
         body, lines = rows[1:], [line for line, _ in numbered[1:]]
         if not body:
-            raise MeasurementError(f"{path}: no data rows after the header")
+            raise MeasurementError("no data rows after the header", location=Location(path))
         if set(map(len, body)) != {len(header)}:
-            line, row = next((n, r) for n, r in zip(lines, body, strict=True) if len(r) != len(header))
+            line, row = next(
+                (n, r) for n, r in zip(lines, body, strict=True) if len(r) != len(header)
+            )
             raise MeasurementError(
-                f"{path}:{line}: {len(row)} cells where the header has {len(header)}"
+                f"{len(row)} cells where the header has {len(header)}",
+                location=Location(path, line),
             )
         kernels = _texts(body, index.get("kernel"), DEFAULT_KERNEL)
         if "" in kernels:
-            raise MeasurementError(f"{path}:{lines[kernels.index('')]}: column 'kernel' is empty")
+            raise MeasurementError(
+                "column 'kernel' is empty", location=Location(path, lines[kernels.index("")])
+            )
         metrics = _texts(body, index.get("metric"), metric_value)
         points = np.column_stack([_cells(body, lines, index[c], c, path) for c in parameters])
         values = _cells(body, lines, index[metric_value], metric_value, path)

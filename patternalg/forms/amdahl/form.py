@@ -141,8 +141,9 @@ class Amdahl(Form):
         degree = options["degree"]
         if degree and "x" not in data.parameters:
             raise MeasurementError(
-                f"{data.location()}: missing column 'x' (--degree {degree} needs the "
-                "predictor value x; without x, T_seq is a constant: --degree 0)"
+                f"missing column 'x' (--degree {degree} needs the predictor value x; "
+                "without x, T_seq is a constant: --degree 0)",
+                location=data.location(),
             )
 
     @classmethod
