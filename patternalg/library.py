@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Location, ModelFileError, UnknownAtomError
-from .forms import build_form
+from .forms import FORMS, build_form, form_class
 from .model import COMMON_KEYS, AtomicModel, valid_atom_name
 
 __all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
@@ -58,6 +58,17 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
             raise ModelFileError(
                 f"expected a string, got {value!r}", location=_where(path, name, key)
             )
+    if ":" in FORMS.get(form, ""):
+        own = {k: v for k, v in table.items() if k not in ("form", "unit", "source")}
+        model = form_class(form).from_table(own, _where(path, name))
+        return model.atomic_model(name, unit=unit, source=source)  # type: ignore[no-any-return]
+    return _legacy_model(name, table, path, form, unit, source)
+
+
+def _legacy_model(
+    name: str, table: Mapping[str, Any], path: str, form: str, unit: str, source: str
+) -> AtomicModel:
+    """A model of a family not yet on the form protocol (presca, until it is ported)."""
     x_range = table.get("x_range")
     if x_range is not None:
         ok = (

@@ -18,7 +18,7 @@ from .syntax import RESERVED_PREFIXES, RESERVED_WORDS
 __all__ = ["AtomicModel", "COMMON_KEYS", "valid_atom_name"]
 
 #: keys every model table may have, whatever its form
-COMMON_KEYS = ("form", "unit", "source", "x_range", "fit")
+COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain")
 _ATOM_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 
 
@@ -41,8 +41,9 @@ class AtomicModel:
     """One atom's performance model: a closed form in x (and p, phi, ...) with provenance.
 
     ``form`` names the family (``expr`` for a plain expression) and ``spec`` holds the
-    form's own keys as they appear in a model file; ``fit`` holds fit statistics and
-    ``x_range`` the measured range of x, if the model was fitted.
+    form's own keys as they appear in a model file; ``fit`` holds fit statistics,
+    ``domain`` the measured range of every symbol and ``x_range`` that of x, if the model
+    was fitted.
 
     >>> from patternalg.symbols import x
     >>> AtomicModel("inc", 536.185 * x).to_toml()
@@ -57,6 +58,12 @@ class AtomicModel:
     spec: tuple[tuple[str, Any], ...] = ()
     x_range: tuple[float, float] | None = None
     fit: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+    domain: tuple[tuple[str, tuple[float, float]], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.x_range is not None and all(symbol != "x" for symbol, _ in self.domain):
+            domain = tuple(sorted((*self.domain, ("x", self.x_range))))
+            object.__setattr__(self, "domain", domain)
 
     def to_toml(self) -> dict[str, Any]:
         """The table this model is written as in a model file."""
@@ -69,6 +76,8 @@ class AtomicModel:
             table["source"] = self.source
         if self.x_range is not None:
             table["x_range"] = [float(v) for v in self.x_range]
+        if any(symbol != "x" for symbol, _ in self.domain):
+            table["domain"] = {symbol: [low, high] for symbol, (low, high) in self.domain}
         if self.fit:
             table["fit"] = dict(self.fit)
         return table

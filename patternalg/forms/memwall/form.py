@@ -23,23 +23,23 @@ A model file writes (``t1`` is optional; without it the model is the time relati
 >>> round(float(s.xreplace({p: 8, phi: 2.0})), 6)
 5.688889
 
-Fitting (``patternalg fit FILE --form memwall``) is in :mod:`patternalg.forms.memwall_fit`.
+Fitting (``patternalg fit FILE --form memwall``) is in :mod:`.fit`, by the Coupled Simulated
+Annealing of :mod:`.csa`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 import sympy
 
-from ..bindings import as_value
-from ..errors import ModelFileError
-from ..symbols import p, phi
-from . import spec_expr, spec_keys, spec_number
-from .amdahl import serial_fraction
+from ...bindings import as_value
+from ...symbols import p, phi
+from ..amdahl.form import serial_fraction
+from ..base import Form, Option, Parameter, aggregate_option
 
-__all__ = ["speedup_expr", "memwall_expr", "build_expr", "BOUNDS"]
+__all__ = ["Memwall", "speedup_expr", "memwall_expr", "BOUNDS", "ITERATIONS"]
 
 #: the search bounds of paper 003, section 4.3: f, m1, m2 in [0, 1], k in [0, 10]
 BOUNDS: dict[str, tuple[float, float]] = {
@@ -48,6 +48,8 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "m1": (0.0, 1.0),
     "m2": (0.0, 1.0),
 }
+#: default iteration budget of the annealing (paper 003 used 30,000)
+ITERATIONS = 10_000
 
 Value: TypeAlias = "sympy.Expr | float"
 
@@ -96,24 +98,65 @@ def memwall_expr(f: Value, k: Value, m1: Value, m2: Value, t1: Value = 1) -> sym
     return sympy.Mul(as_value(t1), sympy.Pow(speedup_expr(f, k, m1, m2), -1))
 
 
-def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
-    """The closed form from the keys ``f``, ``k``, ``m1``, ``m2`` and optional ``t1``.
+def _t1_check(t1: sympy.Expr) -> str | None:
+    if p in t1.free_symbols:
+        return "the 1-core time must not depend on p (the form adds it)"
+    return None
 
-    >>> build_expr({"f": 0.9, "k": 2.0, "m1": 1.2, "m2": 0.1}, "models.w")
-    Traceback (most recent call last):
-    ...
-    patternalg.errors.ModelFileError: models.w.m1: 1.2 is outside [0.0, 1.0]
-    """
-    spec_keys(spec, where, required=["f", "k", "m1", "m2"], optional=["t1"])
-    f = spec_number(spec, "f", where, *BOUNDS["f"])
-    k = spec_number(spec, "k", where, 0.0)
-    m1 = spec_number(spec, "m1", where, *BOUNDS["m1"])
-    m2 = spec_number(spec, "m2", where, *BOUNDS["m2"])
-    t1: sympy.Expr = sympy.Integer(1)
-    if "t1" in spec:
-        t1 = spec_expr(spec, "t1", where)
-        if p in t1.free_symbols:
-            raise ModelFileError(
-                f"{where}.t1: the 1-core time must not depend on p (the form adds it)"
-            )
-    return memwall_expr(f, k, m1, m2, t1)
+
+class Memwall(Form):
+    """Memory-wall speedup model (paper 003)."""
+
+    name = "memwall"
+    parameters: ClassVar[tuple[Parameter, ...]] = (
+        Parameter("f", bounds=BOUNDS["f"], help="the parallel fraction"),
+        Parameter("k", bounds=(0.0, float("inf")), help="the memory-delay factor"),
+        Parameter("m1", bounds=BOUNDS["m1"], help="memory instructions: m1 + m2/p"),
+        Parameter("m2", bounds=BOUNDS["m2"], help="memory instructions: m1 + m2/p"),
+        Parameter(
+            "t1",
+            kind="expression",
+            required=False,
+            check=_t1_check,
+            help="the 1-core time (default 1: the time relative to it)",
+        ),
+    )
+    fitter = "patternalg.forms.memwall.fit:fit_series"
+    inputs = ("p", "phi")
+    fit_options: ClassVar[tuple[Option, ...]] = (
+        Option("seed", 0, "seed of the annealing", type=int),
+        Option("iterations", ITERATIONS, "annealing iteration budget", type=int, minimum=1),
+        aggregate_option("median"),
+    )
+    summary = (
+        "{atom}: memwall f {parameters[f]:.4f}, k {parameters[k]:.4f}, m1 {parameters[m1]:.4f}, "
+        "m2 {parameters[m2]:.4f}; speedup mse {mse:.4g} vs Amdahl (f {amdahl_f:.4f}) "
+        "{amdahl_mse:.4g}, gain {gain_percent:.2f} % over {points} points"
+    )
+
+    def _build(self, values: Mapping[str, sympy.Expr]) -> sympy.Expr:
+        t1 = values.get("t1", sympy.Integer(1))
+        return memwall_expr(values["f"], values["k"], values["m1"], values["m2"], t1)
+
+    @classmethod
+    def value_column(cls, metric: str | None) -> str | tuple[str, ...]:
+        return metric or ("speedup", "time")
+
+    @classmethod
+    def _prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
+        """The columns p, and phi or both frequencies."""
+        from ...measurements.checks import require_columns
+
+        require_columns(data, [["p"]])
+        require_columns(data, [["phi"], ["f_cpu", "f_mem"]])
+
+    @classmethod
+    def _source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
+        return (
+            f"fit of {series.path}, kernel {series.kernel}: memory-wall speedup model "
+            "(paper 003, eq. 15) by CSA-M; time relative to the 1-core time at the same frequency"
+        )
+
+    @classmethod
+    def _unit(cls, series: Any, options: Mapping[str, Any]) -> str:
+        return "T1"
