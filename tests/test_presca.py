@@ -1,4 +1,4 @@
-"""PreSca (paper 004): kernel fits, interpolation, ShouldUseFunc, Algorithm 1, model files, CLI."""
+"""PreSca (paper 004): candidate fits, interpolation, ShouldUseFunc, Algorithm 1, model files, CLI."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from patternalg.cli import main
 from patternalg.errors import FitError, MeasurementError, ModelFileError
 from patternalg.forms.presca import (
-    KERNEL,
+    CANDIDATES,
     SUBSET_COUNTS,
     X_LIN_NEG,
     X_POW_POS,
@@ -22,7 +22,7 @@ from patternalg.forms.presca import (
     PerformanceFunction,
     build_expr,
     extrapolate,
-    fit_kernel_function,
+    fit_candidate,
     fit_model,
     fit_polynomial,
     predict,
@@ -33,7 +33,7 @@ from patternalg.library import ModelLibrary
 from patternalg.symbols import p
 
 THREADS = np.arange(1.0, 17.0)
-#: parameters of each kernel function that give positive, smooth curves on 1..16
+#: parameters of each candidate function that give positive, smooth curves on 1..16
 TRUE_PARAMETERS = {
     "Rat12": [3.0, 2.0, 0.05, 0.004],
     "Rat22": [2.0, 3.0, 0.05, 0.1, 0.01],
@@ -50,19 +50,19 @@ def _write(tmp_path, name: str, text: str) -> str:
     return str(path)
 
 
-# --- the kernel of Table 1 ---------------------------------------------------------------------
-def test_kernel_is_table_1_in_order():
-    assert [f.name for f in KERNEL] == ["Rat12", "Rat22", "Rat23", "Rat33", "CubicLn", "ExpRat"]
+# --- the candidate functions of Table 1 ---------------------------------------------------------
+def test_candidates_are_table_1_in_order():
+    assert [f.name for f in CANDIDATES] == ["Rat12", "Rat22", "Rat23", "Rat33", "CubicLn", "ExpRat"]
     assert SUBSET_COUNTS == tuple(range(2, 33, 2))
     assert (X_POW_POS, X_LIN_NEG) == (8, 2 / 3)
 
 
-@pytest.mark.parametrize("function", KERNEL, ids=lambda f: f.name)
-def test_each_kernel_function_recovers_its_own_parameters(function):
+@pytest.mark.parametrize("function", CANDIDATES, ids=lambda f: f.name)
+def test_each_candidate_function_recovers_its_own_parameters(function):
     truth = np.array(TRUE_PARAMETERS[function.name])
     y = function.values(truth, THREADS)
     assert np.all(y > 0)
-    theta = fit_kernel_function(function, THREADS, y)
+    theta = fit_candidate(function, THREADS, y)
     assert theta is not None
     np.testing.assert_allclose(theta, truth, rtol=1e-5, atol=1e-9)
 
@@ -70,15 +70,15 @@ def test_each_kernel_function_recovers_its_own_parameters(function):
 def test_exprat_fixes_the_redundant_c():
     # (a + b n) e^-(c + d n): only e^-c (a, b) is identifiable; the fit reports c = 0
     truth = np.array([2.0, 1.5, 0.7, 0.08])
-    theta = fit_kernel_function(ExpRat(), THREADS, ExpRat().values(truth, THREADS))
+    theta = fit_candidate(ExpRat(), THREADS, ExpRat().values(truth, THREADS))
     scale = math.exp(-0.7)
     np.testing.assert_allclose(theta, [2.0 * scale, 1.5 * scale, 0.0, 0.08], rtol=1e-6)
 
 
 def test_too_few_points_give_the_papers_null():
-    rat33 = KERNEL[3]
-    assert fit_kernel_function(rat33, THREADS[:6], np.ones(6)) is None
-    assert fit_kernel_function(ExpRat(), THREADS[:3], [3.0, 2.0, 1.5]) is not None
+    rat33 = CANDIDATES[3]
+    assert fit_candidate(rat33, THREADS[:6], np.ones(6)) is None
+    assert fit_candidate(ExpRat(), THREADS[:3], [3.0, 2.0, 1.5]) is not None
 
 
 def test_fit_minimises_relative_not_absolute_error():
@@ -86,8 +86,8 @@ def test_fit_minimises_relative_not_absolute_error():
     n = np.arange(1.0, 9.0)
     y = 100.0 / n
     y[-1] *= 1.5
-    theta = fit_kernel_function(KERNEL[0], n, y)
-    fitted = KERNEL[0].values(theta, n)
+    theta = fit_candidate(CANDIDATES[0], n, y)
+    fitted = CANDIDATES[0].values(theta, n)
     relative = np.abs(fitted / y - 1)
     assert np.max(relative[:-1]) < 0.1
 
@@ -163,7 +163,7 @@ def test_filter_throughput_bounds_apply_to_the_inverse():
 # --- Algorithm 1 -------------------------------------------------------------------------------
 def test_extrapolation_picks_the_lowest_checkpoint_error_among_usable_candidates():
     n = np.arange(1, 13)
-    truth = KERNEL[0].values(np.array(TRUE_PARAMETERS["Rat12"]), np.arange(1.0, 25.0))
+    truth = CANDIDATES[0].values(np.array(TRUE_PARAMETERS["Rat12"]), np.arange(1.0, 25.0))
     noise = 1 + 0.01 * np.random.default_rng(3).standard_normal(12)
     result = extrapolate(n, truth[:12] * noise, upto=24, higher_is_better=True)
     usable = [c for c in result.candidates if c.usable]
@@ -179,7 +179,7 @@ def test_extrapolation_drops_candidates_the_heuristics_reject():
     result = extrapolate(n, y, upto=40)
     targets = np.arange(1.0, 41.0)
     for candidate in result.candidates:
-        values = PerformanceFunction(candidate.kernel, candidate.parameters)(targets)
+        values = PerformanceFunction(candidate.candidate, candidate.parameters)(targets)
         assert candidate.usable == should_use(values, higher_is_better=False)
     assert any(not c.usable for c in result.candidates)
 
@@ -205,10 +205,10 @@ def test_predict_interpolates_inside_and_extrapolates_beyond():
     n = np.arange(1, 13)
     y = 50.0 * n / (1 + 0.05 * n)
     inside = predict(n, y, upto=12, higher_is_better=True)
-    assert inside.function.kernel is None and inside.checkpoint_error is None
+    assert inside.function.candidate is None and inside.checkpoint_error is None
     assert inside.function.name == "poly6"
     beyond = predict(n, y, upto=24, higher_is_better=True)
-    assert beyond.function.kernel is not None and beyond.subset in (4, 6, 8)
+    assert beyond.function.candidate is not None and beyond.subset in (4, 6, 8)
     expr = beyond.function.expr()
     assert isinstance(expr, sympy.Piecewise) and expr.free_symbols == {p}
     for threads in (1, 6, 12, 13, 24):
@@ -221,7 +221,7 @@ def test_predict_interpolates_inside_and_extrapolates_beyond():
 def test_predict_extrapolates_below_the_measured_range_too():
     n = np.arange(2, 14)
     result = predict(n, 30.0 * n / (1 + 0.02 * n), upto=13, higher_is_better=True)
-    assert result.function.kernel is not None
+    assert result.function.candidate is not None
     assert result.function(np.array([1.0]))[0] == pytest.approx(30 / 1.02, rel=0.02)
 
 
@@ -389,7 +389,7 @@ def test_predict_command_json_and_model_file(tmp_path, capsys):
         "predictions",
     }
     assert [row["p"] for row in record["predictions"]] == list(range(1, 21))
-    assert record["kernel"] in {f.name for f in KERNEL}
+    assert record["kernel"] in {f.name for f in CANDIDATES}
     assert ModelLibrary.from_file(out)["vac"].form == "presca"
     assert main(["predict", path, "--upto", "8"]) == 0
     text = capsys.readouterr().out

@@ -54,7 +54,7 @@ def _row(chosen: int, scores: Any) -> dict[str, Any]:
 
 def tune_workload(workload: Any, args: argparse.Namespace) -> dict[str, Any]:
     """The JSON record of OPreSca and Binsearch on one workload."""
-    from ..tuning import mean_scores, run_binsearch, run_opresca, score
+    from ..forms.presca.tuning import mean_scores, run_binsearch, run_opresca, score
 
     table = {
         n: v

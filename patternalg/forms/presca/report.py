@@ -1,0 +1,109 @@
+"""PreSca as a model family: the atomic model, the summary and the JSON record of a fit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...arith import format_expr
+from ...errors import FitError
+from .. import FitReport
+from .algorithm import CHECKPOINTS, predict
+from .workloads import Workload, read_performance
+
+__all__ = ["fit_model", "fit_file"]
+
+
+def fit_model(
+    workload: Workload,
+    upto: int,
+    checkpoints: int = CHECKPOINTS,
+    unit: str | None = None,
+    interpolation: str = "auto",
+) -> FitReport:
+    """PreSca on one workload, as an atomic model with its facts in ``fit``.
+
+    ``unit`` defaults to ``ns`` for a time and to the metric's name otherwise.
+    """
+    from ...library import AtomicModel
+
+    result = predict(
+        workload.p, workload.value, upto, checkpoints, workload.higher_is_better, interpolation
+    )
+    function = result.function
+    stats: list[tuple[str, Any]] = [
+        ("kernel", function.name),
+        ("metric", workload.metric),
+        ("measurements", len(workload.p)),
+    ]
+    if result.subset is not None:
+        stats += [
+            ("subset", result.subset),
+            ("checkpoints", checkpoints),
+            ("checkpoint_error", result.checkpoint_error),
+        ]
+    model = AtomicModel(
+        name=workload.name,
+        expr=function.expr(),
+        unit=unit or (workload.metric if workload.higher_is_better else "ns"),
+        source=f"PreSca (paper 004) on {len(workload.p)} measurements",
+        form="presca",
+        spec=function.spec(),
+        fit=tuple(stats),
+    )
+    targets = np.arange(1, upto + 1)
+    values = function(targets)
+    error = result.checkpoint_error
+    summary = (
+        f"{workload.name}: {function.name}"
+        + (
+            f" on the first {result.subset}, checkpoint error {error:.2%}"
+            if error is not None
+            else " (interpolation)"
+        )
+        + f"; predicted {workload.metric} at p={upto}: {values[-1]:.6g}"
+    )
+    record = {
+        "workload": workload.name,
+        "kernel": function.name,
+        "model": format_expr(function.expr()),
+        "subset": result.subset,
+        "checkpoint_error": error,
+        "predictions": [
+            {"p": int(t), "value": float(v)} for t, v in zip(targets, values, strict=True)
+        ],
+    }
+    return FitReport(model=model, summary=summary, record=record)
+
+
+def fit_file(path: str | Path, args: Any) -> list[FitReport]:
+    """``patternalg fit FILE --form presca`` (and ``predict``): one report per workload.
+
+    Reads ``args.metric``, and if present ``args.upto`` (default twice the highest measured
+    thread count), ``args.checkpoints``, ``args.higher_is_better`` and ``args.interpolate``.
+    """
+    workloads = read_performance(
+        path, getattr(args, "metric", None), getattr(args, "higher_is_better", None)
+    )
+    checkpoints = getattr(args, "checkpoints", None)
+    checkpoints = CHECKPOINTS if checkpoints is None else checkpoints
+    if checkpoints < 1:
+        raise FitError(f"--checkpoints must be at least 1, got {checkpoints}")
+    reports = []
+    for workload in workloads:
+        upto = getattr(args, "upto", None)
+        upto = 2 * int(workload.p.max()) if upto is None else upto
+        if upto < 1:
+            raise FitError(f"--upto must be at least 1, got {upto}")
+        reports.append(
+            fit_model(
+                workload,
+                upto,
+                checkpoints,
+                getattr(args, "unit", None),
+                getattr(args, "interpolate", None) or "auto",
+            )
+        )
+    return reports
