@@ -25,6 +25,7 @@ from patternalg.forms.presca import (
     fit_candidate,
     fit_model,
     fit_polynomial,
+    plan,
     predict,
     read_performance,
     should_use,
@@ -184,14 +185,18 @@ def test_extrapolation_drops_candidates_the_heuristics_reject():
     assert any(not c.usable for c in result.candidates)
 
 
-def test_extrapolation_needs_checkpoints_plus_a_subset():
+def test_extrapolation_needs_one_checkpoint_plus_a_subset_of_three():
     with pytest.raises(FitError) as info:
-        extrapolate(np.arange(1, 8), np.arange(1.0, 8.0), upto=16)
+        extrapolate(np.arange(1, 4), np.arange(1.0, 4.0), upto=16)
     assert str(info.value) == (
-        "extrapolation needs at least 8 measurements (4 checkpoints and a subset of 4 to fit), "
-        "got 7"
+        "extrapolation needs at least 4 measurements (1 checkpoint and a subset of 3 to fit), "
+        "got 3"
     )
-    assert extrapolate(np.arange(1, 8), 10.0 / np.arange(1, 8), 16, checkpoints=3).subset == 4
+    # the paper's plan (4 checkpoints, subsets 4, 6, ...) from 8 measurements on
+    assert plan(8) == (4, (4,), ()) and plan(12, 3) == (3, (4, 6, 8), ())
+    assert [plan(m)[:2] for m in (4, 5, 6, 7)] == [(1, (3,)), (1, (4,)), (2, (4,)), (3, (4,))]
+    assert plan(7)[2] == ("7 measurements: 3 checkpoints instead of 4 (that needs 8)",)
+    assert extrapolate(np.arange(1, 8), 10.0 / np.arange(1, 8), 16, checkpoints=3).notes == ()
 
 
 def test_measurements_given_in_python_are_checked():
@@ -359,7 +364,7 @@ def test_build_expr_reads_a_hand_written_table():
         (
             {"kernal": "Rat12"},
             "models.w.kernal: unknown key (did you mean 'kernel'? valid: kernel, parameters, "
-            "interpolation, "
+            "parameters_below, interpolation, "
             "interpolation_range, interpolation_of, form, unit, source, x_range, fit)",
         ),
     ],
@@ -384,8 +389,11 @@ def test_predict_command_json_and_model_file(tmp_path, capsys):
         "workload",
         "kernel",
         "model",
+        "pieces",
         "subset",
+        "checkpoints",
         "checkpoint_error",
+        "notes",
         "predictions",
     }
     assert [row["p"] for row in record["predictions"]] == list(range(1, 21))
@@ -430,8 +438,8 @@ def test_predict_command_errors_are_one_line(tmp_path, capsys):
     assert main(["predict", path, "--upto", "6"]) == 2
     err = capsys.readouterr().err
     assert err == (
-        "patternalg predict: error: extrapolation needs at least 8 measurements "
-        "(4 checkpoints and a subset of 4 to fit), got 3\n"
+        "patternalg predict: error: extrapolation needs at least 4 measurements "
+        "(1 checkpoint and a subset of 3 to fit), got 3\n"
     )
     assert main(["predict", path, "--upto", "3", "--checkpoints", "0"]) == 2
     assert capsys.readouterr().err == (

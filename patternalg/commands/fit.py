@@ -7,7 +7,7 @@ import argparse
 from ..errors import PatternalgError
 from ..forms import form_module
 from ..library import ModelLibrary
-from .common import add_format_option, print_json
+from .common import add_format_option, print_json, print_notes
 
 FITTABLE = ("pmnf", "amdahl", "memwall", "presca")
 
@@ -30,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME=SYMBOL",
-        help="map a file's parameter to a symbol (default: the single parameter becomes x)",
+        help="map a file's parameter to a symbol (default: the single parameter becomes x; "
+        "presca: NAME=p names the thread column)",
     )
     pmnf.add_argument(
         "--input-format",
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json([dict(r.record) for r in reports])
     else:
+        print_notes(reports)
         for report in reports:
             print(report.summary)
     if args.out:

@@ -89,8 +89,10 @@ def tune_workload(workload: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     from ..forms.presca import read_performance
+    from ..forms.presca.workloads import thread_column
 
-    workloads = read_performance(args.file, args.metric, args.higher_is_better)
+    threads = thread_column(args.param)
+    workloads = read_performance(args.file, args.metric, args.higher_is_better, threads)
     records = [tune_workload(w, args) for w in workloads]
     if args.format == "json":
         print_json(_one_or_all(records))

@@ -32,6 +32,7 @@ from .algorithm import (
     CandidateFit,
     Prediction,
     extrapolate,
+    plan,
     predict,
     should_use,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "fit_candidate",
     "fit_polynomial",
     "should_use",
+    "plan",
     "extrapolate",
     "predict",
     "read_performance",

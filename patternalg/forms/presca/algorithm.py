@@ -17,7 +17,7 @@ paper's ShouldUseFunc) are dropped; the lowest mean relative error at the checkp
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -36,6 +36,7 @@ __all__ = [
     "CandidateFit",
     "Prediction",
     "should_use",
+    "plan",
     "extrapolate",
     "predict",
 ]
@@ -94,6 +95,10 @@ class Prediction:
     subset: int | None
     checkpoint_error: float | None
     candidates: tuple[CandidateFit, ...] = ()
+    #: the checkpoints Algorithm 1 used (fewer than asked for when measurements are few)
+    checkpoints: int | None = None
+    #: what people should know about this prediction (e.g. fewer checkpoints)
+    notes: tuple[str, ...] = ()
 
 
 def _as_arrays(n: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -111,6 +116,44 @@ def _as_arrays(n: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     return n_arr, y_arr
 
 
+#: the fewest measurements Algorithm 1 works from: 1 checkpoint and 3 to fit ExpRat
+MIN_MEASUREMENTS = 1 + min(f.free for f in CANDIDATES)
+
+
+def plan(m: int, checkpoints: int = CHECKPOINTS) -> tuple[int, tuple[int, ...], tuple[str, ...]]:
+    """Checkpoints, subset sizes and notes of Algorithm 1 for ``m`` measurements.
+
+    The paper's plan -- ``checkpoints`` checkpoints, subsets of 2, 4, ... up to the rest --
+    needs ``checkpoints`` + 4 measurements. With fewer, the checkpoints shrink to leave a
+    subset of 4 (a subset of 3, fitting only ExpRat, with 4 measurements), never below one,
+    and a note says so.
+
+    >>> plan(12), plan(5)
+    ((4, (4, 6, 8), ()), (1, (4,), ('5 measurements: 1 checkpoint instead of 4 (that needs 8)',)))
+    >>> plan(4)[:2]
+    (1, (3,))
+    """
+    if checkpoints < 1:
+        raise FitError(f"--checkpoints must be at least 1, got {checkpoints}")
+    smallest = min(f.free for f in CANDIDATES)
+    if m < MIN_MEASUREMENTS:
+        raise FitError(
+            f"extrapolation needs at least {MIN_MEASUREMENTS} measurements (1 checkpoint and "
+            f"a subset of {MIN_MEASUREMENTS - 1} to fit), got {m}"
+        )
+    first = min(c for c in SUBSET_COUNTS if c >= smallest)
+    used = max(1, min(checkpoints, m - first))
+    counts = tuple(c for c in SUBSET_COUNTS if smallest <= c <= m - used) or (m - used,)
+    notes: tuple[str, ...] = ()
+    if used < checkpoints:
+        noun = "checkpoint" if used == 1 else "checkpoints"
+        notes = (
+            f"{m} measurements: {used} {noun} instead of {checkpoints} "
+            f"(that needs {checkpoints + first})",
+        )
+    return used, counts, notes
+
+
 def extrapolate(
     n: ArrayLike,
     y: ArrayLike,
@@ -120,6 +163,8 @@ def extrapolate(
 ) -> Prediction:
     """Algorithm 1 (PrescaExtrapolate) on measurements (n, y) for the target range 1..upto.
 
+    With fewer than ``checkpoints`` + 4 measurements it uses fewer checkpoints (:func:`plan`).
+
     >>> import numpy as np
     >>> n = np.arange(1, 13)
     >>> result = extrapolate(n, 5.0 * n / (1 + 0.05 * n), upto=24, higher_is_better=True)
@@ -127,20 +172,11 @@ def extrapolate(
     ('Rat12', True)
     """
     n_arr, y_arr = _as_arrays(n, y)
-    if checkpoints < 1:
-        raise FitError(f"--checkpoints must be at least 1, got {checkpoints}")
-    smallest = min(f.free for f in CANDIDATES)
-    usable_counts = [c for c in SUBSET_COUNTS if smallest <= c <= len(n_arr) - checkpoints]
-    if not usable_counts:
-        need = checkpoints + min(c for c in SUBSET_COUNTS if c >= smallest)
-        raise FitError(
-            f"extrapolation needs at least {need} measurements ({checkpoints} checkpoints and "
-            f"a subset of {need - checkpoints} to fit), got {len(n_arr)}"
-        )
-    check_n, check_y = n_arr[-checkpoints:], y_arr[-checkpoints:]
+    used, counts, notes = plan(len(n_arr), checkpoints)
+    check_n, check_y = n_arr[-used:], y_arr[-used:]
     targets = np.arange(1, int(upto) + 1, dtype=float)
     candidates: list[CandidateFit] = []
-    for count in usable_counts:
+    for count in counts:
         for function in CANDIDATES:
             theta = fit_candidate(function, n_arr[:count], y_arr[:count])
             if theta is None:
@@ -166,6 +202,8 @@ def extrapolate(
         best.subset,
         best.checkpoint_error,
         tuple(candidates),
+        used,
+        notes,
     )
 
 
@@ -182,7 +220,7 @@ def predict(
     Inside the measured range a polynomial of degree min(6, m - 2) applies (of the values,
     or of their inverse: see ``interpolation`` and :func:`.interpolation.interpolate`); when
     ``upto`` or 1 lies outside it, the candidate function chosen by :func:`extrapolate`
-    covers the rest.
+    covers the rest, scaled to meet the polynomial at the edge (:func:`anchored`).
 
     >>> import numpy as np
     >>> n = np.array([1, 2, 4, 6, 8])
@@ -198,11 +236,39 @@ def predict(
         raise FitError(f"PreSca needs at least 2 measurements, got {len(n_arr)}")
     polynomial, inverse = interpolate(n_arr, y_arr, higher_is_better, interpolation)
     p_range = (float(n_arr[0]), float(n_arr[-1]))
+    inside = PerformanceFunction(polynomial=polynomial, p_range=p_range, inverse=inverse)
     if p_range[0] <= 1 and upto <= p_range[1]:
-        function = PerformanceFunction(polynomial=polynomial, p_range=p_range, inverse=inverse)
-        return Prediction(function, None, None)
+        return Prediction(inside, None, None)
     outer = extrapolate(n_arr, y_arr, upto, checkpoints, higher_is_better)
-    function = PerformanceFunction(
-        outer.function.candidate, outer.function.parameters, polynomial, p_range, inverse
-    )
-    return Prediction(function, outer.subset, outer.checkpoint_error, outer.candidates)
+    candidate = outer.function.candidate
+    assert candidate is not None
+    return replace(outer, function=anchored(inside, candidate, outer.function.parameters))
+
+
+def anchored(
+    inside: PerformanceFunction, candidate: Candidate, theta: tuple[float, ...]
+) -> PerformanceFunction:
+    """The interpolation ``inside`` extended by ``candidate`` scaled to meet it at each edge.
+
+    The candidate was fitted to a subset and chosen at the checkpoints, so it passes near
+    but not through the interpolant's value at the edge of the measured range; scaling it
+    by the ratio of the two there makes the prediction continuous (above the range, and
+    below it when it does not start at 1).
+
+    >>> from patternalg.forms.presca.candidates import CubicLn
+    >>> inside = PerformanceFunction(polynomial=(1.0, 1.0), p_range=(1.0, 4.0))
+    >>> f = anchored(inside, CubicLn(), (4.0, 1.0, 0.0, 0.0))
+    >>> bool(abs(f([4.0])[0] - f([4.0 + 1e-9])[0]) < 1e-6)   # 1 + 4 = 5 on both sides
+    True
+    >>> bool(np.isclose(f.parameters[0], 4 * 5 / (4 + np.log(4))))   # 5 / CubicLn(4) times a
+    True
+    """
+    assert inside.p_range is not None
+    low, high = inside.p_range
+
+    def meet(edge: float) -> tuple[float, ...]:
+        ratio = float(inside.interpolant([edge])[0] / candidate.values(np.asarray(theta), edge))
+        return candidate.scaled(theta, ratio) if math.isfinite(ratio) and ratio > 0 else theta
+
+    below = meet(low) if low > 1 else ()
+    return replace(inside, candidate=candidate, parameters=meet(high), below=below)

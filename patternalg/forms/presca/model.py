@@ -14,13 +14,41 @@ from typing import Any
 
 import numpy as np
 import sympy
+from numpy.typing import ArrayLike
 
 from ...errors import ModelFileError
 from ...symbols import p as P
 from .. import spec_keys, spec_number
 from .candidates import CANDIDATES, Candidate, CubicLn, candidate_named, numbers
 
-__all__ = ["PerformanceFunction", "build_expr"]
+__all__ = ["Piece", "PerformanceFunction", "build_expr"]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One range of a performance function: ``low <= p <= high`` (None: unbounded) and its
+    function, by name with its coefficients (``low`` is exclusive below, ``high`` above the
+    measured range)."""
+
+    low: float | None
+    high: float | None
+    function: str
+    coefficients: tuple[tuple[str, float], ...]
+
+    def describe(self) -> str:
+        """``'1 <= p <= 12: 1/poly2 (c0=0.1, c1=0.02, c2=0)'`` -- the range, function, coefficients.
+
+        >>> Piece(12.0, None, "Rat12", (("a0", 1.0), ("a1", 2.0))).describe()
+        'p > 12: Rat12 (a0=1, a1=2)'
+        """
+        if self.low is None:
+            where = f"p < {self.high:g}"
+        elif self.high is None:
+            where = f"p > {self.low:g}"
+        else:
+            where = f"{self.low:g} <= p <= {self.high:g}"
+        values = ", ".join(f"{k}={v:.6g}" for k, v in self.coefficients)
+        return f"{where}: {self.function} ({values})"
 
 
 @dataclass(frozen=True)
@@ -28,6 +56,9 @@ class PerformanceFunction:
     """A workload's performance in p: ``polynomial`` on ``p_range``, ``candidate`` elsewhere.
 
     Either part may be missing (an interpolation-only function covers ``p_range`` only).
+    Beyond the range the candidate has ``parameters``, below it ``below`` if given (fits
+    anchor the candidate to the polynomial's value at each edge, so the two differ by a
+    factor) and ``parameters`` otherwise.
     """
 
     candidate: Candidate | None = None
@@ -36,8 +67,10 @@ class PerformanceFunction:
     p_range: tuple[float, float] | None = None
     #: the polynomial interpolates 1/value (a rate) and the function is its inverse
     inverse: bool = False
+    #: the candidate's parameters below ``p_range`` (default: ``parameters``)
+    below: tuple[float, ...] = ()
 
-    def __call__(self, n: np.ndarray) -> np.ndarray:
+    def __call__(self, n: ArrayLike) -> np.ndarray:
         """Values at thread counts ``n``.
 
         >>> PerformanceFunction(polynomial=(1.0, 2.0), p_range=(1, 4))(np.array([2]))
@@ -45,22 +78,64 @@ class PerformanceFunction:
         """
         n = np.asarray(n, dtype=float)
         out = np.full(n.shape, np.nan)
-        inside = np.zeros(n.shape, dtype=bool)
+        under = np.zeros(n.shape, dtype=bool)
+        over = np.ones(n.shape, dtype=bool)
         if self.polynomial and self.p_range is not None:
-            inside = (n >= self.p_range[0]) & (n <= self.p_range[1])
-            values = np.polyval(np.asarray(self.polynomial)[::-1], n[inside])
-            out[inside] = 1.0 / values if self.inverse else values
+            under, over = n < self.p_range[0], n > self.p_range[1]
+            inside = ~(under | over)
+            out[inside] = self.interpolant(n[inside])
         if self.candidate is not None:
-            out[~inside] = self.candidate.values(np.asarray(self.parameters), n[~inside])
+            out[over] = self.candidate.values(np.asarray(self.parameters), n[over])
+            below = np.asarray(self.below or self.parameters)
+            out[under] = self.candidate.values(below, n[under])
         return out
+
+    def interpolant(self, n: ArrayLike) -> np.ndarray:
+        """The interpolating polynomial's values (inverted where it is of 1/value) at ``n``.
+
+        >>> PerformanceFunction(polynomial=(1.0, 1.0), inverse=True).interpolant([3.0])
+        array([0.25])
+        """
+        values = np.polyval(np.asarray(self.polynomial)[::-1], np.asarray(n, dtype=float))
+        return 1.0 / values if self.inverse else values
 
     @property
     def name(self) -> str:
         """The candidate function's name, or ``poly<degree>`` for an interpolation only."""
         if self.candidate is not None:
             return self.candidate.name
+        return self._polynomial_name
+
+    @property
+    def _polynomial_name(self) -> str:
         degree = f"poly{len(self.polynomial) - 1}"
         return f"1/{degree}" if self.inverse else degree
+
+    def pieces(self) -> tuple[Piece, ...]:
+        """The ranges of p in order, each with its function and coefficients.
+
+        >>> f = PerformanceFunction(CubicLn(), (1.0, 2.0, 0.0, 0.5), (3.0, 1.0), (2.0, 8.0))
+        >>> [piece.describe() for piece in f.pieces()]
+        ['p < 2: CubicLn (a=1, b=2, c=0, d=0.5)', '2 <= p <= 8: poly1 (c0=3, c1=1)', \
+'p > 8: CubicLn (a=1, b=2, c=0, d=0.5)']
+        """
+        out: list[Piece] = []
+        has_poly = bool(self.polynomial) and self.p_range is not None
+        if self.candidate is not None and has_poly and self.p_range is not None:
+            below = self.below or self.parameters
+            out.append(Piece(None, self.p_range[0], self.name, self._named(below)))
+        if has_poly and self.p_range is not None:
+            coefficients = tuple((f"c{i}", float(c)) for i, c in enumerate(self.polynomial))
+            low, high = self.p_range
+            out.append(Piece(float(low), float(high), self._polynomial_name, coefficients))
+        if self.candidate is not None:
+            low = float(self.p_range[1]) if has_poly and self.p_range is not None else None
+            out.append(Piece(low, None, self.name, self._named(self.parameters)))
+        return tuple(out)
+
+    def _named(self, theta: Sequence[float]) -> tuple[tuple[str, float], ...]:
+        assert self.candidate is not None
+        return tuple(zip(self.candidate.params, map(float, theta), strict=True))
 
     def expr(self) -> sympy.Expr:
         """The closed form in ``p`` (a ``Piecewise`` when both parts are present).
@@ -70,7 +145,12 @@ class PerformanceFunction:
         """
         p_range = None if self.p_range is None else tuple(numbers(self.p_range))
         return _closed_form(
-            self.candidate, numbers(self.parameters), numbers(self.polynomial), p_range, self.inverse
+            self.candidate,
+            numbers(self.parameters),
+            numbers(self.polynomial),
+            p_range,
+            self.inverse,
+            numbers(self.below),
         )
 
     def spec(self) -> tuple[tuple[str, Any], ...]:
@@ -78,8 +158,9 @@ class PerformanceFunction:
         keys: list[tuple[str, Any]] = []
         if self.candidate is not None:
             keys.append(("kernel", self.candidate.name))
-            named = zip(self.candidate.params, self.parameters, strict=True)
-            keys.append(("parameters", {k: float(v) for k, v in named}))
+            keys.append(("parameters", dict(self._named(self.parameters))))
+            if self.below:
+                keys.append(("parameters_below", dict(self._named(self.below))))
         if self.polynomial and self.p_range is not None:
             keys.append(("interpolation", [float(c) for c in self.polynomial]))
             keys.append(("interpolation_range", [float(v) for v in self.p_range]))
@@ -92,8 +173,9 @@ def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
     """The closed form in p of a ``presca`` model-file table.
 
     Keys: ``kernel`` (the candidate function: Rat12, Rat22, Rat23, Rat33, CubicLn, ExpRat)
-    with ``parameters`` (a table of its parameters in Table 1's names), and/or
-    ``interpolation`` (the polynomial's coefficients, lowest power first) with
+    with ``parameters`` (a table of its parameters in Table 1's names) and optionally
+    ``parameters_below`` (the same table, used below the interpolation range instead),
+    and/or ``interpolation`` (the polynomial's coefficients, lowest power first) with
     ``interpolation_range`` ([low, high]) and ``interpolation_of`` (``value``, the default,
     or ``inverse``: the polynomial is of 1/value).
 
@@ -108,10 +190,18 @@ def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
         spec,
         where,
         [],
-        ["kernel", "parameters", "interpolation", "interpolation_range", "interpolation_of"],
+        [
+            "kernel",
+            "parameters",
+            "parameters_below",
+            "interpolation",
+            "interpolation_range",
+            "interpolation_of",
+        ],
     )
     candidate: Candidate | None = None
     parameters: tuple[sympy.Expr, ...] = ()
+    below: tuple[sympy.Expr, ...] = ()
     if "kernel" in spec:
         candidate = candidate_named(str(spec["kernel"]))
         if candidate is None:
@@ -119,13 +209,11 @@ def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
                 f"{where}.kernel: unknown kernel function {spec['kernel']!r} "
                 f"(valid: {', '.join(f.name for f in CANDIDATES)})"
             )
-        table = spec.get("parameters")
-        if not isinstance(table, Mapping) or sorted(table) != sorted(candidate.params):
-            raise ModelFileError(
-                f"{where}.parameters: {candidate.name} needs a table of exactly "
-                f"{', '.join(candidate.params)}"
-            )
-        parameters = tuple(spec_number(table, k, f"{where}.parameters") for k in candidate.params)
+        parameters = _parameters(spec, "parameters", candidate, where)
+        if "parameters_below" in spec:
+            below = _parameters(spec, "parameters_below", candidate, where)
+    elif "parameters_below" in spec or "parameters" in spec:
+        raise ModelFileError(f"{where}: parameters need a 'kernel' (the candidate function)")
     polynomial: tuple[sympy.Expr, ...] = ()
     p_range: tuple[sympy.Expr, sympy.Expr] | None = None
     if ("interpolation" in spec) != ("interpolation_range" in spec):
@@ -142,7 +230,20 @@ def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
     of = spec.get("interpolation_of", "value")
     if of not in ("value", "inverse"):
         raise ModelFileError(f"{where}.interpolation_of: {of!r} (valid: value, inverse)")
-    return _closed_form(candidate, parameters, polynomial, p_range, of == "inverse")
+    return _closed_form(candidate, parameters, polynomial, p_range, of == "inverse", below)
+
+
+def _parameters(
+    spec: Mapping[str, Any], key: str, candidate: Candidate, where: str
+) -> tuple[sympy.Expr, ...]:
+    """The table ``key`` of exactly the candidate's parameters, in their order."""
+    table = spec.get(key)
+    if not isinstance(table, Mapping) or sorted(table) != sorted(candidate.params):
+        raise ModelFileError(
+            f"{where}.{key}: {candidate.name} needs a table of exactly "
+            f"{', '.join(candidate.params)}"
+        )
+    return tuple(spec_number(table, k, f"{where}.{key}") for k in candidate.params)
 
 
 def _numbers_list(
@@ -162,9 +263,11 @@ def _closed_form(
     polynomial: Sequence[sympy.Expr],
     p_range: Sequence[sympy.Expr] | None,
     inverse: bool = False,
+    below: Sequence[sympy.Expr] = (),
 ) -> sympy.Expr:
-    """Piecewise(polynomial on p_range, candidate function elsewhere), or whichever is present;
-    with ``inverse`` the polynomial is of 1/value and the function uses its inverse."""
+    """Piecewise(candidate below p_range, polynomial on it, candidate above), or whichever
+    is present; with ``inverse`` the polynomial is of 1/value and the function its inverse.
+    The candidate has ``below`` as its parameters below the range when given."""
     outer = candidate.expr(parameters) if candidate is not None else None
     if not polynomial or p_range is None:
         assert outer is not None
@@ -172,6 +275,9 @@ def _closed_form(
     poly = sympy.Add(*[c * P**i for i, c in enumerate(polynomial)])
     if inverse:
         poly = sympy.Pow(poly, -1)
-    if outer is None:
+    if outer is None or candidate is None:
         return poly
-    return sympy.Piecewise((poly, sympy.And(P >= p_range[0], P <= p_range[1])), (outer, True))
+    inside = (poly, sympy.And(P >= p_range[0], P <= p_range[1]))
+    if below:
+        return sympy.Piecewise((candidate.expr(below), P < p_range[0]), inside, (outer, True))
+    return sympy.Piecewise(inside, (outer, True))

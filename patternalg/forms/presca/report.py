@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ from ...arith import format_expr
 from ...errors import FitError
 from .. import FitReport
 from .algorithm import CHECKPOINTS, predict
-from .workloads import Workload, read_performance
+from .workloads import Workload, read_performance, thread_column
 
 __all__ = ["fit_model", "fit_file"]
 
@@ -22,10 +23,12 @@ def fit_model(
     checkpoints: int = CHECKPOINTS,
     unit: str | None = None,
     interpolation: str = "auto",
+    notes: Sequence[str] = (),
 ) -> FitReport:
     """PreSca on one workload, as an atomic model with its facts in ``fit``.
 
-    ``unit`` defaults to ``ns`` for a time and to the metric's name otherwise.
+    ``unit`` defaults to ``ns`` for a time and to the metric's name otherwise; ``notes``
+    (e.g. about the file) go into the record with PreSca's own.
     """
     from ...library import AtomicModel
 
@@ -41,7 +44,7 @@ def fit_model(
     if result.subset is not None:
         stats += [
             ("subset", result.subset),
-            ("checkpoints", checkpoints),
+            ("checkpoints", result.checkpoints),
             ("checkpoint_error", result.checkpoint_error),
         ]
     model = AtomicModel(
@@ -69,8 +72,20 @@ def fit_model(
         "workload": workload.name,
         "kernel": function.name,
         "model": format_expr(function.expr()),
+        "pieces": [
+            {
+                "low": piece.low,
+                "high": piece.high,
+                "function": piece.function,
+                "coefficients": dict(piece.coefficients),
+                "text": piece.describe(),
+            }
+            for piece in function.pieces()
+        ],
         "subset": result.subset,
+        "checkpoints": result.checkpoints,
         "checkpoint_error": error,
+        "notes": [*notes, *(f"{workload.name}: {note}" for note in result.notes)],
         "predictions": [
             {"p": int(t), "value": float(v)} for t, v in zip(targets, values, strict=True)
         ],
@@ -81,11 +96,13 @@ def fit_model(
 def fit_file(path: str | Path, args: Any) -> list[FitReport]:
     """``patternalg fit FILE --form presca`` (and ``predict``): one report per workload.
 
-    Reads ``args.metric``, and if present ``args.upto`` (default twice the highest measured
-    thread count), ``args.checkpoints``, ``args.higher_is_better`` and ``args.interpolate``.
+    Reads ``args.metric``, and if present ``args.param`` (the thread column, ``NAME=p``),
+    ``args.upto`` (default twice the highest measured thread count), ``args.checkpoints``,
+    ``args.higher_is_better`` and ``args.interpolate``.
     """
+    threads = thread_column(getattr(args, "param", None) or ())
     workloads = read_performance(
-        path, getattr(args, "metric", None), getattr(args, "higher_is_better", None)
+        path, getattr(args, "metric", None), getattr(args, "higher_is_better", None), threads
     )
     checkpoints = getattr(args, "checkpoints", None)
     checkpoints = CHECKPOINTS if checkpoints is None else checkpoints
@@ -97,6 +114,12 @@ def fit_file(path: str | Path, args: Any) -> list[FitReport]:
         upto = 2 * int(workload.p.max()) if upto is None else upto
         if upto < 1:
             raise FitError(f"--upto must be at least 1, got {upto}")
+        notes = []
+        if threads is None and workload.threads != "p":
+            notes.append(
+                f"column '{workload.threads}' of {path} is the thread count p "
+                "(use --param NAME=p to choose another)"
+            )
         reports.append(
             fit_model(
                 workload,
@@ -104,6 +127,7 @@ def fit_file(path: str | Path, args: Any) -> list[FitReport]:
                 checkpoints,
                 getattr(args, "unit", None),
                 getattr(args, "interpolate", None) or "auto",
+                notes,
             )
         )
     return reports
