@@ -501,3 +501,112 @@ def test_fit_command_with_form_presca_and_several_workloads(tmp_path, capsys):
 def test_filter_on_a_throughput_is_the_filter_on_its_inverse_as_a_time(values):
     values = np.array(values)
     assert should_use(values, higher_is_better=True) == should_use(1 / values, False)
+
+
+# --- small data (issue 12): 4 to 7 measurements, continuity, the thread column ---------------
+def _saturating(k):
+    return 1000.0 * (1 - np.exp(-np.asarray(k, dtype=float) / 9))
+
+
+@pytest.mark.parametrize("m", [4, 5, 6, 7])
+def test_predict_works_from_4_measurements_with_fewer_checkpoints(m):
+    n = np.arange(1, m + 1)
+    result = predict(n, _saturating(n), upto=2 * m, higher_is_better=True)
+    used = {4: 1, 5: 1, 6: 2, 7: 3}[m]
+    assert (result.checkpoints, result.subset) == (used, 3 if m == 4 else 4)
+    noun = "checkpoint" if used == 1 else "checkpoints"
+    assert result.notes == (f"{m} measurements: {used} {noun} instead of 4 (that needs 8)",)
+    beyond = np.arange(m + 1, 2 * m + 1)
+    assert np.max(np.abs(result.function(beyond) / _saturating(beyond) - 1)) < 0.02
+    # with 4 measurements only ExpRat (3 parameters) leaves a checkpoint to choose by
+    assert (result.function.name == "ExpRat") == (m == 4)
+
+
+def test_predict_command_notes_fewer_checkpoints_and_prints_the_model_per_range(
+    tmp_path, capsys
+):
+    rows = "".join(f"{k},{100 * (0.1 + 0.9 / k)}\n" for k in range(2, 7))
+    path = _write(tmp_path, "five.csv", "p,time\n" + rows)
+    assert main(["predict", path, "--upto", "10"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == (
+        "note: five: 5 measurements: 1 checkpoint instead of 4 (that needs 8)\n"
+    )
+    lines = captured.out.splitlines()
+    name = lines[0].split(": ")[1].split(" ")[0]
+    assert name in {f.name for f in CANDIDATES}
+    assert lines[1] == "  model:"
+    assert lines[2].startswith(f"    p < 2: {name} (a")
+    assert lines[3].startswith("    2 <= p <= 6: 1/poly3 (c0=")
+    assert lines[4].startswith(f"    p > 6: {name} (a")
+    assert "Piecewise" not in captured.out
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    m=st.integers(4, 14),
+    first=st.integers(1, 3),
+    shape=st.sampled_from(["amdahl", "saturating"]),
+    scale=st.floats(0.05, 0.5),
+    noise=st.integers(0, 2**16),
+)
+def test_prediction_is_continuous_at_the_edges_of_the_measured_range(
+    m, first, shape, scale, noise
+):
+    n = np.arange(first, first + m)
+    if shape == "amdahl":  # a time: serial fraction ``scale``
+        truth, higher = 100 * (scale + (1 - scale) / n), False
+    else:  # a throughput levelling off after about 1/scale threads
+        truth, higher = 1000 * (1 - np.exp(-scale * n)), True
+    y = truth * (1 + 0.01 * np.random.default_rng(noise).standard_normal(m))
+    try:
+        function = predict(n, y, upto=2 * (first + m), higher_is_better=higher).function
+    except FitError:  # no candidate passes the heuristics: nothing to be continuous
+        return
+    low, high = function.p_range
+    edges = [(high, high * (1 + 1e-12))] + ([(low, low * (1 - 1e-12))] if low > 1 else [])
+    for edge, outside in edges:
+        at, beside = function(np.array([edge, outside]))
+        assert beside == pytest.approx(at, rel=1e-6)
+    expr = function.expr()
+    assert float(expr.subs(p, high + 1e-9)) == pytest.approx(float(expr.subs(p, high)), rel=1e-6)
+
+
+def test_the_thread_column_is_named_by_param_or_is_the_first_column(tmp_path, capsys):
+    rows = "".join(f"{k},{2 * k},{40 * k / (1 + 0.03 * k)}\n" for k in range(1, 9))
+    path = _write(tmp_path, "cores.csv", "cores,ranks,throughput\n" + rows)
+    (first,) = read_performance(path)
+    assert first.threads == "cores" and first.table()[8] == pytest.approx(320 / 1.24)
+    (named,) = read_performance(path, threads="ranks")
+    assert named.threads == "ranks" and sorted(named.table()) == list(range(2, 17, 2))
+    assert main(["predict", path, "--upto", "12", "--param", "ranks=p"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and "predicted throughput at p=12" in captured.out
+    assert main(["fit", path, "--form", "presca"]) == 0
+    assert capsys.readouterr().err == (
+        f"note: column 'cores' of {path} is the thread count p "
+        "(use --param NAME=p to choose another)\n"
+    )
+    assert main(["predict", path, "--upto", "12", "--param", "cores=x"]) == 2
+    assert capsys.readouterr().err == (
+        "patternalg predict: error: --param 'cores=x': a presca model is in the thread count "
+        "p; say --param cores=p\n"
+    )
+    assert main(["tune", path, "--param", "nodes=p"]) == 2
+    assert "missing column 'nodes'" in capsys.readouterr().err
+
+
+def test_a_model_measured_from_2_threads_round_trips_with_its_lower_anchor(tmp_path):
+    n = np.arange(2, 10)
+    function = predict(n, 100 * (0.1 + 0.9 / n), upto=16).function
+    assert function.below and function.below != function.parameters
+    from patternalg.library import AtomicModel
+
+    model = AtomicModel("w", function.expr(), form="presca", spec=function.spec())
+    path = tmp_path / "w.toml"
+    ModelLibrary([model]).save(path)
+    back = ModelLibrary.from_file(path)["w"]
+    for threads in (1, 2, 5, 9, 12):
+        assert float(back.expr.subs(p, threads)) == pytest.approx(
+            float(function(np.array([threads]))[0]), rel=1e-9
+        )

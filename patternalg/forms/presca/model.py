@@ -115,13 +115,15 @@ class PerformanceFunction:
         """The ranges of p in order, each with its function and coefficients.
 
         >>> f = PerformanceFunction(CubicLn(), (1.0, 2.0, 0.0, 0.5), (3.0, 1.0), (2.0, 8.0))
+        >>> len(PerformanceFunction(CubicLn(), (1.0, 2.0, 0.0, 0.5), (3.0,), (1.0, 8.0)).pieces())
+        2
         >>> [piece.describe() for piece in f.pieces()]
         ['p < 2: CubicLn (a=1, b=2, c=0, d=0.5)', '2 <= p <= 8: poly1 (c0=3, c1=1)', \
 'p > 8: CubicLn (a=1, b=2, c=0, d=0.5)']
         """
         out: list[Piece] = []
         has_poly = bool(self.polynomial) and self.p_range is not None
-        if self.candidate is not None and has_poly and self.p_range is not None:
+        if self.candidate is not None and has_poly and self.p_range and self.p_range[0] > 1:
             below = self.below or self.parameters
             out.append(Piece(None, self.p_range[0], self.name, self._named(below)))
         if has_poly and self.p_range is not None:
