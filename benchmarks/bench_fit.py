@@ -39,7 +39,8 @@ from pathlib import Path
 import numpy as np
 
 from patternalg.forms.pmnf import fit_measurements
-from patternalg.forms.pmnf_fit import BUILDING_BLOCKS, basis, select_basic, select_default
+from patternalg.forms.pmnf_fit import basis, select_basic, select_default
+from patternalg.pmnf.blocks import BUILDING_BLOCKS
 from patternalg.measurements import read_measurements
 
 HERE = Path(__file__).resolve().parent

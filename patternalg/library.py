@@ -35,11 +35,11 @@ import sympy
 
 from .arith import format_expr
 from .errors import ModelFileError, UnknownAtomError
+from .forms import build_form
+from .forms.base import COMMON_KEYS
 
 __all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
 
-#: keys every model table may have, whatever its form
-COMMON_KEYS = ("form", "unit", "source", "x_range", "fit")
 _ATOM_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 
 
@@ -110,8 +110,6 @@ def _where(path: str, name: str | None = None, key: str | None = None) -> str:
 
 
 def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicModel:
-    from .forms import build_form  # forms import the library's helpers; import late
-
     if not valid_atom_name(name):
         raise ModelFileError(
             f"{_where(path, name)}: '{name}' is not a valid atom name "

@@ -16,7 +16,8 @@ from patternalg import ModelLibrary, evaluate, parse
 from patternalg.cli import main
 from patternalg.errors import FitError, ModelFileError
 from patternalg.forms.pmnf import build_expr, fit_measurements, pmnf_expr
-from patternalg.forms.pmnf_fit import BUILDING_BLOCKS, basis, select_basic, select_default
+from patternalg.forms.pmnf_fit import basis, select_basic, select_default
+from patternalg.pmnf.blocks import BUILDING_BLOCKS
 from patternalg.measurements import read_measurements
 from patternalg.symbols import log2, n, p, x
 

@@ -81,10 +81,10 @@ def run(args: argparse.Namespace) -> int:
     from ..forms.presca import fit_file
 
     reports = fit_file(args.file, args)
+    print_notes(reports)
     if args.format == "json":
         print_json(_one_or_all([dict(r.record) for r in reports]))
     else:
-        print_notes(reports)
         for report in reports:
             record = report.record
             print(report.summary)

@@ -32,7 +32,7 @@ import sympy
 from ..bindings import as_value
 from ..errors import ModelFileError
 from ..symbols import p, phi
-from . import FitReport, spec_expr, spec_keys, spec_number
+from . import LegacyFitReport as FitReport, spec_expr, spec_keys, spec_number
 
 __all__ = ["amdahl_expr", "alpha_from_times", "serial_fraction", "build_expr", "fit_file"]
 

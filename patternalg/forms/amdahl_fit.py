@@ -30,7 +30,7 @@ from ..arith import format_expr
 from ..errors import FitError
 from ..library import AtomicModel
 from ..symbols import x as x_symbol
-from . import FitReport
+from . import LegacyFitReport as FitReport
 from .amdahl import alpha_from_times, build_expr
 from .resource_data import (
     Points,

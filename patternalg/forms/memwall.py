@@ -37,7 +37,7 @@ import sympy
 from ..bindings import as_value
 from ..errors import ModelFileError
 from ..symbols import p, phi
-from . import FitReport, spec_expr, spec_keys, spec_number
+from . import LegacyFitReport as FitReport, spec_expr, spec_keys, spec_number
 from .amdahl import serial_fraction
 
 __all__ = ["speedup_expr", "memwall_expr", "build_expr", "fit_file", "BOUNDS"]

@@ -23,7 +23,7 @@ import numpy as np
 from ..arith import format_expr
 from ..errors import FitError, MeasurementError
 from ..library import AtomicModel
-from . import FitReport
+from . import LegacyFitReport as FitReport
 from .csa import anneal
 from .memwall import BOUNDS, build_expr
 from .resource_data import (

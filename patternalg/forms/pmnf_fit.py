@@ -26,26 +26,13 @@ shared by a batch of kernels and their aggregated values ``Y`` (K, P), and retur
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["BUILDING_BLOCKS", "Selection", "basis", "blocks_for", "select_basic", "select_default"]
+from ..pmnf.blocks import BUILDING_BLOCKS
 
-#: Extra-P 4.2.5's 42 building blocks (exponent of x, exponent of log2 x), in its search order
-# fmt: off
-BUILDING_BLOCKS: tuple[tuple[Fraction, int], ...] = tuple(
-    (Fraction(a, b), c)
-    for a, b, c in [
-        (0, 1, 1), (0, 1, 2), (1, 4, 0), (1, 3, 0), (1, 4, 1), (1, 3, 1), (1, 4, 2), (1, 3, 2),
-        (1, 2, 0), (1, 2, 1), (1, 2, 2), (2, 3, 0), (3, 4, 0), (2, 3, 1), (3, 4, 1), (4, 5, 0),
-        (2, 3, 2), (3, 4, 2), (1, 1, 0), (1, 1, 1), (1, 1, 2), (5, 4, 0), (5, 4, 1), (4, 3, 0),
-        (4, 3, 1), (3, 2, 0), (3, 2, 1), (3, 2, 2), (5, 3, 0), (7, 4, 0), (2, 1, 0), (2, 1, 1),
-        (2, 1, 2), (9, 4, 0), (7, 3, 0), (5, 2, 0), (5, 2, 1), (5, 2, 2), (8, 3, 0), (11, 4, 0),
-        (3, 1, 0), (3, 1, 1),
-    ]
-)
-# fmt: on
+__all__ = ["Selection", "basis", "blocks_for", "select_basic", "select_default"]
+
 #: a term contributing less than this share of every value is rejected (Extra-P's default)
 MIN_TERM_CONTRIBUTION = 0.0005
 #: a leave-one-out constant below this share of the smallest value counts as 0 (Extra-P)

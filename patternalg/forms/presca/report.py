@@ -10,7 +10,7 @@ import numpy as np
 
 from ...arith import format_expr
 from ...errors import FitError
-from .. import FitReport
+from .. import LegacyFitReport as FitReport
 from .algorithm import CHECKPOINTS, predict
 from .workloads import Workload, read_performance, thread_column
 

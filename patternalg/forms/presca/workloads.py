@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ...errors import FitError, MeasurementError
 
-__all__ = ["KNOWN_METRICS", "Workload", "thread_column", "read_performance"]
+if TYPE_CHECKING:
+    from ...measurements import Series
+
+__all__ = ["KNOWN_METRICS", "Workload", "thread_column", "workload", "read_performance"]
 
 #: metric names whose direction is known: True = higher is better
 KNOWN_METRICS = {"time": False, "throughput": True, "speedup": True}
@@ -32,17 +35,6 @@ class Workload:
     def table(self) -> dict[int, float]:
         """Thread count -> performance."""
         return {int(k): float(v) for k, v in zip(self.p, self.value, strict=True)}
-
-
-def _atom_name(text: str) -> str:
-    """A valid atom name made from ``text``: ``'Kmeans-Low'`` -> ``'kmeans_Low'``."""
-    from ...library import valid_atom_name
-
-    name = re.sub(r"[^A-Za-z0-9_]+", "_", text.strip()).strip("_")
-    name = name[:1].lower() + name[1:]
-    if not valid_atom_name(name):
-        name = "w_" + name
-    return name if valid_atom_name(name) else "workload"
 
 
 def _direction(metric: str, higher_is_better: bool | None, where: str) -> bool:
@@ -82,13 +74,56 @@ def thread_column(options: Sequence[str]) -> str | None:
     return name.strip().lower()
 
 
-def _header(path: str) -> list[str]:
-    from ...measurements import _csv_header
+def _value_chooser(path: str, metric: str | None) -> Callable[[tuple[str, ...]], str]:
+    """The value column: ``metric`` if given, else the one of time, throughput, speedup."""
 
-    try:
-        return _csv_header(path)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MeasurementError(f"{path}: cannot read measurements: {exc}") from None
+    def choose(numeric: tuple[str, ...]) -> str:
+        if metric is not None:
+            if metric not in numeric:
+                raise MeasurementError(
+                    f"{path}: missing column '{metric}' (the header has: {', '.join(numeric)})"
+                )
+            return metric
+        present = [c for c in numeric if c in KNOWN_METRICS]
+        if len(present) != 1:
+            found = f"several ({', '.join(present)}); choose one" if present else "none"
+            raise MeasurementError(
+                f"{path}: value column: {found} (name it time, throughput or speedup, "
+                "or pass --metric NAME)"
+            )
+        return present[0]
+
+    return choose
+
+
+def workload(series: Series, threads: str | None, higher_is_better: bool, name: str) -> Workload:
+    """The workload ``name`` of one series: its thread column checked, repetitions averaged.
+
+    The thread column is ``threads`` if given, else ``p`` if the series has one, else its
+    first parameter.
+    """
+    if threads is None:
+        threads = "p" if "p" in series.parameters else series.parameters[0]
+    merged = series.over([threads])
+    counts = merged.column(threads)
+    bad = (counts < 1) | (counts != np.round(counts))
+    if np.any(bad):
+        index = int(np.flatnonzero(bad)[0])
+        raise MeasurementError(
+            f"{merged.location(index)}: column '{threads}': {counts[index]:g} is not a thread "
+            "count (a whole number >= 1)"
+        )
+    flat = merged.repetitions()
+    if np.any(flat <= 0):
+        point, repetition = merged.first_line(flat <= 0)
+        line = merged.lines[point][repetition]
+        raise MeasurementError(
+            f"{series.path}:{line}: column '{series.metric}': "
+            f"{merged.values[point][repetition]:g} is not positive "
+            "(performance must be > 0: PreSca's errors are relative)"
+        )
+    means = merged.aggregate("mean")
+    return Workload(name, counts.astype(int), means, series.metric, higher_is_better, threads)
 
 
 def read_performance(
@@ -100,11 +135,10 @@ def read_performance(
     """Workloads from a CSV with a thread column and a value column (``kernel`` optional).
 
     The thread column is ``threads`` if given, else ``p`` if the file has one, else the
-    file's first column (other than ``kernel``, ``metric`` and the value column). The value
-    column is ``time`` (lower is better), ``throughput`` or ``speedup`` (higher is better),
-    or ``metric`` with an explicit ``higher_is_better``. Thread counts must be positive
-    whole numbers, values positive; repeated thread counts are averaged (repeated runs, as
-    the paper averages 10 runs).
+    file's first parameter column. The value column is ``time`` (lower is better),
+    ``throughput`` or ``speedup`` (higher is better), or ``metric`` with an explicit
+    ``higher_is_better``. Thread counts must be positive whole numbers, values positive;
+    repeated thread counts are averaged (repeated runs, as the paper averages 10 runs).
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "bench.csv")
@@ -115,46 +149,19 @@ def read_performance(
     >>> [(w.threads, w.table()) for w in read_performance(path)]
     [('cores', {1: 10.0, 2: 19.0})]
     """
-    from ...measurements import read_csv
+    from ...measurements import atom_names, read
 
     name = str(path)
-    if threads is None:
-        header = _header(name)
-        others = [h for h in header if h not in ("kernel", "metric", metric, *KNOWN_METRICS)]
-        threads = "p" if "p" in header or not others else others[0]
-    if metric is not None:
-        metric = metric.strip().lower()
-        table = read_csv(path, required=[threads, metric])
-    else:
-        table = read_csv(path, required=[threads], optional=list(KNOWN_METRICS))
-        present = [c for c in table.columns if c in KNOWN_METRICS]
-        if len(present) != 1:
-            found = f"several ({', '.join(present)}); choose one" if present else "none"
-            raise MeasurementError(
-                f"{name}: value column: {found} (name it time, throughput or speedup, "
-                "or pass --metric NAME)"
-            )
-        metric = present[0]
-    better = _direction(metric, higher_is_better, name)
-    workloads = []
-    for kernel, columns in table.kernels.items():
-        lines = table.lines[kernel]
-        counts, values = columns[threads], columns[metric]
-        for line, count, value in zip(lines, counts, values, strict=True):
-            if count < 1 or count != int(count):
-                raise MeasurementError(
-                    f"{name}:{line}: column '{threads}': {count:g} is not a thread count "
-                    "(a whole number >= 1)"
-                )
-            if value <= 0:
-                raise MeasurementError(
-                    f"{name}:{line}: column '{metric}': {value:g} is not positive "
-                    "(performance must be > 0: PreSca's errors are relative)"
-                )
-        unique, inverse = np.unique(counts, return_inverse=True)
-        means = np.bincount(inverse, weights=values) / np.bincount(inverse)
-        label = kernel if "kernel" in table.text.get(kernel, {}) else Path(name).stem
-        workloads.append(
-            Workload(_atom_name(label), unique.astype(int), means, metric, better, threads)
+    metric = None if metric is None else metric.strip().lower()
+    data = read(path, "csv", value=_value_chooser(name, metric))
+    if threads is not None and threads not in data.parameters:
+        raise MeasurementError(
+            f"{name}: missing column '{threads}' (its parameters: {', '.join(data.parameters)})"
         )
-    return workloads
+    better = _direction(data.value_name, higher_is_better, name)
+    kernels = [s.kernel for s in data]
+    labels = kernels if "kernel" in data.columns else [Path(name).stem] * len(kernels)
+    return [
+        workload(series, threads, better, atom)
+        for series, atom in zip(data, atom_names(labels), strict=True)
+    ]

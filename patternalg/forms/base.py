@@ -1,0 +1,561 @@
+"""The form protocol: one base class for every family of atomic models.
+
+A family is one subclass of :class:`Form` (in the manner of numpy's ``ABCPolyBase``
+and sympy.stats' distributions). It declares
+
+* ``name``: the family's name in model files (``form = "amdahl"``) and on the command line;
+* ``parameters``: :class:`Parameter` declarations (names, kinds, bounds, checks), which
+  are also the keys of its model-file table;
+* ``inputs``: the symbols of its closed form, e.g. ``("x", "p")``;
+* ``fit_options``: :class:`Option` declarations of the keyword options of :meth:`Form.fit`
+  (defaults, choices, help; ``patternalg fit`` builds its flags from them);
+* :meth:`Form._build` (the sympy closed form from the parameters' sympy values) and, if
+  it can be fitted, :meth:`Form._fit`.
+
+From the base it gets the model-file table (:meth:`Form.from_table`, :meth:`Form.to_table`),
+``.expr``, a vectorised numeric ``__call__``, :meth:`Form.fit` and :meth:`Form.fit_each`,
+equality and hashing, a ``repr`` that evaluates back to an equal model, ``_repr_latex_``
+and :meth:`Form.atomic_model` for the library. A fitted model is an instance like any
+other that also records ``domain`` (the measured [low, high] of every input symbol) and
+``statistics``; instances are immutable.
+
+>>> from patternalg.forms import Expression
+>>> m = Expression("536.185*x")
+>>> m
+Expression(model='536.185*x')
+>>> m.expr, m(x=[1.0, 2.0]).tolist()
+(536.185*x, [536.185, 1072.37])
+>>> m.to_table()
+{'model': '536.185*x'}
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+import sympy
+
+from ..errors import EvaluationError, FitError, ModelFileError, ParseError
+
+if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
+    import numpy as np
+
+__all__ = ["Parameter", "Option", "Form", "FitReport", "Domain", "check_keys"]
+
+F = TypeVar("F", bound="Form")
+#: symbol name -> measured (low, high)
+Domain = Mapping[str, tuple[float, float]]
+#: keys every model table may have, whatever its form (read by the library, not by forms)
+COMMON_KEYS = ("form", "unit", "source", "x_range", "fit")
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a family: a key of its model-file table.
+
+    ``kind`` is ``"number"`` (a finite number within ``bounds``) or ``"expression"`` (a
+    number or a text of the grammar's safe arithmetic, never eval'd). ``check`` receives
+    the sympy value and returns why it is not valid, or None.
+
+    >>> Parameter("alpha", bounds=(0.0, 1.0)).value(0.5, "m.a")
+    0.500000000000000
+    >>> Parameter("alpha", bounds=(0.0, 1.0)).value(2, "m.a")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ModelFileError: m.a.alpha: 2 is outside [0.0, 1.0]
+    """
+
+    name: str
+    kind: str = "number"
+    bounds: tuple[float, float] = (-math.inf, math.inf)
+    required: bool = True
+    check: Callable[[sympy.Expr], str | None] | None = None
+    help: str = ""
+
+    def value(self, raw: Any, where: str) -> sympy.Expr:
+        """The sympy value of ``raw`` (a table's entry), or a ModelFileError at ``where``."""
+        key = f"{where}.{self.name}"
+        if self.kind == "expression":
+            result = _expression(raw, key)
+        else:
+            result = _number(raw, key, *self.bounds)
+        reason = self.check(result) if self.check else None
+        if reason:
+            raise ModelFileError(f"{key}: {reason}")
+        return result
+
+    def normalised(self, raw: Any) -> Any:
+        """What the table holds for ``raw``: numbers stay numbers, sympy values become text."""
+        if isinstance(raw, sympy.Basic):
+            from ..arith import format_expr
+
+            if self.kind == "number" or raw.is_Number:
+                return int(raw) if raw.is_Integer else float(raw)
+            return format_expr(raw)
+        item = getattr(raw, "item", None)  # a numpy scalar
+        return item() if callable(item) and not isinstance(raw, int | float | str) else raw
+
+
+def _number(raw: Any, key: str, low: float, high: float) -> sympy.Expr:
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw):
+        raise ModelFileError(f"{key}: expected a finite number, got {raw!r}")
+    if not low <= raw <= high:
+        raise ModelFileError(f"{key}: {raw} is outside [{low}, {high}]")
+    return sympy.Integer(raw) if isinstance(raw, int) else sympy.Float(raw)
+
+
+def _expression(raw: Any, key: str) -> sympy.Expr:
+    from ..syntax import parse_arithmetic
+
+    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+        raise ModelFileError(f"{key}: expected an expression string or a number")
+    if not isinstance(raw, str):
+        return _number(raw, key, -math.inf, math.inf)
+    try:
+        return parse_arithmetic(raw)
+    except ParseError as exc:
+        raise ModelFileError(f"{key}: {exc}") from None
+
+
+def check_keys(
+    table: Mapping[str, Any], where: str, required: Sequence[str], optional: Sequence[str] = ()
+) -> None:
+    """Every required key present, nothing unknown (with did-you-mean)."""
+    valid = [*required, *optional]
+    for key in table:
+        if key not in valid:
+            close = difflib.get_close_matches(key, valid, n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise ModelFileError(
+                f"{where}.{key}: unknown key ({hint}valid: {', '.join([*valid, *COMMON_KEYS])})"
+            )
+    for key in required:
+        if key not in table:
+            raise ModelFileError(f"{where}: missing key '{key}'")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A keyword option of a family's :meth:`Form.fit`, declared once.
+
+    ``patternalg fit`` makes it the flag ``--NAME`` (``_`` written ``-``); ``repeat``
+    makes a list option given once per value.
+    """
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    type: type = str
+    minimum: float | None = None
+    repeat: bool = False
+    metavar: str | None = None
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag."""
+        return "--" + self.name.replace("_", "-")
+
+    def value(self, raw: Any) -> Any:
+        """``raw`` checked against the declaration (a FitError naming the flag if not valid)."""
+        if raw is None:
+            return self.default
+        values = list(raw) if self.repeat else [raw]
+        for item in values:
+            if self.choices is not None and item not in self.choices:
+                valid = ", ".join(str(c) for c in self.choices)
+                raise FitError(f"{self.flag} {item}: not a valid choice (valid: {valid})")
+            if not isinstance(item, self.type) or isinstance(item, bool) != (self.type is bool):
+                raise FitError(f"{self.flag} {item!r}: expected {self.type.__name__}")
+            if self.minimum is not None and item < self.minimum:
+                raise FitError(f"{self.flag} {item}: must be at least {self.minimum:g}")
+        return tuple(values) if self.repeat else raw
+
+
+class Form(ABC):
+    """A family of atomic models; an instance is one model of the family (immutable).
+
+    Subclasses declare ``name``, ``parameters``, ``inputs``, ``fit_options`` and
+    implement :meth:`_build` (and :meth:`_fit` if the family can be fitted).
+    """
+
+    name: ClassVar[str]
+    parameters: ClassVar[tuple[Parameter, ...]]
+    inputs: ClassVar[tuple[str, ...]]
+    fit_options: ClassVar[tuple[Option, ...]] = ()
+    #: the line ``patternalg fit`` prints per kernel, formatted with the JSON record
+    summary: ClassVar[str] = "{atom}: {model}"
+
+    __slots__ = ("_values", "_domain", "_statistics", "_cache")
+
+    def __init__(
+        self,
+        *args: Any,
+        domain: Domain | None = None,
+        statistics: Mapping[str, Any] | None = None,
+        **values: Any,
+    ) -> None:
+        names = [parameter.name for parameter in self.parameters]
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__} takes at most {len(names)} parameters")
+        for key, value in zip(names, args, strict=False):
+            if key in values:
+                raise TypeError(f"{type(self).__name__}: {key} given twice")
+            values[key] = value
+        declared = {parameter.name: parameter for parameter in self.parameters}
+        table = {
+            key: declared[key].normalised(value) if key in declared else value
+            for key, value in values.items()
+            if value is not None
+        }
+        self._init(table, type(self).__name__, domain or {}, statistics or {})
+
+    def _init(
+        self, table: Mapping[str, Any], where: str, domain: Domain, statistics: Mapping[str, Any]
+    ) -> None:
+        self._set("_cache", {"values": self._checked(table, where)})
+        self._set("_values", tuple(table.items()))
+        self._set("_domain", _domain(domain))
+        self._set("_statistics", tuple(statistics.items()))
+
+    # --- immutability -------------------------------------------------------------------
+    def _set(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def replace(self: F, **changes: Any) -> F:
+        """A copy with some parameters, ``domain`` or ``statistics`` changed."""
+        values: dict[str, Any] = {
+            **self.values,
+            "domain": self.domain,
+            "statistics": self.statistics,
+        }
+        values.update(changes)
+        return type(self)(**values)
+
+    # --- the declared parameters -------------------------------------------------------
+    @classmethod
+    def _checked(cls, table: Mapping[str, Any], where: str) -> dict[str, sympy.Expr]:
+        check_keys(
+            table,
+            where,
+            [p.name for p in cls.parameters if p.required],
+            [p.name for p in cls.parameters if not p.required],
+        )
+        values = {p.name: p.value(table[p.name], where) for p in cls.parameters if p.name in table}
+        reason = cls._check(values)
+        if reason:
+            raise ModelFileError(f"{where}: {reason}")
+        return values
+
+    @classmethod
+    def _check(cls, values: Mapping[str, sympy.Expr]) -> str | None:
+        """Why parameters that are each valid are not valid together (None: they are)."""
+        return None
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The parameters as the model file holds them (numbers, arithmetic text)."""
+        return dict(self._values)
+
+    @property
+    def domain(self) -> dict[str, tuple[float, float]]:
+        """The measured [low, high] of every input symbol (empty if not fitted)."""
+        return dict(self._domain)
+
+    @property
+    def statistics(self) -> dict[str, Any]:
+        """The fit statistics (empty if not fitted)."""
+        return dict(self._statistics)
+
+    # --- model files ------------------------------------------------------------------
+    @classmethod
+    def from_table(cls: type[F], table: Mapping[str, Any], location: object) -> F:
+        """The model of a model-file table (its form's own keys); errors name ``location``."""
+        model = cls.__new__(cls)
+        model._init(dict(table), str(location), {}, {})
+        return model
+
+    def to_table(self) -> dict[str, Any]:
+        """The form's own keys of this model's model-file table."""
+        return dict(self._values)
+
+    # --- the closed form -----------------------------------------------------------------
+    @abstractmethod
+    def _build(self, values: Mapping[str, sympy.Expr]) -> sympy.Expr:
+        """The closed form from the parameters' sympy values."""
+
+    @property
+    def expr(self) -> sympy.Expr:
+        """The closed form (built once)."""
+        expr = self._cache.get("expr")
+        if expr is None:
+            expr = self._cache["expr"] = self._build(self._cache["values"])
+        return expr
+
+    @property
+    def symbols(self) -> tuple[str, ...]:
+        """The names of the closed form's symbols, sorted."""
+        return tuple(sorted(s.name for s in self.expr.free_symbols))
+
+    def __call__(self, **inputs: Any) -> np.ndarray:
+        """The model's value at arrays of inputs (broadcast), as floats.
+
+        Every symbol of the closed form must be given; other names are an error.
+        """
+        import numpy as np
+
+        needed = self.symbols
+        unknown = sorted(set(inputs) - set(needed) - set(self.inputs))
+        missing = [name for name in needed if name not in inputs]
+        if unknown or missing:
+            what = f"unknown input '{unknown[0]}'" if unknown else f"missing input '{missing[0]}'"
+            raise EvaluationError(
+                f"{type(self).__name__}: {what} (its inputs: {', '.join(needed) or 'none'})"
+            )
+        arrays = np.broadcast_arrays(*(np.asarray(inputs[n], dtype=float) for n in needed))
+        return self._evaluate(dict(zip(needed, arrays, strict=True)))
+
+    def _evaluate(self, inputs: Mapping[str, np.ndarray]) -> np.ndarray:
+        """Numeric values at broadcast arrays; the base lambdifies our own closed form."""
+        import numpy as np
+
+        function = self._cache.get("numeric")
+        if function is None:
+            symbols = [s for name in self.symbols for s in self.expr.free_symbols if s.name == name]
+            function = self._cache["numeric"] = sympy.lambdify(symbols, self.expr, "numpy")
+        shape = np.broadcast_shapes(*(a.shape for a in inputs.values())) if inputs else ()
+        result = function(*inputs.values())
+        return np.broadcast_to(np.asarray(result, dtype=float), shape).copy()
+
+    # --- Python protocol -------------------------------------------------------------------
+    def _key(self) -> tuple[Any, ...]:
+        return (type(self), self._values, self._domain)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Form):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        parts = [f"{key}={value!r}" for key, value in self._values]
+        if self._domain:
+            parts.append(f"domain={dict(self._domain)!r}")
+        if self._statistics:
+            parts.append(f"statistics={dict(self._statistics)!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    def _repr_latex_(self) -> str:
+        arguments = ", ".join(sympy.latex(sympy.Symbol(n)) for n in self.symbols)
+        return f"$\\mathrm{{{self.name}}}({arguments}) = {sympy.latex(self.expr)}$"
+
+    # --- the library --------------------------------------------------------------------
+    def atomic_model(self, name: str, *, unit: str = "ns", source: str = "") -> Any:
+        """The :class:`~patternalg.library.AtomicModel` of this model under the atom ``name``."""
+        from ..library import AtomicModel
+
+        return AtomicModel(
+            name=name,
+            expr=self.expr,
+            unit=unit,
+            source=source,
+            form=self.name,
+            spec=self._values if self.name != "expr" else (),
+            x_range=self._domain_of("x"),
+            fit=self._statistics,
+        )
+
+    def _domain_of(self, name: str) -> tuple[float, float] | None:
+        return dict(self._domain).get(name)
+
+    # --- fitting ------------------------------------------------------------------------
+    @classmethod
+    def fittable(cls) -> bool:
+        """Whether the family can be fitted from measurements."""
+        return cls._fit.__func__ is not Form._fit.__func__  # type: ignore[attr-defined]
+
+    @classmethod
+    def options(cls, **options: Any) -> dict[str, Any]:
+        """Every fit option, given or default, checked against its declaration."""
+        declared = {option.name: option for option in cls.fit_options}
+        for key in options:
+            if key not in declared:
+                close = difflib.get_close_matches(key, list(declared), n=1)
+                hint = f"did you mean '{close[0]}'? " if close else ""
+                valid = ", ".join(declared) or "none"
+                raise FitError(f"{cls.name}: unknown fit option '{key}' ({hint}valid: {valid})")
+        return {name: option.value(options.get(name)) for name, option in declared.items()}
+
+    @classmethod
+    def _fit(
+        cls: type[F],
+        series: Sequence[Any],
+        options: Mapping[str, Any],
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[F]:
+        """Fitted models of ``series`` (contract 3's ``Series``), one each."""
+        raise NotImplementedError
+
+    @classmethod
+    def _fitting(cls, data: Any, options: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+        """The series of ``data`` and the checked options; a FitError if not fittable."""
+        if not cls.fittable():
+            raise FitError(f"form '{cls.name}' cannot be fitted (fittable: see patternalg fit -h)")
+        return _series(data), cls.options(**options)
+
+    @classmethod
+    def fit(cls: type[F], data: Any, **options: Any) -> F:
+        """The model fitted to one series (a ``Series``, or ``Measurements`` holding one).
+
+        The result records ``domain`` (every input symbol's measured range) and
+        ``statistics``. Options are the family's :attr:`fit_options`.
+        """
+        series, checked = cls._fitting(data, options)
+        if len(series) != 1:
+            raise FitError(
+                f"{getattr(data, 'path', 'measurements')}: {len(series)} series; fit one "
+                "(measurements.select(kernel=..., metric=...)) or use fit_each"
+            )
+        return cls._fit(series, checked)[0]
+
+    @classmethod
+    def fit_each(
+        cls,
+        data: Any,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+        **options: Any,
+    ) -> list[FitReport]:
+        """One :class:`FitReport` per series of ``data``; ``progress(done, total)`` if given."""
+        series, checked = cls._fitting(data, options)
+        models = cls._fit(series, checked, progress)
+        atoms = _atom_names(series)
+        return [
+            FitReport(
+                fitted=model,
+                atom=atom,
+                kernel=s.kernel,
+                metric=s.metric,
+                unit=cls._unit(s, checked),
+                source=cls._source(s, checked),
+            )
+            for s, model, atom in zip(series, models, atoms, strict=True)
+        ]
+
+    @classmethod
+    def _unit(cls, series: Any, options: Mapping[str, Any]) -> str:
+        """The unit of a model fitted to ``series``."""
+        return str(options.get("unit") or getattr(series, "unit", None) or "ns")
+
+    @classmethod
+    def _source(cls, series: Any, options: Mapping[str, Any]) -> str:
+        """Where a model fitted to ``series`` comes from (the model file's ``source``)."""
+        metric = f", metric '{series.metric}'" if series.metric else ""
+        return f"{cls.name} fit of {series.path}, kernel '{series.kernel}'{metric}"
+
+    @classmethod
+    def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
+        """What a person fitting ``data`` with ``options`` should know (the CLI prints it)."""
+        return []
+
+    def record(self) -> dict[str, Any]:
+        """This model for JSON: parameters, domain and statistics."""
+        return {
+            "form": self.name,
+            "parameters": self.values,
+            "domain": {name: list(bounds) for name, bounds in self._domain},
+            **self.statistics,
+        }
+
+
+def _domain(domain: Domain) -> tuple[tuple[str, tuple[float, float]], ...]:
+    """A domain as sorted (name, (low, high)) pairs of floats."""
+    result = []
+    for name, bounds in sorted(domain.items()):
+        low, high = (float(v) for v in bounds)
+        if not low <= high:
+            raise ValueError(f"domain of {name}: [{low}, {high}] is empty")
+        result.append((name, (low, high)))
+    return tuple(result)
+
+
+def _series(data: Any) -> list[Any]:
+    """The series of ``data``: one ``Series``, or every series of ``Measurements``."""
+    if hasattr(data, "series"):
+        return list(data.series)
+    if isinstance(data, Iterable) and not hasattr(data, "kernel"):
+        return list(data)
+    return [data]
+
+
+def _atom_names(series: Sequence[Any]) -> list[str]:
+    """Distinct atom names: the series' ``atom``, with the metric if several are fitted."""
+    from ..measurements import atom_name
+
+    several = len({s.metric for s in series}) > 1
+    names: list[str] = []
+    taken: set[str] = set()
+    for s in series:
+        base = atom_name(f"{s.kernel}_{s.metric}") if several and s.metric else s.atom
+        name, count = base, 2
+        while name in taken:
+            name, count = f"{base}_{count}", count + 1
+        names.append(name)
+        taken.add(name)
+    return names
+
+
+@dataclass(frozen=True)
+class FitReport:
+    """One fitted kernel: the fitted model, its atom name and provenance.
+
+    ``model`` is the library's :class:`~patternalg.library.AtomicModel`, ``record`` the
+    JSON record; the line a person reads is built by the command from the record and
+    the family's ``summary``.
+    """
+
+    fitted: Form
+    atom: str
+    kernel: str
+    metric: str = ""
+    unit: str = "ns"
+    source: str = ""
+    _model: list[Any] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def model(self) -> Any:
+        """The :class:`~patternalg.library.AtomicModel` for the library (built once)."""
+        if not self._model:
+            self._model.append(
+                self.fitted.atomic_model(self.atom, unit=self.unit, source=self.source)
+            )
+        return self._model[0]
+
+    @property
+    @classmethod
+    def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
+        """What a person fitting ``data`` with ``options`` should know (the CLI prints it)."""
+        return []
+
+    def record(self) -> dict[str, Any]:
+        """The JSON record: kernel, metric, atom, the model's text, parameters, statistics."""
+        from ..arith import format_expr
+
+        return {
+            "kernel": self.kernel,
+            "metric": self.metric,
+            "atom": self.atom,
+            "model": format_expr(self.fitted.expr),
+            "unit": self.unit,
+            **self.fitted.record(),
+        }
