@@ -33,7 +33,7 @@ import numpy as np
 
 import patternalg
 from patternalg.forms.pmnf import fit_measurements
-from patternalg.measurements import MeasurementSet, Series
+from patternalg.measurements import Measurements, Series
 
 SIZES = [2**k for k in range(12, 19)]
 TERM = "pipe(tpool_2(sort), inc)"
@@ -83,7 +83,9 @@ def time_kernel(
                 continue
             reps.append(elapsed / calls)
         values.append(np.array(reps))
-    return Series(name, "time", np.array(sizes, dtype=float)[:, None], tuple(values))
+    points = np.array(sizes, dtype=float)[:, None]
+    lines = tuple((0,) * len(v) for v in values)  # measured here, not read from a file
+    return Series(name, "time", ("x",), points, tuple(values), lines, "timings")
 
 
 def run_pipeline(size: int, items: int = 24) -> float:
@@ -147,7 +149,7 @@ def main() -> None:
         time_kernel(name, fn, SIZES) for name, fn in (("nop", nop), ("inc", inc), ("sort", sort))
     ]
     # the fastest repetition is the one least disturbed by other processes
-    timings = MeasurementSet("timings", "python", ("x",), tuple(kernels))
+    timings = Measurements("timings", "python", ("x",), "time", "ns", tuple(kernels))
     reports = fit_measurements(timings, aggregate="min")
     library = patternalg.ModelLibrary.builtin().merged(r.model for r in reports)
     print("fitted models (ns per call, x = elements):")

@@ -17,8 +17,8 @@ from patternalg.cli import main
 from patternalg.errors import FitError, ModelFileError
 from patternalg.forms.pmnf import build_expr, fit_measurements, pmnf_expr
 from patternalg.forms.pmnf_fit import basis, select_basic, select_default
+from patternalg.measurements import read
 from patternalg.pmnf.blocks import BUILDING_BLOCKS
-from patternalg.measurements import read_measurements
 from patternalg.symbols import log2, n, p, x
 
 EXTRAP = Path(__file__).parents[2] / "shared" / "extrap-testdata"
@@ -29,7 +29,7 @@ POINTS = 2.0 ** np.arange(2, 11)
 def fit(path: Path, modeler: str = "basic", **options) -> dict[str, dict]:
     return {
         r.record["kernel"]: r.record
-        for r in fit_measurements(read_measurements(path), modeler=modeler, **options)
+        for r in fit_measurements(read(path), modeler=modeler, **options)
     }
 
 
@@ -157,7 +157,7 @@ def test_default_falls_back_to_basic_for_values_not_positive(tmp_path: Path) -> 
 
 # --- models: expressions, statistics, model files -----------------------------------------
 def test_expression_text_and_model_file_round_trip(tmp_path: Path) -> None:
-    reports = fit_measurements(read_measurements(DATA / "text" / "one_parameter_6.txt"), "basic")
+    reports = fit_measurements(read(DATA / "text" / "one_parameter_6.txt"), "basic")
     out = tmp_path / "m.toml"
     ModelLibrary([r.model for r in reports]).save(out)
     library = ModelLibrary.from_file(out)
@@ -198,7 +198,7 @@ def test_parameter_n_becomes_x_and_composes_under_tpool_n(tmp_path: Path) -> Non
         "PARAMETER n\nPOINTS 1000 2000 4000 8000 16000\nREGION sort\n"
         + "".join(f"DATA {3 * v * np.log2(v):.17g}\n" for v in (1000, 2000, 4000, 8000, 16000))
     )
-    (report,) = fit_measurements(read_measurements(path))
+    (report,) = fit_measurements(read(path))
     assert report.model.expr.free_symbols == {x}
     assert dict(report.model.fit)["hypothesis"] == "x^(1)*log2(x)^1"
     library = ModelLibrary.builtin().merged([report.model])
@@ -208,7 +208,7 @@ def test_parameter_n_becomes_x_and_composes_under_tpool_n(tmp_path: Path) -> Non
 
 
 def test_param_option_maps_the_parameter(tmp_path: Path) -> None:
-    ms = read_measurements(DATA / "text" / "one_parameter_6.txt")
+    ms = read(DATA / "text" / "one_parameter_6.txt")
     (_, met2, _, _) = fit_measurements(ms, "basic", params=["p=p"])
     assert met2.model.expr.free_symbols == {p} and met2.model.x_range is None
     assert met2.record["symbol"] == "p" and "p**2" in met2.record["model"]
@@ -221,31 +221,31 @@ def test_param_option_maps_the_parameter(tmp_path: Path) -> None:
 
 
 def test_atom_names_from_call_paths_and_metrics() -> None:
-    two = fit_measurements(read_measurements(DATA / "text" / "one_parameter_2.txt"))
+    two = fit_measurements(read(DATA / "text" / "one_parameter_2.txt"))
     assert [r.model.name for r in two][:3] == ["main", "main_merge", "main_merge_comp1"]
-    five = fit_measurements(read_measurements(DATA / "text" / "one_parameter_5.txt"))
+    five = fit_measurements(read(DATA / "text" / "one_parameter_5.txt"))
     assert [r.model.name for r in five] == ["merge_time", "sort_time", "merge_flops", "sort_flops"]
-    base = fit_measurements(read_measurements(DATA / "text" / "mpa" / "1_param_base.txt"))
+    base = fit_measurements(read(DATA / "text" / "mpa" / "1_param_base.txt"))
     assert base[0].model.name == "main"
 
 
 def test_fit_errors(tmp_path: Path) -> None:
     with pytest.raises(FitError, match=r"pmnf fits one parameter; the file has 2 \(x, y\)"):
-        fit_measurements(read_measurements(DATA / "text" / "two_parameter_1.txt"))
+        fit_measurements(read(DATA / "text" / "two_parameter_1.txt"))
     single = tmp_path / "single.txt"
     single.write_text("PARAMETER x\nPOINTS 4\n\nREGION a\nDATA 1 2\n")
     with pytest.raises(
         FitError,
-        match=r"single.txt:4: kernel 'a': 1 measured point; a pmnf fit "
+        match=r"single.txt:5: kernel 'a': 1 measured point; a pmnf fit "
         r"needs at least 3 distinct values",
     ):
-        fit_measurements(read_measurements(single))
+        fit_measurements(read(single))
     zero = tmp_path / "zero.csv"
     zero.write_text("x,time\n0,1\n1,2\n2,3\n")
     with pytest.raises(FitError, match=r"zero.csv:2: kernel 'kernel', metric 'time': parameter"):
-        fit_measurements(read_measurements(zero))
+        fit_measurements(read(zero))
     with pytest.raises(FitError, match=r"unknown modeler 'fancy' \(valid: basic, default\)"):
-        fit_measurements(read_measurements(zero), modeler="fancy")
+        fit_measurements(read(zero), modeler="fancy")
 
 
 # --- the command line ---------------------------------------------------------------------

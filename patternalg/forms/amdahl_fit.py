@@ -32,14 +32,8 @@ from ..library import AtomicModel
 from ..symbols import x as x_symbol
 from . import LegacyFitReport as FitReport
 from .amdahl import alpha_from_times, build_expr
-from .resource_data import (
-    Points,
-    aggregate,
-    atom_names,
-    check_column,
-    read_csv,
-    require_distinct,
-)
+from ..measurements import Series, read
+from ..measurements.checks import require_above, require_columns, require_distinct
 
 __all__ = [
     "ALPHA_METHODS",
@@ -193,8 +187,8 @@ def fit_amdahl(x: np.ndarray, p: np.ndarray, t: np.ndarray, degree: int, method:
 
 
 # --- the fit command ------------------------------------------------------------------------
-def _check(points: Points, degree: int, method: str) -> None:
-    ones = points.subset(points.params["p"] == 1)
+def _check(points: Series, degree: int, method: str) -> None:
+    ones = points.subset(points.column("p") == 1)
     if method != "joint":
         if len(ones) == 0:
             raise FitError(
@@ -202,7 +196,7 @@ def _check(points: Points, degree: int, method: str) -> None:
                 "T_seq from (measure on 1 core, or use --alpha joint)"
             )
         require_distinct(ones, "x", degree + 1, f"T_seq of degree {degree} (rows with p = 1)")
-        if not (points.params["p"] > 1).any():
+        if not (points.column("p") > 1).any():
             raise FitError(
                 f"{points.path}: kernel '{points.kernel}', column 'p': no rows with p > 1 "
                 "to estimate alpha from"
@@ -212,9 +206,11 @@ def _check(points: Points, degree: int, method: str) -> None:
         require_distinct(points, "p", 2, "alpha")
 
 
-def _report(points: Points, name: str, fit: AmdahlFit, degree: int, has_x: bool) -> FitReport:
-    x, p = points.params["x"], points.params["p"]
-    mse = float(np.mean((fit.predict(x, p) - points.value) ** 2))
+def _report(
+    points: Series, value: np.ndarray, name: str, fit: AmdahlFit, degree: int, has_x: bool
+) -> FitReport:
+    x, p = points.column("x"), points.column("p")
+    mse = float(np.mean((fit.predict(x, p) - value) ** 2))
     tseq = format_expr(fit.tseq_expr())
     spec = (("alpha", fit.alpha), ("tseq", tseq))
     expr = build_expr(dict(spec), f"fit of {points.path}")
@@ -228,7 +224,7 @@ def _report(points: Points, name: str, fit: AmdahlFit, degree: int, has_x: bool)
     model = AtomicModel(
         name=name,
         expr=expr,
-        unit=points.value_name,
+        unit=points.metric,
         source=f"fit of {points.path}, kernel {points.kernel}: extended Amdahl (paper 002), "
         f"alpha by {fit.method}",
         form="amdahl",
@@ -266,27 +262,29 @@ def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
     value = getattr(args, "metric", None) or "time"
     method = getattr(args, "alpha", None) or "highest"
     how = getattr(args, "aggregate", None) or "median"
-    table = read_csv(path, required=["p", value], optional=["x"])
-    has_x = "x" in table.columns
+    ms = read(path, getattr(args, "input_format", None), value=value)
+    require_columns(ms, [["p"]])
+    has_x = "x" in ms.parameters
     degree = getattr(args, "degree", None)
     degree = (1 if has_x else 0) if degree is None else degree
     if degree < 0:
         raise FitError(f"--degree {degree}: the degree of T_seq must be 0 or more")
     if degree > 0 and not has_x:
         raise FitError(
-            f"{path}:{table.header_line}: missing column 'x' (--degree {degree} needs the "
+            f"{ms.location()}: missing column 'x' (--degree {degree} needs the "
             "predictor value x; without x, T_seq is a constant: --degree 0)"
         )
-    check_column(table, "p", 1.0, strict=False, what="a core count p")
-    check_column(table, value, 0.0, strict=True, what=f"the {value}")
-    if not has_x:
-        for columns in table.kernels.values():
-            columns["x"] = np.ones_like(columns["p"])
-    names = atom_names(table.kernels)
+    for s in ms:
+        require_above(s, "p", 1.0, strict=False, what="a core count p")
+    for s in ms:
+        require_above(s, s.metric, 0.0, strict=True, what=f"the {s.metric}")
     reports = []
-    for kernel in table.kernels:
-        points = aggregate(table, kernel, ["x", "p"], value, how)
+    for s, name in zip(ms, ms.atoms(), strict=True):
+        if not has_x:
+            s = s.with_column("x", np.ones(len(s)))
+        points = s.over(["x", "p"])
         _check(points, degree, method)
-        fit = fit_amdahl(points.params["x"], points.params["p"], points.value, degree, method)
-        reports.append(_report(points, names[kernel], fit, degree, has_x))
+        measured = points.aggregate(how)
+        fit = fit_amdahl(points.column("x"), points.column("p"), measured, degree, method)
+        reports.append(_report(points, measured, name, fit, degree, has_x))
     return reports

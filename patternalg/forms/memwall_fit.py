@@ -26,15 +26,8 @@ from ..library import AtomicModel
 from . import LegacyFitReport as FitReport
 from .csa import anneal
 from .memwall import BOUNDS, build_expr
-from .resource_data import (
-    Points,
-    aggregate,
-    atom_names,
-    check_column,
-    read_csv,
-    require_distinct,
-    require_one_of,
-)
+from ..measurements import Series, atom_names, read
+from ..measurements.checks import require_above, require_columns, require_distinct
 
 __all__ = [
     "speedups",
@@ -155,9 +148,9 @@ def fit_amdahl_f(p: np.ndarray, speedup: np.ndarray) -> tuple[float, float]:
 
 
 # --- the fit command ------------------------------------------------------------------------
-def to_speedups(points: Points) -> np.ndarray:
+def to_speedups(points: Series, times: np.ndarray) -> np.ndarray:
     """Times -> speedups against the 1-core time at the same phi (as paper 003's authors do)."""
-    p, phi = points.params["p"], points.params["phi"]
+    p, phi = points.column("p"), points.column("phi")
     result = np.empty(len(points))
     for ratio in np.unique(phi):
         same = phi == ratio
@@ -168,29 +161,37 @@ def to_speedups(points: Points) -> np.ndarray:
                 f"{points.path}: kernel '{points.kernel}', column 'p': no 1-core time at "
                 f"phi = {ratio:g} (rows at lines {lines}) to turn times into speedups"
             )
-        result[same] = points.value[single][0] / points.value[same]
+        result[same] = times[single][0] / times[same]
     return result
 
 
-def _read(path: str, args: argparse.Namespace) -> tuple[dict[str, Points], str]:
-    """The points of each kernel with columns p, phi and the value; the value's kind."""
+def _read(path: str, args: argparse.Namespace) -> tuple[list[tuple[Series, np.ndarray]], str]:
+    """The points of each kernel over p and phi, its aggregated values; the value's kind."""
     metric = getattr(args, "metric", None)
     how = getattr(args, "aggregate", None) or "median"
-    optional = ["phi", "f_cpu", "f_mem", "time", "speedup"]
-    table = read_csv(path, required=["p", *([metric] if metric else [])], optional=optional)
-    frequency = require_one_of(table, [["phi"], ["f_cpu", "f_mem"]])
-    value = metric or require_one_of(table, [["speedup"], ["time"]])[0]
-    check_column(table, "p", 1.0, strict=False, what="a core count p")
-    for column in (*frequency, value):
-        check_column(table, column, 0.0, strict=True, what=f"the {column}")
-    for columns in table.kernels.values():
+    ms = read(
+        path,
+        getattr(args, "input_format", None),
+        value=metric or ("speedup", "time"),
+    )
+    require_columns(ms, [["p"]])
+    frequency = require_columns(ms, [["phi"], ["f_cpu", "f_mem"]])
+    for s in ms:
+        require_above(s, "p", 1.0, strict=False, what="a core count p")
+    for column in (*frequency, ms.value_name):
+        for s in ms:
+            require_above(s, column, 0.0, strict=True, what=f"the {column}")
+    kind = "speedup" if ms.value_name == "speedup" else "time"
+    kernels = []
+    for s in ms:
         if "phi" not in frequency:
-            columns["phi"] = columns["f_cpu"] / columns["f_mem"]
-    kind = "speedup" if value == "speedup" else "time"
-    return {k: aggregate(table, k, ["p", "phi"], value, how) for k in table.kernels}, kind
+            s = s.with_column("phi", s.column("f_cpu") / s.column("f_mem"))
+        points = s.over(["p", "phi"])
+        kernels.append((points, points.aggregate(how)))
+    return kernels, kind
 
 
-def _report(points: Points, name: str, fit: MemwallFit) -> FitReport:
+def _report(points: Series, name: str, fit: MemwallFit) -> FitReport:
     spec = tuple(fit.parameters().items())
     expr = build_expr(dict(spec), f"fit of {points.path}")
     stats = (
@@ -247,13 +248,12 @@ def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
     if iterations < 1:
         raise FitError(f"--iterations {iterations}: the annealing needs at least 1 iteration")
     kernels, kind = _read(path, args)
-    names = atom_names(kernels)
     reports = []
-    for kernel, points in kernels.items():
+    for (points, value), name in zip(kernels, atom_names(p.kernel for p, _ in kernels), strict=True):
         require_distinct(points, "p", 2, "a speedup model")
-        measured = to_speedups(points) if kind == "time" else points.value
+        measured = to_speedups(points, value) if kind == "time" else value
         fit = fit_memwall(
-            points.params["p"], points.params["phi"], measured, iterations=iterations, seed=seed
+            points.column("p"), points.column("phi"), measured, iterations=iterations, seed=seed
         )
-        reports.append(_report(points, names[kernel], fit))
+        reports.append(_report(points, name, fit))
     return reports

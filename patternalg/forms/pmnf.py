@@ -32,8 +32,8 @@ import sympy
 
 from ..arith import FUNCTIONS
 from ..errors import FitError
-from ..library import AtomicModel, valid_atom_name
-from ..measurements import MeasurementSet, Series, read_measurements
+from ..library import AtomicModel
+from ..measurements import Measurements, Series, read
 from ..pmnf.blocks import BUILDING_BLOCKS
 from ..pmnf.render import hypothesis_text, pmnf_expr, pmnf_text
 from ..symbols import symbol
@@ -85,25 +85,6 @@ def parse_param_options(
     return mapping
 
 
-def _atom_names(series: Sequence[Series]) -> list[str]:
-    """Valid, distinct atom names from kernel (and, if several, metric) names."""
-    several = len({s.metric for s in series}) > 1
-    names: list[str] = []
-    taken: set[str] = set()
-    for s in series:
-        raw = f"{s.kernel}_{s.metric}" if several and s.metric else s.kernel
-        name = re.sub(r"[^A-Za-z0-9]+", "_", raw).strip("_") or "kernel"
-        name = name[0].lower() + name[1:]
-        if not valid_atom_name(name):
-            name = f"k_{name}".rstrip("_")
-        base, count = name, 2
-        while name in taken:
-            name, count = f"{base}_{count}", count + 1
-        names.append(name)
-        taken.add(name)
-    return names
-
-
 class _Progress:
     """``fitting: done/total kernels`` on stderr, if it is a terminal and fitting is slow."""
 
@@ -121,9 +102,9 @@ class _Progress:
             sys.stderr.write("\r" + " " * 40 + "\r")
 
 
-def _check(ms: MeasurementSet, s: Series) -> np.ndarray:
+def _check(s: Series) -> np.ndarray:
     x = s.points[:, 0]
-    where = f"{ms.path}:{s.line}: {s.where}" if s.line else f"{ms.path}: {s.where}"
+    where = f"{s.location()}: {s.label}"
     if len(x) < 3:
         raise FitError(
             f"{where}: {len(x)} measured point{'s' if len(x) != 1 else ''}; "
@@ -169,7 +150,7 @@ def _statistics(x: np.ndarray, y: np.ndarray, chosen: Selection) -> dict[str, np
 
 
 def fit_measurements(
-    ms: MeasurementSet,
+    ms: Measurements,
     modeler: str = "default",
     aggregate: str | None = None,
     params: Sequence[str] = (),
@@ -181,7 +162,7 @@ def fit_measurements(
     >>> path = os.path.join(tempfile.mkdtemp(), "m.txt")
     >>> _ = open(path, "w").write("PARAMETER n\\nPOINTS 4 8 16 32 64\\nREGION scale\\n"
     ...     + "".join(f"DATA {3 + 0.5 * v:g}\\n" for v in (4, 8, 16, 32, 64)))
-    >>> [r.summary for r in fit_measurements(read_measurements(path))]
+    >>> [r.summary for r in fit_measurements(read(path))]
     ['scale: 0.5*x + 3.0']
     """
     if modeler not in MODELERS:
@@ -197,8 +178,8 @@ def fit_measurements(
     context = _Context(ms, how, symbol(name), ms.parameters[0], unit)
     groups: dict[tuple[float, ...], list[int]] = {}
     for k, s in enumerate(ms.series):
-        groups.setdefault(tuple(_check(ms, s)), []).append(k)
-    atoms = _atom_names(ms.series)
+        groups.setdefault(tuple(_check(s)), []).append(k)
+    atoms = ms.atoms()
     reports: list[FitReport | None] = [None] * len(ms.series)
     progress = _Progress(len(ms.series))
     done = 0
@@ -241,7 +222,7 @@ class _Fitted:
 class _Context:
     """What all kernels of one fit share: file, aggregation, symbol, parameter, unit."""
 
-    ms: MeasurementSet
+    ms: Measurements
     how: str
     var: sympy.Symbol
     parameter: str
@@ -297,7 +278,7 @@ def _report(ctx: _Context, s: Series, atom: str, x: np.ndarray, fitted: _Fitted)
 
 def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
     """``patternalg fit FILE --form pmnf``: read, fit, and say which symbol the parameter became."""
-    ms = read_measurements(path, getattr(args, "input_format", None), getattr(args, "metric", None))
+    ms = read(path, getattr(args, "input_format", None), metric=getattr(args, "metric", None))
     reports = fit_measurements(
         ms,
         modeler=getattr(args, "modeler", None) or "default",
@@ -308,7 +289,7 @@ def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
     if reports and not getattr(args, "param", None):
         name = ms.parameters[0]
         print(
-            f"note: parameter '{name}' of {path} is the symbol x in these models"
+            f"note: parameter '{name}' of {ms.path} is the symbol x in these models"
             + ("" if name == "x" else f" (use --param {name}=SYMBOL to choose another)"),
             file=sys.stderr,
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -22,12 +22,13 @@ from ..errors import MeasurementError
 from .model import Measurements, Series, where
 from .names import split_unit
 
-__all__ = ["Reader", "ValueChoice", "read_source", "number", "Collector", "STDIN"]
+__all__ = ["Reader", "ValueChoice", "read_source", "number", "numbers", "Collector", "STDIN"]
 
 #: how ``-`` (standard input) is named in messages
 STDIN = "<stdin>"
-#: the value column: a name, or a function choosing it among the numeric columns
-ValueChoice = str | Callable[[tuple[str, ...]], str] | None
+#: a CSV file's value column: a name, names in order of preference, or a function choosing
+#: it among the numeric columns
+ValueChoice = str | tuple[str, ...] | Callable[[tuple[str, ...]], str] | None
 
 
 def read_source(path: str | Path) -> tuple[str, str]:
@@ -48,24 +49,45 @@ def number(
     text: object, path: str, line: int = 0, key: str | None = None, column: str | None = None
 ) -> float:
     """A finite float from a cell, a word or a JSON value; else an error with its location."""
-    at = where(path, line, key) + (f": column '{column}'" if column else "")
+    if type(text) in (str, float, int):  # not bool
+        try:
+            value = float(text)  # type: ignore[arg-type]
+        except (ValueError, OverflowError):
+            pass
+        else:
+            if math.isfinite(value):
+                return value
+    raise _not_a_number(text, where(path, line, key) + (f": column '{column}'" if column else ""))
+
+
+def numbers(words: Sequence[str], path: str, line: int = 0) -> list[float]:
+    """:func:`number` of each word (fast when all are fine)."""
+    try:
+        values = [float(w) for w in words]
+    except ValueError:
+        values = [math.nan]
+    if all(map(math.isfinite, values)):
+        return values
+    return [number(w, path, line) for w in words]
+
+
+def _not_a_number(text: object, at: str) -> MeasurementError:
+    """Why ``text`` is not a finite float, as an error located ``at``."""
     if isinstance(text, bool) or not isinstance(text, int | float | str):
-        raise MeasurementError(f"{at}: expected a number, got {text!r}")
+        return MeasurementError(f"{at}: expected a number, got {text!r}")
     shown = text.strip() if isinstance(text, str) else text
     if isinstance(shown, str) and len(shown) > 40:
         shown = shown[:20] + "…" + shown[-8:]
     try:
-        value = float(text)
+        float(text)
     except ValueError:
-        raise MeasurementError(f"{at}: {shown!r} is not a number") from None
+        return MeasurementError(f"{at}: {shown!r} is not a number")
     except OverflowError:
-        raise MeasurementError(f"{at}: a number overflows a float (largest: 1.8e308)") from None
-    if math.isfinite(value):
-        return value
+        return MeasurementError(f"{at}: a number overflows a float (largest: 1.8e308)")
     written = str(shown).lower().lstrip("+-")
     if isinstance(text, str) and written not in ("nan", "inf", "infinity"):
-        raise MeasurementError(f"{at}: {shown} overflows a float (largest: 1.8e308)")
-    raise MeasurementError(f"{at}: {shown} is not finite (NaN and inf are not measurements)")
+        return MeasurementError(f"{at}: {shown} overflows a float (largest: 1.8e308)")
+    return MeasurementError(f"{at}: {shown} is not finite (NaN and inf are not measurements)")
 
 
 class Collector:
@@ -92,6 +114,21 @@ class Collector:
         found, lines = self.data.setdefault(key, {}).setdefault(point, ([], []))
         found.extend(values)
         lines.extend([line] * len(values))
+
+    def add_rows(
+        self,
+        keys: Iterable[tuple[str, str]],
+        points: np.ndarray,
+        values: np.ndarray,
+        lines: Sequence[int],
+    ) -> None:
+        """One value a row: (kernel, metric) ``keys`` (checked non-empty), point, value, line."""
+        data = self.data
+        rows = zip(keys, map(tuple, points.tolist()), values.tolist(), lines, strict=True)
+        for key, point, value, line in rows:
+            found, at = data.setdefault(key, {}).setdefault(point, ([], []))
+            found.append(value)
+            at.append(line)
 
     def result(
         self,

@@ -53,7 +53,6 @@ class JsonReader(Reader):
     """Extra-P's JSON format (the current one; the legacy ``callpaths`` one is refused)."""
 
     name = "json"
-    suffixes = (".json",)
 
     @classmethod
     def sniff(cls, first: str) -> bool:

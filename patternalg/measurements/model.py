@@ -138,14 +138,6 @@ class Series:
             lines=tuple(sum((self.lines[j] for j in g), ()) for g in groups),
         )
 
-    def first_line(self, bad: np.ndarray) -> tuple[int, int]:
-        """(point, repetition) of the earliest source line among the repetitions where ``bad``
-        (a boolean array shaped like :meth:`repetitions`) holds."""
-        flat = [(line, i, r) for i, ls in enumerate(self.lines) for r, line in enumerate(ls)]
-        marked = [item for item, b in zip(flat, bad, strict=True) if b]
-        _, i, r = min(marked)
-        return i, r
-
     def repetitions(self) -> np.ndarray:
         """All repetitions, point by point, as one flat array."""
         return np.concatenate(self.values) if self.values else np.empty(0)

@@ -48,7 +48,8 @@ def read(
 
     ``format`` is a key of :data:`READERS` (default: sniffed); ``metric`` keeps only that
     metric (in a CSV file without a ``metric`` column: the value column of that name);
-    ``value`` names a CSV file's value column, or chooses it from the numeric columns.
+    ``value`` names a CSV file's value column (or several names, the first present wins),
+    or is a function choosing it from the numeric columns.
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "m.csv")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..errors import MeasurementError
-from .base import Collector, Reader, ValueChoice, number
+from .base import Collector, Reader, ValueChoice, number, numbers
 from .model import Measurements
 
 __all__ = ["TextReader"]
@@ -70,7 +70,7 @@ class _State:
             raise MeasurementError(f"{path}:{number_}: DATA line without values")
         if self.collector is None:
             self.collector = Collector(path, self.parameters)
-        values = [number(w, path, number_) for w in rest]
+        values = numbers(rest, path, number_)
         self.collector.add(self.region, self.metric, self.points[len(self.block)], values, number_)
         self.block.append(number_)
         self.with_data.add(self.region)
@@ -80,7 +80,6 @@ class TextReader(Reader):
     """Extra-P's text format (one or more parameters, repetitions on each DATA line)."""
 
     name = "text"
-    suffixes = (".txt",)
 
     @classmethod
     def sniff(cls, first: str) -> bool:

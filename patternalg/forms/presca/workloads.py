@@ -102,28 +102,25 @@ def workload(series: Series, threads: str | None, higher_is_better: bool, name: 
     The thread column is ``threads`` if given, else ``p`` if the series has one, else its
     first parameter.
     """
+    from ...measurements.checks import first_bad
+
     if threads is None:
         threads = "p" if "p" in series.parameters else series.parameters[0]
-    merged = series.over([threads])
-    counts = merged.column(threads)
-    bad = (counts < 1) | (counts != np.round(counts))
-    if np.any(bad):
-        index = int(np.flatnonzero(bad)[0])
+    bad = first_bad(series, threads, lambda n: (n < 1) | (n != np.floor(n)))
+    if bad is not None:
         raise MeasurementError(
-            f"{merged.location(index)}: column '{threads}': {counts[index]:g} is not a thread "
-            "count (a whole number >= 1)"
+            f"{series.path}:{bad[0]}: column '{threads}': {bad[1]:g} is not a thread count "
+            "(a whole number >= 1)"
         )
-    flat = merged.repetitions()
-    if np.any(flat <= 0):
-        point, repetition = merged.first_line(flat <= 0)
-        line = merged.lines[point][repetition]
+    bad = first_bad(series, series.metric, lambda v: v <= 0)
+    if bad is not None:
         raise MeasurementError(
-            f"{series.path}:{line}: column '{series.metric}': "
-            f"{merged.values[point][repetition]:g} is not positive "
+            f"{series.path}:{bad[0]}: column '{series.metric}': {bad[1]:g} is not positive "
             "(performance must be > 0: PreSca's errors are relative)"
         )
-    means = merged.aggregate("mean")
-    return Workload(name, counts.astype(int), means, series.metric, higher_is_better, threads)
+    merged = series.over([threads])
+    counts = merged.column(threads).astype(int)
+    return Workload(name, counts, merged.aggregate(), series.metric, higher_is_better, threads)
 
 
 def read_performance(
@@ -150,14 +147,13 @@ def read_performance(
     [('cores', {1: 10.0, 2: 19.0})]
     """
     from ...measurements import atom_names, read
+    from ...measurements.checks import require_columns
 
     name = str(path)
     metric = None if metric is None else metric.strip().lower()
     data = read(path, "csv", value=_value_chooser(name, metric))
-    if threads is not None and threads not in data.parameters:
-        raise MeasurementError(
-            f"{name}: missing column '{threads}' (its parameters: {', '.join(data.parameters)})"
-        )
+    if threads is not None:
+        require_columns(data, [[threads]])
     better = _direction(data.value_name, higher_is_better, name)
     kernels = [s.kernel for s in data]
     labels = kernels if "kernel" in data.columns else [Path(name).stem] * len(kernels)
