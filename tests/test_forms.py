@@ -17,9 +17,26 @@ from patternalg.library import ModelLibrary
 # each family: a model of it, and (for fittable families) measurements to fit it to
 EXAMPLES: dict[str, Callable[[], Form]] = {
     "expr": lambda: form_class("expr")("3.5*x*log2(x) + 2*p^(1/2) + 7"),
+    "presca": lambda: form_class("presca")(
+        kernel="Rat12",
+        parameters={"a0": 3.0, "a1": 2.0, "b1": 0.05, "b2": 0.004},
+        parameters_below={"a0": 2.9, "a1": 1.9, "b1": 0.05, "b2": 0.004},
+        interpolation=[1.0, 2.0, -0.05],
+        interpolation_range=[2, 12],
+    ),
 }
 #: family -> (measurements, options) that fit() needs; families missing here cannot be fitted
-FIT_DATA: dict[str, Callable[[Any], tuple[Any, dict[str, Any]]]] = {}
+FIT_DATA: dict[str, Callable[[Any], tuple[Any, dict[str, Any]]]] = {
+    "presca": lambda tmp: (_csv(tmp, "p,throughput", [(k, 40 * k / (1 + 0.03 * k)) for k in range(1, 13)]), {"upto": 20}),
+}
+
+
+def _csv(tmp: Any, header: str, rows: list[tuple[float, ...]]) -> Any:
+    from patternalg.measurements import read
+
+    path = tmp / "m.csv"
+    path.write_text(header + "\n" + "".join(",".join(map(str, r)) + "\n" for r in rows))
+    return read(str(path))
 
 
 def _protocol_families() -> list[str]:

@@ -20,7 +20,7 @@ from patternalg.forms.presca import (
     X_POW_POS,
     ExpRat,
     PerformanceFunction,
-    build_expr,
+    Presca,
     extrapolate,
     fit_candidate,
     fit_model,
@@ -322,8 +322,8 @@ def test_model_round_trips_through_a_model_file(tmp_path):
         )
 
 
-def test_build_expr_reads_a_hand_written_table():
-    expr = build_expr(
+def test_a_hand_written_table_is_read():
+    expr = Presca.from_table(
         {
             "kernel": "ExpRat",
             "parameters": {"a": 2, "b": 1, "c": 0, "d": 0.5},
@@ -331,7 +331,7 @@ def test_build_expr_reads_a_hand_written_table():
             "interpolation_range": [1, 4],
         },
         "models.w",
-    )
+    ).expr
     assert expr.subs(p, 3) == 7
     assert float(expr.subs(p, 8)) == pytest.approx(10 * math.exp(-4))
 
@@ -369,9 +369,9 @@ def test_build_expr_reads_a_hand_written_table():
         ),
     ],
 )
-def test_build_expr_errors(spec, message):
+def test_model_file_table_errors(spec, message):
     with pytest.raises(ModelFileError) as info:
-        build_expr(spec, "models.w")
+        Presca.from_table(spec, "models.w")
     assert str(info.value) == message
 
 
@@ -490,10 +490,35 @@ def test_fit_command_with_form_presca_and_several_workloads(tmp_path, capsys):
     path = _write(tmp_path, "two.csv", "kernel,p,throughput\n" + rows)
     assert main(["fit", path, "--form", "presca", "--format", "json"]) == 0
     records = json.loads(capsys.readouterr().out)
-    assert [r["workload"] for r in records] == ["a", "b"]
-    assert all(len(r["predictions"]) == 24 for r in records)  # default: up to 2 * 12
+    assert [r["atom"] for r in records] == ["a", "b"]
+    assert all(r["upto"] == 24 and r["domain"] == {"p": [1.0, 12.0]} for r in records)
+    assert all(r["form"] == "presca" and r["unit"] == "throughput" for r in records)
+    assert main(["fit", path, "--form", "presca", "--upto", "16", "--checkpoints", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["a", "b"]
+    assert all("checkpoint error" in line and "at p=16: " in line for line in lines)
     assert main(["predict", path, "--upto", "16", "--format", "json"]) == 0
     assert isinstance(json.loads(capsys.readouterr().out), list)
+
+
+def test_presca_is_fitted_through_the_form_protocol(tmp_path):
+    from patternalg.measurements import read
+
+    rows = "".join(f"{k},{2 * k},{100 * (0.1 + 0.9 / k)}\n" for k in range(2, 8))
+    data = read(_write(tmp_path, "six.csv", "cores,ranks,time\n" + rows))
+    model = Presca.fit(data, upto=12)
+    assert model.domain == {"p": (2.0, 7.0)} and model.statistics["checkpoints"] == 2
+    assert model(p=[4.0])[0] == pytest.approx(100 * (0.1 + 0.9 / 4), rel=1e-3)
+    assert Presca.notes(data, {"upto": 12}) == [
+        f"column 'cores' of {data.path} is the thread count p (use --param NAME=p to choose "
+        "another)",
+        "kernel: 6 measurements: 2 checkpoints instead of 4 (that needs 8)",
+    ]
+    ranks = Presca.fit(data, param=["ranks=p"])
+    assert ranks.domain == {"p": (4.0, 14.0)}
+    namespace: dict = {}
+    exec("from patternalg.forms import *", namespace)
+    assert eval(repr(model), namespace) == model
 
 
 @settings(max_examples=60, deadline=None)

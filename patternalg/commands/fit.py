@@ -70,20 +70,23 @@ def add_family_options(parser: argparse.ArgumentParser, families: Iterable[type[
         group.add_argument(option.flag, **kwargs)
 
 
-def _add_legacy_options(parser: argparse.ArgumentParser, names: tuple[str, ...]) -> None:
-    """The flags of the families not yet on the protocol."""
+def _add_legacy_options(
+    parser: argparse.ArgumentParser, names: tuple[str, ...], declared: set[str]
+) -> None:
+    """The flags of the families not yet on the protocol (but those ``declared`` already)."""
     if "pmnf" in names:
         pmnf = parser.add_argument_group("pmnf (Extra-P normal form)")
         pmnf.add_argument("--modeler", choices=("default", "basic"), default="default")
         pmnf.add_argument("--aggregate", choices=("mean", "median", "min", "max"))
-        pmnf.add_argument(
-            "--param",
-            action="append",
-            default=[],
-            metavar="NAME=SYMBOL",
-            help="map a file's parameter to a symbol (default: the single parameter becomes x; "
-            "presca: NAME=p names the thread column)",
-        )
+        if "param" not in declared:
+            pmnf.add_argument(
+                "--param",
+                action="append",
+                default=[],
+                metavar="NAME=SYMBOL",
+                help="map a file's parameter to a symbol (default: the single parameter "
+                "becomes x)",
+            )
         pmnf.add_argument("--unit", default="ns", help="unit of the measured values (default ns)")
     if "amdahl" in names:
         amdahl = parser.add_argument_group("amdahl (extended Amdahl model)")
@@ -117,7 +120,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     families = _families()
     add_family_options(parser, families.values())
-    _add_legacy_options(parser, tuple(n for n in LEGACY if n not in families))
+    declared = {option.name for cls in families.values() for option in cls.fit_options}
+    _add_legacy_options(parser, tuple(n for n in LEGACY if n not in families), declared)
 
 
 class Progress:

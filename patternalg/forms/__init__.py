@@ -38,6 +38,7 @@ __all__ = [
     "FitReport",
     "form_class",
     "Expression",
+    "Presca",
 ]
 
 #: form name -> "module:Class" of its family (a bare module: a family not yet on the protocol)
@@ -46,7 +47,7 @@ FORMS: dict[str, str] = {
     "pmnf": "patternalg.forms.pmnf",
     "amdahl": "patternalg.forms.amdahl",
     "memwall": "patternalg.forms.memwall",
-    "presca": "patternalg.forms.presca",
+    "presca": "patternalg.forms.presca:Presca",
 }
 #: class name -> form name, for ``from patternalg.forms import Expression``
 _CLASSES = {

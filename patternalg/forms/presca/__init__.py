@@ -10,6 +10,7 @@ chosen by Algorithm 1. One concern per module:
 * :mod:`.interpolation` -- the polynomial inside the measured range;
 * :mod:`.algorithm` -- Algorithm 1 (checkpoints, subsets, ShouldUseFunc) and :func:`predict`;
 * :mod:`.model` -- the fitted :class:`PerformanceFunction` and its model-file table;
+* :mod:`.form` -- :class:`Presca`, the family on the form protocol (fit, tables, repr);
 * :mod:`.workloads` -- reading measured workloads;
 * :mod:`.report` -- PreSca as a family of ``patternalg fit`` (atomic model, summary, record);
 * :mod:`.tuning` -- the on-line tuners OPreSca (Algorithm 2) and Binsearch.
@@ -39,7 +40,8 @@ from .algorithm import (
 from .candidates import CANDIDATES, Candidate, CubicLn, ExpRat, Rational
 from .fitting import fit_candidate
 from .interpolation import MAX_DEGREE, fit_polynomial
-from .model import PerformanceFunction, build_expr
+from .form import Presca
+from .model import PerformanceFunction, read_table
 from .report import fit_file, fit_model
 from .workloads import Workload, read_performance
 
@@ -65,7 +67,8 @@ __all__ = [
     "extrapolate",
     "predict",
     "read_performance",
-    "build_expr",
+    "read_table",
+    "Presca",
     "fit_model",
     "fit_file",
 ]

@@ -2,7 +2,7 @@
 
 Inside the measured range the interpolating polynomial applies (of the values, or of their
 inverse), elsewhere the chosen candidate function; the closed form is a ``Piecewise`` of
-the two, and :meth:`PerformanceFunction.spec` / :func:`build_expr` write and read the
+the two, and :meth:`PerformanceFunction.spec` / :func:`read_table` write and read the
 ``presca`` table of a model file.
 """
 
@@ -21,7 +21,7 @@ from ...symbols import p as P
 from .. import spec_keys, spec_number
 from .candidates import CANDIDATES, Candidate, CubicLn, candidate_named, numbers
 
-__all__ = ["Piece", "PerformanceFunction", "build_expr"]
+__all__ = ["Piece", "PerformanceFunction", "KEYS", "Table", "read_table"]
 
 
 @dataclass(frozen=True)
@@ -156,7 +156,7 @@ class PerformanceFunction:
         )
 
     def spec(self) -> tuple[tuple[str, Any], ...]:
-        """The keys of the ``presca`` table in a model file (see :func:`build_expr`)."""
+        """The keys of the ``presca`` table in a model file (see :func:`read_table`)."""
         keys: list[tuple[str, Any]] = []
         if self.candidate is not None:
             keys.append(("kernel", self.candidate.name))
@@ -171,8 +171,53 @@ class PerformanceFunction:
         return tuple(keys)
 
 
-def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
-    """The closed form in p of a ``presca`` model-file table.
+#: the keys of a ``presca`` model-file table
+KEYS = (
+    "kernel",
+    "parameters",
+    "parameters_below",
+    "interpolation",
+    "interpolation_range",
+    "interpolation_of",
+)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A ``presca`` model-file table read into sympy numbers (a file's integers stay exact)."""
+
+    candidate: Candidate | None
+    parameters: tuple[sympy.Expr, ...]
+    polynomial: tuple[sympy.Expr, ...]
+    p_range: tuple[sympy.Expr, sympy.Expr] | None
+    inverse: bool
+    below: tuple[sympy.Expr, ...]
+
+    def expr(self) -> sympy.Expr:
+        """The closed form in p."""
+        return _closed_form(
+            self.candidate, self.parameters, self.polynomial, self.p_range, self.inverse, self.below
+        )
+
+    def function(self) -> PerformanceFunction:
+        """The numeric performance function."""
+
+        def floats(values: Sequence[sympy.Expr]) -> tuple[float, ...]:
+            return tuple(float(v) for v in values)
+
+        p_range = None if self.p_range is None else (float(self.p_range[0]), float(self.p_range[1]))
+        return PerformanceFunction(
+            self.candidate,
+            floats(self.parameters),
+            floats(self.polynomial),
+            p_range,
+            self.inverse,
+            floats(self.below),
+        )
+
+
+def read_table(spec: Mapping[str, Any], where: str) -> Table:
+    """A ``presca`` model-file table, checked.
 
     Keys: ``kernel`` (the candidate function: Rat12, Rat22, Rat23, Rat33, CubicLn, ExpRat)
     with ``parameters`` (a table of its parameters in Table 1's names) and optionally
@@ -181,26 +226,15 @@ def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
     ``interpolation_range`` ([low, high]) and ``interpolation_of`` (``value``, the default,
     or ``inverse``: the polynomial is of 1/value).
 
-    >>> build_expr({"kernel": "Rat12", "parameters": {"a0": 1, "a1": 2, "b1": 0, "b2": 0.5}}, "m")
+    >>> read_table({"kernel": "Rat12", "parameters": {"a0": 1, "a1": 2, "b1": 0, "b2": 0.5}},
+    ...            "m").expr()
     (2*p + 1)/(0.5*p**2 + 1)
-    >>> build_expr({"kernel": "Rat21"}, "models.w")
+    >>> read_table({"kernel": "Rat21"}, "models.w")
     Traceback (most recent call last):
     ...
     patternalg.errors.ModelFileError: models.w.kernel: unknown kernel function 'Rat21' (valid: ...)
     """
-    spec_keys(
-        spec,
-        where,
-        [],
-        [
-            "kernel",
-            "parameters",
-            "parameters_below",
-            "interpolation",
-            "interpolation_range",
-            "interpolation_of",
-        ],
-    )
+    spec_keys(spec, where, [], KEYS)
     candidate: Candidate | None = None
     parameters: tuple[sympy.Expr, ...] = ()
     below: tuple[sympy.Expr, ...] = ()
@@ -215,7 +249,7 @@ def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
         if "parameters_below" in spec:
             below = _parameters(spec, "parameters_below", candidate, where)
     elif "parameters_below" in spec or "parameters" in spec:
-        raise ModelFileError(f"{where}: parameters need a 'kernel' (the candidate function)")
+        raise ModelFileError(f"{where}: missing key 'kernel' (the candidate function)")
     polynomial: tuple[sympy.Expr, ...] = ()
     p_range: tuple[sympy.Expr, sympy.Expr] | None = None
     if ("interpolation" in spec) != ("interpolation_range" in spec):
@@ -232,7 +266,7 @@ def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
     of = spec.get("interpolation_of", "value")
     if of not in ("value", "inverse"):
         raise ModelFileError(f"{where}.interpolation_of: {of!r} (valid: value, inverse)")
-    return _closed_form(candidate, parameters, polynomial, p_range, of == "inverse", below)
+    return Table(candidate, parameters, polynomial, p_range, of == "inverse", below)
 
 
 def _parameters(

@@ -12,6 +12,7 @@ from ...arith import format_expr
 from ...errors import FitError
 from .. import LegacyFitReport as FitReport
 from .algorithm import CHECKPOINTS, predict
+from .form import Presca
 from .workloads import Workload, read_performance, thread_column
 
 __all__ = ["fit_model", "fit_file"]
@@ -25,49 +26,25 @@ def fit_model(
     interpolation: str = "auto",
     notes: Sequence[str] = (),
 ) -> FitReport:
-    """PreSca on one workload, as an atomic model with its facts in ``fit``.
+    """PreSca on one workload: the atomic model (:class:`Presca`'s), a summary and a record.
 
     ``unit`` defaults to ``ns`` for a time and to the metric's name otherwise; ``notes``
     (e.g. about the file) go into the record with PreSca's own.
     """
-    from ...library import AtomicModel
-
     result = predict(
         workload.p, workload.value, upto, checkpoints, workload.higher_is_better, interpolation
     )
     function = result.function
-    stats: list[tuple[str, Any]] = [
-        ("kernel", function.name),
-        ("metric", workload.metric),
-        ("measurements", len(workload.p)),
-    ]
-    if result.subset is not None:
-        stats += [
-            ("subset", result.subset),
-            ("checkpoints", result.checkpoints),
-            ("checkpoint_error", result.checkpoint_error),
-        ]
-    model = AtomicModel(
-        name=workload.name,
-        expr=function.expr(),
+    fitted = Presca.from_prediction(result, workload.p, workload.metric, upto)
+    model = fitted.atomic_model(
+        workload.name,
         unit=unit or (workload.metric if workload.higher_is_better else "ns"),
         source=f"PreSca (paper 004) on {len(workload.p)} measurements",
-        form="presca",
-        spec=function.spec(),
-        fit=tuple(stats),
     )
     targets = np.arange(1, upto + 1)
     values = function(targets)
     error = result.checkpoint_error
-    summary = (
-        f"{workload.name}: {function.name}"
-        + (
-            f" on the first {result.subset}, checkpoint error {error:.2%}"
-            if error is not None
-            else " (interpolation)"
-        )
-        + f"; predicted {workload.metric} at p={upto}: {values[-1]:.6g}"
-    )
+    summary = Presca.summary.format(atom=workload.name, **fitted.statistics)
     record = {
         "workload": workload.name,
         "kernel": function.name,

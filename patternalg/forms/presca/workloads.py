@@ -14,7 +14,7 @@ from ...errors import FitError, MeasurementError
 if TYPE_CHECKING:
     from ...measurements import Series
 
-__all__ = ["KNOWN_METRICS", "Workload", "thread_column", "workload", "read_performance"]
+__all__ = ["KNOWN_METRICS", "Workload", "direction", "thread_column", "workload", "read_performance"]
 
 #: metric names whose direction is known: True = higher is better
 KNOWN_METRICS = {"time": False, "throughput": True, "speedup": True}
@@ -37,7 +37,12 @@ class Workload:
         return {int(k): float(v) for k, v in zip(self.p, self.value, strict=True)}
 
 
-def _direction(metric: str, higher_is_better: bool | None, where: str) -> bool:
+def direction(metric: str, higher_is_better: bool | None, where: str) -> bool:
+    """Whether a higher ``metric`` is better: known for time, throughput and speedup.
+
+    >>> direction("throughput", None, "f.csv"), direction("ops", False, "f.csv")
+    (True, False)
+    """
     known = KNOWN_METRICS.get(metric)
     if known is not None and higher_is_better is not None and known != higher_is_better:
         better = "higher" if known else "lower"
@@ -154,7 +159,7 @@ def read_performance(
     data = read(path, "csv", value=_value_chooser(name, metric))
     if threads is not None:
         require_columns(data, [[threads]])
-    better = _direction(data.value_name, higher_is_better, name)
+    better = direction(data.value_name, higher_is_better, name)
     kernels = [s.kernel for s in data]
     labels = kernels if "kernel" in data.columns else [Path(name).stem] * len(kernels)
     return [
