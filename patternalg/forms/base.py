@@ -542,11 +542,6 @@ class FitReport:
         return self._model[0]
 
     @property
-    @classmethod
-    def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
-        """What a person fitting ``data`` with ``options`` should know (the CLI prints it)."""
-        return []
-
     def record(self) -> dict[str, Any]:
         """The JSON record: kernel, metric, atom, the model's text, parameters, statistics."""
         from ..arith import format_expr
