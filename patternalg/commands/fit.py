@@ -18,7 +18,7 @@ from ..library import ModelLibrary
 from .common import add_format_option, print_json, print_notes
 
 #: families fitted through a ``fit_file(path, args)`` module, not yet on the form protocol
-LEGACY = ("pmnf", "amdahl", "memwall", "presca")
+LEGACY = ("pmnf", "amdahl", "memwall")
 
 
 def _families() -> dict[str, type[Form]]:

@@ -78,9 +78,18 @@ def _one_or_all(records: list[dict[str, Any]]) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..forms.presca import fit_file
+    from ..forms.presca import predict_file
 
-    reports = fit_file(args.file, args)
+    reports = predict_file(
+        args.file,
+        metric=args.metric,
+        higher_is_better=args.higher_is_better,
+        param=args.param,
+        upto=args.upto,
+        checkpoints=args.checkpoints,
+        unit=args.unit,
+        interpolate=args.interpolate,
+    )
     print_notes(reports)
     if args.format == "json":
         print_json(_one_or_all([dict(r.record) for r in reports]))

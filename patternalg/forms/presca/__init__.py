@@ -12,7 +12,7 @@ chosen by Algorithm 1. One concern per module:
 * :mod:`.model` -- the fitted :class:`PerformanceFunction` and its model-file table;
 * :mod:`.form` -- :class:`Presca`, the family on the form protocol (fit, tables, repr);
 * :mod:`.workloads` -- reading measured workloads;
-* :mod:`.report` -- PreSca as a family of ``patternalg fit`` (atomic model, summary, record);
+* :mod:`.report` -- ``patternalg predict``: the model range by range and the predictions;
 * :mod:`.tuning` -- the on-line tuners OPreSca (Algorithm 2) and Binsearch.
 
 >>> import numpy as np
@@ -42,7 +42,7 @@ from .fitting import fit_candidate
 from .interpolation import MAX_DEGREE, fit_polynomial
 from .form import Presca
 from .model import PerformanceFunction, read_table
-from .report import fit_file, fit_model
+from .report import fit_model, predict_file
 from .workloads import Workload, read_performance
 
 __all__ = [
@@ -70,5 +70,5 @@ __all__ = [
     "read_table",
     "Presca",
     "fit_model",
-    "fit_file",
+    "predict_file",
 ]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -15,7 +14,7 @@ from .algorithm import CHECKPOINTS, predict
 from .form import Presca
 from .workloads import Workload, read_performance, thread_column
 
-__all__ = ["fit_model", "fit_file"]
+__all__ = ["fit_model", "predict_file"]
 
 
 def fit_model(
@@ -70,41 +69,36 @@ def fit_model(
     return FitReport(model=model, summary=summary, record=record)
 
 
-def fit_file(path: str | Path, args: Any) -> list[FitReport]:
-    """``patternalg fit FILE --form presca`` (and ``predict``): one report per workload.
+def predict_file(
+    path: str | Path,
+    *,
+    metric: str | None = None,
+    higher_is_better: bool | None = None,
+    param: Sequence[str] = (),
+    upto: int | None = None,
+    checkpoints: int = CHECKPOINTS,
+    unit: str | None = None,
+    interpolate: str = "auto",
+) -> list[FitReport]:
+    """``patternalg predict FILE``: one report per workload of a CSV file.
 
-    Reads ``args.metric``, and if present ``args.param`` (the thread column, ``NAME=p``),
-    ``args.upto`` (default twice the highest measured thread count), ``args.checkpoints``,
-    ``args.higher_is_better`` and ``args.interpolate``.
+    ``param`` names the thread column (``NAME=p``); ``upto`` defaults to twice the highest
+    measured thread count of each workload.
     """
-    threads = thread_column(getattr(args, "param", None) or ())
-    workloads = read_performance(
-        path, getattr(args, "metric", None), getattr(args, "higher_is_better", None), threads
-    )
-    checkpoints = getattr(args, "checkpoints", None)
-    checkpoints = CHECKPOINTS if checkpoints is None else checkpoints
+    threads = thread_column(param)
+    workloads = read_performance(path, metric, higher_is_better, threads)
     if checkpoints < 1:
         raise FitError(f"--checkpoints must be at least 1, got {checkpoints}")
+    if upto is not None and upto < 1:
+        raise FitError(f"--upto must be at least 1, got {upto}")
     reports = []
     for workload in workloads:
-        upto = getattr(args, "upto", None)
-        upto = 2 * int(workload.p.max()) if upto is None else upto
-        if upto < 1:
-            raise FitError(f"--upto must be at least 1, got {upto}")
         notes = []
         if threads is None and workload.threads != "p":
             notes.append(
                 f"column '{workload.threads}' of {path} is the thread count p "
                 "(use --param NAME=p to choose another)"
             )
-        reports.append(
-            fit_model(
-                workload,
-                upto,
-                checkpoints,
-                getattr(args, "unit", None),
-                getattr(args, "interpolate", None) or "auto",
-                notes,
-            )
-        )
+        last = upto or 2 * int(workload.p.max())
+        reports.append(fit_model(workload, last, checkpoints, unit, interpolate, notes))
     return reports
