@@ -22,7 +22,6 @@ patternalg.errors.UnknownAtomError: unknown atom 'qsrot'; did you mean qsort?
 from __future__ import annotations
 
 import difflib
-import math
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -31,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Location, ModelFileError, UnknownAtomError
-from .forms import FORMS, build_form, form_class
+from .forms import form_class
 from .model import COMMON_KEYS, AtomicModel, valid_atom_name
 
 __all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
@@ -58,47 +57,9 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
             raise ModelFileError(
                 f"expected a string, got {value!r}", location=_where(path, name, key)
             )
-    if ":" in FORMS.get(form, ""):
-        own = {k: v for k, v in table.items() if k not in ("form", "unit", "source")}
-        model = form_class(form).from_table(own, _where(path, name))
-        return model.atomic_model(name, unit=unit, source=source)  # type: ignore[no-any-return]
-    return _legacy_model(name, table, path, form, unit, source)
-
-
-def _legacy_model(
-    name: str, table: Mapping[str, Any], path: str, form: str, unit: str, source: str
-) -> AtomicModel:
-    """A model of a family not yet on the form protocol (presca, until it is ported)."""
-    x_range = table.get("x_range")
-    if x_range is not None:
-        ok = (
-            isinstance(x_range, list)
-            and len(x_range) == 2
-            and all(isinstance(v, int | float) and math.isfinite(v) for v in x_range)
-            and x_range[0] <= x_range[1]
-        )
-        if not ok:
-            raise ModelFileError(
-                "expected [low, high] with low <= high", location=_where(path, name, "x_range")
-            )
-        x_range = (float(x_range[0]), float(x_range[1]))
-    fit = table.get("fit", {})
-    if not isinstance(fit, Mapping):
-        raise ModelFileError(
-            "expected a table of statistics", location=_where(path, name, "fit")
-        )
-    spec = {k: v for k, v in table.items() if k not in COMMON_KEYS}
-    expr = build_form(form, spec, str(_where(path, name)))
-    return AtomicModel(
-        name=name,
-        expr=expr,
-        unit=unit,
-        source=source,
-        form=form,
-        spec=tuple(spec.items()) if form != "expr" else (),
-        x_range=x_range,
-        fit=tuple(fit.items()),
-    )
+    own = {k: v for k, v in table.items() if k not in ("form", "unit", "source")}
+    model = form_class(form, str(_where(path, name))).from_table(own, _where(path, name))
+    return model.atomic_model(name, unit=unit, source=source)
 
 
 @dataclass(frozen=True)

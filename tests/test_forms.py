@@ -23,6 +23,13 @@ EXAMPLES: dict[str, Callable[[], Form]] = {
     ),
     "amdahl": lambda: form_class("amdahl")(0.9, "2.5*x**2 + 3", domain={"p": (1.0, 16.0)}),
     "memwall": lambda: form_class("memwall")(0.99, 2.0, 0.05, 0.5, t1="3*x"),
+    "presca": lambda: form_class("presca")(
+        kernel="Rat12",
+        parameters={"a0": 3.0, "a1": 2.0, "b1": 0.05, "b2": 0.004},
+        parameters_below={"a0": 2.9, "a1": 1.9, "b1": 0.05, "b2": 0.004},
+        interpolation=[1.0, 2.0, -0.05],
+        interpolation_range=[2, 12],
+    ),
 }
 
 
@@ -58,11 +65,15 @@ FIT_DATA: dict[str, Callable[[Any], tuple[Any, dict[str, Any]]]] = {
         ),
         {"iterations": 200},
     ),
+    "presca": lambda tmp: (
+        _csv(tmp, "p,throughput", [(k, 40 * k / (1 + 0.03 * k)) for k in range(1, 13)]),
+        {"upto": 20},
+    ),
 }
 
 
 def _protocol_families() -> list[str]:
-    return sorted(name for name, target in FORMS.items() if ":" in target)
+    return sorted(FORMS)
 
 
 def test_every_registered_family_has_an_example() -> None:

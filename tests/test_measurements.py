@@ -382,7 +382,7 @@ def test_every_form_names_a_kernel_the_same(tmp_path: Path) -> None:
         Memwall.fit_each(
             read(write(tmp_path, "c.csv", rows("kernel,p,phi,time", memwall))), iterations=10
         ),
-        presca.fit_file(write(tmp_path, "d.csv", rows("kernel,p,time", threads)), Namespace()),
+        presca.predict_file(write(tmp_path, "d.csv", rows("kernel,p,time", threads))),
     ]
     assert [[r.model.name for r in reports] for reports in fits] == [["k_2d_fft"]] * 4
 

@@ -12,24 +12,21 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from ..errors import FitError, PatternalgError
-from ..forms import FORMS, Form, Option, form_class, form_module
+from ..errors import FitError
+from ..forms import FORMS, Form, Option, form_class
 from ..library import ModelLibrary
 from .common import add_format_option, print_json
-
-#: families fitted through a ``fit_file(path, args)`` module, not yet on the form protocol
-LEGACY = ("presca",)
 
 
 def _families() -> dict[str, type[Form]]:
     """The fittable families on the protocol, by name."""
-    classes = (form_class(name) for name, target in FORMS.items() if ":" in target)
+    classes = (form_class(name) for name in FORMS)
     return {cls.name: cls for cls in classes if cls.fittable()}
 
 
 def fittable() -> tuple[str, ...]:
-    """The names ``--form`` accepts: protocol families first, then the others."""
-    return (*_families(), *(name for name in LEGACY if name not in _families()))
+    """The names ``--form`` accepts."""
+    return tuple(_families())
 
 
 def _default_text(owners: list[tuple[type[Form], Option]]) -> str:
@@ -59,10 +56,14 @@ def add_family_options(parser: argparse.ArgumentParser, families: Iterable[type[
         else:
             title = f"{cls.name} ({(cls.__doc__ or '').splitlines()[0].rstrip('.')})"
             group = groups.setdefault(cls.name, parser.add_argument_group(title))
+        helps = list(dict.fromkeys(o.help for _, o in declared))
+        text = (
+            helps[0] if len(helps) == 1 else "; ".join(f"{c.name}: {o.help}" for c, o in declared)
+        )
         kwargs: dict[str, Any] = {
             "dest": name,
             "default": None,
-            "help": option.help + _default_text(declared),
+            "help": text + _default_text(declared),
         }
         if option.type is bool:
             kwargs["action"] = "store_true"
@@ -123,36 +124,24 @@ def _options(cls: type[Form], args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    families = _families()
-    if args.form in families:
-        from ..measurements import read
+    from ..measurements import read
 
-        cls = families[args.form]
-        options = _options(cls, args)
-        value = cls.value_column(args.metric)
-        data = read(args.file, args.input_format, metric=args.metric, value=value)
-        progress = Progress()
-        try:
-            reports = cls.fit_each(data, progress=progress, **options)
-        finally:
-            progress.close()
-        for note in cls.notes(data, options):
-            print(f"note: {note}", file=sys.stderr)
-        summaries = [
-            cls.summary.format(**report.record, **cls.summary_fields(report.record))
-            for report in reports
-        ]
-    else:
-        fit_file = getattr(form_module(args.form), "fit_file", None)
-        if fit_file is None:
-            raise PatternalgError(f"form '{args.form}' cannot be fitted yet")
-        reports = fit_file(args.file, args)
-        summaries = [report.summary for report in reports]
+    cls = _families()[args.form]
+    options = _options(cls, args)
+    value = cls.value_column(args.metric)
+    data = read(args.file, args.input_format, metric=args.metric, value=value)
+    progress = Progress()
+    try:
+        reports = cls.fit_each(data, progress=progress, **options)
+    finally:
+        progress.close()
+    for note in cls.notes(data, options):
+        print(f"note: {note}", file=sys.stderr)
     if args.format == "json":
         print_json([dict(r.record) for r in reports])
     else:
-        for summary in summaries:
-            print(summary)
+        for report in reports:
+            print(cls.summary.format(**report.record, **cls.summary_fields(report.record)))
     if args.out:
         ModelLibrary([r.model for r in reports]).save(args.out)
     return 0

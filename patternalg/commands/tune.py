@@ -58,7 +58,7 @@ def _where(path: str, workload: Any) -> Location:
 
 def tune_workload(workload: Any, args: argparse.Namespace) -> dict[str, Any]:
     """The JSON record of OPreSca and Binsearch on one workload."""
-    from ..tuning import mean_scores, run_binsearch, run_opresca, score
+    from ..forms.presca.tuning import mean_scores, run_binsearch, run_opresca, score
 
     table = {
         n: v
@@ -94,8 +94,10 @@ def tune_workload(workload: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     from ..forms.presca import read_performance
+    from ..forms.presca.workloads import thread_column
 
-    workloads = read_performance(args.file, args.metric, args.higher_is_better)
+    threads = thread_column(args.param)
+    workloads = read_performance(args.file, args.metric, args.higher_is_better, threads)
     records = [tune_workload(w, args) for w in workloads]
     if args.format == "json":
         print_json(_one_or_all(records))

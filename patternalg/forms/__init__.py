@@ -17,18 +17,10 @@ from __future__ import annotations
 
 import difflib
 import importlib
-import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-import sympy
+from typing import Any
 
 from ..errors import ModelFileError
-from .base import FitReport, Form, Option, Parameter, check_keys
-
-if TYPE_CHECKING:
-    from types import ModuleType
+from .base import FitReport, Form, Option, Parameter
 
 __all__ = [
     "FORMS",
@@ -41,18 +33,19 @@ __all__ = [
     "PMNF",
     "Amdahl",
     "Memwall",
+    "Presca",
 ]
 
-#: form name -> "module:Class" of its family (a bare module: a family not yet on the protocol)
+#: form name -> "module:Class" of its family
 FORMS: dict[str, str] = {
     "expr": "patternalg.forms.expr:Expression",
     "pmnf": "patternalg.forms.pmnf:PMNF",
     "amdahl": "patternalg.forms.amdahl:Amdahl",
     "memwall": "patternalg.forms.memwall:Memwall",
-    "presca": "patternalg.forms.presca",
+    "presca": "patternalg.forms.presca:Presca",
 }
 #: class name -> form name, for ``from patternalg.forms import Expression``
-_CLASSES = {target.partition(":")[2]: name for name, target in FORMS.items() if ":" in target}
+_CLASSES = {target.partition(":")[2]: name for name, target in FORMS.items()}
 
 
 def _target(form: str, where: str) -> str:
@@ -70,48 +63,11 @@ def _target(form: str, where: str) -> str:
 def form_class(form: str, where: str = "") -> type[Form]:
     """The class of the family ``form``; a ModelFileError naming ``where`` if there is none."""
     module, _, name = _target(form, where).partition(":")
-    found: type[Form] = getattr(importlib.import_module(module), name or "FORM")
+    found: type[Form] = getattr(importlib.import_module(module), name)
     return found
-
-
-def form_module(form: str, where: str = "") -> ModuleType:
-    """The module of a family not yet on the protocol (``build_expr``, ``fit_file``)."""
-    return importlib.import_module(_target(form, where).partition(":")[0])
-
-
-def build_form(form: str, spec: Mapping[str, Any], where: str) -> sympy.Expr:
-    """The closed form of a model of ``form`` from the keys of its model-file table."""
-    if ":" in _target(form, where):
-        return form_class(form, where).from_table(spec, where).expr
-    return form_module(form, where).build_expr(spec, where)  # type: ignore[no-any-return]
 
 
 def __getattr__(name: str) -> Any:
     if name in _CLASSES:
         return form_class(_CLASSES[name])
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-# --- for the families not yet on the protocol (presca) ------------------------------------
-@dataclass(frozen=True)
-class LegacyFitReport:
-    """What a family not yet on the protocol returns per kernel."""
-
-    model: Any  # patternalg.library.AtomicModel
-    summary: str
-    record: Mapping[str, Any] = field(default_factory=dict)
-
-
-spec_keys = check_keys
-
-
-def spec_expr(spec: Mapping[str, Any], key: str, where: str) -> sympy.Expr:
-    """An expression-valued key: a number, or a string in the grammar's arithmetic."""
-    return Parameter(key, kind="expression").value(spec[key], where)
-
-
-def spec_number(
-    spec: Mapping[str, Any], key: str, where: str, low: float = -math.inf, high: float = math.inf
-) -> sympy.Expr:
-    """A number-valued key within [low, high], as an exact sympy number."""
-    return Parameter(key, bounds=(low, high)).value(spec[key], where)

@@ -27,8 +27,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import PatternalgError
-from .forms.presca import MAX_DEGREE, Rational, fit_kernel_function, fit_polynomial
+from ...errors import PatternalgError
+from .candidates import Rational
+from .fitting import fit_candidate
+from .interpolation import MAX_DEGREE, fit_polynomial
 
 __all__ = [
     "Source",
@@ -230,7 +232,7 @@ class OPreSca:
             predicted = np.polyval(coeffs[::-1], counts)
         else:
             function = Rational(*RATIONAL_BY_SIZE[min(len(ns), max(RATIONAL_BY_SIZE))])
-            theta = fit_kernel_function(function, ns, ys)
+            theta = fit_candidate(function, ns, ys)
             if theta is not None:
                 with np.errstate(all="ignore"):
                     predicted = function.values(theta, counts)
