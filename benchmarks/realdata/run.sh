@@ -8,7 +8,7 @@
 # (date, compiler, uptime before and after, lscpu). REPS=10 by default. With PRIORITY=1
 # (the default) the run gets its own session and raises its scheduling weight (autogroup
 # nice -20, nice -20) where allowed, so that other load on the machine distorts less;
-# PRIORITY=0 runs at normal weight. A full run takes about 5 minutes on 2 free cores.
+# PRIORITY=0 runs at normal weight. A full run takes about 8 minutes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/data}
