@@ -72,8 +72,11 @@ def fit_library(
     out = tmp / f"{atoms.stem}_{modeler}.toml"
     command = [sys.executable, "-m", "patternalg.cli", "fit", str(atoms), "--modeler", modeler]
     command += ["--out", str(out)] + (["--aggregate", aggregate] if aggregate else [])
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE.parent)] + sys.path))
-    subprocess.run(command, check=True, capture_output=True, text=True, env=env)
+    path = os.pathsep.join(filter(None, [str(HERE.parent), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": path}
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        raise SystemExit(f"patternalg fit {atoms} --modeler {modeler}: {done.stderr.strip()}")
     return patternalg.ModelLibrary.load([out], builtin=False)
 
 
