@@ -21,7 +21,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..pmnf_fit import BUILDING_BLOCKS, basis
+from ...pmnf.blocks import BUILDING_BLOCKS
+from ..pmnf_fit import basis
 
 __all__ = [
     "Exponents",
@@ -96,15 +97,24 @@ def term_values(points: np.ndarray, term: Sequence[int]) -> np.ndarray:
 
 
 def lstsq(a: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Least squares of ``y`` (K, n) on one design ``a`` (n, m), as Extra-P solves it.
+    """Least squares of each ``y[k]`` (K, n) on its design ``a[k]`` (K, n, m): (K, m).
 
-    numpy's ``lstsq`` with its default cut-off of small singular values, retried with the
-    machine precision as cut-off when that makes the design rank-deficient. Returns (K, m).
+    As numpy's ``lstsq`` (which Extra-P calls): singular values below ``eps * max(n, m)``
+    of the largest are cut; where that leaves the design rank-deficient, only those below
+    ``eps`` of the largest (Extra-P's retry).
+
+    >>> a = np.array([[[1.0, 1.0], [1.0, 2.0], [1.0, 3.0]]])
+    >>> lstsq(a, np.array([[3.0, 5.0, 7.0]])).round(12).tolist()
+    [[1.0, 2.0]]
     """
-    coefficients, _, rank, _ = np.linalg.lstsq(a, y.T, rcond=None)
-    if rank < a.shape[1]:
-        coefficients = np.linalg.lstsq(a, y.T, rcond=np.finfo(float).eps)[0]
-    return coefficients.T
+    u, s, vt = np.linalg.svd(a, full_matrices=False)
+    eps = np.finfo(float).eps
+    largest = s[..., :1]
+    keep = s > eps * max(a.shape[-2:]) * largest
+    deficient = keep.sum(-1, keepdims=True) < a.shape[-1]
+    keep = np.where(deficient, s > eps * largest, keep)
+    inverse = np.where(keep, 1.0 / np.where(keep, s, 1.0), 0.0)
+    return np.einsum("kjm,kj,knj,kn->km", vt, inverse, u, y)
 
 
 def smape(predicted: np.ndarray, actual: np.ndarray) -> np.ndarray:

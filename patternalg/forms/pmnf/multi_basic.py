@@ -33,8 +33,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..pmnf_fit import MIN_TERM_CONTRIBUTION, basis, select_basic
-from .multi import MultiModel, line_points, lstsq, model_from, smape, term_values
+from ...pmnf.blocks import BUILDING_BLOCKS
+from ..pmnf_fit import MIN_TERM_CONTRIBUTION, Selection, basis, select_basic
+from .multi import MultiModel, line_points, lstsq, model_from, smape
 
 __all__ = ["combinations", "select_multi_basic"]
 
@@ -82,77 +83,90 @@ def select_multi_basic(points: np.ndarray, values: np.ndarray) -> list[MultiMode
     for lines in line_points(points):
         x = np.array([value for value, _ in lines])
         line_y = np.stack([y[:, members].mean(-1) for _, members in lines], axis=-1)
-        singles.append(select_basic(x, line_y))
+        with np.errstate(divide="ignore", invalid="ignore"):  # lines of one or two points
+            singles.append(select_basic(x, line_y))
     blocks = np.stack([s.index for s in singles], axis=1)  # (K, k), -1: constant
-    groups: dict[tuple[int, ...], list[int]] = {}
-    for row, key in enumerate(map(tuple, blocks.tolist())):
-        groups.setdefault(key, []).append(row)
+    table = basis_table(points)
     models: list[MultiModel | None] = [None] * len(y)
-    for key, rows in groups.items():
-        active = [p for p in range(k) if key[p] >= 0]
+    active_sets: dict[tuple[int, ...], list[int]] = {}
+    for row, chosen in enumerate(blocks >= 0):
+        active_sets.setdefault(tuple(np.flatnonzero(chosen).tolist()), []).append(row)
+    for active, rows in active_sets.items():
         members = np.array(rows)
         if not active:
-            chosen = [model_from(k, c, [], [], smape(c, y[r])) for r, c in
-                      zip(rows, y[members].mean(-1))]  # fmt: skip
-        elif len(active) == 1:
-            chosen = _one_term(points, y[members], key, active[0], singles, members)
+            found = [model_from(k, c, [], [], s) for c, s in
+                     zip(y[members].mean(-1), smape(y[members].mean(-1, keepdims=True), y[members]))]  # fmt: skip
         else:
-            chosen = _combined(points, y[members], key, active)
-        for row, model in zip(rows, chosen):
+            factors = np.stack([table[p][blocks[members, p]] for p in active], axis=1)  # (R, a, n)
+            if len(active) == 1:
+                found = _one_term(y[members], factors[:, 0], singles[active[0]], members)
+            else:
+                found = _combined(y[members], factors)
+            terms = combinations(len(active)) if len(active) > 1 else [[(0,)]]
+            found = [
+                model_from(k, c0, [_term(blocks[row], active, t) for t in terms[h]], cs, score)
+                for row, (h, c0, cs, score) in zip(rows, found)
+            ]
+        for row, model in zip(rows, found):
             models[row] = model
     return [m for m in models if m is not None]
 
 
-def _one_term(
-    points: np.ndarray, y: np.ndarray, key: tuple[int, ...], p: int, singles: Sequence, rows: np.ndarray
-) -> list[MultiModel]:
+def basis_table(points: np.ndarray) -> list[np.ndarray]:
+    """Per parameter, the values of every building block at the points: (42, n) each."""
+    return [basis(points[:, p], np.arange(len(BUILDING_BLOCKS))) for p in range(points.shape[1])]
+
+
+def _term(blocks: np.ndarray, active: Sequence[int], positions: tuple[int, ...]) -> tuple[int, ...]:
+    """The block-index term multiplying the active parameters at ``positions``."""
+    chosen = {active[i] for i in positions}
+    return tuple(int(b) if p in chosen else -1 for p, b in enumerate(blocks))
+
+
+Found = tuple[int, float, np.ndarray, float]  # hypothesis number, constant, coefficients, SMAPE
+
+
+def _one_term(y: np.ndarray, values: np.ndarray, single: Selection, rows: np.ndarray) -> list[Found]:
     """One parameter's term: its single-parameter coefficients, or refitted if better."""
-    term = tuple(b if q == p else -1 for q, b in enumerate(key))
-    values = term_values(points, term)
-    c0, c1 = singles[p].c0[rows], singles[p].c1[rows]
+    c0, c1 = single.c0[rows], single.c1[rows]
     reused = smape(c0[:, None] + c1[:, None] * values, y)
-    refit = lstsq(np.stack([np.ones_like(values), values], axis=1), y)
-    refit_smape = smape(refit @ np.stack([np.ones_like(values), values]), y)
+    design = np.stack([np.ones_like(values), values], axis=-1)
+    refit = lstsq(design, y)
+    refit_smape = smape(refit[:, :1] + refit[:, 1:] * values, y)
     better = refit_smape < reused
     return [
-        model_from(len(key), r[0], [term], [r[1]], s) if b else model_from(len(key), a, [term], [c], u)
+        (0, r[0], r[1:], s) if b else (0, a, np.array([c]), u)
         for r, s, b, a, c, u in zip(refit, refit_smape, better, c0, c1, reused)
     ]
 
 
-def _combined(
-    points: np.ndarray, y: np.ndarray, key: tuple[int, ...], active: list[int]
-) -> list[MultiModel]:
-    """Fit every combination of the per-parameter terms; keep the best by SMAPE."""
-    k = len(key)
-    factors = {p: basis(points[:, p], np.array([key[p]]))[0] for p in active}
-    hypotheses = []
-    for combination in combinations(len(active)):
-        terms = [tuple(key[q] if q in [active[i] for i in t] else -1 for q in range(k))
-                 for t in combination]  # fmt: skip
-        columns = [np.prod([factors[active[i]] for i in t], axis=0) for t in combination]
-        design = np.stack([np.ones(len(points)), *columns], axis=1)
+def _combined(y: np.ndarray, factors: np.ndarray) -> list[Found]:
+    """Fit every combination of the per-parameter terms ``factors`` (K, a, n); best SMAPE."""
+    kernels, active, n = factors.shape
+    fits = []
+    for combination in combinations(active):
+        columns = [np.prod(factors[:, list(t)], axis=1) for t in combination]
+        design = np.stack([np.ones((kernels, n)), *columns], axis=-1)  # (K, n, m)
         coefficients = lstsq(design, y)  # (K, m)
         fitted = coefficients[:, :1]
         for c, t in zip(coefficients[:, 1:].T, combination):  # Extra-P's order of rounding
             value = c[:, None]
             for i in t:
-                value = value * factors[active[i]]
+                value = value * factors[:, i]
             fitted = fitted + value
         with np.errstate(divide="ignore", invalid="ignore"):
-            contribution = np.abs(coefficients[:, 1:, None] * design.T[None, 1:] / y[:, None, :])
-            too_small = contribution.max(-1) < MIN_TERM_CONTRIBUTION
+            share = np.abs(coefficients[:, 1:, None] * np.moveaxis(design[..., 1:], -1, 1) / y[:, None])
+            too_small = share.max(-1) < MIN_TERM_CONTRIBUTION
         rejected = np.any((coefficients[:, 1:] == 0) | too_small, axis=1)
-        hypotheses.append((terms, coefficients, smape(fitted, y), rejected))
-    scores = np.stack([np.where(r, np.inf, s) for _, _, s, r in hypotheses], axis=1)
-    first = hypotheses[0][2]
+        fits.append((coefficients, smape(fitted, y), rejected))
+    scores = np.stack([np.where(r, np.inf, s) for _, s, r in fits], axis=1)
+    first = fits[0][1]
     scores[:, 0] = np.where(np.isnan(first), -np.inf, first)  # the start, whatever its terms
     scores = np.where(np.isnan(scores), np.inf, scores)
     # equal in exact arithmetic (equivalent hypotheses on sparse designs): the earliest wins
     best = scores.min(axis=1, keepdims=True)
     pick = np.argmax(scores <= best + TIE * np.abs(best), axis=1)
     return [
-        model_from(k, hypotheses[h][1][row, 0], hypotheses[h][0], hypotheses[h][1][row, 1:],
-                   hypotheses[h][2][row])
-        for row, h in enumerate(pick)
-    ]  # fmt: skip
+        (int(h), fits[h][0][r, 0], fits[h][0][r, 1:], float(fits[h][1][r]))
+        for r, h in enumerate(pick)
+    ]
