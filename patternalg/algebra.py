@@ -24,11 +24,10 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from . import asymptotics
 from .arith import check_finite, format_expr
-from .asymptotics import NormalForm, compare_normal_forms, normal_form
 from .errors import EvaluationError, PatternalgError
 from .library import AtomicModel
+from .pmnf.normal_form import NormalForm, compare, compare_normal_forms, normal_form
 from .symbols import m as m_symbol
 from .symbols import n as n_symbol
 from .symbols import o as o_symbol
@@ -109,7 +108,7 @@ def _tie_break(a: sympy.Expr, b: sympy.Expr) -> int:
 
 
 def _asymptotic_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
-    order = asymptotics.compare(a, b)
+    order = compare(a, b)
     if order is None:
         return sympy.Max(a, b), None
     if order == 0:

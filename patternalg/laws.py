@@ -36,10 +36,10 @@ from hypothesis.errors import Unsatisfiable
 from . import strategies as pst
 from .algebra import Derivation, Semantics, evaluate
 from .arith import format_expr
-from .asymptotics import compare, normal_form
 from .bindings import counts
 from .errors import EvaluationError
 from .library import AtomicModel, ModelLibrary
+from .pmnf.normal_form import compare, normal_form
 from .proof import RELATIONS, decide
 from .symbols import log2, x
 from .syntax import parse_law_parts

@@ -35,11 +35,11 @@ import sympy
 
 from .arith import format_expr
 from .errors import ModelFileError, UnknownAtomError
+from .forms import FORMS, build_form, form_class
+from .forms.base import COMMON_KEYS
 
 __all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
 
-#: keys every model table may have, whatever its form
-COMMON_KEYS = ("form", "unit", "source", "x_range", "fit")
 _ATOM_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 
 
@@ -62,8 +62,9 @@ class AtomicModel:
     """One atom's performance model: a closed form in x (and p, phi, ...) with provenance.
 
     ``form`` names the family (``expr`` for a plain expression) and ``spec`` holds the
-    form's own keys as they appear in a model file; ``fit`` holds fit statistics and
-    ``x_range`` the measured range of x, if the model was fitted.
+    form's own keys as they appear in a model file; ``fit`` holds fit statistics,
+    ``domain`` the measured range of every symbol and ``x_range`` that of x, if the model
+    was fitted.
 
     >>> from patternalg.symbols import x
     >>> AtomicModel("inc", 536.185 * x).to_toml()
@@ -78,6 +79,12 @@ class AtomicModel:
     spec: tuple[tuple[str, Any], ...] = ()
     x_range: tuple[float, float] | None = None
     fit: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+    domain: tuple[tuple[str, tuple[float, float]], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.x_range is not None and all(symbol != "x" for symbol, _ in self.domain):
+            domain = tuple(sorted((*self.domain, ("x", self.x_range))))
+            object.__setattr__(self, "domain", domain)
 
     def to_toml(self) -> dict[str, Any]:
         """The table this model is written as in a model file."""
@@ -90,6 +97,8 @@ class AtomicModel:
             table["source"] = self.source
         if self.x_range is not None:
             table["x_range"] = [float(v) for v in self.x_range]
+        if any(symbol != "x" for symbol, _ in self.domain):
+            table["domain"] = {symbol: [low, high] for symbol, (low, high) in self.domain}
         if self.fit:
             table["fit"] = dict(self.fit)
         return table
@@ -110,8 +119,6 @@ def _where(path: str, name: str | None = None, key: str | None = None) -> str:
 
 
 def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicModel:
-    from .forms import build_form  # forms import the library's helpers; import late
-
     if not valid_atom_name(name):
         raise ModelFileError(
             f"{_where(path, name)}: '{name}' is not a valid atom name "
@@ -125,6 +132,20 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
     for key, value in (("form", form), ("unit", unit), ("source", source)):
         if not isinstance(value, str):
             raise ModelFileError(f"{_where(path, name, key)}: expected a string, got {value!r}")
+    where = _where(path, name)
+    if ":" in FORMS.get(form, ""):
+        own = {k: v for k, v in table.items() if k not in ("form", "unit", "source")}
+        model: AtomicModel = form_class(form).from_table(own, where).atomic_model(
+            name, unit=unit, source=source
+        )
+        return model
+    return _legacy_model(name, table, path, form, unit, source)
+
+
+def _legacy_model(
+    name: str, table: Mapping[str, Any], path: str, form: str, unit: str, source: str
+) -> AtomicModel:
+    """A model of a family not yet on the form protocol (presca)."""
     x_range = table.get("x_range")
     if x_range is not None:
         ok = (
@@ -149,7 +170,7 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
         unit=unit,
         source=source,
         form=form,
-        spec=tuple(spec.items()) if form != "expr" else (),
+        spec=tuple(spec.items()),
         x_range=x_range,
         fit=tuple(fit.items()),
     )

@@ -12,8 +12,8 @@ Write your own property tests of pattern compositions with them:
 >>> test_models_are_positive()
 
 :func:`models` draws closed forms of Extra-P's performance model normal form (PMNF):
-sums of ``c * x^i * log2(x)^j`` with ``i`` and ``j`` from Extra-P's default exponent
-sets (:data:`POLY_EXPONENTS`, :data:`LOG_EXPONENTS`; Calotoiu et al., SC'13) and
+sums of ``c * x^i * log2(x)^j`` whose ``(i, j)`` is the constant or one of Extra-P's
+building blocks (:mod:`patternalg.pmnf.blocks`, the fitter's; Calotoiu et al., SC'13) and
 positive coefficients of two significant digits from 10^-3 to about 10^10.
 :func:`terms` draws terms of bounded depth over a set of atom names; :func:`libraries`
 draws model libraries of such atoms.
@@ -33,6 +33,7 @@ import sympy
 from hypothesis import strategies as st
 
 from .library import AtomicModel, ModelLibrary
+from .pmnf import blocks
 from .symbols import log2, x
 from .terms import Atom, Pipe, Seq, Term, TPool
 
@@ -49,33 +50,16 @@ __all__ = [
 ]
 
 _R = sympy.Rational
-#: exponents of x in Extra-P's default search space
+#: exponents of x in Extra-P's default search space (:data:`patternalg.pmnf.blocks.POLY_EXPONENTS`)
 POLY_EXPONENTS: tuple[sympy.Rational, ...] = tuple(
-    _R(v)
-    for v in (
-        "0",
-        "1/4",
-        "1/3",
-        "1/2",
-        "2/3",
-        "3/4",
-        "1",
-        "5/4",
-        "4/3",
-        "3/2",
-        "5/3",
-        "7/4",
-        "2",
-        "9/4",
-        "7/3",
-        "5/2",
-        "8/3",
-        "11/4",
-        "3",
-    )
+    _R(i.numerator, i.denominator) for i in blocks.POLY_EXPONENTS
 )
 #: exponents of log2(x) in Extra-P's default search space
-LOG_EXPONENTS: tuple[int, ...] = (0, 1, 2)
+LOG_EXPONENTS: tuple[int, ...] = blocks.LOG_EXPONENTS
+#: the terms ``(i, j)`` a drawn model is made of: the constant and Extra-P's building blocks
+_TERMS: tuple[tuple[sympy.Rational, int], ...] = tuple(
+    (_R(i.numerator, i.denominator), j) for i, j in blocks.TERMS
+)
 #: the largest input size the law checker draws: x ranges over [1, 2^30]
 MAX_INPUT_SIZE = 2**30
 
@@ -97,7 +81,8 @@ def coefficients(low: int = -3, high: int = 8) -> st.SearchStrategy[sympy.Ration
     )
 
 
-def _pmnf_term(coefficient: sympy.Expr, i: sympy.Rational, j: int) -> sympy.Expr:
+def _pmnf_term(coefficient: sympy.Expr, block: tuple[sympy.Rational, int]) -> sympy.Expr:
+    i, j = block
     return sympy.Mul(coefficient, sympy.Pow(x, i), sympy.Pow(log2(x), j))
 
 
@@ -114,8 +99,7 @@ def models(max_terms: int = 2) -> st.SearchStrategy[sympy.Expr]:
     one = st.builds(
         _pmnf_term,
         coefficients(),
-        st.sampled_from(POLY_EXPONENTS),
-        st.sampled_from(LOG_EXPONENTS),
+        st.sampled_from(_TERMS),
     )
     return st.lists(one, min_size=1, max_size=max_terms).map(lambda ts: sympy.Add(*ts))
 

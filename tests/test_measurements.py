@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from patternalg.errors import MeasurementError
-from patternalg.forms.pmnf import fit_measurements
-from patternalg.measurements import MeasurementSet, detect_format, read_measurements
+from patternalg.forms.pmnf import PMNF
+from patternalg.measurements import MeasurementSet, detect_format, read, read_measurements
 
 EXTRAP = Path(__file__).parents[2] / "shared" / "extrap-testdata"
 DATA = EXTRAP / "tests" / "data"
@@ -118,12 +118,12 @@ def test_json_and_json_lines_of_extrap() -> None:
 
 def test_every_format_reads_the_same_data_and_gives_the_same_models(tmp_path: Path) -> None:
     original = read_measurements(DATA / "text" / "one_parameter_3.txt")
-    models = [r.model.expr for r in fit_measurements(original)]
+    models = [r.model.expr for r in PMNF.fit_each(read(DATA / "text" / "one_parameter_3.txt"))]
     for fmt, path in as_formats(original, tmp_path).items():
         ms = read_measurements(path)
         assert ms.format == fmt
         assert summary(ms) == summary(original), fmt
-        assert [r.model.expr for r in fit_measurements(ms)] == models, fmt
+        assert [r.model.expr for r in PMNF.fit_each(read(path))] == models, fmt
 
 
 def test_metric_filter(tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 import sympy
 from hypothesis import Phase, given, settings
@@ -10,7 +12,8 @@ from hypothesis import strategies as st
 
 from patternalg import strategies as pst
 from patternalg.algebra import evaluate
-from patternalg.asymptotics import normal_form
+from patternalg.pmnf.blocks import TERMS
+from patternalg.pmnf.normal_form import normal_form
 from patternalg.library import ModelLibrary, valid_atom_name
 from patternalg.symbols import log2, x
 from patternalg.syntax import parse
@@ -34,9 +37,20 @@ def test_public_names():
 
 
 def test_extra_p_exponent_sets():
-    assert len(pst.POLY_EXPONENTS) == 19 and pst.LOG_EXPONENTS == (0, 1, 2)
+    assert len(pst.POLY_EXPONENTS) == 20 and pst.LOG_EXPONENTS == (0, 1, 2)
     assert pst.POLY_EXPONENTS[0] == 0 and pst.POLY_EXPONENTS[-1] == 3
     assert sympy.Rational(4, 3) in pst.POLY_EXPONENTS
+    assert sympy.Rational(4, 5) in pst.POLY_EXPONENTS  # Extra-P tries x^(4/5)
+
+
+def test_models_draw_exactly_the_fitters_terms():
+    """Every term the fitter can choose is drawn, and nothing else (the constant included)."""
+    drawn = set()
+    for block in TERMS:
+        want = (sympy.Rational(block[0].numerator, block[0].denominator), block[1])
+        model = find(pst.models(max_terms=1), lambda e, w=want: next(normal_form(e).items())[0] == w)
+        drawn.add(next(normal_form(model).items())[0])
+    assert len(drawn) == len(TERMS) == 43
 
 
 @given(pst.models())
@@ -44,7 +58,7 @@ def test_models_are_in_extra_p_normal_form(model):
     form = normal_form(model)
     assert form is not None
     for (i, j), coefficient in form.items():
-        assert i in pst.POLY_EXPONENTS and j in pst.LOG_EXPONENTS
+        assert (Fraction(int(i.p), int(i.q)), j) in TERMS
         assert coefficient.is_Rational and coefficient > 0
     assert model.free_symbols <= {x}
     assert float(model.subs(x, 2)) > 0

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 
 import sympy
 
-from .symbols import log2, x
+from ..symbols import log2, x
 
 __all__ = ["NormalForm", "normal_form", "compare", "compare_normal_forms"]
 

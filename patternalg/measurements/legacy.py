@@ -1,4 +1,4 @@
-"""Reading measurements: CSV tables, and Extra-P's text, JSON, JSON Lines and TaLPas formats.
+"""LEGACY (removed once every consumer reads patternalg.measurements.read): the old readers.
 
 Every malformed input is a :class:`MeasurementError` naming the file, the line and the
 reason.
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import MeasurementError
+from ..errors import MeasurementError
 
 __all__ = [
     "CsvTable",
