@@ -22,7 +22,7 @@ from fractions import Fraction
 import numpy as np
 
 from ...pmnf.blocks import BUILDING_BLOCKS
-from ..pmnf_fit import basis
+from .default import basis
 
 __all__ = [
     "Exponents",

@@ -5,7 +5,7 @@ point selection = auto``, SMAPE comparison, sums and products allowed):
 
 1. per parameter, the points of the longest lines of the grid along it, averaged over the
    lines (:func:`~.multi.line_points`), are modeled by the single-parameter Basic modeler
-   (:func:`~patternalg.forms.pmnf_fit.select_basic`);
+   (:func:`~patternalg.forms.pmnf.basic.select_basic`);
 2. a kernel none of whose parameters got a term is the mean of all its values; one with a
    single parameter's term keeps that term, with the coefficients of the single-parameter
    fit or, if their SMAPE is lower, refitted to all points;
@@ -34,7 +34,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...pmnf.blocks import BUILDING_BLOCKS
-from ..pmnf_fit import MIN_TERM_CONTRIBUTION, Selection, basis, select_basic
+from .basic import select_basic
+from .default import MIN_TERM_CONTRIBUTION, Selection, basis
 from .multi import MultiModel, line_points, lstsq, model_from, smape
 
 __all__ = ["combinations", "select_multi_basic"]

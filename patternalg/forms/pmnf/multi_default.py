@@ -16,7 +16,7 @@ For positive values ``y`` (K, n) at ``points`` (n, k):
    error of those predictions is the score. If leaving a line out makes the
    richest hypothesis undeterminable (sparse designs), points are left out one at a time.
    Hypotheses with a negative term coefficient (they turn negative as the parameters grow)
-   are skipped;
+   or a term below 0.0005 of every value (Extra-P's rule) are skipped;
 4. the lowest score wins; a more complex hypothesis must beat a simpler one by ``margin``
    (relative) to be chosen.
 
@@ -37,7 +37,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..pmnf_fit import MIN_TERM_CONTRIBUTION, basis, blocks_for
+from .default import MIN_TERM_CONTRIBUTION, basis, blocks_for
 from .multi import MultiModel, line_points, model_from
 from .multi_basic import combinations
 
@@ -200,7 +200,9 @@ def _choose(
     terms = np.arange(width)[None, :] >= 1
     used = terms & (np.arange(width)[None, :] <= sizes[:, None])  # (C, m)
     negative = (used[None] & (real <= 0)).any(-1)
-    score = np.where(negative | ~np.isfinite(score), np.inf, score)
+    share = np.abs(coefficients[..., None, :] * z).max(-2)  # each term's largest share of y
+    negligible = (used[None] & (share < MIN_TERM_CONTRIBUTION)).any(-1)
+    score = np.where(negative | negligible | ~np.isfinite(score), np.inf, score)
     pick = _parsimonious(score, sizes, margin)
     k = len(factors)
     models = []
