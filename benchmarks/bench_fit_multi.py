@@ -12,8 +12,12 @@
 * Extrapolation: the models fitted on p <= 32 predict p = 64; the median |relative error|
   against the true (noise-free) values there, per modeler.
 * Speed: the 5 x 5 file of ``--kernels`` kernels, whole process against whole process
-  (interpreter start, imports, reading, modeling): Extra-P's ``ModelGenerator`` in its own
-  virtual environment against our reader and modelers; and modeling alone.
+  (interpreter start, imports, reading, modeling, output): Extra-P's reader and
+  ``ModelGenerator`` in its own virtual environment (``extrap_driver.py``) against
+  ``patternalg fit FILE --format json``; and modeling alone.
+
+Repetitions are aggregated as ``patternalg fit`` does: the mean for ``basic`` (as Extra-P),
+the median for ``default``.
 
     python benchmarks/bench_fit_multi.py [--extrap-python PATH] [--kernels 1000]
 
@@ -34,6 +38,8 @@ from pathlib import Path
 
 import numpy as np
 
+from bench_fit import extrap_python
+from patternalg.forms.pmnf import MODELERS as AGGREGATION
 from patternalg.forms.pmnf.multi import MultiModel, term_values
 from patternalg.forms.pmnf.multi_basic import combinations, select_multi_basic
 from patternalg.forms.pmnf.multi_default import select_multi_default
@@ -73,10 +79,11 @@ def run_extrap(python: str, path: Path) -> tuple[dict, float]:
     return json.loads(out.stdout), time.perf_counter() - start
 
 
-def fit(path: Path | str, modeler: str) -> list[MultiModel]:
-    """Our models of every kernel of ``path`` (mean of the repetitions, as Extra-P).
+def fit(path: Path | str, modeler: str, aggregate: str | None = None) -> list[MultiModel]:
+    """Our models of every kernel of ``path``, kernels measured at the same points together.
 
-    Kernels measured at the same points are fitted together.
+    Repetitions are aggregated as ``patternalg fit`` does (``basic``: the mean, as Extra-P;
+    ``default``: the median) unless ``aggregate`` says otherwise.
     """
     series = read(str(path)).series
     groups: dict[bytes, list[int]] = {}
@@ -84,7 +91,7 @@ def fit(path: Path | str, modeler: str) -> list[MultiModel]:
         groups.setdefault(s.points.tobytes() + bytes(s.points.shape), []).append(k)
     models: list[MultiModel | None] = [None] * len(series)
     for members in groups.values():
-        y = np.array([series[k].aggregate("mean") for k in members])
+        y = np.array([series[k].aggregate(aggregate or AGGREGATION[modeler]) for k in members])
         for k, model in zip(members, MODELERS[modeler](series[members[0]].points, y)):
             models[k] = model
     return [m for m in models if m is not None]
@@ -185,12 +192,13 @@ def agreement_on_files(python: str, record: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--extrap-python", default=str(Path("~/.cache/patternalg/extrap-4.2.5/bin/python").expanduser()))
+    parser.add_argument("--extrap-python", help="Python of an environment with extrap 4.2.5")
+    parser.add_argument("--venv", default="~/.cache/patternalg/extrap-4.2.5")
     parser.add_argument("--kernels", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2025)
     parser.add_argument("--record", action="store_true", help=f"write Extra-P's models to {RECORD.name}")
     args = parser.parse_args()
-    python = args.extrap_python
+    python = extrap_python(args)
     agreement_on_files(python, args.record)
     with tempfile.TemporaryDirectory() as tmp:
         small = Path(tmp) / "grid_5x5.txt"
@@ -199,13 +207,15 @@ def main() -> None:
         extrap, extrap_wall = run_extrap(python, small)
         theirs = [hypothesis(m, 2) for m in extrap["models"]]
         truth = [spelled(t[0]) for t in truths]
-        start = time.perf_counter()
         ours = {name: fit(small, name) for name in MODELERS}
         print(f"\nsynthetic: {args.kernels} kernels on the 5 x 5 grid")
         print(f"{'noise':>5} | {'agree':>6} | recovered: {'Extra-P':>7} {'basic':>6} {'default':>7}")
         for level in NOISES:
             sel = np.flatnonzero(noise == level)
-            share = lambda found: np.mean([found[i] == truth[i] for i in sel])
+
+            def share(found: list, sel: np.ndarray = sel) -> float:
+                return float(np.mean([found[i] == truth[i] for i in sel]))
+
             agree = np.mean([ours["basic"][i].hypothesis == theirs[i] for i in sel])
             print(f"{level:>5.0%} | {agree:>6.1%} | {'':>10} {share(theirs):>7.1%} "
                   f"{share([m.hypothesis for m in ours['basic']]):>6.1%} "
@@ -221,20 +231,26 @@ def main() -> None:
                 errors.append(np.abs(predicted / actual - 1))
             errors = np.concatenate(errors)
             print(f"{name:>8}: {np.median(errors):.1%} (90th percentile {np.quantile(errors, 0.9):.1%})")
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c",
-                        "import sys; from benchmarks.bench_fit_multi import fit; fit(sys.argv[1], 'basic')",
-                        str(small)], check=True, cwd=HERE.parent)  # fmt: skip
-        ours_wall = time.perf_counter() - start
+        timings = {}
+        for name in MODELERS:  # the whole command, as a user runs it
+            start = time.perf_counter()
+            subprocess.run(
+                [sys.executable, "-m", "patternalg.cli", "fit", str(small), "--modeler", name,
+                 "--format", "json"],
+                check=True, cwd=HERE.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+            timings[name] = time.perf_counter() - start
         series = read(str(small)).series
-        y = np.array([s.aggregate("mean") for s in series])
         modeling = {}
         for name, select in MODELERS.items():
+            y = np.array([s.aggregate(AGGREGATION[name]) for s in series])
             start = time.perf_counter()
             select(series[0].points, y)
             modeling[name] = time.perf_counter() - start
-        print(f"\nspeed, {args.kernels} kernels on 5 x 5 points: whole process Extra-P "
-              f"{extrap_wall:.2f} s, ours (basic) {ours_wall:.2f} s: {extrap_wall / ours_wall:.0f}x")
+        print(f"\nspeed, {args.kernels} kernels on 5 x 5 points, whole process (start, read, fit, "
+              f"print): Extra-P {extrap_wall:.2f} s; patternalg fit --modeler basic "
+              f"{timings['basic']:.2f} s ({extrap_wall / timings['basic']:.0f}x), default "
+              f"{timings['default']:.2f} s ({extrap_wall / timings['default']:.0f}x)")
         print(f"modeling alone: Extra-P {extrap['model_seconds']:.2f} s, basic "
               f"{modeling['basic']:.2f} s ({extrap['model_seconds'] / modeling['basic']:.0f}x), "
               f"default {modeling['default']:.2f} s")
