@@ -37,8 +37,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
-
 from bench_fit import extrap_python
+
 from patternalg.forms.pmnf import MODELERS as AGGREGATION
 from patternalg.forms.pmnf.multi import MultiModel, term_values
 from patternalg.forms.pmnf.multi_basic import combinations, select_multi_basic
@@ -71,7 +71,15 @@ def run_extrap(python: str, path: Path) -> tuple[dict, float]:
     fmt = "jsonl" if path.suffix == ".jsonl" else "text"
     start = time.perf_counter()
     out = subprocess.run(
-        [python, str(HERE / "extrap_driver.py"), str(path), "--format", fmt, "--modeler", "Default"],
+        [
+            python,
+            str(HERE / "extrap_driver.py"),
+            str(path),
+            "--format",
+            fmt,
+            "--modeler",
+            "Default",
+        ],
         check=True,
         capture_output=True,
         text=True,
@@ -92,7 +100,7 @@ def fit(path: Path | str, modeler: str, aggregate: str | None = None) -> list[Mu
     models: list[MultiModel | None] = [None] * len(series)
     for members in groups.values():
         y = np.array([series[k].aggregate(aggregate or AGGREGATION[modeler]) for k in members])
-        for k, model in zip(members, MODELERS[modeler](series[members[0]].points, y)):
+        for k, model in zip(members, MODELERS[modeler](series[members[0]].points, y), strict=True):
             models[k] = model
     return [m for m in models if m is not None]
 
@@ -116,7 +124,7 @@ def true_values(points: np.ndarray, fit_points: np.ndarray, truth: tuple) -> np.
     """The noise-free values of one true model at ``points`` (scaled on ``fit_points``)."""
     terms, scales, c0_scale = truth
     total, at_fit = np.zeros(len(points)), np.zeros(len(fit_points))
-    for term, scale in zip(terms, scales):
+    for term, scale in zip(terms, scales, strict=True):
         norm = term_values(fit_points, term).max()
         total = total + scale * term_values(points, term) / norm
         at_fit = at_fit + scale * term_values(fit_points, term) / norm
@@ -186,8 +194,10 @@ def agreement_on_files(python: str, record: bool) -> None:
                 print(f"  differs: {name} {theirs['kernel']}")
     if record:
         RECORD.write_text(json.dumps(recorded, indent=1) + "\n")
-    print(f"Extra-P's multi-parameter test inputs ({len(FILES)} files): basic chose Extra-P's "
-          f"hypothesis for {agree}/{total} kernels ({agree / total:.1%})")
+    print(
+        f"Extra-P's multi-parameter test inputs ({len(FILES)} files): basic chose Extra-P's "
+        f"hypothesis for {agree}/{total} kernels ({agree / total:.1%})"
+    )
 
 
 def main() -> None:
@@ -196,7 +206,9 @@ def main() -> None:
     parser.add_argument("--venv", default="~/.cache/patternalg/extrap-4.2.5")
     parser.add_argument("--kernels", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2025)
-    parser.add_argument("--record", action="store_true", help=f"write Extra-P's models to {RECORD.name}")
+    parser.add_argument(
+        "--record", action="store_true", help=f"write Extra-P's models to {RECORD.name}"
+    )
     args = parser.parse_args()
     python = extrap_python(args)
     agreement_on_files(python, args.record)
@@ -209,7 +221,9 @@ def main() -> None:
         truth = [spelled(t[0]) for t in truths]
         ours = {name: fit(small, name) for name in MODELERS}
         print(f"\nsynthetic: {args.kernels} kernels on the 5 x 5 grid")
-        print(f"{'noise':>5} | {'agree':>6} | recovered: {'Extra-P':>7} {'basic':>6} {'default':>7}")
+        print(
+            f"{'noise':>5} | {'agree':>6} | recovered: {'Extra-P':>7} {'basic':>6} {'default':>7}"
+        )
         for level in NOISES:
             sel = np.flatnonzero(noise == level)
 
@@ -217,20 +231,28 @@ def main() -> None:
                 return float(np.mean([found[i] == truth[i] for i in sel]))
 
             agree = np.mean([ours["basic"][i].hypothesis == theirs[i] for i in sel])
-            print(f"{level:>5.0%} | {agree:>6.1%} | {'':>10} {share(theirs):>7.1%} "
-                  f"{share([m.hypothesis for m in ours['basic']]):>6.1%} "
-                  f"{share([m.hypothesis for m in ours['default']]):>7.1%}")
+            print(
+                f"{level:>5.0%} | {agree:>6.1%} | {'':>10} {share(theirs):>7.1%} "
+                f"{share([m.hypothesis for m in ours['basic']]):>6.1%} "
+                f"{share([m.hypothesis for m in ours['default']]):>7.1%}"
+            )
         at = grid[grid[:, 1] == max(PS)]
-        print(f"\nextrapolation to p = {max(PS):g} (fit on p <= {PS[-2]:g}): median |error| over "
-              "kernels and x")
+        print(
+            f"\nextrapolation to p = {max(PS):g} (fit on p <= {PS[-2]:g}): median |error| over "
+            "kernels and x"
+        )
         for name, models in [("Extra-P", None), *ours.items()]:
             errors = []
             for k, t in enumerate(truths):
                 actual = true_values(at, fit_grid, t)
-                predicted = ours[name][k](at) if models else _extrap_predict(extrap["models"][k], at)
+                predicted = (
+                    ours[name][k](at) if models else _extrap_predict(extrap["models"][k], at)
+                )
                 errors.append(np.abs(predicted / actual - 1))
             errors = np.concatenate(errors)
-            print(f"{name:>8}: {np.median(errors):.1%} (90th percentile {np.quantile(errors, 0.9):.1%})")
+            print(
+                f"{name:>8}: {np.median(errors):.1%} (90th percentile {np.quantile(errors, 0.9):.1%})"
+            )
         timings = {}
         for name in MODELERS:  # the whole command, as a user runs it
             start = time.perf_counter()
@@ -247,13 +269,17 @@ def main() -> None:
             start = time.perf_counter()
             select(series[0].points, y)
             modeling[name] = time.perf_counter() - start
-        print(f"\nspeed, {args.kernels} kernels on 5 x 5 points, whole process (start, read, fit, "
-              f"print): Extra-P {extrap_wall:.2f} s; patternalg fit --modeler basic "
-              f"{timings['basic']:.2f} s ({extrap_wall / timings['basic']:.0f}x), default "
-              f"{timings['default']:.2f} s ({extrap_wall / timings['default']:.0f}x)")
-        print(f"modeling alone: Extra-P {extrap['model_seconds']:.2f} s, basic "
-              f"{modeling['basic']:.2f} s ({extrap['model_seconds'] / modeling['basic']:.0f}x), "
-              f"default {modeling['default']:.2f} s")
+        print(
+            f"\nspeed, {args.kernels} kernels on 5 x 5 points, whole process (start, read, fit, "
+            f"print): Extra-P {extrap_wall:.2f} s; patternalg fit --modeler basic "
+            f"{timings['basic']:.2f} s ({extrap_wall / timings['basic']:.0f}x), default "
+            f"{timings['default']:.2f} s ({extrap_wall / timings['default']:.0f}x)"
+        )
+        print(
+            f"modeling alone: Extra-P {extrap['model_seconds']:.2f} s, basic "
+            f"{modeling['basic']:.2f} s ({extrap['model_seconds'] / modeling['basic']:.0f}x), "
+            f"default {modeling['default']:.2f} s"
+        )
 
 
 def _extrap_predict(model: dict, points: np.ndarray) -> np.ndarray:

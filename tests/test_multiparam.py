@@ -125,7 +125,9 @@ def test_default_extrapolates_in_p_better_than_basic() -> None:
     truths, values = [], []
     for _ in range(80):
         a, b = rng.integers(0, len(BUILDING_BLOCKS), size=2)
-        terms = [[(a, b)], [(a, -1), (-1, b)], [(a, -1), (a, b)], [(-1, b), (a, b)]][rng.integers(4)]
+        terms = [[(a, b)], [(a, -1), (-1, b)], [(a, -1), (a, b)], [(-1, b), (a, b)]][
+            rng.integers(4)
+        ]
         scale = [1 / np.max(model_from(2, 0.0, [t], [1.0])(fit_points)) for t in terms]
         truth = model_from(2, 1.0, terms, scale)
         truths.append(truth)
@@ -133,7 +135,9 @@ def test_default_extrapolates_in_p_better_than_basic() -> None:
     errors = {}
     for name, select in SELECT.items():
         models = select(fit_points, np.array(values))
-        errors[name] = np.median([np.abs(m(at) / t(at) - 1) for m, t in zip(models, truths)])
+        errors[name] = np.median(
+            [np.abs(m(at) / t(at) - 1) for m, t in zip(models, truths, strict=True)]
+        )
     assert errors["default"] < errors["basic"]
 
 
@@ -158,7 +162,10 @@ def test_cli_fits_two_parameters_and_the_models_compose(tmp_path: Path, capsys) 
     assert "'s' is the symbol x, 'p' is p" in captured.err
     assert main(["eval", "main[p=64]", "--models", str(out)]) == 0
     assert capsys.readouterr().out.startswith("5.304*x + 2.00000000000")
-    assert main(["eval", "seq(main, main)", "--models", str(out), "--at", "p=512", "--at", "x=10"]) == 0
+    assert (
+        main(["eval", "seq(main, main)", "--models", str(out), "--at", "p=512", "--at", "x=10"])
+        == 0
+    )
     assert float(capsys.readouterr().out) == pytest.approx(2 * (2 + 0.884 * 10 * 9))
     assert main(["fit", str(source), "--param", "s=n", "--param", "p=x", "--format", "json"]) == 0
     (record,) = json.loads(capsys.readouterr().out)

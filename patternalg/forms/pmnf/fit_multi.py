@@ -33,7 +33,15 @@ from .multi import Exponents, MultiModel, line_points, smape
 from .multi_basic import select_multi_basic
 from .multi_default import select_multi_default
 
-__all__ = ["MultiFitted", "fit_multi", "fitted_models", "multi_expr", "multi_text", "multi_hypothesis", "symbol_names"]
+__all__ = [
+    "MultiFitted",
+    "fit_multi",
+    "fitted_models",
+    "multi_expr",
+    "multi_text",
+    "multi_hypothesis",
+    "symbol_names",
+]
 
 #: parameter names that become the input size x unless --param says otherwise
 SIZE_NAMES = ("x", "n", "size", "problem_size", "problemsize", "input_size", "elements", "s", "N")
@@ -42,7 +50,9 @@ MAX_PARAMETERS = 3
 _CHUNK = 2_000  # kernels per batch
 
 
-def symbol_names(options: Iterable[str], parameters: Sequence[str], path: str) -> tuple[dict[str, str], str]:
+def symbol_names(
+    options: Iterable[str], parameters: Sequence[str], path: str
+) -> tuple[dict[str, str], str]:
     """The symbol of each parameter, and a note saying which defaults were taken ('' if none).
 
     ``NAME=SYMBOL`` options first; otherwise a parameter called x, n, size or similar becomes
@@ -178,8 +188,8 @@ def fitted_models(
         model = fitted.model
         terms = [
             {"coefficient": c, "factors": [{"symbol": name, "i": str(i), "j": j}
-                                           for name, (i, j) in zip(names, term) if (i, j) != (0, 0)]}
-            for term, c in zip(model.terms, model.coefficients)
+                                           for name, (i, j) in zip(names, term, strict=True) if (i, j) != (0, 0)]}
+            for term, c in zip(model.terms, model.coefficients, strict=True)
         ]  # fmt: skip
         statistics = {
             "hypothesis": multi_hypothesis(model, names),
@@ -213,7 +223,7 @@ def _select(modeler: str, points: np.ndarray, y: np.ndarray) -> tuple[list[Multi
     used = ["default"] * len(y)
     if fallback.any():
         rows = np.flatnonzero(fallback)
-        for row, model in zip(rows, select_multi_basic(points, y[rows])):
+        for row, model in zip(rows, select_multi_basic(points, y[rows]), strict=True):
             models[row], used[row] = model, "basic (values <= 0)"
     return models, used
 
@@ -252,7 +262,7 @@ def multi_text(model: MultiModel, names: Sequence[str], digits: int | None = Non
         return repr(float(f"{value:.{digits}g}")) if digits else repr(float(value))
 
     parts = []
-    for term, c in zip(model.terms, model.coefficients):
+    for term, c in zip(model.terms, model.coefficients, strict=True):
         factors = [f for name, e in zip(names, term, strict=True) for f in _factor_text(name, e)]
         parts.append("*".join([number(c), *factors]))
     text = " + ".join(parts).replace("+ -", "- ")
@@ -272,7 +282,7 @@ def multi_expr(model: MultiModel, names: Sequence[str]) -> sympy.Expr:
     """
     symbols = [symbol(name) for name in names]
     terms = [sympy.Float(model.constant)] if model.constant != 0 or not model.terms else []
-    for term, c in zip(model.terms, model.coefficients):
+    for term, c in zip(model.terms, model.coefficients, strict=True):
         factors: list[sympy.Expr] = [sympy.Float(c)]
         for var, (i, j) in zip(symbols, term, strict=True):
             if i != 0:

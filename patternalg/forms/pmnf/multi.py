@@ -57,7 +57,7 @@ class MultiModel:
         """The model's values at ``points`` (n, k)."""
         points = np.asarray(points, dtype=float)
         total = np.full(len(points), self.constant)
-        for term, c in zip(self.terms, self.coefficients):
+        for term, c in zip(self.terms, self.coefficients, strict=True):
             value = np.full(len(points), c)
             for p, (i, j) in enumerate(term):
                 if i != 0:
@@ -74,13 +74,14 @@ class MultiModel:
 
 
 def model_from(
-    k: int, constant: float, terms: Sequence[tuple[int, ...]], coefficients: Sequence[float],
+    k: int,
+    constant: float,
+    terms: Sequence[tuple[int, ...]],
+    coefficients: Sequence[float],
     criterion: float = 0.0,
 ) -> MultiModel:
     """A :class:`MultiModel` from block-index terms (``-1``: parameter absent)."""
-    spelled = tuple(
-        tuple(BUILDING_BLOCKS[b] if b >= 0 else NONE for b in term) for term in terms
-    )
+    spelled = tuple(tuple(BUILDING_BLOCKS[b] if b >= 0 else NONE for b in term) for term in terms)
     assert all(len(t) == k for t in spelled)
     return MultiModel(
         float(constant), spelled, tuple(float(c) for c in coefficients), float(criterion)

@@ -96,7 +96,7 @@ def select_multi_basic(points: np.ndarray, values: np.ndarray) -> list[MultiMode
         members = np.array(rows)
         if not active:
             found = [model_from(k, c, [], [], s) for c, s in
-                     zip(y[members].mean(-1), smape(y[members].mean(-1, keepdims=True), y[members]))]  # fmt: skip
+                     zip(y[members].mean(-1), smape(y[members].mean(-1, keepdims=True), y[members]), strict=True)]  # fmt: skip
         else:
             factors = np.stack([table[p][blocks[members, p]] for p in active], axis=1)  # (R, a, n)
             if len(active) == 1:
@@ -106,9 +106,9 @@ def select_multi_basic(points: np.ndarray, values: np.ndarray) -> list[MultiMode
             terms = combinations(len(active)) if len(active) > 1 else [[(0,)]]
             found = [
                 model_from(k, c0, [_term(blocks[row], active, t) for t in terms[h]], cs, score)
-                for row, (h, c0, cs, score) in zip(rows, found)
+                for row, (h, c0, cs, score) in zip(rows, found, strict=True)
             ]
-        for row, model in zip(rows, found):
+        for row, model in zip(rows, found, strict=True):
             models[row] = model
     return [m for m in models if m is not None]
 
@@ -127,7 +127,9 @@ def _term(blocks: np.ndarray, active: Sequence[int], positions: tuple[int, ...])
 Found = tuple[int, float, np.ndarray, float]  # hypothesis number, constant, coefficients, SMAPE
 
 
-def _one_term(y: np.ndarray, values: np.ndarray, single: Selection, rows: np.ndarray) -> list[Found]:
+def _one_term(
+    y: np.ndarray, values: np.ndarray, single: Selection, rows: np.ndarray
+) -> list[Found]:
     """One parameter's term: its single-parameter coefficients, or refitted if better."""
     c0, c1 = single.c0[rows], single.c1[rows]
     reused = smape(c0[:, None] + c1[:, None] * values, y)
@@ -137,7 +139,7 @@ def _one_term(y: np.ndarray, values: np.ndarray, single: Selection, rows: np.nda
     better = refit_smape < reused
     return [
         (0, r[0], r[1:], s) if b else (0, a, np.array([c]), u)
-        for r, s, b, a, c, u in zip(refit, refit_smape, better, c0, c1, reused)
+        for r, s, b, a, c, u in zip(refit, refit_smape, better, c0, c1, reused, strict=True)
     ]
 
 
@@ -150,13 +152,17 @@ def _combined(y: np.ndarray, factors: np.ndarray) -> list[Found]:
         design = np.stack([np.ones((kernels, n)), *columns], axis=-1)  # (K, n, m)
         coefficients = lstsq(design, y)  # (K, m)
         fitted = coefficients[:, :1]
-        for c, t in zip(coefficients[:, 1:].T, combination):  # Extra-P's order of rounding
+        for c, t in zip(
+            coefficients[:, 1:].T, combination, strict=True
+        ):  # Extra-P's order of rounding
             value = c[:, None]
             for i in t:
                 value = value * factors[:, i]
             fitted = fitted + value
         with np.errstate(divide="ignore", invalid="ignore"):
-            share = np.abs(coefficients[:, 1:, None] * np.moveaxis(design[..., 1:], -1, 1) / y[:, None])
+            share = np.abs(
+                coefficients[:, 1:, None] * np.moveaxis(design[..., 1:], -1, 1) / y[:, None]
+            )
             too_small = share.max(-1) < MIN_TERM_CONTRIBUTION
         rejected = np.any((coefficients[:, 1:] == 0) | too_small, axis=1)
         fits.append((coefficients, smape(fitted, y), rejected))
