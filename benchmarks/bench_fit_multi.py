@@ -7,8 +7,8 @@
   a building block per parameter (uniform over Extra-P's 42, rarely none) combined as one of
   Extra-P's hypotheses ``a*b``, ``a+b``, ``a+a*b``, ``b+a*b``; each term scaled to 0.1 .. 10 at
   the largest point, the constant 0.1 .. 10 times the terms at the smallest point.
-  Measured on the 5 x 5 grid p <= 32 (``--kernels`` kernels): the share of kernels where ``basic`` chose
-  Extra-P's hypothesis, and where Extra-P, ``basic`` and ``default`` recovered the truth.
+  Measured on the 5 x 5 grid p <= 32 (``--kernels`` kernels): the share of kernels where
+  ``basic`` chose Extra-P's hypothesis, and where Extra-P, ``basic`` and ``default`` recovered the truth.
 * Extrapolation: the models fitted on p <= 32 predict p = 64; the median |relative error|
   against the true (noise-free) values there, per modeler.
 * Speed: the 5 x 5 file of ``--kernels`` kernels, whole process against whole process
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import subprocess
 import sys
 import tempfile
@@ -66,25 +67,25 @@ def hypothesis(model: dict, k: int) -> frozenset:
     return frozenset(found)
 
 
-def run_extrap(python: str, path: Path) -> tuple[dict, float]:
-    """Extra-P's models of ``path`` and the wall time of its whole process."""
+def child_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(command: list[str]) -> tuple[str, float, float]:
+    """Run ``command``; its stdout, wall seconds and CPU seconds (the machine may be busy)."""
+    start, cpu = time.perf_counter(), child_cpu()
+    out = subprocess.run(command, check=True, capture_output=True, text=True, cwd=HERE.parent)
+    return out.stdout, time.perf_counter() - start, child_cpu() - cpu
+
+
+def run_extrap(python: str, path: Path) -> tuple[dict, float, float]:
+    """Extra-P's models of ``path``, and the wall and CPU seconds of its whole process."""
     fmt = "jsonl" if path.suffix == ".jsonl" else "text"
-    start = time.perf_counter()
-    out = subprocess.run(
-        [
-            python,
-            str(HERE / "extrap_driver.py"),
-            str(path),
-            "--format",
-            fmt,
-            "--modeler",
-            "Default",
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return json.loads(out.stdout), time.perf_counter() - start
+    script = str(HERE / "extrap_driver.py")
+    out, wall, cpu = timed([python, script, str(path), "--format", fmt, "--modeler", "Default"])
+    return json.loads(out), wall, cpu
 
 
 def fit(path: Path | str, modeler: str, aggregate: str | None = None) -> list[MultiModel]:
@@ -184,7 +185,7 @@ def agreement_on_files(python: str, record: bool) -> None:
     agree = total = 0
     recorded = {}
     for name in FILES:
-        extrap, _ = run_extrap(python, DATA / name)
+        extrap = run_extrap(python, DATA / name)[0]
         recorded[name] = extrap["models"]
         k = len(read(str(DATA / name)).parameters)
         for ours, theirs in zip(fit(DATA / name, "basic"), extrap["models"], strict=True):
@@ -216,7 +217,7 @@ def main() -> None:
         small = Path(tmp) / "grid_5x5.txt"
         truths, noise, grid = generate(small, args.kernels, args.seed)
         fit_grid = grid[grid[:, 1] < max(PS)]
-        extrap, extrap_wall = run_extrap(python, small)
+        extrap, extrap_wall, extrap_cpu = run_extrap(python, small)
         theirs = [hypothesis(m, 2) for m in extrap["models"]]
         truth = [spelled(t[0]) for t in truths]
         ours = {name: fit(small, name) for name in MODELERS}
@@ -255,13 +256,8 @@ def main() -> None:
             )
         timings = {}
         for name in MODELERS:  # the whole command, as a user runs it
-            start = time.perf_counter()
-            subprocess.run(
-                [sys.executable, "-m", "patternalg.cli", "fit", str(small), "--modeler", name,
-                 "--format", "json"],
-                check=True, cwd=HERE.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )  # fmt: skip
-            timings[name] = time.perf_counter() - start
+            command = [sys.executable, "-m", "patternalg.cli", "fit", str(small), "--modeler", name]
+            timings[name] = timed([*command, "--format", "json"])[1:]
         series = read(str(small)).series
         modeling = {}
         for name, select in MODELERS.items():
@@ -271,10 +267,13 @@ def main() -> None:
             modeling[name] = time.perf_counter() - start
         print(
             f"\nspeed, {args.kernels} kernels on 5 x 5 points, whole process (start, read, fit, "
-            f"print): Extra-P {extrap_wall:.2f} s; patternalg fit --modeler basic "
-            f"{timings['basic']:.2f} s ({extrap_wall / timings['basic']:.0f}x), default "
-            f"{timings['default']:.2f} s ({extrap_wall / timings['default']:.0f}x)"
+            f"print), wall (CPU) seconds: Extra-P {extrap_wall:.2f} ({extrap_cpu:.2f})"
         )
+        for name, (wall, cpu) in timings.items():
+            print(
+                f"  patternalg fit --modeler {name}: {wall:.2f} ({cpu:.2f}): "
+                f"{extrap_wall / wall:.0f}x wall, {extrap_cpu / cpu:.0f}x CPU"
+            )
         print(
             f"modeling alone: Extra-P {extrap['model_seconds']:.2f} s, basic "
             f"{modeling['basic']:.2f} s ({extrap['model_seconds'] / modeling['basic']:.0f}x), "

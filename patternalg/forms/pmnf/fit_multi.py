@@ -150,8 +150,9 @@ def fit_multi(
     """
     groups: dict[bytes, list[int]] = {}
     for k, s in enumerate(series):
-        check_series(s)
         groups.setdefault(s.points.tobytes() + repr(s.points.shape).encode(), []).append(k)
+    for members in groups.values():  # the checks depend on the points only
+        check_series(series[members[0]])
     results: list[MultiFitted | None] = [None] * len(series)
     done = 0
     for members in groups.values():
