@@ -76,7 +76,7 @@ def add_family_options(parser: argparse.ArgumentParser, families: Iterable[type[
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "file", metavar="FILE", help="measurements (CSV, Extra-P text/JSON, TaLPas)"
+        "file", metavar="FILE", help="measurements (CSV, Extra-P text/JSON, TaLPas); - for stdin"
     )
     names = fittable()
     parser.add_argument("--form", choices=names, default="pmnf", help="model family (default pmnf)")
@@ -116,7 +116,9 @@ def _options(cls: type[Form], args: argparse.Namespace) -> dict[str, Any]:
     for name, value in given.items():
         if value is not None and name not in declared:
             valid = ", ".join(o.flag for o in cls.fit_options) or "none"
-            raise FitError(f"{flags[name]} is not an option of --form {cls.name} (its options: {valid})")
+            raise FitError(
+                f"{flags[name]} is not an option of --form {cls.name} (its options: {valid})"
+            )
     return {name: value for name, value in given.items() if value is not None}
 
 

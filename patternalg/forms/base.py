@@ -42,17 +42,25 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import sympy
 
 from ..errors import EvaluationError, FitError, ModelFileError, ParseError
+from ..model import COMMON_KEYS, AtomicModel
 
 if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
     import numpy as np
 
-__all__ = ["Parameter", "Option", "Form", "FitReport", "Domain", "check_keys", "AGGREGATIONS", "aggregate_option"]
+__all__ = [
+    "Parameter",
+    "Option",
+    "Form",
+    "FitReport",
+    "Domain",
+    "check_keys",
+    "AGGREGATIONS",
+    "aggregate_option",
+]
 
 F = TypeVar("F", bound="Form")
 #: symbol name -> measured (low, high)
 Domain = Mapping[str, tuple[float, float]]
-#: keys every model table may have, whatever its form (read by the library, not by forms)
-COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain")
 #: the common keys a form reads itself (the others are the library's)
 _FIT_KEYS = ("x_range", "fit", "domain")
 #: the choices of an ``aggregate`` option (the values of ``measurements.Aggregation``)
@@ -348,8 +356,8 @@ class Form(ABC):
         cache = self._cache
         expr = cache.get("expr")
         if expr is None:
-            expr = cache["expr"] = cache["make"]() if "make" in cache else self._build(
-                self._cache_values()
+            expr = cache["expr"] = (
+                cache["make"]() if "make" in cache else self._build(self._cache_values())
             )
         return expr
 
@@ -426,10 +434,8 @@ class Form(ABC):
         return f"$\\mathrm{{{self.name}}}({arguments}) = {sympy.latex(self.expr)}$"
 
     # --- the library --------------------------------------------------------------------
-    def atomic_model(self, name: str, *, unit: str = "ns", source: str = "") -> Any:
-        """The :class:`~patternalg.library.AtomicModel` of this model under the atom ``name``."""
-        from ..library import AtomicModel
-
+    def atomic_model(self, name: str, *, unit: str = "ns", source: str = "") -> AtomicModel:
+        """The :class:`~patternalg.model.AtomicModel` of this model under the atom ``name``."""
         return AtomicModel(
             name=name,
             expr=self.expr,
@@ -502,11 +508,14 @@ class Form(ABC):
 
     @classmethod
     def _prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
-        """Check ``Measurements`` as a whole before its series are fitted (e.g. its columns)."""
+        """Check ``Measurements`` as a whole before its series are fitted (e.g. its columns);
+        the base has nothing to check."""
+        return None
 
     @classmethod
-    def value_column(cls, metric: str | None) -> str | None:
-        """The value column a reader should take from a CSV file (None: the reader's choice)."""
+    def value_column(cls, metric: str | None) -> str | tuple[str, ...] | None:
+        """The value column a reader should take from a CSV file: a name, names to choose
+        from in order, or None (the reader's choice)."""
         return metric
 
     @classmethod
@@ -634,7 +643,7 @@ def _series(data: Any) -> list[Any]:
 class FitReport:
     """One fitted kernel: the fitted model, its atom name and provenance.
 
-    ``model`` is the library's :class:`~patternalg.library.AtomicModel`, ``record`` the
+    ``model`` is the library's :class:`~patternalg.model.AtomicModel`, ``record`` the
     JSON record; the line a person reads is built by the command from the record and
     the family's ``summary``.
     """
@@ -649,7 +658,7 @@ class FitReport:
 
     @property
     def model(self) -> Any:
-        """The :class:`~patternalg.library.AtomicModel` for the library (built once)."""
+        """The :class:`~patternalg.model.AtomicModel` for the library (built once)."""
         if not self._model:
             self._model.append(
                 self.fitted.atomic_model(self.atom, unit=self.unit, source=self.source)

@@ -25,7 +25,6 @@ whose :meth:`~PerformanceFunction.spec` is the ``presca`` table of a model file.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +35,7 @@ import sympy
 from numpy.typing import ArrayLike
 
 from ..arith import format_expr
-from ..errors import FitError, MeasurementError, ModelFileError
+from ..errors import FitError, Location, MeasurementError, ModelFileError
 from ..symbols import p as P
 from . import LegacyFitReport as FitReport, spec_keys, spec_number
 
@@ -640,17 +639,6 @@ class Workload:
         return {int(k): float(v) for k, v in zip(self.p, self.value, strict=True)}
 
 
-def _atom_name(text: str) -> str:
-    """A valid atom name made from ``text``: ``'Kmeans-Low'`` -> ``'kmeans_Low'``."""
-    from ..library import valid_atom_name
-
-    name = re.sub(r"[^A-Za-z0-9_]+", "_", text.strip()).strip("_")
-    name = name[:1].lower() + name[1:]
-    if not valid_atom_name(name):
-        name = "w_" + name
-    return name if valid_atom_name(name) else "workload"
-
-
 def _direction(metric: str, higher_is_better: bool | None, where: str) -> bool:
     known = KNOWN_METRICS.get(metric)
     if known is not None and higher_is_better is not None and known != higher_is_better:
@@ -682,42 +670,47 @@ def read_performance(
     >>> [(w.name, w.table(), w.higher_is_better) for w in read_performance(path)]
     [('bench', {1: 10.0, 2: 20.0, 4: 35.0}, True)]
     """
-    from ..measurements import read_csv
+    from ..measurements import atom_names, read
+    from ..measurements.checks import first_bad, require_columns
 
     name = str(path)
-    if metric is not None:
-        metric = metric.strip().lower()
-        table = read_csv(path, required=["p", metric])
-    else:
-        table = read_csv(path, required=["p"], optional=list(KNOWN_METRICS))
-        present = [c for c in table.columns if c in KNOWN_METRICS]
+
+    def known(columns: tuple[str, ...]) -> str:
+        present = [c for c in columns if c in KNOWN_METRICS]
         if len(present) != 1:
             found = f"several ({', '.join(present)}); choose one" if present else "none"
             raise MeasurementError(
-                f"{name}: value column: {found} (name it time, throughput or speedup, "
-                "or pass --metric NAME)"
+                f"value column: {found} (name it time, throughput or speedup, "
+                "or pass --metric NAME)",
+                location=Location(name),
             )
-        metric = present[0]
+        return present[0]
+
+    ms = read(path, "csv", value=metric.strip().lower() if metric is not None else known)
+    require_columns(ms, [["p"]])
+    metric = ms.value_name
     better = _direction(metric, higher_is_better, name)
+    for s in ms:
+        bad = first_bad(s, "p", lambda p: (p < 1) | (p != np.floor(p)))
+        if bad is not None:
+            raise MeasurementError(
+                f"column 'p': {bad[1]:g} is not a thread count (a whole number >= 1)",
+                location=Location(name, bad[0]),
+            )
+        bad = first_bad(s, metric, lambda v: v <= 0)
+        if bad is not None:
+            raise MeasurementError(
+                f"column '{metric}': {bad[1]:g} is not positive "
+                "(performance must be > 0: PreSca's errors are relative)",
+                location=Location(name, bad[0]),
+            )
+    labels = [s.kernel if "kernel" in ms.columns else Path(name).stem for s in ms]
     workloads = []
-    for kernel, columns in table.kernels.items():
-        lines = table.lines[kernel]
-        threads, values = columns["p"], columns[metric]
-        for line, count, value in zip(lines, threads, values, strict=True):
-            if count < 1 or count != int(count):
-                raise MeasurementError(
-                    f"{name}:{line}: column 'p': {count:g} is not a thread count "
-                    "(a whole number >= 1)"
-                )
-            if value <= 0:
-                raise MeasurementError(
-                    f"{name}:{line}: column '{metric}': {value:g} is not positive "
-                    "(performance must be > 0: PreSca's errors are relative)"
-                )
-        unique, inverse = np.unique(threads, return_inverse=True)
-        means = np.bincount(inverse, weights=values) / np.bincount(inverse)
-        label = kernel if "kernel" in table.text.get(kernel, {}) else Path(name).stem
-        workloads.append(Workload(_atom_name(label), unique.astype(int), means, metric, better))
+    for s, atom in zip(ms, atom_names(labels), strict=True):
+        threads = s.over(["p"])
+        workloads.append(
+            Workload(atom, threads.column("p").astype(int), threads.aggregate(), metric, better)
+        )
     return workloads
 
 

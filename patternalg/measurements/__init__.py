@@ -34,14 +34,3 @@ __all__ = [
     "read",
     "sniff",
 ]
-
-# the old API, until every consumer is ported (removed in the same series of commits)
-from .legacy import (  # noqa: E402
-    CsvTable,
-    MeasurementSet,
-    detect_format,
-    read_csv,
-    read_measurements,
-)
-
-__all__ += ["CsvTable", "MeasurementSet", "detect_format", "read_csv", "read_measurements"]

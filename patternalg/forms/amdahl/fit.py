@@ -28,8 +28,8 @@ import sympy
 
 from ...arith import format_expr
 from ...errors import FitError
+from ...measurements.checks import require_above, require_distinct
 from ...symbols import x as x_symbol
-from ..checks import check_points, check_values, require_distinct
 
 __all__ = [
     "AmdahlFit",
@@ -225,8 +225,8 @@ def fit_series(
     method, how = alpha_method, aggregate
     has_x = "x" in series.parameters
     degree = (1 if has_x else 0) if degree is None else degree
-    check_points(series, "p", 1.0, strict=False, what="a core count p")
-    check_values(series, 0.0, strict=True, what=f"the {series.metric or 'value'}")
+    require_above(series, "p", 1.0, strict=False, what="a core count p")
+    require_above(series, series.metric, 0.0, strict=True, what=f"the {series.metric}")
     if has_x:
         series = series.over(["x", "p"])
     else:

@@ -37,6 +37,7 @@ __all__ = ["Amdahl", "ALPHA_METHODS", "amdahl_expr", "serial_fraction"]
 #: how alpha is estimated (see :mod:`.fit`); ``highest`` is the paper's choice
 ALPHA_METHODS = ("highest", "mean", "clamped-mean", "joint")
 
+
 def serial_fraction(fraction: sympy.Expr) -> sympy.Expr:
     """1 - ``fraction``; for a float, the decimal difference (1 - 0.9946 prints as 0.0054, not
     0.00539999999999996) when it still adds up to exactly 1, so that models stay exact at p = 1.
@@ -135,17 +136,15 @@ class Amdahl(Form):
     @classmethod
     def _prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
         """The columns the file must have: p, and x for a T_seq of degree 1 or more."""
-        parameters = getattr(data, "parameters", ())
-        if "p" not in parameters:
-            raise MeasurementError(
-                f"{data.location()}: missing column 'p' (the core count; the parameters "
-                f"are: {', '.join(parameters) or 'none'})"
-            )
+        from ...measurements.checks import require_columns
+
+        require_columns(data, [["p"]])
         degree = options["degree"]
-        if degree and "x" not in parameters:
+        if degree and "x" not in data.parameters:
             raise MeasurementError(
-                f"{data.location()}: missing column 'x' (--degree {degree} needs the "
-                "predictor value x; without x, T_seq is a constant: --degree 0)"
+                f"missing column 'x' (--degree {degree} needs the predictor value x; "
+                "without x, T_seq is a constant: --degree 0)",
+                location=data.location(),
             )
 
     @classmethod

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import MeasurementError
-from ..checks import check_points, check_values, require_distinct
+from ...measurements.checks import require_above, require_distinct
 from .csa import anneal
 from .form import BOUNDS, ITERATIONS
 
@@ -169,11 +169,11 @@ def fit_series(
     aggregated by ``aggregate``.
     """
     how = aggregate
-    check_points(series, "p", 1.0, strict=False, what="a core count p")
+    require_above(series, "p", 1.0, strict=False, what="a core count p")
     frequencies = ("phi",) if "phi" in series.parameters else ("f_cpu", "f_mem")
     for column in frequencies:
-        check_points(series, column, 0.0, strict=True, what=f"the {column}")
-    check_values(series, 0.0, strict=True, what=f"the {series.metric or 'value'}")
+        require_above(series, column, 0.0, strict=True, what=f"the {column}")
+    require_above(series, series.metric, 0.0, strict=True, what=f"the {series.metric}")
     if "phi" not in series.parameters:
         series = series.with_column("phi", series.column("f_cpu") / series.column("f_mem"))
     series = series.over(["p", "phi"])

@@ -35,7 +35,6 @@ from typing import Any, ClassVar, TypeAlias
 import sympy
 
 from ...bindings import as_value
-from ...errors import MeasurementError
 from ...symbols import p, phi
 from ..amdahl.form import serial_fraction
 from ..base import Form, Option, Parameter, aggregate_option
@@ -51,8 +50,6 @@ BOUNDS: dict[str, tuple[float, float]] = {
 }
 #: default iteration budget of the annealing (paper 003 used 30,000)
 ITERATIONS = 10_000
-#: the columns a memwall fit reads: cores, and the frequency ratio or both frequencies
-_INPUTS = ("p", "phi", "f_cpu", "f_mem")
 
 Value: TypeAlias = "sympy.Expr | float"
 
@@ -142,21 +139,16 @@ class Memwall(Form):
         return memwall_expr(values["f"], values["k"], values["m1"], values["m2"], t1)
 
     @classmethod
+    def value_column(cls, metric: str | None) -> str | tuple[str, ...]:
+        return metric or ("speedup", "time")
+
+    @classmethod
     def _prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
-        """A value column (speedup or time), p, and phi or both frequencies."""
-        found = ", ".join(data.columns or (*data.parameters, data.value_name))
-        if data.value_name in _INPUTS:
-            raise MeasurementError(
-                f"{data.location()}: missing column 'speedup' (or 'time'); found only: {found}"
-            )
-        parameters = set(data.parameters)
-        if "p" not in parameters:
-            raise MeasurementError(f"{data.location()}: missing column 'p'; found only: {found}")
-        if "phi" not in parameters and not {"f_cpu", "f_mem"} <= parameters:
-            raise MeasurementError(
-                f"{data.location()}: missing column 'phi' (or 'f_cpu' and 'f_mem'); "
-                f"found only: {found}"
-            )
+        """The columns p, and phi or both frequencies."""
+        from ...measurements.checks import require_columns
+
+        require_columns(data, [["p"]])
+        require_columns(data, [["phi"], ["f_cpu", "f_mem"]])
 
     @classmethod
     def _source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:

@@ -74,7 +74,11 @@ class PMNF(Form):
         if "symbols" in stats:  # several parameters: terms with their factors
             return {**super().record(), "constant": stats.get("constant")}
         term = {k: stats[k] for k in ("coefficient", "i", "j") if k in stats}
-        return {**super().record(), "constant": stats.get("constant"), "terms": [term] if term else []}
+        return {
+            **super().record(),
+            "constant": stats.get("constant"),
+            "terms": [term] if term else [],
+        }
 
     @classmethod
     def _fit(
