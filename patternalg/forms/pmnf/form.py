@@ -27,7 +27,6 @@ from typing import Any, ClassVar
 
 import sympy
 
-from ...errors import FitError
 from ..base import Form, Option, Parameter, aggregate_option
 
 __all__ = ["PMNF", "MODELERS"]
