@@ -251,8 +251,10 @@ def test_atom_names_from_call_paths_and_metrics() -> None:
 
 
 def test_fit_errors(tmp_path: Path) -> None:
-    with pytest.raises(FitError, match=r"pmnf fits one parameter; the file has 2 \(x, y\)"):
-        fit_each(DATA / "text" / "two_parameter_1.txt")
+    four = tmp_path / "four.txt"
+    four.write_text("PARAMETER a b c d\nPOINTS (1 2 3 4) (2 3 4 5)\nREGION r\nDATA 1\nDATA 2\n")
+    with pytest.raises(FitError, match=r"pmnf fits 1 to 3 parameters; the file has 4 \(a, b, c, d\)"):
+        fit_each(four)
     single = tmp_path / "single.txt"
     single.write_text("PARAMETER x\nPOINTS 4\n\nREGION a\nDATA 1 2\n")
     with pytest.raises(

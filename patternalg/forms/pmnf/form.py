@@ -27,7 +27,6 @@ from typing import Any, ClassVar
 
 import sympy
 
-from ...errors import FitError
 from ..base import Form, Option, Parameter, aggregate_option
 
 __all__ = ["PMNF", "MODELERS"]
@@ -71,6 +70,8 @@ class PMNF(Form):
     def record(self) -> dict[str, Any]:
         """For JSON: also ``constant`` and ``terms`` (coefficient, i, j of each term)."""
         stats = self.statistics
+        if "symbols" in stats:  # several parameters: terms with their factors
+            return {**super().record(), "constant": stats.get("constant")}
         term = {k: stats[k] for k in ("coefficient", "i", "j") if k in stats}
         return {
             **super().record(),
@@ -93,14 +94,14 @@ class PMNF(Form):
             return []
         parameters = series[0].parameters
         path = series[0].path
-        if len(parameters) != 1:
-            raise FitError(
-                f"{path}: pmnf fits one parameter; the file has {len(parameters)} "
-                f"({', '.join(parameters)})"
-            )
+        how = options["aggregate"] or MODELERS[options["modeler"]]
+        if len(parameters) != 1:  # two or three parameters
+            from .fit_multi import fitted_models
+
+            found = fitted_models(series, options["param"], options["modeler"], how, progress)
+            return [cls._fitted(**found_one) for found_one in found]
         mapping = parse_param_options(options["param"], parameters, path)
         var = symbol(mapping[parameters[0]])
-        how = options["aggregate"] or MODELERS[options["modeler"]]
         models = []
         from ...pmnf.blocks import BUILDING_BLOCKS
 
@@ -149,7 +150,12 @@ class PMNF(Form):
     @classmethod
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
         """Which symbol the file's parameter became, unless ``param`` said so."""
-        if options.get("param") or len(data.parameters) != 1:
+        if len(data.parameters) > 1:
+            from .fit_multi import symbol_names
+
+            note = symbol_names(options.get("param") or (), data.parameters, data.path)[1]
+            return [note] if note else []
+        if options.get("param"):
             return []
         name = data.parameters[0]
         hint = "" if name == "x" else f" (use --param {name}=SYMBOL to choose another)"
