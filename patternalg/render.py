@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import sympy
-from sympy.printing.latex import LatexPrinter
 
 from .algebra import Derivation, Semantics
 from .arith import format_expr
@@ -29,17 +28,9 @@ def as_text(expr: sympy.Expr) -> str:
     return format_expr(expr)
 
 
-class _Latex(LatexPrinter):
-    """sympy's LaTeX, with log2 written as mathematicians write it."""
-
-    def _print_log2(self, expr: sympy.Expr, exp: str | None = None) -> str:
-        tex = r"\log_{2}{\left(" + self._print(expr.args[0]) + r" \right)}"
-        return f"{tex}^{{{exp}}}" if exp else tex
-
-
 def as_latex(expr: sympy.Expr) -> str:
-    """LaTeX for papers and notebooks."""
-    return _Latex().doprint(expr)
+    """LaTeX for papers and notebooks: the same as a notebook shows (``sympy.latex``)."""
+    return sympy.latex(expr)
 
 
 def as_number(expr: sympy.Expr) -> float | None:

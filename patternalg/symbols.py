@@ -11,10 +11,27 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 import sympy
-from sympy.codegen.cfunctions import log2
+from sympy.codegen import cfunctions
 
 __all__ = ["x", "p", "phi", "n", "m", "o", "symbol", "log2"]
+
+
+class log2(cfunctions.log2):  # noqa: N801 (sympy names functions in lowercase)
+    r"""The base-2 logarithm, printed in LaTeX as mathematicians write it.
+
+    Notebooks (sympy's ``_repr_latex_``) and ``--format latex`` print the same thing:
+
+    >>> print(sympy.latex(log2(x) ** 2))
+    \log_{2}{\left(x \right)}^{2}
+    """
+
+    def _latex(self, printer: Any, exp: str | None = None) -> str:
+        tex = r"\log_{2}{\left(" + printer._print(self.args[0]) + r" \right)}"
+        return f"{tex}^{{{exp}}}" if exp else tex
+
 
 _CACHE: dict[str, sympy.Symbol] = {}
 

@@ -19,5 +19,9 @@ def test_every_public_callable_is_documented():
 
 
 def test_results_render_as_latex_in_notebooks():
-    assert "log_{2}" in patternalg.model("qsort")._repr_latex_().replace("operatorname{log}", "log")
+    from patternalg.render import as_latex
+
+    qsort = patternalg.model("qsort")
+    assert qsort._repr_latex_() == f"$\\displaystyle {as_latex(qsort)}$"
+    assert r"\log_{2}{\left(x \right)}" in qsort._repr_latex_()
     assert patternalg.parse("pipe(a, b)")._repr_latex_().startswith("$")

@@ -1,0 +1,119 @@
+"""matplotlib, loaded only when a picture is asked for, with a fixed style and file output.
+
+matplotlib is the optional extra ``patternalg[plot]``; without it every plotting call raises
+:class:`PlotError` with the install hint. Figures are written by the suffix of the file
+(``.png``, ``.svg``, ``.pdf``) with no timestamps in their metadata, so the same plot gives the
+same bytes twice.
+
+>>> sorted(FORMATS)
+['pdf', 'png', 'svg']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import tempfile
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from ..errors import PatternalgError
+
+__all__ = ["PlotError", "FORMATS", "pyplot", "new_axes", "save_figure", "STYLE"]
+
+#: file suffix -> metadata that keeps the output free of dates and versions
+FORMATS: dict[str, dict[str, Any]] = {
+    "png": {"Software": None},
+    "svg": {"Date": None, "Creator": None},
+    "pdf": {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None},
+}
+
+#: a fixed style: readable at the default size, the same output on every run
+STYLE: dict[str, Any] = {
+    "figure.figsize": (7.0, 4.5),
+    "figure.dpi": 100,
+    "savefig.dpi": 150,
+    "font.size": 10,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "legend.frameon": False,
+    "legend.fontsize": 9,
+    "lines.linewidth": 1.8,
+    "svg.hashsalt": "patternalg",
+    "svg.fonttype": "none",  # text stays text: labels are searchable in the SVG
+    "pdf.fonttype": 42,
+}
+
+
+class PlotError(PatternalgError, ValueError):
+    """A picture that cannot be drawn or written (no matplotlib, bad file name, ...)."""
+
+
+def pyplot() -> ModuleType:
+    """``matplotlib.pyplot`` on the non-interactive Agg backend, styled; or a PlotError."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise PlotError(
+            "plotting needs matplotlib, which is not installed: pip install 'patternalg[plot]'"
+        ) from None
+    if "matplotlib.pyplot" not in __import__("sys").modules:
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update(STYLE)
+    return plt
+
+
+def new_axes(panels: int = 1) -> tuple[Any, list[Any]]:
+    """A figure with ``panels`` axes side by side (wrapping after three)."""
+    plt = pyplot()
+    columns = min(panels, 3)
+    rows = -(-panels // columns)
+    width, height = STYLE["figure.figsize"]
+    fig, axes = plt.subplots(
+        rows, columns, figsize=(width * columns / min(columns, 2), height * rows), squeeze=False
+    )
+    flat = list(axes.flat)
+    for extra in flat[panels:]:
+        extra.set_visible(False)
+    return fig, flat[:panels]
+
+
+def save_figure(fig: Any, path: str | Path) -> Path:
+    """Write ``fig`` to ``path`` by its suffix, atomically; nothing is left half-written."""
+    target = Path(path)
+    suffix = target.suffix.lower().lstrip(".")
+    if suffix not in FORMATS:
+        raise PlotError(
+            f"{target}: cannot tell the picture format from the suffix "
+            f"'{target.suffix or '(none)'}' (valid: .png, .svg, .pdf)"
+        )
+    if target.is_dir():
+        raise PlotError(f"{target}: is a directory (give a file name ending in .{suffix})")
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise PlotError(f"{target}: the directory {directory} does not exist")
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=suffix, metadata=FORMATS[suffix], bbox_inches="tight")
+    _write_atomically(target, buffer.getvalue())
+    return target
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``target``, fsync it, then rename it over."""
+    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

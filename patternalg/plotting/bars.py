@@ -1,0 +1,51 @@
+"""The best designs of ``optimize`` or ``explore`` as a horizontal bar chart, best on top."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .backend import PlotError, new_axes
+
+__all__ = ["plot_designs"]
+
+
+def plot_designs(
+    labels: Sequence[str],
+    values: Sequence[float],
+    *,
+    unit: str = "ns",
+    title: str = "",
+    ax: Any = None,
+) -> Any:
+    """One bar per design, sorted best (smallest) first; returns the matplotlib axes."""
+    if not labels:
+        raise PlotError("there are no designs to plot")
+    order = np.argsort(np.asarray(values, dtype=float), kind="stable")
+    names = [_shorten(labels[i]) for i in order]
+    heights = [float(values[i]) for i in order]
+    if ax is None:
+        plt_fig, (ax,) = new_axes(1)
+        plt_fig.set_figheight(max(2.5, 0.45 * len(names) + 1.2))
+    positions = np.arange(len(names))
+    colors = ["C2" if i == 0 else "C0" for i in range(len(names))]
+    ax.barh(positions, heights, color=colors)
+    ax.set_yticks(positions, names)
+    ax.invert_yaxis()
+    for y, value in zip(positions, heights, strict=True):
+        ax.text(value, y, f" {value:.4g}", va="center", fontsize=8)
+    ax.set_xlabel(f"time [{unit}]" if unit else "model")
+    ax.grid(axis="y", visible=False)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def _shorten(label: str, limit: int = 60) -> str:
+    """Long terms elided in the middle, so bars stay readable."""
+    if len(label) <= limit:
+        return label
+    half = (limit - 1) // 2
+    return f"{label[:half]}…{label[-half:]}"

@@ -1,0 +1,119 @@
+"""Models over a range: one line per term, crossovers marked, bottleneck stretches shaded.
+
+The data come in plain: the grid, each curve's values and, for a pipe, the name of its
+bottleneck stage at each grid point. Evaluating terms is the caller's job (``sweep``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .backend import PlotError, new_axes
+
+__all__ = ["Curve", "Crossover", "plot_curves", "bottleneck_stretches"]
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One term's values over the grid; ``bottlenecks[i]`` names its slowest stage at ``grid[i]``."""
+
+    label: str
+    values: np.ndarray
+    bottlenecks: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Crossover:
+    """A point where two designs cross (or touch) in the swept symbol."""
+
+    value: float
+    height: float
+    label: str = ""
+
+
+def bottleneck_stretches(grid: np.ndarray, names: Sequence[str]) -> list[tuple[float, float, str]]:
+    """Maximal runs of the grid with the same bottleneck: (from, to, name).
+
+    >>> bottleneck_stretches(np.array([1.0, 2.0, 4.0, 8.0]), ["nop", "nop", "inc", "inc"])
+    [(1.0, 2.0, 'nop'), (2.0, 8.0, 'inc')]
+    """
+    stretches: list[tuple[float, float, str]] = []
+    for i, name in enumerate(names):
+        if stretches and stretches[-1][2] == name:
+            stretches[-1] = (stretches[-1][0], float(grid[i]), name)
+        else:
+            start = float(grid[i - 1]) if stretches else float(grid[i])
+            stretches.append((start, float(grid[i]), name))
+    return stretches
+
+
+def plot_curves(
+    grid: np.ndarray,
+    curves: Sequence[Curve],
+    *,
+    symbol: str = "x",
+    unit: str = "ns",
+    crossovers: Sequence[Crossover] = (),
+    log: bool = True,
+    ax: Any = None,
+) -> Any:
+    """Draw each curve over ``grid``; returns the matplotlib axes.
+
+    Log-log by default (a linear axis where the grid or the values reach zero). A curve
+    whose bottleneck changes over the grid has each stretch shaded and labelled.
+    """
+    grid = np.asarray(grid, dtype=float)
+    if grid.ndim != 1 or len(grid) < 2:
+        raise PlotError("a plot needs a grid of at least 2 points in one symbol")
+    if ax is None:
+        _, (ax,) = new_axes(1)
+    positive = bool(np.all(grid > 0))
+    for curve in curves:
+        values = np.asarray(curve.values, dtype=float)
+        ax.plot(grid, values, label=curve.label)
+        positive = positive and bool(np.all(values[np.isfinite(values)] > 0))
+    if log and positive:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    _shade_bottlenecks(ax, grid, curves)
+    for crossing in crossovers:
+        ax.axvline(crossing.value, color="0.4", linestyle=":", linewidth=1)
+        ax.plot(
+            [crossing.value],
+            [crossing.height],
+            marker="o",
+            markersize=7,
+            color="black",
+            linestyle="none",
+            label=f"crossover {symbol} = {crossing.value:.6g}",
+            gid="crossover",
+        )
+    ax.set_xlabel(symbol)
+    ax.set_ylabel(f"time [{unit}]" if unit else "model")
+    ax.legend(loc="best")
+    return ax
+
+
+def _shade_bottlenecks(ax: Any, grid: np.ndarray, curves: Sequence[Curve]) -> None:
+    """Shade the stretches of the first curve whose bottleneck changes over the grid."""
+    for curve in curves:
+        if len(set(curve.bottlenecks)) < 2:
+            continue
+        for k, (start, end, name) in enumerate(bottleneck_stretches(grid, curve.bottlenecks)):
+            ax.axvspan(start, end, color=f"C{k % 10}", alpha=0.08, linewidth=0)
+            middle = float(np.sqrt(start * end)) if start > 0 else (start + end) / 2
+            ax.text(
+                middle,
+                0.98,
+                f"{curve.label}: {name}",
+                transform=ax.get_xaxis_transform(),
+                ha="center",
+                va="top",
+                fontsize=8,
+                color="0.3",
+            )
+        return

@@ -1,0 +1,80 @@
+"""A fitted model over its measurements: median and spread of the repetitions, the model
+solid over the measured range and dashed beyond it, fit statistics in the legend."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .backend import new_axes
+
+__all__ = ["plot_fit"]
+
+
+def plot_fit(
+    points: np.ndarray,
+    repetitions: Sequence[np.ndarray],
+    model: Callable[[np.ndarray], np.ndarray],
+    *,
+    title: str,
+    model_text: str = "",
+    statistics: Mapping[str, float] | None = None,
+    extend_to: float | None = None,
+    symbol: str = "x",
+    unit: str = "ns",
+    ax: Any = None,
+) -> Any:
+    """Draw one kernel's measurements and its model; returns the matplotlib axes.
+
+    ``points`` are the measured values of ``symbol``; ``repetitions[i]`` the measurements
+    at ``points[i]``; ``model`` maps an array of the symbol to predicted values;
+    ``extend_to`` draws the model on (dashed, as an extrapolation) up to that value.
+    """
+    if ax is None:
+        _, (ax,) = new_axes(1)
+    points = np.asarray(points, dtype=float)
+    medians = np.array([np.median(r) for r in repetitions])
+    low = medians - np.array([np.min(r) for r in repetitions])
+    high = np.array([np.max(r) for r in repetitions]) - medians
+    ax.errorbar(
+        points,
+        medians,
+        yerr=[low, high],
+        fmt="o",
+        color="black",
+        markersize=4,
+        capsize=3,
+        label="measured (median, min-max)",
+    )
+    lo, hi = float(points.min()), float(points.max())
+    log = lo > 0 and bool(np.all(medians > 0))
+    inside = np.geomspace(lo, hi, 200) if log else np.linspace(lo, hi, 200)
+    (line,) = ax.plot(inside, model(inside), label=_legend(model_text, statistics))
+    if extend_to is not None and extend_to > hi:
+        beyond = np.geomspace(hi, extend_to, 100) if log else np.linspace(hi, extend_to, 100)
+        ax.plot(beyond, model(beyond), linestyle="--", color=line.get_color(), label="extrapolated")
+        ax.axvspan(hi, extend_to, color="0.5", alpha=0.08, linewidth=0)
+    if log:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    ax.set_title(title)
+    ax.set_xlabel(symbol)
+    ax.set_ylabel(f"time [{unit}]" if unit else "value")
+    ax.legend(loc="best")
+    return ax
+
+
+def _legend(model_text: str, statistics: Mapping[str, float] | None) -> str:
+    """``model (SMAPE 1.2 %, R² 0.999)``, with what is known."""
+    parts = []
+    stats = statistics or {}
+    if "smape" in stats:
+        parts.append(f"SMAPE {stats['smape']:.3g} %")
+    for key in ("ar2", "r2"):
+        if key in stats:
+            parts.append(f"R² {stats[key]:.4g}")
+            break
+    text = model_text or "model"
+    return f"{text} ({', '.join(parts)})" if parts else text

@@ -1,0 +1,91 @@
+"""Pictures: each kind writes PNG and SVG, the SVG names what it shows, output is deterministic."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from patternalg.plotting import (  # noqa: E402
+    Crossover,
+    Curve,
+    PlotError,
+    plot_curves,
+    plot_designs,
+    plot_fit,
+    pyplot,
+    save_figure,
+)
+
+GRID = np.geomspace(1, 1e5, 64)
+INC, NOP = 536.185 * GRID, np.full_like(GRID, 5422.97)
+CROSS = 5422.97 / 536.185
+
+
+def _pipe_curves() -> tuple[list[Curve], list[Crossover]]:
+    names = tuple("nop" if i < n else "inc" for i, n in zip(INC, NOP, strict=True))
+    curves = [Curve("inc", INC), Curve("nop", NOP), Curve("pipe(inc, nop)", np.maximum(INC, NOP), names)]
+    return curves, [Crossover(CROSS, 5422.97)]
+
+
+def _draw(kind: str):  # type: ignore[no-untyped-def]
+    if kind == "curves":
+        curves, crossovers = _pipe_curves()
+        return plot_curves(GRID, curves, crossovers=crossovers, unit="ns")
+    if kind == "fit":
+        x = np.array([1024.0, 2048, 4096, 8192, 16384])
+        reps = [v * np.log2(v) * np.array([4.3, 4.4, 4.5]) for v in x]
+        return plot_fit(
+            x, reps, lambda t: 4.4 * t * np.log2(t), title="qsort", model_text="4.4*x*log2(x)",
+            statistics={"smape": 1.25, "ar2": 0.9991}, extend_to=262144,
+        )
+    return plot_designs(["tpool_2(seq(qsort, inc))", "pipe(qsort, inc)"], [3e6, 5e6], unit="ns")
+
+
+@pytest.mark.parametrize("kind", ["curves", "fit", "designs"])
+@pytest.mark.parametrize("suffix", ["png", "svg", "pdf"])
+def test_each_kind_writes_a_non_empty_file(tmp_path, kind: str, suffix: str) -> None:
+    ax = _draw(kind)
+    path = save_figure(ax.figure, tmp_path / f"out.{suffix}")
+    pyplot().close(ax.figure)
+    data = path.read_bytes()
+    magic = {"png": b"\x89PNG", "svg": b"<?xml", "pdf": b"%PDF"}[suffix]
+    assert data.startswith(magic) and len(data) > 1000
+    assert [p.name for p in tmp_path.iterdir()] == [f"out.{suffix}"]  # no temporary left
+
+
+def test_curve_svg_names_axes_legend_and_marks_the_crossover(tmp_path) -> None:
+    ax = _draw("curves")
+    svg = save_figure(ax.figure, tmp_path / "c.svg").read_text()
+    for text in ("time [ns]", ">x<", "pipe(inc, nop)", "crossover x = 10.114", "pipe(inc, nop): nop"):
+        assert text in svg, text
+    assert svg.count('id="crossover') == 1
+
+
+def test_fit_svg_shows_statistics_and_extrapolation(tmp_path) -> None:
+    svg = save_figure(_draw("fit").figure, tmp_path / "f.svg").read_text()
+    assert "SMAPE 1.25 %" in svg and "R² 0.9991" in svg and "extrapolated" in svg
+
+
+@pytest.mark.parametrize("suffix", ["svg", "pdf", "png"])
+def test_output_is_deterministic(tmp_path, suffix: str) -> None:
+    first = save_figure(_draw("curves").figure, tmp_path / f"a.{suffix}").read_bytes()
+    second = save_figure(_draw("curves").figure, tmp_path / f"b.{suffix}").read_bytes()
+    assert first == second
+
+
+def test_bad_file_names_are_clear_errors(tmp_path) -> None:
+    fig = _draw("designs").figure
+    with pytest.raises(PlotError, match="valid: .png, .svg, .pdf"):
+        save_figure(fig, tmp_path / "out.jpeg")
+    with pytest.raises(PlotError, match="does not exist"):
+        save_figure(fig, tmp_path / "nodir" / "out.png")
+
+
+def test_missing_matplotlib_names_the_extra(monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(PlotError, match=r"pip install 'patternalg\[plot\]'"):
+        pyplot()
