@@ -12,7 +12,7 @@ from patternalg.errors import MeasurementError
 from patternalg.forms.pmnf import fit_measurements
 from patternalg.measurements import MeasurementSet, detect_format, read_measurements
 
-EXTRAP = Path(__file__).parents[2] / "shared" / "extrap-testdata"
+EXTRAP = Path(__file__).parent / "data" / "extrap"  # vendored, see its README.md
 DATA = EXTRAP / "tests" / "data"
 
 #: the x = 20..60 data of Extra-P's tests, as text and as TaLPas (same repetitions)

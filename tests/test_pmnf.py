@@ -20,7 +20,7 @@ from patternalg.forms.pmnf_fit import BUILDING_BLOCKS, basis, select_basic, sele
 from patternalg.measurements import read_measurements
 from patternalg.symbols import log2, n, p, x
 
-EXTRAP = Path(__file__).parents[2] / "shared" / "extrap-testdata"
+EXTRAP = Path(__file__).parent / "data" / "extrap"  # vendored, see its README.md
 DATA = EXTRAP / "tests" / "data"
 POINTS = 2.0 ** np.arange(2, 11)
 
