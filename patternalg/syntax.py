@@ -46,17 +46,21 @@ def grammar_path() -> Path:
     return Path(__file__).resolve().parent.parent / "grammar" / "patternalg.lark"
 
 
+#: How the grammar is compiled (one place: the parser, the cold-start benchmark, the tests).
+#: No ``cache``: lark's ``cache=True`` unpickles a predictably named file in the shared temp
+#: directory, which any local user can plant; building the tables costs about 0.1 s of CPU at
+#: start-up (benchmarks/bench_parser_cold_start.py measures the alternatives).
+PARSER_OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "start": ["term", "expr", "law"],
+    "lexer": "basic",
+    "maybe_placeholders": False,
+}
+
+
 @functools.cache
 def _parser() -> Lark:
-    return Lark.open(
-        str(grammar_path()),
-        parser="lalr",
-        start=["term", "expr", "law"],
-        lexer="basic",
-        maybe_placeholders=False,
-        transformer=_Build(),
-        cache=True,
-    )
+    return Lark.open(str(grammar_path()), **PARSER_OPTIONS, transformer=_Build())
 
 
 def _excerpt(text: str, pos: int) -> str:
