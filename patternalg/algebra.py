@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 import sympy
 
 from . import asymptotics
-from .arith import check_finite, format_expr
+from .arith import format_expr
 from .asymptotics import NormalForm, compare_normal_forms, normal_form
+from .bindings import substitute
 from .errors import EvaluationError, PatternalgError
 from .library import AtomicModel
 from .symbols import m as m_symbol
@@ -268,10 +269,7 @@ def _atom_model(atom: Atom, library: Mapping[str, AtomicModel]) -> tuple[sympy.E
                 f"(its symbols: {', '.join(sorted(names)) or 'none'})"
             )
         bindings[symbol(key)] = value
-    expr = model.expr.xreplace(bindings)
-    if not check_finite(expr):
-        raise EvaluationError(f"{atom}: the annotations make the model infinite (division by zero)")
-    return expr, model
+    return substitute(model.expr, bindings, str(atom)), model
 
 
 def _shuffle_model(

@@ -7,6 +7,8 @@ what went wrong, where, and what would be valid.
 
 from __future__ import annotations
 
+from .limits import printable
+
 
 class PatternalgError(Exception):
     """Base class of all errors caused by user input."""
@@ -39,7 +41,7 @@ class UnknownAtomError(PatternalgError, KeyError):
             if self.suggestions
             else "; `patternalg models` lists the known atoms"
         )
-        super().__init__(f"unknown atom '{name}'{hint}")
+        super().__init__(f"unknown atom '{printable(name)}'{hint}")
 
 
 class ModelFileError(PatternalgError, ValueError):

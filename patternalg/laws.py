@@ -584,6 +584,10 @@ def _search(
 def _other_symbols(law: Law, library: ModelLibrary) -> tuple[sympy.Symbol, ...]:
     """Counts of the law and symbols of its atoms' models other than x, sorted by name."""
     found = set(law.count_symbols())
+    for side in (law.lhs, law.rhs):  # a mapReduce's d and k may name symbols of their own
+        for node in side.walk():
+            if isinstance(node, MapReduce):
+                found |= (node.per_key.free_symbols | node.keys.free_symbols) - {x}
     for name in law.atoms():
         found |= library[name].expr.free_symbols - {x}
     return tuple(sorted(found, key=lambda s: s.name))

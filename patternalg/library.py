@@ -35,6 +35,7 @@ import sympy
 
 from .arith import format_expr
 from .errors import ModelFileError, UnknownAtomError
+from .limits import toml_nesting_problem
 
 __all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
 
@@ -143,6 +144,10 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
         raise ModelFileError(f"{_where(path, name, 'fit')}: expected a table of statistics")
     spec = {k: v for k, v in table.items() if k not in COMMON_KEYS}
     expr = build_form(form, spec, _where(path, name))
+    if expr.has(sympy.I):
+        raise ModelFileError(
+            f"{_where(path, name)}: the model {format_expr(expr)} is not real (a root or log of a negative number?)"
+        )
     return AtomicModel(
         name=name,
         expr=expr,
@@ -219,6 +224,9 @@ class ModelLibrary(Mapping[str, AtomicModel]):
 
         With ``lazy``, each model is built when first used (for the trusted built-ins).
         """
+        too_deep = toml_nesting_problem(text)
+        if too_deep:
+            raise ModelFileError(f"{path}:{too_deep.removeprefix('line ')}")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

@@ -25,6 +25,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .arith import build_call, build_number, canonical_function, check_finite
 from .errors import ParseError
+from .limits import MAX_SHOWN, power_problem, printable, size_problem
 from .symbols import symbol
 from .terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
 
@@ -35,6 +36,8 @@ MAX_NESTING = 100_000
 #: deepest nesting of an arithmetic expression (sympy's own algorithms recurse on it)
 MAX_EXPR_DEPTH = 200
 RESERVED_WORDS = frozenset({"seq", "pipe"})
+#: names that read as non-finite numbers: never symbols (``--at x=nan``)
+NOT_SYMBOLS = frozenset({"nan", "inf", "infinity", "oo", "zoo"})
 RESERVED_PREFIXES = ("tpool_", "mapReduce_")
 
 
@@ -68,9 +71,9 @@ def _excerpt(text: str, pos: int) -> str:
     start = text.rfind("\n", 0, pos) + 1
     end = text.find("\n", pos)
     end = len(text) if end < 0 else end
-    lo, hi = max(start, pos - 40), min(end, pos + 40)
-    before = ("..." if lo > start else "") + text[lo:pos]
-    after = text[pos:hi] + ("..." if hi < end else "")
+    lo, hi = max(start, pos - MAX_SHOWN // 2), min(end, pos + MAX_SHOWN // 2)
+    before = ("…" if lo > start else "") + printable(text[lo:pos], MAX_SHOWN)
+    after = printable(text[pos:hi], MAX_SHOWN) + ("…" if hi < end else "")
     return f"{before}^{after}".strip()
 
 
@@ -168,6 +171,9 @@ class _Build(Transformer):
             raise _Problem(pos, f"expression nested deeper than {MAX_EXPR_DEPTH} levels")
         if not check_finite(expr):
             raise _Problem(pos, "division by zero (the expression is infinite or undefined)")
+        too_large = size_problem(expr)
+        if too_large:
+            raise _Problem(pos, too_large)
         return _Arith(expr, depth, pos)
 
     def number(self, children: list[Token]) -> _Arith:
@@ -181,6 +187,8 @@ class _Build(Transformer):
         token = children[0]
         if canonical_function(str(token)):
             raise _Problem(_pos(token), f"{token} is a function: write {token}(...)")
+        if str(token).lower() in NOT_SYMBOLS:
+            raise _Problem(_pos(token), f"{token} is not a finite number and cannot be a symbol")
         return _Arith(symbol(str(token)), 1, _pos(token))
 
     def call(self, children: list[Any]) -> _Arith:
@@ -206,6 +214,9 @@ class _Build(Transformer):
         elif op == "/":
             expr = sympy.Mul(a.expr, sympy.Pow(b.expr, -1))
         else:
+            too_large = power_problem(a.expr, b.expr)
+            if too_large:
+                raise _Problem(b.pos, too_large)
             expr = sympy.Pow(a.expr, b.expr)
         return self._combine(a.pos, [a, b], expr)
 
@@ -274,7 +285,8 @@ class _Build(Transformer):
         return children
 
     def binding(self, children: list[Any]) -> tuple[str, sympy.Expr]:
-        return (str(children[0]), children[1].expr)
+        name, value = str(children[0]), children[1]
+        return (name, self._positive(value.pos, value.expr, name))
 
     @staticmethod
     def _chain(cls: type[Seq] | type[Pipe], children: list[Term]) -> Term:

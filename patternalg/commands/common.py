@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
+import shutil
 import sys
+import tempfile
 from typing import Any
 
 from ..errors import PatternalgError
@@ -16,6 +19,7 @@ __all__ = [
     "add_format_option",
     "print_json",
     "read_text_argument",
+    "private_hypothesis_home",
 ]
 
 
@@ -60,3 +64,13 @@ def read_text_argument(value: str, what: str) -> str:
         except (OSError, UnicodeDecodeError) as exc:
             raise PatternalgError(f"cannot read {what} from {value[1:]}: {exc}") from None
     return value
+
+
+def private_hypothesis_home() -> None:
+    """Point hypothesis's storage (it caches constants it finds in our code) at a private
+    temporary directory removed at exit, not at ``.hypothesis/`` in the user's directory."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    home = tempfile.mkdtemp(prefix="patternalg-hypothesis-")
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
+    set_hypothesis_home_dir(home)

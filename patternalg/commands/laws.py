@@ -11,7 +11,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..algebra import Semantics
-from .common import add_format_option, add_library_options, load_library, print_json
+from ..limits import MAX_EXAMPLES
+from .common import (
+    add_format_option,
+    add_library_options,
+    load_library,
+    print_json,
+    private_hypothesis_home,
+)
 
 if TYPE_CHECKING:  # the checker imports hypothesis: only the commands that check load it
     from ..laws import CheckResult, Law
@@ -81,10 +88,13 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
     """Check ``laws`` as the options say, print the verdicts, return the exit status."""
     from ..laws import check, validate
 
-    if args.examples < 1:
+    if not 1 <= args.examples <= MAX_EXAMPLES:
         from ..errors import EvaluationError
 
-        raise EvaluationError(f"--examples must be at least 1, got {args.examples}")
+        raise EvaluationError(
+            f"--examples must be between 1 and {MAX_EXAMPLES:,}, got {args.examples}"
+        )
+    private_hypothesis_home()
     library = load_library(args)
     for law in laws:  # unknown atoms are bad input: fail before any work
         validate(law, library)
