@@ -277,8 +277,10 @@ class ModelLibrary(Mapping[str, AtomicModel]):
         )
 
     def save(self, path: str | Path) -> None:
-        """Write this library as a model file."""
-        Path(path).write_text(self.to_toml(), encoding="utf-8")
+        """Write this library as a model file, atomically (the old file stays if it fails)."""
+        from .atomic_write import write_text_atomic
+
+        write_text_atomic(path, self.to_toml())
 
 
 _BUILTIN: list[ModelLibrary] = []

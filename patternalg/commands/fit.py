@@ -6,6 +6,7 @@ import argparse
 
 from ..errors import PatternalgError
 from ..forms import form_module
+from ..atomic_write import check_writable
 from ..library import ModelLibrary
 from .common import add_format_option, print_json
 
@@ -53,12 +54,14 @@ def run(args: argparse.Namespace) -> int:
     fit_file = getattr(module, "fit_file", None)
     if fit_file is None:
         raise PatternalgError(f"form '{args.form}' cannot be fitted yet")
+    if args.out:
+        check_writable(args.out)  # before the work, not after it
     reports = fit_file(args.file, args)
+    if args.out:  # written before anything is printed as a result
+        ModelLibrary([r.model for r in reports]).save(args.out)
     if args.format == "json":
         print_json([dict(r.record) for r in reports])
     else:
         for report in reports:
             print(report.summary)
-    if args.out:
-        ModelLibrary([r.model for r in reports]).save(args.out)
     return 0

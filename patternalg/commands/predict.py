@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..atomic_write import check_writable
 from ..library import ModelLibrary
 from .common import add_format_option, print_json
 
@@ -70,7 +71,11 @@ def _one_or_all(records: list[dict[str, Any]]) -> Any:
 def run(args: argparse.Namespace) -> int:
     from ..forms.presca import fit_file
 
+    if args.out:
+        check_writable(args.out)  # before the work, not after it
     reports = fit_file(args.file, args)
+    if args.out:  # written before anything is printed as a result
+        ModelLibrary([r.model for r in reports]).save(args.out)
     if args.format == "json":
         print_json(_one_or_all([dict(r.record) for r in reports]))
     else:
@@ -80,6 +85,4 @@ def run(args: argparse.Namespace) -> int:
             print(f"  model: {record['model']}")
             for row in record["predictions"]:
                 print(f"  p={row['p']:<4d} {row['value']:.6g}")
-    if args.out:
-        ModelLibrary([r.model for r in reports]).save(args.out)
     return 0
