@@ -12,6 +12,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
+from . import __version__
 from .errors import PatternalgError
 from .limits import printable
 
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Closed-form performance models of parallel programs built from patterns.",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name, (module, help_text) in COMMANDS.items():

@@ -12,7 +12,9 @@ patternalg.errors.ParseError: line 1, column 7: thread count of tpool_ must be a
 
 from __future__ import annotations
 
+import difflib
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -131,9 +133,37 @@ def _syntax_error(text: str, err: UnexpectedInput, start: str) -> ParseError:
     expected = set(getattr(err, "expected", None) or getattr(err, "allowed", None) or ())
     if start != "law":
         expected.discard("RELATION")
-    if expected:
+    hint = _pattern_hint(text, pos)
+    if hint:
+        what += f"; did you mean {hint}?"
+    elif expected:
         what += f" (expected {_describe_expected(list(expected))})"
     return _error_at(text, pos, f"syntax error, {what}")
+
+
+_PATTERNS = {"seq": "seq(T, T, ...)", "pipe": "pipe(T, T, ...)", "tpool": "tpool_n(T)",
+             "mapreduce": "mapReduce_{m,n}^{d,k}(map, reduce)"}
+_SYNONYMS = {"pipeline": "pipe", "sequence": "seq", "threadpool": "tpool", "farm": "tpool"}
+
+
+def _pattern_hint(text: str, pos: int) -> str | None:
+    """A did-you-mean for a name used as a pattern before ``(`` (``Pipe(``, ``tpool4(``).
+
+    >>> _pattern_hint("tpool4(qsort)", 6), _pattern_hint("Pipe(a, b)", 4)
+    ('tpool_4(T)', 'pipe(T, T, ...)')
+    """
+    if pos >= len(text) or text[pos] != "(":
+        return None
+    found = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", text[:pos])
+    if not found:
+        return None
+    word = found.group(1).lower().replace("_", "")
+    count = re.fullmatch(r"tpool(\d+)", word)
+    if count:
+        return f"tpool_{count.group(1)}(T)"
+    word = _SYNONYMS.get(word, word)
+    close = difflib.get_close_matches(word, list(_PATTERNS), n=1, cutoff=0.75)
+    return _PATTERNS[close[0]] if close else None
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import PatternalgError
 from ..library import ModelLibrary
+from ..limits import printable
 
 __all__ = [
     "add_library_options",
@@ -36,8 +37,17 @@ def add_library_options(parser: argparse.ArgumentParser) -> None:
 
 
 def load_library(args: argparse.Namespace) -> ModelLibrary:
-    """The library the options ask for."""
-    return ModelLibrary.load(args.models, builtin=not args.no_builtin)
+    """The library the options ask for; a note on stderr for each built-in a file replaces."""
+    builtin = set() if args.no_builtin else set(ModelLibrary.builtin())
+    library = ModelLibrary() if args.no_builtin else ModelLibrary.builtin()
+    for path in args.models:
+        models = ModelLibrary.from_file(path)
+        replaced = sorted(builtin & set(models))
+        if replaced:
+            names = ", ".join(printable(name) for name in replaced)
+            print(f"note: {printable(str(path))} replaces the built-in model(s) {names}", file=sys.stderr)
+        library = library.merged(models)
+    return library
 
 
 def add_format_option(

@@ -56,6 +56,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_check_options(parser)
 
 
+def verdict(result: CheckResult) -> str:
+    """The status as a reader should take it: a search that found nothing says so.
+
+    >>> from patternalg.laws import CheckResult, parse_law
+    >>> from patternalg.algebra import Semantics
+    >>> verdict(CheckResult(parse_law("A == A"), Semantics.EXACT, "no-counterexample", None, 7, 0))
+    'no counterexample in 7 examples'
+    """
+    if result.status == "no-counterexample":
+        return f"no counterexample in {result.examples} examples"
+    return result.status
+
+
 def table(results: Sequence[CheckResult]) -> list[str]:
     """The text table: id, law, semantics, status, counterexample, time.
 
@@ -71,7 +84,7 @@ def table(results: Sequence[CheckResult]) -> list[str]:
             r.law.id or "-",
             str(r.law),
             r.semantics.value,
-            r.status,
+            verdict(r),
             str(r.counterexample) if r.counterexample is not None else "-",
             f"{r.seconds:.2f}s",
         )
@@ -104,7 +117,7 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
         check(law, library, s, examples=args.examples, seed=seed) for law in laws for s in semantics
     ]
     if args.format == "json":
-        print_json([r.to_json() for r in results])
+        print_json([{**r.to_json(), "seed": seed} for r in results])
     else:
         for line in table(results):
             print(line.rstrip())
@@ -112,7 +125,7 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
             f"(seed {seed}, up to {args.examples} examples per law and semantics;"
             f" rerun with --seed {seed} to reproduce)"
         )
-    return 1 if any(r.status == "fails" for r in results) else 0
+    return 1 if any(r.status == "refuted" for r in results) else 0
 
 
 def run(args: argparse.Namespace) -> int:
