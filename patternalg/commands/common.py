@@ -45,7 +45,7 @@ def load_library(args: argparse.Namespace) -> ModelLibrary:
         replaced = sorted(builtin & set(models))
         if replaced:
             names = ", ".join(printable(name) for name in replaced)
-            print(f"note: {printable(str(path))} replaces the built-in model(s) {names}", file=sys.stderr)
+            print(f"note: {printable(str(path), 240)} replaces the built-in model(s) {names}", file=sys.stderr)
         library = library.merged(models)
     return library
 
