@@ -16,7 +16,7 @@ pointwise, the same relation as x -> oo by the limit of the ratio of the two sid
 'proved'
 >>> result = check(parse_law("seq(A, B) <= pipe(A, B)"), semantics="exact", examples=50, seed=1)
 >>> result.status, result.counterexample.bindings
-('fails', (('A', 'k0'), ('B', 'k0')))
+('refuted', (('A', 'k0'), ('B', 'k0')))
 """
 
 from __future__ import annotations

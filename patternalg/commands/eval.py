@@ -48,6 +48,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_format_option(parser, ("text", "latex", "json"))
     parser.add_argument(
+        "--digits",
+        type=int,
+        choices=range(1, 18),
+        default=None,
+        metavar="N",
+        help="significant digits of a value (1-17; default 15: no float noise such as"
+        " 53618.49999999999)",
+    )
+    parser.add_argument(
         "--explain",
         action="store_true",
         help="print the derivation: every sub-term's model, bottlenecks, sources"
@@ -83,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "latex":
         print(as_latex(expr))
     else:
-        print(format_number(value) if value is not None else as_text(expr))
+        print(format_number(value, args.digits) if value is not None else as_text(expr))
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
     for line in explained:
