@@ -48,9 +48,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_format_option(parser, ("text", "latex", "json"))
     parser.add_argument(
+        "--digits",
+        type=int,
+        choices=range(1, 18),
+        default=None,
+        metavar="N",
+        help="significant digits of a value (1-17; default 15: no float noise such as"
+        " 53618.49999999999)",
+    )
+    parser.add_argument(
         "--explain",
         action="store_true",
-        help="print the derivation: every sub-term's model, bottlenecks, sources",
+        help="print the derivation: every sub-term's model, bottlenecks, sources"
+        " (with --format json: a list of lines under the key 'explain')",
     )
 
 
@@ -68,18 +78,23 @@ def run(args: argparse.Namespace) -> int:
         notes.append(
             f"the atoms have different units ({units}); the model combines them as they are"
         )
-    if args.format == "json":
-        print_json(as_json(term, expr, semantics, value, notes))
-    elif args.format == "latex":
-        print(as_latex(expr))
-    else:
-        print(format_number(value) if value is not None else as_text(expr))
-        for note in notes:
-            print(f"note: {note}", file=sys.stderr)
+    explained = []
     if args.explain:
         from ..symbols import symbol
 
-        out = sys.stdout if args.format != "json" else sys.stderr
-        for line in explain_lines(derivation, {symbol(k): v for k, v in bindings.items()}):
-            print(line, file=out)
+        explained = explain_lines(derivation, {symbol(k): v for k, v in bindings.items()})
+    if args.format == "json":
+        data = as_json(term, expr, semantics, value, notes)
+        if args.explain:
+            data["explain"] = explained
+        print_json(data)
+        return 0
+    if args.format == "latex":
+        print(as_latex(expr))
+    else:
+        print(format_number(value, args.digits) if value is not None else as_text(expr))
+        for note in notes:
+            print(f"note: {note}", file=sys.stderr)
+    for line in explained:
+        print(line)
     return 0

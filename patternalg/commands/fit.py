@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
+from ..atomic_write import check_writable
 from ..errors import FitError
 from ..forms import FORMS, Form, Option, form_class
 from ..library import ModelLibrary
@@ -128,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
 
     cls = _families()[args.form]
     options = _options(cls, args)
+    if args.out:
+        check_writable(args.out)  # before the work, not after it
     value = cls.value_column(args.metric)
     data = read(args.file, args.input_format, metric=args.metric, value=value)
     progress = Progress()
@@ -137,11 +140,11 @@ def run(args: argparse.Namespace) -> int:
         progress.close()
     for note in cls.notes(data, options):
         print(f"note: {note}", file=sys.stderr)
+    if args.out:  # written before anything is printed as a result
+        ModelLibrary([r.model for r in reports]).save(args.out)
     if args.format == "json":
         print_json([dict(r.record) for r in reports])
     else:
         for report in reports:
             print(cls.summary.format(**report.record, **cls.summary_fields(report.record)))
-    if args.out:
-        ModelLibrary([r.model for r in reports]).save(args.out)
     return 0
