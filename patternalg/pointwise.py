@@ -20,7 +20,7 @@ comparable after binding is resolved as well.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sympy
@@ -33,7 +33,15 @@ from .library import AtomicModel
 from .symbols import symbol, x
 from .terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 
-__all__ = ["PointStep", "PointValue", "at_point", "collect_bindings", "follow_bottleneck"]
+__all__ = [
+    "PointStep",
+    "PointValue",
+    "at_point",
+    "collect_bindings",
+    "follow_bottleneck",
+    "pointwise_models",
+    "substitute_counts",
+]
 
 
 def collect_bindings(texts: Iterable[str]) -> dict[str, sympy.Expr]:
@@ -199,7 +207,7 @@ def _fold(
                 side = 0 if bool(left >= right) else 1
                 value, winner[id(node)] = (left, right)[side], side
             elif semantics is None:
-                value, winner[id(node)] = sympy.Max(left, right), None
+                value, winner[id(node)] = sympy.Max(left, right, evaluate=False), None
             else:
                 value, winner[id(node)] = m_pipe(left, right, semantics)
         elif isinstance(node, MapReduce):
@@ -235,6 +243,74 @@ def _mapreduce(
     return whole.xreplace(mapping)
 
 
+def pointwise_models(
+    term: Term, library: Mapping[str, AtomicModel], mapping: Mapping[sympy.Symbol, sympy.Expr]
+) -> dict[int, sympy.Expr]:
+    """Every sub-term's model as a function of its unbound symbols, pipes as pointwise ``Max``
+    (keyed by ``id`` of the sub-term): evaluated anywhere, it gives the value there.
+
+    >>> from patternalg.syntax import parse
+    >>> from patternalg.library import ModelLibrary
+    >>> term = parse("pipe(inc, nop)")
+    >>> pointwise_models(term, ModelLibrary.builtin(), {})[id(term)]
+    Max(5422.97, 536.185*x)
+    """
+    return _fold(term, library, mapping, None, None)[0]
+
+
+def substitute_counts(term: Term, values: Mapping[sympy.Symbol, sympy.Expr]) -> Term:
+    """``term`` with the counts of its task pools and mapReduces and its atoms' annotations
+    evaluated at ``values``.
+
+    Counts are bound before evaluating, so that an asymptotic pipe compares numbers
+    rather than falling back to the pointwise Max on a symbolic count.
+
+    >>> from patternalg.syntax import parse
+    >>> from patternalg.symbols import n, symbol
+    >>> substitute_counts(parse("pipe(tpool_n(a), b[p=k])"), {n: 4, symbol("k"): 2})
+    parse('pipe(tpool_4(a), b[p=2])')
+    """
+    done: dict[int, Term] = {}
+    stack: list[tuple[Term, bool]] = [(term, False)]
+    while stack:
+        node, ready = stack.pop()
+        kids = node.children()
+        if not ready and kids:
+            stack.append((node, True))
+            stack.extend((c, False) for c in kids)
+            continue
+        new = [done[id(c)] for c in kids]
+        if isinstance(node, TPool):
+            done[id(node)] = TPool(node.count.xreplace(values), new[0])
+        elif isinstance(node, Seq | Pipe):
+            done[id(node)] = type(node)(new[0], new[1])
+        elif isinstance(node, MapReduce):
+            shuffle = node.shuffle
+            if shuffle is not None:
+                shuffle = replace(
+                    shuffle,
+                    nodes=shuffle.nodes.xreplace(values),
+                    threads=shuffle.threads.xreplace(values),
+                    keys=shuffle.keys.xreplace(values),
+                )
+            done[id(node)] = replace(
+                node,
+                nodes=node.nodes.xreplace(values),
+                threads=node.threads.xreplace(values),
+                per_key=node.per_key.xreplace(values),
+                keys=node.keys.xreplace(values),
+                map=new[0],
+                shuffle=shuffle,
+                reduce=new[1],
+            )
+        elif isinstance(node, Atom) and node.annotations:
+            pairs = tuple((k, v.xreplace(values)) for k, v in node.annotations)
+            done[id(node)] = Atom(node.name, pairs)
+        else:
+            done[id(node)] = node
+    return done[id(term)]
+
+
 def at_point(
     term: Term,
     library: Mapping[str, AtomicModel],
@@ -254,23 +330,25 @@ def at_point(
     """
     semantics = Semantics.of(semantics)
     values = {name: as_value(v) for name, v in bindings.items()}
-    derivation = derivation if derivation is not None else Derivation()
-    closed = evaluate(term, library, semantics, derivation=derivation)
-    closed_at = bind(term, closed, values)  # checks names, counts and finiteness
     mapping = {symbol(name): v for name, v in values.items()}
+    bind(term, pointwise_models(term, library, {})[id(term)], values)  # names, counts
+    counted = {s: v for s, v in mapping.items() if s != x}
+    shown = substitute_counts(term, counted) if counted else term
+    derivation = derivation if derivation is not None else Derivation()
+    closed = evaluate(shown, library, semantics, derivation=derivation)
+    closed_at = closed.xreplace(mapping)
     functions = None
-    if x in mapping and any(isinstance(n, MapReduce) for n in term.walk()):
-        without_x = {s: v for s, v in mapping.items() if s != x}
-        functions = _fold(term, library, without_x, None, None)[0]
-    memo, winner = _fold(term, library, mapping, semantics, functions)
-    result = memo[id(term)]
+    if x in mapping and any(isinstance(n, MapReduce) for n in shown.walk()):
+        functions = _fold(shown, library, counted, None, None)[0]
+    memo, winner = _fold(shown, library, mapping, semantics, functions)
+    result = memo[id(shown)]
     if not check_finite(result):
         raise EvaluationError(
             f"at {', '.join(f'{k}={format_expr(v)}' for k, v in values.items())}: the model "
             "is infinite or undefined there (a division by zero or log of 0)"
         )
-    steps, depth_of = [], {id(term): 0}
-    for node in term.walk():
+    steps, depth_of = [], {id(shown): 0}
+    for node in shown.walk():
         depth = depth_of[id(node)]
         for child in node.children():
             depth_of[id(child)] = depth + 1
@@ -280,9 +358,9 @@ def at_point(
         for s in derivation.steps
         if isinstance(s.term, Pipe)
     }
-    at_stage = follow_bottleneck(term, winner)
-    closed_stage = follow_bottleneck(term, closed_winner)
-    undecided = sum(1 for n in term.walk() if isinstance(n, Pipe) and winner.get(id(n)) is None)
+    at_stage = follow_bottleneck(shown, winner)
+    closed_stage = follow_bottleneck(shown, closed_winner)
+    undecided = sum(1 for n in shown.walk() if isinstance(n, Pipe) and winner.get(id(n)) is None)
     return PointValue(
         term=term,
         expr=result,
