@@ -170,6 +170,11 @@ BUILTIN_LAWS: tuple[Law, ...] = tuple(
         ("pipe_ge_stage", "pipe(A, B) >= A", "eq. (4): a pipeline is no faster than any stage"),
         ("tpool_speedup", "tpool_n(A) <= A", "eq. (3): more threads are never slower"),
         (
+            "tpool_more",
+            "tpool_{n+1}(A) <= tpool_n(A)",
+            "eq. (3): one more thread is never slower (replication of a stage)",
+        ),
+        (
             "pipe_seq_absorb",
             "pipe(A, seq(A, B)) == seq(A, B)",
             "eqs. (2), (4): a stage that adds work to another is the bottleneck",

@@ -35,7 +35,7 @@ from ..symbols import log2, symbol, x
 from ..terms import Term
 from .grid import Axis, parse_axis
 from .numeric import Compiled
-from .results import number, table_csv, table_html, unit_of
+from .results import Tabular, number, unit_of
 from .sweep import prepare
 
 __all__ = ["Crossover", "Interval", "Region", "Comparison", "compare", "DEFAULT_RANGE"]
@@ -122,7 +122,7 @@ class Region:
 
 
 @dataclass(frozen=True, eq=False)
-class Comparison:
+class Comparison(Tabular):
     """Which of several designs is fastest where (see :func:`compare`)."""
 
     terms: tuple[str, ...]
@@ -134,6 +134,8 @@ class Comparison:
     asymptotic_winner: str | None
     unit: str | None
     region: Region | None = None
+    #: with a region map: the second symbol's value at which crossovers are computed
+    slice_at: tuple[tuple[str, float], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """``{terms, symbol, range, crossovers, touches, intervals, asymptotic_winner, unit}``
@@ -150,6 +152,7 @@ class Comparison:
         }
         if self.region is not None:
             data["cells"] = self.region.to_json(self.terms)
+            data["slice_at"] = dict(self.slice_at)
         return data
 
     def header(self) -> list[str]:
@@ -160,17 +163,13 @@ class Comparison:
         """One row per interval."""
         return [[i.start, i.end, i.winner, *(r[1] for r in i.ratios)] for i in self.intervals]
 
-    def to_csv(self) -> str:
-        """The interval table as CSV."""
-        return table_csv(self.header(), self.rows())
-
-    def _repr_html_(self) -> str:
-        return table_html(self.header(), self.rows())
 
     def text(self) -> list[str]:
         """The comparison for people, one line each."""
-        unit = f" {self.unit}" if self.unit else ""
         lines = []
+        if self.slice_at:
+            where = ", ".join(f"{k} = {v:g}" for k, v in self.slice_at)
+            lines.append(f"along {self.symbol} at {where}:")
         for i in self.intervals:
             others = ", ".join(
                 f"{name} x{a:.4g}" for name, a, _ in i.ratios if name != i.winner and a is not None
@@ -192,7 +191,7 @@ class Comparison:
                 f"{c.designs[1]} there and never loses to it nearby"
             )
         winner = self.asymptotic_winner or "undecided"
-        lines.append(f"asymptotic winner (x -> oo): {winner}{unit and ''}")
+        lines.append(f"asymptotic winner (x -> oo): {winner}")
         if self.region is not None:
             lines += self.region.text(self.terms)
         return lines
@@ -336,7 +335,8 @@ def compare(
     s = symbol(axis.name)
     region = _region(compiled, axes) if len(axes) == 2 else None
     if region is not None:  # crossovers along the first symbol at the second's smallest value
-        at = {**(at or {}), axes[1].name: float(axes[1].values[0])}
+        first = float(axes[1].values[0])
+        at = {**(at or {}), axes[1].name: int(first) if first.is_integer() else first}
         compiled, _, library = prepare(terms, axes[:1], at, library)
 
     def values(points: np.ndarray) -> np.ndarray:
@@ -379,6 +379,7 @@ def compare(
         _asymptotic_winner(compiled, names, library, at),
         unit_of([c.term for c in compiled], library),
         region,
+        () if region is None else ((axes[1].name, float(axes[1].values[0])),),
     )
 
 

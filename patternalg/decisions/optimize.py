@@ -9,7 +9,7 @@ feasible assignments are enumerated exhaustively, in numpy.
 
 >>> result = optimize("pipe(tpool_a(qsort), tpool_b(inc))", budgets=["a+b<=24"], at={"x": 1024})
 >>> result.best.assignment, round(result.best.value, 1), result.best.bottleneck
-((('a', 22), ('b', 2)), 481340.8, 'tpool_a(qsort)')
+((('a', 22), ('b', 2)), 481359.1, 'tpool_22(qsort)')
 >>> result.method
 'branch-and-bound'
 """
@@ -33,7 +33,7 @@ from ..terms import Atom, Term, TPool
 from .budget import Budget, parse_budget, upper_bounds
 from .grid import Axis
 from .numeric import compile_term, count_symbols
-from .results import table_csv, table_html, unit_of
+from .results import Tabular, unit_of
 
 __all__ = ["Candidate", "Optimum", "optimize", "free_counts", "MAX_EXHAUSTIVE"]
 
@@ -60,7 +60,7 @@ class Candidate:
 
 
 @dataclass(frozen=True)
-class Optimum:
+class Optimum(Tabular):
     """The result of :func:`optimize`."""
 
     term: str
@@ -108,12 +108,6 @@ class Optimum:
             ranked.append(("even", self.even_split))
         return [[r, *(v for _, v in c.assignment), c.value, c.bottleneck] for r, c in ranked]
 
-    def to_csv(self) -> str:
-        """The ranking as CSV."""
-        return table_csv(self.header(), self.rows())
-
-    def _repr_html_(self) -> str:
-        return table_html(self.header(), self.rows())
 
     def text(self) -> list[str]:
         """The answer for people."""

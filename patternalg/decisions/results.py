@@ -19,7 +19,7 @@ from ..arith import format_expr
 from ..library import AtomicModel
 from ..terms import Atom, MapReduce, Term
 
-__all__ = ["table_html", "table_csv", "cell", "unit_of", "number"]
+__all__ = ["Tabular", "table_html", "table_csv", "cell", "unit_of", "number"]
 
 
 def number(value: float) -> float | None:
@@ -60,6 +60,26 @@ def table_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     for row in rows:
         writer.writerow(["" if v is None else v for v in row])
     return out.getvalue()
+
+
+class Tabular:
+    """A result that is a table: ``header()`` and ``rows()`` give ``to_csv`` and the
+    notebook's ``_repr_html_``."""
+
+    def header(self) -> list[str]:
+        """The column names."""
+        raise NotImplementedError
+
+    def rows(self) -> list[list[Any]]:
+        """The rows, one list of cells each."""
+        raise NotImplementedError
+
+    def to_csv(self) -> str:
+        """The table as CSV."""
+        return table_csv(self.header(), self.rows())
+
+    def _repr_html_(self) -> str:
+        return table_html(self.header(), self.rows())
 
 
 def unit_of(terms: Sequence[Term], library: Mapping[str, AtomicModel]) -> str | None:

@@ -24,7 +24,7 @@ from ..syntax import parse
 from ..terms import Term
 from .grid import Axis
 from .numeric import Compiled, compile_term, count_symbols
-from .results import number, table_csv, table_html, unit_of
+from .results import Tabular, cell, number, unit_of
 
 __all__ = ["Sweep", "sweep", "prepare"]
 
@@ -65,7 +65,7 @@ def prepare(
 
 
 @dataclass(frozen=True, eq=False)
-class Sweep:
+class Sweep(Tabular):
     """The values of each term at every point of a grid (immutable; arrays are read-only)."""
 
     terms: tuple[str, ...]
@@ -105,12 +105,18 @@ class Sweep:
             "rows": self.rows(),
         }
 
-    def to_csv(self) -> str:
-        """The table as CSV."""
-        return table_csv(self.header(), self.rows())
+    def text(self) -> list[str]:
+        """The table for people: aligned columns, values in 6 significant digits."""
+        header = self.header()
+        if self.unit:
+            header = [*header[: len(self.axes)], *(
+                f"{h} [{self.unit}]" if i % 2 == 0 else h
+                for i, h in enumerate(header[len(self.axes) :])
+            )]
+        body = [[cell(v) for v in row] for row in self.rows()]
+        widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+        return ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in [header, *body]]
 
-    def _repr_html_(self) -> str:
-        return table_html(self.header(), self.rows())
 
 
 def sweep(
