@@ -78,13 +78,15 @@ class Interval:
     end: float
     winner: str
     ratios: tuple[tuple[str, float | None, float | None], ...]
+    ties: tuple[str, ...] = ()  #: designs equal to the winner inside the interval
 
     def to_json(self) -> dict[str, Any]:
-        """``{from, to, winner, ratio}`` (ratio: design -> [at from, at to])."""
+        """``{from, to, winner, ties, ratio}`` (ratio: design -> [at from, at to])."""
         return {
             "from": self.start,
             "to": self.end,
             "winner": self.winner,
+            "ties": list(self.ties),
             "ratio": {name: [a, b] for name, a, b in self.ratios},
         }
 
@@ -171,12 +173,15 @@ class Comparison(Tabular):
             where = ", ".join(f"{k} = {v:g}" for k, v in self.slice_at)
             lines.append(f"along {self.symbol} at {where}:")
         for i in self.intervals:
+            rest = [(n, a, b) for n, a, b in i.ratios if n != i.winner]
+            equal = list(i.ties)
             others = ", ".join(
-                f"{name} x{a:.4g}" for name, a, _ in i.ratios if name != i.winner and a is not None
+                f"{n} x{a:.4g} .. x{b:.4g}" for n, a, b in rest if n not in equal and None not in (a, b)
             )
+            verdict = f"{i.winner} wins" if not equal else f"{i.winner} ties with {', '.join(equal)}"
             lines.append(
-                f"{self.symbol} in [{i.start:.10g}, {i.end:.10g}]: {i.winner} wins"
-                + (f" (at {i.start:.6g}: {others})" if others else "")
+                f"{self.symbol} in [{i.start:.10g}, {i.end:.10g}]: {verdict}"
+                + (f" (others over it at the ends: {others})" if others else "")
             )
         for c in self.crossovers:
             how = "exact" if c.exact else f"refined to rel. {RTOL:g}"
@@ -286,6 +291,8 @@ def _numeric_roots(diff: Callable[[np.ndarray], np.ndarray], scan: np.ndarray) -
     """Sign changes of ``diff`` on ``scan`` refined by bisection, and touches (local minima of
     |diff| relative to the models that reach zero) refined by golden section."""
     d = diff(scan)
+    if np.all(d == 0):
+        return []  # the same model: equal everywhere, never a crossover
     roots = []
     scalar = lambda v: float(diff(np.array([v]))[0])  # noqa: E731
     sign = np.sign(d)
@@ -368,7 +375,10 @@ def compare(
             (names[k], number(ends[k, 0] / ends[win, 0]), number(ends[k, 2] / ends[win, 2]))
             for k in range(len(names))
         )
-        intervals.append(Interval(start, end, names[win], ratios))
+        ties = tuple(
+            names[k] for k in range(len(names)) if k != win and ends[k, 1] == ends[win, 1]
+        )
+        intervals.append(Interval(start, end, names[win], ratios, ties))
     return Comparison(
         names,
         axis.name,
