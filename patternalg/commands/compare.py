@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..decisions.compare import DEFAULT_RANGE, compare
-from ..decisions.numeric import count_symbols
-from ..syntax import parse
+from ..decisions.options import DEFAULT_RANGE
 from .common import load_library
 from .decide import add_point_options, at, axes, emit, terms
 
@@ -21,6 +19,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..decisions.compare import compare
+    from ..decisions.numeric import count_symbols
+    from ..syntax import parse
+
     library = load_library(args)
     parsed = terms(args)
     integer = frozenset(s for t in parsed for s in count_symbols(parse(t)))

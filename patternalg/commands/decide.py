@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..decisions.grid import Axis, parse_axis
 from ..pointwise import collect_bindings
 from .common import add_format_option, add_library_options, print_json, read_text_argument
+
+if TYPE_CHECKING:
+    from ..decisions.grid import Axis
 
 __all__ = ["add_point_options", "axes", "terms", "at", "emit"]
 
@@ -29,6 +31,8 @@ def add_point_options(parser: argparse.ArgumentParser, *, over_help: str) -> Non
 
 def axes(args: argparse.Namespace, integer: frozenset[str] = frozenset()) -> list[Axis]:
     """The ``--over`` grids; symbols in ``integer`` (thread counts) take whole numbers."""
+    from ..decisions.grid import parse_axis
+
     return [parse_axis(text, integer=text.partition("=")[0].strip() in integer) for text in args.over]
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..decisions.explore import explore
 from .common import add_format_option, add_library_options, load_library, read_text_argument
 from .decide import at, emit
 
@@ -31,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..decisions.explore import explore
+
     result = explore(
         read_text_argument(args.term, "the term"),
         threads=args.threads,

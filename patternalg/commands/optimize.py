@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..decisions.optimize import OBJECTIVES, optimize
+from ..decisions.options import OBJECTIVES
 from ..errors import EvaluationError
 from .common import load_library, read_text_argument
 from .decide import add_point_options, at, axes, emit
@@ -33,6 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..decisions.optimize import optimize
+
     library = load_library(args)
     grids = axes(args)
     if len(grids) > 1:

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..decisions.numeric import count_symbols
-from ..decisions.sweep import sweep
-from ..syntax import parse
 from .common import load_library
 from .decide import add_point_options, at, axes, emit, terms
 
@@ -20,6 +17,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..decisions.numeric import count_symbols
+    from ..decisions.sweep import sweep
+    from ..syntax import parse
+
     library = load_library(args)
     parsed = terms(args)
     integer = frozenset(s for t in parsed for s in count_symbols(parse(t)))

@@ -35,13 +35,12 @@ from ..symbols import log2, symbol, x
 from ..terms import Term
 from .grid import Axis, parse_axis
 from .numeric import Compiled
+from .options import DEFAULT_RANGE
 from .results import Tabular, number, unit_of
 from .sweep import prepare
 
 __all__ = ["Crossover", "Interval", "Region", "Comparison", "compare", "DEFAULT_RANGE"]
 
-#: the range of x when ``--over`` is not given
-DEFAULT_RANGE = "x=1..2^40:log"
 #: relative precision of numerically refined crossovers
 RTOL = 1e-9
 _SCAN = 4096  #: points of the scan that brackets sign changes

@@ -199,61 +199,90 @@ def _post_order(term: Term, done: Mapping[Term, Any] | None = None) -> Iterator[
 
 
 # --- the rules -------------------------------------------------------------------------------
-Rule = Callable[[Term], list[Term]]
-_TWO = sympy.Integer(2)
+class _Make:
+    """Builds terms hash-consed: an equal term built twice is the same object, so the
+    search's lookups compare identities, and a pool's count is expanded once."""
+
+    def __init__(self) -> None:
+        self.made: dict[tuple[Any, ...], Term] = {}
+
+    def node(self, kind: type, *parts: Any) -> Term:
+        key = (kind, *(p if isinstance(p, int) else id(p) for p in parts))
+        found = self.made.get(key)
+        if found is None:
+            if kind is TPool:
+                found = TPool(sympy.Integer(parts[0]), parts[1])
+            else:
+                found = kind(*parts)
+            self.made[key] = found
+        return found
+
+    def seq(self, left: Term, right: Term) -> Term:
+        return self.node(Seq, left, right)
+
+    def pipe(self, left: Term, right: Term) -> Term:
+        return self.node(Pipe, left, right)
+
+    def pool(self, count: int | sympy.Expr, body: Term) -> Term:
+        return self.node(TPool, int(count), body)
 
 
-def _to_tpool2_seq(t: Term) -> list[Term]:
-    return [TPool(_TWO, Seq(t.left, t.right))] if isinstance(t, Pipe) else []
+Rule = Callable[[Term, _Make], list[Term]]
 
 
-def _from_tpool2_seq(t: Term) -> list[Term]:
+def _to_tpool2_seq(t: Term, make: _Make) -> list[Term]:
+    return [make.pool(2, make.seq(t.left, t.right))] if isinstance(t, Pipe) else []
+
+
+def _from_tpool2_seq(t: Term, make: _Make) -> list[Term]:
     if isinstance(t, TPool) and t.count == 2 and isinstance(t.body, Seq):
-        return [Pipe(t.body.left, t.body.right)]
+        return [make.pipe(t.body.left, t.body.right)]
     return []
 
 
-def _layer(t: Term) -> list[Term]:
+def _layer(t: Term, make: _Make) -> list[Term]:
     if (
         isinstance(t, Pipe)
         and isinstance(t.left, TPool)
         and isinstance(t.right, TPool)
         and t.left.count == t.right.count
     ):
-        return [TPool(t.left.count, Pipe(t.left.body, t.right.body))]
+        return [make.pool(t.left.count, make.pipe(t.left.body, t.right.body))]
     return []
 
 
-def _unlayer(t: Term) -> list[Term]:
+def _unlayer(t: Term, make: _Make) -> list[Term]:
     if isinstance(t, TPool) and isinstance(t.body, Pipe):
         if isinstance(t.body.left, TPool) or isinstance(t.body.right, TPool):
             return []  # a pool in a pool is tpool_nest's business, not a new design
-        return [Pipe(TPool(t.count, t.body.left), TPool(t.count, t.body.right))]
+        return [make.pipe(make.pool(t.count, t.body.left), make.pool(t.count, t.body.right))]
     return []
 
 
-def _fission(t: Term) -> list[Term]:
-    return [Pipe(t.left, t.right)] if isinstance(t, Seq) else []
+def _fission(t: Term, make: _Make) -> list[Term]:
+    return [make.pipe(t.left, t.right)] if isinstance(t, Seq) else []
 
 
-def _fusion(t: Term) -> list[Term]:
-    return [Seq(t.left, t.right)] if isinstance(t, Pipe) else []
+def _fusion(t: Term, make: _Make) -> list[Term]:
+    return [make.seq(t.left, t.right)] if isinstance(t, Pipe) else []
 
 
-def _introduce(t: Term) -> list[Term]:
-    return [] if isinstance(t, TPool | MapReduce) else [TPool(_TWO, t)]
+def _introduce(t: Term, make: _Make) -> list[Term]:
+    return [] if isinstance(t, TPool | MapReduce) else [make.pool(2, t)]
 
 
-def _eliminate(t: Term) -> list[Term]:
+def _eliminate(t: Term, make: _Make) -> list[Term]:
     return [t.body] if isinstance(t, TPool) and t.count == 2 else []
 
 
-def _more(t: Term) -> list[Term]:
-    return [TPool(t.count + 1, t.body)] if isinstance(t, TPool) else []
+def _more(t: Term, make: _Make) -> list[Term]:
+    return [make.pool(int(t.count) + 1, t.body)] if isinstance(t, TPool) else []
 
 
-def _fewer(t: Term) -> list[Term]:
-    return [TPool(t.count - 1, t.body)] if isinstance(t, TPool) and t.count > 2 else []
+def _fewer(t: Term, make: _Make) -> list[Term]:
+    if isinstance(t, TPool) and t.count > 2:
+        return [make.pool(int(t.count) - 1, t.body)]
+    return []
 
 
 #: (law id, direction, relation between before and after, rule)
@@ -271,15 +300,19 @@ RULES: tuple[tuple[str, str, str, Rule], ...] = (
 )
 
 
-def _rebuild(node: Term, children: list[Term]) -> Term:
-    if isinstance(node, Seq | Pipe):
-        return type(node)(children[0], children[1])
+def _rebuild(node: Term, children: list[Term], make: _Make) -> Term:
+    if isinstance(node, Seq):
+        return make.seq(children[0], children[1])
+    if isinstance(node, Pipe):
+        return make.pipe(children[0], children[1])
     if isinstance(node, TPool):
-        return TPool(node.count, children[0])
+        return make.pool(node.count, children[0])
     raise AssertionError(f"not rebuilt: {type(node).__name__}")  # pragma: no cover
 
 
-def _neighbours(term: Term, slower: Callable[[Pipe], int]) -> Iterator[tuple[Term, int]]:
+def _neighbours(
+    term: Term, slower: Callable[[Pipe], int], make: _Make
+) -> Iterator[tuple[Term, int]]:
     """Every design one rewrite away (not inside mapReduces), with the index of its rule.
 
     Threads are only added on the critical path: a task pool is introduced around the
@@ -299,12 +332,12 @@ def _neighbours(term: Term, slower: Callable[[Pipe], int]) -> Iterator[tuple[Ter
                 continue
             if rule is _to_tpool2_seq and ancestors and isinstance(ancestors[-1], TPool):
                 continue  # no pool directly in a pool
-            for replacement in rule(node):
+            for replacement in rule(node, make):
                 new = replacement
                 for parent, slot in zip(reversed(ancestors), reversed(path), strict=True):
                     kids = list(parent.children())
                     kids[slot] = new
-                    new = _rebuild(parent, kids)
+                    new = _rebuild(parent, kids, make)
                 yield new, index
         if isinstance(node, MapReduce):
             continue
@@ -412,6 +445,7 @@ def explore(
     slower = values.slower_at_point if pointwise else values.slower_asymptotically
     rank: Callable[[Term], Any] = values.number if pointwise else values.growth
     counts: dict[Term, int] = {}
+    make = _Make()
     parent: dict[Term, tuple[Term, int] | None] = {start: None}
     depth = {start: 0}
     # best first: the most promising design is expanded next, up to ``expansions`` of them
@@ -423,13 +457,13 @@ def explore(
             break
         *_, design = heapq.heappop(queue)
         expanded += 1
-        for new, rule in _neighbours(design, slower):
+        for new, rule in _neighbours(design, slower, make):
             if new in parent or thread_count(new, counts) > budget:
                 continue
             parent[new] = (design, rule)
             depth[new] = depth[design] + 1
             heapq.heappush(queue, (rank(new), depth[new], len(parent), new))
-    designs = sorted(parent, key=lambda d: (rank(d), depth[d], str(d)))
+    designs = sorted(parent, key=lambda d: (rank(d), depth[d]))  # stable: found first
     mapping = {symbol(k): v for k, v in fixed.items() if k != "x"}
     ranked = []
     for design in designs[:top]:

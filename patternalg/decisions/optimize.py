@@ -33,13 +33,13 @@ from ..terms import Atom, Term, TPool
 from .budget import Budget, parse_budget, upper_bounds
 from .grid import Axis
 from .numeric import compile_term, count_symbols
+from .options import OBJECTIVES
 from .results import Tabular, unit_of
 
 __all__ = ["Candidate", "Optimum", "optimize", "free_counts", "MAX_EXHAUSTIVE"]
 
 #: the most assignments an exhaustive search enumerates
 MAX_EXHAUSTIVE = 5_000_000
-OBJECTIVES = ("max", "mean")
 
 
 @dataclass(frozen=True)
