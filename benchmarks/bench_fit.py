@@ -10,7 +10,7 @@ multiplicative Gaussian noise. Per file and noise level it prints
 * the share where ``basic``, ``default`` and Extra-P recovered the true hypothesis,
 
 and per file the modeling time of Extra-P (its ``ModelGenerator.model_all``, run in its
-own virtual environment) against ours (``fit_measurements``: aggregation, selection,
+own virtual environment) against ours (``PMNF.fit_each``: aggregation, selection,
 sympy models and records) and our bare numeric selection.
 
     python benchmarks/bench_fit.py [--extrap-python PATH] [--sizes 10,200,1000] [--stress N]
@@ -38,9 +38,11 @@ from pathlib import Path
 
 import numpy as np
 
-from patternalg.forms.pmnf import fit_measurements
-from patternalg.forms.pmnf_fit import BUILDING_BLOCKS, basis, select_basic, select_default
-from patternalg.measurements import read_measurements
+from patternalg.forms.pmnf import PMNF
+from patternalg.forms.pmnf.basic import select_basic
+from patternalg.forms.pmnf.default import basis, select_default
+from patternalg.measurements import read
+from patternalg.pmnf.blocks import BUILDING_BLOCKS
 
 HERE = Path(__file__).resolve().parent
 POINTS = 2.0 ** np.arange(2, 11)
@@ -117,10 +119,10 @@ def run_extrap(python: str, path: Path) -> dict:
 
 
 def ours(path: Path, modeler: str) -> tuple[np.ndarray, float, float]:
-    """Chosen blocks, wall and CPU seconds of fit_measurements (reading excluded)."""
-    ms = read_measurements(path)
+    """Chosen blocks, wall and CPU seconds of PMNF.fit_each (reading excluded)."""
+    ms = read(path)
     start, cpu = time.perf_counter(), time.process_time()
-    reports = fit_measurements(ms, modeler=modeler)
+    reports = PMNF.fit_each(ms, modeler=modeler)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     return np.array([choice(r.record) for r in reports]), wall, cpu
 
@@ -133,7 +135,7 @@ def choice(record: dict) -> int:
 
 def bare_selection(path: Path) -> float:
     """Seconds of the numeric selection alone (both modelers) on the aggregated values."""
-    ms = read_measurements(path)
+    ms = read(path)
     y = np.array([s.aggregate("mean") for s in ms.series])
     start = time.perf_counter()
     select_basic(POINTS, y)
@@ -178,8 +180,8 @@ def stress(python: str, tmp: str, kernels: int, seed: int) -> None:
         path = Path(tmp) / f"odd_{n}.txt"
         generate_odd(path, xs, kernels, seed + n, kind)
         extrap = run_extrap(python, path)["models"]
-        ms = read_measurements(path)
-        records = [r.record for r in fit_measurements(ms, modeler="basic")]
+        ms = read(path)
+        records = [r.record for r in PMNF.fit_each(ms, modeler="basic")]
         agree = [extrap_choice(e) == choice(r) for e, r in zip(extrap, records, strict=True)]
         scale = [np.abs(s.aggregate("mean")).max() or 1.0 for s in ms.series]
         gap = max(
@@ -208,7 +210,7 @@ def ablation(tmp: str, kernels: int, seed: int) -> None:
     for outliers in (0.0, 0.05):
         path = Path(tmp) / f"ablation_{outliers}.txt"
         truth, noise = generate(path, 2 * kernels, seed, outliers)
-        files.append((read_measurements(path).series, truth, noise))
+        files.append((read(path).series, truth, noise))
     print(f"\n{'':>40} | {'clean':>13} | {'5 % outliers':>13}")
     levels = " ".join(f"{v:>6.0%}" for v in NOISES)
     print(f"{'variant':>40} | {levels} | {levels}")

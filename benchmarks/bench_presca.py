@@ -33,7 +33,7 @@ from collections.abc import Callable
 import numpy as np
 
 from patternalg.forms.presca import fit_polynomial, predict
-from patternalg.tuning import mean_scores, run_binsearch, run_opresca, score
+from patternalg.forms.presca.tuning import mean_scores, run_binsearch, run_opresca, score
 
 THREADS = np.arange(1, 49)
 NOISE = 0.02  # default; --noise changes it

@@ -17,16 +17,29 @@ import warnings
 from fractions import Fraction
 
 
+def _exponents(compound) -> dict:
+    """The exponents (i, j) of one compound term x^i * log2(x)^j."""
+    i, j = Fraction(0), 0
+    for simple in compound.simple_terms:
+        if simple.term_type == "polynomial":
+            i = Fraction(float(simple.exponent)).limit_denominator(100)
+        else:
+            j = int(float(simple.exponent))
+    return {"i": str(i), "j": j}
+
+
 def _terms(function) -> list[dict]:
+    """Single-parameter terms as {coefficient, i, j}; multi-parameter ones with their factors."""
     terms = []
     for compound in getattr(function, "compound_terms", []):
-        i, j = Fraction(0), 0
-        for simple in compound.simple_terms:
-            if simple.term_type == "polynomial":
-                i = Fraction(float(simple.exponent)).limit_denominator(100)
-            else:
-                j = int(float(simple.exponent))
-        terms.append({"coefficient": float(compound.coefficient), "i": str(i), "j": j})
+        coefficient = float(compound.coefficient)
+        if hasattr(compound, "parameter_term_pairs"):
+            factors = [
+                {"parameter": int(p), **_exponents(t)} for p, t in compound.parameter_term_pairs
+            ]
+            terms.append({"coefficient": coefficient, "factors": factors})
+        else:
+            terms.append({"coefficient": coefficient, **_exponents(compound)})
     return terms
 
 

@@ -32,8 +32,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 import patternalg
-from patternalg.forms.pmnf import fit_measurements
-from patternalg.measurements import MeasurementSet, Series
+from patternalg.forms import PMNF
+from patternalg.measurements import Measurements, Series
 
 SIZES = [2**k for k in range(12, 19)]
 TERM = "pipe(tpool_2(sort), inc)"
@@ -83,7 +83,9 @@ def time_kernel(
                 continue
             reps.append(elapsed / calls)
         values.append(np.array(reps))
-    return Series(name, "time", np.array(sizes, dtype=float)[:, None], tuple(values))
+    points = np.array(sizes, dtype=float)[:, None]
+    lines = tuple((0,) * len(v) for v in values)  # measured here, not read from a file
+    return Series(name, "time", ("x",), points, tuple(values), lines, "timings")
 
 
 def run_pipeline(size: int, items: int = 24) -> float:
@@ -147,16 +149,16 @@ def main() -> None:
         time_kernel(name, fn, SIZES) for name, fn in (("nop", nop), ("inc", inc), ("sort", sort))
     ]
     # the fastest repetition is the one least disturbed by other processes
-    timings = MeasurementSet("timings", "python", ("x",), tuple(kernels))
-    reports = fit_measurements(timings, aggregate="min")
+    timings = Measurements("timings", "python", ("x",), "time", "ns", tuple(kernels))
+    reports = PMNF.fit_each(timings, aggregate="min")
     library = patternalg.ModelLibrary.builtin().merged(r.model for r in reports)
     print("fitted models (ns per call, x = elements):")
     for r in reports:
-        print(f"  {r.summary}    (SMAPE {r.record['smape']:.1f} %)")
+        print(f"  {r.atom}: {r.fitted.text()}    (SMAPE {r.record['smape']:.1f} %)")
     print(f"\n{TERM}: {patternalg.model(TERM, library, semantics='exact')}")
     speedup = thread_speedup()
     print(f"\ntwo threads sorted {speedup:.2f}x as fast as one on this machine now (tpool_2")
-    print("assumes 2x); the column \"real s\" puts that speed-up in place of the 2")
+    print('assumes 2x); the column "real s" puts that speed-up in place of the 2')
     print(
         f"\n{'x':>8} {'predicted ns/item':>18} {'measured ns/item':>17} {'error':>7} {'real s':>8}"
     )

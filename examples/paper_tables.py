@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from patternalg import ModelLibrary, evaluate, parse
-from patternalg.asymptotics import normal_form
+from patternalg.pmnf.normal_form import normal_form
 from patternalg.render import as_text
 
 

@@ -1,7 +1,8 @@
 """The composition operators M[.] of the paper and the evaluator of terms.
 
-``seq`` adds (eq. 2), ``tpool_n`` divides by n (eq. 3), ``pipe`` takes the slower stage
-(eq. 4) and ``mapReduce`` sums its three phases (eq. 5). The meaning of "slower" is a
+``seq`` adds (paper 001, eq. (2)), ``tpool_n`` divides by n (eq. (3)), ``pipe`` takes the
+slower stage (eq. (4)) and ``mapReduce`` sums its three phases (eq. (5)); each is computed
+by its ``m_*`` function only. The meaning of "slower" is a
 :class:`Semantics`: ``asymptotic`` (the paper's: the stage with the worse O-scaling in x)
 or ``exact`` (the pointwise maximum).
 
@@ -19,16 +20,20 @@ Max(5422.97, 536.185*x)
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import sympy
 
-from . import asymptotics
 from .arith import check_finite, format_expr
-from .asymptotics import NormalForm, compare_normal_forms, normal_form
 from .errors import EvaluationError, PatternalgError
-from .library import AtomicModel
+from .model import AtomicModel
+from .pmnf.dominance import is_numeric, nonnegative, refuted_by_samples
+from .pmnf.maximum import Maximum
+from .pmnf.normal_form import NormalForm, compare, compare_normal_forms, normal_form
+from .pmnf.sampling import signs_differ
 from .symbols import m as m_symbol
 from .symbols import n as n_symbol
 from .symbols import o as o_symbol
@@ -44,18 +49,21 @@ __all__ = [
     "m_tpool",
     "m_pipe",
     "m_mapreduce",
+    "as_expr",
+    "Value",
     "RESOURCE_SYMBOLS",
 ]
 
 #: symbols that annotations may bind on atoms whose models do not use them
 RESOURCE_SYMBOLS = frozenset({"p", "phi"})
 _SHIFT = sympy.Symbol("_x_minus_1", nonnegative=True)
+T = TypeVar("T")
 
 
 class Semantics(enum.Enum):
     """How ``pipe`` chooses its bottleneck stage."""
 
-    ASYMPTOTIC = "asymptotic"  #: the stage with the worse O-scaling in x (the paper's eq. 4)
+    ASYMPTOTIC = "asymptotic"  #: the stage with the worse O-scaling in x (paper 001, eq. (4))
     EXACT = "exact"  #: the pointwise maximum, simplified under x >= 1
 
     @classmethod
@@ -94,14 +102,47 @@ class Derivation:
 
 
 # --- the composition operators --------------------------------------------------------------
-def m_seq(left: sympy.Expr, right: sympy.Expr) -> sympy.Expr:
-    """Eq. (2): M[seq(f1, f2)] = M[f1] + M[f2]."""
-    return sympy.Add(left, right)
+#: a sub-term's model: a :class:`NormalForm` where it has one (sums, task pools and pipes of
+#: normal forms stay normal forms and never pay for sympy's ``expand``), a :class:`Maximum` of
+#: normal forms for a pipe of stages that cannot be ordered, else a sympy expression
+Value = sympy.Expr | NormalForm | Maximum
 
 
-def m_tpool(count: sympy.Expr, body: sympy.Expr) -> sympy.Expr:
-    """Eq. (3): M[tpool_n(task)] = M[task] / n."""
-    return sympy.Mul(body, sympy.Pow(count, -1))
+def as_expr(value: Value) -> sympy.Expr:
+    """The sympy expression of a model held either way.
+
+    >>> as_expr(normal_form(x + 1)) == x + 1
+    True
+    """
+    return value.to_expr() if isinstance(value, NormalForm | Maximum) else value
+
+
+def m_seq(left: Value, right: Value) -> Value:
+    """Paper 001, eq. (2): M[seq(f1, f2)] = M[f1] + M[f2].
+
+    Two normal forms add term by term; otherwise the sum is a sympy expression.
+
+    >>> from patternalg.symbols import x
+    >>> m_seq(536.185 * x, sympy.Float(5422.97))
+    536.185*x + 5422.97
+    """
+    if isinstance(left, NormalForm) and isinstance(right, NormalForm):
+        return left + right
+    return sympy.Add(as_expr(left), as_expr(right))
+
+
+def m_tpool(count: sympy.Expr, body: Value) -> Value:
+    """Paper 001, eq. (3): M[tpool_n(task)] = M[task] / n.
+
+    A normal form divides each coefficient; otherwise the quotient is a sympy expression.
+
+    >>> from patternalg.symbols import n, x
+    >>> m_tpool(n, 1034.17 * x)
+    1034.17*x/n
+    """
+    if isinstance(body, NormalForm):
+        return body.scaled(sympy.Pow(count, -1))
+    return sympy.Mul(as_expr(body), sympy.Pow(count, -1))
 
 
 def _tie_break(a: sympy.Expr, b: sympy.Expr) -> int:
@@ -109,7 +150,7 @@ def _tie_break(a: sympy.Expr, b: sympy.Expr) -> int:
 
 
 def _asymptotic_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
-    order = asymptotics.compare(a, b)
+    order = compare(a, b)
     if order is None:
         return sympy.Max(a, b), None
     if order == 0:
@@ -146,20 +187,23 @@ def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
     return bool(sympy.expand(shifted).is_nonnegative)
 
 
-def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
-    """Pointwise maximum; arguments that are never the maximum for x >= 1 are dropped."""
-    args = list(dict.fromkeys([*sympy.Max.make_args(a), *sympy.Max.make_args(b)]))
-    kept: list[sympy.Expr] = []
-    for i, arg in enumerate(args):
-        # drop arg if another argument is at least as large everywhere (ties keep the first)
-        beaten = any(
-            _dominated(arg, other) and (j < i or not _dominated(other, arg))
+def _undominated(args: Sequence[T], below: Callable[[T, T], bool]) -> list[T]:
+    """The arguments of a maximum that another argument is not ``below`` (ties keep the first)."""
+    return [
+        arg
+        for i, arg in enumerate(args)
+        if not any(
+            below(arg, other) and (j < i or not below(other, arg))
             for j, other in enumerate(args)
             if j != i
         )
-        if not beaten:
-            kept.append(arg)
-    result = sympy.Max(*kept)
+    ]
+
+
+def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
+    """Pointwise maximum; arguments that are never the maximum for x >= 1 are dropped."""
+    args = list(dict.fromkeys([*sympy.Max.make_args(a), *sympy.Max.make_args(b)]))
+    result = sympy.Max(*_undominated(args, _dominated))
     if result == a:
         return a, 0
     if result == b:
@@ -167,20 +211,72 @@ def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
     return result, None
 
 
-def m_pipe(
-    left: sympy.Expr, right: sympy.Expr, semantics: Semantics = Semantics.ASYMPTOTIC
-) -> tuple[sympy.Expr, int | None]:
-    """Eq. (4): M[pipe(s1, s2)] = max(M[s1], M[s2]); returns the model and the bottleneck.
+@functools.lru_cache(maxsize=65536)
+def _form_below(small: NormalForm, big: NormalForm) -> bool:
+    """Whether ``small <= big`` for every x >= 1: on the terms if the coefficients are numbers."""
+    difference = big - small
+    if is_numeric(difference):
+        return nonnegative(difference)
+    if refuted_by_samples(small, big) or _has_min_max(difference):
+        return False  # Min/Max of p and phi: sympy's assumptions are slow and decide nothing
+    return _dominated(small.to_expr(), big.to_expr())
 
-    The bottleneck is 0 (left), 1 (right) or None when the maximum stays symbolic.
+
+def _has_min_max(form: NormalForm) -> bool:
+    return any(c.has(sympy.Min, sympy.Max) for _, c in form.items())
+
+
+@functools.lru_cache(maxsize=65536)
+def _grows_no_faster(small: NormalForm, big: NormalForm) -> bool:
+    order = compare_normal_forms(big, small)
+    return order is not None and order >= 0
+
+
+def _forms(value: Value) -> tuple[NormalForm, ...] | None:
+    if isinstance(value, NormalForm):
+        return (value,)
+    if isinstance(value, Maximum):
+        return value.forms
+    return None
+
+
+def _forms_max(
+    left: tuple[NormalForm, ...], right: tuple[NormalForm, ...], semantics: Semantics
+) -> tuple[Value, int | None]:
+    """The maximum of stages held as normal forms: the stages no other stage beats."""
+    below = _form_below if semantics is Semantics.EXACT else _grows_no_faster
+    kept = _undominated(list(dict.fromkeys(left + right)), below)
+    result = kept[0] if len(kept) == 1 else Maximum(tuple(kept))
+    if set(kept) == set(left):
+        return result, 0
+    if set(kept) == set(right):
+        return result, 1
+    return result, None
+
+
+def m_pipe(
+    left: Value, right: Value, semantics: Semantics = Semantics.ASYMPTOTIC
+) -> tuple[Value, int | None]:
+    """Paper 001, eq. (4): M[pipe(s1, s2)] = max(M[s1], M[s2]), and the bottleneck stage.
+
+    The bottleneck is 0 (left), 1 (right) or None when the maximum stays symbolic. Stages
+    held as normal forms are ordered on their terms (no sympy): by growth under asymptotic
+    semantics, pointwise for x >= 1 under exact semantics; stages that cannot be ordered
+    stay in one flat :class:`Maximum`.
 
     >>> from patternalg.symbols import x
     >>> m_pipe(536.185 * x, sympy.Float(5422.97))
     (536.185*x, 0)
+    >>> m_pipe(normal_form(536.185 * x), normal_form(sympy.Float(5422.97)), Semantics.EXACT)
+    (Maximum(Max(5422.97, 536.185*x)), None)
     """
+    left_forms, right_forms = _forms(left), _forms(right)
+    if left_forms is not None and right_forms is not None:
+        return _forms_max(left_forms, right_forms, semantics)
+    a, b = as_expr(left), as_expr(right)
     if semantics is Semantics.EXACT:
-        return _exact_max(left, right)
-    return _asymptotic_max(left, right)
+        return _exact_max(a, b)
+    return _asymptotic_max(a, b)
 
 
 def m_mapreduce(
@@ -188,15 +284,18 @@ def m_mapreduce(
     threads: sympy.Expr,
     per_key: sympy.Expr,
     keys: sympy.Expr,
-    map_model: sympy.Expr,
+    map_model: Value,
     shuffle_model: sympy.Expr,
     shuffle_keys: sympy.Expr,
-    reduce_model: sympy.Expr,
+    reduce_model: Value,
 ) -> sympy.Expr:
-    """Eq. (5): x*M[map](1)/(m*n) + M[shuffle_{m,n}^{o}](d(x)) + k(x)*M[reduce](d(x))/(m*n).
+    """Paper 001, eq. (5): the sum of the map, shuffle and reduce phases.
 
-    The shuffle model is a model in x (elements per key), m, n and o (keys).
+    x*M[map](1)/(m*n) + M[shuffle_{m,n}^{o}](d(x)) + k(x)*M[reduce](d(x))/(m*n). The shuffle
+    model is a model in x (elements per key), m, n and o (keys); paper 001, eqs. (6) and (7)
+    are this equation for GrPPi and for Hadoop.
     """
+    map_model, reduce_model = as_expr(map_model), as_expr(reduce_model)
     workers = sympy.Mul(nodes, threads)
     map_phase = sympy.Mul(x, map_model.xreplace({x: sympy.Integer(1)}), sympy.Pow(workers, -1))
     shuffle_phase = shuffle_model.xreplace(
@@ -206,53 +305,26 @@ def m_mapreduce(
     return sympy.Add(map_phase, shuffle_phase, reduce_phase)
 
 
-# --- the evaluator --------------------------------------------------------------------------
-class _Value:
-    """A sub-term's model, held as a sympy expression, a normal form, or both (lazily).
-
-    Sums and task pools of normal forms stay normal forms, and pipes compare them
-    directly, so big terms never pay for sympy's ``expand``.
-    """
-
-    __slots__ = ("_expr", "_normal", "_tried")
-
-    def __init__(self, expr: sympy.Expr | None = None, normal: NormalForm | None = None) -> None:
-        self._expr, self._normal, self._tried = expr, normal, normal is not None
-
-    @property
-    def expr(self) -> sympy.Expr:
-        if self._expr is None:
-            assert self._normal is not None
-            self._expr = self._normal.to_expr()
-        return self._expr
-
-    @property
-    def normal(self) -> NormalForm | None:
-        if not self._tried:
-            self._tried = True
-            self._normal = normal_form(self.expr)
-        return self._normal
+# --- the evaluator ---------------------------------------------------------------------------
+def _value(expr: sympy.Expr) -> Value:
+    """A model as the evaluator holds it: its normal form if it has one (keeping ``expr``)."""
+    normal = normal_form(expr)
+    return expr if normal is None else normal
 
 
-def _seq_value(left: _Value, right: _Value) -> _Value:
-    if left.normal is not None and right.normal is not None:
-        return _Value(normal=left.normal + right.normal)
-    return _Value(m_seq(left.expr, right.expr))
-
-
-def _tpool_value(count: sympy.Expr, body: _Value) -> _Value:
-    if body.normal is not None:
-        return _Value(normal=body.normal.scaled(sympy.Pow(count, -1)))
-    return _Value(m_tpool(count, body.expr))
-
-
-def _pipe_value(left: _Value, right: _Value, semantics: Semantics) -> tuple[_Value, int | None]:
-    if semantics is Semantics.ASYMPTOTIC and left.normal is not None and right.normal is not None:
-        order = compare_normal_forms(left.normal, right.normal)
-        if order is not None:  # 0 only for equal normal forms: either stage is the model
-            return (left, 0) if order >= 0 else (right, 1)
-    result, winner = m_pipe(left.expr, right.expr, semantics)
-    return _Value(result), winner
+def _bind(expr: sympy.Expr, bindings: Mapping[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
+    """``expr.xreplace(bindings)``, but a Min/Max whose arguments change order with the other
+    symbols stays unevaluated: sympy would spend some 70 ms per Max to find that out."""
+    if expr in bindings:
+        return bindings[expr]
+    if not expr.args or not expr.free_symbols & bindings.keys():
+        return expr
+    args = [_bind(a, bindings) for a in expr.args]
+    if isinstance(expr, sympy.Min | sympy.Max) and all(
+        signs_differ(a, b) for i, a in enumerate(args) for b in args[i + 1 :]
+    ):
+        return expr.func(*args, evaluate=False)
+    return expr.func(*args)
 
 
 def _atom_model(atom: Atom, library: Mapping[str, AtomicModel]) -> tuple[sympy.Expr, AtomicModel]:
@@ -268,7 +340,7 @@ def _atom_model(atom: Atom, library: Mapping[str, AtomicModel]) -> tuple[sympy.E
                 f"(its symbols: {', '.join(sorted(names)) or 'none'})"
             )
         bindings[symbol(key)] = value
-    expr = model.expr.xreplace(bindings)
+    expr = _bind(model.expr, bindings)
     if not check_finite(expr):
         raise EvaluationError(f"{atom}: the annotations make the model infinite (division by zero)")
     return expr, model
@@ -290,7 +362,7 @@ def _shuffle_model(
 
 def evaluate(
     term: Term,
-    library: Mapping[str, AtomicModel] | None = None,
+    library: Mapping[str, AtomicModel],
     semantics: Semantics | str = Semantics.ASYMPTOTIC,
     *,
     derivation: Derivation | None = None,
@@ -302,12 +374,8 @@ def evaluate(
     ``derivation``, if given, is filled with every sub-term's model (for ``--explain``).
     Nothing recurses on the depth of the term.
     """
-    if library is None:
-        from .library import ModelLibrary
-
-        library = ModelLibrary.builtin()
     semantics = Semantics.of(semantics)
-    memo: dict[int, _Value] = {}
+    memo: dict[int, Value] = {}
     notes: dict[int, str] = {}
     # post-order with an explicit stack: (node, children done?)
     stack: list[tuple[Term, bool]] = [(term, False)]
@@ -324,35 +392,35 @@ def evaluate(
         memo[key], notes[key] = _combine(node, memo, library, semantics, metavariables, derivation)
     if derivation is not None:
         _record(term, memo, notes, derivation)
-    return memo[id(term)].expr
+    return as_expr(memo[id(term)])
 
 
 def _combine(
     node: Term,
-    memo: dict[int, _Value],
+    memo: dict[int, Value],
     library: Mapping[str, AtomicModel],
     semantics: Semantics,
     metavariables: Mapping[str, sympy.Expr] | None,
     derivation: Derivation | None,
-) -> tuple[_Value, str]:
+) -> tuple[Value, str]:
     if isinstance(node, Atom):
         expr, model = _atom_model(node, library)
         if derivation is not None:
             derivation.atoms[node.name] = model
-        return _Value(expr), model.source
+        return _value(expr), model.source
     if isinstance(node, Meta):
         if metavariables is None or node.name not in metavariables:
             raise EvaluationError(
                 f"{node.name} is a metavariable (capitalised names stand for any term in laws); "
                 "atom names start with a lowercase letter"
             )
-        return _Value(metavariables[node.name]), "metavariable"
+        return _value(metavariables[node.name]), "metavariable"
     if isinstance(node, Seq):
-        return _seq_value(memo[id(node.left)], memo[id(node.right)]), ""
+        return m_seq(memo[id(node.left)], memo[id(node.right)]), ""
     if isinstance(node, TPool):
-        return _tpool_value(node.count, memo[id(node.body)]), ""
+        return m_tpool(node.count, memo[id(node.body)]), ""
     if isinstance(node, Pipe):
-        result, winner = _pipe_value(memo[id(node.left)], memo[id(node.right)], semantics)
+        result, winner = m_pipe(memo[id(node.left)], memo[id(node.right)], semantics)
         if winner is None:
             if derivation is not None:
                 derivation.undecided += 1
@@ -367,21 +435,21 @@ def _combine(
             node.threads,
             node.per_key,
             node.keys,
-            memo[id(node.map)].expr,
+            memo[id(node.map)],
             shuffle_expr,
             shuffle_keys,
-            memo[id(node.reduce)].expr,
+            memo[id(node.reduce)],
         )
-        return _Value(expr), f"eq. (5) with shuffle model {shuffle_name}"
+        return _value(expr), f"paper 001, eq. (5) with shuffle model {shuffle_name}"
     raise PatternalgError(f"cannot evaluate {type(node).__name__}")  # pragma: no cover
 
 
 def _record(
-    term: Term, memo: dict[int, _Value], notes: dict[int, str], derivation: Derivation
+    term: Term, memo: dict[int, Value], notes: dict[int, str], derivation: Derivation
 ) -> None:
     stack: list[tuple[Term, int]] = [(term, 0)]
     while stack:
         node, depth = stack.pop()
-        step = Step(node, memo[id(node)].expr, depth, notes.get(id(node), ""))
+        step = Step(node, as_expr(memo[id(node)]), depth, notes.get(id(node), ""))
         derivation.steps.append(step)
         stack.extend((c, depth + 1) for c in reversed(node.children()))

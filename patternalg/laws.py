@@ -36,10 +36,10 @@ from hypothesis.errors import Unsatisfiable
 from . import strategies as pst
 from .algebra import Derivation, Semantics, evaluate
 from .arith import format_expr
-from .asymptotics import compare, normal_form
 from .bindings import counts
 from .errors import EvaluationError
 from .library import AtomicModel, ModelLibrary
+from .pmnf.normal_form import compare, normal_form
 from .pointwise import substitute_counts
 from .proof import RELATIONS, decide
 from .symbols import log2, x
@@ -398,7 +398,9 @@ def _cases(
     prefix = _free_prefix(library)
     generated_names = [f"{prefix}{i}" for i in range(_GENERATED)] if metas else []
     usable = [name for name, model in library.items() if model.expr.free_symbols <= {x}]
-    term = pst.terms(max_depth=3, atoms=generated_names + usable)
+    term = pst.terms(
+        max_depth=3, atoms=generated_names + usable, mapreduce=False, annotations=False
+    )
     model = pst.models()
     value = st.integers(1, 64)
     size = pst.input_sizes()

@@ -12,8 +12,8 @@ Write your own property tests of pattern compositions with them:
 >>> test_models_are_positive()
 
 :func:`models` draws closed forms of Extra-P's performance model normal form (PMNF):
-sums of ``c * x^i * log2(x)^j`` with ``i`` and ``j`` from Extra-P's default exponent
-sets (:data:`POLY_EXPONENTS`, :data:`LOG_EXPONENTS`; Calotoiu et al., SC'13) and
+sums of ``c * x^i * log2(x)^j`` whose ``(i, j)`` is the constant or one of Extra-P's
+building blocks (:mod:`patternalg.pmnf.blocks`, the fitter's; Calotoiu et al., SC'13) and
 positive coefficients of two significant digits from 10^-3 to about 10^10.
 :func:`terms` draws terms of bounded depth over a set of atom names; :func:`libraries`
 draws model libraries of such atoms.
@@ -32,9 +32,11 @@ from collections.abc import Iterable, Mapping
 import sympy
 from hypothesis import strategies as st
 
+from .algebra import RESOURCE_SYMBOLS
 from .library import AtomicModel, ModelLibrary
+from .pmnf import blocks
 from .symbols import log2, x
-from .terms import Atom, Pipe, Seq, Term, TPool
+from .terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 
 __all__ = [
     "coefficients",
@@ -49,33 +51,16 @@ __all__ = [
 ]
 
 _R = sympy.Rational
-#: exponents of x in Extra-P's default search space
+#: exponents of x in Extra-P's default search space (:data:`patternalg.pmnf.blocks.POLY_EXPONENTS`)
 POLY_EXPONENTS: tuple[sympy.Rational, ...] = tuple(
-    _R(v)
-    for v in (
-        "0",
-        "1/4",
-        "1/3",
-        "1/2",
-        "2/3",
-        "3/4",
-        "1",
-        "5/4",
-        "4/3",
-        "3/2",
-        "5/3",
-        "7/4",
-        "2",
-        "9/4",
-        "7/3",
-        "5/2",
-        "8/3",
-        "11/4",
-        "3",
-    )
+    _R(i.numerator, i.denominator) for i in blocks.POLY_EXPONENTS
 )
 #: exponents of log2(x) in Extra-P's default search space
-LOG_EXPONENTS: tuple[int, ...] = (0, 1, 2)
+LOG_EXPONENTS: tuple[int, ...] = blocks.LOG_EXPONENTS
+#: the terms ``(i, j)`` a drawn model is made of: the constant and Extra-P's building blocks
+_TERMS: tuple[tuple[sympy.Rational, int], ...] = tuple(
+    (_R(i.numerator, i.denominator), j) for i, j in blocks.TERMS
+)
 #: the largest input size the law checker draws: x ranges over [1, 2^30]
 MAX_INPUT_SIZE = 2**30
 
@@ -97,7 +82,8 @@ def coefficients(low: int = -3, high: int = 8) -> st.SearchStrategy[sympy.Ration
     )
 
 
-def _pmnf_term(coefficient: sympy.Expr, i: sympy.Rational, j: int) -> sympy.Expr:
+def _pmnf_term(coefficient: sympy.Expr, block: tuple[sympy.Rational, int]) -> sympy.Expr:
+    i, j = block
     return sympy.Mul(coefficient, sympy.Pow(x, i), sympy.Pow(log2(x), j))
 
 
@@ -114,8 +100,7 @@ def models(max_terms: int = 2) -> st.SearchStrategy[sympy.Expr]:
     one = st.builds(
         _pmnf_term,
         coefficients(),
-        st.sampled_from(POLY_EXPONENTS),
-        st.sampled_from(LOG_EXPONENTS),
+        st.sampled_from(_TERMS),
     )
     return st.lists(one, min_size=1, max_size=max_terms).map(lambda ts: sympy.Add(*ts))
 
@@ -153,37 +138,76 @@ def _atom_names(atoms: Iterable[str] | Mapping[str, object] | None) -> list[str]
     return names
 
 
+def _annotated(name: str, key: str, value: sympy.Expr) -> Atom:
+    return Atom(name, ((key, value),))
+
+
 def terms(
     max_depth: int = 3,
     atoms: Iterable[str] | Mapping[str, object] | None = None,
     counts: st.SearchStrategy[sympy.Expr] | None = None,
+    *,
+    mapreduce: bool | None = None,
+    annotations: bool = True,
 ) -> st.SearchStrategy[Term]:
-    """Terms of depth at most ``max_depth`` built with seq, pipe and tpool over ``atoms``.
+    """Terms of depth at most ``max_depth`` of seq, pipe, tpool and mapReduce over ``atoms``.
 
     ``atoms`` is a list of atom names or a library (default: the built-in library);
-    ``counts`` draws the thread counts of task pools (default :func:`thread_counts` up to 8).
-    Shrinking goes toward single atoms, then towards the first atom.
+    ``counts`` draws the thread counts of task pools and mapReduce's m and n (default
+    :func:`thread_counts` up to 8). ``mapReduce_{m,n}^{d,k}(map, reduce)`` is drawn if
+    ``mapreduce`` is true, by default if ``atoms`` holds the ``shuffle`` model it needs;
+    with ``annotations``, atoms are drawn with a resource bound too (``inc[p=4]``).
+    Shrinking goes toward single plain atoms, then towards the first atom.
 
     >>> from hypothesis import find
     >>> find(terms(max_depth=2, atoms=["qsort"]), lambda t: t.depth() == 2)
     parse('seq(qsort, qsort)')
+    >>> find(terms(max_depth=2, atoms=["inc", "shuffle"]), lambda t: isinstance(t, MapReduce))
+    parse('mapReduce_{1,1}^{x,x}(inc, inc)')
     """
     if max_depth < 1:
         raise ValueError(f"max_depth must be at least 1, got {max_depth}")
     names = _atom_names(atoms)
     count_strategy = counts if counts is not None else thread_counts(8)
     leaves = st.sampled_from(names).map(Atom)
+    if annotations:
+        leaves = st.one_of(
+            leaves,
+            st.builds(
+                _annotated,
+                st.sampled_from(names),
+                st.sampled_from(sorted(RESOURCE_SYMBOLS)),
+                count_strategy,
+            ),
+        )
+    with_mapreduce = "shuffle" in names if mapreduce is None else mapreduce
+    # d(x) and k(x): the input size or a constant
+    sizes = st.one_of(st.just(x), count_strategy)
 
     def level(depth: int) -> st.SearchStrategy[Term]:
         if depth == 1:
             return leaves
         below = st.deferred(lambda: level(depth - 1))
-        return st.one_of(
+        operators = [
             leaves,
             st.builds(Seq, below, below),
             st.builds(Pipe, below, below),
             st.builds(TPool, count_strategy, below),
-        )
+        ]
+        if with_mapreduce:
+            operators.append(
+                st.builds(
+                    MapReduce,
+                    count_strategy,
+                    count_strategy,
+                    sizes,
+                    sizes,
+                    below,
+                    st.none(),
+                    below,
+                )
+            )
+        return st.one_of(*operators)
 
     return level(max_depth)
 

@@ -1,7 +1,9 @@
-"""Reading measurements: Extra-P's text, JSON, JSON Lines and TaLPas formats, and CSV."""
+"""Reading measurements: Extra-P's text, JSON, JSON Lines and TaLPas formats, and CSV;
+stdin, delimiters, deep nesting, units from column names, one atom name for every form."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -9,8 +11,8 @@ import numpy as np
 import pytest
 
 from patternalg.errors import MeasurementError
-from patternalg.forms.pmnf import fit_measurements
-from patternalg.measurements import MeasurementSet, detect_format, read_measurements
+from patternalg.forms.pmnf import PMNF
+from patternalg.measurements import READERS, Aggregation, Measurements, atom_name, read, sniff
 
 EXTRAP = Path(__file__).parents[2] / "shared" / "extrap-testdata"
 DATA = EXTRAP / "tests" / "data"
@@ -25,7 +27,7 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
-def as_formats(ms: MeasurementSet, tmp_path: Path) -> dict[str, Path]:
+def as_formats(ms: Measurements, tmp_path: Path) -> dict[str, Path]:
     """The single-parameter set ``ms`` written in every format we read."""
     (name,) = ms.parameters
     text = [
@@ -57,7 +59,7 @@ def as_formats(ms: MeasurementSet, tmp_path: Path) -> dict[str, Path]:
     return files
 
 
-def summary(ms: MeasurementSet) -> list[tuple]:
+def summary(ms: Measurements) -> list[tuple]:
     return [
         (s.kernel, s.metric, s.points[:, 0].tolist(), s.aggregate("mean").tolist())
         for s in ms.series
@@ -66,21 +68,23 @@ def summary(ms: MeasurementSet) -> list[tuple]:
 
 # --- Extra-P's own inputs ------------------------------------------------------------------
 def test_extrap_text_file_is_read_with_kernels_metrics_and_lines() -> None:
-    ms = read_measurements(DATA / "text" / "one_parameter_6.txt")
+    ms = read(DATA / "text" / "one_parameter_6.txt")
     assert ms.format == "text" and ms.parameters == ("p",)
-    assert [(s.kernel, s.metric, s.line) for s in ms.series] == [
-        ("met1", "", 4),
-        ("met2", "", 11),
-        ("met3", "", 18),
-        ("met4", "", 25),
+    path = DATA / "text" / "one_parameter_6.txt"
+    assert [(s.kernel, s.metric, str(s.location())) for s in ms.series] == [
+        ("met1", "", f"{path}:5"),
+        ("met2", "", f"{path}:12"),
+        ("met3", "", f"{path}:19"),
+        ("met4", "", f"{path}:26"),
     ]
+    assert ms.series[1].lines[4] == (16,) * 4  # every repetition keeps its DATA line
     assert ms.series[0].points[:, 0].tolist() == [1000, 2000, 4000, 8000, 16000]
     assert ms.series[1].values[4].tolist() == [256.01, 255.99, 256, 256]  # 4 repetitions
     assert ms.series[0].aggregate("mean")[4] == pytest.approx(4.2)
 
 
 def test_text_file_with_metrics_after_regions() -> None:
-    ms = read_measurements(DATA / "text" / "one_parameter_5.txt")
+    ms = read(DATA / "text" / "one_parameter_5.txt")
     assert [(s.kernel, s.metric) for s in ms.series] == [
         ("merge", "time"),
         ("sort", "time"),
@@ -90,14 +94,14 @@ def test_text_file_with_metrics_after_regions() -> None:
 
 
 def test_points_without_brackets_and_one_point_per_line() -> None:
-    seven = read_measurements(DATA / "text" / "one_parameter_7.txt")
-    six = read_measurements(DATA / "text" / "one_parameter_6.txt")
+    seven = read(DATA / "text" / "one_parameter_7.txt")
+    six = read(DATA / "text" / "one_parameter_6.txt")
     assert summary(seven)[0] == summary(six)[0]
-    assert read_measurements(SAME_DATA[0]).series[0].points[:, 0].tolist() == [20, 30, 40, 50, 60]
+    assert read(SAME_DATA[0]).series[0].points[:, 0].tolist() == [20, 30, 40, 50, 60]
 
 
 def test_text_and_talpas_inputs_of_extrap_hold_the_same_data() -> None:
-    text, talpas = (read_measurements(p) for p in SAME_DATA)
+    text, talpas = (read(p) for p in SAME_DATA)
     assert talpas.format == "talpas" and talpas.parameters == ("x",)
     assert [v.tolist() for v in text.series[0].values] == [
         v.tolist() for v in talpas.series[0].values
@@ -105,50 +109,52 @@ def test_text_and_talpas_inputs_of_extrap_hold_the_same_data() -> None:
 
 
 def test_json_and_json_lines_of_extrap() -> None:
-    ms = read_measurements(DATA / "json" / "new" / "input1.json")
+    ms = read(DATA / "json" / "new" / "input1.json")
     assert ms.format == "json" and summary(ms) == [
         ("sweep", "time", [4, 8, 16, 32, 64], [3.5, 5.5, 9.5, 17.5, 33.5])
     ]
-    lines = read_measurements(DATA / "jsonlines" / "input_1.jsonl")
+    lines = read(DATA / "jsonlines" / "input_1.jsonl")
     assert lines.format == "jsonl" and lines.parameters == ("x", "y")
     assert lines.series[0].kernel == "<root>" and len(lines.series[0].points) == 25
-    two = read_measurements(DATA / "text" / "two_parameter_1.txt")
+    two = read(DATA / "text" / "two_parameter_1.txt")
     assert two.parameters == ("x", "y") and two.series[0].points.shape == (25, 2)
 
 
 def test_every_format_reads_the_same_data_and_gives_the_same_models(tmp_path: Path) -> None:
-    original = read_measurements(DATA / "text" / "one_parameter_3.txt")
-    models = [r.model.expr for r in fit_measurements(original)]
+    original = read(DATA / "text" / "one_parameter_3.txt")
+    models = [r.model.expr for r in PMNF.fit_each(original)]
     for fmt, path in as_formats(original, tmp_path).items():
-        ms = read_measurements(path)
+        ms = read(path)
         assert ms.format == fmt
         assert summary(ms) == summary(original), fmt
-        assert [r.model.expr for r in fit_measurements(ms)] == models, fmt
+        assert [r.model.expr for r in PMNF.fit_each(read(path))] == models, fmt
 
 
 def test_metric_filter(tmp_path: Path) -> None:
-    ms = read_measurements(DATA / "text" / "one_parameter_3.txt", metric="flops")
+    ms = read(DATA / "text" / "one_parameter_3.txt", metric="flops")
     assert [(s.kernel, s.metric) for s in ms.series] == [("compute", "flops")]
     with pytest.raises(MeasurementError, match=r"no metric 'bytes' \(the file has: flops, time\)"):
-        read_measurements(DATA / "text" / "one_parameter_3.txt", metric="bytes")
+        read(DATA / "text" / "one_parameter_3.txt", metric="bytes")
 
 
 def test_csv_value_column_by_metric_and_default_kernel(tmp_path: Path) -> None:
     path = write(tmp_path, "m.csv", "n,time,bytes\n1,5,50\n2,6,60\n2,7,70\n")
-    ms = read_measurements(path)
+    ms = read(path)
     assert ms.parameters == ("n",) and summary(ms) == [("kernel", "bytes", [1, 2], [50, 65])]
-    assert summary(read_measurements(path, metric="time")) == [("kernel", "time", [1, 2], [5, 6.5])]
+    assert summary(read(path, metric="time")) == [("kernel", "time", [1, 2], [5, 6.5])]
     tagged = write(tmp_path, "t.csv", "kernel,metric,n,value\na,time,1,5\na,bytes,1,50\n")
-    assert summary(read_measurements(tagged, metric="bytes")) == [("a", "bytes", [1], [50])]
+    assert summary(read(tagged, metric="bytes")) == [("a", "bytes", [1], [50])]
     with pytest.raises(MeasurementError, match=r"no metric 'flops' \(the file has: bytes, time\)"):
-        read_measurements(tagged, metric="flops")
+        read(tagged, metric="flops")
 
 
-def test_detect_format() -> None:
-    assert detect_format("a.csv", "x,y\n") == "csv"
-    assert detect_format("a.dat", '{"parameters":{"x":20};"metric":"t"}') == "talpas"
-    assert detect_format("a.dat", '{\n "parameters": ["x"]}') == "json"
-    assert detect_format("a.dat", "# comment\nPARAMETER x\n") == "text"
+def test_sniff() -> None:
+    assert sniff("a.csv", "x,y\n") == "csv"
+    assert sniff("a.dat", '{"parameters":{"x":20};"metric":"t"}') == "talpas"
+    assert sniff("a.dat", '{\n "parameters": ["x"]}') == "json"
+    assert sniff("a.dat", "# comment\nPARAMETER x\n") == "text"
+    assert sniff("a.dat", "# comment\nx time\n1 2\n") == "csv"
+    assert set(READERS) == {"csv", "text", "json", "jsonl", "talpas"}
 
 
 # --- errors: file, line and reason -------------------------------------------------------
@@ -178,7 +184,7 @@ ERRORS = [
 @pytest.mark.parametrize(("text", "message"), ERRORS)
 def test_text_format_errors(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(MeasurementError, match=message):
-        read_measurements(write(tmp_path, "m.txt", text))
+        read(write(tmp_path, "m.txt", text))
 
 
 LINE_ERRORS = [
@@ -197,12 +203,12 @@ LINE_ERRORS = [
     (
         "m.json",
         '{"parameters": ["x"], "measurements": {"a": {"t": []}}}',
-        r"m.json:measurements.a.t: expected a non-empty list of points",
+        r"m.json: measurements.a.t: expected a non-empty list of points",
     ),
     (
         "m.json",
         '{"parameters": ["x"], "measurements": {"a": {"t": [{"point": [1], "values": [1, NaN]}]}}}',
-        r"m.json:measurements.a.t\[0\].values: nan is not finite",
+        r"m.json: measurements.a.t\[0\].values: nan is not finite",
     ),
     ("m.json", '{"parameters": ["x"], "measurements": ', r"m.json:1: not valid JSON"),
     (
@@ -225,12 +231,181 @@ LINE_ERRORS = [
 def test_line_format_errors(tmp_path: Path, name: str, text: str, message: str) -> None:
     fmt = "talpas" if name.endswith(".talpas") else None
     with pytest.raises(MeasurementError, match=message):
-        read_measurements(write(tmp_path, name, text), fmt)
+        read(write(tmp_path, name, text), fmt)
 
 
 def test_aggregates_of_uneven_repetitions() -> None:
-    ms = read_measurements(DATA / "text" / "one_parameter_6.txt")
+    ms = read(DATA / "text" / "one_parameter_6.txt")
     met2 = ms.series[1]
     assert met2.aggregate("median")[4] == 256.0
     assert met2.aggregate("min")[3] == 63.99 and met2.aggregate("max")[1] == 4.01
     np.testing.assert_allclose(met2.aggregate("mean"), [1, 4, 16.0018, 64, 256])
+    np.testing.assert_array_equal(met2.aggregate(Aggregation.MEDIAN), met2.aggregate("median"))
+
+
+# --- standard input ------------------------------------------------------------------------
+STDIN_CASES = [
+    ("kernel,x,time\nsort,1,2\nsort,2,4\n", "csv"),
+    ("PARAMETER x\nPOINTS 1 2\nREGION sort\nDATA 2\nDATA 4\n", "text"),
+    ('{"parameters": ["x"], "measurements": {"sort": {"time": '
+     '[{"point": [1], "values": [2]}, {"point": [2], "values": [4]}]}}}', "json"),
+    ('{"params": {"x": 1}, "callpath": "sort", "value": 2}\n'
+     '{"params": {"x": 2}, "callpath": "sort", "value": 4}\n', "jsonl"),
+    ('{"parameters": {"x": 1}; "callpath": "sort"; "metric": "t"; "value": 2}\n'
+     '{"parameters": {"x": 2}; "callpath": "sort"; "metric": "t"; "value": 4}\n', "talpas"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "fmt"), STDIN_CASES)
+def test_dash_reads_stdin_in_every_format(monkeypatch, text: str, fmt: str) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    ms = read("-")
+    assert (ms.format, ms.path) == (fmt, "<stdin>")
+    assert [(s.kernel, s.column("x").tolist(), s.aggregate().tolist()) for s in ms] == [
+        ("sort", [1.0, 2.0], [2.0, 4.0])
+    ]
+
+
+def test_stdin_errors_name_stdin(monkeypatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("x,time\n1,fast\n"))
+    with pytest.raises(
+        MeasurementError, match=r"^<stdin>:2: column 'time': 'fast' is not a number"
+    ):
+        read("-")
+
+
+# --- CSV: delimiters, value column and unit by name -------------------------------------------
+@pytest.mark.parametrize("sep", [",", ";", "\t", " ", "  \t "])
+def test_csv_delimiters_are_detected(tmp_path: Path, sep: str) -> None:
+    rows = ["kernel", "x", "time"], ["sort", "1", "2.5"], ["sort", "2", "5"]
+    ms = read(write(tmp_path, "m.csv", "\n".join(sep.join(r) for r in rows) + "\n"))
+    assert ms.parameters == ("x",) and ms.value_name == "time"
+    assert [(s.kernel, s.aggregate().tolist()) for s in ms] == [("sort", [2.5, 5.0])]
+
+
+def test_an_unknown_delimiter_is_named(tmp_path: Path) -> None:
+    with pytest.raises(MeasurementError) as info:
+        read(write(tmp_path, "m.csv", "x|time\n1|2\n"))
+    assert str(info.value) == (
+        f"{tmp_path / 'm.csv'}:1: need a parameter column and a value column (the header has: "
+        "x|time; found no comma, semicolon, tab or blank between columns)"
+    )
+    with pytest.raises(
+        MeasurementError, match=r"header has: kernel, x; columns separated by tab\)"
+    ):
+        read(write(tmp_path, "n.csv", "kernel\tx\na\t2\n"))
+
+
+@pytest.mark.parametrize(
+    ("header", "value", "unit"),
+    [
+        ("x,time_ms", "time_ms", "ms"),
+        ("x,runtime[s]", "runtime[s]", "s"),
+        ("x,t (us)", "t (us)", "us"),
+        ("x,time", "time", None),
+        ("x,Time_ns", "time_ns", "ns"),
+        ("x,cycles", "cycles", None),
+    ],
+)
+def test_the_unit_is_read_from_the_value_columns_name(
+    tmp_path: Path, header: str, value: str, unit: str | None
+) -> None:
+    ms = read(write(tmp_path, "m.csv", f"{header}\n1,2\n2,3\n"))
+    assert (ms.parameters, ms.value_name, ms.unit) == (("x",), value, unit)
+
+
+def test_the_value_column_is_recognised_by_name(tmp_path: Path) -> None:
+    ms = read(write(tmp_path, "m.csv", "time,size\n5,10\n9,20\n"))
+    assert (ms.parameters, ms.value_name) == (("size",), "time")
+    assert ms.series[0].column("size").tolist() == [10.0, 20.0]
+    both = read(write(tmp_path, "b.csv", "x,p,time\n1,1,5\n1,2,3\n"))
+    assert (both.parameters, both.value_name) == (("x", "p"), "time")
+    assert both.series[0].points.tolist() == [[1.0, 1.0], [1.0, 2.0]]
+
+
+# --- hardening: deep nesting, overflow ----------------------------------------------------------
+@pytest.mark.parametrize("depth", [2_000, 100_000])
+@pytest.mark.parametrize("name", ["m.json", "m.jsonl"])
+def test_deep_json_is_one_clear_error(tmp_path: Path, depth: int, name: str) -> None:
+    path = write(tmp_path, name, "[" * depth + "]" * depth + "\n")
+    with pytest.raises(MeasurementError, match="nested too deep to read") as info:
+        read(path, "json" if name == "m.json" else "jsonl")
+    assert "\n" not in str(info.value) and str(info.value).startswith(str(path))
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("m.csv", "x,time\n1,2\n2,1e999\n", r"m.csv:3: column 'time': 1e999 overflows a float"),
+        ("m.txt", "PARAMETER x\nPOINTS 1 2\nREGION a\nDATA 1\nDATA 1e400\n", r"m.txt:5: 1e400 overflows"),
+        ("m.jsonl", '{"params": {"x": 1}, "value": 1' + "0" * 5000 + "}\n", r"m.jsonl:1: 10000.*…0+ overflows a float"),
+        (
+            "m.json",
+            '{"parameters": ["x"], "measurements": {"a": {"t": [{"point": [1e999], "values": [1]}]}}}',
+            r"m.json: measurements.a.t\[0\].point: 1e999 overflows a float",
+        ),
+        ("m.csv", "x,time\n1,2\n2,-inf\n", r"m.csv:3: column 'time': -inf is not finite"),
+    ],
+)  # fmt: skip
+def test_overflowing_and_infinite_numbers_are_errors_with_their_line(
+    tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    with pytest.raises(MeasurementError, match=message):
+        read(write(tmp_path, name, text))
+
+
+# --- one atom name, whatever the form -------------------------------------------------------
+def test_atom_name_is_one_rule_valid_for_the_library() -> None:
+    from patternalg.library import valid_atom_name
+
+    kernels = ["2d fft", "Sort", "seq", "pipe", "tpool_4", "parsec-blackscholes", "<root>", "", "_"]
+    names = [atom_name(k) for k in kernels]
+    assert names[:3] == ["k_2d_fft", "sort", "k_seq"]
+    assert all(valid_atom_name(n) for n in names)
+
+
+def test_every_form_names_a_kernel_the_same(tmp_path: Path) -> None:
+    from argparse import Namespace
+
+    from patternalg.forms import Amdahl, Memwall, presca
+
+    def rows(header: str, lines: list[str]) -> str:
+        return "\n".join([header, *lines]) + "\n"
+
+    sizes = [f"2d fft,{x},{3 * x}" for x in (1, 2, 4, 8)]
+    amdahl = [f"2d fft,{x},{p},{x * (0.1 + 0.9 / p)}" for x in (1, 2) for p in (1, 2, 4)]
+    memwall = [f"2d fft,{p},{phi},{1 / p + phi}" for p in (1, 2, 4) for phi in (1.0, 2.0)]
+    threads = [f"2d fft,{p},{10 / p + 1}" for p in range(1, 9)]
+    fits = [
+        PMNF.fit_each(read(write(tmp_path, "a.csv", rows("kernel,x,time", sizes)))),
+        Amdahl.fit_each(read(write(tmp_path, "b.csv", rows("kernel,x,p,time", amdahl)))),
+        Memwall.fit_each(
+            read(write(tmp_path, "c.csv", rows("kernel,p,phi,time", memwall))), iterations=10
+        ),
+        presca.predict_file(write(tmp_path, "d.csv", rows("kernel,p,time", threads))),
+    ]
+    assert [[r.model.name for r in reports] for reports in fits] == [["k_2d_fft"]] * 4
+
+
+def test_series_over_merges_repetitions_and_keeps_lines(tmp_path: Path) -> None:
+    ms = read(write(tmp_path, "m.csv", "x,p,time\n1,1,5\n1,2,3\n1,1,7\n2,1,9\n"))
+    (s,) = ms
+    assert s.lines == ((2, 4), (3,), (5,))
+    over = s.over(["x"])
+    assert over.points.tolist() == [[1.0], [2.0]]
+    assert over.lines == ((2, 4, 3), (5,)) and over.values[0].tolist() == [5.0, 7.0, 3.0]
+    assert str(s.location(1)) == f"{tmp_path / 'm.csv'}:3"
+    assert isinstance(ms, Measurements) and len(ms) == 1 and ms.select(kernel="kernel") is not ms
+
+
+def test_errors_carry_their_location_and_survive_pickling(tmp_path: Path) -> None:
+    import pickle
+
+    from patternalg.errors import Location
+
+    path = write(tmp_path, "m.csv", "x,time\n1,2\n2,fast\n")
+    with pytest.raises(MeasurementError) as info:
+        read(path)
+    assert info.value.location == Location(str(path), 3)
+    assert info.value.message == "column 'time': 'fast' is not a number"
+    assert str(pickle.loads(pickle.dumps(info.value))) == str(info.value)

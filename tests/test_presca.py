@@ -1,4 +1,4 @@
-"""PreSca (paper 004): kernel fits, interpolation, ShouldUseFunc, Algorithm 1, model files, CLI."""
+"""PreSca (paper 004): candidate fits, interpolation, ShouldUseFunc, Algorithm 1, model files, CLI."""
 
 from __future__ import annotations
 
@@ -14,17 +14,18 @@ from hypothesis import strategies as st
 from patternalg.cli import main
 from patternalg.errors import FitError, MeasurementError, ModelFileError
 from patternalg.forms.presca import (
-    KERNEL,
+    CANDIDATES,
     SUBSET_COUNTS,
     X_LIN_NEG,
     X_POW_POS,
     ExpRat,
     PerformanceFunction,
-    build_expr,
+    Presca,
     extrapolate,
-    fit_kernel_function,
+    fit_candidate,
     fit_model,
     fit_polynomial,
+    plan,
     predict,
     read_performance,
     should_use,
@@ -33,7 +34,7 @@ from patternalg.library import ModelLibrary
 from patternalg.symbols import p
 
 THREADS = np.arange(1.0, 17.0)
-#: parameters of each kernel function that give positive, smooth curves on 1..16
+#: parameters of each candidate function that give positive, smooth curves on 1..16
 TRUE_PARAMETERS = {
     "Rat12": [3.0, 2.0, 0.05, 0.004],
     "Rat22": [2.0, 3.0, 0.05, 0.1, 0.01],
@@ -50,19 +51,19 @@ def _write(tmp_path, name: str, text: str) -> str:
     return str(path)
 
 
-# --- the kernel of Table 1 ---------------------------------------------------------------------
-def test_kernel_is_table_1_in_order():
-    assert [f.name for f in KERNEL] == ["Rat12", "Rat22", "Rat23", "Rat33", "CubicLn", "ExpRat"]
+# --- the candidate functions of Table 1 ---------------------------------------------------------
+def test_candidates_are_table_1_in_order():
+    assert [f.name for f in CANDIDATES] == ["Rat12", "Rat22", "Rat23", "Rat33", "CubicLn", "ExpRat"]
     assert SUBSET_COUNTS == tuple(range(2, 33, 2))
     assert (X_POW_POS, X_LIN_NEG) == (8, 2 / 3)
 
 
-@pytest.mark.parametrize("function", KERNEL, ids=lambda f: f.name)
-def test_each_kernel_function_recovers_its_own_parameters(function):
+@pytest.mark.parametrize("function", CANDIDATES, ids=lambda f: f.name)
+def test_each_candidate_function_recovers_its_own_parameters(function):
     truth = np.array(TRUE_PARAMETERS[function.name])
     y = function.values(truth, THREADS)
     assert np.all(y > 0)
-    theta = fit_kernel_function(function, THREADS, y)
+    theta = fit_candidate(function, THREADS, y)
     assert theta is not None
     np.testing.assert_allclose(theta, truth, rtol=1e-5, atol=1e-9)
 
@@ -70,15 +71,15 @@ def test_each_kernel_function_recovers_its_own_parameters(function):
 def test_exprat_fixes_the_redundant_c():
     # (a + b n) e^-(c + d n): only e^-c (a, b) is identifiable; the fit reports c = 0
     truth = np.array([2.0, 1.5, 0.7, 0.08])
-    theta = fit_kernel_function(ExpRat(), THREADS, ExpRat().values(truth, THREADS))
+    theta = fit_candidate(ExpRat(), THREADS, ExpRat().values(truth, THREADS))
     scale = math.exp(-0.7)
     np.testing.assert_allclose(theta, [2.0 * scale, 1.5 * scale, 0.0, 0.08], rtol=1e-6)
 
 
 def test_too_few_points_give_the_papers_null():
-    rat33 = KERNEL[3]
-    assert fit_kernel_function(rat33, THREADS[:6], np.ones(6)) is None
-    assert fit_kernel_function(ExpRat(), THREADS[:3], [3.0, 2.0, 1.5]) is not None
+    rat33 = CANDIDATES[3]
+    assert fit_candidate(rat33, THREADS[:6], np.ones(6)) is None
+    assert fit_candidate(ExpRat(), THREADS[:3], [3.0, 2.0, 1.5]) is not None
 
 
 def test_fit_minimises_relative_not_absolute_error():
@@ -86,8 +87,8 @@ def test_fit_minimises_relative_not_absolute_error():
     n = np.arange(1.0, 9.0)
     y = 100.0 / n
     y[-1] *= 1.5
-    theta = fit_kernel_function(KERNEL[0], n, y)
-    fitted = KERNEL[0].values(theta, n)
+    theta = fit_candidate(CANDIDATES[0], n, y)
+    fitted = CANDIDATES[0].values(theta, n)
     relative = np.abs(fitted / y - 1)
     assert np.max(relative[:-1]) < 0.1
 
@@ -163,7 +164,7 @@ def test_filter_throughput_bounds_apply_to_the_inverse():
 # --- Algorithm 1 -------------------------------------------------------------------------------
 def test_extrapolation_picks_the_lowest_checkpoint_error_among_usable_candidates():
     n = np.arange(1, 13)
-    truth = KERNEL[0].values(np.array(TRUE_PARAMETERS["Rat12"]), np.arange(1.0, 25.0))
+    truth = CANDIDATES[0].values(np.array(TRUE_PARAMETERS["Rat12"]), np.arange(1.0, 25.0))
     noise = 1 + 0.01 * np.random.default_rng(3).standard_normal(12)
     result = extrapolate(n, truth[:12] * noise, upto=24, higher_is_better=True)
     usable = [c for c in result.candidates if c.usable]
@@ -179,19 +180,23 @@ def test_extrapolation_drops_candidates_the_heuristics_reject():
     result = extrapolate(n, y, upto=40)
     targets = np.arange(1.0, 41.0)
     for candidate in result.candidates:
-        values = PerformanceFunction(candidate.kernel, candidate.parameters)(targets)
+        values = PerformanceFunction(candidate.candidate, candidate.parameters)(targets)
         assert candidate.usable == should_use(values, higher_is_better=False)
     assert any(not c.usable for c in result.candidates)
 
 
-def test_extrapolation_needs_checkpoints_plus_a_subset():
+def test_extrapolation_needs_one_checkpoint_plus_a_subset_of_three():
     with pytest.raises(FitError) as info:
-        extrapolate(np.arange(1, 8), np.arange(1.0, 8.0), upto=16)
+        extrapolate(np.arange(1, 4), np.arange(1.0, 4.0), upto=16)
     assert str(info.value) == (
-        "extrapolation needs at least 8 measurements (4 checkpoints and a subset of 4 to fit), "
-        "got 7"
+        "extrapolation needs at least 4 measurements (1 checkpoint and a subset of 3 to fit), "
+        "got 3"
     )
-    assert extrapolate(np.arange(1, 8), 10.0 / np.arange(1, 8), 16, checkpoints=3).subset == 4
+    # the paper's plan (4 checkpoints, subsets 4, 6, ...) from 8 measurements on
+    assert plan(8) == (4, (4,), ()) and plan(12, 3) == (3, (4, 6, 8), ())
+    assert [plan(m)[:2] for m in (4, 5, 6, 7)] == [(1, (3,)), (1, (4,)), (2, (4,)), (3, (4,))]
+    assert plan(7)[2] == ("7 measurements: 3 checkpoints instead of 4 (that needs 8)",)
+    assert extrapolate(np.arange(1, 8), 10.0 / np.arange(1, 8), 16, checkpoints=3).notes == ()
 
 
 def test_measurements_given_in_python_are_checked():
@@ -205,10 +210,10 @@ def test_predict_interpolates_inside_and_extrapolates_beyond():
     n = np.arange(1, 13)
     y = 50.0 * n / (1 + 0.05 * n)
     inside = predict(n, y, upto=12, higher_is_better=True)
-    assert inside.function.kernel is None and inside.checkpoint_error is None
+    assert inside.function.candidate is None and inside.checkpoint_error is None
     assert inside.function.name == "poly6"
     beyond = predict(n, y, upto=24, higher_is_better=True)
-    assert beyond.function.kernel is not None and beyond.subset in (4, 6, 8)
+    assert beyond.function.candidate is not None and beyond.subset in (4, 6, 8)
     expr = beyond.function.expr()
     assert isinstance(expr, sympy.Piecewise) and expr.free_symbols == {p}
     for threads in (1, 6, 12, 13, 24):
@@ -221,7 +226,7 @@ def test_predict_interpolates_inside_and_extrapolates_beyond():
 def test_predict_extrapolates_below_the_measured_range_too():
     n = np.arange(2, 14)
     result = predict(n, 30.0 * n / (1 + 0.02 * n), upto=13, higher_is_better=True)
-    assert result.function.kernel is not None
+    assert result.function.candidate is not None
     assert result.function(np.array([1.0]))[0] == pytest.approx(30 / 1.02, rel=0.02)
 
 
@@ -317,8 +322,8 @@ def test_model_round_trips_through_a_model_file(tmp_path):
         )
 
 
-def test_build_expr_reads_a_hand_written_table():
-    expr = build_expr(
+def test_a_hand_written_table_is_read():
+    expr = Presca.from_table(
         {
             "kernel": "ExpRat",
             "parameters": {"a": 2, "b": 1, "c": 0, "d": 0.5},
@@ -326,7 +331,7 @@ def test_build_expr_reads_a_hand_written_table():
             "interpolation_range": [1, 4],
         },
         "models.w",
-    )
+    ).expr
     assert expr.subs(p, 3) == 7
     assert float(expr.subs(p, 8)) == pytest.approx(10 * math.exp(-4))
 
@@ -359,14 +364,14 @@ def test_build_expr_reads_a_hand_written_table():
         (
             {"kernal": "Rat12"},
             "models.w.kernal: unknown key (did you mean 'kernel'? valid: kernel, parameters, "
-            "interpolation, "
-            "interpolation_range, interpolation_of, form, unit, source, x_range, fit)",
+            "parameters_below, interpolation, "
+            "interpolation_range, interpolation_of, form, unit, source, x_range, fit, domain)",
         ),
     ],
 )
-def test_build_expr_errors(spec, message):
+def test_model_file_table_errors(spec, message):
     with pytest.raises(ModelFileError) as info:
-        build_expr(spec, "models.w")
+        Presca.from_table(spec, "models.w")
     assert str(info.value) == message
 
 
@@ -384,12 +389,15 @@ def test_predict_command_json_and_model_file(tmp_path, capsys):
         "workload",
         "kernel",
         "model",
+        "pieces",
         "subset",
+        "checkpoints",
         "checkpoint_error",
+        "notes",
         "predictions",
     }
     assert [row["p"] for row in record["predictions"]] == list(range(1, 21))
-    assert record["kernel"] in {f.name for f in KERNEL}
+    assert record["kernel"] in {f.name for f in CANDIDATES}
     assert ModelLibrary.from_file(out)["vac"].form == "presca"
     assert main(["predict", path, "--upto", "8"]) == 0
     text = capsys.readouterr().out
@@ -430,8 +438,8 @@ def test_predict_command_errors_are_one_line(tmp_path, capsys):
     assert main(["predict", path, "--upto", "6"]) == 2
     err = capsys.readouterr().err
     assert err == (
-        "patternalg predict: error: extrapolation needs at least 8 measurements "
-        "(4 checkpoints and a subset of 4 to fit), got 3\n"
+        "patternalg predict: error: extrapolation needs at least 4 measurements "
+        "(1 checkpoint and a subset of 3 to fit), got 3\n"
     )
     assert main(["predict", path, "--upto", "3", "--checkpoints", "0"]) == 2
     assert capsys.readouterr().err == (
@@ -482,10 +490,35 @@ def test_fit_command_with_form_presca_and_several_workloads(tmp_path, capsys):
     path = _write(tmp_path, "two.csv", "kernel,p,throughput\n" + rows)
     assert main(["fit", path, "--form", "presca", "--format", "json"]) == 0
     records = json.loads(capsys.readouterr().out)
-    assert [r["workload"] for r in records] == ["a", "b"]
-    assert all(len(r["predictions"]) == 24 for r in records)  # default: up to 2 * 12
+    assert [r["atom"] for r in records] == ["a", "b"]
+    assert all(r["upto"] == 24 and r["domain"] == {"p": [1.0, 12.0]} for r in records)
+    assert all(r["form"] == "presca" and r["unit"] == "throughput" for r in records)
+    assert main(["fit", path, "--form", "presca", "--upto", "16", "--checkpoints", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["a", "b"]
+    assert all("checkpoint error" in line and "at p=16: " in line for line in lines)
     assert main(["predict", path, "--upto", "16", "--format", "json"]) == 0
     assert isinstance(json.loads(capsys.readouterr().out), list)
+
+
+def test_presca_is_fitted_through_the_form_protocol(tmp_path):
+    from patternalg.measurements import read
+
+    rows = "".join(f"{k},{2 * k},{100 * (0.1 + 0.9 / k)}\n" for k in range(2, 8))
+    data = read(_write(tmp_path, "six.csv", "cores,ranks,time\n" + rows))
+    model = Presca.fit(data, upto=12)
+    assert model.domain == {"p": (2.0, 7.0)} and model.statistics["checkpoints"] == 2
+    assert model(p=[4.0])[0] == pytest.approx(100 * (0.1 + 0.9 / 4), rel=1e-3)
+    assert Presca.notes(data, {"upto": 12}) == [
+        f"column 'cores' of {data.path} is the thread count p (use --param NAME=p to choose "
+        "another)",
+        "kernel: 6 measurements: 2 checkpoints instead of 4 (that needs 8)",
+    ]
+    ranks = Presca.fit(data, param=["ranks=p"])
+    assert ranks.domain == {"p": (4.0, 14.0)}
+    namespace: dict = {}
+    exec("from patternalg.forms import *", namespace)
+    assert eval(repr(model), namespace) == model
 
 
 @settings(max_examples=60, deadline=None)
@@ -493,3 +526,112 @@ def test_fit_command_with_form_presca_and_several_workloads(tmp_path, capsys):
 def test_filter_on_a_throughput_is_the_filter_on_its_inverse_as_a_time(values):
     values = np.array(values)
     assert should_use(values, higher_is_better=True) == should_use(1 / values, False)
+
+
+# --- small data (issue 12): 4 to 7 measurements, continuity, the thread column ---------------
+def _saturating(k):
+    return 1000.0 * (1 - np.exp(-np.asarray(k, dtype=float) / 9))
+
+
+@pytest.mark.parametrize("m", [4, 5, 6, 7])
+def test_predict_works_from_4_measurements_with_fewer_checkpoints(m):
+    n = np.arange(1, m + 1)
+    result = predict(n, _saturating(n), upto=2 * m, higher_is_better=True)
+    used = {4: 1, 5: 1, 6: 2, 7: 3}[m]
+    assert (result.checkpoints, result.subset) == (used, 3 if m == 4 else 4)
+    noun = "checkpoint" if used == 1 else "checkpoints"
+    assert result.notes == (f"{m} measurements: {used} {noun} instead of 4 (that needs 8)",)
+    beyond = np.arange(m + 1, 2 * m + 1)
+    assert np.max(np.abs(result.function(beyond) / _saturating(beyond) - 1)) < 0.02
+    # with 4 measurements only ExpRat (3 parameters) leaves a checkpoint to choose by
+    assert (result.function.name == "ExpRat") == (m == 4)
+
+
+def test_predict_command_notes_fewer_checkpoints_and_prints_the_model_per_range(
+    tmp_path, capsys
+):
+    rows = "".join(f"{k},{100 * (0.1 + 0.9 / k)}\n" for k in range(2, 7))
+    path = _write(tmp_path, "five.csv", "p,time\n" + rows)
+    assert main(["predict", path, "--upto", "10"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == (
+        "note: five: 5 measurements: 1 checkpoint instead of 4 (that needs 8)\n"
+    )
+    lines = captured.out.splitlines()
+    name = lines[0].split(": ")[1].split(" ")[0]
+    assert name in {f.name for f in CANDIDATES}
+    assert lines[1] == "  model:"
+    assert lines[2].startswith(f"    p < 2: {name} (a")
+    assert lines[3].startswith("    2 <= p <= 6: 1/poly3 (c0=")
+    assert lines[4].startswith(f"    p > 6: {name} (a")
+    assert "Piecewise" not in captured.out
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    m=st.integers(4, 14),
+    first=st.integers(1, 3),
+    shape=st.sampled_from(["amdahl", "saturating"]),
+    scale=st.floats(0.05, 0.5),
+    noise=st.integers(0, 2**16),
+)
+def test_prediction_is_continuous_at_the_edges_of_the_measured_range(
+    m, first, shape, scale, noise
+):
+    n = np.arange(first, first + m)
+    if shape == "amdahl":  # a time: serial fraction ``scale``
+        truth, higher = 100 * (scale + (1 - scale) / n), False
+    else:  # a throughput levelling off after about 1/scale threads
+        truth, higher = 1000 * (1 - np.exp(-scale * n)), True
+    y = truth * (1 + 0.01 * np.random.default_rng(noise).standard_normal(m))
+    try:
+        function = predict(n, y, upto=2 * (first + m), higher_is_better=higher).function
+    except FitError:  # no candidate passes the heuristics: nothing to be continuous
+        return
+    low, high = function.p_range
+    edges = [(high, high * (1 + 1e-12))] + ([(low, low * (1 - 1e-12))] if low > 1 else [])
+    for edge, outside in edges:
+        at, beside = function(np.array([edge, outside]))
+        assert beside == pytest.approx(at, rel=1e-6)
+    expr = function.expr()
+    assert float(expr.subs(p, high + 1e-9)) == pytest.approx(float(expr.subs(p, high)), rel=1e-6)
+
+
+def test_the_thread_column_is_named_by_param_or_is_the_first_column(tmp_path, capsys):
+    rows = "".join(f"{k},{2 * k},{40 * k / (1 + 0.03 * k)}\n" for k in range(1, 9))
+    path = _write(tmp_path, "cores.csv", "cores,ranks,throughput\n" + rows)
+    (first,) = read_performance(path)
+    assert first.threads == "cores" and first.table()[8] == pytest.approx(320 / 1.24)
+    (named,) = read_performance(path, threads="ranks")
+    assert named.threads == "ranks" and sorted(named.table()) == list(range(2, 17, 2))
+    assert main(["predict", path, "--upto", "12", "--param", "ranks=p"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and "predicted throughput at p=12" in captured.out
+    assert main(["fit", path, "--form", "presca"]) == 0
+    assert capsys.readouterr().err == (
+        f"note: column 'cores' of {path} is the thread count p "
+        "(use --param NAME=p to choose another)\n"
+    )
+    assert main(["predict", path, "--upto", "12", "--param", "cores=x"]) == 2
+    assert capsys.readouterr().err == (
+        "patternalg predict: error: --param 'cores=x': a presca model is in the thread count "
+        "p; say --param cores=p\n"
+    )
+    assert main(["tune", path, "--param", "nodes=p"]) == 2
+    assert "missing column 'nodes'" in capsys.readouterr().err
+
+
+def test_a_model_measured_from_2_threads_round_trips_with_its_lower_anchor(tmp_path):
+    n = np.arange(2, 10)
+    function = predict(n, 100 * (0.1 + 0.9 / n), upto=16).function
+    assert function.below and function.below != function.parameters
+    from patternalg.library import AtomicModel
+
+    model = AtomicModel("w", function.expr(), form="presca", spec=function.spec())
+    path = tmp_path / "w.toml"
+    ModelLibrary([model]).save(path)
+    back = ModelLibrary.from_file(path)["w"]
+    for threads in (1, 2, 5, 9, 12):
+        assert float(back.expr.subs(p, threads)) == pytest.approx(
+            float(function(np.array([threads]))[0]), rel=1e-9
+        )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 import sympy
 from hypothesis import Phase, given, settings
@@ -10,11 +12,12 @@ from hypothesis import strategies as st
 
 from patternalg import strategies as pst
 from patternalg.algebra import evaluate
-from patternalg.asymptotics import normal_form
+from patternalg.pmnf.blocks import TERMS
+from patternalg.pmnf.normal_form import normal_form
 from patternalg.library import ModelLibrary, valid_atom_name
 from patternalg.symbols import log2, x
 from patternalg.syntax import parse
-from patternalg.terms import Atom, TPool
+from patternalg.terms import Atom, MapReduce, TPool
 
 LIB = ModelLibrary.builtin()
 
@@ -34,9 +37,22 @@ def test_public_names():
 
 
 def test_extra_p_exponent_sets():
-    assert len(pst.POLY_EXPONENTS) == 19 and pst.LOG_EXPONENTS == (0, 1, 2)
+    assert len(pst.POLY_EXPONENTS) == 20 and pst.LOG_EXPONENTS == (0, 1, 2)
     assert pst.POLY_EXPONENTS[0] == 0 and pst.POLY_EXPONENTS[-1] == 3
     assert sympy.Rational(4, 3) in pst.POLY_EXPONENTS
+    assert sympy.Rational(4, 5) in pst.POLY_EXPONENTS  # Extra-P tries x^(4/5)
+
+
+def test_models_draw_exactly_the_fitters_terms():
+    """Every term the fitter can choose is drawn, and nothing else (the constant included)."""
+    drawn = set()
+    for block in TERMS:
+        want = (sympy.Rational(block[0].numerator, block[0].denominator), block[1])
+        model = find(
+            pst.models(max_terms=1), lambda e, w=want: next(normal_form(e).items())[0] == w
+        )
+        drawn.add(next(normal_form(model).items())[0])
+    assert len(drawn) == len(TERMS) == 43
 
 
 @given(pst.models())
@@ -44,7 +60,7 @@ def test_models_are_in_extra_p_normal_form(model):
     form = normal_form(model)
     assert form is not None
     for (i, j), coefficient in form.items():
-        assert i in pst.POLY_EXPONENTS and j in pst.LOG_EXPONENTS
+        assert (Fraction(int(i.p), int(i.q)), j) in TERMS
         assert coefficient.is_Rational and coefficient > 0
     assert model.free_symbols <= {x}
     assert float(model.subs(x, 2)) > 0
@@ -78,26 +94,39 @@ def test_terms_take_a_library_and_a_count_strategy(term):
 
 
 def test_terms_reach_every_operator():
-    for op in ("seq(", "pipe(", "tpool_"):
+    for op in ("seq(", "pipe(", "tpool_", "[p=", "[phi="):
         assert op in str(find(pst.terms(atoms=["inc"]), lambda t, op=op: op in str(t)))
+    assert "mapReduce_" not in str(find(pst.terms(atoms=["inc"]), lambda t: t.depth() == 3))
 
 
-def test_terms_reject_bad_arguments():
-    with pytest.raises(ValueError, match="max_depth must be at least 1"):
-        pst.terms(max_depth=0)
-    with pytest.raises(ValueError, match="at least one atom"):
-        pst.terms(atoms=[])
+@given(pst.terms(max_depth=3, atoms=["inc", "qsort", "shuffle"]))
+def test_terms_with_a_shuffle_model_draw_mapreduce_and_evaluate(term):
+    assert parse(str(term)) == term
+    assert evaluate(term, LIB).subs({x: 4, sympy.Symbol("m", positive=True): 1}).is_number
 
 
-@given(pst.libraries(min_size=2, max_size=4))
-def test_libraries_round_trip_through_model_files(library):
-    assert 2 <= len(library) <= 4
-    assert all(valid_atom_name(name) for name in library)
-    again = ModelLibrary.from_toml_text(library.to_toml())
-    assert {k: m.expr for k, m in again.items()} == {k: m.expr for k, m in library.items()}
+def test_terms_reach_mapreduce_and_annotations_over_the_builtins():
+    found = find(pst.terms(), lambda t: any(isinstance(n, MapReduce) for n in t.walk()))
+    assert any(isinstance(n, MapReduce) for n in found.walk())
+    annotated = find(
+        pst.terms(), lambda t: any(isinstance(n, Atom) and n.annotations for n in t.walk())
+    )
+    assert any(isinstance(n, Atom) and n.annotations for n in annotated.walk())
 
 
-@given(pst.input_sizes(), pst.thread_counts())
-def test_input_sizes_and_thread_counts_ranges(size, count):
-    assert 1 <= size <= 2**30
-    assert 1 <= count <= 64 and count.is_Integer
+def test_public_names_are_exactly_the_module_s_own():
+    """``__all__`` lists every public name the module defines at top level, and nothing else."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(pst))
+    defined = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            defined.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            defined.update(t.id for t in targets if isinstance(t, ast.Name))
+    public = {name for name in defined if not name.startswith("_")}
+    assert set(pst.__all__) == public
+    assert len(pst.__all__) == len(set(pst.__all__))

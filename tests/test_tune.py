@@ -8,7 +8,7 @@ import pytest
 
 from patternalg.cli import main
 from patternalg.errors import PatternalgError
-from patternalg.tuning import (
+from patternalg.forms.presca.tuning import (
     OPreSca,
     Run,
     Scores,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from ..errors import PatternalgError
@@ -60,3 +61,10 @@ def read_text_argument(value: str, what: str) -> str:
         except (OSError, UnicodeDecodeError) as exc:
             raise PatternalgError(f"cannot read {what} from {value[1:]}: {exc}") from None
     return value
+
+
+def print_notes(reports: Sequence[Any]) -> None:
+    """Each distinct note of the reports, once, on stderr."""
+    notes = (note for report in reports for note in report.record.get("notes", ()))
+    for note in dict.fromkeys(notes):
+        print(f"note: {note}", file=sys.stderr)

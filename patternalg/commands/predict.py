@@ -6,12 +6,21 @@ import argparse
 from typing import Any
 
 from ..library import ModelLibrary
-from .common import add_format_option, print_json
+from .common import add_format_option, print_json, print_notes
 
 
 def add_performance_options(parser: argparse.ArgumentParser) -> None:
-    """``--metric`` and the direction of "better" (shared with ``tune``)."""
-    parser.add_argument("file", metavar="FILE", help="CSV with p, a value column, optional kernel")
+    """``--metric``, ``--param`` and the direction of "better" (shared with ``tune``)."""
+    parser.add_argument(
+        "file", metavar="FILE", help="CSV with a thread column, a value column, optional kernel; - for stdin"
+    )
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=p",
+        help="the column of thread counts (default: p, else the first column)",
+    )
     parser.add_argument(
         "--metric",
         metavar="NAME",
@@ -50,7 +59,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=4,
         metavar="C",
-        help="measurements with the highest thread counts kept to choose the function (default 4)",
+        help="measurements with the highest thread counts kept to choose the function "
+        "(default 4; fewer, with a note, when there are fewer than C + 4 measurements)",
     )
     parser.add_argument(
         "--interpolate",
@@ -68,16 +78,28 @@ def _one_or_all(records: list[dict[str, Any]]) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..forms.presca import fit_file
+    from ..forms.presca import predict_file
 
-    reports = fit_file(args.file, args)
+    reports = predict_file(
+        args.file,
+        metric=args.metric,
+        higher_is_better=args.higher_is_better,
+        param=args.param,
+        upto=args.upto,
+        checkpoints=args.checkpoints,
+        unit=args.unit,
+        interpolate=args.interpolate,
+    )
+    print_notes(reports)
     if args.format == "json":
         print_json(_one_or_all([dict(r.record) for r in reports]))
     else:
         for report in reports:
             record = report.record
             print(report.summary)
-            print(f"  model: {record['model']}")
+            print("  model:")
+            for piece in record["pieces"]:
+                print(f"    {piece['text']}")
             for row in record["predictions"]:
                 print(f"  p={row['p']:<4d} {row['value']:.6g}")
     if args.out:

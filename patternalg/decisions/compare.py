@@ -26,8 +26,8 @@ import numpy as np
 import sympy
 
 from ..algebra import Semantics, evaluate
-from ..asymptotics import compare as compare_growth
-from ..asymptotics import normal_form
+from ..pmnf.normal_form import compare as compare_growth
+from ..pmnf.normal_form import normal_form
 from ..bindings import as_value
 from ..errors import EvaluationError
 from ..library import AtomicModel

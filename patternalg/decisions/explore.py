@@ -30,7 +30,7 @@ from typing import Any
 import sympy
 
 from ..algebra import Semantics, evaluate
-from ..asymptotics import NormalForm, compare_normal_forms, normal_form
+from ..pmnf.normal_form import NormalForm, compare_normal_forms, normal_form
 from ..bindings import as_value
 from ..errors import EvaluationError
 from ..library import AtomicModel, ModelLibrary

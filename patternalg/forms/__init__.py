@@ -1,123 +1,73 @@
-"""Families of atomic models, each with its closed form and its fitter.
+"""Families of atomic models: one :class:`~patternalg.forms.base.Form` subclass per family.
 
-A form module ``patternalg.forms.NAME`` provides
+``FORMS`` names the class of each family; :func:`form_class` loads it when first needed, so
+``patternalg eval`` loads no family it does not use (and numpy only to evaluate numerically).
+The classes are importable from here (``from patternalg.forms import *``), which is what a
+model's ``repr`` needs to be evaluated back.
 
-* ``build_expr(spec, where) -> sympy.Expr``: the closed form from the keys of a model file
-  table (``spec`` holds every key but the common ones: form, unit, source, x_range, fit);
-* ``fit_file(path, options) -> list[FitReport]`` if the form can be fitted from a
-  measurement file by ``patternalg fit FILE --form NAME`` (``options`` is the parsed
-  command line).
-
-Forms load lazily, so ``patternalg eval`` never imports numpy or scipy for the built-ins.
-
->>> build_form("expr", {"model": "536.185*x"}, "example")
+>>> form_class("expr").from_table({"model": "536.185*x"}, "example").expr
 536.185*x
+>>> form_class("amdhal", "m.toml: models.a")
+Traceback (most recent call last):
+...
+patternalg.errors.ModelFileError: m.toml: models.a: unknown form 'amdhal' (did you mean 'amdahl'? valid: amdahl, expr, memwall, pmnf, presca)
 """
 
 from __future__ import annotations
 
 import difflib
 import importlib
-import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
-import sympy
-
-from ..errors import ModelFileError, ParseError
+from ..errors import ModelFileError
+from .base import FitReport, Form, Option, Parameter
 
 __all__ = [
     "FORMS",
+    "Form",
+    "Parameter",
+    "Option",
     "FitReport",
-    "build_form",
-    "form_module",
-    "spec_keys",
-    "spec_expr",
-    "spec_number",
+    "form_class",
+    "Expression",
+    "PMNF",
+    "Amdahl",
+    "Memwall",
+    "Presca",
 ]
 
-#: form name -> module that implements it
+#: form name -> "module:Class" of its family
 FORMS: dict[str, str] = {
-    "expr": "patternalg.forms.expr",
-    "pmnf": "patternalg.forms.pmnf",
-    "amdahl": "patternalg.forms.amdahl",
-    "memwall": "patternalg.forms.memwall",
-    "presca": "patternalg.forms.presca",
+    "expr": "patternalg.forms.expr:Expression",
+    "pmnf": "patternalg.forms.pmnf:PMNF",
+    "amdahl": "patternalg.forms.amdahl:Amdahl",
+    "memwall": "patternalg.forms.memwall:Memwall",
+    "presca": "patternalg.forms.presca:Presca",
 }
+#: class name -> form name, for ``from patternalg.forms import Expression``
+_CLASSES = {target.partition(":")[2]: name for name, target in FORMS.items()}
 
 
-@dataclass(frozen=True)
-class FitReport:
-    """What a fitter returns per kernel: the model, a line for people, a record for JSON."""
-
-    model: Any  # patternalg.library.AtomicModel
-    summary: str
-    record: Mapping[str, Any] = field(default_factory=dict)
-
-
-def form_module(form: str, where: str = "") -> ModuleType:
-    """The module implementing ``form``; a clear error for unknown forms."""
-    module = FORMS.get(form)
-    if module is None:
+def _target(form: str, where: str) -> str:
+    target = FORMS.get(form)
+    if target is None:
         prefix = f"{where}: " if where else ""
-        raise ModelFileError(f"{prefix}unknown form '{form}' (valid: {', '.join(sorted(FORMS))})")
-    return importlib.import_module(module)
+        close = difflib.get_close_matches(form, list(FORMS), n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        raise ModelFileError(
+            f"{prefix}unknown form '{form}' ({hint}valid: {', '.join(sorted(FORMS))})"
+        )
+    return target
 
 
-def build_form(form: str, spec: Mapping[str, Any], where: str) -> sympy.Expr:
-    """The closed form of a model of ``form`` from the keys of its model-file table."""
-    builder: Callable[[Mapping[str, Any], str], sympy.Expr] = form_module(form, where).build_expr
-    return builder(spec, where)
+def form_class(form: str, where: str = "") -> type[Form]:
+    """The class of the family ``form``; a ModelFileError naming ``where`` if there is none."""
+    module, _, name = _target(form, where).partition(":")
+    found: type[Form] = getattr(importlib.import_module(module), name)
+    return found
 
 
-# --- helpers for form builders -------------------------------------------------------------
-def spec_keys(
-    spec: Mapping[str, Any], where: str, required: Sequence[str], optional: Sequence[str] = ()
-) -> None:
-    """Check that ``spec`` has every required key and nothing unknown."""
-    from ..library import COMMON_KEYS
-
-    valid = [*required, *optional]
-    for key in spec:
-        if key not in valid:
-            close = difflib.get_close_matches(key, valid, n=1)
-            hint = f"did you mean '{close[0]}'? " if close else ""
-            raise ModelFileError(
-                f"{where}.{key}: unknown key ({hint}valid: {', '.join([*valid, *COMMON_KEYS])})"
-            )
-    for key in required:
-        if key not in spec:
-            raise ModelFileError(f"{where}: missing key '{key}'")
-
-
-def spec_expr(spec: Mapping[str, Any], key: str, where: str) -> sympy.Expr:
-    """An expression-valued key: a number, or a string in the grammar's arithmetic."""
-    from ..syntax import parse_arithmetic
-
-    value = spec[key]
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ModelFileError(f"{where}.{key}: expected an expression string or a number")
-    if not isinstance(value, str):
-        return spec_number(spec, key, where)
-    try:
-        return parse_arithmetic(value)
-    except ParseError as exc:
-        raise ModelFileError(f"{where}.{key}: {exc}") from None
-
-
-def spec_number(
-    spec: Mapping[str, Any],
-    key: str,
-    where: str,
-    low: float = -math.inf,
-    high: float = math.inf,
-) -> sympy.Expr:
-    """A number-valued key within [low, high], as an exact sympy number."""
-    value = spec[key]
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ModelFileError(f"{where}.{key}: expected a finite number, got {value!r}")
-    if not low <= value <= high:
-        raise ModelFileError(f"{where}.{key}: {value} is outside [{low}, {high}]")
-    return sympy.Integer(value) if isinstance(value, int) else sympy.Float(value)
+def __getattr__(name: str) -> Any:
+    if name in _CLASSES:
+        return form_class(_CLASSES[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

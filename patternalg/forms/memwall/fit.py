@@ -1,0 +1,195 @@
+"""Fitting the memory-wall model (paper 003) to measured speedups with Coupled Simulated Annealing.
+
+The energy is the mean squared error between measured and modelled speedups, minimised by
+CSA-M (10 annealers, f, m1, m2 in [0, 1], k in [0, 10]); plain Amdahl (f only) is fitted to
+the same points, so the MSE gain can be reported as in Table 1 of paper 003.
+
+>>> import numpy as np
+>>> p, phi = np.meshgrid(np.arange(1.0, 25.0), np.linspace(1.2, 2.5, 14) / 1.6)
+>>> truth = (0.95, 3.0, 0.02, 0.4)
+>>> s = speedups(np.array([truth]), p.ravel(), phi.ravel())[0]
+>>> fit = fit_memwall(p.ravel(), phi.ravel(), s, iterations=3000, seed=1)
+>>> fit.mse < 1e-3, fit.mse < fit.amdahl_mse
+(True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...errors import MeasurementError
+from ...measurements.checks import require_above, require_distinct
+from .csa import anneal
+from .form import BOUNDS, ITERATIONS
+
+__all__ = [
+    "speedups",
+    "amdahl_speedups",
+    "fit_amdahl_f",
+    "MemwallFit",
+    "fit_memwall",
+    "to_speedups",
+    "fit_series",
+]
+
+#: the number of annealers of paper 003, section 4.3
+ANNEALERS = 10
+PARAMETERS = ("f", "k", "m1", "m2")
+
+
+def speedups(params: np.ndarray, p: np.ndarray, phi: np.ndarray) -> np.ndarray:
+    """S_p of eq. (15) for each row (f, k, m1, m2) of ``params``: shape (rows, points).
+
+    Written as (1 + k*phi*mu_1) / max((1 + k*phi*mu_p)*((1 - f) + f/p), (1 + k*phi)*mu_p),
+    which is eq. (15) with rho = 1 + k*phi expanded, in few array operations.
+
+    >>> speedups(np.array([[1.0, 0.0, 0.0, 0.0]]), np.array([1.0, 4.0]), np.array([2.0, 2.0]))
+    array([[1., 4.]])
+    """
+    f, k, m1, m2 = (params[:, i : i + 1] for i in range(4))
+    kphi = k * phi
+    mu_p = np.minimum(m1 + m2 * (1.0 / p), 1.0)
+    delay = kphi * mu_p
+    memory = mu_p + delay  # rho*mu_p
+    delay += 1.0  # (1 - mu_p) + rho*mu_p
+    delay *= 1.0 - f * (1.0 - 1.0 / p)  # times (1 - f) + f/p
+    np.maximum(delay, memory, out=delay)
+    mu_1 = np.minimum(m1 + m2, 1.0)
+    return np.asarray((1.0 + kphi * mu_1) / delay)
+
+
+def amdahl_speedups(f: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Amdahl's S_p = 1 / ((1 - f) + f/p) (eq. 5) for each f of the column ``f``."""
+    return 1.0 / ((1 - f) + f / p)
+
+
+@dataclass(frozen=True)
+class MemwallFit:
+    """Fitted f, k, m1, m2 with their MSE; plain Amdahl's f and MSE on the same points."""
+
+    f: float
+    k: float
+    m1: float
+    m2: float
+    mse: float
+    amdahl_f: float
+    amdahl_mse: float
+    seed: int | None
+    iterations: int
+
+    @property
+    def gain(self) -> float:
+        """The accuracy gain over Amdahl in percent, as in Table 1: 100*(1 - mse/amdahl_mse)."""
+        return 100.0 * (1.0 - self.mse / self.amdahl_mse) if self.amdahl_mse > 0 else 0.0
+
+    def parameters(self) -> dict[str, float]:
+        """``{"f": ..., "k": ..., "m1": ..., "m2": ...}``."""
+        return {"f": self.f, "k": self.k, "m1": self.m1, "m2": self.m2}
+
+
+def fit_memwall(
+    p: np.ndarray,
+    phi: np.ndarray,
+    speedup: np.ndarray,
+    *,
+    iterations: int = ITERATIONS,
+    seed: int | None = 0,
+) -> MemwallFit:
+    """Fit (f, k, m1, m2) and Amdahl's f to measured speedups by CSA-M, minimising the MSE."""
+    p, phi, speedup = (np.asarray(v, dtype=float) for v in (p, phi, speedup))
+
+    def energy(states: np.ndarray) -> np.ndarray:
+        return np.mean((speedups(states, p, phi) - speedup) ** 2, axis=1)
+
+    bounds = [BOUNDS[name] for name in PARAMETERS]
+    full = anneal(energy, bounds, annealers=ANNEALERS, iterations=iterations, seed=seed)
+    amdahl_f, amdahl_mse = fit_amdahl_f(p, speedup)
+    f, k, m1, m2 = (float(v) for v in full.x)
+    return MemwallFit(f, k, m1, m2, full.energy, amdahl_f, amdahl_mse, seed, iterations)
+
+
+def fit_amdahl_f(p: np.ndarray, speedup: np.ndarray) -> tuple[float, float]:
+    """Amdahl's f in [0, 1] with the least MSE of speedups, and that MSE.
+
+    A grid of 1001 values, refined by bounded Brent search around the best (one parameter
+    needs no annealing; the optimum is exact, so the gain over Amdahl is not flattered).
+
+    >>> p = np.array([1.0, 2.0, 4.0, 8.0])
+    >>> f, mse = fit_amdahl_f(p, 1 / (0.05 + 0.95 / p))
+    >>> round(f, 6), mse < 1e-12
+    (0.95, True)
+    """
+    from scipy.optimize import minimize_scalar
+
+    def mse(f: np.ndarray) -> np.ndarray:
+        return np.mean((amdahl_speedups(f, p) - speedup) ** 2, axis=-1)
+
+    grid = np.linspace(0.0, 1.0, 1001)
+    i = int(np.argmin(mse(grid[:, None])))
+    low, high = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
+    result = minimize_scalar(
+        lambda f: float(mse(np.array([f]))),
+        bounds=(low, high),
+        method="bounded",
+        options={"xatol": 1e-12},
+    )
+    best = (float(result.x), float(result.fun))
+    edge = (float(grid[i]), float(mse(grid[i : i + 1])))
+    return min(best, edge, key=lambda pair: pair[1])
+
+
+# --- one measured series ----------------------------------------------------------------
+def to_speedups(series: Any, times: np.ndarray) -> np.ndarray:
+    """Times -> speedups against the 1-core time at the same phi (as paper 003's authors do)."""
+    p, phi = series.column("p"), series.column("phi")
+    result = np.empty(len(times))
+    for ratio in np.unique(phi):
+        same = phi == ratio
+        single = same & (p == 1)
+        if not single.any():
+            lines = ", ".join(str(series.lines[i][0]) for i in np.flatnonzero(same)[:8])
+            raise MeasurementError(
+                f"{series.path}: kernel '{series.kernel}', column 'p': no 1-core time at "
+                f"phi = {ratio:g} (rows at lines {lines}) to turn times into speedups"
+            )
+        result[same] = times[single][0] / times[same]
+    return result
+
+
+def fit_series(
+    series: Any, *, iterations: int, seed: int | None, aggregate: str
+) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any]]:
+    """The model-file values, domain and statistics of the model fitted to one series.
+
+    The series has the parameters ``p`` and ``phi`` (or ``f_cpu`` and ``f_mem``); its
+    values are speedups if its metric is ``speedup``, else times; repetitions are
+    aggregated by ``aggregate``.
+    """
+    how = aggregate
+    require_above(series, "p", 1.0, strict=False, what="a core count p")
+    frequencies = ("phi",) if "phi" in series.parameters else ("f_cpu", "f_mem")
+    for column in frequencies:
+        require_above(series, column, 0.0, strict=True, what=f"the {column}")
+    require_above(series, series.metric, 0.0, strict=True, what=f"the {series.metric}")
+    if "phi" not in series.parameters:
+        series = series.with_column("phi", series.column("f_cpu") / series.column("f_mem"))
+    series = series.over(["p", "phi"])
+    require_distinct(series, "p", 2, "a speedup model")
+    values = series.aggregate(how)
+    measured = values if series.metric == "speedup" else to_speedups(series, values)
+    p, phi = series.column("p"), series.column("phi")
+    fit = fit_memwall(p, phi, measured, iterations=iterations, seed=seed)
+    statistics = {
+        "mse": fit.mse,
+        "amdahl_f": fit.amdahl_f,
+        "amdahl_mse": fit.amdahl_mse,
+        "gain_percent": fit.gain,
+        "points": len(series),
+        "seed": fit.seed if fit.seed is not None else -1,
+        "iterations": fit.iterations,
+    }
+    domain = {"p": (float(p.min()), float(p.max())), "phi": (float(phi.min()), float(phi.max()))}
+    return fit.parameters(), domain, statistics

@@ -1,0 +1,176 @@
+"""Our PMNF modeler, and the least-squares numerics it shares with Extra-P's (:mod:`.basic`).
+
+A hypothesis is ``c0 + c1 * x^i * log2(x)^j`` for one building block ``(i, j)``; index
+``-1`` stands for the constant model ``c0``. Both modelers take the points ``x`` (P,)
+shared by a batch of kernels and their aggregated values ``Y`` (K, P), and return a
+:class:`Selection` (one chosen hypothesis and its coefficients per kernel).
+
+* :func:`~.basic.select_basic` is Extra-P 4.2.5's Basic modeler (module :mod:`.basic`);
+* :func:`select_default` is ours: the hypothesis chosen by relative-error-weighted least
+  squares (so that the small-x points count as much as the large ones under
+  multiplicative noise): the growing hypothesis with the lowest relative residual, kept
+  only if it beats the constant model in leave-one-out relative error; its coefficients
+  then fitted with weights ``1/y`` (variance proportional to the value), so that the
+  large values, next to where a model is used to predict, count more.
+
+>>> x = np.array([4.0, 8, 16, 32, 64])
+>>> y = 3 + 0.5 * x**1.5
+>>> BUILDING_BLOCKS[select_default(x, y[None, :]).index[0]]
+(Fraction(3, 2), 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...pmnf.blocks import BUILDING_BLOCKS
+
+__all__ = ["Selection", "basis", "blocks_for", "select_default"]
+
+#: a term contributing less than this share of every value is rejected (Extra-P's default)
+MIN_TERM_CONTRIBUTION = 0.0005
+#: a leave-one-out constant below this share of the smallest value counts as 0 (Extra-P)
+CLEAN_CONSTANT = 0.0005
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The chosen hypothesis per kernel: ``index`` into the blocks (-1: constant), c0, c1."""
+
+    index: np.ndarray
+    c0: np.ndarray
+    c1: np.ndarray
+    criterion: np.ndarray
+
+
+def blocks_for(x: np.ndarray) -> np.ndarray:
+    """Indices of the usable building blocks: log terms only if every x >= 1 (as Extra-P).
+
+    >>> len(blocks_for(np.array([1.0, 2.0]))), len(blocks_for(np.array([0.5, 2.0])))
+    (42, 19)
+    """
+    log_ok = bool(np.all(x >= 1.0))
+    return np.array([h for h, (_, j) in enumerate(BUILDING_BLOCKS) if log_ok or j == 0])
+
+
+def basis(x: np.ndarray, blocks: np.ndarray) -> np.ndarray:
+    """The values ``x^i * log2(x)^j`` of the given building blocks: shape (H, P).
+
+    >>> basis(np.array([2.0, 4.0]), np.array([0, 18])).tolist()
+    [[1.0, 2.0], [2.0, 4.0]]
+    """
+    rows = []
+    for h in blocks:
+        i, j = BUILDING_BLOCKS[h]
+        row = np.ones_like(x)
+        if i != 0:
+            row = row * x ** float(i)
+        if j != 0:
+            row = row * np.log2(x) ** float(j)
+        rows.append(row)
+    return np.array(rows, dtype=float).reshape(len(rows), len(x))
+
+
+def _line_fit(b: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted least squares of ``y ~ c0 + c1*b`` along the last axis (broadcasting)."""
+    sw = w.sum(-1)
+    bbar = (w * b).sum(-1) / sw
+    ybar = (w * y).sum(-1) / sw
+    db = b - bbar[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c1 = (w * db * (y - ybar[..., None])).sum(-1) / (w * db * db).sum(-1)
+    return ybar - c1 * bbar, c1
+
+
+def _rejected(c1: np.ndarray, b: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Extra-P's rule: a zero coefficient, or a term below 0.0005 of every value. (K, H)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        contribution = np.abs(c1[..., None] * b[None] / y[:, None, :]).max(-1)
+    return (c1 == 0) | (contribution < MIN_TERM_CONTRIBUTION)
+
+
+def _selection(
+    pick: np.ndarray,
+    blocks: np.ndarray,
+    y: np.ndarray,
+    c0: np.ndarray,
+    c1: np.ndarray,
+    scores: np.ndarray,
+) -> Selection:
+    """Gather per kernel the chosen column (0: constant, h + 1: block ``blocks[h]``)."""
+    rows = np.arange(len(pick))
+    term = np.maximum(pick - 1, 0)
+    is_const = pick == 0
+    return Selection(
+        index=np.where(is_const, -1, blocks[term]),
+        c0=np.where(is_const, y.mean(-1), c0[rows, term]),
+        c1=np.where(is_const, 0.0, c1[rows, term]),
+        criterion=scores[rows, pick],
+    )
+
+
+def select_default(
+    x: np.ndarray, y: np.ndarray, parsimony: str = "loo", growing: bool = True
+) -> Selection:
+    """Our modeler for positive values ``y`` (K, P): relative-error-weighted least squares.
+
+    * every hypothesis is fitted with weights ``1/y^2``: the relative error that
+      multiplicative noise makes, so small-x points count as much as large ones;
+    * among the hypotheses (one term each, hence equally complex), the lowest sum of
+      squared relative residuals wins; with ``growing``, terms with a negative
+      coefficient are rejected (the building blocks grow, so such a model turns
+      negative beyond the range), as are Extra-P's negligible terms;
+    * parsimony: the winner must beat the constant model (the mean) in leave-one-out
+      relative error (``parsimony="loo"``) or by BIC (``"bic"``), else the model is constant;
+    * the winner's coefficients are fitted again with weights ``1/y``: a measured time is a
+      sum of per-element costs, its variance grows like its value. Relative weights let the
+      smallest values, where start-up and cache effects are largest, pull the coefficient,
+      and a model mostly predicts beyond the largest measured value (on the real
+      measurements of ``benchmarks/bench_fidelity.py``: 2.7 % -> 1.8 % median error at the
+      largest size). The relative fit stays if the refit would change the coefficient's sign.
+    """
+    # a power of two near the largest value: exact, changes no relative error, and keeps
+    # 1/y^2 from overflowing
+    scale = np.exp2(np.floor(np.log2(y.max(-1, keepdims=True))))
+    y = y / scale
+    k, n = y.shape
+    blocks = blocks_for(x)
+    b = basis(x, blocks)[None]  # (1, H, P)
+    relative = 1.0 / y**2
+    c0, c1 = _line_fit(b, y[:, None, :], relative[:, None, :])
+    residual = (((c0[..., None] + c1[..., None] * b) - y[:, None, :]) / y[:, None, :]) ** 2
+    wrss = residual.sum(-1)
+    usable = np.isfinite(wrss) & ~_rejected(c1, b[0], y) & (c1 > 0 if growing else True)
+    wrss = np.where(usable, wrss, np.inf)
+    best = np.argmin(wrss, axis=1)
+    rows = np.arange(k)
+    const_rss = (((y.mean(-1, keepdims=True) - y) / y) ** 2).sum(-1)
+    if parsimony == "bic":
+        tiny = np.finfo(float).tiny
+        term_score = n * np.log(np.maximum(wrss[rows, best], tiny) / n) + 2 * np.log(n)
+        const_score = n * np.log(np.maximum(const_rss, tiny) / n) + np.log(n)
+    else:
+        train = ~np.eye(n, dtype=bool)[None]  # (1, L, P)
+        fold_w = relative[:, None, :] * train
+        f0, f1 = _line_fit(b[0][best][:, None, :], y[:, None, :], fold_w)  # (K, L)
+        predicted = f0 + f1 * b[0][best]
+        term_score = (((predicted - y) / y) ** 2).sum(-1)
+        others = (y.sum(-1, keepdims=True) - y) / (n - 1)
+        const_score = (((others - y) / y) ** 2).sum(-1)
+    # the winners refitted with weights 1/y, as a correction of the relative fit (exact
+    # data keep their exact coefficients)
+    won0, won1 = c0[rows, best], c1[rows, best]
+    d0, d1 = _line_fit(b[0][best], y - won0[:, None] - won1[:, None] * b[0][best], 1.0 / y)
+    refit = np.isfinite(d0) & np.isfinite(d1) & ((won1 + d1) * won1 > 0)
+    c0[rows, best] = np.where(refit, won0 + d0, won0)
+    c1[rows, best] = np.where(refit, won1 + d1, won1)
+    keep = np.isfinite(wrss[rows, best]) & (term_score < const_score)
+    pick = np.where(keep, best + 1, 0)
+    scores = np.concatenate([const_score[:, None], np.full((k, len(blocks)), np.inf)], axis=1)
+    scores[rows, best + 1] = term_score
+    result = _selection(pick, blocks, y, c0, c1, scores)
+    return Selection(
+        result.index, result.c0 * scale[:, 0], result.c1 * scale[:, 0], scores[rows, pick]
+    )

@@ -1,0 +1,312 @@
+"""Fitting PMNF in two or three parameters: symbols, checks, batches, statistics, closed forms.
+
+:func:`symbol_names` maps a file's parameters to the symbols of the models (``--param``);
+:func:`fit_multi` checks each series (enough points along lines of the grid, positive
+parameter values), fits all kernels sharing their points at once with
+:func:`~.multi_basic.select_multi_basic` or :func:`~.multi_default.select_multi_default`,
+and :func:`multi_text` / :func:`multi_expr` write a result as the grammar's arithmetic / sympy.
+
+>>> from patternalg.measurements import Series
+>>> pts = np.array([[x, p] for x in (4.0, 8, 16, 32, 64) for p in (2.0, 4, 8, 16, 32)])
+>>> y = 3 + 0.5 * pts[:, 0] * np.log2(pts[:, 1])
+>>> s = Series("solve", "time", ("n", "p"), pts, tuple(y[:, None]), ((0,),) * 25, "m.txt")
+>>> (fitted,) = fit_multi([s], "default", "median")
+>>> multi_text(fitted.model, ("x", "p"), digits=6), fitted.modeler
+('0.5*x*log2(p) + 3.0', 'default')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import sympy
+
+from ...arith import FUNCTIONS
+from ...errors import FitError
+from ...symbols import log2, symbol
+from .fit import parse_param_options
+from .multi import Exponents, MultiModel, line_points, smape
+from .multi_basic import select_multi_basic
+from .multi_default import select_multi_default
+
+__all__ = [
+    "MultiFitted",
+    "fit_multi",
+    "fitted_models",
+    "multi_expr",
+    "multi_text",
+    "multi_hypothesis",
+    "symbol_names",
+]
+
+#: parameter names that become the input size x unless --param says otherwise
+SIZE_NAMES = ("x", "n", "size", "problem_size", "problemsize", "input_size", "elements", "s", "N")
+#: the most parameters a pmnf fit takes
+MAX_PARAMETERS = 3
+_CHUNK = 2_000  # kernels per batch
+
+
+def symbol_names(
+    options: Iterable[str], parameters: Sequence[str], path: str
+) -> tuple[dict[str, str], str]:
+    """The symbol of each parameter, and a note saying which defaults were taken ('' if none).
+
+    ``NAME=SYMBOL`` options first; otherwise a parameter called x, n, size or similar becomes
+    ``x`` (the term language's input size, if no other parameter took it), the others keep
+    their names.
+
+    >>> symbol_names([], ["p", "n"], "m.txt")
+    ({'p': 'p', 'n': 'x'}, "parameters of m.txt: 'n' is the symbol x, 'p' is p (choose others with --param NAME=SYMBOL)")
+    >>> symbol_names(["n=n"], ["p", "n"], "m.txt")[0]
+    {'n': 'n', 'p': 'p'}
+    >>> symbol_names(["p=x", "n=x"], ["p", "n"], "m.txt")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.FitError: --param: parameters 'p' and 'n' of m.txt both map to the symbol x
+    """
+    mapping = parse_param_options(options, parameters, path)
+    given = set(mapping)
+    rest = [name for name in parameters if name not in mapping]
+    size = next((name for name in rest if name in SIZE_NAMES or name.lower() in SIZE_NAMES), None)
+    for name in rest:
+        valid = re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) and name not in FUNCTIONS
+        if name == size and "x" not in mapping.values():
+            mapping[name] = "x"
+        elif valid and name != "x":
+            mapping[name] = name
+        else:
+            raise FitError(
+                f"{path}: parameter '{name}' needs a symbol: --param {name}=SYMBOL "
+                f"(its parameters: {', '.join(parameters)})"
+            )
+    seen: dict[str, str] = {}
+    for name in parameters:
+        other = seen.setdefault(mapping[name], name)
+        if other != name:
+            raise FitError(
+                f"--param: parameters '{other}' and '{name}' of {path} both map to the symbol "
+                f"{mapping[name]}"
+            )
+    defaulted = [name for name in parameters if name not in given]
+    note = ""
+    if defaulted:
+        said = ", ".join(f"'{name}' is {'the symbol ' if i == 0 else ''}{mapping[name]}"
+                         for i, name in enumerate(sorted(defaulted, key=lambda n: mapping[n] != "x")))  # fmt: skip
+        note = f"parameters of {path}: {said} (choose others with --param NAME=SYMBOL)"
+    return {name: mapping[name] for name in (*given, *rest)}, note
+
+
+@dataclass(frozen=True)
+class MultiFitted:
+    """One kernel's model, the modeler that chose it, its statistics and measured ranges."""
+
+    model: MultiModel
+    modeler: str
+    stats: dict[str, float]
+    points: int
+    ranges: tuple[tuple[float, float], ...]
+
+
+def check_series(s: Any) -> None:
+    """A FitError unless every parameter is positive and varies along a line of >= 3 points."""
+    where = f"{s.location()}: {s.label}"
+    k = len(s.parameters)
+    if k > MAX_PARAMETERS:
+        raise FitError(
+            f"{s.path}: pmnf fits 1 to {MAX_PARAMETERS} parameters; the file has {k} "
+            f"({', '.join(s.parameters)})"
+        )
+    bad = np.argwhere(s.points <= 0)
+    if len(bad):
+        row, column = bad[0]
+        raise FitError(
+            f"{s.location(int(row))}: {s.label}: parameter {s.parameters[column]} = "
+            f"{s.points[row, column]:g} is not positive"
+        )
+    for name, lines in zip(s.parameters, line_points(s.points), strict=True):
+        if len(lines) < 3:
+            raise FitError(
+                f"{where}: parameter '{name}' takes {len(lines)} value"
+                f"{'s' if len(lines) != 1 else ''} along the longest lines of the grid (points "
+                f"where only '{name}' changes); a pmnf fit in {k} parameters needs at least 3 "
+                f"there for each parameter (Extra-P advises 5)"
+            )
+
+
+def fit_multi(
+    series: Sequence[Any],
+    modeler: str,
+    aggregate: str,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[MultiFitted]:
+    """Fit every series (2 or 3 parameters); kernels measured at the same points at once.
+
+    ``default`` falls back to ``basic`` for kernels with a value <= 0 (relative errors need
+    positive values).
+    """
+    groups: dict[bytes, list[int]] = {}
+    for k, s in enumerate(series):
+        groups.setdefault(s.points.tobytes() + repr(s.points.shape).encode(), []).append(k)
+    for members in groups.values():  # the checks depend on the points only
+        check_series(series[members[0]])
+    results: list[MultiFitted | None] = [None] * len(series)
+    done = 0
+    for members in groups.values():
+        points = series[members[0]].points
+        ranges = tuple((float(c.min()), float(c.max())) for c in points.T)
+        for start in range(0, len(members), _CHUNK):
+            part = members[start : start + _CHUNK]
+            y = np.array([series[k].aggregate(aggregate) for k in part])
+            models, used = _select(modeler, points, y)
+            for row, k in enumerate(part):
+                results[k] = MultiFitted(
+                    models[row], used[row], _statistics(points, y[row], models[row]), len(points),
+                    ranges,
+                )  # fmt: skip
+            done += len(part)
+            if progress is not None:
+                progress(done, len(series))
+    return [r for r in results if r is not None]
+
+
+def fitted_models(
+    series: Sequence[Any],
+    param: Iterable[str],
+    modeler: str,
+    aggregate: str,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Per series the keyword arguments of a fitted PMNF: values, domain, statistics, expr."""
+    parameters, path = series[0].parameters, series[0].path
+    mapping = symbol_names(param, parameters, path)[0]
+    names = tuple(mapping[p] for p in parameters)
+    found = []
+    for s, fitted in zip(series, fit_multi(series, modeler, aggregate, progress), strict=True):
+        model = fitted.model
+        terms = [
+            {"coefficient": c, "factors": [{"symbol": name, "i": str(i), "j": j}
+                                           for name, (i, j) in zip(names, term, strict=True) if (i, j) != (0, 0)]}
+            for term, c in zip(model.terms, model.coefficients, strict=True)
+        ]  # fmt: skip
+        statistics = {
+            "hypothesis": multi_hypothesis(model, names),
+            "constant": model.constant,
+            "terms": terms,
+            **fitted.stats,
+            "modeler": fitted.modeler,
+            "aggregate": aggregate,
+            "file_parameters": list(parameters),
+            "symbols": list(names),
+            "file": path,
+            "points": fitted.points,
+            "kernel": s.kernel,
+            "metric": s.metric,
+        }
+        found.append({
+            "table": {"model": multi_text(model, names)},
+            "domain": dict(zip(names, fitted.ranges, strict=True)),
+            "statistics": statistics,
+            "expr": lambda model=model: multi_expr(model, names),
+        })  # fmt: skip
+    return found
+
+
+def _select(modeler: str, points: np.ndarray, y: np.ndarray) -> tuple[list[MultiModel], list[str]]:
+    """The modeler's model per kernel, and which modeler chose it."""
+    if modeler == "basic":
+        return select_multi_basic(points, y), ["basic"] * len(y)
+    fallback = np.any(y <= 0, axis=1)
+    models = select_multi_default(points, np.where(fallback[:, None], 1.0, y))
+    used = ["default"] * len(y)
+    if fallback.any():
+        rows = np.flatnonzero(fallback)
+        for row, model in zip(rows, select_multi_basic(points, y[rows]), strict=True):
+            models[row], used[row] = model, "basic (values <= 0)"
+    return models, used
+
+
+def _statistics(points: np.ndarray, y: np.ndarray, model: MultiModel) -> dict[str, float]:
+    """In-sample RSS, SMAPE (%) and adjusted R² of one model, and its selection criterion."""
+    fitted = model(points)
+    rss = float(((fitted - y) ** 2).sum())
+    tss = float(((y - y.mean()) ** 2).sum())
+    n, terms = len(y), len(model.terms)
+    dof = n - terms - 1
+    ar2 = 1.0 if tss == 0 else (1.0 - (rss / dof) / (tss / (n - 1)) if dof > 0 else float("nan"))
+    return {"rss": rss, "smape": float(smape(fitted, y)), "ar2": ar2, "criterion": model.criterion}
+
+
+def _factor_text(name: str, exponents: Exponents) -> list[str]:
+    i, j = exponents
+    factors = []
+    if i != 0:
+        factors.append(name + ("" if i == 1 else f"**{i}" if i.denominator == 1 else f"**({i})"))
+    if j != 0:
+        factors.append(f"log2({name})" + (f"**{j}" if j != 1 else ""))
+    return factors
+
+
+def multi_text(model: MultiModel, names: Sequence[str], digits: int | None = None) -> str:
+    """The model in the grammar's arithmetic, terms first (``digits``: significant digits).
+
+    >>> from fractions import Fraction as F
+    >>> m = MultiModel(-2.5, (((F(1), 0), (F(1, 2), 1)), ((F(0), 0), (F(2), 0))), (0.25, 4.0), 0.0)
+    >>> multi_text(m, ("x", "p"))
+    '0.25*x*p**(1/2)*log2(p) + 4.0*p**2 - 2.5'
+    """
+
+    def number(value: float) -> str:
+        return repr(float(f"{value:.{digits}g}")) if digits else repr(float(value))
+
+    parts = []
+    for term, c in zip(model.terms, model.coefficients, strict=True):
+        factors = [f for name, e in zip(names, term, strict=True) for f in _factor_text(name, e)]
+        parts.append("*".join([number(c), *factors]))
+    text = " + ".join(parts).replace("+ -", "- ")
+    if not parts:
+        return number(model.constant)
+    if model.constant == 0:
+        return text
+    return f"{text} {'-' if model.constant < 0 else '+'} {number(abs(model.constant))}"
+
+
+def multi_expr(model: MultiModel, names: Sequence[str]) -> sympy.Expr:
+    """The model as sympy, built with constructors from the symbols called ``names``.
+
+    >>> from fractions import Fraction as F
+    >>> multi_expr(MultiModel(1.0, (((F(1), 0), (F(0), 1)),), (2.0,), 0.0), ("x", "p"))
+    2.0*x*log2(p) + 1.0
+    """
+    symbols = [symbol(name) for name in names]
+    terms = [sympy.Float(model.constant)] if model.constant != 0 or not model.terms else []
+    for term, c in zip(model.terms, model.coefficients, strict=True):
+        factors: list[sympy.Expr] = [sympy.Float(c)]
+        for var, (i, j) in zip(symbols, term, strict=True):
+            if i != 0:
+                factors.append(sympy.Pow(var, sympy.Rational(i.numerator, i.denominator)))
+            if j != 0:
+                factors.append(sympy.Pow(log2(var), j))
+        terms.append(sympy.Mul(*factors))
+    return sympy.Add(*terms)
+
+
+def multi_hypothesis(model: MultiModel, names: Sequence[str]) -> str:
+    """The hypothesis as Extra-P writes it: terms of ``name^(i)*log2(name)^j`` factors.
+
+    >>> from fractions import Fraction as F
+    >>> multi_hypothesis(MultiModel(1.0, (((F(1), 0), (F(0), 1)),), (2.0,), 0.0), ("x", "p"))
+    'x^(1)*log2(p)^1'
+    """
+    if not model.terms:
+        return "constant"
+    texts = []
+    for term in model.terms:
+        factors = []
+        for name, (i, j) in zip(names, term, strict=True):
+            factors += ([f"{name}^({i})"] if i != 0 else []) + ([f"log2({name})^{j}"] if j else [])
+        texts.append("*".join(factors))
+    return " + ".join(texts)

@@ -1,0 +1,168 @@
+"""PreSca's measurements: one workload's performance per thread count, read from a CSV file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ...errors import FitError, MeasurementError
+
+if TYPE_CHECKING:
+    from ...measurements import Series
+
+__all__ = ["KNOWN_METRICS", "Workload", "direction", "thread_column", "workload", "read_performance"]
+
+#: metric names whose direction is known: True = higher is better
+KNOWN_METRICS = {"time": False, "throughput": True, "speedup": True}
+
+
+@dataclass(frozen=True)
+class Workload:
+    """Measured performance of one workload: thread counts, values, and the direction."""
+
+    name: str
+    p: np.ndarray
+    value: np.ndarray
+    metric: str
+    higher_is_better: bool
+    #: the file's column that held the thread counts
+    threads: str = "p"
+
+    def table(self) -> dict[int, float]:
+        """Thread count -> performance."""
+        return {int(k): float(v) for k, v in zip(self.p, self.value, strict=True)}
+
+
+def direction(metric: str, higher_is_better: bool | None, where: str) -> bool:
+    """Whether a higher ``metric`` is better: known for time, throughput and speedup.
+
+    >>> direction("throughput", None, "f.csv"), direction("ops", False, "f.csv")
+    (True, False)
+    """
+    known = KNOWN_METRICS.get(metric)
+    if known is not None and higher_is_better is not None and known != higher_is_better:
+        better = "higher" if known else "lower"
+        raise MeasurementError(f"{where}: for column '{metric}' {better} is better by definition")
+    if known is not None:
+        return known
+    if higher_is_better is None:
+        raise MeasurementError(
+            f"{where}: is a higher '{metric}' better or worse? "
+            "say --higher-is-better or --lower-is-better"
+        )
+    return higher_is_better
+
+
+def thread_column(options: Sequence[str]) -> str | None:
+    """The thread column named by ``--param NAME=p`` (or ``--param NAME``), or None.
+
+    >>> thread_column(["threads=p"]), thread_column([]), thread_column(["cores"])
+    ('threads', None, 'cores')
+    """
+    if len(options) > 1:
+        raise FitError(
+            f"--param: a presca model has one parameter, the thread count p; "
+            f"got {len(options)} (--param {' --param '.join(options)})"
+        )
+    if not options:
+        return None
+    name, _, symbol = options[0].partition("=")
+    if symbol.strip() not in ("", "p") or not name.strip():
+        raise FitError(
+            f"--param {options[0]!r}: a presca model is in the thread count p; "
+            f"say --param {name.strip() or 'NAME'}=p"
+        )
+    return name.strip().lower()
+
+
+def _value_chooser(path: str, metric: str | None) -> Callable[[tuple[str, ...]], str]:
+    """The value column: ``metric`` if given, else the one of time, throughput, speedup."""
+
+    def choose(numeric: tuple[str, ...]) -> str:
+        if metric is not None:
+            if metric not in numeric:
+                raise MeasurementError(
+                    f"{path}: missing column '{metric}' (the header has: {', '.join(numeric)})"
+                )
+            return metric
+        present = [c for c in numeric if c in KNOWN_METRICS]
+        if len(present) != 1:
+            found = f"several ({', '.join(present)}); choose one" if present else "none"
+            raise MeasurementError(
+                f"{path}: value column: {found} (name it time, throughput or speedup, "
+                "or pass --metric NAME)"
+            )
+        return present[0]
+
+    return choose
+
+
+def workload(series: Series, threads: str | None, higher_is_better: bool, name: str) -> Workload:
+    """The workload ``name`` of one series: its thread column checked, repetitions averaged.
+
+    The thread column is ``threads`` if given, else ``p`` if the series has one, else its
+    first parameter.
+    """
+    from ...measurements.checks import first_bad
+
+    if threads is None:
+        threads = "p" if "p" in series.parameters else series.parameters[0]
+    bad = first_bad(series, threads, lambda n: (n < 1) | (n != np.floor(n)))
+    if bad is not None:
+        raise MeasurementError(
+            f"{series.path}:{bad[0]}: column '{threads}': {bad[1]:g} is not a thread count "
+            "(a whole number >= 1)"
+        )
+    bad = first_bad(series, series.metric, lambda v: v <= 0)
+    if bad is not None:
+        raise MeasurementError(
+            f"{series.path}:{bad[0]}: column '{series.metric}': {bad[1]:g} is not positive "
+            "(performance must be > 0: PreSca's errors are relative)"
+        )
+    merged = series.over([threads])
+    counts = merged.column(threads).astype(int)
+    return Workload(name, counts, merged.aggregate(), series.metric, higher_is_better, threads)
+
+
+def read_performance(
+    path: str | Path,
+    metric: str | None = None,
+    higher_is_better: bool | None = None,
+    threads: str | None = None,
+) -> list[Workload]:
+    """Workloads from a CSV with a thread column and a value column (``kernel`` optional).
+
+    The thread column is ``threads`` if given, else ``p`` if the file has one, else the
+    file's first parameter column. The value column is ``time`` (lower is better),
+    ``throughput`` or ``speedup`` (higher is better), or ``metric`` with an explicit
+    ``higher_is_better``. Thread counts must be positive whole numbers, values positive;
+    repeated thread counts are averaged (repeated runs, as the paper averages 10 runs).
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "bench.csv")
+    >>> _ = open(path, "w").write("p,throughput\\n1,10\\n2,19\\n2,21\\n4,35\\n")
+    >>> [(w.name, w.table(), w.higher_is_better) for w in read_performance(path)]
+    [('bench', {1: 10.0, 2: 20.0, 4: 35.0}, True)]
+    >>> _ = open(path, "w").write("cores,throughput\\n1,10\\n2,19\\n")
+    >>> [(w.threads, w.table()) for w in read_performance(path)]
+    [('cores', {1: 10.0, 2: 19.0})]
+    """
+    from ...measurements import atom_names, read
+    from ...measurements.checks import require_columns
+
+    name = str(path)
+    metric = None if metric is None else metric.strip().lower()
+    data = read(path, "csv", value=_value_chooser(name, metric))
+    if threads is not None:
+        require_columns(data, [[threads]])
+    better = direction(data.value_name, higher_is_better, name)
+    kernels = [s.kernel for s in data]
+    labels = kernels if "kernel" in data.columns else [Path(name).stem] * len(kernels)
+    return [
+        workload(series, threads, better, atom)
+        for series, atom in zip(data, atom_names(labels), strict=True)
+    ]

@@ -1,0 +1,205 @@
+"""What every reader shares: the source text (a file or ``-`` for stdin), numbers checked
+with their location, and the collector that groups values into series.
+
+>>> number("1e999", "m.txt", line=3)
+Traceback (most recent call last):
+...
+patternalg.errors.MeasurementError: m.txt:3: 1e999 overflows a float (largest: 1.8e308)
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+
+from ..errors import Location, MeasurementError
+from .model import Measurements, Series, where
+from .names import split_unit
+
+__all__ = ["Reader", "ValueChoice", "read_source", "number", "numbers", "Collector", "STDIN"]
+
+#: how ``-`` (standard input) is named in messages
+STDIN = "<stdin>"
+#: a CSV file's value column: a name, names in order of preference, or a function choosing
+#: it among the numeric columns
+ValueChoice = str | tuple[str, ...] | Callable[[tuple[str, ...]], str] | None
+
+
+def read_source(path: str | Path) -> tuple[str, str]:
+    """(name for messages, text) of a file, or of standard input for ``-``."""
+    if str(path) == "-":
+        try:
+            return STDIN, sys.stdin.read()
+        except UnicodeDecodeError as exc:
+            raise MeasurementError(
+                f"cannot read measurements: {exc}", location=Location(STDIN)
+            ) from None
+    name = str(path)
+    try:
+        return name, Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MeasurementError(
+            f"cannot read measurements: {exc}", location=Location(name)
+        ) from None
+
+
+def number(
+    text: object, path: str, line: int = 0, key: str | None = None, column: str | None = None
+) -> float:
+    """A finite float from a cell, a word or a JSON value; else an error with its location."""
+    if type(text) in (str, float, int):  # not bool
+        try:
+            value = float(text)  # type: ignore[arg-type]
+        except (ValueError, OverflowError):
+            pass
+        else:
+            if math.isfinite(value):
+                return value
+    raise _not_a_number(text, where(path, line, key), f"column '{column}': " if column else "")
+
+
+def numbers(words: Sequence[str], path: str, line: int = 0) -> list[float]:
+    """:func:`number` of each word (fast when all are fine)."""
+    try:
+        values = [float(w) for w in words]
+    except ValueError:
+        values = [math.nan]
+    if all(map(math.isfinite, values)):
+        return values
+    return [number(w, path, line) for w in words]
+
+
+def _not_a_number(text: object, at: Location, column: str) -> MeasurementError:
+    """Why ``text`` (in ``column``, if named) is not a finite float, as an error located ``at``."""
+    if isinstance(text, bool) or not isinstance(text, int | float | str):
+        return MeasurementError(f"{column}expected a number, got {text!r}", location=at)
+    shown = text.strip() if isinstance(text, str) else text
+    if isinstance(shown, str) and len(shown) > 40:
+        shown = shown[:20] + "…" + shown[-8:]
+    try:
+        float(text)
+    except ValueError:
+        return MeasurementError(f"{column}{shown!r} is not a number", location=at)
+    except OverflowError:
+        return MeasurementError(
+            f"{column}a number overflows a float (largest: 1.8e308)", location=at
+        )
+    written = str(shown).lower().lstrip("+-")
+    if isinstance(text, str) and written not in ("nan", "inf", "infinity"):
+        return MeasurementError(
+            f"{column}{shown} overflows a float (largest: 1.8e308)", location=at
+        )
+    return MeasurementError(
+        f"{column}{shown} is not finite (NaN and inf are not measurements)", location=at
+    )
+
+
+class Collector:
+    """Repetitions gathered per (kernel, metric) and point, in the order they appear."""
+
+    def __init__(self, path: str, parameters: Sequence[str]) -> None:
+        self.path = path
+        self.parameters = tuple(parameters)
+        self.data: dict[tuple[str, str], dict[tuple[float, ...], tuple[list[float], list[int]]]]
+        self.data = {}
+
+    def add(
+        self,
+        kernel: str,
+        metric: str,
+        point: tuple[float, ...],
+        values: Sequence[float],
+        line: int,
+    ) -> None:
+        """Repetitions ``values`` of ``kernel``/``metric`` at ``point``, read at ``line``."""
+        if not kernel.strip():
+            raise MeasurementError("the kernel name is empty", location=where(self.path, line))
+        key = (kernel.strip(), metric.strip())
+        found, lines = self.data.setdefault(key, {}).setdefault(point, ([], []))
+        found.extend(values)
+        lines.extend([line] * len(values))
+
+    def add_rows(
+        self,
+        keys: Iterable[tuple[str, str]],
+        points: np.ndarray,
+        values: np.ndarray,
+        lines: Sequence[int],
+    ) -> None:
+        """One value a row: (kernel, metric) ``keys`` (checked non-empty), point, value, line."""
+        data = self.data
+        rows = zip(keys, map(tuple, points.tolist()), values.tolist(), lines, strict=True)
+        for key, point, value, line in rows:
+            found, at = data.setdefault(key, {}).setdefault(point, ([], []))
+            found.append(value)
+            at.append(line)
+
+    def result(
+        self,
+        fmt: str,
+        value_name: str = "value",
+        columns: Sequence[str] = (),
+        line: int = 0,
+        unit: str | None = None,
+    ) -> Measurements:
+        """The measurements collected; an error if there are none.
+
+        ``unit`` defaults to what the name of the single metric says (``time_ms``: ms).
+        """
+        if not self.data:
+            raise MeasurementError("no measurements found", location=Location(self.path))
+        width = len(self.parameters)
+        series = tuple(
+            Series(
+                kernel,
+                metric,
+                self.parameters,
+                np.array(list(by_point), dtype=float).reshape(len(by_point), width),
+                tuple(np.array(v, dtype=float) for v, _ in by_point.values()),
+                tuple(tuple(ls) for _, ls in by_point.values()),
+                self.path,
+            )
+            for (kernel, metric), by_point in self.data.items()
+        )
+        metrics = sorted({s.metric for s in series})
+        if unit is None and len(metrics) == 1:
+            unit = split_unit(metrics[0])[1]
+        return Measurements(
+            self.path,
+            fmt,
+            self.parameters,
+            value_name,
+            unit,
+            series,
+            tuple(columns),
+            line,
+        )
+
+
+class Reader(ABC):
+    """One measurement format: ``name``, file ``suffixes``, sniffing, and reading text.
+
+    A new format is a subclass registered in :data:`patternalg.measurements.READERS`.
+    """
+
+    name: ClassVar[str]
+    #: file suffixes that decide the format without looking inside
+    suffixes: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    @abstractmethod
+    def sniff(cls, first: str) -> bool:
+        """Whether a source whose first non-blank, non-comment line is ``first`` is ours."""
+
+    @classmethod
+    @abstractmethod
+    def read(
+        cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
+    ) -> Measurements:
+        """The measurements in ``text`` (read from ``path``, for messages)."""

@@ -1,0 +1,168 @@
+"""CSV tables: a header, then one row per repetition; ``kernel`` and ``metric`` columns optional.
+
+The delimiter is the header's comma, semicolon or tab (the most frequent), else runs of
+blanks. The value column is the one ``value`` names (or the first present of several names
+it lists, or the one it chooses), or ``metric`` names, else the last column
+whose name says it is a measured value (:func:`~patternalg.measurements.names.is_value_name`:
+``time``, ``runtime[s]``, ``speedup`` ...), else the last column. The parameters are all
+other numeric columns except those named like values.
+
+>>> ms = CsvReader.read("m.csv", "time_ms;size\\n1.5;8\\n2.5;8\\n3.5;16\\n")
+>>> ms.parameters, ms.value_name, ms.unit, ms.series[0].values[0].tolist(), ms.series[0].lines
+(('size',), 'time_ms', 'ms', [1.5, 2.5], ((2, 3), (4,)))
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import Location, MeasurementError
+from .base import Collector, Reader, ValueChoice, number
+from .model import Measurements
+from .names import is_value_name, split_unit
+
+__all__ = ["CsvReader", "DEFAULT_KERNEL", "TEXT_COLUMNS"]
+
+#: kernel name used when a file has no kernel column
+DEFAULT_KERNEL = "kernel"
+#: columns that hold names, not numbers
+TEXT_COLUMNS = ("kernel", "metric")
+_DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab"}
+
+
+def delimiter(header: str) -> str | None:
+    """The header's most frequent of comma, semicolon and tab; None for blanks.
+
+    >>> delimiter("x;time"), delimiter("x\\ttime"), delimiter("x  time"), delimiter("a,b;c,d")
+    (';', '\\t', None, ',')
+    """
+    counts = {d: header.count(d) for d in _DELIMITERS}
+    best = max(counts, key=lambda d: counts[d])
+    return best if counts[best] else None
+
+
+def _split(lines: Sequence[str], sep: str | None) -> list[list[str]]:
+    if sep is None:
+        return [line.split() for line in lines]
+    return list(csv.reader(lines, delimiter=sep))
+
+
+def _value_column(
+    path: str, line: int, numeric: tuple[str, ...], metric: str | None, value: ValueChoice
+) -> str | None:
+    if callable(value):
+        value = value(numeric)
+    if value is not None:
+        wanted = [v.strip().lower() for v in ((value,) if isinstance(value, str) else value)]
+        present = [v for v in wanted if v in numeric]
+        if not present:
+            others = " or ".join(f"'{v}'" for v in wanted[1:])
+            raise MeasurementError(
+                f"missing column '{wanted[0]}'"
+                + (f" (or {others})" if others else "")
+                + f"; found only: {', '.join(numeric) or 'nothing'}",
+                location=Location(path, line),
+            )
+        return present[0]
+    if metric is not None and metric.strip().lower() in numeric[1:]:
+        return metric.strip().lower()
+    named = [c for c in numeric if is_value_name(c)] or list(numeric)
+    return named[-1] if named else None
+
+
+def _texts(body: list[list[str]], column: int | None, default: str) -> list[str]:
+    """The stripped cells of a text column, or ``default`` for each row if there is none."""
+    return [row[column].strip() for row in body] if column is not None else [default] * len(body)
+
+
+def _cells(
+    body: list[list[str]], lines: list[int], column: int, name: str, path: str
+) -> np.ndarray:
+    """A numeric column as floats; the first bad cell is an error with its line."""
+    texts = [row[column] for row in body]
+    try:
+        values = np.array(texts, dtype=float)
+    except ValueError:
+        values = np.full(len(texts), np.nan)
+    for i in np.flatnonzero(~np.isfinite(values))[:1]:
+        for line, text in zip(lines[i:], texts[i:], strict=True):
+            number(text, path, line, column=name)  # raises at the first bad cell
+    return values
+
+
+class CsvReader(Reader):
+    """CSV (comma, semicolon, tab or blank separated) with a header line."""
+
+    name = "csv"
+    suffixes = (".csv", ".tsv")
+
+    @classmethod
+    def sniff(cls, first: str) -> bool:
+        return True  # the fallback: anything with a header
+
+    @classmethod
+    def read(
+        cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
+    ) -> Measurements:
+        numbered = [
+            (i, line)
+            for i, line in enumerate(text.splitlines(), start=1)
+            if line.strip() and not line.lstrip().startswith("#")
+        ]
+        if not numbered:
+            raise MeasurementError(
+                "the file is empty (expected a header and data rows)", location=Location(path)
+            )
+        header_line, first = numbered[0]
+        sep = delimiter(first)
+        rows = _split([line for _, line in numbered], sep)
+        written = [h.strip() for h in rows[0]]
+        header = tuple(h.lower() for h in written)
+        if len(set(header)) != len(header):
+            dup = next(h for h in header if header.count(h) > 1)
+            raise MeasurementError(
+                f"column '{dup}' appears twice in the header", location=Location(path, header_line)
+            )
+        numeric = tuple(h for h in header if h not in TEXT_COLUMNS)
+        if "metric" in header:
+            metric_value = _value_column(path, header_line, numeric, None, value)
+        else:
+            metric_value = _value_column(path, header_line, numeric, metric, value)
+        parameters = [c for c in numeric if c != metric_value and not is_value_name(c)]
+        if metric_value is None or not parameters:
+            if len(header) > 1:
+                found = f"columns separated by {_DELIMITERS.get(sep or '', 'blanks')}"
+            else:
+                found = "found no comma, semicolon, tab or blank between columns"
+            raise MeasurementError(
+                "need a parameter column and a value column "
+                f"(the header has: {', '.join(header)}; {found})",
+                location=Location(path, header_line),
+            )
+        index = {h: i for i, h in enumerate(header)}
+        body, lines = rows[1:], [line for line, _ in numbered[1:]]
+        if not body:
+            raise MeasurementError("no data rows after the header", location=Location(path))
+        if set(map(len, body)) != {len(header)}:
+            line, row = next(
+                (n, r) for n, r in zip(lines, body, strict=True) if len(r) != len(header)
+            )
+            raise MeasurementError(
+                f"{len(row)} cells where the header has {len(header)}",
+                location=Location(path, line),
+            )
+        kernels = _texts(body, index.get("kernel"), DEFAULT_KERNEL)
+        if "" in kernels:
+            raise MeasurementError(
+                "column 'kernel' is empty", location=Location(path, lines[kernels.index("")])
+            )
+        metrics = _texts(body, index.get("metric"), metric_value)
+        points = np.column_stack([_cells(body, lines, index[c], c, path) for c in parameters])
+        values = _cells(body, lines, index[metric_value], metric_value, path)
+        collector = Collector(path, parameters)
+        collector.add_rows(zip(kernels, metrics, strict=True), points, values, lines)
+        unit = split_unit(written[index[metric_value]])[1]
+        return collector.result(cls.name, metric_value, header, header_line, unit=unit)

@@ -1,0 +1,192 @@
+"""Extra-P's JSON, JSON Lines and TaLPas formats.
+
+JSON: ``{"parameters": [...], "measurements": {kernel: {metric: [{"point", "values"}]}}}``
+(values are located by their key path); JSON Lines: one object a line with ``params``,
+optional ``callpath`` and ``metric``, and ``value``; TaLPas: the same with ``parameters``
+and ``;`` between the properties.
+
+>>> JsonLinesReader.read("m.jsonl", '{"params": {"x": 1}, "value": [2, 3]}\\n').series[0].lines
+((1, 1),)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from typing import Any
+
+from ..errors import Location, MeasurementError
+from .base import Collector, Reader, ValueChoice, number
+from .model import Measurements, where
+
+__all__ = ["JsonReader", "JsonLinesReader", "TalpasReader"]
+
+
+def _number_or_text(text: str) -> float | str:
+    """A JSON number as a float; its text if it overflows, so the error can say so."""
+    value = float(text)
+    return value if math.isfinite(value) else text
+
+
+def _loads(text: str, path: str, line: int = 0) -> Any:
+    """``json.loads`` with overflowing numbers kept as text, too deep nesting an error."""
+    try:
+        return json.loads(text, parse_int=_number_or_text, parse_float=_number_or_text)
+    except json.JSONDecodeError as exc:
+        kind = "not a JSON object" if line else "not valid JSON"
+        raise MeasurementError(
+            f"{kind}: {exc.msg}", location=Location(path, line or exc.lineno)
+        ) from None
+    except RecursionError:
+        raise MeasurementError(
+            "arrays and objects nested too deep to read "
+            f"(at most about {sys.getrecursionlimit()} levels)",
+            location=where(path, line),
+        ) from None
+
+
+def _values(value: object, path: str, line: int = 0, key: str | None = None) -> list[float]:
+    items = value if isinstance(value, list) else [value]
+    if not items:
+        raise MeasurementError("no values", location=where(path, line, key))
+    return [number(v, path, line, key) for v in items]
+
+
+class JsonReader(Reader):
+    """Extra-P's JSON format (the current one; the legacy ``callpaths`` one is refused)."""
+
+    name = "json"
+
+    @classmethod
+    def sniff(cls, first: str) -> bool:
+        return first.startswith(("{", "["))
+
+    @classmethod
+    def read(
+        cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
+    ) -> Measurements:
+        data = _loads(text, path)
+        if not isinstance(data, dict) or "callpaths" in data:
+            raise MeasurementError(
+                "expected Extra-P's JSON format "
+                '{"parameters": [...], "measurements": {...}} (the legacy format is not supported)',
+                location=Location(path),
+            )
+        parameters = data.get("parameters")
+        measurements = data.get("measurements")
+        if not isinstance(parameters, list) or not all(isinstance(p, str) for p in parameters):
+            raise MeasurementError("'parameters' must be a list of names", location=Location(path))
+        if not isinstance(measurements, dict):
+            raise MeasurementError(
+                "'measurements' must map kernels to metrics", location=Location(path)
+            )
+        collector = Collector(path, parameters)
+        for kernel, metrics in measurements.items():
+            if not isinstance(metrics, dict) or not metrics:
+                raise MeasurementError(
+                    f"expected metrics, got {metrics!r}",
+                    location=Location(path, key=f"measurements.{kernel}"),
+                )
+            for name, entries in metrics.items():
+                key = f"measurements.{kernel}.{name}"
+                if not isinstance(entries, list) or not entries:
+                    raise MeasurementError(
+                        "expected a non-empty list of points", location=Location(path, key=key)
+                    )
+                for i, entry in enumerate(entries):
+                    at = f"{key}[{i}]"
+                    if not isinstance(entry, dict) or "point" not in entry or "values" not in entry:
+                        raise MeasurementError(
+                            'expected {"point": [...], "values": [...]}',
+                            location=Location(path, key=at),
+                        )
+                    point = tuple(_values(entry["point"], path, key=f"{at}.point"))
+                    if len(point) != len(parameters):
+                        raise MeasurementError(
+                            f"{len(point)} coordinates for {len(parameters)} parameters",
+                            location=Location(path, key=f"{at}.point"),
+                        )
+                    values = _values(entry["values"], path, key=f"{at}.values")
+                    collector.add(kernel, name, point, values, 0)
+        return collector.result(cls.name)
+
+
+class JsonLinesReader(Reader):
+    """JSON Lines: ``{"params": {...}, "callpath": ..., "metric": ..., "value": ...}``."""
+
+    name = "jsonl"
+    suffixes = (".jsonl",)
+    #: the key of the point, and the defaults of callpath and metric (None: required)
+    point_key = "params"
+    defaults: dict[str, str | None] = {"callpath": "<root>", "metric": "<default>"}
+
+    @classmethod
+    def sniff(cls, first: str) -> bool:
+        return first.startswith("{") and first.endswith("}") and '"params"' in first
+
+    @classmethod
+    def _object(cls, line: str) -> str:
+        return line
+
+    @classmethod
+    def read(
+        cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
+    ) -> Measurements:
+        required = [cls.point_key, *(k for k, d in cls.defaults.items() if d is None), "value"]
+        collector: Collector | None = None
+        parameters: list[str] = []
+        for number_, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            data = _loads(cls._object(line), path, number_)
+            if not isinstance(data, dict):
+                raise MeasurementError("expected a JSON object", location=Location(path, number_))
+            missing = [k for k in required if k not in data]
+            if missing:
+                raise MeasurementError(
+                    f"missing property '{missing[0]}'", location=Location(path, number_)
+                )
+            point = data[cls.point_key]
+            if not isinstance(point, dict) or not point:
+                raise MeasurementError(
+                    f"'{cls.point_key}' must map parameter names to values",
+                    location=Location(path, number_),
+                )
+            if collector is None:
+                parameters = list(point)
+                collector = Collector(path, parameters)
+            if sorted(point) != sorted(parameters):
+                raise MeasurementError(
+                    f"parameters {', '.join(point)} differ from the first "
+                    f"line's {', '.join(parameters)}",
+                    location=Location(path, number_),
+                )
+            coords = tuple(number(point[name], path, number_) for name in parameters)
+            kernel = data.get("callpath", cls.defaults["callpath"])
+            name = data.get("metric", cls.defaults["metric"])
+            if not isinstance(kernel, str) or not isinstance(name, str):
+                raise MeasurementError(
+                    "'callpath' and 'metric' must be strings", location=Location(path, number_)
+                )
+            collector.add(kernel, name, coords, _values(data["value"], path, number_), number_)
+        if collector is None:
+            raise MeasurementError("no measurements found", location=Location(path))
+        return collector.result(cls.name)
+
+
+class TalpasReader(JsonLinesReader):
+    """TaLPas: ``{"parameters": {...}; "callpath": ...; "metric": ...; "value": ...}``."""
+
+    name = "talpas"
+    suffixes = (".talpas",)
+    point_key = "parameters"
+    defaults = {"callpath": None, "metric": None}
+
+    @classmethod
+    def sniff(cls, first: str) -> bool:
+        return first.startswith("{") and '"parameters"' in first and ";" in first
+
+    @classmethod
+    def _object(cls, line: str) -> str:
+        return line.replace(";", ",")

@@ -1,0 +1,201 @@
+"""The measurement model: series of repetitions per point, grouped into one file's measurements.
+
+Like Extra-P's ``Experiment``: named parameters, the measured points (coordinates), kernels
+(call paths) x metrics, the repetitions at each point, and the source line of every value.
+
+>>> s = Series("sort", "time", ("x",), np.array([[8.0], [16.0]]),
+...            (np.array([1.0, 3.0]), np.array([5.0])), ((2, 3), (4,)), "m.csv")
+>>> s.aggregate("mean").tolist(), s.aggregate(Aggregation.MAX).tolist(), s.location(1)
+([2.0, 5.0], [3.0, 5.0], Location(path='m.csv', line=4, column=None, key=None))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+import numpy as np
+
+from ..errors import Location, MeasurementError
+from .names import atom_name, atom_names
+
+__all__ = ["Aggregation", "Series", "Measurements", "where"]
+
+
+def where(path: str, line: int | None = None, key: str | None = None) -> Location:
+    """The :class:`~patternalg.errors.Location` of a line or a key; line 0 means unknown."""
+    return Location(path, line or None, key=key)
+
+
+class Aggregation(StrEnum):
+    """How the repetitions of one point become one value.
+
+    >>> Aggregation("median").reduce(np.array([[1.0, 2.0, 9.0]]), axis=1).tolist()
+    [2.0]
+    >>> Aggregation("mode")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'mode' is not a valid Aggregation
+    """
+
+    MEAN = "mean"
+    MEDIAN = "median"
+    MIN = "min"
+    MAX = "max"
+
+    def reduce(self, array: np.ndarray, axis: int | None = None) -> np.ndarray:
+        """The aggregate of ``array`` (along ``axis``; all of it if None)."""
+        return np.asarray(getattr(np, self.value)(array, axis=axis))
+
+
+@dataclass(frozen=True, eq=False)
+class Series:
+    """One kernel (call path) x one metric: the repetitions measured at each point.
+
+    ``points`` has one row per distinct point and one column per parameter; ``values[i]``
+    holds the repetitions at ``points[i]`` and ``lines[i]`` their source lines (0: unknown).
+    """
+
+    kernel: str
+    metric: str
+    parameters: tuple[str, ...]
+    points: np.ndarray
+    values: tuple[np.ndarray, ...]
+    lines: tuple[tuple[int, ...], ...]
+    path: str
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @property
+    def atom(self) -> str:
+        """The atom name of this kernel (:func:`atom_name`)."""
+        return atom_name(self.kernel)
+
+    @property
+    def label(self) -> str:
+        """``kernel 'sort'`` (and its metric, if named), for messages."""
+        metric = f", metric '{self.metric}'" if self.metric else ""
+        return f"kernel '{self.kernel}'{metric}"
+
+    def aggregate(self, how: Aggregation | str = "mean") -> np.ndarray:
+        """One value per point: the mean, median, min or max of its repetitions."""
+        agg = Aggregation(how)
+        if len({len(v) for v in self.values}) == 1:  # as many repetitions everywhere: at once
+            return agg.reduce(np.array(self.values, dtype=float), axis=1)
+        return np.array([agg.reduce(v) for v in self.values], dtype=float)
+
+    def column(self, name: str) -> np.ndarray:
+        """The coordinates of parameter ``name`` at each point."""
+        if name not in self.parameters:
+            raise MeasurementError(
+                f"{self.label}: no parameter '{name}' "
+                f"(its parameters: {', '.join(self.parameters) or 'none'})",
+                location=where(self.path),
+            )
+        return self.points[:, self.parameters.index(name)]
+
+    def location(self, index: int | None = None) -> Location:
+        """Where point ``index`` (its first repetition; None: the first point) was read."""
+        lines = self.lines[index or 0] if self.lines else ()
+        return where(self.path, min(lines, default=0) if index is None else lines[0])
+
+    def subset(self, mask: np.ndarray) -> Series:
+        """The points where ``mask`` holds."""
+        chosen = np.flatnonzero(mask)
+        return replace(
+            self,
+            points=self.points[chosen],
+            values=tuple(self.values[i] for i in chosen),
+            lines=tuple(self.lines[i] for i in chosen),
+        )
+
+    def with_column(self, name: str, coordinates: np.ndarray) -> Series:
+        """This series with one more parameter (e.g. a ratio of two others), one value a point."""
+        points = np.column_stack([self.points, np.asarray(coordinates, dtype=float)])
+        return replace(self, parameters=(*self.parameters, name), points=points)
+
+    def over(self, names: Sequence[str]) -> Series:
+        """The series over only the parameters ``names``: points equal in them are merged.
+
+        >>> s = Series("k", "t", ("x", "p"), np.array([[1.0, 1], [1, 2], [2, 1]]),
+        ...            (np.array([5.0]), np.array([4.0]), np.array([9.0])), ((2,), (3,), (4,)), "m")
+        >>> merged = s.over(["x"])
+        >>> merged.points.tolist(), [v.tolist() for v in merged.values], merged.lines
+        ([[1.0], [2.0]], [[5.0, 4.0], [9.0]], ((2, 3), (4,)))
+        """
+        stacked = np.column_stack([self.column(n) for n in names]).reshape(len(self), len(names))
+        unique, inverse = np.unique(stacked, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        groups = [np.flatnonzero(inverse == i) for i in range(len(unique))]
+        return replace(
+            self,
+            parameters=tuple(names),
+            points=unique,
+            values=tuple(np.concatenate([self.values[j] for j in g]) for g in groups),
+            lines=tuple(sum((self.lines[j] for j in g), ()) for g in groups),
+        )
+
+    def repetitions(self) -> np.ndarray:
+        """All repetitions, point by point, as one flat array."""
+        return np.concatenate(self.values) if self.values else np.empty(0)
+
+
+@dataclass(frozen=True, eq=False)
+class Measurements:
+    """All series of one source over the same named parameters.
+
+    ``value_name`` is the value column (CSV) or ``value``; ``unit`` the unit its name states
+    (``time_ms`` -> ms), else None. ``columns`` are the source's column names (CSV only)
+    and ``line`` the line that declares them (header, PARAMETER line), for messages.
+    """
+
+    path: str
+    format: str
+    parameters: tuple[str, ...]
+    value_name: str
+    unit: str | None
+    series: tuple[Series, ...]
+    columns: tuple[str, ...] = ()
+    line: int = 0
+
+    def __iter__(self) -> Iterator[Series]:
+        return iter(self.series)
+
+    def __len__(self) -> int:
+        return len(self.series)
+
+    def select(self, kernel: str | None = None, metric: str | None = None) -> Measurements:
+        """The series of ``kernel`` and/or ``metric`` only; an error if none is left."""
+        kept = tuple(
+            s
+            for s in self.series
+            if (kernel is None or s.kernel == kernel) and (metric is None or s.metric == metric)
+        )
+        if not kept:
+            what, name, found = (
+                ("metric", metric, {s.metric for s in self.series})
+                if metric is not None and all(s.metric != metric for s in self.series)
+                else ("kernel", kernel, {s.kernel for s in self.series})
+            )
+            raise MeasurementError(
+                f"no {what} '{name}' "
+                f"(the file has: {', '.join(sorted(found - {''})) or 'none named'})",
+                location=where(self.path),
+            )
+        return replace(self, series=kept)
+
+    def atoms(self) -> tuple[str, ...]:
+        """Distinct atom names, one per series: the kernel's :func:`atom_name`, with the
+        metric appended when the series have several metrics."""
+        several = len({s.metric for s in self.series}) > 1
+        return tuple(
+            atom_names(
+                [f"{s.kernel}_{s.metric}" if several and s.metric else s.kernel for s in self]
+            )
+        )
+
+    def location(self) -> Location:
+        """Where the parameters are declared (the header of a CSV file)."""
+        return where(self.path, self.line)

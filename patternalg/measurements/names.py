@@ -1,0 +1,93 @@
+"""Names: kernel -> atom name (one rule for every form), and what a column's name says.
+
+>>> atom_name("2d fft"), atom_name("Kmeans-Low"), atom_name("seq"), atom_name("tpool_4")
+('k_2d_fft', 'kmeans_Low', 'k_seq', 'k_tpool_4')
+>>> split_unit("time_ms"), split_unit("runtime[s]"), split_unit("t (us)"), split_unit("bytes")
+(('time', 'ms'), ('runtime', 's'), ('t', 'us'), ('bytes', None))
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..model import valid_atom_name
+
+__all__ = ["atom_name", "atom_names", "split_unit", "is_value_name", "VALUE_NAMES"]
+
+#: column names (without a unit) that hold measured values, never parameters
+VALUE_NAMES = frozenset(
+    {
+        "time", "runtime", "t", "value", "duration", "elapsed", "walltime", "wall_time",
+        "speedup", "throughput", "ops", "bytes", "flops", "energy", "performance",
+    }
+)  # fmt: skip
+_TIME_UNITS = {"ns": "ns", "us": "us", "µs": "us", "ms": "ms", "s": "s", "sec": "s", "min": "min"}
+_BRACKETED = re.compile(r"(?P<base>.*?)\s*[\[(]\s*(?P<unit>[^\[\]()]+?)\s*[\])]")
+_SUFFIXED = re.compile(r"(?P<base>.+?)_(?P<unit>[a-zµ]+)")
+_INVALID = re.compile(r"[^A-Za-z0-9_]+")
+
+
+def atom_name(kernel: str) -> str:
+    """THE atom name of a kernel, the same under every ``--form``.
+
+    Runs of characters other than letters, digits and ``_`` become ``_`` (trimmed at the
+    ends), the first letter is lowercased; a name that is still not a valid atom (it starts
+    with a digit, or is a reserved word or prefix such as ``seq`` or ``tpool_``) gets the
+    prefix ``k_``; a name with nothing left is ``kernel``.
+
+    >>> atom_name("parsec-blackscholes"), atom_name("Sort"), atom_name("main->solve()")
+    ('parsec_blackscholes', 'sort', 'main_solve')
+    >>> atom_name("<root>"), atom_name("---")
+    ('root', 'kernel')
+    """
+    name = _INVALID.sub("_", kernel).strip("_")
+    name = name[:1].lower() + name[1:]
+    if not name:
+        return "kernel"
+    return name if valid_atom_name(name) else f"k_{name}"
+
+
+def atom_names(kernels: Iterable[str]) -> list[str]:
+    """:func:`atom_name` of each kernel, made distinct with ``_2``, ``_3``, ...
+
+    >>> atom_names(["a_b", "a-b", "a b"])
+    ['a_b', 'a_b_2', 'a_b_3']
+    """
+    names: list[str] = []
+    used: set[str] = set()
+    for kernel in kernels:
+        base = atom_name(kernel)
+        name, count = base, 1
+        while name in used:
+            count += 1
+            name = f"{base}_{count}"
+        used.add(name)
+        names.append(name)
+    return names
+
+
+def split_unit(column: str) -> tuple[str, str | None]:
+    """A column name without its unit, and the unit (``time_ms``, ``runtime[s]``, ``t (us)``).
+
+    A ``_suffix`` counts as a unit only if it is a time unit (``bytes_total`` keeps its
+    name); a bracketed unit is taken as written. ``time`` says nothing: its unit is None.
+    """
+    text = column.strip()
+    match = _BRACKETED.fullmatch(text)
+    if match and match["base"]:
+        unit = match["unit"]
+        return match["base"], _TIME_UNITS.get(unit.lower(), unit)
+    match = _SUFFIXED.fullmatch(text)
+    if match and match["unit"].lower() in _TIME_UNITS:
+        return match["base"], _TIME_UNITS[match["unit"].lower()]
+    return text, None
+
+
+def is_value_name(column: str) -> bool:
+    """Whether a column's name says it holds measured values (``time``, ``runtime[s]``, ...).
+
+    >>> is_value_name("Time_ms"), is_value_name("size"), is_value_name("p")
+    (True, False, False)
+    """
+    return split_unit(column)[0].lower() in VALUE_NAMES

@@ -1,0 +1,73 @@
+"""The registry of readers, format sniffing, and :func:`read`.
+
+>>> sniff("m.txt", "# comment\\nPARAMETER p\\n"), sniff("m", '{"params": {"x": 1}}\\n')
+('text', 'jsonl')
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import Location, MeasurementError
+from .base import Reader, ValueChoice, read_source
+from .csv import CsvReader
+from .json import JsonLinesReader, JsonReader, TalpasReader
+from .model import Measurements
+from .text import TextReader
+
+__all__ = ["READERS", "sniff", "read"]
+
+#: format name -> reader class, in the order formats are sniffed (CSV, the fallback, last)
+READERS: dict[str, type[Reader]] = {
+    cls.name: cls for cls in (TalpasReader, JsonLinesReader, JsonReader, TextReader, CsvReader)
+}
+
+
+def sniff(path: str | Path, text: str) -> str:
+    """The format of a source: from its file suffix if its first line that is not blank or a
+    ``#`` comment fits it (TaLPas files are often called ``.txt``), else from that line."""
+    suffix = Path(str(path)).suffix.lower()
+    first = next(
+        (s for s in (line.strip() for line in text.splitlines()) if s and not s.startswith("#")),
+        "",
+    )
+    for name, reader in READERS.items():  # the suffix decides unless the content says otherwise
+        if suffix in reader.suffixes and (not first or reader.sniff(first)):
+            return name
+    return next(name for name, reader in READERS.items() if first and reader.sniff(first))
+
+
+def read(
+    path: str | Path,
+    format: str | None = None,
+    *,
+    metric: str | None = None,
+    value: ValueChoice = None,
+) -> Measurements:
+    """Read measurements from a file, or from standard input for ``-``.
+
+    ``format`` is a key of :data:`READERS` (default: sniffed); ``metric`` keeps only that
+    metric (in a CSV file without a ``metric`` column: the value column of that name);
+    ``value`` names a CSV file's value column (or several names, the first present wins),
+    or is a function choosing it from the numeric columns.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.csv")
+    >>> _ = open(path, "w").write("kernel,size,runtime[s]\\nsort,8,1.5\\nsort,16,3.5\\ninc,8,0.5\\n")
+    >>> ms = read(path)
+    >>> [s.kernel for s in ms], ms.parameters, ms.value_name, ms.unit
+    (['sort', 'inc'], ('size',), 'runtime[s]', 's')
+    >>> ms.select(kernel="sort").series[0].aggregate().tolist()
+    [1.5, 3.5]
+    """
+    name, text = read_source(path)
+    if not text.strip():
+        raise MeasurementError("the file is empty", location=Location(name))
+    fmt = format or sniff("" if str(path) == "-" else name, text)
+    reader = READERS.get(fmt)
+    if reader is None:
+        raise MeasurementError(
+            f"unknown format '{fmt}' (valid: {', '.join(READERS)})", location=Location(name)
+        )
+    result = reader.read(name, text, metric=metric, value=value)
+    return result.select(metric=metric) if metric else result

@@ -1,0 +1,216 @@
+"""PMNF in two and three parameters: Extra-P's multi-parameter modeler reproduced, ours, the CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from patternalg.cli import main
+from patternalg.errors import FitError
+from patternalg.forms.pmnf import PMNF
+from patternalg.forms.pmnf.fit_multi import symbol_names
+from patternalg.forms.pmnf.multi import MultiModel, line_points, model_from, smape
+from patternalg.forms.pmnf.multi_basic import select_multi_basic
+from patternalg.forms.pmnf.multi_default import select_multi_default
+from patternalg.measurements import read
+from patternalg.pmnf.blocks import BUILDING_BLOCKS
+
+EXTRAP = Path(__file__).parent / "data" / "extrap"
+RECORDED = json.loads((EXTRAP / "multiparam_extrap_models.json").read_text())
+GRID = np.array([[x, p] for x in (4.0, 8, 16, 32, 64) for p in (2.0, 4, 8, 16, 32)])
+SELECT = {"basic": select_multi_basic, "default": select_multi_default}
+
+
+def block(i: Fraction | int, j: int) -> int:
+    return BUILDING_BLOCKS.index((Fraction(i), j))
+
+
+def extrap_hypothesis(model: dict, k: int) -> frozenset:
+    found = set()
+    for term in model["terms"]:
+        exponents = [(Fraction(0), 0)] * k
+        for factor in term["factors"]:
+            exponents[factor["parameter"]] = (Fraction(factor["i"]), int(factor["j"]))
+        found.add(tuple(exponents))
+    return frozenset(found)
+
+
+# --- exact models are recovered -------------------------------------------------------------
+X_LOG_P = block(1, 0), block(0, 1)  # x, log2(p)
+TRUE_MODELS = {
+    "a*b": [(X_LOG_P[0], X_LOG_P[1])],
+    "a+b": [(block(Fraction(3, 2), 0), -1), (-1, block(Fraction(1, 2), 0))],
+    "a+a*b": [(block(2, 0), -1), (block(2, 0), block(0, 1))],
+    "b+a*b": [(-1, block(1, 1)), (block(Fraction(1, 2), 0), block(1, 1))],
+    "a": [(block(1, 2), -1)],
+}
+
+
+@pytest.mark.parametrize("modeler", ["basic", "default"])
+@pytest.mark.parametrize("shape", TRUE_MODELS)
+def test_exact_two_parameter_models_are_recovered(modeler: str, shape: str) -> None:
+    terms = TRUE_MODELS[shape]
+    truth = model_from(2, 7.0, terms, [0.5 + t for t in range(len(terms))])
+    (found,) = SELECT[modeler](GRID, truth(GRID)[None])
+    assert found.hypothesis == truth.hypothesis
+    assert found(GRID) == pytest.approx(truth(GRID), rel=1e-8)
+    assert found.constant == pytest.approx(7.0, rel=1e-6)
+
+
+def test_exact_three_parameter_model_is_recovered() -> None:
+    grid = np.array([[a, b, c] for a in (2.0, 4, 8, 16, 32) for b in (1.0, 2, 3, 4, 5)
+                     for c in (10.0, 20, 30, 40, 50)])  # fmt: skip
+    truth = model_from(3, 3.0, [(block(1, 0), block(0, 1), block(Fraction(1, 2), 0))], [0.25])
+    for select in SELECT.values():
+        (found,) = select(grid, truth(grid)[None])
+        assert found.hypothesis == truth.hypothesis
+        assert found.coefficients[0] == pytest.approx(0.25, rel=1e-8)
+
+
+def test_constant_data_gives_the_constant_model() -> None:
+    for select in SELECT.values():
+        (found,) = select(GRID, np.full((1, len(GRID)), 42.0))
+        assert found.terms == () and found.constant == pytest.approx(42.0)
+
+
+# --- Extra-P's own inputs: the same hypotheses as Extra-P 4.2.5 ------------------------------
+def test_basic_chooses_extrap_hypotheses_on_its_test_inputs() -> None:
+    """Extra-P's models were recorded by ``benchmarks/bench_fit_multi.py --record``."""
+    differ = []
+    agree = 0
+    for name, models in RECORDED.items():
+        ms = read(EXTRAP / name)
+        k = len(ms.parameters)
+        for s, theirs in zip(ms.series, models, strict=True):
+            (ours,) = select_multi_basic(s.points, s.aggregate("mean")[None])
+            if ours.hypothesis != extrap_hypothesis(theirs, k):
+                differ.append((name, s, ours, theirs))
+                continue
+            agree += 1
+            assert ours.constant == pytest.approx(theirs["constant"], rel=1e-6, abs=1e-9)
+            theirs_c = sorted(t["coefficient"] for t in theirs["terms"])
+            assert sorted(ours.coefficients) == pytest.approx(theirs_c, rel=1e-6)
+    assert agree == 23
+    # the one difference is a tie: on a cross-shaped design a+b and a+a*b fit the same values
+    ((name, s, ours, theirs),) = differ
+    assert name.endswith("cross_matrix_2p.jsonl")
+    y = s.aggregate("mean")
+    terms = tuple(next(iter(extrap_hypothesis({"terms": [t]}, 2))) for t in theirs["terms"])
+    coefficients = tuple(t["coefficient"] for t in theirs["terms"])
+    extrap_model = MultiModel(theirs["constant"], terms, coefficients, 0.0)
+    assert extrap_model(s.points) == pytest.approx(ours(s.points), rel=1e-9)
+    assert smape(ours(s.points), y) == pytest.approx(smape(extrap_model(s.points), y), rel=1e-9)
+
+
+def test_point_selection_follows_the_longest_lines() -> None:
+    """Extra-P models each parameter from the longest lines through the grid's first value."""
+    s = read(EXTRAP / "tests/data/jsonlines/cross_matrix_2p.jsonl").series[0]
+    x_line, p_line = line_points(s.points)
+    assert [v for v, _ in x_line] == [40.0, 50.0, 60.0, 70.0, 80.0]
+    assert [v for v, _ in p_line] == [1.0, 2.0, 3.0, 4.0, 5.0]
+    assert all(s.points[ix, 1].tolist() == [3.0] for _, ix in x_line)
+
+
+# --- ours predicts better ---------------------------------------------------------------------
+def test_default_extrapolates_in_p_better_than_basic() -> None:
+    """Fit on p <= 32, predict p = 64: the median relative error of default is lower."""
+    rng = np.random.default_rng(5)
+    full = np.array([[x, p] for x in (4.0, 8, 16, 32, 64) for p in (2.0, 4, 8, 16, 32, 64)])
+    fit_points, at = full[full[:, 1] < 64], full[full[:, 1] == 64]
+    truths, values = [], []
+    for _ in range(80):
+        a, b = rng.integers(0, len(BUILDING_BLOCKS), size=2)
+        terms = [[(a, b)], [(a, -1), (-1, b)], [(a, -1), (a, b)], [(-1, b), (a, b)]][
+            rng.integers(4)
+        ]
+        scale = [1 / np.max(model_from(2, 0.0, [t], [1.0])(fit_points)) for t in terms]
+        truth = model_from(2, 1.0, terms, scale)
+        truths.append(truth)
+        values.append(truth(fit_points) * (1 + 0.05 * rng.standard_normal(len(fit_points))))
+    errors = {}
+    for name, select in SELECT.items():
+        models = select(fit_points, np.array(values))
+        errors[name] = np.median(
+            [np.abs(m(at) / t(at) - 1) for m, t in zip(models, truths, strict=True)]
+        )
+    assert errors["default"] < errors["basic"]
+
+
+# --- parameters and symbols --------------------------------------------------------------------
+def test_symbol_names_default_and_options() -> None:
+    assert symbol_names([], ["procs", "size"], "f")[0] == {"procs": "procs", "size": "x"}
+    assert symbol_names([], ["p", "q"], "f")[0] == {"p": "p", "q": "q"}
+    assert symbol_names(["q=x"], ["p", "q"], "f")[0] == {"q": "x", "p": "p"}
+    with pytest.raises(FitError, match=r"both map to the symbol p"):
+        symbol_names(["q=p"], ["p", "q"], "f")
+    with pytest.raises(FitError, match=r"'log' is a reserved word"):
+        symbol_names(["q=log"], ["p", "q"], "f")
+
+
+# --- the command line ------------------------------------------------------------------------
+def test_cli_fits_two_parameters_and_the_models_compose(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "m.toml"
+    source = EXTRAP / "tests/data/text/two_parameter_5.txt"  # 2 + 0.884 * s * log2(p)
+    assert main(["fit", str(source), "--modeler", "basic", "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("main: 0.884*")
+    assert "'s' is the symbol x, 'p' is p" in captured.err
+    assert main(["eval", "main[p=64]", "--models", str(out)]) == 0
+    assert capsys.readouterr().out.startswith("5.304*x + 2.00000000000")
+    assert (
+        main(["eval", "seq(main, main)", "--models", str(out), "--at", "p=512", "--at", "x=10"])
+        == 0
+    )
+    assert float(capsys.readouterr().out) == pytest.approx(2 * (2 + 0.884 * 10 * 9))
+    assert main(["fit", str(source), "--param", "s=n", "--param", "p=x", "--format", "json"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)
+    assert record["model"].startswith("0.884*log2(x)*n + 1.99999999")
+    assert record["domain"] == {"x": [2.0, 32.0], "n": [10.0, 50.0]}
+
+
+def test_cli_sparse_and_irregular_points(tmp_path: Path, capsys) -> None:
+    cross = EXTRAP / "tests/data/jsonlines/cross_matrix_2p.jsonl"
+    for modeler in ("basic", "default"):  # one line along each parameter
+        assert main(["fit", str(cross), "--modeler", modeler]) == 0
+        assert "log2(x)" in capsys.readouterr().out
+    uneven = tmp_path / "uneven.csv"  # repetitions differ per point, one point missing
+    rows = [f"{x},{p},{(3 + x * p) * (1 + 0.01 * r)}" for x in (2, 4, 8, 16) for p in (1, 2, 4, 8)
+            for r in range(1 + (x + p) % 3) if (x, p) != (16, 8)]  # fmt: skip
+    uneven.write_text("x,p,time\n" + "\n".join(rows) + "\n")
+    assert main(["fit", str(uneven), "--modeler", "basic"]) == 0
+    assert "x*p" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("PARAMETER p q\nPOINTS (1000 10) (2000 20) (4000 40) (8000 80) (16000 160)\nREGION r\n"
+         + "DATA 1\n" * 5,
+         r"diag.txt:\d+: kernel 'r': parameter 'p' takes 1 value along the longest lines of the "
+         r"grid .* needs at least 3 there"),
+        ("PARAMETER p q\nPOINTS " + " ".join(f"({a} {b})" for a in (0, 1, 2) for b in (1, 2, 3))
+         + "\nREGION r\n" + "DATA 1\n" * 9,
+         r"diag.txt:\d+: kernel 'r': parameter p = 0 is not positive"),
+    ],
+)  # fmt: skip
+def test_cli_errors_say_what_is_missing(tmp_path: Path, capsys, text: str, message: str) -> None:
+    path = tmp_path / "diag.txt"
+    path.write_text(text)
+    assert main(["fit", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert re.search(message, err), err
+
+
+def test_fit_api_records_domain_of_every_symbol() -> None:
+    ms = read(EXTRAP / "tests/data/text/two_parameter_6.txt")  # 1 + 0.05 * s^1.5 * p
+    (report,) = PMNF.fit_each(ms, modeler="default")
+    model = report.fitted
+    assert model.domain == {"x": (10.0, 50.0), "p": (2.0, 32.0)}
+    assert model.statistics["hypothesis"] == "p^(1)*x^(3/2)"
+    assert float(model(x=20.0, p=8.0)) == pytest.approx(1 + 0.05 * 20**1.5 * 8, rel=1e-6)
