@@ -142,6 +142,20 @@ def test_default_recovers_more_than_basic_under_noise() -> None:
     assert default > basic + 0.1
 
 
+def test_default_coefficients_predict_the_large_sizes() -> None:
+    # a quicksort-like cost outside the one-term family: 4*x*log2(x) + 30*x (the cost per
+    # x*log2(x) falls from 7 to 5.7 across the range). Relative weights alone put the
+    # coefficient at 5.95 (+5.1 % at the largest size, +8.2 % at 2^20); weights 1/y
+    # follow the large sizes (paper 001's qsort on real machines drifts like this)
+    xs = 2.0 ** np.arange(10, 19)
+    y = 4 * xs * np.log2(xs) + 30 * xs
+    chosen = select_default(xs, y[None])
+    assert BUILDING_BLOCKS[chosen.index[0]] == (1, 1)
+    top, beyond = xs[-1], 2.0**20
+    assert abs((chosen.c0[0] + chosen.c1[0] * top * 18) / y[-1] - 1) < 0.02
+    assert abs((chosen.c0[0] + chosen.c1[0] * beyond * 20) / (110 * beyond) - 1) < 0.05
+
+
 def test_aggregation_option_changes_the_data_fitted() -> None:
     path = DATA / "text" / "one_parameter_6.txt"
     mean = fit(path, "default", aggregate="mean")["met1"]

@@ -1,0 +1,155 @@
+"""Do compositions predicted from fitted atoms match the measured compositions? (real data)
+
+Reads the measurements of ``benchmarks/realdata/data`` (``atoms.txt``: nop, inc, qsort;
+``compositions.txt``: one REGION per term of patternalg's language, ns per data element,
+see ``benchmarks/realdata/README.md``). For each modeler it fits the atoms through the CLI
+(``patternalg fit atoms.txt --modeler M --out models.toml``), evaluates every composition
+with the fitted library (``patternalg.model``, pointwise ``exact`` semantics: a value at a
+size is the model's value there), and compares with the median of the measured repetitions:
+error = (predicted - measured) / measured, as paper 001 defines it. Two protocols:
+
+* **in range**: the atoms fitted on all sizes; the |error| at the largest size;
+* **beyond**: the atoms fitted on the lower half of the sizes; the |error| at every size of
+  the upper half (extrapolation up to 16 times beyond the largest fitted size).
+
+Per modeler and protocol it prints the median and the worst |error| over the compositions
+(and, for the price paid at the small end, the median over all sizes of the full fit),
+and with ``--terms`` the error of every composition (which rules miss, and where)::
+
+    python benchmarks/bench_fidelity.py [--data DIR] [--modelers basic,default] [--terms]
+
+Each modeler aggregates the repetitions its own way (``basic`` the mean, as Extra-P;
+``default`` the median); ``--aggregate`` sets one for both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+import patternalg
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "realdata" / "data"
+
+
+def read_text(path: Path) -> tuple[list[float], dict[str, list[list[float]]]]:
+    """An Extra-P text file of one parameter: the points and the repetitions per region."""
+    points: list[float] = []
+    regions: dict[str, list[list[float]]] = {}
+    region = ""
+    for line in path.read_text().splitlines():
+        field, _, rest = line.strip().partition(" ")
+        if field == "POINTS":
+            points = [float(p.strip("()")) for p in rest.split()]
+        elif field == "REGION":
+            region = rest.strip()
+            regions[region] = []
+        elif field == "DATA":
+            regions[region].append([float(v) for v in rest.split()])
+    return points, regions
+
+
+def write_text(path: Path, points: list[float], regions: dict[str, list[list[float]]]) -> None:
+    """The inverse of :func:`read_text`."""
+    lines = ["PARAMETER x", "POINTS " + " ".join(f"({p:g})" for p in points), "METRIC time"]
+    for name, rows in regions.items():
+        lines.append(f"REGION {name}")
+        lines += ["DATA " + " ".join(repr(v) for v in row) for row in rows]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def fit_library(
+    atoms: Path, modeler: str, aggregate: str | None, tmp: Path
+) -> patternalg.ModelLibrary:
+    """The atoms fitted by ``patternalg fit`` (the CLI), read back as a library."""
+    out = tmp / f"{atoms.stem}_{modeler}.toml"
+    command = [sys.executable, "-m", "patternalg.cli", "fit", str(atoms), "--modeler", modeler]
+    command += ["--out", str(out)] + (["--aggregate", aggregate] if aggregate else [])
+    path = os.pathsep.join(filter(None, [str(HERE.parent), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": path}
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        raise SystemExit(f"patternalg fit {atoms} --modeler {modeler}: {done.stderr.strip()}")
+    return patternalg.ModelLibrary.load([out], builtin=False)
+
+
+def predictions(
+    library: patternalg.ModelLibrary, terms: list[str], sizes: list[float]
+) -> np.ndarray:
+    """Every term's model at every size: shape (terms, sizes)."""
+    rows = []
+    for term in terms:
+        expr = patternalg.model(term, library, semantics="exact")
+        rows.append([float(expr.subs(patternalg.x, size)) for size in sizes])
+    return np.array(rows)
+
+
+def errors(
+    data: Path, modeler: str, aggregate: str | None, tmp: Path
+) -> tuple[dict[str, str], np.ndarray, np.ndarray, list[str], list[float]]:
+    """The fitted atoms, the errors at all sizes (full fit) and at the upper half (half fit)."""
+    points, atoms = read_text(data / "atoms.txt")
+    cpoints, compositions = read_text(data / "compositions.txt")
+    if cpoints != points:
+        raise SystemExit("atoms.txt and compositions.txt have different POINTS")
+    terms = list(compositions)
+    measured = np.array([[np.median(r) for r in compositions[t]] for t in terms])
+    full = fit_library(data / "atoms.txt", modeler, aggregate, tmp)
+    lower = len(points) - len(points) // 2  # the lower half (the middle size included)
+    half_file = tmp / "atoms_lower_half.txt"
+    write_text(half_file, points[:lower], {a: rows[:lower] for a, rows in atoms.items()})
+    half = fit_library(half_file, modeler, aggregate, tmp)
+    in_range = predictions(full, terms, points) / measured - 1
+    beyond = predictions(half, terms, points[lower:]) / measured[:, lower:] - 1
+    models = {a: str(patternalg.model(a, full)) for a in atoms}
+    return models, in_range, beyond, terms, points
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", default=str(DATA), help="directory of atoms/compositions.txt")
+    parser.add_argument("--modelers", default="basic,default")
+    parser.add_argument("--aggregate", choices=("mean", "median", "min", "max"))
+    parser.add_argument("--terms", action="store_true", help="print every composition's error")
+    args = parser.parse_args()
+    data = Path(args.data)
+    print(
+        f"{'modeler':>8} | {'in range: largest size':>22} | {'beyond the fitted range':>23} "
+        f"| all sizes"
+    )
+    print(f"{'':>8} | {'median':>10} {'worst':>11} | {'median':>11} {'worst':>11} | {'median':>9}")
+    details = []
+    with tempfile.TemporaryDirectory() as name:
+        for modeler in args.modelers.split(","):
+            models, in_range, beyond, terms, points = errors(
+                data, modeler, args.aggregate, Path(name)
+            )
+            last, upper = np.abs(in_range[:, -1]), np.abs(beyond)
+            print(
+                f"{modeler:>8} | {np.median(last):>10.2%} {last.max():>11.1%} | "
+                f"{np.median(upper):>11.2%} {upper.max():>11.1%} | "
+                f"{np.median(np.abs(in_range)):>9.1%}"
+            )
+            details.append((modeler, models, in_range, beyond, terms, points))
+    if args.terms:
+        for modeler, models, in_range, beyond, terms, points in details:
+            print(f"\n{modeler}: " + "; ".join(f"{a} = {m}" for a, m in models.items()))
+            upper = points[len(points) - beyond.shape[1] :]
+            print(f"{'term':>38} | {'at x = %g' % points[-1]:>11} | beyond, at x = "
+                  + " ".join(f"{p:>7g}" for p in upper))
+            for k, term in enumerate(terms):
+                print(
+                    f"{term:>38} | {in_range[k, -1]:>+11.1%} | {'':>14}"
+                    + " ".join(f"{e:>+7.1%}" for e in beyond[k])
+                )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,340 @@
+// Real measurements of paper 001's atoms and pattern compositions (C++17, std::thread only).
+//
+// A data element is an array of x ints. A stream of N arrays (N = max(16, 2^22 / x), so
+// every stream carries 4 Mi ints; distinct random arrays) flows through a term of
+// patternalg's language:
+//
+//   nop            returns the array unchanged
+//   inc            ten passes of +1 over the array
+//   qsort          a recursive quicksort (Hoare partition, middle pivot)
+//   seq(A, B)      one thread applies A, then B, to each array (A and B sequential)
+//   pipe(A, B)     A and B run concurrently (one thread per stage), a queue between them
+//   tpool_n(A)     n instances of A take arrays from one shared queue
+//
+// The value is the average time per data element in the steady state (ns): the time
+// between the completion of array N/4 and of the last array, divided by the arrays
+// completed in between, so that filling and draining the pipeline do not count.
+// Atoms are timed the same way, as a one-stage stream.
+//
+// usage: patterns OUTDIR REPETITIONS SIZES... -- TERM...   (see run.sh)
+// writes OUTDIR/atoms.txt, OUTDIR/compositions.txt (Extra-P text files, every repetition
+// on the DATA line of its size) and OUTDIR/load.txt (/proc/loadavg per repetition).
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+using Array = std::vector<int>;
+using Clock = std::chrono::steady_clock;
+
+// every stream carries this many ints (at least 16 arrays)
+static const size_t STREAM_INTS = size_t(1) << 22;
+
+// ---------------------------------------------------------------- atoms
+
+static void nop(Array &) {}
+
+static void inc(Array &a) {
+    for (int pass = 0; pass < 10; ++pass) {
+        for (int &v : a) v += 1;
+        asm volatile("" ::: "memory");  // ten real passes: no fusing into one +10
+    }
+}
+
+static void quicksort(int *lo, int *hi) {  // sorts [lo, hi]
+    if (lo >= hi) return;
+    int pivot = lo[(hi - lo) / 2];
+    int *i = lo - 1, *j = hi + 1;
+    for (;;) {
+        do ++i; while (*i < pivot);
+        do --j; while (*j > pivot);
+        if (i >= j) break;
+        std::swap(*i, *j);
+    }
+    quicksort(lo, j);
+    quicksort(j + 1, hi);
+}
+
+static void qsort_atom(Array &a) {
+    if (!a.empty()) quicksort(a.data(), a.data() + a.size() - 1);
+}
+
+// ---------------------------------------------------------------- the stream
+
+// An unbounded queue of arrays that closes when its last producer is done. Producers
+// register before any consumer starts (Term::start does so on the main thread).
+class Queue {
+  public:
+    void add_producer() {
+        std::lock_guard<std::mutex> lock(m_);
+        ++producers_;
+    }
+    void push(Array *a) {
+        {
+            std::lock_guard<std::mutex> lock(m_);
+            q_.push_back(a);
+        }
+        cv_.notify_one();
+    }
+    bool pop(Array *&a) {  // false: closed and empty
+        std::unique_lock<std::mutex> lock(m_);
+        cv_.wait(lock, [this] { return !q_.empty() || producers_ == 0; });
+        if (q_.empty()) return false;
+        a = q_.front();
+        q_.pop_front();
+        return true;
+    }
+    void producer_done() {
+        {
+            std::lock_guard<std::mutex> lock(m_);
+            --producers_;
+        }
+        cv_.notify_all();
+    }
+
+  private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::deque<Array *> q_;
+    int producers_ = 0;
+};
+
+// A term of the language: sequential terms (atoms, seq) are functions, the others start threads.
+struct Term {
+    enum Kind { ATOM, SEQ, PIPE, TPOOL } kind;
+    std::string atom;
+    int n = 0;
+    std::unique_ptr<Term> a, b;
+
+    bool sequential() const {
+        return kind == ATOM || (kind == SEQ && a->sequential() && b->sequential());
+    }
+    std::function<void(Array &)> function() const {
+        if (kind == ATOM) {
+            if (atom == "nop") return nop;
+            if (atom == "inc") return inc;
+            return qsort_atom;
+        }
+        auto f = a->function(), g = b->function();
+        return [f, g](Array &x) { f(x); g(x); };
+    }
+    std::string text() const {
+        switch (kind) {
+            case ATOM: return atom;
+            case SEQ: return "seq(" + a->text() + ", " + b->text() + ")";
+            case PIPE: return "pipe(" + a->text() + ", " + b->text() + ")";
+            default: return "tpool_" + std::to_string(n) + "(" + a->text() + ")";
+        }
+    }
+    // Start the threads of one instance reading `in` and writing `out`.
+    void start(Queue &in, Queue &out, std::vector<std::thread> &threads,
+               std::vector<std::unique_ptr<Queue>> &queues) const {
+        if (sequential()) {
+            auto f = function();
+            out.add_producer();
+            threads.emplace_back([f, &in, &out] {
+                Array *x;
+                while (in.pop(x)) {
+                    f(*x);
+                    out.push(x);
+                }
+                out.producer_done();
+            });
+        } else if (kind == PIPE) {
+            queues.push_back(std::make_unique<Queue>());
+            Queue &mid = *queues.back();
+            a->start(in, mid, threads, queues);
+            b->start(mid, out, threads, queues);
+        } else if (kind == TPOOL) {
+            for (int i = 0; i < n; ++i) a->start(in, out, threads, queues);  // one queue
+        } else {
+            throw std::runtime_error("seq of a parallel term is not supported: " + text());
+        }
+    }
+};
+
+class Parser {
+  public:
+    explicit Parser(std::string s) : s_(std::move(s)) {}
+    std::unique_ptr<Term> parse() {
+        auto t = term();
+        skip();
+        if (i_ != s_.size()) fail("end of term");
+        return t;
+    }
+
+  private:
+    std::string s_;
+    size_t i_ = 0;
+    void skip() {
+        while (i_ < s_.size() && s_[i_] == ' ') ++i_;
+    }
+    [[noreturn]] void fail(const std::string &what) {
+        throw std::runtime_error("term '" + s_ + "' column " + std::to_string(i_ + 1) +
+                                 ": expected " + what);
+    }
+    void expect(char c) {
+        skip();
+        if (i_ >= s_.size() || s_[i_] != c) fail(std::string("'") + c + "'");
+        ++i_;
+    }
+    std::string word() {
+        skip();
+        size_t start = i_;
+        while (i_ < s_.size() && (isalnum((unsigned char)s_[i_]) || s_[i_] == '_')) ++i_;
+        return s_.substr(start, i_ - start);
+    }
+    std::unique_ptr<Term> term() {
+        auto t = std::make_unique<Term>();
+        std::string w = word();
+        if (w == "nop" || w == "inc" || w == "qsort") {
+            t->kind = Term::ATOM;
+            t->atom = w;
+        } else if (w == "seq" || w == "pipe") {
+            t->kind = w == "seq" ? Term::SEQ : Term::PIPE;
+            expect('(');
+            t->a = term();
+            expect(',');
+            t->b = term();
+            expect(')');
+            if (t->kind == Term::SEQ && !t->sequential()) fail("sequential terms inside seq");
+        } else if (w.rfind("tpool_", 0) == 0 && w.size() > 6) {
+            t->kind = Term::TPOOL;
+            t->n = std::stoi(w.substr(6));
+            if (t->n < 1) fail("tpool_n with n >= 1");
+            expect('(');
+            t->a = term();
+            expect(')');
+        } else {
+            fail("nop, inc, qsort, seq(, pipe( or tpool_n(");
+        }
+        return t;
+    }
+};
+
+// ns per data element of one stream of `count` arrays of size x through `term`; the arrays
+// are distinct slices of `master` (random ints; one array repeated would let the branch
+// predictor learn quicksort's comparisons at small x), copied before the clock starts
+static double measure(const Term &term, const Array &master, size_t x, size_t count) {
+    std::vector<Array> pool(count);
+    for (size_t i = 0; i < count; ++i) {
+        size_t at = (i * x) % (master.size() - x + 1);
+        pool[i].assign(master.begin() + at, master.begin() + at + x);
+    }
+    Queue in, out;
+    in.add_producer();
+    std::vector<std::thread> threads;
+    std::vector<std::unique_ptr<Queue>> queues;
+    term.start(in, out, threads, queues);
+    for (auto &a : pool) in.push(&a);
+    in.producer_done();
+    std::vector<Clock::time_point> done;
+    done.reserve(count);
+    Array *finished;
+    while (out.pop(finished)) done.push_back(Clock::now());
+    for (auto &t : threads) t.join();
+    if (done.size() != count) throw std::runtime_error("lost arrays in " + term.text());
+    size_t warm = count / 4;
+    std::chrono::duration<double, std::nano> span = done.back() - done[warm - 1];
+    return span.count() / double(count - warm);
+}
+
+static void self_test() {
+    Array a = {5, 3, 9, 1, 1, 7, 0, -2};
+    Array sorted = a;
+    std::sort(sorted.begin(), sorted.end());
+    qsort_atom(a);
+    inc(a);
+    for (size_t i = 0; i < a.size(); ++i)
+        if (a[i] != sorted[i] + 10) throw std::runtime_error("self test: qsort or inc is wrong");
+}
+
+static std::string loadavg() {
+    std::ifstream f("/proc/loadavg");
+    std::string a, b, c;
+    f >> a >> b >> c;
+    return a + " " + b + " " + c;
+}
+
+static void write_file(const std::string &path, const std::vector<size_t> &sizes,
+                       const std::vector<std::string> &names,
+                       const std::vector<std::vector<std::vector<double>>> &values) {
+    std::ofstream f(path);
+    f << "PARAMETER x\nPOINTS";
+    for (size_t x : sizes) f << " (" << x << ")";
+    f << "\nMETRIC time\n";
+    char buf[64];
+    for (size_t t = 0; t < names.size(); ++t) {
+        f << "REGION " << names[t] << "\n";
+        for (size_t s = 0; s < sizes.size(); ++s) {
+            f << "DATA";
+            for (double v : values[t][s]) {
+                snprintf(buf, sizeof buf, " %.1f", v);
+                f << buf;
+            }
+            f << "\n";
+        }
+    }
+}
+
+int main(int argc, char **argv) {
+    try {
+        self_test();
+        if (argc < 5) throw std::runtime_error("usage: patterns OUTDIR REPS SIZE... -- TERM...");
+        std::string outdir = argv[1];
+        int reps = std::stoi(argv[2]);
+        std::vector<size_t> sizes;
+        int k = 3;
+        for (; k < argc && std::string(argv[k]) != "--"; ++k) sizes.push_back(std::stoul(argv[k]));
+        std::vector<std::unique_ptr<Term>> terms;
+        for (++k; k < argc; ++k) terms.push_back(Parser(argv[k]).parse());
+        std::vector<std::string> names;
+        for (auto &t : terms) names.push_back(t->text());
+
+        std::mt19937 rng(12345);
+        Array master(std::max<size_t>(STREAM_INTS, *std::max_element(sizes.begin(), sizes.end())));
+        for (int &v : master) v = int(rng() % 1000000000u);
+        std::vector<std::vector<std::vector<double>>> values(
+            terms.size(), std::vector<std::vector<double>>(sizes.size()));
+        std::ofstream load(outdir + "/load.txt");
+        load << "# /proc/loadavg (1, 5, 15 min) before each repetition\n";
+        // repetitions outermost: a burst of load from elsewhere hits every term alike
+        for (int r = 0; r < reps; ++r) {
+            load << "repetition " << r << ": " << loadavg() << "\n" << std::flush;
+            std::cerr << "repetition " << r + 1 << "/" << reps << " load " << loadavg() << "\n";
+            for (size_t t = 0; t < terms.size(); ++t)
+                for (size_t s = 0; s < sizes.size(); ++s) {
+                    size_t count = std::max<size_t>(16, STREAM_INTS / sizes[s]);
+                    values[t][s].push_back(measure(*terms[t], master, sizes[s], count));
+                }
+        }
+        load << "after: " << loadavg() << "\n";
+        std::vector<std::string> atom_names, comp_names;
+        std::vector<std::vector<std::vector<double>>> atom_values, comp_values;
+        for (size_t t = 0; t < terms.size(); ++t) {
+            bool atom = terms[t]->kind == Term::ATOM;
+            (atom ? atom_names : comp_names).push_back(names[t]);
+            (atom ? atom_values : comp_values).push_back(values[t]);
+        }
+        write_file(outdir + "/atoms.txt", sizes, atom_names, atom_values);
+        write_file(outdir + "/compositions.txt", sizes, comp_names, comp_values);
+    } catch (const std::exception &e) {
+        std::cerr << "patterns: " << e.what() << "\n";
+        return 2;
+    }
+    return 0;
+}
