@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["dumps", "table_chunks"]
+__all__ = ["dumps", "table_chunks", "toml_key"]
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 #: what tomli_w escapes in a basic string: quote, backslash and control characters but tab
@@ -71,16 +71,17 @@ def table_chunks(table: Mapping[str, Any], name: str, out: list[str]) -> None:
         out.append(f"[{name}]\n")
     for key, value in literals:
         yielded = True
-        out.append(f"{_key(key)} = {_literal(value, 0)}\n")
+        out.append(f"{toml_key(key)} = {_literal(value, 0)}\n")
     for key, value in tables:
         if yielded:
             out.append("\n")
         yielded = True
-        part = _key(key)
+        part = toml_key(key)
         table_chunks(value, f"{name}.{part}" if name else part, out)
 
 
-def _key(part: str) -> str:
+def toml_key(part: str) -> str:
+    """A key as TOML writes it: bare if it can be, else quoted."""
     text = _KEYS.get(part)
     if text is None:
         if type(part) is not str:

@@ -7,14 +7,21 @@ The flags of each family are built from its declared ``fit_options``
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import shutil
 import sys
+import tempfile
+import textwrap
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..errors import FitError, PatternalgError
 from ..forms import FORMS, Form, Option, form_class, form_module
+from ..forms.base import FitReport
 from ..library import ModelLibrary
+from ..toml_writer import table_chunks, toml_key
 from .common import add_format_option, print_json
 
 #: families fitted through a ``fit_file(path, args)`` module, not yet on the form protocol
@@ -120,37 +127,137 @@ def _options(cls: type[Form], args: argparse.Namespace) -> dict[str, Any]:
     return {name: value for name, value in given.items() if value is not None}
 
 
+class _Output:
+    """What ``fit`` prints and writes, gathered batch by batch in temporary files and
+    published only when every batch is done: the model file by renaming, then stdout."""
+
+    def __init__(self, args: argparse.Namespace, summary: Callable[[FitReport], str]) -> None:
+        self.json, self.summary, self.target = args.format == "json", summary, args.out
+        self.text = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self.toml: Any = None
+        if self.target:
+            target = os.path.abspath(self.target)
+            if os.path.isdir(target):
+                raise PatternalgError(f"cannot write {self.target}: it is a directory")
+            try:
+                self.toml = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed in publish/discard)
+                    "w",
+                    encoding="utf-8",
+                    dir=os.path.dirname(target),
+                    prefix=f".{os.path.basename(target)}.",
+                    suffix=".tmp",
+                    delete=False,
+                )
+            except OSError as exc:
+                raise PatternalgError(f"cannot write {self.target}: {exc.strerror}") from None
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(self.toml.name, 0o666 & ~umask)  # as a new file would be
+            self.toml.write("format = 1\n")
+        self.count = 0
+
+    def add(self, reports: list[FitReport]) -> None:
+        text = self.text
+        for report in reports:
+            if self.json:
+                record = json.dumps(report.record, indent=2, allow_nan=False)
+                text.write(("[\n" if not self.count else ",\n") + textwrap.indent(record, "  "))
+            else:
+                text.write(self.summary(report) + "\n")
+            if self.toml is not None:
+                chunks = ["\n"]
+                table_chunks(report.table(), f"models.{toml_key(report.atom)}", chunks)
+                self.toml.write("".join(chunks))
+            self.count += 1
+
+    def publish(self) -> None:
+        if self.toml is not None:
+            self.toml.flush()
+            os.fsync(self.toml.fileno())
+            self.toml.close()
+            os.replace(self.toml.name, self.target)
+            self.toml = None
+        if self.json:
+            self.text.write("\n]\n" if self.count else "[]\n")
+        self.text.seek(0)
+        shutil.copyfileobj(self.text, sys.stdout)
+        self.text.close()
+
+    def discard(self) -> None:
+        self.text.close()
+        if self.toml is not None:
+            self.toml.close()
+            os.unlink(self.toml.name)
+            self.toml = None
+
+
+def _fit_batches(
+    cls: type[Form], args: argparse.Namespace, options: dict[str, Any], output: _Output
+) -> Any:
+    """Fit a regular Extra-P text file batch by batch (the fast path): the first batch's
+    measurements, or None if the file is not regular (``output`` then holds junk)."""
+    from ..measurements.blocks import Irregular
+
+    first = None
+    try:
+        for data, reports in cls.fit_batches(  # type: ignore[attr-defined]
+            args.file, metric=args.metric, input_format=args.input_format, **options
+        ):
+            first = first or data
+            output.add(reports)
+    except Irregular:
+        return None
+    return first
+
+
+def _fit_all(
+    cls: type[Form], args: argparse.Namespace, options: dict[str, Any], output: _Output
+) -> Any:
+    """Read the whole file and fit it (the reference path); the measurements."""
+    from ..measurements import read
+
+    value = cls.value_column(args.metric)
+    data = read(args.file, args.input_format, metric=args.metric, value=value)
+    progress = Progress()
+    try:
+        output.add(cls.fit_each(data, progress=progress, **options))
+    finally:
+        progress.close()
+    return data
+
+
 def run(args: argparse.Namespace) -> int:
     families = _families()
     if args.form in families:
-        from ..measurements import read
-
         cls = families[args.form]
         options = _options(cls, args)
-        value = cls.value_column(args.metric)
-        data = read(args.file, args.input_format, metric=args.metric, value=value)
-        progress = Progress()
+
+        def summary(report: FitReport) -> str:
+            return cls.summary.format(**report.record, **cls.summary_fields(report.record))
+
+        output = _Output(args, summary)
         try:
-            reports = cls.fit_each(data, progress=progress, **options)
-        finally:
-            progress.close()
+            data = _fit_batches(cls, args, options, output) if hasattr(cls, "fit_batches") else None
+            if data is None:
+                output.discard()
+                output = _Output(args, summary)
+                data = _fit_all(cls, args, options, output)
+        except BaseException:
+            output.discard()
+            raise
         for note in cls.notes(data, options):
             print(f"note: {note}", file=sys.stderr)
-        summaries = [
-            cls.summary.format(**report.record, **cls.summary_fields(report.record))
-            for report in reports
-        ]
-    else:
-        fit_file = getattr(form_module(args.form), "fit_file", None)
-        if fit_file is None:
-            raise PatternalgError(f"form '{args.form}' cannot be fitted yet")
-        reports = fit_file(args.file, args)
-        summaries = [report.summary for report in reports]
+        output.publish()
+        return 0
+    fit_file = getattr(form_module(args.form), "fit_file", None)
+    if fit_file is None:
+        raise PatternalgError(f"form '{args.form}' cannot be fitted yet")
+    reports = fit_file(args.file, args)
     if args.format == "json":
         print_json([dict(r.record) for r in reports])
     else:
-        for summary in summaries:
-            print(summary)
+        for report in reports:
+            print(report.summary)
     if args.out:
         ModelLibrary([r.model for r in reports]).save(args.out)
     return 0
