@@ -31,7 +31,6 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _ILLEGAL = re.compile(r'["\\\x00-\x08\x0a-\x1f\x7f]')
 _COMPACT = {"\b": "\\b", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
 _INDENT = "    "
-_SCALARS = frozenset({str, float, int, bool})
 _KEYS: dict[str, str] = {}
 
 
@@ -53,25 +52,26 @@ def dumps(obj: Mapping[str, Any]) -> str:
 
 def table_chunks(table: Mapping[str, Any], name: str, out: list[str]) -> None:
     """Append the text of ``table`` (named ``name``, "" at the top) to ``out`` in pieces,
-    laid out as tomli_w does."""
+    laid out as tomli_w lays it out."""
     literals = []
     tables = []
     for key, value in table.items():
-        if type(value) in _SCALARS:
-            literals.append((key, value))
-        elif isinstance(value, Mapping):
+        kind = type(value)
+        if kind is float or kind is int:
+            literals.append(f"{toml_key(key)} = {value}\n")
+        elif kind is str:
+            literals.append(f"{toml_key(key)} = {_string(value)}\n")
+        elif kind is dict or (kind is not bool and isinstance(value, Mapping)):
             tables.append((key, value))
-        elif type(value) in (list, tuple) and value and all(isinstance(v, Mapping) for v in value):
+        elif kind in (list, tuple) and value and all(isinstance(v, Mapping) for v in value):
             raise _Unsupported
         else:
-            literals.append((key, value))
-    yielded = False
+            literals.append(f"{toml_key(key)} = {_literal(value, 0)}\n")
+    yielded = bool(literals)
     if name and (literals or not tables):
         yielded = True
         out.append(f"[{name}]\n")
-    for key, value in literals:
-        yielded = True
-        out.append(f"{toml_key(key)} = {_literal(value, 0)}\n")
+    out.extend(literals)
     for key, value in tables:
         if yielded:
             out.append("\n")

@@ -233,7 +233,8 @@ def run(args: argparse.Namespace) -> int:
         options = _options(cls, args)
 
         def summary(report: FitReport) -> str:
-            return cls.summary.format(**report.record, **cls.summary_fields(report.record))
+            record = report.record
+            return cls.summary.format(**record, **cls.summary_fields(record))
 
         output = _Output(args, summary)
         try:
