@@ -10,11 +10,12 @@ Generates Extra-P text files of 1,000, 10,000 and 100,000 kernels (1,000,000 wit
   100,000 kernels with ``--reference-max``);
 * the baseline: a process that imports numpy and reads the file's numbers with
   ``numpy.loadtxt`` (nothing fitted, nothing written);
-* Extra-P 4.2.5 (``ModelGenerator.model_all`` in its own virtual environment, see
-  ``bench_fit.py``) on the 1,000-kernel file with ``--extrap``; larger sizes are
-  extrapolated linearly from it and marked so.
+* Extra-P 4.2.5 (its text reader and ``ModelGenerator.model_all`` in its own virtual
+  environment, see ``bench_fit.py``) on the 1,000-kernel file with ``--extrap``; larger
+  sizes are extrapolated linearly from it and marked so.
 
-It prints wall seconds, kernels per second, peak resident memory (ru_maxrss of the
+It prints CPU seconds of the whole process (user + system: wall seconds on a shared
+machine measure the other users; they go to stderr), kernels per second, peak resident memory (ru_maxrss of the
 process), and the ratios fast / baseline, reference / fast and Extra-P / fast; and
 checks that the fast and the reference path wrote the same model file.
 
@@ -80,7 +81,10 @@ def generate(path: Path, kernels: int, seed: int = 1) -> None:
 
 
 def run(command: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak resident MB of one process."""
+    """CPU seconds (user + system) and peak resident MB of one process.
+
+    CPU seconds, not wall: on a shared machine the wall time measures the other users.
+    """
     env = dict(
         os.environ,
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
@@ -91,25 +95,17 @@ def run(command: list[str]) -> tuple[float, float]:
     wall = time.perf_counter() - start
     if status != 0:
         raise SystemExit(f"{' '.join(command[:4])}... failed: {process.stderr.read().decode()}")
-    return wall, usage.ru_maxrss / 1024
+    print(f"    ({wall:.1f} s wall) {' '.join(command[-3:])[-60:]}", file=sys.stderr)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def extrap_seconds(path: Path, venv: str) -> float | None:
-    """Extra-P's reading and modeling time of ``path`` (its imports excluded), or None."""
+    """CPU seconds of Extra-P's whole process reading and modeling ``path``, or None."""
     python = Path(venv).expanduser() / "bin" / "python"
     if not python.exists():
         print(f"(no Extra-P at {python}: run bench_fit.py once to create it)")
         return None
-    import json
-
-    out = subprocess.run(
-        [str(python), str(HERE / "extrap_driver.py"), str(path)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    times = json.loads(out.stdout)
-    return float(times["read_seconds"] + times["model_seconds"])
+    return run([str(python), str(HERE / "extrap_driver.py"), str(path)])[0]
 
 
 def main() -> None:
@@ -127,7 +123,7 @@ def main() -> None:
     python = sys.executable
     extrap_per_kernel = None
     print(
-        f"{'kernels':>9} {'MB file':>8} | {'fast s':>7} {'kernels/s':>10} {'peak MB':>8} | "
+        f"{'kernels':>9} {'MB file':>8} | {'fast cpu':>7} {'kernels/s':>10} {'peak MB':>8} | "
         f"{'baseline s':>10} {'fast/base':>9} | {'ref s':>7} {'ref MB':>7} {'ref/fast':>8} | "
         f"{'Extra-P s':>10} {'ExtraP/fast':>11}"
     )

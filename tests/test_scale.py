@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tomli_w
+from helpers import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,8 +19,6 @@ from patternalg.library import ModelLibrary
 from patternalg.measurements import read
 from patternalg.measurements.blocks import Irregular, text_blocks
 from patternalg.toml_writer import dumps
-
-from helpers import run_cli
 
 _KEYS = st.text(min_size=0, max_size=8)
 _SCALARS = (
@@ -68,7 +67,9 @@ def _text_file(path: Path, seed: int, xs: list[float], repetitions: int, **style
             3: -5 + 0.1 * x,
             4: np.where(x > x[1], 0.0, 1.0),
         }[shape]
-        lines.append(f"REGION {['a-b', 'a_b', 'a b', 'k'][k % 4]}{k // 4 if k % 4 == 3 else ''}.{k}")
+        lines.append(
+            f"REGION {['a-b', 'a_b', 'a b', 'k'][k % 4]}{k // 4 if k % 4 == 3 else ''}.{k}"
+        )
         for value in values:
             reps = value * (1 + 0.05 * rng.standard_normal(repetitions))
             lines.append("DATA " + "  ".join(repr(float(r)) for r in reps))
@@ -135,8 +136,7 @@ def test_fit_command_prints_and_writes_what_the_reference_does(tmp_path: Path) -
     text = run_cli("fit", str(path), "--out", str(tmp_path / "fast.toml"))
     assert text.returncode == 0, text.stderr
     assert text.stdout == "".join(
-        PMNF.summary.format(**r.record, **PMNF.summary_fields(r.record)) + "\n"
-        for r in reports
+        PMNF.summary.format(**r.record, **PMNF.summary_fields(r.record)) + "\n" for r in reports
     )
     assert (tmp_path / "fast.toml").read_bytes() == (tmp_path / "reference.toml").read_bytes()
     as_json = run_cli("fit", str(path), "--format", "json")
