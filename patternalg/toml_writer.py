@@ -58,9 +58,10 @@ def table_chunks(table: Mapping[str, Any], name: str, out: list[str]) -> None:
     for key, value in table.items():
         kind = type(value)
         if kind is float or kind is int:
-            literals.append(f"{toml_key(key)} = {value}\n")
+            literals.append(f"{_KEYS.get(key) or toml_key(key)} = {value}\n")
         elif kind is str:
-            literals.append(f"{toml_key(key)} = {_string(value)}\n")
+            text = f'"{value}"' if _ILLEGAL.search(value) is None else _string(value)
+            literals.append(f"{_KEYS.get(key) or toml_key(key)} = {text}\n")
         elif kind is dict or (kind is not bool and isinstance(value, Mapping)):
             tables.append((key, value))
         elif kind in (list, tuple) and value and all(isinstance(v, Mapping) for v in value):
