@@ -80,7 +80,7 @@ def generate(path: Path, kernels: int, seed: int = 1) -> None:
             out.write("\n".join(lines) + "\n")
 
 
-def run(command: list[str]) -> tuple[float, float]:
+def run(command: list[str], label: str) -> tuple[float, float]:
     """CPU seconds (user + system) and peak resident MB of one process.
 
     CPU seconds, not wall: on a shared machine the wall time measures the other users.
@@ -95,7 +95,7 @@ def run(command: list[str]) -> tuple[float, float]:
     wall = time.perf_counter() - start
     if status != 0:
         raise SystemExit(f"{' '.join(command[:4])}... failed: {process.stderr.read().decode()}")
-    print(f"    ({wall:.1f} s wall) {' '.join(command[-3:])[-60:]}", file=sys.stderr)
+    print(f"    {label}: {wall:.1f} s wall", file=sys.stderr)
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
@@ -105,7 +105,7 @@ def extrap_seconds(path: Path, venv: str) -> float | None:
     if not python.exists():
         print(f"(no Extra-P at {python}: run bench_fit.py once to create it)")
         return None
-    return run([str(python), str(HERE / "extrap_driver.py"), str(path)])[0]
+    return run([str(python), str(HERE / "extrap_driver.py"), str(path)], "Extra-P")[0]
 
 
 def main() -> None:
@@ -133,12 +133,15 @@ def main() -> None:
             generate(path, size)
         fast_out, ref_out = folder / f"fast{size}.toml", folder / f"ref{size}.toml"
         fast, fast_mb = run(
-            [python, "-m", "patternalg.cli", "fit", str(path), "--out", str(fast_out)]
+            [python, "-m", "patternalg.cli", "fit", str(path), "--out", str(fast_out)],
+            f"{size} kernels, fast",
         )
-        base, _ = run([python, "-c", BASELINE, str(path)])
+        base, _ = run([python, "-c", BASELINE, str(path)], f"{size} kernels, baseline")
         ref = ref_mb = None
         if size <= args.reference_max:
-            ref, ref_mb = run([python, "-c", REFERENCE, str(path), str(ref_out)])
+            ref, ref_mb = run(
+                [python, "-c", REFERENCE, str(path), str(ref_out)], f"{size} kernels, reference"
+            )
             if fast_out.read_bytes() != ref_out.read_bytes():
                 raise SystemExit(f"{size} kernels: the fast and the reference model files differ")
         extrap, mark = None, ""
