@@ -16,13 +16,14 @@ from patternalg.errors import FitError, MeasurementError, ModelFileError
 from patternalg.forms.amdahl import ALPHA_METHODS, Amdahl, amdahl_expr
 from patternalg.forms.amdahl.fit import alpha_from_times, fit_amdahl, fit_tseq
 from patternalg.forms.amdahl.online import OnlineAmdahl, replay
-from patternalg.measurements import read
 from patternalg.forms.synthetic import amdahl_measurements
+from patternalg.measurements import read
 from patternalg.symbols import n, p, x
 
 
 def build_expr(table: dict, where: str) -> sympy.Expr:
     return Amdahl.from_table(table, where).expr
+
 
 # --- the closed form -------------------------------------------------------------------------
 

@@ -181,3 +181,29 @@ def test_unknown_form_suggests_a_close_name() -> None:
         form_class("memwal", "m.toml: models.w")
     with pytest.raises(AttributeError):
         patternalg.forms.NoSuchForm  # noqa: B018
+
+
+def test_fit_flags_are_built_from_the_declared_options() -> None:
+    from patternalg.cli import build_parser
+
+    fit = next(
+        action.choices["fit"]
+        for action in build_parser()._actions
+        if isinstance(action.choices, dict) and "fit" in action.choices
+    )
+    text = " ".join(fit.format_help().split())
+    for name in _protocol_families():
+        for option in form_class(name).fit_options:
+            assert option.flag in text and " ".join(option.help.split()) in text
+            if option.choices:
+                assert "{" + ",".join(map(str, option.choices)) + "}" in text
+
+
+def test_an_option_of_another_family_is_one_line_error(tmp_path, capsys) -> None:
+    from patternalg.cli import main
+
+    path = tmp_path / "m.csv"
+    path.write_text("x,time\n1,2\n2,4\n4,8\n8,16\n")
+    assert main(["fit", str(path), "--degree", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--degree is not an option of --form pmnf" in err and err.count("\n") == 1

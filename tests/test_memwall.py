@@ -16,13 +16,14 @@ from patternalg.errors import MeasurementError, ModelFileError
 from patternalg.forms.memwall import Memwall, memwall_expr, speedup_expr
 from patternalg.forms.memwall.csa import anneal
 from patternalg.forms.memwall.fit import fit_amdahl_f, fit_memwall, speedups
-from patternalg.measurements import read
 from patternalg.forms.synthetic import memwall_grid
+from patternalg.measurements import read
 from patternalg.symbols import n, p, phi, x
 
 
 def build_expr(table: dict, where: str) -> sympy.Expr:
     return Memwall.from_table(table, where).expr
+
 
 TABLE1 = {name: model for name, model in ModelLibrary.builtin().items() if model.form == "memwall"}
 

@@ -123,7 +123,9 @@ def _options(cls: type[Form], args: argparse.Namespace) -> dict[str, Any]:
     for name, value in given.items():
         if value is not None and name not in declared:
             valid = ", ".join(o.flag for o in cls.fit_options) or "none"
-            raise FitError(f"{flags[name]} is not an option of --form {cls.name} (its options: {valid})")
+            raise FitError(
+                f"{flags[name]} is not an option of --form {cls.name} (its options: {valid})"
+            )
     return {name: value for name, value in given.items() if value is not None}
 
 

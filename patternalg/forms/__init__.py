@@ -52,9 +52,7 @@ FORMS: dict[str, str] = {
     "presca": "patternalg.forms.presca",
 }
 #: class name -> form name, for ``from patternalg.forms import Expression``
-_CLASSES = {
-    target.partition(":")[2]: name for name, target in FORMS.items() if ":" in target
-}
+_CLASSES = {target.partition(":")[2]: name for name, target in FORMS.items() if ":" in target}
 
 
 def _target(form: str, where: str) -> str:

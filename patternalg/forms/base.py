@@ -47,7 +47,16 @@ from ..model import COMMON_KEYS, AtomicModel, model_table
 if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
     import numpy as np
 
-__all__ = ["Parameter", "Option", "Form", "FitReport", "Domain", "check_keys", "AGGREGATIONS", "aggregate_option"]
+__all__ = [
+    "Parameter",
+    "Option",
+    "Form",
+    "FitReport",
+    "Domain",
+    "check_keys",
+    "AGGREGATIONS",
+    "aggregate_option",
+]
 
 F = TypeVar("F", bound="Form")
 #: symbol name -> measured (low, high)
@@ -347,8 +356,8 @@ class Form(ABC):
         cache = self._cache
         expr = cache.get("expr")
         if expr is None:
-            expr = cache["expr"] = cache["make"]() if "make" in cache else self._build(
-                self._cache_values()
+            expr = cache["expr"] = (
+                cache["make"]() if "make" in cache else self._build(self._cache_values())
             )
         return expr
 
@@ -499,7 +508,9 @@ class Form(ABC):
 
     @classmethod
     def _prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
-        """Check ``Measurements`` as a whole before its series are fitted (e.g. its columns)."""
+        """Check ``Measurements`` as a whole before its series are fitted (e.g. its columns);
+        the base has nothing to check."""
+        return None
 
     @classmethod
     def value_column(cls, metric: str | None) -> str | tuple[str, ...] | None:

@@ -28,8 +28,8 @@ import sympy
 
 from ...arith import format_expr
 from ...errors import FitError
-from ...symbols import x as x_symbol
 from ...measurements.checks import require_above, require_distinct
+from ...symbols import x as x_symbol
 
 __all__ = [
     "AmdahlFit",

@@ -37,6 +37,7 @@ __all__ = ["Amdahl", "ALPHA_METHODS", "amdahl_expr", "serial_fraction"]
 #: how alpha is estimated (see :mod:`.fit`); ``highest`` is the paper's choice
 ALPHA_METHODS = ("highest", "mean", "clamped-mean", "joint")
 
+
 def serial_fraction(fraction: sympy.Expr) -> sympy.Expr:
     """1 - ``fraction``; for a float, the decimal difference (1 - 0.9946 prints as 0.0054, not
     0.00539999999999996) when it still adds up to exactly 1, so that models stay exact at p = 1.

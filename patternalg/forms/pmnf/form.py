@@ -72,7 +72,11 @@ class PMNF(Form):
         """For JSON: also ``constant`` and ``terms`` (coefficient, i, j of each term)."""
         stats = self.statistics
         term = {k: stats[k] for k in ("coefficient", "i", "j") if k in stats}
-        return {**super().record(), "constant": stats.get("constant"), "terms": [term] if term else []}
+        return {
+            **super().record(),
+            "constant": stats.get("constant"),
+            "terms": [term] if term else [],
+        }
 
     @classmethod
     def _fit(
