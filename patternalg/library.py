@@ -187,11 +187,9 @@ class ModelLibrary(Mapping[str, AtomicModel]):
     # --- writing -----------------------------------------------------------------------
     def to_toml(self) -> str:
         """The model file of this library."""
-        import tomli_w
+        from .toml_writer import dumps
 
-        return tomli_w.dumps(
-            {"format": 1, "models": {name: m.to_toml() for name, m in self.items()}}
-        )
+        return dumps({"format": 1, "models": {name: m.to_toml() for name, m in self.items()}})
 
     def save(self, path: str | Path) -> None:
         """Write this library as a model file, atomically (the old file stays if it fails)."""

@@ -17,6 +17,7 @@ from .common import (
     read_text_argument,
 )
 
+
 def mixed_units(derivation: Derivation) -> str:
     """``"ns: inc, qsort; s: matmul"`` when the atoms of a term differ in unit, else ``""``."""
     by_unit: dict[str, list[str]] = {}

@@ -30,20 +30,20 @@ from typing import Any
 import sympy
 
 from ..algebra import Semantics, evaluate
-from ..pmnf.normal_form import NormalForm, compare_normal_forms, normal_form
 from ..bindings import as_value
 from ..errors import EvaluationError
 from ..library import AtomicModel, ModelLibrary
+from ..pmnf.normal_form import NormalForm, compare_normal_forms, normal_form
 from ..pointwise import at_point
 from ..symbols import symbol
 from ..syntax import parse
-from ..terms import Atom, MapReduce, Pipe, Seq, Term, TPool
+from ..terms import MapReduce, Pipe, Seq, Term, TPool
 from .results import Tabular, unit_of
 
 __all__ = ["Rewrite", "Design", "Exploration", "explore", "thread_count", "LAW_SEMANTICS", "RULES"]
 
 #: the semantics under which each law that explore uses holds (checked by the test suite
-#: against ``patternalg.laws.check``): "proved" or "holds" there
+#: against ``patternalg.laws.check``): "proved" or "no-counterexample" there
 LAW_SEMANTICS: dict[str, tuple[str, ...]] = {
     "pipe_vs_tpool2_seq": ("exact",),
     "pipe_tpool_layering": ("asymptotic", "exact"),

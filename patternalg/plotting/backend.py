@@ -11,14 +11,12 @@ same bytes twice.
 
 from __future__ import annotations
 
-import contextlib
 import io
-import os
-import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from ..atomic_write import write_bytes_atomic
 from ..errors import PatternalgError
 
 __all__ = ["PlotError", "FORMATS", "pyplot", "new_axes", "save_figure", "STYLE"]
@@ -100,20 +98,6 @@ def save_figure(fig: Any, path: str | Path) -> Path:
         raise PlotError(f"{target}: the directory {directory} does not exist")
     buffer = io.BytesIO()
     fig.savefig(buffer, format=suffix, metadata=FORMATS[suffix], bbox_inches="tight")
-    _write_atomically(target, buffer.getvalue())
+    write_bytes_atomic(target, buffer.getvalue())
     return target
 
-
-def _write_atomically(target: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``target``, fsync it, then rename it over."""
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
