@@ -10,6 +10,7 @@ from .algebra import Semantics, evaluate
 from .bindings import as_value, bind
 from .library import AtomicModel, ModelLibrary
 from .syntax import parse
+from .units import in_one_unit
 
 __all__ = ["model"]
 
@@ -22,11 +23,14 @@ def model(
 ) -> sympy.Expr:
     """Text of a term to its closed-form model in one call; keywords bind symbols.
 
+    Atoms of different time units are converted to ns first (see :mod:`patternalg.units`).
+
     >>> model("pipe(tpool_4(qsort), inc)")
     258.5425*x*log2(x)
     >>> model("tpool_n(qsort)", n=2, x=1024)
     5294950.40000000
     """
     term = parse(text)
-    expr = evaluate(term, library if library is not None else ModelLibrary.builtin(), semantics)
+    library, _ = in_one_unit(term, library if library is not None else ModelLibrary.builtin())
+    expr = evaluate(term, library, semantics)
     return bind(term, expr, {k: as_value(v) for k, v in at.items()}) if at else expr

@@ -34,12 +34,13 @@ from typing import Any
 import sympy
 
 from .arith import format_expr
-from .errors import ModelFileError, UnknownAtomError
+from .errors import ModelFileError, UnitError, UnknownAtomError
+from .units import DEFAULT_UNIT, check_unit
 
 __all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
 
 #: keys every model table may have, whatever its form
-COMMON_KEYS = ("form", "unit", "source", "x_range", "fit")
+COMMON_KEYS = ("form", "unit", "source", "x_range", "domain", "fit")
 _ATOM_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 
 
@@ -57,27 +58,47 @@ def valid_atom_name(name: str) -> bool:
     )
 
 
+#: symbol name -> measured (low, high), as a sorted tuple of pairs (hashable)
+Domain = tuple[tuple[str, tuple[float, float]], ...]
+
+
 @dataclass(frozen=True)
 class AtomicModel:
     """One atom's performance model: a closed form in x (and p, phi, ...) with provenance.
 
     ``form`` names the family (``expr`` for a plain expression) and ``spec`` holds the
     form's own keys as they appear in a model file; ``fit`` holds fit statistics and
-    ``x_range`` the measured range of x, if the model was fitted.
+    ``domain`` the measured range of every input symbol, if the model was fitted
+    (``x_range`` gives the range of x alone; a model file may still say ``x_range``).
 
     >>> from patternalg.symbols import x
     >>> AtomicModel("inc", 536.185 * x).to_toml()
     {'model': '536.185*x', 'unit': 'ns'}
+    >>> AtomicModel("k", 2 * x, x_range=(8.0, 64.0)).to_toml()["domain"]
+    {'x': [8.0, 64.0]}
     """
 
     name: str
     expr: sympy.Expr
-    unit: str = "ns"
+    unit: str = DEFAULT_UNIT
     source: str = ""
     form: str = "expr"
     spec: tuple[tuple[str, Any], ...] = ()
     x_range: tuple[float, float] | None = None
     fit: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+    domain: Domain = ()
+
+    def __post_init__(self) -> None:
+        ranges = {key: (float(lo), float(hi)) for key, (lo, hi) in self.domain}
+        if self.x_range is not None:
+            ranges.setdefault("x", (float(self.x_range[0]), float(self.x_range[1])))
+        object.__setattr__(self, "domain", tuple(sorted(ranges.items())))
+        object.__setattr__(self, "x_range", ranges.get("x"))
+
+    @property
+    def ranges(self) -> dict[str, tuple[float, float]]:
+        """The measured [low, high] of each input symbol (empty if not fitted)."""
+        return dict(self.domain)
 
     def to_toml(self) -> dict[str, Any]:
         """The table this model is written as in a model file."""
@@ -88,8 +109,8 @@ class AtomicModel:
         table["unit"] = self.unit
         if self.source:
             table["source"] = self.source
-        if self.x_range is not None:
-            table["x_range"] = [float(v) for v in self.x_range]
+        if self.domain:
+            table["domain"] = {key: [lo, hi] for key, (lo, hi) in self.domain}
         if self.fit:
             table["fit"] = dict(self.fit)
         return table
@@ -125,19 +146,11 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
     for key, value in (("form", form), ("unit", unit), ("source", source)):
         if not isinstance(value, str):
             raise ModelFileError(f"{_where(path, name, key)}: expected a string, got {value!r}")
-    x_range = table.get("x_range")
-    if x_range is not None:
-        ok = (
-            isinstance(x_range, list)
-            and len(x_range) == 2
-            and all(isinstance(v, int | float) and math.isfinite(v) for v in x_range)
-            and x_range[0] <= x_range[1]
-        )
-        if not ok:
-            raise ModelFileError(
-                f"{_where(path, name, 'x_range')}: expected [low, high] with low <= high"
-            )
-        x_range = (float(x_range[0]), float(x_range[1]))
+    try:
+        check_unit(unit, _where(path, name, "unit"))
+    except UnitError as exc:
+        raise ModelFileError(str(exc)) from None
+    domain = dict(_domain(table, path, name))
     fit = table.get("fit", {})
     if not isinstance(fit, Mapping):
         raise ModelFileError(f"{_where(path, name, 'fit')}: expected a table of statistics")
@@ -150,9 +163,34 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
         source=source,
         form=form,
         spec=tuple(spec.items()) if form != "expr" else (),
-        x_range=x_range,
         fit=tuple(fit.items()),
+        domain=tuple(domain.items()),
     )
+
+
+def _range(value: Any, where: str) -> tuple[float, float]:
+    ok = (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int | float) and math.isfinite(v) for v in value)
+        and value[0] <= value[1]
+    )
+    if not ok:
+        raise ModelFileError(f"{where}: expected [low, high] with low <= high")
+    return float(value[0]), float(value[1])
+
+
+def _domain(table: Mapping[str, Any], path: str, name: str) -> Iterator[tuple[str, Any]]:
+    """The measured ranges of a model table: ``domain = {x = [lo, hi], ...}`` or ``x_range``."""
+    if "x_range" in table:
+        yield "x", _range(table["x_range"], _where(path, name, "x_range"))
+    domain = table.get("domain", {})
+    if not isinstance(domain, Mapping):
+        raise ModelFileError(
+            f"{_where(path, name, 'domain')}: expected a table of ranges, e.g. {{x = [1, 64]}}"
+        )
+    for key, value in domain.items():
+        yield key, _range(value, _where(path, name, f"domain.{key}"))
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
 
 from ..algebra import Derivation, Semantics, evaluate
 from ..bindings import bind, parse_binding
+from ..domains import as_json as extrapolated_json
+from ..domains import extrapolations, point_notes
+from ..library import AtomicModel
 from ..render import as_json, as_latex, as_number, as_text, explain_lines, format_number
 from ..syntax import parse
+from ..units import atom_names, check_unit, in_one_unit
 from .common import (
     add_format_option,
     add_library_options,
@@ -20,14 +25,10 @@ from .common import (
 UNDECIDED = "some pipe stages could not be ordered asymptotically; the model keeps their Max"
 
 
-def mixed_units(derivation: Derivation) -> str:
-    """``"ns: inc, qsort; s: matmul"`` when the atoms of a term differ in unit, else ``""``."""
-    by_unit: dict[str, list[str]] = {}
-    for name, atom in sorted(derivation.atoms.items()):
-        by_unit.setdefault(atom.unit, []).append(name)
-    if len(by_unit) < 2:
-        return ""
-    return "; ".join(f"{unit}: {', '.join(names)}" for unit, names in sorted(by_unit.items()))
+def converted_note(original: Mapping[str, AtomicModel], names: list[str], unit: str) -> str:
+    """``"converted to ns: kernel (ms), other (s)"`` if some atoms were converted, else ``""``."""
+    moved = [f"{name} ({original[name].unit})" for name in names if original[name].unit != unit]
+    return f"converted to {unit}: {', '.join(moved)}" if moved else ""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,6 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="asymptotic",
         help="how pipe picks its bottleneck (default: asymptotic, as in the paper)",
     )
+    parser.add_argument(
+        "--unit",
+        metavar="UNIT",
+        help="the unit of the result, e.g. us, ms, s (default: the atoms' common unit; "
+        "times of different units are converted to ns)",
+    )
     add_format_option(parser, ("text", "latex", "json"))
     parser.add_argument(
         "--explain",
@@ -56,24 +63,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     term = parse(read_text_argument(args.term, "the term"))
-    library = load_library(args)
+    original = load_library(args)
+    target = check_unit(args.unit, "--unit") if args.unit else None
+    library, unit = in_one_unit(term, original, target)
     semantics = Semantics.of(args.semantics)
     bindings = dict(parse_binding(b) for b in args.at)
     derivation = Derivation()
     expr = bind(term, evaluate(term, library, semantics, derivation=derivation), bindings)
     value = as_number(expr)
     notes = [UNDECIDED] if derivation.undecided else []
-    units = mixed_units(derivation)
-    if units:
-        notes.append(
-            f"the atoms have different units ({units}); the model combines them as they are"
-        )
+    converted = converted_note(original, atom_names(term), unit)
+    if converted:
+        notes.append(converted)
+    outside = extrapolations(term, library, bindings)
+    notes.extend(str(item) for item in outside)
+    notes.extend(point_notes(bindings, value, unit))
     if args.format == "json":
-        print_json(as_json(term, expr, semantics, value, notes))
+        data = as_json(term, expr, semantics, value, notes)
+        print_json({**data, "unit": unit, "extrapolated": extrapolated_json(outside)})
     elif args.format == "latex":
-        print(as_latex(expr))
+        print(f"{as_latex(expr)} \\; \\mathrm{{{unit}}}")
     else:
-        print(format_number(value) if value is not None else as_text(expr))
+        print(f"{format_number(value) if value is not None else as_text(expr)} {unit}")
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
     if args.explain:

@@ -37,7 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("text", "json", "jsonl", "talpas", "csv"),
         help="format of FILE (default: from its extension and first line)",
     )
-    pmnf.add_argument("--unit", default="ns", help="unit of the measured values (default ns)")
+    parser.add_argument(
+        "--unit",
+        help="unit of the measured values, e.g. us, ms, s (default: the value column's, "
+        "as in time_ms or runtime[s]; else ns for a time)",
+    )
     amdahl = parser.add_argument_group("amdahl (extended Amdahl model)")
     amdahl.add_argument("--degree", type=int, default=None, help="degree of the T_seq polynomial")
     amdahl.add_argument(

@@ -29,11 +29,12 @@ import sympy
 from ..arith import format_expr
 from ..errors import FitError
 from ..library import AtomicModel
-from ..symbols import x as x_symbol
-from . import FitReport
-from .amdahl import alpha_from_times, build_expr
 from ..measurements import Series, read
 from ..measurements.checks import require_above, require_columns, require_distinct
+from ..symbols import x as x_symbol
+from ..units import measured_unit
+from . import FitReport
+from .amdahl import alpha_from_times, build_expr
 
 __all__ = [
     "ALPHA_METHODS",
@@ -207,7 +208,13 @@ def _check(points: Series, degree: int, method: str) -> None:
 
 
 def _report(
-    points: Series, value: np.ndarray, name: str, fit: AmdahlFit, degree: int, has_x: bool
+    points: Series,
+    value: np.ndarray,
+    name: str,
+    fit: AmdahlFit,
+    degree: int,
+    has_x: bool,
+    unit: str,
 ) -> FitReport:
     x, p = points.column("x"), points.column("p")
     mse = float(np.mean((fit.predict(x, p) - value) ** 2))
@@ -224,12 +231,13 @@ def _report(
     model = AtomicModel(
         name=name,
         expr=expr,
-        unit=points.metric,
+        unit=unit,
         source=f"fit of {points.path}, kernel {points.kernel}: extended Amdahl (paper 002), "
         f"alpha by {fit.method}",
         form="amdahl",
         spec=spec,
         x_range=(float(x.min()), float(x.max())) if has_x else None,
+        domain=(("p", (float(p.min()), float(p.max()))),),
         fit=stats,
     )
     parameters = {"alpha": fit.alpha, **{f"c{i}": c for i, c in enumerate(fit.coefficients)}}
@@ -264,6 +272,7 @@ def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
     how = getattr(args, "aggregate", None) or "median"
     ms = read(path, getattr(args, "input_format", None), value=value)
     require_columns(ms, [["p"]])
+    unit = measured_unit(ms.value_name, ms.unit, getattr(args, "unit", None), ms.path)
     has_x = "x" in ms.parameters
     degree = getattr(args, "degree", None)
     degree = (1 if has_x else 0) if degree is None else degree
@@ -286,5 +295,5 @@ def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
         _check(points, degree, method)
         measured = points.aggregate(how)
         fit = fit_amdahl(points.column("x"), points.column("p"), measured, degree, method)
-        reports.append(_report(points, measured, name, fit, degree, has_x))
+        reports.append(_report(points, measured, name, fit, degree, has_x, unit))
     return reports

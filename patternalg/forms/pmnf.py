@@ -37,6 +37,7 @@ from ..measurements import Measurements, Series, read
 from ..pmnf.blocks import BUILDING_BLOCKS
 from ..pmnf.render import hypothesis_text, pmnf_expr, pmnf_text
 from ..symbols import symbol
+from ..units import measured_unit
 from . import FitReport, spec_expr, spec_keys
 from .pmnf_fit import Selection, basis, select_basic, select_default
 
@@ -261,7 +262,7 @@ def _report(ctx: _Context, s: Series, atom: str, x: np.ndarray, fitted: _Fitted)
         + (f", metric '{s.metric}'" if s.metric else ""),
         form="pmnf",
         spec=(("model", text),),
-        x_range=(low, high) if var.name == "x" else None,
+        domain=((var.name, (low, high)),),
         fit=tuple(fit.items()),
     )
     record = {
@@ -284,7 +285,7 @@ def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
         modeler=getattr(args, "modeler", None) or "default",
         aggregate=getattr(args, "aggregate", None),
         params=getattr(args, "param", None) or (),
-        unit=getattr(args, "unit", None) or "ns",
+        unit=measured_unit(ms.value_name, ms.unit, getattr(args, "unit", None), ms.path),
     )
     if reports and not getattr(args, "param", None):
         name = ms.parameters[0]

@@ -633,6 +633,7 @@ class Workload:
     value: np.ndarray
     metric: str
     higher_is_better: bool
+    unit: str | None = None  # the value column's unit, if its name states one
 
     def table(self) -> dict[int, float]:
         """Thread count -> performance."""
@@ -707,7 +708,9 @@ def read_performance(
     for s, atom in zip(ms, atom_names(labels), strict=True):
         threads = s.over(["p"])
         workloads.append(
-            Workload(atom, threads.column("p").astype(int), threads.aggregate(), metric, better)
+            Workload(
+                atom, threads.column("p").astype(int), threads.aggregate(), metric, better, ms.unit
+            )
         )
     return workloads
 
@@ -811,9 +814,11 @@ def fit_model(
 ) -> FitReport:
     """PreSca on one workload, as an atomic model with its facts in ``fit``.
 
-    ``unit`` defaults to ``ns`` for a time and to the metric's name otherwise.
+    ``unit`` (``--unit``) defaults to the value column's unit, else ``ns`` for a time and
+    ``dimensionless`` otherwise.
     """
     from ..library import AtomicModel
+    from ..units import measured_unit
 
     result = predict(
         workload.p, workload.value, upto, checkpoints, workload.higher_is_better, interpolation
@@ -833,7 +838,7 @@ def fit_model(
     model = AtomicModel(
         name=workload.name,
         expr=function.expr(),
-        unit=unit or (workload.metric if workload.higher_is_better else "ns"),
+        unit=measured_unit(workload.metric, workload.unit, unit, workload.name),
         source=f"PreSca (paper 004) on {len(workload.p)} measurements",
         form="presca",
         spec=function.spec(),
