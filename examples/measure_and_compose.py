@@ -158,7 +158,7 @@ def main() -> None:
     print(f"\n{TERM}: {patternalg.model(TERM, library, semantics='exact')}")
     speedup = thread_speedup()
     print(f"\ntwo threads sorted {speedup:.2f}x as fast as one on this machine now (tpool_2")
-    print("assumes 2x); the column \"real s\" puts that speed-up in place of the 2")
+    print('assumes 2x); the column "real s" puts that speed-up in place of the 2')
     print(
         f"\n{'x':>8} {'predicted ns/item':>18} {'measured ns/item':>17} {'error':>7} {'real s':>8}"
     )

@@ -1,7 +1,8 @@
 """The composition operators M[.] of the paper and the evaluator of terms.
 
-``seq`` adds (eq. 2), ``tpool_n`` divides by n (eq. 3), ``pipe`` takes the slower stage
-(eq. 4) and ``mapReduce`` sums its three phases (eq. 5). The meaning of "slower" is a
+``seq`` adds (paper 001, eq. (2)), ``tpool_n`` divides by n (eq. (3)), ``pipe`` takes the
+slower stage (eq. (4)) and ``mapReduce`` sums its three phases (eq. (5)); each is computed
+by its ``m_*`` function only. The meaning of "slower" is a
 :class:`Semantics`: ``asymptotic`` (the paper's: the stage with the worse O-scaling in x)
 or ``exact`` (the pointwise maximum).
 
@@ -26,7 +27,7 @@ import sympy
 
 from .arith import check_finite, format_expr
 from .errors import EvaluationError, PatternalgError
-from .library import AtomicModel
+from .model import AtomicModel
 from .pmnf.normal_form import NormalForm, compare, compare_normal_forms, normal_form
 from .symbols import m as m_symbol
 from .symbols import n as n_symbol
@@ -43,6 +44,8 @@ __all__ = [
     "m_tpool",
     "m_pipe",
     "m_mapreduce",
+    "as_expr",
+    "Value",
     "RESOURCE_SYMBOLS",
 ]
 
@@ -54,7 +57,7 @@ _SHIFT = sympy.Symbol("_x_minus_1", nonnegative=True)
 class Semantics(enum.Enum):
     """How ``pipe`` chooses its bottleneck stage."""
 
-    ASYMPTOTIC = "asymptotic"  #: the stage with the worse O-scaling in x (the paper's eq. 4)
+    ASYMPTOTIC = "asymptotic"  #: the stage with the worse O-scaling in x (paper 001, eq. (4))
     EXACT = "exact"  #: the pointwise maximum, simplified under x >= 1
 
     @classmethod
@@ -93,13 +96,45 @@ class Derivation:
 
 
 # --- the composition operators --------------------------------------------------------------
-def m_seq(left: sympy.Expr, right: sympy.Expr) -> sympy.Expr:
-    """Eq. (2): M[seq(f1, f2)] = M[f1] + M[f2]."""
-    return sympy.Add(left, right)
+#: a sub-term's model: a :class:`NormalForm` where it has one (sums, task pools and pipes of
+#: normal forms stay normal forms and never pay for sympy's ``expand``), else a sympy expression
+Value = sympy.Expr | NormalForm
 
 
-def m_tpool(count: sympy.Expr, body: sympy.Expr) -> sympy.Expr:
-    """Eq. (3): M[tpool_n(task)] = M[task] / n."""
+def as_expr(value: Value) -> sympy.Expr:
+    """The sympy expression of a model held either way.
+
+    >>> as_expr(normal_form(x + 1)) == x + 1
+    True
+    """
+    return value.to_expr() if isinstance(value, NormalForm) else value
+
+
+def m_seq(left: Value, right: Value) -> Value:
+    """Paper 001, eq. (2): M[seq(f1, f2)] = M[f1] + M[f2].
+
+    Two normal forms add term by term; otherwise the sum is a sympy expression.
+
+    >>> from patternalg.symbols import x
+    >>> m_seq(536.185 * x, sympy.Float(5422.97))
+    536.185*x + 5422.97
+    """
+    if isinstance(left, NormalForm) and isinstance(right, NormalForm):
+        return left + right
+    return sympy.Add(as_expr(left), as_expr(right))
+
+
+def m_tpool(count: sympy.Expr, body: Value) -> Value:
+    """Paper 001, eq. (3): M[tpool_n(task)] = M[task] / n.
+
+    A normal form divides each coefficient; otherwise the quotient is a sympy expression.
+
+    >>> from patternalg.symbols import n, x
+    >>> m_tpool(n, 1034.17 * x)
+    1034.17*x/n
+    """
+    if isinstance(body, NormalForm):
+        return body.scaled(sympy.Pow(count, -1))
     return sympy.Mul(body, sympy.Pow(count, -1))
 
 
@@ -167,19 +202,25 @@ def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
 
 
 def m_pipe(
-    left: sympy.Expr, right: sympy.Expr, semantics: Semantics = Semantics.ASYMPTOTIC
-) -> tuple[sympy.Expr, int | None]:
-    """Eq. (4): M[pipe(s1, s2)] = max(M[s1], M[s2]); returns the model and the bottleneck.
+    left: Value, right: Value, semantics: Semantics = Semantics.ASYMPTOTIC
+) -> tuple[Value, int | None]:
+    """Paper 001, eq. (4): M[pipe(s1, s2)] = max(M[s1], M[s2]); returns the model and the bottleneck.
 
-    The bottleneck is 0 (left), 1 (right) or None when the maximum stays symbolic.
+    The bottleneck is 0 (left), 1 (right) or None when the maximum stays symbolic. Under
+    asymptotic semantics two normal forms are ordered on their terms (no sympy).
 
     >>> from patternalg.symbols import x
     >>> m_pipe(536.185 * x, sympy.Float(5422.97))
     (536.185*x, 0)
     """
+    if semantics is Semantics.ASYMPTOTIC and isinstance(left, NormalForm) and isinstance(right, NormalForm):
+        order = compare_normal_forms(left, right)
+        if order is not None:  # 0 only for equal normal forms: either stage is the model
+            return (left, 0) if order >= 0 else (right, 1)
+    a, b = as_expr(left), as_expr(right)
     if semantics is Semantics.EXACT:
-        return _exact_max(left, right)
-    return _asymptotic_max(left, right)
+        return _exact_max(a, b)
+    return _asymptotic_max(a, b)
 
 
 def m_mapreduce(
@@ -187,15 +228,17 @@ def m_mapreduce(
     threads: sympy.Expr,
     per_key: sympy.Expr,
     keys: sympy.Expr,
-    map_model: sympy.Expr,
+    map_model: Value,
     shuffle_model: sympy.Expr,
     shuffle_keys: sympy.Expr,
-    reduce_model: sympy.Expr,
+    reduce_model: Value,
 ) -> sympy.Expr:
-    """Eq. (5): x*M[map](1)/(m*n) + M[shuffle_{m,n}^{o}](d(x)) + k(x)*M[reduce](d(x))/(m*n).
+    """Paper 001, eq. (5): x*M[map](1)/(m*n) + M[shuffle_{m,n}^{o}](d(x)) + k(x)*M[reduce](d(x))/(m*n).
 
-    The shuffle model is a model in x (elements per key), m, n and o (keys).
+    The shuffle model is a model in x (elements per key), m, n and o (keys); paper 001,
+    eqs. (6) and (7) are this equation for GrPPi and for Hadoop.
     """
+    map_model, reduce_model = as_expr(map_model), as_expr(reduce_model)
     workers = sympy.Mul(nodes, threads)
     map_phase = sympy.Mul(x, map_model.xreplace({x: sympy.Integer(1)}), sympy.Pow(workers, -1))
     shuffle_phase = shuffle_model.xreplace(
@@ -205,53 +248,11 @@ def m_mapreduce(
     return sympy.Add(map_phase, shuffle_phase, reduce_phase)
 
 
-# --- the evaluator --------------------------------------------------------------------------
-class _Value:
-    """A sub-term's model, held as a sympy expression, a normal form, or both (lazily).
-
-    Sums and task pools of normal forms stay normal forms, and pipes compare them
-    directly, so big terms never pay for sympy's ``expand``.
-    """
-
-    __slots__ = ("_expr", "_normal", "_tried")
-
-    def __init__(self, expr: sympy.Expr | None = None, normal: NormalForm | None = None) -> None:
-        self._expr, self._normal, self._tried = expr, normal, normal is not None
-
-    @property
-    def expr(self) -> sympy.Expr:
-        if self._expr is None:
-            assert self._normal is not None
-            self._expr = self._normal.to_expr()
-        return self._expr
-
-    @property
-    def normal(self) -> NormalForm | None:
-        if not self._tried:
-            self._tried = True
-            self._normal = normal_form(self.expr)
-        return self._normal
-
-
-def _seq_value(left: _Value, right: _Value) -> _Value:
-    if left.normal is not None and right.normal is not None:
-        return _Value(normal=left.normal + right.normal)
-    return _Value(m_seq(left.expr, right.expr))
-
-
-def _tpool_value(count: sympy.Expr, body: _Value) -> _Value:
-    if body.normal is not None:
-        return _Value(normal=body.normal.scaled(sympy.Pow(count, -1)))
-    return _Value(m_tpool(count, body.expr))
-
-
-def _pipe_value(left: _Value, right: _Value, semantics: Semantics) -> tuple[_Value, int | None]:
-    if semantics is Semantics.ASYMPTOTIC and left.normal is not None and right.normal is not None:
-        order = compare_normal_forms(left.normal, right.normal)
-        if order is not None:  # 0 only for equal normal forms: either stage is the model
-            return (left, 0) if order >= 0 else (right, 1)
-    result, winner = m_pipe(left.expr, right.expr, semantics)
-    return _Value(result), winner
+# --- the evaluator ---------------------------------------------------------------------------
+def _value(expr: sympy.Expr) -> Value:
+    """A model as the evaluator holds it: its normal form if it has one (keeping ``expr``)."""
+    normal = normal_form(expr)
+    return expr if normal is None else normal
 
 
 def _atom_model(atom: Atom, library: Mapping[str, AtomicModel]) -> tuple[sympy.Expr, AtomicModel]:
@@ -289,7 +290,7 @@ def _shuffle_model(
 
 def evaluate(
     term: Term,
-    library: Mapping[str, AtomicModel] | None = None,
+    library: Mapping[str, AtomicModel],
     semantics: Semantics | str = Semantics.ASYMPTOTIC,
     *,
     derivation: Derivation | None = None,
@@ -301,12 +302,8 @@ def evaluate(
     ``derivation``, if given, is filled with every sub-term's model (for ``--explain``).
     Nothing recurses on the depth of the term.
     """
-    if library is None:
-        from .library import ModelLibrary
-
-        library = ModelLibrary.builtin()
     semantics = Semantics.of(semantics)
-    memo: dict[int, _Value] = {}
+    memo: dict[int, Value] = {}
     notes: dict[int, str] = {}
     # post-order with an explicit stack: (node, children done?)
     stack: list[tuple[Term, bool]] = [(term, False)]
@@ -323,35 +320,35 @@ def evaluate(
         memo[key], notes[key] = _combine(node, memo, library, semantics, metavariables, derivation)
     if derivation is not None:
         _record(term, memo, notes, derivation)
-    return memo[id(term)].expr
+    return as_expr(memo[id(term)])
 
 
 def _combine(
     node: Term,
-    memo: dict[int, _Value],
+    memo: dict[int, Value],
     library: Mapping[str, AtomicModel],
     semantics: Semantics,
     metavariables: Mapping[str, sympy.Expr] | None,
     derivation: Derivation | None,
-) -> tuple[_Value, str]:
+) -> tuple[Value, str]:
     if isinstance(node, Atom):
         expr, model = _atom_model(node, library)
         if derivation is not None:
             derivation.atoms[node.name] = model
-        return _Value(expr), model.source
+        return _value(expr), model.source
     if isinstance(node, Meta):
         if metavariables is None or node.name not in metavariables:
             raise EvaluationError(
                 f"{node.name} is a metavariable (capitalised names stand for any term in laws); "
                 "atom names start with a lowercase letter"
             )
-        return _Value(metavariables[node.name]), "metavariable"
+        return _value(metavariables[node.name]), "metavariable"
     if isinstance(node, Seq):
-        return _seq_value(memo[id(node.left)], memo[id(node.right)]), ""
+        return m_seq(memo[id(node.left)], memo[id(node.right)]), ""
     if isinstance(node, TPool):
-        return _tpool_value(node.count, memo[id(node.body)]), ""
+        return m_tpool(node.count, memo[id(node.body)]), ""
     if isinstance(node, Pipe):
-        result, winner = _pipe_value(memo[id(node.left)], memo[id(node.right)], semantics)
+        result, winner = m_pipe(memo[id(node.left)], memo[id(node.right)], semantics)
         if winner is None:
             if derivation is not None:
                 derivation.undecided += 1
@@ -366,21 +363,21 @@ def _combine(
             node.threads,
             node.per_key,
             node.keys,
-            memo[id(node.map)].expr,
+            memo[id(node.map)],
             shuffle_expr,
             shuffle_keys,
-            memo[id(node.reduce)].expr,
+            memo[id(node.reduce)],
         )
-        return _Value(expr), f"eq. (5) with shuffle model {shuffle_name}"
+        return _value(expr), f"paper 001, eq. (5) with shuffle model {shuffle_name}"
     raise PatternalgError(f"cannot evaluate {type(node).__name__}")  # pragma: no cover
 
 
 def _record(
-    term: Term, memo: dict[int, _Value], notes: dict[int, str], derivation: Derivation
+    term: Term, memo: dict[int, Value], notes: dict[int, str], derivation: Derivation
 ) -> None:
     stack: list[tuple[Term, int]] = [(term, 0)]
     while stack:
         node, depth = stack.pop()
-        step = Step(node, memo[id(node)].expr, depth, notes.get(id(node), ""))
+        step = Step(node, as_expr(memo[id(node)]), depth, notes.get(id(node), ""))
         derivation.steps.append(step)
         stack.extend((c, depth + 1) for c in reversed(node.children()))

@@ -1,45 +1,122 @@
 """Errors for people: every user error is a :class:`PatternalgError`.
 
 Each error also inherits the builtin a caller would expect (``ValueError`` for bad
-values, ``KeyError`` for unknown names), and ``str(error)`` is one line that says
-what went wrong, where, and what would be valid.
+values, ``KeyError`` for unknown names), keeps what went wrong in fields, and builds its
+one-line message in ``__str__`` (what, where, and what would be valid), so that an error
+survives pickling (a worker process, a cache) with the same message. Places in files are
+a :class:`Location`.
+
+>>> error = ModelFileError("expected a string, got 3", location=Location("m.toml", key="models.sort.unit"))
+>>> str(error), error.message, error.location.path
+('m.toml: models.sort.unit: expected a string, got 3', 'expected a string, got 3', 'm.toml')
+>>> import pickle
+>>> str(pickle.loads(pickle.dumps(UnknownAtomError("qsrot", ["qsort"]))))
+"unknown atom 'qsrot'; did you mean qsort?"
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
 
-class PatternalgError(Exception):
-    """Base class of all errors caused by user input."""
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a file: ``path:line:column``, or ``path: key`` for a key of a table.
+
+    >>> str(Location("m.csv", 12)), str(Location("m.csv", 3, 7))
+    ('m.csv:12', 'm.csv:3:7')
+    >>> str(Location("lib.toml", key="models.sort.unit"))
+    'lib.toml: models.sort.unit'
+    """
+
+    path: str
+    line: int | None = None
+    column: int | None = None
+    key: str | None = None
 
     def __str__(self) -> str:
-        return str(self.args[0]) if self.args else self.__class__.__name__
+        text = str(self.path)
+        if self.line is not None:
+            text += f":{self.line}" + (f":{self.column}" if self.column is not None else "")
+        return f"{text}: {self.key}" if self.key else text
+
+
+def _restore(cls: type[PatternalgError], args: tuple[Any, ...], state: dict[str, Any]) -> Any:
+    """Unpickle an error from its fields, without running ``__init__`` again."""
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
+
+class PatternalgError(Exception):
+    """Base class of all errors caused by user input: a ``message`` and where it happened.
+
+    >>> str(PatternalgError("bad value")), str(PatternalgError("bad", location=Location("f.csv", 3)))
+    ('bad value', 'f.csv:3: bad')
+    """
+
+    def __init__(self, message: str = "", *, location: Location | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def __str__(self) -> str:
+        text = self.message or self.__class__.__name__
+        return f"{self.location}: {text}" if self.location is not None else text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore, (type(self), self.args, dict(self.__dict__)))
 
 
 class ParseError(PatternalgError, ValueError):
     """Text that does not parse as a term, an expression or a law.
 
-    ``line`` and ``column`` are 1-based; ``excerpt`` is the offending line with a caret.
+    ``line`` and ``column`` are 1-based (0: unknown); ``excerpt`` is the offending line
+    with a caret.
+
+    >>> str(ParseError("unexpected ')'", 1, 5, "pipe^)"))
+    "line 1, column 5: unexpected ')': pipe^)"
     """
 
-    def __init__(self, message: str, line: int = 0, column: int = 0, excerpt: str = "") -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        line: int = 0,
+        column: int = 0,
+        excerpt: str = "",
+        *,
+        location: Location | None = None,
+    ) -> None:
+        super().__init__(message, location=location)
         self.line = line
         self.column = column
         self.excerpt = excerpt
 
+    def __str__(self) -> str:
+        if not self.line:
+            return super().__str__()
+        text = f"line {self.line}, column {self.column}: {self.message}"
+        text += f": {self.excerpt}" if self.excerpt else ""
+        return f"{self.location}: {text}" if self.location is not None else text
+
 
 class UnknownAtomError(PatternalgError, KeyError):
-    """A name that the model library does not hold."""
+    """A name that the model library does not hold; ``suggestions`` are close names."""
 
     def __init__(self, name: str, suggestions: list[str] | None = None) -> None:
+        super().__init__(name)
         self.name = name
         self.suggestions = list(suggestions or [])
+
+    def __str__(self) -> str:
         hint = (
             f"; did you mean {', '.join(self.suggestions)}?"
             if self.suggestions
             else "; `patternalg models` lists the known atoms"
         )
-        super().__init__(f"unknown atom '{name}'{hint}")
+        return f"unknown atom '{self.name}'{hint}"
 
 
 class ModelFileError(PatternalgError, ValueError):

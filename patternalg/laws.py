@@ -392,7 +392,9 @@ def _cases(
     prefix = _free_prefix(library)
     generated_names = [f"{prefix}{i}" for i in range(_GENERATED)] if metas else []
     usable = [name for name, model in library.items() if model.expr.free_symbols <= {x}]
-    term = pst.terms(max_depth=3, atoms=generated_names + usable)
+    term = pst.terms(
+        max_depth=3, atoms=generated_names + usable, mapreduce=False, annotations=False
+    )
     model = pst.models()
     value = st.integers(1, 64)
     size = pst.input_sizes()

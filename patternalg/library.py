@@ -23,139 +23,54 @@ from __future__ import annotations
 
 import difflib
 import math
-import re
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import sympy
-
-from .arith import format_expr
-from .errors import ModelFileError, UnitError, UnknownAtomError
-from .units import DEFAULT_UNIT, check_unit
+from .errors import Location, ModelFileError, UnitError, UnknownAtomError
+from .forms import build_form
+from .model import COMMON_KEYS, AtomicModel, valid_atom_name
+from .units import check_unit
 
 __all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
 
-#: keys every model table may have, whatever its form
-COMMON_KEYS = ("form", "unit", "source", "x_range", "domain", "fit")
-_ATOM_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 
-
-def valid_atom_name(name: str) -> bool:
-    """Whether ``name`` can be written as an atom in a term.
-
-    >>> valid_atom_name("map_hadoop"), valid_atom_name("Sort"), valid_atom_name("tpool_x")
-    (True, False, False)
-    """
-    return (
-        bool(_ATOM_NAME.match(name))
-        and name not in {"seq", "pipe"}
-        and not name.startswith(("tpool_", "mapReduce_"))
-        and not name.endswith("_")
-    )
-
-
-#: symbol name -> measured (low, high), as a sorted tuple of pairs (hashable)
-Domain = tuple[tuple[str, tuple[float, float]], ...]
-
-
-@dataclass(frozen=True)
-class AtomicModel:
-    """One atom's performance model: a closed form in x (and p, phi, ...) with provenance.
-
-    ``form`` names the family (``expr`` for a plain expression) and ``spec`` holds the
-    form's own keys as they appear in a model file; ``fit`` holds fit statistics and
-    ``domain`` the measured range of every input symbol, if the model was fitted
-    (``x_range`` gives the range of x alone; a model file may still say ``x_range``).
-
-    >>> from patternalg.symbols import x
-    >>> AtomicModel("inc", 536.185 * x).to_toml()
-    {'model': '536.185*x', 'unit': 'ns'}
-    >>> AtomicModel("k", 2 * x, x_range=(8.0, 64.0)).to_toml()["domain"]
-    {'x': [8.0, 64.0]}
-    """
-
-    name: str
-    expr: sympy.Expr
-    unit: str = DEFAULT_UNIT
-    source: str = ""
-    form: str = "expr"
-    spec: tuple[tuple[str, Any], ...] = ()
-    x_range: tuple[float, float] | None = None
-    fit: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
-    domain: Domain = ()
-
-    def __post_init__(self) -> None:
-        ranges = {key: (float(lo), float(hi)) for key, (lo, hi) in self.domain}
-        if self.x_range is not None:
-            ranges.setdefault("x", (float(self.x_range[0]), float(self.x_range[1])))
-        object.__setattr__(self, "domain", tuple(sorted(ranges.items())))
-        object.__setattr__(self, "x_range", ranges.get("x"))
-
-    @property
-    def ranges(self) -> dict[str, tuple[float, float]]:
-        """The measured [low, high] of each input symbol (empty if not fitted)."""
-        return dict(self.domain)
-
-    def to_toml(self) -> dict[str, Any]:
-        """The table this model is written as in a model file."""
-        table: dict[str, Any] = {}
-        if self.form != "expr":
-            table["form"] = self.form
-        table.update(dict(self.spec) if self.spec else {"model": format_expr(self.expr)})
-        table["unit"] = self.unit
-        if self.source:
-            table["source"] = self.source
-        if self.domain:
-            table["domain"] = {key: [lo, hi] for key, (lo, hi) in self.domain}
-        if self.fit:
-            table["fit"] = dict(self.fit)
-        return table
-
-    def renamed(self, name: str) -> AtomicModel:
-        """The same model under another atom name."""
-        return replace(self, name=name)
-
-    def _repr_latex_(self) -> str:
-        return f"$\\mathrm{{{self.name}}}(x) = {sympy.latex(self.expr)}$"
-
-
-def _where(path: str, name: str | None = None, key: str | None = None) -> str:
-    parts = [path]
-    if name is not None:
-        parts.append(f"models.{name}" + (f".{key}" if key else ""))
-    return ": ".join(parts)
+def _where(path: str, name: str, key: str | None = None) -> Location:
+    return Location(path, key=f"models.{name}" + (f".{key}" if key else ""))
 
 
 def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicModel:
-    from .forms import build_form  # forms import the library's helpers; import late
-
     if not valid_atom_name(name):
         raise ModelFileError(
-            f"{_where(path, name)}: '{name}' is not a valid atom name "
-            "(a lowercase letter, then letters, digits or _; not seq, pipe, tpool_..., mapReduce_...)"
+            f"'{name}' is not a valid atom name "
+            "(a lowercase letter, then letters, digits or _; not seq, pipe, tpool_..., mapReduce_...)",
+            location=_where(path, name),
         )
     if not isinstance(table, Mapping):
-        raise ModelFileError(f"{_where(path, name)}: expected a table of keys, got a value")
+        raise ModelFileError("expected a table of keys, got a value", location=_where(path, name))
     form = table.get("form", "expr")
     unit = table.get("unit", "ns")
     source = table.get("source", "")
     for key, value in (("form", form), ("unit", unit), ("source", source)):
         if not isinstance(value, str):
-            raise ModelFileError(f"{_where(path, name, key)}: expected a string, got {value!r}")
+            raise ModelFileError(
+                f"expected a string, got {value!r}", location=_where(path, name, key)
+            )
     try:
-        check_unit(unit, _where(path, name, "unit"))
+        check_unit(unit, str(_where(path, name, "unit")))
     except UnitError as exc:
         raise ModelFileError(str(exc)) from None
     domain = dict(_domain(table, path, name))
     fit = table.get("fit", {})
     if not isinstance(fit, Mapping):
-        raise ModelFileError(f"{_where(path, name, 'fit')}: expected a table of statistics")
+        raise ModelFileError(
+            "expected a table of statistics", location=_where(path, name, "fit")
+        )
     spec = {k: v for k, v in table.items() if k not in COMMON_KEYS}
-    expr = build_form(form, spec, _where(path, name))
+    expr = build_form(form, spec, str(_where(path, name)))
     return AtomicModel(
         name=name,
         expr=expr,
@@ -168,7 +83,7 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
     )
 
 
-def _range(value: Any, where: str) -> tuple[float, float]:
+def _range(value: Any, where: Location) -> tuple[float, float]:
     ok = (
         isinstance(value, list)
         and len(value) == 2
@@ -176,7 +91,7 @@ def _range(value: Any, where: str) -> tuple[float, float]:
         and value[0] <= value[1]
     )
     if not ok:
-        raise ModelFileError(f"{where}: expected [low, high] with low <= high")
+        raise ModelFileError("expected [low, high] with low <= high", location=where)
     return float(value[0]), float(value[1])
 
 
@@ -187,7 +102,7 @@ def _domain(table: Mapping[str, Any], path: str, name: str) -> Iterator[tuple[st
     domain = table.get("domain", {})
     if not isinstance(domain, Mapping):
         raise ModelFileError(
-            f"{_where(path, name, 'domain')}: expected a table of ranges, e.g. {{x = [1, 64]}}"
+            "expected a table of ranges, e.g. {x = [1, 64]}", location=_where(path, name, "domain")
         )
     for key, value in domain.items():
         yield key, _range(value, _where(path, name, f"domain.{key}"))
@@ -260,17 +175,20 @@ class ModelLibrary(Mapping[str, AtomicModel]):
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise ModelFileError(f"{path}: not valid TOML: {exc}") from None
+            raise ModelFileError(f"not valid TOML: {exc}", location=Location(path)) from None
         unknown = sorted(set(data) - {"models", "format"})
         if unknown:
             raise ModelFileError(
-                f"{path}: unknown top-level key '{unknown[0]}' (valid: models, format)"
+                f"unknown top-level key '{unknown[0]}' (valid: models, format)",
+                location=Location(path),
             )
         if data.get("format", 1) != 1:
-            raise ModelFileError(f"{path}: format {data['format']!r} is not supported (valid: 1)")
+            raise ModelFileError(
+                f"format {data['format']!r} is not supported (valid: 1)", location=Location(path)
+            )
         models = data.get("models")
         if not isinstance(models, Mapping) or not models:
-            raise ModelFileError(f"{path}: no [models.NAME] tables found")
+            raise ModelFileError("no [models.NAME] tables found", location=Location(path))
         if lazy:
             return cls._of({name: _Pending(name, table, path) for name, table in models.items()})
         return cls(_model_from_table(name, table, path) for name, table in models.items())
@@ -281,7 +199,9 @@ class ModelLibrary(Mapping[str, AtomicModel]):
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise ModelFileError(f"{path}: cannot read model file: {exc}") from None
+            raise ModelFileError(
+                f"cannot read model file: {exc}", location=Location(str(path))
+            ) from None
         return cls.from_toml_text(text, str(path))
 
     @classmethod

@@ -32,10 +32,11 @@ from collections.abc import Iterable, Mapping
 import sympy
 from hypothesis import strategies as st
 
+from .algebra import RESOURCE_SYMBOLS
 from .library import AtomicModel, ModelLibrary
 from .pmnf import blocks
 from .symbols import log2, x
-from .terms import Atom, Pipe, Seq, Term, TPool
+from .terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 
 __all__ = [
     "coefficients",
@@ -137,37 +138,73 @@ def _atom_names(atoms: Iterable[str] | Mapping[str, object] | None) -> list[str]
     return names
 
 
+def _annotated(name: str, key: str, value: sympy.Expr) -> Atom:
+    return Atom(name, ((key, value),))
+
+
 def terms(
     max_depth: int = 3,
     atoms: Iterable[str] | Mapping[str, object] | None = None,
     counts: st.SearchStrategy[sympy.Expr] | None = None,
+    *,
+    mapreduce: bool | None = None,
+    annotations: bool = True,
 ) -> st.SearchStrategy[Term]:
-    """Terms of depth at most ``max_depth`` built with seq, pipe and tpool over ``atoms``.
+    """Terms of depth at most ``max_depth`` built with seq, pipe, tpool and mapReduce over ``atoms``.
 
     ``atoms`` is a list of atom names or a library (default: the built-in library);
-    ``counts`` draws the thread counts of task pools (default :func:`thread_counts` up to 8).
-    Shrinking goes toward single atoms, then towards the first atom.
+    ``counts`` draws the thread counts of task pools and mapReduce's m and n (default
+    :func:`thread_counts` up to 8). ``mapReduce_{m,n}^{d,k}(map, reduce)`` is drawn if
+    ``mapreduce`` is true, by default if ``atoms`` holds the ``shuffle`` model it needs;
+    with ``annotations``, atoms are drawn with a resource bound too (``inc[p=4]``).
+    Shrinking goes toward single plain atoms, then towards the first atom.
 
     >>> from hypothesis import find
     >>> find(terms(max_depth=2, atoms=["qsort"]), lambda t: t.depth() == 2)
     parse('seq(qsort, qsort)')
+    >>> find(terms(max_depth=2, atoms=["inc", "shuffle"]), lambda t: isinstance(t, MapReduce))
+    parse('mapReduce_{1,1}^{x,x}(inc, inc)')
     """
     if max_depth < 1:
         raise ValueError(f"max_depth must be at least 1, got {max_depth}")
     names = _atom_names(atoms)
     count_strategy = counts if counts is not None else thread_counts(8)
     leaves = st.sampled_from(names).map(Atom)
+    if annotations:
+        leaves = st.one_of(
+            leaves,
+            st.builds(
+                _annotated, st.sampled_from(names), st.sampled_from(sorted(RESOURCE_SYMBOLS)), count_strategy
+            ),
+        )
+    with_mapreduce = "shuffle" in names if mapreduce is None else mapreduce
+    # d(x) and k(x): the input size or a constant
+    sizes = st.one_of(st.just(x), count_strategy)
 
     def level(depth: int) -> st.SearchStrategy[Term]:
         if depth == 1:
             return leaves
         below = st.deferred(lambda: level(depth - 1))
-        return st.one_of(
+        operators = [
             leaves,
             st.builds(Seq, below, below),
             st.builds(Pipe, below, below),
             st.builds(TPool, count_strategy, below),
-        )
+        ]
+        if with_mapreduce:
+            operators.append(
+                st.builds(
+                    MapReduce,
+                    count_strategy,
+                    count_strategy,
+                    sizes,
+                    sizes,
+                    below,
+                    st.none(),
+                    below,
+                )
+            )
+        return st.one_of(*operators)
 
     return level(max_depth)
 

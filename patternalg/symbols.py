@@ -14,7 +14,7 @@ from __future__ import annotations
 import sympy
 from sympy.codegen.cfunctions import log2
 
-__all__ = ["x", "p", "phi", "n", "m", "o", "symbol", "log2", "INPUT_SIZE"]
+__all__ = ["x", "p", "phi", "n", "m", "o", "symbol", "log2"]
 
 _CACHE: dict[str, sympy.Symbol] = {}
 
@@ -37,5 +37,3 @@ phi = symbol("phi")  #: F_CPU / F_Mem, the frequency ratio of the memory-wall mo
 n = symbol("n")  #: threads of a task pool, threads per node of mapReduce
 m = symbol("m")  #: compute nodes of mapReduce
 o = symbol("o")  #: keys handled by a shuffle
-
-INPUT_SIZE = x

@@ -79,7 +79,7 @@ def _position(text: str, pos: int) -> tuple[int, int]:
 def _error_at(text: str, pos: int, message: str) -> ParseError:
     line, column = _position(text, pos)
     excerpt = _excerpt(text, pos)
-    return ParseError(f"line {line}, column {column}: {message}: {excerpt}", line, column, excerpt)
+    return ParseError(message, line, column, excerpt)
 
 
 _TOKEN_NAMES = {

@@ -186,3 +186,37 @@ def test_asymptotic_pipe_is_commutative_and_associative(a, b, c):
 def test_asymptotic_pipe_picks_one_of_its_stages(a, b):
     result, winner = m_pipe(ev(a), ev(b))
     assert result == (ev(a) if winner == 0 else ev(b))
+
+
+# --- one definition per equation --------------------------------------------------------------
+ODD = LIB.merged([AtomicModel("odd", x**2 / (x + 1))])  # not in Extra-P's normal form
+
+
+@pytest.mark.parametrize("semantics", ["asymptotic", "exact"])
+@pytest.mark.parametrize("body", ["qsort", "odd"])
+@pytest.mark.parametrize(
+    "operator, text",
+    [
+        ("m_seq", "seq(B, B)"),
+        ("m_tpool", "tpool_4(B)"),
+        ("m_pipe", "pipe(B, inc)"),
+        ("m_mapreduce", "mapReduce_{1,n}^{768,x}(B, B)"),
+    ],
+)
+def test_each_equation_is_computed_by_its_function_only(monkeypatch, operator, text, body, semantics):
+    """Patching m_* changes the evaluated model, whether the bodies are PMNF (qsort) or not."""
+    from patternalg import algebra
+
+    term = parse(text.replace("B", body))
+    before = evaluate(term, ODD, semantics)
+    original = getattr(algebra, operator)
+    marker = sympy.Symbol("patched")
+
+    def patched(*args):
+        result = original(*args)
+        if operator == "m_pipe":
+            return algebra.as_expr(result[0]) * marker, result[1]
+        return algebra.as_expr(result) * marker
+
+    monkeypatch.setattr(algebra, operator, patched)
+    assert evaluate(term, ODD, semantics) == before * marker

@@ -275,7 +275,7 @@ def test_bad_measurements_give_one_clear_line(
 def test_without_x_the_model_is_simple_amdahl(tmp_path) -> None:
     from argparse import Namespace
 
-    from patternalg.forms.amdahl import fit_file
+    from patternalg.forms.amdahl_fit import fit_file
 
     rows = ["1,10", "1,10.2", "1,9.8", "4,4", "4,4.1", "4,3.9"]
     path = _write(tmp_path / "m.csv", "p,time", rows)
@@ -289,7 +289,7 @@ def test_without_x_the_model_is_simple_amdahl(tmp_path) -> None:
 def test_errors_are_measurement_or_fit_errors(tmp_path) -> None:
     from argparse import Namespace
 
-    from patternalg.forms.amdahl import fit_file
+    from patternalg.forms.amdahl_fit import fit_file
 
     bad = _write(tmp_path / "m.csv", "x,p,time", ["1,1,nan"])
     with pytest.raises(MeasurementError):

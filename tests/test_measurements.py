@@ -71,7 +71,7 @@ def test_extrap_text_file_is_read_with_kernels_metrics_and_lines() -> None:
     ms = read(DATA / "text" / "one_parameter_6.txt")
     assert ms.format == "text" and ms.parameters == ("p",)
     path = DATA / "text" / "one_parameter_6.txt"
-    assert [(s.kernel, s.metric, s.location()) for s in ms.series] == [
+    assert [(s.kernel, s.metric, str(s.location())) for s in ms.series] == [
         ("met1", "", f"{path}:5"),
         ("met2", "", f"{path}:12"),
         ("met3", "", f"{path}:19"),
@@ -203,12 +203,12 @@ LINE_ERRORS = [
     (
         "m.json",
         '{"parameters": ["x"], "measurements": {"a": {"t": []}}}',
-        r"m.json:measurements.a.t: expected a non-empty list of points",
+        r"m.json: measurements.a.t: expected a non-empty list of points",
     ),
     (
         "m.json",
         '{"parameters": ["x"], "measurements": {"a": {"t": [{"point": [1], "values": [1, NaN]}]}}}',
-        r"m.json:measurements.a.t\[0\].values: nan is not finite",
+        r"m.json: measurements.a.t\[0\].values: nan is not finite",
     ),
     ("m.json", '{"parameters": ["x"], "measurements": ', r"m.json:1: not valid JSON"),
     (
@@ -268,7 +268,9 @@ def test_dash_reads_stdin_in_every_format(monkeypatch, text: str, fmt: str) -> N
 
 def test_stdin_errors_name_stdin(monkeypatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("x,time\n1,fast\n"))
-    with pytest.raises(MeasurementError, match=r"^<stdin>:2: column 'time': 'fast' is not a number"):
+    with pytest.raises(
+        MeasurementError, match=r"^<stdin>:2: column 'time': 'fast' is not a number"
+    ):
         read("-")
 
 
@@ -288,7 +290,9 @@ def test_an_unknown_delimiter_is_named(tmp_path: Path) -> None:
         f"{tmp_path / 'm.csv'}:1: need a parameter column and a value column (the header has: "
         "x|time; found no comma, semicolon, tab or blank between columns)"
     )
-    with pytest.raises(MeasurementError, match=r"header has: kernel, x; columns separated by tab\)"):
+    with pytest.raises(
+        MeasurementError, match=r"header has: kernel, x; columns separated by tab\)"
+    ):
         read(write(tmp_path, "n.csv", "kernel\tx\na\t2\n"))
 
 
@@ -338,7 +342,7 @@ def test_deep_json_is_one_clear_error(tmp_path: Path, depth: int, name: str) -> 
         (
             "m.json",
             '{"parameters": ["x"], "measurements": {"a": {"t": [{"point": [1e999], "values": [1]}]}}}',
-            r"m.json:measurements.a.t\[0\].point: 1e999 overflows a float",
+            r"m.json: measurements.a.t\[0\].point: 1e999 overflows a float",
         ),
         ("m.csv", "x,time\n1,2\n2,-inf\n", r"m.csv:3: column 'time': -inf is not finite"),
     ],
@@ -391,5 +395,18 @@ def test_series_over_merges_repetitions_and_keeps_lines(tmp_path: Path) -> None:
     over = s.over(["x"])
     assert over.points.tolist() == [[1.0], [2.0]]
     assert over.lines == ((2, 4, 3), (5,)) and over.values[0].tolist() == [5.0, 7.0, 3.0]
-    assert s.location(1) == f"{tmp_path / 'm.csv'}:3"
+    assert str(s.location(1)) == f"{tmp_path / 'm.csv'}:3"
     assert isinstance(ms, Measurements) and len(ms) == 1 and ms.select(kernel="kernel") is not ms
+
+
+def test_errors_carry_their_location_and_survive_pickling(tmp_path: Path) -> None:
+    import pickle
+
+    from patternalg.errors import Location
+
+    path = write(tmp_path, "m.csv", "x,time\n1,2\n2,fast\n")
+    with pytest.raises(MeasurementError) as info:
+        read(path)
+    assert info.value.location == Location(str(path), 3)
+    assert info.value.message == "column 'time': 'fast' is not a number"
+    assert str(pickle.loads(pickle.dumps(info.value))) == str(info.value)

@@ -234,7 +234,7 @@ def test_bad_measurements_give_one_clear_line(
 
 
 def test_measurement_errors_are_typed(tmp_path) -> None:
-    from patternalg.forms.memwall import fit_file
+    from patternalg.forms.memwall_fit import fit_file
 
     path = tmp_path / "w.csv"
     path.write_text("p,phi,time\n2,1.5,1\n3,1.5,0.5\n")

@@ -17,7 +17,7 @@ from patternalg.pmnf.normal_form import normal_form
 from patternalg.library import ModelLibrary, valid_atom_name
 from patternalg.symbols import log2, x
 from patternalg.syntax import parse
-from patternalg.terms import Atom, TPool
+from patternalg.terms import Atom, MapReduce, TPool
 
 LIB = ModelLibrary.builtin()
 
@@ -92,26 +92,37 @@ def test_terms_take_a_library_and_a_count_strategy(term):
 
 
 def test_terms_reach_every_operator():
-    for op in ("seq(", "pipe(", "tpool_"):
+    for op in ("seq(", "pipe(", "tpool_", "[p=", "[phi="):
         assert op in str(find(pst.terms(atoms=["inc"]), lambda t, op=op: op in str(t)))
+    assert "mapReduce_" not in str(find(pst.terms(atoms=["inc"]), lambda t: t.depth() == 3))
 
 
-def test_terms_reject_bad_arguments():
-    with pytest.raises(ValueError, match="max_depth must be at least 1"):
-        pst.terms(max_depth=0)
-    with pytest.raises(ValueError, match="at least one atom"):
-        pst.terms(atoms=[])
+@given(pst.terms(max_depth=3, atoms=["inc", "qsort", "shuffle"]))
+def test_terms_with_a_shuffle_model_draw_mapreduce_and_evaluate(term):
+    assert parse(str(term)) == term
+    assert evaluate(term, LIB).subs({x: 4, sympy.Symbol("m", positive=True): 1}).is_number
 
 
-@given(pst.libraries(min_size=2, max_size=4))
-def test_libraries_round_trip_through_model_files(library):
-    assert 2 <= len(library) <= 4
-    assert all(valid_atom_name(name) for name in library)
-    again = ModelLibrary.from_toml_text(library.to_toml())
-    assert {k: m.expr for k, m in again.items()} == {k: m.expr for k, m in library.items()}
+def test_terms_reach_mapreduce_and_annotations_over_the_builtins():
+    found = find(pst.terms(), lambda t: any(isinstance(n, MapReduce) for n in t.walk()))
+    assert any(isinstance(n, MapReduce) for n in found.walk())
+    annotated = find(pst.terms(), lambda t: any(isinstance(n, Atom) and n.annotations for n in t.walk()))
+    assert any(isinstance(n, Atom) and n.annotations for n in annotated.walk())
 
 
-@given(pst.input_sizes(), pst.thread_counts())
-def test_input_sizes_and_thread_counts_ranges(size, count):
-    assert 1 <= size <= 2**30
-    assert 1 <= count <= 64 and count.is_Integer
+def test_public_names_are_exactly_the_module_s_own():
+    """``__all__`` lists every public name the module defines at top level, and nothing else."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(pst))
+    defined = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            defined.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            defined.update(t.id for t in targets if isinstance(t, ast.Name))
+    public = {name for name in defined if not name.startswith("_")}
+    assert set(pst.__all__) == public
+    assert len(pst.__all__) == len(set(pst.__all__))

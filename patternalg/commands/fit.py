@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import PatternalgError
-from ..forms import form_module
+from ..forms import fit_file
 from ..library import ModelLibrary
 from .common import add_format_option, print_json
 
@@ -14,7 +13,7 @@ FITTABLE = ("pmnf", "amdahl", "memwall", "presca")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "file", metavar="FILE", help="measurements (CSV, Extra-P text/JSON, TaLPas)"
+        "file", metavar="FILE", help="measurements (CSV, Extra-P text/JSON, TaLPas); - for stdin"
     )
     parser.add_argument(
         "--form", choices=FITTABLE, default="pmnf", help="model family (default pmnf)"
@@ -53,11 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    module = form_module(args.form)
-    fit_file = getattr(module, "fit_file", None)
-    if fit_file is None:
-        raise PatternalgError(f"form '{args.form}' cannot be fitted yet")
-    reports = fit_file(args.file, args)
+    reports = fit_file(args.form, args.file, args)
     if args.format == "json":
         print_json([dict(r.record) for r in reports])
     else:

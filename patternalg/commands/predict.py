@@ -11,7 +11,7 @@ from .common import add_format_option, print_json
 
 def add_performance_options(parser: argparse.ArgumentParser) -> None:
     """``--metric`` and the direction of "better" (shared with ``tune``)."""
-    parser.add_argument("file", metavar="FILE", help="CSV with p, a value column, optional kernel")
+    parser.add_argument("file", metavar="FILE", help="CSV with p, a value column, optional kernel; - for stdin")
     parser.add_argument(
         "--metric",
         metavar="NAME",

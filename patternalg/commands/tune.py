@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import asdict
 from typing import Any
 
-from ..errors import PatternalgError
+from ..errors import Location, PatternalgError
 from .common import print_json
 from .predict import _one_or_all, add_performance_options
 
@@ -52,6 +52,10 @@ def _row(chosen: int, scores: Any) -> dict[str, Any]:
     return {"chosen": chosen, **{k: float(v) for k, v in asdict(scores).items()}}
 
 
+def _where(path: str, workload: Any) -> Location:
+    return Location(path, key=f"workload {workload.name}")
+
+
 def tune_workload(workload: Any, args: argparse.Namespace) -> dict[str, Any]:
     """The JSON record of OPreSca and Binsearch on one workload."""
     from ..tuning import mean_scores, run_binsearch, run_opresca, score
@@ -63,8 +67,9 @@ def tune_workload(workload: Any, args: argparse.Namespace) -> dict[str, Any]:
     }
     if len(table) < 3:
         raise PatternalgError(
-            f"{args.file}: workload {workload.name}: the tuners need at least 3 thread counts "
-            f"(up to --max-threads), got {len(table)}"
+            "the tuners need at least 3 thread counts "
+            f"(up to --max-threads), got {len(table)}",
+            location=_where(args.file, workload),
         )
     better = workload.higher_is_better
     init = _init(args.init)
@@ -74,7 +79,7 @@ def tune_workload(workload: Any, args: argparse.Namespace) -> dict[str, Any]:
     try:
         runs = [run_opresca(table, better, init=init, seed=seed) for seed in seeds]
     except PatternalgError as exc:
-        raise PatternalgError(f"{args.file}: workload {workload.name}: {exc}") from None
+        raise PatternalgError(str(exc), location=_where(args.file, workload)) from None
     chosen = Counter(r.chosen for r in runs).most_common()
     mode = min(n for n, c in chosen if c == chosen[0][1])
     baseline = run_binsearch(table, better)

@@ -4,9 +4,10 @@ A form module ``patternalg.forms.NAME`` provides
 
 * ``build_expr(spec, where) -> sympy.Expr``: the closed form from the keys of a model file
   table (``spec`` holds every key but the common ones: form, unit, source, x_range, fit);
-* ``fit_file(path, options) -> list[FitReport]`` if the form can be fitted from a
-  measurement file by ``patternalg fit FILE --form NAME`` (``options`` is the parsed
-  command line).
+and its fitter (:data:`FITTERS`, the same module or ``NAME_fit``) provides
+``fit_file(path, options) -> list[FitReport]`` if the form can be fitted from a
+measurement file by ``patternalg fit FILE --form NAME`` (``options`` is the parsed
+command line).
 
 Forms load lazily, so ``patternalg eval`` never imports numpy or scipy for the built-ins.
 
@@ -27,12 +28,14 @@ from typing import Any
 import sympy
 
 from ..errors import ModelFileError, ParseError
+from ..model import COMMON_KEYS
 
 __all__ = [
     "FORMS",
     "FitReport",
     "build_form",
     "form_module",
+    "fit_file",
     "spec_keys",
     "spec_expr",
     "spec_number",
@@ -44,6 +47,13 @@ FORMS: dict[str, str] = {
     "pmnf": "patternalg.forms.pmnf",
     "amdahl": "patternalg.forms.amdahl",
     "memwall": "patternalg.forms.memwall",
+    "presca": "patternalg.forms.presca",
+}
+#: form name -> module whose ``fit_file`` fits it (the fitters import their forms, not back)
+FITTERS: dict[str, str] = {
+    "pmnf": "patternalg.forms.pmnf",
+    "amdahl": "patternalg.forms.amdahl_fit",
+    "memwall": "patternalg.forms.memwall_fit",
     "presca": "patternalg.forms.presca",
 }
 
@@ -66,6 +76,15 @@ def form_module(form: str, where: str = "") -> ModuleType:
     return importlib.import_module(module)
 
 
+def fit_file(form: str, path: str, options: Any) -> list[FitReport]:
+    """``patternalg fit FILE --form FORM``: the form's fitter applied to ``path``."""
+    module = FITTERS.get(form)
+    if module is None:
+        raise ModelFileError(f"form '{form}' cannot be fitted (fittable: {', '.join(FITTERS)})")
+    fit: Callable[[str, Any], list[FitReport]] = importlib.import_module(module).fit_file
+    return fit(path, options)
+
+
 def build_form(form: str, spec: Mapping[str, Any], where: str) -> sympy.Expr:
     """The closed form of a model of ``form`` from the keys of its model-file table."""
     builder: Callable[[Mapping[str, Any], str], sympy.Expr] = form_module(form, where).build_expr
@@ -77,8 +96,6 @@ def spec_keys(
     spec: Mapping[str, Any], where: str, required: Sequence[str], optional: Sequence[str] = ()
 ) -> None:
     """Check that ``spec`` has every required key and nothing unknown."""
-    from ..library import COMMON_KEYS
-
     valid = [*required, *optional]
     for key in spec:
         if key not in valid:

@@ -22,7 +22,6 @@ numpy, this module does not.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -32,9 +31,9 @@ import sympy
 from ..bindings import as_value
 from ..errors import ModelFileError
 from ..symbols import p, phi
-from . import FitReport, spec_expr, spec_keys, spec_number
+from . import spec_expr, spec_keys, spec_number
 
-__all__ = ["amdahl_expr", "alpha_from_times", "serial_fraction", "build_expr", "fit_file"]
+__all__ = ["amdahl_expr", "alpha_from_times", "serial_fraction", "build_expr"]
 
 Num = TypeVar("Num")
 
@@ -92,10 +91,3 @@ def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
             "(the form adds the dependence on p)"
         )
     return amdahl_expr(alpha, tseq)
-
-
-def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
-    """``patternalg fit FILE --form amdahl``: see :func:`patternalg.forms.amdahl_fit.fit_file`."""
-    from .amdahl_fit import fit_file as fit
-
-    return fit(path, args)

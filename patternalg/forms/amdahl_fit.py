@@ -280,8 +280,9 @@ def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
         raise FitError(f"--degree {degree}: the degree of T_seq must be 0 or more")
     if degree > 0 and not has_x:
         raise FitError(
-            f"{ms.location()}: missing column 'x' (--degree {degree} needs the "
-            "predictor value x; without x, T_seq is a constant: --degree 0)"
+            f"missing column 'x' (--degree {degree} needs the "
+            "predictor value x; without x, T_seq is a constant: --degree 0)",
+            location=ms.location(),
         )
     for s in ms:
         require_above(s, "p", 1.0, strict=False, what="a core count p")

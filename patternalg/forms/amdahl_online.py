@@ -42,7 +42,6 @@ class OnlineAmdahl:
         self.degree = degree
         self._power_sums = np.zeros(2 * degree + 1)  # sum of x^j, j = 0 .. 2k
         self._moment_sums = np.zeros(degree + 1)  # sum of x^j * y, j = 0 .. k
-        self._distinct = 0  # distinct x among the 1-core points, counted up to k + 1
         self._seen: list[float] = []  # at most k + 1 of them
         self._top: tuple[float, float] | None = None  # the highest (p, x) with p > 1
         self._top_count = 0

@@ -28,7 +28,6 @@ Fitting (``patternalg fit FILE --form memwall``) is in :mod:`patternalg.forms.me
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping
 from typing import Any, TypeAlias
 
@@ -37,10 +36,10 @@ import sympy
 from ..bindings import as_value
 from ..errors import ModelFileError
 from ..symbols import p, phi
-from . import FitReport, spec_expr, spec_keys, spec_number
+from . import spec_expr, spec_keys, spec_number
 from .amdahl import serial_fraction
 
-__all__ = ["speedup_expr", "memwall_expr", "build_expr", "fit_file", "BOUNDS"]
+__all__ = ["speedup_expr", "memwall_expr", "build_expr", "BOUNDS"]
 
 #: the search bounds of paper 003, section 4.3: f, m1, m2 in [0, 1], k in [0, 10]
 BOUNDS: dict[str, tuple[float, float]] = {
@@ -118,10 +117,3 @@ def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
                 f"{where}.t1: the 1-core time must not depend on p (the form adds it)"
             )
     return memwall_expr(f, k, m1, m2, t1)
-
-
-def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
-    """``patternalg fit FILE --form memwall``: see :func:`patternalg.forms.memwall_fit.fit_file`."""
-    from .memwall_fit import fit_file as fit
-
-    return fit(path, args)

@@ -23,11 +23,11 @@ import numpy as np
 from ..arith import format_expr
 from ..errors import FitError, MeasurementError
 from ..library import AtomicModel
+from ..measurements import Series, atom_names, read
+from ..measurements.checks import require_above, require_columns, require_distinct
 from . import FitReport
 from .csa import anneal
 from .memwall import BOUNDS, build_expr
-from ..measurements import Series, atom_names, read
-from ..measurements.checks import require_above, require_columns, require_distinct
 
 __all__ = [
     "speedups",
@@ -249,7 +249,9 @@ def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
         raise FitError(f"--iterations {iterations}: the annealing needs at least 1 iteration")
     kernels, kind = _read(path, args)
     reports = []
-    for (points, value), name in zip(kernels, atom_names(p.kernel for p, _ in kernels), strict=True):
+    for (points, value), name in zip(
+        kernels, atom_names(p.kernel for p, _ in kernels), strict=True
+    ):
         require_distinct(points, "p", 2, "a speedup model")
         measured = to_speedups(points, value) if kind == "time" else value
         fit = fit_memwall(

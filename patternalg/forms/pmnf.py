@@ -23,9 +23,8 @@ import argparse
 import re
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import sympy
@@ -38,7 +37,8 @@ from ..pmnf.blocks import BUILDING_BLOCKS
 from ..pmnf.render import hypothesis_text, pmnf_expr, pmnf_text
 from ..symbols import symbol
 from ..units import measured_unit
-from . import FitReport, spec_expr, spec_keys
+from . import FitReport
+from .expr import build_expr
 from .pmnf_fit import Selection, basis, select_basic, select_default
 
 __all__ = [
@@ -52,12 +52,6 @@ __all__ = [
 #: modeler name -> its default aggregation of repetitions (measured: see docs/pmnf.md)
 MODELERS = {"basic": "mean", "default": "median"}
 _CHUNK = 1_500_000  # array elements per batch of kernels (bounds memory)
-
-
-def build_expr(spec: Mapping[str, Any], where: str) -> sympy.Expr:
-    """The closed form under the key ``model`` (the grammar's arithmetic)."""
-    spec_keys(spec, where, required=["model"])
-    return spec_expr(spec, "model", where)
 
 
 def parse_param_options(

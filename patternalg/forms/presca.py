@@ -35,7 +35,7 @@ import sympy
 from numpy.typing import ArrayLike
 
 from ..arith import format_expr
-from ..errors import FitError, MeasurementError, ModelFileError
+from ..errors import FitError, Location, MeasurementError, ModelFileError
 from ..symbols import p as P
 from . import FitReport, spec_keys, spec_number
 
@@ -681,8 +681,9 @@ def read_performance(
         if len(present) != 1:
             found = f"several ({', '.join(present)}); choose one" if present else "none"
             raise MeasurementError(
-                f"{name}: value column: {found} (name it time, throughput or speedup, "
-                "or pass --metric NAME)"
+                f"value column: {found} (name it time, throughput or speedup, "
+                "or pass --metric NAME)",
+                location=Location(name),
             )
         return present[0]
 
@@ -694,14 +695,15 @@ def read_performance(
         bad = first_bad(s, "p", lambda p: (p < 1) | (p != np.floor(p)))
         if bad is not None:
             raise MeasurementError(
-                f"{name}:{bad[0]}: column 'p': {bad[1]:g} is not a thread count "
-                "(a whole number >= 1)"
+                f"column 'p': {bad[1]:g} is not a thread count (a whole number >= 1)",
+                location=Location(name, bad[0]),
             )
         bad = first_bad(s, metric, lambda v: v <= 0)
         if bad is not None:
             raise MeasurementError(
-                f"{name}:{bad[0]}: column '{metric}': {bad[1]:g} is not positive "
-                "(performance must be > 0: PreSca's errors are relative)"
+                f"column '{metric}': {bad[1]:g} is not positive "
+                "(performance must be > 0: PreSca's errors are relative)",
+                location=Location(name, bad[0]),
             )
     labels = [s.kernel if "kernel" in ms.columns else Path(name).stem for s in ms]
     workloads = []

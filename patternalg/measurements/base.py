@@ -12,17 +12,17 @@ from __future__ import annotations
 import math
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
 
-from ..errors import MeasurementError
+from ..errors import Location, MeasurementError
 from .model import Measurements, Series, where
 from .names import split_unit
 
-__all__ = ["Reader", "ValueChoice", "read_source", "number", "Collector", "STDIN"]
+__all__ = ["Reader", "ValueChoice", "read_source", "number", "numbers", "Collector", "STDIN"]
 
 #: how ``-`` (standard input) is named in messages
 STDIN = "<stdin>"
@@ -37,36 +37,67 @@ def read_source(path: str | Path) -> tuple[str, str]:
         try:
             return STDIN, sys.stdin.read()
         except UnicodeDecodeError as exc:
-            raise MeasurementError(f"{STDIN}: cannot read measurements: {exc}") from None
+            raise MeasurementError(
+                f"cannot read measurements: {exc}", location=Location(STDIN)
+            ) from None
     name = str(path)
     try:
         return name, Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise MeasurementError(f"{name}: cannot read measurements: {exc}") from None
+        raise MeasurementError(
+            f"cannot read measurements: {exc}", location=Location(name)
+        ) from None
 
 
 def number(
     text: object, path: str, line: int = 0, key: str | None = None, column: str | None = None
 ) -> float:
     """A finite float from a cell, a word or a JSON value; else an error with its location."""
-    at = where(path, line, key) + (f": column '{column}'" if column else "")
+    if type(text) in (str, float, int):  # not bool
+        try:
+            value = float(text)  # type: ignore[arg-type]
+        except (ValueError, OverflowError):
+            pass
+        else:
+            if math.isfinite(value):
+                return value
+    raise _not_a_number(text, where(path, line, key), f"column '{column}': " if column else "")
+
+
+def numbers(words: Sequence[str], path: str, line: int = 0) -> list[float]:
+    """:func:`number` of each word (fast when all are fine)."""
+    try:
+        values = [float(w) for w in words]
+    except ValueError:
+        values = [math.nan]
+    if all(map(math.isfinite, values)):
+        return values
+    return [number(w, path, line) for w in words]
+
+
+def _not_a_number(text: object, at: Location, column: str) -> MeasurementError:
+    """Why ``text`` (in ``column``, if named) is not a finite float, as an error located ``at``."""
     if isinstance(text, bool) or not isinstance(text, int | float | str):
-        raise MeasurementError(f"{at}: expected a number, got {text!r}")
+        return MeasurementError(f"{column}expected a number, got {text!r}", location=at)
     shown = text.strip() if isinstance(text, str) else text
     if isinstance(shown, str) and len(shown) > 40:
         shown = shown[:20] + "…" + shown[-8:]
     try:
-        value = float(text)
+        float(text)
     except ValueError:
-        raise MeasurementError(f"{at}: {shown!r} is not a number") from None
+        return MeasurementError(f"{column}{shown!r} is not a number", location=at)
     except OverflowError:
-        raise MeasurementError(f"{at}: a number overflows a float (largest: 1.8e308)") from None
-    if math.isfinite(value):
-        return value
+        return MeasurementError(
+            f"{column}a number overflows a float (largest: 1.8e308)", location=at
+        )
     written = str(shown).lower().lstrip("+-")
     if isinstance(text, str) and written not in ("nan", "inf", "infinity"):
-        raise MeasurementError(f"{at}: {shown} overflows a float (largest: 1.8e308)")
-    raise MeasurementError(f"{at}: {shown} is not finite (NaN and inf are not measurements)")
+        return MeasurementError(
+            f"{column}{shown} overflows a float (largest: 1.8e308)", location=at
+        )
+    return MeasurementError(
+        f"{column}{shown} is not finite (NaN and inf are not measurements)", location=at
+    )
 
 
 class Collector:
@@ -88,11 +119,26 @@ class Collector:
     ) -> None:
         """Repetitions ``values`` of ``kernel``/``metric`` at ``point``, read at ``line``."""
         if not kernel.strip():
-            raise MeasurementError(f"{where(self.path, line)}: the kernel name is empty")
+            raise MeasurementError("the kernel name is empty", location=where(self.path, line))
         key = (kernel.strip(), metric.strip())
         found, lines = self.data.setdefault(key, {}).setdefault(point, ([], []))
         found.extend(values)
         lines.extend([line] * len(values))
+
+    def add_rows(
+        self,
+        keys: Iterable[tuple[str, str]],
+        points: np.ndarray,
+        values: np.ndarray,
+        lines: Sequence[int],
+    ) -> None:
+        """One value a row: (kernel, metric) ``keys`` (checked non-empty), point, value, line."""
+        data = self.data
+        rows = zip(keys, map(tuple, points.tolist()), values.tolist(), lines, strict=True)
+        for key, point, value, line in rows:
+            found, at = data.setdefault(key, {}).setdefault(point, ([], []))
+            found.append(value)
+            at.append(line)
 
     def result(
         self,
@@ -107,7 +153,7 @@ class Collector:
         ``unit`` defaults to what the name of the single metric says (``time_ms``: ms).
         """
         if not self.data:
-            raise MeasurementError(f"{self.path}: no measurements found")
+            raise MeasurementError("no measurements found", location=Location(self.path))
         width = len(self.parameters)
         series = tuple(
             Series(

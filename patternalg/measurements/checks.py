@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..errors import FitError, MeasurementError
+from ..errors import FitError, Location, MeasurementError
 from .model import Measurements, Series
 
 __all__ = ["cells", "first_bad", "require_above", "require_columns", "require_distinct"]
@@ -48,10 +48,9 @@ def require_above(series: Series, column: str, low: float, *, strict: bool, what
     if found is not None:
         line, cell = found
         relation = "greater than" if strict else "at least"
-        where = f"{series.path}:{line}" if line else series.path
         raise MeasurementError(
-            f"{where}: column '{column}': {cell:g} is not valid "
-            f"({what} must be {relation} {low:g})"
+            f"column '{column}': {cell:g} is not valid ({what} must be {relation} {low:g})",
+            location=Location(series.path, line or None),
         )
 
 
@@ -71,7 +70,9 @@ def require_columns(ms: Measurements, choices: Sequence[Sequence[str]]) -> tuple
     first = "' and '".join(choices[0])
     found = ", ".join(ms.columns or ms.parameters)
     also = f" (or {alternatives})" if alternatives else ""
-    raise MeasurementError(f"{ms.location()}: missing column '{first}'{also}; found only: {found}")
+    raise MeasurementError(
+        f"missing column '{first}'{also}; found only: {found}", location=ms.location()
+    )
 
 
 def require_distinct(series: Series, column: str, needed: int, what: str) -> None:
@@ -80,6 +81,7 @@ def require_distinct(series: Series, column: str, needed: int, what: str) -> Non
     if have < needed:
         rows = ", ".join(str(g[0]) for g in series.lines[:8]) or "none"
         raise FitError(
-            f"{series.path}: kernel '{series.kernel}', column '{column}': {have} distinct "
-            f"value(s) where {what} needs at least {needed} (rows at lines {rows})"
+            f"kernel '{series.kernel}', column '{column}': {have} distinct "
+            f"value(s) where {what} needs at least {needed} (rows at lines {rows})",
+            location=Location(series.path),
         )

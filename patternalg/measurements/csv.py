@@ -17,7 +17,9 @@ from __future__ import annotations
 import csv
 from collections.abc import Sequence
 
-from ..errors import MeasurementError
+import numpy as np
+
+from ..errors import Location, MeasurementError
 from .base import Collector, Reader, ValueChoice, number
 from .model import Measurements
 from .names import is_value_name, split_unit
@@ -59,15 +61,36 @@ def _value_column(
         if not present:
             others = " or ".join(f"'{v}'" for v in wanted[1:])
             raise MeasurementError(
-                f"{path}:{line}: missing column '{wanted[0]}'"
+                f"missing column '{wanted[0]}'"
                 + (f" (or {others})" if others else "")
-                + f"; found only: {', '.join(numeric) or 'nothing'}"
+                + f"; found only: {', '.join(numeric) or 'nothing'}",
+                location=Location(path, line),
             )
         return present[0]
     if metric is not None and metric.strip().lower() in numeric[1:]:
         return metric.strip().lower()
     named = [c for c in numeric if is_value_name(c)] or list(numeric)
     return named[-1] if named else None
+
+
+def _texts(body: list[list[str]], column: int | None, default: str) -> list[str]:
+    """The stripped cells of a text column, or ``default`` for each row if there is none."""
+    return [row[column].strip() for row in body] if column is not None else [default] * len(body)
+
+
+def _cells(
+    body: list[list[str]], lines: list[int], column: int, name: str, path: str
+) -> np.ndarray:
+    """A numeric column as floats; the first bad cell is an error with its line."""
+    texts = [row[column] for row in body]
+    try:
+        values = np.array(texts, dtype=float)
+    except ValueError:
+        values = np.full(len(texts), np.nan)
+    for i in np.flatnonzero(~np.isfinite(values))[:1]:
+        for line, text in zip(lines[i:], texts[i:], strict=True):
+            number(text, path, line, column=name)  # raises at the first bad cell
+    return values
 
 
 class CsvReader(Reader):
@@ -90,7 +113,9 @@ class CsvReader(Reader):
             if line.strip() and not line.lstrip().startswith("#")
         ]
         if not numbered:
-            raise MeasurementError(f"{path}: the file is empty (expected a header and data rows)")
+            raise MeasurementError(
+                "the file is empty (expected a header and data rows)", location=Location(path)
+            )
         header_line, first = numbered[0]
         sep = delimiter(first)
         rows = _split([line for _, line in numbered], sep)
@@ -98,7 +123,9 @@ class CsvReader(Reader):
         header = tuple(h.lower() for h in written)
         if len(set(header)) != len(header):
             dup = next(h for h in header if header.count(h) > 1)
-            raise MeasurementError(f"{path}:{header_line}: column '{dup}' appears twice in the header")
+            raise MeasurementError(
+                f"column '{dup}' appears twice in the header", location=Location(path, header_line)
+            )
         numeric = tuple(h for h in header if h not in TEXT_COLUMNS)
         if "metric" in header:
             metric_value = _value_column(path, header_line, numeric, None, value)
@@ -111,24 +138,31 @@ class CsvReader(Reader):
             else:
                 found = "found no comma, semicolon, tab or blank between columns"
             raise MeasurementError(
-                f"{path}:{header_line}: need a parameter column and a value column "
-                f"(the header has: {', '.join(header)}; {found})"
+                "need a parameter column and a value column "
+                f"(the header has: {', '.join(header)}; {found})",
+                location=Location(path, header_line),
             )
         index = {h: i for i, h in enumerate(header)}
+        body, lines = rows[1:], [line for line, _ in numbered[1:]]
+        if not body:
+            raise MeasurementError("no data rows after the header", location=Location(path))
+        if set(map(len, body)) != {len(header)}:
+            line, row = next(
+                (n, r) for n, r in zip(lines, body, strict=True) if len(r) != len(header)
+            )
+            raise MeasurementError(
+                f"{len(row)} cells where the header has {len(header)}",
+                location=Location(path, line),
+            )
+        kernels = _texts(body, index.get("kernel"), DEFAULT_KERNEL)
+        if "" in kernels:
+            raise MeasurementError(
+                "column 'kernel' is empty", location=Location(path, lines[kernels.index("")])
+            )
+        metrics = _texts(body, index.get("metric"), metric_value)
+        points = np.column_stack([_cells(body, lines, index[c], c, path) for c in parameters])
+        values = _cells(body, lines, index[metric_value], metric_value, path)
         collector = Collector(path, parameters)
-        for (line, _), row in zip(numbered[1:], rows[1:], strict=True):
-            if len(row) != len(header):
-                raise MeasurementError(
-                    f"{path}:{line}: {len(row)} cells where the header has {len(header)}"
-                )
-            kernel = row[index["kernel"]].strip() if "kernel" in index else DEFAULT_KERNEL
-            if not kernel:
-                raise MeasurementError(f"{path}:{line}: column 'kernel' is empty")
-            name = row[index["metric"]].strip() if "metric" in index else metric_value
-            point = tuple(number(row[index[c]], path, line, column=c) for c in parameters)
-            cell = number(row[index[metric_value]], path, line, column=metric_value)
-            collector.add(kernel, name, point, [cell], line)
-        if not collector.data:
-            raise MeasurementError(f"{path}: no data rows after the header")
+        collector.add_rows(zip(kernels, metrics, strict=True), points, values, lines)
         unit = split_unit(written[index[metric_value]])[1]
         return collector.result(cls.name, metric_value, header, header_line, unit=unit)

@@ -16,11 +16,12 @@ import math
 import sys
 from typing import Any
 
-from ..errors import MeasurementError
+from ..errors import Location, MeasurementError
 from .base import Collector, Reader, ValueChoice, number
 from .model import Measurements, where
 
 __all__ = ["JsonReader", "JsonLinesReader", "TalpasReader"]
+
 
 def _number_or_text(text: str) -> float | str:
     """A JSON number as a float; its text if it overflows, so the error can say so."""
@@ -34,18 +35,21 @@ def _loads(text: str, path: str, line: int = 0) -> Any:
         return json.loads(text, parse_int=_number_or_text, parse_float=_number_or_text)
     except json.JSONDecodeError as exc:
         kind = "not a JSON object" if line else "not valid JSON"
-        raise MeasurementError(f"{path}:{line or exc.lineno}: {kind}: {exc.msg}") from None
+        raise MeasurementError(
+            f"{kind}: {exc.msg}", location=Location(path, line or exc.lineno)
+        ) from None
     except RecursionError:
         raise MeasurementError(
-            f"{where(path, line)}: arrays and objects nested too deep to read "
-            f"(at most about {sys.getrecursionlimit()} levels)"
+            "arrays and objects nested too deep to read "
+            f"(at most about {sys.getrecursionlimit()} levels)",
+            location=where(path, line),
         ) from None
 
 
 def _values(value: object, path: str, line: int = 0, key: str | None = None) -> list[float]:
     items = value if isinstance(value, list) else [value]
     if not items:
-        raise MeasurementError(f"{where(path, line, key)}: no values")
+        raise MeasurementError("no values", location=where(path, line, key))
     return [number(v, path, line, key) for v in items]
 
 
@@ -65,36 +69,43 @@ class JsonReader(Reader):
         data = _loads(text, path)
         if not isinstance(data, dict) or "callpaths" in data:
             raise MeasurementError(
-                f"{path}: expected Extra-P's JSON format "
-                '{"parameters": [...], "measurements": {...}} (the legacy format is not supported)'
+                "expected Extra-P's JSON format "
+                '{"parameters": [...], "measurements": {...}} (the legacy format is not supported)',
+                location=Location(path),
             )
         parameters = data.get("parameters")
         measurements = data.get("measurements")
         if not isinstance(parameters, list) or not all(isinstance(p, str) for p in parameters):
-            raise MeasurementError(f"{path}: 'parameters' must be a list of names")
+            raise MeasurementError("'parameters' must be a list of names", location=Location(path))
         if not isinstance(measurements, dict):
-            raise MeasurementError(f"{path}: 'measurements' must map kernels to metrics")
+            raise MeasurementError(
+                "'measurements' must map kernels to metrics", location=Location(path)
+            )
         collector = Collector(path, parameters)
         for kernel, metrics in measurements.items():
             if not isinstance(metrics, dict) or not metrics:
                 raise MeasurementError(
-                    f"{path}: measurements.{kernel}: expected metrics, got {metrics!r}"
+                    f"expected metrics, got {metrics!r}",
+                    location=Location(path, key=f"measurements.{kernel}"),
                 )
             for name, entries in metrics.items():
                 key = f"measurements.{kernel}.{name}"
                 if not isinstance(entries, list) or not entries:
-                    raise MeasurementError(f"{path}:{key}: expected a non-empty list of points")
+                    raise MeasurementError(
+                        "expected a non-empty list of points", location=Location(path, key=key)
+                    )
                 for i, entry in enumerate(entries):
                     at = f"{key}[{i}]"
                     if not isinstance(entry, dict) or "point" not in entry or "values" not in entry:
                         raise MeasurementError(
-                            f'{path}:{at}: expected {{"point": [...], "values": [...]}}'
+                            'expected {"point": [...], "values": [...]}',
+                            location=Location(path, key=at),
                         )
                     point = tuple(_values(entry["point"], path, key=f"{at}.point"))
                     if len(point) != len(parameters):
                         raise MeasurementError(
-                            f"{path}:{at}.point: {len(point)} coordinates "
-                            f"for {len(parameters)} parameters"
+                            f"{len(point)} coordinates for {len(parameters)} parameters",
+                            location=Location(path, key=f"{at}.point"),
                         )
                     values = _values(entry["values"], path, key=f"{at}.values")
                     collector.add(kernel, name, point, values, 0)
@@ -130,31 +141,37 @@ class JsonLinesReader(Reader):
                 continue
             data = _loads(cls._object(line), path, number_)
             if not isinstance(data, dict):
-                raise MeasurementError(f"{path}:{number_}: expected a JSON object")
+                raise MeasurementError("expected a JSON object", location=Location(path, number_))
             missing = [k for k in required if k not in data]
             if missing:
-                raise MeasurementError(f"{path}:{number_}: missing property '{missing[0]}'")
+                raise MeasurementError(
+                    f"missing property '{missing[0]}'", location=Location(path, number_)
+                )
             point = data[cls.point_key]
             if not isinstance(point, dict) or not point:
                 raise MeasurementError(
-                    f"{path}:{number_}: '{cls.point_key}' must map parameter names to values"
+                    f"'{cls.point_key}' must map parameter names to values",
+                    location=Location(path, number_),
                 )
             if collector is None:
                 parameters = list(point)
                 collector = Collector(path, parameters)
             if sorted(point) != sorted(parameters):
                 raise MeasurementError(
-                    f"{path}:{number_}: parameters {', '.join(point)} differ from the first "
-                    f"line's {', '.join(parameters)}"
+                    f"parameters {', '.join(point)} differ from the first "
+                    f"line's {', '.join(parameters)}",
+                    location=Location(path, number_),
                 )
             coords = tuple(number(point[name], path, number_) for name in parameters)
             kernel = data.get("callpath", cls.defaults["callpath"])
             name = data.get("metric", cls.defaults["metric"])
             if not isinstance(kernel, str) or not isinstance(name, str):
-                raise MeasurementError(f"{path}:{number_}: 'callpath' and 'metric' must be strings")
+                raise MeasurementError(
+                    "'callpath' and 'metric' must be strings", location=Location(path, number_)
+                )
             collector.add(kernel, name, coords, _values(data["value"], path, number_), number_)
         if collector is None:
-            raise MeasurementError(f"{path}: no measurements found")
+            raise MeasurementError("no measurements found", location=Location(path))
         return collector.result(cls.name)
 
 

@@ -6,31 +6,29 @@ Like Extra-P's ``Experiment``: named parameters, the measured points (coordinate
 >>> s = Series("sort", "time", ("x",), np.array([[8.0], [16.0]]),
 ...            (np.array([1.0, 3.0]), np.array([5.0])), ((2, 3), (4,)), "m.csv")
 >>> s.aggregate("mean").tolist(), s.aggregate(Aggregation.MAX).tolist(), s.location(1)
-([2.0, 5.0], [3.0, 5.0], 'm.csv:4')
+([2.0, 5.0], [3.0, 5.0], Location(path='m.csv', line=4, column=None, key=None))
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 
 import numpy as np
 
-from ..errors import MeasurementError
+from ..errors import Location, MeasurementError
 from .names import atom_name, atom_names
 
 __all__ = ["Aggregation", "Series", "Measurements", "where"]
 
 
-def where(path: str, line: int | None = None, key: str | None = None) -> str:
-    """``path:line`` or ``path:key`` (or ``path``) for messages; line 0 means unknown."""
-    if line:
-        return f"{path}:{line}"
-    return f"{path}:{key}" if key else path
+def where(path: str, line: int | None = None, key: str | None = None) -> Location:
+    """The :class:`~patternalg.errors.Location` of a line or a key; line 0 means unknown."""
+    return Location(path, line or None, key=key)
 
 
-class Aggregation(str, Enum):
+class Aggregation(StrEnum):
     """How the repetitions of one point become one value.
 
     >>> Aggregation("median").reduce(np.array([[1.0, 2.0, 9.0]]), axis=1).tolist()
@@ -92,12 +90,13 @@ class Series:
         """The coordinates of parameter ``name`` at each point."""
         if name not in self.parameters:
             raise MeasurementError(
-                f"{self.path}: {self.label}: no parameter '{name}' "
-                f"(its parameters: {', '.join(self.parameters) or 'none'})"
+                f"{self.label}: no parameter '{name}' "
+                f"(its parameters: {', '.join(self.parameters) or 'none'})",
+                location=where(self.path),
             )
         return self.points[:, self.parameters.index(name)]
 
-    def location(self, index: int | None = None) -> str:
+    def location(self, index: int | None = None) -> Location:
         """Where point ``index`` (its first repetition; None: the first point) was read."""
         lines = self.lines[index or 0] if self.lines else ()
         return where(self.path, min(lines, default=0) if index is None else lines[0])
@@ -181,8 +180,9 @@ class Measurements:
                 else ("kernel", kernel, {s.kernel for s in self.series})
             )
             raise MeasurementError(
-                f"{self.path}: no {what} '{name}' "
-                f"(the file has: {', '.join(sorted(found - {''})) or 'none named'})"
+                f"no {what} '{name}' "
+                f"(the file has: {', '.join(sorted(found - {''})) or 'none named'})",
+                location=where(self.path),
             )
         return replace(self, series=kept)
 
@@ -196,6 +196,6 @@ class Measurements:
             )
         )
 
-    def location(self) -> str:
+    def location(self) -> Location:
         """Where the parameters are declared (the header of a CSV file)."""
         return where(self.path, self.line)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ..library import valid_atom_name
+from ..model import valid_atom_name
 
 __all__ = ["atom_name", "atom_names", "split_unit", "is_value_name", "VALUE_NAMES"]
 

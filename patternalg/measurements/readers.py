@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import MeasurementError
+from ..errors import Location, MeasurementError
 from .base import Reader, ValueChoice, read_source
 from .csv import CsvReader
 from .json import JsonLinesReader, JsonReader, TalpasReader
@@ -62,10 +62,12 @@ def read(
     """
     name, text = read_source(path)
     if not text.strip():
-        raise MeasurementError(f"{name}: the file is empty")
+        raise MeasurementError("the file is empty", location=Location(name))
     fmt = format or sniff("" if str(path) == "-" else name, text)
     reader = READERS.get(fmt)
     if reader is None:
-        raise MeasurementError(f"{name}: unknown format '{fmt}' (valid: {', '.join(READERS)})")
+        raise MeasurementError(
+            f"unknown format '{fmt}' (valid: {', '.join(READERS)})", location=Location(name)
+        )
     result = reader.read(name, text, metric=metric, value=value)
     return result.select(metric=metric) if metric else result

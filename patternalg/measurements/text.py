@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ..errors import MeasurementError
-from .base import Collector, Reader, ValueChoice, number
+from ..errors import Location, MeasurementError
+from .base import Collector, Reader, ValueChoice, number, numbers
 from .model import Measurements
 
 __all__ = ["TextReader"]
@@ -35,42 +35,46 @@ class _State:
     def close_block(self) -> None:
         if self.block and len(self.block) != len(self.points):
             raise MeasurementError(
-                f"{self.path}:{self.block[-1]}: REGION '{self.region}' has {len(self.block)} "
-                f"DATA lines but POINTS lists {len(self.points)} points"
+                f"REGION '{self.region}' has {len(self.block)} "
+                f"DATA lines but POINTS lists {len(self.points)} points",
+                location=Location(self.path, self.block[-1]),
             )
         self.block.clear()
 
     def add_points(self, number_: int, rest: list[str]) -> None:
         path = self.path
         if not self.parameters:
-            raise MeasurementError(f"{path}:{number_}: POINTS before any PARAMETER line")
+            raise MeasurementError(
+                "POINTS before any PARAMETER line", location=Location(path, number_)
+            )
         text = " ".join(rest)
         groups = re.findall(r"\(([^()]*)\)", text) if "(" in text else rest
         for group in groups:
             coords = tuple(number(w, path, number_) for w in group.split())
             if len(coords) != len(self.parameters):
                 raise MeasurementError(
-                    f"{path}:{number_}: point ({group.strip()}) has {len(coords)} coordinates "
-                    f"for {len(self.parameters)} parameters ({', '.join(self.parameters)})"
+                    f"point ({group.strip()}) has {len(coords)} coordinates "
+                    f"for {len(self.parameters)} parameters ({', '.join(self.parameters)})",
+                    location=Location(path, number_),
                 )
             self.points.append(coords)
 
     def add_data(self, number_: int, rest: list[str]) -> None:
         path = self.path
         if not self.points:
-            raise MeasurementError(f"{path}:{number_}: DATA before any POINTS line")
+            raise MeasurementError("DATA before any POINTS line", location=Location(path, number_))
         if not self.region:
-            raise MeasurementError(f"{path}:{number_}: DATA before any REGION line")
+            raise MeasurementError("DATA before any REGION line", location=Location(path, number_))
         if len(self.block) == len(self.points):
             raise MeasurementError(
-                f"{path}:{number_}: REGION '{self.region}' has more DATA lines than the "
-                f"{len(self.points)} POINTS"
+                f"REGION '{self.region}' has more DATA lines than the {len(self.points)} POINTS",
+                location=Location(path, number_),
             )
         if not rest:
-            raise MeasurementError(f"{path}:{number_}: DATA line without values")
+            raise MeasurementError("DATA line without values", location=Location(path, number_))
         if self.collector is None:
             self.collector = Collector(path, self.parameters)
-        values = [number(w, path, number_) for w in rest]
+        values = numbers(rest, path, number_)
         self.collector.add(self.region, self.metric, self.points[len(self.block)], values, number_)
         self.block.append(number_)
         self.with_data.add(self.region)
@@ -97,7 +101,9 @@ class TextReader(Reader):
             field, rest = words[0], words[1:]
             if field == "PARAMETER":
                 if state.points:
-                    raise MeasurementError(f"{path}:{number_}: PARAMETER after POINTS")
+                    raise MeasurementError(
+                        "PARAMETER after POINTS", location=Location(path, number_)
+                    )
                 state.parameters.extend(rest)
                 state.parameter_line = state.parameter_line or number_
             elif field == "POINTS":
@@ -113,17 +119,21 @@ class TextReader(Reader):
                 state.add_data(number_, rest)
             else:
                 raise MeasurementError(
-                    f"{path}:{number_}: unknown field '{field}' "
-                    "(valid: PARAMETER, POINTS, REGION, METRIC, DATA, # comment)"
+                    f"unknown field '{field}' "
+                    "(valid: PARAMETER, POINTS, REGION, METRIC, DATA, # comment)",
+                    location=Location(path, number_),
                 )
         state.close_block()
         empty = [name for name in state.regions if name not in state.with_data]
         if empty:
             raise MeasurementError(
-                f"{path}:{state.regions[empty[0]]}: REGION '{empty[0]}' has no DATA lines"
+                f"REGION '{empty[0]}' has no DATA lines",
+                location=Location(path, state.regions[empty[0]]),
             )
         if not state.parameters:
-            raise MeasurementError(f"{path}: no PARAMETER line (is this an Extra-P text file?)")
+            raise MeasurementError(
+                "no PARAMETER line (is this an Extra-P text file?)", location=Location(path)
+            )
         if state.collector is None:
-            raise MeasurementError(f"{path}: no measurements found")
+            raise MeasurementError("no measurements found", location=Location(path))
         return state.collector.result("text", line=state.parameter_line)

@@ -47,11 +47,13 @@ class NormalForm:
     6*x**2 + 2*x*log2(x) + 14
     """
 
-    __slots__ = ("_terms", "_hash")
+    __slots__ = ("_terms", "_hash", "_expr")
 
-    def __init__(self, terms: dict[Growth, sympy.Expr]) -> None:
+    def __init__(self, terms: dict[Growth, sympy.Expr], expr: sympy.Expr | None = None) -> None:
+        """``expr``, if given, is an expression equal to the sum (kept as :meth:`to_expr`)."""
         self._terms = {k: c for k, c in terms.items() if c != 0}
         self._hash: int | None = None
+        self._expr = expr
 
     def items(self) -> Iterator[tuple[Growth, sympy.Expr]]:
         """The terms, fastest-growing first."""
@@ -68,10 +70,12 @@ class NormalForm:
         return NormalForm({k: c * factor for k, c in self._terms.items()})
 
     def to_expr(self) -> sympy.Expr:
-        """The sympy expression of this sum."""
-        return sympy.Add(
-            *(sympy.Mul(c, sympy.Pow(x, i), sympy.Pow(log2(x), j)) for (i, j), c in self.items())
-        )
+        """The sympy expression of this sum (the one it was read from, if any)."""
+        if self._expr is None:
+            self._expr = sympy.Add(
+                *(sympy.Mul(c, sympy.Pow(x, i), sympy.Pow(log2(x), j)) for (i, j), c in self.items())
+            )
+        return self._expr
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, NormalForm) and self._terms == other._terms
@@ -116,7 +120,7 @@ def normal_form(expr: sympy.Expr) -> NormalForm | None:
             coefficient.append(growth[2])
         c = sympy.Mul(*coefficient)
         terms[(a, b)] = terms[(a, b)] + c if (a, b) in terms else c
-    return NormalForm(terms)
+    return NormalForm(terms, expr)
 
 
 def _sign(value: sympy.Expr) -> int | None:

@@ -1,0 +1,96 @@
+"""The package's import graph, read with ``ast`` (function-level imports included)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import patternalg
+
+ROOT = Path(patternalg.__file__).resolve().parent
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    found = {}
+    for path in ROOT.rglob("*.py"):
+        parts = ["patternalg", *path.relative_to(ROOT).with_suffix("").parts]
+        package = parts[-1] == "__init__"
+        found[".".join(parts[:-1] if package else parts)] = (path, package)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """module -> the package's modules it imports anywhere in its text."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, (path, package) in modules.items():
+        here = name.split(".") if package else name.split(".")[:-1]
+        edges: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = here[: len(here) - node.level + 1] if node.level else []
+                target = ".".join(base + ([node.module] if node.module else []))
+                # ``from . import x`` imports the submodule x, or a name of the package
+                candidates = [
+                    f"{target}.{alias.name}" if f"{target}.{alias.name}" in modules else target
+                    for alias in node.names
+                ]
+            elif isinstance(node, ast.Import):
+                candidates = [alias.name for alias in node.names]
+            else:
+                continue
+            edges.update(c for c in candidates if c in modules and c != name)
+        graph[name] = edges
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of ``graph`` as a list of modules, or None (iterative depth-first search)."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for start in sorted(graph):
+        if start in state:
+            continue
+        path = [start]
+        state[start] = 1
+        pending = [iter(sorted(graph[start]))]
+        while pending:
+            nxt = next(pending[-1], None)
+            if nxt is None:
+                state[path.pop()] = 2
+                pending.pop()
+            elif state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            elif nxt not in state:
+                state[nxt] = 1
+                path.append(nxt)
+                pending.append(iter(sorted(graph[nxt])))
+    return None
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen, stack = set(), [start]
+    while stack:
+        for nxt in graph[stack.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return seen
+
+
+def test_the_checker_finds_a_cycle():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
+
+
+def test_the_graph_sees_function_level_and_relative_imports():
+    graph = import_graph()
+    assert "patternalg.pmnf.normal_form" in graph["patternalg.algebra"]
+    assert "patternalg.forms" in graph["patternalg.library"]
+
+
+def test_the_package_has_no_import_cycle():
+    assert find_cycle(import_graph()) is None
+
+
+def test_the_algebra_reads_no_files():
+    assert "patternalg.library" not in reachable(import_graph(), "patternalg.algebra")
