@@ -39,7 +39,8 @@ __all__ = ["Extrapolation", "extrapolations", "as_json", "point_notes"]
 
 
 def _number(value: float) -> str:
-    return f"{value:g}"
+    """The shortest text of ``value``: whole numbers without a fraction (100000, not 1e+05)."""
+    return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
 
 
 @dataclass(frozen=True)
@@ -99,9 +100,7 @@ def extrapolations(
     return found
 
 
-def _outside(
-    name: str, model: Any, at: Mapping[sympy.Symbol, sympy.Expr]
-) -> list[Extrapolation]:
+def _outside(name: str, model: Any, at: Mapping[sympy.Symbol, sympy.Expr]) -> list[Extrapolation]:
     result = []
     for key, (low, high) in model.domain:
         value = _numeric(at.get(symbol(key)))

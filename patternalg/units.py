@@ -73,7 +73,9 @@ def _unit(text: str) -> Any:
     try:
         unit = registry.Unit(text.strip())
     except Exception:  # pint raises UndefinedUnitError, but also parser errors of any kind
-        raise UnitError(f"'{text}' is not a unit (e.g. {', '.join(TIME_EXAMPLES)}, bytes)") from None
+        raise UnitError(
+            f"'{text}' is not a unit (e.g. {', '.join(TIME_EXAMPLES)}, bytes)"
+        ) from None
     return unit
 
 
@@ -169,8 +171,7 @@ def common_unit(units: Mapping[str, str], target: str | None = None) -> str:
     if len(first) > 1:
         (a, ua), (b, ub) = list(first.values())[:2]
         raise UnitError(
-            f"cannot compose {_describe(a, ua)} with {_describe(b, ub)}: "
-            "convert one of them first"
+            f"cannot compose {_describe(a, ua)} with {_describe(b, ub)}: convert one of them first"
         )
     kind, (name, unit) = next(iter(first.items()), ("time", ("", DEFAULT_UNIT)))
     if target is None:
@@ -267,7 +268,9 @@ def in_one_unit(
     units = {name: library[name].unit for name in atom_names(term)}
     target = common_unit(units, unit)
     converted = {
-        name: _converted(library[name], target) for name, source in units.items() if source != target
+        name: _converted(library[name], target)
+        for name, source in units.items()
+        if source != target
     }
     if not converted:
         return library, target

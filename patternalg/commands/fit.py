@@ -6,6 +6,7 @@ import argparse
 
 from ..forms import fit_file
 from ..library import ModelLibrary
+from ..quality import quality_line
 from .common import add_format_option, print_json
 
 FITTABLE = ("pmnf", "amdahl", "memwall", "presca")
@@ -21,6 +22,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="TOML", help="write the fitted models to this model file")
     add_format_option(parser)
     parser.add_argument("--metric", help="the value column or metric to fit")
+    parser.add_argument(
+        "--allow-nonpositive",
+        action="store_true",
+        help="fit zero or negative times with a warning (default: an error naming the line)",
+    )
     pmnf = parser.add_argument_group("pmnf (Extra-P normal form)")
     pmnf.add_argument("--modeler", choices=("default", "basic"), default="default")
     pmnf.add_argument("--aggregate", choices=("mean", "median", "min", "max"))
@@ -57,7 +63,10 @@ def run(args: argparse.Namespace) -> int:
         print_json([dict(r.record) for r in reports])
     else:
         for report in reports:
-            print(report.summary)
+            print(f"{report.summary}  [{report.model.unit}]")
+            quality = quality_line(report.model)
+            if quality:
+                print(f"  {quality}")
     if args.out:
         ModelLibrary([r.model for r in reports]).save(args.out)
     return 0

@@ -20,6 +20,7 @@ from each point with p > 1 by the correctly solved formula and is aggregated:
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,6 +29,7 @@ import sympy
 
 from ..arith import format_expr
 from ..errors import FitError
+from ..inputs import checked
 from ..library import AtomicModel
 from ..measurements import Series, read
 from ..measurements.checks import require_above, require_columns, require_distinct
@@ -272,6 +274,9 @@ def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
     how = getattr(args, "aggregate", None) or "median"
     ms = read(path, getattr(args, "input_format", None), value=value)
     require_columns(ms, [["p"]])
+    allow = bool(getattr(args, "allow_nonpositive", False))
+    for warning in checked(ms, ("x", "p"), "amdahl", allow_nonpositive=allow):
+        print(f"warning: {warning}", file=sys.stderr)
     unit = measured_unit(ms.value_name, ms.unit, getattr(args, "unit", None), ms.path)
     has_x = "x" in ms.parameters
     degree = getattr(args, "degree", None)

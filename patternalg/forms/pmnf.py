@@ -31,6 +31,7 @@ import sympy
 
 from ..arith import FUNCTIONS
 from ..errors import FitError
+from ..inputs import checked
 from ..library import AtomicModel
 from ..measurements import Measurements, Series, read
 from ..pmnf.blocks import BUILDING_BLOCKS
@@ -274,6 +275,12 @@ def _report(ctx: _Context, s: Series, atom: str, x: np.ndarray, fitted: _Fitted)
 def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
     """``patternalg fit FILE --form pmnf``: read, fit, and say which symbol the parameter became."""
     ms = read(path, getattr(args, "input_format", None), metric=getattr(args, "metric", None))
+    params = getattr(args, "param", None) or ()
+    named = [p.partition("=")[0].strip() for p in params]
+    used = named or (["x"] if "x" in ms.parameters else list(ms.parameters[:1]))
+    allow = bool(getattr(args, "allow_nonpositive", False))
+    for warning in checked(ms, used, "pmnf", allow_nonpositive=allow):
+        print(f"warning: {warning}", file=sys.stderr)
     reports = fit_measurements(
         ms,
         modeler=getattr(args, "modeler", None) or "default",
