@@ -31,7 +31,7 @@ from .errors import UnitError
 from .terms import Atom, MapReduce, Term
 
 if TYPE_CHECKING:
-    from .library import AtomicModel
+    from .model import AtomicModel
 
 __all__ = [
     "DEFAULT_UNIT",

@@ -29,7 +29,7 @@ import sympy
 
 from ..arith import format_expr
 from ..errors import FitError
-from ..inputs import checked
+from ..inputs import check_columns, column_warnings
 from ..library import AtomicModel
 from ..measurements import Series, read
 from ..measurements.checks import require_above, require_columns, require_distinct
@@ -274,8 +274,8 @@ def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
     how = getattr(args, "aggregate", None) or "median"
     ms = read(path, getattr(args, "input_format", None), value=value)
     require_columns(ms, [["p"]])
-    allow = bool(getattr(args, "allow_nonpositive", False))
-    for warning in checked(ms, ("x", "p"), "amdahl", allow_nonpositive=allow):
+    check_columns(ms, ("x", "p"), "amdahl")  # its times must be > 0: checked below
+    for warning in column_warnings(ms):
         print(f"warning: {warning}", file=sys.stderr)
     unit = measured_unit(ms.value_name, ms.unit, getattr(args, "unit", None), ms.path)
     has_x = "x" in ms.parameters
