@@ -10,7 +10,7 @@ multiplicative Gaussian noise. Per file and noise level it prints
 * the share where ``basic``, ``default`` and Extra-P recovered the true hypothesis,
 
 and per file the modeling time of Extra-P (its ``ModelGenerator.model_all``, run in its
-own virtual environment) against ours (``fit_measurements``: aggregation, selection,
+own virtual environment) against ours (``PMNF.fit_each``: aggregation, selection,
 sympy models and records) and our bare numeric selection.
 
     python benchmarks/bench_fit.py [--extrap-python PATH] [--sizes 10,200,1000] [--stress N]
@@ -38,8 +38,9 @@ from pathlib import Path
 
 import numpy as np
 
-from patternalg.forms.pmnf import fit_measurements
-from patternalg.forms.pmnf_fit import basis, select_basic, select_default
+from patternalg.forms.pmnf import PMNF
+from patternalg.forms.pmnf.basic import select_basic
+from patternalg.forms.pmnf.default import basis, select_default
 from patternalg.measurements import read
 from patternalg.pmnf.blocks import BUILDING_BLOCKS
 
@@ -118,10 +119,10 @@ def run_extrap(python: str, path: Path) -> dict:
 
 
 def ours(path: Path, modeler: str) -> tuple[np.ndarray, float, float]:
-    """Chosen blocks, wall and CPU seconds of fit_measurements (reading excluded)."""
+    """Chosen blocks, wall and CPU seconds of PMNF.fit_each (reading excluded)."""
     ms = read(path)
     start, cpu = time.perf_counter(), time.process_time()
-    reports = fit_measurements(ms, modeler=modeler)
+    reports = PMNF.fit_each(ms, modeler=modeler)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     return np.array([choice(r.record) for r in reports]), wall, cpu
 
@@ -180,7 +181,7 @@ def stress(python: str, tmp: str, kernels: int, seed: int) -> None:
         generate_odd(path, xs, kernels, seed + n, kind)
         extrap = run_extrap(python, path)["models"]
         ms = read(path)
-        records = [r.record for r in fit_measurements(ms, modeler="basic")]
+        records = [r.record for r in PMNF.fit_each(ms, modeler="basic")]
         agree = [extrap_choice(e) == choice(r) for e, r in zip(extrap, records, strict=True)]
         scale = [np.abs(s.aggregate("mean")).max() or 1.0 for s in ms.series]
         gap = max(

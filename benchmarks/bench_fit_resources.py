@@ -17,15 +17,10 @@ import time
 
 import numpy as np
 
-from patternalg.forms.amdahl_fit import (
-    ALPHA_METHODS,
-    aggregate_alpha,
-    fit_amdahl,
-    fit_tseq,
-    point_alphas,
-)
-from patternalg.forms.amdahl_online import OnlineAmdahl, replay
-from patternalg.forms.memwall_fit import fit_memwall, speedups
+from patternalg.forms.amdahl import ALPHA_METHODS
+from patternalg.forms.amdahl.fit import aggregate_alpha, fit_amdahl, fit_tseq, point_alphas
+from patternalg.forms.amdahl.online import OnlineAmdahl, replay
+from patternalg.forms.memwall.fit import fit_memwall, speedups
 from patternalg.forms.synthetic import amdahl_measurements, memwall_grid
 from patternalg.library import ModelLibrary
 

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 import patternalg
-from patternalg.forms.pmnf import fit_measurements
+from patternalg.forms import PMNF
 from patternalg.measurements import Measurements, Series
 
 SIZES = [2**k for k in range(12, 19)]
@@ -150,11 +150,11 @@ def main() -> None:
     ]
     # the fastest repetition is the one least disturbed by other processes
     timings = Measurements("timings", "python", ("x",), "time", "ns", tuple(kernels))
-    reports = fit_measurements(timings, aggregate="min")
+    reports = PMNF.fit_each(timings, aggregate="min")
     library = patternalg.ModelLibrary.builtin().merged(r.model for r in reports)
     print("fitted models (ns per call, x = elements):")
     for r in reports:
-        print(f"  {r.summary}    (SMAPE {r.record['smape']:.1f} %)")
+        print(f"  {r.atom}: {r.fitted.text()}    (SMAPE {r.record['smape']:.1f} %)")
     print(f"\n{TERM}: {patternalg.model(TERM, library, semantics='exact')}")
     speedup = thread_speedup()
     print(f"\ntwo threads sorted {speedup:.2f}x as fast as one on this machine now (tpool_2")

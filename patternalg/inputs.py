@@ -25,7 +25,7 @@ from .measurements.checks import first_bad
 from .measurements.names import split_unit
 from .units import NON_TIME_METRICS
 
-__all__ = ["check_columns", "column_warnings", "check_times", "checked"]
+__all__ = ["check_columns", "column_warnings", "check_times", "used_columns", "checked"]
 
 #: the columns each fittable form uses (by name) and how to say so, for the hint of an
 #: unused column
@@ -35,6 +35,8 @@ USES = {
     "memwall": (("p", "phi", "f_cpu", "f_mem"), "p and phi (or f_cpu and f_mem)"),
     "presca": (("p",), "p"),
 }
+#: forms that check their measured values themselves (amdahl: times > 0, always)
+OWN_VALUE_CHECKS = frozenset({"amdahl", "memwall", "presca"})
 #: names of columns that hold sizes or counts: a parameter, not a measured value
 SIZE_NAMES = frozenset(
     {"x", "n", "p", "size", "elements", "length", "count", "threads", "cores", "nodes"}
@@ -110,9 +112,27 @@ def check_times(ms: Measurements, *, allow_nonpositive: bool = False) -> list[st
     return warnings
 
 
+def used_columns(ms: Measurements, form: str, mapped: Sequence[str] = ()) -> tuple[str, ...]:
+    """The parameter columns ``form`` fits: those it uses by name, those ``--param`` maps,
+    or else a single parameter (pmnf fits one parameter, whatever its name).
+
+    >>> from patternalg.measurements.readers import CsvReader
+    >>> used_columns(CsvReader.read("m.csv", "size,time\\n8,5\\n"), "pmnf")
+    ('size',)
+    """
+    names = USES.get(form, ((), ""))[0]
+    used = tuple(p for p in ms.parameters if p in names or p in mapped)
+    if not used and len(ms.parameters) == 1:
+        return ms.parameters
+    return used or tuple(names)
+
+
 def checked(
-    ms: Measurements, used: Sequence[str], form: str, *, allow_nonpositive: bool = False
+    ms: Measurements, form: str, *, mapped: Sequence[str] = (), allow_nonpositive: bool = False
 ) -> list[str]:
-    """All checks of this module; returns the warnings (the caller shows them)."""
-    check_columns(ms, used, form)
-    return [*column_warnings(ms), *check_times(ms, allow_nonpositive=allow_nonpositive)]
+    """All checks of this module for fitting ``ms`` with ``form``; returns the warnings."""
+    check_columns(ms, used_columns(ms, form, mapped), form)
+    warnings = column_warnings(ms)
+    if form not in OWN_VALUE_CHECKS:
+        warnings += check_times(ms, allow_nonpositive=allow_nonpositive)
+    return warnings

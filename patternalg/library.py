@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Location, ModelFileError, UnitError, UnknownAtomError
-from .forms import build_form
+from .forms import FORMS, build_form, form_class
 from .model import COMMON_KEYS, AtomicModel, valid_atom_name
 from .units import check_unit
 
@@ -63,7 +63,30 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
         check_unit(unit, str(_where(path, name, "unit")))
     except UnitError as exc:
         raise ModelFileError(str(exc)) from None
-    domain = dict(_domain(table, path, name))
+    if ":" in FORMS.get(form, ""):
+        own = {k: v for k, v in table.items() if k not in ("form", "unit", "source")}
+        model = form_class(form).from_table(own, _where(path, name))
+        return model.atomic_model(name, unit=unit, source=source)  # type: ignore[no-any-return]
+    return _legacy_model(name, table, path, form, unit, source)
+
+
+def _legacy_model(
+    name: str, table: Mapping[str, Any], path: str, form: str, unit: str, source: str
+) -> AtomicModel:
+    """A model of a family not yet on the form protocol (presca, until it is ported)."""
+    x_range = table.get("x_range")
+    if x_range is not None:
+        ok = (
+            isinstance(x_range, list)
+            and len(x_range) == 2
+            and all(isinstance(v, int | float) and math.isfinite(v) for v in x_range)
+            and x_range[0] <= x_range[1]
+        )
+        if not ok:
+            raise ModelFileError(
+                "expected [low, high] with low <= high", location=_where(path, name, "x_range")
+            )
+        x_range = (float(x_range[0]), float(x_range[1]))
     fit = table.get("fit", {})
     if not isinstance(fit, Mapping):
         raise ModelFileError(
@@ -78,34 +101,9 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
         source=source,
         form=form,
         spec=tuple(spec.items()) if form != "expr" else (),
+        x_range=x_range,
         fit=tuple(fit.items()),
-        domain=tuple(domain.items()),
     )
-
-
-def _range(value: Any, where: Location) -> tuple[float, float]:
-    ok = (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(isinstance(v, int | float) and math.isfinite(v) for v in value)
-        and value[0] <= value[1]
-    )
-    if not ok:
-        raise ModelFileError("expected [low, high] with low <= high", location=where)
-    return float(value[0]), float(value[1])
-
-
-def _domain(table: Mapping[str, Any], path: str, name: str) -> Iterator[tuple[str, Any]]:
-    """The measured ranges of a model table: ``domain = {x = [lo, hi], ...}`` or ``x_range``."""
-    if "x_range" in table:
-        yield "x", _range(table["x_range"], _where(path, name, "x_range"))
-    domain = table.get("domain", {})
-    if not isinstance(domain, Mapping):
-        raise ModelFileError(
-            "expected a table of ranges, e.g. {x = [1, 64]}", location=_where(path, name, "domain")
-        )
-    for key, value in domain.items():
-        yield key, _range(value, _where(path, name, f"domain.{key}"))
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from .syntax import RESERVED_PREFIXES, RESERVED_WORDS
 __all__ = ["AtomicModel", "COMMON_KEYS", "valid_atom_name"]
 
 #: keys every model table may have, whatever its form
-COMMON_KEYS = ("form", "unit", "source", "x_range", "domain", "fit")
+COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain")
 _ATOM_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 
 
@@ -36,25 +36,18 @@ def valid_atom_name(name: str) -> bool:
     )
 
 
-#: symbol name -> measured (low, high), as a sorted tuple of pairs (hashable)
-Domain = tuple[tuple[str, tuple[float, float]], ...]
-
-
 @dataclass(frozen=True)
 class AtomicModel:
     """One atom's performance model: a closed form in x (and p, phi, ...) with provenance.
 
     ``form`` names the family (``expr`` for a plain expression) and ``spec`` holds the
-    form's own keys as they appear in a model file; ``fit`` holds fit statistics and
-    ``domain`` the measured range of every input symbol, if the model was fitted
-    (``x_range`` gives the range of x alone; a model file may still say ``x_range``).
-    ``unit`` is the unit of the model's values (:mod:`patternalg.units`).
+    form's own keys as they appear in a model file; ``fit`` holds fit statistics,
+    ``domain`` the measured range of every symbol and ``x_range`` that of x, if the model
+    was fitted.
 
     >>> from patternalg.symbols import x
     >>> AtomicModel("inc", 536.185 * x).to_toml()
     {'model': '536.185*x', 'unit': 'ns'}
-    >>> AtomicModel("k", 2 * x, x_range=(8.0, 64.0)).to_toml()["domain"]
-    {'x': [8.0, 64.0]}
     """
 
     name: str
@@ -65,14 +58,12 @@ class AtomicModel:
     spec: tuple[tuple[str, Any], ...] = ()
     x_range: tuple[float, float] | None = None
     fit: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
-    domain: Domain = ()
+    domain: tuple[tuple[str, tuple[float, float]], ...] = ()
 
     def __post_init__(self) -> None:
-        ranges = {key: (float(lo), float(hi)) for key, (lo, hi) in self.domain}
-        if self.x_range is not None:
-            ranges.setdefault("x", (float(self.x_range[0]), float(self.x_range[1])))
-        object.__setattr__(self, "domain", tuple(sorted(ranges.items())))
-        object.__setattr__(self, "x_range", ranges.get("x"))
+        if self.x_range is not None and all(symbol != "x" for symbol, _ in self.domain):
+            domain = tuple(sorted((*self.domain, ("x", self.x_range))))
+            object.__setattr__(self, "domain", domain)
 
     @property
     def ranges(self) -> dict[str, tuple[float, float]]:
@@ -88,8 +79,10 @@ class AtomicModel:
         table["unit"] = self.unit
         if self.source:
             table["source"] = self.source
-        if self.domain:
-            table["domain"] = {key: [lo, hi] for key, (lo, hi) in self.domain}
+        if self.x_range is not None:
+            table["x_range"] = [float(v) for v in self.x_range]
+        if any(symbol != "x" for symbol, _ in self.domain):
+            table["domain"] = {symbol: [low, high] for symbol, (low, high) in self.domain}
         if self.fit:
             table["fit"] = dict(self.fit)
         return table

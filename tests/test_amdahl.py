@@ -13,11 +13,17 @@ from hypothesis import strategies as st
 from patternalg import ModelLibrary, evaluate, parse
 from patternalg.cli import main
 from patternalg.errors import FitError, MeasurementError, ModelFileError
-from patternalg.forms.amdahl import alpha_from_times, amdahl_expr, build_expr
-from patternalg.forms.amdahl_fit import ALPHA_METHODS, fit_amdahl, fit_tseq
-from patternalg.forms.amdahl_online import OnlineAmdahl, replay
+from patternalg.forms.amdahl import ALPHA_METHODS, Amdahl, amdahl_expr
+from patternalg.forms.amdahl.fit import alpha_from_times, fit_amdahl, fit_tseq
+from patternalg.forms.amdahl.online import OnlineAmdahl, replay
 from patternalg.forms.synthetic import amdahl_measurements
+from patternalg.measurements import read
 from patternalg.symbols import n, p, x
+
+
+def build_expr(table: dict, where: str) -> sympy.Expr:
+    return Amdahl.from_table(table, where).expr
+
 
 # --- the closed form -------------------------------------------------------------------------
 
@@ -273,13 +279,9 @@ def test_bad_measurements_give_one_clear_line(
 
 
 def test_without_x_the_model_is_simple_amdahl(tmp_path) -> None:
-    from argparse import Namespace
-
-    from patternalg.forms.amdahl_fit import fit_file
-
     rows = ["1,10", "1,10.2", "1,9.8", "4,4", "4,4.1", "4,3.9"]
     path = _write(tmp_path / "m.csv", "p,time", rows)
-    (report,) = fit_file(path, Namespace())
+    (report,) = Amdahl.fit_each(read(path))
     spec = dict(report.model.spec)
     assert spec["alpha"] == pytest.approx(0.8) and float(spec["tseq"]) == pytest.approx(10.0)
     assert float(report.model.expr.xreplace({p: 4})) == pytest.approx(4.0)
@@ -287,15 +289,11 @@ def test_without_x_the_model_is_simple_amdahl(tmp_path) -> None:
 
 
 def test_errors_are_measurement_or_fit_errors(tmp_path) -> None:
-    from argparse import Namespace
-
-    from patternalg.forms.amdahl_fit import fit_file
-
     bad = _write(tmp_path / "m.csv", "x,p,time", ["1,1,nan"])
     with pytest.raises(MeasurementError):
-        fit_file(bad, Namespace())
-    with pytest.raises(FitError):
-        fit_file(_write(tmp_path / "n.csv", "x,p,time", ["1,1,1"]), Namespace(degree=-1))
+        Amdahl.fit_each(read(bad))
+    with pytest.raises(FitError, match="--degree -1: must be at least 0"):
+        Amdahl.fit_each(read(_write(tmp_path / "n.csv", "x,p,time", ["1,1,1"])), degree=-1)
 
 
 # --- composition with the algebra ---------------------------------------------------------------

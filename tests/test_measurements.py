@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from patternalg.errors import MeasurementError
-from patternalg.forms.pmnf import fit_measurements
+from patternalg.forms.pmnf import PMNF
 from patternalg.measurements import READERS, Aggregation, Measurements, atom_name, read, sniff
 
 EXTRAP = Path(__file__).parents[2] / "shared" / "extrap-testdata"
@@ -122,12 +122,12 @@ def test_json_and_json_lines_of_extrap() -> None:
 
 def test_every_format_reads_the_same_data_and_gives_the_same_models(tmp_path: Path) -> None:
     original = read(DATA / "text" / "one_parameter_3.txt")
-    models = [r.model.expr for r in fit_measurements(original)]
+    models = [r.model.expr for r in PMNF.fit_each(original)]
     for fmt, path in as_formats(original, tmp_path).items():
         ms = read(path)
         assert ms.format == fmt
         assert summary(ms) == summary(original), fmt
-        assert [r.model.expr for r in fit_measurements(ms)] == models, fmt
+        assert [r.model.expr for r in PMNF.fit_each(read(path))] == models, fmt
 
 
 def test_metric_filter(tmp_path: Path) -> None:
@@ -367,7 +367,7 @@ def test_atom_name_is_one_rule_valid_for_the_library() -> None:
 def test_every_form_names_a_kernel_the_same(tmp_path: Path) -> None:
     from argparse import Namespace
 
-    from patternalg.forms import amdahl_fit, memwall_fit, pmnf, presca
+    from patternalg.forms import Amdahl, Memwall, presca
 
     def rows(header: str, lines: list[str]) -> str:
         return "\n".join([header, *lines]) + "\n"
@@ -377,11 +377,10 @@ def test_every_form_names_a_kernel_the_same(tmp_path: Path) -> None:
     memwall = [f"2d fft,{p},{phi},{1 / p + phi}" for p in (1, 2, 4) for phi in (1.0, 2.0)]
     threads = [f"2d fft,{p},{10 / p + 1}" for p in range(1, 9)]
     fits = [
-        pmnf.fit_file(write(tmp_path, "a.csv", rows("kernel,x,time", sizes)), Namespace()),
-        amdahl_fit.fit_file(write(tmp_path, "b.csv", rows("kernel,x,p,time", amdahl)), Namespace()),
-        memwall_fit.fit_file(
-            str(write(tmp_path, "c.csv", rows("kernel,p,phi,time", memwall))),
-            Namespace(iterations=10),
+        PMNF.fit_each(read(write(tmp_path, "a.csv", rows("kernel,x,time", sizes)))),
+        Amdahl.fit_each(read(write(tmp_path, "b.csv", rows("kernel,x,p,time", amdahl)))),
+        Memwall.fit_each(
+            read(write(tmp_path, "c.csv", rows("kernel,p,phi,time", memwall))), iterations=10
         ),
         presca.fit_file(write(tmp_path, "d.csv", rows("kernel,p,time", threads)), Namespace()),
     ]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from argparse import Namespace
 
 import numpy as np
 import pytest
@@ -14,11 +13,17 @@ from hypothesis import strategies as st
 from patternalg import ModelLibrary, evaluate, parse
 from patternalg.cli import main
 from patternalg.errors import MeasurementError, ModelFileError
-from patternalg.forms.csa import anneal
-from patternalg.forms.memwall import build_expr, memwall_expr, speedup_expr
-from patternalg.forms.memwall_fit import fit_amdahl_f, fit_memwall, speedups
+from patternalg.forms.memwall import Memwall, memwall_expr, speedup_expr
+from patternalg.forms.memwall.csa import anneal
+from patternalg.forms.memwall.fit import fit_amdahl_f, fit_memwall, speedups
 from patternalg.forms.synthetic import memwall_grid
+from patternalg.measurements import read
 from patternalg.symbols import n, p, phi, x
+
+
+def build_expr(table: dict, where: str) -> sympy.Expr:
+    return Memwall.from_table(table, where).expr
+
 
 TABLE1 = {name: model for name, model in ModelLibrary.builtin().items() if model.form == "memwall"}
 
@@ -234,12 +239,10 @@ def test_bad_measurements_give_one_clear_line(
 
 
 def test_measurement_errors_are_typed(tmp_path) -> None:
-    from patternalg.forms.memwall_fit import fit_file
-
     path = tmp_path / "w.csv"
     path.write_text("p,phi,time\n2,1.5,1\n3,1.5,0.5\n")
     with pytest.raises(MeasurementError):
-        fit_file(str(path), Namespace(iterations=10))
+        Memwall.fit_each(read(path), iterations=10)
 
 
 def test_pipe_of_a_memwall_atom_and_a_time_stays_undecided() -> None:

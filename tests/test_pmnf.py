@@ -15,10 +15,12 @@ from hypothesis import strategies as st
 from patternalg import ModelLibrary, evaluate, parse
 from patternalg.cli import main
 from patternalg.errors import FitError, ModelFileError
-from patternalg.forms.pmnf import build_expr, fit_measurements, pmnf_expr
-from patternalg.forms.pmnf_fit import basis, select_basic, select_default
+from patternalg.forms.pmnf import PMNF
+from patternalg.forms.pmnf.basic import select_basic
+from patternalg.forms.pmnf.default import basis, select_default
 from patternalg.measurements import read
 from patternalg.pmnf.blocks import BUILDING_BLOCKS
+from patternalg.pmnf.render import pmnf_expr
 from patternalg.symbols import log2, n, p, x
 
 EXTRAP = Path(__file__).parents[2] / "shared" / "extrap-testdata"
@@ -27,10 +29,15 @@ POINTS = 2.0 ** np.arange(2, 11)
 
 
 def fit(path: Path, modeler: str = "basic", **options) -> dict[str, dict]:
-    return {
-        r.record["kernel"]: r.record
-        for r in fit_measurements(read(path), modeler=modeler, **options)
-    }
+    return {r.record["kernel"]: r.record for r in fit_each(path, modeler=modeler, **options)}
+
+
+def fit_each(path: Path, **options):
+    return PMNF.fit_each(read(path), **options)
+
+
+def build_expr(table: dict, where: str) -> sympy.Expr:
+    return PMNF.from_table(table, where).expr
 
 
 def block(record: dict) -> tuple[Fraction, int] | None:
@@ -157,7 +164,7 @@ def test_default_falls_back_to_basic_for_values_not_positive(tmp_path: Path) -> 
 
 # --- models: expressions, statistics, model files -----------------------------------------
 def test_expression_text_and_model_file_round_trip(tmp_path: Path) -> None:
-    reports = fit_measurements(read(DATA / "text" / "one_parameter_6.txt"), "basic")
+    reports = fit_each(DATA / "text" / "one_parameter_6.txt", modeler="basic")
     out = tmp_path / "m.toml"
     ModelLibrary([r.model for r in reports]).save(out)
     library = ModelLibrary.from_file(out)
@@ -198,7 +205,7 @@ def test_parameter_n_becomes_x_and_composes_under_tpool_n(tmp_path: Path) -> Non
         "PARAMETER n\nPOINTS 1000 2000 4000 8000 16000\nREGION sort\n"
         + "".join(f"DATA {3 * v * np.log2(v):.17g}\n" for v in (1000, 2000, 4000, 8000, 16000))
     )
-    (report,) = fit_measurements(read(path))
+    (report,) = fit_each(path)
     assert report.model.expr.free_symbols == {x}
     assert dict(report.model.fit)["hypothesis"] == "x^(1)*log2(x)^1"
     library = ModelLibrary.builtin().merged([report.model])
@@ -209,29 +216,29 @@ def test_parameter_n_becomes_x_and_composes_under_tpool_n(tmp_path: Path) -> Non
 
 def test_param_option_maps_the_parameter(tmp_path: Path) -> None:
     ms = read(DATA / "text" / "one_parameter_6.txt")
-    (_, met2, _, _) = fit_measurements(ms, "basic", params=["p=p"])
+    (_, met2, _, _) = PMNF.fit_each(ms, modeler="basic", param=["p=p"])
     assert met2.model.expr.free_symbols == {p} and met2.model.x_range is None
     assert met2.record["symbol"] == "p" and "p**2" in met2.record["model"]
     with pytest.raises(FitError, match=r"'q=x': .* has no parameter 'q' \(its parameters: p\)"):
-        fit_measurements(ms, params=["q=x"])
+        PMNF.fit_each(ms, param=["q=x"])
     with pytest.raises(FitError, match=r"--param 'p=log2': 'log2' is a reserved word"):
-        fit_measurements(ms, params=["p=log2"])
+        PMNF.fit_each(ms, param=["p=log2"])
     with pytest.raises(FitError, match=r"--param 'p': expected NAME=SYMBOL"):
-        fit_measurements(ms, params=["p"])
+        PMNF.fit_each(ms, param=["p"])
 
 
 def test_atom_names_from_call_paths_and_metrics() -> None:
-    two = fit_measurements(read(DATA / "text" / "one_parameter_2.txt"))
+    two = fit_each(DATA / "text" / "one_parameter_2.txt")
     assert [r.model.name for r in two][:3] == ["main", "main_merge", "main_merge_comp1"]
-    five = fit_measurements(read(DATA / "text" / "one_parameter_5.txt"))
+    five = fit_each(DATA / "text" / "one_parameter_5.txt")
     assert [r.model.name for r in five] == ["merge_time", "sort_time", "merge_flops", "sort_flops"]
-    base = fit_measurements(read(DATA / "text" / "mpa" / "1_param_base.txt"))
+    base = fit_each(DATA / "text" / "mpa" / "1_param_base.txt")
     assert base[0].model.name == "main"
 
 
 def test_fit_errors(tmp_path: Path) -> None:
     with pytest.raises(FitError, match=r"pmnf fits one parameter; the file has 2 \(x, y\)"):
-        fit_measurements(read(DATA / "text" / "two_parameter_1.txt"))
+        fit_each(DATA / "text" / "two_parameter_1.txt")
     single = tmp_path / "single.txt"
     single.write_text("PARAMETER x\nPOINTS 4\n\nREGION a\nDATA 1 2\n")
     with pytest.raises(
@@ -239,13 +246,13 @@ def test_fit_errors(tmp_path: Path) -> None:
         match=r"single.txt:5: kernel 'a': 1 measured point; a pmnf fit "
         r"needs at least 3 distinct values",
     ):
-        fit_measurements(read(single))
+        fit_each(single)
     zero = tmp_path / "zero.csv"
     zero.write_text("x,time\n0,1\n1,2\n2,3\n")
     with pytest.raises(FitError, match=r"zero.csv:2: kernel 'kernel', metric 'time': parameter"):
-        fit_measurements(read(zero))
+        fit_each(zero)
     with pytest.raises(FitError, match=r"unknown modeler 'fancy' \(valid: basic, default\)"):
-        fit_measurements(read(zero), modeler="fancy")
+        fit_each(zero, modeler="fancy")
 
 
 # --- the command line ---------------------------------------------------------------------

@@ -360,7 +360,7 @@ def test_build_expr_reads_a_hand_written_table():
             {"kernal": "Rat12"},
             "models.w.kernal: unknown key (did you mean 'kernel'? valid: kernel, parameters, "
             "interpolation, "
-            "interpolation_range, interpolation_of, form, unit, source, x_range, domain, fit)",
+            "interpolation_range, interpolation_of, form, unit, source, x_range, fit, domain)",
         ),
     ],
 )

@@ -37,7 +37,7 @@ from numpy.typing import ArrayLike
 from ..arith import format_expr
 from ..errors import FitError, Location, MeasurementError, ModelFileError
 from ..symbols import p as P
-from . import FitReport, spec_keys, spec_number
+from . import LegacyFitReport as FitReport, spec_keys, spec_number
 
 __all__ = [
     "SUBSET_COUNTS",

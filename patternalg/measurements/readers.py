@@ -24,16 +24,16 @@ READERS: dict[str, type[Reader]] = {
 
 
 def sniff(path: str | Path, text: str) -> str:
-    """The format of a source: from its file suffix, else from its first line that is not
-    blank or a ``#`` comment."""
+    """The format of a source: from its file suffix if its first line that is not blank or a
+    ``#`` comment fits it (TaLPas files are often called ``.txt``), else from that line."""
     suffix = Path(str(path)).suffix.lower()
-    for name, reader in READERS.items():
-        if suffix in reader.suffixes:
-            return name
     first = next(
         (s for s in (line.strip() for line in text.splitlines()) if s and not s.startswith("#")),
         "",
     )
+    for name, reader in READERS.items():  # the suffix decides unless the content says otherwise
+        if suffix in reader.suffixes and (not first or reader.sniff(first)):
+            return name
     return next(name for name, reader in READERS.items() if first and reader.sniff(first))
 
 

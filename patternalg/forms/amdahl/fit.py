@@ -19,38 +19,43 @@ from each point with p > 1 by the correctly solved formula and is aggregated:
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import numpy as np
 import sympy
 
-from ..arith import format_expr
-from ..errors import FitError
-from ..inputs import check_columns, column_warnings
-from ..library import AtomicModel
-from ..measurements import Series, read
-from ..measurements.checks import require_above, require_columns, require_distinct
-from ..symbols import x as x_symbol
-from ..units import measured_unit
-from . import FitReport
-from .amdahl import alpha_from_times, build_expr
+from ...arith import format_expr
+from ...errors import FitError
+from ...measurements.checks import require_above, require_distinct
+from ...symbols import x as x_symbol
 
 __all__ = [
-    "ALPHA_METHODS",
     "AmdahlFit",
+    "alpha_from_times",
     "fit_tseq",
     "point_alphas",
     "aggregate_alpha",
     "fit_joint",
     "fit_amdahl",
+    "fit_series",
     "poly_expr",
-    "fit_file",
 ]
 
-ALPHA_METHODS = ("highest", "mean", "clamped-mean", "joint")
+Num = TypeVar("Num")
+
+
+def alpha_from_times(t_seq: Num, t_p: Num, cores: Num) -> Num:
+    """The parallel fraction that explains ``t_p`` on ``cores`` cores: (1 - T_p/T_seq)*p/(p-1).
+
+    This solves T_p = a*T_seq/p + (1 - a)*T_seq for a. (Paper 002 prints
+    p/(1-p) * T_p/T_seq, which drops a term.) Works on numbers and numpy arrays; p > 1.
+
+    >>> alpha_from_times(100.0, 32.5, 4.0)
+    0.9
+    """
+    return (1 - t_p / t_seq) * cores / (cores - 1)  # type: ignore[operator, no-any-return]
 
 
 def poly_expr(coefficients: Sequence[float]) -> sympy.Expr:
@@ -111,7 +116,7 @@ def aggregate_alpha(x: np.ndarray, p: np.ndarray, alphas: np.ndarray, method: st
         top = p == p.max()
         top &= x == x[top].max()
         return float(np.mean(alphas[top]))
-    raise FitError(f"unknown alpha aggregation '{method}' (valid: {', '.join(ALPHA_METHODS)})")
+    raise FitError(f"unknown alpha aggregation '{method}' (valid: highest, mean, clamped-mean)")
 
 
 def fit_joint(
@@ -189,117 +194,63 @@ def fit_amdahl(x: np.ndarray, p: np.ndarray, t: np.ndarray, degree: int, method:
     return AmdahlFit(tuple(float(c) for c in coefficients), alpha, raw, method)
 
 
-# --- the fit command ------------------------------------------------------------------------
-def _check(points: Series, degree: int, method: str) -> None:
-    ones = points.subset(points.column("p") == 1)
+# --- one measured series ----------------------------------------------------------------
+def _check(series: Any, degree: int, method: str) -> None:
+    ones = series.subset(series.column("p") == 1)
     if method != "joint":
         if len(ones) == 0:
             raise FitError(
-                f"{points.path}: kernel '{points.kernel}', column 'p': no rows with p = 1 to fit "
+                f"{series.path}: kernel '{series.kernel}', column 'p': no rows with p = 1 to fit "
                 "T_seq from (measure on 1 core, or use --alpha joint)"
             )
         require_distinct(ones, "x", degree + 1, f"T_seq of degree {degree} (rows with p = 1)")
-        if not (points.column("p") > 1).any():
+        if not (series.column("p") > 1).any():
             raise FitError(
-                f"{points.path}: kernel '{points.kernel}', column 'p': no rows with p > 1 "
+                f"{series.path}: kernel '{series.kernel}', column 'p': no rows with p > 1 "
                 "to estimate alpha from"
             )
     else:
-        require_distinct(points, "x", degree + 1, f"T_seq of degree {degree}")
-        require_distinct(points, "p", 2, "alpha")
+        require_distinct(series, "x", degree + 1, f"T_seq of degree {degree}")
+        require_distinct(series, "p", 2, "alpha")
 
 
-def _report(
-    points: Series,
-    value: np.ndarray,
-    name: str,
-    fit: AmdahlFit,
-    degree: int,
-    has_x: bool,
-    unit: str,
-) -> FitReport:
-    x, p = points.column("x"), points.column("p")
-    mse = float(np.mean((fit.predict(x, p) - value) ** 2))
-    tseq = format_expr(fit.tseq_expr())
-    spec = (("alpha", fit.alpha), ("tseq", tseq))
-    expr = build_expr(dict(spec), f"fit of {points.path}")
-    stats = (
-        ("mse", mse),
-        ("points", len(points)),
-        ("degree", degree),
-        ("alpha_method", fit.method),
-        ("alpha_raw", fit.alpha_raw),
-    )
-    model = AtomicModel(
-        name=name,
-        expr=expr,
-        unit=unit,
-        source=f"fit of {points.path}, kernel {points.kernel}: extended Amdahl (paper 002), "
-        f"alpha by {fit.method}",
-        form="amdahl",
-        spec=spec,
-        x_range=(float(x.min()), float(x.max())) if has_x else None,
-        domain=(("p", (float(p.min()), float(p.max()))),),
-        fit=stats,
-    )
-    parameters = {"alpha": fit.alpha, **{f"c{i}": c for i, c in enumerate(fit.coefficients)}}
-    record = {
-        "kernel": points.kernel,
-        "atom": name,
-        "form": "amdahl",
-        "model": format_expr(expr),
-        "parameters": parameters,
+def fit_series(
+    series: Any,
+    *,
+    degree: int | None,
+    alpha_method: str,
+    aggregate: str,
+    unit: str | None = None,
+) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any]]:
+    """The model-file values, domain and statistics of the model fitted to one series.
+
+    ``unit`` is the measured values' unit: the fit report records it; the fit ignores it.
+
+    The series has the parameter ``p`` and, optionally, ``x`` (without it T_seq is a
+    constant); repetitions are aggregated by ``aggregate``.
+    """
+    method, how = alpha_method, aggregate
+    has_x = "x" in series.parameters
+    degree = (1 if has_x else 0) if degree is None else degree
+    require_above(series, "p", 1.0, strict=False, what="a core count p")
+    require_above(series, series.metric, 0.0, strict=True, what=f"the {series.metric}")
+    if has_x:
+        series = series.over(["x", "p"])
+    else:
+        series = series.over(["p"])
+        series = series.with_column("x", np.ones(len(series)))
+    _check(series, degree, method)
+    x, p, t = series.column("x"), series.column("p"), series.aggregate(how)
+    fit = fit_amdahl(x, p, t, degree, method)
+    mse = float(np.mean((fit.predict(x, p) - t) ** 2))
+    domain = {"p": (float(p.min()), float(p.max()))}
+    if has_x:
+        domain["x"] = (float(x.min()), float(x.max()))
+    statistics = {
         "mse": mse,
-        "points": len(points),
+        "points": len(series),
         "degree": degree,
         "alpha_method": fit.method,
         "alpha_raw": fit.alpha_raw,
     }
-    clipped = "" if fit.alpha == fit.alpha_raw else f" (clipped from {fit.alpha_raw:.4g})"
-    summary = (
-        f"{name}: {format_expr(expr)}  [amdahl, alpha {fit.alpha:.6g}{clipped} by {fit.method}, "
-        f"T_seq degree {degree}, mse {mse:.4g} over {len(points)} points]"
-    )
-    return FitReport(model=model, summary=summary, record=record)
-
-
-def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
-    """``patternalg fit FILE --form amdahl [--degree K] [--alpha METHOD]``: one model per kernel.
-
-    Columns ``x`` (optional: without it T_seq is a constant), ``p`` and ``time`` (or the
-    ``--metric`` column); repetitions are aggregated by median (or ``--aggregate``).
-    """
-    value = getattr(args, "metric", None) or "time"
-    method = getattr(args, "alpha", None) or "highest"
-    how = getattr(args, "aggregate", None) or "median"
-    ms = read(path, getattr(args, "input_format", None), value=value)
-    require_columns(ms, [["p"]])
-    check_columns(ms, ("x", "p"), "amdahl")  # its times must be > 0: checked below
-    for warning in column_warnings(ms):
-        print(f"warning: {warning}", file=sys.stderr)
-    unit = measured_unit(ms.value_name, ms.unit, getattr(args, "unit", None), ms.path)
-    has_x = "x" in ms.parameters
-    degree = getattr(args, "degree", None)
-    degree = (1 if has_x else 0) if degree is None else degree
-    if degree < 0:
-        raise FitError(f"--degree {degree}: the degree of T_seq must be 0 or more")
-    if degree > 0 and not has_x:
-        raise FitError(
-            f"missing column 'x' (--degree {degree} needs the "
-            "predictor value x; without x, T_seq is a constant: --degree 0)",
-            location=ms.location(),
-        )
-    for s in ms:
-        require_above(s, "p", 1.0, strict=False, what="a core count p")
-    for s in ms:
-        require_above(s, s.metric, 0.0, strict=True, what=f"the {s.metric}")
-    reports = []
-    for s, name in zip(ms, ms.atoms(), strict=True):
-        if not has_x:
-            s = s.with_column("x", np.ones(len(s)))
-        points = s.over(["x", "p"])
-        _check(points, degree, method)
-        measured = points.aggregate(how)
-        fit = fit_amdahl(points.column("x"), points.column("p"), measured, degree, method)
-        reports.append(_report(points, measured, name, fit, degree, has_x, unit))
-    return reports
+    return {"alpha": fit.alpha, "tseq": format_expr(fit.tseq_expr())}, domain, statistics

@@ -15,19 +15,15 @@ the same points, so the MSE gain can be reported as in Table 1 of paper 003.
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from ..arith import format_expr
-from ..errors import FitError, MeasurementError
-from ..library import AtomicModel
-from ..measurements import Series, atom_names, read
-from ..measurements.checks import require_above, require_columns, require_distinct
-from . import FitReport
+from ...errors import MeasurementError
+from ...measurements.checks import require_above, require_distinct
 from .csa import anneal
-from .memwall import BOUNDS, build_expr
+from .form import BOUNDS, ITERATIONS
 
 __all__ = [
     "speedups",
@@ -36,13 +32,11 @@ __all__ = [
     "MemwallFit",
     "fit_memwall",
     "to_speedups",
-    "fit_file",
+    "fit_series",
 ]
 
 #: the number of annealers of paper 003, section 4.3
 ANNEALERS = 10
-#: default iteration budget (paper 003 used 30,000; see --iterations)
-ITERATIONS = 10_000
 PARAMETERS = ("f", "k", "m1", "m2")
 
 
@@ -147,115 +141,55 @@ def fit_amdahl_f(p: np.ndarray, speedup: np.ndarray) -> tuple[float, float]:
     return min(best, edge, key=lambda pair: pair[1])
 
 
-# --- the fit command ------------------------------------------------------------------------
-def to_speedups(points: Series, times: np.ndarray) -> np.ndarray:
+# --- one measured series ----------------------------------------------------------------
+def to_speedups(series: Any, times: np.ndarray) -> np.ndarray:
     """Times -> speedups against the 1-core time at the same phi (as paper 003's authors do)."""
-    p, phi = points.column("p"), points.column("phi")
-    result = np.empty(len(points))
+    p, phi = series.column("p"), series.column("phi")
+    result = np.empty(len(times))
     for ratio in np.unique(phi):
         same = phi == ratio
         single = same & (p == 1)
         if not single.any():
-            lines = ", ".join(str(points.lines[i][0]) for i in np.flatnonzero(same)[:8])
+            lines = ", ".join(str(series.lines[i][0]) for i in np.flatnonzero(same)[:8])
             raise MeasurementError(
-                f"{points.path}: kernel '{points.kernel}', column 'p': no 1-core time at "
+                f"{series.path}: kernel '{series.kernel}', column 'p': no 1-core time at "
                 f"phi = {ratio:g} (rows at lines {lines}) to turn times into speedups"
             )
         result[same] = times[single][0] / times[same]
     return result
 
 
-def _read(path: str, args: argparse.Namespace) -> tuple[list[tuple[Series, np.ndarray]], str]:
-    """The points of each kernel over p and phi, its aggregated values; the value's kind."""
-    metric = getattr(args, "metric", None)
-    how = getattr(args, "aggregate", None) or "median"
-    ms = read(
-        path,
-        getattr(args, "input_format", None),
-        value=metric or ("speedup", "time"),
-    )
-    require_columns(ms, [["p"]])
-    frequency = require_columns(ms, [["phi"], ["f_cpu", "f_mem"]])
-    for s in ms:
-        require_above(s, "p", 1.0, strict=False, what="a core count p")
-    for column in (*frequency, ms.value_name):
-        for s in ms:
-            require_above(s, column, 0.0, strict=True, what=f"the {column}")
-    kind = "speedup" if ms.value_name == "speedup" else "time"
-    kernels = []
-    for s in ms:
-        if "phi" not in frequency:
-            s = s.with_column("phi", s.column("f_cpu") / s.column("f_mem"))
-        points = s.over(["p", "phi"])
-        kernels.append((points, points.aggregate(how)))
-    return kernels, kind
+def fit_series(
+    series: Any, *, iterations: int, seed: int | None, aggregate: str
+) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any]]:
+    """The model-file values, domain and statistics of the model fitted to one series.
 
-
-def _report(points: Series, name: str, fit: MemwallFit) -> FitReport:
-    spec = tuple(fit.parameters().items())
-    expr = build_expr(dict(spec), f"fit of {points.path}")
-    stats = (
-        ("mse", fit.mse),
-        ("amdahl_f", fit.amdahl_f),
-        ("amdahl_mse", fit.amdahl_mse),
-        ("gain_percent", fit.gain),
-        ("points", len(points)),
-        ("seed", fit.seed if fit.seed is not None else -1),
-        ("iterations", fit.iterations),
-    )
-    model = AtomicModel(
-        name=name,
-        expr=expr,
-        unit="T1",
-        source=f"fit of {points.path}, kernel {points.kernel}: memory-wall speedup model "
-        "(paper 003, eq. 15) by CSA-M; time relative to the 1-core time at the same frequency",
-        form="memwall",
-        spec=spec,
-        fit=stats,
-    )
-    record = {
-        "kernel": points.kernel,
-        "atom": name,
-        "form": "memwall",
-        "model": format_expr(expr),
-        "parameters": fit.parameters(),
+    The series has the parameters ``p`` and ``phi`` (or ``f_cpu`` and ``f_mem``); its
+    values are speedups if its metric is ``speedup``, else times; repetitions are
+    aggregated by ``aggregate``.
+    """
+    how = aggregate
+    require_above(series, "p", 1.0, strict=False, what="a core count p")
+    frequencies = ("phi",) if "phi" in series.parameters else ("f_cpu", "f_mem")
+    for column in frequencies:
+        require_above(series, column, 0.0, strict=True, what=f"the {column}")
+    require_above(series, series.metric, 0.0, strict=True, what=f"the {series.metric}")
+    if "phi" not in series.parameters:
+        series = series.with_column("phi", series.column("f_cpu") / series.column("f_mem"))
+    series = series.over(["p", "phi"])
+    require_distinct(series, "p", 2, "a speedup model")
+    values = series.aggregate(how)
+    measured = values if series.metric == "speedup" else to_speedups(series, values)
+    p, phi = series.column("p"), series.column("phi")
+    fit = fit_memwall(p, phi, measured, iterations=iterations, seed=seed)
+    statistics = {
         "mse": fit.mse,
         "amdahl_f": fit.amdahl_f,
         "amdahl_mse": fit.amdahl_mse,
         "gain_percent": fit.gain,
-        "points": len(points),
-        "seed": fit.seed,
+        "points": len(series),
+        "seed": fit.seed if fit.seed is not None else -1,
         "iterations": fit.iterations,
     }
-    values = ", ".join(f"{k} {v:.4f}" for k, v in fit.parameters().items())
-    summary = (
-        f"{name}: memwall {values}; speedup mse {fit.mse:.4g} vs Amdahl (f {fit.amdahl_f:.4f}) "
-        f"{fit.amdahl_mse:.4g}, gain {fit.gain:.2f} % over {len(points)} points"
-    )
-    return FitReport(model=model, summary=summary, record=record)
-
-
-def fit_file(path: str, args: argparse.Namespace) -> list[FitReport]:
-    """``patternalg fit FILE --form memwall [--seed S] [--iterations N]``: one model per kernel.
-
-    Columns ``p``, ``phi`` (or ``f_cpu`` and ``f_mem``) and ``speedup`` or ``time`` (or the
-    ``--metric`` column, read as times); repetitions are aggregated by median.
-    """
-    seed = getattr(args, "seed", None)
-    seed = 0 if seed is None else seed
-    iterations = getattr(args, "iterations", None)
-    iterations = ITERATIONS if iterations is None else iterations
-    if iterations < 1:
-        raise FitError(f"--iterations {iterations}: the annealing needs at least 1 iteration")
-    kernels, kind = _read(path, args)
-    reports = []
-    for (points, value), name in zip(
-        kernels, atom_names(p.kernel for p, _ in kernels), strict=True
-    ):
-        require_distinct(points, "p", 2, "a speedup model")
-        measured = to_speedups(points, value) if kind == "time" else value
-        fit = fit_memwall(
-            points.column("p"), points.column("phi"), measured, iterations=iterations, seed=seed
-        )
-        reports.append(_report(points, name, fit))
-    return reports
+    domain = {"p": (float(p.min()), float(p.max())), "phi": (float(phi.min()), float(phi.max()))}
+    return fit.parameters(), domain, statistics

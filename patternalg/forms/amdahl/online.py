@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import FitError
-from .amdahl import alpha_from_times
+from ...errors import FitError
+from .fit import alpha_from_times
 
 __all__ = ["OnlineAmdahl", "Replay", "replay"]
 

@@ -1,0 +1,693 @@
+"""The form protocol: one base class for every family of atomic models.
+
+A family is one subclass of :class:`Form` (in the manner of numpy's ``ABCPolyBase``
+and sympy.stats' distributions). It declares
+
+* ``name``: the family's name in model files (``form = "amdahl"``) and on the command line;
+* ``parameters``: :class:`Parameter` declarations (names, kinds, bounds, checks), which
+  are also the keys of its model-file table;
+* ``inputs``: the symbols of its closed form, e.g. ``("x", "p")``;
+* ``fit_options``: :class:`Option` declarations of the keyword options of :meth:`Form.fit`
+  (defaults, choices, help; ``patternalg fit`` builds its flags from them);
+* :meth:`Form._build` (the sympy closed form from the parameters' sympy values) and, if
+  it can be fitted, :meth:`Form._fit`.
+
+From the base it gets the model-file table (:meth:`Form.from_table`, :meth:`Form.to_table`),
+``.expr``, a vectorised numeric ``__call__``, :meth:`Form.fit` and :meth:`Form.fit_each`,
+equality and hashing, a ``repr`` that evaluates back to an equal model, ``_repr_latex_``
+and :meth:`Form.atomic_model` for the library. A fitted model is an instance like any
+other that also records ``domain`` (the measured [low, high] of every input symbol) and
+``statistics``; instances are immutable.
+
+>>> from patternalg.forms import Expression
+>>> m = Expression("536.185*x")
+>>> m
+Expression(model='536.185*x')
+>>> m.expr, m(x=[1.0, 2.0]).tolist()
+(536.185*x, [536.185, 1072.37])
+>>> m.to_table()
+{'model': '536.185*x'}
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+import sympy
+
+from ..errors import EvaluationError, FitError, ModelFileError, ParseError
+from ..model import COMMON_KEYS, AtomicModel
+
+if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
+    import numpy as np
+
+__all__ = [
+    "Parameter",
+    "Option",
+    "Form",
+    "FitReport",
+    "Domain",
+    "check_keys",
+    "AGGREGATIONS",
+    "aggregate_option",
+]
+
+F = TypeVar("F", bound="Form")
+#: symbol name -> measured (low, high)
+Domain = Mapping[str, tuple[float, float]]
+#: the common keys a form reads itself (the others are the library's)
+_FIT_KEYS = ("x_range", "fit", "domain")
+#: the choices of an ``aggregate`` option (the values of ``measurements.Aggregation``)
+AGGREGATIONS = ("mean", "median", "min", "max")
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a family: a key of its model-file table.
+
+    ``kind`` is ``"number"`` (a finite number within ``bounds``) or ``"expression"`` (a
+    number or a text of the grammar's safe arithmetic, never eval'd). ``check`` receives
+    the sympy value and returns why it is not valid, or None.
+
+    >>> Parameter("alpha", bounds=(0.0, 1.0)).value(0.5, "m.a")
+    0.500000000000000
+    >>> Parameter("alpha", bounds=(0.0, 1.0)).value(2, "m.a")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ModelFileError: m.a.alpha: 2 is outside [0.0, 1.0]
+    """
+
+    name: str
+    kind: str = "number"
+    bounds: tuple[float, float] = (-math.inf, math.inf)
+    required: bool = True
+    check: Callable[[sympy.Expr], str | None] | None = None
+    help: str = ""
+
+    def value(self, raw: Any, where: str) -> sympy.Expr:
+        """The sympy value of ``raw`` (a table's entry), or a ModelFileError at ``where``."""
+        key = f"{where}.{self.name}"
+        if self.kind == "expression":
+            result = _expression(raw, key)
+        else:
+            result = _number(raw, key, *self.bounds)
+        reason = self.check(result) if self.check else None
+        if reason:
+            raise ModelFileError(f"{key}: {reason}")
+        return result
+
+    def normalised(self, raw: Any) -> Any:
+        """What the table holds for ``raw``: numbers stay numbers, sympy values become text."""
+        if isinstance(raw, sympy.Basic):
+            from ..arith import format_expr
+
+            if self.kind == "number" or raw.is_Number:
+                return int(raw) if raw.is_Integer else float(raw)
+            return format_expr(raw)
+        item = getattr(raw, "item", None)  # a numpy scalar
+        return item() if callable(item) and not isinstance(raw, int | float | str) else raw
+
+
+def _number(raw: Any, key: str, low: float, high: float) -> sympy.Expr:
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw):
+        raise ModelFileError(f"{key}: expected a finite number, got {raw!r}")
+    if not low <= raw <= high:
+        raise ModelFileError(f"{key}: {raw} is outside [{low}, {high}]")
+    return sympy.Integer(raw) if isinstance(raw, int) else sympy.Float(raw)
+
+
+def _expression(raw: Any, key: str) -> sympy.Expr:
+    from ..syntax import parse_arithmetic
+
+    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+        raise ModelFileError(f"{key}: expected an expression string or a number")
+    if not isinstance(raw, str):
+        return _number(raw, key, -math.inf, math.inf)
+    try:
+        return parse_arithmetic(raw)
+    except ParseError as exc:
+        raise ModelFileError(f"{key}: {exc}") from None
+
+
+def check_keys(
+    table: Mapping[str, Any], where: str, required: Sequence[str], optional: Sequence[str] = ()
+) -> None:
+    """Every required key present, nothing unknown (with did-you-mean)."""
+    valid = [*required, *optional]
+    for key in table:
+        if key not in valid:
+            close = difflib.get_close_matches(key, valid, n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise ModelFileError(
+                f"{where}.{key}: unknown key ({hint}valid: {', '.join([*valid, *COMMON_KEYS])})"
+            )
+    for key in required:
+        if key not in table:
+            raise ModelFileError(f"{where}: missing key '{key}'")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A keyword option of a family's :meth:`Form.fit`, declared once.
+
+    ``patternalg fit`` makes it the flag ``--NAME`` (``_`` written ``-``); ``repeat``
+    makes a list option given once per value.
+    """
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    type: type = str
+    minimum: float | None = None
+    repeat: bool = False
+    metavar: str | None = None
+    cli: str | None = None
+    default_text: str | None = None
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag: ``cli``, else ``--NAME`` with ``_`` written ``-``."""
+        return self.cli or "--" + self.name.replace("_", "-")
+
+    def value(self, raw: Any) -> Any:
+        """``raw`` checked against the declaration (a FitError naming the flag if not valid)."""
+        if raw is None:
+            return self.default
+        values = list(raw) if self.repeat else [raw]
+        for item in values:
+            if self.choices is not None and item not in self.choices:
+                valid = ", ".join(str(c) for c in self.choices)
+                raise FitError(f"unknown {self.name} '{item}' (valid: {valid})")
+            if not isinstance(item, self.type) or isinstance(item, bool) != (self.type is bool):
+                raise FitError(f"{self.flag} {item!r}: expected {self.type.__name__}")
+            if self.minimum is not None and item < self.minimum:
+                raise FitError(f"{self.flag} {item}: must be at least {self.minimum:g}")
+        return tuple(values) if self.repeat else raw
+
+
+def unit_option() -> Option:
+    """The ``unit`` option of families whose models are in the measured values' unit."""
+    return Option(
+        "unit",
+        None,
+        "unit of the measured values, e.g. us, ms, s",
+        default_text="the value column's, as in time_ms or runtime[s]; else ns for a time",
+    )
+
+
+def aggregate_option(default: str | None, default_text: str | None = None) -> Option:
+    """The ``aggregate`` option every fitter of repeated measurements declares."""
+    return Option(
+        "aggregate",
+        default,
+        "how the repetitions of a point are combined",
+        choices=AGGREGATIONS,
+        default_text=default_text,
+    )
+
+
+class Form(ABC):
+    """A family of atomic models; an instance is one model of the family (immutable).
+
+    Subclasses declare ``name``, ``parameters``, ``inputs``, ``fit_options`` and
+    implement :meth:`_build` (and :meth:`_fit` if the family can be fitted).
+    """
+
+    name: ClassVar[str]
+    parameters: ClassVar[tuple[Parameter, ...]]
+    inputs: ClassVar[tuple[str, ...]]
+    fit_options: ClassVar[tuple[Option, ...]] = ()
+    #: the line ``patternalg fit`` prints per kernel, formatted with the JSON record
+    summary: ClassVar[str] = "{atom}: {model}"
+    #: ``"module:function"`` fitting one series: ``function(series, **options)`` returns the
+    #: parameters, the domain and the statistics (None: not fittable, unless ``_fit`` is)
+    fitter: ClassVar[str | None] = None
+
+    __slots__ = ("_values", "_domain", "_statistics", "_cache")
+
+    def __init__(
+        self,
+        *args: Any,
+        domain: Domain | None = None,
+        statistics: Mapping[str, Any] | None = None,
+        **values: Any,
+    ) -> None:
+        names = [parameter.name for parameter in self.parameters]
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__} takes at most {len(names)} parameters")
+        for key, value in zip(names, args, strict=False):
+            if key in values:
+                raise TypeError(f"{type(self).__name__}: {key} given twice")
+            values[key] = value
+        declared = {parameter.name: parameter for parameter in self.parameters}
+        table = {
+            key: declared[key].normalised(value) if key in declared else value
+            for key, value in values.items()
+            if value is not None
+        }
+        self._init(table, type(self).__name__, domain or {}, statistics or {})
+
+    def _init(
+        self, table: Mapping[str, Any], where: str, domain: Domain, statistics: Mapping[str, Any]
+    ) -> None:
+        self._set("_cache", {"values": self._checked(table, where)})
+        self._set("_values", tuple(table.items()))
+        self._set("_domain", _domain(domain))
+        self._set("_statistics", tuple(statistics.items()))
+
+    @classmethod
+    def _fitted(
+        cls: type[F],
+        table: Mapping[str, Any],
+        *,
+        domain: Domain,
+        statistics: Mapping[str, Any],
+        expr: Callable[[], sympy.Expr] | None = None,
+    ) -> F:
+        """A model from values a fitter computed: trusted, so nothing is parsed until asked;
+        ``expr`` builds the closed form faster than :meth:`_build` from the table would."""
+        model = cls.__new__(cls)
+        model._set("_values", tuple(table.items()))
+        model._set("_domain", _domain(domain))
+        model._set("_statistics", tuple(statistics.items()))
+        model._set("_cache", {} if expr is None else {"make": expr})
+        return model
+
+    # --- immutability -------------------------------------------------------------------
+    def _set(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def replace(self: F, **changes: Any) -> F:
+        """A copy with some parameters, ``domain`` or ``statistics`` changed."""
+        values: dict[str, Any] = {
+            **self.values,
+            "domain": self.domain,
+            "statistics": self.statistics,
+        }
+        values.update(changes)
+        return type(self)(**values)
+
+    # --- the declared parameters -------------------------------------------------------
+    @classmethod
+    def _checked(cls, table: Mapping[str, Any], where: str) -> dict[str, sympy.Expr]:
+        check_keys(
+            table,
+            where,
+            [p.name for p in cls.parameters if p.required],
+            [p.name for p in cls.parameters if not p.required],
+        )
+        values = {p.name: p.value(table[p.name], where) for p in cls.parameters if p.name in table}
+        reason = cls._check(values)
+        if reason:
+            raise ModelFileError(f"{where}: {reason}")
+        return values
+
+    @classmethod
+    def _check(cls, values: Mapping[str, sympy.Expr]) -> str | None:
+        """Why parameters that are each valid are not valid together (None: they are)."""
+        return None
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The parameters as the model file holds them (numbers, arithmetic text)."""
+        return dict(self._values)
+
+    @property
+    def domain(self) -> dict[str, tuple[float, float]]:
+        """The measured [low, high] of every input symbol (empty if not fitted)."""
+        return dict(self._domain)
+
+    @property
+    def statistics(self) -> dict[str, Any]:
+        """The fit statistics (empty if not fitted)."""
+        return dict(self._statistics)
+
+    # --- model files ------------------------------------------------------------------
+    @classmethod
+    def from_table(cls: type[F], table: Mapping[str, Any], location: object) -> F:
+        """The model of a model-file table; errors name ``location``.
+
+        ``table`` holds the form's own keys and, for a fitted model, ``domain`` (symbol ->
+        [low, high]), ``fit`` (statistics) and the older ``x_range`` (the domain of x).
+        """
+        where = str(location)
+        own = {k: v for k, v in table.items() if k not in _FIT_KEYS}
+        model = cls.__new__(cls)
+        model._init(own, where, _table_domain(table, where), _table_statistics(table, where))
+        return model
+
+    def to_table(self) -> dict[str, Any]:
+        """This model's model-file table: its own keys, ``domain`` and ``fit`` if fitted."""
+        table = dict(self._values)
+        if self._domain:
+            table["domain"] = {name: list(bounds) for name, bounds in self._domain}
+        if self._statistics:
+            table["fit"] = dict(self._statistics)
+        return table
+
+    # --- the closed form -----------------------------------------------------------------
+    @abstractmethod
+    def _build(self, values: Mapping[str, sympy.Expr]) -> sympy.Expr:
+        """The closed form from the parameters' sympy values."""
+
+    @property
+    def expr(self) -> sympy.Expr:
+        """The closed form (built once)."""
+        cache = self._cache
+        expr = cache.get("expr")
+        if expr is None:
+            expr = cache["expr"] = (
+                cache["make"]() if "make" in cache else self._build(self._cache_values())
+            )
+        return expr
+
+    def _cache_values(self) -> dict[str, sympy.Expr]:
+        """The parameters' sympy values (parsed once)."""
+        values = self._cache.get("values")
+        if values is None:
+            values = self._cache["values"] = self._checked(dict(self._values), type(self).__name__)
+        return values  # type: ignore[no-any-return]
+
+    def text(self) -> str:
+        """The closed form in the grammar's arithmetic."""
+        from ..arith import format_expr
+
+        return format_expr(self.expr)
+
+    @property
+    def symbols(self) -> tuple[str, ...]:
+        """The names of the closed form's symbols, sorted."""
+        return tuple(sorted(s.name for s in self.expr.free_symbols))
+
+    def __call__(self, **inputs: Any) -> np.ndarray:
+        """The model's value at arrays of inputs (broadcast), as floats.
+
+        Every symbol of the closed form must be given; other names are an error.
+        """
+        import numpy as np
+
+        needed = self.symbols
+        unknown = sorted(set(inputs) - set(needed) - set(self.inputs))
+        missing = [name for name in needed if name not in inputs]
+        if unknown or missing:
+            what = f"unknown input '{unknown[0]}'" if unknown else f"missing input '{missing[0]}'"
+            raise EvaluationError(
+                f"{type(self).__name__}: {what} (its inputs: {', '.join(needed) or 'none'})"
+            )
+        arrays = np.broadcast_arrays(*(np.asarray(inputs[n], dtype=float) for n in needed))
+        return self._evaluate(dict(zip(needed, arrays, strict=True)))
+
+    def _evaluate(self, inputs: Mapping[str, np.ndarray]) -> np.ndarray:
+        """Numeric values at broadcast arrays; the base lambdifies our own closed form."""
+        import numpy as np
+
+        function = self._cache.get("numeric")
+        if function is None:
+            symbols = [s for name in self.symbols for s in self.expr.free_symbols if s.name == name]
+            function = self._cache["numeric"] = sympy.lambdify(symbols, self.expr, "numpy")
+        shape = np.broadcast_shapes(*(a.shape for a in inputs.values())) if inputs else ()
+        result = function(*inputs.values())
+        return np.broadcast_to(np.asarray(result, dtype=float), shape).copy()
+
+    # --- Python protocol -------------------------------------------------------------------
+    def _key(self) -> tuple[Any, ...]:
+        return (type(self), self._values, self._domain)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Form):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        parts = [f"{key}={value!r}" for key, value in self._values]
+        if self._domain:
+            parts.append(f"domain={dict(self._domain)!r}")
+        if self._statistics:
+            parts.append(f"statistics={dict(self._statistics)!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    def _repr_latex_(self) -> str:
+        arguments = ", ".join(sympy.latex(sympy.Symbol(n)) for n in self.symbols)
+        return f"$\\mathrm{{{self.name}}}({arguments}) = {sympy.latex(self.expr)}$"
+
+    # --- the library --------------------------------------------------------------------
+    def atomic_model(self, name: str, *, unit: str = "ns", source: str = "") -> AtomicModel:
+        """The :class:`~patternalg.model.AtomicModel` of this model under the atom ``name``."""
+        return AtomicModel(
+            name=name,
+            expr=self.expr,
+            unit=unit,
+            source=source,
+            form=self.name,
+            spec=self._values if self.name != "expr" else (),
+            x_range=dict(self._domain).get("x"),
+            domain=self._domain,
+            fit=self._statistics,
+        )
+
+    # --- fitting ------------------------------------------------------------------------
+    @classmethod
+    def fittable(cls) -> bool:
+        """Whether the family can be fitted from measurements."""
+        return cls.fitter is not None or cls._fit.__func__ is not Form._fit.__func__  # type: ignore[attr-defined]
+
+    @classmethod
+    def options(cls, **options: Any) -> dict[str, Any]:
+        """Every fit option, given or default, checked against its declaration."""
+        declared = {option.name: option for option in cls.fit_options}
+        for key in options:
+            if key not in declared:
+                close = difflib.get_close_matches(key, list(declared), n=1)
+                hint = f"did you mean '{close[0]}'? " if close else ""
+                valid = ", ".join(declared) or "none"
+                raise FitError(f"{cls.name}: unknown fit option '{key}' ({hint}valid: {valid})")
+        return {name: option.value(options.get(name)) for name, option in declared.items()}
+
+    @classmethod
+    def _fit(
+        cls: type[F],
+        series: Sequence[Any],
+        options: Mapping[str, Any],
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[F]:
+        """Fitted models of ``series`` (contract 3's ``Series``), one each.
+
+        The base fits one series after the other with :meth:`_fit_one`; a family that
+        fits many series at once (PMNF) overrides this instead.
+        """
+        models = []
+        for done, one in enumerate(series, start=1):
+            values, domain, statistics = cls._fit_one(one, options)
+            models.append(cls._fitted(values, domain=domain, statistics=statistics))
+            if progress is not None:
+                progress(done, len(series))
+        return models
+
+    @classmethod
+    def _fit_one(
+        cls, series: Any, options: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], Domain, dict[str, Any]]:
+        """The parameters, domain and statistics of the model fitted to one series, by
+        :attr:`fitter` (imported when first used: fitting needs numpy, reading does not)."""
+        module, _, name = str(cls.fitter).partition(":")
+        fit_series = getattr(importlib.import_module(module), name)
+        return fit_series(series, **options)  # type: ignore[no-any-return]
+
+    @classmethod
+    def _fitting(cls, data: Any, options: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+        """The series of ``data`` and the checked options; a FitError if not fittable."""
+        if not cls.fittable():
+            raise FitError(f"form '{cls.name}' cannot be fitted (fittable: see patternalg fit -h)")
+        checked = cls.options(**options)
+        if hasattr(data, "series"):
+            cls._prepare(data, checked)
+        return _series(data), checked
+
+    @classmethod
+    def _prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
+        """Check ``Measurements`` as a whole before its series are fitted (e.g. its columns);
+        the base has nothing to check."""
+        return None
+
+    @classmethod
+    def value_column(cls, metric: str | None) -> str | tuple[str, ...] | None:
+        """The value column a reader should take from a CSV file: a name, names to choose
+        from in order, or None (the reader's choice)."""
+        return metric
+
+    @classmethod
+    def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
+        """Fields of :attr:`summary` beyond the record's (e.g. a note shown only sometimes)."""
+        return {}
+
+    @classmethod
+    def fit(cls: type[F], data: Any, **options: Any) -> F:
+        """The model fitted to one series (a ``Series``, or ``Measurements`` holding one).
+
+        The result records ``domain`` (every input symbol's measured range) and
+        ``statistics``. Options are the family's :attr:`fit_options`.
+        """
+        series, checked = cls._fitting(data, options)
+        if len(series) != 1:
+            raise FitError(
+                f"{getattr(data, 'path', 'measurements')}: {len(series)} series; fit one "
+                "(measurements.select(kernel=..., metric=...)) or use fit_each"
+            )
+        return cls._fit(series, checked)[0]
+
+    @classmethod
+    def fit_each(
+        cls,
+        data: Any,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+        **options: Any,
+    ) -> list[FitReport]:
+        """One :class:`FitReport` per series of ``data``; ``progress(done, total)`` if given."""
+        series, checked = cls._fitting(data, options)
+        models = cls._fit(series, checked, progress)
+        atoms = data.atoms() if hasattr(data, "atoms") else [s.atom for s in series]
+        return [
+            FitReport(
+                fitted=model,
+                atom=atom,
+                kernel=s.kernel,
+                metric=s.metric,
+                unit=cls._unit(s, checked, getattr(data, "unit", None)),
+                source=cls._source(s, model, checked),
+            )
+            for s, model, atom in zip(series, models, atoms, strict=True)
+        ]
+
+    @classmethod
+    def _unit(
+        cls, series: Any, options: Mapping[str, Any], column_unit: str | None = None
+    ) -> str:
+        """The unit of a model fitted to ``series``: ``--unit`` or the value column's
+        (``time_ms``), checked (:func:`patternalg.units.measured_unit`)."""
+        from ..units import measured_unit
+
+        return measured_unit(series.metric, column_unit, options.get("unit"), series.path)
+
+    @classmethod
+    def _source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
+        """Where a model fitted to ``series`` comes from (the model file's ``source``)."""
+        metric = f", metric '{series.metric}'" if series.metric else ""
+        return f"{cls.name} fit of {series.path}, kernel '{series.kernel}'{metric}"
+
+    @classmethod
+    def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
+        """What a person fitting ``data`` with ``options`` should know (the CLI prints it)."""
+        return []
+
+    def record(self) -> dict[str, Any]:
+        """This model for JSON: parameters, domain and statistics."""
+        return {
+            "form": self.name,
+            "parameters": self.values,
+            "domain": {name: list(bounds) for name, bounds in self._domain},
+            **self.statistics,
+        }
+
+
+def _table_domain(table: Mapping[str, Any], where: str) -> dict[str, tuple[float, float]]:
+    """``domain`` and ``x_range`` of a model-file table, checked."""
+    ranges = table.get("domain", {})
+    if not isinstance(ranges, Mapping):
+        raise ModelFileError(f"{where}.domain: expected a table of symbol = [low, high]")
+    result = {name: _range(value, f"{where}.domain.{name}") for name, value in ranges.items()}
+    if "x_range" in table:
+        result.setdefault("x", _range(table["x_range"], f"{where}.x_range"))
+    return result
+
+
+def _range(value: Any, key: str) -> tuple[float, float]:
+    ok = (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        and all(math.isfinite(v) for v in value)
+        and value[0] <= value[1]
+    )
+    if not ok:
+        raise ModelFileError(f"{key}: expected [low, high] with low <= high")
+    return float(value[0]), float(value[1])
+
+
+def _table_statistics(table: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+    statistics = table.get("fit", {})
+    if not isinstance(statistics, Mapping):
+        raise ModelFileError(f"{where}.fit: expected a table of statistics")
+    return statistics
+
+
+def _domain(domain: Domain) -> tuple[tuple[str, tuple[float, float]], ...]:
+    """A domain as sorted (name, (low, high)) pairs of floats."""
+    result = []
+    for name, bounds in sorted(domain.items()):
+        low, high = (float(v) for v in bounds)
+        if not low <= high:
+            raise ValueError(f"domain of {name}: [{low}, {high}] is empty")
+        result.append((name, (low, high)))
+    return tuple(result)
+
+
+def _series(data: Any) -> list[Any]:
+    """The series of ``data``: one ``Series``, or every series of ``Measurements``."""
+    if hasattr(data, "series"):
+        return list(data.series)
+    if isinstance(data, Iterable) and not hasattr(data, "kernel"):
+        return list(data)
+    return [data]
+
+
+@dataclass(frozen=True)
+class FitReport:
+    """One fitted kernel: the fitted model, its atom name and provenance.
+
+    ``model`` is the library's :class:`~patternalg.model.AtomicModel`, ``record`` the
+    JSON record; the line a person reads is built by the command from the record and
+    the family's ``summary``.
+    """
+
+    fitted: Form
+    atom: str
+    kernel: str
+    metric: str = ""
+    unit: str = "ns"
+    source: str = ""
+    _model: list[Any] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def model(self) -> Any:
+        """The :class:`~patternalg.model.AtomicModel` for the library (built once)."""
+        if not self._model:
+            self._model.append(
+                self.fitted.atomic_model(self.atom, unit=self.unit, source=self.source)
+            )
+        return self._model[0]
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """The JSON record: kernel, metric, atom, the model's text, parameters, statistics."""
+        return {
+            "kernel": self.kernel,
+            "metric": self.metric,
+            "atom": self.atom,
+            "model": self.fitted.text(),
+            "unit": self.unit,
+            **self.fitted.record(),
+        }

@@ -1,0 +1,10 @@
+"""Extra-P's performance model normal form as a family: ``c0 + c1 * x^i * log2(x)^j``.
+
+* :mod:`.form`: the :class:`PMNF` family (model file, options, the fitted model);
+* :mod:`.fit`: many kernels fitted at once, with their statistics;
+* :mod:`.basic`: Extra-P 4.2.5's Basic modeler; :mod:`.default`: ours.
+"""
+
+from .form import MODELERS, PMNF
+
+__all__ = ["PMNF", "MODELERS"]

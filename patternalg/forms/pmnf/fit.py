@@ -1,0 +1,161 @@
+"""Fitting PMNF to many kernels at once: kernels measured at the same points share one batch.
+
+:func:`fit_series` aggregates each series, checks it, and selects per kernel one hypothesis
+``c0 + c1 * x^i * log2(x)^j`` with the ``basic`` (Extra-P 4.2.5, :mod:`.basic`) or the
+``default`` modeler (ours, :mod:`.default`), with its in-sample statistics.
+
+>>> from patternalg.measurements import Series
+>>> x = np.array([[4.0], [8], [16], [32], [64]])
+>>> s = Series("scale", "time", ("n",), x, tuple(3 + 0.5 * x), ((2,), (3,), (4,), (5,), (6,)), "m")
+>>> (result,) = fit_series([s], "default", "median")
+>>> result.index, round(result.c0, 9), round(result.c1, 9), result.modeler
+(18, 3.0, 0.5, 'default')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...arith import FUNCTIONS
+from ...errors import FitError
+from ...pmnf.blocks import BUILDING_BLOCKS
+from .basic import select_basic
+from .default import Selection, basis, select_default
+
+__all__ = ["Fitted", "parse_param_options", "fit_series"]
+
+_CHUNK = 1_500_000  # array elements per batch of kernels (bounds memory)
+
+
+def parse_param_options(
+    options: Iterable[str], parameters: Sequence[str], path: str
+) -> dict[str, str]:
+    """``NAME=SYMBOL`` options as a mapping; the single parameter defaults to ``x``.
+
+    >>> parse_param_options(["p=p"], ["p"], "m.txt"), parse_param_options([], ["n"], "m.txt")
+    ({'p': 'p'}, {'n': 'x'})
+    """
+    mapping: dict[str, str] = {}
+    for option in options:
+        name, sep, target = (part.strip() for part in option.partition("="))
+        if not sep or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", target or "") or not name:
+            raise FitError(f"--param {option!r}: expected NAME=SYMBOL, e.g. --param p=x")
+        if target in FUNCTIONS or target in ("seq", "pipe", "log", "ln"):
+            raise FitError(f"--param {option!r}: '{target}' is a reserved word, not a symbol")
+        if name not in parameters:
+            raise FitError(
+                f"--param {option!r}: {path} has no parameter '{name}' "
+                f"(its parameters: {', '.join(parameters)})"
+            )
+        mapping[name] = target
+    if len(parameters) == 1 and parameters[0] not in mapping:
+        mapping[parameters[0]] = "x"
+    return mapping
+
+
+def _check(s: Any) -> np.ndarray:
+    x = s.points[:, 0]
+    where = f"{s.location()}: {s.label}"
+    if len(x) < 3:
+        raise FitError(
+            f"{where}: {len(x)} measured point{'s' if len(x) != 1 else ''}; "
+            "a pmnf fit needs at least 3 distinct values of the parameter (Extra-P advises 5)"
+        )
+    if np.any(x <= 0):
+        raise FitError(f"{where}: parameter value {x[x <= 0][0]:g} is not positive")
+    return x
+
+
+def _select(modeler: str, x: np.ndarray, y: np.ndarray) -> tuple[Selection, np.ndarray]:
+    """The modeler's choice per kernel; ``default`` falls back to ``basic`` for values <= 0."""
+    chosen = np.zeros(len(y), dtype=object)
+    chosen[:] = modeler
+    if modeler == "basic":
+        return select_basic(x, y), chosen
+    fallback = np.any(y <= 0, axis=1)
+    result = select_default(x, np.where(fallback[:, None], 1.0, y))
+    if fallback.any():
+        basic = select_basic(x, y[fallback])
+        chosen[fallback] = "basic (values <= 0)"
+        merged = {f: getattr(result, f).copy() for f in ("index", "c0", "c1", "criterion")}
+        for field, values in merged.items():
+            values[fallback] = getattr(basic, field)
+        result = Selection(**merged)
+    return result, chosen
+
+
+def _statistics(x: np.ndarray, y: np.ndarray, chosen: Selection) -> dict[str, np.ndarray]:
+    """In-sample RSS, SMAPE (%) and adjusted R² of the chosen models of ``y`` (K, P)."""
+    term = basis(x, np.arange(len(BUILDING_BLOCKS)))[np.maximum(chosen.index, 0)]
+    slope = np.where(chosen.index < 0, 0.0, chosen.c1)
+    fitted = chosen.c0[:, None] + slope[:, None] * term
+    diff = fitted - y
+    rss = (diff * diff).sum(-1)
+    abssum = np.abs(fitted) + np.abs(y)
+    share = np.divide(np.abs(diff) * 2, abssum, out=np.zeros_like(y), where=abssum != 0)
+    tss = ((y - y.mean(-1, keepdims=True)) ** 2).sum(-1)
+    n, k = y.shape[1], np.where(chosen.index < 0, 0, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ar2 = np.where(tss == 0, 1.0, 1.0 - (rss / (n - k - 1)) / (tss / (n - 1)))
+    return {"rss": rss, "smape": share.mean(-1) * 100, "ar2": ar2}
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """One kernel's chosen hypothesis (``index`` into the blocks, -1: constant), its
+    coefficients, the modeler that chose it, its statistics and the measured range."""
+
+    index: int
+    c0: float
+    c1: float
+    modeler: str
+    stats: dict[str, float]
+    points: int
+    low: float
+    high: float
+
+
+def fit_series(
+    series: Sequence[Any],
+    modeler: str,
+    aggregate: str,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Fitted]:
+    """Fit every series (one parameter each); all kernels sharing their points at once.
+
+    ``progress(done, total)`` is called after each batch.
+    """
+    groups: dict[tuple[float, ...], list[int]] = {}
+    for k, s in enumerate(series):
+        groups.setdefault(tuple(_check(s)), []).append(k)
+    results: list[Fitted | None] = [None] * len(series)
+    done = 0
+    for key, members in groups.items():
+        x = np.array(key)
+        chunk = max(1, _CHUNK // (len(BUILDING_BLOCKS) * len(x) * len(x)))
+        for start in range(0, len(members), chunk):
+            part = members[start : start + chunk]
+            y = np.array([series[k].aggregate(aggregate) for k in part])
+            selection, used = _select(modeler, x, y)
+            stats = _statistics(x, y, selection)
+            for row, k in enumerate(part):
+                results[k] = Fitted(
+                    int(selection.index[row]),
+                    float(selection.c0[row]),
+                    float(selection.c1[row]),
+                    str(used[row]),
+                    {key: float(v[row]) for key, v in stats.items()}
+                    | {"criterion": float(selection.criterion[row])},
+                    len(x),
+                    float(x.min()),
+                    float(x.max()),
+                )
+            done += len(part)
+            if progress is not None:
+                progress(done, len(series))
+    return [r for r in results if r is not None]
