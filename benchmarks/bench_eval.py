@@ -1,14 +1,19 @@
 """Parse + evaluate speed on big terms, and the CLI's cold start against ``import sympy``.
 
-Run: ``python benchmarks/bench_eval.py [--repeat N]``. Prints measured times and ratios;
-targets (issue 2): each big term under 2 s; cold start at most 1.5x ``import sympy``.
+Run: ``python benchmarks/bench_eval.py [--repeat N] [--limit S]``. Prints measured times and
+ratios; targets (issue 2): each big term under 2 s; cold start at most 1.5x ``import sympy``;
+(issue 17) deep terms under exact semantics as fast as under asymptotic (each < 2 s), and a
+pipe of K symbolic stages polynomial in K (K = 50 < 2 s). A case slower than ``--limit``
+seconds is stopped and printed as such (for runs against older code).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -36,14 +41,87 @@ def balanced_term(atoms: int, rng: random.Random) -> str:
     return level[0]
 
 
-def time_parse_evaluate(text: str) -> tuple[float, float]:
-    """Seconds to parse and to evaluate ``text`` (fresh caches are not reset: first run)."""
+class _Slow(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def limited(seconds: float):
+    """Stop the body after ``seconds`` (SIGALRM) with :class:`_Slow`."""
+
+    def stop(signum, frame):
+        raise _Slow
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def timed_evaluate(text: str, semantics: str, limit: float) -> tuple[float, float | None]:
+    """Seconds to parse ``text`` and to evaluate it (None if slower than ``limit``)."""
     library = ModelLibrary.builtin()
     start = time.perf_counter()
     term = parse(text)
     parsed = time.perf_counter()
-    evaluate(term, library)
+    try:
+        with limited(limit):
+            evaluate(term, library, semantics)
+    except _Slow:
+        return parsed - start, None
     return parsed - start, time.perf_counter() - parsed
+
+
+def _show(seconds: float | None, limit: float) -> str:
+    return f"> {limit:.0f}" if seconds is None else f"{seconds:.3f}"
+
+
+def deep_terms(limit: float) -> None:
+    """Deep terms under both semantics; the ratio exact / asymptotic should be about 1."""
+    cases = {
+        "pipe nested 10,000 deep": "pipe(qsort, " * 10_000 + "inc" + ")" * 10_000,
+        "tpool_2 nested 10,000 deep": "tpool_2(" * 10_000 + "qsort" + ")" * 10_000,
+        "seq nested 50,000 deep": "seq(inc, " * 50_000 + "nop" + ")" * 50_000,
+        "seq of 30,000 stages": "seq(" + ", ".join(["inc", "nop"] * 15_000) + ")",
+    }
+    print()
+    print(f"{'deep term':<28} {'parse s':>8} {'asymptotic s':>13} {'exact s':>8}  exact/asym  target")
+    for name, text in cases.items():
+        parsed, asymptotic = timed_evaluate(text, "asymptotic", limit)
+        _, exact = timed_evaluate(text, "exact", limit)
+        ratio = f"{exact / asymptotic:10.2f}" if exact and asymptotic else f"{'-':>10}"
+        print(
+            f"{name:<28} {parsed:>8.3f} {_show(asymptotic, limit):>13} {_show(exact, limit):>8}"
+            f"  {ratio}  < 2 s each"
+        )
+
+
+def symbolic_pipes(limit: float, sizes: tuple[int, ...] = (5, 10, 20, 50)) -> None:
+    """Pipes of K symbolic stages: seconds per K, and the growth against K = first size."""
+    families = {
+        "tpool_nK(qsort)": lambda k: ", ".join(f"tpool_n{i}(qsort)" for i in range(1, k + 1)),
+        "parsec_canneal[p=i]": lambda k: ", ".join(
+            f"parsec_canneal[p={i}]" for i in range(1, k + 1)
+        ),
+    }
+    print()
+    print("pipe of K symbolic stages (evaluate s; in brackets: time / time at K =", end=" ")
+    print(f"{sizes[0]}, against K / {sizes[0]}); target K = 50 < 2 s")
+    print(f"{'stages':<22} {'semantics':<11}" + "".join(f"{'K=' + str(k):>16}" for k in sizes))
+    for name, stages in families.items():
+        for semantics in ("asymptotic", "exact"):
+            cells, first = [], None
+            for k in sizes:
+                _, seconds = timed_evaluate(f"pipe({stages(k)})", semantics, limit)
+                if seconds is None:
+                    cells.append(f"> {limit:.0f}")
+                    break
+                first = first or seconds
+                cells.append(f"{seconds:.3f} ({seconds / first:.1f}/{k / sizes[0]:.0f})")
+            print(f"{name:<22} {semantics:<11}" + "".join(f"{c:>16}" for c in cells))
 
 
 def cold_start(command: list[str], repeat: int) -> float:
@@ -59,6 +137,7 @@ def cold_start(command: list[str], repeat: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=7, help="runs per cold-start measurement")
+    parser.add_argument("--limit", type=float, default=60, help="seconds before a case is stopped")
     args = parser.parse_args()
     rng = random.Random(20261122)
     ModelLibrary.builtin()  # load the built-ins once, as a long-running session would
@@ -70,8 +149,11 @@ def main() -> None:
     }
     print(f"{'case':<34} {'parse s':>8} {'evaluate s':>11} {'total s':>8}  target")
     for name, text in cases.items():
-        p, e = time_parse_evaluate(text)
-        print(f"{name:<34} {p:>8.3f} {e:>11.3f} {p + e:>8.3f}  < 2 s")
+        p, e = timed_evaluate(text, "asymptotic", args.limit)
+        total = _show(None if e is None else p + e, args.limit)
+        print(f"{name:<34} {p:>8.3f} {_show(e, args.limit):>11} {total:>8}  < 2 s")
+    deep_terms(args.limit)
+    symbolic_pipes(args.limit)
 
     exe = shutil.which("patternalg")
     ours = [exe] if exe else [sys.executable, "-m", "patternalg.cli"]

@@ -20,15 +20,20 @@ Max(5422.97, 536.185*x)
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import sympy
 
 from .arith import check_finite, format_expr
 from .errors import EvaluationError, PatternalgError
 from .model import AtomicModel
+from .pmnf.dominance import is_numeric, nonnegative, refuted_by_samples
+from .pmnf.maximum import Maximum
 from .pmnf.normal_form import NormalForm, compare, compare_normal_forms, normal_form
+from .pmnf.sampling import signs_differ
 from .symbols import m as m_symbol
 from .symbols import n as n_symbol
 from .symbols import o as o_symbol
@@ -52,6 +57,7 @@ __all__ = [
 #: symbols that annotations may bind on atoms whose models do not use them
 RESOURCE_SYMBOLS = frozenset({"p", "phi"})
 _SHIFT = sympy.Symbol("_x_minus_1", nonnegative=True)
+T = TypeVar("T")
 
 
 class Semantics(enum.Enum):
@@ -97,8 +103,9 @@ class Derivation:
 
 # --- the composition operators --------------------------------------------------------------
 #: a sub-term's model: a :class:`NormalForm` where it has one (sums, task pools and pipes of
-#: normal forms stay normal forms and never pay for sympy's ``expand``), else a sympy expression
-Value = sympy.Expr | NormalForm
+#: normal forms stay normal forms and never pay for sympy's ``expand``), a :class:`Maximum` of
+#: normal forms for a pipe of stages that cannot be ordered, else a sympy expression
+Value = sympy.Expr | NormalForm | Maximum
 
 
 def as_expr(value: Value) -> sympy.Expr:
@@ -107,7 +114,7 @@ def as_expr(value: Value) -> sympy.Expr:
     >>> as_expr(normal_form(x + 1)) == x + 1
     True
     """
-    return value.to_expr() if isinstance(value, NormalForm) else value
+    return value.to_expr() if isinstance(value, NormalForm | Maximum) else value
 
 
 def m_seq(left: Value, right: Value) -> Value:
@@ -135,7 +142,7 @@ def m_tpool(count: sympy.Expr, body: Value) -> Value:
     """
     if isinstance(body, NormalForm):
         return body.scaled(sympy.Pow(count, -1))
-    return sympy.Mul(body, sympy.Pow(count, -1))
+    return sympy.Mul(as_expr(body), sympy.Pow(count, -1))
 
 
 def _tie_break(a: sympy.Expr, b: sympy.Expr) -> int:
@@ -180,20 +187,23 @@ def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
     return bool(sympy.expand(shifted).is_nonnegative)
 
 
-def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
-    """Pointwise maximum; arguments that are never the maximum for x >= 1 are dropped."""
-    args = list(dict.fromkeys([*sympy.Max.make_args(a), *sympy.Max.make_args(b)]))
-    kept: list[sympy.Expr] = []
-    for i, arg in enumerate(args):
-        # drop arg if another argument is at least as large everywhere (ties keep the first)
-        beaten = any(
-            _dominated(arg, other) and (j < i or not _dominated(other, arg))
+def _undominated(args: Sequence[T], below: Callable[[T, T], bool]) -> list[T]:
+    """The arguments of a maximum that another argument is not ``below`` (ties keep the first)."""
+    return [
+        arg
+        for i, arg in enumerate(args)
+        if not any(
+            below(arg, other) and (j < i or not below(other, arg))
             for j, other in enumerate(args)
             if j != i
         )
-        if not beaten:
-            kept.append(arg)
-    result = sympy.Max(*kept)
+    ]
+
+
+def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
+    """Pointwise maximum; arguments that are never the maximum for x >= 1 are dropped."""
+    args = list(dict.fromkeys([*sympy.Max.make_args(a), *sympy.Max.make_args(b)]))
+    result = sympy.Max(*_undominated(args, _dominated))
     if result == a:
         return a, 0
     if result == b:
@@ -201,22 +211,68 @@ def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
     return result, None
 
 
+@functools.lru_cache(maxsize=65536)
+def _form_below(small: NormalForm, big: NormalForm) -> bool:
+    """Whether ``small <= big`` for every x >= 1: on the terms if the coefficients are numbers."""
+    difference = big - small
+    if is_numeric(difference):
+        return nonnegative(difference)
+    if refuted_by_samples(small, big) or _has_min_max(difference):
+        return False  # Min/Max of p and phi: sympy's assumptions are slow and decide nothing
+    return _dominated(small.to_expr(), big.to_expr())
+
+
+def _has_min_max(form: NormalForm) -> bool:
+    return any(c.has(sympy.Min, sympy.Max) for _, c in form.items())
+
+
+@functools.lru_cache(maxsize=65536)
+def _grows_no_faster(small: NormalForm, big: NormalForm) -> bool:
+    order = compare_normal_forms(big, small)
+    return order is not None and order >= 0
+
+
+def _forms(value: Value) -> tuple[NormalForm, ...] | None:
+    if isinstance(value, NormalForm):
+        return (value,)
+    if isinstance(value, Maximum):
+        return value.forms
+    return None
+
+
+def _forms_max(
+    left: tuple[NormalForm, ...], right: tuple[NormalForm, ...], semantics: Semantics
+) -> tuple[Value, int | None]:
+    """The maximum of stages held as normal forms: the stages no other stage beats."""
+    below = _form_below if semantics is Semantics.EXACT else _grows_no_faster
+    kept = _undominated(list(dict.fromkeys(left + right)), below)
+    result = kept[0] if len(kept) == 1 else Maximum(tuple(kept))
+    if set(kept) == set(left):
+        return result, 0
+    if set(kept) == set(right):
+        return result, 1
+    return result, None
+
+
 def m_pipe(
     left: Value, right: Value, semantics: Semantics = Semantics.ASYMPTOTIC
 ) -> tuple[Value, int | None]:
-    """Paper 001, eq. (4): M[pipe(s1, s2)] = max(M[s1], M[s2]); returns the model and the bottleneck.
+    """Paper 001, eq. (4): M[pipe(s1, s2)] = max(M[s1], M[s2]), and the bottleneck stage.
 
-    The bottleneck is 0 (left), 1 (right) or None when the maximum stays symbolic. Under
-    asymptotic semantics two normal forms are ordered on their terms (no sympy).
+    The bottleneck is 0 (left), 1 (right) or None when the maximum stays symbolic. Stages
+    held as normal forms are ordered on their terms (no sympy): by growth under asymptotic
+    semantics, pointwise for x >= 1 under exact semantics; stages that cannot be ordered
+    stay in one flat :class:`Maximum`.
 
     >>> from patternalg.symbols import x
     >>> m_pipe(536.185 * x, sympy.Float(5422.97))
     (536.185*x, 0)
+    >>> m_pipe(normal_form(536.185 * x), normal_form(sympy.Float(5422.97)), Semantics.EXACT)
+    (Maximum(Max(5422.97, 536.185*x)), None)
     """
-    if semantics is Semantics.ASYMPTOTIC and isinstance(left, NormalForm) and isinstance(right, NormalForm):
-        order = compare_normal_forms(left, right)
-        if order is not None:  # 0 only for equal normal forms: either stage is the model
-            return (left, 0) if order >= 0 else (right, 1)
+    left_forms, right_forms = _forms(left), _forms(right)
+    if left_forms is not None and right_forms is not None:
+        return _forms_max(left_forms, right_forms, semantics)
     a, b = as_expr(left), as_expr(right)
     if semantics is Semantics.EXACT:
         return _exact_max(a, b)
@@ -233,10 +289,11 @@ def m_mapreduce(
     shuffle_keys: sympy.Expr,
     reduce_model: Value,
 ) -> sympy.Expr:
-    """Paper 001, eq. (5): x*M[map](1)/(m*n) + M[shuffle_{m,n}^{o}](d(x)) + k(x)*M[reduce](d(x))/(m*n).
+    """Paper 001, eq. (5): the sum of the map, shuffle and reduce phases.
 
-    The shuffle model is a model in x (elements per key), m, n and o (keys); paper 001,
-    eqs. (6) and (7) are this equation for GrPPi and for Hadoop.
+    x*M[map](1)/(m*n) + M[shuffle_{m,n}^{o}](d(x)) + k(x)*M[reduce](d(x))/(m*n). The shuffle
+    model is a model in x (elements per key), m, n and o (keys); paper 001, eqs. (6) and (7)
+    are this equation for GrPPi and for Hadoop.
     """
     map_model, reduce_model = as_expr(map_model), as_expr(reduce_model)
     workers = sympy.Mul(nodes, threads)
@@ -255,6 +312,21 @@ def _value(expr: sympy.Expr) -> Value:
     return expr if normal is None else normal
 
 
+def _bind(expr: sympy.Expr, bindings: Mapping[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
+    """``expr.xreplace(bindings)``, but a Min/Max whose arguments change order with the other
+    symbols stays unevaluated: sympy would spend some 70 ms per Max to find that out."""
+    if expr in bindings:
+        return bindings[expr]
+    if not expr.args or not expr.free_symbols & bindings.keys():
+        return expr
+    args = [_bind(a, bindings) for a in expr.args]
+    if isinstance(expr, sympy.Min | sympy.Max) and all(
+        signs_differ(a, b) for i, a in enumerate(args) for b in args[i + 1 :]
+    ):
+        return expr.func(*args, evaluate=False)
+    return expr.func(*args)
+
+
 def _atom_model(atom: Atom, library: Mapping[str, AtomicModel]) -> tuple[sympy.Expr, AtomicModel]:
     model = library[atom.name]
     if not atom.annotations:
@@ -268,7 +340,7 @@ def _atom_model(atom: Atom, library: Mapping[str, AtomicModel]) -> tuple[sympy.E
                 f"(its symbols: {', '.join(sorted(names)) or 'none'})"
             )
         bindings[symbol(key)] = value
-    expr = model.expr.xreplace(bindings)
+    expr = _bind(model.expr, bindings)
     if not check_finite(expr):
         raise EvaluationError(f"{atom}: the annotations make the model infinite (division by zero)")
     return expr, model

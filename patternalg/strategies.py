@@ -150,7 +150,7 @@ def terms(
     mapreduce: bool | None = None,
     annotations: bool = True,
 ) -> st.SearchStrategy[Term]:
-    """Terms of depth at most ``max_depth`` built with seq, pipe, tpool and mapReduce over ``atoms``.
+    """Terms of depth at most ``max_depth`` of seq, pipe, tpool and mapReduce over ``atoms``.
 
     ``atoms`` is a list of atom names or a library (default: the built-in library);
     ``counts`` draws the thread counts of task pools and mapReduce's m and n (default
@@ -174,7 +174,10 @@ def terms(
         leaves = st.one_of(
             leaves,
             st.builds(
-                _annotated, st.sampled_from(names), st.sampled_from(sorted(RESOURCE_SYMBOLS)), count_strategy
+                _annotated,
+                st.sampled_from(names),
+                st.sampled_from(sorted(RESOURCE_SYMBOLS)),
+                count_strategy,
             ),
         )
     with_mapreduce = "shuffle" in names if mapreduce is None else mapreduce

@@ -203,7 +203,9 @@ ODD = LIB.merged([AtomicModel("odd", x**2 / (x + 1))])  # not in Extra-P's norma
         ("m_mapreduce", "mapReduce_{1,n}^{768,x}(B, B)"),
     ],
 )
-def test_each_equation_is_computed_by_its_function_only(monkeypatch, operator, text, body, semantics):
+def test_each_equation_is_computed_by_its_function_only(
+    monkeypatch, operator, text, body, semantics
+):
     """Patching m_* changes the evaluated model, whether the bodies are PMNF (qsort) or not."""
     from patternalg import algebra
 

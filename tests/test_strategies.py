@@ -48,7 +48,9 @@ def test_models_draw_exactly_the_fitters_terms():
     drawn = set()
     for block in TERMS:
         want = (sympy.Rational(block[0].numerator, block[0].denominator), block[1])
-        model = find(pst.models(max_terms=1), lambda e, w=want: next(normal_form(e).items())[0] == w)
+        model = find(
+            pst.models(max_terms=1), lambda e, w=want: next(normal_form(e).items())[0] == w
+        )
         drawn.add(next(normal_form(model).items())[0])
     assert len(drawn) == len(TERMS) == 43
 
@@ -106,7 +108,9 @@ def test_terms_with_a_shuffle_model_draw_mapreduce_and_evaluate(term):
 def test_terms_reach_mapreduce_and_annotations_over_the_builtins():
     found = find(pst.terms(), lambda t: any(isinstance(n, MapReduce) for n in t.walk()))
     assert any(isinstance(n, MapReduce) for n in found.walk())
-    annotated = find(pst.terms(), lambda t: any(isinstance(n, Atom) and n.annotations for n in t.walk()))
+    annotated = find(
+        pst.terms(), lambda t: any(isinstance(n, Atom) and n.annotations for n in t.walk())
+    )
     assert any(isinstance(n, Atom) and n.annotations for n in annotated.walk())
 
 

@@ -28,12 +28,18 @@ from collections.abc import Iterator
 import sympy
 
 from ..symbols import log2, x
+from .sampling import signs_differ
 
 __all__ = ["NormalForm", "normal_form", "compare", "compare_normal_forms"]
 
 _ZERO = sympy.Integer(0)
 _LOG2 = sympy.log(2)
 Growth = tuple[sympy.Expr, sympy.Expr]  # (exponent of x, exponent of log2(x))
+
+
+def _is_zero(c: sympy.Expr) -> bool:
+    """Whether a coefficient is 0 (sympy folds a symbolic sum that cancels to the number 0)."""
+    return bool(c.is_Number) and not c
 
 
 class NormalForm:
@@ -47,23 +53,43 @@ class NormalForm:
     6*x**2 + 2*x*log2(x) + 14
     """
 
-    __slots__ = ("_terms", "_hash", "_expr")
+    __slots__ = ("_terms", "_hash", "_expr", "_sorted")
 
     def __init__(self, terms: dict[Growth, sympy.Expr], expr: sympy.Expr | None = None) -> None:
         """``expr``, if given, is an expression equal to the sum (kept as :meth:`to_expr`)."""
-        self._terms = {k: c for k, c in terms.items() if c != 0}
+        self._terms = {k: c for k, c in terms.items() if not _is_zero(c)}
         self._hash: int | None = None
         self._expr = expr
+        self._sorted: tuple[tuple[Growth, sympy.Expr], ...] | None = None
+
+    @classmethod
+    def _of(cls, terms: dict[Growth, sympy.Expr]) -> NormalForm:
+        """A normal form of ``terms`` that hold no zero coefficient (not checked again)."""
+        form = cls.__new__(cls)
+        form._terms, form._hash, form._expr, form._sorted = terms, None, None, None
+        return form
 
     def items(self) -> Iterator[tuple[Growth, sympy.Expr]]:
         """The terms, fastest-growing first."""
-        return iter(sorted(self._terms.items(), key=lambda kc: kc[0], reverse=True))
+        if self._sorted is None:
+            self._sorted = tuple(sorted(self._terms.items(), key=lambda kc: kc[0], reverse=True))
+        return iter(self._sorted)
 
     def __add__(self, other: NormalForm) -> NormalForm:
         terms = dict(self._terms)
         for key, c in other._terms.items():
-            terms[key] = terms[key] + c if key in terms else c
-        return NormalForm(terms)
+            if key not in terms:
+                terms[key] = c
+                continue
+            total = terms[key] + c
+            if _is_zero(total):
+                del terms[key]
+            else:
+                terms[key] = total
+        return NormalForm._of(terms)
+
+    def __sub__(self, other: NormalForm) -> NormalForm:
+        return self + other.scaled(sympy.Integer(-1))
 
     def scaled(self, factor: sympy.Expr) -> NormalForm:
         """Every coefficient times ``factor`` (which must be free of x)."""
@@ -126,8 +152,11 @@ def normal_form(expr: sympy.Expr) -> NormalForm | None:
 def _sign(value: sympy.Expr) -> int | None:
     if value.is_Number:  # a literal: compare directly, sympy's assumption system is slow
         return bool(value > 0) - bool(value < 0)
-    # Min/Max of p and phi (memwall models): simplify takes seconds and decides nothing
-    if not value.is_number and not value.has(sympy.Min, sympy.Max):
+    if not value.is_number and value.has(sympy.Min, sympy.Max):
+        # Min/Max of p and phi (memwall models): simplify takes seconds and the assumption
+        # system 30-150 ms per question, and neither decides these (measured)
+        return None
+    if not value.is_number:
         value = sympy.simplify(value)
     if value.is_positive:
         return 1
@@ -143,7 +172,10 @@ def compare_normal_forms(a: NormalForm, b: NormalForm) -> int | None:
     and their sign is unknown (symbolic thread counts, say)."""
     ca, cb = a._terms, b._terms
     for key in sorted(set(ca) | set(cb), reverse=True):
-        sign = _sign(ca.get(key, _ZERO) - cb.get(key, _ZERO))
+        first, second = ca.get(key, _ZERO), cb.get(key, _ZERO)
+        if not (first.is_Number and second.is_Number) and signs_differ(first, second):
+            return None  # e.g. 1/n1 - 1/n2: no sign for all n1, n2 (and no simplify asked)
+        sign = _sign(first - second)
         if sign != 0:
             return sign
     return 0

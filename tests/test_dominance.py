@@ -1,0 +1,94 @@
+"""Pointwise order of normal forms (exact pipes) and flat maxima of stages that cannot be ordered."""
+
+from __future__ import annotations
+
+import math
+
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from patternalg import ModelLibrary, evaluate, parse
+from patternalg import strategies as pst
+from patternalg.pmnf.dominance import nonnegative, refuted_by_samples
+from patternalg.pmnf.normal_form import normal_form
+from patternalg.pmnf.sampling import samples, signs_differ
+from patternalg.symbols import log2, n, symbol, x
+
+LIB = ModelLibrary.builtin()
+GRID = [2.0 ** (k / 64) for k in range(0, 64 * 40)]  # x from 1 to 2^40, 64 points per octave
+
+
+def _function(expr: sympy.Expr):
+    return sympy.lambdify(x, expr, modules=[{"log2": math.log2}, "math"])
+
+
+@given(pst.models(max_terms=3), pst.models(max_terms=3))
+def test_a_proved_dominance_holds_on_a_dense_grid(a, b):
+    """Soundness: where a >= b is proved, a >= b on 2,560 points from 1 to 2^40 (to rounding)."""
+    if nonnegative(normal_form(a - b)):
+        fa, fb = _function(a), _function(b)
+        assert all(fa(v) - fb(v) >= -1e-9 * (fa(v) + fb(v)) for v in GRID)
+
+
+def test_dominance_decisions():
+    assert nonnegative(normal_form(x - 1))  # 0 at x = 1
+    assert nonnegative(normal_form(x * log2(x) - x + 1))  # 0 at x = 1, tangent there
+    assert nonnegative(normal_form(x**2 - 2 * x * log2(x) + 1))
+    assert not nonnegative(normal_form(x * log2(x) - 2 * x + 2))  # negative between 1 and 2
+    assert not nonnegative(normal_form(2 * x - 3))  # negative at x = 1
+    assert not nonnegative(normal_form(x**2 - 2**20 * x))  # negative for x < 2^20
+    assert not nonnegative(normal_form(x - 2 * x * log2(x)))  # negative as x grows
+
+
+def test_samples_refute_signs_of_other_symbols():
+    n1, n2 = symbol("n1"), symbol("n2")
+    assert signs_differ(1 / n1, 1 / n2) and not signs_differ(1 / n, 1 / (2 * n))
+    assert samples(sympy.sqrt(n - 4)) is None  # not real at some sampled n
+    assert refuted_by_samples(normal_form(x / n1), normal_form(x / n2))
+    assert not refuted_by_samples(normal_form(x / (2 * n)), normal_form(x / n))
+
+
+@given(pst.libraries(min_size=3, max_size=3), st.permutations(["k0", "k1", "k2"]))
+def test_the_exact_pipe_is_the_pointwise_maximum(library, order):
+    term = parse("pipe(" + ", ".join(order) + ")")
+    model = evaluate(term, library, "exact")
+    stages = [library[name].expr for name in order]
+    for point in (1, 2, 3, 1024, 10**6, 2**40):
+        want = max(float(s.subs(x, point)) for s in stages)
+        assert float(model.subs(x, point)) == sympy.Float(want) or math.isclose(
+            float(model.subs(x, point)), want, rel_tol=1e-12
+        )
+
+
+def test_stages_that_cannot_be_ordered_stay_in_one_flat_max():
+    k = 12
+    text = "pipe(" + ", ".join(f"tpool_n{i}(qsort)" for i in range(1, k + 1)) + ")"
+    for semantics in ("asymptotic", "exact"):
+        model = evaluate(parse(text), LIB, semantics)
+        assert model.func is sympy.Max and len(model.args) == k
+    # a stage that is always slower than another is dropped, in both semantics
+    both = parse("pipe(tpool_n(qsort), tpool_{2*n}(qsort), tpool_m(qsort))")
+    for semantics in ("asymptotic", "exact"):
+        model = evaluate(both, LIB, semantics)
+        assert model.func is sympy.Max
+        assert set(model.args) == {
+            evaluate(parse("tpool_n(qsort)"), LIB),
+            evaluate(parse("tpool_m(qsort)"), LIB),
+        }
+
+
+def test_resource_bound_stages_keep_the_models_of_xreplace():
+    for i in (1, 2, 3, 7, 16):
+        bound = evaluate(parse(f"parsec_canneal[p={i}]"), LIB)
+        assert bound == LIB["parsec_canneal"].expr.xreplace({symbol("p"): sympy.Integer(i)})
+
+
+def test_a_maximum_composes_further():
+    pipe = evaluate(parse("pipe(qsort, inc)"), LIB, "exact")
+    assert pipe.func is sympy.Max
+    assert evaluate(parse("tpool_2(pipe(qsort, inc))"), LIB, "exact") == pipe / 2
+    assert evaluate(parse("seq(pipe(qsort, inc), nop)"), LIB, "exact") == pipe + LIB["nop"].expr
+    assert evaluate(parse("pipe(pipe(qsort, inc), seq(qsort, inc))"), LIB, "exact") == evaluate(
+        parse("seq(qsort, inc)"), LIB
+    )
