@@ -7,8 +7,8 @@ from collections.abc import Mapping
 import sympy
 
 from .algebra import Semantics, evaluate
-from .bindings import as_value, bind
 from .library import AtomicModel, ModelLibrary
+from .pointwise import at_point
 from .syntax import parse
 from .units import in_one_unit
 
@@ -23,14 +23,19 @@ def model(
 ) -> sympy.Expr:
     """Text of a term to its closed-form model in one call; keywords bind symbols.
 
-    Atoms of different time units are converted to ns first (see :mod:`patternalg.units`).
+    Atoms of different time units are converted to ns first (see :mod:`patternalg.units`). With bindings, the result is
+    the model's value there: a pipe whose stages are numbers at the point is their maximum,
+    whatever the semantics (see :mod:`patternalg.pointwise`).
 
     >>> model("pipe(tpool_4(qsort), inc)")
     258.5425*x*log2(x)
     >>> model("tpool_n(qsort)", n=2, x=1024)
     5294950.40000000
+    >>> model("pipe(inc, nop)", x=4)
+    5422.97000000000
     """
     term = parse(text)
     library, _ = in_one_unit(term, library if library is not None else ModelLibrary.builtin())
-    expr = evaluate(term, library, semantics)
-    return bind(term, expr, {k: as_value(v) for k, v in at.items()}) if at else expr
+    if at:
+        return at_point(term, library, at, semantics).expr
+    return evaluate(term, library, semantics)

@@ -7,10 +7,10 @@ import sys
 from collections.abc import Mapping
 
 from ..algebra import Derivation, Semantics, evaluate
-from ..bindings import bind, parse_binding
 from ..domains import as_json as extrapolated_json
 from ..domains import extrapolations, point_notes
-from ..library import AtomicModel
+from ..model import AtomicModel
+from ..pointwise import PointValue, at_point, collect_bindings, undecided_note
 from ..render import as_json, as_latex, as_number, as_text, explain_lines, format_number
 from ..syntax import parse
 from ..units import atom_names, check_unit, in_one_unit
@@ -21,8 +21,6 @@ from .common import (
     print_json,
     read_text_argument,
 )
-
-UNDECIDED = "some pipe stages could not be ordered asymptotically; the model keeps their Max"
 
 
 def converted_note(original: Mapping[str, AtomicModel], names: list[str], unit: str) -> str:
@@ -67,11 +65,17 @@ def run(args: argparse.Namespace) -> int:
     target = check_unit(args.unit, "--unit") if args.unit else None
     library, unit = in_one_unit(term, original, target)
     semantics = Semantics.of(args.semantics)
-    bindings = dict(parse_binding(b) for b in args.at)
+    bindings = collect_bindings(args.at)
     derivation = Derivation()
-    expr = bind(term, evaluate(term, library, semantics, derivation=derivation), bindings)
+    point: PointValue | None = None
+    if bindings:
+        point = at_point(term, library, bindings, semantics, derivation=derivation)
+        expr = point.expr
+        notes = point.notes()
+    else:
+        expr = evaluate(term, library, semantics, derivation=derivation)
+        notes = [undecided_note(semantics)] if derivation.undecided else []
     value = as_number(expr)
-    notes = [UNDECIDED] if derivation.undecided else []
     converted = converted_note(original, atom_names(term), unit)
     if converted:
         notes.append(converted)
@@ -80,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
     notes.extend(point_notes(bindings, value, unit))
     if args.format == "json":
         data = as_json(term, expr, semantics, value, notes)
+        if point is not None:
+            data = {**data, **point.to_json(), "value": value}
         print_json({**data, "unit": unit, "extrapolated": extrapolated_json(outside)})
     elif args.format == "latex":
         print(f"{as_latex(expr)} \\; \\mathrm{{{unit}}}")
@@ -91,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         from ..symbols import symbol
 
         out = sys.stdout if args.format != "json" else sys.stderr
-        for line in explain_lines(derivation, {symbol(k): v for k, v in bindings.items()}):
+        lines = explain_lines(derivation, {symbol(k): v for k, v in bindings.items()}, point)
+        for line in lines:
             print(line, file=out)
     return 0
