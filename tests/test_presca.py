@@ -387,7 +387,9 @@ def test_predict_command_json_and_model_file(tmp_path, capsys):
         "subset",
         "checkpoint_error",
         "predictions",
+        "unit",
     }
+    assert record["unit"] == "ns"
     assert [row["p"] for row in record["predictions"]] == list(range(1, 21))
     assert record["kernel"] in {f.name for f in KERNEL}
     assert ModelLibrary.from_file(out)["vac"].form == "presca"

@@ -128,3 +128,34 @@ def test_evaluating_the_builtins_does_not_load_the_units_library():
         env={"PYTHONPATH": str(ROOT)},
     ).stdout  # fmt: skip
     assert out.splitlines() == ["2647475.2 ns", "pint not loaded"]
+
+
+def test_predict_labels_seconds_as_seconds(tmp_path):
+    # the bug: a time column in seconds was written as unit = "ns"
+    path = tmp_path / "scaling.csv"
+    path.write_text("p,time[s]\n1,10\n2,5.2\n4,2.8\n8,1.6\n16,1.1\n")
+    out = tmp_path / "m.toml"
+    result = run_cli("predict", str(path), "--upto", "2", "--out", str(out))
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[-1].endswith(" s")
+    assert ModelLibrary.from_file(out)["scaling"].unit == "s"
+    data = json.loads(run_cli("predict", str(path), "--upto", "2", "--format", "json").stdout)
+    assert data["unit"] == "s"
+
+
+def test_amdahl_fits_carry_the_measured_unit(tmp_path):
+    # the bug: amdahl wrote unit = "time" and ignored --unit
+    path = tmp_path / "a.csv"
+    rows = "".join(f"{x},{p},{x * (0.2 + 0.8 / p):g}\n" for x in (10, 20, 40) for p in (1, 2, 4))
+    path.write_text("x,p,time_us\n" + rows)
+    out = tmp_path / "m.toml"
+    assert run_cli("fit", str(path), "--form", "amdahl", "--out", str(out)).returncode == 0
+    model = ModelLibrary.from_file(out)["kernel"]
+    assert model.unit == "us" and model.ranges == {"p": (1.0, 4.0), "x": (10.0, 40.0)}
+    plain = tmp_path / "b.csv"
+    plain.write_text(path.read_text().replace("time_us", "time"))
+    assert (
+        run_cli("fit", str(plain), "--form", "amdahl", "--unit", "ms", "--out", str(out)).returncode
+        == 0
+    )
+    assert ModelLibrary.from_file(out)["kernel"].unit == "ms"

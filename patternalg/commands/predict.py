@@ -72,14 +72,16 @@ def run(args: argparse.Namespace) -> int:
 
     reports = fit_file(args.file, args)
     if args.format == "json":
-        print_json(_one_or_all([dict(r.record) for r in reports]))
+        print_json(_one_or_all([{**r.record, "unit": r.model.unit} for r in reports]))
     else:
         for report in reports:
             record = report.record
             print(report.summary)
             print(f"  model: {record['model']}")
+            unit = report.model.unit
+            shown = "" if unit == "dimensionless" else f" {unit}"
             for row in record["predictions"]:
-                print(f"  p={row['p']:<4d} {row['value']:.6g}")
+                print(f"  p={row['p']:<4d} {row['value']:.6g}{shown}")
     if args.out:
         ModelLibrary([r.model for r in reports]).save(args.out)
     return 0

@@ -673,11 +673,12 @@ def read_performance(
     """
     from ..measurements import atom_names, read
     from ..measurements.checks import first_bad, require_columns
+    from ..measurements.names import split_unit
 
     name = str(path)
 
     def known(columns: tuple[str, ...]) -> str:
-        present = [c for c in columns if c in KNOWN_METRICS]
+        present = [c for c in columns if split_unit(c)[0].lower() in KNOWN_METRICS]
         if len(present) != 1:
             found = f"several ({', '.join(present)}); choose one" if present else "none"
             raise MeasurementError(
@@ -689,7 +690,7 @@ def read_performance(
 
     ms = read(path, "csv", value=metric.strip().lower() if metric is not None else known)
     require_columns(ms, [["p"]])
-    metric = ms.value_name
+    metric = split_unit(ms.value_name)[0].lower()  # time[s] is a time, in s
     better = _direction(metric, higher_is_better, name)
     for s in ms:
         bad = first_bad(s, "p", lambda p: (p < 1) | (p != np.floor(p)))
