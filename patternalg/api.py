@@ -10,6 +10,7 @@ from .algebra import Semantics, evaluate
 from .library import AtomicModel, ModelLibrary
 from .pointwise import at_point
 from .syntax import parse
+from .units import in_one_unit
 
 __all__ = ["model"]
 
@@ -22,8 +23,9 @@ def model(
 ) -> sympy.Expr:
     """Text of a term to its closed-form model in one call; keywords bind symbols.
 
-    With bindings, the result is the model's value there: a pipe whose stages are numbers
-    at the point is their maximum, whatever the semantics (see :mod:`patternalg.pointwise`).
+    Atoms of different time units are converted to ns first (see :mod:`patternalg.units`). With bindings, the result is
+    the model's value there: a pipe whose stages are numbers at the point is their maximum,
+    whatever the semantics (see :mod:`patternalg.pointwise`).
 
     >>> model("pipe(tpool_4(qsort), inc)")
     258.5425*x*log2(x)
@@ -33,7 +35,7 @@ def model(
     5422.97000000000
     """
     term = parse(text)
-    library = library if library is not None else ModelLibrary.builtin()
+    library, _ = in_one_unit(term, library if library is not None else ModelLibrary.builtin())
     if at:
         return at_point(term, library, at, semantics).expr
     return evaluate(term, library, semantics)

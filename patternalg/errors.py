@@ -135,3 +135,7 @@ class MeasurementError(PatternalgError, ValueError):
 
 class FitError(PatternalgError, ValueError):
     """Measurements that cannot be fitted (too few points, degenerate data, ...)."""
+
+
+class UnitError(PatternalgError, ValueError):
+    """A unit that is not one, or units that cannot be combined (a time plus bytes)."""

@@ -32,10 +32,11 @@ from typing import Any
 import sympy
 
 from .arith import format_expr
-from .errors import Location, ModelFileError, UnknownAtomError
+from .errors import Location, ModelFileError, UnitError, UnknownAtomError
 from .forms import form_class
 from .limits import toml_nesting_problem
 from .model import COMMON_KEYS, AtomicModel, valid_atom_name
+from .units import check_unit
 
 __all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
 
@@ -61,6 +62,10 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
             raise ModelFileError(
                 f"expected a string, got {value!r}", location=_where(path, name, key)
             )
+    try:
+        check_unit(unit, str(_where(path, name, "unit")))
+    except UnitError as exc:
+        raise ModelFileError(str(exc)) from None
     own = {k: v for k, v in table.items() if k not in ("form", "unit", "source")}
     model = form_class(form, str(_where(path, name))).from_table(own, _where(path, name))
     atomic = model.atomic_model(name, unit=unit, source=source)

@@ -65,6 +65,11 @@ class AtomicModel:
             domain = tuple(sorted((*self.domain, ("x", self.x_range))))
             object.__setattr__(self, "domain", domain)
 
+    @property
+    def ranges(self) -> dict[str, tuple[float, float]]:
+        """The measured [low, high] of each input symbol (empty if not fitted)."""
+        return dict(self.domain)
+
     def to_toml(self) -> dict[str, Any]:
         """The table this model is written as in a model file."""
         return model_table(

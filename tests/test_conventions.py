@@ -71,9 +71,9 @@ def test_a_search_verdict_says_it_is_a_search(capsys) -> None:
 
 def test_values_print_without_float_noise_and_digits_rounds(capsys) -> None:
     assert main(["eval", "inc", "--at", "x=100"]) == 0
-    assert capsys.readouterr().out == "53618.5\n"  # 536.185 * 100 is 53618.49999999999 in floats
+    assert capsys.readouterr().out == "53618.5 ns\n"  # 536.185 * 100 is 53618.49999999999 in floats
     assert main(["eval", "pipe(tpool_4(qsort), inc)", "--at", "x=1024", "--digits", "3"]) == 0
-    assert capsys.readouterr().out == "2650000.0\n"
+    assert capsys.readouterr().out == "2650000.0 ns\n"
     with pytest.raises(SystemExit) as stop:  # argparse: a usage error, one line, status 2
         main(["eval", "inc", "--at", "x=100", "--digits", "0"])
     assert stop.value.code == 2

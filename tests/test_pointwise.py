@@ -17,7 +17,7 @@ LIB = ModelLibrary.builtin()
 
 def test_pipe_at_a_point_is_the_slower_stage_there():
     # nop (5422.97) is slower than inc (536.185 * 4 = 2144.74) at x = 4
-    assert run_cli("eval", "pipe(inc, nop)", "--at", "x=4").stdout.splitlines()[0] == "5422.97"
+    assert run_cli("eval", "pipe(inc, nop)", "--at", "x=4").stdout.splitlines()[0] == "5422.97 ns"
     assert float(patternalg.model("pipe(inc, nop)", x=4)) == 5422.97
     # and beyond the crossover 5422.97/536.185 = 10.11 the asymptotic stage is right
     assert float(patternalg.model("pipe(inc, nop)", x=11)) == pytest.approx(536.185 * 11)
@@ -36,7 +36,7 @@ def test_a_max_comparable_after_binding_is_resolved():
         "eval", "pipe(tpool_n(qsort), tpool_m(qsort))", "--at", "m=2", "--at", "n=4",
         "--at", "x=1024",
     )
-    assert float(both.stdout) == pytest.approx(517.085 * 1024 * 10)
+    assert float(both.stdout.removesuffix(" ns\n")) == pytest.approx(517.085 * 1024 * 10)
 
 
 def test_no_false_note_under_exact_semantics():
@@ -66,7 +66,7 @@ def test_json_labels_the_point_and_the_closed_form():
 def test_explain_at_a_point_shows_every_value():
     lines = run_cli("eval", "pipe(tpool_4(qsort), inc)", "--at", "x=4", "--explain").stdout
     lines = lines.splitlines()
-    assert lines[0] == "2144.74"
+    assert lines[0] == "2144.74 ns"
     assert "bottleneck at the point: inc" in lines[1] and "asymptotic bottleneck: tpool_4" in lines[1]
     assert "->  2068.34 at the point" in lines[2]  # tpool_4(qsort) at x = 4
     assert "->  8273.36 at the point" in lines[3]  # qsort at x = 4

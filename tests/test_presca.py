@@ -189,8 +189,7 @@ def test_extrapolation_needs_one_checkpoint_plus_a_subset_of_three():
     with pytest.raises(FitError) as info:
         extrapolate(np.arange(1, 4), np.arange(1.0, 4.0), upto=16)
     assert str(info.value) == (
-        "extrapolation needs at least 4 measurements (1 checkpoint and a subset of 3 to fit), "
-        "got 3"
+        "extrapolation needs at least 4 measurements (1 checkpoint and a subset of 3 to fit), got 3"
     )
     # the paper's plan (4 checkpoints, subsets 4, 6, ...) from 8 measurements on
     assert plan(8) == (4, (4,), ()) and plan(12, 3) == (3, (4, 6, 8), ())
@@ -395,7 +394,9 @@ def test_predict_command_json_and_model_file(tmp_path, capsys):
         "checkpoint_error",
         "notes",
         "predictions",
+        "unit",
     }
+    assert record["unit"] == "ns"
     assert [row["p"] for row in record["predictions"]] == list(range(1, 21))
     assert record["kernel"] in {f.name for f in CANDIDATES}
     assert ModelLibrary.from_file(out)["vac"].form == "presca"
@@ -492,9 +493,9 @@ def test_fit_command_with_form_presca_and_several_workloads(tmp_path, capsys):
     records = json.loads(capsys.readouterr().out)
     assert [r["atom"] for r in records] == ["a", "b"]
     assert all(r["upto"] == 24 and r["domain"] == {"p": [1.0, 12.0]} for r in records)
-    assert all(r["form"] == "presca" and r["unit"] == "throughput" for r in records)
+    assert all(r["form"] == "presca" and r["unit"] == "dimensionless" for r in records)
     assert main(["fit", path, "--form", "presca", "--upto", "16", "--checkpoints", "3"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    lines = [line for line in capsys.readouterr().out.splitlines() if not line.startswith(" ")]
     assert [line.split(":")[0] for line in lines] == ["a", "b"]
     assert all("checkpoint error" in line and "at p=16: " in line for line in lines)
     assert main(["predict", path, "--upto", "16", "--format", "json"]) == 0
@@ -547,9 +548,7 @@ def test_predict_works_from_4_measurements_with_fewer_checkpoints(m):
     assert (result.function.name == "ExpRat") == (m == 4)
 
 
-def test_predict_command_notes_fewer_checkpoints_and_prints_the_model_per_range(
-    tmp_path, capsys
-):
+def test_predict_command_notes_fewer_checkpoints_and_prints_the_model_per_range(tmp_path, capsys):
     rows = "".join(f"{k},{100 * (0.1 + 0.9 / k)}\n" for k in range(2, 7))
     path = _write(tmp_path, "five.csv", "p,time\n" + rows)
     assert main(["predict", path, "--upto", "10"]) == 0
@@ -575,9 +574,7 @@ def test_predict_command_notes_fewer_checkpoints_and_prints_the_model_per_range(
     scale=st.floats(0.05, 0.5),
     noise=st.integers(0, 2**16),
 )
-def test_prediction_is_continuous_at_the_edges_of_the_measured_range(
-    m, first, shape, scale, noise
-):
+def test_prediction_is_continuous_at_the_edges_of_the_measured_range(m, first, shape, scale, noise):
     n = np.arange(first, first + m)
     if shape == "amdahl":  # a time: serial fraction ``scale``
         truth, higher = 100 * (scale + (1 - scale) / n), False
@@ -607,9 +604,16 @@ def test_the_thread_column_is_named_by_param_or_is_the_first_column(tmp_path, ca
     assert main(["predict", path, "--upto", "12", "--param", "ranks=p"]) == 0
     captured = capsys.readouterr()
     assert captured.err == "" and "predicted throughput at p=12" in captured.out
-    assert main(["fit", path, "--form", "presca"]) == 0
+    assert main(["fit", path, "--form", "presca"]) == 2  # the ranks column would be mixed in
+    assert "column 'ranks' is not used by --form presca" in capsys.readouterr().err
+    single = _write(
+        tmp_path,
+        "single.csv",
+        "cores,throughput\n" + "".join(f"{k},{40 * k / (1 + 0.03 * k)}\n" for k in range(1, 9)),
+    )
+    assert main(["fit", single, "--form", "presca"]) == 0
     assert capsys.readouterr().err == (
-        f"note: column 'cores' of {path} is the thread count p "
+        f"note: column 'cores' of {single} is the thread count p "
         "(use --param NAME=p to choose another)\n"
     )
     assert main(["predict", path, "--upto", "12", "--param", "cores=x"]) == 2

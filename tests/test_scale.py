@@ -135,8 +135,12 @@ def test_fit_command_prints_and_writes_what_the_reference_does(tmp_path: Path) -
     ModelLibrary([r.model for r in reports]).save(tmp_path / "reference.toml")
     text = run_cli("fit", str(path), "--out", str(tmp_path / "fast.toml"))
     assert text.returncode == 0, text.stderr
+    from patternalg.quality import quality_line
+
     assert text.stdout == "".join(
-        PMNF.summary.format(**r.record, **PMNF.summary_fields(r.record)) + "\n" for r in reports
+        f"{PMNF.summary.format(**r.record, **PMNF.summary_fields(r.record))}  [{r.model.unit}]\n"
+        f"  {quality_line(r.model)}\n"
+        for r in reports
     )
     assert (tmp_path / "fast.toml").read_bytes() == (tmp_path / "reference.toml").read_bytes()
     as_json = run_cli("fit", str(path), "--format", "json")

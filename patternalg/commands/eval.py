@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
 
 from ..algebra import Derivation, Semantics, evaluate
+from ..domains import as_json as extrapolated_json
+from ..domains import extrapolations, point_notes
+from ..model import AtomicModel
 from ..pointwise import PointValue, at_point, collect_bindings, undecided_note
 from ..render import as_json, as_latex, as_number, as_text, explain_lines, format_number
 from ..syntax import parse
+from ..units import atom_names, check_unit, in_one_unit
 from .common import (
     add_format_option,
     add_library_options,
@@ -18,14 +23,10 @@ from .common import (
 )
 
 
-def mixed_units(derivation: Derivation) -> str:
-    """``"ns: inc, qsort; s: matmul"`` when the atoms of a term differ in unit, else ``""``."""
-    by_unit: dict[str, list[str]] = {}
-    for name, atom in sorted(derivation.atoms.items()):
-        by_unit.setdefault(atom.unit, []).append(name)
-    if len(by_unit) < 2:
-        return ""
-    return "; ".join(f"{unit}: {', '.join(names)}" for unit, names in sorted(by_unit.items()))
+def converted_note(original: Mapping[str, AtomicModel], names: list[str], unit: str) -> str:
+    """``"converted to ns: kernel (ms), other (s)"`` if some atoms were converted, else ``""``."""
+    moved = [f"{name} ({original[name].unit})" for name in names if original[name].unit != unit]
+    return f"converted to {unit}: {', '.join(moved)}" if moved else ""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,6 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=[s.value for s in Semantics],
         default="asymptotic",
         help="how pipe picks its bottleneck (default: asymptotic, as in the paper)",
+    )
+    parser.add_argument(
+        "--unit",
+        metavar="UNIT",
+        help="the unit of the result, e.g. us, ms, s (default: the atoms' common unit; "
+        "times of different units are converted to ns)",
     )
     add_format_option(parser, ("text", "latex", "json"))
     parser.add_argument(
@@ -64,7 +71,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     term = parse(read_text_argument(args.term, "the term"))
-    library = load_library(args)
+    original = load_library(args)
+    target = check_unit(args.unit, "--unit") if args.unit else None
+    library, unit = in_one_unit(term, original, target)
     semantics = Semantics.of(args.semantics)
     bindings = collect_bindings(args.at)
     derivation = Derivation()
@@ -77,11 +86,12 @@ def run(args: argparse.Namespace) -> int:
         expr = evaluate(term, library, semantics, derivation=derivation)
         notes = [undecided_note(semantics)] if derivation.undecided else []
     value = as_number(expr)
-    units = mixed_units(derivation)
-    if units:
-        notes.append(
-            f"the atoms have different units ({units}); the model combines them as they are"
-        )
+    converted = converted_note(original, atom_names(term), unit)
+    if converted:
+        notes.append(converted)
+    outside = extrapolations(term, library, bindings)
+    notes.extend(str(item) for item in outside)
+    notes.extend(point_notes(bindings, value, unit))
     explained = []
     if args.explain:
         from ..symbols import symbol
@@ -91,14 +101,15 @@ def run(args: argparse.Namespace) -> int:
         data = as_json(term, expr, semantics, value, notes)
         if point is not None:
             data = {**data, **point.to_json(), "value": value}
+        data = {**data, "unit": unit, "extrapolated": extrapolated_json(outside)}
         if args.explain:
             data["explain"] = explained
         print_json(data)
         return 0
     if args.format == "latex":
-        print(as_latex(expr))
-    else:
-        print(format_number(value, args.digits) if value is not None else as_text(expr))
+        print(f"{as_latex(expr)} \\; \\mathrm{{{unit}}}")
+    else:  # a value with its unit; a closed form as it is (its unit is in the JSON)
+        print(f"{format_number(value, args.digits)} {unit}" if value is not None else as_text(expr))
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
     for line in explained:

@@ -21,6 +21,8 @@ from ..atomic_write import atomic_writer, check_writable
 from ..errors import FitError
 from ..forms import FORMS, Form, Option, form_class
 from ..forms.base import FitReport
+from ..inputs import checked
+from ..quality import quality_line
 from ..toml_writer import table_text
 from .common import add_format_option
 
@@ -95,6 +97,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--input-format",
         choices=("text", "json", "jsonl", "talpas", "csv"),
         help="format of FILE (default: from its extension and first line)",
+    )
+    parser.add_argument(
+        "--allow-nonpositive",
+        action="store_true",
+        help="fit zero or negative times with a warning (default: an error naming the line)",
     )
     families = _families()
     add_family_options(parser, families.values())
@@ -175,6 +182,16 @@ class _Output:
             pass
 
 
+class _Quality:
+    """What :func:`~patternalg.quality.quality_line` reads of a fitted kernel, without
+    building its sympy model."""
+
+    def __init__(self, report: FitReport) -> None:
+        self.fit = report.fitted.statistics
+        self.domain = tuple(report.fitted.domain.items())
+        self.unit = report.unit
+
+
 class _Discarded(Exception):
     """Thrown into the model-file writer to drop what it holds."""
 
@@ -206,6 +223,9 @@ def _fit_all(
 
     value = cls.value_column(args.metric)
     data = read(args.file, args.input_format, metric=args.metric, value=value)
+    mapped = [item.partition("=")[0].strip() for item in options.get("param", ())]
+    for warning in checked(data, cls.name, mapped=mapped, allow_nonpositive=args.allow_nonpositive):
+        print(f"warning: {warning}", file=sys.stderr)
     progress = Progress()
     try:
         output.add(cls.fit_each(data, progress=progress, **options))
@@ -222,7 +242,9 @@ def run(args: argparse.Namespace) -> int:
 
     def summary(report: FitReport) -> str:
         record = report.record
-        return cls.summary.format(**record, **cls.summary_fields(record))
+        line = f"{cls.summary.format(**record, **cls.summary_fields(record))}  [{report.unit}]"
+        quality = quality_line(_Quality(report))
+        return f"{line}\n  {quality}" if quality else line
 
     output = _Output(args, summary)
     try:

@@ -1,30 +1,58 @@
-"""``patternalg models``: list the model library (name, model, unit, source)."""
+"""``patternalg models [PATTERN ...]``: list the model library (name, model, unit, source),
+with each fitted model's measured ranges and fit statistics; patterns filter by name."""
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 
 from ..arith import format_expr
+from ..errors import UnknownAtomError
+from ..quality import quality_line
 from .common import add_format_option, add_library_options, load_library, print_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "patterns",
+        nargs="*",
+        metavar="PATTERN",
+        help="names or glob patterns to list, e.g. 'parsec_*' (default: all)",
+    )
     add_library_options(parser)
     add_format_option(parser)
 
 
+def _selected(names: list[str], patterns: list[str]) -> list[str]:
+    if not patterns:
+        return names
+    chosen = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
+    for pattern in patterns:
+        if not any(fnmatch.fnmatchcase(n, pattern) for n in names):
+            import difflib
+
+            raise UnknownAtomError(pattern, difflib.get_close_matches(pattern, names, n=3))
+    return chosen
+
+
 def run(args: argparse.Namespace) -> int:
     library = load_library(args)
-    rows = [
-        {
+    names = _selected(sorted(library), args.patterns)
+    rows = []
+    for name in names:
+        model = library[name]
+        row = {
             "name": name,
             "form": model.form,
             "model": format_expr(model.expr),
             "unit": model.unit,
             "source": model.source,
         }
-        for name, model in sorted(library.items())
-    ]
+        if model.domain:
+            row["domain"] = {key: [lo, hi] for key, (lo, hi) in model.domain}
+        if model.fit:
+            row["statistics"] = dict(model.fit)
+        rows.append(row)
     if args.format == "json":
         print_json(rows)
         return 0
@@ -37,4 +65,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"{r['name']:<{width_name}}  {r['model']:<{width_model}}  {r['unit']:<3}  {r['source']}"
         )
+        quality = quality_line(library[r["name"]])
+        if quality:
+            print(f"{'':<{width_name}}  {quality}")
     return 0

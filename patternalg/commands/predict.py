@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out:  # written before anything is printed as a result
         ModelLibrary([r.model for r in reports]).save(args.out)
     if args.format == "json":
-        print_json(_one_or_all([dict(r.record) for r in reports]))
+        print_json(_one_or_all([{**r.record, "unit": r.model.unit} for r in reports]))
     else:
         for report in reports:
             record = report.record
@@ -105,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
             print("  model:")
             for piece in record["pieces"]:
                 print(f"    {piece['text']}")
+            unit = report.model.unit
+            shown = "" if unit == "dimensionless" else f" {unit}"
             for row in record["predictions"]:
-                print(f"  p={row['p']:<4d} {row['value']:.6g}")
+                print(f"  p={row['p']:<4d} {row['value']:.6g}{shown}")
     return 0

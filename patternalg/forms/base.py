@@ -192,6 +192,16 @@ class Option:
         return tuple(values) if self.repeat else raw
 
 
+def unit_option() -> Option:
+    """The ``unit`` option of families whose models are in the measured values' unit."""
+    return Option(
+        "unit",
+        None,
+        "unit of the measured values, e.g. us, ms, s",
+        default_text="the value column's, as in time_ms or runtime[s]; else ns for a time",
+    )
+
+
 def aggregate_option(default: str | None, default_text: str | None = None) -> Option:
     """The ``aggregate`` option every fitter of repeated measurements declares."""
     return Option(
@@ -550,7 +560,7 @@ class Form(ABC):
         series, checked = cls._fitting(data, options)
         models = cls._fit(series, checked, progress)
         atoms = data.atoms() if hasattr(data, "atoms") else [s.atom for s in series]
-        return cls._reports(series, models, atoms, checked)
+        return cls._reports(series, models, atoms, checked, getattr(data, "unit", None))
 
     @classmethod
     def _reports(
@@ -559,24 +569,31 @@ class Form(ABC):
         models: Sequence[Form],
         atoms: Sequence[str],
         checked: Mapping[str, Any],
+        column_unit: str | None = None,
     ) -> list[FitReport]:
-        """One report per series, its model and atom name."""
+        """One report per series, its model and atom name; ``column_unit`` is the unit the
+        value column's name states (``time_ms``), if any."""
         return [
             FitReport(
                 fitted=model,
                 atom=atom,
                 kernel=s.kernel,
                 metric=s.metric,
-                unit=cls._unit(s, checked),
+                unit=cls._unit(s, checked, column_unit),
                 source=cls._source(s, model, checked),
             )
             for s, model, atom in zip(series, models, atoms, strict=True)
         ]
 
     @classmethod
-    def _unit(cls, series: Any, options: Mapping[str, Any]) -> str:
-        """The unit of a model fitted to ``series``."""
-        return str(options.get("unit") or getattr(series, "unit", None) or "ns")
+    def _unit(
+        cls, series: Any, options: Mapping[str, Any], column_unit: str | None = None
+    ) -> str:
+        """The unit of a model fitted to ``series``: ``--unit`` or the value column's
+        (``time_ms``), checked (:func:`patternalg.units.measured_unit`)."""
+        from ..units import measured_unit
+
+        return measured_unit(series.metric, column_unit, options.get("unit"), series.path)
 
     @classmethod
     def _source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:

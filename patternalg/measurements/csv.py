@@ -57,7 +57,13 @@ def _value_column(
         value = value(numeric)
     if value is not None:
         wanted = [v.strip().lower() for v in ((value,) if isinstance(value, str) else value)]
-        present = [v for v in wanted if v in numeric]
+        # a column named with its unit (time_us, time[s]) answers for its name (time)
+        present = [
+            v if v in numeric else c
+            for v in wanted
+            for c in numeric
+            if c == v or (v not in numeric and split_unit(c)[0].lower() == v)
+        ]
         if not present:
             others = " or ".join(f"'{v}'" for v in wanted[1:])
             raise MeasurementError(

@@ -215,9 +215,16 @@ def _check(series: Any, degree: int, method: str) -> None:
 
 
 def fit_series(
-    series: Any, *, degree: int | None, alpha_method: str, aggregate: str
+    series: Any,
+    *,
+    degree: int | None,
+    alpha_method: str,
+    aggregate: str,
+    unit: str | None = None,
 ) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any]]:
     """The model-file values, domain and statistics of the model fitted to one series.
+
+    ``unit`` is the measured values' unit: the fit report records it; the fit ignores it.
 
     The series has the parameter ``p`` and, optionally, ``x`` (without it T_seq is a
     constant); repetitions are aggregated by ``aggregate``.

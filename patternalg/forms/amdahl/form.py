@@ -30,7 +30,7 @@ import sympy
 from ...bindings import as_value
 from ...errors import MeasurementError
 from ...symbols import p, phi
-from ..base import Form, Option, Parameter, aggregate_option
+from ..base import Form, Option, Parameter, aggregate_option, unit_option
 
 __all__ = ["Amdahl", "ALPHA_METHODS", "amdahl_expr", "serial_fraction"]
 
@@ -104,6 +104,7 @@ class Amdahl(Form):
             cli="--alpha",
         ),
         aggregate_option("median"),
+        unit_option(),
     )
     summary = (
         "{atom}: {model}  [amdahl, alpha {parameters[alpha]:.6g}{clipped} by {alpha_method}, "
@@ -154,6 +155,3 @@ class Amdahl(Form):
             f"alpha by {options['alpha_method']}"
         )
 
-    @classmethod
-    def _unit(cls, series: Any, options: Mapping[str, Any]) -> str:
-        return str(series.metric or "time")

@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 import sympy
 
 from ...errors import FitError
-from ..base import Form, Option, Parameter, aggregate_option
+from ..base import Form, Option, Parameter, aggregate_option, unit_option
 
 __all__ = ["PMNF", "MODELERS"]
 
@@ -59,7 +59,7 @@ class PMNF(Form):
             repeat=True,
             metavar="NAME=SYMBOL",
         ),
-        Option("unit", "ns", "unit of the measured values"),
+        unit_option(),
     )
 
     def _build(self, values: Mapping[str, sympy.Expr]) -> sympy.Expr:

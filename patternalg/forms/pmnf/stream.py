@@ -20,7 +20,7 @@ import numpy as np
 from ...errors import PatternalgError
 from ...measurements.blocks import Block, Irregular, text_blocks
 from ...measurements.model import Aggregation
-from ...measurements.names import atom_names
+from ...measurements.names import atom_names, split_unit
 from ..base import FitReport
 from .fit import batch_size, fit_matrix
 
@@ -62,4 +62,5 @@ def fit_text_batches(
         ]
         names = block.kernel_names()
         models = cls._models(names, fits, var, how)
-        yield block, cls._reports(names, models, atom_names(block.kernels, used), checked)
+        unit = split_unit(block.metric)[1] if block.metric else None  # METRIC time_ms
+        yield block, cls._reports(names, models, atom_names(block.kernels, used), checked, unit)

@@ -167,10 +167,16 @@ class Presca(Form):
         return direction(metric, None if better is None else better == "higher", path)
 
     @classmethod
-    def _unit(cls, series: Any, options: Mapping[str, Any]) -> str:
-        """``ns`` for a time, else the metric's name (a throughput, a speed-up)."""
-        better = cls._higher_is_better(series.metric, options["better"], series.path)
-        return str(series.metric) if better else str(getattr(series, "unit", None) or "ns")
+    def _unit(
+        cls, series: Any, options: Mapping[str, Any], column_unit: str | None = None
+    ) -> str:
+        """The value column's unit, else ``ns`` for a time and ``dimensionless`` for a
+        throughput or a speed-up (:func:`patternalg.units.measured_unit`)."""
+        from ...measurements.names import split_unit
+        from ...units import measured_unit
+
+        metric = split_unit(series.metric)[0].lower()
+        return measured_unit(metric, column_unit, options.get("unit"), series.path)
 
     @classmethod
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:

@@ -12,6 +12,7 @@ import numpy as np
 from ...arith import format_expr
 from ...errors import FitError
 from ...model import AtomicModel
+from ...units import measured_unit
 from .algorithm import CHECKPOINTS, predict
 from .form import Presca
 from .workloads import Workload, read_performance, thread_column
@@ -38,7 +39,8 @@ def fit_model(
 ) -> PredictionReport:
     """PreSca on one workload: the atomic model (:class:`Presca`'s), a summary and a record.
 
-    ``unit`` defaults to ``ns`` for a time and to the metric's name otherwise; ``notes``
+    ``unit`` (``--unit``) defaults to the value column's unit, else ``ns`` for a time and
+    ``dimensionless`` otherwise; ``notes``
     (e.g. about the file) go into the record with PreSca's own.
     """
     result = predict(
@@ -48,7 +50,7 @@ def fit_model(
     fitted = Presca.from_prediction(result, workload.p, workload.metric, upto)
     model = fitted.atomic_model(
         workload.name,
-        unit=unit or (workload.metric if workload.higher_is_better else "ns"),
+        unit=measured_unit(workload.metric, workload.unit, unit, workload.name),
         source=f"PreSca (paper 004) on {len(workload.p)} measurements",
     )
     targets = np.arange(1, upto + 1)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...errors import FitError, MeasurementError
+from ...measurements.names import split_unit
 
 if TYPE_CHECKING:
     from ...measurements import Series
@@ -31,6 +32,8 @@ class Workload:
     higher_is_better: bool
     #: the file's column that held the thread counts
     threads: str = "p"
+    #: the value column's unit, if its name states one (``time_ms``)
+    unit: str | None = None
 
     def table(self) -> dict[int, float]:
         """Thread count -> performance."""
@@ -89,7 +92,7 @@ def _value_chooser(path: str, metric: str | None) -> Callable[[tuple[str, ...]],
                     f"{path}: missing column '{metric}' (the header has: {', '.join(numeric)})"
                 )
             return metric
-        present = [c for c in numeric if c in KNOWN_METRICS]
+        present = [c for c in numeric if split_unit(c)[0].lower() in KNOWN_METRICS]
         if len(present) != 1:
             found = f"several ({', '.join(present)}); choose one" if present else "none"
             raise MeasurementError(
@@ -101,7 +104,9 @@ def _value_chooser(path: str, metric: str | None) -> Callable[[tuple[str, ...]],
     return choose
 
 
-def workload(series: Series, threads: str | None, higher_is_better: bool, name: str) -> Workload:
+def workload(
+    series: Series, threads: str | None, higher_is_better: bool, name: str, unit: str | None = None
+) -> Workload:
     """The workload ``name`` of one series: its thread column checked, repetitions averaged.
 
     The thread column is ``threads`` if given, else ``p`` if the series has one, else its
@@ -125,7 +130,8 @@ def workload(series: Series, threads: str | None, higher_is_better: bool, name: 
         )
     merged = series.over([threads])
     counts = merged.column(threads).astype(int)
-    return Workload(name, counts, merged.aggregate(), series.metric, higher_is_better, threads)
+    metric = split_unit(series.metric)[0].lower()  # time[s] is a time, in s
+    return Workload(name, counts, merged.aggregate(), metric, higher_is_better, threads, unit)
 
 
 def read_performance(
@@ -159,10 +165,10 @@ def read_performance(
     data = read(path, "csv", value=_value_chooser(name, metric))
     if threads is not None:
         require_columns(data, [[threads]])
-    better = direction(data.value_name, higher_is_better, name)
+    better = direction(split_unit(data.value_name)[0].lower(), higher_is_better, name)
     kernels = [s.kernel for s in data]
     labels = kernels if "kernel" in data.columns else [Path(name).stem] * len(kernels)
     return [
-        workload(series, threads, better, atom)
+        workload(series, threads, better, atom, data.unit)
         for series, atom in zip(data, atom_names(labels), strict=True)
     ]

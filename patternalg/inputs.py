@@ -1,0 +1,140 @@
+"""Measurements checked against what the user meant to fit.
+
+A column the chosen form does not use is an error (fitting over it would mix, say, every
+core count into one model of x); a value column named like a size, or a parameter named
+like a time, gets a warning; zero or negative times are an error with their line, or a
+warning with ``--allow-nonpositive``.
+
+>>> from patternalg.measurements.readers import CsvReader
+>>> ms = CsvReader.read("m.csv", "x,p,time\\n8,1,5\\n8,2,3\\n")
+>>> check_columns(ms, ("x",), "pmnf")
+Traceback (most recent call last):
+...
+patternalg.errors.MeasurementError: m.csv:1: column 'p' is not used by --form pmnf (it fits x); --form amdahl fits x and p, --form memwall fits p and phi (or f_cpu and f_mem), --form presca fits p
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .errors import MeasurementError
+from .measurements import Measurements
+from .measurements.checks import first_bad
+from .measurements.names import split_unit
+from .units import NON_TIME_METRICS
+
+__all__ = ["check_columns", "column_warnings", "check_times", "used_columns", "checked"]
+
+#: the columns each fittable form uses (by name) and how to say so, for the hint of an
+#: unused column
+USES = {
+    "pmnf": ((), "every parameter (up to 3: x, p, ...)"),
+    "amdahl": (("x", "p"), "x and p"),
+    "memwall": (("p", "phi", "f_cpu", "f_mem"), "p and phi (or f_cpu and f_mem)"),
+    "presca": (("p",), "p"),
+}
+#: forms that check their measured values themselves (amdahl: times > 0, always)
+OWN_VALUE_CHECKS = frozenset({"amdahl", "memwall", "presca"})
+#: names of columns that hold sizes or counts: a parameter, not a measured value
+SIZE_NAMES = frozenset(
+    {"x", "n", "p", "size", "elements", "length", "count", "threads", "cores", "nodes"}
+)
+
+
+def check_columns(ms: Measurements, used: Sequence[str], form: str) -> None:
+    """Every parameter column of ``ms`` must be one of ``used`` by ``form``."""
+    for column in ms.parameters:
+        if column in used:
+            continue
+        others = [
+            f"--form {name} fits {says}"
+            for name, (cols, says) in USES.items()
+            if name != form and column in cols
+        ]
+        hint = (
+            ", ".join(others)
+            if others
+            else "no form uses it: drop the column, or keep the rows of one value of it"
+        )
+        raise MeasurementError(
+            f"column '{column}' is not used by --form {form} (it fits {', '.join(used)}); {hint}",
+            location=ms.location(),
+        )
+
+
+def column_warnings(ms: Measurements) -> list[str]:
+    """Warnings for a value column named like a size, a parameter named like a time.
+
+    >>> from patternalg.measurements.readers import CsvReader
+    >>> column_warnings(CsvReader.read("m.csv", "time_total,size\\n5,8\\n10,16\\n"))
+    ["m.csv:1: the value column 'size' looks like a size, not a measurement (name the measured column time, time_ms, ... or pass --metric)", "m.csv:1: the parameter 'time_total' looks like a time (is it the measured value? pass --metric time_total)"]
+    """
+    where = str(ms.location())
+    warnings = []
+    if split_unit(ms.value_name)[0].lower() in SIZE_NAMES:
+        warnings.append(
+            f"{where}: the value column '{ms.value_name}' looks like a size, not a measurement "
+            "(name the measured column time, time_ms, ... or pass --metric)"
+        )
+    for column in ms.parameters:
+        base, unit = split_unit(column)
+        if unit is not None or "time" in base.lower():
+            warnings.append(
+                f"{where}: the parameter '{column}' looks like a time "
+                f"(is it the measured value? pass --metric {column})"
+            )
+    return warnings
+
+
+def check_times(ms: Measurements, *, allow_nonpositive: bool = False) -> list[str]:
+    """Zero or negative times: an error at the first one's line, or (allowed) warnings.
+
+    Metrics that are not times (speedup, ...) are not checked here.
+    """
+    if ms.value_name.strip().lower() in NON_TIME_METRICS:
+        return []
+    warnings = []
+    for series in ms:
+        found = first_bad(series, series.metric or ms.value_name, lambda v: ~(v > 0))
+        if found is None:
+            continue
+        line, value = found
+        where = f"{series.path}:{line}" if line else series.path
+        message = (
+            f"{where}: {series.label}: the time {value:g} is not positive (a measured time is > 0)"
+        )
+        if not allow_nonpositive:
+            raise MeasurementError(message + "; --allow-nonpositive fits it anyway")
+        count = int(np.sum(~(series.repetitions() > 0)))
+        warnings.append(f"{message}; fitted anyway ({count} such value(s))")
+    return warnings
+
+
+def used_columns(ms: Measurements, form: str, mapped: Sequence[str] = ()) -> tuple[str, ...]:
+    """The parameter columns ``form`` fits: every one for pmnf; else those it uses by
+    name, those ``--param`` maps, or else the first (presca's thread counts) or only one.
+
+    >>> from patternalg.measurements.readers import CsvReader
+    >>> used_columns(CsvReader.read("m.csv", "size,time\\n8,5\\n"), "pmnf")
+    ('size',)
+    """
+    if form == "pmnf":  # one to three parameters, whatever their names
+        return ms.parameters
+    names = USES.get(form, ((), ""))[0]
+    used = tuple(p for p in ms.parameters if p in names or p in mapped)
+    if not used and (len(ms.parameters) == 1 or form == "presca"):
+        return ms.parameters[:1]  # presca: the first column holds the thread counts
+    return used or tuple(names)
+
+
+def checked(
+    ms: Measurements, form: str, *, mapped: Sequence[str] = (), allow_nonpositive: bool = False
+) -> list[str]:
+    """All checks of this module for fitting ``ms`` with ``form``; returns the warnings."""
+    check_columns(ms, used_columns(ms, form, mapped), form)
+    warnings = column_warnings(ms)
+    if form not in OWN_VALUE_CHECKS:
+        warnings += check_times(ms, allow_nonpositive=allow_nonpositive)
+    return warnings

@@ -1,0 +1,161 @@
+"""Units: every atomic model carries one, compositions convert to one unit exactly (pint,
+loaded only when needed), time never adds to a non-time, and every output states the unit."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+from helpers import ROOT, run_cli
+
+from patternalg import model
+from patternalg.errors import ModelFileError, UnitError
+from patternalg.library import AtomicModel, ModelLibrary
+from patternalg.symbols import x
+from patternalg.units import common_unit, factor
+
+KERNEL_MS = '[models.kernel]\nmodel = "2.5 * x"\nunit = "ms"\nx_range = [1000, 32000]\n'
+
+
+@pytest.fixture
+def kernel_ms(tmp_path):
+    path = tmp_path / "ms.toml"
+    path.write_text(KERNEL_MS)
+    return str(path)
+
+
+def test_milliseconds_are_converted_before_they_are_added_to_nanoseconds(kernel_ms):
+    # the bug: 2.5*4 ms + 536.185*4 ns was printed as 2154.74 (ms and ns added as they are)
+    result = run_cli("eval", "seq(kernel, inc)", "--models", kernel_ms, "--at", "x=4")
+    assert result.returncode == 0
+    assert result.stdout == "10002144.74 ns\n"  # 10 ms = 10^7 ns, + 2144.74 ns
+    assert "converted to ns: kernel (ms)" in result.stderr
+
+
+def test_the_symbolic_model_is_in_the_common_unit(kernel_ms):
+    assert run_cli("eval", "seq(kernel, inc)", "--models", kernel_ms).stdout == (
+        "2500536.185*x\n"
+    )
+
+
+def test_unit_option_chooses_the_unit_of_the_result(kernel_ms):
+    result = run_cli(
+        "eval", "seq(kernel, inc)", "--models", kernel_ms, "--at", "x=4", "--unit", "s",
+        "--format", "json",
+    )  # fmt: skip
+    data = json.loads(result.stdout)
+    assert data["unit"] == "s" and data["value"] == pytest.approx(0.01000214474, rel=1e-12)
+
+
+def test_conversion_factors_are_exact():
+    assert factor("ms", "ns") == 10**6  # pint's float path gives 999999.9999999999
+    assert factor("us", "ms") == Fraction(1, 1000)
+    assert factor("min", "s") == 60
+    one_ms = ModelLibrary([AtomicModel("k", x / x, unit="ms")])
+    assert model("k", one_ms) == 1  # one atom: no conversion
+    assert run_cli("eval", "k", "--unit", "ns", "--models", _file(one_ms)).stdout == (
+        "1000000.0 ns\n"
+    )
+
+
+def _file(library: ModelLibrary) -> str:
+    import tempfile
+
+    path = tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False).name
+    library.save(path)
+    return path
+
+
+def test_python_api_converts_too():
+    lib = ModelLibrary([AtomicModel("k", 2 * x, unit="us")])
+    assert model("seq(k, inc)", lib.merged(ModelLibrary.builtin()), x=1) == pytest.approx(
+        2000 + 536.185
+    )
+
+
+def test_time_plus_bytes_is_refused_naming_both_atoms(tmp_path):
+    path = tmp_path / "b.toml"
+    path.write_text('[models.traffic]\nmodel = "8 * x"\nunit = "bytes"\n')
+    result = run_cli("eval", "seq(inc, traffic)", "--models", str(path))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (
+        "patternalg eval: error: cannot compose inc (ns, a time) with traffic "
+        "(bytes, dimensionless): convert one of them first\n"
+    )
+
+
+def test_relative_times_of_the_memory_wall_models_never_add_to_nanoseconds():
+    with pytest.raises(UnitError, match=r"parsec_blackscholes \(T1, one_core_time\)"):
+        common_unit({"inc": "ns", "parsec_blackscholes": "T1"})
+    assert common_unit({"parsec_blackscholes": "T1", "parsec_bodytrack": "T1"}) == "T1"
+
+
+def test_eval_unit_must_fit_the_atoms():
+    result = run_cli("eval", "inc", "--unit", "furlongs")
+    assert result.returncode == 2
+    assert "--unit furlongs: a length, but inc is in ns (a time)" in result.stderr
+    assert "e.g. ns, us, ms, s" in result.stderr
+    bad = run_cli("eval", "inc", "--unit", "parsecs/fortnight/zz")
+    assert bad.returncode == 2 and "not a unit" in bad.stderr
+
+
+def test_model_files_state_real_units(tmp_path):
+    path = tmp_path / "m.toml"
+    path.write_text('[models.k]\nmodel = "x"\nunit = "time"\n')
+    with pytest.raises(ModelFileError, match=r"m.toml: models.k.unit: 'time' is not a unit"):
+        ModelLibrary.from_file(path)
+
+
+def test_every_output_states_the_unit():
+    text = run_cli("eval", "tpool_n(qsort)", "--at", "n=2", "--at", "x=1024")
+    assert text.stdout == "5294950.4 ns\n"
+    data = json.loads(run_cli("eval", "qsort", "--format", "json").stdout)
+    assert data["unit"] == "ns"
+    assert run_cli("eval", "qsort", "--format", "latex").stdout.endswith(r"\; \mathrm{ns}" + "\n")
+
+
+def test_evaluating_the_builtins_does_not_load_the_units_library():
+    code = (
+        "import sys; from patternalg.cli import main; "
+        "main(['eval', 'pipe(tpool_4(qsort), inc)', '--at', 'x=1024']); "
+        "print('pint loaded' if 'pint' in sys.modules else 'pint not loaded')"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120,
+        env={"PYTHONPATH": str(ROOT)},
+    ).stdout  # fmt: skip
+    assert out.splitlines() == ["2647475.2 ns", "pint not loaded"]
+
+
+def test_predict_labels_seconds_as_seconds(tmp_path):
+    # the bug: a time column in seconds was written as unit = "ns"
+    path = tmp_path / "scaling.csv"
+    path.write_text("p,time[s]\n1,10\n2,5.2\n4,2.8\n8,1.6\n16,1.1\n")
+    out = tmp_path / "m.toml"
+    result = run_cli("predict", str(path), "--upto", "2", "--out", str(out))
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[-1].endswith(" s")
+    assert ModelLibrary.from_file(out)["scaling"].unit == "s"
+    data = json.loads(run_cli("predict", str(path), "--upto", "2", "--format", "json").stdout)
+    assert data["unit"] == "s"
+
+
+def test_amdahl_fits_carry_the_measured_unit(tmp_path):
+    # the bug: amdahl wrote unit = "time" and ignored --unit
+    path = tmp_path / "a.csv"
+    rows = "".join(f"{x},{p},{x * (0.2 + 0.8 / p):g}\n" for x in (10, 20, 40) for p in (1, 2, 4))
+    path.write_text("x,p,time_us\n" + rows)
+    out = tmp_path / "m.toml"
+    assert run_cli("fit", str(path), "--form", "amdahl", "--out", str(out)).returncode == 0
+    model = ModelLibrary.from_file(out)["kernel"]
+    assert model.unit == "us" and model.ranges == {"p": (1.0, 4.0), "x": (10.0, 40.0)}
+    plain = tmp_path / "b.csv"
+    plain.write_text(path.read_text().replace("time_us", "time"))
+    assert (
+        run_cli("fit", str(plain), "--form", "amdahl", "--unit", "ms", "--out", str(out)).returncode
+        == 0
+    )
+    assert ModelLibrary.from_file(out)["kernel"].unit == "ms"
