@@ -13,7 +13,8 @@ error = (predicted - measured) / measured, as paper 001 defines it. Two protocol
   the upper half (extrapolation up to 16 times beyond the largest fitted size).
 
 Per modeler and protocol it prints the median and the worst |error| over the compositions
-(and, for the price paid at the small end, the median over all sizes of the full fit),
+(and, for the price paid at the small end, the median over all sizes of the full fit), the
+ratio of each modeler's medians to ``basic``'s (below 1: it predicts better),
 and with ``--terms`` the error of every composition (which rules miss, and where)::
 
     python benchmarks/bench_fidelity.py [--data DIR] [--modelers basic,default] [--terms]
@@ -126,6 +127,7 @@ def main() -> None:
     )
     print(f"{'':>8} | {'median':>10} {'worst':>11} | {'median':>11} {'worst':>11} | {'median':>9}")
     details = []
+    medians: dict[str, tuple[float, float]] = {}
     with tempfile.TemporaryDirectory() as name:
         for modeler in args.modelers.split(","):
             models, in_range, beyond, terms, points = errors(
@@ -138,6 +140,16 @@ def main() -> None:
                 f"{np.median(np.abs(in_range)):>9.1%}"
             )
             details.append((modeler, models, in_range, beyond, terms, points))
+            medians[modeler] = (float(np.median(last)), float(np.median(upper)))
+    if "basic" in medians:
+        base = medians["basic"]
+        for modeler, (last_median, upper_median) in medians.items():
+            if modeler != "basic":
+                print(
+                    f"{modeler} / basic (median |error|): largest size "
+                    f"{last_median / base[0]:.2f}x, beyond the fitted range "
+                    f"{upper_median / base[1]:.2f}x"
+                )
     if args.terms:
         for modeler, models, in_range, beyond, terms, points in details:
             print(f"\n{modeler}: " + "; ".join(f"{a} = {m}" for a, m in models.items()))
