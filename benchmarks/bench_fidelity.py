@@ -14,7 +14,9 @@ error = (predicted - measured) / measured, as paper 001 defines it. Two protocol
 
 Per modeler and protocol it prints the median and the worst |error| over the compositions
 (and, for the price paid at the small end, the median over all sizes of the full fit), the
-ratio of each modeler's medians to ``basic``'s (below 1: it predicts better),
+ratio of each modeler's medians to ``basic``'s (below 1: it predicts better), and a row
+``measured``: the compositions predicted from the measured atoms at each size, the error of
+the composition rules themselves, which no fit of the atoms removes but by chance,
 and with ``--terms`` the error of every composition (which rules miss, and where)::
 
     python benchmarks/bench_fidelity.py [--data DIR] [--modelers basic,default] [--terms]
@@ -92,6 +94,23 @@ def predictions(
     return np.array(rows)
 
 
+def rule_errors(data: Path) -> np.ndarray:
+    """The errors of the composition rules alone: every term predicted at each size from the
+    measured atoms there (medians; each atom a constant model), shape (terms, sizes)."""
+    points, atoms = read_text(data / "atoms.txt")
+    _, compositions = read_text(data / "compositions.txt")
+    columns = []
+    for k, size in enumerate(points):
+        text = "".join(
+            f'[models.{atom}]\nform = "expr"\nmodel = "{float(np.median(rows[k]))!r}"\nunit = "ns"\n'
+            for atom, rows in atoms.items()
+        )
+        library = patternalg.ModelLibrary.from_toml_text(text, f"measured atoms at x = {size:g}")
+        measured = [np.median(compositions[t][k]) for t in compositions]
+        columns.append(predictions(library, list(compositions), [size])[:, 0] / measured - 1)
+    return np.array(columns).T
+
+
 def errors(
     data: Path, modeler: str, aggregate: str | None, tmp: Path
 ) -> tuple[dict[str, str], np.ndarray, np.ndarray, list[str], list[float]]:
@@ -141,6 +160,13 @@ def main() -> None:
             )
             details.append((modeler, models, in_range, beyond, terms, points))
             medians[modeler] = (float(np.median(last)), float(np.median(upper)))
+    rules = np.abs(rule_errors(data))
+    upper = rules[:, len(points) - beyond.shape[1] :]
+    print(
+        f"{'measured':>8} | {np.median(rules[:, -1]):>10.2%} {rules[:, -1].max():>11.1%} | "
+        f"{np.median(upper):>11.2%} {upper.max():>11.1%} | {np.median(rules):>9.1%}"
+        "   (the measured atoms: the composition rules' own error)"
+    )
     if "basic" in medians:
         base = medians["basic"]
         for modeler, (last_median, upper_median) in medians.items():
