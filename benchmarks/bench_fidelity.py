@@ -13,10 +13,17 @@ error = (predicted - measured) / measured, as paper 001 defines it. Two protocol
   the upper half (extrapolation up to 16 times beyond the largest fitted size).
 
 Per modeler and protocol it prints the median and the worst |error| over the compositions
-(and, for the price paid at the small end, the median over all sizes of the full fit),
-and with ``--terms`` the error of every composition (which rules miss, and where)::
+(and, for the price paid at the small end, the median over all sizes of the full fit), the
+ratio of each modeler's medians to ``basic``'s (below 1: it predicts better), and a row
+``measured``: the compositions predicted from the measured atoms at each size, the error of
+the composition rules themselves, which no fit of the atoms removes but by chance,
+with ``--terms`` the error of every composition (which rules miss, and where), and with
+``--resamples N`` the spread of the medians over N bootstrap resamples of the repetitions and
+how often each modeler's are at most ``basic``'s (one run is noisy; a difference that flips
+between resamples is not one)::
 
     python benchmarks/bench_fidelity.py [--data DIR] [--modelers basic,default] [--terms]
+                                        [--resamples N]
 
 Each modeler aggregates the repetitions its own way (``basic`` the mean, as Extra-P;
 ``default`` the median); ``--aggregate`` sets one for both.
@@ -91,6 +98,23 @@ def predictions(
     return np.array(rows)
 
 
+def rule_errors(data: Path) -> np.ndarray:
+    """The errors of the composition rules alone: every term predicted at each size from the
+    measured atoms there (medians; each atom a constant model), shape (terms, sizes)."""
+    points, atoms = read_text(data / "atoms.txt")
+    _, compositions = read_text(data / "compositions.txt")
+    columns = []
+    for k, size in enumerate(points):
+        text = "".join(
+            f'[models.{atom}]\nform = "expr"\nmodel = "{float(np.median(rows[k]))!r}"\nunit = "ns"\n'
+            for atom, rows in atoms.items()
+        )
+        library = patternalg.ModelLibrary.from_toml_text(text, f"measured atoms at x = {size:g}")
+        measured = [np.median(compositions[t][k]) for t in compositions]
+        columns.append(predictions(library, list(compositions), [size])[:, 0] / measured - 1)
+    return np.array(columns).T
+
+
 def errors(
     data: Path, modeler: str, aggregate: str | None, tmp: Path
 ) -> tuple[dict[str, str], np.ndarray, np.ndarray, list[str], list[float]]:
@@ -112,12 +136,58 @@ def errors(
     return models, in_range, beyond, terms, points
 
 
+def resample(data: Path, out: Path, rng: np.random.Generator) -> Path:
+    """A copy of the run whose repetitions at each size are drawn with replacement."""
+    out.mkdir(exist_ok=True)
+    for name in ("atoms.txt", "compositions.txt"):
+        points, regions = read_text(data / name)
+        drawn = {
+            region: [rng.choice(row, size=len(row)).tolist() for row in rows]
+            for region, rows in regions.items()
+        }
+        write_text(out / name, points, drawn)
+    return out
+
+
+def resampled(data: Path, modelers: list[str], aggregate: str | None, count: int) -> None:
+    """Print how each modeler's medians vary over ``count`` resamples of the repetitions,
+    and how often they are at most ``basic``'s (is a difference more than this run's noise?)."""
+    rng = np.random.default_rng(12)
+    figures = {modeler: [] for modeler in modelers}
+    with tempfile.TemporaryDirectory() as name:
+        for k in range(count):
+            copy = resample(data, Path(name) / f"resample{k}", rng)
+            for modeler in modelers:
+                _, in_range, beyond, _, _ = errors(copy, modeler, aggregate, Path(name))
+                figures[modeler].append(
+                    (np.median(np.abs(in_range[:, -1])), np.median(np.abs(beyond)))
+                )
+    print(f"\nover {count} resamples of the repetitions: median |error| (10th-90th percentile)")
+    base = np.array(figures["basic"]) if "basic" in figures else None
+    for modeler, rows in figures.items():
+        table = np.array(rows)
+        cells = [
+            f"{np.median(table[:, c]):.2%} ({np.quantile(table[:, c], 0.1):.2%}-"
+            f"{np.quantile(table[:, c], 0.9):.2%})"
+            for c in (0, 1)
+        ]
+        line = f"{modeler:>8} | largest size {cells[0]:>22} | beyond {cells[1]:>22}"
+        if base is not None and modeler != "basic":
+            wins = np.mean(table <= base, axis=0)
+            line += f" | <= basic's in {wins[0]:.0%} / {wins[1]:.0%} of the resamples"
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default=str(DATA), help="directory of atoms/compositions.txt")
     parser.add_argument("--modelers", default="basic,default")
     parser.add_argument("--aggregate", choices=("mean", "median", "min", "max"))
     parser.add_argument("--terms", action="store_true", help="print every composition's error")
+    parser.add_argument(
+        "--resamples", type=int, default=0, metavar="N",
+        help="also refit on N resamples of the repetitions (about 5 s each)",
+    )
     args = parser.parse_args()
     data = Path(args.data)
     print(
@@ -126,6 +196,7 @@ def main() -> None:
     )
     print(f"{'':>8} | {'median':>10} {'worst':>11} | {'median':>11} {'worst':>11} | {'median':>9}")
     details = []
+    medians: dict[str, tuple[float, float]] = {}
     with tempfile.TemporaryDirectory() as name:
         for modeler in args.modelers.split(","):
             models, in_range, beyond, terms, points = errors(
@@ -138,6 +209,25 @@ def main() -> None:
                 f"{np.median(np.abs(in_range)):>9.1%}"
             )
             details.append((modeler, models, in_range, beyond, terms, points))
+            medians[modeler] = (float(np.median(last)), float(np.median(upper)))
+    rules = np.abs(rule_errors(data))
+    upper = rules[:, len(points) - beyond.shape[1] :]
+    print(
+        f"{'measured':>8} | {np.median(rules[:, -1]):>10.2%} {rules[:, -1].max():>11.1%} | "
+        f"{np.median(upper):>11.2%} {upper.max():>11.1%} | {np.median(rules):>9.1%}"
+        "   (the measured atoms: the composition rules' own error)"
+    )
+    if "basic" in medians:
+        base = medians["basic"]
+        for modeler, (last_median, upper_median) in medians.items():
+            if modeler != "basic":
+                print(
+                    f"{modeler} / basic (median |error|): largest size "
+                    f"{last_median / base[0]:.2f}x, beyond the fitted range "
+                    f"{upper_median / base[1]:.2f}x"
+                )
+    if args.resamples:
+        resampled(data, args.modelers.split(","), args.aggregate, args.resamples)
     if args.terms:
         for modeler, models, in_range, beyond, terms, points in details:
             print(f"\n{modeler}: " + "; ".join(f"{a} = {m}" for a, m in models.items()))
