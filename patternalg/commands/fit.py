@@ -77,7 +77,9 @@ def add_family_options(parser: argparse.ArgumentParser, families: Iterable[type[
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "file", metavar="FILE", help="measurements (CSV, Extra-P text/JSON, TaLPas); - for stdin"
+        "file",
+        metavar="FILE",
+        help="measurements (CSV, Extra-P text/JSON, TaLPas, a directory of Cube files); - for stdin",
     )
     names = fittable()
     parser.add_argument("--form", choices=names, default="pmnf", help="model family (default pmnf)")
@@ -86,7 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metric", help="the value column or metric to fit")
     parser.add_argument(
         "--input-format",
-        choices=("text", "json", "jsonl", "talpas", "csv"),
+        choices=("text", "json", "jsonl", "talpas", "csv", "cube"),
         help="format of FILE (default: from its extension and first line)",
     )
     families = _families()
