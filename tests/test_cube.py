@@ -100,6 +100,15 @@ def test_a_cube_file_or_a_file_format_for_a_directory_is_refused(tmp_path: Path)
         read(CUBESET / "single_parameter", "text")
 
 
+def test_a_scaling_for_a_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "m.csv"
+    path.write_text("x,time\n1,2\n2,4\n")
+    with pytest.raises(
+        MeasurementError, match=r"m.csv: a scaling \(strong\) applies to a directory"
+    ):
+        read(path, scaling="strong")
+
+
 def test_without_pycubexr_the_message_names_the_extra(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "pycubexr", None)
     with pytest.raises(MeasurementError, match=r"needs pycubexr.*pip install 'patternalg\[cube\]'"):
@@ -162,6 +171,12 @@ def test_basic_modeler_on_a_cube_set_finds_extrap_s_models() -> None:
         assert fitted["coefficient"] == pytest.approx(term["coefficient"], rel=1e-9)
     assert ours["main->foo"]["coefficient"] == pytest.approx(4.95 / 2)
     assert ours["main->foo"]["atom"] == "main_foo"
+    strong = run_cli(
+        "fit", str(CUBESET / "simple_threaded"), "--scaling", "strong", "--format", "json"
+    )
+    assert strong.returncode == 0, strong.stderr
+    (foo,) = [r for r in json.loads(strong.stdout) if r["kernel"] == "main->foo"]
+    assert foo["coefficient"] == pytest.approx(4.95 * 2)
 
 
 @needs_pycubexr
@@ -210,3 +225,27 @@ def test_a_damaged_cube_file_is_named(tmp_path: Path) -> None:
     (root / "mm.x2" / "profile.cubex").write_bytes(b"not a tar archive")
     with pytest.raises(MeasurementError, match=r"mm.x2/profile.cubex: cannot read the Cube file"):
         read(root)
+
+
+@needs_pycubexr
+def test_two_parameters_and_repetitions_from_folder_names(tmp_path: Path) -> None:
+    profile = {
+        f: CUBESET / "simple_threaded" / f"example.f{f}" / f"cube-example{f}.cubex"
+        for f in (1, 2, 3)
+    }
+    root = cube_set(
+        tmp_path,
+        {
+            "run.p2.n10.z7.r1": profile[1],
+            "run.p2.n10.z7.r2": profile[2],
+            "run.p4.n10.z7.r1": profile[3],
+            "run.p2.n20.z7.r1": profile[3],
+        },
+    )
+    ms = read(root)
+    assert ms.parameters == ("p", "n")  # z is the same everywhere
+    (foo,) = [s for s in ms if s.kernel == "main->foo"]
+    assert foo.points.tolist() == [[2, 10], [2, 20], [4, 10]]
+    # two runs of 4 threads at (2, 10): 8 repetitions, their mean that of f = 1 and f = 2
+    assert [len(v) for v in foo.values] == [8, 4, 4]
+    assert foo.aggregate().tolist() == pytest.approx([2.475 * 1.5, 2.475 * 3, 2.475 * 3])

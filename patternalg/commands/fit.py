@@ -15,6 +15,7 @@ from typing import Any
 from ..errors import FitError
 from ..forms import FORMS, Form, Option, form_class
 from ..library import ModelLibrary
+from ..measurements.cube import SCALINGS
 from .common import add_format_option, print_json
 
 
@@ -91,6 +92,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("text", "json", "jsonl", "talpas", "csv", "cube"),
         help="format of FILE (default: from its extension and first line)",
     )
+    parser.add_argument(
+        "--scaling",
+        choices=SCALINGS,
+        help="a directory of Cube profiles: each process's or thread's value is a repetition "
+        "(weak, the default), those that ran the call path (weak_threaded), or their sum (strong)",
+    )
     families = _families()
     add_family_options(parser, families.values())
 
@@ -131,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     cls = _families()[args.form]
     options = _options(cls, args)
     value = cls.value_column(args.metric)
-    data = read(args.file, args.input_format, metric=args.metric, value=value)
+    data = read(args.file, args.input_format, metric=args.metric, value=value, scaling=args.scaling)
     progress = Progress()
     try:
         reports = cls.fit_each(data, progress=progress, **options)

@@ -230,5 +230,8 @@ class DirectoryReader(Reader):
 
     @classmethod
     @abstractmethod
-    def read_directory(cls, path: str | Path, *, metric: str | None = None) -> Measurements:
-        """The measurements in the directory ``path``."""
+    def read_directory(
+        cls, path: str | Path, *, metric: str | None = None, scaling: str | None = None
+    ) -> Measurements:
+        """The measurements in the directory ``path`` (``scaling``: how its processes and
+        threads become repetitions; None: the format's default)."""

@@ -201,14 +201,15 @@ class CubeReader(DirectoryReader):
 
     @classmethod
     def read_directory(
-        cls, path: str | Path, *, metric: str | None = None, scaling: str = "weak"
+        cls, path: str | Path, *, metric: str | None = None, scaling: str | None = None
     ) -> Measurements:
         """The measurements of a Cube set: ``metric`` (default ``time``) per call path.
 
-        ``scaling`` is ``weak`` (each location's value is a repetition: their mean is the
+        ``scaling`` is ``weak`` (the default: each location's value is a repetition: their mean is the
         mean over processes and threads), ``weak_threaded`` (the same without the zeros of
         threads that did not run the call path) or ``strong`` (a profile's values summed).
         """
+        scaling = scaling or "weak"
         if scaling not in SCALINGS:
             raise MeasurementError(f"unknown scaling '{scaling}' (valid: {', '.join(SCALINGS)})")
         directory = Path(path)

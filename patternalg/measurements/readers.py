@@ -45,13 +45,15 @@ def read(
     *,
     metric: str | None = None,
     value: ValueChoice = None,
+    scaling: str | None = None,
 ) -> Measurements:
     """Read measurements from a file, or from standard input for ``-``.
 
     ``format`` is a key of :data:`READERS` (default: sniffed); ``metric`` keeps only that
     metric (in a CSV file without a ``metric`` column: the value column of that name);
     ``value`` names a CSV file's value column (or several names, the first present wins),
-    or is a function choosing it from the numeric columns.
+    or is a function choosing it from the numeric columns. ``scaling`` says how a directory
+    of Cube profiles turns processes and threads into repetitions (:class:`CubeReader`).
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "m.csv")
@@ -64,7 +66,12 @@ def read(
     """
     directory = _directory_reader(path, format)
     if directory is not None:
-        return directory.read_directory(path, metric=metric)
+        return directory.read_directory(path, metric=metric, scaling=scaling)
+    if scaling is not None:
+        raise MeasurementError(
+            f"a scaling ({scaling}) applies to a directory of Cube profiles, not to a file",
+            location=Location(str(path)),
+        )
     name, text = read_source(path)
     if not text.strip():
         raise MeasurementError("the file is empty", location=Location(name))
