@@ -82,7 +82,9 @@ def test_directory_errors_name_the_directory_and_the_rule(tmp_path: Path) -> Non
         read(empty)
     # Extra-P's negative_example2: the parameters in another order
     swapped = cube_set(tmp_path / "a", {"mm.y1x1z1": None, "x10y1z1": None})
-    with pytest.raises(MeasurementError, match=r"names the parameters x, y, z, folder 'mm.y1x1z1'"):
+    with pytest.raises(
+        MeasurementError, match=r"names the parameters x, y, z but folder 'mm.y1x1z1' y, x, z"
+    ):
         read(swapped)
     same = cube_set(tmp_path / "b", {"mm.x1.r1": None, "mm.x1.r2": None})
     with pytest.raises(MeasurementError, match=r"every folder has the same parameter values"):

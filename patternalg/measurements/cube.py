@@ -93,8 +93,9 @@ def _points(directory: Path, files: list[Path]) -> tuple[tuple[str, ...], list[P
     for file, (names, _) in zip(files, named, strict=True):
         if names != first:
             raise MeasurementError(
-                f"folder '{file.parent.name}' names the parameters {', '.join(names)}, "
-                f"folder '{files[0].parent.name}' {', '.join(first)} (same names, same order)",
+                f"folder '{file.parent.name}' names the parameters {', '.join(names)} but "
+                f"folder '{files[0].parent.name}' {', '.join(first)} (every folder must name "
+                "the same parameters in the same order)",
                 location=Location(str(directory)),
             )
     varying = [i for i in range(len(first)) if len({values[i] for _, values in named}) > 1]
