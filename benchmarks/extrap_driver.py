@@ -2,7 +2,11 @@
 
 Runs inside Extra-P's own virtual environment (``bench_fit.py`` starts it there)::
 
-    EXTRAP_VENV/bin/python extrap_driver.py FILE [--format text|json|jsonl|talpas] [--modeler Basic]
+    EXTRAP_VENV/bin/python extrap_driver.py FILE [--format text|json|jsonl|talpas|cube] [--modeler Basic]
+
+With ``--format cube`` FILE is a directory of Cube files (``--scaling weak|weak_threaded|strong``);
+``--metric NAME`` keeps one metric's models; ``--measurements`` adds the mean and median Extra-P
+read at every point of every kernel.
 
 Only Extra-P's public classes are used (reader, ModelGenerator); nothing of it is copied.
 """
@@ -48,6 +52,9 @@ def main() -> None:
     parser.add_argument("file")
     parser.add_argument("--format", default="text")
     parser.add_argument("--modeler", default="Basic")
+    parser.add_argument("--scaling", default="weak")
+    parser.add_argument("--metric")
+    parser.add_argument("--measurements", action="store_true")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     import scipy.optimize  # noqa: F401  (Extra-P imports it on first use; keep that out of the timing)
@@ -55,6 +62,12 @@ def main() -> None:
 
     if args.format == "text":
         from extrap.fileio.file_reader.text_file_reader import TextFileReader as Reader
+    elif args.format == "cube":
+        from extrap.fileio.file_reader.cube_file_reader2 import CubeFileReader2
+
+        class Reader(CubeFileReader2):  # noqa: N801  (the scaling given, read as the others)
+            scaling_type = args.scaling
+
     elif args.format == "talpas":
         from extrap.fileio.file_reader.talpas_file_reader import TalpasFileReader as Reader
     else:
@@ -68,6 +81,8 @@ def main() -> None:
     model, model_cpu = time.perf_counter() - start, time.process_time() - cpu
     models = []
     for (callpath, metric), found in generator.models.items():
+        if args.metric and metric.name != args.metric:
+            continue
         function = found.hypothesis.function
         models.append(
             {
@@ -78,7 +93,22 @@ def main() -> None:
             }
         )
     times = {"read_seconds": read, "model_seconds": model, "model_cpu_seconds": model_cpu}
-    json.dump({**times, "models": models}, sys.stdout)
+    result = {**times, "models": models}
+    if args.measurements:
+        result["parameters"] = [p.name for p in experiment.parameters]
+        result["measurements"] = [
+            {
+                "kernel": callpath.name,
+                "metric": metric.name,
+                "point": list(m.coordinate),
+                "mean": float(m.mean),
+                "median": float(m.median),
+            }
+            for (callpath, metric), found in experiment.measurements.items()
+            if not args.metric or metric.name == args.metric
+            for m in found
+        ]
+    json.dump(result, sys.stdout)
 
 
 if __name__ == "__main__":

@@ -154,7 +154,7 @@ def test_sniff() -> None:
     assert sniff("a.dat", '{\n "parameters": ["x"]}') == "json"
     assert sniff("a.dat", "# comment\nPARAMETER x\n") == "text"
     assert sniff("a.dat", "# comment\nx time\n1 2\n") == "csv"
-    assert set(READERS) == {"csv", "text", "json", "jsonl", "talpas"}
+    assert set(READERS) == {"csv", "text", "json", "jsonl", "talpas", "cube"}
 
 
 # --- errors: file, line and reason -------------------------------------------------------

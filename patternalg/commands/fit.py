@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -22,6 +23,7 @@ from ..errors import FitError
 from ..forms import FORMS, Form, Option, form_class
 from ..forms.base import FitReport
 from ..inputs import checked
+from ..measurements.cube import SCALINGS
 from ..quality import quality_line
 from ..toml_writer import table_text
 from .common import add_format_option
@@ -86,7 +88,9 @@ def add_family_options(parser: argparse.ArgumentParser, families: Iterable[type[
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "file", metavar="FILE", help="measurements (CSV, Extra-P text/JSON, TaLPas); - for stdin"
+        "file",
+        metavar="FILE",
+        help="measurements (CSV, Extra-P text/JSON, TaLPas, a directory of Cube files); - for stdin",
     )
     names = fittable()
     parser.add_argument("--form", choices=names, default="pmnf", help="model family (default pmnf)")
@@ -95,13 +99,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metric", help="the value column or metric to fit")
     parser.add_argument(
         "--input-format",
-        choices=("text", "json", "jsonl", "talpas", "csv"),
+        choices=("text", "json", "jsonl", "talpas", "csv", "cube"),
         help="format of FILE (default: from its extension and first line)",
     )
     parser.add_argument(
         "--allow-nonpositive",
         action="store_true",
         help="fit zero or negative times with a warning (default: an error naming the line)",
+    )
+    parser.add_argument(
+        "--scaling",
+        choices=SCALINGS,
+        help="a directory of Cube profiles: each process's or thread's value is a repetition "
+        "(weak, the default), those that ran the call path (weak_threaded), or their sum (strong)",
     )
     families = _families()
     add_family_options(parser, families.values())
@@ -222,9 +232,11 @@ def _fit_all(
     from ..measurements import read
 
     value = cls.value_column(args.metric)
-    data = read(args.file, args.input_format, metric=args.metric, value=value)
+    data = read(args.file, args.input_format, metric=args.metric, value=value, scaling=args.scaling)
     mapped = [item.partition("=")[0].strip() for item in options.get("param", ())]
-    for warning in checked(data, cls.name, mapped=mapped, allow_nonpositive=args.allow_nonpositive):
+    # in a Cube profile a thread that never ran a call path spent 0 s there: a real value
+    allow = args.allow_nonpositive or data.format == "cube"
+    for warning in checked(data, cls.name, mapped=mapped, allow_nonpositive=allow):
         print(f"warning: {warning}", file=sys.stderr)
     progress = Progress()
     try:
@@ -248,7 +260,8 @@ def run(args: argparse.Namespace) -> int:
 
     output = _Output(args, summary)
     try:
-        data = _fit_batches(cls, args, options, output) if hasattr(cls, "fit_batches") else None
+        fast = hasattr(cls, "fit_batches") and os.path.isfile(args.file) and not args.scaling
+        data = _fit_batches(cls, args, options, output) if fast else None
         if data is None:
             output.discard()
             output = _Output(args, summary)

@@ -1,7 +1,8 @@
 """One measurement model and its readers.
 
 :func:`read` turns a file (or ``-``, standard input) in any format of :data:`READERS`
-(CSV, Extra-P text, JSON, JSON Lines, TaLPas) into :class:`Measurements`: named
+(CSV, Extra-P text, JSON, JSON Lines, TaLPas; a directory of Score-P/Cube profiles with
+the extra ``patternalg[cube]``, :class:`CubeReader`) into :class:`Measurements`: named
 parameters, and per kernel x metric a :class:`Series` holding the repetitions at each
 point with the source line of every value. :class:`Aggregation` combines repetitions;
 :func:`atom_name` is the one rule from kernel names to atom names. Every malformed input
@@ -16,7 +17,8 @@ the reason.
 [('sort', 'sort', [8.0, 16.0]), ('inc', 'inc', [8.0])]
 """
 
-from .base import Reader
+from .base import DirectoryReader, Reader
+from .cube import CubeReader
 from .model import Aggregation, Measurements, Series
 from .names import atom_name, atom_names, is_value_name, split_unit
 from .readers import READERS, read, sniff
@@ -30,6 +32,8 @@ __all__ = [
     "split_unit",
     "is_value_name",
     "Reader",
+    "DirectoryReader",
+    "CubeReader",
     "READERS",
     "read",
     "sniff",

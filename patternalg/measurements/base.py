@@ -22,7 +22,16 @@ from ..errors import Location, MeasurementError
 from .model import Measurements, Series, where
 from .names import split_unit
 
-__all__ = ["Reader", "ValueChoice", "read_source", "number", "numbers", "Collector", "STDIN"]
+__all__ = [
+    "Reader",
+    "DirectoryReader",
+    "ValueChoice",
+    "read_source",
+    "number",
+    "numbers",
+    "Collector",
+    "STDIN",
+]
 
 #: how ``-`` (standard input) is named in messages
 STDIN = "<stdin>"
@@ -203,3 +212,26 @@ class Reader(ABC):
         cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
     ) -> Measurements:
         """The measurements in ``text`` (read from ``path``, for messages)."""
+
+
+class DirectoryReader(Reader):
+    """A format stored as a directory of files (a Cube set): read from its path, never
+    recognised from text; :meth:`read` ignores ``text`` and reads the directory ``path``."""
+
+    @classmethod
+    def sniff(cls, first: str) -> bool:
+        return False
+
+    @classmethod
+    def read(
+        cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
+    ) -> Measurements:
+        return cls.read_directory(path, metric=metric)
+
+    @classmethod
+    @abstractmethod
+    def read_directory(
+        cls, path: str | Path, *, metric: str | None = None, scaling: str | None = None
+    ) -> Measurements:
+        """The measurements in the directory ``path`` (``scaling``: how its processes and
+        threads become repetitions; None: the format's default)."""

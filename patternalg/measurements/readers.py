@@ -9,8 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import Location, MeasurementError
-from .base import Reader, ValueChoice, read_source
+from .base import DirectoryReader, Reader, ValueChoice, read_source
 from .csv import CsvReader
+from .cube import CubeReader
 from .json import JsonLinesReader, JsonReader, TalpasReader
 from .model import Measurements
 from .text import TextReader
@@ -19,7 +20,8 @@ __all__ = ["READERS", "sniff", "read"]
 
 #: format name -> reader class, in the order formats are sniffed (CSV, the fallback, last)
 READERS: dict[str, type[Reader]] = {
-    cls.name: cls for cls in (TalpasReader, JsonLinesReader, JsonReader, TextReader, CsvReader)
+    cls.name: cls
+    for cls in (TalpasReader, JsonLinesReader, JsonReader, TextReader, CubeReader, CsvReader)
 }
 
 
@@ -43,13 +45,15 @@ def read(
     *,
     metric: str | None = None,
     value: ValueChoice = None,
+    scaling: str | None = None,
 ) -> Measurements:
     """Read measurements from a file, or from standard input for ``-``.
 
     ``format`` is a key of :data:`READERS` (default: sniffed); ``metric`` keeps only that
     metric (in a CSV file without a ``metric`` column: the value column of that name);
     ``value`` names a CSV file's value column (or several names, the first present wins),
-    or is a function choosing it from the numeric columns.
+    or is a function choosing it from the numeric columns. ``scaling`` says how a directory
+    of Cube profiles turns processes and threads into repetitions (:class:`CubeReader`).
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "m.csv")
@@ -60,6 +64,14 @@ def read(
     >>> ms.select(kernel="sort").series[0].aggregate().tolist()
     [1.5, 3.5]
     """
+    directory = _directory_reader(path, format)
+    if directory is not None:
+        return directory.read_directory(path, metric=metric, scaling=scaling)
+    if scaling is not None:
+        raise MeasurementError(
+            f"a scaling ({scaling}) applies to a directory of Cube profiles, not to a file",
+            location=Location(str(path)),
+        )
     name, text = read_source(path)
     if not text.strip():
         raise MeasurementError("the file is empty", location=Location(name))
@@ -71,3 +83,27 @@ def read(
         )
     result = reader.read(name, text, metric=metric, value=value)
     return result.select(metric=metric) if metric else result
+
+
+def _directory_reader(path: str | Path, format: str | None) -> type[DirectoryReader] | None:
+    """The reader of a directory format (a Cube set) if ``path`` is a directory or ``format``
+    or its suffix names one; an error if such a format is given something else."""
+    readers = {n: r for n, r in READERS.items() if issubclass(r, DirectoryReader)}
+    is_dir = str(path) != "-" and Path(path).is_dir()
+    suffix = Path(str(path)).suffix.lower()
+    chosen = readers.get(format or "") or next(
+        (r for r in readers.values() if suffix in r.suffixes), None
+    )
+    if is_dir and format and chosen is None:
+        raise MeasurementError(
+            f"is a directory; the {format} format reads a file "
+            f"(formats that read a directory: {', '.join(readers)})",
+            location=Location(str(path)),
+        )
+    if chosen is not None and not is_dir:
+        raise MeasurementError(
+            f"not a directory: the {chosen.name} format is a directory of folders named by "
+            f"parameter values, each holding {', '.join(chosen.suffixes)} files",
+            location=Location(str(path)),
+        )
+    return chosen or (next(iter(readers.values())) if is_dir else None)
