@@ -7,8 +7,8 @@ from collections.abc import Mapping
 import sympy
 
 from .algebra import Semantics, evaluate
-from .bindings import as_value, bind
 from .library import AtomicModel, ModelLibrary
+from .pointwise import at_point
 from .syntax import parse
 
 __all__ = ["model"]
@@ -22,11 +22,18 @@ def model(
 ) -> sympy.Expr:
     """Text of a term to its closed-form model in one call; keywords bind symbols.
 
+    With bindings, the result is the model's value there: a pipe whose stages are numbers
+    at the point is their maximum, whatever the semantics (see :mod:`patternalg.pointwise`).
+
     >>> model("pipe(tpool_4(qsort), inc)")
     258.5425*x*log2(x)
     >>> model("tpool_n(qsort)", n=2, x=1024)
     5294950.40000000
+    >>> model("pipe(inc, nop)", x=4)
+    5422.97000000000
     """
     term = parse(text)
-    expr = evaluate(term, library if library is not None else ModelLibrary.builtin(), semantics)
-    return bind(term, expr, {k: as_value(v) for k, v in at.items()}) if at else expr
+    library = library if library is not None else ModelLibrary.builtin()
+    if at:
+        return at_point(term, library, at, semantics).expr
+    return evaluate(term, library, semantics)

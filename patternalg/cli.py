@@ -24,6 +24,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("patternalg.commands.check", "prove or refute a law, e.g. 'pipe(A, B) <= seq(A, B)'"),
     "predict": ("patternalg.commands.predict", "PreSca: predict scalability from measurements"),
     "tune": ("patternalg.commands.tune", "simulate the OPreSca and Binsearch thread tuners"),
+    "sweep": ("patternalg.commands.sweep", "tabulate models over a grid of sizes or counts"),
+    "compare": ("patternalg.commands.compare", "which design is fastest where, with crossovers"),
+    "optimize": ("patternalg.commands.optimize", "the best thread counts under linear budgets"),
+    "explore": ("patternalg.commands.explore", "designs reachable by the laws, ranked"),
 }
 
 

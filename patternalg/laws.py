@@ -40,6 +40,7 @@ from .bindings import counts
 from .errors import EvaluationError
 from .library import AtomicModel, ModelLibrary
 from .pmnf.normal_form import compare, normal_form
+from .pointwise import substitute_counts
 from .proof import RELATIONS, decide
 from .symbols import log2, x
 from .syntax import parse_law_parts
@@ -168,6 +169,11 @@ BUILTIN_LAWS: tuple[Law, ...] = tuple(
         ),
         ("pipe_ge_stage", "pipe(A, B) >= A", "eq. (4): a pipeline is no faster than any stage"),
         ("tpool_speedup", "tpool_n(A) <= A", "eq. (3): more threads are never slower"),
+        (
+            "tpool_more",
+            "tpool_{n+1}(A) <= tpool_n(A)",
+            "eq. (3): one more thread is never slower (replication of a stage)",
+        ),
         (
             "pipe_seq_absorb",
             "pipe(A, seq(A, B)) == seq(A, B)",
@@ -446,50 +452,6 @@ class _Instance:
         )
 
 
-def _bind_counts(term: Term, values: Mapping[sympy.Symbol, sympy.Expr]) -> Term:
-    """``term`` with the counts of its task pools and mapReduces evaluated at ``values``.
-
-    Counts are bound before evaluating, so that an asymptotic pipe compares numbers
-    rather than falling back to the pointwise Max on a symbolic count.
-    """
-    done: dict[int, Term] = {}
-    stack: list[tuple[Term, bool]] = [(term, False)]
-    while stack:
-        node, ready = stack.pop()
-        kids = node.children()
-        if not ready and kids:
-            stack.append((node, True))
-            stack.extend((c, False) for c in kids)
-            continue
-        new = [done[id(c)] for c in kids]
-        if isinstance(node, TPool):
-            done[id(node)] = TPool(node.count.xreplace(values), new[0])
-        elif isinstance(node, Seq | Pipe):
-            done[id(node)] = type(node)(new[0], new[1])
-        elif isinstance(node, MapReduce):
-            shuffle = node.shuffle
-            if shuffle is not None:
-                shuffle = replace(
-                    shuffle,
-                    nodes=shuffle.nodes.xreplace(values),
-                    threads=shuffle.threads.xreplace(values),
-                    keys=shuffle.keys.xreplace(values),
-                )
-            done[id(node)] = replace(
-                node,
-                nodes=node.nodes.xreplace(values),
-                threads=node.threads.xreplace(values),
-                per_key=node.per_key.xreplace(values),
-                keys=node.keys.xreplace(values),
-                map=new[0],
-                shuffle=shuffle,
-                reduce=new[1],
-            )
-        else:
-            done[id(node)] = node
-    return done[id(term)]
-
-
 def _instantiate(law: Law, case: _Case, semantics: Semantics) -> _Instance:
     """Evaluate both sides with the counts and the symbols of the law's atoms bound first."""
     values = {s: sympy.Integer(v) for s, v in case.values}
@@ -506,7 +468,7 @@ def _instantiate(law: Law, case: _Case, semantics: Semantics) -> _Instance:
     }
     sides = [
         evaluate(
-            _bind_counts(side, values),
+            substitute_counts(side, values),
             library,
             semantics,
             metavariables=models,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy
 
@@ -19,6 +19,9 @@ from .algebra import Derivation, Semantics
 from .arith import format_expr
 from .errors import EvaluationError
 from .terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool, format_count
+
+if TYPE_CHECKING:
+    from .pointwise import PointValue
 
 __all__ = ["as_text", "as_latex", "as_number", "format_number", "explain_lines", "as_json"]
 
@@ -92,18 +95,31 @@ def _range_note(model: Any, bindings: Mapping[sympy.Symbol, sympy.Expr]) -> str:
 
 
 def explain_lines(
-    derivation: Derivation, bindings: Mapping[sympy.Symbol, sympy.Expr] | None = None
+    derivation: Derivation,
+    bindings: Mapping[sympy.Symbol, sympy.Expr] | None = None,
+    point: PointValue | None = None,
 ) -> list[str]:
-    """The derivation as an indented tree: each sub-term, its model, bottlenecks and sources."""
+    """The derivation as an indented tree: each sub-term, its model, bottlenecks and sources.
+
+    With ``point`` every line also shows the sub-term's value there, and each pipe the
+    stage that is its bottleneck at the point.
+    """
     bindings = bindings or {}
     lines = []
-    for step in derivation.steps:
+    at_point = point.steps if point is not None else (None,) * len(derivation.steps)
+    for step, here in zip(derivation.steps, at_point, strict=True):
         indent = "  " * min(step.depth, 40)
         line = f"{indent}{_label(step.term)}  =  {as_text(step.model)}"
+        if here is not None and here.value != step.model:
+            line += f"  ->  {as_text(here.value)} at the point"
         notes = []
+        if here is not None and isinstance(step.term, Pipe) and here.winner is not None:
+            stage = step.term.left if here.winner == 0 else step.term.right
+            notes.append(f"bottleneck at the point: {_short(stage)}")
         if isinstance(step.term, Pipe) and step.note.startswith("bottleneck"):
             stage = step.term.left if "left" in step.note else step.term.right
-            notes.append(f"bottleneck: {_short(stage)}")
+            label = f"{point.semantics.value} bottleneck" if point is not None else "bottleneck"
+            notes.append(f"{label}: {_short(stage)}")
         elif step.note and not isinstance(step.term, Atom):
             notes.append(step.note)
         if isinstance(step.term, Atom):

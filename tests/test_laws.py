@@ -80,6 +80,7 @@ def test_builtin_law_ids_are_stable():
         "pipe_le_seq",
         "pipe_ge_stage",
         "tpool_speedup",
+        "tpool_more",
         "pipe_seq_absorb",
     ]
 
@@ -114,6 +115,7 @@ EXPECTED = {
     "pipe_le_seq": ("holds", "proved"),
     "pipe_ge_stage": ("holds-asymptotically", "proved"),
     "tpool_speedup": ("proved", "proved"),
+    "tpool_more": ("proved", "proved"),
     "pipe_seq_absorb": ("holds", "proved"),
 }
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..algebra import Derivation, Semantics, evaluate
-from ..bindings import bind, parse_binding
+from ..pointwise import PointValue, at_point, collect_bindings, undecided_note
 from ..render import as_json, as_latex, as_number, as_text, explain_lines, format_number
 from ..syntax import parse
 from .common import (
@@ -16,9 +16,6 @@ from .common import (
     print_json,
     read_text_argument,
 )
-
-UNDECIDED = "some pipe stages could not be ordered asymptotically; the model keeps their Max"
-
 
 def mixed_units(derivation: Derivation) -> str:
     """``"ns: inc, qsort; s: matmul"`` when the atoms of a term differ in unit, else ``""``."""
@@ -58,18 +55,25 @@ def run(args: argparse.Namespace) -> int:
     term = parse(read_text_argument(args.term, "the term"))
     library = load_library(args)
     semantics = Semantics.of(args.semantics)
-    bindings = dict(parse_binding(b) for b in args.at)
+    bindings = collect_bindings(args.at)
     derivation = Derivation()
-    expr = bind(term, evaluate(term, library, semantics, derivation=derivation), bindings)
+    point: PointValue | None = None
+    if bindings:
+        point = at_point(term, library, bindings, semantics, derivation=derivation)
+        expr = point.expr
+        notes = point.notes()
+    else:
+        expr = evaluate(term, library, semantics, derivation=derivation)
+        notes = [undecided_note(semantics)] if derivation.undecided else []
     value = as_number(expr)
-    notes = [UNDECIDED] if derivation.undecided else []
     units = mixed_units(derivation)
     if units:
         notes.append(
             f"the atoms have different units ({units}); the model combines them as they are"
         )
     if args.format == "json":
-        print_json(as_json(term, expr, semantics, value, notes))
+        data = as_json(term, expr, semantics, value, notes)
+        print_json(data if point is None else {**data, **point.to_json(), "value": value})
     elif args.format == "latex":
         print(as_latex(expr))
     else:
@@ -80,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         from ..symbols import symbol
 
         out = sys.stdout if args.format != "json" else sys.stderr
-        for line in explain_lines(derivation, {symbol(k): v for k, v in bindings.items()}):
+        lines = explain_lines(derivation, {symbol(k): v for k, v in bindings.items()}, point)
+        for line in lines:
             print(line, file=out)
     return 0

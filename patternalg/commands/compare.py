@@ -1,0 +1,30 @@
+"""``patternalg compare T1 T2 [T3 ...] [--over x=A..B]``: which design is fastest where."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..decisions.options import DEFAULT_RANGE
+from .common import load_library
+from .decide import add_point_options, at, axes, emit, terms
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("terms", nargs="+", metavar="TERM", help="two or more designs")
+    add_point_options(
+        parser,
+        over_help=f"the swept symbol and its range (default {DEFAULT_RANGE}); "
+        "a second --over draws a region map",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..decisions.compare import compare
+    from ..decisions.numeric import count_symbols
+    from ..syntax import parse
+
+    library = load_library(args)
+    parsed = terms(args)
+    integer = frozenset(s for t in parsed for s in count_symbols(parse(t)))
+    emit(args, compare(parsed, over=axes(args, integer) or None, at=at(args), library=library))
+    return 0

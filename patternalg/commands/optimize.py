@@ -1,0 +1,53 @@
+"""``patternalg optimize TERM --budget "a+b<=24" --at x=1024``: the best thread counts."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..decisions.options import OBJECTIVES
+from ..errors import EvaluationError
+from .common import load_library, read_text_argument
+from .decide import add_point_options, at, axes, emit
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("term", metavar="TERM", help="a term with free thread counts, e.g. tpool_a(...)")
+    parser.add_argument(
+        "--budget",
+        action="append",
+        default=[],
+        metavar="LINEAR",
+        help="a linear budget on the counts, e.g. 'a+b<=24' (repeatable)",
+    )
+    parser.add_argument(
+        "--vary", action="append", default=[], metavar="SYMBOL", help="also choose this symbol"
+    )
+    parser.add_argument(
+        "--objective",
+        choices=OBJECTIVES,
+        default="max",
+        help="with --over: minimise the worst (max) or the mean value over the grid",
+    )
+    parser.add_argument("--top", type=int, default=5, help="runners-up to show (default 5)")
+    add_point_options(parser, over_help="optimise over a range of x, e.g. x=1e3..1e6:20:log")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..decisions.optimize import optimize
+
+    library = load_library(args)
+    grids = axes(args)
+    if len(grids) > 1:
+        raise EvaluationError("optimize takes at most one --over")
+    result = optimize(
+        read_text_argument(args.term, "the term"),
+        budgets=args.budget,
+        at=at(args),
+        over=grids[0] if grids else None,
+        objective=args.objective,
+        vary=args.vary,
+        top=args.top,
+        library=library,
+    )
+    emit(args, result)
+    return 0

@@ -1,0 +1,103 @@
+"""Linear budgets on thread counts: ``a+b<=24``, ``2*a + b <= 32``, ``a >= 2``.
+
+>>> b = parse_budget("a + 2*b <= 24", ("a", "b"))
+>>> b.coefficients, b.bound
+((1.0, 2.0), 24.0)
+>>> parse_budget("a*b <= 24", ("a", "b"))
+Traceback (most recent call last):
+...
+patternalg.errors.EvaluationError: --budget 'a*b <= 24': not linear in a, b (a budget is a sum of counts times numbers, e.g. a+b<=24)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import sympy
+
+from ..errors import EvaluationError, ParseError
+from ..symbols import symbol
+from ..syntax import parse_arithmetic
+
+__all__ = ["Budget", "parse_budget", "upper_bounds"]
+
+_RELATION = re.compile(r"<=|>=|<|>|==")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """``coefficients . counts <= bound`` (strict: ``<``), over the free counts in order."""
+
+    text: str
+    coefficients: tuple[float, ...]
+    bound: float
+    strict: bool = False
+
+    def holds(self, assignments: np.ndarray) -> np.ndarray:
+        """Which rows of ``assignments`` (one column per count) satisfy the budget."""
+        total = assignments @ np.array(self.coefficients)
+        slack = 1e-9 * max(1.0, abs(self.bound))
+        return total < self.bound - slack if self.strict else total <= self.bound + slack
+
+
+def parse_budget(text: str, names: Sequence[str]) -> Budget:
+    """Parse ``LHS REL RHS`` (REL one of <=, <, >=, >, ==) as a linear budget over ``names``.
+
+    ``==`` is not a budget; ``>=`` and ``>`` are turned around.
+    """
+    where = f"--budget {text!r}"
+    parts = _RELATION.split(text)
+    relations = _RELATION.findall(text)
+    if len(relations) != 1 or relations[0] == "==":
+        raise EvaluationError(f"{where}: expected one of <=, <, >=, > between two sides, e.g. a+b<=24")
+    try:
+        lhs, rhs = (parse_arithmetic(p) for p in parts)
+    except ParseError as exc:
+        raise EvaluationError(f"{where}: {exc}") from None
+    relation = relations[0]
+    expr = sympy.expand(lhs - rhs if relation in ("<=", "<") else rhs - lhs)
+    used = {s.name for s in expr.free_symbols}
+    if not used & set(names):
+        free = ", ".join(names) or "none"
+        raise EvaluationError(f"{where}: names no free thread count (free: {free})")
+    if used - set(names):
+        unknown = ", ".join(sorted(used - set(names)))
+        raise EvaluationError(
+            f"{where}: {unknown} is not a free thread count (free: {', '.join(names)})"
+        )
+    variables = [symbol(n) for n in names]
+    try:
+        poly = sympy.Poly(expr, *variables)
+    except sympy.PolynomialError:
+        poly = None
+    if poly is None or poly.total_degree() > 1 or not all(c.is_number for c in poly.coeffs()):
+        raise EvaluationError(
+            f"{where}: not linear in {', '.join(names)} (a budget is a sum of counts times "
+            "numbers, e.g. a+b<=24)"
+        )
+    coefficients = tuple(float(poly.coeff_monomial(v)) for v in variables)
+    constant = float(poly.coeff_monomial(1))
+    return Budget(text, coefficients, -constant, relation in ("<", ">"))
+
+
+def upper_bounds(budgets: Sequence[Budget], count: int) -> list[float]:
+    """Each count's largest value that some assignment of counts >= 1 allows (inf if none)."""
+    upper = [np.inf] * count
+    for _ in range(count + 1):  # propagate bounds through budgets with negative coefficients
+        for budget in budgets:
+            for v, a in enumerate(budget.coefficients):
+                if a <= 0:
+                    continue
+                rest = sum(
+                    c * 1.0 if c > 0 else c * upper[w]
+                    for w, c in enumerate(budget.coefficients)
+                    if w != v and c != 0
+                )
+                if np.isfinite(rest):
+                    room = (budget.bound - rest) / a
+                    top = np.ceil(room - 1e-9) - 1 if budget.strict else np.floor(room + 1e-9)
+                    upper[v] = min(upper[v], top)
+    return upper

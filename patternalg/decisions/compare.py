@@ -1,0 +1,456 @@
+"""``compare``: which design is fastest where, with the crossover points between them.
+
+Crossovers are solved exactly by sympy where the difference of two models is, piece by
+piece of its ``max``es, an expression of Extra-P's normal form (a few ``c*x^i*log2(x)^j``
+terms); other sign changes are bracketed on a log grid and refined by bisection to a
+relative 1e-9, and each crossover says which (``exact``). Where two designs are equal
+without changing places (one never loses) the point is a *touch*, not a crossover.
+
+>>> result = compare(["inc", "nop"], over=parse_axis("x=1..1e6:log"))
+>>> [(round(c.value, 4), c.exact) for c in result.crossovers]
+[(10.114, True)]
+>>> [(i.winner, round(i.start, 4)) for i in result.intervals]
+[('inc', 1.0), ('nop', 10.114)]
+>>> result.asymptotic_winner
+'nop'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import sympy
+
+from ..algebra import Semantics, evaluate
+from ..asymptotics import compare as compare_growth
+from ..asymptotics import normal_form
+from ..bindings import as_value
+from ..errors import EvaluationError
+from ..library import AtomicModel
+from ..symbols import log2, symbol, x
+from ..terms import Term
+from .grid import Axis, parse_axis
+from .numeric import Compiled
+from .options import DEFAULT_RANGE
+from .results import Tabular, number, unit_of
+from .sweep import prepare
+
+__all__ = ["Crossover", "Interval", "Region", "Comparison", "compare", "DEFAULT_RANGE"]
+
+#: relative precision of numerically refined crossovers
+RTOL = 1e-9
+_SCAN = 4096  #: points of the scan that brackets sign changes
+_MAX_PIECES = 64  #: equations tried per pair (each max doubles them)
+
+
+@dataclass(frozen=True)
+class Crossover:
+    """A point where two designs are equal: a ``crossover`` (the winner changes) or a ``touch``."""
+
+    symbol: str
+    value: float
+    exact: bool  #: solved by sympy (True) or bracketed and refined to RTOL (False)
+    kind: str  #: "crossover" or "touch"
+    designs: tuple[str, str]  #: for a crossover: the winner below, the winner above
+
+    def to_json(self) -> dict[str, Any]:
+        """``{symbol, value, exact, kind, designs}``."""
+        return {
+            "symbol": self.symbol,
+            "value": self.value,
+            "exact": self.exact,
+            "kind": self.kind,
+            "designs": list(self.designs),
+        }
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A stretch of the swept symbol with one winner; ``ratios`` are each design's model over
+    the winner's at the two ends."""
+
+    start: float
+    end: float
+    winner: str
+    ratios: tuple[tuple[str, float | None, float | None], ...]
+    ties: tuple[str, ...] = ()  #: designs equal to the winner inside the interval
+
+    def to_json(self) -> dict[str, Any]:
+        """``{from, to, winner, ties, ratio}`` (ratio: design -> [at from, at to])."""
+        return {
+            "from": self.start,
+            "to": self.end,
+            "winner": self.winner,
+            "ties": list(self.ties),
+            "ratio": {name: [a, b] for name, a, b in self.ratios},
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class Region:
+    """The winner in every cell of a two-symbol grid."""
+
+    axes: tuple[Axis, Axis]
+    winners: np.ndarray  #: indices into the compared terms, shape (len(axes[0]), len(axes[1]))
+
+    def text(self, terms: Sequence[str]) -> list[str]:
+        """A character map: the first symbol across, the second up; a legend below."""
+        first, second = self.axes
+        lines = [f"{second.name} \\ {first.name}"]
+        for j in reversed(range(len(second))):
+            row = "".join(chr(ord("A") + int(w)) for w in self.winners[:, j])
+            lines.append(f"{second.values[j]:>10.6g} | {row}")
+        lines.append(f"{'':>10} + {first.values[0]:.6g} .. {first.values[-1]:.6g}")
+        lines += [f"  {chr(ord('A') + i)} = {t}" for i, t in enumerate(terms)]
+        return lines
+
+    def to_json(self, terms: Sequence[str]) -> list[dict[str, Any]]:
+        """One cell per grid point: both symbols' values and the winner."""
+        first, second = self.axes
+        return [
+            {
+                first.name: float(first.values[i]),
+                second.name: float(second.values[j]),
+                "winner": terms[int(self.winners[i, j])],
+            }
+            for i in range(len(first))
+            for j in range(len(second))
+        ]
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison(Tabular):
+    """Which of several designs is fastest where (see :func:`compare`)."""
+
+    terms: tuple[str, ...]
+    symbol: str
+    bounds: tuple[float, float]
+    crossovers: tuple[Crossover, ...]
+    touches: tuple[Crossover, ...]
+    intervals: tuple[Interval, ...]
+    asymptotic_winner: str | None
+    unit: str | None
+    region: Region | None = None
+    #: with a region map: the second symbol's value at which crossovers are computed
+    slice_at: tuple[tuple[str, float], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """``{terms, symbol, range, crossovers, touches, intervals, asymptotic_winner, unit}``
+        and ``cells`` for a two-symbol region map."""
+        data = {
+            "terms": list(self.terms),
+            "symbol": self.symbol,
+            "range": list(self.bounds),
+            "crossovers": [c.to_json() for c in self.crossovers],
+            "touches": [c.to_json() for c in self.touches],
+            "intervals": [i.to_json() for i in self.intervals],
+            "asymptotic_winner": self.asymptotic_winner,
+            "unit": self.unit,
+        }
+        if self.region is not None:
+            data["cells"] = self.region.to_json(self.terms)
+            data["slice_at"] = dict(self.slice_at)
+        return data
+
+    def header(self) -> list[str]:
+        """Columns of the interval table."""
+        return ["from", "to", "winner", *(f"{t} / winner at from" for t in self.terms)]
+
+    def rows(self) -> list[list[Any]]:
+        """One row per interval."""
+        return [[i.start, i.end, i.winner, *(r[1] for r in i.ratios)] for i in self.intervals]
+
+
+    def text(self) -> list[str]:
+        """The comparison for people, one line each."""
+        lines = []
+        if self.slice_at:
+            where = ", ".join(f"{k} = {v:g}" for k, v in self.slice_at)
+            lines.append(f"along {self.symbol} at {where}:")
+        for i in self.intervals:
+            rest = [(n, a, b) for n, a, b in i.ratios if n != i.winner]
+            equal = list(i.ties)
+            others = ", ".join(
+                f"{n} x{a:.4g} .. x{b:.4g}" for n, a, b in rest if n not in equal and None not in (a, b)
+            )
+            verdict = f"{i.winner} wins" if not equal else f"{i.winner} ties with {', '.join(equal)}"
+            lines.append(
+                f"{self.symbol} in [{i.start:.10g}, {i.end:.10g}]: {verdict}"
+                + (f" (others over it at the ends: {others})" if others else "")
+            )
+        for c in self.crossovers:
+            how = "exact" if c.exact else f"refined to rel. {RTOL:g}"
+            lines.append(
+                f"crossover at {c.symbol} = {c.value:.10g} ({how}): {c.designs[0]} below, "
+                f"{c.designs[1]} above"
+            )
+        for c in self.touches:
+            how = "exact" if c.exact else f"refined to rel. {RTOL:g}"
+            lines.append(
+                f"touch at {c.symbol} = {c.value:.10g} ({how}): {c.designs[0]} equals "
+                f"{c.designs[1]} there and never loses to it nearby"
+            )
+        winner = self.asymptotic_winner or "undecided"
+        lines.append(f"asymptotic winner (x -> oo): {winner}")
+        if self.region is not None:
+            lines += self.region.text(self.terms)
+        return lines
+
+
+# --- finding the points where two models are equal ------------------------------------------
+def _pieces(expr: sympy.Expr) -> list[sympy.Expr]:
+    """Equations whose roots contain every root of ``expr`` and every point where one of its
+    ``max``/``min`` switches argument: each branch of each ``max``, and the switches."""
+    out: list[sympy.Expr] = []
+    todo = [expr]
+    while todo and len(out) + len(todo) <= _MAX_PIECES:
+        e = todo.pop()
+        found = next(iter(e.atoms(sympy.Max, sympy.Min)), None)
+        if found is None:
+            out.append(e)
+            continue
+        args = found.args
+        out.extend(a - b for i, a in enumerate(args) for b in args[i + 1 :])
+        todo.extend(e.xreplace({found: a}) for a in args)
+    if todo:
+        raise _TooMany
+    return out
+
+
+class _TooMany(Exception):
+    """Too many max/min branches to solve exactly."""
+
+
+def _solvable(piece: sympy.Expr, s: sympy.Symbol) -> bool:
+    if s == x:
+        form = normal_form(piece)
+        return form is not None and len(list(form.items())) <= 3
+    return bool(piece.is_rational_function(s))
+
+
+def _exact_roots(difference: sympy.Expr, s: sympy.Symbol, lo: float, hi: float) -> list[float] | None:
+    """Real roots in [lo, hi] of the equations of ``difference``'s pieces, or None if a piece
+    is not of a shape sympy solves (the caller brackets numerically)."""
+    try:
+        pieces = _pieces(difference)
+    except _TooMany:
+        return None
+    if not all(_solvable(p, s) for p in pieces):
+        return None
+    roots: list[float] = []
+    for piece in pieces:
+        if piece.is_number:
+            continue
+        equation = piece.replace(log2, lambda a: sympy.log(a) / sympy.log(2))
+        try:
+            solutions = sympy.solve(equation, s)
+        except (NotImplementedError, ValueError, TypeError):
+            return None
+        for root in solutions:
+            value = complex(sympy.N(root, 17))
+            if abs(value.imag) <= 1e-12 * max(1.0, abs(value.real)) and lo <= value.real <= hi:
+                roots.append(value.real)
+    return roots
+
+
+def _bisect(f: Callable[[float], float], a: float, b: float) -> float:
+    """A root of ``f`` between ``a`` and ``b`` (signs differ) to a relative RTOL."""
+    fa = f(a)
+    while abs(b - a) > RTOL * max(abs(a), abs(b)):
+        mid = math.sqrt(a * b) if a > 0 else (a + b) / 2
+        fm = f(mid)
+        if fm == 0:
+            return mid
+        if (fm < 0) == (fa < 0):
+            a, fa = mid, fm
+        else:
+            b = mid
+    return (a + b) / 2
+
+
+def _golden_min(f: Callable[[float], float], a: float, b: float) -> float:
+    """The minimiser of a unimodal ``f`` on [a, b] to a relative RTOL."""
+    ratio = (math.sqrt(5) - 1) / 2
+    c, d = b - ratio * (b - a), a + ratio * (b - a)
+    while abs(b - a) > RTOL * max(abs(a), abs(b)):
+        if f(c) < f(d):
+            b, d = d, c
+            c = b - ratio * (b - a)
+        else:
+            a, c = c, d
+            d = a + ratio * (b - a)
+    return (a + b) / 2
+
+
+def _numeric_roots(diff: Callable[[np.ndarray], np.ndarray], scan: np.ndarray) -> list[float]:
+    """Sign changes of ``diff`` on ``scan`` refined by bisection, and touches (local minima of
+    |diff| relative to the models that reach zero) refined by golden section."""
+    d = diff(scan)
+    if np.all(d == 0):
+        return []  # the same model: equal everywhere, never a crossover
+    roots = []
+    scalar = lambda v: float(diff(np.array([v]))[0])  # noqa: E731
+    sign = np.sign(d)
+    for i in np.nonzero(sign[:-1] * sign[1:] < 0)[0]:
+        roots.append(_bisect(scalar, float(scan[i]), float(scan[i + 1])))
+    roots += [float(scan[i]) for i in np.nonzero(d == 0)[0]]
+    size = np.abs(d)
+    for i in range(1, len(scan) - 1):
+        if size[i] <= size[i - 1] and size[i] <= size[i + 1] and sign[i - 1] == sign[i + 1] != 0:
+            best = _golden_min(lambda v: abs(scalar(v)), float(scan[i - 1]), float(scan[i + 1]))
+            roots.append(best)
+    return roots
+
+
+# --- the comparison --------------------------------------------------------------------------
+def _scan(axis: Axis) -> np.ndarray:
+    lo, hi = axis.bounds
+    if lo > 0:
+        dense = np.geomspace(lo, hi, _SCAN)
+    else:
+        dense = np.linspace(lo, hi, _SCAN)
+    return np.unique(np.concatenate([dense, axis.values]))
+
+
+def _winners(values: np.ndarray) -> np.ndarray:
+    """Index of the smallest model at each point; ties go to the earlier design."""
+    return np.argmin(values, axis=0)
+
+
+def compare(
+    terms: Sequence[str | Term],
+    *,
+    over: Axis | Sequence[Axis] | None = None,
+    at: Mapping[str, Any] | None = None,
+    library: Mapping[str, AtomicModel] | None = None,
+) -> Comparison:
+    """Which of ``terms`` is fastest where over one swept symbol (default x in 1..2^40),
+    with a region map when two symbols are swept."""
+    axes = [over] if isinstance(over, Axis) else list(over or [parse_axis(DEFAULT_RANGE)])
+    if len(terms) < 2:
+        raise EvaluationError(f"compare needs at least two terms, got {len(terms)}")
+    compiled, _, library = prepare(terms, axes, at, library)
+    names = tuple(str(c.term) for c in compiled)
+    if len(set(names)) < len(names):
+        raise EvaluationError("compare: a term is given twice")
+    axis = axes[0]
+    s = symbol(axis.name)
+    region = _region(compiled, axes) if len(axes) == 2 else None
+    if region is not None:  # crossovers along the first symbol at the second's smallest value
+        first = float(axes[1].values[0])
+        at = {**(at or {}), axes[1].name: int(first) if first.is_integer() else first}
+        compiled, _, library = prepare(terms, axes[:1], at, library)
+
+    def values(points: np.ndarray) -> np.ndarray:
+        return np.stack([c.values({axis.name: points}) for c in compiled])
+
+    lo, hi = axis.bounds
+    scan = _scan(axis)
+    candidates: list[tuple[float, bool]] = []
+    for i in range(len(compiled)):
+        for j in range(i + 1, len(compiled)):
+            diff_expr = compiled[i].expr - compiled[j].expr
+            exact = _exact_roots(diff_expr, s, lo, hi)
+            if exact is not None:
+                candidates += [(r, True) for r in exact]
+                continue
+            pair = (i, j)
+            diff = lambda v, p=pair: (  # noqa: E731
+                compiled[p[0]].values({axis.name: v}) - compiled[p[1]].values({axis.name: v})
+            )
+            candidates += [(r, False) for r in _numeric_roots(diff, scan)]
+    crossovers, touches = _classify(candidates, values, names, axis.name, lo, hi)
+    bounds = [lo, *(c.value for c in crossovers), hi]
+    intervals = []
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        mid = math.sqrt(start * end) if start > 0 else (start + end) / 2
+        ends = values(np.array([start, mid, end]))
+        win = int(_winners(ends[:, 1:2])[0])
+        ratios = tuple(
+            (names[k], number(ends[k, 0] / ends[win, 0]), number(ends[k, 2] / ends[win, 2]))
+            for k in range(len(names))
+        )
+        ties = tuple(
+            names[k] for k in range(len(names)) if k != win and ends[k, 1] == ends[win, 1]
+        )
+        intervals.append(Interval(start, end, names[win], ratios, ties))
+    return Comparison(
+        names,
+        axis.name,
+        (lo, hi),
+        tuple(crossovers),
+        tuple(touches),
+        tuple(intervals),
+        _asymptotic_winner(compiled, names, library, at),
+        unit_of([c.term for c in compiled], library),
+        region,
+        () if region is None else ((axes[1].name, float(axes[1].values[0])),),
+    )
+
+
+def _classify(
+    candidates: list[tuple[float, bool]],
+    values: Callable[[np.ndarray], np.ndarray],
+    names: tuple[str, ...],
+    symbol_name: str,
+    lo: float,
+    hi: float,
+) -> tuple[list[Crossover], list[Crossover]]:
+    """Keep the points where the best design ties with another: crossovers where the winner
+    changes across the point, touches where it does not (exact roots win over numeric ones)."""
+    crossovers: list[Crossover] = []
+    touches: list[Crossover] = []
+    for point, exact in sorted(candidates, key=lambda c: (c[0], not c[1])):
+        if not lo < point < hi:
+            continue
+        if any(abs(point - c.value) <= 1e-7 * abs(point) for c in crossovers + touches):
+            continue  # the same point found twice (the exact one came first)
+        step = max(abs(point) * 1e-6, 1e-12)
+        around = values(np.array([point - step, point, point + step]))
+        at_point = around[:, 1]
+        best = float(at_point.min())
+        tied = np.nonzero(at_point <= best + 1e-7 * abs(best))[0]
+        if len(tied) < 2:
+            continue  # two designs cross there, but neither is the fastest
+        below, above = int(np.argmin(around[:, 0])), int(np.argmin(around[:, 2]))
+        if below != above:
+            crossovers.append(Crossover(symbol_name, point, exact, "crossover", (names[below], names[above])))
+        else:
+            other = next(int(k) for k in tied if int(k) != below)
+            touches.append(Crossover(symbol_name, point, exact, "touch", (names[below], names[other])))
+    return crossovers, touches
+
+
+def _asymptotic_winner(
+    compiled: list[Compiled],
+    names: tuple[str, ...],
+    library: Mapping[str, AtomicModel],
+    at: Mapping[str, Any] | None,
+) -> str | None:
+    """The design whose asymptotic closed form grows slowest in x (None if undecided)."""
+    mapping = {symbol(k): as_value(v) for k, v in (at or {}).items() if k != "x"}
+    forms = [evaluate(c.term, library, Semantics.ASYMPTOTIC).xreplace(mapping) for c in compiled]
+    best = 0
+    for k in range(1, len(forms)):
+        order = compare_growth(forms[k], forms[best])
+        if order is None:
+            return None
+        if order < 0:
+            best = k
+    return names[best]
+
+
+def _region(compiled: list[Compiled], axes: Sequence[Axis]) -> Region:
+    grid = dict(
+        zip(
+            (a.name for a in axes),
+            np.meshgrid(*(a.values for a in axes), indexing="ij"),
+            strict=True,
+        )
+    )
+    stacked = np.stack([c.values(grid) for c in compiled])
+    return Region((axes[0], axes[1]), _winners(stacked))

@@ -1,0 +1,497 @@
+"""``explore``: the designs reachable from a term by rewrites that built-in laws justify.
+
+Each rewrite is one of the algebra's laws (:data:`patternalg.laws.BUILTIN_LAWS`) read
+left to right or right to left at one place of the term, and is named by the law and
+the semantics under which the law holds (:data:`LAW_SEMANTICS`):
+
+* ``pipe_vs_tpool2_seq``: ``pipe(A, B)`` <-> ``tpool_2(seq(A, B))``
+* ``pipe_tpool_layering``: ``pipe(tpool_n(A), tpool_n(B))`` <-> ``tpool_n(pipe(A, B))``
+* ``pipe_le_seq``: stage fission ``seq(A, B)`` -> ``pipe(A, B)`` and fusion, back
+* ``tpool_speedup``: task-pool introduction ``A`` -> ``tpool_2(A)`` and elimination
+* ``tpool_more``: replication ``tpool_n(A)`` -> ``tpool_{n+1}(A)`` and back
+
+Designs are counted in threads (an atom or a pipe stage costs one thread, ``seq`` the
+larger of its parts, ``pipe`` the sum of its stages, ``tpool_n`` n times its body), kept
+within the budget, and ranked by the pointwise model at the given point (or, without
+one, by the asymptotic closed form). Every design carries its chain of rewrites.
+
+>>> result = explore("pipe(qsort, inc)", threads=2, at={"x": 1024})
+>>> result.designs[0].term, [r.law for r in result.designs[0].rewrites]
+('tpool_2(seq(qsort, inc))', ['pipe_vs_tpool2_seq'])
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+
+from ..algebra import Semantics, evaluate
+from ..asymptotics import NormalForm, compare_normal_forms, normal_form
+from ..bindings import as_value
+from ..errors import EvaluationError
+from ..library import AtomicModel, ModelLibrary
+from ..pointwise import at_point
+from ..symbols import symbol
+from ..syntax import parse
+from ..terms import Atom, MapReduce, Pipe, Seq, Term, TPool
+from .results import Tabular, unit_of
+
+__all__ = ["Rewrite", "Design", "Exploration", "explore", "thread_count", "LAW_SEMANTICS", "RULES"]
+
+#: the semantics under which each law that explore uses holds (checked by the test suite
+#: against ``patternalg.laws.check``): "proved" or "holds" there
+LAW_SEMANTICS: dict[str, tuple[str, ...]] = {
+    "pipe_vs_tpool2_seq": ("exact",),
+    "pipe_tpool_layering": ("asymptotic", "exact"),
+    "pipe_le_seq": ("asymptotic", "exact"),
+    "tpool_speedup": ("asymptotic", "exact"),
+    "tpool_more": ("asymptotic", "exact"),
+}
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One step: ``before`` became ``after`` by ``law`` read in ``direction``; ``relation``
+    holds between the whole designs (``before >= after``: the step never slows the design)."""
+
+    law: str
+    direction: str  #: "->" (left to right) or "<-"
+    relation: str  #: between before and after: "==", ">=" or "<="
+    semantics: tuple[str, ...]
+    before: str
+    after: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{law, direction, relation, semantics, before, after}``."""
+        return {
+            "law": self.law,
+            "direction": self.direction,
+            "relation": self.relation,
+            "semantics": list(self.semantics),
+            "before": self.before,
+            "after": self.after,
+        }
+
+
+@dataclass(frozen=True)
+class Design:
+    """A design reached from the start term, its value, thread count and rewrite chain."""
+
+    term: str
+    value: float | None  #: the pointwise model at the point (None when ranked asymptotically)
+    model: str  #: its closed form (asymptotic semantics) with the point's non-x symbols bound
+    threads: int
+    rewrites: tuple[Rewrite, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{term, value, model, threads, rewrites}``."""
+        return {
+            "term": self.term,
+            "value": self.value,
+            "model": self.model,
+            "threads": self.threads,
+            "rewrites": [r.to_json() for r in self.rewrites],
+        }
+
+
+@dataclass(frozen=True)
+class Exploration(Tabular):
+    """The ranked designs of :func:`explore`."""
+
+    start: str
+    threads: int
+    at: tuple[tuple[str, str], ...]
+    designs: tuple[Design, ...]  #: the best ``top``, best first
+    visited: int  #: designs within the thread budget that were reached
+    complete: bool  #: False if the search stopped after its expansions
+    unit: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{start, threads, at, designs, visited, complete, unit}``."""
+        return {
+            "start": self.start,
+            "threads": self.threads,
+            "at": dict(self.at),
+            "designs": [d.to_json() for d in self.designs],
+            "visited": self.visited,
+            "complete": self.complete,
+            "unit": self.unit,
+        }
+
+    def header(self) -> list[str]:
+        """Columns of the ranking."""
+        return ["rank", "term", "value", "threads", "rewrites"]
+
+    def rows(self) -> list[list[Any]]:
+        """One row per design; rewrites as ``law ->`` steps."""
+        return [
+            [i + 1, d.term, d.value if d.value is not None else d.model, d.threads,
+             "; ".join(f"{r.law} {r.direction}" for r in d.rewrites)]
+            for i, d in enumerate(self.designs)
+        ]
+
+
+    def text(self) -> list[str]:
+        """The ranking for people, each design with its chain of rewrites."""
+        unit = f" {self.unit}" if self.unit else ""
+        lines = []
+        for i, d in enumerate(self.designs):
+            shown = f"{d.value:.6g}{unit}" if d.value is not None else d.model
+            lines.append(f"{i + 1}. {d.term}  =  {shown}  ({d.threads} threads)")
+            for r in d.rewrites:
+                lines.append(
+                    f"     {r.law} {r.direction} [{'/'.join(r.semantics)}]: "
+                    f"{r.before}  {r.relation}  {r.after}"
+                )
+        state = "complete" if self.complete else "stopped: raise --expansions to search further"
+        lines.append(f"{self.visited} designs within {self.threads} threads visited ({state})")
+        return lines
+
+
+# --- threads ---------------------------------------------------------------------------------
+def thread_count(term: Term, memo: dict[Term, int] | None = None) -> int:
+    """Threads a design occupies: atom 1, seq the larger part, pipe the sum, tpool_n n times.
+
+    >>> thread_count(parse("pipe(tpool_3(qsort), seq(inc, nop))"))
+    4
+    """
+    memo = memo if memo is not None else {}
+    for node in _post_order(term, memo):
+        kids = [memo[c] for c in node.children()]
+        if isinstance(node, Pipe):
+            memo[node] = kids[0] + kids[1]
+        elif isinstance(node, Seq):
+            memo[node] = max(kids)
+        elif isinstance(node, TPool):
+            memo[node] = _int_count(node.count) * kids[0]
+        elif isinstance(node, MapReduce):
+            memo[node] = _int_count(node.nodes) * _int_count(node.threads)
+        else:
+            memo[node] = 1
+    return memo[term]
+
+
+def _int_count(count: sympy.Expr) -> int:
+    if not count.is_Integer:
+        raise EvaluationError(
+            f"explore needs numeric thread counts, got {count} (bind it with --at)"
+        )
+    return int(count)
+
+
+def _post_order(term: Term, done: Mapping[Term, Any] | None = None) -> Iterator[Term]:
+    """Sub-terms children first, skipping those already in ``done`` (and their parts)."""
+    done = done if done is not None else {}
+    stack: list[tuple[Term, bool]] = [(term, False)]
+    while stack:
+        node, ready = stack.pop()
+        if node in done:
+            continue
+        if ready or not node.children():
+            yield node
+        else:
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(node.children()) if c not in done)
+
+
+# --- the rules -------------------------------------------------------------------------------
+class _Make:
+    """Builds terms hash-consed: an equal term built twice is the same object, so the
+    search's lookups compare identities, and a pool's count is expanded once."""
+
+    def __init__(self) -> None:
+        self.made: dict[tuple[Any, ...], Term] = {}
+
+    def node(self, kind: type, *parts: Any) -> Term:
+        key = (kind, *(p if isinstance(p, int) else id(p) for p in parts))
+        found = self.made.get(key)
+        if found is None:
+            if kind is TPool:
+                found = TPool(sympy.Integer(parts[0]), parts[1])
+            else:
+                found = kind(*parts)
+            self.made[key] = found
+        return found
+
+    def seq(self, left: Term, right: Term) -> Term:
+        return self.node(Seq, left, right)
+
+    def pipe(self, left: Term, right: Term) -> Term:
+        return self.node(Pipe, left, right)
+
+    def pool(self, count: int | sympy.Expr, body: Term) -> Term:
+        return self.node(TPool, int(count), body)
+
+
+Rule = Callable[[Term, _Make], list[Term]]
+
+
+def _to_tpool2_seq(t: Term, make: _Make) -> list[Term]:
+    return [make.pool(2, make.seq(t.left, t.right))] if isinstance(t, Pipe) else []
+
+
+def _from_tpool2_seq(t: Term, make: _Make) -> list[Term]:
+    if isinstance(t, TPool) and t.count == 2 and isinstance(t.body, Seq):
+        return [make.pipe(t.body.left, t.body.right)]
+    return []
+
+
+def _layer(t: Term, make: _Make) -> list[Term]:
+    if (
+        isinstance(t, Pipe)
+        and isinstance(t.left, TPool)
+        and isinstance(t.right, TPool)
+        and t.left.count == t.right.count
+    ):
+        return [make.pool(t.left.count, make.pipe(t.left.body, t.right.body))]
+    return []
+
+
+def _unlayer(t: Term, make: _Make) -> list[Term]:
+    if isinstance(t, TPool) and isinstance(t.body, Pipe):
+        if isinstance(t.body.left, TPool) or isinstance(t.body.right, TPool):
+            return []  # a pool in a pool is tpool_nest's business, not a new design
+        return [make.pipe(make.pool(t.count, t.body.left), make.pool(t.count, t.body.right))]
+    return []
+
+
+def _fission(t: Term, make: _Make) -> list[Term]:
+    return [make.pipe(t.left, t.right)] if isinstance(t, Seq) else []
+
+
+def _fusion(t: Term, make: _Make) -> list[Term]:
+    return [make.seq(t.left, t.right)] if isinstance(t, Pipe) else []
+
+
+def _introduce(t: Term, make: _Make) -> list[Term]:
+    return [] if isinstance(t, TPool | MapReduce) else [make.pool(2, t)]
+
+
+def _eliminate(t: Term, make: _Make) -> list[Term]:
+    return [t.body] if isinstance(t, TPool) and t.count == 2 else []
+
+
+def _more(t: Term, make: _Make) -> list[Term]:
+    return [make.pool(int(t.count) + 1, t.body)] if isinstance(t, TPool) else []
+
+
+def _fewer(t: Term, make: _Make) -> list[Term]:
+    if isinstance(t, TPool) and t.count > 2:
+        return [make.pool(int(t.count) - 1, t.body)]
+    return []
+
+
+#: (law id, direction, relation between before and after, rule)
+RULES: tuple[tuple[str, str, str, Rule], ...] = (
+    ("pipe_vs_tpool2_seq", "->", ">=", _to_tpool2_seq),
+    ("pipe_vs_tpool2_seq", "<-", "<=", _from_tpool2_seq),
+    ("pipe_tpool_layering", "->", "==", _layer),
+    ("pipe_tpool_layering", "<-", "==", _unlayer),
+    ("pipe_le_seq", "<-", ">=", _fission),  # seq(A, B) >= pipe(A, B)
+    ("pipe_le_seq", "->", "<=", _fusion),
+    ("tpool_speedup", "<-", ">=", _introduce),  # A >= tpool_2(A)
+    ("tpool_speedup", "->", "<=", _eliminate),
+    ("tpool_more", "<-", ">=", _more),  # tpool_n(A) >= tpool_{n+1}(A)
+    ("tpool_more", "->", "<=", _fewer),
+)
+
+
+def _rebuild(node: Term, children: list[Term], make: _Make) -> Term:
+    if isinstance(node, Seq):
+        return make.seq(children[0], children[1])
+    if isinstance(node, Pipe):
+        return make.pipe(children[0], children[1])
+    if isinstance(node, TPool):
+        return make.pool(node.count, children[0])
+    raise AssertionError(f"not rebuilt: {type(node).__name__}")  # pragma: no cover
+
+
+def _neighbours(
+    term: Term, slower: Callable[[Pipe], int], make: _Make
+) -> Iterator[tuple[Term, int]]:
+    """Every design one rewrite away (not inside mapReduces), with the index of its rule.
+
+    Threads are only added on the critical path: a task pool is introduced around the
+    whole term or a pipe stage, and gets one more thread, only where that part sets the
+    pace (through each pipe, its slower stage, as ``slower`` says): replication of the
+    bottleneck, not of every stage.
+    """
+    # (node, ancestors, child index in each ancestor, on the critical path?)
+    stack: list[tuple[Term, tuple[Term, ...], tuple[int, ...], bool]] = [(term, (), (), True)]
+    while stack:
+        node, ancestors, path, critical = stack.pop()
+        placed = not ancestors or isinstance(ancestors[-1], Pipe)
+        for index, (_, _, _, rule) in enumerate(RULES):
+            if rule is _more and not critical:
+                continue
+            if rule is _introduce and not (critical and placed):
+                continue
+            if rule is _to_tpool2_seq and ancestors and isinstance(ancestors[-1], TPool):
+                continue  # no pool directly in a pool
+            for replacement in rule(node, make):
+                new = replacement
+                for parent, slot in zip(reversed(ancestors), reversed(path), strict=True):
+                    kids = list(parent.children())
+                    kids[slot] = new
+                    new = _rebuild(parent, kids, make)
+                yield new, index
+        if isinstance(node, MapReduce):
+            continue
+        bottleneck = slower(node) if isinstance(node, Pipe) else None
+        for slot, child in enumerate(node.children()):
+            on_path = critical and (bottleneck is None or bottleneck == slot)
+            stack.append((child, (*ancestors, node), (*path, slot), on_path))
+
+
+# --- values ----------------------------------------------------------------------------------
+class _Values:
+    """Values of designs, memoised per sub-term: pointwise at a point, or normal forms."""
+
+    def __init__(
+        self, library: Mapping[str, AtomicModel], at: Mapping[str, sympy.Expr]
+    ) -> None:
+        self.library, self.at = library, at
+        self.mapping = {symbol(k): v for k, v in at.items()}
+        self.numbers: dict[Term, float] = {}
+        self.forms: dict[Term, NormalForm] = {}
+
+    def number(self, term: Term) -> float:
+        """The pointwise model at the point (a pipe is the larger stage there)."""
+        for node in _post_order(term, self.numbers):
+            if isinstance(node, Seq):
+                value = self.numbers[node.left] + self.numbers[node.right]
+            elif isinstance(node, Pipe):
+                value = max(self.numbers[node.left], self.numbers[node.right])
+            elif isinstance(node, TPool):
+                value = self.numbers[node.body] / float(node.count)
+            else:  # atoms and mapReduces: the reference evaluation, once each
+                value = float(at_point(node, self.library, self.at).expr)
+            self.numbers[node] = value
+        return self.numbers[term]
+
+    def slower_at_point(self, pipe: Pipe) -> int:
+        """0 if the left stage is the slower one at the point, else 1."""
+        return 0 if self.number(pipe.left) >= self.number(pipe.right) else 1
+
+    def slower_asymptotically(self, pipe: Pipe) -> int:
+        """0 if the left stage grows at least as fast, else 1."""
+        order = compare_normal_forms(self.form(pipe.left), self.form(pipe.right))
+        return 0 if (order or 0) >= 0 else 1
+
+    def growth(self, term: Term) -> tuple[tuple[float, float, float], ...]:
+        """A sort key in the order of growth: the terms (i, j, c), fastest first (models
+        are times, their coefficients positive, so tuples compare as the models grow)."""
+        return tuple((float(i), float(j), float(c)) for (i, j), c in self.form(term).items())
+
+    def form(self, term: Term) -> NormalForm:
+        """The asymptotic closed form as a normal form (for ranking without a point)."""
+        for node in _post_order(term, self.forms):
+            if isinstance(node, Seq):
+                value = self.forms[node.left] + self.forms[node.right]
+            elif isinstance(node, Pipe):
+                a, b = self.forms[node.left], self.forms[node.right]
+                value = a if (compare_normal_forms(a, b) or 0) >= 0 else b
+            elif isinstance(node, TPool):
+                value = self.forms[node.body].scaled(sympy.Pow(node.count, -1))
+            else:
+                expr = evaluate(node, self.library).xreplace(self.mapping)
+                found = normal_form(expr)
+                if found is None:
+                    raise EvaluationError(
+                        f"{node}: its model is not in normal form; rank designs at a point "
+                        "with --at x=..."
+                    )
+                value = found
+            self.forms[node] = value
+        return self.forms[term]
+
+
+def explore(
+    term: str | Term,
+    *,
+    threads: int,
+    at: Mapping[str, Any] | None = None,
+    top: int = 10,
+    expansions: int = 2_000,
+    library: Mapping[str, AtomicModel] | None = None,
+) -> Exploration:
+    """Designs reachable from ``term`` by law-justified rewrites within ``threads`` threads,
+    best first (pointwise at ``at`` if it binds x, else by asymptotic growth).
+
+    The search is best first: the most promising design found so far is rewritten next,
+    until none is left (``complete``) or ``expansions`` designs have been rewritten.
+    """
+    budget = threads
+    if budget < 1:
+        raise EvaluationError(f"explore needs a thread budget of at least 1, got {budget}")
+    if top < 1:
+        raise EvaluationError(f"--top must be at least 1, got {top}")
+    library = library if library is not None else ModelLibrary.builtin()
+    start = parse(term) if isinstance(term, str) else term
+    fixed = {k: as_value(v) for k, v in (at or {}).items()}
+    used = thread_count(start)
+    if used > budget:
+        raise EvaluationError(f"{start} already uses {used} threads, more than --threads {budget}")
+    values = _Values(library, fixed)
+    pointwise = "x" in fixed
+    if pointwise:
+        values.number(start)  # checks every name and count once, with the user's message
+    else:
+        values.form(start)
+    slower = values.slower_at_point if pointwise else values.slower_asymptotically
+    rank: Callable[[Term], Any] = values.number if pointwise else values.growth
+    counts: dict[Term, int] = {}
+    make = _Make()
+    parent: dict[Term, tuple[Term, int] | None] = {start: None}
+    depth = {start: 0}
+    # best first: the most promising design is expanded next, up to ``expansions`` of them
+    queue = [(rank(start), 0, 0, start)]
+    complete, expanded = True, 0
+    while queue:
+        if expanded >= expansions:
+            complete = False
+            break
+        *_, design = heapq.heappop(queue)
+        expanded += 1
+        for new, rule in _neighbours(design, slower, make):
+            if new in parent or thread_count(new, counts) > budget:
+                continue
+            parent[new] = (design, rule)
+            depth[new] = depth[design] + 1
+            heapq.heappush(queue, (rank(new), depth[new], len(parent), new))
+    designs = sorted(parent, key=lambda d: (rank(d), depth[d]))  # stable: found first
+    mapping = {symbol(k): v for k, v in fixed.items() if k != "x"}
+    ranked = []
+    for design in designs[:top]:
+        chain: list[Rewrite] = []
+        node = design
+        while parent[node] is not None:
+            before, rule = parent[node]  # type: ignore[misc]
+            law, direction, relation, _ = RULES[rule]
+            chain.append(
+                Rewrite(law, direction, relation, LAW_SEMANTICS[law], str(before), str(node))
+            )
+            node = before
+        closed = evaluate(design, library, Semantics.ASYMPTOTIC).xreplace(mapping)
+        ranked.append(
+            Design(
+                str(design),
+                values.number(design) if pointwise else None,
+                str(closed),
+                thread_count(design),
+                tuple(reversed(chain)),
+            )
+        )
+    return Exploration(
+        str(start),
+        budget,
+        tuple((k, str(v)) for k, v in fixed.items()),
+        tuple(ranked),
+        len(parent),
+        complete,
+        unit_of([start], library),
+    )

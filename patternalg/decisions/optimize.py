@@ -1,0 +1,375 @@
+"""``optimize``: the thread counts (integers >= 1) that minimise a model under linear budgets.
+
+The answer is a proven optimum, not a heuristic's guess. Where every free count is a task
+pool's thread count, the model never grows with it (eq. 3 divides by it; seq adds and
+pipe takes a maximum, both monotone), so a branch and bound may cut every partial
+assignment whose model, with each open count at its largest allowed value, is already
+worse than the best found. Otherwise (annotations such as ``[p=b]``, mapReduce counts) the
+feasible assignments are enumerated exhaustively, in numpy.
+
+>>> result = optimize("pipe(tpool_a(qsort), tpool_b(inc))", budgets=["a+b<=24"], at={"x": 1024})
+>>> result.best.assignment, round(result.best.value, 1), result.best.bottleneck
+((('a', 22), ('b', 2)), 481359.1, 'tpool_22(qsort)')
+>>> result.method
+'branch-and-bound'
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import sympy
+
+from ..bindings import as_value
+from ..errors import EvaluationError
+from ..library import AtomicModel, ModelLibrary
+from ..pointwise import at_point
+from ..syntax import parse
+from ..terms import Atom, Term, TPool
+from .budget import Budget, parse_budget, upper_bounds
+from .grid import Axis
+from .numeric import compile_term, count_symbols
+from .options import OBJECTIVES
+from .results import Tabular, unit_of
+
+__all__ = ["Candidate", "Optimum", "optimize", "free_counts", "MAX_EXHAUSTIVE"]
+
+#: the most assignments an exhaustive search enumerates
+MAX_EXHAUSTIVE = 5_000_000
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One assignment of the free counts, its model value and (at a point) its bottleneck."""
+
+    assignment: tuple[tuple[str, int], ...]
+    value: float
+    bottleneck: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{assignment, value, bottleneck}``."""
+        return {
+            "assignment": dict(self.assignment),
+            "value": self.value,
+            "bottleneck": self.bottleneck,
+        }
+
+
+@dataclass(frozen=True)
+class Optimum(Tabular):
+    """The result of :func:`optimize`."""
+
+    term: str
+    variables: tuple[str, ...]
+    budgets: tuple[str, ...]
+    best: Candidate
+    runners_up: tuple[Candidate, ...]
+    even_split: Candidate | None
+    method: str  #: "branch-and-bound" or "exhaustive"
+    evaluated: int  #: assignments whose model was computed
+    objective: str  #: "point", "max" or "mean" (over the swept symbol)
+    unit: str | None
+
+    @property
+    def gain(self) -> float | None:
+        """The even split's value over the best one (how much faster the best is)."""
+        if self.even_split is None or self.best.value == 0:
+            return None
+        return self.even_split.value / self.best.value
+
+    def to_json(self) -> dict[str, Any]:
+        """``{term, variables, budgets, best, runners_up, even_split, gain, method, ...}``."""
+        return {
+            "term": self.term,
+            "variables": list(self.variables),
+            "budgets": list(self.budgets),
+            "best": self.best.to_json(),
+            "runners_up": [c.to_json() for c in self.runners_up],
+            "even_split": None if self.even_split is None else self.even_split.to_json(),
+            "gain": self.gain,
+            "method": self.method,
+            "evaluated": self.evaluated,
+            "objective": self.objective,
+            "unit": self.unit,
+        }
+
+    def header(self) -> list[str]:
+        """Columns: rank, each count, value, bottleneck."""
+        return ["rank", *self.variables, "value", "bottleneck"]
+
+    def rows(self) -> list[list[Any]]:
+        """The best, the runners-up and the even split (rank ``even``)."""
+        ranked = [("1", self.best)] + [(str(i + 2), c) for i, c in enumerate(self.runners_up)]
+        if self.even_split is not None:
+            ranked.append(("even", self.even_split))
+        return [[r, *(v for _, v in c.assignment), c.value, c.bottleneck] for r, c in ranked]
+
+
+    def text(self) -> list[str]:
+        """The answer for people."""
+        unit = f" {self.unit}" if self.unit else ""
+
+        def show(c: Candidate) -> str:
+            where = ", ".join(f"{k}={v}" for k, v in c.assignment)
+            neck = f" (bottleneck: {c.bottleneck})" if c.bottleneck else ""
+            return f"{where}: {c.value:.6g}{unit}{neck}"
+
+        lines = [f"best: {show(self.best)}"]
+        lines += [f"  next: {show(c)}" for c in self.runners_up]
+        if self.even_split is not None:
+            gain = self.gain
+            lines.append(
+                f"even split: {show(self.even_split)}"
+                + (f"; the best is {gain:.4g}x faster" if gain is not None else "")
+            )
+        lines.append(
+            f"proven optimum by {self.method} ({self.evaluated} assignments evaluated)"
+        )
+        return lines
+
+
+def free_counts(term: Term, fixed: Sequence[str] = (), vary: Sequence[str] = ()) -> tuple[str, ...]:
+    """The symbols of thread counts and annotations that no ``--at`` fixes, plus ``vary``.
+
+    >>> free_counts(parse("pipe(tpool_a(qsort), inc[p=b])"))
+    ('a', 'b')
+    """
+    found = count_symbols(term)
+    for node in term.walk():
+        if isinstance(node, Atom):
+            found |= {s.name for _, v in node.annotations for s in v.free_symbols}
+    found |= set(vary)
+    return tuple(sorted(found - set(fixed) - {"x"}))
+
+
+def _monotone(term: Term, names: Sequence[str]) -> bool:
+    """Whether every free count only divides task pools (so the model never grows with it)."""
+    in_pools = set()
+    for node in term.walk():
+        if isinstance(node, TPool):
+            count = node.count
+            used = {s.name for s in count.free_symbols} & set(names)
+            if not used:
+                continue
+            poly = sympy.Poly(count, *sorted(count.free_symbols, key=str))
+            if any(c < 0 for c in poly.coeffs()):
+                return False
+            in_pools |= used
+    others = count_symbols(term) - in_pools
+    for node in term.walk():
+        if isinstance(node, Atom):
+            others |= {s.name for _, v in node.annotations for s in v.free_symbols}
+    return not (others & set(names)) and set(names) <= in_pools
+
+
+def _feasible(budgets: Sequence[Budget], upper: Sequence[float]) -> np.ndarray:
+    """Every assignment of counts >= 1 within the budgets, one row each."""
+    k = len(upper)
+    rows = np.ones((1, 0))
+    for v in range(k):
+        values = np.arange(1, int(upper[v]) + 1, dtype=float)
+        if rows.shape[0] * len(values) > MAX_EXHAUSTIVE:
+            raise EvaluationError(
+                f"more than {MAX_EXHAUSTIVE:,} assignments to try: tighten the budgets "
+                "or fix some counts with --at"
+            )
+        rows = np.hstack([np.repeat(rows, len(values), axis=0), np.tile(values, rows.shape[0])[:, None]])
+        keep = np.ones(rows.shape[0], dtype=bool)
+        for budget in budgets:
+            a = np.array(budget.coefficients)
+            rest = sum(c if c > 0 else c * upper[w] for w, c in enumerate(a) if w > v)
+            partial = Budget(budget.text, tuple(a[: v + 1]), budget.bound - rest, budget.strict)
+            keep &= partial.holds(rows)
+        rows = rows[keep]
+    return rows
+
+
+def _reduced(budgets: Sequence[Budget], prefix: Sequence[float]) -> list[Budget]:
+    """The budgets over the remaining counts once ``prefix`` is fixed."""
+    fixed = len(prefix)
+    return [
+        Budget(
+            b.text,
+            b.coefficients[fixed:],
+            b.bound - float(np.dot(b.coefficients[:fixed], prefix)),
+            b.strict,
+        )
+        for b in budgets
+    ]
+
+
+class _Best:
+    """The ``size`` smallest (value, assignment) pairs seen so far."""
+
+    def __init__(self, size: int) -> None:
+        self.size, self.heap = size, []  # type: ignore[var-annotated]
+
+    def worst(self) -> float:
+        return -self.heap[0][0] if len(self.heap) >= self.size else np.inf
+
+    def offer(self, rows: np.ndarray, values: np.ndarray) -> None:
+        finite = np.isfinite(values)
+        rows, values = rows[finite], values[finite]
+        if len(values) > self.size:  # only the smallest few can enter
+            order = np.argsort(values, kind="stable")[: self.size]
+            rows, values = rows[order], values[order]
+        for row, value in zip(rows, values, strict=True):
+            if not np.isfinite(value):
+                continue
+            item = (-float(value), tuple(-int(v) for v in row))
+            if len(self.heap) < self.size:
+                heapq.heappush(self.heap, item)
+            elif item > self.heap[0]:
+                heapq.heapreplace(self.heap, item)
+
+    def ranked(self) -> list[tuple[float, tuple[int, ...]]]:
+        return sorted((-v, tuple(-c for c in row)) for v, row in self.heap)
+
+
+def _branch_and_bound(
+    objective: Callable[[np.ndarray], np.ndarray],
+    budgets: Sequence[Budget],
+    k: int,
+    keep: int,
+) -> tuple[_Best, int]:
+    """Depth-first over the counts in order; the last count is tried all at once."""
+    best, evaluated = _Best(keep), 0
+    stack: list[tuple[float, ...]] = [()]
+    while stack:
+        prefix = stack.pop()
+        upper = upper_bounds(_reduced(budgets, prefix), k - len(prefix))
+        if any(u < 1 for u in upper):
+            continue  # no completion fits the budgets
+        if len(prefix) == k - 1:
+            rows = np.array([(*prefix, v) for v in range(1, int(upper[0]) + 1)], dtype=float)
+            rows = rows[np.all([b.holds(rows) for b in budgets], axis=0)]
+            if len(rows):
+                best.offer(rows, objective(rows))
+                evaluated += len(rows)
+            continue
+        optimistic = np.array([[*prefix, *upper]], dtype=float)
+        evaluated += 1
+        if objective(optimistic)[0] >= best.worst():
+            continue  # even with every open count at its largest, worse than the kept ones
+        stack.extend((*prefix, float(v)) for v in range(1, int(upper[0]) + 1))
+    return best, evaluated
+
+
+def _even(budgets: Sequence[Budget], k: int) -> float | None:
+    """The largest equal count for all variables that the budgets allow."""
+    top = min(upper_bounds(budgets, k))
+    for v in range(int(top), 0, -1):
+        if all(b.holds(np.full((1, k), float(v)))[0] for b in budgets):
+            return float(v)
+    return None
+
+
+def optimize(
+    term: str | Term,
+    *,
+    budgets: Sequence[str],
+    at: Mapping[str, Any] | None = None,
+    over: Axis | None = None,
+    objective: str = "max",
+    vary: Sequence[str] = (),
+    top: int = 5,
+    library: Mapping[str, AtomicModel] | None = None,
+    method: str = "auto",
+) -> Optimum:
+    """Integer counts >= 1 for the free thread counts of ``term`` minimising its pointwise
+    model at ``at`` (or its ``max``/``mean`` over ``over``) under linear ``budgets``.
+
+    ``method``: ``auto`` (branch and bound where the model is provably monotone in every
+    count, else exhaustive), ``exhaustive`` or ``branch-and-bound``.
+    """
+    library = library if library is not None else ModelLibrary.builtin()
+    parsed = parse(term) if isinstance(term, str) else term
+    fixed = {k: as_value(v) for k, v in (at or {}).items()}
+    names = free_counts(parsed, tuple(fixed), vary)
+    if not names:
+        raise EvaluationError(
+            f"{parsed}: no free thread count to choose (name counts like tpool_a(...) or "
+            "kernel[p=b], or give --vary SYMBOL)"
+        )
+    if not budgets:
+        raise EvaluationError("optimize needs at least one --budget, e.g. --budget 'a+b<=24'")
+    if objective not in OBJECTIVES:
+        raise EvaluationError(f"unknown objective {objective!r} (valid: {', '.join(OBJECTIVES)})")
+    parsed_budgets = [parse_budget(b, names) for b in budgets]
+    upper = upper_bounds(parsed_budgets, len(names))
+    unbounded = [n for n, u in zip(names, upper, strict=True) if not np.isfinite(u)]
+    if unbounded:
+        raise EvaluationError(
+            f"the budgets leave {', '.join(unbounded)} unbounded (add e.g. --budget "
+            f"'{unbounded[0]}<=64')"
+        )
+    if any(u < 1 for u in upper) or _feasible_none(parsed_budgets, upper):
+        raise EvaluationError(
+            f"no assignment of counts >= 1 to {', '.join(names)} meets the budgets "
+            f"({'; '.join(budgets)})"
+        )
+    compiled = compile_term(parsed, library, fixed)
+    spare = set(compiled.symbols) - set(names) - ({over.name} if over else set())
+    if spare:
+        raise EvaluationError(
+            f"{parsed}: no value for {', '.join(sorted(spare))} (bind it with --at, or sweep "
+            "x with --over and choose --objective)"
+        )
+
+    def evaluate_rows(rows: np.ndarray) -> np.ndarray:
+        grid = {n: rows[:, i : i + 1] for i, n in enumerate(names)}
+        if over is not None:
+            grid[over.name] = over.values[None, :]
+        values = compiled.values(grid).reshape(rows.shape[0], -1)
+        return values.max(axis=1) if objective == "max" else values.mean(axis=1)
+
+    chosen = method
+    if method == "auto":
+        chosen = "branch-and-bound" if _monotone(parsed, names) else "exhaustive"
+    if chosen == "branch-and-bound":
+        kept, evaluated = _branch_and_bound(evaluate_rows, parsed_budgets, len(names), top + 1)
+    elif chosen == "exhaustive":
+        rows = _feasible(parsed_budgets, upper)
+        kept, evaluated = _Best(top + 1), len(rows)
+        kept.offer(rows, evaluate_rows(rows))
+    else:
+        raise EvaluationError(f"unknown method {method!r} (valid: auto, exhaustive, branch-and-bound)")
+    ranked = kept.ranked()
+    if not ranked:
+        raise EvaluationError(f"{parsed}: the model has no finite value for any assignment")
+
+    def candidate(row: Sequence[float], value: float) -> Candidate:
+        assignment = tuple((n, int(v)) for n, v in zip(names, row, strict=True))
+        neck = None
+        if over is None:
+            neck = at_point(parsed, library, {**fixed, **dict(assignment)}).bottleneck_at_point
+        return Candidate(assignment, value, neck)
+
+    even = _even(parsed_budgets, len(names))
+    even_row = None if even is None else [even] * len(names)
+    return Optimum(
+        str(parsed),
+        names,
+        tuple(budgets),
+        candidate(ranked[0][1], ranked[0][0]),
+        tuple(candidate(r, v) for v, r in ranked[1:]),
+        None
+        if even_row is None
+        else candidate(even_row, float(evaluate_rows(np.array([even_row]))[0])),
+        chosen,
+        evaluated,
+        "point" if over is None else objective,
+        unit_of([parsed], library),
+    )
+
+
+def _feasible_none(budgets: Sequence[Budget], upper: Sequence[float]) -> bool:
+    """Whether not even the all-ones assignment... or any other meets the budgets."""
+    ones = np.ones((1, len(upper)))
+    if all(b.holds(ones)[0] for b in budgets):
+        return False
+    return len(_feasible(budgets, upper)) == 0

@@ -1,0 +1,151 @@
+"""``sweep``: a table of models over a grid of one or two symbols, with each pipe's bottleneck.
+
+>>> from patternalg.decisions.grid import parse_axis
+>>> result = sweep(["pipe(inc, nop)"], [parse_axis("x=4,1024")])
+>>> result.values[0].tolist(), result.bottlenecks[0].tolist()
+([5422.97, 549053.44], ['nop', 'inc'])
+>>> result.rows()[0]
+[4.0, 5422.97, 'nop']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..arith import format_expr
+from ..bindings import as_value
+from ..errors import EvaluationError
+from ..library import AtomicModel, ModelLibrary
+from ..syntax import parse
+from ..terms import Term
+from .grid import Axis
+from .numeric import Compiled, compile_term, count_symbols
+from .results import Tabular, cell, number, unit_of
+
+__all__ = ["Sweep", "sweep", "prepare"]
+
+
+def prepare(
+    terms: Sequence[str | Term],
+    axes: Sequence[Axis],
+    at: Mapping[str, Any] | None,
+    library: Mapping[str, AtomicModel] | None,
+) -> tuple[list[Compiled], dict[str, np.ndarray], Mapping[str, AtomicModel]]:
+    """Parse and compile ``terms`` with ``at`` bound; the grid of ``axes`` as broadcast arrays."""
+    library = library if library is not None else ModelLibrary.builtin()
+    parsed = [parse(t) if isinstance(t, str) else t for t in terms]
+    if not parsed:
+        raise EvaluationError("no term given")
+    fixed = {k: as_value(v) for k, v in (at or {}).items()}
+    names = [a.name for a in axes]
+    if len(set(names)) != len(names):
+        raise EvaluationError(f"--over names a symbol twice: {', '.join(names)}")
+    if len(axes) > 2:
+        raise EvaluationError(f"at most two symbols can be swept, got {len(axes)}")
+    for name in set(names) & set(fixed):
+        raise EvaluationError(f"{name} is both swept (--over) and fixed (--at)")
+    compiled = [compile_term(t, library, fixed) for t in parsed]
+    for axis in axes:
+        users = [c for c in compiled if axis.name in c.symbols]
+        if not users:
+            raise EvaluationError(f"--over {axis.name}: no term has a symbol {axis.name}")
+        if any(axis.name in count_symbols(c.term) for c in compiled):
+            values = axis.values
+            if not np.all((values >= 1) & (values == np.round(values))):
+                raise EvaluationError(
+                    f"--over {axis.name}: {axis.name} counts threads; its values must be "
+                    "positive integers"
+                )
+    grid = dict(zip(names, np.meshgrid(*(a.values for a in axes), indexing="ij"), strict=True))
+    return compiled, grid, library
+
+
+@dataclass(frozen=True, eq=False)
+class Sweep(Tabular):
+    """The values of each term at every point of a grid (immutable; arrays are read-only)."""
+
+    terms: tuple[str, ...]
+    axes: tuple[Axis, ...]
+    values: tuple[np.ndarray, ...]  #: one array per term, shape = the grid's
+    bottlenecks: tuple[np.ndarray, ...]  #: the slowest stage of each term's outer pipe
+    unit: str | None
+    fixed: tuple[tuple[str, str], ...] = ()
+
+    def header(self) -> list[str]:
+        """Column names: the swept symbols, then per term its value and its bottleneck."""
+        cols = [a.name for a in self.axes]
+        for term in self.terms:
+            cols += [term, f"bottleneck of {term}"]
+        return cols
+
+    def rows(self) -> list[list[Any]]:
+        """One row per grid point, in the order of the grid (first symbol slowest)."""
+        mesh = np.meshgrid(*(a.values for a in self.axes), indexing="ij")
+        flat_axes = [m.ravel() for m in mesh]
+        flat_values = [v.ravel() for v in self.values]
+        flat_stages = [b.ravel() for b in self.bottlenecks]
+        return [
+            [float(a[i]) for a in flat_axes]
+            + [c for v, b in zip(flat_values, flat_stages, strict=True) for c in (number(v[i]), b[i])]
+            for i in range(flat_axes[0].size)
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{terms, over, at, unit, header, rows}``."""
+        return {
+            "terms": list(self.terms),
+            "over": {a.name: [float(v) for v in a.values] for a in self.axes},
+            "at": dict(self.fixed),
+            "unit": self.unit,
+            "header": self.header(),
+            "rows": self.rows(),
+        }
+
+    def text(self) -> list[str]:
+        """The table for people: aligned columns, values in 6 significant digits."""
+        header = self.header()
+        if self.unit:
+            header = [*header[: len(self.axes)], *(
+                f"{h} [{self.unit}]" if i % 2 == 0 else h
+                for i, h in enumerate(header[len(self.axes) :])
+            )]
+        body = [[cell(v) for v in row] for row in self.rows()]
+        widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+        return ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in [header, *body]]
+
+
+
+def sweep(
+    terms: Sequence[str | Term],
+    over: Sequence[Axis],
+    *,
+    at: Mapping[str, Any] | None = None,
+    library: Mapping[str, AtomicModel] | None = None,
+) -> Sweep:
+    """The pointwise model of every term at every point of the grid ``over`` (one or two axes)."""
+    if not over:
+        raise EvaluationError("sweep needs a grid: --over SYMBOL=A..B[:N][:lin|log]")
+    compiled, grid, library = prepare(terms, over, at, library)
+    values, stages = [], []
+    for c in compiled:
+        value = c.values(grid)
+        value.setflags(write=False)
+        if c.has_pipe:
+            names = np.array(c.stages, dtype=object)[c.bottleneck(grid)]
+        else:
+            names = np.full(value.shape, None, dtype=object)
+        names.setflags(write=False)
+        values.append(value)
+        stages.append(names)
+    return Sweep(
+        tuple(str(c.term) for c in compiled),
+        tuple(over),
+        tuple(values),
+        tuple(stages),
+        unit_of([c.term for c in compiled], library),
+        tuple((k, format_expr(as_value(v))) for k, v in (at or {}).items()),
+    )

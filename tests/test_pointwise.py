@@ -1,0 +1,87 @@
+"""Values at a point are the model's value at that point (issue 11, item 1)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import run_cli
+
+import patternalg
+from patternalg.library import ModelLibrary
+from patternalg.pointwise import at_point
+from patternalg.syntax import parse
+
+LIB = ModelLibrary.builtin()
+
+
+def test_pipe_at_a_point_is_the_slower_stage_there():
+    # nop (5422.97) is slower than inc (536.185 * 4 = 2144.74) at x = 4
+    assert run_cli("eval", "pipe(inc, nop)", "--at", "x=4").stdout.splitlines()[0] == "5422.97"
+    assert float(patternalg.model("pipe(inc, nop)", x=4)) == 5422.97
+    # and beyond the crossover 5422.97/536.185 = 10.11 the asymptotic stage is right
+    assert float(patternalg.model("pipe(inc, nop)", x=11)) == pytest.approx(536.185 * 11)
+
+
+@pytest.mark.parametrize("semantics", ["asymptotic", "exact"])
+def test_the_value_does_not_depend_on_the_semantics(semantics):
+    value = at_point(parse("pipe(tpool_4(qsort), inc)"), LIB, {"x": 4}, semantics).value
+    assert value == pytest.approx(536.185 * 4)  # inc: 2144.74 > 258.5425 * 4 * 2
+
+
+def test_a_max_comparable_after_binding_is_resolved():
+    result = run_cli("eval", "pipe(tpool_n(qsort), tpool_m(qsort))", "--at", "m=2", "--at", "n=4")
+    assert result.stdout == "517.085*x*log2(x)\n" and result.stderr == ""
+    both = run_cli(
+        "eval", "pipe(tpool_n(qsort), tpool_m(qsort))", "--at", "m=2", "--at", "n=4",
+        "--at", "x=1024",
+    )
+    assert float(both.stdout) == pytest.approx(517.085 * 1024 * 10)
+
+
+def test_no_false_note_under_exact_semantics():
+    result = run_cli(
+        "eval", "pipe(tpool_n(qsort), tpool_m(qsort))", "--semantics", "exact", "--at", "m=2"
+    )
+    assert "asymptotically" not in result.stderr
+    crossing = run_cli("eval", "pipe(inc, nop)", "--semantics", "exact")
+    assert "asymptotically" not in crossing.stderr and "cross" in crossing.stderr
+
+
+def test_json_labels_the_point_and_the_closed_form():
+    data = json.loads(
+        run_cli("eval", "pipe(inc, nop)", "--at", "x=4", "--format", "json").stdout
+    )
+    assert data["value"] == 5422.97
+    assert data["closed_form"] == "536.185*x" and data["semantics"] == "asymptotic"
+    assert data["bottleneck_at_point"] == "nop" and data["bottleneck_asymptotic"] == "inc"
+    assert any("2144.74" in note for note in data["notes"])
+    agreeing = json.loads(
+        run_cli("eval", "pipe(inc, nop)", "--at", "x=1024", "--format", "json").stdout
+    )
+    assert agreeing["bottleneck_at_point"] == agreeing["bottleneck_asymptotic"] == "inc"
+    assert agreeing["notes"] == []
+
+
+def test_explain_at_a_point_shows_every_value():
+    lines = run_cli("eval", "pipe(tpool_4(qsort), inc)", "--at", "x=4", "--explain").stdout
+    lines = lines.splitlines()
+    assert lines[0] == "2144.74"
+    assert "bottleneck at the point: inc" in lines[1] and "asymptotic bottleneck: tpool_4" in lines[1]
+    assert "->  2068.34 at the point" in lines[2]  # tpool_4(qsort) at x = 4
+    assert "->  8273.36 at the point" in lines[3]  # qsort at x = 4
+
+
+def test_repeated_at_is_an_error_that_points_to_sweep():
+    result = run_cli("eval", "qsort", "--at", "x=1024", "--at", "x=2048")
+    assert result.returncode == 2 and result.stdout == ""
+    assert "given twice" in result.stderr and "sweep" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_mapreduce_runs_its_parts_at_their_own_sizes():
+    # map at x = 1: pipe(inc, nop) there is nop; reduce_v at d(x) = x
+    term = "mapReduce_{2,4}^{x,10}(pipe(inc, nop), reduce_v)"
+    shuffle = 16 * 10 * 4 * (8 * 2 - 8) / 2
+    expected = 4 * 5422.97 / 8 + shuffle + 10 * 0.353395 * 4 / 8
+    assert float(patternalg.model(term, x=4)) == pytest.approx(expected)
