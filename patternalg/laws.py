@@ -44,7 +44,7 @@ from .pointwise import substitute_counts
 from .proof import RELATIONS, decide
 from .symbols import log2, x
 from .syntax import parse_law_parts
-from .terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool
+from .terms import Atom, MapReduce, Meta, Term
 
 __all__ = [
     "Law",

@@ -30,14 +30,14 @@ from typing import Any
 import sympy
 
 from ..algebra import Semantics, evaluate
-from ..asymptotics import NormalForm, compare_normal_forms, normal_form
 from ..bindings import as_value
 from ..errors import EvaluationError
 from ..library import AtomicModel, ModelLibrary
+from ..pmnf.normal_form import NormalForm, compare_normal_forms, normal_form
 from ..pointwise import at_point
 from ..symbols import symbol
 from ..syntax import parse
-from ..terms import Atom, MapReduce, Pipe, Seq, Term, TPool
+from ..terms import MapReduce, Pipe, Seq, Term, TPool
 from .results import Tabular, unit_of
 
 __all__ = ["Rewrite", "Design", "Exploration", "explore", "thread_count", "LAW_SEMANTICS", "RULES"]
