@@ -10,6 +10,7 @@
 
 from .algebra import Derivation, Semantics, evaluate
 from .api import model
+from .explanation import Evaluation, explain
 from .errors import (
     EvaluationError,
     FitError,
@@ -31,6 +32,8 @@ __all__ = [
     "parse_arithmetic",
     "evaluate",
     "model",
+    "explain",
+    "Evaluation",
     "Semantics",
     "Derivation",
     "ModelLibrary",

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..algebra import Derivation, Semantics, evaluate
-from ..pointwise import PointValue, at_point, collect_bindings, undecided_note
-from ..render import as_json, as_latex, as_number, as_text, explain_lines, format_number
+from ..algebra import Semantics
+from ..explanation import explain
+from ..pointwise import collect_bindings
+from ..render import as_json, as_latex
 from ..syntax import parse
 from .common import (
     add_format_option,
@@ -16,15 +17,6 @@ from .common import (
     print_json,
     read_text_argument,
 )
-
-def mixed_units(derivation: Derivation) -> str:
-    """``"ns: inc, qsort; s: matmul"`` when the atoms of a term differ in unit, else ``""``."""
-    by_unit: dict[str, list[str]] = {}
-    for name, atom in sorted(derivation.atoms.items()):
-        by_unit.setdefault(atom.unit, []).append(name)
-    if len(by_unit) < 2:
-        return ""
-    return "; ".join(f"{unit}: {', '.join(names)}" for unit, names in sorted(by_unit.items()))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,38 +45,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     term = parse(read_text_argument(args.term, "the term"))
-    library = load_library(args)
-    semantics = Semantics.of(args.semantics)
-    bindings = collect_bindings(args.at)
-    derivation = Derivation()
-    point: PointValue | None = None
-    if bindings:
-        point = at_point(term, library, bindings, semantics, derivation=derivation)
-        expr = point.expr
-        notes = point.notes()
-    else:
-        expr = evaluate(term, library, semantics, derivation=derivation)
-        notes = [undecided_note(semantics)] if derivation.undecided else []
-    value = as_number(expr)
-    units = mixed_units(derivation)
-    if units:
-        notes.append(
-            f"the atoms have different units ({units}); the model combines them as they are"
-        )
+    result = explain(term, load_library(args), args.semantics, **collect_bindings(args.at))
+    notes = list(result.notes)
     if args.format == "json":
-        data = as_json(term, expr, semantics, value, notes)
-        print_json(data if point is None else {**data, **point.to_json(), "value": value})
+        data = as_json(term, result.expr, result.semantics, result.value, notes)
+        point = result.point
+        print_json(data if point is None else {**data, **point.to_json(), "value": result.value})
     elif args.format == "latex":
-        print(as_latex(expr))
+        print(as_latex(result.expr))
     else:
-        print(format_number(value) if value is not None else as_text(expr))
+        print(result.text())
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
     if args.explain:
-        from ..symbols import symbol
-
         out = sys.stdout if args.format != "json" else sys.stderr
-        lines = explain_lines(derivation, {symbol(k): v for k, v in bindings.items()}, point)
-        for line in lines:
+        for line in result.lines():
             print(line, file=out)
     return 0

@@ -21,7 +21,16 @@ from typing import Any
 
 from ..errors import PatternalgError
 
-__all__ = ["PlotError", "FORMATS", "pyplot", "new_axes", "save_figure", "STYLE"]
+__all__ = [
+    "PlotError",
+    "FORMATS",
+    "pyplot",
+    "new_axes",
+    "check_path",
+    "save_figure",
+    "STYLE",
+    "PANEL",
+]
 
 #: file suffix -> metadata that keeps the output free of dates and versions
 FORMATS: dict[str, dict[str, Any]] = {
@@ -49,6 +58,10 @@ STYLE: dict[str, Any] = {
 }
 
 
+#: the size of each panel of a figure with several
+PANEL = (5.2, 4.2)
+
+
 class PlotError(PatternalgError, ValueError):
     """A picture that cannot be drawn or written (no matplotlib, bad file name, ...)."""
 
@@ -74,9 +87,9 @@ def new_axes(panels: int = 1) -> tuple[Any, list[Any]]:
     plt = pyplot()
     columns = min(panels, 3)
     rows = -(-panels // columns)
-    width, height = STYLE["figure.figsize"]
+    width, height = STYLE["figure.figsize"] if panels == 1 else PANEL
     fig, axes = plt.subplots(
-        rows, columns, figsize=(width * columns / min(columns, 2), height * rows), squeeze=False
+        rows, columns, figsize=(width * columns, height * rows), squeeze=False, layout="constrained"
     )
     flat = list(axes.flat)
     for extra in flat[panels:]:
@@ -84,8 +97,8 @@ def new_axes(panels: int = 1) -> tuple[Any, list[Any]]:
     return fig, flat[:panels]
 
 
-def save_figure(fig: Any, path: str | Path) -> Path:
-    """Write ``fig`` to ``path`` by its suffix, atomically; nothing is left half-written."""
+def check_path(path: str | Path) -> tuple[Path, str]:
+    """The picture file ``path`` and its format, or a PlotError saying what is wrong."""
     target = Path(path)
     suffix = target.suffix.lower().lstrip(".")
     if suffix not in FORMATS:
@@ -98,6 +111,12 @@ def save_figure(fig: Any, path: str | Path) -> Path:
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise PlotError(f"{target}: the directory {directory} does not exist")
+    return target, suffix
+
+
+def save_figure(fig: Any, path: str | Path) -> Path:
+    """Write ``fig`` to ``path`` by its suffix, atomically; nothing is left half-written."""
+    target, suffix = check_path(path)
     buffer = io.BytesIO()
     fig.savefig(buffer, format=suffix, metadata=FORMATS[suffix], bbox_inches="tight")
     _write_atomically(target, buffer.getvalue())

@@ -1,0 +1,137 @@
+"""A term's model with its derivation, as one immutable result (``patternalg.explain``).
+
+This is what ``patternalg eval --explain`` prints and what a notebook shows: the model, or
+its value where symbols are bound (pipes of numbers are their pointwise maximum, see
+:mod:`patternalg.pointwise`), every sub-term's model, the notes a reader must know, an HTML
+table, LaTeX, and a picture over x.
+
+>>> e = explain("pipe(inc, nop)", x=4)
+>>> e.value, e.point.bottleneck_at_point
+(5422.97, 'nop')
+>>> explain("pipe(tpool_4(qsort), inc)").text()
+'258.5425*x*log2(x)'
+>>> [row[:2] for row in explain("seq(qsort, nop)").rows()]
+[['seq', '1034.17*x*log2(x) + 5422.97'], ['· qsort', '1034.17*x*log2(x)'], ['· nop', '5422.97']]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy
+
+from .algebra import Derivation, Semantics, evaluate
+from .display import HtmlTable
+from .library import AtomicModel, ModelLibrary
+from .pointwise import PointValue, at_point, undecided_note
+from .render import as_latex, as_number, as_text, explain_lines, format_number, term_label
+from .symbols import symbol
+from .syntax import parse
+from .terms import Term
+
+__all__ = ["Evaluation", "explain", "mixed_units"]
+
+#: the range of x an evaluation is drawn over by default
+PLOT_RANGE = "x=1..2^30"
+
+
+def mixed_units(derivation: Derivation) -> str:
+    """``"ns: inc, qsort; s: matmul"`` when the atoms of a term differ in unit, else ``""``."""
+    by_unit: dict[str, list[str]] = {}
+    for name, atom in sorted(derivation.atoms.items()):
+        by_unit.setdefault(atom.unit, []).append(name)
+    if len(by_unit) < 2:
+        return ""
+    return "; ".join(f"{unit}: {', '.join(names)}" for unit, names in sorted(by_unit.items()))
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation(HtmlTable):
+    """A term's model (``expr``), how it was derived, and, with bindings, its value there."""
+
+    term: Term
+    expr: sympy.Expr
+    semantics: Semantics
+    derivation: Derivation = field(repr=False)
+    point: PointValue | None
+    notes: tuple[str, ...]
+    library: Mapping[str, AtomicModel] = field(repr=False)
+
+    @property
+    def value(self) -> float | None:
+        """The model's value when no symbol is free, else None."""
+        return as_number(self.expr)
+
+    @property
+    def bindings(self) -> dict[str, sympy.Expr]:
+        """The symbols bound to values (empty without a point)."""
+        return dict(self.point.bindings) if self.point is not None else {}
+
+    def text(self) -> str:
+        """The value (shortest decimal) or the model in the grammar's arithmetic."""
+        value = self.value
+        return format_number(value) if value is not None else as_text(self.expr)
+
+    def lines(self) -> list[str]:
+        """The derivation as ``eval --explain`` prints it."""
+        mapping = {symbol(k): v for k, v in self.bindings.items()}
+        return explain_lines(self.derivation, mapping, self.point)
+
+    def caption(self) -> str:
+        where = ", ".join(f"{k} = {as_text(v)}" for k, v in self.bindings.items())
+        return f"{self.term} = {self.text()}" + (f" at {where}" if where else "")
+
+    def header(self) -> list[str]:
+        """Columns: each sub-term, its model, its value at the point, what was decided."""
+        return ["sub-term", "model", "at the point", "note"]
+
+    def rows(self) -> list[list[Any]]:
+        """One row per step of the derivation, sub-terms indented by their depth."""
+        here = self.point.steps if self.point is not None else (None,) * len(self.derivation.steps)
+        return [
+            [
+                "· " * step.depth + term_label(step.term),
+                as_text(step.model),
+                "" if at is None else as_text(at.value),
+                step.note,
+            ]
+            for step, at in zip(self.derivation.steps, here, strict=True)
+        ]
+
+    def _repr_latex_(self) -> str:
+        return f"${as_latex(self.expr)}$"
+
+    def plot(self, ax: Any = None, *, over: str = PLOT_RANGE) -> Any:
+        """The model over ``over`` (other bindings kept), the point marked if x is bound;
+        returns the matplotlib axes."""
+        from .plotting.results import plot_evaluation
+
+        return plot_evaluation(self, over=over, ax=ax)
+
+
+def explain(
+    term: str | Term,
+    library: Mapping[str, AtomicModel] | None = None,
+    semantics: Semantics | str = Semantics.ASYMPTOTIC,
+    **at: float | int | str | sympy.Expr,
+) -> Evaluation:
+    """The model of ``term`` with its derivation; keywords bind symbols (``x=1024``)."""
+    term = parse(term) if isinstance(term, str) else term
+    library = library if library is not None else ModelLibrary.builtin()
+    semantics = Semantics.of(semantics)
+    derivation = Derivation()
+    point: PointValue | None = None
+    if at:
+        point = at_point(term, library, at, semantics, derivation=derivation)
+        expr, notes = point.expr, point.notes()
+    else:
+        expr = evaluate(term, library, semantics, derivation=derivation)
+        notes = [undecided_note(semantics)] if derivation.undecided else []
+    units = mixed_units(derivation)
+    if units:
+        notes.append(
+            f"the atoms have different units ({units}); the model combines them as they are"
+        )
+    return Evaluation(term, expr, semantics, derivation, point, tuple(notes), library)
