@@ -258,8 +258,14 @@ class _TooMany(Exception):
 
 def _solvable(piece: sympy.Expr, s: sympy.Symbol) -> bool:
     if s == x:
+        # polynomials of up to three terms, or two terms with logarithms (c x^i log2(x)^j =
+        # d x^k has a closed root); three terms with a logarithm (a x log2 x + b x + c) have
+        # none that sympy finds in bounded time: those are bracketed numerically
         form = normal_form(piece)
-        return form is not None and len(list(form.items())) <= 3
+        if form is None:
+            return False
+        growths = [g for g, _ in form.items()]
+        return len(growths) <= 2 or (len(growths) <= 3 and all(j == 0 for _, j in growths))
     return bool(piece.is_rational_function(s))
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import sys
 import tempfile
 from pathlib import Path
 from types import ModuleType
@@ -74,8 +75,9 @@ def pyplot() -> ModuleType:
         raise PlotError(
             "plotting needs matplotlib, which is not installed: pip install 'patternalg[plot]'"
         ) from None
-    if "matplotlib.pyplot" not in __import__("sys").modules:
-        matplotlib.use("Agg")
+    loaded = sys.modules
+    if "matplotlib.pyplot" not in loaded and "ipykernel" not in loaded:
+        matplotlib.use("Agg")  # files only; a notebook keeps its inline backend
     import matplotlib.pyplot as plt
 
     plt.rcParams.update(STYLE)
@@ -127,6 +129,9 @@ def _write_atomically(target: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``target``, fsync it, then rename it over."""
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as open() would create it, not mkstemp's 0600
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

@@ -109,8 +109,8 @@ def _shade_bottlenecks(ax: Any, grid: np.ndarray, curves: Sequence[Curve]) -> No
             ax.axvspan(
                 start,
                 end,
-                color=f"C{(k + 5) % 10}",
-                alpha=0.10,
+                color=f"C{(k + 8) % 10}",
+                alpha=0.12,
                 linewidth=0,
                 label=f"{curve.label}: {name} bottleneck",
             )
