@@ -48,7 +48,7 @@ def test_the_checker_agrees():
     # "the stage that grows faster": the search finds no counterexample that persists
     # as x grows (it may or may not meet a pointwise one in 20 examples)
     result = check(MY_LAW, semantics="asymptotic", examples=20, seed=0)
-    assert result.status in {"holds", "holds-asymptotically"}
+    assert result.status in {"no-counterexample", "holds-asymptotically"}
 
 
 def test_where_the_law_is_only_asymptotic():

@@ -10,7 +10,6 @@
 
 from .algebra import Derivation, Semantics, evaluate
 from .api import model
-from .explanation import Evaluation, explain
 from .errors import (
     EvaluationError,
     FitError,
@@ -20,6 +19,7 @@ from .errors import (
     PatternalgError,
     UnknownAtomError,
 )
+from .explanation import Evaluation, explain
 from .library import AtomicModel, ModelLibrary
 from .symbols import log2, m, n, p, phi, x
 from .syntax import parse, parse_arithmetic

@@ -27,7 +27,8 @@ from typing import TypeVar
 
 import sympy
 
-from .arith import check_finite, format_expr
+from .arith import format_expr
+from .bindings import substitute
 from .errors import EvaluationError, PatternalgError
 from .model import AtomicModel
 from .pmnf.dominance import is_numeric, nonnegative, refuted_by_samples
@@ -340,10 +341,7 @@ def _atom_model(atom: Atom, library: Mapping[str, AtomicModel]) -> tuple[sympy.E
                 f"(its symbols: {', '.join(sorted(names)) or 'none'})"
             )
         bindings[symbol(key)] = value
-    expr = _bind(model.expr, bindings)
-    if not check_finite(expr):
-        raise EvaluationError(f"{atom}: the annotations make the model infinite (division by zero)")
-    return expr, model
+    return substitute(model.expr, bindings, str(atom), _bind), model
 
 
 def _shuffle_model(

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 import sympy
 from sympy.printing.str import StrPrinter
 
+from .limits import MAX_INTEGER_DIGITS
 from .symbols import log2
 
 __all__ = ["FUNCTIONS", "build_number", "build_call", "format_expr", "check_finite"]
@@ -37,6 +38,14 @@ def build_number(text: str) -> sympy.Expr:
     >>> build_number("768"), build_number("1.241e7")
     (768, 12410000.0000000)
     """
+    mantissa, _, exponent = text.lower().partition("e")
+    if len(mantissa) > MAX_INTEGER_DIGITS or len(exponent.lstrip("+-")) > 4 or (
+        exponent and abs(int(exponent)) > MAX_INTEGER_DIGITS
+    ):
+        raise ValueError(
+            f"number {text[:20]}… is out of range (at most {MAX_INTEGER_DIGITS} digits "
+            f"and exponents up to e±{MAX_INTEGER_DIGITS})"
+        )
     if text.isdigit():
         return sympy.Integer(int(text))
     value = float(text)

@@ -13,17 +13,18 @@ patternalg.errors.EvaluationError: n = 0 makes the thread count of tpool_n(...) 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import sympy
 
 from .arith import check_finite, format_expr
 from .errors import EvaluationError, ParseError
+from .limits import MAX_INTEGER_DIGITS
 from .symbols import symbol
 from .syntax import parse_arithmetic
 from .terms import MapReduce, Term, TPool
 
-__all__ = ["parse_binding", "parse_value", "as_value", "bind", "counts"]
+__all__ = ["parse_binding", "parse_value", "as_value", "bind", "counts", "substitute"]
 
 
 def parse_value(text: str) -> sympy.Expr:
@@ -68,6 +69,47 @@ def parse_binding(text: str) -> tuple[str, sympy.Expr]:
         raise EvaluationError(f"--at {name}=: {exc}") from None
 
 
+def substitute(
+    expr: sympy.Expr,
+    mapping: Mapping[sympy.Symbol, sympy.Expr],
+    where: str,
+    replace: Callable[[sympy.Expr, Mapping[sympy.Symbol, sympy.Expr]], sympy.Expr] | None = None,
+) -> sympy.Expr:
+    """``expr`` with ``mapping`` substituted, refused first if a power would be too large to
+    build exactly (``2^x`` at ``x = 10^10``) or the result is infinite or undefined.
+
+    ``replace(expr, mapping)`` does the substitution (default: ``expr.xreplace(mapping)``).
+
+    >>> from patternalg.symbols import x
+    >>> substitute(2 ** x, {x: sympy.Integer(10)}, "--at x=10")
+    1024
+    >>> substitute(2 ** x, {x: sympy.Integer(10) ** 10}, "--at x=10^10")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --at x=10^10: the value has about 3.01e+09 digits (limit: 1000)
+    """
+    with sympy.evaluate(False):
+        lazy = expr.xreplace(mapping)
+    for node in sympy.preorder_traversal(lazy):
+        if (node.is_Pow or node is lazy) and node.is_number:
+            magnitude = sympy.Abs(node.evalf(15))
+            if magnitude.is_Number and magnitude.is_finite and magnitude.is_positive:
+                digits = float(sympy.log(magnitude, 10))
+                if digits > MAX_INTEGER_DIGITS:
+                    raise EvaluationError(
+                        f"{where}: the value has about {digits:.3g} digits (limit: {MAX_INTEGER_DIGITS})"
+                    )
+    try:
+        result = replace(expr, mapping) if replace else expr.xreplace(mapping)
+    except (ValueError, TypeError):  # sympy's Min/Max refuse non-comparable arguments
+        result = sympy.nan
+    if not check_finite(result):
+        raise EvaluationError(
+            f"{where}: the model is infinite or undefined there (a division by zero or log of 0)"
+        )
+    return result
+
+
 def counts(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
     """Every thread, node and key count in ``term``, with what it counts."""
     for node in term.walk():
@@ -103,10 +145,10 @@ def bind(term: Term, expr: sympy.Expr, bindings: Mapping[str, sympy.Expr]) -> sy
             raise EvaluationError(
                 f"{names} makes {what} {format_expr(value)}; it must be a positive integer"
             )
-    result = expr.xreplace(mapping)
-    if not check_finite(result):
-        shown = ", ".join(f"{k}={format_expr(v)}" for k, v in bindings.items())
-        raise EvaluationError(
-            f"--at {shown}: the model is infinite or undefined there (a division by zero or log of 0)"
-        )
-    return result
+    for name, value in bindings.items():
+        if value.is_number and not value.is_positive:
+            raise EvaluationError(
+                f"--at {name}={format_expr(value)}: {name} is a positive symbol; give a value > 0"
+            )
+    shown = ", ".join(f"{k}={format_expr(v)}" for k, v in bindings.items())
+    return substitute(expr, mapping, f"--at {shown}")

@@ -9,9 +9,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
 
+from . import __version__
 from .errors import PatternalgError
+from .limits import printable
+
+#: characters of an error message printed before its middle is elided (one visual line)
+MAX_MESSAGE = 400
 
 __all__ = ["main", "COMMANDS"]
 
@@ -46,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Closed-form performance models of parallel programs built from patterns.",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name, (module, help_text) in COMMANDS.items():
@@ -65,11 +72,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = build_parser().parse_args(argv)
     try:
-        return int(importlib.import_module(args.module).run(args) or 0)
+        with warnings.catch_warnings():
+            if not args.debug:  # numpy's overflow notes are not the user's concern
+                warnings.simplefilter("ignore", RuntimeWarning)
+            return int(importlib.import_module(args.module).run(args) or 0)
     except PatternalgError as exc:
         if args.debug:
             raise
-        print(f"patternalg {args.command}: error: {exc}", file=sys.stderr)
+        message = printable(str(exc), limit=MAX_MESSAGE)
+        print(f"patternalg {args.command}: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("patternalg: interrupted", file=sys.stderr)

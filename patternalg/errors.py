@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .limits import printable
+
 
 @dataclass(frozen=True)
 class Location:
@@ -116,7 +118,7 @@ class UnknownAtomError(PatternalgError, KeyError):
             if self.suggestions
             else "; `patternalg models` lists the known atoms"
         )
-        return f"unknown atom '{self.name}'{hint}"
+        return f"unknown atom '{printable(self.name)}'{hint}"
 
 
 class ModelFileError(PatternalgError, ValueError):

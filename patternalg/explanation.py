@@ -69,10 +69,11 @@ class Evaluation(HtmlTable):
         """The symbols bound to values (empty without a point)."""
         return dict(self.point.bindings) if self.point is not None else {}
 
-    def text(self) -> str:
-        """The value (shortest decimal) or the model in the grammar's arithmetic."""
+    def text(self, digits: int | None = None) -> str:
+        """The value (in ``digits`` significant digits, see :func:`~patternalg.render.format_number`)
+        or the model in the grammar's arithmetic."""
         value = self.value
-        return format_number(value) if value is not None else as_text(self.expr)
+        return format_number(value, digits) if value is not None else as_text(self.expr)
 
     def lines(self) -> list[str]:
         """The derivation as ``eval --explain`` prints it."""

@@ -7,16 +7,16 @@ symbolic thread counts (``tpool_n``, ``tpool_{n*m}``) stand for any positive int
 A law reads: for all x >= 1 and all instantiations, M[LHS] REL M[RHS].
 
 :func:`check` tries, in order: a symbolic proof (status ``proved``); a search for a
-counterexample with hypothesis (none found in N examples: ``holds``); for a law that fails
+counterexample with hypothesis (none found in N examples: ``no-counterexample``, which is a search, not a proof); for a law that fails
 pointwise, the same relation as x -> oo by the limit of the ratio of the two sides
-(``holds-asymptotically``, with the pointwise counterexample, or ``fails``).
+(``holds-asymptotically``, with the pointwise counterexample, or ``refuted``).
 
 >>> law = parse_law("tpool_2(tpool_3(A)) == tpool_6(A)")
 >>> check(law, semantics="asymptotic").status
 'proved'
 >>> result = check(parse_law("seq(A, B) <= pipe(A, B)"), semantics="exact", examples=50, seed=1)
 >>> result.status, result.counterexample.bindings
-('fails', (('A', 'k0'), ('B', 'k0')))
+('refuted', (('A', 'k0'), ('B', 'k0')))
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 #: the statuses of a checked law, from strongest to weakest
-STATUSES = ("proved", "holds", "holds-asymptotically", "fails")
+STATUSES = ("proved", "no-counterexample", "holds-asymptotically", "refuted")
 #: relative tolerance of numeric comparisons
 RTOL = 1e-9
 #: input sizes every drawn instantiation is also checked at
@@ -558,6 +558,10 @@ def _search(
 def _other_symbols(law: Law, library: ModelLibrary) -> tuple[sympy.Symbol, ...]:
     """Counts of the law and symbols of its atoms' models other than x, sorted by name."""
     found = set(law.count_symbols())
+    for side in (law.lhs, law.rhs):  # a mapReduce's d and k may name symbols of their own
+        for node in side.walk():
+            if isinstance(node, MapReduce):
+                found |= (node.per_key.free_symbols | node.keys.free_symbols) - {x}
     for name in law.atoms():
         found |= library[name].expr.free_symbols - {x}
     return tuple(sorted(found, key=lambda s: s.name))
@@ -629,16 +633,16 @@ def check(
         return result("proved")
     pointwise, tried = _search(law, library, semantics, examples, seed, asymptotic=False)
     if pointwise is None:
-        return result("holds", None, tried)
+        return result("no-counterexample", None, tried)
     instance = pointwise.instance
     ok, ratio = _holds_asymptotically(law.relation, instance.lhs, instance.rhs)
     shown = instance.counterexample(pointwise.at, ratio)
     if not ok:
-        return result("fails", shown, tried)
+        return result("refuted", shown, tried)
     if law.metavariables() or _other_symbols(law, library):
         found, more = _search(law, library, semantics, examples, seed, asymptotic=True)
         tried += more
         if found is not None:
             ratio = _holds_asymptotically(law.relation, found.instance.lhs, found.instance.rhs)[1]
-            return result("fails", found.instance.counterexample(found.at, ratio), tried)
+            return result("refuted", found.instance.counterexample(found.at, ratio), tried)
     return result("holds-asymptotically", shown, tried)

@@ -29,8 +29,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import sympy
+
+from .arith import format_expr
 from .errors import Location, ModelFileError, UnknownAtomError
 from .forms import form_class
+from .limits import toml_nesting_problem
 from .model import COMMON_KEYS, AtomicModel, valid_atom_name
 
 __all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
@@ -59,7 +63,13 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
             )
     own = {k: v for k, v in table.items() if k not in ("form", "unit", "source")}
     model = form_class(form, str(_where(path, name))).from_table(own, _where(path, name))
-    return model.atomic_model(name, unit=unit, source=source)
+    atomic = model.atomic_model(name, unit=unit, source=source)
+    if atomic.expr.has(sympy.I):
+        raise ModelFileError(
+            f"the model {format_expr(atomic.expr)} is not real (a root or log of a negative number?)",
+            location=_where(path, name),
+        )
+    return atomic
 
 
 @dataclass(frozen=True)
@@ -126,6 +136,9 @@ class ModelLibrary(Mapping[str, AtomicModel]):
 
         With ``lazy``, each model is built when first used (for the trusted built-ins).
         """
+        too_deep = toml_nesting_problem(text)
+        if too_deep:
+            raise ModelFileError(f"{path}:{too_deep.removeprefix('line ')}")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -174,15 +187,15 @@ class ModelLibrary(Mapping[str, AtomicModel]):
     # --- writing -----------------------------------------------------------------------
     def to_toml(self) -> str:
         """The model file of this library."""
-        import tomli_w
+        from .toml_writer import dumps
 
-        return tomli_w.dumps(
-            {"format": 1, "models": {name: m.to_toml() for name, m in self.items()}}
-        )
+        return dumps({"format": 1, "models": {name: m.to_toml() for name, m in self.items()}})
 
     def save(self, path: str | Path) -> None:
-        """Write this library as a model file."""
-        Path(path).write_text(self.to_toml(), encoding="utf-8")
+        """Write this library as a model file, atomically (the old file stays if it fails)."""
+        from .atomic_write import write_text_atomic
+
+        write_text_atomic(path, self.to_toml())
 
 
 _BUILTIN: list[ModelLibrary] = []

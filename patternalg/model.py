@@ -15,7 +15,7 @@ import sympy
 from .arith import format_expr
 from .syntax import RESERVED_PREFIXES, RESERVED_WORDS
 
-__all__ = ["AtomicModel", "COMMON_KEYS", "valid_atom_name"]
+__all__ = ["AtomicModel", "COMMON_KEYS", "model_table", "valid_atom_name"]
 
 #: keys every model table may have, whatever its form
 COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain")
@@ -67,20 +67,46 @@ class AtomicModel:
 
     def to_toml(self) -> dict[str, Any]:
         """The table this model is written as in a model file."""
-        table: dict[str, Any] = {}
-        if self.form != "expr":
-            table["form"] = self.form
-        table.update(dict(self.spec) if self.spec else {"model": format_expr(self.expr)})
-        table["unit"] = self.unit
-        if self.source:
-            table["source"] = self.source
-        if self.x_range is not None:
-            table["x_range"] = [float(v) for v in self.x_range]
-        if any(symbol != "x" for symbol, _ in self.domain):
-            table["domain"] = {symbol: [low, high] for symbol, (low, high) in self.domain}
-        if self.fit:
-            table["fit"] = dict(self.fit)
-        return table
+        return model_table(
+            self.form,
+            self.spec or (("model", format_expr(self.expr)),),
+            unit=self.unit,
+            source=self.source,
+            x_range=self.x_range,
+            domain=self.domain,
+            fit=self.fit,
+        )
 
     def _repr_latex_(self) -> str:
         return f"$\\mathrm{{{self.name}}}(x) = {sympy.latex(self.expr)}$"
+
+
+def model_table(
+    form: str,
+    spec: tuple[tuple[str, Any], ...],
+    *,
+    unit: str,
+    source: str = "",
+    x_range: tuple[float, float] | None = None,
+    domain: tuple[tuple[str, tuple[float, float]], ...] = (),
+    fit: tuple[tuple[str, Any], ...] = (),
+) -> dict[str, Any]:
+    """A model file's table of a model: its form's keys ``spec`` and the common keys.
+
+    >>> model_table("pmnf", (("model", "2*x"),), unit="ms", x_range=(1, 8))
+    {'form': 'pmnf', 'model': '2*x', 'unit': 'ms', 'x_range': [1.0, 8.0]}
+    """
+    table: dict[str, Any] = {}
+    if form != "expr":
+        table["form"] = form
+    table.update(dict(spec))
+    table["unit"] = unit
+    if source:
+        table["source"] = source
+    if x_range is not None:
+        table["x_range"] = [float(v) for v in x_range]
+    if any(symbol != "x" for symbol, _ in domain):
+        table["domain"] = {symbol: [low, high] for symbol, (low, high) in domain}
+    if fit:
+        table["fit"] = dict(fit)
+    return table

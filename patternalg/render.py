@@ -58,13 +58,20 @@ def as_number(expr: sympy.Expr) -> float | None:
     return value.real
 
 
-def format_number(value: float) -> str:
-    """The shortest decimal that reads back to ``value``.
+#: significant digits printed by default: all a double holds reliably, so the noise of float
+#: arithmetic (53618.49999999999) is not shown while every digit of the models' own
+#: coefficients is
+DEFAULT_DIGITS = 15
 
-    >>> format_number(2647475.2)
-    '2647475.2'
+
+def format_number(value: float, digits: int | None = None) -> str:
+    """``value`` rounded to ``digits`` significant digits (default :data:`DEFAULT_DIGITS`),
+    printed as the shortest decimal that reads back to the rounded value.
+
+    >>> format_number(2647475.2), format_number(53618.49999999999), format_number(2647475.2, 3)
+    ('2647475.2', '53618.5', '2650000.0')
     """
-    return repr(float(value))
+    return repr(float(f"{float(value):.{digits or DEFAULT_DIGITS}g}"))
 
 
 def term_label(term: Term) -> str:

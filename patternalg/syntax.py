@@ -12,7 +12,9 @@ patternalg.errors.ParseError: line 1, column 7: thread count of tpool_ must be a
 
 from __future__ import annotations
 
+import difflib
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -25,6 +27,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .arith import build_call, build_number, canonical_function, check_finite
 from .errors import ParseError
+from .limits import MAX_SHOWN, power_problem, printable, size_problem
 from .symbols import symbol
 from .terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
 
@@ -35,6 +38,8 @@ MAX_NESTING = 100_000
 #: deepest nesting of an arithmetic expression (sympy's own algorithms recurse on it)
 MAX_EXPR_DEPTH = 200
 RESERVED_WORDS = frozenset({"seq", "pipe"})
+#: names that read as non-finite numbers: never symbols (``--at x=nan``)
+NOT_SYMBOLS = frozenset({"nan", "inf", "infinity", "oo", "zoo"})
 RESERVED_PREFIXES = ("tpool_", "mapReduce_")
 
 
@@ -46,17 +51,21 @@ def grammar_path() -> Path:
     return Path(__file__).resolve().parent.parent / "grammar" / "patternalg.lark"
 
 
+#: How the grammar is compiled (one place: the parser, the cold-start benchmark, the tests).
+#: No ``cache``: lark's ``cache=True`` unpickles a predictably named file in the shared temp
+#: directory, which any local user can plant; building the tables costs about 0.1 s of CPU at
+#: start-up (benchmarks/bench_parser_cold_start.py measures the alternatives).
+PARSER_OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "start": ["term", "expr", "law"],
+    "lexer": "basic",
+    "maybe_placeholders": False,
+}
+
+
 @functools.cache
 def _parser() -> Lark:
-    return Lark.open(
-        str(grammar_path()),
-        parser="lalr",
-        start=["term", "expr", "law"],
-        lexer="basic",
-        maybe_placeholders=False,
-        transformer=_Build(),
-        cache=True,
-    )
+    return Lark.open(str(grammar_path()), **PARSER_OPTIONS, transformer=_Build())
 
 
 def _excerpt(text: str, pos: int) -> str:
@@ -64,9 +73,9 @@ def _excerpt(text: str, pos: int) -> str:
     start = text.rfind("\n", 0, pos) + 1
     end = text.find("\n", pos)
     end = len(text) if end < 0 else end
-    lo, hi = max(start, pos - 40), min(end, pos + 40)
-    before = ("..." if lo > start else "") + text[lo:pos]
-    after = text[pos:hi] + ("..." if hi < end else "")
+    lo, hi = max(start, pos - MAX_SHOWN // 2), min(end, pos + MAX_SHOWN // 2)
+    before = ("…" if lo > start else "") + printable(text[lo:pos], MAX_SHOWN)
+    after = printable(text[pos:hi], MAX_SHOWN) + ("…" if hi < end else "")
     return f"{before}^{after}".strip()
 
 
@@ -124,9 +133,37 @@ def _syntax_error(text: str, err: UnexpectedInput, start: str) -> ParseError:
     expected = set(getattr(err, "expected", None) or getattr(err, "allowed", None) or ())
     if start != "law":
         expected.discard("RELATION")
-    if expected:
+    hint = _pattern_hint(text, pos)
+    if hint:
+        what += f"; did you mean {hint}?"
+    elif expected:
         what += f" (expected {_describe_expected(list(expected))})"
     return _error_at(text, pos, f"syntax error, {what}")
+
+
+_PATTERNS = {"seq": "seq(T, T, ...)", "pipe": "pipe(T, T, ...)", "tpool": "tpool_n(T)",
+             "mapreduce": "mapReduce_{m,n}^{d,k}(map, reduce)"}
+_SYNONYMS = {"pipeline": "pipe", "sequence": "seq", "threadpool": "tpool", "farm": "tpool"}
+
+
+def _pattern_hint(text: str, pos: int) -> str | None:
+    """A did-you-mean for a name used as a pattern before ``(`` (``Pipe(``, ``tpool4(``).
+
+    >>> _pattern_hint("tpool4(qsort)", 6), _pattern_hint("Pipe(a, b)", 4)
+    ('tpool_4(T)', 'pipe(T, T, ...)')
+    """
+    if pos >= len(text) or text[pos] != "(":
+        return None
+    found = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", text[:pos])
+    if not found:
+        return None
+    word = found.group(1).lower().replace("_", "")
+    count = re.fullmatch(r"tpool(\d+)", word)
+    if count:
+        return f"tpool_{count.group(1)}(T)"
+    word = _SYNONYMS.get(word, word)
+    close = difflib.get_close_matches(word, list(_PATTERNS), n=1, cutoff=0.75)
+    return _PATTERNS[close[0]] if close else None
 
 
 @dataclass(frozen=True)
@@ -164,6 +201,9 @@ class _Build(Transformer):
             raise _Problem(pos, f"expression nested deeper than {MAX_EXPR_DEPTH} levels")
         if not check_finite(expr):
             raise _Problem(pos, "division by zero (the expression is infinite or undefined)")
+        too_large = size_problem(expr)
+        if too_large:
+            raise _Problem(pos, too_large)
         return _Arith(expr, depth, pos)
 
     def number(self, children: list[Token]) -> _Arith:
@@ -177,6 +217,8 @@ class _Build(Transformer):
         token = children[0]
         if canonical_function(str(token)):
             raise _Problem(_pos(token), f"{token} is a function: write {token}(...)")
+        if str(token).lower() in NOT_SYMBOLS:
+            raise _Problem(_pos(token), f"{token} is not a finite number and cannot be a symbol")
         return _Arith(symbol(str(token)), 1, _pos(token))
 
     def call(self, children: list[Any]) -> _Arith:
@@ -202,6 +244,9 @@ class _Build(Transformer):
         elif op == "/":
             expr = sympy.Mul(a.expr, sympy.Pow(b.expr, -1))
         else:
+            too_large = power_problem(a.expr, b.expr)
+            if too_large:
+                raise _Problem(b.pos, too_large)
             expr = sympy.Pow(a.expr, b.expr)
         return self._combine(a.pos, [a, b], expr)
 
@@ -270,7 +315,8 @@ class _Build(Transformer):
         return children
 
     def binding(self, children: list[Any]) -> tuple[str, sympy.Expr]:
-        return (str(children[0]), children[1].expr)
+        name, value = str(children[0]), children[1]
+        return (name, self._positive(value.pos, value.expr, name))
 
     @staticmethod
     def _chain(cls: type[Seq] | type[Pipe], children: list[Term]) -> Term:

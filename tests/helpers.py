@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -23,14 +24,15 @@ def load_example(name: str) -> ModuleType:
 
 
 def run_cli(
-    *args: str, stdin: str | None = None, cwd: Path | None = None
+    *args: str, stdin: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``patternalg ARGS`` in a subprocess, as a user would."""
+    """Run ``patternalg ARGS`` in a subprocess, as a user would (``env``: extra variables)."""
     return subprocess.run(
         [sys.executable, "-m", "patternalg.cli", *args],
         input=stdin,
         capture_output=True,
         text=True,
         cwd=cwd or ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
         timeout=120,
     )

@@ -14,7 +14,7 @@ from patternalg.errors import MeasurementError
 from patternalg.forms.pmnf import PMNF
 from patternalg.measurements import READERS, Aggregation, Measurements, atom_name, read, sniff
 
-EXTRAP = Path(__file__).parents[2] / "shared" / "extrap-testdata"
+EXTRAP = Path(__file__).parent / "data" / "extrap"  # vendored, see its README.md
 DATA = EXTRAP / "tests" / "data"
 
 #: the x = 20..60 data of Extra-P's tests, as text and as TaLPas (same repetitions)

@@ -23,7 +23,7 @@ from patternalg.pmnf.blocks import BUILDING_BLOCKS
 from patternalg.pmnf.render import pmnf_expr
 from patternalg.symbols import log2, n, p, x
 
-EXTRAP = Path(__file__).parents[2] / "shared" / "extrap-testdata"
+EXTRAP = Path(__file__).parent / "data" / "extrap"  # vendored, see its README.md
 DATA = EXTRAP / "tests" / "data"
 POINTS = 2.0 ** np.arange(2, 11)
 

@@ -13,12 +13,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "law",
         metavar="LAW",
         help="LHS REL RHS, REL one of == <= >= < >; capitalised names are metavariables"
-        " (any term); '-' reads stdin, '@FILE' a file",
+        " (any term); or the id of a built-in law (patternalg laws lists them);"
+        " '-' reads stdin, '@FILE' a file",
     )
     add_check_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..laws import parse_law
+    from ..laws import builtin_law, parse_law
 
+    if args.law.isidentifier():  # a law has a relation: a bare name is a built-in law's id
+        return run_checks([builtin_law(args.law)], args)
     return run_checks([parse_law(read_text_argument(args.law, "the law"))], args)

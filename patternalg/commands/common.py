@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
+import shutil
 import sys
+import tempfile
 from collections.abc import Sequence
 from typing import Any
 
 from ..errors import PatternalgError
 from ..library import ModelLibrary
+from ..limits import printable
 
 __all__ = [
     "add_library_options",
@@ -17,6 +21,7 @@ __all__ = [
     "add_format_option",
     "print_json",
     "read_text_argument",
+    "private_hypothesis_home",
 ]
 
 
@@ -33,8 +38,17 @@ def add_library_options(parser: argparse.ArgumentParser) -> None:
 
 
 def load_library(args: argparse.Namespace) -> ModelLibrary:
-    """The library the options ask for."""
-    return ModelLibrary.load(args.models, builtin=not args.no_builtin)
+    """The library the options ask for; a note on stderr for each built-in a file replaces."""
+    builtin = set() if args.no_builtin else set(ModelLibrary.builtin())
+    library = ModelLibrary() if args.no_builtin else ModelLibrary.builtin()
+    for path in args.models:
+        models = ModelLibrary.from_file(path)
+        replaced = sorted(builtin & set(models))
+        if replaced:
+            names = ", ".join(printable(name) for name in replaced)
+            print(f"note: {printable(str(path), 240)} replaces the built-in model(s) {names}", file=sys.stderr)
+        library = library.merged(models)
+    return library
 
 
 def add_format_option(
@@ -68,3 +82,13 @@ def print_notes(reports: Sequence[Any]) -> None:
     notes = (note for report in reports for note in report.record.get("notes", ()))
     for note in dict.fromkeys(notes):
         print(f"note: {note}", file=sys.stderr)
+
+
+def private_hypothesis_home() -> None:
+    """Point hypothesis's storage (it caches constants it finds in our code) at a private
+    temporary directory removed at exit, not at ``.hypothesis/`` in the user's directory."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    home = tempfile.mkdtemp(prefix="patternalg-hypothesis-")
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
+    set_hypothesis_home_dir(home)

@@ -37,9 +37,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_format_option(parser, ("text", "latex", "json"))
     parser.add_argument(
+        "--digits",
+        type=int,
+        choices=range(1, 18),
+        default=None,
+        metavar="N",
+        help="significant digits of a value (1-17; default 15: no float noise such as"
+        " 53618.49999999999)",
+    )
+    parser.add_argument(
         "--explain",
         action="store_true",
-        help="print the derivation: every sub-term's model, bottlenecks, sources",
+        help="print the derivation: every sub-term's model, bottlenecks, sources"
+        " (with --format json: a list of lines under the key 'explain')",
     )
 
 
@@ -47,18 +57,21 @@ def run(args: argparse.Namespace) -> int:
     term = parse(read_text_argument(args.term, "the term"))
     result = explain(term, load_library(args), args.semantics, **collect_bindings(args.at))
     notes = list(result.notes)
+    explained = result.lines() if args.explain else []
     if args.format == "json":
         data = as_json(term, result.expr, result.semantics, result.value, notes)
-        point = result.point
-        print_json(data if point is None else {**data, **point.to_json(), "value": result.value})
-    elif args.format == "latex":
+        if result.point is not None:
+            data = {**data, **result.point.to_json(), "value": result.value}
+        if args.explain:
+            data["explain"] = explained
+        print_json(data)
+        return 0
+    if args.format == "latex":
         print(as_latex(result.expr))
     else:
-        print(result.text())
+        print(result.text(args.digits))
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
-    if args.explain:
-        out = sys.stdout if args.format != "json" else sys.stderr
-        for line in result.lines():
-            print(line, file=out)
+    for line in explained:
+        print(line)
     return 0

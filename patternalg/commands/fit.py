@@ -7,15 +7,22 @@ The flags of each family are built from its declared ``fit_options``
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import shutil
 import sys
+import tempfile
+import textwrap
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..atomic_write import atomic_writer, check_writable
 from ..errors import FitError
 from ..forms import FORMS, Form, Option, form_class
-from ..library import ModelLibrary
-from .common import add_format_option, print_json
+from ..forms.base import FitReport
+from ..toml_writer import table_text
+from .common import add_format_option
 
 
 def _families() -> dict[str, type[Form]]:
@@ -123,25 +130,111 @@ def _options(cls: type[Form], args: argparse.Namespace) -> dict[str, Any]:
     return {name: value for name, value in given.items() if value is not None}
 
 
-def run(args: argparse.Namespace) -> int:
+class _Output:
+    """What ``fit`` prints and writes, gathered batch by batch (the model file through an
+    atomic writer) and published only when every batch is done: the model file, then stdout."""
+
+    def __init__(self, args: argparse.Namespace, summary: Callable[[FitReport], str]) -> None:
+        self.json, self.summary = args.format == "json", summary
+        self.text = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self.stack = contextlib.ExitStack()
+        self.toml: Any = None
+        if args.out:
+            self.toml = self.stack.enter_context(atomic_writer(args.out))
+            self.toml.write("format = 1\n")
+        self.count = 0
+
+    def add(self, reports: list[FitReport]) -> None:
+        text = self.text
+        for report in reports:
+            if self.json:
+                record = json.dumps(report.record, indent=2, allow_nan=False)
+                text.write(("[\n" if not self.count else ",\n") + textwrap.indent(record, "  "))
+            else:
+                text.write(self.summary(report) + "\n")
+            if self.toml is not None:
+                self.toml.write(table_text(report.table(), "models", report.atom))
+            self.count += 1
+
+    def publish(self) -> None:
+        self.stack.close()  # the model file replaces the old one here
+        if self.json:
+            self.text.write("\n]\n" if self.count else "[]\n")
+        self.text.seek(0)
+        shutil.copyfileobj(self.text, sys.stdout)
+        self.text.close()
+
+    def discard(self, error: BaseException | None = None) -> None:
+        """Drop everything; the old model file stays. The writer may turn ``error`` (say,
+        text it cannot encode) into a one-line error, which then propagates."""
+        self.text.close()
+        error = error or _Discarded()
+        try:
+            self.stack.__exit__(type(error), error, error.__traceback__)
+        except _Discarded:
+            pass
+
+
+class _Discarded(Exception):
+    """Thrown into the model-file writer to drop what it holds."""
+
+
+def _fit_batches(
+    cls: type[Form], args: argparse.Namespace, options: dict[str, Any], output: _Output
+) -> Any:
+    """Fit a regular Extra-P text file batch by batch (the fast path): the first batch's
+    measurements, or None if the file is not regular (``output`` then holds junk)."""
+    from ..measurements.blocks import Irregular
+
+    first = None
+    try:
+        for data, reports in cls.fit_batches(  # type: ignore[attr-defined]
+            args.file, metric=args.metric, input_format=args.input_format, **options
+        ):
+            first = first or data
+            output.add(reports)
+    except Irregular:
+        return None
+    return first
+
+
+def _fit_all(
+    cls: type[Form], args: argparse.Namespace, options: dict[str, Any], output: _Output
+) -> Any:
+    """Read the whole file and fit it (the reference path); the measurements."""
     from ..measurements import read
 
-    cls = _families()[args.form]
-    options = _options(cls, args)
     value = cls.value_column(args.metric)
     data = read(args.file, args.input_format, metric=args.metric, value=value)
     progress = Progress()
     try:
-        reports = cls.fit_each(data, progress=progress, **options)
+        output.add(cls.fit_each(data, progress=progress, **options))
     finally:
         progress.close()
+    return data
+
+
+def run(args: argparse.Namespace) -> int:
+    cls = _families()[args.form]
+    options = _options(cls, args)
+    if args.out:
+        check_writable(args.out)  # before the work, not after it
+
+    def summary(report: FitReport) -> str:
+        record = report.record
+        return cls.summary.format(**record, **cls.summary_fields(record))
+
+    output = _Output(args, summary)
+    try:
+        data = _fit_batches(cls, args, options, output) if hasattr(cls, "fit_batches") else None
+        if data is None:
+            output.discard()
+            output = _Output(args, summary)
+            data = _fit_all(cls, args, options, output)
+    except BaseException as error:
+        output.discard(error)
+        raise
     for note in cls.notes(data, options):
         print(f"note: {note}", file=sys.stderr)
-    if args.format == "json":
-        print_json([dict(r.record) for r in reports])
-    else:
-        for report in reports:
-            print(cls.summary.format(**report.record, **cls.summary_fields(report.record)))
-    if args.out:
-        ModelLibrary([r.model for r in reports]).save(args.out)
+    output.publish()
     return 0

@@ -11,7 +11,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..algebra import Semantics
-from .common import add_format_option, add_library_options, load_library, print_json
+from ..limits import MAX_EXAMPLES
+from .common import (
+    add_format_option,
+    add_library_options,
+    load_library,
+    print_json,
+    private_hypothesis_home,
+)
 
 if TYPE_CHECKING:  # the checker imports hypothesis: only the commands that check load it
     from ..laws import CheckResult, Law
@@ -49,6 +56,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_check_options(parser)
 
 
+def verdict(result: CheckResult) -> str:
+    """The status as a reader should take it: a search that found nothing says so.
+
+    >>> from patternalg.laws import CheckResult, parse_law
+    >>> from patternalg.algebra import Semantics
+    >>> verdict(CheckResult(parse_law("A == A"), Semantics.EXACT, "no-counterexample", None, 7, 0))
+    'no counterexample in 7 examples'
+    """
+    if result.status == "no-counterexample":
+        return f"no counterexample in {result.examples} examples"
+    return result.status
+
+
 def table(results: Sequence[CheckResult]) -> list[str]:
     """The text table: id, law, semantics, status, counterexample, time.
 
@@ -64,7 +84,7 @@ def table(results: Sequence[CheckResult]) -> list[str]:
             r.law.id or "-",
             str(r.law),
             r.semantics.value,
-            r.status,
+            verdict(r),
             str(r.counterexample) if r.counterexample is not None else "-",
             f"{r.seconds:.2f}s",
         )
@@ -81,10 +101,13 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
     """Check ``laws`` as the options say, print the verdicts, return the exit status."""
     from ..laws import check, validate
 
-    if args.examples < 1:
+    if not 1 <= args.examples <= MAX_EXAMPLES:
         from ..errors import EvaluationError
 
-        raise EvaluationError(f"--examples must be at least 1, got {args.examples}")
+        raise EvaluationError(
+            f"--examples must be between 1 and {MAX_EXAMPLES:,}, got {args.examples}"
+        )
+    private_hypothesis_home()
     library = load_library(args)
     for law in laws:  # unknown atoms are bad input: fail before any work
         validate(law, library)
@@ -94,7 +117,7 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
         check(law, library, s, examples=args.examples, seed=seed) for law in laws for s in semantics
     ]
     if args.format == "json":
-        print_json([r.to_json() for r in results])
+        print_json([{**r.to_json(), "seed": seed} for r in results])
     else:
         for line in table(results):
             print(line.rstrip())
@@ -102,7 +125,7 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
             f"(seed {seed}, up to {args.examples} examples per law and semantics;"
             f" rerun with --seed {seed} to reproduce)"
         )
-    return 1 if any(r.status == "fails" for r in results) else 0
+    return 1 if any(r.status == "refuted" for r in results) else 0
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..atomic_write import check_writable
 from ..library import ModelLibrary
 from .common import add_format_option, print_json, print_notes
 
@@ -80,6 +81,8 @@ def _one_or_all(records: list[dict[str, Any]]) -> Any:
 def run(args: argparse.Namespace) -> int:
     from ..forms.presca import predict_file
 
+    if args.out:
+        check_writable(args.out)  # before the work, not after it
     reports = predict_file(
         args.file,
         metric=args.metric,
@@ -91,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         interpolate=args.interpolate,
     )
     print_notes(reports)
+    if args.out:  # written before anything is printed as a result
+        ModelLibrary([r.model for r in reports]).save(args.out)
     if args.format == "json":
         print_json(_one_or_all([dict(r.record) for r in reports]))
     else:
@@ -102,6 +107,4 @@ def run(args: argparse.Namespace) -> int:
                 print(f"    {piece['text']}")
             for row in record["predictions"]:
                 print(f"  p={row['p']:<4d} {row['value']:.6g}")
-    if args.out:
-        ModelLibrary([r.model for r in reports]).save(args.out)
     return 0

@@ -43,7 +43,7 @@ from .results import Tabular, unit_of
 __all__ = ["Rewrite", "Design", "Exploration", "explore", "thread_count", "LAW_SEMANTICS", "RULES"]
 
 #: the semantics under which each law that explore uses holds (checked by the test suite
-#: against ``patternalg.laws.check``): "proved" or "holds" there
+#: against ``patternalg.laws.check``): "proved" or "no-counterexample" there
 LAW_SEMANTICS: dict[str, tuple[str, ...]] = {
     "pipe_vs_tpool2_seq": ("exact",),
     "pipe_tpool_layering": ("asymptotic", "exact"),

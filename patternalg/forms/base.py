@@ -43,7 +43,7 @@ import sympy
 
 from ..display import HtmlTable
 from ..errors import EvaluationError, FitError, ModelFileError, ParseError
-from ..model import COMMON_KEYS, AtomicModel
+from ..model import COMMON_KEYS, AtomicModel, model_table
 
 if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
     import numpy as np
@@ -551,6 +551,17 @@ class Form(ABC):
         series, checked = cls._fitting(data, options)
         models = cls._fit(series, checked, progress)
         atoms = data.atoms() if hasattr(data, "atoms") else [s.atom for s in series]
+        return cls._reports(series, models, atoms, checked)
+
+    @classmethod
+    def _reports(
+        cls,
+        series: Sequence[Any],
+        models: Sequence[Form],
+        atoms: Sequence[str],
+        checked: Mapping[str, Any],
+    ) -> list[FitReport]:
+        """One report per series, its model and atom name."""
         return [
             FitReport(
                 fitted=model,
@@ -686,6 +697,23 @@ class FitReport(HtmlTable):
                 self.fitted.atomic_model(self.atom, unit=self.unit, source=self.source)
             )
         return self._model[0]
+
+    def table(self) -> dict[str, Any]:
+        """The model-file table of :attr:`model`, without building the closed form when
+        the family's own keys hold the model (all but ``expr``)."""
+        fitted = self.fitted
+        if fitted.name == "expr":
+            return self.model.to_toml()  # type: ignore[no-any-return]
+        domain = fitted._domain
+        return model_table(
+            fitted.name,
+            fitted._values,
+            unit=self.unit,
+            source=self.source,
+            x_range=dict(domain).get("x"),
+            domain=domain,
+            fit=fitted._statistics,
+        )
 
     @property
     def record(self) -> dict[str, Any]:

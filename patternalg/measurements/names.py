@@ -48,14 +48,17 @@ def atom_name(kernel: str) -> str:
     return name if valid_atom_name(name) else f"k_{name}"
 
 
-def atom_names(kernels: Iterable[str]) -> list[str]:
+def atom_names(kernels: Iterable[str], used: set[str] | None = None) -> list[str]:
     """:func:`atom_name` of each kernel, made distinct with ``_2``, ``_3``, ...
+
+    ``used`` holds the names given so far (to name the kernels of a file batch by batch);
+    the new names are added to it.
 
     >>> atom_names(["a_b", "a-b", "a b"])
     ['a_b', 'a_b_2', 'a_b_3']
     """
     names: list[str] = []
-    used: set[str] = set()
+    used = set() if used is None else used
     for kernel in kernels:
         base = atom_name(kernel)
         name, count = base, 1

@@ -32,6 +32,36 @@ class _State:
         self.regions: dict[str, int] = {}
         self.with_data: set[str] = set()
 
+    def feed(self, number_: int, line: str) -> None:
+        """Read line ``number_``."""
+        path = self.path
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            return
+        field, rest = words[0], words[1:]
+        if field == "PARAMETER":
+            if self.points:
+                raise MeasurementError("PARAMETER after POINTS", location=Location(path, number_))
+            self.parameters.extend(rest)
+            self.parameter_line = self.parameter_line or number_
+        elif field == "POINTS":
+            self.add_points(number_, rest)
+        elif field in ("REGION", "METRIC"):
+            self.close_block()
+            if field == "REGION":
+                self.region = " ".join(rest)
+                self.regions.setdefault(self.region, number_)
+            else:
+                self.metric = " ".join(rest)
+        elif field == "DATA":
+            self.add_data(number_, rest)
+        else:
+            raise MeasurementError(
+                f"unknown field '{field}' "
+                "(valid: PARAMETER, POINTS, REGION, METRIC, DATA, # comment)",
+                location=Location(path, number_),
+            )
+
     def close_block(self) -> None:
         if self.block and len(self.block) != len(self.points):
             raise MeasurementError(
@@ -95,34 +125,7 @@ class TextReader(Reader):
     ) -> Measurements:
         state = _State(path)
         for number_, line in enumerate(text.splitlines(), start=1):
-            words = line.split()
-            if not words or words[0].startswith("#"):
-                continue
-            field, rest = words[0], words[1:]
-            if field == "PARAMETER":
-                if state.points:
-                    raise MeasurementError(
-                        "PARAMETER after POINTS", location=Location(path, number_)
-                    )
-                state.parameters.extend(rest)
-                state.parameter_line = state.parameter_line or number_
-            elif field == "POINTS":
-                state.add_points(number_, rest)
-            elif field in ("REGION", "METRIC"):
-                state.close_block()
-                if field == "REGION":
-                    state.region = " ".join(rest)
-                    state.regions.setdefault(state.region, number_)
-                else:
-                    state.metric = " ".join(rest)
-            elif field == "DATA":
-                state.add_data(number_, rest)
-            else:
-                raise MeasurementError(
-                    f"unknown field '{field}' "
-                    "(valid: PARAMETER, POINTS, REGION, METRIC, DATA, # comment)",
-                    location=Location(path, number_),
-                )
+            state.feed(number_, line)
         state.close_block()
         empty = [name for name in state.regions if name not in state.with_data]
         if empty:

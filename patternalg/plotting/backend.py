@@ -11,15 +11,13 @@ same bytes twice.
 
 from __future__ import annotations
 
-import contextlib
 import io
-import os
 import sys
-import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from ..atomic_write import write_bytes_atomic
 from ..errors import PatternalgError
 
 __all__ = [
@@ -121,23 +119,5 @@ def save_figure(fig: Any, path: str | Path) -> Path:
     target, suffix = check_path(path)
     buffer = io.BytesIO()
     fig.savefig(buffer, format=suffix, metadata=FORMATS[suffix], bbox_inches="tight")
-    _write_atomically(target, buffer.getvalue())
+    write_bytes_atomic(target, buffer.getvalue())
     return target
-
-
-def _write_atomically(target: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``target``, fsync it, then rename it over."""
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # as open() would create it, not mkstemp's 0600
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise

@@ -118,7 +118,7 @@ def nonnegative(form: NormalForm) -> bool:
         return True
     # [0, 1], [1, 2], [2, 4], ... up to the tail: scales of t differ by orders of magnitude
     edges = [0.0, *(2.0**k for k in range(math.ceil(math.log2(tail)) + 1))]
-    pending = list(zip(edges, edges[1:]))
+    pending = list(zip(edges, edges[1:], strict=False))
     for _ in range(_BUDGET):
         if not pending:
             return True

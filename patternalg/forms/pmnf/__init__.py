@@ -3,6 +3,7 @@
 * :mod:`.form`: the :class:`PMNF` family (model file, options, the fitted model);
 * :mod:`.fit`: many kernels fitted at once, with their statistics;
 * :mod:`.basic`: Extra-P 4.2.5's Basic modeler; :mod:`.default`: ours.
+* :mod:`.stream`: regular Extra-P text files fitted batch by batch (the fast path of ``fit``).
 """
 
 from .form import MODELERS, PMNF

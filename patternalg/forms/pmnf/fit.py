@@ -27,7 +27,7 @@ from ...pmnf.blocks import BUILDING_BLOCKS
 from .basic import select_basic
 from .default import Selection, basis, select_default
 
-__all__ = ["Fitted", "parse_param_options", "fit_series"]
+__all__ = ["Fitted", "parse_param_options", "fit_series", "fit_matrix", "batch_size"]
 
 _CHUNK = 1_500_000  # array elements per batch of kernels (bounds memory)
 
@@ -120,6 +120,42 @@ class Fitted:
     high: float
 
 
+def batch_size(points: int) -> int:
+    """How many kernels measured at ``points`` points are fitted at once (bounds memory)."""
+    return max(1, _CHUNK // (len(BUILDING_BLOCKS) * points * points))
+
+
+def fit_matrix(x: np.ndarray, y: np.ndarray, modeler: str) -> list[Fitted]:
+    """The fits of kernels measured at the same points ``x`` (P,), aggregated values ``y`` (K, P)."""
+    selection, used = _select(modeler, x, y)
+    stats = _statistics(x, y, selection)
+    low, high = float(x.min()), float(x.max())
+    columns = {key: v.tolist() for key, v in stats.items()} | {
+        "criterion": selection.criterion.tolist()
+    }
+    return [
+        Fitted(
+            index,
+            c0,
+            c1,
+            str(modeler_used),
+            {key: values[row] for key, values in columns.items()},
+            len(x),
+            low,
+            high,
+        )
+        for row, (index, c0, c1, modeler_used) in enumerate(
+            zip(
+                selection.index.tolist(),
+                selection.c0.tolist(),
+                selection.c1.tolist(),
+                used.tolist(),
+                strict=True,
+            )
+        )
+    ]
+
+
 def fit_series(
     series: Sequence[Any],
     modeler: str,
@@ -137,24 +173,12 @@ def fit_series(
     done = 0
     for key, members in groups.items():
         x = np.array(key)
-        chunk = max(1, _CHUNK // (len(BUILDING_BLOCKS) * len(x) * len(x)))
+        chunk = batch_size(len(x))
         for start in range(0, len(members), chunk):
             part = members[start : start + chunk]
             y = np.array([series[k].aggregate(aggregate) for k in part])
-            selection, used = _select(modeler, x, y)
-            stats = _statistics(x, y, selection)
-            for row, k in enumerate(part):
-                results[k] = Fitted(
-                    int(selection.index[row]),
-                    float(selection.c0[row]),
-                    float(selection.c1[row]),
-                    str(used[row]),
-                    {key: float(v[row]) for key, v in stats.items()}
-                    | {"criterion": float(selection.criterion[row])},
-                    len(x),
-                    float(x.min()),
-                    float(x.max()),
-                )
+            for k, fitted in zip(part, fit_matrix(x, y, modeler), strict=True):
+                results[k] = fitted
             done += len(part)
             if progress is not None:
                 progress(done, len(series))

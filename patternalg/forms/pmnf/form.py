@@ -22,11 +22,12 @@ A model file holds a fitted model as the grammar's arithmetic, with its statisti
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 import sympy
 
+from ...errors import FitError
 from ..base import Form, Option, Parameter, aggregate_option
 
 __all__ = ["PMNF", "MODELERS"]
@@ -86,28 +87,53 @@ class PMNF(Form):
         options: Mapping[str, Any],
         progress: Callable[[int, int], None] | None = None,
     ) -> list[PMNF]:
-        from ...pmnf.render import hypothesis_text, pmnf_expr, pmnf_text
-        from ...symbols import symbol
-        from .fit import fit_series, parse_param_options
+        from .fit import fit_series
 
         if not series:
             return []
-        parameters = series[0].parameters
-        path = series[0].path
-        how = options["aggregate"] or MODELERS[options["modeler"]]
-        if len(parameters) != 1:  # two or three parameters
+        if len(series[0].parameters) != 1:  # two or three parameters
             from .fit_multi import fitted_models
 
+            how = options["aggregate"] or MODELERS[options["modeler"]]
             found = fitted_models(series, options["param"], options["modeler"], how, progress)
             return [cls._fitted(**found_one) for found_one in found]
-        mapping = parse_param_options(options["param"], parameters, path)
-        var = symbol(mapping[parameters[0]])
-        models = []
-        from ...pmnf.blocks import BUILDING_BLOCKS
+        var, how = cls._symbol_and_aggregate(series[0].parameters, series[0].path, options)
+        fitted = fit_series(series, options["modeler"], how, progress)
+        return cls._models(series, fitted, var, how)
 
-        for s, fitted in zip(
-            series, fit_series(series, options["modeler"], how, progress), strict=True
-        ):
+    @classmethod
+    def fit_batches(cls, path: str, **options: Any) -> Iterator[Any]:
+        """Reports of a regular Extra-P text file, a batch at a time (see :mod:`.stream`)."""
+        from .stream import fit_text_batches
+
+        return fit_text_batches(cls, path, **options)
+
+    @classmethod
+    def _symbol_and_aggregate(
+        cls, parameters: Sequence[str], path: str, options: Mapping[str, Any]
+    ) -> tuple[sympy.Symbol, str]:
+        """The symbol the file's one parameter becomes, and how repetitions are aggregated."""
+        from ...symbols import symbol
+        from .fit import parse_param_options
+
+        if len(parameters) != 1:
+            raise FitError(
+                f"{path}: this path fits one parameter; the file has {len(parameters)} "
+                f"({', '.join(parameters)})"
+            )
+        mapping = parse_param_options(options["param"], parameters, path)
+        return symbol(mapping[parameters[0]]), options["aggregate"] or MODELERS[options["modeler"]]
+
+    @classmethod
+    def _models(
+        cls, series: Sequence[Any], fits: Sequence[Any], var: sympy.Symbol, how: str
+    ) -> list[PMNF]:
+        """The models of ``fits`` (:class:`~.fit.Fitted`), one per series (kernel, metric, path)."""
+        from ...pmnf.blocks import BUILDING_BLOCKS
+        from ...pmnf.render import hypothesis_text, pmnf_expr, pmnf_text
+
+        models = []
+        for s, fitted in zip(series, fits, strict=True):
             index, c0, c1 = fitted.index, fitted.c0, fitted.c1
             term = {}
             if index >= 0:
@@ -120,10 +146,10 @@ class PMNF(Form):
                 **fitted.stats,
                 "modeler": fitted.modeler,
                 "aggregate": how,
-                "parameter": parameters[0],
+                "parameter": s.parameters[0],
                 "symbol": var.name,
                 "range": [fitted.low, fitted.high],
-                "file": path,
+                "file": s.path,
                 "points": fitted.points,
                 "kernel": s.kernel,
                 "metric": s.metric,

@@ -1,0 +1,112 @@
+"""Cold start of the grammar's parser under each way of loading it (issue 16, item 3).
+
+lark's ``cache=True`` unpickles a file with a predictable name in the shared temp directory: a
+code-execution path for any other local user. The choices, each timed as a fresh process that
+imports ``patternalg.syntax``, builds the LALR parser that way and parses one term:
+
+- ``tmp-pickle``: the old ``cache=True`` (the insecure baseline, for comparison only);
+- ``none``: no cache, the tables are computed at every start;
+- ``private``: lark's cache in a private per-user directory (0700, owner and mode checked);
+- ``standalone``: a parser module generated ahead of time by ``python -m lark.tools.standalone``.
+
+Run: ``python benchmarks/bench_parser_cold_start.py [--runs N]`` (prints medians and ratios to
+``none``); or ``python benchmarks/bench_parser_cold_start.py --variant NAME`` as the command
+timed by ``farm-bench`` (``farm-bench --vs 'python bench_parser_cold_start.py --variant none' --
+python bench_parser_cold_start.py --variant private``).
+
+Measured 2026-11-22 with farm-bench, 5 paired runs on the shared 2-core machine under load
+(median CPU seconds of the whole process, ratio to ``none``): ``none`` 0.87-0.91 s (1.00),
+``private`` 0.82 s (0.94), ``standalone`` 0.82 s (1.04, paired), ``tmp-pickle`` 0.81 s (0.89).
+The cache saves about 0.1 s of CPU; wall times (1.5-11 s) were dominated by the machine's load.
+Chosen: ``none`` — no pickle at all, no file to check, no build step, for about 0.1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+VARIANTS = ("none", "private", "standalone", "tmp-pickle")
+TERM = "pipe(tpool_4(qsort), inc)"
+STANDALONE_DIR = Path(tempfile.gettempdir()) / f"patternalg-bench-standalone-{os.getuid()}"
+
+
+def private_cache_file() -> str:
+    """lark's cache file in ``$XDG_CACHE_HOME/patternalg`` (0700, refused unless ours and private)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    directory = Path(base) / "patternalg"
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    st = os.lstat(directory)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        raise SystemExit(f"{directory} is not a private directory of this user")
+    return str(directory / "lark-parser.cache")
+
+
+def build(variant: str) -> object:
+    """Build the parser the way ``variant`` names and parse :data:`TERM` with it."""
+    from lark import Lark
+
+    from patternalg import syntax
+
+    options = dict(syntax.PARSER_OPTIONS, transformer=syntax._Build())
+    if variant == "standalone":
+        sys.path.insert(0, str(STANDALONE_DIR))
+        import patternalg_standalone  # type: ignore[import-not-found]
+
+        options = {"transformer": syntax._Build()}
+        parser = patternalg_standalone.Lark_StandAlone(**options)
+    else:
+        if variant == "tmp-pickle":
+            options["cache"] = True
+        elif variant == "private":
+            options["cache"] = private_cache_file()
+        parser = Lark.open(str(syntax.grammar_path()), **options)
+    return parser.parse(TERM, start="term")
+
+
+def generate_standalone() -> None:
+    """Write the ahead-of-time parser module the ``standalone`` variant imports."""
+    from patternalg import syntax
+
+    STANDALONE_DIR.mkdir(mode=0o700, exist_ok=True)
+    starts = [arg for s in syntax.PARSER_OPTIONS["start"] for arg in ("-s", s)]
+    subprocess.run(
+        [sys.executable, "-m", "lark.tools.standalone", *starts, "-l", "basic",
+         "-o", str(STANDALONE_DIR / "patternalg_standalone.py"), str(syntax.grammar_path())],
+        check=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", choices=VARIANTS)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    if args.variant:
+        build(args.variant)
+        return
+    generate_standalone()
+    for variant in VARIANTS:  # warm: the caches and .pyc files exist, as after a first run
+        subprocess.run([sys.executable, __file__, "--variant", variant], check=True)
+    times: dict[str, list[float]] = {v: [] for v in VARIANTS}
+    for _ in range(args.runs):  # interleaved, so a drift in the machine's speed hits all alike
+        for variant in VARIANTS:
+            start = time.perf_counter()
+            subprocess.run([sys.executable, __file__, "--variant", variant], check=True)
+            times[variant].append(time.perf_counter() - start)
+    base = statistics.median(times["none"])
+    print(f"{'variant':<12} {'median s':>9} {'ratio to none':>14}")
+    for variant in VARIANTS:
+        med = statistics.median(times[variant])
+        print(f"{variant:<12} {med:>9.3f} {med / base:>14.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+"""``patternalg fit`` at scale: kernels per second and peak memory, whole process.
+
+Generates Extra-P text files of 1,000, 10,000 and 100,000 kernels (1,000,000 with
+``--million``; 9 points x = 4 .. 1024, 5 repetitions, a random building block per kernel,
+5 % noise) and runs, each as its own process:
+
+* ``patternalg fit FILE --out M.toml`` (the fast path: numpy reader, a batch of kernels at
+  a time, no sympy per kernel);
+* the reference path, ``PMNF.fit_each(read(FILE))`` and ``ModelLibrary.save`` (up to
+  100,000 kernels with ``--reference-max``);
+* the baseline: a process that imports numpy and reads the file's numbers with
+  ``numpy.loadtxt`` (nothing fitted, nothing written);
+* Extra-P 4.2.5 (its text reader and ``ModelGenerator.model_all`` in its own virtual
+  environment, see ``bench_fit.py``) on the 1,000-kernel file with ``--extrap``; larger
+  sizes are extrapolated linearly from it and marked so.
+
+It prints CPU seconds of the whole process (user + system: wall seconds on a shared
+machine measure the other users; they go to stderr), kernels per second, peak resident memory (ru_maxrss of the
+process), and the ratios fast / baseline, reference / fast and Extra-P / fast; and
+checks that the fast and the reference path wrote the same model file.
+
+    python benchmarks/bench_scale.py [--sizes 1000,10000,100000] [--million] [--extrap]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+POINTS = 2.0 ** np.arange(2, 11)
+REPETITIONS = 5
+
+BASELINE = """
+import sys, numpy as np
+with open(sys.argv[1]) as f:
+    rows = np.loadtxt((l[5:] for l in f if l.startswith("DATA ")), dtype=float, ndmin=2)
+print(rows.size)
+"""
+
+REFERENCE = """
+import sys
+from patternalg.forms.pmnf import PMNF
+from patternalg.library import ModelLibrary
+from patternalg.measurements import read
+reports = PMNF.fit_each(read(sys.argv[1]))
+ModelLibrary([r.model for r in reports]).save(sys.argv[2])
+"""
+
+
+def generate(path: Path, kernels: int, seed: int = 1) -> None:
+    """An Extra-P text file of ``kernels`` kernels, written in batches (bounded memory)."""
+    from patternalg.forms.pmnf.default import basis
+    from patternalg.pmnf.blocks import BUILDING_BLOCKS
+
+    rng = np.random.default_rng(seed)
+    blocks = basis(POINTS, np.arange(len(BUILDING_BLOCKS)))
+    header = "PARAMETER x\nPOINTS " + " ".join(f"({v:g})" for v in POINTS) + "\nMETRIC time\n"
+    with open(path, "w") as out:
+        out.write(header)
+        for start in range(0, kernels, 10_000):
+            count = min(10_000, kernels - start)
+            truth = rng.integers(0, len(blocks), size=count)
+            c1 = 10 ** rng.uniform(-1, 1, size=count)
+            c0 = blocks[truth, 0] * c1 * 10 ** rng.uniform(-1, 1, size=count)
+            mean = c0[:, None] + c1[:, None] * blocks[truth]
+            values = mean[:, :, None] * (1 + 0.05 * rng.standard_normal((count, 9, REPETITIONS)))
+            lines = []
+            for k in range(count):
+                lines.append(f"REGION k{start + k}")
+                lines.extend("DATA " + " ".join(map(repr, row)) for row in values[k].tolist())
+            out.write("\n".join(lines) + "\n")
+
+
+def run(command: list[str], label: str) -> tuple[float, float]:
+    """CPU seconds (user + system) and peak resident MB of one process.
+
+    CPU seconds, not wall: on a shared machine the wall time measures the other users.
+    """
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    )
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    if status != 0:
+        raise SystemExit(f"{' '.join(command[:4])}... failed: {process.stderr.read().decode()}")
+    print(f"    {label}: {wall:.1f} s wall", file=sys.stderr)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def extrap_seconds(path: Path, venv: str) -> float | None:
+    """CPU seconds of Extra-P's whole process reading and modeling ``path``, or None."""
+    python = Path(venv).expanduser() / "bin" / "python"
+    if not python.exists():
+        print(f"(no Extra-P at {python}: run bench_fit.py once to create it)")
+        return None
+    return run([str(python), str(HERE / "extrap_driver.py"), str(path)], "Extra-P")[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--million", action="store_true", help="also 1,000,000 kernels")
+    parser.add_argument("--reference-max", type=int, default=100_000)
+    parser.add_argument("--extrap", action="store_true", help="run Extra-P on 1,000 kernels")
+    parser.add_argument("--venv", default="~/.cache/patternalg/extrap-4.2.5")
+    parser.add_argument("--dir", help="keep the generated files here (default: a temp dir)")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")] + ([1_000_000] if args.million else [])
+    folder = Path(args.dir or tempfile.mkdtemp(prefix="bench_scale_"))
+    folder.mkdir(parents=True, exist_ok=True)
+    python = sys.executable
+    extrap_per_kernel = None
+    print(
+        f"{'kernels':>9} {'MB file':>8} | {'fast cpu':>7} {'kernels/s':>10} {'peak MB':>8} | "
+        f"{'baseline s':>10} {'fast/base':>9} | {'ref s':>7} {'ref MB':>7} {'ref/fast':>8} | "
+        f"{'Extra-P s':>10} {'ExtraP/fast':>11}"
+    )
+    for size in sizes:
+        path = folder / f"k{size}.txt"
+        if not path.exists():
+            generate(path, size)
+        fast_out, ref_out = folder / f"fast{size}.toml", folder / f"ref{size}.toml"
+        fast, fast_mb = run(
+            [python, "-m", "patternalg.cli", "fit", str(path), "--out", str(fast_out)],
+            f"{size} kernels, fast",
+        )
+        base, _ = run([python, "-c", BASELINE, str(path)], f"{size} kernels, baseline")
+        ref = ref_mb = None
+        if size <= args.reference_max:
+            ref, ref_mb = run(
+                [python, "-c", REFERENCE, str(path), str(ref_out)], f"{size} kernels, reference"
+            )
+            if fast_out.read_bytes() != ref_out.read_bytes():
+                raise SystemExit(f"{size} kernels: the fast and the reference model files differ")
+        extrap, mark = None, ""
+        if args.extrap and size == 1000:
+            seconds = extrap_seconds(path, args.venv)
+            extrap_per_kernel = seconds / size if seconds else None
+            extrap = seconds
+        elif extrap_per_kernel:
+            extrap, mark = extrap_per_kernel * size, "~"
+        print(
+            f"{size:>9,} {path.stat().st_size / 2**20:>8.1f} | {fast:>7.2f} {size / fast:>10,.0f} "
+            f"{fast_mb:>8.0f} | {base:>10.2f} {fast / base:>9.2f} | "
+            + (
+                f"{ref:>7.2f} {ref_mb:>7.0f} {ref / fast:>8.2f}"
+                if ref
+                else f"{'-':>7} {'-':>7} {'-':>8}"
+            )
+            + " | "
+            + (f"{mark}{extrap:>9.1f} {extrap / fast:>11.0f}" if extrap else f"{'-':>10} {'-':>11}")
+        )
+    print("\n~: extrapolated linearly from Extra-P's time on 1,000 kernels")
+    print(
+        "targets (issue 17): 100,000 kernels <= 5 s and <= 400 MB; 1,000,000 <= 60 s, bounded memory"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,336 @@
+"""A long fuzzing campaign through every command (issue 16): >= 100,000 inputs by default.
+
+Each input is a command line (with its files) run in-process through ``patternalg.cli.main``
+in a worker process, with a per-input timeout (SIGALRM). A parent watchdog kills a worker that
+stops answering (a hang in C code) and records the input as a hang. Per input the outcome is:
+
+- ``traceback``: an exception other than SystemExit escaped ``main``;
+- ``hang``: the input ran longer than ``--timeout`` seconds;
+- ``wrong exit``: exit status not 0/1/2, or status 2 without exactly one ``error:`` line on
+  stderr (or with a result on stdout), or control characters in an error line;
+- ``data loss``: ``fit/predict --out`` over an existing file failed but changed it, succeeded
+  but left an unreadable model file, or left a temporary file behind.
+
+Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
+prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
+``--show``, the first few failing inputs of each class).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ATOMS = ["qsort", "inc", "nop", "reduce_p", "map_hadoop", "parsec_canneal", "shuffle", "k", "A"]
+SEEDS_TERMS = [
+    "pipe(tpool_4(qsort), inc)", "seq(qsort, inc, nop)", "tpool_n(qsort)",
+    "mapReduce_{2,4}^{x,16}(map_hadoop, reduce_p)", "parsec_canneal[p=8, phi=2.5]",
+    "tpool_{2*n}(pipe(qsort, inc))", "pipe(A, seq(A, B))",
+]
+SEEDS_EXPR = ["1034.17*x*log2(x)", "2^10", "(m*n - 1)/(m*n) * 12288 * x", "min(x, 2) + max(1, p)",
+              "sqrt(x)/phi", "x^(1/3)*log2(x)^2", "1e-3 + 4.5e7*x"]
+SEEDS_LAWS = ["pipe(A, B) <= seq(A, B)", "seq(A, B) == seq(B, A)", "tpool_n(A) <= A",
+              "pipe(tpool_n(A), B) <= pipe(A, B)", "mapReduce_{1,1}^{d,1}(A, B) >= A"]
+NASTY = ["\x00", "\x1b[31m", "\n", "\r", "\u202e", "\ud800", "é", "(", ")", "{", "}", "[", "]", ",",
+         "^", "**", "/0", "-", "=", "#", "_", "10^10^10", "9" * 5000, "1e-999999999", "nan", "inf",
+         "tpool_", "mapReduce_", "a" * 10000, "(" * 300, " ", "\t", "0", "-1", "1e400", "2^(2^64)"]
+
+
+def mutate(rng: random.Random, text: str) -> str:
+    """``text`` with one to three random edits (insert, delete, replace, duplicate)."""
+    for _ in range(rng.randint(1, 3)):
+        at = rng.randint(0, len(text))
+        op = rng.random()
+        piece = rng.choice(NASTY) if rng.random() < 0.5 else chr(rng.randint(1, 0x2FF))
+        if op < 0.4:
+            text = text[:at] + piece + text[at:]
+        elif op < 0.6:
+            text = text[:at] + text[at + rng.randint(1, 4) :]
+        elif op < 0.9:
+            text = text[:at] + piece + text[at + 1 :]
+        else:
+            text = text[:at] + text[at : at + 20] * rng.randint(2, 50) + text[at:]
+    return text
+
+
+def random_term(rng: random.Random, depth: int = 3) -> str:
+    if depth == 0 or rng.random() < 0.3:
+        atom = rng.choice(ATOMS)
+        if rng.random() < 0.1:
+            atom += f"[p={rng.choice(['0', '1', '8', 'n', '2^70', '1e-5'])}]"
+        return atom
+    kind = rng.random()
+    if kind < 0.35:
+        return f"{rng.choice(['seq', 'pipe'])}({random_term(rng, depth - 1)}, {random_term(rng, depth - 1)})"
+    if kind < 0.7:
+        count = rng.choice(["1", "4", "n", "m", "{2*n}", "{10^400}", "0", "{n/2}"])
+        return f"tpool_{count}({random_term(rng, depth - 1)})"
+    sizes = ",".join(rng.choice(["1", "2", "m", "n", "x", "d", "0"]) for _ in range(2))
+    keys = ",".join(rng.choice(["1", "x", "16", "d", "k"]) for _ in range(2))
+    return f"mapReduce_{{{sizes}}}^{{{keys}}}({random_term(rng, depth - 1)}, {random_term(rng, depth - 1)})"
+
+
+def maybe(rng: random.Random, text: str, p: float = 0.5) -> str:
+    return mutate(rng, text) if rng.random() < p else text
+
+
+def measurement_file(rng: random.Random, kind: str) -> tuple[str, str]:
+    """(file name, text) of random measurements: CSV, JSONL or Extra-P text."""
+    xs = sorted(rng.sample(range(1, 2000), rng.randint(1, 7)))
+    scale = rng.choice([1e-300, 1e-6, 1.0, 1e6, 1e300])
+    def value(v: int) -> str:
+        return repr(scale * rng.choice([v, v * v, v ** 0.5, 1.0, -v, 0.0]) * rng.uniform(0.9, 1.1))
+    if kind == "csv":
+        rows = ["kernel,x,time"] + [f"{rng.choice(['sort', 'k', 's rt'])},{x},{value(x)}" for x in xs for _ in range(2)]
+        return "m.csv", "\n".join(rows) + "\n"
+    if kind == "jsonl":
+        name = rng.choice(["sort", "s\\ud800rt", "k\\u001b[1m", "a" * 200])
+        rows = [f'{{"params": {{"x": {x}}}, "value": {value(x)}, "callpath": "{name}"}}' for x in xs]
+        return "m.jsonl", "\n".join(rows) + "\n"
+    if kind == "presca":
+        ps = sorted(rng.sample([1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64], rng.randint(1, 6)))
+        rows = ["p,throughput"] + [f"{p},{value(p)}" for p in ps]
+        return "p.csv", "\n".join(rows) + "\n"
+    points = " ".join(str(x) for x in xs)
+    body = "".join(f"DATA {value(x)} {value(x)}\n" for x in xs)
+    return "m.txt", f"PARAMETER x\nPOINTS {points}\nMETRIC time\nREGION sort\n{body}"
+
+
+def make_input(cls: str, rng: random.Random) -> dict:
+    """One input of class ``cls``: argv, files to create, stdin, and the file to watch."""
+    files: dict[str, str] = {}
+    stdin = ""
+    watch = None
+    if cls == "eval":
+        argv = ["eval", maybe(rng, random_term(rng) if rng.random() < 0.7 else rng.choice(SEEDS_TERMS), 0.6)]
+        if rng.random() < 0.2:
+            argv += ["--semantics", "exact"]
+        if rng.random() < 0.2:
+            argv += ["--format", rng.choice(["json", "latex"])] + (["--explain"] if rng.random() < 0.5 else [])
+    elif cls == "eval --at":
+        sym = rng.choice(["x", "n", "p", "phi", "m", "q", "x "])
+        argv = ["eval", rng.choice(SEEDS_TERMS[:3] + ["parsec_canneal"]), "--at", f"{sym}={maybe(rng, rng.choice(SEEDS_EXPR + ['1024', '0', '-1', 'nan']), 0.6)}"]
+    elif cls == "eval stdin/@file":
+        text = maybe(rng, rng.choice(SEEDS_TERMS), 0.6)
+        if rng.random() < 0.5:
+            argv, stdin = ["eval", "-"], text
+        else:
+            files["t.term"] = text
+            argv = ["eval", "@t.term"]
+    elif cls == "--models":
+        model = maybe(rng, rng.choice(SEEDS_EXPR), 0.7)
+        toml = f'[models.k]\nmodel = "{model}"\nunit = "ns"\n'
+        files["m.toml"] = maybe(rng, toml, 0.3)
+        argv = ["eval", rng.choice(["k", "seq(k, qsort)", "pipe(k, inc)"]), "--models", "m.toml"]
+        if rng.random() < 0.3:
+            argv += ["--at", f"x={rng.choice(['2', '1024', '10^300'])}"]
+    elif cls == "check":
+        argv = ["check", maybe(rng, rng.choice(SEEDS_LAWS), 0.5), "--examples", "2", "--seed", str(rng.randint(0, 99)), "--semantics", "exact"]
+    elif cls == "laws":
+        argv = ["laws", "--examples", "1", "--seed", str(rng.randint(0, 9)), "--semantics", rng.choice(["exact", "asymptotic"])]
+    elif cls in ("fit", "predict"):
+        kind = "presca" if cls == "predict" else rng.choice(["csv", "jsonl", "text"])
+        name, text = measurement_file(rng, kind)
+        files[name] = maybe(rng, text, 0.3)
+        files["keep.toml"] = '[models.keep]\nmodel = "x"\n'
+        watch = "keep.toml"
+        argv = [cls, name, "--out", rng.choice(["keep.toml", "keep.toml", ".", "nodir/x.toml"])]
+        if cls == "fit" and rng.random() < 0.3:
+            argv += ["--form", rng.choice(["amdahl", "memwall"])] if kind == "csv" else []
+        if rng.random() < 0.3:
+            argv += ["--format", "json"]
+    elif cls == "tune":
+        name, text = measurement_file(rng, "presca")
+        files[name] = maybe(rng, text, 0.3)
+        argv = ["tune", name, "--runs", "2", "--init", maybe(rng, "random" if rng.random() < 0.5 else "1,2", 0.3)]
+    else:
+        raise ValueError(cls)
+    return {"argv": argv, "files": files, "stdin": stdin, "watch": watch}
+
+
+CLASSES = {  # class -> inputs at scale 1.0 (total 100,011)
+    "eval": 55_000, "eval --at": 15_000, "eval stdin/@file": 5_000, "--models": 12_000,
+    "check": 1_000, "laws": 11, "fit": 8_000, "predict": 3_000, "tune": 1_000,
+}
+
+
+#: commands that are long by design get a longer per-input timeout (laws checks every law)
+TIMEOUTS = {"laws": 120.0, "check": 30.0}
+
+
+class _Hang(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Hang()
+
+
+def run_one(case: dict, timeout: float) -> dict:
+    """Run one input in a fresh temporary directory; its outcome."""
+    from patternalg.cli import main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in case["files"].items():
+            Path(tmp, name).write_text(text, encoding="utf-8", errors="surrogatepass")
+        before = Path(tmp, case["watch"]).read_bytes() if case["watch"] else None
+        out, err = io.StringIO(), io.StringIO()
+        old = os.getcwd()
+        os.chdir(tmp)
+        sys.stdin = io.StringIO(case["stdin"])
+        result = {"traceback": False, "hang": False, "wrong_exit": False, "data_loss": False}
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    status = main(case["argv"])
+                except SystemExit as stop:
+                    status = stop.code if isinstance(stop.code, int) else 2
+        except _Hang:
+            result["hang"] = True
+            status = None
+        except BaseException as exc:  # noqa: BLE001 - a traceback is what the campaign counts
+            result["traceback"] = True
+            result["detail"] = f"{type(exc).__name__}: {str(exc)[:200]}"
+            status = None
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            os.chdir(old)
+            sys.stdin = sys.__stdin__
+        errors = [line for line in err.getvalue().splitlines() if " error: " in line]
+        if status is not None:
+            if status not in (0, 1, 2):
+                result["wrong_exit"] = True
+            elif status == 2 and (
+                len(errors) != 1 or out.getvalue() or any(not c.isprintable() for c in errors[0])
+            ):
+                result["wrong_exit"] = True
+                result["detail"] = err.getvalue()[:300]
+        if case["watch"] and status is not None:
+            target = Path(tmp, case["watch"])
+            leftovers = [p.name for p in Path(tmp).iterdir() if p.name.endswith(".tmp")]
+            after = target.read_bytes() if target.exists() else b""
+            if leftovers or (status != 0 and after != before):
+                result["data_loss"] = True
+            elif status == 0 and "keep.toml" in case["argv"]:
+                import tomllib
+
+                try:
+                    tomllib.loads(after.decode("utf-8"))
+                except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+                    result["data_loss"] = True
+    return result
+
+
+def worker(cls: str, start: int, count: int, seed: int, timeout: float) -> None:
+    """Run inputs ``start .. start+count`` of ``cls``; one JSON line per input on stdout."""
+    import warnings
+
+    warnings.simplefilter("ignore")
+    signal.signal(signal.SIGALRM, _alarm)
+    sys.setrecursionlimit(10_000)
+    for index in range(start, start + count):
+        case = make_input(cls, random.Random(f"{seed}:{cls}:{index}"))
+        outcome = run_one(case, timeout)
+        outcome["index"] = index
+        if any(outcome[k] for k in ("traceback", "hang", "wrong_exit", "data_loss")):
+            outcome["argv"] = [a[:120] for a in case["argv"]]
+        sys.__stdout__.write(json.dumps(outcome) + "\n")
+        sys.__stdout__.flush()
+
+
+def campaign(cls: str, total: int, seed: int, timeout: float) -> dict:
+    """All inputs of one class, through worker processes restarted after a hard hang."""
+    tally = {"inputs": 0, "traceback": 0, "hang": 0, "wrong_exit": 0, "data_loss": 0, "examples": []}
+    index = 0
+    while index < total:
+        proc = subprocess.Popen(
+            [sys.executable, __file__, "--worker", cls, str(index), str(total - index), str(seed), str(timeout)],
+            stdout=subprocess.PIPE, text=True,
+        )
+        assert proc.stdout is not None
+        while index < total:
+            line = _readline(proc, 4 * timeout + 30)
+            if line is None:  # the worker stopped answering: a hang the alarm could not stop
+                proc.kill()
+                proc.wait()
+                tally["inputs"] += 1
+                tally["hang"] += 1
+                tally["examples"].append({"index": index, "hang": True})
+                index += 1
+                break
+            outcome = json.loads(line)
+            index = outcome["index"] + 1
+            tally["inputs"] += 1
+            for key in ("traceback", "hang", "wrong_exit", "data_loss"):
+                tally[key] += outcome[key]
+            if "argv" in outcome and len(tally["examples"]) < 5:
+                tally["examples"].append(outcome)
+        proc.wait()
+    counts = {k: v for k, v in tally.items() if k != "examples"}
+    print(f"done {cls}: {counts}", file=sys.stderr, flush=True)
+    return tally
+
+
+def _readline(proc: subprocess.Popen, timeout: float) -> str | None:
+    import selectors
+
+    with selectors.DefaultSelector() as sel:
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        if not sel.select(timeout):
+            return None
+    line = proc.stdout.readline()
+    return line or None
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        cls, start, count, seed, timeout = sys.argv[2:7]
+        worker(cls, int(start), int(count), int(seed), float(timeout))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="fraction of the default input counts")
+    parser.add_argument("--workers", type=int, default=2, help="classes run in parallel")
+    parser.add_argument("--timeout", type=float, default=5.0, help="seconds per input")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", action="append", help="run only these classes")
+    parser.add_argument("--show", action="store_true", help="print failing inputs")
+    args = parser.parse_args()
+    from concurrent.futures import ThreadPoolExecutor
+
+    classes = {c: max(1, round(n * args.scale)) for c, n in CLASSES.items() if not args.only or c in args.only}
+    started = time.perf_counter()
+    with ThreadPoolExecutor(args.workers) as pool:
+        futures = {
+            c: pool.submit(campaign, c, n, args.seed, TIMEOUTS.get(c, args.timeout))
+            for c, n in classes.items()
+        }
+        results = {c: f.result() for c, f in futures.items()}
+    header = ("class", "inputs", "tracebacks", "hangs", "wrong exit codes", "data loss")
+    rows = [(c, r["inputs"], r["traceback"], r["hang"], r["wrong_exit"], r["data_loss"]) for c, r in results.items()]
+    rows.append(("total", *(sum(r[i] for r in rows) for i in range(1, 6))))
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(6)]
+    for row in [header, *rows]:
+        print("  ".join(str(v).rjust(w) if i else str(v).ljust(w) for i, (v, w) in enumerate(zip(row, widths))))
+    print(
+        f"(seed {args.seed}; timeout {args.timeout} s per input, laws {TIMEOUTS['laws']:.0f} s,"
+        f" check {TIMEOUTS['check']:.0f} s; {time.perf_counter() - started:.0f} s)"
+    )
+    if args.show:
+        for c, r in results.items():
+            for example in r["examples"]:
+                print(c, json.dumps(example)[:400])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+"""PMNF fits of a regular Extra-P text file, a batch of kernels at a time (``fit``'s fast path).
+
+The file is read by :func:`~patternalg.measurements.blocks.text_blocks` (numbers parsed by
+numpy, a batch in memory), each batch fitted by the same :func:`~.fit.fit_matrix` as
+:meth:`PMNF.fit_each <patternalg.forms.Form.fit_each>`, and the models built by the same
+code, so the reports are the ones ``fit_each(read(path))`` gives. A file that is not
+regular, or a fit that would fail, raises :class:`~patternalg.measurements.blocks.Irregular`
+(possibly after some batches): the caller then discards what it has and fits
+``read(path)``, whose messages say what is wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...errors import PatternalgError
+from ...measurements.blocks import Block, Irregular, text_blocks
+from ...measurements.model import Aggregation
+from ...measurements.names import atom_names
+from ..base import FitReport
+from .fit import batch_size, fit_matrix
+
+__all__ = ["fit_text_batches"]
+
+
+def fit_text_batches(
+    cls: Any,
+    path: str | Path,
+    *,
+    metric: str | None = None,
+    input_format: str | None = None,
+    batch: int = 10_000,
+    **options: Any,
+) -> Iterator[tuple[Block, list[FitReport]]]:
+    """Each batch of ``batch`` kernels of ``path``, in file order, and its reports.
+
+    ``cls`` is the PMNF form; ``options`` are its fit options.
+    """
+    try:
+        checked = cls.options(**options)
+    except PatternalgError:
+        raise Irregular from None
+    used: set[str] = set()
+    for block in text_blocks(path, batch, input_format):
+        x = block.points[:, 0] if block.points.shape[1] == 1 else np.empty(0)
+        if (metric is not None and metric != block.metric) or len(x) < 3 or (x <= 0).any():
+            raise Irregular  # the reference reader and fitter say why
+        try:
+            var, how = cls._symbol_and_aggregate(block.parameters, block.path, checked)
+        except PatternalgError:
+            raise Irregular from None
+        y = Aggregation(how).reduce(block.values, axis=2)
+        step = batch_size(len(x))
+        fits = [
+            fitted
+            for start in range(0, len(block), step)
+            for fitted in fit_matrix(x, y[start : start + step], checked["modeler"])
+        ]
+        names = block.kernel_names()
+        models = cls._models(names, fits, var, how)
+        yield block, cls._reports(names, models, atom_names(block.kernels, used), checked)

@@ -1,0 +1,153 @@
+"""The fast paths give what the reference paths give: model files, fits, readers."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+import tomli_w
+from helpers import run_cli
+from hypothesis import given
+from hypothesis import strategies as st
+
+from patternalg.forms.pmnf import PMNF
+from patternalg.library import ModelLibrary
+from patternalg.measurements import read
+from patternalg.measurements.blocks import Irregular, text_blocks
+from patternalg.toml_writer import dumps
+
+_KEYS = st.text(min_size=0, max_size=8)
+_SCALARS = (
+    st.text(max_size=12)
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+)
+_VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3), max_leaves=6)
+_TABLES = st.recursive(
+    st.dictionaries(_KEYS, _VALUES, max_size=4),
+    lambda inner: st.dictionaries(_KEYS, inner | _VALUES, max_size=4),
+    max_leaves=8,
+)
+
+
+@given(_TABLES)
+def test_toml_writer_writes_what_tomli_w_writes(table: dict) -> None:
+    assert dumps(table) == tomli_w.dumps(table)
+
+
+def test_toml_writer_escapes_as_tomli_w() -> None:
+    table = {"k y": {'a"\\\n\x01\t\x7fé': "\b\f\r\x1f"}, "models": {"": [[]], "x": []}}
+    assert dumps(table) == tomli_w.dumps(table)
+    assert tomllib.loads(dumps(table)) == table
+
+
+# --- the fast path of ``fit`` (regular Extra-P text files, batch by batch) ------------------
+
+
+def _text_file(path: Path, seed: int, xs: list[float], repetitions: int, **style: bool) -> Path:
+    """An Extra-P text file of kernels of every shape (growing, constant, negative, zero),
+    with names that collide as atom names, in the style given (comments, CRLF, METRIC)."""
+    rng = np.random.default_rng(seed)
+    x = np.array(xs)
+    header = ["# written by a test", "PARAMETER n", "POINTS " + " ".join(f"( {v!r} )" for v in xs)]
+    if style.get("metric"):
+        header.append("METRIC time_ms")
+    lines = header + [""]
+    for k in range(40):
+        shape = k % 5
+        values = {
+            0: 3 + 0.5 * x ** rng.choice([0.5, 1, 1.5, 2]),
+            1: np.full_like(x, 7.0),
+            2: 2 + x * np.log2(np.maximum(x, 1.0)),
+            3: -5 + 0.1 * x,
+            4: np.where(x > x[1], 0.0, 1.0),
+        }[shape]
+        lines.append(
+            f"REGION {['a-b', 'a_b', 'a b', 'k'][k % 4]}{k // 4 if k % 4 == 3 else ''}.{k}"
+        )
+        for value in values:
+            reps = value * (1 + 0.05 * rng.standard_normal(repetitions))
+            lines.append("DATA " + "  ".join(repr(float(r)) for r in reps))
+    end = "\r\n" if style.get("crlf") else "\n"
+    path.write_text(end.join(lines) + end + ("\n\n" if style.get("trailing") else ""))
+    return path
+
+
+REGULAR = [
+    ([4.0, 8, 16, 32, 64, 128, 256, 512, 1024], 5, {}),
+    ([1.0, 2, 3, 4, 5, 6, 7, 8, 9], 1, {"metric": True, "crlf": True}),
+    ([0.25, 0.5, 1, 2, 4], 3, {"trailing": True}),
+]
+
+
+@pytest.mark.parametrize("case", range(len(REGULAR)))
+@pytest.mark.parametrize(
+    "options", [{}, {"modeler": "basic"}, {"aggregate": "max", "param": ["n=p"]}]
+)
+def test_fast_fit_gives_the_reference_models(tmp_path: Path, case: int, options: dict) -> None:
+    xs, repetitions, style = REGULAR[case]
+    path = str(_text_file(tmp_path / "m.txt", case, xs, repetitions, **style))
+    blocks = list(text_blocks(path, batch=7))
+    reference = read(path)
+    series = [s for block in blocks for s in block.series()]
+    assert [(s.kernel, s.metric, s.lines) for s in series] == [
+        (s.kernel, s.metric, s.lines) for s in reference
+    ]
+    assert all(
+        np.array_equal(a.points, b.points) and np.array_equal(a.values, b.values)
+        for a, b in zip(series, reference, strict=True)
+    )
+    fast = [r for _, batch in PMNF.fit_batches(path, batch=7, **options) for r in batch]
+    slow = PMNF.fit_each(reference, **options)
+    assert [r.record for r in fast] == [r.record for r in slow]
+    assert [(r.atom, r.table()) for r in fast] == [(r.atom, r.model.to_toml()) for r in slow]
+    assert len({r.atom for r in fast}) == 40
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda t: t.replace("REGION a_b.1\n", "REGION a-b.0\n"),  # a region named twice
+        lambda t: t.replace("REGION a_b.1\n", "\nREGION a_b.1\n"),  # a blank line between
+        lambda t: t.replace("REGION a_b.1\n", "METRIC bytes\nREGION a_b.1\n"),  # a 2nd metric
+        lambda t: t.replace("DATA ", "DATA nan ", 1),  # not a measurement
+        lambda t: t.replace("DATA ", "DATA 1 ", 1),  # one more repetition on one line
+        lambda t: t.replace("DATA ", "DATA\t", 1),  # a tab after DATA
+        lambda t: t.replace("DATA ", "DATA 1_0 ", 1),  # float() reads it, numpy does not
+        lambda t: "METRIC a\n" + t.replace("REGION a_b.1\n", "REGION a_b.1\x0c\n"),
+    ],
+)
+def test_irregular_files_take_the_reference_path(tmp_path: Path, change: Callable) -> None:
+    path = _text_file(tmp_path / "m.txt", 0, *REGULAR[0][:2])
+    path.write_text(change(path.read_text()))
+    with pytest.raises(Irregular):
+        list(text_blocks(path, batch=7))
+
+
+def test_fit_command_prints_and_writes_what_the_reference_does(tmp_path: Path) -> None:
+    path = _text_file(tmp_path / "m.txt", 3, *REGULAR[0][:2])
+    reports = PMNF.fit_each(read(path))
+    ModelLibrary([r.model for r in reports]).save(tmp_path / "reference.toml")
+    text = run_cli("fit", str(path), "--out", str(tmp_path / "fast.toml"))
+    assert text.returncode == 0, text.stderr
+    assert text.stdout == "".join(
+        PMNF.summary.format(**r.record, **PMNF.summary_fields(r.record)) + "\n" for r in reports
+    )
+    assert (tmp_path / "fast.toml").read_bytes() == (tmp_path / "reference.toml").read_bytes()
+    as_json = run_cli("fit", str(path), "--format", "json")
+    assert as_json.stdout == json.dumps([r.record for r in reports], indent=2) + "\n"
+    assert "note: parameter 'n'" in as_json.stderr
+
+
+def test_fit_command_on_a_bad_file_writes_nothing(tmp_path: Path) -> None:
+    path = _text_file(tmp_path / "m.txt", 4, *REGULAR[0][:2])
+    path.write_text(path.read_text() + "REGION late\nDATA 1\n")  # one DATA line for 9 points
+    result = run_cli("fit", str(path), "--out", str(tmp_path / "m.toml"))
+    assert result.returncode == 2 and result.stdout == ""
+    assert "REGION 'late' has 1 DATA lines but POINTS lists 9 points" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.txt"]
