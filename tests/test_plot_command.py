@@ -142,3 +142,12 @@ def test_other_commands_do_not_import_matplotlib() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
     )
     assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_fitted_library_models_show_their_measured_range(tmp_path) -> None:
+    models, out = tmp_path / "m.toml", tmp_path / "m.svg"
+    assert main(["fit", ATOMS, "--out", str(models)]) == 0
+    argv = ["plot", "--models", str(models), "--atoms", "qsort,inc", "--over", "x=100..1e7"]
+    assert main([*argv, "-o", str(out)]) == 0
+    svg = out.read_text()
+    assert svg.count("measured range") == 2 and ">qsort<" in svg and ">inc<" in svg
