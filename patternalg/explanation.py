@@ -107,9 +107,19 @@ class Evaluation(HtmlTable):
     def plot(self, ax: Any = None, *, over: str = PLOT_RANGE) -> Any:
         """The model over ``over`` (other bindings kept), the point marked if x is bound;
         returns the matplotlib axes."""
+        from .decisions.grid import curve_axis
+        from .decisions.sweep import sweep
         from .plotting.results import plot_evaluation
 
-        return plot_evaluation(self, over=over, ax=ax)
+        axis = curve_axis(over)
+        bound = self.bindings
+        fixed = {k: v for k, v in bound.items() if k != axis.name}
+        curves = sweep([self.term], [axis], at=fixed, library=self.library)
+        value = self.value
+        point = None
+        if axis.name in bound and value is not None:
+            point = (axis.name, float(bound[axis.name]), value)
+        return plot_evaluation(curves, point, ax=ax)
 
 
 def explain(

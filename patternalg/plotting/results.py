@@ -78,21 +78,23 @@ def plot_sweep(sweep: Any, comparison: Any = None, *, ax: Any = None) -> Any:
     return ax
 
 
-def plot_evaluation(evaluation: Any, *, over: str, ax: Any = None) -> Any:
-    """An :class:`~patternalg.explanation.Evaluation`'s term swept over ``over``, its other
-    bindings kept; the evaluated point marked where the swept symbol is bound."""
-    from ..decisions.grid import curve_axis
-    from ..decisions.sweep import sweep
-
-    axis = curve_axis(over)
-    bound = evaluation.bindings
-    fixed = {k: v for k, v in bound.items() if k != axis.name}
-    curves = sweep([evaluation.term], [axis], at=fixed, library=evaluation.library)
-    ax = plot_sweep(curves, ax=ax)
-    if axis.name in bound and evaluation.value is not None:
-        where = float(bound[axis.name])
-        ax.plot([where], [evaluation.value], marker="s", color="C3", linestyle="none",
-                label=f"{axis.name} = {where:g}: {evaluation.value:.4g}", gid="point")
+def plot_evaluation(
+    sweep: Any, point: tuple[str, float, float] | None = None, *, ax: Any = None
+) -> Any:
+    """An evaluated term's one-term sweep as a curve; ``point`` = (symbol, value, model
+    value) marks where it was evaluated."""
+    ax = plot_sweep(sweep, ax=ax)
+    if point is not None:
+        name, where, value = point
+        ax.plot(
+            [where],
+            [value],
+            marker="s",
+            color="C3",
+            linestyle="none",
+            label=f"{name} = {where:g}: {value:.4g}",
+            gid="point",
+        )
         ax.legend(loc="best")
     return ax
 
