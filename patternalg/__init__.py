@@ -19,6 +19,7 @@ from .errors import (
     PatternalgError,
     UnknownAtomError,
 )
+from .explanation import Evaluation, explain
 from .library import AtomicModel, ModelLibrary
 from .symbols import log2, m, n, p, phi, x
 from .syntax import parse, parse_arithmetic
@@ -31,6 +32,8 @@ __all__ = [
     "parse_arithmetic",
     "evaluate",
     "model",
+    "explain",
+    "Evaluation",
     "Semantics",
     "Derivation",
     "ModelLibrary",

@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("patternalg.commands.compare", "which design is fastest where, with crossovers"),
     "optimize": ("patternalg.commands.optimize", "the best thread counts under linear budgets"),
     "explore": ("patternalg.commands.explore", "designs reachable by the laws, ranked"),
+    "plot": ("patternalg.commands.plot", "pictures (PNG, SVG, PDF) of models, fits and designs"),
 }
 
 

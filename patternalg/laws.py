@@ -37,6 +37,7 @@ from . import strategies as pst
 from .algebra import Derivation, Semantics, evaluate
 from .arith import format_expr
 from .bindings import counts
+from .display import HtmlTable
 from .errors import EvaluationError
 from .library import AtomicModel, ModelLibrary
 from .pmnf.normal_form import compare, normal_form
@@ -260,8 +261,8 @@ class Counterexample:
 
 
 @dataclass(frozen=True)
-class CheckResult:
-    """The verdict on one law under one semantics."""
+class CheckResult(HtmlTable):
+    """The verdict on one law under one semantics (a notebook shows it as a table)."""
 
     law: Law
     semantics: Semantics
@@ -282,6 +283,15 @@ class CheckResult:
             else self.counterexample.to_json(),
             "examples": self.examples,
         }
+
+    def header(self) -> list[str]:
+        """Columns of the notebook table."""
+        return ["law", "semantics", "status", "examples", "counterexample"]
+
+    def rows(self) -> list[list[Any]]:
+        """One row: the law, the semantics, the verdict, the examples tried, a counterexample."""
+        shown = "" if self.counterexample is None else str(self.counterexample)
+        return [[str(self.law), self.semantics.value, self.status, self.examples, shown]]
 
 
 # --- numbers --------------------------------------------------------------------------------

@@ -23,7 +23,15 @@ from .terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool, format_count
 if TYPE_CHECKING:
     from .pointwise import PointValue
 
-__all__ = ["as_text", "as_latex", "as_number", "format_number", "explain_lines", "as_json"]
+__all__ = [
+    "as_text",
+    "as_latex",
+    "as_number",
+    "format_number",
+    "explain_lines",
+    "as_json",
+    "term_label",
+]
 
 
 def as_text(expr: sympy.Expr) -> str:
@@ -66,7 +74,8 @@ def format_number(value: float, digits: int | None = None) -> str:
     return repr(float(f"{float(value):.{digits or DEFAULT_DIGITS}g}"))
 
 
-def _label(term: Term) -> str:
+def term_label(term: Term) -> str:
+    """A sub-term's operator (``seq``, ``tpool_4``) or an atom's name, for derivations."""
     if isinstance(term, Atom | Meta):
         return str(term)
     if isinstance(term, Seq):
@@ -83,7 +92,7 @@ def _label(term: Term) -> str:
 def _short(term: Term, limit: int = 40) -> str:
     if isinstance(term, Atom | Meta):
         return str(term)
-    text = _label(term) + "(...)"
+    text = term_label(term) + "(...)"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -116,7 +125,7 @@ def explain_lines(
     at_point = point.steps if point is not None else (None,) * len(derivation.steps)
     for step, here in zip(derivation.steps, at_point, strict=True):
         indent = "  " * min(step.depth, 40)
-        line = f"{indent}{_label(step.term)}  =  {as_text(step.model)}"
+        line = f"{indent}{term_label(step.term)}  =  {as_text(step.model)}"
         if here is not None and here.value != step.model:
             line += f"  ->  {as_text(here.value)} at the point"
         notes = []

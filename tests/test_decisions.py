@@ -297,3 +297,21 @@ def test_no_subs_per_point_ten_thousand_points_are_numpy():
     )
     assert np.allclose(result.values[0], expected, rtol=1e-12)
     assert list(itertools.islice(result.bottlenecks[0], 1)) == ["nop"]
+
+
+def test_three_term_logarithmic_difference_is_bracketed() -> None:
+    """a*x*log2(x) + b*x + c = 0 (fitted models with constants) has no closed root sympy
+    finds in bounded time: the crossover is bracketed and refined instead."""
+    from patternalg.library import ModelLibrary
+
+    library = ModelLibrary.from_toml_text(
+        '[models.sort]\nmodel = "5.785*x*log2(x) + 20487"\n'
+        '[models.scan]\nmodel = "100*x + 4431"\n'
+    )
+    result = compare(["sort", "scan"], over=parse_axis("x=1..2^24:log"), library=library)
+    # scan is faster at small x (its constant) and at large x (x*log2(x) outgrows 100*x)
+    assert [c.designs for c in result.crossovers] == [("scan", "sort"), ("sort", "scan")]
+    for crossing in result.crossovers:
+        v = crossing.value
+        sort, scan = 5.785 * v * math.log2(v) + 20487, 100 * v + 4431
+        assert not crossing.exact and abs(sort - scan) <= 1e-8 * scan

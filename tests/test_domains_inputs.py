@@ -78,10 +78,10 @@ def test_an_unused_parameter_column_is_an_error_naming_the_form_that_uses_it(tmp
     path = tmp_path / "xp.csv"
     rows = "".join(f"{x},{p},{x / p}\n" for x in (1000, 2000, 4000, 8000, 16000) for p in (1, 2))
     path.write_text("x,p,time\n" + rows)
-    result = run_cli("fit", str(path))
+    result = run_cli("fit", str(path), "--form", "presca")  # presca: threads only, x unused
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith(
-        f"patternalg fit: error: {path}:1: column 'p' is not used by --form pmnf (it fits x); "
+        f"patternalg fit: error: {path}:1: column 'x' is not used by --form presca (it fits p); "
         "--form amdahl fits x and p"
     )
     assert run_cli("fit", str(path), "--form", "amdahl").returncode == 0

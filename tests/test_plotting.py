@@ -89,3 +89,14 @@ def test_missing_matplotlib_names_the_extra(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(PlotError, match=r"pip install 'patternalg\[plot\]'"):
         pyplot()
+
+
+def test_a_picture_gets_the_usual_file_mode(tmp_path) -> None:
+    import os
+
+    umask = os.umask(0o022)
+    try:
+        path = save_figure(_draw("designs").figure, tmp_path / "out.png")
+    finally:
+        os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o644

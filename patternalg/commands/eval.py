@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
 
-from ..algebra import Derivation, Semantics, evaluate
+from ..algebra import Semantics
 from ..domains import as_json as extrapolated_json
-from ..domains import extrapolations, point_notes
-from ..model import AtomicModel
-from ..pointwise import PointValue, at_point, collect_bindings, undecided_note
-from ..render import as_json, as_latex, as_number, as_text, explain_lines, format_number
+from ..explanation import explain
+from ..pointwise import collect_bindings
+from ..render import as_json, as_latex
 from ..syntax import parse
-from ..units import atom_names, check_unit, in_one_unit
+from ..units import check_unit
 from .common import (
     add_format_option,
     add_library_options,
@@ -21,12 +19,6 @@ from .common import (
     print_json,
     read_text_argument,
 )
-
-
-def converted_note(original: Mapping[str, AtomicModel], names: list[str], unit: str) -> str:
-    """``"converted to ns: kernel (ms), other (s)"`` if some atoms were converted, else ``""``."""
-    moved = [f"{name} ({original[name].unit})" for name in names if original[name].unit != unit]
-    return f"converted to {unit}: {', '.join(moved)}" if moved else ""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,45 +63,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     term = parse(read_text_argument(args.term, "the term"))
-    original = load_library(args)
-    target = check_unit(args.unit, "--unit") if args.unit else None
-    library, unit = in_one_unit(term, original, target)
-    semantics = Semantics.of(args.semantics)
     bindings = collect_bindings(args.at)
-    derivation = Derivation()
-    point: PointValue | None = None
-    if bindings:
-        point = at_point(term, library, bindings, semantics, derivation=derivation)
-        expr = point.expr
-        notes = point.notes()
-    else:
-        expr = evaluate(term, library, semantics, derivation=derivation)
-        notes = [undecided_note(semantics)] if derivation.undecided else []
-    value = as_number(expr)
-    converted = converted_note(original, atom_names(term), unit)
-    if converted:
-        notes.append(converted)
-    outside = extrapolations(term, library, bindings)
-    notes.extend(str(item) for item in outside)
-    notes.extend(point_notes(bindings, value, unit))
-    explained = []
-    if args.explain:
-        from ..symbols import symbol
-
-        explained = explain_lines(derivation, {symbol(k): v for k, v in bindings.items()}, point)
+    unit = check_unit(args.unit, "--unit") if args.unit else None
+    result = explain(term, load_library(args), args.semantics, unit=unit, **bindings)
+    notes = list(result.notes)
+    explained = result.lines() if args.explain else []
     if args.format == "json":
-        data = as_json(term, expr, semantics, value, notes)
-        if point is not None:
-            data = {**data, **point.to_json(), "value": value}
-        data = {**data, "unit": unit, "extrapolated": extrapolated_json(outside)}
+        data = as_json(term, result.expr, result.semantics, result.value, notes)
+        if result.point is not None:
+            data = {**data, **result.point.to_json(), "value": result.value}
+        data = {**data, "unit": result.unit, "extrapolated": extrapolated_json(result.extrapolated)}
         if args.explain:
             data["explain"] = explained
         print_json(data)
         return 0
     if args.format == "latex":
-        print(f"{as_latex(expr)} \\; \\mathrm{{{unit}}}")
-    else:  # a value with its unit; a closed form as it is (its unit is in the JSON)
-        print(f"{format_number(value, args.digits)} {unit}" if value is not None else as_text(expr))
+        print(f"{as_latex(result.expr)} \\; \\mathrm{{{result.unit}}}")
+    else:
+        print(result.text(args.digits))
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
     for line in explained:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from .common import add_format_option, add_library_options, load_library, read_text_argument
 from .decide import at, emit
@@ -29,16 +30,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_format_option(parser, ("text", "json", "csv"))
 
 
-def run(args: argparse.Namespace) -> int:
+def solve(args: argparse.Namespace, term: str) -> Any:
+    """The :class:`~patternalg.decisions.explore.Exploration` the options ask for."""
     from ..decisions.explore import explore
 
-    result = explore(
-        read_text_argument(args.term, "the term"),
+    return explore(
+        read_text_argument(term, "the term"),
         threads=args.threads,
         at=at(args),
         top=args.top,
         expansions=args.expansions,
         library=load_library(args),
     )
-    emit(args, result)
+
+
+def run(args: argparse.Namespace) -> int:
+    emit(args, solve(args, args.term))
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..decisions.options import OBJECTIVES
 from ..errors import EvaluationError
@@ -32,22 +33,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_point_options(parser, over_help="optimise over a range of x, e.g. x=1e3..1e6:20:log")
 
 
-def run(args: argparse.Namespace) -> int:
+def solve(args: argparse.Namespace, term: str) -> Any:
+    """The :class:`~patternalg.decisions.optimize.Optimum` the options ask for."""
     from ..decisions.optimize import optimize
 
-    library = load_library(args)
     grids = axes(args)
     if len(grids) > 1:
         raise EvaluationError("optimize takes at most one --over")
-    result = optimize(
-        read_text_argument(args.term, "the term"),
+    return optimize(
+        read_text_argument(term, "the term"),
         budgets=args.budget,
         at=at(args),
         over=grids[0] if grids else None,
         objective=args.objective,
         vary=args.vary,
         top=args.top,
-        library=library,
+        library=load_library(args),
     )
-    emit(args, result)
+
+
+def run(args: argparse.Namespace) -> int:
+    emit(args, solve(args, args.term))
     return 0

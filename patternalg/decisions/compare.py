@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -37,7 +37,7 @@ from .grid import Axis, parse_axis
 from .numeric import Compiled
 from .options import DEFAULT_RANGE
 from .results import Tabular, number, unit_of
-from .sweep import prepare
+from .sweep import Sweep, prepare, tabulate
 
 __all__ = ["Crossover", "Interval", "Region", "Comparison", "compare", "DEFAULT_RANGE"]
 
@@ -137,6 +137,37 @@ class Comparison(Tabular):
     region: Region | None = None
     #: with a region map: the second symbol's value at which crossovers are computed
     slice_at: tuple[tuple[str, float], ...] = ()
+    #: the designs' numeric models along ``symbol`` (for :meth:`sweep` and :meth:`plot`)
+    compiled: tuple[Compiled, ...] = field(default=(), repr=False)
+
+    def values(self, points: np.ndarray) -> np.ndarray:
+        """Each design's model at ``points`` of the swept symbol: shape (designs, points)."""
+        grid = np.asarray(points, dtype=float)
+        return np.stack([c.values({self.symbol: grid}) for c in self.compiled]).reshape(
+            len(self.compiled), grid.size
+        )
+
+    def sweep(self, points: int = 256) -> Sweep:
+        """The designs' values at ``points`` points over the compared range (log-spaced
+        where the range is positive), with each pipe's bottleneck.
+
+        >>> result = compare(["inc", "nop"], over=parse_axis("x=1..1e4"))
+        >>> curves = result.sweep(5)
+        >>> curves.axes[0].values.tolist(), curves.values[1].tolist()
+        ([1.0, 10.0, 100.0, 1000.0, 10000.0], [5422.97, 5422.97, 5422.97, 5422.97, 5422.97])
+        """
+        lo, hi = self.bounds
+        spacing = "log" if lo > 0 else "lin"
+        grid = np.geomspace(lo, hi, points) if lo > 0 else np.linspace(lo, hi, points)
+        axis = Axis(self.symbol, grid, spacing)
+        fixed = tuple((k, f"{v:g}") for k, v in self.slice_at)
+        return tabulate(self.compiled, (axis,), {self.symbol: grid}, self.unit, fixed)
+
+    def plot(self, ax: Any = None) -> Any:
+        """Each design over the compared range, crossovers marked (matplotlib axes)."""
+        from ..plotting.results import plot_sweep
+
+        return plot_sweep(self.sweep(), self, ax=ax)
 
     def to_json(self) -> dict[str, Any]:
         """``{terms, symbol, range, crossovers, touches, intervals, asymptotic_winner, unit}``
@@ -227,8 +258,14 @@ class _TooMany(Exception):
 
 def _solvable(piece: sympy.Expr, s: sympy.Symbol) -> bool:
     if s == x:
+        # polynomials of up to three terms, or two terms with logarithms (c x^i log2(x)^j =
+        # d x^k has a closed root); three terms with a logarithm (a x log2 x + b x + c) have
+        # none that sympy finds in bounded time: those are bracketed numerically
         form = normal_form(piece)
-        return form is not None and len(list(form.items())) <= 3
+        if form is None:
+            return False
+        growths = [g for g, _ in form.items()]
+        return len(growths) <= 2 or (len(growths) <= 3 and all(j == 0 for _, j in growths))
     return bool(piece.is_rational_function(s))
 
 
@@ -389,6 +426,7 @@ def compare(
         unit_of([c.term for c in compiled], library),
         region,
         () if region is None else ((axes[1].name, float(axes[1].values[0])),),
+        tuple(compiled),
     )
 
 

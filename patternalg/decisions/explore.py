@@ -135,6 +135,12 @@ class Exploration(Tabular):
         ]
 
 
+    def plot(self, ax: Any = None) -> Any:
+        """The ranked designs' values as bars, best on top (matplotlib axes)."""
+        from ..plotting.results import plot_exploration
+
+        return plot_exploration(self, ax=ax)
+
     def text(self) -> list[str]:
         """The ranking for people, each design with its chain of rewrites."""
         unit = f" {self.unit}" if self.unit else ""

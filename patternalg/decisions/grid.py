@@ -24,8 +24,9 @@ import numpy as np
 
 from ..bindings import parse_value
 from ..errors import EvaluationError, ParseError
+from .options import CURVE_POINTS
 
-__all__ = ["Axis", "parse_axis", "DEFAULT_POINTS", "MAX_POINTS"]
+__all__ = ["Axis", "parse_axis", "curve_axis", "DEFAULT_POINTS", "MAX_POINTS"]
 
 #: points of a range without ``:N`` over a real-valued symbol
 DEFAULT_POINTS = 20
@@ -84,6 +85,25 @@ def parse_axis(text: str, *, integer: bool = False, option: str = "--over") -> A
     if integer and not np.all((axis.values >= 1) & (axis.values == np.round(axis.values))):
         raise EvaluationError(f"{where}: {name} counts threads; its values must be positive integers")
     return axis
+
+
+def curve_axis(text: str, *, integer: bool = False, option: str = "--over") -> Axis:
+    """A grid to draw curves on: a range without ``:N`` gets :data:`CURVE_POINTS` points and,
+    without ``:lin``, log spacing where its bounds are positive; lists and thread counts
+    stay as :func:`parse_axis` reads them.
+
+    >>> axis = curve_axis("x=1..1e6")
+    >>> len(axis), axis.spacing, curve_axis("x=1..10:lin").spacing
+    (256, 'log', 'lin')
+    """
+    axis = parse_axis(text, integer=integer, option=option)
+    if axis.spacing == "list" or integer:
+        return axis
+    bounds, *options = (o.strip() for o in text.split(":"))
+    count = next((o for o in options if o.isdigit()), str(CURVE_POINTS))
+    positive = axis.bounds[0] > 0
+    spacing = next((o for o in options if o in ("lin", "log")), "log" if positive else "lin")
+    return parse_axis(f"{bounds}:{count}:{spacing}", option=option)
 
 
 def _range(name: str, spec: str, where: str, integer: bool) -> Axis:

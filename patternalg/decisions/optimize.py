@@ -109,6 +109,12 @@ class Optimum(Tabular):
         return [[r, *(v for _, v in c.assignment), c.value, c.bottleneck] for r, c in ranked]
 
 
+    def plot(self, ax: Any = None) -> Any:
+        """The best assignments and the even split as bars, best on top (matplotlib axes)."""
+        from ..plotting.results import plot_optimum
+
+        return plot_optimum(self, ax=ax)
+
     def text(self) -> list[str]:
         """The answer for people."""
         unit = f" {self.unit}" if self.unit else ""

@@ -1,51 +1,25 @@
-"""What every decision result shares: a table as JSON rows, CSV and an HTML table.
-
->>> table_html(["x", "value"], [[1, 2.5]])
-'<table><thead><tr><th>x</th><th>value</th></tr></thead><tbody><tr><td>1</td><td>2.5</td></tr></tbody></table>'
-"""
+"""What every decision result shares: a table as JSON rows, CSV and (from
+:mod:`patternalg.display`) an HTML table."""
 
 from __future__ import annotations
 
 import csv
-import html
 import io
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import sympy
-
-from ..arith import format_expr
+from ..display import HtmlTable
 from ..library import AtomicModel
 from ..terms import Atom, MapReduce, Term
 
-__all__ = ["Tabular", "table_html", "table_csv", "cell", "unit_of", "number"]
+__all__ = ["Tabular", "table_csv", "unit_of", "number"]
 
 
 def number(value: float) -> float | None:
     """A float for JSON: None where the model has no finite value."""
     value = float(value)
     return value if math.isfinite(value) else None
-
-
-def cell(value: Any) -> str:
-    """One table cell as text: floats in 6 significant digits."""
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    if isinstance(value, sympy.Basic):
-        return format_expr(value)
-    return str(value)
-
-
-def table_html(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """An HTML table for notebooks."""
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(cell(v))}</td>" for v in row) + "</tr>" for row in rows
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def table_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -62,24 +36,13 @@ def table_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return out.getvalue()
 
 
-class Tabular:
+class Tabular(HtmlTable):
     """A result that is a table: ``header()`` and ``rows()`` give ``to_csv`` and the
     notebook's ``_repr_html_``."""
-
-    def header(self) -> list[str]:
-        """The column names."""
-        raise NotImplementedError
-
-    def rows(self) -> list[list[Any]]:
-        """The rows, one list of cells each."""
-        raise NotImplementedError
 
     def to_csv(self) -> str:
         """The table as CSV."""
         return table_csv(self.header(), self.rows())
-
-    def _repr_html_(self) -> str:
-        return table_html(self.header(), self.rows())
 
 
 def unit_of(terms: Sequence[Term], library: Mapping[str, AtomicModel]) -> str | None:

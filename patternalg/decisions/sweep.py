@@ -18,15 +18,16 @@ import numpy as np
 
 from ..arith import format_expr
 from ..bindings import as_value
+from ..display import cell
 from ..errors import EvaluationError
 from ..library import AtomicModel, ModelLibrary
 from ..syntax import parse
 from ..terms import Term
 from .grid import Axis
 from .numeric import Compiled, compile_term, count_symbols
-from .results import Tabular, cell, number, unit_of
+from .results import Tabular, number, unit_of
 
-__all__ = ["Sweep", "sweep", "prepare"]
+__all__ = ["Sweep", "sweep", "prepare", "tabulate"]
 
 
 def prepare(
@@ -105,6 +106,12 @@ class Sweep(Tabular):
             "rows": self.rows(),
         }
 
+    def plot(self, ax: Any = None) -> Any:
+        """The curves over the one swept symbol, bottleneck stretches shaded (matplotlib axes)."""
+        from ..plotting.results import plot_sweep
+
+        return plot_sweep(self, ax=ax)
+
     def text(self) -> list[str]:
         """The table for people: aligned columns, values in 6 significant digits."""
         header = self.header()
@@ -130,6 +137,18 @@ def sweep(
     if not over:
         raise EvaluationError("sweep needs a grid: --over SYMBOL=A..B[:N][:lin|log]")
     compiled, grid, library = prepare(terms, over, at, library)
+    fixed = tuple((k, format_expr(as_value(v))) for k, v in (at or {}).items())
+    return tabulate(compiled, over, grid, unit_of([c.term for c in compiled], library), fixed)
+
+
+def tabulate(
+    compiled: Sequence[Compiled],
+    over: Sequence[Axis],
+    grid: Mapping[str, np.ndarray],
+    unit: str | None,
+    fixed: tuple[tuple[str, str], ...] = (),
+) -> Sweep:
+    """The :class:`Sweep` of models already compiled, on ``grid`` (the broadcast ``over``)."""
     values, stages = [], []
     for c in compiled:
         value = c.values(grid)
@@ -146,6 +165,6 @@ def sweep(
         tuple(over),
         tuple(values),
         tuple(stages),
-        unit_of([c.term for c in compiled], library),
-        tuple((k, format_expr(as_value(v))) for k, v in (at or {}).items()),
+        unit,
+        fixed,
     )

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import sympy
 
+from ..display import HtmlTable
 from ..errors import EvaluationError, FitError, ModelFileError, ParseError
 from ..model import COMMON_KEYS, AtomicModel, model_table
 
@@ -581,6 +582,7 @@ class Form(ABC):
                 metric=s.metric,
                 unit=cls._unit(s, checked, column_unit),
                 source=cls._source(s, model, checked),
+                series=s,
             )
             for s, model, atom in zip(series, models, atoms, strict=True)
         ]
@@ -668,12 +670,13 @@ def _series(data: Any) -> list[Any]:
 
 
 @dataclass(frozen=True)
-class FitReport:
+class FitReport(HtmlTable):
     """One fitted kernel: the fitted model, its atom name and provenance.
 
     ``model`` is the library's :class:`~patternalg.model.AtomicModel`, ``record`` the
     JSON record; the line a person reads is built by the command from the record and
-    the family's ``summary``.
+    the family's ``summary``. ``series`` holds the measurements it was fitted to (for
+    :meth:`plot`); a notebook shows the report as a table.
     """
 
     fitted: Form
@@ -682,7 +685,26 @@ class FitReport:
     metric: str = ""
     unit: str = "ns"
     source: str = ""
+    series: Any = field(default=None, repr=False, compare=False)
     _model: list[Any] = field(default_factory=list, repr=False, compare=False)
+
+    def header(self) -> list[str]:
+        """Columns of the notebook table."""
+        return ["atom", "kernel", "model", "unit", "SMAPE %", "R²", "measured"]
+
+    def rows(self) -> list[list[Any]]:
+        """One row: the atom, its model, the fit's SMAPE and (adjusted) R², the domain."""
+        stats = self.fitted.statistics
+        r2 = stats.get("ar2", stats.get("r2"))
+        domain = ", ".join(f"{k} in [{lo:g}, {hi:g}]" for k, (lo, hi) in self.fitted.domain.items())
+        return [[self.atom, self.kernel, self.fitted.text(), self.unit, stats.get("smape"), r2, domain]]
+
+    def plot(self, ax: Any = None, *, extend_to: float | None = None) -> Any:
+        """The measurements (median, min-max) with the model over them and, dashed, beyond
+        to ``extend_to`` (default 16 times the largest measured value); matplotlib axes."""
+        from ..plotting.results import plot_fit_report
+
+        return plot_fit_report(self, ax=ax, extend_to=extend_to)
 
     @property
     def model(self) -> Any:

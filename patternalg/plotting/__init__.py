@@ -3,7 +3,7 @@
 Nothing here imports matplotlib until a picture is drawn.
 """
 
-from .backend import FORMATS, PlotError, new_axes, pyplot, save_figure
+from .backend import FORMATS, PlotError, check_path, new_axes, pyplot, save_figure
 from .bars import plot_designs
 from .curves import Crossover, Curve, bottleneck_stretches, plot_curves
 from .fits import plot_fit
@@ -14,6 +14,7 @@ __all__ = [
     "new_axes",
     "pyplot",
     "save_figure",
+    "check_path",
     "plot_designs",
     "Crossover",
     "Curve",

@@ -12,6 +12,7 @@ same bytes twice.
 from __future__ import annotations
 
 import io
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -19,7 +20,16 @@ from typing import Any
 from ..atomic_write import write_bytes_atomic
 from ..errors import PatternalgError
 
-__all__ = ["PlotError", "FORMATS", "pyplot", "new_axes", "save_figure", "STYLE"]
+__all__ = [
+    "PlotError",
+    "FORMATS",
+    "pyplot",
+    "new_axes",
+    "check_path",
+    "save_figure",
+    "STYLE",
+    "PANEL",
+]
 
 #: file suffix -> metadata that keeps the output free of dates and versions
 FORMATS: dict[str, dict[str, Any]] = {
@@ -47,6 +57,10 @@ STYLE: dict[str, Any] = {
 }
 
 
+#: the size of each panel of a figure with several
+PANEL = (5.2, 4.2)
+
+
 class PlotError(PatternalgError, ValueError):
     """A picture that cannot be drawn or written (no matplotlib, bad file name, ...)."""
 
@@ -59,8 +73,9 @@ def pyplot() -> ModuleType:
         raise PlotError(
             "plotting needs matplotlib, which is not installed: pip install 'patternalg[plot]'"
         ) from None
-    if "matplotlib.pyplot" not in __import__("sys").modules:
-        matplotlib.use("Agg")
+    loaded = sys.modules
+    if "matplotlib.pyplot" not in loaded and "ipykernel" not in loaded:
+        matplotlib.use("Agg")  # files only; a notebook keeps its inline backend
     import matplotlib.pyplot as plt
 
     plt.rcParams.update(STYLE)
@@ -72,9 +87,9 @@ def new_axes(panels: int = 1) -> tuple[Any, list[Any]]:
     plt = pyplot()
     columns = min(panels, 3)
     rows = -(-panels // columns)
-    width, height = STYLE["figure.figsize"]
+    width, height = STYLE["figure.figsize"] if panels == 1 else PANEL
     fig, axes = plt.subplots(
-        rows, columns, figsize=(width * columns / min(columns, 2), height * rows), squeeze=False
+        rows, columns, figsize=(width * columns, height * rows), squeeze=False, layout="constrained"
     )
     flat = list(axes.flat)
     for extra in flat[panels:]:
@@ -82,8 +97,8 @@ def new_axes(panels: int = 1) -> tuple[Any, list[Any]]:
     return fig, flat[:panels]
 
 
-def save_figure(fig: Any, path: str | Path) -> Path:
-    """Write ``fig`` to ``path`` by its suffix, atomically; nothing is left half-written."""
+def check_path(path: str | Path) -> tuple[Path, str]:
+    """The picture file ``path`` and its format, or a PlotError saying what is wrong."""
     target = Path(path)
     suffix = target.suffix.lower().lstrip(".")
     if suffix not in FORMATS:
@@ -96,8 +111,13 @@ def save_figure(fig: Any, path: str | Path) -> Path:
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise PlotError(f"{target}: the directory {directory} does not exist")
+    return target, suffix
+
+
+def save_figure(fig: Any, path: str | Path) -> Path:
+    """Write ``fig`` to ``path`` by its suffix, atomically; nothing is left half-written."""
+    target, suffix = check_path(path)
     buffer = io.BytesIO()
     fig.savefig(buffer, format=suffix, metadata=FORMATS[suffix], bbox_inches="tight")
     write_bytes_atomic(target, buffer.getvalue())
     return target
-

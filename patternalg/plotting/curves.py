@@ -63,8 +63,8 @@ def plot_curves(
 ) -> Any:
     """Draw each curve over ``grid``; returns the matplotlib axes.
 
-    Log-log by default (a linear axis where the grid or the values reach zero). A curve
-    whose bottleneck changes over the grid has each stretch shaded and labelled.
+    Log-log by default (a linear axis where the grid or the values go below zero). A curve
+    whose bottleneck changes over the grid has each stretch shaded and named in the legend.
     """
     grid = np.asarray(grid, dtype=float)
     if grid.ndim != 1 or len(grid) < 2:
@@ -75,8 +75,9 @@ def plot_curves(
     for curve in curves:
         values = np.asarray(curve.values, dtype=float)
         ax.plot(grid, values, label=curve.label)
-        positive = positive and bool(np.all(values[np.isfinite(values)] > 0))
-    if log and positive:
+        finite = values[np.isfinite(values)]
+        positive = positive and bool(np.all(finite >= 0) and np.any(finite > 0))
+    if log and positive:  # zeros (a log2(x) at x = 1) are left out of a log axis
         ax.set_xscale("log")
         ax.set_yscale("log")
     _shade_bottlenecks(ax, grid, curves)
@@ -99,21 +100,18 @@ def plot_curves(
 
 
 def _shade_bottlenecks(ax: Any, grid: np.ndarray, curves: Sequence[Curve]) -> None:
-    """Shade the stretches of the first curve whose bottleneck changes over the grid."""
+    """Shade the stretches of the first curve whose bottleneck changes over the grid; the
+    legend names each stretch's bottleneck stage."""
     for curve in curves:
         if len(set(curve.bottlenecks)) < 2:
             continue
         for k, (start, end, name) in enumerate(bottleneck_stretches(grid, curve.bottlenecks)):
-            ax.axvspan(start, end, color=f"C{k % 10}", alpha=0.08, linewidth=0)
-            middle = float(np.sqrt(start * end)) if start > 0 else (start + end) / 2
-            ax.text(
-                middle,
-                0.98,
-                f"{curve.label}: {name}",
-                transform=ax.get_xaxis_transform(),
-                ha="center",
-                va="top",
-                fontsize=8,
-                color="0.3",
+            ax.axvspan(
+                start,
+                end,
+                color=f"C{(k + 8) % 10}",
+                alpha=0.12,
+                linewidth=0,
+                label=f"{curve.label}: {name} bottleneck",
             )
         return

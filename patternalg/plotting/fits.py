@@ -62,12 +62,12 @@ def plot_fit(
     ax.set_title(title)
     ax.set_xlabel(symbol)
     ax.set_ylabel(f"time [{unit}]" if unit else "value")
-    ax.legend(loc="best")
+    ax.legend(loc="upper left", fontsize=8)
     return ax
 
 
 def _legend(model_text: str, statistics: Mapping[str, float] | None) -> str:
-    """``model (SMAPE 1.2 %, R² 0.999)``, with what is known."""
+    """``model`` and below it ``SMAPE 1.2 %, R² 0.999``, with what is known."""
     parts = []
     stats = statistics or {}
     if "smape" in stats:
@@ -77,4 +77,4 @@ def _legend(model_text: str, statistics: Mapping[str, float] | None) -> str:
             parts.append(f"R² {stats[key]:.4g}")
             break
     text = model_text or "model"
-    return f"{text} ({', '.join(parts)})" if parts else text
+    return f"{text}\n{', '.join(parts)}" if parts else text

@@ -1,0 +1,175 @@
+"""``patternalg plot``: pictures (PNG, SVG, PDF by the suffix of ``-o``) of models,
+comparisons, fits and the best designs.
+
+* ``plot TERM [TERM ...] --over x=A..B [--at ...] -o FILE``: each term's model over the
+  range (log-log), crossovers of the designs marked, pipes' bottleneck stretches shaded;
+* ``plot --fit FILE [--form F] [--kernel K] -o FILE``: the measurements and fitted models;
+* ``plot --atoms a,b,c [--models FILE] [--over ...] -o FILE``: library models side by side;
+* ``plot --optimize TERM --budget ...`` / ``plot --explore TERM --threads N``: bar charts.
+
+matplotlib (the extra ``patternalg[plot]``) is imported only when this command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..decisions.options import CURVE_POINTS, DEFAULT_RANGE, OBJECTIVES
+from ..errors import EvaluationError, PatternalgError
+from .common import add_library_options, load_library
+from .decide import at, terms
+
+_MODES = ("--fit", "--atoms", "--optimize", "--explore")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("terms", nargs="*", metavar="TERM", help="terms to draw over --over")
+    parser.add_argument(
+        "-o", "--output", required=True, metavar="FILE", help="the picture: .png, .svg or .pdf"
+    )
+    parser.add_argument(
+        "--over",
+        action="append",
+        default=[],
+        metavar="SYMBOL=A..B",
+        help=f"the swept symbol and its range (default {DEFAULT_RANGE}; {CURVE_POINTS} points, log "
+        "spaced, unless :N or :lin is given)",
+    )
+    parser.add_argument(
+        "--at",
+        action="append",
+        default=[],
+        metavar="SYMBOL=VALUE",
+        help="fix a symbol, e.g. --at p=64 (explore and optimize: the point to rank at)",
+    )
+    add_library_options(parser)
+    fits = parser.add_argument_group("--fit FILE: measurements and their fitted models")
+    fits.add_argument("--fit", metavar="FILE", help="measurements to fit and draw")
+    fits.add_argument("--form", default="pmnf", help="the model family (default pmnf)")
+    fits.add_argument("--kernel", help="draw only this kernel (default: one panel per kernel)")
+    fits.add_argument("--metric", help="the value column or metric to fit")
+    fits.add_argument(
+        "--input-format",
+        choices=("text", "json", "jsonl", "talpas", "csv"),
+        help="format of the measurements (default: from the extension and first line)",
+    )
+    fits.add_argument(
+        "--extend-to",
+        type=float,
+        metavar="X",
+        help="draw the models on, as extrapolation, to this value (default 16 x the largest)",
+    )
+    library = parser.add_argument_group("--atoms a,b,c: library models side by side")
+    library.add_argument("--atoms", metavar="A,B,...", help="the atoms to draw, one panel each")
+    bars = parser.add_argument_group("--optimize / --explore: the best designs as bars")
+    bars.add_argument("--optimize", metavar="TERM", help="a term with free thread counts")
+    bars.add_argument("--budget", action="append", default=[], metavar="LINEAR")
+    bars.add_argument("--vary", action="append", default=[], metavar="SYMBOL")
+    bars.add_argument("--objective", choices=OBJECTIVES, default="max")
+    bars.add_argument("--explore", metavar="TERM", help="the design to explore from")
+    bars.add_argument("--threads", type=int, help="explore's thread budget")
+    bars.add_argument("--expansions", type=int, default=2000)
+    bars.add_argument("--top", type=int, default=8, help="designs to draw (default 8)")
+
+
+def _mode(args: argparse.Namespace) -> str:
+    """Which picture: ``terms`` or one of the modes; two at once is an error."""
+    given = [m for m in _MODES if getattr(args, m[2:]) is not None]
+    if args.terms:
+        given.insert(0, "TERM")
+    if len(given) != 1:
+        what = " and ".join(given) if given else "nothing to draw"
+        raise PatternalgError(f"{what}: give terms, or one of {', '.join(_MODES)}")
+    return given[0].lstrip("-").lower()
+
+
+def _one_axis(args: argparse.Namespace, integer: frozenset[str] = frozenset()) -> Any:
+    if len(args.over) > 1:
+        raise EvaluationError(f"a plot sweeps one symbol; --over is given {len(args.over)} times")
+    text = args.over[0] if args.over else DEFAULT_RANGE
+    from ..decisions.grid import curve_axis
+
+    return curve_axis(text, integer=text.partition("=")[0].strip() in integer)
+
+
+def _curves(args: argparse.Namespace) -> Any:
+    from ..decisions.compare import compare
+    from ..decisions.numeric import count_symbols
+    from ..decisions.sweep import sweep
+    from ..plotting.results import plot_sweep
+    from ..syntax import parse
+
+    library = load_library(args)
+    parsed = terms(args)
+    integer = frozenset(s for t in parsed for s in count_symbols(parse(t)))
+    axis = _one_axis(args, integer)
+    bound = at(args)
+    curves = sweep(parsed, [axis], at=bound, library=library)
+    comparison = compare(parsed, over=axis, at=bound, library=library) if len(parsed) > 1 else None
+    return plot_sweep(curves, comparison).figure
+
+
+def _fit(args: argparse.Namespace) -> Any:
+    from ..errors import FitError
+    from ..forms import form_class
+    from ..measurements import read
+    from ..plotting.results import plot_fit_reports
+
+    cls = form_class(args.form, "--form")
+    data = read(
+        args.fit, args.input_format, metric=args.metric, value=cls.value_column(args.metric)
+    )
+    if args.kernel is not None:
+        kernels = [s.kernel for s in data]
+        if args.kernel not in kernels:
+            raise FitError(f"{args.fit}: no kernel '{args.kernel}' (kernels: {', '.join(kernels)})")
+        data = data.select(kernel=args.kernel)
+    return plot_fit_reports(cls.fit_each(data), extend_to=args.extend_to)
+
+
+def _atoms(args: argparse.Namespace) -> Any:
+    from ..decisions.sweep import sweep
+    from ..plotting.results import plot_models
+
+    library = load_library(args)
+    names = [a.strip() for a in args.atoms.split(",") if a.strip()]
+    if not names:
+        raise EvaluationError(f"--atoms {args.atoms!r}: expected atom names such as qsort,inc")
+    models = [library[name] for name in names]  # an unknown atom: did-you-mean
+    axis = _one_axis(args)
+    curves = sweep(names, [axis], at=at(args), library=library)
+    return plot_models(curves, models)
+
+
+def _optimize(args: argparse.Namespace) -> Any:
+    from ..plotting.results import plot_optimum
+    from .optimize import solve
+
+    return plot_optimum(solve(args, args.optimize)).figure
+
+
+def _explore(args: argparse.Namespace) -> Any:
+    from ..plotting.results import plot_exploration
+    from .explore import solve
+
+    if args.threads is None:
+        raise EvaluationError("--explore needs --threads N (the thread budget)")
+    return plot_exploration(solve(args, args.explore)).figure
+
+
+_DRAW = {"term": _curves, "fit": _fit, "atoms": _atoms, "optimize": _optimize, "explore": _explore}
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..plotting import check_path, pyplot, save_figure
+
+    mode = _mode(args)
+    check_path(args.output)
+    plt = pyplot()  # no matplotlib: the install hint, before any work
+    figure = _DRAW[mode](args)
+    try:
+        save_figure(figure, args.output)
+    finally:
+        plt.close(figure)
+    return 0

@@ -1,0 +1,165 @@
+"""A term's model with its derivation, as one immutable result (``patternalg.explain``).
+
+This is what ``patternalg eval --explain`` prints and what a notebook shows: the model, or
+its value where symbols are bound (pipes of numbers are their pointwise maximum, see
+:mod:`patternalg.pointwise`), every sub-term's model, the notes a reader must know, an HTML
+table, LaTeX, and a picture over x.
+
+>>> e = explain("pipe(inc, nop)", x=4)
+>>> e.value, e.point.bottleneck_at_point
+(5422.97, 'nop')
+>>> explain("pipe(tpool_4(qsort), inc)").text()
+'258.5425*x*log2(x)'
+>>> [row[:2] for row in explain("seq(qsort, nop)").rows()]
+[['seq', '1034.17*x*log2(x) + 5422.97'], ['· qsort', '1034.17*x*log2(x)'], ['· nop', '5422.97']]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy
+
+from .algebra import Derivation, Semantics, evaluate
+from .display import HtmlTable
+from .domains import extrapolations, point_notes
+from .library import AtomicModel, ModelLibrary
+from .pointwise import PointValue, at_point, undecided_note
+from .render import as_latex, as_number, as_text, explain_lines, format_number, term_label
+from .symbols import symbol
+from .syntax import parse
+from .terms import Term
+from .units import atom_names, check_unit, in_one_unit
+
+__all__ = ["Evaluation", "explain", "converted_note"]
+
+#: the range of x an evaluation is drawn over by default
+PLOT_RANGE = "x=1..2^30"
+
+
+def converted_note(original: Mapping[str, AtomicModel], names: list[str], unit: str) -> str:
+    """``"converted to ns: kernel (ms), other (s)"`` if some atoms were converted, else ``""``."""
+    moved = [f"{name} ({original[name].unit})" for name in names if original[name].unit != unit]
+    return f"converted to {unit}: {', '.join(moved)}" if moved else ""
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation(HtmlTable):
+    """A term's model (``expr``), how it was derived, and, with bindings, its value there."""
+
+    term: Term
+    expr: sympy.Expr
+    semantics: Semantics
+    derivation: Derivation = field(repr=False)
+    point: PointValue | None
+    notes: tuple[str, ...]
+    library: Mapping[str, AtomicModel] = field(repr=False)
+    #: the unit of the model and its values (every atom converted to it)
+    unit: str = "ns"
+    #: where a symbol's value lies outside an atom's measured range
+    extrapolated: tuple[Any, ...] = ()
+
+    @property
+    def value(self) -> float | None:
+        """The model's value when no symbol is free, else None."""
+        return as_number(self.expr)
+
+    @property
+    def bindings(self) -> dict[str, sympy.Expr]:
+        """The symbols bound to values (empty without a point)."""
+        return dict(self.point.bindings) if self.point is not None else {}
+
+    def text(self, digits: int | None = None) -> str:
+        """The value (in ``digits`` significant digits, see :func:`~patternalg.render.format_number`)
+        or the model in the grammar's arithmetic."""
+        value = self.value
+        return (
+            f"{format_number(value, digits)} {self.unit}"
+            if value is not None
+            else as_text(self.expr)
+        )
+
+    def lines(self) -> list[str]:
+        """The derivation as ``eval --explain`` prints it."""
+        mapping = {symbol(k): v for k, v in self.bindings.items()}
+        return explain_lines(self.derivation, mapping, self.point)
+
+    def caption(self) -> str:
+        where = ", ".join(f"{k} = {as_text(v)}" for k, v in self.bindings.items())
+        return f"{self.term} = {self.text()}" + (f" at {where}" if where else "")
+
+    def header(self) -> list[str]:
+        """Columns: each sub-term, its model, its value at the point, what was decided."""
+        return ["sub-term", "model", "at the point", "note"]
+
+    def rows(self) -> list[list[Any]]:
+        """One row per step of the derivation, sub-terms indented by their depth."""
+        here = self.point.steps if self.point is not None else (None,) * len(self.derivation.steps)
+        return [
+            [
+                "· " * step.depth + term_label(step.term),
+                as_text(step.model),
+                "" if at is None else as_text(at.value),
+                step.note,
+            ]
+            for step, at in zip(self.derivation.steps, here, strict=True)
+        ]
+
+    def _repr_latex_(self) -> str:
+        return f"${as_latex(self.expr)}$"
+
+    def plot(self, ax: Any = None, *, over: str = PLOT_RANGE) -> Any:
+        """The model over ``over`` (other bindings kept), the point marked if x is bound;
+        returns the matplotlib axes."""
+        from .decisions.grid import curve_axis
+        from .decisions.sweep import sweep
+        from .plotting.results import plot_evaluation
+
+        axis = curve_axis(over)
+        bound = self.bindings
+        fixed = {k: v for k, v in bound.items() if k != axis.name}
+        curves = sweep([self.term], [axis], at=fixed, library=self.library)
+        value = self.value
+        point = None
+        if axis.name in bound and value is not None:
+            point = (axis.name, float(bound[axis.name]), value)
+        return plot_evaluation(curves, point, ax=ax)
+
+
+def explain(
+    term: str | Term,
+    library: Mapping[str, AtomicModel] | None = None,
+    semantics: Semantics | str = Semantics.ASYMPTOTIC,
+    *,
+    unit: str | None = None,
+    **at: float | int | str | sympy.Expr,
+) -> Evaluation:
+    """The model of ``term`` with its derivation; keywords bind symbols (``x=1024``).
+
+    Every atom is converted to one unit first: ``unit``, else the atoms' common unit (times
+    of different units: ns); a time is never added to something else.
+    """
+    term = parse(term) if isinstance(term, str) else term
+    original = library if library is not None else ModelLibrary.builtin()
+    target = check_unit(unit, "unit") if unit else None
+    library, result_unit = in_one_unit(term, original, target)
+    semantics = Semantics.of(semantics)
+    derivation = Derivation()
+    point: PointValue | None = None
+    if at:
+        point = at_point(term, library, at, semantics, derivation=derivation)
+        expr, notes = point.expr, point.notes()
+    else:
+        expr = evaluate(term, library, semantics, derivation=derivation)
+        notes = [undecided_note(semantics)] if derivation.undecided else []
+    converted = converted_note(original, atom_names(term), result_unit)
+    if converted:
+        notes.append(converted)
+    outside = extrapolations(term, library, at)
+    notes.extend(str(item) for item in outside)
+    notes.extend(point_notes(at, as_number(expr), result_unit))
+    return Evaluation(
+        term, expr, semantics, derivation, point, tuple(notes), library, result_unit, tuple(outside)
+    )

@@ -1,0 +1,205 @@
+"""Pictures of result objects: a sweep or comparison, a fit, an optimum, an exploration.
+
+Each function takes the result as the library returns it (``decisions``, ``forms``) and
+draws it with :mod:`curves`, :mod:`fits` or :mod:`bars`; nothing here evaluates a model
+symbolically. The results' ``.plot(ax=None)`` methods call these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import sympy
+
+from ..arith import format_expr
+from .backend import PlotError, new_axes
+from .bars import plot_designs
+from .curves import Crossover, Curve, plot_curves
+from .fits import plot_fit
+
+__all__ = [
+    "plot_sweep",
+    "plot_evaluation",
+    "plot_fit_report",
+    "plot_fit_reports",
+    "plot_optimum",
+    "plot_exploration",
+    "plot_models",
+    "EXTEND",
+    "short_model",
+]
+
+#: a fit's model is drawn on, dashed, to this multiple of the largest measured value
+EXTEND = 16.0
+
+
+def short_model(expr: sympy.Expr, digits: int = 4) -> str:
+    """A model for a legend: its numbers in ``digits`` significant digits.
+
+    >>> from patternalg.symbols import x, log2
+    >>> short_model(8.346656508229001 * x * log2(x) + 20486.95877780194)
+    '8.347*x*log2(x) + 20490.0'
+    """
+    numbers = {f: sympy.Float(f"{float(f):.{digits}g}") for f in expr.atoms(sympy.Float)}
+    return format_expr(expr.xreplace(numbers))
+
+
+def _title(fixed: Sequence[tuple[str, str]]) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in fixed)
+
+
+def plot_sweep(sweep: Any, comparison: Any = None, *, ax: Any = None) -> Any:
+    """A one-symbol :class:`~patternalg.decisions.sweep.Sweep` as curves, each pipe's
+    bottleneck stretches shaded; with a ``comparison`` its crossovers are marked."""
+    if len(sweep.axes) != 1:
+        raise PlotError(
+            f"a plot sweeps one symbol, got {len(sweep.axes)} "
+            f"({', '.join(a.name for a in sweep.axes)}); fix the others with --at"
+        )
+    axis = sweep.axes[0]
+    curves = [
+        Curve(term, values, tuple(str(b) for b in stages) if stages[0] is not None else ())
+        for term, values, stages in zip(sweep.terms, sweep.values, sweep.bottlenecks, strict=True)
+    ]
+    crossings = []
+    if comparison is not None:
+        heights = comparison.values(np.array([c.value for c in comparison.crossovers]))
+        for k, c in enumerate(comparison.crossovers):
+            below = comparison.terms.index(c.designs[0])
+            crossings.append(Crossover(c.value, float(heights[below, k])))
+    ax = plot_curves(
+        axis.values, curves, symbol=axis.name, unit=sweep.unit or "", crossovers=crossings, ax=ax
+    )
+    title = _title(sweep.fixed)
+    if title:
+        ax.set_title(f"at {title}")
+    return ax
+
+
+def plot_evaluation(
+    sweep: Any, point: tuple[str, float, float] | None = None, *, ax: Any = None
+) -> Any:
+    """An evaluated term's one-term sweep as a curve; ``point`` = (symbol, value, model
+    value) marks where it was evaluated."""
+    ax = plot_sweep(sweep, ax=ax)
+    if point is not None:
+        name, where, value = point
+        ax.plot(
+            [where],
+            [value],
+            marker="s",
+            color="C3",
+            linestyle="none",
+            label=f"{name} = {where:g}: {value:.4g}",
+            gid="point",
+        )
+        ax.legend(loc="best")
+    return ax
+
+
+def _one_parameter(report: Any) -> str:
+    series = report.series
+    if series is None:
+        raise PlotError(f"{report.atom}: the report holds no measurements to plot")
+    if len(series.parameters) != 1:
+        raise PlotError(
+            f"{report.atom}: a fit plot draws one parameter, the measurements have "
+            f"{len(series.parameters)} ({', '.join(series.parameters)})"
+        )
+    return str(series.parameters[0])
+
+
+def plot_fit_report(report: Any, *, ax: Any = None, extend_to: float | None = None) -> Any:
+    """One kernel's measurements with its fitted model (:class:`~patternalg.forms.FitReport`)."""
+    name = _one_parameter(report)
+    series = report.series
+    points = series.column(name)
+    fitted = report.fitted
+    inputs = {name} & set(fitted.inputs) or set(fitted.inputs)
+    symbol = next(iter(sorted(inputs)), name)
+
+    def model(grid: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(fitted(**{symbol: grid}), grid.shape)
+
+    return plot_fit(
+        points,
+        series.values,
+        model,
+        title=f"{report.atom} ({report.kernel})" if report.atom != report.kernel else report.atom,
+        model_text=short_model(fitted.expr),
+        statistics=fitted.statistics,
+        extend_to=extend_to if extend_to is not None else float(np.max(points)) * EXTEND,
+        symbol=name,
+        unit=report.unit,
+        ax=ax,
+    )
+
+
+def plot_fit_reports(reports: Sequence[Any], *, extend_to: float | None = None) -> Any:
+    """One panel per report; returns the figure."""
+    if not reports:
+        raise PlotError("there is no fitted kernel to plot")
+    fig, panels = new_axes(len(reports))
+    for report, ax in zip(reports, panels, strict=True):
+        plot_fit_report(report, ax=ax, extend_to=extend_to)
+    return fig
+
+
+def plot_optimum(optimum: Any, *, ax: Any = None) -> Any:
+    """The best assignment, the runners-up and the even split of an ``optimize`` result."""
+    ranked = [optimum.best, *optimum.runners_up]
+    labels = [", ".join(f"{k}={v}" for k, v in c.assignment) for c in ranked]
+    values = [c.value for c in ranked]
+    if optimum.even_split is not None and optimum.even_split.assignment not in {
+        c.assignment for c in ranked
+    }:
+        labels.append(
+            "even split: " + ", ".join(f"{k}={v}" for k, v in optimum.even_split.assignment)
+        )
+        values.append(optimum.even_split.value)
+    what = {"point": "", "max": " (worst over the range)", "mean": " (mean over the range)"}
+    return plot_designs(
+        labels,
+        values,
+        unit=optimum.unit or "",
+        title=f"{optimum.term}{what.get(optimum.objective, '')}",
+        ax=ax,
+    )
+
+
+def plot_exploration(exploration: Any, *, ax: Any = None) -> Any:
+    """The ranked designs of an ``explore`` result, which must be ranked at a point."""
+    if any(d.value is None for d in exploration.designs):
+        raise PlotError(
+            "designs ranked by asymptotic growth have no values to draw; explore at a point "
+            "(--at x=...)"
+        )
+    where = _title(exploration.at)
+    return plot_designs(
+        [d.term for d in exploration.designs],
+        [d.value for d in exploration.designs],
+        unit=exploration.unit or "",
+        title=f"designs within {exploration.threads} threads" + (f" at {where}" if where else ""),
+        ax=ax,
+    )
+
+
+def plot_models(sweep: Any, models: Sequence[Any]) -> Any:
+    """Library models (:class:`~patternalg.model.AtomicModel`) side by side: one panel per
+    term of a one-symbol sweep of them, the measured range of a fitted model shaded;
+    returns the figure."""
+    if len(sweep.axes) != 1:
+        raise PlotError(f"a plot sweeps one symbol, got {len(sweep.axes)}")
+    axis = sweep.axes[0]
+    fig, panels = new_axes(len(sweep.terms))
+    for values, model, ax in zip(sweep.values, models, panels, strict=True):
+        curve = Curve(short_model(model.expr), values)
+        plot_curves(axis.values, [curve], symbol=axis.name, unit=model.unit, ax=ax)
+        domain = dict(model.domain).get(axis.name)
+        if domain is not None:
+            ax.axvspan(*domain, color="C2", alpha=0.12, linewidth=0, label="measured range")
+            ax.legend(loc="best")
+        ax.set_title(model.name)
+    return fig

@@ -1,0 +1,99 @@
+"""Notebook integration: every result object renders as an escaped HTML table and, where a
+picture helps, ``.plot()`` returns matplotlib axes drawn from the result."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from patternalg import explain
+from patternalg.decisions.compare import compare
+from patternalg.decisions.explore import explore
+from patternalg.decisions.grid import parse_axis
+from patternalg.decisions.optimize import optimize
+from patternalg.decisions.sweep import sweep
+from patternalg.forms import PMNF
+from patternalg.laws import check
+from patternalg.measurements import read
+
+ATOMS = Path(__file__).resolve().parents[1] / "benchmarks" / "realdata" / "data" / "atoms.txt"
+
+
+def test_evaluation_table_shows_the_derivation_and_the_point() -> None:
+    result = explain("pipe(inc, nop)", x=4)
+    html = result._repr_html_()
+    assert html.startswith("<table><caption>pipe(inc, nop) = 5422.97 ns at x = 4</caption>")
+    assert "<td>· inc</td><td>536.185*x</td><td>2144.74</td>" in html
+    assert result._repr_latex_() == "$5422.97$"  # the value at the point, as --format latex
+    latex = explain("pipe(tpool_4(qsort), inc)")._repr_latex_()
+    assert latex == "$258.5425 x \\log_{2}{\\left(x \\right)}$"
+
+
+def test_evaluation_is_what_eval_prints(capsys) -> None:
+    from patternalg.cli import main
+
+    assert main(["eval", "pipe(tpool_4(qsort), inc)", "--explain"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    result = explain("pipe(tpool_4(qsort), inc)")
+    assert out == [result.text(), *result.lines()]
+
+
+def test_html_is_escaped() -> None:
+    html = check("pipe(A, B) <= seq(A, B)", semantics="exact")._repr_html_()
+    assert "&lt;=" in html and "<= " not in html
+    assert "<td>exact</td><td>proved</td>" in html
+
+
+def test_fit_report_table_has_the_statistics() -> None:
+    reports = PMNF.fit_each(read(str(ATOMS)))
+    html = reports[1]._repr_html_()
+    smape = reports[1].fitted.statistics["smape"]
+    assert "<td>inc</td>" in html and f"<td>{smape:.6g}</td>" in html
+    assert "x in [1024, 262144]" in html
+
+
+def test_decision_results_are_tables() -> None:
+    axis = parse_axis("x=1..1e3:4:log")
+    assert (
+        "<th>bottleneck of pipe(inc, nop)</th>" in sweep(["pipe(inc, nop)"], [axis])._repr_html_()
+    )
+    assert "<td>nop</td>" in compare(["inc", "nop"], over=axis)._repr_html_()
+    best = optimize("pipe(tpool_a(qsort), tpool_b(inc))", budgets=["a+b<=16"], at={"x": 10**6})
+    assert "<td>15</td><td>1</td>" in best._repr_html_()
+    designs = explore("pipe(qsort, inc)", threads=2, at={"x": 1024}, top=2)
+    assert designs._repr_html_().count("<tr>") == 3  # header and two designs
+
+
+mpl = pytest.importorskip("matplotlib")
+
+
+def _texts(ax) -> list[str]:  # type: ignore[no-untyped-def]
+    legend = ax.get_legend()
+    return [t.get_text() for t in legend.get_texts()] if legend else []
+
+
+def test_plots_return_axes_with_what_they_show() -> None:
+    axis = parse_axis("x=1..1e3:64:log")
+    ax = sweep(["pipe(inc, nop)"], [axis]).plot()
+    assert ax.get_xlabel() == "x" and ax.get_ylabel() == "time [ns]"
+    assert "pipe(inc, nop): nop bottleneck" in _texts(ax)
+    ax = compare(["inc", "nop"], over=axis).plot()
+    assert "crossover x = 10.114" in _texts(ax)
+    ax = explain("pipe(inc, nop)", x=4).plot(over="x=1..1e3")
+    assert "x = 4: 5423" in _texts(ax)
+    reports = PMNF.fit_each(read(str(ATOMS)))
+    ax = reports[2].plot()
+    assert ax.get_title() == "qsort" and any("SMAPE" in t for t in _texts(ax))
+    best = optimize("pipe(tpool_a(qsort), tpool_b(inc))", budgets=["a+b<=16"], at={"x": 10**6})
+    labels = [t.get_text() for t in best.plot().get_yticklabels()]
+    assert labels[0] == "a=15, b=1" and labels[-1] == "even split: a=8, b=8"
+    designs = explore("pipe(qsort, inc)", threads=2, at={"x": 1024}, top=2)
+    assert len(designs.plot().patches) == 2
+    mpl.pyplot.close("all")
+
+
+def test_a_plot_draws_on_given_axes() -> None:
+    fig, ax = mpl.pyplot.subplots()
+    assert compare(["inc", "nop"], over=parse_axis("x=1..1e3")).plot(ax=ax) is ax
+    mpl.pyplot.close(fig)

@@ -1,0 +1,153 @@
+"""``patternalg plot``: each kind writes PNG and SVG naming what it shows; bad input is one
+line and exit 2; without matplotlib, exit 2 with the install hint."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from patternalg.cli import main  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+ATOMS = str(ROOT / "benchmarks" / "realdata" / "data" / "atoms.txt")
+
+KINDS = {
+    "curves": ["pipe(inc, nop)", "seq(inc, nop)", "--over", "x=1..1e5"],
+    "fit": ["--fit", ATOMS],
+    "atoms": ["--atoms", "qsort,inc", "--over", "x=1..1e6"],
+    "optimize": [
+        "--optimize",
+        "pipe(tpool_a(qsort), tpool_b(inc))",
+        "--budget",
+        "a+b<=16",
+        "--at",
+        "x=1e6",
+    ],
+    "explore": ["--explore", "pipe(qsort, inc)", "--threads", "4", "--at", "x=1e6", "--top", "3"],
+}
+
+
+def _plot(tmp_path: Path, kind: str, suffix: str) -> Path:
+    out = tmp_path / f"{kind}.{suffix}"
+    assert main(["plot", *KINDS[kind], "-o", str(out)]) == 0
+    return out
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_each_kind_writes_png_and_svg(tmp_path, kind: str) -> None:
+    png, svg = _plot(tmp_path, kind, "png"), _plot(tmp_path, kind, "svg")
+    assert png.read_bytes().startswith(b"\x89PNG") and png.stat().st_size > 5000
+    assert svg.read_text().startswith("<?xml")
+
+
+def test_curves_name_axes_legend_and_mark_the_crossover(tmp_path) -> None:
+    svg = _plot(tmp_path, "curves", "svg").read_text()
+    # inc = 536.185 x, nop = 5422.97: the pipe and the sum cross nowhere, but the pipe's
+    # bottleneck changes where inc = nop, x = 10.114; seq(inc, nop) always loses
+    shown = (
+        "time [ns]",
+        ">x<",
+        "seq(inc, nop)",
+        "nop bottleneck",
+        "pipe(inc, nop): inc bottleneck",
+    )
+    assert [t for t in shown if t not in svg] == []
+    assert 'id="crossover' not in svg
+
+
+def test_a_crossover_is_marked(tmp_path) -> None:
+    out = tmp_path / "c.svg"
+    assert main(["plot", "inc", "nop", "--over", "x=1..1e3", "-o", str(out)]) == 0
+    svg = out.read_text()
+    assert svg.count('id="crossover') == 1 and "crossover x = 10.114" in svg
+
+
+def test_fit_panels_show_each_kernel_with_statistics(tmp_path) -> None:
+    svg = _plot(tmp_path, "fit", "svg").read_text()
+    shown = ("nop", "inc", "qsort", "SMAPE", "R²", "extrapolated", "measured (median, min-max)")
+    assert [t for t in shown if t not in svg] == []
+
+
+def test_fit_of_one_kernel(tmp_path) -> None:
+    out = tmp_path / "q.svg"
+    assert main(["plot", "--fit", ATOMS, "--kernel", "qsort", "-o", str(out)]) == 0
+    svg = out.read_text()
+    assert ">qsort<" in svg and ">inc<" not in svg
+
+
+def test_bars_name_the_designs(tmp_path) -> None:
+    svg = _plot(tmp_path, "optimize", "svg").read_text()
+    assert "a=15, b=1" in svg and "even split: a=8, b=8" in svg and "time [ns]" in svg
+    svg = _plot(tmp_path, "explore", "svg").read_text()
+    assert "designs within 4 threads" in svg
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["inc", "--fit", ATOMS], "TERM and --fit: give terms, or one of"),
+        ([], "nothing to draw"),
+        (["--fit", ATOMS, "--kernel", "qsrt"], "no kernel 'qsrt' (kernels: nop, inc, qsort)"),
+        (["inc", "--over", "x=1..10", "--over", "n=1..4"], "a plot sweeps one symbol"),
+        (["--atoms", "qsrot"], "did you mean qsort?"),
+        (["--explore", "pipe(qsort, inc)"], "--explore needs --threads N"),
+        (["--explore", "pipe(qsort, inc)", "--threads", "4"], "no values to draw"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, message) -> None:
+    out = tmp_path / "out.png"
+    assert main(["plot", *argv, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_bad_suffix_is_one_line_and_exit_2(tmp_path, capsys) -> None:
+    assert main(["plot", "inc", "-o", str(tmp_path / "out.jpg")]) == 2
+    assert "valid: .png, .svg, .pdf" in capsys.readouterr().err
+
+
+def test_without_matplotlib_exit_2_with_the_install_hint(tmp_path) -> None:
+    code = (
+        "import sys; sys.modules['matplotlib'] = None; "
+        "from patternalg.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    out = tmp_path / "out.png"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code, "plot", "inc", "-o", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert "pip install 'patternalg[plot]'" in done.stderr
+    assert "Traceback" not in done.stderr and not out.exists()
+
+
+def test_other_commands_do_not_import_matplotlib() -> None:
+    code = (
+        "import sys; from patternalg.cli import main; main(['eval', 'inc']); "
+        "main(['compare', 'inc', 'nop']); print('matplotlib' in sys.modules)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_fitted_library_models_show_their_measured_range(tmp_path) -> None:
+    models, out = tmp_path / "m.toml", tmp_path / "m.svg"
+    assert main(["fit", ATOMS, "--out", str(models)]) == 0
+    argv = ["plot", "--models", str(models), "--atoms", "qsort,inc", "--over", "x=100..1e7"]
+    assert main([*argv, "-o", str(out)]) == 0
+    svg = out.read_text()
+    assert svg.count("measured range") == 2 and ">qsort<" in svg and ">inc<" in svg
