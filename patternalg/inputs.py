@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .errors import MeasurementError
+from .errors import Location, MeasurementError
 from .measurements import Measurements
 from .measurements.checks import first_bad
 from .measurements.names import split_unit
@@ -101,7 +101,7 @@ def check_times(ms: Measurements, *, allow_nonpositive: bool = False) -> list[st
         if found is None:
             continue
         line, value = found
-        where = f"{series.path}:{line}" if line else series.path
+        where = Location(series.path, line=line or None)
         message = (
             f"{where}: {series.label}: the time {value:g} is not positive (a measured time is > 0)"
         )

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...errors import FitError, MeasurementError
+from ...errors import FitError, Location, MeasurementError
 from ...measurements.names import split_unit
 
 if TYPE_CHECKING:
@@ -119,14 +119,15 @@ def workload(
     bad = first_bad(series, threads, lambda n: (n < 1) | (n != np.floor(n)))
     if bad is not None:
         raise MeasurementError(
-            f"{series.path}:{bad[0]}: column '{threads}': {bad[1]:g} is not a thread count "
-            "(a whole number >= 1)"
+            f"column '{threads}': {bad[1]:g} is not a thread count (a whole number >= 1)",
+            location=Location(series.path, line=bad[0]),
         )
     bad = first_bad(series, series.metric, lambda v: v <= 0)
     if bad is not None:
         raise MeasurementError(
-            f"{series.path}:{bad[0]}: column '{series.metric}': {bad[1]:g} is not positive "
-            "(performance must be > 0: PreSca's errors are relative)"
+            f"column '{series.metric}': {bad[1]:g} is not positive "
+            "(performance must be > 0: PreSca's errors are relative)",
+            location=Location(series.path, line=bad[0]),
         )
     merged = series.over([threads])
     counts = merged.column(threads).astype(int)
