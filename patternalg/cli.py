@@ -45,8 +45,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of all sub-commands."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of all sub-commands; with ``only``, the options of that sub-command alone
+    are built (the others are listed, not imported: a short command starts fast)."""
     parser = _Parser(
         prog="patternalg",
         description="Closed-form performance models of parallel programs built from patterns.",
@@ -63,14 +64,17 @@ def build_parser() -> argparse.ArgumentParser:
             default=argparse.SUPPRESS,
             help="show tracebacks of errors",
         )
-        importlib.import_module(module).add_arguments(command)
+        if only is None or only == name:
+            importlib.import_module(module).add_arguments(command)
         command.set_defaults(module=module)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((word for word in words if not word.startswith("-")), None)
+    args = build_parser(chosen if chosen in COMMANDS else None).parse_args(words)
     try:
         with warnings.catch_warnings():
             if not args.debug:  # numpy's overflow notes are not the user's concern

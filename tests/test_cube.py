@@ -251,3 +251,10 @@ def test_two_parameters_and_repetitions_from_folder_names(tmp_path: Path) -> Non
     # two runs of 4 threads at (2, 10): 8 repetitions, their mean that of f = 1 and f = 2
     assert [len(v) for v in foo.values] == [8, 4, 4]
     assert foo.aggregate().tolist() == pytest.approx([2.475 * 1.5, 2.475 * 3, 2.475 * 3])
+
+
+def test_the_fit_command_offers_the_reader_s_scalings() -> None:
+    from patternalg.commands import fit
+    from patternalg.measurements.cube import SCALINGS
+
+    assert fit.SCALINGS == SCALINGS

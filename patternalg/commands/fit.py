@@ -22,11 +22,12 @@ from ..atomic_write import atomic_writer, check_writable
 from ..errors import FitError
 from ..forms import FORMS, Form, Option, form_class
 from ..forms.base import FitReport
-from ..inputs import checked
-from ..measurements.cube import SCALINGS
 from ..quality import quality_line
 from ..toml_writer import table_text
 from .common import add_format_option
+
+#: how a Cube set's processes and threads become repetitions (``measurements.cube.SCALINGS``)
+SCALINGS = ("weak", "weak_threaded", "strong")
 
 
 def _families() -> dict[str, type[Form]]:
@@ -109,7 +110,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--scaling",
-        choices=SCALINGS,
+        choices=SCALINGS,  # measurements.cube.SCALINGS (that module loads numpy; a test checks)
         help="a directory of Cube profiles: each process's or thread's value is a repetition "
         "(weak, the default), those that ran the call path (weak_threaded), or their sum (strong)",
     )
@@ -229,6 +230,7 @@ def _fit_all(
     cls: type[Form], args: argparse.Namespace, options: dict[str, Any], output: _Output
 ) -> Any:
     """Read the whole file and fit it (the reference path); the measurements."""
+    from ..inputs import checked
     from ..measurements import read
 
     value = cls.value_column(args.metric)
