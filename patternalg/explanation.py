@@ -11,7 +11,7 @@ table, LaTeX, and a picture over x.
 >>> explain("pipe(tpool_4(qsort), inc)").text()
 '258.5425*x*log2(x)'
 >>> [row[:2] for row in explain("seq(qsort, nop)").rows()]
-[['seq', '1034.17*x*log2(x) + 5422.97'], ['· qsort', '1034.17*x*log2(x)'], ['· nop', '5422.97']]
+[['seq', '1034.17*x*log2(x) + 5422.97'], ['· qsort', '1034.17*x*log2(x)'], ['· nop', '5422.97 ns']]
 """
 
 from __future__ import annotations
@@ -27,22 +27,16 @@ from .display import HtmlTable
 from .domains import extrapolations, point_notes
 from .library import AtomicModel, ModelLibrary
 from .pointwise import PointValue, at_point, undecided_note
-from .render import as_latex, as_number, as_text, explain_lines, format_number, term_label
+from .render import as_latex, as_number, as_text, explain_lines, format_number, term_label, with_unit
 from .symbols import symbol
 from .syntax import parse
 from .terms import Term
-from .units import atom_names, check_unit, in_one_unit
+from .units import check_unit, converted_note, in_one_unit
 
-__all__ = ["Evaluation", "explain", "converted_note"]
+__all__ = ["Evaluation", "explain"]
 
 #: the range of x an evaluation is drawn over by default
 PLOT_RANGE = "x=1..2^30"
-
-
-def converted_note(original: Mapping[str, AtomicModel], names: list[str], unit: str) -> str:
-    """``"converted to ns: kernel (ms), other (s)"`` if some atoms were converted, else ``""``."""
-    moved = [f"{name} ({original[name].unit})" for name in names if original[name].unit != unit]
-    return f"converted to {unit}: {', '.join(moved)}" if moved else ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,7 +78,7 @@ class Evaluation(HtmlTable):
     def lines(self) -> list[str]:
         """The derivation as ``eval --explain`` prints it."""
         mapping = {symbol(k): v for k, v in self.bindings.items()}
-        return explain_lines(self.derivation, mapping, self.point)
+        return explain_lines(self.derivation, mapping, self.point, self.unit)
 
     def caption(self) -> str:
         where = ", ".join(f"{k} = {as_text(v)}" for k, v in self.bindings.items())
@@ -100,15 +94,17 @@ class Evaluation(HtmlTable):
         return [
             [
                 "· " * step.depth + term_label(step.term),
-                as_text(step.model),
-                "" if at is None else as_text(at.value),
+                with_unit(step.model, self.unit),
+                "" if at is None else with_unit(at.value, self.unit),
                 step.note,
             ]
             for step, at in zip(self.derivation.steps, here, strict=True)
         ]
 
     def _repr_latex_(self) -> str:
-        return f"${as_latex(self.expr)}$"
+        """The model, or the value with its unit (as ``eval --format latex``)."""
+        unit = f" \\; \\mathrm{{{self.unit}}}" if self.value is not None else ""
+        return f"${as_latex(self.expr)}{unit}$"
 
     def plot(self, ax: Any = None, *, over: str = PLOT_RANGE) -> Any:
         """The model over ``over`` (other bindings kept), the point marked if x is bound;
@@ -120,7 +116,7 @@ class Evaluation(HtmlTable):
         axis = curve_axis(over)
         bound = self.bindings
         fixed = {k: v for k, v in bound.items() if k != axis.name}
-        curves = sweep([self.term], [axis], at=fixed, library=self.library)
+        curves = sweep([self.term], [axis], at=fixed, library=self.library, unit=self.unit)
         value = self.value
         point = None
         if axis.name in bound and value is not None:
@@ -154,7 +150,7 @@ def explain(
     else:
         expr = evaluate(term, library, semantics, derivation=derivation)
         notes = [undecided_note(semantics)] if derivation.undecided else []
-    converted = converted_note(original, atom_names(term), result_unit)
+    converted = converted_note(term, original, result_unit)
     if converted:
         notes.append(converted)
     outside = extrapolations(term, library, at)

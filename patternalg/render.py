@@ -28,6 +28,7 @@ __all__ = [
     "as_latex",
     "as_number",
     "format_number",
+    "with_unit",
     "explain_lines",
     "as_json",
     "term_label",
@@ -74,6 +75,17 @@ def format_number(value: float, digits: int | None = None) -> str:
     return repr(float(f"{float(value):.{digits or DEFAULT_DIGITS}g}"))
 
 
+def with_unit(expr: sympy.Expr, unit: str, digits: int | None = None) -> str:
+    """A number with its unit (``5422.97 ns``); a model with free symbols stays bare.
+
+    >>> from patternalg.symbols import x, log2
+    >>> with_unit(4136680 * log2(sympy.Integer(16000)), "ns"), with_unit(2.5 * x, "ns")
+    ('57771980.534676 ns', '2.5*x')
+    """
+    value = as_number(expr)
+    return as_text(expr) if value is None else f"{format_number(value, digits)} {unit}"
+
+
 def term_label(term: Term) -> str:
     """A sub-term's operator (``seq``, ``tpool_4``) or an atom's name, for derivations."""
     if isinstance(term, Atom | Meta):
@@ -114,20 +126,22 @@ def explain_lines(
     derivation: Derivation,
     bindings: Mapping[sympy.Symbol, sympy.Expr] | None = None,
     point: PointValue | None = None,
+    unit: str = "ns",
 ) -> list[str]:
     """The derivation as an indented tree: each sub-term, its model, bottlenecks and sources.
 
     With ``point`` every line also shows the sub-term's value there, and each pipe the
-    stage that is its bottleneck at the point.
+    stage that is its bottleneck at the point. Every value is followed by ``unit``, the
+    unit the derivation's atoms are in.
     """
     bindings = bindings or {}
     lines = []
     at_point = point.steps if point is not None else (None,) * len(derivation.steps)
     for step, here in zip(derivation.steps, at_point, strict=True):
         indent = "  " * min(step.depth, 40)
-        line = f"{indent}{term_label(step.term)}  =  {as_text(step.model)}"
+        line = f"{indent}{term_label(step.term)}  =  {with_unit(step.model, unit)}"
         if here is not None and here.value != step.model:
-            line += f"  ->  {as_text(here.value)} at the point"
+            line += f"  ->  {with_unit(here.value, unit)} at the point"
         notes = []
         if here is not None and isinstance(step.term, Pipe) and here.winner is not None:
             stage = step.term.left if here.winner == 0 else step.term.right
@@ -155,7 +169,7 @@ def explain_lines(
     for name in shuffles:
         model = derivation.atoms[name]
         lines.append(
-            f"{name}  =  {as_text(model.expr)}    [source: {model.source or 'user model'}]"
+            f"{name}  =  {with_unit(model.expr, unit)}    [source: {model.source or 'user model'}]"
         )
     return lines
 

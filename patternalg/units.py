@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections import ChainMap
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -46,6 +46,7 @@ __all__ = [
     "NON_TIME_METRICS",
     "atom_names",
     "in_one_unit",
+    "converted_note",
 ]
 
 #: the unit of the built-in models, and of a composition of times unless ``--unit`` says
@@ -253,11 +254,18 @@ def atom_names(term: Term) -> list[str]:
     return list(names)
 
 
+def _atoms_of(terms: Term | Sequence[Term]) -> list[str]:
+    """The atoms of one term or of several, each once, in order."""
+    group = [terms] if isinstance(terms, Term) else list(terms)
+    return list(dict.fromkeys(name for term in group for name in atom_names(term)))
+
+
 def in_one_unit(
-    term: Term, library: Mapping[str, AtomicModel], unit: str | None = None
+    terms: Term | Sequence[Term], library: Mapping[str, AtomicModel], unit: str | None = None
 ) -> tuple[Mapping[str, AtomicModel], str]:
-    """The library with the term's atoms converted to one unit (:func:`common_unit`), and
-    that unit. Without conversions the library itself is returned, and pint is not loaded.
+    """The library with the atoms of ``terms`` (one term or several that are compared)
+    converted to one unit (:func:`common_unit`), and that unit. Without conversions the
+    library itself is returned, and pint is not loaded.
 
     >>> from patternalg.library import ModelLibrary
     >>> from patternalg.syntax import parse
@@ -265,7 +273,7 @@ def in_one_unit(
     >>> models["inc"].expr, models["inc"].unit, unit
     (0.536185*x, 'us', 'us')
     """
-    units = {name: library[name].unit for name in atom_names(term)}
+    units = {name: library[name].unit for name in _atoms_of(terms)}
     target = common_unit(units, unit)
     converted = {
         name: _converted(library[name], target)
@@ -275,6 +283,27 @@ def in_one_unit(
     if not converted:
         return library, target
     return ChainMap(converted, library), target  # type: ignore[arg-type]
+
+
+def converted_note(
+    terms: Term | Sequence[Term], library: Mapping[str, AtomicModel], unit: str
+) -> str:
+    """``"converted to ns: kernel (ms)"`` if some atoms of ``terms`` in ``library`` (before
+    :func:`in_one_unit`) are not in ``unit``, else ``""``.
+
+    >>> from patternalg.library import ModelLibrary
+    >>> from patternalg.syntax import parse
+    >>> converted_note(parse("seq(inc, nop)"), ModelLibrary.builtin(), "us")
+    'converted to us: inc (ns), nop (ns)'
+    >>> converted_note(parse("inc"), ModelLibrary.builtin(), "ns")
+    ''
+    """
+    moved = [
+        f"{name} ({library[name].unit})"
+        for name in _atoms_of(terms)
+        if library[name].unit != unit
+    ]
+    return f"converted to {unit}: {', '.join(moved)}" if moved else ""
 
 
 def _converted(model: AtomicModel, target: str) -> AtomicModel:

@@ -53,7 +53,7 @@ def test_sweep_two_symbols_and_formats():
     x, n, value = (float(v) for v in lines[-1].split(",")[:3])
     assert (x, n) == (4.0, 3.0) and value == pytest.approx(QSORT * 4 * 2 / 3)
     data = json.loads(run_cli("sweep", "inc", "nop", "--over", "x=1,100", "--format", "json").stdout)
-    assert data["header"][:3] == ["x", "inc", "bottleneck of inc"] and data["unit"] == "ns"
+    assert data["header"][:3] == ["x", "inc [ns]", "bottleneck of inc"] and data["unit"] == "ns"
     assert data["rows"][1][1] == pytest.approx(INC * 100)
 
 

@@ -68,8 +68,8 @@ def test_explain_at_a_point_shows_every_value():
     lines = lines.splitlines()
     assert lines[0] == "2144.74 ns"
     assert "bottleneck at the point: inc" in lines[1] and "asymptotic bottleneck: tpool_4" in lines[1]
-    assert "->  2068.34 at the point" in lines[2]  # tpool_4(qsort) at x = 4
-    assert "->  8273.36 at the point" in lines[3]  # qsort at x = 4
+    assert "->  2068.34 ns at the point" in lines[2]  # tpool_4(qsort) at x = 4
+    assert "->  8273.36 ns at the point" in lines[3]  # qsort at x = 4
 
 
 def test_repeated_at_is_an_error_that_points_to_sweep():

@@ -19,6 +19,8 @@ __all__ = [
     "add_library_options",
     "load_library",
     "add_format_option",
+    "add_unit_option",
+    "unit_option",
     "print_json",
     "read_text_argument",
     "private_hypothesis_home",
@@ -56,6 +58,23 @@ def add_format_option(
 ) -> None:
     """``--format``."""
     parser.add_argument("--format", choices=choices, default=choices[0], help="output format")
+
+
+def add_unit_option(parser: argparse.ArgumentParser) -> None:
+    """``--unit``: the one unit every atom is converted to."""
+    parser.add_argument(
+        "--unit",
+        metavar="UNIT",
+        help="the unit of the results, e.g. us, ms, s (default: the atoms' common unit; "
+        "times of different units are converted to ns)",
+    )
+
+
+def unit_option(args: argparse.Namespace) -> str | None:
+    """The ``--unit`` given (checked: a unit pint knows), or None."""
+    from ..units import check_unit
+
+    return check_unit(args.unit, "--unit") if args.unit else None
 
 
 def print_json(data: Any) -> None:

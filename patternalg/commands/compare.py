@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..decisions.options import DEFAULT_RANGE
-from .common import load_library
+from .common import load_library, unit_option
 from .decide import add_point_options, at, axes, emit, terms
 
 
@@ -26,5 +26,6 @@ def run(args: argparse.Namespace) -> int:
     library = load_library(args)
     parsed = terms(args)
     integer = frozenset(s for t in parsed for s in count_symbols(parse(t)))
-    emit(args, compare(parsed, over=axes(args, integer) or None, at=at(args), library=library))
+    grids = axes(args, integer) or None
+    emit(args, compare(parsed, over=grids, at=at(args), library=library, unit=unit_option(args)))
     return 0

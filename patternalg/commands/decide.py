@@ -7,7 +7,13 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..pointwise import collect_bindings
-from .common import add_format_option, add_library_options, print_json, read_text_argument
+from .common import (
+    add_format_option,
+    add_library_options,
+    add_unit_option,
+    print_json,
+    read_text_argument,
+)
 
 if TYPE_CHECKING:
     from ..decisions.grid import Axis
@@ -16,7 +22,8 @@ __all__ = ["add_point_options", "axes", "terms", "at", "emit"]
 
 
 def add_point_options(parser: argparse.ArgumentParser, *, over_help: str) -> None:
-    """``--over`` (repeatable), ``--at`` (one per symbol), library options, ``--format``."""
+    """``--over`` (repeatable), ``--at`` (one per symbol), library options, ``--unit``,
+    ``--format``."""
     parser.add_argument("--over", action="append", default=[], metavar="SYMBOL=GRID", help=over_help)
     parser.add_argument(
         "--at",
@@ -26,6 +33,7 @@ def add_point_options(parser: argparse.ArgumentParser, *, over_help: str) -> Non
         help="fix a symbol, e.g. --at x=1024 (one value per symbol)",
     )
     add_library_options(parser)
+    add_unit_option(parser)
     add_format_option(parser, ("text", "json", "csv"))
 
 
@@ -47,11 +55,14 @@ def at(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def emit(args: argparse.Namespace, result: Any) -> None:
-    """Print a decision result as text, JSON or CSV."""
+    """Print a decision result as text, JSON or CSV (its notes: in JSON, else on stderr)."""
     if args.format == "json":
         print_json(result.to_json())
-    elif args.format == "csv":
+        return
+    if args.format == "csv":
         sys.stdout.write(result.to_csv())
     else:
         for line in result.text():
             print(line)
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)

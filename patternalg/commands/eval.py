@@ -11,13 +11,14 @@ from ..explanation import explain
 from ..pointwise import collect_bindings
 from ..render import as_json, as_latex
 from ..syntax import parse
-from ..units import check_unit
 from .common import (
     add_format_option,
     add_library_options,
+    add_unit_option,
     load_library,
     print_json,
     read_text_argument,
+    unit_option,
 )
 
 
@@ -37,12 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="asymptotic",
         help="how pipe picks its bottleneck (default: asymptotic, as in the paper)",
     )
-    parser.add_argument(
-        "--unit",
-        metavar="UNIT",
-        help="the unit of the result, e.g. us, ms, s (default: the atoms' common unit; "
-        "times of different units are converted to ns)",
-    )
+    add_unit_option(parser)
     add_format_option(parser, ("text", "latex", "json"))
     parser.add_argument(
         "--digits",
@@ -64,8 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     term = parse(read_text_argument(args.term, "the term"))
     bindings = collect_bindings(args.at)
-    unit = check_unit(args.unit, "--unit") if args.unit else None
-    result = explain(term, load_library(args), args.semantics, unit=unit, **bindings)
+    result = explain(term, load_library(args), args.semantics, unit=unit_option(args), **bindings)
     notes = list(result.notes)
     explained = result.lines() if args.explain else []
     if args.format == "json":

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .common import add_format_option, add_library_options, load_library, read_text_argument
+from .common import (
+    add_format_option,
+    add_library_options,
+    add_unit_option,
+    load_library,
+    read_text_argument,
+    unit_option,
+)
 from .decide import at, emit
 
 
@@ -27,6 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="designs to rewrite at most, best first (default 2000)",
     )
     add_library_options(parser)
+    add_unit_option(parser)
     add_format_option(parser, ("text", "json", "csv"))
 
 
@@ -41,6 +49,7 @@ def solve(args: argparse.Namespace, term: str) -> Any:
         top=args.top,
         expansions=args.expansions,
         library=load_library(args),
+        unit=unit_option(args),
     )
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..decisions.options import OBJECTIVES
 from ..errors import EvaluationError
-from .common import load_library, read_text_argument
+from .common import load_library, read_text_argument, unit_option
 from .decide import add_point_options, at, axes, emit
 
 
@@ -49,6 +49,7 @@ def solve(args: argparse.Namespace, term: str) -> Any:
         vary=args.vary,
         top=args.top,
         library=load_library(args),
+        unit=unit_option(args),
     )
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..decisions.options import CURVE_POINTS, DEFAULT_RANGE, OBJECTIVES
 from ..errors import EvaluationError, PatternalgError
-from .common import add_library_options, load_library
+from .common import add_library_options, add_unit_option, load_library, unit_option
 from .decide import at, terms
 
 _MODES = ("--fit", "--atoms", "--optimize", "--explore")
@@ -44,6 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="fix a symbol, e.g. --at p=64 (explore and optimize: the point to rank at)",
     )
     add_library_options(parser)
+    add_unit_option(parser)
     fits = parser.add_argument_group("--fit FILE: measurements and their fitted models")
     fits.add_argument("--fit", metavar="FILE", help="measurements to fit and draw")
     fits.add_argument("--form", default="pmnf", help="the model family (default pmnf)")
@@ -105,8 +106,11 @@ def _curves(args: argparse.Namespace) -> Any:
     integer = frozenset(s for t in parsed for s in count_symbols(parse(t)))
     axis = _one_axis(args, integer)
     bound = at(args)
-    curves = sweep(parsed, [axis], at=bound, library=library)
-    comparison = compare(parsed, over=axis, at=bound, library=library) if len(parsed) > 1 else None
+    unit = unit_option(args)
+    curves = sweep(parsed, [axis], at=bound, library=library, unit=unit)
+    comparison = None
+    if len(parsed) > 1:
+        comparison = compare(parsed, over=axis, at=bound, library=library, unit=unit)
     return plot_sweep(curves, comparison).figure
 
 
@@ -129,17 +133,20 @@ def _fit(args: argparse.Namespace) -> Any:
 
 
 def _atoms(args: argparse.Namespace) -> Any:
+    from ..decisions.results import in_unit
     from ..decisions.sweep import sweep
     from ..plotting.results import plot_models
+    from ..terms import Atom
 
     library = load_library(args)
     names = [a.strip() for a in args.atoms.split(",") if a.strip()]
     if not names:
         raise EvaluationError(f"--atoms {args.atoms!r}: expected atom names such as qsort,inc")
-    models = [library[name] for name in names]  # an unknown atom: did-you-mean
+    # an unknown atom: did-you-mean, from the library
+    library, unit, _ = in_unit([Atom(name) for name in names], library, unit_option(args))
     axis = _one_axis(args)
-    curves = sweep(names, [axis], at=at(args), library=library)
-    return plot_models(curves, models)
+    curves = sweep(names, [axis], at=at(args), library=library, unit=unit)
+    return plot_models(curves, [library[name] for name in names])
 
 
 def _optimize(args: argparse.Namespace) -> Any:

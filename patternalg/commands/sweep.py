@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import load_library
+from .common import load_library, unit_option
 from .decide import add_point_options, at, axes, emit, terms
 
 
@@ -24,5 +24,6 @@ def run(args: argparse.Namespace) -> int:
     library = load_library(args)
     parsed = terms(args)
     integer = frozenset(s for t in parsed for s in count_symbols(parse(t)))
-    emit(args, sweep(parsed, axes(args, integer), at=at(args), library=library))
+    result = sweep(parsed, axes(args, integer), at=at(args), library=library, unit=unit_option(args))
+    emit(args, result)
     return 0

@@ -36,7 +36,7 @@ from ..terms import Term
 from .grid import Axis, parse_axis
 from .numeric import Compiled
 from .options import DEFAULT_RANGE
-from .results import Tabular, number, unit_of
+from .results import Tabular, number
 from .sweep import Sweep, prepare, tabulate
 
 __all__ = ["Crossover", "Interval", "Region", "Comparison", "compare", "DEFAULT_RANGE"]
@@ -56,15 +56,19 @@ class Crossover:
     exact: bool  #: solved by sympy (True) or bracketed and refined to RTOL (False)
     kind: str  #: "crossover" or "touch"
     designs: tuple[str, str]  #: for a crossover: the winner below, the winner above
+    #: the two designs' (equal) model there, in the comparison's unit (``value`` is a
+    #: position of the swept symbol, unit-free)
+    model_value: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{symbol, value, exact, kind, designs}``."""
+        """``{symbol, value, exact, kind, designs, model_value}``."""
         return {
             "symbol": self.symbol,
             "value": self.value,
             "exact": self.exact,
             "kind": self.kind,
             "designs": list(self.designs),
+            "model_value": self.model_value,
         }
 
 
@@ -133,12 +137,13 @@ class Comparison(Tabular):
     touches: tuple[Crossover, ...]
     intervals: tuple[Interval, ...]
     asymptotic_winner: str | None
-    unit: str | None
+    unit: str  #: of the models (and of the crossovers' ``model_value``); ratios are unit-free
     region: Region | None = None
     #: with a region map: the second symbol's value at which crossovers are computed
     slice_at: tuple[tuple[str, float], ...] = ()
     #: the designs' numeric models along ``symbol`` (for :meth:`sweep` and :meth:`plot`)
     compiled: tuple[Compiled, ...] = field(default=(), repr=False)
+    notes: tuple[str, ...] = ()  #: which atoms were converted to :attr:`unit`
 
     def values(self, points: np.ndarray) -> np.ndarray:
         """Each design's model at ``points`` of the swept symbol: shape (designs, points)."""
@@ -161,7 +166,7 @@ class Comparison(Tabular):
         grid = np.geomspace(lo, hi, points) if lo > 0 else np.linspace(lo, hi, points)
         axis = Axis(self.symbol, grid, spacing)
         fixed = tuple((k, f"{v:g}") for k, v in self.slice_at)
-        return tabulate(self.compiled, (axis,), {self.symbol: grid}, self.unit, fixed)
+        return tabulate(self.compiled, (axis,), {self.symbol: grid}, self.unit, fixed, self.notes)
 
     def plot(self, ax: Any = None) -> Any:
         """Each design over the compared range, crossovers marked (matplotlib axes)."""
@@ -170,8 +175,8 @@ class Comparison(Tabular):
         return plot_sweep(self.sweep(), self, ax=ax)
 
     def to_json(self) -> dict[str, Any]:
-        """``{terms, symbol, range, crossovers, touches, intervals, asymptotic_winner, unit}``
-        and ``cells`` for a two-symbol region map."""
+        """``{terms, symbol, range, crossovers, touches, intervals, asymptotic_winner, unit,
+        notes}`` and ``cells`` for a two-symbol region map."""
         data = {
             "terms": list(self.terms),
             "symbol": self.symbol,
@@ -181,6 +186,7 @@ class Comparison(Tabular):
             "intervals": [i.to_json() for i in self.intervals],
             "asymptotic_winner": self.asymptotic_winner,
             "unit": self.unit,
+            "notes": list(self.notes),
         }
         if self.region is not None:
             data["cells"] = self.region.to_json(self.terms)
@@ -195,6 +201,22 @@ class Comparison(Tabular):
         """One row per interval."""
         return [[i.start, i.end, i.winner, *(r[1] for r in i.ratios)] for i in self.intervals]
 
+    def caption(self) -> str:
+        """The crossovers with the models' value there, in the unit (above the HTML table).
+
+        >>> compare(["inc", "nop"], over=parse_axis("x=1..1e6:log")).caption()
+        'crossover at x = 10.114: inc below, nop above, both 5422.97 ns there'
+        """
+        return "; ".join(
+            f"{c.kind} at {c.symbol} = {c.value:.5g}: {c.designs[0]} "
+            + ("below, " if c.kind == "crossover" else "equals ")
+            + f"{c.designs[1]}{' above' if c.kind == 'crossover' else ''}, "
+            + f"both {self._level(c)} there"
+            for c in (*self.crossovers, *self.touches)
+        )
+
+    def _level(self, c: Crossover) -> str:
+        return "undefined" if c.model_value is None else f"{c.model_value:.6g} {self.unit}"
 
     def text(self) -> list[str]:
         """The comparison for people, one line each."""
@@ -217,13 +239,13 @@ class Comparison(Tabular):
             how = "exact" if c.exact else f"refined to rel. {RTOL:g}"
             lines.append(
                 f"crossover at {c.symbol} = {c.value:.10g} ({how}): {c.designs[0]} below, "
-                f"{c.designs[1]} above"
+                f"{c.designs[1]} above; both {self._level(c)} there"
             )
         for c in self.touches:
             how = "exact" if c.exact else f"refined to rel. {RTOL:g}"
             lines.append(
                 f"touch at {c.symbol} = {c.value:.10g} ({how}): {c.designs[0]} equals "
-                f"{c.designs[1]} there and never loses to it nearby"
+                f"{c.designs[1]} there ({self._level(c)}) and never loses to it nearby"
             )
         winner = self.asymptotic_winner or "undecided"
         lines.append(f"asymptotic winner (x -> oo): {winner}")
@@ -364,13 +386,16 @@ def compare(
     over: Axis | Sequence[Axis] | None = None,
     at: Mapping[str, Any] | None = None,
     library: Mapping[str, AtomicModel] | None = None,
+    unit: str | None = None,
 ) -> Comparison:
     """Which of ``terms`` is fastest where over one swept symbol (default x in 1..2^40),
-    with a region map when two symbols are swept."""
+    with a region map when two symbols are swept. Every atom is converted to ``unit``
+    first (default: the atoms' common unit; times of different units: ns)."""
     axes = [over] if isinstance(over, Axis) else list(over or [parse_axis(DEFAULT_RANGE)])
     if len(terms) < 2:
         raise EvaluationError(f"compare needs at least two terms, got {len(terms)}")
-    compiled, _, library = prepare(terms, axes, at, library)
+    ready = prepare(terms, axes, at, library, unit)
+    compiled, library = ready.compiled, ready.library
     names = tuple(str(c.term) for c in compiled)
     if len(set(names)) < len(names):
         raise EvaluationError("compare: a term is given twice")
@@ -380,7 +405,7 @@ def compare(
     if region is not None:  # crossovers along the first symbol at the second's smallest value
         first = float(axes[1].values[0])
         at = {**(at or {}), axes[1].name: int(first) if first.is_integer() else first}
-        compiled, _, library = prepare(terms, axes[:1], at, library)
+        compiled = prepare(terms, axes[:1], at, library, ready.unit).compiled
 
     def values(points: np.ndarray) -> np.ndarray:
         return np.stack([c.values({axis.name: points}) for c in compiled])
@@ -423,10 +448,11 @@ def compare(
         tuple(touches),
         tuple(intervals),
         _asymptotic_winner(compiled, names, library, at),
-        unit_of([c.term for c in compiled], library),
+        ready.unit,
         region,
         () if region is None else ((axes[1].name, float(axes[1].values[0])),),
         tuple(compiled),
+        ready.notes,
     )
 
 
@@ -455,11 +481,14 @@ def _classify(
         if len(tied) < 2:
             continue  # two designs cross there, but neither is the fastest
         below, above = int(np.argmin(around[:, 0])), int(np.argmin(around[:, 2]))
+        level = number(best)
         if below != above:
-            crossovers.append(Crossover(symbol_name, point, exact, "crossover", (names[below], names[above])))
+            designs = (names[below], names[above])
+            crossovers.append(Crossover(symbol_name, point, exact, "crossover", designs, level))
         else:
             other = next(int(k) for k in tied if int(k) != below)
-            touches.append(Crossover(symbol_name, point, exact, "touch", (names[below], names[other])))
+            designs = (names[below], names[other])
+            touches.append(Crossover(symbol_name, point, exact, "touch", designs, level))
     return crossovers, touches
 
 

@@ -32,13 +32,13 @@ import sympy
 from ..algebra import Semantics, evaluate
 from ..bindings import as_value
 from ..errors import EvaluationError
-from ..library import AtomicModel, ModelLibrary
+from ..library import AtomicModel
 from ..pmnf.normal_form import NormalForm, compare_normal_forms, normal_form
 from ..pointwise import at_point
 from ..symbols import symbol
 from ..syntax import parse
 from ..terms import MapReduce, Pipe, Seq, Term, TPool
-from .results import Tabular, unit_of
+from .results import Tabular, in_unit, with_unit
 
 __all__ = ["Rewrite", "Design", "Exploration", "explore", "thread_count", "LAW_SEMANTICS", "RULES"]
 
@@ -108,10 +108,11 @@ class Exploration(Tabular):
     designs: tuple[Design, ...]  #: the best ``top``, best first
     visited: int  #: designs within the thread budget that were reached
     complete: bool  #: False if the search stopped after its expansions
-    unit: str | None
+    unit: str  #: of every value and closed form (the atoms converted to it)
+    notes: tuple[str, ...] = ()  #: which atoms were converted to :attr:`unit`
 
     def to_json(self) -> dict[str, Any]:
-        """``{start, threads, at, designs, visited, complete, unit}``."""
+        """``{start, threads, at, designs, visited, complete, unit, notes}``."""
         return {
             "start": self.start,
             "threads": self.threads,
@@ -120,11 +121,12 @@ class Exploration(Tabular):
             "visited": self.visited,
             "complete": self.complete,
             "unit": self.unit,
+            "notes": list(self.notes),
         }
 
     def header(self) -> list[str]:
         """Columns of the ranking."""
-        return ["rank", "term", "value", "threads", "rewrites"]
+        return ["rank", "term", with_unit("value", self.unit), "threads", "rewrites"]
 
     def rows(self) -> list[list[Any]]:
         """One row per design; rewrites as ``law ->`` steps."""
@@ -143,7 +145,7 @@ class Exploration(Tabular):
 
     def text(self) -> list[str]:
         """The ranking for people, each design with its chain of rewrites."""
-        unit = f" {self.unit}" if self.unit else ""
+        unit = f" {self.unit}"
         lines = []
         for i, d in enumerate(self.designs):
             shown = f"{d.value:.6g}{unit}" if d.value is not None else d.model
@@ -424,9 +426,11 @@ def explore(
     top: int = 10,
     expansions: int = 2_000,
     library: Mapping[str, AtomicModel] | None = None,
+    unit: str | None = None,
 ) -> Exploration:
     """Designs reachable from ``term`` by law-justified rewrites within ``threads`` threads,
-    best first (pointwise at ``at`` if it binds x, else by asymptotic growth).
+    best first (pointwise at ``at`` if it binds x, else by asymptotic growth); values in
+    ``unit`` (default: the atoms' common unit; times of different units: ns).
 
     The search is best first: the most promising design found so far is rewritten next,
     until none is left (``complete``) or ``expansions`` designs have been rewritten.
@@ -436,8 +440,8 @@ def explore(
         raise EvaluationError(f"explore needs a thread budget of at least 1, got {budget}")
     if top < 1:
         raise EvaluationError(f"--top must be at least 1, got {top}")
-    library = library if library is not None else ModelLibrary.builtin()
     start = parse(term) if isinstance(term, str) else term
+    library, unit, notes = in_unit([start], library, unit)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     used = thread_count(start)
     if used > budget:
@@ -499,5 +503,6 @@ def explore(
         tuple(ranked),
         len(parent),
         complete,
-        unit_of([start], library),
+        unit,
+        notes,
     )

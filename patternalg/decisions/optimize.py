@@ -26,7 +26,7 @@ import sympy
 
 from ..bindings import as_value
 from ..errors import EvaluationError
-from ..library import AtomicModel, ModelLibrary
+from ..library import AtomicModel
 from ..pointwise import at_point
 from ..syntax import parse
 from ..terms import Atom, Term, TPool
@@ -34,7 +34,7 @@ from .budget import Budget, parse_budget, upper_bounds
 from .grid import Axis
 from .numeric import compile_term, count_symbols
 from .options import OBJECTIVES
-from .results import Tabular, unit_of
+from .results import Tabular, in_unit, with_unit
 
 __all__ = ["Candidate", "Optimum", "optimize", "free_counts", "MAX_EXHAUSTIVE"]
 
@@ -72,7 +72,8 @@ class Optimum(Tabular):
     method: str  #: "branch-and-bound" or "exhaustive"
     evaluated: int  #: assignments whose model was computed
     objective: str  #: "point", "max" or "mean" (over the swept symbol)
-    unit: str | None
+    unit: str  #: of every value (the term's atoms converted to it)
+    notes: tuple[str, ...] = ()  #: which atoms were converted to :attr:`unit`
 
     @property
     def gain(self) -> float | None:
@@ -95,11 +96,12 @@ class Optimum(Tabular):
             "evaluated": self.evaluated,
             "objective": self.objective,
             "unit": self.unit,
+            "notes": list(self.notes),
         }
 
     def header(self) -> list[str]:
         """Columns: rank, each count, value, bottleneck."""
-        return ["rank", *self.variables, "value", "bottleneck"]
+        return ["rank", *self.variables, with_unit("value", self.unit), "bottleneck"]
 
     def rows(self) -> list[list[Any]]:
         """The best, the runners-up and the even split (rank ``even``)."""
@@ -117,7 +119,7 @@ class Optimum(Tabular):
 
     def text(self) -> list[str]:
         """The answer for people."""
-        unit = f" {self.unit}" if self.unit else ""
+        unit = f" {self.unit}"
 
         def show(c: Candidate) -> str:
             where = ", ".join(f"{k}={v}" for k, v in c.assignment)
@@ -285,15 +287,17 @@ def optimize(
     top: int = 5,
     library: Mapping[str, AtomicModel] | None = None,
     method: str = "auto",
+    unit: str | None = None,
 ) -> Optimum:
     """Integer counts >= 1 for the free thread counts of ``term`` minimising its pointwise
-    model at ``at`` (or its ``max``/``mean`` over ``over``) under linear ``budgets``.
+    model at ``at`` (or its ``max``/``mean`` over ``over``) under linear ``budgets``; values
+    in ``unit`` (default: the atoms' common unit; times of different units: ns).
 
     ``method``: ``auto`` (branch and bound where the model is provably monotone in every
     count, else exhaustive), ``exhaustive`` or ``branch-and-bound``.
     """
-    library = library if library is not None else ModelLibrary.builtin()
     parsed = parse(term) if isinstance(term, str) else term
+    library, unit, notes = in_unit([parsed], library, unit)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     names = free_counts(parsed, tuple(fixed), vary)
     if not names:
@@ -369,7 +373,8 @@ def optimize(
         chosen,
         evaluated,
         "point" if over is None else objective,
-        unit_of([parsed], library),
+        unit,
+        notes,
     )
 
 

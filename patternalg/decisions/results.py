@@ -10,10 +10,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..display import HtmlTable
-from ..library import AtomicModel
-from ..terms import Atom, MapReduce, Term
+from ..library import AtomicModel, ModelLibrary
+from ..terms import Term
+from ..units import check_unit, converted_note, in_one_unit
 
-__all__ = ["Tabular", "table_csv", "unit_of", "number"]
+__all__ = ["Tabular", "table_csv", "in_unit", "with_unit", "number"]
 
 
 def number(value: float) -> float | None:
@@ -45,20 +46,29 @@ class Tabular(HtmlTable):
         return table_csv(self.header(), self.rows())
 
 
-def unit_of(terms: Sequence[Term], library: Mapping[str, AtomicModel]) -> str | None:
-    """The unit the terms' atoms share, or None if they differ.
+def in_unit(
+    terms: Sequence[Term], library: Mapping[str, AtomicModel] | None, unit: str | None
+) -> tuple[Mapping[str, AtomicModel], str, tuple[str, ...]]:
+    """The library with every atom of ``terms`` in one unit (``unit``, else their common
+    one, ns for times of different units), that unit, and the note naming what was
+    converted (see :func:`patternalg.units.in_one_unit`).
 
     >>> from patternalg.syntax import parse
-    >>> from patternalg.library import ModelLibrary
-    >>> unit_of([parse("pipe(qsort, inc)")], ModelLibrary.builtin())
-    'ns'
+    >>> _, unit, notes = in_unit([parse("pipe(qsort, inc)")], None, None)
+    >>> unit, notes
+    ('ns', ())
+    >>> _, unit, notes = in_unit([parse("inc"), parse("nop")], None, "us")
+    >>> unit, notes
+    ('us', ('converted to us: inc (ns), nop (ns)',))
     """
-    names = set()
-    for term in terms:
-        for node in term.walk():
-            if isinstance(node, Atom):
-                names.add(node.name)
-            elif isinstance(node, MapReduce):
-                names.add("shuffle" if node.shuffle is None else node.shuffle.name)
-    units = {library[name].unit for name in names}
-    return units.pop() if len(units) == 1 else None
+    original = library if library is not None else ModelLibrary.builtin()
+    if unit is not None:
+        check_unit(unit, "unit")
+    converted, target = in_one_unit(terms, original, unit)
+    note = converted_note(terms, original, target)
+    return converted, target, (note,) if note else ()
+
+
+def with_unit(name: str, unit: str) -> str:
+    """A column name with its unit: ``value [ns]``."""
+    return f"{name} [{unit}]"

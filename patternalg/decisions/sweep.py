@@ -20,14 +20,25 @@ from ..arith import format_expr
 from ..bindings import as_value
 from ..display import cell
 from ..errors import EvaluationError
-from ..library import AtomicModel, ModelLibrary
+from ..library import AtomicModel
 from ..syntax import parse
 from ..terms import Term
 from .grid import Axis
 from .numeric import Compiled, compile_term, count_symbols
-from .results import Tabular, number, unit_of
+from .results import Tabular, in_unit, number, with_unit
 
-__all__ = ["Sweep", "sweep", "prepare", "tabulate"]
+__all__ = ["Sweep", "sweep", "Prepared", "prepare", "tabulate"]
+
+
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """Terms compiled on a grid, every atom in one unit (what sweep and compare start from)."""
+
+    compiled: list[Compiled]
+    grid: dict[str, np.ndarray]  #: the axes as broadcast arrays
+    library: Mapping[str, AtomicModel]  #: the atoms converted to :attr:`unit`
+    unit: str
+    notes: tuple[str, ...]  #: which atoms were converted
 
 
 def prepare(
@@ -35,12 +46,14 @@ def prepare(
     axes: Sequence[Axis],
     at: Mapping[str, Any] | None,
     library: Mapping[str, AtomicModel] | None,
-) -> tuple[list[Compiled], dict[str, np.ndarray], Mapping[str, AtomicModel]]:
-    """Parse and compile ``terms`` with ``at`` bound; the grid of ``axes`` as broadcast arrays."""
-    library = library if library is not None else ModelLibrary.builtin()
+    unit: str | None = None,
+) -> Prepared:
+    """Parse ``terms``, convert their atoms to one unit (``unit``, else their common one)
+    and compile them with ``at`` bound; the grid of ``axes`` as broadcast arrays."""
     parsed = [parse(t) if isinstance(t, str) else t for t in terms]
     if not parsed:
         raise EvaluationError("no term given")
+    library, unit, notes = in_unit(parsed, library, unit)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     names = [a.name for a in axes]
     if len(set(names)) != len(names):
@@ -62,7 +75,7 @@ def prepare(
                     "positive integers"
                 )
     grid = dict(zip(names, np.meshgrid(*(a.values for a in axes), indexing="ij"), strict=True))
-    return compiled, grid, library
+    return Prepared(compiled, grid, library, unit, notes)
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,14 +86,16 @@ class Sweep(Tabular):
     axes: tuple[Axis, ...]
     values: tuple[np.ndarray, ...]  #: one array per term, shape = the grid's
     bottlenecks: tuple[np.ndarray, ...]  #: the slowest stage of each term's outer pipe
-    unit: str | None
+    unit: str  #: of every value (each term's atoms converted to it)
     fixed: tuple[tuple[str, str], ...] = ()
+    notes: tuple[str, ...] = ()  #: which atoms were converted to :attr:`unit`
 
     def header(self) -> list[str]:
-        """Column names: the swept symbols, then per term its value and its bottleneck."""
+        """Column names: the swept symbols, then per term its value (with the unit) and its
+        bottleneck."""
         cols = [a.name for a in self.axes]
         for term in self.terms:
-            cols += [term, f"bottleneck of {term}"]
+            cols += [with_unit(term, self.unit), f"bottleneck of {term}"]
         return cols
 
     def rows(self) -> list[list[Any]]:
@@ -96,7 +111,7 @@ class Sweep(Tabular):
         ]
 
     def to_json(self) -> dict[str, Any]:
-        """``{terms, over, at, unit, header, rows}``."""
+        """``{terms, over, at, unit, header, rows, notes}``."""
         return {
             "terms": list(self.terms),
             "over": {a.name: [float(v) for v in a.values] for a in self.axes},
@@ -104,6 +119,7 @@ class Sweep(Tabular):
             "unit": self.unit,
             "header": self.header(),
             "rows": self.rows(),
+            "notes": list(self.notes),
         }
 
     def plot(self, ax: Any = None) -> Any:
@@ -115,11 +131,6 @@ class Sweep(Tabular):
     def text(self) -> list[str]:
         """The table for people: aligned columns, values in 6 significant digits."""
         header = self.header()
-        if self.unit:
-            header = [*header[: len(self.axes)], *(
-                f"{h} [{self.unit}]" if i % 2 == 0 else h
-                for i, h in enumerate(header[len(self.axes) :])
-            )]
         body = [[cell(v) for v in row] for row in self.rows()]
         widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
         return ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in [header, *body]]
@@ -132,21 +143,25 @@ def sweep(
     *,
     at: Mapping[str, Any] | None = None,
     library: Mapping[str, AtomicModel] | None = None,
+    unit: str | None = None,
 ) -> Sweep:
-    """The pointwise model of every term at every point of the grid ``over`` (one or two axes)."""
+    """The pointwise model of every term at every point of the grid ``over`` (one or two
+    axes), every atom converted to ``unit`` (default: the atoms' common unit; times of
+    different units: ns)."""
     if not over:
         raise EvaluationError("sweep needs a grid: --over SYMBOL=A..B[:N][:lin|log]")
-    compiled, grid, library = prepare(terms, over, at, library)
+    ready = prepare(terms, over, at, library, unit)
     fixed = tuple((k, format_expr(as_value(v))) for k, v in (at or {}).items())
-    return tabulate(compiled, over, grid, unit_of([c.term for c in compiled], library), fixed)
+    return tabulate(ready.compiled, over, ready.grid, ready.unit, fixed, ready.notes)
 
 
 def tabulate(
     compiled: Sequence[Compiled],
     over: Sequence[Axis],
     grid: Mapping[str, np.ndarray],
-    unit: str | None,
+    unit: str,
     fixed: tuple[tuple[str, str], ...] = (),
+    notes: tuple[str, ...] = (),
 ) -> Sweep:
     """The :class:`Sweep` of models already compiled, on ``grid`` (the broadcast ``over``)."""
     values, stages = [], []
@@ -167,4 +182,5 @@ def tabulate(
         tuple(stages),
         unit,
         fixed,
+        notes,
     )

@@ -188,15 +188,15 @@ def plot_exploration(exploration: Any, *, ax: Any = None) -> Any:
 
 def plot_models(sweep: Any, models: Sequence[Any]) -> Any:
     """Library models (:class:`~patternalg.model.AtomicModel`) side by side: one panel per
-    term of a one-symbol sweep of them, the measured range of a fitted model shaded;
-    returns the figure."""
+    term of a one-symbol sweep of them (in the sweep's unit, as the models must be), the
+    measured range of a fitted model shaded; returns the figure."""
     if len(sweep.axes) != 1:
         raise PlotError(f"a plot sweeps one symbol, got {len(sweep.axes)}")
     axis = sweep.axes[0]
     fig, panels = new_axes(len(sweep.terms))
     for values, model, ax in zip(sweep.values, models, panels, strict=True):
         curve = Curve(short_model(model.expr), values)
-        plot_curves(axis.values, [curve], symbol=axis.name, unit=model.unit, ax=ax)
+        plot_curves(axis.values, [curve], symbol=axis.name, unit=sweep.unit, ax=ax)
         domain = dict(model.domain).get(axis.name)
         if domain is not None:
             ax.axvspan(*domain, color="C2", alpha=0.12, linewidth=0, label="measured range")
