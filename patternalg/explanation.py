@@ -27,7 +27,15 @@ from .display import HtmlTable
 from .domains import extrapolations, point_notes
 from .library import AtomicModel, ModelLibrary
 from .pointwise import PointValue, at_point, undecided_note
-from .render import as_latex, as_number, as_text, explain_lines, format_number, term_label, with_unit
+from .render import (
+    as_latex,
+    as_number,
+    as_text,
+    explain_lines,
+    format_number,
+    term_label,
+    with_unit,
+)
 from .symbols import symbol
 from .syntax import parse
 from .terms import Term

@@ -36,3 +36,17 @@ def run_cli(
         env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
         timeout=120,
     )
+
+
+def loads_pint(*argvs: list[str]) -> bool:
+    """Whether running the CLI on each of ``argvs``, in a fresh interpreter, imports pint."""
+    code = (
+        "import sys; from patternalg.cli import main\n"
+        f"for argv in {argvs!r}: main(argv)\n"
+        "print('pint' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120,
+        env={"PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    return done.stdout.splitlines()[-1] == "True"

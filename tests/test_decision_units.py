@@ -8,11 +8,9 @@ kernel of 0.004*x ms is the kernel 4000*x ns.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
-from helpers import ROOT, run_cli
+from helpers import loads_pint, run_cli
 
 from patternalg.decisions.compare import compare
 from patternalg.decisions.explore import explore
@@ -129,19 +127,13 @@ def test_a_unit_that_does_not_fit_is_one_line_and_exit_2(args, message):
 
 
 def test_decisions_on_the_builtins_do_not_load_the_units_library():
-    code = (
-        "import sys; from patternalg.cli import main; "
-        "main(['sweep', 'pipe(inc, nop)', '--over', 'x=1,4', '--format', 'json']); "
-        "main(['compare', 'inc', 'nop', '--format', 'json']); "
-        "main(['optimize', 'tpool_a(qsort)', '--budget', 'a<=4', '--at', 'x=8', '--format', 'json']); "
-        "main(['explore', 'pipe(qsort, inc)', '--threads', '2', '--at', 'x=8', '--format', 'json']); "
-        "print('pint loaded' if 'pint' in sys.modules else 'pint not loaded')"
+    assert not loads_pint(
+        ["sweep", "pipe(inc, nop)", "--over", "x=1,4", "--format", "json"],
+        ["compare", "inc", "nop", "--format", "json"],
+        ["optimize", "tpool_a(qsort)", "--budget", "a<=4", "--at", "x=8", "--format", "json"],
+        ["explore", "pipe(qsort, inc)", "--threads", "2", "--at", "x=8", "--format", "json"],
+        ["sweep", "inc", "--over", "x=1,4", "--unit", "ns", "--format", "json"],
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120,
-        env={"PYTHONPATH": str(ROOT)},
-    ).stdout  # fmt: skip
-    assert out.splitlines()[-1] == "pint not loaded"
 
 
 def test_every_value_of_an_explanation_carries_its_unit():
