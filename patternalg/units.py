@@ -221,21 +221,28 @@ def measured_unit(
     Traceback (most recent call last):
     ...
     patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, us, ms, s, min)
+    >>> measured_unit("time", "s", "furlongs")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, us, ms, s, min)
     """
     prefix = f"{where}: " if where else ""
-    if option is not None and column_unit is not None and option != column_unit:
-        raise UnitError(
-            f"{prefix}--unit {option} contradicts the value column's unit {column_unit} "
-            "(drop --unit, or rename the column)"
-        )
-    unit = option if option is not None else column_unit
     is_time_metric = metric.strip().lower() not in NON_TIME_METRICS
-    if unit is None:
+
+    def checked(unit: str, what: str) -> str:
+        return check_time_unit(unit, what) if is_time_metric else check_unit(unit, what)
+
+    if option is not None:
+        checked(option, "--unit" if is_time_metric else f"{prefix}--unit")
+        if column_unit is not None and option != column_unit:
+            raise UnitError(
+                f"{prefix}--unit {option} contradicts the value column's unit {column_unit} "
+                "(drop --unit, or rename the column)"
+            )
+        return option
+    if column_unit is None:
         return DEFAULT_UNIT if is_time_metric else "dimensionless"
-    if is_time_metric:
-        what = "--unit" if option is not None else f"{prefix}column '{metric}' unit"
-        return check_time_unit(unit, what)
-    return check_unit(unit, f"{prefix}--unit" if option is not None else f"{prefix}unit")
+    return checked(column_unit, f"{prefix}column '{metric}' unit" if is_time_metric else f"{prefix}unit")
 
 
 def atom_names(term: Term) -> list[str]:

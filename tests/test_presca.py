@@ -255,7 +255,8 @@ def test_read_performance_directions_names_and_repeats(tmp_path):
         (
             "p,ops\n1,1\n",
             {"metric": "ops"},
-            "{path}: is a higher 'ops' better or worse? say --higher-is-better or --lower-is-better",
+            "{path}: is a higher 'ops' better or worse? say --higher-is-better or --lower-is-better "
+            "(fit --form presca: --better higher|lower)",
         ),
         (
             "p,time\n1,1\n",

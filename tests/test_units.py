@@ -149,3 +149,27 @@ def test_amdahl_fits_carry_the_measured_unit(tmp_path):
         == 0
     )
     assert ModelLibrary.from_file(out)["kernel"].unit == "ms"
+
+
+def test_presca_fits_read_the_unit_and_the_direction_from_the_column_name(tmp_path):
+    # the bugs: time_ms was not known to be a time (fit asked whether higher is better,
+    # with the flags of predict), and presca refused --unit for a plain time column
+    rows = "".join(f"{p},{10 / p + 0.5:g}\n" for p in (1, 2, 4, 8, 16))
+    named, plain, out = tmp_path / "ms.csv", tmp_path / "t.csv", tmp_path / "m.toml"
+    named.write_text("p,time_ms\n" + rows)
+    plain.write_text("p,time\n" + rows)
+    assert run_cli("fit", str(named), "--form", "presca", "--out", str(out)).returncode == 0
+    assert ModelLibrary.from_file(out)["kernel"].unit == "ms"
+    fitted = run_cli("fit", str(plain), "--form", "presca", "--unit", "s", "--out", str(out))
+    assert fitted.returncode == 0 and ModelLibrary.from_file(out)["kernel"].unit == "s"
+    wrong = run_cli("fit", str(plain), "--form", "presca", "--unit", "furlongs")
+    assert wrong.returncode == 2
+    assert wrong.stderr.endswith("--unit furlongs: a length, not a time (valid: ns, us, ms, s, min)\n")
+
+
+def test_an_invalid_unit_is_named_before_a_contradiction(tmp_path):
+    path = tmp_path / "s.csv"
+    path.write_text("x,runtime[s]\n1,1\n2,2\n4,4\n8,8\n")
+    result = run_cli("fit", str(path), "--unit", "furlongs")
+    assert result.returncode == 2 and "--unit furlongs: a length, not a time" in result.stderr
+    assert "contradicts" in run_cli("fit", str(path), "--unit", "ms").stderr

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import sympy
 
-from ..base import Form, Option, Parameter
+from ..base import Form, Option, Parameter, unit_option
 from .algorithm import CHECKPOINTS, Prediction, plan, predict
 from .interpolation import INTERPOLATIONS
 from .model import KEYS, read_table
@@ -84,6 +84,7 @@ class Presca(Form):
             "whether a higher or a lower value is better (default: from the metric's name)",
             choices=("higher", "lower"),
         ),
+        unit_option(),
     )
     summary = "{atom}: {choice}; predicted {metric} at p={upto}: {predicted:.6g}"
 
@@ -164,7 +165,11 @@ class Presca(Form):
 
     @staticmethod
     def _higher_is_better(metric: str, better: str | None, path: str) -> bool:
-        return direction(metric, None if better is None else better == "higher", path)
+        """From ``--better``, else from the metric's name without its unit (time_ms: lower)."""
+        from ...measurements.names import split_unit
+
+        name = split_unit(metric)[0].lower()
+        return direction(name, None if better is None else better == "higher", path)
 
     @classmethod
     def _unit(

@@ -55,7 +55,7 @@ def direction(metric: str, higher_is_better: bool | None, where: str) -> bool:
     if higher_is_better is None:
         raise MeasurementError(
             f"{where}: is a higher '{metric}' better or worse? "
-            "say --higher-is-better or --lower-is-better"
+            "say --higher-is-better or --lower-is-better (fit --form presca: --better higher|lower)"
         )
     return higher_is_better
 
