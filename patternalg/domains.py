@@ -21,7 +21,8 @@ mapReduce (paper 001, eq. 5) the map at x = 1, the shuffle and the reduce at x =
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +36,7 @@ from .symbols import symbol
 from .symbols import x as x_symbol
 from .terms import Atom, MapReduce, Term
 
-__all__ = ["Extrapolation", "extrapolations", "as_json", "point_notes"]
+__all__ = ["Extrapolation", "extrapolations", "as_json", "point_notes", "range_notes"]
 
 
 def _number(value: float) -> str:
@@ -138,3 +139,35 @@ def point_notes(bindings: Mapping[str, Any], value: float | None, unit: str) -> 
             "the models do not hold at this point"
         )
     return notes
+
+
+def range_notes(
+    terms: Sequence[Term],
+    library: Mapping[str, Any],
+    fixed: Mapping[str, Any],
+    ranges: Mapping[str, tuple[float, float]],
+) -> list[str]:
+    """Notes for terms evaluated over ``ranges`` (symbol -> [low, high]) with ``fixed``
+    bound: every atom evaluated outside its measured range at an end of the ranges (an
+    atom's symbols grow with the swept ones, so the ends are where it leaves its range),
+    and x below 1.
+
+    >>> from patternalg.library import AtomicModel, ModelLibrary
+    >>> from patternalg.symbols import x
+    >>> from patternalg.syntax import parse
+    >>> lib = ModelLibrary([AtomicModel("sort", 3 * x, x_range=(1000.0, 32000.0))])
+    >>> for note in range_notes([parse("tpool_4(sort)")], lib, {}, {"x": (0.5, 2000.0)}):
+    ...     print(note)
+    x = 0.5 is outside the measured range of sort (x in [1000, 32000]): extrapolated
+    x = 0.5 is below 1: x counts input elements, the models describe x >= 1
+    >>> range_notes([parse("tpool_4(sort)")], lib, {}, {"x": (1000.0, 32000.0)})
+    []
+    """
+    ends = [[(name, low), (name, high)] for name, (low, high) in ranges.items()]
+    notes: dict[str, None] = {}
+    for corner in itertools.product(*ends):
+        at = {**fixed, **dict(corner)}
+        for term in terms:
+            notes.update(dict.fromkeys(str(e) for e in extrapolations(term, library, at)))
+        notes.update(dict.fromkeys(point_notes(at, None, "")))
+    return list(notes)

@@ -164,3 +164,27 @@ def test_plotted_atoms_share_the_unit_of_their_values(tmp_path, kernel_ms):
     svg = out.read_text()
     assert svg.count("time [us]") == 2 and "time [ms]" not in svg
     assert ">4.0*x<" in svg  # the kernel's model in us: 0.004 ms = 4 us per element
+
+
+def test_decisions_say_where_the_models_do_not_hold():
+    fitted = BUILTIN.merged(
+        ModelLibrary([AtomicModel("kernel", 4000 * x, x_range=(1000.0, 32000.0))])
+    )
+    swept = sweep(["seq(kernel, inc)"], [parse_axis("x=100..1e4:3")], library=fitted)
+    assert swept.notes == (
+        "x = 100 is outside the measured range of kernel (x in [1000, 32000]): extrapolated",
+    )  # 10000 is inside: only the end that leaves the range is named
+    inside = compare(["kernel", "qsort"], over=parse_axis("x=1000..32000"), library=fitted)
+    assert inside.notes == ()
+    small = sweep(["qsort"], [parse_axis("x=0.5,2")])
+    assert small.values[0][0] == pytest.approx(-QSORT / 2)
+    assert small.notes == (
+        "x = 0.5 is below 1: x counts input elements, the models describe x >= 1",
+        "qsort: values down to -517.085 ns are negative: no time can be; the models do not hold there",
+    )
+    best = optimize("pipe(kernel, tpool_a(qsort))", budgets=["a<=8"], at={"x": 64000}, library=fitted)
+    assert best.notes == (
+        "x = 64000 is outside the measured range of kernel (x in [1000, 32000]): extrapolated",
+    )
+    ranked = explore("pipe(kernel, qsort)", threads=2, at={"x": 2000}, library=fitted)
+    assert ranked.notes == ()

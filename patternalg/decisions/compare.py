@@ -27,6 +27,7 @@ import sympy
 
 from ..algebra import Semantics, evaluate
 from ..bindings import as_value
+from ..domains import range_notes
 from ..errors import EvaluationError
 from ..library import AtomicModel
 from ..pmnf.normal_form import compare as compare_growth
@@ -36,7 +37,7 @@ from ..terms import Term
 from .grid import Axis, parse_axis
 from .numeric import Compiled
 from .options import DEFAULT_RANGE
-from .results import Tabular, number
+from .results import Tabular, negative_note, number
 from .sweep import Sweep, prepare, tabulate
 
 __all__ = ["Crossover", "Interval", "Region", "Comparison", "compare", "DEFAULT_RANGE"]
@@ -396,6 +397,8 @@ def compare(
         raise EvaluationError(f"compare needs at least two terms, got {len(terms)}")
     ready = prepare(terms, axes, at, library, unit)
     compiled, library = ready.compiled, ready.library
+    ranges = {a.name: a.bounds for a in axes}
+    notes = [*ready.notes, *range_notes([c.term for c in compiled], library, at or {}, ranges)]
     names = tuple(str(c.term) for c in compiled)
     if len(set(names)) < len(names):
         raise EvaluationError("compare: a term is given twice")
@@ -412,6 +415,10 @@ def compare(
 
     lo, hi = axis.bounds
     scan = _scan(axis)
+    with np.errstate(invalid="ignore"):
+        least = np.nanmin(values(scan), axis=1, initial=np.inf)
+    for name, value in zip(names, least, strict=True):
+        notes += negative_note(name, float(value), ready.unit)
     candidates: list[tuple[float, bool]] = []
     for i in range(len(compiled)):
         for j in range(i + 1, len(compiled)):
@@ -453,7 +460,7 @@ def compare(
         region,
         () if region is None else ((axes[1].name, float(axes[1].values[0])),),
         tuple(compiled),
-        ready.notes,
+        tuple(notes),
     )
 
 

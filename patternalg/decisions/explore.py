@@ -31,6 +31,7 @@ import sympy
 
 from ..algebra import Semantics, evaluate
 from ..bindings import as_value
+from ..domains import range_notes
 from ..errors import EvaluationError
 from ..library import AtomicModel
 from ..pmnf.normal_form import NormalForm, compare_normal_forms, normal_form
@@ -38,7 +39,7 @@ from ..pointwise import at_point
 from ..symbols import symbol
 from ..syntax import parse
 from ..terms import MapReduce, Pipe, Seq, Term, TPool
-from .results import Tabular, in_unit, with_unit
+from .results import Tabular, in_unit, negative_note, with_unit
 
 __all__ = ["Rewrite", "Design", "Exploration", "explore", "thread_count", "LAW_SEMANTICS", "RULES"]
 
@@ -474,6 +475,9 @@ def explore(
             depth[new] = depth[design] + 1
             heapq.heappush(queue, (rank(new), depth[new], len(parent), new))
     designs = sorted(parent, key=lambda d: (rank(d), depth[d]))  # stable: found first
+    notes += tuple(range_notes([start, designs[0]], library, fixed, {}))
+    if pointwise:
+        notes += tuple(negative_note(str(designs[0]), values.number(designs[0]), unit))
     mapping = {symbol(k): v for k, v in fixed.items() if k != "x"}
     ranked = []
     for design in designs[:top]:

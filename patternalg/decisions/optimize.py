@@ -25,6 +25,7 @@ import numpy as np
 import sympy
 
 from ..bindings import as_value
+from ..domains import range_notes
 from ..errors import EvaluationError
 from ..library import AtomicModel
 from ..pointwise import at_point
@@ -34,7 +35,7 @@ from .budget import Budget, parse_budget, upper_bounds
 from .grid import Axis
 from .numeric import compile_term, count_symbols
 from .options import OBJECTIVES
-from .results import Tabular, in_unit, with_unit
+from .results import Tabular, in_unit, negative_note, with_unit
 
 __all__ = ["Candidate", "Optimum", "optimize", "free_counts", "MAX_EXHAUSTIVE"]
 
@@ -361,11 +362,17 @@ def optimize(
 
     even = _even(parsed_budgets, len(names))
     even_row = None if even is None else [even] * len(names)
+    best = candidate(ranked[0][1], ranked[0][0])
+    ranges = {over.name: over.bounds} if over is not None else {}
+    notes += (
+        *range_notes([parsed], library, {**fixed, **dict(best.assignment)}, ranges),
+        *negative_note(str(parsed), best.value, unit),
+    )
     return Optimum(
         str(parsed),
         names,
         tuple(budgets),
-        candidate(ranked[0][1], ranked[0][0]),
+        best,
         tuple(candidate(r, v) for v, r in ranked[1:]),
         None
         if even_row is None

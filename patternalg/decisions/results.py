@@ -14,7 +14,7 @@ from ..library import AtomicModel, ModelLibrary
 from ..terms import Term
 from ..units import check_unit, converted_note, in_one_unit
 
-__all__ = ["Tabular", "table_csv", "in_unit", "with_unit", "number"]
+__all__ = ["Tabular", "table_csv", "in_unit", "with_unit", "number", "negative_note"]
 
 
 def number(value: float) -> float | None:
@@ -67,6 +67,20 @@ def in_unit(
     converted, target = in_one_unit(terms, original, unit)
     note = converted_note(terms, original, target)
     return converted, target, (note,) if note else ()
+
+
+def negative_note(name: str, least: float, unit: str) -> list[str]:
+    """The note for a design whose values go below 0 (down to ``least``), else none.
+
+    >>> negative_note("qsort", -517.085, "ns")
+    ['qsort: values down to -517.085 ns are negative: no time can be; the models do not hold there']
+    """
+    if not least < 0:
+        return []
+    return [
+        f"{name}: values down to {least:.6g} {unit} are negative: no time can be; the "
+        "models do not hold there"
+    ]
 
 
 def with_unit(name: str, unit: str) -> str:

@@ -19,13 +19,14 @@ import numpy as np
 from ..arith import format_expr
 from ..bindings import as_value
 from ..display import cell
+from ..domains import range_notes
 from ..errors import EvaluationError
 from ..library import AtomicModel
 from ..syntax import parse
 from ..terms import Term
 from .grid import Axis
 from .numeric import Compiled, compile_term, count_symbols
-from .results import Tabular, in_unit, number, with_unit
+from .results import Tabular, in_unit, negative_note, number, with_unit
 
 __all__ = ["Sweep", "sweep", "Prepared", "prepare", "tabulate"]
 
@@ -152,7 +153,12 @@ def sweep(
         raise EvaluationError("sweep needs a grid: --over SYMBOL=A..B[:N][:lin|log]")
     ready = prepare(terms, over, at, library, unit)
     fixed = tuple((k, format_expr(as_value(v))) for k, v in (at or {}).items())
-    return tabulate(ready.compiled, over, ready.grid, ready.unit, fixed, ready.notes)
+    outside = range_notes(
+        [c.term for c in ready.compiled], ready.library, at or {}, {a.name: a.bounds for a in over}
+    )
+    return tabulate(
+        ready.compiled, over, ready.grid, ready.unit, fixed, (*ready.notes, *outside)
+    )
 
 
 def tabulate(
@@ -163,7 +169,8 @@ def tabulate(
     fixed: tuple[tuple[str, str], ...] = (),
     notes: tuple[str, ...] = (),
 ) -> Sweep:
-    """The :class:`Sweep` of models already compiled, on ``grid`` (the broadcast ``over``)."""
+    """The :class:`Sweep` of models already compiled, on ``grid`` (the broadcast ``over``);
+    ``notes`` and one for each model with negative values."""
     values, stages = [], []
     for c in compiled:
         value = c.values(grid)
@@ -175,6 +182,8 @@ def tabulate(
         names.setflags(write=False)
         values.append(value)
         stages.append(names)
+        if value.size and not np.all(np.isnan(value)):
+            notes = (*notes, *negative_note(str(c.term), float(np.nanmin(value)), unit))
     return Sweep(
         tuple(str(c.term) for c in compiled),
         tuple(over),
