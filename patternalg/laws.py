@@ -46,6 +46,7 @@ from .proof import RELATIONS, decide
 from .symbols import log2, x
 from .syntax import parse_law_parts
 from .terms import Atom, MapReduce, Meta, Term
+from .units import DEFAULT_UNIT, common_unit, in_one_unit, is_time
 
 __all__ = [
     "Law",
@@ -205,8 +206,8 @@ def validate(law: Law, library: Mapping[str, AtomicModel]) -> None:
     ...
     patternalg.errors.UnknownAtomError: unknown atom 'qsrot'; did you mean qsort?
     """
-    for name in (*law.atoms(), *law.shuffles()):
-        library[name]  # noqa: B018 - raises UnknownAtomError with did-you-mean
+    named = (*law.atoms(), *law.shuffles())
+    common_unit({name: library[name].unit for name in named})  # unknown atom: did-you-mean
     if x in law.count_symbols():
         raise EvaluationError(
             f"{law}: x is the input size and cannot be a thread, node or key count"
@@ -243,6 +244,7 @@ class Counterexample:
             "x": self.x,
             "lhs": self.lhs,
             "rhs": self.rhs,
+            "unit": DEFAULT_UNIT,
             "ratio_limit": self.ratio_limit,
         }
 
@@ -254,7 +256,9 @@ class Counterexample:
         if self.symbols:
             parts.append(", ".join(f"{k} = {v}" for k, v in self.symbols))
         if self.x is not None:
-            parts.append(f"x = {self.x}: lhs = {self.lhs:.6g}, rhs = {self.rhs:.6g}")
+            parts.append(
+                f"x = {self.x}: lhs = {self.lhs:.6g} {DEFAULT_UNIT}, rhs = {self.rhs:.6g} {DEFAULT_UNIT}"
+            )
         if self.ratio_limit is not None:
             parts.append(f"lhs/rhs -> {self.ratio_limit} as x -> oo")
         return "; ".join(parts)
@@ -407,7 +411,11 @@ def _cases(
     metas = law.metavariables()
     prefix = _free_prefix(library)
     generated_names = [f"{prefix}{i}" for i in range(_GENERATED)] if metas else []
-    usable = [name for name, model in library.items() if model.expr.free_symbols <= {x}]
+    usable = [
+        name
+        for name, model in library.items()
+        if model.expr.free_symbols <= {x} and model.unit == DEFAULT_UNIT
+    ]
     term = pst.terms(
         max_depth=3, atoms=generated_names + usable, mapreduce=False, annotations=False
     )
@@ -601,6 +609,16 @@ def _prove(law: Law, library: ModelLibrary, semantics: Semantics) -> bool:
 
 
 # --- the checker ----------------------------------------------------------------------------
+def _times_in_ns(library: ModelLibrary) -> ModelLibrary:
+    """The library with every time in ns, the unit of the generated atoms: a law's sides are
+    compared in one unit. Atoms of other dimensions stay; instances never draw them."""
+    moved = [m.name for m in library.values() if m.unit != DEFAULT_UNIT and is_time(m.unit)]
+    if not moved:
+        return library
+    converted, _ = in_one_unit([Atom(name) for name in moved], library, DEFAULT_UNIT)
+    return library.merged(converted[name] for name in moved)
+
+
 def check(
     law: Law | str,
     library: ModelLibrary | None = None,
@@ -625,6 +643,7 @@ def check(
     if examples < 1:
         raise EvaluationError(f"the number of examples must be at least 1, got {examples}")
     validate(law, library)
+    library = _times_in_ns(library)
 
     def result(status: str, cx: Counterexample | None = None, n: int = 0) -> CheckResult:
         return CheckResult(law, semantics, status, cx, n, time.perf_counter() - started)

@@ -10,7 +10,7 @@ import sympy
 
 from patternalg.algebra import Semantics, evaluate
 from patternalg.cli import main
-from patternalg.errors import ParseError, UnknownAtomError
+from patternalg.errors import ParseError, UnitError, UnknownAtomError
 from patternalg.laws import BUILTIN_LAWS, builtin_law, check, parse_law
 from patternalg.library import AtomicModel, ModelLibrary
 from patternalg.proof import decide
@@ -265,6 +265,7 @@ def test_check_command_json_keys_and_exit_status_for_a_false_law(capsys):
             "x",
             "lhs",
             "rhs",
+            "unit",
             "ratio_limit",
         }
 
@@ -347,3 +348,14 @@ def test_building_the_command_line_does_not_import_hypothesis():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_laws_compare_their_sides_in_one_unit(tmp_path):
+    # kernel (2 ms per element) named beside inc (ns): raw, seq(kernel, inc) would be
+    # 2*x + 536.185*x and the pipe's bottleneck inc; in one unit the bottleneck is kernel
+    lib = ModelLibrary.builtin().merged(ModelLibrary([AtomicModel("kernel", 2 * x, unit="ms")]))
+    assert check("pipe(kernel, inc) == kernel", lib, "exact").status == "proved"
+    assert check("pipe(kernel, inc) == inc", lib, "exact").status == "refuted"
+    bytes_ = ModelLibrary.builtin().merged(ModelLibrary([AtomicModel("traffic", 8 * x, unit="bytes")]))
+    with pytest.raises(UnitError, match=r"inc \(ns, a time\) with traffic \(bytes"):
+        check("seq(inc, traffic) >= inc", bytes_)
