@@ -29,6 +29,7 @@ __all__ = [
     "save_figure",
     "STYLE",
     "PANEL",
+    "value_label",
 ]
 
 #: file suffix -> metadata that keeps the output free of dates and versions
@@ -80,6 +81,20 @@ def pyplot() -> ModuleType:
 
     plt.rcParams.update(STYLE)
     return plt
+
+
+def value_label(unit: str, bare: str = "model") -> str:
+    """The label of an axis of values in ``unit``: a time's ``time [ms]``, else ``value
+    [bytes]``; ``bare`` without a unit.
+
+    >>> value_label("ms"), value_label("dimensionless"), value_label("")
+    ('time [ms]', 'value [dimensionless]', 'model')
+    """
+    if not unit:
+        return bare
+    from ..units import is_time
+
+    return f"{'time' if is_time(unit) else 'value'} [{unit}]"
 
 
 def new_axes(panels: int = 1) -> tuple[Any, list[Any]]:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .backend import PlotError, new_axes
+from .backend import PlotError, new_axes, value_label
 
 __all__ = ["plot_designs"]
 
@@ -36,7 +36,7 @@ def plot_designs(
     ax.invert_yaxis()
     for y, value in zip(positions, heights, strict=True):
         ax.text(value, y, f" {value:.4g}", va="center", fontsize=8)
-    ax.set_xlabel(f"time [{unit}]" if unit else "model")
+    ax.set_xlabel(value_label(unit))
     ax.grid(axis="y", visible=False)
     if title:
         ax.set_title(title)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .backend import PlotError, new_axes
+from .backend import PlotError, new_axes, value_label
 
 __all__ = ["Curve", "Crossover", "plot_curves", "bottleneck_stretches"]
 
@@ -94,7 +94,7 @@ def plot_curves(
             gid="crossover",
         )
     ax.set_xlabel(symbol)
-    ax.set_ylabel(f"time [{unit}]" if unit else "model")
+    ax.set_ylabel(value_label(unit))
     ax.legend(loc="best")
     return ax
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .backend import new_axes
+from .backend import new_axes, value_label
 
 __all__ = ["plot_fit"]
 
@@ -61,7 +61,7 @@ def plot_fit(
         ax.set_yscale("log")
     ax.set_title(title)
     ax.set_xlabel(symbol)
-    ax.set_ylabel(f"time [{unit}]" if unit else "value")
+    ax.set_ylabel(value_label(unit, "value"))
     ax.legend(loc="upper left", fontsize=8)
     return ax
 
