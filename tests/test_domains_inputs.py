@@ -32,6 +32,16 @@ def test_fit_reads_the_unit_from_the_column_name_and_shows_fit_quality(sort_ms, 
     assert model.unit == "ms" and model.ranges == {"x": (1000.0, 32000.0)}
 
 
+@pytest.mark.parametrize(
+    ("column", "unit"), [("time_ms", "ms"), ("runtime[s]", "s"), ("t (us)", "us"), ("time", "ns")]
+)
+def test_fit_reads_every_spelling_of_a_unit_in_the_column_name(tmp_path, column, unit):
+    path, out = tmp_path / "m.csv", tmp_path / "m.toml"
+    path.write_text(f"x,{column}\n" + "".join(f"{x},{3 * x}\n" for x in (1, 2, 4, 8, 16)))
+    assert run_cli("fit", str(path), "--out", str(out)).returncode == 0
+    assert ModelLibrary.from_file(out)["kernel"].unit == unit
+
+
 def test_fit_unit_is_checked(sort_ms, tmp_path):
     bad = run_cli("fit", str(sort_ms), "--unit", "s")
     assert bad.returncode == 2
