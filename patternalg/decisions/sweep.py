@@ -191,5 +191,5 @@ def tabulate(
         tuple(stages),
         unit,
         fixed,
-        notes,
+        tuple(dict.fromkeys(notes)),
     )
