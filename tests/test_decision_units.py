@@ -188,3 +188,11 @@ def test_decisions_say_where_the_models_do_not_hold():
     )
     ranked = explore("pipe(kernel, qsort)", threads=2, at={"x": 2000}, library=fitted)
     assert ranked.notes == ()
+
+
+def test_designs_ranked_by_growth_state_the_unit_of_their_models():
+    ranked = explore("pipe(kernel, qsort)", threads=2, library=IN_MS)
+    assert ranked.designs[0].value is None and "4000.0*x" in ranked.designs[-1].model
+    assert ranked.text()[-1] == "models in ns, ranked by their growth in x"
+    at_a_point = explore("pipe(kernel, qsort)", threads=2, at={"x": 8}, library=IN_MS)
+    assert at_a_point.text()[-1].endswith("(complete)")

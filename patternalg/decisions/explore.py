@@ -158,6 +158,8 @@ class Exploration(Tabular):
                 )
         state = "complete" if self.complete else "stopped: raise --expansions to search further"
         lines.append(f"{self.visited} designs within {self.threads} threads visited ({state})")
+        if any(d.value is None for d in self.designs):
+            lines.append(f"models in {self.unit}, ranked by their growth in x")
         return lines
 
 
