@@ -23,11 +23,15 @@ For positive values ``y`` (K, n) at ``points`` (n, k):
 Both leave-out schemes use the closed form of least-squares cross-validation (the
 residual of the full fit through ``(I - H_SS)^-1``), so no hypothesis is refitted per fold.
 
->>> pts = np.array([[x, p] for x in (4.0, 8, 16, 32, 64) for p in (2.0, 4, 8, 16, 32)])
->>> y = 3 + 0.5 * pts[:, 0] * np.log2(pts[:, 1])
->>> m = select_multi_default(pts, y[None, :])[0]
->>> m.terms, [round(c, 6) for c in (m.constant, *m.coefficients)]
-((((Fraction(1, 1), 0), (Fraction(0, 1), 1)),), [3.0, 0.5])
+An additive truth, ``5 + 2 x + 3 sqrt(p)``, is found as a sum of one term per parameter:
+
+>>> x, p = np.meshgrid([4.0, 8, 16, 32, 64], [2.0, 4, 8, 16, 32])
+>>> pts = np.column_stack([x.ravel(), p.ravel()])
+>>> m = select_multi_default(pts, (5 + 2 * pts[:, 0] + 3 * np.sqrt(pts[:, 1]))[None, :])[0]
+>>> [round(c, 6) for c in (m.constant, *m.coefficients)]
+[5.0, 2.0, 3.0]
+>>> m.terms  # x^1 with p^0, then x^0 with p^(1/2)
+(((Fraction(1, 1), 0), (Fraction(0, 1), 0)), ((Fraction(0, 1), 0), (Fraction(1, 2), 0)))
 """
 
 from __future__ import annotations
