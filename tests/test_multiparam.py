@@ -214,3 +214,57 @@ def test_fit_api_records_domain_of_every_symbol() -> None:
     assert model.domain == {"x": (10.0, 50.0), "p": (2.0, 32.0)}
     assert model.statistics["hypothesis"] == "p^(1)*x^(3/2)"
     assert float(model(x=20.0, p=8.0)) == pytest.approx(1 + 0.05 * 20**1.5 * 8, rel=1e-6)
+
+
+# --- optimize --vary p with a two-parameter atom ----------------------------------------------
+@pytest.fixture
+def solver_models(tmp_path: Path, capsys) -> Path:
+    """A model file with ``solver`` fitted in x and p (exactly 10 + 0.5 x + 3 p^2)."""
+    points = [(x, p) for x in (64, 128, 256, 512, 1024) for p in (1, 2, 4, 8, 16)]
+    lines = ["PARAMETER x", "PARAMETER p", "POINTS " + " ".join(f"({x} {p})" for x, p in points),
+             "REGION solver", "METRIC time"] + [f"DATA {10 + 0.5 * x + 3 * p * p!r}" for x, p in points]  # fmt: skip
+    source, out = tmp_path / "solver.txt", tmp_path / "solver.toml"
+    source.write_text("\n".join(lines) + "\n")
+    assert main(["fit", str(source), "--out", str(out)]) == 0
+    assert capsys.readouterr().out.startswith("solver: 0.5")
+    return out
+
+
+def test_optimize_varies_p_of_a_two_parameter_atom(solver_models: Path, capsys) -> None:
+    """``--vary p`` chooses the atom's p: the same ranking as evaluating every allowed p."""
+    from patternalg.library import ModelLibrary
+    from patternalg.pointwise import at_point
+    from patternalg.syntax import parse
+
+    term = "tpool_p(solver)"  # (10 + 0.5 x + 3 p^2) / p: fewest at p = sqrt((10 + 0.5 x) / 3)
+    command = ["optimize", term, "--models", str(solver_models), "--vary", "p",
+               "--budget", "p<=40", "--at", "x=1000", "--top", "3", "--format", "json"]  # fmt: skip
+    assert main(command) == 0
+    result = json.loads(capsys.readouterr().out)
+    library = ModelLibrary.load([solver_models])
+    brute = sorted(
+        (float(at_point(parse(term), library, {"x": 1000, "p": p}).value), p) for p in range(1, 41)
+    )
+    ranked = [result["best"], *result["runners_up"]]
+    assert [c["assignment"] for c in ranked] == [{"p": p} for _, p in brute[:4]]
+    assert [c["value"] for c in ranked] == pytest.approx([v for v, _ in brute[:4]], rel=1e-9)
+    assert result["best"]["assignment"] == {"p": 13}
+
+
+def test_optimize_never_prunes_on_a_count_the_atom_depends_on(solver_models: Path) -> None:
+    """Branch and bound assumes the model never grows with a count: false for p in solver(x, p)."""
+    from patternalg.decisions.optimize import optimize
+    from patternalg.library import ModelLibrary
+
+    library = ModelLibrary.load([solver_models])
+    term = "seq(tpool_a(inc), tpool_b(inc), tpool_p(solver))"
+    found = {
+        method: optimize(term, budgets=["a+b+p<=48"], at={"x": 10}, library=library,
+                         method=method, top=3)  # fmt: skip
+        for method in ("auto", "exhaustive", "branch-and-bound")
+    }
+    assert found["auto"].method == "exhaustive"
+    assert found["auto"].best == found["exhaustive"].best
+    assert found["auto"].best.assignment == (("a", 23), ("b", 24), ("p", 1))
+    # forced, the bound cuts the optimum: why auto must not choose it here
+    assert found["branch-and-bound"].best.value > found["exhaustive"].best.value
