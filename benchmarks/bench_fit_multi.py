@@ -180,6 +180,7 @@ FILES = (
     "tests/data/jsonlines/matrix_3p.jsonl",
     "tests/data/jsonlines/matrix_3p_bands.jsonl",
     "tests/data/jsonlines/matrix_3p_bands_incomplete.jsonl",
+    "lulesh_perf_taint.txt",  # real measurements from Extra-P's repository (LULESH.md)
 )
 #: Extra-P 4.2.5's models of FILES, as extrap_driver.py prints them (written by --record)
 RECORD = DATA / "multiparam_extrap_models.json"
@@ -212,8 +213,10 @@ def held_out_errors(path: Path, modeler: str) -> dict[tuple[str, str], np.ndarra
 def real_extrapolation(path: Path = REAL) -> None:
     """Print each modeler's held-out errors on real measurements (see the module's doc)."""
     errors = {name: held_out_errors(path, name) for name in MODELERS}
-    print(f"\nreal data ({path.name}): hold out the largest value of a parameter, fit the rest; "
-          "|relative error| there, median (90th percentile) over kernels and points")
+    print(
+        f"\nreal data ({path.name}): hold out the largest value of a parameter, fit the rest; "
+        "|relative error| there, median (90th percentile) over kernels and points"
+    )
     for name, metric in errors["basic"]:
         parts = []
         for modeler, found in errors.items():

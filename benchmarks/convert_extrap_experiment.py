@@ -41,7 +41,9 @@ def main() -> None:
     parser.add_argument("--metric", action="append", help="keep this metric (repeatable)")
     parser.add_argument("--measure", default="mean", choices=["mean", "median"])
     parser.add_argument("--min-share", type=float, default=0.0)
-    parser.add_argument("--header", action="append", default=[], help="a comment line to start with")
+    parser.add_argument(
+        "--header", action="append", default=[], help="a comment line to start with"
+    )
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     experiment = read(args.input, args.scaling)
@@ -49,7 +51,9 @@ def main() -> None:
     metrics = [m for m in experiment.metrics if not args.metric or m.name in args.metric]
     lines = [f"# {text}" for text in args.header]
     lines += [f"PARAMETER {p.name}" for p in experiment.parameters]
-    lines.append("POINTS " + " ".join(f"({' '.join(f'{v:g}' for v in c.as_tuple())})" for c in coordinates))
+    lines.append(
+        "POINTS " + " ".join(f"({' '.join(f'{v:g}' for v in c.as_tuple())})" for c in coordinates)
+    )
     kept = 0
     for metric in metrics:
         series = {}
@@ -62,13 +66,18 @@ def main() -> None:
                 series[callpath.name] = [at[c] for c in coordinates]
         largest = [max(abs(v[i]) for v in series.values()) for i in range(len(coordinates))]
         for name, values in series.items():
-            if any(abs(v) >= args.min_share * top and v != 0 for v, top in zip(values, largest)):
+            if any(
+                abs(v) >= args.min_share * top and v != 0
+                for v, top in zip(values, largest, strict=True)
+            ):
                 lines += [f"REGION {name}", f"METRIC {metric.name}"]
                 lines += [f"DATA {v!r}" for v in values]
                 kept += 1
     args.output.write_text("\n".join(lines) + "\n")
-    print(f"{args.output}: {kept} kernels, {len(coordinates)} points, parameters "
-          f"{', '.join(p.name for p in experiment.parameters)}")
+    print(
+        f"{args.output}: {kept} kernels, {len(coordinates)} points, parameters "
+        f"{', '.join(p.name for p in experiment.parameters)}"
+    )
 
 
 if __name__ == "__main__":
