@@ -11,6 +11,11 @@
   ``basic`` chose Extra-P's hypothesis, and where Extra-P, ``basic`` and ``default`` recovered the truth.
 * Extrapolation: the models fitted on p <= 32 predict p = 64; the median |relative error|
   against the true (noise-free) values there, per modeler.
+* Real data: LULESH measured on a 5 x 5 grid of MPI ranks p x problem size
+  (``tests/data/extrap/lulesh_perf_taint.txt``, see ``LULESH.md`` there). For each parameter
+  with >= 4 values, its largest value is held out, both modelers fit the rest, and the
+  median and 90th percentile of |relative error| at the held-out points are printed, per
+  metric and over all kernels (``--real-only`` prints this part alone, without Extra-P).
 * Speed: the 5 x 5 file of ``--kernels`` kernels, whole process against whole process
   (interpreter start, imports, reading, modeling, output): Extra-P's reader and
   ``ModelGenerator`` in its own virtual environment (``extrap_driver.py``) against
@@ -19,7 +24,7 @@
 Repetitions are aggregated as ``patternalg fit`` does: the mean for ``basic`` (as Extra-P),
 the median for ``default``.
 
-    python benchmarks/bench_fit_multi.py [--extrap-python PATH] [--kernels 1000]
+    python benchmarks/bench_fit_multi.py [--extrap-python PATH] [--kernels 1000] [--real-only]
 
 Without ``--extrap-python`` the virtual environment of ``bench_fit.py`` is used (created there
 on first use with ``pip install extrap==4.2.5 'numpy<2' 'marshmallow<4'``).
@@ -175,9 +180,55 @@ FILES = (
     "tests/data/jsonlines/matrix_3p.jsonl",
     "tests/data/jsonlines/matrix_3p_bands.jsonl",
     "tests/data/jsonlines/matrix_3p_bands_incomplete.jsonl",
+    "lulesh_perf_taint.txt",  # real measurements from Extra-P's repository (LULESH.md)
 )
 #: Extra-P 4.2.5's models of FILES, as extrap_driver.py prints them (written by --record)
 RECORD = DATA / "multiparam_extrap_models.json"
+#: real two-parameter measurements (LULESH, MPI ranks x problem size), see LULESH.md
+REAL = DATA / "lulesh_perf_taint.txt"
+
+
+def held_out_errors(path: Path, modeler: str) -> dict[tuple[str, str], np.ndarray]:
+    """|relative error| at the held-out largest value of each parameter with >= 4 values.
+
+    Keyed by (parameter, metric): one error per kernel of that metric and held-out point.
+    """
+    series = read(str(path)).series
+    points = series[0].points
+    assert all(np.array_equal(s.points, points) for s in series)
+    y = np.array([s.aggregate(AGGREGATION[modeler]) for s in series])
+    found: dict[tuple[str, str], list[np.ndarray]] = {}
+    for p, name in enumerate(series[0].parameters):
+        values = np.unique(points[:, p])
+        if len(values) < 4:
+            continue
+        held = points[:, p] == values[-1]
+        models = MODELERS[modeler](points[~held], y[:, ~held])
+        for s, model, actual in zip(series, models, y[:, held], strict=True):
+            error = np.abs(model(points[held]) / actual - 1)
+            found.setdefault((name, s.metric), []).append(error)
+    return {key: np.concatenate(errors) for key, errors in found.items()}
+
+
+def real_extrapolation(path: Path = REAL) -> None:
+    """Print each modeler's held-out errors on real measurements (see the module's doc)."""
+    errors = {name: held_out_errors(path, name) for name in MODELERS}
+    print(
+        f"\nreal data ({path.name}): hold out the largest value of a parameter, fit the rest; "
+        "|relative error| there, median (90th percentile) over kernels and points"
+    )
+    for name, metric in errors["basic"]:
+        parts = []
+        for modeler, found in errors.items():
+            e = found[(name, metric)]
+            parts.append(f"{modeler} {np.median(e):5.1%} ({np.quantile(e, 0.9):5.1%})")
+        print(f"  {name} held out, {metric:>7} ({len(e)}): " + "  ".join(parts))
+    for name in dict.fromkeys(name for name, _ in errors["basic"]):
+        parts = []
+        for modeler, found in errors.items():
+            e = np.concatenate([v for (p, _), v in found.items() if p == name])
+            parts.append(f"{modeler} {np.median(e):5.1%} ({np.quantile(e, 0.9):5.1%})")
+        print(f"  {name} held out, all kernels ({len(e)}): " + "  ".join(parts))
 
 
 def agreement_on_files(python: str, record: bool) -> None:
@@ -210,7 +261,11 @@ def main() -> None:
     parser.add_argument(
         "--record", action="store_true", help=f"write Extra-P's models to {RECORD.name}"
     )
+    parser.add_argument("--real-only", action="store_true", help="only the real-data part")
     args = parser.parse_args()
+    real_extrapolation()
+    if args.real_only:
+        return
     python = extrap_python(args)
     agreement_on_files(python, args.record)
     with tempfile.TemporaryDirectory() as tmp:

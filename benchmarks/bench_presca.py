@@ -134,7 +134,7 @@ def extrapolation(data: list[tuple[str, np.ndarray, bool]]) -> None:
         for _, y, higher in data:
             n = THREADS[:m]
             start = time.perf_counter()
-            result = predict(n, y[:m], upto, 4, higher)
+            result = predict(n, y[:m], upto, checkpoints=4, higher_is_better=higher)
             seconds.append(time.perf_counter() - start)
             beyond = THREADS[m:upto]
             good.append(bool(np.max(_relative(result.function(beyond), y[m:upto])) < 0.2))

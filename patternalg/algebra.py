@@ -375,18 +375,8 @@ def evaluate(
     semantics = Semantics.of(semantics)
     memo: dict[int, Value] = {}
     notes: dict[int, str] = {}
-    # post-order with an explicit stack: (node, children done?)
-    stack: list[tuple[Term, bool]] = [(term, False)]
-    while stack:
-        node, ready = stack.pop()
+    for node in term.post_order():
         key = id(node)
-        if key in memo:
-            continue
-        children = node.children()
-        if not ready and children:
-            stack.append((node, True))
-            stack.extend((c, False) for c in reversed(children) if id(c) not in memo)
-            continue
         memo[key], notes[key] = _combine(node, memo, library, semantics, metavariables, derivation)
     if derivation is not None:
         _record(term, memo, notes, derivation)

@@ -143,7 +143,8 @@ class ModelLibrary(Mapping[str, AtomicModel]):
         """
         too_deep = toml_nesting_problem(text)
         if too_deep:
-            raise ModelFileError(f"{path}:{too_deep.removeprefix('line ')}")
+            line, reason = too_deep
+            raise ModelFileError(reason, location=Location(path, line=line))
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

@@ -109,13 +109,14 @@ def printable(text: str, limit: int = MAX_SHOWN) -> str:
     return f"{shown[:half]}…{shown[len(shown) - (limit - 1 - half):]}"
 
 
-def toml_nesting_problem(text: str) -> str | None:
-    """Why a TOML text nests arrays and inline tables too deeply, or None (strings and
-    comments skipped; tomllib would otherwise recurse until Python's stack runs out).
+def toml_nesting_problem(text: str) -> tuple[int, str] | None:
+    """The line where a TOML text nests arrays and inline tables too deeply, and why, or
+    None (strings and comments skipped; tomllib would otherwise recurse until Python's
+    stack runs out).
 
     >>> toml_nesting_problem('a = [[1], "[[["]  # [[[')
     >>> toml_nesting_problem("a = " + "[" * 200 + "]" * 200)
-    'line 1: arrays and inline tables nest deeper than 100 levels'
+    (1, 'arrays and inline tables nest deeper than 100 levels')
     """
     depth, pos, line, size = 0, 0, 1, len(text)
     while pos < size:
@@ -139,7 +140,7 @@ def toml_nesting_problem(text: str) -> str | None:
         elif char in "[{":
             depth += 1
             if depth > MAX_FILE_NESTING:
-                return f"line {line}: arrays and inline tables nest deeper than {MAX_FILE_NESTING} levels"
+                return line, f"arrays and inline tables nest deeper than {MAX_FILE_NESTING} levels"
         elif char in "]}":
             depth = max(depth - 1, 0)
         pos += 1

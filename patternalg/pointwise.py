@@ -185,16 +185,7 @@ def _fold(
     """
     memo: dict[int, sympy.Expr] = {}
     winner: dict[int, int | None] = {}
-    stack: list[tuple[Term, bool]] = [(term, False)]
-    while stack:
-        node, ready = stack.pop()
-        if id(node) in memo:
-            continue
-        kids = node.children()
-        if not ready and kids:
-            stack.append((node, True))
-            stack.extend((c, False) for c in reversed(kids) if id(c) not in memo)
-            continue
+    for node in term.post_order():
         if isinstance(node, Atom):
             value = evaluate(node, library).xreplace(mapping)
         elif isinstance(node, Seq):
@@ -271,15 +262,8 @@ def substitute_counts(term: Term, values: Mapping[sympy.Symbol, sympy.Expr]) -> 
     parse('pipe(tpool_4(a), b[p=2])')
     """
     done: dict[int, Term] = {}
-    stack: list[tuple[Term, bool]] = [(term, False)]
-    while stack:
-        node, ready = stack.pop()
-        kids = node.children()
-        if not ready and kids:
-            stack.append((node, True))
-            stack.extend((c, False) for c in kids)
-            continue
-        new = [done[id(c)] for c in kids]
+    for node in term.post_order():
+        new = [done[id(c)] for c in node.children()]
         if isinstance(node, TPool):
             done[id(node)] = TPool(node.count.xreplace(values), new[0])
         elif isinstance(node, Seq | Pipe):

@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import sympy
@@ -99,6 +99,28 @@ class Term:
             node = stack.pop()
             yield node
             stack.extend(reversed(node.children()))
+
+    def post_order(self, skip: Callable[[Term], bool] | None = None) -> Iterator[Term]:
+        """Every sub-term once (by identity), children before their parent, without
+        recursion; a sub-term for which ``skip`` holds is left out with its parts.
+
+        >>> from patternalg.syntax import parse
+        >>> [str(t) for t in parse("seq(a, pipe(b, c))").post_order()]
+        ['a', 'b', 'c', 'pipe(b, c)', 'seq(a, pipe(b, c))']
+        """
+        seen: set[int] = set()
+        stack: list[tuple[Term, bool]] = [(self, False)]
+        while stack:
+            node, ready = stack.pop()
+            if id(node) in seen or (skip is not None and skip(node)):
+                continue
+            kids = node.children()
+            if kids and not ready:
+                stack.append((node, True))
+                stack.extend((c, False) for c in reversed(kids) if id(c) not in seen)
+                continue
+            seen.add(id(node))
+            yield node
 
     def depth(self) -> int:
         """The nesting depth (an atom has depth 1)."""

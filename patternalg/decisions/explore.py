@@ -171,7 +171,7 @@ def thread_count(term: Term, memo: dict[Term, int] | None = None) -> int:
     4
     """
     memo = memo if memo is not None else {}
-    for node in _post_order(term, memo):
+    for node in term.post_order(memo.__contains__):
         kids = [memo[c] for c in node.children()]
         if isinstance(node, Pipe):
             memo[node] = kids[0] + kids[1]
@@ -192,21 +192,6 @@ def _int_count(count: sympy.Expr) -> int:
             f"explore needs numeric thread counts, got {count} (bind it with --at)"
         )
     return int(count)
-
-
-def _post_order(term: Term, done: Mapping[Term, Any] | None = None) -> Iterator[Term]:
-    """Sub-terms children first, skipping those already in ``done`` (and their parts)."""
-    done = done if done is not None else {}
-    stack: list[tuple[Term, bool]] = [(term, False)]
-    while stack:
-        node, ready = stack.pop()
-        if node in done:
-            continue
-        if ready or not node.children():
-            yield node
-        else:
-            stack.append((node, True))
-            stack.extend((c, False) for c in reversed(node.children()) if c not in done)
 
 
 # --- the rules -------------------------------------------------------------------------------
@@ -372,7 +357,7 @@ class _Values:
 
     def number(self, term: Term) -> float:
         """The pointwise model at the point (a pipe is the larger stage there)."""
-        for node in _post_order(term, self.numbers):
+        for node in term.post_order(self.numbers.__contains__):
             if isinstance(node, Seq):
                 value = self.numbers[node.left] + self.numbers[node.right]
             elif isinstance(node, Pipe):
@@ -400,7 +385,7 @@ class _Values:
 
     def form(self, term: Term) -> NormalForm:
         """The asymptotic closed form as a normal form (for ranking without a point)."""
-        for node in _post_order(term, self.forms):
+        for node in term.post_order(self.forms.__contains__):
             if isinstance(node, Seq):
                 value = self.forms[node.left] + self.forms[node.right]
             elif isinstance(node, Pipe):

@@ -155,8 +155,12 @@ def free_counts(term: Term, fixed: Sequence[str] = (), vary: Sequence[str] = ())
     return tuple(sorted(found - set(fixed) - {"x"}))
 
 
-def _monotone(term: Term, names: Sequence[str]) -> bool:
-    """Whether every free count only divides task pools (so the model never grows with it)."""
+def _monotone(term: Term, names: Sequence[str], library: Mapping[str, AtomicModel]) -> bool:
+    """Whether every free count only divides task pools (so the model never grows with it).
+
+    A count that an atom's model also depends on (a model fitted in x and p, in
+    ``tpool_p(solver)``) may make the model grow: not monotone.
+    """
     in_pools = set()
     for node in term.walk():
         if isinstance(node, TPool):
@@ -172,6 +176,8 @@ def _monotone(term: Term, names: Sequence[str]) -> bool:
     for node in term.walk():
         if isinstance(node, Atom):
             others |= {s.name for _, v in node.annotations for s in v.free_symbols}
+            bound = {k for k, _ in node.annotations}
+            others |= {s.name for s in library[node.name].expr.free_symbols} - bound
     return not (others & set(names)) and set(names) <= in_pools
 
 
@@ -340,7 +346,7 @@ def optimize(
 
     chosen = method
     if method == "auto":
-        chosen = "branch-and-bound" if _monotone(parsed, names) else "exhaustive"
+        chosen = "branch-and-bound" if _monotone(parsed, names, library) else "exhaustive"
     if chosen == "branch-and-bound":
         kept, evaluated = _branch_and_bound(evaluate_rows, parsed_budgets, len(names), top + 1)
     elif chosen == "exhaustive":

@@ -219,8 +219,12 @@ class DirectoryReader(Reader):
     recognised from text; :meth:`read` ignores ``text`` and reads the directory ``path``."""
 
     @classmethod
-    def sniff(cls, first: str) -> bool:
-        return False
+    @abstractmethod
+    def read_directory(
+        cls, path: str | Path, *, metric: str | None = None, scaling: str | None = None
+    ) -> Measurements:
+        """The measurements in the directory ``path`` (``scaling``: how its processes and
+        threads become repetitions; None: the format's default)."""
 
     @classmethod
     def read(
@@ -229,9 +233,5 @@ class DirectoryReader(Reader):
         return cls.read_directory(path, metric=metric)
 
     @classmethod
-    @abstractmethod
-    def read_directory(
-        cls, path: str | Path, *, metric: str | None = None, scaling: str | None = None
-    ) -> Measurements:
-        """The measurements in the directory ``path`` (``scaling``: how its processes and
-        threads become repetitions; None: the format's default)."""
+    def sniff(cls, first: str) -> bool:
+        return False

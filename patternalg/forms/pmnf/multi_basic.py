@@ -14,9 +14,13 @@ point selection = auto``, SMAPE comparison, sums and products allowed):
    and ``a*b+b``, for three the 21 mixed sums of products Extra-P lists;
 4. the lowest in-sample SMAPE wins (strict ``<``, starting from ``a*b`` whatever its
    terms), skipping hypotheses with a zero coefficient or a term below 0.0005 of every value.
-   SMAPEs equal up to rounding (hypotheses with the same fitted values, as ``a+b`` and
-   ``a+a*b`` on a cross-shaped design) are a tie that the earlier hypothesis wins; Extra-P
-   decides those by the last bits of its arithmetic.
+   SMAPEs equal up to rounding (hypotheses with the same fitted values, as ``a+b``,
+   ``a+a*b`` and ``b+a*b`` on a cross- or L-shaped design, where ``a*b`` is a combination
+   of ``1, a, b``) are a tie that the earlier hypothesis wins. Extra-P decides those by the
+   last bits of LAPACK's least squares, which differ between builds: its own arithmetic
+   replayed (its point order, ``lstsq`` with the retry, its scalar SMAPE loop, strict
+   ``<``) gives Extra-P's choices under the numpy/OpenBLAS of Extra-P's environment, and
+   other ones under ours (see ``tests/data/extrap/MULTIPARAM.md``), so no replay is made.
 
 ``values`` are the aggregated values (Extra-P takes the mean of the repetitions).
 

@@ -211,9 +211,10 @@ def predict(
     n: ArrayLike,
     y: ArrayLike,
     upto: int,
+    *,
+    interpolation: str = "auto",
     checkpoints: int = CHECKPOINTS,
     higher_is_better: bool = False,
-    interpolation: str = "auto",
 ) -> Prediction:
     """PreSca's performance function for 1..upto threads: interpolation and extrapolation.
 

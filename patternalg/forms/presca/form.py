@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import sympy
 
 from ..base import Form, Option, Parameter, unit_option
-from .algorithm import CHECKPOINTS, Prediction, plan, predict
+from .algorithm import CHECKPOINTS, Prediction, plan
 from .interpolation import INTERPOLATIONS
 from .model import KEYS, read_table
 from .workloads import direction, thread_column, workload
@@ -123,13 +123,8 @@ class Presca(Form):
             better = cls._higher_is_better(s.metric, options["better"], s.path)
             measured = workload(s, threads, better, s.atom)
             upto = options["upto"] or 2 * int(measured.p.max())
-            result = predict(
-                measured.p,
-                measured.value,
-                upto,
-                options["checkpoints"],
-                better,
-                options["interpolate"],
+            result = measured.predict(
+                upto, checkpoints=options["checkpoints"], interpolation=options["interpolate"]
             )
             models.append(cls.from_prediction(result, measured.p, measured.metric, upto))
             if progress is not None:

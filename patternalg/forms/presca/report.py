@@ -13,7 +13,7 @@ from ...arith import format_expr
 from ...errors import FitError
 from ...model import AtomicModel
 from ...units import measured_unit
-from .algorithm import CHECKPOINTS, predict
+from .algorithm import CHECKPOINTS
 from .form import Presca
 from .workloads import Workload, read_performance, thread_column
 
@@ -43,9 +43,7 @@ def fit_model(
     ``dimensionless`` otherwise; ``notes``
     (e.g. about the file) go into the record with PreSca's own.
     """
-    result = predict(
-        workload.p, workload.value, upto, checkpoints, workload.higher_is_better, interpolation
-    )
+    result = workload.predict(upto, checkpoints=checkpoints, interpolation=interpolation)
     function = result.function
     fitted = Presca.from_prediction(result, workload.p, workload.metric, upto)
     model = fitted.atomic_model(

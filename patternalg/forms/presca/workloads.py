@@ -5,15 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ...errors import FitError, Location, MeasurementError
+from ...measurements.model import Series
 from ...measurements.names import split_unit
-
-if TYPE_CHECKING:
-    from ...measurements import Series
+from .algorithm import CHECKPOINTS, Prediction, predict
 
 __all__ = ["KNOWN_METRICS", "Workload", "direction", "thread_column", "workload", "read_performance"]
 
@@ -23,21 +21,51 @@ KNOWN_METRICS = {"time": False, "throughput": True, "speedup": True}
 
 @dataclass(frozen=True)
 class Workload:
-    """Measured performance of one workload: thread counts, values, and the direction."""
+    """PreSca's view of one measured :class:`~patternalg.measurements.Series`: its thread
+    column merged over the other parameters, under an atom name and a direction."""
 
     name: str
-    p: np.ndarray
-    value: np.ndarray
-    metric: str
+    series: Series  #: the measurements, over the thread column only
     higher_is_better: bool
-    #: the file's column that held the thread counts
-    threads: str = "p"
     #: the value column's unit, if its name states one (``time_ms``)
     unit: str | None = None
+
+    @property
+    def threads(self) -> str:
+        """The file's column that holds the thread counts."""
+        return self.series.parameters[0]
+
+    @property
+    def p(self) -> np.ndarray:
+        """The thread counts, ascending."""
+        return self.series.column(self.threads).astype(int)
+
+    @property
+    def value(self) -> np.ndarray:
+        """The mean performance at each thread count."""
+        return self.series.aggregate()
+
+    @property
+    def metric(self) -> str:
+        """The metric without its unit (``time[s]`` is a ``time``)."""
+        return split_unit(self.series.metric)[0].lower()
 
     def table(self) -> dict[int, float]:
         """Thread count -> performance."""
         return {int(k): float(v) for k, v in zip(self.p, self.value, strict=True)}
+
+    def predict(
+        self, upto: int, *, checkpoints: int = CHECKPOINTS, interpolation: str = "auto"
+    ) -> Prediction:
+        """PreSca's performance function of this workload for 1..upto threads."""
+        return predict(
+            self.p,
+            self.value,
+            upto,
+            interpolation=interpolation,
+            checkpoints=checkpoints,
+            higher_is_better=self.higher_is_better,
+        )
 
 
 def direction(metric: str, higher_is_better: bool | None, where: str) -> bool:
@@ -129,10 +157,7 @@ def workload(
             "(performance must be > 0: PreSca's errors are relative)",
             location=Location(series.path, line=bad[0]),
         )
-    merged = series.over([threads])
-    counts = merged.column(threads).astype(int)
-    metric = split_unit(series.metric)[0].lower()  # time[s] is a time, in s
-    return Workload(name, counts, merged.aggregate(), metric, higher_is_better, threads, unit)
+    return Workload(name, series.over([threads]), higher_is_better, unit)
 
 
 def read_performance(
