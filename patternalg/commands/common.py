@@ -48,7 +48,10 @@ def load_library(args: argparse.Namespace) -> ModelLibrary:
         replaced = sorted(builtin & set(models))
         if replaced:
             names = ", ".join(printable(name) for name in replaced)
-            print(f"note: {printable(str(path), 240)} replaces the built-in model(s) {names}", file=sys.stderr)
+            print(
+                f"note: {printable(str(path), 240)} replaces the built-in model(s) {names}",
+                file=sys.stderr,
+            )
         library = library.merged(models)
     return library
 
@@ -58,6 +61,18 @@ def add_format_option(
 ) -> None:
     """``--format``."""
     parser.add_argument("--format", choices=choices, default=choices[0], help="output format")
+
+
+def add_model_options(
+    parser: argparse.ArgumentParser, *, at_help: str, formats: Sequence[str] = ()
+) -> None:
+    """``--at SYMBOL=VALUE`` (repeatable), the library options, ``--unit`` and, given
+    ``formats``, ``--format``: what every command that evaluates models takes."""
+    parser.add_argument("--at", action="append", default=[], metavar="SYMBOL=VALUE", help=at_help)
+    add_library_options(parser)
+    add_unit_option(parser)
+    if formats:
+        add_format_option(parser, formats)
 
 
 def add_unit_option(parser: argparse.ArgumentParser) -> None:

@@ -7,13 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..pointwise import collect_bindings
-from .common import (
-    add_format_option,
-    add_library_options,
-    add_unit_option,
-    print_json,
-    read_text_argument,
-)
+from .common import add_model_options, load_library, print_json, read_text_argument, unit_option
 
 if TYPE_CHECKING:
     from ..decisions.grid import Axis
@@ -24,24 +18,23 @@ __all__ = ["add_point_options", "axes", "terms", "at", "emit"]
 def add_point_options(parser: argparse.ArgumentParser, *, over_help: str) -> None:
     """``--over`` (repeatable), ``--at`` (one per symbol), library options, ``--unit``,
     ``--format``."""
-    parser.add_argument("--over", action="append", default=[], metavar="SYMBOL=GRID", help=over_help)
     parser.add_argument(
-        "--at",
-        action="append",
-        default=[],
-        metavar="SYMBOL=VALUE",
-        help="fix a symbol, e.g. --at x=1024 (one value per symbol)",
+        "--over", action="append", default=[], metavar="SYMBOL=GRID", help=over_help
     )
-    add_library_options(parser)
-    add_unit_option(parser)
-    add_format_option(parser, ("text", "json", "csv"))
+    add_model_options(
+        parser,
+        at_help="fix a symbol, e.g. --at x=1024 (one value per symbol)",
+        formats=("text", "json", "csv"),
+    )
 
 
 def axes(args: argparse.Namespace, integer: frozenset[str] = frozenset()) -> list[Axis]:
     """The ``--over`` grids; symbols in ``integer`` (thread counts) take whole numbers."""
     from ..decisions.grid import parse_axis
 
-    return [parse_axis(text, integer=text.partition("=")[0].strip() in integer) for text in args.over]
+    return [
+        parse_axis(text, integer=text.partition("=")[0].strip() in integer) for text in args.over
+    ]
 
 
 def terms(args: argparse.Namespace) -> list[str]:
@@ -52,6 +45,11 @@ def terms(args: argparse.Namespace) -> list[str]:
 def at(args: argparse.Namespace) -> dict[str, Any]:
     """The ``--at`` bindings (a symbol given twice is an error)."""
     return collect_bindings(args.at)
+
+
+def point_and_library(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword options of every decision function: ``at``, ``library`` and ``unit``."""
+    return {"at": at(args), "library": load_library(args), "unit": unit_option(args)}
 
 
 def emit(args: argparse.Namespace, result: Any) -> None:

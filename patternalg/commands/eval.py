@@ -11,26 +11,15 @@ from ..explanation import explain
 from ..pointwise import collect_bindings
 from ..render import as_json, as_latex
 from ..syntax import parse
-from .common import (
-    add_format_option,
-    add_library_options,
-    add_unit_option,
-    load_library,
-    print_json,
-    read_text_argument,
-    unit_option,
-)
+from .common import add_model_options, load_library, print_json, read_text_argument, unit_option
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("term", metavar="TERM", help="the term; '-' reads stdin, '@FILE' a file")
-    add_library_options(parser)
-    parser.add_argument(
-        "--at",
-        action="append",
-        default=[],
-        metavar="SYMBOL=VALUE",
-        help="substitute a value for a symbol (repeatable), e.g. --at x=1024",
+    add_model_options(
+        parser,
+        at_help="substitute a value for a symbol (repeatable), e.g. --at x=1024",
+        formats=("text", "latex", "json"),
     )
     parser.add_argument(
         "--semantics",
@@ -38,8 +27,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="asymptotic",
         help="how pipe picks its bottleneck (default: asymptotic, as in the paper)",
     )
-    add_unit_option(parser)
-    add_format_option(parser, ("text", "latex", "json"))
     parser.add_argument(
         "--digits",
         type=int,

@@ -7,12 +7,14 @@ from typing import Any
 
 from ..decisions.options import OBJECTIVES
 from ..errors import EvaluationError
-from .common import load_library, read_text_argument, unit_option
-from .decide import add_point_options, at, axes, emit
+from .common import read_text_argument
+from .decide import add_point_options, axes, emit, point_and_library
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("term", metavar="TERM", help="a term with free thread counts, e.g. tpool_a(...)")
+    parser.add_argument(
+        "term", metavar="TERM", help="a term with free thread counts, e.g. tpool_a(...)"
+    )
     parser.add_argument(
         "--budget",
         action="append",
@@ -43,13 +45,11 @@ def solve(args: argparse.Namespace, term: str) -> Any:
     return optimize(
         read_text_argument(term, "the term"),
         budgets=args.budget,
-        at=at(args),
         over=grids[0] if grids else None,
         objective=args.objective,
         vary=args.vary,
         top=args.top,
-        library=load_library(args),
-        unit=unit_option(args),
+        **point_and_library(args),
     )
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..decisions.options import CURVE_POINTS, DEFAULT_RANGE, OBJECTIVES
 from ..errors import EvaluationError, PatternalgError
-from .common import add_library_options, add_unit_option, load_library, unit_option
+from .common import add_model_options, load_library, unit_option
 from .decide import at, terms
 
 _MODES = ("--fit", "--atoms", "--optimize", "--explore")
@@ -36,15 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the swept symbol and its range (default {DEFAULT_RANGE}; {CURVE_POINTS} points, log "
         "spaced, unless :N or :lin is given)",
     )
-    parser.add_argument(
-        "--at",
-        action="append",
-        default=[],
-        metavar="SYMBOL=VALUE",
-        help="fix a symbol, e.g. --at p=64 (explore and optimize: the point to rank at)",
+    add_model_options(
+        parser, at_help="fix a symbol, e.g. --at p=64 (explore and optimize: the point to rank at)"
     )
-    add_library_options(parser)
-    add_unit_option(parser)
     fits = parser.add_argument_group("--fit FILE: measurements and their fitted models")
     fits.add_argument("--fit", metavar="FILE", help="measurements to fit and draw")
     fits.add_argument("--form", default="pmnf", help="the model family (default pmnf)")

@@ -13,7 +13,9 @@ from .common import add_format_option, print_json, print_notes
 def add_performance_options(parser: argparse.ArgumentParser) -> None:
     """``--metric``, ``--param`` and the direction of "better" (shared with ``tune``)."""
     parser.add_argument(
-        "file", metavar="FILE", help="CSV with a thread column, a value column, optional kernel; - for stdin"
+        "file",
+        metavar="FILE",
+        help="CSV with a thread column, a value column, optional kernel; - for stdin",
     )
     parser.add_argument(
         "--param",

@@ -9,7 +9,9 @@ from .decide import add_point_options, at, axes, emit, terms
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("terms", nargs="+", metavar="TERM", help="one or more terms (one column each)")
+    parser.add_argument(
+        "terms", nargs="+", metavar="TERM", help="one or more terms (one column each)"
+    )
     add_point_options(
         parser,
         over_help="a grid: x=1024..1e6:20:log, n=1..24, n=1,2,4,8 (one or two symbols)",
@@ -24,6 +26,8 @@ def run(args: argparse.Namespace) -> int:
     library = load_library(args)
     parsed = terms(args)
     integer = frozenset(s for t in parsed for s in count_symbols(parse(t)))
-    result = sweep(parsed, axes(args, integer), at=at(args), library=library, unit=unit_option(args))
+    result = sweep(
+        parsed, axes(args, integer), at=at(args), library=library, unit=unit_option(args)
+    )
     emit(args, result)
     return 0

@@ -67,8 +67,7 @@ def tune_workload(workload: Any, args: argparse.Namespace) -> dict[str, Any]:
     }
     if len(table) < 3:
         raise PatternalgError(
-            "the tuners need at least 3 thread counts "
-            f"(up to --max-threads), got {len(table)}",
+            f"the tuners need at least 3 thread counts (up to --max-threads), got {len(table)}",
             location=_where(args.file, workload),
         )
     better = workload.higher_is_better
