@@ -17,16 +17,17 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import lark
 import sympy
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
 
 from .arith import build_call, build_number, canonical_function, check_finite
 from .errors import ParseError
+from .generated import literal_module, sha256, write_module
 from .limits import MAX_SHOWN, power_problem, printable, size_problem
 from .symbols import symbol
 from .terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
@@ -45,16 +46,17 @@ RESERVED_PREFIXES = ("tpool_", "mapReduce_")
 
 def grammar_path() -> Path:
     """The grammar file: inside the installed package, or in the source checkout."""
-    shipped = resources.files("patternalg") / "grammar" / "patternalg.lark"
-    if shipped.is_file():
-        return Path(str(shipped))
-    return Path(__file__).resolve().parent.parent / "grammar" / "patternalg.lark"
+    here = Path(__file__).resolve().parent
+    shipped = here / "grammar" / "patternalg.lark"
+    return shipped if shipped.is_file() else here.parent / "grammar" / "patternalg.lark"
 
 
 #: How the grammar is compiled (one place: the parser, the cold-start benchmark, the tests).
 #: No ``cache``: lark's ``cache=True`` unpickles a predictably named file in the shared temp
-#: directory, which any local user can plant; building the tables costs about 0.1 s of CPU at
-#: start-up (benchmarks/bench_parser_cold_start.py measures the alternatives).
+#: directory, which any local user can plant. The LALR tables are computed ahead of time
+#: instead, into ``patternalg/grammar_tables.py`` (plain Python literals, no pickle, inside the
+#: package; ``tests/test_syntax_tables.py`` checks it is what the grammar gives): computing
+#: them at start-up cost about 0.07 s of CPU (benchmarks/bench_parser_cold_start.py).
 PARSER_OPTIONS: dict[str, Any] = {
     "parser": "lalr",
     "start": ["term", "expr", "law"],
@@ -63,9 +65,78 @@ PARSER_OPTIONS: dict[str, Any] = {
 }
 
 
+def grammar_tables() -> str:
+    """The source of ``patternalg/grammar_tables.py``: the grammar's LALR tables, computed now.
+
+    Regenerate after changing the grammar (or lark)::
+
+        python -c "from patternalg import syntax; syntax.write_grammar_tables()"
+
+    Deterministic: the same grammar and lark give the same text.
+    """
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    grammar = grammar_path().read_bytes()
+    parser = Lark(grammar.decode("utf-8"), **PARSER_OPTIONS)
+    data, memo = parser.memo_serialize([TerminalDef, Rule])
+    data["parser"]["parser"] = _canonical_table(data["parser"]["parser"])
+    return literal_module(
+        "The LALR tables of ``grammar/patternalg.lark`` (``syntax.write_grammar_tables()``).",
+        LARK_VERSION=lark.__version__,
+        SOURCE_SHA256=sha256(grammar),
+        DATA=data,
+        MEMO=memo,
+    )
+
+
+def write_grammar_tables() -> Path:
+    """Write :func:`grammar_tables` into the package, next to this module; returns the path."""
+    return write_module("grammar_tables", grammar_tables())
+
+
+def _canonical_table(table: dict[str, Any]) -> dict[str, Any]:
+    """lark's serialized parse table with tokens numbered by name and states in breadth-first
+    order from the start states (lark numbers them differently from run to run)."""
+    names = sorted(table["tokens"].values())
+    number = {name: i for i, name in enumerate(names)}
+    states = table["states"]
+
+    def actions(state: int) -> list[tuple[int, tuple[int, Any]]]:
+        return sorted(states[state].items(), key=lambda item: table["tokens"][item[0]])
+
+    starts = table["start_states"]
+    order = {starts[name]: new for new, name in enumerate(sorted(starts))}
+    queue = list(order)
+    for old in queue:  # grows while it is walked: breadth first
+        for _, (action, arg) in actions(old):
+            if action == 0 and arg not in order:  # 0: shift to state arg
+                order[arg] = len(order)
+                queue.append(arg)
+    return {
+        "tokens": dict(enumerate(names)),
+        "states": {
+            order[old]: {
+                number[table["tokens"][key]]: (action, order[arg] if action == 0 else arg)
+                for key, (action, arg) in actions(old)
+            }
+            for old in queue
+        },
+        "start_states": {name: order[v] for name, v in sorted(starts.items())},
+        "end_states": {name: order[v] for name, v in sorted(table["end_states"].items())},
+    }
+
+
 @functools.cache
 def _parser() -> Lark:
-    return Lark.open(str(grammar_path()), **PARSER_OPTIONS, transformer=_Build())
+    """The parser: from the shipped tables when they were made from this grammar by this lark,
+    else built from the grammar now."""
+    from . import grammar_tables as tables
+
+    grammar = grammar_path().read_bytes()
+    if (tables.LARK_VERSION, tables.SOURCE_SHA256) == (lark.__version__, sha256(grammar)):
+        return Lark._load_from_dict(tables.DATA, tables.MEMO, transformer=_Build())
+    return Lark(grammar.decode("utf-8"), **PARSER_OPTIONS, transformer=_Build())
 
 
 def _excerpt(text: str, pos: int) -> str:
@@ -443,3 +514,4 @@ def parse_law_parts(text: str) -> tuple[Term, str, Term]:
     (parse('pipe(A, B)'), '==', parse('pipe(B, A)'))
     """
     return _run(text, "law")
+

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import atexit
-import json
 import shutil
 import sys
 import tempfile
@@ -60,6 +59,8 @@ def add_format_option(
 
 def print_json(data: Any) -> None:
     """Print ``data`` as indented JSON."""
+    import json  # here: eval's start-up does not need it
+
     json.dump(data, sys.stdout, indent=2, allow_nan=False)
     sys.stdout.write("\n")
 
