@@ -20,14 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import lark
 import sympy
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
 
 from .arith import build_call, build_number, canonical_function, check_finite
 from .errors import ParseError
 from .generated import literal_module, sha256, write_module
+from .lalr import Parser, Token, UnexpectedCharacters, UnexpectedInput
 from .limits import MAX_SHOWN, power_problem, printable, size_problem
 from .symbols import symbol
 from .terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
@@ -66,7 +64,8 @@ PARSER_OPTIONS: dict[str, Any] = {
 
 
 def grammar_tables() -> str:
-    """The source of ``patternalg/grammar_tables.py``: the grammar's LALR tables, computed now.
+    """The source of ``patternalg/grammar_tables.py``: the grammar's LALR tables, computed
+    now by lark (the only use of lark outside the tests).
 
     Regenerate after changing the grammar (or lark)::
 
@@ -74,13 +73,10 @@ def grammar_tables() -> str:
 
     Deterministic: the same grammar and lark give the same text.
     """
-    from lark.grammar import Rule
-    from lark.lexer import TerminalDef
+    import lark
 
     grammar = grammar_path().read_bytes()
-    parser = Lark(grammar.decode("utf-8"), **PARSER_OPTIONS)
-    data, memo = parser.memo_serialize([TerminalDef, Rule])
-    data["parser"]["parser"] = _canonical_table(data["parser"]["parser"])
+    data, memo = _computed_tables(grammar)
     return literal_module(
         "The LALR tables of ``grammar/patternalg.lark`` (``syntax.write_grammar_tables()``).",
         LARK_VERSION=lark.__version__,
@@ -88,6 +84,17 @@ def grammar_tables() -> str:
         DATA=data,
         MEMO=memo,
     )
+
+
+def _computed_tables(grammar: bytes) -> tuple[dict[str, Any], dict[int, Any]]:
+    """lark's serialized LALR parser of ``grammar``, its parse table in canonical order."""
+    from lark import Lark
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    data, memo = Lark(grammar.decode("utf-8"), **PARSER_OPTIONS).memo_serialize([TerminalDef, Rule])
+    data["parser"]["parser"] = _canonical_table(data["parser"]["parser"])
+    return data, memo
 
 
 def write_grammar_tables() -> Path:
@@ -128,15 +135,15 @@ def _canonical_table(table: dict[str, Any]) -> dict[str, Any]:
 
 
 @functools.cache
-def _parser() -> Lark:
-    """The parser: from the shipped tables when they were made from this grammar by this lark,
-    else built from the grammar now."""
+def _parser() -> Parser:
+    """The parser: the shipped tables when they were made from this grammar, else the tables
+    computed now (after an edit of the grammar, before ``write_grammar_tables()``)."""
     from . import grammar_tables as tables
 
     grammar = grammar_path().read_bytes()
-    if (tables.LARK_VERSION, tables.SOURCE_SHA256) == (lark.__version__, sha256(grammar)):
-        return Lark._load_from_dict(tables.DATA, tables.MEMO, transformer=_Build())
-    return Lark(grammar.decode("utf-8"), **PARSER_OPTIONS, transformer=_Build())
+    if tables.SOURCE_SHA256 == sha256(grammar):
+        return Parser(tables.DATA, tables.MEMO, _Build())
+    return Parser(*_computed_tables(grammar), _Build())
 
 
 def _excerpt(text: str, pos: int) -> str:
@@ -180,11 +187,12 @@ def _describe_expected(names: Sequence[str]) -> str:
             words.append(_TOKEN_NAMES[name])
             continue
         try:
-            pattern = parser.get_terminal(name).pattern
+            pattern = parser.terminals[name]
         except KeyError:
             words.append(name)
             continue
-        words.append(f"'{pattern.value}'" if pattern.type == "str" else name.lower())
+        is_string = pattern["__type__"] == "PatternStr"
+        words.append(f"'{pattern['value']}'" if is_string else name.lower())
     if len(words) > 6:
         return "a term or an expression"
     return " or ".join(words)
@@ -194,7 +202,7 @@ def _syntax_error(text: str, err: UnexpectedInput, start: str) -> ParseError:
     pos = getattr(err, "pos_in_stream", None)
     token = getattr(err, "token", None)
     at_end = token is not None and token.type == "$END"
-    if isinstance(err, UnexpectedEOF) or pos is None or at_end:
+    if pos is None or at_end:
         pos = len(text.rstrip())
         what = "the text ends too early"
     elif isinstance(err, UnexpectedCharacters):
@@ -256,12 +264,11 @@ class _Problem(Exception):
 
 
 def _pos(item: Any) -> int:
-    if isinstance(item, Token):
-        return item.start_pos or 0
-    return getattr(item, "pos", 0)
+    start = getattr(item, "start_pos", None)  # a token's (ours or, in the tests, lark's)
+    return start if start is not None else getattr(item, "pos", 0)
 
 
-class _Build(Transformer):
+class _Build:
     """Builds the AST while the LALR parser reduces (lark's embedded transformer): no parse
     tree is built and nothing recurses on depth."""
 
@@ -482,10 +489,6 @@ def _run(text: str, start: str) -> Any:
         raise _syntax_error(text, err, start) from None
     except _Problem as problem:
         raise _error_at(text, problem.pos, problem.message) from None
-    except VisitError as err:
-        if isinstance(err.orig_exc, _Problem):
-            raise _error_at(text, err.orig_exc.pos, err.orig_exc.message) from None
-        raise
 
 
 def parse(text: str) -> Term:

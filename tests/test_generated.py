@@ -9,9 +9,13 @@ import sys
 
 import lark
 import pytest
+import test_fuzz as fuzz
+from hypothesis import given
+from hypothesis import strategies as st
 
 from helpers import ROOT
 from patternalg import ModelLibrary, builtin_tables, grammar_tables, library, syntax
+from patternalg import lalr as patternalg_lalr
 
 #: generated module -> the code that prints what it should hold
 GENERATORS = {
@@ -65,34 +69,75 @@ def fresh_parser():
     syntax._parser.cache_clear()
 
 
-def test_the_parser_is_loaded_from_the_tables_not_built(fresh_parser, monkeypatch) -> None:
-    monkeypatch.setattr(lark.Lark, "__init__", _refuse)  # computing the tables goes through it
+def test_the_parser_runs_the_shipped_tables_without_lark(fresh_parser, monkeypatch) -> None:
+    monkeypatch.setattr(syntax, "_computed_tables", _refuse)
     assert str(syntax.parse("pipe(a, seq(b, c))")) == "pipe(a, seq(b, c))"
+    code = "import sys, patternalg.cli; patternalg.cli.main(['eval', 'qsort']); print('lark' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+    )
+    assert result.stdout.splitlines() == ["1034.17*x*log2(x)", "False"]
 
 
 def test_stale_tables_are_not_used(fresh_parser, monkeypatch) -> None:
     monkeypatch.setattr(grammar_tables, "SOURCE_SHA256", "0" * 64)  # as after a grammar edit
-    monkeypatch.setattr(lark.Lark, "_load_from_dict", _refuse)
+    computed = []
+    original = syntax._computed_tables
+    monkeypatch.setattr(syntax, "_computed_tables", lambda g: computed.append(g) or original(g))
     assert str(syntax.parse("pipe(a, seq(b, c))")) == "pipe(a, seq(b, c))"
+    assert computed == [syntax.grammar_path().read_bytes()]
 
 
-def test_the_loaded_parser_parses_and_fails_like_one_built_from_the_grammar() -> None:
-    shipped = syntax._parser()
-    built = lark.Lark.open(str(syntax.grammar_path()), **syntax.PARSER_OPTIONS, transformer=syntax._Build())
-    for text, start in [
-        ("pipe(tpool_4(qsort), inc)", "term"),
-        ("mapReduce_{m,n}^{x,768}(map_hadoop, shuffle_hadoop_{m,n}^{768}, reduce_hadoop)", "term"),
-        ("2.5 * x * log2(x) / n + -3^2", "expr"),
-        ("pipe(A, B) <= seq(A, B)", "law"),
-    ]:
-        assert shipped.parse(text, start=start) == built.parse(text, start=start)
-    for text in ["seq(a,, b)", "pipe(a b)", "tpool_4(", "seq(a, b))"]:
-        with pytest.raises(lark.exceptions.UnexpectedInput) as shipped_error:
-            shipped.parse(text, start="term")
-        with pytest.raises(lark.exceptions.UnexpectedInput) as built_error:
-            built.parse(text, start="term")
-        assert type(shipped_error.value) is type(built_error.value)
-        assert getattr(shipped_error.value, "expected", None) == getattr(built_error.value, "expected", None)
+LARK = lark.Lark.open(str(syntax.grammar_path()), **syntax.PARSER_OPTIONS, transformer=syntax._Build())
+CASES = [
+    ("pipe(tpool_4(qsort), inc)", "term"),
+    ("mapReduce_{m,n}^{x,768}(map_hadoop, shuffle_hadoop_{m,n}^{768}, reduce_hadoop)", "term"),
+    ("tpool_{2*n}(seq(a[p=2, phi=1/2], b, c))  # comment\n", "term"),
+    ("2.5 * x * log2(x) / n + -3^2 - max(x, 1e3) ** 2", "expr"),
+    ("pipe(A, B) <= seq(A, B)", "law"),
+    ("seq(a,, b)", "term"),
+    ("pipe(a b)", "term"),
+    ("tpool_4(", "term"),
+    ("seq(a, b))", "term"),
+    ("seq(a, b) $ c", "term"),
+    ("pipeline(a, b)", "term"),
+    ("x +* 2", "expr"),
+    ("(x", "expr"),
+    ("a == ", "law"),
+]
+
+
+def _outcome(parser, text: str, start: str):
+    """What a parser makes of a text: the value, or the error's kind, offset and alternatives."""
+    try:
+        return parser.parse(text, start=start)
+    except lark.exceptions.VisitError as err:  # lark wraps what a rule raises, we do not
+        problem = err.orig_exc
+        return "problem", problem.pos, problem.message
+    except syntax._Problem as problem:
+        return "problem", problem.pos, problem.message
+    except (lark.exceptions.UnexpectedInput, patternalg_lalr.UnexpectedInput) as err:
+        found = getattr(err, "token", None)
+        kind = "token" if found is not None else "character"
+        expected = getattr(err, "expected", None) or getattr(err, "allowed", None)
+        return kind, getattr(found, "type", None), err.pos_in_stream, set(expected or ())
+
+
+@pytest.mark.parametrize(("text", "start"), CASES)
+def test_the_tables_run_here_parse_and_fail_as_lark_does(text, start) -> None:
+    assert _outcome(syntax._parser(), text, start) == _outcome(LARK, text, start)
+
+
+@fuzz.FUZZ
+@given(st.data())
+def test_random_texts_parse_and_fail_as_lark_does(data) -> None:
+    start = data.draw(st.sampled_from(["term", "expr", "law"]))
+    text = data.draw(fuzz.texts(start))
+    assert _outcome(syntax._parser(), text, start) == _outcome(LARK, text, start)
 
 
 @pytest.fixture
