@@ -7,7 +7,10 @@ imports ``patternalg.syntax``, builds the LALR parser that way and parses one te
 - ``tmp-pickle``: the old ``cache=True`` (the insecure baseline, for comparison only);
 - ``none``: no cache, the tables are computed at every start;
 - ``private``: lark's cache in a private per-user directory (0700, owner and mode checked);
-- ``standalone``: a parser module generated ahead of time by ``python -m lark.tools.standalone``.
+- ``standalone``: a parser module generated ahead of time by ``python -m lark.tools.standalone``;
+- ``shipped``: what patternalg does since issue 17: lark's tables computed ahead of time into
+  ``patternalg/grammar_tables.py`` (literals, no pickle) and run by ``patternalg/lalr.py``,
+  without importing lark.
 
 Run: ``python benchmarks/bench_parser_cold_start.py [--runs N]`` (prints medians and ratios to
 ``none``); or ``python benchmarks/bench_parser_cold_start.py --variant NAME`` as the command
@@ -33,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-VARIANTS = ("none", "private", "standalone", "tmp-pickle")
+VARIANTS = ("none", "private", "standalone", "tmp-pickle", "shipped")
 TERM = "pipe(tpool_4(qsort), inc)"
 STANDALONE_DIR = Path(tempfile.gettempdir()) / f"patternalg-bench-standalone-{os.getuid()}"
 
@@ -51,9 +54,11 @@ def private_cache_file() -> str:
 
 def build(variant: str) -> object:
     """Build the parser the way ``variant`` names and parse :data:`TERM` with it."""
-    from lark import Lark
-
     from patternalg import syntax
+
+    if variant == "shipped":  # what patternalg does: its tables, its runtime, no lark
+        return syntax._parser().parse(TERM, "term")
+    from lark import Lark
 
     options = dict(syntax.PARSER_OPTIONS, transformer=syntax._Build())
     if variant == "standalone":

@@ -32,7 +32,7 @@ import sympy
 from .arith import format_expr
 from .errors import Location, ModelFileError, UnitError, UnknownAtomError
 from .forms import form_class
-from .generated import literal_module, sha256, write_module
+from .generated import checksum, literal_module, write_module
 from .limits import toml_nesting_problem
 from .model import COMMON_KEYS, AtomicModel, valid_atom_name
 from .units import check_unit
@@ -218,8 +218,8 @@ def _builtin_files() -> list[tuple[str, bytes]]:
     return [(p.name, p.read_bytes()) for p in sorted(_DATA.glob("*.toml"), key=lambda p: p.name)]
 
 
-def _files_sha256(files: list[tuple[str, bytes]]) -> str:
-    return sha256(b"".join(name.encode() + b"\0" + data + b"\0" for name, data in files))
+def _files_checksum(files: list[tuple[str, bytes]]) -> str:
+    return checksum(b"".join(name.encode() + b"\0" + data + b"\0" for name, data in files))
 
 
 def builtin_tables() -> str:
@@ -234,7 +234,7 @@ def builtin_tables() -> str:
     files = _builtin_files()
     return literal_module(
         "The built-in model files, parsed (``library.write_builtin_tables()``).",
-        SOURCE_SHA256=_files_sha256(files),
+        SOURCE_CRC32=_files_checksum(files),
         FILES={name: tomllib.loads(data.decode("utf-8")) for name, data in files},
     )
 
@@ -251,7 +251,7 @@ def _builtin() -> ModelLibrary:
         from . import builtin_tables as tables
 
         files = _builtin_files()
-        fresh = tables.SOURCE_SHA256 == _files_sha256(files)
+        fresh = tables.SOURCE_CRC32 == _files_checksum(files)
         library = ModelLibrary()
         for name, data in files:
             path = f"patternalg/data/{name}"

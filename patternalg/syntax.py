@@ -24,7 +24,7 @@ import sympy
 
 from .arith import build_call, build_number, canonical_function, check_finite
 from .errors import ParseError
-from .generated import literal_module, sha256, write_module
+from .generated import checksum, literal_module, write_module
 from .lalr import Parser, Token, UnexpectedCharacters, UnexpectedInput
 from .limits import MAX_SHOWN, power_problem, printable, size_problem
 from .symbols import symbol
@@ -80,7 +80,7 @@ def grammar_tables() -> str:
     return literal_module(
         "The LALR tables of ``grammar/patternalg.lark`` (``syntax.write_grammar_tables()``).",
         LARK_VERSION=lark.__version__,
-        SOURCE_SHA256=sha256(grammar),
+        SOURCE_CRC32=checksum(grammar),
         DATA=data,
         MEMO=memo,
     )
@@ -141,7 +141,7 @@ def _parser() -> Parser:
     from . import grammar_tables as tables
 
     grammar = grammar_path().read_bytes()
-    if tables.SOURCE_SHA256 == sha256(grammar):
+    if tables.SOURCE_CRC32 == checksum(grammar):
         return Parser(tables.DATA, tables.MEMO, _Build())
     return Parser(*_computed_tables(grammar), _Build())
 
