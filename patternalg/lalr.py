@@ -123,10 +123,12 @@ def _rule_builder(rule: Mapping[str, Any], transformer: object) -> Callable[[lis
     def build(children: list[Any]) -> Any:
         kept: list[Any] = []
         for i, splice in keep:
-            if splice:
-                kept += children[i].children
-            else:
+            if not splice:
                 kept.append(children[i])
+            elif kept:
+                kept += children[i].children
+            else:  # a left-recursive list grows in place, not copied at every item
+                kept = children[i].children
         if single and len(kept) == 1:
             return kept[0]
         return method(kept) if method is not None else Tree(name, kept)

@@ -10,10 +10,10 @@ import sys
 import lark
 import pytest
 import test_fuzz as fuzz
+from helpers import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers import ROOT
 from patternalg import ModelLibrary, builtin_tables, grammar_tables, library, syntax
 from patternalg import lalr as patternalg_lalr
 
