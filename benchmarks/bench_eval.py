@@ -8,9 +8,10 @@ pipe of K symbolic stages polynomial in K (K = 50 < 2 s); the 10,000-atom balanc
 against older code).
 
 Measured 2026-11-23 on the shared 2-core machine under a load average of 4-5 (see
-docs/scaling.md): cold start 1.13x ``import sympy`` in CPU seconds (paired; main before this
-change: 1.39x, ours / main 0.83); balanced 10,000 atoms 0.55-0.70 s (was 0.92 s); under exact
-semantics a balanced term of 100 atoms 0.1 s (was about 49 s), of 10,000 atoms about 35 s.
+docs/scaling.md): cold start 1.13-1.14x ``import sympy`` in CPU seconds (paired; main before
+this change: 1.39x, ours / main 0.83-0.85); balanced 10,000 atoms 0.52 s (main 0.72 s); under
+exact semantics a balanced term of 100 atoms 0.15 s (was about 49 s), of 10,000 atoms about
+35 s.
 """
 
 from __future__ import annotations
