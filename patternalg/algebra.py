@@ -31,7 +31,7 @@ from .arith import format_expr
 from .bindings import substitute
 from .errors import EvaluationError, PatternalgError
 from .model import AtomicModel
-from .pmnf.dominance import is_numeric, nonnegative, refuted_by_samples
+from .pmnf.dominance import below_the_rest, is_numeric, nonnegative, refuted_by_samples
 from .pmnf.maximum import Maximum
 from .pmnf.normal_form import NormalForm, compare, compare_normal_forms, normal_form
 from .pmnf.sampling import signs_differ
@@ -118,24 +118,36 @@ def as_expr(value: Value) -> sympy.Expr:
     return value.to_expr() if isinstance(value, NormalForm | Maximum) else value
 
 
-def m_seq(left: Value, right: Value) -> Value:
+def m_seq(left: Value, right: Value, semantics: Semantics = Semantics.ASYMPTOTIC) -> Value:
     """Paper 001, eq. (2): M[seq(f1, f2)] = M[f1] + M[f2].
 
-    Two normal forms add term by term; otherwise the sum is a sympy expression.
+    Two normal forms add term by term; otherwise the sum is a sympy expression. Under exact
+    semantics a maximum of normal forms stays one: max(a, b) + c = max(a + c, b + c), the sums
+    below another dropped (so the next pipe compares forms, not sympy ``Max`` expressions).
 
     >>> from patternalg.symbols import x
     >>> m_seq(536.185 * x, sympy.Float(5422.97))
     536.185*x + 5422.97
+    >>> stages = m_pipe(normal_form(x), normal_form(sympy.Integer(3)), Semantics.EXACT)[0]
+    >>> m_seq(stages, normal_form(x), Semantics.EXACT)
+    Maximum(Max(2*x, x + 3))
     """
     if isinstance(left, NormalForm) and isinstance(right, NormalForm):
         return left + right
+    left_forms, right_forms = _forms(left), _forms(right)
+    if semantics is Semantics.EXACT and left_forms is not None and right_forms is not None:
+        sums = dict.fromkeys(a + b for a in left_forms for b in right_forms)
+        kept = _pointwise_maxima(list(sums))
+        return kept[0] if len(kept) == 1 else Maximum(tuple(kept))
     return sympy.Add(as_expr(left), as_expr(right))
 
 
-def m_tpool(count: sympy.Expr, body: Value) -> Value:
+def m_tpool(count: sympy.Expr, body: Value, semantics: Semantics = Semantics.ASYMPTOTIC) -> Value:
     """Paper 001, eq. (3): M[tpool_n(task)] = M[task] / n.
 
-    A normal form divides each coefficient; otherwise the quotient is a sympy expression.
+    A normal form divides each coefficient; under exact semantics so does each form of a
+    maximum (n > 0: max(a, b) / n = max(a / n, b / n)); otherwise the quotient is a sympy
+    expression.
 
     >>> from patternalg.symbols import n, x
     >>> m_tpool(n, 1034.17 * x)
@@ -143,6 +155,8 @@ def m_tpool(count: sympy.Expr, body: Value) -> Value:
     """
     if isinstance(body, NormalForm):
         return body.scaled(sympy.Pow(count, -1))
+    if semantics is Semantics.EXACT and isinstance(body, Maximum):
+        return Maximum(tuple(form.scaled(sympy.Pow(count, -1)) for form in body.forms))
     return sympy.Mul(as_expr(body), sympy.Pow(count, -1))
 
 
@@ -223,6 +237,17 @@ def _form_below(small: NormalForm, big: NormalForm) -> bool:
     return _dominated(small.to_expr(), big.to_expr())
 
 
+def _pointwise_maxima(forms: list[NormalForm]) -> list[NormalForm]:
+    """The forms of a pointwise maximum that can be the maximum somewhere for x >= 1: those no
+    other form is above, then (numeric ones) those not below the rest taken together."""
+    kept = _undominated(forms, _form_below)
+    for form in list(kept):
+        others = [other for other in kept if other is not form]
+        if len(others) > 1 and all(map(is_numeric, kept)) and below_the_rest(form, others):
+            kept = others
+    return kept
+
+
 def _has_min_max(form: NormalForm) -> bool:
     return any(c.has(sympy.Min, sympy.Max) for _, c in form.items())
 
@@ -245,8 +270,11 @@ def _forms_max(
     left: tuple[NormalForm, ...], right: tuple[NormalForm, ...], semantics: Semantics
 ) -> tuple[Value, int | None]:
     """The maximum of stages held as normal forms: the stages no other stage beats."""
-    below = _form_below if semantics is Semantics.EXACT else _grows_no_faster
-    kept = _undominated(list(dict.fromkeys(left + right)), below)
+    stages = list(dict.fromkeys(left + right))
+    if semantics is Semantics.EXACT:
+        kept = _pointwise_maxima(stages)
+    else:
+        kept = _undominated(stages, _grows_no_faster)
     result = kept[0] if len(kept) == 1 else Maximum(tuple(kept))
     if set(kept) == set(left):
         return result, 0
@@ -404,9 +432,9 @@ def _combine(
             )
         return _value(metavariables[node.name]), "metavariable"
     if isinstance(node, Seq):
-        return m_seq(memo[id(node.left)], memo[id(node.right)]), ""
+        return m_seq(memo[id(node.left)], memo[id(node.right)], semantics), ""
     if isinstance(node, TPool):
-        return m_tpool(node.count, memo[id(node.body)]), ""
+        return m_tpool(node.count, memo[id(node.body)], semantics), ""
     if isinstance(node, Pipe):
         result, winner = m_pipe(memo[id(node.left)], memo[id(node.right)], semantics)
         if winner is None:

@@ -13,6 +13,7 @@ patternalg.errors.EvaluationError: n = 0 makes the thread count of tpool_n(...) 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 
 import sympy
@@ -92,6 +93,8 @@ def substitute(
         lazy = expr.xreplace(mapping)
     for node in sympy.preorder_traversal(lazy):
         if (node.is_Pow or node is lazy) and node.is_number:
+            if math.isfinite(_float_value(node)):
+                continue  # below 10^309 in floats: far from the limit, no need for evalf
             magnitude = sympy.Abs(node.evalf(15))
             if magnitude.is_Number and magnitude.is_finite and magnitude.is_positive:
                 digits = float(sympy.log(magnitude, 10))
@@ -108,6 +111,58 @@ def substitute(
             f"{where}: the model is infinite or undefined there (a division by zero or log of 0)"
         )
     return result
+
+
+_FLOAT_FUNCTIONS: dict[str, Callable[..., float]] = {
+    "log2": math.log2,
+    "exp": math.exp,
+    "Max": max,
+    "Min": min,
+    "Abs": abs,
+}
+
+
+def _float_value(expr: sympy.Expr) -> float:
+    """``expr`` (a number) in floating point, or nan where floats cannot tell (an overflow,
+    a complex value, a function not listed): a cheap first look before sympy's ``evalf``.
+
+    >>> from patternalg.symbols import log2
+    >>> _float_value(sympy.Integer(3) * log2(sympy.Integer(8), evaluate=False))
+    9.0
+    >>> _float_value(sympy.Pow(10, 400, evaluate=False))
+    nan
+    """
+    stack: list[tuple[sympy.Expr, bool]] = [(expr, False)]
+    values: list[float] = []
+    try:
+        while stack:
+            node, ready = stack.pop()
+            if node.is_Number or node.is_NumberSymbol:
+                values.append(float(node))
+            elif not ready:
+                stack.append((node, True))
+                stack.extend((arg, False) for arg in node.args)
+            else:
+                # children were pushed last-first, so their values pop first-first
+                values.append(_apply(node, [values.pop() for _ in node.args]))
+    except (OverflowError, ValueError, ZeroDivisionError, TypeError):
+        return math.nan
+    return values[0] if math.isfinite(values[0]) else math.nan
+
+
+def _apply(node: sympy.Expr, args: list[float]) -> float:
+    if node.is_Add:
+        return math.fsum(args)
+    if node.is_Mul:
+        return math.prod(args)
+    if node.is_Pow:
+        return math.pow(args[0], args[1])
+    if isinstance(node, sympy.log):
+        return math.log(args[0]) / (math.log(args[1]) if len(args) == 2 else 1.0)
+    function = _FLOAT_FUNCTIONS.get(type(node).__name__)
+    if function is None:
+        raise TypeError(type(node).__name__)
+    return function(*args)
 
 
 def counts(term: Term) -> Iterable[tuple[str, sympy.Expr]]:

@@ -12,7 +12,6 @@ from its ``header()`` and ``rows()``, with an optional caption.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,6 +39,8 @@ def cell(value: Any) -> str:
 
 def table_html(header: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "") -> str:
     """A compact HTML table, every cell escaped."""
+    import html  # here: a notebook's need, not the command line's
+
     title = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = "".join(

@@ -22,10 +22,8 @@ patternalg.errors.UnknownAtomError: unknown atom 'qsrot'; did you mean qsort?
 from __future__ import annotations
 
 import difflib
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +32,7 @@ import sympy
 from .arith import format_expr
 from .errors import Location, ModelFileError, UnitError, UnknownAtomError
 from .forms import form_class
+from .generated import checksum, literal_module, write_module
 from .limits import toml_nesting_problem
 from .model import COMMON_KEYS, AtomicModel, valid_atom_name
 from .units import check_unit
@@ -141,6 +140,8 @@ class ModelLibrary(Mapping[str, AtomicModel]):
 
         With ``lazy``, each model is built when first used (for the trusted built-ins).
         """
+        import tomllib
+
         too_deep = toml_nesting_problem(text)
         if too_deep:
             line, reason = too_deep
@@ -149,6 +150,11 @@ class ModelLibrary(Mapping[str, AtomicModel]):
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ModelFileError(f"not valid TOML: {exc}", location=Location(path)) from None
+        return cls._from_data(data, path, lazy=lazy)
+
+    @classmethod
+    def _from_data(cls, data: dict[str, Any], path: str, *, lazy: bool) -> ModelLibrary:
+        """A model file's parsed TOML (checked here) to a library."""
         unknown = sorted(set(data) - {"models", "format"})
         if unknown:
             raise ModelFileError(
@@ -205,17 +211,55 @@ class ModelLibrary(Mapping[str, AtomicModel]):
 
 
 _BUILTIN: list[ModelLibrary] = []
+_DATA = Path(__file__).resolve().parent / "data"
+
+
+def _builtin_files() -> list[tuple[str, bytes]]:
+    """The built-in model files, name and content, in name order."""
+    return [(p.name, p.read_bytes()) for p in sorted(_DATA.glob("*.toml"), key=lambda p: p.name)]
+
+
+def _files_checksum(files: list[tuple[str, bytes]]) -> str:
+    return checksum(b"".join(name.encode() + b"\0" + data + b"\0" for name, data in files))
+
+
+def builtin_tables() -> str:
+    """The source of ``patternalg/builtin_tables.py``: the built-in model files, parsed now.
+
+    Regenerate after changing ``patternalg/data/*.toml``::
+
+        python -c "from patternalg import library; library.write_builtin_tables()"
+    """
+    import tomllib
+
+    files = _builtin_files()
+    return literal_module(
+        "The built-in model files, parsed (``library.write_builtin_tables()``).",
+        SOURCE_CRC32=_files_checksum(files),
+        FILES={name: tomllib.loads(data.decode("utf-8")) for name, data in files},
+    )
+
+
+def write_builtin_tables() -> Path:
+    """Write :func:`builtin_tables` into the package; returns the path."""
+    return write_module("builtin_tables", builtin_tables())
 
 
 def _builtin() -> ModelLibrary:
+    """The built-ins: from the shipped parsed tables when they match the files (no TOML parser
+    at start-up), else from the files."""
     if not _BUILTIN:
+        from . import builtin_tables as tables
+
+        files = _builtin_files()
+        fresh = tables.SOURCE_CRC32 == _files_checksum(files)
         library = ModelLibrary()
-        data = resources.files("patternalg") / "data"
-        for entry in sorted(data.iterdir(), key=lambda e: e.name):
-            if entry.name.endswith(".toml"):
-                text = entry.read_text(encoding="utf-8")
-                library = library.merged(
-                    ModelLibrary.from_toml_text(text, f"patternalg/data/{entry.name}", lazy=True)
-                )
+        for name, data in files:
+            path = f"patternalg/data/{name}"
+            if fresh:
+                part = ModelLibrary._from_data(tables.FILES[name], path, lazy=True)
+            else:
+                part = ModelLibrary.from_toml_text(data.decode("utf-8"), path, lazy=True)
+            library = library.merged(part)
         _BUILTIN.append(library)
     return _BUILTIN[0]

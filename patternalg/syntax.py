@@ -17,16 +17,15 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import sympy
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
 
 from .arith import build_call, build_number, canonical_function, check_finite
 from .errors import ParseError
+from .generated import checksum, literal_module, write_module
+from .lalr import Parser, Token, UnexpectedCharacters, UnexpectedInput
 from .limits import MAX_SHOWN, power_problem, printable, size_problem
 from .symbols import symbol
 from .terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
@@ -45,16 +44,17 @@ RESERVED_PREFIXES = ("tpool_", "mapReduce_")
 
 def grammar_path() -> Path:
     """The grammar file: inside the installed package, or in the source checkout."""
-    shipped = resources.files("patternalg") / "grammar" / "patternalg.lark"
-    if shipped.is_file():
-        return Path(str(shipped))
-    return Path(__file__).resolve().parent.parent / "grammar" / "patternalg.lark"
+    here = Path(__file__).resolve().parent
+    shipped = here / "grammar" / "patternalg.lark"
+    return shipped if shipped.is_file() else here.parent / "grammar" / "patternalg.lark"
 
 
 #: How the grammar is compiled (one place: the parser, the cold-start benchmark, the tests).
 #: No ``cache``: lark's ``cache=True`` unpickles a predictably named file in the shared temp
-#: directory, which any local user can plant; building the tables costs about 0.1 s of CPU at
-#: start-up (benchmarks/bench_parser_cold_start.py measures the alternatives).
+#: directory, which any local user can plant. The LALR tables are computed ahead of time
+#: instead, into ``patternalg/grammar_tables.py`` (plain Python literals, no pickle, inside the
+#: package; ``tests/test_syntax_tables.py`` checks it is what the grammar gives): computing
+#: them at start-up cost about 0.07 s of CPU (benchmarks/bench_parser_cold_start.py).
 PARSER_OPTIONS: dict[str, Any] = {
     "parser": "lalr",
     "start": ["term", "expr", "law"],
@@ -63,9 +63,87 @@ PARSER_OPTIONS: dict[str, Any] = {
 }
 
 
+def grammar_tables() -> str:
+    """The source of ``patternalg/grammar_tables.py``: the grammar's LALR tables, computed
+    now by lark (the only use of lark outside the tests).
+
+    Regenerate after changing the grammar (or lark)::
+
+        python -c "from patternalg import syntax; syntax.write_grammar_tables()"
+
+    Deterministic: the same grammar and lark give the same text.
+    """
+    import lark
+
+    grammar = grammar_path().read_bytes()
+    data, memo = _computed_tables(grammar)
+    return literal_module(
+        "The LALR tables of ``grammar/patternalg.lark`` (``syntax.write_grammar_tables()``).",
+        LARK_VERSION=lark.__version__,
+        SOURCE_CRC32=checksum(grammar),
+        DATA=data,
+        MEMO=memo,
+    )
+
+
+def _computed_tables(grammar: bytes) -> tuple[dict[str, Any], dict[int, Any]]:
+    """lark's serialized LALR parser of ``grammar``, its parse table in canonical order."""
+    from lark import Lark
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    data, memo = Lark(grammar.decode("utf-8"), **PARSER_OPTIONS).memo_serialize([TerminalDef, Rule])
+    data["parser"]["parser"] = _canonical_table(data["parser"]["parser"])
+    return data, memo
+
+
+def write_grammar_tables() -> Path:
+    """Write :func:`grammar_tables` into the package, next to this module; returns the path."""
+    return write_module("grammar_tables", grammar_tables())
+
+
+def _canonical_table(table: dict[str, Any]) -> dict[str, Any]:
+    """lark's serialized parse table with tokens numbered by name and states in breadth-first
+    order from the start states (lark numbers them differently from run to run)."""
+    names = sorted(table["tokens"].values())
+    number = {name: i for i, name in enumerate(names)}
+    states = table["states"]
+
+    def actions(state: int) -> list[tuple[int, tuple[int, Any]]]:
+        return sorted(states[state].items(), key=lambda item: table["tokens"][item[0]])
+
+    starts = table["start_states"]
+    order = {starts[name]: new for new, name in enumerate(sorted(starts))}
+    queue = list(order)
+    for old in queue:  # grows while it is walked: breadth first
+        for _, (action, arg) in actions(old):
+            if action == 0 and arg not in order:  # 0: shift to state arg
+                order[arg] = len(order)
+                queue.append(arg)
+    return {
+        "tokens": dict(enumerate(names)),
+        "states": {
+            order[old]: {
+                number[table["tokens"][key]]: (action, order[arg] if action == 0 else arg)
+                for key, (action, arg) in actions(old)
+            }
+            for old in queue
+        },
+        "start_states": {name: order[v] for name, v in sorted(starts.items())},
+        "end_states": {name: order[v] for name, v in sorted(table["end_states"].items())},
+    }
+
+
 @functools.cache
-def _parser() -> Lark:
-    return Lark.open(str(grammar_path()), **PARSER_OPTIONS, transformer=_Build())
+def _parser() -> Parser:
+    """The parser: the shipped tables when they were made from this grammar, else the tables
+    computed now (after an edit of the grammar, before ``write_grammar_tables()``)."""
+    from . import grammar_tables as tables
+
+    grammar = grammar_path().read_bytes()
+    if tables.SOURCE_CRC32 == checksum(grammar):
+        return Parser(tables.DATA, tables.MEMO, _Build())
+    return Parser(*_computed_tables(grammar), _Build())
 
 
 def _excerpt(text: str, pos: int) -> str:
@@ -109,11 +187,12 @@ def _describe_expected(names: Sequence[str]) -> str:
             words.append(_TOKEN_NAMES[name])
             continue
         try:
-            pattern = parser.get_terminal(name).pattern
+            pattern = parser.terminals[name]
         except KeyError:
             words.append(name)
             continue
-        words.append(f"'{pattern.value}'" if pattern.type == "str" else name.lower())
+        is_string = pattern["__type__"] == "PatternStr"
+        words.append(f"'{pattern['value']}'" if is_string else name.lower())
     if len(words) > 6:
         return "a term or an expression"
     return " or ".join(words)
@@ -123,7 +202,7 @@ def _syntax_error(text: str, err: UnexpectedInput, start: str) -> ParseError:
     pos = getattr(err, "pos_in_stream", None)
     token = getattr(err, "token", None)
     at_end = token is not None and token.type == "$END"
-    if isinstance(err, UnexpectedEOF) or pos is None or at_end:
+    if pos is None or at_end:
         pos = len(text.rstrip())
         what = "the text ends too early"
     elif isinstance(err, UnexpectedCharacters):
@@ -185,12 +264,11 @@ class _Problem(Exception):
 
 
 def _pos(item: Any) -> int:
-    if isinstance(item, Token):
-        return item.start_pos or 0
-    return getattr(item, "pos", 0)
+    start = getattr(item, "start_pos", None)  # a token's (ours or, in the tests, lark's)
+    return start if start is not None else getattr(item, "pos", 0)
 
 
-class _Build(Transformer):
+class _Build:
     """Builds the AST while the LALR parser reduces (lark's embedded transformer): no parse
     tree is built and nothing recurses on depth."""
 
@@ -411,10 +489,6 @@ def _run(text: str, start: str) -> Any:
         raise _syntax_error(text, err, start) from None
     except _Problem as problem:
         raise _error_at(text, problem.pos, problem.message) from None
-    except VisitError as err:
-        if isinstance(err.orig_exc, _Problem):
-            raise _error_at(text, err.orig_exc.pos, err.orig_exc.message) from None
-        raise
 
 
 def parse(text: str) -> Term:
@@ -443,3 +517,4 @@ def parse_law_parts(text: str) -> tuple[Term, str, Term]:
     (parse('pipe(A, B)'), '==', parse('pipe(B, A)'))
     """
     return _run(text, "law")
+

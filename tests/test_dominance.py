@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from patternalg import ModelLibrary, evaluate, parse
 from patternalg import strategies as pst
-from patternalg.pmnf.dominance import nonnegative, refuted_by_samples
+from patternalg.pmnf.dominance import below_the_rest, nonnegative, refuted_by_samples
 from patternalg.pmnf.normal_form import normal_form
 from patternalg.pmnf.sampling import samples, signs_differ
 from patternalg.symbols import log2, n, symbol, x
@@ -87,8 +87,53 @@ def test_resource_bound_stages_keep_the_models_of_xreplace():
 def test_a_maximum_composes_further():
     pipe = evaluate(parse("pipe(qsort, inc)"), LIB, "exact")
     assert pipe.func is sympy.Max
-    assert evaluate(parse("tpool_2(pipe(qsort, inc))"), LIB, "exact") == pipe / 2
-    assert evaluate(parse("seq(pipe(qsort, inc), nop)"), LIB, "exact") == pipe + LIB["nop"].expr
+    # exact semantics distributes: max(a, b) / 2 = max(a / 2, b / 2), max(a, b) + c = max(a + c, b + c)
+    halves = evaluate(parse("tpool_2(pipe(qsort, inc))"), LIB, "exact")
+    assert halves == sympy.Max(*(arg / 2 for arg in pipe.args))
+    nop = LIB["nop"].expr
+    plus = evaluate(parse("seq(pipe(qsort, inc), nop)"), LIB, "exact")
+    assert plus == sympy.Max(*(sympy.expand(arg + nop) for arg in pipe.args))
+    for at in (1, 3, 1000):
+        assert halves.subs(x, at) == (pipe / 2).subs(x, at)
+        assert plus.subs(x, at) == (pipe + nop).subs(x, at)
     assert evaluate(parse("pipe(pipe(qsort, inc), seq(qsort, inc))"), LIB, "exact") == evaluate(
         parse("seq(qsort, inc)"), LIB
     )
+
+
+@given(st.lists(st.tuples(*[st.integers(-50, 50)] * 3), min_size=3, max_size=6))
+def test_a_form_below_the_rest_is_never_the_maximum(coefficients):
+    forms = [
+        normal_form(sympy.Integer(a) * x * log2(x) + sympy.Integer(b) * x + c)
+        for a, b, c in coefficients
+    ]
+    form, others = forms[0], list(dict.fromkeys(forms[1:]))
+    if form in others or not below_the_rest(form, others):
+        return
+    for t in [0, 0.5, *range(1, 60)]:
+        at = sympy.Float(2.0**t)
+        top = max(float(o.to_expr().subs(x, at)) for o in others)
+        assert float(form.to_expr().subs(x, at)) <= top + 1e-9 * (abs(top) + 1)
+
+
+def _random_term(rng, atoms: int) -> str:
+    level = [rng.choice(["qsort", "inc", "nop", "reduce_v", "map_own_small"]) for _ in range(atoms)]
+    while len(level) > 1:
+        a, b = level.pop(rng.randrange(len(level))), level.pop(rng.randrange(len(level)))
+        node = f"{rng.choice(['seq', 'pipe', 'pipe'])}({a}, {b})"
+        level.append(f"tpool_{rng.randint(2, 24)}({node})" if rng.random() < 0.3 else node)
+    return level[0]
+
+
+def test_exact_semantics_of_random_terms_is_their_value_at_every_point():
+    import random
+
+    from patternalg.pointwise import at_point
+
+    rng = random.Random(17)
+    for _ in range(12):
+        term = parse(_random_term(rng, 24))
+        model = evaluate(term, LIB, "exact")
+        for at in (1, 2, 37, 1000, 10**6):
+            value = at_point(term, LIB, {"x": at}, "exact").expr
+            assert math.isclose(float(model.subs(x, at)), float(value), rel_tol=1e-12), (term, at)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import atexit
-import json
 import shutil
 import sys
 import tempfile
@@ -94,6 +93,8 @@ def unit_option(args: argparse.Namespace) -> str | None:
 
 def print_json(data: Any) -> None:
     """Print ``data`` as indented JSON."""
+    import json  # here: eval's start-up does not need it
+
     json.dump(data, sys.stdout, indent=2, allow_nan=False)
     sys.stdout.write("\n")
 

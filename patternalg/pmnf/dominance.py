@@ -33,7 +33,7 @@ import math
 from .normal_form import NormalForm
 from .sampling import samples
 
-__all__ = ["nonnegative", "is_numeric", "refuted_by_samples"]
+__all__ = ["nonnegative", "below_the_rest", "is_numeric", "refuted_by_samples"]
 
 #: intervals of t = log2(x) examined before giving up a proof
 _BUDGET = 400
@@ -116,6 +116,14 @@ def nonnegative(form: NormalForm) -> bool:
         return False
     if tail == 0:
         return True
+    try:
+        return _proved_up_to(terms, tail)
+    except OverflowError:  # 2^(a*t) beyond floats far out: not proved (never a wrong "yes")
+        return False
+
+
+def _proved_up_to(terms: list[Term], tail: float) -> bool:
+    """Whether h >= 0 on [0, tail] by branch and bound within the budget."""
     # [0, 1], [1, 2], [2, 4], ... up to the tail: scales of t differ by orders of magnitude
     edges = [0.0, *(2.0**k for k in range(math.ceil(math.log2(tail)) + 1))]
     pending = list(zip(edges, edges[1:], strict=False))
@@ -127,6 +135,64 @@ def nonnegative(form: NormalForm) -> bool:
         if verdict is False:
             return False
         if verdict is None:
+            middle = (t0 + t1) / 2
+            pending += [(t0, middle), (middle, t1)]
+    return not pending
+
+
+def _minus(big: list[Term], small: list[Term]) -> list[Term]:
+    """The terms of big - small (same growth, coefficients subtracted; zeros dropped)."""
+    total: dict[tuple[float, float], float] = {}
+    for terms, sign in ((big, 1.0), (small, -1.0)):
+        for a, b, c in terms:
+            total[a, b] = total.get((a, b), 0.0) + sign * c
+    return [(a, b, c) for (a, b), c in total.items() if c != 0.0]
+
+
+def below_the_rest(form: NormalForm, others: list[NormalForm]) -> bool:
+    """Whether ``form <= max(others)`` for every x >= 1 (numeric coefficients), proved piece
+    by piece: past a point one of the others stays above it, and every interval of t =
+    log2(x) before that point has one of the others above it throughout (the bounds of
+    :func:`nonnegative`). Such a form is never the maximum, though no single other is above
+    it everywhere. Not proved within the budget: False.
+
+    >>> from patternalg.pmnf.normal_form import normal_form
+    >>> from patternalg.symbols import x
+    >>> middle, low, high = (normal_form(e) for e in (x / 2 + 40, 100 + 0 * x, x))
+    >>> below_the_rest(middle, [low, high]), nonnegative(low - middle), nonnegative(high - middle)
+    (True, False, False)
+    >>> below_the_rest(normal_form(x / 2 + 60), [low, high])  # above both at x = 110
+    False
+    """
+    mine = _terms(form)
+    differences = [_minus(_terms(other), mine) for other in others]
+    if not differences or any(b < 0 for terms in differences for _, b, _ in terms):
+        return False
+    tails = [
+        _tail_start(terms) for terms in differences if terms and max(terms)[2] > 0
+    ]
+    known = [t for t in tails if t is not None]
+    if not known:
+        return False
+    try:
+        return _covered_up_to(differences, min(known))
+    except OverflowError:
+        return False
+
+
+def _covered_up_to(differences: list[list[Term]], tail: float) -> bool:
+    """Whether every interval of [0, tail] has one difference >= 0 throughout (budgeted)."""
+    if tail == 0:
+        return True
+    edges = [0.0, *(2.0**k for k in range(math.ceil(math.log2(max(tail, 1.0))) + 1))]
+    pending = list(zip(edges, edges[1:], strict=False))
+    for _ in range(_BUDGET):
+        if not pending:
+            return True
+        t0, t1 = pending.pop()
+        if not any(
+            not terms or _bounded_below(terms, t0, t1) is True for terms in differences
+        ):
             middle = (t0 + t1) / 2
             pending += [(t0, middle), (middle, t1)]
     return not pending
