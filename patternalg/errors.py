@@ -107,18 +107,23 @@ class ParseError(PatternalgError, ValueError):
 class UnknownAtomError(PatternalgError, KeyError):
     """A name that the model library does not hold; ``suggestions`` are close names."""
 
-    def __init__(self, name: str, suggestions: list[str] | None = None) -> None:
+    def __init__(
+        self, name: str, suggestions: list[str] | None = None, *, pattern: bool = False
+    ) -> None:
         super().__init__(name)
         self.name = name
         self.suggestions = list(suggestions or [])
+        self.pattern = pattern  #: ``name`` is a glob pattern that matched no model
 
     def __str__(self) -> str:
-        hint = (
-            f"; did you mean {', '.join(self.suggestions)}?"
-            if self.suggestions
-            else "; `patternalg models` lists the known atoms"
-        )
-        return f"unknown atom '{printable(self.name)}'{hint}"
+        if self.suggestions:
+            hint = f"; did you mean {', '.join(self.suggestions)}?"
+        elif self.pattern:
+            hint = "; `patternalg models` without a pattern lists them all"
+        else:
+            hint = "; `patternalg models` lists the known atoms"
+        what = "no model matches" if self.pattern else "unknown atom"
+        return f"{what} '{printable(self.name)}'{hint}"
 
 
 class ModelFileError(PatternalgError, ValueError):

@@ -125,4 +125,9 @@ def test_models_takes_glob_patterns_and_shows_statistics():
     text = run_cli("models", "parsec_blackscholes").stdout.splitlines()
     assert text[1].strip() == "MSE 0.0021 T1², 322 points"
     missing = run_cli("models", "parsek_*")
-    assert missing.returncode == 2 and "unknown atom 'parsek_*'" in missing.stderr
+    assert missing.returncode == 2 and "no model matches 'parsek_*'" in missing.stderr
+    nothing = run_cli("models", "zz*")
+    assert nothing.stderr.strip() == (
+        "patternalg models: error: no model matches 'zz*'; "
+        "`patternalg models` without a pattern lists them all"
+    )

@@ -31,7 +31,8 @@ def _selected(names: list[str], patterns: list[str]) -> list[str]:
         if not any(fnmatch.fnmatchcase(n, pattern) for n in names):
             import difflib
 
-            raise UnknownAtomError(pattern, difflib.get_close_matches(pattern, names, n=3))
+            close = difflib.get_close_matches(pattern, names, n=3)
+            raise UnknownAtomError(pattern, close, pattern=True)
     return chosen
 
 
