@@ -92,7 +92,10 @@ def substitute(
         lazy = expr.xreplace(mapping)
     for node in sympy.preorder_traversal(lazy):
         if (node.is_Pow or node is lazy) and node.is_number:
-            magnitude = sympy.Abs(node.evalf(15))
+            try:
+                magnitude = sympy.Abs(node.evalf(15))
+            except (ValueError, TypeError):  # Min/Max of a lazy 0.e-140: not comparable
+                continue
             if magnitude.is_Number and magnitude.is_finite and magnitude.is_positive:
                 digits = float(sympy.log(magnitude, 10))
                 if digits > MAX_INTEGER_DIGITS:

@@ -108,3 +108,60 @@ def test_printable_is_one_visual_line() -> None:
     shown = printable("x\ny\r\u202ez" + "w" * 500)
     assert "\n" not in shown and "\r" not in shown and "\u202e" not in shown
     assert len(shown) == 60
+
+
+AMDAHL_EXTREMES = [  # (times at p = 1, 2, 3, 8), exit status, a fragment of stdout or stderr
+    (("1e300",) * 4, 0, '"mse": null'),  # MSE overflows: null in JSON, not a traceback
+    (("1e-300",) * 4, 0, '"alpha": '),
+    (("1.7e308", "1.7e308", "1", "1.7e308"), 2, "relative errors overflow"),
+    (("5e-324", "5e-324", "1", "5e-324"), 2, "relative errors overflow"),
+    (("0", "1", "1", "1"), 2, "0 is not valid (the time must be greater than 0)"),
+]
+
+
+@pytest.mark.parametrize(("times", "status", "fragment"), AMDAHL_EXTREMES)
+def test_joint_amdahl_fit_on_extreme_times(times, status, fragment, tmp_path: Path, capsys) -> None:
+    data = tmp_path / "a.csv"
+    data.write_text("kernel,p,time\n" + "".join(f"k,{p},{t}\n" for p, t in zip((1, 2, 3, 8), times)))
+    keep = tmp_path / "keep.toml"
+    keep.write_text('[models.keep]\nmodel = "x"\n')
+    args = ["fit", str(data), "--form", "amdahl", "--alpha", "joint", "--format", "json"]
+    assert main([*args, "--out", str(keep)]) == status
+    captured = capsys.readouterr()
+    if status == 2:
+        (line,) = captured.err.splitlines()
+        assert fragment in line and captured.out == ""
+        assert keep.read_text() == '[models.keep]\nmodel = "x"\n'  # the old file stays
+    else:
+        assert fragment in captured.out
+        assert "[models.k]" in keep.read_text()
+
+
+def test_joint_amdahl_fit_of_huge_times_scales_them(tmp_path: Path) -> None:
+    """1e300 times fit as well as times near 1: the same alpha, coefficients scaled."""
+    import numpy as np
+
+    from patternalg.forms.amdahl.fit import fit_amdahl
+
+    p = np.array([1.0, 2.0, 4.0, 8.0])
+    t = 0.2 + 0.8 / p
+    small, huge = (fit_amdahl(np.ones(4), p, t * s, 0, "joint") for s in (1.0, 1e300))
+    assert huge.alpha == pytest.approx(small.alpha, rel=1e-9) and small.alpha == pytest.approx(0.8)
+    assert huge.coefficients[0] == pytest.approx(1e300 * small.coefficients[0], rel=1e-9)
+
+
+def test_compare_a_model_that_is_zero_at_one_warns_nothing(tmp_path: Path) -> None:
+    """The ratio to a winner that is 0 at x = 1 is undefined (None), without numpy's
+    divide-by-zero RuntimeWarning (which the library raised; the CLI only hid it)."""
+    import warnings
+
+    from patternalg.decisions.compare import compare
+
+    path = tmp_path / "m.toml"
+    path.write_text('[models.z]\nmodel = "log2(x)"\n[models.w]\nmodel = "x - 1"\n')
+    library = ModelLibrary.builtin().merged(ModelLibrary.from_file(path))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = compare(["z", "w"], library=library)
+    first = result.intervals[0]
+    assert first.start == 1.0 and dict((k, lo) for k, lo, _ in first.ratios)["z"] is None

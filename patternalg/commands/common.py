@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import json
+import math
 import shutil
 import sys
 import tempfile
@@ -20,6 +21,8 @@ __all__ = [
     "load_library",
     "add_format_option",
     "print_json",
+    "json_text",
+    "finite_json",
     "read_text_argument",
     "private_hypothesis_home",
 ]
@@ -58,10 +61,30 @@ def add_format_option(
     parser.add_argument("--format", choices=choices, default=choices[0], help="output format")
 
 
+def finite_json(data: Any) -> Any:
+    """``data`` with every non-finite float (an overflowed statistic) as None: JSON has no
+    ``inf`` or ``NaN``.
+
+    >>> finite_json({"mse": float("inf"), "points": [1.5, float("nan")], "form": "amdahl"})
+    {'mse': None, 'points': [1.5, None], 'form': 'amdahl'}
+    """
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {key: finite_json(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [finite_json(value) for value in data]
+    return data
+
+
+def json_text(data: Any) -> str:
+    """``data`` as indented JSON, non-finite numbers as ``null``."""
+    return json.dumps(finite_json(data), indent=2, allow_nan=False)
+
+
 def print_json(data: Any) -> None:
-    """Print ``data`` as indented JSON."""
-    json.dump(data, sys.stdout, indent=2, allow_nan=False)
-    sys.stdout.write("\n")
+    """Print ``data`` as indented JSON (non-finite numbers as ``null``)."""
+    sys.stdout.write(json_text(data) + "\n")
 
 
 def read_text_argument(value: str, what: str) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import shutil
 import sys
@@ -24,7 +23,7 @@ from ..forms import FORMS, Form, Option, form_class
 from ..forms.base import FitReport
 from ..quality import quality_line
 from ..toml_writer import table_text
-from .common import add_format_option
+from .common import add_format_option, json_text
 
 #: how a Cube set's processes and threads become repetitions (``measurements.cube.SCALINGS``)
 SCALINGS = ("weak", "weak_threaded", "strong")
@@ -166,7 +165,7 @@ class _Output:
         text = self.text
         for report in reports:
             if self.json:
-                record = json.dumps(report.record, indent=2, allow_nan=False)
+                record = json_text(report.record)
                 text.write(("[\n" if not self.count else ",\n") + textwrap.indent(record, "  "))
             else:
                 text.write(self.summary(report) + "\n")

@@ -407,10 +407,11 @@ def compare(
         mid = math.sqrt(start * end) if start > 0 else (start + end) / 2
         ends = values(np.array([start, mid, end]))
         win = int(_winners(ends[:, 1:2])[0])
-        ratios = tuple(
-            (names[k], number(ends[k, 0] / ends[win, 0]), number(ends[k, 2] / ends[win, 2]))
-            for k in range(len(names))
-        )
+        with np.errstate(divide="ignore", invalid="ignore"):  # a winner that is 0 at an end
+            ratios = tuple(
+                (names[k], number(ends[k, 0] / ends[win, 0]), number(ends[k, 2] / ends[win, 2]))
+                for k in range(len(names))
+            )
         ties = tuple(
             names[k] for k in range(len(names)) if k != win and ends[k, 1] == ends[win, 1]
         )
