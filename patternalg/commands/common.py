@@ -15,6 +15,7 @@ from typing import Any
 from ..errors import PatternalgError
 from ..library import ModelLibrary
 from ..limits import printable
+from .progress import quiet
 
 __all__ = [
     "add_library_options",
@@ -24,6 +25,8 @@ __all__ = [
     "json_text",
     "finite_json",
     "read_text_argument",
+    "note",
+    "print_notes",
     "private_hypothesis_home",
 ]
 
@@ -49,7 +52,7 @@ def load_library(args: argparse.Namespace) -> ModelLibrary:
         replaced = sorted(builtin & set(models))
         if replaced:
             names = ", ".join(printable(name) for name in replaced)
-            print(f"note: {printable(str(path), 240)} replaces the built-in model(s) {names}", file=sys.stderr)
+            note(args, f"{printable(str(path), 240)} replaces the built-in model(s) {names}")
         library = library.merged(models)
     return library
 
@@ -100,11 +103,17 @@ def read_text_argument(value: str, what: str) -> str:
     return value
 
 
-def print_notes(reports: Sequence[Any]) -> None:
-    """Each distinct note of the reports, once, on stderr."""
-    notes = (note for report in reports for note in report.record.get("notes", ()))
-    for note in dict.fromkeys(notes):
-        print(f"note: {note}", file=sys.stderr)
+def note(args: argparse.Namespace, text: str) -> None:
+    """``note: text`` on stderr, unless ``--quiet``."""
+    if not quiet(args):
+        print(f"note: {text}", file=sys.stderr)
+
+
+def print_notes(args: argparse.Namespace, reports: Sequence[Any]) -> None:
+    """Each distinct note of the reports, once, on stderr (unless ``--quiet``)."""
+    notes = (text for report in reports for text in report.record.get("notes", ()))
+    for text in dict.fromkeys(notes):
+        note(args, text)
 
 
 def private_hypothesis_home() -> None:

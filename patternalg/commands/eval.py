@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..algebra import Semantics
 from ..domains import as_json as extrapolated_json
@@ -16,6 +15,7 @@ from .common import (
     add_format_option,
     add_library_options,
     load_library,
+    note,
     print_json,
     read_text_argument,
 )
@@ -81,8 +81,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{as_latex(result.expr)} \\; \\mathrm{{{result.unit}}}")
     else:
         print(result.text(args.digits))
-        for note in notes:
-            print(f"note: {note}", file=sys.stderr)
+        for text in notes:
+            note(args, text)
     for line in explained:
         print(line)
     return 0
