@@ -50,8 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=range(1, 18),
         default=None,
         metavar="N",
-        help="significant digits of a value (1-17; default 15: no float noise such as"
-        " 53618.49999999999)",
+        help="significant digits of a value or of each coefficient of a closed form in text"
+        " (1-17; default: a coefficient's shortest exact form, a value as precise as the"
+        " atoms' coefficients, at least 15 digits: no float noise such as 53618.49999999999)",
     )
     parser.add_argument(
         "--explain",
