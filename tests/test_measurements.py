@@ -4,7 +4,6 @@ stdin, delimiters, deep nesting, units from column names, one atom name for ever
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +12,8 @@ import pytest
 from patternalg.errors import MeasurementError
 from patternalg.forms.pmnf import PMNF
 from patternalg.measurements import READERS, Aggregation, Measurements, atom_name, read, sniff
+
+from helpers import measurement_texts
 
 EXTRAP = Path(__file__).parent / "data" / "extrap"  # vendored, see its README.md
 DATA = EXTRAP / "tests" / "data"
@@ -30,33 +31,12 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 def as_formats(ms: Measurements, tmp_path: Path) -> dict[str, Path]:
     """The single-parameter set ``ms`` written in every format we read."""
     (name,) = ms.parameters
-    text = [
-        f"PARAMETER {name}",
-        "POINTS " + " ".join(f"({float(p[0])!r})" for p in ms.series[0].points),
+    series = [
+        (s.kernel, s.metric, [float(p[0]) for p in s.points], [list(v) for v in s.values])
+        for s in ms.series
     ]
-    jsonl, talpas, csv = [], [], [f"kernel,metric,{name},value"]
-    tree: dict = {"parameters": [name], "measurements": {}}
-    for s in ms.series:
-        text += [f"REGION {s.kernel}", f"METRIC {s.metric}"]
-        entries = tree["measurements"].setdefault(s.kernel, {}).setdefault(s.metric, [])
-        for point, values in zip(s.points, s.values, strict=True):
-            text.append("DATA " + " ".join(repr(float(v)) for v in values))
-            entries.append({"point": [float(point[0])], "values": [float(v) for v in values]})
-            for v in values:
-                obj = {"callpath": s.kernel, "metric": s.metric, "value": float(v)}
-                jsonl.append(json.dumps({"params": {name: float(point[0])}, **obj}))
-                talpas.append(
-                    json.dumps({"parameters": {name: float(point[0])}, **obj}).replace(",", ";")
-                )
-                csv.append(f"{s.kernel},{s.metric},{float(point[0])!r},{float(v)!r}")
-    files = {
-        "text": write(tmp_path, "m.txt", "\n".join(text) + "\n"),
-        "json": write(tmp_path, "m.json", json.dumps(tree)),
-        "jsonl": write(tmp_path, "m.jsonl", "\n".join(jsonl) + "\n"),
-        "talpas": write(tmp_path, "m.talpas", "\n".join(talpas) + "\n"),
-        "csv": write(tmp_path, "m.csv", "\n".join(csv) + "\n"),
-    }
-    return files
+    texts = measurement_texts(name, series)
+    return {fmt: write(tmp_path, file, text) for fmt, (file, text) in texts.items()}
 
 
 def summary(ms: Measurements) -> list[tuple]:
