@@ -165,3 +165,35 @@ def test_compare_a_model_that_is_zero_at_one_warns_nothing(tmp_path: Path) -> No
         result = compare(["z", "w"], library=library)
     first = result.intervals[0]
     assert first.start == 1.0 and dict((k, lo) for k, lo, _ in first.ratios)["z"] is None
+
+
+DECISION_CASES = [  # (models k and z, arguments, status, a fragment of stdout or the error line)
+    (("x^6", "1e300*x"), ["compare", "z", "qsort", "--over", "x=2..1e6"], 0, "qsort wins"),
+    (("1e-3 + 4.5e7*x", "x^60"), ["compare", "pipe(k, z)", "k", "--over", "x=0..1e6"], 0,
+     "k wins"),
+    (("x - 1", "sqrt(x)/phi"), ["compare", "k", "seq(z, inc)"], 2,
+     "seq(z, inc): no value for phi (bind it with --at or --over)"),
+    (("2^10", "sqrt(x)/phi"), ["explore", "pipe(seq(z, inc), z)", "--threads", "2", "--at",
+     "x=1024"], 2, "z: no value for phi (bind it with --at)"),
+    (("1e-3", "x"), ["optimize", "pipe(tpool_a(qsort), tpool_b(k))", "--budget",
+     "a+b<=" + "8" * 50, "--at", "x=1024"], 2, "assignments of a, b (limit: 10,000,000)"),
+    (("0", "x - 1"), ["optimize", "pipe(tpool_a(z), tpool_b(seq(z, inc)))", "--budget",
+     "a+b<=8", "--at", "x=1"], 0, "best: a=1, b=7"),  # z is 0 at x = 1: all threads to b
+]
+
+
+@pytest.mark.parametrize(("models", "args", "status", "fragment"), DECISION_CASES)
+def test_decision_fuzz_findings(models, args, status, fragment, tmp_path: Path, capsys) -> None:
+    """Found by the campaign's decision classes: sympy.solve on x^60 or on a root beyond any
+    float (1e300*x against x*log2(x)) and golden-section searches over an overflowed plateau
+    ran for minutes, a budget of 10^50 threads searched forever, a free phi was a TypeError,
+    and a lazy Min of 0.e-140 at x = 1 raised sympy's "not comparable"."""
+    path = tmp_path / "m.toml"
+    path.write_text("".join(f'[models.{n}]\nmodel = "{e}"\n' for n, e in zip("kz", models)))
+    assert main([*args, "--models", str(path)]) == status
+    captured = capsys.readouterr()
+    if status == 2:
+        (line,) = captured.err.splitlines()
+        assert fragment in line and captured.out == ""
+    else:
+        assert fragment in captured.out
