@@ -186,7 +186,7 @@ def make_input(cls: str, rng: random.Random) -> dict:
     return {"argv": argv, "files": files, "stdin": stdin, "watch": watch}
 
 
-CLASSES = {  # class -> inputs at scale 1.0 (total 106,011)
+CLASSES = {  # class -> inputs at scale 1.0 (total 105,011)
     "eval": 55_000, "eval --at": 15_000, "eval stdin/@file": 5_000, "--models": 12_000,
     "check": 1_000, "laws": 11, "fit": 8_000, "fit amdahl joint": 2_000, "predict": 3_000,
     "tune": 1_000, "compare": 1_000, "sweep": 1_000, "optimize": 500, "explore": 500,

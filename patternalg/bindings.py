@@ -64,9 +64,12 @@ def parse_binding(text: str) -> tuple[str, sympy.Expr]:
     if not name.isidentifier():
         raise EvaluationError(f"--at {text!r}: {name!r} is not a symbol name")
     try:
-        return name, parse_value(value)
+        parsed = parse_value(value)
     except ParseError as exc:
         raise EvaluationError(f"--at {name}=: {exc}") from None
+    if name in {s.name for s in parsed.free_symbols}:  # x = 2^log2(x): sympy.limit hung
+        raise EvaluationError(f"--at {name}=...: the value names {name} itself")
+    return name, parsed
 
 
 def substitute(

@@ -30,6 +30,13 @@ CASES = [  # (arguments, a fragment of the one error line)
     (["eval", "qsort", "--at", "x=1e-999999999"], "out of range"),
     (["check", "seq(A, B) == seq(B, A)", "--examples", "100000000"],
      "--examples must be between 1 and 100,000"),
+    # the second campaign: a symbol bound to an expression of itself: sympy.limit ran for
+    # minutes on x = 1034.17^log2(x); n = (m*n - 1)/(m*n)*(12288*x/(m*n))^35 built 12288^1190,
+    # a traceback when printed (Python's 4,300-digit limit on str(int))
+    (["eval", "pipe(tpool_4(qsort), inc)", "--at", "x=1034.17^log2(x)"],
+     "--at x=...: the value names x itself"),
+    (["eval", "tpool_n(qsort)", "--at", "n=(m*n - 1)/(m*n) * " + "12288 * x/(m*n) * " * 35 + "x"],
+     "--at n=...: the value names n itself"),
 ]
 
 
