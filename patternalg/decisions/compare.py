@@ -268,7 +268,7 @@ def _solvable(piece: sympy.Expr, s: sympy.Symbol) -> bool:
         # sympy.solve did not return on x^60 + a*x + b, nor on a root beyond any float
         # (1e300*x = c*x*log2(x)): high degrees and wide coefficient spreads are bracketed
         sizes = [abs(float(c)) for _, c in form.items()]
-        if max(i for i, _ in growths) > 4 or max(sizes) > 1e100 * min(sizes):
+        if growths and (max(i for i, _ in growths) > 4 or max(sizes) > 1e100 * min(sizes)):
             return False
         return len(growths) <= 2 or (len(growths) <= 3 and all(j == 0 for _, j in growths))
     return bool(piece.is_rational_function(s))
