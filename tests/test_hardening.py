@@ -184,6 +184,10 @@ DECISION_CASES = [  # (models k and z, arguments, status, a fragment of stdout o
      "x=1024"], 2, "z: no value for phi (bind it with --at)"),
     (("1e-3", "x"), ["optimize", "pipe(tpool_a(qsort), tpool_b(k))", "--budget",
      "a+b<=" + "8" * 50, "--at", "x=1024"], 2, "assignments of a, b (limit: 10,000,000)"),
+    # bisection toward a root at 1e-303 next to 0: a*b underflowed, the midpoint went back to
+    # 0 and the search cycled forever
+    (("1e300*x", "1e-3 + 4.5e7*x"), ["compare", "seq(z, inc)", "k", "--over", "x=0..2"], 0,
+     "crossover at x = 1e-303"),
     (("0", "x - 1"), ["optimize", "pipe(tpool_a(z), tpool_b(seq(z, inc)))", "--budget",
      "a+b<=8", "--at", "x=1"], 0, "best: a=1, b=7"),  # z is 0 at x = 1: all threads to b
 ]

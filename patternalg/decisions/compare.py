@@ -303,7 +303,9 @@ def _bisect(f: Callable[[float], float], a: float, b: float) -> float:
     """A root of ``f`` between ``a`` and ``b`` (signs differ) to a relative RTOL."""
     fa = f(a)
     while abs(b - a) > RTOL * max(abs(a), abs(b)):
-        mid = math.sqrt(a * b) if a > 0 else (a + b) / 2
+        mid = math.sqrt(a) * math.sqrt(b) if a > 0 else (a + b) / 2  # a*b underflowed
+        if not min(a, b) < mid < max(a, b):  # no double between them (a root at 1e-303)
+            break
         fm = f(mid)
         if fm == 0:
             return mid
@@ -318,7 +320,7 @@ def _golden_min(f: Callable[[float], float], a: float, b: float) -> float:
     """The minimiser of a unimodal ``f`` on [a, b] to a relative RTOL."""
     ratio = (math.sqrt(5) - 1) / 2
     c, d = b - ratio * (b - a), a + ratio * (b - a)
-    while abs(b - a) > RTOL * max(abs(a), abs(b)):
+    while abs(b - a) > RTOL * max(abs(a), abs(b)) and a < c < d < b:
         if f(c) < f(d):
             b, d = d, c
             c = b - ratio * (b - a)
