@@ -13,7 +13,8 @@ stops answering (a hang in C code) and records the input as a hang. Per input th
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
-``--show``, the first few failing inputs of each class).
+``--show``, the first few failing inputs of each class). SIGTERM or SIGINT stops it early and
+still prints the table of the inputs run so far.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -149,6 +151,32 @@ def make_input(cls: str, rng: random.Random) -> dict:
             argv += ["--form", rng.choice(["amdahl", "memwall"])] if kind == "csv" else []
         if rng.random() < 0.3:
             argv += ["--format", "json"]
+    elif cls == "fit amdahl joint":
+        ps = sorted(rng.sample([1, 2, 3, 4, 8, 16, 64, 2**64, 1e300], rng.randint(2, 6)))
+        extreme = [1e300, 1e-300, 0.0, 1.7e308, 5e-324, 1.0, -1.0, 1e-5]
+        rows = ["kernel,p,time"] + [f"k,{p},{rng.choice(extreme) * rng.uniform(0.5, 2)}" for p in ps]
+        files["a.csv"] = maybe(rng, "\n".join(rows) + "\n", 0.2)
+        files["keep.toml"] = '[models.keep]\nmodel = "x"\n'
+        watch = "keep.toml"
+        argv = ["fit", "a.csv", "--form", "amdahl", "--alpha", "joint", "--out", "keep.toml"]
+        if rng.random() < 0.5:
+            argv += ["--format", "json"]
+    elif cls in ("compare", "sweep", "optimize", "explore"):
+        models = [rng.choice(SEEDS_EXPR + ["log2(x)", "x - 1", "0", "1e300*x", "1e-300", "x^60"]) for _ in range(2)]
+        files["m.toml"] = "".join(f'[models.{n}]\nmodel = "{maybe(rng, e, 0.2)}"\n' for n, e in zip("kz", models))
+        pick = lambda: rng.choice(["k", "z", "qsort", "inc", "tpool_4(k)", "pipe(k, z)", "seq(z, inc)"])  # noqa: E731
+        over = f"x={rng.choice(['1', '0', '2', '1e-300'])}..{rng.choice(['1e6', '1e300', '2', '10^400'])}"
+        argv = [cls, "--models", "m.toml"]
+        if cls == "compare":
+            argv += [pick(), pick(), "--over", maybe(rng, over, 0.3)]
+        elif cls == "sweep":
+            argv += [pick(), "--over", maybe(rng, over + rng.choice(["", ":5:log", ":3"]), 0.3)]
+        elif cls == "optimize":
+            argv += [f"pipe(tpool_a({pick()}), tpool_b({pick()}))", "--budget", maybe(rng, "a+b<=8", 0.3), "--at", f"x={rng.choice(['1', '1024', '1e300'])}"]
+        else:
+            argv += [f"pipe({pick()}, {pick()})", "--threads", rng.choice(["1", "2", "4", "0", "-1"]), "--at", f"x={rng.choice(['1', '1024', '1e300'])}", "--expansions", "50"]
+        if rng.random() < 0.3:
+            argv += ["--format", rng.choice(["json", "csv"])]
     elif cls == "tune":
         name, text = measurement_file(rng, "presca")
         files[name] = maybe(rng, text, 0.3)
@@ -158,9 +186,10 @@ def make_input(cls: str, rng: random.Random) -> dict:
     return {"argv": argv, "files": files, "stdin": stdin, "watch": watch}
 
 
-CLASSES = {  # class -> inputs at scale 1.0 (total 100,011)
+CLASSES = {  # class -> inputs at scale 1.0 (total 105,011)
     "eval": 55_000, "eval --at": 15_000, "eval stdin/@file": 5_000, "--models": 12_000,
-    "check": 1_000, "laws": 11, "fit": 8_000, "predict": 3_000, "tune": 1_000,
+    "check": 1_000, "laws": 11, "fit": 8_000, "fit amdahl joint": 2_000, "predict": 3_000,
+    "tune": 1_000, "compare": 1_000, "sweep": 1_000, "optimize": 500, "explore": 500,
 }
 
 
@@ -249,17 +278,25 @@ def worker(cls: str, start: int, count: int, seed: int, timeout: float) -> None:
         sys.__stdout__.flush()
 
 
+#: set by SIGTERM or SIGINT: every class stops after its current input and the table of the
+#: inputs run so far is printed (a campaign cut short at a deadline still reports)
+STOP = threading.Event()
+
+
 def campaign(cls: str, total: int, seed: int, timeout: float) -> dict:
     """All inputs of one class, through worker processes restarted after a hard hang."""
     tally = {"inputs": 0, "traceback": 0, "hang": 0, "wrong_exit": 0, "data_loss": 0, "examples": []}
     index = 0
-    while index < total:
+    while index < total and not STOP.is_set():
         proc = subprocess.Popen(
             [sys.executable, __file__, "--worker", cls, str(index), str(total - index), str(seed), str(timeout)],
             stdout=subprocess.PIPE, text=True,
         )
         assert proc.stdout is not None
         while index < total:
+            if STOP.is_set():
+                proc.kill()
+                break
             line = _readline(proc, 4 * timeout + 30)
             if line is None:  # the worker stopped answering: a hang the alarm could not stop
                 proc.kill()
@@ -310,12 +347,14 @@ def main() -> None:
 
     classes = {c: max(1, round(n * args.scale)) for c, n in CLASSES.items() if not args.only or c in args.only}
     started = time.perf_counter()
+    for stop_signal in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop_signal, lambda signum, frame: STOP.set())
     with ThreadPoolExecutor(args.workers) as pool:
-        futures = {
+        futures = {  # the small classes first: a campaign cut short has run each of them
             c: pool.submit(campaign, c, n, args.seed, TIMEOUTS.get(c, args.timeout))
-            for c, n in classes.items()
+            for c, n in sorted(classes.items(), key=lambda item: item[1])
         }
-        results = {c: f.result() for c, f in futures.items()}
+        results = {c: futures[c].result() for c in classes}
     header = ("class", "inputs", "tracebacks", "hangs", "wrong exit codes", "data loss")
     rows = [(c, r["inputs"], r["traceback"], r["hang"], r["wrong_exit"], r["data_loss"]) for c, r in results.items()]
     rows.append(("total", *(sum(r[i] for r in rows) for i in range(1, 6))))
@@ -324,7 +363,8 @@ def main() -> None:
         print("  ".join(str(v).rjust(w) if i else str(v).ljust(w) for i, (v, w) in enumerate(zip(row, widths))))
     print(
         f"(seed {args.seed}; timeout {args.timeout} s per input, laws {TIMEOUTS['laws']:.0f} s,"
-        f" check {TIMEOUTS['check']:.0f} s; {time.perf_counter() - started:.0f} s)"
+        f" check {TIMEOUTS['check']:.0f} s; {time.perf_counter() - started:.0f} s"
+        + ("; stopped early by a signal" if STOP.is_set() else "") + ")"
     )
     if args.show:
         for c, r in results.items():

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+import mpmath
 import sympy
 from sympy.printing.str import StrPrinter
 
@@ -75,15 +76,45 @@ def check_finite(expr: sympy.Expr) -> bool:
     return not expr.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan)
 
 
+def float_text(value: sympy.Float, digits: int | None = None) -> str:
+    """The fewest significant digits that read back to ``value`` at its own precision (a
+    double's shortest ``repr``; a 100-bit Float keeps its 30 digits), or ``digits`` of them.
+
+    >>> float_text(sympy.Float(1034.17)), float_text(sympy.Float(1034.17), 3)
+    ('1034.17', '1030.0')
+    >>> float_text(sympy.Float("0.1234567890123456789012345", 25)), float_text(sympy.Float("1e-400"))
+    ('0.1234567890123456789012345', '1.0e-400')
+    """
+    if digits is not None:
+        value = sympy.Float(mpmath.libmp.to_str(value._mpf_, digits), precision=value._prec)
+    double = float(value)
+    if value._prec <= 53 and math.isfinite(double) and (double != 0.0 or value.is_zero):
+        return repr(double)
+    for shown in range(1, mpmath.libmp.prec_to_dps(value._prec) + 3):
+        text = mpmath.libmp.to_str(value._mpf_, shown)
+        if mpmath.libmp.from_str(text, value._prec, mpmath.libmp.round_nearest) == value._mpf_:
+            return text
+    return str(value)  # pragma: no cover - prec_to_dps + 2 digits always read back
+
+
+def float_digits(value: sympy.Float) -> int:
+    """How many significant digits :func:`float_text` prints for ``value``.
+
+    >>> float_digits(sympy.Float(1034.17)), float_digits(sympy.Float(0.001)), float_digits(sympy.Float(1/3))
+    (6, 1, 16)
+    """
+    mantissa = float_text(value).lower().partition("e")[0].lstrip("-").replace(".", "")
+    return max(1, len(mantissa.strip("0")))
+
+
 class _Printer(StrPrinter):
-    """sympy's text form, but floats print as the shortest decimal that reads back exactly."""
+    """sympy's text form, but floats print as the shortest decimal that reads back exactly
+    (or in ``digits`` significant digits)."""
+
+    _default_settings = {**StrPrinter._default_settings, "digits": None}
 
     def _print_Float(self, expr: sympy.Float) -> str:
-        value = float(expr)
-        if (value == 0.0 and not expr.is_zero) or not math.isfinite(value):
-            # beyond double range (1e-400, 1e400): sympy's own decimal form
-            return super()._print_Float(expr)
-        return repr(value)
+        return float_text(expr, self._settings["digits"])
 
     def _print_Min(self, expr: sympy.Min) -> str:
         return "min(" + ", ".join(self._print(a) for a in expr.args) + ")"
@@ -95,11 +126,12 @@ class _Printer(StrPrinter):
 _PRINTER = _Printer()
 
 
-def format_expr(expr: sympy.Expr) -> str:
-    """Text form of an expression that the grammar reads back to the same expression.
+def format_expr(expr: sympy.Expr, digits: int | None = None) -> str:
+    """Text form of an expression that the grammar reads back to the same expression (with
+    ``digits``: every coefficient rounded to that many significant digits).
 
     >>> from patternalg.symbols import x
-    >>> format_expr(sympy.Float(258.5425) * x * log2(x))
-    '258.5425*x*log2(x)'
+    >>> format_expr(sympy.Float(258.5425) * x * log2(x)), format_expr(sympy.Float(258.5425) * x, 3)
+    ('258.5425*x*log2(x)', '259.0*x')
     """
-    return _PRINTER.doprint(expr)
+    return (_PRINTER if digits is None else _Printer({"digits": digits})).doprint(expr)

@@ -65,9 +65,12 @@ def parse_binding(text: str) -> tuple[str, sympy.Expr]:
     if not name.isidentifier():
         raise EvaluationError(f"--at {text!r}: {name!r} is not a symbol name")
     try:
-        return name, parse_value(value)
+        parsed = parse_value(value)
     except ParseError as exc:
         raise EvaluationError(f"--at {name}=: {exc}") from None
+    if name in {s.name for s in parsed.free_symbols}:  # x = 2^log2(x): sympy.limit hung
+        raise EvaluationError(f"--at {name}=...: the value names {name} itself")
+    return name, parsed
 
 
 def substitute(
@@ -95,7 +98,10 @@ def substitute(
         if (node.is_Pow or node is lazy) and node.is_number:
             if math.isfinite(_float_value(node)):
                 continue  # below 10^309 in floats: far from the limit, no need for evalf
-            magnitude = sympy.Abs(node.evalf(15))
+            try:
+                magnitude = sympy.Abs(node.evalf(15))
+            except (ValueError, TypeError):  # Min/Max of a lazy 0.e-140: not comparable
+                continue
             if magnitude.is_Number and magnitude.is_finite and magnitude.is_positive:
                 digits = float(sympy.log(magnitude, 10))
                 if digits > MAX_INTEGER_DIGITS:

@@ -21,6 +21,8 @@ MAX_MESSAGE = 400
 
 __all__ = ["main", "COMMANDS"]
 
+QUIET_HELP = "no progress bars and no notes on stderr (errors and warnings still show)"
+
 #: sub-command -> module with ``add_arguments(parser)`` and ``run(args) -> int``
 COMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("patternalg.commands.eval", "evaluate a term to its closed-form model"),
@@ -53,6 +55,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Closed-form performance models of parallel programs built from patterns.",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
+    parser.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
@@ -63,6 +66,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             action="store_true",
             default=argparse.SUPPRESS,
             help="show tracebacks of errors",
+        )
+        command.add_argument(
+            "-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help=QUIET_HELP
         )
         if only is None or only == name:
             importlib.import_module(module).add_arguments(command)

@@ -28,18 +28,20 @@ from .domains import extrapolations, point_notes
 from .library import AtomicModel, ModelLibrary
 from .pointwise import PointValue, at_point, undecided_note
 from .render import (
+    DEFAULT_DIGITS,
     as_latex,
     as_number,
     as_text,
     explain_lines,
     format_number,
     term_label,
+    value_digits,
     with_unit,
 )
 from .symbols import symbol
 from .syntax import parse
 from .terms import Term
-from .units import check_unit, converted_note, in_one_unit
+from .units import atom_names, check_unit, converted_note, in_one_unit
 
 __all__ = ["Evaluation", "explain"]
 
@@ -62,6 +64,9 @@ class Evaluation(HtmlTable):
     unit: str = "ns"
     #: where a symbol's value lies outside an atom's measured range
     extrapolated: tuple[Any, ...] = ()
+    #: significant digits of the value by default: the atoms' own precision (see
+    #: :func:`~patternalg.render.value_digits`)
+    digits: int = DEFAULT_DIGITS
 
     @property
     def value(self) -> float | None:
@@ -74,13 +79,14 @@ class Evaluation(HtmlTable):
         return dict(self.point.bindings) if self.point is not None else {}
 
     def text(self, digits: int | None = None) -> str:
-        """The value (in ``digits`` significant digits, see :func:`~patternalg.render.format_number`)
-        or the model in the grammar's arithmetic."""
+        """The value or the model in the grammar's arithmetic; with ``digits``, the value or
+        every coefficient in that many significant digits, else as precise as the atoms'
+        coefficients (:attr:`digits`; a closed form's coefficients in their shortest form)."""
         value = self.value
         return (
-            f"{format_number(value, digits)} {self.unit}"
+            f"{format_number(value, digits or self.digits)} {self.unit}"
             if value is not None
-            else as_text(self.expr)
+            else as_text(self.expr, digits)
         )
 
     def lines(self) -> list[str]:
@@ -164,6 +170,16 @@ def explain(
     outside = extrapolations(term, library, at)
     notes.extend(str(item) for item in outside)
     notes.extend(point_notes(at, as_number(expr), result_unit))
+    digits = value_digits(original[name].expr for name in atom_names(term) if name in original)
     return Evaluation(
-        term, expr, semantics, derivation, point, tuple(notes), library, result_unit, tuple(outside)
+        term,
+        expr,
+        semantics,
+        derivation,
+        point,
+        tuple(notes),
+        library,
+        result_unit,
+        tuple(outside),
+        digits,
     )

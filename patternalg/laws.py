@@ -520,8 +520,10 @@ def _search(
     examples: int,
     seed: int,
     asymptotic: bool,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[_Found | None, int]:
-    """Run hypothesis on the law: the shrunk failure (if any) and the examples tried until found."""
+    """Run hypothesis on the law: the shrunk failure (if any) and the examples tried until
+    found; ``progress(tried, examples)`` after each example."""
     symbols = _other_symbols(law, library)
     tried = [0, False]
 
@@ -544,6 +546,8 @@ def _search(
         assume(not (instance.undecided and semantics is Semantics.ASYMPTOTIC))
         if not tried[1]:
             tried[0] += 1
+            if progress is not None:
+                progress(min(tried[0], examples), examples)
         if asymptotic:
             if not _holds_asymptotically(law.relation, instance.lhs, instance.rhs)[0]:
                 tried[1] = True
@@ -626,11 +630,12 @@ def check(
     *,
     examples: int = 100,
     seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
 ) -> CheckResult:
     """Prove, or search for a counterexample of, ``law`` under ``semantics``.
 
     Runs are reproducible: the same law, library, semantics, ``examples`` and ``seed``
-    give the same result.
+    give the same result. ``progress(done, examples)`` is called after each example tried.
 
     >>> check("pipe(A, B) >= tpool_2(seq(A, B))", semantics="exact").status
     'proved'
@@ -650,7 +655,7 @@ def check(
 
     if _prove(law, library, semantics):
         return result("proved")
-    pointwise, tried = _search(law, library, semantics, examples, seed, asymptotic=False)
+    pointwise, tried = _search(law, library, semantics, examples, seed, False, progress)
     if pointwise is None:
         return result("no-counterexample", None, tried)
     instance = pointwise.instance
@@ -659,7 +664,7 @@ def check(
     if not ok:
         return result("refuted", shown, tried)
     if law.metavariables() or _other_symbols(law, library):
-        found, more = _search(law, library, semantics, examples, seed, asymptotic=True)
+        found, more = _search(law, library, semantics, examples, seed, True, progress)
         tried += more
         if found is not None:
             ratio = _holds_asymptotically(law.relation, found.instance.lhs, found.instance.rhs)[1]

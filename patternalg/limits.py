@@ -26,6 +26,7 @@ __all__ = [
     "MAX_FILE_NESTING",
     "MAX_SHOWN",
     "MAX_EXAMPLES",
+    "MAX_ASSIGNMENTS",
     "power_problem",
     "size_problem",
     "printable",
@@ -43,6 +44,9 @@ MAX_FILE_NESTING = 100
 MAX_SHOWN = 60
 #: examples ``check``/``laws`` may search per law and semantics
 MAX_EXAMPLES = 100_000
+#: thread-count assignments ``optimize`` may search: the product of each count's largest
+#: value under the budgets (a+b<=1000 is 10^6 of them, about a second)
+MAX_ASSIGNMENTS = 10_000_000
 
 _MAX_BITS = math.ceil(MAX_INTEGER_DIGITS * math.log2(10))
 

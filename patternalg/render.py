@@ -10,13 +10,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import sympy
 
 from .algebra import Derivation, Semantics
-from .arith import format_expr
+from .arith import float_digits, format_expr
 from .errors import EvaluationError
 from .terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool, format_count
 
@@ -29,15 +29,17 @@ __all__ = [
     "as_number",
     "format_number",
     "with_unit",
+    "value_digits",
     "explain_lines",
     "as_json",
     "term_label",
 ]
 
 
-def as_text(expr: sympy.Expr) -> str:
-    """sympy's text form, with floats in their shortest exact decimal."""
-    return format_expr(expr)
+def as_text(expr: sympy.Expr, digits: int | None = None) -> str:
+    """sympy's text form, with floats in their shortest exact decimal (or in ``digits``
+    significant digits)."""
+    return format_expr(expr, digits)
 
 
 def as_latex(expr: sympy.Expr) -> str:
@@ -59,10 +61,28 @@ def as_number(expr: sympy.Expr) -> float | None:
     return value.real
 
 
-#: significant digits printed by default: all a double holds reliably, so the noise of float
-#: arithmetic (53618.49999999999) is not shown while every digit of the models' own
-#: coefficients is
+#: significant digits of a value printed at least: all a double holds reliably, so the noise
+#: of float arithmetic on short coefficients (53618.49999999999) is not shown
 DEFAULT_DIGITS = 15
+
+#: significant digits that round-trip any double
+DOUBLE_DIGITS = 17
+
+
+def value_digits(models: Iterable[sympy.Expr]) -> int:
+    """The significant digits a value computed from ``models`` shows by default: enough for
+    the models' own precision. Coefficients as short as ``1034.17`` get :data:`DEFAULT_DIGITS`
+    (no float noise), a fitted ``1.012655257936508`` its 16, and exact models every digit of
+    the double (:data:`DOUBLE_DIGITS`, the value's shortest round trip).
+
+    >>> from patternalg.symbols import log2, x
+    >>> value_digits([sympy.Float(1034.17) * x]), value_digits([sympy.Float(1.012655257936508) * x])
+    (15, 16)
+    >>> value_digits([x * log2(x), sympy.Integer(2) ** 53 + 1])
+    17
+    """
+    digits = [float_digits(f) for model in models for f in model.atoms(sympy.Float)]
+    return min(DOUBLE_DIGITS, max(DEFAULT_DIGITS, *digits)) if digits else DOUBLE_DIGITS
 
 
 def format_number(value: float, digits: int | None = None) -> str:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
@@ -50,3 +52,37 @@ def loads_pint(*argvs: list[str]) -> bool:
         env={"PYTHONPATH": str(ROOT)},
     )  # fmt: skip
     return done.stdout.splitlines()[-1] == "True"
+
+
+#: one series: kernel, metric, the parameter's value at each point, the repetitions there
+SeriesData = tuple[str, str, Sequence[float], Sequence[Sequence[float]]]
+
+
+def measurement_texts(name: str, series: Sequence[SeriesData]) -> dict[str, tuple[str, str]]:
+    """Single-parameter measurements in every text format we read: format -> (file, text).
+
+    Every series has the same points (Extra-P's text format lists them once).
+    """
+    text = [f"PARAMETER {name}", "POINTS " + " ".join(f"({float(p)!r})" for p in series[0][2])]
+    jsonl, talpas, csv = [], [], [f"kernel,metric,{name},value"]
+    tree: dict = {"parameters": [name], "measurements": {}}
+    for kernel, metric, points, repetitions in series:
+        text += [f"REGION {kernel}", f"METRIC {metric}"]
+        entries = tree["measurements"].setdefault(kernel, {}).setdefault(metric, [])
+        for point, values in zip(points, repetitions, strict=True):
+            text.append("DATA " + " ".join(repr(float(v)) for v in values))
+            entries.append({"point": [float(point)], "values": [float(v) for v in values]})
+            for v in values:
+                obj = {"callpath": kernel, "metric": metric, "value": float(v)}
+                jsonl.append(json.dumps({"params": {name: float(point)}, **obj}))
+                talpas.append(
+                    json.dumps({"parameters": {name: float(point)}, **obj}).replace(",", ";")
+                )
+                csv.append(f"{kernel},{metric},{float(point)!r},{float(v)!r}")
+    return {
+        "text": ("m.txt", "\n".join(text) + "\n"),
+        "json": ("m.json", json.dumps(tree)),
+        "jsonl": ("m.jsonl", "\n".join(jsonl) + "\n"),
+        "talpas": ("m.talpas", "\n".join(talpas) + "\n"),
+        "csv": ("m.csv", "\n".join(csv) + "\n"),
+    }

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from patternalg.cli import main
-from patternalg.library import ModelLibrary
 from patternalg.errors import ModelFileError
+from patternalg.library import ModelLibrary
 from patternalg.limits import MAX_FILE_NESTING, printable, toml_nesting_problem
 
 CASES = [  # (arguments, a fragment of the one error line)
@@ -30,6 +30,13 @@ CASES = [  # (arguments, a fragment of the one error line)
     (["eval", "qsort", "--at", "x=1e-999999999"], "out of range"),
     (["check", "seq(A, B) == seq(B, A)", "--examples", "100000000"],
      "--examples must be between 1 and 100,000"),
+    # the second campaign: a symbol bound to an expression of itself: sympy.limit ran for
+    # minutes on x = 1034.17^log2(x); n = (m*n - 1)/(m*n)*(12288*x/(m*n))^35 built 12288^1190,
+    # a traceback when printed (Python's 4,300-digit limit on str(int))
+    (["eval", "pipe(tpool_4(qsort), inc)", "--at", "x=1034.17^log2(x)"],
+     "--at x=...: the value names x itself"),
+    (["eval", "tpool_n(qsort)", "--at", "n=(m*n - 1)/(m*n) * " + "12288 * x/(m*n) * " * 35 + "x"],
+     "--at n=...: the value names n itself"),
 ]
 
 
@@ -108,3 +115,96 @@ def test_printable_is_one_visual_line() -> None:
     shown = printable("x\ny\r\u202ez" + "w" * 500)
     assert "\n" not in shown and "\r" not in shown and "\u202e" not in shown
     assert len(shown) == 60
+
+
+AMDAHL_EXTREMES = [  # (times at p = 1, 2, 3, 8), exit status, a fragment of stdout or stderr
+    (("1e300",) * 4, 0, '"mse": null'),  # MSE overflows: null in JSON, not a traceback
+    (("1e-300",) * 4, 0, '"alpha": '),
+    (("1.7e308", "1.7e308", "1", "1.7e308"), 2, "relative errors overflow"),
+    (("5e-324", "5e-324", "1", "5e-324"), 2, "relative errors overflow"),
+    (("0", "1", "1", "1"), 2, "0 is not valid (the time must be greater than 0)"),
+]
+
+
+@pytest.mark.parametrize(("times", "status", "fragment"), AMDAHL_EXTREMES)
+def test_joint_amdahl_fit_on_extreme_times(times, status, fragment, tmp_path: Path, capsys) -> None:
+    data = tmp_path / "a.csv"
+    data.write_text("kernel,p,time\n" + "".join(f"k,{p},{t}\n" for p, t in zip((1, 2, 3, 8), times, strict=True)))
+    keep = tmp_path / "keep.toml"
+    keep.write_text('[models.keep]\nmodel = "x"\n')
+    args = ["fit", str(data), "--form", "amdahl", "--alpha", "joint", "--format", "json"]
+    assert main([*args, "--out", str(keep)]) == status
+    captured = capsys.readouterr()
+    if status == 2:
+        (line,) = captured.err.splitlines()
+        assert fragment in line and captured.out == ""
+        assert keep.read_text() == '[models.keep]\nmodel = "x"\n'  # the old file stays
+    else:
+        assert fragment in captured.out
+        assert "[models.k]" in keep.read_text()
+
+
+def test_joint_amdahl_fit_of_huge_times_scales_them(tmp_path: Path) -> None:
+    """1e300 times fit as well as times near 1: the same alpha, coefficients scaled."""
+    import numpy as np
+
+    from patternalg.forms.amdahl.fit import fit_amdahl
+
+    p = np.array([1.0, 2.0, 4.0, 8.0])
+    t = 0.2 + 0.8 / p
+    small, huge = (fit_amdahl(np.ones(4), p, t * s, 0, "joint") for s in (1.0, 1e300))
+    assert huge.alpha == pytest.approx(small.alpha, rel=1e-9) and small.alpha == pytest.approx(0.8)
+    assert huge.coefficients[0] == pytest.approx(1e300 * small.coefficients[0], rel=1e-9)
+
+
+def test_compare_a_model_that_is_zero_at_one_warns_nothing(tmp_path: Path) -> None:
+    """The ratio to a winner that is 0 at x = 1 is undefined (None), without numpy's
+    divide-by-zero RuntimeWarning (which the library raised; the CLI only hid it)."""
+    import warnings
+
+    from patternalg.decisions.compare import compare
+
+    path = tmp_path / "m.toml"
+    path.write_text('[models.z]\nmodel = "log2(x)"\n[models.w]\nmodel = "x - 1"\n')
+    library = ModelLibrary.builtin().merged(ModelLibrary.from_file(path))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = compare(["z", "w"], library=library)
+    first = result.intervals[0]
+    assert first.start == 1.0 and dict((k, lo) for k, lo, _ in first.ratios)["z"] is None
+
+
+DECISION_CASES = [  # (models k and z, arguments, status, a fragment of stdout or the error line)
+    (("x^6", "1e300*x"), ["compare", "z", "qsort", "--over", "x=2..1e6"], 0, "qsort wins"),
+    (("1e-3 + 4.5e7*x", "x^60"), ["compare", "pipe(k, z)", "k", "--over", "x=0..1e6"], 0,
+     "k wins"),
+    (("x - 1", "sqrt(x)/phi"), ["compare", "k", "seq(z, inc)"], 2,
+     "seq(z, inc): no value for phi (bind it with --at or --over)"),
+    (("2^10", "sqrt(x)/phi"), ["explore", "pipe(seq(z, inc), z)", "--threads", "2", "--at",
+     "x=1024"], 2, "z: no value for phi (bind it with --at)"),
+    (("1e-3", "x"), ["optimize", "pipe(tpool_a(qsort), tpool_b(k))", "--budget",
+     "a+b<=" + "8" * 50, "--at", "x=1024"], 2, "assignments of a, b (limit: 10,000,000)"),
+    # bisection toward a root at 1e-303 next to 0: a*b underflowed, the midpoint went back to
+    # 0 and the search cycled forever
+    (("1e300*x", "1e-3 + 4.5e7*x"), ["compare", "seq(z, inc)", "k", "--over", "x=0..2"], 0,
+     "crossover at x = 1e-303"),
+    (("0", "x - 1"), ["optimize", "pipe(tpool_a(z), tpool_b(seq(z, inc)))", "--budget",
+     "a+b<=8", "--at", "x=1"], 0, "best: a=1, b=7"),  # z is 0 at x = 1: all threads to b
+]
+
+
+@pytest.mark.parametrize(("models", "args", "status", "fragment"), DECISION_CASES)
+def test_decision_fuzz_findings(models, args, status, fragment, tmp_path: Path, capsys) -> None:
+    """Found by the campaign's decision classes: sympy.solve on x^60 or on a root beyond any
+    float (1e300*x against x*log2(x)) and golden-section searches over an overflowed plateau
+    ran for minutes, a budget of 10^50 threads searched forever, a free phi was a TypeError,
+    and a lazy Min of 0.e-140 at x = 1 raised sympy's "not comparable"."""
+    path = tmp_path / "m.toml"
+    path.write_text("".join(f'[models.{n}]\nmodel = "{e}"\n' for n, e in zip("kz", models, strict=True)))
+    assert main([*args, "--models", str(path)]) == status
+    captured = capsys.readouterr()
+    if status == 2:
+        (line,) = captured.err.splitlines()
+        assert fragment in line and captured.out == ""
+    else:
+        assert fragment in captured.out

@@ -4,11 +4,11 @@ stdin, delimiters, deep nesting, units from column names, one atom name for ever
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import measurement_texts
 
 from patternalg.errors import MeasurementError
 from patternalg.forms.pmnf import PMNF
@@ -30,33 +30,12 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 def as_formats(ms: Measurements, tmp_path: Path) -> dict[str, Path]:
     """The single-parameter set ``ms`` written in every format we read."""
     (name,) = ms.parameters
-    text = [
-        f"PARAMETER {name}",
-        "POINTS " + " ".join(f"({float(p[0])!r})" for p in ms.series[0].points),
+    series = [
+        (s.kernel, s.metric, [float(p[0]) for p in s.points], [list(v) for v in s.values])
+        for s in ms.series
     ]
-    jsonl, talpas, csv = [], [], [f"kernel,metric,{name},value"]
-    tree: dict = {"parameters": [name], "measurements": {}}
-    for s in ms.series:
-        text += [f"REGION {s.kernel}", f"METRIC {s.metric}"]
-        entries = tree["measurements"].setdefault(s.kernel, {}).setdefault(s.metric, [])
-        for point, values in zip(s.points, s.values, strict=True):
-            text.append("DATA " + " ".join(repr(float(v)) for v in values))
-            entries.append({"point": [float(point[0])], "values": [float(v) for v in values]})
-            for v in values:
-                obj = {"callpath": s.kernel, "metric": s.metric, "value": float(v)}
-                jsonl.append(json.dumps({"params": {name: float(point[0])}, **obj}))
-                talpas.append(
-                    json.dumps({"parameters": {name: float(point[0])}, **obj}).replace(",", ";")
-                )
-                csv.append(f"{s.kernel},{s.metric},{float(point[0])!r},{float(v)!r}")
-    files = {
-        "text": write(tmp_path, "m.txt", "\n".join(text) + "\n"),
-        "json": write(tmp_path, "m.json", json.dumps(tree)),
-        "jsonl": write(tmp_path, "m.jsonl", "\n".join(jsonl) + "\n"),
-        "talpas": write(tmp_path, "m.talpas", "\n".join(talpas) + "\n"),
-        "csv": write(tmp_path, "m.csv", "\n".join(csv) + "\n"),
-    }
-    return files
+    texts = measurement_texts(name, series)
+    return {fmt: write(tmp_path, file, text) for fmt, (file, text) in texts.items()}
 
 
 def summary(ms: Measurements) -> list[tuple]:
@@ -365,7 +344,6 @@ def test_atom_name_is_one_rule_valid_for_the_library() -> None:
 
 
 def test_every_form_names_a_kernel_the_same(tmp_path: Path) -> None:
-    from argparse import Namespace
 
     from patternalg.forms import Amdahl, Memwall, presca
 

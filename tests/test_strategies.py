@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import pytest
 import sympy
 from hypothesis import Phase, given, settings
 from hypothesis import find as shrinking_find
@@ -12,9 +11,9 @@ from hypothesis import strategies as st
 
 from patternalg import strategies as pst
 from patternalg.algebra import evaluate
+from patternalg.library import ModelLibrary
 from patternalg.pmnf.blocks import TERMS
 from patternalg.pmnf.normal_form import normal_form
-from patternalg.library import ModelLibrary, valid_atom_name
 from patternalg.symbols import log2, x
 from patternalg.syntax import parse
 from patternalg.terms import Atom, MapReduce, TPool

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import math
 import shutil
 import sys
 import tempfile
@@ -13,6 +14,7 @@ from typing import Any
 from ..errors import PatternalgError
 from ..library import ModelLibrary
 from ..limits import printable
+from .progress import quiet
 
 __all__ = [
     "add_library_options",
@@ -21,7 +23,11 @@ __all__ = [
     "add_unit_option",
     "unit_option",
     "print_json",
+    "json_text",
+    "finite_json",
     "read_text_argument",
+    "note",
+    "print_notes",
     "private_hypothesis_home",
 ]
 
@@ -47,10 +53,7 @@ def load_library(args: argparse.Namespace) -> ModelLibrary:
         replaced = sorted(builtin & set(models))
         if replaced:
             names = ", ".join(printable(name) for name in replaced)
-            print(
-                f"note: {printable(str(path), 240)} replaces the built-in model(s) {names}",
-                file=sys.stderr,
-            )
+            note(args, f"{printable(str(path), 240)} replaces the built-in model(s) {names}")
         library = library.merged(models)
     return library
 
@@ -91,12 +94,32 @@ def unit_option(args: argparse.Namespace) -> str | None:
     return check_unit(args.unit, "--unit") if args.unit else None
 
 
-def print_json(data: Any) -> None:
-    """Print ``data`` as indented JSON."""
+def finite_json(data: Any) -> Any:
+    """``data`` with every non-finite float (an overflowed statistic) as None: JSON has no
+    ``inf`` or ``NaN``.
+
+    >>> finite_json({"mse": float("inf"), "points": [1.5, float("nan")], "form": "amdahl"})
+    {'mse': None, 'points': [1.5, None], 'form': 'amdahl'}
+    """
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {key: finite_json(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [finite_json(value) for value in data]
+    return data
+
+
+def json_text(data: Any) -> str:
+    """``data`` as indented JSON, non-finite numbers as ``null``."""
     import json  # here: eval's start-up does not need it
 
-    json.dump(data, sys.stdout, indent=2, allow_nan=False)
-    sys.stdout.write("\n")
+    return json.dumps(finite_json(data), indent=2, allow_nan=False)
+
+
+def print_json(data: Any) -> None:
+    """Print ``data`` as indented JSON (non-finite numbers as ``null``)."""
+    sys.stdout.write(json_text(data) + "\n")
 
 
 def read_text_argument(value: str, what: str) -> str:
@@ -112,11 +135,17 @@ def read_text_argument(value: str, what: str) -> str:
     return value
 
 
-def print_notes(reports: Sequence[Any]) -> None:
-    """Each distinct note of the reports, once, on stderr."""
-    notes = (note for report in reports for note in report.record.get("notes", ()))
-    for note in dict.fromkeys(notes):
-        print(f"note: {note}", file=sys.stderr)
+def note(args: argparse.Namespace, text: str) -> None:
+    """``note: text`` on stderr, unless ``--quiet``."""
+    if not quiet(args):
+        print(f"note: {text}", file=sys.stderr)
+
+
+def print_notes(args: argparse.Namespace, reports: Sequence[Any]) -> None:
+    """Each distinct note of the reports, once, on stderr (unless ``--quiet``)."""
+    notes = (text for report in reports for text in report.record.get("notes", ()))
+    for text in dict.fromkeys(notes):
+        note(args, text)
 
 
 def private_hypothesis_home() -> None:

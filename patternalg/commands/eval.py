@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..algebra import Semantics
 from ..domains import as_json as extrapolated_json
@@ -11,7 +10,14 @@ from ..explanation import explain
 from ..pointwise import collect_bindings
 from ..render import as_json, as_latex
 from ..syntax import parse
-from .common import add_model_options, load_library, print_json, read_text_argument, unit_option
+from .common import (
+    add_model_options,
+    load_library,
+    note,
+    print_json,
+    read_text_argument,
+    unit_option,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,8 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=range(1, 18),
         default=None,
         metavar="N",
-        help="significant digits of a value (1-17; default 15: no float noise such as"
-        " 53618.49999999999)",
+        help="significant digits of a value or of each coefficient of a closed form in text"
+        " (1-17; default: a coefficient's shortest exact form, a value as precise as the"
+        " atoms' coefficients, at least 15 digits: no float noise such as 53618.49999999999)",
     )
     parser.add_argument(
         "--explain",
@@ -63,8 +70,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{as_latex(result.expr)} \\; \\mathrm{{{result.unit}}}")
     else:
         print(result.text(args.digits))
-        for note in notes:
-            print(f"note: {note}", file=sys.stderr)
+        for text in notes:
+            note(args, text)
     for line in explained:
         print(line)
     return 0

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import shutil
 import sys
 import tempfile
 import textwrap
-import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -24,7 +22,8 @@ from ..forms import FORMS, Form, Option, form_class
 from ..forms.base import FitReport
 from ..quality import quality_line
 from ..toml_writer import table_text
-from .common import add_format_option
+from .common import add_format_option, json_text, note
+from .progress import progress
 
 #: how a Cube set's processes and threads become repetitions (``measurements.cube.SCALINGS``)
 SCALINGS = ("weak", "weak_threaded", "strong")
@@ -118,22 +117,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_family_options(parser, families.values())
 
 
-class Progress:
-    """``fitting: done/total kernels`` on stderr, if it is a terminal and fitting is slow."""
-
-    def __init__(self) -> None:
-        self.start, self.shown = time.perf_counter(), False
-
-    def __call__(self, done: int, total: int) -> None:
-        if sys.stderr.isatty() and time.perf_counter() - self.start > 1.0:
-            sys.stderr.write(f"\rfitting: {done}/{total} kernels")
-            self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r" + " " * 40 + "\r")
-
-
 def _options(cls: type[Form], args: argparse.Namespace) -> dict[str, Any]:
     """The family's options given on the command line; a flag it does not have is an error."""
     declared = {option.name for option in cls.fit_options}
@@ -166,7 +149,7 @@ class _Output:
         text = self.text
         for report in reports:
             if self.json:
-                record = json.dumps(report.record, indent=2, allow_nan=False)
+                record = json_text(report.record)
                 text.write(("[\n" if not self.count else ",\n") + textwrap.indent(record, "  "))
             else:
                 text.write(self.summary(report) + "\n")
@@ -216,11 +199,13 @@ def _fit_batches(
 
     first = None
     try:
-        for data, reports in cls.fit_batches(  # type: ignore[attr-defined]
-            args.file, metric=args.metric, input_format=args.input_format, **options
-        ):
-            first = first or data
-            output.add(reports)
+        with progress(args, "fitting", "kernels") as bar:
+            for data, reports in cls.fit_batches(  # type: ignore[attr-defined]
+                args.file, metric=args.metric, input_format=args.input_format, **options
+            ):
+                first = first or data
+                output.add(reports)
+                bar(output.count)
     except Irregular:
         return None
     return first
@@ -240,11 +225,8 @@ def _fit_all(
     allow = args.allow_nonpositive or data.format == "cube"
     for warning in checked(data, cls.name, mapped=mapped, allow_nonpositive=allow):
         print(f"warning: {warning}", file=sys.stderr)
-    progress = Progress()
-    try:
-        output.add(cls.fit_each(data, progress=progress, **options))
-    finally:
-        progress.close()
+    with progress(args, "fitting", "kernels") as bar:
+        output.add(cls.fit_each(data, progress=bar, **options))
     return data
 
 
@@ -271,7 +253,7 @@ def run(args: argparse.Namespace) -> int:
     except BaseException as error:
         output.discard(error)
         raise
-    for note in cls.notes(data, options):
-        print(f"note: {note}", file=sys.stderr)
+    for text in cls.notes(data, options):
+        note(args, text)
     output.publish()
     return 0

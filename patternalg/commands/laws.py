@@ -19,6 +19,7 @@ from .common import (
     print_json,
     private_hypothesis_home,
 )
+from .progress import progress
 
 if TYPE_CHECKING:  # the checker imports hypothesis: only the commands that check load it
     from ..laws import CheckResult, Law
@@ -113,9 +114,23 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
         validate(law, library)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
     semantics = list(Semantics) if args.semantics == "both" else [Semantics.of(args.semantics)]
-    results = [
-        check(law, library, s, examples=args.examples, seed=seed) for law in laws for s in semantics
-    ]
+    pairs = [(law, s) for law in laws for s in semantics]
+    total = len(pairs) * args.examples
+    results = []
+    with progress(args, "checking", "examples") as bar:
+        for law, s in pairs:
+            before = len(results) * args.examples
+            results.append(
+                check(
+                    law,
+                    library,
+                    s,
+                    examples=args.examples,
+                    seed=seed,
+                    progress=lambda done, _, before=before: bar(before + done, total),
+                )
+            )
+            bar(len(results) * args.examples, total)
     if args.format == "json":
         print_json([{**r.to_json(), "seed": seed} for r in results])
     else:

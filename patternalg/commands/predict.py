@@ -8,6 +8,7 @@ from typing import Any
 from ..atomic_write import check_writable
 from ..library import ModelLibrary
 from .common import add_format_option, print_json, print_notes
+from .progress import progress
 
 
 def add_performance_options(parser: argparse.ArgumentParser) -> None:
@@ -85,17 +86,19 @@ def run(args: argparse.Namespace) -> int:
 
     if args.out:
         check_writable(args.out)  # before the work, not after it
-    reports = predict_file(
-        args.file,
-        metric=args.metric,
-        higher_is_better=args.higher_is_better,
-        param=args.param,
-        upto=args.upto,
-        checkpoints=args.checkpoints,
-        unit=args.unit,
-        interpolate=args.interpolate,
-    )
-    print_notes(reports)
+    with progress(args, "predicting", "workloads") as bar:
+        reports = predict_file(
+            args.file,
+            metric=args.metric,
+            higher_is_better=args.higher_is_better,
+            param=args.param,
+            upto=args.upto,
+            checkpoints=args.checkpoints,
+            unit=args.unit,
+            interpolate=args.interpolate,
+            progress=bar,
+        )
+    print_notes(args, reports)
     if args.out:  # written before anything is printed as a result
         ModelLibrary([r.model for r in reports]).save(args.out)
     if args.format == "json":

@@ -10,6 +10,7 @@ from typing import Any
 from ..errors import Location, PatternalgError
 from .common import print_json
 from .predict import _one_or_all, add_performance_options
+from .progress import progress
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -97,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
 
     threads = thread_column(args.param)
     workloads = read_performance(args.file, args.metric, args.higher_is_better, threads)
-    records = [tune_workload(w, args) for w in workloads]
+    with progress(args, "tuning", "workloads") as bar:
+        records = [tune_workload(w, args) for w in bar.iterate(workloads, len(workloads))]
     if args.format == "json":
         print_json(_one_or_all(records))
         return 0

@@ -288,6 +288,11 @@ def _solvable(piece: sympy.Expr, s: sympy.Symbol) -> bool:
         if form is None:
             return False
         growths = [g for g, _ in form.items()]
+        # sympy.solve did not return on x^60 + a*x + b, nor on a root beyond any float
+        # (1e300*x = c*x*log2(x)): high degrees and wide coefficient spreads are bracketed
+        sizes = [abs(float(c)) for _, c in form.items()]
+        if growths and (max(i for i, _ in growths) > 4 or max(sizes) > 1e100 * min(sizes)):
+            return False
         return len(growths) <= 2 or (len(growths) <= 3 and all(j == 0 for _, j in growths))
     return bool(piece.is_rational_function(s))
 
@@ -321,7 +326,9 @@ def _bisect(f: Callable[[float], float], a: float, b: float) -> float:
     """A root of ``f`` between ``a`` and ``b`` (signs differ) to a relative RTOL."""
     fa = f(a)
     while abs(b - a) > RTOL * max(abs(a), abs(b)):
-        mid = math.sqrt(a * b) if a > 0 else (a + b) / 2
+        mid = math.sqrt(a) * math.sqrt(b) if a > 0 else (a + b) / 2  # a*b underflowed
+        if not min(a, b) < mid < max(a, b):  # no double between them (a root at 1e-303)
+            break
         fm = f(mid)
         if fm == 0:
             return mid
@@ -336,7 +343,7 @@ def _golden_min(f: Callable[[float], float], a: float, b: float) -> float:
     """The minimiser of a unimodal ``f`` on [a, b] to a relative RTOL."""
     ratio = (math.sqrt(5) - 1) / 2
     c, d = b - ratio * (b - a), a + ratio * (b - a)
-    while abs(b - a) > RTOL * max(abs(a), abs(b)):
+    while abs(b - a) > RTOL * max(abs(a), abs(b)) and a < c < d < b:
         if f(c) < f(d):
             b, d = d, c
             c = b - ratio * (b - a)
@@ -360,7 +367,11 @@ def _numeric_roots(diff: Callable[[np.ndarray], np.ndarray], scan: np.ndarray) -
     roots += [float(scan[i]) for i in np.nonzero(d == 0)[0]]
     size = np.abs(d)
     for i in range(1, len(scan) - 1):
-        if size[i] <= size[i - 1] and size[i] <= size[i + 1] and sign[i - 1] == sign[i + 1] != 0:
+        lowest = size[i] <= size[i - 1] and size[i] <= size[i + 1]
+        # a plateau (overflowed to inf, or a constant difference) has no touch: without this,
+        # each of its scan points ran a golden-section search (x^60 against x: 30 s)
+        plateau = size[i] == size[i - 1] == size[i + 1] or not np.isfinite(size[i])
+        if lowest and not plateau and sign[i - 1] == sign[i + 1] != 0:
             best = _golden_min(lambda v: abs(scalar(v)), float(scan[i - 1]), float(scan[i + 1]))
             roots.append(best)
     return roots

@@ -365,7 +365,11 @@ class _Values:
             elif isinstance(node, TPool):
                 value = self.numbers[node.body] / float(node.count)
             else:  # atoms and mapReduces: the reference evaluation, once each
-                value = float(at_point(node, self.library, self.at).expr)
+                expr = at_point(node, self.library, self.at).expr
+                if expr.free_symbols:  # float() of it was a TypeError
+                    names = ", ".join(sorted(s.name for s in expr.free_symbols))
+                    raise EvaluationError(f"{node}: no value for {names} (bind it with --at)")
+                value = float(expr)
             self.numbers[node] = value
         return self.numbers[term]
 

@@ -17,7 +17,7 @@ grammar); user text never reaches ``lambdify``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,12 +82,17 @@ class Compiled:
         """Whether the term has a pipe outside mapReduces (so a bottleneck to name)."""
         return self.stages != (str(self.term),)
 
-    def _args(self, grid: Mapping[str, np.ndarray]) -> list[np.ndarray]:
-        missing = [s for s in self.symbols if s not in grid]
+    def require(self, names: Iterable[str]) -> None:
+        """An error unless every free symbol is one of ``names`` (bound or swept)."""
+        given = set(names)
+        missing = [s for s in self.symbols if s not in given]
         if missing:
             raise EvaluationError(
                 f"{self.term}: no value for {', '.join(missing)} (bind it with --at or --over)"
             )
+
+    def _args(self, grid: Mapping[str, np.ndarray]) -> list[np.ndarray]:
+        self.require(grid)
         return [np.asarray(grid[s], dtype=float) for s in self.symbols]
 
     def _shape(self, grid: Mapping[str, np.ndarray]) -> tuple[int, ...]:

@@ -17,6 +17,7 @@ feasible assignments are enumerated exhaustively, in numpy.
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ from ..bindings import as_value
 from ..domains import range_notes
 from ..errors import EvaluationError
 from ..library import AtomicModel
+from ..limits import MAX_ASSIGNMENTS
 from ..pointwise import at_point
 from ..syntax import parse
 from ..terms import Atom, Term, TPool
@@ -323,6 +325,12 @@ def optimize(
         raise EvaluationError(
             f"the budgets leave {', '.join(unbounded)} unbounded (add e.g. --budget "
             f"'{unbounded[0]}<=64')"
+        )
+    space = math.prod(upper)
+    if space > MAX_ASSIGNMENTS:  # a+b<=10^50 searched until memory or patience was gone
+        raise EvaluationError(
+            f"the budgets allow about {space:.3g} assignments of {', '.join(names)} (limit: "
+            f"{MAX_ASSIGNMENTS:,}); tighten them"
         )
     if any(u < 1 for u in upper) or _feasible_none(parsed_budgets, upper):
         raise EvaluationError(

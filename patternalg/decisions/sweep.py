@@ -75,6 +75,8 @@ def prepare(
                     f"--over {axis.name}: {axis.name} counts threads; its values must be "
                     "positive integers"
                 )
+    for c in compiled:  # before compare solves for crossovers with a symbol still free
+        c.require(names)
     grid = dict(zip(names, np.meshgrid(*(a.values for a in axes), indexing="ij"), strict=True))
     return Prepared(compiled, grid, library, unit, notes)
 

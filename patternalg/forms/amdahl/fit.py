@@ -129,6 +129,8 @@ def fit_joint(
     from scipy.optimize import least_squares
 
     scale = float(np.max(np.abs(x))) or 1.0
+    unit = float(np.max(np.abs(t)))  # times near 1: 1e300 or 1e-300 do not overflow
+    t = t / unit
     powers = (x / scale)[:, None] ** np.arange(degree + 1)
     share = lambda a: a / p + 1 - a  # noqa: E731 - the Amdahl factor of T_seq
 
@@ -141,12 +143,25 @@ def fit_joint(
         return np.column_stack([d_coef, d_alpha])
 
     coefficients, alpha = start
-    theta0 = np.append(coefficients * scale ** np.arange(degree + 1), np.clip(alpha, 0.0, 1.0))
+    theta0 = np.append(
+        coefficients / unit * scale ** np.arange(degree + 1), np.clip(alpha, 0.0, 1.0)
+    )
     lower = np.append(np.full(degree + 1, -np.inf), 0.0)
     upper = np.append(np.full(degree + 1, np.inf), 1.0)
-    result = least_squares(residuals, theta0, jac=jacobian, bounds=(lower, upper), x_scale="jac")
+    try:
+        with np.errstate(all="ignore"):
+            if not (np.isfinite(residuals(theta0)).all() and np.isfinite(jacobian(theta0)).all()):
+                raise ValueError("non-finite residuals")
+            result = least_squares(
+                residuals, theta0, jac=jacobian, bounds=(lower, upper), x_scale="jac"
+            )
+    except ValueError:  # scipy's "array must not contain infs or NaNs" on overflow
+        raise FitError(
+            f"the joint fit of alpha cannot weigh times from {np.min(np.abs(t)) * unit:.3g} to "
+            f"{unit:.3g} (relative errors overflow); use --alpha highest or rescale the times"
+        ) from None
     theta = result.x
-    return theta[:-1] / scale ** np.arange(degree + 1), float(theta[-1])
+    return theta[:-1] * unit / scale ** np.arange(degree + 1), float(theta[-1])
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,11 +90,12 @@ def predict_file(
     checkpoints: int = CHECKPOINTS,
     unit: str | None = None,
     interpolate: str = "auto",
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[PredictionReport]:
     """``patternalg predict FILE``: one report per workload of a CSV file.
 
     ``param`` names the thread column (``NAME=p``); ``upto`` defaults to twice the highest
-    measured thread count of each workload.
+    measured thread count of each workload; ``progress(done, total)`` is called after each.
     """
     threads = thread_column(param)
     workloads = read_performance(path, metric, higher_is_better, threads)
@@ -112,4 +113,6 @@ def predict_file(
             )
         last = upto or 2 * int(workload.p.max())
         reports.append(fit_model(workload, last, checkpoints, unit, interpolate, notes))
+        if progress is not None:
+            progress(len(reports), len(workloads))
     return reports
