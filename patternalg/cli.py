@@ -23,21 +23,23 @@ __all__ = ["main", "COMMANDS"]
 
 QUIET_HELP = "no progress bars and no notes on stderr (errors and warnings still show)"
 
-#: sub-command -> module with ``add_arguments(parser)`` and ``run(args) -> int``
-COMMANDS: dict[str, tuple[str, str]] = {
-    "eval": ("patternalg.commands.eval", "evaluate a term to its closed-form model"),
-    "models": ("patternalg.commands.models", "list the model library"),
-    "fit": ("patternalg.commands.fit", "fit atomic models to measurements"),
-    "laws": ("patternalg.commands.laws", "check the built-in laws of the algebra"),
-    "check": ("patternalg.commands.check", "prove or refute a law, e.g. 'pipe(A, B) <= seq(A, B)'"),
-    "predict": ("patternalg.commands.predict", "PreSca: predict scalability from measurements"),
-    "tune": ("patternalg.commands.tune", "simulate the OPreSca and Binsearch thread tuners"),
-    "sweep": ("patternalg.commands.sweep", "tabulate models over a grid of sizes or counts"),
-    "compare": ("patternalg.commands.compare", "which design is fastest where, with crossovers"),
-    "optimize": ("patternalg.commands.optimize", "the best thread counts under linear budgets"),
-    "explore": ("patternalg.commands.explore", "designs reachable by the laws, ranked"),
-    "plot": ("patternalg.commands.plot", "pictures (PNG, SVG, PDF) of models, fits and designs"),
-}
+#: each sub-command and its one-line help; its module ``patternalg.commands.NAME`` has
+#: ``add_arguments(parser)`` and ``run(args) -> int``
+_TABLE = """
+eval      evaluate a term to its closed-form model
+models    list the model library
+fit       fit atomic models to measurements
+laws      check the built-in laws of the algebra
+check     prove or refute a law, e.g. 'pipe(A, B) <= seq(A, B)'
+predict   PreSca: predict scalability from measurements
+tune      simulate the OPreSca and Binsearch thread tuners
+sweep     tabulate models over a grid of sizes or counts
+compare   which design is fastest where, with crossovers
+optimize  the best thread counts under linear budgets
+explore   designs reachable by the laws, ranked
+plot      pictures (PNG, SVG, PDF) of models, fits and designs
+"""
+COMMANDS: dict[str, str] = dict(line.split(maxsplit=1) for line in _TABLE.strip().splitlines())
 
 
 class _Parser(argparse.ArgumentParser):
@@ -59,7 +61,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name, (module, help_text) in COMMANDS.items():
+    for name, help_text in COMMANDS.items():
+        module = f"patternalg.commands.{name}"
         command = sub.add_parser(name, help=help_text, description=help_text)
         command.add_argument(
             "--debug",

@@ -37,6 +37,7 @@ from . import strategies as pst
 from .algebra import Derivation, Semantics, evaluate
 from .arith import format_expr
 from .bindings import counts
+from .callbacks import Progress
 from .display import HtmlTable
 from .errors import EvaluationError
 from .library import AtomicModel, ModelLibrary
@@ -520,7 +521,7 @@ def _search(
     examples: int,
     seed: int,
     asymptotic: bool,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress = None,
 ) -> tuple[_Found | None, int]:
     """Run hypothesis on the law: the shrunk failure (if any) and the examples tried until
     found; ``progress(tried, examples)`` after each example."""
@@ -630,7 +631,7 @@ def check(
     *,
     examples: int = 100,
     seed: int = 0,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress = None,
 ) -> CheckResult:
     """Prove, or search for a counterexample of, ``law`` under ``semantics``.
 

@@ -37,7 +37,7 @@ from ..terms import Term
 from .grid import Axis, parse_axis
 from .numeric import Compiled
 from .options import DEFAULT_RANGE
-from .results import Tabular, negative_note, number
+from .results import Tabular, fields_json, negative_note, number
 from .sweep import Sweep, prepare, tabulate
 
 __all__ = ["Crossover", "Interval", "Region", "Comparison", "compare", "DEFAULT_RANGE"]
@@ -63,14 +63,7 @@ class Crossover:
 
     def to_json(self) -> dict[str, Any]:
         """``{symbol, value, exact, kind, designs, model_value}``."""
-        return {
-            "symbol": self.symbol,
-            "value": self.value,
-            "exact": self.exact,
-            "kind": self.kind,
-            "designs": list(self.designs),
-            "model_value": self.model_value,
-        }
+        return fields_json(self)
 
 
 @dataclass(frozen=True)

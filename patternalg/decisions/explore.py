@@ -39,7 +39,7 @@ from ..pointwise import at_point
 from ..symbols import symbol
 from ..syntax import parse
 from ..terms import MapReduce, Pipe, Seq, Term, TPool
-from .results import Tabular, in_unit, negative_note, with_unit
+from .results import Tabular, fields_json, in_unit, negative_note, with_unit
 
 __all__ = ["Rewrite", "Design", "Exploration", "explore", "thread_count", "LAW_SEMANTICS", "RULES"]
 
@@ -68,14 +68,7 @@ class Rewrite:
 
     def to_json(self) -> dict[str, Any]:
         """``{law, direction, relation, semantics, before, after}``."""
-        return {
-            "law": self.law,
-            "direction": self.direction,
-            "relation": self.relation,
-            "semantics": list(self.semantics),
-            "before": self.before,
-            "after": self.after,
-        }
+        return fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -90,13 +83,7 @@ class Design:
 
     def to_json(self) -> dict[str, Any]:
         """``{term, value, model, threads, rewrites}``."""
-        return {
-            "term": self.term,
-            "value": self.value,
-            "model": self.model,
-            "threads": self.threads,
-            "rewrites": [r.to_json() for r in self.rewrites],
-        }
+        return fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -114,16 +101,7 @@ class Exploration(Tabular):
 
     def to_json(self) -> dict[str, Any]:
         """``{start, threads, at, designs, visited, complete, unit, notes}``."""
-        return {
-            "start": self.start,
-            "threads": self.threads,
-            "at": dict(self.at),
-            "designs": [d.to_json() for d in self.designs],
-            "visited": self.visited,
-            "complete": self.complete,
-            "unit": self.unit,
-            "notes": list(self.notes),
-        }
+        return {**fields_json(self), "at": dict(self.at)}
 
     def header(self) -> list[str]:
         """Columns of the ranking."""

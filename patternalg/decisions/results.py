@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import math
 from collections.abc import Mapping, Sequence
@@ -14,7 +15,7 @@ from ..library import AtomicModel, ModelLibrary
 from ..terms import Term
 from ..units import check_unit, converted_note, in_one_unit
 
-__all__ = ["Tabular", "table_csv", "in_unit", "with_unit", "number", "negative_note"]
+__all__ = ["Tabular", "fields_json", "table_csv", "in_unit", "with_unit", "number", "negative_note"]
 
 
 def number(value: float) -> float | None:
@@ -35,6 +36,25 @@ def table_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     for row in rows:
         writer.writerow(["" if v is None else v for v in row])
     return out.getvalue()
+
+
+def fields_json(result: Any) -> dict[str, Any]:
+    """A dataclass result's fields as JSON values, in field order: tuples become lists,
+    nested results their ``to_json()``.
+
+    >>> from patternalg.decisions.explore import Rewrite
+    >>> fields_json(Rewrite("pipe_comm", "->", "==", ("exact",), "pipe(a, b)", "pipe(b, a)"))
+    {'law': 'pipe_comm', 'direction': '->', 'relation': '==', 'semantics': ['exact'], 'before': 'pipe(a, b)', 'after': 'pipe(b, a)'}
+    """
+    return {f.name: _json_value(getattr(result, f.name)) for f in dataclasses.fields(result)}
+
+
+def _json_value(value: Any) -> Any:
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    if isinstance(value, tuple | list):
+        return [_json_value(item) for item in value]
+    return value
 
 
 class Tabular(HtmlTable):

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import sympy
 
+from ..callbacks import Progress
 from ..display import HtmlTable
 from ..errors import EvaluationError, FitError, ModelFileError, ParseError
 from ..model import COMMON_KEYS, AtomicModel, model_table
@@ -479,10 +480,7 @@ class Form(ABC):
 
     @classmethod
     def _fit(
-        cls: type[F],
-        series: Sequence[Any],
-        options: Mapping[str, Any],
-        progress: Callable[[int, int], None] | None = None,
+        cls: type[F], series: Sequence[Any], options: Mapping[str, Any], progress: Progress = None
     ) -> list[F]:
         """Fitted models of ``series`` (contract 3's ``Series``), one each.
 
@@ -554,7 +552,7 @@ class Form(ABC):
         cls,
         data: Any,
         *,
-        progress: Callable[[int, int], None] | None = None,
+        progress: Progress = None,
         **options: Any,
     ) -> list[FitReport]:
         """One :class:`FitReport` per series of ``data``; ``progress(done, total)`` if given."""
@@ -588,9 +586,7 @@ class Form(ABC):
         ]
 
     @classmethod
-    def _unit(
-        cls, series: Any, options: Mapping[str, Any], column_unit: str | None = None
-    ) -> str:
+    def _unit(cls, series: Any, options: Mapping[str, Any], column_unit: str | None = None) -> str:
         """The unit of a model fitted to ``series``: ``--unit`` or the value column's
         (``time_ms``), checked (:func:`patternalg.units.measured_unit`)."""
         from ..units import measured_unit
@@ -697,7 +693,9 @@ class FitReport(HtmlTable):
         stats = self.fitted.statistics
         r2 = stats.get("ar2", stats.get("r2"))
         domain = ", ".join(f"{k} in [{lo:g}, {hi:g}]" for k, (lo, hi) in self.fitted.domain.items())
-        return [[self.atom, self.kernel, self.fitted.text(), self.unit, stats.get("smape"), r2, domain]]
+        return [
+            [self.atom, self.kernel, self.fitted.text(), self.unit, stats.get("smape"), r2, domain]
+        ]
 
     def plot(self, ax: Any = None, *, extend_to: float | None = None) -> Any:
         """The measurements (median, min-max) with the model over them and, dashed, beyond

@@ -154,4 +154,3 @@ class Amdahl(Form):
             f"fit of {series.path}, kernel {series.kernel}: extended Amdahl (paper 002), "
             f"alpha by {options['alpha_method']}"
         )
-

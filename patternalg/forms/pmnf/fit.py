@@ -15,13 +15,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ...arith import FUNCTIONS
+from ...callbacks import Progress
 from ...errors import FitError
 from ...pmnf.blocks import BUILDING_BLOCKS
 from .basic import select_basic
@@ -157,10 +158,7 @@ def fit_matrix(x: np.ndarray, y: np.ndarray, modeler: str) -> list[Fitted]:
 
 
 def fit_series(
-    series: Sequence[Any],
-    modeler: str,
-    aggregate: str,
-    progress: Callable[[int, int], None] | None = None,
+    series: Sequence[Any], modeler: str, aggregate: str, progress: Progress = None
 ) -> list[Fitted]:
     """Fit every series (one parameter each); all kernels sharing their points at once.
 

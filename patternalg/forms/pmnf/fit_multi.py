@@ -18,7 +18,7 @@ and :func:`multi_text` / :func:`multi_expr` write a result as the grammar's arit
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ import numpy as np
 import sympy
 
 from ...arith import FUNCTIONS
+from ...callbacks import Progress
 from ...errors import FitError
 from ...symbols import log2, symbol
 from .fit import parse_param_options
@@ -138,10 +139,7 @@ def check_series(s: Any) -> None:
 
 
 def fit_multi(
-    series: Sequence[Any],
-    modeler: str,
-    aggregate: str,
-    progress: Callable[[int, int], None] | None = None,
+    series: Sequence[Any], modeler: str, aggregate: str, progress: Progress = None
 ) -> list[MultiFitted]:
     """Fit every series (2 or 3 parameters); kernels measured at the same points at once.
 
@@ -178,7 +176,7 @@ def fitted_models(
     param: Iterable[str],
     modeler: str,
     aggregate: str,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress = None,
 ) -> list[dict[str, Any]]:
     """Per series the keyword arguments of a fitted PMNF: values, domain, statistics, expr."""
     parameters, path = series[0].parameters, series[0].path

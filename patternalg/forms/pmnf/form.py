@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 
 import sympy
 
+from ...callbacks import Progress
 from ...errors import FitError
 from ..base import Form, Option, Parameter, aggregate_option, unit_option
 
@@ -82,10 +83,7 @@ class PMNF(Form):
 
     @classmethod
     def _fit(
-        cls,
-        series: Sequence[Any],
-        options: Mapping[str, Any],
-        progress: Callable[[int, int], None] | None = None,
+        cls, series: Sequence[Any], options: Mapping[str, Any], progress: Progress = None
     ) -> list[PMNF]:
         from .fit import fit_series
 

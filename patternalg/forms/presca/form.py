@@ -11,11 +11,12 @@ True
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import sympy
 
+from ...callbacks import Progress
 from ..base import Form, Option, Parameter, unit_option
 from .algorithm import CHECKPOINTS, Prediction, plan
 from .interpolation import INTERPOLATIONS
@@ -112,10 +113,7 @@ class Presca(Form):
     # --- fitting ------------------------------------------------------------------------
     @classmethod
     def _fit(
-        cls,
-        series: Sequence[Any],
-        options: Mapping[str, Any],
-        progress: Callable[[int, int], None] | None = None,
+        cls, series: Sequence[Any], options: Mapping[str, Any], progress: Progress = None
     ) -> list[Presca]:
         threads = thread_column(options["param"] or ())
         models = []
@@ -167,9 +165,7 @@ class Presca(Form):
         return direction(name, None if better is None else better == "higher", path)
 
     @classmethod
-    def _unit(
-        cls, series: Any, options: Mapping[str, Any], column_unit: str | None = None
-    ) -> str:
+    def _unit(cls, series: Any, options: Mapping[str, Any], column_unit: str | None = None) -> str:
         """The value column's unit, else ``ns`` for a time and ``dimensionless`` for a
         throughput or a speed-up (:func:`patternalg.units.measured_unit`)."""
         from ...measurements.names import split_unit

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ...arith import format_expr
+from ...callbacks import Progress
 from ...errors import FitError
 from ...model import AtomicModel
 from ...units import measured_unit
@@ -90,7 +91,7 @@ def predict_file(
     checkpoints: int = CHECKPOINTS,
     unit: str | None = None,
     interpolate: str = "auto",
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress = None,
 ) -> list[PredictionReport]:
     """``patternalg predict FILE``: one report per workload of a CSV file.
 

@@ -13,7 +13,14 @@ from ...measurements.model import Series
 from ...measurements.names import split_unit
 from .algorithm import CHECKPOINTS, Prediction, predict
 
-__all__ = ["KNOWN_METRICS", "Workload", "direction", "thread_column", "workload", "read_performance"]
+__all__ = [
+    "KNOWN_METRICS",
+    "Workload",
+    "direction",
+    "thread_column",
+    "workload",
+    "read_performance",
+]
 
 #: metric names whose direction is known: True = higher is better
 KNOWN_METRICS = {"time": False, "throughput": True, "speedup": True}
