@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["Progress"]
+__all__ = ["ProgressCallback"]
 
 #: ``progress(done, total)``, called as work advances (the CLI draws it; None: nobody asks)
-Progress = Callable[[int, int], None] | None
+ProgressCallback = Callable[[int, int], None] | None

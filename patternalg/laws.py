@@ -37,7 +37,7 @@ from . import strategies as pst
 from .algebra import Derivation, Semantics, evaluate
 from .arith import format_expr
 from .bindings import counts
-from .callbacks import Progress
+from .callbacks import ProgressCallback
 from .display import HtmlTable
 from .errors import EvaluationError
 from .library import AtomicModel, ModelLibrary
@@ -521,7 +521,7 @@ def _search(
     examples: int,
     seed: int,
     asymptotic: bool,
-    progress: Progress = None,
+    progress: ProgressCallback = None,
 ) -> tuple[_Found | None, int]:
     """Run hypothesis on the law: the shrunk failure (if any) and the examples tried until
     found; ``progress(tried, examples)`` after each example."""
@@ -631,7 +631,7 @@ def check(
     *,
     examples: int = 100,
     seed: int = 0,
-    progress: Progress = None,
+    progress: ProgressCallback = None,
 ) -> CheckResult:
     """Prove, or search for a counterexample of, ``law`` under ``semantics``.
 

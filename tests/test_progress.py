@@ -66,10 +66,13 @@ def _commands(tmp_path: Path) -> list[tuple[list[str], str]]:
         (["laws", "--examples", "1", "--seed", "1", "--semantics", "exact"], "checking"),
         (["predict", presca, "--upto", "16"], "predicting"),
         (["tune", presca, "--runs", "2", "--seed", "1"], "tuning"),
+        (["explore", "pipe(qsort, inc)", "--threads", "4", "--at", "x=1024"], "exploring"),
+        (["optimize", "seq(tpool_a(qsort), tpool_b(inc))", "--budget", "a+b<=8", "--at",
+          "x=1024"], "optimizing"),  # monotone: a branch and bound
     ]
 
 
-@pytest.mark.parametrize("index", range(6))
+@pytest.mark.parametrize("index", range(8))
 def test_a_bar_on_a_terminal_none_elsewhere_or_with_quiet(index, tmp_path, monkeypatch, capsys):
     args, label = _commands(tmp_path)[index]
     status, out, err = _run(args, monkeypatch, capsys, terminal=True)

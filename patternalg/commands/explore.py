@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..callbacks import ProgressCallback
 from .common import add_model_options, read_text_argument
 from .decide import emit, point_and_library
+from .progress import progress
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,11 +29,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    emit(args, solve(args, args.term))
+    with progress(args, "exploring", "designs") as bar:
+        result = solve(args, args.term, bar)
+    emit(args, result)
     return 0
 
 
-def solve(args: argparse.Namespace, term: str) -> Any:
+def solve(args: argparse.Namespace, term: str, bar: ProgressCallback = None) -> Any:
     """The :class:`~patternalg.decisions.explore.Exploration` the options ask for."""
     from ..decisions.explore import explore
 
@@ -40,5 +44,6 @@ def solve(args: argparse.Namespace, term: str) -> Any:
         threads=args.threads,
         top=args.top,
         expansions=args.expansions,
+        progress=bar,
         **point_and_library(args),
     )

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..callbacks import ProgressCallback
 from ..decisions.options import OBJECTIVES
 from ..errors import EvaluationError
 from .common import read_text_argument
 from .decide import add_point_options, axes, emit, point_and_library
+from .progress import progress
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_point_options(parser, over_help="optimise over a range of x, e.g. x=1e3..1e6:20:log")
 
 
-def solve(args: argparse.Namespace, term: str) -> Any:
+def solve(args: argparse.Namespace, term: str, bar: ProgressCallback = None) -> Any:
     """The :class:`~patternalg.decisions.optimize.Optimum` the options ask for."""
     from ..decisions.optimize import optimize
 
@@ -49,10 +51,13 @@ def solve(args: argparse.Namespace, term: str) -> Any:
         objective=args.objective,
         vary=args.vary,
         top=args.top,
+        progress=bar,
         **point_and_library(args),
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    emit(args, solve(args, args.term))
+    with progress(args, "optimizing", "assignments") as bar:
+        result = solve(args, args.term, bar)
+    emit(args, result)
     return 0

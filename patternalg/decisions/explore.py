@@ -31,6 +31,7 @@ import sympy
 
 from ..algebra import Semantics, evaluate
 from ..bindings import as_value
+from ..callbacks import ProgressCallback
 from ..domains import range_notes
 from ..errors import EvaluationError
 from ..library import AtomicModel
@@ -110,11 +111,15 @@ class Exploration(Tabular):
     def rows(self) -> list[list[Any]]:
         """One row per design; rewrites as ``law ->`` steps."""
         return [
-            [i + 1, d.term, d.value if d.value is not None else d.model, d.threads,
-             "; ".join(f"{r.law} {r.direction}" for r in d.rewrites)]
+            [
+                i + 1,
+                d.term,
+                d.value if d.value is not None else d.model,
+                d.threads,
+                "; ".join(f"{r.law} {r.direction}" for r in d.rewrites),
+            ]
             for i, d in enumerate(self.designs)
         ]
-
 
     def plot(self, ax: Any = None) -> Any:
         """The ranked designs' values as bars, best on top (matplotlib axes)."""
@@ -325,9 +330,7 @@ def _neighbours(
 class _Values:
     """Values of designs, memoised per sub-term: pointwise at a point, or normal forms."""
 
-    def __init__(
-        self, library: Mapping[str, AtomicModel], at: Mapping[str, sympy.Expr]
-    ) -> None:
+    def __init__(self, library: Mapping[str, AtomicModel], at: Mapping[str, sympy.Expr]) -> None:
         self.library, self.at = library, at
         self.mapping = {symbol(k): v for k, v in at.items()}
         self.numbers: dict[Term, float] = {}
@@ -397,13 +400,15 @@ def explore(
     expansions: int = 2_000,
     library: Mapping[str, AtomicModel] | None = None,
     unit: str | None = None,
+    progress: ProgressCallback = None,
 ) -> Exploration:
     """Designs reachable from ``term`` by law-justified rewrites within ``threads`` threads,
     best first (pointwise at ``at`` if it binds x, else by asymptotic growth); values in
     ``unit`` (default: the atoms' common unit; times of different units: ns).
 
     The search is best first: the most promising design found so far is rewritten next,
-    until none is left (``complete``) or ``expansions`` designs have been rewritten.
+    until none is left (``complete``) or ``expansions`` designs have been rewritten;
+    ``progress(expanded, expansions)`` after each.
     """
     budget = threads
     if budget < 1:
@@ -437,6 +442,8 @@ def explore(
             break
         *_, design = heapq.heappop(queue)
         expanded += 1
+        if progress is not None:
+            progress(expanded, expansions)
         for new, rule in _neighbours(design, slower, make):
             if new in parent or thread_count(new, counts) > budget:
                 continue

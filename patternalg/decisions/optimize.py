@@ -26,6 +26,7 @@ import numpy as np
 import sympy
 
 from ..bindings import as_value
+from ..callbacks import ProgressCallback
 from ..domains import range_notes
 from ..errors import EvaluationError
 from ..library import AtomicModel
@@ -113,7 +114,6 @@ class Optimum(Tabular):
             ranked.append(("even", self.even_split))
         return [[r, *(v for _, v in c.assignment), c.value, c.bottleneck] for r, c in ranked]
 
-
     def plot(self, ax: Any = None) -> Any:
         """The best assignments and the even split as bars, best on top (matplotlib axes)."""
         from ..plotting.results import plot_optimum
@@ -137,9 +137,7 @@ class Optimum(Tabular):
                 f"even split: {show(self.even_split)}"
                 + (f"; the best is {gain:.4g}x faster" if gain is not None else "")
             )
-        lines.append(
-            f"proven optimum by {self.method} ({self.evaluated} assignments evaluated)"
-        )
+        lines.append(f"proven optimum by {self.method} ({self.evaluated} assignments evaluated)")
         return lines
 
 
@@ -194,7 +192,9 @@ def _feasible(budgets: Sequence[Budget], upper: Sequence[float]) -> np.ndarray:
                 f"more than {MAX_EXHAUSTIVE:,} assignments to try: tighten the budgets "
                 "or fix some counts with --at"
             )
-        rows = np.hstack([np.repeat(rows, len(values), axis=0), np.tile(values, rows.shape[0])[:, None]])
+        rows = np.hstack(
+            [np.repeat(rows, len(values), axis=0), np.tile(values, rows.shape[0])[:, None]]
+        )
         keep = np.ones(rows.shape[0], dtype=bool)
         for budget in budgets:
             a = np.array(budget.coefficients)
@@ -252,11 +252,16 @@ def _branch_and_bound(
     budgets: Sequence[Budget],
     k: int,
     keep: int,
+    progress: ProgressCallback = None,
+    space: int = 0,
 ) -> tuple[_Best, int]:
-    """Depth-first over the counts in order; the last count is tried all at once."""
+    """Depth-first over the counts in order; the last count is tried all at once.
+    ``progress(evaluated, space)`` as it goes (``space``: the assignments at most)."""
     best, evaluated = _Best(keep), 0
     stack: list[tuple[float, ...]] = [()]
     while stack:
+        if progress is not None:
+            progress(evaluated, space)
         prefix = stack.pop()
         upper = upper_bounds(_reduced(budgets, prefix), k - len(prefix))
         if any(u < 1 for u in upper):
@@ -297,13 +302,15 @@ def optimize(
     library: Mapping[str, AtomicModel] | None = None,
     method: str = "auto",
     unit: str | None = None,
+    progress: ProgressCallback = None,
 ) -> Optimum:
     """Integer counts >= 1 for the free thread counts of ``term`` minimising its pointwise
     model at ``at`` (or its ``max``/``mean`` over ``over``) under linear ``budgets``; values
     in ``unit`` (default: the atoms' common unit; times of different units: ns).
 
     ``method``: ``auto`` (branch and bound where the model is provably monotone in every
-    count, else exhaustive), ``exhaustive`` or ``branch-and-bound``.
+    count, else exhaustive), ``exhaustive`` or ``branch-and-bound``; a branch and bound
+    calls ``progress(evaluated, assignments at most)`` as it goes.
     """
     parsed = parse(term) if isinstance(term, str) else term
     library, unit, notes = in_unit([parsed], library, unit)
@@ -356,13 +363,17 @@ def optimize(
     if method == "auto":
         chosen = "branch-and-bound" if _monotone(parsed, names, library) else "exhaustive"
     if chosen == "branch-and-bound":
-        kept, evaluated = _branch_and_bound(evaluate_rows, parsed_budgets, len(names), top + 1)
+        kept, evaluated = _branch_and_bound(
+            evaluate_rows, parsed_budgets, len(names), top + 1, progress, int(space)
+        )
     elif chosen == "exhaustive":
         rows = _feasible(parsed_budgets, upper)
         kept, evaluated = _Best(top + 1), len(rows)
         kept.offer(rows, evaluate_rows(rows))
     else:
-        raise EvaluationError(f"unknown method {method!r} (valid: auto, exhaustive, branch-and-bound)")
+        raise EvaluationError(
+            f"unknown method {method!r} (valid: auto, exhaustive, branch-and-bound)"
+        )
     ranked = kept.ranked()
     if not ranked:
         raise EvaluationError(f"{parsed}: the model has no finite value for any assignment")

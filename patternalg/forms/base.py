@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import sympy
 
-from ..callbacks import Progress
+from ..callbacks import ProgressCallback
 from ..display import HtmlTable
 from ..errors import EvaluationError, FitError, ModelFileError, ParseError
 from ..model import COMMON_KEYS, AtomicModel, model_table
@@ -480,7 +480,10 @@ class Form(ABC):
 
     @classmethod
     def _fit(
-        cls: type[F], series: Sequence[Any], options: Mapping[str, Any], progress: Progress = None
+        cls: type[F],
+        series: Sequence[Any],
+        options: Mapping[str, Any],
+        progress: ProgressCallback = None,
     ) -> list[F]:
         """Fitted models of ``series`` (contract 3's ``Series``), one each.
 
@@ -552,7 +555,7 @@ class Form(ABC):
         cls,
         data: Any,
         *,
-        progress: Progress = None,
+        progress: ProgressCallback = None,
         **options: Any,
     ) -> list[FitReport]:
         """One :class:`FitReport` per series of ``data``; ``progress(done, total)`` if given."""

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ...arith import FUNCTIONS
-from ...callbacks import Progress
+from ...callbacks import ProgressCallback
 from ...errors import FitError
 from ...pmnf.blocks import BUILDING_BLOCKS
 from .basic import select_basic
@@ -158,7 +158,7 @@ def fit_matrix(x: np.ndarray, y: np.ndarray, modeler: str) -> list[Fitted]:
 
 
 def fit_series(
-    series: Sequence[Any], modeler: str, aggregate: str, progress: Progress = None
+    series: Sequence[Any], modeler: str, aggregate: str, progress: ProgressCallback = None
 ) -> list[Fitted]:
     """Fit every series (one parameter each); all kernels sharing their points at once.
 

@@ -26,7 +26,7 @@ import numpy as np
 import sympy
 
 from ...arith import FUNCTIONS
-from ...callbacks import Progress
+from ...callbacks import ProgressCallback
 from ...errors import FitError
 from ...symbols import log2, symbol
 from .fit import parse_param_options
@@ -139,7 +139,7 @@ def check_series(s: Any) -> None:
 
 
 def fit_multi(
-    series: Sequence[Any], modeler: str, aggregate: str, progress: Progress = None
+    series: Sequence[Any], modeler: str, aggregate: str, progress: ProgressCallback = None
 ) -> list[MultiFitted]:
     """Fit every series (2 or 3 parameters); kernels measured at the same points at once.
 
@@ -176,7 +176,7 @@ def fitted_models(
     param: Iterable[str],
     modeler: str,
     aggregate: str,
-    progress: Progress = None,
+    progress: ProgressCallback = None,
 ) -> list[dict[str, Any]]:
     """Per series the keyword arguments of a fitted PMNF: values, domain, statistics, expr."""
     parameters, path = series[0].parameters, series[0].path

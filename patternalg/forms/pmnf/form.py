@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 import sympy
 
-from ...callbacks import Progress
+from ...callbacks import ProgressCallback
 from ...errors import FitError
 from ..base import Form, Option, Parameter, aggregate_option, unit_option
 
@@ -83,7 +83,7 @@ class PMNF(Form):
 
     @classmethod
     def _fit(
-        cls, series: Sequence[Any], options: Mapping[str, Any], progress: Progress = None
+        cls, series: Sequence[Any], options: Mapping[str, Any], progress: ProgressCallback = None
     ) -> list[PMNF]:
         from .fit import fit_series
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import sympy
 
-from ...callbacks import Progress
+from ...callbacks import ProgressCallback
 from ..base import Form, Option, Parameter, unit_option
 from .algorithm import CHECKPOINTS, Prediction, plan
 from .interpolation import INTERPOLATIONS
@@ -113,7 +113,7 @@ class Presca(Form):
     # --- fitting ------------------------------------------------------------------------
     @classmethod
     def _fit(
-        cls, series: Sequence[Any], options: Mapping[str, Any], progress: Progress = None
+        cls, series: Sequence[Any], options: Mapping[str, Any], progress: ProgressCallback = None
     ) -> list[Presca]:
         threads = thread_column(options["param"] or ())
         models = []

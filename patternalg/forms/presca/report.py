@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ...arith import format_expr
-from ...callbacks import Progress
+from ...callbacks import ProgressCallback
 from ...errors import FitError
 from ...model import AtomicModel
 from ...units import measured_unit
@@ -91,7 +91,7 @@ def predict_file(
     checkpoints: int = CHECKPOINTS,
     unit: str | None = None,
     interpolate: str = "auto",
-    progress: Progress = None,
+    progress: ProgressCallback = None,
 ) -> list[PredictionReport]:
     """``patternalg predict FILE``: one report per workload of a CSV file.
 
