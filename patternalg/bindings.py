@@ -183,11 +183,16 @@ def counts(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
                 yield "the key count o of the shuffle", node.shuffle.keys
 
 
+def symbols_of(term: Term, expr: sympy.Expr) -> set[str]:
+    """The names a binding may give a value for in ``term``, whose model is ``expr``: the
+    model's symbols, the symbols of its counts, and x."""
+    count_symbols = {s.name for _, c in counts(term) for s in c.free_symbols}
+    return {s.name for s in expr.free_symbols} | count_symbols | {"x"}
+
+
 def bind(term: Term, expr: sympy.Expr, bindings: Mapping[str, sympy.Expr]) -> sympy.Expr:
     """Substitute ``bindings`` into the model ``expr`` of ``term``, checking every name and count."""
-    free = {s.name for s in expr.free_symbols}
-    count_symbols = {s.name for _, c in counts(term) for s in c.free_symbols}
-    known = free | count_symbols | {"x"}
+    known = symbols_of(term, expr)
     for name in bindings:
         if name not in known:
             raise EvaluationError(

@@ -27,7 +27,7 @@ import sympy
 
 from .algebra import Derivation, Semantics, evaluate, m_mapreduce, m_pipe, m_seq, m_tpool
 from .arith import check_finite, format_expr
-from .bindings import as_value, bind, parse_binding
+from .bindings import as_value, bind, parse_binding, symbols_of
 from .errors import EvaluationError
 from .library import AtomicModel
 from .symbols import symbol, x
@@ -302,10 +302,13 @@ def at_point(
     semantics: Semantics | str = Semantics.ASYMPTOTIC,
     *,
     derivation: Derivation | None = None,
+    partial: bool = False,
 ) -> PointValue:
     """The model of ``term`` at ``bindings``: pipes of numbers are their pointwise maximum.
 
     ``derivation``, if given, is filled with the closed form's derivation (for ``--explain``).
+    With ``partial``, bindings of symbols ``term`` does not have are left out (a part of a
+    larger design, whose other parts have them); else they are an error.
 
     >>> from patternalg.syntax import parse
     >>> from patternalg.library import ModelLibrary
@@ -314,8 +317,11 @@ def at_point(
     """
     semantics = Semantics.of(semantics)
     values = {name: as_value(v) for name, v in bindings.items()}
+    model = pointwise_models(term, library, {})[id(term)]
+    if partial:
+        values = {k: v for k, v in values.items() if k in symbols_of(term, model)}
     mapping = {symbol(name): v for name, v in values.items()}
-    bind(term, pointwise_models(term, library, {})[id(term)], values)  # names, counts
+    bind(term, model, values)  # names, counts
     counted = {s: v for s, v in mapping.items() if s != x}
     shown = substitute_counts(term, counted) if counted else term
     derivation = derivation if derivation is not None else Derivation()

@@ -196,3 +196,25 @@ def test_designs_ranked_by_growth_state_the_unit_of_their_models():
     assert ranked.text()[-1] == "models in ns, ranked by their growth in x"
     at_a_point = explore("pipe(kernel, qsort)", threads=2, at={"x": 8}, library=IN_MS)
     assert at_a_point.text()[-1].endswith("(complete)")
+
+
+def test_a_binding_for_one_term_only(tmp_path, capsys):
+    """``--at phi=2`` binds the one term that has phi; a symbol no term has is one error line."""
+    from patternalg.cli import main
+
+    models = tmp_path / "phi.toml"
+    models.write_text('[models.k]\nmodel = "x*phi"\n')
+    lib = ["--models", str(models), "--format", "json"]
+    assert main(["compare", "k", "seq(qsort, inc)", "--at", "phi=2", "--over", "x=1..8", *lib]) == 0
+    crossings = json.loads(capsys.readouterr().out)["crossovers"]
+    # 2x = 1034.17 x log2(x) + 10 x  has no root for x >= 1: k wins everywhere, no crossover
+    assert crossings == []
+    assert main(["explore", "pipe(k, inc)", "--threads", "2", "--at", "phi=2", "--at", "x=4", *lib]) == 0
+    best = json.loads(capsys.readouterr().out)["designs"][0]
+    # 2 threads: tpool_2(seq(k, inc)) = (phi*x + 536.185*x) / 2 at x = 4, phi = 2
+    assert (best["term"], best["value"]) == ("tpool_2(seq(k, inc))", pytest.approx((8 + 2144.74) / 2))
+    explore = ["explore", "pipe(k, inc)", "--threads", "2", "--at", "x=4"]
+    for command in (["compare", "k", "inc"], explore):
+        assert main([*command, "--at", "psi=2", *lib]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0 and "psi" in err and "phi" in err

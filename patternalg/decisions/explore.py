@@ -346,7 +346,7 @@ class _Values:
             elif isinstance(node, TPool):
                 value = self.numbers[node.body] / float(node.count)
             else:  # atoms and mapReduces: the reference evaluation, once each
-                expr = at_point(node, self.library, self.at).expr
+                expr = at_point(node, self.library, self.at, partial=True).expr
                 if expr.free_symbols:  # float() of it was a TypeError
                     names = ", ".join(sorted(s.name for s in expr.free_symbols))
                     raise EvaluationError(f"{node}: no value for {names} (bind it with --at)")
@@ -421,6 +421,7 @@ def explore(
     used = thread_count(start)
     if used > budget:
         raise EvaluationError(f"{start} already uses {used} threads, more than --threads {budget}")
+    at_point(start, library, fixed)  # every binding names a symbol of the design, once
     values = _Values(library, fixed)
     pointwise = "x" in fixed
     if pointwise:

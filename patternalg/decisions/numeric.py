@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ..bindings import bind, counts
+from ..bindings import bind, counts, symbols_of
 from ..errors import EvaluationError
 from ..library import AtomicModel
 from ..pointwise import pointwise_models
@@ -114,11 +114,25 @@ class Compiled:
         return np.argmax(np.stack(each), axis=0)
 
 
+def term_symbols(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:
+    """The names ``--at`` may bind in ``term``: its model's symbols, its counts' and x."""
+    return symbols_of(term, pointwise_models(term, library, {})[id(term)])
+
+
 def compile_term(
-    term: Term, library: Mapping[str, AtomicModel], fixed: Mapping[str, sympy.Expr]
+    term: Term,
+    library: Mapping[str, AtomicModel],
+    fixed: Mapping[str, sympy.Expr],
+    *,
+    partial: bool = False,
 ) -> Compiled:
-    """The pointwise model of ``term`` with ``fixed`` bound, as a numpy function of the rest."""
-    bind(term, pointwise_models(term, library, {})[id(term)], fixed)  # checks names, counts
+    """The pointwise model of ``term`` with ``fixed`` bound, as a numpy function of the rest
+    (with ``partial``, bindings of symbols ``term`` does not have are left out)."""
+    model = pointwise_models(term, library, {})[id(term)]
+    if partial:
+        known = symbols_of(term, model)
+        fixed = {k: v for k, v in fixed.items() if k in known}
+    bind(term, model, fixed)  # checks names, counts
     mapping = {symbol(k): v for k, v in fixed.items()}
     models = pointwise_models(term, library, mapping)
     total = models[id(term)]

@@ -25,7 +25,7 @@ from ..library import AtomicModel
 from ..syntax import parse
 from ..terms import Term
 from .grid import Axis
-from .numeric import Compiled, compile_term, count_symbols
+from .numeric import Compiled, compile_term, count_symbols, term_symbols
 from .results import Tabular, in_unit, negative_note, number, with_unit
 
 __all__ = ["Sweep", "sweep", "Prepared", "prepare", "tabulate"]
@@ -63,7 +63,14 @@ def prepare(
         raise EvaluationError(f"at most two symbols can be swept, got {len(axes)}")
     for name in set(names) & set(fixed):
         raise EvaluationError(f"{name} is both swept (--over) and fixed (--at)")
-    compiled = [compile_term(t, library, fixed) for t in parsed]
+    known = set().union(*(term_symbols(t, library) for t in parsed))
+    for name in fixed:  # one term's symbol may be bound for it alone
+        if name not in known:
+            raise EvaluationError(
+                f"--at {name}=...: no term has a symbol {name} (their symbols: "
+                f"{', '.join(sorted(known))})"
+            )
+    compiled = [compile_term(t, library, fixed, partial=True) for t in parsed]
     for axis in axes:
         users = [c for c in compiled if axis.name in c.symbols]
         if not users:
