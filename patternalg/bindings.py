@@ -20,7 +20,7 @@ import sympy
 
 from .arith import check_finite, format_expr
 from .errors import EvaluationError, ParseError
-from .limits import MAX_INTEGER_DIGITS
+from .limits import MAX_INTEGER_DIGITS, size_problem
 from .symbols import symbol
 from .syntax import parse_arithmetic
 from .terms import MapReduce, Term, TPool
@@ -39,12 +39,14 @@ def as_value(value: float | int | str | sympy.Expr) -> sympy.Expr:
     >>> as_value(4), as_value(2.5), as_value("2^10")
     (4, 2.50000000000000, 1024)
     """
-    if isinstance(value, sympy.Basic):
-        return value
     if isinstance(value, bool):
         raise EvaluationError(f"expected a number, got {value!r}")
-    if isinstance(value, int):
-        return sympy.Integer(value)
+    if isinstance(value, int | sympy.Basic):  # from Python, where the parser's limits do not reach
+        exact = sympy.Integer(value) if isinstance(value, int) else value
+        problem = size_problem(exact)
+        if problem:
+            raise EvaluationError(problem)
+        return exact
     if isinstance(value, float):
         return sympy.Float(value)
     if isinstance(value, str):
