@@ -69,10 +69,11 @@ def _commands(tmp_path: Path) -> list[tuple[list[str], str]]:
         (["explore", "pipe(qsort, inc)", "--threads", "4", "--at", "x=1024"], "exploring"),
         (["optimize", "seq(tpool_a(qsort), tpool_b(inc))", "--budget", "a+b<=8", "--at",
           "x=1024"], "optimizing"),  # monotone: a branch and bound
+        (["compare", "qsort", "inc", "nop"], "comparing"),
     ]
 
 
-@pytest.mark.parametrize("index", range(8))
+@pytest.mark.parametrize("index", range(9))
 def test_a_bar_on_a_terminal_none_elsewhere_or_with_quiet(index, tmp_path, monkeypatch, capsys):
     args, label = _commands(tmp_path)[index]
     status, out, err = _run(args, monkeypatch, capsys, terminal=True)

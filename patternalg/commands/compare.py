@@ -7,6 +7,7 @@ import argparse
 from ..decisions.options import DEFAULT_RANGE
 from .common import load_library, unit_option
 from .decide import add_point_options, at, axes, emit, terms
+from .progress import progress
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,5 +28,9 @@ def run(args: argparse.Namespace) -> int:
     parsed = terms(args)
     integer = frozenset(s for t in parsed for s in count_symbols(parse(t)))
     grids = axes(args, integer) or None
-    emit(args, compare(parsed, over=grids, at=at(args), library=library, unit=unit_option(args)))
+    with progress(args, "comparing", "pairs") as bar:
+        result = compare(
+            parsed, over=grids, at=at(args), library=library, unit=unit_option(args), progress=bar
+        )
+    emit(args, result)
     return 0

@@ -1,5 +1,5 @@
 """Progress bars on stderr for the commands that can run long (fit, laws, check, predict, tune,
-explore, optimize).
+compare, explore, optimize).
 
 The library never prints: its long-running functions take an optional ``progress(done,
 total)`` callback. A command passes a :class:`Progress`, which draws a tqdm bar on stderr

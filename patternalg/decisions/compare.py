@@ -17,6 +17,7 @@ without changing places (one never loses) the point is a *touch*, not a crossove
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ import sympy
 
 from ..algebra import Semantics, evaluate
 from ..bindings import as_value
+from ..callbacks import ProgressCallback
 from ..domains import range_notes
 from ..errors import EvaluationError
 from ..library import AtomicModel
@@ -392,10 +394,12 @@ def compare(
     at: Mapping[str, Any] | None = None,
     library: Mapping[str, AtomicModel] | None = None,
     unit: str | None = None,
+    progress: ProgressCallback = None,
 ) -> Comparison:
     """Which of ``terms`` is fastest where over one swept symbol (default x in 1..2^40),
     with a region map when two symbols are swept. Every atom is converted to ``unit``
-    first (default: the atoms' common unit; times of different units: ns)."""
+    first (default: the atoms' common unit; times of different units: ns);
+    ``progress(pairs done, pairs)`` as the crossovers of each pair are found."""
     axes = [over] if isinstance(over, Axis) else list(over or [parse_axis(DEFAULT_RANGE)])
     if len(terms) < 2:
         raise EvaluationError(f"compare needs at least two terms, got {len(terms)}")
@@ -424,18 +428,20 @@ def compare(
     for name, value in zip(names, least, strict=True):
         notes += negative_note(name, float(value), ready.unit)
     candidates: list[tuple[float, bool]] = []
-    for i in range(len(compiled)):
-        for j in range(i + 1, len(compiled)):
-            diff_expr = compiled[i].expr - compiled[j].expr
-            exact = _exact_roots(diff_expr, s, lo, hi)
-            if exact is not None:
-                candidates += [(r, True) for r in exact]
-                continue
-            pair = (i, j)
-            diff = lambda v, p=pair: (  # noqa: E731
-                compiled[p[0]].values({axis.name: v}) - compiled[p[1]].values({axis.name: v})
-            )
-            candidates += [(r, False) for r in _numeric_roots(diff, scan)]
+    pairs = list(itertools.combinations(range(len(compiled)), 2))
+    for done, (i, j) in enumerate(pairs):
+        if progress is not None:
+            progress(done, len(pairs))
+        diff_expr = compiled[i].expr - compiled[j].expr
+        exact = _exact_roots(diff_expr, s, lo, hi)
+        if exact is not None:
+            candidates += [(r, True) for r in exact]
+            continue
+        pair = (i, j)
+        diff = lambda v, p=pair: (  # noqa: E731
+            compiled[p[0]].values({axis.name: v}) - compiled[p[1]].values({axis.name: v})
+        )
+        candidates += [(r, False) for r in _numeric_roots(diff, scan)]
     crossovers, touches = _classify(candidates, values, names, axis.name, lo, hi)
     bounds = [lo, *(c.value for c in crossovers), hi]
     intervals = []
