@@ -19,6 +19,7 @@ from ..decisions.options import CURVE_POINTS, DEFAULT_RANGE, OBJECTIVES
 from ..errors import EvaluationError, PatternalgError
 from .common import add_model_options, load_library, unit_option
 from .decide import at, terms
+from .progress import progress
 
 _MODES = ("--fit", "--atoms", "--optimize", "--explore")
 
@@ -147,7 +148,8 @@ def _optimize(args: argparse.Namespace) -> Any:
     from ..plotting.results import plot_optimum
     from .optimize import solve
 
-    return plot_optimum(solve(args, args.optimize)).figure
+    with progress(args, "optimizing", "assignments") as bar:
+        return plot_optimum(solve(args, args.optimize, bar)).figure
 
 
 def _explore(args: argparse.Namespace) -> Any:
@@ -156,7 +158,8 @@ def _explore(args: argparse.Namespace) -> Any:
 
     if args.threads is None:
         raise EvaluationError("--explore needs --threads N (the thread budget)")
-    return plot_exploration(solve(args, args.explore)).figure
+    with progress(args, "exploring", "designs") as bar:
+        return plot_exploration(solve(args, args.explore, bar)).figure
 
 
 _DRAW = {"term": _curves, "fit": _fit, "atoms": _atoms, "optimize": _optimize, "explore": _explore}
