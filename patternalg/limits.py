@@ -22,6 +22,7 @@ import sympy
 
 __all__ = [
     "MAX_INTEGER_DIGITS",
+    "MAX_NAME",
     "MAX_EXPONENT",
     "MAX_FILE_NESTING",
     "MAX_SHOWN",
@@ -36,6 +37,8 @@ __all__ = [
 #: digits of an integer (a literal, or an exact result such as 2^3000) and decimal exponent
 #: of a literal (1e-1000): beyond double range by far, and printable as text
 MAX_INTEGER_DIGITS = 1000
+#: characters of a name in a term, a law or an expression (an atom, a metavariable, a symbol)
+MAX_NAME = 1000
 #: magnitude of a numeric exponent on an expression with symbols ((x+1)^1000)
 MAX_EXPONENT = 1000
 #: nesting depth of brackets and tables in a model or measurement file

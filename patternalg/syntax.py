@@ -26,7 +26,7 @@ from .arith import build_call, build_number, canonical_function, check_finite
 from .errors import ParseError
 from .generated import checksum, literal_module, write_module
 from .lalr import Parser, Token, UnexpectedCharacters, UnexpectedInput
-from .limits import MAX_SHOWN, power_problem, printable, size_problem
+from .limits import MAX_NAME, MAX_SHOWN, power_problem, printable, size_problem
 from .symbols import symbol
 from .terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
 
@@ -155,6 +155,17 @@ def _excerpt(text: str, pos: int) -> str:
     before = ("…" if lo > start else "") + printable(text[lo:pos], MAX_SHOWN)
     after = printable(text[pos:hi], MAX_SHOWN) + ("…" if hi < end else "")
     return f"{before}^{after}".strip()
+
+
+def _name(token: Token) -> str:
+    """The text of a NAME token, at most :data:`~patternalg.limits.MAX_NAME` characters (a
+    symbol ending in thousands of digits broke sympy's ordering of symbols)."""
+    name = str(token)
+    if len(name) > MAX_NAME:
+        raise _Problem(
+            _pos(token), f"name '{printable(name)}' has {len(name)} characters (limit: {MAX_NAME})"
+        )
+    return name
 
 
 def _position(text: str, pos: int) -> tuple[int, int]:
@@ -297,7 +308,7 @@ class _Build:
             raise _Problem(_pos(token), f"{token} is a function: write {token}(...)")
         if str(token).lower() in NOT_SYMBOLS:
             raise _Problem(_pos(token), f"{token} is not a finite number and cannot be a symbol")
-        return _Arith(symbol(str(token)), 1, _pos(token))
+        return _Arith(symbol(_name(token)), 1, _pos(token))
 
     def call(self, children: list[Any]) -> _Arith:
         name, args = children[0], children[1:]
@@ -371,7 +382,7 @@ class _Build:
 
     def atom(self, children: list[Any]) -> Term:
         token = children[0]
-        name = str(token)
+        name = _name(token)
         if name in RESERVED_WORDS:
             raise _Problem(_pos(token), f"{name} needs arguments: {name}(T, T, ...)")
         if name[0].isupper():
@@ -393,7 +404,7 @@ class _Build:
         return children
 
     def binding(self, children: list[Any]) -> tuple[str, sympy.Expr]:
-        name, value = str(children[0]), children[1]
+        name, value = _name(children[0]), children[1]
         return (name, self._positive(value.pos, value.expr, name))
 
     @staticmethod
@@ -420,7 +431,7 @@ class _Build:
             raise _Problem(
                 _pos(token), f"thread count {token} must be a lowercase symbol or a number"
             )
-        return symbol(str(token))
+        return symbol(_name(token))
 
     def count_expr(self, children: list[_Arith]) -> sympy.Expr:
         arith = children[0]

@@ -225,3 +225,16 @@ def test_api_bindings_keep_the_digit_limit(kind) -> None:
     big = sympy.Integer(10) ** 5000 if kind == "sympy" else 10**5000
     with pytest.raises(EvaluationError, match="more than 1000 digits"):
         explain("qsort", x=big)
+
+
+def test_names_are_bounded(capsys) -> None:
+    """A metavariable ending in 5,000 digits broke sympy's ordering of symbols inside the proof
+    (Python's 4,300-digit ValueError); names are at most MAX_NAME characters, a one-line error."""
+    from patternalg.limits import MAX_NAME
+
+    law = "pipe(tpool_n(A), B" + "9" * 5000 + ") <= pipe(A, B)"
+    assert main(["check", law, "--examples", "2"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert f"has 5001 characters (limit: {MAX_NAME})" in line and len(line) < 300
+    assert main(["eval", "seq(" + "q" * MAX_NAME + ", inc)"]) == 2
+    assert "unknown atom 'qqq" in capsys.readouterr().err  # at the limit: a name like any
