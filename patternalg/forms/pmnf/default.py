@@ -79,15 +79,20 @@ def _line_fit(b: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, 
     bbar = (w * b).sum(-1) / sw
     ybar = (w * y).sum(-1) / sw
     db = b - bbar[..., None]
+    wdb = w * db  # shared by both sums
     with np.errstate(divide="ignore", invalid="ignore"):
-        c1 = (w * db * (y - ybar[..., None])).sum(-1) / (w * db * db).sum(-1)
+        c1 = (wdb * (y - ybar[..., None])).sum(-1) / (wdb * db).sum(-1)
     return ybar - c1 * bbar, c1
 
 
-def _rejected(c1: np.ndarray, b: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Extra-P's rule: a zero coefficient, or a term below 0.0005 of every value. (K, H)."""
+def _rejected(c1: np.ndarray, terms: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Extra-P's rule: a zero coefficient, or a term below 0.0005 of every value. (K, H).
+
+    ``terms`` is ``c1[..., None] * b``: each hypothesis's term at each point (K, H, P).
+    """
     with np.errstate(divide="ignore", invalid="ignore"):
-        contribution = np.abs(c1[..., None] * b[None] / y[:, None, :]).max(-1)
+        contribution = terms / y[:, None, :]
+    contribution = np.abs(contribution, out=contribution).max(-1)
     return (c1 == 0) | (contribution < MIN_TERM_CONTRIBUTION)
 
 
@@ -140,9 +145,12 @@ def select_default(
     b = basis(x, blocks)[None]  # (1, H, P)
     relative = 1.0 / y**2
     c0, c1 = _line_fit(b, y[:, None, :], relative[:, None, :])
-    residual = (((c0[..., None] + c1[..., None] * b) - y[:, None, :]) / y[:, None, :]) ** 2
-    wrss = residual.sum(-1)
-    usable = np.isfinite(wrss) & ~_rejected(c1, b[0], y) & (c1 > 0 if growing else True)
+    terms = c1[..., None] * b
+    residual = terms + c0[..., None]  # in place from here: the values of
+    residual -= y[:, None, :]  # ((c0 + c1 * b - y) / y) ** 2, fewer arrays
+    residual /= y[:, None, :]
+    wrss = (residual * residual).sum(-1)
+    usable = np.isfinite(wrss) & ~_rejected(c1, terms, y) & (c1 > 0 if growing else True)
     wrss = np.where(usable, wrss, np.inf)
     best = np.argmin(wrss, axis=1)
     rows = np.arange(k)
