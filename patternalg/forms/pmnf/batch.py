@@ -126,8 +126,9 @@ class Reports(Sequence[FitReport]):
             for _, atom, model, _, _, _, rss, smape, ar2, _, _ in self._rows()
         )
 
-    def _fixed(self) -> tuple[str, str]:
-        """The kernel's path, metric and the ``source`` text around the modeler and kernel."""
+    def _source_parts(self) -> tuple[str, str]:
+        """The model file's ``source`` text between the aggregation and the kernel's name,
+        and after it (:meth:`PMNF._source <.form.PMNF._source>`)."""
         first = self.kernels[0]
         metric = f", metric '{first.metric}'" if first.metric else ""
         return f" of {first.path}, kernel '", f"'{metric}"
@@ -141,7 +142,7 @@ class Reports(Sequence[FitReport]):
         domain = "" if name == "x" else f".domain]\n{toml_key(name)} = {low_high}"
         head = 'form = "pmnf"\nmodel = "'
         unit = f'"\nunit = {toml_string(self.unit)}\nsource = '
-        of, end = self._fixed()
+        of, end = self._source_parts()
         fixed = (
             f"aggregate = {toml_string(how)}\nparameter = {toml_string(first.parameters[0])}\n"
             f"symbol = {toml_string(name)}\nrange = {low_high}file = {toml_string(first.path)}\n"
