@@ -21,6 +21,7 @@ shared by a batch of kernels and their aggregated values ``Y`` (K, P), and retur
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,13 +57,21 @@ def blocks_for(x: np.ndarray) -> np.ndarray:
 
 
 def basis(x: np.ndarray, blocks: np.ndarray) -> np.ndarray:
-    """The values ``x^i * log2(x)^j`` of the given building blocks: shape (H, P).
+    """The values ``x^i * log2(x)^j`` of the given building blocks: shape (H, P), read-only
+    (the last few are kept: a file's kernels share their points, batch after batch).
 
     >>> basis(np.array([2.0, 4.0]), np.array([0, 18])).tolist()
     [[1.0, 2.0], [2.0, 4.0]]
     """
+    x = np.ascontiguousarray(x, dtype=float)
+    return _basis(x.tobytes(), np.asarray(blocks, dtype=np.intp).tobytes())
+
+
+@functools.lru_cache(maxsize=32)
+def _basis(points: bytes, blocks: bytes) -> np.ndarray:
+    x = np.frombuffer(points, dtype=float)
     rows = []
-    for h in blocks:
+    for h in np.frombuffer(blocks, dtype=np.intp).tolist():
         i, j = BUILDING_BLOCKS[h]
         row = np.ones_like(x)
         if i != 0:
@@ -70,7 +79,9 @@ def basis(x: np.ndarray, blocks: np.ndarray) -> np.ndarray:
         if j != 0:
             row = row * np.log2(x) ** float(j)
         rows.append(row)
-    return np.array(rows, dtype=float).reshape(len(rows), len(x))
+    result = np.array(rows, dtype=float).reshape(len(rows), len(x))
+    result.flags.writeable = False
+    return result
 
 
 def _line_fit(b: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
