@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import tomllib
 import textwrap
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -134,8 +134,7 @@ def test_batch_text_is_the_text_of_its_reports(tmp_path: Path, case: int, option
         )
         assert tables == "".join(table_text(r.table(), "models", r.atom) for r in reports)
         assert records == ",\n".join(
-            textwrap.indent(json.dumps(r.record, indent=2, allow_nan=False), "  ")
-            for r in reports
+            textwrap.indent(json.dumps(r.record, indent=2, allow_nan=False), "  ") for r in reports
         )
         assert nothing == ""
 
