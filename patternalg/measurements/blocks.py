@@ -91,10 +91,6 @@ class Block:
     def __len__(self) -> int:
         return len(self.kernels)
 
-    def kernel_names(self) -> list[Kernel]:
-        """Name, metric, parameters and path of each kernel, without its numbers."""
-        return [Kernel(k, self.metric, self.parameters, self.path) for k in self.kernels]
-
     def series(self) -> list[Series]:
         """The :class:`Series` of these kernels, as ``read`` gives them."""
         count = self.values.shape[2]

@@ -11,6 +11,7 @@ a dictionary per kernel: the same text the command builds report by report
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
@@ -31,13 +32,15 @@ _quote = json.encoder.encode_basestring_ascii  # what json.dumps writes for a st
 
 
 class Reports(Sequence[FitReport]):
-    """The reports of kernels fitted together: ``kernels[k]`` fitted as row ``k`` of ``fits``,
+    """The reports of kernels fitted together: the kernel named ``names[k]`` (its metric,
+    parameters and path those of ``kernel``) fitted as row ``k`` of ``fits``,
     named ``atoms[k]``, its parameter the symbol ``var``, repetitions aggregated by ``how``."""
 
     def __init__(
         self,
         cls: Any,
-        kernels: Sequence[Kernel],
+        names: Sequence[str],
+        kernel: Kernel,
         atoms: Sequence[str],
         fits: FitColumns,
         *,
@@ -48,11 +51,12 @@ class Reports(Sequence[FitReport]):
     ) -> None:
         if tuple(fits.stats) != _STATISTICS:
             raise ValueError(f"statistics {tuple(fits.stats)}, expected {_STATISTICS}")
-        self.cls, self.kernels, self.atoms, self.fits = cls, kernels, atoms, fits
+        self.cls, self.names, self.atoms, self.fits = cls, names, atoms, fits
+        self.first = kernel._replace(kernel=names[0]) if names else kernel
         self.var, self.how, self.checked, self.column_unit = var, how, checked, column_unit
 
     def __len__(self) -> int:
-        return len(self.kernels)
+        return len(self.names)
 
     @overload
     def __getitem__(self, k: int) -> FitReport: ...
@@ -64,7 +68,7 @@ class Reports(Sequence[FitReport]):
         if isinstance(k, slice):
             return [self[i] for i in range(len(self))[k]]
         k = range(len(self))[k]
-        kernel = self.kernels[k]
+        kernel = self.first._replace(kernel=self.names[k])
         (model,) = self.cls._models([kernel], [self.fits.row(k)], self.var, self.how)
         (report,) = self.cls._reports(
             [kernel], [model], [self.atoms[k]], self.checked, self.column_unit
@@ -78,7 +82,7 @@ class Reports(Sequence[FitReport]):
     @cached_property
     def unit(self) -> str:
         """The unit of every model of the batch (one metric, one file, one set of options)."""
-        return self.cls._unit(self.kernels[0], self.checked, self.column_unit)  # type: ignore[no-any-return]
+        return self.cls._unit(self.first, self.checked, self.column_unit)  # type: ignore[no-any-return]
 
     @cached_property
     def models(self) -> list[str]:
@@ -94,7 +98,7 @@ class Reports(Sequence[FitReport]):
         modeler."""
         fits = self.fits
         return zip(  # type: ignore[no-any-return]
-            (k.kernel for k in self.kernels),
+            self.names,
             self.atoms,
             self.models,
             fits.index,
@@ -129,20 +133,27 @@ class Reports(Sequence[FitReport]):
     def _source_parts(self) -> tuple[str, str]:
         """The model file's ``source`` text between the aggregation and the kernel's name,
         and after it (:meth:`PMNF._source <.form.PMNF._source>`)."""
-        first = self.kernels[0]
+        first = self.first
         metric = f", metric '{first.metric}'" if first.metric else ""
         return f" of {first.path}, kernel '", f"'{metric}"
 
     def toml_text(self) -> str:
         """Each kernel's table in the model file (:func:`~patternalg.toml_writer.table_text`
         of :meth:`FitReport.table <patternalg.forms.base.FitReport.table>`)."""
-        fits, name, how, first = self.fits, self.var.name, self.how, self.kernels[0]
+        fits, name, how, first = self.fits, self.var.name, self.how, self.first
         low_high = f"[\n    {fits.low},\n    {fits.high},\n]\n"
         x_range = f"x_range = {low_high}" if name == "x" else ""
         domain = "" if name == "x" else f".domain]\n{toml_key(name)} = {low_high}"
         head = 'form = "pmnf"\nmodel = "'
         unit = f'"\nunit = {toml_string(self.unit)}\nsource = '
         of, end = self._source_parts()
+        end = toml_string(end)[1:]
+
+        @functools.cache
+        def modeler_texts(used: str) -> tuple[str, str]:
+            """The source's text before the kernel's name, and the modeler's TOML string."""
+            return toml_string(f"pmnf fit ({used}, {how}){of}")[:-1], toml_string(used)
+
         fixed = (
             f"aggregate = {toml_string(how)}\nparameter = {toml_string(first.parameters[0])}\n"
             f"symbol = {toml_string(name)}\nrange = {low_high}file = {toml_string(first.path)}\n"
@@ -154,13 +165,15 @@ class Reports(Sequence[FitReport]):
         for kernel, atom, model, index, c0, c1, rss, smape, ar2, criterion, used in self._rows():
             key = f"\n[models.{toml_key(atom)}"
             hypothesis, before, after = terms[index]
-            source = toml_string(f"pmnf fit ({used}, {how}){of}{kernel}{end}")
+            lead, modeler = modeler_texts(used)
+            quoted = toml_string(kernel)  # escaping is per character: the source's text
+            source = f"{lead}{quoted[1:-1]}{end}"  # is its parts' text
             out.append(
                 f"{key}]\n{head}{model}{unit}{source}\n{x_range}"
                 f"{key + domain if domain else ''}{key}.fit]\nhypothesis = {hypothesis}\n"
                 f"constant = {c0}\n{f'{before}{c1}{after}' if index >= 0 else ''}"
                 f"rss = {rss}\nsmape = {smape}\nar2 = {ar2}\ncriterion = {criterion}\n"
-                f"modeler = {toml_string(used)}\n{fixed}{toml_string(kernel)}{metric}"
+                f"modeler = {modeler}\n{fixed}{quoted}{metric}"
             )
         return "".join(out)
 
@@ -175,7 +188,7 @@ class Reports(Sequence[FitReport]):
                 "  " + json.dumps(r.record, indent=2, allow_nan=False).replace("\n", "\n  ")
                 for r in self
             )
-        name, how, first = self.var.name, self.how, self.kernels[0]
+        name, how, first = self.var.name, self.how, self.first
         bounds = f"[\n        {fits.low},\n        {fits.high}\n      ]"
         metric = f',\n    "metric": {_quote(first.metric)},\n    "atom": "'
         unit = f'",\n    "unit": {_quote(self.unit)},\n    "form": "pmnf",\n'

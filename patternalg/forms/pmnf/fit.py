@@ -149,9 +149,15 @@ class FitColumns:
         """Kernel ``k``'s fit."""
         stats = {key: values[k] for key, values in self.stats.items()}
         return Fitted(
-            self.index[k], self.c0[k], self.c1[k], self.modeler[k], stats,
-            self.points, self.low, self.high,
-        )  # fmt: skip
+            self.index[k],
+            self.c0[k],
+            self.c1[k],
+            self.modeler[k],
+            stats,
+            self.points,
+            self.low,
+            self.high,
+        )
 
     @classmethod
     def joined(cls, parts: Sequence[FitColumns]) -> FitColumns:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import PatternalgError
-from ...measurements.blocks import Block, Irregular, text_blocks
+from ...measurements.blocks import Block, Irregular, Kernel, text_blocks
 from ...measurements.model import Aggregation
 from ...measurements.names import atom_names, split_unit
 from .batch import Reports
@@ -67,7 +67,8 @@ def fit_text_batches(
             block,
             Reports(
                 cls,
-                block.kernel_names(),
+                block.kernels,
+                Kernel("", block.metric, block.parameters, block.path),
                 atom_names(block.kernels, used),
                 fits,
                 var=var,
