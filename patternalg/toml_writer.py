@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["dumps", "table_text", "table_chunks", "toml_key"]
+__all__ = ["dumps", "table_text", "table_chunks", "toml_key", "toml_string"]
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 #: what tomli_w escapes in a basic string: quote, backslash and control characters but tab
@@ -85,7 +85,7 @@ def table_chunks(table: Mapping[str, Any], name: str, out: list[str]) -> None:
         if kind is float or kind is int:
             literals.append(f"{_KEYS.get(key) or toml_key(key)} = {value}\n")
         elif kind is str:
-            text = f'"{value}"' if _ILLEGAL.search(value) is None else _string(value)
+            text = f'"{value}"' if _ILLEGAL.search(value) is None else toml_string(value)
             literals.append(f"{_KEYS.get(key) or toml_key(key)} = {text}\n")
         elif kind is dict or (kind is not bool and isinstance(value, Mapping)):
             tables.append((key, value))
@@ -112,13 +112,18 @@ def toml_key(part: str) -> str:
     if text is None:
         if type(part) is not str:
             raise _Unsupported
-        text = part if _BARE_KEY.fullmatch(part) else _string(part)
+        text = part if _BARE_KEY.fullmatch(part) else toml_string(part)
         if len(_KEYS) < 4096:  # keys repeat in every model: remember the first few thousand
             _KEYS[part] = text
     return text
 
 
-def _string(text: str) -> str:
+def toml_string(text: str) -> str:
+    """A string as TOML writes it (a basic string, escaped as tomli_w escapes).
+
+    >>> print(toml_string('say "hi"'))
+    "say \\"hi\\""
+    """
     if _ILLEGAL.search(text) is None:
         return f'"{text}"'
     return '"' + _ILLEGAL.sub(_escape, text) + '"'
@@ -132,7 +137,7 @@ def _escape(match: re.Match[str]) -> str:
 def _literal(value: Any, level: int) -> str:
     kind = type(value)
     if kind is str:
-        return _string(value)
+        return toml_string(value)
     if kind is float or kind is int:
         return str(value)
     if kind is bool:

@@ -17,7 +17,7 @@ from patternalg.cli import main
 from patternalg.errors import FitError, ModelFileError
 from patternalg.forms.pmnf import PMNF
 from patternalg.forms.pmnf.basic import select_basic
-from patternalg.forms.pmnf.default import basis, select_default
+from patternalg.forms.pmnf.default import _max_last, _sum_last, basis, select_default
 from patternalg.measurements import read
 from patternalg.pmnf.blocks import BUILDING_BLOCKS
 from patternalg.pmnf.render import pmnf_expr
@@ -322,3 +322,22 @@ def test_cli_param_option(tmp_path: Path, capsys) -> None:
     assert "met2: " in captured.out and "*p**2" in captured.out and captured.err == ""
     assert main(["eval", "tpool_2(met4)", "--models", str(out), "--at", "p=1000"]) == 0
     assert float(capsys.readouterr().out.removesuffix(" ns\n")) == pytest.approx((1.8421 + 1e6) / 2, rel=1e-4)
+
+
+@pytest.mark.parametrize("points", [1, 2, 5, 7, 8, 9, 15, 16, 17, 40, 128, 129, 300])
+def test_sums_and_maxima_by_slices_are_numpys_to_the_bit(points: int) -> None:
+    """The selection sums a short last axis slice by slice: the bits numpy's reduction
+    gives (its pairwise order), for values of every size, zeros of both signs, inf, nan."""
+    rng = np.random.default_rng(points)
+    a = rng.standard_normal((30, 11, points)) * 10.0 ** rng.uniform(-12, 12, (30, 11, points))
+    special = rng.choice([0.0, -0.0, np.inf, -np.inf, np.nan], size=a.shape)
+    a = np.where(rng.random(a.shape) < 0.05, special, a)
+    a[0] = -0.0  # a row of negative zeros sums to +0.0
+    with np.errstate(invalid="ignore"):
+        pairs = [(_sum_last(a), a.sum(-1)), (_max_last(a), a.max(-1))]
+        zeros = _sum_last(a[:1])
+    for ours, numpys in pairs:
+        nan = np.isnan(numpys)  # a nan is a nan (its sign bit is the processor's choice)
+        assert nan.any() and np.array_equal(np.isnan(ours), nan)
+        assert ours[~nan].tobytes() == numpys[~nan].tobytes()
+    assert zeros.tobytes() == np.zeros((1, 11)).tobytes()

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import textwrap
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,7 +20,8 @@ from patternalg.forms.pmnf import PMNF
 from patternalg.library import ModelLibrary
 from patternalg.measurements import read
 from patternalg.measurements.blocks import Irregular, text_blocks
-from patternalg.toml_writer import dumps
+from patternalg.quality import quality_line
+from patternalg.toml_writer import dumps, table_text
 
 _KEYS = st.text(min_size=0, max_size=8)
 _SCALARS = (
@@ -49,14 +52,14 @@ def test_toml_writer_escapes_as_tomli_w() -> None:
 # --- the fast path of ``fit`` (regular Extra-P text files, batch by batch) ------------------
 
 
-def _text_file(path: Path, seed: int, xs: list[float], repetitions: int, **style: bool) -> Path:
+def _text_file(path: Path, seed: int, xs: list[float], repetitions: int, **style: Any) -> Path:
     """An Extra-P text file of kernels of every shape (growing, constant, negative, zero),
     with names that collide as atom names, in the style given (comments, CRLF, METRIC)."""
     rng = np.random.default_rng(seed)
     x = np.array(xs)
     header = ["# written by a test", "PARAMETER n", "POINTS " + " ".join(f"( {v!r} )" for v in xs)]
     if style.get("metric"):
-        header.append("METRIC time_ms")
+        header.append(f"METRIC {style['metric']}")
     lines = header + [""]
     for k in range(40):
         shape = k % 5
@@ -67,9 +70,9 @@ def _text_file(path: Path, seed: int, xs: list[float], repetitions: int, **style
             3: -5 + 0.1 * x,
             4: np.where(x > x[1], 0.0, 1.0),
         }[shape]
-        lines.append(
-            f"REGION {['a-b', 'a_b', 'a b', 'k'][k % 4]}{k // 4 if k % 4 == 3 else ''}.{k}"
-        )
+        names = ["a-b", "a_b", "a b", "k"] + (['q"u\\o', "é ü"] if style.get("odd") else [])
+        name = names[k % len(names)]
+        lines.append(f"REGION {name}{k // 4 if name == 'k' else ''}.{k}")
         for value in values:
             reps = value * (1 + 0.05 * rng.standard_normal(repetitions))
             lines.append("DATA " + "  ".join(repr(float(r)) for r in reps))
@@ -80,8 +83,9 @@ def _text_file(path: Path, seed: int, xs: list[float], repetitions: int, **style
 
 REGULAR = [
     ([4.0, 8, 16, 32, 64, 128, 256, 512, 1024], 5, {}),
-    ([1.0, 2, 3, 4, 5, 6, 7, 8, 9], 1, {"metric": True, "crlf": True}),
+    ([1.0, 2, 3, 4, 5, 6, 7, 8, 9], 1, {"metric": "time_ms", "crlf": True}),
     ([0.25, 0.5, 1, 2, 4], 3, {"trailing": True}),
+    ([2.0, 4, 8, 16], 2, {"metric": "speedup", "odd": True}),
 ]
 
 
@@ -107,6 +111,32 @@ def test_fast_fit_gives_the_reference_models(tmp_path: Path, case: int, options:
     assert [r.record for r in fast] == [r.record for r in slow]
     assert [(r.atom, r.table()) for r in fast] == [(r.atom, r.model.to_toml()) for r in slow]
     assert len({r.atom for r in fast}) == 40
+
+
+@pytest.mark.parametrize("case", range(len(REGULAR)))
+@pytest.mark.parametrize(
+    "options", [{}, {"modeler": "basic"}, {"aggregate": "max", "param": ["n=p"], "unit": "s"}]
+)
+def test_batch_text_is_the_text_of_its_reports(tmp_path: Path, case: int, options: dict) -> None:
+    """What ``fit`` prints and writes for a whole batch at once is what it would build from
+    each report: summary lines, JSON records, model-file tables."""
+    xs, repetitions, style = REGULAR[case]
+    if style.get("metric") == "time_ms":
+        options = {key: value for key, value in options.items() if key != "unit"}
+    path = str(_text_file(tmp_path / "m.txt", case, xs, repetitions, **style))
+    for _, reports in PMNF.fit_batches(path, batch=7, **options):
+        summaries, tables = reports.bulk_text(json_records=False, model_file=True)
+        records, nothing = reports.bulk_text(json_records=True, model_file=False)
+        assert summaries == "".join(
+            f"{PMNF.summary.format(**r.record, **PMNF.summary_fields(r.record))}  [{r.unit}]\n"
+            f"  {quality_line(r.model)}\n"
+            for r in reports
+        )
+        assert tables == "".join(table_text(r.table(), "models", r.atom) for r in reports)
+        assert records == ",\n".join(
+            textwrap.indent(json.dumps(r.record, indent=2, allow_nan=False), "  ") for r in reports
+        )
+        assert nothing == ""
 
 
 @pytest.mark.parametrize(
@@ -135,8 +165,6 @@ def test_fit_command_prints_and_writes_what_the_reference_does(tmp_path: Path) -
     ModelLibrary([r.model for r in reports]).save(tmp_path / "reference.toml")
     text = run_cli("fit", str(path), "--out", str(tmp_path / "fast.toml"))
     assert text.returncode == 0, text.stderr
-    from patternalg.quality import quality_line
-
     assert text.stdout == "".join(
         f"{PMNF.summary.format(**r.record, **PMNF.summary_fields(r.record))}  [{r.model.unit}]\n"
         f"  {quality_line(r.model)}\n"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import atexit
-import math
 import shutil
 import sys
 import tempfile
@@ -12,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import PatternalgError
+from ..json_values import finite_json
 from ..library import ModelLibrary
 from ..limits import printable
 from .progress import quiet
@@ -24,7 +24,6 @@ __all__ = [
     "unit_option",
     "print_json",
     "json_text",
-    "finite_json",
     "read_text_argument",
     "note",
     "print_notes",
@@ -92,22 +91,6 @@ def unit_option(args: argparse.Namespace) -> str | None:
     from ..units import check_unit
 
     return check_unit(args.unit, "--unit") if args.unit else None
-
-
-def finite_json(data: Any) -> Any:
-    """``data`` with every non-finite float (an overflowed statistic) as None: JSON has no
-    ``inf`` or ``NaN``.
-
-    >>> finite_json({"mse": float("inf"), "points": [1.5, float("nan")], "form": "amdahl"})
-    {'mse': None, 'points': [1.5, None], 'form': 'amdahl'}
-    """
-    if isinstance(data, float):
-        return data if math.isfinite(data) else None
-    if isinstance(data, dict):
-        return {key: finite_json(value) for key, value in data.items()}
-    if isinstance(data, list | tuple):
-        return [finite_json(value) for value in data]
-    return data
 
 
 def json_text(data: Any) -> str:

@@ -13,7 +13,7 @@ import shutil
 import sys
 import tempfile
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..atomic_write import atomic_writer, check_writable
@@ -145,8 +145,16 @@ class _Output:
             self.toml.write("format = 1\n")
         self.count = 0
 
-    def add(self, reports: list[FitReport]) -> None:
+    def add(self, reports: Sequence[FitReport]) -> None:
         text = self.text
+        bulk_text = getattr(reports, "bulk_text", None)  # a batch that writes its own text
+        if bulk_text is not None and len(reports):
+            printed, tables = bulk_text(json_records=self.json, model_file=self.toml is not None)
+            text.write(("[\n" if not self.count else ",\n") + printed if self.json else printed)
+            if self.toml is not None:
+                self.toml.write(tables)
+            self.count += len(reports)
+            return
         for report in reports:
             if self.json:
                 record = json_text(report.record)

@@ -54,19 +54,26 @@ def pmnf_text(var: str, constant: float, block: int, coefficient: float) -> str:
     """
     if block < 0:
         return repr(float(constant))
-    i, j = BUILDING_BLOCKS[block]
-    factors = [repr(float(coefficient))]
-    if i != 0:
-        power = "" if i == 1 else f"**{i}" if i.denominator == 1 else f"**({i})"
-        factors.append(var + power)
-    if j != 0:
-        factors.append(f"log2({var})" + (f"**{j}" if j != 1 else ""))
-    text = "*".join(factors)
+    text = repr(float(coefficient)) + _term_text(var, block)
     if constant == 0:
         return text
     return f"{text} {'-' if constant < 0 else '+'} {abs(float(constant))!r}"
 
 
+@functools.cache
+def _term_text(var: str, block: int) -> str:
+    """``*x**(5/4)*log2(x)``: what follows the coefficient in the text of ``block``."""
+    i, j = BUILDING_BLOCKS[block]
+    factors = [""]
+    if i != 0:
+        power = "" if i == 1 else f"**{i}" if i.denominator == 1 else f"**({i})"
+        factors.append(var + power)
+    if j != 0:
+        factors.append(f"log2({var})" + (f"**{j}" if j != 1 else ""))
+    return "*".join(factors)
+
+
+@functools.cache
 def hypothesis_text(index: int, name: str = "x") -> str:
     """A building block as Extra-P writes it; ``-1`` is the constant model.
 

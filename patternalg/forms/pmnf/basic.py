@@ -68,7 +68,7 @@ def select_basic(x: np.ndarray, y: np.ndarray) -> Selection:
         smape = smape + parts[..., fold]
         rss = rss + diff[..., fold] * diff[..., fold]
     full0, full1 = _line_fit(b[None], y[:, None, :], np.ones((1, 1, n)))
-    usable = np.isfinite(rss) & ~_rejected(full1, b, y)
+    usable = np.isfinite(rss) & ~_rejected(full1, full1[..., None] * b[None], y)
     const_rss, const_smape = _constant_smape(y)
     scores = np.concatenate(
         [const_smape[:, None], np.where(usable & ~np.isnan(smape), smape, np.inf)], axis=1

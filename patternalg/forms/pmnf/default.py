@@ -21,6 +21,7 @@ shared by a batch of kernels and their aggregated values ``Y`` (K, P), and retur
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,13 +57,21 @@ def blocks_for(x: np.ndarray) -> np.ndarray:
 
 
 def basis(x: np.ndarray, blocks: np.ndarray) -> np.ndarray:
-    """The values ``x^i * log2(x)^j`` of the given building blocks: shape (H, P).
+    """The values ``x^i * log2(x)^j`` of the given building blocks: shape (H, P), read-only
+    (the last few are kept: a file's kernels share their points, batch after batch).
 
     >>> basis(np.array([2.0, 4.0]), np.array([0, 18])).tolist()
     [[1.0, 2.0], [2.0, 4.0]]
     """
+    x = np.ascontiguousarray(x, dtype=float)
+    return _basis(x.tobytes(), np.asarray(blocks, dtype=np.intp).tobytes())
+
+
+@functools.lru_cache(maxsize=32)
+def _basis(points: bytes, blocks: bytes) -> np.ndarray:
+    x = np.frombuffer(points, dtype=float)
     rows = []
-    for h in blocks:
+    for h in np.frombuffer(blocks, dtype=np.intp).tolist():
         i, j = BUILDING_BLOCKS[h]
         row = np.ones_like(x)
         if i != 0:
@@ -70,24 +79,74 @@ def basis(x: np.ndarray, blocks: np.ndarray) -> np.ndarray:
         if j != 0:
             row = row * np.log2(x) ** float(j)
         rows.append(row)
-    return np.array(rows, dtype=float).reshape(len(rows), len(x))
+    result = np.array(rows, dtype=float).reshape(len(rows), len(x))
+    result.flags.writeable = False
+    return result
+
+
+def _sum_last(a: np.ndarray) -> np.ndarray:
+    """``a.sum(-1)`` to the last bit, faster when the last axis is short: numpy reduces each
+    row in its own inner loop, this adds whole slices in numpy's pairwise order (eight
+    partial sums, then the rest in turn; ``tests/test_pmnf.py`` compares the bits).
+
+    >>> a = np.random.default_rng(0).standard_normal((3, 4, 9))
+    >>> bool((_sum_last(a) == a.sum(-1)).all())
+    True
+    """
+    n = a.shape[-1]
+    if n > 128 or n == 0:
+        return a.sum(-1)
+    if n < 8:
+        total = a[..., 0]
+        for i in range(1, n):
+            total = total + a[..., i]
+        return 0.0 + total
+    partial = [a[..., j] for j in range(8)]
+    done = n - n % 8
+    for start in range(8, done, 8):
+        partial = [partial[j] + a[..., start + j] for j in range(8)]
+    total = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + (
+        (partial[4] + partial[5]) + (partial[6] + partial[7])
+    )
+    for i in range(done, n):
+        total = total + a[..., i]
+    return 0.0 + total
+
+
+def _max_last(a: np.ndarray) -> np.ndarray:
+    """``a.max(-1)`` (a maximum is exact in any order), a slice at a time.
+
+    >>> _max_last(np.array([[1.0, 5.0, 2.0], [np.nan, 0.0, 1.0]])).tolist()
+    [5.0, nan]
+    """
+    if a.shape[-1] > 128 or a.shape[-1] == 0:
+        return a.max(-1)
+    result = a[..., 0]
+    for i in range(1, a.shape[-1]):
+        result = np.maximum(result, a[..., i])
+    return result
 
 
 def _line_fit(b: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Weighted least squares of ``y ~ c0 + c1*b`` along the last axis (broadcasting)."""
     sw = w.sum(-1)
-    bbar = (w * b).sum(-1) / sw
+    bbar = _sum_last(w * b) / sw
     ybar = (w * y).sum(-1) / sw
     db = b - bbar[..., None]
+    wdb = w * db  # shared by both sums
     with np.errstate(divide="ignore", invalid="ignore"):
-        c1 = (w * db * (y - ybar[..., None])).sum(-1) / (w * db * db).sum(-1)
+        c1 = _sum_last(wdb * (y - ybar[..., None])) / _sum_last(wdb * db)
     return ybar - c1 * bbar, c1
 
 
-def _rejected(c1: np.ndarray, b: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Extra-P's rule: a zero coefficient, or a term below 0.0005 of every value. (K, H)."""
+def _rejected(c1: np.ndarray, terms: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Extra-P's rule: a zero coefficient, or a term below 0.0005 of every value. (K, H).
+
+    ``terms`` is ``c1[..., None] * b``: each hypothesis's term at each point (K, H, P).
+    """
     with np.errstate(divide="ignore", invalid="ignore"):
-        contribution = np.abs(c1[..., None] * b[None] / y[:, None, :]).max(-1)
+        contribution = terms / y[:, None, :]
+    contribution = _max_last(np.abs(contribution, out=contribution))
     return (c1 == 0) | (contribution < MIN_TERM_CONTRIBUTION)
 
 
@@ -140,9 +199,12 @@ def select_default(
     b = basis(x, blocks)[None]  # (1, H, P)
     relative = 1.0 / y**2
     c0, c1 = _line_fit(b, y[:, None, :], relative[:, None, :])
-    residual = (((c0[..., None] + c1[..., None] * b) - y[:, None, :]) / y[:, None, :]) ** 2
-    wrss = residual.sum(-1)
-    usable = np.isfinite(wrss) & ~_rejected(c1, b[0], y) & (c1 > 0 if growing else True)
+    terms = c1[..., None] * b
+    residual = terms + c0[..., None]  # in place from here: the values of
+    residual -= y[:, None, :]  # ((c0 + c1 * b - y) / y) ** 2, fewer arrays
+    residual /= y[:, None, :]
+    wrss = _sum_last(residual * residual)
+    usable = np.isfinite(wrss) & ~_rejected(c1, terms, y) & (c1 > 0 if growing else True)
     wrss = np.where(usable, wrss, np.inf)
     best = np.argmin(wrss, axis=1)
     rows = np.arange(k)

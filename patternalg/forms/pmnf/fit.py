@@ -28,7 +28,15 @@ from ...pmnf.blocks import BUILDING_BLOCKS
 from .basic import select_basic
 from .default import Selection, basis, select_default
 
-__all__ = ["Fitted", "parse_param_options", "fit_series", "fit_matrix", "batch_size"]
+__all__ = [
+    "Fitted",
+    "FitColumns",
+    "parse_param_options",
+    "fit_series",
+    "fit_columns",
+    "fit_matrix",
+    "batch_size",
+]
 
 _CHUNK = 1_500_000  # array elements per batch of kernels (bounds memory)
 
@@ -121,40 +129,80 @@ class Fitted:
     high: float
 
 
+@dataclass(frozen=True)
+class FitColumns:
+    """The fits of kernels measured at the same points, as columns (one row a kernel):
+    what :class:`Fitted` holds, without an object per kernel."""
+
+    index: list[int]
+    c0: list[float]
+    c1: list[float]
+    modeler: list[str]
+    stats: dict[str, list[float]]
+    points: int
+    low: float
+    high: float
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def row(self, k: int) -> Fitted:
+        """Kernel ``k``'s fit."""
+        stats = {key: values[k] for key, values in self.stats.items()}
+        return Fitted(
+            self.index[k],
+            self.c0[k],
+            self.c1[k],
+            self.modeler[k],
+            stats,
+            self.points,
+            self.low,
+            self.high,
+        )
+
+    @classmethod
+    def joined(cls, parts: Sequence[FitColumns]) -> FitColumns:
+        """The columns of ``parts`` (fitted at the same points) one after the other."""
+        first = parts[0]
+        return cls(
+            [i for part in parts for i in part.index],
+            [c for part in parts for c in part.c0],
+            [c for part in parts for c in part.c1],
+            [m for part in parts for m in part.modeler],
+            {key: [v for part in parts for v in part.stats[key]] for key in first.stats},
+            first.points,
+            first.low,
+            first.high,
+        )
+
+
 def batch_size(points: int) -> int:
     """How many kernels measured at ``points`` points are fitted at once (bounds memory)."""
     return max(1, _CHUNK // (len(BUILDING_BLOCKS) * points * points))
 
 
-def fit_matrix(x: np.ndarray, y: np.ndarray, modeler: str) -> list[Fitted]:
+def fit_columns(x: np.ndarray, y: np.ndarray, modeler: str) -> FitColumns:
     """The fits of kernels measured at the same points ``x`` (P,), aggregated values ``y`` (K, P)."""
     selection, used = _select(modeler, x, y)
     stats = _statistics(x, y, selection)
-    low, high = float(x.min()), float(x.max())
-    columns = {key: v.tolist() for key, v in stats.items()} | {
-        "criterion": selection.criterion.tolist()
-    }
-    return [
-        Fitted(
-            index,
-            c0,
-            c1,
-            str(modeler_used),
-            {key: values[row] for key, values in columns.items()},
-            len(x),
-            low,
-            high,
-        )
-        for row, (index, c0, c1, modeler_used) in enumerate(
-            zip(
-                selection.index.tolist(),
-                selection.c0.tolist(),
-                selection.c1.tolist(),
-                used.tolist(),
-                strict=True,
-            )
-        )
-    ]
+    columns = {key: v.tolist() for key, v in stats.items()}
+    columns["criterion"] = selection.criterion.tolist()
+    return FitColumns(
+        selection.index.tolist(),
+        selection.c0.tolist(),
+        selection.c1.tolist(),
+        used.tolist(),
+        columns,
+        len(x),
+        float(x.min()),
+        float(x.max()),
+    )
+
+
+def fit_matrix(x: np.ndarray, y: np.ndarray, modeler: str) -> list[Fitted]:
+    """:func:`fit_columns` as one :class:`Fitted` per kernel."""
+    columns = fit_columns(x, y, modeler)
+    return [columns.row(k) for k in range(len(columns))]
 
 
 def fit_series(

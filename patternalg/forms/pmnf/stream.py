@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 
 from ...errors import PatternalgError
-from ...measurements.blocks import Block, Irregular, text_blocks
+from ...measurements.blocks import Block, Irregular, Kernel, text_blocks
 from ...measurements.model import Aggregation
 from ...measurements.names import atom_names, split_unit
-from ..base import FitReport
-from .fit import batch_size, fit_matrix
+from .batch import Reports
+from .fit import FitColumns, batch_size, fit_columns
 
 __all__ = ["fit_text_batches"]
 
@@ -35,8 +35,9 @@ def fit_text_batches(
     input_format: str | None = None,
     batch: int = 10_000,
     **options: Any,
-) -> Iterator[tuple[Block, list[FitReport]]]:
-    """Each batch of ``batch`` kernels of ``path``, in file order, and its reports.
+) -> Iterator[tuple[Block, Reports]]:
+    """Each batch of ``batch`` kernels of ``path``, in file order, and its reports
+    (built when asked for; :meth:`.Reports.bulk_text` gives the text of all at once).
 
     ``cls`` is the PMNF form; ``options`` are its fit options.
     """
@@ -55,12 +56,24 @@ def fit_text_batches(
             raise Irregular from None
         y = Aggregation(how).reduce(block.values, axis=2)
         step = batch_size(len(x))
-        fits = [
-            fitted
-            for start in range(0, len(block), step)
-            for fitted in fit_matrix(x, y[start : start + step], checked["modeler"])
-        ]
-        names = block.kernel_names()
-        models = cls._models(names, fits, var, how)
-        unit = split_unit(block.metric)[1] if block.metric else None  # METRIC time_ms
-        yield block, cls._reports(names, models, atom_names(block.kernels, used), checked, unit)
+        fits = FitColumns.joined(
+            [
+                fit_columns(x, y[start : start + step], checked["modeler"])
+                for start in range(0, len(block), step)
+            ]
+        )
+        column_unit = split_unit(block.metric)[1] if block.metric else None  # METRIC time_ms
+        yield (
+            block,
+            Reports(
+                cls,
+                block.kernels,
+                Kernel("", block.metric, block.parameters, block.path),
+                atom_names(block.kernels, used),
+                fits,
+                var=var,
+                how=how,
+                checked=checked,
+                column_unit=column_unit,
+            ),
+        )

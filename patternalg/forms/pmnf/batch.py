@@ -1,0 +1,238 @@
+"""The reports of a batch of kernels fitted together, and ``fit``'s text for all at once.
+
+:class:`Reports` is the sequence of :class:`~patternalg.forms.base.FitReport` of a batch
+(``PMNF.fit_batches`` yields one per batch): a report is built, by the code of
+``PMNF.fit_each``, only when asked for. :meth:`Reports.bulk_text` gives what ``patternalg
+fit`` prints and writes for every kernel of the batch (the summary lines or the JSON
+records, and the model-file tables) from the batch's columns, without a model, a report or
+a dictionary per kernel: the same text the command builds report by report
+(``tests/test_scale.py`` compares them), in a fraction of the time.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from functools import cached_property
+from typing import Any, overload
+
+from ...json_values import finite_json
+from ...measurements.blocks import Kernel
+from ...pmnf.blocks import BUILDING_BLOCKS
+from ...pmnf.render import hypothesis_text, pmnf_text
+from ...toml_writer import toml_key, toml_string
+from ..base import FitReport
+from .fit import FitColumns
+
+__all__ = ["Reports"]
+
+_STATISTICS = ("rss", "smape", "ar2", "criterion")
+_quote = json.encoder.encode_basestring_ascii  # what json.dumps writes for a string
+
+
+class Reports(Sequence[FitReport]):
+    """The reports of kernels fitted together: the kernel named ``names[k]`` (its metric,
+    parameters and path those of ``kernel``) fitted as row ``k`` of ``fits``,
+    named ``atoms[k]``, its parameter the symbol ``var``, repetitions aggregated by ``how``."""
+
+    def __init__(
+        self,
+        cls: Any,
+        names: Sequence[str],
+        kernel: Kernel,
+        atoms: Sequence[str],
+        fits: FitColumns,
+        *,
+        var: Any,
+        how: str,
+        checked: Mapping[str, Any],
+        column_unit: str | None,
+    ) -> None:
+        if tuple(fits.stats) != _STATISTICS:
+            raise ValueError(f"statistics {tuple(fits.stats)}, expected {_STATISTICS}")
+        self.cls, self.names, self.atoms, self.fits = cls, names, atoms, fits
+        self.first = kernel._replace(kernel=names[0]) if names else kernel
+        self.var, self.how, self.checked, self.column_unit = var, how, checked, column_unit
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    @overload
+    def __getitem__(self, k: int) -> FitReport: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[FitReport]: ...
+
+    def __getitem__(self, k: int | slice) -> FitReport | list[FitReport]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(len(self))[k]]
+        k = range(len(self))[k]
+        kernel = self.first._replace(kernel=self.names[k])
+        (model,) = self.cls._models([kernel], [self.fits.row(k)], self.var, self.how)
+        (report,) = self.cls._reports(
+            [kernel], [model], [self.atoms[k]], self.checked, self.column_unit
+        )
+        return report  # type: ignore[no-any-return]
+
+    def __iter__(self) -> Iterator[FitReport]:
+        return (self[k] for k in range(len(self)))
+
+    # --- the text of the whole batch ----------------------------------------------------
+    @cached_property
+    def unit(self) -> str:
+        """The unit of every model of the batch (one metric, one file, one set of options)."""
+        return self.cls._unit(self.first, self.checked, self.column_unit)  # type: ignore[no-any-return]
+
+    @cached_property
+    def models(self) -> list[str]:
+        """The text of each kernel's model."""
+        name, fits = self.var.name, self.fits
+        return [
+            pmnf_text(name, c0, i, c1)
+            for c0, i, c1 in zip(fits.c0, fits.index, fits.c1, strict=True)
+        ]
+
+    def _rows(self) -> Iterator[tuple[Any, ...]]:
+        """Per kernel: kernel, atom, model text, index, c0, c1, rss, smape, ar2, criterion,
+        modeler."""
+        fits = self.fits
+        return zip(  # type: ignore[no-any-return]
+            self.names,
+            self.atoms,
+            self.models,
+            fits.index,
+            fits.c0,
+            fits.c1,
+            *(fits.stats[key] for key in _STATISTICS),
+            fits.modeler,
+            strict=True,
+        )
+
+    def bulk_text(self, *, json_records: bool, model_file: bool) -> tuple[str, str]:
+        """What ``fit`` prints for the batch (its summary lines, or its JSON records each
+        indented by two spaces and joined by ``",\\n"``) and, if ``model_file``, the
+        tables the model file gets (else "")."""
+        printed = self.json_text() if json_records else self.summary_text()
+        return printed, self.toml_text() if model_file else ""
+
+    def summary_text(self) -> str:
+        """Each kernel's ``atom: model  [unit]`` line and its quality line
+        (:func:`~patternalg.quality.quality_line`)."""
+        unit, fits = self.unit, self.fits
+        squared = "" if unit == "dimensionless" else f" {unit}²"
+        tail = (
+            f"{squared}, {self.var.name} in [{fits.low:g}, {fits.high:g}], {fits.points} points\n"
+        )
+        return "".join(
+            f"{atom}: {model}  [{unit}]\n  SMAPE {smape:.2f}%, adjusted R² {ar2:.4f}, "
+            f"RSS {rss:.4g}{tail}"
+            for _, atom, model, _, _, _, rss, smape, ar2, _, _ in self._rows()
+        )
+
+    def _source_parts(self) -> tuple[str, str]:
+        """The model file's ``source`` text between the aggregation and the kernel's name,
+        and after it (:meth:`PMNF._source <.form.PMNF._source>`)."""
+        first = self.first
+        metric = f", metric '{first.metric}'" if first.metric else ""
+        return f" of {first.path}, kernel '", f"'{metric}"
+
+    def toml_text(self) -> str:
+        """Each kernel's table in the model file (:func:`~patternalg.toml_writer.table_text`
+        of :meth:`FitReport.table <patternalg.forms.base.FitReport.table>`)."""
+        fits, name, how, first = self.fits, self.var.name, self.how, self.first
+        low_high = f"[\n    {fits.low},\n    {fits.high},\n]\n"
+        x_range = f"x_range = {low_high}" if name == "x" else ""
+        domain = "" if name == "x" else f".domain]\n{toml_key(name)} = {low_high}"
+        head = 'form = "pmnf"\nmodel = "'
+        unit = f'"\nunit = {toml_string(self.unit)}\nsource = '
+        of, end = self._source_parts()
+        end = toml_string(end)[1:]
+
+        @functools.cache
+        def modeler_texts(used: str) -> tuple[str, str]:
+            """The source's text before the kernel's name, and the modeler's TOML string."""
+            return toml_string(f"pmnf fit ({used}, {how}){of}")[:-1], toml_string(used)
+
+        fixed = (
+            f"aggregate = {toml_string(how)}\nparameter = {toml_string(first.parameters[0])}\n"
+            f"symbol = {toml_string(name)}\nrange = {low_high}file = {toml_string(first.path)}\n"
+            f"points = {fits.points}\nkernel = "
+        )
+        metric = f"\nmetric = {toml_string(first.metric)}\n"
+        terms = _terms(name, "coefficient = <c>\ni = <i>\nj = <j>\n", toml_string)
+        out = []
+        for kernel, atom, model, index, c0, c1, rss, smape, ar2, criterion, used in self._rows():
+            key = f"\n[models.{toml_key(atom)}"
+            hypothesis, before, after = terms[index]
+            lead, modeler = modeler_texts(used)
+            quoted = toml_string(kernel)  # escaping is per character: the source's text
+            source = f"{lead}{quoted[1:-1]}{end}"  # is its parts' text
+            out.append(
+                f"{key}]\n{head}{model}{unit}{source}\n{x_range}"
+                f"{key + domain if domain else ''}{key}.fit]\nhypothesis = {hypothesis}\n"
+                f"constant = {c0}\n{f'{before}{c1}{after}' if index >= 0 else ''}"
+                f"rss = {rss}\nsmape = {smape}\nar2 = {ar2}\ncriterion = {criterion}\n"
+                f"modeler = {modeler}\n{fixed}{quoted}{metric}"
+            )
+        return "".join(out)
+
+    def json_text(self) -> str:
+        """Each kernel's JSON record (``json.dumps(report.record, indent=2)``) indented by
+        two spaces, joined by ``",\\n"``; a value that is not finite is ``null``."""
+        fits = self.fits
+        columns = (fits.c0, fits.c1, *fits.stats.values())
+        if not all(map(math.isfinite, (v for column in columns for v in column))):
+            return ",\n".join(
+                "  "
+                + json.dumps(finite_json(r.record), indent=2, allow_nan=False).replace("\n", "\n  ")
+                for r in self
+            )
+        name, how, first = self.var.name, self.how, self.first
+        bounds = f"[\n        {fits.low},\n        {fits.high}\n      ]"
+        metric = f',\n    "metric": {_quote(first.metric)},\n    "atom": "'
+        unit = f'",\n    "unit": {_quote(self.unit)},\n    "form": "pmnf",\n'
+        domain = f'    "domain": {{\n      {_quote(name)}: {bounds}\n    }},\n'
+        fixed = (
+            f'    "aggregate": {_quote(how)},\n    "parameter": {_quote(first.parameters[0])},\n'
+            f'    "symbol": {_quote(name)},\n    "range": [\n      {fits.low},\n'
+            f'      {fits.high}\n    ],\n    "file": {_quote(first.path)},\n'
+            f'    "points": {fits.points},\n'
+        )
+        terms = _terms(name, '    "coefficient": <c>,\n    "i": <i>,\n    "j": <j>,\n', _quote)
+        listed = _terms(
+            name, '[\n      {\n        "coefficient": <c>,\n        "i": <i>,\n'
+            '        "j": <j>\n      }\n    ]', _quote,
+        )  # fmt: skip
+        out = []
+        for kernel, atom, model, index, c0, c1, rss, smape, ar2, criterion, used in self._rows():
+            hypothesis, before, after = terms[index]
+            term, listed_term = "", "[]"
+            if index >= 0:
+                term = f"{before}{c1}{after}"
+                listed_term = f"{listed[index][1]}{c1}{listed[index][2]}"
+            out.append(
+                f'  {{\n    "kernel": {_quote(kernel)}{metric}{atom}",\n    "model": "{model}'
+                f'{unit}    "parameters": {{\n      "model": "{model}"\n    }},\n{domain}'
+                f'    "hypothesis": {hypothesis},\n    "constant": {c0},\n{term}'
+                f'    "rss": {rss},\n    "smape": {smape},\n    "ar2": {ar2},\n'
+                f'    "criterion": {criterion},\n    "modeler": {_quote(used)},\n{fixed}'
+                f'    "terms": {listed_term}\n  }}'
+            )
+        return ",\n".join(out)
+
+
+def _terms(var: str, template: str, quote: Any) -> dict[int, tuple[str, str, str]]:
+    """Per building block (and -1, the constant model): its hypothesis as a quoted string,
+    and ``template`` with ``<i>`` and ``<j>`` filled, split at ``<c>`` (the coefficient).
+
+    >>> _terms("x", "c = <c>, i = <i>, j = <j>", repr)[22]
+    ("'x^(5/4)*log2(x)^1'", 'c = ', ", i = '5/4', j = 1")
+    """
+    result = {-1: (quote(hypothesis_text(-1, var)), "", "")}
+    for index, (i, j) in enumerate(BUILDING_BLOCKS):
+        text = template.replace("<i>", quote(str(i))).replace("<j>", str(j))
+        before, _, after = text.partition("<c>")
+        result[index] = (quote(hypothesis_text(index, var)), before, after)
+    return result
