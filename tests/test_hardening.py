@@ -238,3 +238,16 @@ def test_names_are_bounded(capsys) -> None:
     assert f"has 5001 characters (limit: {MAX_NAME})" in line and len(line) < 300
     assert main(["eval", "seq(" + "q" * MAX_NAME + ", inc)"]) == 2
     assert "unknown atom 'qqq" in capsys.readouterr().err  # at the limit: a name like any
+
+
+def test_fit_json_writes_overflowed_statistics_as_null_on_the_batch_path(tmp_path, capsys) -> None:
+    """Extra-P text goes through the batched writer; an RSS that overflows is null there too."""
+    import json
+
+    data = tmp_path / "big.txt"
+    rows = "".join(f"DATA {v}\n" for v in ("1e300", "1.5e300", "3e300", "1e301", "1.7e302"))
+    data.write_text("PARAMETER x\nPOINTS ( 1 ) ( 2 ) ( 4 ) ( 8 ) ( 16 )\nMETRIC time\n"
+                    f"REGION a\n{rows}REGION b\n" + "".join(f"DATA {v}\n" for v in (1, 2, 4, 8, 16)))
+    assert main(["fit", str(data), "--format", "json"]) == 0
+    first, second = json.loads(capsys.readouterr().out)
+    assert first["rss"] is None and second["rss"] == 0.0
