@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from patternalg.forms.pmnf import PMNF
 from patternalg.library import ModelLibrary
 from patternalg.measurements import read
-from patternalg.measurements.blocks import Irregular, text_blocks
+from patternalg.measurements.blocks import Irregular, _batch, text_blocks
 from patternalg.quality import quality_line
 from patternalg.toml_writer import dumps, table_text
 
@@ -139,6 +139,44 @@ def test_batch_text_is_the_text_of_its_reports(tmp_path: Path, case: int, option
         assert nothing == ""
 
 
+@pytest.mark.parametrize("case", range(len(REGULAR)))
+def test_blocks_do_not_depend_on_where_the_file_is_cut(tmp_path: Path, case: int) -> None:
+    """The file is read in chunks of bytes: a chunk may end anywhere (inside a number, a
+    UTF-8 character, between CR and LF)."""
+    xs, repetitions, style = REGULAR[case]
+    path = _text_file(tmp_path / "m.txt", case, xs, repetitions, **style)
+    whole = list(text_blocks(path, batch=7))
+    for chunk in (1, 2, 3, 7, 64, 1000):
+        cut = list(text_blocks(path, batch=7, chunk=chunk))
+        assert [(b.kernels, b.lines.tolist()) for b in cut] == [
+            (b.kernels, b.lines.tolist()) for b in whole
+        ]
+        assert all(np.array_equal(a.values, b.values) for a, b in zip(cut, whole, strict=True))
+
+
+@pytest.mark.parametrize("number", ["1_0", "١", "0x10", "1e", "--1", "1.2.3", "inf", "1e999"])
+def test_numbers_float_does_not_read_as_the_fast_path_does_are_irregular(
+    tmp_path: Path, number: str
+) -> None:
+    """The fast path reads a number only as ``float`` does, or not at all."""
+    path = _text_file(tmp_path / "m.txt", 0, *REGULAR[0][:2])
+    path.write_text(path.read_text().replace("DATA ", f"DATA {number} ", 1), encoding="utf-8")
+    with pytest.raises(Irregular):
+        list(text_blocks(path, batch=7))
+
+
+@given(
+    st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=5),
+    st.sampled_from(["{!r}", "{:.17e}", "{:.25g}", "{:.3f}", "{:+.20f}", "{:.0f}."]),
+)
+def test_the_fast_path_reads_numbers_as_float_does(values: list[float], style: str) -> None:
+    texts = [style.format(v) for v in values]
+    line = ("DATA " + " ".join(texts)).encode()
+    lines = [b"REGION k", line, line, line]
+    kernels, read = _batch(lines, 4, set())
+    assert read[0].tolist() == [[float(t) for t in texts]] * 3
+
+
 @pytest.mark.parametrize(
     "change",
     [
@@ -148,7 +186,10 @@ def test_batch_text_is_the_text_of_its_reports(tmp_path: Path, case: int, option
         lambda t: t.replace("DATA ", "DATA nan ", 1),  # not a measurement
         lambda t: t.replace("DATA ", "DATA 1 ", 1),  # one more repetition on one line
         lambda t: t.replace("DATA ", "DATA\t", 1),  # a tab after DATA
-        lambda t: t.replace("DATA ", "DATA 1_0 ", 1),  # float() reads it, numpy does not
+        lambda t: t.replace("DATA ", "DATA 1_0 ", 1),  # float() reads it, the fast path not
+        lambda t: t.replace("\n", "\r", 5),  # a lone CR ends a line
+        lambda t: t[:-300] + t[-300:].replace("\n", "\r", 1),  # also after the header
+        lambda t: t.replace("DATA ", "DATA 1\x0b", 1),  # so does a vertical tab
         lambda t: "METRIC a\n" + t.replace("REGION a_b.1\n", "REGION a_b.1\x0c\n"),
     ],
 )

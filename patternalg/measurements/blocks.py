@@ -1,4 +1,4 @@
-"""Regular Extra-P text files, read in batches of kernels with numpy: the fast path of ``fit``.
+"""Regular Extra-P text files read a batch of kernels at a time, as bytes: the fast path of ``fit``.
 
 A text file is *regular* when a header of PARAMETER, POINTS and at most one METRIC line
 (comments and blank lines allowed) is followed only by ``REGION name`` lines, each with one
@@ -21,14 +21,13 @@ the file with :func:`~patternalg.measurements.read`, whose messages say what is 
 
 from __future__ import annotations
 
-import io
-import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
+import fastnumbers
 import numpy as np
 
 from ..errors import PatternalgError
@@ -41,20 +40,21 @@ __all__ = ["Block", "Irregular", "Kernel", "text_blocks"]
 
 #: characters that end a line for ``str.splitlines`` (the reference reader) but not for files
 _OTHER_LINE_ENDS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_ASCII_LINE_ENDS = b"\x0b\x0c\x1c\x1d\x1e"
 
 
-def _other_line_end(text: str) -> bool:
-    """Whether ``text`` holds one of :data:`_OTHER_LINE_ENDS` (an ASCII text is searched
-    for the five ASCII ones, each by a fast substring search: the regular expression scans
-    a batch's megabytes character by character).
+def _other_line_end(text: str | bytes) -> bool:
+    """Whether ``text`` (or ASCII bytes) holds one of :data:`_OTHER_LINE_ENDS` (an ASCII
+    text is searched for the five ASCII ones, each by a fast substring search: the regular
+    expression scans a batch's megabytes character by character).
 
-    >>> _other_line_end("DATA 1\\n"), _other_line_end("DATA 1\\x0c"), _other_line_end("\\u2028")
+    >>> _other_line_end("DATA 1\\n"), _other_line_end(b"DATA 1\\x0c"), _other_line_end("\\u2028")
     (False, True, True)
     """
+    if isinstance(text, bytes):
+        return any(end in text for end in _ASCII_LINE_ENDS)
     if text.isascii():
-        return (
-            "\x0b" in text or "\x0c" in text or "\x1c" in text or "\x1d" in text or "\x1e" in text
-        )
+        return any(chr(end) in text for end in _ASCII_LINE_ENDS)
     return _OTHER_LINE_ENDS.search(text) is not None
 
 
@@ -109,9 +109,10 @@ class Block:
 
 
 def text_blocks(
-    path: str | Path, batch: int = 10_000, format: str | None = None
+    path: str | Path, batch: int = 10_000, format: str | None = None, *, chunk: int = 1 << 22
 ) -> Iterator[Block]:
-    """The kernels of the regular text file ``path``, ``batch`` at a time.
+    """The kernels of the regular text file ``path``, ``batch`` at a time (the file read
+    ``chunk`` bytes at a time).
 
     Raises :class:`Irregular` (possibly after some blocks) if the file is not regular, or
     if ``read(path, format)`` would not read it as a text file.
@@ -120,12 +121,12 @@ def text_blocks(
     if format not in (None, "text") or name == "-":
         raise Irregular
     try:
-        handle = open(path, encoding="utf-8-sig")  # noqa: SIM115 (closed below)
+        handle = open(path, "rb")  # noqa: SIM115 (closed below)
     except OSError:
         raise Irregular from None
     with handle:
         try:
-            state, header, number = _header(name, handle)
+            state, header, number = _header(name, _text_lines(handle))
         except (PatternalgError, UnicodeDecodeError):
             raise Irregular from None
         if format is None and sniff(name, "".join(header)) != "text":
@@ -135,19 +136,9 @@ def text_blocks(
         width = len(points) + 1
         metric = state.metric.strip()
         seen: set[str] = set()
-        pending = [header[-1]]
-        while True:
-            try:
-                lines = pending + list(itertools.islice(handle, batch * width - len(pending)))
-            except UnicodeDecodeError:
-                raise Irregular from None
-            pending = []
-            if not lines:
-                return
-            if len(lines) < batch * width:  # the end: blank lines after the last DATA are fine
-                while lines and not lines[-1].strip():
-                    lines.pop()
-            kernels, values = _batch(lines, width, seen)
+        lines = _lines(handle, header[-1].removesuffix("\n").encode(), batch * width, chunk)
+        for part in lines:
+            kernels, values = _batch(part, width, seen)
             yield Block(
                 name,
                 parameters,
@@ -161,13 +152,52 @@ def text_blocks(
             number += width * len(kernels)
 
 
-def _header(path: str, handle: io.TextIOBase) -> tuple[_State, list[str], int]:
+def _text_lines(handle: BinaryIO) -> Iterator[str]:
+    """The lines of a binary file as text would give them (``utf-8-sig``, universal
+    newlines); a lone carriage return (a line end there) raises :class:`Irregular`."""
+    for number, line in enumerate(handle):
+        text = line.decode("utf-8-sig" if number == 0 else "utf-8")
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")
+            if "\r" in text:
+                raise Irregular
+        yield text
+
+
+def _lines(handle: BinaryIO, first: bytes, count: int, chunk: int) -> Iterator[list[bytes]]:
+    """The lines after the header (``first`` then the rest of ``handle``), without their
+    line ends, ``count`` at a time; the blank lines at the end of the file are dropped.
+    CR LF ends a line as LF does; a lone CR raises :class:`Irregular`."""
+    pending, tail, end = [first], b"", False
+    while pending or not end:
+        while len(pending) < count and not end:
+            data = handle.read(chunk)
+            if data.endswith(b"\r"):  # its LF may come next
+                data += handle.read(1)
+            end = not data
+            text = tail + data
+            if b"\r" in text:
+                text = text.replace(b"\r\n", b"\n")
+                if b"\r" in text:
+                    raise Irregular
+            pending += text.split(b"\n")
+            tail = b"" if end else pending.pop()
+        if end:
+            while pending and not pending[-1].strip():
+                pending.pop()
+        part = pending[:count]
+        del pending[:count]
+        if part:
+            yield part
+
+
+def _header(path: str, lines: Iterator[str]) -> tuple[_State, list[str], int]:
     """The header read by the reference reader's rules, its lines up to the first REGION
     line, and that line's number."""
     state = _State(path)
-    lines = []
-    for number, line in enumerate(handle, start=1):
-        lines.append(line)
+    header = []
+    for number, line in enumerate(lines, start=1):
+        header.append(line)
         words = line.split()
         if words and words[0] == "REGION":
             regular = (
@@ -178,7 +208,7 @@ def _header(path: str, handle: io.TextIOBase) -> tuple[_State, list[str], int]:
             )
             if not regular:
                 raise Irregular
-            return state, lines, number
+            return state, header, number
         if _OTHER_LINE_ENDS.search(line) or (words and words[0] in ("DATA", "REGION")):
             raise Irregular
         if words and words[0] == "METRIC" and state.metric:
@@ -187,37 +217,48 @@ def _header(path: str, handle: io.TextIOBase) -> tuple[_State, list[str], int]:
     raise Irregular
 
 
-def _batch(lines: list[str], width: int, seen: set[str]) -> tuple[tuple[str, ...], np.ndarray]:
-    """Kernel names and values (K, points, repetitions) of whole REGION blocks ``lines``."""
+def _batch(lines: list[bytes], width: int, seen: set[str]) -> tuple[tuple[str, ...], np.ndarray]:
+    """Kernel names and values (K, points, repetitions) of whole REGION blocks ``lines``.
+
+    The numbers are parsed by ``fastnumbers`` (correctly rounded, as ``float``; it reads
+    no text that ``float`` does not, ``tests/test_scale.py`` checks), ASCII only.
+    """
     if len(lines) % width:
         raise Irregular
-    if not lines[-1].endswith("\n"):
-        lines[-1] += "\n"
     regions = lines[0::width]
     del lines[0::width]
-    region_text, data_text = "".join(regions), "".join(lines)
     count = len(regions)
+    try:
+        region_text = b"\n".join(regions).decode("utf-8")
+    except UnicodeDecodeError:
+        raise Irregular from None
+    data = b"\n".join(lines)
     regular = (
         region_text.startswith("REGION ")
         and region_text.count("\nREGION ") == count - 1
-        and data_text.startswith("DATA ")
-        and data_text.count("\nDATA ") == len(lines) - 1
-        and data_text.count("DATA ") == len(lines)
         and not _other_line_end(region_text)
-        and not _other_line_end(data_text)
+        and data.startswith(b"DATA ")
+        and data.count(b"\nDATA ") == len(lines) - 1
+        and data.isascii()
+        and not _other_line_end(data)
     )
     if not regular:
         raise Irregular
-    kernels = tuple(" ".join(line.split()[1:]) for line in regions)
+    kernels = tuple(" ".join(line.split()[1:]) for line in region_text.split("\n"))
     if "" in kernels or len(set(kernels)) != count or not seen.isdisjoint(kernels):
         raise Irregular  # the reference merges a region named twice, and rejects no name
     seen.update(kernels)
-    try:
-        values = np.loadtxt(
-            io.StringIO(data_text.replace("DATA ", " ")), dtype=float, comments=None, ndmin=2
-        )
-    except ValueError:
-        raise Irregular from None
-    if values.shape[0] != len(lines) or not np.isfinite(values).all():
+    # every line starts with the word DATA; if every (R+1)-th word is DATA and the others
+    # are numbers, every line holds R numbers
+    words = data.split()
+    per_line, rest = divmod(len(words), len(lines))
+    if rest or per_line < 2 or words[0::per_line].count(b"DATA") != len(lines):
         raise Irregular
-    return kernels, values.reshape(count, width - 1, values.shape[1])
+    del words[0::per_line]
+    try:
+        values = fastnumbers.try_array(words, dtype=np.float64, on_fail=fastnumbers.RAISE)
+    except (ValueError, TypeError):
+        raise Irregular from None
+    if not np.isfinite(values).all():
+        raise Irregular
+    return kernels, values.reshape(count, width - 1, per_line - 1)
