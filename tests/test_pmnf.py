@@ -17,7 +17,7 @@ from patternalg.cli import main
 from patternalg.errors import FitError, ModelFileError
 from patternalg.forms.pmnf import PMNF
 from patternalg.forms.pmnf.basic import select_basic
-from patternalg.forms.pmnf.default import _max_last, _sum_last, basis, select_default
+from patternalg.forms.pmnf.default import _max_first, _sum_first, basis, select_default
 from patternalg.measurements import read
 from patternalg.pmnf.blocks import BUILDING_BLOCKS
 from patternalg.pmnf.render import pmnf_expr
@@ -326,16 +326,22 @@ def test_cli_param_option(tmp_path: Path, capsys) -> None:
 
 @pytest.mark.parametrize("points", [1, 2, 5, 7, 8, 9, 15, 16, 17, 40, 128, 129, 300])
 def test_sums_and_maxima_by_slices_are_numpys_to_the_bit(points: int) -> None:
-    """The selection sums a short last axis slice by slice: the bits numpy's reduction
-    gives (its pairwise order), for values of every size, zeros of both signs, inf, nan."""
+    """The selection sums over the points slice by slice: the bits numpy's reduction of a
+    contiguous last axis gives (its pairwise order), for values of every size, zeros of
+    both signs, inf, nan; whether the points are the first axis in memory or the last."""
     rng = np.random.default_rng(points)
     a = rng.standard_normal((30, 11, points)) * 10.0 ** rng.uniform(-12, 12, (30, 11, points))
     special = rng.choice([0.0, -0.0, np.inf, -np.inf, np.nan], size=a.shape)
     a = np.where(rng.random(a.shape) < 0.05, special, a)
     a[0] = -0.0  # a row of negative zeros sums to +0.0
+    moved = np.moveaxis(a, -1, 0)
     with np.errstate(invalid="ignore"):
-        pairs = [(_sum_last(a), a.sum(-1)), (_max_last(a), a.max(-1))]
-        zeros = _sum_last(a[:1])
+        pairs = [
+            (_sum_first(moved), a.sum(-1)),
+            (_sum_first(np.ascontiguousarray(moved)), a.sum(-1)),
+            (_max_first(moved), a.max(-1)),
+        ]
+        zeros = _sum_first(moved[:, :1])
     for ours, numpys in pairs:
         nan = np.isnan(numpys)  # a nan is a nan (its sign bit is the processor's choice)
         assert nan.any() and np.array_equal(np.isnan(ours), nan)

@@ -29,6 +29,12 @@ from .default import (
 __all__ = ["select_basic"]
 
 
+def _points_first(*arrays: np.ndarray) -> list[np.ndarray]:
+    """Views of ``arrays`` with their last axis (the points) first, as :func:`._line_fit`
+    and :func:`._rejected` take them."""
+    return [np.moveaxis(a, -1, 0) for a in arrays]
+
+
 def _constant_smape(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """In-sample RSS and SMAPE (%) of the mean, as Extra-P scores its constant model."""
     mean = y.mean(-1, keepdims=True)
@@ -47,7 +53,7 @@ def select_basic(x: np.ndarray, y: np.ndarray) -> Selection:
     train = ~np.eye(n, dtype=bool)  # (L, P): row l trains without point l
     w = train.astype(float)
     # leave-one-out fits, all folds of all hypotheses of all kernels: (K, H, L)
-    c0, c1 = _line_fit(b[None, :, None, :], y[:, None, None, :], w[None, None])
+    c0, c1 = _line_fit(*_points_first(b[None, :, None, :], y[:, None, None, :], w[None, None]))
     lowest = np.where(train[None], y[:, None, :], np.inf).min(-1)  # (K, L)
     with np.errstate(divide="ignore", invalid="ignore"):
         small = np.where(
@@ -67,8 +73,9 @@ def select_basic(x: np.ndarray, y: np.ndarray) -> Selection:
     for fold in range(n):  # Extra-P's order of summation
         smape = smape + parts[..., fold]
         rss = rss + diff[..., fold] * diff[..., fold]
-    full0, full1 = _line_fit(b[None], y[:, None, :], np.ones((1, 1, n)))
-    usable = np.isfinite(rss) & ~_rejected(full1, full1[..., None] * b[None], y)
+    full0, full1 = _line_fit(*_points_first(b[None], y[:, None, :], np.ones((1, 1, n))))
+    terms, values = _points_first(full1[..., None] * b[None], y[:, None, :])
+    usable = np.isfinite(rss) & ~_rejected(full1, terms, values)
     const_rss, const_smape = _constant_smape(y)
     scores = np.concatenate(
         [const_smape[:, None], np.where(usable & ~np.isnan(smape), smape, np.inf)], axis=1

@@ -84,69 +84,71 @@ def _basis(points: bytes, blocks: bytes) -> np.ndarray:
     return result
 
 
-def _sum_last(a: np.ndarray) -> np.ndarray:
-    """``a.sum(-1)`` to the last bit, faster when the last axis is short: numpy reduces each
-    row in its own inner loop, this adds whole slices in numpy's pairwise order (eight
-    partial sums, then the rest in turn; ``tests/test_pmnf.py`` compares the bits).
+def _sum_first(a: np.ndarray) -> np.ndarray:
+    """``np.moveaxis(a, 0, -1).sum(-1)`` to the last bit: the sum over the first axis (the
+    points) in numpy's pairwise order for a contiguous last axis (eight partial sums, then
+    the rest in turn), added a whole slice at a time: faster when the axis is short, and
+    fastest when the points are the outer axis (``tests/test_pmnf.py`` compares the bits).
 
     >>> a = np.random.default_rng(0).standard_normal((3, 4, 9))
-    >>> bool((_sum_last(a) == a.sum(-1)).all())
+    >>> bool((_sum_first(np.moveaxis(a, -1, 0)) == a.sum(-1)).all())
     True
     """
-    n = a.shape[-1]
+    n = a.shape[0]
     if n > 128 or n == 0:
-        return a.sum(-1)
+        return np.ascontiguousarray(np.moveaxis(a, 0, -1)).sum(-1)
     if n < 8:
-        total = a[..., 0]
+        total = a[0]
         for i in range(1, n):
-            total = total + a[..., i]
+            total = total + a[i]
         return 0.0 + total
-    partial = [a[..., j] for j in range(8)]
+    partial = [a[j] for j in range(8)]
     done = n - n % 8
     for start in range(8, done, 8):
-        partial = [partial[j] + a[..., start + j] for j in range(8)]
+        partial = [partial[j] + a[start + j] for j in range(8)]
     total = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + (
         (partial[4] + partial[5]) + (partial[6] + partial[7])
     )
     for i in range(done, n):
-        total = total + a[..., i]
+        total = total + a[i]
     return 0.0 + total
 
 
-def _max_last(a: np.ndarray) -> np.ndarray:
-    """``a.max(-1)`` (a maximum is exact in any order), a slice at a time.
+def _max_first(a: np.ndarray) -> np.ndarray:
+    """The maximum over the first axis (exact in any order), a slice at a time.
 
-    >>> _max_last(np.array([[1.0, 5.0, 2.0], [np.nan, 0.0, 1.0]])).tolist()
+    >>> _max_first(np.array([[1.0, np.nan], [5.0, 0.0], [2.0, 1.0]])).tolist()
     [5.0, nan]
     """
-    if a.shape[-1] > 128 or a.shape[-1] == 0:
-        return a.max(-1)
-    result = a[..., 0]
-    for i in range(1, a.shape[-1]):
-        result = np.maximum(result, a[..., i])
+    if a.shape[0] > 128 or a.shape[0] == 0:
+        return a.max(0)
+    result = a[0]
+    for i in range(1, a.shape[0]):
+        result = np.maximum(result, a[i])
     return result
 
 
 def _line_fit(b: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Weighted least squares of ``y ~ c0 + c1*b`` along the last axis (broadcasting)."""
-    sw = w.sum(-1)
-    bbar = _sum_last(w * b) / sw
-    ybar = (w * y).sum(-1) / sw
-    db = b - bbar[..., None]
+    """Weighted least squares of ``y ~ c0 + c1*b`` along the first axis (broadcasting)."""
+    sw = _sum_first(w)
+    bbar = _sum_first(w * b) / sw
+    ybar = _sum_first(w * y) / sw
+    db = b - bbar
     wdb = w * db  # shared by both sums
     with np.errstate(divide="ignore", invalid="ignore"):
-        c1 = _sum_last(wdb * (y - ybar[..., None])) / _sum_last(wdb * db)
+        c1 = _sum_first(wdb * (y - ybar)) / _sum_first(wdb * db)
     return ybar - c1 * bbar, c1
 
 
 def _rejected(c1: np.ndarray, terms: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Extra-P's rule: a zero coefficient, or a term below 0.0005 of every value. (K, H).
+    """Extra-P's rule: a zero coefficient, or a term below 0.0005 of every value.
 
-    ``terms`` is ``c1[..., None] * b``: each hypothesis's term at each point (K, H, P).
+    ``terms`` is ``c1 * b``: each hypothesis's term at each point (the points first), ``y``
+    the values broadcast against it.
     """
     with np.errstate(divide="ignore", invalid="ignore"):
-        contribution = terms / y[:, None, :]
-    contribution = _max_last(np.abs(contribution, out=contribution))
+        contribution = terms / y
+    contribution = _max_first(np.abs(contribution, out=contribution))
     return (c1 == 0) | (contribution < MIN_TERM_CONTRIBUTION)
 
 
@@ -196,43 +198,47 @@ def select_default(
     y = y / scale
     k, n = y.shape
     blocks = blocks_for(x)
-    b = basis(x, blocks)[None]  # (1, H, P)
-    relative = 1.0 / y**2
-    c0, c1 = _line_fit(b, y[:, None, :], relative[:, None, :])
-    terms = c1[..., None] * b
-    residual = terms + c0[..., None]  # in place from here: the values of
-    residual -= y[:, None, :]  # ((c0 + c1 * b - y) / y) ** 2, fewer arrays
-    residual /= y[:, None, :]
-    wrss = _sum_last(residual * residual)
-    usable = np.isfinite(wrss) & ~_rejected(c1, terms, y) & (c1 > 0 if growing else True)
+    b = basis(x, blocks)  # (H, P)
+    # every hypothesis of every kernel at every point: (P, H, K), the points first (the
+    # sums over them add whole slices) and the kernels last (long inner loops)
+    points_first = b.T[:, :, None]
+    y_t = np.ascontiguousarray(y.T)[:, None, :]  # (P, 1, K)
+    c0, c1 = _line_fit(points_first, y_t, 1.0 / y_t**2)  # (H, K)
+    terms = c1 * points_first
+    residual = terms + c0  # in place from here: the values of
+    residual -= y_t  # ((c0 + c1 * b - y) / y) ** 2, fewer arrays
+    residual /= y_t
+    wrss = _sum_first(residual * residual)
+    usable = np.isfinite(wrss) & ~_rejected(c1, terms, y_t) & (c1 > 0 if growing else True)
     wrss = np.where(usable, wrss, np.inf)
-    best = np.argmin(wrss, axis=1)
+    best = np.argmin(wrss, axis=0)
     rows = np.arange(k)
+    chosen = b[best]  # (K, P)
     const_rss = (((y.mean(-1, keepdims=True) - y) / y) ** 2).sum(-1)
     if parsimony == "bic":
         tiny = np.finfo(float).tiny
-        term_score = n * np.log(np.maximum(wrss[rows, best], tiny) / n) + 2 * np.log(n)
+        term_score = n * np.log(np.maximum(wrss[best, rows], tiny) / n) + 2 * np.log(n)
         const_score = n * np.log(np.maximum(const_rss, tiny) / n) + np.log(n)
     else:
-        train = ~np.eye(n, dtype=bool)[None]  # (1, L, P)
-        fold_w = relative[:, None, :] * train
-        f0, f1 = _line_fit(b[0][best][:, None, :], y[:, None, :], fold_w)  # (K, L)
-        predicted = f0 + f1 * b[0][best]
+        train = ~np.eye(n, dtype=bool)  # (L, P): fold l trains without point l
+        fold_w = (1.0 / y**2).T[:, :, None] * train.T[:, None, :]  # (P, K, L)
+        f0, f1 = _line_fit(chosen.T[:, :, None], y.T[:, :, None], fold_w)  # (K, L)
+        predicted = f0 + f1 * chosen
         term_score = (((predicted - y) / y) ** 2).sum(-1)
         others = (y.sum(-1, keepdims=True) - y) / (n - 1)
         const_score = (((others - y) / y) ** 2).sum(-1)
     # the winners refitted with weights 1/y, as a correction of the relative fit (exact
     # data keep their exact coefficients)
-    won0, won1 = c0[rows, best], c1[rows, best]
-    d0, d1 = _line_fit(b[0][best], y - won0[:, None] - won1[:, None] * b[0][best], 1.0 / y)
+    won0, won1 = c0[best, rows], c1[best, rows]
+    d0, d1 = _line_fit(chosen.T, (y - won0[:, None] - won1[:, None] * chosen).T, (1.0 / y).T)
     refit = np.isfinite(d0) & np.isfinite(d1) & ((won1 + d1) * won1 > 0)
-    c0[rows, best] = np.where(refit, won0 + d0, won0)
-    c1[rows, best] = np.where(refit, won1 + d1, won1)
-    keep = np.isfinite(wrss[rows, best]) & (term_score < const_score)
+    c0[best, rows] = np.where(refit, won0 + d0, won0)
+    c1[best, rows] = np.where(refit, won1 + d1, won1)
+    keep = np.isfinite(wrss[best, rows]) & (term_score < const_score)
     pick = np.where(keep, best + 1, 0)
     scores = np.concatenate([const_score[:, None], np.full((k, len(blocks)), np.inf)], axis=1)
     scores[rows, best + 1] = term_score
-    result = _selection(pick, blocks, y, c0, c1, scores)
+    result = _selection(pick, blocks, y, c0.T, c1.T, scores)
     return Selection(
         result.index, result.c0 * scale[:, 0], result.c1 * scale[:, 0], scores[rows, pick]
     )
