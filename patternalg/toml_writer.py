@@ -21,12 +21,13 @@ x_range = [
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["dumps", "table_text", "table_chunks", "toml_key", "toml_string"]
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_BARE_KEYS = re.compile(r"[A-Za-z0-9_-]+(?:\n[A-Za-z0-9_-]+)*")  # lines of bare keys
 #: what tomli_w escapes in a basic string: quote, backslash and control characters but tab
 _ILLEGAL = re.compile(r'["\\\x00-\x08\x0a-\x1f\x7f]')
 _COMPACT = {"\b": "\\b", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
@@ -116,6 +117,28 @@ def toml_key(part: str) -> str:
         if len(_KEYS) < 4096:  # keys repeat in every model: remember the first few thousand
             _KEYS[part] = text
     return text
+
+
+def toml_keys(parts: Sequence[str]) -> list[str]:
+    """:func:`toml_key` of each part (all checked at once: atom names are bare keys).
+
+    >>> toml_keys(["sort", "a-b"]), toml_keys(["sort", "a b"])
+    (['sort', 'a-b'], ['sort', '"a b"'])
+    """
+    if _BARE_KEYS.fullmatch("\n".join(parts)):
+        return list(parts)
+    return list(map(toml_key, parts))
+
+
+def toml_strings(texts: Sequence[str]) -> list[str]:
+    """:func:`toml_string` of each text (all checked at once: most need no escape).
+
+    >>> toml_strings(["sort", 'say "hi"'])
+    ['"sort"', '"say \\\\"hi\\\\""']
+    """
+    if _ILLEGAL.search("".join(texts)) is None:
+        return [f'"{text}"' for text in texts]
+    return list(map(toml_string, texts))
 
 
 def toml_string(text: str) -> str:

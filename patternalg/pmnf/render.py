@@ -7,13 +7,14 @@ grammar's arithmetic, and as Extra-P writes its hypothesis.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 import sympy
 
 from ..symbols import log2
 from .blocks import BUILDING_BLOCKS
 
-__all__ = ["pmnf_expr", "pmnf_text", "hypothesis_text"]
+__all__ = ["pmnf_expr", "pmnf_text", "pmnf_texts", "hypothesis_text"]
 
 
 def pmnf_expr(var: sympy.Symbol, constant: float, block: int, coefficient: float) -> sympy.Expr:
@@ -52,12 +53,36 @@ def pmnf_text(var: str, constant: float, block: int, coefficient: float) -> str:
     >>> pmnf_text("x", -2.5, 22, 0.48)
     '0.48*x**(5/4)*log2(x) - 2.5'
     """
+    constant, coefficient = float(constant), float(coefficient)
+    return _text(var, constant, block, repr(constant), repr(coefficient))
+
+
+def pmnf_texts(
+    var: str,
+    constants: Sequence[float],
+    blocks: Sequence[int],
+    constant_texts: Sequence[str],
+    coefficient_texts: Sequence[str],
+) -> list[str]:
+    """:func:`pmnf_text` of many models, given the ``repr`` of their constants and
+    coefficients (a caller that writes them too formats each float once).
+
+    >>> pmnf_texts("x", [-2.5, 3.0], [22, -1], ["-2.5", "3.0"], ["0.48", "0.0"])
+    ['0.48*x**(5/4)*log2(x) - 2.5', '3.0']
+    """
+    text = functools.partial(_text, var)
+    return list(map(text, constants, blocks, constant_texts, coefficient_texts))
+
+
+def _text(var: str, constant: float, block: int, constant_text: str, coefficient_text: str) -> str:
     if block < 0:
-        return repr(float(constant))
-    text = repr(float(coefficient)) + _term_text(var, block)
+        return constant_text
+    text = coefficient_text + _term_text(var, block)
     if constant == 0:
         return text
-    return f"{text} {'-' if constant < 0 else '+'} {abs(float(constant))!r}"
+    if constant < 0:  # repr(-c) is "-" + repr(c)
+        return f"{text} - {constant_text[1:]}"
+    return f"{text} + {constant_text}"
 
 
 @functools.cache

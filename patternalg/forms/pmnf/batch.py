@@ -21,8 +21,8 @@ from typing import Any, overload
 from ...json_values import finite_json
 from ...measurements.blocks import Kernel
 from ...pmnf.blocks import BUILDING_BLOCKS
-from ...pmnf.render import hypothesis_text, pmnf_text
-from ...toml_writer import toml_key, toml_string
+from ...pmnf.render import hypothesis_text, pmnf_texts
+from ...toml_writer import toml_key, toml_keys, toml_string, toml_strings
 from ..base import FitReport
 from .fit import FitColumns
 
@@ -86,25 +86,27 @@ class Reports(Sequence[FitReport]):
         return self.cls._unit(self.first, self.checked, self.column_unit)  # type: ignore[no-any-return]
 
     @cached_property
+    def _coefficients(self) -> tuple[list[str], list[str]]:
+        """The ``repr`` of each kernel's constant and coefficient (formatted once: the
+        model, the table and the record hold them)."""
+        return list(map(repr, self.fits.c0)), list(map(repr, self.fits.c1))
+
+    @cached_property
     def models(self) -> list[str]:
         """The text of each kernel's model."""
-        name, fits = self.var.name, self.fits
-        return [
-            pmnf_text(name, c0, i, c1)
-            for c0, i, c1 in zip(fits.c0, fits.index, fits.c1, strict=True)
-        ]
+        fits = self.fits
+        return pmnf_texts(self.var.name, fits.c0, fits.index, *self._coefficients)
 
     def _rows(self) -> Iterator[tuple[Any, ...]]:
-        """Per kernel: kernel, atom, model text, index, c0, c1, rss, smape, ar2, criterion,
-        modeler."""
+        """Per kernel: kernel, atom, model text, index, the texts of c0 and c1, rss, smape,
+        ar2, criterion, modeler."""
         fits = self.fits
         return zip(  # type: ignore[no-any-return]
             self.names,
             self.atoms,
             self.models,
             fits.index,
-            fits.c0,
-            fits.c1,
+            *self._coefficients,
             *(fits.stats[key] for key in _STATISTICS),
             fits.modeler,
             strict=True,
@@ -150,11 +152,11 @@ class Reports(Sequence[FitReport]):
         of, end = self._source_parts()
         end = toml_string(end)[1:]
 
-        @functools.cache
         def modeler_texts(used: str) -> tuple[str, str]:
             """The source's text before the kernel's name, and the modeler's TOML string."""
             return toml_string(f"pmnf fit ({used}, {how}){of}")[:-1], toml_string(used)
 
+        modelers = {used: modeler_texts(used) for used in set(fits.modeler)}
         fixed = (
             f"aggregate = {toml_string(how)}\nparameter = {toml_string(first.parameters[0])}\n"
             f"symbol = {toml_string(name)}\nrange = {low_high}file = {toml_string(first.path)}\n"
@@ -162,21 +164,29 @@ class Reports(Sequence[FitReport]):
         )
         metric = f"\nmetric = {toml_string(first.metric)}\n"
         terms = _terms(name, "coefficient = <c>\ni = <i>\nj = <j>\n", toml_string)
-        out = []
-        for kernel, atom, model, index, c0, c1, rss, smape, ar2, criterion, used in self._rows():
-            key = f"\n[models.{toml_key(atom)}"
-            hypothesis, before, after = terms[index]
-            lead, modeler = modeler_texts(used)
-            quoted = toml_string(kernel)  # escaping is per character: the source's text
-            source = f"{lead}{quoted[1:-1]}{end}"  # is its parts' text
-            out.append(
-                f"{key}]\n{head}{model}{unit}{source}\n{x_range}"
+        keys = [f"\n[models.{key}" for key in toml_keys(self.atoms)]
+        quoted = toml_strings(self.names)  # escaping is per character: the source's text
+        rows = zip(  # is its parts' text
+            keys,
+            self.models,
+            [terms[index] for index in fits.index],
+            *self._coefficients,
+            *(fits.stats[key] for key in _STATISTICS),
+            [modelers[used] for used in fits.modeler],
+            quoted,
+            strict=True,
+        )
+        return "".join(
+            [
+                f"{key}]\n{head}{model}{unit}{lead}{q[1:-1]}{end}\n{x_range}"
                 f"{key + domain if domain else ''}{key}.fit]\nhypothesis = {hypothesis}\n"
-                f"constant = {c0}\n{f'{before}{c1}{after}' if index >= 0 else ''}"
+                f"constant = {c0}\n{f'{before}{c1}{after}' if before else ''}"
                 f"rss = {rss}\nsmape = {smape}\nar2 = {ar2}\ncriterion = {criterion}\n"
-                f"modeler = {modeler}\n{fixed}{quoted}{metric}"
-            )
-        return "".join(out)
+                f"modeler = {modeler}\n{fixed}{q}{metric}"
+                for key, model, (hypothesis, before, after), c0, c1, rss, smape, ar2, criterion,
+                (lead, modeler), q in rows
+            ]
+        )
 
     def json_text(self) -> str:
         """Each kernel's JSON record (``json.dumps(report.record, indent=2)``) indented by
