@@ -11,7 +11,6 @@ a dictionary per kernel: the same text the command builds report by report
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
@@ -165,26 +164,30 @@ class Reports(Sequence[FitReport]):
         metric = f"\nmetric = {toml_string(first.metric)}\n"
         terms = _terms(name, "coefficient = <c>\ni = <i>\nj = <j>\n", toml_string)
         keys = [f"\n[models.{key}" for key in toml_keys(self.atoms)]
-        quoted = toml_strings(self.names)  # escaping is per character: the source's text
-        rows = zip(  # is its parts' text
+        c0_texts, c1_texts = self._coefficients
+        hypotheses, term_texts = [], []
+        for index, c1 in zip(fits.index, c1_texts, strict=True):
+            hypothesis, before, after = terms[index]
+            hypotheses.append(hypothesis)
+            term_texts.append(f"{before}{c1}{after}" if before else "")
+        rows = zip(
             keys,
             self.models,
-            [terms[index] for index in fits.index],
-            *self._coefficients,
-            *(fits.stats[key] for key in _STATISTICS),
             [modelers[used] for used in fits.modeler],
-            quoted,
+            toml_strings(self.names),  # escaping is per character: the source's text is
+            hypotheses,  # its parts' text
+            c0_texts,
+            term_texts,
+            *(fits.stats[key] for key in _STATISTICS),
             strict=True,
         )
         return "".join(
             [
                 f"{key}]\n{head}{model}{unit}{lead}{q[1:-1]}{end}\n{x_range}"
-                f"{key + domain if domain else ''}{key}.fit]\nhypothesis = {hypothesis}\n"
-                f"constant = {c0}\n{f'{before}{c1}{after}' if before else ''}"
-                f"rss = {rss}\nsmape = {smape}\nar2 = {ar2}\ncriterion = {criterion}\n"
-                f"modeler = {modeler}\n{fixed}{q}{metric}"
-                for key, model, (hypothesis, before, after), c0, c1, rss, smape, ar2, criterion,
-                (lead, modeler), q in rows
+                f"{key + domain if domain else ''}{key}.fit]\nhypothesis = {hyp}\n"
+                f"constant = {c0}\n{term}rss = {rss}\nsmape = {smape}\nar2 = {ar2}\n"
+                f"criterion = {crit}\nmodeler = {modeler}\n{fixed}{q}{metric}"
+                for key, model, (lead, modeler), q, hyp, c0, term, rss, smape, ar2, crit in rows
             ]
         )
 
