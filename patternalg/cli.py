@@ -40,6 +40,8 @@ explore   designs reachable by the laws, ranked
 plot      pictures (PNG, SVG, PDF) of models, fits and designs
 """
 COMMANDS: dict[str, str] = dict(line.split(maxsplit=1) for line in _TABLE.strip().splitlines())
+#: the main parser's options that print nothing (they may come before a sub-command)
+_SILENT = {"--debug", "-q", "--quiet"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,9 +51,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None, *, alone: bool = False) -> argparse.ArgumentParser:
     """The parser of all sub-commands; with ``only``, the options of that sub-command alone
-    are built (the others are listed, not imported: a short command starts fast)."""
+    are built (the others are listed, not imported: a short command starts fast); with
+    ``alone`` too, the others are left out (nothing will list them)."""
     parser = _Parser(
         prog="patternalg",
         description="Closed-form performance models of parallel programs built from patterns.",
@@ -62,6 +65,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name, help_text in COMMANDS.items():
+        if alone and name != only:
+            continue
         module = f"patternalg.commands.{name}"
         command = sub.add_parser(name, help=help_text, description=help_text)
         command.add_argument(
@@ -83,7 +88,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = next((word for word in words if not word.startswith("-")), None)
-    args = build_parser(chosen if chosen in COMMANDS else None).parse_args(words)
+    if chosen not in COMMANDS:
+        chosen = None
+    # only the main parser's help, its errors and --version list the sub-commands
+    alone = chosen is not None and set(words[: words.index(chosen)]) <= _SILENT
+    args = build_parser(chosen, alone=alone).parse_args(words)
     try:
         with warnings.catch_warnings():
             if not args.debug:  # numpy's overflow notes are not the user's concern

@@ -14,19 +14,52 @@ from __future__ import annotations
 from typing import Any
 
 import sympy
-from sympy.codegen import cfunctions
 
 __all__ = ["x", "p", "phi", "n", "m", "o", "symbol", "log2"]
 
+_TWO = sympy.Integer(2)
 
-class log2(cfunctions.log2):  # noqa: N801 (sympy names functions in lowercase)
-    r"""The base-2 logarithm, printed in LaTeX as mathematicians write it.
+
+class log2(sympy.Function):  # noqa: N801 (sympy names functions in lowercase)
+    r"""The base-2 logarithm: ``sympy.codegen.cfunctions.log2`` (the same methods; not
+    imported, as importing ``sympy.codegen`` took a sixth of patternalg's start-up beyond
+    sympy), printed in LaTeX as mathematicians write it.
 
     Notebooks (sympy's ``_repr_latex_``) and ``--format latex`` print the same thing:
 
     >>> print(sympy.latex(log2(x) ** 2))
     \log_{2}{\left(x \right)}^{2}
+    >>> log2(x).diff(x), log2(sympy.Integer(8)), log2(sympy.Integer(3)).evalf(5)
+    (1/(x*log(2)), 3, 1.5850)
     """
+
+    nargs = 1
+
+    def fdiff(self, argindex: int = 1) -> sympy.Expr:
+        if argindex == 1:
+            return sympy.S.One / (sympy.log(_TWO) * self.args[0])
+        raise sympy.ArgumentIndexError(self, argindex)
+
+    @classmethod
+    def eval(cls, arg: sympy.Expr) -> sympy.Expr | None:
+        if arg.is_number:
+            result = sympy.log.eval(arg, base=_TWO)
+            if result.is_Atom:
+                return result
+        elif arg.is_Pow and arg.base == _TWO:
+            return arg.exp
+        return None
+
+    def _eval_evalf(self, *args: Any, **kwargs: Any) -> sympy.Expr:
+        return self.rewrite(sympy.log).evalf(*args, **kwargs)
+
+    def _eval_expand_func(self, **hints: Any) -> sympy.Expr:
+        return sympy.log(self.args[0]) / sympy.log(_TWO)
+
+    def _eval_rewrite_as_log(self, arg: sympy.Expr, **kwargs: Any) -> sympy.Expr:
+        return sympy.log(arg) / sympy.log(_TWO)
+
+    _eval_rewrite_as_tractable = _eval_rewrite_as_log
 
     def _latex(self, printer: Any, exp: str | None = None) -> str:
         tex = r"\log_{2}{\left(" + printer._print(self.args[0]) + r" \right)}"
