@@ -21,7 +21,6 @@ patternalg.errors.UnknownAtomError: unknown atom 'qsrot'; did you mean qsort?
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,6 +108,8 @@ class ModelLibrary(Mapping[str, AtomicModel]):
     def __getitem__(self, name: str) -> AtomicModel:
         entry = self._models.get(name)
         if entry is None:
+            import difflib  # only to suggest a name: not imported at start-up
+
             close = difflib.get_close_matches(name, list(self._models), n=3, cutoff=0.6)
             raise UnknownAtomError(name, close)
         if isinstance(entry, _Pending):

@@ -12,7 +12,6 @@ patternalg.errors.ParseError: line 1, column 7: thread count of tpool_ must be a
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from collections.abc import Sequence
@@ -252,6 +251,8 @@ def _pattern_hint(text: str, pos: int) -> str | None:
     if count:
         return f"tpool_{count.group(1)}(T)"
     word = _SYNONYMS.get(word, word)
+    import difflib  # only to suggest a name: not imported at start-up
+
     close = difflib.get_close_matches(word, list(_PATTERNS), n=1, cutoff=0.75)
     return _PATTERNS[close[0]] if close else None
 

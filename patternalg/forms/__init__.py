@@ -15,7 +15,6 @@ patternalg.errors.ModelFileError: m.toml: models.a: unknown form 'amdhal' (did y
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from typing import Any
 
@@ -52,6 +51,8 @@ def _target(form: str, where: str) -> str:
     target = FORMS.get(form)
     if target is None:
         prefix = f"{where}: " if where else ""
+        import difflib  # only to suggest a name: not imported at start-up
+
         close = difflib.get_close_matches(form, list(FORMS), n=1)
         hint = f"did you mean '{close[0]}'? " if close else ""
         raise ModelFileError(

@@ -31,7 +31,6 @@ Expression(model='536.185*x')
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import math
 from abc import ABC, abstractmethod
@@ -144,6 +143,8 @@ def check_keys(
     valid = [*required, *optional]
     for key in table:
         if key not in valid:
+            import difflib  # only to suggest a name: not imported at start-up
+
             close = difflib.get_close_matches(key, valid, n=1)
             hint = f"did you mean '{close[0]}'? " if close else ""
             raise ModelFileError(
@@ -472,6 +473,8 @@ class Form(ABC):
         declared = {option.name: option for option in cls.fit_options}
         for key in options:
             if key not in declared:
+                import difflib  # only to suggest a name: not imported at start-up
+
                 close = difflib.get_close_matches(key, list(declared), n=1)
                 hint = f"did you mean '{close[0]}'? " if close else ""
                 valid = ", ".join(declared) or "none"
