@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 
 from ..model import valid_atom_name
+from ..syntax import RESERVED_PREFIXES, RESERVED_WORDS
 
 __all__ = ["atom_name", "atom_names", "split_unit", "is_value_name", "VALUE_NAMES"]
 
@@ -26,6 +27,9 @@ _TIME_UNITS = {"ns": "ns", "us": "us", "µs": "us", "ms": "ms", "s": "s", "sec":
 _BRACKETED = re.compile(r"(?P<base>.*?)\s*[\[(]\s*(?P<unit>[^\[\]()]+?)\s*[\])]")
 _SUFFIXED = re.compile(r"(?P<base>.+?)_(?P<unit>[a-zµ]+)")
 _INVALID = re.compile(r"[^A-Za-z0-9_]+")
+#: lines of names that are atom names already (no reserved word or prefix checked)
+_ATOMS = re.compile(r"[a-z](?:[A-Za-z0-9_]*[A-Za-z0-9])?(?:\n[a-z](?:[A-Za-z0-9_]*[A-Za-z0-9])?)*")
+_RESERVED_START = re.compile("^(?:" + "|".join(map(re.escape, RESERVED_PREFIXES)) + ")", re.M)
 
 
 def atom_name(kernel: str) -> str:
@@ -57,8 +61,12 @@ def atom_names(kernels: Iterable[str], used: set[str] | None = None) -> list[str
     >>> atom_names(["a_b", "a-b", "a b"])
     ['a_b', 'a_b_2', 'a_b_3']
     """
-    names: list[str] = []
+    kernels = list(kernels)
     used = set() if used is None else used
+    if _already_atoms(kernels) and used.isdisjoint(kernels) and len(set(kernels)) == len(kernels):
+        used.update(kernels)  # each its own atom name (checked for all at once)
+        return kernels
+    names: list[str] = []
     for kernel in kernels:
         base = atom_name(kernel)
         name, count = base, 1
@@ -68,6 +76,20 @@ def atom_names(kernels: Iterable[str], used: set[str] | None = None) -> list[str
         used.add(name)
         names.append(name)
     return names
+
+
+def _already_atoms(kernels: list[str]) -> bool:
+    """Whether :func:`atom_name` of each kernel is the kernel's name itself.
+
+    >>> _already_atoms(["sort", "k_2", "fftW3"]), _already_atoms(["sort", "seq"])
+    (True, False)
+    """
+    text = "\n".join(kernels)
+    return (
+        _ATOMS.fullmatch(text) is not None
+        and RESERVED_WORDS.isdisjoint(kernels)
+        and _RESERVED_START.search(text) is None
+    )
 
 
 def split_unit(column: str) -> tuple[str, str | None]:
