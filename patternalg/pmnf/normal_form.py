@@ -33,7 +33,6 @@ from .sampling import signs_differ
 __all__ = ["NormalForm", "normal_form", "compare", "compare_normal_forms"]
 
 _ZERO = sympy.Integer(0)
-_LOG2 = sympy.log(2)
 Growth = tuple[sympy.Expr, sympy.Expr]  # (exponent of x, exponent of log2(x))
 
 
@@ -127,7 +126,7 @@ def _factor_growth(factor: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr, sympy.Ex
     if isinstance(base, log2) and base.args[0] == x:
         return _ZERO, exp, sympy.Integer(1)
     if isinstance(base, sympy.log) and base.args[0] == x:
-        return _ZERO, exp, _LOG2**exp  # ln x = ln 2 * log2 x
+        return _ZERO, exp, sympy.log(2) ** exp  # ln x = ln 2 * log2 x (not built at start-up)
     return None
 
 
