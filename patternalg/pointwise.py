@@ -20,7 +20,7 @@ comparable after binding is resolved as well.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import sympy
@@ -29,6 +29,7 @@ from .algebra import Derivation, Semantics, evaluate, m_mapreduce, m_pipe, m_seq
 from .arith import check_finite, format_expr
 from .bindings import as_value, bind, parse_binding, symbols_of
 from .errors import EvaluationError
+from .lazy_dataclass import dataclass_when_used
 from .library import AtomicModel
 from .symbols import symbol, x
 from .terms import Atom, MapReduce, Pipe, Seq, Term, TPool
@@ -68,7 +69,7 @@ def collect_bindings(texts: Iterable[str]) -> dict[str, sympy.Expr]:
     return found
 
 
-@dataclass(frozen=True)
+@dataclass_when_used(frozen=True)
 class PointStep:
     """One sub-term at the point: its value there and, for a pipe, the stage that wins."""
 
@@ -102,7 +103,7 @@ def follow_bottleneck(term: Term, winner: Mapping[int, int | None]) -> Term | No
     return node
 
 
-@dataclass(frozen=True)
+@dataclass_when_used(frozen=True)
 class PointValue:
     """A term's model at a point, beside its closed form under ``semantics``."""
 

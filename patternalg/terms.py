@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from .arith import format_expr
+from .lazy_dataclass import dataclass_when_used
 
 __all__ = ["Term", "Atom", "Meta", "Seq", "Pipe", "TPool", "Shuffle", "MapReduce", "canonical"]
 
@@ -151,7 +152,7 @@ class Atom(Term):
         object.__setattr__(self, "annotations", pairs)
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@dataclass_when_used(frozen=True, eq=False, repr=False)
 class Meta(Term):
     """A metavariable of a law (``A``, ``B``): stands for any term."""
 
@@ -175,7 +176,7 @@ class _Binary(Term):
         return ()
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@dataclass_when_used(frozen=True, eq=False, repr=False)
 class Seq(_Binary):
     """Sequential concatenation ``seq(left, right)`` (eq. 2: the models add)."""
 
@@ -214,7 +215,7 @@ class TPool(Term):
         return (self.count,)
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass_when_used(frozen=True, repr=False)
 class Shuffle:
     """The shuffle phase ``shuffle_{m,n}^{o}`` of a mapReduce; ``name`` is its library model."""
 
@@ -233,7 +234,7 @@ class Shuffle:
         )
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@dataclass_when_used(frozen=True, eq=False, repr=False)
 class MapReduce(Term):
     """``mapReduce_{m,n}^{d,k}(map, shuffle_{m,n}^{o}, reduce)`` (eq. 5).
 
