@@ -115,3 +115,18 @@ def test_models_lists_the_library(tmp_path):
 def test_absurd_counts_keep_their_magnitude():
     # 1034.17 / 10^1000 is far below double range; it must not print as 0.0
     assert run_cli("eval", "tpool_{10^1000}(qsort)").stdout.startswith("1.03417")
+
+
+def test_the_main_help_lists_every_command_however_a_command_follows():
+    """A sub-command after silent options gets its parser alone; wherever the main parser
+    speaks (its help, --version, its errors) it still knows every sub-command."""
+    from patternalg.cli import COMMANDS
+
+    for words in (["--help"], ["-q", "--help", "eval"], ["--help", "fit"]):
+        listed = run_cli(*words)
+        assert listed.returncode == 0
+        assert all(f"    {name}" in listed.stdout for name in COMMANDS), words
+    assert run_cli("-q", "--debug", "eval", "qsort").stdout == "1034.17*x*log2(x)\n"
+    wrong = run_cli("-q", "evall", "qsort")
+    assert wrong.returncode == 2 and "invalid choice: 'evall'" in wrong.stderr
+    assert "choose from 'eval', 'models'" in wrong.stderr
