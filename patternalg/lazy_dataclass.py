@@ -53,7 +53,7 @@ def dataclass_when_used(**options: Any) -> Callable[[type[T]], type[T]]:
             make()
             self.__dict__.update(state)  # what pickle and copy do without __setstate__
 
-        cls.__init__ = __init__  # type: ignore[misc]
+        cls.__init__ = __init__  # type: ignore[method-assign]
         cls.__setstate__ = __setstate__  # type: ignore[attr-defined]
         return cls
 
