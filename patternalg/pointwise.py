@@ -27,7 +27,7 @@ import sympy
 
 from .algebra import Derivation, Semantics, evaluate, m_mapreduce, m_pipe, m_seq, m_tpool
 from .arith import check_finite, format_expr
-from .bindings import as_value, bind, parse_binding, symbols_of
+from .bindings import as_value, check_bindings, parse_binding, symbols_of
 from .errors import EvaluationError
 from .library import AtomicModel
 from .symbols import symbol, x
@@ -321,7 +321,7 @@ def at_point(
     if partial:
         values = {k: v for k, v in values.items() if k in symbols_of(term, model)}
     mapping = {symbol(name): v for name, v in values.items()}
-    bind(term, model, values)  # names, counts
+    check_bindings(term, model, values)
     counted = {s: v for s, v in mapping.items() if s != x}
     shown = substitute_counts(term, counted) if counted else term
     derivation = derivation if derivation is not None else Derivation()
