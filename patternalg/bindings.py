@@ -24,7 +24,15 @@ from .symbols import symbol
 from .syntax import parse_arithmetic
 from .terms import MapReduce, Term, TPool
 
-__all__ = ["parse_binding", "parse_value", "as_value", "check_bindings", "check_substitution", "counts", "substitute"]
+__all__ = [
+    "parse_binding",
+    "parse_value",
+    "as_value",
+    "check_bindings",
+    "check_substitution",
+    "counts",
+    "substitute",
+]
 
 
 def parse_value(text: str) -> sympy.Expr:
