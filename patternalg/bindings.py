@@ -31,6 +31,7 @@ __all__ = [
     "check_bindings",
     "check_substitution",
     "counts",
+    "float_value",
     "substitute",
 ]
 
@@ -174,7 +175,7 @@ def _refuse_too_large(lazy: sympy.Expr, where: str) -> bool:
     finite = False
     for node in sympy.preorder_traversal(lazy):
         if (node.is_Pow or node is lazy) and node.is_number:
-            if math.isfinite(_float_value(node)):
+            if math.isfinite(float_value(node)):
                 finite = finite or node is lazy
                 continue  # below 10^309 in floats: far from the limit, no need for evalf
             try:
@@ -199,14 +200,14 @@ _FLOAT_FUNCTIONS: dict[str, Callable[..., float]] = {
 }
 
 
-def _float_value(expr: sympy.Expr) -> float:
+def float_value(expr: sympy.Expr) -> float:
     """``expr`` (a number) in floating point, or nan where floats cannot tell (an overflow,
     a complex value, a function not listed): a cheap first look before sympy's ``evalf``.
 
     >>> from patternalg.symbols import log2
-    >>> _float_value(sympy.Integer(3) * log2(sympy.Integer(8), evaluate=False))
+    >>> float_value(sympy.Integer(3) * log2(sympy.Integer(8), evaluate=False))
     9.0
-    >>> _float_value(sympy.Pow(10, 400, evaluate=False))
+    >>> float_value(sympy.Pow(10, 400, evaluate=False))
     nan
     """
     stack: list[tuple[sympy.Expr, bool]] = [(expr, False)]
