@@ -13,11 +13,12 @@
 Run: python benchmarks/bench_fit_resources.py [--quick] [--table1]
 
 ``--table1`` fits all 25 programs of paper 003's Table 1 (default: dedup, x264, ferret).
-Measured on the shared 2-core machine (10,000 iterations, CPU seconds per fit): the
-library 0.6-0.8 s, the baseline loop 0.9-1.1 s (ratio about 1.4); the first fit of a
-process no longer imports scipy (Amdahl's f is refined on nested grids), which took the
-first fit from 1.9 s to 0.75 s. Both find the same state, so the MSE per program is the
-same as before.
+Measured on the shared 2-core machine (10,000 iterations, CPU seconds per fit): the library
+0.63-0.77 s, the baseline loop 0.84-0.98 s (ratio 1.32 over the six fits). Against the code
+before draws were blocked (a paired run of all 50 fits of Table 1, seeds 0 and 1): 0.65 s
+median per fit against 0.92 s, and the first fit of a process 0.62-0.66 s against 1.2-1.3 s
+(it imported scipy; Amdahl's f is now refined on nested grids). Every fit found the same
+state, so the MSE per program is unchanged.
 """
 
 from __future__ import annotations
