@@ -28,6 +28,19 @@ class log2(cfunctions.log2):  # noqa: N801 (sympy names functions in lowercase)
     \log_{2}{\left(x \right)}^{2}
     """
 
+    @classmethod
+    def eval(cls, arg: sympy.Expr) -> sympy.Expr | None:
+        """sympy's rule, answered without it for a positive integer (the common case at a
+        point): its exponent if it is a power of two, else it stays ``log2(n)``.
+
+        >>> log2(sympy.Integer(1024)), log2(sympy.Integer(12)), log2(sympy.Integer(1))
+        (10, log2(12), 0)
+        """
+        if arg.is_Integer and arg.is_positive:
+            value = int(arg)
+            return sympy.Integer(value.bit_length() - 1) if value & (value - 1) == 0 else None
+        return super().eval(arg)
+
     def _latex(self, printer: Any, exp: str | None = None) -> str:
         tex = r"\log_{2}{\left(" + printer._print(self.args[0]) + r" \right)}"
         return f"{tex}^{{{exp}}}" if exp else tex

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from patternalg import ModelLibrary, evaluate, parse
 from patternalg.cli import main
 from patternalg.errors import MeasurementError, ModelFileError
-from patternalg.forms.memwall import Memwall, memwall_expr, speedup_expr
+from patternalg.forms.memwall import Memwall, csa, memwall_expr, speedup_expr
 from patternalg.forms.memwall.csa import anneal
 from patternalg.forms.memwall.fit import fit_amdahl_f, fit_memwall, speedups
 from patternalg.forms.synthetic import memwall_grid
@@ -149,6 +149,17 @@ def test_csa_is_reproducible_with_a_seed() -> None:
     assert np.array_equal(first.x, again.x) and first.energy == again.energy
     assert not np.array_equal(first.x, other.x)
     assert first.evaluations == 10 * 301
+
+
+@pytest.mark.parametrize("block", [1, 7])
+def test_csa_draws_in_blocks_as_one_at_a_time(block: int, monkeypatch) -> None:
+    """Random draws are made for a block of iterations at once, in the order the
+    iterations would draw them: the run does not depend on the block size."""
+    grid_p, grid_phi = memwall_grid(cores=8)
+    measured = speedups(np.array([_params(TABLE1["parsec_dedup"])]), grid_p, grid_phi)[0]
+    fit = fit_memwall(grid_p, grid_phi, measured, iterations=600, seed=3)
+    monkeypatch.setattr(csa, "_BLOCK", block)
+    assert fit_memwall(grid_p, grid_phi, measured, iterations=600, seed=3) == fit
 
 
 @pytest.mark.parametrize("name", ["parsec_dedup", "splash2x_radiosity"])
