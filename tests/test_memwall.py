@@ -181,6 +181,15 @@ def test_amdahl_f_fit_is_exact() -> None:
     assert f == pytest.approx(0.97, abs=1e-8) and mse < 1e-15
 
 
+def test_no_gain_is_claimed_or_lost_when_amdahl_fits_exactly() -> None:
+    # pure Amdahl data (k = 0: no memory wall): Amdahl's fit is exact to rounding, the
+    # annealed memwall fit nearly so; the ratio of the two rounding errors is no gain
+    grid_p, grid_phi = memwall_grid(cores=8, frequencies=(1.2, 2.4))
+    fit = fit_memwall(grid_p, grid_phi, 1 / (0.1 + 0.9 / grid_p), iterations=300, seed=1)
+    assert 0 < fit.amdahl_mse < 1e-20 < fit.mse  # 100*(1 - mse/amdahl_mse) would be -1e25 %
+    assert fit.gain == 0.0
+
+
 # --- the fit command -----------------------------------------------------------------------
 
 

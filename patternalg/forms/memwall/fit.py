@@ -93,6 +93,10 @@ def amdahl_speedups(f: np.ndarray, p: np.ndarray) -> np.ndarray:
     return 1.0 / ((1 - f) + f / p)
 
 
+#: an MSE of speedups below this is a fit to rounding (root mean square error 1e-10)
+EXACT_MSE = 1e-20
+
+
 @dataclass(frozen=True)
 class MemwallFit:
     """Fitted f, k, m1, m2 with their MSE; plain Amdahl's f and MSE on the same points."""
@@ -109,8 +113,16 @@ class MemwallFit:
 
     @property
     def gain(self) -> float:
-        """The accuracy gain over Amdahl in percent, as in Table 1: 100*(1 - mse/amdahl_mse)."""
-        return 100.0 * (1.0 - self.mse / self.amdahl_mse) if self.amdahl_mse > 0 else 0.0
+        """The accuracy gain over Amdahl in percent, as in Table 1: 100*(1 - mse/amdahl_mse);
+        0 when Amdahl's law fits to rounding (an MSE below :data:`EXACT_MSE`), where the
+        ratio of two rounding errors says nothing.
+
+        >>> MemwallFit(1, 0, 0, 0, 4e-15, 1, 2e-29, 0, 10).gain
+        0.0
+        >>> MemwallFit(1, 0, 0, 0, 0.5, 1, 2.0, 0, 10).gain
+        75.0
+        """
+        return 100.0 * (1.0 - self.mse / self.amdahl_mse) if self.amdahl_mse > EXACT_MSE else 0.0
 
     def parameters(self) -> dict[str, float]:
         """``{"f": ..., "k": ..., "m1": ..., "m2": ...}``."""
