@@ -43,7 +43,8 @@ import numpy as np
 import patternalg
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE / "realdata" / "data"
+#: the committed runs: every directory of realdata/ with an atoms.txt
+RUNS = sorted(p.parent for p in (HERE / "realdata").glob("*/atoms.txt"))
 
 
 def read_text(path: Path) -> tuple[list[float], dict[str, list[list[float]]]]:
@@ -180,16 +181,38 @@ def resampled(data: Path, modelers: list[str], aggregate: str | None, count: int
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", default=str(DATA), help="directory of atoms/compositions.txt")
+    parser.add_argument(
+        "--data",
+        action="append",
+        type=Path,
+        help="a directory of atoms/compositions.txt (repeatable; default: every committed run)",
+    )
     parser.add_argument("--modelers", default="basic,default")
     parser.add_argument("--aggregate", choices=("mean", "median", "min", "max"))
     parser.add_argument("--terms", action="store_true", help="print every composition's error")
     parser.add_argument(
-        "--resamples", type=int, default=0, metavar="N",
+        "--resamples",
+        type=int,
+        default=0,
+        metavar="N",
         help="also refit on N resamples of the repetitions (about 5 s each)",
     )
     args = parser.parse_args()
-    data = Path(args.data)
+    for data in args.data or RUNS:
+        print(f"\n== {data}")
+        report(
+            data,
+            modelers=args.modelers.split(","),
+            aggregate=args.aggregate,
+            per_term=args.terms,
+            resamples=args.resamples,
+        )
+
+
+def report(
+    data: Path, *, modelers: list[str], aggregate: str | None, per_term: bool, resamples: int
+) -> None:
+    """The tables of one run (see the module's doc)."""
     print(
         f"{'modeler':>8} | {'in range: largest size':>22} | {'beyond the fitted range':>23} "
         f"| all sizes"
@@ -198,10 +221,8 @@ def main() -> None:
     details = []
     medians: dict[str, tuple[float, float]] = {}
     with tempfile.TemporaryDirectory() as name:
-        for modeler in args.modelers.split(","):
-            models, in_range, beyond, terms, points = errors(
-                data, modeler, args.aggregate, Path(name)
-            )
+        for modeler in modelers:
+            models, in_range, beyond, terms, points = errors(data, modeler, aggregate, Path(name))
             last, upper = np.abs(in_range[:, -1]), np.abs(beyond)
             print(
                 f"{modeler:>8} | {np.median(last):>10.2%} {last.max():>11.1%} | "
@@ -226,14 +247,16 @@ def main() -> None:
                     f"{last_median / base[0]:.2f}x, beyond the fitted range "
                     f"{upper_median / base[1]:.2f}x"
                 )
-    if args.resamples:
-        resampled(data, args.modelers.split(","), args.aggregate, args.resamples)
-    if args.terms:
+    if resamples:
+        resampled(data, modelers, aggregate, resamples)
+    if per_term:
         for modeler, models, in_range, beyond, terms, points in details:
             print(f"\n{modeler}: " + "; ".join(f"{a} = {m}" for a, m in models.items()))
             upper = points[len(points) - beyond.shape[1] :]
-            print(f"{'term':>38} | {'at x = %g' % points[-1]:>11} | beyond, at x = "
-                  + " ".join(f"{p:>7g}" for p in upper))
+            print(
+                f"{'term':>38} | {f'at x = {points[-1]:g}':>11} | beyond, at x = "
+                + " ".join(f"{p:>7g}" for p in upper)
+            )
             for k, term in enumerate(terms):
                 print(
                     f"{term:>38} | {in_range[k, -1]:>+11.1%} | {'':>14}"

@@ -199,6 +199,11 @@ VARIANTS = {
     "default (median)": ("median", select_default, {}),
     "default, BIC against the constant": ("median", select_default, {"parsimony": "bic"}),
     "default, negative coefficients allowed": ("median", select_default, {"growing": False}),
+    "default, negative constants not penalised": (
+        "median",
+        select_default,
+        {"negative_constant": 1.0},
+    ),
     "default, mean": ("mean", select_default, {}),
     "default, min": ("min", select_default, {}),
 }

@@ -163,7 +163,7 @@ def make_input(cls: str, rng: random.Random) -> dict:
             argv += ["--format", "json"]
     elif cls in ("compare", "sweep", "optimize", "explore"):
         models = [rng.choice(SEEDS_EXPR + ["log2(x)", "x - 1", "0", "1e300*x", "1e-300", "x^60"]) for _ in range(2)]
-        files["m.toml"] = "".join(f'[models.{n}]\nmodel = "{maybe(rng, e, 0.2)}"\n' for n, e in zip("kz", models))
+        files["m.toml"] = "".join(f'[models.{n}]\nmodel = "{maybe(rng, e, 0.2)}"\n' for n, e in zip("kz", models, strict=True))
         pick = lambda: rng.choice(["k", "z", "qsort", "inc", "tpool_4(k)", "pipe(k, z)", "seq(z, inc)"])  # noqa: E731
         over = f"x={rng.choice(['1', '0', '2', '1e-300'])}..{rng.choice(['1e6', '1e300', '2', '10^400'])}"
         argv = [cls, "--models", "m.toml"]
@@ -360,7 +360,7 @@ def main() -> None:
     rows.append(("total", *(sum(r[i] for r in rows) for i in range(1, 6))))
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(6)]
     for row in [header, *rows]:
-        print("  ".join(str(v).rjust(w) if i else str(v).ljust(w) for i, (v, w) in enumerate(zip(row, widths))))
+        print("  ".join(str(v).rjust(w) if i else str(v).ljust(w) for i, (v, w) in enumerate(zip(row, widths, strict=True))))
     print(
         f"(seed {args.seed}; timeout {args.timeout} s per input, laws {TIMEOUTS['laws']:.0f} s,"
         f" check {TIMEOUTS['check']:.0f} s; {time.perf_counter() - started:.0f} s"

@@ -88,9 +88,14 @@ class Step:
     """One line of a derivation: a sub-term, its model, and what was decided there."""
 
     term: Term
-    model: sympy.Expr
+    value: Value  #: the model as the evaluator held it
     depth: int
     note: str = ""
+
+    @functools.cached_property
+    def model(self) -> sympy.Expr:
+        """The model as a sympy expression, built on first use (``--explain`` shows it)."""
+        return as_expr(self.value)
 
 
 @dataclass
@@ -466,6 +471,6 @@ def _record(
     stack: list[tuple[Term, int]] = [(term, 0)]
     while stack:
         node, depth = stack.pop()
-        step = Step(node, as_expr(memo[id(node)]), depth, notes.get(id(node), ""))
+        step = Step(node, memo[id(node)], depth, notes.get(id(node), ""))
         derivation.steps.append(step)
         stack.extend((c, depth + 1) for c in reversed(node.children()))

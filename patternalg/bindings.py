@@ -3,9 +3,8 @@
 >>> from patternalg.syntax import parse
 >>> from patternalg.symbols import x, n
 >>> term = parse("tpool_n(qsort)")
->>> bind(term, x / n, {"n": parse_value("4")})
-x/4
->>> bind(term, x / n, {"n": parse_value("0")})
+>>> check_bindings(term, x / n, {"n": parse_value("4")})
+>>> check_bindings(term, x / n, {"n": parse_value("0")})
 Traceback (most recent call last):
 ...
 patternalg.errors.EvaluationError: n = 0 makes the thread count of tpool_n(...) 0; it must be a positive integer
@@ -25,7 +24,16 @@ from .symbols import symbol
 from .syntax import parse_arithmetic
 from .terms import MapReduce, Term, TPool
 
-__all__ = ["parse_binding", "parse_value", "as_value", "bind", "counts", "substitute"]
+__all__ = [
+    "parse_binding",
+    "parse_value",
+    "as_value",
+    "check_bindings",
+    "check_substitution",
+    "counts",
+    "float_value",
+    "substitute",
+]
 
 
 def parse_value(text: str) -> sympy.Expr:
@@ -94,22 +102,7 @@ def substitute(
     ...
     patternalg.errors.EvaluationError: --at x=10^10: the value has about 3.01e+09 digits (limit: 1000)
     """
-    with sympy.evaluate(False):
-        lazy = expr.xreplace(mapping)
-    for node in sympy.preorder_traversal(lazy):
-        if (node.is_Pow or node is lazy) and node.is_number:
-            if math.isfinite(_float_value(node)):
-                continue  # below 10^309 in floats: far from the limit, no need for evalf
-            try:
-                magnitude = sympy.Abs(node.evalf(15))
-            except (ValueError, TypeError):  # Min/Max of a lazy 0.e-140: not comparable
-                continue
-            if magnitude.is_Number and magnitude.is_finite and magnitude.is_positive:
-                digits = float(sympy.log(magnitude, 10))
-                if digits > MAX_INTEGER_DIGITS:
-                    raise EvaluationError(
-                        f"{where}: the value has about {digits:.3g} digits (limit: {MAX_INTEGER_DIGITS})"
-                    )
+    _refuse_too_large(_lazy(expr, mapping), where)
     try:
         result = replace(expr, mapping) if replace else expr.xreplace(mapping)
     except (ValueError, TypeError):  # sympy's Min/Max refuse non-comparable arguments
@@ -121,6 +114,83 @@ def substitute(
     return result
 
 
+def check_substitution(
+    expr: sympy.Expr, mapping: Mapping[sympy.Symbol, sympy.Expr], where: str
+) -> None:
+    """Raise what :func:`substitute` raises, without building the result where floating point
+    shows it finite (a number below 10^308 needs no sympy ``Max`` compared or ``log2``
+    simplified to say so).
+
+    >>> from patternalg.symbols import x
+    >>> check_substitution(sympy.Max(x, 2 ** x), {x: sympy.Integer(10)}, "--at x=10")
+    >>> check_substitution(1 / (x - 1), {x: sympy.Integer(1)}, "--at x=1")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --at x=1: the model is infinite or undefined there (a division by zero or log of 0)
+    """
+    lazy = _lazy(expr, mapping)
+    if not (lazy.is_number and _refuse_too_large(lazy, where)):
+        substitute(expr, mapping, where)  # floats cannot tell: sympy decides
+
+
+def _lazy(expr: sympy.Expr, mapping: Mapping[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
+    """``expr`` with ``mapping`` substituted and nothing evaluated, built node by node with
+    ``evaluate=False``: switching sympy's global ``evaluate`` clears its whole cache.
+
+    >>> from patternalg.symbols import x
+    >>> _lazy(2 ** x + x, {x: sympy.Integer(10)})
+    10 + 2**10
+    """
+    done: dict[sympy.Basic, sympy.Basic] = {}
+    stack: list[tuple[sympy.Basic, bool]] = [(expr, False)]
+    while stack:
+        node, ready = stack.pop()
+        if node in done:
+            continue
+        if node in mapping:
+            done[node] = mapping[node]
+        elif not node.args:
+            done[node] = node
+        elif not ready:
+            stack.append((node, True))
+            stack.extend((arg, False) for arg in node.args)
+        else:
+            args = [done[arg] for arg in node.args]
+            same = all(a is b for a, b in zip(args, node.args, strict=True))
+            done[node] = node if same else _unevaluated(node.func, args)
+    return done[expr]
+
+
+def _unevaluated(func: Callable[..., sympy.Basic], args: list[sympy.Basic]) -> sympy.Basic:
+    try:
+        return func(*args, evaluate=False)
+    except TypeError:  # a class without the keyword: the global switch (which clears the cache)
+        with sympy.evaluate(False):
+            return func(*args)
+
+
+def _refuse_too_large(lazy: sympy.Expr, where: str) -> bool:
+    """Raise if a number in ``lazy`` (a substitution left unevaluated) has more digits than
+    the limit; return whether ``lazy`` itself is a finite float."""
+    finite = False
+    for node in sympy.preorder_traversal(lazy):
+        if (node.is_Pow or node is lazy) and node.is_number:
+            if math.isfinite(float_value(node)):
+                finite = finite or node is lazy
+                continue  # below 10^309 in floats: far from the limit, no need for evalf
+            try:
+                magnitude = sympy.Abs(node.evalf(15))
+            except (ValueError, TypeError):  # Min/Max of a lazy 0.e-140: not comparable
+                continue
+            if magnitude.is_Number and magnitude.is_finite and magnitude.is_positive:
+                digits = float(sympy.log(magnitude, 10))
+                if digits > MAX_INTEGER_DIGITS:
+                    raise EvaluationError(
+                        f"{where}: the value has about {digits:.3g} digits (limit: {MAX_INTEGER_DIGITS})"
+                    )
+    return finite
+
+
 _FLOAT_FUNCTIONS: dict[str, Callable[..., float]] = {
     "log2": math.log2,
     "exp": math.exp,
@@ -130,14 +200,14 @@ _FLOAT_FUNCTIONS: dict[str, Callable[..., float]] = {
 }
 
 
-def _float_value(expr: sympy.Expr) -> float:
+def float_value(expr: sympy.Expr) -> float:
     """``expr`` (a number) in floating point, or nan where floats cannot tell (an overflow,
     a complex value, a function not listed): a cheap first look before sympy's ``evalf``.
 
     >>> from patternalg.symbols import log2
-    >>> _float_value(sympy.Integer(3) * log2(sympy.Integer(8), evaluate=False))
+    >>> float_value(sympy.Integer(3) * log2(sympy.Integer(8), evaluate=False))
     9.0
-    >>> _float_value(sympy.Pow(10, 400, evaluate=False))
+    >>> float_value(sympy.Pow(10, 400, evaluate=False))
     nan
     """
     stack: list[tuple[sympy.Expr, bool]] = [(expr, False)]
@@ -192,8 +262,10 @@ def symbols_of(term: Term, expr: sympy.Expr) -> set[str]:
     return {s.name for s in expr.free_symbols} | count_symbols | {"x"}
 
 
-def bind(term: Term, expr: sympy.Expr, bindings: Mapping[str, sympy.Expr]) -> sympy.Expr:
-    """Substitute ``bindings`` into the model ``expr`` of ``term``, checking every name and count."""
+def check_bindings(term: Term, expr: sympy.Expr, bindings: Mapping[str, sympy.Expr]) -> None:
+    """Check ``bindings`` for the model ``expr`` of ``term``: every name is a symbol of it,
+    every count becomes a positive integer, every value is positive, and substituting them
+    gives a finite number of bounded size."""
     known = symbols_of(term, expr)
     for name in bindings:
         if name not in known:
@@ -219,4 +291,4 @@ def bind(term: Term, expr: sympy.Expr, bindings: Mapping[str, sympy.Expr]) -> sy
                 f"--at {name}={format_expr(value)}: {name} is a positive symbol; give a value > 0"
             )
     shown = ", ".join(f"{k}={format_expr(v)}" for k, v in bindings.items())
-    return substitute(expr, mapping, f"--at {shown}")
+    check_substitution(expr, mapping, f"--at {shown}")

@@ -19,6 +19,7 @@ comparable after binding is resolved as well.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -27,7 +28,7 @@ import sympy
 
 from .algebra import Derivation, Semantics, evaluate, m_mapreduce, m_pipe, m_seq, m_tpool
 from .arith import check_finite, format_expr
-from .bindings import as_value, bind, parse_binding, symbols_of
+from .bindings import as_value, check_bindings, float_value, parse_binding, symbols_of
 from .errors import EvaluationError
 from .lazy_dataclass import dataclass_when_used
 from .library import AtomicModel
@@ -171,6 +172,21 @@ def _numbers(a: sympy.Expr, b: sympy.Expr) -> bool:
     return bool(a.is_number and b.is_number)
 
 
+def at_least(left: sympy.Expr, right: sympy.Expr) -> bool:
+    """``left >= right`` for two numbers: in floating point where they are more than 1e-9
+    apart relatively (floats err by some 1e-16 there), else as sympy decides (it evaluates
+    to the precision the comparison needs, some milliseconds for a ``log2``).
+
+    >>> from patternalg.symbols import log2
+    >>> at_least(1034.17 * log2(sympy.Integer(3)), sympy.Integer(1639)), at_least(log2(sympy.Integer(8)), sympy.Integer(3))
+    (True, True)
+    """
+    a, b = float_value(left), float_value(right)
+    if math.isfinite(a) and math.isfinite(b) and abs(a - b) > 1e-9 * max(abs(a), abs(b)):
+        return a > b
+    return bool(left >= right)
+
+
 def _fold(
     term: Term,
     library: Mapping[str, AtomicModel],
@@ -196,7 +212,7 @@ def _fold(
         elif isinstance(node, Pipe):
             left, right = memo[id(node.left)], memo[id(node.right)]
             if _numbers(left, right):
-                side = 0 if bool(left >= right) else 1
+                side = 0 if at_least(left, right) else 1
                 value, winner[id(node)] = (left, right)[side], side
             elif semantics is None:
                 value, winner[id(node)] = sympy.Max(left, right, evaluate=False), None
@@ -322,7 +338,7 @@ def at_point(
     if partial:
         values = {k: v for k, v in values.items() if k in symbols_of(term, model)}
     mapping = {symbol(name): v for name, v in values.items()}
-    bind(term, model, values)  # names, counts
+    check_bindings(term, model, values)
     counted = {s: v for s, v in mapping.items() if s != x}
     shown = substitute_counts(term, counted) if counted else term
     derivation = derivation if derivation is not None else Derivation()

@@ -42,6 +42,16 @@ class log2(sympy.Function):  # noqa: N801 (sympy names functions in lowercase)
 
     @classmethod
     def eval(cls, arg: sympy.Expr) -> sympy.Expr | None:
+        """sympy.codegen's rule, answered without sympy's ``log`` for a positive integer
+        (the common case at a point): its exponent if it is a power of two, else it stays
+        ``log2(n)``.
+
+        >>> log2(sympy.Integer(1024)), log2(sympy.Integer(12)), log2(sympy.Integer(1))
+        (10, log2(12), 0)
+        """
+        if arg.is_Integer and arg.is_positive:
+            value = int(arg)
+            return sympy.Integer(value.bit_length() - 1) if value & (value - 1) == 0 else None
         if arg.is_number:
             result = sympy.log.eval(arg, base=_TWO)
             if result.is_Atom:

@@ -5,6 +5,8 @@ another exception; what parses prints back to itself. (Bounded by the hypothesis
 
 from __future__ import annotations
 
+import functools
+
 import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -44,6 +46,7 @@ EXPLICIT = {
 FUZZ = settings(suppress_health_check=list(HealthCheck), deadline=None, max_examples=12)
 
 
+@functools.cache  # building and validating a from_lark strategy takes most of a second
 def texts(start: str) -> st.SearchStrategy[str]:
     """Texts of the grammar from ``start``, sometimes with one character changed."""
     valid = from_lark(GRAMMAR, start=start, explicit=EXPLICIT)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from patternalg import ModelLibrary, evaluate, parse
 from patternalg.cli import main
 from patternalg.errors import MeasurementError, ModelFileError
-from patternalg.forms.memwall import Memwall, memwall_expr, speedup_expr
+from patternalg.forms.memwall import Memwall, csa, memwall_expr, speedup_expr
 from patternalg.forms.memwall.csa import anneal
 from patternalg.forms.memwall.fit import fit_amdahl_f, fit_memwall, speedups
 from patternalg.forms.synthetic import memwall_grid
@@ -151,6 +151,17 @@ def test_csa_is_reproducible_with_a_seed() -> None:
     assert first.evaluations == 10 * 301
 
 
+@pytest.mark.parametrize("block", [1, 7])
+def test_csa_draws_in_blocks_as_one_at_a_time(block: int, monkeypatch) -> None:
+    """Random draws are made for a block of iterations at once, in the order the
+    iterations would draw them: the run does not depend on the block size."""
+    grid_p, grid_phi = memwall_grid(cores=8)
+    measured = speedups(np.array([_params(TABLE1["parsec_dedup"])]), grid_p, grid_phi)[0]
+    fit = fit_memwall(grid_p, grid_phi, measured, iterations=600, seed=3)
+    monkeypatch.setattr(csa, "_BLOCK", block)
+    assert fit_memwall(grid_p, grid_phi, measured, iterations=600, seed=3) == fit
+
+
 @pytest.mark.parametrize("name", ["parsec_dedup", "splash2x_radiosity"])
 def test_csa_recovers_table1_parameters_from_noise_free_grid(name: str) -> None:
     grid_p, grid_phi = memwall_grid()
@@ -168,6 +179,15 @@ def test_amdahl_f_fit_is_exact() -> None:
     cores = np.arange(1.0, 25.0)
     f, mse = fit_amdahl_f(cores, 1 / (0.03 + 0.97 / cores))
     assert f == pytest.approx(0.97, abs=1e-8) and mse < 1e-15
+
+
+def test_no_gain_is_claimed_or_lost_when_amdahl_fits_exactly() -> None:
+    # pure Amdahl data (k = 0: no memory wall): Amdahl's fit is exact to rounding, the
+    # annealed memwall fit nearly so; the ratio of the two rounding errors is no gain
+    grid_p, grid_phi = memwall_grid(cores=8, frequencies=(1.2, 2.4))
+    fit = fit_memwall(grid_p, grid_phi, 1 / (0.1 + 0.9 / grid_p), iterations=300, seed=1)
+    assert 0 < fit.amdahl_mse < 1e-20 < fit.mse  # 100*(1 - mse/amdahl_mse) would be -1e25 %
+    assert fit.gain == 0.0
 
 
 # --- the fit command -----------------------------------------------------------------------

@@ -156,6 +156,28 @@ def test_default_coefficients_predict_the_large_sizes() -> None:
     assert abs((chosen.c0[0] + chosen.c1[0] * beyond * 20) / (110 * beyond) - 1) < 0.05
 
 
+REALDATA = Path(__file__).parents[1] / "benchmarks" / "realdata"
+
+
+def test_default_prefers_a_nonnegative_constant_on_real_qsort() -> None:
+    # the lower half (x = 1,024 .. 16,384) of qsort in a real run: the cost per element falls
+    # as x grows, so 72*x - 3600 fits the medians better than 5.1*x*log2(x) + 23000;
+    # the negative constant sends the choice to x*log2(x), which predicts the upper half
+    (qsort,) = [s for s in read(REALDATA / "data3" / "atoms.txt").series if s.kernel == "qsort"]
+    xs, y = qsort.points[:5, 0], np.array([np.median(v) for v in qsort.values[:5]])
+    plain = select_default(xs, y[None], negative_constant=1.0)
+    chosen = select_default(xs, y[None])
+    assert BUILDING_BLOCKS[plain.index[0]] == (1, 0) and plain.c0[0] < 0
+    assert BUILDING_BLOCKS[chosen.index[0]] == (1, 1) and chosen.c0[0] > 0
+    top = np.median(qsort.values[-1])
+    predicted = chosen.c0[0] + chosen.c1[0] * 2**18 * 18
+    assert abs(predicted / top - 1) < abs((plain.c0[0] + plain.c1[0] * 2**18) / top - 1)
+    # an exact count with a negative constant keeps it: nothing else fits within 10x
+    exact = select_default(POINTS, (POINTS - 1)[None])
+    assert BUILDING_BLOCKS[exact.index[0]] == (1, 0)
+    assert (exact.c0[0], exact.c1[0]) == pytest.approx((-1.0, 1.0))
+
+
 def test_aggregation_option_changes_the_data_fitted() -> None:
     path = DATA / "text" / "one_parameter_6.txt"
     mean = fit(path, "default", aggregate="mean")["met1"]

@@ -117,6 +117,7 @@ def test_every_output_states_the_unit():
 
 def test_evaluating_the_builtins_does_not_load_the_units_library(kernel_ms):
     assert not loads_pint(["eval", "pipe(tpool_4(qsort), inc)", "--at", "x=1024"])
+    assert not loads_pint(["models"])  # every built-in, the memory-wall ones in T1 included
     assert loads_pint(["eval", "seq(kernel, inc)", "--models", kernel_ms])  # a conversion
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ..bindings import bind, counts, symbols_of
+from ..bindings import check_bindings, counts, symbols_of
 from ..errors import EvaluationError
 from ..library import AtomicModel
 from ..pointwise import pointwise_models
@@ -132,7 +132,7 @@ def compile_term(
     if partial:
         known = symbols_of(term, model)
         fixed = {k: v for k, v in fixed.items() if k in known}
-    bind(term, model, fixed)  # checks names, counts
+    check_bindings(term, model, fixed)
     mapping = {symbol(k): v for k, v in fixed.items()}
     models = pointwise_models(term, library, mapping)
     total = models[id(term)]

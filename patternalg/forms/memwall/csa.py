@@ -41,10 +41,33 @@ class AnnealResult:
     evaluations: int
 
 
+#: iterations whose random draws are made (and turned into steps) in one numpy call
+_BLOCK = 512
+
+
 def _reflect(points: np.ndarray, low: np.ndarray, width: np.ndarray) -> np.ndarray:
     """Fold points back into [low, low + width] by mirroring at the bounds."""
-    folded = np.mod(points - low, 2 * width)
-    return low + np.where(folded > width, 2 * width - folded, folded)
+    twice = 2 * width
+    folded = np.mod(points - low, twice)
+    return low + np.minimum(folded, twice - folded)  # the folds beyond width mirrored
+
+
+def _steps(
+    rng: np.random.Generator,
+    first: int,
+    last: int,
+    shape: tuple[int, int],
+    schedule: Callable[[int], float],
+    width: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The scaled Cauchy steps and the acceptance draws of iterations ``first..last``, drawn
+    from ``rng`` in the order the iterations would draw them one by one (so a seed gives the
+    same run whatever the block size)."""
+    count, size = last - first + 1, shape[0] * shape[1]
+    draws = rng.random((count, size + shape[0]))
+    cauchy = np.tan(np.pi * (draws[:, :size] - 0.5)).reshape(count, *shape)
+    scales = np.array([schedule(k) for k in range(first, last + 1)])[:, None, None]
+    return scales * width * cauchy, draws[:, size:]
 
 
 def anneal(
@@ -76,20 +99,26 @@ def anneal(
     spread = float(np.ptp(energies))
     t_acc = spread if spread > 0 else 1.0
     desired = 0.99 * (annealers - 1) / annealers**2
-    for k in range(1, iterations + 1):
-        t_gen = start * (end / start) ** (k / iterations)
-        steps = np.tan(np.pi * (rng.random(states.shape) - 0.5))
-        probes = _reflect(states + t_gen * width * steps, low, width)
-        probe_e = np.asarray(energy(probes), dtype=float)
-        weights = np.exp((energies - energies.max()) / t_acc)
-        accept_prob = weights / weights.sum()
-        accept = (probe_e < energies) | (rng.random(annealers) < accept_prob)
-        states[accept] = probes[accept]
-        energies[accept] = probe_e[accept]
-        i = int(np.argmin(energies))
-        if energies[i] < best_e:
-            best_x, best_e = states[i].copy(), float(energies[i])
-        variance = float(np.mean(accept_prob**2)) - 1.0 / annealers**2
-        t_acc *= (1 - rate) if variance < desired else (1 + rate)
-        t_acc = max(t_acc, np.finfo(float).tiny)
+    tiny = float(np.finfo(float).tiny)
+
+    def schedule(k: int) -> float:  # the generation temperature at iteration k
+        return start * (end / start) ** (k / iterations)
+
+    for first in range(1, iterations + 1, _BLOCK):
+        last = min(first + _BLOCK - 1, iterations)
+        moves, chances = _steps(rng, first, last, states.shape, schedule, width)
+        for move, chance in zip(moves, chances, strict=True):
+            probes = _reflect(states + move, low, width)
+            probe_e = np.asarray(energy(probes), dtype=float)
+            weights = np.exp((energies - energies.max()) / t_acc)
+            accept_prob = weights / weights.sum()
+            accept = (probe_e < energies) | (chance < accept_prob)
+            np.copyto(states, probes, where=accept[:, None])
+            np.copyto(energies, probe_e, where=accept)
+            i = int(energies.argmin())
+            if energies[i] < best_e:
+                best_x, best_e = states[i].copy(), float(energies[i])
+            variance = float(np.square(accept_prob).sum()) / annealers - 1.0 / annealers**2
+            t_acc *= (1 - rate) if variance < desired else (1 + rate)
+            t_acc = max(t_acc, tiny)
     return AnnealResult(best_x, best_e, iterations, annealers * (iterations + 1))

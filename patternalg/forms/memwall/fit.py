@@ -49,21 +49,52 @@ def speedups(params: np.ndarray, p: np.ndarray, phi: np.ndarray) -> np.ndarray:
     >>> speedups(np.array([[1.0, 0.0, 0.0, 0.0]]), np.array([1.0, 4.0]), np.array([2.0, 2.0]))
     array([[1., 4.]])
     """
-    f, k, m1, m2 = (params[:, i : i + 1] for i in range(4))
-    kphi = k * phi
-    mu_p = np.minimum(m1 + m2 * (1.0 / p), 1.0)
-    delay = kphi * mu_p
-    memory = mu_p + delay  # rho*mu_p
-    delay += 1.0  # (1 - mu_p) + rho*mu_p
-    delay *= 1.0 - f * (1.0 - 1.0 / p)  # times (1 - f) + f/p
-    np.maximum(delay, memory, out=delay)
-    mu_1 = np.minimum(m1 + m2, 1.0)
-    return np.asarray((1.0 + kphi * mu_1) / delay)
+    return SpeedupModel(np.asarray(p, dtype=float), np.asarray(phi, dtype=float))(params)
+
+
+class SpeedupModel:
+    """Eq. (15) at fixed points (p, phi), what depends on p alone computed once: the CSA
+    calls it 10,000 times on the same points."""
+
+    def __init__(self, p: np.ndarray, phi: np.ndarray) -> None:
+        self.phi = phi
+        self.inverse = 1.0 / p
+        self.parallel = 1.0 - self.inverse  # 1 - 1/p
+
+    def __call__(self, params: np.ndarray) -> np.ndarray:
+        """S_p for each row (f, k, m1, m2) of ``params``: shape (rows, points)."""
+        f, k, m1, m2 = (params[:, i : i + 1] for i in range(4))
+        kphi = k * self.phi
+        mu_p = m2 * self.inverse
+        mu_p += m1
+        np.minimum(mu_p, 1.0, out=mu_p)  # m1 + m2/p, at most 1
+        delay = kphi * mu_p
+        memory = mu_p + delay  # rho*mu_p
+        delay += 1.0  # (1 - mu_p) + rho*mu_p
+        serial = f * self.parallel
+        np.subtract(1.0, serial, out=serial)  # (1 - f) + f/p
+        delay *= serial
+        np.maximum(delay, memory, out=delay)
+        kphi *= np.minimum(m1 + m2, 1.0)  # k*phi*mu_1
+        kphi += 1.0
+        kphi /= delay
+        return kphi
+
+    def mse(self, params: np.ndarray, speedup: np.ndarray) -> np.ndarray:
+        """The mean squared error against ``speedup`` of each row of ``params``."""
+        error = self(params)
+        error -= speedup
+        np.square(error, out=error)
+        return error.sum(axis=1) / error.shape[1]
 
 
 def amdahl_speedups(f: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Amdahl's S_p = 1 / ((1 - f) + f/p) (eq. 5) for each f of the column ``f``."""
     return 1.0 / ((1 - f) + f / p)
+
+
+#: an MSE of speedups below this is a fit to rounding (root mean square error 1e-10)
+EXACT_MSE = 1e-20
 
 
 @dataclass(frozen=True)
@@ -82,8 +113,16 @@ class MemwallFit:
 
     @property
     def gain(self) -> float:
-        """The accuracy gain over Amdahl in percent, as in Table 1: 100*(1 - mse/amdahl_mse)."""
-        return 100.0 * (1.0 - self.mse / self.amdahl_mse) if self.amdahl_mse > 0 else 0.0
+        """The accuracy gain over Amdahl in percent, as in Table 1: 100*(1 - mse/amdahl_mse);
+        0 when Amdahl's law fits to rounding (an MSE below :data:`EXACT_MSE`), where the
+        ratio of two rounding errors says nothing.
+
+        >>> MemwallFit(1, 0, 0, 0, 4e-15, 1, 2e-29, 0, 10).gain
+        0.0
+        >>> MemwallFit(1, 0, 0, 0, 0.5, 1, 2.0, 0, 10).gain
+        75.0
+        """
+        return 100.0 * (1.0 - self.mse / self.amdahl_mse) if self.amdahl_mse > EXACT_MSE else 0.0
 
     def parameters(self) -> dict[str, float]:
         """``{"f": ..., "k": ..., "m1": ..., "m2": ...}``."""
@@ -101,8 +140,10 @@ def fit_memwall(
     """Fit (f, k, m1, m2) and Amdahl's f to measured speedups by CSA-M, minimising the MSE."""
     p, phi, speedup = (np.asarray(v, dtype=float) for v in (p, phi, speedup))
 
+    model = SpeedupModel(p, phi)
+
     def energy(states: np.ndarray) -> np.ndarray:
-        return np.mean((speedups(states, p, phi) - speedup) ** 2, axis=1)
+        return model.mse(states, speedup)
 
     bounds = [BOUNDS[name] for name in PARAMETERS]
     full = anneal(energy, bounds, annealers=ANNEALERS, iterations=iterations, seed=seed)
@@ -114,31 +155,27 @@ def fit_memwall(
 def fit_amdahl_f(p: np.ndarray, speedup: np.ndarray) -> tuple[float, float]:
     """Amdahl's f in [0, 1] with the least MSE of speedups, and that MSE.
 
-    A grid of 1001 values, refined by bounded Brent search around the best (one parameter
-    needs no annealing; the optimum is exact, so the gain over Amdahl is not flattered).
+    A grid of 1001 values, then grids of 101 values between the neighbours of the best,
+    until they are 1e-12 apart (one parameter needs no annealing, nor scipy; the optimum is
+    exact, so the gain over Amdahl is not flattered).
 
     >>> p = np.array([1.0, 2.0, 4.0, 8.0])
     >>> f, mse = fit_amdahl_f(p, 1 / (0.05 + 0.95 / p))
     >>> round(f, 6), mse < 1e-12
     (0.95, True)
     """
-    from scipy.optimize import minimize_scalar
 
     def mse(f: np.ndarray) -> np.ndarray:
-        return np.mean((amdahl_speedups(f, p) - speedup) ** 2, axis=-1)
+        return np.mean((amdahl_speedups(f[:, None], p) - speedup) ** 2, axis=-1)
 
     grid = np.linspace(0.0, 1.0, 1001)
-    i = int(np.argmin(mse(grid[:, None])))
-    low, high = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
-    result = minimize_scalar(
-        lambda f: float(mse(np.array([f]))),
-        bounds=(low, high),
-        method="bounded",
-        options={"xatol": 1e-12},
-    )
-    best = (float(result.x), float(result.fun))
-    edge = (float(grid[i]), float(mse(grid[i : i + 1])))
-    return min(best, edge, key=lambda pair: pair[1])
+    while True:
+        errors = mse(grid)
+        i = int(np.argmin(errors))
+        low, high = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
+        if high - low <= 1e-12:
+            return float(grid[i]), float(errors[i])
+        grid = np.linspace(low, high, 101)
 
 
 # --- one measured series ----------------------------------------------------------------
