@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import sympy
 
 from .bindings import as_value
-from .lazy_dataclass import dataclass_when_used
 from .symbols import m as m_symbol
 from .symbols import n as n_symbol
 from .symbols import o as o_symbol
@@ -44,7 +44,7 @@ def _number(value: float) -> str:
     return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
 
 
-@dataclass_when_used(frozen=True)
+@dataclass(frozen=True)
 class Extrapolation:
     """Atom ``atom`` is evaluated at ``symbol = value``, outside its measured [low, high]."""
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sympy
@@ -30,7 +30,6 @@ from .algebra import Derivation, Semantics, evaluate, m_mapreduce, m_pipe, m_seq
 from .arith import check_finite, format_expr
 from .bindings import as_value, check_bindings, float_value, parse_binding, symbols_of
 from .errors import EvaluationError
-from .lazy_dataclass import dataclass_when_used
 from .library import AtomicModel
 from .symbols import symbol, x
 from .terms import Atom, MapReduce, Pipe, Seq, Term, TPool
@@ -70,7 +69,7 @@ def collect_bindings(texts: Iterable[str]) -> dict[str, sympy.Expr]:
     return found
 
 
-@dataclass_when_used(frozen=True)
+@dataclass(frozen=True)
 class PointStep:
     """One sub-term at the point: its value there and, for a pipe, the stage that wins."""
 
@@ -104,7 +103,7 @@ def follow_bottleneck(term: Term, winner: Mapping[int, int | None]) -> Term | No
     return node
 
 
-@dataclass_when_used(frozen=True)
+@dataclass(frozen=True)
 class PointValue:
     """A term's model at a point, beside its closed form under ``semantics``."""
 

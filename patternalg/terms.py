@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 import sympy
 
 from .arith import format_expr
-from .lazy_dataclass import dataclass_when_used
 
 __all__ = ["Term", "Atom", "Meta", "Seq", "Pipe", "TPool", "Shuffle", "MapReduce", "canonical"]
 
@@ -152,7 +151,7 @@ class Atom(Term):
         object.__setattr__(self, "annotations", pairs)
 
 
-@dataclass_when_used(frozen=True, eq=False, repr=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Meta(Term):
     """A metavariable of a law (``A``, ``B``): stands for any term."""
 
@@ -176,7 +175,7 @@ class _Binary(Term):
         return ()
 
 
-@dataclass_when_used(frozen=True, eq=False, repr=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Seq(_Binary):
     """Sequential concatenation ``seq(left, right)`` (eq. 2: the models add)."""
 
@@ -215,7 +214,7 @@ class TPool(Term):
         return (self.count,)
 
 
-@dataclass_when_used(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False)
 class Shuffle:
     """The shuffle phase ``shuffle_{m,n}^{o}`` of a mapReduce; ``name`` is its library model."""
 
@@ -234,7 +233,7 @@ class Shuffle:
         )
 
 
-@dataclass_when_used(frozen=True, eq=False, repr=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class MapReduce(Term):
     """``mapReduce_{m,n}^{d,k}(map, shuffle_{m,n}^{o}, reduce)`` (eq. 5).
 

@@ -43,7 +43,6 @@ import sympy
 from ..callbacks import ProgressCallback
 from ..display import HtmlTable
 from ..errors import EvaluationError, FitError, ModelFileError, ParseError
-from ..lazy_dataclass import dataclass_when_used
 from ..model import COMMON_KEYS, AtomicModel, model_table
 
 if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
@@ -156,7 +155,7 @@ def check_keys(
             raise ModelFileError(f"{where}: missing key '{key}'")
 
 
-@dataclass_when_used(frozen=True)
+@dataclass(frozen=True)
 class Option:
     """A keyword option of a family's :meth:`Form.fit`, declared once.
 
@@ -672,7 +671,7 @@ def _series(data: Any) -> list[Any]:
     return [data]
 
 
-@dataclass_when_used(frozen=True)
+@dataclass(frozen=True)
 class FitReport(HtmlTable):
     """One fitted kernel: the fitted model, its atom name and provenance.
 
