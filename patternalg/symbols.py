@@ -63,11 +63,11 @@ class log2(sympy.Function):  # noqa: N801 (sympy names functions in lowercase)
     def _eval_evalf(self, *args: Any, **kwargs: Any) -> sympy.Expr:
         return self.rewrite(sympy.log).evalf(*args, **kwargs)
 
-    def _eval_expand_func(self, **hints: Any) -> sympy.Expr:
-        return sympy.log(self.args[0]) / sympy.log(_TWO)
-
     def _eval_rewrite_as_log(self, arg: sympy.Expr, **kwargs: Any) -> sympy.Expr:
         return sympy.log(arg) / sympy.log(_TWO)
+
+    def _eval_expand_func(self, **hints: Any) -> sympy.Expr:
+        return self._eval_rewrite_as_log(self.args[0])
 
     _eval_rewrite_as_tractable = _eval_rewrite_as_log
 
