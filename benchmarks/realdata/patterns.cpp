@@ -36,6 +36,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using Array = std::vector<int>;
@@ -43,6 +44,9 @@ using Clock = std::chrono::steady_clock;
 
 // every stream carries this many ints (at least 16 arrays)
 static const size_t STREAM_INTS = size_t(1) << 22;
+// a sample times streams until their steady states add up to this (at most MAX_STREAMS)
+static const double MIN_SAMPLE_NS = 0.2e9;
+static const int MAX_STREAMS = 16;
 
 // ---------------------------------------------------------------- atoms
 
@@ -226,10 +230,12 @@ class Parser {
     }
 };
 
-// ns per data element of one stream of `count` arrays of size x through `term`; the arrays
-// are distinct slices of `master` (random ints; one array repeated would let the branch
-// predictor learn quicksort's comparisons at small x), copied before the clock starts
-static double measure(const Term &term, const Array &master, size_t x, size_t count) {
+// (steady-state ns, arrays counted) of one stream of `count` arrays of size x through
+// `term`; the arrays are distinct slices of `master` (random ints; one array repeated would
+// let the branch predictor learn quicksort's comparisons at small x), copied before the
+// clock starts
+static std::pair<double, size_t> stream(const Term &term, const Array &master, size_t x,
+                                        size_t count) {
     std::vector<Array> pool(count);
     for (size_t i = 0; i < count; ++i) {
         size_t at = (i * x) % (master.size() - x + 1);
@@ -250,7 +256,22 @@ static double measure(const Term &term, const Array &master, size_t x, size_t co
     if (done.size() != count) throw std::runtime_error("lost arrays in " + term.text());
     size_t warm = count / 4;
     std::chrono::duration<double, std::nano> span = done.back() - done[warm - 1];
-    return span.count() / double(count - warm);
+    return {span.count(), count - warm};
+}
+
+// ns per data element, one sample: streams through `term` until their steady states add up
+// to MIN_SAMPLE_NS (at most MAX_STREAMS), so that a light term (inc, nop) is timed over as
+// long a stretch as qsort is and one short burst of other load does not make its sample
+static double measure(const Term &term, const Array &master, size_t x) {
+    size_t count = std::max<size_t>(16, STREAM_INTS / x);
+    double ns = 0;
+    size_t arrays = 0;
+    for (int s = 0; s < MAX_STREAMS && (s == 0 || ns < MIN_SAMPLE_NS); ++s) {
+        auto [span, counted] = stream(term, master, x, count);
+        ns += span;
+        arrays += counted;
+    }
+    return ns / double(arrays);
 }
 
 static void self_test() {
@@ -317,10 +338,8 @@ int main(int argc, char **argv) {
             load << "repetition " << r << ": " << loadavg() << "\n" << std::flush;
             std::cerr << "repetition " << r + 1 << "/" << reps << " load " << loadavg() << "\n";
             for (size_t t = 0; t < terms.size(); ++t)
-                for (size_t s = 0; s < sizes.size(); ++s) {
-                    size_t count = std::max<size_t>(16, STREAM_INTS / sizes[s]);
-                    values[t][s].push_back(measure(*terms[t], master, sizes[s], count));
-                }
+                for (size_t s = 0; s < sizes.size(); ++s)
+                    values[t][s].push_back(measure(*terms[t], master, sizes[s]));
         }
         load << "after: " << loadavg() << "\n";
         std::vector<std::string> atom_names, comp_names;

@@ -8,7 +8,7 @@
 # (date, compiler, uptime before and after, lscpu). REPS=10 by default. With PRIORITY=1
 # (the default) the run gets its own session and raises its scheduling weight (autogroup
 # nice -20, nice -20) where allowed, so that other load on the machine distorts less;
-# PRIORITY=0 runs at normal weight. A full run takes about 8 minutes.
+# PRIORITY=0 runs at normal weight. A run of 10 repetitions takes about 12 minutes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/data}
@@ -31,6 +31,7 @@ set -- nop inc qsort \
     echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
     echo "compiler: $(g++ --version | head -n 1), flags -O2 -std=c++17 -pthread"
     echo "repetitions: $reps, sizes: $sizes"
+    echo "source: patterns.cpp sha256 $(sha256sum "$here/patterns.cpp" | cut -d ' ' -f 1)"
     echo "uptime before: $(uptime)"
 } >"$out/machine.txt"
 
