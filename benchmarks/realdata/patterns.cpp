@@ -333,12 +333,14 @@ int main(int argc, char **argv) {
             terms.size(), std::vector<std::vector<double>>(sizes.size()));
         std::ofstream load(outdir + "/load.txt");
         load << "# /proc/loadavg (1, 5, 15 min) before each repetition\n";
-        // repetitions outermost: a burst of load from elsewhere hits every term alike
+        // repetitions outermost: a burst of load from elsewhere hits every term alike; within
+        // one, every term at one size back to back, so that the atoms and the compositions
+        // the rules compare them with are measured in the same state of the machine
         for (int r = 0; r < reps; ++r) {
             load << "repetition " << r << ": " << loadavg() << "\n" << std::flush;
             std::cerr << "repetition " << r + 1 << "/" << reps << " load " << loadavg() << "\n";
-            for (size_t t = 0; t < terms.size(); ++t)
-                for (size_t s = 0; s < sizes.size(); ++s)
+            for (size_t s = 0; s < sizes.size(); ++s)
+                for (size_t t = 0; t < terms.size(); ++t)
                     values[t][s].push_back(measure(*terms[t], master, sizes[s]));
         }
         load << "after: " << loadavg() << "\n";
