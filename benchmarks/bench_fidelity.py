@@ -241,7 +241,6 @@ def report(
     )
     print(f"{'':>8} | {'median':>10} {'worst':>11} | {'median':>11} {'worst':>11} | {'median':>9}")
     details = []
-    medians: dict[str, tuple[float, float]] = {}
     found: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     with tempfile.TemporaryDirectory() as name:
         for modeler in modelers:
@@ -253,7 +252,6 @@ def report(
                 f"{np.median(np.abs(in_range)):>9.1%}"
             )
             details.append((modeler, models, in_range, beyond, terms, points))
-            medians[modeler] = (float(np.median(last)), float(np.median(upper)))
             found[modeler] = (last, upper)
     rules = np.abs(rule_errors(data))
     upper = rules[:, len(points) - beyond.shape[1] :]
@@ -263,10 +261,11 @@ def report(
         f"{np.median(upper):>11.2%} {upper.max():>11.1%} | {np.median(rules):>9.1%}"
         "   (the measured atoms: the composition rules' own error)"
     )
-    if "basic" in medians:
-        base = medians["basic"]
-        for modeler, (last_median, upper_median) in medians.items():
+    if "basic" in modelers:
+        base = [np.median(errors_at) for errors_at in found["basic"]]
+        for modeler in modelers:
             if modeler != "basic":
+                last_median, upper_median = (np.median(errors_at) for errors_at in found[modeler])
                 print(
                     f"{modeler} / basic (median |error|): largest size "
                     f"{last_median / base[0]:.2f}x, beyond the fitted range "
