@@ -16,12 +16,15 @@ Per modeler and protocol it prints the median and the worst |error| over the com
 (and, for the price paid at the small end, the median over all sizes of the full fit), the
 ratio of each modeler's medians to ``basic``'s (below 1: it predicts better), and a row
 ``measured``: the compositions predicted from the measured atoms at each size, the error of
-the composition rules themselves, which no fit of the atoms removes but by chance,
-with ``--terms`` the error of every composition (which rules miss, and where), and with
-``--resamples N`` the spread of the medians over N bootstrap resamples of the repetitions and
-how often each modeler's are at most ``basic``'s (one run is noisy; a difference that flips
-between resamples is not one). With several runs (the default: every committed one) it ends
-with the median |error| over every composition of every run::
+the composition rules themselves, which no fit of the atoms removes but by chance. A
+second table gives the errors of the atoms themselves (each fitted atom against its own
+measured medians: what the fit alone decides, with no rule in between) at the smallest and
+the largest size and beyond the fitted range; with ``--terms`` the error of every atom
+and composition (which rules miss, and where), and with ``--resamples N`` the spread of
+the medians over N bootstrap resamples of the repetitions and how often each modeler's are at
+most ``basic``'s (one run is noisy; a difference that flips between resamples is not one).
+With several runs (the default: every committed one) it ends with the median |error| over
+every composition (and every atom) of every run::
 
     python benchmarks/bench_fidelity.py [--data DIR] [--modelers basic,default] [--terms]
                                         [--resamples N]
@@ -37,6 +40,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -117,9 +121,23 @@ def rule_errors(data: Path) -> np.ndarray:
     return np.array(columns).T
 
 
-def errors(
-    data: Path, modeler: str, aggregate: str | None, tmp: Path
-) -> tuple[dict[str, str], np.ndarray, np.ndarray, list[str], list[float]]:
+@dataclass(frozen=True)
+class Fidelity:
+    """One modeler on one run: its fitted atoms and the relative errors of its predictions,
+    of the compositions (``in_range``: full fit, all sizes; ``beyond``: lower-half fit, upper
+    sizes; shape (terms, sizes)) and of the atoms themselves (the same, shape (atoms, sizes)):
+    what the fit alone decides, with no composition rule in between."""
+
+    models: dict[str, str]
+    terms: list[str]
+    points: list[float]
+    in_range: np.ndarray
+    beyond: np.ndarray
+    atoms_in_range: np.ndarray
+    atoms_beyond: np.ndarray
+
+
+def errors(data: Path, modeler: str, aggregate: str | None, tmp: Path) -> Fidelity:
     """The fitted atoms, the errors at all sizes (full fit) and at the upper half (half fit)."""
     points, atoms = read_text(data / "atoms.txt")
     cpoints, compositions = read_text(data / "compositions.txt")
@@ -127,15 +145,22 @@ def errors(
         raise SystemExit("atoms.txt and compositions.txt have different POINTS")
     terms = list(compositions)
     measured = np.array([[np.median(r) for r in compositions[t]] for t in terms])
+    measured_atoms = np.array([[np.median(r) for r in rows] for rows in atoms.values()])
     full = fit_library(data / "atoms.txt", modeler, aggregate, tmp)
     lower = len(points) - len(points) // 2  # the lower half (the middle size included)
     half_file = tmp / "atoms_lower_half.txt"
     write_text(half_file, points[:lower], {a: rows[:lower] for a, rows in atoms.items()})
     half = fit_library(half_file, modeler, aggregate, tmp)
-    in_range = predictions(full, terms, points) / measured - 1
-    beyond = predictions(half, terms, points[lower:]) / measured[:, lower:] - 1
-    models = {a: str(patternalg.model(a, full)) for a in atoms}
-    return models, in_range, beyond, terms, points
+    upper = points[lower:]
+    return Fidelity(
+        models={a: str(patternalg.model(a, full)) for a in atoms},
+        terms=terms,
+        points=points,
+        in_range=predictions(full, terms, points) / measured - 1,
+        beyond=predictions(half, terms, upper) / measured[:, lower:] - 1,
+        atoms_in_range=predictions(full, list(atoms), points) / measured_atoms - 1,
+        atoms_beyond=predictions(half, list(atoms), upper) / measured_atoms[:, lower:] - 1,
+    )
 
 
 def resample(data: Path, out: Path, rng: np.random.Generator) -> Path:
@@ -160,9 +185,12 @@ def resampled(data: Path, modelers: list[str], aggregate: str | None, count: int
         for k in range(count):
             copy = resample(data, Path(name) / f"resample{k}", rng)
             for modeler in modelers:
-                _, in_range, beyond, _, _ = errors(copy, modeler, aggregate, Path(name))
+                fidelity = errors(copy, modeler, aggregate, Path(name))
                 figures[modeler].append(
-                    (np.median(np.abs(in_range[:, -1])), np.median(np.abs(beyond)))
+                    (
+                        np.median(np.abs(fidelity.in_range[:, -1])),
+                        np.median(np.abs(fidelity.beyond)),
+                    )
                 )
     print(f"\nover {count} resamples of the repetitions: median |error| (10th-90th percentile)")
     base = np.array(figures["basic"]) if "basic" in figures else None
@@ -200,7 +228,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     runs = args.data or RUNS
-    pooled: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+    pooled: dict[str, list[dict[str, np.ndarray]]] = {}
     for data in runs:
         print(f"\n== {data}")
         errors_of_run = report(
@@ -210,83 +238,123 @@ def main() -> None:
             per_term=args.terms,
             resamples=args.resamples,
         )
-        for modeler, pair in errors_of_run.items():
-            pooled.setdefault(modeler, []).append(pair)
+        for modeler, found in errors_of_run.items():
+            pooled.setdefault(modeler, []).append(found)
     if len(runs) > 1:
         print_pooled(pooled, len(runs))
 
 
-def print_pooled(pooled: dict[str, list[tuple[np.ndarray, np.ndarray]]], runs: int) -> None:
-    """The median |error| over every composition of every run: one run is noisy, and a
-    modeler is judged on all of them (the per-run medians above say how much they differ)."""
-    print(f"\n== all {runs} runs: median |error| over every composition of every run")
-    for modeler, pairs in pooled.items():
-        last = np.concatenate([p[0] for p in pairs])
-        upper = np.concatenate([p[1].ravel() for p in pairs])
+#: what :func:`report` returns per modeler: compositions' |errors|, then the atoms' (fits only)
+COMPOSITION_KEYS = ("largest", "beyond")
+ATOM_KEYS = ("atoms, smallest", "atoms, largest", "atoms, beyond")
+
+
+def print_pooled(pooled: dict[str, list[dict[str, np.ndarray]]], runs: int) -> None:
+    """The median |error| over every composition (atom) of every run: one run is noisy, and
+    a modeler is judged on all of them (the per-run medians above say how much they differ)."""
+    print(f"\n== all {runs} runs: median |error| over every composition (atom) of every run")
+    print(f"{'':>8} | {'compositions':^19} | {'atoms':^28}")
+    print(
+        f"{'modeler':>8} | {'largest':>8} {'beyond':>10} | {'smallest':>8} {'largest':>8} {'beyond':>10}"
+    )
+    for modeler, found in pooled.items():
+        cells = [
+            f"{np.median(np.concatenate([f[key].ravel() for f in found])):.2%}"
+            if key in found[0]
+            else ""
+            for key in COMPOSITION_KEYS + ATOM_KEYS
+        ]
         print(
-            f"{modeler:>8} | largest size {np.median(last):>6.2%} | "
-            f"beyond the fitted range {np.median(upper):>6.2%}"
+            f"{modeler:>8} | {cells[0]:>8} {cells[1]:>10} | "
+            f"{cells[2]:>8} {cells[3]:>8} {cells[4]:>10}"
         )
 
 
 def report(
     data: Path, *, modelers: list[str], aggregate: str | None, per_term: bool, resamples: int
-) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+) -> dict[str, dict[str, np.ndarray]]:
     """Print the tables of one run (see the module's doc); return per modeler (and
-    ``measured``, the composition rules on the measured atoms) the |errors| at the largest
-    size (compositions) and beyond the fitted range (compositions x upper sizes)."""
+    ``measured``, the composition rules on the measured atoms) the |errors| by the keys of
+    :data:`COMPOSITION_KEYS` and :data:`ATOM_KEYS`: the compositions' at the largest size and beyond the fitted range, and
+    (fits only) the atoms' at the smallest and largest size and beyond the fitted range."""
     print(
         f"{'modeler':>8} | {'in range: largest size':>22} | {'beyond the fitted range':>23} "
         f"| all sizes"
     )
     print(f"{'':>8} | {'median':>10} {'worst':>11} | {'median':>11} {'worst':>11} | {'median':>9}")
-    details = []
-    found: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    fits: dict[str, Fidelity] = {}
+    found: dict[str, dict[str, np.ndarray]] = {}
     with tempfile.TemporaryDirectory() as name:
         for modeler in modelers:
-            models, in_range, beyond, terms, points = errors(data, modeler, aggregate, Path(name))
-            last, upper = np.abs(in_range[:, -1]), np.abs(beyond)
+            fit = fits[modeler] = errors(data, modeler, aggregate, Path(name))
+            last, upper = np.abs(fit.in_range[:, -1]), np.abs(fit.beyond)
             print(
                 f"{modeler:>8} | {np.median(last):>10.2%} {last.max():>11.1%} | "
                 f"{np.median(upper):>11.2%} {upper.max():>11.1%} | "
-                f"{np.median(np.abs(in_range)):>9.1%}"
+                f"{np.median(np.abs(fit.in_range)):>9.1%}"
             )
-            details.append((modeler, models, in_range, beyond, terms, points))
-            found[modeler] = (last, upper)
+            found[modeler] = {
+                "largest": last,
+                "beyond": upper,
+                "atoms, smallest": np.abs(fit.atoms_in_range[:, 0]),
+                "atoms, largest": np.abs(fit.atoms_in_range[:, -1]),
+                "atoms, beyond": np.abs(fit.atoms_beyond),
+            }
     rules = np.abs(rule_errors(data))
-    upper = rules[:, len(points) - beyond.shape[1] :]
-    found["measured"] = (rules[:, -1], upper)
+    upper = rules[:, len(fit.points) - fit.beyond.shape[1] :]
+    found["measured"] = {"largest": rules[:, -1], "beyond": upper}
     print(
         f"{'measured':>8} | {np.median(rules[:, -1]):>10.2%} {rules[:, -1].max():>11.1%} | "
         f"{np.median(upper):>11.2%} {upper.max():>11.1%} | {np.median(rules):>9.1%}"
         "   (the measured atoms: the composition rules' own error)"
     )
     if "basic" in modelers:
-        base = [np.median(errors_at) for errors_at in found["basic"]]
+        base = found["basic"]
         for modeler in modelers:
             if modeler != "basic":
-                last_median, upper_median = (np.median(errors_at) for errors_at in found[modeler])
-                print(
-                    f"{modeler} / basic (median |error|): largest size "
-                    f"{last_median / base[0]:.2f}x, beyond the fitted range "
-                    f"{upper_median / base[1]:.2f}x"
+                ratios = (
+                    np.median(found[modeler][key]) / np.median(base[key])
+                    for key in ("largest", "beyond")
                 )
+                print(
+                    f"{modeler} / basic (median |error|): largest size {next(ratios):.2f}x, "
+                    f"beyond the fitted range {next(ratios):.2f}x"
+                )
+    print(
+        f"\nthe atoms alone (the fit, no composition rule): median |error| over the "
+        f"{len(fit.models)} atoms\n{'modeler':>8} | smallest size | largest size | beyond the fitted range"
+    )
+    for modeler in modelers:
+        errors_of = found[modeler]
+        print(
+            f"{modeler:>8} | {np.median(errors_of['atoms, smallest']):>13.2%} | "
+            f"{np.median(errors_of['atoms, largest']):>12.2%} | "
+            f"{np.median(errors_of['atoms, beyond']):>22.2%}"
+        )
     if resamples:
         resampled(data, modelers, aggregate, resamples)
     if per_term:
-        for modeler, models, in_range, beyond, terms, points in details:
-            print(f"\n{modeler}: " + "; ".join(f"{a} = {m}" for a, m in models.items()))
-            upper = points[len(points) - beyond.shape[1] :]
-            print(
-                f"{'term':>38} | {f'at x = {points[-1]:g}':>11} | beyond, at x = "
-                + " ".join(f"{p:>7g}" for p in upper)
-            )
-            for k, term in enumerate(terms):
-                print(
-                    f"{term:>38} | {in_range[k, -1]:>+11.1%} | {'':>14}"
-                    + " ".join(f"{e:>+7.1%}" for e in beyond[k])
-                )
+        for modeler, fit in fits.items():
+            print_terms(modeler, fit)
     return found
+
+
+def print_terms(modeler: str, fit: Fidelity) -> None:
+    """The error of every atom and composition: at the largest size, and beyond the range."""
+    print(f"\n{modeler}: " + "; ".join(f"{a} = {m}" for a, m in fit.models.items()))
+    upper = fit.points[len(fit.points) - fit.beyond.shape[1] :]
+    print(
+        f"{'term':>38} | {f'at x = {fit.points[-1]:g}':>11} | beyond, at x = "
+        + " ".join(f"{p:>7g}" for p in upper)
+    )
+    rows = zip(
+        [*fit.models, *fit.terms],
+        np.vstack([fit.atoms_in_range, fit.in_range])[:, -1],
+        np.vstack([fit.atoms_beyond, fit.beyond]),
+        strict=True,
+    )
+    for term, last, beyond in rows:
+        print(f"{term:>38} | {last:>+11.1%} | {'':>14}" + " ".join(f"{e:>+7.1%}" for e in beyond))
 
 
 if __name__ == "__main__":
