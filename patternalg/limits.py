@@ -28,6 +28,10 @@ __all__ = [
     "MAX_SHOWN",
     "MAX_EXAMPLES",
     "MAX_ASSIGNMENTS",
+    "MAX_PREDICTED_THREADS",
+    "MAX_TUNER_RUNS",
+    "MAX_ANNEALING_ITERATIONS",
+    "MAX_EXPANSIONS",
     "power_problem",
     "size_problem",
     "printable",
@@ -50,6 +54,17 @@ MAX_EXAMPLES = 100_000
 #: thread-count assignments ``optimize`` may search: the product of each count's largest
 #: value under the budgets (a+b<=1000 is 10^6 of them, about a second)
 MAX_ASSIGNMENTS = 10_000_000
+#: thread counts PreSca predicts for (``predict --upto``): its filter checks every count
+#: 1..N, and a million of them take about a second and 150 MB
+MAX_PREDICTED_THREADS = 1_000_000
+#: random runs ``tune`` may average (a few milliseconds each)
+MAX_TUNER_RUNS = 10_000
+#: iterations of the memory-wall model's annealing (``fit --form memwall --iterations``;
+#: about 50 us each on 16 points, 100 times the default)
+MAX_ANNEALING_ITERATIONS = 1_000_000
+#: designs ``explore`` may rewrite (``--expansions``; about a millisecond each, and every
+#: design found is kept)
+MAX_EXPANSIONS = 100_000
 
 _MAX_BITS = math.ceil(MAX_INTEGER_DIGITS * math.log2(10))
 
@@ -113,7 +128,7 @@ def printable(text: str, limit: int = MAX_SHOWN) -> str:
     if len(shown) <= limit:
         return shown
     half = (limit - 1) // 2
-    return f"{shown[:half]}…{shown[len(shown) - (limit - 1 - half):]}"
+    return f"{shown[:half]}…{shown[len(shown) - (limit - 1 - half) :]}"
 
 
 def toml_nesting_problem(text: str) -> tuple[int, str] | None:

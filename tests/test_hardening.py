@@ -251,3 +251,55 @@ def test_fit_json_writes_overflowed_statistics_as_null_on_the_batch_path(tmp_pat
     assert main(["fit", str(data), "--format", "json"]) == 0
     first, second = json.loads(capsys.readouterr().out)
     assert first["rss"] is None and second["rss"] == 0.0
+
+
+PERFORMANCE_TABLE = "p,time\n1,10\n2,5.6\n3,4.1\n4,3.2\n5,2.7\n6,2.4\n"
+MEMWALL_TABLE = "p,phi,speedup\n" + "".join(
+    f"{p},{phi},{p / (1 + 0.05 * (p - 1) * phi)!r}\n" for p in (1, 2, 4, 8) for phi in (0.5, 1, 2, 4)
+)
+OPTION_CASES = [  # (file contents, arguments after the file, a fragment of the one error line)
+    # a huge count ran until memory or patience was gone; a negative seed was numpy's traceback
+    (PERFORMANCE_TABLE, ["predict", "--upto", "1000000000"],
+     "--upto must be between 1 and 1,000,000, got 1,000,000,000"),
+    (PERFORMANCE_TABLE, ["predict", "--upto", "0"], "--upto must be between 1 and 1,000,000"),
+    ("p,time\n1,10\n2,6\n4,4\n900000,3\n", ["fit", "--form", "presca"],
+     "--upto (twice the largest measured thread count) must be between 1 and 1,000,000, "
+     "got 1,800,000"),
+    (PERFORMANCE_TABLE, ["fit", "--form", "presca", "--upto", "5000000"],
+     "--upto 5000000: must be between 1 and 1,000,000"),
+    (PERFORMANCE_TABLE, ["tune", "--runs", "100000000000"],
+     "--runs must be between 1 and 10,000, got 100,000,000,000"),
+    (PERFORMANCE_TABLE, ["tune", "--seed", "-5"], "--seed must be at least 0, got -5"),
+    (MEMWALL_TABLE, ["fit", "--form", "memwall", "--seed", "-3"], "--seed -3: must be at least 0"),
+    (MEMWALL_TABLE, ["fit", "--form", "memwall", "--iterations", "100000000000"],
+     "--iterations 100000000000: must be between 1 and 1,000,000"),
+]
+
+
+@pytest.mark.parametrize(("table", "args", "fragment"), OPTION_CASES)
+def test_numeric_options_are_bounded(table, args, fragment, tmp_path: Path, capsys) -> None:
+    path = tmp_path / "w.csv"
+    path.write_text(table)
+    assert main([args[0], str(path), *args[1:]]) == 2
+    captured = capsys.readouterr()
+    (line,) = captured.err.splitlines()
+    assert fragment in line and captured.out == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["explore", "seq(qsort, inc)", "--threads", "8", "--expansions", "0"],
+         "--expansions must be between 1 and 100,000, got 0"),
+        (["explore", "seq(qsort, inc)", "--threads", "8", "--expansions", "10000000000"],
+         "--expansions must be between 1 and 100,000, got 10,000,000,000"),
+        (["optimize", "tpool_a(qsort)", "--budget", "a<=8", "--at", "x=1024", "--top", "-1"],
+         "--top must be at least 0, got -1"),
+    ],
+)
+def test_search_options_are_bounded(args, fragment, capsys) -> None:
+    """``--expansions 0`` searched nothing and said so as a result; ``--top -1`` was reported
+    as a model with no finite value."""
+    assert main(args) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert fragment in line

@@ -449,7 +449,7 @@ def test_predict_command_errors_are_one_line(tmp_path, capsys):
     )
     assert main(["predict", path, "--upto", "0"]) == 2
     assert (
-        capsys.readouterr().err == "patternalg predict: error: --upto must be at least 1, got 0\n"
+        capsys.readouterr().err == "patternalg predict: error: --upto must be between 1 and 1,000,000, got 0\n"
     )
 
 

@@ -8,6 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 from ..errors import Location, PatternalgError
+from ..limits import MAX_TUNER_RUNS
 from .common import print_json
 from .predict import _one_or_all, add_performance_options
 from .progress import progress
@@ -73,8 +74,8 @@ def tune_workload(workload: Any, args: argparse.Namespace) -> dict[str, Any]:
         )
     better = workload.higher_is_better
     init = _init(args.init)
-    if args.runs < 1:
-        raise PatternalgError(f"--runs must be at least 1, got {args.runs}")
+    if not 1 <= args.runs <= MAX_TUNER_RUNS:
+        raise PatternalgError(f"--runs must be between 1 and {MAX_TUNER_RUNS:,}, got {args.runs:,}")
     seeds = [args.seed] if init is not None else [args.seed + i for i in range(args.runs)]
     try:
         runs = [run_opresca(table, better, init=init, seed=seed) for seed in seeds]

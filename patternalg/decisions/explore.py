@@ -35,6 +35,7 @@ from ..callbacks import ProgressCallback
 from ..domains import range_notes
 from ..errors import EvaluationError
 from ..library import AtomicModel
+from ..limits import MAX_EXPANSIONS
 from ..pmnf.normal_form import NormalForm, compare_normal_forms, normal_form
 from ..pointwise import at_point
 from ..symbols import symbol
@@ -415,6 +416,10 @@ def explore(
         raise EvaluationError(f"explore needs a thread budget of at least 1, got {budget}")
     if top < 1:
         raise EvaluationError(f"--top must be at least 1, got {top}")
+    if not 1 <= expansions <= MAX_EXPANSIONS:
+        raise EvaluationError(
+            f"--expansions must be between 1 and {MAX_EXPANSIONS:,}, got {expansions:,}"
+        )
     start = parse(term) if isinstance(term, str) else term
     library, unit, notes = in_unit([start], library, unit)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}

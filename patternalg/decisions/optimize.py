@@ -323,6 +323,8 @@ def optimize(
         )
     if not budgets:
         raise EvaluationError("optimize needs at least one --budget, e.g. --budget 'a+b<=24'")
+    if top < 0:
+        raise EvaluationError(f"--top must be at least 0, got {top}")
     if objective not in OBJECTIVES:
         raise EvaluationError(f"unknown objective {objective!r} (valid: {', '.join(OBJECTIVES)})")
     parsed_budgets = [parse_budget(b, names) for b in budgets]

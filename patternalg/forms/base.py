@@ -169,6 +169,7 @@ class Option:
     choices: tuple[Any, ...] | None = None
     type: type = str
     minimum: float | None = None
+    maximum: float | None = None
     repeat: bool = False
     metavar: str | None = None
     cli: str | None = None
@@ -190,9 +191,22 @@ class Option:
                 raise FitError(f"unknown {self.name} '{item}' (valid: {valid})")
             if not isinstance(item, self.type) or isinstance(item, bool) != (self.type is bool):
                 raise FitError(f"{self.flag} {item!r}: expected {self.type.__name__}")
-            if self.minimum is not None and item < self.minimum:
-                raise FitError(f"{self.flag} {item}: must be at least {self.minimum:g}")
+            low = self.minimum is not None and item < self.minimum
+            if low or (self.maximum is not None and item > self.maximum):
+                raise FitError(f"{self.flag} {item}: must be {self._bounds()}")
         return tuple(values) if self.repeat else raw
+
+    def _bounds(self) -> str:
+        """The valid range in words: at least 1, at most 10, between 1 and 1,000,000."""
+        low, high = (None if b is None else _bound_text(b) for b in (self.minimum, self.maximum))
+        if low is not None and high is not None:
+            return f"between {low} and {high}"
+        return f"at least {low}" if high is None else f"at most {high}"
+
+
+def _bound_text(value: float) -> str:
+    """A bound as people write it: 1,000,000 and 0.5."""
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
 def unit_option() -> Option:

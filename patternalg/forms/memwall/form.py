@@ -35,6 +35,7 @@ from typing import Any, ClassVar, TypeAlias
 import sympy
 
 from ...bindings import as_value
+from ...limits import MAX_ANNEALING_ITERATIONS
 from ...symbols import p, phi
 from ..amdahl.form import serial_fraction
 from ..base import Form, Option, Parameter, aggregate_option
@@ -124,8 +125,15 @@ class Memwall(Form):
     fitter = "patternalg.forms.memwall.fit:fit_series"
     inputs = ("p", "phi")
     fit_options: ClassVar[tuple[Option, ...]] = (
-        Option("seed", 0, "seed of the annealing", type=int),
-        Option("iterations", ITERATIONS, "annealing iteration budget", type=int, minimum=1),
+        Option("seed", 0, "seed of the annealing", type=int, minimum=0),
+        Option(
+            "iterations",
+            ITERATIONS,
+            "annealing iteration budget",
+            type=int,
+            minimum=1,
+            maximum=MAX_ANNEALING_ITERATIONS,
+        ),
         aggregate_option("median"),
     )
     summary = (

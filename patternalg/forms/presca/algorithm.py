@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ...errors import FitError
+from ...limits import MAX_PREDICTED_THREADS
 from .candidates import CANDIDATES, Candidate
 from .fitting import fit_candidate
 from .interpolation import interpolate
@@ -36,6 +37,8 @@ __all__ = [
     "CandidateFit",
     "Prediction",
     "should_use",
+    "check_upto",
+    "target_count",
     "plan",
     "extrapolate",
     "predict",
@@ -116,6 +119,30 @@ def _as_arrays(n: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     return n_arr, y_arr
 
 
+def check_upto(upto: int, what: str = "--upto") -> None:
+    """Refuse a target range 1..upto that is empty or too large to check count by count.
+
+    >>> check_upto(64)
+    >>> check_upto(10**9)
+    Traceback (most recent call last):
+    patternalg.errors.FitError: --upto must be between 1 and 1,000,000, got 1,000,000,000
+    """
+    if not 1 <= upto <= MAX_PREDICTED_THREADS:
+        raise FitError(f"{what} must be between 1 and {MAX_PREDICTED_THREADS:,}, got {upto:,}")
+
+
+def target_count(upto: int | None, threads: ArrayLike) -> int:
+    """The largest thread count to predict for: ``upto``, by default twice the largest
+    measured one; either checked by :func:`check_upto`.
+
+    >>> target_count(None, [1, 2, 4, 8]), target_count(12, [1, 2, 4, 8])
+    (16, 12)
+    """
+    last = upto or 2 * int(np.max(threads))
+    check_upto(last, "--upto" if upto else "--upto (twice the largest measured thread count)")
+    return last
+
+
 #: the fewest measurements Algorithm 1 works from: 1 checkpoint and 3 to fit ExpRat
 MIN_MEASUREMENTS = 1 + min(f.free for f in CANDIDATES)
 
@@ -171,6 +198,7 @@ def extrapolate(
     >>> result.function.candidate.name, result.checkpoint_error < 1e-6
     ('Rat12', True)
     """
+    check_upto(upto)
     n_arr, y_arr = _as_arrays(n, y)
     used, counts, notes = plan(len(n_arr), checkpoints)
     check_n, check_y = n_arr[-used:], y_arr[-used:]
@@ -232,6 +260,7 @@ def predict(
     >>> exact.function.inverse, bool(np.allclose(exact.function(n), 1 / (0.5 + 0.25 * n)))
     (True, True)
     """
+    check_upto(upto)
     n_arr, y_arr = _as_arrays(n, y)
     if len(n_arr) < 2:
         raise FitError(f"PreSca needs at least 2 measurements, got {len(n_arr)}")

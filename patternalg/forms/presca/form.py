@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import sympy
 
 from ...callbacks import ProgressCallback
+from ...limits import MAX_PREDICTED_THREADS
 from ..base import Form, Option, Parameter, unit_option
-from .algorithm import CHECKPOINTS, Prediction, plan
+from .algorithm import CHECKPOINTS, Prediction, plan, target_count
 from .interpolation import INTERPOLATIONS
 from .model import KEYS, read_table
 from .workloads import direction, thread_column, workload
@@ -61,6 +62,7 @@ class Presca(Form):
             "predict for 1..N threads (default: twice the highest measured count)",
             type=int,
             minimum=1,
+            maximum=MAX_PREDICTED_THREADS,
             metavar="N",
         ),
         Option(
@@ -120,7 +122,7 @@ class Presca(Form):
         for done, s in enumerate(series, start=1):
             better = cls._higher_is_better(s.metric, options["better"], s.path)
             measured = workload(s, threads, better, s.atom)
-            upto = options["upto"] or 2 * int(measured.p.max())
+            upto = target_count(options["upto"], measured.p)
             result = measured.predict(
                 upto, checkpoints=options["checkpoints"], interpolation=options["interpolate"]
             )
@@ -188,7 +190,7 @@ class Presca(Form):
                     "(use --param NAME=p to choose another)"
                 )
             count = len(set(s.column(column).tolist()))
-            upto = checked["upto"] or 2 * int(s.column(column).max())
+            upto = target_count(checked["upto"], s.column(column))
             if count >= 4 and (min(s.column(column)) > 1 or upto > max(s.column(column))):
                 notes += [f"{s.atom}: {note}" for note in plan(count, checked["checkpoints"])[2]]
         return list(dict.fromkeys(notes))

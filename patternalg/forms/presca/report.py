@@ -14,7 +14,7 @@ from ...callbacks import ProgressCallback
 from ...errors import FitError
 from ...model import AtomicModel
 from ...units import measured_unit
-from .algorithm import CHECKPOINTS
+from .algorithm import CHECKPOINTS, check_upto, target_count
 from .form import Presca
 from .workloads import Workload, read_performance, thread_column
 
@@ -102,8 +102,8 @@ def predict_file(
     workloads = read_performance(path, metric, higher_is_better, threads)
     if checkpoints < 1:
         raise FitError(f"--checkpoints must be at least 1, got {checkpoints}")
-    if upto is not None and upto < 1:
-        raise FitError(f"--upto must be at least 1, got {upto}")
+    if upto is not None:
+        check_upto(upto)  # before any workload is fitted
     reports = []
     for workload in workloads:
         notes = []
@@ -112,7 +112,7 @@ def predict_file(
                 f"column '{workload.threads}' of {path} is the thread count p "
                 "(use --param NAME=p to choose another)"
             )
-        last = upto or 2 * int(workload.p.max())
+        last = target_count(upto, workload.p)
         reports.append(fit_model(workload, last, checkpoints, unit, interpolate, notes))
         if progress is not None:
             progress(len(reports), len(workloads))

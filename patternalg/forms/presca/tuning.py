@@ -169,6 +169,8 @@ class OPreSca:
             )
         if len(set(self.init)) != len(self.init):
             raise PatternalgError(f"initial thread counts repeat: {self.init}")
+        if seed is not None and seed < 0:
+            raise PatternalgError(f"--seed must be at least 0, got {seed}")
         self.rng = np.random.default_rng(seed)
         self.measured: dict[int, float] = {}
         self._next: int | None = None
