@@ -17,6 +17,9 @@ shared by a batch of kernels and their aggregated values ``Y`` (K, P), and retur
 >>> y = 3 + 0.5 * x**1.5
 >>> BUILDING_BLOCKS[select_default(x, y[None, :]).index[0]]
 (Fraction(3, 2), 0)
+>>> exact = select_default(x, 3 * x[None, :])   # no rounding error left in the constant
+>>> BUILDING_BLOCKS[exact.index[0]], float(exact.c0[0]), round(float(exact.c1[0]), 12)
+((Fraction(1, 1), 0), 0.0, 3.0)
 """
 
 from __future__ import annotations
@@ -36,6 +39,9 @@ MIN_TERM_CONTRIBUTION = 0.0005
 CLEAN_CONSTANT = 0.0005
 #: a hypothesis whose constant is negative competes with this many times its residual
 NEGATIVE_CONSTANT_PENALTY = 10.0
+#: a constant below this share of the smallest value is rounding error, and 0: exact data
+#: get exact models (``3*x``, not ``3*x + 4.6e-16``)
+ROUNDING_CONSTANT = 1e-12
 
 
 @dataclass(frozen=True)
@@ -250,6 +256,10 @@ def select_default(
     scores = np.concatenate([const_score[:, None], np.full((k, len(blocks)), np.inf)], axis=1)
     scores[rows, best + 1] = term_score
     result = _selection(pick, blocks, y, c0.T, c1.T, scores)
+    rounding = np.abs(result.c0) < ROUNDING_CONSTANT * y.min(-1)
     return Selection(
-        result.index, result.c0 * scale[:, 0], result.c1 * scale[:, 0], scores[rows, pick]
+        result.index,
+        np.where(rounding, 0.0, result.c0) * scale[:, 0],
+        result.c1 * scale[:, 0],
+        scores[rows, pick],
     )

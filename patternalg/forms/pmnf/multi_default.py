@@ -48,7 +48,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .default import MIN_TERM_CONTRIBUTION, basis, blocks_for
+from .default import MIN_TERM_CONTRIBUTION, ROUNDING_CONSTANT, basis, blocks_for
 from .multi import MultiModel, line_points, lstsq, model_from
 from .multi_basic import combinations
 
@@ -218,6 +218,8 @@ def _choose(
     pick = _parsimonious(score, sizes, margin)
     rows = np.arange(kernels)
     real[rows, pick] = _refit(y, a[rows, pick], real[rows, pick])
+    constant = real[rows, pick, 0]
+    real[rows, pick, 0] = np.where(np.abs(constant) < ROUNDING_CONSTANT * y.min(-1), 0.0, constant)
     k = len(factors)
     models = []
     for r, c in enumerate(pick):
