@@ -275,8 +275,9 @@ def report(
 ) -> dict[str, dict[str, np.ndarray]]:
     """Print the tables of one run (see the module's doc); return per modeler (and
     ``measured``, the composition rules on the measured atoms) the |errors| by the keys of
-    :data:`COMPOSITION_KEYS` and :data:`ATOM_KEYS`: the compositions' at the largest size and beyond the fitted range, and
-    (fits only) the atoms' at the smallest and largest size and beyond the fitted range."""
+    :data:`COMPOSITION_KEYS` (the compositions' at the largest size and beyond the fitted
+    range) and, for fits only, of :data:`ATOM_KEYS` (the atoms' at the smallest and the
+    largest size and beyond the fitted range)."""
     print(
         f"{'modeler':>8} | {'in range: largest size':>22} | {'beyond the fitted range':>23} "
         f"| all sizes"
@@ -312,13 +313,13 @@ def report(
         base = found["basic"]
         for modeler in modelers:
             if modeler != "basic":
-                ratios = (
+                ratios = [
                     np.median(found[modeler][key]) / np.median(base[key])
-                    for key in ("largest", "beyond")
-                )
+                    for key in COMPOSITION_KEYS
+                ]
                 print(
-                    f"{modeler} / basic (median |error|): largest size {next(ratios):.2f}x, "
-                    f"beyond the fitted range {next(ratios):.2f}x"
+                    f"{modeler} / basic (median |error|): largest size {ratios[0]:.2f}x, "
+                    f"beyond the fitted range {ratios[1]:.2f}x"
                 )
     print(
         f"\nthe atoms alone (the fit, no composition rule): median |error| over the "
