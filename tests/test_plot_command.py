@@ -98,6 +98,10 @@ def test_bars_name_the_designs(tmp_path) -> None:
         (["--atoms", "qsrot"], "did you mean qsort?"),
         (["--explore", "pipe(qsort, inc)"], "--explore needs --threads N"),
         (["--explore", "pipe(qsort, inc)", "--threads", "4"], "no values to draw"),
+        # a negative, zero or non-finite bound drew nothing beyond the range, and said nothing
+        (["--fit", ATOMS, "--extend-to", "-5"], "--extend-to must be a finite number above 0"),
+        (["--fit", ATOMS, "--extend-to", "nan"], "--extend-to must be a finite number above 0"),
+        (["--fit", ATOMS, "--extend-to", "inf"], "--extend-to must be a finite number above 0"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, message) -> None:

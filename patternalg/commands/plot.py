@@ -13,6 +13,7 @@ matplotlib (the extra ``patternalg[plot]``) is imported only when this command r
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
 from ..decisions.options import CURVE_POINTS, DEFAULT_RANGE, OBJECTIVES
@@ -116,6 +117,8 @@ def _fit(args: argparse.Namespace) -> Any:
     from ..plotting.results import plot_fit_reports
 
     cls = form_class(args.form, "--form")
+    if args.extend_to is not None and not (math.isfinite(args.extend_to) and args.extend_to > 0):
+        raise FitError(f"--extend-to must be a finite number above 0, got {args.extend_to:g}")
     data = read(
         args.fit, args.input_format, metric=args.metric, value=cls.value_column(args.metric)
     )
