@@ -23,7 +23,7 @@ import enum
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TypeAlias, TypeVar
 
 import sympy
 
@@ -111,7 +111,7 @@ class Derivation:
 #: a sub-term's model: a :class:`NormalForm` where it has one (sums, task pools and pipes of
 #: normal forms stay normal forms and never pay for sympy's ``expand``), a :class:`Maximum` of
 #: normal forms for a pipe of stages that cannot be ordered, else a sympy expression
-Value = sympy.Expr | NormalForm | Maximum
+Value: TypeAlias = sympy.Expr | NormalForm | Maximum
 
 
 def as_expr(value: Value) -> sympy.Expr:

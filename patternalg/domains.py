@@ -110,7 +110,7 @@ def _outside(name: str, model: Any, at: Mapping[sympy.Symbol, sympy.Expr]) -> li
     return result
 
 
-def as_json(found: list[Extrapolation]) -> dict[str, list[float]]:
+def as_json(found: Sequence[Extrapolation]) -> dict[str, list[float]]:
     """``{symbol: [low, high]}``: the measured range of each symbol that is extrapolated
     (of the first atom extrapolated in it)."""
     result: dict[str, list[float]] = {}

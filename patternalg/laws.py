@@ -340,9 +340,9 @@ def _holds_at(relation: str, a: float, b: float) -> bool:
 def _ratio_limit(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Expr | None:
     """lim lhs/rhs as x -> oo: read off the leading terms of PMNF shapes, else sympy.limit."""
     fl, fr = normal_form(lhs), normal_form(rhs)
-    leading = [next(f.items(), None) if f is not None else None for f in (fl, fr)]
-    if leading[0] is not None and leading[1] is not None:
-        (kl, cl), (kr, cr) = leading
+    left, right = (next(f.items(), None) if f is not None else None for f in (fl, fr))
+    if left is not None and right is not None:
+        (kl, cl), (kr, cr) = left, right
         if kl != kr:
             return sympy.oo if kl > kr else sympy.Integer(0)
         ratio = cl / cr

@@ -62,7 +62,7 @@ def _registry() -> Any:
     """pint's registry, built on first use, with exact (Fraction) magnitudes."""
     import pint
 
-    registry = pint.UnitRegistry(non_int_type=Fraction)
+    registry: Any = pint.UnitRegistry(non_int_type=Fraction)
     # the memory-wall models (paper 003) give times in multiples of the 1-core time: a
     # dimension of its own, so that they never add to absolute times
     registry.define(f"{ONE_CORE_TIME} = [one_core_time]")

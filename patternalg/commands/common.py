@@ -73,7 +73,7 @@ def add_model_options(
     add_library_options(parser)
     add_unit_option(parser)
     if formats:
-        add_format_option(parser, formats)
+        add_format_option(parser, tuple(formats))
 
 
 def add_unit_option(parser: argparse.ArgumentParser) -> None:

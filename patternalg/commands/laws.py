@@ -116,19 +116,16 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
     semantics = list(Semantics) if args.semantics == "both" else [Semantics.of(args.semantics)]
     pairs = [(law, s) for law in laws for s in semantics]
     total = len(pairs) * args.examples
-    results = []
+    results: list[CheckResult] = []
     with progress(args, "checking", "examples") as bar:
         for law, s in pairs:
             before = len(results) * args.examples
+
+            def advance(done: int, _: int, before: int = before) -> None:
+                bar(before + done, total)
+
             results.append(
-                check(
-                    law,
-                    library,
-                    s,
-                    examples=args.examples,
-                    seed=seed,
-                    progress=lambda done, _, before=before: bar(before + done, total),
-                )
+                check(law, library, s, examples=args.examples, seed=seed, progress=advance)
             )
             bar(len(results) * args.examples, total)
     if args.format == "json":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+from typing import Any
 
 from ..arith import format_expr
 from ..errors import UnknownAtomError
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     for name in names:
         model = library[name]
-        row = {
+        row: dict[str, Any] = {
             "name": name,
             "form": model.form,
             "model": format_expr(model.expr),

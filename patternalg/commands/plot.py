@@ -136,12 +136,12 @@ def _atoms(args: argparse.Namespace) -> Any:
     from ..plotting.results import plot_models
     from ..terms import Atom
 
-    library = load_library(args)
+    loaded = load_library(args)
     names = [a.strip() for a in args.atoms.split(",") if a.strip()]
     if not names:
         raise EvaluationError(f"--atoms {args.atoms!r}: expected atom names such as qsort,inc")
     # an unknown atom: did-you-mean, from the library
-    library, unit, _ = in_unit([Atom(name) for name in names], library, unit_option(args))
+    library, unit, _ = in_unit([Atom(name) for name in names], loaded, unit_option(args))
     axis = _one_axis(args)
     curves = sweep(names, [axis], at=at(args), library=library, unit=unit)
     return plot_models(curves, [library[name] for name in names])

@@ -173,7 +173,7 @@ class Comparison(Tabular):
     def to_json(self) -> dict[str, Any]:
         """``{terms, symbol, range, crossovers, touches, intervals, asymptotic_winner, unit,
         notes}`` and ``cells`` for a two-symbol region map."""
-        data = {
+        data: dict[str, Any] = {
             "terms": list(self.terms),
             "symbol": self.symbol,
             "range": list(self.bounds),
@@ -357,9 +357,9 @@ def _numeric_roots(diff: Callable[[np.ndarray], np.ndarray], scan: np.ndarray) -
     roots = []
     scalar = lambda v: float(diff(np.array([v]))[0])  # noqa: E731
     sign = np.sign(d)
-    for i in np.nonzero(sign[:-1] * sign[1:] < 0)[0]:
-        roots.append(_bisect(scalar, float(scan[i]), float(scan[i + 1])))
-    roots += [float(scan[i]) for i in np.nonzero(d == 0)[0]]
+    for change in np.nonzero(sign[:-1] * sign[1:] < 0)[0].tolist():
+        roots.append(_bisect(scalar, float(scan[change]), float(scan[change + 1])))
+    roots += [float(scan[zero]) for zero in np.nonzero(d == 0)[0]]
     size = np.abs(d)
     for i in range(1, len(scan) - 1):
         lowest = size[i] <= size[i - 1] and size[i] <= size[i + 1]

@@ -191,10 +191,13 @@ class Option:
                 raise FitError(f"unknown {self.name} '{item}' (valid: {valid})")
             if not isinstance(item, self.type) or isinstance(item, bool) != (self.type is bool):
                 raise FitError(f"{self.flag} {item!r}: expected {self.type.__name__}")
-            low = self.minimum is not None and item < self.minimum
-            if low or (self.maximum is not None and item > self.maximum):
+            if not self._within(item):
                 raise FitError(f"{self.flag} {item}: must be {self._bounds()}")
         return tuple(values) if self.repeat else raw
+
+    def _within(self, item: Any) -> bool:
+        low, high = self.minimum, self.maximum
+        return (low is None or item >= low) and (high is None or item <= high)
 
     def _bounds(self) -> str:
         """The valid range in words: at least 1, at most 10, between 1 and 1,000,000."""
@@ -248,6 +251,10 @@ class Form(ABC):
     fitter: ClassVar[str | None] = None
 
     __slots__ = ("_values", "_domain", "_statistics", "_cache")
+    _values: tuple[tuple[str, Any], ...]
+    _domain: Any
+    _statistics: tuple[tuple[str, Any], ...]
+    _cache: dict[str, Any]
 
     def __init__(
         self,

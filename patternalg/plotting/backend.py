@@ -40,7 +40,7 @@ FORMATS: dict[str, dict[str, Any]] = {
 }
 
 #: a fixed style: readable at the default size, the same output on every run
-STYLE: dict[str, Any] = {
+STYLE: dict[Any, Any] = {
     "figure.figsize": (7.0, 4.5),
     "figure.dpi": 100,
     "savefig.dpi": 150,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 import math
 import random
+from collections.abc import Callable
+from typing import Any
 
 import sympy
 
@@ -33,7 +35,7 @@ class _NotNumeric(Exception):
 #: not log2: its entry here was keyed on sympy.codegen's class, which patternalg's log2 only
 #: subclassed (never ``expr.func``), so it never applied; adding it would change which signs
 #: are refuted, hence the form of some results (to be decided on its own)
-_FUNCTIONS = {
+_FUNCTIONS: dict[Any, Callable[..., float]] = {
     sympy.Max: max,
     sympy.Min: min,
     sympy.log: math.log,

@@ -77,7 +77,7 @@ def model_from(
     k: int,
     constant: float,
     terms: Sequence[tuple[int, ...]],
-    coefficients: Sequence[float],
+    coefficients: Sequence[float] | np.ndarray,
     criterion: float = 0.0,
 ) -> MultiModel:
     """A :class:`MultiModel` from block-index terms (``-1``: parameter absent)."""

@@ -60,8 +60,8 @@ def combinations(active: int) -> list[list[tuple[int, ...]]]:
     (23, 2)
     """
     mult = tuple(range(active))
-    add = [(p,) for p in range(active)]
-    found = [[mult], add]
+    add: list[tuple[int, ...]] = [(p,) for p in range(active)]
+    found: list[list[tuple[int, ...]]] = [[mult], add]
     if active == 2:
         found += [[add[0], mult], [add[1], mult]]
     elif active == 3:
@@ -104,13 +104,13 @@ def select_multi_basic(points: np.ndarray, values: np.ndarray) -> list[MultiMode
         else:
             factors = np.stack([table[p][blocks[members, p]] for p in active], axis=1)  # (R, a, n)
             if len(active) == 1:
-                found = _one_term(y[members], factors[:, 0], singles[active[0]], members)
+                fits = _one_term(y[members], factors[:, 0], singles[active[0]], members)
             else:
-                found = _combined(y[members], factors)
+                fits = _combined(y[members], factors)
             terms = combinations(len(active)) if len(active) > 1 else [[(0,)]]
             found = [
                 model_from(k, c0, [_term(blocks[row], active, t) for t in terms[h]], cs, score)
-                for row, (h, c0, cs, score) in zip(rows, found, strict=True)
+                for row, (h, c0, cs, score) in zip(rows, fits, strict=True)
             ]
         for row, model in zip(rows, found, strict=True):
             models[row] = model

@@ -297,7 +297,8 @@ def anchored(
     low, high = inside.p_range
 
     def meet(edge: float) -> tuple[float, ...]:
-        ratio = float(inside.interpolant([edge])[0] / candidate.values(np.asarray(theta), edge))
+        at_edge = candidate.values(np.asarray(theta), np.asarray(edge))
+        ratio = float(inside.interpolant([edge])[0] / at_edge)
         return candidate.scaled(theta, ratio) if math.isfinite(ratio) and ratio > 0 else theta
 
     below = meet(low) if low > 1 else ()

@@ -133,7 +133,7 @@ class Presca(Form):
 
     @classmethod
     def from_prediction(
-        cls, result: Prediction, threads: Sequence[int], metric: str, upto: int
+        cls, result: Prediction, threads: Sequence[int] | np.ndarray, metric: str, upto: int
     ) -> Presca:
         """The model of a :func:`~.algorithm.predict` result on measurements at ``threads``."""
         function = result.function

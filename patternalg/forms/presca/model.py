@@ -132,8 +132,8 @@ class PerformanceFunction:
             low, high = self.p_range
             out.append(Piece(float(low), float(high), self._polynomial_name, coefficients))
         if self.candidate is not None:
-            low = float(self.p_range[1]) if has_poly and self.p_range is not None else None
-            out.append(Piece(low, None, self.name, self._named(self.parameters)))
+            start = float(self.p_range[1]) if has_poly and self.p_range is not None else None
+            out.append(Piece(start, None, self.name, self._named(self.parameters)))
         return tuple(out)
 
     def _named(self, theta: Sequence[float]) -> tuple[tuple[str, float], ...]:
