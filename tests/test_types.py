@@ -16,9 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_the_package_type_checks(tmp_path: Path) -> None:
     # the cache in this test's own directory: nothing read from a place others can write
-    out, err, status = api.run(
-        ["--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(tmp_path),
-         str(ROOT / "patternalg")]  # fmt: skip
-    )
+    config = ["--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(tmp_path)]
+    out, err, status = api.run([*config, str(ROOT / "patternalg")])
     assert status == 0, out + err
     assert out.startswith("Success: no issues found")
