@@ -121,6 +121,11 @@ def rule_errors(data: Path) -> np.ndarray:
     return np.array(columns).T
 
 
+#: the |errors| of a run by name: the compositions' (also the rules'), then the atoms' (fits only)
+COMPOSITION_KEYS = ("largest", "beyond")
+ATOM_KEYS = ("atoms, smallest", "atoms, largest", "atoms, beyond")
+
+
 @dataclass(frozen=True)
 class Fidelity:
     """One modeler on one run: its fitted atoms and the relative errors of its predictions,
@@ -135,6 +140,17 @@ class Fidelity:
     beyond: np.ndarray
     atoms_in_range: np.ndarray
     atoms_beyond: np.ndarray
+
+    def absolute(self) -> dict[str, np.ndarray]:
+        """The |errors| by the keys of :data:`COMPOSITION_KEYS` and :data:`ATOM_KEYS`: at the
+        largest size and beyond the fitted range; the atoms' also at the smallest size."""
+        return {
+            "largest": np.abs(self.in_range[:, -1]),
+            "beyond": np.abs(self.beyond),
+            "atoms, smallest": np.abs(self.atoms_in_range[:, 0]),
+            "atoms, largest": np.abs(self.atoms_in_range[:, -1]),
+            "atoms, beyond": np.abs(self.atoms_beyond),
+        }
 
 
 def errors(data: Path, modeler: str, aggregate: str | None, tmp: Path) -> Fidelity:
@@ -185,13 +201,8 @@ def resampled(data: Path, modelers: list[str], aggregate: str | None, count: int
         for k in range(count):
             copy = resample(data, Path(name) / f"resample{k}", rng)
             for modeler in modelers:
-                fidelity = errors(copy, modeler, aggregate, Path(name))
-                figures[modeler].append(
-                    (
-                        np.median(np.abs(fidelity.in_range[:, -1])),
-                        np.median(np.abs(fidelity.beyond)),
-                    )
-                )
+                found = errors(copy, modeler, aggregate, Path(name)).absolute()
+                figures[modeler].append(tuple(np.median(found[k]) for k in COMPOSITION_KEYS))
     print(f"\nover {count} resamples of the repetitions: median |error| (10th-90th percentile)")
     base = np.array(figures["basic"]) if "basic" in figures else None
     for modeler, rows in figures.items():
@@ -244,11 +255,6 @@ def main() -> None:
         print_pooled(pooled, len(runs))
 
 
-#: what :func:`report` returns per modeler: compositions' |errors|, then the atoms' (fits only)
-COMPOSITION_KEYS = ("largest", "beyond")
-ATOM_KEYS = ("atoms, smallest", "atoms, largest", "atoms, beyond")
-
-
 def print_pooled(pooled: dict[str, list[dict[str, np.ndarray]]], runs: int) -> None:
     """The median |error| over every composition (atom) of every run: one run is noisy, and
     a modeler is judged on all of them (the per-run medians above say how much they differ)."""
@@ -288,19 +294,13 @@ def report(
     with tempfile.TemporaryDirectory() as name:
         for modeler in modelers:
             fit = fits[modeler] = errors(data, modeler, aggregate, Path(name))
-            last, upper = np.abs(fit.in_range[:, -1]), np.abs(fit.beyond)
+            found[modeler] = fit.absolute()
+            last, upper = found[modeler]["largest"], found[modeler]["beyond"]
             print(
                 f"{modeler:>8} | {np.median(last):>10.2%} {last.max():>11.1%} | "
                 f"{np.median(upper):>11.2%} {upper.max():>11.1%} | "
                 f"{np.median(np.abs(fit.in_range)):>9.1%}"
             )
-            found[modeler] = {
-                "largest": last,
-                "beyond": upper,
-                "atoms, smallest": np.abs(fit.atoms_in_range[:, 0]),
-                "atoms, largest": np.abs(fit.atoms_in_range[:, -1]),
-                "atoms, beyond": np.abs(fit.atoms_beyond),
-            }
     rules = np.abs(rule_errors(data))
     upper = rules[:, len(fit.points) - fit.beyond.shape[1] :]
     found["measured"] = {"largest": rules[:, -1], "beyond": upper}

@@ -260,7 +260,6 @@ def predict(
     >>> exact.function.inverse, bool(np.allclose(exact.function(n), 1 / (0.5 + 0.25 * n)))
     (True, True)
     """
-    check_upto(upto)
     n_arr, y_arr = _as_arrays(n, y)
     if len(n_arr) < 2:
         raise FitError(f"PreSca needs at least 2 measurements, got {len(n_arr)}")
