@@ -16,7 +16,9 @@ Per modeler and protocol it prints the median and the worst |error| over the com
 (and, for the price paid at the small end, the median over all sizes of the full fit), the
 ratio of each modeler's medians to ``basic``'s (below 1: it predicts better), and a row
 ``measured``: the compositions predicted from the measured atoms at each size, the error of
-the composition rules themselves, which no fit of the atoms removes but by chance. A
+the composition rules themselves, which no fit of the atoms removes but by chance, and a
+row ``noise``: the error a perfect prediction would show, because the measured medians are
+themselves a sample (bootstrap resamples of the repetitions against their median). A
 second table gives the errors of the atoms themselves (each fitted atom against its own
 measured medians: what the fit alone decides, with no rule in between) at the smallest and
 the largest size and beyond the fitted range; with ``--terms`` the error of every atom
@@ -179,6 +181,23 @@ def errors(data: Path, modeler: str, aggregate: str | None, tmp: Path) -> Fideli
     )
 
 
+def noise_errors(data: Path, draws: int = 400) -> np.ndarray:
+    """The measurement's own share of the error: per composition and size, the median over
+    ``draws`` bootstrap resamples of the repetitions of |resampled median / median - 1|, shape
+    (terms, sizes). A perfect prediction would still be off by about this much from the
+    measured medians, which are themselves a sample."""
+    _, compositions = read_text(data / "compositions.txt")
+    rng = np.random.default_rng(7)
+    rows = []
+    for repetitions in compositions.values():
+        row = []
+        for values in map(np.asarray, repetitions):
+            medians = np.median(rng.choice(values, size=(draws, len(values))), axis=1)
+            row.append(np.median(np.abs(medians / np.median(values) - 1)))
+        rows.append(row)
+    return np.array(rows)
+
+
 def resample(data: Path, out: Path, rng: np.random.Generator) -> Path:
     """A copy of the run whose repetitions at each size are drawn with replacement."""
     out.mkdir(exist_ok=True)
@@ -301,14 +320,26 @@ def report(
                 f"{np.median(upper):>11.2%} {upper.max():>11.1%} | "
                 f"{np.median(np.abs(fit.in_range)):>9.1%}"
             )
-    rules = np.abs(rule_errors(data))
-    upper = rules[:, len(fit.points) - fit.beyond.shape[1] :]
-    found["measured"] = {"largest": rules[:, -1], "beyond": upper}
-    print(
-        f"{'measured':>8} | {np.median(rules[:, -1]):>10.2%} {rules[:, -1].max():>11.1%} | "
-        f"{np.median(upper):>11.2%} {upper.max():>11.1%} | {np.median(rules):>9.1%}"
-        "   (the measured atoms: the composition rules' own error)"
+    lower = len(fit.points) - fit.beyond.shape[1]
+    references = (
+        (
+            "measured",
+            np.abs(rule_errors(data)),
+            "the measured atoms: the composition rules' own error",
+        ),
+        (
+            "noise",
+            noise_errors(data),
+            "a perfect prediction: the measured medians' own error, by bootstrap",
+        ),
     )
+    for row, table, what in references:  # |errors| (terms, sizes) of no fit
+        last, upper = table[:, -1], table[:, lower:]
+        found[row] = {"largest": last, "beyond": upper}
+        print(
+            f"{row:>8} | {np.median(last):>10.2%} {last.max():>11.1%} | "
+            f"{np.median(upper):>11.2%} {upper.max():>11.1%} | {np.median(table):>9.1%}   ({what})"
+        )
     if "basic" in modelers:
         base = found["basic"]
         for modeler in modelers:
