@@ -126,13 +126,16 @@ def point_notes(bindings: Mapping[str, Any], value: float | None, unit: str) -> 
     ['x = 0.5 is below 1: x counts input elements, the models describe x >= 1', 'the value -312.4 ns is negative: no time can be; the models do not hold at this point']
     >>> point_notes({"x": 4}, 12.0, "ns")
     []
+    >>> point_notes({"x": "1e-400"}, None, "ns")
+    ['x = 1.00e-400 is below 1: x counts input elements, the models describe x >= 1']
     """
     notes = []
-    size = _numeric(as_value(bindings["x"])) if "x" in bindings else None
+    exact = as_value(bindings["x"]) if "x" in bindings else None
+    size = _numeric(exact)
     if size is not None and size < 1:
-        notes.append(
-            f"x = {_number(size)} is below 1: x counts input elements, the models describe x >= 1"
-        )
+        # a value too small for a double is still not 0: shown from the exact one (1e-400)
+        shown = _number(size) if size or exact == 0 else str(sympy.Float(exact, 3))
+        notes.append(f"x = {shown} is below 1: x counts input elements, the models describe x >= 1")
     if value is not None and value < 0:
         notes.append(
             f"the value {_number(value)} {unit} is negative: no time can be; "

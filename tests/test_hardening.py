@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from patternalg.cli import main
@@ -303,3 +304,55 @@ def test_search_options_are_bounded(args, fragment, capsys) -> None:
     assert main(args) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert fragment in line
+
+
+def _pmnf_text(points: list[str], values: list[float]) -> str:
+    data = "".join(f"DATA {v!r}\n" for v in values)
+    return f"PARAMETER x\nPOINTS {' '.join(f'({p})' for p in points)}\nREGION k\n{data}"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "fragment"),
+    [  # each was fitted without a word: x**(1/2)*log2(x) with a negative constant on 1e300..
+        ("huge.txt", _pmnf_text(["1e300", "2e300", "4e300", "8e300", "1.6e301"], [1, 2, 4, 8, 16]),
+         "huge.txt:4: kernel 'k': parameter value 1e+300 is outside 1e-40 .. 1e+40"),
+        ("tiny.txt", _pmnf_text(["1e-300", "2", "4", "8", "16"], [1, 2, 4, 8, 16]),
+         "tiny.txt:4: kernel 'k': parameter value 1e-300 is outside 1e-40 .. 1e+40"),
+        ("grid.csv", "x,p,time\n" + "".join(f"{x},{p},1\n" for x in (1, 2, 4) for p in (1, 2, 1e45)),
+         "grid.csv:4: kernel 'kernel', metric 'time': parameter p = 1e+45 is outside 1e-40"),
+    ],
+)
+def test_pmnf_fits_refuse_parameters_beyond_double_precision(
+    name, text, fragment, tmp_path: Path, capsys
+) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    assert main(["fit", str(path)]) == 2
+    captured = capsys.readouterr()
+    (line,) = [line for line in captured.err.splitlines() if not line.startswith("note:")]
+    assert fragment in line and captured.out == ""
+
+
+def test_pmnf_fits_recover_every_block_up_to_the_parameter_range() -> None:
+    """The range's edge holds: exact data of every building block, 9 points up to 2.6e42 (and
+    down to 1e-50 without logarithms), give back their block; at 1e50 some no longer do."""
+    from patternalg.forms.pmnf.basic import select_basic
+    from patternalg.forms.pmnf.default import select_default
+    from patternalg.forms.pmnf.fit import PARAMETER_RANGE
+    from patternalg.pmnf.blocks import BUILDING_BLOCKS
+
+    def wrong(x: np.ndarray) -> int:
+        count = 0
+        for h, (i, j) in enumerate(BUILDING_BLOCKS):
+            if j and x.min() < 1:
+                continue
+            with np.errstate(all="ignore"):
+                b = x ** float(i) * np.log2(x) ** float(j)
+                y = (1.0 + b / b[0])[None, :]
+                count += sum(int(f(x, y).index[0] != h) for f in (select_default, select_basic))
+        return count
+
+    steps = 2.0 ** np.arange(9)
+    assert wrong(PARAMETER_RANGE[1] * steps) == 0
+    assert wrong(PARAMETER_RANGE[0] * steps) == 0 and wrong(1e-50 * steps) == 0
+    assert wrong(1e50 * steps) > 0

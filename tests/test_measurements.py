@@ -156,6 +156,9 @@ ERRORS = [
     ("POINTS 1 2\n", r"m.txt:1: POINTS before any PARAMETER line"),
     ("PARAMETER x y\nPOINTS (1 2) (3)\n", r"m.txt:2: point \(3\) has 1 coordinates for 2"),
     ("PARAMETER x\nPOINTS 1 2\nDATA 1\n", r"m.txt:3: DATA before any REGION line"),
+    # Extra-P refuses these too (its DATA lines outnumber the distinct points)
+    ("PARAMETER x\nPOINTS 4 8 8.0 16\n", r"m.txt:2: POINTS lists \(8.0\) twice: give each"),
+    ("PARAMETER x y\nPOINTS (1 2) (2 1)\nPOINTS (1 2)\n", r"m.txt:3: POINTS lists \(1 2\) twice"),
     ("\n\n", r"m.txt: the file is empty"),
 ]
 

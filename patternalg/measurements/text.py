@@ -87,6 +87,12 @@ class _State:
                     f"for {len(self.parameters)} parameters ({', '.join(self.parameters)})",
                     location=Location(path, number_),
                 )
+            if coords in self.points:
+                raise MeasurementError(
+                    f"POINTS lists ({group.strip()}) twice: give each point once (its "
+                    "repetitions all go on its one DATA line)",
+                    location=Location(path, number_),
+                )
             self.points.append(coords)
 
     def add_data(self, number_: int, rest: list[str]) -> None:

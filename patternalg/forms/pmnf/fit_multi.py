@@ -29,7 +29,7 @@ from ...arith import FUNCTIONS
 from ...callbacks import ProgressCallback
 from ...errors import FitError
 from ...symbols import log2, symbol
-from .fit import parse_param_options
+from .fit import parameter_problem, parse_param_options
 from .multi import Exponents, MultiModel, line_points, smape
 from .multi_basic import select_multi_basic
 from .multi_default import select_multi_default
@@ -121,13 +121,10 @@ def check_series(s: Any) -> None:
             f"{s.path}: pmnf fits 1 to {MAX_PARAMETERS} parameters; the file has {k} "
             f"({', '.join(s.parameters)})"
         )
-    bad = np.argwhere(s.points <= 0)
-    if len(bad):
-        row, column = bad[0]
-        raise FitError(
-            f"{s.location(int(row))}: {s.label}: parameter {s.parameters[column]} = "
-            f"{s.points[row, column]:g} is not positive"
-        )
+    problem = parameter_problem(s.points)
+    if problem:
+        (row, column), why = problem
+        raise FitError(f"{s.location(row)}: {s.label}: parameter {s.parameters[column]} = {why}")
     for name, lines in zip(s.parameters, line_points(s.points), strict=True):
         if len(lines) < 3:
             raise FitError(

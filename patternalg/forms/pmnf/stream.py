@@ -22,7 +22,7 @@ from ...measurements.blocks import Block, Irregular, Kernel, text_blocks
 from ...measurements.model import Aggregation
 from ...measurements.names import atom_names, split_unit
 from .batch import Reports
-from .fit import FitColumns, batch_size, fit_columns
+from .fit import FitColumns, batch_size, fit_columns, parameter_problem
 
 __all__ = ["fit_text_batches"]
 
@@ -48,7 +48,7 @@ def fit_text_batches(
     used: set[str] = set()
     for block in text_blocks(path, batch, input_format):
         x = block.points[:, 0] if block.points.shape[1] == 1 else np.empty(0)
-        if (metric is not None and metric != block.metric) or len(x) < 3 or (x <= 0).any():
+        if (metric is not None and metric != block.metric) or len(x) < 3 or parameter_problem(x):
             raise Irregular  # the reference reader and fitter say why
         try:
             var, how = cls._symbol_and_aggregate(block.parameters, block.path, checked)
