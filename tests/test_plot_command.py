@@ -155,3 +155,59 @@ def test_fitted_library_models_show_their_measured_range(tmp_path) -> None:
     assert main([*argv, "-o", str(out)]) == 0
     svg = out.read_text()
     assert svg.count("measured range") == 2 and ">qsort<" in svg and ">inc<" in svg
+
+
+PRESCA_TABLE = "p,time\n1,10\n2,5.6\n3,4.1\n4,3.2\n5,2.7\n6,2.4\n"
+
+
+def test_fit_takes_the_options_of_fit(tmp_path) -> None:
+    """``plot --fit`` draws the fit ``fit`` makes with the same options (it took none)."""
+    from patternalg.forms.pmnf import PMNF
+    from patternalg.measurements import read
+
+    out = tmp_path / "basic.svg"
+    argv = ["plot", "--fit", ATOMS, "--kernel", "qsort", "--modeler", "basic", "-o", str(out)]
+    assert main(argv) == 0
+    qsort = read(ATOMS).select(kernel="qsort")
+    basic = PMNF.fit_each(qsort, modeler="basic")[0].fitted.label()
+    default = PMNF.fit_each(qsort)[0].fitted.label()
+    svg = out.read_text()
+    assert basic != default and basic in svg and default not in svg
+
+
+def test_a_presca_fit_is_labelled_by_its_functions_not_a_piecewise(tmp_path) -> None:
+    """The legend held the 276-character Piecewise, which squeezed the axes to nothing."""
+    table, out = tmp_path / "w.csv", tmp_path / "w.svg"
+    table.write_text(PRESCA_TABLE)
+    argv = ["plot", "--fit", str(table), "--form", "presca", "--upto", "20", "-o", str(out)]
+    assert main(argv) == 0
+    svg = out.read_text()
+    assert "1 &lt;= p &lt;= 6: 1/poly4; p &gt; 6: Rat12" in svg and "Piecewise" not in svg
+    models, drawn = tmp_path / "m.toml", tmp_path / "m.svg"
+    assert main(["fit", str(table), "--form", "presca", "--out", str(models)]) == 0
+    argv = ["plot", "--models", str(models), "--atoms", "kernel", "--over", "p=1..64"]
+    assert main([*argv, "-o", str(drawn)]) == 0
+    assert "p &gt; 6: Rat12" in drawn.read_text()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--form", "presca", "--modeler", "basic"],
+            "--modeler is not an option of --form presca (its options: --param, --upto, "
+            "--checkpoints, --interpolate, --better)",
+        ),
+        (["--form", "presca", "--upto", "5000000"], "--upto 5000000: must be between 1 and"),
+    ],
+)
+def test_fit_options_of_another_form_or_out_of_range_are_refused(
+    tmp_path, capsys, argv, message
+) -> None:
+    table, out = tmp_path / "w.csv", tmp_path / "out" / "w.png"
+    table.write_text(PRESCA_TABLE)
+    out.parent.mkdir()
+    assert main(["plot", "--fit", str(table), *argv, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert list(out.parent.iterdir()) == []

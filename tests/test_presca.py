@@ -640,3 +640,20 @@ def test_a_model_measured_from_2_threads_round_trips_with_its_lower_anchor(tmp_p
         assert float(back.expr.subs(p, threads)) == pytest.approx(
             float(function(np.array([threads]))[0]), rel=1e-9
         )
+
+
+def test_models_lists_a_presca_model_by_range_not_as_a_piecewise(tmp_path, capsys):
+    """``models`` printed the closed form, a Piecewise of hundreds of characters; it lists
+    each range's function and coefficients, as ``predict`` reports them."""
+    path = _write(tmp_path, "w.csv", "p,time\n1,10\n2,5.6\n3,4.1\n4,3.2\n5,2.7\n6,2.4\n")
+    out = tmp_path / "m.toml"
+    assert main(["fit", path, "--form", "presca", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["predict", path, "--upto", "12", "--format", "json"]) == 0  # fit's default
+    record = json.loads(capsys.readouterr().out)
+    assert main(["models", "--models", str(out), "--no-builtin"]) == 0
+    listed = capsys.readouterr().out
+    assert "Piecewise" not in listed
+    assert "; ".join(piece["text"] for piece in record["pieces"]) in listed
+    assert main(["models", "--models", str(out), "--no-builtin", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["model"].startswith("Piecewise(")

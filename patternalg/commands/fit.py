@@ -29,7 +29,7 @@ from .progress import progress
 SCALINGS = ("weak", "weak_threaded", "strong")
 
 
-def _families() -> dict[str, type[Form]]:
+def fit_families() -> dict[str, type[Form]]:
     """The fittable families on the protocol, by name."""
     classes = (form_class(name) for name in FORMS)
     return {cls.name: cls for cls in classes if cls.fittable()}
@@ -37,7 +37,7 @@ def _families() -> dict[str, type[Form]]:
 
 def fittable() -> tuple[str, ...]:
     """The names ``--form`` accepts."""
-    return tuple(_families())
+    return tuple(fit_families())
 
 
 def _default_text(owners: list[tuple[type[Form], Option]]) -> str:
@@ -53,17 +53,25 @@ def _default_text(owners: list[tuple[type[Form], Option]]) -> str:
     return " (default: " + "; ".join(f"{name}: {text}" for name, text in texts.items()) + ")"
 
 
-def add_family_options(parser: argparse.ArgumentParser, families: Iterable[type[Form]]) -> None:
-    """One flag per declared option; options several families share go in the main group."""
+def add_family_options(
+    parser: argparse.ArgumentParser,
+    families: Iterable[type[Form]],
+    skip: frozenset[str] = frozenset(),
+    shared: Any = None,
+) -> None:
+    """One flag per declared option (but those named in ``skip``, which the command uses
+    otherwise); options several families share go in ``shared`` (a group; default: the
+    parser's main group), the others in a group per family."""
     owners: dict[str, list[tuple[type[Form], Option]]] = {}
     for cls in families:
         for option in cls.fit_options:
-            owners.setdefault(option.name, []).append((cls, option))
+            if option.name not in skip:
+                owners.setdefault(option.name, []).append((cls, option))
     groups: dict[str, Any] = {}
     for name, declared in owners.items():
         cls, option = declared[0]
         if len(declared) > 1:
-            group: Any = parser
+            group: Any = parser if shared is None else shared
         else:
             title = f"{cls.name} ({(cls.__doc__ or '').splitlines()[0].rstrip('.')})"
             group = groups.setdefault(cls.name, parser.add_argument_group(title))
@@ -113,18 +121,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a directory of Cube profiles: each process's or thread's value is a repetition "
         "(weak, the default), those that ran the call path (weak_threaded), or their sum (strong)",
     )
-    families = _families()
+    families = fit_families()
     add_family_options(parser, families.values())
 
 
-def _options(cls: type[Form], args: argparse.Namespace) -> dict[str, Any]:
-    """The family's options given on the command line; a flag it does not have is an error."""
+def family_options(
+    cls: type[Form], args: argparse.Namespace, skip: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """The family's options given on the command line (but those in ``skip``, not added by
+    :func:`add_family_options`); a flag of another family is an error."""
     declared = {option.name for option in cls.fit_options}
-    flags = {option.name: option.flag for f in _families().values() for option in f.fit_options}
+    flags = {
+        option.name: option.flag
+        for f in fit_families().values()
+        for option in f.fit_options
+        if option.name not in skip
+    }
     given = {name: getattr(args, name, None) for name in flags}
     for name, value in given.items():
         if value is not None and name not in declared:
-            valid = ", ".join(o.flag for o in cls.fit_options) or "none"
+            valid = ", ".join(o.flag for o in cls.fit_options if o.name not in skip) or "none"
             raise FitError(
                 f"{flags[name]} is not an option of --form {cls.name} (its options: {valid})"
             )
@@ -239,8 +255,8 @@ def _fit_all(
 
 
 def run(args: argparse.Namespace) -> int:
-    cls = _families()[args.form]
-    options = _options(cls, args)
+    cls = fit_families()[args.form]
+    options = family_options(cls, args)
     if args.out:
         check_writable(args.out)  # before the work, not after it
 

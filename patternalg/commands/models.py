@@ -9,6 +9,7 @@ from typing import Any
 
 from ..arith import format_expr
 from ..errors import UnknownAtomError
+from ..forms import model_form
 from ..quality import quality_line
 from .common import add_format_option, add_library_options, load_library, print_json
 
@@ -40,9 +41,11 @@ def _selected(names: list[str], patterns: list[str]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     library = load_library(args)
     names = _selected(sorted(library), args.patterns)
-    rows = []
+    rows, shown = [], {}
     for name in names:
         model = library[name]
+        form = model_form(model)
+        shown[name] = format_expr(model.expr) if form is None else form.describe()
         row: dict[str, Any] = {
             "name": name,
             "form": model.form,
@@ -62,11 +65,10 @@ def run(args: argparse.Namespace) -> int:
         print("(no models)")
         return 0
     width_name = max(len(r["name"]) for r in rows)
-    width_model = min(48, max(len(r["model"]) for r in rows))
+    width_model = min(48, max(len(shown[r["name"]]) for r in rows))
     for r in rows:
-        print(
-            f"{r['name']:<{width_name}}  {r['model']:<{width_model}}  {r['unit']:<3}  {r['source']}"
-        )
+        text = shown[r["name"]]
+        print(f"{r['name']:<{width_name}}  {text:<{width_model}}  {r['unit']:<3}  {r['source']}")
         quality = quality_line(library[r["name"]])
         if quality:
             print(f"{'':<{width_name}}  {quality}")

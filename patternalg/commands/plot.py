@@ -3,7 +3,8 @@ comparisons, fits and the best designs.
 
 * ``plot TERM [TERM ...] --over x=A..B [--at ...] -o FILE``: each term's model over the
   range (log-log), crossovers of the designs marked, pipes' bottleneck stretches shaded;
-* ``plot --fit FILE [--form F] [--kernel K] -o FILE``: the measurements and fitted models;
+* ``plot --fit FILE [--form F] [--kernel K] [fit's options] -o FILE``: the measurements and
+  the models ``fit`` makes of them (with the same options: ``--modeler``, ``--upto``, ...);
 * ``plot --atoms a,b,c [--models FILE] [--over ...] -o FILE``: library models side by side;
 * ``plot --optimize TERM --budget ...`` / ``plot --explore TERM --threads N``: bar charts.
 
@@ -20,9 +21,12 @@ from ..decisions.options import CURVE_POINTS, DEFAULT_RANGE, OBJECTIVES
 from ..errors import EvaluationError, PatternalgError
 from .common import add_model_options, load_library, unit_option
 from .decide import at, terms
+from .fit import add_family_options, family_options, fit_families, fittable
 from .progress import progress
 
 _MODES = ("--fit", "--atoms", "--optimize", "--explore")
+#: fit options whose flags plot uses otherwise (``--unit``: the unit to draw in)
+_PLOT_OWNS = frozenset({"unit"})
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,9 +45,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_model_options(
         parser, at_help="fix a symbol, e.g. --at p=64 (explore and optimize: the point to rank at)"
     )
-    fits = parser.add_argument_group("--fit FILE: measurements and their fitted models")
+    fits = parser.add_argument_group(
+        "--fit FILE: measurements and their fitted models (with the options of fit's --form)"
+    )
     fits.add_argument("--fit", metavar="FILE", help="measurements to fit and draw")
-    fits.add_argument("--form", default="pmnf", help="the model family (default pmnf)")
+    fits.add_argument(
+        "--form", choices=fittable(), default="pmnf", help="the model family (default pmnf)"
+    )
     fits.add_argument("--kernel", help="draw only this kernel (default: one panel per kernel)")
     fits.add_argument("--metric", help="the value column or metric to fit")
     fits.add_argument(
@@ -57,6 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="X",
         help="draw the models on, as extrapolation, to this value (default 16 x the largest)",
     )
+    add_family_options(parser, fit_families().values(), skip=_PLOT_OWNS, shared=fits)
     library = parser.add_argument_group("--atoms a,b,c: library models side by side")
     library.add_argument("--atoms", metavar="A,B,...", help="the atoms to draw, one panel each")
     bars = parser.add_argument_group("--optimize / --explore: the best designs as bars")
@@ -117,6 +126,7 @@ def _fit(args: argparse.Namespace) -> Any:
     from ..plotting.results import plot_fit_reports
 
     cls = form_class(args.form, "--form")
+    options = family_options(cls, args, skip=_PLOT_OWNS)
     if args.extend_to is not None and not (math.isfinite(args.extend_to) and args.extend_to > 0):
         raise FitError(f"--extend-to must be a finite number above 0, got {args.extend_to:g}")
     data = read(
@@ -127,7 +137,7 @@ def _fit(args: argparse.Namespace) -> Any:
         if args.kernel not in kernels:
             raise FitError(f"{args.fit}: no kernel '{args.kernel}' (kernels: {', '.join(kernels)})")
         data = data.select(kernel=args.kernel)
-    return plot_fit_reports(cls.fit_each(data), extend_to=args.extend_to)
+    return plot_fit_reports(cls.fit_each(data, **options), extend_to=args.extend_to)
 
 
 def _atoms(args: argparse.Namespace) -> Any:
@@ -144,7 +154,19 @@ def _atoms(args: argparse.Namespace) -> Any:
     library, unit, _ = in_unit([Atom(name) for name in names], loaded, unit_option(args))
     axis = _one_axis(args)
     curves = sweep(names, [axis], at=at(args), library=library, unit=unit)
-    return plot_models(curves, [library[name] for name in names])
+    models = [library[name] for name in names]
+    return plot_models(curves, models, [_label(model) for model in models])
+
+
+def _label(model: Any) -> str:
+    """A library model in a legend: as its family labels it (a PreSca model: its function
+    per range of p), else its closed form."""
+    from ..arith import format_expr
+    from ..forms import model_form
+    from ..plotting.results import LEGEND_DIGITS
+
+    form = model_form(model)
+    return format_expr(model.expr, LEGEND_DIGITS) if form is None else form.label(LEGEND_DIGITS)
 
 
 def _optimize(args: argparse.Namespace) -> Any:

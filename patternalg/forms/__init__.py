@@ -28,6 +28,7 @@ __all__ = [
     "Option",
     "FitReport",
     "form_class",
+    "model_form",
     "Expression",
     "PMNF",
     "Amdahl",
@@ -66,6 +67,20 @@ def form_class(form: str, where: str = "") -> type[Form]:
     module, _, name = _target(form, where).partition(":")
     found: type[Form] = getattr(importlib.import_module(module), name)
     return found
+
+
+def model_form(model: Any) -> Form | None:
+    """The family's model behind a library's :class:`~patternalg.model.AtomicModel`, or
+    None for a plain expression (``form = "expr"``, or a model built in Python).
+
+    >>> from patternalg.model import AtomicModel
+    >>> from patternalg.symbols import x
+    >>> model_form(AtomicModel("inc", 536.185 * x)) is None
+    True
+    """
+    if not model.spec:
+        return None
+    return form_class(model.form)(**dict(model.spec))
 
 
 def __getattr__(name: str) -> Any:

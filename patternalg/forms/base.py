@@ -408,6 +408,18 @@ class Form(ABC):
 
         return format_expr(self.expr)
 
+    def describe(self) -> str:
+        """The model as a listing shows it: its closed form (a family whose closed form is
+        long says it in words)."""
+        return self.text()
+
+    def label(self, digits: int = 4) -> str:
+        """The model in one short line, for a legend: its closed form with ``digits``
+        significant digits (a family whose closed form is long says it in words)."""
+        from ..arith import format_expr
+
+        return format_expr(self.expr, digits)
+
     @property
     def symbols(self) -> tuple[str, ...]:
         """The names of the closed form's symbols, sorted."""

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import sympy
 
 from ..arith import format_expr
 from .backend import PlotError, new_axes
@@ -28,22 +27,13 @@ __all__ = [
     "plot_exploration",
     "plot_models",
     "EXTEND",
-    "short_model",
+    "LEGEND_DIGITS",
 ]
 
 #: a fit's model is drawn on, dashed, to this multiple of the largest measured value
 EXTEND = 16.0
-
-
-def short_model(expr: sympy.Expr, digits: int = 4) -> str:
-    """A model for a legend: its numbers in ``digits`` significant digits.
-
-    >>> from patternalg.symbols import x, log2
-    >>> short_model(8.346656508229001 * x * log2(x) + 20486.95877780194)
-    '8.347*x*log2(x) + 20490.0'
-    """
-    numbers = {f: sympy.Float(f"{float(f):.{digits}g}") for f in expr.atoms(sympy.Float)}
-    return format_expr(expr.xreplace(numbers))
+#: significant digits of a model's numbers in a legend
+LEGEND_DIGITS = 4
 
 
 def _title(fixed: Sequence[tuple[str, str]]) -> str:
@@ -128,7 +118,7 @@ def plot_fit_report(report: Any, *, ax: Any = None, extend_to: float | None = No
         series.values,
         model,
         title=f"{report.atom} ({report.kernel})" if report.atom != report.kernel else report.atom,
-        model_text=short_model(fitted.expr),
+        model_text=fitted.label(LEGEND_DIGITS),
         statistics=fitted.statistics,
         extend_to=extend_to if extend_to is not None else float(np.max(points)) * EXTEND,
         symbol=name,
@@ -186,16 +176,19 @@ def plot_exploration(exploration: Any, *, ax: Any = None) -> Any:
     )
 
 
-def plot_models(sweep: Any, models: Sequence[Any]) -> Any:
+def plot_models(sweep: Any, models: Sequence[Any], labels: Sequence[str] | None = None) -> Any:
     """Library models (:class:`~patternalg.model.AtomicModel`) side by side: one panel per
     term of a one-symbol sweep of them (in the sweep's unit, as the models must be), the
-    measured range of a fitted model shaded; returns the figure."""
+    measured range of a fitted model shaded; returns the figure. ``labels`` name the models
+    in the legends (default: their closed forms)."""
+    if labels is None:
+        labels = [format_expr(model.expr, LEGEND_DIGITS) for model in models]
     if len(sweep.axes) != 1:
         raise PlotError(f"a plot sweeps one symbol, got {len(sweep.axes)}")
     axis = sweep.axes[0]
     fig, panels = new_axes(len(sweep.terms))
-    for values, model, ax in zip(sweep.values, models, panels, strict=True):
-        curve = Curve(short_model(model.expr), values)
+    for values, model, label, ax in zip(sweep.values, models, labels, panels, strict=True):
+        curve = Curve(label, values)
         plot_curves(axis.values, [curve], symbol=axis.name, unit=sweep.unit, ax=ax)
         domain = dict(model.domain).get(axis.name)
         if domain is not None:

@@ -107,10 +107,23 @@ class Presca(Form):
         return copy.deepcopy(dict(self._values))
 
     def _evaluate(self, inputs: Mapping[str, np.ndarray]) -> np.ndarray:
+        return self._function()(inputs["p"])  # type: ignore[no-any-return]
+
+    def _function(self) -> Any:
+        """The performance function of the model's table (built once)."""
         function = self._cache.get("function")
         if function is None:
-            function = self._cache["function"] = self._cache["values"]["table"].function()
-        return function(inputs["p"])  # type: ignore[no-any-return]
+            function = self._cache["function"] = self._cache_values()["table"].function()
+        return function
+
+    def describe(self) -> str:
+        """The function of each range of p and its coefficients: the closed form is a
+        ``Piecewise`` of hundreds of characters."""
+        return "; ".join(piece.describe() for piece in self._function().pieces())
+
+    def label(self, digits: int = 4) -> str:
+        """The function of each range of p, without coefficients."""
+        return "; ".join(piece.describe(None) for piece in self._function().pieces())
 
     # --- fitting ------------------------------------------------------------------------
     @classmethod

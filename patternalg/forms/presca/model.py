@@ -35,11 +35,14 @@ class Piece:
     function: str
     coefficients: tuple[tuple[str, float], ...]
 
-    def describe(self) -> str:
-        """``'1 <= p <= 12: 1/poly2 (c0=0.1, c1=0.02, c2=0)'`` -- the range, function, coefficients.
+    def describe(self, digits: int | None = 6) -> str:
+        """``'1 <= p <= 12: 1/poly2 (c0=0.1, c1=0.02, c2=0)'`` -- the range, function and
+        coefficients in ``digits`` significant digits (None: the range and function only).
 
         >>> Piece(12.0, None, "Rat12", (("a0", 1.0), ("a1", 2.0))).describe()
         'p > 12: Rat12 (a0=1, a1=2)'
+        >>> Piece(1.0, 12.0, "1/poly2", (("c0", 0.1),)).describe(None)
+        '1 <= p <= 12: 1/poly2'
         """
         if self.low is None:
             where = f"p < {self.high:g}"
@@ -47,7 +50,9 @@ class Piece:
             where = f"p > {self.low:g}"
         else:
             where = f"{self.low:g} <= p <= {self.high:g}"
-        values = ", ".join(f"{k}={v:.6g}" for k, v in self.coefficients)
+        if digits is None:
+            return f"{where}: {self.function}"
+        values = ", ".join(f"{k}={v:.{digits}g}" for k, v in self.coefficients)
         return f"{where}: {self.function} ({values})"
 
 
