@@ -22,7 +22,7 @@
   ``patternalg fit FILE --format json``; and modeling alone.
 
 Repetitions are aggregated as ``patternalg fit`` does: the mean for ``basic`` (as Extra-P),
-the median for ``default``.
+the biweight mean for ``default``.
 
     python benchmarks/bench_fit_multi.py [--extrap-python PATH] [--kernels 1000] [--real-only]
 
@@ -97,7 +97,7 @@ def fit(path: Path | str, modeler: str, aggregate: str | None = None) -> list[Mu
     """Our models of every kernel of ``path``, kernels measured at the same points together.
 
     Repetitions are aggregated as ``patternalg fit`` does (``basic``: the mean, as Extra-P;
-    ``default``: the median) unless ``aggregate`` says otherwise.
+    ``default``: the biweight mean) unless ``aggregate`` says otherwise.
     """
     series = read(str(path)).series
     groups: dict[bytes, list[int]] = {}

@@ -122,15 +122,17 @@ def test_basic_gives_extrap_models(file: str, kernel: str, constant: float, term
 
 def test_default_on_extrap_inputs() -> None:
     six = fit(DATA / "text" / "one_parameter_6.txt", "default")
-    assert six["met1"]["aggregate"] == "median"  # the default modeler's default
-    assert six["met1"]["terms"] == [] and six["met1"]["constant"] == pytest.approx(4.04)
+    assert six["met1"]["aggregate"] == "biweight"  # the default modeler's default
+    # a constant with one disturbed repetition stays constant; the 4.9 of five repetitions
+    # around 4.02 gets no weight, the 4.3 little (the medians' mean was 4.04)
+    assert six["met1"]["terms"] == [] and six["met1"]["constant"] == pytest.approx(4.033, abs=5e-4)
     assert {block(six[k]) for k in ("met2", "met4")} == {(2, 0)}
     assert fit(DATA / "json" / "new" / "input1.json", "default")["sweep"]["model"] == "0.5*x + 1.5"
     tiny = 1e-250 * np.array([basis(POINTS, np.array([25]))[0] + 3, 3 + 0 * POINTS])
     assert select_default(POINTS, tiny).index.tolist() == [25, -1]  # no overflow of 1/y^2
     # decreasing data: no growing term fits, so the model is constant (as Extra-P's)
     strong = fit(DATA / "text" / "strong_scaling" / "one_parameter_6.txt", "default")
-    assert strong["met2"]["terms"] == [] and strong["met2"]["constant"] == pytest.approx(68.2)
+    assert strong["met2"]["terms"] == [] and strong["met2"]["constant"] == pytest.approx(68.2, abs=1e-3)
 
 
 def test_default_recovers_more_than_basic_under_noise() -> None:

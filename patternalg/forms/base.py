@@ -65,7 +65,7 @@ Domain = Mapping[str, tuple[float, float]]
 #: the common keys a form reads itself (the others are the library's)
 _FIT_KEYS = ("x_range", "fit", "domain")
 #: the choices of an ``aggregate`` option (the values of ``measurements.Aggregation``)
-AGGREGATIONS = ("mean", "median", "min", "max")
+AGGREGATIONS = ("mean", "median", "biweight", "min", "max")
 
 
 @dataclass(frozen=True)

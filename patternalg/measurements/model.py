@@ -41,11 +41,21 @@ class Aggregation(StrEnum):
 
     MEAN = "mean"
     MEDIAN = "median"
+    BIWEIGHT = "biweight"
     MIN = "min"
     MAX = "max"
 
     def reduce(self, array: np.ndarray, axis: int | None = None) -> np.ndarray:
-        """The aggregate of ``array`` (along ``axis``; all of it if None)."""
+        """The aggregate of ``array`` (along ``axis``; all of it if None).
+
+        >>> Aggregation("biweight").reduce(np.array([[1.0, 3.0, 5.0, 7.0]]), axis=1).tolist()
+        [4.0]
+        """
+        if self is Aggregation.BIWEIGHT:
+            from .robust import biweight_location
+
+            flat = np.ravel(array) if axis is None else array
+            return biweight_location(flat, axis=-1 if axis is None else axis)
         return np.asarray(getattr(np, self.value)(array, axis=axis))
 
 
@@ -80,11 +90,25 @@ class Series:
         return f"kernel '{self.kernel}'{metric}"
 
     def aggregate(self, how: Aggregation | str = "mean") -> np.ndarray:
-        """One value per point: the mean, median, min or max of its repetitions."""
+        """One value per point: the mean, median, biweight, min or max of its repetitions."""
         agg = Aggregation(how)
         if len({len(v) for v in self.values}) == 1:  # as many repetitions everywhere: at once
             return agg.reduce(np.array(self.values, dtype=float), axis=1)
         return np.array([agg.reduce(v) for v in self.values], dtype=float)
+
+    @staticmethod
+    def aggregate_all(series: Sequence[Series], how: Aggregation | str = "mean") -> np.ndarray:
+        """:meth:`aggregate` of each of ``series`` (all with as many points): shape (series,
+        points), at once when every point of every series has as many repetitions.
+
+        >>> s = Series("a", "", ("x",), np.array([[1.0]]), (np.array([1.0, 3.0]),), ((1, 2),), "")
+        >>> Series.aggregate_all([s, s], "median").tolist()
+        [[2.0], [2.0]]
+        """
+        agg = Aggregation(how)
+        if len({len(v) for s in series for v in s.values}) == 1:
+            return agg.reduce(np.array([s.values for s in series], dtype=float), axis=2)
+        return np.array([s.aggregate(agg) for s in series], dtype=float)
 
     def column(self, name: str) -> np.ndarray:
         """The coordinates of parameter ``name`` at each point."""

@@ -24,6 +24,7 @@ import numpy as np
 from ...arith import FUNCTIONS
 from ...callbacks import ProgressCallback
 from ...errors import FitError
+from ...measurements.model import Series
 from ...pmnf.blocks import BUILDING_BLOCKS
 from .basic import select_basic
 from .default import Selection, basis, select_default
@@ -252,7 +253,7 @@ def fit_series(
         chunk = batch_size(len(x))
         for start in range(0, len(members), chunk):
             part = members[start : start + chunk]
-            y = np.array([series[k].aggregate(aggregate) for k in part])
+            y = Series.aggregate_all([series[k] for k in part], aggregate)
             for k, fitted in zip(part, fit_matrix(x, y, modeler), strict=True):
                 results[k] = fitted
             done += len(part)

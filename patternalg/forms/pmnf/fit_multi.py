@@ -28,6 +28,7 @@ import sympy
 from ...arith import FUNCTIONS
 from ...callbacks import ProgressCallback
 from ...errors import FitError
+from ...measurements.model import Series
 from ...symbols import log2, symbol
 from .fit import parameter_problem, parse_param_options
 from .multi import Exponents, MultiModel, line_points, smape
@@ -155,7 +156,7 @@ def fit_multi(
         ranges = tuple((float(c.min()), float(c.max())) for c in points.T)
         for start in range(0, len(members), _CHUNK):
             part = members[start : start + _CHUNK]
-            y = np.array([series[k].aggregate(aggregate) for k in part])
+            y = Series.aggregate_all([series[k] for k in part], aggregate)
             models, used = _select(modeler, points, y)
             for row, k in enumerate(part):
                 results[k] = MultiFitted(

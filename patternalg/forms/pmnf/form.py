@@ -34,7 +34,7 @@ from ..base import Form, Option, Parameter, aggregate_option, unit_option
 __all__ = ["PMNF", "MODELERS"]
 
 #: modeler name -> its default aggregation of repetitions (measured: see docs/pmnf.md)
-MODELERS = {"basic": "mean", "default": "median"}
+MODELERS = {"basic": "mean", "default": "biweight"}
 
 
 class PMNF(Form):
@@ -52,7 +52,7 @@ class PMNF(Form):
             "basic: Extra-P 4.2.5's modeler; default: ours",
             choices=tuple(MODELERS),
         ),
-        aggregate_option(None, "median; mean with --modeler basic"),
+        aggregate_option(None, "biweight; mean with --modeler basic"),
         Option(
             "param",
             (),
