@@ -657,3 +657,14 @@ def test_models_lists_a_presca_model_by_range_not_as_a_piecewise(tmp_path, capsy
     assert "; ".join(piece["text"] for piece in record["pieces"]) in listed
     assert main(["models", "--models", str(out), "--no-builtin", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["model"].startswith("Piecewise(")
+
+
+def test_a_presca_fit_in_a_notebook_shows_its_functions(tmp_path):
+    from patternalg.forms.presca import Presca
+    from patternalg.measurements import read
+
+    path = _write(tmp_path, "w.csv", "p,time\n1,10\n2,5.6\n3,4.1\n4,3.2\n5,2.7\n6,2.4\n")
+    (report,) = Presca.fit_each(read(path))
+    html = report._repr_html_()
+    assert "p &gt; 6: Rat12 (a0=" in html and "Piecewise" not in html
+    assert report.record["model"].startswith("Piecewise(")  # the record keeps the closed form

@@ -733,7 +733,15 @@ class FitReport(HtmlTable):
         r2 = stats.get("ar2", stats.get("r2"))
         domain = ", ".join(f"{k} in [{lo:g}, {hi:g}]" for k, (lo, hi) in self.fitted.domain.items())
         return [
-            [self.atom, self.kernel, self.fitted.text(), self.unit, stats.get("smape"), r2, domain]
+            [
+                self.atom,
+                self.kernel,
+                self.fitted.describe(),
+                self.unit,
+                stats.get("smape"),
+                r2,
+                domain,
+            ]
         ]
 
     def plot(self, ax: Any = None, *, extend_to: float | None = None) -> Any:
