@@ -9,7 +9,7 @@ from typing import Any
 
 from ..arith import format_expr
 from ..errors import UnknownAtomError
-from ..forms import model_form
+from ..forms import model_text
 from ..quality import quality_line
 from .common import add_format_option, add_library_options, load_library, print_json
 
@@ -44,8 +44,7 @@ def run(args: argparse.Namespace) -> int:
     rows, shown = [], {}
     for name in names:
         model = library[name]
-        form = model_form(model)
-        shown[name] = format_expr(model.expr) if form is None else form.describe()
+        shown[name] = model_text(model)
         row: dict[str, Any] = {
             "name": name,
             "form": model.form,

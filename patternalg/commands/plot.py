@@ -155,18 +155,10 @@ def _atoms(args: argparse.Namespace) -> Any:
     axis = _one_axis(args)
     curves = sweep(names, [axis], at=at(args), library=library, unit=unit)
     models = [library[name] for name in names]
-    return plot_models(curves, models, [_label(model) for model in models])
-
-
-def _label(model: Any) -> str:
-    """A library model in a legend: as its family labels it (a PreSca model: its function
-    per range of p), else its closed form."""
-    from ..arith import format_expr
-    from ..forms import model_form
+    from ..forms import model_text
     from ..plotting.results import LEGEND_DIGITS
 
-    form = model_form(model)
-    return format_expr(model.expr, LEGEND_DIGITS) if form is None else form.label(LEGEND_DIGITS)
+    return plot_models(curves, models, [model_text(model, LEGEND_DIGITS) for model in models])
 
 
 def _optimize(args: argparse.Namespace) -> Any:

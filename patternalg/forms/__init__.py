@@ -29,6 +29,7 @@ __all__ = [
     "FitReport",
     "form_class",
     "model_form",
+    "model_text",
     "Expression",
     "PMNF",
     "Amdahl",
@@ -81,6 +82,24 @@ def model_form(model: Any) -> Form | None:
     if not model.spec:
         return None
     return form_class(model.form)(**dict(model.spec))
+
+
+def model_text(model: Any, digits: int | None = None) -> str:
+    """A library model as a person reads it: its family's description, or with ``digits``
+    its legend label (:meth:`Form.describe`, :meth:`Form.label`); a plain expression's
+    closed form (its numbers in ``digits`` significant digits).
+
+    >>> from patternalg.model import AtomicModel
+    >>> from patternalg.symbols import x
+    >>> model_text(AtomicModel("inc", 536.185 * x)), model_text(AtomicModel("inc", 536.185 * x), 2)
+    ('536.185*x', '540.0*x')
+    """
+    form = model_form(model)
+    if form is None:
+        from ..arith import format_expr
+
+        return format_expr(model.expr, digits)
+    return form.describe() if digits is None else form.label(digits)
 
 
 def __getattr__(name: str) -> Any:

@@ -91,10 +91,7 @@ class Series:
 
     def aggregate(self, how: Aggregation | str = "mean") -> np.ndarray:
         """One value per point: the mean, median, biweight, min or max of its repetitions."""
-        agg = Aggregation(how)
-        if len({len(v) for v in self.values}) == 1:  # as many repetitions everywhere: at once
-            return agg.reduce(np.array(self.values, dtype=float), axis=1)
-        return np.array([agg.reduce(v) for v in self.values], dtype=float)
+        return Series.aggregate_all([self], how)[0]
 
     @staticmethod
     def aggregate_all(series: Sequence[Series], how: Aggregation | str = "mean") -> np.ndarray:
@@ -106,9 +103,9 @@ class Series:
         [[2.0], [2.0]]
         """
         agg = Aggregation(how)
-        if len({len(v) for s in series for v in s.values}) == 1:
+        if len({len(v) for s in series for v in s.values}) == 1:  # as many everywhere: at once
             return agg.reduce(np.array([s.values for s in series], dtype=float), axis=2)
-        return np.array([s.aggregate(agg) for s in series], dtype=float)
+        return np.array([[agg.reduce(v) for v in s.values] for s in series], dtype=float)
 
     def column(self, name: str) -> np.ndarray:
         """The coordinates of parameter ``name`` at each point."""

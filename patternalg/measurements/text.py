@@ -26,6 +26,7 @@ class _State:
         self.parameters: list[str] = []
         self.parameter_line = 0
         self.points: list[tuple[float, ...]] = []
+        self.seen: set[tuple[float, ...]] = set()  # the points, to find one given twice
         self.collector: Collector | None = None
         self.region, self.metric = "", ""
         self.block: list[int] = []  # lines of the DATA of the current (region, metric)
@@ -87,13 +88,14 @@ class _State:
                     f"for {len(self.parameters)} parameters ({', '.join(self.parameters)})",
                     location=Location(path, number_),
                 )
-            if coords in self.points:
+            if coords in self.seen:
                 raise MeasurementError(
                     f"POINTS lists ({group.strip()}) twice: give each point once (its "
                     "repetitions all go on its one DATA line)",
                     location=Location(path, number_),
                 )
             self.points.append(coords)
+            self.seen.add(coords)
 
     def add_data(self, number_: int, rest: list[str]) -> None:
         path = self.path
