@@ -32,7 +32,7 @@ every composition (and every atom) of every run::
                                         [--resamples N]
 
 Each modeler aggregates the repetitions its own way (``basic`` the mean, as Extra-P;
-``default`` the median); ``--aggregate`` sets one for both.
+``default`` Tukey's biweight mean); ``--aggregate`` sets one for both.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ from pathlib import Path
 import numpy as np
 
 import patternalg
+from patternalg.measurements import Aggregation
 
 HERE = Path(__file__).resolve().parent
 #: the committed runs: every directory of realdata/ with an atoms.txt
@@ -247,7 +248,7 @@ def main() -> None:
         help="a directory of atoms/compositions.txt (repeatable; default: every committed run)",
     )
     parser.add_argument("--modelers", default="basic,default")
-    parser.add_argument("--aggregate", choices=("mean", "median", "min", "max"))
+    parser.add_argument("--aggregate", choices=[a.value for a in Aggregation])
     parser.add_argument("--terms", action="store_true", help="print every composition's error")
     parser.add_argument(
         "--resamples",

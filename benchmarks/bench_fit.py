@@ -16,7 +16,8 @@ sympy models and records) and our bare numeric selection.
     python benchmarks/bench_fit.py [--extrap-python PATH] [--sizes 10,200,1000] [--stress N]
 
 ``--ablation N`` measures the design choices of the default modeler on N kernels per noise
-level; ``--stress N`` adds N kernels of odd data per shape (5 points, x below 1, zeros, negative
+level, and what the data can tell (how often the truth fits best of all hypotheses, and how
+many of ``default``'s misses chose a hypothesis that fits better than the truth); ``--stress N`` adds N kernels of odd data per shape (5 points, x below 1, zeros, negative
 and decreasing values, 1 to 5 repetitions) and prints how often ``basic`` agrees there.
 
 Without ``--extrap-python`` the script creates a virtual environment with
@@ -210,6 +211,44 @@ VARIANTS = {
 }
 
 
+def relative_rss(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The sum of squared relative residuals of every hypothesis fitted to every kernel by
+    least squares with weights ``1/y^2`` (the likelihood under multiplicative noise), no
+    rule applied: shape (43, K), row 0 the constant, row h + 1 building block h."""
+    w = 1.0 / y**2
+    mean = (w * y).sum(1) / w.sum(1)
+    rows = [(((mean[:, None] - y) / y) ** 2).sum(1)]
+    for term in basis(x, np.arange(len(BUILDING_BLOCKS))):
+        tbar = (w * term).sum(1) / w.sum(1)
+        ybar = (w * y).sum(1) / w.sum(1)
+        dt = term - tbar[:, None]
+        c1 = (w * dt * (y - ybar[:, None])).sum(1) / (w * dt * dt).sum(1)
+        fitted = ybar[:, None] + c1[:, None] * dt
+        rows.append((((fitted - y) / y) ** 2).sum(1))
+    return np.array(rows)
+
+
+def data_limit(series: list, truth: np.ndarray, noise: np.ndarray) -> tuple[str, str]:
+    """What the data can tell, per noise level: how often the truth fits best of all
+    hypotheses (what a selection by fit alone, no rule, recovers), and the share of
+    ``default``'s misses that chose a hypothesis fitting the data better than the truth
+    (no selection by fit quality recovers those)."""
+    y = np.array([s.aggregate("biweight") for s in series])
+    rss = relative_rss(POINTS, y)
+    kernels = np.arange(len(y))
+    truth_rss = rss[truth + 1, kernels]
+    chosen = select_default(POINTS, y).index
+    better = rss[chosen + 1, kernels] < truth_rss
+    best = truth_rss <= rss.min(0)
+    missed = chosen != truth
+    shares = " ".join(f"{np.mean(best[noise == v]):>6.1%}" for v in NOISES)
+    ofmisses = " ".join(
+        f"{np.sum(missed & better & (noise == v)) / max(np.sum(missed & (noise == v)), 1):>6.1%}"
+        for v in NOISES
+    )
+    return shares, ofmisses
+
+
 def ablation(tmp: str, kernels: int, seed: int) -> None:
     """Recovery of the true hypothesis by each variant, per noise level (no Extra-P needed)."""
     files = []
@@ -227,6 +266,9 @@ def ablation(tmp: str, kernels: int, seed: int) -> None:
             found = select(POINTS, y, **options).index == truth
             cells.append(" ".join(f"{np.mean(found[noise == v]):>6.1%}" for v in NOISES))
         print(f"{name:>40} | " + " | ".join(cells))
+    limits = [data_limit(*found) for found in files]
+    print(f"{'the truth fits best (no rule)':>40} | " + " | ".join(s for s, _ in limits))
+    print(f"{'of the misses: the choice fits better':>40} | " + " | ".join(c for _, c in limits))
 
 
 def main() -> None:
