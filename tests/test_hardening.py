@@ -261,8 +261,11 @@ MEMWALL_TABLE = "p,phi,speedup\n" + "".join(
 OPTION_CASES = [  # (file contents, arguments after the file, a fragment of the one error line)
     # a huge count ran until memory or patience was gone; a negative seed was numpy's traceback
     (PERFORMANCE_TABLE, ["predict", "--upto", "1000000000"],
-     "--upto must be between 1 and 1,000,000, got 1,000,000,000"),
-    (PERFORMANCE_TABLE, ["predict", "--upto", "0"], "--upto must be between 1 and 1,000,000"),
+     "--upto 1000000000: must be between 1 and 1,000,000"),
+    (PERFORMANCE_TABLE, ["predict", "--upto", "0"], "--upto 0: must be between 1 and 1,000,000"),
+    ("p,time\n1,10\n2,6\n4,4\n900000,3\n", ["predict"],
+     "--upto (twice the largest measured thread count) must be between 1 and 1,000,000, "
+     "got 1,800,000"),
     ("p,time\n1,10\n2,6\n4,4\n900000,3\n", ["fit", "--form", "presca"],
      "--upto (twice the largest measured thread count) must be between 1 and 1,000,000, "
      "got 1,800,000"),

@@ -407,6 +407,14 @@ def test_predict_command_json_and_model_file(tmp_path, capsys):
     assert text.startswith("vac: 1/poly6 (interpolation); predicted time at p=8: 21.2")
     assert main(["predict", path, "--upto", "8", "--interpolate", "poly"]) == 0
     assert capsys.readouterr().out.startswith("vac: poly6 (interpolation); predicted time at p=8: ")
+    # without --upto, as fit --form presca: twice the highest measured count, the same model
+    assert main(["predict", path, "--format", "json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert [row["p"] for row in record["predictions"]] == list(range(1, 25))
+    assert main(["fit", path, "--form", "presca", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["predicted"] == pytest.approx(
+        record["predictions"][-1]["value"], rel=1e-12
+    )
 
 
 def test_inverse_interpolation_is_exact_on_amdahl_times():
@@ -443,14 +451,13 @@ def test_predict_command_errors_are_one_line(tmp_path, capsys):
         "patternalg predict: error: extrapolation needs at least 4 measurements "
         "(1 checkpoint and a subset of 3 to fit), got 3\n"
     )
+    # the options are PreSca's fit options, checked as fit --form presca checks them
     assert main(["predict", path, "--upto", "3", "--checkpoints", "0"]) == 2
-    assert capsys.readouterr().err == (
-        "patternalg predict: error: --checkpoints must be at least 1, got 0\n"
-    )
+    assert capsys.readouterr().err == "patternalg predict: error: --checkpoints 0: must be at least 1\n"
+    assert main(["fit", path, "--form", "presca", "--checkpoints", "0"]) == 2
+    assert capsys.readouterr().err == "patternalg fit: error: --checkpoints 0: must be at least 1\n"
     assert main(["predict", path, "--upto", "0"]) == 2
-    assert (
-        capsys.readouterr().err == "patternalg predict: error: --upto must be between 1 and 1,000,000, got 0\n"
-    )
+    assert capsys.readouterr().err == "patternalg predict: error: --upto 0: must be between 1 and 1,000,000\n"
 
 
 # --- composition in terms ------------------------------------------------------------------------

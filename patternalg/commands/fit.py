@@ -61,7 +61,9 @@ def add_family_options(
 ) -> None:
     """One flag per declared option (but those named in ``skip``, which the command uses
     otherwise); options several families share go in ``shared`` (a group; default: the
-    parser's main group), the others in a group per family."""
+    parser's main group), the others in a group per family (all in ``shared`` when there
+    is one family)."""
+    families = list(families)
     owners: dict[str, list[tuple[type[Form], Option]]] = {}
     for cls in families:
         for option in cls.fit_options:
@@ -70,7 +72,7 @@ def add_family_options(
     groups: dict[str, Any] = {}
     for name, declared in owners.items():
         cls, option = declared[0]
-        if len(declared) > 1:
+        if len(declared) > 1 or len(families) == 1:
             group: Any = parser if shared is None else shared
         else:
             title = f"{cls.name} ({(cls.__doc__ or '').splitlines()[0].rstrip('.')})"

@@ -1,4 +1,7 @@
-"""``patternalg predict FILE --upto N``: PreSca's performance function of a measured workload."""
+"""``patternalg predict FILE [--upto N]``: PreSca's performance function of a measured workload.
+
+Its PreSca options (``--upto``, ``--checkpoints``, ``--interpolate``, ``--unit``) are the
+family's fit options, declared once for ``fit --form presca``, ``plot --fit`` and here."""
 
 from __future__ import annotations
 
@@ -6,8 +9,10 @@ import argparse
 from typing import Any
 
 from ..atomic_write import check_writable
+from ..forms import Form, form_class
 from ..library import ModelLibrary
 from .common import add_format_option, print_json, print_notes
+from .fit import add_family_options, family_options
 from .progress import progress
 
 
@@ -49,31 +54,18 @@ def add_performance_options(parser: argparse.ArgumentParser) -> None:
     add_format_option(parser)
 
 
+#: PreSca's fit options that ``predict`` takes its own way: ``--param`` and the direction
+#: flags of :func:`add_performance_options` (shared with ``tune``)
+_OWN = frozenset({"param", "better"})
+
+
+def _presca() -> type[Form]:
+    return form_class("presca")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_performance_options(parser)
-    parser.add_argument(
-        "--upto",
-        type=int,
-        required=True,
-        metavar="N",
-        help="predict the performance for 1..N threads",
-    )
-    parser.add_argument(
-        "--checkpoints",
-        type=int,
-        default=4,
-        metavar="C",
-        help="measurements with the highest thread counts kept to choose the function "
-        "(default 4; fewer, with a note, when there are fewer than C + 4 measurements)",
-    )
-    parser.add_argument(
-        "--interpolate",
-        choices=("auto", "poly", "inverse"),
-        default="auto",
-        help="inside the measured range: the paper's polynomial (poly), a polynomial of "
-        "1/value (inverse), or inverse for lower-is-better metrics and poly otherwise (auto)",
-    )
-    parser.add_argument("--unit", help="unit of the model (default: ns for time, else the metric)")
+    add_family_options(parser, [_presca()], skip=_OWN)  # --upto, --checkpoints, ... as fit's
     parser.add_argument("--out", metavar="TOML", help="write the models to this model file")
 
 
@@ -84,6 +76,8 @@ def _one_or_all(records: list[dict[str, Any]]) -> Any:
 def run(args: argparse.Namespace) -> int:
     from ..forms.presca import predict_file
 
+    presca = _presca()
+    options = presca.options(**family_options(presca, args, skip=_OWN))  # checked as fit's
     if args.out:
         check_writable(args.out)  # before the work, not after it
     with progress(args, "predicting", "workloads") as bar:
@@ -92,10 +86,10 @@ def run(args: argparse.Namespace) -> int:
             metric=args.metric,
             higher_is_better=args.higher_is_better,
             param=args.param,
-            upto=args.upto,
-            checkpoints=args.checkpoints,
-            unit=args.unit,
-            interpolate=args.interpolate,
+            upto=options["upto"],
+            checkpoints=options["checkpoints"],
+            unit=options["unit"],
+            interpolate=options["interpolate"],
             progress=bar,
         )
     print_notes(args, reports)
