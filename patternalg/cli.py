@@ -47,11 +47,27 @@ _SILENT = {"--debug", "-q", "--quiet"}
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line and exit status 2."""
 
+    commands: dict[str, _Parser]
+
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+    def unrecognized(self, extras: Sequence[str]) -> None:
+        """Refuse words this parser does not take, naming the closest of its flags."""
+        import difflib  # only to suggest a flag: not imported at start-up
 
-def build_parser(only: str | None = None, *, alone: bool = False) -> argparse.ArgumentParser:
+        flags = [flag for action in self._actions for flag in action.option_strings]
+        close = [
+            match
+            for word in extras
+            if word.startswith("--")
+            for match in difflib.get_close_matches(word.partition("=")[0], flags, n=1, cutoff=0.75)
+        ]
+        hint = f"; did you mean {close[0]}?" if close else ""
+        self.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+
+
+def build_parser(only: str | None = None, *, alone: bool = False) -> _Parser:
     """The parser of all sub-commands; with ``only``, the options of that sub-command alone
     are built (the others are listed, not imported: a short command starts fast); with
     ``alone`` too, the others are left out (nothing will list them)."""
@@ -64,11 +80,14 @@ def build_parser(only: str | None = None, *, alone: bool = False) -> argparse.Ar
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
+    parser.commands = {}
     for name, help_text in COMMANDS.items():
         if alone and name != only:
             continue
         module = f"patternalg.commands.{name}"
-        command = sub.add_parser(name, help=help_text, description=help_text)
+        command = parser.commands[name] = sub.add_parser(
+            name, help=help_text, description=help_text
+        )
         command.add_argument(
             "--debug",
             action="store_true",
@@ -92,7 +111,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         chosen = None
     # only the main parser's help, its errors and --version list the sub-commands
     alone = chosen is not None and set(words[: words.index(chosen)]) <= _SILENT
-    args = build_parser(chosen, alone=alone).parse_args(words)
+    parser = build_parser(chosen, alone=alone)
+    args, extras = parser.parse_known_args(words)
+    if extras:  # the command's own error, not the main parser's
+        parser.commands.get(args.command, parser).unrecognized(extras)
     try:
         with warnings.catch_warnings():
             if not args.debug:  # numpy's overflow notes are not the user's concern

@@ -130,3 +130,34 @@ def test_the_main_help_lists_every_command_however_a_command_follows():
     wrong = run_cli("-q", "evall", "qsort")
     assert wrong.returncode == 2 and "invalid choice: 'evall'" in wrong.stderr
     assert "choose from 'eval', 'models'" in wrong.stderr
+
+
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (
+            ["fit", "x.txt", "--modeller", "basic"],
+            "patternalg fit: error: unrecognized arguments: --modeller basic; did you mean "
+            "--modeler? (see patternalg fit --help)",
+        ),
+        (
+            ["eval", "qsort", "--fomrat=json"],
+            "patternalg eval: error: unrecognized arguments: --fomrat=json; did you mean "
+            "--format? (see patternalg eval --help)",
+        ),
+        (
+            ["eval", "qsort", "inc"],
+            "patternalg eval: error: unrecognized arguments: inc (see patternalg eval --help)",
+        ),
+        (
+            ["predict", "t.csv", "--modeler", "basic"],  # no flag of predict's is close
+            "patternalg predict: error: unrecognized arguments: --modeler basic "
+            "(see patternalg predict --help)",
+        ),
+    ],
+)
+def test_a_word_the_command_does_not_take_is_its_error_with_the_closest_flag(args, line):
+    """The command says so, not the main parser, and names the flag probably meant."""
+    result = run_cli(*args)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == line + "\n"
