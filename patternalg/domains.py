@@ -29,6 +29,7 @@ from typing import Any
 import sympy
 
 from .bindings import as_value
+from .render import value_text
 from .symbols import m as m_symbol
 from .symbols import n as n_symbol
 from .symbols import o as o_symbol
@@ -119,12 +120,12 @@ def as_json(found: Sequence[Extrapolation]) -> dict[str, list[float]]:
     return result
 
 
-def point_notes(bindings: Mapping[str, Any], value: float | None, unit: str) -> list[str]:
+def point_notes(bindings: Mapping[str, Any], value: sympy.Expr | None, unit: str) -> list[str]:
     """Notes for a point where a time cannot be trusted: x below 1, a value below 0.
 
-    >>> point_notes({"x": 0.5}, -312.4, "ns")
+    >>> point_notes({"x": 0.5}, sympy.Float(-312.4), "ns")
     ['x = 0.5 is below 1: x counts input elements, the models describe x >= 1', 'the value -312.4 ns is negative: no time can be; the models do not hold at this point']
-    >>> point_notes({"x": 4}, 12.0, "ns")
+    >>> point_notes({"x": 4}, sympy.Float(12.0), "ns")
     []
     >>> point_notes({"x": "1e-400"}, None, "ns")
     ['x = 1.00e-400 is below 1: x counts input elements, the models describe x >= 1']
@@ -136,9 +137,9 @@ def point_notes(bindings: Mapping[str, Any], value: float | None, unit: str) -> 
         # a value too small for a double is still not 0: shown from the exact one (1e-400)
         shown = _number(size) if size or exact == 0 else str(sympy.Float(exact, 3))
         notes.append(f"x = {shown} is below 1: x counts input elements, the models describe x >= 1")
-    if value is not None and value < 0:
+    if value is not None and value.is_negative:
         notes.append(
-            f"the value {_number(value)} {unit} is negative: no time can be; "
+            f"the value {value_text(value)} {unit} is negative: no time can be; "
             "the models do not hold at this point"
         )
     return notes

@@ -32,10 +32,11 @@ from .render import (
     as_latex,
     as_number,
     as_text,
+    exact_number,
     explain_lines,
-    format_number,
     term_label,
     value_digits,
+    value_text,
     with_unit,
 )
 from .symbols import symbol
@@ -70,7 +71,7 @@ class Evaluation(HtmlTable):
 
     @property
     def value(self) -> float | None:
-        """The model's value when no symbol is free, else None."""
+        """The model's value when no symbol is free and a double holds it, else None."""
         return as_number(self.expr)
 
     @property
@@ -82,12 +83,8 @@ class Evaluation(HtmlTable):
         """The value or the model in the grammar's arithmetic; with ``digits``, the value or
         every coefficient in that many significant digits, else as precise as the atoms'
         coefficients (:attr:`digits`; a closed form's coefficients in their shortest form)."""
-        value = self.value
-        return (
-            f"{format_number(value, digits or self.digits)} {self.unit}"
-            if value is not None
-            else as_text(self.expr, digits)
-        )
+        value = value_text(self.expr, digits or self.digits)
+        return f"{value} {self.unit}" if value is not None else as_text(self.expr, digits)
 
     def lines(self) -> list[str]:
         """The derivation as ``eval --explain`` prints it."""
@@ -169,7 +166,7 @@ def explain(
         notes.append(converted)
     outside = extrapolations(term, library, at)
     notes.extend(str(item) for item in outside)
-    notes.extend(point_notes(at, as_number(expr), result_unit))
+    notes.extend(point_notes(at, exact_number(expr), result_unit))
     digits = value_digits(original[name].expr for name in atom_names(term) if name in original)
     return Evaluation(
         term,

@@ -9,14 +9,14 @@
 
 from __future__ import annotations
 
-import math
+import sys
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import sympy
 
 from .algebra import Derivation, Semantics
-from .arith import float_digits, format_expr
+from .arith import float_digits, float_text, format_expr
 from .errors import EvaluationError
 from .terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool, format_count
 
@@ -47,18 +47,57 @@ def as_latex(expr: sympy.Expr) -> str:
     return sympy.latex(expr)
 
 
-def as_number(expr: sympy.Expr) -> float | None:
-    """The value of an expression without free symbols, or None if it has some.
+def exact_number(expr: sympy.Expr) -> sympy.Float | None:
+    """The value of an expression without free symbols in 17 significant digits, also
+    where a double has no room for it; None if it has free symbols.
 
-    >>> as_number(sympy.Integer(3) / 4)
-    0.75
+    >>> exact_number(3 * sympy.Integer(10) ** -400), exact_number(sympy.Symbol("x"))
+    (3.0000000000000000e-400, None)
     """
     if expr.free_symbols:
         return None
-    value = complex(sympy.N(expr, 17))
-    if value.imag != 0 or not math.isfinite(value.real):
+    value = sympy.N(expr, DOUBLE_DIGITS)
+    if not (value.is_real and value.is_finite):
         raise EvaluationError(f"the model has no finite real value there: {format_expr(expr)}")
-    return value.real
+    return sympy.Float(value, DOUBLE_DIGITS)
+
+
+def in_double_range(value: sympy.Float) -> bool:
+    """Whether a double holds ``value`` to its full precision (0, or a magnitude between
+    2.2e-308 and 1.8e308).
+
+    >>> in_double_range(sympy.Float(1e300)), in_double_range(sympy.Float("1e-400"))
+    (True, False)
+    """
+    magnitude = abs(float(value))
+    return value.is_zero or sys.float_info.min <= magnitude <= sys.float_info.max
+
+
+def as_number(expr: sympy.Expr) -> float | None:
+    """The value of an expression without free symbols as a double; None if it has free
+    symbols or a double has no room for it (:func:`value_text` prints it then).
+
+    >>> as_number(sympy.Integer(3) / 4), as_number(sympy.Float("1e-400"))
+    (0.75, None)
+    """
+    value = exact_number(expr)
+    return float(value) if value is not None and in_double_range(value) else None
+
+
+def value_text(expr: sympy.Expr, digits: int | None = None) -> str | None:
+    """The value of an expression without free symbols in ``digits`` significant digits
+    (:func:`format_number`), from the exact value where a double has no room for it (not
+    0.0 or an error); None if it has free symbols.
+
+    >>> value_text(sympy.Integer(3) / 4), value_text(-sympy.Float("1.374175e-394"), 4)
+    ('0.75', '-1.374e-394')
+    """
+    value = exact_number(expr)
+    if value is None:
+        return None
+    if in_double_range(value):
+        return format_number(float(value), digits)
+    return float_text(value, digits or DEFAULT_DIGITS)
 
 
 #: significant digits of a value printed at least: all a double holds reliably, so the noise
@@ -102,8 +141,8 @@ def with_unit(expr: sympy.Expr, unit: str, digits: int | None = None) -> str:
     >>> with_unit(4136680 * log2(sympy.Integer(16000)), "ns"), with_unit(2.5 * x, "ns")
     ('57771980.534676 ns', '2.5*x')
     """
-    value = as_number(expr)
-    return as_text(expr) if value is None else f"{format_number(value, digits)} {unit}"
+    value = value_text(expr, digits)
+    return as_text(expr) if value is None else f"{value} {unit}"
 
 
 def term_label(term: Term) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from helpers import run_cli
@@ -83,6 +84,9 @@ def test_undecidable_pipe_says_so():
         (["eval", "tpool_{__import__('os').system('id')}(qsort)"], "syntax error"),
         (["eval", "@/does/not/exist"], "cannot read the term"),
         (["eval", "qsort", "--semantics", "fastest"], "invalid choice"),
+        # a grid is of doubles: 1e-400 was the value 0 and a note that x = 0.0
+        (["sweep", "qsort", "--over", "x=1e-400,1"], "'1e-400' is out of range"),
+        (["sweep", "qsort", "--over", "x=1e-310..1:3"], "'1e-310' is out of range"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, fragment):
@@ -115,6 +119,18 @@ def test_models_lists_the_library(tmp_path):
 def test_absurd_counts_keep_their_magnitude():
     # 1034.17 / 10^1000 is far below double range; it must not print as 0.0
     assert run_cli("eval", "tpool_{10^1000}(qsort)").stdout.startswith("1.03417")
+
+
+def test_a_value_beyond_a_double_is_printed_exactly_not_as_0_or_an_error():
+    tiny = run_cli("eval", "qsort", "--at", "x=1e-400")  # was "-0.0 ns", with no note of its sign
+    assert tiny.returncode == 0 and tiny.stdout == "-1.37417535115587e-394 ns\n"
+    assert "the value -1.37417535115587e-394 ns is negative" in tiny.stderr
+    huge = run_cli("eval", "qsort", "--at", "x=1e307")  # was "no finite real value there"
+    assert huge.returncode == 0 and huge.stdout == "1.05467958201213e+313 ns\n"
+    data = json.loads(run_cli("eval", "qsort", "--at", "x=1e307", "--format", "json").stdout)
+    assert data["value"] is None and data["model"] == "1.0546795820121268e+313"
+    in_range = json.loads(run_cli("eval", "qsort", "--at", "x=1e300", "--format", "json").stdout)
+    assert in_range["value"] == pytest.approx(1034.17e300 * 300 * math.log2(10), rel=1e-12)
 
 
 def test_the_main_help_lists_every_command_however_a_command_follows():

@@ -18,6 +18,7 @@ patternalg.errors.EvaluationError: --over x=0..10:5:log: a log grid needs positi
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,8 +60,11 @@ def _number(text: str, where: str) -> float:
     if not value.is_number or not value.is_real:
         raise EvaluationError(f"{where}: {text.strip()!r} is not a real number")
     result = float(value)
-    if not np.isfinite(result):
-        raise EvaluationError(f"{where}: {text.strip()!r} is out of range")
+    if not np.isfinite(result) or (abs(result) < sys.float_info.min and not value.is_zero):
+        raise EvaluationError(
+            f"{where}: {text.strip()!r} is out of range (a grid's values are doubles: 0, or "
+            f"magnitudes from {sys.float_info.min:.1e} to {sys.float_info.max:.1e})"
+        )
     return result
 
 
