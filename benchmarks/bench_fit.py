@@ -17,7 +17,8 @@ sympy models and records) and our bare numeric selection.
 
 ``--ablation N`` measures the design choices of the default modeler on N kernels per noise
 level, and what the data can tell (how often the truth fits best of all hypotheses, and how
-many of ``default``'s misses chose a hypothesis that fits better than the truth); ``--stress N`` adds N kernels of odd data per shape (5 points, x below 1, zeros, negative
+many of ``default``'s misses chose a hypothesis that fits better than the truth);
+``--stress N`` adds N kernels of odd data per shape (5 points, x below 1, zeros, negative
 and decreasing values, 1 to 5 repetitions) and prints how often ``basic`` agrees there.
 
 Without ``--extrap-python`` the script creates a virtual environment with
@@ -41,7 +42,7 @@ import numpy as np
 
 from patternalg.forms.pmnf import PMNF
 from patternalg.forms.pmnf.basic import select_basic
-from patternalg.forms.pmnf.default import basis, select_default
+from patternalg.forms.pmnf.default import _line_fit, basis, select_default
 from patternalg.measurements import read
 from patternalg.pmnf.blocks import BUILDING_BLOCKS
 
@@ -215,17 +216,13 @@ def relative_rss(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """The sum of squared relative residuals of every hypothesis fitted to every kernel by
     least squares with weights ``1/y^2`` (the likelihood under multiplicative noise), no
     rule applied: shape (43, K), row 0 the constant, row h + 1 building block h."""
-    w = 1.0 / y**2
-    mean = (w * y).sum(1) / w.sum(1)
-    rows = [(((mean[:, None] - y) / y) ** 2).sum(1)]
-    for term in basis(x, np.arange(len(BUILDING_BLOCKS))):
-        tbar = (w * term).sum(1) / w.sum(1)
-        ybar = (w * y).sum(1) / w.sum(1)
-        dt = term - tbar[:, None]
-        c1 = (w * dt * (y - ybar[:, None])).sum(1) / (w * dt * dt).sum(1)
-        fitted = ybar[:, None] + c1[:, None] * dt
-        rows.append((((fitted - y) / y) ** 2).sum(1))
-    return np.array(rows)
+    b = basis(x, np.arange(len(BUILDING_BLOCKS))).T[:, :, None]  # (P, H, 1): points first
+    y_t = y.T[:, None, :]  # (P, 1, K)
+    w = 1.0 / y_t**2
+    c0, c1 = _line_fit(b, y_t, w)  # (H, K)
+    blocks = (((c0 + c1 * b - y_t) / y_t) ** 2).sum(0)
+    mean = (w * y_t).sum(0) / w.sum(0)  # (1, K)
+    return np.concatenate([(((mean - y_t) / y_t) ** 2).sum(0), blocks])
 
 
 def data_limit(series: list, truth: np.ndarray, noise: np.ndarray) -> tuple[str, str]:
