@@ -11,6 +11,7 @@ hands over numbers, symbol names and operators, and these functions build the ex
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 
 import mpmath
@@ -74,6 +75,17 @@ def build_call(name: str, args: Sequence[sympy.Expr]) -> sympy.Expr:
 def check_finite(expr: sympy.Expr) -> bool:
     """False if ``expr`` is infinite or undefined (a division by zero, say)."""
     return not expr.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan)
+
+
+def in_double_range(value: sympy.Expr) -> bool:
+    """Whether a double holds the real number ``value`` to its full precision (0, or a
+    magnitude between 2.2e-308 and 1.8e308).
+
+    >>> in_double_range(sympy.Float(1e300)), in_double_range(sympy.Float("1e-400"))
+    (True, False)
+    """
+    magnitude = abs(float(value))
+    return bool(value.is_zero) or sys.float_info.min <= magnitude <= sys.float_info.max
 
 
 def float_text(value: sympy.Float, digits: int | None = None) -> str:

@@ -9,14 +9,13 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import sympy
 
 from .algebra import Derivation, Semantics
-from .arith import float_digits, float_text, format_expr
+from .arith import float_digits, float_text, format_expr, in_double_range
 from .errors import EvaluationError
 from .terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool, format_count
 
@@ -60,17 +59,6 @@ def exact_number(expr: sympy.Expr) -> sympy.Float | None:
     if not (value.is_real and value.is_finite):
         raise EvaluationError(f"the model has no finite real value there: {format_expr(expr)}")
     return sympy.Float(value, DOUBLE_DIGITS)
-
-
-def in_double_range(value: sympy.Float) -> bool:
-    """Whether a double holds ``value`` to its full precision (0, or a magnitude between
-    2.2e-308 and 1.8e308).
-
-    >>> in_double_range(sympy.Float(1e300)), in_double_range(sympy.Float("1e-400"))
-    (True, False)
-    """
-    magnitude = abs(float(value))
-    return value.is_zero or sys.float_info.min <= magnitude <= sys.float_info.max
 
 
 def as_number(expr: sympy.Expr) -> float | None:

@@ -9,7 +9,7 @@ import argparse
 from typing import Any
 
 from ..atomic_write import check_writable
-from ..forms import Form, form_class
+from ..forms import form_class
 from ..library import ModelLibrary
 from .common import add_format_option, print_json, print_notes
 from .fit import add_family_options, family_options
@@ -59,13 +59,10 @@ def add_performance_options(parser: argparse.ArgumentParser) -> None:
 _OWN = frozenset({"param", "better"})
 
 
-def _presca() -> type[Form]:
-    return form_class("presca")
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_performance_options(parser)
-    add_family_options(parser, [_presca()], skip=_OWN)  # --upto, --checkpoints, ... as fit's
+    # --upto, --checkpoints, --interpolate, --unit: as fit --form presca declares them
+    add_family_options(parser, [form_class("presca")], skip=_OWN)
     parser.add_argument("--out", metavar="TOML", help="write the models to this model file")
 
 
@@ -76,7 +73,7 @@ def _one_or_all(records: list[dict[str, Any]]) -> Any:
 def run(args: argparse.Namespace) -> int:
     from ..forms.presca import predict_file
 
-    presca = _presca()
+    presca = form_class("presca")
     options = presca.options(**family_options(presca, args, skip=_OWN))  # checked as fit's
     if args.out:
         check_writable(args.out)  # before the work, not after it

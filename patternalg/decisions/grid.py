@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..arith import in_double_range
 from ..bindings import parse_value
 from ..errors import EvaluationError, ParseError
 from .options import CURVE_POINTS
@@ -60,7 +61,7 @@ def _number(text: str, where: str) -> float:
     if not value.is_number or not value.is_real:
         raise EvaluationError(f"{where}: {text.strip()!r} is not a real number")
     result = float(value)
-    if not np.isfinite(result) or (abs(result) < sys.float_info.min and not value.is_zero):
+    if not in_double_range(value):
         raise EvaluationError(
             f"{where}: {text.strip()!r} is out of range (a grid's values are doubles: 0, or "
             f"magnitudes from {sys.float_info.min:.1e} to {sys.float_info.max:.1e})"
