@@ -257,14 +257,14 @@ def test_every_alpha_option_runs_from_the_command_line(
             "x,p,time",
             ["1,1,2", "1,1,2.1", "2,2,3"],
             ["--degree", "1"],
-            "m.csv: kernel 'kernel', column 'x': 1 distinct value(s) where T_seq of degree 1 "
+            "m.csv: kernel 'm', column 'x': 1 distinct value(s) where T_seq of degree 1 "
             "(rows with p = 1) needs at least 2 (rows at lines 2",
         ),
         (
             "x,p,time",
             ["1,2,2", "2,2,3"],
             [],
-            "m.csv: kernel 'kernel', column 'p': no rows with p = 1",
+            "m.csv: kernel 'm', column 'p': no rows with p = 1",
         ),
         ("p,time", ["1,2", "2,1.5"], ["--degree", "2"], "m.csv:1: missing column 'x'"),
     ],

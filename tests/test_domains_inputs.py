@@ -14,7 +14,7 @@ from patternalg.library import ModelLibrary
 @pytest.fixture
 def sort_ms(tmp_path):
     """A sort measured in ms (column time_ms) on x = 1000..32000, 2.5 ms per 1000 elements."""
-    path = tmp_path / "sort_ms.csv"
+    path = tmp_path / "sort.csv"  # the atom is named after the file
     rows = "".join(f"{x},{x * 0.0025:g}\n" for x in (1000, 2000, 4000, 8000, 16000, 32000))
     path.write_text("x,time_ms\n" + rows)
     return path
@@ -25,10 +25,10 @@ def test_fit_reads_the_unit_from_the_column_name_and_shows_fit_quality(sort_ms, 
     result = run_cli("fit", str(sort_ms), "--out", str(out))
     assert result.returncode == 0
     first, second = result.stdout.splitlines()[:2]
-    assert first.startswith("kernel: 0.0025*x") and first.endswith("[ms]")
+    assert first.startswith("sort: 0.0025*x") and first.endswith("[ms]")
     assert second.startswith("  SMAPE 0.00%, adjusted R² 1.0000, RSS ")
     assert second.endswith("x in [1000, 32000], 6 points")
-    model = ModelLibrary.from_file(out)["kernel"]
+    model = ModelLibrary.from_file(out)["sort"]
     assert model.unit == "ms" and model.ranges == {"x": (1000.0, 32000.0)}
 
 
@@ -39,7 +39,7 @@ def test_fit_reads_every_spelling_of_a_unit_in_the_column_name(tmp_path, column,
     path, out = tmp_path / "m.csv", tmp_path / "m.toml"
     path.write_text(f"x,{column}\n" + "".join(f"{x},{3 * x}\n" for x in (1, 2, 4, 8, 16)))
     assert run_cli("fit", str(path), "--out", str(out)).returncode == 0
-    assert ModelLibrary.from_file(out)["kernel"].unit == unit
+    assert ModelLibrary.from_file(out)["m"].unit == unit
 
 
 def test_fit_unit_is_checked(sort_ms, tmp_path):
@@ -57,15 +57,15 @@ def test_fit_unit_is_checked(sort_ms, tmp_path):
 def test_fitted_ms_composes_with_ns_and_notes_extrapolation(sort_ms, tmp_path):
     out = tmp_path / "m.toml"
     run_cli("fit", str(sort_ms), "--out", str(out))
-    inside = run_cli("eval", "seq(kernel, inc)", "--models", str(out), "--at", "x=2000")
+    inside = run_cli("eval", "seq(sort, inc)", "--models", str(out), "--at", "x=2000")
     assert inside.stdout == f"{2000 * 2.5e3 + 2000 * 536.185!r} ns\n"
     assert "extrapolated" not in inside.stderr
     outside = run_cli(
-        "eval", "seq(kernel, inc)", "--models", str(out), "--at", "x=100000", "--format", "json"
+        "eval", "seq(sort, inc)", "--models", str(out), "--at", "x=100000", "--format", "json"
     )
     data = json.loads(outside.stdout)
     assert data["extrapolated"] == {"x": [1000.0, 32000.0]} and data["unit"] == "ns"
-    assert any("x = 100000 is outside the measured range of kernel" in n for n in data["notes"])
+    assert any("x = 100000 is outside the measured range of sort" in n for n in data["notes"])
 
 
 def test_extrapolation_in_an_annotated_symbol(tmp_path):

@@ -322,7 +322,7 @@ def _pmnf_text(points: list[str], values: list[float]) -> str:
         ("tiny.txt", _pmnf_text(["1e-300", "2", "4", "8", "16"], [1, 2, 4, 8, 16]),
          "tiny.txt:4: kernel 'k': parameter value 1e-300 is outside 1e-40 .. 1e+40"),
         ("grid.csv", "x,p,time\n" + "".join(f"{x},{p},1\n" for x in (1, 2, 4) for p in (1, 2, 1e45)),
-         "grid.csv:4: kernel 'kernel', metric 'time': parameter p = 1e+45 is outside 1e-40"),
+         "grid.csv:4: kernel 'grid', metric 'time': parameter p = 1e+45 is outside 1e-40"),
     ],
 )
 def test_pmnf_fits_refuse_parameters_beyond_double_precision(

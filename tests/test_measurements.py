@@ -116,11 +116,17 @@ def test_metric_filter(tmp_path: Path) -> None:
         read(DATA / "text" / "one_parameter_3.txt", metric="bytes")
 
 
-def test_csv_value_column_by_metric_and_default_kernel(tmp_path: Path) -> None:
-    path = write(tmp_path, "m.csv", "n,time,bytes\n1,5,50\n2,6,60\n2,7,70\n")
+def test_csv_value_column_by_metric_and_kernel_named_after_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = "n,time,bytes\n1,5,50\n2,6,60\n2,7,70\n"
+    path = write(tmp_path, "2d-fft.csv", text)
     ms = read(path)
-    assert ms.parameters == ("n",) and summary(ms) == [("kernel", "bytes", [1, 2], [50, 65])]
-    assert summary(read(path, metric="time")) == [("kernel", "time", [1, 2], [5, 6.5])]
+    assert ms.parameters == ("n",) and summary(ms) == [("2d-fft", "bytes", [1, 2], [50, 65])]
+    assert summary(read(path, metric="time")) == [("2d-fft", "time", [1, 2], [5, 6.5])]
+    assert [s.atom for s in ms] == ["k_2d_fft"]  # the atom name of the file's name
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert [s.kernel for s in read("-")] == ["kernel"]  # standard input has no name
     tagged = write(tmp_path, "t.csv", "kernel,metric,n,value\na,time,1,5\na,bytes,1,50\n")
     assert summary(read(tagged, metric="bytes")) == [("a", "bytes", [1], [50])]
     with pytest.raises(MeasurementError, match=r"no metric 'flops' \(the file has: bytes, time\)"):
@@ -376,7 +382,7 @@ def test_series_over_merges_repetitions_and_keeps_lines(tmp_path: Path) -> None:
     assert over.points.tolist() == [[1.0], [2.0]]
     assert over.lines == ((2, 4, 3), (5,)) and over.values[0].tolist() == [5.0, 7.0, 3.0]
     assert str(s.location(1)) == f"{tmp_path / 'm.csv'}:3"
-    assert isinstance(ms, Measurements) and len(ms) == 1 and ms.select(kernel="kernel") is not ms
+    assert isinstance(ms, Measurements) and len(ms) == 1 and ms.select(kernel="m") is not ms
 
 
 def test_errors_carry_their_location_and_survive_pickling(tmp_path: Path) -> None:

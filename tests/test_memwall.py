@@ -243,7 +243,7 @@ def test_fit_json_reports_mse_and_amdahl_mse(
         (
             "p,phi,time",
             ["1,1.5,2", "2,1.5,1", "2,2.0,1.2"],
-            "kernel 'kernel', column 'p': no 1-core time at phi = 2 (rows at lines 4)",
+            "kernel 'w', column 'p': no 1-core time at phi = 2 (rows at lines 4)",
         ),
         ("p,phi,speedup", ["1,1.5,1", "1,2.0,1"], "column 'p': 1 distinct value(s)"),
     ],

@@ -185,7 +185,7 @@ def test_a_presca_fit_is_labelled_by_its_functions_not_a_piecewise(tmp_path) -> 
     assert "1 &lt;= p &lt;= 6: 1/poly4; p &gt; 6: Rat12" in svg and "Piecewise" not in svg
     models, drawn = tmp_path / "m.toml", tmp_path / "m.svg"
     assert main(["fit", str(table), "--form", "presca", "--out", str(models)]) == 0
-    argv = ["plot", "--models", str(models), "--atoms", "kernel", "--over", "p=1..64"]
+    argv = ["plot", "--models", str(models), "--atoms", "w", "--over", "p=1..64"]
     assert main([*argv, "-o", str(drawn)]) == 0
     assert "p &gt; 6: Rat12" in drawn.read_text()
 

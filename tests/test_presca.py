@@ -521,7 +521,7 @@ def test_presca_is_fitted_through_the_form_protocol(tmp_path):
     assert Presca.notes(data, {"upto": 12}) == [
         f"column 'cores' of {data.path} is the thread count p (use --param NAME=p to choose "
         "another)",
-        "kernel: 6 measurements: 2 checkpoints instead of 4 (that needs 8)",
+        "six: 6 measurements: 2 checkpoints instead of 4 (that needs 8)",
     ]
     ranks = Presca.fit(data, param=["ranks=p"])
     assert ranks.domain == {"p": (4.0, 14.0)}

@@ -141,7 +141,7 @@ def test_amdahl_fits_carry_the_measured_unit(tmp_path):
     path.write_text("x,p,time_us\n" + rows)
     out = tmp_path / "m.toml"
     assert run_cli("fit", str(path), "--form", "amdahl", "--out", str(out)).returncode == 0
-    model = ModelLibrary.from_file(out)["kernel"]
+    model = ModelLibrary.from_file(out)["a"]
     assert model.unit == "us" and model.ranges == {"p": (1.0, 4.0), "x": (10.0, 40.0)}
     plain = tmp_path / "b.csv"
     plain.write_text(path.read_text().replace("time_us", "time"))
@@ -149,7 +149,7 @@ def test_amdahl_fits_carry_the_measured_unit(tmp_path):
         run_cli("fit", str(plain), "--form", "amdahl", "--unit", "ms", "--out", str(out)).returncode
         == 0
     )
-    assert ModelLibrary.from_file(out)["kernel"].unit == "ms"
+    assert ModelLibrary.from_file(out)["b"].unit == "ms"
 
 
 def test_presca_fits_read_the_unit_and_the_direction_from_the_column_name(tmp_path):
@@ -160,9 +160,9 @@ def test_presca_fits_read_the_unit_and_the_direction_from_the_column_name(tmp_pa
     named.write_text("p,time_ms\n" + rows)
     plain.write_text("p,time\n" + rows)
     assert run_cli("fit", str(named), "--form", "presca", "--out", str(out)).returncode == 0
-    assert ModelLibrary.from_file(out)["kernel"].unit == "ms"
+    assert ModelLibrary.from_file(out)["ms"].unit == "ms"
     fitted = run_cli("fit", str(plain), "--form", "presca", "--unit", "s", "--out", str(out))
-    assert fitted.returncode == 0 and ModelLibrary.from_file(out)["kernel"].unit == "s"
+    assert fitted.returncode == 0 and ModelLibrary.from_file(out)["t"].unit == "s"
     wrong = run_cli("fit", str(plain), "--form", "presca", "--unit", "furlongs")
     assert wrong.returncode == 2
     assert wrong.stderr.endswith("--unit furlongs: a length, not a time (valid: ns, us, ms, s, min)\n")

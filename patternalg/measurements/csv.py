@@ -1,5 +1,8 @@
 """CSV tables: a header, then one row per repetition; ``kernel`` and ``metric`` columns optional.
 
+Without a ``kernel`` column the file holds one kernel, named after the file
+(``qsort.csv`` holds ``qsort``; standard input holds ``kernel``).
+
 The delimiter is the header's comma, semicolon or tab (the most frequent), else runs of
 blanks. The value column is the one ``value`` names (or the first present of several names
 it lists, or the one it chooses), or ``metric`` names, else the last column
@@ -16,17 +19,18 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
 from ..errors import Location, MeasurementError
-from .base import Collector, Reader, ValueChoice, number
+from .base import STDIN, Collector, Reader, ValueChoice, number
 from .model import Measurements
 from .names import is_value_name, split_unit
 
 __all__ = ["CsvReader", "DEFAULT_KERNEL", "TEXT_COLUMNS"]
 
-#: kernel name used when a file has no kernel column
+#: kernel name of standard input (or a nameless file) without a kernel column
 DEFAULT_KERNEL = "kernel"
 #: columns that hold names, not numbers
 TEXT_COLUMNS = ("kernel", "metric")
@@ -77,6 +81,16 @@ def _value_column(
         return metric.strip().lower()
     named = [c for c in numeric if is_value_name(c)] or list(numeric)
     return named[-1] if named else None
+
+
+def file_kernel(path: str) -> str:
+    """The kernel of a file without a ``kernel`` column: the file's name without its suffix.
+
+    >>> file_kernel("runs/qsort.csv"), file_kernel("<stdin>")
+    ('qsort', 'kernel')
+    """
+    stem = "" if path == STDIN else Path(path).stem
+    return stem.strip() or DEFAULT_KERNEL
 
 
 def _texts(body: list[list[str]], column: int | None, default: str) -> list[str]:
@@ -160,7 +174,7 @@ class CsvReader(Reader):
                 f"{len(row)} cells where the header has {len(header)}",
                 location=Location(path, line),
             )
-        kernels = _texts(body, index.get("kernel"), DEFAULT_KERNEL)
+        kernels = _texts(body, index.get("kernel"), file_kernel(path))
         if "" in kernels:
             raise MeasurementError(
                 "column 'kernel' is empty", location=Location(path, lines[kernels.index("")])

@@ -190,7 +190,7 @@ def read_performance(
     >>> [(w.threads, w.table()) for w in read_performance(path)]
     [('cores', {1: 10.0, 2: 19.0})]
     """
-    from ...measurements import atom_names, read
+    from ...measurements import read
     from ...measurements.checks import require_columns
 
     name = str(path)
@@ -199,9 +199,7 @@ def read_performance(
     if threads is not None:
         require_columns(data, [[threads]])
     better = direction(split_unit(data.value_name)[0].lower(), higher_is_better, name)
-    kernels = [s.kernel for s in data]
-    labels = kernels if "kernel" in data.columns else [Path(name).stem] * len(kernels)
     return [
         workload(series, threads, better, atom, data.unit)
-        for series, atom in zip(data, atom_names(labels), strict=True)
+        for series, atom in zip(data, data.atoms(), strict=True)
     ]
