@@ -23,10 +23,10 @@ from patternalg.forms.presca import (
     Presca,
     extrapolate,
     fit_candidate,
-    fit_model,
     fit_polynomial,
     plan,
     predict,
+    predict_file,
     read_performance,
     should_use,
 )
@@ -307,8 +307,7 @@ def test_model_round_trips_through_a_model_file(tmp_path):
         "blackbox.csv",
         "p,throughput\n" + "".join(f"{k},{40 * k / (1 + 0.03 * k)}\n" for k in n),
     )
-    (workload,) = read_performance(path)
-    report = fit_model(workload, upto=24)
+    (report,) = predict_file(path, upto=24)
     assert report.record["kernel"] == report.model.spec[0][1]
     assert set(report.record) >= {"kernel", "model", "checkpoint_error", "predictions"}
     out = tmp_path / "models.toml"
@@ -453,11 +452,17 @@ def test_predict_command_errors_are_one_line(tmp_path, capsys):
     )
     # the options are PreSca's fit options, checked as fit --form presca checks them
     assert main(["predict", path, "--upto", "3", "--checkpoints", "0"]) == 2
-    assert capsys.readouterr().err == "patternalg predict: error: --checkpoints 0: must be at least 1\n"
+    assert (
+        capsys.readouterr().err
+        == "patternalg predict: error: --checkpoints 0: must be at least 1\n"
+    )
     assert main(["fit", path, "--form", "presca", "--checkpoints", "0"]) == 2
     assert capsys.readouterr().err == "patternalg fit: error: --checkpoints 0: must be at least 1\n"
     assert main(["predict", path, "--upto", "0"]) == 2
-    assert capsys.readouterr().err == "patternalg predict: error: --upto 0: must be between 1 and 1,000,000\n"
+    assert (
+        capsys.readouterr().err
+        == "patternalg predict: error: --upto 0: must be between 1 and 1,000,000\n"
+    )
 
 
 # --- composition in terms ------------------------------------------------------------------------
@@ -472,8 +477,7 @@ def test_a_presca_model_from_a_model_file_composes_in_terms(tmp_path):
             f"{name}.csv",
             "p,time\n" + "".join(f"{k},{scale * (0.1 + 0.9 / k)}\n" for k in range(1, 13)),
         )
-        (workload,) = read_performance(path)
-        reports.append(fit_model(workload, upto=16))
+        reports.extend(predict_file(path, upto=16))
     out = tmp_path / "models.toml"
     ModelLibrary([r.model for r in reports]).save(out)
     library = ModelLibrary.load([out])
@@ -528,6 +532,37 @@ def test_presca_is_fitted_through_the_form_protocol(tmp_path):
     namespace: dict = {}
     exec("from patternalg.forms import *", namespace)
     assert eval(repr(model), namespace) == model
+
+
+def test_predict_is_fit_form_presca_with_its_predictions(tmp_path):
+    """One fit path: predict's model is fit --form presca's, each workload with its notes."""
+    from patternalg.measurements import read
+
+    rows = [f"big,{k},{100 * (0.1 + 0.9 / k)}" for k in range(1, 13)]
+    rows += [f"small,{k},{50 * (0.2 + 0.8 / k)}" for k in range(1, 7)]
+    path = _write(tmp_path, "two.csv", "kernel,p,time\n" + "\n".join(rows) + "\n")
+    reports = predict_file(path, upto=20)
+    assert [r.fit for r in reports] == Presca.fit_each(read(path), upto=20)
+    assert [r.record["notes"] for r in reports] == [
+        [],
+        ["small: 6 measurements: 2 checkpoints instead of 4 (that needs 8)"],
+    ]
+    assert reports[1].model.source == (
+        f"PreSca (paper 004) on 6 measurements of {path}, kernel 'small'"
+    )
+    last = reports[0].record["predictions"][-1]
+    assert last == {"p": 20, "value": pytest.approx(reports[0].fit.fitted.statistics["predicted"])}
+
+
+def test_predict_and_fit_form_presca_write_the_same_model_file(tmp_path, capsys):
+    rows = "".join(f"{k},{40 * k / (1 + 0.03 * k)}\n" for k in (1, 2, 4, 6, 8, 12))
+    path = _write(tmp_path, "blackbox.csv", "cores,throughput\n" + rows)
+    predicted, fitted = tmp_path / "p.toml", tmp_path / "f.toml"
+    assert main(["predict", path, "--out", str(predicted), "--upto", "16"]) == 0
+    assert main(["fit", path, "--form", "presca", "--out", str(fitted), "--upto", "16"]) == 0
+    capsys.readouterr()
+    assert predicted.read_text() == fitted.read_text()
+    assert "[models.blackbox]" in predicted.read_text()
 
 
 @settings(max_examples=60, deadline=None)

@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
     presca = form_class("presca")
     options = presca.options(**family_options(presca, args, skip=_OWN))  # checked as fit's
+    del options["param"], options["better"]  # predict's own flags: --param, the direction
     if args.out:
         check_writable(args.out)  # before the work, not after it
     with progress(args, "predicting", "workloads") as bar:
@@ -83,11 +84,8 @@ def run(args: argparse.Namespace) -> int:
             metric=args.metric,
             higher_is_better=args.higher_is_better,
             param=args.param,
-            upto=options["upto"],
-            checkpoints=options["checkpoints"],
-            unit=options["unit"],
-            interpolate=options["interpolate"],
             progress=bar,
+            **options,
         )
     print_notes(args, reports)
     if args.out:  # written before anything is printed as a result

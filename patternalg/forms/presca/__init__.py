@@ -42,8 +42,8 @@ from .fitting import fit_candidate
 from .form import Presca
 from .interpolation import MAX_DEGREE, fit_polynomial
 from .model import PerformanceFunction, read_table
-from .report import fit_model, predict_file
-from .workloads import Workload, read_performance
+from .report import PredictionReport, predict_file
+from .workloads import Workload, read_measurements, read_performance
 
 __all__ = [
     "SUBSET_COUNTS",
@@ -67,8 +67,9 @@ __all__ = [
     "extrapolate",
     "predict",
     "read_performance",
+    "read_measurements",
     "read_table",
     "Presca",
-    "fit_model",
+    "PredictionReport",
     "predict_file",
 ]

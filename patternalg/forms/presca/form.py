@@ -21,7 +21,7 @@ from ...limits import MAX_PREDICTED_THREADS
 from ..base import Form, Option, Parameter, unit_option
 from .algorithm import CHECKPOINTS, Prediction, plan, target_count
 from .interpolation import INTERPOLATIONS
-from .model import KEYS, read_table
+from .model import KEYS, Piece, read_table
 from .workloads import direction, thread_column, workload
 
 if TYPE_CHECKING:
@@ -119,11 +119,11 @@ class Presca(Form):
     def describe(self) -> str:
         """The function of each range of p and its coefficients: the closed form is a
         ``Piecewise`` of hundreds of characters."""
-        return "; ".join(piece.describe() for piece in self._function().pieces())
+        return "; ".join(piece.describe() for piece in self.pieces())
 
     def label(self, digits: int = 4) -> str:
         """The function of each range of p, without coefficients."""
-        return "; ".join(piece.describe(None) for piece in self._function().pieces())
+        return "; ".join(piece.describe(None) for piece in self.pieces())
 
     # --- fitting ------------------------------------------------------------------------
     @classmethod
@@ -171,6 +171,14 @@ class Presca(Form):
         domain = {"p": (float(min(threads)), float(max(threads)))}
         return cls(**dict(function.spec()), domain=domain, statistics=statistics)
 
+    @classmethod
+    def _source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
+        """The paper's method, how many thread counts, and which file and kernel."""
+        count = model.statistics["measurements"]
+        return (
+            f"PreSca (paper 004) on {count} measurements of {series.path}, kernel '{series.kernel}'"
+        )
+
     @staticmethod
     def _higher_is_better(metric: str, better: str | None, path: str) -> bool:
         """From ``--better``, else from the metric's name without its unit (time_ms: lower)."""
@@ -193,20 +201,37 @@ class Presca(Form):
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
         """Which column is p, and where Algorithm 1 uses fewer checkpoints."""
         checked = cls.options(**options)
-        threads = thread_column(checked["param"] or ())
-        notes = []
-        for s in getattr(data, "series", data):
-            column = threads or ("p" if "p" in s.parameters else s.parameters[0])
-            if threads is None and column != "p":
-                notes.append(
-                    f"column '{column}' of {s.path} is the thread count p "
-                    "(use --param NAME=p to choose another)"
-                )
-            count = len(set(s.column(column).tolist()))
-            upto = target_count(checked["upto"], s.column(column))
-            if count >= 4 and (min(s.column(column)) > 1 or upto > max(s.column(column))):
-                notes += [f"{s.atom}: {note}" for note in plan(count, checked["checkpoints"])[2]]
+        series = list(getattr(data, "series", data))
+        atoms = data.atoms() if hasattr(data, "atoms") else [s.atom for s in series]
+        notes = (
+            text
+            for s, atom in zip(series, atoms, strict=True)
+            for text in cls.series_notes(s, atom, checked)
+        )
         return list(dict.fromkeys(notes))
+
+    @classmethod
+    def series_notes(cls, series: Any, atom: str, checked: Mapping[str, Any]) -> list[str]:
+        """The notes of one series fitted as ``atom`` with the checked options: which of its
+        columns is p, and whether Algorithm 1 uses fewer checkpoints on it."""
+        threads = thread_column(checked["param"] or ())
+        column = threads or ("p" if "p" in series.parameters else series.parameters[0])
+        notes = []
+        if threads is None and column != "p":
+            notes.append(
+                f"column '{column}' of {series.path} is the thread count p "
+                "(use --param NAME=p to choose another)"
+            )
+        counts = series.column(column)
+        measured = len(set(counts.tolist()))
+        upto = target_count(checked["upto"], counts)
+        if measured >= 4 and (min(counts) > 1 or upto > max(counts)):
+            notes += [f"{atom}: {text}" for text in plan(measured, checked["checkpoints"])[2]]
+        return notes
+
+    def pieces(self) -> tuple[Piece, ...]:
+        """The ranges of p in order, each with its function and coefficients."""
+        return self._function().pieces()  # type: ignore[no-any-return]
 
 
 def _frozen(value: Any) -> Any:

@@ -1,9 +1,21 @@
-"""PreSca as a model family: the atomic model, the summary and the JSON record of a fit."""
+"""``patternalg predict``: PreSca fitted as ``fit --form presca`` fits it, and its predictions.
+
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "vac.csv")
+>>> rows = "".join(f"{k},{100 * (0.1 + 0.9 / k)}\\n" for k in range(1, 9))
+>>> _ = open(path, "w").write("p,time\\n" + rows)
+>>> (report,) = predict_file(path, upto=12)
+>>> report.summary
+'vac: Rat12 on the first 4, checkpoint error 0.00%; predicted time at p=12: 17.5'
+>>> [row["p"] for row in report.record["predictions"]] == list(range(1, 13))
+True
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -11,74 +23,63 @@ import numpy as np
 
 from ...arith import format_expr
 from ...callbacks import ProgressCallback
-from ...errors import FitError
 from ...model import AtomicModel
-from ...units import measured_unit
-from .algorithm import CHECKPOINTS, check_upto, target_count
+from ..base import FitReport
+from .algorithm import CHECKPOINTS
 from .form import Presca
-from .workloads import Workload, read_performance, thread_column
+from .workloads import read_measurements, thread_column
 
-__all__ = ["PredictionReport", "fit_model", "predict_file"]
+__all__ = ["PredictionReport", "predict_file"]
 
 
 @dataclass(frozen=True)
 class PredictionReport:
-    """One workload's prediction: the atomic model, a line for people, a record for JSON."""
+    """One workload's prediction: ``fit --form presca``'s report of it, its notes, the
+    line a person reads and the record ``predict --format json`` prints."""
 
-    model: AtomicModel
-    summary: str
-    record: Mapping[str, Any] = field(default_factory=dict)
+    fit: FitReport
+    notes: tuple[str, ...] = ()
 
+    @property
+    def model(self) -> AtomicModel:
+        """The atomic model for the library (the fit's)."""
+        return self.fit.model  # type: ignore[no-any-return]
 
-def fit_model(
-    workload: Workload,
-    upto: int,
-    checkpoints: int = CHECKPOINTS,
-    unit: str | None = None,
-    interpolation: str = "auto",
-    notes: Sequence[str] = (),
-) -> PredictionReport:
-    """PreSca on one workload: the atomic model (:class:`Presca`'s), a summary and a record.
+    @property
+    def summary(self) -> str:
+        """The chosen function, its checkpoint error and the value at the last count."""
+        return Presca.summary.format(atom=self.fit.atom, **self.fit.fitted.statistics)
 
-    ``unit`` (``--unit``) defaults to the value column's unit, else ``ns`` for a time and
-    ``dimensionless`` otherwise; ``notes``
-    (e.g. about the file) go into the record with PreSca's own.
-    """
-    result = workload.predict(upto, checkpoints=checkpoints, interpolation=interpolation)
-    function = result.function
-    fitted = Presca.from_prediction(result, workload.p, workload.metric, upto)
-    model = fitted.atomic_model(
-        workload.name,
-        unit=measured_unit(workload.metric, workload.unit, unit, workload.name),
-        source=f"PreSca (paper 004) on {len(workload.p)} measurements",
-    )
-    targets = np.arange(1, upto + 1)
-    values = function(targets)
-    error = result.checkpoint_error
-    summary = Presca.summary.format(atom=workload.name, **fitted.statistics)
-    record = {
-        "workload": workload.name,
-        "kernel": function.name,
-        "model": format_expr(function.expr()),
-        "pieces": [
-            {
-                "low": piece.low,
-                "high": piece.high,
-                "function": piece.function,
-                "coefficients": dict(piece.coefficients),
-                "text": piece.describe(),
-            }
-            for piece in function.pieces()
-        ],
-        "subset": result.subset,
-        "checkpoints": result.checkpoints,
-        "checkpoint_error": error,
-        "notes": [*notes, *(f"{workload.name}: {note}" for note in result.notes)],
-        "predictions": [
-            {"p": int(t), "value": float(v)} for t, v in zip(targets, values, strict=True)
-        ],
-    }
-    return PredictionReport(model=model, summary=summary, record=record)
+    @cached_property
+    def record(self) -> dict[str, Any]:
+        """``workload``, ``kernel`` (the chosen function), ``model``, ``pieces``, ``subset``,
+        ``checkpoints``, ``checkpoint_error``, ``notes`` and ``predictions`` for 1..upto."""
+        fitted = self.fit.fitted
+        statistics = fitted.statistics
+        targets = np.arange(1, statistics["upto"] + 1)
+        values = fitted(p=targets.astype(float))
+        return {
+            "workload": self.fit.atom,
+            "kernel": statistics["function"],
+            "model": format_expr(fitted.expr),
+            "pieces": [
+                {
+                    "low": piece.low,
+                    "high": piece.high,
+                    "function": piece.function,
+                    "coefficients": dict(piece.coefficients),
+                    "text": piece.describe(),
+                }
+                for piece in fitted.pieces()  # type: ignore[attr-defined]
+            ],
+            "subset": statistics.get("subset"),
+            "checkpoints": statistics.get("checkpoints"),
+            "checkpoint_error": statistics.get("checkpoint_error"),
+            "notes": list(self.notes),
+            "predictions": [
+                {"p": int(t), "value": float(v)} for t, v in zip(targets, values, strict=True)
+            ],
+        }
 
 
 def predict_file(
@@ -95,25 +96,23 @@ def predict_file(
 ) -> list[PredictionReport]:
     """``patternalg predict FILE``: one report per workload of a CSV file.
 
-    ``param`` names the thread column (``NAME=p``); ``upto`` defaults to twice the highest
-    measured thread count of each workload; ``progress(done, total)`` is called after each.
+    The workloads are fitted by :meth:`Presca.fit_each` with ``fit --form presca``'s
+    options; the file is read as :func:`~.workloads.read_performance` reads it (``metric``
+    or the one of time, throughput, speedup). ``param`` names the thread column
+    (``NAME=p``); ``upto`` defaults to twice the highest measured thread count of each
+    workload; ``progress(done, total)`` is called after each.
     """
-    threads = thread_column(param)
-    workloads = read_performance(path, metric, higher_is_better, threads)
-    if checkpoints < 1:
-        raise FitError(f"--checkpoints must be at least 1, got {checkpoints}")
-    if upto is not None:
-        check_upto(upto)  # before any workload is fitted
-    reports = []
-    for workload in workloads:
-        notes = []
-        if threads is None and workload.threads != "p":
-            notes.append(
-                f"column '{workload.threads}' of {path} is the thread count p "
-                "(use --param NAME=p to choose another)"
-            )
-        last = target_count(upto, workload.p)
-        reports.append(fit_model(workload, last, checkpoints, unit, interpolate, notes))
-        if progress is not None:
-            progress(len(reports), len(workloads))
-    return reports
+    options = Presca.options(
+        param=list(param),
+        upto=upto,
+        checkpoints=checkpoints,
+        unit=unit,
+        interpolate=interpolate,
+        better=None if higher_is_better is None else "higher" if higher_is_better else "lower",
+    )
+    data = read_measurements(path, metric, thread_column(options["param"] or ()))
+    fits = Presca.fit_each(data, progress=progress, **options)
+    return [
+        PredictionReport(fit, tuple(Presca.series_notes(fit.series, fit.atom, options)))
+        for fit in fits
+    ]

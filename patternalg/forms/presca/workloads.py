@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import FitError, Location, MeasurementError
-from ...measurements.model import Series
+from ...measurements.model import Measurements, Series
 from ...measurements.names import split_unit
 from .algorithm import CHECKPOINTS, Prediction, predict
 
@@ -20,6 +20,7 @@ __all__ = [
     "thread_column",
     "workload",
     "read_performance",
+    "read_measurements",
 ]
 
 #: metric names whose direction is known: True = higher is better
@@ -190,16 +191,24 @@ def read_performance(
     >>> [(w.threads, w.table()) for w in read_performance(path)]
     [('cores', {1: 10.0, 2: 19.0})]
     """
-    from ...measurements import read
-    from ...measurements.checks import require_columns
-
-    name = str(path)
-    metric = None if metric is None else metric.strip().lower()
-    data = read(path, "csv", value=_value_chooser(name, metric))
-    if threads is not None:
-        require_columns(data, [[threads]])
-    better = direction(split_unit(data.value_name)[0].lower(), higher_is_better, name)
+    data = read_measurements(path, metric, threads)
+    better = direction(split_unit(data.value_name)[0].lower(), higher_is_better, data.path)
     return [
         workload(series, threads, better, atom, data.unit)
         for series, atom in zip(data, data.atoms(), strict=True)
     ]
+
+
+def read_measurements(
+    path: str | Path, metric: str | None = None, threads: str | None = None
+) -> Measurements:
+    """The measurements of :func:`read_performance` (a CSV file; its value column chosen
+    and its thread column checked as there), for fitting through the form protocol."""
+    from ...measurements import read
+    from ...measurements.checks import require_columns
+
+    metric = None if metric is None else metric.strip().lower()
+    data = read(path, "csv", value=_value_chooser(str(path), metric))
+    if threads is not None:
+        require_columns(data, [[threads]])
+    return data
