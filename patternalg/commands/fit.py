@@ -70,7 +70,7 @@ def add_family_options(
             if option.name not in skip:
                 owners.setdefault(option.name, []).append((cls, option))
     groups: dict[str, Any] = {}
-    for name, declared in owners.items():
+    for declared in owners.values():
         cls, option = declared[0]
         if len(declared) > 1 or len(families) == 1:
             group: Any = parser if shared is None else shared
@@ -81,19 +81,21 @@ def add_family_options(
         text = (
             helps[0] if len(helps) == 1 else "; ".join(f"{c.name}: {o.help}" for c, o in declared)
         )
-        kwargs: dict[str, Any] = {
-            "dest": name,
-            "default": None,
-            "help": text + _default_text(declared),
-        }
-        if option.type is bool:
-            kwargs["action"] = "store_true"
-        else:
-            kwargs["type"] = option.type
-            kwargs["choices"] = option.choices
-            kwargs["metavar"] = option.metavar
-            kwargs["action"] = "append" if option.repeat else "store"
-        group.add_argument(option.flag, **kwargs)
+        add_option(group, option, text + _default_text(declared))
+
+
+def add_option(group: Any, option: Option, help: str | None = None) -> None:
+    """The flag of one declared option (default ``None``: :meth:`Option.value` gives the
+    declared default once the value is checked); ``help`` defaults to the option's."""
+    kwargs: dict[str, Any] = {"dest": option.name, "default": None, "help": help or option.help}
+    if option.type is bool:
+        kwargs["action"] = "store_true"
+    else:
+        kwargs["type"] = option.type
+        kwargs["choices"] = option.choices
+        kwargs["metavar"] = option.metavar
+        kwargs["action"] = "append" if option.repeat else "store"
+    group.add_argument(option.flag, **kwargs)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

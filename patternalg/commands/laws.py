@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..algebra import Semantics
+from ..forms.base import Option
 from ..limits import MAX_EXAMPLES
 from .common import (
     add_format_option,
@@ -19,12 +20,23 @@ from .common import (
     print_json,
     private_hypothesis_home,
 )
+from .fit import add_option
 from .progress import progress
 
 if TYPE_CHECKING:  # the checker imports hypothesis: only the commands that check load it
     from ..laws import CheckResult, Law
 
 HEADERS = ("id", "law", "semantics", "status", "counterexample", "time")
+#: the search budget, declared and checked as the families' fit options are
+EXAMPLES = Option(
+    "examples",
+    100,
+    "counterexample search budget per law and semantics (default 100)",
+    type=int,
+    minimum=1,
+    maximum=MAX_EXAMPLES,
+    metavar="N",
+)
 
 
 def add_check_options(parser: argparse.ArgumentParser) -> None:
@@ -36,13 +48,7 @@ def add_check_options(parser: argparse.ArgumentParser) -> None:
         default="both",
         help="how pipe picks its bottleneck; 'both' checks each law under each (default)",
     )
-    parser.add_argument(
-        "--examples",
-        type=int,
-        default=100,
-        metavar="N",
-        help="counterexample search budget per law and semantics (default 100)",
-    )
+    add_option(parser, EXAMPLES)
     parser.add_argument(
         "--seed",
         type=int,
@@ -102,12 +108,7 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
     """Check ``laws`` as the options say, print the verdicts, return the exit status."""
     from ..laws import check, validate
 
-    if not 1 <= args.examples <= MAX_EXAMPLES:
-        from ..errors import EvaluationError
-
-        raise EvaluationError(
-            f"--examples must be between 1 and {MAX_EXAMPLES:,}, got {args.examples}"
-        )
+    args.examples = EXAMPLES.value(args.examples)
     private_hypothesis_home()
     library = load_library(args)
     for law in laws:  # unknown atoms are bad input: fail before any work

@@ -8,10 +8,34 @@ from dataclasses import asdict
 from typing import Any
 
 from ..errors import Location, PatternalgError
+from ..forms.base import Option
 from ..limits import MAX_TUNER_RUNS
 from .common import print_json
+from .fit import add_option
 from .predict import _one_or_all, add_performance_options
 from .progress import progress
+
+#: tune's numbers, declared and checked as the families' fit options are
+NUMBERS = (
+    Option("seed", 0, "seed of the first random run (default 0)", type=int, minimum=0),
+    Option(
+        "runs",
+        10,
+        "random runs averaged with --init random (default 10)",
+        type=int,
+        minimum=1,
+        maximum=MAX_TUNER_RUNS,
+        metavar="R",
+    ),
+    Option(
+        "max_threads",
+        None,
+        "choose among the table's counts up to N (default all)",
+        type=int,
+        minimum=1,
+        metavar="N",
+    ),
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,20 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="random|N,N,N",
         help="initial thread counts of OPreSca (default random)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first random run")
-    parser.add_argument(
-        "--runs",
-        type=int,
-        default=10,
-        metavar="R",
-        help="random runs averaged with --init random (default 10)",
-    )
-    parser.add_argument(
-        "--max-threads",
-        type=int,
-        metavar="N",
-        help="choose among the table's counts up to N (default all)",
-    )
+    for option in NUMBERS:
+        add_option(parser, option)
 
 
 def _init(text: str) -> list[int] | None:
@@ -74,8 +86,6 @@ def tune_workload(workload: Any, args: argparse.Namespace) -> dict[str, Any]:
         )
     better = workload.higher_is_better
     init = _init(args.init)
-    if not 1 <= args.runs <= MAX_TUNER_RUNS:
-        raise PatternalgError(f"--runs must be between 1 and {MAX_TUNER_RUNS:,}, got {args.runs:,}")
     seeds = [args.seed] if init is not None else [args.seed + i for i in range(args.runs)]
     try:
         runs = [run_opresca(table, better, init=init, seed=seed) for seed in seeds]
@@ -97,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     from ..forms.presca import read_performance
     from ..forms.presca.workloads import thread_column
 
+    for option in NUMBERS:  # before the file is read: each bound names its flag
+        setattr(args, option.name, option.value(getattr(args, option.name)))
     threads = thread_column(args.param)
     workloads = read_performance(args.file, args.metric, args.higher_is_better, threads)
     with progress(args, "tuning", "workloads") as bar:
