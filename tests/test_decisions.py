@@ -46,6 +46,21 @@ def test_sweep_agrees_with_the_value_at_each_point():
         result.values[0][0] = 0.0  # read-only arrays
 
 
+def test_sweep_says_where_a_model_has_no_value():
+    """x*log2(x) is undefined at x = 0: the cell was empty without a word, and a pipe's
+    bottleneck was named where it has no value."""
+    result = sweep(["qsort", "pipe(tpool_4(qsort), inc)"], [parse_axis("x=0..1000:5")])
+    assert math.isnan(result.values[1][0]) and result.bottlenecks[1].tolist()[:2] == [
+        None,
+        "tpool_4(qsort)",
+    ]
+    assert "qsort has no finite value at x = 0: its cell is empty" in result.notes
+    assert "pipe(tpool_4(qsort), inc) has no finite value at x = 0: its cell is empty" in (
+        result.notes
+    )
+    assert not any("no finite value" in n for n in sweep(["inc"], [parse_axis("x=0,1")]).notes)
+
+
 def test_sweep_two_symbols_and_formats():
     out = run_cli("sweep", "tpool_n(qsort)", "--over", "x=2,4", "--over", "n=1..3", "--format", "csv")
     lines = out.stdout.splitlines()

@@ -170,6 +170,29 @@ def sweep(
     )
 
 
+def undefined_note(
+    term: str, value: np.ndarray, grid: Mapping[str, np.ndarray]
+) -> tuple[str, ...]:
+    """A note naming the first grid point where ``term`` has no finite value (its cell is
+    left empty), if there is one.
+
+    >>> x = np.array([0.0, 1.0, 2.0])
+    >>> with np.errstate(all="ignore"):
+    ...     undefined_note("qsort", x * np.log2(x), {"x": x})
+    ('qsort has no finite value at x = 0: its cell is empty',)
+    >>> undefined_note("inc", 2 * x, {"x": x})
+    ()
+    """
+    bad = np.argwhere(~np.isfinite(value))
+    if not len(bad):
+        return ()
+    point = ", ".join(f"{name} = {axis[tuple(bad[0])]:g}" for name, axis in grid.items())
+    others = len(bad) - 1
+    more = "" if not others else f" and {others} other point{'s' if others > 1 else ''}"
+    cells = "its cell is" if len(bad) == 1 else "their cells are"
+    return (f"{term} has no finite value at {point}{more}: {cells} empty",)
+
+
 def tabulate(
     compiled: Sequence[Compiled],
     over: Sequence[Axis],
@@ -186,11 +209,13 @@ def tabulate(
         value.setflags(write=False)
         if c.has_pipe:
             names = np.array(c.stages, dtype=object)[c.bottleneck(grid)]
+            names[~np.isfinite(value)] = None  # no value, no bottleneck
         else:
             names = np.full(value.shape, None, dtype=object)
         names.setflags(write=False)
         values.append(value)
         stages.append(names)
+        notes = (*notes, *undefined_note(str(c.term), value, grid))
         if value.size and not np.all(np.isnan(value)):
             notes = (*notes, *negative_note(str(c.term), float(np.nanmin(value)), unit))
     return Sweep(
