@@ -552,6 +552,8 @@ def test_predict_is_fit_form_presca_with_its_predictions(tmp_path):
     )
     last = reports[0].record["predictions"][-1]
     assert last == {"p": 20, "value": pytest.approx(reports[0].fit.fitted.statistics["predicted"])}
+    html = reports[0]._repr_html_()  # a notebook shows the predictions under the model
+    assert html.count("<tr>") == 1 + 20 and "p &gt; 12: " in html and "Piecewise" not in html
 
 
 def test_predict_and_fit_form_presca_write_the_same_model_file(tmp_path, capsys):

@@ -9,6 +9,8 @@
 'vac: Rat12 on the first 4, checkpoint error 0.00%; predicted time at p=12: 17.5'
 >>> [row["p"] for row in report.record["predictions"]] == list(range(1, 13))
 True
+>>> report.header(), report.rows()[-1][0], round(report.rows()[-1][1], 4)
+(['p', 'time [ns]'], 12, 17.5)
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import numpy as np
 
 from ...arith import format_expr
 from ...callbacks import ProgressCallback
+from ...display import HtmlTable
 from ...model import AtomicModel
 from ..base import FitReport
 from .algorithm import CHECKPOINTS
@@ -33,9 +36,10 @@ __all__ = ["PredictionReport", "predict_file"]
 
 
 @dataclass(frozen=True)
-class PredictionReport:
+class PredictionReport(HtmlTable):
     """One workload's prediction: ``fit --form presca``'s report of it, its notes, the
-    line a person reads and the record ``predict --format json`` prints."""
+    line a person reads and the record ``predict --format json`` prints; a notebook shows
+    it as the table of predictions under the summary and the model range by range."""
 
     fit: FitReport
     notes: tuple[str, ...] = ()
@@ -80,6 +84,23 @@ class PredictionReport:
                 {"p": int(t), "value": float(v)} for t, v in zip(targets, values, strict=True)
             ],
         }
+
+
+    def header(self) -> list[str]:
+        """The thread count and the metric with its unit."""
+        return ["p", f"{self.fit.fitted.statistics['metric']} [{self.fit.unit}]"]
+
+    def rows(self) -> list[list[Any]]:
+        """One row per thread count 1..upto."""
+        return [[row["p"], row["value"]] for row in self.record["predictions"]]
+
+    def caption(self) -> str:
+        """The summary and the function of each range of p."""
+        return f"{self.summary}; {self.fit.fitted.describe()}"
+
+    def plot(self, ax: Any = None) -> Any:
+        """The measurements with the model over them and, dashed, up to ``upto``."""
+        return self.fit.plot(ax, extend_to=self.fit.fitted.statistics["upto"])
 
 
 def predict_file(
