@@ -36,7 +36,11 @@ def check_writable(path: str | Path) -> Path:
     """``path`` as a Path if a file can be written there (checked before long work), else a
     :class:`PatternalgError` naming what is wrong."""
     target = Path(path)
-    if target.is_dir() or str(path).endswith(os.sep):
+    try:
+        is_dir = target.is_dir()  # a name too long for the file system raises here
+    except OSError as exc:
+        raise PatternalgError(f"cannot write {path}: {exc.strerror}") from None
+    if is_dir or str(path).endswith(os.sep):
         raise PatternalgError(f"cannot write {path}: it is a directory; give a file name")
     parent = target.parent
     if not parent.is_dir():

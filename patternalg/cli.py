@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Sequence
 
 from . import __version__
-from .errors import PatternalgError
+from .errors import PatternalgError, reason
 from .limits import printable
 
 #: characters of an error message printed before its middle is elided (one visual line)
@@ -131,6 +131,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file the system refused where no reader or writer expected it
+        if args.debug:
+            raise
+        where = "" if exc.filename is None else f"{exc.filename}: "
+        message = printable(f"{where}{reason(exc)}", limit=MAX_MESSAGE)
+        print(f"patternalg {args.command}: error: {message}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -144,3 +144,17 @@ class FitError(PatternalgError, ValueError):
 
 class UnitError(PatternalgError, ValueError):
     """A unit that is not one, or units that cannot be combined (a time plus bytes)."""
+
+
+def reason(exc: BaseException) -> str:
+    """Why a file could not be read or written, without the file's name (the message
+    names it once, as its location): an ``OSError``'s ``strerror``, else its text.
+
+    >>> reason(FileNotFoundError(2, "No such file or directory", "m.toml"))
+    'No such file or directory'
+    >>> reason(UnicodeDecodeError("utf-8", b"\\xff", 0, 1, "invalid start byte"))
+    "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"
+    """
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc)

@@ -29,7 +29,7 @@ from typing import Any
 import sympy
 
 from .arith import format_expr
-from .errors import Location, ModelFileError, UnitError, UnknownAtomError
+from .errors import Location, ModelFileError, UnitError, UnknownAtomError, reason
 from .forms import form_class
 from .generated import checksum, literal_module, write_module
 from .limits import toml_nesting_problem
@@ -180,7 +180,7 @@ class ModelLibrary(Mapping[str, AtomicModel]):
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise ModelFileError(
-                f"cannot read model file: {exc}", location=Location(str(path))
+                f"cannot read model file: {reason(exc)}", location=Location(str(path))
             ) from None
         return cls.from_toml_text(text, str(path))
 

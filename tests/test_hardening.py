@@ -360,3 +360,28 @@ def test_pmnf_fits_recover_every_block_up_to_the_parameter_range() -> None:
     assert wrong(PARAMETER_RANGE[1] * steps) == 0
     assert wrong(PARAMETER_RANGE[0] * steps) == 0 and wrong(1e-50 * steps) == 0
     assert wrong(1e50 * steps) > 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["fit", "{long}.csv"],
+        ["predict", "{long}.csv"],
+        ["tune", "{long}.csv"],
+        ["plot", "--fit", "{long}.csv", "-o", "{dir}/a.svg"],
+        ["fit", "{ok}", "--out", "{long}.toml"],
+        ["plot", "--fit", "{ok}", "-o", "{long}.svg"],
+        ["eval", "qsort", "--models", "{long}.toml"],
+    ],
+)
+def test_a_file_name_the_system_refuses_is_a_one_line_error(argv, tmp_path: Path, capsys) -> None:
+    """A name longer than the file system allows (255 bytes) raised OSError from
+    Path.is_dir() before any reader or writer saw it: a traceback."""
+    ok = tmp_path / "ok.csv"
+    ok.write_text("p,time\n" + "".join(f"{k},{10 / k + 1}\n" for k in range(1, 9)))
+    long = str(tmp_path / ("w" * 300))
+    words = [w.format(long=long, ok=ok, dir=tmp_path) for w in argv]
+    assert main(words) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "File name too long" in err and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ok.csv"]  # nothing half-written

@@ -10,7 +10,7 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import PatternalgError
+from ..errors import PatternalgError, reason
 from ..json_values import finite_json
 from ..library import ModelLibrary
 from ..limits import printable
@@ -114,7 +114,7 @@ def read_text_argument(value: str, what: str) -> str:
             with open(value[1:], encoding="utf-8") as handle:
                 return handle.read()
         except (OSError, UnicodeDecodeError) as exc:
-            raise PatternalgError(f"cannot read {what} from {value[1:]}: {exc}") from None
+            raise PatternalgError(f"cannot read {what} from {value[1:]}: {reason(exc)}") from None
     return value
 
 

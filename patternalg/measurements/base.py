@@ -18,7 +18,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..errors import Location, MeasurementError
+from ..errors import Location, MeasurementError, reason
 from .model import Measurements, Series, where
 from .names import split_unit
 
@@ -54,7 +54,7 @@ def read_source(path: str | Path) -> tuple[str, str]:
         return name, Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise MeasurementError(
-            f"cannot read measurements: {exc}", location=Location(name)
+            f"cannot read measurements: {reason(exc)}", location=Location(name)
         ) from None
 
 

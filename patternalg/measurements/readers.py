@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..errors import Location, MeasurementError
@@ -89,7 +90,7 @@ def _directory_reader(path: str | Path, format: str | None) -> type[DirectoryRea
     """The reader of a directory format (a Cube set) if ``path`` is a directory or ``format``
     or its suffix names one; an error if such a format is given something else."""
     readers = {n: r for n, r in READERS.items() if issubclass(r, DirectoryReader)}
-    is_dir = str(path) != "-" and Path(path).is_dir()
+    is_dir = str(path) != "-" and os.path.isdir(path)  # False for a name the system refuses
     suffix = Path(str(path)).suffix.lower()
     chosen = readers.get(format or "") or next(
         (r for r in readers.values() if suffix in r.suffixes), None

@@ -121,7 +121,11 @@ def check_path(path: str | Path) -> tuple[Path, str]:
             f"{target}: cannot tell the picture format from the suffix "
             f"'{target.suffix or '(none)'}' (valid: .png, .svg, .pdf)"
         )
-    if target.is_dir():
+    try:
+        is_dir = target.is_dir()  # a name too long for the file system raises here
+    except OSError as exc:
+        raise PlotError(f"{target}: cannot write a picture there: {exc.strerror}") from None
+    if is_dir:
         raise PlotError(f"{target}: is a directory (give a file name ending in .{suffix})")
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
