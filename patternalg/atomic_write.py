@@ -32,10 +32,24 @@ from .errors import PatternalgError
 __all__ = ["write_text_atomic", "write_bytes_atomic", "atomic_writer", "check_writable"]
 
 
-def check_writable(path: str | Path) -> Path:
+def check_writable(path: str | Path, reading: str | Path | None = None) -> Path:
     """``path`` as a Path if a file can be written there (checked before long work), else a
-    :class:`PatternalgError` naming what is wrong."""
+    :class:`PatternalgError` naming what is wrong; ``reading`` is the command's input,
+    which the output must not replace.
+
+    >>> import os, tempfile
+    >>> data = os.path.join(tempfile.mkdtemp(), "m.csv")
+    >>> _ = open(data, "w").write("x,time\\n1,2\\n")
+    >>> check_writable(data, reading=data)
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.PatternalgError: cannot write ... it is the input being read; give the output another name
+    """
     target = Path(path)
+    if reading is not None and _same_file(target, reading):
+        raise PatternalgError(
+            f"cannot write {path}: it is the input being read; give the output another name"
+        )
     try:
         is_dir = target.is_dir()  # a name too long for the file system raises here
     except OSError as exc:
@@ -46,6 +60,14 @@ def check_writable(path: str | Path) -> Path:
     if not parent.is_dir():
         raise PatternalgError(f"cannot write {path}: the directory {parent} does not exist")
     return target
+
+
+def _same_file(path: Path, other: str | Path) -> bool:
+    """Whether ``path`` and ``other`` are one existing file (standard input is none)."""
+    try:
+        return str(other) != "-" and os.path.samefile(path, other)
+    except (OSError, ValueError):
+        return False  # either does not exist (or cannot be looked at): not the same file
 
 
 def write_text_atomic(path: str | Path, text: str, *, encoding: str = "utf-8") -> None:

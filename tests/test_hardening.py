@@ -385,3 +385,20 @@ def test_a_file_name_the_system_refuses_is_a_one_line_error(argv, tmp_path: Path
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "File name too long" in err and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ok.csv"]  # nothing half-written
+
+
+@pytest.mark.parametrize("command", [["fit"], ["fit", "--form", "presca"], ["predict"]])
+def test_the_output_never_replaces_the_input(command, tmp_path: Path, capsys) -> None:
+    """``fit m.csv --out m.csv`` replaced the measurements with the model file."""
+    data = tmp_path / "m.csv"
+    text = "p,time\n" + "".join(f"{k},{10 / k + 1}\n" for k in range(1, 9))
+    data.write_text(text)
+    (tmp_path / "alias.csv").symlink_to(data)
+    for out in (data, tmp_path / "alias.csv", tmp_path / "sub" / ".." / "m.csv"):
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        assert main([command[0], str(data), *command[1:], "--out", str(out)]) == 2
+        assert capsys.readouterr().err.endswith(
+            "it is the input being read; give the output another name\n"
+        )
+    assert data.read_text() == text
+    assert main([command[0], str(data), *command[1:], "--out", str(tmp_path / "m.toml")]) == 0

@@ -262,7 +262,7 @@ def run(args: argparse.Namespace) -> int:
     cls = fit_families()[args.form]
     options = family_options(cls, args)
     if args.out:
-        check_writable(args.out)  # before the work, not after it
+        check_writable(args.out, reading=args.file)  # before the work, not after it
 
     def summary(report: FitReport) -> str:
         record = report.record

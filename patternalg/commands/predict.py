@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     options = presca.options(**family_options(presca, args, skip=_OWN))  # checked as fit's
     del options["param"], options["better"]  # predict's own flags: --param, the direction
     if args.out:
-        check_writable(args.out)  # before the work, not after it
+        check_writable(args.out, reading=args.file)  # before the work, not after it
     with progress(args, "predicting", "workloads") as bar:
         reports = predict_file(
             args.file,
