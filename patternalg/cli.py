@@ -63,8 +63,17 @@ class _Parser(argparse.ArgumentParser):
             if word.startswith("--")
             for match in difflib.get_close_matches(word.partition("=")[0], flags, n=1, cutoff=0.75)
         ]
+        close += [
+            _ELSEWHERE[word]
+            for word in extras
+            if word in _ELSEWHERE and _ELSEWHERE[word].partition(" ")[0] in flags
+        ]
         hint = f"; did you mean {close[0]}?" if close else ""
         self.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+
+
+#: flags of one command that another spells otherwise (predict's and fit's direction)
+_ELSEWHERE = {"--higher-is-better": "--better higher", "--lower-is-better": "--better lower"}
 
 
 def build_parser(only: str | None = None, *, alone: bool = False) -> _Parser:

@@ -170,6 +170,11 @@ def test_the_main_help_lists_every_command_however_a_command_follows():
             "patternalg predict: error: unrecognized arguments: --modeler basic "
             "(see patternalg predict --help)",
         ),
+        (
+            ["fit", "t.csv", "--form", "presca", "--lower-is-better"],  # predict's spelling
+            "patternalg fit: error: unrecognized arguments: --lower-is-better; did you mean "
+            "--better lower? (see patternalg fit --help)",
+        ),
     ],
 )
 def test_a_word_the_command_does_not_take_is_its_error_with_the_closest_flag(args, line):

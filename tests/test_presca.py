@@ -556,6 +556,23 @@ def test_predict_is_fit_form_presca_with_its_predictions(tmp_path):
     assert html.count("<tr>") == 1 + 20 and "p &gt; 12: " in html and "Piecewise" not in html
 
 
+def test_predict_and_tune_take_fits_spelling_of_the_direction(tmp_path, capsys):
+    rows = "".join(f"{k},{40 * k / (1 + 0.03 * k)}\n" for k in range(1, 9))
+    path = _write(tmp_path, "ops.csv", "p,ops\n" + rows)
+    for command in ("predict", "tune"):
+        assert (
+            main([command, path, "--metric", "ops", "--better", "higher", "--format", "json"]) == 0
+        )
+        spelled = capsys.readouterr().out
+        assert (
+            main([command, path, "--metric", "ops", "--higher-is-better", "--format", "json"]) == 0
+        )
+        assert capsys.readouterr().out == spelled
+    with pytest.raises(SystemExit):
+        main(["predict", path, "--metric", "ops", "--better", "up"])
+    assert "argument --better: expected higher or lower, got 'up'" in capsys.readouterr().err
+
+
 def test_predict_and_fit_form_presca_write_the_same_model_file(tmp_path, capsys):
     rows = "".join(f"{k},{40 * k / (1 + 0.03 * k)}\n" for k in (1, 2, 4, 6, 8, 12))
     path = _write(tmp_path, "blackbox.csv", "cores,throughput\n" + rows)

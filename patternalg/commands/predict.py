@@ -51,7 +51,21 @@ def add_performance_options(parser: argparse.ArgumentParser) -> None:
         const=False,
         help="a lower value is better",
     )
+    direction.add_argument(
+        "--better",
+        dest="higher_is_better",
+        type=_higher,
+        metavar="higher|lower",
+        help="the same as fit --form presca says it",
+    )
     add_format_option(parser)
+
+
+def _higher(text: str) -> bool:
+    """``--better higher`` or ``--better lower``: whether a higher value is better."""
+    if text not in ("higher", "lower"):
+        raise argparse.ArgumentTypeError(f"expected higher or lower, got {text!r}")
+    return text == "higher"
 
 
 #: PreSca's fit options that ``predict`` takes its own way: ``--param`` and the direction
