@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import PatternalgError
+from .errors import PatternalgError, reason
 
 __all__ = ["write_text_atomic", "write_bytes_atomic", "atomic_writer", "check_writable"]
 
@@ -53,7 +53,7 @@ def check_writable(path: str | Path, reading: str | Path | None = None) -> Path:
     try:
         is_dir = target.is_dir()  # a name too long for the file system raises here
     except OSError as exc:
-        raise PatternalgError(f"cannot write {path}: {exc.strerror}") from None
+        raise PatternalgError(f"cannot write {path}: {reason(exc)}") from None
     if is_dir or str(path).endswith(os.sep):
         raise PatternalgError(f"cannot write {path}: it is a directory; give a file name")
     parent = target.parent
@@ -100,7 +100,7 @@ def atomic_writer(
     try:
         fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as exc:
-        raise PatternalgError(f"cannot write {path}: {exc.strerror}") from None
+        raise PatternalgError(f"cannot write {path}: {reason(exc)}") from None
     try:
         with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else encoding) as handle:
             yield handle
@@ -117,7 +117,7 @@ def atomic_writer(
         ) from None
     except OSError as exc:
         _remove(temp)
-        raise PatternalgError(f"cannot write {path}: {exc.strerror}; the file is unchanged") from None
+        raise PatternalgError(f"cannot write {path}: {reason(exc)}; the file is unchanged") from None
     except BaseException:
         _remove(temp)
         raise

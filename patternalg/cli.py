@@ -129,22 +129,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not args.debug:  # numpy's overflow notes are not the user's concern
                 warnings.simplefilter("ignore", RuntimeWarning)
             return int(importlib.import_module(args.module).run(args) or 0)
-    except PatternalgError as exc:
-        if args.debug:
-            raise
-        message = printable(str(exc), limit=MAX_MESSAGE)
-        print(f"patternalg {args.command}: error: {message}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("patternalg: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
-    except OSError as exc:  # a file the system refused where no reader or writer expected it
+    # an OSError: a file the system refused where no reader or writer expected it
+    except (PatternalgError, OSError) as exc:
         if args.debug:
             raise
-        where = "" if exc.filename is None else f"{exc.filename}: "
-        message = printable(f"{where}{reason(exc)}", limit=MAX_MESSAGE)
+        text = str(exc)
+        if isinstance(exc, OSError):
+            text = reason(exc) if exc.filename is None else f"{exc.filename}: {reason(exc)}"
+        message = printable(text, limit=MAX_MESSAGE)
         print(f"patternalg {args.command}: error: {message}", file=sys.stderr)
         return 2
 

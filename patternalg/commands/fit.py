@@ -98,6 +98,13 @@ def add_option(group: Any, option: Option, help: str | None = None) -> None:
     group.add_argument(option.flag, **kwargs)
 
 
+def check_options(args: argparse.Namespace, options: Iterable[Option]) -> None:
+    """Each option's value in ``args`` checked against its declaration (its default where
+    it was not given), in place: a command's own options, before any work."""
+    for option in options:
+        setattr(args, option.name, option.value(getattr(args, option.name)))
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "file",

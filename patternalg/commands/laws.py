@@ -20,7 +20,7 @@ from .common import (
     print_json,
     private_hypothesis_home,
 )
-from .fit import add_option
+from .fit import add_option, check_options
 from .progress import progress
 
 if TYPE_CHECKING:  # the checker imports hypothesis: only the commands that check load it
@@ -108,7 +108,7 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
     """Check ``laws`` as the options say, print the verdicts, return the exit status."""
     from ..laws import check, validate
 
-    args.examples = EXAMPLES.value(args.examples)
+    check_options(args, [EXAMPLES])
     private_hypothesis_home()
     library = load_library(args)
     for law in laws:  # unknown atoms are bad input: fail before any work

@@ -87,9 +87,8 @@ def _one_or_all(records: list[dict[str, Any]]) -> Any:
 def run(args: argparse.Namespace) -> int:
     from ..forms.presca import predict_file
 
-    presca = form_class("presca")
-    options = presca.options(**family_options(presca, args, skip=_OWN))  # checked as fit's
-    del options["param"], options["better"]  # predict's own flags: --param, the direction
+    # given as fit's options, checked by predict_file as fit's are
+    options = family_options(form_class("presca"), args, skip=_OWN)
     if args.out:
         check_writable(args.out, reading=args.file)  # before the work, not after it
     with progress(args, "predicting", "workloads") as bar:

@@ -11,7 +11,7 @@ from ..errors import Location, PatternalgError
 from ..forms.base import Option
 from ..limits import MAX_TUNER_RUNS
 from .common import print_json
-from .fit import add_option
+from .fit import add_option, check_options
 from .predict import _one_or_all, add_performance_options
 from .progress import progress
 
@@ -107,8 +107,7 @@ def run(args: argparse.Namespace) -> int:
     from ..forms.presca import read_performance
     from ..forms.presca.workloads import thread_column
 
-    for option in NUMBERS:  # before the file is read: each bound names its flag
-        setattr(args, option.name, option.value(getattr(args, option.name)))
+    check_options(args, NUMBERS)  # before the file is read
     threads = thread_column(args.param)
     workloads = read_performance(args.file, args.metric, args.higher_is_better, threads)
     with progress(args, "tuning", "workloads") as bar:

@@ -57,6 +57,8 @@ __all__ = [
     "check_keys",
     "AGGREGATIONS",
     "aggregate_option",
+    "series_of",
+    "atom_names_of",
 ]
 
 F = TypeVar("F", bound="Form")
@@ -552,7 +554,7 @@ class Form(ABC):
         checked = cls.options(**options)
         if hasattr(data, "series"):
             cls._prepare(data, checked)
-        return _series(data), checked
+        return series_of(data), checked
 
     @classmethod
     def _prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
@@ -597,7 +599,7 @@ class Form(ABC):
         """One :class:`FitReport` per series of ``data``; ``progress(done, total)`` if given."""
         series, checked = cls._fitting(data, options)
         models = cls._fit(series, checked, progress)
-        atoms = data.atoms() if hasattr(data, "atoms") else [s.atom for s in series]
+        atoms = atom_names_of(data, series)
         return cls._reports(series, models, atoms, checked, getattr(data, "unit", None))
 
     @classmethod
@@ -695,7 +697,13 @@ def _domain(domain: Domain) -> tuple[tuple[str, tuple[float, float]], ...]:
     return tuple(result)
 
 
-def _series(data: Any) -> list[Any]:
+def atom_names_of(data: Any, series: Sequence[Any]) -> Sequence[str]:
+    """The atom name of each of ``series`` (those of ``data``): ``Measurements`` names them
+    distinctly (:meth:`~patternalg.measurements.Measurements.atoms`), a series itself."""
+    return data.atoms() if hasattr(data, "atoms") else [s.atom for s in series]
+
+
+def series_of(data: Any) -> list[Any]:
     """The series of ``data``: one ``Series``, or every series of ``Measurements``."""
     if hasattr(data, "series"):
         return list(data.series)

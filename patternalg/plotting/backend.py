@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Any
 
 from ..atomic_write import write_bytes_atomic
-from ..errors import PatternalgError
+from ..errors import PatternalgError, reason
 
 __all__ = [
     "PlotError",
@@ -124,7 +124,7 @@ def check_path(path: str | Path) -> tuple[Path, str]:
     try:
         is_dir = target.is_dir()  # a name too long for the file system raises here
     except OSError as exc:
-        raise PlotError(f"{target}: cannot write a picture there: {exc.strerror}") from None
+        raise PlotError(f"{target}: cannot write a picture there: {reason(exc)}") from None
     if is_dir:
         raise PlotError(f"{target}: is a directory (give a file name ending in .{suffix})")
     directory = target.parent if str(target.parent) else Path(".")

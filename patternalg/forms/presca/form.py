@@ -18,7 +18,7 @@ import sympy
 
 from ...callbacks import ProgressCallback
 from ...limits import MAX_PREDICTED_THREADS
-from ..base import Form, Option, Parameter, unit_option
+from ..base import Form, Option, Parameter, atom_names_of, series_of, unit_option
 from .algorithm import CHECKPOINTS, Prediction, plan, target_count
 from .interpolation import INTERPOLATIONS
 from .model import KEYS, Piece, read_table
@@ -201,11 +201,10 @@ class Presca(Form):
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
         """Which column is p, and where Algorithm 1 uses fewer checkpoints."""
         checked = cls.options(**options)
-        series = list(getattr(data, "series", data))
-        atoms = data.atoms() if hasattr(data, "atoms") else [s.atom for s in series]
+        series = series_of(data)
         notes = (
             text
-            for s, atom in zip(series, atoms, strict=True)
+            for s, atom in zip(series, atom_names_of(data, series), strict=True)
             for text in cls.series_notes(s, atom, checked)
         )
         return list(dict.fromkeys(notes))

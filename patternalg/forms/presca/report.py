@@ -85,7 +85,6 @@ class PredictionReport(HtmlTable):
             ],
         }
 
-
     def header(self) -> list[str]:
         """The thread count and the metric with its unit."""
         return ["p", f"{self.fit.fitted.statistics['metric']} [{self.fit.unit}]"]
