@@ -1,7 +1,7 @@
 """``patternalg fit FILE --form FORM``: atomic models from measurements, one command for all forms.
 
-The flags of each family are built from its declared ``fit_options``
-(:class:`patternalg.forms.Option`); a flag that several families declare appears once.
+The flags of each family are built from its declared ``fit_options`` (``commands.flags``);
+a flag that several families declare appears once.
 """
 
 from __future__ import annotations
@@ -13,96 +13,20 @@ import shutil
 import sys
 import tempfile
 import textwrap
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..atomic_write import atomic_writer, check_writable
-from ..errors import FitError
-from ..forms import FORMS, Form, Option, form_class
+from ..forms import Form
 from ..forms.base import FitReport
 from ..quality import quality_line
 from ..toml_writer import table_text
 from .common import add_format_option, json_text, note
+from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
 
 #: how a Cube set's processes and threads become repetitions (``measurements.cube.SCALINGS``)
 SCALINGS = ("weak", "weak_threaded", "strong")
-
-
-def fit_families() -> dict[str, type[Form]]:
-    """The fittable families on the protocol, by name."""
-    classes = (form_class(name) for name in FORMS)
-    return {cls.name: cls for cls in classes if cls.fittable()}
-
-
-def fittable() -> tuple[str, ...]:
-    """The names ``--form`` accepts."""
-    return tuple(fit_families())
-
-
-def _default_text(owners: list[tuple[type[Form], Option]]) -> str:
-    texts = {
-        cls.name: option.default_text or str(option.default)
-        for cls, option in owners
-        if option.default_text or (option.default is not None and not option.repeat)
-    }
-    if not texts:
-        return ""
-    if len(set(texts.values())) == 1 and len(texts) == len(owners):
-        return f" (default {next(iter(texts.values()))})"
-    return " (default: " + "; ".join(f"{name}: {text}" for name, text in texts.items()) + ")"
-
-
-def add_family_options(
-    parser: argparse.ArgumentParser,
-    families: Iterable[type[Form]],
-    skip: frozenset[str] = frozenset(),
-    shared: Any = None,
-) -> None:
-    """One flag per declared option (but those named in ``skip``, which the command uses
-    otherwise); options several families share go in ``shared`` (a group; default: the
-    parser's main group), the others in a group per family (all in ``shared`` when there
-    is one family)."""
-    families = list(families)
-    owners: dict[str, list[tuple[type[Form], Option]]] = {}
-    for cls in families:
-        for option in cls.fit_options:
-            if option.name not in skip:
-                owners.setdefault(option.name, []).append((cls, option))
-    groups: dict[str, Any] = {}
-    for declared in owners.values():
-        cls, option = declared[0]
-        if len(declared) > 1 or len(families) == 1:
-            group: Any = parser if shared is None else shared
-        else:
-            title = f"{cls.name} ({(cls.__doc__ or '').splitlines()[0].rstrip('.')})"
-            group = groups.setdefault(cls.name, parser.add_argument_group(title))
-        helps = list(dict.fromkeys(o.help for _, o in declared))
-        text = (
-            helps[0] if len(helps) == 1 else "; ".join(f"{c.name}: {o.help}" for c, o in declared)
-        )
-        add_option(group, option, text + _default_text(declared))
-
-
-def add_option(group: Any, option: Option, help: str | None = None) -> None:
-    """The flag of one declared option (default ``None``: :meth:`Option.value` gives the
-    declared default once the value is checked); ``help`` defaults to the option's."""
-    kwargs: dict[str, Any] = {"dest": option.name, "default": None, "help": help or option.help}
-    if option.type is bool:
-        kwargs["action"] = "store_true"
-    else:
-        kwargs["type"] = option.type
-        kwargs["choices"] = option.choices
-        kwargs["metavar"] = option.metavar
-        kwargs["action"] = "append" if option.repeat else "store"
-    group.add_argument(option.flag, **kwargs)
-
-
-def check_options(args: argparse.Namespace, options: Iterable[Option]) -> None:
-    """Each option's value in ``args`` checked against its declaration (its default where
-    it was not given), in place: a command's own options, before any work."""
-    for option in options:
-        setattr(args, option.name, option.value(getattr(args, option.name)))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -134,28 +58,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     families = fit_families()
     add_family_options(parser, families.values())
-
-
-def family_options(
-    cls: type[Form], args: argparse.Namespace, skip: frozenset[str] = frozenset()
-) -> dict[str, Any]:
-    """The family's options given on the command line (but those in ``skip``, not added by
-    :func:`add_family_options`); a flag of another family is an error."""
-    declared = {option.name for option in cls.fit_options}
-    flags = {
-        option.name: option.flag
-        for f in fit_families().values()
-        for option in f.fit_options
-        if option.name not in skip
-    }
-    given = {name: getattr(args, name, None) for name in flags}
-    for name, value in given.items():
-        if value is not None and name not in declared:
-            valid = ", ".join(o.flag for o in cls.fit_options if o.name not in skip) or "none"
-            raise FitError(
-                f"{flags[name]} is not an option of --form {cls.name} (its options: {valid})"
-            )
-    return {name: value for name, value in given.items() if value is not None}
 
 
 class _Output:

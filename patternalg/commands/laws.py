@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..algebra import Semantics
-from ..forms.base import Option
 from ..limits import MAX_EXAMPLES
+from ..options import Option
 from .common import (
     add_format_option,
     add_library_options,
@@ -20,7 +20,7 @@ from .common import (
     print_json,
     private_hypothesis_home,
 )
-from .fit import add_option, check_options
+from .flags import add_option, check_options
 from .progress import progress
 
 if TYPE_CHECKING:  # the checker imports hypothesis: only the commands that check load it

@@ -21,7 +21,7 @@ from ..decisions.options import CURVE_POINTS, DEFAULT_RANGE, OBJECTIVES
 from ..errors import EvaluationError, PatternalgError
 from .common import add_model_options, load_library, unit_option
 from .decide import at, terms
-from .fit import add_family_options, family_options, fit_families, fittable
+from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
 
 _MODES = ("--fit", "--atoms", "--optimize", "--explore")

@@ -12,7 +12,7 @@ from ..atomic_write import check_writable
 from ..forms import form_class
 from ..library import ModelLibrary
 from .common import add_format_option, print_json, print_notes
-from .fit import add_family_options, family_options
+from .flags import add_family_options, family_options
 from .progress import progress
 
 

@@ -8,10 +8,10 @@ from dataclasses import asdict
 from typing import Any
 
 from ..errors import Location, PatternalgError
-from ..forms.base import Option
 from ..limits import MAX_TUNER_RUNS
+from ..options import Option
 from .common import print_json
-from .fit import add_option, check_options
+from .flags import add_option, check_options
 from .predict import _one_or_all, add_performance_options
 from .progress import progress
 

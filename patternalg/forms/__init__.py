@@ -19,7 +19,8 @@ import importlib
 from typing import Any
 
 from ..errors import ModelFileError
-from .base import FitReport, Form, Option, Parameter
+from ..options import Option
+from .base import FitReport, Form, Parameter
 
 __all__ = [
     "FORMS",

@@ -7,8 +7,9 @@ and sympy.stats' distributions). It declares
 * ``parameters``: :class:`Parameter` declarations (names, kinds, bounds, checks), which
   are also the keys of its model-file table;
 * ``inputs``: the symbols of its closed form, e.g. ``("x", "p")``;
-* ``fit_options``: :class:`Option` declarations of the keyword options of :meth:`Form.fit`
-  (defaults, choices, help; ``patternalg fit`` builds its flags from them);
+* ``fit_options``: :class:`~patternalg.options.Option` declarations of the keyword
+  options of :meth:`Form.fit` (defaults, choices, help; ``patternalg fit`` builds its
+  flags from them);
 * :meth:`Form._build` (the sympy closed form from the parameters' sympy values) and, if
   it can be fitted, :meth:`Form._fit`.
 
@@ -44,13 +45,13 @@ from ..callbacks import ProgressCallback
 from ..display import HtmlTable
 from ..errors import EvaluationError, FitError, ModelFileError, ParseError
 from ..model import COMMON_KEYS, AtomicModel, model_table
+from ..options import Option
 
 if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
     import numpy as np
 
 __all__ = [
     "Parameter",
-    "Option",
     "Form",
     "FitReport",
     "Domain",
@@ -155,63 +156,6 @@ def check_keys(
     for key in required:
         if key not in table:
             raise ModelFileError(f"{where}: missing key '{key}'")
-
-
-@dataclass(frozen=True)
-class Option:
-    """A keyword option of a family's :meth:`Form.fit`, declared once.
-
-    ``patternalg fit`` makes it the flag ``--NAME`` (``_`` written ``-``); ``repeat``
-    makes a list option given once per value.
-    """
-
-    name: str
-    default: Any
-    help: str
-    choices: tuple[Any, ...] | None = None
-    type: type = str
-    minimum: float | None = None
-    maximum: float | None = None
-    repeat: bool = False
-    metavar: str | None = None
-    cli: str | None = None
-    default_text: str | None = None
-
-    @property
-    def flag(self) -> str:
-        """The command-line flag: ``cli``, else ``--NAME`` with ``_`` written ``-``."""
-        return self.cli or "--" + self.name.replace("_", "-")
-
-    def value(self, raw: Any) -> Any:
-        """``raw`` checked against the declaration (a FitError naming the flag if not valid)."""
-        if raw is None:
-            return self.default
-        values = list(raw) if self.repeat else [raw]
-        for item in values:
-            if self.choices is not None and item not in self.choices:
-                valid = ", ".join(str(c) for c in self.choices)
-                raise FitError(f"unknown {self.name} '{item}' (valid: {valid})")
-            if not isinstance(item, self.type) or isinstance(item, bool) != (self.type is bool):
-                raise FitError(f"{self.flag} {item!r}: expected {self.type.__name__}")
-            if not self._within(item):
-                raise FitError(f"{self.flag} {item}: must be {self._bounds()}")
-        return tuple(values) if self.repeat else raw
-
-    def _within(self, item: Any) -> bool:
-        low, high = self.minimum, self.maximum
-        return (low is None or item >= low) and (high is None or item <= high)
-
-    def _bounds(self) -> str:
-        """The valid range in words: at least 1, at most 10, between 1 and 1,000,000."""
-        low, high = (None if b is None else _bound_text(b) for b in (self.minimum, self.maximum))
-        if low is not None and high is not None:
-            return f"between {low} and {high}"
-        return f"at least {low}" if high is None else f"at most {high}"
-
-
-def _bound_text(value: float) -> str:
-    """A bound as people write it: 1,000,000 and 0.5."""
-    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
 def unit_option() -> Option:

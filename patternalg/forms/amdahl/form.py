@@ -29,8 +29,9 @@ import sympy
 
 from ...bindings import as_value
 from ...errors import MeasurementError
+from ...options import Option
 from ...symbols import p, phi
-from ..base import Form, Option, Parameter, aggregate_option, unit_option
+from ..base import Form, Parameter, aggregate_option, unit_option
 
 __all__ = ["Amdahl", "ALPHA_METHODS", "amdahl_expr", "serial_fraction"]
 

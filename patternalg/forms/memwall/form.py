@@ -36,9 +36,10 @@ import sympy
 
 from ...bindings import as_value
 from ...limits import MAX_ANNEALING_ITERATIONS
+from ...options import Option
 from ...symbols import p, phi
 from ..amdahl.form import serial_fraction
-from ..base import Form, Option, Parameter, aggregate_option
+from ..base import Form, Parameter, aggregate_option
 
 __all__ = ["Memwall", "speedup_expr", "memwall_expr", "BOUNDS", "ITERATIONS"]
 

@@ -29,7 +29,8 @@ import sympy
 
 from ...callbacks import ProgressCallback
 from ...errors import FitError
-from ..base import Form, Option, Parameter, aggregate_option, unit_option
+from ...options import Option
+from ..base import Form, Parameter, aggregate_option, unit_option
 
 __all__ = ["PMNF", "MODELERS"]
 

@@ -18,7 +18,8 @@ import sympy
 
 from ...callbacks import ProgressCallback
 from ...limits import MAX_PREDICTED_THREADS
-from ..base import Form, Option, Parameter, atom_names_of, series_of, unit_option
+from ...options import Option
+from ..base import Form, Parameter, atom_names_of, series_of, unit_option
 from .algorithm import CHECKPOINTS, Prediction, plan, target_count
 from .interpolation import INTERPOLATIONS
 from .model import KEYS, Piece, read_table
