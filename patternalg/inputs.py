@@ -93,11 +93,12 @@ def check_times(ms: Measurements, *, allow_nonpositive: bool = False) -> list[st
 
     Metrics that are not times (speedup, ...) are not checked here.
     """
-    if ms.value_name.strip().lower() in NON_TIME_METRICS:
-        return []
     warnings = []
     for series in ms:
-        found = first_bad(series, series.metric or ms.value_name, lambda v: ~(v > 0))
+        name = series.metric or ms.value_name
+        if split_unit(name)[0].strip().lower() in NON_TIME_METRICS:
+            continue
+        found = first_bad(series, name, lambda v: ~(v > 0))
         if found is None:
             continue
         line, value = found

@@ -121,12 +121,18 @@ def test_csv_value_column_by_metric_and_kernel_named_after_the_file(
 ) -> None:
     text = "n,time,bytes\n1,5,50\n2,6,60\n2,7,70\n"
     path = write(tmp_path, "2d-fft.csv", text)
-    ms = read(path)
-    assert ms.parameters == ("n",) and summary(ms) == [("2d-fft", "bytes", [1, 2], [50, 65])]
-    assert summary(read(path, metric="time")) == [("2d-fft", "time", [1, 2], [5, 6.5])]
-    assert [s.atom for s in ms] == ["k_2d_fft"]  # the atom name of the file's name
+    ms = read(path)  # each column named like a value is a metric, as a text file's METRICs
+    assert ms.parameters == ("n",) and summary(ms) == [
+        ("2d-fft", "time", [1, 2], [5, 6.5]),
+        ("2d-fft", "bytes", [1, 2], [50, 65]),
+    ]
+    assert ms.atoms() == ("k_2d_fft_time", "k_2d_fft_bytes")
+    assert [s.lines for s in ms] == [((2,), (3, 4)), ((2,), (3, 4))]
+    time = read(path, metric="time")
+    assert summary(time) == [("2d-fft", "time", [1, 2], [5, 6.5])]
+    assert time.atoms() == ("k_2d_fft",)  # the atom name of the file's name
     monkeypatch.setattr("sys.stdin", io.StringIO(text))
-    assert [s.kernel for s in read("-")] == ["kernel"]  # standard input has no name
+    assert {s.kernel for s in read("-")} == {"kernel"}  # standard input has no name
     tagged = write(tmp_path, "t.csv", "kernel,metric,n,value\na,time,1,5\na,bytes,1,50\n")
     assert summary(read(tagged, metric="bytes")) == [("a", "bytes", [1], [50])]
     with pytest.raises(MeasurementError, match=r"no metric 'flops' \(the file has: bytes, time\)"):
@@ -300,6 +306,23 @@ def test_the_unit_is_read_from_the_value_columns_name(
 ) -> None:
     ms = read(write(tmp_path, "m.csv", f"{header}\n1,2\n2,3\n"))
     assert (ms.parameters, ms.value_name, ms.unit) == (("x",), value, unit)
+
+
+def test_each_metric_of_a_file_has_the_unit_its_name_states(tmp_path: Path) -> None:
+    """time_ms in a file of several metrics is in ms (it was fitted as ns), in CSV and text."""
+    csv = write(tmp_path, "m.csv", "x,time_ms,energy\n1,2,9\n2,4,9\n4,8,9\n")
+    text = write(
+        tmp_path,
+        "m.txt",
+        "PARAMETER x\nPOINTS 1 2 4\nREGION m\nMETRIC time_ms\nDATA 2\nDATA 4\nDATA 8\n"
+        "METRIC energy\nDATA 9\nDATA 9\nDATA 9\n",
+    )
+    for path in (csv, text):
+        reports = PMNF.fit_each(read(path))
+        assert [(r.atom, r.unit) for r in reports] == [
+            ("m_time_ms", "ms"),
+            ("m_energy", "dimensionless"),
+        ], path
 
 
 def test_the_value_column_is_recognised_by_name(tmp_path: Path) -> None:

@@ -256,7 +256,7 @@ def test_read_performance_directions_names_and_repeats(tmp_path):
             "p,ops\n1,1\n",
             {"metric": "ops"},
             "{path}: is a higher 'ops' better or worse? say --higher-is-better or --lower-is-better "
-            "(fit --form presca: --better higher|lower)",
+            "(fit --form presca: --better higher|lower), or --metric NAME for another value column",
         ),
         (
             "p,time\n1,1\n",
@@ -264,15 +264,23 @@ def test_read_performance_directions_names_and_repeats(tmp_path):
             "{path}: for column 'time' lower is better by definition",
         ),
         (
-            "p,time,throughput\n1,1,1\n",
+            "p,time,energy\n1,1,1\n",
             {},
-            "{path}: value column: several (time, throughput); choose one (name it time, "
-            "throughput or speedup, or pass --metric NAME)",
+            "{path}: is a higher 'energy' better or worse? say --higher-is-better or "
+            "--lower-is-better (fit --form presca: --better higher|lower), or --metric NAME for "
+            "another value column",
         ),
         (
-            "p,ops\n1,1\n",
+            "p,cycles\n1,1\n",
             {},
-            "{path}: value column: none (name it time, throughput or speedup, or pass --metric NAME)",
+            "{path}: is a higher 'cycles' better or worse? say --higher-is-better or "
+            "--lower-is-better (fit --form presca: --better higher|lower), or --metric NAME for "
+            "another value column",
+        ),
+        (
+            "p,time,throughput\n1,1,1\n",
+            {"higher_is_better": True},
+            "{path}: for column 'time' lower is better by definition",
         ),
         (
             "p,time\n1,4\n2,0\n",
@@ -512,6 +520,28 @@ def test_fit_command_with_form_presca_and_several_workloads(tmp_path, capsys):
     assert all("checkpoint error" in line and "at p=16: " in line for line in lines)
     assert main(["predict", path, "--upto", "16", "--format", "json"]) == 0
     assert isinstance(json.loads(capsys.readouterr().out), list)
+
+
+def test_each_value_column_is_a_workload_read_the_same_by_fit_and_predict(tmp_path, capsys):
+    """A file with a time and a throughput column holds two workloads of its kernel, each
+    with its direction, under fit --form presca and predict alike; --metric keeps one."""
+    rows = "".join(f"{k},{100 / k + 5},{k / (1 + 0.05 * k)}\n" for k in range(1, 9))
+    path = _write(tmp_path, "runs.csv", "p,runtime_ms,throughput\n" + rows)
+    time, rate = read_performance(path)
+    assert (time.name, time.higher_is_better, time.unit) == ("runs_runtime_ms", False, "ms")
+    assert (rate.name, rate.higher_is_better, rate.unit) == ("runs_throughput", True, None)
+    assert main(["fit", path, "--form", "presca", "--format", "json"]) == 0
+    fitted = json.loads(capsys.readouterr().out)
+    assert main(["predict", path, "--format", "json"]) == 0
+    predicted = json.loads(capsys.readouterr().out)
+    assert [(r["atom"], r["unit"]) for r in fitted] == [
+        ("runs_runtime_ms", "ms"),
+        ("runs_throughput", "dimensionless"),
+    ]
+    assert [r["workload"] for r in predicted] == ["runs_runtime_ms", "runs_throughput"]
+    assert [r["model"] for r in predicted] == [r["model"] for r in fitted]
+    assert main(["predict", path, "--metric", "throughput", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["workload"] == "runs"  # one: an object
 
 
 def test_presca_is_fitted_through_the_form_protocol(tmp_path):

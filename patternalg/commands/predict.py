@@ -33,7 +33,7 @@ def add_performance_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--metric",
         metavar="NAME",
-        help="the value column (default: the one of time, throughput, speedup)",
+        help="the value column (default: each column named like a value, a workload each)",
     )
     direction = parser.add_mutually_exclusive_group()
     direction.add_argument(

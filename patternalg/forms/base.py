@@ -572,11 +572,16 @@ class Form(ABC):
 
     @classmethod
     def _unit(cls, series: Any, options: Mapping[str, Any], column_unit: str | None = None) -> str:
-        """The unit of a model fitted to ``series``: ``--unit`` or the value column's
-        (``time_ms``), checked (:func:`patternalg.units.measured_unit`)."""
+        """The unit of a model fitted to ``series``: ``--unit``, else the value column's
+        (``time_ms``), else the one its metric's name states (an Extra-P ``METRIC time_ms``,
+        one of several value columns), else ns for a time and ``dimensionless`` for a
+        throughput or a speed-up; checked (:func:`patternalg.units.measured_unit`)."""
+        from ..measurements.names import split_unit
         from ..units import measured_unit
 
-        return measured_unit(series.metric, column_unit, options.get("unit"), series.path)
+        metric, stated = split_unit(series.metric) if series.metric else ("", None)
+        unit = column_unit if column_unit is not None else stated
+        return measured_unit(metric.lower(), unit, options.get("unit"), series.path)
 
     @classmethod
     def _source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:

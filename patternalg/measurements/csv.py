@@ -5,14 +5,19 @@ Without a ``kernel`` column the file holds one kernel, named after the file
 
 The delimiter is the header's comma, semicolon or tab (the most frequent), else runs of
 blanks. The value column is the one ``value`` names (or the first present of several names
-it lists, or the one it chooses), or ``metric`` names, else the last column
-whose name says it is a measured value (:func:`~patternalg.measurements.names.is_value_name`:
-``time``, ``runtime[s]``, ``speedup`` ...), else the last column. The parameters are all
-other numeric columns except those named like values.
+it lists, or the one it chooses), or ``metric`` names. Otherwise every column whose name
+says it is a measured value (:func:`~patternalg.measurements.names.is_value_name`: ``time``,
+``runtime[s]``, ``speedup`` ...) is one metric of each kernel, as an Extra-P file's
+``METRIC`` lines are (a file with a ``metric`` column has one value column: the last so
+named); a file with no such column has its last column as the value. The parameters are
+all other numeric columns except those named like values.
 
 >>> ms = CsvReader.read("m.csv", "time_ms;size\\n1.5;8\\n2.5;8\\n3.5;16\\n")
 >>> ms.parameters, ms.value_name, ms.unit, ms.series[0].values[0].tolist(), ms.series[0].lines
 (('size',), 'time_ms', 'ms', [1.5, 2.5], ((2, 3), (4,)))
+>>> ms = CsvReader.read("fft.csv", "n,time,energy\\n8,1.5,20\\n16,3.5,41\\n")
+>>> [(s.kernel, s.metric, s.aggregate().tolist()) for s in ms], ms.atoms()
+([('fft', 'time', [1.5, 3.5]), ('fft', 'energy', [20.0, 41.0])], ('fft_time', 'fft_energy'))
 """
 
 from __future__ import annotations
@@ -54,9 +59,11 @@ def _split(lines: Sequence[str], sep: str | None) -> list[list[str]]:
     return list(csv.reader(lines, delimiter=sep))
 
 
-def _value_column(
+def _value_columns(
     path: str, line: int, numeric: tuple[str, ...], metric: str | None, value: ValueChoice
-) -> str | None:
+) -> tuple[str, ...]:
+    """The value columns: the one ``value`` or ``metric`` chooses, else every column named
+    like a value, else the last column."""
     if callable(value):
         value = value(numeric)
     if value is not None:
@@ -76,11 +83,10 @@ def _value_column(
                 + f"; found only: {', '.join(numeric) or 'nothing'}",
                 location=Location(path, line),
             )
-        return present[0]
+        return (present[0],)
     if metric is not None and metric.strip().lower() in numeric[1:]:
-        return metric.strip().lower()
-    named = [c for c in numeric if is_value_name(c)] or list(numeric)
-    return named[-1] if named else None
+        return (metric.strip().lower(),)
+    return tuple(c for c in numeric if is_value_name(c)) or numeric[-1:]
 
 
 def file_kernel(path: str) -> str:
@@ -147,12 +153,11 @@ class CsvReader(Reader):
                 f"column '{dup}' appears twice in the header", location=Location(path, header_line)
             )
         numeric = tuple(h for h in header if h not in TEXT_COLUMNS)
-        if "metric" in header:
-            metric_value = _value_column(path, header_line, numeric, None, value)
-        else:
-            metric_value = _value_column(path, header_line, numeric, metric, value)
-        parameters = [c for c in numeric if c != metric_value and not is_value_name(c)]
-        if metric_value is None or not parameters:
+        long = "metric" in header  # one value column, its metric named on each row
+        columns = _value_columns(path, header_line, numeric, None if long else metric, value)
+        columns = columns[-1:] if long else columns
+        parameters = [c for c in numeric if c not in columns and not is_value_name(c)]
+        if not columns or not parameters:
             if len(header) > 1:
                 found = f"columns separated by {_DELIMITERS.get(sep or '', 'blanks')}"
             else:
@@ -179,10 +184,17 @@ class CsvReader(Reader):
             raise MeasurementError(
                 "column 'kernel' is empty", location=Location(path, lines[kernels.index("")])
             )
-        metrics = _texts(body, index.get("metric"), metric_value)
         points = np.column_stack([_cells(body, lines, index[c], c, path) for c in parameters])
-        values = _cells(body, lines, index[metric_value], metric_value, path)
+        values = np.column_stack([_cells(body, lines, index[c], c, path) for c in columns])
         collector = Collector(path, parameters)
-        collector.add_rows(zip(kernels, metrics, strict=True), points, values, lines)
-        unit = split_unit(written[index[metric_value]])[1]
-        return collector.result(cls.name, metric_value, header, header_line, unit=unit)
+        if long:
+            metrics = _texts(body, index["metric"], "")
+            collector.add_rows(zip(kernels, metrics, strict=True), points, values[:, 0], lines)
+        else:  # row by row, each value column a metric: the series of a kernel stay together
+            keys = ((kernel, column) for kernel in kernels for column in columns)
+            repeated = [line for line in lines for _ in columns]
+            collector.add_rows(keys, np.repeat(points, len(columns), 0), values.ravel(), repeated)
+        if len(columns) > 1:  # each series' metric names its column (and unit)
+            return collector.result(cls.name, "value", header, header_line)
+        unit = split_unit(written[index[columns[0]]])[1]
+        return collector.result(cls.name, columns[0], header, header_line, unit=unit)

@@ -14,15 +14,14 @@ from collections.abc import Iterable
 from ..model import valid_atom_name
 from ..syntax import RESERVED_PREFIXES, RESERVED_WORDS
 
-__all__ = ["atom_name", "atom_names", "split_unit", "is_value_name", "VALUE_NAMES"]
+__all__ = ["atom_name", "atom_names", "split_unit", "is_value_name", "VALUE_NAMES", "TIME_NAMES"]
 
+#: column names (without a unit) that hold measured times
+TIME_NAMES = frozenset({"time", "runtime", "t", "duration", "elapsed", "walltime", "wall_time"})
 #: column names (without a unit) that hold measured values, never parameters
-VALUE_NAMES = frozenset(
-    {
-        "time", "runtime", "t", "value", "duration", "elapsed", "walltime", "wall_time",
-        "speedup", "throughput", "ops", "bytes", "flops", "energy", "performance",
-    }
-)  # fmt: skip
+VALUE_NAMES = TIME_NAMES | {
+    "value", "speedup", "throughput", "ops", "bytes", "flops", "energy", "performance",
+}  # fmt: skip
 _TIME_UNITS = {"ns": "ns", "us": "us", "µs": "us", "ms": "ms", "s": "s", "sec": "s", "min": "min"}
 _BRACKETED = re.compile(r"(?P<base>.*?)\s*[\[(]\s*(?P<unit>[^\[\]()]+?)\s*[\])]")
 _SUFFIXED = re.compile(r"(?P<base>.+?)_(?P<unit>[a-zµ]+)")

@@ -134,7 +134,8 @@ class Presca(Form):
         threads = thread_column(options["param"] or ())
         models = []
         for done, s in enumerate(series, start=1):
-            better = cls._higher_is_better(s.metric, options["better"], s.path)
+            stated = options["better"]
+            better = direction(s.metric, None if stated is None else stated == "higher", s.path)
             measured = workload(s, threads, better, s.atom)
             upto = target_count(options["upto"], measured.p)
             result = measured.predict(
@@ -179,24 +180,6 @@ class Presca(Form):
         return (
             f"PreSca (paper 004) on {count} measurements of {series.path}, kernel '{series.kernel}'"
         )
-
-    @staticmethod
-    def _higher_is_better(metric: str, better: str | None, path: str) -> bool:
-        """From ``--better``, else from the metric's name without its unit (time_ms: lower)."""
-        from ...measurements.names import split_unit
-
-        name = split_unit(metric)[0].lower()
-        return direction(name, None if better is None else better == "higher", path)
-
-    @classmethod
-    def _unit(cls, series: Any, options: Mapping[str, Any], column_unit: str | None = None) -> str:
-        """The value column's unit, else ``ns`` for a time and ``dimensionless`` for a
-        throughput or a speed-up (:func:`patternalg.units.measured_unit`)."""
-        from ...measurements.names import split_unit
-        from ...units import measured_unit
-
-        metric = split_unit(series.metric)[0].lower()
-        return measured_unit(metric, column_unit, options.get("unit"), series.path)
 
     @classmethod
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:

@@ -118,7 +118,7 @@ def predict_file(
 
     The workloads are fitted by :meth:`Presca.fit_each` with ``fit --form presca``'s
     options; the file is read as :func:`~.workloads.read_performance` reads it (``metric``
-    or the one of time, throughput, speedup). ``param`` names the thread column
+    or each column named like a value). ``param`` names the thread column
     (``NAME=p``); ``upto`` defaults to twice the highest measured thread count of each
     workload; ``progress(done, total)`` is called after each.
     """

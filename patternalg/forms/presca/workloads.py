@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,7 +10,7 @@ import numpy as np
 
 from ...errors import FitError, Location, MeasurementError
 from ...measurements.model import Measurements, Series
-from ...measurements.names import split_unit
+from ...measurements.names import TIME_NAMES, split_unit
 from .algorithm import CHECKPOINTS, Prediction, predict
 
 __all__ = [
@@ -23,8 +23,8 @@ __all__ = [
     "read_measurements",
 ]
 
-#: metric names whose direction is known: True = higher is better
-KNOWN_METRICS = {"time": False, "throughput": True, "speedup": True}
+#: metric names (without a unit) whose direction is known: True = higher is better
+KNOWN_METRICS = {**dict.fromkeys(TIME_NAMES, False), "throughput": True, "speedup": True}
 
 
 @dataclass(frozen=True)
@@ -77,12 +77,16 @@ class Workload:
 
 
 def direction(metric: str, higher_is_better: bool | None, where: str) -> bool:
-    """Whether a higher ``metric`` is better: known for time, throughput and speedup.
+    """Whether a higher ``metric`` is better: known for a time (``time``, ``runtime[s]``,
+    ``time_ms``, ...: lower), a throughput and a speed-up (higher); else as given.
 
-    >>> direction("throughput", None, "f.csv"), direction("ops", False, "f.csv")
+    >>> direction("throughput", None, "f.csv"), direction("runtime[s]", None, "f.csv")
     (True, False)
+    >>> direction("ops", False, "f.csv")
+    False
     """
-    known = KNOWN_METRICS.get(metric)
+    name = split_unit(metric)[0].lower()
+    known = KNOWN_METRICS.get(name)
     if known is not None and higher_is_better is not None and known != higher_is_better:
         better = "higher" if known else "lower"
         raise MeasurementError(f"{where}: for column '{metric}' {better} is better by definition")
@@ -91,7 +95,8 @@ def direction(metric: str, higher_is_better: bool | None, where: str) -> bool:
     if higher_is_better is None:
         raise MeasurementError(
             f"{where}: is a higher '{metric}' better or worse? "
-            "say --higher-is-better or --lower-is-better (fit --form presca: --better higher|lower)"
+            "say --higher-is-better or --lower-is-better (fit --form presca: --better higher|lower), "
+            "or --metric NAME for another value column"
         )
     return higher_is_better
 
@@ -116,28 +121,6 @@ def thread_column(options: Sequence[str]) -> str | None:
             f"say --param {name.strip() or 'NAME'}=p"
         )
     return name.strip().lower()
-
-
-def _value_chooser(path: str, metric: str | None) -> Callable[[tuple[str, ...]], str]:
-    """The value column: ``metric`` if given, else the one of time, throughput, speedup."""
-
-    def choose(numeric: tuple[str, ...]) -> str:
-        if metric is not None:
-            if metric not in numeric:
-                raise MeasurementError(
-                    f"{path}: missing column '{metric}' (the header has: {', '.join(numeric)})"
-                )
-            return metric
-        present = [c for c in numeric if split_unit(c)[0].lower() in KNOWN_METRICS]
-        if len(present) != 1:
-            found = f"several ({', '.join(present)}); choose one" if present else "none"
-            raise MeasurementError(
-                f"{path}: value column: {found} (name it time, throughput or speedup, "
-                "or pass --metric NAME)"
-            )
-        return present[0]
-
-    return choose
 
 
 def workload(
@@ -177,9 +160,10 @@ def read_performance(
     """Workloads from a CSV with a thread column and a value column (``kernel`` optional).
 
     The thread column is ``threads`` if given, else ``p`` if the file has one, else the
-    file's first parameter column. The value column is ``time`` (lower is better),
-    ``throughput`` or ``speedup`` (higher is better), or ``metric`` with an explicit
-    ``higher_is_better``. Thread counts must be positive whole numbers, values positive;
+    file's first parameter column. Each value column (as the CSV reader finds them:
+    ``metric``, else every column named like a value) is a workload of each kernel, lower
+    is better for a time (``time``, ``runtime``, ``time_ms``, ...), higher for ``throughput``
+    and ``speedup``; any other needs ``higher_is_better``. Thread counts must be positive whole numbers, values positive;
     repeated thread counts are averaged (repeated runs, as the paper averages 10 runs).
 
     >>> import tempfile, os
@@ -192,23 +176,24 @@ def read_performance(
     [('cores', {1: 10.0, 2: 19.0})]
     """
     data = read_measurements(path, metric, threads)
-    better = direction(split_unit(data.value_name)[0].lower(), higher_is_better, data.path)
-    return [
-        workload(series, threads, better, atom, data.unit)
-        for series, atom in zip(data, data.atoms(), strict=True)
-    ]
+    workloads = []
+    for series, atom in zip(data, data.atoms(), strict=True):
+        better = direction(series.metric, higher_is_better, data.path)
+        unit = data.unit if data.unit is not None else split_unit(series.metric)[1]
+        workloads.append(workload(series, threads, better, atom, unit))
+    return workloads
 
 
 def read_measurements(
     path: str | Path, metric: str | None = None, threads: str | None = None
 ) -> Measurements:
-    """The measurements of :func:`read_performance` (a CSV file; its value column chosen
-    and its thread column checked as there), for fitting through the form protocol."""
+    """The measurements of :func:`read_performance`: a CSV file, its thread column checked
+    as there, for fitting through the form protocol."""
     from ...measurements import read
     from ...measurements.checks import require_columns
 
     metric = None if metric is None else metric.strip().lower()
-    data = read(path, "csv", value=_value_chooser(str(path), metric))
+    data = read(path, "csv", metric=metric)
     if threads is not None:
         require_columns(data, [[threads]])
     return data
