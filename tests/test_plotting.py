@@ -100,3 +100,16 @@ def test_a_picture_gets_the_usual_file_mode(tmp_path) -> None:
     finally:
         os.umask(umask)
     assert path.stat().st_mode & 0o777 == 0o644
+
+
+def test_each_metric_of_a_fit_names_its_own_axis(tmp_path) -> None:
+    """A file of several metrics: each panel's y axis says what it shows, in its unit."""
+    from patternalg.forms import PMNF
+    from patternalg.measurements import read
+    from patternalg.plotting.results import plot_fit_reports
+
+    path = tmp_path / "m.csv"
+    path.write_text("x,time_ms,energy\n1,2,9\n2,4,12\n4,8,15\n8,16,18\n")
+    figure = plot_fit_reports(PMNF.fit_each(read(path)))
+    assert [ax.get_ylabel() for ax in figure.axes] == ["time [ms]", "energy [dimensionless]"]
+    pyplot().close(figure)

@@ -24,13 +24,16 @@ def plot_fit(
     extend_to: float | None = None,
     symbol: str = "x",
     unit: str = "ns",
+    quantity: str = "",
     ax: Any = None,
 ) -> Any:
     """Draw one kernel's measurements and its model; returns the matplotlib axes.
 
     ``points`` are the measured values of ``symbol``; ``repetitions[i]`` the measurements
     at ``points[i]``; ``model`` maps an array of the symbol to predicted values;
-    ``extend_to`` draws the model on (dashed, as an extrapolation) up to that value.
+    ``extend_to`` draws the model on (dashed, as an extrapolation) up to that value;
+    ``quantity`` names the values on the y axis (``energy [J]``; default ``time`` for a
+    unit of time, else ``value``).
     """
     if ax is None:
         _, (ax,) = new_axes(1)
@@ -61,7 +64,7 @@ def plot_fit(
         ax.set_yscale("log")
     ax.set_title(title)
     ax.set_xlabel(symbol)
-    ax.set_ylabel(value_label(unit, "value"))
+    ax.set_ylabel(f"{quantity} [{unit}]" if quantity and unit else value_label(unit, "value"))
     ax.legend(loc="upper left", fontsize=8)
     return ax
 
