@@ -218,6 +218,18 @@ LINE_ERRORS = [
     ),
     ("m.csv", "kernel,x,time\nsort,1,fast\n", r"m.csv:2: column 'time': 'fast' is not a number"),
     ("m.csv", "kernel,x\nsort,1\n", r"m.csv:1: need a parameter column and a value column"),
+    (
+        "m.csv",
+        "x;time\n1;10,5\n",
+        r"m.csv:2: column 'time': '10,5' is not a number \(write a decimal point and no "
+        r"thousands separator: 10.5, 1000\)$",
+    ),
+    (
+        "m.csv",
+        "x;time\n1;2.5\n2;1,250.5\n",
+        r"m.csv:3: column 'time': '1,250.5' is not a number \(",
+    ),
+    ("m.csv", "x;time\n1;ten\n", r"m.csv:2: column 'time': 'ten' is not a number$"),
 ]
 
 

@@ -10,6 +10,7 @@ patternalg.errors.MeasurementError: m.txt:3: 1e999 overflows a float (largest: 1
 from __future__ import annotations
 
 import math
+import re
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
@@ -84,6 +85,10 @@ def numbers(words: Sequence[str], path: str, line: int = 0) -> list[float]:
     return [number(w, path, line) for w in words]
 
 
+#: a number with a decimal comma or thousands separators, as many spreadsheets export it
+_COMMA_NUMBER = re.compile(r"[+-]?\d{1,3}(?:[,.']\d{3})*(?:[,.]\d+)?|[+-]?\d+,\d+")
+
+
 def _not_a_number(text: object, at: Location, column: str) -> MeasurementError:
     """Why ``text`` (in ``column``, if named) is not a finite float, as an error located ``at``."""
     if isinstance(text, bool) or not isinstance(text, int | float | str):
@@ -94,7 +99,12 @@ def _not_a_number(text: object, at: Location, column: str) -> MeasurementError:
     try:
         float(text)
     except ValueError:
-        return MeasurementError(f"{column}{shown!r} is not a number", location=at)
+        point = (
+            " (write a decimal point and no thousands separator: 10.5, 1000)"
+            if _COMMA_NUMBER.fullmatch(str(shown))
+            else ""
+        )
+        return MeasurementError(f"{column}{shown!r} is not a number{point}", location=at)
     except OverflowError:
         return MeasurementError(
             f"{column}a number overflows a float (largest: 1.8e308)", location=at
