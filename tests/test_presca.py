@@ -455,8 +455,17 @@ def test_predict_command_errors_are_one_line(tmp_path, capsys):
     assert main(["predict", path, "--upto", "6"]) == 2
     err = capsys.readouterr().err
     assert err == (
-        "patternalg predict: error: extrapolation needs at least 4 measurements "
-        "(1 checkpoint and a subset of 3 to fit), got 3\n"
+        f"patternalg predict: error: {path}:2: kernel 'few', metric 'time': extrapolation needs "
+        "at least 4 measurements (1 checkpoint and a subset of 3 to fit), got 3; to predict up "
+        "to p = 6, measure more thread counts, or stay within the measured range with --upto 3\n"
+    )
+    assert main(["predict", path, "--upto", "3"]) == 0  # as the error says
+    capsys.readouterr()
+    one = _write(tmp_path, "one.csv", "p,time\n1,10\n")  # no --upto would do: no hint
+    assert main(["fit", one, "--form", "presca"]) == 2
+    assert capsys.readouterr().err == (
+        f"patternalg fit: error: {one}:2: kernel 'one', metric 'time': PreSca needs at least 2 "
+        "measurements, got 1\n"
     )
     # the options are PreSca's fit options, checked as fit --form presca checks them
     assert main(["predict", path, "--upto", "3", "--checkpoints", "0"]) == 2

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import sympy
 
 from ...callbacks import ProgressCallback
+from ...errors import FitError
 from ...limits import MAX_PREDICTED_THREADS
 from ...options import Option
 from ..base import Form, Parameter, atom_names_of, series_of, unit_option
@@ -138,9 +139,19 @@ class Presca(Form):
             better = direction(s.metric, None if stated is None else stated == "higher", s.path)
             measured = workload(s, threads, better, s.atom)
             upto = target_count(options["upto"], measured.p)
-            result = measured.predict(
-                upto, checkpoints=options["checkpoints"], interpolation=options["interpolate"]
-            )
+            try:
+                result = measured.predict(
+                    upto, checkpoints=options["checkpoints"], interpolation=options["interpolate"]
+                )
+            except FitError as error:  # too few measurements: say where, and what would do
+                within = int(max(measured.p))
+                hint = (
+                    f"; to predict up to p = {upto}, measure more thread counts, or stay "
+                    f"within the measured range with --upto {within}"
+                    if upto > within and len(measured.p) > 1  # one point interpolates nothing
+                    else ""
+                )
+                raise FitError(f"{s.location()}: {s.label}: {error}{hint}") from None
             models.append(cls.from_prediction(result, measured.p, measured.metric, upto))
             if progress is not None:
                 progress(done, len(series))
