@@ -274,3 +274,19 @@ def test_pipe_of_a_memwall_atom_and_a_time_stays_undecided() -> None:
     assert isinstance(result, sympy.Max)
     assert set(result.args) == {lib["parsec_canneal"].expr, lib["nop"].expr}
     assert evaluate(term, lib) == result
+
+
+def test_too_few_points_for_four_parameters_get_a_note(tmp_path, capsys) -> None:
+    """Three (p, phi) points fit f, k, m1, m2 exactly in many ways: the fit says so; five don't."""
+    rows = "".join(f"{c},1,{10 / c + 2}\n" for c in (1, 2, 4, 8, 16))
+    few = tmp_path / "few.csv"
+    few.write_text("p,phi,time\n" + "".join(rows.splitlines(keepends=True)[:3]))
+    assert main(["fit", str(few), "--form", "memwall", "--iterations", "200"]) == 0
+    assert capsys.readouterr().err == (
+        "note: few: 3 measured points for the 4 parameters f, k, m1, m2: the data do not "
+        "determine the model (measure more (p, phi) points)\n"
+    )
+    enough = tmp_path / "enough.csv"
+    enough.write_text("p,phi,time\n" + rows)
+    assert main(["fit", str(enough), "--form", "memwall", "--iterations", "200"]) == 0
+    assert capsys.readouterr().err == ""

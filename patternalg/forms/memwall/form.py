@@ -39,7 +39,7 @@ from ...limits import MAX_ANNEALING_ITERATIONS
 from ...options import Option
 from ...symbols import p, phi
 from ..amdahl.form import serial_fraction
-from ..base import Form, Parameter, aggregate_option
+from ..base import Form, Parameter, aggregate_option, atom_names_of, series_of
 
 __all__ = ["Memwall", "speedup_expr", "memwall_expr", "BOUNDS", "ITERATIONS"]
 
@@ -106,6 +106,10 @@ def _t1_check(t1: sympy.Expr) -> str | None:
     return None
 
 
+#: the parameters a fit estimates (t1 is given: the fit is of times relative to it)
+_FITTED = ("f", "k", "m1", "m2")
+
+
 class Memwall(Form):
     """Memory-wall speedup model (paper 003)."""
 
@@ -158,6 +162,19 @@ class Memwall(Form):
 
         require_columns(data, [["p"]])
         require_columns(data, [["phi"], ["f_cpu", "f_mem"]])
+
+    @classmethod
+    def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
+        """Kernels with no more measured points than the model has parameters: any of many
+        models fits them exactly, so the fitted one says little."""
+        series = series_of(data)
+        return [
+            f"{atom}: {len(s.points)} measured points for the {len(_FITTED)} parameters "
+            f"{', '.join(_FITTED)}: the data do not determine the model (measure more (p, phi) "
+            "points)"
+            for s, atom in zip(series, atom_names_of(data, series), strict=True)
+            if len(s.points) <= len(_FITTED)
+        ]
 
     @classmethod
     def _source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
