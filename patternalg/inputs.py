@@ -22,7 +22,7 @@ import numpy as np
 from .errors import Location, MeasurementError
 from .measurements import Measurements
 from .measurements.checks import first_bad
-from .measurements.names import split_unit
+from .measurements.names import quantity, split_unit
 from .units import NON_TIME_METRICS
 
 __all__ = ["check_columns", "column_warnings", "check_times", "used_columns", "checked"]
@@ -73,7 +73,7 @@ def column_warnings(ms: Measurements) -> list[str]:
     """
     where = str(ms.location())
     warnings = []
-    if split_unit(ms.value_name)[0].lower() in SIZE_NAMES:
+    if quantity(ms.value_name) in SIZE_NAMES:
         warnings.append(
             f"{where}: the value column '{ms.value_name}' looks like a size, not a measurement "
             "(name the measured column time, time_ms, ... or pass --metric)"
@@ -96,7 +96,7 @@ def check_times(ms: Measurements, *, allow_nonpositive: bool = False) -> list[st
     warnings = []
     for series in ms:
         name = series.metric or ms.value_name
-        if split_unit(name)[0].strip().lower() in NON_TIME_METRICS:
+        if quantity(name) in NON_TIME_METRICS:
             continue
         found = first_bad(series, name, lambda v: ~(v > 0))
         if found is None:

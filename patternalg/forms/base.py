@@ -576,12 +576,11 @@ class Form(ABC):
         (``time_ms``), else the one its metric's name states (an Extra-P ``METRIC time_ms``,
         one of several value columns), else ns for a time and ``dimensionless`` for a
         throughput or a speed-up; checked (:func:`patternalg.units.measured_unit`)."""
-        from ..measurements.names import split_unit
+        from ..measurements.names import quantity, split_unit
         from ..units import measured_unit
 
-        metric, stated = split_unit(series.metric) if series.metric else ("", None)
-        unit = column_unit if column_unit is not None else stated
-        return measured_unit(metric.lower(), unit, options.get("unit"), series.path)
+        unit = column_unit if column_unit is not None else split_unit(series.metric)[1]
+        return measured_unit(quantity(series.metric), unit, options.get("unit"), series.path)
 
     @classmethod
     def _source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:

@@ -31,7 +31,7 @@ import numpy as np
 from ..errors import Location, MeasurementError
 from .base import STDIN, Collector, Reader, ValueChoice, number
 from .model import Measurements
-from .names import is_value_name, split_unit
+from .names import is_value_name, quantity, split_unit
 
 __all__ = ["CsvReader", "DEFAULT_KERNEL", "TEXT_COLUMNS"]
 
@@ -73,7 +73,7 @@ def _value_columns(
             v if v in numeric else c
             for v in wanted
             for c in numeric
-            if c == v or (v not in numeric and split_unit(c)[0].lower() == v)
+            if c == v or (v not in numeric and quantity(c) == v)
         ]
         if not present:
             others = " or ".join(f"'{v}'" for v in wanted[1:])

@@ -14,7 +14,15 @@ from collections.abc import Iterable
 from ..model import valid_atom_name
 from ..syntax import RESERVED_PREFIXES, RESERVED_WORDS
 
-__all__ = ["atom_name", "atom_names", "split_unit", "is_value_name", "VALUE_NAMES", "TIME_NAMES"]
+__all__ = [
+    "atom_name",
+    "atom_names",
+    "split_unit",
+    "is_value_name",
+    "quantity",
+    "VALUE_NAMES",
+    "TIME_NAMES",
+]
 
 #: column names (without a unit) that hold measured times
 TIME_NAMES = frozenset({"time", "runtime", "t", "duration", "elapsed", "walltime", "wall_time"})
@@ -108,10 +116,19 @@ def split_unit(column: str) -> tuple[str, str | None]:
     return text, None
 
 
+def quantity(column: str) -> str:
+    """What a column or metric holds, by its name without the unit, in lower case.
+
+    >>> quantity("Time_ms"), quantity("runtime[s]"), quantity(" speedup ")
+    ('time', 'runtime', 'speedup')
+    """
+    return split_unit(column)[0].lower()
+
+
 def is_value_name(column: str) -> bool:
     """Whether a column's name says it holds measured values (``time``, ``runtime[s]``, ...).
 
     >>> is_value_name("Time_ms"), is_value_name("size"), is_value_name("p")
     (True, False, False)
     """
-    return split_unit(column)[0].lower() in VALUE_NAMES
+    return quantity(column) in VALUE_NAMES

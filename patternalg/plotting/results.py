@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..arith import format_expr
-from ..measurements.names import split_unit
+from ..measurements.names import quantity
 from .backend import PlotError, new_axes
 from .bars import plot_designs
 from .curves import Crossover, Curve, plot_curves
@@ -124,7 +124,7 @@ def plot_fit_report(report: Any, *, ax: Any = None, extend_to: float | None = No
         extend_to=extend_to if extend_to is not None else float(np.max(points)) * EXTEND,
         symbol=name,
         unit=report.unit,
-        quantity=split_unit(report.metric)[0] if report.metric else "",
+        quantity=quantity(report.metric) if report.metric else "",
         ax=ax,
     )
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from ...errors import FitError, Location, MeasurementError
 from ...measurements.model import Measurements, Series
-from ...measurements.names import TIME_NAMES, split_unit
+from ...measurements.names import TIME_NAMES, quantity, split_unit
 from .algorithm import CHECKPOINTS, Prediction, predict
 
 __all__ = [
@@ -56,7 +56,7 @@ class Workload:
     @property
     def metric(self) -> str:
         """The metric without its unit (``time[s]`` is a ``time``)."""
-        return split_unit(self.series.metric)[0].lower()
+        return quantity(self.series.metric)
 
     def table(self) -> dict[int, float]:
         """Thread count -> performance."""
@@ -85,8 +85,7 @@ def direction(metric: str, higher_is_better: bool | None, where: str) -> bool:
     >>> direction("ops", False, "f.csv")
     False
     """
-    name = split_unit(metric)[0].lower()
-    known = KNOWN_METRICS.get(name)
+    known = KNOWN_METRICS.get(quantity(metric))
     if known is not None and higher_is_better is not None and known != higher_is_better:
         better = "higher" if known else "lower"
         raise MeasurementError(f"{where}: for column '{metric}' {better} is better by definition")
