@@ -139,6 +139,44 @@ def test_csv_value_column_by_metric_and_kernel_named_after_the_file(
         read(tagged, metric="flops")
 
 
+def test_csv_metric_column_beside_several_value_columns_is_refused(tmp_path: Path) -> None:
+    """Each row names its metric, so two value columns cannot both be it: the file used to
+    be read as its last value column, and the other was dropped without a word."""
+    long = write(tmp_path, "l.csv", "x,metric,time,energy\n1,a,10,3\n2,a,20,3\n")
+    with pytest.raises(MeasurementError) as info:
+        read(long)
+    assert str(info.value) == (
+        f"{long}:1: a 'metric' column names each row's metric, so the file has one value "
+        "column, not 2 (time, energy): keep one, or drop the 'metric' column to read each "
+        "as a metric"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "metric", "message"),
+    [
+        # --metric names the only parameter: the rest is named like a value
+        (
+            "x,time\n1,10\n",
+            "x",
+            "besides the value column 'x' (the header has: x, time; "
+            "'time' is named like a measured value, not a parameter)",
+        ),
+        (
+            "time,energy\n1,2\n",
+            None,
+            "need a parameter column (the header has: time, energy; each is named like a value)",
+        ),
+    ],
+)
+def test_csv_without_a_parameter_says_which_columns_are_values(
+    tmp_path: Path, text: str, metric: str | None, message: str
+) -> None:
+    with pytest.raises(MeasurementError) as info:
+        read(write(tmp_path, "m.csv", text), value=metric)
+    assert str(info.value).endswith(message)
+
+
 def test_sniff() -> None:
     assert sniff("a.csv", "x,y\n") == "csv"
     assert sniff("a.dat", '{"parameters":{"x":20};"metric":"t"}') == "talpas"

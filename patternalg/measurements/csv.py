@@ -8,9 +8,9 @@ blanks. The value column is the one ``value`` names (or the first present of sev
 it lists, or the one it chooses), or ``metric`` names. Otherwise every column whose name
 says it is a measured value (:func:`~patternalg.measurements.names.is_value_name`: ``time``,
 ``runtime[s]``, ``speedup`` ...) is one metric of each kernel, as an Extra-P file's
-``METRIC`` lines are (a file with a ``metric`` column has one value column: the last so
-named); a file with no such column has its last column as the value. The parameters are
-all other numeric columns except those named like values.
+``METRIC`` lines are (a file with a ``metric`` column names each row's metric and has
+one value column); a file with no such column has its last column as the value. The
+parameters are all other numeric columns except those named like values.
 
 >>> ms = CsvReader.read("m.csv", "time_ms;size\\n1.5;8\\n2.5;8\\n3.5;16\\n")
 >>> ms.parameters, ms.value_name, ms.unit, ms.series[0].values[0].tolist(), ms.series[0].lines
@@ -89,6 +89,26 @@ def _value_columns(
     return tuple(c for c in numeric if is_value_name(c)) or numeric[-1:]
 
 
+def _no_parameter(header: tuple[str, ...], columns: tuple[str, ...]) -> str:
+    """Why a header with numeric columns has no parameter: all are named like values.
+
+    >>> _no_parameter(("x", "time"), ("x",))
+    "need a parameter column besides the value column 'x' (the header has: x, time; 'time' is named like a measured value, not a parameter)"
+    >>> _no_parameter(("time", "energy"), ("time", "energy"))
+    'need a parameter column (the header has: time, energy; each is named like a value)'
+    """
+    others = [c for c in header if c not in columns and c not in TEXT_COLUMNS]
+    if not others:
+        listed = ", ".join(header)
+        return f"need a parameter column (the header has: {listed}; each is named like a value)"
+    verb = "is" if len(others) == 1 else "are"
+    return (
+        f"need a parameter column besides the value column '{columns[0]}' (the header has: "
+        f"{', '.join(header)}; {', '.join(map(repr, others))} {verb} named like a measured "
+        "value, not a parameter)"
+    )
+
+
 def file_kernel(path: str) -> str:
     """The kernel of a file without a ``kernel`` column: the file's name without its suffix.
 
@@ -155,8 +175,18 @@ class CsvReader(Reader):
         numeric = tuple(h for h in header if h not in TEXT_COLUMNS)
         long = "metric" in header  # one value column, its metric named on each row
         columns = _value_columns(path, header_line, numeric, None if long else metric, value)
-        columns = columns[-1:] if long else columns
+        if long and len(columns) > 1:
+            raise MeasurementError(
+                f"a 'metric' column names each row's metric, so the file has one value column, "
+                f"not {len(columns)} ({', '.join(columns)}): keep one, or drop the 'metric' "
+                "column to read each as a metric",
+                location=Location(path, header_line),
+            )
         parameters = [c for c in numeric if c not in columns and not is_value_name(c)]
+        if columns and not parameters and len(numeric) > 1:
+            raise MeasurementError(
+                _no_parameter(header, columns), location=Location(path, header_line)
+            )
         if not columns or not parameters:
             if len(header) > 1:
                 found = f"columns separated by {_DELIMITERS.get(sep or '', 'blanks')}"
