@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from patternalg.cli import main
-from patternalg.errors import ModelFileError
+from patternalg.errors import EvaluationError, ModelFileError
 from patternalg.library import ModelLibrary
 from patternalg.limits import MAX_FILE_NESTING, printable, toml_nesting_problem
 
@@ -295,11 +295,14 @@ def test_numeric_options_are_bounded(table, args, fragment, tmp_path: Path, caps
     ("args", "fragment"),
     [
         (["explore", "seq(qsort, inc)", "--threads", "8", "--expansions", "0"],
-         "--expansions must be between 1 and 100,000, got 0"),
+         "--expansions 0: must be between 1 and 100,000"),
         (["explore", "seq(qsort, inc)", "--threads", "8", "--expansions", "10000000000"],
-         "--expansions must be between 1 and 100,000, got 10,000,000,000"),
+         "--expansions 10000000000: must be between 1 and 100,000"),
+        (["explore", "seq(qsort, inc)", "--threads", "0"], "--threads 0: must be at least 1"),
+        (["explore", "seq(qsort, inc)", "--threads", "8", "--top", "0"],
+         "--top 0: must be at least 1"),
         (["optimize", "tpool_a(qsort)", "--budget", "a<=8", "--at", "x=1024", "--top", "-1"],
-         "--top must be at least 0, got -1"),
+         "--top -1: must be at least 0"),
     ],
 )
 def test_search_options_are_bounded(args, fragment, capsys) -> None:
@@ -307,7 +310,22 @@ def test_search_options_are_bounded(args, fragment, capsys) -> None:
     as a model with no finite value."""
     assert main(args) == 2
     (line,) = capsys.readouterr().err.splitlines()
-    assert fragment in line
+    assert line.endswith(fragment)
+
+
+def test_search_functions_check_their_numbers_as_their_flags() -> None:
+    """The library reads the declarations the flags are built from: the same words, an
+    EvaluationError, and numpy's integers taken as integers."""
+    from patternalg.decisions.explore import explore
+    from patternalg.decisions.optimize import optimize
+
+    with pytest.raises(EvaluationError, match=r"^--top 0: must be at least 1$"):
+        explore("seq(qsort, inc)", threads=8, top=0)
+    with pytest.raises(EvaluationError, match=r"^--threads 2.5: expected int$"):
+        explore("seq(qsort, inc)", threads=2.5)
+    assert len(explore("seq(qsort, inc)", threads=np.int64(2), top=np.int64(1)).designs) == 1
+    with pytest.raises(EvaluationError, match=r"^--top -1: must be at least 0$"):
+        optimize("tpool_a(qsort)", budgets=["a<=8"], at={"x": 1024}, top=-1)
 
 
 def _pmnf_text(points: list[str], values: list[float]) -> str:

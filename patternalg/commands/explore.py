@@ -6,21 +6,18 @@ import argparse
 from typing import Any
 
 from ..callbacks import ProgressCallback
+from ..decisions.options import EXPANSIONS, EXPLORE_THREADS, EXPLORE_TOP
 from .common import add_model_options, read_text_argument
 from .decide import emit, point_and_library
+from .flags import add_option
 from .progress import progress
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("term", metavar="TERM", help="the design to start from")
-    parser.add_argument("--threads", type=int, required=True, help="the thread budget")
-    parser.add_argument(
-        "--expansions",
-        type=int,
-        default=2000,
-        help="designs to rewrite at most, best first (default 2000)",
-    )
-    parser.add_argument("--top", type=int, default=10, help="designs to show (default 10)")
+    add_option(parser, EXPLORE_THREADS, required=True)
+    add_option(parser, EXPANSIONS)
+    add_option(parser, EXPLORE_TOP)
     add_model_options(
         parser,
         at_help="rank at this point, e.g. --at x=1024 (without x: by asymptotic growth)",

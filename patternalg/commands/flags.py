@@ -80,10 +80,14 @@ def add_family_options(
         add_option(group, option, text + _default_text(declared))
 
 
-def add_option(group: Any, option: Option, help: str | None = None) -> None:
+def add_option(
+    group: Any, option: Option, help: str | None = None, *, required: bool = False
+) -> None:
     """The flag of one declared option (default ``None``: :meth:`Option.value` gives the
     declared default once the value is checked); ``help`` defaults to the option's."""
     kwargs: dict[str, Any] = {"dest": option.name, "default": None, "help": help or option.help}
+    if required:
+        kwargs["required"] = True
     if option.type is bool:
         kwargs["action"] = "store_true"
     else:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..algebra import Semantics
+from ..errors import EvaluationError
 from ..limits import MAX_EXAMPLES
 from ..options import Option
 from .common import (
@@ -36,6 +37,7 @@ EXAMPLES = Option(
     minimum=1,
     maximum=MAX_EXAMPLES,
     metavar="N",
+    error=EvaluationError,
 )
 
 

@@ -6,10 +6,11 @@ import argparse
 from typing import Any
 
 from ..callbacks import ProgressCallback
-from ..decisions.options import OBJECTIVES
+from ..decisions.options import OBJECTIVES, OPTIMIZE_TOP
 from ..errors import EvaluationError
 from .common import read_text_argument
 from .decide import add_point_options, axes, emit, point_and_library
+from .flags import add_option
 from .progress import progress
 
 
@@ -33,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="max",
         help="with --over: minimise the worst (max) or the mean value over the grid",
     )
-    parser.add_argument("--top", type=int, default=5, help="runners-up to show (default 5)")
+    add_option(parser, OPTIMIZE_TOP)
     add_point_options(parser, over_help="optimise over a range of x, e.g. x=1e3..1e6:20:log")
 
 

@@ -17,7 +17,14 @@ from .progress import progress
 
 #: tune's numbers, declared and checked as the families' fit options are
 NUMBERS = (
-    Option("seed", 0, "seed of the first random run (default 0)", type=int, minimum=0),
+    Option(
+        "seed",
+        0,
+        "seed of the first random run (default 0)",
+        type=int,
+        minimum=0,
+        error=PatternalgError,
+    ),
     Option(
         "runs",
         10,
@@ -26,6 +33,7 @@ NUMBERS = (
         minimum=1,
         maximum=MAX_TUNER_RUNS,
         metavar="R",
+        error=PatternalgError,
     ),
     Option(
         "max_threads",
@@ -34,6 +42,7 @@ NUMBERS = (
         type=int,
         minimum=1,
         metavar="N",
+        error=PatternalgError,
     ),
 )
 

@@ -10,5 +10,6 @@ same names print them:
 
 Modules: ``grid`` (``A..B:N:log`` and lists), ``numeric`` (terms on numpy grids),
 ``sweep``, ``compare``, ``budget`` (linear budgets), ``optimize``, ``explore``,
-``results`` (what the results share), ``options`` (CLI defaults, without numpy).
+``results`` (what the results share), ``options`` (the commands' defaults and numbers,
+declared once for the CLI and the functions, without numpy).
 """

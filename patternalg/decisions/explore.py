@@ -35,12 +35,12 @@ from ..callbacks import ProgressCallback
 from ..domains import range_notes
 from ..errors import EvaluationError
 from ..library import AtomicModel
-from ..limits import MAX_EXPANSIONS
 from ..pmnf.normal_form import NormalForm, compare_normal_forms, normal_form
 from ..pointwise import at_point
 from ..symbols import symbol
 from ..syntax import parse
 from ..terms import MapReduce, Pipe, Seq, Term, TPool
+from .options import EXPANSIONS, EXPLORE_THREADS, EXPLORE_TOP
 from .results import Tabular, fields_json, in_unit, negative_note, with_unit
 
 __all__ = ["Rewrite", "Design", "Exploration", "explore", "thread_count", "LAW_SEMANTICS", "RULES"]
@@ -397,8 +397,8 @@ def explore(
     *,
     threads: int,
     at: Mapping[str, Any] | None = None,
-    top: int = 10,
-    expansions: int = 2_000,
+    top: int = EXPLORE_TOP.default,
+    expansions: int = EXPANSIONS.default,
     library: Mapping[str, AtomicModel] | None = None,
     unit: str | None = None,
     progress: ProgressCallback = None,
@@ -411,15 +411,9 @@ def explore(
     until none is left (``complete``) or ``expansions`` designs have been rewritten;
     ``progress(expanded, expansions)`` after each.
     """
-    budget = threads
-    if budget < 1:
-        raise EvaluationError(f"explore needs a thread budget of at least 1, got {budget}")
-    if top < 1:
-        raise EvaluationError(f"--top must be at least 1, got {top}")
-    if not 1 <= expansions <= MAX_EXPANSIONS:
-        raise EvaluationError(
-            f"--expansions must be between 1 and {MAX_EXPANSIONS:,}, got {expansions:,}"
-        )
+    budget = EXPLORE_THREADS.value(threads)
+    top = EXPLORE_TOP.value(top)
+    expansions = EXPANSIONS.value(expansions)
     start = parse(term) if isinstance(term, str) else term
     library, unit, notes = in_unit([start], library, unit)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}

@@ -37,7 +37,7 @@ from ..terms import Atom, Term, TPool
 from .budget import Budget, parse_budget, upper_bounds
 from .grid import Axis
 from .numeric import compile_term, count_symbols
-from .options import OBJECTIVES
+from .options import OBJECTIVES, OPTIMIZE_TOP
 from .results import Tabular, in_unit, negative_note, with_unit
 
 __all__ = ["Candidate", "Optimum", "optimize", "free_counts", "MAX_EXHAUSTIVE"]
@@ -298,7 +298,7 @@ def optimize(
     over: Axis | None = None,
     objective: str = "max",
     vary: Sequence[str] = (),
-    top: int = 5,
+    top: int = OPTIMIZE_TOP.default,
     library: Mapping[str, AtomicModel] | None = None,
     method: str = "auto",
     unit: str | None = None,
@@ -323,8 +323,7 @@ def optimize(
         )
     if not budgets:
         raise EvaluationError("optimize needs at least one --budget, e.g. --budget 'a+b<=24'")
-    if top < 0:
-        raise EvaluationError(f"--top must be at least 0, got {top}")
+    top = OPTIMIZE_TOP.value(top)
     if objective not in OBJECTIVES:
         raise EvaluationError(f"unknown objective {objective!r} (valid: {', '.join(OBJECTIVES)})")
     parsed_budgets = [parse_budget(b, names) for b in budgets]

@@ -1,8 +1,23 @@
-"""Defaults and choices of the decision commands, importable without numpy (for the CLI)."""
+"""Defaults, choices and numbers of the decision commands, importable without numpy (for
+the CLI): each number is an :class:`~patternalg.options.Option` that the command builds its
+flag from and the library function checks its argument with.
+"""
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_RANGE", "OBJECTIVES", "CURVE_POINTS"]
+from ..errors import EvaluationError
+from ..limits import MAX_EXPANSIONS
+from ..options import Option
+
+__all__ = [
+    "DEFAULT_RANGE",
+    "OBJECTIVES",
+    "CURVE_POINTS",
+    "EXPLORE_THREADS",
+    "EXPLORE_TOP",
+    "EXPANSIONS",
+    "OPTIMIZE_TOP",
+]
 
 #: the range of x that ``compare`` sweeps when ``--over`` is not given
 DEFAULT_RANGE = "x=1..2^40:log"
@@ -10,3 +25,26 @@ DEFAULT_RANGE = "x=1..2^40:log"
 OBJECTIVES = ("max", "mean")
 #: points of a plotted curve over a range given without ``:N``
 CURVE_POINTS = 256
+
+#: ``explore``'s thread budget
+EXPLORE_THREADS = Option(
+    "threads", None, "the thread budget", type=int, minimum=1, metavar="N", error=EvaluationError
+)
+#: designs ``explore`` shows
+EXPLORE_TOP = Option(
+    "top", 10, "designs to show (default 10)", type=int, minimum=1, error=EvaluationError
+)
+#: designs ``explore`` rewrites at most
+EXPANSIONS = Option(
+    "expansions",
+    2_000,
+    "designs to rewrite at most, best first (default 2000)",
+    type=int,
+    minimum=1,
+    maximum=MAX_EXPANSIONS,
+    error=EvaluationError,
+)
+#: runners-up ``optimize`` shows
+OPTIMIZE_TOP = Option(
+    "top", 5, "runners-up to show (default 5)", type=int, minimum=0, error=EvaluationError
+)
