@@ -290,3 +290,18 @@ def test_too_few_points_for_four_parameters_get_a_note(tmp_path, capsys) -> None
     enough.write_text("p,phi,time\n" + rows)
     assert main(["fit", str(enough), "--form", "memwall", "--iterations", "200"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_frequency_pairs_of_one_ratio_count_as_one_point_in_the_note(tmp_path, capsys) -> None:
+    """f_cpu/f_mem of 2/1 and 4/2 are one phi: five rows over three (p, phi) points get the
+    note (they were counted as five, and the note was missed)."""
+    rows = "".join(
+        f"{c},{f},{f / 2},{10 / c + 2}\n" for c, f in ((1, 2), (1, 4), (2, 2), (2, 4), (4, 2))
+    )
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text("p,f_cpu,f_mem,time\n" + rows)
+    assert main(["fit", str(pairs), "--form", "memwall", "--iterations", "200"]) == 0
+    assert capsys.readouterr().err == (
+        "note: pairs: 3 measured points for the 4 parameters f, k, m1, m2: the data do not "
+        "determine the model (measure more (p, phi) points)\n"
+    )

@@ -33,6 +33,7 @@ __all__ = [
     "fit_memwall",
     "to_speedups",
     "fit_series",
+    "over_p_phi",
 ]
 
 #: the number of annealers of paper 003, section 4.3
@@ -196,6 +197,20 @@ def to_speedups(series: Any, times: np.ndarray) -> np.ndarray:
     return result
 
 
+def over_p_phi(series: Any) -> Any:
+    """The series over ``p`` and ``phi``: ``phi = f_cpu / f_mem`` where the file gives the
+    two frequencies, so that two pairs of one ratio are one point.
+
+    >>> from patternalg.measurements.csv import CsvReader
+    >>> text = "p,f_cpu,f_mem,speedup\\n1,2,1,1\\n1,4,2,1\\n2,2,1,1.8\\n"
+    >>> over_p_phi(CsvReader.read("m.csv", text).series[0]).points.tolist()
+    [[1.0, 2.0], [2.0, 2.0]]
+    """
+    if "phi" not in series.parameters:
+        series = series.with_column("phi", series.column("f_cpu") / series.column("f_mem"))
+    return series.over(["p", "phi"])
+
+
 def fit_series(
     series: Any, *, iterations: int, seed: int | None, aggregate: str
 ) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any]]:
@@ -211,9 +226,7 @@ def fit_series(
     for column in frequencies:
         require_above(series, column, 0.0, strict=True, what=f"the {column}")
     require_above(series, series.metric, 0.0, strict=True, what=f"the {series.metric}")
-    if "phi" not in series.parameters:
-        series = series.with_column("phi", series.column("f_cpu") / series.column("f_mem"))
-    series = series.over(["p", "phi"])
+    series = over_p_phi(series)
     require_distinct(series, "p", 2, "a speedup model")
     values = series.aggregate(how)
     measured = values if series.metric == "speedup" else to_speedups(series, values)

@@ -167,13 +167,16 @@ class Memwall(Form):
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
         """Kernels with no more measured points than the model has parameters: any of many
         models fits them exactly, so the fitted one says little."""
+        from .fit import over_p_phi
+
         series = series_of(data)
+        counts = [len(over_p_phi(s).points) for s in series]
         return [
-            f"{atom}: {len(s.points)} measured points for the {len(_FITTED)} parameters "
+            f"{atom}: {n} measured points for the {len(_FITTED)} parameters "
             f"{', '.join(_FITTED)}: the data do not determine the model (measure more (p, phi) "
             "points)"
-            for s, atom in zip(series, atom_names_of(data, series), strict=True)
-            if len(s.points) <= len(_FITTED)
+            for n, atom in zip(counts, atom_names_of(data, series), strict=True)
+            if n <= len(_FITTED)
         ]
 
     @classmethod
