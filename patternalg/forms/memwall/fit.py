@@ -23,7 +23,7 @@ import numpy as np
 from ...errors import MeasurementError
 from ...measurements.checks import require_above, require_distinct
 from .csa import anneal
-from .form import BOUNDS, ITERATIONS
+from .form import BOUNDS, ITERATIONS, over_p_phi
 
 __all__ = [
     "speedups",
@@ -33,7 +33,6 @@ __all__ = [
     "fit_memwall",
     "to_speedups",
     "fit_series",
-    "over_p_phi",
 ]
 
 #: the number of annealers of paper 003, section 4.3
@@ -195,20 +194,6 @@ def to_speedups(series: Any, times: np.ndarray) -> np.ndarray:
             )
         result[same] = times[single][0] / times[same]
     return result
-
-
-def over_p_phi(series: Any) -> Any:
-    """The series over ``p`` and ``phi``: ``phi = f_cpu / f_mem`` where the file gives the
-    two frequencies, so that two pairs of one ratio are one point.
-
-    >>> from patternalg.measurements.csv import CsvReader
-    >>> text = "p,f_cpu,f_mem,speedup\\n1,2,1,1\\n1,4,2,1\\n2,2,1,1.8\\n"
-    >>> over_p_phi(CsvReader.read("m.csv", text).series[0]).points.tolist()
-    [[1.0, 2.0], [2.0, 2.0]]
-    """
-    if "phi" not in series.parameters:
-        series = series.with_column("phi", series.column("f_cpu") / series.column("f_mem"))
-    return series.over(["p", "phi"])
 
 
 def fit_series(

@@ -41,7 +41,7 @@ from ...symbols import p, phi
 from ..amdahl.form import serial_fraction
 from ..base import Form, Parameter, aggregate_option, atom_names_of, series_of
 
-__all__ = ["Memwall", "speedup_expr", "memwall_expr", "BOUNDS", "ITERATIONS"]
+__all__ = ["Memwall", "speedup_expr", "memwall_expr", "over_p_phi", "BOUNDS", "ITERATIONS"]
 
 #: the search bounds of paper 003, section 4.3: f, m1, m2 in [0, 1], k in [0, 10]
 BOUNDS: dict[str, tuple[float, float]] = {
@@ -110,6 +110,20 @@ def _t1_check(t1: sympy.Expr) -> str | None:
 _FITTED = ("f", "k", "m1", "m2")
 
 
+def over_p_phi(series: Any) -> Any:
+    """The series over ``p`` and ``phi``: ``phi = f_cpu / f_mem`` where the file gives the
+    two frequencies, so that two pairs of one ratio are one point.
+
+    >>> from patternalg.measurements.csv import CsvReader
+    >>> text = "p,f_cpu,f_mem,speedup\\n1,2,1,1\\n1,4,2,1\\n2,2,1,1.8\\n"
+    >>> over_p_phi(CsvReader.read("m.csv", text).series[0]).points.tolist()
+    [[1.0, 2.0], [2.0, 2.0]]
+    """
+    if "phi" not in series.parameters:
+        series = series.with_column("phi", series.column("f_cpu") / series.column("f_mem"))
+    return series.over(["p", "phi"])
+
+
 class Memwall(Form):
     """Memory-wall speedup model (paper 003)."""
 
@@ -167,8 +181,6 @@ class Memwall(Form):
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
         """Kernels with no more measured points than the model has parameters: any of many
         models fits them exactly, so the fitted one says little."""
-        from .fit import over_p_phi
-
         series = series_of(data)
         counts = [len(over_p_phi(s).points) for s in series]
         return [
