@@ -544,7 +544,7 @@ class Form(ABC):
         series, checked = cls._fitting(data, options)
         models = cls._fit(series, checked, progress)
         atoms = atom_names_of(data, series)
-        return cls._reports(series, models, atoms, checked, getattr(data, "unit", None))
+        return cls._reports(series, models, atoms, checked)
 
     @classmethod
     def _reports(
@@ -553,17 +553,15 @@ class Form(ABC):
         models: Sequence[Form],
         atoms: Sequence[str],
         checked: Mapping[str, Any],
-        column_unit: str | None = None,
     ) -> list[FitReport]:
-        """One report per series, its model and atom name; ``column_unit`` is the unit the
-        value column's name states (``time_ms``), if any."""
+        """One report per series, its model and atom name."""
         return [
             FitReport(
                 fitted=model,
                 atom=atom,
                 kernel=s.kernel,
                 metric=s.metric,
-                unit=cls._unit(s, checked, column_unit),
+                unit=cls._unit(s, checked),
                 source=cls._source(s, model, checked),
                 series=s,
             )
@@ -571,16 +569,15 @@ class Form(ABC):
         ]
 
     @classmethod
-    def _unit(cls, series: Any, options: Mapping[str, Any], column_unit: str | None = None) -> str:
-        """The unit of a model fitted to ``series``: ``--unit``, else the value column's
-        (``time_ms``), else the one its metric's name states (an Extra-P ``METRIC time_ms``,
-        one of several value columns), else ns for a time and ``dimensionless`` for a
-        throughput or a speed-up; checked (:func:`patternalg.units.measured_unit`)."""
-        from ..measurements.names import quantity, split_unit
+    def _unit(cls, series: Any, options: Mapping[str, Any]) -> str:
+        """The unit of a model fitted to ``series``: ``--unit``, else the series' own (the
+        value column's ``time_ms``, an Extra-P ``METRIC time_ms``), else ns for a time and
+        ``dimensionless`` for a throughput or a speed-up; checked
+        (:func:`patternalg.units.measured_unit`)."""
+        from ..measurements.names import quantity
         from ..units import measured_unit
 
-        unit = column_unit if column_unit is not None else split_unit(series.metric)[1]
-        return measured_unit(quantity(series.metric), unit, options.get("unit"), series.path)
+        return measured_unit(quantity(series.metric), series.unit, options.get("unit"), series.path)
 
     @classmethod
     def _source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:

@@ -169,7 +169,8 @@ class Collector:
     ) -> Measurements:
         """The measurements collected; an error if there are none.
 
-        ``unit`` defaults to what the name of the single metric says (``time_ms``: ms).
+        ``unit`` is the value column's, of every series; by default each series has the
+        one its metric's name states, and the measurements that of their single metric.
         """
         if not self.data:
             raise MeasurementError("no measurements found", location=Location(self.path))
@@ -183,6 +184,7 @@ class Collector:
                 tuple(np.array(v, dtype=float) for v, _ in by_point.values()),
                 tuple(tuple(ls) for _, ls in by_point.values()),
                 self.path,
+                unit,
             )
             for (kernel, metric), by_point in self.data.items()
         )

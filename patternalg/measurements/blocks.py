@@ -69,6 +69,7 @@ class Kernel(NamedTuple):
     metric: str
     parameters: tuple[str, ...]
     path: str
+    unit: str | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,6 +104,7 @@ class Block:
                 tuple(self.values[k]),
                 tuple((int(line) + 1 + i,) * count for i in range(len(self.points))),
                 self.path,
+                self.unit,
             )
             for k, (kernel, line) in enumerate(zip(self.kernels, self.lines, strict=True))
         ]

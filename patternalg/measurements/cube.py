@@ -227,6 +227,7 @@ class CubeReader(DirectoryReader):
             for callpath, value in values.items():
                 data.setdefault(callpath, {}).setdefault(point, {})[number] = value
         _merge_incomplete(data, len(set(points)))
+        unit = units.pop() if len(units) == 1 else None
         if not data:
             raise MeasurementError(
                 f"no Cube file has values of the metric '{metric}'",
@@ -241,8 +242,8 @@ class CubeReader(DirectoryReader):
                 tuple(np.concatenate(list(found[p].values())) for p in sorted(found)),
                 tuple((0,) * sum(map(len, found[p].values())) for p in sorted(found)),
                 str(directory),
+                unit,
             )
             for callpath, found in data.items()
         )
-        unit = units.pop() if len(units) == 1 else None
         return Measurements(str(directory), cls.name, parameters, metric, unit, series)

@@ -18,7 +18,7 @@ from enum import StrEnum
 import numpy as np
 
 from ..errors import Location, MeasurementError
-from .names import atom_name, atom_names
+from .names import atom_name, atom_names, split_unit
 
 __all__ = ["Aggregation", "Series", "Measurements", "where"]
 
@@ -65,6 +65,11 @@ class Series:
 
     ``points`` has one row per distinct point and one column per parameter; ``values[i]``
     holds the repetitions at ``points[i]`` and ``lines[i]`` their source lines (0: unknown).
+    ``unit`` is the unit the source states for the values (a value column's ``time_ms``, a
+    Cube file's); by default the one the metric's name states (``METRIC time_ms``), if any.
+
+    >>> Series("sort", "time_ms", ("x",), np.ones((1, 1)), (np.ones(1),), ((2,),), "m").unit
+    'ms'
     """
 
     kernel: str
@@ -74,6 +79,11 @@ class Series:
     values: tuple[np.ndarray, ...]
     lines: tuple[tuple[int, ...], ...]
     path: str
+    unit: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.unit is None:
+            object.__setattr__(self, "unit", split_unit(self.metric)[1])
 
     def __len__(self) -> int:
         return len(self.values)

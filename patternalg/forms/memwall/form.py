@@ -199,5 +199,5 @@ class Memwall(Form):
         )
 
     @classmethod
-    def _unit(cls, series: Any, options: Mapping[str, Any], column_unit: str | None = None) -> str:
+    def _unit(cls, series: Any, options: Mapping[str, Any]) -> str:
         return "T1"

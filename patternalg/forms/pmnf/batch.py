@@ -47,13 +47,12 @@ class Reports(Sequence[FitReport]):
         var: Any,
         how: str,
         checked: Mapping[str, Any],
-        column_unit: str | None,
     ) -> None:
         if tuple(fits.stats) != _STATISTICS:
             raise ValueError(f"statistics {tuple(fits.stats)}, expected {_STATISTICS}")
         self.cls, self.names, self.atoms, self.fits = cls, names, atoms, fits
         self.first = kernel._replace(kernel=names[0]) if names else kernel
-        self.var, self.how, self.checked, self.column_unit = var, how, checked, column_unit
+        self.var, self.how, self.checked = var, how, checked
 
     def __len__(self) -> int:
         return len(self.names)
@@ -70,9 +69,7 @@ class Reports(Sequence[FitReport]):
         k = range(len(self))[k]
         kernel = self.first._replace(kernel=self.names[k])
         (model,) = self.cls._models([kernel], [self.fits.row(k)], self.var, self.how)
-        (report,) = self.cls._reports(
-            [kernel], [model], [self.atoms[k]], self.checked, self.column_unit
-        )
+        (report,) = self.cls._reports([kernel], [model], [self.atoms[k]], self.checked)
         return report  # type: ignore[no-any-return]
 
     def __iter__(self) -> Iterator[FitReport]:
@@ -82,7 +79,7 @@ class Reports(Sequence[FitReport]):
     @cached_property
     def unit(self) -> str:
         """The unit of every model of the batch (one metric, one file, one set of options)."""
-        return self.cls._unit(self.first, self.checked, self.column_unit)  # type: ignore[no-any-return]
+        return self.cls._unit(self.first, self.checked)  # type: ignore[no-any-return]
 
     @cached_property
     def _coefficients(self) -> tuple[list[str], list[str]]:

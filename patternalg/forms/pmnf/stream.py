@@ -20,7 +20,7 @@ import numpy as np
 from ...errors import PatternalgError
 from ...measurements.blocks import Block, Irregular, Kernel, text_blocks
 from ...measurements.model import Aggregation
-from ...measurements.names import atom_names, split_unit
+from ...measurements.names import atom_names
 from .batch import Reports
 from .fit import FitColumns, batch_size, fit_columns, parameter_problem
 
@@ -62,18 +62,16 @@ def fit_text_batches(
                 for start in range(0, len(block), step)
             ]
         )
-        column_unit = split_unit(block.metric)[1] if block.metric else None  # METRIC time_ms
         yield (
             block,
             Reports(
                 cls,
                 block.kernels,
-                Kernel("", block.metric, block.parameters, block.path),
+                Kernel("", block.metric, block.parameters, block.path, block.unit),
                 atom_names(block.kernels, used),
                 fits,
                 var=var,
                 how=how,
                 checked=checked,
-                column_unit=column_unit,
             ),
         )

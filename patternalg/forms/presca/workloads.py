@@ -10,7 +10,7 @@ import numpy as np
 
 from ...errors import FitError, Location, MeasurementError
 from ...measurements.model import Measurements, Series
-from ...measurements.names import TIME_NAMES, quantity, split_unit
+from ...measurements.names import TIME_NAMES, quantity
 from .algorithm import CHECKPOINTS, Prediction, predict
 
 __all__ = [
@@ -178,8 +178,7 @@ def read_performance(
     workloads = []
     for series, atom in zip(data, data.atoms(), strict=True):
         better = direction(series.metric, higher_is_better, data.path)
-        unit = data.unit if data.unit is not None else split_unit(series.metric)[1]
-        workloads.append(workload(series, threads, better, atom, unit))
+        workloads.append(workload(series, threads, better, atom, series.unit))
     return workloads
 
 
