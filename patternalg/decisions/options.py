@@ -5,6 +5,8 @@ flag from and the library function checks its argument with.
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..errors import EvaluationError
 from ..limits import MAX_EXPANSIONS
 from ..options import Option
@@ -26,25 +28,19 @@ OBJECTIVES = ("max", "mean")
 #: points of a plotted curve over a range given without ``:N``
 CURVE_POINTS = 256
 
+#: a count a search function takes (a search's errors are EvaluationErrors)
+_count = partial(Option, type=int, error=EvaluationError)
 #: ``explore``'s thread budget
-EXPLORE_THREADS = Option(
-    "threads", None, "the thread budget", type=int, minimum=1, metavar="N", error=EvaluationError
-)
+EXPLORE_THREADS = _count("threads", None, "the thread budget", minimum=1, metavar="N")
 #: designs ``explore`` shows
-EXPLORE_TOP = Option(
-    "top", 10, "designs to show (default 10)", type=int, minimum=1, error=EvaluationError
-)
+EXPLORE_TOP = _count("top", 10, "designs to show (default 10)", minimum=1)
 #: designs ``explore`` rewrites at most
-EXPANSIONS = Option(
+EXPANSIONS = _count(
     "expansions",
     2_000,
     "designs to rewrite at most, best first (default 2000)",
-    type=int,
     minimum=1,
     maximum=MAX_EXPANSIONS,
-    error=EvaluationError,
 )
 #: runners-up ``optimize`` shows
-OPTIMIZE_TOP = Option(
-    "top", 5, "runners-up to show (default 5)", type=int, minimum=0, error=EvaluationError
-)
+OPTIMIZE_TOP = _count("top", 5, "runners-up to show (default 5)", minimum=0)

@@ -21,7 +21,6 @@ import numpy as np
 
 from ..errors import Location, MeasurementError, reason
 from .model import Measurements, Series, where
-from .names import split_unit
 
 __all__ = [
     "Reader",
@@ -188,9 +187,8 @@ class Collector:
             )
             for (kernel, metric), by_point in self.data.items()
         )
-        metrics = sorted({s.metric for s in series})
-        if unit is None and len(metrics) == 1:
-            unit = split_unit(metrics[0])[1]
+        if unit is None and len({s.metric for s in series}) == 1:
+            unit = series[0].unit
         return Measurements(
             self.path,
             fmt,

@@ -183,7 +183,7 @@ class CsvReader(Reader):
                 location=Location(path, header_line),
             )
         parameters = [c for c in numeric if c not in columns and not is_value_name(c)]
-        if columns and not parameters and len(numeric) > 1:
+        if not parameters and len(numeric) > 1:  # every other column is named like a value
             raise MeasurementError(
                 _no_parameter(header, columns), location=Location(path, header_line)
             )
