@@ -114,7 +114,8 @@ def predict_file(
     interpolate: str = "auto",
     progress: ProgressCallback = None,
 ) -> list[PredictionReport]:
-    """``patternalg predict FILE``: one report per workload of a CSV file.
+    """``patternalg predict FILE``: one report per workload of a measurement file (any
+    format ``fit`` reads, recognised from its content).
 
     The workloads are fitted by :meth:`Presca.fit_each` with ``fit --form presca``'s
     options; the file is read as :func:`~.workloads.read_performance` reads it (``metric``
