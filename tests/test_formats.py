@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from patternalg.cli import main
+from patternalg.inputs import column_warnings
 from patternalg.measurements import read
 
 EXTRAP = Path(__file__).parent / "data" / "extrap" / "tests" / "data"
@@ -91,3 +95,42 @@ def test_predict_reads_what_fit_reads(tmp_path: Path, capsys, layout: str) -> No
     status, out, err = _cli(capsys, "predict", str(source), *options)
     assert status == 0, err
     assert json.loads(out) == json.loads(_cli(capsys, "predict", str(as_csv), *options)[1])
+
+
+def _as_csv(source: Path, sep: str, header: tuple[str, str], trailing: int, named: bool) -> str:
+    """The measurements of ``source`` as a spreadsheet saves them: ``sep=`` first (if
+    ``named``), ``trailing`` empty columns after the last named one."""
+    ms = read(source)
+    (s,) = ms.series
+    empty = sep * trailing
+    rows = [sep.join(header) + empty]
+    for point, values in zip(s.points[:, 0].tolist(), s.values, strict=True):
+        rows += [f"{point:g}{sep}{v!r}{empty}" for v in values.tolist()]
+    return (f"sep={sep}\n" if named else "") + "\n".join(rows) + "\n"
+
+
+@settings(deadline=None, max_examples=40)
+@given(
+    sep=st.sampled_from([",", ";", "\t"]),
+    annotation=st.sampled_from(["", " (elements)", "[count]", " [ms]", " (s)"]),
+    trailing=st.integers(0, 3),
+    named=st.booleans(),
+)
+def test_a_spreadsheet_csv_reads_as_the_plain_one(
+    sep: str, annotation: str, trailing: int, named: bool
+) -> None:
+    """``sep=`` honoured, empty trailing columns ignored, a parameter's bracketed unit or
+    remark not part of its name, and a warning that it looks like a time only for a time
+    unit."""
+    with tempfile.TemporaryDirectory() as folder:
+        plain, saved = Path(folder) / "k.csv", Path(folder) / "k2.csv"
+        plain.write_text(_as_csv(TEXT, ",", ("x", "time"), 0, False))
+        saved.write_text(_as_csv(TEXT, sep, (f"X{annotation}", "Time [us]"), trailing, named))
+        ms, reference = read(saved), read(plain)
+        assert ms.parameters == ("x",)
+        assert ms.unit == "us"
+        assert [(s.points.tolist(), [v.tolist() for v in s.values]) for s in ms] == [
+            (s.points.tolist(), [v.tolist() for v in s.values]) for s in reference
+        ]
+        warned = any("looks like a time" in w for w in column_warnings(ms))
+        assert warned == (annotation in (" [ms]", " (s)"))

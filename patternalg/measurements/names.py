@@ -20,6 +20,8 @@ __all__ = [
     "split_unit",
     "is_value_name",
     "quantity",
+    "is_time_unit",
+    "parameter_name",
     "VALUE_NAMES",
     "TIME_NAMES",
 ]
@@ -114,6 +116,26 @@ def split_unit(column: str) -> tuple[str, str | None]:
     if match and match["unit"].lower() in _TIME_UNITS:
         return match["base"], _TIME_UNITS[match["unit"].lower()]
     return text, None
+
+
+def is_time_unit(unit: str | None) -> bool:
+    """Whether ``unit`` (as :func:`split_unit` gives it) is a unit of time.
+
+    >>> is_time_unit("ms"), is_time_unit("elements"), is_time_unit(None)
+    (True, False, False)
+    """
+    return unit in _TIME_UNITS.values()
+
+
+def parameter_name(column: str) -> str:
+    """A parameter column's name without what brackets or parentheses add to it (a unit, a
+    remark): ``Size (elements)`` is the parameter ``Size``.
+
+    >>> parameter_name("size (elements)"), parameter_name("p [threads]"), parameter_name("n_s")
+    ('size', 'p', 'n_s')
+    """
+    match = _BRACKETED.fullmatch(column.strip())
+    return match["base"] if match and match["base"] else column.strip()
 
 
 def quantity(column: str) -> str:
