@@ -22,8 +22,7 @@ import numpy as np
 from .errors import Location, MeasurementError
 from .measurements import Measurements
 from .measurements.checks import first_bad
-from .measurements.names import is_time_unit, parameter_name, quantity, split_unit
-from .units import NON_TIME_METRICS
+from .measurements.names import is_time_metric, is_time_unit, parameter_name, quantity, split_unit
 
 __all__ = ["check_columns", "column_warnings", "check_times", "used_columns", "checked"]
 
@@ -100,7 +99,7 @@ def check_times(ms: Measurements, *, allow_nonpositive: bool = False) -> list[st
     warnings = []
     for series in ms:
         name = series.metric or ms.value_name
-        if quantity(name) in NON_TIME_METRICS:
+        if not is_time_metric(name):
             continue
         found = first_bad(series, name, lambda v: ~(v > 0))
         if found is None:

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from patternalg.cli import main
+from patternalg.forms.pmnf import PMNF
 from patternalg.inputs import column_warnings
 from patternalg.measurements import read
 
@@ -134,3 +135,31 @@ def test_a_spreadsheet_csv_reads_as_the_plain_one(
         ]
         warned = any("looks like a time" in w for w in column_warnings(ms))
         assert warned == (annotation in (" [ms]", " (s)"))
+
+
+@pytest.mark.parametrize(
+    ("metric", "unit"),
+    [
+        ("visits", "dimensionless"),
+        ("bytes_sent", "dimensionless"),
+        ("PAPI_TOT_INS", "dimensionless"),
+        ("flops", "dimensionless"),
+        ("energy", "dimensionless"),
+        ("calls", "dimensionless"),
+        ("time", "ns"),
+        ("time_us", "us"),
+        ("metr", "ns"),
+    ],
+)
+def test_a_metric_that_is_not_a_time_gets_no_time_unit(
+    tmp_path: Path, capsys, metric: str, unit: str
+) -> None:
+    """Extra-P's file with its METRIC renamed: fitted (fast path and reference path alike)
+    in a time unit only if the metric is a time."""
+    path = tmp_path / "m.txt"
+    path.write_text(TEXT.read_text().replace("METRIC time", f"METRIC {metric}"))
+    status, out, err = _cli(capsys, "fit", str(path))
+    assert status == 0, err
+    assert out.splitlines()[0].endswith(f"[{unit}]")
+    (report,) = PMNF.fit_each(read(path))
+    assert report.unit == unit
