@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from patternalg.cli import main
+from patternalg.errors import MeasurementError
 from patternalg.forms.pmnf import PMNF
 from patternalg.inputs import column_warnings
 from patternalg.measurements import read
@@ -163,3 +164,91 @@ def test_a_metric_that_is_not_a_time_gets_no_time_unit(
     assert out.splitlines()[0].endswith(f"[{unit}]")
     (report,) = PMNF.fit_each(read(path))
     assert report.unit == unit
+
+
+# --- repetitions that are not finite (issue 29, finding 17) ---------------------------------
+
+TWO_REGIONS = EXTRAP / "text" / "one_parameter_5.txt"
+
+
+@settings(deadline=None, max_examples=30)
+@given(st.data(), st.sampled_from(["text", "csv", "jsonl"]))
+def test_repetitions_that_are_not_finite_are_dropped_with_a_note(data, fmt: str) -> None:
+    """Extra-P's file with some repetitions NaN or infinite: read as the file without
+    them, each dropped one named by its line in a note, a point left with none dropped
+    with a note, the rest of the file read."""
+    ms = read(TWO_REGIONS)
+    cells = [
+        (k, i, r) for k, s in enumerate(ms) for i, v in enumerate(s.values) for r in range(len(v))
+    ]
+    chosen = set(data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=12)))
+    kinds = {
+        c: data.draw(st.sampled_from(["nan", "inf", "-inf", "NaN", "Infinity"])) for c in chosen
+    }
+    lines, rows, records = [], ["kernel,metric,x,value"], []
+    for k, s in enumerate(ms):
+        lines += [f"REGION {s.kernel}", f"METRIC {s.metric}"]
+        for i, values in enumerate(s.values):
+            texts = [kinds.get((k, i, r), repr(v)) for r, v in enumerate(values.tolist())]
+            lines.append("DATA " + " ".join(texts))
+            x = f"{s.points[i, 0]:g}"
+            rows += [f"{s.kernel},{s.metric},{x},{t}" for t in texts]
+            records += [
+                f'{{"params": {{"x": {x}}}, "callpath": "{s.kernel}", "metric": "{s.metric}", "value": {t}}}'
+                for t in texts
+            ]
+    header = "PARAMETER x\nPOINTS " + " ".join(f"{v:g}" for v in ms.series[0].points[:, 0]) + "\n"
+    text = {
+        "text": header + "\n".join(lines) + "\n",
+        "csv": "\n".join(rows) + "\n",
+        "jsonl": "\n".join(records).replace("-inf", "-Infinity").replace(": inf", ": Infinity")
+        + "\n",
+    }[fmt]
+    if fmt == "jsonl":
+        text = text.replace(": nan", ": NaN")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"m.{fmt}"
+        path.write_text(text)
+        if len(chosen) == len(cells):
+            with pytest.raises(MeasurementError, match="no finite measurements"):
+                read(path)
+            return
+        got = read(path)
+    expected = {
+        (s.kernel, s.metric, float(s.points[i, 0])): [
+            v for r, v in enumerate(values.tolist()) if (k, i, r) not in chosen
+        ]
+        for k, s in enumerate(ms)
+        for i, values in enumerate(s.values)
+    }
+    assert {
+        (s.kernel, s.metric, float(p)): v.tolist()
+        for s in got
+        for p, v in zip(s.points[:, 0], s.values, strict=True)
+    } == {key: v for key, v in expected.items() if v}
+    dropped = [n for n in got.notes if "not finite" in n]
+    assert sum(int(n.split("dropped ")[1].split()[0]) for n in dropped) == len(chosen)
+    assert all(n.startswith(f"{path}:") for n in got.notes)
+    empty = [key for key, v in expected.items() if not v]
+    assert sum("the point is dropped" in n for n in got.notes) == len(empty)
+    gone = {(s.kernel, s.metric) for s in ms} - {(s.kernel, s.metric) for s in got}
+    assert sum("not fitted" in n for n in got.notes) == len(gone)
+
+
+def test_fit_of_a_file_with_a_nan_repetition_fits_it_without(tmp_path: Path, capsys) -> None:
+    """One ``nan`` among the repetitions of Extra-P's file: ``fit`` fits what is left (as
+    the file without it), and a note names the line."""
+    text = TEXT.read_text().splitlines()
+    at = next(i for i, line in enumerate(text) if line.startswith("DATA "))
+    words = text[at].split()
+    with_nan, without = list(text), list(text)
+    with_nan[at] = " ".join([*words[:2], "nan", *words[3:]])
+    without[at] = " ".join([*words[:2], *words[3:]])
+    (tmp_path / "nan.txt").write_text("\n".join(with_nan) + "\n")
+    (tmp_path / "without.txt").write_text("\n".join(without) + "\n")
+    status, out, err = _cli(capsys, "fit", str(tmp_path / "nan.txt"))
+    assert status == 0, err
+    assert out == _cli(capsys, "fit", str(tmp_path / "without.txt"))[1]
+    assert (
+        f"note: {tmp_path / 'nan.txt'}:{at + 1}: kernel 'compute', metric 'time': dropped 1" in err
+    )

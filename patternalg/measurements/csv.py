@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import Location, MeasurementError
-from .base import STDIN, Collector, Reader, ValueChoice, number
+from .base import STDIN, Collector, Reader, ValueChoice, measured, number
 from .model import Measurements
 from .names import is_value_name, parameter_name, quantity, split_unit
 
@@ -140,17 +140,24 @@ def _texts(body: list[list[str]], column: int | None, default: str) -> list[str]
 
 
 def _cells(
-    body: list[list[str]], lines: list[int], column: int, name: str, path: str
+    body: list[list[str]],
+    lines: list[int],
+    column: int,
+    name: str,
+    path: str,
+    convert: Callable[..., float] = number,
 ) -> np.ndarray:
-    """A numeric column as floats; the first bad cell is an error with its line."""
+    """A numeric column as floats, each cell as ``convert`` (:func:`number`, or
+    :func:`measured` for a value column) reads it; the first bad cell is an error with its
+    line."""
     texts = [row[column] for row in body]
     try:
         values = np.array(texts, dtype=float)
     except ValueError:
-        values = np.full(len(texts), np.nan)
-    for i in np.flatnonzero(~np.isfinite(values))[:1]:
-        for line, text in zip(lines[i:], texts[i:], strict=True):
-            number(text, path, line, column=name)  # raises at the first bad cell
+        cells = zip(texts, lines, strict=True)
+        return np.array([convert(text, path, line, column=name) for text, line in cells])
+    for i in np.flatnonzero(~np.isfinite(values)).tolist():
+        convert(texts[i], path, lines[i], column=name)  # raises at the first bad cell
     return values
 
 
@@ -233,7 +240,9 @@ class CsvReader(Reader):
                 "column 'kernel' is empty", location=Location(path, lines[kernels.index("")])
             )
         points = np.column_stack([_cells(body, lines, index[c], c, path) for c in parameters])
-        values = np.column_stack([_cells(body, lines, index[c], c, path) for c in columns])
+        values = np.column_stack(
+            [_cells(body, lines, index[c], c, path, measured) for c in columns]
+        )
         names = [parameter_name(c) for c in parameters]  # "size (elements)" is "size"
         collector = Collector(path, names if len(set(names)) == len(names) else parameters)
         if long:
