@@ -118,7 +118,8 @@ def run(command: list[str], label: str) -> tuple[float, float]:
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     if status != 0:
-        raise SystemExit(f"{' '.join(command[:4])}... failed: {process.stderr.read().decode()}")
+        said = process.stderr.read().decode() if process.stderr else ""
+        raise SystemExit(f"{' '.join(command[:4])}... failed: {said}")
     print(f"    {label}: {wall:.1f} s wall", file=sys.stderr)
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
