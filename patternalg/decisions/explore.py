@@ -387,6 +387,11 @@ class _Values:
                         f"{node}: its model is not in normal form; rank designs at a point "
                         "with --at x=..."
                     )
+                free = {s.name for _, c in found.items() for s in c.free_symbols}
+                if free:  # a growth in x with a coefficient in p is no rank
+                    raise EvaluationError(
+                        f"{node}: no value for {', '.join(sorted(free))} (bind it with --at)"
+                    )
                 value = found
             self.forms[node] = value
         return self.forms[term]
