@@ -1,10 +1,13 @@
 """``compare``: which design is fastest where, with the crossover points between them.
 
-Crossovers are solved exactly by sympy where the difference of two models is, piece by
-piece of its ``max``es, an expression of Extra-P's normal form (a few ``c*x^i*log2(x)^j``
-terms); other sign changes are bracketed on a log grid and refined by bisection to a
-relative 1e-9, and each crossover says which (``exact``). Where two designs are equal
-without changing places (one never loses) the point is a *touch*, not a crossover.
+Crossovers are solved algebraically where the difference of two models is, piece by
+piece of its ``max``es, a polynomial of degree at most 4 in x, in log2(x), in a root of x
+or (over a count) in the count: its roots are the eigenvalues of the companion matrix, in
+bounded time (never a symbolic solve); other sign changes are bracketed on a log grid and
+refined by a bounded bisection to a relative 1e-9, and each crossover says which
+(``exact``). Where two designs are equal without changing places (one never loses) the
+point is a *touch*, not a crossover. A count (a thread count) takes integers: the winner
+changes between two integers, and a crossover says which (``previous``, ``value``).
 
 >>> result = compare(["inc", "nop"], over=parse_axis("x=1..1e6:log"))
 >>> [(round(c.value, 4), c.exact) for c in result.crossovers]
@@ -58,7 +61,7 @@ class Crossover:
 
     symbol: str
     value: float
-    exact: bool  #: solved by sympy (True) or bracketed and refined to RTOL (False)
+    exact: bool  #: a root of a polynomial piece (True) or bracketed and refined to RTOL
     kind: str  #: "crossover" or "touch"
     designs: tuple[str, str]  #: for a crossover: the winner below, the winner above
     #: the two designs' (equal) model there, in the comparison's unit (``value`` is a
