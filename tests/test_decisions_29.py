@@ -213,3 +213,48 @@ def test_explore_binds_what_it_is_given(tmp_path):
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["designs"][0]["term"] == "tpool_4(kp)"
+
+
+# --- finding 5: designs of one model are one answer, with a short derivation -----------------
+@settings(max_examples=8, deadline=None)
+@given(
+    stages=st.lists(st.sampled_from(["qsort", "inc", "nop"]), min_size=2, max_size=3),
+    budget=st.integers(2, 8),
+    size=st.sampled_from([8, 1024, 65536]),
+)
+def test_each_model_is_shown_once_and_its_rewritings_counted(stages, budget, size):
+    """Every design reached is counted once: the shown one or one of its equivalents; no
+    two shown designs have the same value; each chain of rewrites leads from the start to
+    the design shown."""
+    from patternalg.decisions.explore import explore
+
+    term = stages[-1]
+    for stage in reversed(stages[:-1]):
+        term = f"pipe({stage}, {term})"
+    budget = max(budget, len(stages))
+    result = explore(term, threads=budget, at={"x": size}, top=10_000, expansions=300)
+    assert sum(1 + d.equivalent for d in result.designs) == result.visited
+    values = [d.value for d in result.designs]
+    assert all(b > a * (1 + 1e-12) for a, b in zip(values, values[1:], strict=False))
+    for d in result.designs:
+        chain = [term, *(r.after for r in d.rewrites)]
+        assert chain[-1] == d.term
+        assert [r.before for r in d.rewrites] == chain[:-1]
+
+
+def test_the_issues_exploration_is_one_answer_per_model():
+    args = ("explore", "pipe(qsort, inc)", "--threads", "16", "--at", "x=65536", "--top", "5")
+    data = json.loads(run_cli(*args, "--format", "json").stdout)
+    best = data["designs"][0]
+    # tpool_2(seq(tpool_8(qsort), tpool_8(inc))) is one of its rewritings, not a rank of its own
+    assert best["term"] == "tpool_16(seq(qsort, inc))" and best["equivalent"] >= 1
+    assert len(best["rewrites"]) == 15  # pipe_vs_tpool2_seq, then tpool_more 14 times
+    assert "tpool_2(seq(tpool_8(qsort), tpool_8(inc)))" not in [d["term"] for d in data["designs"]]
+    text = run_cli(*args).stdout.splitlines()
+    assert len(text) <= 2 * 5 + 1
+    assert text[0].endswith("equivalent rewritings)")
+    why = run_cli(*args, "--why").stdout.splitlines()
+    assert sum("pipe_vs_tpool2_seq -> [exact]" in line for line in why) >= 1
+    assert len(why) > len(text)
+    wide = run_cli("explore", "pipe(qsort, inc)", "--threads", "100000", "--top", "2", "--at", "x=65536")
+    assert len(wide.stdout.splitlines()) <= 5 and max(map(len, wide.stdout.splitlines())) < 300

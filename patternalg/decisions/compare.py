@@ -52,7 +52,9 @@ RTOL = 1e-9
 _SCAN = 4096  #: points of the scan that brackets sign changes
 _MAX_PIECES = 64  #: equations tried per pair (each max doubles them)
 _MAX_DEGREE = 4  #: polynomials of higher degree (x^60 + a*x + b) are bracketed numerically
-_MAX_STEPS = 200  #: iterations of a bisection or golden-section search at most
+#: iterations of a bisection or golden-section search at most: halving an interval from
+#: 1 down to a root at 1e-303 next to 0 takes about 1,000
+_MAX_STEPS = 2_200
 
 
 @dataclass(frozen=True)
