@@ -206,7 +206,9 @@ def spaced(
         else:  # an error relative to the larger bound (a point near 0 is no smaller)
             points = lo + step * (hi - lo)
             size = np.full(count, max(abs(lo), abs(hi)), dtype=np.longdouble)
-        scale = np.power(np.longdouble(10), _DIGITS - 1 - np.floor(np.log10(size)))
+        exponent = _DIGITS - 1 - np.floor(np.log10(size.astype(float)))  # doubles: fast
+        powers, where = np.unique(np.nan_to_num(exponent, posinf=0, neginf=0), return_inverse=True)
+        scale = np.power(np.longdouble(10), powers.astype(np.longdouble))[where.ravel()]
         short = np.round(points * scale) / scale
         near = np.isfinite(short) & (np.abs(short - points) <= noise * size)
         near &= (points != np.round(points)) | (np.abs(points) >= exact_integers)  # 2^51
