@@ -51,6 +51,7 @@ __all__ = ["Crossover", "Interval", "Region", "Comparison", "compare", "DEFAULT_
 RTOL = 1e-9
 _SCAN = 4096  #: points of the scan that brackets sign changes
 _MAX_PIECES = 64  #: equations tried per pair (each max doubles them)
+_MAX_NODES = 2_000  #: nodes of a difference solved piece by piece at most
 _MAX_DEGREE = 4  #: polynomials of higher degree (x^60 + a*x + b) are bracketed numerically
 #: iterations of a bisection or golden-section search at most: halving an interval from
 #: 1 down to a root at 1e-303 next to 0 takes about 1,000
@@ -272,6 +273,22 @@ class Comparison(Tabular):
 
 
 # --- finding the points where two models are equal ------------------------------------------
+def _small(expr: sympy.Expr) -> bool:
+    """Whether ``expr`` has at most :data:`_MAX_NODES` nodes (counted without recursion):
+    sympy's own walks recurse, and a big model is bracketed numerically instead.
+
+    >>> _small(x + 1), _small(sympy.Add(*(x**k for k in range(_MAX_NODES))))
+    (True, False)
+    """
+    stack, seen = [expr], 0
+    while stack:
+        seen += 1
+        if seen > _MAX_NODES:
+            return False
+        stack.extend(stack.pop().args)
+    return True
+
+
 def _pieces(expr: sympy.Expr) -> list[sympy.Expr]:
     """Equations whose roots contain every root of ``expr`` and every point where one of its
     ``max``/``min`` switches argument: each branch of each ``max``, and the switches."""
@@ -284,6 +301,8 @@ def _pieces(expr: sympy.Expr) -> list[sympy.Expr]:
             out.append(e)
             continue
         args = found.args
+        if len(out) + len(args) * (len(args) - 1) // 2 > _MAX_PIECES:
+            raise _TooMany  # a pipe of 1,000 stages: half a million differences
         out.extend(a - b for i, a in enumerate(args) for b in args[i + 1 :])
         todo.extend(e.xreplace({found: a}) for a in args)
     if todo:
@@ -376,6 +395,8 @@ def _exact_roots(difference: sympy.Expr, s: sympy.Symbol, lo: float, hi: float) 
     """Real roots in [lo, hi] of the equations of ``difference``'s pieces, each a polynomial
     solved by its companion matrix (bounded time, unlike a symbolic solve), or None if a
     piece is not a polynomial of a small degree (the caller brackets numerically)."""
+    if not _small(difference):
+        return None
     try:
         pieces = _pieces(difference)
     except _TooMany:
