@@ -442,8 +442,8 @@ class _Values:
 def _shortest(
     start: Term, edges: Mapping[Term, list[tuple[Term, int]]]
 ) -> tuple[dict[Term, tuple[Term, int] | None], dict[Term, int]]:
-    """The shortest derivation of every design reached: its parent and rule, and its depth
-    (breadth first over the rewrites the search found)."""
+    """The shortest derivation of every design reached over the rewrites found: its parent
+    and rule, and its depth (breadth first)."""
     parent: dict[Term, tuple[Term, int] | None] = {start: None}
     depth = {start: 0}
     frontier = [start]
@@ -527,7 +527,9 @@ def explore(
     depth = {start: 0}
     # best first: the most promising design is expanded next, up to ``expansions`` of them
     queue = [(rank(start), 0, 0, start)]
-    edges: dict[Term, list[tuple[Term, int]]] = {}  #: every rewrite found, for derivations
+    #: every rewrite within the budget (as many as the neighbours generated: the search's
+    #: own work), for the shortest derivations
+    edges: dict[Term, list[tuple[Term, int]]] = {}
     complete, expanded = True, 0
     while queue:
         if expanded >= expansions:
