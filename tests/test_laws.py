@@ -208,6 +208,46 @@ def test_concrete_laws_are_checked_on_x():
     assert check("pipe(qsort, inc) == qsort", LIB, "asymptotic", seed=SEED).status == "proved"
 
 
+#: atoms of the built-in library in x and ns, in pairs that cross (neither is above the other)
+#: and pairs that do not
+_PAIRS = [("qsort", "inc"), ("qsort", "nop"), ("inc", "nop"), ("reduce_v", "map_own_small"),
+          ("transfer", "reduce_p"), ("reduce_hadoop", "map_grppi"), ("inc", "transfer")]
+
+
+@pytest.mark.parametrize("a, b", _PAIRS)
+def test_a_concrete_law_with_a_proof_is_proved_not_searched(a, b):
+    # issue 29, finding 8: max(a, b) >= (a + b) / 2 wherever a and b cross
+    for law in (f"pipe({a}, {b}) >= tpool_2(seq({a}, {b}))",
+                f"pipe({a}, {b}, nop) >= tpool_3(seq({a}, {b}, nop))",
+                f"tpool_4(seq({a}, {b}, {b}, {a})) <= pipe({b}, {a})"):
+        result = check(law, LIB, "exact", examples=5, seed=SEED)
+        assert result.status == "proved", law
+
+
+def test_a_false_concrete_law_is_not_proved():
+    result = check("pipe(inc, nop) <= tpool_2(seq(inc, nop))", LIB, "exact", seed=SEED)
+    assert result.status == "refuted" and result.counterexample.ratio_limit == "2"
+    result = check("pipe(qsort, inc) >= seq(qsort, tpool_2(qsort))", LIB, "exact", seed=SEED)
+    assert result.status == "refuted"
+    assert float(result.counterexample.ratio_limit) == pytest.approx(2 / 3)
+
+
+def _deep(prefix: str, depth: int, inner: str, suffix: str = ")") -> str:
+    return prefix * depth + inner + suffix * depth
+
+
+@pytest.mark.parametrize("semantics", list(Semantics), ids=str)
+def test_laws_10000_deep_are_proved(semantics):
+    # issue 29, findings 16 and 20: nothing in the proof recurses or asks sympy per level
+    # (tpool_n 100 deep took 78 s in sympy's assumption system; their speed is benchmarked
+    # in benchmarks/bench_laws.py)
+    law = _deep("tpool_n(", 10_000, "A") + " <= A"
+    assert check(law, LIB, semantics, examples=1, seed=SEED).status == "proved"
+    if semantics is Semantics.EXACT:
+        law = _deep("pipe(A, ", 10_000, "B") + " <= " + _deep("seq(A, ", 10_000, "B")
+        assert check(law, LIB, semantics, examples=1, seed=SEED).status == "proved"
+
+
 def test_strict_relations_need_threads_beyond_one():
     assert check("tpool_2(A) < A", LIB, "exact", seed=SEED).status == "proved"
     result = check("tpool_n(A) < A", LIB, "exact", examples=EXAMPLES, seed=SEED)
