@@ -54,7 +54,7 @@ def polynomial(expr: sympy.Expr) -> Polynomial | None:
     """
     terms: Polynomial = {}
     for term in sympy.Add.make_args(sympy.expand(expr)):
-        coefficient, powers = 1.0, {}
+        coefficient, powers = 1.0, dict[sympy.Expr, float]()
         for factor in sympy.Mul.make_args(term):
             if factor.is_number:
                 try:
@@ -111,8 +111,12 @@ class _Problem:
     def coefficients(self, weights: Sequence[float]) -> list[float]:
         """The coefficients of ``sum t_i a_i - b``, one per monomial."""
         return [
-            math.fsum([*(t * a.get(m, 0.0) for t, a in zip(weights, self.maxima, strict=True)),
-                       -self.bound.get(m, 0.0)])
+            math.fsum(
+                [
+                    *(t * a.get(m, 0.0) for t, a in zip(weights, self.maxima, strict=True)),
+                    -self.bound.get(m, 0.0),
+                ]
+            )
             for m in self.monomials
         ]
 
@@ -126,8 +130,12 @@ class _Problem:
         weights = [t / total for t in weights]
         final = self.coefficients(weights)
         scale = [
-            math.fsum([*(t * abs(a.get(m, 0.0)) for t, a in zip(weights, self.maxima, strict=True)),
-                       abs(self.bound.get(m, 0.0))])
+            math.fsum(
+                [
+                    *(t * abs(a.get(m, 0.0)) for t, a in zip(weights, self.maxima, strict=True)),
+                    abs(self.bound.get(m, 0.0)),
+                ]
+            )
             for m in self.monomials
         ]
         for (i, j), w in zip(self.moves, moved, strict=True):
@@ -139,9 +147,7 @@ class _Problem:
             return False
         if not strict:
             return True
-        positive = math.fsum(
-            f for f, m in zip(final, self.monomials, strict=True) if _no_log(m)
-        )
+        positive = math.fsum(f for f, m in zip(final, self.monomials, strict=True) if _no_log(m))
         return positive > RTOL * math.fsum(scale)
 
     def greedy(self, weights: Sequence[float], strict: bool) -> bool:
@@ -192,8 +198,12 @@ class _Problem:
         return self.holds(list(solution.x[:k]), list(solution.x[k:]), strict)
 
 
-def _one(maxima: Sequence[Polynomial], bound: Polynomial, strict: bool,
-         at_least_one: frozenset[sympy.Expr]) -> bool:
+def _one(
+    maxima: Sequence[Polynomial],
+    bound: Polynomial,
+    strict: bool,
+    at_least_one: frozenset[sympy.Expr],
+) -> bool:
     problem = _Problem(maxima, bound, at_least_one)
     k = len(maxima)
     candidates = [[float(i == j) for j in range(k)] for i in range(k)]

@@ -210,16 +210,25 @@ def test_concrete_laws_are_checked_on_x():
 
 #: atoms of the built-in library in x and ns, in pairs that cross (neither is above the other)
 #: and pairs that do not
-_PAIRS = [("qsort", "inc"), ("qsort", "nop"), ("inc", "nop"), ("reduce_v", "map_own_small"),
-          ("transfer", "reduce_p"), ("reduce_hadoop", "map_grppi"), ("inc", "transfer")]
+_PAIRS = [
+    ("qsort", "inc"),
+    ("qsort", "nop"),
+    ("inc", "nop"),
+    ("reduce_v", "map_own_small"),
+    ("transfer", "reduce_p"),
+    ("reduce_hadoop", "map_grppi"),
+    ("inc", "transfer"),
+]
 
 
 @pytest.mark.parametrize("a, b", _PAIRS)
 def test_a_concrete_law_with_a_proof_is_proved_not_searched(a, b):
     # issue 29, finding 8: max(a, b) >= (a + b) / 2 wherever a and b cross
-    for law in (f"pipe({a}, {b}) >= tpool_2(seq({a}, {b}))",
-                f"pipe({a}, {b}, nop) >= tpool_3(seq({a}, {b}, nop))",
-                f"tpool_4(seq({a}, {b}, {b}, {a})) <= pipe({b}, {a})"):
+    for law in (
+        f"pipe({a}, {b}) >= tpool_2(seq({a}, {b}))",
+        f"pipe({a}, {b}, nop) >= tpool_3(seq({a}, {b}, nop))",
+        f"tpool_4(seq({a}, {b}, {b}, {a})) <= pipe({b}, {a})",
+    ):
         result = check(law, LIB, "exact", examples=5, seed=SEED)
         assert result.status == "proved", law
 
@@ -294,7 +303,15 @@ def test_check_command_json_keys_and_exit_status_for_a_false_law(capsys):
     rows = json.loads(out)
     assert [r["semantics"] for r in rows] == ["asymptotic", "exact"]
     for row in rows:
-        assert set(row) == {"id", "law", "semantics", "status", "counterexample", "examples", "seed"}
+        assert set(row) == {
+            "id",
+            "law",
+            "semantics",
+            "status",
+            "counterexample",
+            "examples",
+            "seed",
+        }
         assert row["seed"] == 1
         assert row["id"] is None and row["status"] == "refuted"
         assert set(row["counterexample"]) == {
@@ -396,6 +413,8 @@ def test_laws_compare_their_sides_in_one_unit(tmp_path):
     lib = ModelLibrary.builtin().merged(ModelLibrary([AtomicModel("kernel", 2 * x, unit="ms")]))
     assert check("pipe(kernel, inc) == kernel", lib, "exact").status == "proved"
     assert check("pipe(kernel, inc) == inc", lib, "exact").status == "refuted"
-    bytes_ = ModelLibrary.builtin().merged(ModelLibrary([AtomicModel("traffic", 8 * x, unit="bytes")]))
+    bytes_ = ModelLibrary.builtin().merged(
+        ModelLibrary([AtomicModel("traffic", 8 * x, unit="bytes")])
+    )
     with pytest.raises(UnitError, match=r"inc \(ns, a time\) with traffic \(bytes"):
         check("seq(inc, traffic) >= inc", bytes_)
