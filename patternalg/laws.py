@@ -46,7 +46,7 @@ from .pointwise import substitute_counts
 from .proof import RELATIONS, decide
 from .symbols import log2, x
 from .syntax import parse_law_parts
-from .terms import Atom, MapReduce, Meta, Term, TPool
+from .terms import Atom, MapReduce, Meta, Pipe, Term, TPool
 from .units import DEFAULT_UNIT, common_unit, in_one_unit, is_time
 
 __all__ = [
@@ -601,14 +601,38 @@ def _other_symbols(law: Law, library: ModelLibrary) -> tuple[sympy.Symbol, ...]:
 
 
 # --- the proof ------------------------------------------------------------------------------
+def _bounded_by_exact(law: Law) -> bool:
+    """Whether an asymptotic proof of ``law`` may be its exact one: its larger side has no
+    pipe and its smaller side has one (and no mapReduce, whose parts are read elsewhere).
+
+    Under either semantics a pipe's model is, at each x, one of its stages' or their
+    maximum; seq and tpool are monotone. So a side's asymptotic model is at most its exact
+    one (the pointwise maximum) everywhere, and a side without a pipe has one model. Then
+    ``exact(small) <= big`` proves ``asymptotic(small) <= big``, for a pipe of any depth
+    whose stages no growth order can rank (unknown A and B).
+    """
+    if law.relation == "==" or law.has_mapreduce():
+        return False
+    small, big = (law.lhs, law.rhs) if law.relation in ("<=", "<") else (law.rhs, law.lhs)
+    return not _has_pipe(big) and _has_pipe(small)
+
+
+def _has_pipe(term: Term) -> bool:
+    return any(isinstance(node, Pipe) for node in term.walk())
+
+
 def _prove(law: Law, library: ModelLibrary, semantics: Semantics) -> bool:
     """Instantiate metavariables with symbolic models and decide with sympy.
 
     Under ``exact`` every operator but mapReduce is pointwise, so a metavariable's model
     at a given x is just a positive number: a positive symbol. Under ``asymptotic`` a pipe
     compares growth in x, so metavariables become unknown positive functions A(x); a
-    proof counts only if no pipe fell back to the pointwise Max (the exact semantics).
+    proof counts only if no pipe fell back to the pointwise Max (the exact semantics),
+    or if the exact semantics bounds the asymptotic one (:func:`_bounded_by_exact`).
     """
+    if semantics is Semantics.ASYMPTOTIC and _bounded_by_exact(law):
+        if _prove(law, library, Semantics.EXACT):
+            return True
     metas = law.metavariables()
     pointwise = semantics is Semantics.EXACT and not law.has_mapreduce()
     plain = {name: sympy.Symbol(f"_{name}", positive=True) for name in metas}

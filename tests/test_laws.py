@@ -112,7 +112,7 @@ EXPECTED = {
     "tpool_nest": ("proved", "proved"),
     "tpool_seq_distrib": ("proved", "proved"),
     "pipe_idem": ("proved", "proved"),
-    "pipe_le_seq": ("no-counterexample", "proved"),
+    "pipe_le_seq": ("proved", "proved"),  # asymptotic: bounded by the exact model
     "pipe_ge_stage": ("holds-asymptotically", "proved"),
     "tpool_speedup": ("proved", "proved"),
     "tpool_more": ("proved", "proved"),
@@ -245,16 +245,32 @@ def _deep(prefix: str, depth: int, inner: str, suffix: str = ")") -> str:
     return prefix * depth + inner + suffix * depth
 
 
+_DEEP_LAWS = {
+    "tpool": _deep("tpool_n(", 10_000, "A") + " <= A",
+    "pipe": _deep("pipe(A, ", 10_000, "B") + " <= " + _deep("seq(A, ", 10_000, "B"),
+}
+
+
 @pytest.mark.parametrize("semantics", list(Semantics), ids=str)
-def test_laws_10000_deep_are_proved(semantics):
-    # issue 29, findings 16 and 20: nothing in the proof recurses or asks sympy per level
-    # (tpool_n 100 deep took 78 s in sympy's assumption system; their speed is benchmarked
-    # in benchmarks/bench_laws.py)
-    law = _deep("tpool_n(", 10_000, "A") + " <= A"
-    assert check(law, LIB, semantics, examples=1, seed=SEED).status == "proved"
-    if semantics is Semantics.EXACT:
-        law = _deep("pipe(A, ", 10_000, "B") + " <= " + _deep("seq(A, ", 10_000, "B")
-        assert check(law, LIB, semantics, examples=1, seed=SEED).status == "proved"
+@pytest.mark.parametrize("name", list(_DEEP_LAWS))
+def test_laws_10000_deep_are_proved(name, semantics):
+    # issue 29, findings 16 and 20: nothing in the proof recurses or asks sympy's assumptions
+    # per level (tpool_n 100 deep took 78 s; the pipe law under asymptotic semantics, which
+    # no growth order decides for unknown A and B, was searched for 215 s); their speed is
+    # benchmarked by benchmarks/bench_laws.py --baseline
+    result = check(_DEEP_LAWS[name], LIB, semantics, examples=1, seed=SEED)
+    assert result.status == "proved"
+
+
+def test_an_asymptotic_law_is_proved_by_its_exact_bound_only_where_it_holds():
+    # a pipe is at most its maximum under either semantics: a side without a pipe bounds it
+    assert check("pipe(A, B) <= seq(A, B)", LIB, "asymptotic", examples=5).status == "proved"
+    assert (
+        check("pipe(A, tpool_2(B)) < seq(A, B)", LIB, "asymptotic", examples=5).status == "proved"
+    )
+    # the pipe on the larger side may pick its smaller stage: no proof from the bound
+    assert check("pipe(A, B) >= A", LIB, "asymptotic", seed=SEED).status == "holds-asymptotically"
+    assert check("seq(A, B) <= pipe(A, B)", LIB, "asymptotic", seed=SEED).status == "refuted"
 
 
 def test_strict_relations_need_threads_beyond_one():
