@@ -101,6 +101,11 @@ DEEP_CASES = (
         _deep("pipe(A, ", 10_000, "B") + " <= " + _deep("seq(A, ", 10_000, "B"),
         "exact",
     ),
+    (
+        "pipe 10,000 deep <= seq",
+        _deep("pipe(A, ", 10_000, "B") + " <= " + _deep("seq(A, ", 10_000, "B"),
+        "asymptotic",
+    ),
 )
 _TIMED = (
     "import sys, time; from patternalg.laws import check; law = sys.stdin.read(); "
