@@ -345,12 +345,12 @@ def _holds_at(relation: str, a: float, b: float) -> bool:
 
 def _largest(expr: sympy.Expr) -> NormalForm | None:
     """The normal form of ``expr`` as x -> oo: of the fastest-growing argument of a maximum."""
-    forms = [normal_form(arg) for arg in sympy.Max.make_args(expr)]
-    if any(f is None for f in forms):
-        return None
-    largest = forms[0]
-    for form in forms[1:]:
-        order = compare_normal_forms(form, largest)  # type: ignore[arg-type]
+    largest = None
+    for arg in sympy.Max.make_args(expr):
+        form = normal_form(arg)
+        if form is None:
+            return None
+        order = 1 if largest is None else compare_normal_forms(form, largest)
         if order is None:
             return None
         largest = form if order > 0 else largest

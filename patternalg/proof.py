@@ -39,7 +39,7 @@ import sympy
 from .bindings import as_value
 from .certificate import dominates
 from .pmnf.dominance import below_the_rest, is_numeric
-from .pmnf.normal_form import normal_form
+from .pmnf.normal_form import NormalForm, normal_form
 from .symbols import log2, x
 
 __all__ = ["decide", "RELATIONS"]
@@ -126,15 +126,24 @@ def _holds(expr: sympy.Expr, strict: bool, budget: list[int]) -> bool:
     return True
 
 
+def _numeric_forms(expr: sympy.Expr) -> list[NormalForm] | None:
+    """The arguments of a maximum (or the one expression) as numeric normal forms, or None."""
+    forms = []
+    for arg in sympy.Max.make_args(expr):
+        form = normal_form(arg)
+        if form is None or not is_numeric(form):
+            return None
+        forms.append(form)
+    return forms
+
+
 def _numeric_below(big: sympy.Expr, small: sympy.Expr) -> bool:
     """Whether every argument of ``small`` is below the maximum of ``big``'s, decided on
     their normal forms with numeric coefficients (False if they are not such forms)."""
-    tops = [normal_form(a) for a in sympy.Max.make_args(big)]
-    lows = [normal_form(b) for b in sympy.Max.make_args(small)]
-    forms = [f for f in (*tops, *lows) if f is not None and is_numeric(f)]
-    if len(forms) < len(tops) + len(lows):
+    tops, lows = _numeric_forms(big), _numeric_forms(small)
+    if tops is None or lows is None:
         return False
-    return all(below_the_rest(b, tops) for b in lows)  # type: ignore[arg-type]
+    return all(below_the_rest(b, tops) for b in lows)
 
 
 def _at_least(big: sympy.Expr, small: sympy.Expr, strict: bool, counts: list[sympy.Symbol]) -> bool:
