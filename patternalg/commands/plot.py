@@ -17,6 +17,7 @@ import argparse
 import math
 from typing import Any
 
+from ..arith import format_number
 from ..decisions.options import CURVE_POINTS, DEFAULT_RANGE, OBJECTIVES
 from ..errors import EvaluationError, PatternalgError
 from .common import add_model_options, load_library, unit_option
@@ -128,7 +129,7 @@ def _fit(args: argparse.Namespace) -> Any:
     cls = form_class(args.form, "--form")
     options = family_options(cls, args, skip=_PLOT_OWNS)
     if args.extend_to is not None and not (math.isfinite(args.extend_to) and args.extend_to > 0):
-        raise FitError(f"--extend-to must be a finite number above 0, got {args.extend_to:g}")
+        raise FitError(f"--extend-to must be a finite number above 0, got {format_number(args.extend_to)}")
     data = read(
         args.fit, args.input_format, metric=args.metric, value=cls.value_column(args.metric)
     )
