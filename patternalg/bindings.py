@@ -22,7 +22,7 @@ from .errors import EvaluationError, ParseError
 from .limits import MAX_INTEGER_DIGITS, size_problem
 from .symbols import symbol
 from .syntax import parse_arithmetic
-from .terms import MapReduce, Term, TPool
+from .terms import MapReduce, Term, TPool, format_count
 
 __all__ = [
     "parse_binding",
@@ -37,15 +37,28 @@ __all__ = [
 
 
 def parse_value(text: str) -> sympy.Expr:
-    """A value for a symbol: any expression of the safe arithmetic (``1024``, ``2^20``)."""
-    return parse_arithmetic(text)
+    """A value for a symbol: any expression of the safe arithmetic (``1024``, ``2^20``); a
+    number that is an integer is that integer, however written (``16.0`` is ``16``, a thread
+    count like any other).
+
+    >>> parse_value("16.0"), parse_value("2.5")
+    (16, 2.50000000000000)
+    """
+    return _integer_if_integral(parse_arithmetic(text))
+
+
+def _integer_if_integral(value: sympy.Expr) -> sympy.Expr:
+    """A float with an integer value (exactly held by a double) as that integer."""
+    if value.is_Float and abs(value) < 2**53 and float(value).is_integer():
+        return sympy.Integer(int(value))
+    return value
 
 
 def as_value(value: float | int | str | sympy.Expr) -> sympy.Expr:
     """A Python number, a sympy expression or a text of the safe arithmetic, as an expression.
 
-    >>> as_value(4), as_value(2.5), as_value("2^10")
-    (4, 2.50000000000000, 1024)
+    >>> as_value(4), as_value(2.5), as_value("2^10"), as_value(16.0)
+    (4, 2.50000000000000, 1024, 16)
     """
     if isinstance(value, bool):
         raise EvaluationError(f"expected a number, got {value!r}")
@@ -54,9 +67,9 @@ def as_value(value: float | int | str | sympy.Expr) -> sympy.Expr:
         problem = size_problem(exact)
         if problem:
             raise EvaluationError(problem)
-        return exact
+        return _integer_if_integral(exact)
     if isinstance(value, float):
-        return sympy.Float(value)
+        return _integer_if_integral(sympy.Float(value))
     if isinstance(value, str):
         return parse_value(value)
     raise EvaluationError(f"expected a number or an expression, got {type(value).__name__}")
@@ -247,7 +260,7 @@ def counts(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
     """Every thread, node and key count in ``term``, with what it counts."""
     for node in term.walk():
         if isinstance(node, TPool):
-            yield f"the thread count of tpool_{format_expr(node.count)}(...)", node.count
+            yield f"the thread count of tpool_{format_count(node.count)}(...)", node.count
         elif isinstance(node, MapReduce):
             yield "the node count m of mapReduce", node.nodes
             yield "the thread count n of mapReduce", node.threads

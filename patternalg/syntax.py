@@ -222,6 +222,9 @@ def _syntax_error(text: str, err: UnexpectedInput, start: str) -> ParseError:
     expected = set(getattr(err, "expected", None) or getattr(err, "allowed", None) or ())
     if start != "law":
         expected.discard("RELATION")
+    count = _count_problem(text, pos)
+    if count:
+        return _error_at(text, pos, count)
     hint = _pattern_hint(text, pos)
     if hint:
         what += f"; did you mean {hint}?"
@@ -233,6 +236,20 @@ def _syntax_error(text: str, err: UnexpectedInput, start: str) -> ParseError:
 _PATTERNS = {"seq": "seq(T, T, ...)", "pipe": "pipe(T, T, ...)", "tpool": "tpool_n(T)",
              "mapreduce": "mapReduce_{m,n}^{d,k}(map, reduce)"}
 _SYNONYMS = {"pipeline": "pipe", "sequence": "seq", "threadpool": "tpool", "farm": "tpool"}
+
+
+def _count_problem(text: str, pos: int) -> str | None:
+    """What is wrong with a sign right after ``tpool_`` (``tpool_-2``): a count is a positive
+    integer (a literal, a symbol or an expression in braces).
+
+    >>> _count_problem("tpool_-2(qsort)", 6)
+    'a thread count must be a positive integer (as in tpool_4, tpool_n or tpool_{2*k})'
+    >>> _count_problem("tpool_4(qsort)", 7) is None
+    True
+    """
+    if pos >= len(text) or text[pos] not in "-+" or not re.search(r"\btpool_\s*$", text[:pos]):
+        return None
+    return "a thread count must be a positive integer (as in tpool_4, tpool_n or tpool_{2*k})"
 
 
 def _pattern_hint(text: str, pos: int) -> str | None:
