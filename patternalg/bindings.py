@@ -49,7 +49,7 @@ def parse_value(text: str) -> sympy.Expr:
 
 def _integer_if_integral(value: sympy.Expr) -> sympy.Expr:
     """A float with an integer value (exactly held by a double) as that integer."""
-    if value.is_Float and abs(value) < 2**53 and float(value).is_integer():
+    if value.is_Float and abs(value) < 2**53 and value == sympy.Float(int(value)):
         return sympy.Integer(int(value))
     return value
 
@@ -270,9 +270,20 @@ def counts(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
 
 def symbols_of(term: Term, expr: sympy.Expr) -> set[str]:
     """The names a binding may give a value for in ``term``, whose model is ``expr``: the
-    model's symbols, the symbols of its counts, and x."""
+    model's symbols, the symbols of its counts, and x unless the model is in other inputs
+    and not in x (fitted with ``--param x=Y``: binding x would leave it in Y, unsaid); a
+    model constant in its inputs takes any x.
+
+    >>> from patternalg.syntax import parse
+    >>> from patternalg.symbols import n, symbol
+    >>> sorted(symbols_of(parse("tpool_n(k)"), 5 / n)), sorted(symbols_of(parse("k"), symbol("Y")))
+    (['n', 'x'], ['Y'])
+    """
     count_symbols = {s.name for _, c in counts(term) for s in c.free_symbols}
-    return {s.name for s in expr.free_symbols} | count_symbols | {"x"}
+    names = {s.name for s in expr.free_symbols}
+    inputs = names - count_symbols
+    in_x = not inputs or "x" in inputs
+    return names | count_symbols | ({"x"} if in_x else set())
 
 
 def check_bindings(term: Term, expr: sympy.Expr, bindings: Mapping[str, sympy.Expr]) -> None:

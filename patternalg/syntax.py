@@ -224,7 +224,7 @@ def _syntax_error(text: str, err: UnexpectedInput, start: str) -> ParseError:
         expected.discard("RELATION")
     count = _count_problem(text, pos)
     if count:
-        return _error_at(text, pos, count)
+        return _error_at(text, pos, f"syntax error, {count}")
     hint = _pattern_hint(text, pos)
     if hint:
         what += f"; did you mean {hint}?"
