@@ -257,7 +257,7 @@ class Counterexample:
             parts.append(", ".join(f"{k} = {v}" for k, v in self.bindings) + where)
         if self.symbols:
             parts.append(", ".join(f"{k} = {v}" for k, v in self.symbols))
-        if self.x is not None:
+        if self.x is not None and self.lhs is not None and self.rhs is not None:
             parts.append(
                 f"x = {self.x}: lhs = {format_number(self.lhs)} {DEFAULT_UNIT}, "
                 f"rhs = {format_number(self.rhs)} {DEFAULT_UNIT}"

@@ -10,10 +10,10 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from patternalg.render import format_number
 from patternalg.explanation import explain
 from patternalg.laws import check, parse_law
 from patternalg.library import ModelLibrary
+from patternalg.render import format_number
 
 _VALUE = re.compile(r"->  (\S+) ns at the point")
 

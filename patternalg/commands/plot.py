@@ -21,7 +21,7 @@ from typing import Any
 from ..arith import format_number
 from ..decisions.options import CURVE_POINTS, OBJECTIVES
 from ..errors import EvaluationError, PatternalgError
-from .common import add_model_options, load_library, note, unit_option
+from .common import add_model_options, check_output, load_library, note, unit_option
 from .decide import at, terms
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
@@ -214,6 +214,7 @@ def run(args: argparse.Namespace) -> int:
 
     mode = _mode(args)
     check_path(args.output)
+    check_output(args, args.output)
     plt = pyplot()  # no matplotlib: the install hint, before any work
     figure = _DRAW[mode](args)
     try:
