@@ -21,7 +21,7 @@ from typing import Any
 
 import sympy
 
-from .arith import build_call, build_number, canonical_function, check_finite
+from .arith import build_call, build_number, canonical_function, check_finite, format_expr
 from .errors import ParseError
 from .generated import checksum, literal_module, write_module
 from .lalr import Parser, Token, UnexpectedCharacters, UnexpectedInput
@@ -387,15 +387,14 @@ class _Build:
         """Literal counts must be positive integers; symbolic ones stay symbolic."""
         if value.is_number:
             if not (value.is_integer and value.is_positive):
-                shown = value if not value.is_Float else repr(float(value))
-                raise _Problem(pos, f"{what} must be a positive integer, got {shown}")
+                raise _Problem(pos, f"{what} must be a positive integer, got {format_expr(value)}")
             return sympy.Integer(int(value))
         return value
 
     @staticmethod
     def _positive(pos: int, value: sympy.Expr, what: str) -> sympy.Expr:
         if value.is_number and not value.is_positive:
-            raise _Problem(pos, f"{what} must be positive, got {value}")
+            raise _Problem(pos, f"{what} must be positive, got {format_expr(value)}")
         return value
 
     def atom(self, children: list[Any]) -> Term:

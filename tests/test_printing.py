@@ -54,3 +54,18 @@ def test_format_number_reads_back_to_the_rounded_value(value, digits) -> None:
     text = format_number(value, digits)
     assert float(text) == float(f"{value:.{digits}g}")
     assert not text.startswith("-0.0") or float(text) != 0
+
+
+@given(st.floats(1e-300, 1e300, allow_nan=False).map(lambda v: v if v != int(v) else v + 0.5))
+def test_a_message_prints_a_literal_as_its_shortest_repr(value) -> None:
+    """``p must be positive, got -2.5`` (sympy's own printer said ``-2.50000000000000``)."""
+    from patternalg.errors import ParseError
+    from patternalg.syntax import parse
+
+    text = repr(value)
+    try:
+        parse(f"qsort[p=-{text}]")
+    except ParseError as error:
+        assert f"got -{text}:" in str(error)
+    else:  # pragma: no cover - a negative annotation is always refused
+        raise AssertionError("accepted")
