@@ -159,6 +159,8 @@ def _fit(args: argparse.Namespace) -> Any:
     data = read(
         args.fit, args.input_format, metric=args.metric, value=cls.value_column(args.metric)
     )
+    for text in data.notes:  # what reading left out (a NaN repetition)
+        note(args, text)
     if args.kernel is not None:
         kernels = [s.kernel for s in data]
         if args.kernel not in kernels:
