@@ -36,7 +36,7 @@ from hypothesis.errors import Unsatisfiable
 
 from . import strategies as pst
 from .algebra import Derivation, Semantics, evaluate
-from .arith import format_expr
+from .arith import format_expr, format_number
 from .callbacks import ProgressCallback
 from .display import HtmlTable
 from .errors import EvaluationError
@@ -44,6 +44,7 @@ from .library import AtomicModel, ModelLibrary
 from .pmnf.normal_form import NormalForm, compare, compare_normal_forms, normal_form
 from .pointwise import substitute_counts
 from .proof import RELATIONS, decide
+from .render import value_text
 from .symbols import log2, x
 from .syntax import parse_law_parts
 from .terms import Atom, MapReduce, Meta, Pipe, Term, TPool
@@ -262,9 +263,10 @@ class Counterexample:
             parts.append(", ".join(f"{k} = {v}" for k, v in self.bindings) + where)
         if self.symbols:
             parts.append(", ".join(f"{k} = {v}" for k, v in self.symbols))
-        if self.x is not None:
+        if self.x is not None and self.lhs is not None and self.rhs is not None:
             parts.append(
-                f"x = {self.x}: lhs = {self.lhs:.6g} {DEFAULT_UNIT}, rhs = {self.rhs:.6g} {DEFAULT_UNIT}"
+                f"x = {self.x}: lhs = {format_number(self.lhs)} {DEFAULT_UNIT}, "
+                f"rhs = {format_number(self.rhs)} {DEFAULT_UNIT}"
             )
         if self.ratio_limit is not None:
             parts.append(f"lhs/rhs -> {self.ratio_limit} as x -> oo")
@@ -374,6 +376,12 @@ def _ratio_limit(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Expr | None:
         return sympy.limit(lhs / rhs, x, sympy.oo)
     except (NotImplementedError, ValueError, TypeError, ZeroDivisionError):
         return None
+
+
+def _ratio_text(ratio: sympy.Expr) -> str:
+    """A limit of lhs/rhs as a value prints (1.2, not 1.2000000000000002); exact ones
+    (``2/3``, ``oo``) as they are."""
+    return (value_text(ratio) if ratio.is_Float else None) or format_expr(ratio)
 
 
 def _holds_asymptotically(
@@ -488,7 +496,7 @@ class _Instance:
             x=at,
             lhs=None if env is None else _to_float(self.lhs, env),
             rhs=None if env is None else _to_float(self.rhs, env),
-            ratio_limit=None if ratio is None else format_expr(ratio),
+            ratio_limit=None if ratio is None else _ratio_text(ratio),
         )
 
 
