@@ -1,10 +1,9 @@
 """Binding symbols to values (``--at n=4``), with the checks a thread count needs.
 
 >>> from patternalg.syntax import parse
->>> from patternalg.symbols import x, n
 >>> term = parse("tpool_n(qsort)")
->>> check_bindings(term, x / n, {"n": parse_value("4")})
->>> check_bindings(term, x / n, {"n": parse_value("0")})
+>>> check_bindings(term, {"x", "n"}, {"n": parse_value("4")})
+>>> check_bindings(term, {"x", "n"}, {"n": parse_value("0")})
 Traceback (most recent call last):
 ...
 patternalg.errors.EvaluationError: n = 0 makes the thread count of tpool_n(...) 0; it must be a positive integer
@@ -255,18 +254,18 @@ def counts(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
                 yield "the key count o of the shuffle", node.shuffle.keys
 
 
-def symbols_of(term: Term, expr: sympy.Expr) -> set[str]:
-    """The names a binding may give a value for in ``term``, whose model is ``expr``: the
-    model's symbols, the symbols of its counts, and x."""
+def symbols_of(term: Term, names: Iterable[str]) -> set[str]:
+    """The names a binding may give a value for in ``term``, whose model has the symbols
+    ``names``: those, the symbols of its counts, and x."""
     count_symbols = {s.name for _, c in counts(term) for s in c.free_symbols}
-    return {s.name for s in expr.free_symbols} | count_symbols | {"x"}
+    return set(names) | count_symbols | {"x"}
 
 
-def check_bindings(term: Term, expr: sympy.Expr, bindings: Mapping[str, sympy.Expr]) -> None:
-    """Check ``bindings`` for the model ``expr`` of ``term``: every name is a symbol of it,
-    every count becomes a positive integer, every value is positive, and substituting them
-    gives a finite number of bounded size."""
-    known = symbols_of(term, expr)
+def check_bindings(term: Term, known: Iterable[str], bindings: Mapping[str, sympy.Expr]) -> None:
+    """Check ``bindings`` for ``term``, whose model has the symbols ``known``: every name is a
+    symbol of it, every count becomes a positive integer, every value is positive. (Each
+    atom's model is checked where it is substituted: :func:`substitute`.)"""
+    known = symbols_of(term, known)
     for name in bindings:
         if name not in known:
             raise EvaluationError(
@@ -290,5 +289,3 @@ def check_bindings(term: Term, expr: sympy.Expr, bindings: Mapping[str, sympy.Ex
             raise EvaluationError(
                 f"--at {name}={format_expr(value)}: {name} is a positive symbol; give a value > 0"
             )
-    shown = ", ".join(f"{k}={format_expr(v)}" for k, v in bindings.items())
-    check_substitution(expr, mapping, f"--at {shown}")

@@ -432,8 +432,8 @@ def compare(
     for done, (i, j) in enumerate(pairs):
         if progress is not None:
             progress(done, len(pairs))
-        diff_expr = compiled[i].expr - compiled[j].expr
-        exact = _exact_roots(diff_expr, s, lo, hi)
+        left, right = compiled[i].expr, compiled[j].expr
+        exact = None if left is None or right is None else _exact_roots(left - right, s, lo, hi)
         if exact is not None:
             candidates += [(r, True) for r in exact]
             continue
