@@ -35,7 +35,7 @@ from .library import AtomicModel
 from .symbols import x
 from .terms import MapReduce, Pipe, Seq, Term, TPool
 
-__all__ = ["Arithmetic", "Folded", "fold", "model_symbols", "mapreduce_form"]
+__all__ = ["Arithmetic", "Folded", "Plan", "fold", "model_symbols", "mapreduce_form"]
 
 V = TypeVar("V")
 Context = dict[sympy.Symbol, V]
@@ -91,11 +91,36 @@ class Folded(Generic[V]):
     winners: dict[int, int | None] = field(default_factory=dict)
 
 
-def _sizes(term: Term) -> dict[int, int]:
-    sizes: dict[int, int] = {}
-    for node in term.post_order():
-        sizes[id(node)] = 1 + sum(sizes[id(c)] for c in node.children())
-    return sizes
+@dataclass(frozen=True)
+class Plan:
+    """What a fold of ``term`` needs besides the values, computed once for many folds (a
+    ``compare`` evaluates a term thousands of times): the order of every node's children
+    (the larger first), the atoms' models and each mapReduce's eq. (5)."""
+
+    term: Term
+    order: dict[int, tuple[int, ...]]
+    models: dict[int, sympy.Expr]
+
+    @classmethod
+    def of(cls, term: Term, library: Mapping[str, AtomicModel]) -> Plan:
+        """The plan of ``term`` (atoms and metavariables are checked here)."""
+        sizes: dict[int, int] = {}
+        order: dict[int, tuple[int, ...]] = {}
+        models: dict[int, sympy.Expr] = {}
+        by_atom: dict[Term, sympy.Expr] = {}
+        for node in term.post_order():
+            kids = node.children()
+            sizes[id(node)] = 1 + sum(sizes[id(c)] for c in kids)
+            if kids:
+                # the larger child first: at most log2(size) values wait on the stack
+                order[id(node)] = tuple(sorted(range(len(kids)), key=lambda i: -sizes[id(kids[i])]))
+            if isinstance(node, MapReduce):
+                models[id(node)] = mapreduce_form(node, library)
+            elif not kids:  # an atom (with its annotations); a metavariable: evaluate says so
+                if node not in by_atom:
+                    by_atom[node] = evaluate(node, library)
+                models[id(node)] = by_atom[node]
+        return cls(term, order, models)
 
 
 def fold(
@@ -104,9 +129,11 @@ def fold(
     arithmetic: Arithmetic[V],
     context: Mapping[sympy.Symbol, V],
     keep: Callable[[Term], bool] = lambda node: False,
+    plan: Plan | None = None,
 ) -> Folded[V]:
     """The value of ``term`` in ``context`` (a value for x and every other free symbol),
     post-order without recursion; the values of the sub-terms ``keep`` selects are kept.
+    ``plan`` is :meth:`Plan.of` ``term``, if already made.
 
     >>> from patternalg.syntax import parse
     >>> from patternalg.library import ModelLibrary
@@ -115,32 +142,31 @@ def fold(
     >>> float(found.value), list(found.winners.values())
     (5422.97, [1])
     """
-    sizes = _sizes(term)
-    models: dict[Term, sympy.Expr] = {}
-    forms: dict[int, sympy.Expr] = {}
+    plan = plan if plan is not None and plan.term is term else Plan.of(term, library)
     found: Folded[V] = Folded(None)  # type: ignore[arg-type]
     values: list[V] = []
     root: Context[V] = dict(context)
-    contexts = [root]  # kept alive: leaves are cached by the context's id
-    stack: list[tuple[Term, Context[V], tuple[int, ...] | None]] = [(term, root, None)]
+    stack: list[tuple[Term, Context[V], bool]] = [(term, root, False)]
     while stack:
-        node, here, order = stack.pop()
+        node, here, ready = stack.pop()
         kids = node.children()
-        if order is None and kids:
+        if kids and not ready:
             inner = [here] * len(kids)
             if isinstance(node, MapReduce):
                 inner = [{**here, x: arithmetic.leaf(sympy.Integer(1), here)}]
                 inner.append({**here, x: arithmetic.leaf(node.per_key, here)})
-                contexts.extend(inner)
-            # the larger child first: at most log2(size) values wait on the stack
-            first = tuple(sorted(range(len(kids)), key=lambda i: -sizes[id(kids[i])]))
-            stack.append((node, here, first))
-            stack.extend((kids[i], inner[i], None) for i in reversed(first))
+            first = plan.order[id(node)]
+            stack.append((node, here, True))
+            stack.extend((kids[i], inner[i], False) for i in reversed(first))
             continue
-        parts: list[V] = [values.pop() for _ in kids][::-1]  # in the order folded
-        if order is not None:
-            parts = [parts[order.index(i)] for i in range(len(kids))]
-        value = _combine(node, parts, here, arithmetic, library, models, forms, found)
+        if kids:
+            first = plan.order[id(node)]
+            done = values[-len(kids) :]  # in the order folded
+            del values[-len(kids) :]
+            parts = [done[first.index(i)] for i in range(len(kids))]
+            value = _combine(node, parts, here, arithmetic, plan, found)
+        else:
+            value = arithmetic.leaf(plan.models[id(node)], here)
         if keep(node):
             found.kept[id(node)] = value
         values.append(value)
@@ -153,9 +179,7 @@ def _combine(
     parts: list[V],
     here: Context[V],
     arithmetic: Arithmetic[V],
-    library: Mapping[str, AtomicModel],
-    models: dict[Term, sympy.Expr],
-    forms: dict[int, sympy.Expr],
+    plan: Plan,
     found: Folded[V],
 ) -> V:
     if isinstance(node, Seq):
@@ -165,15 +189,8 @@ def _combine(
     if isinstance(node, Pipe):
         value, found.winners[id(node)] = arithmetic.larger(parts[0], parts[1])
         return value
-    if isinstance(node, MapReduce):
-        form = forms.get(id(node))
-        if form is None:
-            form = forms[id(node)] = mapreduce_form(node, library)
-        return arithmetic.leaf(form, {**here, MAP: parts[0], REDUCE: parts[1]})
-    model = models.get(node)
-    if model is None:  # an atom (with its annotations); a metavariable: evaluate says so
-        model = models[node] = evaluate(node, library)
-    return arithmetic.leaf(model, here)
+    assert isinstance(node, MapReduce)
+    return arithmetic.leaf(plan.models[id(node)], {**here, MAP: parts[0], REDUCE: parts[1]})
 
 
 def model_symbols(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:

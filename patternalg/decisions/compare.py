@@ -486,13 +486,20 @@ def _classify(
     changes across the point, touches where it does not (exact roots win over numeric ones)."""
     crossovers: list[Crossover] = []
     touches: list[Crossover] = []
-    for point, exact in sorted(candidates, key=lambda c: (c[0], not c[1])):
-        if not lo < point < hi:
-            continue
-        if any(abs(point - c.value) <= 1e-7 * abs(point) for c in crossovers + touches):
+    inside = [c for c in sorted(candidates, key=lambda c: (c[0], not c[1])) if lo < c[0] < hi]
+    if not inside:
+        return crossovers, touches
+    points = np.array([c[0] for c in inside], dtype=float)
+    steps = np.maximum(np.abs(points) * 1e-6, 1e-12)
+    # every candidate's neighbourhood in one evaluation (a deep term's fold is not free)
+    near = values(np.concatenate([points - steps, points, points + steps])).reshape(
+        len(names), 3, len(inside)
+    )
+    last = -math.inf  # the largest point kept so far (candidates come in ascending order)
+    for column, (point, exact) in enumerate(inside):
+        if abs(point - last) <= 1e-7 * abs(point):
             continue  # the same point found twice (the exact one came first)
-        step = max(abs(point) * 1e-6, 1e-12)
-        around = values(np.array([point - step, point, point + step]))
+        around = near[:, :, column]
         at_point = around[:, 1]
         best = float(at_point.min())
         tied = np.nonzero(at_point <= best + 1e-7 * abs(best))[0]
@@ -503,10 +510,12 @@ def _classify(
         if below != above:
             designs = (names[below], names[above])
             crossovers.append(Crossover(symbol_name, point, exact, "crossover", designs, level))
+            last = point
         else:
             other = next(int(k) for k in tied if int(k) != below)
             designs = (names[below], names[other])
             touches.append(Crossover(symbol_name, point, exact, "touch", designs, level))
+            last = point
     return crossovers, touches
 
 

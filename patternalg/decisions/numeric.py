@@ -31,7 +31,7 @@ import sympy
 from ..arith import format_expr
 from ..bindings import check_bindings, counts, symbols_of
 from ..errors import EvaluationError
-from ..fold import fold, model_symbols
+from ..fold import Plan, fold, model_symbols
 from ..library import AtomicModel
 from ..pointwise import pointwise_models
 from ..symbols import symbol
@@ -123,6 +123,11 @@ class Compiled:
     fixed: Mapping[str, sympy.Expr]  #: the bound symbols
     doubles: Mapping[str, float]  #: their values as doubles (what the arrays compute with)
 
+    @functools.cached_property
+    def plan(self) -> Plan:
+        """The fold's plan of :attr:`term`, made once for every evaluation."""
+        return Plan.of(self.term, self.library)
+
     @property
     def stages(self) -> tuple[str, ...]:
         """The outermost pipe's stages as text."""
@@ -158,7 +163,7 @@ class Compiled:
         context = {symbol(k): np.asarray(v, dtype=float) for k, v in self.doubles.items()}
         context.update((symbol(k), np.asarray(v, dtype=float)) for k, v in grid.items())
         with np.errstate(all="ignore"):
-            found = fold(self.term, self.library, Arrays(), context, keep)
+            found = fold(self.term, self.library, Arrays(), context, keep, self.plan)
         return found, shape
 
     def values(self, grid: Mapping[str, np.ndarray]) -> np.ndarray:
