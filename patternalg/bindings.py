@@ -28,7 +28,6 @@ __all__ = [
     "parse_value",
     "as_value",
     "check_bindings",
-    "check_substitution",
     "counts",
     "float_value",
     "substitute",
@@ -111,25 +110,6 @@ def substitute(
             f"{where}: the model is infinite or undefined there (a division by zero or log of 0)"
         )
     return result
-
-
-def check_substitution(
-    expr: sympy.Expr, mapping: Mapping[sympy.Symbol, sympy.Expr], where: str
-) -> None:
-    """Raise what :func:`substitute` raises, without building the result where floating point
-    shows it finite (a number below 10^308 needs no sympy ``Max`` compared or ``log2``
-    simplified to say so).
-
-    >>> from patternalg.symbols import x
-    >>> check_substitution(sympy.Max(x, 2 ** x), {x: sympy.Integer(10)}, "--at x=10")
-    >>> check_substitution(1 / (x - 1), {x: sympy.Integer(1)}, "--at x=1")
-    Traceback (most recent call last):
-    ...
-    patternalg.errors.EvaluationError: --at x=1: the model is infinite or undefined there (a division by zero or log of 0)
-    """
-    lazy = _lazy(expr, mapping)
-    if not (lazy.is_number and _refuse_too_large(lazy, where)):
-        substitute(expr, mapping, where)  # floats cannot tell: sympy decides
 
 
 def _lazy(expr: sympy.Expr, mapping: Mapping[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
