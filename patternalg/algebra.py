@@ -331,7 +331,14 @@ def m_mapreduce(
     """
     map_model, reduce_model = as_expr(map_model), as_expr(reduce_model)
     workers = sympy.Mul(nodes, threads)
-    map_phase = sympy.Mul(x, map_model.xreplace({x: sympy.Integer(1)}), sympy.Pow(workers, -1))
+    # term by term: a nested mapReduce's M[map](1) is a sum, and x*(a + b)/(m*n) kept whole
+    # nests one level deeper per mapReduce (200 deep: a minute, then a RecursionError)
+    map_phase = sympy.Add(
+        *(
+            sympy.Mul(x, term, sympy.Pow(workers, -1))
+            for term in sympy.Add.make_args(map_model.xreplace({x: sympy.Integer(1)}))
+        )
+    )
     shuffle_phase = shuffle_model.xreplace(
         {m_symbol: nodes, n_symbol: threads, o_symbol: shuffle_keys, x: per_key}
     )

@@ -537,8 +537,8 @@ def compare(
     for done, (i, j) in enumerate(pairs):
         if progress is not None:
             progress(done, len(pairs))
-        diff_expr = compiled[i].expr - compiled[j].expr
-        exact = _exact_roots(diff_expr, s, lo, hi)
+        left, right = compiled[i].expr, compiled[j].expr
+        exact = None if left is None or right is None else _exact_roots(left - right, s, lo, hi)
         if exact is not None:
             candidates += [(r, True) for r in exact]
             continue
@@ -602,20 +602,28 @@ def _classify(
     at the two differ (a touch between integers is no touch of integers)."""
     crossovers: list[Crossover] = []
     touches: list[Crossover] = []
-    for point, exact in sorted(candidates, key=lambda c: (c[0], not c[1])):
-        if not lo < point < hi:
-            continue
+    inside = [c for c in sorted(candidates, key=lambda c: (c[0], not c[1])) if lo < c[0] < hi]
+    plain: list[tuple[float, bool]] = []  # candidates classified at the point itself
+    for point, exact in inside:
         if integer and abs(point - round(point)) > 1e-9 * max(1.0, abs(point)):
             gap = _integer_gap(values, names, symbol_name, math.floor(point), exact)
             if gap is not None and all(c.value != gap.value for c in crossovers):
                 crossovers.append(gap)
             continue
-        if integer:
-            point = float(round(point))
+        plain.append((float(round(point)) if integer else point, exact))
+    if not plain:
+        crossovers.sort(key=lambda c: c.value)
+        return crossovers, touches
+    points = np.array([p for p, _ in plain], dtype=float)
+    steps = np.ones_like(points) if integer else np.maximum(np.abs(points) * 1e-6, 1e-12)
+    # every candidate's neighbourhood in one evaluation (a deep term's fold is not free)
+    near = values(np.concatenate([points - steps, points, points + steps])).reshape(
+        len(names), 3, len(plain)
+    )
+    for column, (point, exact) in enumerate(plain):
         if any(abs(point - c.value) <= 1e-7 * abs(point) for c in crossovers + touches):
             continue  # the same point found twice (the exact one came first)
-        step = 1.0 if integer else max(abs(point) * 1e-6, 1e-12)
-        around = values(np.array([point - step, point, point + step]))
+        around = near[:, :, column]
         at_point = around[:, 1]
         best = float(at_point.min())
         tied = np.nonzero(at_point <= best + 1e-7 * abs(best))[0]

@@ -1,7 +1,9 @@
-"""Terms evaluated on numpy grids: our own sympy models, lambdified once, never ``subs`` per point.
+"""Terms evaluated on numpy grids: a fold over the term whose values are arrays.
 
-Only expressions patternalg built itself are lambdified (symbol names come from the
-grammar); user text never reaches ``lambdify``.
+Each atom's model (and each count, each mapReduce's eq. (5)) is lambdified once, never a
+whole term's model: a term 10,000 deep is 10,000 numpy operations, and nothing recurses on
+its depth (:func:`patternalg.fold.fold`). Only expressions patternalg built itself are
+lambdified (symbol names come from the grammar); user text never reaches ``lambdify``.
 
 >>> import numpy as np
 >>> from patternalg.syntax import parse
@@ -17,6 +19,8 @@ grammar); user text never reaches ``lambdify``.
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,8 +28,10 @@ from typing import Any
 import numpy as np
 import sympy
 
+from ..arith import format_expr
 from ..bindings import check_bindings, counts, symbols_of
 from ..errors import EvaluationError
+from ..fold import Plan, fold, model_symbols
 from ..library import AtomicModel
 from ..pointwise import pointwise_models
 from ..symbols import symbol
@@ -44,9 +50,49 @@ def _vmin(*args: Any) -> np.ndarray:
 
 _MODULES = [{"Max": _vmax, "Min": _vmin}, "numpy"]
 
+#: terms up to this many nodes also keep their pointwise model as one sympy expression
+#: (``compare`` solves it for exact crossovers); larger ones are only folded numerically
+SYMBOLIC_NODES = 64
 
-def _lambdify(names: tuple[str, ...], expr: sympy.Expr) -> Callable[..., Any]:
-    return sympy.lambdify([symbol(n) for n in names], expr, modules=_MODULES)
+
+@functools.lru_cache(maxsize=4096)
+def _lambdified(expr: sympy.Expr) -> tuple[tuple[sympy.Symbol, ...], Callable[..., Any]]:
+    """``expr`` (one of ours: an atom's model, a count, eq. (5)) as a numpy function of its
+    free symbols, compiled once."""
+    names = tuple(sorted(expr.free_symbols, key=str))
+    return names, sympy.lambdify(names, expr, modules=_MODULES)
+
+
+class Arrays:
+    """The arithmetic of :func:`~patternalg.fold.fold` on numpy arrays (doubles)."""
+
+    def __init__(self) -> None:
+        #: (expression, ids of its arguments) -> (value, the arguments, kept alive)
+        self._leaves: dict[tuple[Any, ...], tuple[np.ndarray, list[np.ndarray]]] = {}
+
+    def leaf(self, expr: sympy.Expr, context: Mapping[sympy.Symbol, np.ndarray]) -> np.ndarray:
+        """``expr`` at every point of ``context`` (each distinct leaf once per argument
+        arrays: 10,000 ``qsort`` stages share one array)."""
+        names, function = _lambdified(expr)
+        args = [context[s] for s in names]
+        key = (expr, *map(id, args))
+        found = self._leaves.get(key)
+        if found is None:
+            value = np.asarray(function(*args), dtype=float)
+            found = self._leaves[key] = (value, args)
+        return found[0]
+
+    def add(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+        """Eq. (2) at every point."""
+        return left + right
+
+    def divide(self, body: np.ndarray, count: np.ndarray) -> np.ndarray:
+        """Eq. (3) at every point."""
+        return body / count
+
+    def larger(self, left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, None]:
+        """Eq. (4) at every point (the winner differs from point to point)."""
+        return np.maximum(left, right), None
 
 
 def count_symbols(term: Term) -> set[str]:
@@ -71,16 +117,35 @@ class Compiled:
     """A term's pointwise model as a numpy function of its free symbols."""
 
     term: Term
-    expr: sympy.Expr  #: the pointwise model (pipes as ``Max``) with the fixed symbols bound
+    library: Mapping[str, AtomicModel]
     symbols: tuple[str, ...]
-    stages: tuple[str, ...]  #: the outermost pipe's stages (the term itself if no pipe)
-    _total: Callable[..., Any]
-    _stages: tuple[Callable[..., Any], ...]
+    stage_terms: tuple[Term, ...]  #: the outermost pipe's stages (the term itself if no pipe)
+    fixed: Mapping[str, sympy.Expr]  #: the bound symbols
+    doubles: Mapping[str, float]  #: their values as doubles (what the arrays compute with)
+
+    @functools.cached_property
+    def plan(self) -> Plan:
+        """The fold's plan of :attr:`term`, made once for every evaluation."""
+        return Plan.of(self.term, self.library)
+
+    @property
+    def stages(self) -> tuple[str, ...]:
+        """The outermost pipe's stages as text."""
+        return tuple(str(s) for s in self.stage_terms)
+
+    @functools.cached_property
+    def expr(self) -> sympy.Expr | None:
+        """The pointwise model (pipes as ``Max``) with the fixed symbols bound, for terms of
+        at most :data:`SYMBOLIC_NODES` nodes; None for larger ones (only folded numerically)."""
+        if sum(1 for _ in self.term.walk()) > SYMBOLIC_NODES:
+            return None
+        mapping = {symbol(k): v for k, v in self.fixed.items()}
+        return pointwise_models(self.term, self.library, mapping)[id(self.term)]
 
     @property
     def has_pipe(self) -> bool:
         """Whether the term has a pipe outside mapReduces (so a bottleneck to name)."""
-        return self.stages != (str(self.term),)
+        return self.stage_terms != (self.term,)
 
     def require(self, names: Iterable[str]) -> None:
         """An error unless every free symbol is one of ``names`` (bound or swept)."""
@@ -91,32 +156,46 @@ class Compiled:
                 f"{self.term}: no value for {', '.join(missing)} (bind it with --at or --over)"
             )
 
-    def _args(self, grid: Mapping[str, np.ndarray]) -> list[np.ndarray]:
+    def _fold(self, grid: Mapping[str, np.ndarray], keep: Callable[[Term], bool]) -> Any:
         self.require(grid)
-        return [np.asarray(grid[s], dtype=float) for s in self.symbols]
-
-    def _shape(self, grid: Mapping[str, np.ndarray]) -> tuple[int, ...]:
-        arrays = [np.asarray(v) for v in grid.values()]
-        return np.broadcast_shapes(*(a.shape for a in arrays)) if arrays else ()
+        arrays = [np.asarray(v, dtype=float) for v in grid.values()]
+        shape = np.broadcast_shapes(*(a.shape for a in arrays)) if arrays else ()
+        context = {symbol(k): np.asarray(v, dtype=float) for k, v in self.doubles.items()}
+        context.update((symbol(k), np.asarray(v, dtype=float)) for k, v in grid.items())
+        with np.errstate(all="ignore"):
+            found = fold(self.term, self.library, Arrays(), context, keep, self.plan)
+        return found, shape
 
     def values(self, grid: Mapping[str, np.ndarray]) -> np.ndarray:
         """The model at every point of ``grid`` (arrays broadcast against each other)."""
-        with np.errstate(all="ignore"):
-            result = np.broadcast_to(self._total(*self._args(grid)), self._shape(grid))
-        return np.asarray(result, dtype=float)
+        found, shape = self._fold(grid, lambda node: False)
+        return np.array(np.broadcast_to(found.value, shape), dtype=float)
 
     def bottleneck(self, grid: Mapping[str, np.ndarray]) -> np.ndarray:
         """Index into :attr:`stages` of the slowest stage at every point (ties: the first)."""
-        args = self._args(grid)
-        shape = self._shape(grid)
-        with np.errstate(all="ignore"):
-            each = [np.broadcast_to(np.asarray(f(*args), dtype=float), shape) for f in self._stages]
+        wanted = {id(s) for s in self.stage_terms}
+        found, shape = self._fold(grid, lambda node: id(node) in wanted)
+        each = [np.broadcast_to(found.kept[id(s)], shape) for s in self.stage_terms]
         return np.argmax(np.stack(each), axis=0)
 
 
 def term_symbols(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:
     """The names ``--at`` may bind in ``term``: its model's symbols, its counts' and x."""
-    return symbols_of(term, pointwise_models(term, library, {})[id(term)])
+    return symbols_of(term, model_symbols(term, library))
+
+
+def _double(name: str, value: sympy.Expr) -> float:
+    """A bound value as a double, or an error if a double cannot hold it."""
+    try:
+        number = float(value)
+    except (TypeError, OverflowError):
+        number = math.nan
+    if not math.isfinite(number):
+        raise EvaluationError(
+            f"--at {name}={format_expr(value)}: the value is beyond a double (about 1.8e308); "
+            "grids are computed in doubles (eval --at computes any size exactly)"
+        )
+    return number
 
 
 def compile_term(
@@ -128,21 +207,11 @@ def compile_term(
 ) -> Compiled:
     """The pointwise model of ``term`` with ``fixed`` bound, as a numpy function of the rest
     (with ``partial``, bindings of symbols ``term`` does not have are left out)."""
-    model = pointwise_models(term, library, {})[id(term)]
+    own = model_symbols(term, library)
     if partial:
-        known = symbols_of(term, model)
+        known = symbols_of(term, own)
         fixed = {k: v for k, v in fixed.items() if k in known}
-    check_bindings(term, model, fixed)
-    mapping = {symbol(k): v for k, v in fixed.items()}
-    models = pointwise_models(term, library, mapping)
-    total = models[id(term)]
-    names = tuple(sorted({s.name for s in total.free_symbols} | (count_symbols(term) - set(fixed))))
-    stages = _outer_stages(term)
-    return Compiled(
-        term,
-        total,
-        names,
-        tuple(str(s) for s in stages),
-        _lambdify(names, total),
-        tuple(_lambdify(names, models[id(s)]) for s in stages),
-    )
+    check_bindings(term, own, fixed)
+    names = tuple(sorted((own | count_symbols(term)) - set(fixed)))
+    doubles = {k: _double(k, v) for k, v in fixed.items()}
+    return Compiled(term, library, names, _outer_stages(term), dict(fixed), doubles)

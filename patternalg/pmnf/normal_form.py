@@ -133,7 +133,7 @@ def _factor_growth(factor: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr, sympy.Ex
 @functools.lru_cache(maxsize=65536)
 def normal_form(expr: sympy.Expr) -> NormalForm | None:
     """``expr`` as a :class:`NormalForm`, or None if it is not of that shape."""
-    terms: dict[Growth, sympy.Expr] = {}
+    parts: dict[Growth, list[sympy.Expr]] = {}
     for term in sympy.Add.make_args(sympy.expand(expr) if expr.has(x) else expr):
         a, b = _ZERO, _ZERO
         coefficient: list[sympy.Expr] = []
@@ -143,9 +143,10 @@ def normal_form(expr: sympy.Expr) -> NormalForm | None:
                 return None
             a, b = a + growth[0], b + growth[1]
             coefficient.append(growth[2])
-        c = sympy.Mul(*coefficient)
-        terms[(a, b)] = terms[(a, b)] + c if (a, b) in terms else c
-    return NormalForm(terms, expr)
+        parts.setdefault((a, b), []).append(sympy.Mul(*coefficient))
+    # one sum per growth: adding the coefficients one by one was quadratic (a nested
+    # mapReduce's has a term per level)
+    return NormalForm({k: sympy.Add(*c) for k, c in parts.items()}, expr)
 
 
 def _sign(value: sympy.Expr) -> int | None:
