@@ -16,12 +16,13 @@ from typing import Any
 
 import numpy as np
 
+from ..arguments import as_axes, as_bindings, as_terms
 from ..arith import format_expr
 from ..bindings import as_value
 from ..display import cell
 from ..domains import range_notes
 from ..errors import EvaluationError
-from ..library import AtomicModel
+from ..library import AtomicModel, ModelLibrary
 from ..syntax import parse
 from ..terms import Term
 from .grid import Axis
@@ -149,7 +150,7 @@ class Sweep(Tabular):
 
 def sweep(
     terms: Sequence[str | Term],
-    over: Sequence[Axis],
+    over: Sequence[Axis | str] | Axis | str,
     *,
     at: Mapping[str, Any] | None = None,
     library: Mapping[str, AtomicModel] | None = None,
@@ -158,6 +159,7 @@ def sweep(
     """The pointwise model of every term at every point of the grid ``over`` (one or two
     axes), every atom converted to ``unit`` (default: the atoms' common unit; times of
     different units: ns)."""
+    terms, over, at, library = as_terms(terms), as_axes(over), as_bindings(at), ModelLibrary.of(library)
     if not over:
         raise EvaluationError("sweep needs a grid: --over SYMBOL=A..B[:N][:lin|log]")
     ready = prepare(terms, over, at, library, unit)
