@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import numbers
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import sympy
 
 from .bindings import as_value, parse_binding
-from .errors import ArgumentError
+from .errors import ArgumentError, UnknownAtomError
 from .model import AtomicModel, valid_atom_name
 from .syntax import parse, parse_arithmetic
 from .terms import Term
@@ -113,7 +113,11 @@ def as_column_choice(value: Any, name: str = "value") -> Any:
     choosing one from the numeric columns."""
     if value is None or isinstance(value, str) or callable(value):
         return value
-    return tuple(as_texts(value, name, "a column name, a list of names, or a function"))
+    what = "a column name, a non-empty list of names, or a function"
+    names = tuple(as_texts(value, name, what))
+    if not names:
+        raise wrong(name, what, value)
+    return names
 
 
 def as_texts(value: Any, name: str, what: str) -> list[str]:
@@ -194,8 +198,9 @@ def as_models(value: Any, name: str = "library") -> Mapping[str, AtomicModel]:
     """A mapping of atom names to :class:`~patternalg.model.AtomicModel`; in a ``dict``,
     a model may be given as its text (``{"k": "2*x"}``, the safe arithmetic) or a number.
 
-    Mappings other than a ``dict`` (a ``ModelLibrary``, a ``ChainMap``) are taken as they
-    are: the check costs nothing where the algebra evaluates atom after atom.
+    Mappings other than a plain ``dict`` (a ``ModelLibrary``, a ``ChainMap``, the
+    :class:`Models` this returns) are taken as they are: the check costs nothing where the
+    algebra evaluates atom after atom.
 
     >>> as_models({"k": "2*x + 1"})["k"].expr
     2*x + 1
@@ -206,9 +211,19 @@ def as_models(value: Any, name: str = "library") -> Mapping[str, AtomicModel]:
     """
     if not isinstance(value, Mapping):
         raise wrong(name, MODELS, value)
-    if type(value) is not dict or all(type(v) is AtomicModel for v in value.values()):
+    if type(value) is not dict:
         return value
-    return {key: _model(key, model, name) for key, model in value.items()}
+    return Models((key, _model(key, model, name)) for key, model in value.items())
+
+
+class Models(dict[str, AtomicModel]):
+    """A ``dict`` of atomic models checked by :func:`as_models`: an atom it lacks is an
+    :class:`~patternalg.errors.UnknownAtomError`, as in a ``ModelLibrary``."""
+
+    def __missing__(self, name: str) -> AtomicModel:
+        import difflib  # only to suggest a name
+
+        raise UnknownAtomError(name, difflib.get_close_matches(name, list(self), n=3, cutoff=0.6))
 
 
 def _model(key: Any, model: Any, name: str) -> AtomicModel:
@@ -240,9 +255,14 @@ def as_bindings(value: Any, name: str = "at") -> dict[str, Any]:
     return dict(pairs)
 
 
-def as_axes(value: Any, name: str = "over") -> list[Axis]:
+def as_axes(value: Any, name: str = "over", integer: Collection[str] = ()) -> list[Axis]:
     """Grid axes: an :class:`~patternalg.decisions.grid.Axis` or its text
-    (``x=1..1e6:20:log``, ``n=1,2,4``), or an iterable of them."""
+    (``x=1..1e6:20:log``, ``n=1,2,4``), or an iterable of them; a text over a symbol in
+    ``integer`` (a thread count) takes whole numbers, as ``--over`` does.
+
+    >>> [a.values.tolist() for a in as_axes(["n=1..4", "x=1,8"], integer={"n"})]
+    [[1.0, 2.0, 3.0, 4.0], [1.0, 8.0]]
+    """
     from .decisions.grid import Axis, parse_axis
 
     what = "a grid axis such as 'x=1..1e6:20:log' or 'n=1,2,4' (or an Axis), or a list of them"
@@ -254,28 +274,27 @@ def as_axes(value: Any, name: str = "over") -> list[Axis]:
         if isinstance(item, Axis):
             axes.append(item)
         else:
-            axes.append(parse_axis(as_text(item, f"{name}[{i}]", what)))
+            text = as_text(item, f"{name}[{i}]", what)
+            axes.append(parse_axis(text, integer=text.partition("=")[0].strip() in integer))
     return axes
 
 
-def as_axis(value: Any, name: str = "over") -> Axis:
+def as_axis(value: Any, name: str = "over", integer: Collection[str] = ()) -> Axis:
     """One grid axis: an :class:`~patternalg.decisions.grid.Axis` or its text."""
-    axes = as_axes(value, name)
+    axes = as_axes(value, name, integer)
     if len(axes) != 1:
         raise wrong(name, f"one grid axis such as 'x=1..1e6:20:log', not {len(axes)}", value)
     return axes[0]
 
 
 def as_measurements(value: Any, read: Callable[[str | Path], Any], name: str = "data") -> Any:
-    """Measurements, one series or a list of series (taken as they are, as a form's fit
-    takes them), or the path of a measurement file, read with ``read``."""
+    """Measurements, one series, a list of series, or the path of a measurement file (read
+    with ``read``)."""
+    from .measurements.model import Measurements, Series
+
     if isinstance(value, str | os.PathLike):
         return read(as_path(value, name))
-    if hasattr(value, "series") or hasattr(value, "kernel"):
+    if isinstance(value, Measurements | Series):
         return value
     what = "Measurements, a Series, a list of Series, or the path of a measurement file"
-    items = _items(value, name, what)
-    for i, item in enumerate(items):
-        if not hasattr(item, "kernel"):
-            raise wrong(f"{name}[{i}]", "a Series", item)
-    return items
+    return as_each(value, Series, name, what)

@@ -191,7 +191,7 @@ class ModelLibrary(Mapping[str, AtomicModel]):
         return cls.from_toml_text(text, str(path))
 
     @classmethod
-    def of(cls, value: Any, name: str = "library") -> Mapping[str, AtomicModel]:
+    def of(cls, value: Any, name: str = "library") -> ModelLibrary:
         """A library argument as the command line takes it: None is the built-ins; the
         path of a model file (or several) is the built-ins overridden by it, as
         ``--models``; a mapping is the whole library (:func:`patternalg.arguments.as_models`).
@@ -205,7 +205,7 @@ class ModelLibrary(Mapping[str, AtomicModel]):
             return cls.load([value])
         if isinstance(value, list | tuple) and all(isinstance(v, str | PathLike) for v in value):
             return cls.load(value)
-        return as_models(value, name)
+        return value if isinstance(value, ModelLibrary) else cls._of(dict(as_models(value, name)))
 
     @classmethod
     def builtin(cls) -> ModelLibrary:

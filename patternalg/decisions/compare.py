@@ -38,7 +38,7 @@ from ..pmnf.normal_form import normal_form
 from ..symbols import log2, symbol, x
 from ..terms import Term
 from .grid import Axis, parse_axis
-from .numeric import Compiled
+from .numeric import Compiled, count_symbols
 from .options import DEFAULT_RANGE
 from .results import Tabular, fields_json, negative_note, number
 from .sweep import Sweep, prepare, tabulate
@@ -402,7 +402,7 @@ def compare(
     first (default: the atoms' common unit; times of different units: ns);
     ``progress(pairs done, pairs)`` as the crossovers of each pair are found."""
     terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
-    axes = as_axes(over) if over else [parse_axis(DEFAULT_RANGE)]
+    axes = as_axes(over, integer=set().union(*map(count_symbols, terms))) if over else [parse_axis(DEFAULT_RANGE)]
     if len(terms) < 2:
         raise EvaluationError(f"compare needs at least two terms, got {len(terms)}")
     ready = prepare(terms, axes, at, library, unit)

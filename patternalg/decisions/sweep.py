@@ -159,7 +159,8 @@ def sweep(
     """The pointwise model of every term at every point of the grid ``over`` (one or two
     axes), every atom converted to ``unit`` (default: the atoms' common unit; times of
     different units: ns)."""
-    terms, over, at, library = as_terms(terms), as_axes(over), as_bindings(at), ModelLibrary.of(library)
+    terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
+    over = as_axes(over, integer=set().union(*map(count_symbols, terms)))
     if not over:
         raise EvaluationError("sweep needs a grid: --over SYMBOL=A..B[:N][:lin|log]")
     ready = prepare(terms, over, at, library, unit)
