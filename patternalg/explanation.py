@@ -149,7 +149,7 @@ def explain(
     of different units: ns); a time is never added to something else.
     """
     term, original = as_term(term), ModelLibrary.of(library)
-    target = check_unit(unit, "unit") if as_optional_text(unit, "unit") else None
+    target = check_unit(text, "unit") if (text := as_optional_text(unit, "unit")) else None
     library, result_unit = in_one_unit(term, original, target)
     semantics = Semantics.of(semantics)
     derivation = Derivation()

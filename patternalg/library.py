@@ -202,7 +202,7 @@ class ModelLibrary(Mapping[str, AtomicModel]):
         if value is None:
             return cls.builtin()
         if isinstance(value, str | PathLike):
-            return cls.load([value])
+            return cls.load([as_path(value, name)])
         if isinstance(value, list | tuple) and all(isinstance(v, str | PathLike) for v in value):
             return cls.load(value)
         return value if isinstance(value, ModelLibrary) else cls._of(dict(as_models(value, name)))
