@@ -158,3 +158,10 @@ def wrong_values() -> list[Callable[[], Any]]:
     if not WRONG:
         WRONG.extend(_wrong_values())
     return WRONG
+
+
+def shown(value: Any) -> str:
+    """A short text of a wrong value, for a report."""
+    if isinstance(value, int) and abs(value) > 10**40:
+        return "a huge int"
+    return repr(value)[:40]
