@@ -191,12 +191,15 @@ def flat(construct: str, stages: int) -> str:
     return f"{construct}({', '.join(atoms[i % 3] for i in range(stages))})"
 
 
-def deep_command(rng: random.Random) -> tuple[list[str], str]:
-    """A command on a deep or wide term (written to ``t.term``): (argv, term text)."""
+def deep_command(rng: random.Random) -> tuple[list[str], str, str]:
+    """A command on a deep or wide term (written to ``t.term``): (argv, term text, what the
+    term is, e.g. ``deep(pipe, 10000)``)."""
     if rng.random() < 0.3:
-        text = flat(rng.choice(["seq", "pipe"]), rng.choice([200, 1000]))
+        construct, stages = rng.choice(["seq", "pipe"]), rng.choice([200, 1000])
+        text, label = flat(construct, stages), f"flat({construct}, {stages})"
     else:
-        text = deep(rng.choice(list(DEEP_CONSTRUCTS)), rng.choice([100, 300, 1000, 3000, 10_000]))
+        construct, depth = rng.choice(list(DEEP_CONSTRUCTS)), rng.choice([100, 300, 1000, 3000, 10_000])
+        text, label = deep(construct, depth), f"deep({construct}, {depth})"
     bind = ["--at", "n=2"] if "_n" in text or ",n}" in text else []
     command = rng.choice(["eval", "eval --at", "eval --explain", "sweep", "compare", "optimize",
                           "explore", "check", "plot"])
@@ -219,7 +222,7 @@ def deep_command(rng: random.Random) -> tuple[list[str], str]:
         argv = ["check", f"{text} >= A" if len(text) < 100_000 else "A <= A", "--examples", "2"]
     else:
         argv = ["plot", "@t.term", "-o", "t.png", *bind]
-    return argv, text
+    return argv, text, label
 
 
 OUT_TARGETS = ["link", "dangling link", "directory", "fifo", "empty", "missing dir", "file"]
@@ -268,7 +271,8 @@ def make_input(cls: str, rng: random.Random) -> dict:
     if cls == "decide":
         argv = decision(rng)
     elif cls == "deep":
-        argv, files["t.term"] = deep_command(rng)
+        argv, files["t.term"], label = deep_command(rng)
+        return {"argv": argv, "files": files, "stdin": stdin, "watch": watch, "label": label}
     elif cls == "eval":
         argv = ["eval", maybe(rng, random_term(rng) if rng.random() < 0.7 else rng.choice(SEEDS_TERMS), 0.6)]
         if rng.random() < 0.2:
@@ -351,8 +355,9 @@ CLASSES = {  # class -> inputs at scale 1.0 (total 112,511)
 
 
 #: commands that are long by design get a longer per-input timeout (laws checks every law;
-#: a term 10,000 deep is read, evaluated and printed: the README says it is fine)
-TIMEOUTS = {"laws": 120.0, "check": 30.0, "deep": 30.0}
+#: a term 10,000 deep is read, evaluated and printed: the README says it is fine; plot -o
+#: imports matplotlib)
+TIMEOUTS = {"laws": 120.0, "check": 30.0, "deep": 30.0, "--out": 15.0}
 
 
 class _Hang(Exception):
@@ -502,6 +507,8 @@ def worker(cls: str, start: int, count: int, seed: int, timeout: float) -> None:
         outcome["index"] = index
         if any(outcome[k] for k in ("traceback", "hang", "wrong_exit", "data_loss")):
             outcome["argv"] = [a[:120] for a in case.get("argv", ["(python api)"])]
+            if "label" in case:
+                outcome["label"] = case["label"]
         sys.__stdout__.write(json.dumps(outcome) + "\n")
         sys.__stdout__.flush()
 
@@ -566,7 +573,8 @@ def failure_kind(outcome: dict) -> str:
         detail = detail.partition(":")[0] + ":" + detail.partition(":")[2][:40]
     else:
         detail = ""
-    return f"{what} {command} {detail}".strip()
+    on = f" on {outcome['label']}" if "label" in outcome else ""
+    return f"{what} {command}{on} {detail}".strip()
 
 
 def _readline(proc: subprocess.Popen, timeout: float) -> str | None:
@@ -612,8 +620,9 @@ def main() -> None:
     for row in [header, *rows]:
         print("  ".join(str(v).rjust(w) if i else str(v).ljust(w) for i, (v, w) in enumerate(zip(row, widths, strict=True))))
     print(
-        f"(seed {args.seed}; timeout {args.timeout} s per input, laws {TIMEOUTS['laws']:.0f} s,"
-        f" check {TIMEOUTS['check']:.0f} s; {time.perf_counter() - started:.0f} s"
+        f"(seed {args.seed}; timeout {args.timeout} s per input, "
+        + ", ".join(f"{c} {t:.0f} s" for c, t in TIMEOUTS.items())
+        + f"; {time.perf_counter() - started:.0f} s"
         + ("; stopped early by a signal" if STOP.is_set() else "") + ")"
     )
     if args.show:
