@@ -25,7 +25,7 @@ import numbers
 import os
 from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import sympy
 
@@ -53,13 +53,13 @@ __all__ = [
     "as_term",
     "as_terms",
     "as_models",
+    "Models",
     "as_bindings",
     "as_axes",
     "as_axis",
     "as_measurements",
 ]
 
-T = TypeVar("T")
 #: how a term is wanted
 TERM = "a term or its text, e.g. 'pipe(qsort, inc)'"
 
