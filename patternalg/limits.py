@@ -1,7 +1,7 @@
 """The explicit size limits of patternalg's inputs, and how long text is shown in messages.
 
 Exact arithmetic on huge numbers runs until memory is gone, so sizes are bounded before
-sympy evaluates anything (README, "Limits"):
+sympy evaluates anything (docs/errors.md, "Limits"):
 
 >>> MAX_INTEGER_DIGITS, MAX_EXPONENT, MAX_FILE_NESTING, MAX_SHOWN
 (1000, 1000, 100, 60)

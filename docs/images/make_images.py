@@ -1,4 +1,4 @@
-"""Regenerate the README's pictures: ``python docs/images/make_images.py`` (needs the extra
+"""Regenerate the pictures of docs/decisions.md: ``python docs/images/make_images.py`` (needs the extra
 ``patternalg[plot]``). Each picture is one ``patternalg plot`` command, printed as it runs."""
 
 from __future__ import annotations

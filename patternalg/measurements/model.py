@@ -179,7 +179,8 @@ class Measurements:
 
     ``value_name`` is the value column (CSV) or ``value``; ``unit`` the unit its name states
     (``time_ms`` -> ms), else None. ``columns`` are the source's column names (CSV only)
-    and ``line`` the line that declares them (header, PARAMETER line), for messages.
+    and ``line`` the line that declares them (header, PARAMETER line), for messages;
+    ``notes`` say what was left out in reading (a NaN repetition, ...).
     """
 
     path: str
@@ -190,6 +191,8 @@ class Measurements:
     series: tuple[Series, ...]
     columns: tuple[str, ...] = ()
     line: int = 0
+    #: what a person should know of how the source was read (repetitions dropped, ...)
+    notes: tuple[str, ...] = ()
 
     def __iter__(self) -> Iterator[Series]:
         return iter(self.series)
