@@ -9,7 +9,16 @@ stops answering (a hang in C code) and records the input as a hang. Per input th
 - ``wrong exit``: exit status not 0/1/2, or status 2 without exactly one ``error:`` line on
   stderr (or with a result on stdout), or control characters in an error line;
 - ``data loss``: ``fit/predict --out`` over an existing file failed but changed it, succeeded
-  but left an unreadable model file, or left a temporary file behind.
+  but left an unreadable model file, or left a temporary file behind; ``--out`` (``plot -o``)
+  onto a symbolic link, a directory or a FIFO replaced it by a regular file or wrote nothing
+  with exit 0; an empty ``--out ""`` was ignored with exit 0.
+
+Classes beyond single commands (issue 29): ``decide`` (sweep, compare, optimize and explore
+on random terms, grids, budgets and ``--at`` values: huge integers, expressions), ``deep``
+(every command on ``deep(T, N)``, a construct T nested N deep, N up to 10,000, and on flat
+constructs of 1,000 stages), ``api`` (the Python API with wrong-typed arguments:
+``benchmarks/api_misuse.py``; an exception other than TypeError, ValueError or
+PatternalgError is a traceback) and ``--out`` (onto links, directories, FIFOs).
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
@@ -108,12 +117,163 @@ def measurement_file(rng: random.Random, kind: str) -> tuple[str, str]:
     return "m.txt", f"PARAMETER x\nPOINTS {points}\nMETRIC time\nREGION sort\n{body}"
 
 
+#: values for ``--at``: huge integers, expressions, numbers at the ends of a double's range
+AT_VALUES = ["1024", "1", "0", "-1", "1/3", "2^10", "10^400", "100000000000000000000", "1e308",
+             "1.7e308", "1e-300", "2^(2^10)", "16.0", "n", "x", "nan", "inf", "9" * 400, "2^64"]
+COUNT_ATOMS = ["qsort", "inc", "nop", "reduce_p", "map_hadoop", "parsec_canneal", "map_grppi"]
+
+
+def random_grid(rng: random.Random, name: str) -> str:
+    """A ``--over`` grid: a range (lin/log, with or without a count) or a list."""
+    if rng.random() < 0.2:
+        return f"{name}=" + ",".join(rng.choice(["1", "2", "4", "8", "16", "0", "1e300", "2.5"])
+                                     for _ in range(rng.randint(1, 4)))
+    low = rng.choice(["1", "0", "2", "1/3", "1e-300", "-4", "16"])
+    high = rng.choice(["8", "15", "1024", "1e6", "1e300", "1.7e308", "10^400", "2^20"])
+    tail = rng.choice(["", ":5", ":5:log", ":3:lin", ":1", ":0", ":100000", ":log"])
+    return f"{name}={low}..{high}{tail}"
+
+
+def random_budget(rng: random.Random, names: list[str]) -> str:
+    """A budget over ``names``: linear mostly, sometimes not, with odd bounds."""
+    left = rng.choice(["+".join(names), "2*" + "+3*".join(names), names[0], "*".join(names),
+                       f"min({names[0]},4)", f"{names[0]}-{names[-1]}"])
+    return f"{left}{rng.choice(['<=', '<', '>=', '=='])}{rng.choice(['8', '0', '1', '10^400', '1e300', '64', 'x'])}"
+
+
+def decision(rng: random.Random) -> list[str]:
+    """A random decision command on random terms, grids, budgets and points."""
+    command = rng.choice(["sweep", "compare", "optimize", "explore"])
+    count = lambda: rng.choice(["a", "b", "n", "2", "16", "{a*2}", "{10^400}"])  # noqa: E731
+    def term() -> str:
+        text = random_term(rng, rng.randint(0, 3)).replace("tpool_n", f"tpool_{count()}")
+        return text.replace("k", rng.choice(COUNT_ATOMS)).replace("A", rng.choice(COUNT_ATOMS))
+    at = ["--at", f"x={rng.choice(AT_VALUES)}"] if rng.random() < 0.6 else []
+    if command == "sweep":
+        argv = [command, *(term() for _ in range(rng.randint(1, 2)))]
+        argv += [a for s in rng.sample(["x", "n", "a"], rng.randint(1, 2)) for a in ("--over", random_grid(rng, s))]
+        return argv + (["--at", f"n={rng.choice(AT_VALUES)}"] if rng.random() < 0.3 else []) + at
+    if command == "compare":
+        argv = [command, *(term() for _ in range(rng.randint(2, 3)))]
+        return argv + (["--over", random_grid(rng, rng.choice(["x", "n", "a"]))] if rng.random() < 0.7 else []) + at
+    if command == "optimize":
+        names = rng.sample(["a", "b", "c"], rng.randint(1, 2))
+        body = ", ".join(f"tpool_{n}({rng.choice(COUNT_ATOMS)})" for n in names)
+        argv = [command, f"pipe({body})" if len(names) > 1 else body]
+        argv += [a for _ in range(rng.randint(1, 2)) for a in ("--budget", random_budget(rng, names))]
+        if rng.random() < 0.3:
+            argv += ["--over", random_grid(rng, "x"), "--objective", rng.choice(["max", "mean", "min"])]
+        return argv + at
+    threads = rng.choice(["1", "2", "16", "100000", "0", "10^400", "3.5"])
+    return [command, term(), "--threads", threads, "--top", rng.choice(["1", "3", "0"]),
+            "--expansions", rng.choice(["1", "10", "50"])] + at
+
+
+DEEP_CONSTRUCTS = {
+    "seq": ("seq(qsort, ", "inc", ")"),
+    "pipe": ("pipe(qsort, ", "inc", ")"),
+    "tpool_2": ("tpool_2(", "qsort", ")"),
+    "tpool_n": ("tpool_n(", "qsort", ")"),
+    "mapReduce": ("mapReduce_{2,n}^{x,16}(", "map_grppi", ", shuffle_{2,n}^{16}, reduce_p)"),
+    "mapReduce_1": ("mapReduce_{1,1}^{1,1}(", "map_grppi", ", reduce_p)"),
+}
+
+
+def deep(construct: str, depth: int) -> str:
+    """``deep(T, N)``: construct T nested ``depth`` deep."""
+    opening, inner, closing = DEEP_CONSTRUCTS[construct]
+    return opening * depth + inner + closing * depth
+
+
+def flat(construct: str, stages: int) -> str:
+    """A flat ``seq`` or ``pipe`` of ``stages`` stages."""
+    atoms = ["qsort", "inc", "nop"]
+    return f"{construct}({', '.join(atoms[i % 3] for i in range(stages))})"
+
+
+def deep_command(rng: random.Random) -> tuple[list[str], str, str]:
+    """A command on a deep or wide term (written to ``t.term``): (argv, term text, what the
+    term is, e.g. ``deep(pipe, 10000)``)."""
+    if rng.random() < 0.3:
+        construct, stages = rng.choice(["seq", "pipe"]), rng.choice([200, 1000])
+        text, label = flat(construct, stages), f"flat({construct}, {stages})"
+    else:
+        construct, depth = rng.choice(list(DEEP_CONSTRUCTS)), rng.choice([100, 300, 1000, 3000, 10_000])
+        text, label = deep(construct, depth), f"deep({construct}, {depth})"
+    bind = ["--at", "n=2"] if "_n" in text or ",n}" in text else []
+    command = rng.choice(["eval", "eval --at", "eval --explain", "sweep", "compare", "optimize",
+                          "explore", "check", "plot"])
+    if command == "eval":
+        argv = ["eval", "@t.term", "--semantics", rng.choice(["exact", "asymptotic"]), *bind]
+    elif command == "eval --at":
+        argv = ["eval", "@t.term", "--at", "x=1024", *bind, "--semantics", rng.choice(["exact", "asymptotic"])]
+    elif command == "eval --explain":
+        argv = ["eval", "@t.term", "--explain", "--at", "x=1024", *bind]
+    elif command == "sweep":
+        argv = ["sweep", "@t.term", "--over", "x=1..10", *bind]
+    elif command == "compare":
+        argv = ["compare", "@t.term", "inc", *bind]
+    elif command == "optimize":
+        text = text.replace("tpool_n", "tpool_a").replace(",n}", ",a}")
+        argv = ["optimize", "@t.term", "--budget", "a<=4", "--at", "x=1024"]
+    elif command == "explore":
+        argv = ["explore", "@t.term", "--threads", "2", "--at", "x=1024", *bind, "--expansions", "10"]
+    elif command == "check":
+        argv = ["check", f"{text} >= A" if len(text) < 100_000 else "A <= A", "--examples", "2"]
+    else:
+        argv = ["plot", "@t.term", "-o", "t.png", *bind]
+    return argv, text, label
+
+
+OUT_TARGETS = ["link", "dangling link", "directory", "fifo", "empty", "missing dir", "file"]
+
+
+def out_case(rng: random.Random) -> dict:
+    """``fit``, ``predict`` or ``plot`` writing onto a link, a directory, a FIFO, ..."""
+    kind = rng.choice(OUT_TARGETS)
+    command = rng.choice(["fit", "predict", "plot"])
+    suffix = ".png" if command == "plot" else ".toml"
+    setup: list[tuple[str, ...]] = []
+    target = "out" + suffix
+    if kind == "link":
+        setup = [("file", "real" + suffix), ("link", target, "real" + suffix)]
+    elif kind == "dangling link":
+        setup = [("link", target, "gone" + suffix)]
+    elif kind in ("directory", "fifo"):
+        setup = [("dir" if kind == "directory" else "fifo", target)]
+    elif kind == "empty":
+        target = ""
+    elif kind == "missing dir":
+        target = "nodir/" + target
+    if command == "plot":
+        argv = ["plot", "qsort", "--over", "x=1..100", "-o", target]
+    else:
+        name, text = measurement_file(rng, "presca" if command == "predict" else "csv")
+        argv = [command, name, "--out", target]
+    files = {} if command == "plot" else {name: text}
+    return {"argv": argv, "files": files, "setup": setup, "target": target, "kind": kind}
+
+
 def make_input(cls: str, rng: random.Random) -> dict:
     """One input of class ``cls``: argv, files to create, stdin, and the file to watch."""
     files: dict[str, str] = {}
     stdin = ""
     watch = None
-    if cls == "eval":
+    if cls == "api":
+        import api_misuse
+
+        calls = api_misuse.public_calls()
+        call = rng.randrange(len(calls))
+        slot = rng.randrange(len(calls[call].slots))
+        return {"api": (call, slot, rng.randrange(len(api_misuse.wrong_values())))}
+    if cls == "--out":
+        return out_case(rng)
+    if cls == "decide":
+        argv = decision(rng)
+    elif cls == "deep":
+        argv, files["t.term"], label = deep_command(rng)
+        return {"argv": argv, "files": files, "stdin": stdin, "watch": watch, "label": label}
+    elif cls == "eval":
         argv = ["eval", maybe(rng, random_term(rng) if rng.random() < 0.7 else rng.choice(SEEDS_TERMS), 0.6)]
         if rng.random() < 0.2:
             argv += ["--semantics", "exact"]
@@ -186,15 +346,18 @@ def make_input(cls: str, rng: random.Random) -> dict:
     return {"argv": argv, "files": files, "stdin": stdin, "watch": watch}
 
 
-CLASSES = {  # class -> inputs at scale 1.0 (total 105,011)
+CLASSES = {  # class -> inputs at scale 1.0 (total 112,511)
     "eval": 55_000, "eval --at": 15_000, "eval stdin/@file": 5_000, "--models": 12_000,
     "check": 1_000, "laws": 11, "fit": 8_000, "fit amdahl joint": 2_000, "predict": 3_000,
     "tune": 1_000, "compare": 1_000, "sweep": 1_000, "optimize": 500, "explore": 500,
+    "decide": 3_000, "deep": 500, "api": 3_000, "--out": 1_000,
 }
 
 
-#: commands that are long by design get a longer per-input timeout (laws checks every law)
-TIMEOUTS = {"laws": 120.0, "check": 30.0}
+#: commands that are long by design get a longer per-input timeout (laws checks every law;
+#: a term 10,000 deep is read, evaluated and printed: the README says it is fine; plot -o
+#: imports matplotlib)
+TIMEOUTS = {"laws": 120.0, "check": 30.0, "deep": 30.0, "--out": 15.0}
 
 
 class _Hang(Exception):
@@ -205,13 +368,77 @@ def _alarm(signum, frame):
     raise _Hang()
 
 
+def run_api(case: dict, timeout: float) -> dict:
+    """One call of a public function with a wrong argument (``api_misuse``); its outcome."""
+    import api_misuse
+
+    result = {"traceback": False, "hang": False, "wrong_exit": False, "data_loss": False}
+    call_index, slot_index, wrong_index = case["api"]
+    call = api_misuse.public_calls()[call_index]
+    slot = call.slots[slot_index]
+    value = api_misuse.wrong_values()[wrong_index]()
+    with tempfile.TemporaryDirectory() as tmp:
+        old = os.getcwd()
+        os.chdir(tmp)
+        api_misuse.write_files(Path(tmp))
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            escaped = api_misuse.misuse(call, slot, value)
+        except _Hang:
+            result["hang"] = True
+            escaped = None
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            os.chdir(old)
+    if escaped:
+        result["traceback"] = True
+        result["detail"] = f"{call.name}({slot}={api_misuse.shown(value)}): {escaped}"
+    return result
+
+
+def _set_up(tmp: str, setup: list) -> None:
+    """Links, directories and FIFOs an ``--out`` input writes onto."""
+    for kind, name, *rest in setup:
+        path = Path(tmp, name)
+        if kind == "file":
+            path.write_text("[models.keep]\nmodel = \"x\"\n", encoding="utf-8")
+        elif kind == "link":
+            path.symlink_to(rest[0])
+        elif kind == "dir":
+            path.mkdir()
+        elif kind == "fifo":
+            os.mkfifo(path)
+
+
+def out_outcome(case: dict, tmp: str, status: int | None) -> str | None:
+    """What an ``--out`` input did wrong to its target, or None."""
+    kind, target = case["kind"], Path(tmp, case["target"])
+    if kind == "empty":
+        return "--out '' accepted with exit 0" if status == 0 else None
+    if kind in ("link", "dangling link") and not target.is_symlink():
+        return "the link was replaced by a regular file"
+    if kind == "directory" and not target.is_dir():
+        return "the directory was replaced"
+    if kind == "fifo" and not target.is_fifo():
+        return "the FIFO was replaced by a regular file"
+    if kind in ("directory", "fifo") and status == 0:
+        return f"exit 0 writing onto a {kind}"
+    if status == 0 and kind in ("link", "dangling link", "file") and not target.exists():
+        return "exit 0 and nothing written"
+    return None
+
+
 def run_one(case: dict, timeout: float) -> dict:
     """Run one input in a fresh temporary directory; its outcome."""
     from patternalg.cli import main
 
+    if "api" in case:
+        return run_api(case, timeout)
+    case = {"stdin": "", "watch": None, **case}
     with tempfile.TemporaryDirectory() as tmp:
         for name, text in case["files"].items():
             Path(tmp, name).write_text(text, encoding="utf-8", errors="surrogatepass")
+        _set_up(tmp, case.get("setup", []))
         before = Path(tmp, case["watch"]).read_bytes() if case["watch"] else None
         out, err = io.StringIO(), io.StringIO()
         old = os.getcwd()
@@ -245,6 +472,12 @@ def run_one(case: dict, timeout: float) -> dict:
             ):
                 result["wrong_exit"] = True
                 result["detail"] = err.getvalue()[:300]
+        if "kind" in case and status is not None:
+            wrong = out_outcome(case, tmp, status)
+            leftovers = [p.name for p in Path(tmp).rglob("*.tmp")]
+            if wrong or leftovers:
+                result["data_loss"] = True
+                result["detail"] = f"{case['kind']}: {wrong or f'left {leftovers[0]}'}"
         if case["watch"] and status is not None:
             target = Path(tmp, case["watch"])
             leftovers = [p.name for p in Path(tmp).iterdir() if p.name.endswith(".tmp")]
@@ -273,7 +506,9 @@ def worker(cls: str, start: int, count: int, seed: int, timeout: float) -> None:
         outcome = run_one(case, timeout)
         outcome["index"] = index
         if any(outcome[k] for k in ("traceback", "hang", "wrong_exit", "data_loss")):
-            outcome["argv"] = [a[:120] for a in case["argv"]]
+            outcome["argv"] = [a[:120] for a in case.get("argv", ["(python api)"])]
+            if "label" in case:
+                outcome["label"] = case["label"]
         sys.__stdout__.write(json.dumps(outcome) + "\n")
         sys.__stdout__.flush()
 
@@ -285,7 +520,8 @@ STOP = threading.Event()
 
 def campaign(cls: str, total: int, seed: int, timeout: float) -> dict:
     """All inputs of one class, through worker processes restarted after a hard hang."""
-    tally = {"inputs": 0, "traceback": 0, "hang": 0, "wrong_exit": 0, "data_loss": 0, "examples": []}
+    tally = {"inputs": 0, "traceback": 0, "hang": 0, "wrong_exit": 0, "data_loss": 0, "examples": [],
+             "kinds": {}}
     index = 0
     while index < total and not STOP.is_set():
         proc = subprocess.Popen(
@@ -304,6 +540,7 @@ def campaign(cls: str, total: int, seed: int, timeout: float) -> dict:
                 tally["inputs"] += 1
                 tally["hang"] += 1
                 tally["examples"].append({"index": index, "hang": True})
+                tally["kinds"]["hang (worker killed)"] = tally["kinds"].get("hang (worker killed)", 0) + 1
                 index += 1
                 break
             outcome = json.loads(line)
@@ -311,12 +548,33 @@ def campaign(cls: str, total: int, seed: int, timeout: float) -> dict:
             tally["inputs"] += 1
             for key in ("traceback", "hang", "wrong_exit", "data_loss"):
                 tally[key] += outcome[key]
-            if "argv" in outcome and len(tally["examples"]) < 5:
-                tally["examples"].append(outcome)
+            if "argv" in outcome:
+                kind = failure_kind(outcome)
+                tally["kinds"][kind] = tally["kinds"].get(kind, 0) + 1
+                if len(tally["examples"]) < 5:
+                    tally["examples"].append(outcome)
         proc.wait()
-    counts = {k: v for k, v in tally.items() if k != "examples"}
+    counts = {k: v for k, v in tally.items() if k not in ("examples", "kinds")}
     print(f"done {cls}: {counts}", file=sys.stderr, flush=True)
     return tally
+
+
+def failure_kind(outcome: dict) -> str:
+    """A failing input's class, for the summary: what went wrong, in which command."""
+    what = next(k for k in ("traceback", "hang", "wrong_exit", "data_loss") if outcome[k])
+    command = outcome["argv"][0]
+    detail = outcome.get("detail", "")
+    if outcome["argv"] == ["(python api)"]:
+        command, _, detail = detail.partition("(")
+        detail = detail.partition("): ")[2]
+    if what == "traceback":
+        detail = detail.partition(":")[0]
+    elif what == "data_loss":
+        detail = detail.partition(":")[0] + ":" + detail.partition(":")[2][:40]
+    else:
+        detail = ""
+    on = f" on {outcome['label']}" if "label" in outcome else ""
+    return f"{what} {command}{on} {detail}".strip()
 
 
 def _readline(proc: subprocess.Popen, timeout: float) -> str | None:
@@ -362,12 +620,15 @@ def main() -> None:
     for row in [header, *rows]:
         print("  ".join(str(v).rjust(w) if i else str(v).ljust(w) for i, (v, w) in enumerate(zip(row, widths, strict=True))))
     print(
-        f"(seed {args.seed}; timeout {args.timeout} s per input, laws {TIMEOUTS['laws']:.0f} s,"
-        f" check {TIMEOUTS['check']:.0f} s; {time.perf_counter() - started:.0f} s"
+        f"(seed {args.seed}; timeout {args.timeout} s per input, "
+        + ", ".join(f"{c} {t:.0f} s" for c, t in TIMEOUTS.items())
+        + f"; {time.perf_counter() - started:.0f} s"
         + ("; stopped early by a signal" if STOP.is_set() else "") + ")"
     )
     if args.show:
         for c, r in results.items():
+            for kind, count in sorted(r["kinds"].items(), key=lambda item: -item[1]):
+                print(f"{c}: {count} x {kind}")
             for example in r["examples"]:
                 print(c, json.dumps(example)[:400])
 

@@ -6,11 +6,22 @@
 >>> term = patternalg.parse("seq(qsort, nop)")
 >>> patternalg.evaluate(term, patternalg.ModelLibrary.builtin())
 1034.17*x*log2(x) + 5422.97
+
+A public function takes what its command takes (a term's text, a grid ``x=1..1e6:20:log``,
+a model file's path); any other argument is an :class:`ArgumentError` naming it:
+
+>>> patternalg.model("qsort", library={"qsort": "2*x"})
+2*x
+>>> patternalg.model("qsort", library=[1])
+Traceback (most recent call last):
+...
+patternalg.errors.ArgumentError: library: expected a mapping of atom names to models (AtomicModel, or a model's text such as '2*x'), a ModelLibrary, or the path of a model file; got list [1]
 """
 
 from .algebra import Derivation, Semantics, evaluate
 from .api import model
 from .errors import (
+    ArgumentError,
     EvaluationError,
     FitError,
     MeasurementError,
@@ -53,6 +64,7 @@ __all__ = [
     "m",
     "log2",
     "PatternalgError",
+    "ArgumentError",
     "ParseError",
     "UnknownAtomError",
     "ModelFileError",

@@ -27,6 +27,7 @@ from typing import TypeAlias, TypeVar
 
 import sympy
 
+from .arguments import as_models, as_term
 from .arith import format_expr
 from .bindings import substitute
 from .errors import EvaluationError, PatternalgError
@@ -399,7 +400,7 @@ def _shuffle_model(
 
 
 def evaluate(
-    term: Term,
+    term: Term | str,
     library: Mapping[str, AtomicModel],
     semantics: Semantics | str = Semantics.ASYMPTOTIC,
     *,
@@ -412,6 +413,7 @@ def evaluate(
     ``derivation``, if given, is filled with every sub-term's model (for ``--explain``).
     Nothing recurses on the depth of the term.
     """
+    term, library = as_term(term), as_models(library)
     semantics = Semantics.of(semantics)
     memo: dict[int, Value] = {}
     notes: dict[int, str] = {}

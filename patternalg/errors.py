@@ -146,6 +146,29 @@ class UnitError(PatternalgError, ValueError):
     """A unit that is not one, or units that cannot be combined (a time plus bytes)."""
 
 
+class ArgumentError(PatternalgError, TypeError):
+    """A Python argument of a type the function does not take: names the argument and
+    what it wants (:mod:`patternalg.arguments`).
+
+    >>> str(ArgumentError.wanted("over", "a grid", 3))
+    'over: expected a grid; got int 3'
+    """
+
+    @classmethod
+    def wanted(cls, name: str, what: str, value: Any) -> ArgumentError:
+        """The error for argument ``name`` given ``value`` where ``what`` is wanted."""
+        if value is None:
+            shown = "None"
+        elif isinstance(value, int) and abs(value) > 10**40:
+            shown = "a very large int"
+        else:
+            try:
+                shown = f"{type(value).__name__} {printable(repr(value), limit=40)}"
+            except Exception:  # noqa: BLE001 - a repr that fails is no reason to fail here
+                shown = type(value).__name__
+        return cls(f"{name}: expected {what}; got {shown}")
+
+
 def reason(exc: BaseException) -> str:
     """Why a file could not be read or written, without the file's name (the message
     names it once, as its location): an ``OSError``'s ``strerror``, else its text.

@@ -23,6 +23,7 @@ from typing import Any
 import sympy
 
 from .algebra import Derivation, Semantics, evaluate
+from .arguments import as_optional_text, as_term
 from .display import HtmlTable
 from .domains import extrapolations, point_notes
 from .library import AtomicModel, ModelLibrary
@@ -40,7 +41,6 @@ from .render import (
     with_unit,
 )
 from .symbols import symbol
-from .syntax import parse
 from .terms import Term
 from .units import atom_names, check_unit, converted_note, in_one_unit
 
@@ -151,9 +151,8 @@ def explain(
     Every atom is converted to one unit first: ``unit``, else the atoms' common unit (times
     of different units: ns); a time is never added to something else.
     """
-    term = parse(term) if isinstance(term, str) else term
-    original = library if library is not None else ModelLibrary.builtin()
-    target = check_unit(unit, "unit") if unit else None
+    term, original = as_term(term), ModelLibrary.of(library)
+    target = check_unit(text, "unit") if (text := as_optional_text(unit, "unit")) else None
     library, result_unit = in_one_unit(term, original, target)
     semantics = Semantics.of(semantics)
     derivation = Derivation()

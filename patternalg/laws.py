@@ -36,6 +36,7 @@ from hypothesis.errors import Unsatisfiable
 
 from . import strategies as pst
 from .algebra import Derivation, Semantics, evaluate
+from .arguments import as_int, expect
 from .arith import format_expr, format_number
 from .callbacks import ProgressCallback
 from .display import HtmlTable
@@ -697,11 +698,10 @@ def check(
     'proved'
     """
     started = time.perf_counter()
-    if isinstance(law, str):
-        law = parse_law(law)
-    library = library if library is not None else ModelLibrary.builtin()
+    law = parse_law(law) if isinstance(law, str) else expect(law, Law, "law", "a law or its text")
+    library, seed = ModelLibrary.of(library), as_int(seed, "seed")
     semantics = Semantics.of(semantics)
-    if examples < 1:
+    if as_int(examples, "examples") < 1:
         raise EvaluationError(f"the number of examples must be at least 1, got {examples}")
     validate(law, library)
 

@@ -23,11 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
 import sympy
 
+from .arguments import as_each, as_models, as_path, as_paths, as_text
 from .arith import format_expr
 from .errors import Location, ModelFileError, UnitError, UnknownAtomError, reason
 from .forms import form_class
@@ -96,7 +98,8 @@ class ModelLibrary(Mapping[str, AtomicModel]):
     """
 
     def __init__(self, models: Iterable[AtomicModel] = ()) -> None:
-        self._models: dict[str, AtomicModel | _Pending] = {model.name: model for model in models}
+        checked = as_each(models, AtomicModel, "models", "AtomicModel objects")
+        self._models: dict[str, AtomicModel | _Pending] = {model.name: model for model in checked}
 
     @classmethod
     def _of(cls, entries: dict[str, AtomicModel | _Pending]) -> ModelLibrary:
@@ -132,7 +135,8 @@ class ModelLibrary(Mapping[str, AtomicModel]):
         if isinstance(other, ModelLibrary):
             entries.update(other._models)
         else:
-            entries.update((model.name, model) for model in other)
+            models = as_each(other, AtomicModel, "other", "AtomicModel objects or a ModelLibrary")
+            entries.update((model.name, model) for model in models)
         return ModelLibrary._of(entries)
 
     @classmethod
@@ -141,6 +145,7 @@ class ModelLibrary(Mapping[str, AtomicModel]):
 
         With ``lazy``, each model is built when first used (for the trusted built-ins).
         """
+        text, path = as_text(text, "text", "a model file's text"), as_text(path, "path")
         import tomllib
 
         too_deep = toml_nesting_problem(text)
@@ -176,6 +181,7 @@ class ModelLibrary(Mapping[str, AtomicModel]):
     @classmethod
     def from_file(cls, path: str | Path) -> ModelLibrary:
         """Read one model file."""
+        path = as_path(path, "path", "the path of a model file")
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
@@ -183,6 +189,23 @@ class ModelLibrary(Mapping[str, AtomicModel]):
                 f"cannot read model file: {reason(exc)}", location=Location(str(path))
             ) from None
         return cls.from_toml_text(text, str(path))
+
+    @classmethod
+    def of(cls, value: Any, name: str = "library") -> ModelLibrary:
+        """A library argument as the command line takes it: None is the built-ins; the
+        path of a model file (or several) is the built-ins overridden by it, as
+        ``--models``; a mapping is the whole library (:func:`patternalg.arguments.as_models`).
+
+        >>> ModelLibrary.of({"k": "2*x"})["k"].expr
+        2*x
+        """
+        if value is None:
+            return cls.builtin()
+        if isinstance(value, str | PathLike):
+            return cls.load([as_path(value, name)])
+        if isinstance(value, list | tuple) and all(isinstance(v, str | PathLike) for v in value):
+            return cls.load(value)
+        return value if isinstance(value, ModelLibrary) else cls._of(dict(as_models(value, name)))
 
     @classmethod
     def builtin(cls) -> ModelLibrary:
@@ -193,7 +216,7 @@ class ModelLibrary(Mapping[str, AtomicModel]):
     def load(cls, files: Iterable[str | Path] = (), *, builtin: bool = True) -> ModelLibrary:
         """The built-ins (unless ``builtin=False``) overridden by ``files`` in order."""
         library = cls.builtin() if builtin else cls()
-        for path in files:
+        for path in as_paths(files, "files", "paths of model files"):
             library = library.merged(cls.from_file(path))
         return library
 

@@ -5,7 +5,13 @@ another exception; what parses prints back to itself. (Bounded by the hypothesis
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import importlib.util
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
 
 import tomli_w
 from hypothesis import HealthCheck, given, settings
@@ -118,3 +124,38 @@ def test_mutated_model_files_are_read_or_refused_in_one_line(at: int, insert: st
             library[name]
     except ModelFileError as exc:
         assert "\n" not in str(exc)
+
+
+def _benchmark(name: str) -> ModuleType:
+    """Import ``benchmarks/<name>.py`` (shared with the fuzzing campaign)."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"benchmarks_{name}", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+MISUSE = _benchmark("api_misuse")
+
+
+@functools.cache
+def _calls_and_files() -> tuple[list, Path]:
+    files = Path(tempfile.mkdtemp(prefix="patternalg-misuse-"))
+    MISUSE.write_files(files)
+    return MISUSE.public_calls(), files
+
+
+@settings(suppress_health_check=list(HealthCheck), deadline=None, max_examples=80)
+@given(st.data())
+def test_a_public_function_given_a_wrong_argument_raises_a_type_or_value_error(data):
+    """Issue 29, finding 21: every public function, one argument replaced by a value of the
+    wrong type (or out of range): it is accepted, or refused with a TypeError, ValueError
+    or PatternalgError, never an AttributeError, KeyError, IndexError or OverflowError."""
+    calls, files = _calls_and_files()
+    call = data.draw(st.sampled_from(calls), label="function")
+    slot = data.draw(st.sampled_from(call.slots), label="argument")
+    make = data.draw(st.sampled_from(MISUSE.wrong_values()), label="value")
+    with contextlib.chdir(files):
+        assert MISUSE.misuse(call, slot, make()) is None

@@ -30,11 +30,12 @@ import numpy as np
 import sympy
 
 from ..algebra import Semantics, evaluate
+from ..arguments import as_axes, as_bindings, as_terms
 from ..bindings import as_value
 from ..callbacks import ProgressCallback
 from ..domains import range_notes
 from ..errors import EvaluationError
-from ..library import AtomicModel
+from ..library import AtomicModel, ModelLibrary
 from ..pmnf.normal_form import compare as compare_growth
 from ..pmnf.normal_form import normal_form
 from ..symbols import symbol, x
@@ -495,7 +496,7 @@ def _winners(values: np.ndarray) -> np.ndarray:
 def compare(
     terms: Sequence[str | Term],
     *,
-    over: Axis | Sequence[Axis] | None = None,
+    over: Axis | str | Sequence[Axis | str] | None = None,
     at: Mapping[str, Any] | None = None,
     library: Mapping[str, AtomicModel] | None = None,
     unit: str | None = None,
@@ -505,7 +506,8 @@ def compare(
     with a region map when two symbols are swept. Every atom is converted to ``unit``
     first (default: the atoms' common unit; times of different units: ns);
     ``progress(pairs done, pairs)`` as the crossovers of each pair are found."""
-    axes = [over] if isinstance(over, Axis) else list(over or [parse_axis(DEFAULT_RANGE)])
+    terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
+    axes = as_axes(over, integer=set().union(*map(count_symbols, terms))) if over else [parse_axis(DEFAULT_RANGE)]
     if len(terms) < 2:
         raise EvaluationError(f"compare needs at least two terms, got {len(terms)}")
     ready = prepare(terms, axes, at, library, unit)

@@ -33,15 +33,15 @@ from typing import Any
 import sympy
 
 from ..algebra import Semantics, evaluate
+from ..arguments import as_bindings, as_term
 from ..bindings import as_value
 from ..callbacks import ProgressCallback
 from ..domains import range_notes
 from ..errors import EvaluationError
-from ..library import AtomicModel
+from ..library import AtomicModel, ModelLibrary
 from ..pmnf.normal_form import NormalForm, compare_normal_forms, normal_form
 from ..pointwise import at_point
 from ..symbols import symbol
-from ..syntax import parse
 from ..terms import MapReduce, Pipe, Seq, Term, TPool
 from .options import EXPANSIONS, EXPLORE_THREADS, EXPLORE_TOP
 from .results import Tabular, fields_json, in_unit, negative_note, with_unit
@@ -193,7 +193,7 @@ class Exploration(Tabular):
 def thread_count(term: Term, memo: dict[Term, int] | None = None) -> int:
     """Threads a design occupies: atom 1, seq the larger part, pipe the sum, tpool_n n times.
 
-    >>> thread_count(parse("pipe(tpool_3(qsort), seq(inc, nop))"))
+    >>> thread_count(as_term("pipe(tpool_3(qsort), seq(inc, nop))"))
     4
     """
     memo = memo if memo is not None else {}
@@ -506,7 +506,7 @@ def explore(
     budget = EXPLORE_THREADS.value(threads)
     top = EXPLORE_TOP.value(top)
     expansions = EXPANSIONS.value(expansions)
-    start = parse(term) if isinstance(term, str) else term
+    start, at, library = as_term(term), as_bindings(at), ModelLibrary.of(library)
     library, unit, notes = in_unit([start], library, unit)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     used = thread_count(start)

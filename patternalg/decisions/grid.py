@@ -29,7 +29,7 @@ import numpy as np
 
 from ..arith import in_double_range
 from ..bindings import parse_value
-from ..errors import EvaluationError, ParseError
+from ..errors import ArgumentError, EvaluationError, ParseError
 from .options import CURVE_POINTS
 
 __all__ = ["Axis", "parse_axis", "curve_axis", "spaced", "DEFAULT_POINTS", "MAX_POINTS"]
@@ -96,6 +96,8 @@ def parse_axis(text: str, *, integer: bool = False, option: str = "--over") -> A
     ``integer`` (the symbol is a thread count): a range without ``:N`` takes every
     integer, and a value that is not a positive integer is an error.
     """
+    if not isinstance(text, str):
+        raise ArgumentError.wanted("text", "a grid axis such as 'x=1..1e6:20:log'", text)
     where = f"{option} {text}"
     name, sep, spec = text.partition("=")
     name = name.strip()

@@ -25,14 +25,14 @@ from typing import Any
 import numpy as np
 import sympy
 
+from ..arguments import as_axis, as_bindings, as_term, as_texts
 from ..bindings import as_value
 from ..callbacks import ProgressCallback
 from ..domains import range_notes
 from ..errors import EvaluationError
-from ..library import AtomicModel
+from ..library import AtomicModel, ModelLibrary
 from ..limits import MAX_ASSIGNMENTS
 from ..pointwise import at_point
-from ..syntax import parse
 from ..terms import Atom, Term, TPool
 from .budget import Budget, parse_budget, upper_bounds
 from .grid import Axis
@@ -144,7 +144,7 @@ class Optimum(Tabular):
 def free_counts(term: Term, fixed: Sequence[str] = (), vary: Sequence[str] = ()) -> tuple[str, ...]:
     """The symbols of thread counts and annotations that no ``--at`` fixes, plus ``vary``.
 
-    >>> free_counts(parse("pipe(tpool_a(qsort), inc[p=b])"))
+    >>> free_counts(as_term("pipe(tpool_a(qsort), inc[p=b])"))
     ('a', 'b')
     """
     found = count_symbols(term)
@@ -308,9 +308,9 @@ def _even(budgets: Sequence[Budget], k: int) -> float | None:
 def optimize(
     term: str | Term,
     *,
-    budgets: Sequence[str],
+    budgets: Sequence[str] | str,
     at: Mapping[str, Any] | None = None,
-    over: Axis | None = None,
+    over: Axis | str | None = None,
     objective: str = "max",
     vary: Sequence[str] = (),
     top: int = OPTIMIZE_TOP.default,
@@ -327,7 +327,9 @@ def optimize(
     count, else exhaustive), ``exhaustive`` or ``branch-and-bound``; a branch and bound
     calls ``progress(evaluated, assignments at most)`` as it goes.
     """
-    parsed = parse(term) if isinstance(term, str) else term
+    parsed, at, library = as_term(term), as_bindings(at), ModelLibrary.of(library)
+    budgets, vary = as_texts(budgets, "budgets", "budgets such as 'a+b<=8'"), as_texts(vary, "vary", "symbol names")
+    over = as_axis(over) if over is not None else None
     library, unit, notes = in_unit([parsed], library, unit)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     names = free_counts(parsed, tuple(fixed), vary)

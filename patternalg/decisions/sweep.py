@@ -16,12 +16,13 @@ from typing import Any
 
 import numpy as np
 
+from ..arguments import as_axes, as_bindings, as_terms
 from ..arith import format_expr
 from ..bindings import as_value
 from ..display import cell
 from ..domains import range_notes
 from ..errors import EvaluationError
-from ..library import AtomicModel
+from ..library import AtomicModel, ModelLibrary
 from ..syntax import parse
 from ..terms import Term
 from .grid import Axis
@@ -148,7 +149,7 @@ class Sweep(Tabular):
 
 def sweep(
     terms: Sequence[str | Term],
-    over: Sequence[Axis],
+    over: Sequence[Axis | str] | Axis | str,
     *,
     at: Mapping[str, Any] | None = None,
     library: Mapping[str, AtomicModel] | None = None,
@@ -157,6 +158,8 @@ def sweep(
     """The pointwise model of every term at every point of the grid ``over`` (one or two
     axes), every atom converted to ``unit`` (default: the atoms' common unit; times of
     different units: ns)."""
+    terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
+    over = as_axes(over, integer=set().union(*map(count_symbols, terms)))
     if not over:
         raise EvaluationError("sweep needs a grid: --over SYMBOL=A..B[:N][:lin|log]")
     ready = prepare(terms, over, at, library, unit)

@@ -34,13 +34,16 @@ from __future__ import annotations
 
 import importlib
 import math
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import sympy
 
+from ..arguments import as_measurements
 from ..callbacks import ProgressCallback
 from ..display import HtmlTable
 from ..errors import EvaluationError, FitError, ModelFileError, ParseError
@@ -119,7 +122,7 @@ class Parameter:
 
 
 def _number(raw: Any, key: str, low: float, high: float) -> sympy.Expr:
-    if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw):
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or not abs(raw) <= sys.float_info.max:
         raise ModelFileError(f"{key}: expected a finite number, got {raw!r}")
     if not low <= raw <= high:
         raise ModelFileError(f"{key}: {raw} is outside [{low}, {high}]")
@@ -507,6 +510,13 @@ class Form(ABC):
         return None
 
     @classmethod
+    def read(cls, path: str | Path) -> Any:
+        """The measurements of a file as ``patternalg fit --form NAME FILE`` reads them."""
+        from ..measurements import read
+
+        return read(path, value=cls.value_column(None))
+
+    @classmethod
     def value_column(cls, metric: str | None) -> str | tuple[str, ...] | None:
         """The value column a reader should take from a CSV file: a name, names to choose
         from in order, or None (the reader's choice)."""
@@ -524,6 +534,7 @@ class Form(ABC):
         The result records ``domain`` (every input symbol's measured range) and
         ``statistics``. Options are the family's :attr:`fit_options`.
         """
+        data = as_measurements(data, cls.read)
         series, checked = cls._fitting(data, options)
         if len(series) != 1:
             raise FitError(
@@ -540,7 +551,9 @@ class Form(ABC):
         progress: ProgressCallback = None,
         **options: Any,
     ) -> list[FitReport]:
-        """One :class:`FitReport` per series of ``data``; ``progress(done, total)`` if given."""
+        """One :class:`FitReport` per series of ``data`` (measurements, or the path of a
+        measurement file); ``progress(done, total)`` if given."""
+        data = as_measurements(data, cls.read)
         series, checked = cls._fitting(data, options)
         models = cls._fit(series, checked, progress)
         atoms = atom_names_of(data, series)

@@ -10,6 +10,7 @@ import os
 import re
 from pathlib import Path
 
+from ..arguments import as_column_choice, as_path, optional_texts
 from ..errors import Location, MeasurementError
 from .base import STDIN, DirectoryReader, Reader, ValueChoice, read_source
 from .csv import CsvReader
@@ -92,6 +93,8 @@ def read(
     >>> ms.select(kernel="sort").series[0].aggregate().tolist()
     [1.5, 3.5]
     """
+    path, value = as_path(path, "path"), as_column_choice(value)
+    format, metric, scaling = optional_texts(format=format, metric=metric, scaling=scaling)
     directory = _directory_reader(path, format)
     if directory is not None:
         return directory.read_directory(path, metric=metric, scaling=scaling)

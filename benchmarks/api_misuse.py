@@ -1,0 +1,167 @@
+"""The Python API called with wrong arguments (issue 29, finding 21).
+
+:func:`public_calls` lists a valid call of every public function; :func:`misuse` replaces
+one of its arguments by one of :data:`WRONG` (values of the wrong type, or of the right
+type and out of range) and calls it. A public function either accepts the value or raises
+a ``TypeError``, a ``ValueError`` or a ``PatternalgError``; anything else escaping (an
+``AttributeError`` from deep inside, a ``KeyError``, an ``OverflowError``) is a traceback.
+
+Used by ``fuzz_campaign.py`` (class ``api``) and ``tests/test_fuzz.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+#: exceptions a public function may raise for a bad argument
+ALLOWED: tuple[type[BaseException], ...] = (TypeError, ValueError)
+
+MEASUREMENTS = "kernel,x,time\n" + "".join(f"sort,{x},{x * 1.5 + 2}\n" for x in (8, 16, 32, 64, 128))
+AMDAHL = "kernel,x,p,time\n" + "".join(
+    f"k,{x},{p},{x * (0.1 + 0.9 / p)}\n" for x in (100, 200) for p in (1, 2, 4, 8)
+)
+MODELS = '[models.k]\nmodel = "2*x"\nunit = "ns"\n'
+
+
+def _wrong_values() -> list[Callable[[], Any]]:
+    import numpy as np
+    import sympy
+
+    from patternalg import ModelLibrary, Semantics, parse
+
+    return [
+        lambda: None, lambda: True, lambda: 0, lambda: -1, lambda: 3, lambda: 10**400,
+        lambda: 1.5, lambda: math.nan, lambda: math.inf, lambda: "", lambda: "garbage(",
+        lambda: "qsort", lambda: "x=1..10", lambda: "a+b<=4", lambda: "m.toml",
+        lambda: "m.csv", lambda: "nowhere.csv", lambda: b"qsort", lambda: [], lambda: ["qsort"],
+        lambda: [1], lambda: [None], lambda: ("x", 1), lambda: {}, lambda: {"x": 1},
+        lambda: {"qsort": "2*x"}, lambda: {1: 2}, lambda: {"k": [1]}, lambda: {"x": "2^10"},
+        lambda: {"Bad name": "x"}, lambda: object(), lambda: Path("m.toml"),
+        lambda: Path("nowhere"), lambda: parse("qsort"), lambda: sympy.Symbol("x"),
+        lambda: sympy.oo, lambda: sympy.Integer(10) ** 400, lambda: np.array([1.0, 2.0]),
+        lambda: np.int64(4), lambda: np.float64("nan"), lambda: (lambda: 1), lambda: len,
+        lambda: ModelLibrary.builtin(), lambda: Semantics.EXACT, lambda: slice(1, 2),
+        lambda: iter(["qsort"]), lambda: {"qsort"},
+    ]
+
+
+@dataclass(frozen=True)
+class Call:
+    """A valid call of a public function: its positional and keyword arguments."""
+
+    name: str
+    function: Callable[..., Any]
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def slots(self) -> list[int | str]:
+        """The arguments one misuse may replace: positions, then keywords."""
+        return [*range(len(self.args)), *self.kwargs]
+
+    def with_argument(self, slot: int | str, value: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The arguments with ``slot`` replaced by ``value``."""
+        args, kwargs = list(self.args), dict(self.kwargs)
+        if isinstance(slot, int):
+            args[slot] = value
+        else:
+            kwargs[slot] = value
+        return tuple(args), kwargs
+
+
+def public_calls() -> list[Call]:
+    """A valid call of every public function; files are named relative to the working
+    directory, which :func:`write_files` fills."""
+    from patternalg import (
+        ModelLibrary,
+        Semantics,
+        evaluate,
+        explain,
+        model,
+        parse,
+        parse_arithmetic,
+    )
+    from patternalg.decisions.compare import compare
+    from patternalg.decisions.explore import explore
+    from patternalg.decisions.grid import curve_axis, parse_axis
+    from patternalg.decisions.optimize import optimize
+    from patternalg.decisions.sweep import sweep
+    from patternalg.forms import PMNF, Amdahl, Expression, Memwall
+    from patternalg.laws import check, parse_law
+    from patternalg.measurements import read
+
+    library = ModelLibrary.builtin()
+    return [
+        Call("parse", parse, ("pipe(qsort, inc)",)),
+        Call("parse_arithmetic", parse_arithmetic, ("2*x + 1",)),
+        Call("evaluate", evaluate, (parse("seq(qsort, inc)"), library, "exact")),
+        Call("model", model, ("tpool_n(qsort)", None, "asymptotic"), {"n": 2, "x": 1024}),
+        Call("explain", explain, ("pipe(qsort, inc)", library, "exact"), {"unit": "us", "x": 64}),
+        Call("ModelLibrary", ModelLibrary, ([library["qsort"]],)),
+        Call("ModelLibrary.of", ModelLibrary.of, ("m.toml",)),
+        Call("ModelLibrary.from_file", ModelLibrary.from_file, ("m.toml",)),
+        Call("ModelLibrary.from_toml_text", ModelLibrary.from_toml_text, (MODELS, "m.toml")),
+        Call("ModelLibrary.load", ModelLibrary.load, (["m.toml"],), {"builtin": True}),
+        Call("ModelLibrary.merged", library.merged, ([library["inc"]],)),
+        Call("Semantics.of", Semantics.of, ("exact",)),
+        Call("sweep", sweep, (["qsort", "inc"], "x=1..100:5"), {"at": None, "library": None, "unit": "ms"}),
+        Call("compare", compare, (["inc", "nop"],), {"over": "x=1..1e4:log", "at": {}, "library": library}),
+        Call("optimize", optimize, ("pipe(tpool_a(qsort), tpool_b(inc))",),
+             {"budgets": ["a+b<=6"], "at": {"x": 1024}, "top": 2, "method": "auto", "objective": "max"}),
+        Call("explore", explore, ("pipe(qsort, inc)",),
+             {"threads": 4, "at": {"x": 1024}, "top": 2, "expansions": 5}),
+        Call("parse_axis", parse_axis, ("n=1..8",), {"integer": True}),
+        Call("curve_axis", curve_axis, ("x=1..1e6",), {"integer": False}),
+        Call("read", read, ("m.csv", None), {"metric": None, "value": "time"}),
+        Call("PMNF.fit", PMNF.fit, ("m.csv",)),
+        Call("PMNF.fit_each", PMNF.fit_each, ("m.csv",), {"progress": None}),
+        Call("Amdahl.fit_each", Amdahl.fit_each, ("a.csv",)),
+        Call("Amdahl", Amdahl, (), {"alpha": 0.9, "tseq": 10.0}),
+        Call("Memwall", Memwall, (), {"f": 0.9, "k": 1.0, "m1": 0.2, "m2": 0.5, "t1": 1.0}),
+        Call("Expression", Expression, ("2*x",)),
+        Call("parse_law", parse_law, ("pipe(A, B) <= seq(A, B)",)),
+        Call("check", check, ("pipe(A, B) <= seq(A, B)", None, "exact"), {"examples": 2, "seed": 1}),
+    ]
+
+
+def write_files(directory: Path) -> None:
+    """The files the calls of :func:`public_calls` name."""
+    (directory / "m.csv").write_text(MEASUREMENTS, encoding="utf-8")
+    (directory / "a.csv").write_text(AMDAHL, encoding="utf-8")
+    (directory / "m.toml").write_text(MODELS, encoding="utf-8")
+
+
+def misuse(call: Call, slot: int | str, value: Any) -> str | None:
+    """Call ``call`` with ``slot`` replaced by ``value``: None if it returned or raised an
+    allowed error, else the escaped exception's type and message."""
+    from patternalg.errors import PatternalgError
+
+    args, kwargs = call.with_argument(slot, value)
+    try:
+        call.function(*args, **kwargs)
+    except (*ALLOWED, PatternalgError):
+        return None
+    except Exception as exc:  # noqa: BLE001 - what escapes is what this counts
+        return f"{type(exc).__name__}: {str(exc)[:160]}"
+    return None
+
+
+WRONG: list[Callable[[], Any]] = []
+
+
+def wrong_values() -> list[Callable[[], Any]]:
+    """The wrong values (built once, each call of a factory gives a fresh value)."""
+    if not WRONG:
+        WRONG.extend(_wrong_values())
+    return WRONG
+
+
+def shown(value: Any) -> str:
+    """A short text of a wrong value, for a report."""
+    if isinstance(value, int) and abs(value) > 10**40:
+        return "a huge int"
+    return repr(value)[:40]

@@ -1,0 +1,116 @@
+"""The public functions take what the command line takes (issue 29, findings 13 and 21):
+terms, grids, bindings and files as text, a model file's path or a mapping of model texts
+as the library; any other argument is an ArgumentError naming it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import patternalg
+from patternalg import ModelLibrary, parse
+from patternalg.arguments import as_bindings, as_models
+from patternalg.decisions.compare import compare
+from patternalg.decisions.grid import parse_axis
+from patternalg.decisions.optimize import optimize
+from patternalg.decisions.sweep import sweep
+from patternalg.errors import ArgumentError, PatternalgError, UnknownAtomError
+from patternalg.forms import PMNF, Amdahl
+from patternalg.laws import check
+from patternalg.measurements import read
+
+CSV = "kernel,x,time\n" + "".join(f"sort,{x},{x * 1.5 + 2}\n" for x in (8, 16, 32, 64, 128))
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    (tmp_path / "m.csv").write_text(CSV, encoding="utf-8")
+    (tmp_path / "m.toml").write_text('[models.k]\nmodel = "2*x + 7"\n', encoding="utf-8")
+    return tmp_path
+
+
+def test_a_sweep_takes_the_grid_as_the_command_line_writes_it():
+    text = "x=1024..262144:3:log"
+    by_text = sweep(["qsort", "inc"], over=[text])
+    assert by_text.to_json() == sweep(["qsort", "inc"], [parse_axis(text)]).to_json()
+    assert sweep("qsort", text).to_json()["rows"] == sweep(["qsort"], [text]).to_json()["rows"]
+    assert compare(["inc", "nop"], over="x=1..1e4").to_json() == (
+        compare(["inc", "nop"], over=parse_axis("x=1..1e4")).to_json()
+    )
+
+
+def test_bindings_are_a_mapping_or_at_texts():
+    assert as_bindings(["x=2^10", "n=4"]) == as_bindings({"x": 1024, "n": 4})
+    assert as_bindings("x=8") == {"x": 8}
+    mapped = sweep(["tpool_n(qsort)"], "n=1..4", at={"x": 1024}).to_json()["rows"]
+    assert sweep(["tpool_n(qsort)"], "n=1..4", at=["x=1024"]).to_json()["rows"] == mapped
+
+
+def test_a_term_may_be_given_as_its_text():
+    library = ModelLibrary.builtin()
+    assert patternalg.evaluate("seq(qsort, nop)", library) == patternalg.evaluate(
+        parse("seq(qsort, nop)"), library
+    )
+    assert patternalg.model(parse("pipe(qsort, inc)")) == patternalg.model("pipe(qsort, inc)")
+    best = optimize("tpool_a(qsort)", budgets="a<=8", at={"x": 1024}).best
+    assert best.assignment == optimize("tpool_a(qsort)", budgets=["a<=8"], at={"x": 1024}).best.assignment
+
+
+def test_a_library_is_a_model_file_or_a_mapping_of_model_texts(files: Path):
+    x = patternalg.x
+    assert patternalg.model("qsort", {"qsort": "2*x"}) == 2 * x
+    assert patternalg.model("k", files / "m.toml") == 2 * x + 7
+    assert patternalg.model("seq(k, qsort)", str(files / "m.toml")) == patternalg.model(
+        "seq(k, qsort)", ModelLibrary.load([files / "m.toml"])
+    )
+    with pytest.raises(UnknownAtomError, match="unknown atom 'inc'"):
+        patternalg.model("seq(qsort, inc)", {"qsort": "2*x"})  # a mapping is the whole library
+    with pytest.raises(UnknownAtomError):
+        patternalg.evaluate("inc", {"qsort": ModelLibrary.builtin()["qsort"]})
+    assert check("pipe(A, B) <= seq(A, B)", files / "m.toml", "exact", examples=2).status == "proved"
+
+
+def test_a_form_fits_the_path_of_a_measurement_file(files: Path):
+    path = files / "m.csv"
+    by_path = PMNF.fit_each(path)
+    assert [r.fitted for r in by_path] == [r.fitted for r in PMNF.fit_each(read(path))]
+    assert PMNF.fit(str(path)) == by_path[0].fitted
+
+
+@pytest.mark.parametrize(
+    ("call", "named"),
+    [
+        (lambda: sweep(["qsort"], 3), "over"),
+        (lambda: sweep(["qsort"], "x=1..4", at=[1]), "at[0]"),
+        (lambda: patternalg.model("qsort", [1]), "library"),
+        (lambda: patternalg.evaluate(3, ModelLibrary.builtin()), "term"),
+        (lambda: patternalg.evaluate(parse("qsort"), "m.toml"), "library"),
+        (lambda: patternalg.model("qsort", {"qsort": [1]}), "library['qsort']"),
+        (lambda: read("m.csv", metric=["time"]), "metric"),
+        (lambda: read(3), "path"),
+        (lambda: PMNF.fit_each(3), "data"),
+        (lambda: check(3), "law"),
+        (lambda: check("pipe(A, B) <= seq(A, B)", examples="2"), "examples"),
+        (lambda: parse_axis(None), "text"),
+        (lambda: ModelLibrary({"k": 1}), "models"),
+        (lambda: optimize("tpool_a(qsort)", budgets=[1], at={"x": 2}), "budgets[0]"),
+    ],
+)
+def test_a_wrong_argument_is_an_argument_error_naming_it(call, named: str):
+    with pytest.raises(ArgumentError) as caught:
+        call()
+    assert str(caught.value).startswith(f"{named}: expected ")
+    assert isinstance(caught.value, TypeError) and isinstance(caught.value, PatternalgError)
+
+
+def test_a_number_too_large_for_a_double_is_a_model_file_error_not_an_overflow():
+    with pytest.raises(PatternalgError, match="tseq: expected a finite number"):
+        Amdahl(alpha=0.9, tseq=10**400)
+
+
+def test_a_checked_mapping_costs_nothing_the_second_time():
+    checked = as_models({"k": "x"})
+    assert as_models(checked) is checked
+    library = ModelLibrary.builtin()
+    assert as_models(library) is library and ModelLibrary.of(library) is library
