@@ -19,7 +19,7 @@ from typing import Any
 
 from ..decisions.options import CURVE_POINTS, DEFAULT_RANGE, OBJECTIVES
 from ..errors import EvaluationError, PatternalgError
-from .common import add_model_options, load_library, unit_option
+from .common import add_model_options, load_library, note, unit_option
 from .decide import at, terms
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
@@ -137,7 +137,10 @@ def _fit(args: argparse.Namespace) -> Any:
         if args.kernel not in kernels:
             raise FitError(f"{args.fit}: no kernel '{args.kernel}' (kernels: {', '.join(kernels)})")
         data = data.select(kernel=args.kernel)
-    return plot_fit_reports(cls.fit_each(data, **options), extend_to=args.extend_to)
+    reports = cls.fit_each(data, **options)
+    for text in (text for report in reports for text in report.notes):
+        note(args, text)
+    return plot_fit_reports(reports, extend_to=args.extend_to)
 
 
 def _atoms(args: argparse.Namespace) -> Any:
