@@ -22,7 +22,9 @@ SILENT = "Update #synaptic elements + del synapses"  # every DATA line of it is 
 
 
 def _regions(text: str) -> list[str]:
-    return [line.split(None, 1)[1].strip() for line in text.splitlines() if line.startswith("REGION")]
+    return [
+        line.split(None, 1)[1].strip() for line in text.splitlines() if line.startswith("REGION")
+    ]
 
 
 def _region_line(text: str, name: str) -> int:
@@ -161,8 +163,10 @@ def test_one_rule_for_zero_times_per_series(
             at_points.any()
         )
         # the same model as the file where those repetitions are not there at all
-        kept = [point_values[point_values != 0] if (point_values != 0).any() else point_values
-                for point_values in values[k]]
+        kept = [
+            point_values[point_values != 0] if (point_values != 0).any() else point_values
+            for point_values in values[k]
+        ]
         lines = _file(values[[k]], [f"k{k}"], two).splitlines()
         start = header + 1  # the index of the first DATA line
         for i, point_values in enumerate(kept):
@@ -190,9 +194,7 @@ def test_a_zero_is_noted_alike_with_one_or_two_repetitions_on_the_fast_path(tmp_
     """The regular layout (``fit``'s fast path) fitted a 0 silently with one repetition a
     point, and refused the file with two: one rule now, said in a note."""
     for repetitions in (1, 2):
-        data = "".join(
-            f"DATA {' '.join([str(v)] * repetitions)}\n" for v in (4, 0, 16, 32, 64)
-        )
+        data = "".join(f"DATA {' '.join([str(v)] * repetitions)}\n" for v in (4, 0, 16, 32, 64))
         path = tmp_path / f"r{repetitions}.txt"
         path.write_text(
             "PARAMETER x\nPOINTS ( 4 ) ( 8 ) ( 16 ) ( 32 ) ( 64 )\nMETRIC time\n"
