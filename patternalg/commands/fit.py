@@ -80,7 +80,7 @@ class _Output:
         text = self.text
         bulk_text = getattr(reports, "bulk_text", None)  # a batch that writes its own text
         if bulk_text is not None and len(reports):
-            self.notes.extend(reports.notes.values())
+            self.notes.extend(getattr(reports, "notes", {}).values())
             printed, tables = bulk_text(json_records=self.json, model_file=self.toml is not None)
             text.write(("[\n" if not self.count else ",\n") + printed if self.json else printed)
             if self.toml is not None:
