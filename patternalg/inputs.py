@@ -2,8 +2,8 @@
 
 A column the chosen form does not use is an error (fitting over it would mix, say, every
 core count into one model of x); a value column named like a size, or a parameter named
-like a time, gets a warning; zero or negative times are an error with their line, or a
-warning with ``--allow-nonpositive``.
+like a time, gets a warning. (Times that are not positive follow one rule, per series, in
+``Form.fit_each``: :func:`patternalg.measurements.checks.positive_times`.)
 
 >>> from patternalg.measurements.readers import CsvReader
 >>> ms = CsvReader.read("m.csv", "x,p,time\\n8,1,5\\n8,2,3\\n")
@@ -17,14 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
-from .errors import Location, MeasurementError
+from .errors import MeasurementError
 from .measurements import Measurements
-from .measurements.checks import first_bad
-from .measurements.names import is_time_metric, is_time_unit, parameter_name, quantity, split_unit
+from .measurements.names import is_time_unit, parameter_name, quantity, split_unit
 
-__all__ = ["check_columns", "column_warnings", "check_times", "used_columns", "checked"]
+__all__ = ["check_columns", "column_warnings", "used_columns", "checked"]
 
 #: the columns each fittable form uses (by name) and how to say so, for the hint of an
 #: unused column
@@ -34,7 +31,8 @@ USES = {
     "memwall": (("p", "phi", "f_cpu", "f_mem"), "p and phi (or f_cpu and f_mem)"),
     "presca": (("p",), "p"),
 }
-#: forms that check their measured values themselves (amdahl: times > 0, always)
+#: forms that check their measured values themselves (amdahl: times > 0, always); the rule
+#: of ``Form.fit_each`` for times that are not positive leaves them alone
 OWN_VALUE_CHECKS = frozenset({"amdahl", "memwall", "presca"})
 #: names of columns that hold sizes or counts: a parameter, not a measured value
 SIZE_NAMES = frozenset(
@@ -91,31 +89,6 @@ def column_warnings(ms: Measurements) -> list[str]:
     return warnings
 
 
-def check_times(ms: Measurements, *, allow_nonpositive: bool = False) -> list[str]:
-    """Zero or negative times: an error at the first one's line, or (allowed) warnings.
-
-    Metrics that are not times (speedup, ...) are not checked here.
-    """
-    warnings = []
-    for series in ms:
-        name = series.metric or ms.value_name
-        if not is_time_metric(name):
-            continue
-        found = first_bad(series, name, lambda v: ~(v > 0))
-        if found is None:
-            continue
-        line, value = found
-        where = Location(series.path, line=line or None)
-        message = (
-            f"{where}: {series.label}: the time {value:g} is not positive (a measured time is > 0)"
-        )
-        if not allow_nonpositive:
-            raise MeasurementError(message + "; --allow-nonpositive fits it anyway")
-        count = int(np.sum(~(series.repetitions() > 0)))
-        warnings.append(f"{message}; fitted anyway ({count} such value(s))")
-    return warnings
-
-
 def used_columns(ms: Measurements, form: str, mapped: Sequence[str] = ()) -> tuple[str, ...]:
     """The parameter columns ``form`` fits: every one for pmnf; else those it uses by
     name, those ``--param`` maps, or else the first (presca's thread counts) or only one.
@@ -133,12 +106,7 @@ def used_columns(ms: Measurements, form: str, mapped: Sequence[str] = ()) -> tup
     return used or tuple(names)
 
 
-def checked(
-    ms: Measurements, form: str, *, mapped: Sequence[str] = (), allow_nonpositive: bool = False
-) -> list[str]:
+def checked(ms: Measurements, form: str, *, mapped: Sequence[str] = ()) -> list[str]:
     """All checks of this module for fitting ``ms`` with ``form``; returns the warnings."""
     check_columns(ms, used_columns(ms, form, mapped), form)
-    warnings = column_warnings(ms)
-    if form not in OWN_VALUE_CHECKS:
-        warnings += check_times(ms, allow_nonpositive=allow_nonpositive)
-    return warnings
+    return column_warnings(ms)

@@ -105,7 +105,7 @@ def test_nonpositive_times_are_an_error_with_their_line(tmp_path):
     assert f"{path}:3: kernel" in result.stderr and "the time -10 is not positive" in result.stderr
     allowed = run_cli("fit", str(path), "--allow-nonpositive")
     assert allowed.returncode == 0
-    assert "warning:" in allowed.stderr and "2 such value(s)" in allowed.stderr
+    assert "note:" in allowed.stderr and "2 such value(s)" in allowed.stderr
 
 
 def test_columns_named_against_their_role_get_a_warning(tmp_path):

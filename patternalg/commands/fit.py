@@ -48,7 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--allow-nonpositive",
         action="store_true",
-        help="fit zero or negative times with a warning (default: an error naming the line)",
+        help="fit zero or negative times as measured (default: a 0 among positive repetitions "
+        "is dropped, a point of zeros fitted as measured, a negative time an error; each noted)",
     )
     parser.add_argument(
         "--scaling",
@@ -73,11 +74,13 @@ class _Output:
             self.toml = self.stack.enter_context(atomic_writer(args.out))
             self.toml.write("format = 1\n")
         self.count = 0
+        self.notes: list[str] = []  # the fits' own notes (times that are not positive)
 
     def add(self, reports: Sequence[FitReport]) -> None:
         text = self.text
         bulk_text = getattr(reports, "bulk_text", None)  # a batch that writes its own text
         if bulk_text is not None and len(reports):
+            self.notes.extend(getattr(reports, "notes", {}).values())
             printed, tables = bulk_text(json_records=self.json, model_file=self.toml is not None)
             text.write(("[\n" if not self.count else ",\n") + printed if self.json else printed)
             if self.toml is not None:
@@ -85,6 +88,7 @@ class _Output:
             self.count += len(reports)
             return
         for report in reports:
+            self.notes.extend(report.notes)
             if self.json:
                 record = json_text(report.record)
                 text.write(("[\n" if not self.count else ",\n") + textwrap.indent(record, "  "))
@@ -138,7 +142,11 @@ def _fit_batches(
     try:
         with progress(args, "fitting", "kernels") as bar:
             for data, reports in cls.fit_batches(  # type: ignore[attr-defined]
-                args.file, metric=args.metric, input_format=args.input_format, **options
+                args.file,
+                metric=args.metric,
+                input_format=args.input_format,
+                allow_nonpositive=args.allow_nonpositive,
+                **options,
             ):
                 first = first or data
                 output.add(reports)
@@ -160,12 +168,13 @@ def _fit_all(
     for text in data.notes:  # what reading left out (a NaN repetition), before any fit fails
         note(args, text)
     mapped = [item.partition("=")[0].strip() for item in options.get("param", ())]
-    # in a Cube profile a thread that never ran a call path spent 0 s there: a real value
-    allow = args.allow_nonpositive or data.format == "cube"
-    for warning in checked(data, cls.name, mapped=mapped, allow_nonpositive=allow):
+    for warning in checked(data, cls.name, mapped=mapped):
         print(f"warning: {warning}", file=sys.stderr)
     with progress(args, "fitting", "kernels") as bar:
-        output.add(cls.fit_each(data, progress=bar, **options))
+        reports = cls.fit_each(
+            data, progress=bar, allow_nonpositive=args.allow_nonpositive, **options
+        )
+    output.add(reports)
     return data
 
 
@@ -192,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
     except BaseException as error:
         output.discard(error)
         raise
-    for text in cls.notes(data, options):
+    for text in [*output.notes, *cls.notes(data, options)]:
         note(args, text)
     output.publish()
     return 0

@@ -42,13 +42,15 @@ def run(args: argparse.Namespace) -> int:
     library = load_library(args)
     names = _selected(sorted(library), args.patterns)
     rows, shown = [], {}
+    as_json = args.format == "json"
     for name in names:
         model = library[name]
         shown[name] = model_text(model)
         row: dict[str, Any] = {
             "name": name,
             "form": model.form,
-            "model": format_expr(model.expr),
+            # the closed form printed by sympy only where it is shown (JSON)
+            "model": format_expr(model.expr) if as_json else shown[name],
             "unit": model.unit,
             "source": model.source,
         }
@@ -57,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         if model.fit:
             row["statistics"] = dict(model.fit)
         rows.append(row)
-    if args.format == "json":
+    if as_json:
         print_json(rows)
         return 0
     if not rows:

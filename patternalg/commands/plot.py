@@ -166,7 +166,27 @@ def _fit(args: argparse.Namespace) -> Any:
         if args.kernel not in kernels:
             raise FitError(f"{args.fit}: no kernel '{args.kernel}' (kernels: {', '.join(kernels)})")
         data = data.select(kernel=args.kernel)
-    return plot_fit_reports(cls.fit_each(data, **options), extend_to=args.extend_to)
+    data = _first_panels(args, data)
+    reports = cls.fit_each(data, **options)
+    for text in (text for report in reports for text in report.notes):
+        note(args, text)
+    return plot_fit_reports(reports, extend_to=args.extend_to)
+
+
+def _first_panels(args: argparse.Namespace, data: Any) -> Any:
+    """``data`` with the series one figure draws (the first ones; a note says so)."""
+    from dataclasses import replace
+
+    from ..plotting.backend import MAX_PANELS
+
+    if len(data.series) <= MAX_PANELS:
+        return data
+    note(
+        args,
+        f"{args.fit}: {len(data.series)} kernels; drawing the first {MAX_PANELS} "
+        "(--kernel NAME draws another)",
+    )
+    return replace(data, series=data.series[:MAX_PANELS])
 
 
 def _atoms(args: argparse.Namespace) -> Any:
@@ -213,14 +233,19 @@ _DRAW = {"term": _curves, "fit": _fit, "atoms": _atoms, "optimize": _optimize, "
 
 def run(args: argparse.Namespace) -> int:
     from ..plotting import check_path, pyplot, save_figure
+    from ..plotting.backend import captured_warnings
 
     mode = _mode(args)
     check_path(args.output)
     check_output(args, args.output)
     plt = pyplot()  # no matplotlib: the install hint, before any work
-    figure = _DRAW[mode](args)
-    try:
-        save_figure(figure, args.output)
-    finally:
-        plt.close(figure)
+    notes: list[str] = []  # what matplotlib would warn about, said once each
+    with captured_warnings(notes):
+        figure = _DRAW[mode](args)
+        try:
+            save_figure(figure, args.output)
+        finally:
+            plt.close(figure)
+    for text in notes:
+        note(args, f"matplotlib: {text}")
     return 0

@@ -37,7 +37,7 @@ import math
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -528,11 +528,12 @@ class Form(ABC):
         return {}
 
     @classmethod
-    def fit(cls: type[F], data: Any, **options: Any) -> F:
+    def fit(cls: type[F], data: Any, *, allow_nonpositive: bool = False, **options: Any) -> F:
         """The model fitted to one series (a ``Series``, or ``Measurements`` holding one).
 
         The result records ``domain`` (every input symbol's measured range) and
-        ``statistics``. Options are the family's :attr:`fit_options`.
+        ``statistics``. Options are the family's :attr:`fit_options`; times that are not
+        positive are treated as :meth:`fit_each` says.
         """
         data = as_measurements(data, cls.read)
         series, checked = cls._fitting(data, options)
@@ -541,7 +542,7 @@ class Form(ABC):
                 f"{getattr(data, 'path', 'measurements')}: {len(series)} series; fit one "
                 "(measurements.select(kernel=..., metric=...)) or use fit_each"
             )
-        return cls._fit(series, checked)[0]
+        return cls._fit(cls._positive(data, series, allow_nonpositive)[0], checked)[0]
 
     @classmethod
     def fit_each(
@@ -549,15 +550,51 @@ class Form(ABC):
         data: Any,
         *,
         progress: ProgressCallback = None,
+        allow_nonpositive: bool = False,
         **options: Any,
     ) -> list[FitReport]:
-        """One :class:`FitReport` per series of ``data`` (measurements, or the path of a
-        measurement file); ``progress(done, total)`` if given."""
+        """One :class:`FitReport` per series of ``data``; ``progress(done, total)`` if given.
+
+        A time that is not positive never stops the fit: each series follows one rule
+        (:func:`~patternalg.measurements.checks.positive_times`; ``allow_nonpositive``
+        keeps every value), and its report's ``notes`` say what was done.
+        ``data`` is measurements, or the path of a measurement file.
+        """
         data = as_measurements(data, cls.read)
         series, checked = cls._fitting(data, options)
+        series, notes = cls._positive(data, series, allow_nonpositive)
         models = cls._fit(series, checked, progress)
         atoms = atom_names_of(data, series)
-        return cls._reports(series, models, atoms, checked)
+        reports = cls._reports(series, models, atoms, checked)
+        return [
+            replace(report, notes=(note,)) if note else report
+            for report, note in zip(reports, notes, strict=True)
+        ]
+
+    @classmethod
+    def _positive(
+        cls, data: Any, series: Sequence[Any], keep: bool
+    ) -> tuple[list[Any], list[str | None]]:
+        """``series`` under the rule for times that are not positive, and a note for each
+        (None where nothing was done). Families that check their values themselves, and
+        metrics that are not times, are left as they are; in a Cube profile a thread that
+        never ran a call path spent 0 s there, a real value, kept."""
+        from ..inputs import OWN_VALUE_CHECKS
+        from ..measurements.checks import positive_times
+        from ..measurements.names import quantity
+        from ..units import NON_TIME_METRICS
+
+        if cls.name in OWN_VALUE_CHECKS:
+            return list(series), [None] * len(series)
+        keep = keep or getattr(data, "format", None) == "cube"
+        default = getattr(data, "value_name", "")
+        done = [
+            (s, None)
+            if not hasattr(s, "values") or quantity(s.metric or default) in NON_TIME_METRICS
+            else positive_times(s, keep=keep)
+            for s in series
+        ]
+        return [s for s, _ in done], [note for _, note in done]
 
     @classmethod
     def _reports(
@@ -687,6 +724,7 @@ class FitReport(HtmlTable):
     unit: str = "ns"
     source: str = ""
     series: Any = field(default=None, repr=False, compare=False)
+    notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
     _model: list[Any] = field(default_factory=list, repr=False, compare=False)
 
     def header(self) -> list[str]:

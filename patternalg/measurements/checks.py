@@ -11,13 +11,21 @@ patternalg.errors.MeasurementError: m.csv:3: column 'time': 0 is not valid (the 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from ..errors import FitError, Location, MeasurementError
 from .model import Measurements, Series
 
-__all__ = ["cells", "first_bad", "require_above", "require_columns", "require_distinct"]
+__all__ = [
+    "cells",
+    "first_bad",
+    "positive_times",
+    "require_above",
+    "require_columns",
+    "require_distinct",
+]
 
 
 def cells(series: Series, column: str) -> tuple[np.ndarray, np.ndarray]:
@@ -85,3 +93,74 @@ def require_distinct(series: Series, column: str, needed: int, what: str) -> Non
             f"value(s) where {what} needs at least {needed} (rows at lines {rows})",
             location=Location(series.path),
         )
+
+
+def positive_times(series: Series, *, keep: bool = False) -> tuple[Series, str | None]:
+    """The one rule for times that are not positive, applied to one series (kernel x metric):
+    the series to fit, and a note saying what was done (None if every time is above 0).
+
+    A 0 among positive repetitions of a point is a failed repetition: it is dropped. A
+    point whose repetitions are all 0 is where the code did not run: its zeros are fitted
+    as measured, and a series that is 0 everywhere (a code path that never ran) becomes
+    the constant 0. A negative time is no measurement of anything: a MeasurementError at
+    its line. ``keep`` (``--allow-nonpositive``) fits every value as measured.
+
+    >>> s = Series("k", "time", ("x",), np.array([[1.0], [2.0]]),
+    ...            (np.array([3.0, 0.0]), np.array([5.0, 6.0])), ((2, 3), (4, 5)), "m.txt")
+    >>> fitted, note = positive_times(s)
+    >>> [v.tolist() for v in fitted.values], fitted.lines, note
+    ([[3.0], [5.0, 6.0]], ((2,), (4, 5)), "m.txt:3: kernel 'k', metric 'time': 1 time of 0 among positive repetitions dropped (--allow-nonpositive keeps it)")
+    >>> positive_times(replace(s, values=(np.zeros(2), np.zeros(2))))[1]
+    "m.txt:2: kernel 'k', metric 'time': every time is 0 (a code path that did not run): fitted as measured, the constant 0"
+    >>> positive_times(replace(s, values=(np.array([3.0, -1.0]), np.ones(2))))
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.MeasurementError: m.txt:3: kernel 'k', metric 'time': the time -1 is not positive (a measured time is > 0); --allow-nonpositive fits it anyway
+    """
+    found = first_bad(series, series.metric, lambda v: ~(v > 0))
+    if found is None:
+        return series, None
+    line, value = found
+    where = f"{Location(series.path, line or None)}: {series.label}: "
+    count = int(sum(np.sum(~(v > 0)) for v in series.values))
+    if keep:
+        return series, where + (
+            f"the time {value:g} is not positive; fitted as measured (--allow-nonpositive), "
+            f"{count} such value(s)"
+        )
+    negative = first_bad(series, series.metric, lambda v: ~(v >= 0))
+    if negative is not None:
+        raise MeasurementError(
+            f"{series.label}: the time {negative[1]:g} is not positive (a measured time is > 0); "
+            "--allow-nonpositive fits it anyway",
+            location=Location(series.path, negative[0] or None),
+        )
+    zero = [v == 0 for v in series.values]
+    if all(z.all() for z in zero):
+        return series, where + (
+            "every time is 0 (a code path that did not run): fitted as measured, the constant 0"
+        )
+    silent = sum(bool(z.all()) for z in zero)
+    dropped = sum(int(z.sum()) for z in zero if not z.all())
+    parts = []
+    if dropped:
+        its = "it" if dropped == 1 else "them"
+        parts.append(
+            f"{_times(dropped)} of 0 among positive repetitions dropped "
+            f"(--allow-nonpositive keeps {its})"
+        )
+    if silent:
+        parts.append(
+            f"{silent} of {len(zero)} points measured 0 (the code did not run there?): "
+            "fitted as measured"
+        )
+    values = tuple(v if z.all() else v[~z] for v, z in zip(series.values, zero, strict=True))
+    lines = tuple(
+        tuple(ln) if z.all() else tuple(n for n, drop in zip(ln, z, strict=True) if not drop)
+        for ln, z in zip(series.lines, zero, strict=True)
+    )
+    return replace(series, values=values, lines=lines), where + "; ".join(parts)
+
+
+def _times(count: int) -> str:
+    return f"{count} time{'s' if count != 1 else ''}"

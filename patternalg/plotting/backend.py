@@ -11,8 +11,11 @@ same bytes twice.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import sys
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -29,7 +32,10 @@ __all__ = [
     "save_figure",
     "STYLE",
     "PANEL",
+    "MAX_PANELS",
     "value_label",
+    "shorten",
+    "captured_warnings",
 ]
 
 #: file suffix -> metadata that keeps the output free of dates and versions
@@ -60,6 +66,11 @@ STYLE: dict[Any, Any] = {
 
 #: the size of each panel of a figure with several
 PANEL = (5.2, 4.2)
+
+#: the most panels one figure holds: beyond a few rows a picture is unreadable, and
+#: matplotlib's layout and drawing take seconds a panel (``plot --fit`` of 200 kernels took
+#: minutes, of 20,000 hours)
+MAX_PANELS = 12
 
 
 class PlotError(PatternalgError, ValueError):
@@ -97,8 +108,43 @@ def value_label(unit: str, bare: str = "model") -> str:
     return f"{'time' if is_time(unit) else 'value'} [{unit}]"
 
 
+def shorten(label: str, limit: int = 60) -> str:
+    """A long text (a term 10,000 deep) elided in the middle, line by line, so that titles,
+    legends and tick labels fit the figure.
+
+    >>> shorten("seq(qsort, " * 3 + "inc" + ")" * 3, 21)
+    'seq(qsort,…rt, inc)))'
+    >>> shorten("short\\nlines")
+    'short\\nlines'
+    """
+    if len(label) <= limit:
+        return label
+    if "\n" in label:
+        return "\n".join(shorten(line, limit) for line in label.split("\n"))
+    half = (limit - 1) // 2
+    return f"{label[:half]}…{label[-half:]}"
+
+
+def _shorten_texts(fig: Any) -> None:
+    """Every title, axis label and legend entry of ``fig`` through :func:`shorten`."""
+    for ax in fig.axes:
+        texts = [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label]
+        legend = ax.get_legend()
+        texts += list(legend.get_texts()) if legend is not None else []
+        for text in texts:
+            content = text.get_text()
+            if len(content) > 60:
+                text.set_text(shorten(content))
+
+
 def new_axes(panels: int = 1) -> tuple[Any, list[Any]]:
-    """A figure with ``panels`` axes side by side (wrapping after three)."""
+    """A figure with ``panels`` axes side by side (wrapping after three), at most
+    :data:`MAX_PANELS`: more is a PlotError."""
+    if panels > MAX_PANELS:
+        raise PlotError(
+            f"{panels} panels in one figure: at most {MAX_PANELS} are drawn; choose fewer "
+            "(plot --fit FILE --kernel NAME, or fewer --atoms)"
+        )
     plt = pyplot()
     columns = min(panels, 3)
     rows = -(-panels // columns)
@@ -134,9 +180,32 @@ def check_path(path: str | Path) -> tuple[Path, str]:
 
 
 def save_figure(fig: Any, path: str | Path) -> Path:
-    """Write ``fig`` to ``path`` by its suffix, atomically; nothing is left half-written."""
+    """Write ``fig`` to ``path`` by its suffix, atomically; nothing is left half-written.
+    Long texts are elided first (:func:`shorten`)."""
     target, suffix = check_path(path)
+    _shorten_texts(fig)
     buffer = io.BytesIO()
     fig.savefig(buffer, format=suffix, metadata=FORMATS[suffix], bbox_inches="tight")
     write_bytes_atomic(target, buffer.getvalue())
     return target
+
+
+@contextlib.contextmanager
+def captured_warnings(notes: list[str]) -> Iterator[list[str]]:
+    """Warnings raised inside (matplotlib's ``UserWarning`` that a layout could not be
+    applied, ...) are not printed: the first line of each distinct one is appended to
+    ``notes``, for a command to say once.
+
+    >>> notes = []
+    >>> with captured_warnings(notes):
+    ...     warnings.warn("twice\\nmore"); warnings.warn("twice\\nmore")
+    >>> notes
+    ['twice']
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            yield notes
+        finally:
+            lines = dict.fromkeys(str(w.message).splitlines()[0] for w in caught if str(w.message))
+            notes.extend(line for line in lines if line not in notes)

@@ -1,5 +1,6 @@
-"""A fitted model over its measurements: median and spread of the repetitions, the model
-solid over the measured range and dashed beyond it, fit statistics in the legend."""
+"""A fitted model over its measurements: the aggregate the fit used and the spread of the
+repetitions, the model solid over the measured range and dashed beyond it, fit statistics
+in the legend."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..measurements.model import Aggregation
 from .backend import new_axes, value_label
 
 __all__ = ["plot_fit"]
@@ -25,6 +27,7 @@ def plot_fit(
     symbol: str = "x",
     unit: str = "ns",
     quantity: str = "",
+    aggregate: str = "median",
     ax: Any = None,
 ) -> Any:
     """Draw one kernel's measurements and its model; returns the matplotlib axes.
@@ -33,26 +36,28 @@ def plot_fit(
     at ``points[i]``; ``model`` maps an array of the symbol to predicted values;
     ``extend_to`` draws the model on (dashed, as an extrapolation) up to that value;
     ``quantity`` names the values on the y axis (``energy [J]``; default ``time`` for a
-    unit of time, else ``value``).
+    unit of time, else ``value``); ``aggregate`` is how the fit reduced the repetitions
+    of a point (the markers, named in the legend).
     """
     if ax is None:
         _, (ax,) = new_axes(1)
     points = np.asarray(points, dtype=float)
-    medians = np.array([np.median(r) for r in repetitions])
-    low = medians - np.array([np.min(r) for r in repetitions])
-    high = np.array([np.max(r) for r in repetitions]) - medians
+    how = Aggregation(aggregate)
+    centres = np.array([float(how.reduce(np.asarray(r, dtype=float))) for r in repetitions])
+    low = np.maximum(centres - np.array([np.min(r) for r in repetitions]), 0.0)
+    high = np.maximum(np.array([np.max(r) for r in repetitions]) - centres, 0.0)
     ax.errorbar(
         points,
-        medians,
+        centres,
         yerr=[low, high],
         fmt="o",
         color="black",
         markersize=4,
         capsize=3,
-        label="measured (median, min-max)",
+        label=f"measured ({how.value}, min-max)",
     )
     lo, hi = float(points.min()), float(points.max())
-    log = lo > 0 and bool(np.all(medians > 0))
+    log = lo > 0 and bool(np.all(centres > 0))
     inside = np.geomspace(lo, hi, 200) if log else np.linspace(lo, hi, 200)
     (line,) = ax.plot(inside, model(inside), label=_legend(model_text, statistics))
     if extend_to is not None and extend_to > hi:

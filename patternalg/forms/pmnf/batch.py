@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from functools import cached_property
 from typing import Any, overload
 
@@ -34,7 +35,8 @@ _quote = json.encoder.encode_basestring_ascii  # what json.dumps writes for a st
 class Reports(Sequence[FitReport]):
     """The reports of kernels fitted together: the kernel named ``names[k]`` (its metric,
     parameters and path those of ``kernel``) fitted as row ``k`` of ``fits``,
-    named ``atoms[k]``, its parameter the symbol ``var``, repetitions aggregated by ``how``."""
+    named ``atoms[k]``, its parameter the symbol ``var``, repetitions aggregated by ``how``;
+    ``notes[k]`` what was done with its times that are not positive, if any."""
 
     def __init__(
         self,
@@ -47,12 +49,14 @@ class Reports(Sequence[FitReport]):
         var: Any,
         how: str,
         checked: Mapping[str, Any],
+        notes: Mapping[int, str] | None = None,
     ) -> None:
         if tuple(fits.stats) != _STATISTICS:
             raise ValueError(f"statistics {tuple(fits.stats)}, expected {_STATISTICS}")
         self.cls, self.names, self.atoms, self.fits = cls, names, atoms, fits
         self.first = kernel._replace(kernel=names[0]) if names else kernel
         self.var, self.how, self.checked = var, how, checked
+        self.notes = dict(notes or {})  # row -> its note (times that are not positive)
 
     def __len__(self) -> int:
         return len(self.names)
@@ -70,7 +74,7 @@ class Reports(Sequence[FitReport]):
         kernel = self.first._replace(kernel=self.names[k])
         (model,) = self.cls._models([kernel], [self.fits.row(k)], self.var, self.how)
         (report,) = self.cls._reports([kernel], [model], [self.atoms[k]], self.checked)
-        return report  # type: ignore[no-any-return]
+        return replace(report, notes=(self.notes[k],)) if k in self.notes else report
 
     def __iter__(self) -> Iterator[FitReport]:
         return (self[k] for k in range(len(self)))

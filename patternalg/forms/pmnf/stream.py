@@ -4,7 +4,8 @@ The file is read by :func:`~patternalg.measurements.blocks.text_blocks` (numbers
 numpy, a batch in memory), each batch fitted by the same :func:`~.fit.fit_matrix` as
 :meth:`PMNF.fit_each <patternalg.forms.Form.fit_each>`, and the models built by the same
 code, so the reports are the ones ``fit_each(read(path))`` gives. A file that is not
-regular, or a fit that would fail, raises :class:`~patternalg.measurements.blocks.Irregular`
+regular, a time that is not positive (the rule and its note are ``fit_each``'s), or a fit
+that would fail, raises :class:`~patternalg.measurements.blocks.Irregular`
 (possibly after some batches): the caller then discards what it has and fits
 ``read(path)``, whose messages say what is wrong.
 """
@@ -19,8 +20,10 @@ import numpy as np
 
 from ...errors import PatternalgError
 from ...measurements.blocks import Block, Irregular, Kernel, text_blocks
+from ...measurements.checks import positive_times
 from ...measurements.model import Aggregation
-from ...measurements.names import atom_names
+from ...measurements.names import atom_names, quantity
+from ...units import NON_TIME_METRICS
 from .batch import Reports
 from .fit import FitColumns, batch_size, fit_columns, parameter_problem
 
@@ -34,12 +37,14 @@ def fit_text_batches(
     metric: str | None = None,
     input_format: str | None = None,
     batch: int = 10_000,
+    allow_nonpositive: bool = False,
     **options: Any,
 ) -> Iterator[tuple[Block, Reports]]:
     """Each batch of ``batch`` kernels of ``path``, in file order, and its reports
     (built when asked for; :meth:`.Reports.bulk_text` gives the text of all at once).
 
-    ``cls`` is the PMNF form; ``options`` are its fit options.
+    ``cls`` is the PMNF form; ``options`` are its fit options; ``allow_nonpositive`` as
+    :meth:`~patternalg.forms.Form.fit_each` takes it.
     """
     try:
         checked = cls.options(**options)
@@ -50,6 +55,7 @@ def fit_text_batches(
         x = block.points[:, 0] if block.points.shape[1] == 1 else np.empty(0)
         if (metric is not None and metric != block.metric) or len(x) < 3 or parameter_problem(x):
             raise Irregular  # the reference reader and fitter say why
+        notes = _nonpositive(block, allow_nonpositive)
         try:
             var, how = cls._symbol_and_aggregate(block.parameters, block.path, checked)
         except PatternalgError:
@@ -73,5 +79,18 @@ def fit_text_batches(
                 var=var,
                 how=how,
                 checked=checked,
+                notes=notes,
             ),
         )
+
+
+def _nonpositive(block: Block, keep: bool) -> dict[int, str]:
+    """The notes on the kernels of ``block`` with times that are not positive, fitted as
+    measured (``keep``); Irregular if the rule of ``Form.fit_each`` would change any."""
+    if quantity(block.metric) in NON_TIME_METRICS or (block.values > 0).all():
+        return {}
+    if not keep:
+        raise Irregular  # the reference path applies the rule to each series and says so
+    rows = np.flatnonzero(~(block.values > 0).all(axis=(1, 2)))
+    series = block.series()
+    return {int(k): str(positive_times(series[k], keep=True)[1]) for k in rows}
