@@ -581,8 +581,7 @@ class Form(ABC):
         never ran a call path spent 0 s there, a real value, kept."""
         from ..inputs import OWN_VALUE_CHECKS
         from ..measurements.checks import positive_times
-        from ..measurements.names import quantity
-        from ..units import NON_TIME_METRICS
+        from ..measurements.names import is_time_metric
 
         if cls.name in OWN_VALUE_CHECKS:
             return list(series), [None] * len(series)
@@ -590,7 +589,7 @@ class Form(ABC):
         default = getattr(data, "value_name", "")
         done = [
             (s, None)
-            if not hasattr(s, "values") or quantity(s.metric or default) in NON_TIME_METRICS
+            if not hasattr(s, "values") or not is_time_metric(s.metric or default)
             else positive_times(s, keep=keep)
             for s in series
         ]

@@ -22,8 +22,7 @@ from ...errors import PatternalgError
 from ...measurements.blocks import Block, Irregular, Kernel, text_blocks
 from ...measurements.checks import positive_times
 from ...measurements.model import Aggregation
-from ...measurements.names import atom_names, quantity
-from ...units import NON_TIME_METRICS
+from ...measurements.names import atom_names, is_time_metric
 from .batch import Reports
 from .fit import FitColumns, batch_size, fit_columns, parameter_problem
 
@@ -87,7 +86,7 @@ def fit_text_batches(
 def _nonpositive(block: Block, keep: bool) -> dict[int, str]:
     """The notes on the kernels of ``block`` with times that are not positive, fitted as
     measured (``keep``); Irregular if the rule of ``Form.fit_each`` would change any."""
-    if quantity(block.metric) in NON_TIME_METRICS or (block.values > 0).all():
+    if not is_time_metric(block.metric) or (block.values > 0).all():
         return {}
     if not keep:
         raise Irregular  # the reference path applies the rule to each series and says so
