@@ -180,6 +180,9 @@ class Measurements:
     ``value_name`` is the value column (CSV) or ``value``; ``unit`` the unit its name states
     (``time_ms`` -> ms), else None. ``columns`` are the source's column names (CSV only)
     and ``line`` the line that declares them (header, PARAMETER line), for messages.
+    ``notes`` are what the reader has to say about how it read the source (a harness's
+    aggregates used where it kept no repetitions, its own fit to compare with), which
+    ``fit`` prints.
     """
 
     path: str
@@ -190,6 +193,7 @@ class Measurements:
     series: tuple[Series, ...]
     columns: tuple[str, ...] = ()
     line: int = 0
+    notes: tuple[str, ...] = ()
 
     def __iter__(self) -> Iterator[Series]:
         return iter(self.series)

@@ -13,8 +13,11 @@ from ..errors import Location, MeasurementError
 from .base import DirectoryReader, Reader, ValueChoice, read_source
 from .csv import CsvReader
 from .cube import CubeReader
+from .gbench import GoogleBenchmarkReader
+from .hyperfine import HyperfineReader
 from .json import JsonLinesReader, JsonReader, TalpasReader
 from .model import Measurements
+from .pytest_benchmark import PytestBenchmarkReader
 from .text import TextReader
 
 __all__ = ["READERS", "sniff", "read"]
@@ -22,7 +25,17 @@ __all__ = ["READERS", "sniff", "read"]
 #: format name -> reader class, in the order formats are sniffed (CSV, the fallback, last)
 READERS: dict[str, type[Reader]] = {
     cls.name: cls
-    for cls in (TalpasReader, JsonLinesReader, JsonReader, TextReader, CubeReader, CsvReader)
+    for cls in (
+        PytestBenchmarkReader,
+        GoogleBenchmarkReader,
+        HyperfineReader,
+        TalpasReader,
+        JsonLinesReader,
+        JsonReader,
+        TextReader,
+        CubeReader,
+        CsvReader,
+    )
 }
 
 
@@ -35,9 +48,11 @@ def sniff(path: str | Path, text: str) -> str:
         "",
     )
     for name, reader in READERS.items():  # the suffix decides unless the content says otherwise
-        if suffix in reader.suffixes and (not first or reader.sniff(first)):
+        if suffix in reader.suffixes and (not first or reader.sniff_text(first, text)):
             return name
-    return next(name for name, reader in READERS.items() if first and reader.sniff(first))
+    return next(
+        name for name, reader in READERS.items() if first and reader.sniff_text(first, text)
+    )
 
 
 def read(
