@@ -81,12 +81,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--name", help="the region name of COMMAND (default: its program's)")
     parser.add_argument(
-        "--repetitions", type=_count(1), default=5, help="measured runs per point (default 5)"
+        "--repetitions",
+        type=_count(1),
+        default=5,
+        metavar="N",
+        help="measured runs per point (default 5)",
     )
     parser.add_argument(
-        "--warmup", type=_count(0), default=1, help="runs per point before measuring (default 1)"
+        "--warmup",
+        type=_count(0),
+        default=1,
+        metavar="N",
+        help="runs per point before measuring (default 1)",
     )
-    parser.add_argument("--timeout", type=_seconds, help="stop a run after this many seconds")
+    parser.add_argument(
+        "--timeout", type=_seconds, metavar="SECONDS", help="stop a run after this many seconds"
+    )
     parser.add_argument(
         "--value-regex",
         metavar="REGEX",
@@ -97,7 +107,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--metric", help="the metric's name (default: time_s, or value with --value-regex)"
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the shuffled order of runs (default 0)"
+        "--seed",
+        type=int,
+        default=0,
+        metavar="N",
+        help="seed of the shuffled order of runs (default 0)",
     )
 
 

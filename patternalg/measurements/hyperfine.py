@@ -50,7 +50,8 @@ class HyperfineReader(Reader):
 
     @classmethod
     def sniff_text(cls, first: str, text: str) -> bool:
-        return first.startswith("{") and '"results"' in text and '"command"' in text
+        keys = ('"results"', '"command"', '"mean"')
+        return first.startswith("{") and all(key in text for key in keys)
 
     @classmethod
     def read(
