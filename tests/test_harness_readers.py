@@ -245,3 +245,21 @@ def test_an_entry_without_its_values_is_named() -> None:
     del document["results"][3]["times"], document["results"][3]["mean"]
     with pytest.raises(MeasurementError, match=r"hf.json: results\[3\]: no .times."):
         READERS["hyperfine"].read("hf.json", json.dumps(document))
+
+
+def test_gbench_metric_picks_a_user_counter_or_names_the_columns() -> None:
+    rows = [
+        {"name": "BM_a/8", "run_type": "iteration", "real_time": 2, "time_unit": "ns", "items": 80},
+        {"name": "BM_a/16", "run_type": "iteration", "real_time": 5, "time_unit": "ns", "items": 160},
+        {"name": "BM_a_BigO", "run_type": "aggregate", "aggregate_name": "BigO", "big_o": "N",
+         "real_coefficient": 0.3, "cpu_coefficient": 0.2, "time_unit": "ns"},
+    ]  # fmt: skip
+    text = json.dumps({"context": {}, "benchmarks": rows})
+    counted = READERS["gbench"].read("gb.json", text, metric="items")
+    assert [v.tolist() for v in counted.series[0].values] == [[80.0], [160.0]]
+    assert counted.series[0].unit is None and not counted.notes  # no BigO beside a counter
+    assert READERS["gbench"].read("gb.json", text).notes == (
+        "Google Benchmark's own fit of BM_a (real_time): 0.3*x ns (its BigO, over N = x)",
+    )
+    with pytest.raises(MeasurementError, match=r"benchmarks\[0\]: no 'bytes' \(the row has: "):
+        READERS["gbench"].read("gb.json", text, metric="bytes")

@@ -132,7 +132,7 @@ class GoogleBenchmarkReader(Reader):
                 )
                 continue
             if kind in ("BigO", "RMS"):
-                if kind == "BigO":
+                if kind == "BigO" and column in ("real_time", "cpu_time"):  # a fit of times
                     points.note(_big_o(row, column, path, key))
                 continue
             run = row.get("run_name") if isinstance(row.get("run_name"), str) else None
