@@ -263,3 +263,20 @@ def test_gbench_metric_picks_a_user_counter_or_names_the_columns() -> None:
     )
     with pytest.raises(MeasurementError, match=r"benchmarks\[0\]: no 'bytes' \(the row has: "):
         READERS["gbench"].read("gb.json", text, metric="bytes")
+
+
+def test_gbench_files_older_than_run_type() -> None:
+    """Google Benchmark before 1.5 names aggregates only by the row's suffix."""
+    rows = [
+        {"name": "BM_a/8", "real_time": 2, "time_unit": "ns"},
+        {"name": "BM_a/8", "real_time": 4, "time_unit": "ns"},
+        {"name": "BM_a/8_mean", "real_time": 3, "time_unit": "ns"},
+        {"name": "BM_a/8_stddev", "real_time": 1, "time_unit": "ns"},
+        {"name": "BM_a/16_mean", "real_time": 7, "time_unit": "ns"},
+        {"name": "BM_a_BigO", "big_o": "N", "real_coefficient": 0.4, "time_unit": "ns"},
+        {"name": "BM_a_RMS", "rms": 0.1},
+    ]
+    ms = GoogleBenchmark(rows)
+    assert [s.kernel for s in ms] == ["BM_a"]
+    assert [v.tolist() for v in ms.series[0].values] == [[2.0, 4.0], [7.0]]
+    assert any("0.4*x" in n for n in ms.notes) and any("mean" in n for n in ms.notes)

@@ -58,6 +58,9 @@ BIG_O = {
 }
 #: aggregates that stand for a point's repetitions, in order of preference
 CENTRAL = ("mean", "median")
+#: the aggregates Google Benchmark computes of repetitions (named by a row's suffix in
+#: files older than ``run_type``)
+STATISTICS = frozenset({"mean", "median", "stddev", "cv"})
 _COMPONENT = re.compile(r"/(?![^<]*>)")  # a '/' outside template brackets
 
 
@@ -180,9 +183,10 @@ def _kind(row: dict[str, Any], name: str) -> str | None:
     aggregate = row.get("aggregate_name")
     if isinstance(aggregate, str) and aggregate:
         return aggregate
+    suffix = name.rpartition("_")[2]  # files older than aggregate_name and run_type
     if row.get("run_type") == "aggregate" or "big_o" in row or "rms" in row:
-        return name.rpartition("_")[2]  # files older than aggregate_name
-    return None
+        return suffix
+    return suffix if "run_type" not in row and suffix in STATISTICS else None
 
 
 def _without_aggregate(name: str, kind: str | None) -> str:
