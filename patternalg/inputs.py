@@ -22,8 +22,7 @@ import numpy as np
 from .errors import Location, MeasurementError
 from .measurements import Measurements
 from .measurements.checks import first_bad
-from .measurements.names import quantity, split_unit
-from .units import NON_TIME_METRICS
+from .measurements.names import is_time_metric, is_time_unit, parameter_name, quantity, split_unit
 
 __all__ = ["check_columns", "column_warnings", "check_times", "used_columns", "checked"]
 
@@ -68,6 +67,8 @@ def column_warnings(ms: Measurements) -> list[str]:
     """Warnings for a value column named like a size, a parameter named like a time.
 
     >>> from patternalg.measurements.readers import CsvReader
+    >>> column_warnings(CsvReader.read("m.csv", "Size (elements),Time [us]\\n8,5\\n16,10\\n"))
+    []
     >>> column_warnings(CsvReader.read("m.csv", "time_total,size\\n5,8\\n10,16\\n"))
     ["m.csv:1: the value column 'size' looks like a size, not a measurement (name the measured column time, time_ms, ... or pass --metric)", "m.csv:1: the parameter 'time_total' looks like a time (is it the measured value? pass --metric time_total)"]
     """
@@ -78,11 +79,13 @@ def column_warnings(ms: Measurements) -> list[str]:
             f"{where}: the value column '{ms.value_name}' looks like a size, not a measurement "
             "(name the measured column time, time_ms, ... or pass --metric)"
         )
-    for column in ms.parameters:
+    # a parameter as its column is written (a unit in brackets is not part of its name)
+    written = [c for c in ms.columns if parameter_name(c) in ms.parameters] or ms.parameters
+    for column in written:
         base, unit = split_unit(column)
-        if unit is not None or "time" in base.lower():
+        if is_time_unit(unit) or "time" in base.lower():
             warnings.append(
-                f"{where}: the parameter '{column}' looks like a time "
+                f"{where}: the parameter '{parameter_name(column)}' looks like a time "
                 f"(is it the measured value? pass --metric {column})"
             )
     return warnings
@@ -96,7 +99,7 @@ def check_times(ms: Measurements, *, allow_nonpositive: bool = False) -> list[st
     warnings = []
     for series in ms:
         name = series.metric or ms.value_name
-        if quantity(name) in NON_TIME_METRICS:
+        if not is_time_metric(name):
             continue
         found = first_bad(series, name, lambda v: ~(v > 0))
         if found is None:

@@ -43,7 +43,6 @@ __all__ = [
     "factor",
     "common_unit",
     "measured_unit",
-    "NON_TIME_METRICS",
     "atom_names",
     "in_one_unit",
     "converted_note",
@@ -197,23 +196,17 @@ def _describe(name: str, unit: str) -> str:
     return f"{name} ({unit}, {_kind(dimension(unit))})"
 
 
-#: value-column names (without unit) that do not hold times: dimensionless unless a unit is
-#: given; every other metric (time, runtime, Extra-P's values) is a time, ns by default
-NON_TIME_METRICS = frozenset(
-    {"speedup", "efficiency", "throughput", "performance", "ops", "flops", "bytes", "energy"}
-)
-
-
 def measured_unit(
     metric: str, column_unit: str | None = None, option: str | None = None, where: str = ""
 ) -> str:
     """The unit of fitted values: ``--unit`` (``option``) or the column's (``time_ms``).
 
-    A time metric must be in a unit of time (ns if nothing says); :data:`NON_TIME_METRICS`
-    (speedup, throughput, ...) are dimensionless unless a unit is given. ``--unit`` may not contradict the
-    column's name.
+    A time metric must be in a unit of time (ns if nothing says); a metric whose name says
+    it is not a time (speedup, visits, bytes, ...:
+    :func:`patternalg.measurements.names.is_time_metric`) is dimensionless unless a unit is
+    given. ``--unit`` may not contradict the column's name.
 
-    >>> measured_unit("time"), measured_unit("time", "ms"), measured_unit("speedup")
+    >>> measured_unit("time"), measured_unit("time", "ms"), measured_unit("visits")
     ('ns', 'ms', 'dimensionless')
     >>> measured_unit("time", "ms", "s", "m.csv")
     Traceback (most recent call last):
@@ -228,8 +221,10 @@ def measured_unit(
     ...
     patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, us, ms, s, min)
     """
+    from .measurements.names import is_time_metric as is_time_name
+
     prefix = f"{where}: " if where else ""
-    is_time_metric = metric.strip().lower() not in NON_TIME_METRICS
+    is_time_metric = is_time_name(metric)
 
     def checked(unit: str, what: str) -> str:
         return check_time_unit(unit, what) if is_time_metric else check_unit(unit, what)
@@ -308,9 +303,7 @@ def converted_note(
     ''
     """
     moved = [
-        f"{name} ({library[name].unit})"
-        for name in _atoms_of(terms)
-        if library[name].unit != unit
+        f"{name} ({library[name].unit})" for name in _atoms_of(terms) if library[name].unit != unit
     ]
     return f"converted to {unit}: {', '.join(moved)}" if moved else ""
 

@@ -280,3 +280,14 @@ def test_gbench_files_older_than_run_type() -> None:
     assert [s.kernel for s in ms] == ["BM_a"]
     assert [v.tolist() for v in ms.series[0].values] == [[2.0, 4.0], [7.0]]
     assert any("0.4*x" in n for n in ms.notes) and any("mean" in n for n in ms.notes)
+
+
+def test_a_repetition_that_is_not_finite_is_dropped_with_a_note() -> None:
+    document = load(PB / "pb.json")
+    document["benchmarks"][0]["stats"]["data"][2] = float("nan")  # json writes NaN
+    ms = READERS["pytest-benchmark"].read("pb.json", json.dumps(document))
+    assert (
+        len(ms.series[0].values[0])
+        == len(load(PB / "pb.json")["benchmarks"][0]["stats"]["data"]) - 1
+    )
+    assert any("not finite" in n for n in ms.notes)

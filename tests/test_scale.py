@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 import tomllib
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from patternalg.forms.pmnf import PMNF
 from patternalg.library import ModelLibrary
 from patternalg.measurements import read
-from patternalg.measurements.blocks import Irregular, _batch, text_blocks
+from patternalg.measurements.blocks import Irregular, _batch, _Metric, text_blocks
 from patternalg.quality import quality_line
 from patternalg.toml_writer import dumps, table_text
 
@@ -57,8 +58,14 @@ def _text_file(path: Path, seed: int, xs: list[float], repetitions: int, **style
     with names that collide as atom names, in the style given (comments, CRLF, METRIC)."""
     rng = np.random.default_rng(seed)
     x = np.array(xs)
-    header = ["# written by a test", "PARAMETER n", "POINTS " + " ".join(f"( {v!r} )" for v in xs)]
-    if style.get("metric"):
+    extrap = style.get("extrap")  # Extra-P's layout: a POINTS line a point, METRIC per REGION
+    points = (
+        [f"POINTS ( {v!r} )" for v in xs]
+        if extrap
+        else ["POINTS " + " ".join(f"( {v!r} )" for v in xs)]
+    )
+    header = ["# written by a test", "PARAMETER n", *([""] if extrap else []), *points]
+    if style.get("metric") and not extrap:
         header.append(f"METRIC {style['metric']}")
     lines = header + [""]
     for k in range(40):
@@ -73,9 +80,13 @@ def _text_file(path: Path, seed: int, xs: list[float], repetitions: int, **style
         names = ["a-b", "a_b", "a b", "k"] + (['q"u\\o', "é ü"] if style.get("odd") else [])
         name = names[k % len(names)]
         lines.append(f"REGION {name}{k // 4 if name == 'k' else ''}.{k}")
+        if extrap:
+            lines += [f"METRIC {style['metric']}"] + ([f"# formula: {k}"] if k % 3 == 0 else [])
         for value in values:
             reps = value * (1 + 0.05 * rng.standard_normal(repetitions))
             lines.append("DATA " + "  ".join(repr(float(r)) for r in reps))
+        if extrap:
+            lines.append(" \t" if k % 4 == 1 else "")  # blank, or blanks only
     end = "\r\n" if style.get("crlf") else "\n"
     path.write_text(end.join(lines) + end + ("\n\n" if style.get("trailing") else ""))
     return path
@@ -86,6 +97,8 @@ REGULAR = [
     ([1.0, 2, 3, 4, 5, 6, 7, 8, 9], 1, {"metric": "time_ms", "crlf": True}),
     ([0.25, 0.5, 1, 2, 4], 3, {"trailing": True}),
     ([2.0, 4, 8, 16], 2, {"metric": "speedup", "odd": True}),
+    ([4.0, 8, 16, 32, 64, 128, 256, 512, 1024], 5, {"extrap": True, "metric": "time"}),
+    ([1.0, 2, 3, 4, 5, 6, 7, 8, 9], 2, {"extrap": True, "metric": "elapsed", "crlf": True}),
 ]
 
 
@@ -173,7 +186,8 @@ def test_the_fast_path_reads_numbers_as_float_does(values: list[float], style: s
     texts = [style.format(v) for v in values]
     line = ("DATA " + " ".join(texts)).encode()
     lines = [b"REGION k", line, line, line]
-    kernels, read = _batch(lines, 4, set())
+    kinds = np.frombuffer(bytes(line[0] for line in lines), dtype=np.uint8)
+    kernels, read, _ = _batch(lines, kinds, 3, set(), _Metric(""))
     assert read[0].tolist() == [[float(t) for t in texts]] * 3
 
 
@@ -181,7 +195,6 @@ def test_the_fast_path_reads_numbers_as_float_does(values: list[float], style: s
     "change",
     [
         lambda t: t.replace("REGION a_b.1\n", "REGION a-b.0\n"),  # a region named twice
-        lambda t: t.replace("REGION a_b.1\n", "\nREGION a_b.1\n"),  # a blank line between
         lambda t: t.replace("REGION a_b.1\n", "METRIC bytes\nREGION a_b.1\n"),  # a 2nd metric
         lambda t: t.replace("DATA ", "DATA nan ", 1),  # not a measurement
         lambda t: t.replace("DATA ", "DATA 1 ", 1),  # one more repetition on one line
@@ -224,3 +237,63 @@ def test_fit_command_on_a_bad_file_writes_nothing(tmp_path: Path) -> None:
     assert result.returncode == 2 and result.stdout == ""
     assert "REGION 'late' has 1 DATA lines but POINTS lists 9 points" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.txt"]
+
+
+# --- Extra-P's own layout (issue 29, finding 4) ---------------------------------------------
+
+EXTRAP_TEXT = Path(__file__).parent / "data" / "extrap" / "tests" / "data" / "text"
+
+
+def _copies(text: str, count: int) -> str:
+    """``text`` (an Extra-P text file) with its REGION blocks repeated ``count`` times, the
+    regions of copy ``i`` renamed ``name_i``: many kernels in the file's own layout."""
+    start = text.index("\nREGION ") + 1
+    body = text[start:].rstrip("\n") + "\n\n"
+    renamed = [
+        re.sub(r"^REGION (.*?)\s*$", rf"REGION \1_{i}", body, flags=re.M) for i in range(count)
+    ]
+    return text[:start] + "".join(renamed)
+
+
+@pytest.mark.parametrize("name", ["one_parameter_1.txt", "one_parameter_2.txt"])
+@pytest.mark.parametrize("count", [1, 30])
+def test_extrap_files_in_their_own_layout_take_the_fast_path(
+    tmp_path: Path, name: str, count: int
+) -> None:
+    """Extra-P's test files (blank lines between blocks, one POINTS line a point, METRIC
+    after each REGION or once before them) are read by the fast path, as ``read`` reads them."""
+    path = tmp_path / name
+    path.write_text(_copies((EXTRAP_TEXT / name).read_text(), count))
+    series = [s for block in text_blocks(path, batch=7) for s in block.series()]
+    reference = read(path)
+    assert len(series) == len(reference) >= count
+    assert [(s.kernel, s.metric, s.unit, s.lines) for s in series] == [
+        (s.kernel, s.metric, s.unit, s.lines) for s in reference
+    ]
+    assert all(
+        np.array_equal(a.points, b.points) and np.array_equal(a.values, b.values)
+        for a, b in zip(series, reference, strict=True)
+    )
+    fast = [r for _, batch in PMNF.fit_batches(str(path), batch=7) for r in batch]
+    assert [r.record for r in fast] == [r.record for r in PMNF.fit_each(reference)]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda t: t.replace("METRIC time\n", "METRIC flops\n", 1),  # a second metric
+        lambda t: "METRIC flops\n".join(t.rsplit("METRIC time\n", 1)),  # the last one another
+        lambda t: t.replace("\nDATA ", "\nMETRIC time\nDATA ", 2),  # among a block's DATA
+        lambda t: t.replace("\nDATA ", "\n DATA ", 1),  # indented
+        lambda t: t.replace("\n\nREGION a_b.1", "\n \x0c\nREGION a_b.1"),  # a line end in a blank
+        lambda t: t.replace("# formula", "#\x1c formula", 1),  # a line end in a comment
+        lambda t: t.replace("\nDATA ", "\nREGION k\nDATA ", 1),  # a region without DATA
+    ],
+)
+def test_irregular_files_in_extrap_layout_take_the_reference_path(
+    tmp_path: Path, change: Callable
+) -> None:
+    path = _text_file(tmp_path / "m.txt", 0, *REGULAR[4][:2], **REGULAR[4][2])
+    path.write_text(change(path.read_text()))
+    with pytest.raises(Irregular):
+        list(text_blocks(path, batch=7))

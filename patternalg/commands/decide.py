@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..pointwise import collect_bindings
@@ -52,15 +53,16 @@ def point_and_library(args: argparse.Namespace) -> dict[str, Any]:
     return {"at": at(args), "library": load_library(args), "unit": unit_option(args)}
 
 
-def emit(args: argparse.Namespace, result: Any) -> None:
-    """Print a decision result as text, JSON or CSV (its notes: in JSON, else on stderr)."""
+def emit(args: argparse.Namespace, result: Any, lines: Sequence[str] | None = None) -> None:
+    """Print a decision result as text (``lines``, default its ``text()``), JSON or CSV
+    (its notes: in JSON, else on stderr)."""
     if args.format == "json":
         print_json(result.to_json())
         return
     if args.format == "csv":
         sys.stdout.write(result.to_csv())
     else:
-        for line in result.text():
+        for line in result.text() if lines is None else lines:
             print(line)
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)

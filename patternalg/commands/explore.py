@@ -18,6 +18,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_option(parser, EXPLORE_THREADS, required=True)
     add_option(parser, EXPANSIONS)
     add_option(parser, EXPLORE_TOP)
+    parser.add_argument(
+        "--why",
+        action="store_true",
+        help="list every rewrite of each design's derivation (default: the laws in one line)",
+    )
     add_model_options(
         parser,
         at_help="rank at this point, e.g. --at x=1024 (without x: by asymptotic growth)",
@@ -28,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     with progress(args, "exploring", "designs") as bar:
         result = solve(args, args.term, bar)
-    emit(args, result)
+    emit(args, result, result.text(why=args.why))
     return 0
 
 

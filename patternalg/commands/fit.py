@@ -158,6 +158,8 @@ def _fit_all(
 
     value = cls.value_column(args.metric)
     data = read(args.file, args.input_format, metric=args.metric, value=value, scaling=args.scaling)
+    for text in data.notes:  # what reading left out (a NaN repetition), before any fit fails
+        note(args, text)
     mapped = [item.partition("=")[0].strip() for item in options.get("param", ())]
     # in a Cube profile a thread that never ran a call path spent 0 s there: a real value
     allow = args.allow_nonpositive or data.format == "cube"
@@ -191,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
     except BaseException as error:
         output.discard(error)
         raise
-    for text in (*getattr(data, "notes", ()), *cls.notes(data, options)):
+    for text in cls.notes(data, options):
         note(args, text)
     output.publish()
     return 0

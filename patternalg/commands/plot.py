@@ -19,7 +19,7 @@ from typing import Any
 
 from ..decisions.options import CURVE_POINTS, DEFAULT_RANGE, OBJECTIVES
 from ..errors import EvaluationError, PatternalgError
-from .common import HARNESSES, add_model_options, load_library, unit_option
+from .common import HARNESSES, add_model_options, load_library, note, unit_option
 from .decide import at, terms
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
@@ -132,6 +132,8 @@ def _fit(args: argparse.Namespace) -> Any:
     data = read(
         args.fit, args.input_format, metric=args.metric, value=cls.value_column(args.metric)
     )
+    for text in data.notes:  # what reading left out (a NaN repetition)
+        note(args, text)
     if args.kernel is not None:
         kernels = [s.kernel for s in data]
         if args.kernel not in kernels:

@@ -21,7 +21,8 @@ def add_performance_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "file",
         metavar="FILE",
-        help="CSV with a thread column, a value column, optional kernel; - for stdin",
+        help="measurements with a thread column and a value column (CSV, Extra-P text, JSON, "
+        "JSON Lines, TaLPas: read as fit reads them); - for stdin",
     )
     parser.add_argument(
         "--param",

@@ -1,10 +1,13 @@
 """``compare``: which design is fastest where, with the crossover points between them.
 
-Crossovers are solved exactly by sympy where the difference of two models is, piece by
-piece of its ``max``es, an expression of Extra-P's normal form (a few ``c*x^i*log2(x)^j``
-terms); other sign changes are bracketed on a log grid and refined by bisection to a
-relative 1e-9, and each crossover says which (``exact``). Where two designs are equal
-without changing places (one never loses) the point is a *touch*, not a crossover.
+Crossovers are solved algebraically where the difference of two models is, piece by
+piece of its ``max``es, a polynomial of degree at most 4 in x, in log2(x), in a root of x
+or (over a count) in the count: its roots are the eigenvalues of the companion matrix, in
+bounded time (never a symbolic solve); other sign changes are bracketed on a log grid and
+refined by a bounded bisection to a relative 1e-9, and each crossover says which
+(``exact``). Where two designs are equal without changing places (one never loses) the
+point is a *touch*, not a crossover. A count (a thread count) takes integers: the winner
+changes between two integers, and a crossover says which (``previous``, ``value``).
 
 >>> result = compare(["inc", "nop"], over=parse_axis("x=1..1e6:log"))
 >>> [(round(c.value, 4), c.exact) for c in result.crossovers]
@@ -34,10 +37,10 @@ from ..errors import EvaluationError
 from ..library import AtomicModel
 from ..pmnf.normal_form import compare as compare_growth
 from ..pmnf.normal_form import normal_form
-from ..symbols import log2, symbol, x
+from ..symbols import symbol, x
 from ..terms import Term
-from .grid import Axis, parse_axis
-from .numeric import Compiled
+from .grid import Axis, parse_axis, spaced
+from .numeric import Compiled, count_symbols
 from .options import DEFAULT_RANGE
 from .results import Tabular, fields_json, negative_note, number
 from .sweep import Sweep, prepare, tabulate
@@ -48,6 +51,11 @@ __all__ = ["Crossover", "Interval", "Region", "Comparison", "compare", "DEFAULT_
 RTOL = 1e-9
 _SCAN = 4096  #: points of the scan that brackets sign changes
 _MAX_PIECES = 64  #: equations tried per pair (each max doubles them)
+_MAX_NODES = 2_000  #: nodes of a difference solved piece by piece at most
+_MAX_DEGREE = 4  #: polynomials of higher degree (x^60 + a*x + b) are bracketed numerically
+#: iterations of a bisection or golden-section search at most: halving an interval from
+#: 1 down to a root at 1e-303 next to 0 takes about 1,000
+_MAX_STEPS = 2_200
 
 
 @dataclass(frozen=True)
@@ -56,15 +64,18 @@ class Crossover:
 
     symbol: str
     value: float
-    exact: bool  #: solved by sympy (True) or bracketed and refined to RTOL (False)
+    exact: bool  #: a root of a polynomial piece (True) or bracketed and refined to RTOL
     kind: str  #: "crossover" or "touch"
     designs: tuple[str, str]  #: for a crossover: the winner below, the winner above
     #: the two designs' (equal) model there, in the comparison's unit (``value`` is a
-    #: position of the swept symbol, unit-free)
+    #: position of the swept symbol, unit-free); over a count, the new winner's at ``value``
     model_value: float | None = None
+    #: over a count (integers only): the last integer where the old winner wins, when the
+    #: winner changes between two integers (``value`` is then the first of the new one)
+    previous: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{symbol, value, exact, kind, designs, model_value}``."""
+        """``{symbol, value, exact, kind, designs, model_value, previous}``."""
         return fields_json(self)
 
 
@@ -159,7 +170,7 @@ class Comparison(Tabular):
         """
         lo, hi = self.bounds
         spacing = "log" if lo > 0 else "lin"
-        grid = np.geomspace(lo, hi, points) if lo > 0 else np.linspace(lo, hi, points)
+        grid = spaced(lo, hi, points, spacing)
         axis = Axis(self.symbol, grid, spacing)
         fixed = tuple((k, f"{v:g}") for k, v in self.slice_at)
         return tabulate(self.compiled, (axis,), {self.symbol: grid}, self.unit, fixed, self.notes)
@@ -204,7 +215,10 @@ class Comparison(Tabular):
         'crossover at x = 10.114: inc below, nop above, both 5422.97 ns there'
         """
         return "; ".join(
-            f"{c.kind} at {c.symbol} = {c.value:.5g}: {c.designs[0]} "
+            f"crossover between {c.symbol} = {c.previous:.5g} and {c.value:.5g}: "
+            f"{c.designs[0]} up to {c.previous:.5g}, {c.designs[1]} from {c.value:.5g}"
+            if c.previous is not None
+            else f"{c.kind} at {c.symbol} = {c.value:.5g}: {c.designs[0]} "
             + ("below, " if c.kind == "crossover" else "equals ")
             + f"{c.designs[1]}{' above' if c.kind == 'crossover' else ''}, "
             + f"both {self._level(c)} there"
@@ -233,6 +247,14 @@ class Comparison(Tabular):
             )
         for c in self.crossovers:
             how = "exact" if c.exact else f"refined to rel. {RTOL:g}"
+            if c.previous is not None:
+                lines.append(
+                    f"crossover between {c.symbol} = {c.previous:.10g} and {c.symbol} = "
+                    f"{c.value:.10g} (a count: integers only): {c.designs[0]} wins at "
+                    f"{c.previous:.10g}, {c.designs[1]} from {c.value:.10g} on "
+                    f"({self._level(c)} there)"
+                )
+                continue
             lines.append(
                 f"crossover at {c.symbol} = {c.value:.10g} ({how}): {c.designs[0]} below, "
                 f"{c.designs[1]} above; both {self._level(c)} there"
@@ -251,6 +273,22 @@ class Comparison(Tabular):
 
 
 # --- finding the points where two models are equal ------------------------------------------
+def _small(expr: sympy.Expr) -> bool:
+    """Whether ``expr`` has at most :data:`_MAX_NODES` nodes (counted without recursion):
+    sympy's own walks recurse, and a big model is bracketed numerically instead.
+
+    >>> _small(x + 1), _small(sympy.Add(*(x**k for k in range(_MAX_NODES))))
+    (True, False)
+    """
+    stack, seen = [expr], 0
+    while stack:
+        seen += 1
+        if seen > _MAX_NODES:
+            return False
+        stack.extend(stack.pop().args)
+    return True
+
+
 def _pieces(expr: sympy.Expr) -> list[sympy.Expr]:
     """Equations whose roots contain every root of ``expr`` and every point where one of its
     ``max``/``min`` switches argument: each branch of each ``max``, and the switches."""
@@ -263,6 +301,8 @@ def _pieces(expr: sympy.Expr) -> list[sympy.Expr]:
             out.append(e)
             continue
         args = found.args
+        if len(out) + len(args) * (len(args) - 1) // 2 > _MAX_PIECES:
+            raise _TooMany  # a pipe of 1,000 stages: half a million differences
         out.extend(a - b for i, a in enumerate(args) for b in args[i + 1 :])
         todo.extend(e.xreplace({found: a}) for a in args)
     if todo:
@@ -274,53 +314,118 @@ class _TooMany(Exception):
     """Too many max/min branches to solve exactly."""
 
 
-def _solvable(piece: sympy.Expr, s: sympy.Symbol) -> bool:
-    if s == x:
-        # polynomials of up to three terms, or two terms with logarithms (c x^i log2(x)^j =
-        # d x^k has a closed root); three terms with a logarithm (a x log2 x + b x + c) have
-        # none that sympy finds in bounded time: those are bracketed numerically
-        form = normal_form(piece)
-        if form is None:
-            return False
-        growths = [g for g, _ in form.items()]
-        # sympy.solve did not return on x^60 + a*x + b, nor on a root beyond any float
-        # (1e300*x = c*x*log2(x)): high degrees and wide coefficient spreads are bracketed
-        sizes = [abs(float(c)) for _, c in form.items()]
-        if growths and (max(i for i, _ in growths) > 4 or max(sizes) > 1e100 * min(sizes)):
-            return False
-        return len(growths) <= 2 or (len(growths) <= 3 and all(j == 0 for _, j in growths))
-    return bool(piece.is_rational_function(s))
+#: a polynomial equation in ``u`` (coefficients highest first), how a root ``u`` gives the
+#: swept symbol, and roots of a common factor (log2(x)^j is 0 at x = 1)
+_Polynomial = tuple[list[float], Callable[[float], float], tuple[float, ...]]
+
+
+def _polynomial(piece: sympy.Expr, s: sympy.Symbol) -> _Polynomial | None:
+    """``piece`` as a polynomial of degree <= :data:`_MAX_DEGREE` in a variable ``u``, or
+    None if it is not one.
+
+    In x, a normal form's terms ``c x^i log2(x)^j`` of one exponent i are a polynomial in
+    ``u = log2(x)`` (x = 2^u), of one exponent j one in ``u = x^(1/q)`` (q: the common
+    denominator of the i); in another symbol, the numerator of a rational function.
+
+    >>> from patternalg.symbols import log2, n
+    >>> _polynomial(536.185 * x - 5422.97, x)[0]
+    [536.185, -5422.97]
+    >>> _polynomial(3 * x * log2(x) - 6 * x, x)[0]
+    [3.0, -6.0]
+    >>> _polynomial(1 / n - sympy.Rational(1, 8), n)[0]
+    [-1.0, 8.0]
+    >>> _polynomial(sympy.sqrt(x) - log2(x) ** 2, x) is None
+    True
+    """
+    if s != x:
+        if not piece.is_rational_function(s):
+            return None
+        numerator, _ = sympy.fraction(sympy.together(piece))
+        try:
+            poly = sympy.Poly(numerator, s)
+        except sympy.PolynomialError:
+            return None
+        return _equation(poly.all_coeffs(), lambda u: u, ())
+    form = normal_form(piece)
+    if form is None:
+        return None
+    terms = [(i, j, c) for (i, j), c in form.items()]
+    if len({i for i, _, _ in terms}) == 1 and all(j.is_Integer and j >= 0 for _, j, _ in terms):
+        by_degree = {int(j): c for _, j, c in terms}
+        return _equation(
+            [by_degree.get(d, 0) for d in range(max(by_degree), -1, -1)], lambda u: 2.0**u, ()
+        )
+    if len({j for _, j, _ in terms}) == 1 and all(i.is_Rational for i, _, _ in terms):
+        q = math.lcm(*(int(i.q) for i, _, _ in terms))
+        low = min(i for i, _, _ in terms)
+        by_degree = {int((i - low) * q): c for i, _, c in terms}
+        return _equation(
+            [by_degree.get(d, 0) for d in range(max(by_degree), -1, -1)],
+            (lambda u: u) if q == 1 else (lambda u: u**q if u > 0 else math.nan),
+            (1.0,) if terms[0][1] > 0 else (),
+        )
+    return None
+
+
+def _equation(
+    coefficients: Sequence[Any], back: Callable[[float], float], factor_roots: tuple[float, ...]
+) -> _Polynomial | None:
+    """The equation with float coefficients (leading zeros dropped), if all are numbers of a
+    bounded spread and the degree is at most :data:`_MAX_DEGREE`."""
+    if not all(sympy.sympify(c).is_number for c in coefficients):
+        return None
+    try:
+        values = [float(c) for c in coefficients]
+    except TypeError:  # a complex coefficient
+        return None
+    while values and values[0] == 0:
+        values.pop(0)
+    sizes = [abs(v) for v in values if v]
+    if (
+        not sizes
+        or len(values) - 1 > _MAX_DEGREE
+        or not all(math.isfinite(v) for v in values)
+        or max(sizes) > 1e100 * min(sizes)
+    ):
+        return None
+    return values, back, factor_roots
 
 
 def _exact_roots(difference: sympy.Expr, s: sympy.Symbol, lo: float, hi: float) -> list[float] | None:
-    """Real roots in [lo, hi] of the equations of ``difference``'s pieces, or None if a piece
-    is not of a shape sympy solves (the caller brackets numerically)."""
+    """Real roots in [lo, hi] of the equations of ``difference``'s pieces, each a polynomial
+    solved by its companion matrix (bounded time, unlike a symbolic solve), or None if a
+    piece is not a polynomial of a small degree (the caller brackets numerically)."""
+    if not _small(difference):
+        return None
     try:
         pieces = _pieces(difference)
     except _TooMany:
-        return None
-    if not all(_solvable(p, s) for p in pieces):
         return None
     roots: list[float] = []
     for piece in pieces:
         if piece.is_number:
             continue
-        equation = piece.replace(log2, lambda a: sympy.log(a) / sympy.log(2))
-        try:
-            solutions = sympy.solve(equation, s)
-        except (NotImplementedError, ValueError, TypeError):
+        found = _polynomial(piece, s)
+        if found is None:
             return None
-        for root in solutions:
-            value = complex(sympy.N(root, 17))
-            if abs(value.imag) <= 1e-12 * max(1.0, abs(value.real)) and lo <= value.real <= hi:
-                roots.append(value.real)
+        coefficients, back, factor_roots = found
+        candidates = list(factor_roots)
+        if len(coefficients) > 1:
+            for u in np.roots(coefficients):
+                if abs(u.imag) <= 1e-12 * max(1.0, abs(u.real)):
+                    with np.errstate(all="ignore"):
+                        candidates.append(back(float(u.real)))
+        roots += [v for v in candidates if math.isfinite(v) and lo <= v <= hi]
     return roots
 
 
 def _bisect(f: Callable[[float], float], a: float, b: float) -> float:
-    """A root of ``f`` between ``a`` and ``b`` (signs differ) to a relative RTOL."""
+    """A root of ``f`` between ``a`` and ``b`` (signs differ) to a relative RTOL, in at most
+    :data:`_MAX_STEPS` halvings."""
     fa = f(a)
-    while abs(b - a) > RTOL * max(abs(a), abs(b)):
+    for _ in range(_MAX_STEPS):
+        if abs(b - a) <= RTOL * max(abs(a), abs(b)):
+            break
         mid = math.sqrt(a) * math.sqrt(b) if a > 0 else (a + b) / 2  # a*b underflowed
         if not min(a, b) < mid < max(a, b):  # no double between them (a root at 1e-303)
             break
@@ -335,10 +440,13 @@ def _bisect(f: Callable[[float], float], a: float, b: float) -> float:
 
 
 def _golden_min(f: Callable[[float], float], a: float, b: float) -> float:
-    """The minimiser of a unimodal ``f`` on [a, b] to a relative RTOL."""
+    """The minimiser of a unimodal ``f`` on [a, b] to a relative RTOL, in at most
+    :data:`_MAX_STEPS` steps."""
     ratio = (math.sqrt(5) - 1) / 2
     c, d = b - ratio * (b - a), a + ratio * (b - a)
-    while abs(b - a) > RTOL * max(abs(a), abs(b)) and a < c < d < b:
+    for _ in range(_MAX_STEPS):
+        if abs(b - a) <= RTOL * max(abs(a), abs(b)) or not a < c < d < b:
+            break
         if f(c) < f(d):
             b, d = d, c
             c = b - ratio * (b - a)
@@ -375,10 +483,7 @@ def _numeric_roots(diff: Callable[[np.ndarray], np.ndarray], scan: np.ndarray) -
 # --- the comparison --------------------------------------------------------------------------
 def _scan(axis: Axis) -> np.ndarray:
     lo, hi = axis.bounds
-    if lo > 0:
-        dense = np.geomspace(lo, hi, _SCAN)
-    else:
-        dense = np.linspace(lo, hi, _SCAN)
+    dense = spaced(lo, hi, _SCAN, "log" if lo > 0 else "lin")
     return np.unique(np.concatenate([dense, axis.values]))
 
 
@@ -442,11 +547,17 @@ def compare(
             compiled[p[0]].values({axis.name: v}) - compiled[p[1]].values({axis.name: v})
         )
         candidates += [(r, False) for r in _numeric_roots(diff, scan)]
-    crossovers, touches = _classify(candidates, values, names, axis.name, lo, hi)
-    bounds = [lo, *(c.value for c in crossovers), hi]
+    integer = any(axis.name in count_symbols(c.term) for c in compiled)
+    crossovers, touches = _classify(candidates, values, names, axis.name, lo, hi, integer)
+    # each crossover ends one interval and starts the next (over a count, between integers)
+    edges = [(lo, lo), *((_last(c), c.value) for c in crossovers), (hi, hi)]
     intervals = []
-    for start, end in zip(bounds, bounds[1:], strict=False):
+    for (_, start), (end, _) in zip(edges, edges[1:], strict=False):
         mid = math.sqrt(start * end) if start > 0 else (start + end) / 2
+        if integer:  # at an integer inside, else at an end that is no crossover
+            mid = float(min(max(math.floor(mid), start + 1), end - 1))
+            if end - start < 2:
+                mid = start if start == lo else end
         ends = values(np.array([start, mid, end]))
         win = int(_winners(ends[:, 1:2])[0])
         with np.errstate(divide="ignore", invalid="ignore"):  # a winner of 0: no ratio
@@ -481,17 +592,29 @@ def _classify(
     symbol_name: str,
     lo: float,
     hi: float,
+    integer: bool = False,
 ) -> tuple[list[Crossover], list[Crossover]]:
     """Keep the points where the best design ties with another: crossovers where the winner
-    changes across the point, touches where it does not (exact roots win over numeric ones)."""
+    changes across the point, touches where it does not (exact roots win over numeric ones).
+
+    Over a count (``integer``), only integers are points: a candidate at an integer is
+    classified there, one between two integers is a crossover between them if the winners
+    at the two differ (a touch between integers is no touch of integers)."""
     crossovers: list[Crossover] = []
     touches: list[Crossover] = []
     for point, exact in sorted(candidates, key=lambda c: (c[0], not c[1])):
         if not lo < point < hi:
             continue
+        if integer and abs(point - round(point)) > 1e-9 * max(1.0, abs(point)):
+            gap = _integer_gap(values, names, symbol_name, math.floor(point), exact)
+            if gap is not None and all(c.value != gap.value for c in crossovers):
+                crossovers.append(gap)
+            continue
+        if integer:
+            point = float(round(point))
         if any(abs(point - c.value) <= 1e-7 * abs(point) for c in crossovers + touches):
             continue  # the same point found twice (the exact one came first)
-        step = max(abs(point) * 1e-6, 1e-12)
+        step = 1.0 if integer else max(abs(point) * 1e-6, 1e-12)
         around = values(np.array([point - step, point, point + step]))
         at_point = around[:, 1]
         best = float(at_point.min())
@@ -507,7 +630,31 @@ def _classify(
             other = next(int(k) for k in tied if int(k) != below)
             designs = (names[below], names[other])
             touches.append(Crossover(symbol_name, point, exact, "touch", designs, level))
+    crossovers.sort(key=lambda c: c.value)
     return crossovers, touches
+
+
+def _last(c: Crossover) -> float:
+    """Where the interval before a crossover ends (over a count: its last integer)."""
+    return c.value if c.previous is None else c.previous
+
+
+def _integer_gap(
+    values: Callable[[np.ndarray], np.ndarray],
+    names: tuple[str, ...],
+    symbol_name: str,
+    last: int,
+    exact: bool,
+) -> Crossover | None:
+    """The crossover between the integers ``last`` and ``last + 1`` if the winner differs
+    there (ties go to the earlier design), else None."""
+    both = values(np.array([float(last), float(last + 1)]))
+    before, after = (int(w) for w in _winners(both))
+    if before == after:
+        return None
+    designs = (names[before], names[after])
+    level = number(both[after, 1])
+    return Crossover(symbol_name, float(last + 1), exact, "crossover", designs, level, float(last))
 
 
 def _asymptotic_winner(

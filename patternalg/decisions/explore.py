@@ -13,7 +13,10 @@ the semantics under which the law holds (:data:`LAW_SEMANTICS`):
 Designs are counted in threads (an atom or a pipe stage costs one thread, ``seq`` the
 larger of its parts, ``pipe`` the sum of its stages, ``tpool_n`` n times its body), kept
 within the budget, and ranked by the pointwise model at the given point (or, without
-one, by the asymptotic closed form). Every design carries its chain of rewrites.
+one, by the asymptotic closed form). Designs of the same model (the same value at the
+point, the same normal form without one) are one answer: the one with the fewest threads
+and the shortest text is shown, the others counted (``equivalent``). Every design carries
+its chain of rewrites (the shortest found).
 
 >>> result = explore("pipe(qsort, inc)", threads=2, at={"x": 1024})
 >>> result.designs[0].term, [r.law for r in result.designs[0].rewrites]
@@ -56,6 +59,10 @@ LAW_SEMANTICS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: runs of one law a derivation lists in order before it only counts each law
+_RUNS = 6
+
+
 @dataclass(frozen=True)
 class Rewrite:
     """One step: ``before`` became ``after`` by ``law`` read in ``direction``; ``relation``
@@ -82,10 +89,37 @@ class Design:
     model: str  #: its closed form (asymptotic semantics) with the point's non-x symbols bound
     threads: int
     rewrites: tuple[Rewrite, ...]
+    #: other designs reached with the same model (rewritings of this one, not shown)
+    equivalent: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """``{term, value, model, threads, rewrites}``."""
+        """``{term, value, model, threads, rewrites, equivalent}``."""
         return fields_json(self)
+
+    def derivation(self) -> str:
+        """The chain of rewrites in one short line: the laws in order with repeats counted,
+        or, for a chain of more than :data:`_RUNS` runs, how often each law was used.
+
+        >>> more = Rewrite("tpool_more", "<-", ">=", ("exact",), "a", "b")
+        >>> fewer = Rewrite("tpool_more", "->", "<=", ("exact",), "b", "a")
+        >>> Design("b", 1.0, "1", 3, (more, more)).derivation()
+        'by 2 rewrites: tpool_more <- x2'
+        >>> Design("b", 1.0, "1", 3, (more, fewer) * 4 + (more,)).derivation()
+        'by 9 rewrites: tpool_more <- x5, tpool_more -> x4 (in all)'
+        """
+        steps = [f"{r.law} {r.direction}" for r in self.rewrites]
+        runs: list[list[Any]] = []
+        for step in steps:
+            if runs and runs[-1][0] == step:
+                runs[-1][1] += 1
+            else:
+                runs.append([step, 1])
+        note = ""
+        if len(runs) > _RUNS:
+            runs = [[step, steps.count(step)] for step in dict.fromkeys(steps)]
+            note = " (in all)"
+        laws = ", ".join(step if count == 1 else f"{step} x{count}" for step, count in runs)
+        return f"by {len(steps)} rewrite{'s' if len(steps) != 1 else ''}: {laws}{note}"
 
 
 @dataclass(frozen=True)
@@ -107,7 +141,7 @@ class Exploration(Tabular):
 
     def header(self) -> list[str]:
         """Columns of the ranking."""
-        return ["rank", "term", with_unit("value", self.unit), "threads", "rewrites"]
+        return ["rank", "term", with_unit("value", self.unit), "threads", "rewrites", "equivalent"]
 
     def rows(self) -> list[list[Any]]:
         """One row per design; rewrites as ``law ->`` steps."""
@@ -118,6 +152,7 @@ class Exploration(Tabular):
                 d.value if d.value is not None else d.model,
                 d.threads,
                 "; ".join(f"{r.law} {r.direction}" for r in d.rewrites),
+                d.equivalent,
             ]
             for i, d in enumerate(self.designs)
         ]
@@ -128,13 +163,20 @@ class Exploration(Tabular):
 
         return plot_exploration(self, ax=ax)
 
-    def text(self) -> list[str]:
-        """The ranking for people, each design with its chain of rewrites."""
+    def text(self, why: bool = False) -> list[str]:
+        """The ranking for people: each design (the simplest of those with its model, the
+        others counted) and the laws that lead to it in one line; ``why``: each step."""
         unit = f" {self.unit}"
         lines = []
         for i, d in enumerate(self.designs):
             shown = f"{d.value:.6g}{unit}" if d.value is not None else d.model
-            lines.append(f"{i + 1}. {d.term}  =  {shown}  ({d.threads} threads)")
+            others = d.equivalent
+            more = f"; and {others} equivalent rewriting{'s' if others > 1 else ''}" if others else ""
+            lines.append(f"{i + 1}. {d.term}  =  {shown}  ({d.threads} threads{more})")
+            if not why:
+                if d.rewrites:
+                    lines.append(f"     {d.derivation()}")
+                continue
             for r in d.rewrites:
                 lines.append(
                     f"     {r.law} {r.direction} [{'/'.join(r.semantics)}]: "
@@ -387,9 +429,59 @@ class _Values:
                         f"{node}: its model is not in normal form; rank designs at a point "
                         "with --at x=..."
                     )
+                free = {s.name for _, c in found.items() for s in c.free_symbols}
+                if free:  # a growth in x with a coefficient in p is no rank
+                    raise EvaluationError(
+                        f"{node}: no value for {', '.join(sorted(free))} (bind it with --at)"
+                    )
                 value = found
             self.forms[node] = value
         return self.forms[term]
+
+
+def _shortest(
+    start: Term, edges: Mapping[Term, list[tuple[Term, int]]]
+) -> tuple[dict[Term, tuple[Term, int] | None], dict[Term, int]]:
+    """The shortest derivation of every design reached over the rewrites found: its parent
+    and rule, and its depth (breadth first)."""
+    parent: dict[Term, tuple[Term, int] | None] = {start: None}
+    depth = {start: 0}
+    frontier = [start]
+    while frontier:
+        following = []
+        for design in frontier:
+            for new, rule in edges.get(design, ()):
+                if new not in parent:
+                    parent[new], depth[new] = (design, rule), depth[design] + 1
+                    following.append(new)
+        frontier = following
+    return parent, depth
+
+
+def _same_model(designs: list[Term], rank: Callable[[Term], Any]) -> list[list[Term]]:
+    """``designs`` (sorted by ``rank``) in runs of the same model: the same value at the
+    point (to a relative 1e-12, the rounding of different association orders) or the same
+    normal form (to the same precision in each coefficient)."""
+    groups: list[list[Term]] = []
+    key: Any = None
+    for design in designs:
+        mine = rank(design)
+        if groups and _close(mine, key):
+            groups[-1].append(design)
+        else:
+            groups.append([design])
+            key = mine
+    return groups
+
+
+def _close(a: Any, b: Any) -> bool:
+    """Whether two ranks (numbers, or tuples of (i, j, c) terms) are equal to a relative
+    1e-12 in every number."""
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(
+            _close(u, v) for s, t in zip(a, b, strict=True) for u, v in zip(s, t, strict=True)
+        )
+    return bool(abs(a - b) <= 1e-12 * max(abs(a), abs(b)))
 
 
 def explore(
@@ -435,6 +527,9 @@ def explore(
     depth = {start: 0}
     # best first: the most promising design is expanded next, up to ``expansions`` of them
     queue = [(rank(start), 0, 0, start)]
+    #: every rewrite within the budget (as many as the neighbours generated: the search's
+    #: own work), for the shortest derivations
+    edges: dict[Term, list[tuple[Term, int]]] = {}
     complete, expanded = True, 0
     while queue:
         if expanded >= expansions:
@@ -445,18 +540,24 @@ def explore(
         if progress is not None:
             progress(expanded, expansions)
         for new, rule in _neighbours(design, slower, make):
-            if new in parent or thread_count(new, counts) > budget:
+            if new in parent:
+                edges.setdefault(design, []).append((new, rule))
                 continue
+            if thread_count(new, counts) > budget:
+                continue
+            edges.setdefault(design, []).append((new, rule))
             parent[new] = (design, rule)
             depth[new] = depth[design] + 1
             heapq.heappush(queue, (rank(new), depth[new], len(parent), new))
-    designs = sorted(parent, key=lambda d: (rank(d), depth[d]))  # stable: found first
+    parent, depth = _shortest(start, edges)
+    groups = _same_model(sorted(parent, key=rank), rank)
+    designs = [min(g, key=lambda d: (thread_count(d, counts), len(str(d)), depth[d])) for g in groups]
     notes += tuple(range_notes([start, designs[0]], library, fixed, {}))
     if pointwise:
         notes += tuple(negative_note(str(designs[0]), values.number(designs[0]), unit))
     mapping = {symbol(k): v for k, v in fixed.items() if k != "x"}
     ranked = []
-    for design in designs[:top]:
+    for design, group in zip(designs[:top], groups, strict=False):
         chain: list[Rewrite] = []
         node = design
         while parent[node] is not None:
@@ -474,6 +575,7 @@ def explore(
                 str(closed),
                 thread_count(design),
                 tuple(reversed(chain)),
+                len(group) - 1,
             )
         )
     return Exploration(

@@ -10,6 +10,8 @@ symbol takes every integer, else 20 points. Values are our safe arithmetic (``2^
 [1.0, 2.0, 4.0, 8.0]
 >>> parse_axis("n=1..4", integer=True).values.tolist()
 [1.0, 2.0, 3.0, 4.0]
+>>> parse_axis("x=1..16384:15:log").values[11:].tolist()
+[2048.0, 4096.0, 8192.0, 16384.0]
 >>> parse_axis("x=0..10:5:log")
 Traceback (most recent call last):
 ...
@@ -20,6 +22,8 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from decimal import Decimal, localcontext
+from fractions import Fraction
 
 import numpy as np
 
@@ -28,7 +32,7 @@ from ..bindings import parse_value
 from ..errors import EvaluationError, ParseError
 from .options import CURVE_POINTS
 
-__all__ = ["Axis", "parse_axis", "curve_axis", "DEFAULT_POINTS", "MAX_POINTS"]
+__all__ = ["Axis", "parse_axis", "curve_axis", "spaced", "DEFAULT_POINTS", "MAX_POINTS"]
 
 #: points of a range without ``:N`` over a real-valued symbol
 DEFAULT_POINTS = 20
@@ -54,19 +58,36 @@ class Axis:
 
 
 def _number(text: str, where: str) -> float:
+    return float(_exact(text, where))
+
+
+def _exact(text: str, where: str) -> Fraction:
+    """The value of ``text`` exactly: a decimal literal as written (1e36 is 10^36, not the
+    double nearest it), else the value of our safe arithmetic (``2^20``, ``1/3``)."""
     try:
         value = parse_value(text)
     except ParseError as exc:
         raise EvaluationError(f"{where}: {text.strip()!r} is not a number ({exc})") from None
     if not value.is_number or not value.is_real:
         raise EvaluationError(f"{where}: {text.strip()!r} is not a real number")
-    result = float(value)
     if not in_double_range(value):
         raise EvaluationError(
             f"{where}: {text.strip()!r} is out of range (a grid's values are doubles: 0, or "
             f"magnitudes from {sys.float_info.min:.1e} to {sys.float_info.max:.1e})"
         )
-    return result
+    try:
+        return Fraction(text.strip())
+    except ValueError:  # an expression: its value
+        if value.is_Rational:
+            return Fraction(int(value.p), int(value.q))
+        return Fraction(float(value))
+
+
+def _extended(value: Fraction) -> np.longdouble:
+    """``value`` in extended precision (where the platform has it)."""
+    with localcontext() as context:
+        context.prec = 40
+        return np.longdouble(str(Decimal(value.numerator) / Decimal(value.denominator)))
 
 
 def parse_axis(text: str, *, integer: bool = False, option: str = "--over") -> Axis:
@@ -114,7 +135,8 @@ def curve_axis(text: str, *, integer: bool = False, option: str = "--over") -> A
 def _range(name: str, spec: str, where: str, integer: bool) -> Axis:
     bounds, *options = spec.split(":")
     low_text, _, high_text = bounds.partition("..")
-    low, high = _number(low_text, where), _number(high_text, where)
+    exact_low, exact_high = _exact(low_text, where), _exact(high_text, where)
+    low, high = float(exact_low), float(exact_high)
     spacing, count = "lin", None
     for option in options:
         option = option.strip()
@@ -134,10 +156,62 @@ def _range(name: str, spec: str, where: str, integer: bool) -> Axis:
         count = int(high - low) + 1 if integer and spacing == "lin" else DEFAULT_POINTS
     if count > MAX_POINTS:
         raise EvaluationError(f"{where}: {count} points is more than {MAX_POINTS:,}")
-    if spacing == "log":
-        values = np.geomspace(low, high, count)
-    else:
-        values = np.linspace(low, high, count)
+    values = spaced(_extended(exact_low), _extended(exact_high), count, spacing)
     if integer:
         values = np.unique(np.round(values))
     return Axis(name, values, spacing)
+
+
+#: significant digits of a decimal that a computed point within float noise of it snaps to
+_DIGITS = 15
+
+
+def _noise() -> tuple[float, float]:
+    """The relative error of a computed point, and the largest number below which every
+    integer is exact, in the precision used (extended where the platform has it)."""
+    extended = np.finfo(np.longdouble)
+    if extended.eps < np.finfo(float).eps:
+        return 128 * float(extended.eps), 2.0 ** (extended.nmant + 1)
+    return 4 * float(np.finfo(float).eps), 2.0**53
+
+
+def spaced(
+    low: float | np.longdouble, high: float | np.longdouble, count: int, spacing: str
+) -> np.ndarray:
+    """``count`` points from ``low`` to ``high`` (both included), evenly (``"lin"``) or
+    log-spaced (``"log"``, positive bounds): the one grid generator of the decisions.
+
+    Each point is computed in extended precision from the bounds (give them as
+    ``np.longdouble`` to mean the decimals written, not the doubles nearest them); a point
+    within that computation's noise of a decimal of 15 significant digits (of the grid's
+    larger bound, on a linear grid) is that decimal
+    (2048, not 2048.000000000001; 0.3, not 0.30000000000000004), and each is rounded once
+    to a double. The noise is far below a double's precision: a point that is no short
+    decimal keeps its value.
+
+    >>> spaced(1, 16384, 15, "log")[11:].tolist()
+    [2048.0, 4096.0, 8192.0, 16384.0]
+    >>> float(spaced(0, 1, 11, "lin")[3]), spaced(np.longdouble("1e-3"), 1, 4, "log").tolist()
+    (0.3, [0.001, 0.01, 0.1, 1.0])
+    """
+    lo, hi = np.longdouble(low), np.longdouble(high)
+    if count < 2:
+        return np.array([lo, hi][:count], dtype=float)
+    step = np.arange(count, dtype=np.longdouble) / (count - 1)
+    noise, exact_integers = _noise()
+    with np.errstate(all="ignore"):
+        if spacing == "log":  # an error relative to each point
+            points = np.exp(np.log(lo) + step * (np.log(hi) - np.log(lo)))
+            size = np.abs(points)
+        else:  # an error relative to the larger bound (a point near 0 is no smaller)
+            points = lo + step * (hi - lo)
+            size = np.full(count, max(abs(lo), abs(hi)), dtype=np.longdouble)
+        exponent = _DIGITS - 1 - np.floor(np.log10(size.astype(float)))  # doubles: fast
+        powers, where = np.unique(np.nan_to_num(exponent, posinf=0, neginf=0), return_inverse=True)
+        scale = np.power(np.longdouble(10), powers.astype(np.longdouble))[where.ravel()]
+        short = np.round(points * scale) / scale
+        near = np.isfinite(short) & (np.abs(short - points) <= noise * size)
+        near &= (points != np.round(points)) | (np.abs(points) >= exact_integers)  # 2^51
+    values = np.where(near, short, points).astype(float)
+    values[0], values[-1] = float(lo), float(hi)  # the ends as given
+    return values

@@ -168,8 +168,7 @@ def _monotone(term: Term, names: Sequence[str], library: Mapping[str, AtomicMode
             used = {s.name for s in count.free_symbols} & set(names)
             if not used:
                 continue
-            poly = sympy.Poly(count, *sorted(count.free_symbols, key=str))
-            if any(c < 0 for c in poly.coeffs()):
+            if not _nondecreasing(count):
                 return False
             in_pools |= used
     others = count_symbols(term) - in_pools
@@ -179,6 +178,22 @@ def _monotone(term: Term, names: Sequence[str], library: Mapping[str, AtomicMode
             bound = {k for k, _ in node.annotations}
             others |= {s.name for s in library[node.name].expr.free_symbols} - bound
     return not (others & set(names)) and set(names) <= in_pools
+
+
+def _nondecreasing(count: sympy.Expr) -> bool:
+    """Whether a pool's count is provably non-decreasing in its symbols: a polynomial with
+    no negative coefficient (``min(a, 4)``, ``a - b``: not proved, so not monotone).
+
+    >>> from patternalg.symbols import symbol
+    >>> a, b = symbol("a"), symbol("b")
+    >>> _nondecreasing(2 * a + b), _nondecreasing(a - b), _nondecreasing(sympy.Min(a, 4))
+    (True, False, False)
+    """
+    try:
+        poly = sympy.Poly(count, *sorted(count.free_symbols, key=str))
+    except sympy.PolynomialError:
+        return False
+    return all(c.is_number and c >= 0 for c in poly.coeffs())
 
 
 def _feasible(budgets: Sequence[Budget], upper: Sequence[float]) -> np.ndarray:

@@ -71,9 +71,8 @@ def prepare(
                 f"{', '.join(sorted(known))})"
             )
     compiled = [compile_term(t, library, fixed, partial=True) for t in parsed]
-    for axis in axes:
-        users = [c for c in compiled if axis.name in c.symbols]
-        if not users:
+    for axis in axes:  # a term constant in the symbol (x: always known) is a flat row
+        if axis.name not in known:
             raise EvaluationError(f"--over {axis.name}: no term has a symbol {axis.name}")
         if any(axis.name in count_symbols(c.term) for c in compiled):
             values = axis.values

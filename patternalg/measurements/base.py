@@ -29,6 +29,7 @@ __all__ = [
     "read_source",
     "number",
     "numbers",
+    "measured",
     "Collector",
     "STDIN",
 ]
@@ -73,15 +74,40 @@ def number(
     raise _not_a_number(text, where(path, line, key), f"column '{column}': " if column else "")
 
 
+#: how NaN and the infinities are written (lower case, without a sign)
+_NOT_FINITE = frozenset({"nan", "inf", "infinity"})
+
+
+def measured(
+    text: object, path: str, line: int = 0, key: str | None = None, column: str | None = None
+) -> float:
+    """A measured value: a :func:`number`, or NaN or an infinity written as such (Extra-P
+    reads them; :class:`Collector` drops them with a note). A number too large for a float
+    is still an error.
+
+    >>> measured("nan", "m.txt", 3), measured(float("-inf"), "m.txt")
+    (nan, -inf)
+    >>> measured("1e999", "m.txt", line=3)
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.MeasurementError: m.txt:3: 1e999 overflows a float (largest: 1.8e308)
+    """
+    if isinstance(text, float) or (
+        isinstance(text, str) and text.strip().lower().lstrip("+-") in _NOT_FINITE
+    ):
+        return float(text)
+    return number(text, path, line, key, column)
+
+
 def numbers(words: Sequence[str], path: str, line: int = 0) -> list[float]:
-    """:func:`number` of each word (fast when all are fine)."""
+    """:func:`measured` of each word (fast when all are fine)."""
     try:
         values = [float(w) for w in words]
     except ValueError:
         values = [math.nan]
     if all(map(math.isfinite, values)):
         return values
-    return [number(w, path, line) for w in words]
+    return [measured(w, path, line) for w in words]
 
 
 #: a number with a decimal comma or thousands separators, as many spreadsheets export it
@@ -118,14 +144,29 @@ def _not_a_number(text: object, at: Location, column: str) -> MeasurementError:
     )
 
 
+#: repetitions and their lines at each point
+_ByPoint = dict[tuple[float, ...], tuple[list[float], list[int]]]
+
+
 class Collector:
-    """Repetitions gathered per (kernel, metric) and point, in the order they appear."""
+    """Repetitions gathered per (kernel, metric) and point, in the order they appear.
+
+    A repetition that is not finite (NaN, an infinity) is dropped by :meth:`result`, with a
+    note naming its line; so is a point left without a repetition, and a series left
+    without a point.
+
+    >>> c = Collector("m.txt", ["x"])
+    >>> c.add("k", "", (1.0,), [2.0, float("nan")], 4); c.add("k", "", (2.0,), [float("nan")], 5)
+    >>> ms = c.result("text")
+    >>> ms.series[0].values, ms.notes
+    ((array([2.]),), ("m.txt:4: kernel 'k': dropped 2 repetitions that are not finite (nan) at lines 4, 5", "m.txt:5: kernel 'k': no finite repetition at x=2: the point is dropped"))
+    """
 
     def __init__(self, path: str, parameters: Sequence[str]) -> None:
         self.path = path
         self.parameters = tuple(parameters)
-        self.data: dict[tuple[str, str], dict[tuple[float, ...], tuple[list[float], list[int]]]]
-        self.data = {}
+        self.data: dict[tuple[str, str], _ByPoint] = {}
+        self.finite = True  # no value added so far is NaN or infinite
 
     def add(
         self,
@@ -140,6 +181,7 @@ class Collector:
             raise MeasurementError("the kernel name is empty", location=where(self.path, line))
         key = (kernel.strip(), metric.strip())
         found, lines = self.data.setdefault(key, {}).setdefault(point, ([], []))
+        self.finite = self.finite and all(map(math.isfinite, values))
         found.extend(values)
         lines.extend([line] * len(values))
 
@@ -152,6 +194,7 @@ class Collector:
     ) -> None:
         """One value a row: (kernel, metric) ``keys`` (checked non-empty), point, value, line."""
         data = self.data
+        self.finite = self.finite and bool(np.isfinite(values).all())
         rows = zip(keys, map(tuple, points.tolist()), values.tolist(), lines, strict=True)
         for key, point, value, line in rows:
             found, at = data.setdefault(key, {}).setdefault(point, ([], []))
@@ -174,6 +217,19 @@ class Collector:
         if not self.data:
             raise MeasurementError("no measurements found", location=Location(self.path))
         width = len(self.parameters)
+        data, notes = self.data, []
+        if not self.finite:
+            data = {}
+            for key, by_point in self.data.items():
+                kept, said = self._finite(key, by_point)
+                notes += said
+                if kept:
+                    data[key] = kept
+            if not data:
+                raise MeasurementError(
+                    "no finite measurements (NaN and infinities are dropped)",
+                    location=Location(self.path),
+                )
         series = tuple(
             Series(
                 kernel,
@@ -185,7 +241,7 @@ class Collector:
                 self.path,
                 unit,
             )
-            for (kernel, metric), by_point in self.data.items()
+            for (kernel, metric), by_point in data.items()
         )
         if unit is None and len({s.metric for s in series}) == 1:
             unit = series[0].unit
@@ -198,7 +254,44 @@ class Collector:
             series,
             tuple(columns),
             line,
+            tuple(notes),
         )
+
+    def _finite(self, key: tuple[str, str], by_point: _ByPoint) -> tuple[_ByPoint, list[str]]:
+        """The finite repetitions of series ``key``, and notes on what was dropped."""
+        kernel, metric = key
+        label = f"kernel '{kernel}'" + (f", metric '{metric}'" if metric else "")
+        kept: _ByPoint = {}
+        dropped: list[tuple[int, float]] = []
+        notes = []
+        for point, (values, lines) in by_point.items():
+            finite = [math.isfinite(v) for v in values]
+            dropped += [(n, v) for n, v, ok in zip(lines, values, finite, strict=True) if not ok]
+            if any(finite):
+                kept[point] = (
+                    [v for v, ok in zip(values, finite, strict=True) if ok],
+                    [n for n, ok in zip(lines, finite, strict=True) if ok],
+                )
+            else:
+                at = ", ".join(f"{p}={c:g}" for p, c in zip(self.parameters, point, strict=True))
+                notes.append(
+                    f"{where(self.path, lines[0])}: {label}: no finite repetition at {at}: "
+                    "the point is dropped"
+                )
+        if dropped:
+            count, lines = len(dropped), sorted({n for n, _ in dropped if n})
+            kinds = ", ".join(dict.fromkeys(str(v) for _, v in dropped))
+            shown = ", ".join(map(str, lines[:8])) + (", ..." if len(lines) > 8 else "")
+            at = f" at line{'s' if len(lines) > 1 else ''} {shown}" if lines else ""
+            notes.insert(
+                0,
+                f"{where(self.path, min(lines, default=0))}: {label}: dropped {count} "
+                f"repetition{'s' if count > 1 else ''} that {'are' if count > 1 else 'is'} "
+                f"not finite ({kinds}){at}",
+            )
+        if not kept:
+            notes.append(f"{where(self.path)}: {label}: no finite measurement: not fitted")
+        return kept, notes
 
 
 class Reader(ABC):

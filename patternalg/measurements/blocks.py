@@ -1,22 +1,26 @@
 """Regular Extra-P text files read a batch of kernels at a time, as bytes: the fast path of ``fit``.
 
-A text file is *regular* when a header of PARAMETER, POINTS and at most one METRIC line
-(comments and blank lines allowed) is followed only by ``REGION name`` lines, each with one
-``DATA`` line per point, every DATA line holding the same number of values, the region names
-distinct and the points distinct. Extra-P writes such files, and
-:func:`text_blocks` reads them a batch of kernels at a time (memory bounded by the batch,
-not the file) into :class:`Block` s: the same numbers, names and lines that
-:func:`~patternalg.measurements.read` gives (``Block.series`` builds its series). Anything
-else raises :class:`Irregular`, before or while the blocks are read, and the caller reads
-the file with :func:`~patternalg.measurements.read`, whose messages say what is wrong.
+A text file is *regular* when a header of PARAMETER and POINTS lines and at most one
+METRIC line is followed by ``REGION name`` blocks, each with one ``DATA`` line per point,
+every DATA line holding the same number of values, the region names distinct, the points
+distinct and one metric throughout. Between the lines of a block, and between blocks, may
+come blank lines, ``#`` comments and METRIC lines naming that one metric (a METRIC line
+after each REGION, as Extra-P's own files have it); a METRIC line among a block's DATA
+lines, or an indented line, is not regular. :func:`text_blocks` reads such files a batch of
+kernels at a time (memory bounded by the batch, not the file) into :class:`Block` s: the
+same numbers, names and lines that :func:`~patternalg.measurements.read` gives
+(``Block.series`` builds its series). Anything else raises :class:`Irregular`, before or
+while the blocks are read, and the caller reads the file with
+:func:`~patternalg.measurements.read`, whose messages say what is wrong.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "m.txt")
->>> _ = open(path, "w").write("PARAMETER n\\nPOINTS 1 2 3\\nREGION sort\\nDATA 1 1.5\\n"
-...     "DATA 2 2.5\\nDATA 3 3.5\\nREGION inc\\nDATA 1 1\\nDATA 2 2\\nDATA 3 3\\n")
+>>> _ = open(path, "w").write("PARAMETER n\\nPOINTS 1 2 3\\n\\nREGION sort\\nMETRIC time\\n"
+...     "DATA 1 1.5\\nDATA 2 2.5\\nDATA 3 3.5\\n\\nREGION inc\\nMETRIC time\\nDATA 1 1\\n"
+...     "DATA 2 2\\nDATA 3 3\\n")
 >>> (block,) = text_blocks(path)
->>> block.kernels, block.values.shape, block.series()[1].lines
-(('sort', 'inc'), (2, 3, 2), ((8, 8), (9, 9), (10, 10)))
+>>> block.kernels, block.metric, block.values.shape, block.series()[1].lines
+(('sort', 'inc'), 'time', (2, 3, 2), ((12, 12), (13, 13), (14, 14)))
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
@@ -41,6 +46,8 @@ __all__ = ["Block", "Irregular", "Kernel", "text_blocks"]
 #: characters that end a line for ``str.splitlines`` (the reference reader) but not for files
 _OTHER_LINE_ENDS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _ASCII_LINE_ENDS = b"\x0b\x0c\x1c\x1d\x1e"
+#: the first byte of each kind of line after the header (an empty line's is its line end)
+DATA, REGION, METRIC, COMMENT, BLANK, SPACE, TAB = b"DRM#\n \t"
 
 
 def _other_line_end(text: str | bytes) -> bool:
@@ -77,7 +84,7 @@ class Block:
     """Consecutive kernels of one file measured at the same points, as arrays.
 
     ``values[k, i, r]`` is repetition ``r`` of kernel ``kernels[k]`` at ``points[i]``;
-    ``lines[k]`` is the line of kernel ``k``'s REGION (its DATA follow, one a point).
+    ``lines[k, i]`` is the line of that point's DATA.
     """
 
     path: str
@@ -102,12 +109,37 @@ class Block:
                 self.parameters,
                 self.points.copy(),
                 tuple(self.values[k]),
-                tuple((int(line) + 1 + i,) * count for i in range(len(self.points))),
+                tuple((line,) * count for line in self.lines[k].tolist()),
                 self.path,
                 self.unit,
             )
-            for k, (kernel, line) in enumerate(zip(self.kernels, self.lines, strict=True))
+            for k, kernel in enumerate(self.kernels)
         ]
+
+
+class _Metric:
+    """The one metric of a file: the header's, or the one METRIC lines name before any DATA."""
+
+    def __init__(self, header: str) -> None:
+        self.text = header
+        self.fixed = False  # a kernel has been read under it
+
+    def check(self, lines: list[bytes], at: np.ndarray, data: np.ndarray, width: int) -> None:
+        """The METRIC lines ``lines[i]`` for ``i`` in ``at``, among the DATA lines ``data``
+        of kernels of ``width`` points, name this metric (or the first one of the file)."""
+        if len(at):
+            first = lines[at[0]]
+            chosen = [lines[i] for i in at.tolist()]
+            if chosen.count(first) != len(chosen) or np.any(np.searchsorted(data, at) % width):
+                raise Irregular  # several metrics, or a METRIC among a block's DATA lines
+            words = _decoded(first).split()
+            if words[0] != "METRIC":
+                raise Irregular
+            text = " ".join(words[1:])
+            if text != self.text and (self.fixed or at[0] > data[0]):
+                raise Irregular  # the reference names atoms after several metrics
+            self.text = text
+        self.fixed = True
 
 
 def text_blocks(
@@ -135,23 +167,16 @@ def text_blocks(
             raise Irregular
         parameters = tuple(state.parameters)
         points = np.array(state.points, dtype=float).reshape(len(state.points), len(parameters))
-        width = len(points) + 1
-        metric = state.metric.strip()
+        metric = _Metric(state.metric)
         seen: set[str] = set()
-        lines = _lines(handle, header[-1].removesuffix("\n").encode(), batch * width, chunk)
-        for part in lines:
-            kernels, values = _batch(part, width, seen)
+        first = header[-1].removesuffix("\n").encode()
+        for lines, kinds in _parts(_chunks(handle, first, chunk), batch):
+            kernels, values, at = _batch(lines, kinds, len(points), seen, metric)
+            text = metric.text.strip()
             yield Block(
-                name,
-                parameters,
-                metric,
-                split_unit(metric)[1],
-                points,
-                kernels,
-                values,
-                number + width * np.arange(len(kernels)),
+                name, parameters, text, split_unit(text)[1], points, kernels, values, number + at
             )
-            number += width * len(kernels)
+            number += len(lines)
 
 
 def _text_lines(handle: BinaryIO) -> Iterator[str]:
@@ -166,31 +191,53 @@ def _text_lines(handle: BinaryIO) -> Iterator[str]:
         yield text
 
 
-def _lines(handle: BinaryIO, first: bytes, count: int, chunk: int) -> Iterator[list[bytes]]:
-    """The lines after the header (``first`` then the rest of ``handle``), without their
-    line ends, ``count`` at a time; the blank lines at the end of the file are dropped.
-    CR LF ends a line as LF does; a lone CR raises :class:`Irregular`."""
-    pending, tail, end = [first], b"", False
-    while pending or not end:
-        while len(pending) < count and not end:
-            data = handle.read(chunk)
-            if data.endswith(b"\r"):  # its LF may come next
-                data += handle.read(1)
-            end = not data
-            text = tail + data
+def _chunks(handle: BinaryIO, first: bytes, chunk: int) -> Iterator[tuple[list[bytes], np.ndarray]]:
+    """The whole lines after the header (``first`` then the rest of ``handle``, read
+    ``chunk`` bytes at a time) without their line ends, with the first byte of each
+    (:data:`BLANK` for an empty line). CR LF ends a line as LF does; a lone CR raises
+    :class:`Irregular`."""
+    tail, end = first + b"\n", False
+    while not end:
+        data = handle.read(chunk)
+        if data.endswith(b"\r"):  # its LF may come next
+            data += handle.read(1)
+        end = not data
+        text = tail + data
+        if b"\r" in text:
+            text = text.replace(b"\r\n", b"\n")
             if b"\r" in text:
-                text = text.replace(b"\r\n", b"\n")
-                if b"\r" in text:
-                    raise Irregular
-            pending += text.split(b"\n")
-            tail = b"" if end else pending.pop()
-        if end:
-            while pending and not pending[-1].strip():
-                pending.pop()
-        part = pending[:count]
-        del pending[:count]
-        if part:
-            yield part
+                raise Irregular
+        if end and text and not text.endswith(b"\n"):
+            text += b"\n"
+        cut = text.rfind(b"\n") + 1
+        text, tail = text[:cut], text[cut:]
+        if text:
+            codes = np.frombuffer(text, dtype=np.uint8)
+            starts = np.flatnonzero(codes == BLANK)[:-1] + 1
+            lines = text.split(b"\n")
+            lines.pop()  # after the last line end
+            yield lines, np.concatenate([codes[:1], codes[starts]])
+
+
+def _parts(
+    chunks: Iterator[tuple[list[bytes], np.ndarray]], batch: int
+) -> Iterator[tuple[list[bytes], np.ndarray]]:
+    """The lines of ``chunks`` (and their first bytes) cut before every ``batch``-th REGION."""
+    lines: list[bytes] = []
+    kinds = np.empty(0, dtype=np.uint8)
+    for more, their_kinds in chunks:
+        lines += more
+        kinds = np.concatenate([kinds, their_kinds])
+        regions = np.flatnonzero(kinds == REGION)
+        done = 0
+        for cut in regions[batch::batch].tolist():
+            yield lines[done:cut], kinds[done:cut]
+            done = cut
+        if done:
+            del lines[:done]
+            kinds = kinds[done:]
+    if lines:
+        yield lines, kinds
 
 
 def _header(path: str, lines: Iterator[str]) -> tuple[_State, list[str], int]:
@@ -219,28 +266,61 @@ def _header(path: str, lines: Iterator[str]) -> tuple[_State, list[str], int]:
     raise Irregular
 
 
-def _batch(lines: list[bytes], width: int, seen: set[str]) -> tuple[tuple[str, ...], np.ndarray]:
-    """Kernel names and values (K, points, repetitions) of whole REGION blocks ``lines``.
+def _decoded(text: bytes) -> str:
+    """UTF-8 ``text`` that holds no line end of :data:`_OTHER_LINE_ENDS`."""
+    try:
+        decoded = text.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Irregular from None
+    if _other_line_end(decoded):
+        raise Irregular
+    return decoded
+
+
+def _pick(lines: list[bytes], at: np.ndarray) -> list[bytes]:
+    """``lines[i]`` for each ``i`` in ``at``."""
+    return list(itemgetter(*at.tolist())(lines)) if len(at) > 1 else [lines[i] for i in at]
+
+
+def _batch(
+    lines: list[bytes], kinds: np.ndarray, width: int, seen: set[str], metric: _Metric
+) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    """Kernel names, values (K, points, repetitions) and the index of each DATA line in
+    ``lines`` (K, points) of whole REGION blocks ``lines`` (``kinds``: their first bytes).
 
     The numbers are parsed by ``fastnumbers`` (correctly rounded, as ``float``; it reads
     no text that ``float`` does not, ``tests/test_scale.py`` checks), ASCII only.
     """
-    if len(lines) % width:
+    data_at = np.flatnonzero(kinds == DATA)
+    region_at = np.flatnonzero(kinds == REGION)
+    comment_at = np.flatnonzero(kinds == COMMENT)
+    metric_at = np.flatnonzero(kinds == METRIC)
+    count = len(region_at)
+    blank = np.count_nonzero(kinds == BLANK)
+    blanks_only = np.flatnonzero((kinds == SPACE) | (kinds == TAB))
+    known = len(data_at) + count + len(comment_at) + len(metric_at) + blank + len(blanks_only)
+    regular = (
+        known == len(kinds)  # no indented line, no other field
+        and count > 0
+        and region_at[0] == 0
+        and len(data_at) == count * width
+        and np.array_equal(np.searchsorted(data_at, region_at), width * np.arange(count))
+    )
+    if not regular:
         raise Irregular
-    regions = lines[0::width]
-    del lines[0::width]
-    count = len(regions)
-    try:
-        region_text = b"\n".join(regions).decode("utf-8")
-    except UnicodeDecodeError:
-        raise Irregular from None
-    data = b"\n".join(lines)
+    metric.check(lines, metric_at, data_at, width)
+    if len(comment_at):
+        _decoded(b"\n".join(_pick(lines, comment_at)))
+    if len(blanks_only) and _decoded(b"\n".join(_pick(lines, blanks_only))).split():
+        raise Irregular  # an indented line
+    region_text = _decoded(b"\n".join(_pick(lines, region_at)))
+    data_lines = _pick(lines, data_at)
+    data = b"\n".join(data_lines)
     regular = (
         region_text.startswith("REGION ")
         and region_text.count("\nREGION ") == count - 1
-        and not _other_line_end(region_text)
         and data.startswith(b"DATA ")
-        and data.count(b"\nDATA ") == len(lines) - 1
+        and data.count(b"\nDATA ") == len(data_lines) - 1
         and data.isascii()
         and not _other_line_end(data)
     )
@@ -253,8 +333,8 @@ def _batch(lines: list[bytes], width: int, seen: set[str]) -> tuple[tuple[str, .
     # every line starts with the word DATA; if every (R+1)-th word is DATA and the others
     # are numbers, every line holds R numbers
     words = data.split()
-    per_line, rest = divmod(len(words), len(lines))
-    if rest or per_line < 2 or words[0::per_line].count(b"DATA") != len(lines):
+    per_line, rest = divmod(len(words), len(data_lines))
+    if rest or per_line < 2 or words[0::per_line].count(b"DATA") != len(data_lines):
         raise Irregular
     del words[0::per_line]
     try:
@@ -263,4 +343,5 @@ def _batch(lines: list[bytes], width: int, seen: set[str]) -> tuple[tuple[str, .
         raise Irregular from None
     if not np.isfinite(values).all():
         raise Irregular
-    return kernels, values.reshape(count, width - 1, per_line - 1)
+    shape = (count, width)
+    return kernels, values.reshape(*shape, per_line - 1), data_at.reshape(shape)

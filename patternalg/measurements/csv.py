@@ -15,6 +15,8 @@ parameters are all other numeric columns except those named like values.
 >>> ms = CsvReader.read("m.csv", "time_ms;size\\n1.5;8\\n2.5;8\\n3.5;16\\n")
 >>> ms.parameters, ms.value_name, ms.unit, ms.series[0].values[0].tolist(), ms.series[0].lines
 (('size',), 'time_ms', 'ms', [1.5, 2.5], ((2, 3), (4,)))
+>>> CsvReader.read("m.csv", "sep=;\\nSize (elements);Time [us];\\n8;1.5;\\n").parameters
+('size',)
 >>> ms = CsvReader.read("fft.csv", "n,time,energy\\n8,1.5,20\\n16,3.5,41\\n")
 >>> [(s.kernel, s.metric, s.aggregate().tolist()) for s in ms], ms.atoms()
 ([('fft', 'time', [1.5, 3.5]), ('fft', 'energy', [20.0, 41.0])], ('fft_time', 'fft_energy'))
@@ -23,15 +25,16 @@ parameters are all other numeric columns except those named like values.
 from __future__ import annotations
 
 import csv
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import Location, MeasurementError
-from .base import STDIN, Collector, Reader, ValueChoice, number
+from .base import STDIN, Collector, Reader, ValueChoice, measured, number
 from .model import Measurements
-from .names import is_value_name, quantity, split_unit
+from .names import is_value_name, parameter_name, quantity, split_unit
 
 __all__ = ["CsvReader", "DEFAULT_KERNEL", "TEXT_COLUMNS"]
 
@@ -53,10 +56,22 @@ def delimiter(header: str) -> str | None:
     return best if counts[best] else None
 
 
+#: the first line a spreadsheet (Excel) writes to name the delimiter: ``sep=;``
+_EXCEL_SEP = re.compile(r'\s*"?sep=(.)"?\s*', re.IGNORECASE)
+
+
 def _split(lines: Sequence[str], sep: str | None) -> list[list[str]]:
+    """The cells of each line; the empty columns a spreadsheet leaves after the last named
+    one (``x,time,,``) are dropped where they are empty."""
     if sep is None:
         return [line.split() for line in lines]
-    return list(csv.reader(lines, delimiter=sep))
+    rows = list(csv.reader(lines, delimiter=sep))
+    width = len(rows[0])
+    while width > 1 and not rows[0][width - 1].strip():
+        width -= 1
+    if width < len(rows[0]):
+        rows = [row[:width] if not "".join(row[width:]).strip() else row for row in rows]
+    return rows
 
 
 def _value_columns(
@@ -125,17 +140,24 @@ def _texts(body: list[list[str]], column: int | None, default: str) -> list[str]
 
 
 def _cells(
-    body: list[list[str]], lines: list[int], column: int, name: str, path: str
+    body: list[list[str]],
+    lines: list[int],
+    column: int,
+    name: str,
+    path: str,
+    convert: Callable[..., float] = number,
 ) -> np.ndarray:
-    """A numeric column as floats; the first bad cell is an error with its line."""
+    """A numeric column as floats, each cell as ``convert`` (:func:`number`, or
+    :func:`measured` for a value column) reads it; the first bad cell is an error with its
+    line."""
     texts = [row[column] for row in body]
     try:
         values = np.array(texts, dtype=float)
     except ValueError:
-        values = np.full(len(texts), np.nan)
-    for i in np.flatnonzero(~np.isfinite(values))[:1]:
-        for line, text in zip(lines[i:], texts[i:], strict=True):
-            number(text, path, line, column=name)  # raises at the first bad cell
+        cells = zip(texts, lines, strict=True)
+        return np.array([convert(text, path, line, column=name) for text, line in cells])
+    for i in np.flatnonzero(~np.isfinite(values)).tolist():
+        convert(texts[i], path, lines[i], column=name)  # raises at the first bad cell
     return values
 
 
@@ -162,8 +184,11 @@ class CsvReader(Reader):
             raise MeasurementError(
                 "the file is empty (expected a header and data rows)", location=Location(path)
             )
+        named = _EXCEL_SEP.fullmatch(numbered[0][1])
+        if named:  # the delimiter named by a spreadsheet's first line
+            numbered = numbered[1:] or numbered
         header_line, first = numbered[0]
-        sep = delimiter(first)
+        sep = named[1] if named else delimiter(first)
         rows = _split([line for _, line in numbered], sep)
         written = [h.strip() for h in rows[0]]
         header = tuple(h.lower() for h in written)
@@ -215,8 +240,11 @@ class CsvReader(Reader):
                 "column 'kernel' is empty", location=Location(path, lines[kernels.index("")])
             )
         points = np.column_stack([_cells(body, lines, index[c], c, path) for c in parameters])
-        values = np.column_stack([_cells(body, lines, index[c], c, path) for c in columns])
-        collector = Collector(path, parameters)
+        values = np.column_stack(
+            [_cells(body, lines, index[c], c, path, measured) for c in columns]
+        )
+        names = [parameter_name(c) for c in parameters]  # "size (elements)" is "size"
+        collector = Collector(path, names if len(set(names)) == len(names) else parameters)
         if long:
             metrics = _texts(body, index["metric"], "")
             collector.add_rows(zip(kernels, metrics, strict=True), points, values[:, 0], lines)

@@ -27,7 +27,7 @@ import re
 from typing import Any
 
 from ..errors import Location, MeasurementError
-from .base import Reader, ValueChoice, number
+from .base import Reader, ValueChoice, measured
 from .harness import Points, document, entries, is_number, text_field
 from .model import Measurements
 
@@ -205,7 +205,7 @@ def _value(
             f"no '{column}' (the row has: {', '.join(numeric) or 'no numbers'})",
             location=Location(path, key=key),
         )
-    value = number(row[column], path, key=f"{key}.{column}")
+    value = measured(row[column], path, key=f"{key}.{column}")
     if column not in ("real_time", "cpu_time"):
         return value
     unit = row.get("time_unit", "ns")

@@ -131,5 +131,5 @@ class Points:
             ms,
             series=series,
             unit=shared.pop() if len(shared) == 1 else None,
-            notes=tuple(self.notes),
+            notes=(*ms.notes, *self.notes),
         )

@@ -20,7 +20,7 @@ import math
 import re
 
 from ..errors import Location, MeasurementError
-from .base import Reader, ValueChoice, number
+from .base import Reader, ValueChoice, measured, number
 from .harness import Points, document, entries, text_field
 from .model import Measurements
 
@@ -108,4 +108,4 @@ def _times(result: dict[str, object], path: str, key: str, points: Points) -> li
             "expected 'times': a non-empty list of seconds",
             location=Location(path, key=f"{key}.times"),
         )
-    return [number(t, path, key=f"{key}.times[{j}]") for j, t in enumerate(times)]
+    return [measured(t, path, key=f"{key}.times[{j}]") for j, t in enumerate(times)]

@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from ..errors import Location, MeasurementError
-from .base import Collector, Reader, ValueChoice, number
+from .base import Collector, Reader, ValueChoice, measured, number
 from .model import Measurements, where
 
 __all__ = ["JsonReader", "JsonLinesReader", "TalpasReader"]
@@ -46,11 +46,15 @@ def _loads(text: str, path: str, line: int = 0) -> Any:
         ) from None
 
 
-def _values(value: object, path: str, line: int = 0, key: str | None = None) -> list[float]:
+def _values(
+    value: object, path: str, line: int = 0, key: str | None = None, convert: Any = number
+) -> list[float]:
+    """The numbers of a JSON value or list, each as ``convert`` (:func:`number`, or
+    :func:`measured` for measured values) reads it."""
     items = value if isinstance(value, list) else [value]
     if not items:
         raise MeasurementError("no values", location=where(path, line, key))
-    return [number(v, path, line, key) for v in items]
+    return [convert(v, path, line, key) for v in items]
 
 
 class JsonReader(Reader):
@@ -107,7 +111,7 @@ class JsonReader(Reader):
                             f"{len(point)} coordinates for {len(parameters)} parameters",
                             location=Location(path, key=f"{at}.point"),
                         )
-                    values = _values(entry["values"], path, key=f"{at}.values")
+                    values = _values(entry["values"], path, key=f"{at}.values", convert=measured)
                     collector.add(kernel, name, point, values, 0)
         return collector.result(cls.name)
 
@@ -169,7 +173,8 @@ class JsonLinesReader(Reader):
                 raise MeasurementError(
                     "'callpath' and 'metric' must be strings", location=Location(path, number_)
                 )
-            collector.add(kernel, name, coords, _values(data["value"], path, number_), number_)
+            values = _values(data["value"], path, number_, convert=measured)
+            collector.add(kernel, name, coords, values, number_)
         if collector is None:
             raise MeasurementError("no measurements found", location=Location(path))
         return collector.result(cls.name)

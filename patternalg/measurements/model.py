@@ -195,10 +195,10 @@ class Measurements:
 
     ``value_name`` is the value column (CSV) or ``value``; ``unit`` the unit its name states
     (``time_ms`` -> ms), else None. ``columns`` are the source's column names (CSV only)
-    and ``line`` the line that declares them (header, PARAMETER line), for messages.
-    ``notes`` are what the reader has to say about how it read the source (a harness's
-    aggregates used where it kept no repetitions, its own fit to compare with), which
-    ``fit`` prints.
+    and ``line`` the line that declares them (header, PARAMETER line), for messages;
+    ``notes`` say what was left out in reading (a NaN repetition, ...) or how the source
+    was read (a harness's aggregates used where it kept no repetitions, its own fit to
+    compare with).
     """
 
     path: str
@@ -209,6 +209,7 @@ class Measurements:
     series: tuple[Series, ...]
     columns: tuple[str, ...] = ()
     line: int = 0
+    #: what a person should know of how the source was read (repetitions dropped, ...)
     notes: tuple[str, ...] = ()
 
     def __iter__(self) -> Iterator[Series]:

@@ -20,6 +20,10 @@ __all__ = [
     "split_unit",
     "is_value_name",
     "quantity",
+    "is_time_unit",
+    "is_time_metric",
+    "NON_TIME_WORDS",
+    "parameter_name",
     "VALUE_NAMES",
     "TIME_NAMES",
 ]
@@ -30,6 +34,16 @@ TIME_NAMES = frozenset({"time", "runtime", "t", "duration", "elapsed", "walltime
 VALUE_NAMES = TIME_NAMES | {
     "value", "speedup", "throughput", "ops", "bytes", "flops", "energy", "performance",
 }  # fmt: skip
+#: words that say a metric counts or measures something other than time (Score-P's visits,
+#: hardware counters, bytes, energy, a speed-up): its values get no unit of time
+NON_TIME_WORDS = frozenset(
+    {
+        "visits", "visit", "calls", "count", "counts", "occurrences", "bytes", "byte", "flops",
+        "flop", "ops", "instructions", "ins", "cycles", "cyc", "misses", "energy", "power",
+        "joules", "watts", "messages", "requests", "papi", "speedup", "efficiency",
+        "throughput", "performance",
+    }
+)  # fmt: skip
 _TIME_UNITS = {"ns": "ns", "us": "us", "µs": "us", "ms": "ms", "s": "s", "sec": "s", "min": "min"}
 _BRACKETED = re.compile(r"(?P<base>.*?)\s*[\[(]\s*(?P<unit>[^\[\]()]+?)\s*[\])]")
 _SUFFIXED = re.compile(r"(?P<base>.+?)_(?P<unit>[a-zµ]+)")
@@ -114,6 +128,40 @@ def split_unit(column: str) -> tuple[str, str | None]:
     if match and match["unit"].lower() in _TIME_UNITS:
         return match["base"], _TIME_UNITS[match["unit"].lower()]
     return text, None
+
+
+def is_time_metric(metric: str) -> bool:
+    """Whether a metric holds times (ns unless its name says a unit): not if a word of its
+    name is one of :data:`NON_TIME_WORDS` and none a time; a name that says nothing
+    (Extra-P's ``metr``, none at all) is a time.
+
+    >>> [is_time_metric(m) for m in ("time", "visits", "bytes_sent", "PAPI_TOT_INS", "metr", "")]
+    [True, False, False, False, True, True]
+    >>> is_time_metric("time per visit [us]"), is_time_metric("Energy (J)")
+    (True, False)
+    """
+    words = set(re.split(r"[^a-z]+", quantity(metric)))
+    return not words & NON_TIME_WORDS or bool(words & TIME_NAMES)
+
+
+def is_time_unit(unit: str | None) -> bool:
+    """Whether ``unit`` (as :func:`split_unit` gives it) is a unit of time.
+
+    >>> is_time_unit("ms"), is_time_unit("elements"), is_time_unit(None)
+    (True, False, False)
+    """
+    return unit in _TIME_UNITS.values()
+
+
+def parameter_name(column: str) -> str:
+    """A parameter column's name without what brackets or parentheses add to it (a unit, a
+    remark): ``Size (elements)`` is the parameter ``Size``.
+
+    >>> parameter_name("size (elements)"), parameter_name("p [threads]"), parameter_name("n_s")
+    ('size', 'p', 'n_s')
+    """
+    match = _BRACKETED.fullmatch(column.strip())
+    return match["base"] if match and match["base"] else column.strip()
 
 
 def quantity(column: str) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import Location, MeasurementError
-from .base import Reader, ValueChoice, number
+from .base import Reader, ValueChoice, measured, number
 from .harness import Points, document, entries, is_number, text_field
 from .model import Measurements
 
@@ -106,4 +106,4 @@ def _rounds(row: dict[str, Any], kernel: str, path: str, key: str, points: Point
             "expected 'stats.data': a non-empty list of seconds",
             location=Location(path, key=f"{key}.stats.data"),
         )
-    return [number(t, path, key=f"{key}.stats.data[{j}]") for j, t in enumerate(data)]
+    return [measured(t, path, key=f"{key}.stats.data[{j}]") for j, t in enumerate(data)]

@@ -7,10 +7,11 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from ..errors import Location, MeasurementError
-from .base import DirectoryReader, Reader, ValueChoice, read_source
+from .base import STDIN, DirectoryReader, Reader, ValueChoice, read_source
 from .csv import CsvReader
 from .cube import CubeReader
 from .gbench import GoogleBenchmarkReader
@@ -39,20 +40,44 @@ READERS: dict[str, type[Reader]] = {
 }
 
 
+#: what a source that holds no measurements may be, by its first line (a pattern), and
+#: what to do with it
+NOT_MEASUREMENTS = (
+    (re.compile(r"\[\[?\s*models\b|format\s*=\s*\d"), "is a model file: use --models FILE"),
+)
+
+
 def sniff(path: str | Path, text: str) -> str:
-    """The format of a source: from its file suffix if its first line that is not blank or a
-    ``#`` comment fits it (TaLPas files are often called ``.txt``), else from that line."""
+    """The format of a source, read from its content: its first line that is not blank or a
+    ``#`` comment. The file's suffix only chooses among the formats whose first lines look
+    alike (a TaLPas file and a JSON Lines file both start with an object); CSV is what
+    nothing else claims. A recognisable file that holds no measurements (a model file) is
+    a :class:`~patternalg.errors.MeasurementError` saying what it is.
+
+    >>> sniff("m.csv", "PARAMETER p\\nPOINTS 1 2\\n"), sniff("m.txt", "p,time\\n1,2\\n")
+    ('text', 'csv')
+    >>> sniff("qsort.csv", "format = 1\\n[models.qsort]\\n")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.MeasurementError: qsort.csv: is a model file: use --models FILE
+    """
     suffix = Path(str(path)).suffix.lower()
     first = next(
         (s for s in (line.strip() for line in text.splitlines()) if s and not s.startswith("#")),
         "",
     )
-    for name, reader in READERS.items():  # the suffix decides unless the content says otherwise
-        if suffix in reader.suffixes and (not first or reader.sniff_text(first, text)):
-            return name
-    return next(
-        name for name, reader in READERS.items() if first and reader.sniff_text(first, text)
-    )
+    for pattern, says in NOT_MEASUREMENTS:
+        if pattern.match(first):
+            raise MeasurementError(says, location=Location(str(path) or STDIN))
+    claimed = [
+        name
+        for name, reader in READERS.items()
+        if reader is not CsvReader and first and reader.sniff_text(first, text)
+    ]
+    if not first:  # nothing to read the format from: the suffix says it
+        claimed = [name for name, reader in READERS.items() if suffix in reader.suffixes]
+    by_suffix = [name for name in claimed if suffix in READERS[name].suffixes]
+    return (by_suffix or claimed or [CsvReader.name])[0]
 
 
 def read(

@@ -114,7 +114,8 @@ def predict_file(
     interpolate: str = "auto",
     progress: ProgressCallback = None,
 ) -> list[PredictionReport]:
-    """``patternalg predict FILE``: one report per workload of a CSV file.
+    """``patternalg predict FILE``: one report per workload of a measurement file (any
+    format ``fit`` reads, recognised from its content).
 
     The workloads are fitted by :meth:`Presca.fit_each` with ``fit --form presca``'s
     options; the file is read as :func:`~.workloads.read_performance` reads it (``metric``
@@ -132,7 +133,11 @@ def predict_file(
     )
     data = read_measurements(path, metric, thread_column(options["param"] or ()))
     fits = Presca.fit_each(data, progress=progress, **options)
+    read_notes = data.notes  # what reading left out (a NaN repetition): said once, first
     return [
-        PredictionReport(fit, tuple(Presca.series_notes(fit.series, fit.atom, options)))
-        for fit in fits
+        PredictionReport(
+            fit,
+            (*(read_notes if i == 0 else ()), *Presca.series_notes(fit.series, fit.atom, options)),
+        )
+        for i, fit in enumerate(fits)
     ]

@@ -156,7 +156,8 @@ def read_performance(
     higher_is_better: bool | None = None,
     threads: str | None = None,
 ) -> list[Workload]:
-    """Workloads from a CSV with a thread column and a value column (``kernel`` optional).
+    """Workloads from measurements with a thread column and a value column (a CSV file's
+    ``kernel`` column optional; any format ``fit`` reads).
 
     The thread column is ``threads`` if given, else ``p`` if the file has one, else the
     file's first parameter column. Each value column (as the CSV reader finds them:
@@ -185,13 +186,14 @@ def read_performance(
 def read_measurements(
     path: str | Path, metric: str | None = None, threads: str | None = None
 ) -> Measurements:
-    """The measurements of :func:`read_performance`: a CSV file, its thread column checked
-    as there, for fitting through the form protocol."""
+    """The measurements of :func:`read_performance`: a measurement file in any format
+    (read as ``fit`` reads it, the format from its content), its thread column checked as
+    there, for fitting through the form protocol."""
     from ...measurements import read
     from ...measurements.checks import require_columns
 
     metric = None if metric is None else metric.strip().lower()
-    data = read(path, "csv", metric=metric)
+    data = read(path, metric=metric)
     if threads is not None:
         require_columns(data, [[threads]])
     return data
