@@ -21,7 +21,19 @@ from sympy.printing.str import StrPrinter
 from .limits import MAX_INTEGER_DIGITS
 from .symbols import log2
 
-__all__ = ["FUNCTIONS", "build_number", "build_call", "format_expr", "check_finite"]
+__all__ = [
+    "FUNCTIONS",
+    "build_number",
+    "build_call",
+    "format_expr",
+    "format_number",
+    "float_text",
+    "check_finite",
+]
+
+#: significant digits of a value printed at least: all a double holds reliably, so the noise
+#: of float arithmetic on short coefficients (53618.49999999999) is not shown
+DEFAULT_DIGITS = 15
 
 #: name -> (constructor, (min arity, max arity or None))
 FUNCTIONS: dict[str, tuple[Callable[..., sympy.Expr], tuple[int, int | None]]] = {
@@ -107,6 +119,19 @@ def float_text(value: sympy.Float, digits: int | None = None) -> str:
         if mpmath.libmp.from_str(text, value._prec, mpmath.libmp.round_nearest) == value._mpf_:
             return text
     return str(value)  # pragma: no cover - prec_to_dps + 2 digits always read back
+
+
+def format_number(value: float, digits: int | None = None) -> str:
+    """The one printer of a value: ``value`` rounded to ``digits`` significant digits
+    (default :data:`DEFAULT_DIGITS`), printed as the shortest decimal that reads back to the
+    rounded value (a closed form's coefficients print by :func:`float_text`).
+
+    >>> format_number(2647475.2), format_number(53618.49999999999), format_number(2647475.2, 3)
+    ('2647475.2', '53618.5', '2650000.0')
+    >>> format_number(1.2000000000000002), format_number(-0.0)
+    ('1.2', '0.0')
+    """
+    return repr(float(f"{float(value):.{digits or DEFAULT_DIGITS}g}") + 0.0)
 
 
 def float_digits(value: sympy.Float) -> int:

@@ -22,7 +22,7 @@ from .errors import EvaluationError, ParseError
 from .limits import MAX_INTEGER_DIGITS, size_problem
 from .symbols import symbol
 from .syntax import parse_arithmetic
-from .terms import MapReduce, Term, TPool
+from .terms import MapReduce, Term, TPool, format_count
 
 __all__ = [
     "parse_binding",
@@ -37,15 +37,28 @@ __all__ = [
 
 
 def parse_value(text: str) -> sympy.Expr:
-    """A value for a symbol: any expression of the safe arithmetic (``1024``, ``2^20``)."""
-    return parse_arithmetic(text)
+    """A value for a symbol: any expression of the safe arithmetic (``1024``, ``2^20``); a
+    number that is an integer is that integer, however written (``16.0`` is ``16``, a thread
+    count like any other).
+
+    >>> parse_value("16.0"), parse_value("2.5")
+    (16, 2.50000000000000)
+    """
+    return _integer_if_integral(parse_arithmetic(text))
+
+
+def _integer_if_integral(value: sympy.Expr) -> sympy.Expr:
+    """A float with an integer value (exactly held by a double) as that integer."""
+    if value.is_Float and abs(value) < 2**53 and value == sympy.Float(int(value)):
+        return sympy.Integer(int(value))
+    return value
 
 
 def as_value(value: float | int | str | sympy.Expr) -> sympy.Expr:
     """A Python number, a sympy expression or a text of the safe arithmetic, as an expression.
 
-    >>> as_value(4), as_value(2.5), as_value("2^10")
-    (4, 2.50000000000000, 1024)
+    >>> as_value(4), as_value(2.5), as_value("2^10"), as_value(16.0)
+    (4, 2.50000000000000, 1024, 16)
     """
     if isinstance(value, bool):
         raise EvaluationError(f"expected a number, got {value!r}")
@@ -54,9 +67,9 @@ def as_value(value: float | int | str | sympy.Expr) -> sympy.Expr:
         problem = size_problem(exact)
         if problem:
             raise EvaluationError(problem)
-        return exact
+        return _integer_if_integral(exact)
     if isinstance(value, float):
-        return sympy.Float(value)
+        return _integer_if_integral(sympy.Float(value))
     if isinstance(value, str):
         return parse_value(value)
     raise EvaluationError(f"expected a number or an expression, got {type(value).__name__}")
@@ -247,7 +260,7 @@ def counts(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
     """Every thread, node and key count in ``term``, with what it counts."""
     for node in term.walk():
         if isinstance(node, TPool):
-            yield f"the thread count of tpool_{format_expr(node.count)}(...)", node.count
+            yield f"the thread count of tpool_{format_count(node.count)}(...)", node.count
         elif isinstance(node, MapReduce):
             yield "the node count m of mapReduce", node.nodes
             yield "the thread count n of mapReduce", node.threads
@@ -257,9 +270,20 @@ def counts(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
 
 def symbols_of(term: Term, expr: sympy.Expr) -> set[str]:
     """The names a binding may give a value for in ``term``, whose model is ``expr``: the
-    model's symbols, the symbols of its counts, and x."""
+    model's symbols, the symbols of its counts, and x unless the model is in other inputs
+    and not in x (fitted with ``--param x=Y``: binding x would leave it in Y, unsaid); a
+    model constant in its inputs takes any x.
+
+    >>> from patternalg.syntax import parse
+    >>> from patternalg.symbols import n, symbol
+    >>> sorted(symbols_of(parse("tpool_n(k)"), 5 / n)), sorted(symbols_of(parse("k"), symbol("Y")))
+    (['n', 'x'], ['Y'])
+    """
     count_symbols = {s.name for _, c in counts(term) for s in c.free_symbols}
-    return {s.name for s in expr.free_symbols} | count_symbols | {"x"}
+    names = {s.name for s in expr.free_symbols}
+    inputs = names - count_symbols
+    in_x = not inputs or "x" in inputs
+    return names | count_symbols | ({"x"} if in_x else set())
 
 
 def check_bindings(term: Term, expr: sympy.Expr, bindings: Mapping[str, sympy.Expr]) -> None:

@@ -86,10 +86,13 @@ class Evaluation(HtmlTable):
         value = value_text(self.expr, digits or self.digits)
         return f"{value} {self.unit}" if value is not None else as_text(self.expr, digits)
 
-    def lines(self) -> list[str]:
-        """The derivation as ``eval --explain`` prints it."""
+    def lines(self, digits: int | None = None) -> list[str]:
+        """The derivation as ``eval --explain`` prints it, every value in the digits of
+        :meth:`text` (``digits``, else :attr:`digits`)."""
         mapping = {symbol(k): v for k, v in self.bindings.items()}
-        return explain_lines(self.derivation, mapping, self.point, self.unit)
+        return explain_lines(
+            self.derivation, mapping, self.point, self.unit, digits or self.digits
+        )
 
     def caption(self) -> str:
         where = ", ".join(f"{k} = {as_text(v)}" for k, v in self.bindings.items())
@@ -105,8 +108,8 @@ class Evaluation(HtmlTable):
         return [
             [
                 "· " * step.depth + term_label(step.term),
-                with_unit(step.model, self.unit),
-                "" if at is None else with_unit(at.value, self.unit),
+                with_unit(step.model, self.unit, self.digits),
+                "" if at is None else with_unit(at.value, self.unit, self.digits),
                 step.note,
             ]
             for step, at in zip(self.derivation.steps, here, strict=True)

@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from .algebra import Derivation, Semantics
-from .arith import float_digits, float_text, format_expr, in_double_range
+from .arith import (
+    DEFAULT_DIGITS,
+    float_digits,
+    float_text,
+    format_expr,
+    format_number,
+    in_double_range,
+)
 from .errors import EvaluationError
 from .terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool, format_count
 
@@ -88,10 +95,6 @@ def value_text(expr: sympy.Expr, digits: int | None = None) -> str | None:
     return float_text(value, digits or DEFAULT_DIGITS)
 
 
-#: significant digits of a value printed at least: all a double holds reliably, so the noise
-#: of float arithmetic on short coefficients (53618.49999999999) is not shown
-DEFAULT_DIGITS = 15
-
 #: significant digits that round-trip any double
 DOUBLE_DIGITS = 17
 
@@ -110,16 +113,6 @@ def value_digits(models: Iterable[sympy.Expr]) -> int:
     """
     digits = [float_digits(f) for model in models for f in model.atoms(sympy.Float)]
     return min(DOUBLE_DIGITS, max(DEFAULT_DIGITS, *digits)) if digits else DOUBLE_DIGITS
-
-
-def format_number(value: float, digits: int | None = None) -> str:
-    """``value`` rounded to ``digits`` significant digits (default :data:`DEFAULT_DIGITS`),
-    printed as the shortest decimal that reads back to the rounded value.
-
-    >>> format_number(2647475.2), format_number(53618.49999999999), format_number(2647475.2, 3)
-    ('2647475.2', '53618.5', '2650000.0')
-    """
-    return repr(float(f"{float(value):.{digits or DEFAULT_DIGITS}g}"))
 
 
 def with_unit(expr: sympy.Expr, unit: str, digits: int | None = None) -> str:
@@ -174,21 +167,23 @@ def explain_lines(
     bindings: Mapping[sympy.Symbol, sympy.Expr] | None = None,
     point: PointValue | None = None,
     unit: str = "ns",
+    digits: int | None = None,
 ) -> list[str]:
     """The derivation as an indented tree: each sub-term, its model, bottlenecks and sources.
 
     With ``point`` every line also shows the sub-term's value there, and each pipe the
     stage that is its bottleneck at the point. Every value is followed by ``unit``, the
-    unit the derivation's atoms are in.
+    unit the derivation's atoms are in, and shows ``digits`` significant digits (as the
+    evaluation's own value does: :func:`value_digits`).
     """
     bindings = bindings or {}
     lines = []
     at_point = point.steps if point is not None else (None,) * len(derivation.steps)
     for step, here in zip(derivation.steps, at_point, strict=True):
         indent = "  " * min(step.depth, 40)
-        line = f"{indent}{term_label(step.term)}  =  {with_unit(step.model, unit)}"
+        line = f"{indent}{term_label(step.term)}  =  {with_unit(step.model, unit, digits)}"
         if here is not None and here.value != step.model:
-            line += f"  ->  {with_unit(here.value, unit)} at the point"
+            line += f"  ->  {with_unit(here.value, unit, digits)} at the point"
         notes = []
         if here is not None and isinstance(step.term, Pipe) and here.winner is not None:
             stage = step.term.left if here.winner == 0 else step.term.right
@@ -216,7 +211,7 @@ def explain_lines(
     for name in shuffles:
         model = derivation.atoms[name]
         lines.append(
-            f"{name}  =  {with_unit(model.expr, unit)}    [source: {model.source or 'user model'}]"
+            f"{name}  =  {with_unit(model.expr, unit, digits)}    [source: {model.source or 'user model'}]"
         )
     return lines
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import sympy
 
-from .arith import build_call, build_number, canonical_function, check_finite
+from .arith import build_call, build_number, canonical_function, check_finite, format_expr
 from .errors import ParseError
 from .generated import checksum, literal_module, write_module
 from .lalr import Parser, Token, UnexpectedCharacters, UnexpectedInput
@@ -222,6 +222,9 @@ def _syntax_error(text: str, err: UnexpectedInput, start: str) -> ParseError:
     expected = set(getattr(err, "expected", None) or getattr(err, "allowed", None) or ())
     if start != "law":
         expected.discard("RELATION")
+    count = _count_problem(text, pos)
+    if count:
+        return _error_at(text, pos, f"syntax error, {count}")
     hint = _pattern_hint(text, pos)
     if hint:
         what += f"; did you mean {hint}?"
@@ -233,6 +236,20 @@ def _syntax_error(text: str, err: UnexpectedInput, start: str) -> ParseError:
 _PATTERNS = {"seq": "seq(T, T, ...)", "pipe": "pipe(T, T, ...)", "tpool": "tpool_n(T)",
              "mapreduce": "mapReduce_{m,n}^{d,k}(map, reduce)"}
 _SYNONYMS = {"pipeline": "pipe", "sequence": "seq", "threadpool": "tpool", "farm": "tpool"}
+
+
+def _count_problem(text: str, pos: int) -> str | None:
+    """What is wrong with a sign right after ``tpool_`` (``tpool_-2``): a count is a positive
+    integer (a literal, a symbol or an expression in braces).
+
+    >>> _count_problem("tpool_-2(qsort)", 6)
+    'a thread count must be a positive integer (as in tpool_4, tpool_n or tpool_{2*k})'
+    >>> _count_problem("tpool_4(qsort)", 7) is None
+    True
+    """
+    if pos >= len(text) or text[pos] not in "-+" or not re.search(r"\btpool_\s*$", text[:pos]):
+        return None
+    return "a thread count must be a positive integer (as in tpool_4, tpool_n or tpool_{2*k})"
 
 
 def _pattern_hint(text: str, pos: int) -> str | None:
@@ -370,15 +387,14 @@ class _Build:
         """Literal counts must be positive integers; symbolic ones stay symbolic."""
         if value.is_number:
             if not (value.is_integer and value.is_positive):
-                shown = value if not value.is_Float else repr(float(value))
-                raise _Problem(pos, f"{what} must be a positive integer, got {shown}")
+                raise _Problem(pos, f"{what} must be a positive integer, got {format_expr(value)}")
             return sympy.Integer(int(value))
         return value
 
     @staticmethod
     def _positive(pos: int, value: sympy.Expr, what: str) -> sympy.Expr:
         if value.is_number and not value.is_positive:
-            raise _Problem(pos, f"{what} must be positive, got {value}")
+            raise _Problem(pos, f"{what} must be positive, got {format_expr(value)}")
         return value
 
     def atom(self, children: list[Any]) -> Term:

@@ -262,8 +262,14 @@ class MapReduce(Term):
 
 
 def format_count(count: sympy.Expr) -> str:
-    """How a thread count prints after ``tpool_``: ``4``, ``n`` or ``{2*k}``."""
-    if count.is_Integer or count.is_Symbol:
+    """How a thread count prints after ``tpool_``: ``4``, ``n`` or ``{2*k}``; anything but a
+    positive integer or a symbol in braces, so that the text reads back (``tpool_{a - b}``,
+    not ``tpool_a - b``).
+
+    >>> [format_count(c) for c in (sympy.Integer(4), sympy.Symbol("n"), sympy.Integer(-1))]
+    ['4', 'n', '{-1}']
+    """
+    if (count.is_Integer and count.is_positive) or count.is_Symbol:
         return str(count)
     return "{" + format_expr(count) + "}"
 

@@ -137,3 +137,14 @@ def test_exact_semantics_of_random_terms_is_their_value_at_every_point():
         for at in (1, 2, 37, 1000, 10**6):
             value = at_point(term, LIB, {"x": at}, "exact").expr
             assert math.isclose(float(model.subs(x, at)), float(value), rel_tol=1e-12), (term, at)
+
+
+def test_a_small_constant_stage_is_the_maximum_where_the_others_vanish():
+    """At x = 1 log2(x) is 0, so 0.001 is the slowest stage there; the slack for rounding
+    counted the size of 1e9*log2(x) at the interval's far end and dropped it (issue 29)."""
+    library = ModelLibrary.from_toml_text(
+        '[models.big]\nmodel = "1e9*log2(x)"\n[models.sq]\nmodel = "log2(x)^2"\n'
+        '[models.tiny]\nmodel = "0.001"\n'
+    )
+    model = evaluate(parse("pipe(big, sq, tiny)"), library, "exact")
+    assert float(model.subs(x, 1)) == 0.001

@@ -9,6 +9,8 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from patternalg import strategies as pst
+from patternalg.certificate import dominates
 from patternalg.proof import decide
 from patternalg.symbols import log2, n, x
 
@@ -86,3 +88,54 @@ def test_decide_on_known_relations(lhs, rhs, relation, proved):
 def test_unknown_relation_is_rejected():
     with pytest.raises(ValueError, match="unknown relation"):
         decide(A, B, "=<")
+
+
+# --- the termwise certificate and the numeric order (issue 29, finding 8) --------------------
+@settings(max_examples=25, deadline=None)
+@given(pst.models(), pst.models(), st.integers(0, 8))
+def test_a_pointwise_max_is_above_every_mean_of_its_arguments(a, b, eighths):
+    # max(a, b) >= t*a + (1-t)*b for t in [0, 1]: where a and b cross neither case of the
+    # Max holds without its constraint, and x in a log2 cannot be solved for
+    t = sympy.Rational(eighths, 8)
+    assert decide(sympy.Max(a, b), t * a + (1 - t) * b, ">=")
+    assert decide(t * a + (1 - t) * b, sympy.Max(a, b), "<=")
+
+
+def _signed_sums() -> st.SearchStrategy[sympy.Expr]:
+    monomial = st.builds(
+        lambda c, *powers: (
+            c * sympy.Mul(*(g**e for g, e in zip((x, log2(x), n, A, B), powers, strict=True)))
+        ),
+        st.integers(-5, 5).filter(bool).map(sympy.Integer),
+        st.integers(-1, 2),
+        st.integers(0, 2),
+        st.integers(-2, 1),
+        st.integers(0, 1),
+        st.integers(0, 1),
+    )
+    return st.lists(monomial, min_size=1, max_size=3).map(lambda ms: sympy.Add(*ms))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(_signed_sums(), min_size=1, max_size=2),
+    _signed_sums(),
+    st.booleans(),
+    st.lists(POINTS, min_size=8, max_size=8),
+)
+def test_whatever_the_certificate_proves_holds_at_random_points(maxima, bound, strict, points):
+    if not dominates(maxima, [bound], strict=strict, counts=[n]):
+        return
+    for point in [*points, {A: 1.0, B: 1.0, C: 1.0, x: 1.0, n: 1.0}]:
+        big = max(_value(a, point) for a in maxima)
+        small = _value(bound, point)
+        tolerance = 1e-9 * max(abs(big), abs(small), 1.0)
+        assert big > small - tolerance if strict else big >= small - tolerance
+
+
+def test_the_certificate_needs_a_convex_combination_and_counts_at_least_one():
+    a, b = 1034.17 * x * log2(x), 536.185 * x
+    assert dominates([a, b], [(a + b) / 2]) and not dominates([a], [(a + b) / 2])
+    assert dominates([A], [A / n**100], counts=[n]) and not dominates([A], [A / n**100])
+    assert not dominates([x * log2(x)], [x])  # false at x = 1
+    assert not dominates([A], [A], strict=True) and dominates([A + 1], [A], strict=True)

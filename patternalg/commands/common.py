@@ -8,8 +8,10 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from ..atomic_write import check_writable
 from ..errors import PatternalgError, reason
 from ..json_values import finite_json
 from ..library import ModelLibrary
@@ -28,6 +30,7 @@ __all__ = [
     "note",
     "print_notes",
     "private_hypothesis_home",
+    "check_output",
 ]
 
 #: the input formats of benchmark harnesses' JSON (keys of ``measurements.READERS``, which
@@ -120,6 +123,23 @@ def read_text_argument(value: str, what: str) -> str:
         except (OSError, UnicodeDecodeError) as exc:
             raise PatternalgError(f"cannot read {what} from {value[1:]}: {reason(exc)}") from None
     return value
+
+
+#: the arguments that name a file a command reads, and those that may be ``@FILE``
+_READ_FILES = ("file", "fit")
+_READ_TEXTS = ("term", "law", "optimize", "explore")
+
+
+def check_output(args: argparse.Namespace, path: str) -> Path:
+    """The one check of a file a command writes, before its work: a file name (not empty,
+    not a directory, a device or a pipe), in a directory that exists, and none of the files
+    the command reads (its FILE, ``--fit``, ``--models``, an ``@FILE`` argument). A symbolic
+    link is written through (see :mod:`patternalg.atomic_write`)."""
+    files = [getattr(args, name, None) for name in _READ_FILES]
+    texts = [getattr(args, name, None) for name in _READ_TEXTS] + list(getattr(args, "terms", ()))
+    files += [text[1:] for text in texts if isinstance(text, str) and text.startswith("@")]
+    files += list(getattr(args, "models", ()))
+    return check_writable(path, reading=[f for f in files if isinstance(f, str)])
 
 
 def note(args: argparse.Namespace, text: str) -> None:

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     bindings = collect_bindings(args.at)
     result = explain(term, load_library(args), args.semantics, unit=unit_option(args), **bindings)
     notes = list(result.notes)
-    explained = result.lines() if args.explain else []
+    explained = result.lines(args.digits) if args.explain else []
     if args.format == "json":
         data = as_json(term, result.expr, result.semantics, result.value, notes)
         if result.point is not None:

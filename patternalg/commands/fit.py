@@ -16,12 +16,12 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..atomic_write import atomic_writer, check_writable
+from ..atomic_write import atomic_writer
 from ..forms import Form
 from ..forms.base import FitReport
 from ..quality import quality_line
 from ..toml_writer import table_text
-from .common import HARNESSES, add_format_option, json_text, note
+from .common import HARNESSES, add_format_option, check_output, json_text, note
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
 
@@ -70,7 +70,7 @@ class _Output:
         self.text = tempfile.TemporaryFile("w+", encoding="utf-8")
         self.stack = contextlib.ExitStack()
         self.toml: Any = None
-        if args.out:
+        if args.out is not None:
             self.toml = self.stack.enter_context(atomic_writer(args.out))
             self.toml.write("format = 1\n")
         self.count = 0
@@ -173,8 +173,8 @@ def _fit_all(
 def run(args: argparse.Namespace) -> int:
     cls = fit_families()[args.form]
     options = family_options(cls, args)
-    if args.out:
-        check_writable(args.out, reading=args.file)  # before the work, not after it
+    if args.out is not None:
+        check_output(args, args.out)  # before the work, not after it
 
     def summary(report: FitReport) -> str:
         record = report.record

@@ -20,9 +20,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..atomic_write import check_writable, write_text_atomic
+from ..atomic_write import write_text_atomic
 from ..errors import PatternalgError
-from .common import note
+from .common import check_output, note
 from .progress import progress
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
         if axis.name in grid:
             raise PatternalgError(f"--over {text}: {axis.name} has a grid already")
         grid[axis.name] = axis.values.tolist()
-    out = check_writable(args.out)
+    out = check_output(args, args.out)
     plan = Plan.build(
         regions,
         grid,

@@ -15,16 +15,27 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Iterable
 from typing import Any
 
-from ..decisions.options import CURVE_POINTS, DEFAULT_RANGE, OBJECTIVES
+from ..arith import format_number
+from ..decisions.options import CURVE_POINTS, OBJECTIVES
 from ..errors import EvaluationError, PatternalgError
-from .common import HARNESSES, add_model_options, load_library, note, unit_option
+from .common import (
+    HARNESSES,
+    add_model_options,
+    check_output,
+    load_library,
+    note,
+    unit_option,
+)
 from .decide import at, terms
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
 
 _MODES = ("--fit", "--atoms", "--optimize", "--explore")
+#: x drawn without --over where no atom has a measured range: from 2, where log2(x) > 0
+PLOT_RANGE = "x=2..2^20"
 #: fit options whose flags plot uses otherwise (``--unit``: the unit to draw in)
 _PLOT_OWNS = frozenset({"unit"})
 
@@ -39,8 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="SYMBOL=A..B",
-        help=f"the swept symbol and its range (default {DEFAULT_RANGE}; {CURVE_POINTS} points, log "
-        "spaced, unless :N or :lin is given)",
+        help="the swept symbol and its range (default: x over the atoms' measured range, else "
+        f"{PLOT_RANGE}; {CURVE_POINTS} points, log spaced, unless :N or :lin is given)",
     )
     add_model_options(
         parser, at_help="fix a symbol, e.g. --at p=64 (explore and optimize: the point to rank at)"
@@ -90,10 +101,30 @@ def _mode(args: argparse.Namespace) -> str:
     return given[0].lstrip("-").lower()
 
 
-def _one_axis(args: argparse.Namespace, integer: frozenset[str] = frozenset()) -> Any:
+def _default_range(args: argparse.Namespace, atoms: Iterable[str], library: Any) -> str:
+    """x over the union of the atoms' measured ranges, else :data:`PLOT_RANGE`; said in a
+    note (a range from x = 1 showed log2(x) dropping to 0, not the model's scaling)."""
+    ranges = [library[name].x_range for name in atoms if name in library]
+    measured = [r for r in ranges if r is not None]
+    low = min((lo for lo, _ in measured), default=0.0)
+    high = max((hi for _, hi in measured), default=0.0)
+    if 0 < low < high:
+        text, why = f"x={format_number(low)}..{format_number(high)}", "the atoms' measured range"
+    else:
+        text, why = PLOT_RANGE, "no atom has a measured range of x"
+    note(args, f"no --over: drawing {text.replace('=', ' = ')} ({why}); --over sets it")
+    return text
+
+
+def _one_axis(
+    args: argparse.Namespace,
+    atoms: Iterable[str],
+    library: Any,
+    integer: frozenset[str] = frozenset(),
+) -> Any:
     if len(args.over) > 1:
         raise EvaluationError(f"a plot sweeps one symbol; --over is given {len(args.over)} times")
-    text = args.over[0] if args.over else DEFAULT_RANGE
+    text = args.over[0] if args.over else _default_range(args, atoms, library)
     from ..decisions.grid import curve_axis
 
     return curve_axis(text, integer=text.partition("=")[0].strip() in integer)
@@ -105,11 +136,14 @@ def _curves(args: argparse.Namespace) -> Any:
     from ..decisions.sweep import sweep
     from ..plotting.results import plot_sweep
     from ..syntax import parse
+    from ..units import atom_names
 
     library = load_library(args)
     parsed = terms(args)
-    integer = frozenset(s for t in parsed for s in count_symbols(parse(t)))
-    axis = _one_axis(args, integer)
+    trees = [parse(t) for t in parsed]
+    integer = frozenset(s for tree in trees for s in count_symbols(tree))
+    atoms = [name for tree in trees for name in atom_names(tree)]
+    axis = _one_axis(args, atoms, library, integer)
     bound = at(args)
     unit = unit_option(args)
     curves = sweep(parsed, [axis], at=bound, library=library, unit=unit)
@@ -128,7 +162,7 @@ def _fit(args: argparse.Namespace) -> Any:
     cls = form_class(args.form, "--form")
     options = family_options(cls, args, skip=_PLOT_OWNS)
     if args.extend_to is not None and not (math.isfinite(args.extend_to) and args.extend_to > 0):
-        raise FitError(f"--extend-to must be a finite number above 0, got {args.extend_to:g}")
+        raise FitError(f"--extend-to must be a finite number above 0, got {format_number(args.extend_to)}")
     data = read(
         args.fit, args.input_format, metric=args.metric, value=cls.value_column(args.metric)
     )
@@ -154,7 +188,7 @@ def _atoms(args: argparse.Namespace) -> Any:
         raise EvaluationError(f"--atoms {args.atoms!r}: expected atom names such as qsort,inc")
     # an unknown atom: did-you-mean, from the library
     library, unit, _ = in_unit([Atom(name) for name in names], loaded, unit_option(args))
-    axis = _one_axis(args)
+    axis = _one_axis(args, names, library)
     curves = sweep(names, [axis], at=at(args), library=library, unit=unit)
     models = [library[name] for name in names]
     from ..forms import model_text
@@ -189,6 +223,7 @@ def run(args: argparse.Namespace) -> int:
 
     mode = _mode(args)
     check_path(args.output)
+    check_output(args, args.output)
     plt = pyplot()  # no matplotlib: the install hint, before any work
     figure = _DRAW[mode](args)
     try:

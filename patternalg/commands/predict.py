@@ -8,10 +8,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..atomic_write import check_writable
 from ..forms import form_class
 from ..library import ModelLibrary
-from .common import add_format_option, print_json, print_notes
+from .common import add_format_option, check_output, print_json, print_notes
 from .flags import add_family_options, family_options
 from .progress import progress
 
@@ -90,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
 
     # given as fit's options, checked by predict_file as fit's are
     options = family_options(form_class("presca"), args, skip=_OWN)
-    if args.out:
-        check_writable(args.out, reading=args.file)  # before the work, not after it
+    if args.out is not None:
+        check_output(args, args.out)  # before the work, not after it
     with progress(args, "predicting", "workloads") as bar:
         reports = predict_file(
             args.file,
@@ -102,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             **options,
         )
     print_notes(args, reports)
-    if args.out:  # written before anything is printed as a result
+    if args.out is not None:  # written before anything is printed as a result
         ModelLibrary([r.model for r in reports]).save(args.out)
     if args.format == "json":
         print_json(_one_or_all([{**r.record, "unit": r.model.unit} for r in reports]))

@@ -1,4 +1,4 @@
-"""Design decisions: sweep, compare, optimize, explore (issue 13).
+"""Design decisions: sweep, compare, optimize, explore.
 
 Each question has a function of the same name in its module, returning an immutable
 result with ``to_json()``, ``to_csv()`` and ``_repr_html_``; the CLI commands of the

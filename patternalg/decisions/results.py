@@ -10,6 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..arith import format_number
 from ..display import HtmlTable
 from ..library import AtomicModel, ModelLibrary
 from ..terms import Term
@@ -98,7 +99,7 @@ def negative_note(name: str, least: float, unit: str) -> list[str]:
     if not least < 0:
         return []
     return [
-        f"{name}: values down to {least:.6g} {unit} are negative: no time can be; the "
+        f"{name}: values down to {format_number(least, 6)} {unit} are negative: no time can be; the "
         "models do not hold there"
     ]
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..arith import format_number
 from .backend import PlotError, new_axes, value_label
 
 __all__ = ["Curve", "Crossover", "plot_curves", "bottleneck_stretches"]
@@ -90,7 +91,7 @@ def plot_curves(
             markersize=7,
             color="black",
             linestyle="none",
-            label=f"crossover {symbol} = {crossing.value:.6g}",
+            label=f"crossover {symbol} = {format_number(crossing.value, 6)}",
             gid="crossover",
         )
     ax.set_xlabel(symbol)

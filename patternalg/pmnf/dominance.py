@@ -93,8 +93,9 @@ def _bounded_below(terms: list[Term], t0: float, t1: float) -> bool | None:
     low, size = 0.0, 0.0
     for a, b, c in terms:
         lo, hi = _factor_range(a, b, t0, t1)
-        low += c * (lo if c > 0 else hi)
-        size += abs(c) * hi
+        used = c * (lo if c > 0 else hi)
+        low += used
+        size += abs(used)  # the rounding of ``low`` is relative to what it adds, not to hi
     if low >= -_SLACK * size:
         return True
     if _value(terms, (t0 + t1) / 2) < 0 or _value(terms, t1) < 0:

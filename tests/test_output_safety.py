@@ -1,0 +1,114 @@
+"""Every file a command writes goes through one check and one writer (issue 29, finding 18):
+never over the command's own input, never an empty name, a symbolic link written through
+to its target, a device or a pipe never replaced, no temporary file left by a SIGTERM."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+
+from patternalg.atomic_write import write_text_atomic
+from patternalg.cli import main
+
+pytest.importorskip("matplotlib")
+
+MEASURED = "x,time\n" + "".join(f"{x},{3 * x + 5}\n" for x in (1, 2, 4, 8, 16, 32))
+THREADS = "p,time\n1,100\n2,55\n4,32\n8,21\n16,16\n"
+
+#: each command that writes a file: its arguments with the input IN and the output OUT
+WRITERS = {
+    "fit": (MEASURED, ["fit", "IN", "--input-format", "csv", "--out", "OUT"]),
+    "predict": (THREADS, ["predict", "IN", "--out", "OUT"]),
+    "plot": (MEASURED, ["plot", "--fit", "IN", "--input-format", "csv", "-o", "OUT"]),
+}
+
+
+def _run(name: str, data: Path, out: str) -> int:
+    _, argv = WRITERS[name]
+    return main(["-q", *[str(data) if a == "IN" else out if a == "OUT" else a for a in argv]])
+
+
+def _input(tmp_path: Path, name: str, suffix: str) -> Path:
+    path = tmp_path / f"data{suffix}"
+    path.write_text(WRITERS[name][0])
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(WRITERS))
+def test_no_command_writes_over_its_input(tmp_path, capsys, name) -> None:
+    data = _input(tmp_path, name, ".png" if name == "plot" else ".toml")
+    before = data.read_text()
+    assert _run(name, data, str(data)) == 2
+    assert "it is the input being read" in capsys.readouterr().err
+    assert data.read_text() == before
+
+
+@pytest.mark.parametrize("name", sorted(WRITERS))
+def test_an_empty_output_name_is_an_error(tmp_path, capsys, name) -> None:
+    assert _run(name, _input(tmp_path, name, ".csv"), "") == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "''" in line or "(none)" in line
+
+
+@pytest.mark.parametrize("name", sorted(WRITERS))
+def test_a_symbolic_link_is_written_through(tmp_path, name) -> None:
+    suffix = ".png" if name == "plot" else ".toml"
+    target = tmp_path / f"real{suffix}"
+    target.write_text("old\n")
+    link = tmp_path / f"link{suffix}"
+    link.symlink_to(target.name)
+    assert _run(name, _input(tmp_path, name, ".csv"), str(link)) == 0
+    assert link.is_symlink() and os.readlink(link) == target.name
+    assert target.read_bytes() != b"old\n" and target.stat().st_size > 10
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+@pytest.mark.parametrize("name", sorted(WRITERS))
+def test_a_pipe_or_a_device_is_never_replaced(tmp_path, capsys, name) -> None:
+    suffix = ".png" if name == "plot" else ".toml"
+    fifo = tmp_path / f"pipe{suffix}"
+    os.mkfifo(fifo)
+    link = tmp_path / f"stdout{suffix}"
+    link.symlink_to(fifo)  # like /dev/stdout -> /proc/self/fd/1 -> a pipe
+    for out in (fifo, link):
+        assert _run(name, _input(tmp_path, name, ".csv"), str(out)) == 2
+        assert "not a regular file" in capsys.readouterr().err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data.csv", fifo.name, link.name]
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGTERM") or os.name == "nt", reason="POSIX signals")
+def test_a_sigterm_while_writing_leaves_no_temporary_file(tmp_path) -> None:
+    """The process ends as SIGTERM ends it, the old file whole, no ``.tmp`` beside it."""
+    out = tmp_path / "m.toml"
+    out.write_text("old = 1\n")
+    script = textwrap.dedent(
+        f"""
+        import os, signal
+        from patternalg.atomic_write import atomic_writer
+        with atomic_writer({str(out)!r}) as handle:
+            handle.write("new = 1\\n")
+            os.kill(os.getpid(), signal.SIGTERM)
+            handle.write("never = 1\\n")
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == -signal.SIGTERM
+    assert out.read_text() == "old = 1\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.toml"]
+    before = signal.getsignal(signal.SIGTERM)
+    write_text_atomic(out, "new = 1\n")
+    assert signal.getsignal(signal.SIGTERM) == before  # the handler is the writer's only while it writes
