@@ -18,6 +18,7 @@ from typing import Any
 import sympy
 
 from .arith import format_expr
+from .frames import DataFrameTable
 
 __all__ = ["HtmlTable", "table_html", "cell"]
 
@@ -49,8 +50,9 @@ def table_html(header: Sequence[str], rows: Sequence[Sequence[Any]], caption: st
     return f"<table>{title}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-class HtmlTable:
-    """A result that shows as a table: ``header()``, ``rows()`` and ``caption()``."""
+class HtmlTable(DataFrameTable):
+    """A result that shows as a table: ``header()``, ``rows()`` and ``caption()``; and
+    as a pandas DataFrame (``to_dataframe()``)."""
 
     def header(self) -> list[str]:
         """The column names."""

@@ -183,7 +183,8 @@ def test_sniff() -> None:
     assert sniff("a.dat", '{\n "parameters": ["x"]}') == "json"
     assert sniff("a.dat", "# comment\nPARAMETER x\n") == "text"
     assert sniff("a.dat", "# comment\nx time\n1 2\n") == "csv"
-    assert set(READERS) == {"csv", "text", "json", "jsonl", "talpas", "cube"}
+    harnesses = {"gbench", "hyperfine", "pytest-benchmark"}  # issue 33
+    assert set(READERS) == {"csv", "text", "json", "jsonl", "talpas", "cube", *harnesses}
 
 
 # --- errors: file, line and reason -------------------------------------------------------

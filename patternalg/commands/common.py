@@ -33,6 +33,10 @@ __all__ = [
     "check_output",
 ]
 
+#: the input formats of benchmark harnesses' JSON (keys of ``measurements.READERS``, which
+#: loads numpy: a test checks that they agree)
+HARNESSES = ("gbench", "hyperfine", "pytest-benchmark")
+
 
 def add_library_options(parser: argparse.ArgumentParser) -> None:
     """``--models FILE`` (repeatable) and ``--no-builtin``."""

@@ -21,7 +21,7 @@ from ..forms import Form
 from ..forms.base import FitReport
 from ..quality import quality_line
 from ..toml_writer import table_text
-from .common import add_format_option, check_output, json_text, note
+from .common import HARNESSES, add_format_option, check_output, json_text, note
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
 
@@ -33,7 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "file",
         metavar="FILE",
-        help="measurements (CSV, Extra-P text/JSON, TaLPas, a directory of Cube files); - for stdin",
+        help="measurements (CSV, Extra-P text/JSON, TaLPas, JSON of Google Benchmark, hyperfine or "
+        "pytest-benchmark, a directory of Cube files); - for stdin",
     )
     names = fittable()
     parser.add_argument("--form", choices=names, default="pmnf", help="model family (default pmnf)")
@@ -42,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metric", help="the value column or metric to fit")
     parser.add_argument(
         "--input-format",
-        choices=("text", "json", "jsonl", "talpas", "csv", "cube"),
+        choices=("text", "json", "jsonl", "talpas", "csv", "cube", *HARNESSES),
         help="format of FILE (default: from its extension and first line)",
     )
     parser.add_argument(

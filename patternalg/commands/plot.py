@@ -21,7 +21,14 @@ from typing import Any
 from ..arith import format_number
 from ..decisions.options import CURVE_POINTS, OBJECTIVES
 from ..errors import EvaluationError, PatternalgError
-from .common import add_model_options, check_output, load_library, note, unit_option
+from .common import (
+    HARNESSES,
+    add_model_options,
+    check_output,
+    load_library,
+    note,
+    unit_option,
+)
 from .decide import at, terms
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
@@ -60,7 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     fits.add_argument("--metric", help="the value column or metric to fit")
     fits.add_argument(
         "--input-format",
-        choices=("text", "json", "jsonl", "talpas", "csv"),
+        choices=("text", "json", "jsonl", "talpas", "csv", *HARNESSES),
         help="format of the measurements (default: from the extension and first line)",
     )
     fits.add_argument(

@@ -310,6 +310,12 @@ class Reader(ABC):
         """Whether a source whose first non-blank, non-comment line is ``first`` is ours."""
 
     @classmethod
+    def sniff_text(cls, first: str, text: str) -> bool:
+        """Whether ``text`` (whose first such line is ``first``) is ours: by default from
+        that line; a JSON document recognises its own keys."""
+        return cls.sniff(first)
+
+    @classmethod
     @abstractmethod
     def read(
         cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None

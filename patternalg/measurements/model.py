@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 import numpy as np
 
@@ -172,6 +173,21 @@ class Series:
         """All repetitions, point by point, as one flat array."""
         return np.concatenate(self.values) if self.values else np.empty(0)
 
+    def __eq__(self, other: object) -> bool:
+        """Equal in every field, the arrays element by element."""
+        if not isinstance(other, Series):
+            return NotImplemented
+        return (
+            (self.kernel, self.metric, self.parameters, self.lines, self.path, self.unit)
+            == (other.kernel, other.metric, other.parameters, other.lines, other.path, other.unit)
+            and np.array_equal(self.points, other.points)
+            and len(self.values) == len(other.values)
+            and all(np.array_equal(a, b) for a, b in zip(self.values, other.values, strict=True))
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.kernel, self.metric, self.parameters, self.path, len(self.values)))
+
 
 @dataclass(frozen=True, eq=False)
 class Measurements:
@@ -180,7 +196,9 @@ class Measurements:
     ``value_name`` is the value column (CSV) or ``value``; ``unit`` the unit its name states
     (``time_ms`` -> ms), else None. ``columns`` are the source's column names (CSV only)
     and ``line`` the line that declares them (header, PARAMETER line), for messages;
-    ``notes`` say what was left out in reading (a NaN repetition, ...).
+    ``notes`` say what was left out in reading (a NaN repetition, ...) or how the source
+    was read (a harness's aggregates used where it kept no repetitions, its own fit to
+    compare with).
     """
 
     path: str
@@ -233,3 +251,52 @@ class Measurements:
     def location(self) -> Location:
         """Where the parameters are declared (the header of a CSV file)."""
         return where(self.path, self.line)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal in every field and every series."""
+        if not isinstance(other, Measurements):
+            return NotImplemented
+        fields = ("path", "format", "parameters", "value_name", "unit", "columns", "line", "notes")
+        return all(getattr(self, f) == getattr(other, f) for f in fields) and (
+            self.series == other.series
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.format, self.parameters, self.value_name, len(self.series)))
+
+    def to_dataframe(self) -> Any:
+        """A long pandas DataFrame, one row a repetition: ``kernel``, ``metric``, the
+        parameters, the value, ``unit`` and ``line`` (needs ``patternalg[pandas]``);
+        :meth:`from_dataframe` reads it back to equal measurements.
+
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"n": [8, 8, 16], "time_ms": [1.0, 1.5, 3.0]})
+        >>> m = Measurements.from_dataframe(df, parameters=["n"], value="time_ms")
+        >>> m.to_dataframe()[["kernel", "n", "time_ms", "unit"]].values.tolist()
+        [['kernel', 8.0, 1.0, 'ms'], ['kernel', 8.0, 1.5, 'ms'], ['kernel', 16.0, 3.0, 'ms']]
+        >>> Measurements.from_dataframe(m.to_dataframe()) == m
+        True
+        """
+        from .frames import to_frame
+
+        return to_frame(self)
+
+    @classmethod
+    def from_dataframe(
+        cls,
+        df: Any,
+        parameters: Sequence[str] | None = None,
+        value: str | None = None,
+        kernel: str = "kernel",
+        metric: str = "metric",
+    ) -> Measurements:
+        """Measurements from a long DataFrame, one row a repetition (as a CSV file):
+        the ``parameters`` columns, the ``value`` column, the kernel's name from the
+        column ``kernel`` (else one kernel, ``kernel``), the metric's from the column
+        ``metric`` (else the value column's name). A frame from :meth:`to_dataframe`
+        needs no arguments. Needs ``patternalg[pandas]``.
+        """
+        from .frames import from_frame
+
+        fields, series = from_frame(df, parameters, value, kernel, metric)
+        return cls(**fields, series=tuple(Series(**s) for s in series))

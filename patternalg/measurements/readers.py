@@ -15,8 +15,11 @@ from ..errors import Location, MeasurementError
 from .base import STDIN, DirectoryReader, Reader, ValueChoice, read_source
 from .csv import CsvReader
 from .cube import CubeReader
+from .gbench import GoogleBenchmarkReader
+from .hyperfine import HyperfineReader
 from .json import JsonLinesReader, JsonReader, TalpasReader
 from .model import Measurements
+from .pytest_benchmark import PytestBenchmarkReader
 from .text import TextReader
 
 __all__ = ["READERS", "sniff", "read"]
@@ -24,7 +27,17 @@ __all__ = ["READERS", "sniff", "read"]
 #: format name -> reader class, in the order formats are sniffed (CSV, the fallback, last)
 READERS: dict[str, type[Reader]] = {
     cls.name: cls
-    for cls in (TalpasReader, JsonLinesReader, JsonReader, TextReader, CubeReader, CsvReader)
+    for cls in (
+        PytestBenchmarkReader,
+        GoogleBenchmarkReader,
+        HyperfineReader,
+        TalpasReader,
+        JsonLinesReader,
+        JsonReader,
+        TextReader,
+        CubeReader,
+        CsvReader,
+    )
 }
 
 
@@ -60,7 +73,7 @@ def sniff(path: str | Path, text: str) -> str:
     claimed = [
         name
         for name, reader in READERS.items()
-        if reader is not CsvReader and first and reader.sniff(first)
+        if reader is not CsvReader and first and reader.sniff_text(first, text)
     ]
     if not first:  # nothing to read the format from: the suffix says it
         claimed = [name for name, reader in READERS.items() if suffix in reader.suffixes]

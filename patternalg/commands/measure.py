@@ -1,0 +1,209 @@
+"""``patternalg measure 'CMD {x}' --over x=1024..262144:9:log --repetitions 10 --out k.txt``:
+measure a program over a grid, for a user with a program and no harness.
+
+Warm-up runs first, then the repetitions interleaved in a shuffled order across the grid
+(:mod:`patternalg.runner`); the value of a run is its wall time, or the number its output
+shows (``--value-regex``). Several ``--region NAME=TEMPLATE`` measure atoms and their
+compositions in one interleaved run. The result is an Extra-P text file (or Extra-P JSON,
+for an ``--out`` ending in ``.json``) written atomically; the runs are journaled beside it
+(``OUT.journal``) as they finish, so that the same command after an interruption resumes
+where it stopped. The command runs only the programs named on its command line, with an
+argument list, never through a shell.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..atomic_write import write_text_atomic
+from ..errors import PatternalgError
+from .common import check_output, note
+from .progress import progress
+
+if TYPE_CHECKING:
+    from ..runner import Plan
+
+#: the values of each (region, point index), one a repetition
+Values = dict[tuple[str, int], list[float]]
+
+
+def _count(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not 0 < value < 1e9:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "program",
+        nargs="?",
+        metavar="COMMAND",
+        help="the program and its arguments, {NAME} where a grid value goes, e.g. './sort {x}'",
+    )
+    parser.add_argument(
+        "--over",
+        action="append",
+        required=True,
+        metavar="NAME=GRID",
+        help="a parameter's values, e.g. x=1024..262144:9:log or n=1,2,4; repeat for a product",
+    )
+    parser.add_argument("--out", required=True, metavar="FILE", help="the Extra-P file to write")
+    parser.add_argument(
+        "--region",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="a named command (an atom or a composition); repeatable",
+    )
+    parser.add_argument("--name", help="the region name of COMMAND (default: its program's)")
+    parser.add_argument(
+        "--repetitions",
+        type=_count(1),
+        default=5,
+        metavar="N",
+        help="measured runs per point (default 5)",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=_count(0),
+        default=1,
+        metavar="N",
+        help="runs per point before measuring (default 1)",
+    )
+    parser.add_argument(
+        "--timeout", type=_seconds, metavar="SECONDS", help="stop a run after this many seconds"
+    )
+    parser.add_argument(
+        "--value-regex",
+        metavar="REGEX",
+        help="take the number the program prints (the first group, else the match) instead "
+        "of the wall time",
+    )
+    parser.add_argument(
+        "--metric", help="the metric's name (default: time_s, or value with --value-regex)"
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="N",
+        help="seed of the shuffled order of runs (default 0)",
+    )
+
+
+def _regions(args: argparse.Namespace) -> dict[str, str]:
+    """Region name -> command template, from COMMAND and the ``--region`` options."""
+    regions: dict[str, str] = {}
+    if args.program:
+        words = args.program.split()
+        program = os.path.basename(words[0]) if words else ""
+        regions[args.name or Path(program).stem or "kernel"] = args.program
+    for item in args.region:
+        name, equals, template = item.partition("=")
+        if not equals or not name.strip():
+            raise PatternalgError(f"--region {item!r}: expected NAME=COMMAND")
+        if name.strip() in regions:
+            raise PatternalgError(f"--region {name.strip()}: the name is given twice")
+        regions[name.strip()] = template
+    if not regions:
+        raise PatternalgError("nothing to measure: give a COMMAND or --region NAME=COMMAND")
+    for name in [*regions, args.metric or "time_s"]:
+        if not name.isprintable() or name != name.strip():
+            raise PatternalgError(f"{name!r}: a region or metric name is one line of text")
+    return regions
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..decisions.grid import parse_axis
+    from ..runner import Plan, journal_path, measure
+
+    regions = _regions(args)
+    grid: dict[str, list[float]] = {}
+    for text in args.over:
+        axis = parse_axis(text)
+        if axis.name in grid:
+            raise PatternalgError(f"--over {text}: {axis.name} has a grid already")
+        grid[axis.name] = axis.values.tolist()
+    out = check_output(args, args.out)
+    plan = Plan.build(
+        regions,
+        grid,
+        repetitions=args.repetitions,
+        warmup=args.warmup,
+        timeout=args.timeout,
+        value_regex=args.value_regex,
+        seed=args.seed,
+    )
+    journal = journal_path(out)
+    with progress(args, "measuring", "runs") as bar:
+        values = measure(plan, journal, progress=bar)
+    metric = args.metric or ("value" if args.value_regex else "time_s")
+    text = (_json if out.suffix.lower() == ".json" else _text)(plan, values, metric)
+    write_text_atomic(out, text)
+    journal.unlink()
+    note(
+        args,
+        f"wrote {out}: {len(plan.regions)} region(s) x {len(plan.points)} point(s) x "
+        f"{plan.repetitions} repetition(s)",
+    )
+    return 0
+
+
+def _number(value: int | float) -> str:
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def _text(plan: Plan, values: Values, metric: str) -> str:
+    """The Extra-P text file of the measured values."""
+    lines = ["# measured by patternalg measure"]
+    lines += [f"PARAMETER {name}" for name in plan.parameters]
+    if len(plan.parameters) == 1:
+        lines.append("POINTS " + " ".join(_number(p[0]) for p in plan.points))
+    else:
+        lines.append(
+            "POINTS " + " ".join("( " + " ".join(map(_number, p)) + " )" for p in plan.points)
+        )
+    lines.append(f"METRIC {metric}")
+    for name, _ in plan.regions:
+        lines.append(f"REGION {name}")
+        for index in range(len(plan.points)):
+            lines.append("DATA " + " ".join(map(_number, values[(name, index)])))
+    return "\n".join(lines) + "\n"
+
+
+def _json(plan: Plan, values: Values, metric: str) -> str:
+    """The Extra-P JSON file of the measured values."""
+    measurements = {
+        name: {
+            metric: [
+                {"point": list(point), "values": values[(name, i)]}
+                for i, point in enumerate(plan.points)
+            ]
+        }
+        for name, _ in plan.regions
+    }
+    return json.dumps({"parameters": list(plan.parameters), "measurements": measurements}, indent=1)

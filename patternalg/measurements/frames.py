@@ -1,0 +1,183 @@
+"""Measurements as a long pandas DataFrame (one row a repetition) and back.
+
+The columns are ``kernel``, ``metric``, the parameters, the value column (named as the
+measurements name it), ``unit`` and ``line`` (the source line, 0 where unknown); the
+frame's ``attrs`` keep the rest (source, format, ...), so that reading a frame made by
+:func:`to_frame` gives equal measurements. This module builds plain data; the
+:class:`~patternalg.measurements.Measurements` methods build the objects.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import Location, MeasurementError
+from ..frames import pandas
+from .names import split_unit
+
+__all__ = ["to_frame", "from_frame", "SOURCE"]
+
+#: how measurements made from a DataFrame name their source
+SOURCE = "<dataframe>"
+#: the columns every long frame has beside the parameters and the value
+TEXT_COLUMNS = ("kernel", "metric")
+EXTRA_COLUMNS = ("unit", "line")
+
+
+def to_frame(ms: Any) -> Any:
+    """The long DataFrame of measurements ``ms`` (:class:`Measurements`)."""
+    pd = pandas()
+    value = ms.value_name
+    names = [*TEXT_COLUMNS, *ms.parameters, value, *EXTRA_COLUMNS]
+    if len(set(names)) < len(names):
+        raise MeasurementError(
+            f"columns {', '.join(names)} repeat a name: a DataFrame needs distinct columns",
+            location=Location(ms.path),
+        )
+    counts = [len(v) for s in ms for v in s.values]
+    points = (
+        np.concatenate([np.repeat(s.points, [len(v) for v in s.values], axis=0) for s in ms])
+        if counts
+        else np.empty((0, len(ms.parameters)))
+    )
+    columns: dict[str, Any] = {
+        "kernel": [s.kernel for s in ms for v in s.values for _ in v],
+        "metric": [s.metric for s in ms for v in s.values for _ in v],
+    }
+    for i, name in enumerate(ms.parameters):
+        columns[name] = points[:, i].astype(float)
+    columns[value] = np.concatenate([s.repetitions() for s in ms]) if counts else []
+    columns["unit"] = [s.unit for s in ms for v in s.values for _ in v]
+    columns["line"] = np.array([n for s in ms for ls in s.lines for n in ls], dtype=np.int64)
+    frame = pd.DataFrame(columns, columns=names)
+    frame.attrs.update(
+        path=ms.path,
+        format=ms.format,
+        parameters=list(ms.parameters),
+        value_name=value,
+        unit=ms.unit,
+        columns=list(ms.columns),
+        line=ms.line,
+        notes=list(ms.notes),
+    )
+    return frame
+
+
+def from_frame(
+    frame: Any,
+    parameters: Sequence[str] | None,
+    value: str | None,
+    kernel: str,
+    metric: str,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The keyword arguments of the :class:`Measurements` in ``frame``, and of its series."""
+    pd = pandas()
+    if not isinstance(frame, pd.DataFrame):
+        raise MeasurementError(
+            f"expected a pandas DataFrame, got {type(frame).__name__}", location=Location(SOURCE)
+        )
+    attrs = frame.attrs
+    path = str(attrs.get("path", SOURCE))
+    names = list(parameters if parameters is not None else attrs.get("parameters", ()))
+    value = value if value is not None else attrs.get("value_name")
+    columns = [str(c) for c in frame.columns]
+    if value is None:
+        raise MeasurementError(
+            f"say which column holds the values: value=... (columns: {', '.join(columns)})",
+            location=Location(path),
+        )
+    if not names:
+        raise MeasurementError(
+            f"say which columns are parameters: parameters=[...] (columns: {', '.join(columns)})",
+            location=Location(path),
+        )
+    for name in [*names, value]:
+        if name not in columns:
+            raise MeasurementError(
+                f"no column '{name}' (columns: {', '.join(columns)})", location=Location(path)
+            )
+    numbers = {name: _numbers(frame, name, path) for name in [*names, value]}
+    count = len(frame)
+    if not count:
+        raise MeasurementError(
+            "no measurements found (the DataFrame is empty)", location=Location(path)
+        )
+    kernels = _texts(frame, kernel, "kernel", path, name=True)
+    metrics = _texts(frame, metric, value, path)
+    units = list(frame["unit"]) if "unit" in columns else [None] * count
+    lines = [int(n) for n in _numbers(frame, "line", path)] if "line" in columns else [0] * count
+    points = np.column_stack([numbers[n] for n in names])
+    grouped: dict[tuple[str, str], dict[tuple[float, ...], tuple[list[float], list[int]]]] = {}
+    first_unit: dict[tuple[str, str], Any] = {}
+    for i, key in enumerate(zip(kernels, metrics, strict=True)):
+        found, at = grouped.setdefault(key, {}).setdefault(tuple(points[i].tolist()), ([], []))
+        found.append(float(numbers[value][i]))
+        at.append(lines[i])
+        first_unit.setdefault(key, units[i])
+    series = [
+        {
+            "kernel": k,
+            "metric": m,
+            "parameters": tuple(names),
+            "points": np.array(list(by_point), dtype=float).reshape(len(by_point), len(names)),
+            "values": tuple(np.array(v, dtype=float) for v, _ in by_point.values()),
+            "lines": tuple(tuple(ls) for _, ls in by_point.values()),
+            "path": path,
+            "unit": _text_or_none(first_unit[(k, m)]) or split_unit(m)[1],
+        }
+        for (k, m), by_point in grouped.items()
+    ]
+    shared = {s["unit"] for s in series}
+    measurements = {
+        "path": path,
+        "format": str(attrs.get("format", "dataframe")),
+        "parameters": tuple(names),
+        "value_name": value,
+        "unit": attrs.get("unit", shared.pop() if len(shared) == 1 else None),
+        "columns": tuple(attrs.get("columns", columns)),
+        "line": int(attrs.get("line", 0)),
+        "notes": tuple(attrs.get("notes", ())),
+    }
+    return measurements, series
+
+
+def _numbers(frame: Any, name: str, path: str) -> np.ndarray:
+    """A column's finite floats; an error naming the first row that is not one."""
+    column = frame[name]
+    try:
+        values = np.asarray(column, dtype=float)
+    except (TypeError, ValueError):
+        values = None
+    if values is not None and np.isfinite(values).all():
+        return values
+    for index, cell in zip(frame.index, column, strict=True):
+        ok = isinstance(cell, int | float | np.number) and not isinstance(cell, bool | np.bool_)
+        if not ok or not math.isfinite(float(cell)):
+            raise MeasurementError(
+                f"column '{name}': {cell!r:.40} is not a finite number",
+                location=Location(path, key=f"row {index}"),
+            )
+    return np.asarray(column, dtype=float)
+
+
+def _texts(frame: Any, column: str, default: str, path: str, *, name: bool = False) -> list[str]:
+    """A text column's cells (strings; non-empty if they are ``name``s), or ``default``
+    on every row."""
+    if column not in frame.columns:
+        return [default] * len(frame)
+    cells = list(frame[column])
+    for index, cell in zip(frame.index, cells, strict=True):
+        if not isinstance(cell, str) or (name and not cell.strip()):
+            raise MeasurementError(
+                f"column '{column}': expected a name, got {cell!r:.40}",
+                location=Location(path, key=f"row {index}"),
+            )
+    return cells
+
+
+def _text_or_none(cell: Any) -> str | None:
+    return cell if isinstance(cell, str) else None

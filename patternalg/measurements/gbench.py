@@ -1,0 +1,236 @@
+"""Google Benchmark's JSON (``--benchmark_out_format=json``).
+
+A family ``BM_name/ARG[/ARG...]`` is a kernel over its arguments: numbered ones are named
+``x``, ``x2``, ... (``fit --param x2=p`` renames them), named ones (``->ArgNames``,
+``n:1024``) by their name, and ``/threads:N`` is the parameter ``p``. A component that is
+not a number (``BENCHMARK_CAPTURE``'s label) stays in the kernel's name; the run options
+(``min_time:``, ``iterations:``, ``repeats:``, ``real_time``, ...) say nothing about it.
+Iteration rows are the repetitions (``real_time``, or the column ``--metric`` names:
+``cpu_time`` or a user counter), each converted from its ``time_unit`` to the kernel's.
+Aggregate rows (``_mean``, ``_median``, ...) are used only at points without iteration rows
+(a file from ``--benchmark_report_aggregates_only``), the mean else the median, with a note;
+the library's own ``_BigO``/``_RMS`` rows are not data, but become a note that shows its fit
+beside ours.
+
+>>> text = '''{"context": {}, "benchmarks": [
+...  {"name": "BM_a/8", "run_type": "iteration", "real_time": 2, "cpu_time": 1, "time_unit": "us"},
+...  {"name": "BM_a/8", "run_type": "iteration", "real_time": 3, "cpu_time": 1, "time_unit": "us"},
+...  {"name": "BM_a/16", "run_type": "iteration", "real_time": 6, "cpu_time": 2, "time_unit": "us"}]}'''
+>>> ms = GoogleBenchmarkReader.read("gb.json", text)
+>>> ms.parameters, ms.series[0].kernel, [v.tolist() for v in ms.series[0].values], ms.unit
+(('x',), 'BM_a', [[2.0, 3.0], [6.0]], 'us')
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import Location, MeasurementError
+from .base import Reader, ValueChoice, measured
+from .harness import Points, document, entries, is_number, text_field
+from .model import Measurements
+
+__all__ = ["GoogleBenchmarkReader", "split_name"]
+
+#: seconds per time unit of Google Benchmark
+SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+#: name components that are run options, not arguments (``threads`` becomes ``p``)
+OPTIONS = frozenset(
+    {
+        "min_time",
+        "min_warmup_time",
+        "iterations",
+        "repeats",
+        "real_time",
+        "manual_time",
+        "process_time",
+    }
+)
+#: Google Benchmark's complexity names, in our notation (N is x)
+BIG_O = {
+    "(1)": "1",
+    "N": "x",
+    "N^2": "x^2",
+    "N^3": "x^3",
+    "lgN": "log2(x)",
+    "NlgN": "x*log2(x)",
+}
+#: aggregates that stand for a point's repetitions, in order of preference
+CENTRAL = ("mean", "median")
+#: the aggregates Google Benchmark computes of repetitions (named by a row's suffix in
+#: files older than ``run_type``)
+STATISTICS = frozenset({"mean", "median", "stddev", "cv"})
+_COMPONENT = re.compile(r"/(?![^<]*>)")  # a '/' outside template brackets
+
+
+def split_name(name: str) -> tuple[str, dict[str, float]]:
+    """A run name's kernel (family and labels) and its coordinates.
+
+    >>> split_name("BM_fill/4096/1/threads:2")
+    ('BM_fill', {'x': 4096.0, 'x2': 1.0, 'p': 2.0})
+    >>> split_name("BM_copy<int>/label/n:64/min_time:0.500/real_time")
+    ('BM_copy<int>/label', {'n': 64.0})
+    """
+    family, *parts = _COMPONENT.split(name)
+    kernel, coordinates, numbered = [family], dict[str, float](), 0
+    for part in parts:
+        key, colon, value = part.partition(":")
+        if key in OPTIONS:
+            continue
+        if not colon:
+            key, value = "", part
+        try:
+            coordinate = float(value)
+        except ValueError:
+            kernel.append(part)
+            continue
+        if key == "threads":
+            key = "p"
+        elif not key:
+            numbered += 1
+            key = "x" if numbered == 1 else f"x{numbered}"
+        coordinates[key] = coordinate
+    return "/".join(kernel), coordinates
+
+
+class GoogleBenchmarkReader(Reader):
+    """Google Benchmark's JSON output; the default metric is ``real_time``."""
+
+    name = "gbench"
+
+    @classmethod
+    def sniff(cls, first: str) -> bool:
+        return False  # a JSON document: recognised by sniff_text
+
+    @classmethod
+    def sniff_text(cls, first: str, text: str) -> bool:
+        return (
+            first.startswith("{")
+            and '"benchmarks"' in text
+            and '"context"' in text
+            and ('"time_unit"' in text or '"run_type"' in text)
+        )
+
+    @classmethod
+    def read(
+        cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
+    ) -> Measurements:
+        column = metric or "real_time"
+        rows = entries(
+            document(path, text, "Google Benchmark"), "benchmarks", path, "Google Benchmark"
+        )
+        points = Points(path, cls.name)
+        units: dict[str, str] = {}
+        aggregates: dict[tuple[str, tuple[tuple[str, float], ...]], dict[str, Any]] = {}
+        iterated: set[tuple[str, tuple[tuple[str, float], ...]]] = set()
+        for i, row in enumerate(rows):
+            key = f"benchmarks[{i}]"
+            name = text_field(row, "name", path, key)
+            kind = _kind(row, name)
+            if row.get("error_occurred"):
+                points.note(
+                    f"{name} ({key}) reported an error "
+                    f"({row.get('error_message', 'no message')}): left out"
+                )
+                continue
+            if kind in ("BigO", "RMS"):
+                if kind == "BigO" and column in ("real_time", "cpu_time"):  # a fit of times
+                    points.note(_big_o(row, column, path, key))
+                continue
+            run = row.get("run_name") if isinstance(row.get("run_name"), str) else None
+            kernel, coords = split_name(run or _without_aggregate(name, kind))
+            where = (kernel, tuple(coords.items()))
+            if kind is not None:
+                aggregates.setdefault(where, {})[kind] = (row, key)
+                continue
+            iterated.add(where)
+            points.add(
+                kernel,
+                coords,
+                [_value(row, column, units, kernel, path, key)],
+                key=key,
+                metric=column,
+                unit=units.get(kernel),
+            )
+        for where, found in aggregates.items():
+            if where in iterated:
+                continue
+            kind = next((k for k in CENTRAL if k in found), None)
+            if kind is None:
+                continue
+            row, key = found[kind]
+            kernel, coords = where[0], dict(where[1])
+            points.add(
+                kernel,
+                coords,
+                [_value(row, column, units, kernel, path, key)],
+                key=key,
+                metric=column,
+                unit=units.get(kernel),
+            )
+            points.note(
+                f"{kernel}: no iteration rows (a file from --benchmark_report_aggregates_only);"
+                f" the {kind} of each point's repetitions is its one value"
+            )
+        return points.result(column, column)
+
+
+def _kind(row: dict[str, Any], name: str) -> str | None:
+    """The aggregate a row holds (``mean``, ``BigO``, ...), None for an iteration row."""
+    if row.get("run_type") == "iteration":
+        return None
+    aggregate = row.get("aggregate_name")
+    if isinstance(aggregate, str) and aggregate:
+        return aggregate
+    suffix = name.rpartition("_")[2]  # files older than aggregate_name and run_type
+    if row.get("run_type") == "aggregate" or "big_o" in row or "rms" in row:
+        return suffix
+    return suffix if "run_type" not in row and suffix in STATISTICS else None
+
+
+def _without_aggregate(name: str, kind: str | None) -> str:
+    """``BM_a/8_mean`` -> ``BM_a/8`` (files without ``run_name``)."""
+    suffix = f"_{kind}"
+    return name[: -len(suffix)] if kind and name.endswith(suffix) else name
+
+
+def _value(
+    row: dict[str, Any], column: str, units: dict[str, str], kernel: str, path: str, key: str
+) -> float:
+    """A row's ``column``, in the unit of its kernel's first row if it is a time."""
+    if column not in row:
+        numeric = sorted(k for k, v in row.items() if is_number(v) and k not in ("threads",))
+        raise MeasurementError(
+            f"no '{column}' (the row has: {', '.join(numeric) or 'no numbers'})",
+            location=Location(path, key=key),
+        )
+    value = measured(row[column], path, key=f"{key}.{column}")
+    if column not in ("real_time", "cpu_time"):
+        return value
+    unit = row.get("time_unit", "ns")
+    if not isinstance(unit, str) or unit not in SECONDS:
+        raise MeasurementError(
+            f"time_unit {unit!r} is not one of {', '.join(SECONDS)}",
+            location=Location(path, key=f"{key}.time_unit"),
+        )
+    first = units.setdefault(kernel, unit)
+    return value * SECONDS[unit] / SECONDS[first] if unit != first else value
+
+
+def _big_o(row: dict[str, Any], column: str, path: str, key: str) -> str:
+    """The note that shows Google Benchmark's own fit (its ``_BigO`` row)."""
+    name = _without_aggregate(str(row.get("run_name") or row.get("name")), "BigO")
+    coefficient = row.get("cpu_coefficient" if column == "cpu_time" else "real_coefficient")
+    big_o = str(row.get("big_o", "?"))
+    if not is_number(coefficient):
+        raise MeasurementError(
+            "a BigO row without its coefficient", location=Location(path, key=key)
+        )
+    form = BIG_O.get(big_o)
+    factor = "" if form == "1" else f"*{form}" if form else f" * {big_o}"
+    model = f"{coefficient:.4g}{factor}"
+    return (
+        f"Google Benchmark's own fit of {name} ({column}): {model} "
+        f"{row.get('time_unit', 'ns')} (its BigO, over N = x)"
+    )

@@ -1,0 +1,135 @@
+"""What the readers of benchmark harnesses' JSON share (Google Benchmark, hyperfine,
+pytest-benchmark): the document and its list of entries, and :class:`Points`, which turns
+kernels measured at named coordinates into :class:`Measurements` over one set of parameters.
+
+A harness file names its coordinates per entry; a kernel without any numeric coordinate
+cannot be fitted over a parameter and is left out with a note, and kernels over different
+parameters cannot share one :class:`Measurements` (an error naming both).
+
+>>> points = Points("b.json", "demo")
+>>> points.add("sort", {"n": 8.0}, [1.0, 2.0], key="results[0]")
+>>> points.add("hello", {}, [1.0], key="results[1]")
+>>> ms = points.result("time", "time", unit="s")
+>>> ms.parameters, [s.kernel for s in ms], ms.notes
+(('n',), ['sort'], ('hello (results[1]) has no numeric parameter to fit over: left out',))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ..errors import Location, MeasurementError
+from .base import Collector
+from .json import _loads
+from .model import Measurements
+
+__all__ = ["document", "entries", "Points", "is_number"]
+
+
+def is_number(value: object) -> bool:
+    """Whether a JSON value is a number (not a bool, not text that reads as one)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def document(path: str, text: str, what: str) -> dict[str, Any]:
+    """The top-level JSON object of a ``what`` file (an error if it is not an object)."""
+    data = _loads(text, path)
+    if not isinstance(data, dict):
+        raise MeasurementError(f"expected {what}'s JSON object", location=Location(path))
+    return data
+
+
+def entries(data: Mapping[str, Any], key: str, path: str, what: str) -> list[dict[str, Any]]:
+    """The non-empty list of objects under ``key``; an error naming the first that is not."""
+    found = data.get(key)
+    if not isinstance(found, list) or not found:
+        raise MeasurementError(
+            f'expected {what}\'s "{key}": a non-empty list', location=Location(path, key=key)
+        )
+    for i, entry in enumerate(found):
+        if not isinstance(entry, dict):
+            raise MeasurementError(
+                f"expected an object, got {entry!r:.40}", location=Location(path, key=f"{key}[{i}]")
+            )
+    return found
+
+
+def text_field(entry: Mapping[str, Any], name: str, path: str, key: str) -> str:
+    """``entry[name]``, which must be a non-empty string."""
+    value = entry.get(name)
+    if not isinstance(value, str) or not value.strip():
+        raise MeasurementError(
+            f"expected '{name}': a non-empty string, got {value!r:.40}",
+            location=Location(path, key=key),
+        )
+    return value
+
+
+class Points:
+    """Kernels' repetitions at named coordinates, gathered entry by entry."""
+
+    def __init__(self, path: str, fmt: str) -> None:
+        self.path, self.fmt = path, fmt
+        #: (kernel, metric, coordinates by name, values, unit, key) in file order
+        self.rows: list[tuple[str, str, dict[str, float], list[float], str | None, str]] = []
+        self.notes: list[str] = []
+
+    def add(
+        self,
+        kernel: str,
+        coordinates: Mapping[str, float],
+        values: Sequence[float],
+        *,
+        key: str,
+        metric: str = "time",
+        unit: str | None = None,
+    ) -> None:
+        """Repetitions ``values`` of ``kernel`` (in ``unit``) at ``coordinates``, read at ``key``."""
+        self.rows.append((kernel, metric, dict(coordinates), list(values), unit, key))
+
+    def note(self, text: str) -> None:
+        """Say ``text`` once where the measurements are used (``fit`` prints it)."""
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def result(self, value_name: str, metric: str, unit: str | None = None) -> Measurements:
+        """The measurements of ``metric`` over the parameters every kept kernel has."""
+        rows = [row for row in self.rows if row[1] == metric]
+        if not rows:
+            raise MeasurementError(
+                f"no measurements of '{metric}' found", location=Location(self.path)
+            )
+        kept = []
+        for row in rows:
+            if row[2]:
+                kept.append(row)
+            else:
+                self.note(f"{row[0]} ({row[5]}) has no numeric parameter to fit over: left out")
+        if not kept:
+            raise MeasurementError(
+                "no kernel has a numeric parameter to fit over", location=Location(self.path)
+            )
+        names = tuple(kept[0][2])
+        for kernel, _, coords, _, _, key in kept:
+            if set(coords) != set(names):
+                raise MeasurementError(
+                    f"{kernel} is measured over ({', '.join(coords)}), {kept[0][0]} over "
+                    f"({', '.join(names)}): one file holds kernels over the same parameters",
+                    location=Location(self.path, key=key),
+                )
+        collector = Collector(self.path, names)
+        units: dict[str, str | None] = {}
+        for kernel, name, coords, values, row_unit, _ in kept:
+            collector.add(kernel, name, tuple(coords[n] for n in names), values, 0)
+            units.setdefault(kernel, row_unit)
+        ms = collector.result(self.fmt, value_name, unit=unit)
+        series = tuple(replace(s, unit=units[s.kernel] or unit) for s in ms.series)
+        shared = {s.unit for s in series}
+        return replace(
+            ms,
+            series=series,
+            unit=shared.pop() if len(shared) == 1 else None,
+            notes=(*ms.notes, *self.notes),
+        )

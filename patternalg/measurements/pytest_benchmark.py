@@ -1,0 +1,109 @@
+"""pytest-benchmark's JSON (``--benchmark-json``, or a run saved with ``--benchmark-save``).
+
+A test function is a kernel; its numeric ``params`` (``@pytest.mark.parametrize`` with
+numbers) are the coordinates, and each other parameter's value makes a kernel of its own
+(``test_pass[order=sorted]``). ``stats.data`` holds the repetitions (seconds a round) where
+the file kept them; a saved run without ``--benchmark-save-data`` has only statistics, and
+each point's ``stats.mean`` is then its one value, with a note.
+
+>>> text = '''{"machine_info": {}, "benchmarks": [
+...  {"name": "test_a[8]", "params": {"n": 8}, "stats": {"mean": 1.5, "data": [1, 2]}},
+...  {"name": "test_a[16]", "params": {"n": 16}, "stats": {"mean": 3}}]}'''
+>>> ms = PytestBenchmarkReader.read("pb.json", text)
+>>> ms.parameters, ms.series[0].kernel, [v.tolist() for v in ms.series[0].values], ms.notes
+(('n',), 'test_a', [[1.0, 2.0], [3.0]], ("test_a: no stats.data (a run saved without --benchmark-save-data): the mean of each point's rounds is its one value",))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import Location, MeasurementError
+from .base import Reader, ValueChoice, measured, number
+from .harness import Points, document, entries, is_number, text_field
+from .model import Measurements
+
+__all__ = ["PytestBenchmarkReader"]
+
+
+class PytestBenchmarkReader(Reader):
+    """pytest-benchmark's JSON; times are in seconds."""
+
+    name = "pytest-benchmark"
+
+    @classmethod
+    def sniff(cls, first: str) -> bool:
+        return False  # a JSON document: recognised by sniff_text
+
+    @classmethod
+    def sniff_text(cls, first: str, text: str) -> bool:
+        return first.startswith("{") and '"machine_info"' in text and '"benchmarks"' in text
+
+    @classmethod
+    def read(
+        cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
+    ) -> Measurements:
+        rows = entries(
+            document(path, text, "pytest-benchmark"), "benchmarks", path, "pytest-benchmark"
+        )
+        params: list[dict[str, Any]] = []
+        for i, row in enumerate(rows):
+            found = row.get("params") or {}
+            if not isinstance(found, dict):
+                raise MeasurementError(
+                    "expected 'params': names mapped to values",
+                    location=Location(path, key=f"benchmarks[{i}].params"),
+                )
+            params.append(found)
+        functions = [
+            text_field(row, "name", path, f"benchmarks[{i}]").partition("[")[0]
+            for i, row in enumerate(rows)
+        ]
+        numeric = {
+            (function, name)
+            for function, found in zip(functions, params, strict=True)
+            for name in found
+            if all(
+                is_number(p.get(name))
+                for f, p in zip(functions, params, strict=True)
+                if f == function and name in p
+            )
+        }
+        points = Points(path, cls.name)
+        for i, (row, function, found) in enumerate(zip(rows, functions, params, strict=True)):
+            key = f"benchmarks[{i}]"
+            labels = [f"{n}={v}" for n, v in found.items() if (function, n) not in numeric]
+            kernel = f"{function}[{', '.join(labels)}]" if labels else function
+            coordinates = {
+                n: number(v, path, key=f"{key}.params.{n}")
+                for n, v in found.items()
+                if (function, n) in numeric
+            }
+            points.add(
+                kernel, coordinates, _rounds(row, kernel, path, key, points), key=key, unit="s"
+            )
+        return points.result("time", "time", unit="s")
+
+
+def _rounds(row: dict[str, Any], kernel: str, path: str, key: str, points: Points) -> list[float]:
+    """A benchmark's repetitions: ``stats.data``, else its ``stats.mean``, with a note."""
+    stats = row.get("stats")
+    if not isinstance(stats, dict):
+        raise MeasurementError("expected 'stats': an object", location=Location(path, key=key))
+    data = stats.get("data")
+    if data is None:
+        if "mean" not in stats:
+            raise MeasurementError(
+                "no 'stats.data' and no 'stats.mean'", location=Location(path, key=f"{key}.stats")
+            )
+        points.note(
+            f"{kernel}: no stats.data (a run saved without --benchmark-save-data): "
+            "the mean of each point's rounds is its one value"
+        )
+        return [number(stats["mean"], path, key=f"{key}.stats.mean")]
+    if not isinstance(data, list) or not data:
+        raise MeasurementError(
+            "expected 'stats.data': a non-empty list of seconds",
+            location=Location(path, key=f"{key}.stats.data"),
+        )
+    return [measured(t, path, key=f"{key}.stats.data[{j}]") for j, t in enumerate(data)]
