@@ -19,7 +19,6 @@ patternalg.errors.ArgumentError: library: expected a mapping of atom names to mo
 """
 
 from .algebra import Derivation, Semantics, evaluate
-from .api import model
 from .errors import (
     ArgumentError,
     EvaluationError,
@@ -30,7 +29,7 @@ from .errors import (
     PatternalgError,
     UnknownAtomError,
 )
-from .explanation import Evaluation, explain
+from .explanation import Evaluation, explain, model
 from .library import AtomicModel, ModelLibrary
 from .symbols import log2, m, n, p, phi, x
 from .syntax import parse, parse_arithmetic

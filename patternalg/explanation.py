@@ -1,4 +1,4 @@
-"""A term's model with its derivation, as one immutable result (``patternalg.explain``).
+"""A term's model in one call (``patternalg.model``), and with its derivation as one immutable result (``patternalg.explain``).
 
 This is what ``patternalg eval --explain`` prints and what a notebook shows: the model, or
 its value where symbols are bound (pipes of numbers are their pointwise maximum, see
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from os import PathLike
 from typing import Any
 
 import sympy
@@ -44,7 +45,7 @@ from .symbols import symbol
 from .terms import Term
 from .units import atom_names, check_unit, converted_note, in_one_unit
 
-__all__ = ["Evaluation", "explain"]
+__all__ = ["Evaluation", "explain", "model"]
 
 #: the range of x an evaluation is drawn over by default
 PLOT_RANGE = "x=1..2^30"
@@ -182,3 +183,31 @@ def explain(
         tuple(outside),
         digits,
     )
+
+
+def model(
+    text: str | Term,
+    library: Mapping[str, AtomicModel] | str | PathLike[str] | None = None,
+    semantics: Semantics | str = Semantics.ASYMPTOTIC,
+    **at: float | int | str | sympy.Expr,
+) -> sympy.Expr:
+    """Text of a term (or a term) to its closed-form model in one call; keywords bind
+    symbols. ``library``: the built-ins, the path of a model file (the built-ins overridden
+    by it, as ``--models``), or a mapping of atom names to models or their texts.
+
+    Atoms of different time units are converted to ns first (see :mod:`patternalg.units`). With bindings, the result is
+    the model's value there: a pipe whose stages are numbers at the point is their maximum,
+    whatever the semantics (see :mod:`patternalg.pointwise`).
+
+    >>> model("pipe(tpool_4(qsort), inc)")
+    258.5425*x*log2(x)
+    >>> model("tpool_n(qsort)", n=2, x=1024)
+    5294950.40000000
+    >>> model("pipe(inc, nop)", x=4)
+    5422.97000000000
+    """
+    term = as_term(text, "text")
+    library, _ = in_one_unit(term, ModelLibrary.of(library))
+    if at:
+        return at_point(term, library, at, semantics).expr
+    return evaluate(term, library, semantics)
