@@ -91,7 +91,7 @@ def public_calls() -> list[Call]:
     from patternalg.decisions.optimize import optimize
     from patternalg.decisions.sweep import sweep
     from patternalg.forms import PMNF, Amdahl, Expression, Memwall
-    from patternalg.laws import check, parse_law
+    from patternalg.laws.checker import check, parse_law
     from patternalg.measurements import read
 
     library = ModelLibrary.builtin()

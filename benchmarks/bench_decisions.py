@@ -19,7 +19,7 @@ from patternalg.decisions.explore import explore
 from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.optimize import optimize
 from patternalg.decisions.sweep import sweep
-from patternalg.symbols import x
+from patternalg.syntax.symbols import x
 
 PIPELINE = "pipe(tpool_a(qsort), pipe(tpool_b(inc), pipe(tpool_c(qsort), tpool_d(nop))))"
 STAGES = "pipe(qsort, pipe(inc, pipe(qsort, nop)))"

@@ -4,7 +4,7 @@ Reads the measurements of ``benchmarks/realdata/data`` (``atoms.txt``: nop, inc,
 ``compositions.txt``: one REGION per term of patternalg's language, ns per data element,
 see ``benchmarks/realdata/README.md``). For each modeler it fits the atoms through the CLI
 (``patternalg fit atoms.txt --modeler M --out models.toml``), evaluates every composition
-with the fitted library (``patternalg.model``, pointwise ``exact`` semantics: a value at a
+with the fitted library (``patternalg.algebra.atomic_model``, pointwise ``exact`` semantics: a value at a
 size is the model's value there), and compares with the median of the measured repetitions:
 error = (predicted - measured) / measured, as paper 001 defines it. Two protocols:
 

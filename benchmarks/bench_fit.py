@@ -40,11 +40,11 @@ from pathlib import Path
 
 import numpy as np
 
+from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
 from patternalg.forms.pmnf import PMNF
 from patternalg.forms.pmnf.basic import select_basic
 from patternalg.forms.pmnf.default import _line_fit, basis, select_default
 from patternalg.measurements import read
-from patternalg.pmnf.blocks import BUILDING_BLOCKS
 
 HERE = Path(__file__).resolve().parent
 POINTS = 2.0 ** np.arange(2, 11)

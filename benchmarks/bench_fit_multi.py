@@ -45,12 +45,12 @@ from pathlib import Path
 import numpy as np
 from bench_fit import extrap_python
 
+from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
 from patternalg.forms.pmnf import MODELERS as AGGREGATION
 from patternalg.forms.pmnf.multi import MultiModel, term_values
 from patternalg.forms.pmnf.multi_basic import combinations, select_multi_basic
 from patternalg.forms.pmnf.multi_default import select_multi_default
 from patternalg.measurements import read
-from patternalg.pmnf.blocks import BUILDING_BLOCKS
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "tests" / "data" / "extrap"

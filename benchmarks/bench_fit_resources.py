@@ -35,7 +35,7 @@ from patternalg.forms.amdahl.online import OnlineAmdahl, replay
 from patternalg.forms.memwall.fit import ANNEALERS, PARAMETERS, fit_memwall, speedups
 from patternalg.forms.memwall.form import BOUNDS
 from patternalg.forms.synthetic import amdahl_measurements, memwall_grid
-from patternalg.library import ModelLibrary
+from patternalg.library.model_library import ModelLibrary
 
 
 def _baseline_anneal(

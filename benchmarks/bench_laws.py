@@ -25,10 +25,10 @@ import time
 
 import sympy
 
-from patternalg.algebra import Semantics
-from patternalg.laws import _search, _to_float, builtin_law
-from patternalg.library import ModelLibrary
-from patternalg.symbols import log2, x
+from patternalg.algebra.semantics import Semantics
+from patternalg.laws.checker import _search, _to_float, builtin_law
+from patternalg.library.model_library import ModelLibrary
+from patternalg.syntax.symbols import log2, x
 
 
 def search_rate(law_id: str, semantics: Semantics, examples: int, seed: int) -> float:
@@ -108,7 +108,7 @@ DEEP_CASES = (
     ),
 )
 _TIMED = (
-    "import sys, time; from patternalg.laws import check; law = sys.stdin.read(); "
+    "import sys, time; from patternalg.laws.checker import check; law = sys.stdin.read(); "
     "t = time.perf_counter(); r = check(law, semantics=sys.argv[1], examples=20, seed=0); "
     "print(r.status, time.perf_counter() - t)"
 )

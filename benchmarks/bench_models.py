@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from patternalg.library import ModelLibrary
+from patternalg.library.model_library import ModelLibrary
 
 
 def write_models(path: Path, atoms: int) -> None:

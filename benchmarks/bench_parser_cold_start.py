@@ -2,7 +2,7 @@
 
 lark's ``cache=True`` unpickles a file with a predictable name in the shared temp directory: a
 code-execution path for any other local user. The choices, each timed as a fresh process that
-imports ``patternalg.syntax``, builds the LALR parser that way and parses one term:
+imports ``patternalg.syntax.parser``, builds the LALR parser that way and parses one term:
 
 - ``tmp-pickle``: the old ``cache=True`` (the insecure baseline, for comparison only);
 - ``none``: no cache, the tables are computed at every start;
@@ -58,7 +58,7 @@ def private_cache_file() -> str:
 
 def build(variant: str) -> object:
     """Build the parser the way ``variant`` names and parse :data:`TERM` with it."""
-    from patternalg import syntax
+    from patternalg.syntax import parser as syntax
 
     if variant == "shipped":  # what patternalg does: its tables, its runtime, no lark
         return syntax._parser().parse(TERM, "term")
@@ -82,7 +82,7 @@ def build(variant: str) -> object:
 
 def generate_standalone() -> None:
     """Write the ahead-of-time parser module the ``standalone`` variant imports."""
-    from patternalg import syntax
+    from patternalg.syntax import parser as syntax
 
     STANDALONE_DIR.mkdir(mode=0o700, exist_ok=True)
     starts = [arg for s in syntax.PARSER_OPTIONS["start"] for arg in ("-s", s)]

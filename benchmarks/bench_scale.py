@@ -63,7 +63,7 @@ print(rows.size)
 REFERENCE = """
 import sys
 from patternalg.forms.pmnf import PMNF
-from patternalg.library import ModelLibrary
+from patternalg.library.model_library import ModelLibrary
 from patternalg.measurements import read
 reports = PMNF.fit_each(read(sys.argv[1]))
 ModelLibrary([r.model for r in reports]).save(sys.argv[2])
@@ -80,8 +80,8 @@ LAYOUTS = ("regular", "extrap")
 def generate(path: Path, kernels: int, seed: int = 1, layout: str = "regular") -> None:
     """An Extra-P text file of ``kernels`` kernels in ``layout``, written in batches
     (bounded memory); the same numbers in either layout."""
+    from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
     from patternalg.forms.pmnf.default import basis
-    from patternalg.pmnf.blocks import BUILDING_BLOCKS
 
     rng = np.random.default_rng(seed)
     blocks = basis(POINTS, np.arange(len(BUILDING_BLOCKS)))

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from patternalg import ModelLibrary, evaluate, parse
-from patternalg.pmnf.normal_form import normal_form
-from patternalg.render import as_text
+from patternalg.algebra.normal_forms.normal_form import normal_form
+from patternalg.algebra.render import as_text
 
 
 @dataclass(frozen=True)

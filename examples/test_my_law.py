@@ -7,7 +7,7 @@ The law: giving one stage of a pipeline more threads never makes the pipeline sl
 Run it with ``pytest examples/test_my_law.py``. The first test states the law as a
 property over random libraries of Extra-P-shaped atoms, random terms built from them,
 random thread counts and input sizes, using the public strategies of
-``patternalg.strategies``. The others ask ``patternalg.laws.check`` for a verdict
+``patternalg.laws.strategies``. The others ask ``patternalg.laws.check`` for a verdict
 under each pipe semantics, which is what ``patternalg check "LAW"`` prints, and pin
 down with two atoms of our own where the law holds only as x grows.
 """
@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from patternalg import AtomicModel, ModelLibrary, Pipe, TPool, evaluate, x
-from patternalg import strategies as pst
 from patternalg.laws import check
+from patternalg.laws import strategies as pst
 
 MY_LAW = "pipe(tpool_n(A), B) <= pipe(A, B)"
 

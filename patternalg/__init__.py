@@ -18,7 +18,10 @@ Traceback (most recent call last):
 patternalg.errors.ArgumentError: library: expected a mapping of atom names to models (AtomicModel, or a model's text such as '2*x'), a ModelLibrary, or the path of a model file; got list [1]
 """
 
-from .algebra import Derivation, Semantics, evaluate
+from ._internal.aliases import install as _install_aliases
+from .algebra.evaluation import Derivation, evaluate
+from .algebra.explanation import Evaluation, explain, model
+from .algebra.semantics import Semantics
 from .errors import (
     ArgumentError,
     EvaluationError,
@@ -29,11 +32,12 @@ from .errors import (
     PatternalgError,
     UnknownAtomError,
 )
-from .explanation import Evaluation, explain, model
-from .library import AtomicModel, ModelLibrary
-from .symbols import log2, m, n, p, phi, x
-from .syntax import parse, parse_arithmetic
-from .terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
+from .library.model_library import AtomicModel, ModelLibrary
+from .syntax.parser import parse, parse_arithmetic
+from .syntax.symbols import log2, m, n, p, phi, x
+from .syntax.terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
+
+_install_aliases()  # the previous release's module paths keep importing
 
 __version__ = "0.1.0"
 

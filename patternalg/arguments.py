@@ -7,7 +7,7 @@ answers any other argument with an :class:`~patternalg.errors.ArgumentError` (a
 ``TypeError`` and a :class:`~patternalg.errors.PatternalgError`) that names the argument
 and what it wants, before anything deeper fails on it. Each function here is called first
 thing by a public function; none reads a model file (the algebra calls this module:
-:meth:`patternalg.library.ModelLibrary.of` takes paths).
+:meth:`patternalg.library.model_library.ModelLibrary.of` takes paths).
 
 >>> as_term("seq(qsort, nop)")
 parse('seq(qsort, nop)')
@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
-from .bindings import as_value, parse_binding
+from .algebra.atomic_model import AtomicModel, valid_atom_name
+from .algebra.bindings import as_value, parse_binding
 from .errors import ArgumentError, UnknownAtomError
-from .model import AtomicModel, valid_atom_name
-from .syntax import parse, parse_arithmetic
-from .terms import Term
+from .syntax.parser import parse, parse_arithmetic
+from .syntax.terms import Term
 
 if TYPE_CHECKING:
     from .decisions.grid import Axis
@@ -166,7 +166,7 @@ def as_path(value: Any, name: str, what: str = "the path of a file") -> str | Pa
 
 
 def as_term(value: Any, name: str = "term") -> Term:
-    """A :class:`~patternalg.terms.Term`, or its text parsed."""
+    """A :class:`~patternalg.syntax.terms.Term`, or its text parsed."""
     if isinstance(value, Term):
         return value
     return parse(as_text(value, name, TERM))
@@ -195,7 +195,7 @@ MODELS = (
 
 
 def as_models(value: Any, name: str = "library") -> Mapping[str, AtomicModel]:
-    """A mapping of atom names to :class:`~patternalg.model.AtomicModel`; in a ``dict``,
+    """A mapping of atom names to :class:`~patternalg.algebra.atomic_model.AtomicModel`; in a ``dict``,
     a model may be given as its text (``{"k": "2*x"}``, the safe arithmetic) or a number.
 
     Mappings other than a plain ``dict`` (a ``ModelLibrary``, a ``ChainMap``, the

@@ -13,8 +13,8 @@ import warnings
 from collections.abc import Sequence
 
 from . import __version__
+from ._internal.limits import printable
 from .errors import PatternalgError, reason
-from .limits import printable
 
 #: characters of an error message printed before its middle is elided (one visual line)
 MAX_MESSAGE = 400

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .limits import printable
+from ._internal.limits import printable
 
 
 @dataclass(frozen=True)

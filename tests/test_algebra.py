@@ -16,9 +16,10 @@ from patternalg import (
     model,
     parse,
 )
-from patternalg.algebra import Derivation, m_pipe
-from patternalg.library import AtomicModel
-from patternalg.symbols import log2, m, n, p, symbol, x
+from patternalg.algebra.evaluation import Derivation
+from patternalg.algebra.operators import m_pipe
+from patternalg.library.model_library import AtomicModel
+from patternalg.syntax.symbols import log2, m, n, p, symbol, x
 
 LIB = ModelLibrary.builtin()
 
@@ -207,7 +208,7 @@ def test_each_equation_is_computed_by_its_function_only(
     monkeypatch, operator, text, body, semantics
 ):
     """Patching m_* changes the evaluated model, whether the bodies are PMNF (qsort) or not."""
-    from patternalg import algebra
+    from patternalg.algebra import operators as algebra
 
     term = parse(text.replace("B", body))
     before = evaluate(term, ODD, semantics)

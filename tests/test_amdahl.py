@@ -18,7 +18,7 @@ from patternalg.forms.amdahl.fit import alpha_from_times, fit_amdahl, fit_tseq
 from patternalg.forms.amdahl.online import OnlineAmdahl, replay
 from patternalg.forms.synthetic import amdahl_measurements
 from patternalg.measurements import read
-from patternalg.symbols import n, p, x
+from patternalg.syntax.symbols import n, p, x
 
 
 def build_expr(table: dict, where: str) -> sympy.Expr:

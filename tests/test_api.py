@@ -19,7 +19,7 @@ def test_every_public_callable_is_documented():
 
 
 def test_results_render_as_latex_in_notebooks():
-    from patternalg.render import as_latex
+    from patternalg.algebra.render import as_latex
 
     qsort = patternalg.model("qsort")
     assert qsort._repr_latex_() == f"$\\displaystyle {as_latex(qsort)}$"

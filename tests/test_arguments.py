@@ -17,7 +17,7 @@ from patternalg.decisions.optimize import optimize
 from patternalg.decisions.sweep import sweep
 from patternalg.errors import ArgumentError, PatternalgError, UnknownAtomError
 from patternalg.forms import PMNF, Amdahl
-from patternalg.laws import check
+from patternalg.laws.checker import check
 from patternalg.measurements import read
 
 CSV = "kernel,x,time\n" + "".join(f"sort,{x},{x * 1.5 + 2}\n" for x in (8, 16, 32, 64, 128))

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from patternalg.atomic_write import write_text_atomic
+from patternalg._internal.atomic_write import write_text_atomic
 from patternalg.cli import main
 from patternalg.errors import PatternalgError
-from patternalg.library import ModelLibrary
+from patternalg.library.model_library import ModelLibrary
 
 
 def _jsonl(tmp_path: Path, kernel: str) -> Path:

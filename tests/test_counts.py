@@ -8,12 +8,12 @@ import sympy
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from patternalg.arith import check_finite
-from patternalg.bindings import counts
+from patternalg.algebra.bindings import counts
+from patternalg.algebra.explanation import explain
 from patternalg.cli import main
-from patternalg.explanation import explain
-from patternalg.syntax import parse
-from patternalg.terms import Atom, TPool, format_count
+from patternalg.syntax.arith import check_finite
+from patternalg.syntax.parser import parse
+from patternalg.syntax.terms import Atom, TPool, format_count
 
 _SYMBOLS = st.sampled_from([sympy.Symbol(name, positive=True) for name in ("a", "b", "k", "n")])
 _LEAVES = st.one_of(_SYMBOLS, st.integers(1, 64).map(sympy.Integer))

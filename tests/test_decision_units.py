@@ -12,15 +12,15 @@ import json
 import pytest
 from helpers import loads_pint, run_cli
 
+from patternalg.algebra.explanation import explain
 from patternalg.decisions.compare import compare
 from patternalg.decisions.explore import explore
 from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.optimize import optimize
 from patternalg.decisions.sweep import sweep
 from patternalg.errors import UnitError
-from patternalg.explanation import explain
-from patternalg.library import AtomicModel, ModelLibrary
-from patternalg.symbols import x
+from patternalg.library.model_library import AtomicModel, ModelLibrary
+from patternalg.syntax.symbols import x
 
 QSORT = 1034.17
 BUILTIN = ModelLibrary.builtin()

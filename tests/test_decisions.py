@@ -15,15 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import patternalg
+from patternalg.algebra.pointwise import at_point
 from patternalg.decisions.compare import compare
 from patternalg.decisions.explore import LAW_SEMANTICS, explore
 from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.optimize import optimize
 from patternalg.decisions.sweep import sweep
-from patternalg.laws import builtin_law, check
-from patternalg.library import ModelLibrary
-from patternalg.pointwise import at_point
-from patternalg.syntax import parse
+from patternalg.laws.checker import builtin_law, check
+from patternalg.library.model_library import ModelLibrary
+from patternalg.syntax.parser import parse
 
 LIB = ModelLibrary.builtin()
 QSORT, INC, NOP = 1034.17, 536.185, 5422.97
@@ -326,7 +326,7 @@ def test_no_subs_per_point_ten_thousand_points_are_numpy():
 def test_three_term_logarithmic_difference_is_bracketed() -> None:
     """a*x*log2(x) + b*x + c = 0 (fitted models with constants) has no closed root sympy
     finds in bounded time: the crossover is bracketed and refined instead."""
-    from patternalg.library import ModelLibrary
+    from patternalg.library.model_library import ModelLibrary
 
     library = ModelLibrary.from_toml_text(
         '[models.sort]\nmodel = "5.785*x*log2(x) + 20487"\n'

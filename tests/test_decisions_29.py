@@ -20,7 +20,7 @@ import patternalg
 from patternalg.decisions.compare import compare
 from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.sweep import sweep
-from patternalg.library import ModelLibrary
+from patternalg.library.model_library import ModelLibrary
 
 LIB = ModelLibrary.builtin()
 

@@ -14,10 +14,10 @@ import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from patternalg.algebra.pointwise import at_point
 from patternalg.cli import main
-from patternalg.library import ModelLibrary
-from patternalg.pointwise import at_point
-from patternalg.syntax import parse
+from patternalg.library.model_library import ModelLibrary
+from patternalg.syntax.parser import parse
 
 LIB = ModelLibrary.builtin()
 DEPTH = 10_000

@@ -9,9 +9,9 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from patternalg.arith import float_digits, float_text, format_expr
 from patternalg.cli import main
-from patternalg.syntax import parse_arithmetic
+from patternalg.syntax.arith import float_digits, float_text, format_expr
+from patternalg.syntax.parser import parse_arithmetic
 
 
 def _eval(capsys, *args: str) -> str:

@@ -8,7 +8,7 @@ import json
 import pytest
 from helpers import run_cli
 
-from patternalg.library import ModelLibrary
+from patternalg.library.model_library import ModelLibrary
 
 
 @pytest.fixture

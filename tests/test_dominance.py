@@ -9,11 +9,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from patternalg import ModelLibrary, evaluate, parse
-from patternalg import strategies as pst
-from patternalg.pmnf.dominance import below_the_rest, nonnegative, refuted_by_samples
-from patternalg.pmnf.normal_form import normal_form
-from patternalg.pmnf.sampling import samples, signs_differ
-from patternalg.symbols import log2, n, symbol, x
+from patternalg.algebra.normal_forms.dominance import (
+    below_the_rest,
+    nonnegative,
+    refuted_by_samples,
+)
+from patternalg.algebra.normal_forms.normal_form import normal_form
+from patternalg.algebra.normal_forms.sampling import samples, signs_differ
+from patternalg.laws import strategies as pst
+from patternalg.syntax.symbols import log2, n, symbol, x
 
 LIB = ModelLibrary.builtin()
 GRID = [2.0 ** (k / 64) for k in range(0, 64 * 40)]  # x from 1 to 2^40, 64 points per octave
@@ -128,7 +132,7 @@ def _random_term(rng, atoms: int) -> str:
 def test_exact_semantics_of_random_terms_is_their_value_at_every_point():
     import random
 
-    from patternalg.pointwise import at_point
+    from patternalg.algebra.pointwise import at_point
 
     rng = random.Random(17)
     for _ in range(12):

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from patternalg.cli import main
+from patternalg.commands.inputs import column_warnings
 from patternalg.errors import MeasurementError
 from patternalg.forms.pmnf import PMNF
-from patternalg.inputs import column_warnings
 from patternalg.measurements import read
 
 EXTRAP = Path(__file__).parent / "data" / "extrap" / "tests" / "data"

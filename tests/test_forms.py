@@ -12,7 +12,7 @@ import pytest
 import patternalg.forms
 from patternalg.errors import EvaluationError, FitError, ModelFileError
 from patternalg.forms import FORMS, Form, form_class
-from patternalg.library import ModelLibrary
+from patternalg.library.model_library import ModelLibrary
 from patternalg.measurements import read
 
 # each family: a model of it, and (for fittable families) measurements to fit it to

@@ -155,7 +155,7 @@ def test_every_result_with_a_table_is_a_frame() -> None:
             if isinstance(c, float)
         ]  # fmt: skip
         assert all(df.iat[i, j] == result.rows()[i][j] for i, j in numbers)
-    from patternalg.frames import to_dataframe
+    from patternalg._internal.frames import to_dataframe
 
     stacked = to_dataframe(fitted)
     assert stacked["kernel"].tolist() == ["BM_sort", "BM_pass"]

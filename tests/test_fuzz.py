@@ -20,10 +20,10 @@ from hypothesis.extra.lark import from_lark
 from lark import Lark
 
 from patternalg import ModelLibrary, evaluate
-from patternalg.arith import format_expr
 from patternalg.errors import ModelFileError, ParseError, PatternalgError
-from patternalg.laws import parse_law
-from patternalg.syntax import PARSER_OPTIONS, grammar_path, parse, parse_arithmetic
+from patternalg.laws.checker import parse_law
+from patternalg.syntax.arith import format_expr
+from patternalg.syntax.parser import PARSER_OPTIONS, grammar_path, parse, parse_arithmetic
 
 GRAMMAR = Lark.open(str(grammar_path()), **PARSER_OPTIONS)
 LIBRARY = ModelLibrary.builtin()

@@ -14,13 +14,17 @@ from helpers import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
 
-from patternalg import ModelLibrary, builtin_tables, grammar_tables, library, syntax
-from patternalg import lalr as patternalg_lalr
+from patternalg import ModelLibrary
+from patternalg.library import builtin_tables as builtin_tables
+from patternalg.library import model_library as library
+from patternalg.syntax import grammar_tables as grammar_tables
+from patternalg.syntax import lalr as patternalg_lalr
+from patternalg.syntax import parser as syntax
 
 #: generated module -> the code that prints what it should hold
 GENERATORS = {
-    "grammar_tables": "from patternalg import syntax; print(syntax.grammar_tables(), end='')",
-    "builtin_tables": "from patternalg import library; print(library.builtin_tables(), end='')",
+    "syntax/grammar_tables": "from patternalg.syntax import parser; print(parser.grammar_tables(), end='')",
+    "library/builtin_tables": "from patternalg.library import model_library; print(model_library.builtin_tables(), end='')",
 }
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from patternalg._internal.limits import MAX_FILE_NESTING, printable, toml_nesting_problem
 from patternalg.cli import main
 from patternalg.errors import EvaluationError, ModelFileError
-from patternalg.library import ModelLibrary
-from patternalg.limits import MAX_FILE_NESTING, printable, toml_nesting_problem
+from patternalg.library.model_library import ModelLibrary
 
 CASES = [  # (arguments, a fragment of the one error line)
     (["eval", "tpool_{10^5000}(qsort)"], "10^5000 has about 5e+03 digits (limit: 1000)"),
@@ -231,7 +231,7 @@ def test_api_bindings_keep_the_digit_limit(kind) -> None:
 def test_names_are_bounded(capsys) -> None:
     """A metavariable ending in 5,000 digits broke sympy's ordering of symbols inside the proof
     (Python's 4,300-digit ValueError); names are at most MAX_NAME characters, a one-line error."""
-    from patternalg.limits import MAX_NAME
+    from patternalg._internal.limits import MAX_NAME
 
     law = "pipe(tpool_n(A), B" + "9" * 5000 + ") <= pipe(A, B)"
     assert main(["check", law, "--examples", "2"]) == 2
@@ -358,10 +358,10 @@ def test_pmnf_fits_refuse_parameters_beyond_double_precision(
 def test_pmnf_fits_recover_every_block_up_to_the_parameter_range() -> None:
     """The range's edge holds: exact data of every building block, 9 points up to 2.6e42 (and
     down to 1e-50 without logarithms), give back their block; at 1e50 some no longer do."""
+    from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
     from patternalg.forms.pmnf.basic import select_basic
     from patternalg.forms.pmnf.default import select_default
     from patternalg.forms.pmnf.fit import PARAMETER_RANGE
-    from patternalg.pmnf.blocks import BUILDING_BLOCKS
 
     def wrong(x: np.ndarray) -> int:
         count = 0

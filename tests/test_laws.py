@@ -8,15 +8,16 @@ import json
 import pytest
 import sympy
 
-from patternalg.algebra import Semantics, evaluate
+from patternalg.algebra.evaluation import evaluate
+from patternalg.algebra.semantics import Semantics
 from patternalg.cli import main
 from patternalg.errors import ParseError, UnitError, UnknownAtomError
-from patternalg.laws import BUILTIN_LAWS, builtin_law, check, parse_law
-from patternalg.library import AtomicModel, ModelLibrary
-from patternalg.proof import decide
-from patternalg.symbols import n, x
-from patternalg.syntax import parse, parse_arithmetic
-from patternalg.terms import Atom, Meta
+from patternalg.laws.checker import BUILTIN_LAWS, builtin_law, check, parse_law
+from patternalg.laws.proof import decide
+from patternalg.library.model_library import AtomicModel, ModelLibrary
+from patternalg.syntax.parser import parse, parse_arithmetic
+from patternalg.syntax.symbols import n, x
+from patternalg.syntax.terms import Atom, Meta
 
 LIB = ModelLibrary.builtin()
 SEED = 0

@@ -6,7 +6,7 @@ import pytest
 import sympy
 
 from patternalg import AtomicModel, ModelFileError, ModelLibrary, UnknownAtomError
-from patternalg.symbols import log2, o, symbol, x
+from patternalg.syntax.symbols import log2, o, symbol, x
 
 
 def test_builtin_holds_table1_and_the_shuffles():

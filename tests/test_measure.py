@@ -13,7 +13,7 @@ import pytest
 from helpers import run_cli
 
 from patternalg.measurements import read
-from patternalg.runner import Plan, journal_path, measure
+from patternalg.measurements.runner import Plan, journal_path, measure
 
 #: sorts n seeded random floats, counting the comparisons: about n*log2(n)
 SORT = """

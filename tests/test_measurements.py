@@ -413,7 +413,7 @@ def test_overflowing_and_infinite_numbers_are_errors_with_their_line(
 
 # --- one atom name, whatever the form -------------------------------------------------------
 def test_atom_name_is_one_rule_valid_for_the_library() -> None:
-    from patternalg.library import valid_atom_name
+    from patternalg.library.model_library import valid_atom_name
 
     kernels = ["2d fft", "Sort", "seq", "pipe", "tpool_4", "parsec-blackscholes", "<root>", "", "_"]
     names = [atom_name(k) for k in kernels]

@@ -18,7 +18,7 @@ from patternalg.forms.memwall.csa import anneal
 from patternalg.forms.memwall.fit import fit_amdahl_f, fit_memwall, speedups
 from patternalg.forms.synthetic import memwall_grid
 from patternalg.measurements import read
-from patternalg.symbols import log2, n, p, phi, x
+from patternalg.syntax.symbols import log2, n, p, phi, x
 
 
 def build_expr(table: dict, where: str) -> sympy.Expr:

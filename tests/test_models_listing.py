@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import patternalg.syntax
+import patternalg.syntax.parser
 from patternalg.cli import main
 
 
@@ -28,13 +28,13 @@ def test_models_parses_each_model_of_a_file_once(
 ) -> None:
     path = _model_file(tmp_path / "many.toml", 40)
     parsed: list[str] = []
-    original = patternalg.syntax.parse_arithmetic
+    original = patternalg.syntax.parser.parse_arithmetic
 
     def counting(text: str, *args: object, **kwargs: object) -> object:
         parsed.append(text)
         return original(text, *args, **kwargs)
 
-    monkeypatch.setattr(patternalg.syntax, "parse_arithmetic", counting)
+    monkeypatch.setattr(patternalg.syntax.parser, "parse_arithmetic", counting)
     assert main(["models", "k*", "--no-builtin", "--models", str(path), "--format", output]) == 0
     listing = capsys.readouterr().out
     assert sorted(parsed) == sorted(f"{k + 0.5}*x**(4/3)*log2(x) + {k + 2}" for k in range(40))

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
 from patternalg.cli import main
 from patternalg.errors import FitError
 from patternalg.forms.pmnf import PMNF
@@ -18,7 +19,6 @@ from patternalg.forms.pmnf.multi import MultiModel, line_points, model_from, sma
 from patternalg.forms.pmnf.multi_basic import select_multi_basic
 from patternalg.forms.pmnf.multi_default import select_multi_default
 from patternalg.measurements import read
-from patternalg.pmnf.blocks import BUILDING_BLOCKS
 
 EXTRAP = Path(__file__).parent / "data" / "extrap"
 RECORDED = json.loads((EXTRAP / "multiparam_extrap_models.json").read_text())
@@ -284,9 +284,9 @@ def solver_models(tmp_path: Path, capsys) -> Path:
 
 def test_optimize_varies_p_of_a_two_parameter_atom(solver_models: Path, capsys) -> None:
     """``--vary p`` chooses the atom's p: the same ranking as evaluating every allowed p."""
-    from patternalg.library import ModelLibrary
-    from patternalg.pointwise import at_point
-    from patternalg.syntax import parse
+    from patternalg.algebra.pointwise import at_point
+    from patternalg.library.model_library import ModelLibrary
+    from patternalg.syntax.parser import parse
 
     term = "tpool_p(solver)"  # (10 + 0.5 x + 3 p^2) / p: fewest at p = sqrt((10 + 0.5 x) / 3)
     command = ["optimize", term, "--models", str(solver_models), "--vary", "p",
@@ -306,7 +306,7 @@ def test_optimize_varies_p_of_a_two_parameter_atom(solver_models: Path, capsys) 
 def test_optimize_never_prunes_on_a_count_the_atom_depends_on(solver_models: Path) -> None:
     """Branch and bound assumes the model never grows with a count: false for p in solver(x, p)."""
     from patternalg.decisions.optimize import optimize
-    from patternalg.library import ModelLibrary
+    from patternalg.library.model_library import ModelLibrary
 
     library = ModelLibrary.load([solver_models])
     term = "seq(tpool_a(inc), tpool_b(inc), tpool_p(solver))"

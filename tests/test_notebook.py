@@ -14,7 +14,7 @@ from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.optimize import optimize
 from patternalg.decisions.sweep import sweep
 from patternalg.forms import PMNF
-from patternalg.laws import check
+from patternalg.laws.checker import check
 from patternalg.measurements import read
 
 ATOMS = Path(__file__).resolve().parents[1] / "benchmarks" / "realdata" / "data" / "atoms.txt"

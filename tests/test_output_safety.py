@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
-from patternalg.atomic_write import write_text_atomic
+from patternalg._internal.atomic_write import write_text_atomic
 from patternalg.cli import main
 
 pytest.importorskip("matplotlib")
@@ -93,7 +93,7 @@ def test_a_sigterm_while_writing_leaves_no_temporary_file(tmp_path) -> None:
     script = textwrap.dedent(
         f"""
         import os, signal
-        from patternalg.atomic_write import atomic_writer
+        from patternalg._internal.atomic_write import atomic_writer
         with atomic_writer({str(out)!r}) as handle:
             handle.write("new = 1\\n")
             os.kill(os.getpid(), signal.SIGTERM)

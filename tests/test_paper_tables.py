@@ -6,7 +6,7 @@ import pytest
 from helpers import load_example
 
 from patternalg import ModelLibrary, evaluate, parse
-from patternalg.render import as_text
+from patternalg.algebra.render import as_text
 
 tables = load_example("paper_tables")
 ALL_ROWS = tables.TABLE2 + tables.TABLE3

@@ -13,15 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from patternalg import ModelLibrary, evaluate, parse
+from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
+from patternalg.algebra.normal_forms.render import pmnf_expr
 from patternalg.cli import main
 from patternalg.errors import FitError, ModelFileError
 from patternalg.forms.pmnf import PMNF
 from patternalg.forms.pmnf.basic import select_basic
 from patternalg.forms.pmnf.default import _max_first, _sum_first, basis, select_default
 from patternalg.measurements import read
-from patternalg.pmnf.blocks import BUILDING_BLOCKS
-from patternalg.pmnf.render import pmnf_expr
-from patternalg.symbols import log2, n, p, x
+from patternalg.syntax.symbols import log2, n, p, x
 
 EXTRAP = Path(__file__).parent / "data" / "extrap"  # vendored, see its README.md
 DATA = EXTRAP / "tests" / "data"

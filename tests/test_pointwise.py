@@ -8,9 +8,9 @@ import pytest
 from helpers import run_cli
 
 import patternalg
-from patternalg.library import ModelLibrary
-from patternalg.pointwise import at_point
-from patternalg.syntax import parse
+from patternalg.algebra.pointwise import at_point
+from patternalg.library.model_library import ModelLibrary
+from patternalg.syntax.parser import parse
 
 LIB = ModelLibrary.builtin()
 

@@ -30,8 +30,8 @@ from patternalg.forms.presca import (
     read_performance,
     should_use,
 )
-from patternalg.library import ModelLibrary
-from patternalg.symbols import p
+from patternalg.library.model_library import ModelLibrary
+from patternalg.syntax.symbols import p
 
 THREADS = np.arange(1.0, 17.0)
 #: parameters of each candidate function that give positive, smooth curves on 1..16
@@ -438,7 +438,7 @@ def test_inverse_interpolation_is_exact_on_amdahl_times():
 
 
 def test_inverse_interpolation_round_trips_through_a_model_file(tmp_path):
-    from patternalg.library import AtomicModel
+    from patternalg.library.model_library import AtomicModel
 
     n = np.arange(1.0, 9.0)
     function = predict(n, 1.0 / (0.2 + 0.05 * n), upto=8).function
@@ -484,8 +484,9 @@ def test_predict_command_errors_are_one_line(tmp_path, capsys):
 
 # --- composition in terms ------------------------------------------------------------------------
 def test_a_presca_model_from_a_model_file_composes_in_terms(tmp_path):
-    from patternalg.algebra import Semantics, evaluate
-    from patternalg.syntax import parse
+    from patternalg.algebra.evaluation import evaluate
+    from patternalg.algebra.semantics import Semantics
+    from patternalg.syntax.parser import parse
 
     reports = []
     for name, scale in (("blackbox", 40.0), ("other", 25.0)):
@@ -730,7 +731,7 @@ def test_a_model_measured_from_2_threads_round_trips_with_its_lower_anchor(tmp_p
     n = np.arange(2, 10)
     function = predict(n, 100 * (0.1 + 0.9 / n), upto=16).function
     assert function.below and function.below != function.parameters
-    from patternalg.library import AtomicModel
+    from patternalg.library.model_library import AtomicModel
 
     model = AtomicModel("w", function.expr(), form="presca", spec=function.spec())
     path = tmp_path / "w.toml"

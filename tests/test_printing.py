@@ -1,6 +1,6 @@
 """One number printer (issue 29, finding 10): a value prints the same wherever it shows —
 ``eval``'s first line and its ``--explain`` tree, a law's counterexample — by
-:func:`patternalg.arith.format_number` (values) and :func:`patternalg.arith.float_text`
+:func:`patternalg.syntax.arith.format_number` (values) and :func:`patternalg.syntax.arith.float_text`
 (a closed form's coefficients)."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from patternalg.explanation import explain
-from patternalg.laws import check, parse_law
-from patternalg.library import ModelLibrary
-from patternalg.render import format_number
+from patternalg.algebra.explanation import explain
+from patternalg.algebra.render import format_number
+from patternalg.laws.checker import check, parse_law
+from patternalg.library.model_library import ModelLibrary
 
 _VALUE = re.compile(r"->  (\S+) ns at the point")
 
@@ -60,7 +60,7 @@ def test_format_number_reads_back_to_the_rounded_value(value, digits) -> None:
 def test_a_message_prints_a_literal_as_its_shortest_repr(value) -> None:
     """``p must be positive, got -2.5`` (sympy's own printer said ``-2.50000000000000``)."""
     from patternalg.errors import ParseError
-    from patternalg.syntax import parse
+    from patternalg.syntax.parser import parse
 
     text = repr(value)
     try:

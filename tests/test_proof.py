@@ -9,10 +9,10 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from patternalg import strategies as pst
-from patternalg.certificate import dominates
-from patternalg.proof import decide
-from patternalg.symbols import log2, n, x
+from patternalg.laws import strategies as pst
+from patternalg.laws.certificate import dominates
+from patternalg.laws.proof import decide
+from patternalg.syntax.symbols import log2, n, x
 
 A, B, C = sympy.symbols("_A _B _C", positive=True)
 LEAVES = st.sampled_from([A, B, C, sympy.Integer(1), sympy.Rational(5, 2), x])

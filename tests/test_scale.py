@@ -17,12 +17,12 @@ from helpers import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
+from patternalg._internal.toml_writer import dumps, table_text
+from patternalg.commands.quality import quality_line
 from patternalg.forms.pmnf import PMNF
-from patternalg.library import ModelLibrary
+from patternalg.library.model_library import ModelLibrary
 from patternalg.measurements import read
 from patternalg.measurements.blocks import Irregular, _batch, _Metric, text_blocks
-from patternalg.quality import quality_line
-from patternalg.toml_writer import dumps, table_text
 
 _KEYS = st.text(min_size=0, max_size=8)
 _SCALARS = (

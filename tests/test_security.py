@@ -8,7 +8,7 @@ from pathlib import Path
 from helpers import run_cli
 from lark import Lark
 
-from patternalg import syntax
+from patternalg.syntax import parser as syntax
 
 
 class _Plant:

@@ -9,14 +9,14 @@ from hypothesis import Phase, given, settings
 from hypothesis import find as shrinking_find
 from hypothesis import strategies as st
 
-from patternalg import strategies as pst
-from patternalg.algebra import evaluate
-from patternalg.library import ModelLibrary
-from patternalg.pmnf.blocks import TERMS
-from patternalg.pmnf.normal_form import normal_form
-from patternalg.symbols import log2, x
-from patternalg.syntax import parse
-from patternalg.terms import Atom, MapReduce, TPool
+from patternalg.algebra.evaluation import evaluate
+from patternalg.algebra.normal_forms.blocks import TERMS
+from patternalg.algebra.normal_forms.normal_form import normal_form
+from patternalg.laws import strategies as pst
+from patternalg.library.model_library import ModelLibrary
+from patternalg.syntax.parser import parse
+from patternalg.syntax.symbols import log2, x
+from patternalg.syntax.terms import Atom, MapReduce, TPool
 
 LIB = ModelLibrary.builtin()
 

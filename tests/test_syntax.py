@@ -19,8 +19,8 @@ from patternalg import (
     parse,
     parse_arithmetic,
 )
-from patternalg.symbols import log2, n, symbol, x
-from patternalg.syntax import MAX_EXPR_DEPTH, parse_law_parts
+from patternalg.syntax.parser import MAX_EXPR_DEPTH, parse_law_parts
+from patternalg.syntax.symbols import log2, n, symbol, x
 
 
 def test_atoms_and_binary_forms():

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from patternalg.algebra.explanation import explain
 from patternalg.cli import main
 from patternalg.errors import EvaluationError
-from patternalg.explanation import explain
-from patternalg.library import ModelLibrary
+from patternalg.library.model_library import ModelLibrary
 
 _IN_Y = '[models.qsort]\nmodel = "3*Y*log2(Y)"\n'
 

@@ -10,10 +10,10 @@ import pytest
 from helpers import loads_pint, run_cli
 
 from patternalg import model
+from patternalg.algebra.units import common_unit, factor
 from patternalg.errors import ModelFileError, UnitError
-from patternalg.library import AtomicModel, ModelLibrary
-from patternalg.symbols import x
-from patternalg.units import common_unit, factor
+from patternalg.library.model_library import AtomicModel, ModelLibrary
+from patternalg.syntax.symbols import x
 
 KERNEL_MS = '[models.kernel]\nmodel = "2.5 * x"\nunit = "ms"\nx_range = [1000, 32000]\n'
 

@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..laws import builtin_law, parse_law
+    from ..laws.checker import builtin_law, parse_law
 
     if args.law.isidentifier():  # a law has a relation: a bare name is a built-in law's id
         return run_checks([builtin_law(args.law)], args)

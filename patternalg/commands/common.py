@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..atomic_write import check_writable
+from .._internal.atomic_write import check_writable
+from .._internal.json_values import finite_json
+from .._internal.limits import printable
 from ..errors import PatternalgError, reason
-from ..json_values import finite_json
-from ..library import ModelLibrary
-from ..limits import printable
+from ..library.model_library import ModelLibrary
 from .progress import quiet
 
 __all__ = [
@@ -95,7 +95,7 @@ def add_unit_option(parser: argparse.ArgumentParser) -> None:
 
 def unit_option(args: argparse.Namespace) -> str | None:
     """The ``--unit`` given (checked: a unit pint knows), or None."""
-    from ..units import check_unit
+    from ..algebra.units import check_unit
 
     return check_unit(args.unit, "--unit") if args.unit else None
 
@@ -134,7 +134,7 @@ def check_output(args: argparse.Namespace, path: str) -> Path:
     """The one check of a file a command writes, before its work: a file name (not empty,
     not a directory, a device or a pipe), in a directory that exists, and none of the files
     the command reads (its FILE, ``--fit``, ``--models``, an ``@FILE`` argument). A symbolic
-    link is written through (see :mod:`patternalg.atomic_write`)."""
+    link is written through (see :mod:`patternalg._internal.atomic_write`)."""
     files = [getattr(args, name, None) for name in _READ_FILES]
     texts = [getattr(args, name, None) for name in _READ_TEXTS] + list(getattr(args, "terms", ()))
     files += [text[1:] for text in texts if isinstance(text, str) and text.startswith("@")]

@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..decisions.compare import compare
     from ..decisions.numeric import count_symbols
-    from ..syntax import parse
+    from ..syntax.parser import parse
 
     library = load_library(args)
     parsed = terms(args)

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..pointwise import collect_bindings
+from ..algebra.pointwise import collect_bindings
 from .common import add_model_options, load_library, print_json, read_text_argument, unit_option
 
 if TYPE_CHECKING:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from ..algebra import Semantics
-from ..domains import as_json as extrapolated_json
-from ..explanation import explain
-from ..pointwise import collect_bindings
-from ..render import as_json, as_latex
-from ..syntax import parse
+from ..algebra.domains import as_json as extrapolated_json
+from ..algebra.explanation import explain
+from ..algebra.pointwise import collect_bindings
+from ..algebra.render import as_json, as_latex
+from ..algebra.semantics import Semantics
+from ..syntax.parser import parse
 from .common import (
     add_model_options,
     load_library,
@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--semantics",
-        choices=[s.value for s in Semantics],
+        choices=Semantics.names(),
         default="asymptotic",
         help="how pipe picks its bottleneck (default: asymptotic, as in the paper)",
     )

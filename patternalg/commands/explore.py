@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..callbacks import ProgressCallback
+from .._internal.callbacks import ProgressCallback
 from ..decisions.options import EXPANSIONS, EXPLORE_THREADS, EXPLORE_TOP
 from .common import add_model_options, read_text_argument
 from .decide import emit, point_and_library

@@ -16,14 +16,14 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..atomic_write import atomic_writer
+from .._internal.atomic_write import atomic_writer
+from .._internal.toml_writer import table_text
 from ..forms import Form
 from ..forms.base import FitReport
-from ..quality import quality_line
-from ..toml_writer import table_text
 from .common import HARNESSES, add_format_option, check_output, json_text, note
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
+from .quality import quality_line
 
 #: how a Cube set's processes and threads become repetitions (``measurements.cube.SCALINGS``)
 SCALINGS = ("weak", "weak_threaded", "strong")
@@ -119,7 +119,7 @@ class _Output:
 
 
 class _Quality:
-    """What :func:`~patternalg.quality.quality_line` reads of a fitted kernel, without
+    """What :func:`~patternalg.commands.quality.quality_line` reads of a fitted kernel, without
     building its sympy model."""
 
     def __init__(self, report: FitReport) -> None:
@@ -161,8 +161,8 @@ def _fit_all(
     cls: type[Form], args: argparse.Namespace, options: dict[str, Any], output: _Output
 ) -> Any:
     """Read the whole file and fit it (the reference path); the measurements."""
-    from ..inputs import checked
     from ..measurements import read
+    from .inputs import checked
 
     value = cls.value_column(args.metric)
     data = read(args.file, args.input_format, metric=args.metric, value=value, scaling=args.scaling)

@@ -1,4 +1,4 @@
-"""Flags built from declared options (:class:`~patternalg.options.Option`).
+"""Flags built from declared options (:class:`~patternalg._internal.options.Option`).
 
 ``fit``, ``plot --fit`` and ``predict`` take each fittable family's fit options as flags,
 one flag for an option several families declare; ``tune`` and ``laws`` declare their own
@@ -11,9 +11,9 @@ import argparse
 from collections.abc import Iterable
 from typing import Any
 
+from .._internal.options import Option
 from ..errors import FitError
 from ..forms import FORMS, Form, form_class
-from ..options import Option
 
 __all__ = [
     "fit_families",

@@ -2,7 +2,7 @@
 measure a program over a grid, for a user with a program and no harness.
 
 Warm-up runs first, then the repetitions interleaved in a shuffled order across the grid
-(:mod:`patternalg.runner`); the value of a run is its wall time, or the number its output
+(:mod:`patternalg.measurements.runner`); the value of a run is its wall time, or the number its output
 shows (``--value-regex``). Several ``--region NAME=TEMPLATE`` measure atoms and their
 compositions in one interleaved run. The result is an Extra-P text file (or Extra-P JSON,
 for an ``--out`` ending in ``.json``) written atomically; the runs are journaled beside it
@@ -20,13 +20,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..atomic_write import write_text_atomic
+from .._internal.atomic_write import write_text_atomic
 from ..errors import PatternalgError
 from .common import check_output, note
 from .progress import progress
 
 if TYPE_CHECKING:
-    from ..runner import Plan
+    from ..measurements.runner import Plan
 
 #: the values of each (region, point index), one a repetition
 Values = dict[tuple[str, int], list[float]]
@@ -139,7 +139,7 @@ def _regions(args: argparse.Namespace) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     from ..decisions.grid import parse_axis
-    from ..runner import Plan, journal_path, measure
+    from ..measurements.runner import Plan, journal_path, measure
 
     regions = _regions(args)
     grid: dict[str, list[float]] = {}

@@ -7,11 +7,11 @@ import argparse
 import fnmatch
 from typing import Any
 
-from ..arith import format_expr
 from ..errors import UnknownAtomError
 from ..forms import model_text
-from ..quality import quality_line
+from ..syntax.arith import format_expr
 from .common import add_format_option, add_library_options, load_library, print_json
+from .quality import quality_line
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

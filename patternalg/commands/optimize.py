@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..callbacks import ProgressCallback
+from .._internal.callbacks import ProgressCallback
 from ..decisions.options import OBJECTIVES, OPTIMIZE_TOP
 from ..errors import EvaluationError
 from .common import read_text_argument

@@ -18,9 +18,9 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from ..arith import format_number
 from ..decisions.options import CURVE_POINTS, OBJECTIVES
 from ..errors import EvaluationError, PatternalgError
+from ..syntax.arith import format_number
 from .common import (
     HARNESSES,
     add_model_options,
@@ -131,12 +131,12 @@ def _one_axis(
 
 
 def _curves(args: argparse.Namespace) -> Any:
+    from ..algebra.units import atom_names
     from ..decisions.compare import compare
     from ..decisions.numeric import count_symbols
     from ..decisions.sweep import sweep
     from ..plotting.results import plot_sweep
-    from ..syntax import parse
-    from ..units import atom_names
+    from ..syntax.parser import parse
 
     library = load_library(args)
     parsed = terms(args)
@@ -200,7 +200,7 @@ def _atoms(args: argparse.Namespace) -> Any:
     from ..decisions.results import in_unit
     from ..decisions.sweep import sweep
     from ..plotting.results import plot_models
-    from ..terms import Atom
+    from ..syntax.terms import Atom
 
     loaded = load_library(args)
     names = [a.strip() for a in args.atoms.split(",") if a.strip()]

@@ -9,7 +9,7 @@ import argparse
 from typing import Any
 
 from ..forms import form_class
-from ..library import ModelLibrary
+from ..library.model_library import ModelLibrary
 from .common import add_format_option, check_output, print_json, print_notes
 from .flags import add_family_options, family_options
 from .progress import progress

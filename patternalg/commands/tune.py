@@ -7,9 +7,9 @@ from collections import Counter
 from dataclasses import asdict
 from typing import Any
 
+from .._internal.limits import MAX_TUNER_RUNS
+from .._internal.options import Option
 from ..errors import Location, PatternalgError
-from ..limits import MAX_TUNER_RUNS
-from ..options import Option
 from .common import print_json
 from .flags import add_option, check_options
 from .predict import _one_or_all, add_performance_options

@@ -19,8 +19,8 @@ import numpy as np
 import sympy
 
 from ..errors import EvaluationError, ParseError
-from ..symbols import symbol
-from ..syntax import parse_arithmetic
+from ..syntax.parser import parse_arithmetic
+from ..syntax.symbols import symbol
 
 __all__ = ["Budget", "parse_budget", "upper_bounds"]
 

@@ -29,17 +29,18 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ..algebra import Semantics, evaluate
+from .._internal.callbacks import ProgressCallback
+from ..algebra.bindings import as_value
+from ..algebra.domains import range_notes
+from ..algebra.evaluation import evaluate
+from ..algebra.normal_forms.normal_form import compare as compare_growth
+from ..algebra.normal_forms.normal_form import normal_form
+from ..algebra.semantics import Semantics
 from ..arguments import as_axes, as_bindings, as_terms
-from ..bindings import as_value
-from ..callbacks import ProgressCallback
-from ..domains import range_notes
 from ..errors import EvaluationError
-from ..library import AtomicModel, ModelLibrary
-from ..pmnf.normal_form import compare as compare_growth
-from ..pmnf.normal_form import normal_form
-from ..symbols import symbol, x
-from ..terms import Term
+from ..library.model_library import AtomicModel, ModelLibrary
+from ..syntax.symbols import symbol, x
+from ..syntax.terms import Term
 from .grid import Axis, parse_axis, spaced
 from .numeric import Compiled, count_symbols
 from .options import DEFAULT_RANGE
@@ -328,7 +329,7 @@ def _polynomial(piece: sympy.Expr, s: sympy.Symbol) -> _Polynomial | None:
     ``u = log2(x)`` (x = 2^u), of one exponent j one in ``u = x^(1/q)`` (q: the common
     denominator of the i); in another symbol, the numerator of a rational function.
 
-    >>> from patternalg.symbols import log2, n
+    >>> from patternalg.syntax.symbols import log2, n
     >>> _polynomial(536.185 * x - 5422.97, x)[0]
     [536.185, -5422.97]
     >>> _polynomial(3 * x * log2(x) - 6 * x, x)[0]

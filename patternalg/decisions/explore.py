@@ -1,6 +1,6 @@
 """``explore``: the designs reachable from a term by rewrites that built-in laws justify.
 
-Each rewrite is one of the algebra's laws (:data:`patternalg.laws.BUILTIN_LAWS`) read
+Each rewrite is one of the algebra's laws (:data:`patternalg.laws.checker.BUILTIN_LAWS`) read
 left to right or right to left at one place of the term, and is named by the law and
 the semantics under which the law holds (:data:`LAW_SEMANTICS`):
 
@@ -32,24 +32,25 @@ from typing import Any
 
 import sympy
 
-from ..algebra import Semantics, evaluate
+from .._internal.callbacks import ProgressCallback
+from ..algebra.bindings import as_value
+from ..algebra.domains import range_notes
+from ..algebra.evaluation import evaluate
+from ..algebra.normal_forms.normal_form import NormalForm, compare_normal_forms, normal_form
+from ..algebra.pointwise import at_point
+from ..algebra.semantics import Semantics
 from ..arguments import as_bindings, as_term
-from ..bindings import as_value
-from ..callbacks import ProgressCallback
-from ..domains import range_notes
 from ..errors import EvaluationError
-from ..library import AtomicModel, ModelLibrary
-from ..pmnf.normal_form import NormalForm, compare_normal_forms, normal_form
-from ..pointwise import at_point
-from ..symbols import symbol
-from ..terms import MapReduce, Pipe, Seq, Term, TPool
+from ..library.model_library import AtomicModel, ModelLibrary
+from ..syntax.symbols import symbol
+from ..syntax.terms import MapReduce, Pipe, Seq, Term, TPool
 from .options import EXPANSIONS, EXPLORE_THREADS, EXPLORE_TOP
 from .results import Tabular, fields_json, in_unit, negative_note, with_unit
 
 __all__ = ["Rewrite", "Design", "Exploration", "explore", "thread_count", "LAW_SEMANTICS", "RULES"]
 
 #: the semantics under which each law that explore uses holds (checked by the test suite
-#: against ``patternalg.laws.check``): "proved" or "no-counterexample" there
+#: against ``patternalg.laws.checker.check``): "proved" or "no-counterexample" there
 LAW_SEMANTICS: dict[str, tuple[str, ...]] = {
     "pipe_vs_tpool2_seq": ("exact",),
     "pipe_tpool_layering": ("asymptotic", "exact"),

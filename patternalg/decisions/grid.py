@@ -27,9 +27,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..arith import in_double_range
-from ..bindings import parse_value
+from ..algebra.bindings import parse_value
 from ..errors import ArgumentError, EvaluationError, ParseError
+from ..syntax.arith import in_double_range
 from .options import CURVE_POINTS
 
 __all__ = ["Axis", "parse_axis", "curve_axis", "spaced", "DEFAULT_POINTS", "MAX_POINTS"]

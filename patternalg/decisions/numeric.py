@@ -2,12 +2,12 @@
 
 Each atom's model (and each count, each mapReduce's eq. (5)) is lambdified once, never a
 whole term's model: a term 10,000 deep is 10,000 numpy operations, and nothing recurses on
-its depth (:func:`patternalg.fold.fold`). Only expressions patternalg built itself are
+its depth (:func:`patternalg.algebra.fold.fold`). Only expressions patternalg built itself are
 lambdified (symbol names come from the grammar); user text never reaches ``lambdify``.
 
 >>> import numpy as np
->>> from patternalg.syntax import parse
->>> from patternalg.library import ModelLibrary
+>>> from patternalg.syntax.parser import parse
+>>> from patternalg.library.model_library import ModelLibrary
 >>> f = compile_term(parse("pipe(inc, nop)"), ModelLibrary.builtin(), {})
 >>> f.symbols
 ('x',)
@@ -28,14 +28,15 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ..arith import format_expr
-from ..bindings import check_bindings, counts, symbols_of
+from ..algebra.bindings import check_bindings, counts, symbols_of
+from ..algebra.fold import Arithmetic, Plan, fold, model_symbols
+from ..algebra.pointwise import pointwise_models
+from ..algebra.semantics import Semantics
 from ..errors import EvaluationError
-from ..fold import Plan, fold, model_symbols
-from ..library import AtomicModel
-from ..pointwise import pointwise_models
-from ..symbols import symbol
-from ..terms import MapReduce, Pipe, Term
+from ..library.model_library import AtomicModel
+from ..syntax.arith import format_expr
+from ..syntax.symbols import symbol
+from ..syntax.terms import MapReduce, Pipe, Term
 
 __all__ = ["Compiled", "compile_term", "count_symbols"]
 
@@ -63,8 +64,8 @@ def _lambdified(expr: sympy.Expr) -> tuple[tuple[sympy.Symbol, ...], Callable[..
     return names, sympy.lambdify(names, expr, modules=_MODULES)
 
 
-class Arrays:
-    """The arithmetic of :func:`~patternalg.fold.fold` on numpy arrays (doubles)."""
+class Arrays(Arithmetic[np.ndarray]):
+    """The arithmetic of :func:`~patternalg.algebra.fold.fold` on numpy arrays (doubles)."""
 
     def __init__(self) -> None:
         #: (expression, ids of its arguments) -> (value, the arguments, kept alive)
@@ -122,6 +123,7 @@ class Compiled:
     stage_terms: tuple[Term, ...]  #: the outermost pipe's stages (the term itself if no pipe)
     fixed: Mapping[str, sympy.Expr]  #: the bound symbols
     doubles: Mapping[str, float]  #: their values as doubles (what the arrays compute with)
+    semantics: Semantics = Semantics.EXACT  #: how the operators combine (pointwise: all but toys)
 
     @functools.cached_property
     def plan(self) -> Plan:
@@ -163,7 +165,7 @@ class Compiled:
         context = {symbol(k): np.asarray(v, dtype=float) for k, v in self.doubles.items()}
         context.update((symbol(k), np.asarray(v, dtype=float)) for k, v in grid.items())
         with np.errstate(all="ignore"):
-            found = fold(self.term, self.library, Arrays(), context, keep, self.plan)
+            found = fold(self.term, self.library, Arrays(), context, keep, self.plan, self.semantics)
         return found, shape
 
     def values(self, grid: Mapping[str, np.ndarray]) -> np.ndarray:
@@ -204,9 +206,11 @@ def compile_term(
     fixed: Mapping[str, sympy.Expr],
     *,
     partial: bool = False,
+    semantics: Semantics | str = Semantics.EXACT,
 ) -> Compiled:
     """The pointwise model of ``term`` with ``fixed`` bound, as a numpy function of the rest
-    (with ``partial``, bindings of symbols ``term`` does not have are left out)."""
+    (with ``partial``, bindings of symbols ``term`` does not have are left out), its operators
+    combined as ``semantics`` says."""
     own = model_symbols(term, library)
     if partial:
         known = symbols_of(term, own)
@@ -214,4 +218,6 @@ def compile_term(
     check_bindings(term, own, fixed)
     names = tuple(sorted((own | count_symbols(term)) - set(fixed)))
     doubles = {k: _double(k, v) for k, v in fixed.items()}
-    return Compiled(term, library, names, _outer_stages(term), dict(fixed), doubles)
+    return Compiled(
+        term, library, names, _outer_stages(term), dict(fixed), doubles, Semantics.of(semantics)
+    )

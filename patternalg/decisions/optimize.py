@@ -25,15 +25,15 @@ from typing import Any
 import numpy as np
 import sympy
 
+from .._internal.callbacks import ProgressCallback
+from .._internal.limits import MAX_ASSIGNMENTS
+from ..algebra.bindings import as_value
+from ..algebra.domains import range_notes
+from ..algebra.pointwise import at_point
 from ..arguments import as_axis, as_bindings, as_term, as_texts
-from ..bindings import as_value
-from ..callbacks import ProgressCallback
-from ..domains import range_notes
 from ..errors import EvaluationError
-from ..library import AtomicModel, ModelLibrary
-from ..limits import MAX_ASSIGNMENTS
-from ..pointwise import at_point
-from ..terms import Atom, Term, TPool
+from ..library.model_library import AtomicModel, ModelLibrary
+from ..syntax.terms import Atom, Term, TPool
 from .budget import Budget, parse_budget, upper_bounds
 from .grid import Axis
 from .numeric import compile_term, count_symbols
@@ -184,7 +184,7 @@ def _nondecreasing(count: sympy.Expr) -> bool:
     """Whether a pool's count is provably non-decreasing in its symbols: a polynomial with
     no negative coefficient (``min(a, 4)``, ``a - b``: not proved, so not monotone).
 
-    >>> from patternalg.symbols import symbol
+    >>> from patternalg.syntax.symbols import symbol
     >>> a, b = symbol("a"), symbol("b")
     >>> _nondecreasing(2 * a + b), _nondecreasing(a - b), _nondecreasing(sympy.Min(a, 4))
     (True, False, False)

@@ -1,5 +1,5 @@
 """Defaults, choices and numbers of the decision commands, importable without numpy (for
-the CLI): each number is an :class:`~patternalg.options.Option` that the command builds its
+the CLI): each number is an :class:`~patternalg._internal.options.Option` that the command builds its
 flag from and the library function checks its argument with.
 """
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from functools import partial
 
+from .._internal.limits import MAX_EXPANSIONS
+from .._internal.options import Option
 from ..errors import EvaluationError
-from ..limits import MAX_EXPANSIONS
-from ..options import Option
 
 __all__ = [
     "DEFAULT_RANGE",

@@ -1,5 +1,5 @@
 """What every decision result shares: a table as JSON rows, CSV and (from
-:mod:`patternalg.display`) an HTML table."""
+:mod:`patternalg._internal.display`) an HTML table."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..arith import format_number
-from ..display import HtmlTable
-from ..library import AtomicModel, ModelLibrary
-from ..terms import Term
-from ..units import check_unit, converted_note, in_one_unit
+from .._internal.display import HtmlTable
+from ..algebra.units import check_unit, converted_note, in_one_unit
+from ..library.model_library import AtomicModel, ModelLibrary
+from ..syntax.arith import format_number
+from ..syntax.terms import Term
 
 __all__ = ["Tabular", "fields_json", "table_csv", "in_unit", "with_unit", "number", "negative_note"]
 
@@ -72,9 +72,9 @@ def in_unit(
 ) -> tuple[Mapping[str, AtomicModel], str, tuple[str, ...]]:
     """The library with every atom of ``terms`` in one unit (``unit``, else their common
     one, ns for times of different units), that unit, and the note naming what was
-    converted (see :func:`patternalg.units.in_one_unit`).
+    converted (see :func:`patternalg.algebra.units.in_one_unit`).
 
-    >>> from patternalg.syntax import parse
+    >>> from patternalg.syntax.parser import parse
     >>> _, unit, notes = in_unit([parse("pipe(qsort, inc)")], None, None)
     >>> unit, notes
     ('ns', ())

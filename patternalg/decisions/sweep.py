@@ -16,15 +16,15 @@ from typing import Any
 
 import numpy as np
 
+from .._internal.display import cell
+from ..algebra.bindings import as_value
+from ..algebra.domains import range_notes
 from ..arguments import as_axes, as_bindings, as_terms
-from ..arith import format_expr
-from ..bindings import as_value
-from ..display import cell
-from ..domains import range_notes
 from ..errors import EvaluationError
-from ..library import AtomicModel, ModelLibrary
-from ..syntax import parse
-from ..terms import Term
+from ..library.model_library import AtomicModel, ModelLibrary
+from ..syntax.arith import format_expr
+from ..syntax.parser import parse
+from ..syntax.terms import Term
 from .grid import Axis
 from .numeric import Compiled, compile_term, count_symbols, term_symbols
 from .results import Tabular, in_unit, negative_note, number, with_unit

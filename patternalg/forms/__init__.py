@@ -18,8 +18,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from .._internal.options import Option
 from ..errors import ModelFileError
-from ..options import Option
 from .base import FitReport, Form, Parameter
 
 __all__ = [
@@ -72,11 +72,11 @@ def form_class(form: str, where: str = "") -> type[Form]:
 
 
 def model_form(model: Any) -> Form | None:
-    """The family's model behind a library's :class:`~patternalg.model.AtomicModel`, or
+    """The family's model behind a library's :class:`~patternalg.algebra.atomic_model.AtomicModel`, or
     None for a plain expression (``form = "expr"``, or a model built in Python).
 
-    >>> from patternalg.model import AtomicModel
-    >>> from patternalg.symbols import x
+    >>> from patternalg.algebra.atomic_model import AtomicModel
+    >>> from patternalg.syntax.symbols import x
     >>> model_form(AtomicModel("inc", 536.185 * x)) is None
     True
     """
@@ -93,14 +93,14 @@ def model_text(model: Any, digits: int | None = None) -> str:
     its legend label (:meth:`Form.describe`, :meth:`Form.label`); a plain expression's
     closed form (its numbers in ``digits`` significant digits).
 
-    >>> from patternalg.model import AtomicModel
-    >>> from patternalg.symbols import x
+    >>> from patternalg.algebra.atomic_model import AtomicModel
+    >>> from patternalg.syntax.symbols import x
     >>> model_text(AtomicModel("inc", 536.185 * x)), model_text(AtomicModel("inc", 536.185 * x), 2)
     ('536.185*x', '540.0*x')
     """
     form = model_form(model)
     if form is None:
-        from ..arith import format_expr
+        from ..syntax.arith import format_expr
 
         return format_expr(model.expr, digits)
     return form.describe() if digits is None else form.label(digits)

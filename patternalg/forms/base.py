@@ -7,7 +7,7 @@ and sympy.stats' distributions). It declares
 * ``parameters``: :class:`Parameter` declarations (names, kinds, bounds, checks), which
   are also the keys of its model-file table;
 * ``inputs``: the symbols of its closed form, e.g. ``("x", "p")``;
-* ``fit_options``: :class:`~patternalg.options.Option` declarations of the keyword
+* ``fit_options``: :class:`~patternalg._internal.options.Option` declarations of the keyword
   options of :meth:`Form.fit` (defaults, choices, help; ``patternalg fit`` builds its
   flags from them);
 * :meth:`Form._build` (the sympy closed form from the parameters' sympy values) and, if
@@ -43,12 +43,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import sympy
 
+from .._internal.callbacks import ProgressCallback
+from .._internal.display import HtmlTable
+from .._internal.options import Option
+from ..algebra.atomic_model import COMMON_KEYS, AtomicModel, model_table
 from ..arguments import as_measurements
-from ..callbacks import ProgressCallback
-from ..display import HtmlTable
 from ..errors import EvaluationError, FitError, ModelFileError, ParseError
-from ..model import COMMON_KEYS, AtomicModel, model_table
-from ..options import Option
 
 if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
     import numpy as np
@@ -112,7 +112,7 @@ class Parameter:
     def normalised(self, raw: Any) -> Any:
         """What the table holds for ``raw``: numbers stay numbers, sympy values become text."""
         if isinstance(raw, sympy.Basic):
-            from ..arith import format_expr
+            from ..syntax.arith import format_expr
 
             if self.kind == "number" or raw.is_Number:
                 return int(raw) if raw.is_Integer else float(raw)
@@ -130,7 +130,7 @@ def _number(raw: Any, key: str, low: float, high: float) -> sympy.Expr:
 
 
 def _expression(raw: Any, key: str) -> sympy.Expr:
-    from ..syntax import parse_arithmetic
+    from ..syntax.parser import parse_arithmetic
 
     if isinstance(raw, bool) or not isinstance(raw, int | float | str):
         raise ModelFileError(f"{key}: expected an expression string or a number")
@@ -353,7 +353,7 @@ class Form(ABC):
 
     def text(self) -> str:
         """The closed form in the grammar's arithmetic."""
-        from ..arith import format_expr
+        from ..syntax.arith import format_expr
 
         return format_expr(self.expr)
 
@@ -365,7 +365,7 @@ class Form(ABC):
     def label(self, digits: int = 4) -> str:
         """The model in one short line, for a legend: its closed form with ``digits``
         significant digits (a family whose closed form is long says it in words)."""
-        from ..arith import format_expr
+        from ..syntax.arith import format_expr
 
         return format_expr(self.expr, digits)
 
@@ -430,7 +430,7 @@ class Form(ABC):
 
     # --- the library --------------------------------------------------------------------
     def atomic_model(self, name: str, *, unit: str = "ns", source: str = "") -> AtomicModel:
-        """The :class:`~patternalg.model.AtomicModel` of this model under the atom ``name``."""
+        """The :class:`~patternalg.algebra.atomic_model.AtomicModel` of this model under the atom ``name``."""
         return AtomicModel(
             name=name,
             expr=self.expr,
@@ -579,7 +579,7 @@ class Form(ABC):
         (None where nothing was done). Families that check their values themselves, and
         metrics that are not times, are left as they are; in a Cube profile a thread that
         never ran a call path spent 0 s there, a real value, kept."""
-        from ..inputs import OWN_VALUE_CHECKS
+        from ..commands.inputs import OWN_VALUE_CHECKS
         from ..measurements.checks import positive_times
         from ..measurements.names import is_time_metric
 
@@ -622,9 +622,9 @@ class Form(ABC):
         """The unit of a model fitted to ``series``: ``--unit``, else the series' own (the
         value column's ``time_ms``, an Extra-P ``METRIC time_ms``), else ns for a time and
         ``dimensionless`` for a throughput or a speed-up; checked
-        (:func:`patternalg.units.measured_unit`)."""
+        (:func:`patternalg.algebra.units.measured_unit`)."""
+        from ..algebra.units import measured_unit
         from ..measurements.names import quantity
-        from ..units import measured_unit
 
         return measured_unit(quantity(series.metric), series.unit, options.get("unit"), series.path)
 
@@ -710,7 +710,7 @@ def series_of(data: Any) -> list[Any]:
 class FitReport(HtmlTable):
     """One fitted kernel: the fitted model, its atom name and provenance.
 
-    ``model`` is the library's :class:`~patternalg.model.AtomicModel`, ``record`` the
+    ``model`` is the library's :class:`~patternalg.algebra.atomic_model.AtomicModel`, ``record`` the
     JSON record; the line a person reads is built by the command from the record and
     the family's ``summary``. ``series`` holds the measurements it was fitted to (for
     :meth:`plot`); a notebook shows the report as a table.
@@ -756,7 +756,7 @@ class FitReport(HtmlTable):
 
     @property
     def model(self) -> Any:
-        """The :class:`~patternalg.model.AtomicModel` for the library (built once)."""
+        """The :class:`~patternalg.algebra.atomic_model.AtomicModel` for the library (built once)."""
         if not self._model:
             self._model.append(
                 self.fitted.atomic_model(self.atom, unit=self.unit, source=self.source)

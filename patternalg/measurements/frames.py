@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from .._internal.frames import pandas
 from ..errors import Location, MeasurementError
-from ..frames import pandas
 from .names import split_unit
 
 __all__ = ["to_frame", "from_frame", "SOURCE"]

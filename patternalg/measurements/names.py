@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ..model import valid_atom_name
-from ..syntax import RESERVED_PREFIXES, RESERVED_WORDS
+from ..algebra.atomic_model import valid_atom_name
+from ..syntax.parser import RESERVED_PREFIXES, RESERVED_WORDS
 
 __all__ = [
     "atom_name",

@@ -20,7 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ..atomic_write import write_bytes_atomic
+from .._internal.atomic_write import write_bytes_atomic
 from ..errors import PatternalgError, reason
 
 __all__ = [
@@ -103,7 +103,7 @@ def value_label(unit: str, bare: str = "model") -> str:
     """
     if not unit:
         return bare
-    from ..units import is_time
+    from ..algebra.units import is_time
 
     return f"{'time' if is_time(unit) else 'value'} [{unit}]"
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..arith import format_number
+from ..syntax.arith import format_number
 from .backend import PlotError, new_axes, value_label
 
 __all__ = ["Curve", "Crossover", "plot_curves", "bottleneck_stretches"]

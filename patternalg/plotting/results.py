@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ..arith import format_expr
 from ..measurements.names import quantity
+from ..syntax.arith import format_expr
 from .backend import PlotError, new_axes
 from .bars import plot_designs
 from .curves import Crossover, Curve, plot_curves
@@ -180,7 +180,7 @@ def plot_exploration(exploration: Any, *, ax: Any = None) -> Any:
 
 
 def plot_models(sweep: Any, models: Sequence[Any], labels: Sequence[str] | None = None) -> Any:
-    """Library models (:class:`~patternalg.model.AtomicModel`) side by side: one panel per
+    """Library models (:class:`~patternalg.algebra.atomic_model.AtomicModel`) side by side: one panel per
     term of a one-symbol sweep of them (in the sweep's unit, as the models must be), the
     measured range of a fitted model shaded; returns the figure. ``labels`` name the models
     in the legends (default: their closed forms)."""

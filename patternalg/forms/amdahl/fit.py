@@ -26,10 +26,10 @@ from typing import Any, TypeVar
 import numpy as np
 import sympy
 
-from ...arith import format_expr
 from ...errors import FitError
 from ...measurements.checks import require_above, require_distinct
-from ...symbols import x as x_symbol
+from ...syntax.arith import format_expr
+from ...syntax.symbols import x as x_symbol
 
 __all__ = [
     "AmdahlFit",

@@ -27,10 +27,10 @@ from typing import Any, ClassVar
 
 import sympy
 
-from ...bindings import as_value
+from ..._internal.options import Option
+from ...algebra.bindings import as_value
 from ...errors import MeasurementError
-from ...options import Option
-from ...symbols import p, phi
+from ...syntax.symbols import p, phi
 from ..base import Form, Parameter, aggregate_option, unit_option
 
 __all__ = ["Amdahl", "ALPHA_METHODS", "amdahl_expr", "serial_fraction"]
@@ -58,7 +58,7 @@ def amdahl_expr(alpha: sympy.Expr | float, tseq: sympy.Expr | float) -> sympy.Ex
 
     It is kept as T_seq*(alpha/p + 1 - alpha), so T_seq stays readable.
 
-    >>> from patternalg.symbols import x
+    >>> from patternalg.syntax.symbols import x
     >>> amdahl_expr(sympy.Rational(1, 2), 10 * x)
     10*x*(1/2 + 1/(2*p))
     >>> _.xreplace({p: 1})
@@ -117,7 +117,7 @@ class Amdahl(Form):
 
     def record(self) -> dict[str, Any]:
         """For JSON: the parameters are alpha and the T_seq coefficients c0 .. cK."""
-        from ...symbols import x
+        from ...syntax.symbols import x
 
         tseq = self._cache_values()["tseq"]
         coefficients = sympy.Poly(tseq, x).all_coeffs()[::-1] if tseq.free_symbols else [tseq]

@@ -16,7 +16,7 @@ A model file writes (``t1`` is optional; without it the model is the time relati
     m1 = 0.0057
     m2 = 0.8562
 
->>> from patternalg.symbols import p, phi
+>>> from patternalg.syntax.symbols import p, phi
 >>> s = speedup_expr(0.99, 2.0, 0.05, 0.5)
 >>> s.xreplace({p: 1})
 1
@@ -34,10 +34,10 @@ from typing import Any, ClassVar, TypeAlias
 
 import sympy
 
-from ...bindings import as_value
-from ...limits import MAX_ANNEALING_ITERATIONS
-from ...options import Option
-from ...symbols import p, phi
+from ..._internal.limits import MAX_ANNEALING_ITERATIONS
+from ..._internal.options import Option
+from ...algebra.bindings import as_value
+from ...syntax.symbols import p, phi
 from ..amdahl.form import serial_fraction
 from ..base import Form, Parameter, aggregate_option, atom_names_of, series_of
 
@@ -93,7 +93,7 @@ def speedup_expr(f: Value, k: Value, m1: Value, m2: Value) -> sympy.Expr:
 def memwall_expr(f: Value, k: Value, m1: Value, m2: Value, t1: Value = 1) -> sympy.Expr:
     """T_1 / S_p: the time on p cores at frequency ratio phi.
 
-    >>> from patternalg.symbols import x
+    >>> from patternalg.syntax.symbols import x
     >>> memwall_expr(1, 0, 0, 0, 5 * x).xreplace({p: 4})
     5*x/4
     """

@@ -5,7 +5,7 @@ go to the earlier building block), the in-sample constant model as the starting 
 rejection of a zero coefficient or of a term below 0.0005 of every value, no log terms if
 x < 1.
 
->>> from patternalg.pmnf.blocks import BUILDING_BLOCKS
+>>> from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
 >>> x = np.array([4.0, 8, 16, 32, 64])
 >>> s = select_basic(x, (3 + 0.5 * x**1.5)[None, :])
 >>> BUILDING_BLOCKS[s.index[0]], round(float(s.c0[0]), 9), round(float(s.c1[0]), 9)

@@ -18,11 +18,11 @@ from dataclasses import replace
 from functools import cached_property
 from typing import Any, overload
 
-from ...json_values import finite_json
+from ..._internal.json_values import finite_json
+from ..._internal.toml_writer import toml_key, toml_keys, toml_string, toml_strings
+from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
+from ...algebra.normal_forms.render import hypothesis_text, pmnf_texts
 from ...measurements.blocks import Kernel
-from ...pmnf.blocks import BUILDING_BLOCKS
-from ...pmnf.render import hypothesis_text, pmnf_texts
-from ...toml_writer import toml_key, toml_keys, toml_string, toml_strings
 from ..base import FitReport
 from .fit import FitColumns
 
@@ -121,7 +121,7 @@ class Reports(Sequence[FitReport]):
 
     def summary_text(self) -> str:
         """Each kernel's ``atom: model  [unit]`` line and its quality line
-        (:func:`~patternalg.quality.quality_line`)."""
+        (:func:`~patternalg.commands.quality.quality_line`)."""
         unit, fits = self.unit, self.fits
         squared = "" if unit == "dimensionless" else f" {unit}²"
         tail = (
@@ -141,7 +141,7 @@ class Reports(Sequence[FitReport]):
         return f" of {first.path}, kernel '", f"'{metric}"
 
     def toml_text(self) -> str:
-        """Each kernel's table in the model file (:func:`~patternalg.toml_writer.table_text`
+        """Each kernel's table in the model file (:func:`~patternalg._internal.toml_writer.table_text`
         of :meth:`FitReport.table <patternalg.forms.base.FitReport.table>`)."""
         fits, name, how, first = self.fits, self.var.name, self.how, self.first
         low_high = f"[\n    {fits.low},\n    {fits.high},\n]\n"

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...pmnf.blocks import BUILDING_BLOCKS
+from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 
 __all__ = ["Selection", "basis", "blocks_for", "select_default"]
 

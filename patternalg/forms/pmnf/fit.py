@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from ...arith import FUNCTIONS
-from ...callbacks import ProgressCallback
+from ..._internal.callbacks import ProgressCallback
+from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...errors import FitError
 from ...measurements.model import Series
-from ...pmnf.blocks import BUILDING_BLOCKS
+from ...syntax.arith import FUNCTIONS
 from .basic import select_basic
 from .default import Selection, basis, select_default
 

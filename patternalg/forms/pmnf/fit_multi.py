@@ -25,11 +25,11 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ...arith import FUNCTIONS
-from ...callbacks import ProgressCallback
+from ..._internal.callbacks import ProgressCallback
 from ...errors import FitError
 from ...measurements.model import Series
-from ...symbols import log2, symbol
+from ...syntax.arith import FUNCTIONS
+from ...syntax.symbols import log2, symbol
 from .fit import parameter_problem, parse_param_options
 from .multi import Exponents, MultiModel, line_points, smape
 from .multi_basic import select_multi_basic

@@ -27,9 +27,9 @@ from typing import Any, ClassVar
 
 import sympy
 
-from ...callbacks import ProgressCallback
+from ..._internal.callbacks import ProgressCallback
+from ..._internal.options import Option
 from ...errors import FitError
-from ...options import Option
 from ..base import Form, Parameter, aggregate_option, unit_option
 
 __all__ = ["PMNF", "MODELERS"]
@@ -112,7 +112,7 @@ class PMNF(Form):
         cls, parameters: Sequence[str], path: str, options: Mapping[str, Any]
     ) -> tuple[sympy.Symbol, str]:
         """The symbol the file's one parameter becomes, and how repetitions are aggregated."""
-        from ...symbols import symbol
+        from ...syntax.symbols import symbol
         from .fit import parse_param_options
 
         if len(parameters) != 1:
@@ -128,8 +128,8 @@ class PMNF(Form):
         cls, series: Sequence[Any], fits: Sequence[Any], var: sympy.Symbol, how: str
     ) -> list[PMNF]:
         """The models of ``fits`` (:class:`~.fit.Fitted`), one per series (kernel, metric, path)."""
-        from ...pmnf.blocks import BUILDING_BLOCKS
-        from ...pmnf.render import hypothesis_text, pmnf_expr, pmnf_text
+        from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
+        from ...algebra.normal_forms.render import hypothesis_text, pmnf_expr, pmnf_text
 
         models = []
         for s, fitted in zip(series, fits, strict=True):

@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ...pmnf.blocks import BUILDING_BLOCKS
+from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from .default import basis
 
 __all__ = [

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...pmnf.blocks import BUILDING_BLOCKS
+from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from .basic import select_basic
 from .default import MIN_TERM_CONTRIBUTION, Selection, basis
 from .multi import MultiModel, line_points, lstsq, model_from, smape

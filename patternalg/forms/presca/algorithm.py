@@ -22,8 +22,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..._internal.limits import MAX_PREDICTED_THREADS
 from ...errors import FitError
-from ...limits import MAX_PREDICTED_THREADS
 from .candidates import CANDIDATES, Candidate
 from .fitting import fit_candidate
 from .interpolation import interpolate

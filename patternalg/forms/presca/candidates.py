@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ...symbols import p as P
+from ...syntax.symbols import p as P
 
 __all__ = ["Candidate", "Rational", "CubicLn", "ExpRat", "CANDIDATES", "candidate_named"]
 

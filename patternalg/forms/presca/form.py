@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import sympy
 
-from ...callbacks import ProgressCallback
+from ..._internal.callbacks import ProgressCallback
+from ..._internal.limits import MAX_PREDICTED_THREADS
+from ..._internal.options import Option
 from ...errors import FitError
-from ...limits import MAX_PREDICTED_THREADS
-from ...options import Option
 from ..base import Form, Parameter, atom_names_of, series_of, unit_option
 from .algorithm import CHECKPOINTS, Prediction, plan, target_count
 from .interpolation import INTERPOLATIONS

@@ -17,7 +17,7 @@ import sympy
 from numpy.typing import ArrayLike
 
 from ...errors import ModelFileError
-from ...symbols import p as P
+from ...syntax.symbols import p as P
 from ..base import Parameter, check_keys
 from .candidates import CANDIDATES, Candidate, candidate_named, numbers
 

@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from ...arith import format_expr
-from ...callbacks import ProgressCallback
-from ...display import HtmlTable
-from ...model import AtomicModel
+from ..._internal.callbacks import ProgressCallback
+from ..._internal.display import HtmlTable
+from ...algebra.atomic_model import AtomicModel
+from ...syntax.arith import format_expr
 from ..base import FitReport
 from .algorithm import CHECKPOINTS
 from .form import Presca

@@ -1,0 +1,189 @@
+"""Atomic file writes: every file patternalg writes goes through :func:`write_text_atomic`.
+
+The text is encoded first, written to a temporary file in the target's directory, flushed,
+fsynced and renamed over the target (``os.replace``): a reader sees the old file or the new
+one, never a truncated one, and a failure leaves the old file as it was. A symbolic link is
+written through: its target is replaced (atomically, beside it) and the link stays a link.
+What is not a regular file (a device such as ``/dev/stdout``, a pipe, a socket) is refused,
+never replaced. A SIGTERM or SIGHUP while the file is written removes the temporary file,
+then ends the process as the signal would have (Ctrl-C already does: KeyboardInterrupt).
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "m.toml"
+>>> write_text_atomic(path, "a = 1\\n")
+>>> path.read_text()
+'a = 1\\n'
+>>> write_text_atomic(path, "bad \\ud800")
+Traceback (most recent call last):
+...
+patternalg.errors.PatternalgError: cannot write ...m.toml: the text is not valid UTF-8 (a lone surrogate '\\ud800'); the file is unchanged
+>>> path.read_text()
+'a = 1\\n'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import stat
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from ..errors import PatternalgError, reason
+
+__all__ = ["write_text_atomic", "write_bytes_atomic", "atomic_writer", "check_writable"]
+
+
+def check_writable(
+    path: str | Path, reading: str | Path | Iterable[str | Path] | None = None
+) -> Path:
+    """The file to write for ``path`` (a symbolic link's target) if a file can be written
+    there (checked before long work), else a :class:`PatternalgError` naming what is wrong;
+    ``reading`` is the command's input (or inputs), which the output must not replace.
+
+    >>> import os, tempfile
+    >>> data = os.path.join(tempfile.mkdtemp(), "m.csv")
+    >>> _ = open(data, "w").write("x,time\\n1,2\\n")
+    >>> check_writable(data, reading=data)
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.PatternalgError: cannot write ... it is the input being read; give the output another name
+    >>> check_writable("")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.PatternalgError: cannot write '': the name is empty; give a file name
+    """
+    if not str(path).strip():
+        raise PatternalgError(f"cannot write {str(path)!r}: the name is empty; give a file name")
+    target = Path(path)
+    inputs = [reading] if isinstance(reading, str | Path) else list(reading or ())
+    if any(_same_file(target, other) for other in inputs):
+        raise PatternalgError(
+            f"cannot write {path}: it is the input being read; give the output another name"
+        )
+    try:
+        mode = os.stat(target).st_mode  # through links; a name too long raises here
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise PatternalgError(f"cannot write {path}: {reason(exc)}") from None
+    if (mode is not None and stat.S_ISDIR(mode)) or str(path).endswith(os.sep):
+        raise PatternalgError(f"cannot write {path}: it is a directory; give a file name")
+    if mode is not None and not stat.S_ISREG(mode):
+        raise PatternalgError(
+            f"cannot write {path}: it is not a regular file (a device, a pipe or a socket) "
+            "and is never replaced; give a file name"
+        )
+    if target.is_symlink():  # written through: the link's target is the file replaced
+        target = Path(os.path.realpath(target))
+    parent = target.parent
+    if not parent.is_dir():
+        raise PatternalgError(f"cannot write {path}: the directory {parent} does not exist")
+    return target
+
+
+def _same_file(path: Path, other: str | Path) -> bool:
+    """Whether ``path`` and ``other`` are one existing file (standard input is none)."""
+    try:
+        return str(other) != "-" and os.path.samefile(path, other)
+    except (OSError, ValueError):
+        return False  # either does not exist (or cannot be looked at): not the same file
+
+
+def write_text_atomic(path: str | Path, text: str, *, encoding: str = "utf-8") -> None:
+    """Write ``text`` to ``path`` atomically (temporary file, fsync, rename)."""
+    with atomic_writer(path, encoding=encoding) as handle:
+        handle.write(text)
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (temporary file, fsync, rename)."""
+    with atomic_writer(path, binary=True) as handle:
+        handle.write(data)
+
+
+@contextlib.contextmanager
+def atomic_writer(
+    path: str | Path, *, encoding: str = "utf-8", binary: bool = False
+) -> Iterator[IO[Any]]:
+    """A file handle whose content replaces ``path`` only when the ``with`` block ends
+    without an error: written to a temporary file beside it, flushed, fsynced, renamed.
+    On an error the temporary file is removed and ``path`` is unchanged; unencodable text
+    and OS errors become one-line :class:`PatternalgError` s."""
+    target = check_writable(path)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    try:
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise PatternalgError(f"cannot write {path}: {reason(exc)}") from None
+    try:
+        with _removed_on_signal(temp):
+            with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else encoding) as handle:
+                yield handle
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temp, mode)
+            os.replace(temp, target)
+    except UnicodeEncodeError as exc:
+        _remove(temp)
+        bad = exc.object[exc.start : exc.end]
+        raise PatternalgError(
+            f"cannot write {path}: the text is not valid {encoding.upper()} (a lone surrogate "
+            f"{bad!r}); the file is unchanged"
+        ) from None
+    except OSError as exc:
+        _remove(temp)
+        raise PatternalgError(f"cannot write {path}: {reason(exc)}; the file is unchanged") from None
+    except BaseException:
+        _remove(temp)
+        raise
+    with contextlib.suppress(OSError):  # make the rename itself durable
+        directory = os.open(target.parent, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+
+
+#: the signals that end a process with no exception to clean up after (SIGINT raises one)
+_ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def _removed_on_signal(temp: str) -> Iterator[None]:
+    """While the block runs, a SIGTERM or SIGHUP removes ``temp`` first, then acts as it
+    did before (by default: ends the process, with the signal's exit status). Handlers can
+    only be set from the main thread; elsewhere the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous: dict[int, Any] = {}
+
+    def handler(signum: int, frame: Any) -> None:
+        _remove(temp)
+        for number, action in previous.items():
+            signal.signal(number, action)
+        signal.raise_signal(signum)
+
+    for number in _ENDING:
+        action = signal.signal(number, handler)
+        previous[number] = signal.SIG_DFL if action is None else action  # None: set outside Python
+    try:
+        yield
+    finally:
+        for number, action in previous.items():
+            signal.signal(number, action)
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)

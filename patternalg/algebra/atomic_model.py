@@ -1,0 +1,117 @@
+"""One atom's performance model (:class:`AtomicModel`) and the rules for atom names.
+
+The algebra evaluates terms over any ``Mapping[str, AtomicModel]``; reading and writing
+model files is :mod:`patternalg.library.model_library`'s job.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy
+
+from ..syntax.arith import format_expr
+from ..syntax.parser import RESERVED_PREFIXES, RESERVED_WORDS
+
+__all__ = ["AtomicModel", "COMMON_KEYS", "model_table", "valid_atom_name"]
+
+#: keys every model table may have, whatever its form
+COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain")
+_ATOM_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
+
+
+def valid_atom_name(name: str) -> bool:
+    """Whether ``name`` can be written as an atom in a term.
+
+    >>> valid_atom_name("map_hadoop"), valid_atom_name("Sort"), valid_atom_name("tpool_x")
+    (True, False, False)
+    """
+    return (
+        bool(_ATOM_NAME.match(name))
+        and name not in RESERVED_WORDS
+        and not name.startswith(RESERVED_PREFIXES)
+        and not name.endswith("_")
+    )
+
+
+@dataclass(frozen=True)
+class AtomicModel:
+    """One atom's performance model: a closed form in x (and p, phi, ...) with provenance.
+
+    ``form`` names the family (``expr`` for a plain expression) and ``spec`` holds the
+    form's own keys as they appear in a model file; ``fit`` holds fit statistics,
+    ``domain`` the measured range of every symbol and ``x_range`` that of x, if the model
+    was fitted.
+
+    >>> from patternalg.syntax.symbols import x
+    >>> AtomicModel("inc", 536.185 * x).to_toml()
+    {'model': '536.185*x', 'unit': 'ns'}
+    """
+
+    name: str
+    expr: sympy.Expr
+    unit: str = "ns"
+    source: str = ""
+    form: str = "expr"
+    spec: tuple[tuple[str, Any], ...] = ()
+    x_range: tuple[float, float] | None = None
+    fit: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+    domain: tuple[tuple[str, tuple[float, float]], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.x_range is not None and all(symbol != "x" for symbol, _ in self.domain):
+            domain = tuple(sorted((*self.domain, ("x", self.x_range))))
+            object.__setattr__(self, "domain", domain)
+
+    @property
+    def ranges(self) -> dict[str, tuple[float, float]]:
+        """The measured [low, high] of each input symbol (empty if not fitted)."""
+        return dict(self.domain)
+
+    def to_toml(self) -> dict[str, Any]:
+        """The table this model is written as in a model file."""
+        return model_table(
+            self.form,
+            self.spec or (("model", format_expr(self.expr)),),
+            unit=self.unit,
+            source=self.source,
+            x_range=self.x_range,
+            domain=self.domain,
+            fit=self.fit,
+        )
+
+    def _repr_latex_(self) -> str:
+        return f"$\\mathrm{{{self.name}}}(x) = {sympy.latex(self.expr)}$"
+
+
+def model_table(
+    form: str,
+    spec: tuple[tuple[str, Any], ...],
+    *,
+    unit: str,
+    source: str = "",
+    x_range: tuple[float, float] | None = None,
+    domain: tuple[tuple[str, tuple[float, float]], ...] = (),
+    fit: tuple[tuple[str, Any], ...] = (),
+) -> dict[str, Any]:
+    """A model file's table of a model: its form's keys ``spec`` and the common keys.
+
+    >>> model_table("pmnf", (("model", "2*x"),), unit="ms", x_range=(1, 8))
+    {'form': 'pmnf', 'model': '2*x', 'unit': 'ms', 'x_range': [1.0, 8.0]}
+    """
+    table: dict[str, Any] = {}
+    if form != "expr":
+        table["form"] = form
+    table.update(dict(spec))
+    table["unit"] = unit
+    if source:
+        table["source"] = source
+    if x_range is not None:
+        table["x_range"] = [float(v) for v in x_range]
+    if any(symbol != "x" for symbol, _ in domain):
+        table["domain"] = {symbol: [low, high] for symbol, (low, high) in domain}
+    if fit:
+        table["fit"] = dict(fit)
+    return table

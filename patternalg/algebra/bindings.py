@@ -1,0 +1,294 @@
+"""Binding symbols to values (``--at n=4``), with the checks a thread count needs.
+
+>>> from patternalg.syntax.parser import parse
+>>> term = parse("tpool_n(qsort)")
+>>> check_bindings(term, {"x", "n"}, {"n": parse_value("4")})
+>>> check_bindings(term, {"x", "n"}, {"n": parse_value("0")})
+Traceback (most recent call last):
+...
+patternalg.errors.EvaluationError: n = 0 makes the thread count of tpool_n(...) 0; it must be a positive integer
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+
+import sympy
+
+from .._internal.limits import MAX_INTEGER_DIGITS, size_problem
+from ..errors import EvaluationError, ParseError
+from ..syntax.arith import check_finite, format_expr
+from ..syntax.parser import parse_arithmetic
+from ..syntax.symbols import symbol
+from ..syntax.terms import MapReduce, Term, TPool, format_count
+
+__all__ = [
+    "parse_binding",
+    "parse_value",
+    "as_value",
+    "check_bindings",
+    "counts",
+    "float_value",
+    "substitute",
+]
+
+
+def parse_value(text: str) -> sympy.Expr:
+    """A value for a symbol: any expression of the safe arithmetic (``1024``, ``2^20``); a
+    number that is an integer is that integer, however written (``16.0`` is ``16``, a thread
+    count like any other).
+
+    >>> parse_value("16.0"), parse_value("2.5")
+    (16, 2.50000000000000)
+    """
+    return _integer_if_integral(parse_arithmetic(text))
+
+
+def _integer_if_integral(value: sympy.Expr) -> sympy.Expr:
+    """A float with an integer value (exactly held by a double) as that integer."""
+    if value.is_Float and abs(value) < 2**53 and value == sympy.Float(int(value)):
+        return sympy.Integer(int(value))
+    return value
+
+
+def as_value(value: float | int | str | sympy.Expr) -> sympy.Expr:
+    """A Python number, a sympy expression or a text of the safe arithmetic, as an expression.
+
+    >>> as_value(4), as_value(2.5), as_value("2^10"), as_value(16.0)
+    (4, 2.50000000000000, 1024, 16)
+    """
+    if isinstance(value, bool):
+        raise EvaluationError(f"expected a number, got {value!r}")
+    if isinstance(value, int | sympy.Basic):  # from Python, where the parser's limits do not reach
+        exact = sympy.Integer(value) if isinstance(value, int) else value
+        problem = size_problem(exact)
+        if problem:
+            raise EvaluationError(problem)
+        return _integer_if_integral(exact)
+    if isinstance(value, float):
+        return _integer_if_integral(sympy.Float(value))
+    if isinstance(value, str):
+        return parse_value(value)
+    raise EvaluationError(f"expected a number or an expression, got {type(value).__name__}")
+
+
+def parse_binding(text: str) -> tuple[str, sympy.Expr]:
+    """``"x=1024"`` -> ``("x", 1024)``.
+
+    >>> parse_binding("x = 2^10")
+    ('x', 1024)
+    """
+    name, sep, value = text.partition("=")
+    name = name.strip()
+    if not sep or not name:
+        raise EvaluationError(f"--at {text!r}: expected SYMBOL=VALUE, e.g. x=1024")
+    if not name.isidentifier():
+        raise EvaluationError(f"--at {text!r}: {name!r} is not a symbol name")
+    try:
+        parsed = parse_value(value)
+    except ParseError as exc:
+        raise EvaluationError(f"--at {name}=: {exc}") from None
+    if name in {s.name for s in parsed.free_symbols}:  # x = 2^log2(x): sympy.limit hung
+        raise EvaluationError(f"--at {name}=...: the value names {name} itself")
+    return name, parsed
+
+
+def substitute(
+    expr: sympy.Expr,
+    mapping: Mapping[sympy.Symbol, sympy.Expr],
+    where: str,
+    replace: Callable[[sympy.Expr, Mapping[sympy.Symbol, sympy.Expr]], sympy.Expr] | None = None,
+) -> sympy.Expr:
+    """``expr`` with ``mapping`` substituted, refused first if a power would be too large to
+    build exactly (``2^x`` at ``x = 10^10``) or the result is infinite or undefined.
+
+    ``replace(expr, mapping)`` does the substitution (default: ``expr.xreplace(mapping)``).
+
+    >>> from patternalg.syntax.symbols import x
+    >>> substitute(2 ** x, {x: sympy.Integer(10)}, "--at x=10")
+    1024
+    >>> substitute(2 ** x, {x: sympy.Integer(10) ** 10}, "--at x=10^10")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --at x=10^10: the value has about 3.01e+09 digits (limit: 1000)
+    """
+    _refuse_too_large(_lazy(expr, mapping), where)
+    try:
+        result = replace(expr, mapping) if replace else expr.xreplace(mapping)
+    except (ValueError, TypeError):  # sympy's Min/Max refuse non-comparable arguments
+        result = sympy.nan
+    if not check_finite(result):
+        raise EvaluationError(
+            f"{where}: the model is infinite or undefined there (a division by zero or log of 0)"
+        )
+    return result
+
+
+def _lazy(expr: sympy.Expr, mapping: Mapping[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
+    """``expr`` with ``mapping`` substituted and nothing evaluated, built node by node with
+    ``evaluate=False``: switching sympy's global ``evaluate`` clears its whole cache.
+
+    >>> from patternalg.syntax.symbols import x
+    >>> _lazy(2 ** x + x, {x: sympy.Integer(10)})
+    10 + 2**10
+    """
+    done: dict[sympy.Basic, sympy.Basic] = {}
+    stack: list[tuple[sympy.Basic, bool]] = [(expr, False)]
+    while stack:
+        node, ready = stack.pop()
+        if node in done:
+            continue
+        if node in mapping:
+            done[node] = mapping[node]
+        elif not node.args:
+            done[node] = node
+        elif not ready:
+            stack.append((node, True))
+            stack.extend((arg, False) for arg in node.args)
+        else:
+            args = [done[arg] for arg in node.args]
+            same = all(a is b for a, b in zip(args, node.args, strict=True))
+            done[node] = node if same else _unevaluated(node.func, args)
+    return done[expr]
+
+
+def _unevaluated(func: Callable[..., sympy.Basic], args: list[sympy.Basic]) -> sympy.Basic:
+    try:
+        return func(*args, evaluate=False)
+    except TypeError:  # a class without the keyword: the global switch (which clears the cache)
+        with sympy.evaluate(False):
+            return func(*args)
+
+
+def _refuse_too_large(lazy: sympy.Expr, where: str) -> bool:
+    """Raise if a number in ``lazy`` (a substitution left unevaluated) has more digits than
+    the limit; return whether ``lazy`` itself is a finite float."""
+    finite = False
+    for node in sympy.preorder_traversal(lazy):
+        if (node.is_Pow or node is lazy) and node.is_number:
+            if math.isfinite(float_value(node)):
+                finite = finite or node is lazy
+                continue  # below 10^309 in floats: far from the limit, no need for evalf
+            try:
+                magnitude = sympy.Abs(node.evalf(15))
+            except (ValueError, TypeError):  # Min/Max of a lazy 0.e-140: not comparable
+                continue
+            if magnitude.is_Number and magnitude.is_finite and magnitude.is_positive:
+                digits = float(sympy.log(magnitude, 10))
+                if digits > MAX_INTEGER_DIGITS:
+                    raise EvaluationError(
+                        f"{where}: the value has about {digits:.3g} digits (limit: {MAX_INTEGER_DIGITS})"
+                    )
+    return finite
+
+
+_FLOAT_FUNCTIONS: dict[str, Callable[..., float]] = {
+    "log2": math.log2,
+    "exp": math.exp,
+    "Max": max,
+    "Min": min,
+    "Abs": abs,
+}
+
+
+def float_value(expr: sympy.Expr) -> float:
+    """``expr`` (a number) in floating point, or nan where floats cannot tell (an overflow,
+    a complex value, a function not listed): a cheap first look before sympy's ``evalf``.
+
+    >>> from patternalg.syntax.symbols import log2
+    >>> float_value(sympy.Integer(3) * log2(sympy.Integer(8), evaluate=False))
+    9.0
+    >>> float_value(sympy.Pow(10, 400, evaluate=False))
+    nan
+    """
+    stack: list[tuple[sympy.Expr, bool]] = [(expr, False)]
+    values: list[float] = []
+    try:
+        while stack:
+            node, ready = stack.pop()
+            if node.is_Number or node.is_NumberSymbol:
+                values.append(float(node))
+            elif not ready:
+                stack.append((node, True))
+                stack.extend((arg, False) for arg in node.args)
+            else:
+                # children were pushed last-first, so their values pop first-first
+                values.append(_apply(node, [values.pop() for _ in node.args]))
+    except (OverflowError, ValueError, ZeroDivisionError, TypeError):
+        return math.nan
+    return values[0] if math.isfinite(values[0]) else math.nan
+
+
+def _apply(node: sympy.Expr, args: list[float]) -> float:
+    if node.is_Add:
+        return math.fsum(args)
+    if node.is_Mul:
+        return math.prod(args)
+    if node.is_Pow:
+        return math.pow(args[0], args[1])
+    if isinstance(node, sympy.log):
+        return math.log(args[0]) / (math.log(args[1]) if len(args) == 2 else 1.0)
+    function = _FLOAT_FUNCTIONS.get(type(node).__name__)
+    if function is None:
+        raise TypeError(type(node).__name__)
+    return function(*args)
+
+
+def counts(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
+    """Every thread, node and key count in ``term``, with what it counts."""
+    for node in term.walk():
+        if isinstance(node, TPool):
+            yield f"the thread count of tpool_{format_count(node.count)}(...)", node.count
+        elif isinstance(node, MapReduce):
+            yield "the node count m of mapReduce", node.nodes
+            yield "the thread count n of mapReduce", node.threads
+            if node.shuffle is not None:
+                yield "the key count o of the shuffle", node.shuffle.keys
+
+
+def symbols_of(term: Term, names: Iterable[str]) -> set[str]:
+    """The names a binding may give a value for in ``term``, whose model has the symbols
+    ``names``: those, the symbols of its counts, and x unless the model is in other inputs
+    and not in x (fitted with ``--param x=Y``: binding x would leave it in Y, unsaid); a
+    model constant in its inputs takes any x.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> sorted(symbols_of(parse("tpool_n(k)"), ["n"])), sorted(symbols_of(parse("k"), ["Y"]))
+    (['n', 'x'], ['Y'])
+    """
+    count_symbols = {s.name for _, c in counts(term) for s in c.free_symbols}
+    names = set(names)
+    inputs = names - count_symbols
+    in_x = not inputs or "x" in inputs
+    return names | count_symbols | ({"x"} if in_x else set())
+
+
+def check_bindings(term: Term, known: Iterable[str], bindings: Mapping[str, sympy.Expr]) -> None:
+    """Check ``bindings`` for ``term``, whose model has the symbols ``known``: every name is a
+    symbol of it, every count becomes a positive integer, every value is positive. (Each
+    atom's model is checked where it is substituted: :func:`substitute`.)"""
+    known = symbols_of(term, known)
+    for name in bindings:
+        if name not in known:
+            raise EvaluationError(
+                f"--at {name}=...: the model has no symbol {name} "
+                f"(its symbols: {', '.join(sorted(known))})"
+            )
+    mapping = {symbol(name): value for name, value in bindings.items()}
+    for what, count in counts(term):
+        value = count.xreplace(mapping)
+        if count.free_symbols and value.is_number and not (value.is_integer and value.is_positive):
+            names = ", ".join(
+                f"{s} = {format_expr(mapping[s])}"
+                for s in sorted(count.free_symbols, key=str)
+                if s in mapping
+            )
+            raise EvaluationError(
+                f"{names} makes {what} {format_expr(value)}; it must be a positive integer"
+            )
+    for name, value in bindings.items():
+        if value.is_number and not value.is_positive:
+            raise EvaluationError(
+                f"--at {name}={format_expr(value)}: {name} is a positive symbol; give a value > 0"
+            )

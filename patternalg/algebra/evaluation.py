@@ -1,0 +1,158 @@
+"""A term's closed form: the one fold (:mod:`.fold`) over closed forms, whose operators are
+paper 001's on normal forms (:mod:`.operators`), combined as a semantics says.
+
+>>> from patternalg.syntax.parser import parse
+>>> from patternalg.library.model_library import ModelLibrary
+>>> lib = ModelLibrary.builtin()
+>>> evaluate(parse("pipe(tpool_4(qsort), inc)"), lib)
+258.5425*x*log2(x)
+>>> evaluate(parse("tpool_n(qsort)"), lib)
+1034.17*x*log2(x)/n
+>>> evaluate(parse("pipe(inc, nop)"), lib, Semantics.EXACT)
+Max(5422.97, 536.185*x)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import sympy
+
+from ..arguments import as_models, as_term
+from ..syntax.symbols import x
+from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Term
+from . import operators
+from .atomic_model import AtomicModel
+from .fold import Arithmetic, Context, Plan, fold
+from .normal_forms.normal_form import normal_form
+from .operators import Value, as_expr, shuffle_model
+from .semantics import Semantics
+
+__all__ = ["ClosedForms", "Derivation", "Step", "evaluate"]
+
+
+def _value(expr: sympy.Expr) -> Value:
+    """A model as the evaluator holds it: its normal form if it has one (keeping ``expr``)."""
+    normal = normal_form(expr)
+    return expr if normal is None else normal
+
+
+class ClosedForms(Arithmetic[Value]):
+    """The arithmetic of closed forms: normal forms where they exist (sums and quotients of
+    normal forms stay normal forms), a :class:`~.normal_forms.maximum.Maximum` for stages that
+    cannot be ordered, else sympy; x stays free, so a mapReduce's parts are folded as
+    functions of x and then taken at their sizes."""
+
+    def __init__(self, semantics: Semantics) -> None:
+        self.semantics = semantics
+
+    def leaf(self, expr: sympy.Expr, context: Mapping[sympy.Symbol, Value]) -> Value:
+        bound = {s: as_expr(context[s]) for s in expr.free_symbols if s in context}
+        return _value(expr.xreplace(bound) if bound else expr)
+
+    def add(self, left: Value, right: Value) -> Value:
+        return operators.m_seq(left, right, self.semantics)
+
+    def divide(self, body: Value, count: Value) -> Value:
+        return operators.m_tpool(as_expr(count), body, self.semantics)
+
+    def larger(self, left: Value, right: Value) -> tuple[Value, int | None]:
+        return operators.m_pipe(left, right, Semantics.EXACT)
+
+    def dominant(self, left: Value, right: Value) -> tuple[Value, int | None]:
+        """The stage with the worse O-scaling in x (the paper's pipe)."""
+        return operators.m_pipe(left, right, Semantics.ASYMPTOTIC)
+
+    def sized(self, context: Context[Value], size: Value) -> Context[Value]:
+        return context  # x stays free: the part is a function of x ...
+
+    def resized(self, value: Value, size: Value) -> Value:
+        return _value(as_expr(value).xreplace({x: as_expr(size)}))  # ... taken at its size
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a derivation: a sub-term, its model, and what was decided there."""
+
+    term: Term
+    value: Value  #: the model as the evaluator held it
+    depth: int
+    note: str = ""
+
+    @functools.cached_property
+    def model(self) -> sympy.Expr:
+        """The model as a sympy expression, built on first use (``--explain`` shows it)."""
+        return as_expr(self.value)
+
+
+@dataclass
+class Derivation:
+    """The record of an evaluation, for ``--explain``: steps in pre-order."""
+
+    steps: list[Step] = field(default_factory=list)
+    atoms: dict[str, AtomicModel] = field(default_factory=dict)
+    undecided: int = 0
+
+
+
+
+def evaluate(
+    term: Term | str,
+    library: Mapping[str, AtomicModel],
+    semantics: Semantics | str = Semantics.ASYMPTOTIC,
+    *,
+    derivation: Derivation | None = None,
+    metavariables: Mapping[str, sympy.Expr] | None = None,
+) -> sympy.Expr:
+    """The closed-form model M[term] as a sympy expression in x (and other symbols).
+
+    ``metavariables`` gives models for the metavariables of a law (``A``, ``B``);
+    ``derivation``, if given, is filled with every sub-term's model (for ``--explain``).
+    Nothing recurses on the depth of the term.
+    """
+    term, library = as_term(term), as_models(library)
+    semantics = Semantics.of(semantics)
+    plan = Plan.of(term, library, metavariables)
+    keep = (lambda node: True) if derivation is not None else (lambda node: False)
+    found = fold(term, library, ClosedForms(semantics), {}, keep, plan, semantics)
+    if derivation is not None:
+        _record(term, found.kept, found.winners, library, derivation)
+    return as_expr(found.value)
+
+
+def _note(node: Term, winners: Mapping[int, int | None], library: Mapping[str, AtomicModel]) -> str:
+    if isinstance(node, Atom):
+        return library[node.name].source
+    if isinstance(node, Meta):
+        return "metavariable"
+    if isinstance(node, Pipe):
+        winner = winners.get(id(node))
+        if winner is None:
+            return "could not decide which stage dominates; kept the maximum symbolic"
+        return f"bottleneck: {'left' if winner == 0 else 'right'} stage"
+    if isinstance(node, MapReduce):
+        return f"paper 001, eq. (5) with shuffle model {shuffle_model(node, library)[2]}"
+    return ""
+
+
+def _record(
+    term: Term,
+    values: Mapping[int, Value],
+    winners: Mapping[int, int | None],
+    library: Mapping[str, AtomicModel],
+    derivation: Derivation,
+) -> None:
+    stack: list[tuple[Term, int]] = [(term, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Atom):
+            derivation.atoms[node.name] = library[node.name]
+        elif isinstance(node, MapReduce):
+            name = shuffle_model(node, library)[2]
+            derivation.atoms[name] = library[name]
+        elif isinstance(node, Pipe) and winners.get(id(node)) is None:
+            derivation.undecided += 1
+        derivation.steps.append(Step(node, values[id(node)], depth, _note(node, winners, library)))
+        stack.extend((c, depth + 1) for c in reversed(node.children()))

@@ -1,0 +1,253 @@
+"""The one fold over a term at values of its symbols: iterative, each node in its own context.
+
+A term's value somewhere (a number at ``--at x=1024``, numpy arrays over a grid) is a fold
+over its tree: atoms are their models evaluated there, ``seq`` adds (paper 001, eq. (2)),
+``tpool_n`` divides by n (eq. (3)), ``pipe`` takes the larger stage there (eq. (4) at a
+point) and ``mapReduce`` is eq. (5) (:func:`~patternalg.algebra.operators.m_mapreduce`, with its
+parts as placeholders) where its map runs at x = 1 and its reduce at x = d(x). The parts of
+a mapReduce are evaluated in their own *context* (the values of the symbols where they
+run), so nothing builds a model first: no sympy ``Max`` nested per pipe level, no
+expression as deep as the term.
+
+Nothing recurses on the term's depth, and the larger child of each node is folded first,
+so at most log2(size) values wait at once (a 10,000-deep term over a 4,096-point grid keeps
+a few arrays, not 10,000). What a value *is* comes from an :class:`Arithmetic`:
+:class:`~patternalg.algebra.pointfold.Numbers` (exact or 192-bit numbers) or
+:class:`~patternalg.decisions.numeric.Arrays` (doubles over a grid).
+
+>>> from patternalg.syntax.parser import parse
+>>> from patternalg.library.model_library import ModelLibrary
+>>> sorted(model_symbols(parse("pipe(tpool_n(qsort), mapReduce_{2,m}^{x,16}(map_grppi, inc))"),
+...                      ModelLibrary.builtin()))
+['m', 'n', 'x']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+import sympy
+
+from ..library.model_library import AtomicModel
+from ..syntax.symbols import x
+from ..syntax.terms import MapReduce, Pipe, Seq, Term, TPool
+from . import operators
+from .operators import leaf_model, shuffle_model
+from .semantics import Semantics
+
+__all__ = ["Arithmetic", "Folded", "Plan", "fold", "model_symbols", "mapreduce_form"]
+
+V = TypeVar("V")
+Context = dict[sympy.Symbol, V]
+
+#: placeholders for the map phase's M[map](1) and the reduce phase's M[reduce](d(x))
+MAP = sympy.Symbol("_map_at_1")
+REDUCE = sympy.Symbol("_reduce_at_d")
+
+
+class Arithmetic(Generic[V]):
+    """The numbers a fold computes with: how a sympy expression is evaluated in a context,
+    and the operations a semantics builds eqs. (2)-(4) from (:mod:`.semantics`)."""
+
+    def leaf(self, expr: sympy.Expr, context: Mapping[sympy.Symbol, V]) -> V:
+        """``expr`` (one of patternalg's own: an atom's model, a count) in ``context``."""
+        raise NotImplementedError
+
+    def add(self, left: V, right: V) -> V:
+        """The sum (eq. (2))."""
+        raise NotImplementedError
+
+    def divide(self, body: V, count: V) -> V:
+        """The body over the thread count (eq. (3))."""
+        raise NotImplementedError
+
+    def larger(self, left: V, right: V) -> tuple[V, int | None]:
+        """The pointwise maximum (eq. (4)) and which stage it is (0 left, 1 right, None
+        where it differs from point to point)."""
+        raise NotImplementedError
+
+    def sized(self, context: Context[V], size: V) -> Context[V]:
+        """The context a part of a mapReduce runs in, at ``size`` elements (eq. (5): the
+        map at 1, the reduce at d(x)): x is ``size`` there."""
+        return {**context, x: size}
+
+    def resized(self, value: V, size: V) -> V:
+        """A part's value, folded in :meth:`sized`'s context, at ``size`` (already there)."""
+        return value
+
+
+def mapreduce_form(node: MapReduce, library: Mapping[str, AtomicModel]) -> sympy.Expr:
+    """Eq. (5) of ``node`` with its parts as the placeholders :data:`MAP` (M[map](1)) and
+    :data:`REDUCE` (M[reduce](d(x))): a small expression in x and the counts."""
+    shuffle, keys, _ = shuffle_model(node, library)
+    return operators.m_mapreduce(  # through the module: the one definition of eq. (5)
+        node.nodes,
+        node.threads,
+        node.per_key,
+        node.keys,
+        MAP,
+        shuffle,
+        keys,
+        REDUCE,  # M[reduce] already at d(x): the placeholder has no x to substitute
+    )
+
+
+@dataclass
+class Folded(Generic[V]):
+    """What a fold found: the term's value, the values it was asked to keep (by ``id`` of
+    the sub-term) and which stage won each pipe (None: it differs from point to point)."""
+
+    value: V
+    kept: dict[int, V] = field(default_factory=dict)
+    winners: dict[int, int | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a fold of ``term`` needs besides the values, computed once for many folds (a
+    ``compare`` evaluates a term thousands of times): the order of every node's children
+    (the larger first), the atoms' models and each mapReduce's eq. (5)."""
+
+    term: Term
+    order: dict[int, tuple[int, ...]]
+    models: dict[int, sympy.Expr]
+
+    @classmethod
+    def of(
+        cls,
+        term: Term,
+        library: Mapping[str, AtomicModel],
+        metavariables: Mapping[str, sympy.Expr] | None = None,
+    ) -> Plan:
+        """The plan of ``term`` (atoms and metavariables are checked here: ``metavariables``
+        gives the models of a law's ``A``, ``B``)."""
+        sizes: dict[int, int] = {}
+        order: dict[int, tuple[int, ...]] = {}
+        models: dict[int, sympy.Expr] = {}
+        by_atom: dict[Term, sympy.Expr] = {}
+        for node in term.post_order():
+            kids = node.children()
+            sizes[id(node)] = 1 + sum(sizes[id(c)] for c in kids)
+            if kids:
+                # the larger child first: at most log2(size) values wait on the stack
+                order[id(node)] = tuple(sorted(range(len(kids)), key=lambda i: -sizes[id(kids[i])]))
+            if isinstance(node, MapReduce):
+                models[id(node)] = mapreduce_form(node, library)
+            elif not kids:  # an atom (with its annotations); a metavariable: evaluate says so
+                if node not in by_atom:
+                    by_atom[node] = leaf_model(node, library, metavariables)
+                models[id(node)] = by_atom[node]
+        return cls(term, order, models)
+
+
+def fold(
+    term: Term,
+    library: Mapping[str, AtomicModel],
+    arithmetic: Arithmetic[V],
+    context: Mapping[sympy.Symbol, V],
+    keep: Callable[[Term], bool] = lambda node: False,
+    plan: Plan | None = None,
+    semantics: Semantics | str = Semantics.EXACT,
+) -> Folded[V]:
+    """The value of ``term`` in ``context`` (a value for x and every other free symbol),
+    post-order without recursion; the values of the sub-terms ``keep`` selects are kept.
+    ``plan`` is :meth:`Plan.of` ``term``, if already made; ``semantics`` combines (at a
+    point and on grids every semantics of the paper is the pointwise one).
+
+    >>> from patternalg.syntax.parser import parse
+    >>> from patternalg.library.model_library import ModelLibrary
+    >>> from patternalg.algebra.pointfold import Numbers
+    >>> found = fold(parse("pipe(inc, nop)"), ModelLibrary.builtin(), Numbers(), {x: sympy.Integer(4)})
+    >>> float(found.value), list(found.winners.values())
+    (5422.97, [1])
+    """
+    plan = plan if plan is not None and plan.term is term else Plan.of(term, library)
+    semantics = Semantics.of(semantics)
+    found: Folded[V] = Folded(None)  # type: ignore[arg-type]
+    values: list[V] = []
+    root: Context[V] = dict(context)
+    stack: list[tuple[Term, Context[V], bool]] = [(term, root, False)]
+    while stack:
+        node, here, ready = stack.pop()
+        kids = node.children()
+        if kids and not ready:
+            inner = [here] * len(kids)
+            if isinstance(node, MapReduce):
+                inner = [arithmetic.sized(here, size) for size in _sizes(node, here, arithmetic)]
+            first = plan.order[id(node)]
+            stack.append((node, here, True))
+            stack.extend((kids[i], inner[i], False) for i in reversed(first))
+            continue
+        if kids:
+            first = plan.order[id(node)]
+            done = values[-len(kids) :]  # in the order folded
+            del values[-len(kids) :]
+            parts = [done[first.index(i)] for i in range(len(kids))]
+            value = _combine(node, parts, here, arithmetic, plan, found, semantics)
+        else:
+            value = arithmetic.leaf(plan.models[id(node)], here)
+        if keep(node):
+            found.kept[id(node)] = value
+        values.append(value)
+    found.value = values.pop()
+    return found
+
+
+def _sizes(node: MapReduce, here: Context[V], arithmetic: Arithmetic[V]) -> tuple[V, V]:
+    """Where a mapReduce's parts run (eq. (5)): the map at x = 1, the reduce at x = d(x)."""
+    return arithmetic.leaf(sympy.Integer(1), here), arithmetic.leaf(node.per_key, here)
+
+
+def _combine(
+    node: Term,
+    parts: list[V],
+    here: Context[V],
+    arithmetic: Arithmetic[V],
+    plan: Plan,
+    found: Folded[V],
+    semantics: Semantics,
+) -> V:
+    if isinstance(node, Seq):
+        return semantics.seq(arithmetic, parts[0], parts[1])
+    if isinstance(node, TPool):
+        return semantics.tpool(arithmetic, arithmetic.leaf(node.count, here), parts[0])
+    if isinstance(node, Pipe):
+        value, found.winners[id(node)] = semantics.pipe(arithmetic, parts[0], parts[1])
+        return value
+    assert isinstance(node, MapReduce)
+    at = [arithmetic.resized(part, size) for part, size in zip(parts, _sizes(node, here, arithmetic), strict=True)]
+    return arithmetic.leaf(plan.models[id(node)], {**here, MAP: at[0], REDUCE: at[1]})
+
+
+def model_symbols(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:
+    """The names of the free symbols of ``term``'s pointwise model, without building it: a
+    fold whose values are sets of symbols.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> from patternalg.library.model_library import ModelLibrary
+    >>> sorted(model_symbols(parse("seq(nop, tpool_k(nop))"), ModelLibrary.builtin()))
+    ['k']
+    """
+    return {s.name for s in fold(term, library, _Symbols(), {}).value}
+
+
+class _Symbols(Arithmetic[frozenset]):
+    """An arithmetic whose values are the sets of free symbols a value depends on."""
+
+    def leaf(self, expr: sympy.Expr, context: Mapping[sympy.Symbol, frozenset]) -> frozenset:
+        out: set[sympy.Symbol] = set()
+        for s in expr.free_symbols:
+            out |= context.get(s, {s})
+        return frozenset(out)
+
+    def add(self, left: frozenset, right: frozenset) -> frozenset:
+        return left | right
+
+    def divide(self, body: frozenset, count: frozenset) -> frozenset:
+        return body | count
+
+    def larger(self, left: frozenset, right: frozenset) -> tuple[frozenset, int | None]:
+        return left | right, None
+

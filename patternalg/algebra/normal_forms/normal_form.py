@@ -1,0 +1,213 @@
+"""Extra-P's normal form and the dominance order of models as x grows.
+
+A model in normal form is a sum of terms ``c * x^i * log2(x)^j`` whose coefficients are
+free of x (they may hold n, p, ...). :class:`NormalForm` keeps such a sum as a mapping
+(i, j) -> c, so that the composition operators add and scale it without sympy's
+``expand``, and so that the bottleneck of a pipe is read off the terms: first the
+exponents, then the coefficients, then the following terms. That order is total on normal
+forms with numeric coefficients, so a pipe that picks the greater stage stays commutative
+and associative even when two stages tie in their leading term. Other shapes fall back to
+a limit.
+
+>>> from patternalg.syntax.symbols import x, log2, n
+>>> compare(1034.17 * x * log2(x), 536.185 * x)
+1
+>>> compare(536.185 * x, 536.185 * x + 5422.97)
+-1
+>>> compare(1034.17 * x * log2(x) / n, 536.185 * x * log2(x) / n)
+1
+>>> compare(x / n, x / 2) is None
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+
+import sympy
+
+from ...syntax.symbols import log2, x
+from .sampling import signs_differ
+
+__all__ = ["NormalForm", "normal_form", "compare", "compare_normal_forms"]
+
+_ZERO = sympy.Integer(0)
+Growth = tuple[sympy.Expr, sympy.Expr]  # (exponent of x, exponent of log2(x))
+
+
+def _is_zero(c: sympy.Expr) -> bool:
+    """Whether a coefficient is 0 (sympy folds a symbolic sum that cancels to the number 0)."""
+    return bool(c.is_Number) and not c
+
+
+class NormalForm:
+    """An immutable sum of ``c * x^i * log2(x)^j`` terms, keyed by (i, j).
+
+    >>> from patternalg.syntax.symbols import x, log2
+    >>> f = normal_form(3 * x**2 + x * log2(x) + 7)
+    >>> list(f.items())
+    [((2, 0), 3), ((1, 1), 1), ((0, 0), 7)]
+    >>> (f + f).to_expr()
+    6*x**2 + 2*x*log2(x) + 14
+    """
+
+    __slots__ = ("_terms", "_hash", "_expr", "_sorted")
+
+    def __init__(self, terms: dict[Growth, sympy.Expr], expr: sympy.Expr | None = None) -> None:
+        """``expr``, if given, is an expression equal to the sum (kept as :meth:`to_expr`)."""
+        self._terms = {k: c for k, c in terms.items() if not _is_zero(c)}
+        self._hash: int | None = None
+        self._expr = expr
+        self._sorted: tuple[tuple[Growth, sympy.Expr], ...] | None = None
+
+    @classmethod
+    def _of(cls, terms: dict[Growth, sympy.Expr]) -> NormalForm:
+        """A normal form of ``terms`` that hold no zero coefficient (not checked again)."""
+        form = cls.__new__(cls)
+        form._terms, form._hash, form._expr, form._sorted = terms, None, None, None
+        return form
+
+    def items(self) -> Iterator[tuple[Growth, sympy.Expr]]:
+        """The terms, fastest-growing first."""
+        if self._sorted is None:
+            self._sorted = tuple(sorted(self._terms.items(), key=lambda kc: kc[0], reverse=True))
+        return iter(self._sorted)
+
+    def __add__(self, other: NormalForm) -> NormalForm:
+        terms = dict(self._terms)
+        for key, c in other._terms.items():
+            if key not in terms:
+                terms[key] = c
+                continue
+            total = terms[key] + c
+            if _is_zero(total):
+                del terms[key]
+            else:
+                terms[key] = total
+        return NormalForm._of(terms)
+
+    def __sub__(self, other: NormalForm) -> NormalForm:
+        return self + other.scaled(sympy.Integer(-1))
+
+    def scaled(self, factor: sympy.Expr) -> NormalForm:
+        """Every coefficient times ``factor`` (which must be free of x)."""
+        return NormalForm({k: c * factor for k, c in self._terms.items()})
+
+    def to_expr(self) -> sympy.Expr:
+        """The sympy expression of this sum (the one it was read from, if any)."""
+        if self._expr is None:
+            self._expr = sympy.Add(
+                *(sympy.Mul(c, sympy.Pow(x, i), sympy.Pow(log2(x), j)) for (i, j), c in self.items())
+            )
+        return self._expr
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NormalForm) and self._terms == other._terms
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(frozenset(self._terms.items()))
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"NormalForm({self.to_expr()})"
+
+
+def _factor_growth(factor: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr] | None:
+    """(x exponent, log2 exponent, coefficient) of one factor, or None if not normal."""
+    if not factor.has(x):
+        return _ZERO, _ZERO, factor
+    base, exp = factor.as_base_exp()
+    if exp.has(x) or not exp.is_number:
+        return None
+    if base == x:
+        return exp, _ZERO, sympy.Integer(1)
+    if isinstance(base, log2) and base.args[0] == x:
+        return _ZERO, exp, sympy.Integer(1)
+    if isinstance(base, sympy.log) and base.args[0] == x:
+        return _ZERO, exp, sympy.log(2) ** exp  # ln x = ln 2 * log2 x (not built at start-up)
+    return None
+
+
+@functools.lru_cache(maxsize=65536)
+def normal_form(expr: sympy.Expr) -> NormalForm | None:
+    """``expr`` as a :class:`NormalForm`, or None if it is not of that shape."""
+    parts: dict[Growth, list[sympy.Expr]] = {}
+    for term in sympy.Add.make_args(sympy.expand(expr) if expr.has(x) else expr):
+        a, b = _ZERO, _ZERO
+        coefficient: list[sympy.Expr] = []
+        for factor in sympy.Mul.make_args(term):
+            growth = _factor_growth(factor)
+            if growth is None:
+                return None
+            a, b = a + growth[0], b + growth[1]
+            coefficient.append(growth[2])
+        parts.setdefault((a, b), []).append(sympy.Mul(*coefficient))
+    # one sum per growth: adding the coefficients one by one was quadratic (a nested
+    # mapReduce's has a term per level)
+    return NormalForm({k: sympy.Add(*c) for k, c in parts.items()}, expr)
+
+
+def _sign(value: sympy.Expr) -> int | None:
+    if value.is_Number:  # a literal: compare directly, sympy's assumption system is slow
+        return bool(value > 0) - bool(value < 0)
+    if not value.is_number and value.has(sympy.Min, sympy.Max):
+        # Min/Max of p and phi (memwall models): simplify takes seconds and the assumption
+        # system 30-150 ms per question, and neither decides these (measured)
+        return None
+    if not value.is_number:
+        value = sympy.simplify(value)
+    if value.is_positive:
+        return 1
+    if value.is_negative:
+        return -1
+    if value.is_zero:
+        return 0
+    return None
+
+
+def compare_normal_forms(a: NormalForm, b: NormalForm) -> int | None:
+    """1 if ``a`` grows faster, -1 if slower, 0 if equal, None if the coefficients decide
+    and their sign is unknown (symbolic thread counts, say)."""
+    ca, cb = a._terms, b._terms
+    for key in sorted(set(ca) | set(cb), reverse=True):
+        first, second = ca.get(key, _ZERO), cb.get(key, _ZERO)
+        if not (first.is_Number and second.is_Number) and signs_differ(first, second):
+            return None  # e.g. 1/n1 - 1/n2: no sign for all n1, n2 (and no simplify asked)
+        sign = _sign(first - second)
+        if sign != 0:
+            return sign
+    return 0
+
+
+def _compare_by_limit(a: sympy.Expr, b: sympy.Expr) -> int | None:
+    try:
+        ratio = sympy.limit(a / b, x, sympy.oo)
+        if ratio is sympy.oo:
+            return 1
+        if ratio == 0:
+            return -1
+        if not (ratio.is_number and ratio.is_finite):
+            return None
+        if ratio != 1:
+            return 1 if ratio > 1 else -1
+        difference = sympy.limit(a - b, x, sympy.oo)
+    except (NotImplementedError, ValueError, TypeError, ZeroDivisionError):
+        return None
+    return _sign(difference) if difference.is_number else None
+
+
+@functools.lru_cache(maxsize=65536)
+def compare(a: sympy.Expr, b: sympy.Expr) -> int | None:
+    """1 if ``a`` grows faster than ``b`` as x -> oo, -1 if slower, 0 if equal, None if undecided.
+
+    Ties in the leading term are broken by the following terms, so the order is total on
+    normal forms with numeric coefficients.
+    """
+    if a == b:
+        return 0
+    fa, fb = normal_form(a), normal_form(b)
+    if fa is not None and fb is not None:
+        return compare_normal_forms(fa, fb)
+    return _compare_by_limit(a, b)

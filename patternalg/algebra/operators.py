@@ -1,0 +1,358 @@
+"""The composition operators M[.] of the paper on closed forms.
+
+``seq`` adds (paper 001, eq. (2)), ``tpool_n`` divides by n (eq. (3)), ``pipe`` takes the
+slower stage (eq. (4)) and ``mapReduce`` sums its three phases (eq. (5)); on closed forms
+each is computed by its ``m_*`` function only, with the normal-form fast paths inside it.
+What "slower" means is a :class:`~.semantics.Semantics`; :mod:`.evaluation` folds a term
+with these operators into its closed form.
+
+>>> from patternalg.algebra.normal_forms.normal_form import normal_form
+>>> from patternalg.syntax.symbols import x
+>>> m_pipe(normal_form(536.185 * x), normal_form(sympy.Float(5422.97)), Semantics.EXACT)
+(Maximum(Max(5422.97, 536.185*x)), None)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeAlias, TypeVar
+
+import sympy
+
+from ..errors import EvaluationError
+from ..syntax.arith import format_expr
+from ..syntax.symbols import m as m_symbol
+from ..syntax.symbols import n as n_symbol
+from ..syntax.symbols import o as o_symbol
+from ..syntax.symbols import symbol, x
+from ..syntax.terms import Atom, MapReduce, Meta, Term
+from .atomic_model import AtomicModel
+from .bindings import substitute
+from .normal_forms.dominance import below_the_rest, is_numeric, nonnegative, refuted_by_samples
+from .normal_forms.maximum import Maximum
+from .normal_forms.normal_form import NormalForm, compare, compare_normal_forms, normal_form
+from .normal_forms.sampling import signs_differ
+from .semantics import Semantics
+
+__all__ = [
+    "m_seq",
+    "m_tpool",
+    "m_pipe",
+    "m_mapreduce",
+    "as_expr",
+    "Value",
+    "RESOURCE_SYMBOLS",
+    "leaf_model",
+    "shuffle_model",
+]
+
+#: symbols that annotations may bind on atoms whose models do not use them
+RESOURCE_SYMBOLS = frozenset({"p", "phi"})
+_SHIFT = sympy.Symbol("_x_minus_1", nonnegative=True)
+T = TypeVar("T")
+
+
+# --- the composition operators --------------------------------------------------------------
+#: a sub-term's model: a :class:`NormalForm` where it has one (sums, task pools and pipes of
+#: normal forms stay normal forms and never pay for sympy's ``expand``), a :class:`Maximum` of
+#: normal forms for a pipe of stages that cannot be ordered, else a sympy expression
+Value: TypeAlias = sympy.Expr | NormalForm | Maximum
+
+
+def as_expr(value: Value) -> sympy.Expr:
+    """The sympy expression of a model held either way.
+
+    >>> as_expr(normal_form(x + 1)) == x + 1
+    True
+    """
+    return value.to_expr() if isinstance(value, NormalForm | Maximum) else value
+
+
+def m_seq(left: Value, right: Value, semantics: Semantics = Semantics.ASYMPTOTIC) -> Value:
+    """Paper 001, eq. (2): M[seq(f1, f2)] = M[f1] + M[f2].
+
+    Two normal forms add term by term; otherwise the sum is a sympy expression. Under exact
+    semantics a maximum of normal forms stays one: max(a, b) + c = max(a + c, b + c), the sums
+    below another dropped (so the next pipe compares forms, not sympy ``Max`` expressions).
+
+    >>> from patternalg.syntax.symbols import x
+    >>> m_seq(536.185 * x, sympy.Float(5422.97))
+    536.185*x + 5422.97
+    >>> stages = m_pipe(normal_form(x), normal_form(sympy.Integer(3)), Semantics.EXACT)[0]
+    >>> m_seq(stages, normal_form(x), Semantics.EXACT)
+    Maximum(Max(2*x, x + 3))
+    """
+    if isinstance(left, NormalForm) and isinstance(right, NormalForm):
+        return left + right
+    left_forms, right_forms = _forms(left), _forms(right)
+    if semantics.pointwise and left_forms is not None and right_forms is not None:
+        sums = dict.fromkeys(a + b for a in left_forms for b in right_forms)
+        kept = _pointwise_maxima(list(sums))
+        return kept[0] if len(kept) == 1 else Maximum(tuple(kept))
+    return sympy.Add(as_expr(left), as_expr(right))
+
+
+def m_tpool(count: sympy.Expr, body: Value, semantics: Semantics = Semantics.ASYMPTOTIC) -> Value:
+    """Paper 001, eq. (3): M[tpool_n(task)] = M[task] / n.
+
+    A normal form divides each coefficient; under exact semantics so does each form of a
+    maximum (n > 0: max(a, b) / n = max(a / n, b / n)); otherwise the quotient is a sympy
+    expression.
+
+    >>> from patternalg.syntax.symbols import n, x
+    >>> m_tpool(n, 1034.17 * x)
+    1034.17*x/n
+    """
+    if isinstance(body, NormalForm):
+        return body.scaled(sympy.Pow(count, -1))
+    if semantics.pointwise and isinstance(body, Maximum):
+        return Maximum(tuple(form.scaled(sympy.Pow(count, -1)) for form in body.forms))
+    return sympy.Mul(as_expr(body), sympy.Pow(count, -1))
+
+
+def _tie_break(a: sympy.Expr, b: sympy.Expr) -> int:
+    return 1 if sympy.default_sort_key(a) >= sympy.default_sort_key(b) else -1
+
+
+def _asymptotic_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
+    order = compare(a, b)
+    if order is None:
+        return sympy.Max(a, b), None
+    if order == 0:
+        order = _tie_break(a, b)
+    return (a, 0) if order > 0 else (b, 1)
+
+
+#: points where a claimed dominance is tried numerically before sympy is asked to prove it
+_PROBES = (1, 2, 1024, 2**20, 2**40)
+
+
+def _violated_somewhere(difference: sympy.Expr) -> bool:
+    """Whether ``difference`` is negative at one of the probe points (cheap refutation)."""
+    if difference.free_symbols - {x}:
+        return False
+    for point in _PROBES:
+        try:
+            if float(difference.xreplace({x: sympy.Integer(point)})) < 0:
+                return True
+        except TypeError:  # not a real number there
+            return False
+    return False
+
+
+def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
+    """Whether ``small <= big`` for every x >= 1 (as far as sympy can tell)."""
+    difference = big - small
+    form = normal_form(difference)
+    if form is not None and all(c.is_nonnegative for _, c in form.items()):
+        return True  # x^i and log2(x)^j are nonnegative for x >= 1
+    if _violated_somewhere(difference):
+        return False
+    shifted = difference.xreplace({x: _SHIFT + 1}).rewrite(sympy.log)
+    return bool(sympy.expand(shifted).is_nonnegative)
+
+
+def _undominated(args: Sequence[T], below: Callable[[T, T], bool]) -> list[T]:
+    """The arguments of a maximum that another argument is not ``below`` (ties keep the first)."""
+    return [
+        arg
+        for i, arg in enumerate(args)
+        if not any(
+            below(arg, other) and (j < i or not below(other, arg))
+            for j, other in enumerate(args)
+            if j != i
+        )
+    ]
+
+
+def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
+    """Pointwise maximum; arguments that are never the maximum for x >= 1 are dropped."""
+    args = list(dict.fromkeys([*sympy.Max.make_args(a), *sympy.Max.make_args(b)]))
+    result = sympy.Max(*_undominated(args, _dominated))
+    if result == a:
+        return a, 0
+    if result == b:
+        return b, 1
+    return result, None
+
+
+@functools.lru_cache(maxsize=65536)
+def _form_below(small: NormalForm, big: NormalForm) -> bool:
+    """Whether ``small <= big`` for every x >= 1: on the terms if the coefficients are numbers."""
+    difference = big - small
+    if is_numeric(difference):
+        return nonnegative(difference)
+    if refuted_by_samples(small, big) or _has_min_max(difference):
+        return False  # Min/Max of p and phi: sympy's assumptions are slow and decide nothing
+    return _dominated(small.to_expr(), big.to_expr())
+
+
+def _pointwise_maxima(forms: list[NormalForm]) -> list[NormalForm]:
+    """The forms of a pointwise maximum that can be the maximum somewhere for x >= 1: those no
+    other form is above, then (numeric ones) those not below the rest taken together."""
+    kept = _undominated(forms, _form_below)
+    for form in list(kept):
+        others = [other for other in kept if other is not form]
+        if len(others) > 1 and all(map(is_numeric, kept)) and below_the_rest(form, others):
+            kept = others
+    return kept
+
+
+def _has_min_max(form: NormalForm) -> bool:
+    return any(c.has(sympy.Min, sympy.Max) for _, c in form.items())
+
+
+@functools.lru_cache(maxsize=65536)
+def _grows_no_faster(small: NormalForm, big: NormalForm) -> bool:
+    order = compare_normal_forms(big, small)
+    return order is not None and order >= 0
+
+
+def _forms(value: Value) -> tuple[NormalForm, ...] | None:
+    if isinstance(value, NormalForm):
+        return (value,)
+    if isinstance(value, Maximum):
+        return value.forms
+    return None
+
+
+def _forms_max(
+    left: tuple[NormalForm, ...], right: tuple[NormalForm, ...], semantics: Semantics
+) -> tuple[Value, int | None]:
+    """The maximum of stages held as normal forms: the stages no other stage beats."""
+    stages = list(dict.fromkeys(left + right))
+    if semantics.pointwise:
+        kept = _pointwise_maxima(stages)
+    else:
+        kept = _undominated(stages, _grows_no_faster)
+    result = kept[0] if len(kept) == 1 else Maximum(tuple(kept))
+    if set(kept) == set(left):
+        return result, 0
+    if set(kept) == set(right):
+        return result, 1
+    return result, None
+
+
+def m_pipe(
+    left: Value, right: Value, semantics: Semantics = Semantics.ASYMPTOTIC
+) -> tuple[Value, int | None]:
+    """Paper 001, eq. (4): M[pipe(s1, s2)] = max(M[s1], M[s2]), and the bottleneck stage.
+
+    The bottleneck is 0 (left), 1 (right) or None when the maximum stays symbolic. Stages
+    held as normal forms are ordered on their terms (no sympy): by growth under asymptotic
+    semantics, pointwise for x >= 1 under exact semantics; stages that cannot be ordered
+    stay in one flat :class:`Maximum`.
+
+    >>> from patternalg.syntax.symbols import x
+    >>> m_pipe(536.185 * x, sympy.Float(5422.97))
+    (536.185*x, 0)
+    >>> m_pipe(normal_form(536.185 * x), normal_form(sympy.Float(5422.97)), Semantics.EXACT)
+    (Maximum(Max(5422.97, 536.185*x)), None)
+    """
+    left_forms, right_forms = _forms(left), _forms(right)
+    if left_forms is not None and right_forms is not None:
+        return _forms_max(left_forms, right_forms, semantics)
+    a, b = as_expr(left), as_expr(right)
+    if semantics.pointwise:
+        return _exact_max(a, b)
+    return _asymptotic_max(a, b)
+
+
+def m_mapreduce(
+    nodes: sympy.Expr,
+    threads: sympy.Expr,
+    per_key: sympy.Expr,
+    keys: sympy.Expr,
+    map_model: Value,
+    shuffle_model: sympy.Expr,
+    shuffle_keys: sympy.Expr,
+    reduce_model: Value,
+) -> sympy.Expr:
+    """Paper 001, eq. (5): the sum of the map, shuffle and reduce phases.
+
+    x*M[map](1)/(m*n) + M[shuffle_{m,n}^{o}](d(x)) + k(x)*M[reduce](d(x))/(m*n). The shuffle
+    model is a model in x (elements per key), m, n and o (keys); paper 001, eqs. (6) and (7)
+    are this equation for GrPPi and for Hadoop.
+    """
+    map_model, reduce_model = as_expr(map_model), as_expr(reduce_model)
+    workers = sympy.Mul(nodes, threads)
+    # term by term: a nested mapReduce's M[map](1) is a sum, and x*(a + b)/(m*n) kept whole
+    # nests one level deeper per mapReduce (200 deep: a minute, then a RecursionError)
+    map_phase = sympy.Add(
+        *(
+            sympy.Mul(x, term, sympy.Pow(workers, -1))
+            for term in sympy.Add.make_args(map_model.xreplace({x: sympy.Integer(1)}))
+        )
+    )
+    shuffle_phase = shuffle_model.xreplace(
+        {m_symbol: nodes, n_symbol: threads, o_symbol: shuffle_keys, x: per_key}
+    )
+    reduce_phase = sympy.Mul(keys, reduce_model.xreplace({x: per_key}), sympy.Pow(workers, -1))
+    return sympy.Add(map_phase, shuffle_phase, reduce_phase)
+
+
+# --- the evaluator ---------------------------------------------------------------------------
+def _value(expr: sympy.Expr) -> Value:
+    """A model as the evaluator holds it: its normal form if it has one (keeping ``expr``)."""
+    normal = normal_form(expr)
+    return expr if normal is None else normal
+
+
+def _bind(expr: sympy.Expr, bindings: Mapping[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
+    """``expr.xreplace(bindings)``, but a Min/Max whose arguments change order with the other
+    symbols stays unevaluated: sympy would spend some 70 ms per Max to find that out."""
+    if expr in bindings:
+        return bindings[expr]
+    if not expr.args or not expr.free_symbols & bindings.keys():
+        return expr
+    args = [_bind(a, bindings) for a in expr.args]
+    if isinstance(expr, sympy.Min | sympy.Max) and all(
+        signs_differ(a, b) for i, a in enumerate(args) for b in args[i + 1 :]
+    ):
+        return expr.func(*args, evaluate=False)
+    return expr.func(*args)
+
+
+def _atom_model(atom: Atom, library: Mapping[str, AtomicModel]) -> tuple[sympy.Expr, AtomicModel]:
+    model = library[atom.name]
+    if not atom.annotations:
+        return model.expr, model
+    names = {s.name for s in model.expr.free_symbols}
+    bindings = {}
+    for key, value in atom.annotations:
+        if key not in names and key not in RESOURCE_SYMBOLS:
+            raise EvaluationError(
+                f"annotation {key}= on {atom.name}: its model has no symbol {key} "
+                f"(its symbols: {', '.join(sorted(names)) or 'none'})"
+            )
+        bindings[symbol(key)] = value
+    return substitute(model.expr, bindings, str(atom), _bind), model
+
+
+def shuffle_model(
+    term: MapReduce, library: Mapping[str, AtomicModel]
+) -> tuple[sympy.Expr, sympy.Expr, str]:
+    if term.shuffle is None:
+        return library["shuffle"].expr, term.keys, "shuffle"
+    sh = term.shuffle
+    if sh.nodes != term.nodes or sh.threads != term.threads:
+        raise EvaluationError(
+            f"{sh}: the shuffle's m,n must be the mapReduce's "
+            f"{{{format_expr(term.nodes)},{format_expr(term.threads)}}}"
+        )
+    return library[sh.name].expr, sh.keys, sh.name
+
+
+def leaf_model(
+    node: Term, library: Mapping[str, AtomicModel], metavariables: Mapping[str, sympy.Expr] | None
+) -> sympy.Expr:
+    """The model of a leaf: an atom's (its annotations bound), or a law's metavariable's."""
+    if isinstance(node, Atom):
+        return _atom_model(node, library)[0]
+    if isinstance(node, Meta) and metavariables is not None and node.name in metavariables:
+        return metavariables[node.name]
+    raise EvaluationError(
+        f"{node} is a metavariable (capitalised names stand for any term in laws); "
+        "atom names start with a lowercase letter"
+    )

@@ -1,0 +1,394 @@
+"""Values at a point: a term's model where its symbols are bound to numbers.
+
+The closed form of a pipe under the paper's semantics is its asymptotically slower stage,
+a statement about large x. At a concrete point (``--at x=4``, ``model(term, x=4)``) the
+pipe is the slower stage *there*: wherever both stages of a pipe are numbers, the pipe is
+their maximum, whatever the semantics. Bindings are applied to the leaves (atoms' models,
+thread counts) before the operators combine them, so a ``max`` whose arguments become
+comparable after binding is resolved as well.
+
+>>> from patternalg.syntax.parser import parse
+>>> from patternalg.library.model_library import ModelLibrary
+>>> lib = ModelLibrary.builtin()
+>>> at = at_point(parse("pipe(inc, nop)"), lib, {"x": 4})
+>>> at.value, at.bottleneck_at_point, at.bottleneck_asymptotic
+(5422.97, 'nop', 'inc')
+>>> at_point(parse("pipe(tpool_n(qsort), tpool_m(qsort))"), lib, {"m": 2, "n": 4}).expr
+517.085*x*log2(x)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import sympy
+
+from ..errors import EvaluationError
+from ..library.model_library import AtomicModel
+from ..syntax.arith import check_finite, format_expr
+from ..syntax.symbols import symbol, x
+from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
+from .bindings import as_value, check_bindings, float_value, parse_binding, substitute, symbols_of
+from .evaluation import Derivation, evaluate
+from .fold import fold, model_symbols
+from .operators import m_mapreduce, m_pipe, m_seq, m_tpool
+from .pointfold import Numbers, rounded
+from .semantics import Semantics
+
+__all__ = [
+    "PointStep",
+    "PointValue",
+    "at_point",
+    "collect_bindings",
+    "follow_bottleneck",
+    "pointwise_models",
+    "substitute_counts",
+]
+
+
+def collect_bindings(texts: Iterable[str]) -> dict[str, sympy.Expr]:
+    """``["x=1024", "n=4"]`` -> ``{"x": 1024, "n": 4}``; a symbol bound twice is an error.
+
+    >>> collect_bindings(["x=2^10", "n=4"])
+    {'x': 1024, 'n': 4}
+    >>> collect_bindings(["x=1024", "x=2048"])
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --at x is given twice (1024 and 2048); one point takes one value per symbol: for several values use `patternalg sweep TERM --over x=1024,2048`
+    """
+    found: dict[str, sympy.Expr] = {}
+    for text in texts:
+        name, value = parse_binding(text)
+        if name in found:
+            first, second = format_expr(found[name]), format_expr(value)
+            raise EvaluationError(
+                f"--at {name} is given twice ({first} and {second}); one point takes one value "
+                f"per symbol: for several values use "
+                f"`patternalg sweep TERM --over {name}={first},{second}`"
+            )
+        found[name] = value
+    return found
+
+
+@dataclass(frozen=True)
+class PointStep:
+    """One sub-term at the point: its value there and, for a pipe, the stage that wins."""
+
+    term: Term
+    value: sympy.Expr
+    depth: int
+    winner: int | None = None  #: 0 left, 1 right, None undecided (pipes only)
+
+
+def follow_bottleneck(term: Term, winner: Mapping[int, int | None]) -> Term | None:
+    """The stage of the outermost pipe of ``term`` that sets its pace (None: undecided, no pipe).
+
+    Pipes inside a mapReduce do not count: it evaluates its parts at other sizes.
+    ``winner`` maps ``id(pipe)`` to 0 (left) or 1 (right); nested pipes are followed down.
+    """
+    node: Term | None = None
+    stack = [term]  # pre-order, not into mapReduces (they run their parts at other sizes)
+    while stack and node is None:
+        top = stack.pop()
+        if isinstance(top, Pipe):
+            node = top
+        elif not isinstance(top, MapReduce):
+            stack.extend(reversed(top.children()))
+    if node is None:
+        return None
+    while isinstance(node, Pipe):
+        side = winner.get(id(node))
+        if side is None:
+            return None
+        node = node.left if side == 0 else node.right
+    return node
+
+
+@dataclass(frozen=True)
+class PointValue:
+    """A term's model at a point, beside its closed form under ``semantics``."""
+
+    term: Term
+    expr: sympy.Expr  #: the model at the point (a number when every symbol is bound)
+    closed_form: sympy.Expr  #: the closed form under ``semantics``, no bindings
+    closed_form_at_point: sympy.Expr  #: the closed form with the bindings substituted
+    semantics: Semantics
+    bindings: tuple[tuple[str, sympy.Expr], ...]
+    steps: tuple[PointStep, ...]
+    bottleneck_at_point: str | None
+    bottleneck_asymptotic: str | None
+    undecided: int = 0  #: pipes whose stages stay symbolic and could not be ordered
+
+    @property
+    def value(self) -> float | None:
+        """The value as a float, or None while a symbol is free."""
+        if self.expr.free_symbols:
+            return None
+        return float(sympy.N(self.expr, 17))
+
+    def notes(self) -> list[str]:
+        """What a reader must know about this value; each note only when it is true."""
+        notes = []
+        where = ", ".join(f"{k} = {format_expr(v)}" for k, v in self.bindings)
+        if (
+            self.bottleneck_at_point is not None
+            and self.bottleneck_asymptotic is not None
+            and self.bottleneck_at_point != self.bottleneck_asymptotic
+        ):
+            shown = self.closed_form_at_point
+            gives = f" (it gives {format_expr(sympy.N(shown, 15))} here)" if shown.is_number else ""
+            notes.append(
+                f"at {where} the bottleneck is {self.bottleneck_at_point}, not the "
+                f"{self.semantics.value} bottleneck {self.bottleneck_asymptotic}; the value is "
+                f"the pointwise maximum, the closed form {format_expr(self.closed_form)} "
+                f"holds for large x{gives}"
+            )
+        if self.undecided and self.expr.has(sympy.Max):
+            notes.append(undecided_note(self.semantics))
+        return notes
+
+    def to_json(self) -> dict[str, Any]:
+        """The point's keys of ``eval --format json``."""
+        return {
+            "value": self.value,
+            "at": {k: format_expr(v) for k, v in self.bindings},
+            "closed_form": format_expr(self.closed_form),
+            "bottleneck_at_point": self.bottleneck_at_point,
+            "bottleneck_asymptotic": self.bottleneck_asymptotic,
+        }
+
+
+def undecided_note(semantics: Semantics) -> str:
+    """The note for a pipe whose maximum stays symbolic, in the words of its semantics."""
+    if semantics is Semantics.EXACT:
+        return (
+            "some pipe stages cross or depend on unbound symbols (neither is the larger for "
+            "every x >= 1); the model keeps their max"
+        )
+    return "some pipe stages could not be ordered asymptotically; the model keeps their max"
+
+
+def _numbers(a: sympy.Expr, b: sympy.Expr) -> bool:
+    return bool(a.is_number and b.is_number)
+
+
+def at_least(left: sympy.Expr, right: sympy.Expr) -> bool:
+    """``left >= right`` for two numbers: in floating point where they are more than 1e-9
+    apart relatively (floats err by some 1e-16 there), else as sympy decides (it evaluates
+    to the precision the comparison needs, some milliseconds for a ``log2``).
+
+    >>> from patternalg.syntax.symbols import log2
+    >>> at_least(1034.17 * log2(sympy.Integer(3)), sympy.Integer(1639)), at_least(log2(sympy.Integer(8)), sympy.Integer(3))
+    (True, True)
+    """
+    a, b = float_value(left), float_value(right)
+    if math.isfinite(a) and math.isfinite(b) and abs(a - b) > 1e-9 * max(abs(a), abs(b)):
+        return a > b
+    return bool(left >= right)
+
+
+def _fold(
+    term: Term,
+    library: Mapping[str, AtomicModel],
+    mapping: Mapping[sympy.Symbol, sympy.Expr],
+    semantics: Semantics | None,
+    functions: dict[int, sympy.Expr] | None,
+    where: str = "--at",
+) -> tuple[dict[int, sympy.Expr], dict[int, int | None]]:
+    """Every sub-term's model with ``mapping`` applied to its leaves, post-order, no recursion.
+
+    A pipe of two numbers is their maximum; otherwise ``semantics`` decides (``None``: the
+    pointwise ``Max`` as a function, for the parts a mapReduce evaluates at other sizes).
+    A mapReduce takes its parts from ``functions`` (models with x unbound) if given.
+    """
+    memo: dict[int, sympy.Expr] = {}
+    winner: dict[int, int | None] = {}
+    for node in term.post_order():
+        if isinstance(node, Atom):
+            value = substitute(evaluate(node, library), mapping, where)
+        elif isinstance(node, Seq):
+            value = m_seq(memo[id(node.left)], memo[id(node.right)])
+        elif isinstance(node, TPool):
+            value = m_tpool(node.count.xreplace(mapping), memo[id(node.body)])
+        elif isinstance(node, Pipe):
+            left, right = memo[id(node.left)], memo[id(node.right)]
+            if _numbers(left, right):
+                side = 0 if at_least(left, right) else 1
+                value, winner[id(node)] = (left, right)[side], side
+            elif semantics is None:
+                value, winner[id(node)] = sympy.Max(left, right, evaluate=False), None
+            else:
+                value, winner[id(node)] = m_pipe(left, right, semantics)
+        elif isinstance(node, MapReduce):
+            parts = functions if functions is not None else memo
+            value = _mapreduce(node, library, mapping, parts[id(node.map)], parts[id(node.reduce)])
+        else:
+            value = evaluate(node, library)  # a metavariable: evaluate says what is wrong
+        memo[id(node)] = value
+    return memo, winner
+
+
+def _mapreduce(
+    node: MapReduce,
+    library: Mapping[str, AtomicModel],
+    mapping: Mapping[sympy.Symbol, sympy.Expr],
+    map_model: sympy.Expr,
+    reduce_model: sympy.Expr,
+) -> sympy.Expr:
+    """Eq. (5) with the parts' models as functions of x, then the bindings applied."""
+    shuffle = node.shuffle
+    name = "shuffle" if shuffle is None else shuffle.name
+    keys = node.keys if shuffle is None else shuffle.keys
+    whole = m_mapreduce(
+        node.nodes,
+        node.threads,
+        node.per_key,
+        node.keys,
+        map_model,
+        library[name].expr,
+        keys,
+        reduce_model,
+    )
+    return whole.xreplace(mapping)
+
+
+def pointwise_models(
+    term: Term, library: Mapping[str, AtomicModel], mapping: Mapping[sympy.Symbol, sympy.Expr]
+) -> dict[int, sympy.Expr]:
+    """Every sub-term's model as a function of its unbound symbols, pipes as pointwise ``Max``
+    (keyed by ``id`` of the sub-term): evaluated anywhere, it gives the value there.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> from patternalg.library.model_library import ModelLibrary
+    >>> term = parse("pipe(inc, nop)")
+    >>> pointwise_models(term, ModelLibrary.builtin(), {})[id(term)]
+    Max(5422.97, 536.185*x)
+    """
+    return _fold(term, library, mapping, None, None)[0]
+
+
+def substitute_counts(term: Term, values: Mapping[sympy.Symbol, sympy.Expr]) -> Term:
+    """``term`` with the counts of its task pools and mapReduces and its atoms' annotations
+    evaluated at ``values``.
+
+    Counts are bound before evaluating, so that an asymptotic pipe compares numbers
+    rather than falling back to the pointwise Max on a symbolic count.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> from patternalg.syntax.symbols import n, symbol
+    >>> substitute_counts(parse("pipe(tpool_n(a), b[p=k])"), {n: 4, symbol("k"): 2})
+    parse('pipe(tpool_4(a), b[p=2])')
+    """
+    done: dict[int, Term] = {}
+    for node in term.post_order():
+        new = [done[id(c)] for c in node.children()]
+        if isinstance(node, TPool):
+            done[id(node)] = TPool(node.count.xreplace(values), new[0])
+        elif isinstance(node, Seq | Pipe):
+            done[id(node)] = type(node)(new[0], new[1])
+        elif isinstance(node, MapReduce):
+            shuffle = node.shuffle
+            if shuffle is not None:
+                shuffle = replace(
+                    shuffle,
+                    nodes=shuffle.nodes.xreplace(values),
+                    threads=shuffle.threads.xreplace(values),
+                    keys=shuffle.keys.xreplace(values),
+                )
+            done[id(node)] = replace(
+                node,
+                nodes=node.nodes.xreplace(values),
+                threads=node.threads.xreplace(values),
+                per_key=node.per_key.xreplace(values),
+                keys=node.keys.xreplace(values),
+                map=new[0],
+                shuffle=shuffle,
+                reduce=new[1],
+            )
+        elif isinstance(node, Atom) and node.annotations:
+            pairs = tuple((k, v.xreplace(values)) for k, v in node.annotations)
+            done[id(node)] = Atom(node.name, pairs)
+        else:
+            done[id(node)] = node
+    return done[id(term)]
+
+
+def at_point(
+    term: Term,
+    library: Mapping[str, AtomicModel],
+    bindings: Mapping[str, float | int | str | sympy.Expr],
+    semantics: Semantics | str = Semantics.ASYMPTOTIC,
+    *,
+    derivation: Derivation | None = None,
+    partial: bool = False,
+) -> PointValue:
+    """The model of ``term`` at ``bindings``: pipes of numbers are their pointwise maximum.
+
+    ``derivation``, if given, is filled with the closed form's derivation (for ``--explain``).
+    With ``partial``, bindings of symbols ``term`` does not have are left out (a part of a
+    larger design, whose other parts have them); else they are an error. Where every
+    symbol is bound the value is a fold of numbers (:mod:`patternalg.algebra.fold`), exact or in
+    192 bits, rounded to a double's 53 bits at the end.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> from patternalg.library.model_library import ModelLibrary
+    >>> at_point(parse("pipe(inc, nop)"), ModelLibrary.builtin(), {"x": 4}, "exact").expr
+    5422.97000000000
+    """
+    semantics = Semantics.of(semantics)
+    values = {name: as_value(v) for name, v in bindings.items()}
+    own = model_symbols(term, library)
+    if partial:
+        values = {k: v for k, v in values.items() if k in symbols_of(term, own)}
+    check_bindings(term, own, values)
+    mapping = {symbol(name): v for name, v in values.items()}
+    where = f"--at {', '.join(f'{k}={format_expr(v)}' for k, v in values.items())}"
+    counted = {s: v for s, v in mapping.items() if s != x}
+    shown = substitute_counts(term, counted) if counted else term
+    derivation = derivation if derivation is not None else Derivation()
+    closed = evaluate(shown, library, semantics, derivation=derivation)
+    closed_at = closed.xreplace(mapping)
+    if own <= set(values):  # every symbol has a value: a fold of numbers
+        found = fold(shown, library, Numbers(where), mapping, lambda node: True, semantics=semantics)
+        memo = {k: rounded(v) for k, v in found.kept.items()}
+        winner: dict[int, int | None] = dict(found.winners)
+    else:
+        functions = None
+        if x in mapping and any(isinstance(n, MapReduce) for n in shown.walk()):
+            functions = _fold(shown, library, counted, None, None, where)[0]
+        memo, winner = _fold(shown, library, mapping, semantics, functions, where)
+    result = memo[id(shown)]
+    if not check_finite(result):
+        raise EvaluationError(
+            f"at {where[5:]}: the model is infinite or undefined there (a division by zero or "
+            "log of 0)"
+        )
+    steps, depth_of = [], {id(shown): 0}
+    for node in shown.walk():
+        depth = depth_of[id(node)]
+        for child in node.children():
+            depth_of[id(child)] = depth + 1
+        steps.append(PointStep(node, memo[id(node)], depth, winner.get(id(node))))
+    closed_winner = {
+        id(s.term): (0 if "left" in s.note else 1 if "right" in s.note else None)
+        for s in derivation.steps
+        if isinstance(s.term, Pipe)
+    }
+    at_stage = follow_bottleneck(shown, winner)
+    closed_stage = follow_bottleneck(shown, closed_winner)
+    undecided = sum(1 for n in shown.walk() if isinstance(n, Pipe) and winner.get(id(n)) is None)
+    return PointValue(
+        term=term,
+        expr=result,
+        closed_form=closed,
+        closed_form_at_point=closed_at,
+        semantics=semantics,
+        bindings=tuple(values.items()),
+        steps=tuple(steps),
+        bottleneck_at_point=None if at_stage is None else str(at_stage),
+        bottleneck_asymptotic=None if closed_stage is None else str(closed_stage),
+        undecided=undecided,
+    )

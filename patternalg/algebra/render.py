@@ -1,0 +1,236 @@
+"""Output of models: text, LaTeX, JSON objects and the ``--explain`` derivation tree.
+
+>>> from patternalg.syntax.symbols import x, log2
+>>> as_text(258.5425 * x * log2(x))
+'258.5425*x*log2(x)'
+>>> as_latex(258.5425 * x * log2(x))
+'258.5425 x \\\\log_{2}{\\\\left(x \\\\right)}'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import sympy
+
+from ..errors import EvaluationError
+from ..syntax.arith import (
+    DEFAULT_DIGITS,
+    float_digits,
+    float_text,
+    format_expr,
+    format_number,
+    in_double_range,
+)
+from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool, format_count
+from .evaluation import Derivation
+from .semantics import Semantics
+
+if TYPE_CHECKING:
+    from .pointwise import PointValue
+
+__all__ = [
+    "as_text",
+    "as_latex",
+    "as_number",
+    "format_number",
+    "with_unit",
+    "value_digits",
+    "explain_lines",
+    "as_json",
+    "term_label",
+]
+
+
+def as_text(expr: sympy.Expr, digits: int | None = None) -> str:
+    """sympy's text form, with floats in their shortest exact decimal (or in ``digits``
+    significant digits)."""
+    return format_expr(expr, digits)
+
+
+def as_latex(expr: sympy.Expr) -> str:
+    """LaTeX for papers and notebooks: the same as a notebook shows (``sympy.latex``)."""
+    return sympy.latex(expr)
+
+
+def exact_number(expr: sympy.Expr) -> sympy.Float | None:
+    """The value of an expression without free symbols in 17 significant digits, also
+    where a double has no room for it; None if it has free symbols.
+
+    >>> exact_number(3 * sympy.Integer(10) ** -400), exact_number(sympy.Symbol("x"))
+    (3.0000000000000000e-400, None)
+    """
+    if expr.free_symbols:
+        return None
+    value = sympy.N(expr, DOUBLE_DIGITS)
+    if not (value.is_real and value.is_finite):
+        raise EvaluationError(f"the model has no finite real value there: {format_expr(expr)}")
+    return sympy.Float(value, DOUBLE_DIGITS)
+
+
+def as_number(expr: sympy.Expr) -> float | None:
+    """The value of an expression without free symbols as a double; None if it has free
+    symbols or a double has no room for it (:func:`value_text` prints it then).
+
+    >>> as_number(sympy.Integer(3) / 4), as_number(sympy.Float("1e-400"))
+    (0.75, None)
+    """
+    value = exact_number(expr)
+    return float(value) if value is not None and in_double_range(value) else None
+
+
+def value_text(expr: sympy.Expr, digits: int | None = None) -> str | None:
+    """The value of an expression without free symbols in ``digits`` significant digits
+    (:func:`format_number`), from the exact value where a double has no room for it (not
+    0.0 or an error); None if it has free symbols.
+
+    >>> value_text(sympy.Integer(3) / 4), value_text(-sympy.Float("1.374175e-394"), 4)
+    ('0.75', '-1.374e-394')
+    """
+    value = exact_number(expr)
+    if value is None:
+        return None
+    if in_double_range(value):
+        return format_number(float(value), digits)
+    return float_text(value, digits or DEFAULT_DIGITS)
+
+
+#: significant digits that round-trip any double
+DOUBLE_DIGITS = 17
+
+
+def value_digits(models: Iterable[sympy.Expr]) -> int:
+    """The significant digits a value computed from ``models`` shows by default: enough for
+    the models' own precision. Coefficients as short as ``1034.17`` get :data:`DEFAULT_DIGITS`
+    (no float noise), a fitted ``1.012655257936508`` its 16, and exact models every digit of
+    the double (:data:`DOUBLE_DIGITS`, the value's shortest round trip).
+
+    >>> from patternalg.syntax.symbols import log2, x
+    >>> value_digits([sympy.Float(1034.17) * x]), value_digits([sympy.Float(1.012655257936508) * x])
+    (15, 16)
+    >>> value_digits([x * log2(x), sympy.Integer(2) ** 53 + 1])
+    17
+    """
+    digits = [float_digits(f) for model in models for f in model.atoms(sympy.Float)]
+    return min(DOUBLE_DIGITS, max(DEFAULT_DIGITS, *digits)) if digits else DOUBLE_DIGITS
+
+
+def with_unit(expr: sympy.Expr, unit: str, digits: int | None = None) -> str:
+    """A number with its unit (``5422.97 ns``); a model with free symbols stays bare.
+
+    >>> from patternalg.syntax.symbols import x, log2
+    >>> with_unit(4136680 * log2(sympy.Integer(16000)), "ns"), with_unit(2.5 * x, "ns")
+    ('57771980.534676 ns', '2.5*x')
+    """
+    value = value_text(expr, digits)
+    return as_text(expr) if value is None else f"{value} {unit}"
+
+
+def term_label(term: Term) -> str:
+    """A sub-term's operator (``seq``, ``tpool_4``) or an atom's name, for derivations."""
+    if isinstance(term, Atom | Meta):
+        return str(term)
+    if isinstance(term, Seq):
+        return "seq"
+    if isinstance(term, Pipe):
+        return "pipe"
+    if isinstance(term, TPool):
+        return f"tpool_{format_count(term.count)}"
+    if isinstance(term, MapReduce):
+        return str(term).split("(", 1)[0]
+    return type(term).__name__  # pragma: no cover
+
+
+def _short(term: Term, limit: int = 40) -> str:
+    if isinstance(term, Atom | Meta):
+        return str(term)
+    text = term_label(term) + "(...)"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _range_note(model: Any, bindings: Mapping[sympy.Symbol, sympy.Expr]) -> str:
+    if model.x_range is None:
+        return ""
+    low, high = model.x_range
+    note = f"fitted on x in [{format_number(low)}, {format_number(high)}]"
+    from ..syntax.symbols import x
+
+    value = bindings.get(x)
+    if value is not None and value.is_number:
+        if not low <= float(value) <= high:
+            note += f"; x = {format_number(float(value))} is an extrapolation"
+    return note
+
+
+def explain_lines(
+    derivation: Derivation,
+    bindings: Mapping[sympy.Symbol, sympy.Expr] | None = None,
+    point: PointValue | None = None,
+    unit: str = "ns",
+    digits: int | None = None,
+) -> list[str]:
+    """The derivation as an indented tree: each sub-term, its model, bottlenecks and sources.
+
+    With ``point`` every line also shows the sub-term's value there, and each pipe the
+    stage that is its bottleneck at the point. Every value is followed by ``unit``, the
+    unit the derivation's atoms are in, and shows ``digits`` significant digits (as the
+    evaluation's own value does: :func:`value_digits`).
+    """
+    bindings = bindings or {}
+    lines = []
+    at_point = point.steps if point is not None else (None,) * len(derivation.steps)
+    for step, here in zip(derivation.steps, at_point, strict=True):
+        indent = "  " * min(step.depth, 40)
+        line = f"{indent}{term_label(step.term)}  =  {with_unit(step.model, unit, digits)}"
+        if here is not None and here.value != step.model:
+            line += f"  ->  {with_unit(here.value, unit, digits)} at the point"
+        notes = []
+        if here is not None and isinstance(step.term, Pipe) and here.winner is not None:
+            stage = step.term.left if here.winner == 0 else step.term.right
+            notes.append(f"bottleneck at the point: {_short(stage)}")
+        if isinstance(step.term, Pipe) and step.note.startswith("bottleneck"):
+            stage = step.term.left if "left" in step.note else step.term.right
+            label = f"{point.semantics.value} bottleneck" if point is not None else "bottleneck"
+            notes.append(f"{label}: {_short(stage)}")
+        elif step.note and not isinstance(step.term, Atom):
+            notes.append(step.note)
+        if isinstance(step.term, Atom):
+            model = derivation.atoms[step.term.name]
+            notes.append(f"source: {model.source or 'user model'}")
+            range_note = _range_note(model, bindings)
+            if range_note:
+                notes.append(range_note)
+        if notes:
+            line += "    [" + "; ".join(notes) + "]"
+        lines.append(line)
+    shuffles = [
+        name
+        for name, model in derivation.atoms.items()
+        if not any(isinstance(s.term, Atom) and s.term.name == name for s in derivation.steps)
+    ]
+    for name in shuffles:
+        model = derivation.atoms[name]
+        lines.append(
+            f"{name}  =  {with_unit(model.expr, unit, digits)}    [source: {model.source or 'user model'}]"
+        )
+    return lines
+
+
+def as_json(
+    term: Term,
+    expr: sympy.Expr,
+    semantics: Semantics,
+    value: float | None,
+    notes: list[str],
+) -> dict[str, Any]:
+    """The JSON object of ``patternalg eval --format json``."""
+    return {
+        "term": str(term),
+        "model": as_text(expr),
+        "latex": as_latex(expr),
+        "free_symbols": sorted(s.name for s in expr.free_symbols),
+        "semantics": semantics.value,
+        "value": value,
+        "notes": notes,
+    }

@@ -1,0 +1,140 @@
+"""What the composition operators mean: a semantics defines paper 001's eqs. (2)-(4) once,
+over any arithmetic — closed forms, numbers at a point, numpy arrays over a grid — and the
+one fold over a term (:func:`patternalg.algebra.fold.fold`) asks it to combine.
+
+Two semantics are built in: ``asymptotic`` (the paper's pipe: the stage with the worse
+O-scaling in x) and ``exact`` (the pointwise maximum). Where the values are numbers (at a
+point, on a grid) "the worse O-scaling" has no meaning and both are the pointwise maximum:
+a value at a point is the model's value at that point. A new semantics is one class,
+registered by name; ``--semantics NAME`` and ``semantics="NAME"`` then take it:
+
+>>> class Summed(Semantics):
+...     '''A pipe that costs the sum of its stages (as if nothing overlapped).'''
+...     name = "summed"
+...     def pipe(self, arithmetic, left, right):
+...         return arithmetic.add(left, right), None
+>>> _ = Semantics.register(Summed())
+>>> from patternalg.algebra.explanation import model
+>>> model("pipe(inc, nop)", semantics="summed"), model("pipe(inc, nop)", semantics="summed", x=4)
+(536.185*x + 5422.97, 7567.71000000000)
+>>> Semantics.unregister("summed")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar, TypeVar
+
+from ..errors import EvaluationError
+
+__all__ = ["Semantics", "Asymptotic", "Exact"]
+
+V = TypeVar("V")
+
+
+class _Registered(type):
+    """Iterating the class gives the registered semantics (as iterating an enum would)."""
+
+    def __iter__(cls) -> Iterator[Semantics]:
+        return iter(list(Semantics._registry.values()))
+
+    def __len__(cls) -> int:
+        return len(Semantics._registry)
+
+
+class Semantics(metaclass=_Registered):
+    """The meaning of ``seq``, ``tpool`` and ``pipe`` (paper 001, eqs. (2)-(4)) over an
+    arithmetic: ``arithmetic.add``, ``.divide`` and ``.larger`` (the pointwise maximum, and
+    which stage is it: 0, 1, or None where that differs from point to point). ``mapReduce``
+    is eq. (5), built from these by the fold.
+
+    A subclass sets :attr:`name` and overrides the operators it changes."""
+
+    name: ClassVar[str] = ""
+    #: whether ``pipe`` is the pointwise maximum of its stages (so a maximum of closed forms
+    #: may be added and divided form by form)
+    pointwise: ClassVar[bool] = True
+    _registry: ClassVar[dict[str, Semantics]] = {}
+    ASYMPTOTIC: ClassVar[Semantics]
+    EXACT: ClassVar[Semantics]
+
+    def seq(self, arithmetic: Any, left: V, right: V) -> V:
+        """Paper 001, eq. (2): M[seq(f1, f2)] = M[f1] + M[f2]."""
+        return arithmetic.add(left, right)
+
+    def tpool(self, arithmetic: Any, count: V, body: V) -> V:
+        """Paper 001, eq. (3): M[tpool_n(task)] = M[task] / n."""
+        return arithmetic.divide(body, count)
+
+    def pipe(self, arithmetic: Any, left: V, right: V) -> tuple[V, int | None]:
+        """Paper 001, eq. (4): M[pipe(s1, s2)] = max(M[s1], M[s2]), and the bottleneck."""
+        return arithmetic.larger(left, right)
+
+    @property
+    def value(self) -> str:
+        """The name (as an enum member's value: ``Semantics.EXACT.value == "exact"``)."""
+        return self.name
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Semantics.of({self.name!r})"
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return Semantics.of, (self.name,)
+
+    @classmethod
+    def register(cls, semantics: Semantics) -> Semantics:
+        """Make ``semantics`` known by its name; returns it."""
+        if not isinstance(semantics, Semantics) or not semantics.name:
+            raise TypeError("register takes a Semantics instance whose class sets a name")
+        cls._registry[semantics.name] = semantics
+        return semantics
+
+    @classmethod
+    def unregister(cls, name: str) -> None:
+        """Forget the semantics called ``name`` (the built-in ones stay)."""
+        if name not in ("asymptotic", "exact"):
+            cls._registry.pop(name, None)
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """The registered names, the built-in ones first."""
+        return tuple(cls._registry)
+
+    @classmethod
+    def of(cls, value: Semantics | str) -> Semantics:
+        """A semantics or its name: ``Semantics.of("exact")``."""
+        if isinstance(value, Semantics):
+            return value
+        found = cls._registry.get(value) if isinstance(value, str) else None
+        if found is None:
+            raise EvaluationError(
+                f"unknown semantics {value!r} (valid: {', '.join(cls._registry)})"
+            )
+        return found
+
+
+class Asymptotic(Semantics):
+    """The paper's: a pipe is the stage with the worse O-scaling in x (paper 001, eq. (4));
+    where the stages are numbers, their maximum."""
+
+    name = "asymptotic"
+    pointwise = False
+
+    def pipe(self, arithmetic: Any, left: V, right: V) -> tuple[V, int | None]:
+        """Eq. (4) read asymptotically: ``arithmetic.dominant`` where the arithmetic has
+        growth to compare (closed forms), else the pointwise maximum."""
+        dominant = getattr(arithmetic, "dominant", None)
+        return dominant(left, right) if dominant is not None else arithmetic.larger(left, right)
+
+
+class Exact(Semantics):
+    """The pointwise maximum, simplified under x >= 1."""
+
+    name = "exact"
+
+
+Semantics.ASYMPTOTIC = Semantics.register(Asymptotic())
+Semantics.EXACT = Semantics.register(Exact())

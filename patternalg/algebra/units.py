@@ -1,0 +1,314 @@
+"""Units of measured values and of models: validated and converted by pint, exactly.
+
+Every atomic model carries a unit; a term's atoms are converted to one unit before they are
+composed. pint (the ecosystem's units library) is imported only when a unit other than
+:data:`DEFAULT_UNIT` must be checked or a conversion is needed, so evaluating the built-ins
+(all in ns) never loads it. Its registry works in :class:`fractions.Fraction`, so factors
+are exact: 1 ms is 1000000 ns, not 999999.9999999999 ns.
+
+>>> factor("ms", "ns"), factor("ns", "us"), factor("s", "s")
+(Fraction(1000000, 1), Fraction(1, 1000), Fraction(1, 1))
+>>> is_time("min"), is_time("bytes")
+(True, False)
+>>> check_time_unit("furlongs", "--unit")
+Traceback (most recent call last):
+...
+patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, us, ms, s, min)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import ChainMap
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import sympy
+
+from ..errors import UnitError
+from ..syntax.terms import Atom, MapReduce, Term
+
+if TYPE_CHECKING:
+    from .atomic_model import AtomicModel
+
+__all__ = [
+    "DEFAULT_UNIT",
+    "TIME_EXAMPLES",
+    "check_unit",
+    "check_time_unit",
+    "dimension",
+    "is_time",
+    "factor",
+    "common_unit",
+    "measured_unit",
+    "atom_names",
+    "in_one_unit",
+    "converted_note",
+]
+
+#: the unit of the built-in models, and of a composition of times unless ``--unit`` says
+DEFAULT_UNIT = "ns"
+#: the unit of the memory-wall models (paper 003): multiples of the 1-core time
+ONE_CORE_TIME = "T1"
+#: examples of valid time units, for messages (any unit pint reads as a time is valid)
+TIME_EXAMPLES = ("ns", "us", "ms", "s", "min")
+
+
+@functools.cache
+def _registry() -> Any:
+    """pint's registry, built on first use, with exact (Fraction) magnitudes."""
+    import pint
+
+    registry: Any = pint.UnitRegistry(non_int_type=Fraction)
+    # the memory-wall models (paper 003) give times in multiples of the 1-core time: a
+    # dimension of its own, so that they never add to absolute times
+    registry.define(f"{ONE_CORE_TIME} = [one_core_time]")
+    return registry
+
+
+@functools.lru_cache(maxsize=256)
+def _unit(text: str) -> Any:
+    """pint's unit of ``text``; a UnitError for text pint does not read."""
+    registry = _registry()
+    try:
+        unit = registry.Unit(text.strip())
+    except Exception:  # pint raises UndefinedUnitError, but also parser errors of any kind
+        raise UnitError(
+            f"'{text}' is not a unit (e.g. {', '.join(TIME_EXAMPLES)}, bytes)"
+        ) from None
+    return unit
+
+
+def check_unit(text: str, where: str = "unit") -> str:
+    """``text`` if it names a unit (any unit pint knows), else a UnitError at ``where``.
+
+    >>> check_unit("ms"), check_unit("bytes")
+    ('ms', 'bytes')
+    >>> check_unit("time", "m.toml: models.k.unit")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnitError: m.toml: models.k.unit: 'time' is not a unit (e.g. ns, us, ms, s, min, bytes)
+    """
+    if text not in (DEFAULT_UNIT, ONE_CORE_TIME):  # the built-ins' units: no pint to load
+        try:
+            _unit(text)
+        except UnitError as exc:
+            raise UnitError(f"{where}: {exc}") from None
+    return text
+
+
+def dimension(text: str) -> str:
+    """The unit's dimension in words: ``time``, ``length``, ``1 / time``, ``dimensionless``.
+
+    >>> dimension("us"), dimension("1/s"), dimension("B")
+    ('time', '1 / time', 'dimensionless')
+    """
+    if text == DEFAULT_UNIT:
+        return "time"
+    dims = _unit(text).dimensionality
+    if not dims:
+        return "dimensionless"
+    return str(dims).replace("[", "").replace("]", "")
+
+
+def is_time(text: str) -> bool:
+    """Whether ``text`` is a unit of time."""
+    return dimension(text) == "time"
+
+
+def check_time_unit(text: str, where: str) -> str:
+    """``text`` if it is a unit of time (ms, s, minute, ...), else a UnitError naming examples."""
+    valid = ", ".join(TIME_EXAMPLES)
+    try:
+        kind = dimension(text)
+    except UnitError:
+        raise UnitError(f"{where} {text}: not a unit (valid: {valid})") from None
+    if kind != "time":
+        raise UnitError(f"{where} {text}: {_kind(kind)}, not a time (valid: {valid})")
+    return text
+
+
+def factor(source: str, target: str) -> Fraction:
+    """The exact factor that turns a value in ``source`` into one in ``target``."""
+    if source == target:
+        return Fraction(1)
+    registry = _registry()
+    try:
+        magnitude = registry.Quantity(Fraction(1), _unit(source)).to(_unit(target)).magnitude
+    except Exception:  # pint's DimensionalityError
+        raise UnitError(
+            f"cannot convert {source} ({dimension(source)}) to {target} ({dimension(target)})"
+        ) from None
+    return Fraction(magnitude)
+
+
+def common_unit(units: Mapping[str, str], target: str | None = None) -> str:
+    """The one unit the atoms (name -> unit) are composed in.
+
+    ``target`` if given; else their unit if they all share one (no import, no conversion);
+    else :data:`DEFAULT_UNIT` for times, and otherwise the first atom's unit. Atoms whose
+    units differ in dimension cannot be composed: a UnitError names two of them.
+
+    >>> common_unit({"inc": "ns", "qsort": "ns"})
+    'ns'
+    >>> common_unit({"inc": "ns", "kernel": "ms"}), common_unit({"a": "ms"}, "s")
+    ('ns', 's')
+    >>> common_unit({"inc": "ns"}, "furlongs")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnitError: --unit furlongs: a length, but inc is in ns (a time); valid: a unit of time, e.g. ns, us, ms, s, min
+    >>> common_unit({"inc": "ns", "traffic": "bytes"})
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnitError: cannot compose inc (ns, a time) with traffic (bytes, dimensionless): convert one of them first
+    """
+    distinct = set(units.values())
+    if target is None and len(distinct) <= 1:
+        return next(iter(distinct), DEFAULT_UNIT)
+    first: dict[str, tuple[str, str]] = {}
+    for name, unit in units.items():
+        first.setdefault(dimension(unit), (name, unit))
+    if len(first) > 1:
+        (a, ua), (b, ub) = list(first.values())[:2]
+        raise UnitError(
+            f"cannot compose {_describe(a, ua)} with {_describe(b, ub)}: convert one of them first"
+        )
+    kind, (name, unit) = next(iter(first.items()), ("time", ("", DEFAULT_UNIT)))
+    if target is None:
+        return DEFAULT_UNIT if kind == "time" else unit
+    wanted = dimension(target)
+    if wanted != kind:
+        examples = ", ".join(TIME_EXAMPLES) if kind == "time" else unit
+        raise UnitError(
+            f"--unit {target}: {_kind(wanted)}, but {name} is in {unit} ({_kind(kind)}); "
+            f"valid: a unit of {kind}, e.g. {examples}"
+        )
+    return target
+
+
+def _kind(kind: str) -> str:
+    return f"a {kind}" if kind in {"time", "length", "mass"} else kind
+
+
+def _describe(name: str, unit: str) -> str:
+    return f"{name} ({unit}, {_kind(dimension(unit))})"
+
+
+def measured_unit(
+    metric: str, column_unit: str | None = None, option: str | None = None, where: str = ""
+) -> str:
+    """The unit of fitted values: ``--unit`` (``option``) or the column's (``time_ms``).
+
+    A time metric must be in a unit of time (ns if nothing says); a metric whose name says
+    it is not a time (speedup, visits, bytes, ...:
+    :func:`patternalg.measurements.names.is_time_metric`) is dimensionless unless a unit is
+    given. ``--unit`` may not contradict the column's name.
+
+    >>> measured_unit("time"), measured_unit("time", "ms"), measured_unit("visits")
+    ('ns', 'ms', 'dimensionless')
+    >>> measured_unit("time", "ms", "s", "m.csv")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnitError: m.csv: --unit s contradicts the value column's unit ms (drop --unit, or rename the column)
+    >>> measured_unit("time", None, "furlongs")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, us, ms, s, min)
+    >>> measured_unit("time", "s", "furlongs")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, us, ms, s, min)
+    """
+    from ..measurements.names import is_time_metric as is_time_name
+
+    prefix = f"{where}: " if where else ""
+    is_time_metric = is_time_name(metric)
+
+    def checked(unit: str, what: str) -> str:
+        return check_time_unit(unit, what) if is_time_metric else check_unit(unit, what)
+
+    if option is not None:
+        checked(option, "--unit" if is_time_metric else f"{prefix}--unit")
+        if column_unit is not None and option != column_unit:
+            raise UnitError(
+                f"{prefix}--unit {option} contradicts the value column's unit {column_unit} "
+                "(drop --unit, or rename the column)"
+            )
+        return option
+    if column_unit is None:
+        return DEFAULT_UNIT if is_time_metric else "dimensionless"
+    return checked(column_unit, f"{prefix}column '{metric}' unit" if is_time_metric else f"{prefix}unit")
+
+
+def atom_names(term: Term) -> list[str]:
+    """The atoms a term's model uses, in order: its atoms and the shuffles of its mapReduces.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> atom_names(parse("seq(inc, mapReduce_{1,2}^{x,1}(map_hadoop, reduce_hadoop))"))
+    ['inc', 'shuffle', 'map_hadoop', 'reduce_hadoop']
+    """
+    names: dict[str, None] = {}
+    for node in term.walk():
+        if isinstance(node, Atom):
+            names[node.name] = None
+        elif isinstance(node, MapReduce):
+            names[node.shuffle.name if node.shuffle is not None else "shuffle"] = None
+    return list(names)
+
+
+def _atoms_of(terms: Term | Sequence[Term]) -> list[str]:
+    """The atoms of one term or of several, each once, in order."""
+    group = [terms] if isinstance(terms, Term) else list(terms)
+    return list(dict.fromkeys(name for term in group for name in atom_names(term)))
+
+
+def in_one_unit(
+    terms: Term | Sequence[Term], library: Mapping[str, AtomicModel], unit: str | None = None
+) -> tuple[Mapping[str, AtomicModel], str]:
+    """The library with the atoms of ``terms`` (one term or several that are compared)
+    converted to one unit (:func:`common_unit`), and that unit. Without conversions the
+    library itself is returned, and pint is not loaded.
+
+    >>> from patternalg.library.model_library import ModelLibrary
+    >>> from patternalg.syntax.parser import parse
+    >>> models, unit = in_one_unit(parse("inc"), ModelLibrary.builtin(), "us")
+    >>> models["inc"].expr, models["inc"].unit, unit
+    (0.536185*x, 'us', 'us')
+    """
+    units = {name: library[name].unit for name in _atoms_of(terms)}
+    target = common_unit(units, unit)
+    converted = {
+        name: _converted(library[name], target)
+        for name, source in units.items()
+        if source != target
+    }
+    if not converted:
+        return library, target
+    return ChainMap(converted, library), target  # type: ignore[arg-type]
+
+
+def converted_note(
+    terms: Term | Sequence[Term], library: Mapping[str, AtomicModel], unit: str
+) -> str:
+    """``"converted to ns: kernel (ms)"`` if some atoms of ``terms`` in ``library`` (before
+    :func:`in_one_unit`) are not in ``unit``, else ``""``.
+
+    >>> from patternalg.library.model_library import ModelLibrary
+    >>> from patternalg.syntax.parser import parse
+    >>> converted_note(parse("seq(inc, nop)"), ModelLibrary.builtin(), "us")
+    'converted to us: inc (ns), nop (ns)'
+    >>> converted_note(parse("inc"), ModelLibrary.builtin(), "ns")
+    ''
+    """
+    moved = [
+        f"{name} ({library[name].unit})" for name in _atoms_of(terms) if library[name].unit != unit
+    ]
+    return f"converted to {unit}: {', '.join(moved)}" if moved else ""
+
+
+def _converted(model: AtomicModel, target: str) -> AtomicModel:
+    scale = factor(model.unit, target)
+    expr = sympy.Mul(sympy.Rational(scale.numerator, scale.denominator), model.expr)
+    return replace(model, expr=expr, unit=target)

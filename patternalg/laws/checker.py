@@ -1,0 +1,734 @@
+"""Relational laws of the algebra: the law language, the built-in laws and the checker.
+
+A law is ``LHS REL RHS`` with REL one of ``==``, ``<=``, ``>=``, ``<``, ``>``. Names that
+start with an uppercase letter (``A``, ``B``, ``Stage1``) are metavariables and stand for
+any term; names that start with a lowercase letter are atoms of the model library;
+symbolic thread counts (``tpool_n``, ``tpool_{n*m}``) stand for any positive integer.
+A law reads: for all x >= 1 and all instantiations, M[LHS] REL M[RHS].
+
+:func:`check` tries, in order: a symbolic proof (status ``proved``); a search for a
+counterexample with hypothesis (none found in N examples: ``no-counterexample``, which is a search, not a proof); for a law that fails
+pointwise, the same relation as x -> oo by the limit of the ratio of the two sides
+(``holds-asymptotically``, with the pointwise counterexample, or ``refuted``).
+
+>>> law = parse_law("tpool_2(tpool_3(A)) == tpool_6(A)")
+>>> check(law, semantics="asymptotic").status
+'proved'
+>>> result = check(parse_law("seq(A, B) <= pipe(A, B)"), semantics="exact", examples=50, seed=1)
+>>> result.status, result.counterexample.bindings
+('refuted', (('A', 'k0'), ('B', 'k0')))
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import sympy
+from hypothesis import HealthCheck, Phase, Verbosity, assume, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
+
+from .._internal.callbacks import ProgressCallback
+from .._internal.display import HtmlTable
+from ..algebra.evaluation import Derivation, evaluate
+from ..algebra.normal_forms.normal_form import (
+    NormalForm,
+    compare,
+    compare_normal_forms,
+    normal_form,
+)
+from ..algebra.pointwise import substitute_counts
+from ..algebra.render import value_text
+from ..algebra.semantics import Semantics
+from ..algebra.units import DEFAULT_UNIT, common_unit, in_one_unit, is_time
+from ..arguments import as_int, expect
+from ..errors import EvaluationError
+from ..library.model_library import AtomicModel, ModelLibrary
+from ..syntax.arith import format_expr, format_number
+from ..syntax.parser import parse_law_parts
+from ..syntax.symbols import log2, x
+from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Term, TPool
+from . import strategies as pst
+from .proof import RELATIONS, decide
+
+__all__ = [
+    "Law",
+    "parse_law",
+    "BUILTIN_LAWS",
+    "builtin_law",
+    "validate",
+    "Counterexample",
+    "CheckResult",
+    "check",
+    "STATUSES",
+    "RELATIONS",
+]
+
+#: the statuses of a checked law, from strongest to weakest
+STATUSES = ("proved", "no-counterexample", "holds-asymptotically", "refuted")
+#: relative tolerance of numeric comparisons
+RTOL = 1e-9
+#: input sizes every drawn instantiation is also checked at
+_GRID = (1, 2, 2**10, 2**20, pst.MAX_INPUT_SIZE)
+#: how many random PMNF atoms an instantiation may use besides the library's
+_GENERATED = 3
+
+
+@dataclass(frozen=True)
+class Law:
+    """A relation between two terms, with an id and a source for the built-in ones."""
+
+    lhs: Term
+    relation: str
+    rhs: Term
+    id: str | None = None
+    source: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.lhs} {self.relation} {self.rhs}"
+
+    def metavariables(self) -> tuple[str, ...]:
+        """Metavariable names in order of first appearance.
+
+        >>> parse_law("pipe(B, A) == pipe(A, B)").metavariables()
+        ('B', 'A')
+        """
+        return self._names(Meta)
+
+    @functools.cached_property
+    def _nodes(self) -> tuple[Term, ...]:
+        """Every node of both sides, walked once (a side may be 10,000 deep)."""
+        return (*self.lhs.walk(), *self.rhs.walk())
+
+    def _names(self, kind: type[Atom] | type[Meta]) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(n.name for n in self._nodes if isinstance(n, kind)))
+
+    def count_symbols(self) -> tuple[sympy.Symbol, ...]:
+        """The symbols of thread, node and key counts, sorted by name.
+
+        >>> parse_law("tpool_n(tpool_m(A)) == tpool_{n*m}(A)").count_symbols()
+        (m, n)
+        """
+        found: set[sympy.Symbol] = set()
+        for node in self._nodes:
+            if isinstance(node, TPool):
+                found |= node.count.free_symbols
+            elif isinstance(node, MapReduce):
+                keys = () if node.shuffle is None else (node.shuffle.keys,)
+                for count in (node.nodes, node.threads, *keys):
+                    found |= count.free_symbols
+        return tuple(sorted(found, key=lambda s: s.name))
+
+    def atoms(self) -> tuple[str, ...]:
+        """The atom names the law mentions, in order of first appearance.
+
+        >>> parse_law("pipe(qsort, A) <= seq(A, inc)").atoms()
+        ('qsort', 'inc')
+        """
+        return self._names(Atom)
+
+    def shuffles(self) -> tuple[str, ...]:
+        """The shuffle models its mapReduces use (``shuffle`` in the short form)."""
+        found = [
+            "shuffle" if n.shuffle is None else n.shuffle.name
+            for n in self._nodes
+            if isinstance(n, MapReduce)
+        ]
+        return tuple(dict.fromkeys(found))
+
+    def has_mapreduce(self) -> bool:
+        """Whether a side contains a mapReduce (whose model is not pointwise in its parts)."""
+        return any(isinstance(n, MapReduce) for n in self._nodes)
+
+
+def parse_law(text: str, *, id: str | None = None, source: str = "") -> Law:
+    """Parse ``LHS REL RHS``; capitalised names are metavariables, lowercase ones atoms.
+
+    >>> str(parse_law("pipe(A,B)>=tpool_2(seq(A,B))"))
+    'pipe(A, B) >= tpool_2(seq(A, B))'
+    """
+    lhs, relation, rhs = parse_law_parts(text)
+    return Law(lhs, relation, rhs, id, source)
+
+
+_PAPER = "paper 001 (Czappa et al.), section 5.1"
+BUILTIN_LAWS: tuple[Law, ...] = tuple(
+    parse_law(text, id=law_id, source=source)
+    for law_id, text, source in (
+        ("pipe_assoc", "pipe(A, pipe(B, C)) == pipe(pipe(A, B), C)", f"{_PAPER}, (i)"),
+        ("pipe_comm", "pipe(A, B) == pipe(B, A)", f"{_PAPER}, (ii)"),
+        (
+            "pipe_tpool_layering",
+            "pipe(tpool_n(A), tpool_n(B)) == tpool_n(pipe(A, B))",
+            f"{_PAPER}, (iii)",
+        ),
+        ("pipe_vs_tpool2_seq", "pipe(A, B) >= tpool_2(seq(A, B))", f"{_PAPER}, (iv)"),
+        ("seq_assoc", "seq(A, seq(B, C)) == seq(seq(A, B), C)", "eq. (2): models add"),
+        ("seq_comm", "seq(A, B) == seq(B, A)", "eq. (2): models add"),
+        ("tpool_unit", "tpool_1(A) == A", "eq. (3): one thread divides by 1"),
+        ("tpool_nest", "tpool_n(tpool_m(A)) == tpool_{n*m}(A)", "eq. (3) twice"),
+        (
+            "tpool_seq_distrib",
+            "tpool_n(seq(A, B)) == seq(tpool_n(A), tpool_n(B))",
+            "eqs. (2), (3): division distributes over the sum",
+        ),
+        ("pipe_idem", "pipe(A, A) == A", "eq. (4): max(a, a) = a"),
+        (
+            "pipe_le_seq",
+            "pipe(A, B) <= seq(A, B)",
+            "eqs. (2), (4): a pipeline is no slower than its sequence",
+        ),
+        ("pipe_ge_stage", "pipe(A, B) >= A", "eq. (4): a pipeline is no faster than any stage"),
+        ("tpool_speedup", "tpool_n(A) <= A", "eq. (3): more threads are never slower"),
+        (
+            "tpool_more",
+            "tpool_{n+1}(A) <= tpool_n(A)",
+            "eq. (3): one more thread is never slower (replication of a stage)",
+        ),
+        (
+            "pipe_seq_absorb",
+            "pipe(A, seq(A, B)) == seq(A, B)",
+            "eqs. (2), (4): a stage that adds work to another is the bottleneck",
+        ),
+    )
+)
+
+
+def builtin_law(law_id: str) -> Law:
+    """The built-in law called ``law_id``.
+
+    >>> str(builtin_law("pipe_comm"))
+    'pipe(A, B) == pipe(B, A)'
+    """
+    for law in BUILTIN_LAWS:
+        if law.id == law_id:
+            return law
+    valid = ", ".join(law.id or "" for law in BUILTIN_LAWS)
+    raise EvaluationError(f"unknown law id {law_id!r} (valid: {valid})")
+
+
+def validate(law: Law, library: Mapping[str, AtomicModel]) -> None:
+    """Raise the error a user should see for a law that cannot be checked with ``library``.
+
+    >>> validate(parse_law("pipe(A, qsrot) == A"), ModelLibrary.builtin())
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnknownAtomError: unknown atom 'qsrot'; did you mean qsort?
+    """
+    named = (*law.atoms(), *law.shuffles())
+    common_unit({name: library[name].unit for name in named})  # unknown atom: did-you-mean
+    if x in law.count_symbols():
+        raise EvaluationError(
+            f"{law}: x is the input size and cannot be a thread, node or key count"
+        )
+
+
+# --- results --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Counterexample:
+    """An instantiation of a law under which its relation fails.
+
+    ``bindings`` maps metavariables to terms, ``atoms`` gives the models of the generated
+    atoms those terms use, ``models`` each metavariable's model, ``symbols`` the values of
+    counts; ``lhs`` and ``rhs`` are both sides at ``x`` (None when the law fails only as
+    x -> oo beyond 2^30) and ``ratio_limit`` is lim lhs/rhs as x -> oo.
+    """
+
+    bindings: tuple[tuple[str, str], ...] = ()
+    atoms: tuple[tuple[str, str], ...] = ()
+    models: tuple[tuple[str, str], ...] = ()
+    symbols: tuple[tuple[str, int], ...] = ()
+    x: int | None = None
+    lhs: float | None = None
+    rhs: float | None = None
+    ratio_limit: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of the ``counterexample`` key."""
+        return {
+            "bindings": dict(self.bindings),
+            "atoms": dict(self.atoms),
+            "models": dict(self.models),
+            "symbols": dict(self.symbols),
+            "x": self.x,
+            "lhs": self.lhs,
+            "rhs": self.rhs,
+            "unit": DEFAULT_UNIT,
+            "ratio_limit": self.ratio_limit,
+        }
+
+    def __str__(self) -> str:
+        parts = []
+        if self.bindings:
+            where = f" where {', '.join(f'{k} = {v}' for k, v in self.atoms)}" if self.atoms else ""
+            parts.append(", ".join(f"{k} = {v}" for k, v in self.bindings) + where)
+        if self.symbols:
+            parts.append(", ".join(f"{k} = {v}" for k, v in self.symbols))
+        if self.x is not None and self.lhs is not None and self.rhs is not None:
+            parts.append(
+                f"x = {self.x}: lhs = {format_number(self.lhs)} {DEFAULT_UNIT}, "
+                f"rhs = {format_number(self.rhs)} {DEFAULT_UNIT}"
+            )
+        if self.ratio_limit is not None:
+            parts.append(f"lhs/rhs -> {self.ratio_limit} as x -> oo")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class CheckResult(HtmlTable):
+    """The verdict on one law under one semantics (a notebook shows it as a table)."""
+
+    law: Law
+    semantics: Semantics
+    status: str
+    counterexample: Counterexample | None = None
+    examples: int = 0
+    seconds: float = field(default=0.0, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of ``patternalg laws --format json`` (no timing: runs reproduce)."""
+        return {
+            "id": self.law.id,
+            "law": str(self.law),
+            "semantics": self.semantics.value,
+            "status": self.status,
+            "counterexample": None
+            if self.counterexample is None
+            else self.counterexample.to_json(),
+            "examples": self.examples,
+        }
+
+    def header(self) -> list[str]:
+        """Columns of the notebook table."""
+        return ["law", "semantics", "status", "examples", "counterexample"]
+
+    def rows(self) -> list[list[Any]]:
+        """One row: the law, the semantics, the verdict, the examples tried, a counterexample."""
+        shown = "" if self.counterexample is None else str(self.counterexample)
+        return [[str(self.law), self.semantics.value, self.status, self.examples, shown]]
+
+
+# --- numbers --------------------------------------------------------------------------------
+_FLOAT_OPS: dict[type, Callable[[list[float]], float]] = {
+    sympy.Add: math.fsum,
+    sympy.Mul: math.prod,
+    sympy.Pow: lambda a: a[0] ** a[1],
+    sympy.Max: max,
+    sympy.Min: min,
+    log2: lambda a: math.log2(a[0]),
+    sympy.log: lambda a: math.log(a[0]),
+}
+
+
+def _to_float(expr: sympy.Expr, env: Mapping[sympy.Symbol, float]) -> float:
+    """A closed form's value at ``env``, in floats (fast: no ``subs``, no ``lambdify``)."""
+    if expr.is_Number:
+        return float(expr)
+    if expr.is_Symbol:
+        return env[expr]
+    op = _FLOAT_OPS.get(type(expr))
+    if op is None:
+        values = {s: sympy.Float(v) for s, v in env.items()}
+        return float(expr.xreplace(values).evalf())
+    return op([_to_float(a, env) for a in expr.args])
+
+
+def _holds_at(relation: str, a: float, b: float) -> bool:
+    tolerance = RTOL * max(abs(a), abs(b))
+    if relation == "==":
+        return abs(a - b) <= tolerance
+    if relation == "<=":
+        return a <= b + tolerance
+    if relation == ">=":
+        return a >= b - tolerance
+    if relation == "<":
+        return a < b - tolerance
+    return a > b + tolerance
+
+
+def _largest(expr: sympy.Expr) -> NormalForm | None:
+    """The normal form of ``expr`` as x -> oo: of the fastest-growing argument of a maximum."""
+    largest = None
+    for arg in sympy.Max.make_args(expr):
+        form = normal_form(arg)
+        if form is None:
+            return None
+        order = 1 if largest is None else compare_normal_forms(form, largest)
+        if order is None:
+            return None
+        largest = form if order > 0 else largest
+    return largest
+
+
+def _ratio_limit(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Expr | None:
+    """lim lhs/rhs as x -> oo: read off the leading terms of PMNF shapes (of a maximum's
+    fastest-growing argument), else sympy.limit."""
+    fl, fr = _largest(lhs), _largest(rhs)
+    left, right = (next(f.items(), None) if f is not None else None for f in (fl, fr))
+    if left is not None and right is not None:
+        (kl, cl), (kr, cr) = left, right
+        if kl != kr:
+            return sympy.oo if kl > kr else sympy.Integer(0)
+        ratio = cl / cr
+        if ratio.is_Float and math.isclose(float(ratio), round(float(ratio)), rel_tol=RTOL):
+            return sympy.Integer(round(float(ratio)))  # 2.0000000000000004 -> 2
+        return ratio
+    try:
+        return sympy.limit(lhs / rhs, x, sympy.oo)
+    except (NotImplementedError, ValueError, TypeError, ZeroDivisionError):
+        return None
+
+
+def _ratio_text(ratio: sympy.Expr) -> str:
+    """A limit of lhs/rhs as a value prints (1.2, not 1.2000000000000002); exact ones
+    (``2/3``, ``oo``) as they are."""
+    return (value_text(ratio) if ratio.is_Float else None) or format_expr(ratio)
+
+
+def _holds_asymptotically(
+    relation: str, lhs: sympy.Expr, rhs: sympy.Expr
+) -> tuple[bool, sympy.Expr | None]:
+    """The relation as x -> oo: ``==`` means ratio -> 1, ``<=`` ratio -> at most 1, and so on;
+    a strict relation with ratio -> 1 asks which side is eventually larger."""
+    ratio = _ratio_limit(lhs, rhs)
+    if ratio is None or not (ratio.is_extended_nonnegative):
+        return False, ratio
+    if relation == "==":
+        return bool(ratio == 1), ratio
+    if relation in ("<=", ">="):
+        return bool(ratio <= 1 if relation == "<=" else ratio >= 1), ratio
+    if ratio != 1:
+        return bool(ratio < 1 if relation == "<" else ratio > 1), ratio
+    order = compare(lhs, rhs)
+    return (order == (-1 if relation == "<" else 1)), ratio
+
+
+# --- the instantiations the search draws ----------------------------------------------------
+@dataclass(frozen=True)
+class _Case:
+    """One drawn instantiation: generated atoms, terms for metavariables, values, an x."""
+
+    library: ModelLibrary
+    generated: tuple[AtomicModel, ...]
+    bindings: tuple[tuple[str, Term], ...]
+    values: tuple[tuple[sympy.Symbol, int], ...]
+    x: int
+
+
+class _Found(Exception):
+    """Raised inside the hypothesis test to report a failing instance (and where it fails)."""
+
+    def __init__(self, instance: _Instance, at: int | None) -> None:
+        super().__init__(f"{instance.case.bindings} at x = {at}")
+        self.instance = instance
+        self.at = at
+
+
+def _free_prefix(library: Mapping[str, AtomicModel]) -> str:
+    prefix = "k"
+    while any(name.startswith(prefix) for name in library):
+        prefix += "k"
+    return prefix
+
+
+def _cases(
+    law: Law, library: ModelLibrary, symbols: tuple[sympy.Symbol, ...]
+) -> st.SearchStrategy[_Case]:
+    """Instantiations: terms over up to three generated PMNF atoms and the library's atoms in x.
+
+    The terms are drawn first and only the generated atoms they use get a model drawn,
+    which saves most of hypothesis's drawing time.
+    """
+    metas = law.metavariables()
+    prefix = _free_prefix(library)
+    generated_names = [f"{prefix}{i}" for i in range(_GENERATED)] if metas else []
+    usable = [
+        name
+        for name, model in library.items()
+        if model.expr.free_symbols <= {x} and model.unit == DEFAULT_UNIT
+    ]
+    term = pst.terms(
+        max_depth=3, atoms=generated_names + usable, mapreduce=False, annotations=False
+    )
+    model = pst.models()
+    value = st.integers(1, 64)
+    size = pst.input_sizes()
+
+    @st.composite
+    def draw_case(draw: Callable[..., Any]) -> _Case:
+        bindings = tuple((meta, draw(term)) for meta in metas)
+        used = {n.name for _, t in bindings for n in t.walk() if isinstance(n, Atom)}
+        generated = tuple(
+            AtomicModel(name, draw(model), source="generated")
+            for name in generated_names
+            if name in used
+        )
+        return _Case(
+            library.merged(generated) if generated else library,
+            generated,
+            bindings,
+            tuple((s, draw(value)) for s in symbols),
+            draw(size),
+        )
+
+    return draw_case()
+
+
+@dataclass
+class _Instance:
+    """A case evaluated: both sides' closed forms with the counts bound."""
+
+    case: _Case
+    lhs: sympy.Expr
+    rhs: sympy.Expr
+    models: dict[str, sympy.Expr]
+    undecided: bool = False  #: some pipe fell back to the pointwise Max
+
+    def counterexample(self, at: int | None, ratio: sympy.Expr | None) -> Counterexample:
+        used = {n.name for _, t in self.case.bindings for n in t.walk() if isinstance(n, Atom)}
+        env = {x: float(at)} if at is not None else None
+        return Counterexample(
+            bindings=tuple((k, str(t)) for k, t in self.case.bindings),
+            atoms=tuple(
+                (m.name, format_expr(m.expr)) for m in self.case.generated if m.name in used
+            ),
+            models=tuple((k, format_expr(v)) for k, v in self.models.items()),
+            symbols=tuple((s.name, v) for s, v in self.case.values),
+            x=at,
+            lhs=None if env is None else _to_float(self.lhs, env),
+            rhs=None if env is None else _to_float(self.rhs, env),
+            ratio_limit=None if ratio is None else _ratio_text(ratio),
+        )
+
+
+def _instantiate(law: Law, case: _Case, semantics: Semantics) -> _Instance:
+    """Evaluate both sides with the counts and the symbols of the law's atoms bound first."""
+    values = {s: sympy.Integer(v) for s, v in case.values}
+    library = case.library
+    if values:
+        named = law.atoms()
+        library = library.merged(
+            replace(library[name], expr=library[name].expr.xreplace(values)) for name in named
+        )
+    derivation = Derivation()
+    models = {
+        meta: evaluate(term, case.library, semantics, derivation=derivation)
+        for meta, term in case.bindings
+    }
+    sides = [
+        evaluate(
+            substitute_counts(side, values),
+            library,
+            semantics,
+            metavariables=models,
+            derivation=derivation,
+        )
+        for side in (law.lhs, law.rhs)
+    ]
+    return _Instance(case, sides[0], sides[1], models, bool(derivation.undecided))
+
+
+def _pointwise_failure(law: Law, instance: _Instance) -> int | None:
+    """The first x (drawn, then a grid) where the relation fails; points without a finite
+    real value on both sides (a user model like ``sqrt(x - 5)`` at x = 1) are skipped."""
+    for at in (instance.case.x, *_GRID):
+        env = {x: float(at)}
+        try:
+            lhs, rhs = _to_float(instance.lhs, env), _to_float(instance.rhs, env)
+        except (OverflowError, ValueError, ZeroDivisionError, TypeError):
+            continue
+        if not all(isinstance(v, float) and math.isfinite(v) for v in (lhs, rhs)):
+            continue
+        if not _holds_at(law.relation, lhs, rhs):
+            return at
+    return None
+
+
+def _search(
+    law: Law,
+    library: ModelLibrary,
+    semantics: Semantics,
+    examples: int,
+    seed: int,
+    asymptotic: bool,
+    progress: ProgressCallback = None,
+) -> tuple[_Found | None, int]:
+    """Run hypothesis on the law: the shrunk failure (if any) and the examples tried until
+    found; ``progress(tried, examples)`` after each example."""
+    symbols = _other_symbols(law, library)
+    tried = [0, False]
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=False,
+        phases=(Phase.generate, Phase.shrink),
+        suppress_health_check=list(HealthCheck),
+        verbosity=Verbosity.quiet,
+        report_multiple_bugs=False,
+    )
+    @hypothesis_seed(seed)
+    @given(_cases(law, library, symbols))
+    def run(case: _Case) -> None:
+        instance = _instantiate(law, case, semantics)
+        # an asymptotic pipe that could not order its stages kept the pointwise Max: that
+        # instance would test the exact semantics, so it is not an example of this one
+        assume(not (instance.undecided and semantics is Semantics.ASYMPTOTIC))
+        if not tried[1]:
+            tried[0] += 1
+            if progress is not None:
+                progress(min(tried[0], examples), examples)
+        if asymptotic:
+            if not _holds_asymptotically(law.relation, instance.lhs, instance.rhs)[0]:
+                tried[1] = True
+                raise _Found(instance, _pointwise_failure(law, instance))
+            return
+        at = _pointwise_failure(law, instance)
+        if at is not None:
+            tried[1] = True
+            raise _Found(instance, at)
+
+    try:
+        run()
+    except _Found as found:
+        return found, tried[0]
+    except Unsatisfiable:
+        pass  # every drawn instance was undecidable; ``tried`` says how many were checked
+    return None, tried[0]
+
+
+def _other_symbols(law: Law, library: ModelLibrary) -> tuple[sympy.Symbol, ...]:
+    """Counts of the law and symbols of its atoms' models other than x, sorted by name."""
+    found = set(law.count_symbols())
+    for node in law._nodes:  # a mapReduce's d and k may name symbols of their own
+        if isinstance(node, MapReduce):
+            found |= (node.per_key.free_symbols | node.keys.free_symbols) - {x}
+    for name in law.atoms():
+        found |= library[name].expr.free_symbols - {x}
+    return tuple(sorted(found, key=lambda s: s.name))
+
+
+# --- the proof ------------------------------------------------------------------------------
+def _bounded_by_exact(law: Law) -> bool:
+    """Whether an asymptotic proof of ``law`` may be its exact one: its larger side has no
+    pipe and its smaller side has one (and no mapReduce, whose parts are read elsewhere).
+
+    Under either semantics a pipe's model is, at each x, one of its stages' or their
+    maximum; seq and tpool are monotone. So a side's asymptotic model is at most its exact
+    one (the pointwise maximum) everywhere, and a side without a pipe has one model. Then
+    ``exact(small) <= big`` proves ``asymptotic(small) <= big``, for a pipe of any depth
+    whose stages no growth order can rank (unknown A and B).
+    """
+    if law.relation == "==" or law.has_mapreduce():
+        return False
+    small, big = (law.lhs, law.rhs) if law.relation in ("<=", "<") else (law.rhs, law.lhs)
+    return not _has_pipe(big) and _has_pipe(small)
+
+
+def _has_pipe(term: Term) -> bool:
+    return any(isinstance(node, Pipe) for node in term.walk())
+
+
+def _prove(law: Law, library: ModelLibrary, semantics: Semantics) -> bool:
+    """Instantiate metavariables with symbolic models and decide with sympy.
+
+    Under ``exact`` every operator but mapReduce is pointwise, so a metavariable's model
+    at a given x is just a positive number: a positive symbol. Under ``asymptotic`` a pipe
+    compares growth in x, so metavariables become unknown positive functions A(x); a
+    proof counts only if no pipe fell back to the pointwise Max (the exact semantics),
+    or if the exact semantics bounds the asymptotic one (:func:`_bounded_by_exact`).
+    """
+    if semantics is Semantics.ASYMPTOTIC and _bounded_by_exact(law):
+        if _prove(law, library, Semantics.EXACT):
+            return True
+    metas = law.metavariables()
+    pointwise = semantics is Semantics.EXACT and not law.has_mapreduce()
+    plain = {name: sympy.Symbol(f"_{name}", positive=True) for name in metas}
+    if pointwise:
+        stand_ins: dict[str, sympy.Expr] = dict(plain)
+    else:
+        stand_ins = {name: sympy.Function(f"_{name}", positive=True)(x) for name in metas}
+    if law.has_mapreduce() and metas:
+        return False  # mapReduce evaluates its parts at other points than x
+    # the record of every step is only asked whether a pipe fell back to the Max
+    derivation = None if pointwise else Derivation()
+    try:
+        sides = [
+            evaluate(s, library, semantics, metavariables=stand_ins, derivation=derivation)
+            for s in (law.lhs, law.rhs)
+        ]
+    except EvaluationError:
+        return False
+    if derivation is not None and derivation.undecided:
+        return False
+    back = {stand_ins[name]: plain[name] for name in metas}
+    lhs, rhs = (side.xreplace(back) for side in sides)
+    return decide(lhs, rhs, law.relation, counts=law.count_symbols())
+
+
+# --- the checker ----------------------------------------------------------------------------
+def _times_in_ns(library: ModelLibrary, names: tuple[str, ...] | None = None) -> ModelLibrary:
+    """The library with every time in ns (of the atoms ``names``, if given), the unit of the
+    generated atoms: a law's sides are compared in one unit. Atoms of other dimensions stay;
+    instances never draw them. Only a unit other than ns asks pint (seconds to load)."""
+    chosen = library.values() if names is None else (library[name] for name in names)
+    moved = [m.name for m in chosen if m.unit != DEFAULT_UNIT and is_time(m.unit)]
+    if not moved:
+        return library
+    converted, _ = in_one_unit([Atom(name) for name in moved], library, DEFAULT_UNIT)
+    return library.merged(converted[name] for name in moved)
+
+
+def check(
+    law: Law | str,
+    library: ModelLibrary | None = None,
+    semantics: Semantics | str = Semantics.ASYMPTOTIC,
+    *,
+    examples: int = 100,
+    seed: int = 0,
+    progress: ProgressCallback = None,
+) -> CheckResult:
+    """Prove, or search for a counterexample of, ``law`` under ``semantics``.
+
+    Runs are reproducible: the same law, library, semantics, ``examples`` and ``seed``
+    give the same result. ``progress(done, examples)`` is called after each example tried.
+
+    >>> check("pipe(A, B) >= tpool_2(seq(A, B))", semantics="exact").status
+    'proved'
+    """
+    started = time.perf_counter()
+    law = parse_law(law) if isinstance(law, str) else expect(law, Law, "law", "a law or its text")
+    library, seed = ModelLibrary.of(library), as_int(seed, "seed")
+    semantics = Semantics.of(semantics)
+    if as_int(examples, "examples") < 1:
+        raise EvaluationError(f"the number of examples must be at least 1, got {examples}")
+    validate(law, library)
+
+    def result(status: str, cx: Counterexample | None = None, n: int = 0) -> CheckResult:
+        return CheckResult(law, semantics, status, cx, n, time.perf_counter() - started)
+
+    if _prove(law, _times_in_ns(library, (*law.atoms(), *law.shuffles())), semantics):
+        return result("proved")  # the sides' atoms in ns suffice; the search draws others
+    library = _times_in_ns(library)
+    pointwise, tried = _search(law, library, semantics, examples, seed, False, progress)
+    if pointwise is None:
+        return result("no-counterexample", None, tried)
+    instance = pointwise.instance
+    ok, ratio = _holds_asymptotically(law.relation, instance.lhs, instance.rhs)
+    shown = instance.counterexample(pointwise.at, ratio)
+    if not ok:
+        return result("refuted", shown, tried)
+    if law.metavariables() or _other_symbols(law, library):
+        found, more = _search(law, library, semantics, examples, seed, True, progress)
+        tried += more
+        if found is not None:
+            ratio = _holds_asymptotically(law.relation, found.instance.lhs, found.instance.rhs)[1]
+            return result("refuted", found.instance.counterexample(found.at, ratio), tried)
+    return result("holds-asymptotically", shown, tried)

@@ -1,0 +1,289 @@
+"""The model library: atom name -> atomic model, read from and written to TOML model files.
+
+The file format is public (see README, "Model files")::
+
+    [models.qsort]
+    model = "1034.17 * x * log2(x)"     # the safe arithmetic of the grammar, never eval'd
+    unit = "ns"
+    source = "Czappa et al., Table 1, row 3"
+
+A model may name a ``form`` (a family with its own parameters, e.g. ``amdahl``); the form
+builds the closed form from its keys. Without ``form`` the model is a plain expression.
+
+>>> lib = ModelLibrary.builtin()
+>>> lib["qsort"].expr
+1034.17*x*log2(x)
+>>> lib["qsrot"]
+Traceback (most recent call last):
+...
+patternalg.errors.UnknownAtomError: unknown atom 'qsrot'; did you mean qsort?
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+import sympy
+
+from .._internal.generated import checksum, literal_module, write_module
+from .._internal.limits import toml_nesting_problem
+from ..algebra.atomic_model import COMMON_KEYS, AtomicModel, valid_atom_name
+from ..algebra.units import check_unit
+from ..arguments import as_each, as_models, as_path, as_paths, as_text
+from ..errors import Location, ModelFileError, UnitError, UnknownAtomError, reason
+from ..forms import form_class
+from ..syntax.arith import format_expr
+
+__all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
+
+
+def _where(path: str, name: str, key: str | None = None) -> Location:
+    return Location(path, key=f"models.{name}" + (f".{key}" if key else ""))
+
+
+def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicModel:
+    if not valid_atom_name(name):
+        raise ModelFileError(
+            f"'{name}' is not a valid atom name "
+            "(a lowercase letter, then letters, digits or _; not seq, pipe, tpool_..., mapReduce_...)",
+            location=_where(path, name),
+        )
+    if not isinstance(table, Mapping):
+        raise ModelFileError("expected a table of keys, got a value", location=_where(path, name))
+    form = table.get("form", "expr")
+    unit = table.get("unit", "ns")
+    source = table.get("source", "")
+    for key, value in (("form", form), ("unit", unit), ("source", source)):
+        if not isinstance(value, str):
+            raise ModelFileError(
+                f"expected a string, got {value!r}", location=_where(path, name, key)
+            )
+    try:
+        check_unit(unit, str(_where(path, name, "unit")))
+    except UnitError as exc:
+        raise ModelFileError(str(exc)) from None
+    own = {k: v for k, v in table.items() if k not in ("form", "unit", "source")}
+    model = form_class(form, str(_where(path, name))).from_table(own, _where(path, name))
+    atomic = model.atomic_model(name, unit=unit, source=source)
+    if atomic.expr.has(sympy.I):
+        raise ModelFileError(
+            f"the model {format_expr(atomic.expr)} is not real (a root or log of a negative number?)",
+            location=_where(path, name),
+        )
+    return atomic
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """A model-file table not yet built: built-ins are built on first use (fast start-up)."""
+
+    name: str
+    table: Mapping[str, Any]
+    path: str
+
+    def build(self) -> AtomicModel:
+        return _model_from_table(self.name, self.table, self.path)
+
+
+class ModelLibrary(Mapping[str, AtomicModel]):
+    """An immutable mapping of atom names to :class:`AtomicModel`, with did-you-mean.
+
+    >>> lib = ModelLibrary.builtin()
+    >>> "qsort" in lib and len(lib) >= 13
+    True
+    """
+
+    def __init__(self, models: Iterable[AtomicModel] = ()) -> None:
+        checked = as_each(models, AtomicModel, "models", "AtomicModel objects")
+        self._models: dict[str, AtomicModel | _Pending] = {model.name: model for model in checked}
+
+    @classmethod
+    def _of(cls, entries: dict[str, AtomicModel | _Pending]) -> ModelLibrary:
+        library = cls()
+        library._models = entries
+        return library
+
+    # --- Mapping ------------------------------------------------------------------------
+    def __getitem__(self, name: str) -> AtomicModel:
+        entry = self._models.get(name)
+        if entry is None:
+            import difflib  # only to suggest a name: not imported at start-up
+
+            close = difflib.get_close_matches(name, list(self._models), n=3, cutoff=0.6)
+            raise UnknownAtomError(name, close)
+        if isinstance(entry, _Pending):
+            entry = self._models[name] = entry.build()
+        return entry
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._models)
+
+    def __len__(self) -> int:
+        return len(self._models)
+
+    def __repr__(self) -> str:
+        return f"ModelLibrary({sorted(self._models)})"
+
+    # --- building ----------------------------------------------------------------------
+    def merged(self, other: Iterable[AtomicModel] | ModelLibrary) -> ModelLibrary:
+        """A library with the models of ``other`` added; they override same-named ones."""
+        entries = dict(self._models)
+        if isinstance(other, ModelLibrary):
+            entries.update(other._models)
+        else:
+            models = as_each(other, AtomicModel, "other", "AtomicModel objects or a ModelLibrary")
+            entries.update((model.name, model) for model in models)
+        return ModelLibrary._of(entries)
+
+    @classmethod
+    def from_toml_text(cls, text: str, path: str = "<text>", *, lazy: bool = False) -> ModelLibrary:
+        """Read a model file's text; errors name the file, the key and the reason.
+
+        With ``lazy``, each model is built when first used (for the trusted built-ins).
+        """
+        text, path = as_text(text, "text", "a model file's text"), as_text(path, "path")
+        import tomllib
+
+        too_deep = toml_nesting_problem(text)
+        if too_deep:
+            line, reason = too_deep
+            raise ModelFileError(reason, location=Location(path, line=line))
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ModelFileError(f"not valid TOML: {exc}", location=Location(path)) from None
+        return cls._from_data(data, path, lazy=lazy)
+
+    @classmethod
+    def _from_data(cls, data: dict[str, Any], path: str, *, lazy: bool) -> ModelLibrary:
+        """A model file's parsed TOML (checked here) to a library."""
+        unknown = sorted(set(data) - {"models", "format"})
+        if unknown:
+            raise ModelFileError(
+                f"unknown top-level key '{unknown[0]}' (valid: models, format)",
+                location=Location(path),
+            )
+        if data.get("format", 1) != 1:
+            raise ModelFileError(
+                f"format {data['format']!r} is not supported (valid: 1)", location=Location(path)
+            )
+        models = data.get("models")
+        if not isinstance(models, Mapping) or not models:
+            raise ModelFileError("no [models.NAME] tables found", location=Location(path))
+        if lazy:
+            return cls._of({name: _Pending(name, table, path) for name, table in models.items()})
+        return cls(_model_from_table(name, table, path) for name, table in models.items())
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> ModelLibrary:
+        """Read one model file."""
+        path = as_path(path, "path", "the path of a model file")
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ModelFileError(
+                f"cannot read model file: {reason(exc)}", location=Location(str(path))
+            ) from None
+        return cls.from_toml_text(text, str(path))
+
+    @classmethod
+    def of(cls, value: Any, name: str = "library") -> ModelLibrary:
+        """A library argument as the command line takes it: None is the built-ins; the
+        path of a model file (or several) is the built-ins overridden by it, as
+        ``--models``; a mapping is the whole library (:func:`patternalg.arguments.as_models`).
+
+        >>> ModelLibrary.of({"k": "2*x"})["k"].expr
+        2*x
+        """
+        if value is None:
+            return cls.builtin()
+        if isinstance(value, str | PathLike):
+            return cls.load([as_path(value, name)])
+        if isinstance(value, list | tuple) and all(isinstance(v, str | PathLike) for v in value):
+            return cls.load(value)
+        return value if isinstance(value, ModelLibrary) else cls._of(dict(as_models(value, name)))
+
+    @classmethod
+    def builtin(cls) -> ModelLibrary:
+        """The built-in models (``patternalg/data/*.toml``), e.g. Table 1 of the paper."""
+        return _builtin()
+
+    @classmethod
+    def load(cls, files: Iterable[str | Path] = (), *, builtin: bool = True) -> ModelLibrary:
+        """The built-ins (unless ``builtin=False``) overridden by ``files`` in order."""
+        library = cls.builtin() if builtin else cls()
+        for path in as_paths(files, "files", "paths of model files"):
+            library = library.merged(cls.from_file(path))
+        return library
+
+    # --- writing -----------------------------------------------------------------------
+    def to_toml(self) -> str:
+        """The model file of this library."""
+        from .._internal.toml_writer import dumps
+
+        return dumps({"format": 1, "models": {name: m.to_toml() for name, m in self.items()}})
+
+    def save(self, path: str | Path) -> None:
+        """Write this library as a model file, atomically (the old file stays if it fails)."""
+        from .._internal.atomic_write import write_text_atomic
+
+        write_text_atomic(path, self.to_toml())
+
+
+_BUILTIN: list[ModelLibrary] = []
+_DATA = Path(__file__).resolve().parent / "data"
+
+
+def _builtin_files() -> list[tuple[str, bytes]]:
+    """The built-in model files, name and content, in name order."""
+    return [(p.name, p.read_bytes()) for p in sorted(_DATA.glob("*.toml"), key=lambda p: p.name)]
+
+
+def _files_checksum(files: list[tuple[str, bytes]]) -> str:
+    return checksum(b"".join(name.encode() + b"\0" + data + b"\0" for name, data in files))
+
+
+def builtin_tables() -> str:
+    """The source of ``patternalg/builtin_tables.py``: the built-in model files, parsed now.
+
+    Regenerate after changing ``patternalg/data/*.toml``::
+
+        python -c "from patternalg import library; library.write_builtin_tables()"
+    """
+    import tomllib
+
+    files = _builtin_files()
+    return literal_module(
+        "The built-in model files, parsed (``library.write_builtin_tables()``).",
+        SOURCE_CRC32=_files_checksum(files),
+        FILES={name: tomllib.loads(data.decode("utf-8")) for name, data in files},
+    )
+
+
+def write_builtin_tables() -> Path:
+    """Write :func:`builtin_tables` into the package; returns the path."""
+    return write_module("library.builtin_tables", builtin_tables())
+
+
+def _builtin() -> ModelLibrary:
+    """The built-ins: from the shipped parsed tables when they match the files (no TOML parser
+    at start-up), else from the files."""
+    if not _BUILTIN:
+        from . import builtin_tables as tables
+
+        files = _builtin_files()
+        fresh = tables.SOURCE_CRC32 == _files_checksum(files)
+        library = ModelLibrary()
+        for name, data in files:
+            path = f"patternalg/data/{name}"
+            if fresh:
+                part = ModelLibrary._from_data(tables.FILES[name], path, lazy=True)
+            else:
+                part = ModelLibrary.from_toml_text(data.decode("utf-8"), path, lazy=True)
+            library = library.merged(part)
+        _BUILTIN.append(library)
+    return _BUILTIN[0]

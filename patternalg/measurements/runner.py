@@ -1,0 +1,270 @@
+"""Measuring a program over a grid (``patternalg measure``): the runs, interleaved and
+shuffled, recorded in a journal so that an interrupted measurement resumes.
+
+A :class:`Plan` holds named command templates (regions), the grid, the repetitions and
+how a run's value is taken (the wall time, or a number the program prints). Its runs come
+round by round: each round runs every (region, point) once, in an order shuffled anew
+(seeded), so that a drift of the machine hits every point alike. The program is run with an
+argument list (``shlex.split`` of the template, ``{name}`` replaced in each argument), never
+through a shell; nothing from a measurement or model file is ever run.
+
+Every finished run is appended to the journal (one JSON line, flushed and synced) before
+the next starts; :func:`measure` skips the runs a journal of the same plan holds, so an
+interrupted measurement loses at most the run under way and repeats none.
+
+>>> plan = Plan.build({"k": "prog --n {x}"}, {"x": [8.0, 16.0]}, repetitions=2)
+>>> plan.argv("k", (16,)), [run[1:] for run in plan.runs()][:2] in (
+...     [("k", 0), ("k", 1)], [("k", 1), ("k", 0)])
+(['prog', '--n', '16'], True)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import math
+import os
+import random
+import re
+import shlex
+import subprocess
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from .._internal.callbacks import ProgressCallback
+from ..errors import PatternalgError, reason
+
+__all__ = ["Plan", "measure", "journal_path", "grid_value"]
+
+#: the first line of a journal names it
+JOURNAL_KIND = "patternalg-measure-journal"
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def grid_value(value: float) -> int | float:
+    """A grid point as substituted: an integer where it is one (to rounding), else the float.
+
+    >>> grid_value(2048.000000000001), grid_value(0.5), grid_value(3.0)
+    (2048, 0.5, 3)
+    """
+    nearest = round(value)
+    return int(nearest) if abs(value - nearest) <= 1e-9 * max(1.0, abs(value)) else value
+
+
+def journal_path(out: str | Path) -> Path:
+    """Where the runs of a measurement written to ``out`` are journaled."""
+    out = Path(out)
+    return out.with_name(out.name + ".journal")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to run: regions (name, argument template), parameters, points, repetitions,
+    warm-up runs, the timeout of a run (s), the value's pattern (None: the wall time), seed."""
+
+    regions: tuple[tuple[str, tuple[str, ...]], ...]
+    parameters: tuple[str, ...]
+    points: tuple[tuple[int | float, ...], ...]
+    repetitions: int
+    warmup: int = 1
+    timeout: float | None = None
+    value_regex: str | None = None
+    seed: int = 0
+
+    @classmethod
+    def build(
+        cls,
+        regions: Mapping[str, str],
+        grid: Mapping[str, Sequence[float]],
+        *,
+        repetitions: int,
+        warmup: int = 1,
+        timeout: float | None = None,
+        value_regex: str | None = None,
+        seed: int = 0,
+    ) -> Plan:
+        """A plan over the product of ``grid``'s axes; an error for a template that names
+        a parameter the grid has not, or cannot be split into arguments."""
+        parameters = tuple(grid)
+        templates = []
+        for name, template in regions.items():
+            try:
+                words = tuple(shlex.split(template))
+            except ValueError as exc:
+                raise PatternalgError(f"region {name}: cannot split {template!r}: {exc}") from None
+            if not words:
+                raise PatternalgError(f"region {name}: the command is empty")
+            unknown = {m for w in words for m in _PLACEHOLDER.findall(w)} - set(parameters)
+            if unknown:
+                raise PatternalgError(
+                    f"region {name}: {{{sorted(unknown)[0]}}} is not a parameter of the grid "
+                    f"(--over gives: {', '.join(parameters) or 'none'})"
+                )
+            templates.append((name, words))
+        if value_regex is not None:
+            try:
+                re.compile(value_regex)
+            except re.error as exc:
+                raise PatternalgError(f"--value-regex {value_regex!r}: {exc}") from None
+        axes = [[grid_value(v) for v in values] for values in grid.values()]
+        points = tuple(itertools.product(*axes))
+        return cls(
+            tuple(templates), parameters, points, repetitions, warmup, timeout, value_regex, seed
+        )
+
+    def argv(self, region: str, point: Sequence[int | float]) -> list[str]:
+        """The argument list of ``region`` at ``point``."""
+        values = {name: str(v) for name, v in zip(self.parameters, point, strict=True)}
+        words = dict(self.regions)[region]
+        return [_PLACEHOLDER.sub(lambda m: values.get(m[1], m[0]), w) for w in words]
+
+    def runs(self) -> Iterator[tuple[int, str, int]]:
+        """(repetition, region, point index) of every measured run, in running order."""
+        rng = random.Random(self.seed)
+        cells = [(name, i) for name, _ in self.regions for i in range(len(self.points))]
+        for repetition in range(self.repetitions):
+            order = cells[:]
+            rng.shuffle(order)
+            for name, index in order:
+                yield repetition, name, index
+
+    def identity(self) -> dict[str, Any]:
+        """What a journal must match to be resumed (all but the warm-up and timeout)."""
+        found = asdict(self)
+        del found["warmup"], found["timeout"]
+        return json.loads(json.dumps(found))  # tuples as lists, as read back
+
+
+def measure(
+    plan: Plan, journal: str | Path, *, progress: ProgressCallback = None
+) -> dict[tuple[str, int], list[float]]:
+    """Run ``plan`` (resuming ``journal`` if it holds runs of the same plan): the values of
+    each (region, point index), one a repetition."""
+    journal = Path(journal)
+    found = _resume(plan, journal)
+    done = {} if found is None else found
+    total = plan.repetitions * len(plan.regions) * len(plan.points)
+    todo = [run for run in plan.runs() if run not in done]
+    with open(journal, "a", encoding="utf-8") as log:
+        if found is None:
+            _append(log, {"kind": JOURNAL_KIND, "plan": plan.identity()})
+        if todo:
+            for name, index in _warmup_cells(plan):
+                for _ in range(plan.warmup):
+                    _run(plan, name, plan.points[index])
+        if progress:
+            progress(len(done), total)
+        for count, (repetition, name, index) in enumerate(todo, start=len(done) + 1):
+            value = _run(plan, name, plan.points[index])
+            _append(log, {"repetition": repetition, "region": name, "point": index, "value": value})
+            done[(repetition, name, index)] = value
+            if progress:
+                progress(count, total)
+    values: dict[tuple[str, int], list[float]] = {
+        (name, i): [] for name, _ in plan.regions for i in range(len(plan.points))
+    }
+    for (_, name, index), value in sorted(done.items(), key=lambda item: item[0]):
+        values[(name, index)].append(value)
+    return values
+
+
+def _warmup_cells(plan: Plan) -> list[tuple[str, int]]:
+    """Each (region, point) once, shuffled: the warm-up runs, discarded."""
+    cells = [(name, i) for name, _ in plan.regions for i in range(len(plan.points))]
+    random.Random(plan.seed - 1).shuffle(cells)
+    return cells
+
+
+def _append(log: Any, record: dict[str, Any]) -> None:
+    log.write(json.dumps(record) + "\n")
+    log.flush()
+    os.fsync(log.fileno())
+
+
+def _resume(plan: Plan, journal: Path) -> dict[tuple[int, str, int], float] | None:
+    """The finished runs a journal of ``plan`` holds, None if there is no journal (a
+    partly written last line, from an interruption while writing it, is cut off); an error
+    for a journal of another plan."""
+    try:
+        text = journal.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PatternalgError(f"cannot read the journal {journal}: {reason(exc)}") from None
+    complete = text[: text.rfind("\n") + 1]
+    if len(complete) != len(text):
+        with open(journal, "r+", encoding="utf-8") as log:
+            log.truncate(len(complete.encode("utf-8")))
+    lines = complete.splitlines()
+    if not lines:
+        return None
+    try:
+        header = json.loads(lines[0])
+        records = [json.loads(line) for line in lines[1:]]
+        if header.get("kind") != JOURNAL_KIND:
+            raise ValueError("not a journal of patternalg measure")
+        if header.get("plan") != plan.identity():
+            raise PatternalgError(
+                f"{journal} journals a measurement with other options: run it with the same "
+                "command, grid, repetitions, --value-regex and --seed to resume it, or remove "
+                "the journal to start anew"
+            )
+        regions = dict(plan.regions)
+        done = {}
+        for record in records:
+            key = (int(record["repetition"]), str(record["region"]), int(record["point"]))
+            value = float(record["value"])
+            if key[1] not in regions or not 0 <= key[2] < len(plan.points):
+                raise ValueError(f"a run of no region or point of the plan: {key}")
+            done[key] = value
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise PatternalgError(
+            f"{journal} is not a journal this measurement can resume ({exc}); remove it to "
+            "start anew"
+        ) from None
+    return done
+
+
+def _run(plan: Plan, region: str, point: Sequence[int | float]) -> float:
+    """One run's value: its wall time (s), or the number its output shows."""
+    argv = plan.argv(region, point)
+    shown = shlex.join(argv)
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(
+            argv,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=plan.timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise PatternalgError(
+            f"{shown}: still running after {plan.timeout:g} s (--timeout); it was stopped"
+        ) from None
+    except OSError as exc:
+        raise PatternalgError(f"cannot run {shown}: {reason(exc)}") from None
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        last = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
+        raise PatternalgError(f"{shown} failed (exit status {done.returncode}): {last[0]:.200}")
+    if plan.value_regex is None:
+        return elapsed
+    output = done.stdout.decode(errors="replace")
+    match = re.search(plan.value_regex, output)
+    if match is None:
+        raise PatternalgError(
+            f"{shown}: its output has no match of --value-regex {plan.value_regex!r}"
+        )
+    text = match.group(1) if match.groups() else match.group(0)
+    with contextlib.suppress(ValueError):
+        value = float(text)
+        if math.isfinite(value):
+            return value
+    raise PatternalgError(
+        f"{shown}: --value-regex matched {text!r:.40}, which is not a finite number"
+    )

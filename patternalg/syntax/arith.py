@@ -1,0 +1,174 @@
+"""The safe arithmetic sub-language: sympy expressions built by constructors, printed back.
+
+Nothing here reads strings with sympy's parser (which runs Python ``eval``); the grammar
+hands over numbers, symbol names and operators, and these functions build the expression.
+
+>>> from patternalg.syntax.symbols import x
+>>> format_expr(1034.17 * x * build_call("log2", [x]))
+'1034.17*x*log2(x)'
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Sequence
+
+import mpmath
+import sympy
+from sympy.printing.str import StrPrinter
+
+from .._internal.limits import MAX_INTEGER_DIGITS
+from .symbols import log2
+
+__all__ = [
+    "FUNCTIONS",
+    "build_number",
+    "build_call",
+    "format_expr",
+    "format_number",
+    "float_text",
+    "check_finite",
+]
+
+#: significant digits of a value printed at least: all a double holds reliably, so the noise
+#: of float arithmetic on short coefficients (53618.49999999999) is not shown
+DEFAULT_DIGITS = 15
+
+#: name -> (constructor, (min arity, max arity or None))
+FUNCTIONS: dict[str, tuple[Callable[..., sympy.Expr], tuple[int, int | None]]] = {
+    "log2": (log2, (1, 1)),
+    "log": (sympy.log, (1, 1)),
+    "sqrt": (sympy.sqrt, (1, 1)),
+    "min": (sympy.Min, (1, None)),
+    "max": (sympy.Max, (1, None)),
+}
+_ALIASES = {"Min": "min", "Max": "max", "ln": "log"}
+
+
+def build_number(text: str) -> sympy.Expr:
+    """A literal: integers stay exact, decimals become floats.
+
+    >>> build_number("768"), build_number("1.241e7")
+    (768, 12410000.0000000)
+    """
+    mantissa, _, exponent = text.lower().partition("e")
+    if len(mantissa) > MAX_INTEGER_DIGITS or len(exponent.lstrip("+-")) > 4 or (
+        exponent and abs(int(exponent)) > MAX_INTEGER_DIGITS
+    ):
+        raise ValueError(
+            f"number {text[:20]}… is out of range (at most {MAX_INTEGER_DIGITS} digits "
+            f"and exponents up to e±{MAX_INTEGER_DIGITS})"
+        )
+    if text.isdigit():
+        return sympy.Integer(int(text))
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text} is out of range")
+    if value == 0.0 and any(c in "123456789" for c in text.lower().split("e")[0]):
+        return sympy.Float(text)  # below double range: keep it, mpmath reads the decimal
+    if value.is_integer() and "." not in text and abs(value) < 1e15:
+        return sympy.Integer(int(value))
+    return sympy.Float(value)
+
+
+def canonical_function(name: str) -> str | None:
+    """The canonical name of an arithmetic function, or None if there is none."""
+    name = _ALIASES.get(name, name)
+    return name if name in FUNCTIONS else None
+
+
+def build_call(name: str, args: Sequence[sympy.Expr]) -> sympy.Expr:
+    """Apply the function ``name`` (already checked with :func:`canonical_function`)."""
+    constructor, _ = FUNCTIONS[canonical_function(name) or name]
+    return constructor(*args)
+
+
+def check_finite(expr: sympy.Expr) -> bool:
+    """False if ``expr`` is infinite or undefined (a division by zero, say)."""
+    return not expr.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan)
+
+
+def in_double_range(value: sympy.Expr) -> bool:
+    """Whether a double holds the real number ``value`` to its full precision (0, or a
+    magnitude between 2.2e-308 and 1.8e308).
+
+    >>> in_double_range(sympy.Float(1e300)), in_double_range(sympy.Float("1e-400"))
+    (True, False)
+    """
+    magnitude = abs(float(value))
+    return bool(value.is_zero) or sys.float_info.min <= magnitude <= sys.float_info.max
+
+
+def float_text(value: sympy.Float, digits: int | None = None) -> str:
+    """The fewest significant digits that read back to ``value`` at its own precision (a
+    double's shortest ``repr``; a 100-bit Float keeps its 30 digits), or ``digits`` of them.
+
+    >>> float_text(sympy.Float(1034.17)), float_text(sympy.Float(1034.17), 3)
+    ('1034.17', '1030.0')
+    >>> float_text(sympy.Float("0.1234567890123456789012345", 25)), float_text(sympy.Float("1e-400"))
+    ('0.1234567890123456789012345', '1.0e-400')
+    """
+    if digits is not None:
+        value = sympy.Float(mpmath.libmp.to_str(value._mpf_, digits), precision=value._prec)
+    double = float(value)
+    if value._prec <= 53 and math.isfinite(double) and (double != 0.0 or value.is_zero):
+        return repr(double)
+    for shown in range(1, mpmath.libmp.prec_to_dps(value._prec) + 3):
+        text = mpmath.libmp.to_str(value._mpf_, shown)
+        if mpmath.libmp.from_str(text, value._prec, mpmath.libmp.round_nearest) == value._mpf_:
+            return text
+    return str(value)  # pragma: no cover - prec_to_dps + 2 digits always read back
+
+
+def format_number(value: float, digits: int | None = None) -> str:
+    """The one printer of a value: ``value`` rounded to ``digits`` significant digits
+    (default :data:`DEFAULT_DIGITS`), printed as the shortest decimal that reads back to the
+    rounded value (a closed form's coefficients print by :func:`float_text`).
+
+    >>> format_number(2647475.2), format_number(53618.49999999999), format_number(2647475.2, 3)
+    ('2647475.2', '53618.5', '2650000.0')
+    >>> format_number(1.2000000000000002), format_number(-0.0)
+    ('1.2', '0.0')
+    """
+    return repr(float(f"{float(value):.{digits or DEFAULT_DIGITS}g}") + 0.0)
+
+
+def float_digits(value: sympy.Float) -> int:
+    """How many significant digits :func:`float_text` prints for ``value``.
+
+    >>> float_digits(sympy.Float(1034.17)), float_digits(sympy.Float(0.001)), float_digits(sympy.Float(1/3))
+    (6, 1, 16)
+    """
+    mantissa = float_text(value).lower().partition("e")[0].lstrip("-").replace(".", "")
+    return max(1, len(mantissa.strip("0")))
+
+
+class _Printer(StrPrinter):
+    """sympy's text form, but floats print as the shortest decimal that reads back exactly
+    (or in ``digits`` significant digits)."""
+
+    _default_settings = {**StrPrinter._default_settings, "digits": None}
+
+    def _print_Float(self, expr: sympy.Float) -> str:
+        return float_text(expr, self._settings["digits"])
+
+    def _print_Min(self, expr: sympy.Min) -> str:
+        return "min(" + ", ".join(self._print(a) for a in expr.args) + ")"
+
+    def _print_Max(self, expr: sympy.Max) -> str:
+        return "max(" + ", ".join(self._print(a) for a in expr.args) + ")"
+
+
+_PRINTER = _Printer()
+
+
+def format_expr(expr: sympy.Expr, digits: int | None = None) -> str:
+    """Text form of an expression that the grammar reads back to the same expression (with
+    ``digits``: every coefficient rounded to that many significant digits).
+
+    >>> from patternalg.syntax.symbols import x
+    >>> format_expr(sympy.Float(258.5425) * x * log2(x)), format_expr(sympy.Float(258.5425) * x, 3)
+    ('258.5425*x*log2(x)', '259.0*x')
+    """
+    return (_PRINTER if digits is None else _Printer({"digits": digits})).doprint(expr)

@@ -1,0 +1,317 @@
+"""The abstract syntax of terms: frozen, hashable, printable back to the syntax they parse from.
+
+Terms nest arbitrarily deep (a right-nested pipe of depth 10,000 is a fair design
+document), so nothing here recurses on depth: hashes are computed bottom-up once, equality
+and printing walk an explicit stack.
+
+>>> from patternalg.syntax.parser import parse
+>>> t = parse("pipe(tpool_4(qsort), inc)")
+>>> t
+parse('pipe(tpool_4(qsort), inc)')
+>>> t.stages()
+(parse('tpool_4(qsort)'), parse('inc'))
+>>> parse(str(t)) == t
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import sympy
+
+from .arith import format_expr
+
+__all__ = ["Term", "Atom", "Meta", "Seq", "Pipe", "TPool", "Shuffle", "MapReduce", "canonical"]
+
+
+def canonical(expr: sympy.Expr) -> sympy.Expr:
+    """The canonical form of a parameter expression: expanded, so that printing and
+    parsing it back gives the same expression however it was built.
+
+    >>> from patternalg.syntax.symbols import symbol
+    >>> canonical(2 * (symbol("k") + 1))
+    2*k + 2
+    """
+    return sympy.expand(expr)
+
+
+def _canonical_fields(obj: object, names: tuple[str, ...]) -> None:
+    for name in names:
+        object.__setattr__(obj, name, canonical(getattr(obj, name)))
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Term:
+    """Base class of all terms."""
+
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def children(self) -> tuple[Term, ...]:
+        """The direct sub-terms, left to right."""
+        return ()
+
+    def _key(self) -> tuple[object, ...]:
+        """What identifies this node besides its children."""
+        raise NotImplementedError
+
+    def _normalize(self) -> None:
+        """Bring parameter expressions to their canonical form (see :func:`canonical`)."""
+
+    def __post_init__(self) -> None:
+        self._normalize()
+        own = (type(self).__name__, *self._key(), *(hash(c) for c in self.children()))
+        object.__setattr__(self, "_hash", hash(own))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Term):
+            return NotImplemented
+        stack = [(self, other)]
+        while stack:
+            a, b = stack.pop()
+            if a is b:
+                continue
+            if type(a) is not type(b) or a._hash != b._hash or a._key() != b._key():
+                return False
+            ca, cb = a.children(), b.children()
+            if len(ca) != len(cb):
+                return False
+            stack.extend(zip(ca, cb, strict=True))
+        return True
+
+    def __str__(self) -> str:
+        return format_term(self)
+
+    def __repr__(self) -> str:
+        return f"parse({str(self)!r})"
+
+    def _repr_latex_(self) -> str:
+        return f"$\\mathtt{{{str(self)}}}$".replace("_", "\\_")
+
+    def walk(self) -> Iterator[Term]:
+        """Every sub-term, this one first (pre-order), without recursion."""
+        stack: list[Term] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children()))
+
+    def post_order(self, skip: Callable[[Term], bool] | None = None) -> Iterator[Term]:
+        """Every sub-term once (by identity), children before their parent, without
+        recursion; a sub-term for which ``skip`` holds is left out with its parts.
+
+        >>> from patternalg.syntax.parser import parse
+        >>> [str(t) for t in parse("seq(a, pipe(b, c))").post_order()]
+        ['a', 'b', 'c', 'pipe(b, c)', 'seq(a, pipe(b, c))']
+        """
+        seen: set[int] = set()
+        stack: list[tuple[Term, bool]] = [(self, False)]
+        while stack:
+            node, ready = stack.pop()
+            if id(node) in seen or (skip is not None and skip(node)):
+                continue
+            kids = node.children()
+            if kids and not ready:
+                stack.append((node, True))
+                stack.extend((c, False) for c in reversed(kids) if id(c) not in seen)
+                continue
+            seen.add(id(node))
+            yield node
+
+    def depth(self) -> int:
+        """The nesting depth (an atom has depth 1)."""
+        best = 0
+        stack: list[tuple[Term, int]] = [(self, 1)]
+        while stack:
+            node, d = stack.pop()
+            best = max(best, d)
+            stack.extend((c, d + 1) for c in node.children())
+        return best
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Atom(Term):
+    """A sequential building block whose model comes from the library.
+
+    ``annotations`` bind symbols of the atom's model, sorted by name: ``kernel[p=8, phi=2.5]``.
+    """
+
+    name: str
+    annotations: tuple[tuple[str, sympy.Expr], ...] = ()
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.name, self.annotations)
+
+    def _normalize(self) -> None:
+        pairs = tuple(sorted((k, canonical(v)) for k, v in self.annotations))
+        object.__setattr__(self, "annotations", pairs)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Meta(Term):
+    """A metavariable of a law (``A``, ``B``): stands for any term."""
+
+    name: str
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.name,)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class _Binary(Term):
+    """A pattern of two sub-terms."""
+
+    left: Term
+    right: Term
+
+    def children(self) -> tuple[Term, ...]:
+        return (self.left, self.right)
+
+    def _key(self) -> tuple[object, ...]:
+        return ()
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Seq(_Binary):
+    """Sequential concatenation ``seq(left, right)`` (eq. 2: the models add)."""
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Pipe(_Binary):
+    """A two-stage pipeline ``pipe(left, right)`` (eq. 4: the slower stage)."""
+
+    def stages(self) -> tuple[Term, ...]:
+        """The stages of this pipeline with nested pipes flattened, left to right."""
+        out: list[Term] = []
+        stack: list[Term] = [self]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Pipe):
+                stack.extend((node.right, node.left))
+            else:
+                out.append(node)
+        return tuple(out)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class TPool(Term):
+    """A task pool ``tpool_count(body)`` with ``count`` threads (eq. 3: the model over count)."""
+
+    count: sympy.Expr
+    body: Term
+
+    def children(self) -> tuple[Term, ...]:
+        return (self.body,)
+
+    def _normalize(self) -> None:
+        _canonical_fields(self, ("count",))
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.count,)
+
+
+@dataclass(frozen=True, repr=False)
+class Shuffle:
+    """The shuffle phase ``shuffle_{m,n}^{o}`` of a mapReduce; ``name`` is its library model."""
+
+    name: str
+    nodes: sympy.Expr
+    threads: sympy.Expr
+    keys: sympy.Expr
+
+    def __post_init__(self) -> None:
+        _canonical_fields(self, ("nodes", "threads", "keys"))
+
+    def __str__(self) -> str:
+        return (
+            f"{self.name}_{{{format_expr(self.nodes)},{format_expr(self.threads)}}}"
+            f"^{{{format_expr(self.keys)}}}"
+        )
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class MapReduce(Term):
+    """``mapReduce_{m,n}^{d,k}(map, shuffle_{m,n}^{o}, reduce)`` (eq. 5).
+
+    ``shuffle`` is ``None`` in the short form ``mapReduce_{m,n}^{d,k}(map, reduce)``,
+    which uses the library's ``shuffle`` model with o = k(x).
+    """
+
+    nodes: sympy.Expr
+    threads: sympy.Expr
+    per_key: sympy.Expr
+    keys: sympy.Expr
+    map: Term
+    shuffle: Shuffle | None
+    reduce: Term
+
+    def children(self) -> tuple[Term, ...]:
+        return (self.map, self.reduce)
+
+    def _normalize(self) -> None:
+        _canonical_fields(self, ("nodes", "threads", "per_key", "keys"))
+
+    def _key(self) -> tuple[object, ...]:
+        sh = self.shuffle
+        shuffle_key = None if sh is None else (sh.name, sh.nodes, sh.threads, sh.keys)
+        return (self.nodes, self.threads, self.per_key, self.keys, shuffle_key)
+
+
+def format_count(count: sympy.Expr) -> str:
+    """How a thread count prints after ``tpool_``: ``4``, ``n`` or ``{2*k}``; anything but a
+    positive integer or a symbol in braces, so that the text reads back (``tpool_{a - b}``,
+    not ``tpool_a - b``).
+
+    >>> [format_count(c) for c in (sympy.Integer(4), sympy.Symbol("n"), sympy.Integer(-1))]
+    ['4', 'n', '{-1}']
+    """
+    if (count.is_Integer and count.is_positive) or count.is_Symbol:
+        return str(count)
+    return "{" + format_expr(count) + "}"
+
+
+def _format_atom(atom: Atom) -> str:
+    if not atom.annotations:
+        return atom.name
+    inner = ", ".join(f"{k}={format_expr(v)}" for k, v in atom.annotations)
+    return f"{atom.name}[{inner}]"
+
+
+def format_term(term: Term) -> str:
+    """Canonical syntax of ``term`` (binary forms; no recursion on depth).
+
+    >>> from patternalg.syntax.parser import parse
+    >>> format_term(parse("pipe(a, b, c)"))
+    'pipe(a, pipe(b, c))'
+    """
+    out: list[str] = []
+    # the stack holds terms still to print and literal strings to emit
+    stack: list[Term | str] = [term]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, Atom):
+            out.append(_format_atom(item))
+        elif isinstance(item, Meta):
+            out.append(item.name)
+        elif isinstance(item, Seq | Pipe):
+            out.append("seq(" if isinstance(item, Seq) else "pipe(")
+            stack.extend((")", item.right, ", ", item.left))
+        elif isinstance(item, TPool):
+            out.append(f"tpool_{format_count(item.count)}(")
+            stack.extend((")", item.body))
+        elif isinstance(item, MapReduce):
+            out.append(
+                f"mapReduce_{{{format_expr(item.nodes)},{format_expr(item.threads)}}}"
+                f"^{{{format_expr(item.per_key)},{format_expr(item.keys)}}}("
+            )
+            middle = ", " if item.shuffle is None else f", {item.shuffle}, "
+            stack.extend((")", item.reduce, middle, item.map))
+        else:  # pragma: no cover - every Term subclass is handled above
+            raise TypeError(f"not a term: {item!r}")
+    return "".join(out)
