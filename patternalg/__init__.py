@@ -20,8 +20,8 @@ patternalg.errors.ArgumentError: library: expected a mapping of atom names to mo
 
 from ._internal.aliases import install as _install_aliases
 from .algebra.evaluation import Derivation, evaluate
-from .algebra.explanation import Evaluation, explain, model
 from .algebra.semantics import Semantics
+from .decisions.explanation import Evaluation, explain, model
 from .errors import (
     ArgumentError,
     EvaluationError,

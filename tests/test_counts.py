@@ -9,8 +9,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from patternalg.algebra.bindings import counts
-from patternalg.algebra.explanation import explain
 from patternalg.cli import main
+from patternalg.decisions.explanation import explain
 from patternalg.syntax.arith import check_finite
 from patternalg.syntax.parser import parse
 from patternalg.syntax.terms import Atom, TPool, format_count

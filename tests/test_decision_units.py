@@ -12,8 +12,8 @@ import json
 import pytest
 from helpers import loads_pint, run_cli
 
-from patternalg.algebra.explanation import explain
 from patternalg.decisions.compare import compare
+from patternalg.decisions.explanation import explain
 from patternalg.decisions.explore import explore
 from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.optimize import optimize

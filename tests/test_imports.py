@@ -94,3 +94,63 @@ def test_the_package_has_no_import_cycle():
 
 def test_the_algebra_reads_no_files():
     assert "patternalg.library.model_library" not in reachable(import_graph(), "patternalg.algebra.operators")
+
+
+def _package(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in PACKAGES) else parts[-1]
+
+
+#: the top-level packages, by concern
+PACKAGES = (
+    "syntax",
+    "algebra",
+    "library",
+    "laws",
+    "forms",
+    "measurements",
+    "decisions",
+    "plotting",
+    "commands",
+    "_internal",
+)
+
+#: package -> the packages (and top-level modules) it may import: one direction, no back-edges
+ALLOWED = {
+    "_internal": {"errors", "syntax.arith"},  # plumbing; numbers print through the one printer
+    "syntax": {"_internal", "errors"},  # text in, terms out: nothing of models
+    "algebra": {"_internal", "errors", "syntax", "arguments"},  # nothing of files or fitting
+    "measurements": {"_internal", "errors", "syntax", "algebra.units", "algebra.atomic_model", "arguments"},
+    "forms": {"_internal", "errors", "syntax", "algebra", "measurements", "plotting", "arguments"},
+    "library": {"_internal", "errors", "syntax", "algebra", "forms", "arguments"},
+    "laws": {"_internal", "errors", "syntax", "algebra", "library", "arguments"},
+    "plotting": {"_internal", "errors", "syntax", "algebra", "measurements", "forms", "decisions"},
+    "decisions": {"_internal", "errors", "syntax", "algebra", "library", "laws", "plotting", "arguments"},
+    "commands": set(PACKAGES) | {"errors", "arguments", "cli"},
+}
+
+
+def _allowed(source: str, target: str) -> bool:
+    rules = ALLOWED[source]
+    short = target.removeprefix("patternalg.")
+    return any(short == rule or short.startswith(rule + ".") for rule in rules)
+
+
+def test_each_package_imports_only_what_its_concern_allows():
+    """The flow of docs/architecture.md: syntax -> algebra -> library/laws -> decisions, with
+    measurements -> forms beside it, plumbing under all and the commands on top."""
+    wrong = []
+    for module, targets in import_graph().items():
+        source = _package(module)
+        if source not in ALLOWED:
+            continue
+        for target in targets:
+            if _package(target) != source and not _allowed(source, target):
+                wrong.append(f"{module} -> {target}")
+    assert not wrong, "imports against the flow:\n" + "\n".join(sorted(wrong))
+
+
+def test_the_top_level_is_the_flow():
+    entries = {p.name for p in ROOT.iterdir() if p.name != "__pycache__"}
+    assert len(entries) <= 15, sorted(entries)
+    assert set(PACKAGES) <= entries

@@ -10,8 +10,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from patternalg.algebra.explanation import explain
 from patternalg.algebra.render import format_number
+from patternalg.decisions.explanation import explain
 from patternalg.laws.checker import check, parse_law
 from patternalg.library.model_library import ModelLibrary
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from patternalg.algebra.explanation import explain
 from patternalg.cli import main
+from patternalg.decisions.explanation import explain
 from patternalg.errors import EvaluationError
 from patternalg.library.model_library import ModelLibrary
 

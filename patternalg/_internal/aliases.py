@@ -31,7 +31,7 @@ MOVED = {
     "patternalg.bindings": "patternalg.algebra.bindings",
     "patternalg.domains": "patternalg.algebra.domains",
     "patternalg.units": "patternalg.algebra.units",
-    "patternalg.explanation": "patternalg.algebra.explanation",
+    "patternalg.explanation": "patternalg.decisions.explanation",
     "patternalg.render": "patternalg.algebra.render",
     "patternalg.model": "patternalg.algebra.atomic_model",
     "patternalg.pmnf": "patternalg.algebra.normal_forms",

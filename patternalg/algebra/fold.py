@@ -30,10 +30,10 @@ from typing import Generic, TypeVar
 
 import sympy
 
-from ..library.model_library import AtomicModel
 from ..syntax.symbols import x
 from ..syntax.terms import MapReduce, Pipe, Seq, Term, TPool
 from . import operators
+from .atomic_model import AtomicModel
 from .operators import leaf_model, shuffle_model
 from .semantics import Semantics
 

@@ -27,10 +27,10 @@ from typing import Any
 import sympy
 
 from ..errors import EvaluationError
-from ..library.model_library import AtomicModel
 from ..syntax.arith import check_finite, format_expr
 from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
+from .atomic_model import AtomicModel
 from .bindings import as_value, check_bindings, float_value, parse_binding, substitute, symbols_of
 from .evaluation import Derivation, evaluate
 from .fold import fold, model_symbols

@@ -42,7 +42,6 @@ __all__ = [
     "is_time",
     "factor",
     "common_unit",
-    "measured_unit",
     "atom_names",
     "in_one_unit",
     "converted_note",
@@ -194,52 +193,6 @@ def _kind(kind: str) -> str:
 
 def _describe(name: str, unit: str) -> str:
     return f"{name} ({unit}, {_kind(dimension(unit))})"
-
-
-def measured_unit(
-    metric: str, column_unit: str | None = None, option: str | None = None, where: str = ""
-) -> str:
-    """The unit of fitted values: ``--unit`` (``option``) or the column's (``time_ms``).
-
-    A time metric must be in a unit of time (ns if nothing says); a metric whose name says
-    it is not a time (speedup, visits, bytes, ...:
-    :func:`patternalg.measurements.names.is_time_metric`) is dimensionless unless a unit is
-    given. ``--unit`` may not contradict the column's name.
-
-    >>> measured_unit("time"), measured_unit("time", "ms"), measured_unit("visits")
-    ('ns', 'ms', 'dimensionless')
-    >>> measured_unit("time", "ms", "s", "m.csv")
-    Traceback (most recent call last):
-    ...
-    patternalg.errors.UnitError: m.csv: --unit s contradicts the value column's unit ms (drop --unit, or rename the column)
-    >>> measured_unit("time", None, "furlongs")
-    Traceback (most recent call last):
-    ...
-    patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, us, ms, s, min)
-    >>> measured_unit("time", "s", "furlongs")
-    Traceback (most recent call last):
-    ...
-    patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, us, ms, s, min)
-    """
-    from ..measurements.names import is_time_metric as is_time_name
-
-    prefix = f"{where}: " if where else ""
-    is_time_metric = is_time_name(metric)
-
-    def checked(unit: str, what: str) -> str:
-        return check_time_unit(unit, what) if is_time_metric else check_unit(unit, what)
-
-    if option is not None:
-        checked(option, "--unit" if is_time_metric else f"{prefix}--unit")
-        if column_unit is not None and option != column_unit:
-            raise UnitError(
-                f"{prefix}--unit {option} contradicts the value column's unit {column_unit} "
-                "(drop --unit, or rename the column)"
-            )
-        return option
-    if column_unit is None:
-        return DEFAULT_UNIT if is_time_metric else "dimensionless"
-    return checked(column_unit, f"{prefix}column '{metric}' unit" if is_time_metric else f"{prefix}unit")
 
 
 def atom_names(term: Term) -> list[str]:

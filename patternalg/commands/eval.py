@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 
 from ..algebra.domains import as_json as extrapolated_json
-from ..algebra.explanation import explain
 from ..algebra.pointwise import collect_bindings
 from ..algebra.render import as_json, as_latex
 from ..algebra.semantics import Semantics
+from ..decisions.explanation import explain
 from ..syntax.parser import parse
 from .common import (
     add_model_options,

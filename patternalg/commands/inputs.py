@@ -31,9 +31,6 @@ USES = {
     "memwall": (("p", "phi", "f_cpu", "f_mem"), "p and phi (or f_cpu and f_mem)"),
     "presca": (("p",), "p"),
 }
-#: forms that check their measured values themselves (amdahl: times > 0, always); the rule
-#: of ``Form.fit_each`` for times that are not positive leaves them alone
-OWN_VALUE_CHECKS = frozenset({"amdahl", "memwall", "presca"})
 #: names of columns that hold sizes or counts: a parameter, not a measured value
 SIZE_NAMES = frozenset(
     {"x", "n", "p", "size", "elements", "length", "count", "threads", "cores", "nodes"}

@@ -72,6 +72,9 @@ Domain = Mapping[str, tuple[float, float]]
 _FIT_KEYS = ("x_range", "fit", "domain")
 #: the choices of an ``aggregate`` option (the values of ``measurements.Aggregation``)
 AGGREGATIONS = ("mean", "median", "biweight", "min", "max")
+#: forms that check their measured values themselves (amdahl: times > 0, always); the rule
+#: of ``Form.fit_each`` for times that are not positive leaves them alone
+OWN_VALUE_CHECKS = frozenset({"amdahl", "memwall", "presca"})
 
 
 @dataclass(frozen=True)
@@ -579,7 +582,6 @@ class Form(ABC):
         (None where nothing was done). Families that check their values themselves, and
         metrics that are not times, are left as they are; in a Cube profile a thread that
         never ran a call path spent 0 s there, a real value, kept."""
-        from ..commands.inputs import OWN_VALUE_CHECKS
         from ..measurements.checks import positive_times
         from ..measurements.names import is_time_metric
 
@@ -622,9 +624,8 @@ class Form(ABC):
         """The unit of a model fitted to ``series``: ``--unit``, else the series' own (the
         value column's ``time_ms``, an Extra-P ``METRIC time_ms``), else ns for a time and
         ``dimensionless`` for a throughput or a speed-up; checked
-        (:func:`patternalg.algebra.units.measured_unit`)."""
-        from ..algebra.units import measured_unit
-        from ..measurements.names import quantity
+        (:func:`patternalg.measurements.names.measured_unit`)."""
+        from ..measurements.names import measured_unit, quantity
 
         return measured_unit(quantity(series.metric), series.unit, options.get("unit"), series.path)
 

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable
 
 from ..algebra.atomic_model import valid_atom_name
+from ..algebra.units import DEFAULT_UNIT, check_time_unit, check_unit
+from ..errors import UnitError
 from ..syntax.parser import RESERVED_PREFIXES, RESERVED_WORDS
 
 __all__ = [
@@ -22,6 +24,7 @@ __all__ = [
     "quantity",
     "is_time_unit",
     "is_time_metric",
+    "measured_unit",
     "NON_TIME_WORDS",
     "parameter_name",
     "VALUE_NAMES",
@@ -180,3 +183,47 @@ def is_value_name(column: str) -> bool:
     (True, False, False)
     """
     return quantity(column) in VALUE_NAMES
+
+
+def measured_unit(
+    metric: str, column_unit: str | None = None, option: str | None = None, where: str = ""
+) -> str:
+    """The unit of fitted values: ``--unit`` (``option``) or the column's (``time_ms``).
+
+    A time metric must be in a unit of time (ns if nothing says); a metric whose name says
+    it is not a time (speedup, visits, bytes, ...:
+    :func:`patternalg.measurements.names.is_time_metric`) is dimensionless unless a unit is
+    given. ``--unit`` may not contradict the column's name.
+
+    >>> measured_unit("time"), measured_unit("time", "ms"), measured_unit("visits")
+    ('ns', 'ms', 'dimensionless')
+    >>> measured_unit("time", "ms", "s", "m.csv")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnitError: m.csv: --unit s contradicts the value column's unit ms (drop --unit, or rename the column)
+    >>> measured_unit("time", None, "furlongs")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, us, ms, s, min)
+    >>> measured_unit("time", "s", "furlongs")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, us, ms, s, min)
+    """
+    prefix = f"{where}: " if where else ""
+    is_time = is_time_metric(metric)
+
+    def checked(unit: str, what: str) -> str:
+        return check_time_unit(unit, what) if is_time else check_unit(unit, what)
+
+    if option is not None:
+        checked(option, "--unit" if is_time else f"{prefix}--unit")
+        if column_unit is not None and option != column_unit:
+            raise UnitError(
+                f"{prefix}--unit {option} contradicts the value column's unit {column_unit} "
+                "(drop --unit, or rename the column)"
+            )
+        return option
+    if column_unit is None:
+        return DEFAULT_UNIT if is_time else "dimensionless"
+    return checked(column_unit, f"{prefix}column '{metric}' unit" if is_time else f"{prefix}unit")

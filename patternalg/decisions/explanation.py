@@ -24,14 +24,10 @@ from typing import Any
 import sympy
 
 from .._internal.display import HtmlTable
-from ..arguments import as_optional_text, as_term
-from ..library.model_library import AtomicModel, ModelLibrary
-from ..syntax.symbols import symbol
-from ..syntax.terms import Term
-from .domains import extrapolations, point_notes
-from .evaluation import Derivation, evaluate
-from .pointwise import PointValue, at_point, undecided_note
-from .render import (
+from ..algebra.domains import extrapolations, point_notes
+from ..algebra.evaluation import Derivation, evaluate
+from ..algebra.pointwise import PointValue, at_point, undecided_note
+from ..algebra.render import (
     DEFAULT_DIGITS,
     as_latex,
     as_number,
@@ -43,8 +39,12 @@ from .render import (
     value_text,
     with_unit,
 )
-from .semantics import Semantics
-from .units import atom_names, check_unit, converted_note, in_one_unit
+from ..algebra.semantics import Semantics
+from ..algebra.units import atom_names, check_unit, converted_note, in_one_unit
+from ..arguments import as_optional_text, as_term
+from ..library.model_library import AtomicModel, ModelLibrary
+from ..syntax.symbols import symbol
+from ..syntax.terms import Term
 
 __all__ = ["Evaluation", "explain", "model"]
 
@@ -125,9 +125,9 @@ class Evaluation(HtmlTable):
     def plot(self, ax: Any = None, *, over: str = PLOT_RANGE) -> Any:
         """The model over ``over`` (other bindings kept), the point marked if x is bound;
         returns the matplotlib axes."""
-        from ..decisions.grid import curve_axis
-        from ..decisions.sweep import sweep
         from ..plotting.results import plot_evaluation
+        from .grid import curve_axis
+        from .sweep import sweep
 
         axis = curve_axis(over)
         bound = self.bindings
