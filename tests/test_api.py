@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import types
+
 import patternalg
 
 
 def test_all_lists_exactly_the_public_names():
     public = {name for name in vars(patternalg) if not name.startswith("_")}
-    modules = {name for name in public if type(getattr(patternalg, name)).__name__ == "module"}
+    modules = {name for name in public if isinstance(getattr(patternalg, name), types.ModuleType)}
     assert set(patternalg.__all__) == public - modules
 
 

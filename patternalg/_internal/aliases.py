@@ -1,5 +1,5 @@
-"""The module paths of the previous release, kept importing for this one (issue 30 moved
-them into packages by concern): ``import patternalg.pointwise`` gives
+"""The module paths of the previous release, kept importing for this one (the modules moved
+into packages by concern): ``import patternalg.pointwise`` gives
 ``patternalg.algebra.pointwise``, with a :class:`DeprecationWarning` naming the new path.
 
 >>> import importlib, warnings

@@ -9,7 +9,7 @@ dropped, ``_rule`` children spliced, ``?rule`` with one child passed through, ea
 result made by the transformer method of its alias or name). Importing lark and building
 its scanner cost a fifth of the command line's start-up; this costs nothing at import.
 
->>> from patternalg import grammar_tables as t
+>>> from patternalg.syntax import grammar_tables as t
 >>> class Echo:
 ...     def seq(self, children):
 ...         return ("seq", *children)
