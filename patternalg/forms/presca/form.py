@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import sympy
 
+from ...arith import number_text
 from ...callbacks import ProgressCallback
 from ...errors import FitError
 from ...limits import MAX_PREDICTED_THREADS
@@ -91,7 +92,12 @@ class Presca(Form):
         ),
         unit_option(),
     )
-    summary = "{atom}: {choice}; predicted {metric} at p={upto}: {predicted:.6g}"
+    summary = "{atom}: {choice}; predicted {metric} at p={upto}: {predicted_value}"
+
+    @classmethod
+    def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
+        """The predicted value by the one printer (15 significant digits, no float noise)."""
+        return {"predicted_value": number_text(record["predicted"])}
 
     @classmethod
     def _checked(cls, table: Mapping[str, Any], where: str) -> dict[str, Any]:
