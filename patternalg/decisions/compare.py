@@ -252,7 +252,9 @@ class Comparison(Tabular):
             rest = [(n, a, b) for n, a, b in i.ratios if n != i.winner]
             equal = list(i.ties)
             others = ", ".join(
-                f"{n} x{number_text(a)} .. x{number_text(b)}" for n, a, b in rest if n not in equal and None not in (a, b)
+                f"{n} x{number_text(a)} .. x{number_text(b)}"
+                for n, a, b in rest
+                if n not in equal and a is not None and b is not None
             )
             verdict = f"{i.winner} wins" if not equal else f"{i.winner} ties with {', '.join(equal)}"
             lines.append(
