@@ -196,3 +196,17 @@ def test_predict_prints_its_table_by_the_one_printer(tmp_path) -> None:
     assert [line.split()[1] for line in short if line.startswith("  p=")] == [
         number_text(v, 4) for v in values
     ]
+
+
+def test_amdahls_summary_prints_alpha_as_the_closed_form_does(tmp_path) -> None:
+    """alpha was cut to 6 digits (``alpha 0.903846``) beside a model printing it in full."""
+    path = tmp_path / "a.csv"
+    path.write_text(
+        "p,time\n" + "".join(f"{p},{100 / 13 * (1 + 12 / p) + 0.01 * p}\n" for p in (1, 2, 4, 8))
+    )
+    text = run_cli("fit", str(path), "--form", "amdahl").stdout.splitlines()[0]
+    (record,) = json.loads(run_cli("fit", str(path), "--form", "amdahl", "--format", "json").stdout)
+    alpha = record["parameters"]["alpha"]
+    assert len(repr(alpha)) > 8  # more digits than the 6 it was cut to
+    assert f"alpha {number_text(alpha, 17)} by" in text
+    assert f"mse {number_text(record['mse'], 4)} over" in text
