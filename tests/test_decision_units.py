@@ -11,6 +11,7 @@ import json
 
 import pytest
 from helpers import loads_pint, run_cli
+from patternalg.arith import number_text
 
 from patternalg.decisions.compare import compare
 from patternalg.decisions.explanation import explain
@@ -52,8 +53,8 @@ def test_compare_crosses_where_the_hand_converted_kernel_does():
     assert in_ms.crossovers[0].value == pytest.approx(cross.value, rel=1e-12)  # x is unit-free
     assert in_ms.crossovers[0].model_value == pytest.approx(cross.model_value / 1e6, rel=1e-9)
     assert in_ms.to_json()["unit"] == "ms"
-    assert f"both {cross.model_value:.6g} ns there" in mixed.text()[-2]
-    assert f"{cross.model_value:.6g} ns" in mixed._repr_html_()
+    assert f"both {number_text(cross.model_value)} ns there" in mixed.text()[-2]
+    assert f"{number_text(cross.model_value)} ns" in mixed._repr_html_()
 
 
 def test_sweep_adds_milliseconds_to_nanoseconds_converted():
@@ -99,7 +100,7 @@ def test_the_commands_state_and_take_the_unit(kernel_ms):
     assert data["crossovers"][0]["value"] == pytest.approx(2 ** (4000 / QSORT), rel=1e-9)
     text = run_cli("sweep", "seq(kernel, inc)", "--over", "x=4,8", "--models", kernel_ms, "--unit", "us")
     assert text.stdout.splitlines()[0].startswith("x  seq(kernel, inc) [us]")
-    assert text.stdout.splitlines()[1].split()[1] == f"{(16000 + 536.185 * 4) / 1000:g}"
+    assert text.stdout.splitlines()[1].split()[1] == number_text((16000 + 536.185 * 4) / 1000)
     assert text.stderr == "note: converted to us: kernel (ms), inc (ns)\n"
     best = run_cli(
         "optimize", "pipe(kernel, tpool_a(qsort))", "--budget", "a<=8", "--at", "x=16000",

@@ -12,27 +12,33 @@ from its ``header()`` and ``rows()``, with an optional caption.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import sympy
 
-from ..syntax.arith import format_expr
+from ..syntax.arith import format_expr, number_text
 from .frames import DataFrameTable
 
 __all__ = ["HtmlTable", "table_html", "cell"]
 
 
-def cell(value: Any) -> str:
-    """One table cell as text: floats in 6 significant digits, models as our arithmetic.
+def cell(
+    value: Any, digits: int | None = None, printer: Callable[[float, int | None], str] = number_text
+) -> str:
+    """One table cell as text: a float by the one printer (:func:`~patternalg.arith.number_text`,
+    or ``printer``: CSV's is :func:`~patternalg.arith.format_number`) in ``digits``
+    significant digits (default 15, no float noise), a model as our arithmetic.
 
-    >>> cell(1234567.0), cell(None), cell(sympy.Float(2.5) * sympy.Symbol("x"))
-    ('1.23457e+06', '', '2.5*x')
+    >>> cell(1234567.0), cell(4.0), cell(0.1 + 0.2), cell(0.1 + 0.2, 3), cell(None)
+    ('1234567', '4', '0.3', '0.3', '')
+    >>> cell(sympy.Float(2.5) * sympy.Symbol("x"))
+    '2.5*x'
     """
     if value is None:
         return ""
     if isinstance(value, float):
-        return f"{value:.6g}"
+        return printer(value, digits)
     if isinstance(value, sympy.Basic):
         return format_expr(value)
     return str(value)
@@ -66,5 +72,21 @@ class HtmlTable(DataFrameTable):
         """A line above the table (none by default)."""
         return ""
 
+    def column_digits(self, digits: int | None = None) -> Mapping[int, int | None]:
+        """The significant digits of the numbers of some columns (by index), given the
+        ``digits`` asked for (a model's values take them); other columns print in full."""
+        return {}
+
+    def cells(
+        self,
+        digits: int | None = None,
+        printer: Callable[[float, int | None], str] = number_text,
+    ) -> list[list[str]]:
+        """The rows as text (:func:`cell`, each column in its :meth:`column_digits`)."""
+        shown = self.column_digits(digits)
+        return [
+            [cell(v, shown.get(i), printer) for i, v in enumerate(row)] for row in self.rows()
+        ]
+
     def _repr_html_(self) -> str:
-        return table_html(self.header(), self.rows(), self.caption())
+        return table_html(self.header(), self.cells(), self.caption())

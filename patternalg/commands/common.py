@@ -83,6 +83,14 @@ def add_model_options(
         add_format_option(parser, tuple(formats))
 
 
+def add_digits_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--digits N``: significant digits of printed numbers (1-17; default: the one
+    printer's, :func:`patternalg.arith.format_number`)."""
+    parser.add_argument(
+        "--digits", type=int, choices=range(1, 18), default=None, metavar="N", help=help
+    )
+
+
 def add_unit_option(parser: argparse.ArgumentParser) -> None:
     """``--unit``: the one unit every atom is converted to."""
     parser.add_argument(

@@ -8,7 +8,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..algebra.pointwise import collect_bindings
-from .common import add_model_options, load_library, print_json, read_text_argument, unit_option
+from .common import (
+    add_digits_option,
+    add_model_options,
+    load_library,
+    print_json,
+    read_text_argument,
+    unit_option,
+)
 
 if TYPE_CHECKING:
     from ..decisions.grid import Axis
@@ -18,7 +25,7 @@ __all__ = ["add_point_options", "axes", "terms", "at", "emit"]
 
 def add_point_options(parser: argparse.ArgumentParser, *, over_help: str) -> None:
     """``--over`` (repeatable), ``--at`` (one per symbol), library options, ``--unit``,
-    ``--format``."""
+    ``--format``, ``--digits``."""
     parser.add_argument(
         "--over", action="append", default=[], metavar="SYMBOL=GRID", help=over_help
     )
@@ -26,6 +33,11 @@ def add_point_options(parser: argparse.ArgumentParser, *, over_help: str) -> Non
         parser,
         at_help="fix a symbol, e.g. --at x=1024 (one value per symbol)",
         formats=("text", "json", "csv"),
+    )
+    add_digits_option(
+        parser,
+        "significant digits of the models' values in text and CSV (1-17; default 15: no"
+        " float noise; positions on an axis and ratios print in full; JSON holds the doubles)",
     )
 
 
@@ -54,15 +66,17 @@ def point_and_library(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def emit(args: argparse.Namespace, result: Any, lines: Sequence[str] | None = None) -> None:
-    """Print a decision result as text (``lines``, default its ``text()``), JSON or CSV
-    (its notes: in JSON, else on stderr)."""
+    """Print a decision result as text (``lines``, default its ``text(digits)``), JSON or
+    CSV (its notes: in JSON, else on stderr); ``--digits``, where the command has it, sets
+    the significant digits of values in text and CSV."""
     if args.format == "json":
         print_json(result.to_json())
         return
+    digits = {"digits": args.digits} if "digits" in args else {}
     if args.format == "csv":
-        sys.stdout.write(result.to_csv())
+        sys.stdout.write(result.to_csv(**digits))
     else:
-        for line in result.text() if lines is None else lines:
+        for line in result.text(**digits) if lines is None else lines:
             print(line)
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)

@@ -11,6 +11,7 @@ from ..algebra.semantics import Semantics
 from ..decisions.explanation import explain
 from ..syntax.parser import parse
 from .common import (
+    add_digits_option,
     add_model_options,
     load_library,
     note,
@@ -33,13 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="asymptotic",
         help="how pipe picks its bottleneck (default: asymptotic, as in the paper)",
     )
-    parser.add_argument(
-        "--digits",
-        type=int,
-        choices=range(1, 18),
-        default=None,
-        metavar="N",
-        help="significant digits of a value or of each coefficient of a closed form in text"
+    add_digits_option(
+        parser,
+        "significant digits of a value or of each coefficient of a closed form in text"
         " (1-17; default: a coefficient's shortest exact form, a value as precise as the"
         " atoms' coefficients, at least 15 digits: no float noise such as 53618.49999999999)",
     )

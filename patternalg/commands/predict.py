@@ -10,7 +10,7 @@ from typing import Any
 
 from ..forms import form_class
 from ..library.model_library import ModelLibrary
-from .common import add_format_option, check_output, print_json, print_notes
+from .common import add_digits_option, add_format_option, check_output, print_json, print_notes
 from .flags import add_family_options, family_options
 from .progress import progress
 
@@ -78,6 +78,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # --upto, --checkpoints, --interpolate, --unit: as fit --form presca declares them
     add_family_options(parser, [form_class("presca")], skip=_OWN)
     parser.add_argument("--out", metavar="TOML", help="write the models to this model file")
+    add_digits_option(
+        parser, "significant digits of the predicted values in text (1-17; default 15)"
+    )
 
 
 def _one_or_all(records: list[dict[str, Any]]) -> Any:
@@ -107,13 +110,6 @@ def run(args: argparse.Namespace) -> int:
         print_json(_one_or_all([{**r.record, "unit": r.model.unit} for r in reports]))
     else:
         for report in reports:
-            record = report.record
-            print(report.summary)
-            print("  model:")
-            for piece in record["pieces"]:
-                print(f"    {piece['text']}")
-            unit = report.model.unit
-            shown = "" if unit == "dimensionless" else f" {unit}"
-            for row in record["predictions"]:
-                print(f"  p={row['p']:<4d} {row['value']:.6g}{shown}")
+            for line in report.lines(args.digits):
+                print(line)
     return 0

@@ -39,6 +39,7 @@ from ..algebra.semantics import Semantics
 from ..arguments import as_axes, as_bindings, as_terms
 from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary
+from ..syntax.arith import number_text
 from ..syntax.symbols import symbol, x
 from ..syntax.terms import Term
 from .grid import Axis, parse_axis, spaced
@@ -51,6 +52,8 @@ __all__ = ["Crossover", "Interval", "Region", "Comparison", "compare", "DEFAULT_
 
 #: relative precision of numerically refined crossovers
 RTOL = 1e-9
+#: significant digits a crossover refined to :data:`RTOL` is known to (and printed in)
+REFINED_DIGITS = 1 + round(-math.log10(RTOL))
 _SCAN = 4096  #: points of the scan that brackets sign changes
 _MAX_PIECES = 64  #: equations tried per pair (each max doubles them)
 _MAX_NODES = 2_000  #: nodes of a difference solved piece by piece at most
@@ -116,8 +119,8 @@ class Region:
         lines = [f"{second.name} \\ {first.name}"]
         for j in reversed(range(len(second))):
             row = "".join(chr(ord("A") + int(w)) for w in self.winners[:, j])
-            lines.append(f"{second.values[j]:>10.6g} | {row}")
-        lines.append(f"{'':>10} + {first.values[0]:.6g} .. {first.values[-1]:.6g}")
+            lines.append(f"{number_text(second.values[j]):>10} | {row}")
+        lines.append(f"{'':>10} + {number_text(first.values[0])} .. {number_text(first.values[-1])}")
         lines += [f"  {chr(ord('A') + i)} = {t}" for i, t in enumerate(terms)]
         return lines
 
@@ -174,7 +177,7 @@ class Comparison(Tabular):
         spacing = "log" if lo > 0 else "lin"
         grid = spaced(lo, hi, points, spacing)
         axis = Axis(self.symbol, grid, spacing)
-        fixed = tuple((k, f"{v:g}") for k, v in self.slice_at)
+        fixed = tuple((k, number_text(v)) for k, v in self.slice_at)
         return tabulate(self.compiled, (axis,), {self.symbol: grid}, self.unit, fixed, self.notes)
 
     def plot(self, ax: Any = None) -> Any:
@@ -214,58 +217,71 @@ class Comparison(Tabular):
         """The crossovers with the models' value there, in the unit (above the HTML table).
 
         >>> compare(["inc", "nop"], over=parse_axis("x=1..1e6:log")).caption()
-        'crossover at x = 10.114: inc below, nop above, both 5422.97 ns there'
+        'crossover at x = 10.1139905070078: inc below, nop above, both 5422.97 ns there'
         """
         return "; ".join(
-            f"crossover between {c.symbol} = {c.previous:.5g} and {c.value:.5g}: "
-            f"{c.designs[0]} up to {c.previous:.5g}, {c.designs[1]} from {c.value:.5g}"
+            f"crossover between {c.symbol} = {self._position(c.previous)} and "
+            f"{self._position(c.value)}: {c.designs[0]} up to {self._position(c.previous)}, "
+            f"{c.designs[1]} from {self._position(c.value)}"
             if c.previous is not None
-            else f"{c.kind} at {c.symbol} = {c.value:.5g}: {c.designs[0]} "
+            else f"{c.kind} at {c.symbol} = {self._position(c.value)}: {c.designs[0]} "
             + ("below, " if c.kind == "crossover" else "equals ")
             + f"{c.designs[1]}{' above' if c.kind == 'crossover' else ''}, "
             + f"both {self._level(c)} there"
             for c in (*self.crossovers, *self.touches)
         )
 
-    def _level(self, c: Crossover) -> str:
-        return "undefined" if c.model_value is None else f"{c.model_value:.6g} {self.unit}"
+    def _position(self, value: float) -> str:
+        """A point on the axis by the one printer: in full, or, where a crossover was
+        refined by bisection, in the :data:`REFINED_DIGITS` it is known to."""
+        refined = {c.value for c in (*self.crossovers, *self.touches) if not c.exact}
+        return number_text(value, REFINED_DIGITS if value in refined else None)
 
-    def text(self) -> list[str]:
-        """The comparison for people, one line each."""
+    def _level(self, c: Crossover, digits: int | None = None) -> str:
+        """The designs' value at a crossover (``digits`` significant digits)."""
+        if c.model_value is None:
+            return "undefined"
+        return f"{number_text(c.model_value, digits)} {self.unit}"
+
+    def text(self, digits: int | None = None) -> list[str]:
+        """The comparison for people, one line each: positions and ratios by the one
+        printer, the models' values there in ``digits`` significant digits."""
         lines = []
         if self.slice_at:
-            where = ", ".join(f"{k} = {v:g}" for k, v in self.slice_at)
+            where = ", ".join(f"{k} = {number_text(v)}" for k, v in self.slice_at)
             lines.append(f"along {self.symbol} at {where}:")
         for i in self.intervals:
             rest = [(n, a, b) for n, a, b in i.ratios if n != i.winner]
             equal = list(i.ties)
             others = ", ".join(
-                f"{n} x{a:.4g} .. x{b:.4g}" for n, a, b in rest if n not in equal and None not in (a, b)
+                f"{n} x{number_text(a)} .. x{number_text(b)}"
+                for n, a, b in rest
+                if n not in equal and a is not None and b is not None
             )
             verdict = f"{i.winner} wins" if not equal else f"{i.winner} ties with {', '.join(equal)}"
             lines.append(
-                f"{self.symbol} in [{i.start:.10g}, {i.end:.10g}]: {verdict}"
+                f"{self.symbol} in [{self._position(i.start)}, {self._position(i.end)}]: {verdict}"
                 + (f" (others over it at the ends: {others})" if others else "")
             )
         for c in self.crossovers:
             how = "exact" if c.exact else f"refined to rel. {RTOL:g}"
             if c.previous is not None:
+                before, after = self._position(c.previous), self._position(c.value)
                 lines.append(
-                    f"crossover between {c.symbol} = {c.previous:.10g} and {c.symbol} = "
-                    f"{c.value:.10g} (a count: integers only): {c.designs[0]} wins at "
-                    f"{c.previous:.10g}, {c.designs[1]} from {c.value:.10g} on "
-                    f"({self._level(c)} there)"
+                    f"crossover between {c.symbol} = {before} and {c.symbol} = {after} (a count: "
+                    f"integers only): {c.designs[0]} wins at {before}, {c.designs[1]} from "
+                    f"{after} on ({self._level(c, digits)} there)"
                 )
                 continue
             lines.append(
-                f"crossover at {c.symbol} = {c.value:.10g} ({how}): {c.designs[0]} below, "
-                f"{c.designs[1]} above; both {self._level(c)} there"
+                f"crossover at {c.symbol} = {self._position(c.value)} ({how}): {c.designs[0]} "
+                f"below, {c.designs[1]} above; both {self._level(c, digits)} there"
             )
         for c in self.touches:
             how = "exact" if c.exact else f"refined to rel. {RTOL:g}"
             lines.append(
-                f"touch at {c.symbol} = {c.value:.10g} ({how}): {c.designs[0]} equals "
-                f"{c.designs[1]} there ({self._level(c)}) and never loses to it nearby"
+                f"touch at {c.symbol} = {self._position(c.value)} ({how}): {c.designs[0]} equals "
+                f"{c.designs[1]} there ({self._level(c, digits)}) and never loses to it nearby"
             )
         winner = self.asymptotic_winner or "undecided"
         lines.append(f"asymptotic winner (x -> oo): {winner}")

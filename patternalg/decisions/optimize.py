@@ -26,6 +26,7 @@ import numpy as np
 import sympy
 
 from .._internal.callbacks import ProgressCallback
+from .._internal.display import cell
 from .._internal.limits import MAX_ASSIGNMENTS
 from ..algebra.bindings import as_value
 from ..algebra.domains import range_notes
@@ -33,6 +34,7 @@ from ..algebra.pointwise import at_point
 from ..arguments import as_axis, as_bindings, as_term, as_texts
 from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary
+from ..syntax.arith import number_text
 from ..syntax.terms import Atom, Term, TPool
 from .budget import Budget, parse_budget, upper_bounds
 from .grid import Axis
@@ -120,14 +122,19 @@ class Optimum(Tabular):
 
         return plot_optimum(self, ax=ax)
 
-    def text(self) -> list[str]:
-        """The answer for people."""
+    def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
+        """The values (after the rank and the counts) in ``digits`` significant digits."""
+        return {1 + len(self.variables): digits}
+
+    def text(self, digits: int | None = None) -> list[str]:
+        """The answer for people: values in ``digits`` significant digits (default 15, no
+        float noise), the gain of the best over the even split in full."""
         unit = f" {self.unit}"
 
         def show(c: Candidate) -> str:
-            where = ", ".join(f"{k}={v}" for k, v in c.assignment)
+            where = ", ".join(f"{k}={cell(v)}" for k, v in c.assignment)
             neck = f" (bottleneck: {c.bottleneck})" if c.bottleneck else ""
-            return f"{where}: {c.value:.6g}{unit}{neck}"
+            return f"{where}: {cell(c.value, digits)}{unit}{neck}"
 
         lines = [f"best: {show(self.best)}"]
         lines += [f"  next: {show(c)}" for c in self.runners_up]
@@ -135,7 +142,7 @@ class Optimum(Tabular):
             gain = self.gain
             lines.append(
                 f"even split: {show(self.even_split)}"
-                + (f"; the best is {gain:.4g}x faster" if gain is not None else "")
+                + (f"; the best is {number_text(gain)}x faster" if gain is not None else "")
             )
         lines.append(f"proven optimum by {self.method} ({self.evaluated} assignments evaluated)")
         return lines

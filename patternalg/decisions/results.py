@@ -13,7 +13,7 @@ from typing import Any
 from .._internal.display import HtmlTable
 from ..algebra.units import check_unit, converted_note, in_one_unit
 from ..library.model_library import AtomicModel, ModelLibrary
-from ..syntax.arith import format_number
+from ..syntax.arith import format_number, number_text
 from ..syntax.terms import Term
 
 __all__ = ["Tabular", "fields_json", "table_csv", "in_unit", "with_unit", "number", "negative_note"]
@@ -25,17 +25,16 @@ def number(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def table_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """CSV text with full-precision numbers (``repr`` of floats).
+def table_csv(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """CSV text of a header and rows of cells already printed (``HtmlTable.cells``).
 
-    >>> table_csv(["x", "v"], [[1.0, 0.1]])
-    'x,v\\r\\n1.0,0.1\\r\\n'
+    >>> table_csv(["x", "v"], [["1", "0.1"]])
+    'x,v\\r\\n1,0.1\\r\\n'
     """
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(header)
-    for row in rows:
-        writer.writerow(["" if v is None else v for v in row])
+    writer.writerows(rows)
     return out.getvalue()
 
 
@@ -60,11 +59,13 @@ def _json_value(value: Any) -> Any:
 
 class Tabular(HtmlTable):
     """A result that is a table: ``header()`` and ``rows()`` give ``to_csv`` and the
-    notebook's ``_repr_html_``."""
+    notebook's ``_repr_html_``; every number prints by the one printer (the double itself
+    stays in ``rows()`` and JSON)."""
 
-    def to_csv(self) -> str:
-        """The table as CSV."""
-        return table_csv(self.header(), self.rows())
+    def to_csv(self, digits: int | None = None) -> str:
+        """The table as CSV, numbers by :func:`~patternalg.arith.format_number` (a model's
+        values in ``digits`` significant digits, default 15)."""
+        return table_csv(self.header(), self.cells(digits, format_number))
 
 
 def in_unit(
@@ -99,7 +100,7 @@ def negative_note(name: str, least: float, unit: str) -> list[str]:
     if not least < 0:
         return []
     return [
-        f"{name}: values down to {format_number(least, 6)} {unit} are negative: no time can be; the "
+        f"{name}: values down to {number_text(least)} {unit} are negative: no time can be; the "
         "models do not hold there"
     ]
 

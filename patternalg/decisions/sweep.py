@@ -16,13 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from .._internal.display import cell
 from ..algebra.bindings import as_value
 from ..algebra.domains import range_notes
 from ..arguments import as_axes, as_bindings, as_terms
 from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary
-from ..syntax.arith import format_expr
+from ..syntax.arith import format_expr, number_text
 from ..syntax.parser import parse
 from ..syntax.terms import Term
 from .grid import Axis
@@ -108,6 +107,10 @@ class Sweep(Tabular):
             cols += [with_unit(term, self.unit), f"bottleneck of {term}"]
         return cols
 
+    def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
+        """Each term's values in ``digits`` significant digits."""
+        return dict.fromkeys(range(len(self.axes), len(self.header()), 2), digits)
+
     def rows(self) -> list[list[Any]]:
         """One row per grid point, in the order of the grid (first symbol slowest)."""
         mesh = np.meshgrid(*(a.values for a in self.axes), indexing="ij")
@@ -138,10 +141,11 @@ class Sweep(Tabular):
 
         return plot_sweep(self, ax=ax)
 
-    def text(self) -> list[str]:
-        """The table for people: aligned columns, values in 6 significant digits."""
+    def text(self, digits: int | None = None) -> list[str]:
+        """The table for people: aligned columns, values in ``digits`` significant digits
+        (default 15, no float noise), grid points as the grid holds them."""
         header = self.header()
-        body = [[cell(v) for v in row] for row in self.rows()]
+        body = self.cells(digits)
         widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
         return ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in [header, *body]]
 
@@ -188,7 +192,7 @@ def undefined_note(
     bad = np.argwhere(~np.isfinite(value))
     if not len(bad):
         return ()
-    point = ", ".join(f"{name} = {axis[tuple(bad[0])]:g}" for name, axis in grid.items())
+    point = ", ".join(f"{name} = {number_text(axis[tuple(bad[0])])}" for name, axis in grid.items())
     others = len(bad) - 1
     more = "" if not others else f" and {others} other point{'s' if others > 1 else ''}"
     cells = "its cell is" if len(bad) == 1 else "their cells are"

@@ -49,6 +49,7 @@ from .._internal.options import Option
 from ..algebra.atomic_model import COMMON_KEYS, AtomicModel, model_table
 from ..arguments import as_measurements
 from ..errors import EvaluationError, FitError, ModelFileError, ParseError
+from ..syntax.arith import number_text
 
 if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
     import numpy as np
@@ -731,11 +732,17 @@ class FitReport(HtmlTable):
         """Columns of the notebook table."""
         return ["atom", "kernel", "model", "unit", "SMAPE %", "R²", "measured"]
 
+    def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
+        """The fit's statistics in 6 significant digits (they measure, not predict)."""
+        return {4: 6, 5: 6}
+
     def rows(self) -> list[list[Any]]:
         """One row: the atom, its model, the fit's SMAPE and (adjusted) R², the domain."""
         stats = self.fitted.statistics
         r2 = stats.get("ar2", stats.get("r2"))
-        domain = ", ".join(f"{k} in [{lo:g}, {hi:g}]" for k, (lo, hi) in self.fitted.domain.items())
+        domain = ", ".join(
+            f"{k} in [{number_text(lo)}, {number_text(hi)}]" for k, (lo, hi) in self.fitted.domain.items()
+        )
         return [
             [
                 self.atom,

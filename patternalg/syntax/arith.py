@@ -27,6 +27,7 @@ __all__ = [
     "build_call",
     "format_expr",
     "format_number",
+    "number_text",
     "float_text",
     "check_finite",
 ]
@@ -132,6 +133,19 @@ def format_number(value: float, digits: int | None = None) -> str:
     ('1.2', '0.0')
     """
     return repr(float(f"{float(value):.{digits or DEFAULT_DIGITS}g}") + 0.0)
+
+
+def number_text(value: float, digits: int | None = None) -> str:
+    """:func:`format_number` for a table, a decision's line or a fit's summary: the same
+    digits, a whole number written as one (a grid point ``4``, a count, ``64`` ms).
+
+    >>> number_text(4.0), number_text(2048.000000000001), number_text(1.2000000000000002)
+    ('4', '2048', '1.2')
+    >>> number_text(549053.4400000001), number_text(1374175148.9812, 6), number_text(1e20)
+    ('549053.44', '1374180000', '1e+20')
+    """
+    text = format_number(value, digits)
+    return text.removesuffix(".0")
 
 
 def float_digits(value: sympy.Float) -> int:

@@ -30,6 +30,7 @@ import sympy
 from ..._internal.options import Option
 from ...algebra.bindings import as_value
 from ...errors import MeasurementError
+from ...syntax.arith import number_text
 from ...syntax.symbols import p, phi
 from ..base import Form, Parameter, aggregate_option, unit_option
 
@@ -108,8 +109,8 @@ class Amdahl(Form):
         unit_option(),
     )
     summary = (
-        "{atom}: {model}  [amdahl, alpha {parameters[alpha]:.6g}{clipped} by {alpha_method}, "
-        "T_seq degree {degree}, mse {mse:.4g} over {points} points]"
+        "{atom}: {model}  [amdahl, alpha {alpha_text}{clipped} by {alpha_method}, "
+        "T_seq degree {degree}, mse {mse_text} over {points} points]"
     )
 
     def _build(self, values: Mapping[str, sympy.Expr]) -> sympy.Expr:
@@ -127,9 +128,15 @@ class Amdahl(Form):
 
     @classmethod
     def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
+        """alpha (and the raw estimate it was clipped from) as the closed form prints a
+        coefficient, the fit's mean squared error in 4 significant digits."""
         alpha, raw = record["parameters"]["alpha"], record.get("alpha_raw", None)
         clipped = raw is not None and raw != alpha
-        return {"clipped": f" (clipped from {raw:.4g})" if clipped else ""}
+        return {
+            "alpha_text": number_text(alpha, 17),
+            "clipped": f" (clipped from {number_text(raw, 17)})" if clipped else "",
+            "mse_text": number_text(record["mse"], 4),
+        }
 
     @classmethod
     def value_column(cls, metric: str | None) -> str:

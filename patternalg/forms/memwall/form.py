@@ -37,6 +37,7 @@ import sympy
 from ..._internal.limits import MAX_ANNEALING_ITERATIONS
 from ..._internal.options import Option
 from ...algebra.bindings import as_value
+from ...syntax.arith import number_text
 from ...syntax.symbols import p, phi
 from ..amdahl.form import serial_fraction
 from ..base import Form, Parameter, aggregate_option, atom_names_of, series_of
@@ -156,10 +157,22 @@ class Memwall(Form):
         aggregate_option("median"),
     )
     summary = (
-        "{atom}: memwall f {parameters[f]:.4f}, k {parameters[k]:.4f}, m1 {parameters[m1]:.4f}, "
-        "m2 {parameters[m2]:.4f}; speedup mse {mse:.4g} vs Amdahl (f {amdahl_f:.4f}) "
-        "{amdahl_mse:.4g}, gain {gain_percent:.2f} % over {points} points"
+        "{atom}: memwall f {f_text}, k {k_text}, m1 {m1_text}, m2 {m2_text}; speedup mse "
+        "{mse_text} vs Amdahl (f {amdahl_f_text}) {amdahl_mse_text}, gain {gain_text} % over "
+        "{points} points"
     )
+
+    @classmethod
+    def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
+        """The parameters (and Amdahl's f) as the closed form prints a coefficient, the
+        errors in 4 significant digits, the gain in 3, all by the one printer."""
+        shown = {**record["parameters"], "amdahl_f": record["amdahl_f"]}
+        return {
+            **{f"{name}_text": number_text(value, 17) for name, value in shown.items()},
+            "mse_text": number_text(record["mse"], 4),
+            "amdahl_mse_text": number_text(record["amdahl_mse"], 4),
+            "gain_text": number_text(record["gain_percent"], 3),
+        }
 
     def _build(self, values: Mapping[str, sympy.Expr]) -> sympy.Expr:
         t1 = values.get("t1", sympy.Integer(1))

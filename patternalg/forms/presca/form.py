@@ -20,6 +20,7 @@ from ..._internal.callbacks import ProgressCallback
 from ..._internal.limits import MAX_PREDICTED_THREADS
 from ..._internal.options import Option
 from ...errors import FitError
+from ...syntax.arith import number_text
 from ..base import Form, Parameter, atom_names_of, series_of, unit_option
 from .algorithm import CHECKPOINTS, Prediction, plan, target_count
 from .interpolation import INTERPOLATIONS
@@ -91,7 +92,12 @@ class Presca(Form):
         ),
         unit_option(),
     )
-    summary = "{atom}: {choice}; predicted {metric} at p={upto}: {predicted:.6g}"
+    summary = "{atom}: {choice}; predicted {metric} at p={upto}: {predicted_value}"
+
+    @classmethod
+    def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
+        """The predicted value by the one printer (15 significant digits, no float noise)."""
+        return {"predicted_value": number_text(record["predicted"])}
 
     @classmethod
     def _checked(cls, table: Mapping[str, Any], where: str) -> dict[str, Any]:

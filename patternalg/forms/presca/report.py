@@ -5,8 +5,9 @@
 >>> rows = "".join(f"{k},{100 * (0.1 + 0.9 / k)}\\n" for k in range(1, 9))
 >>> _ = open(path, "w").write("p,time\\n" + rows)
 >>> (report,) = predict_file(path, upto=12)
->>> report.summary
-'vac: Rat12 on the first 4, checkpoint error 0.00%; predicted time at p=12: 17.5'
+>>> summary, predicted = report.summary.rsplit(" ", 1)
+>>> summary, round(float(predicted), 4)
+('vac: Rat12 on the first 4, checkpoint error 0.00%; predicted time at p=12:', 17.5)
 >>> [row["p"] for row in report.record["predictions"]] == list(range(1, 13))
 True
 >>> report.header(), report.rows()[-1][0], round(report.rows()[-1][1], 4)
@@ -52,7 +53,10 @@ class PredictionReport(HtmlTable):
     @property
     def summary(self) -> str:
         """The chosen function, its checkpoint error and the value at the last count."""
-        return Presca.summary.format(atom=self.fit.atom, **self.fit.fitted.statistics)
+        statistics = self.fit.fitted.statistics
+        return Presca.summary.format(
+            atom=self.fit.atom, **statistics, **Presca.summary_fields(statistics)
+        )
 
     @cached_property
     def record(self) -> dict[str, Any]:
@@ -92,6 +96,23 @@ class PredictionReport(HtmlTable):
     def rows(self) -> list[list[Any]]:
         """One row per thread count 1..upto."""
         return [[row["p"], row["value"]] for row in self.record["predictions"]]
+
+    def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
+        """The predicted values in ``digits`` significant digits."""
+        return {1: digits}
+
+    def lines(self, digits: int | None = None) -> list[str]:
+        """What ``predict`` prints: the summary, the model range by range and one line per
+        thread count, each value by the one printer (``digits`` significant digits, default
+        15, no float noise)."""
+        unit = self.model.unit
+        shown = "" if unit == "dimensionless" else f" {unit}"
+        return [
+            self.summary,
+            "  model:",
+            *(f"    {piece['text']}" for piece in self.record["pieces"]),
+            *(f"  p={p:<4} {value}{shown}" for p, value in self.cells(digits)),
+        ]
 
     def caption(self) -> str:
         """The summary and the function of each range of p."""
