@@ -11,7 +11,7 @@ import json
 
 import pytest
 from helpers import loads_pint, run_cli
-from patternalg.arith import number_text
+from patternalg.syntax.arith import number_text
 
 from patternalg.decisions.compare import compare
 from patternalg.decisions.explanation import explain

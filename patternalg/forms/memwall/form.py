@@ -82,7 +82,9 @@ def speedup_expr(f: Value, k: Value, m1: Value, m2: Value) -> sympy.Expr:
     >>> _.xreplace({p: 4})
     4
     """
-    f, k, m1, m2 = (as_value(v) for v in (f, k, m1, m2))
+    # a float stays a float (as_value reads 1.0 as the integer 1, for thread counts): mixed
+    # with the other floats, an integer k left S_1 = (phi + 1)/(1.0*phi + 1.0), not 1
+    f, k, m1, m2 = (sympy.Float(v) if isinstance(v, float) else as_value(v) for v in (f, k, m1, m2))
     rho = sympy.Add(1, sympy.Mul(k, phi))
     mu_1 = sympy.Min(sympy.Add(m1, m2), 1)  # numbers when read from a model file
     mu_p = _lazy(sympy.Min, sympy.Add(m1, sympy.Mul(m2, sympy.Pow(p, -1))), sympy.Integer(1))
