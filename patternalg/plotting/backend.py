@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import io
 import sys
+import warnings
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from ..atomic_write import write_bytes_atomic
 from ..errors import PatternalgError, reason
+from ..limits import printable
 
 __all__ = [
     "PlotError",
@@ -30,6 +32,7 @@ __all__ = [
     "STYLE",
     "PANEL",
     "value_label",
+    "short_label",
 ]
 
 #: file suffix -> metadata that keeps the output free of dates and versions
@@ -97,6 +100,20 @@ def value_label(unit: str, bare: str = "model") -> str:
     return f"{'time' if is_time(unit) else 'value'} [{unit}]"
 
 
+#: characters of a term shown in a legend, a title or a bar's name
+LABEL_LIMIT = 60
+
+
+def short_label(text: str, limit: int = LABEL_LIMIT) -> str:
+    """``text`` for a legend or a title: one line, a long term elided in the middle (a
+    10,000-stage term as a 56,000-character legend takes matplotlib minutes to lay out).
+
+    >>> short_label("seq(" + "inc, " * 30 + "nop)")
+    'seq(inc, inc, inc, inc, inc, … inc, inc, inc, inc, inc, nop)'
+    """
+    return printable(text, limit)
+
+
 def new_axes(panels: int = 1) -> tuple[Any, list[Any]]:
     """A figure with ``panels`` axes side by side (wrapping after three)."""
     plt = pyplot()
@@ -137,6 +154,8 @@ def save_figure(fig: Any, path: str | Path) -> Path:
     """Write ``fig`` to ``path`` by its suffix, atomically; nothing is left half-written."""
     target, suffix = check_path(path)
     buffer = io.BytesIO()
-    fig.savefig(buffer, format=suffix, metadata=FORMATS[suffix], bbox_inches="tight")
+    with warnings.catch_warnings():  # matplotlib's layout advice is not the user's business
+        warnings.simplefilter("ignore")
+        fig.savefig(buffer, format=suffix, metadata=FORMATS[suffix], bbox_inches="tight")
     write_bytes_atomic(target, buffer.getvalue())
     return target

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .backend import PlotError, new_axes, value_label
+from .backend import PlotError, new_axes, short_label, value_label
 
 __all__ = ["plot_designs"]
 
@@ -24,7 +24,7 @@ def plot_designs(
     if not labels:
         raise PlotError("there are no designs to plot")
     order = np.argsort(np.asarray(values, dtype=float), kind="stable")
-    names = [_shorten(labels[i]) for i in order]
+    names = [short_label(labels[i]) for i in order]
     heights = [float(values[i]) for i in order]
     if ax is None:
         plt_fig, (ax,) = new_axes(1)
@@ -42,10 +42,3 @@ def plot_designs(
         ax.set_title(title)
     return ax
 
-
-def _shorten(label: str, limit: int = 60) -> str:
-    """Long terms elided in the middle, so bars stay readable."""
-    if len(label) <= limit:
-        return label
-    half = (limit - 1) // 2
-    return f"{label[:half]}…{label[-half:]}"
