@@ -170,16 +170,16 @@ EXPLAIN_STEPS = 200
 
 
 def shown_steps(count: int, limit: int | None = EXPLAIN_STEPS) -> tuple[range, range]:
-    """Which of ``count`` steps a derivation shows: the first and the last ``limit // 2``
-    of a longer one (the second range empty when all are shown).
+    """Which of ``count`` steps a derivation shows: of a longer one than ``limit``, the first
+    ``limit // 2`` and the last ones (the second range empty when all are shown).
 
     >>> shown_steps(5, 10), shown_steps(10_000, 200)
     ((range(0, 5), range(0, 0)), (range(0, 100), range(9900, 10000)))
     """
     if limit is None or count <= limit:
         return range(count), range(0)
-    head = max(limit // 2, 1)
-    return range(head), range(count - max(limit - head, 1), count)
+    head = limit // 2
+    return range(head), range(count - (limit - head), count)
 
 
 def explain_lines(

@@ -396,7 +396,8 @@ def _text_length(term: Term, memo: dict[Term, int]) -> int:
     """
     for node in term.post_order(memo.__contains__):
         if isinstance(node, Seq | Pipe):
-            memo[node] = len("seq(, )") + memo[node.left] + memo[node.right] + isinstance(node, Pipe)
+            opener = len("seq(") if isinstance(node, Seq) else len("pipe(")
+            memo[node] = opener + memo[node.left] + len(", ") + memo[node.right] + len(")")
         elif isinstance(node, TPool):
             memo[node] = len(f"tpool_{format_count(node.count)}()") + memo[node.body]
         else:

@@ -41,4 +41,3 @@ def plot_designs(
     if title:
         ax.set_title(title)
     return ax
-
