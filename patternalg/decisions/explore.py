@@ -239,6 +239,15 @@ class _Make:
             self.made[key] = found
         return found
 
+    def intern(self, term: Term) -> None:
+        """Make every node of ``term`` the one built for its parts, so a rewrite that leads
+        back to a part of ``term`` gives that very object (no comparison of whole terms)."""
+        for node in term.post_order():
+            if isinstance(node, Seq | Pipe):
+                self.made.setdefault((type(node), id(node.left), id(node.right)), node)
+            elif isinstance(node, TPool) and node.count.is_Integer:
+                self.made.setdefault((TPool, int(node.count), id(node.body)), node)
+
     def seq(self, left: Term, right: Term) -> Term:
         return self.node(Seq, left, right)
 
@@ -559,6 +568,7 @@ def explore(
     rank: Callable[[Term], Any] = values.number if pointwise else values.growth
     counts: dict[Term, int] = {}
     make = _Make()
+    make.intern(start)
     parent: dict[Term, tuple[Term, int] | None] = {start: None}
     depth = {start: 0}
     # best first: the most promising design is expanded next, up to ``expansions`` of them
