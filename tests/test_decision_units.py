@@ -11,7 +11,6 @@ import json
 
 import pytest
 from helpers import loads_pint, run_cli
-from patternalg.syntax.arith import number_text
 
 from patternalg.decisions.compare import compare
 from patternalg.decisions.explanation import explain
@@ -21,6 +20,7 @@ from patternalg.decisions.optimize import optimize
 from patternalg.decisions.sweep import sweep
 from patternalg.errors import UnitError
 from patternalg.library.model_library import AtomicModel, ModelLibrary
+from patternalg.syntax.arith import number_text
 from patternalg.syntax.symbols import x
 
 QSORT = 1034.17

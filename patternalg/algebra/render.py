@@ -38,6 +38,8 @@ __all__ = [
     "with_unit",
     "value_digits",
     "explain_lines",
+    "shown_steps",
+    "EXPLAIN_STEPS",
     "as_json",
     "term_label",
 ]
@@ -163,24 +165,50 @@ def _range_note(model: Any, bindings: Mapping[sympy.Symbol, sympy.Expr]) -> str:
     return note
 
 
+#: sub-terms an ``--explain`` derivation lists before it elides its middle: printing each
+#: value takes sympy milliseconds, and nobody reads 10,000 levels
+EXPLAIN_STEPS = 200
+
+
+def shown_steps(count: int, limit: int | None = EXPLAIN_STEPS) -> tuple[range, range]:
+    """Which of ``count`` steps a derivation shows: of a longer one than ``limit``, the first
+    ``limit // 2`` and the last ones (the second range empty when all are shown).
+
+    >>> shown_steps(5, 10), shown_steps(10_000, 200)
+    ((range(0, 5), range(0, 0)), (range(0, 100), range(9900, 10000)))
+    """
+    if limit is None or count <= limit:
+        return range(count), range(0)
+    head = limit // 2
+    return range(head), range(count - (limit - head), count)
+
+
 def explain_lines(
     derivation: Derivation,
     bindings: Mapping[sympy.Symbol, sympy.Expr] | None = None,
     point: PointValue | None = None,
     unit: str = "ns",
     digits: int | None = None,
+    limit: int | None = EXPLAIN_STEPS,
 ) -> list[str]:
     """The derivation as an indented tree: each sub-term, its model, bottlenecks and sources.
 
     With ``point`` every line also shows the sub-term's value there, and each pipe the
     stage that is its bottleneck at the point. Every value is followed by ``unit``, the
     unit the derivation's atoms are in, and shows ``digits`` significant digits (as the
-    evaluation's own value does: :func:`value_digits`).
+    evaluation's own value does: :func:`value_digits`). A derivation of more than ``limit``
+    sub-terms shows the first and the last ``limit // 2`` and says how many are left out
+    between them (``limit=None``: every one).
     """
     bindings = bindings or {}
     lines = []
     at_point = point.steps if point is not None else (None,) * len(derivation.steps)
-    for step, here in zip(derivation.steps, at_point, strict=True):
+    head, tail = shown_steps(len(derivation.steps), limit)
+    for index in (*head, *tail):
+        step, here = derivation.steps[index], at_point[index]
+        if tail and index == tail[0]:
+            hidden = tail[0] - len(head)
+            lines.append(f"{'  ' * min(step.depth, 40)}... {hidden:,} more sub-terms ...")
         indent = "  " * min(step.depth, 40)
         line = f"{indent}{term_label(step.term)}  =  {with_unit(step.model, unit, digits)}"
         if here is not None and here.value != step.model:

@@ -29,11 +29,13 @@ from ..algebra.evaluation import Derivation, evaluate
 from ..algebra.pointwise import PointValue, at_point, undecided_note
 from ..algebra.render import (
     DEFAULT_DIGITS,
+    EXPLAIN_STEPS,
     as_latex,
     as_number,
     as_text,
     exact_number,
     explain_lines,
+    shown_steps,
     term_label,
     value_digits,
     value_text,
@@ -88,12 +90,13 @@ class Evaluation(HtmlTable):
         value = value_text(self.expr, digits or self.digits)
         return f"{value} {self.unit}" if value is not None else as_text(self.expr, digits)
 
-    def lines(self, digits: int | None = None) -> list[str]:
+    def lines(self, digits: int | None = None, limit: int | None = EXPLAIN_STEPS) -> list[str]:
         """The derivation as ``eval --explain`` prints it, every value in the digits of
-        :meth:`text` (``digits``, else :attr:`digits`)."""
+        :meth:`text` (``digits``, else :attr:`digits`); of more than ``limit`` sub-terms
+        the first and last ``limit // 2`` (``limit=None``: all)."""
         mapping = {symbol(k): v for k, v in self.bindings.items()}
         return explain_lines(
-            self.derivation, mapping, self.point, self.unit, digits or self.digits
+            self.derivation, mapping, self.point, self.unit, digits or self.digits, limit
         )
 
     def caption(self) -> str:
@@ -105,17 +108,25 @@ class Evaluation(HtmlTable):
         return ["sub-term", "model", "at the point", "note"]
 
     def rows(self) -> list[list[Any]]:
-        """One row per step of the derivation, sub-terms indented by their depth."""
-        here = self.point.steps if self.point is not None else (None,) * len(self.derivation.steps)
-        return [
-            [
-                "· " * step.depth + term_label(step.term),
-                with_unit(step.model, self.unit, self.digits),
-                "" if at is None else with_unit(at.value, self.unit, self.digits),
-                step.note,
-            ]
-            for step, at in zip(self.derivation.steps, here, strict=True)
-        ]
+        """One row per step of the derivation, sub-terms indented by their depth (of a
+        long one the first and last :data:`~patternalg.render.EXPLAIN_STEPS` // 2)."""
+        steps = self.derivation.steps
+        here = self.point.steps if self.point is not None else (None,) * len(steps)
+        head, tail = shown_steps(len(steps))
+        rows = []
+        for index in (*head, *tail):
+            step, at = steps[index], here[index]
+            if tail and index == tail[0]:
+                rows.append([f"... {tail[0] - len(head):,} more sub-terms ...", "", "", ""])
+            rows.append(
+                [
+                    "· " * min(step.depth, 40) + term_label(step.term),
+                    with_unit(step.model, self.unit, self.digits),
+                    "" if at is None else with_unit(at.value, self.unit, self.digits),
+                    step.note,
+                ]
+            )
+        return rows
 
     def _repr_latex_(self) -> str:
         """The model, or the value with its unit (as ``eval --format latex``)."""

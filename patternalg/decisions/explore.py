@@ -26,7 +26,7 @@ its chain of rewrites (the shortest found).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +43,7 @@ from ..arguments import as_bindings, as_term
 from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.symbols import symbol
-from ..syntax.terms import MapReduce, Pipe, Seq, Term, TPool
+from ..syntax.terms import MapReduce, Pipe, Seq, Term, TPool, format_count
 from .options import EXPANSIONS, EXPLORE_THREADS, EXPLORE_TOP
 from .results import Tabular, fields_json, in_unit, negative_note, with_unit
 
@@ -240,6 +240,15 @@ class _Make:
             self.made[key] = found
         return found
 
+    def intern(self, term: Term) -> None:
+        """Make every node of ``term`` the one built for its parts, so a rewrite that leads
+        back to a part of ``term`` gives that very object (no comparison of whole terms)."""
+        for node in term.post_order():
+            if isinstance(node, Seq | Pipe):
+                self.made.setdefault((type(node), id(node.left), id(node.right)), node)
+            elif isinstance(node, TPool) and node.count.is_Integer:
+                self.made.setdefault((TPool, int(node.count), id(node.body)), node)
+
     def seq(self, left: Term, right: Term) -> Term:
         return self.node(Seq, left, right)
 
@@ -333,41 +342,77 @@ def _rebuild(node: Term, children: list[Term], make: _Make) -> Term:
     raise AssertionError(f"not rebuilt: {type(node).__name__}")  # pragma: no cover
 
 
+#: sub-terms one expansion may rebuild (each rewrite rebuilds the path from its place to the
+#: root): the rewrites of a design of thousands of sub-terms are tried nearest the root first
+#: and stop there, so one expansion costs about as much as one walk over the design
+REBUILDS = 20_000
+
+
+#: where a node sits: (its parent, its slot in the parent, the parent's own place), or None
+#: at the root; shared by siblings, so walking a design costs one entry per node
+_Place = tuple[Term, int, "_Place"] | None
+
+
 def _neighbours(
-    term: Term, slower: Callable[[Pipe], int], make: _Make
-) -> Iterator[tuple[Term, int]]:
-    """Every design one rewrite away (not inside mapReduces), with the index of its rule.
+    term: Term, slower: Callable[[Pipe], int], make: _Make, rebuilds: int = REBUILDS
+) -> tuple[list[tuple[Term, int]], bool]:
+    """Every design one rewrite away (not inside mapReduces), with the index of its rule,
+    in depth-first order from the root; and whether the list stopped early, because
+    building the designs rebuilt more than ``rebuilds`` sub-terms.
 
     Threads are only added on the critical path: a task pool is introduced around the
     whole term or a pipe stage, and gets one more thread, only where that part sets the
     pace (through each pipe, its slower stage, as ``slower`` says): replication of the
     bottleneck, not of every stage.
     """
-    # (node, ancestors, child index in each ancestor, on the critical path?)
-    stack: list[tuple[Term, tuple[Term, ...], tuple[int, ...], bool]] = [(term, (), (), True)]
+    found: list[tuple[Term, int]] = []
+    # (node, its place, on the critical path?)
+    stack: list[tuple[Term, _Place, bool]] = [(term, None, True)]
     while stack:
-        node, ancestors, path, critical = stack.pop()
-        placed = not ancestors or isinstance(ancestors[-1], Pipe)
+        node, place, critical = stack.pop()
+        up = place[0] if place is not None else None
         for index, (_, _, _, rule) in enumerate(RULES):
             if rule is _more and not critical:
                 continue
-            if rule is _introduce and not (critical and placed):
+            if rule is _introduce and not (critical and (up is None or isinstance(up, Pipe))):
                 continue
-            if rule is _to_tpool2_seq and ancestors and isinstance(ancestors[-1], TPool):
+            if rule is _to_tpool2_seq and isinstance(up, TPool):
                 continue  # no pool directly in a pool
             for replacement in rule(node, make):
-                new = replacement
-                for parent, slot in zip(reversed(ancestors), reversed(path), strict=True):
+                new, where = replacement, place
+                while where is not None:
+                    parent, slot, where = where
                     kids = list(parent.children())
                     kids[slot] = new
                     new = _rebuild(parent, kids, make)
-                yield new, index
+                    rebuilds -= 1
+                found.append((new, index))
+                if rebuilds <= 0:
+                    return found, True
         if isinstance(node, MapReduce):
             continue
         bottleneck = slower(node) if isinstance(node, Pipe) else None
         for slot, child in enumerate(node.children()):
             on_path = critical and (bottleneck is None or bottleneck == slot)
-            stack.append((child, (*ancestors, node), (*path, slot), on_path))
+            stack.append((child, (node, slot, place), on_path))
+    return found, False
+
+
+def _text_length(term: Term, memo: dict[Term, int]) -> int:
+    """``len(str(term))`` by a fold over the sub-terms not in ``memo`` (shared ones once).
+
+    >>> _text_length(parse("pipe(tpool_3(qsort), seq(inc, nop))"), {})
+    35
+    """
+    for node in term.post_order(memo.__contains__):
+        if isinstance(node, Seq | Pipe):
+            opener = len("seq(") if isinstance(node, Seq) else len("pipe(")
+            memo[node] = opener + memo[node.left] + len(", ") + memo[node.right] + len(")")
+        elif isinstance(node, TPool):
+            memo[node] = len(f"tpool_{format_count(node.count)}()") + memo[node.body]
+        else:
+            memo[node] = len(str(node))
+    return memo[term]
 
 
 # --- values ----------------------------------------------------------------------------------
@@ -524,6 +569,7 @@ def explore(
     rank: Callable[[Term], Any] = values.number if pointwise else values.growth
     counts: dict[Term, int] = {}
     make = _Make()
+    make.intern(start)
     parent: dict[Term, tuple[Term, int] | None] = {start: None}
     depth = {start: 0}
     # best first: the most promising design is expanded next, up to ``expansions`` of them
@@ -532,6 +578,7 @@ def explore(
     #: own work), for the shortest derivations
     edges: dict[Term, list[tuple[Term, int]]] = {}
     complete, expanded = True, 0
+    notes_cut: list[str] = []
     while queue:
         if expanded >= expansions:
             complete = False
@@ -540,7 +587,14 @@ def explore(
         expanded += 1
         if progress is not None:
             progress(expanded, expansions)
-        for new, rule in _neighbours(design, slower, make):
+        found, cut = _neighbours(design, slower, make)
+        if cut and not notes_cut:
+            notes_cut.append(
+                f"designs of thousands of sub-terms: each expansion tried only the rewrites "
+                f"nearest the root (until {REBUILDS:,} sub-terms were rebuilt); rewrite an "
+                "inner part on its own to search there"
+            )
+        for new, rule in found:
             if new in parent:
                 edges.setdefault(design, []).append((new, rule))
                 continue
@@ -552,7 +606,13 @@ def explore(
             heapq.heappush(queue, (rank(new), depth[new], len(parent), new))
     parent, depth = _shortest(start, edges)
     groups = _same_model(sorted(parent, key=rank), rank)
-    designs = [min(g, key=lambda d: (thread_count(d, counts), len(str(d)), depth[d])) for g in groups]
+    lengths: dict[Term, int] = {}
+    designs = [
+        min(g, key=lambda d: (thread_count(d, counts), _text_length(d, lengths), depth[d]))
+        for g in groups
+    ]
+    complete = complete and not notes_cut
+    notes += tuple(notes_cut)
     notes += tuple(range_notes([start, designs[0]], library, fixed, {}))
     if pointwise:
         notes += tuple(negative_note(str(designs[0]), values.number(designs[0]), unit))

@@ -185,7 +185,9 @@ def save_figure(fig: Any, path: str | Path) -> Path:
     target, suffix = check_path(path)
     _shorten_texts(fig)
     buffer = io.BytesIO()
-    fig.savefig(buffer, format=suffix, metadata=FORMATS[suffix], bbox_inches="tight")
+    with warnings.catch_warnings():  # matplotlib's layout advice is not the user's business
+        warnings.simplefilter("ignore")
+        fig.savefig(buffer, format=suffix, metadata=FORMATS[suffix], bbox_inches="tight")
     write_bytes_atomic(target, buffer.getvalue())
     return target
 

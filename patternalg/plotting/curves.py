@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..syntax.arith import format_number
-from .backend import PlotError, new_axes, value_label
+from .backend import PlotError, new_axes, shorten, value_label
 
 __all__ = ["Curve", "Crossover", "plot_curves", "bottleneck_stretches"]
 
@@ -75,7 +75,7 @@ def plot_curves(
     positive = bool(np.all(grid > 0))
     for curve in curves:
         values = np.asarray(curve.values, dtype=float)
-        ax.plot(grid, values, label=curve.label)
+        ax.plot(grid, values, label=shorten(curve.label))
         finite = values[np.isfinite(values)]
         positive = positive and bool(np.all(finite >= 0) and np.any(finite > 0))
     if log and positive:  # zeros (a log2(x) at x = 1) are left out of a log axis
@@ -113,6 +113,6 @@ def _shade_bottlenecks(ax: Any, grid: np.ndarray, curves: Sequence[Curve]) -> No
                 color=f"C{(k + 8) % 10}",
                 alpha=0.12,
                 linewidth=0,
-                label=f"{curve.label}: {name} bottleneck",
+                label=f"{shorten(curve.label)}: {shorten(name)} bottleneck",
             )
         return

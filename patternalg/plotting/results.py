@@ -14,7 +14,7 @@ import numpy as np
 
 from ..measurements.names import quantity
 from ..syntax.arith import format_expr
-from .backend import PlotError, new_axes
+from .backend import PlotError, new_axes, shorten
 from .bars import plot_designs
 from .curves import Crossover, Curve, plot_curves
 from .fits import plot_fit
@@ -38,7 +38,7 @@ LEGEND_DIGITS = 4
 
 
 def _title(fixed: Sequence[tuple[str, str]]) -> str:
-    return ", ".join(f"{k} = {v}" for k, v in fixed)
+    return shorten(", ".join(f"{k} = {v}" for k, v in fixed))
 
 
 def plot_sweep(sweep: Any, comparison: Any = None, *, ax: Any = None) -> Any:
@@ -157,7 +157,7 @@ def plot_optimum(optimum: Any, *, ax: Any = None) -> Any:
         labels,
         values,
         unit=optimum.unit or "",
-        title=f"{optimum.term}{what.get(optimum.objective, '')}",
+        title=f"{shorten(optimum.term)}{what.get(optimum.objective, '')}",
         ax=ax,
     )
 
