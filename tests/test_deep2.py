@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from patternalg.decisions.explanation import explain
-from patternalg.algebra.pointwise import at_point
-from patternalg.algebra.render import EXPLAIN_STEPS, shown_steps
 from test_deep import flat, nested
 
+from patternalg.algebra.pointwise import at_point
+from patternalg.algebra.render import EXPLAIN_STEPS, shown_steps
 from patternalg.cli import main
+from patternalg.decisions.explanation import explain
 from patternalg.decisions.explore import explore
 from patternalg.library import ModelLibrary
 from patternalg.syntax import parse
