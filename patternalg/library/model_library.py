@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy
 
-from .._internal.generated import checksum, literal_module, write_module
+from .._internal.generated import checksum
 from .._internal.limits import toml_nesting_problem
 from ..algebra.atomic_model import COMMON_KEYS, AtomicModel, valid_atom_name
 from ..algebra.units import check_unit
@@ -245,28 +245,6 @@ def _builtin_files() -> list[tuple[str, bytes]]:
 
 def _files_checksum(files: list[tuple[str, bytes]]) -> str:
     return checksum(b"".join(name.encode() + b"\0" + data + b"\0" for name, data in files))
-
-
-def builtin_tables() -> str:
-    """The source of ``patternalg/builtin_tables.py``: the built-in model files, parsed now.
-
-    Regenerate after changing ``patternalg/data/*.toml``::
-
-        python -c "from patternalg import library; library.write_builtin_tables()"
-    """
-    import tomllib
-
-    files = _builtin_files()
-    return literal_module(
-        "The built-in model files, parsed (``library.write_builtin_tables()``).",
-        SOURCE_CRC32=_files_checksum(files),
-        FILES={name: tomllib.loads(data.decode("utf-8")) for name, data in files},
-    )
-
-
-def write_builtin_tables() -> Path:
-    """Write :func:`builtin_tables` into the package; returns the path."""
-    return write_module("library.builtin_tables", builtin_tables())
 
 
 def _builtin() -> ModelLibrary:
