@@ -34,7 +34,7 @@ from .._internal.limits import toml_nesting_problem
 from ..algebra.atomic_model import COMMON_KEYS, AtomicModel, valid_atom_name
 from ..algebra.units import check_unit
 from ..arguments import as_each, as_models, as_path, as_paths, as_text
-from ..errors import Location, ModelFileError, UnitError, UnknownAtomError, reason
+from ..errors import Location, ModelFileError, UnitError, UnknownAtomError, close_names, reason
 from ..forms import form_class
 from ..syntax.arith import format_expr
 
@@ -111,10 +111,7 @@ class ModelLibrary(Mapping[str, AtomicModel]):
     def __getitem__(self, name: str) -> AtomicModel:
         entry = self._models.get(name)
         if entry is None:
-            import difflib  # only to suggest a name: not imported at start-up
-
-            close = difflib.get_close_matches(name, list(self._models), n=3, cutoff=0.6)
-            raise UnknownAtomError(name, close)
+            raise UnknownAtomError(name, close_names(name, self._models, n=3))
         if isinstance(entry, _Pending):
             entry = self._models[name] = entry.build()
         return entry

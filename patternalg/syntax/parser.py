@@ -23,7 +23,7 @@ import sympy
 
 from .._internal.generated import checksum
 from .._internal.limits import MAX_NAME, MAX_SHOWN, power_problem, printable, size_problem
-from ..errors import ParseError
+from ..errors import ParseError, close_names, did_you_mean
 from .arith import build_call, build_number, canonical_function, check_finite, format_expr
 from .lalr import Parser, Token, UnexpectedCharacters, UnexpectedInput
 from .symbols import symbol
@@ -160,7 +160,7 @@ def _syntax_error(text: str, err: UnexpectedInput, start: str) -> ParseError:
         return _error_at(text, pos, f"syntax error, {count}")
     hint = _pattern_hint(text, pos)
     if hint:
-        what += f"; did you mean {hint}?"
+        what += did_you_mean([hint], before="; ")
     elif expected:
         what += f" (expected {_describe_expected(list(expected))})"
     return _error_at(text, pos, f"syntax error, {what}")
@@ -201,9 +201,7 @@ def _pattern_hint(text: str, pos: int) -> str | None:
     if count:
         return f"tpool_{count.group(1)}(T)"
     word = _SYNONYMS.get(word, word)
-    import difflib  # only to suggest a name: not imported at start-up
-
-    close = difflib.get_close_matches(word, list(_PATTERNS), n=1, cutoff=0.75)
+    close = close_names(word, _PATTERNS, cutoff=0.75)
     return _PATTERNS[close[0]] if close else None
 
 
