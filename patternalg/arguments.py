@@ -31,7 +31,7 @@ import sympy
 
 from .algebra.atomic_model import AtomicModel, valid_atom_name
 from .algebra.bindings import as_value, parse_binding
-from .errors import ArgumentError, UnknownAtomError
+from .errors import ArgumentError, UnknownAtomError, close_names
 from .syntax.parser import parse, parse_arithmetic
 from .syntax.terms import Term
 
@@ -221,9 +221,7 @@ class Models(dict[str, AtomicModel]):
     :class:`~patternalg.errors.UnknownAtomError`, as in a ``ModelLibrary``."""
 
     def __missing__(self, name: str) -> AtomicModel:
-        import difflib  # only to suggest a name
-
-        raise UnknownAtomError(name, difflib.get_close_matches(name, list(self), n=3, cutoff=0.6))
+        raise UnknownAtomError(name, close_names(name, self, n=3))
 
 
 def _model(key: Any, model: Any, name: str) -> AtomicModel:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from . import __version__
 from ._internal.limits import printable
-from .errors import PatternalgError, reason
+from .errors import PatternalgError, close_names, did_you_mean, reason
 
 #: characters of an error message printed before its middle is elided (one visual line)
 MAX_MESSAGE = 400
@@ -55,21 +55,19 @@ class _Parser(argparse.ArgumentParser):
 
     def unrecognized(self, extras: Sequence[str]) -> None:
         """Refuse words this parser does not take, naming the closest of its flags."""
-        import difflib  # only to suggest a flag: not imported at start-up
-
         flags = [flag for action in self._actions for flag in action.option_strings]
         close = [
             match
             for word in extras
             if word.startswith("--")
-            for match in difflib.get_close_matches(word.partition("=")[0], flags, n=1, cutoff=0.75)
+            for match in close_names(word.partition("=")[0], flags, cutoff=0.75)
         ]
         close += [
             _ELSEWHERE[word]
             for word in extras
             if word in _ELSEWHERE and _ELSEWHERE[word].partition(" ")[0] in flags
         ]
-        hint = f"; did you mean {close[0]}?" if close else ""
+        hint = did_you_mean(close[:1], before="; ")
         self.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
 
 

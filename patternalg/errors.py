@@ -16,6 +16,7 @@ a :class:`Location`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +43,35 @@ class Location:
         if self.line is not None:
             text += f":{self.line}" + (f":{self.column}" if self.column is not None else "")
         return f"{text}: {self.key}" if self.key else text
+
+
+def close_names(name: str, valid: Iterable[str], *, n: int = 1, cutoff: float = 0.6) -> list[str]:
+    """The names of ``valid`` closest to an unknown ``name``, closest first, at most ``n``
+    (difflib's ratio at least ``cutoff``; difflib is imported only when a name is unknown).
+
+    >>> close_names("qsrot", ["inc", "qsort", "sort"], n=3)
+    ['qsort', 'sort']
+    """
+    import difflib
+
+    return difflib.get_close_matches(name, list(valid), n=n, cutoff=cutoff)
+
+
+def did_you_mean(
+    suggestions: Sequence[str], *, quote: str = "", before: str = "", after: str = ""
+) -> str:
+    """The one wording of a hint for an unknown name: ``did you mean a, b?`` (each name
+    between two ``quote`` marks), between ``before`` and ``after``; nothing without suggestions.
+
+    >>> did_you_mean(close_names("amdhal", ["amdahl", "expr"]), quote="'", after=" ")
+    "did you mean 'amdahl'? "
+    >>> did_you_mean(["qsort", "sort"], before="; "), did_you_mean([], before="; ")
+    ('; did you mean qsort, sort?', '')
+    """
+    if not suggestions:
+        return ""
+    names = ", ".join(f"{quote}{name}{quote}" for name in suggestions)
+    return f"{before}did you mean {names}?{after}"
 
 
 def _restore(cls: type[PatternalgError], args: tuple[Any, ...], state: dict[str, Any]) -> Any:
@@ -117,7 +147,7 @@ class UnknownAtomError(PatternalgError, KeyError):
 
     def __str__(self) -> str:
         if self.suggestions:
-            hint = f"; did you mean {', '.join(self.suggestions)}?"
+            hint = did_you_mean(self.suggestions, before="; ")
         elif self.pattern:
             hint = "; `patternalg models` without a pattern lists them all"
         else:

@@ -7,7 +7,7 @@ import argparse
 import fnmatch
 from typing import Any
 
-from ..errors import UnknownAtomError
+from ..errors import UnknownAtomError, close_names
 from ..forms import model_text
 from ..syntax.arith import format_expr
 from .common import add_format_option, add_library_options, load_library, print_json
@@ -31,10 +31,7 @@ def _selected(names: list[str], patterns: list[str]) -> list[str]:
     chosen = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
     for pattern in patterns:
         if not any(fnmatch.fnmatchcase(n, pattern) for n in names):
-            import difflib
-
-            close = difflib.get_close_matches(pattern, names, n=3)
-            raise UnknownAtomError(pattern, close, pattern=True)
+            raise UnknownAtomError(pattern, close_names(pattern, names, n=3), pattern=True)
     return chosen
 
 

@@ -19,7 +19,7 @@ import importlib
 from typing import Any
 
 from .._internal.options import Option
-from ..errors import ModelFileError
+from ..errors import ModelFileError, close_names, did_you_mean
 from .base import FitReport, Form, Parameter
 
 __all__ = [
@@ -54,10 +54,7 @@ def _target(form: str, where: str) -> str:
     target = FORMS.get(form)
     if target is None:
         prefix = f"{where}: " if where else ""
-        import difflib  # only to suggest a name: not imported at start-up
-
-        close = difflib.get_close_matches(form, list(FORMS), n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
+        hint = did_you_mean(close_names(form, FORMS), quote="'", after=" ")
         raise ModelFileError(
             f"{prefix}unknown form '{form}' ({hint}valid: {', '.join(sorted(FORMS))})"
         )

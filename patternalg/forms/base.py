@@ -48,7 +48,14 @@ from .._internal.display import HtmlTable
 from .._internal.options import Option
 from ..algebra.atomic_model import COMMON_KEYS, AtomicModel, model_table
 from ..arguments import as_measurements
-from ..errors import EvaluationError, FitError, ModelFileError, ParseError
+from ..errors import (
+    EvaluationError,
+    FitError,
+    ModelFileError,
+    ParseError,
+    close_names,
+    did_you_mean,
+)
 from ..syntax.arith import number_text
 
 if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
@@ -153,10 +160,7 @@ def check_keys(
     valid = [*required, *optional]
     for key in table:
         if key not in valid:
-            import difflib  # only to suggest a name: not imported at start-up
-
-            close = difflib.get_close_matches(key, valid, n=1)
-            hint = f"did you mean '{close[0]}'? " if close else ""
+            hint = did_you_mean(close_names(key, valid), quote="'", after=" ")
             raise ModelFileError(
                 f"{where}.{key}: unknown key ({hint}valid: {', '.join([*valid, *COMMON_KEYS])})"
             )
@@ -459,10 +463,7 @@ class Form(ABC):
         declared = {option.name: option for option in cls.fit_options}
         for key in options:
             if key not in declared:
-                import difflib  # only to suggest a name: not imported at start-up
-
-                close = difflib.get_close_matches(key, list(declared), n=1)
-                hint = f"did you mean '{close[0]}'? " if close else ""
+                hint = did_you_mean(close_names(key, declared), quote="'", after=" ")
                 valid = ", ".join(declared) or "none"
                 raise FitError(f"{cls.name}: unknown fit option '{key}' ({hint}valid: {valid})")
         return {name: option.value(options.get(name)) for name, option in declared.items()}

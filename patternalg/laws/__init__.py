@@ -1,4 +1,20 @@
 """Relational laws of the operators: the law language, the built-in laws, proof, search, public hypothesis strategies."""
 
-from .checker import *  # noqa: F403 (the package re-exports its main module)
-from .checker import __all__ as __all__
+from .builtin import BUILTIN_LAWS, builtin_law
+from .checker import check
+from .language import Law, parse_law, validate
+from .proof import RELATIONS
+from .results import STATUSES, CheckResult, Counterexample
+
+__all__ = [
+    "Law",
+    "parse_law",
+    "BUILTIN_LAWS",
+    "builtin_law",
+    "validate",
+    "Counterexample",
+    "CheckResult",
+    "check",
+    "STATUSES",
+    "RELATIONS",
+]

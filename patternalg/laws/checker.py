@@ -1,15 +1,11 @@
-"""Relational laws of the algebra: the law language, the built-in laws and the checker.
-
-A law is ``LHS REL RHS`` with REL one of ``==``, ``<=``, ``>=``, ``<``, ``>``. Names that
-start with an uppercase letter (``A``, ``B``, ``Stage1``) are metavariables and stand for
-any term; names that start with a lowercase letter are atoms of the model library;
-symbolic thread counts (``tpool_n``, ``tpool_{n*m}``) stand for any positive integer.
-A law reads: for all x >= 1 and all instantiations, M[LHS] REL M[RHS].
+"""The checker: prove a law, or search for a counterexample of it.
 
 :func:`check` tries, in order: a symbolic proof (status ``proved``); a search for a
 counterexample with hypothesis (none found in N examples: ``no-counterexample``, which is a search, not a proof); for a law that fails
 pointwise, the same relation as x -> oo by the limit of the ratio of the two sides
 (``holds-asymptotically``, with the pointwise counterexample, or ``refuted``).
+The law language is :mod:`patternalg.laws.language`, the built-in laws
+:mod:`patternalg.laws.builtin`.
 
 >>> law = parse_law("tpool_2(tpool_3(A)) == tpool_6(A)")
 >>> check(law, semantics="asymptotic").status
@@ -21,11 +17,10 @@ pointwise, the same relation as x -> oo by the limit of the ratio of the two sid
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sympy
@@ -35,7 +30,6 @@ from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 
 from .._internal.callbacks import ProgressCallback
-from .._internal.display import HtmlTable
 from ..algebra.evaluation import Derivation, evaluate
 from ..algebra.normal_forms.normal_form import (
     NormalForm,
@@ -46,272 +40,40 @@ from ..algebra.normal_forms.normal_form import (
 from ..algebra.pointwise import substitute_counts
 from ..algebra.render import value_text
 from ..algebra.semantics import Semantics
-from ..algebra.units import DEFAULT_UNIT, common_unit, in_one_unit, is_time
+from ..algebra.units import DEFAULT_UNIT, in_one_unit, is_time
 from ..arguments import as_int, expect
 from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary
-from ..syntax.arith import format_expr, format_number
-from ..syntax.parser import parse_law_parts
+from ..syntax.arith import format_expr
 from ..syntax.symbols import log2, x
-from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Term, TPool
+from ..syntax.terms import Atom, MapReduce, Pipe, Term
 from . import strategies as pst
+from .builtin import BUILTIN_LAWS, builtin_law
+from .language import Law, parse_law, validate
 from .proof import RELATIONS, decide
+from .results import STATUSES, CheckResult, Counterexample
 
+#: ``check``, and the names this module had before the law language, the built-in laws and the
+#: results moved to modules of their own (``patternalg.laws`` exports them all)
 __all__ = [
+    "check",
     "Law",
     "parse_law",
+    "validate",
     "BUILTIN_LAWS",
     "builtin_law",
-    "validate",
     "Counterexample",
     "CheckResult",
-    "check",
     "STATUSES",
     "RELATIONS",
 ]
 
-#: the statuses of a checked law, from strongest to weakest
-STATUSES = ("proved", "no-counterexample", "holds-asymptotically", "refuted")
 #: relative tolerance of numeric comparisons
 RTOL = 1e-9
 #: input sizes every drawn instantiation is also checked at
 _GRID = (1, 2, 2**10, 2**20, pst.MAX_INPUT_SIZE)
 #: how many random PMNF atoms an instantiation may use besides the library's
 _GENERATED = 3
-
-
-@dataclass(frozen=True)
-class Law:
-    """A relation between two terms, with an id and a source for the built-in ones."""
-
-    lhs: Term
-    relation: str
-    rhs: Term
-    id: str | None = None
-    source: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.lhs} {self.relation} {self.rhs}"
-
-    def metavariables(self) -> tuple[str, ...]:
-        """Metavariable names in order of first appearance.
-
-        >>> parse_law("pipe(B, A) == pipe(A, B)").metavariables()
-        ('B', 'A')
-        """
-        return self._names(Meta)
-
-    @functools.cached_property
-    def _nodes(self) -> tuple[Term, ...]:
-        """Every node of both sides, walked once (a side may be 10,000 deep)."""
-        return (*self.lhs.walk(), *self.rhs.walk())
-
-    def _names(self, kind: type[Atom] | type[Meta]) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(n.name for n in self._nodes if isinstance(n, kind)))
-
-    def count_symbols(self) -> tuple[sympy.Symbol, ...]:
-        """The symbols of thread, node and key counts, sorted by name.
-
-        >>> parse_law("tpool_n(tpool_m(A)) == tpool_{n*m}(A)").count_symbols()
-        (m, n)
-        """
-        found: set[sympy.Symbol] = set()
-        for node in self._nodes:
-            if isinstance(node, TPool):
-                found |= node.count.free_symbols
-            elif isinstance(node, MapReduce):
-                keys = () if node.shuffle is None else (node.shuffle.keys,)
-                for count in (node.nodes, node.threads, *keys):
-                    found |= count.free_symbols
-        return tuple(sorted(found, key=lambda s: s.name))
-
-    def atoms(self) -> tuple[str, ...]:
-        """The atom names the law mentions, in order of first appearance.
-
-        >>> parse_law("pipe(qsort, A) <= seq(A, inc)").atoms()
-        ('qsort', 'inc')
-        """
-        return self._names(Atom)
-
-    def shuffles(self) -> tuple[str, ...]:
-        """The shuffle models its mapReduces use (``shuffle`` in the short form)."""
-        found = [
-            "shuffle" if n.shuffle is None else n.shuffle.name
-            for n in self._nodes
-            if isinstance(n, MapReduce)
-        ]
-        return tuple(dict.fromkeys(found))
-
-    def has_mapreduce(self) -> bool:
-        """Whether a side contains a mapReduce (whose model is not pointwise in its parts)."""
-        return any(isinstance(n, MapReduce) for n in self._nodes)
-
-
-def parse_law(text: str, *, id: str | None = None, source: str = "") -> Law:
-    """Parse ``LHS REL RHS``; capitalised names are metavariables, lowercase ones atoms.
-
-    >>> str(parse_law("pipe(A,B)>=tpool_2(seq(A,B))"))
-    'pipe(A, B) >= tpool_2(seq(A, B))'
-    """
-    lhs, relation, rhs = parse_law_parts(text)
-    return Law(lhs, relation, rhs, id, source)
-
-
-_PAPER = "paper 001 (Czappa et al.), section 5.1"
-BUILTIN_LAWS: tuple[Law, ...] = tuple(
-    parse_law(text, id=law_id, source=source)
-    for law_id, text, source in (
-        ("pipe_assoc", "pipe(A, pipe(B, C)) == pipe(pipe(A, B), C)", f"{_PAPER}, (i)"),
-        ("pipe_comm", "pipe(A, B) == pipe(B, A)", f"{_PAPER}, (ii)"),
-        (
-            "pipe_tpool_layering",
-            "pipe(tpool_n(A), tpool_n(B)) == tpool_n(pipe(A, B))",
-            f"{_PAPER}, (iii)",
-        ),
-        ("pipe_vs_tpool2_seq", "pipe(A, B) >= tpool_2(seq(A, B))", f"{_PAPER}, (iv)"),
-        ("seq_assoc", "seq(A, seq(B, C)) == seq(seq(A, B), C)", "eq. (2): models add"),
-        ("seq_comm", "seq(A, B) == seq(B, A)", "eq. (2): models add"),
-        ("tpool_unit", "tpool_1(A) == A", "eq. (3): one thread divides by 1"),
-        ("tpool_nest", "tpool_n(tpool_m(A)) == tpool_{n*m}(A)", "eq. (3) twice"),
-        (
-            "tpool_seq_distrib",
-            "tpool_n(seq(A, B)) == seq(tpool_n(A), tpool_n(B))",
-            "eqs. (2), (3): division distributes over the sum",
-        ),
-        ("pipe_idem", "pipe(A, A) == A", "eq. (4): max(a, a) = a"),
-        (
-            "pipe_le_seq",
-            "pipe(A, B) <= seq(A, B)",
-            "eqs. (2), (4): a pipeline is no slower than its sequence",
-        ),
-        ("pipe_ge_stage", "pipe(A, B) >= A", "eq. (4): a pipeline is no faster than any stage"),
-        ("tpool_speedup", "tpool_n(A) <= A", "eq. (3): more threads are never slower"),
-        (
-            "tpool_more",
-            "tpool_{n+1}(A) <= tpool_n(A)",
-            "eq. (3): one more thread is never slower (replication of a stage)",
-        ),
-        (
-            "pipe_seq_absorb",
-            "pipe(A, seq(A, B)) == seq(A, B)",
-            "eqs. (2), (4): a stage that adds work to another is the bottleneck",
-        ),
-    )
-)
-
-
-def builtin_law(law_id: str) -> Law:
-    """The built-in law called ``law_id``.
-
-    >>> str(builtin_law("pipe_comm"))
-    'pipe(A, B) == pipe(B, A)'
-    """
-    for law in BUILTIN_LAWS:
-        if law.id == law_id:
-            return law
-    valid = ", ".join(law.id or "" for law in BUILTIN_LAWS)
-    raise EvaluationError(f"unknown law id {law_id!r} (valid: {valid})")
-
-
-def validate(law: Law, library: Mapping[str, AtomicModel]) -> None:
-    """Raise the error a user should see for a law that cannot be checked with ``library``.
-
-    >>> validate(parse_law("pipe(A, qsrot) == A"), ModelLibrary.builtin())
-    Traceback (most recent call last):
-    ...
-    patternalg.errors.UnknownAtomError: unknown atom 'qsrot'; did you mean qsort?
-    """
-    named = (*law.atoms(), *law.shuffles())
-    common_unit({name: library[name].unit for name in named})  # unknown atom: did-you-mean
-    if x in law.count_symbols():
-        raise EvaluationError(
-            f"{law}: x is the input size and cannot be a thread, node or key count"
-        )
-
-
-# --- results --------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Counterexample:
-    """An instantiation of a law under which its relation fails.
-
-    ``bindings`` maps metavariables to terms, ``atoms`` gives the models of the generated
-    atoms those terms use, ``models`` each metavariable's model, ``symbols`` the values of
-    counts; ``lhs`` and ``rhs`` are both sides at ``x`` (None when the law fails only as
-    x -> oo beyond 2^30) and ``ratio_limit`` is lim lhs/rhs as x -> oo.
-    """
-
-    bindings: tuple[tuple[str, str], ...] = ()
-    atoms: tuple[tuple[str, str], ...] = ()
-    models: tuple[tuple[str, str], ...] = ()
-    symbols: tuple[tuple[str, int], ...] = ()
-    x: int | None = None
-    lhs: float | None = None
-    rhs: float | None = None
-    ratio_limit: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON object of the ``counterexample`` key."""
-        return {
-            "bindings": dict(self.bindings),
-            "atoms": dict(self.atoms),
-            "models": dict(self.models),
-            "symbols": dict(self.symbols),
-            "x": self.x,
-            "lhs": self.lhs,
-            "rhs": self.rhs,
-            "unit": DEFAULT_UNIT,
-            "ratio_limit": self.ratio_limit,
-        }
-
-    def __str__(self) -> str:
-        parts = []
-        if self.bindings:
-            where = f" where {', '.join(f'{k} = {v}' for k, v in self.atoms)}" if self.atoms else ""
-            parts.append(", ".join(f"{k} = {v}" for k, v in self.bindings) + where)
-        if self.symbols:
-            parts.append(", ".join(f"{k} = {v}" for k, v in self.symbols))
-        if self.x is not None and self.lhs is not None and self.rhs is not None:
-            parts.append(
-                f"x = {self.x}: lhs = {format_number(self.lhs)} {DEFAULT_UNIT}, "
-                f"rhs = {format_number(self.rhs)} {DEFAULT_UNIT}"
-            )
-        if self.ratio_limit is not None:
-            parts.append(f"lhs/rhs -> {self.ratio_limit} as x -> oo")
-        return "; ".join(parts)
-
-
-@dataclass(frozen=True)
-class CheckResult(HtmlTable):
-    """The verdict on one law under one semantics (a notebook shows it as a table)."""
-
-    law: Law
-    semantics: Semantics
-    status: str
-    counterexample: Counterexample | None = None
-    examples: int = 0
-    seconds: float = field(default=0.0, compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON object of ``patternalg laws --format json`` (no timing: runs reproduce)."""
-        return {
-            "id": self.law.id,
-            "law": str(self.law),
-            "semantics": self.semantics.value,
-            "status": self.status,
-            "counterexample": None
-            if self.counterexample is None
-            else self.counterexample.to_json(),
-            "examples": self.examples,
-        }
-
-    def header(self) -> list[str]:
-        """Columns of the notebook table."""
-        return ["law", "semantics", "status", "examples", "counterexample"]
-
-    def rows(self) -> list[list[Any]]:
-        """One row: the law, the semantics, the verdict, the examples tried, a counterexample."""
-        shown = "" if self.counterexample is None else str(self.counterexample)
-        return [[str(self.law), self.semantics.value, self.status, self.examples, shown]]
 
 
 # --- numbers --------------------------------------------------------------------------------

@@ -29,12 +29,12 @@ from typing import Any
 
 import sympy
 
-from .._internal.generated import checksum, literal_module, write_module
+from .._internal.generated import checksum
 from .._internal.limits import toml_nesting_problem
 from ..algebra.atomic_model import COMMON_KEYS, AtomicModel, valid_atom_name
 from ..algebra.units import check_unit
 from ..arguments import as_each, as_models, as_path, as_paths, as_text
-from ..errors import Location, ModelFileError, UnitError, UnknownAtomError, reason
+from ..errors import Location, ModelFileError, UnitError, UnknownAtomError, close_names, reason
 from ..forms import form_class
 from ..syntax.arith import format_expr
 
@@ -111,10 +111,7 @@ class ModelLibrary(Mapping[str, AtomicModel]):
     def __getitem__(self, name: str) -> AtomicModel:
         entry = self._models.get(name)
         if entry is None:
-            import difflib  # only to suggest a name: not imported at start-up
-
-            close = difflib.get_close_matches(name, list(self._models), n=3, cutoff=0.6)
-            raise UnknownAtomError(name, close)
+            raise UnknownAtomError(name, close_names(name, self._models, n=3))
         if isinstance(entry, _Pending):
             entry = self._models[name] = entry.build()
         return entry
@@ -245,28 +242,6 @@ def _builtin_files() -> list[tuple[str, bytes]]:
 
 def _files_checksum(files: list[tuple[str, bytes]]) -> str:
     return checksum(b"".join(name.encode() + b"\0" + data + b"\0" for name, data in files))
-
-
-def builtin_tables() -> str:
-    """The source of ``patternalg/builtin_tables.py``: the built-in model files, parsed now.
-
-    Regenerate after changing ``patternalg/data/*.toml``::
-
-        python -c "from patternalg import library; library.write_builtin_tables()"
-    """
-    import tomllib
-
-    files = _builtin_files()
-    return literal_module(
-        "The built-in model files, parsed (``library.write_builtin_tables()``).",
-        SOURCE_CRC32=_files_checksum(files),
-        FILES={name: tomllib.loads(data.decode("utf-8")) for name, data in files},
-    )
-
-
-def write_builtin_tables() -> Path:
-    """Write :func:`builtin_tables` into the package; returns the path."""
-    return write_module("library.builtin_tables", builtin_tables())
 
 
 def _builtin() -> ModelLibrary:

@@ -1,4 +1,4 @@
-'''The LALR tables of ``grammar/patternalg.lark`` (``syntax.write_grammar_tables()``). (generated; do not edit)'''
+'''The LALR tables of ``grammar/patternalg.lark`` (``python -m patternalg.library.build``). (generated; do not edit)'''
 
 LARK_VERSION = '1.3.1'
 SOURCE_CRC32 = '3e210499'

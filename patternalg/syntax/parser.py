@@ -21,9 +21,9 @@ from typing import Any
 
 import sympy
 
-from .._internal.generated import checksum, literal_module, write_module
+from .._internal.generated import checksum
 from .._internal.limits import MAX_NAME, MAX_SHOWN, power_problem, printable, size_problem
-from ..errors import ParseError
+from ..errors import ParseError, close_names, did_you_mean
 from .arith import build_call, build_number, canonical_function, check_finite, format_expr
 from .lalr import Parser, Token, UnexpectedCharacters, UnexpectedInput
 from .symbols import symbol
@@ -51,9 +51,10 @@ def grammar_path() -> Path:
 #: How the grammar is compiled (one place: the parser, the cold-start benchmark, the tests).
 #: No ``cache``: lark's ``cache=True`` unpickles a predictably named file in the shared temp
 #: directory, which any local user can plant. The LALR tables are computed ahead of time
-#: instead, into ``patternalg/grammar_tables.py`` (plain Python literals, no pickle, inside the
-#: package; ``tests/test_syntax_tables.py`` checks it is what the grammar gives): computing
-#: them at start-up cost about 0.07 s of CPU (benchmarks/bench_parser_cold_start.py).
+#: instead, into ``patternalg/syntax/grammar_tables.py`` by ``patternalg.library.build``
+#: (plain Python literals, no pickle, inside the package; ``tests/test_generated.py`` checks it
+#: is what the grammar gives): computing them at start-up cost about 0.07 s of CPU
+#: (benchmarks/bench_parser_cold_start.py) and needed lark.
 PARSER_OPTIONS: dict[str, Any] = {
     "parser": "lalr",
     "start": ["term", "expr", "law"],
@@ -62,87 +63,19 @@ PARSER_OPTIONS: dict[str, Any] = {
 }
 
 
-def grammar_tables() -> str:
-    """The source of ``patternalg/grammar_tables.py``: the grammar's LALR tables, computed
-    now by lark (the only use of lark outside the tests).
-
-    Regenerate after changing the grammar (or lark)::
-
-        python -c "from patternalg import syntax; syntax.write_grammar_tables()"
-
-    Deterministic: the same grammar and lark give the same text.
-    """
-    import lark
-
-    grammar = grammar_path().read_bytes()
-    data, memo = _computed_tables(grammar)
-    return literal_module(
-        "The LALR tables of ``grammar/patternalg.lark`` (``syntax.write_grammar_tables()``).",
-        LARK_VERSION=lark.__version__,
-        SOURCE_CRC32=checksum(grammar),
-        DATA=data,
-        MEMO=memo,
-    )
-
-
-def _computed_tables(grammar: bytes) -> tuple[dict[str, Any], dict[int, Any]]:
-    """lark's serialized LALR parser of ``grammar``, its parse table in canonical order."""
-    from lark import Lark
-    from lark.grammar import Rule
-    from lark.lexer import TerminalDef
-
-    data, memo = Lark(grammar.decode("utf-8"), **PARSER_OPTIONS).memo_serialize([TerminalDef, Rule])
-    data["parser"]["parser"] = _canonical_table(data["parser"]["parser"])
-    return data, memo
-
-
-def write_grammar_tables() -> Path:
-    """Write :func:`grammar_tables` into the package, next to this module; returns the path."""
-    return write_module("syntax.grammar_tables", grammar_tables())
-
-
-def _canonical_table(table: dict[str, Any]) -> dict[str, Any]:
-    """lark's serialized parse table with tokens numbered by name and states in breadth-first
-    order from the start states (lark numbers them differently from run to run)."""
-    names = sorted(table["tokens"].values())
-    number = {name: i for i, name in enumerate(names)}
-    states = table["states"]
-
-    def actions(state: int) -> list[tuple[int, tuple[int, Any]]]:
-        return sorted(states[state].items(), key=lambda item: table["tokens"][item[0]])
-
-    starts = table["start_states"]
-    order = {starts[name]: new for new, name in enumerate(sorted(starts))}
-    queue = list(order)
-    for old in queue:  # grows while it is walked: breadth first
-        for _, (action, arg) in actions(old):
-            if action == 0 and arg not in order:  # 0: shift to state arg
-                order[arg] = len(order)
-                queue.append(arg)
-    return {
-        "tokens": dict(enumerate(names)),
-        "states": {
-            order[old]: {
-                number[table["tokens"][key]]: (action, order[arg] if action == 0 else arg)
-                for key, (action, arg) in actions(old)
-            }
-            for old in queue
-        },
-        "start_states": {name: order[v] for name, v in sorted(starts.items())},
-        "end_states": {name: order[v] for name, v in sorted(table["end_states"].items())},
-    }
-
-
 @functools.cache
 def _parser() -> Parser:
-    """The parser: the shipped tables when they were made from this grammar, else the tables
-    computed now (after an edit of the grammar, before ``write_grammar_tables()``)."""
+    """The parser of the shipped tables. Tables made from another grammar (after an edit of
+    ``grammar/patternalg.lark``, before they are regenerated) are refused: computing them
+    needs lark, a build-time tool the runtime does without."""
     from . import grammar_tables as tables
 
-    grammar = grammar_path().read_bytes()
-    if tables.SOURCE_CRC32 == checksum(grammar):
-        return Parser(tables.DATA, tables.MEMO, _Build())
-    return Parser(*_computed_tables(grammar), _Build())
+    if tables.SOURCE_CRC32 != checksum(grammar_path().read_bytes()):
+        raise RuntimeError(
+            "patternalg/syntax/grammar_tables.py was made from another grammar/patternalg.lark: "
+            "run `python -m patternalg.library.build` (it needs lark)"
+        )
+    return Parser(tables.DATA, tables.MEMO, _Build())
 
 
 def _excerpt(text: str, pos: int) -> str:
@@ -227,7 +160,7 @@ def _syntax_error(text: str, err: UnexpectedInput, start: str) -> ParseError:
         return _error_at(text, pos, f"syntax error, {count}")
     hint = _pattern_hint(text, pos)
     if hint:
-        what += f"; did you mean {hint}?"
+        what += did_you_mean([hint], before="; ")
     elif expected:
         what += f" (expected {_describe_expected(list(expected))})"
     return _error_at(text, pos, f"syntax error, {what}")
@@ -268,9 +201,7 @@ def _pattern_hint(text: str, pos: int) -> str | None:
     if count:
         return f"tpool_{count.group(1)}(T)"
     word = _SYNONYMS.get(word, word)
-    import difflib  # only to suggest a name: not imported at start-up
-
-    close = difflib.get_close_matches(word, list(_PATTERNS), n=1, cutoff=0.75)
+    close = close_names(word, _PATTERNS, cutoff=0.75)
     return _PATTERNS[close[0]] if close else None
 
 

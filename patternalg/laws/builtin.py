@@ -1,0 +1,67 @@
+"""The built-in laws: the relations of paper 001, section 5.1, and those its equations give.
+
+>>> len(BUILTIN_LAWS), str(builtin_law("tpool_unit"))
+(15, 'tpool_1(A) == A')
+"""
+
+from __future__ import annotations
+
+from ..errors import EvaluationError
+from .language import Law, parse_law
+
+__all__ = ["BUILTIN_LAWS", "builtin_law"]
+
+_PAPER = "paper 001 (Czappa et al.), section 5.1"
+BUILTIN_LAWS: tuple[Law, ...] = tuple(
+    parse_law(text, id=law_id, source=source)
+    for law_id, text, source in (
+        ("pipe_assoc", "pipe(A, pipe(B, C)) == pipe(pipe(A, B), C)", f"{_PAPER}, (i)"),
+        ("pipe_comm", "pipe(A, B) == pipe(B, A)", f"{_PAPER}, (ii)"),
+        (
+            "pipe_tpool_layering",
+            "pipe(tpool_n(A), tpool_n(B)) == tpool_n(pipe(A, B))",
+            f"{_PAPER}, (iii)",
+        ),
+        ("pipe_vs_tpool2_seq", "pipe(A, B) >= tpool_2(seq(A, B))", f"{_PAPER}, (iv)"),
+        ("seq_assoc", "seq(A, seq(B, C)) == seq(seq(A, B), C)", "eq. (2): models add"),
+        ("seq_comm", "seq(A, B) == seq(B, A)", "eq. (2): models add"),
+        ("tpool_unit", "tpool_1(A) == A", "eq. (3): one thread divides by 1"),
+        ("tpool_nest", "tpool_n(tpool_m(A)) == tpool_{n*m}(A)", "eq. (3) twice"),
+        (
+            "tpool_seq_distrib",
+            "tpool_n(seq(A, B)) == seq(tpool_n(A), tpool_n(B))",
+            "eqs. (2), (3): division distributes over the sum",
+        ),
+        ("pipe_idem", "pipe(A, A) == A", "eq. (4): max(a, a) = a"),
+        (
+            "pipe_le_seq",
+            "pipe(A, B) <= seq(A, B)",
+            "eqs. (2), (4): a pipeline is no slower than its sequence",
+        ),
+        ("pipe_ge_stage", "pipe(A, B) >= A", "eq. (4): a pipeline is no faster than any stage"),
+        ("tpool_speedup", "tpool_n(A) <= A", "eq. (3): more threads are never slower"),
+        (
+            "tpool_more",
+            "tpool_{n+1}(A) <= tpool_n(A)",
+            "eq. (3): one more thread is never slower (replication of a stage)",
+        ),
+        (
+            "pipe_seq_absorb",
+            "pipe(A, seq(A, B)) == seq(A, B)",
+            "eqs. (2), (4): a stage that adds work to another is the bottleneck",
+        ),
+    )
+)
+
+
+def builtin_law(law_id: str) -> Law:
+    """The built-in law called ``law_id``.
+
+    >>> str(builtin_law("pipe_comm"))
+    'pipe(A, B) == pipe(B, A)'
+    """
+    for law in BUILTIN_LAWS:
+        if law.id == law_id:
+            return law
+    valid = ", ".join(law.id or "" for law in BUILTIN_LAWS)
+    raise EvaluationError(f"unknown law id {law_id!r} (valid: {valid})")

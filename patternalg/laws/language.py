@@ -1,0 +1,124 @@
+"""The law language: ``LHS REL RHS`` read into a :class:`Law`, and the check that a law can be
+checked against a model library.
+
+A law is ``LHS REL RHS`` with REL one of ``==``, ``<=``, ``>=``, ``<``, ``>``. Names that
+start with an uppercase letter (``A``, ``B``, ``Stage1``) are metavariables and stand for
+any term; names that start with a lowercase letter are atoms of the model library;
+symbolic thread counts (``tpool_n``, ``tpool_{n*m}``) stand for any positive integer.
+A law reads: for all x >= 1 and all instantiations, M[LHS] REL M[RHS].
+
+>>> law = parse_law("tpool_n(tpool_m(A)) == tpool_{n*m}(A)")
+>>> law.relation, law.metavariables()
+('==', ('A',))
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import sympy
+
+from ..algebra.units import common_unit
+from ..errors import EvaluationError
+from ..library.model_library import AtomicModel
+from ..syntax.parser import parse_law_parts
+from ..syntax.symbols import x
+from ..syntax.terms import Atom, MapReduce, Meta, Term, TPool
+
+__all__ = ["Law", "parse_law", "validate"]
+
+
+@dataclass(frozen=True)
+class Law:
+    """A relation between two terms, with an id and a source for the built-in ones."""
+
+    lhs: Term
+    relation: str
+    rhs: Term
+    id: str | None = None
+    source: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.lhs} {self.relation} {self.rhs}"
+
+    def metavariables(self) -> tuple[str, ...]:
+        """Metavariable names in order of first appearance.
+
+        >>> parse_law("pipe(B, A) == pipe(A, B)").metavariables()
+        ('B', 'A')
+        """
+        return self._names(Meta)
+
+    @functools.cached_property
+    def _nodes(self) -> tuple[Term, ...]:
+        """Every node of both sides, walked once (a side may be 10,000 deep)."""
+        return (*self.lhs.walk(), *self.rhs.walk())
+
+    def _names(self, kind: type[Atom] | type[Meta]) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(n.name for n in self._nodes if isinstance(n, kind)))
+
+    def count_symbols(self) -> tuple[sympy.Symbol, ...]:
+        """The symbols of thread, node and key counts, sorted by name.
+
+        >>> parse_law("tpool_n(tpool_m(A)) == tpool_{n*m}(A)").count_symbols()
+        (m, n)
+        """
+        found: set[sympy.Symbol] = set()
+        for node in self._nodes:
+            if isinstance(node, TPool):
+                found |= node.count.free_symbols
+            elif isinstance(node, MapReduce):
+                keys = () if node.shuffle is None else (node.shuffle.keys,)
+                for count in (node.nodes, node.threads, *keys):
+                    found |= count.free_symbols
+        return tuple(sorted(found, key=lambda s: s.name))
+
+    def atoms(self) -> tuple[str, ...]:
+        """The atom names the law mentions, in order of first appearance.
+
+        >>> parse_law("pipe(qsort, A) <= seq(A, inc)").atoms()
+        ('qsort', 'inc')
+        """
+        return self._names(Atom)
+
+    def shuffles(self) -> tuple[str, ...]:
+        """The shuffle models its mapReduces use (``shuffle`` in the short form)."""
+        found = [
+            "shuffle" if n.shuffle is None else n.shuffle.name
+            for n in self._nodes
+            if isinstance(n, MapReduce)
+        ]
+        return tuple(dict.fromkeys(found))
+
+    def has_mapreduce(self) -> bool:
+        """Whether a side contains a mapReduce (whose model is not pointwise in its parts)."""
+        return any(isinstance(n, MapReduce) for n in self._nodes)
+
+
+def parse_law(text: str, *, id: str | None = None, source: str = "") -> Law:
+    """Parse ``LHS REL RHS``; capitalised names are metavariables, lowercase ones atoms.
+
+    >>> str(parse_law("pipe(A,B)>=tpool_2(seq(A,B))"))
+    'pipe(A, B) >= tpool_2(seq(A, B))'
+    """
+    lhs, relation, rhs = parse_law_parts(text)
+    return Law(lhs, relation, rhs, id, source)
+
+
+def validate(law: Law, library: Mapping[str, AtomicModel]) -> None:
+    """Raise the error a user should see for a law that cannot be checked with ``library``.
+
+    >>> from patternalg.library.model_library import ModelLibrary
+    >>> validate(parse_law("pipe(A, qsrot) == A"), ModelLibrary.builtin())
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnknownAtomError: unknown atom 'qsrot'; did you mean qsort?
+    """
+    named = (*law.atoms(), *law.shuffles())
+    common_unit({name: library[name].unit for name in named})  # unknown atom: did-you-mean
+    if x in law.count_symbols():
+        raise EvaluationError(
+            f"{law}: x is the input size and cannot be a thread, node or key count"
+        )
