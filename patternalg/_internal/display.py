@@ -12,6 +12,7 @@ from its ``header()`` and ``rows()``, with an optional caption.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -32,13 +33,17 @@ def cell(
 
     >>> cell(1234567.0), cell(4.0), cell(0.1 + 0.2), cell(0.1 + 0.2, 3), cell(None)
     ('1234567', '4', '0.3', '0.3', '')
-    >>> cell(sympy.Float(2.5) * sympy.Symbol("x"))
-    '2.5*x'
+    >>> cell(sympy.Float(2.5) * sympy.Symbol("x")), cell(sympy.Float(1) / 3), cell(sympy.Float("1e-400"))
+    ('2.5*x', '0.333333333333333', '1.0e-400')
     """
     if value is None:
         return ""
     if isinstance(value, float):
         return printer(value, digits)
+    if isinstance(value, sympy.Number) and math.isfinite(float(value)) and float(value) != 0 or (
+        isinstance(value, sympy.Number) and value.is_zero
+    ):
+        return printer(float(value), digits)  # a value at a point: a number, not a model
     if isinstance(value, sympy.Basic):
         return format_expr(value)
     return str(value)

@@ -401,6 +401,7 @@ def _neighbours(
 def _text_length(term: Term, memo: dict[Term, int]) -> int:
     """``len(str(term))`` by a fold over the sub-terms not in ``memo`` (shared ones once).
 
+    >>> from patternalg.syntax import parse
     >>> _text_length(parse("pipe(tpool_3(qsort), seq(inc, nop))"), {})
     35
     """
