@@ -15,15 +15,18 @@ the same points, so the MSE gain can be reported as in Table 1 of paper 003.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ...errors import MeasurementError
 from ...measurements.checks import require_above, require_distinct
+from ..base import Form
+from ..fitting import Fitter, atom_names_of, series_of
 from .csa import anneal
-from .form import BOUNDS, ITERATIONS, over_p_phi
+from .form import BOUNDS, ITERATIONS, Memwall, over_p_phi
 
 __all__ = [
     "speedups",
@@ -37,6 +40,7 @@ __all__ = [
 
 #: the number of annealers of paper 003, section 4.3
 ANNEALERS = 10
+#: the parameters a fit estimates (t1 is given: the fit is of times relative to it)
 PARAMETERS = ("f", "k", "m1", "m2")
 
 
@@ -228,3 +232,60 @@ def fit_series(
     }
     domain = {"p": (float(p.min()), float(p.max())), "phi": (float(phi.min()), float(phi.max()))}
     return fit.parameters(), domain, statistics
+
+
+class MemwallFitter(Fitter):
+    """The fit of :class:`~.form.Memwall`: one series at a time by :func:`fit_series`, from
+    the speedup or the time column; the file must have p, and phi or both frequencies."""
+
+    form = Memwall
+    summary: ClassVar[str] = (
+        "{atom}: memwall f {parameters[f]:.4f}, k {parameters[k]:.4f}, m1 {parameters[m1]:.4f}, "
+        "m2 {parameters[m2]:.4f}; speedup mse {mse:.4g} vs Amdahl (f {amdahl_f:.4f}) "
+        "{amdahl_mse:.4g}, gain {gain_percent:.2f} % over {points} points"
+    )
+
+    checks_own_values = True  # times and speedups > 0, always
+
+    @classmethod
+    def fit_one(
+        cls, series: Any, options: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any]]:
+        return fit_series(series, **options)
+
+    @classmethod
+    def value_column(cls, metric: str | None) -> str | tuple[str, ...]:
+        return metric or ("speedup", "time")
+
+    @classmethod
+    def prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
+        """The columns p, and phi or both frequencies."""
+        from ...measurements.checks import require_columns
+
+        require_columns(data, [["p"]])
+        require_columns(data, [["phi"], ["f_cpu", "f_mem"]])
+
+    @classmethod
+    def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
+        """Kernels with no more measured points than the model has parameters: any of many
+        models fits them exactly, so the fitted one says little."""
+        series = series_of(data)
+        counts = [len(over_p_phi(s).points) for s in series]
+        return [
+            f"{atom}: {n} measured points for the {len(PARAMETERS)} parameters "
+            f"{', '.join(PARAMETERS)}: the data do not determine the model (measure more (p, phi) "
+            "points)"
+            for n, atom in zip(counts, atom_names_of(data, series), strict=True)
+            if n <= len(PARAMETERS)
+        ]
+
+    @classmethod
+    def source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
+        return (
+            f"fit of {series.path}, kernel {series.kernel}: memory-wall speedup model "
+            "(paper 003, eq. 15) by CSA-M; time relative to the 1-core time at the same frequency"
+        )
+
+    @classmethod
+    def unit(cls, series: Any, options: Mapping[str, Any]) -> str:
+        return "T1"

@@ -23,7 +23,7 @@ from ..._internal.toml_writer import toml_key, toml_keys, toml_string, toml_stri
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.normal_forms.render import hypothesis_text, pmnf_texts
 from ...measurements.blocks import Kernel
-from ..base import FitReport
+from ..report import FitReport
 from .fit import FitColumns
 
 __all__ = ["Reports"]
@@ -72,8 +72,8 @@ class Reports(Sequence[FitReport]):
             return [self[i] for i in range(len(self))[k]]
         k = range(len(self))[k]
         kernel = self.first._replace(kernel=self.names[k])
-        (model,) = self.cls._models([kernel], [self.fits.row(k)], self.var, self.how)
-        (report,) = self.cls._reports([kernel], [model], [self.atoms[k]], self.checked)
+        (model,) = self.cls.models([kernel], [self.fits.row(k)], self.var, self.how)
+        (report,) = self.cls.reports([kernel], [model], [self.atoms[k]], self.checked)
         return replace(report, notes=(self.notes[k],)) if k in self.notes else report
 
     def __iter__(self) -> Iterator[FitReport]:
@@ -83,7 +83,7 @@ class Reports(Sequence[FitReport]):
     @cached_property
     def unit(self) -> str:
         """The unit of every model of the batch (one metric, one file, one set of options)."""
-        return self.cls._unit(self.first, self.checked)  # type: ignore[no-any-return]
+        return self.cls.unit(self.first, self.checked)  # type: ignore[no-any-return]
 
     @cached_property
     def _coefficients(self) -> tuple[list[str], list[str]]:
@@ -135,7 +135,7 @@ class Reports(Sequence[FitReport]):
 
     def _source_parts(self) -> tuple[str, str]:
         """The model file's ``source`` text between the aggregation and the kernel's name,
-        and after it (:meth:`PMNF._source <.form.PMNF._source>`)."""
+        and after it (:meth:`PMNFFitter.source <.fitter.PMNFFitter.source>`)."""
         first = self.first
         metric = f", metric '{first.metric}'" if first.metric else ""
         return f" of {first.path}, kernel '", f"'{metric}"

@@ -27,8 +27,9 @@ from ..._internal.callbacks import ProgressCallback
 from ..._internal.display import HtmlTable
 from ...algebra.atomic_model import AtomicModel
 from ...syntax.arith import format_expr
-from ..base import FitReport
+from ..report import FitReport
 from .algorithm import CHECKPOINTS
+from .fit import PrescaFitter
 from .form import Presca
 from .workloads import read_measurements, thread_column
 
@@ -52,7 +53,7 @@ class PredictionReport(HtmlTable):
     @property
     def summary(self) -> str:
         """The chosen function, its checkpoint error and the value at the last count."""
-        return Presca.summary.format(atom=self.fit.atom, **self.fit.fitted.statistics)
+        return PrescaFitter.summary.format(atom=self.fit.atom, **self.fit.fitted.statistics)
 
     @cached_property
     def record(self) -> dict[str, Any]:
@@ -137,7 +138,7 @@ def predict_file(
     return [
         PredictionReport(
             fit,
-            (*(read_notes if i == 0 else ()), *Presca.series_notes(fit.series, fit.atom, options)),
+            (*(read_notes if i == 0 else ()), *PrescaFitter.series_notes(fit.series, fit.atom, options)),
         )
         for i, fit in enumerate(fits)
     ]
