@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -61,11 +62,13 @@ def test_reading_model_files_imports_no_fitter() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
     )
     loaded = done.stdout.split()
-    fitting = [m for m in loaded if m == "scipy" or m.split(".")[-1] in ("fit", "fitter", "fitting")]
+    fitting = [
+        m for m in loaded if m == "scipy" or m.split(".")[-1] in ("fit", "fitter", "fitting")
+    ]
     assert not fitting, fitting
 
 
-def _table(tmp_path: Path, columns: str, rows: list[tuple[float, ...]]) -> Path:
+def _table(tmp_path: Path, columns: str, rows: Sequence[tuple[float, ...]]) -> Path:
     path = tmp_path / "m.csv"
     path.write_text(columns + "\n" + "".join(",".join(map(repr, r)) + "\n" for r in rows))
     return path
@@ -113,4 +116,3 @@ def test_choose_hands_rows_with_values_not_above_zero_to_the_fallback() -> None:
     assert rows.tolist() == [1] and others is not None and len(others.index) == 1
     assert used.tolist() == ["default", f"{modelers.FALLBACK} (values <= 0)"]
     assert modelers.choose("basic", "one", x, y)[1].tolist() == []
-

@@ -1,6 +1,6 @@
 """The reports of a batch of kernels fitted together, and ``fit``'s text for all at once.
 
-:class:`Reports` is the sequence of :class:`~patternalg.forms.base.FitReport` of a batch
+:class:`Reports` is the sequence of :class:`~patternalg.forms.report.FitReport` of a batch
 (``PMNF.fit_batches`` yields one per batch): a report is built, by the code of
 ``PMNF.fit_each``, only when asked for. :meth:`Reports.bulk_text` gives what ``patternalg
 fit`` prints and writes for every kernel of the batch (the summary lines or the JSON
@@ -142,7 +142,7 @@ class Reports(Sequence[FitReport]):
 
     def toml_text(self) -> str:
         """Each kernel's table in the model file (:func:`~patternalg._internal.toml_writer.table_text`
-        of :meth:`FitReport.table <patternalg.forms.base.FitReport.table>`)."""
+        of :meth:`FitReport.table <patternalg.forms.report.FitReport.table>`)."""
         fits, name, how, first = self.fits, self.var.name, self.how, self.first
         low_high = f"[\n    {fits.low},\n    {fits.high},\n]\n"
         x_range = f"x_range = {low_high}" if name == "x" else ""
