@@ -46,10 +46,9 @@ import numpy as np
 from bench_fit import extrap_python
 
 from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
-from patternalg.forms.pmnf import MODELERS as AGGREGATION
+from patternalg.forms.pmnf.modelers import MODELERS as TABLE
 from patternalg.forms.pmnf.multi import MultiModel, term_values
-from patternalg.forms.pmnf.multi_basic import combinations, select_multi_basic
-from patternalg.forms.pmnf.multi_default import select_multi_default
+from patternalg.forms.pmnf.multi_basic import combinations
 from patternalg.measurements import read
 
 HERE = Path(__file__).resolve().parent
@@ -58,7 +57,10 @@ XS = (4.0, 8.0, 16.0, 32.0, 64.0)
 PS = (2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 NOISES = (0.02, 0.10)
 REPETITIONS = 5
-MODELERS = {"basic": select_multi_basic, "default": select_multi_default}
+#: each modeler's multi-parameter selection (the library's one table of modelers)
+MODELERS = {name: modeler.select("multi") for name, modeler in TABLE.items()}
+#: each modeler's aggregation of repetitions
+AGGREGATION = {name: modeler.aggregate for name, modeler in TABLE.items()}
 
 
 def hypothesis(model: dict, k: int) -> frozenset:

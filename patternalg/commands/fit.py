@@ -19,7 +19,7 @@ from typing import Any
 from .._internal.atomic_write import atomic_writer
 from .._internal.toml_writer import table_text
 from ..forms import Form
-from ..forms.base import FitReport
+from ..forms.report import FitReport
 from .common import HARNESSES, add_format_option, check_output, json_text, note
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
@@ -142,7 +142,7 @@ def _fit_batches(
     first = None
     try:
         with progress(args, "fitting", "kernels") as bar:
-            for data, reports in cls.fit_batches(  # type: ignore[attr-defined]
+            for data, reports in cls.fitting().fit_batches(
                 args.file,
                 metric=args.metric,
                 input_format=args.input_format,
@@ -164,7 +164,7 @@ def _fit_all(
     from ..measurements import read
     from .inputs import checked
 
-    value = cls.value_column(args.metric)
+    value = cls.fitting().value_column(args.metric)
     data = read(args.file, args.input_format, metric=args.metric, value=value, scaling=args.scaling)
     for text in data.notes:  # what reading left out (a NaN repetition), before any fit fails
         note(args, text)
@@ -186,14 +186,15 @@ def run(args: argparse.Namespace) -> int:
         check_output(args, args.out)  # before the work, not after it
 
     def summary(report: FitReport) -> str:
-        record = report.record
-        line = f"{cls.summary.format(**record, **cls.summary_fields(record))}  [{report.unit}]"
+        record, fitter = report.record, cls.fitting()
+        line = f"{fitter.summary.format(**record, **fitter.summary_fields(record))}  [{report.unit}]"
         quality = quality_line(_Quality(report))
         return f"{line}\n  {quality}" if quality else line
 
     output = _Output(args, summary)
     try:
-        fast = hasattr(cls, "fit_batches") and os.path.isfile(args.file) and not args.scaling
+        batches = hasattr(cls.fitting(), "fit_batches")
+        fast = batches and os.path.isfile(args.file) and not args.scaling
         data = _fit_batches(cls, args, options, output) if fast else None
         if data is None:
             output.discard()

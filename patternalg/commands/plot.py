@@ -164,7 +164,7 @@ def _fit(args: argparse.Namespace) -> Any:
     if args.extend_to is not None and not (math.isfinite(args.extend_to) and args.extend_to > 0):
         raise FitError(f"--extend-to must be a finite number above 0, got {format_number(args.extend_to)}")
     data = read(
-        args.fit, args.input_format, metric=args.metric, value=cls.value_column(args.metric)
+        args.fit, args.input_format, metric=args.metric, value=cls.fitting().value_column(args.metric)
     )
     for text in data.notes:  # what reading left out (a NaN repetition)
         note(args, text)

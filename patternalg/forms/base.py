@@ -11,11 +11,12 @@ and sympy.stats' distributions). It declares
   options of :meth:`Form.fit` (defaults, choices, help; ``patternalg fit`` builds its
   flags from them);
 * :meth:`Form._build` (the sympy closed form from the parameters' sympy values) and, if
-  it can be fitted, :meth:`Form._fit`.
+  it can be fitted, ``fitter = "module:Class"``: its
+  :class:`~patternalg.forms.fitting.Fitter`, imported when first fitted.
 
 From the base it gets the model-file table (:meth:`Form.from_table`, :meth:`Form.to_table`),
-``.expr``, a vectorised numeric ``__call__``, :meth:`Form.fit` and :meth:`Form.fit_each`,
-equality and hashing, a ``repr`` that evaluates back to an equal model, ``_repr_latex_``
+``.expr``, a vectorised numeric ``__call__``, :meth:`Form.fit` and :meth:`Form.fit_each`
+(handed to its fitter), equality and hashing, a ``repr`` that evaluates back to an equal model, ``_repr_latex_``
 and :meth:`Form.atomic_model` for the library. A fitted model is an instance like any
 other that also records ``domain`` (the measured [low, high] of every input symbol) and
 ``statistics``; instances are immutable.
@@ -36,18 +37,16 @@ import importlib
 import math
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import sympy
 
 from .._internal.callbacks import ProgressCallback
-from .._internal.display import HtmlTable
 from .._internal.options import Option
-from ..algebra.atomic_model import COMMON_KEYS, AtomicModel, model_table
-from ..arguments import as_measurements
+from ..algebra.atomic_model import COMMON_KEYS, AtomicModel
 from ..errors import (
     EvaluationError,
     FitError,
@@ -56,7 +55,6 @@ from ..errors import (
     close_names,
     did_you_mean,
 )
-from ..syntax.arith import number_text
 
 if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
     import numpy as np
@@ -64,13 +62,11 @@ if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to r
 __all__ = [
     "Parameter",
     "Form",
-    "FitReport",
     "Domain",
     "check_keys",
     "AGGREGATIONS",
     "aggregate_option",
-    "series_of",
-    "atom_names_of",
+    "unit_option",
 ]
 
 F = TypeVar("F", bound="Form")
@@ -80,9 +76,6 @@ Domain = Mapping[str, tuple[float, float]]
 _FIT_KEYS = ("x_range", "fit", "domain")
 #: the choices of an ``aggregate`` option (the values of ``measurements.Aggregation``)
 AGGREGATIONS = ("mean", "median", "biweight", "min", "max")
-#: forms that check their measured values themselves (amdahl: times > 0, always); the rule
-#: of ``Form.fit_each`` for times that are not positive leaves them alone
-OWN_VALUE_CHECKS = frozenset({"amdahl", "memwall", "presca"})
 
 
 @dataclass(frozen=True)
@@ -194,17 +187,15 @@ class Form(ABC):
     """A family of atomic models; an instance is one model of the family (immutable).
 
     Subclasses declare ``name``, ``parameters``, ``inputs``, ``fit_options`` and
-    implement :meth:`_build` (and :meth:`_fit` if the family can be fitted).
+    implement :meth:`_build`; a family that can be fitted names its :attr:`fitter`.
     """
 
     name: ClassVar[str]
     parameters: ClassVar[tuple[Parameter, ...]]
     inputs: ClassVar[tuple[str, ...]]
     fit_options: ClassVar[tuple[Option, ...]] = ()
-    #: the line ``patternalg fit`` prints per kernel, formatted with the JSON record
-    summary: ClassVar[str] = "{atom}: {model}"
-    #: ``"module:function"`` fitting one series: ``function(series, **options)`` returns the
-    #: parameters, the domain and the statistics (None: not fittable, unless ``_fit`` is)
+    #: ``"module:Class"`` of the family's :class:`~patternalg.forms.fitting.Fitter` (None:
+    #: not fittable), imported when first fitted
     fitter: ClassVar[str | None] = None
 
     __slots__ = ("_values", "_domain", "_statistics", "_cache")
@@ -451,11 +442,21 @@ class Form(ABC):
             fit=self._statistics,
         )
 
-    # --- fitting ------------------------------------------------------------------------
+    # --- fitting: handed to the family's fitter ---------------------------------------------
     @classmethod
     def fittable(cls) -> bool:
-        """Whether the family can be fitted from measurements."""
-        return cls.fitter is not None or cls._fit.__func__ is not Form._fit.__func__  # type: ignore[attr-defined]
+        """Whether the family can be fitted from measurements (it names a :attr:`fitter`)."""
+        return cls.fitter is not None
+
+    @classmethod
+    def fitting(cls) -> Any:
+        """The family's :class:`~patternalg.forms.fitting.Fitter` subclass (imported when
+        first asked for: fitting needs numpy, reading a model file does not); a FitError
+        if the family cannot be fitted."""
+        if cls.fitter is None:
+            raise FitError(f"form '{cls.name}' cannot be fitted (fittable: see patternalg fit -h)")
+        module, _, name = cls.fitter.partition(":")
+        return getattr(importlib.import_module(module), name)
 
     @classmethod
     def options(cls, **options: Any) -> dict[str, Any]:
@@ -469,68 +470,9 @@ class Form(ABC):
         return {name: option.value(options.get(name)) for name, option in declared.items()}
 
     @classmethod
-    def _fit(
-        cls: type[F],
-        series: Sequence[Any],
-        options: Mapping[str, Any],
-        progress: ProgressCallback = None,
-    ) -> list[F]:
-        """Fitted models of ``series`` (contract 3's ``Series``), one each.
-
-        The base fits one series after the other with :meth:`_fit_one`; a family that
-        fits many series at once (PMNF) overrides this instead.
-        """
-        models = []
-        for done, one in enumerate(series, start=1):
-            values, domain, statistics = cls._fit_one(one, options)
-            models.append(cls._fitted(values, domain=domain, statistics=statistics))
-            if progress is not None:
-                progress(done, len(series))
-        return models
-
-    @classmethod
-    def _fit_one(
-        cls, series: Any, options: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], Domain, dict[str, Any]]:
-        """The parameters, domain and statistics of the model fitted to one series, by
-        :attr:`fitter` (imported when first used: fitting needs numpy, reading does not)."""
-        module, _, name = str(cls.fitter).partition(":")
-        fit_series = getattr(importlib.import_module(module), name)
-        return fit_series(series, **options)  # type: ignore[no-any-return]
-
-    @classmethod
-    def _fitting(cls, data: Any, options: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
-        """The series of ``data`` and the checked options; a FitError if not fittable."""
-        if not cls.fittable():
-            raise FitError(f"form '{cls.name}' cannot be fitted (fittable: see patternalg fit -h)")
-        checked = cls.options(**options)
-        if hasattr(data, "series"):
-            cls._prepare(data, checked)
-        return series_of(data), checked
-
-    @classmethod
-    def _prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
-        """Check ``Measurements`` as a whole before its series are fitted (e.g. its columns);
-        the base has nothing to check."""
-        return None
-
-    @classmethod
     def read(cls, path: str | Path) -> Any:
         """The measurements of a file as ``patternalg fit --form NAME FILE`` reads them."""
-        from ..measurements import read
-
-        return read(path, value=cls.value_column(None))
-
-    @classmethod
-    def value_column(cls, metric: str | None) -> str | tuple[str, ...] | None:
-        """The value column a reader should take from a CSV file: a name, names to choose
-        from in order, or None (the reader's choice)."""
-        return metric
-
-    @classmethod
-    def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
-        """Fields of :attr:`summary` beyond the record's (e.g. a note shown only sometimes)."""
-        return {}
+        return cls.fitting().read(path)
 
     @classmethod
     def fit(cls: type[F], data: Any, *, allow_nonpositive: bool = False, **options: Any) -> F:
@@ -540,14 +482,8 @@ class Form(ABC):
         ``statistics``. Options are the family's :attr:`fit_options`; times that are not
         positive are treated as :meth:`fit_each` says.
         """
-        data = as_measurements(data, cls.read)
-        series, checked = cls._fitting(data, options)
-        if len(series) != 1:
-            raise FitError(
-                f"{getattr(data, 'path', 'measurements')}: {len(series)} series; fit one "
-                "(measurements.select(kernel=..., metric=...)) or use fit_each"
-            )
-        return cls._fit(cls._positive(data, series, allow_nonpositive)[0], checked)[0]
+        fitted: F = cls.fitting().fit(data, allow_nonpositive=allow_nonpositive, **options)
+        return fitted
 
     @classmethod
     def fit_each(
@@ -557,90 +493,25 @@ class Form(ABC):
         progress: ProgressCallback = None,
         allow_nonpositive: bool = False,
         **options: Any,
-    ) -> list[FitReport]:
-        """One :class:`FitReport` per series of ``data``; ``progress(done, total)`` if given.
+    ) -> list[Any]:
+        """One :class:`~patternalg.forms.report.FitReport` per series of ``data``;
+        ``progress(done, total)`` if given.
 
         A time that is not positive never stops the fit: each series follows one rule
         (:func:`~patternalg.measurements.checks.positive_times`; ``allow_nonpositive``
         keeps every value), and its report's ``notes`` say what was done.
         ``data`` is measurements, or the path of a measurement file.
         """
-        data = as_measurements(data, cls.read)
-        series, checked = cls._fitting(data, options)
-        series, notes = cls._positive(data, series, allow_nonpositive)
-        models = cls._fit(series, checked, progress)
-        atoms = atom_names_of(data, series)
-        reports = cls._reports(series, models, atoms, checked)
-        return [
-            replace(report, notes=(note,)) if note else report
-            for report, note in zip(reports, notes, strict=True)
-        ]
-
-    @classmethod
-    def _positive(
-        cls, data: Any, series: Sequence[Any], keep: bool
-    ) -> tuple[list[Any], list[str | None]]:
-        """``series`` under the rule for times that are not positive, and a note for each
-        (None where nothing was done). Families that check their values themselves, and
-        metrics that are not times, are left as they are; in a Cube profile a thread that
-        never ran a call path spent 0 s there, a real value, kept."""
-        from ..measurements.checks import positive_times
-        from ..measurements.names import is_time_metric
-
-        if cls.name in OWN_VALUE_CHECKS:
-            return list(series), [None] * len(series)
-        keep = keep or getattr(data, "format", None) == "cube"
-        default = getattr(data, "value_name", "")
-        done = [
-            (s, None)
-            if not hasattr(s, "values") or not is_time_metric(s.metric or default)
-            else positive_times(s, keep=keep)
-            for s in series
-        ]
-        return [s for s, _ in done], [note for _, note in done]
-
-    @classmethod
-    def _reports(
-        cls,
-        series: Sequence[Any],
-        models: Sequence[Form],
-        atoms: Sequence[str],
-        checked: Mapping[str, Any],
-    ) -> list[FitReport]:
-        """One report per series, its model and atom name."""
-        return [
-            FitReport(
-                fitted=model,
-                atom=atom,
-                kernel=s.kernel,
-                metric=s.metric,
-                unit=cls._unit(s, checked),
-                source=cls._source(s, model, checked),
-                series=s,
-            )
-            for s, model, atom in zip(series, models, atoms, strict=True)
-        ]
-
-    @classmethod
-    def _unit(cls, series: Any, options: Mapping[str, Any]) -> str:
-        """The unit of a model fitted to ``series``: ``--unit``, else the series' own (the
-        value column's ``time_ms``, an Extra-P ``METRIC time_ms``), else ns for a time and
-        ``dimensionless`` for a throughput or a speed-up; checked
-        (:func:`patternalg.measurements.names.measured_unit`)."""
-        from ..measurements.names import measured_unit, quantity
-
-        return measured_unit(quantity(series.metric), series.unit, options.get("unit"), series.path)
-
-    @classmethod
-    def _source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
-        """Where a model fitted to ``series`` comes from (the model file's ``source``)."""
-        metric = f", metric '{series.metric}'" if series.metric else ""
-        return f"{cls.name} fit of {series.path}, kernel '{series.kernel}'{metric}"
+        reports: list[Any] = cls.fitting().fit_each(
+            data, progress=progress, allow_nonpositive=allow_nonpositive, **options
+        )
+        return reports
 
     @classmethod
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
         """What a person fitting ``data`` with ``options`` should know (the CLI prints it)."""
-        return []
+        notes: list[str] = cls.fitting().notes(data, options)
+        return notes
 
     def record(self) -> dict[str, Any]:
         """This model for JSON: parameters, domain and statistics."""
@@ -692,111 +563,3 @@ def _domain(domain: Domain) -> tuple[tuple[str, tuple[float, float]], ...]:
             raise ValueError(f"domain of {name}: [{low}, {high}] is empty")
         result.append((name, (low, high)))
     return tuple(result)
-
-
-def atom_names_of(data: Any, series: Sequence[Any]) -> Sequence[str]:
-    """The atom name of each of ``series`` (those of ``data``): ``Measurements`` names them
-    distinctly (:meth:`~patternalg.measurements.Measurements.atoms`), a series itself."""
-    return data.atoms() if hasattr(data, "atoms") else [s.atom for s in series]
-
-
-def series_of(data: Any) -> list[Any]:
-    """The series of ``data``: one ``Series``, or every series of ``Measurements``."""
-    if hasattr(data, "series"):
-        return list(data.series)
-    if isinstance(data, Iterable) and not hasattr(data, "kernel"):
-        return list(data)
-    return [data]
-
-
-@dataclass(frozen=True)
-class FitReport(HtmlTable):
-    """One fitted kernel: the fitted model, its atom name and provenance.
-
-    ``model`` is the library's :class:`~patternalg.algebra.atomic_model.AtomicModel`, ``record`` the
-    JSON record; the line a person reads is built by the command from the record and
-    the family's ``summary``. ``series`` holds the measurements it was fitted to (for
-    :meth:`plot`); a notebook shows the report as a table.
-    """
-
-    fitted: Form
-    atom: str
-    kernel: str
-    metric: str = ""
-    unit: str = "ns"
-    source: str = ""
-    series: Any = field(default=None, repr=False, compare=False)
-    notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
-    _model: list[Any] = field(default_factory=list, repr=False, compare=False)
-
-    def header(self) -> list[str]:
-        """Columns of the notebook table."""
-        return ["atom", "kernel", "model", "unit", "SMAPE %", "R²", "measured"]
-
-    def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
-        """The fit's statistics in 6 significant digits (they measure, not predict)."""
-        return {4: 6, 5: 6}
-
-    def rows(self) -> list[list[Any]]:
-        """One row: the atom, its model, the fit's SMAPE and (adjusted) R², the domain."""
-        stats = self.fitted.statistics
-        r2 = stats.get("ar2", stats.get("r2"))
-        domain = ", ".join(
-            f"{k} in [{number_text(lo)}, {number_text(hi)}]" for k, (lo, hi) in self.fitted.domain.items()
-        )
-        return [
-            [
-                self.atom,
-                self.kernel,
-                self.fitted.describe(),
-                self.unit,
-                stats.get("smape"),
-                r2,
-                domain,
-            ]
-        ]
-
-    def plot(self, ax: Any = None, *, extend_to: float | None = None) -> Any:
-        """The measurements (median, min-max) with the model over them and, dashed, beyond
-        to ``extend_to`` (default 16 times the largest measured value); matplotlib axes."""
-        from ..plotting.results import plot_fit_report
-
-        return plot_fit_report(self, ax=ax, extend_to=extend_to)
-
-    @property
-    def model(self) -> Any:
-        """The :class:`~patternalg.algebra.atomic_model.AtomicModel` for the library (built once)."""
-        if not self._model:
-            self._model.append(
-                self.fitted.atomic_model(self.atom, unit=self.unit, source=self.source)
-            )
-        return self._model[0]
-
-    def table(self) -> dict[str, Any]:
-        """The model-file table of :attr:`model`, without building the closed form when
-        the family's own keys hold the model (all but ``expr``)."""
-        fitted = self.fitted
-        if fitted.name == "expr":
-            return self.model.to_toml()  # type: ignore[no-any-return]
-        domain = fitted._domain
-        return model_table(
-            fitted.name,
-            fitted._values,
-            unit=self.unit,
-            source=self.source,
-            x_range=dict(domain).get("x"),
-            domain=domain,
-            fit=fitted._statistics,
-        )
-
-    @property
-    def record(self) -> dict[str, Any]:
-        """The JSON record: kernel, metric, atom, the model's text, parameters, statistics."""
-        return {
-            "kernel": self.kernel,
-            "metric": self.metric,
-            "atom": self.atom,
-            "model": self.fitted.text(),
-            "unit": self.unit,
-            **self.fitted.record(),
-        }

@@ -1,7 +1,8 @@
 """The extended Amdahl model (paper 002) as a family.
 
 * :mod:`.form`: the :class:`Amdahl` family (closed form, parameters, options);
-* :mod:`.fit`: T_seq and alpha from measurements (alpha aggregation, joint least squares);
+* :mod:`.fit`: T_seq and alpha from measurements (alpha aggregation, joint least squares),
+  its :class:`~.fit.AmdahlFitter`;
 * :mod:`.online`: the on-line estimator in constant space (paper 002, section 3.4).
 """
 

@@ -19,17 +19,20 @@ from each point with p > 1 by the correctly solved formula and is aggregated:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import sympy
 
-from ...errors import FitError
+from ...errors import FitError, MeasurementError
 from ...measurements.checks import require_above, require_distinct
-from ...syntax.arith import format_expr
+from ...syntax.arith import format_expr, number_text
 from ...syntax.symbols import x as x_symbol
+from ..base import Form
+from ..fitting import Fitter
+from .form import Amdahl
 
 __all__ = [
     "AmdahlFit",
@@ -269,3 +272,59 @@ def fit_series(
         "alpha_raw": fit.alpha_raw,
     }
     return {"alpha": fit.alpha, "tseq": format_expr(fit.tseq_expr())}, domain, statistics
+
+
+class AmdahlFitter(Fitter):
+    """The fit of :class:`~.form.Amdahl`: one series at a time by :func:`fit_series`, from
+    the time column; the file must have p (and x for a T_seq of degree 1 or more)."""
+
+    form = Amdahl
+    summary: ClassVar[str] = (
+        "{atom}: {model}  [amdahl, alpha {alpha_text}{clipped} by {alpha_method}, "
+        "T_seq degree {degree}, mse {mse_text} over {points} points]"
+    )
+
+    checks_own_values = True  # times > 0, always
+
+    @classmethod
+    def fit_one(
+        cls, series: Any, options: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any]]:
+        return fit_series(series, **options)
+
+    @classmethod
+    def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
+        """alpha (and the raw estimate it was clipped from) as the closed form prints a
+        coefficient, the fit's mean squared error in 4 significant digits."""
+        alpha, raw = record["parameters"]["alpha"], record.get("alpha_raw", None)
+        clipped = raw is not None and raw != alpha
+        return {
+            "alpha_text": number_text(alpha, 17),
+            "clipped": f" (clipped from {number_text(raw, 17)})" if clipped else "",
+            "mse_text": number_text(record["mse"], 4),
+        }
+
+    @classmethod
+    def value_column(cls, metric: str | None) -> str:
+        return metric or "time"
+
+    @classmethod
+    def prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
+        """The columns the file must have: p, and x for a T_seq of degree 1 or more."""
+        from ...measurements.checks import require_columns
+
+        require_columns(data, [["p"]])
+        degree = options["degree"]
+        if degree and "x" not in data.parameters:
+            raise MeasurementError(
+                f"missing column 'x' (--degree {degree} needs the predictor value x; "
+                "without x, T_seq is a constant: --degree 0)",
+                location=data.location(),
+            )
+
+    @classmethod
+    def source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
+        return (
+            f"fit of {series.path}, kernel {series.kernel}: extended Amdahl (paper 002), "
+            f"alpha by {options['alpha_method']}"
+        )

@@ -29,8 +29,6 @@ import sympy
 
 from ..._internal.options import Option
 from ...algebra.bindings import as_value
-from ...errors import MeasurementError
-from ...syntax.arith import number_text
 from ...syntax.symbols import p, phi
 from ..base import Form, Parameter, aggregate_option, unit_option
 
@@ -87,7 +85,7 @@ class Amdahl(Form):
         Parameter("alpha", bounds=(0.0, 1.0), help="the parallel fraction"),
         Parameter("tseq", kind="expression", check=_tseq_check, help="T_seq, an expression in x"),
     )
-    fitter = "patternalg.forms.amdahl.fit:fit_series"
+    fitter = "patternalg.forms.amdahl.fit:AmdahlFitter"
     inputs = ("x", "p")
     fit_options: ClassVar[tuple[Option, ...]] = (
         Option(
@@ -108,10 +106,6 @@ class Amdahl(Form):
         aggregate_option("median"),
         unit_option(),
     )
-    summary = (
-        "{atom}: {model}  [amdahl, alpha {alpha_text}{clipped} by {alpha_method}, "
-        "T_seq degree {degree}, mse {mse_text} over {points} points]"
-    )
 
     def _build(self, values: Mapping[str, sympy.Expr]) -> sympy.Expr:
         return amdahl_expr(values["alpha"], values["tseq"])
@@ -125,40 +119,3 @@ class Amdahl(Form):
         parameters = {"alpha": float(self.values["alpha"])}
         parameters.update({f"c{i}": float(c) for i, c in enumerate(coefficients)})
         return {**super().record(), "parameters": parameters}
-
-    @classmethod
-    def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
-        """alpha (and the raw estimate it was clipped from) as the closed form prints a
-        coefficient, the fit's mean squared error in 4 significant digits."""
-        alpha, raw = record["parameters"]["alpha"], record.get("alpha_raw", None)
-        clipped = raw is not None and raw != alpha
-        return {
-            "alpha_text": number_text(alpha, 17),
-            "clipped": f" (clipped from {number_text(raw, 17)})" if clipped else "",
-            "mse_text": number_text(record["mse"], 4),
-        }
-
-    @classmethod
-    def value_column(cls, metric: str | None) -> str:
-        return metric or "time"
-
-    @classmethod
-    def _prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
-        """The columns the file must have: p, and x for a T_seq of degree 1 or more."""
-        from ...measurements.checks import require_columns
-
-        require_columns(data, [["p"]])
-        degree = options["degree"]
-        if degree and "x" not in data.parameters:
-            raise MeasurementError(
-                f"missing column 'x' (--degree {degree} needs the predictor value x; "
-                "without x, T_seq is a constant: --degree 0)",
-                location=data.location(),
-            )
-
-    @classmethod
-    def _source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
-        return (
-            f"fit of {series.path}, kernel {series.kernel}: extended Amdahl (paper 002), "
-            f"alpha by {options['alpha_method']}"
-        )

@@ -15,15 +15,19 @@ the same points, so the MSE gain can be reported as in Table 1 of paper 003.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ...errors import MeasurementError
 from ...measurements.checks import require_above, require_distinct
+from ...syntax.arith import number_text
+from ..base import Form
+from ..fitting import Fitter, atom_names_of, series_of
 from .csa import anneal
-from .form import BOUNDS, ITERATIONS, over_p_phi
+from .form import BOUNDS, ITERATIONS, Memwall, over_p_phi
 
 __all__ = [
     "speedups",
@@ -37,6 +41,7 @@ __all__ = [
 
 #: the number of annealers of paper 003, section 4.3
 ANNEALERS = 10
+#: the parameters a fit estimates (t1 is given: the fit is of times relative to it)
 PARAMETERS = ("f", "k", "m1", "m2")
 
 
@@ -228,3 +233,72 @@ def fit_series(
     }
     domain = {"p": (float(p.min()), float(p.max())), "phi": (float(phi.min()), float(phi.max()))}
     return fit.parameters(), domain, statistics
+
+
+class MemwallFitter(Fitter):
+    """The fit of :class:`~.form.Memwall`: one series at a time by :func:`fit_series`, from
+    the speedup or the time column; the file must have p, and phi or both frequencies."""
+
+    form = Memwall
+    summary: ClassVar[str] = (
+        "{atom}: memwall f {f_text}, k {k_text}, m1 {m1_text}, m2 {m2_text}; speedup mse "
+        "{mse_text} vs Amdahl (f {amdahl_f_text}) {amdahl_mse_text}, gain {gain_text} % over "
+        "{points} points"
+    )
+
+    @classmethod
+    def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
+        """The parameters (and Amdahl's f) as the closed form prints a coefficient, the
+        errors in 4 significant digits, the gain in 3, all by the one printer."""
+        shown = {**record["parameters"], "amdahl_f": record["amdahl_f"]}
+        return {
+            **{f"{name}_text": number_text(value, 17) for name, value in shown.items()},
+            "mse_text": number_text(record["mse"], 4),
+            "amdahl_mse_text": number_text(record["amdahl_mse"], 4),
+            "gain_text": number_text(record["gain_percent"], 3),
+        }
+
+    checks_own_values = True  # times and speedups > 0, always
+
+    @classmethod
+    def fit_one(
+        cls, series: Any, options: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any]]:
+        return fit_series(series, **options)
+
+    @classmethod
+    def value_column(cls, metric: str | None) -> str | tuple[str, ...]:
+        return metric or ("speedup", "time")
+
+    @classmethod
+    def prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
+        """The columns p, and phi or both frequencies."""
+        from ...measurements.checks import require_columns
+
+        require_columns(data, [["p"]])
+        require_columns(data, [["phi"], ["f_cpu", "f_mem"]])
+
+    @classmethod
+    def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
+        """Kernels with no more measured points than the model has parameters: any of many
+        models fits them exactly, so the fitted one says little."""
+        series = series_of(data)
+        counts = [len(over_p_phi(s).points) for s in series]
+        return [
+            f"{atom}: {n} measured points for the {len(PARAMETERS)} parameters "
+            f"{', '.join(PARAMETERS)}: the data do not determine the model (measure more (p, phi) "
+            "points)"
+            for n, atom in zip(counts, atom_names_of(data, series), strict=True)
+            if n <= len(PARAMETERS)
+        ]
+
+    @classmethod
+    def source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
+        return (
+            f"fit of {series.path}, kernel {series.kernel}: memory-wall speedup model "
+            "(paper 003, eq. 15) by CSA-M; time relative to the 1-core time at the same frequency"
+        )
+
+    @classmethod
+    def unit(cls, series: Any, options: Mapping[str, Any]) -> str:
+        return "T1"

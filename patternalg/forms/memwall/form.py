@@ -37,10 +37,9 @@ import sympy
 from ..._internal.limits import MAX_ANNEALING_ITERATIONS
 from ..._internal.options import Option
 from ...algebra.bindings import as_value
-from ...syntax.arith import number_text
 from ...syntax.symbols import p, phi
 from ..amdahl.form import serial_fraction
-from ..base import Form, Parameter, aggregate_option, atom_names_of, series_of
+from ..base import Form, Parameter, aggregate_option
 
 __all__ = ["Memwall", "speedup_expr", "memwall_expr", "over_p_phi", "BOUNDS", "ITERATIONS"]
 
@@ -109,10 +108,6 @@ def _t1_check(t1: sympy.Expr) -> str | None:
     return None
 
 
-#: the parameters a fit estimates (t1 is given: the fit is of times relative to it)
-_FITTED = ("f", "k", "m1", "m2")
-
-
 def over_p_phi(series: Any) -> Any:
     """The series over ``p`` and ``phi``: ``phi = f_cpu / f_mem`` where the file gives the
     two frequencies, so that two pairs of one ratio are one point.
@@ -144,7 +139,7 @@ class Memwall(Form):
             help="the 1-core time (default 1: the time relative to it)",
         ),
     )
-    fitter = "patternalg.forms.memwall.fit:fit_series"
+    fitter = "patternalg.forms.memwall.fit:MemwallFitter"
     inputs = ("p", "phi")
     fit_options: ClassVar[tuple[Option, ...]] = (
         Option("seed", 0, "seed of the annealing", type=int, minimum=0),
@@ -158,61 +153,7 @@ class Memwall(Form):
         ),
         aggregate_option("median"),
     )
-    summary = (
-        "{atom}: memwall f {f_text}, k {k_text}, m1 {m1_text}, m2 {m2_text}; speedup mse "
-        "{mse_text} vs Amdahl (f {amdahl_f_text}) {amdahl_mse_text}, gain {gain_text} % over "
-        "{points} points"
-    )
-
-    @classmethod
-    def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
-        """The parameters (and Amdahl's f) as the closed form prints a coefficient, the
-        errors in 4 significant digits, the gain in 3, all by the one printer."""
-        shown = {**record["parameters"], "amdahl_f": record["amdahl_f"]}
-        return {
-            **{f"{name}_text": number_text(value, 17) for name, value in shown.items()},
-            "mse_text": number_text(record["mse"], 4),
-            "amdahl_mse_text": number_text(record["amdahl_mse"], 4),
-            "gain_text": number_text(record["gain_percent"], 3),
-        }
 
     def _build(self, values: Mapping[str, sympy.Expr]) -> sympy.Expr:
         t1 = values.get("t1", sympy.Integer(1))
         return memwall_expr(values["f"], values["k"], values["m1"], values["m2"], t1)
-
-    @classmethod
-    def value_column(cls, metric: str | None) -> str | tuple[str, ...]:
-        return metric or ("speedup", "time")
-
-    @classmethod
-    def _prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
-        """The columns p, and phi or both frequencies."""
-        from ...measurements.checks import require_columns
-
-        require_columns(data, [["p"]])
-        require_columns(data, [["phi"], ["f_cpu", "f_mem"]])
-
-    @classmethod
-    def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
-        """Kernels with no more measured points than the model has parameters: any of many
-        models fits them exactly, so the fitted one says little."""
-        series = series_of(data)
-        counts = [len(over_p_phi(s).points) for s in series]
-        return [
-            f"{atom}: {n} measured points for the {len(_FITTED)} parameters "
-            f"{', '.join(_FITTED)}: the data do not determine the model (measure more (p, phi) "
-            "points)"
-            for n, atom in zip(counts, atom_names_of(data, series), strict=True)
-            if n <= len(_FITTED)
-        ]
-
-    @classmethod
-    def _source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
-        return (
-            f"fit of {series.path}, kernel {series.kernel}: memory-wall speedup model "
-            "(paper 003, eq. 15) by CSA-M; time relative to the 1-core time at the same frequency"
-        )
-
-    @classmethod
-    def _unit(cls, series: Any, options: Mapping[str, Any]) -> str:
-        return "T1"

@@ -1,6 +1,6 @@
 """The reports of a batch of kernels fitted together, and ``fit``'s text for all at once.
 
-:class:`Reports` is the sequence of :class:`~patternalg.forms.base.FitReport` of a batch
+:class:`Reports` is the sequence of :class:`~patternalg.forms.report.FitReport` of a batch
 (``PMNF.fit_batches`` yields one per batch): a report is built, by the code of
 ``PMNF.fit_each``, only when asked for. :meth:`Reports.bulk_text` gives what ``patternalg
 fit`` prints and writes for every kernel of the batch (the summary lines or the JSON
@@ -23,7 +23,7 @@ from ..._internal.toml_writer import toml_key, toml_keys, toml_string, toml_stri
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.normal_forms.render import hypothesis_text, pmnf_texts
 from ...measurements.blocks import Kernel
-from ..base import FitReport
+from ..report import FitReport
 from .fit import FitColumns
 
 __all__ = ["Reports"]
@@ -72,8 +72,8 @@ class Reports(Sequence[FitReport]):
             return [self[i] for i in range(len(self))[k]]
         k = range(len(self))[k]
         kernel = self.first._replace(kernel=self.names[k])
-        (model,) = self.cls._models([kernel], [self.fits.row(k)], self.var, self.how)
-        (report,) = self.cls._reports([kernel], [model], [self.atoms[k]], self.checked)
+        (model,) = self.cls.models([kernel], [self.fits.row(k)], self.var, self.how)
+        (report,) = self.cls.reports([kernel], [model], [self.atoms[k]], self.checked)
         return replace(report, notes=(self.notes[k],)) if k in self.notes else report
 
     def __iter__(self) -> Iterator[FitReport]:
@@ -83,7 +83,7 @@ class Reports(Sequence[FitReport]):
     @cached_property
     def unit(self) -> str:
         """The unit of every model of the batch (one metric, one file, one set of options)."""
-        return self.cls._unit(self.first, self.checked)  # type: ignore[no-any-return]
+        return self.cls.unit(self.first, self.checked)  # type: ignore[no-any-return]
 
     @cached_property
     def _coefficients(self) -> tuple[list[str], list[str]]:
@@ -135,14 +135,14 @@ class Reports(Sequence[FitReport]):
 
     def _source_parts(self) -> tuple[str, str]:
         """The model file's ``source`` text between the aggregation and the kernel's name,
-        and after it (:meth:`PMNF._source <.form.PMNF._source>`)."""
+        and after it (:meth:`PMNFFitter.source <.fitter.PMNFFitter.source>`)."""
         first = self.first
         metric = f", metric '{first.metric}'" if first.metric else ""
         return f" of {first.path}, kernel '", f"'{metric}"
 
     def toml_text(self) -> str:
         """Each kernel's table in the model file (:func:`~patternalg._internal.toml_writer.table_text`
-        of :meth:`FitReport.table <patternalg.forms.base.FitReport.table>`)."""
+        of :meth:`FitReport.table <patternalg.forms.report.FitReport.table>`)."""
         fits, name, how, first = self.fits, self.var.name, self.how, self.first
         low_high = f"[\n    {fits.low},\n    {fits.high},\n]\n"
         x_range = f"x_range = {low_high}" if name == "x" else ""

@@ -26,8 +26,8 @@ from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...errors import FitError
 from ...measurements.model import Series
 from ...syntax.arith import FUNCTIONS
-from .basic import select_basic
-from .default import Selection, basis, select_default
+from .default import Selection, basis
+from .modelers import choose
 
 __all__ = [
     "Fitted",
@@ -112,19 +112,12 @@ def _check(s: Any) -> np.ndarray:
 
 
 def _select(modeler: str, x: np.ndarray, y: np.ndarray) -> tuple[Selection, np.ndarray]:
-    """The modeler's choice per kernel; ``default`` falls back to ``basic`` for values <= 0."""
-    chosen = np.zeros(len(y), dtype=object)
-    chosen[:] = modeler
-    if modeler == "basic":
-        return select_basic(x, y), chosen
-    fallback = np.any(y <= 0, axis=1)
-    result = select_default(x, np.where(fallback[:, None], 1.0, y))
-    if fallback.any():
-        basic = select_basic(x, y[fallback])
-        chosen[fallback] = "basic (values <= 0)"
+    """The modeler's choice per kernel, and which modeler chose it (:func:`.modelers.choose`)."""
+    result, rows, others, chosen = choose(modeler, "one", x, y)
+    if others is not None:
         merged = {f: getattr(result, f).copy() for f in ("index", "c0", "c1", "criterion")}
         for field, values in merged.items():
-            values[fallback] = getattr(basic, field)
+            values[rows] = getattr(others, field)
         result = Selection(**merged)
     return result, chosen
 

@@ -31,9 +31,8 @@ from ...measurements.model import Series
 from ...syntax.arith import FUNCTIONS
 from ...syntax.symbols import log2, symbol
 from .fit import parameter_problem, parse_param_options
+from .modelers import choose
 from .multi import Exponents, MultiModel, line_points, smape
-from .multi_basic import select_multi_basic
-from .multi_default import select_multi_default
 
 __all__ = [
     "MultiFitted",
@@ -212,17 +211,11 @@ def fitted_models(
 
 
 def _select(modeler: str, points: np.ndarray, y: np.ndarray) -> tuple[list[MultiModel], list[str]]:
-    """The modeler's model per kernel, and which modeler chose it."""
-    if modeler == "basic":
-        return select_multi_basic(points, y), ["basic"] * len(y)
-    fallback = np.any(y <= 0, axis=1)
-    models = select_multi_default(points, np.where(fallback[:, None], 1.0, y))
-    used = ["default"] * len(y)
-    if fallback.any():
-        rows = np.flatnonzero(fallback)
-        for row, model in zip(rows, select_multi_basic(points, y[rows]), strict=True):
-            models[row], used[row] = model, "basic (values <= 0)"
-    return models, used
+    """The modeler's model per kernel, and which modeler chose it (:func:`.modelers.choose`)."""
+    models, rows, others, used = choose(modeler, "multi", points, y)
+    for row, model in zip(rows, others if others is not None else (), strict=True):
+        models[row] = model
+    return models, used.tolist()
 
 
 def _statistics(points: np.ndarray, y: np.ndarray, model: MultiModel) -> dict[str, float]:

@@ -42,11 +42,12 @@ def fit_text_batches(
     """Each batch of ``batch`` kernels of ``path``, in file order, and its reports
     (built when asked for; :meth:`.Reports.bulk_text` gives the text of all at once).
 
-    ``cls`` is the PMNF form; ``options`` are its fit options; ``allow_nonpositive`` as
+    ``cls`` is the PMNF fitter (:class:`~.fitter.PMNFFitter`); ``options`` are its fit
+    options; ``allow_nonpositive`` as
     :meth:`~patternalg.forms.Form.fit_each` takes it.
     """
     try:
-        checked = cls.options(**options)
+        checked = cls.form.options(**options)
     except PatternalgError:
         raise Irregular from None
     used: set[str] = set()
@@ -56,7 +57,7 @@ def fit_text_batches(
             raise Irregular  # the reference reader and fitter say why
         notes = _nonpositive(block, allow_nonpositive)
         try:
-            var, how = cls._symbol_and_aggregate(block.parameters, block.path, checked)
+            var, how = cls.symbol_and_aggregate(block.parameters, block.path, checked)
         except PatternalgError:
             raise Irregular from None
         y = Aggregation(how).reduce(block.values, axis=2)

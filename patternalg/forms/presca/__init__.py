@@ -10,7 +10,8 @@ chosen by Algorithm 1. One concern per module:
 * :mod:`.interpolation` -- the polynomial inside the measured range;
 * :mod:`.algorithm` -- Algorithm 1 (checkpoints, subsets, ShouldUseFunc) and :func:`predict`;
 * :mod:`.model` -- the fitted :class:`PerformanceFunction` and its model-file table;
-* :mod:`.form` -- :class:`Presca`, the family on the form protocol (fit, tables, repr);
+* :mod:`.form` -- :class:`Presca`, the family on the form protocol (tables, repr);
+* :mod:`.fit` -- :class:`~.fit.PrescaFitter`, its fit: a prediction per workload, notes;
 * :mod:`.workloads` -- reading measured workloads;
 * :mod:`.report` -- ``patternalg predict``: the model range by range and the predictions;
 * :mod:`.tuning` -- the on-line tuners OPreSca (Algorithm 2) and Binsearch.

@@ -16,16 +16,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import sympy
 
-from ..._internal.callbacks import ProgressCallback
 from ..._internal.limits import MAX_PREDICTED_THREADS
 from ..._internal.options import Option
-from ...errors import FitError
-from ...syntax.arith import number_text
-from ..base import Form, Parameter, atom_names_of, series_of, unit_option
-from .algorithm import CHECKPOINTS, Prediction, plan, target_count
+from ..base import Form, Parameter, unit_option
+from .algorithm import CHECKPOINTS, Prediction
 from .interpolation import INTERPOLATIONS
 from .model import KEYS, Piece, read_table
-from .workloads import direction, thread_column, workload
 
 if TYPE_CHECKING:
     import numpy as np
@@ -50,6 +46,7 @@ class Presca(Form):
         Parameter(key, kind="table", required=False, help=_HELP[key]) for key in KEYS
     )
     inputs = ("p",)
+    fitter = "patternalg.forms.presca.fit:PrescaFitter"
     fit_options: ClassVar[tuple[Option, ...]] = (
         Option(
             "param",
@@ -92,12 +89,6 @@ class Presca(Form):
         ),
         unit_option(),
     )
-    summary = "{atom}: {choice}; predicted {metric} at p={upto}: {predicted_value}"
-
-    @classmethod
-    def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
-        """The predicted value by the one printer (15 significant digits, no float noise)."""
-        return {"predicted_value": number_text(record["predicted"])}
 
     @classmethod
     def _checked(cls, table: Mapping[str, Any], where: str) -> dict[str, Any]:
@@ -133,36 +124,6 @@ class Presca(Form):
         """The function of each range of p, without coefficients."""
         return "; ".join(piece.describe(None) for piece in self.pieces())
 
-    # --- fitting ------------------------------------------------------------------------
-    @classmethod
-    def _fit(
-        cls, series: Sequence[Any], options: Mapping[str, Any], progress: ProgressCallback = None
-    ) -> list[Presca]:
-        threads = thread_column(options["param"] or ())
-        models = []
-        for done, s in enumerate(series, start=1):
-            stated = options["better"]
-            better = direction(s.metric, None if stated is None else stated == "higher", s.path)
-            measured = workload(s, threads, better, s.atom)
-            upto = target_count(options["upto"], measured.p)
-            try:
-                result = measured.predict(
-                    upto, checkpoints=options["checkpoints"], interpolation=options["interpolate"]
-                )
-            except FitError as error:  # too few measurements: say where, and what would do
-                within = int(max(measured.p))
-                hint = (
-                    f"; to predict up to p = {upto}, measure more thread counts, or stay "
-                    f"within the measured range with --upto {within}"
-                    if upto > within and len(measured.p) > 1  # one point interpolates nothing
-                    else ""
-                )
-                raise FitError(f"{s.location()}: {s.label}: {error}{hint}") from None
-            models.append(cls.from_prediction(result, measured.p, measured.metric, upto))
-            if progress is not None:
-                progress(done, len(series))
-        return models
-
     @classmethod
     def from_prediction(
         cls, result: Prediction, threads: Sequence[int] | np.ndarray, metric: str, upto: int
@@ -189,45 +150,6 @@ class Presca(Form):
             )
         domain = {"p": (float(min(threads)), float(max(threads)))}
         return cls(**dict(function.spec()), domain=domain, statistics=statistics)
-
-    @classmethod
-    def _source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
-        """The paper's method, how many thread counts, and which file and kernel."""
-        count = model.statistics["measurements"]
-        return (
-            f"PreSca (paper 004) on {count} measurements of {series.path}, kernel '{series.kernel}'"
-        )
-
-    @classmethod
-    def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
-        """Which column is p, and where Algorithm 1 uses fewer checkpoints."""
-        checked = cls.options(**options)
-        series = series_of(data)
-        notes = (
-            text
-            for s, atom in zip(series, atom_names_of(data, series), strict=True)
-            for text in cls.series_notes(s, atom, checked)
-        )
-        return list(dict.fromkeys(notes))
-
-    @classmethod
-    def series_notes(cls, series: Any, atom: str, checked: Mapping[str, Any]) -> list[str]:
-        """The notes of one series fitted as ``atom`` with the checked options: which of its
-        columns is p, and whether Algorithm 1 uses fewer checkpoints on it."""
-        threads = thread_column(checked["param"] or ())
-        column = threads or ("p" if "p" in series.parameters else series.parameters[0])
-        notes = []
-        if threads is None and column != "p":
-            notes.append(
-                f"column '{column}' of {series.path} is the thread count p "
-                "(use --param NAME=p to choose another)"
-            )
-        counts = series.column(column)
-        measured = len(set(counts.tolist()))
-        upto = target_count(checked["upto"], counts)
-        if measured >= 4 and (min(counts) > 1 or upto > max(counts)):
-            notes += [f"{atom}: {text}" for text in plan(measured, checked["checkpoints"])[2]]
-        return notes
 
     def pieces(self) -> tuple[Piece, ...]:
         """The ranges of p in order, each with its function and coefficients."""

@@ -28,8 +28,9 @@ from ..._internal.callbacks import ProgressCallback
 from ..._internal.display import HtmlTable
 from ...algebra.atomic_model import AtomicModel
 from ...syntax.arith import format_expr
-from ..base import FitReport
+from ..report import FitReport
 from .algorithm import CHECKPOINTS
+from .fit import PrescaFitter
 from .form import Presca
 from .workloads import read_measurements, thread_column
 
@@ -54,8 +55,8 @@ class PredictionReport(HtmlTable):
     def summary(self) -> str:
         """The chosen function, its checkpoint error and the value at the last count."""
         statistics = self.fit.fitted.statistics
-        return Presca.summary.format(
-            atom=self.fit.atom, **statistics, **Presca.summary_fields(statistics)
+        return PrescaFitter.summary.format(
+            atom=self.fit.atom, **statistics, **PrescaFitter.summary_fields(statistics)
         )
 
     @cached_property
@@ -158,7 +159,7 @@ def predict_file(
     return [
         PredictionReport(
             fit,
-            (*(read_notes if i == 0 else ()), *Presca.series_notes(fit.series, fit.atom, options)),
+            (*(read_notes if i == 0 else ()), *PrescaFitter.series_notes(fit.series, fit.atom, options)),
         )
         for i, fit in enumerate(fits)
     ]

@@ -1,0 +1,221 @@
+"""Fitting a family to measurements: :class:`Fitter`, apart from the family's maths.
+
+A family (:class:`~patternalg.forms.base.Form`) holds its closed form, parameters and
+table format; its fitter (a :class:`Fitter` subclass in the family's own module, named by
+the family's ``fitter = "module:Class"`` and imported when first fitted, so reading a model
+file never imports numpy or scipy) holds everything a fit needs: which column is read, the
+checks of the measurements as a whole, one series' fit, the rule for times that are not
+positive, the reports with their unit and source, the notes and the summary line of
+``patternalg fit``. ``Form.fit`` and ``Form.fit_each`` hand over to it, as numpy's
+``Polynomial.fit`` hands over to ``polyfit``.
+
+>>> from patternalg.forms import Amdahl
+>>> fitter = Amdahl.fitting()
+>>> fitter.form is Amdahl, issubclass(fitter, Fitter), fitter.value_column(None)
+(True, True, 'time')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, ClassVar
+
+from .._internal.callbacks import ProgressCallback
+from ..arguments import as_measurements
+from ..errors import FitError
+from .base import Domain, Form
+from .report import FitReport
+
+__all__ = ["Fitter", "series_of", "atom_names_of"]
+
+
+class Fitter:
+    """The fit of one family (:attr:`form`), used as a class: every method is a class
+    method, so a subclass overrides only what its family does differently.
+
+    A subclass sets :attr:`form` and :attr:`summary`, and implements :meth:`fit_one` (one
+    series at a time) or :meth:`fit_models` (many series at once, as PMNF's).
+    """
+
+    #: the family this fitter fits
+    form: ClassVar[type[Form]]
+    #: the line ``patternalg fit`` prints per kernel, formatted with the JSON record
+    summary: ClassVar[str] = "{atom}: {model}"
+    #: whether the fitter checks its measured values itself (then the rule of
+    #: :meth:`fit_each` for times that are not positive leaves them alone)
+    checks_own_values: ClassVar[bool] = False
+
+    # --- reading and checking ----------------------------------------------------------
+    @classmethod
+    def read(cls, path: str | Path) -> Any:
+        """The measurements of a file as ``patternalg fit --form NAME FILE`` reads them."""
+        from ..measurements import read
+
+        return read(path, value=cls.value_column(None))
+
+    @classmethod
+    def value_column(cls, metric: str | None) -> str | tuple[str, ...] | None:
+        """The value column a reader should take from a CSV file: a name, names to choose
+        from in order, or None (the reader's choice)."""
+        return metric
+
+    @classmethod
+    def prepare(cls, data: Any, options: Mapping[str, Any]) -> None:
+        """Check ``Measurements`` as a whole before its series are fitted (e.g. its columns);
+        the base has nothing to check."""
+        return None
+
+    # --- fitting -------------------------------------------------------------------------
+    @classmethod
+    def fit(cls, data: Any, *, allow_nonpositive: bool = False, **options: Any) -> Form:
+        """The model fitted to one series (:meth:`Form.fit <patternalg.forms.base.Form.fit>`)."""
+        data = as_measurements(data, cls.read)
+        series, checked = cls._fitting(data, options)
+        if len(series) != 1:
+            raise FitError(
+                f"{getattr(data, 'path', 'measurements')}: {len(series)} series; fit one "
+                "(measurements.select(kernel=..., metric=...)) or use fit_each"
+            )
+        return cls.fit_models(cls._positive(data, series, allow_nonpositive)[0], checked)[0]
+
+    @classmethod
+    def fit_each(
+        cls,
+        data: Any,
+        *,
+        progress: ProgressCallback = None,
+        allow_nonpositive: bool = False,
+        **options: Any,
+    ) -> list[FitReport]:
+        """One report per series (:meth:`Form.fit_each <patternalg.forms.base.Form.fit_each>`)."""
+        data = as_measurements(data, cls.read)
+        series, checked = cls._fitting(data, options)
+        series, notes = cls._positive(data, series, allow_nonpositive)
+        models = cls.fit_models(series, checked, progress)
+        atoms = atom_names_of(data, series)
+        reports = cls.reports(series, models, atoms, checked)
+        return [
+            replace(report, notes=(note,)) if note else report
+            for report, note in zip(reports, notes, strict=True)
+        ]
+
+    @classmethod
+    def fit_models(
+        cls, series: Sequence[Any], options: Mapping[str, Any], progress: ProgressCallback = None
+    ) -> list[Any]:
+        """Fitted models of ``series`` (contract 3's ``Series``), one each.
+
+        The base fits one series after the other with :meth:`fit_one`; a fitter that
+        fits many series at once (PMNF's) overrides this instead.
+        """
+        models = []
+        for done, one in enumerate(series, start=1):
+            values, domain, statistics = cls.fit_one(one, options)
+            models.append(cls.form._fitted(values, domain=domain, statistics=statistics))
+            if progress is not None:
+                progress(done, len(series))
+        return models
+
+    @classmethod
+    def fit_one(
+        cls, series: Any, options: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], Domain, dict[str, Any]]:
+        """The parameters, domain and statistics of the model fitted to one series."""
+        raise NotImplementedError(f"{cls.__name__} fits no single series")
+
+    @classmethod
+    def _fitting(cls, data: Any, options: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+        """The series of ``data`` and the checked options."""
+        checked = cls.form.options(**options)
+        if hasattr(data, "series"):
+            cls.prepare(data, checked)
+        return series_of(data), checked
+
+    @classmethod
+    def _positive(
+        cls, data: Any, series: Sequence[Any], keep: bool
+    ) -> tuple[list[Any], list[str | None]]:
+        """``series`` under the rule for times that are not positive, and a note for each
+        (None where nothing was done). Fitters that check their values themselves, and
+        metrics that are not times, are left as they are; in a Cube profile a thread that
+        never ran a call path spent 0 s there, a real value, kept."""
+        from ..measurements.checks import positive_times
+        from ..measurements.names import is_time_metric
+
+        if cls.checks_own_values:
+            return list(series), [None] * len(series)
+        keep = keep or getattr(data, "format", None) == "cube"
+        default = getattr(data, "value_name", "")
+        done = [
+            (s, None)
+            if not hasattr(s, "values") or not is_time_metric(s.metric or default)
+            else positive_times(s, keep=keep)
+            for s in series
+        ]
+        return [s for s, _ in done], [note for _, note in done]
+
+    # --- reports and text ------------------------------------------------------------------
+    @classmethod
+    def reports(
+        cls,
+        series: Sequence[Any],
+        models: Sequence[Form],
+        atoms: Sequence[str],
+        checked: Mapping[str, Any],
+    ) -> list[FitReport]:
+        """One report per series, its model and atom name."""
+        return [
+            FitReport(
+                fitted=model,
+                atom=atom,
+                kernel=s.kernel,
+                metric=s.metric,
+                unit=cls.unit(s, checked),
+                source=cls.source(s, model, checked),
+                series=s,
+            )
+            for s, model, atom in zip(series, models, atoms, strict=True)
+        ]
+
+    @classmethod
+    def unit(cls, series: Any, options: Mapping[str, Any]) -> str:
+        """The unit of a model fitted to ``series``: ``--unit``, else the series' own (the
+        value column's ``time_ms``, an Extra-P ``METRIC time_ms``), else ns for a time and
+        ``dimensionless`` for a throughput or a speed-up; checked
+        (:func:`patternalg.measurements.names.measured_unit`)."""
+        from ..measurements.names import measured_unit, quantity
+
+        return measured_unit(quantity(series.metric), series.unit, options.get("unit"), series.path)
+
+    @classmethod
+    def source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
+        """Where a model fitted to ``series`` comes from (the model file's ``source``)."""
+        metric = f", metric '{series.metric}'" if series.metric else ""
+        return f"{cls.form.name} fit of {series.path}, kernel '{series.kernel}'{metric}"
+
+    @classmethod
+    def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
+        """What a person fitting ``data`` with ``options`` should know (the CLI prints it)."""
+        return []
+
+    @classmethod
+    def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
+        """Fields of :attr:`summary` beyond the record's (e.g. a note shown only sometimes)."""
+        return {}
+
+
+def atom_names_of(data: Any, series: Sequence[Any]) -> Sequence[str]:
+    """The atom name of each of ``series`` (those of ``data``): ``Measurements`` names them
+    distinctly (:meth:`~patternalg.measurements.Measurements.atoms`), a series itself."""
+    return data.atoms() if hasattr(data, "atoms") else [s.atom for s in series]
+
+
+def series_of(data: Any) -> list[Any]:
+    """The series of ``data``: one ``Series``, or every series of ``Measurements``."""
+    if hasattr(data, "series"):
+        return list(data.series)
+    if isinstance(data, Iterable) and not hasattr(data, "kernel"):
+        return list(data)
+    return [data]

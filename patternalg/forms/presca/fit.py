@@ -1,0 +1,99 @@
+"""Fitting PreSca: :class:`PrescaFitter`, each workload by the paper's Algorithm 1
+(:meth:`~.workloads.Workload.predict`), its notes on the thread column and the checkpoints."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from ..._internal.callbacks import ProgressCallback
+from ...errors import FitError
+from ...syntax.arith import number_text
+from ..base import Form
+from ..fitting import Fitter, atom_names_of, series_of
+from .algorithm import plan, target_count
+from .form import Presca
+from .workloads import direction, thread_column, workload
+
+__all__ = ["PrescaFitter"]
+
+
+class PrescaFitter(Fitter):
+    """The fit of :class:`~.form.Presca`: one prediction per workload."""
+
+    form = Presca
+    summary: ClassVar[str] = "{atom}: {choice}; predicted {metric} at p={upto}: {predicted_value}"
+
+    @classmethod
+    def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
+        """The predicted value by the one printer (15 significant digits, no float noise)."""
+        return {"predicted_value": number_text(record["predicted"])}
+    checks_own_values = True  # Algorithm 1 takes the measured values as they are
+
+    @classmethod
+    def fit_models(
+        cls, series: Sequence[Any], options: Mapping[str, Any], progress: ProgressCallback = None
+    ) -> list[Presca]:
+        threads = thread_column(options["param"] or ())
+        models = []
+        for done, s in enumerate(series, start=1):
+            stated = options["better"]
+            better = direction(s.metric, None if stated is None else stated == "higher", s.path)
+            measured = workload(s, threads, better, s.atom)
+            upto = target_count(options["upto"], measured.p)
+            try:
+                result = measured.predict(
+                    upto, checkpoints=options["checkpoints"], interpolation=options["interpolate"]
+                )
+            except FitError as error:  # too few measurements: say where, and what would do
+                within = int(max(measured.p))
+                hint = (
+                    f"; to predict up to p = {upto}, measure more thread counts, or stay "
+                    f"within the measured range with --upto {within}"
+                    if upto > within and len(measured.p) > 1  # one point interpolates nothing
+                    else ""
+                )
+                raise FitError(f"{s.location()}: {s.label}: {error}{hint}") from None
+            models.append(Presca.from_prediction(result, measured.p, measured.metric, upto))
+            if progress is not None:
+                progress(done, len(series))
+        return models
+
+    @classmethod
+    def source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
+        """The paper's method, how many thread counts, and which file and kernel."""
+        count = model.statistics["measurements"]
+        return (
+            f"PreSca (paper 004) on {count} measurements of {series.path}, kernel '{series.kernel}'"
+        )
+
+    @classmethod
+    def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
+        """Which column is p, and where Algorithm 1 uses fewer checkpoints."""
+        checked = Presca.options(**options)
+        series = series_of(data)
+        notes = (
+            text
+            for s, atom in zip(series, atom_names_of(data, series), strict=True)
+            for text in cls.series_notes(s, atom, checked)
+        )
+        return list(dict.fromkeys(notes))
+
+    @classmethod
+    def series_notes(cls, series: Any, atom: str, checked: Mapping[str, Any]) -> list[str]:
+        """The notes of one series fitted as ``atom`` with the checked options: which of its
+        columns is p, and whether Algorithm 1 uses fewer checkpoints on it."""
+        threads = thread_column(checked["param"] or ())
+        column = threads or ("p" if "p" in series.parameters else series.parameters[0])
+        notes = []
+        if threads is None and column != "p":
+            notes.append(
+                f"column '{column}' of {series.path} is the thread count p "
+                "(use --param NAME=p to choose another)"
+            )
+        counts = series.column(column)
+        measured = len(set(counts.tolist()))
+        upto = target_count(checked["upto"], counts)
+        if measured >= 4 and (min(counts) > 1 or upto > max(counts)):
+            notes += [f"{atom}: {text}" for text in plan(measured, checked["checkpoints"])[2]]
+        return notes

@@ -1,0 +1,118 @@
+"""Fitting apart from the family (issue 30): a family holds its maths, parameters and table
+format; its fitter holds the fit; the PMNF modelers are one table that both fit paths use."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from patternalg.errors import FitError
+from patternalg.forms import FORMS, PMNF, form_class
+from patternalg.forms.fitting import Fitter
+from patternalg.forms.pmnf import modelers
+from patternalg.forms.pmnf.modelers import MODELERS, Modeler
+
+#: what a fit needs beyond a family's maths: the fitter's, never the family's
+FITTING_HOOKS = (
+    "_fit", "_fit_one", "_fitting", "_prepare", "_positive", "_reports", "_unit", "_source",
+    "value_column", "summary", "summary_fields", "series_notes", "_models",
+    "_symbol_and_aggregate", "prepare", "reports", "unit", "source", "fit_one", "fit_models",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("family", sorted(FORMS))
+def test_a_family_carries_no_fitting_hooks(family: str) -> None:
+    cls = form_class(family)
+    carried = [name for name in FITTING_HOOKS if hasattr(cls, name)]
+    assert not carried, f"{cls.__name__} carries the fitting hooks {carried}"
+
+
+@pytest.mark.parametrize("family", sorted(FORMS))
+def test_each_fittable_family_binds_a_fitter_of_its_own(family: str) -> None:
+    cls = form_class(family)
+    if not cls.fittable():
+        with pytest.raises(FitError, match=f"form '{family}' cannot be fitted"):
+            cls.fitting()
+        return
+    fitter = cls.fitting()
+    assert issubclass(fitter, Fitter) and fitter is not Fitter
+    assert fitter.form is cls
+    assert fitter.__module__.startswith(f"patternalg.forms.{family}.")
+
+
+def test_reading_model_files_imports_no_fitter() -> None:
+    """A model of every family built from its table, and its closed form: no fitter, no
+    fitting module, no scipy is imported."""
+    code = (
+        "import sys\n"
+        "from patternalg.forms import form_class\n"
+        "tables = {'pmnf': {'model': '2*x'}, 'amdahl': {'alpha': 0.9, 'tseq': '2*x'},\n"
+        "    'memwall': {'f': 0.9, 'k': 0.4, 'm1': 0.01, 'm2': 0.8}, 'expr': {'model': 'x'}}\n"
+        "for name, table in tables.items():\n"
+        "    form_class(name).from_table(table, 'm').expr\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    )
+    loaded = done.stdout.split()
+    fitting = [
+        m for m in loaded if m == "scipy" or m.split(".")[-1] in ("fit", "fitter", "fitting")
+    ]
+    assert not fitting, fitting
+
+
+def _table(tmp_path: Path, columns: str, rows: Sequence[tuple[float, ...]]) -> Path:
+    path = tmp_path / "m.csv"
+    path.write_text(columns + "\n" + "".join(",".join(map(repr, r)) + "\n" for r in rows))
+    return path
+
+
+@pytest.fixture
+def one_and_two_parameters(tmp_path: Path) -> tuple[Path, Path]:
+    rng = np.random.default_rng(3)
+    noise = lambda: float(rng.uniform(0.95, 1.05))  # noqa: E731
+    one = [(x, 3.0 + 0.5 * x * noise()) for x in (4.0, 8.0, 16.0, 32.0, 64.0) for _ in range(3)]
+    two = [
+        (x, p, 2.0 + x * p * noise())
+        for x in (4.0, 8.0, 16.0, 32.0, 64.0)
+        for p in (2.0, 4.0, 8.0, 16.0, 32.0)
+        for _ in range(3)
+    ]
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    return _table(tmp_path / "one", "x,time", one), _table(tmp_path / "two", "x,p,time", two)
+
+
+def test_one_table_of_modelers_drives_both_fit_paths(
+    one_and_two_parameters: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A modeler's entry in ``MODELERS`` is what both the one- and the multi-parameter fit
+    use: its aggregation and its selections."""
+    one, two = one_and_two_parameters
+    basic = {path: PMNF.fit(path, modeler="basic") for path in (one, two)}
+    assert {m.statistics["aggregate"] for m in basic.values()} == {MODELERS["basic"].aggregate}
+    # "default" made to select as basic does, with another aggregation
+    monkeypatch.setitem(
+        MODELERS, "default", Modeler("mean", MODELERS["basic"].one, MODELERS["basic"].multi)
+    )
+    for path, model in basic.items():
+        again = PMNF.fit(path, modeler="default")
+        assert again.statistics["aggregate"] == "mean"
+        assert again.values == model.values
+        assert again.statistics["modeler"] == "default"
+
+
+def test_choose_hands_rows_with_values_not_above_zero_to_the_fallback() -> None:
+    x = np.array([4.0, 8.0, 16.0, 32.0, 64.0])
+    y = np.stack([3.0 + 0.5 * x, 0.5 * x - 3.0])  # the second row has a value <= 0
+    chosen, rows, others, used = modelers.choose("default", "one", x, y)
+    assert rows.tolist() == [1] and others is not None and len(others.index) == 1
+    assert used.tolist() == ["default", f"{modelers.FALLBACK} (values <= 0)"]
+    assert modelers.choose("basic", "one", x, y)[1].tolist() == []
