@@ -201,3 +201,14 @@ def test_round_trip(term):
     text = str(term)
     assert parse(text) == term
     assert str(parse(text)) == text
+
+
+def test_a_flat_sum_is_no_deeper_than_its_terms():
+    """A model file's sum of 201 terms is one sympy Add, not 201 levels (issue 29, finding
+    17); a call nested 250 deep still is."""
+    flat = " + ".join(f"{i}*x" for i in range(1, 400))
+    assert parse_arithmetic(flat) == sum(range(1, 400)) * symbol("x")
+    product = "*".join(f"(x + {i})" for i in range(1, 300))
+    assert parse_arithmetic(product).func is sympy.Mul
+    with pytest.raises(ParseError, match="nested deeper than 200 levels"):
+        parse_arithmetic("log2(" * 250 + "x" + ")" * 250)

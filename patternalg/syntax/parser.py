@@ -234,7 +234,10 @@ class _Build:
 
     # --- arithmetic -----------------------------------------------------------------
     def _combine(self, pos: int, parts: Sequence[_Arith], expr: sympy.Expr) -> _Arith:
-        depth = 1 + max((p.depth for p in parts), default=0)
+        # the depth of the expression sympy holds: a part that sympy flattened into the new
+        # node (x + x + ... + x is one Add, however long) adds no level
+        flat = expr.func if expr.func in (sympy.Add, sympy.Mul) else None
+        depth = max((p.depth + (p.expr.func is not flat) for p in parts), default=1)
         if depth > MAX_EXPR_DEPTH:
             raise _Problem(pos, f"expression nested deeper than {MAX_EXPR_DEPTH} levels")
         if not check_finite(expr):
