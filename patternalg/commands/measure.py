@@ -80,20 +80,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a named command (an atom or a composition); repeatable",
     )
     parser.add_argument("--name", help="the region name of COMMAND (default: its program's)")
-    parser.add_argument(
-        "--repetitions",
-        type=_count(1),
-        default=5,
-        metavar="N",
-        help="measured runs per point (default 5)",
-    )
-    parser.add_argument(
-        "--warmup",
-        type=_count(0),
-        default=1,
-        metavar="N",
-        help="runs per point before measuring (default 1)",
-    )
+    for flag, least, default, runs in (
+        ("--repetitions", 1, 5, "measured runs per point"),
+        ("--warmup", 0, 1, "runs per point before measuring"),
+    ):
+        parser.add_argument(
+            flag, type=_count(least), default=default, metavar="N", help=f"{runs} (default {default})"
+        )
     parser.add_argument(
         "--timeout", type=_seconds, metavar="SECONDS", help="stop a run after this many seconds"
     )

@@ -46,6 +46,7 @@ from ..syntax.symbols import symbol
 from ..syntax.terms import MapReduce, Pipe, Seq, Term, TPool, format_count
 from .options import EXPANSIONS, EXPLORE_THREADS, EXPLORE_TOP
 from .results import Tabular, fields_json, in_unit, negative_note, with_unit
+from .rewrites import REBUILDS, RULES, Make, neighbours
 
 __all__ = ["Rewrite", "Design", "Exploration", "explore", "thread_count", "LAW_SEMANTICS", "RULES"]
 
@@ -221,183 +222,6 @@ def _int_count(count: sympy.Expr) -> int:
     return int(count)
 
 
-# --- the rules -------------------------------------------------------------------------------
-class _Make:
-    """Builds terms hash-consed: an equal term built twice is the same object, so the
-    search's lookups compare identities, and a pool's count is expanded once."""
-
-    def __init__(self) -> None:
-        self.made: dict[tuple[Any, ...], Term] = {}
-
-    def node(self, kind: type, *parts: Any) -> Term:
-        key = (kind, *(p if isinstance(p, int) else id(p) for p in parts))
-        found = self.made.get(key)
-        if found is None:
-            if kind is TPool:
-                found = TPool(sympy.Integer(parts[0]), parts[1])
-            else:
-                found = kind(*parts)
-            self.made[key] = found
-        return found
-
-    def intern(self, term: Term) -> None:
-        """Make every node of ``term`` the one built for its parts, so a rewrite that leads
-        back to a part of ``term`` gives that very object (no comparison of whole terms)."""
-        for node in term.post_order():
-            if isinstance(node, Seq | Pipe):
-                self.made.setdefault((type(node), id(node.left), id(node.right)), node)
-            elif isinstance(node, TPool) and node.count.is_Integer:
-                self.made.setdefault((TPool, int(node.count), id(node.body)), node)
-
-    def seq(self, left: Term, right: Term) -> Term:
-        return self.node(Seq, left, right)
-
-    def pipe(self, left: Term, right: Term) -> Term:
-        return self.node(Pipe, left, right)
-
-    def pool(self, count: int | sympy.Expr, body: Term) -> Term:
-        return self.node(TPool, int(count), body)
-
-
-Rule = Callable[[Term, _Make], list[Term]]
-
-
-def _to_tpool2_seq(t: Term, make: _Make) -> list[Term]:
-    return [make.pool(2, make.seq(t.left, t.right))] if isinstance(t, Pipe) else []
-
-
-def _from_tpool2_seq(t: Term, make: _Make) -> list[Term]:
-    if isinstance(t, TPool) and t.count == 2 and isinstance(t.body, Seq):
-        return [make.pipe(t.body.left, t.body.right)]
-    return []
-
-
-def _layer(t: Term, make: _Make) -> list[Term]:
-    if (
-        isinstance(t, Pipe)
-        and isinstance(t.left, TPool)
-        and isinstance(t.right, TPool)
-        and t.left.count == t.right.count
-    ):
-        return [make.pool(t.left.count, make.pipe(t.left.body, t.right.body))]
-    return []
-
-
-def _unlayer(t: Term, make: _Make) -> list[Term]:
-    if isinstance(t, TPool) and isinstance(t.body, Pipe):
-        if isinstance(t.body.left, TPool) or isinstance(t.body.right, TPool):
-            return []  # a pool in a pool is tpool_nest's business, not a new design
-        return [make.pipe(make.pool(t.count, t.body.left), make.pool(t.count, t.body.right))]
-    return []
-
-
-def _fission(t: Term, make: _Make) -> list[Term]:
-    return [make.pipe(t.left, t.right)] if isinstance(t, Seq) else []
-
-
-def _fusion(t: Term, make: _Make) -> list[Term]:
-    return [make.seq(t.left, t.right)] if isinstance(t, Pipe) else []
-
-
-def _introduce(t: Term, make: _Make) -> list[Term]:
-    return [] if isinstance(t, TPool | MapReduce) else [make.pool(2, t)]
-
-
-def _eliminate(t: Term, make: _Make) -> list[Term]:
-    return [t.body] if isinstance(t, TPool) and t.count == 2 else []
-
-
-def _more(t: Term, make: _Make) -> list[Term]:
-    return [make.pool(int(t.count) + 1, t.body)] if isinstance(t, TPool) else []
-
-
-def _fewer(t: Term, make: _Make) -> list[Term]:
-    if isinstance(t, TPool) and t.count > 2:
-        return [make.pool(int(t.count) - 1, t.body)]
-    return []
-
-
-#: (law id, direction, relation between before and after, rule)
-RULES: tuple[tuple[str, str, str, Rule], ...] = (
-    ("pipe_vs_tpool2_seq", "->", ">=", _to_tpool2_seq),
-    ("pipe_vs_tpool2_seq", "<-", "<=", _from_tpool2_seq),
-    ("pipe_tpool_layering", "->", "==", _layer),
-    ("pipe_tpool_layering", "<-", "==", _unlayer),
-    ("pipe_le_seq", "<-", ">=", _fission),  # seq(A, B) >= pipe(A, B)
-    ("pipe_le_seq", "->", "<=", _fusion),
-    ("tpool_speedup", "<-", ">=", _introduce),  # A >= tpool_2(A)
-    ("tpool_speedup", "->", "<=", _eliminate),
-    ("tpool_more", "<-", ">=", _more),  # tpool_n(A) >= tpool_{n+1}(A)
-    ("tpool_more", "->", "<=", _fewer),
-)
-
-
-def _rebuild(node: Term, children: list[Term], make: _Make) -> Term:
-    if isinstance(node, Seq):
-        return make.seq(children[0], children[1])
-    if isinstance(node, Pipe):
-        return make.pipe(children[0], children[1])
-    if isinstance(node, TPool):
-        return make.pool(node.count, children[0])
-    raise AssertionError(f"not rebuilt: {type(node).__name__}")  # pragma: no cover
-
-
-#: sub-terms one expansion may rebuild (each rewrite rebuilds the path from its place to the
-#: root): the rewrites of a design of thousands of sub-terms are tried nearest the root first
-#: and stop there, so one expansion costs about as much as one walk over the design
-REBUILDS = 20_000
-
-
-#: where a node sits: (its parent, its slot in the parent, the parent's own place), or None
-#: at the root; shared by siblings, so walking a design costs one entry per node
-_Place = tuple[Term, int, "_Place"] | None
-
-
-def _neighbours(
-    term: Term, slower: Callable[[Pipe], int], make: _Make, rebuilds: int = REBUILDS
-) -> tuple[list[tuple[Term, int]], bool]:
-    """Every design one rewrite away (not inside mapReduces), with the index of its rule,
-    in depth-first order from the root; and whether the list stopped early, because
-    building the designs rebuilt more than ``rebuilds`` sub-terms.
-
-    Threads are only added on the critical path: a task pool is introduced around the
-    whole term or a pipe stage, and gets one more thread, only where that part sets the
-    pace (through each pipe, its slower stage, as ``slower`` says): replication of the
-    bottleneck, not of every stage.
-    """
-    found: list[tuple[Term, int]] = []
-    # (node, its place, on the critical path?)
-    stack: list[tuple[Term, _Place, bool]] = [(term, None, True)]
-    while stack:
-        node, place, critical = stack.pop()
-        up = place[0] if place is not None else None
-        for index, (_, _, _, rule) in enumerate(RULES):
-            if rule is _more and not critical:
-                continue
-            if rule is _introduce and not (critical and (up is None or isinstance(up, Pipe))):
-                continue
-            if rule is _to_tpool2_seq and isinstance(up, TPool):
-                continue  # no pool directly in a pool
-            for replacement in rule(node, make):
-                new, where = replacement, place
-                while where is not None:
-                    parent, slot, where = where
-                    kids = list(parent.children())
-                    kids[slot] = new
-                    new = _rebuild(parent, kids, make)
-                    rebuilds -= 1
-                found.append((new, index))
-                if rebuilds <= 0:
-                    return found, True
-        if isinstance(node, MapReduce):
-            continue
-        bottleneck = slower(node) if isinstance(node, Pipe) else None
-        for slot, child in enumerate(node.children()):
-            on_path = critical and (bottleneck is None or bottleneck == slot)
-            stack.append((child, (node, slot, place), on_path))
-    return found, False
-
-
 def _text_length(term: Term, memo: dict[Term, int]) -> int:
     """``len(str(term))`` by a fold over the sub-terms not in ``memo`` (shared ones once).
 
@@ -569,7 +393,7 @@ def explore(
     slower = values.slower_at_point if pointwise else values.slower_asymptotically
     rank: Callable[[Term], Any] = values.number if pointwise else values.growth
     counts: dict[Term, int] = {}
-    make = _Make()
+    make = Make()
     make.intern(start)
     parent: dict[Term, tuple[Term, int] | None] = {start: None}
     depth = {start: 0}
@@ -588,7 +412,7 @@ def explore(
         expanded += 1
         if progress is not None:
             progress(expanded, expansions)
-        found, cut = _neighbours(design, slower, make)
+        found, cut = neighbours(design, slower, make)
         if cut and not notes_cut:
             notes_cut.append(
                 f"designs of thousands of sub-terms: each expansion tried only the rewrites "

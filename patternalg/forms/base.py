@@ -482,7 +482,7 @@ class Form(ABC):
         ``statistics``. Options are the family's :attr:`fit_options`; times that are not
         positive are treated as :meth:`fit_each` says.
         """
-        fitted: F = cls.fitting().fit(data, allow_nonpositive=allow_nonpositive, **options)
+        fitted: F = cls.fitting().fit(data, options, allow_nonpositive)
         return fitted
 
     @classmethod
@@ -502,9 +502,7 @@ class Form(ABC):
         keeps every value), and its report's ``notes`` say what was done.
         ``data`` is measurements, or the path of a measurement file.
         """
-        reports: list[Any] = cls.fitting().fit_each(
-            data, progress=progress, allow_nonpositive=allow_nonpositive, **options
-        )
+        reports: list[Any] = cls.fitting().fit_each(data, options, progress, allow_nonpositive)
         return reports
 
     @classmethod

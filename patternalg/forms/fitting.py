@@ -17,7 +17,7 @@ positive, the reports with their unit and source, the notes and the summary line
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -35,8 +35,8 @@ class Fitter:
     """The fit of one family (:attr:`form`), used as a class: every method is a class
     method, so a subclass overrides only what its family does differently.
 
-    A subclass sets :attr:`form` and :attr:`summary`, and implements :meth:`fit_one` (one
-    series at a time) or :meth:`fit_models` (many series at once, as PMNF's).
+    A subclass sets :attr:`form` and :attr:`summary`, and :attr:`series_fit` (one series
+    at a time) or implements :meth:`fit_models` (many series at once, as PMNF's).
     """
 
     #: the family this fitter fits
@@ -46,6 +46,9 @@ class Fitter:
     #: whether the fitter checks its measured values itself (then the rule of
     #: :meth:`fit_each` for times that are not positive leaves them alone)
     checks_own_values: ClassVar[bool] = False
+    #: the fit of one series (parameters, domain, statistics), the options as keywords;
+    #: None for a fitter that fits its series otherwise (:meth:`fit_models`)
+    series_fit: ClassVar[Callable[..., tuple[dict[str, Any], Domain, dict[str, Any]]] | None] = None
 
     # --- reading and checking ----------------------------------------------------------
     @classmethod
@@ -69,8 +72,9 @@ class Fitter:
 
     # --- fitting -------------------------------------------------------------------------
     @classmethod
-    def fit(cls, data: Any, *, allow_nonpositive: bool = False, **options: Any) -> Form:
-        """The model fitted to one series (:meth:`Form.fit <patternalg.forms.base.Form.fit>`)."""
+    def fit(cls, data: Any, options: Mapping[str, Any], allow_nonpositive: bool) -> Form:
+        """The model fitted to one series (:meth:`Form.fit <patternalg.forms.base.Form.fit>`,
+        whose keywords these are)."""
         data = as_measurements(data, cls.read)
         series, checked = cls._fitting(data, options)
         if len(series) != 1:
@@ -82,14 +86,10 @@ class Fitter:
 
     @classmethod
     def fit_each(
-        cls,
-        data: Any,
-        *,
-        progress: ProgressCallback = None,
-        allow_nonpositive: bool = False,
-        **options: Any,
+        cls, data: Any, options: Mapping[str, Any], progress: ProgressCallback, allow_nonpositive: bool
     ) -> list[FitReport]:
-        """One report per series (:meth:`Form.fit_each <patternalg.forms.base.Form.fit_each>`)."""
+        """One report per series (:meth:`Form.fit_each <patternalg.forms.base.Form.fit_each>`,
+        whose keywords these are)."""
         data = as_measurements(data, cls.read)
         series, checked = cls._fitting(data, options)
         series, notes = cls._positive(data, series, allow_nonpositive)
@@ -122,8 +122,11 @@ class Fitter:
     def fit_one(
         cls, series: Any, options: Mapping[str, Any]
     ) -> tuple[dict[str, Any], Domain, dict[str, Any]]:
-        """The parameters, domain and statistics of the model fitted to one series."""
-        raise NotImplementedError(f"{cls.__name__} fits no single series")
+        """The parameters, domain and statistics of the model fitted to one series: the
+        family's :attr:`series_fit` with the checked options as keywords."""
+        if cls.series_fit is None:
+            raise NotImplementedError(f"{cls.__name__} fits no single series")
+        return cls.series_fit(series, **options)
 
     @classmethod
     def _fitting(cls, data: Any, options: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:

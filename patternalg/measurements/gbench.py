@@ -27,8 +27,8 @@ import re
 from typing import Any
 
 from ..errors import Location, MeasurementError
-from .base import Reader, ValueChoice, measured
-from .harness import Points, document, entries, is_number, text_field
+from .base import ValueChoice, measured
+from .harness import HarnessReader, Points, is_number, text_field
 from .model import Measurements
 
 __all__ = ["GoogleBenchmarkReader", "split_name"]
@@ -94,14 +94,12 @@ def split_name(name: str) -> tuple[str, dict[str, float]]:
     return "/".join(kernel), coordinates
 
 
-class GoogleBenchmarkReader(Reader):
+class GoogleBenchmarkReader(HarnessReader):
     """Google Benchmark's JSON output; the default metric is ``real_time``."""
 
     name = "gbench"
-
-    @classmethod
-    def sniff(cls, first: str) -> bool:
-        return False  # a JSON document: recognised by sniff_text
+    harness = "Google Benchmark"
+    entries_key = "benchmarks"
 
     @classmethod
     def sniff_text(cls, first: str, text: str) -> bool:
@@ -117,13 +115,23 @@ class GoogleBenchmarkReader(Reader):
         cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
     ) -> Measurements:
         column = metric or "real_time"
-        rows = entries(
-            document(path, text, "Google Benchmark"), "benchmarks", path, "Google Benchmark"
-        )
+        rows = cls.rows(path, text)
         points = Points(path, cls.name)
         units: dict[str, str] = {}
         aggregates: dict[tuple[str, tuple[tuple[str, float], ...]], dict[str, Any]] = {}
         iterated: set[tuple[str, tuple[tuple[str, float], ...]]] = set()
+
+        def add(kernel: str, coords: dict[str, float], row: dict[str, Any], key: str) -> None:
+            """The point of one row: its value in ``column``, in the kernel's unit."""
+            points.add(
+                kernel,
+                coords,
+                [_value(row, column, units, kernel, path, key)],
+                key=key,
+                metric=column,
+                unit=units.get(kernel),
+            )
+
         for i, row in enumerate(rows):
             key = f"benchmarks[{i}]"
             name = text_field(row, "name", path, key)
@@ -145,30 +153,15 @@ class GoogleBenchmarkReader(Reader):
                 aggregates.setdefault(where, {})[kind] = (row, key)
                 continue
             iterated.add(where)
-            points.add(
-                kernel,
-                coords,
-                [_value(row, column, units, kernel, path, key)],
-                key=key,
-                metric=column,
-                unit=units.get(kernel),
-            )
+            add(kernel, coords, row, key)
         for where, found in aggregates.items():
             if where in iterated:
                 continue
             kind = next((k for k in CENTRAL if k in found), None)
             if kind is None:
                 continue
-            row, key = found[kind]
-            kernel, coords = where[0], dict(where[1])
-            points.add(
-                kernel,
-                coords,
-                [_value(row, column, units, kernel, path, key)],
-                key=key,
-                metric=column,
-                unit=units.get(kernel),
-            )
+            (row, key), kernel = found[kind], where[0]
+            add(kernel, dict(where[1]), row, key)
             points.note(
                 f"{kernel}: no iteration rows (a file from --benchmark_report_aggregates_only);"
                 f" the {kind} of each point's repetitions is its one value"

@@ -1,5 +1,5 @@
 """What the readers of benchmark harnesses' JSON share (Google Benchmark, hyperfine,
-pytest-benchmark): the document and its list of entries, and :class:`Points`, which turns
+pytest-benchmark): :class:`HarnessReader`, the document and its list of entries, and :class:`Points`, which turns
 kernels measured at named coordinates into :class:`Measurements` over one set of parameters.
 
 A harness file names its coordinates per entry; a kernel without any numeric coordinate
@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from ..errors import Location, MeasurementError
-from .base import Collector
+from .base import Collector, Reader
 from .json import _loads
 from .model import Measurements
 
-__all__ = ["document", "entries", "Points", "is_number"]
+__all__ = ["HarnessReader", "document", "entries", "Points", "is_number"]
 
 
 def is_number(value: object) -> bool:
@@ -54,6 +54,25 @@ def entries(data: Mapping[str, Any], key: str, path: str, what: str) -> list[dic
                 f"expected an object, got {entry!r:.40}", location=Location(path, key=f"{key}[{i}]")
             )
     return found
+
+
+class HarnessReader(Reader):
+    """A harness's JSON document: never recognised by its first line (it opens a JSON
+    object), only by its own keys (:meth:`sniff_text`); its entries are the non-empty list
+    of objects under :attr:`entries_key`, and :attr:`harness` names it in messages."""
+
+    #: the harness's name in messages, and the key of its list of entries
+    harness: ClassVar[str]
+    entries_key: ClassVar[str]
+
+    @classmethod
+    def sniff(cls, first: str) -> bool:
+        return False  # a JSON document: recognised by sniff_text
+
+    @classmethod
+    def rows(cls, path: str, text: str) -> list[dict[str, Any]]:
+        """The entries of the document ``text`` (read from ``path``)."""
+        return entries(document(path, text, cls.harness), cls.entries_key, path, cls.harness)
 
 
 def text_field(entry: Mapping[str, Any], name: str, path: str, key: str) -> str:

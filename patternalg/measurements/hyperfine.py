@@ -20,8 +20,8 @@ import math
 import re
 
 from ..errors import Location, MeasurementError
-from .base import Reader, ValueChoice, measured, number
-from .harness import Points, document, entries, text_field
+from .base import ValueChoice, measured, number
+from .harness import HarnessReader, Points, text_field
 from .model import Measurements
 
 __all__ = ["HyperfineReader", "kernel_of"]
@@ -39,14 +39,12 @@ def kernel_of(command: str, numeric: dict[str, str]) -> str:
     return command
 
 
-class HyperfineReader(Reader):
+class HyperfineReader(HarnessReader):
     """hyperfine's ``--export-json`` files; times are in seconds."""
 
     name = "hyperfine"
-
-    @classmethod
-    def sniff(cls, first: str) -> bool:
-        return False  # a JSON document: recognised by sniff_text
+    harness = "hyperfine"
+    entries_key = "results"
 
     @classmethod
     def sniff_text(cls, first: str, text: str) -> bool:
@@ -57,7 +55,7 @@ class HyperfineReader(Reader):
     def read(
         cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
     ) -> Measurements:
-        results = entries(document(path, text, "hyperfine"), "results", path, "hyperfine")
+        results = cls.rows(path, text)
         given: list[dict[str, str]] = []
         for i, result in enumerate(results):
             parameters = result.get("parameters") or {}

@@ -19,21 +19,19 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import Location, MeasurementError
-from .base import Reader, ValueChoice, measured, number
-from .harness import Points, document, entries, is_number, text_field
+from .base import ValueChoice, measured, number
+from .harness import HarnessReader, Points, is_number, text_field
 from .model import Measurements
 
 __all__ = ["PytestBenchmarkReader"]
 
 
-class PytestBenchmarkReader(Reader):
+class PytestBenchmarkReader(HarnessReader):
     """pytest-benchmark's JSON; times are in seconds."""
 
     name = "pytest-benchmark"
-
-    @classmethod
-    def sniff(cls, first: str) -> bool:
-        return False  # a JSON document: recognised by sniff_text
+    harness = "pytest-benchmark"
+    entries_key = "benchmarks"
 
     @classmethod
     def sniff_text(cls, first: str, text: str) -> bool:
@@ -43,9 +41,7 @@ class PytestBenchmarkReader(Reader):
     def read(
         cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
     ) -> Measurements:
-        rows = entries(
-            document(path, text, "pytest-benchmark"), "benchmarks", path, "pytest-benchmark"
-        )
+        rows = cls.rows(path, text)
         params: list[dict[str, Any]] = []
         for i, row in enumerate(rows):
             found = row.get("params") or {}

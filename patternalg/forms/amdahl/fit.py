@@ -286,11 +286,7 @@ class AmdahlFitter(Fitter):
 
     checks_own_values = True  # times > 0, always
 
-    @classmethod
-    def fit_one(
-        cls, series: Any, options: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any]]:
-        return fit_series(series, **options)
+    series_fit = fit_series
 
     @classmethod
     def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:

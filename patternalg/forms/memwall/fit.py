@@ -260,11 +260,7 @@ class MemwallFitter(Fitter):
 
     checks_own_values = True  # times and speedups > 0, always
 
-    @classmethod
-    def fit_one(
-        cls, series: Any, options: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any]]:
-        return fit_series(series, **options)
+    series_fit = fit_series
 
     @classmethod
     def value_column(cls, metric: str | None) -> str | tuple[str, ...]:

@@ -1,0 +1,240 @@
+"""Finding the points where two models are equal, in bounded time: piece by piece of the
+difference's ``max``es, a polynomial of degree at most 4 (in x, log2(x), a root of x or a
+count) solved by its companion matrix; other sign changes bracketed on a scan and refined
+by a bounded bisection, touches by a bounded golden-section search.
+
+>>> [round(r, 4) for r in exact_roots(x**2 - 4, x, 0.0, 10.0)]
+[2.0]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import sympy
+
+from ..algebra.normal_forms.normal_form import normal_form
+from ..syntax.symbols import x
+
+__all__ = ["RTOL", "REFINED_DIGITS", "exact_roots", "numeric_roots"]
+
+#: relative precision of numerically refined crossovers
+RTOL = 1e-9
+#: significant digits a crossover refined to :data:`RTOL` is known to (and printed in)
+REFINED_DIGITS = 1 + round(-math.log10(RTOL))
+_MAX_PIECES = 64  #: equations tried per pair (each max doubles them)
+_MAX_NODES = 2_000  #: nodes of a difference solved piece by piece at most
+_MAX_DEGREE = 4  #: polynomials of higher degree (x^60 + a*x + b) are bracketed numerically
+#: iterations of a bisection or golden-section search at most: halving an interval from
+#: 1 down to a root at 1e-303 next to 0 takes about 1,000
+_MAX_STEPS = 2_200
+
+
+def _small(expr: sympy.Expr) -> bool:
+    """Whether ``expr`` has at most :data:`_MAX_NODES` nodes (counted without recursion):
+    sympy's own walks recurse, and a big model is bracketed numerically instead.
+
+    >>> _small(x + 1), _small(sympy.Add(*(x**k for k in range(_MAX_NODES))))
+    (True, False)
+    """
+    stack, seen = [expr], 0
+    while stack:
+        seen += 1
+        if seen > _MAX_NODES:
+            return False
+        stack.extend(stack.pop().args)
+    return True
+
+
+def _pieces(expr: sympy.Expr) -> list[sympy.Expr]:
+    """Equations whose roots contain every root of ``expr`` and every point where one of its
+    ``max``/``min`` switches argument: each branch of each ``max``, and the switches."""
+    out: list[sympy.Expr] = []
+    todo = [expr]
+    while todo and len(out) + len(todo) <= _MAX_PIECES:
+        e = todo.pop()
+        found = next(iter(e.atoms(sympy.Max, sympy.Min)), None)
+        if found is None:
+            out.append(e)
+            continue
+        args = found.args
+        if len(out) + len(args) * (len(args) - 1) // 2 > _MAX_PIECES:
+            raise _TooMany  # a pipe of 1,000 stages: half a million differences
+        out.extend(a - b for i, a in enumerate(args) for b in args[i + 1 :])
+        todo.extend(e.xreplace({found: a}) for a in args)
+    if todo:
+        raise _TooMany
+    return out
+
+
+class _TooMany(Exception):
+    """Too many max/min branches to solve exactly."""
+
+
+#: a polynomial equation in ``u`` (coefficients highest first), how a root ``u`` gives the
+#: swept symbol, and roots of a common factor (log2(x)^j is 0 at x = 1)
+_Polynomial = tuple[list[float], Callable[[float], float], tuple[float, ...]]
+
+
+def _polynomial(piece: sympy.Expr, s: sympy.Symbol) -> _Polynomial | None:
+    """``piece`` as a polynomial of degree <= :data:`_MAX_DEGREE` in a variable ``u``, or
+    None if it is not one.
+
+    In x, a normal form's terms ``c x^i log2(x)^j`` of one exponent i are a polynomial in
+    ``u = log2(x)`` (x = 2^u), of one exponent j one in ``u = x^(1/q)`` (q: the common
+    denominator of the i); in another symbol, the numerator of a rational function.
+
+    >>> from patternalg.syntax.symbols import log2, n
+    >>> _polynomial(536.185 * x - 5422.97, x)[0]
+    [536.185, -5422.97]
+    >>> _polynomial(3 * x * log2(x) - 6 * x, x)[0]
+    [3.0, -6.0]
+    >>> _polynomial(1 / n - sympy.Rational(1, 8), n)[0]
+    [-1.0, 8.0]
+    >>> _polynomial(sympy.sqrt(x) - log2(x) ** 2, x) is None
+    True
+    """
+    if s != x:
+        if not piece.is_rational_function(s):
+            return None
+        numerator, _ = sympy.fraction(sympy.together(piece))
+        try:
+            poly = sympy.Poly(numerator, s)
+        except sympy.PolynomialError:
+            return None
+        return _equation(poly.all_coeffs(), lambda u: u, ())
+    form = normal_form(piece)
+    if form is None:
+        return None
+    terms = [(i, j, c) for (i, j), c in form.items()]
+    if len({i for i, _, _ in terms}) == 1 and all(j.is_Integer and j >= 0 for _, j, _ in terms):
+        by_degree = {int(j): c for _, j, c in terms}
+        return _equation(
+            [by_degree.get(d, 0) for d in range(max(by_degree), -1, -1)], lambda u: 2.0**u, ()
+        )
+    if len({j for _, j, _ in terms}) == 1 and all(i.is_Rational for i, _, _ in terms):
+        q = math.lcm(*(int(i.q) for i, _, _ in terms))
+        low = min(i for i, _, _ in terms)
+        by_degree = {int((i - low) * q): c for i, _, c in terms}
+        return _equation(
+            [by_degree.get(d, 0) for d in range(max(by_degree), -1, -1)],
+            (lambda u: u) if q == 1 else (lambda u: u**q if u > 0 else math.nan),
+            (1.0,) if terms[0][1] > 0 else (),
+        )
+    return None
+
+
+def _equation(
+    coefficients: Sequence[Any], back: Callable[[float], float], factor_roots: tuple[float, ...]
+) -> _Polynomial | None:
+    """The equation with float coefficients (leading zeros dropped), if all are numbers of a
+    bounded spread and the degree is at most :data:`_MAX_DEGREE`."""
+    if not all(sympy.sympify(c).is_number for c in coefficients):
+        return None
+    try:
+        values = [float(c) for c in coefficients]
+    except TypeError:  # a complex coefficient
+        return None
+    while values and values[0] == 0:
+        values.pop(0)
+    sizes = [abs(v) for v in values if v]
+    if (
+        not sizes
+        or len(values) - 1 > _MAX_DEGREE
+        or not all(math.isfinite(v) for v in values)
+        or max(sizes) > 1e100 * min(sizes)
+    ):
+        return None
+    return values, back, factor_roots
+
+
+def exact_roots(difference: sympy.Expr, s: sympy.Symbol, lo: float, hi: float) -> list[float] | None:
+    """Real roots in [lo, hi] of the equations of ``difference``'s pieces, each a polynomial
+    solved by its companion matrix (bounded time, unlike a symbolic solve), or None if a
+    piece is not a polynomial of a small degree (the caller brackets numerically)."""
+    if not _small(difference):
+        return None
+    try:
+        pieces = _pieces(difference)
+    except _TooMany:
+        return None
+    roots: list[float] = []
+    for piece in pieces:
+        if piece.is_number:
+            continue
+        found = _polynomial(piece, s)
+        if found is None:
+            return None
+        coefficients, back, factor_roots = found
+        candidates = list(factor_roots)
+        if len(coefficients) > 1:
+            for u in np.roots(coefficients):
+                if abs(u.imag) <= 1e-12 * max(1.0, abs(u.real)):
+                    with np.errstate(all="ignore"):
+                        candidates.append(back(float(u.real)))
+        roots += [v for v in candidates if math.isfinite(v) and lo <= v <= hi]
+    return roots
+
+
+def _bisect(f: Callable[[float], float], a: float, b: float) -> float:
+    """A root of ``f`` between ``a`` and ``b`` (signs differ) to a relative RTOL, in at most
+    :data:`_MAX_STEPS` halvings."""
+    fa = f(a)
+    for _ in range(_MAX_STEPS):
+        if abs(b - a) <= RTOL * max(abs(a), abs(b)):
+            break
+        mid = math.sqrt(a) * math.sqrt(b) if a > 0 else (a + b) / 2  # a*b underflowed
+        if not min(a, b) < mid < max(a, b):  # no double between them (a root at 1e-303)
+            break
+        fm = f(mid)
+        if fm == 0:
+            return mid
+        if (fm < 0) == (fa < 0):
+            a, fa = mid, fm
+        else:
+            b = mid
+    return (a + b) / 2
+
+
+def _golden_min(f: Callable[[float], float], a: float, b: float) -> float:
+    """The minimiser of a unimodal ``f`` on [a, b] to a relative RTOL, in at most
+    :data:`_MAX_STEPS` steps."""
+    ratio = (math.sqrt(5) - 1) / 2
+    c, d = b - ratio * (b - a), a + ratio * (b - a)
+    for _ in range(_MAX_STEPS):
+        if abs(b - a) <= RTOL * max(abs(a), abs(b)) or not a < c < d < b:
+            break
+        if f(c) < f(d):
+            b, d = d, c
+            c = b - ratio * (b - a)
+        else:
+            a, c = c, d
+            d = a + ratio * (b - a)
+    return (a + b) / 2
+
+
+def numeric_roots(diff: Callable[[np.ndarray], np.ndarray], scan: np.ndarray) -> list[float]:
+    """Sign changes of ``diff`` on ``scan`` refined by bisection, and touches (local minima of
+    |diff| relative to the models that reach zero) refined by golden section."""
+    d = diff(scan)
+    if np.all(d == 0):
+        return []  # the same model: equal everywhere, never a crossover
+    roots = []
+    scalar = lambda v: float(diff(np.array([v]))[0])  # noqa: E731
+    sign = np.sign(d)
+    for change in np.nonzero(sign[:-1] * sign[1:] < 0)[0].tolist():
+        roots.append(_bisect(scalar, float(scan[change]), float(scan[change + 1])))
+    roots += [float(scan[zero]) for zero in np.nonzero(d == 0)[0]]
+    size = np.abs(d)
+    for i in range(1, len(scan) - 1):
+        lowest = size[i] <= size[i - 1] and size[i] <= size[i + 1]
+        # a plateau (overflowed to inf, or a constant difference) has no touch: without this,
+        # each of its scan points ran a golden-section search (x^60 against x: 30 s)
+        plateau = size[i] == size[i - 1] == size[i + 1] or not np.isfinite(size[i])
+        if lowest and not plateau and sign[i - 1] == sign[i + 1] != 0:
+            best = _golden_min(lambda v: abs(scalar(v)), float(scan[i - 1]), float(scan[i + 1]))
+            roots.append(best)
+    return roots
