@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sympy
@@ -36,14 +36,16 @@ from .._internal.callbacks import ProgressCallback
 from ..algebra.bindings import as_value
 from ..algebra.domains import range_notes
 from ..algebra.evaluation import evaluate
+from ..algebra.fold import MAP, REDUCE, mapreduce_form
 from ..algebra.normal_forms.normal_form import NormalForm, compare_normal_forms, normal_form
+from ..algebra.pointfold import Numbers
 from ..algebra.pointwise import at_point
 from ..algebra.semantics import Semantics
 from ..arguments import as_bindings, as_term
 from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary
-from ..syntax.symbols import symbol
-from ..syntax.terms import MapReduce, Pipe, Seq, Term, TPool, format_count
+from ..syntax.symbols import symbol, x
+from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool, format_count
 from .options import EXPANSIONS, EXPLORE_THREADS, EXPLORE_TOP
 from .results import Tabular, fields_json, in_unit, negative_note, with_unit
 from .rewrites import REBUILDS, RULES, Make, neighbours
@@ -228,6 +230,9 @@ def _text_length(term: Term, memo: dict[Term, int]) -> int:
     >>> from patternalg.syntax import parse
     >>> _text_length(parse("pipe(tpool_3(qsort), seq(inc, nop))"), {})
     35
+    >>> term = parse("mapReduce_{2,n}^{x,16}(seq(a, b), shuffle_{2,n}^{16}, inc)")
+    >>> _text_length(term, {}) == len(str(term))
+    True
     """
     for node in term.post_order(memo.__contains__):
         if isinstance(node, Seq | Pipe):
@@ -235,9 +240,15 @@ def _text_length(term: Term, memo: dict[Term, int]) -> int:
             memo[node] = opener + memo[node.left] + len(", ") + memo[node.right] + len(")")
         elif isinstance(node, TPool):
             memo[node] = len(f"tpool_{format_count(node.count)}()") + memo[node.body]
+        elif isinstance(node, MapReduce):  # its own text around one-letter parts, then theirs
+            bare = len(str(replace(node, map=_ONE, reduce=_ONE))) - 2
+            memo[node] = bare + memo[node.map] + memo[node.reduce]
         else:
             memo[node] = len(str(node))
     return memo[term]
+
+
+_ONE = Atom("a")  # a one-character part: what a mapReduce's text adds to its parts' is the rest
 
 
 # --- values ----------------------------------------------------------------------------------
@@ -247,26 +258,63 @@ class _Values:
     def __init__(self, library: Mapping[str, AtomicModel], at: Mapping[str, sympy.Expr]) -> None:
         self.library, self.at = library, at
         self.mapping = {symbol(k): v for k, v in at.items()}
-        self.numbers: dict[Term, float] = {}
+        self.numbers: dict[tuple[tuple[str, sympy.Expr], ...], dict[Term, float]] = {}
+        self.arithmetic = Numbers(f"--at {', '.join(f'{k}={v}' for k, v in at.items())}")
         self.forms: dict[Term, NormalForm] = {}
 
     def number(self, term: Term) -> float:
         """The pointwise model at the point (a pipe is the larger stage there)."""
-        for node in term.post_order(self.numbers.__contains__):
-            if isinstance(node, Seq):
-                value = self.numbers[node.left] + self.numbers[node.right]
-            elif isinstance(node, Pipe):
-                value = max(self.numbers[node.left], self.numbers[node.right])
-            elif isinstance(node, TPool):
-                value = self.numbers[node.body] / float(node.count)
-            else:  # atoms and mapReduces: the reference evaluation, once each
-                expr = at_point(node, self.library, self.at, partial=True).expr
-                if expr.free_symbols:  # float() of it was a TypeError
-                    names = ", ".join(sorted(s.name for s in expr.free_symbols))
-                    raise EvaluationError(f"{node}: no value for {names} (bind it with --at)")
-                value = float(expr)
-            self.numbers[node] = value
-        return self.numbers[term]
+        return self._at(term, self.mapping)
+
+    def _at(self, term: Term, context: Mapping[sympy.Symbol, sympy.Expr]) -> float:
+        """``term`` at ``context``, each sub-term once per context: a mapReduce's parts at the
+        sizes eq. (5) runs them at (map at x = 1, reduce at x = d(x)), without recursion."""
+        stack: list[tuple[Term, Mapping[sympy.Symbol, sympy.Expr], bool]] = [(term, context, False)]
+        while stack:
+            node, here, ready = stack.pop()
+            memo = self._memo(here)
+            if node in memo:
+                continue
+            parts = self._parts(node, here)
+            pending = [(c, h) for c, h in parts if c not in self._memo(h)]
+            if pending and not ready:
+                stack.append((node, here, True))
+                stack.extend((c, h, False) for c, h in pending)
+                continue
+            memo[node] = self._combine(node, here, [self._memo(h)[c] for c, h in parts])
+        return self._memo(context)[term]
+
+    def _memo(self, context: Mapping[sympy.Symbol, sympy.Expr]) -> dict[Term, float]:
+        key = tuple(sorted((s.name, v) for s, v in context.items()))
+        return self.numbers.setdefault(key, {})
+
+    def _parts(
+        self, node: Term, here: Mapping[sympy.Symbol, sympy.Expr]
+    ) -> list[tuple[Term, Mapping[sympy.Symbol, sympy.Expr]]]:
+        if isinstance(node, MapReduce):
+            size = self.arithmetic.leaf(node.per_key, here)
+            return [(node.map, {**here, x: sympy.Integer(1)}), (node.reduce, {**here, x: size})]
+        return [(c, here) for c in node.children()]
+
+    def _combine(
+        self, node: Term, here: Mapping[sympy.Symbol, sympy.Expr], parts: list[float]
+    ) -> float:
+        if isinstance(node, Seq):
+            return parts[0] + parts[1]
+        if isinstance(node, Pipe):
+            return max(parts)
+        if isinstance(node, TPool):
+            return parts[0] / float(node.count.xreplace(here))
+        if isinstance(node, MapReduce):  # eq. (5), the one definition, with its parts' values
+            form = mapreduce_form(node, self.library)
+            at = {**here, MAP: sympy.Float(parts[0]), REDUCE: sympy.Float(parts[1])}
+            return float(self.arithmetic.leaf(form, at))
+        at = {s.name: v for s, v in here.items()}  # an atom: the reference evaluation
+        expr = at_point(node, self.library, at, partial=True).expr
+        if expr.free_symbols:  # float() of it was a TypeError
+            names = ", ".join(sorted(s.name for s in expr.free_symbols))
+            raise EvaluationError(f"{node}: no value for {names} (bind it with --at)")
+        return float(expr)
 
     def slower_at_point(self, pipe: Pipe) -> int:
         """0 if the left stage is the slower one at the point, else 1."""

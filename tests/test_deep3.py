@@ -1,0 +1,30 @@
+"""The last hangs of the deep-term campaign (issue 29, finding 16): a false law over a task
+pool nested thousands deep is not handed to sympy's assumptions, and explore values nested
+mapReduces once per size their parts run at."""
+
+from __future__ import annotations
+
+from patternalg.algebra.pointwise import at_point
+from patternalg.decisions import explore
+from patternalg.laws import check
+from patternalg.library import ModelLibrary
+from patternalg.syntax import parse
+
+LIB = ModelLibrary.builtin()
+
+
+def test_a_false_law_3000_deep_is_answered_by_the_search() -> None:
+    law = "tpool_n(" * 3000 + "qsort" + ")" * 3000 + " >= A"
+    result = check(law, examples=2, seed=0, semantics="exact")
+    assert result.status in ("refuted", "holds-asymptotically")  # not "proved": it is false
+
+
+def test_explore_values_a_mapreduce_nested_1000_deep() -> None:
+    term = parse("mapReduce_{1,1}^{1,1}(" * 1000 + "map_grppi" + ", reduce_p)" * 1000)
+    found = explore(term, threads=2, at={"x": 1024}, expansions=10, library=LIB)
+    assert found.designs[0].value > 0
+    for depth in (1, 3, 50):  # the same value as the one fold gives at the point
+        nested = parse("mapReduce_{2,1}^{x,4}(" * depth + "map_grppi" + ", inc)" * depth)
+        value = explore(nested, threads=2, at={"x": 1024}, library=LIB).designs[0].value
+        want = float(at_point(nested, LIB, {"x": 1024}).expr)
+        assert abs(value - want) <= 1e-9 * abs(want)
