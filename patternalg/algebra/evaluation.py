@@ -30,7 +30,7 @@ from .normal_forms.normal_form import normal_form
 from .operators import Value, as_expr, shuffle_model
 from .semantics import Semantics
 
-__all__ = ["ClosedForms", "Derivation", "Step", "evaluate"]
+__all__ = ["ClosedForms", "Derivation", "Step", "evaluate", "sub_models"]
 
 
 def _value(expr: sympy.Expr) -> Value:
@@ -66,7 +66,8 @@ class ClosedForms(Arithmetic[Value]):
         return operators.m_pipe(left, right, Semantics.ASYMPTOTIC)
 
     def sized(self, context: Context[Value], size: Value) -> Context[Value]:
-        return context  # x stays free: the part is a function of x ...
+        # x bound: the part runs at its size; x free: the part is a function of x ...
+        return {**context, x: size} if x in context else context
 
     def resized(self, value: Value, size: Value) -> Value:
         return _value(as_expr(value).xreplace({x: as_expr(size)}))  # ... taken at its size
@@ -156,3 +157,24 @@ def _record(
             derivation.undecided += 1
         derivation.steps.append(Step(node, values[id(node)], depth, _note(node, winners, library)))
         stack.extend((c, depth + 1) for c in reversed(node.children()))
+
+
+def sub_models(
+    term: Term,
+    library: Mapping[str, AtomicModel],
+    semantics: Semantics | str,
+    context: Mapping[sympy.Symbol, sympy.Expr],
+) -> tuple[dict[int, sympy.Expr], dict[int, int | None]]:
+    """Every sub-term's model (by ``id``) with ``context`` bound at the leaves, and which stage
+    won each pipe: the fold over closed forms, for a point where some symbols stay free.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> from patternalg.library.model_library import ModelLibrary
+    >>> from patternalg.syntax.symbols import n
+    >>> term = parse("pipe(tpool_n(qsort), inc)")
+    >>> sub_models(term, ModelLibrary.builtin(), "exact", {n: sympy.Integer(2)})[0][id(term)]
+    Max(536.185*x, 517.085*x*log2(x))
+    """
+    semantics = Semantics.of(semantics)
+    found = fold(term, library, ClosedForms(semantics), dict(context), lambda node: True, None, semantics)
+    return {k: as_expr(v) for k, v in found.kept.items()}, dict(found.winners)

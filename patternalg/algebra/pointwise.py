@@ -19,7 +19,6 @@ comparable after binding is resolved as well.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -31,10 +30,9 @@ from ..syntax.arith import check_finite, format_expr
 from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
-from .bindings import as_value, check_bindings, float_value, parse_binding, substitute, symbols_of
-from .evaluation import Derivation, evaluate
+from .bindings import as_value, check_bindings, parse_binding, symbols_of
+from .evaluation import Derivation, evaluate, sub_models
 from .fold import fold, model_symbols
-from .operators import m_mapreduce, m_pipe, m_seq, m_tpool
 from .pointfold import Numbers, rounded
 from .semantics import Semantics
 
@@ -171,90 +169,6 @@ def undecided_note(semantics: Semantics) -> str:
     return "some pipe stages could not be ordered asymptotically; the model keeps their max"
 
 
-def _numbers(a: sympy.Expr, b: sympy.Expr) -> bool:
-    return bool(a.is_number and b.is_number)
-
-
-def at_least(left: sympy.Expr, right: sympy.Expr) -> bool:
-    """``left >= right`` for two numbers: in floating point where they are more than 1e-9
-    apart relatively (floats err by some 1e-16 there), else as sympy decides (it evaluates
-    to the precision the comparison needs, some milliseconds for a ``log2``).
-
-    >>> from patternalg.syntax.symbols import log2
-    >>> at_least(1034.17 * log2(sympy.Integer(3)), sympy.Integer(1639)), at_least(log2(sympy.Integer(8)), sympy.Integer(3))
-    (True, True)
-    """
-    a, b = float_value(left), float_value(right)
-    if math.isfinite(a) and math.isfinite(b) and abs(a - b) > 1e-9 * max(abs(a), abs(b)):
-        return a > b
-    return bool(left >= right)
-
-
-def _fold(
-    term: Term,
-    library: Mapping[str, AtomicModel],
-    mapping: Mapping[sympy.Symbol, sympy.Expr],
-    semantics: Semantics | None,
-    functions: dict[int, sympy.Expr] | None,
-    where: str = "--at",
-) -> tuple[dict[int, sympy.Expr], dict[int, int | None]]:
-    """Every sub-term's model with ``mapping`` applied to its leaves, post-order, no recursion.
-
-    A pipe of two numbers is their maximum; otherwise ``semantics`` decides (``None``: the
-    pointwise ``Max`` as a function, for the parts a mapReduce evaluates at other sizes).
-    A mapReduce takes its parts from ``functions`` (models with x unbound) if given.
-    """
-    memo: dict[int, sympy.Expr] = {}
-    winner: dict[int, int | None] = {}
-    for node in term.post_order():
-        if isinstance(node, Atom):
-            value = substitute(evaluate(node, library), mapping, where)
-        elif isinstance(node, Seq):
-            value = m_seq(memo[id(node.left)], memo[id(node.right)])
-        elif isinstance(node, TPool):
-            value = m_tpool(node.count.xreplace(mapping), memo[id(node.body)])
-        elif isinstance(node, Pipe):
-            left, right = memo[id(node.left)], memo[id(node.right)]
-            if _numbers(left, right):
-                side = 0 if at_least(left, right) else 1
-                value, winner[id(node)] = (left, right)[side], side
-            elif semantics is None:
-                value, winner[id(node)] = sympy.Max(left, right, evaluate=False), None
-            else:
-                value, winner[id(node)] = m_pipe(left, right, semantics)
-        elif isinstance(node, MapReduce):
-            parts = functions if functions is not None else memo
-            value = _mapreduce(node, library, mapping, parts[id(node.map)], parts[id(node.reduce)])
-        else:
-            value = evaluate(node, library)  # a metavariable: evaluate says what is wrong
-        memo[id(node)] = value
-    return memo, winner
-
-
-def _mapreduce(
-    node: MapReduce,
-    library: Mapping[str, AtomicModel],
-    mapping: Mapping[sympy.Symbol, sympy.Expr],
-    map_model: sympy.Expr,
-    reduce_model: sympy.Expr,
-) -> sympy.Expr:
-    """Eq. (5) with the parts' models as functions of x, then the bindings applied."""
-    shuffle = node.shuffle
-    name = "shuffle" if shuffle is None else shuffle.name
-    keys = node.keys if shuffle is None else shuffle.keys
-    whole = m_mapreduce(
-        node.nodes,
-        node.threads,
-        node.per_key,
-        node.keys,
-        map_model,
-        library[name].expr,
-        keys,
-        reduce_model,
-    )
-    return whole.xreplace(mapping)
-
-
 def pointwise_models(
     term: Term, library: Mapping[str, AtomicModel], mapping: Mapping[sympy.Symbol, sympy.Expr]
 ) -> dict[int, sympy.Expr]:
@@ -267,7 +181,7 @@ def pointwise_models(
     >>> pointwise_models(term, ModelLibrary.builtin(), {})[id(term)]
     Max(5422.97, 536.185*x)
     """
-    return _fold(term, library, mapping, None, None)[0]
+    return sub_models(term, library, Semantics.EXACT, mapping)[0]
 
 
 def substitute_counts(term: Term, values: Mapping[sympy.Symbol, sympy.Expr]) -> Term:
@@ -355,11 +269,8 @@ def at_point(
         found = fold(shown, library, Numbers(where), mapping, lambda node: True, semantics=semantics)
         memo = {k: rounded(v) for k, v in found.kept.items()}
         winner: dict[int, int | None] = dict(found.winners)
-    else:
-        functions = None
-        if x in mapping and any(isinstance(n, MapReduce) for n in shown.walk()):
-            functions = _fold(shown, library, counted, None, None, where)[0]
-        memo, winner = _fold(shown, library, mapping, semantics, functions, where)
+    else:  # some symbols stay free: the fold over closed forms, with the values bound
+        memo, winner = sub_models(shown, library, semantics, mapping)
     result = memo[id(shown)]
     if not check_finite(result):
         raise EvaluationError(
