@@ -132,7 +132,8 @@ def _equation(
 ) -> _Polynomial | None:
     """The equation with float coefficients (leading zeros dropped), if all are numbers of a
     bounded spread and the degree is at most :data:`_MAX_DEGREE`."""
-    if not all(sympy.sympify(c).is_number for c in coefficients):
+    # coefficients of our own polynomials: Python or sympy numbers, or sympy expressions
+    if not all(isinstance(c, int | float) or getattr(c, "is_number", False) for c in coefficients):
         return None
     try:
         values = [float(c) for c in coefficients]
