@@ -24,6 +24,11 @@ Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
 ``--show``, the first few failing inputs of each class). SIGTERM or SIGINT stops it early and
 still prints the table of the inputs run so far.
+
+Measured 2026-11-26 (issue 29), ``--scale 0.27 --workers 2``: 30,378 inputs in 242 s, 0
+tracebacks, 0 wrong exit codes, 0 data loss, 3 hangs, all in the ``deep`` class: ``check`` of a
+false law over ``tpool_n`` 3,000 deep and ``explore`` of ``mapReduce_{1,1}^{1,1}`` 3,000 deep.
+Both were fixed; the ``deep`` class run again gave 135 inputs, 0 hangs, 0 tracebacks.
 """
 
 from __future__ import annotations
