@@ -14,15 +14,20 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def load_example(name: str) -> ModuleType:
-    """Import ``examples/<name>.py`` as a module."""
-    path = ROOT / "examples" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"examples_{name}", path)
+def load_module(folder: str, name: str) -> ModuleType:
+    """Import ``<folder>/<name>.py`` of the repository (``examples``, ``benchmarks``)."""
+    path = ROOT / folder / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"{folder}_{name}", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def load_example(name: str) -> ModuleType:
+    """Import ``examples/<name>.py`` as a module."""
+    return load_module("examples", name)
 
 
 def run_cli(

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib.util
-import sys
 import tempfile
 from pathlib import Path
-from types import ModuleType
 
 import tomli_w
+from helpers import load_module
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
@@ -126,18 +124,7 @@ def test_mutated_model_files_are_read_or_refused_in_one_line(at: int, insert: st
         assert "\n" not in str(exc)
 
 
-def _benchmark(name: str) -> ModuleType:
-    """Import ``benchmarks/<name>.py`` (shared with the fuzzing campaign)."""
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"benchmarks_{name}", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-MISUSE = _benchmark("api_misuse")
+MISUSE = load_module("benchmarks", "api_misuse")  # shared with the fuzzing campaign
 
 
 @functools.cache
