@@ -18,7 +18,7 @@ from ..syntax.parser import RESERVED_PREFIXES, RESERVED_WORDS
 __all__ = ["AtomicModel", "COMMON_KEYS", "model_table", "valid_atom_name"]
 
 #: keys every model table may have, whatever its form
-COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain")
+COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain", "touches_data")
 _ATOM_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 
 
@@ -43,7 +43,8 @@ class AtomicModel:
     ``form`` names the family (``expr`` for a plain expression) and ``spec`` holds the
     form's own keys as they appear in a model file; ``fit`` holds fit statistics,
     ``domain`` the measured range of every symbol and ``x_range`` that of x, if the model
-    was fitted.
+    was fitted. ``touches_data`` is false for an atom that passes its data on untouched
+    (``nop``): as a pipeline stage it pays no hand-off (:mod:`.machine`).
 
     >>> from patternalg.syntax.symbols import x
     >>> AtomicModel("inc", 536.185 * x).to_toml()
@@ -59,6 +60,7 @@ class AtomicModel:
     x_range: tuple[float, float] | None = None
     fit: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
     domain: tuple[tuple[str, tuple[float, float]], ...] = ()
+    touches_data: bool = True
 
     def __post_init__(self) -> None:
         if self.x_range is not None and all(symbol != "x" for symbol, _ in self.domain):
@@ -72,7 +74,7 @@ class AtomicModel:
 
     def to_toml(self) -> dict[str, Any]:
         """The table this model is written as in a model file."""
-        return model_table(
+        table = model_table(
             self.form,
             self.spec or (("model", format_expr(self.expr)),),
             unit=self.unit,
@@ -81,6 +83,9 @@ class AtomicModel:
             domain=self.domain,
             fit=self.fit,
         )
+        if not self.touches_data:
+            table["touches_data"] = False
+        return table
 
     def _repr_latex_(self) -> str:
         return f"$\\mathrm{{{self.name}}}(x) = {sympy.latex(self.expr)}$"

@@ -61,6 +61,12 @@ class ClosedForms(Arithmetic[Value]):
     def larger(self, left: Value, right: Value) -> tuple[Value, int | None]:
         return operators.m_pipe(left, right, Semantics.EXACT)
 
+    def smaller(self, left: Value, right: Value) -> Value:
+        return _value(sympy.Min(as_expr(left), as_expr(right)))
+
+    def multiply(self, left: Value, right: Value) -> Value:
+        return _value(as_expr(left) * as_expr(right))
+
     def dominant(self, left: Value, right: Value) -> tuple[Value, int | None]:
         """The stage with the worse O-scaling in x (the paper's pipe)."""
         return operators.m_pipe(left, right, Semantics.ASYMPTOTIC)

@@ -68,6 +68,14 @@ class Arithmetic(Generic[V]):
         where it differs from point to point)."""
         raise NotImplementedError
 
+    def smaller(self, left: V, right: V) -> V:
+        """The pointwise minimum (a machine's cores against a thread count)."""
+        raise NotImplementedError
+
+    def multiply(self, left: V, right: V) -> V:
+        """The product (a machine's work grown by a speed-up below the thread count)."""
+        raise NotImplementedError
+
     def sized(self, context: Context[V], size: V) -> Context[V]:
         """The context a part of a mapReduce runs in, at ``size`` elements (eq. (5): the
         map at 1, the reduce at d(x)): x is ``size`` there."""
@@ -185,13 +193,14 @@ def fold(
             done = values[-len(kids) :]  # in the order folded
             del values[-len(kids) :]
             parts = [done[first.index(i)] for i in range(len(kids))]
-            value = _combine(node, parts, here, arithmetic, plan, found, semantics)
+            value = _combine(node, parts, here, arithmetic, plan, found, semantics, library)
         else:
-            value = arithmetic.leaf(plan.models[id(node)], here)
+            leaf = arithmetic.leaf(plan.models[id(node)], here)
+            value = semantics.lift(arithmetic, node, leaf, here, library)
         if keep(node):
-            found.kept[id(node)] = value
+            found.kept[id(node)] = semantics.lower(value)
         values.append(value)
-    found.value = values.pop()
+    found.value = semantics.lower(values.pop())
     return found
 
 
@@ -208,6 +217,7 @@ def _combine(
     plan: Plan,
     found: Folded[V],
     semantics: Semantics,
+    library: Mapping[str, AtomicModel],
 ) -> V:
     if isinstance(node, Seq):
         return semantics.seq(arithmetic, parts[0], parts[1])
@@ -217,8 +227,10 @@ def _combine(
         value, found.winners[id(node)] = semantics.pipe(arithmetic, parts[0], parts[1])
         return value
     assert isinstance(node, MapReduce)
-    at = [arithmetic.resized(part, size) for part, size in zip(parts, _sizes(node, here, arithmetic), strict=True)]
-    return arithmetic.leaf(plan.models[id(node)], {**here, MAP: at[0], REDUCE: at[1]})
+    sizes = _sizes(node, here, arithmetic)
+    at = [arithmetic.resized(semantics.lower(part), size) for part, size in zip(parts, sizes, strict=True)]
+    value = arithmetic.leaf(plan.models[id(node)], {**here, MAP: at[0], REDUCE: at[1]})
+    return semantics.lift(arithmetic, node, value, here, library)
 
 
 def model_symbols(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:
@@ -250,4 +262,10 @@ class _Symbols(Arithmetic[frozenset]):
 
     def larger(self, left: frozenset, right: frozenset) -> tuple[frozenset, int | None]:
         return left | right, None
+
+    def smaller(self, left: frozenset, right: frozenset) -> frozenset:
+        return left | right
+
+    def multiply(self, left: frozenset, right: frozenset) -> frozenset:
+        return left | right
 

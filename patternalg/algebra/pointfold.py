@@ -76,6 +76,14 @@ class Numbers(Arithmetic[sympy.Expr]):
         """The larger stage and which (ties: the left)."""
         return (left, 0) if bool(left >= right) else (right, 1)
 
+    def smaller(self, left: sympy.Expr, right: sympy.Expr) -> sympy.Expr:
+        """The smaller of two numbers."""
+        return left if bool(left <= right) else right
+
+    def multiply(self, left: sympy.Expr, right: sympy.Expr) -> sympy.Expr:
+        """The exact product, or the product in the wider precision."""
+        return left * right
+
 
 def rounded(value: sympy.Expr) -> sympy.Expr:
     """A value of :class:`Numbers` as the model's value: exact rationals stay, floats are

@@ -2,8 +2,9 @@
 over any arithmetic — closed forms, numbers at a point, numpy arrays over a grid — and the
 one fold over a term (:func:`patternalg.algebra.fold.fold`) asks it to combine.
 
-Two semantics are built in: ``asymptotic`` (the paper's pipe: the stage with the worse
-O-scaling in x) and ``exact`` (the pointwise maximum). Where the values are numbers (at a
+Three semantics are built in: ``asymptotic`` (the paper's pipe: the stage with the worse
+O-scaling in x), ``exact`` (the pointwise maximum) and ``machine`` (the pointwise one on a
+machine with cores and a pipeline hand-off: :mod:`.machine`; by name, this computer's cores). Where the values are numbers (at a
 point, on a grid) "the worse O-scaling" has no meaning and both are the pointwise maximum:
 a value at a point is the model's value at that point. A new semantics is one class,
 registered by name; ``--semantics NAME`` and ``semantics="NAME"`` then take it:
@@ -22,7 +23,8 @@ registered by name; ``--semantics NAME`` and ``semantics="NAME"`` then take it:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import importlib
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, TypeVar
 
 from ..errors import EvaluationError
@@ -36,10 +38,10 @@ class _Registered(type):
     """Iterating the class gives the registered semantics (as iterating an enum would)."""
 
     def __iter__(cls) -> Iterator[Semantics]:
-        return iter(list(Semantics._registry.values()))
+        return iter([Semantics.of(name) for name in Semantics.names()])
 
     def __len__(cls) -> int:
-        return len(Semantics._registry)
+        return len(Semantics.names())
 
 
 class Semantics(metaclass=_Registered):
@@ -55,6 +57,8 @@ class Semantics(metaclass=_Registered):
     #: may be added and divided form by form)
     pointwise: ClassVar[bool] = True
     _registry: ClassVar[dict[str, Semantics]] = {}
+    #: built-in semantics made on first use: name -> "module:callable" (no import cycle)
+    _lazy: ClassVar[dict[str, str]] = {"machine": "patternalg.algebra.machine:here"}
     ASYMPTOTIC: ClassVar[Semantics]
     EXACT: ClassVar[Semantics]
 
@@ -69,6 +73,26 @@ class Semantics(metaclass=_Registered):
     def pipe(self, arithmetic: Any, left: V, right: V) -> tuple[V, int | None]:
         """Paper 001, eq. (4): M[pipe(s1, s2)] = max(M[s1], M[s2]), and the bottleneck."""
         return arithmetic.larger(left, right)
+
+    def lift(
+        self,
+        arithmetic: Any,
+        node: Any,
+        value: V,
+        context: Mapping[Any, Any],
+        library: Mapping[str, Any],
+    ) -> Any:
+        """An atom's or a mapReduce's value (from ``arithmetic``) as this semantics holds
+        values: itself, unless a semantics carries more than the time (:mod:`.machine`)."""
+        return value
+
+    def lower(self, value: Any) -> Any:
+        """A value held as :meth:`lift` made it, as the arithmetic's value (the time)."""
+        return value
+
+    def describe(self) -> str:
+        """The name, and what it stands for where it has parameters (a machine's cores)."""
+        return self.name
 
     @property
     def value(self) -> str:
@@ -95,13 +119,13 @@ class Semantics(metaclass=_Registered):
     @classmethod
     def unregister(cls, name: str) -> None:
         """Forget the semantics called ``name`` (the built-in ones stay)."""
-        if name not in ("asymptotic", "exact"):
+        if name not in ("asymptotic", "exact", *cls._lazy):
             cls._registry.pop(name, None)
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
         """The registered names, the built-in ones first."""
-        return tuple(cls._registry)
+        return tuple(dict.fromkeys([*cls._registry, *cls._lazy]))
 
     @classmethod
     def of(cls, value: Semantics | str) -> Semantics:
@@ -109,10 +133,11 @@ class Semantics(metaclass=_Registered):
         if isinstance(value, Semantics):
             return value
         found = cls._registry.get(value) if isinstance(value, str) else None
+        if found is None and isinstance(value, str) and value in cls._lazy:
+            module, _, name = cls._lazy[value].partition(":")
+            found = cls._registry[value] = getattr(importlib.import_module(module), name)()
         if found is None:
-            raise EvaluationError(
-                f"unknown semantics {value!r} (valid: {', '.join(cls._registry)})"
-            )
+            raise EvaluationError(f"unknown semantics {value!r} (valid: {', '.join(cls.names())})")
         return found
 
 

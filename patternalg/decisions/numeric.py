@@ -95,6 +95,14 @@ class Arrays(Arithmetic[np.ndarray]):
         """Eq. (4) at every point (the winner differs from point to point)."""
         return np.maximum(left, right), None
 
+    def smaller(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+        """The minimum at every point."""
+        return np.minimum(left, right)
+
+    def multiply(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+        """The product at every point."""
+        return left * right
+
 
 def count_symbols(term: Term) -> set[str]:
     """Names of the symbols in thread, node and key counts (they take positive integers)."""

@@ -22,7 +22,7 @@ patternalg.errors.UnknownAtomError: unknown atom 'qsrot'; did you mean qsort?
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -66,9 +66,16 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
         check_unit(unit, str(_where(path, name, "unit")))
     except UnitError as exc:
         raise ModelFileError(str(exc)) from None
-    own = {k: v for k, v in table.items() if k not in ("form", "unit", "source")}
+    touches = table.get("touches_data", True)
+    if not isinstance(touches, bool):
+        raise ModelFileError(
+            f"expected true or false, got {touches!r}", location=_where(path, name, "touches_data")
+        )
+    own = {k: v for k, v in table.items() if k not in ("form", "unit", "source", "touches_data")}
     model = form_class(form, str(_where(path, name))).from_table(own, _where(path, name))
     atomic = model.atomic_model(name, unit=unit, source=source)
+    if not touches:
+        atomic = replace(atomic, touches_data=False)
     if atomic.expr.has(sympy.I):
         raise ModelFileError(
             f"the model {format_expr(atomic.expr)} is not real (a root or log of a negative number?)",

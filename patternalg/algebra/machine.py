@@ -1,0 +1,263 @@
+"""The machine in the model: cores, a pipeline's hand-off and per-atom speed-ups — paper
+001's rules with the limits its section 7 names ("synchronization overhead, hardware
+contention, and work sharing") made part of the semantics.
+
+A :class:`Machine` is the description (``--machine FILE``, ``--cores N``); its
+:class:`MachineSemantics` is a third semantics beside ``asymptotic`` and ``exact``, built on
+the pointwise one. A value under it is a :class:`Busy`: the time per data element (what
+the rules compute) *and* the core time it keeps busy (its work), so that
+
+* ``tpool_n(A)`` gains at most the cores it can have: ``M[A] / S(min(n, cores))``, where
+  ``S(k) = k`` unless the machine gives ``A`` a measured speed-up (extends eq. (3); the
+  committed runs: ``tpool_4(qsort)`` on 2 cores is half of ``qsort``, not a quarter, -45
+  to -48 % for the rule on every run of ``benchmarks/realdata``);
+* a pipeline stage pays the hand-off ``h(x)`` where it receives a data element, unless
+  it does not touch its data (an atom whose model file says ``touches_data = false``,
+  like ``nop``): ``max(M[s1], M[s2] + h)`` (extends eq. (4); ``pipe(inc, inc)`` costs 13 to
+  25 % more than ``inc`` on every committed run); in a stage that runs on several threads
+  the hand-off is shared like its work;
+* every term takes at least its work divided by the cores (extends eqs. (3), (4): the
+  limit no rule of the paper has; ``pipe(tpool_2(qsort), tpool_2(inc))`` runs 4 threads
+  on 2 cores).
+
+``seq`` is eq. (2) unchanged (one thread runs both); a ``mapReduce`` is eq. (5) unchanged
+(its nodes are machines of their own; its threads per node are not bounded here).
+
+>>> from patternalg.syntax.parser import parse
+>>> from patternalg.library.model_library import ModelLibrary
+>>> from patternalg.algebra.evaluation import evaluate
+>>> two = Machine(cores=2).semantics
+>>> evaluate(parse("tpool_4(qsort)"), ModelLibrary.builtin(), two)
+517.085*x*log2(x)
+>>> evaluate(parse("pipe(inc, inc)"), ModelLibrary.builtin(), Machine(2, handoff=3*x).semantics)
+539.185*x
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
+
+import sympy
+
+from ..syntax.arith import format_expr
+from ..syntax.parser import parse_arithmetic
+from ..syntax.symbols import p, x
+from ..syntax.terms import Atom, Term
+from .atomic_model import AtomicModel
+from .semantics import Semantics
+
+__all__ = ["Busy", "Machine", "MachineSemantics", "here"]
+
+
+@dataclass(frozen=True)
+class Machine:
+    """A machine: its ``cores``, the ``handoff`` a pipeline stage pays per data element it
+    receives (an expression in x, the element's size, in ``unit``), and per-atom parallel
+    ``speedups`` (an expression in p, the threads the atom runs on: ``S(1) = 1``).
+
+    >>> Machine(cores=4).cores, Machine(cores=4).semantics.name
+    (4, 'machine')
+    """
+
+    cores: int
+    handoff: sympy.Expr = sympy.Integer(0)
+    speedups: tuple[tuple[str, sympy.Expr], ...] | Mapping[str, Any] = ()
+    unit: str = "ns"
+    source: str = ""
+    #: what a calibration found (numbers, residuals, files): kept in the machine file
+    calibration: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.cores, bool) or not isinstance(self.cores, int) or self.cores < 1:
+            raise ValueError(f"a machine has at least one core (got cores = {self.cores!r})")
+        object.__setattr__(self, "handoff", _expression(self.handoff, "the hand-off", x))
+        speedups = dict(self.speedups)  # also from a mapping
+        checked = tuple(
+            (name, _expression(s, f"the speed-up of {name}", p)) for name, s in speedups.items()
+        )
+        object.__setattr__(self, "speedups", checked)
+
+    @classmethod
+    def here(cls) -> Machine:
+        """This computer: its cores (``os.cpu_count()``), no hand-off."""
+        return cls(cores=os.cpu_count() or 1, source="this computer (os.cpu_count())")
+
+    def with_cores(self, cores: int) -> Machine:
+        """The same machine with ``cores`` cores (``--cores`` beside ``--machine``)."""
+        return replace(self, cores=cores)
+
+    @property
+    def speedup(self) -> dict[str, sympy.Expr]:
+        """The atoms' speed-ups by name."""
+        return dict(self.speedups)
+
+    @property
+    def semantics(self) -> MachineSemantics:
+        """The semantics of this machine."""
+        return MachineSemantics(self)
+
+    def describe(self) -> str:
+        """One line: ``2 cores, hand-off 312.5 + 0.61*x ns per element``."""
+        parts = [f"{self.cores} core{'s' if self.cores != 1 else ''}"]
+        if self.handoff != 0:
+            parts.append(f"hand-off {format_expr(self.handoff)} {self.unit} per element")
+        parts += [f"S_{name}(p) = {format_expr(s)}" for name, s in self.speedups]
+        return ", ".join(parts)
+
+
+class Busy(NamedTuple):
+    """A value under the machine semantics: ``time`` per data element (the rules' value)
+    and ``work``, the core time per element; ``received``/``received_work`` the same where
+    the term is a pipeline stage that receives its data (its first atom that touches the
+    data pays the hand-off); ``serial`` when one thread does it all (time is work),
+    ``touches`` whether it reads its data, ``speedup`` an atom's own (an expression in p)."""
+
+    time: Any
+    work: Any
+    received: Any
+    received_work: Any
+    serial: bool
+    touches: bool
+    speedup: sympy.Expr | None = None
+
+
+class MachineSemantics(Semantics):
+    """Paper 001's operators on a machine (see the module's docstring): eqs. (3) and (4)
+    extended by the cores, the hand-off and the atoms' speed-ups, pointwise."""
+
+    name = "machine"
+
+    def __init__(self, machine: Machine) -> None:
+        self.machine = machine
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MachineSemantics) and other.machine == self.machine
+
+    def __hash__(self) -> int:
+        return hash(("machine", self.machine))
+
+    def __reduce__(self) -> tuple[Any, tuple[Machine]]:
+        return MachineSemantics, (self.machine,)
+
+    def __repr__(self) -> str:
+        return f"MachineSemantics({self.machine!r})"
+
+    def describe(self) -> str:
+        return f"machine ({self.machine.describe()})"
+
+    # --- values --------------------------------------------------------------------------
+    def lift(
+        self,
+        arithmetic: Any,
+        node: Term,
+        value: Any,
+        context: Mapping[sympy.Symbol, Any],
+        library: Mapping[str, AtomicModel],
+    ) -> Busy:
+        """An atom's (or a mapReduce's) value as a :class:`Busy`: one thread, busy all the
+        time; received, it pays the hand-off unless its model says it does not touch its
+        data."""
+        touches, speedup = True, None
+        if isinstance(node, Atom):
+            model = library.get(node.name)
+            touches = model is None or model.touches_data
+            speedup = self.machine.speedup.get(node.name)
+        received = value
+        if touches and self.machine.handoff != 0:
+            received = arithmetic.add(value, arithmetic.leaf(self.machine.handoff, context))
+        return Busy(value, value, received, received, True, touches, speedup)
+
+    def lower(self, value: Any) -> Any:
+        """The time per element: what the fold's caller sees."""
+        return value.time if isinstance(value, Busy) else value
+
+    # --- the operators -------------------------------------------------------------------
+    def seq(self, arithmetic: Any, left: Busy, right: Busy) -> Busy:
+        """Eq. (2): one thread runs both stages; times and work add (received, the first
+        stage that touches the data pays the hand-off)."""
+        add = arithmetic.add
+        time = add(left.time, right.time)
+        serial = left.serial and right.serial
+        work = time if serial else add(left.work, right.work)
+        if _unpaid(left) and _unpaid(right):
+            received, received_work = time, work
+        elif left.touches:
+            received = add(left.received, right.time)
+            received_work = received if serial else add(left.received_work, right.work)
+        else:
+            received = add(left.time, right.received)
+            received_work = received if serial else add(left.work, right.received_work)
+        return Busy(time, work, received, received_work, serial, left.touches or right.touches)
+
+    def tpool(self, arithmetic: Any, count: Any, body: Busy) -> Busy:
+        """Eq. (3) on the machine: at most ``cores`` instances run at once, each at the
+        body's speed-up ``S(k)`` (``k`` without one); the work grows by ``k / S(k)``."""
+        cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
+        running = arithmetic.smaller(count, cores)
+        gain = running if body.speedup is None else arithmetic.leaf(body.speedup, {p: running})
+
+        def pool(time: Any, work: Any) -> tuple[Any, Any]:
+            time = arithmetic.divide(time, gain)
+            if body.speedup is not None:
+                work = arithmetic.multiply(arithmetic.divide(work, gain), running)
+            if not body.serial:  # a body of several threads: the cores bound the pool
+                time = arithmetic.larger(time, arithmetic.divide(work, cores))[0]
+            return time, work
+
+        time, work = pool(body.time, body.work)
+        received, received_work = (
+            (time, work) if _unpaid(body) else pool(body.received, body.received_work)
+        )
+        return Busy(time, work, received, received_work, False, body.touches)
+
+    def pipe(self, arithmetic: Any, left: Busy, right: Busy) -> tuple[Busy, int | None]:
+        """Eq. (4) on the machine: the receiving stage pays the hand-off (its first atom
+        that touches the data; none if none does); the pipe takes at least its work over
+        the cores."""
+        cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
+
+        def bounded(time: Any, work: Any) -> Any:
+            return arithmetic.larger(time, arithmetic.divide(work, cores))[0]
+
+        time, winner = arithmetic.larger(left.time, right.received)
+        work = arithmetic.add(left.work, right.received_work)
+        time = bounded(time, work)
+        if _unpaid(left):
+            received, received_work = time, work
+        else:
+            received = arithmetic.larger(left.received, right.received)[0]
+            received_work = arithmetic.add(left.received_work, right.received_work)
+            received = bounded(received, received_work)
+        busy = Busy(time, work, received, received_work, False, left.touches or right.touches)
+        return busy, winner
+
+
+def _expression(value: Any, what: str, variable: sympy.Symbol) -> sympy.Expr:
+    """A number, a sympy expression or a text of the safe arithmetic (never ``sympify``), in
+    ``variable`` only."""
+    if isinstance(value, str):
+        expr = parse_arithmetic(value)
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        expr = sympy.Integer(value) if isinstance(value, int) else sympy.Float(value)
+    elif isinstance(value, sympy.Expr):
+        expr = value
+    else:
+        raise ValueError(f"{what} is a number or an expression, not {value!r}")
+    unknown = expr.free_symbols - {variable}
+    if unknown:
+        names = ", ".join(sorted(map(str, unknown)))
+        raise ValueError(f"{what} is an expression in {variable} only (it has {names})")
+    return expr
+
+
+def _unpaid(value: Busy) -> bool:
+    """Whether receiving costs ``value`` nothing (no hand-off, or it does not touch data)."""
+    return value.received is value.time and value.received_work is value.work
+
+
+def here() -> MachineSemantics:
+    """The semantics ``machine`` by name: this computer's cores, no hand-off."""
+    return Machine.here().semantics

@@ -1,0 +1,146 @@
+"""Machine files: a :class:`~patternalg.algebra.machine.Machine` as TOML (``--machine FILE``).
+
+The format, beside the model files' (``docs/language.md``, "Machine files")::
+
+    format = 1
+
+    [machine]
+    cores = 2                      # required: a positive integer
+    unit = "ns"                    # the unit of the hand-off (default ns)
+    handoff = "310 + 0.61*x"       # per data element a pipeline stage receives (default 0)
+    source = "patternalg calibrate benchmarks/realdata/data/*.txt"
+
+    [machine.speedups]             # optional: an atom's speed-up on p threads, S(1) = 1
+    qsort = "p/(1 + 0.08*(p - 1))"
+
+    [machine.calibration]          # optional, written by calibrate: what it was fitted from
+    ...
+
+Expressions are read by patternalg's safe arithmetic (never ``sympify``).
+
+>>> machine = machine_from_text('format = 1\\n[machine]\\ncores = 2\\nhandoff = "100 + 3*x"\\n')
+>>> machine.describe()
+'2 cores, hand-off 3*x + 100 ns per element'
+>>> machine_from_text(machine_text(machine)) == machine
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..algebra.machine import Machine
+from ..algebra.units import UnitError, check_unit
+from ..errors import Location, ModelFileError, ParseError, reason
+from ..syntax.arith import format_expr
+
+__all__ = ["read_machine", "machine_from_text", "machine_text", "write_machine"]
+
+_KEYS = ("cores", "unit", "handoff", "source", "speedups", "calibration")
+
+
+def read_machine(path: str | Path) -> Machine:
+    """The machine described by the file at ``path``."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ModelFileError(
+            f"cannot read machine file: {reason(exc)}", location=Location(str(path))
+        ) from None
+    return machine_from_text(text, str(path))
+
+
+def machine_from_text(text: str, path: str = "<machine>") -> Machine:
+    """A machine file's text (``path`` names it in errors) as a :class:`Machine`."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ModelFileError(f"not valid TOML: {exc}", location=Location(path)) from None
+    unknown = sorted(set(data) - {"format", "machine"})
+    if unknown:
+        raise ModelFileError(
+            f"unknown top-level key '{unknown[0]}' (valid: format, machine)", location=Location(path)
+        )
+    if data.get("format", 1) != 1:
+        raise ModelFileError(
+            f"unknown format {data['format']!r} (this version reads format 1)",
+            location=Location(path, key="format"),
+        )
+    table = data.get("machine")
+    if not isinstance(table, Mapping):
+        raise ModelFileError(
+            "no [machine] table (a machine file has one: cores = N, handoff = \"...\")",
+            location=Location(path),
+        )
+    return _machine(table, path)
+
+
+def _machine(table: Mapping[str, Any], path: str) -> Machine:
+    def where(key: str) -> Location:
+        return Location(path, key=f"machine.{key}")
+
+    for key in table:
+        if key not in _KEYS:
+            raise ModelFileError(f"unknown key (valid: {', '.join(_KEYS)})", location=where(key))
+    cores = table.get("cores")
+    if isinstance(cores, bool) or not isinstance(cores, int) or not 1 <= cores <= 1 << 20:
+        raise ModelFileError(
+            f"expected a whole number of cores from 1 to {1 << 20}, got {cores!r}",
+            location=where("cores"),
+        )
+    for key in ("unit", "handoff", "source"):
+        if not isinstance(table.get(key, ""), str | int | float) or isinstance(table.get(key), bool):
+            raise ModelFileError(f"expected a string, got {table[key]!r}", location=where(key))
+    unit = table.get("unit", "ns")
+    try:
+        check_unit(unit, str(where("unit")))
+    except UnitError as exc:
+        raise ModelFileError(str(exc)) from None
+    speedups = table.get("speedups", {})
+    calibration = table.get("calibration", {})
+    for key, value in (("speedups", speedups), ("calibration", calibration)):
+        if not isinstance(value, Mapping):
+            raise ModelFileError(f"expected a table, got {value!r}", location=where(key))
+    for name, speedup in speedups.items():
+        if not isinstance(speedup, str):
+            raise ModelFileError(
+                f"expected an expression in p as a string, got {speedup!r}",
+                location=where(f"speedups.{name}"),
+            )
+    try:
+        return Machine(
+            cores=cores,
+            handoff=table.get("handoff", 0),
+            speedups=dict(speedups),
+            unit=unit,
+            source=str(table.get("source", "")),
+            calibration=tuple(calibration.items()),
+        )
+    except (ValueError, ParseError) as exc:
+        raise ModelFileError(str(exc), location=Location(path, key="machine")) from None
+
+
+def machine_text(machine: Machine) -> str:
+    """The machine file of ``machine`` (read back equal by :func:`machine_from_text`)."""
+    from .._internal.toml_writer import dumps
+
+    table: dict[str, Any] = {"cores": machine.cores, "unit": machine.unit}
+    table["handoff"] = format_expr(machine.handoff)
+    if machine.source:
+        table["source"] = machine.source
+    if machine.speedups:
+        table["speedups"] = {name: format_expr(s) for name, s in machine.speedups}
+    if machine.calibration:
+        table["calibration"] = dict(machine.calibration)
+    return dumps({"format": 1, "machine": table})
+
+
+def write_machine(machine: Machine, path: str | Path) -> None:
+    """Write ``machine``'s file at ``path``, atomically."""
+    from .._internal.atomic_write import write_text_atomic
+
+    write_text_atomic(path, machine_text(machine))
