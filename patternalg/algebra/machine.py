@@ -45,11 +45,11 @@ import sympy
 from ..syntax.arith import format_expr
 from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import p, x
-from ..syntax.terms import Atom, Term
+from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
 from .semantics import Semantics
 
-__all__ = ["Busy", "Machine", "MachineSemantics", "here"]
+__all__ = ["Busy", "Machine", "MachineSemantics", "here", "threads_needed", "thread_note"]
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,16 @@ class Machine:
     def with_cores(self, cores: int) -> Machine:
         """The same machine with ``cores`` cores (``--cores`` beside ``--machine``)."""
         return replace(self, cores=cores)
+
+    def in_unit(self, unit: str) -> Machine:
+        """The same machine with its hand-off in ``unit`` (a time unit, as the atoms')."""
+        if unit == self.unit or self.handoff == 0:
+            return self if unit == self.unit else replace(self, unit=unit)
+        from .units import factor
+
+        scale = factor(self.unit, unit)
+        handoff = self.handoff * sympy.Rational(scale.numerator, scale.denominator)
+        return replace(self, handoff=sympy.expand(handoff), unit=unit)
 
     @property
     def speedup(self) -> dict[str, sympy.Expr]:
@@ -147,6 +157,11 @@ class MachineSemantics(Semantics):
 
     def describe(self) -> str:
         return f"machine ({self.machine.describe()})"
+
+    def in_unit(self, unit: str) -> MachineSemantics:
+        """This semantics with the machine's hand-off in ``unit``."""
+        machine = self.machine.in_unit(unit)
+        return self if machine is self.machine else MachineSemantics(machine)
 
     # --- values --------------------------------------------------------------------------
     def lift(
@@ -233,6 +248,50 @@ class MachineSemantics(Semantics):
             received = bounded(received, received_work)
         busy = Busy(time, work, received, received_work, False, left.touches or right.touches)
         return busy, winner
+
+
+def threads_needed(term: Term) -> sympy.Expr:
+    """The threads ``term`` runs at once: an atom 1, ``seq`` the larger part, ``pipe`` the
+    sum, ``tpool_n`` n times its body, a mapReduce its nodes times its threads.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> threads_needed(parse("pipe(tpool_3(qsort), seq(inc, tpool_n(nop)))"))
+    Max(1, n) + 3
+    """
+    memo: dict[int, sympy.Expr] = {}
+    for node in term.post_order():
+        kids = [memo[id(c)] for c in node.children()]
+        if isinstance(node, Pipe):
+            memo[id(node)] = kids[0] + kids[1]
+        elif isinstance(node, Seq):
+            memo[id(node)] = sympy.Max(kids[0], kids[1])
+        elif isinstance(node, TPool):
+            memo[id(node)] = node.count * kids[0]
+        elif isinstance(node, MapReduce):
+            memo[id(node)] = node.nodes * node.threads
+        else:
+            memo[id(node)] = sympy.Integer(1)
+    return memo[id(term)]
+
+
+def thread_note(term: Term, machine: Machine) -> str | None:
+    """A note where ``term`` may run more threads than ``machine`` has cores.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> thread_note(parse("tpool_4(qsort)"), Machine(2))
+    'tpool_4(qsort) runs 4 threads on 2 cores: the cores bound it (machine semantics)'
+    >>> thread_note(parse("tpool_2(qsort)"), Machine(2)) is None
+    True
+    """
+    threads = threads_needed(term)
+    if threads.is_number:
+        if threads <= machine.cores:
+            return None
+        return f"{term} runs {threads} threads on {machine.cores} cores: the cores bound it (machine semantics)"
+    return (
+        f"{term} runs {format_expr(threads)} threads: where that exceeds the machine's "
+        f"{machine.cores} cores, the cores bound it (machine semantics)"
+    )
 
 
 def _expression(value: Any, what: str, variable: sympy.Symbol) -> sympy.Expr:

@@ -94,6 +94,10 @@ class Semantics(metaclass=_Registered):
         """The name, and what it stands for where it has parameters (a machine's cores)."""
         return self.name
 
+    def in_unit(self, unit: str) -> Semantics:
+        """This semantics for atoms in ``unit`` (a machine's hand-off has a unit)."""
+        return self
+
     @property
     def value(self) -> str:
         """The name (as an enum member's value: ``Semantics.EXACT.value == "exact"``)."""

@@ -31,6 +31,9 @@ __all__ = [
     "print_notes",
     "private_hypothesis_home",
     "check_output",
+    "add_machine_options",
+    "semantics_option",
+    "machine_option",
 ]
 
 #: the input formats of benchmark harnesses' JSON (keys of ``measurements.READERS``, which
@@ -79,8 +82,68 @@ def add_model_options(
     parser.add_argument("--at", action="append", default=[], metavar="SYMBOL=VALUE", help=at_help)
     add_library_options(parser)
     add_unit_option(parser)
+    add_machine_options(parser)
     if formats:
         add_format_option(parser, tuple(formats))
+
+
+def add_machine_options(parser: argparse.ArgumentParser) -> None:
+    """``--machine FILE`` and ``--cores N``: evaluate under the machine semantics."""
+    group = parser.add_argument_group("machine (the machine semantics: docs/machine.md)")
+    group.add_argument(
+        "--machine",
+        metavar="FILE",
+        help="a machine file (TOML, as `patternalg calibrate --out` writes it): cores, "
+        "pipeline hand-off, speed-ups; implies --semantics machine",
+    )
+    group.add_argument(
+        "--cores",
+        metavar="N",
+        help="the machine's cores (alone: a machine of N cores and no hand-off; with "
+        "--machine: replaces its cores); implies --semantics machine",
+    )
+
+
+def machine_option(args: argparse.Namespace) -> Any:
+    """The :class:`~patternalg.algebra.machine.Machine` of ``--machine``/``--cores`` (a
+    note says which), or None."""
+    from ..decisions.machines import as_machine
+
+    if args.machine is None and args.cores is None:
+        return None
+    chosen = getattr(args, "semantics", None)
+    if chosen not in (None, "machine"):
+        raise PatternalgError(
+            f"--semantics {chosen} with --machine/--cores: a machine is evaluated under the "
+            "machine semantics (drop --semantics, or drop --machine/--cores)"
+        )
+    machine = as_machine(args.machine) if args.machine is not None else None
+    if args.cores is not None:
+        text = str(args.cores)
+        if not text.isdigit() or not 1 <= int(text) <= 1 << 20:
+            raise PatternalgError(
+                f"--cores {printable(text)}: expected a whole number of cores from 1 to {1 << 20}"
+            )
+        cores = as_machine(int(text))
+        machine = cores if machine is None else machine.with_cores(cores.cores)
+    note(args, f"machine semantics: {machine.describe()}")
+    return machine
+
+
+def semantics_option(args: argparse.Namespace, default: str = "exact") -> Any:
+    """The semantics the options ask for: ``--machine``/``--cores`` give the machine's
+    (a note says which machine), else ``--semantics`` (or ``default``)."""
+    from ..algebra.semantics import Semantics
+
+    machine = machine_option(args)
+    if machine is not None:
+        return machine.semantics
+    chosen = getattr(args, "semantics", None) or default
+    semantics = Semantics.of(chosen)
+    if chosen == "machine":
+        described = semantics.machine.describe()  # type: ignore[attr-defined]
+        note(args, f"machine semantics: this computer, {described} (--cores N to set)")
+    return semantics
 
 
 def add_digits_option(parser: argparse.ArgumentParser, help: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..decisions.options import DEFAULT_RANGE
-from .common import load_library, unit_option
+from .common import load_library, machine_option, unit_option
 from .decide import add_point_options, at, axes, emit, terms
 from .progress import progress
 
@@ -30,7 +30,13 @@ def run(args: argparse.Namespace) -> int:
     grids = axes(args, integer) or None
     with progress(args, "comparing", "pairs") as bar:
         result = compare(
-            parsed, over=grids, at=at(args), library=library, unit=unit_option(args), progress=bar
+            parsed,
+            over=grids,
+            at=at(args),
+            library=library,
+            unit=unit_option(args),
+            progress=bar,
+            machine=machine_option(args),
         )
     emit(args, result)
     return 0

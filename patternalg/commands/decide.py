@@ -11,6 +11,7 @@ from ..algebra.pointwise import collect_bindings
 from .common import (
     add_digits_option,
     add_model_options,
+    machine_option,
     load_library,
     print_json,
     read_text_argument,
@@ -61,8 +62,10 @@ def at(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def point_and_library(args: argparse.Namespace) -> dict[str, Any]:
-    """The keyword options of every decision function: ``at``, ``library`` and ``unit``."""
-    return {"at": at(args), "library": load_library(args), "unit": unit_option(args)}
+    """The keyword options of every decision function: ``at``, ``library``, ``unit`` and
+    ``machine``."""
+    machine = machine_option(args)
+    return {"at": at(args), "library": load_library(args), "unit": unit_option(args), "machine": machine}
 
 
 def emit(args: argparse.Namespace, result: Any, lines: Sequence[str] | None = None) -> None:

@@ -17,6 +17,7 @@ from .common import (
     note,
     print_json,
     read_text_argument,
+    semantics_option,
     unit_option,
 )
 
@@ -31,8 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--semantics",
         choices=Semantics.names(),
-        default="asymptotic",
-        help="how pipe picks its bottleneck (default: asymptotic, as in the paper)",
+        default=None,
+        help="how pipe picks its bottleneck (default: asymptotic, as in the paper; machine: "
+        "the cores and hand-off of --machine/--cores, else this computer's cores)",
     )
     add_digits_option(
         parser,
@@ -51,7 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     term = parse(read_text_argument(args.term, "the term"))
     bindings = collect_bindings(args.at)
-    result = explain(term, load_library(args), args.semantics, unit=unit_option(args), **bindings)
+    semantics = semantics_option(args, "asymptotic")
+    result = explain(term, load_library(args), semantics, unit=unit_option(args), **bindings)
     notes = list(result.notes)
     explained = result.lines(args.digits) if args.explain else []
     if args.format == "json":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import load_library, unit_option
+from .common import load_library, machine_option, unit_option
 from .decide import add_point_options, at, axes, emit, terms
 
 
@@ -27,7 +27,12 @@ def run(args: argparse.Namespace) -> int:
     parsed = terms(args)
     integer = frozenset(s for t in parsed for s in count_symbols(parse(t)))
     result = sweep(
-        parsed, axes(args, integer), at=at(args), library=library, unit=unit_option(args)
+        parsed,
+        axes(args, integer),
+        at=at(args),
+        library=library,
+        unit=unit_option(args),
+        machine=machine_option(args),
     )
     emit(args, result)
     return 0

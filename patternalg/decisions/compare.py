@@ -24,6 +24,7 @@ import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from os import PathLike
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ from ..algebra.bindings import as_value
 from ..algebra.domains import range_notes
 from ..algebra.evaluation import evaluate
 from ..algebra.normal_forms.normal_form import compare as compare_growth
+from ..algebra.machine import Machine, threads_needed
 from ..algebra.semantics import Semantics
 from ..arguments import as_axes, as_bindings, as_terms
 from ..errors import EvaluationError
@@ -42,6 +44,7 @@ from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 from .crossovers import REFINED_DIGITS, RTOL, exact_roots, numeric_roots
 from .grid import Axis, parse_axis, spaced
+from .machines import semantics_of
 from .numeric import Compiled, count_symbols
 from .options import DEFAULT_RANGE
 from .results import Tabular, fields_json, negative_note, number
@@ -299,19 +302,24 @@ def compare(
     library: Mapping[str, AtomicModel] | None = None,
     unit: str | None = None,
     progress: ProgressCallback = None,
+    machine: Machine | str | PathLike[str] | int | None = None,
 ) -> Comparison:
     """Which of ``terms`` is fastest where over one swept symbol (default x in 1..2^40),
     with a region map when two symbols are swept. Every atom is converted to ``unit``
     first (default: the atoms' common unit; times of different units: ns);
-    ``progress(pairs done, pairs)`` as the crossovers of each pair are found."""
+    ``progress(pairs done, pairs)`` as the crossovers of each pair are found; under the
+    semantics of ``machine`` (a machine, a machine file's path or a number of cores) if
+    given."""
     terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
     axes = as_axes(over, integer=set().union(*map(count_symbols, terms))) if over else [parse_axis(DEFAULT_RANGE)]
     if len(terms) < 2:
         raise EvaluationError(f"compare needs at least two terms, got {len(terms)}")
-    ready = prepare(terms, axes, at, library, unit)
+    semantics = semantics_of("exact", machine)
+    ready = prepare(terms, axes, at, library, unit, semantics)
     compiled, library = ready.compiled, ready.library
     ranges = {a.name: a.bounds for a in axes}
     notes = [*ready.notes, *range_notes([c.term for c in compiled], library, at or {}, ranges)]
+    notes += _threads_note(compiled, semantics)
     names = tuple(str(c.term) for c in compiled)
     if len(set(names)) < len(names):
         raise EvaluationError("compare: a term is given twice")
@@ -321,7 +329,7 @@ def compare(
     if region is not None:  # crossovers along the first symbol at the second's smallest value
         first = float(axes[1].values[0])
         at = {**(at or {}), axes[1].name: int(first) if first.is_integer() else first}
-        compiled = prepare(terms, axes[:1], at, library, ready.unit).compiled
+        compiled = prepare(terms, axes[:1], at, library, ready.unit, semantics).compiled
 
     def values(points: np.ndarray) -> np.ndarray:
         return np.stack([c.values({axis.name: points}) for c in compiled])
@@ -383,6 +391,18 @@ def compare(
         tuple(compiled),
         tuple(notes),
     )
+
+
+def _threads_note(compiled: Sequence[Compiled], semantics: Semantics) -> list[str]:
+    """Under a machine: a note where the designs run different numbers of threads (one
+    gains from cores another leaves idle, or pays for more threads than cores)."""
+    if semantics_of("exact") is semantics or not hasattr(semantics, "machine"):
+        return []
+    counts = [threads_needed(c.term) for c in compiled]
+    if len(set(counts)) < 2:
+        return []
+    listed = ", ".join(f"{c.term}: {n}" for c, n in zip(compiled, counts, strict=True))
+    return [f"the designs run different numbers of threads ({listed}) on {semantics.machine.cores} cores"]
 
 
 def _classify(

@@ -41,12 +41,15 @@ from ..algebra.render import (
     value_text,
     with_unit,
 )
+from ..algebra.machine import Machine
 from ..algebra.semantics import Semantics
 from ..algebra.units import atom_names, check_unit, converted_note, in_one_unit
 from ..arguments import as_optional_text, as_term
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
+
+from .machines import machine_notes, semantics_of
 
 __all__ = ["Evaluation", "explain", "model"]
 
@@ -157,17 +160,20 @@ def explain(
     semantics: Semantics | str = Semantics.ASYMPTOTIC,
     *,
     unit: str | None = None,
+    machine: Machine | str | PathLike[str] | int | None = None,
     **at: float | int | str | sympy.Expr,
 ) -> Evaluation:
     """The model of ``term`` with its derivation; keywords bind symbols (``x=1024``).
 
     Every atom is converted to one unit first: ``unit``, else the atoms' common unit (times
-    of different units: ns); a time is never added to something else.
+    of different units: ns); a time is never added to something else. ``machine`` (a
+    :class:`~patternalg.algebra.machine.Machine`, a machine file's path or a number of
+    cores) evaluates under that machine's semantics.
     """
     term, original = as_term(term), ModelLibrary.of(library)
     target = check_unit(text, "unit") if (text := as_optional_text(unit, "unit")) else None
     library, result_unit = in_one_unit(term, original, target)
-    semantics = Semantics.of(semantics)
+    semantics = semantics_of(semantics, machine).in_unit(result_unit)
     derivation = Derivation()
     point: PointValue | None = None
     if at:
@@ -176,6 +182,7 @@ def explain(
     else:
         expr = evaluate(term, library, semantics, derivation=derivation)
         notes = [undecided_note(semantics)] if derivation.undecided else []
+    notes.extend(machine_notes([term], semantics))
     converted = converted_note(term, original, result_unit)
     if converted:
         notes.append(converted)
@@ -201,6 +208,8 @@ def model(
     text: str | Term,
     library: Mapping[str, AtomicModel] | str | PathLike[str] | None = None,
     semantics: Semantics | str = Semantics.ASYMPTOTIC,
+    *,
+    machine: Machine | str | PathLike[str] | int | None = None,
     **at: float | int | str | sympy.Expr,
 ) -> sympy.Expr:
     """Text of a term (or a term) to its closed-form model in one call; keywords bind
@@ -217,9 +226,12 @@ def model(
     5294950.40000000
     >>> model("pipe(inc, nop)", x=4)
     5422.97000000000
+    >>> model("tpool_4(qsort)", machine=2)
+    517.085*x*log2(x)
     """
     term = as_term(text, "text")
-    library, _ = in_one_unit(term, ModelLibrary.of(library))
+    library, unit = in_one_unit(term, ModelLibrary.of(library))
+    semantics = semantics_of(semantics, machine).in_unit(unit)
     if at:
         return at_point(term, library, at, semantics).expr
     return evaluate(term, library, semantics)

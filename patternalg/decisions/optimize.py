@@ -20,6 +20,7 @@ import heapq
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from os import PathLike
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ from .._internal.display import cell
 from .._internal.limits import MAX_ASSIGNMENTS
 from ..algebra.bindings import as_value
 from ..algebra.domains import range_notes
+from ..algebra.machine import Machine
 from ..algebra.pointwise import at_point
 from ..arguments import as_axis, as_bindings, as_term, as_texts
 from ..errors import EvaluationError
@@ -38,6 +40,7 @@ from ..syntax.arith import number_text
 from ..syntax.terms import Atom, Term, TPool
 from .budget import Budget, parse_budget, upper_bounds
 from .grid import Axis
+from .machines import cores_of, machine_notes, semantics_of
 from .numeric import compile_term, count_symbols
 from .options import OBJECTIVES, OPTIMIZE_TOP
 from .results import Tabular, in_unit, negative_note, with_unit
@@ -315,7 +318,7 @@ def _even(budgets: Sequence[Budget], k: int) -> float | None:
 def optimize(
     term: str | Term,
     *,
-    budgets: Sequence[str] | str,
+    budgets: Sequence[str] | str = (),
     at: Mapping[str, Any] | None = None,
     over: Axis | str | None = None,
     objective: str = "max",
@@ -325,6 +328,7 @@ def optimize(
     method: str = "auto",
     unit: str | None = None,
     progress: ProgressCallback = None,
+    machine: Machine | str | PathLike[str] | int | None = None,
 ) -> Optimum:
     """Integer counts >= 1 for the free thread counts of ``term`` minimising its pointwise
     model at ``at`` (or its ``max``/``mean`` over ``over``) under linear ``budgets``; values
@@ -333,11 +337,16 @@ def optimize(
     ``method``: ``auto`` (branch and bound where the model is provably monotone in every
     count, else exhaustive), ``exhaustive`` or ``branch-and-bound``; a branch and bound
     calls ``progress(evaluated, assignments at most)`` as it goes.
+
+    ``machine`` (a machine, a machine file's path or a number of cores) evaluates under
+    its semantics; without ``budgets`` the counts then share its cores (``a+b<=cores``).
     """
     parsed, at, library = as_term(term), as_bindings(at), ModelLibrary.of(library)
     budgets, vary = as_texts(budgets, "budgets", "budgets such as 'a+b<=8'"), as_texts(vary, "vary", "symbol names")
     over = as_axis(over) if over is not None else None
     library, unit, notes = in_unit([parsed], library, unit)
+    semantics = semantics_of("exact", machine).in_unit(unit)
+    cores = cores_of(semantics)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     names = free_counts(parsed, tuple(fixed), vary)
     if not names:
@@ -345,6 +354,9 @@ def optimize(
             f"{parsed}: no free thread count to choose (name counts like tpool_a(...) or "
             "kernel[p=b], or give --vary SYMBOL)"
         )
+    if not budgets and cores is not None:
+        budgets = ["+".join(names) + f"<={cores}"]
+        notes += (f"budget: {budgets[0]} (the machine's cores; --budget to set one)",)
     if not budgets:
         raise EvaluationError("optimize needs at least one --budget, e.g. --budget 'a+b<=24'")
     top = OPTIMIZE_TOP.value(top)
@@ -369,7 +381,14 @@ def optimize(
             f"no assignment of counts >= 1 to {', '.join(names)} meets the budgets "
             f"({'; '.join(budgets)})"
         )
-    compiled = compile_term(parsed, library, fixed)
+    if cores is not None and sum(upper) > cores:
+        limits = ", ".join(f"{n} <= {int(u):,}" for n, u in zip(names, upper, strict=True))
+        notes += (
+            f"the budgets allow more threads ({limits}) than the machine's {cores} cores: "
+            "beyond them the cores bound the values (machine semantics)",
+        )
+    notes += tuple(machine_notes([parsed], semantics)) if not names else ()
+    compiled = compile_term(parsed, library, fixed, semantics=semantics)
     spare = set(compiled.symbols) - set(names) - ({over.name} if over else set())
     if spare:
         raise EvaluationError(
@@ -386,7 +405,11 @@ def optimize(
 
     chosen = method
     if method == "auto":
-        chosen = "branch-and-bound" if _monotone(parsed, names, library) else "exhaustive"
+        # a machine's speed-ups need not be monotone in the threads: search them all
+        monotone = _monotone(parsed, names, library) and not getattr(
+            getattr(semantics, "machine", None), "speedups", ()
+        )
+        chosen = "branch-and-bound" if monotone else "exhaustive"
     if chosen == "branch-and-bound":
         kept, evaluated = _branch_and_bound(
             evaluate_rows, parsed_budgets, len(names), top + 1, progress, int(space)
@@ -407,7 +430,8 @@ def optimize(
         assignment = tuple((n, int(v)) for n, v in zip(names, row, strict=True))
         neck = None
         if over is None:
-            neck = at_point(parsed, library, {**fixed, **dict(assignment)}).bottleneck_at_point
+            point = at_point(parsed, library, {**fixed, **dict(assignment)}, semantics)
+            neck = point.bottleneck_at_point
         return Candidate(assignment, value, neck)
 
     even = _even(parsed_budgets, len(names))

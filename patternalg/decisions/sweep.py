@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from os import PathLike
 from typing import Any
 
 import numpy as np
 
 from ..algebra.bindings import as_value
 from ..algebra.domains import range_notes
+from ..algebra.machine import Machine
+from ..algebra.semantics import Semantics
 from ..arguments import as_axes, as_bindings, as_terms
 from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary
@@ -25,6 +28,7 @@ from ..syntax.arith import format_expr, number_text
 from ..syntax.parser import parse
 from ..syntax.terms import Term
 from .grid import Axis
+from .machines import machine_notes, semantics_of
 from .numeric import Compiled, compile_term, count_symbols, term_symbols
 from .results import Tabular, in_unit, negative_note, number, with_unit
 
@@ -48,13 +52,17 @@ def prepare(
     at: Mapping[str, Any] | None,
     library: Mapping[str, AtomicModel] | None,
     unit: str | None = None,
+    semantics: Semantics = Semantics.EXACT,
 ) -> Prepared:
     """Parse ``terms``, convert their atoms to one unit (``unit``, else their common one)
-    and compile them with ``at`` bound; the grid of ``axes`` as broadcast arrays."""
+    and compile them with ``at`` bound, to be evaluated under ``semantics``; the grid of
+    ``axes`` as broadcast arrays."""
     parsed = [parse(t) if isinstance(t, str) else t for t in terms]
     if not parsed:
         raise EvaluationError("no term given")
     library, unit, notes = in_unit(parsed, library, unit)
+    semantics = semantics.in_unit(unit)
+    notes = (*notes, *machine_notes(parsed, semantics))
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     names = [a.name for a in axes]
     if len(set(names)) != len(names):
@@ -70,7 +78,7 @@ def prepare(
                 f"--at {name}=...: no term has a symbol {name} (their symbols: "
                 f"{', '.join(sorted(known))})"
             )
-    compiled = [compile_term(t, library, fixed, partial=True) for t in parsed]
+    compiled = [compile_term(t, library, fixed, partial=True, semantics=semantics) for t in parsed]
     for axis in axes:  # a term constant in the symbol (x: always known) is a flat row
         if axis.name not in known:
             raise EvaluationError(f"--over {axis.name}: no term has a symbol {axis.name}")
@@ -158,15 +166,17 @@ def sweep(
     at: Mapping[str, Any] | None = None,
     library: Mapping[str, AtomicModel] | None = None,
     unit: str | None = None,
+    machine: Machine | str | PathLike[str] | int | None = None,
 ) -> Sweep:
     """The pointwise model of every term at every point of the grid ``over`` (one or two
     axes), every atom converted to ``unit`` (default: the atoms' common unit; times of
-    different units: ns)."""
+    different units: ns); under the semantics of ``machine`` (a machine, a machine file's
+    path or a number of cores) if given."""
     terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
     over = as_axes(over, integer=set().union(*map(count_symbols, terms)))
     if not over:
         raise EvaluationError("sweep needs a grid: --over SYMBOL=A..B[:N][:lin|log]")
-    ready = prepare(terms, over, at, library, unit)
+    ready = prepare(terms, over, at, library, unit, semantics_of("exact", machine))
     fixed = tuple((k, format_expr(as_value(v))) for k, v in (at or {}).items())
     outside = range_notes(
         [c.term for c in ready.compiled], ready.library, at or {}, {a.name: a.bounds for a in over}
