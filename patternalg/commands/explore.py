@@ -15,7 +15,7 @@ from .progress import progress
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("term", metavar="TERM", help="the design to start from")
-    add_option(parser, EXPLORE_THREADS, required=True)
+    add_option(parser, EXPLORE_THREADS)
     add_option(parser, EXPANSIONS)
     add_option(parser, EXPLORE_TOP)
     parser.add_argument(

@@ -28,6 +28,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from os import PathLike
 from typing import Any
 
 import sympy
@@ -36,7 +37,8 @@ from .._internal.callbacks import ProgressCallback
 from ..algebra.bindings import as_value
 from ..algebra.domains import range_notes
 from ..algebra.evaluation import evaluate
-from ..algebra.fold import MAP, REDUCE, mapreduce_form
+from ..algebra.fold import MAP, REDUCE, Arithmetic, mapreduce_form
+from ..algebra.machine import Machine, MachineSemantics
 from ..algebra.normal_forms.normal_form import NormalForm, compare_normal_forms, normal_form
 from ..algebra.pointfold import Numbers
 from ..algebra.pointwise import at_point
@@ -46,6 +48,7 @@ from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool, format_count
+from .machines import cores_of, semantics_of
 from .options import EXPANSIONS, EXPLORE_THREADS, EXPLORE_TOP
 from .results import Tabular, fields_json, in_unit, negative_note, with_unit
 from .rewrites import REBUILDS, RULES, Make, neighbours
@@ -55,12 +58,27 @@ __all__ = ["Rewrite", "Design", "Exploration", "explore", "thread_count", "LAW_S
 #: the semantics under which each law that explore uses holds (checked by the test suite
 #: against ``patternalg.laws.checker.check``): "proved" or "no-counterexample" there
 LAW_SEMANTICS: dict[str, tuple[str, ...]] = {
-    "pipe_vs_tpool2_seq": ("exact",),
-    "pipe_tpool_layering": ("asymptotic", "exact"),
-    "pipe_le_seq": ("asymptotic", "exact"),
-    "tpool_speedup": ("asymptotic", "exact"),
-    "tpool_more": ("asymptotic", "exact"),
+    "pipe_vs_tpool2_seq": ("exact", "machine"),
+    "pipe_tpool_layering": ("asymptotic", "exact", "machine"),
+    "pipe_le_seq": ("asymptotic", "exact"),  # under a machine: only without a hand-off
+    "tpool_speedup": ("asymptotic", "exact", "machine"),
+    "tpool_more": ("asymptotic", "exact", "machine"),
 }
+
+
+def usable_laws(semantics: Semantics) -> frozenset[str]:
+    """The laws :data:`LAW_SEMANTICS` says hold under ``semantics`` (the ranking's): a
+    hand-off makes a pipe of light stages slower than their ``seq`` (``pipe_le_seq``).
+
+    >>> sorted(usable_laws(Machine(2, handoff=100).semantics))
+    ['pipe_tpool_layering', 'pipe_vs_tpool2_seq', 'tpool_more', 'tpool_speedup']
+    """
+    if isinstance(semantics, MachineSemantics):
+        free = semantics.machine.handoff == 0
+        return frozenset(
+            law for law, names in LAW_SEMANTICS.items() if "machine" in names or (free and law == "pipe_le_seq")
+        )
+    return frozenset(law for law, names in LAW_SEMANTICS.items() if semantics.name in names)
 
 
 #: runs of one law a derivation lists in order before it only counts each law
@@ -252,21 +270,50 @@ _ONE = Atom("a")  # a one-character part: what a mapReduce's text adds to its pa
 
 
 # --- values ----------------------------------------------------------------------------------
-class _Values:
-    """Values of designs, memoised per sub-term: pointwise at a point, or normal forms."""
+class _Floats(Arithmetic[Any]):
+    """Doubles: the arithmetic a semantics combines ``explore``'s memoised values in."""
 
-    def __init__(self, library: Mapping[str, AtomicModel], at: Mapping[str, sympy.Expr]) -> None:
-        self.library, self.at = library, at
+    def leaf(self, expr: sympy.Expr, context: Mapping[sympy.Symbol, Any]) -> float:
+        return float(expr.xreplace(dict(context)))
+
+    def add(self, left: float, right: float) -> float:
+        return left + right
+
+    def divide(self, body: float, count: float) -> float:
+        return body / count
+
+    def larger(self, left: float, right: float) -> tuple[float, int]:
+        return (left, 0) if left >= right else (right, 1)
+
+    def smaller(self, left: float, right: float) -> float:
+        return min(left, right)
+
+    def multiply(self, left: float, right: float) -> float:
+        return left * right
+
+
+class _Values:
+    """Values of designs, memoised per sub-term: pointwise at a point (combined as
+    ``semantics`` says, on doubles), or normal forms."""
+
+    def __init__(
+        self,
+        library: Mapping[str, AtomicModel],
+        at: Mapping[str, sympy.Expr],
+        semantics: Semantics = Semantics.EXACT,
+    ) -> None:
+        self.library, self.at, self.semantics = library, at, semantics
+        self.floats = _Floats()
         self.mapping = {symbol(k): v for k, v in at.items()}
-        self.numbers: dict[tuple[tuple[str, sympy.Expr], ...], dict[Term, float]] = {}
+        self.numbers: dict[tuple[tuple[str, sympy.Expr], ...], dict[Term, Any]] = {}
         self.arithmetic = Numbers(f"--at {', '.join(f'{k}={v}' for k, v in at.items())}")
         self.forms: dict[Term, NormalForm] = {}
 
     def number(self, term: Term) -> float:
         """The pointwise model at the point (a pipe is the larger stage there)."""
-        return self._at(term, self.mapping)
+        return float(self.semantics.lower(self._at(term, self.mapping)))
 
-    def _at(self, term: Term, context: Mapping[sympy.Symbol, sympy.Expr]) -> float:
+    def _at(self, term: Term, context: Mapping[sympy.Symbol, sympy.Expr]) -> Any:
         """``term`` at ``context``, each sub-term once per context: a mapReduce's parts at the
         sizes eq. (5) runs them at (map at x = 1, reduce at x = d(x)), without recursion."""
         stack: list[tuple[Term, Mapping[sympy.Symbol, sympy.Expr], bool]] = [(term, context, False)]
@@ -284,7 +331,7 @@ class _Values:
             memo[node] = self._combine(node, here, [self._memo(h)[c] for c, h in parts])
         return self._memo(context)[term]
 
-    def _memo(self, context: Mapping[sympy.Symbol, sympy.Expr]) -> dict[Term, float]:
+    def _memo(self, context: Mapping[sympy.Symbol, sympy.Expr]) -> dict[Term, Any]:
         key = tuple(sorted((s.name, v) for s, v in context.items()))
         return self.numbers.setdefault(key, {})
 
@@ -296,25 +343,25 @@ class _Values:
             return [(node.map, {**here, x: sympy.Integer(1)}), (node.reduce, {**here, x: size})]
         return [(c, here) for c in node.children()]
 
-    def _combine(
-        self, node: Term, here: Mapping[sympy.Symbol, sympy.Expr], parts: list[float]
-    ) -> float:
+    def _combine(self, node: Term, here: Mapping[sympy.Symbol, sympy.Expr], parts: list[Any]) -> Any:
+        semantics, floats = self.semantics, self.floats
         if isinstance(node, Seq):
-            return parts[0] + parts[1]
+            return semantics.seq(floats, parts[0], parts[1])
         if isinstance(node, Pipe):
-            return max(parts)
+            return semantics.pipe(floats, parts[0], parts[1])[0]
         if isinstance(node, TPool):
-            return parts[0] / float(node.count.xreplace(here))
+            return semantics.tpool(floats, float(node.count.xreplace(here)), parts[0])
         if isinstance(node, MapReduce):  # eq. (5), the one definition, with its parts' values
             form = mapreduce_form(node, self.library)
-            at = {**here, MAP: sympy.Float(parts[0]), REDUCE: sympy.Float(parts[1])}
-            return float(self.arithmetic.leaf(form, at))
+            low = [sympy.Float(semantics.lower(part)) for part in parts]
+            value = float(self.arithmetic.leaf(form, {**here, MAP: low[0], REDUCE: low[1]}))
+            return semantics.lift(floats, node, value, here, self.library)
         at = {s.name: v for s, v in here.items()}  # an atom: the reference evaluation
         expr = at_point(node, self.library, at, partial=True).expr
         if expr.free_symbols:  # float() of it was a TypeError
             names = ", ".join(sorted(s.name for s in expr.free_symbols))
             raise EvaluationError(f"{node}: no value for {names} (bind it with --at)")
-        return float(expr)
+        return semantics.lift(floats, node, float(expr), here, self.library)
 
     def slower_at_point(self, pipe: Pipe) -> int:
         """0 if the left stage is the slower one at the point, else 1."""
@@ -406,13 +453,14 @@ def _close(a: Any, b: Any) -> bool:
 def explore(
     term: str | Term,
     *,
-    threads: int,
+    threads: int | None = None,
     at: Mapping[str, Any] | None = None,
     top: int = EXPLORE_TOP.default,
     expansions: int = EXPANSIONS.default,
     library: Mapping[str, AtomicModel] | None = None,
     unit: str | None = None,
     progress: ProgressCallback = None,
+    machine: Machine | str | PathLike[str] | int | None = None,
 ) -> Exploration:
     """Designs reachable from ``term`` by law-justified rewrites within ``threads`` threads,
     best first (pointwise at ``at`` if it binds x, else by asymptotic growth); values in
@@ -421,18 +469,32 @@ def explore(
     The search is best first: the most promising design found so far is rewritten next,
     until none is left (``complete``) or ``expansions`` designs have been rewritten;
     ``progress(expanded, expansions)`` after each.
+
+    ``machine`` (a machine, a machine file's path or a number of cores) ranks under its
+    semantics at the point (``at`` must bind x), rewrites only by the laws that hold
+    there (:func:`usable_laws`), and makes ``threads`` default to its cores.
     """
-    budget = EXPLORE_THREADS.value(threads)
+    semantics = semantics_of("exact", machine)
+    cores = cores_of(semantics)
+    if threads is None and cores is None:
+        raise EvaluationError("explore needs a thread budget (--threads N, or a machine: --cores N)")
+    budget = EXPLORE_THREADS.value(threads if threads is not None else cores)
     top = EXPLORE_TOP.value(top)
     expansions = EXPANSIONS.value(expansions)
     start, at, library = as_term(term), as_bindings(at), ModelLibrary.of(library)
     library, unit, notes = in_unit([start], library, unit)
+    semantics = semantics.in_unit(unit)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
+    if cores is not None and "x" not in fixed:
+        raise EvaluationError("explore on a machine ranks designs at a point: give --at x=...")
+    laws = usable_laws(semantics) if cores is not None else None
+    if cores is not None and threads is not None and budget > cores:
+        notes += (f"--threads {budget} on {cores} cores: beyond them the cores bound the values",)
     used = thread_count(start)
     if used > budget:
         raise EvaluationError(f"{start} already uses {used} threads, more than --threads {budget}")
     at_point(start, library, fixed)  # every binding names a symbol of the design, once
-    values = _Values(library, fixed)
+    values = _Values(library, fixed, semantics)
     pointwise = "x" in fixed
     if pointwise:
         values.number(start)  # checks every name and count once, with the user's message
@@ -460,7 +522,7 @@ def explore(
         expanded += 1
         if progress is not None:
             progress(expanded, expansions)
-        found, cut = neighbours(design, slower, make)
+        found, cut = neighbours(design, slower, make, laws=laws)
         if cut and not notes_cut:
             notes_cut.append(
                 f"designs of thousands of sub-terms: each expansion tried only the rewrites "

@@ -152,11 +152,16 @@ _Place = tuple[Term, int, "_Place"] | None
 
 
 def neighbours(
-    term: Term, slower: Callable[[Pipe], int], make: Make, rebuilds: int = REBUILDS
+    term: Term,
+    slower: Callable[[Pipe], int],
+    make: Make,
+    rebuilds: int = REBUILDS,
+    laws: frozenset[str] | None = None,
 ) -> tuple[list[tuple[Term, int]], bool]:
     """Every design one rewrite away (not inside mapReduces), with the index of its rule,
     in depth-first order from the root; and whether the list stopped early, because
-    building the designs rebuilt more than ``rebuilds`` sub-terms.
+    building the designs rebuilt more than ``rebuilds`` sub-terms. ``laws``: the laws
+    that may be used (default: every law of :data:`RULES`).
 
     Threads are only added on the critical path: a task pool is introduced around the
     whole term or a pipe stage, and gets one more thread, only where that part sets the
@@ -169,7 +174,9 @@ def neighbours(
     while stack:
         node, place, critical = stack.pop()
         up = place[0] if place is not None else None
-        for index, (_, _, _, rule) in enumerate(RULES):
+        for index, (law, _, _, rule) in enumerate(RULES):
+            if laws is not None and law not in laws:
+                continue
             if rule is _more and not critical:
                 continue
             if rule is _introduce and not (critical and (up is None or isinstance(up, Pipe))):
