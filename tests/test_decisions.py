@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import patternalg
+from patternalg.algebra.machine import Machine
 from patternalg.algebra.pointwise import at_point
 from patternalg.decisions.compare import compare
-from patternalg.algebra.machine import Machine
 from patternalg.decisions.explore import LAW_SEMANTICS, explore
 from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.optimize import optimize

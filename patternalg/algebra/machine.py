@@ -102,7 +102,7 @@ class Machine:
     @property
     def speedup(self) -> dict[str, sympy.Expr]:
         """The atoms' speed-ups by name."""
-        return dict(self.speedups)
+        return dict(self.speedups)  # type: ignore[arg-type]
 
     @property
     def semantics(self) -> MachineSemantics:
@@ -114,7 +114,7 @@ class Machine:
         parts = [f"{self.cores} core{'s' if self.cores != 1 else ''}"]
         if self.handoff != 0:
             parts.append(f"hand-off {format_expr(self.handoff)} {self.unit} per element")
-        parts += [f"S_{name}(p) = {format_expr(s)}" for name, s in self.speedups]
+        parts += [f"S_{name}(p) = {format_expr(s)}" for name, s in self.speedup.items()]
         return ", ".join(parts)
 
 
@@ -139,6 +139,7 @@ class MachineSemantics(Semantics):
     extended by the cores, the hand-off and the atoms' speed-ups, pointwise."""
 
     name = "machine"
+    compositional = False
 
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
@@ -149,7 +150,7 @@ class MachineSemantics(Semantics):
     def __hash__(self) -> int:
         return hash(("machine", self.machine))
 
-    def __reduce__(self) -> tuple[Any, tuple[Machine]]:
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return MachineSemantics, (self.machine,)
 
     def __repr__(self) -> str:
@@ -190,7 +191,7 @@ class MachineSemantics(Semantics):
         return value.time if isinstance(value, Busy) else value
 
     # --- the operators -------------------------------------------------------------------
-    def seq(self, arithmetic: Any, left: Busy, right: Busy) -> Busy:
+    def seq(self, arithmetic: Any, left: Any, right: Any) -> Any:
         """Eq. (2): one thread runs both stages; times and work add (received, the first
         stage that touches the data pays the hand-off)."""
         add = arithmetic.add
@@ -207,7 +208,7 @@ class MachineSemantics(Semantics):
             received_work = received if serial else add(left.work, right.received_work)
         return Busy(time, work, received, received_work, serial, left.touches or right.touches)
 
-    def tpool(self, arithmetic: Any, count: Any, body: Busy) -> Busy:
+    def tpool(self, arithmetic: Any, count: Any, body: Any) -> Any:
         """Eq. (3) on the machine: at most ``cores`` instances run at once, each at the
         body's speed-up ``S(k)`` (``k`` without one); the work grows by ``k / S(k)``."""
         cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
@@ -228,7 +229,7 @@ class MachineSemantics(Semantics):
         )
         return Busy(time, work, received, received_work, False, body.touches)
 
-    def pipe(self, arithmetic: Any, left: Busy, right: Busy) -> tuple[Busy, int | None]:
+    def pipe(self, arithmetic: Any, left: Any, right: Any) -> tuple[Any, int | None]:
         """Eq. (4) on the machine: the receiving stage pays the hand-off (its first atom
         that touches the data; none if none does); the pipe takes at least its work over
         the cores."""

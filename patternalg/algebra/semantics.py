@@ -56,6 +56,9 @@ class Semantics(metaclass=_Registered):
     #: whether ``pipe`` is the pointwise maximum of its stages (so a maximum of closed forms
     #: may be added and divided form by form)
     pointwise: ClassVar[bool] = True
+    #: whether a term's value depends on its parts' values alone (so a law's metavariable
+    #: may stand for its model); not so on a machine, where a part's threads and work count
+    compositional: ClassVar[bool] = True
     _registry: ClassVar[dict[str, Semantics]] = {}
     #: built-in semantics made on first use: name -> "module:callable" (no import cycle)
     _lazy: ClassVar[dict[str, str]] = {"machine": "patternalg.algebra.machine:here"}
@@ -109,7 +112,7 @@ class Semantics(metaclass=_Registered):
     def __repr__(self) -> str:
         return f"Semantics.of({self.name!r})"
 
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return Semantics.of, (self.name,)
 
     @classmethod

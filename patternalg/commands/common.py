@@ -126,6 +126,7 @@ def machine_option(args: argparse.Namespace) -> Any:
             )
         cores = as_machine(int(text))
         machine = cores if machine is None else machine.with_cores(cores.cores)
+    assert machine is not None  # --machine or --cores was given
     note(args, f"machine semantics: {machine.describe()}")
     return machine
 

@@ -11,8 +11,8 @@ from ..algebra.pointwise import collect_bindings
 from .common import (
     add_digits_option,
     add_model_options,
-    machine_option,
     load_library,
+    machine_option,
     print_json,
     read_text_argument,
     unit_option,

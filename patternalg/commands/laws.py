@@ -17,9 +17,11 @@ from ..errors import EvaluationError
 from .common import (
     add_format_option,
     add_library_options,
+    add_machine_options,
     load_library,
     print_json,
     private_hypothesis_home,
+    semantics_option,
 )
 from .flags import add_option, check_options
 from .progress import progress
@@ -47,9 +49,11 @@ def add_check_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--semantics",
         choices=[*Semantics.names(), "both"],
-        default="both",
-        help="how pipe picks its bottleneck; 'both' checks each law under each (default)",
+        default=None,
+        help="how pipe picks its bottleneck; 'both' checks each law under the paper's two, "
+        "asymptotic and exact (default; with --machine/--cores: machine)",
     )
+    add_machine_options(parser)
     add_option(parser, EXAMPLES)
     parser.add_argument(
         "--seed",
@@ -117,7 +121,12 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
         validate(law, library)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
     both = [Semantics.ASYMPTOTIC, Semantics.EXACT]
-    semantics = both if args.semantics == "both" else [Semantics.of(args.semantics)]
+    if args.semantics in (None, "both") and args.machine is None and args.cores is None:
+        semantics = both
+    else:
+        if args.semantics == "both":
+            args.semantics = None  # with a machine: its semantics
+        semantics = [semantics_option(args)]
     pairs = [(law, s) for law in laws for s in semantics]
     total = len(pairs) * args.examples
     results: list[CheckResult] = []

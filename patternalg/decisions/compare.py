@@ -33,8 +33,8 @@ from .._internal.callbacks import ProgressCallback
 from ..algebra.bindings import as_value
 from ..algebra.domains import range_notes
 from ..algebra.evaluation import evaluate
-from ..algebra.normal_forms.normal_form import compare as compare_growth
 from ..algebra.machine import Machine, threads_needed
+from ..algebra.normal_forms.normal_form import compare as compare_growth
 from ..algebra.semantics import Semantics
 from ..arguments import as_axes, as_bindings, as_terms
 from ..errors import EvaluationError

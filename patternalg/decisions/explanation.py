@@ -26,6 +26,7 @@ import sympy
 from .._internal.display import HtmlTable
 from ..algebra.domains import extrapolations, point_notes
 from ..algebra.evaluation import Derivation, evaluate
+from ..algebra.machine import Machine
 from ..algebra.pointwise import PointValue, at_point, undecided_note
 from ..algebra.render import (
     DEFAULT_DIGITS,
@@ -41,14 +42,12 @@ from ..algebra.render import (
     value_text,
     with_unit,
 )
-from ..algebra.machine import Machine
 from ..algebra.semantics import Semantics
 from ..algebra.units import atom_names, check_unit, converted_note, in_one_unit
 from ..arguments import as_optional_text, as_term
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
-
 from .machines import machine_notes, semantics_of
 
 __all__ = ["Evaluation", "explain", "model"]

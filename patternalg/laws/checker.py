@@ -46,7 +46,7 @@ from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import format_expr
 from ..syntax.symbols import log2, x
-from ..syntax.terms import Atom, MapReduce, Pipe, Term
+from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool
 from . import strategies as pst
 from .builtin import BUILTIN_LAWS, builtin_law
 from .language import Law, parse_law, validate
@@ -283,9 +283,10 @@ def _instantiate(law: Law, case: _Case, semantics: Semantics) -> _Instance:
         meta: evaluate(term, case.library, semantics, derivation=derivation)
         for meta, term in case.bindings
     }
+    bound = dict(case.bindings)
     sides = [
         evaluate(
-            substitute_counts(side, values),
+            substitute_counts(side if semantics.compositional else _substituted(side, bound), values),
             library,
             semantics,
             metavariables=models,
@@ -294,6 +295,29 @@ def _instantiate(law: Law, case: _Case, semantics: Semantics) -> _Instance:
         for side in (law.lhs, law.rhs)
     ]
     return _Instance(case, sides[0], sides[1], models, bool(derivation.undecided))
+
+
+def _substituted(term: Term, bindings: Mapping[str, Term]) -> Term:
+    """``term`` with its metavariables replaced by the terms they stand for.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> _substituted(parse("pipe(A, tpool_2(B))"), {"A": parse("inc"), "B": parse("seq(nop, inc)")})
+    parse('pipe(inc, tpool_2(seq(nop, inc)))')
+    """
+    done: dict[int, Term] = {}
+    for node in term.post_order():
+        kids = [done[id(c)] for c in node.children()]
+        if isinstance(node, Meta):
+            done[id(node)] = bindings[node.name]
+        elif isinstance(node, Seq | Pipe):
+            done[id(node)] = type(node)(kids[0], kids[1])
+        elif isinstance(node, TPool):
+            done[id(node)] = TPool(node.count, kids[0])
+        elif isinstance(node, MapReduce):
+            done[id(node)] = replace(node, map=kids[0], reduce=kids[1])
+        else:
+            done[id(node)] = node
+    return done[id(term)]
 
 
 def _pointwise_failure(law: Law, instance: _Instance) -> int | None:
@@ -411,6 +435,8 @@ def _prove(law: Law, library: ModelLibrary, semantics: Semantics) -> bool:
         if _prove(law, library, Semantics.EXACT):
             return True
     metas = law.metavariables()
+    if metas and not semantics.compositional:
+        return False  # a metavariable is any term, not a model: only the search can tell
     pointwise = semantics is Semantics.EXACT and not law.has_mapreduce()
     plain = {name: sympy.Symbol(f"_{name}", positive=True) for name in metas}
     if pointwise:

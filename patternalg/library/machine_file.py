@@ -28,11 +28,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
 from ..algebra.machine import Machine
-from ..algebra.units import UnitError, check_unit
+from ..algebra.units import UnitError, check_unit, is_time
 from ..errors import Location, ModelFileError, ParseError, reason
 from ..syntax.arith import format_expr
 
@@ -41,7 +42,7 @@ __all__ = ["read_machine", "machine_from_text", "machine_text", "write_machine"]
 _KEYS = ("cores", "unit", "handoff", "source", "speedups", "calibration")
 
 
-def read_machine(path: str | Path) -> Machine:
+def read_machine(path: str | PathLike[str]) -> Machine:
     """The machine described by the file at ``path``."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -100,6 +101,11 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
         check_unit(unit, str(where("unit")))
     except UnitError as exc:
         raise ModelFileError(str(exc)) from None
+    if not is_time(unit):
+        raise ModelFileError(
+            f"the hand-off is a time: expected a time unit such as ns, us, ms or s, got {unit!r}",
+            location=where("unit"),
+        )
     speedups = table.get("speedups", {})
     calibration = table.get("calibration", {})
     for key, value in (("speedups", speedups), ("calibration", calibration)):
@@ -133,7 +139,7 @@ def machine_text(machine: Machine) -> str:
     if machine.source:
         table["source"] = machine.source
     if machine.speedups:
-        table["speedups"] = {name: format_expr(s) for name, s in machine.speedups}
+        table["speedups"] = {name: format_expr(s) for name, s in machine.speedup.items()}
     if machine.calibration:
         table["calibration"] = dict(machine.calibration)
     return dumps({"format": 1, "machine": table})
