@@ -26,6 +26,7 @@ from .common import (
     add_model_options,
     check_output,
     load_library,
+    machine_option,
     note,
     unit_option,
 )
@@ -145,11 +146,11 @@ def _curves(args: argparse.Namespace) -> Any:
     atoms = [name for tree in trees for name in atom_names(tree)]
     axis = _one_axis(args, atoms, library, integer)
     bound = at(args)
-    unit = unit_option(args)
-    curves = sweep(parsed, [axis], at=bound, library=library, unit=unit)
+    unit, machine = unit_option(args), machine_option(args)
+    curves = sweep(parsed, [axis], at=bound, library=library, unit=unit, machine=machine)
     comparison = None
     if len(parsed) > 1:
-        comparison = compare(parsed, over=axis, at=bound, library=library, unit=unit)
+        comparison = compare(parsed, over=axis, at=bound, library=library, unit=unit, machine=machine)
     return plot_sweep(curves, comparison).figure
 
 
