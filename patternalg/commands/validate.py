@@ -19,7 +19,7 @@ from ..library.model_library import ModelLibrary
 from ..measurements.model import Aggregation
 from .common import HARNESSES, add_digits_option, add_format_option, json_text, note
 
-__all__ = ["add_arguments", "run", "semantics"]
+__all__ = ["add_arguments", "run", "semantics", "models", "validated"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,15 +75,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def semantics(args: argparse.Namespace) -> tuple[str, str | None]:
     """The semantics to validate under and the one reported beside it for comparison: the
     one place the command chooses them (the rules, ``exact``, beside any other)."""
-    chosen = args.semantics
+    chosen = getattr(args, "semantics", "exact")  # plot --validate has no --semantics
     return chosen, (None if chosen == "exact" else "exact")
 
 
-def _library(args: argparse.Namespace) -> ModelLibrary:
+def models(args: argparse.Namespace) -> ModelLibrary:
     """The --models files alone (with --builtin: over the built-ins); none: the built-ins."""
     if not args.models:
         note(args, "no --models: validating the built-in models")
-    return ModelLibrary.load(args.models, builtin=args.builtin or not args.models)
+    return ModelLibrary.load(args.models, builtin=getattr(args, "builtin", False) or not args.models)
+
+
+def validated(args: argparse.Namespace, files: list[str]) -> Any:
+    """The validation of ``files`` the options ask for (``validate`` and ``plot --validate``)."""
+    from ..decisions.validation import validate
+    from ..measurements import read
+
+    library = models(args)
+    data = [read(path, args.input_format, metric=args.metric) for path in files]
+    main, rules = semantics(args)
+    aggregate = getattr(args, "aggregate", None) or "median"  # plot: its fit option, None
+    return validate(data, library, semantics=main, rules=rules, aggregate=aggregate)
 
 
 def _output(args: argparse.Namespace, result: Any) -> str:
@@ -95,15 +107,9 @@ def _output(args: argparse.Namespace, result: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..decisions.validation import validate
-    from ..measurements import read
-
     if args.out is not None:  # before the work; none of the files read may be replaced
         check_writable(args.out, reading=[*args.measured, *args.models])
-    library = _library(args)
-    data = [read(path, args.input_format, metric=args.metric) for path in args.measured]
-    main, rules = semantics(args)
-    result = validate(data, library, semantics=main, rules=rules, aggregate=args.aggregate)
+    result = validated(args, args.measured)
     text = _output(args, result)
     if args.out is None:
         sys.stdout.write(text)
