@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from typing import Any
 
 from .._internal.atomic_write import check_writable, write_text_atomic
@@ -81,21 +82,22 @@ def semantics(args: argparse.Namespace) -> tuple[str, str | None]:
 
 def models(args: argparse.Namespace) -> ModelLibrary:
     """The --models files alone (with --builtin: over the built-ins); none: the built-ins."""
-    if not args.models:
-        note(args, "no --models: validating the built-in models")
     return ModelLibrary.load(args.models, builtin=getattr(args, "builtin", False) or not args.models)
 
 
 def validated(args: argparse.Namespace, files: list[str]) -> Any:
-    """The validation of ``files`` the options ask for (``validate`` and ``plot --validate``)."""
+    """The validation of ``files`` the options ask for (``validate`` and ``plot --validate``),
+    its notes saying where the models came from if no --models was given."""
     from ..decisions.validation import validate
     from ..measurements import read
 
-    library = models(args)
     data = [read(path, args.input_format, metric=args.metric) for path in files]
     main, rules = semantics(args)
     aggregate = getattr(args, "aggregate", None) or "median"  # plot: its fit option, None
-    return validate(data, library, semantics=main, rules=rules, aggregate=aggregate)
+    result = validate(data, models(args), semantics=main, rules=rules, aggregate=aggregate)
+    if args.models:
+        return result
+    return replace(result, notes=("no --models: validating the built-in models", *result.notes))
 
 
 def _output(args: argparse.Namespace, result: Any) -> str:

@@ -285,7 +285,7 @@ def _overall_line(what: str, found: Mapping[str, Any], rules: str | None) -> str
 def _term_table(v: Validated, rules: str | None, digits: int | None) -> list[str]:
     """One term's table: its points, predicted, measured, error (and the rules')."""
     header = [*v.parameters, f"predicted [{v.unit}]", f"measured [{v.unit}]", "error"]
-    header += [f"{rules} [{v.unit}]", f"{rules} error"] if rules else []
+    header += [f"{rules}: predicted [{v.unit}]", f"{rules}: error"] if rules else []
     body = []
     rules_error = v.rules_error
     for i, point in enumerate(v.points):
