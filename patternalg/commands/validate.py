@@ -82,7 +82,9 @@ def semantics(args: argparse.Namespace) -> tuple[str, str | None]:
 
 def models(args: argparse.Namespace) -> ModelLibrary:
     """The --models files alone (with --builtin: over the built-ins); none: the built-ins."""
-    return ModelLibrary.load(args.models, builtin=getattr(args, "builtin", False) or not args.models)
+    return ModelLibrary.load(
+        args.models, builtin=getattr(args, "builtin", False) or not args.models
+    )
 
 
 def validated(args: argparse.Namespace, files: list[str]) -> Any:

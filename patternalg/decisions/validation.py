@@ -293,7 +293,10 @@ def _term_table(v: Validated, rules: str | None, digits: int | None) -> list[str
         row += [_value(v.predicted[i], digits), _value(v.measured[i], digits)]
         row.append(_percent(float(v.error[i]), sign=True))
         if rules_error is not None and v.rules_predicted is not None:
-            row += [_value(v.rules_predicted[i], digits), _percent(float(rules_error[i]), sign=True)]
+            row += [
+                _value(v.rules_predicted[i], digits),
+                _percent(float(rules_error[i]), sign=True),
+            ]
         body.append(row)
     title = v.term if v.kernel == v.term else f"{v.term} (kernel '{v.kernel}')"
     return [title, *("  " + line for line in _aligned([header, *body]))]
@@ -319,8 +322,10 @@ def _sources(measurements: Any) -> list[Measurements]:
         first = series[0]
         return Measurements(first.path, "series", first.parameters, first.metric, None, series)
 
-    if isinstance(measurements, list | tuple) and measurements and not all(
-        isinstance(s, Series) for s in measurements
+    if (
+        isinstance(measurements, list | tuple)
+        and measurements
+        and not all(isinstance(s, Series) for s in measurements)
     ):
         return [one(value, f"measurements[{i}]") for i, value in enumerate(measurements)]
     return [one(measurements, "measurements")]
@@ -330,7 +335,9 @@ def _library(models: Any) -> Mapping[str, AtomicModel]:
     """The models: a library or mapping as it is, a model file's path (or several) alone,
     without the built-ins (a model not given is not validated)."""
     if isinstance(models, str | os.PathLike) or (
-        isinstance(models, list | tuple) and models and all(isinstance(m, str | os.PathLike) for m in models)
+        isinstance(models, list | tuple)
+        and models
+        and all(isinstance(m, str | os.PathLike) for m in models)
     ):
         return ModelLibrary.load(as_paths(models, "models"), builtin=False)
     return ModelLibrary.of(models, "models")
@@ -347,8 +354,10 @@ class _Skipped:
     def notes(self, library: Mapping[str, AtomicModel]) -> list[str]:
         notes = []
         if self.not_terms:
-            notes.append(f"skipped {_names(self.not_terms)}: not terms (a series validates "
-                         "when its name is a term, e.g. 'pipe(qsort, inc)', or an atom modeled)")
+            notes.append(
+                f"skipped {_names(self.not_terms)}: not terms (a series validates "
+                "when its name is a term, e.g. 'pipe(qsort, inc)', or an atom modeled)"
+            )
         for atom, terms in self.unknown.items():
             known = ", ".join(sorted(library)[:_NAMED]) or "none"
             notes.append(f"skipped {_names(terms)}: no model of {atom} (the models: {known})")
@@ -391,7 +400,9 @@ def _bindings(
     notes = []
     if len(missing) == 1 and len(unused) == 1:
         bound[missing[0]] = unused[0]
-        notes.append(f"parameter '{unused[0]}' of {path} is the symbol {missing[0]} (as fit takes it)")
+        notes.append(
+            f"parameter '{unused[0]}' of {path} is the symbol {missing[0]} (as fit takes it)"
+        )
     return bound, notes
 
 
@@ -453,8 +464,10 @@ def _validate_series(
     )  # fmt: skip
     undefined = int(np.isnan(validated.error).sum())
     if undefined:
-        notes.append(f"{text}: no relative error at {undefined} point(s) (nothing measured, "
-                     "or no finite prediction): their cells are empty")
+        notes.append(
+            f"{text}: no relative error at {undefined} point(s) (nothing measured, "
+            "or no finite prediction): their cells are empty"
+        )
     return validated, notes
 
 

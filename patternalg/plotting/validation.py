@@ -42,7 +42,9 @@ def plot_validation(validation: Any, *, ax: Any = None) -> Any:
             rules = v.rules_predicted * scale
             keep = (measured > 0) & (rules > 0) & np.isfinite(rules)
             label = f"{validation.rules} (the rules)" if k == 0 else None
-            ax.scatter(measured[keep], rules[keep], s=14, marker="x", color="grey", label=label, zorder=2)
+            ax.scatter(
+                measured[keep], rules[keep], s=14, marker="x", color="grey", label=label, zorder=2
+            )
     values = np.concatenate(drawn) if drawn else np.empty(0)
     if values.size:
         low, high = float(values.min()) / 1.5, float(values.max()) * 1.5
