@@ -175,6 +175,13 @@ class Validation(Tabular):
                 rows.append(row)
         return rows
 
+    def caption(self) -> str:
+        """The summary in one line, above the notebook's table."""
+        every = self.overall()
+        return _overall_line(
+            f"validation ({self.semantics}), {every['cells']} cells", every, self.rules
+        )
+
     def overall(self) -> dict[str, Any]:
         """``{cells, median, worst, largest: {cells, median, worst}}``: |errors| over every
         cell and over the cells at each term's largest x (and the rules' beside them)."""
