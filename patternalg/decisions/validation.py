@@ -398,9 +398,9 @@ def _term_of(
 def _bindings(
     symbols: Sequence[str], parameters: Sequence[str], path: str
 ) -> tuple[dict[str, str], list[str]]:
-    """Each symbol the model needs -> the parameter bound to it (by name; the one parameter
-    left, if one symbol is left: ``fit`` makes a file's one parameter n the symbol x), and
-    notes."""
+    """Each symbol the model needs -> the parameter bound to it: by name, and the one
+    parameter left to the one symbol left (``fit`` makes a file's one parameter, ``n``, the
+    symbol x); and a note saying so."""
     bound = {s: s for s in symbols if s in parameters}
     missing = [s for s in symbols if s not in bound]
     unused = [p for p in parameters if p not in bound.values()]
@@ -408,7 +408,8 @@ def _bindings(
     if len(missing) == 1 and len(unused) == 1:
         bound[missing[0]] = unused[0]
         notes.append(
-            f"parameter '{unused[0]}' of {path} is the symbol {missing[0]} (as fit takes it)"
+            f"parameter '{unused[0]}' of {path} is taken as the symbol {missing[0]}, the one "
+            "symbol of the model no parameter names (as fit takes a file's one parameter as x)"
         )
     return bound, notes
 
@@ -465,9 +466,10 @@ def _validate_series(
     notes = [*moved, *more, *range_notes([term], converted, {}, ranges)]
     if np.isfinite(predicted).any():
         notes += negative_note(text, float(np.nanmin(predicted)), unit)
+    size = _size(bound, series.parameters)
     validated = Validated(
-        text, series.kernel, series.path, series.parameters, _size(bound, series.parameters), series.points,
-        predicted, series.aggregate(how), unit, other,
+        text, series.kernel, series.path, series.parameters, size, series.points, predicted,
+        series.aggregate(how), unit, other,
     )  # fmt: skip
     undefined = int(np.isnan(validated.error).sum())
     if undefined:
