@@ -305,3 +305,24 @@ def test_wrong_arguments_are_named(call, name) -> None:
 
     with pytest.raises(ArgumentError, match=rf"^{name}: expected"):
         call()
+
+
+def test_bench_fidelity_rules_are_the_measured_atoms_composed() -> None:
+    """bench_fidelity's row ``measured`` (by validate, each atom the constant of its measured
+    median at the size) against the rules computed by hand: seq adds, pipe takes the larger,
+    tpool_n divides."""
+    from helpers import load_module
+
+    bench = load_module("benchmarks", "bench_fidelity")
+    errors = bench.rule_errors(RUN)
+    atoms = {s.kernel: s.aggregate("median") for s in read(ATOMS)}
+    measured = {s.kernel: s.aggregate("median") for s in read(COMPOSITIONS)}
+    assert errors.shape == (len(measured), len(atoms["inc"]))
+    by_hand = {
+        "seq(inc, nop)": atoms["inc"] + atoms["nop"],
+        "pipe(qsort, inc)": np.maximum(atoms["qsort"], atoms["inc"]),
+        "tpool_4(qsort)": atoms["qsort"] / 4,
+    }
+    for term, predicted in by_hand.items():
+        row = list(measured).index(term)
+        np.testing.assert_allclose(errors[row], predicted / measured[term] - 1, rtol=1e-9)
