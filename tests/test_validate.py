@@ -325,4 +325,6 @@ def test_bench_fidelity_rules_are_the_measured_atoms_composed() -> None:
     }
     for term, predicted in by_hand.items():
         row = list(measured).index(term)
-        np.testing.assert_allclose(errors[row], predicted / measured[term] - 1, rtol=1e-9)
+        np.testing.assert_allclose(
+            errors[row], predicted / measured[term] - 1, rtol=1e-9, atol=1e-12
+        )
