@@ -4,9 +4,10 @@ Reads the measurements of ``benchmarks/realdata/data`` (``atoms.txt``: nop, inc,
 ``compositions.txt``: one REGION per term of patternalg's language, ns per data element,
 see ``benchmarks/realdata/README.md``). For each modeler it fits the atoms through the CLI
 (``patternalg fit atoms.txt --modeler M --out models.toml``), evaluates every composition
-with the fitted library (``patternalg.algebra.atomic_model``, pointwise ``exact`` semantics: a value at a
-size is the model's value there), and compares with the median of the measured repetitions:
-error = (predicted - measured) / measured, as paper 001 defines it. Two protocols:
+with the fitted library and compares with the median of the measured repetitions by
+``patternalg.decisions.validation.validate`` (what ``patternalg validate`` prints; pointwise
+``exact`` semantics: a value at a size is the model's value there): error = (predicted -
+measured) / measured, as paper 001 defines it. Two protocols:
 
 * **in range**: the atoms fitted on all sizes; the |error| at the largest size;
 * **beyond**: the atoms fitted on the lower half of the sizes; the |error| at every size of
@@ -42,13 +43,14 @@ import os
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 import patternalg
-from patternalg.measurements import Aggregation
+from patternalg.decisions.validation import Validation, validate
+from patternalg.measurements import Aggregation, Measurements, read
 
 HERE = Path(__file__).resolve().parent
 #: the committed runs: every directory of realdata/ with an atoms.txt
@@ -96,31 +98,28 @@ def fit_library(
     return patternalg.ModelLibrary.load([out], builtin=False)
 
 
-def predictions(
-    library: patternalg.ModelLibrary, terms: list[str], sizes: list[float]
-) -> np.ndarray:
-    """Every term's model at every size: shape (terms, sizes)."""
-    rows = []
-    for term in terms:
-        expr = patternalg.model(term, library, semantics="exact")
-        rows.append([float(expr.subs(patternalg.x, size)) for size in sizes])
-    return np.array(rows)
+def relative_errors(measured: Measurements, library: object) -> np.ndarray:
+    """Every series of ``measured`` predicted from ``library`` and compared with its
+    measured medians (:func:`validate`): the relative errors, shape (series, sizes)."""
+    found: Validation = validate(measured, library)
+    if len(found.validated) != len(measured):
+        raise SystemExit(f"{measured.path}: not every region validates: {'; '.join(found.notes)}")
+    return np.array([v.error for v in found.validated])
+
+
+def at_point(data: Measurements, k: int) -> Measurements:
+    """``data`` at its ``k``-th point only."""
+    return replace(data, series=tuple(s.subset(np.arange(len(s)) == k) for s in data))
 
 
 def rule_errors(data: Path) -> np.ndarray:
     """The errors of the composition rules alone: every term predicted at each size from the
     measured atoms there (medians; each atom a constant model), shape (terms, sizes)."""
-    points, atoms = read_text(data / "atoms.txt")
-    _, compositions = read_text(data / "compositions.txt")
+    atoms, compositions = read(data / "atoms.txt"), read(data / "compositions.txt")
     columns = []
-    for k, size in enumerate(points):
-        text = "".join(
-            f'[models.{atom}]\nform = "expr"\nmodel = "{float(np.median(rows[k]))!r}"\nunit = "ns"\n'
-            for atom, rows in atoms.items()
-        )
-        library = patternalg.ModelLibrary.from_toml_text(text, f"measured atoms at x = {size:g}")
-        measured = [np.median(compositions[t][k]) for t in compositions]
-        columns.append(predictions(library, list(compositions), [size])[:, 0] / measured - 1)
+    for k in range(len(atoms.series[0])):
+        library = {s.kernel: float(np.median(s.values[k])) for s in atoms}
+        columns.append(relative_errors(at_point(compositions, k), library)[:, 0])
     return np.array(columns).T
 
 
@@ -158,27 +157,24 @@ class Fidelity:
 
 def errors(data: Path, modeler: str, aggregate: str | None, tmp: Path) -> Fidelity:
     """The fitted atoms, the errors at all sizes (full fit) and at the upper half (half fit)."""
-    points, atoms = read_text(data / "atoms.txt")
-    cpoints, compositions = read_text(data / "compositions.txt")
-    if cpoints != points:
-        raise SystemExit("atoms.txt and compositions.txt have different POINTS")
-    terms = list(compositions)
-    measured = np.array([[np.median(r) for r in compositions[t]] for t in terms])
-    measured_atoms = np.array([[np.median(r) for r in rows] for rows in atoms.values()])
+    atoms, compositions = read(data / "atoms.txt"), read(data / "compositions.txt")
+    points = atoms.series[0].column("x").tolist()
+    if any(s.column("x").tolist() != points for s in (*atoms, *compositions)):
+        raise SystemExit(f"{data}: atoms.txt and compositions.txt have different POINTS")
     full = fit_library(data / "atoms.txt", modeler, aggregate, tmp)
     lower = len(points) - len(points) // 2  # the lower half (the middle size included)
     half_file = tmp / "atoms_lower_half.txt"
-    write_text(half_file, points[:lower], {a: rows[:lower] for a, rows in atoms.items()})
+    _, repetitions = read_text(data / "atoms.txt")
+    write_text(half_file, points[:lower], {a: rows[:lower] for a, rows in repetitions.items()})
     half = fit_library(half_file, modeler, aggregate, tmp)
-    upper = points[lower:]
     return Fidelity(
-        models={a: str(patternalg.model(a, full)) for a in atoms},
-        terms=terms,
+        models={s.kernel: str(patternalg.model(s.kernel, full)) for s in atoms},
+        terms=[s.kernel for s in compositions],
         points=points,
-        in_range=predictions(full, terms, points) / measured - 1,
-        beyond=predictions(half, terms, upper) / measured[:, lower:] - 1,
-        atoms_in_range=predictions(full, list(atoms), points) / measured_atoms - 1,
-        atoms_beyond=predictions(half, list(atoms), upper) / measured_atoms[:, lower:] - 1,
+        in_range=relative_errors(compositions, full),
+        beyond=relative_errors(compositions, half)[:, lower:],
+        atoms_in_range=relative_errors(atoms, full),
+        atoms_beyond=relative_errors(atoms, half)[:, lower:],
     )
 
 

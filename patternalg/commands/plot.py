@@ -6,7 +6,9 @@ comparisons, fits and the best designs.
 * ``plot --fit FILE [--form F] [--kernel K] [fit's options] -o FILE``: the measurements and
   the models ``fit`` makes of them (with the same options: ``--modeler``, ``--upto``, ...);
 * ``plot --atoms a,b,c [--models FILE] [--over ...] -o FILE``: library models side by side;
-* ``plot --optimize TERM --budget ...`` / ``plot --explore TERM --threads N``: bar charts.
+* ``plot --optimize TERM --budget ...`` / ``plot --explore TERM --threads N``: bar charts;
+* ``plot --validate MEASURED [--models FILE]``: predicted against measured, as ``validate``
+  computes it (log-log, y = x and +-10 %).
 
 matplotlib (the extra ``patternalg[plot]``) is imported only when this command runs.
 """
@@ -34,7 +36,7 @@ from .decide import at, terms
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
 
-_MODES = ("--fit", "--atoms", "--optimize", "--explore")
+_MODES = ("--fit", "--atoms", "--optimize", "--explore", "--validate")
 #: x drawn without --over where no atom has a measured range: from 2, where log2(x) > 0
 PLOT_RANGE = "x=2..2^20"
 #: fit options whose flags plot uses otherwise (``--unit``: the unit to draw in)
@@ -89,6 +91,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     bars.add_argument("--threads", type=int, help="explore's thread budget")
     bars.add_argument("--expansions", type=int, default=2000)
     bars.add_argument("--top", type=int, default=8, help="designs to draw (default 8)")
+    checks = parser.add_argument_group(
+        "--validate MEASURED: predicted against measured (as validate; the --models files alone)"
+    )
+    checks.add_argument(
+        "--validate",
+        action="append",
+        metavar="MEASURED",
+        help="measurements whose regions are terms (repeatable; --metric and --input-format apply)",
+    )
 
 
 def _mode(args: argparse.Namespace) -> str:
@@ -236,7 +247,23 @@ def _explore(args: argparse.Namespace) -> Any:
         return plot_exploration(solve(args, args.explore, bar)).figure
 
 
-_DRAW = {"term": _curves, "fit": _fit, "atoms": _atoms, "optimize": _optimize, "explore": _explore}
+def _validate(args: argparse.Namespace) -> Any:
+    from .validate import validated
+
+    result = validated(args, args.validate)
+    for text in result.notes:
+        note(args, text)
+    return result.plot().figure
+
+
+_DRAW = {
+    "term": _curves,
+    "fit": _fit,
+    "atoms": _atoms,
+    "optimize": _optimize,
+    "explore": _explore,
+    "validate": _validate,
+}
 
 
 def run(args: argparse.Namespace) -> int:

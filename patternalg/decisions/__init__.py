@@ -1,7 +1,8 @@
-"""Design decisions: sweep, compare, optimize, explore.
+"""Design decisions: sweep, compare, optimize, explore; and validate, the models against
+measurements.
 
-Each question is a function of the package (defined in the module of the same name),
-returning an immutable result with ``to_json()``, ``to_csv()`` and ``_repr_html_``; the CLI
+Each question is a function of the package (defined in the module of the same name;
+``validate`` in ``validation``), returning an immutable result with ``to_json()``, ``to_csv()`` and ``_repr_html_``; the CLI
 commands of the same names print them:
 
 >>> from patternalg.decisions import compare
@@ -10,8 +11,8 @@ commands of the same names print them:
 
 Modules: ``grid`` (``A..B:N:log`` and lists), ``numeric`` (terms on numpy grids),
 ``sweep``, ``compare``, ``budget`` (linear budgets), ``optimize``, ``explore``,
-``results`` (what the results share), ``options`` (the commands' defaults and numbers,
-declared once for the CLI and the functions, without numpy).
+``validation``, ``results`` (what the results share), ``options`` (the commands' defaults
+and numbers, declared once for the CLI and the functions, without numpy).
 """
 
 from __future__ import annotations
@@ -26,19 +27,23 @@ if TYPE_CHECKING:
     from .explore import explore
     from .optimize import optimize
     from .sweep import sweep
+    from .validation import validate
 
-__all__ = ["sweep", "compare", "optimize", "explore"]
+__all__ = ["sweep", "compare", "optimize", "explore", "validate"]
+#: the module of each function whose module is named otherwise
+_MODULE = {"validate": "validation"}
 
 
 class _Package(types.ModuleType):
-    """The package's ``sweep``, ``compare``, ``optimize`` and ``explore`` are the functions,
-    loaded on first use (a command that needs none of them does not pay for their imports);
+    """The package's ``sweep``, ``compare``, ``optimize``, ``explore`` and ``validate`` are
+    the functions, loaded on first use (a command that needs none of them does not pay for their imports);
     a module of the same name, once imported, does not replace them."""
 
     def __getattr__(self, name: str) -> Any:
         if name not in __all__:
             raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
-        return getattr(importlib.import_module(f"{self.__name__}.{name}"), name)
+        module = _MODULE.get(name, name)
+        return getattr(importlib.import_module(f"{self.__name__}.{module}"), name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in __all__ and isinstance(value, types.ModuleType):
