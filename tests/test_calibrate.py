@@ -79,6 +79,8 @@ def test_a_committed_run_gives_a_positive_handoff_that_explains_the_pipe() -> No
     compositions = read(RUN / "compositions.txt")
     compositions = replace(compositions, series=tuple(s for s in compositions if s.kernel in CALIBRATION))
     result = calibrate([RUN / "atoms.txt", compositions])
+    chosen = calibrate([RUN / "atoms.txt", RUN / "compositions.txt"], terms=CALIBRATION)
+    assert chosen.machine == result.machine  # --terms picks the same regions
     assert result.machine.cores == 2  # from data7/machine.txt (lscpu's CPU(s))
     h0, h1 = (n.value for n in result.numbers)
     assert h0 >= 0 and h1 > 0
@@ -141,6 +143,7 @@ def _only(path: Path, keep: tuple[str, ...]) -> Path:
         ("no cores", "--cores N"),
         ("not a term", "not a term"),
         ("bad cores", "at least one core"),
+        ("unmeasured term", "was not measured"),
     ],
 )
 def test_errors_are_one_line_and_leave_the_file(
@@ -164,6 +167,8 @@ def test_errors_are_one_line_and_leave_the_file(
         files.append(str(extrap(tmp_path / "bad.txt", {"pipe(inc": SIZES})))
     elif case == "bad cores":
         extra = ["--cores", "0"]
+    elif case == "unmeasured term":
+        extra = ["--terms", "pipe(inc, inc);tpool_4(qsort)"]
     out = tmp_path / "machine.toml"
     out.write_text("old\n")
     status, text, err = cli(capsys, "calibrate", *files, "--out", str(out), *extra)

@@ -38,6 +38,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "were measured at every size) or from their models",
     )
     parser.add_argument(
+        "--terms",
+        metavar="T;T;...",
+        help="calibrate on these compositions only, separated by ';' (default: every "
+        "composition region), e.g. 'pipe(inc, inc);pipe(inc, nop);seq(inc, inc);tpool_2(qsort)'",
+    )
+    parser.add_argument(
         "--speedups",
         action="store_true",
         help="also fit a speed-up p/(1 + c*(p - 1)) for each atom of a tpool_k(atom) region",
@@ -57,8 +63,14 @@ def run(args: argparse.Namespace) -> int:
     check_writable(args.out, reading=reading)  # before the work, not after it
     if args.cores is not None and args.cores < 1:
         raise PatternalgError(f"--cores {args.cores}: a machine has at least one core")
+    terms = [t.strip() for t in args.terms.split(";")] if args.terms is not None else None
     result = calibrate(
-        args.files, args.models, cores=args.cores, atoms=args.against, speedups=args.speedups
+        args.files,
+        args.models,
+        cores=args.cores,
+        atoms=args.against,
+        speedups=args.speedups,
+        terms=terms,
     )
     write_machine(result.machine, args.out)
     if args.format == "json":

@@ -393,6 +393,7 @@ def calibrate(
     cores: int | None = None,
     atoms: str | None = None,
     speedups: bool = False,
+    terms: Sequence[str] | None = None,
 ) -> Calibration:
     """Fit a machine's numbers to the calibration compositions of ``measurements`` (paths
     or :class:`~patternalg.measurements.Measurements` of the atoms and compositions, regions
@@ -402,11 +403,12 @@ def calibrate(
     to the atom regions); ``cores``: default what the measurements' record says
     (:func:`recorded_cores`); ``atoms``: compose the terms from the atoms' ``"measured"``
     medians (the default where the atoms were measured at every size of the compositions)
-    or their ``"models"``; ``speedups``: also fit per-atom speed-ups (see the module).
+    or their ``"models"``; ``speedups``: also fit per-atom speed-ups (see the module);
+    ``terms``: calibrate on these compositions only (default: every one measured).
     """
     regions, files = _regions(measurements)
     atom_regions = [r for r in regions if isinstance(r.term, Atom)]
-    compositions = [r for r in regions if not isinstance(r.term, Atom)]
+    compositions = _chosen([r for r in regions if not isinstance(r.term, Atom)], terms)
     if not compositions:
         raise MeasurementError(
             "no composition to calibrate on: the measurements hold only atoms (measure "
@@ -495,6 +497,22 @@ def _unit(
             " calibrate on measurements and models in one unit"
         )
     return units.pop()
+
+
+def _chosen(compositions: list[_Region], terms: Sequence[str] | None) -> list[_Region]:
+    """The compositions whose terms are ``terms`` (all for None); an error for a term that
+    was not measured."""
+    if terms is None:
+        return compositions
+    wanted = [parse(t) for t in terms]
+    measured_terms = {r.term for r in compositions}
+    for text, term in zip(terms, wanted, strict=True):
+        if term not in measured_terms:
+            raise MeasurementError(
+                f"--terms: {text} was not measured (the compositions measured: "
+                f"{', '.join(sorted(map(str, measured_terms))) or 'none'})"
+            )
+    return [r for r in compositions if r.term in set(wanted)]
 
 
 def _no_twins(regions: Sequence[_Region]) -> None:
