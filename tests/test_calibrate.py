@@ -12,7 +12,7 @@ import pytest
 
 from patternalg.algebra.machine import Machine
 from patternalg.cli import main
-from patternalg.decisions.calibration import calibrate, measured, recorded_cores
+from patternalg.decisions.calibration import calibrate, recorded_cores, simulated
 from patternalg.errors import PatternalgError
 from patternalg.library.machine_file import read_machine
 from patternalg.measurements import read
@@ -39,8 +39,8 @@ def synthetic(tmp_path: Path, cores: str | None = "cores: 2") -> tuple[Path, Pat
     with a deterministic noise of at most 1e-4 (relative); a machine.txt beside them."""
     exact = Machine(2).semantics  # an atom is its model under any semantics
     noise = 1 + 1e-4 * np.sin(np.arange(len(SIZES)) * 1.7)
-    atoms = {a: measured(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
-    terms = {t: measured(t, TRUTH.semantics, SIZES) * noise for t in CALIBRATION}
+    atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
+    terms = {t: simulated(t, TRUTH.semantics, SIZES) * noise for t in CALIBRATION}
     if cores is not None:
         (tmp_path / "machine.txt").write_text(f"date: today\n{cores}\n")
     return extrap(tmp_path / "atoms.txt", atoms), extrap(tmp_path / "compositions.txt", terms)

@@ -18,7 +18,7 @@ compositions worse, ``docs/machine.md``).
 >>> from patternalg.library.model_library import ModelLibrary
 >>> sizes = np.array([16.0, 256.0, 4096.0, 65536.0])
 >>> truth = Machine(2, handoff="300 + 0.5*x").semantics
->>> data = {"pipe(inc, inc)": (sizes, measured("pipe(inc, inc)", truth, sizes))}
+>>> data = {"pipe(inc, inc)": (sizes, simulated("pipe(inc, inc)", truth, sizes))}
 >>> result = calibrate(data, ModelLibrary.builtin(), cores=2, atoms="models")
 >>> result.machine.describe()
 '2 cores, hand-off 0.5*x + 300 ns per element'
@@ -51,7 +51,7 @@ from ..syntax.terms import Atom, Term, TPool
 from .numeric import compile_term
 from .results import Tabular, fields_json
 
-__all__ = ["Calibration", "FittedNumber", "Residual", "calibrate", "recorded_cores", "measured"]
+__all__ = ["Calibration", "FittedNumber", "Residual", "calibrate", "recorded_cores", "simulated"]
 
 #: how the calibration composes the terms: from the atoms' measured medians, or their models
 BASES = ("measured", "models")
@@ -187,8 +187,8 @@ class _Region:
     sizes: np.ndarray
     medians: np.ndarray
     where: str
-    series: Any = None
-    unit: str = "ns"  #: the measured series (its repetitions), if read from measurements
+    series: Any = None  #: the measured series (its repetitions), if read from measurements
+    unit: str = "ns"
 
 
 def _regions(data: Any) -> tuple[list[_Region], tuple[str, ...]]:
@@ -232,14 +232,14 @@ def _region(text: str, sizes: np.ndarray, medians: np.ndarray, where: str) -> _R
     return _Region(term, sizes, medians, where)
 
 
-def measured(term: str, semantics: Semantics, sizes: np.ndarray,
+def simulated(term: str, semantics: Semantics, sizes: np.ndarray,
              library: Mapping[str, AtomicModel] | None = None) -> np.ndarray:
     """``term``'s values at ``sizes`` under ``semantics`` (the built-in models by default):
     synthetic measurements of a known machine.
 
-    >>> measured("pipe(inc, inc)", Machine(2, handoff=100).semantics, np.array([1.0])).tolist()
+    >>> simulated("pipe(inc, inc)", Machine(2, handoff=100).semantics, np.array([1.0])).tolist()
     [636.185]
-    """  # fmt: skip
+    """
     models = ModelLibrary.builtin() if library is None else library
     compiled = compile_term(parse(term), models, {}, semantics=semantics)
     return compiled.values({"x": np.asarray(sizes, dtype=float)})
@@ -364,10 +364,10 @@ def _number(value: float) -> sympy.Expr:
     return sympy.Integer(int(value)) if value.is_integer() else sympy.Float(value)
 
 
-def _rounded(value: float) -> float:
-    """``value`` in :data:`DIGITS` significant digits; 0 where it is 0 but for the fit's
-    last steps (below 1e-9: no hand-off is a billionth of a nanosecond)."""
-    return 0.0 if abs(value) < 1e-9 else float(f"{value:.{DIGITS}g}")
+def _rounded(value: float, digits: int = DIGITS) -> float:
+    """``value`` in ``digits`` significant digits; 0 where it is 0 but for the fit's last
+    steps (below 1e-9: no hand-off is a billionth of a nanosecond)."""
+    return 0.0 if abs(value) < 1e-9 else float(f"{value:.{digits}g}")
 
 
 def _fitted_models(atoms: Sequence[_Region]) -> ModelLibrary:
@@ -545,12 +545,15 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
         "sizes": sorted({float(s) for r in regions for s in r.sizes}),
         "atoms": basis,
         "numbers": {n.name: n.value for n in numbers},
-        "errors": {n.name: n.error for n in numbers if n.error is not None},
+        "errors": {n.name: _rounded(n.error, 2) for n in numbers if n.error is not None},
         "residuals": {
-            r.term: dict(zip(("median", "worst"), Residual.summary(r.machine), strict=True))
+            r.term: {k: _rounded(v) for k, v in zip(("median", "worst"), Residual.summary(r.machine), strict=True)}
             for r in residuals
         },
-        "spread": {"median": float(np.median(np.abs(every))), "worst": float(np.max(np.abs(every)))},
+        "spread": {
+            "median": _rounded(float(np.median(np.abs(every)))),
+            "worst": _rounded(float(np.max(np.abs(every)))),
+        },
     }
     source = "patternalg calibrate " + " ".join(files) if files else "patternalg calibrate"
     machine = problem.machine(theta, tuple(record.items()), source)
