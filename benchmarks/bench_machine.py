@@ -137,7 +137,7 @@ def report(runs: list[Path], options: dict[str, Any], fitted: bool) -> dict[str,
               + "  ".join(f"{c:>13}" for c in cells))  # fmt: skip
     print(f"{'pooled':8} {'':8} {'':6}  " + "  ".join(
         f"{summary(v):>13}" if v else "" for v in columns.values()))  # fmt: skip
-    print(f"{'pooled without ' + APART:24}  " + "  ".join(
+    print(f"{'pooled, no ' + APART:24}  " + "  ".join(
         f"{summary(v):>13}" if v else "" for v in apart.values()))  # fmt: skip
     return columns
 

@@ -21,8 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--models",
         metavar="M",
-        help="the atoms' models (a model file, as fit --out writes it; default: fitted to the "
-        "atom regions)",
+        help="the atoms' models (a model file, as fit --out writes it): whether each touches "
+        "its data, and what --against models composes (default: fitted to the atom regions)",
     )
     parser.add_argument(
         "--cores",
