@@ -89,6 +89,8 @@ def test_a_committed_run_gives_a_positive_handoff_that_explains_the_pipe() -> No
     assert result.machine.calibration  # the record of what it came from
     frame = result.to_dataframe()
     assert list(frame["term"]) == [r.term for r in result.residuals]
+    assert result.to_csv().splitlines()[0].startswith("term,points,rules median")
+    assert "<caption>calibrated machine: 2 cores, hand-off" in result._repr_html_()
 
 
 def test_the_command_writes_a_machine_file_that_reads_back(
