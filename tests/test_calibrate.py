@@ -71,6 +71,7 @@ def test_a_known_machine_is_recovered(tmp_path: Path, atoms: str) -> None:
 def test_without_speedups_only_the_handoff_is_fitted(tmp_path: Path) -> None:
     result = calibrate(synthetic(tmp_path), cores=2)
     assert [n.name for n in result.numbers] == ["h0", "h1"]
+    assert result.notes == ()  # no number at its bound
     assert result.machine.speedups == ()
     assert result.atoms == "measured"  # the atoms were measured at every size
 
@@ -185,6 +186,18 @@ def test_the_output_is_not_an_input(tmp_path: Path, capsys: pytest.CaptureFixtur
     status, _, err = cli(capsys, "calibrate", str(atoms), str(compositions), "--out", str(atoms))
     assert status == 2 and "input" in err
     assert atoms.read_text() == before
+
+
+def test_a_number_at_its_bound_is_noted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exact = Machine(2).semantics
+    atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
+    slower = {"pipe(inc, inc)": simulated("inc", exact, SIZES) * 0.9}  # faster than inc alone
+    files = [str(extrap(tmp_path / "a.txt", atoms)), str(extrap(tmp_path / "c.txt", slower))]
+    status, text, err = cli(capsys, "calibrate", *files, "--cores", "2", "--out", str(tmp_path / "m.toml"))
+    assert status == 0
+    assert "h0 = 0 " in text and "h1 = 0 " in text
+    assert err.count("note: h") == 2 and "at the bound of the fit" in err
+    assert read_machine(tmp_path / "m.toml").handoff == 0
 
 
 def test_models_given_decide_touching_and_the_basis(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from .._internal.atomic_write import check_writable
-from .common import HARNESSES, add_format_option, print_json
+from .common import HARNESSES, add_format_option, note, print_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
     write_machine(result.machine, args.out)
     if args.format == "json":
         print_json(result.to_json())
-    else:
-        print("\n".join(result.text()))
+        return 0
+    print("\n".join(result.text()))
+    for text in result.notes:
+        note(args, text)
     return 0

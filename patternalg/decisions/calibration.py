@@ -44,7 +44,7 @@ from ..algebra.machine import Machine
 from ..algebra.semantics import Semantics
 from ..errors import EvaluationError, MeasurementError, ParseError
 from ..library.model_library import ModelLibrary
-from ..syntax.arith import number_text
+from ..syntax.arith import format_expr, number_text
 from ..syntax.parser import parse
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, Term, TPool
@@ -70,7 +70,7 @@ class FittedNumber:
     meaning: str
 
     def text(self) -> str:
-        """``h1 = 1.52 ± 0.21  (ns per element of x: the hand-off's slope)``."""
+        """``h1 = 1.516 ± 0.27  (ns per element and unit of x: its slope)``."""
         error = "" if self.error is None else f" ± {number_text(self.error, 2)}"
         return f"{self.name} = {number_text(self.value, DIGITS)}{error}  ({self.meaning})"
 
@@ -144,7 +144,7 @@ class Calibration(Tabular):
             f"fitted to {len(self.residuals)} composition(s), {points} points, the terms "
             f"composed from the atoms' {'measured medians' if self.atoms == 'measured' else 'models'}:",
         ]
-        lines += [f"  {n.text()}" for n in self.numbers] or ["  (no number to fit)"]
+        lines += [f"  {n.text()}" for n in self.numbers]
         header = ["term", "points", "rules: median |error|", "worst", "machine: median |error|", "worst"]
         body = [
             [r.term, str(len(r.sizes))]
@@ -158,10 +158,8 @@ class Calibration(Tabular):
         return lines
 
     def to_json(self) -> dict[str, Any]:
-        """``{machine, numbers, residuals, atoms, files, notes}`` (the machine as its
-        description, hand-off and speed-ups as text, and its calibration record)."""
-        from ..syntax.arith import format_expr
-
+        """``{machine, numbers, residuals, atoms, files, notes}`` (the machine: its cores, unit,
+        hand-off and speed-ups as text, and its calibration record)."""
         return {
             "machine": {
                 "cores": self.machine.cores,
@@ -557,5 +555,10 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
     }
     source = "patternalg calibrate " + " ".join(files) if files else "patternalg calibrate"
     machine = problem.machine(theta, tuple(record.items()), source)
-    return Calibration(machine, tuple(numbers), tuple(residuals), basis, files)
+    notes = [
+        f"{n.name} = 0 is at the bound of the fit (none of the machine's numbers is negative): "
+        "the calibration compositions ask for no more"
+        for n in numbers if n.value == 0
+    ]  # fmt: skip
+    return Calibration(machine, tuple(numbers), tuple(residuals), basis, files, tuple(notes))
 
