@@ -147,6 +147,7 @@ def _only(path: Path, keep: tuple[str, ...]) -> Path:
         ("not a term", "not a term"),
         ("bad cores", "at least one core"),
         ("unmeasured term", "was not measured"),
+        ("annotated atom", "without annotations"),
     ],
 )
 def test_errors_are_one_line_and_leave_the_file(
@@ -170,6 +171,8 @@ def test_errors_are_one_line_and_leave_the_file(
         files.append(str(extrap(tmp_path / "bad.txt", {"pipe(inc": SIZES})))
     elif case == "bad cores":
         extra = ["--cores", "0"]
+    elif case == "annotated atom":
+        files.append(str(extrap(tmp_path / "ann.txt", {"inc[p=2]": SIZES * 536.0})))
     elif case == "unmeasured term":
         extra = ["--terms", "pipe(inc, inc);tpool_4(qsort)"]
     out = tmp_path / "machine.toml"

@@ -225,6 +225,10 @@ def _region(text: str, sizes: np.ndarray, medians: np.ndarray, where: str) -> _R
             f"{where}: a calibration's regions are named by their terms ('inc', "
             f"'pipe(inc, inc)'), this one is not a term ({exc})"
         ) from None
+    if isinstance(term, Atom) and term.annotations:
+        raise MeasurementError(
+            f"{where}: an atom's region is the atom alone ('{term.name}'), without annotations"
+        )
     if not (np.all(np.isfinite(medians)) and np.all(medians > 0)):
         raise MeasurementError(f"{where}: a time per data element is positive; some are not")
     return _Region(term, sizes, medians, where)
