@@ -214,3 +214,16 @@ def test_models_given_decide_touching_and_the_basis(tmp_path: Path) -> None:
     with pytest.raises(PatternalgError, match="unknown atom"):
         calibrate([compositions], builtin, atoms="measured")
     assert math.isfinite(result.numbers[1].value)
+
+
+def test_the_benchmark_finds_the_core_bound_where_the_rules_miss() -> None:
+    """bench_machine's protocol on one committed run: the machine calibrated on the four
+    calibration compositions predicts the others, tpool_4(qsort) among them, better."""
+    from helpers import load_module
+
+    bench = load_module("benchmarks", "bench_machine")
+    machine = bench.calibrated(RUN).machine
+    rules, ours = bench.errors(RUN, None, False), bench.errors(RUN, machine, False)
+    assert set(rules) == set(ours) and not set(rules) & set(CALIBRATION)
+    assert rules["tpool_4(qsort)"] < -0.4 and abs(ours["tpool_4(qsort)"]) < 0.1
+    assert np.median(np.abs(list(ours.values()))) <= np.median(np.abs(list(rules.values())))
