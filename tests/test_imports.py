@@ -125,7 +125,7 @@ ALLOWED = {
     "library": {"_internal", "errors", "syntax", "algebra", "forms", "arguments"},
     "laws": {"_internal", "errors", "syntax", "algebra", "library", "arguments"},
     "plotting": {"_internal", "errors", "syntax", "algebra", "measurements", "forms", "decisions"},
-    "decisions": {"_internal", "errors", "syntax", "algebra", "library", "laws", "measurements", "plotting", "arguments"},
+    "decisions": {"_internal", "errors", "syntax", "algebra", "library", "laws", "plotting", "arguments", "measurements", "forms"},  # validate and calibrate read (and fit) measurements
     "commands": set(PACKAGES) | {"errors", "arguments", "cli"},
 }
 

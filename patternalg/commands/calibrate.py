@@ -1,0 +1,82 @@
+"""``patternalg calibrate FILE... --out machine.toml``: a machine's numbers fitted to the atoms and
+calibration compositions measured on it (``docs/machine.md``)."""
+
+from __future__ import annotations
+
+import argparse
+
+from .._internal.atomic_write import check_writable
+from .common import HARNESSES, add_format_option, note, print_json
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="measurements of the atoms and the calibration compositions, each region named "
+        f"by its term (Extra-P text as benchmarks/realdata/run.sh writes it, CSV, JSON, "
+        f"{', '.join(HARNESSES)})",
+    )
+    parser.add_argument(
+        "--models",
+        metavar="M",
+        help="the atoms' models (a model file, as fit --out writes it): whether each touches "
+        "its data, and what --against models composes (default: fitted to the atom regions)",
+    )
+    parser.add_argument(
+        "--cores",
+        type=int,
+        metavar="N",
+        help="the machine's cores (default: what the measurements record: Google Benchmark's "
+        "num_cpus, or a machine.txt beside the file)",
+    )
+    parser.add_argument(
+        "--against",
+        choices=("measured", "models"),
+        help="compose the terms from the atoms' measured medians (the default where the atoms "
+        "were measured at every size) or from their models",
+    )
+    parser.add_argument(
+        "--terms",
+        metavar="T;T;...",
+        help="calibrate on these compositions only, separated by ';' (default: every "
+        "composition region), e.g. 'pipe(inc, inc);pipe(inc, nop);seq(inc, inc);tpool_2(qsort)'",
+    )
+    parser.add_argument(
+        "--speedups",
+        action="store_true",
+        help="also fit a speed-up p/(1 + c*(p - 1)) for each atom of a tpool_k(atom) region",
+    )
+    parser.add_argument(
+        "--out", required=True, metavar="TOML", help="write the machine file here (atomically)"
+    )
+    add_format_option(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..decisions.calibration import calibrate
+    from ..errors import PatternalgError
+    from ..library.machine_file import write_machine
+
+    reading = [*args.files, *([args.models] if args.models else [])]
+    check_writable(args.out, reading=reading)  # before the work, not after it
+    if args.cores is not None and args.cores < 1:
+        raise PatternalgError(f"--cores {args.cores}: a machine has at least one core")
+    terms = [t.strip() for t in args.terms.split(";")] if args.terms is not None else None
+    result = calibrate(
+        args.files,
+        args.models,
+        cores=args.cores,
+        atoms=args.against,
+        speedups=args.speedups,
+        terms=terms,
+    )
+    write_machine(result.machine, args.out)
+    if args.format == "json":
+        print_json(result.to_json())
+        return 0
+    print("\n".join(result.text()))
+    for text in result.notes:
+        note(args, text)
+    return 0

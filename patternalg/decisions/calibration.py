@@ -1,0 +1,568 @@
+"""``calibrate``: a machine's numbers fitted to compositions measured on it.
+
+The measurements hold the atoms and a few calibration compositions, each region named by its
+term (``benchmarks/realdata/run.sh``, ``CALIBRATION=1``). The hand-off ``h0 + h1*x`` (per data
+element a pipeline stage receives, :mod:`patternalg.algebra.machine`) is fitted by bounded,
+nonnegative least squares over the relative errors of the compositions' medians under the
+machine semantics. By default the terms are composed from the atoms' *measured* medians at
+each size (``atoms="measured"``: the atoms were measured back to back with the compositions,
+so what is left is the machine's, not the atoms' fits; ``docs/machine.md`` has the
+measurement that chose it); ``atoms="models"`` composes the models instead (``models``, else
+PMNF fitted to the atom regions). ``speedups=True`` also fits a speed-up
+``S(p) = p/(1 + c*(p - 1))`` for each atom of a ``tpool_k(atom)`` calibration term with
+``2 <= k <= cores`` (off by default: on the committed runs it predicts the other
+compositions worse, ``docs/machine.md``).
+
+>>> import numpy as np
+>>> from patternalg.algebra.machine import Machine
+>>> from patternalg.library.model_library import ModelLibrary
+>>> sizes = np.array([16.0, 256.0, 4096.0, 65536.0])
+>>> truth = Machine(2, handoff="300 + 0.5*x").semantics
+>>> data = {"pipe(inc, inc)": (sizes, simulated("pipe(inc, inc)", truth, sizes))}
+>>> result = calibrate(data, ModelLibrary.builtin(), cores=2, atoms="models")
+>>> result.machine.describe()
+'2 cores, hand-off 0.5*x + 300 ns per element'
+>>> [round(n.value, 3) for n in result.numbers]
+[300.0, 0.5]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import sympy
+
+from ..algebra.atomic_model import AtomicModel
+from ..algebra.machine import Machine
+from ..algebra.semantics import Semantics
+from ..errors import EvaluationError, MeasurementError, ParseError
+from ..library.model_library import ModelLibrary
+from ..syntax.arith import format_expr, number_text
+from ..syntax.parser import parse
+from ..syntax.symbols import p, x
+from ..syntax.terms import Atom, Term, TPool
+from .numeric import compile_term
+from .results import Tabular, fields_json
+
+__all__ = ["Calibration", "FittedNumber", "Residual", "calibrate", "recorded_cores", "simulated"]
+
+#: how the calibration composes the terms: from the atoms' measured medians, or their models
+BASES = ("measured", "models")
+#: significant digits of the numbers written to the machine file (their errors are larger)
+DIGITS = 4
+
+
+@dataclass(frozen=True)
+class FittedNumber:
+    """One number of the machine: its ``value``, the least squares' standard ``error``
+    (None where the data do not determine it) and what it is."""
+
+    name: str
+    value: float
+    error: float | None
+    meaning: str
+
+    def text(self) -> str:
+        """``h1 = 1.516 ± 0.27  (ns per element and unit of x: its slope)``."""
+        error = "" if self.error is None else f" ± {number_text(self.error, 2)}"
+        return f"{self.name} = {number_text(self.value, DIGITS)}{error}  ({self.meaning})"
+
+    def to_json(self) -> dict[str, Any]:
+        """``{name, value, error, meaning}``."""
+        return fields_json(self)
+
+
+@dataclass(frozen=True)
+class Residual:
+    """One calibration composition: its relative errors (predicted - measured) / measured at
+    each size, under the rules (``exact``) and under the calibrated machine."""
+
+    term: str
+    sizes: tuple[float, ...]
+    rules: tuple[float, ...]
+    machine: tuple[float, ...]
+
+    @staticmethod
+    def summary(errors: Sequence[float]) -> tuple[float, float]:
+        """The median |error| and the worst error (signed)."""
+        values = np.asarray(errors, dtype=float)
+        return float(np.median(np.abs(values))), float(values[np.argmax(np.abs(values))])
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields, with each semantics' median |error| and worst error."""
+        (rm, rw), (mm, mw) = self.summary(self.rules), self.summary(self.machine)
+        return {**fields_json(self), "rules_median": rm, "rules_worst": rw,
+                "machine_median": mm, "machine_worst": mw}  # fmt: skip
+
+
+@dataclass(frozen=True, eq=False)
+class Calibration(Tabular):
+    """A calibrated machine: the :class:`~patternalg.algebra.machine.Machine` (its
+    ``calibration`` records what it came from), each number with its fit, and the residual
+    of every calibration composition under the rules and under the machine."""
+
+    machine: Machine
+    numbers: tuple[FittedNumber, ...]
+    residuals: tuple[Residual, ...]
+    atoms: str  #: "measured" or "models": what the terms were composed from
+    files: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+    def header(self) -> list[str]:
+        """One row per calibration composition."""
+        return ["term", "points", "rules median |error|", "rules worst error",
+                "machine median |error|", "machine worst error"]  # fmt: skip
+
+    def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
+        """Errors in 3 significant digits (they measure, not predict)."""
+        return dict.fromkeys(range(2, 6), 3)
+
+    def rows(self) -> list[list[Any]]:
+        """Per composition: its points, the rules' and the machine's median |error| and worst
+        error (relative: 0.1 is 10 %)."""
+        return [
+            [r.term, len(r.sizes), *Residual.summary(r.rules), *Residual.summary(r.machine)]
+            for r in self.residuals
+        ]
+
+    def caption(self) -> str:
+        return f"calibrated machine: {self.machine.describe()}"
+
+    def text(self) -> list[str]:
+        """What ``patternalg calibrate`` prints: the machine, each number with its fit, and
+        the residual of every calibration composition (in %)."""
+        points = sum(len(r.sizes) for r in self.residuals)
+        lines = [
+            f"machine: {self.machine.describe()}",
+            f"fitted to {len(self.residuals)} composition(s), {points} points, the terms "
+            f"composed from the atoms' {'measured medians' if self.atoms == 'measured' else 'models'}:",
+        ]
+        lines += [f"  {n.text()}" for n in self.numbers]
+        header = ["term", "points", "rules: median |error|", "worst", "machine: median |error|", "worst"]
+        body = [
+            [r.term, str(len(r.sizes))]
+            + [f"{100 * v:+.1f} %" if i % 2 else f"{100 * v:.1f} %"
+               for i, v in enumerate((*Residual.summary(r.rules), *Residual.summary(r.machine)))]
+            for r in self.residuals
+        ]  # fmt: skip
+        widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
+        lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+                  for row in [header, *body]]  # fmt: skip
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        """``{machine, numbers, residuals, atoms, files, notes}`` (the machine: its cores, unit,
+        hand-off and speed-ups as text, and its calibration record)."""
+        return {
+            "machine": {
+                "cores": self.machine.cores,
+                "unit": self.machine.unit,
+                "handoff": format_expr(self.machine.handoff),
+                "speedups": {name: format_expr(s) for name, s in self.machine.speedup.items()},
+                "calibration": dict(self.machine.calibration),
+            },
+            "numbers": [n.to_json() for n in self.numbers],
+            "residuals": [r.to_json() for r in self.residuals],
+            "atoms": self.atoms,
+            "files": list(self.files),
+            "notes": list(self.notes),
+        }
+
+
+# --- the measurements ------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Region:
+    """One measured region: its term, sizes and the medians of its repetitions there."""
+
+    term: Term
+    sizes: np.ndarray
+    medians: np.ndarray
+    where: str
+    series: Any = None  #: the measured series (its repetitions), if read from measurements
+    unit: str = "ns"
+
+
+def _regions(data: Any) -> tuple[list[_Region], tuple[str, ...]]:
+    """The regions of ``data`` (paths, measurements, or a mapping term -> (sizes, values))
+    and the files they came from."""
+    if isinstance(data, Mapping):
+        return [_region(t, np.asarray(s, float), np.asarray(v, float), "<data>")
+                for t, (s, v) in data.items()], ()  # fmt: skip
+    from ..measurements import Measurements, read
+
+    items = [data] if isinstance(data, str | Path | Measurements) else list(data)
+    if not items:
+        raise MeasurementError("no measurements given (a file of atoms and compositions)")
+    regions, files = [], []
+    for item in items:
+        ms = item if isinstance(item, Measurements) else read(item)
+        files.append(ms.path)
+        if tuple(ms.parameters) != ("x",):
+            raise MeasurementError(
+                f"{ms.path}: a calibration's regions are measured over x alone, the size of a "
+                f"data element (this file's parameters: {', '.join(ms.parameters) or 'none'})"
+            )
+        for s in ms:
+            medians = np.array([np.median(v) for v in s.values], dtype=float)
+            where = f"{ms.path}: region {s.kernel}"
+            unit = s.unit or ms.unit or "ns"
+            regions.append(replace(_region(s.kernel, s.points[:, 0], medians, where), series=s, unit=unit))
+    return regions, tuple(files)
+
+
+def _region(text: str, sizes: np.ndarray, medians: np.ndarray, where: str) -> _Region:
+    try:
+        term = parse(text)
+    except ParseError as exc:
+        raise MeasurementError(
+            f"{where}: a calibration's regions are named by their terms ('inc', "
+            f"'pipe(inc, inc)'), this one is not a term ({exc})"
+        ) from None
+    if isinstance(term, Atom) and term.annotations:
+        raise MeasurementError(
+            f"{where}: an atom's region is the atom alone ('{term.name}'), without annotations"
+        )
+    if not (np.all(np.isfinite(medians)) and np.all(medians > 0)):
+        raise MeasurementError(f"{where}: a time per data element is positive; some are not")
+    return _Region(term, sizes, medians, where)
+
+
+def simulated(term: str, semantics: Semantics, sizes: np.ndarray,
+             library: Mapping[str, AtomicModel] | None = None) -> np.ndarray:
+    """``term``'s values at ``sizes`` under ``semantics`` (the built-in models by default):
+    synthetic measurements of a known machine.
+
+    >>> simulated("pipe(inc, inc)", Machine(2, handoff=100).semantics, np.array([1.0])).tolist()
+    [636.185]
+    """
+    models = ModelLibrary.builtin() if library is None else library
+    compiled = compile_term(parse(term), models, {}, semantics=semantics)
+    return compiled.values({"x": np.asarray(sizes, dtype=float)})
+
+
+# --- the cores --------------------------------------------------------------------------
+_CORES = re.compile(r"^\s*cores:\s*(\d+)\s*$", re.M)
+_CPUS = re.compile(r"^\s*CPU\(s\):\s*(\d+)\s*$", re.M)
+
+
+def recorded_cores(files: Iterable[str]) -> int | None:
+    """The cores the measurements' own record names: a Google Benchmark JSON's
+    ``context.num_cpus``, else a ``machine.txt`` beside the file (its ``cores:`` line, as
+    ``benchmarks/realdata/run.sh`` writes it, else lscpu's ``CPU(s):``); None if none does."""
+    for name in files:
+        path = Path(name)
+        if not path.is_file():
+            continue
+        if path.suffix == ".json":
+            try:
+                cpus = json.loads(path.read_text(encoding="utf-8")).get("context", {}).get("num_cpus")
+            except (OSError, ValueError, AttributeError):
+                cpus = None
+            if isinstance(cpus, int) and not isinstance(cpus, bool) and cpus > 0:
+                return cpus
+        record = path.parent / "machine.txt"
+        try:
+            text = record.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        found = _CORES.search(text) or _CPUS.search(text)
+        if found and int(found.group(1)) > 0:
+            return int(found.group(1))
+    return None
+
+
+# --- the fit ------------------------------------------------------------------------------
+def _atoms_of(term: Term) -> set[str]:
+    return {node.name for node in term.walk() if isinstance(node, Atom)}
+
+
+def _pooled_atoms(terms: Iterable[Term], cores: int) -> list[str]:
+    """The atoms of ``tpool_k(atom)`` terms with ``2 <= k <= cores`` (a speed-up to fit)."""
+    names = []
+    for term in terms:
+        if isinstance(term, TPool) and isinstance(term.body, Atom) and term.count.is_Integer:
+            if 2 <= int(term.count) <= cores and term.body.name not in names:
+                names.append(term.body.name)
+    return names
+
+
+def _step_models(atoms: Sequence[_Region], models: Mapping[str, AtomicModel]) -> ModelLibrary:
+    """Each atom as its measured medians, a step function of x (a value per measured size,
+    evaluated only there), touching its data unless its model says it does not."""
+    built = []
+    for region in atoms:
+        name = str(region.term)
+        order = np.argsort(region.sizes)
+        sizes, medians = region.sizes[order], region.medians[order]
+        cuts = np.sqrt(sizes[:-1] * sizes[1:])
+        pieces = [(sympy.Float(m), x < sympy.Float(c)) for m, c in zip(medians, cuts, strict=False)]
+        expr = sympy.Piecewise(*pieces, (sympy.Float(medians[-1]), True))
+        touches = models[name].touches_data if name in models else True
+        built.append(AtomicModel(name, expr, source=region.where, touches_data=touches))
+    return ModelLibrary(built)
+
+
+class _Problem:
+    """The least squares: the calibration compositions' relative errors under a machine."""
+
+    def __init__(self, compositions: Sequence[_Region], library: Mapping[str, AtomicModel],
+                 cores: int, unit: str, pooled: Sequence[str]) -> None:  # fmt: skip
+        self.compositions, self.library, self.cores, self.unit = compositions, library, cores, unit
+        self.pooled = list(pooled)
+
+    def machine(self, theta: Sequence[float] | np.ndarray, record: tuple[tuple[str, Any], ...] = (),
+                source: str = "") -> Machine:  # fmt: skip
+        h0, h1, *cs = (_number(t) for t in theta)
+        speedups = {a: p / (1 + c * (p - 1)) for a, c in zip(self.pooled, cs, strict=True)}
+        handoff = h0 + h1 * x
+        return Machine(self.cores, handoff=handoff, speedups=speedups, unit=self.unit,
+                       source=source, calibration=record)  # fmt: skip
+
+    def errors(self, semantics: Semantics | str) -> list[np.ndarray]:
+        """Per composition, (predicted - measured) / measured at its sizes."""
+        return [
+            compile_term(r.term, self.library, {}, semantics=semantics).values({"x": r.sizes})
+            / r.medians - 1
+            for r in self.compositions
+        ]
+
+    def residuals(self, theta: np.ndarray) -> np.ndarray:
+        return np.concatenate(self.errors(self.machine(theta).semantics))
+
+
+def _fit(problem: _Problem) -> tuple[np.ndarray, list[float | None]]:
+    """The numbers (bounded, nonnegative least squares) and their standard errors."""
+    from scipy.optimize import least_squares
+
+    n = 2 + len(problem.pooled)
+    start = np.array([0.0, 1.0] + [0.05] * len(problem.pooled))
+    upper = np.array([np.inf, np.inf] + [1.0] * len(problem.pooled))
+    found = least_squares(problem.residuals, start, bounds=(np.zeros(n), upper),
+                          x_scale=np.array([100.0, 1.0] + [0.1] * len(problem.pooled)),
+                          ftol=1e-12, xtol=1e-12, gtol=1e-12)  # fmt: skip
+    theta, jac = found.x, found.jac
+    m = jac.shape[0]
+    errors: list[float | None] = [None] * n
+    if m > n:
+        variance = 2 * found.cost / (m - n)
+        with np.errstate(all="ignore"):
+            covariance = np.linalg.pinv(jac.T @ jac) * variance
+        for i in range(n):
+            if np.any(jac[:, i]) and math.isfinite(covariance[i, i]) and covariance[i, i] >= 0:
+                errors[i] = float(np.sqrt(covariance[i, i]))
+    return theta, errors
+
+
+def _number(value: float) -> sympy.Expr:
+    """A fitted number for sympy: whole numbers as integers (``300``, not ``300.0``)."""
+    value = float(value)
+    return sympy.Integer(int(value)) if value.is_integer() else sympy.Float(value)
+
+
+def _rounded(value: float, digits: int = DIGITS) -> float:
+    """``value`` in ``digits`` significant digits; 0 where it is 0 but for the fit's last
+    steps (below 1e-9: no hand-off is a billionth of a nanosecond)."""
+    return 0.0 if abs(value) < 1e-9 else float(f"{value:.{digits}g}")
+
+
+def _fitted_models(atoms: Sequence[_Region]) -> ModelLibrary:
+    """PMNF fitted to the atoms' repetitions (``patternalg fit``'s default fit), or to
+    their medians where only those are given."""
+    from ..forms import PMNF
+    from ..measurements import Measurements, Series
+
+    series = tuple(
+        r.series if r.series is not None else
+        Series(str(r.term), "time", ("x",), r.sizes.reshape(-1, 1),
+               tuple(np.array([m]) for m in r.medians), tuple((0,) for _ in r.medians), r.where)
+        for r in atoms
+    )  # fmt: skip
+    data = Measurements("<atoms>", "calibration", ("x",), "time", None, series)
+    return ModelLibrary(report.model for report in PMNF.fit_each(data))
+
+
+def calibrate(
+    measurements: Any,
+    models: Any = None,
+    *,
+    cores: int | None = None,
+    atoms: str | None = None,
+    speedups: bool = False,
+    terms: Sequence[str] | None = None,
+) -> Calibration:
+    """Fit a machine's numbers to the calibration compositions of ``measurements`` (paths
+    or :class:`~patternalg.measurements.Measurements` of the atoms and compositions, regions
+    named by their terms; or a mapping term -> (sizes, values)).
+
+    ``models``: the atoms' models (a model file's path or a library; default: PMNF fitted
+    to the atom regions); ``cores``: default what the measurements' record says
+    (:func:`recorded_cores`); ``atoms``: compose the terms from the atoms' ``"measured"``
+    medians (the default where the atoms were measured at every size of the compositions)
+    or their ``"models"``; ``speedups``: also fit per-atom speed-ups (see the module);
+    ``terms``: calibrate on these compositions only (default: every one measured).
+    """
+    regions, files = _regions(measurements)
+    atom_regions = [r for r in regions if isinstance(r.term, Atom)]
+    compositions = _chosen([r for r in regions if not isinstance(r.term, Atom)], terms)
+    if not compositions:
+        raise MeasurementError(
+            "no composition to calibrate on: the measurements hold only atoms (measure "
+            "pipe(inc, inc), pipe(inc, nop), seq(inc, inc), tpool_2(qsort); docs/machine.md)"
+        )
+    _no_twins(regions)
+    if cores is None:
+        cores = recorded_cores(files)
+        if cores is None:
+            raise MeasurementError(
+                "the measurements do not say how many cores the machine has: give --cores N"
+            )
+    if isinstance(cores, bool) or not isinstance(cores, int) or cores < 1:
+        raise EvaluationError(f"cores is a positive whole number, not {cores!r}")
+    if models is None and not atom_regions:
+        raise MeasurementError(
+            "no atom regions and no models: measure the atoms too, or give their models (--models)"
+        )
+    pooled = _pooled_atoms((r.term for r in compositions), cores) if speedups else []
+    points = sum(len(r.sizes) for r in compositions)
+    if points <= 2 + len(pooled):
+        raise MeasurementError(
+            f"too few points: {points} composition value(s) for {2 + len(pooled)} numbers "
+            "(measure the compositions at more sizes)"
+        )
+    basis, composed = _composing(compositions, atom_regions, models, atoms)
+    problem = _Problem(compositions, composed, cores, _unit(compositions, composed, basis), pooled)
+    theta, errors = _fit(problem)
+    theta = np.array([_rounded(t) for t in theta])
+    return _result(problem, theta, errors, basis, files, regions)
+
+
+def _composing(
+    compositions: Sequence[_Region], atom_regions: Sequence[_Region], models: Any, atoms: str | None
+) -> tuple[str, Mapping[str, AtomicModel]]:
+    """What the terms are composed from (``"measured"`` or ``"models"``) and the library of
+    it: the atoms' measured medians, or their models (given, else fitted to the atom
+    regions). Whether an atom touches its data comes from ``models``, else from the built-in
+    model of its name (``nop`` does not)."""
+    given = ModelLibrary.of(models, "models") if models is not None else None
+    touching = given if given is not None else ModelLibrary.builtin()
+    measured_atoms = {str(r.term): r for r in atom_regions}
+    needed = set().union(*(_atoms_of(r.term) for r in compositions))
+    covered = all(
+        a in measured_atoms and set(r.sizes) <= set(measured_atoms[a].sizes)
+        for r in compositions for a in _atoms_of(r.term)
+    )  # fmt: skip
+    basis = atoms or ("measured" if covered else "models")
+    if basis not in BASES:
+        raise EvaluationError(f"atoms is one of {', '.join(BASES)}, not {basis!r}")
+    if basis == "measured":
+        library: Mapping[str, AtomicModel] = _step_models(list(measured_atoms.values()), touching)
+    elif given is not None:
+        library = given
+    else:
+        fitted = _fitted_models(atom_regions)
+        library = ModelLibrary(
+            replace(m, touches_data=touching[a].touches_data if a in touching else True)
+            for a, m in fitted.items()
+        )
+    unknown = sorted(needed - set(library))
+    if unknown:
+        raise EvaluationError(
+            f"unknown atom(s) {', '.join(unknown)} in the calibration compositions "
+            f"({'measured' if basis == 'measured' else 'modelled'}: "
+            f"{', '.join(sorted(library)) or 'none'})"
+        )
+    if basis == "measured" and not covered:
+        raise MeasurementError(
+            "the atoms were not measured at every size of the compositions: compose from "
+            "their models (atoms='models', --against models)"
+        )
+    return basis, library
+
+
+def _unit(
+    compositions: Sequence[_Region], library: Mapping[str, AtomicModel], basis: str
+) -> str:
+    """The one unit of the compositions (and of the models they are composed from)."""
+    units = {r.unit for r in compositions}
+    if basis == "models":
+        units |= {library[a].unit for r in compositions for a in _atoms_of(r.term)}
+    if len(units) > 1:
+        raise MeasurementError(
+            f"the compositions and their atoms are in several units ({', '.join(sorted(units))}):"
+            " calibrate on measurements and models in one unit"
+        )
+    return units.pop()
+
+
+def _chosen(compositions: list[_Region], terms: Sequence[str] | None) -> list[_Region]:
+    """The compositions whose terms are ``terms`` (all for None); an error for a term that
+    was not measured."""
+    if terms is None:
+        return compositions
+    wanted = [parse(t) for t in terms]
+    measured_terms = {r.term for r in compositions}
+    for text, term in zip(terms, wanted, strict=True):
+        if term not in measured_terms:
+            raise MeasurementError(
+                f"--terms: {text} was not measured (the compositions measured: "
+                f"{', '.join(sorted(map(str, measured_terms))) or 'none'})"
+            )
+    return [r for r in compositions if r.term in set(wanted)]
+
+
+def _no_twins(regions: Sequence[_Region]) -> None:
+    seen: dict[Term, str] = {}
+    for r in regions:
+        if r.term in seen:
+            raise MeasurementError(f"{r.where}: measured twice (also {seen[r.term]})")
+        seen[r.term] = r.where
+
+
+def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], basis: str,
+            files: tuple[str, ...], regions: Sequence[_Region]) -> Calibration:  # fmt: skip
+    unit = problem.unit
+    numbers = [
+        FittedNumber("h0", float(theta[0]), errors[0], f"{unit} per element: the hand-off's constant"),
+        FittedNumber("h1", float(theta[1]), errors[1], f"{unit} per element and unit of x: its slope"),
+    ] + [
+        FittedNumber(f"c_{a}", float(c), e, f"S_{a}(p) = p/(1 + c*(p - 1)): serial fraction")
+        for a, c, e in zip(problem.pooled, theta[2:], errors[2:], strict=True)
+    ]  # fmt: skip
+    rules = problem.errors("exact")
+    machine_errors = problem.errors(problem.machine(theta).semantics)
+    residuals = [
+        Residual(str(r.term), tuple(map(float, r.sizes)), tuple(map(float, e)), tuple(map(float, m)))
+        for r, e, m in zip(problem.compositions, rules, machine_errors, strict=True)
+    ]
+    every = np.concatenate(machine_errors)
+    record: dict[str, Any] = {
+        "files": list(files),
+        "sizes": sorted({float(s) for r in regions for s in r.sizes}),
+        "atoms": basis,
+        "numbers": {n.name: n.value for n in numbers},
+        "errors": {n.name: _rounded(n.error, 2) for n in numbers if n.error is not None},
+        "residuals": {
+            r.term: {k: _rounded(v) for k, v in zip(("median", "worst"), Residual.summary(r.machine), strict=True)}
+            for r in residuals
+        },
+        "spread": {
+            "median": _rounded(float(np.median(np.abs(every)))),
+            "worst": _rounded(float(np.max(np.abs(every)))),
+        },
+    }
+    source = "patternalg calibrate " + " ".join(files) if files else "patternalg calibrate"
+    machine = problem.machine(theta, tuple(record.items()), source)
+    notes = [
+        f"{n.name} = 0 is at the bound of the fit (none of the machine's numbers is negative): "
+        "the calibration compositions ask for no more"
+        for n in numbers if n.value == 0
+    ]  # fmt: skip
+    return Calibration(machine, tuple(numbers), tuple(residuals), basis, files, tuple(notes))
+

@@ -1,0 +1,229 @@
+"""``calibrate``: a machine's numbers fitted to measured compositions (docs/machine.md)."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from patternalg.algebra.machine import Machine
+from patternalg.cli import main
+from patternalg.decisions.calibration import calibrate, recorded_cores, simulated
+from patternalg.errors import PatternalgError
+from patternalg.library.machine_file import read_machine
+from patternalg.measurements import read
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN = ROOT / "benchmarks" / "realdata" / "data7"
+CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)")
+SIZES = np.array([4.0, 16.0, 64.0, 256.0, 1024.0, 4096.0, 16384.0, 65536.0])
+TRUTH = Machine(2, handoff="300 + 0.5*x", speedups={"qsort": "p/(1 + 0.1*(p - 1))"})
+
+
+def extrap(path: Path, regions: dict[str, np.ndarray], sizes: np.ndarray = SIZES) -> Path:
+    """An Extra-P text file: three repetitions per size, around each value by 1e-4."""
+    lines = ["PARAMETER x", "POINTS " + " ".join(f"({s:g})" for s in sizes), "METRIC time"]
+    for name, values in regions.items():
+        lines.append(f"REGION {name}")
+        lines += [f"DATA {v * (1 - 1e-4):.17g} {v:.17g} {v * (1 + 1e-4):.17g}" for v in values]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def synthetic(tmp_path: Path, cores: str | None = "cores: 2") -> tuple[Path, Path]:
+    """Atoms from the built-in models, the calibration compositions under :data:`TRUTH`
+    with a deterministic noise of at most 1e-4 (relative); a machine.txt beside them."""
+    exact = Machine(2).semantics  # an atom is its model under any semantics
+    noise = 1 + 1e-4 * np.sin(np.arange(len(SIZES)) * 1.7)
+    atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
+    terms = {t: simulated(t, TRUTH.semantics, SIZES) * noise for t in CALIBRATION}
+    if cores is not None:
+        (tmp_path / "machine.txt").write_text(f"date: today\n{cores}\n")
+    return extrap(tmp_path / "atoms.txt", atoms), extrap(tmp_path / "compositions.txt", terms)
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("atoms", ["measured", "models"])
+def test_a_known_machine_is_recovered(tmp_path: Path, atoms: str) -> None:
+    files = synthetic(tmp_path)
+    result = calibrate(files, cores=2, atoms=atoms, speedups=True)
+    numbers = {n.name: n for n in result.numbers}
+    assert set(numbers) == {"h0", "h1", "c_qsort"}
+    assert numbers["h0"].value == pytest.approx(300, abs=30)
+    assert numbers["h1"].value == pytest.approx(0.5, abs=0.02)
+    assert numbers["c_qsort"].value == pytest.approx(0.1, abs=0.005)
+    assert all(n.error is not None and n.error < 0.2 * n.value for n in numbers.values())
+    for r in result.residuals:  # the machine explains the compositions to their noise
+        assert max(map(abs, r.machine)) < 1e-3
+    pipe = next(r for r in result.residuals if r.term == "pipe(inc, inc)")
+    assert max(map(abs, pipe.rules)) > 0.1  # the rules miss the hand-off at small x
+
+
+def test_without_speedups_only_the_handoff_is_fitted(tmp_path: Path) -> None:
+    result = calibrate(synthetic(tmp_path), cores=2)
+    assert [n.name for n in result.numbers] == ["h0", "h1"]
+    assert result.notes == ()  # no number at its bound
+    assert result.machine.speedups == ()
+    assert result.atoms == "measured"  # the atoms were measured at every size
+
+
+def test_a_committed_run_gives_a_positive_handoff_that_explains_the_pipe() -> None:
+    compositions = read(RUN / "compositions.txt")
+    compositions = replace(compositions, series=tuple(s for s in compositions if s.kernel in CALIBRATION))
+    result = calibrate([RUN / "atoms.txt", compositions])
+    chosen = calibrate([RUN / "atoms.txt", RUN / "compositions.txt"], terms=CALIBRATION)
+    assert chosen.machine == result.machine  # --terms picks the same regions
+    assert result.machine.cores == 2  # from data7/machine.txt (lscpu's CPU(s))
+    h0, h1 = (n.value for n in result.numbers)
+    assert h0 >= 0 and h1 > 0
+    pipe = next(r for r in result.residuals if r.term == "pipe(inc, inc)")
+    assert np.median(np.abs(pipe.machine)) < np.median(np.abs(pipe.rules))
+    assert result.machine.calibration  # the record of what it came from
+    frame = result.to_dataframe()
+    assert list(frame["term"]) == [r.term for r in result.residuals]
+    assert result.to_csv().splitlines()[0].startswith("term,points,rules median")
+    assert "<caption>calibrated machine: 2 cores, hand-off" in result._repr_html_()
+
+
+def test_the_command_writes_a_machine_file_that_reads_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    atoms, compositions = synthetic(tmp_path)
+    out = tmp_path / "machine.toml"
+    status, text, err = cli(capsys, "calibrate", str(atoms), str(compositions), "--out", str(out))
+    assert status == 0, err
+    machine = read_machine(out)
+    expected = calibrate([atoms, compositions]).machine
+    assert machine == expected
+    assert dict(machine.calibration)["numbers"] == dict(expected.calibration)["numbers"]
+    assert "h0 = " in text and "pipe(inc, inc)" in text
+    status, text, _ = cli(capsys, "calibrate", str(atoms), str(compositions), "--out", str(out),
+                          "--format", "json")  # fmt: skip
+    record = json.loads(text)
+    assert [n["name"] for n in record["numbers"]] == ["h0", "h1"]
+    assert {r["term"] for r in record["residuals"]} == set(CALIBRATION)
+
+
+@pytest.mark.parametrize("line, cores", [("cores: 3", 3), ("CPU(s):    5", 5)])
+def test_cores_come_from_machine_txt(tmp_path: Path, line: str, cores: int) -> None:
+    files = synthetic(tmp_path, cores=line)
+    assert recorded_cores(map(str, files)) == cores
+    assert calibrate(files).machine.cores == cores
+    assert calibrate(files, cores=4).machine.cores == 4
+
+
+def test_cores_from_google_benchmark_context(tmp_path: Path) -> None:
+    path = tmp_path / "gb.json"
+    path.write_text(json.dumps({"context": {"num_cpus": 16}, "benchmarks": []}))
+    assert recorded_cores([str(path)]) == 16
+    assert recorded_cores([str(tmp_path / "none.json")]) is None
+
+
+def _only(path: Path, keep: tuple[str, ...]) -> Path:
+    text = path.read_text().split("REGION ")
+    kept = [text[0]] + [r for r in text[1:] if r.split("\n", 1)[0] in keep]
+    out = path.with_name(f"only_{len(keep)}_{path.name}")
+    out.write_text("REGION ".join(kept))
+    return out
+
+
+@pytest.mark.parametrize(
+    "case, wanted",
+    [
+        ("atoms only", "no composition"),
+        ("no atoms", "no atom regions and no models"),
+        ("unknown atom", "unknown atom(s) foo"),
+        ("too few points", "too few points"),
+        ("no cores", "--cores N"),
+        ("not a term", "not a term"),
+        ("bad cores", "at least one core"),
+        ("unmeasured term", "was not measured"),
+        ("annotated atom", "without annotations"),
+    ],
+)
+def test_errors_are_one_line_and_leave_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str, wanted: str
+) -> None:
+    atoms, compositions = synthetic(tmp_path, cores=None if case == "no cores" else "cores: 2")
+    files = [str(atoms), str(compositions)]
+    extra: list[str] = []
+    if case == "atoms only":
+        files = [str(atoms)]
+    elif case == "no atoms":
+        files = [str(compositions)]
+    elif case == "unknown atom":
+        files.append(str(extrap(tmp_path / "foo.txt", {"pipe(inc, foo)": SIZES * 600.0})))
+    elif case == "too few points":
+        two = SIZES[:1]
+        files = [str(extrap(tmp_path / "a.txt", {"inc": two * 536.0}, two)),
+                 str(extrap(tmp_path / "c.txt", {"pipe(inc, inc)": two * 600.0}, two))]  # fmt: skip
+        (tmp_path / "machine.txt").write_text("cores: 2\n")
+    elif case == "not a term":
+        files.append(str(extrap(tmp_path / "bad.txt", {"pipe(inc": SIZES})))
+    elif case == "bad cores":
+        extra = ["--cores", "0"]
+    elif case == "annotated atom":
+        files.append(str(extrap(tmp_path / "ann.txt", {"inc[p=2]": SIZES * 536.0})))
+    elif case == "unmeasured term":
+        extra = ["--terms", "pipe(inc, inc);tpool_4(qsort)"]
+    out = tmp_path / "machine.toml"
+    out.write_text("old\n")
+    status, text, err = cli(capsys, "calibrate", *files, "--out", str(out), *extra)
+    assert status == 2 and text == ""
+    assert err.count("\n") == 1 and wanted in err, err
+    assert out.read_text() == "old\n"  # never half-written, never replaced by a failure
+
+
+def test_the_output_is_not_an_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    atoms, compositions = synthetic(tmp_path)
+    before = atoms.read_text()
+    status, _, err = cli(capsys, "calibrate", str(atoms), str(compositions), "--out", str(atoms))
+    assert status == 2 and "input" in err
+    assert atoms.read_text() == before
+
+
+def test_a_number_at_its_bound_is_noted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exact = Machine(2).semantics
+    atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
+    slower = {"pipe(inc, inc)": simulated("inc", exact, SIZES) * 0.9}  # faster than inc alone
+    files = [str(extrap(tmp_path / "a.txt", atoms)), str(extrap(tmp_path / "c.txt", slower))]
+    status, text, err = cli(capsys, "calibrate", *files, "--cores", "2", "--out", str(tmp_path / "m.toml"))
+    assert status == 0
+    assert "h0 = 0 " in text and "h1 = 0 " in text
+    assert err.count("note: h") == 2 and "at the bound of the fit" in err
+    assert read_machine(tmp_path / "m.toml").handoff == 0
+
+
+def test_models_given_decide_touching_and_the_basis(tmp_path: Path) -> None:
+    atoms, compositions = synthetic(tmp_path)
+    from patternalg.library.model_library import ModelLibrary
+
+    builtin = ModelLibrary.builtin()
+    result = calibrate([compositions], builtin, atoms="models")
+    assert result.atoms == "models"
+    assert result.numbers[0].value == pytest.approx(300, abs=30)
+    with pytest.raises(PatternalgError, match="unknown atom"):
+        calibrate([compositions], builtin, atoms="measured")
+    assert math.isfinite(result.numbers[1].value)
+
+
+def test_the_benchmark_finds_the_core_bound_where_the_rules_miss() -> None:
+    """bench_machine's protocol on one committed run: the machine calibrated on the four
+    calibration compositions predicts the others, tpool_4(qsort) among them, better."""
+    from helpers import load_module
+
+    bench = load_module("benchmarks", "bench_machine")
+    machine = bench.calibrated(RUN).machine
+    rules, ours = bench.errors(RUN, None, False), bench.errors(RUN, machine, False)
+    assert set(rules) == set(ours) and not set(rules) & set(CALIBRATION)
+    assert rules["tpool_4(qsort)"] < -0.4 and abs(ours["tpool_4(qsort)"]) < 0.1
+    assert np.median(np.abs(list(ours.values()))) <= np.median(np.abs(list(rules.values())))
