@@ -20,6 +20,7 @@ patternalg.errors.ArgumentError: library: expected a mapping of atom names to mo
 
 from ._internal.aliases import install as _install_aliases
 from .algebra.evaluation import Derivation, evaluate
+from .algebra.machine import Machine
 from .algebra.semantics import Semantics
 from .decisions.explanation import Evaluation, explain, model
 from .errors import (
@@ -49,6 +50,7 @@ __all__ = [
     "explain",
     "Evaluation",
     "Semantics",
+    "Machine",
     "Derivation",
     "ModelLibrary",
     "AtomicModel",

@@ -1,8 +1,8 @@
-"""Design decisions: sweep, compare, optimize, explore; and validate, the models against
-measurements.
+"""Design decisions: sweep, compare, optimize, explore; validate, the models against
+measurements; and calibrate, a machine from measurements.
 
 Each question is a function of the package (defined in the module of the same name;
-``validate`` in ``validation``), returning an immutable result with ``to_json()``, ``to_csv()`` and ``_repr_html_``; the CLI
+``validate`` in ``validation``, ``calibrate`` in ``calibration``), returning an immutable result with ``to_json()``, ``to_csv()`` and ``_repr_html_``; the CLI
 commands of the same names print them:
 
 >>> from patternalg.decisions import compare
@@ -11,7 +11,7 @@ commands of the same names print them:
 
 Modules: ``grid`` (``A..B:N:log`` and lists), ``numeric`` (terms on numpy grids),
 ``sweep``, ``compare``, ``budget`` (linear budgets), ``optimize``, ``explore``,
-``validation``, ``results`` (what the results share), ``options`` (the commands' defaults
+``validation``, ``calibration``, ``machines`` (``machine=``), ``results`` (what the results share), ``options`` (the commands' defaults
 and numbers, declared once for the CLI and the functions, without numpy).
 """
 
@@ -27,15 +27,17 @@ if TYPE_CHECKING:
     from .explore import explore
     from .optimize import optimize
     from .sweep import sweep
+    from .calibration import calibrate
     from .validation import validate
 
-__all__ = ["sweep", "compare", "optimize", "explore", "validate"]
+__all__ = ["sweep", "compare", "optimize", "explore", "validate", "calibrate"]
 #: the module of each function whose module is named otherwise
-_MODULE = {"validate": "validation"}
+_MODULE = {"validate": "validation", "calibrate": "calibration"}
 
 
 class _Package(types.ModuleType):
-    """The package's ``sweep``, ``compare``, ``optimize``, ``explore`` and ``validate`` are
+    """The package's ``sweep``, ``compare``, ``optimize``, ``explore``, ``validate`` and
+    ``calibrate`` are
     the functions, loaded on first use (a command that needs none of them does not pay for their imports);
     a module of the same name, once imported, does not replace them."""
 
