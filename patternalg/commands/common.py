@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import math
 import shutil
 import sys
 import tempfile
@@ -34,6 +35,8 @@ __all__ = [
     "add_machine_options",
     "semantics_option",
     "machine_option",
+    "add_interval_options",
+    "interval_option",
 ]
 
 #: the input formats of benchmark harnesses' JSON (keys of ``measurements.READERS``, which
@@ -102,6 +105,40 @@ def add_machine_options(parser: argparse.ArgumentParser) -> None:
         help="the machine's cores (alone: a machine of N cores and no hand-off; with "
         "--machine: replaces its cores); implies --semantics machine",
     )
+
+
+def add_interval_options(parser: argparse.ArgumentParser, seed: bool = True) -> None:
+    """``--interval LEVEL`` and ``--seed S``: how sure the answer is (issue 32)."""
+    parser.add_argument(
+        "--interval",
+        metavar="LEVEL",
+        help="also give the central LEVEL interval (e.g. 0.9) of what a measurement would show: "
+        "the atoms' fitted uncertainty drawn jointly through the term (docs/uncertainty.md)",
+    )
+    if seed:
+        parser.add_argument(
+            "--seed",
+            type=int,
+            default=0,
+            metavar="S",
+            help="seed of the interval's draws (default 0: the same output every run)",
+        )
+
+
+def interval_option(args: argparse.Namespace) -> float | None:
+    """The ``--interval`` level given (checked: between 0 and 1), or None."""
+    text = getattr(args, "interval", None)
+    if text is None:
+        return None
+    try:
+        level = float(text)
+    except ValueError:
+        level = math.nan
+    if not 0 < level < 1:
+        raise PatternalgError(
+            f"--interval {printable(str(text))}: a confidence level is between 0 and 1, e.g. 0.9"
+        )
+    return level
 
 
 def machine_option(args: argparse.Namespace) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..decisions.options import DEFAULT_RANGE
-from .common import load_library, machine_option, unit_option
+from .common import interval_option, load_library, machine_option, unit_option
 from .decide import add_point_options, at, axes, emit, terms
 from .progress import progress
 
@@ -37,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
             unit=unit_option(args),
             progress=bar,
             machine=machine_option(args),
+            interval=interval_option(args),
+            seed=args.seed,
         )
     emit(args, result)
     return 0

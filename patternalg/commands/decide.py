@@ -12,6 +12,8 @@ from .common import (
     add_digits_option,
     add_model_options,
     load_library,
+    add_interval_options,
+    interval_option,
     machine_option,
     print_json,
     read_text_argument,
@@ -35,6 +37,7 @@ def add_point_options(parser: argparse.ArgumentParser, *, over_help: str) -> Non
         at_help="fix a symbol, e.g. --at x=1024 (one value per symbol)",
         formats=("text", "json", "csv"),
     )
+    add_interval_options(parser)
     add_digits_option(
         parser,
         "significant digits of the models' values in text and CSV (1-17; default 15: no"
@@ -65,7 +68,14 @@ def point_and_library(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword options of every decision function: ``at``, ``library``, ``unit`` and
     ``machine``."""
     machine = machine_option(args)
-    return {"at": at(args), "library": load_library(args), "unit": unit_option(args), "machine": machine}
+    return {
+        "at": at(args),
+        "library": load_library(args),
+        "unit": unit_option(args),
+        "machine": machine,
+        "interval": interval_option(args),
+        "seed": args.seed,
+    }
 
 
 def emit(args: argparse.Namespace, result: Any, lines: Sequence[str] | None = None) -> None:

@@ -12,8 +12,10 @@ from ..decisions.explanation import explain
 from ..syntax.parser import parse
 from .common import (
     add_digits_option,
+    add_interval_options,
     add_model_options,
     load_library,
+    interval_option,
     note,
     print_json,
     read_text_argument,
@@ -36,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how pipe picks its bottleneck (default: asymptotic, as in the paper; machine: "
         "the cores and hand-off of --machine/--cores, else this computer's cores)",
     )
+    add_interval_options(parser)
     add_digits_option(
         parser,
         "significant digits of a value or of each coefficient of a closed form in text"
@@ -54,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
     term = parse(read_text_argument(args.term, "the term"))
     bindings = collect_bindings(args.at)
     semantics = semantics_option(args, "asymptotic")
-    result = explain(term, load_library(args), semantics, unit=unit_option(args), **bindings)
+    level = interval_option(args)
+    extra = {"interval": level, "seed": args.seed} if level is not None else {}
+    result = explain(term, load_library(args), semantics, unit=unit_option(args), **extra, **bindings)
     notes = list(result.notes)
     explained = result.lines(args.digits) if args.explain else []
     if args.format == "json":
@@ -62,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         if result.point is not None:
             data = {**data, **result.point.to_json(), "value": result.value}
         data = {**data, "unit": result.unit, "extrapolated": extrapolated_json(result.extrapolated)}
+        if result.interval is not None:
+            data = {**data, "interval": list(result.interval), "level": result.level}
         if args.explain:
             data["explain"] = explained
         print_json(data)

@@ -7,7 +7,7 @@ from typing import Any
 
 from .._internal.callbacks import ProgressCallback
 from ..decisions.options import EXPANSIONS, EXPLORE_THREADS, EXPLORE_TOP
-from .common import add_model_options, read_text_argument
+from .common import add_interval_options, add_model_options, read_text_argument
 from .decide import emit, point_and_library
 from .flags import add_option
 from .progress import progress
@@ -28,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         at_help="rank at this point, e.g. --at x=1024 (without x: by asymptotic growth)",
         formats=("text", "json", "csv"),
     )
+    add_interval_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import load_library, machine_option, unit_option
+from .common import interval_option, load_library, machine_option, unit_option
 from .decide import add_point_options, at, axes, emit, terms
 
 
@@ -33,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
         library=library,
         unit=unit_option(args),
         machine=machine_option(args),
+        interval=interval_option(args),
+        seed=args.seed,
     )
     emit(args, result)
     return 0

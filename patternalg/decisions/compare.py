@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from os import PathLike
 from typing import Any
 
@@ -70,10 +70,34 @@ class Crossover:
     #: over a count (integers only): the last integer where the old winner wins, when the
     #: winner changes between two integers (``value`` is then the first of the new one)
     previous: float | None = None
+    #: with ``interval=``: where the measurements could put it (the undecided stretch
+    #: around it at the confidence, else the scan points on either side)
+    interval: tuple[float, float] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{symbol, value, exact, kind, designs, model_value, previous}``."""
-        return fields_json(self)
+        """``{symbol, value, exact, kind, designs, model_value, previous}`` (and ``interval``
+        with an interval)."""
+        data = fields_json(self)
+        if self.interval is None:
+            data.pop("interval", None)
+        else:
+            data["interval"] = list(self.interval)
+        return data
+
+
+@dataclass(frozen=True)
+class Range:
+    """With ``interval=``: a stretch where one design wins in at least the stated share of
+    the draws (``winner``), or none does (``winner`` None: undecided)."""
+
+    start: float
+    end: float
+    winner: str | None
+    share: float  #: the least share of the draws the winner wins in the stretch (undecided: the best design's)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{from, to, winner, share}``."""
+        return {"from": self.start, "to": self.end, "winner": self.winner, "share": self.share}
 
 
 @dataclass(frozen=True)
@@ -148,6 +172,9 @@ class Comparison(Tabular):
     #: the designs' numeric models along ``symbol`` (for :meth:`sweep` and :meth:`plot`)
     compiled: tuple[Compiled, ...] = field(default=(), repr=False)
     notes: tuple[str, ...] = ()  #: which atoms were converted to :attr:`unit`
+    #: with ``interval=``: who wins where at the confidence ``level``, undecided stretches too
+    ranges: tuple[Range, ...] = ()
+    level: float | None = None
 
     def values(self, points: np.ndarray) -> np.ndarray:
         """Each design's model at ``points`` of the swept symbol: shape (designs, points)."""
@@ -195,6 +222,9 @@ class Comparison(Tabular):
         if self.region is not None:
             data["cells"] = self.region.to_json(self.terms)
             data["slice_at"] = dict(self.slice_at)
+        if self.level is not None:
+            data["level"] = self.level
+            data["ranges"] = [r.to_json() for r in self.ranges]
         return data
 
     def header(self) -> list[str]:
@@ -275,6 +305,17 @@ class Comparison(Tabular):
                 f"touch at {c.symbol} = {self._position(c.value)} ({how}): {c.designs[0]} equals "
                 f"{c.designs[1]} there ({self._level(c, digits)}) and never loses to it nearby"
             )
+        if self.level is not None:
+            lines.append(f"with {100 * self.level:g} % confidence (what measurements would show):")
+            for r in self.ranges:
+                verdict = f"{r.winner} wins" if r.winner else "undecided (the measurements cannot tell)"
+                lines.append(
+                    f"  {self.symbol} in [{number_text(r.start, 3)}, {number_text(r.end, 3)}]: {verdict}"
+                )
+            for c in self.crossovers:
+                if c.interval is not None:
+                    low, high = (number_text(v, 3) for v in c.interval)
+                    lines.append(f"  crossover {c.designs[0]} / {c.designs[1]}: {self.symbol} in [{low}, {high}]")
         winner = self.asymptotic_winner or "undecided"
         lines.append(f"asymptotic winner (x -> oo): {winner}")
         if self.region is not None:
@@ -303,13 +344,17 @@ def compare(
     unit: str | None = None,
     progress: ProgressCallback = None,
     machine: Machine | str | PathLike[str] | int | None = None,
+    interval: float | None = None,
+    seed: int = 0,
 ) -> Comparison:
     """Which of ``terms`` is fastest where over one swept symbol (default x in 1..2^40),
     with a region map when two symbols are swept. Every atom is converted to ``unit``
     first (default: the atoms' common unit; times of different units: ns);
     ``progress(pairs done, pairs)`` as the crossovers of each pair are found; under the
     semantics of ``machine`` (a machine, a machine file's path or a number of cores) if
-    given."""
+    given. ``interval`` (a level such as 0.9) draws the designs jointly (:mod:`.intervals`)
+    and says per range which design wins in that share of the draws, and where none does;
+    each crossover gets the stretch of the axis where it could lie."""
     terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
     axes = as_axes(over, integer=set().union(*map(count_symbols, terms))) if over else [parse_axis(DEFAULT_RANGE)]
     if len(terms) < 2:
@@ -377,7 +422,7 @@ def compare(
             names[k] for k in range(len(names)) if k != win and ends[k, 1] == ends[win, 1]
         )
         intervals.append(Interval(start, end, names[win], ratios, ties))
-    return Comparison(
+    result = Comparison(
         names,
         axis.name,
         (lo, hi),
@@ -391,6 +436,55 @@ def compare(
         tuple(compiled),
         tuple(notes),
     )
+    if interval is None:
+        return result
+    return _with_confidence(result, library, at, scan, interval, seed, semantics)
+
+
+def _with_confidence(
+    result: Comparison,
+    library: Mapping[str, AtomicModel],
+    at: Mapping[str, Any] | None,
+    scan: np.ndarray,
+    level: float,
+    seed: int,
+    semantics: Semantics,
+) -> Comparison:
+    """``result`` with its ranges at the confidence ``level`` and its crossovers' intervals."""
+    from .intervals import Spread, check_level, decided, no_uncertainty_note, winner_shares
+
+    level = check_level(level)
+    fixed = {k: as_value(v) for k, v in (at or {}).items()}
+    spreads = [
+        Spread.of(c.term, library, fixed, semantics=semantics.in_unit(result.unit), partial=True)
+        for c in result.compiled
+    ]
+    shares = winner_shares(spreads, {result.symbol: scan}, seed)
+    labels = decided(shares, level)
+    ranges, start = [], 0
+    for i in range(1, len(scan) + 1):
+        if i == len(scan) or labels[i] != labels[start]:
+            end = min(i, len(scan) - 1)
+            label = int(labels[start])
+            best = shares[:, start:i].max(axis=0) if label < 0 else shares[label, start:i]
+            winner = result.terms[label] if label >= 0 else None
+            ranges.append(Range(float(scan[start]), float(scan[end]), winner, float(best.min())))
+            start = i
+    crossovers = tuple(replace(c, interval=_around(c.value, scan, labels)) for c in result.crossovers)
+    missing = sorted({name for s in spreads for name in s.missing})
+    notes = (*result.notes, *((no_uncertainty_note(missing),) if missing else ()))
+    return replace(result, crossovers=crossovers, ranges=tuple(ranges), level=level, notes=notes)
+
+
+def _around(value: float, scan: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
+    """The undecided stretch of ``scan`` around ``value`` (or the scan points beside it)."""
+    j = int(np.clip(np.searchsorted(scan, value), 1, len(scan) - 1))
+    low, high = j - 1, j
+    while low > 0 and labels[low] < 0:
+        low -= 1
+    while high < len(scan) - 1 and labels[high] < 0:
+        high += 1
+    return float(scan[low]), float(scan[high])
 
 
 def _threads_note(compiled: Sequence[Compiled], semantics: Semantics) -> list[str]:

@@ -44,13 +44,19 @@ from ..algebra.render import (
 )
 from ..algebra.semantics import Semantics
 from ..algebra.units import atom_names, check_unit, converted_note, in_one_unit
-from ..arguments import as_optional_text, as_term
+from ..algebra.bindings import as_value
+from ..arguments import as_int, as_optional_text, as_term
+from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary
+from ..syntax.arith import number_text
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 from .machines import machine_notes, semantics_of
 
 __all__ = ["Evaluation", "explain", "model"]
+
+#: significant digits of a value shown with its interval (the interval says how many mean something)
+INTERVAL_DIGITS = 3
 
 #: the range of x an evaluation is drawn over by default
 PLOT_RANGE = "x=1..2^30"
@@ -74,6 +80,9 @@ class Evaluation(HtmlTable):
     #: significant digits of the value by default: the atoms' own precision (see
     #: :func:`~patternalg.algebra.render.value_digits`)
     digits: int = DEFAULT_DIGITS
+    #: with ``interval=``: the central interval of what a measurement would show, its level
+    interval: tuple[float, float] | None = None
+    level: float | None = None
 
     @property
     def value(self) -> float | None:
@@ -89,6 +98,10 @@ class Evaluation(HtmlTable):
         """The value or the model in the grammar's arithmetic; with ``digits``, the value or
         every coefficient in that many significant digits, else as precise as the atoms'
         coefficients (:attr:`digits`; a closed form's coefficients in their shortest form)."""
+        if self.interval is not None and self.value is not None and self.level is not None:
+            shown = digits or INTERVAL_DIGITS
+            low, high = (number_text(v, shown) for v in self.interval)
+            return f"{number_text(self.value, shown)} {self.unit} [{low}, {high}] ({100 * self.level:g} %)"
         value = value_text(self.expr, digits or self.digits)
         return f"{value} {self.unit}" if value is not None else as_text(self.expr, digits)
 
@@ -160,6 +173,8 @@ def explain(
     *,
     unit: str | None = None,
     machine: Machine | str | PathLike[str] | int | None = None,
+    interval: float | None = None,
+    seed: int = 0,
     **at: float | int | str | sympy.Expr,
 ) -> Evaluation:
     """The model of ``term`` with its derivation; keywords bind symbols (``x=1024``).
@@ -167,7 +182,10 @@ def explain(
     Every atom is converted to one unit first: ``unit``, else the atoms' common unit (times
     of different units: ns); a time is never added to something else. ``machine`` (a
     :class:`~patternalg.algebra.machine.Machine`, a machine file's path or a number of
-    cores) evaluates under that machine's semantics.
+    cores) evaluates under that machine's semantics. ``interval`` (a level such as 0.9),
+    where every symbol is bound, adds the central interval of what a measurement of the
+    term would show (:mod:`~patternalg.decisions.intervals`: the atoms' uncertainties drawn
+    jointly through the term, ``seed`` fixing the draws).
     """
     term, original = as_term(term), ModelLibrary.of(library)
     target = check_unit(text, "unit") if (text := as_optional_text(unit, "unit")) else None
@@ -189,6 +207,10 @@ def explain(
     notes.extend(str(item) for item in outside)
     notes.extend(point_notes(at, exact_number(expr), result_unit))
     digits = value_digits(original[name].expr for name in atom_names(term) if name in original)
+    bounds, level = None, None
+    if interval is not None:
+        bounds, level, more = _interval(term, library, at, semantics, interval, seed, expr)
+        notes.extend(more)
     return Evaluation(
         term,
         expr,
@@ -200,7 +222,31 @@ def explain(
         result_unit,
         tuple(outside),
         digits,
+        bounds,
+        level,
     )
+
+
+def _interval(
+    term: Term,
+    library: Mapping[str, AtomicModel],
+    at: Mapping[str, Any],
+    semantics: Semantics,
+    level: float,
+    seed: int,
+    expr: sympy.Expr,
+) -> tuple[tuple[float, float], float, list[str]]:
+    """The interval of :func:`explain` at ``at``, its level and its notes."""
+    from .intervals import Spread, check_level, no_uncertainty_note
+
+    level = check_level(level)
+    if as_number(expr) is None:
+        raise EvaluationError("--interval needs a value: bind every symbol with --at")
+    fixed = {name: as_value(v) for name, v in at.items()}
+    spread = Spread.of(term, library, fixed, semantics=semantics)
+    low, high = spread.interval({}, level, seed=as_int(seed, "seed"))
+    notes = [no_uncertainty_note(list(spread.missing))] if spread.missing else []
+    return (float(low), float(high)), level, notes
 
 
 def model(

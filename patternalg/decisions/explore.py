@@ -46,6 +46,7 @@ from ..algebra.semantics import Semantics
 from ..arguments import as_bindings, as_term
 from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary
+from ..syntax.arith import number_text
 from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool, format_count
 from .machines import cores_of, semantics_of
@@ -113,10 +114,21 @@ class Design:
     rewrites: tuple[Rewrite, ...]
     #: other designs reached with the same model (rewritings of this one, not shown)
     equivalent: int = 0
+    #: with ``interval=``: the central interval of what a measurement would show, and
+    #: whether a measurement could tell this design from the best (None: not asked)
+    interval: tuple[float, float] | None = None
+    indistinguishable: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{term, value, model, threads, rewrites, equivalent}``."""
-        return fields_json(self)
+        """``{term, value, model, threads, rewrites, equivalent}`` (and ``interval``,
+        ``indistinguishable`` with an interval)."""
+        data = fields_json(self)
+        if self.interval is None:
+            data.pop("interval")
+            data.pop("indistinguishable")
+        else:
+            data["interval"] = list(self.interval)
+        return data
 
     def derivation(self) -> str:
         """The chain of rewrites in one short line: the laws in order with repeats counted,
@@ -156,10 +168,14 @@ class Exploration(Tabular):
     complete: bool  #: False if the search stopped after its expansions
     unit: str  #: of every value and closed form (the atoms converted to it)
     notes: tuple[str, ...] = ()  #: which atoms were converted to :attr:`unit`
+    level: float | None = None  #: with ``interval=``: the intervals' level
 
     def to_json(self) -> dict[str, Any]:
-        """``{start, threads, at, designs, visited, complete, unit, notes}``."""
-        return {**fields_json(self), "at": dict(self.at)}
+        """``{start, threads, at, designs, visited, complete, unit, notes}`` (and ``level``)."""
+        data = {**fields_json(self), "at": dict(self.at)}
+        if self.level is None:
+            data.pop("level")
+        return data
 
     def header(self) -> list[str]:
         """Columns of the ranking."""
@@ -192,6 +208,9 @@ class Exploration(Tabular):
         lines = []
         for i, d in enumerate(self.designs):
             shown = f"{d.value:.6g}{unit}" if d.value is not None else d.model
+            if d.interval is not None:
+                low, high = (number_text(v, 3) for v in d.interval)
+                shown += f" [{low}, {high}]" + (" (cannot tell from the best)" if d.indistinguishable and i else "")
             others = d.equivalent
             more = f"; and {others} equivalent rewriting{'s' if others > 1 else ''}" if others else ""
             lines.append(f"{i + 1}. {d.term}  =  {shown}  ({d.threads} threads{more})")
@@ -208,6 +227,11 @@ class Exploration(Tabular):
         lines.append(f"{self.visited} designs within {self.threads} threads visited ({state})")
         if any(d.value is None for d in self.designs):
             lines.append(f"models in {self.unit}, ranked by their growth in x")
+        if self.level is not None:
+            lines.append(
+                f"intervals: {100 * self.level:g} % of what a measurement would show; a design "
+                "the best is faster than in fewer of the joint draws cannot be told from it"
+            )
         return lines
 
 
@@ -461,6 +485,8 @@ def explore(
     unit: str | None = None,
     progress: ProgressCallback = None,
     machine: Machine | str | PathLike[str] | int | None = None,
+    interval: float | None = None,
+    seed: int = 0,
 ) -> Exploration:
     """Designs reachable from ``term`` by law-justified rewrites within ``threads`` threads,
     best first (pointwise at ``at`` if it binds x, else by asymptotic growth); values in
@@ -473,6 +499,8 @@ def explore(
     ``machine`` (a machine, a machine file's path or a number of cores) ranks under its
     semantics at the point (``at`` must bind x), rewrites only by the laws that hold
     there (:func:`usable_laws`), and makes ``threads`` default to its cores.
+    ``interval`` (a level such as 0.9; at a point) gives each shown design its interval and
+    says which a measurement could not tell from the best (:mod:`.intervals`).
     """
     semantics = semantics_of("exact", machine)
     cores = cores_of(semantics)
@@ -574,6 +602,11 @@ def explore(
                 len(group) - 1,
             )
         )
+    if interval is not None:
+        if not pointwise:
+            raise EvaluationError("explore --interval compares values at a point: give --at x=...")
+        ranked, more = _with_intervals(ranked, library, fixed, semantics, interval, seed)
+        notes += more
     return Exploration(
         str(start),
         budget,
@@ -583,4 +616,32 @@ def explore(
         complete,
         unit,
         notes,
+        interval,
     )
+
+
+def _with_intervals(
+    designs: list[Design],
+    library: Mapping[str, AtomicModel],
+    fixed: Mapping[str, sympy.Expr],
+    semantics: Semantics,
+    level: float,
+    seed: int,
+) -> tuple[list[Design], tuple[str, ...]]:
+    """The designs with their intervals, each marked when the best is faster than it in
+    fewer than ``level`` of the joint draws (the draws of an atom are shared by all)."""
+    import numpy as np
+
+    from .intervals import Spread, check_level, no_uncertainty_note
+
+    level = check_level(level)
+    spreads = [Spread.of(d.term, library, fixed, semantics=semantics) for d in designs]
+    draws = np.stack([s.draws({}, seed=seed) for s in spreads])  # (designs, draws)
+    low, high = np.quantile(draws, [(1 - level) / 2, (1 + level) / 2], axis=1)
+    faster = (draws[:1] < draws).mean(axis=1)
+    marked = [
+        replace(d, interval=(float(lo), float(hi)), indistinguishable=bool(share < level))
+        for d, lo, hi, share in zip(designs, low, high, faster, strict=True)
+    ]
+    missing = sorted({name for s in spreads for name in s.missing})
+    return marked, (no_uncertainty_note(missing),) if missing else ()

@@ -83,6 +83,10 @@ class Optimum(Tabular):
     objective: str  #: "point", "max" or "mean" (over the swept symbol)
     unit: str  #: of every value (the term's atoms converted to it)
     notes: tuple[str, ...] = ()  #: which atoms were converted to :attr:`unit`
+    #: with ``interval=``: the assignments a measurement could not tell from the best (it is
+    #: faster than them in fewer than ``level`` of the joint draws), and the level
+    indistinguishable: tuple[Candidate, ...] = ()
+    level: float | None = None
 
     @property
     def gain(self) -> float | None:
@@ -92,8 +96,9 @@ class Optimum(Tabular):
         return self.even_split.value / self.best.value
 
     def to_json(self) -> dict[str, Any]:
-        """``{term, variables, budgets, best, runners_up, even_split, gain, method, ...}``."""
-        return {
+        """``{term, variables, budgets, best, runners_up, even_split, gain, method, ...}``
+        (and ``indistinguishable``, ``level`` with an interval)."""
+        data = {
             "term": self.term,
             "variables": list(self.variables),
             "budgets": list(self.budgets),
@@ -107,6 +112,10 @@ class Optimum(Tabular):
             "unit": self.unit,
             "notes": list(self.notes),
         }
+        if self.level is not None:
+            data["level"] = self.level
+            data["indistinguishable"] = [c.to_json() for c in self.indistinguishable]
+        return data
 
     def header(self) -> list[str]:
         """Columns: rank, each count, value, bottleneck."""
@@ -148,6 +157,16 @@ class Optimum(Tabular):
                 + (f"; the best is {number_text(gain)}x faster" if gain is not None else "")
             )
         lines.append(f"proven optimum by {self.method} ({self.evaluated} assignments evaluated)")
+        if self.level is not None:
+            if self.indistinguishable:
+                shown = "; ".join(", ".join(f"{k}={v}" for k, v in c.assignment) for c in self.indistinguishable[:8])
+                more = len(self.indistinguishable) - 8
+                lines.append(
+                    f"not distinguishable from the best at {100 * self.level:g} %: {shown}"
+                    + (f" and {more} more" if more > 0 else "")
+                )
+            else:
+                lines.append(f"the best is faster than every other assignment in {100 * self.level:g} % of the draws")
         return lines
 
 
@@ -329,6 +348,8 @@ def optimize(
     unit: str | None = None,
     progress: ProgressCallback = None,
     machine: Machine | str | PathLike[str] | int | None = None,
+    interval: float | None = None,
+    seed: int = 0,
 ) -> Optimum:
     """Integer counts >= 1 for the free thread counts of ``term`` minimising its pointwise
     model at ``at`` (or its ``max``/``mean`` over ``over``) under linear ``budgets``; values
@@ -340,6 +361,8 @@ def optimize(
 
     ``machine`` (a machine, a machine file's path or a number of cores) evaluates under
     its semantics; without ``budgets`` the counts then share its cores (``a+b<=cores``).
+    ``interval`` (a level such as 0.9) adds the assignments among the best
+    :data:`CONTENDERS` that a measurement could not tell from the best (:mod:`.intervals`).
     """
     parsed, at, library = as_term(term), as_bindings(at), ModelLibrary.of(library)
     budgets, vary = as_texts(budgets, "budgets", "budgets such as 'a+b<=8'"), as_texts(vary, "vary", "symbol names")
@@ -410,13 +433,14 @@ def optimize(
             getattr(semantics, "machine", None), "speedups", ()
         )
         chosen = "branch-and-bound" if monotone else "exhaustive"
+    keep = max(top + 1, CONTENDERS) if interval is not None else top + 1
     if chosen == "branch-and-bound":
         kept, evaluated = _branch_and_bound(
-            evaluate_rows, parsed_budgets, len(names), top + 1, progress, int(space)
+            evaluate_rows, parsed_budgets, len(names), keep, progress, int(space)
         )
     elif chosen == "exhaustive":
         rows = _feasible(parsed_budgets, upper)
-        kept, evaluated = _Best(top + 1), len(rows)
+        kept, evaluated = _Best(keep), len(rows)
         kept.offer(rows, evaluate_rows(rows))
     else:
         raise EvaluationError(
@@ -442,12 +466,18 @@ def optimize(
         *range_notes([parsed], library, {**fixed, **dict(best.assignment)}, ranges),
         *negative_note(str(parsed), best.value, unit),
     )
+    contenders = ranked[: top + 1]
+    indistinguishable: tuple[Candidate, ...] = ()
+    if interval is not None:
+        found, more = _indistinguishable(parsed, library, fixed, names, over, objective, ranked, semantics, interval, seed)
+        indistinguishable = tuple(candidate(ranked[i][1], ranked[i][0]) for i in found)
+        notes += more
     return Optimum(
         str(parsed),
         names,
         tuple(budgets),
         best,
-        tuple(candidate(r, v) for v, r in ranked[1:]),
+        tuple(candidate(r, v) for v, r in contenders[1:]),
         None
         if even_row is None
         else candidate(even_row, float(evaluate_rows(np.array([even_row]))[0])),
@@ -456,7 +486,46 @@ def optimize(
         "point" if over is None else objective,
         unit,
         notes,
+        indistinguishable,
+        interval,
     )
+
+
+#: assignments (the best first) among which ``optimize --interval`` looks for those it cannot
+#: tell from the best
+CONTENDERS = 200
+
+
+def _indistinguishable(
+    term: Term,
+    library: Mapping[str, AtomicModel],
+    fixed: Mapping[str, sympy.Expr],
+    names: Sequence[str],
+    over: Axis | None,
+    objective: str,
+    ranked: list[tuple[float, Any]],
+    semantics: Any,
+    level: float,
+    seed: int,
+) -> tuple[list[int], tuple[str, ...]]:
+    """Indices into ``ranked`` (after the best) of the assignments the best is faster than
+    in fewer than ``level`` of the joint draws, and the notes."""
+    from .intervals import Spread, check_level, no_uncertainty_note
+
+    level = check_level(level)
+    spread = Spread.of(term, library, fixed, semantics=semantics)
+    rows = np.array([row for _, row in ranked], dtype=float)
+    grid = {n: rows[:, i : i + 1] for i, n in enumerate(names)}
+    if over is not None:
+        grid[over.name] = over.values[None, :]
+    values = spread.draws(grid, seed=seed).reshape(-1, len(rows), 1 if over is None else len(over.values))
+    values = values.max(axis=2) if objective == "max" else values.mean(axis=2)
+    faster = (values[:, :1] < values[:, 1:]).mean(axis=0)  # the best against each other
+    found = [i + 1 for i, share in enumerate(faster) if share < level]
+    notes = [no_uncertainty_note(list(spread.missing))] if spread.missing else []
+    if len(found) == len(rows) - 1 and len(rows) == CONTENDERS:
+        notes.append(f"every one of the best {CONTENDERS} assignments is indistinguishable from the best; there may be more")
+    return found, tuple(notes)
 
 
 def _feasible_none(budgets: Sequence[Budget], upper: Sequence[float]) -> bool:

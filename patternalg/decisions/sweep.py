@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any
 
@@ -106,34 +106,44 @@ class Sweep(Tabular):
     unit: str  #: of every value (each term's atoms converted to it)
     fixed: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = ()  #: which atoms were converted to :attr:`unit`
+    #: with ``interval=``: per term the (low, high) arrays of the central interval
+    intervals: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
+    level: float | None = None  #: the intervals' level
 
     def header(self) -> list[str]:
-        """Column names: the swept symbols, then per term its value (with the unit) and its
-        bottleneck."""
+        """Column names: the swept symbols, then per term its value (with the unit), with
+        an interval its ``low`` and ``high``, and its bottleneck."""
         cols = [a.name for a in self.axes]
         for term in self.terms:
-            cols += [with_unit(term, self.unit), f"bottleneck of {term}"]
+            cols.append(with_unit(term, self.unit))
+            if self.intervals:
+                cols += [f"low of {term}", f"high of {term}"]
+            cols.append(f"bottleneck of {term}")
         return cols
 
     def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
-        """Each term's values in ``digits`` significant digits."""
-        return dict.fromkeys(range(len(self.axes), len(self.header()), 2), digits)
+        """Each term's values (and bounds) in ``digits`` significant digits."""
+        width = 4 if self.intervals else 2
+        first = len(self.axes)
+        return {first + k * width + i: digits for k in range(len(self.terms)) for i in range(width - 1)}
 
     def rows(self) -> list[list[Any]]:
         """One row per grid point, in the order of the grid (first symbol slowest)."""
         mesh = np.meshgrid(*(a.values for a in self.axes), indexing="ij")
         flat_axes = [m.ravel() for m in mesh]
-        flat_values = [v.ravel() for v in self.values]
-        flat_stages = [b.ravel() for b in self.bottlenecks]
+        columns: list[list[np.ndarray]] = []
+        for k, (v, b) in enumerate(zip(self.values, self.bottlenecks, strict=True)):
+            bounds = list(self.intervals[k]) if self.intervals else []
+            columns.append([a.ravel() for a in (v, *bounds, b)])
         return [
             [float(a[i]) for a in flat_axes]
-            + [c for v, b in zip(flat_values, flat_stages, strict=True) for c in (number(v[i]), b[i])]
+            + [number(c[i]) if j < len(cs) - 1 else c[i] for cs in columns for j, c in enumerate(cs)]
             for i in range(flat_axes[0].size)
         ]
 
     def to_json(self) -> dict[str, Any]:
-        """``{terms, over, at, unit, header, rows, notes}``."""
-        return {
+        """``{terms, over, at, unit, header, rows, notes}``, with an interval its ``level``."""
+        data = {
             "terms": list(self.terms),
             "over": {a.name: [float(v) for v in a.values] for a in self.axes},
             "at": dict(self.fixed),
@@ -142,6 +152,9 @@ class Sweep(Tabular):
             "rows": self.rows(),
             "notes": list(self.notes),
         }
+        if self.level is not None:
+            data["level"] = self.level
+        return data
 
     def plot(self, ax: Any = None) -> Any:
         """The curves over the one swept symbol, bottleneck stretches shaded (matplotlib axes)."""
@@ -167,11 +180,14 @@ def sweep(
     library: Mapping[str, AtomicModel] | None = None,
     unit: str | None = None,
     machine: Machine | str | PathLike[str] | int | None = None,
+    interval: float | None = None,
+    seed: int = 0,
 ) -> Sweep:
     """The pointwise model of every term at every point of the grid ``over`` (one or two
     axes), every atom converted to ``unit`` (default: the atoms' common unit; times of
     different units: ns); under the semantics of ``machine`` (a machine, a machine file's
-    path or a number of cores) if given."""
+    path or a number of cores) if given; ``interval`` (a level such as 0.9) adds each
+    value's central interval of what a measurement would show (``seed`` fixes the draws)."""
     terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
     over = as_axes(over, integer=set().union(*map(count_symbols, terms)))
     if not over:
@@ -181,9 +197,33 @@ def sweep(
     outside = range_notes(
         [c.term for c in ready.compiled], ready.library, at or {}, {a.name: a.bounds for a in over}
     )
-    return tabulate(
+    result = tabulate(
         ready.compiled, over, ready.grid, ready.unit, fixed, (*ready.notes, *outside)
     )
+    if interval is None:
+        return result
+    bounds, notes = intervals_of(ready, at, interval, seed)
+    return replace(result, intervals=bounds, level=interval, notes=(*result.notes, *notes))
+
+
+def intervals_of(
+    ready: Prepared, at: Mapping[str, Any] | None, level: float, seed: int
+) -> tuple[tuple[tuple[np.ndarray, np.ndarray], ...], tuple[str, ...]]:
+    """Each prepared term's central ``level`` interval over its grid, and the notes."""
+    from .intervals import Spread, check_level, no_uncertainty_note
+
+    level = check_level(level)
+    fixed = {k: as_value(v) for k, v in (at or {}).items()}
+    bounds, missing = [], []
+    for c in ready.compiled:
+        spread = Spread.of(c.term, ready.library, fixed, semantics=c.semantics, partial=True)
+        low, high = spread.interval(ready.grid, level, seed=seed)
+        for array in (low, high):
+            array.setflags(write=False)
+        bounds.append((low, high))
+        missing += spread.missing
+    notes = (no_uncertainty_note(sorted(set(missing))),) if missing else ()
+    return tuple(bounds), notes
 
 
 def undefined_note(
