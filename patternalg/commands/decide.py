@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 from ..algebra.pointwise import collect_bindings
 from .common import (
     add_digits_option,
-    add_model_options,
-    load_library,
     add_interval_options,
+    add_model_options,
     interval_option,
+    load_library,
     machine_option,
     print_json,
     read_text_argument,

@@ -23,11 +23,11 @@ import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .calibration import calibrate
     from .compare import compare
     from .explore import explore
     from .optimize import optimize
     from .sweep import sweep
-    from .calibration import calibrate
     from .validation import validate
 
 __all__ = ["sweep", "compare", "optimize", "explore", "validate", "calibrate"]

@@ -24,6 +24,7 @@ from typing import Any
 import sympy
 
 from .._internal.display import HtmlTable
+from ..algebra.bindings import as_value
 from ..algebra.domains import extrapolations, point_notes
 from ..algebra.evaluation import Derivation, evaluate
 from ..algebra.machine import Machine
@@ -44,7 +45,6 @@ from ..algebra.render import (
 )
 from ..algebra.semantics import Semantics
 from ..algebra.units import atom_names, check_unit, converted_note, in_one_unit
-from ..algebra.bindings import as_value
 from ..arguments import as_int, as_optional_text, as_term
 from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary

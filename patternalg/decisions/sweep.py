@@ -143,7 +143,7 @@ class Sweep(Tabular):
 
     def to_json(self) -> dict[str, Any]:
         """``{terms, over, at, unit, header, rows, notes}``, with an interval its ``level``."""
-        data = {
+        data: dict[str, Any] = {
             "terms": list(self.terms),
             "over": {a.name: [float(v) for v in a.values] for a in self.axes},
             "at": dict(self.fixed),
@@ -214,7 +214,8 @@ def intervals_of(
 
     level = check_level(level)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
-    bounds, missing = [], []
+    bounds: list[tuple[np.ndarray, np.ndarray]] = []
+    missing: list[str] = []
     for c in ready.compiled:
         spread = Spread.of(c.term, ready.library, fixed, semantics=c.semantics, partial=True)
         low, high = spread.interval(ready.grid, level, seed=seed)
