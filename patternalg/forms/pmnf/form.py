@@ -79,6 +79,16 @@ class PMNF(Form):
             "terms": [term] if term else [],
         }
 
+    def term_coefficients(self) -> tuple[float, ...]:
+        """The constant and, for a term, its coefficient (from the fit's statistics)."""
+        if self._uncertainty is None:
+            return ()
+        stats = self.statistics
+        if "symbols" not in stats and len(self._uncertainty.terms) <= 2:
+            found = (stats["constant"], stats.get("coefficient"))
+            return tuple(float(c) for c in found[: len(self._uncertainty.terms)])
+        return super().term_coefficients()
+
     @classmethod
     def fit_batches(cls, path: str, **options: Any) -> Iterator[Any]:
         """Reports of a regular Extra-P text file, a batch at a time (see :mod:`.stream`)."""
