@@ -68,6 +68,8 @@ __all__ = [
     "AGGREGATIONS",
     "aggregate_option",
     "unit_option",
+    "uncertainty_option",
+    "UNCERTAINTY_METHODS",
 ]
 
 F = TypeVar("F", bound="Form")
@@ -170,6 +172,21 @@ def unit_option() -> Option:
         None,
         "unit of the measured values, e.g. us, ms, s",
         default_text="the value column's, as in time_ms or runtime[s]; else ns for a time",
+    )
+
+
+#: how a fit finds its uncertainty (docs/fitting.md, "Uncertainty")
+UNCERTAINTY_METHODS = ("bootstrap", "linear", "none")
+
+
+def uncertainty_option() -> Option:
+    """The ``uncertainty`` option of the families that record how sure their fit is."""
+    return Option(
+        "uncertainty",
+        "bootstrap",
+        "how the uncertainty of the coefficients is found from the repetitions: bootstrap "
+        "(resample, refit, re-choose), linear (closed form, for files of many kernels), none",
+        choices=UNCERTAINTY_METHODS,
     )
 
 

@@ -97,7 +97,12 @@ def repetitions_of(counts: np.ndarray) -> np.ndarray:
 
 
 def linear_covariance(
-    basis: np.ndarray, y: np.ndarray, weights: np.ndarray, variance: np.ndarray
+    basis: np.ndarray,
+    y: np.ndarray,
+    weights: np.ndarray,
+    variance: np.ndarray,
+    *,
+    residuals: bool = True,
 ) -> np.ndarray:
     """The covariance of the least-squares coefficients of ``y ~ basis`` with ``weights``:
     the repetitions' part ``A diag(variance) A^T`` plus the residuals' ``sigma^2 (X^T W
@@ -122,5 +127,5 @@ def linear_covariance(
         residual = y - np.einsum("kpi,ki->kp", basis, coefficients)
         sigma2 = (weights * residual * residual).sum(-1) / max(p - k, 1)
         repeated = np.einsum("kip,kp,kjp->kij", hat, variance, hat)
-        covariance = repeated + sigma2[:, None, None] * inverse
+        covariance = repeated + sigma2[:, None, None] * inverse if residuals else repeated
     return np.where(singular[:, None, None], np.nan, covariance)

@@ -25,6 +25,7 @@ from ...algebra.normal_forms.render import hypothesis_text, pmnf_texts
 from ...measurements.blocks import Kernel
 from ..report import FitReport
 from .fit import FitColumns
+from .form import term_centers
 
 __all__ = ["Reports"]
 
@@ -126,8 +127,11 @@ class Reports(Sequence[FitReport]):
     def _centers(self) -> Iterator[tuple[Any, list[float]]]:
         """Each kernel's uncertainty and the coefficients of its terms."""
         fits = self.fits
-        for u, c0, c1 in zip(self._spread(), fits.c0, fits.c1, strict=True):
-            yield u, ([c0, c1][: len(u.terms)] if u is not None else [])
+        for u, c0, c1, index in zip(self._spread(), fits.c0, fits.c1, fits.index, strict=True):
+            if u is not None:
+                yield u, list(term_centers(len(u.terms), c0, c1 if index >= 0 else None))
+            else:
+                yield u, []
 
     def summary_text(self) -> str:
         """Each kernel's ``atom: model  [unit]`` line, its quality line

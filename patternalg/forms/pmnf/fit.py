@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -219,17 +219,21 @@ def fit_columns(
     values: np.ndarray | Sequence[Sequence[np.ndarray]] | None = None,
     how: str = "mean",
     var: str = "x",
+    method: str = "bootstrap",
 ) -> FitColumns:
     """The fits of kernels measured at the same points ``x`` (P,), aggregated values ``y``
     (K, P) by ``how``; with their repetitions ``values`` ((K, P, R), or per kernel per
-    point), the uncertainty of each (:mod:`.uncertainty`, its terms in the symbol ``var``)."""
+    point), the uncertainty of each by ``method`` (:mod:`.uncertainty`, its terms in the
+    symbol ``var``)."""
     selection, used = _select(modeler, x, y)
     stats = _statistics(x, y, selection)
     columns = {key: v.tolist() for key, v in stats.items()}
     columns["criterion"] = selection.criterion.tolist()
     spread: list[Uncertainty | None] = []
     if values is not None:
-        spread = uncertainties(x, values, y, selection.index.tolist(), used.tolist(), how, var)
+        spread = uncertainties(
+            x, values, y, selection, used.tolist(), how, var, method, _chunked(modeler, x)
+        )
     return FitColumns(
         selection.index.tolist(),
         selection.c0.tolist(),
@@ -241,6 +245,19 @@ def fit_columns(
         float(x.max()),
         spread,
     )
+
+
+def _chunked(modeler: str, x: np.ndarray) -> Callable[[np.ndarray], Selection]:
+    """The selection of ``modeler`` at ``x`` for any number of kernels (a batch at a time)."""
+
+    def select(y: np.ndarray) -> Selection:
+        step = batch_size(len(x))
+        parts = [_select(modeler, x, y[s : s + step])[0] for s in range(0, len(y), step)]
+        return Selection(
+            *(np.concatenate([getattr(p, f) for p in parts]) for f in ("index", "c0", "c1", "criterion"))
+        )
+
+    return select
 
 
 def fit_matrix(x: np.ndarray, y: np.ndarray, modeler: str) -> list[Fitted]:
@@ -263,11 +280,13 @@ def fit_series(
     aggregate: str,
     progress: ProgressCallback = None,
     var: str = "x",
+    method: str = "bootstrap",
 ) -> list[Fitted]:
     """Fit every series (one parameter each); all kernels sharing their points at once,
     each with the uncertainty of its coefficients (terms in the symbol ``var``).
 
-    ``progress(done, total)`` is called after each batch.
+    ``progress(done, total)`` is called after each batch; ``method`` is how the
+    uncertainty is found (:mod:`.uncertainty`).
     """
     groups: dict[tuple[float, ...], list[int]] = {}
     for k, s in enumerate(series):
@@ -282,7 +301,7 @@ def fit_series(
             members_part = [series[k] for k in part]
             y = Series.aggregate_all(members_part, aggregate)
             values = repetitions_array(members_part)
-            columns = fit_columns(x, y, modeler, values, aggregate, var)
+            columns = fit_columns(x, y, modeler, values, aggregate, var, method)
             for row, k in enumerate(part):
                 results[k] = columns.row(row)
             done += len(part)

@@ -43,7 +43,9 @@ class PMNFFitter(Fitter):
             found = fitted_models(series, options["param"], options["modeler"], how, progress)
             return [PMNF._fitted(**found_one) for found_one in found]
         var, how = cls.symbol_and_aggregate(series[0].parameters, series[0].path, options)
-        fitted = fit_series(series, options["modeler"], how, progress, var.name)
+        fitted = fit_series(
+            series, options["modeler"], how, progress, var.name, options["uncertainty"]
+        )
         return cls.models(series, fitted, var, how)
 
     @classmethod

@@ -71,6 +71,7 @@ def fit_text_batches(
                     block.values[start : start + step],
                     how,
                     var.name,
+                    checked["uncertainty"],
                 )
                 for start in range(0, len(block), step)
             ]

@@ -1,115 +1,218 @@
 """The uncertainty of one-parameter PMNF fits, for a batch of kernels at once.
 
-The chosen hypothesis ``c0 + c1 * b(x)`` is linear in its coefficients, so its
-uncertainty's terms are its basis ``(1, b)`` (``(1,)`` for a constant model) and the
-perturbation is exact; the covariance is :func:`~patternalg.forms.spread.linear_covariance`
-with the weights the modeler's final fit used (``default``: ``1/y``; ``basic`` and the
-constant model: none).
+Two methods (``fit --uncertainty``), measured in docs/fitting.md ("Uncertainty"):
+
+* ``bootstrap`` (the default): each point's repetitions resampled :data:`DRAWS` times,
+  aggregated as the fit aggregates them, and the hypothesis chosen and fitted again by the
+  same modeler; the terms are the constant and every building block some draw chose (the
+  fit's first), and the covariance the second moments of the draws' coefficients around the
+  fitted ones (a coefficient is 0 in a draw that chose another block), so that a choice the
+  repetitions cannot pin down widens the interval. The resampling is fixed by the number of
+  repetitions of each point (same file, same model file, byte for byte);
+* ``linear``: the chosen hypothesis ``c0 + c1 * b(x)`` only, whose coefficients are linear
+  in the aggregated values: :func:`~patternalg.forms.spread.linear_covariance` (the
+  repetitions' infinitesimal jackknife plus the residuals' least-squares covariance) with the
+  weights of the modeler's final fit (``default``: ``1/y``; ``basic`` and the constant
+  model: none). No draws: some thirty times cheaper than the fit, for files of many kernels.
 
 >>> x = np.array([4.0, 8, 16, 32, 64])
 >>> values = (3 + 0.5 * x)[None, :, None] * np.array([0.99, 1.0, 1.01])
->>> (u,) = uncertainties(x, values, values.mean(-1), [18], ["default"], "mean", "x")
+>>> from patternalg.forms.pmnf.default import select_default
+>>> def select(y):
+...     return select_default(x, y)
+>>> chosen = select(values.mean(-1))
+>>> (u,) = uncertainties(x, values, values.mean(-1), chosen, ["default"], "mean", "x", "linear", select)
 >>> u.terms, u.repetitions, u.method
-((1, x), 3, 'infinitesimal-jackknife')
+((1, x), 3, 'linear')
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import sympy
 
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.uncertainty import Uncertainty
+from ...measurements.model import Aggregation
 from ...syntax.symbols import log2, symbol
 from ..spread import aggregate_variance, linear_covariance, median_noise, repetitions_of
-from .default import basis
+from .default import Selection, basis
 
-__all__ = ["uncertainties", "METHOD", "kernel_variances"]
+__all__ = ["uncertainties", "DRAWS", "resampled"]
 
-#: the ``method`` the uncertainties of fits from repetitions state
-METHOD = "infinitesimal-jackknife"
+#: the bootstrap's draws per kernel
+DRAWS = 200
+#: the blocks besides the fit's own that an uncertainty keeps at most, and the share of the
+#: draws that must have chosen one (the terms stay few: the model file stays compact)
+ALTERNATIVES, MIN_SHARE = 3, 0.02
+
+Values = np.ndarray | Sequence[Sequence[np.ndarray]]
+Select = Callable[[np.ndarray], Selection]
 
 
 @functools.cache
-def _terms(var: str, index: int) -> tuple[sympy.Expr, ...]:
-    """The basis of hypothesis ``index`` in ``var``: ``(1,)`` or ``(1, x^i*log2(x)^j)``."""
-    one = sympy.Integer(1)
-    if index < 0:
-        return (one,)
+def _block(var: str, index: int) -> sympy.Expr:
+    """Building block ``index`` in ``var``: ``x^i*log2(x)^j``."""
     i, j = BUILDING_BLOCKS[index]
     x = symbol(var)
-    return (one, x ** sympy.Rational(i) * log2(x) ** j)
+    return x ** sympy.Rational(i) * log2(x) ** j  # type: ignore[no-any-return]
 
 
-def kernel_variances(
-    values: np.ndarray | Sequence[Sequence[np.ndarray]], how: str
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per kernel and point: the variance of the aggregate, the median, the repetitions;
-    and whether the kernel has repetitions at all. ``values`` is (K, P, R), or per kernel
-    per point an array of its repetitions (their counts may differ)."""
+def _kernels(values: Values, how: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per kernel and point: the variance of the aggregate (infinitesimal jackknife), the
+    median and the count of repetitions. ``values`` is (K, P, R), or per kernel per point
+    an array of its repetitions (their counts may differ)."""
     if isinstance(values, np.ndarray):
         k, p, r = values.shape
-        counts = np.full((k, p), r)
-        variance, medians = aggregate_variance(values, how), np.median(values, axis=-1)
-    else:
-        counts = np.array([[len(v) for v in kernel] for kernel in values])
-        variance = np.array([[aggregate_variance(v, how) for v in kernel] for kernel in values])
-        medians = np.array([[np.median(v) for v in kernel] for kernel in values])
-    return variance, medians, counts, (counts > 1).any(-1)
+        return aggregate_variance(values, how), np.median(values, axis=-1), np.full((k, p), r)
+    variance = np.array([[aggregate_variance(v, how) for v in kernel] for kernel in values])
+    medians = np.array([[np.median(v) for v in kernel] for kernel in values])
+    return variance, medians, np.array([[len(v) for v in kernel] for kernel in values])
 
 
-def _noise(values: np.ndarray | Sequence[Sequence[np.ndarray]], medians: np.ndarray) -> np.ndarray:
+def _noise(values: Values, medians: np.ndarray) -> np.ndarray:
+    """:func:`~patternalg.forms.spread.median_noise` of each kernel."""
     if isinstance(values, np.ndarray):
         return median_noise(values, medians)
     return np.array(
         [
-            float(np.sqrt(np.mean([median_noise(v[None, None], m[None, None])[0] ** 2
-                                   for v, m in zip(kernel, np.atleast_1d(med), strict=True)])))
+            np.sqrt(np.mean([median_noise(v[None, None], m)[0] ** 2 for v, m in zip(kernel, med)]))
             for kernel, med in zip(values, medians, strict=True)
         ]
     )
 
 
-def uncertainties(
-    x: np.ndarray,
-    values: np.ndarray | Sequence[Sequence[np.ndarray]],
-    y: np.ndarray,
-    index: Sequence[int],
-    modeler: Sequence[str],
-    how: str,
-    var: str,
-) -> list[Uncertainty | None]:
-    """The uncertainty of each kernel's chosen hypothesis ``index[k]`` (fitted by
-    ``modeler[k]`` to its aggregated values ``y[k]`` at ``x``), from its repetitions
-    ``values``; None for a kernel measured once per point, or whose fit is singular."""
-    variance, medians, counts, repeated = kernel_variances(values, how)
-    noise = _noise(values, medians)
-    reps = repetitions_of(counts)
-    chosen = np.asarray(index, dtype=np.intp)
+@functools.cache
+def _indices(counts: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """The bootstrap's choice of repetitions at each point, (DRAWS, count) each: fixed by
+    the counts, so a file gives the same draws wherever it is cut into batches."""
+    rng = np.random.default_rng([DRAWS, *counts])
+    return tuple(rng.integers(0, count, (DRAWS, count)) for count in counts)
+
+
+def resampled(values: Values, how: str) -> np.ndarray:
+    """The aggregates of :data:`DRAWS` resamplings of each point's repetitions: (K, DRAWS, P)."""
+    reduce = Aggregation(how).reduce
+    if not isinstance(values, np.ndarray):
+        return np.array(
+            [
+                np.stack(
+                    [reduce(v[i], axis=-1) for v, i in zip(kernel, _indices(tuple(map(len, kernel))))],
+                    axis=-1,
+                )
+                for kernel in values
+            ]
+        ).reshape(len(values), DRAWS, -1)
+    k, p, r = values.shape
+    chosen = np.stack(_indices((r,) * p), axis=1)  # (DRAWS, P, R)
+    rows = np.arange(p)[None, :, None]
+    step = max(1, 1_500_000 // (DRAWS * p * r))
+    return np.concatenate(
+        [reduce(values[s : s + step][:, rows, chosen], axis=-1) for s in range(0, k, step)]
+        or [np.empty((0, DRAWS, p))]
+    )
+
+
+def _kept(own: int, index: np.ndarray) -> list[int]:
+    """The blocks an uncertainty's terms keep: the fit's own, then the blocks the draws
+    chose most often (at most :data:`ALTERNATIVES`, each in :data:`MIN_SHARE` of the
+    draws or more; the most frequent one if the fit has none and no block is that frequent)."""
+    blocks, counts = np.unique(index[(index >= 0) & (index != own)], return_counts=True)
+    order = np.argsort(-counts, kind="stable")
+    others = [int(blocks[i]) for i in order[:ALTERNATIVES] if counts[i] >= MIN_SHARE * DRAWS]
+    if own < 0 and not others and len(blocks):
+        others = [int(blocks[order[0]])]
+    return ([own] if own >= 0 else []) + others
+
+
+def _bootstrap(
+    var: str, x: np.ndarray, fitted: Selection, k: int, drawn: Selection
+) -> tuple[tuple[sympy.Expr, ...], np.ndarray]:
+    """Kernel ``k``'s terms and the second moments of its draws' coefficients around the
+    fit. A draw that chose a block not kept (:func:`_kept`) counts as the kept block
+    nearest in growth, its coefficient scaled to the same value at the largest x."""
+    rows = slice(k * DRAWS, (k + 1) * DRAWS)
+    index, c0, c1 = drawn.index[rows], drawn.c0[rows], drawn.c1[rows]
+    own = int(fitted.index[k])
+    kept = _kept(own, index)
+    if kept:
+        top = basis(x[-1:] if x[-1] >= x[0] else x[:1], np.arange(len(BUILDING_BLOCKS)))[:, 0]
+        near = np.array(kept)[np.abs(np.array(kept)[None, :] - index[:, None]).argmin(-1)]
+        moved = (index >= 0) & ~np.isin(index, kept)
+        c1 = np.where(moved, c1 * top[np.maximum(index, 0)] / top[near], c1)
+        index = np.where(moved, near, index)
+    deltas = [c0 - fitted.c0[k]]
+    for h in kept:
+        mine = float(fitted.c1[k]) if h == own else 0.0
+        deltas.append(np.where(index == h, c1, 0.0) - mine)
+    d = np.stack(deltas, axis=-1)  # (DRAWS, terms)
+    terms = (sympy.Integer(1), *(_block(var, h) for h in kept))
+    return terms, d.T @ d / DRAWS
+
+
+def _linear(
+    x: np.ndarray, y: np.ndarray, fitted: Selection, used: Sequence[str], variance: np.ndarray
+) -> list[tuple[bool, np.ndarray]]:
+    """The chosen hypothesis's covariance per kernel (:func:`linear_covariance`), its
+    terms' count first (1: constant)."""
+    chosen = np.asarray(fitted.index, dtype=np.intp)
     block = basis(x, np.maximum(chosen, 0))  # (K, P)
     ones = np.ones_like(y)
-    weighted = np.array([m == "default" for m in modeler]) & (chosen >= 0)
+    weighted = np.array([m == "default" for m in used]) & (chosen >= 0)
     weights = np.where(weighted[:, None], 1.0 / np.where(y > 0, y, 1.0), 1.0)
-    result: list[Uncertainty | None] = [None] * len(y)
+    result: list[Any] = [None] * len(y)
     for constant in (True, False):
         rows = np.flatnonzero((chosen < 0) == constant)
-        if not len(rows):
-            continue
-        columns = [ones[rows]] if constant else [ones[rows], block[rows]]
-        covariance = linear_covariance(
-            np.stack(columns, axis=-1), y[rows], weights[rows], variance[rows]
-        )
-        finite = np.isfinite(covariance).all((-1, -2)) & np.isfinite(noise[rows])
-        for k, matrix, ok in zip(rows.tolist(), covariance.tolist(), finite.tolist(), strict=True):
-            if ok and repeated[k]:
-                result[k] = Uncertainty(
-                    _terms(var, int(chosen[k])),
-                    tuple(map(tuple, matrix)),
-                    int(reps[k]),
-                    float(noise[k]),
-                    METHOD,
-                )
+        if len(rows):
+            columns = [ones[rows]] if constant else [ones[rows], block[rows]]
+            covariance = linear_covariance(
+                np.stack(columns, axis=-1), y[rows], weights[rows], variance[rows]
+            )
+            for k, matrix in zip(rows.tolist(), covariance, strict=True):
+                result[k] = matrix
     return result
+
+
+def uncertainties(
+    x: np.ndarray,
+    values: Values,
+    y: np.ndarray,
+    fitted: Selection,
+    used: Sequence[str],
+    how: str,
+    var: str,
+    method: str,
+    select: Select,
+) -> list[Uncertainty | None]:
+    """The uncertainty of each kernel's fit ``fitted`` (chosen by the modelers ``used`` from
+    its aggregated values ``y`` at ``x``) from its repetitions ``values``, by ``method``
+    (``bootstrap``: re-chosen by ``select``, which takes aggregated values (K, P); ``linear``;
+    ``none``); None for a kernel measured once per point, or whose covariance is not finite."""
+    if method == "none" or not len(y):
+        return [None] * len(y)
+    variance, medians, counts = _kernels(values, how)
+    noise, reps, repeated = _noise(values, medians), repetitions_of(counts), (counts > 1).any(-1)
+    if method == "bootstrap":
+        drawn = select(resampled(values, how).reshape(-1, len(x)))
+        found = [_bootstrap(var, x, fitted, k, drawn) for k in range(len(y))]
+    else:
+        found = [
+            (_terms(var, int(h)), matrix)
+            for h, matrix in zip(fitted.index.tolist(), _linear(x, y, fitted, used, variance), strict=True)
+        ]
+    return [
+        Uncertainty(terms, tuple(map(tuple, matrix.tolist())), int(r), float(n), method)
+        if ok and np.isfinite(matrix).all() and np.isfinite(n)
+        else None
+        for (terms, matrix), r, n, ok in zip(found, reps, noise, repeated, strict=True)
+    ]
+
+
+def _terms(var: str, index: int) -> tuple[sympy.Expr, ...]:
+    """The basis of hypothesis ``index`` in ``var``: ``(1,)`` or ``(1, x^i*log2(x)^j)``."""
+    one = sympy.Integer(1)
+    return (one,) if index < 0 else (one, _block(var, index))
