@@ -184,8 +184,9 @@ def uncertainty_option() -> Option:
     return Option(
         "uncertainty",
         "bootstrap",
-        "how the uncertainty of the coefficients is found from the repetitions: bootstrap "
-        "(resample, refit, re-choose), linear (closed form, for files of many kernels), none",
+        "how the uncertainty of the coefficients is found: bootstrap "
+        "(resample the repetitions, choose and fit again), linear (closed form, for files of many "
+        "kernels), none",
         choices=UNCERTAINTY_METHODS,
     )
 
