@@ -218,8 +218,8 @@ def test_irregular_files_take_the_reference_path(tmp_path: Path, change: Callabl
 
 def _intervals(report: Any) -> str:
     """The line of ``fit``'s text with the coefficients' intervals, if the fit has them."""
-    spread = report.fitted.uncertainty
-    return "" if spread is None else f"  {spread.describe(report.fitted.term_coefficients())}\n"
+    intervals = report.fitted.interval_text()
+    return f"  {intervals}\n" if intervals else ""
 
 
 def test_fit_command_prints_and_writes_what_the_reference_does(tmp_path: Path) -> None:

@@ -103,20 +103,27 @@ class Uncertainty:
         factor = vectors * np.sqrt(np.clip(values, 0.0, None))
         return rng.standard_normal((count, len(self.terms))) @ factor.T  # type: ignore[no-any-return]
 
-    def describe(self, center: Sequence[float], level: float = 0.9) -> str:
-        """Each term's coefficient (``center``) with its ``level`` interval, in one line.
+    def describe(
+        self, center: Sequence[float], level: float = 0.9, shown: int | None = None
+    ) -> str:
+        """Each term's coefficient (``center``) with its ``level`` interval, in one line;
+        with ``shown``, the first ``shown`` terms and how many more there are.
 
         >>> from patternalg.syntax.symbols import x
         >>> u = Uncertainty((sympy.Integer(1), x), ((4.0, 0.0), (0.0, 0.25)), 10, 0.02, "bootstrap")
         >>> u.describe([100.0, 2.5])
         '1: 100 [96.71, 103.3]; x: 2.5 [1.678, 3.322] (90 %)'
+        >>> u.describe([100.0, 0.0], shown=1)
+        '1: 100 [96.71, 103.3]; 1 more term (90 %)'
         """
+        intervals = self.coefficient_intervals(level, center)
         parts = [
             f"{format_expr(term)}: {value:.4g} [{low:.4g}, {high:.4g}]"
-            for term, value, (low, high) in zip(
-                self.terms, center, self.coefficient_intervals(level, center), strict=True
-            )
-        ]
+            for term, value, (low, high) in zip(self.terms, center, intervals, strict=True)
+        ][:shown]
+        more = len(self.terms) - len(parts)
+        if more:
+            parts.append(f"{more} more term{'s' if more > 1 else ''}")
         return f"{'; '.join(parts)} ({100 * level:g} %)"
 
     def record(self, center: Sequence[float], level: float = 0.9) -> dict[str, Any]:

@@ -207,10 +207,8 @@ def run(args: argparse.Namespace) -> int:
         line = f"{fitter.summary.format(**record, **fitter.summary_fields(record))}  [{report.unit}]"
         quality = quality_line(_Quality(report))
         line = f"{line}\n  {quality}" if quality else line
-        spread = report.fitted.uncertainty
-        if spread is None:
-            return line
-        return f"{line}\n  {spread.describe(report.fitted.term_coefficients())}"
+        intervals = report.fitted.interval_text()
+        return f"{line}\n  {intervals}" if intervals else line
 
     output = _Output(args, summary)
     try:

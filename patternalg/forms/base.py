@@ -569,6 +569,17 @@ class Form(ABC):
             record["uncertainty"] = self._uncertainty.record(self.term_coefficients())
         return record
 
+    def interval_text(self, level: float = 0.9) -> str:
+        """Each coefficient with its ``level`` interval, in one line ("" without an
+        uncertainty): what ``patternalg fit`` prints under a model."""
+        if self._uncertainty is None:
+            return ""
+        return self._uncertainty.describe(self.term_coefficients(), level, self._own_terms())
+
+    def _own_terms(self) -> int | None:
+        """How many of the uncertainty's terms are the model's own (None: all)."""
+        return None
+
     def term_coefficients(self) -> tuple[float, ...]:
         """The fitted coefficient of each of the uncertainty's terms (what its draws
         perturb): by default each term's coefficient in the closed form."""

@@ -142,7 +142,8 @@ class Reports(Sequence[FitReport]):
             f"{squared}, {self.var.name} in [{fits.low:g}, {fits.high:g}], {fits.points} points\n"
         )
         intervals = [
-            f"  {u.describe(center)}\n" if u is not None else "" for u, center in self._centers()
+            f"  {u.describe(center, shown=1 + (index >= 0))}\n" if u is not None else ""
+            for (u, center), index in zip(self._centers(), fits.index, strict=True)
         ]
         return "".join(
             f"{atom}: {model}  [{unit}]\n  SMAPE {smape:.2f}%, adjusted R² {ar2:.4f}, "

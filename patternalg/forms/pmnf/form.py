@@ -91,6 +91,10 @@ class PMNF(Form):
             "terms": [term] if term else [],
         }
 
+    def _own_terms(self) -> int | None:
+        """The constant and the chosen block (the others only draws of the bootstrap chose)."""
+        return None if "symbols" in self.statistics else 1 + ("coefficient" in self.statistics)
+
     def term_coefficients(self) -> tuple[float, ...]:
         """The constant, the term's coefficient (if the model has a term), and 0 for each
         block that only the bootstrap's draws chose (from the fit's statistics)."""
