@@ -17,8 +17,7 @@ from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
 from patternalg.algebra.uncertainty import Uncertainty
 from patternalg.errors import ModelFileError
 from patternalg.forms import PMNF
-from patternalg.forms.pmnf.uncertainty import DRAWS, resampled
-from patternalg.forms.spread import aggregate_variance
+from patternalg.forms.spread import DRAWS, aggregate_variance, resampled
 from patternalg.library.model_library import ModelLibrary
 from patternalg.measurements import Series
 from patternalg.syntax.symbols import x as X

@@ -585,7 +585,7 @@ class Form(ABC):
         perturb): by default each term's coefficient in the closed form."""
         if self._uncertainty is None:
             return ()
-        coefficients = self.expr.as_coefficients_dict()
+        coefficients = sympy.expand(self.expr).as_coefficients_dict()
         return tuple(float(coefficients.get(term, 0)) for term in self._uncertainty.terms)
 
 

@@ -26,13 +26,27 @@ alone cover too little (docs/fitting.md, "Uncertainty").
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
+from ..measurements.model import Aggregation
 from ..measurements.robust import TUNING, biweight_location
 
-__all__ = ["aggregate_variance", "median_noise", "linear_covariance", "repetitions_of"]
+__all__ = [
+    "DRAWS",
+    "aggregate_variance",
+    "median_noise",
+    "linear_covariance",
+    "repetitions_of",
+    "resampled",
+    "series_noise",
+]
+
+#: the bootstrap's draws per kernel
+DRAWS = 200
 
 #: the variance of a median of R normal values is pi/2 times that of their mean
 _MEDIAN_EFFICIENCY = math.pi / 2
@@ -91,6 +105,17 @@ def median_noise(values: np.ndarray, medians: np.ndarray) -> np.ndarray:
     return np.asarray(np.sqrt(relative.mean(-1)))
 
 
+def series_noise(values: Sequence[np.ndarray]) -> tuple[float, int, bool]:
+    """One series' :func:`median_noise`, repetitions (:func:`repetitions_of`) and whether
+    any point has more than one repetition; ``values`` its repetitions per point."""
+    counts = np.array([len(v) for v in values])
+    relative = [
+        median_noise(np.asarray(v, dtype=float)[None, None], np.median(v)[None, None])[0] ** 2
+        for v in values
+    ]
+    return float(np.sqrt(np.mean(relative))), int(repetitions_of(counts)), bool((counts > 1).any())
+
+
 def repetitions_of(counts: np.ndarray) -> np.ndarray:
     """The repetitions a kernel's uncertainty states: the median count per point, rounded."""
     return np.asarray(np.floor(np.median(counts, axis=-1) + 0.5).astype(int))
@@ -103,10 +128,12 @@ def linear_covariance(
     variance: np.ndarray,
     *,
     residuals: bool = True,
+    residual: np.ndarray | None = None,
 ) -> np.ndarray:
     """The covariance of the least-squares coefficients of ``y ~ basis`` with ``weights``:
     the repetitions' part ``A diag(variance) A^T`` plus the residuals' ``sigma^2 (X^T W
-    X)^-1`` (``sigma^2`` the weighted residual sum of squares over ``P - k``).
+    X)^-1`` (``sigma^2`` the weighted residual sum of squares over ``P - k``; the residuals
+    of the least-squares fit, or ``residual`` (K, P): those of a fit the basis linearises).
 
     ``basis`` (K, P, k), ``y``, ``weights``, ``variance`` (K, P) -> (K, k, k); a kernel
     whose normal equations are singular gets NaN.
@@ -124,8 +151,50 @@ def linear_covariance(
         inverse = np.linalg.inv(np.where(singular[:, None, None], np.eye(k), normal))
         hat = inverse @ np.swapaxes(xw, -1, -2)  # (K, k, P): coefficients = hat @ y
         coefficients = np.einsum("kip,kp->ki", hat, y)
-        residual = y - np.einsum("kpi,ki->kp", basis, coefficients)
+        if residual is None:
+            residual = y - np.einsum("kpi,ki->kp", basis, coefficients)
         sigma2 = (weights * residual * residual).sum(-1) / max(p - k, 1)
         repeated = np.einsum("kip,kp,kjp->kij", hat, variance, hat)
         covariance = repeated + sigma2[:, None, None] * inverse if residuals else repeated
     return np.where(singular[:, None, None], np.nan, covariance)
+
+
+@functools.cache
+def _indices(counts: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """The bootstrap's choice of repetitions at each point, (DRAWS, count) each: fixed by
+    the counts, so a file gives the same draws wherever it is cut into batches."""
+    rng = np.random.default_rng([DRAWS, *counts])
+    return tuple(rng.integers(0, count, (DRAWS, count)) for count in counts)
+
+
+def resampled(values: np.ndarray | Sequence[Sequence[np.ndarray]], how: str) -> np.ndarray:
+    """The aggregates (``how``) of :data:`DRAWS` resamplings of each point's repetitions:
+    ``values`` (K, P, R), or per kernel per point its repetitions -> (K, DRAWS, P).
+
+    >>> v = np.array([[[1.0, 1.0, 1.0], [2.0, 4.0, 6.0]]])
+    >>> drawn = resampled(v, "mean")
+    >>> drawn.shape, bool((drawn[0, :, 0] == 1).all()), bool(drawn[0, :, 1].std() > 0)
+    ((1, 200, 2), True, True)
+    """
+    reduce = Aggregation(how).reduce
+    if not isinstance(values, np.ndarray):
+        return np.array(
+            [
+                np.stack(
+                    [
+                        reduce(np.asarray(v)[i], axis=-1)
+                        for v, i in zip(kernel, _indices(tuple(map(len, kernel))), strict=True)
+                    ],
+                    axis=-1,
+                )
+                for kernel in values
+            ]
+        ).reshape(len(values), DRAWS, -1)
+    k, p, r = values.shape
+    chosen = np.stack(_indices((r,) * p), axis=1)  # (DRAWS, P, R)
+    rows = np.arange(p)[None, :, None]
+    step = max(1, 1_500_000 // (DRAWS * p * r))
+    return np.concatenate(
+        [reduce(values[s : s + step][:, rows, chosen], axis=-1) for s in range(0, k, step)]
+        or [np.empty((0, DRAWS, p))]
+    )

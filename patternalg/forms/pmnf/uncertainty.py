@@ -37,15 +37,20 @@ import sympy
 
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.uncertainty import Uncertainty
-from ...measurements.model import Aggregation
 from ...syntax.symbols import log2, symbol
-from ..spread import aggregate_variance, linear_covariance, median_noise, repetitions_of
+from ..spread import (
+    DRAWS,
+    aggregate_variance,
+    linear_covariance,
+    median_noise,
+    repetitions_of,
+    resampled,
+    series_noise,
+)
 from .default import Selection, basis
 
-__all__ = ["uncertainties", "DRAWS", "resampled"]
+__all__ = ["uncertainties"]
 
-#: the bootstrap's draws per kernel
-DRAWS = 200
 #: the blocks besides the fit's own that an uncertainty keeps at most, and the share of the
 #: draws that must have chosen one (the terms stay few: the model file stays compact)
 ALTERNATIVES, MIN_SHARE = 3, 0.02
@@ -78,43 +83,7 @@ def _noise(values: Values, medians: np.ndarray) -> np.ndarray:
     """:func:`~patternalg.forms.spread.median_noise` of each kernel."""
     if isinstance(values, np.ndarray):
         return median_noise(values, medians)
-    return np.array(
-        [
-            np.sqrt(np.mean([median_noise(v[None, None], m)[0] ** 2 for v, m in zip(kernel, med)]))
-            for kernel, med in zip(values, medians, strict=True)
-        ]
-    )
-
-
-@functools.cache
-def _indices(counts: tuple[int, ...]) -> tuple[np.ndarray, ...]:
-    """The bootstrap's choice of repetitions at each point, (DRAWS, count) each: fixed by
-    the counts, so a file gives the same draws wherever it is cut into batches."""
-    rng = np.random.default_rng([DRAWS, *counts])
-    return tuple(rng.integers(0, count, (DRAWS, count)) for count in counts)
-
-
-def resampled(values: Values, how: str) -> np.ndarray:
-    """The aggregates of :data:`DRAWS` resamplings of each point's repetitions: (K, DRAWS, P)."""
-    reduce = Aggregation(how).reduce
-    if not isinstance(values, np.ndarray):
-        return np.array(
-            [
-                np.stack(
-                    [reduce(v[i], axis=-1) for v, i in zip(kernel, _indices(tuple(map(len, kernel))))],
-                    axis=-1,
-                )
-                for kernel in values
-            ]
-        ).reshape(len(values), DRAWS, -1)
-    k, p, r = values.shape
-    chosen = np.stack(_indices((r,) * p), axis=1)  # (DRAWS, P, R)
-    rows = np.arange(p)[None, :, None]
-    step = max(1, 1_500_000 // (DRAWS * p * r))
-    return np.concatenate(
-        [reduce(values[s : s + step][:, rows, chosen], axis=-1) for s in range(0, k, step)]
-        or [np.empty((0, DRAWS, p))]
-    )
+    return np.array([series_noise(kernel)[0] for kernel in values])
 
 
 def _kept(own: int, index: np.ndarray) -> list[int]:
