@@ -104,10 +104,15 @@ class Uncertainty:
         return rng.standard_normal((count, len(self.terms))) @ factor.T  # type: ignore[no-any-return]
 
     def describe(
-        self, center: Sequence[float], level: float = 0.9, shown: int | None = None
+        self,
+        center: Sequence[float],
+        level: float = 0.9,
+        shown: int | None = None,
+        names: Sequence[str] | None = None,
     ) -> str:
-        """Each term's coefficient (``center``) with its ``level`` interval, in one line;
-        with ``shown``, the first ``shown`` terms and how many more there are.
+        """Each term's coefficient (``center``) with its ``level`` interval, in one line,
+        each named by its term (or by ``names``: a nonlinear family's parameters); with
+        ``shown``, the first ``shown`` terms and how many more there are.
 
         >>> from patternalg.syntax.symbols import x
         >>> u = Uncertainty((sympy.Integer(1), x), ((4.0, 0.0), (0.0, 0.25)), 10, 0.02, "bootstrap")
@@ -117,9 +122,10 @@ class Uncertainty:
         '1: 100 [96.71, 103.3]; 1 more term (90 %)'
         """
         intervals = self.coefficient_intervals(level, center)
+        labels = names or [format_expr(term) for term in self.terms[:shown]]
         parts = [
-            f"{format_expr(term)}: {value:.4g} [{low:.4g}, {high:.4g}]"
-            for term, value, (low, high) in zip(self.terms, center, intervals, strict=True)
+            f"{label}: {value:.4g} [{low:.4g}, {high:.4g}]"
+            for label, value, (low, high) in zip(labels, center, intervals)
         ][:shown]
         more = len(self.terms) - len(parts)
         if more:

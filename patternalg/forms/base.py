@@ -574,10 +574,16 @@ class Form(ABC):
         uncertainty): what ``patternalg fit`` prints under a model."""
         if self._uncertainty is None:
             return ""
-        return self._uncertainty.describe(self.term_coefficients(), level, self._own_terms())
+        return self._uncertainty.describe(
+            self.term_coefficients(), level, self._own_terms(), self._term_names()
+        )
 
     def _own_terms(self) -> int | None:
         """How many of the uncertainty's terms are the model's own (None: all)."""
+        return None
+
+    def _term_names(self) -> tuple[str, ...] | None:
+        """What the uncertainty's terms are called in ``fit``'s text (None: their closed forms)."""
         return None
 
     def term_coefficients(self) -> tuple[float, ...]:
