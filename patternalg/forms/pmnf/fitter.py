@@ -40,7 +40,9 @@ class PMNFFitter(Fitter):
             from .fit_multi import fitted_models
 
             how = aggregate_of(options)
-            found = fitted_models(series, options["param"], options["modeler"], how, progress)
+            found = fitted_models(
+                series, options["param"], options["modeler"], how, progress, options["uncertainty"]
+            )
             return [PMNF._fitted(**found_one) for found_one in found]
         var, how = cls.symbol_and_aggregate(series[0].parameters, series[0].path, options)
         fitted = fit_series(

@@ -49,7 +49,7 @@ from ..spread import (
 )
 from .default import Selection, basis
 
-__all__ = ["uncertainties"]
+__all__ = ["uncertainties", "multi_covariances"]
 
 #: the blocks besides the fit's own that an uncertainty keeps at most, and the share of the
 #: draws that must have chosen one (the terms stay few: the model file stays compact)
@@ -185,3 +185,49 @@ def _terms(var: str, index: int) -> tuple[sympy.Expr, ...]:
     """The basis of hypothesis ``index`` in ``var``: ``(1,)`` or ``(1, x^i*log2(x)^j)``."""
     one = sympy.Integer(1)
     return (one,) if index < 0 else (one, _block(var, index))
+
+
+def multi_covariances(
+    points: np.ndarray,
+    values: Values,
+    y: np.ndarray,
+    models: Sequence[Any],
+    used: Sequence[str],
+    how: str,
+    method: str,
+) -> list[tuple[np.ndarray, float, int] | None]:
+    """The covariance of the constant and the coefficients of each kernel's chosen
+    multi-parameter hypothesis (a :class:`~.multi.MultiModel` at ``points`` (P, k)), with its
+    noise and repetitions; None where :func:`uncertainties` gives none. ``bootstrap`` refits
+    the chosen terms to each draw by the modeler's least squares (it does not choose again:
+    the multi-parameter selection costs a hundred times more), ``linear`` as one parameter."""
+    from .multi import MultiModel
+
+    if method == "none" or not len(y):
+        return [None] * len(y)
+    variance, medians, counts = _kernels(values, how)
+    noise, reps, repeated = _noise(values, medians), repetitions_of(counts), (counts > 1).any(-1)
+    drawn = resampled(values, how) if method == "bootstrap" else None
+    result: list[tuple[np.ndarray, float, int] | None] = []
+    for k, model in enumerate(models):
+        columns = [MultiModel(0.0, (term,), (1.0,), 0.0)(points) for term in model.terms]
+        design = np.column_stack([np.ones(len(points)), *columns])  # (P, m)
+        weighted = used[k] == "default" and bool(model.terms)
+        if drawn is not None:
+            draws = drawn[k]  # (DRAWS, P)
+            w = 1.0 / np.where(draws > 0, draws, 1.0) if weighted else np.ones_like(draws)
+            normal = np.einsum("dp,pi,pj->dij", w, design, design)
+            right = np.einsum("dp,pi,dp->di", w, design, draws)
+            with np.errstate(all="ignore"):
+                coefficients = np.linalg.solve(normal, right[..., None])[..., 0]
+            deltas = coefficients - np.array([model.constant, *model.coefficients])
+            covariance = deltas.T @ deltas / len(deltas)
+        else:
+            w = 1.0 / np.where(y[k] > 0, y[k], 1.0) if weighted else np.ones(len(points))
+            covariance = linear_covariance(
+                design[None], y[k][None], w[None], variance[k][None],
+                residual=(y[k] - model(points))[None],
+            )[0]  # fmt: skip
+        ok = repeated[k] and np.isfinite(covariance).all() and np.isfinite(noise[k])
+        result.append((covariance, float(noise[k]), int(reps[k])) if ok else None)
+    return result
