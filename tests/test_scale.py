@@ -145,6 +145,7 @@ def test_batch_text_is_the_text_of_its_reports(tmp_path: Path, case: int, option
         assert summaries == "".join(
             f"{PMNF.fitting().summary.format(**r.record, **PMNF.fitting().summary_fields(r.record))}  [{r.unit}]\n"
             f"  {quality_line(r.model)}\n"
+            f"{_intervals(r)}"
             for r in reports
         )
         assert tables == "".join(table_text(r.table(), "models", r.atom) for r in reports)
@@ -215,6 +216,12 @@ def test_irregular_files_take_the_reference_path(tmp_path: Path, change: Callabl
         list(text_blocks(path, batch=7))
 
 
+def _intervals(report: Any) -> str:
+    """The line of ``fit``'s text with the coefficients' intervals, if the fit has them."""
+    intervals = report.fitted.interval_text()
+    return f"  {intervals}\n" if intervals else ""
+
+
 def test_fit_command_prints_and_writes_what_the_reference_does(tmp_path: Path) -> None:
     path = _text_file(tmp_path / "m.txt", 3, *REGULAR[0][:2])
     reports = PMNF.fit_each(read(path), allow_nonpositive=True)  # it has times <= 0
@@ -223,7 +230,7 @@ def test_fit_command_prints_and_writes_what_the_reference_does(tmp_path: Path) -
     assert text.returncode == 0, text.stderr
     assert text.stdout == "".join(
         f"{PMNF.fitting().summary.format(**r.record, **PMNF.fitting().summary_fields(r.record))}  [{r.model.unit}]\n"
-        f"  {quality_line(r.model)}\n"
+        f"  {quality_line(r.model)}\n{_intervals(r)}"
         for r in reports
     )
     assert (tmp_path / "fast.toml").read_bytes() == (tmp_path / "reference.toml").read_bytes()

@@ -14,11 +14,12 @@ import sympy
 
 from ..syntax.arith import format_expr
 from ..syntax.parser import RESERVED_PREFIXES, RESERVED_WORDS
+from .uncertainty import Uncertainty
 
 __all__ = ["AtomicModel", "COMMON_KEYS", "model_table", "valid_atom_name"]
 
 #: keys every model table may have, whatever its form
-COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain", "touches_data")
+COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain", "uncertainty", "touches_data")
 _ATOM_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 
 
@@ -43,8 +44,10 @@ class AtomicModel:
     ``form`` names the family (``expr`` for a plain expression) and ``spec`` holds the
     form's own keys as they appear in a model file; ``fit`` holds fit statistics,
     ``domain`` the measured range of every symbol and ``x_range`` that of x, if the model
-    was fitted. ``touches_data`` is false for an atom that passes its data on untouched
-    (``nop``): as a pipeline stage it pays no hand-off (:mod:`.machine`).
+    was fitted; ``uncertainty`` how sure the fit is
+    (:class:`~patternalg.algebra.uncertainty.Uncertainty`; None: not fitted, or no repetitions).
+    ``touches_data`` is false for an atom that passes its data on untouched (``nop``): as a
+    pipeline stage it pays no hand-off (:mod:`.machine`).
 
     >>> from patternalg.syntax.symbols import x
     >>> AtomicModel("inc", 536.185 * x).to_toml()
@@ -60,6 +63,7 @@ class AtomicModel:
     x_range: tuple[float, float] | None = None
     fit: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
     domain: tuple[tuple[str, tuple[float, float]], ...] = ()
+    uncertainty: Uncertainty | None = field(default=None, compare=False)
     touches_data: bool = True
 
     def __post_init__(self) -> None:
@@ -82,6 +86,7 @@ class AtomicModel:
             x_range=self.x_range,
             domain=self.domain,
             fit=self.fit,
+            uncertainty=self.uncertainty,
         )
         if not self.touches_data:
             table["touches_data"] = False
@@ -100,6 +105,7 @@ def model_table(
     x_range: tuple[float, float] | None = None,
     domain: tuple[tuple[str, tuple[float, float]], ...] = (),
     fit: tuple[tuple[str, Any], ...] = (),
+    uncertainty: Uncertainty | None = None,
 ) -> dict[str, Any]:
     """A model file's table of a model: its form's keys ``spec`` and the common keys.
 
@@ -119,4 +125,6 @@ def model_table(
         table["domain"] = {symbol: [low, high] for symbol, (low, high) in domain}
     if fit:
         table["fit"] = dict(fit)
+    if uncertainty is not None:
+        table["uncertainty"] = uncertainty.to_table()
     return table

@@ -76,6 +76,7 @@ class _Output:
             self.toml.write("format = 1\n")
         self.count = 0
         self.notes: list[str] = []  # the fits' own notes (times that are not positive)
+        self.unsure = 0  # the kernels fitted without an uncertainty
 
     def add(self, reports: Sequence[FitReport]) -> None:
         text = self.text
@@ -83,6 +84,7 @@ class _Output:
         if bulk_text is not None and len(reports):
             self.notes.extend(getattr(reports, "notes", {}).values())
             printed, tables = bulk_text(json_records=self.json, model_file=self.toml is not None)
+            self.unsure += sum(u is None for u in reports.fits.uncertainty or [None] * len(reports))
             text.write(("[\n" if not self.count else ",\n") + printed if self.json else printed)
             if self.toml is not None:
                 self.toml.write(tables)
@@ -90,6 +92,7 @@ class _Output:
             return
         for report in reports:
             self.notes.extend(report.notes)
+            self.unsure += report.fitted.uncertainty is None
             if self.json:
                 record = json_text(report.record)
                 text.write(("[\n" if not self.count else ",\n") + textwrap.indent(record, "  "))
@@ -179,6 +182,20 @@ def _fit_all(
     return data
 
 
+def _unsure(output: _Output, form: str) -> list[str]:
+    """The note on kernels fitted without an uncertainty (one value per point)."""
+    if not output.unsure or form in NO_UNCERTAINTY:
+        return []
+    some = "every kernel" if output.unsure == output.count else f"{output.unsure} of {output.count} kernels"
+    return [
+        f"{some} measured once per point (no repetitions): no uncertainty, no intervals"
+    ]
+
+
+#: the families whose fits record no uncertainty (docs/fitting.md says why)
+NO_UNCERTAINTY = ("presca",)
+
+
 def run(args: argparse.Namespace) -> int:
     cls = fit_families()[args.form]
     options = family_options(cls, args)
@@ -189,7 +206,9 @@ def run(args: argparse.Namespace) -> int:
         record, fitter = report.record, cls.fitting()
         line = f"{fitter.summary.format(**record, **fitter.summary_fields(record))}  [{report.unit}]"
         quality = quality_line(_Quality(report))
-        return f"{line}\n  {quality}" if quality else line
+        line = f"{line}\n  {quality}" if quality else line
+        intervals = report.fitted.interval_text()
+        return f"{line}\n  {intervals}" if intervals else line
 
     output = _Output(args, summary)
     try:
@@ -203,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
     except BaseException as error:
         output.discard(error)
         raise
-    for text in [*output.notes, *cls.notes(data, options)]:
+    for text in [*output.notes, *cls.notes(data, options), *_unsure(output, args.form)]:
         note(args, text)
     output.publish()
     return 0

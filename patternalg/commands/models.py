@@ -1,5 +1,6 @@
 """``patternalg models [PATTERN ...]``: list the model library (name, model, unit, source),
-with each fitted model's measured ranges and fit statistics; patterns filter by name."""
+with each fitted model's measured ranges, fit statistics and coefficients' 90 % intervals;
+patterns filter by name."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import fnmatch
 from typing import Any
 
 from ..errors import UnknownAtomError, close_names
-from ..forms import model_text
+from ..forms import model_text, uncertain_form
 from ..syntax.arith import format_expr
 from .common import add_format_option, add_library_options, load_library, print_json
 from .quality import quality_line
@@ -38,7 +39,7 @@ def _selected(names: list[str], patterns: list[str]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     library = load_library(args)
     names = _selected(sorted(library), args.patterns)
-    rows, shown = [], {}
+    rows, shown, shown_intervals = [], {}, {}
     as_json = args.format == "json"
     for name in names:
         model = library[name]
@@ -55,6 +56,10 @@ def run(args: argparse.Namespace) -> int:
             row["domain"] = {key: [lo, hi] for key, (lo, hi) in model.domain}
         if model.fit:
             row["statistics"] = dict(model.fit)
+        form = uncertain_form(model)
+        if form is not None:
+            row["uncertainty"] = form.record()["uncertainty"]
+            shown_intervals[name] = form.interval_text()
         rows.append(row)
     if as_json:
         print_json(rows)
@@ -70,4 +75,6 @@ def run(args: argparse.Namespace) -> int:
         quality = quality_line(library[r["name"]])
         if quality:
             print(f"{'':<{width_name}}  {quality}")
+        if r["name"] in shown_intervals:
+            print(f"{'':<{width_name}}  {shown_intervals[r['name']]}")
     return 0

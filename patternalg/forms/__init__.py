@@ -32,6 +32,7 @@ __all__ = [
     "form_class",
     "model_form",
     "model_text",
+    "uncertain_form",
     "Expression",
     "PMNF",
     "Amdahl",
@@ -83,6 +84,32 @@ def model_form(model: Any) -> Form | None:
     # the spec was checked when the model was built: not parsed again (100,000 models)
     return form_class(model.form)._fitted(
         dict(model.spec), domain={}, statistics={}, expr=lambda: model.expr
+    )
+
+
+def uncertain_form(model: Any) -> Form | None:
+    """The family's model behind a library's model with its statistics and uncertainty
+    (a plain expression's as an :class:`Expression`), or None if it has no uncertainty:
+    what shows a model's coefficients with their intervals (``interval_text()``, ``record()``).
+
+    >>> from patternalg.algebra.atomic_model import AtomicModel
+    >>> from patternalg.algebra.uncertainty import Uncertainty
+    >>> from patternalg.syntax.symbols import x
+    >>> u = Uncertainty((x,), ((0.25,),), 5, 0.01, "linear")
+    >>> uncertain_form(AtomicModel("inc", 536.185 * x, uncertainty=u)).interval_text()
+    'x: 536.2 [535.4, 537] (90 %)'
+    """
+    if model.uncertainty is None:
+        return None
+    from ..syntax.arith import format_expr
+
+    spec = dict(model.spec) if model.spec else {"model": format_expr(model.expr)}
+    return form_class(model.form if model.spec else "expr")._fitted(
+        spec,
+        domain={},
+        statistics=dict(model.fit),
+        expr=lambda: model.expr,
+        uncertainty=model.uncertainty,
     )
 
 

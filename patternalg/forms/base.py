@@ -47,6 +47,7 @@ import sympy
 from .._internal.callbacks import ProgressCallback
 from .._internal.options import Option
 from ..algebra.atomic_model import COMMON_KEYS, AtomicModel
+from ..algebra.uncertainty import Uncertainty
 from ..errors import (
     EvaluationError,
     FitError,
@@ -67,13 +68,15 @@ __all__ = [
     "AGGREGATIONS",
     "aggregate_option",
     "unit_option",
+    "uncertainty_option",
+    "UNCERTAINTY_METHODS",
 ]
 
 F = TypeVar("F", bound="Form")
 #: symbol name -> measured (low, high)
 Domain = Mapping[str, tuple[float, float]]
 #: the common keys a form reads itself (the others are the library's)
-_FIT_KEYS = ("x_range", "fit", "domain")
+_FIT_KEYS = ("x_range", "fit", "domain", "uncertainty")
 #: the choices of an ``aggregate`` option (the values of ``measurements.Aggregation``)
 AGGREGATIONS = ("mean", "median", "biweight", "min", "max")
 
@@ -172,6 +175,22 @@ def unit_option() -> Option:
     )
 
 
+#: how a fit finds its uncertainty (docs/fitting.md, "Uncertainty")
+UNCERTAINTY_METHODS = ("bootstrap", "linear", "none")
+
+
+def uncertainty_option() -> Option:
+    """The ``uncertainty`` option of the families that record how sure their fit is."""
+    return Option(
+        "uncertainty",
+        "bootstrap",
+        "how the uncertainty of the coefficients is found: bootstrap "
+        "(resample the repetitions, choose and fit again), linear (closed form, for files of many "
+        "kernels), none",
+        choices=UNCERTAINTY_METHODS,
+    )
+
+
 def aggregate_option(default: str | None, default_text: str | None = None) -> Option:
     """The ``aggregate`` option every fitter of repeated measurements declares."""
     return Option(
@@ -198,10 +217,11 @@ class Form(ABC):
     #: not fittable), imported when first fitted
     fitter: ClassVar[str | None] = None
 
-    __slots__ = ("_values", "_domain", "_statistics", "_cache")
+    __slots__ = ("_values", "_domain", "_statistics", "_uncertainty", "_cache")
     _values: tuple[tuple[str, Any], ...]
     _domain: Any
     _statistics: tuple[tuple[str, Any], ...]
+    _uncertainty: Uncertainty | None
     _cache: dict[str, Any]
 
     def __init__(
@@ -209,6 +229,7 @@ class Form(ABC):
         *args: Any,
         domain: Domain | None = None,
         statistics: Mapping[str, Any] | None = None,
+        uncertainty: Uncertainty | None = None,
         **values: Any,
     ) -> None:
         names = [parameter.name for parameter in self.parameters]
@@ -224,15 +245,21 @@ class Form(ABC):
             for key, value in values.items()
             if value is not None
         }
-        self._init(table, type(self).__name__, domain or {}, statistics or {})
+        self._init(table, type(self).__name__, domain or {}, statistics or {}, uncertainty)
 
     def _init(
-        self, table: Mapping[str, Any], where: str, domain: Domain, statistics: Mapping[str, Any]
+        self,
+        table: Mapping[str, Any],
+        where: str,
+        domain: Domain,
+        statistics: Mapping[str, Any],
+        uncertainty: Uncertainty | None = None,
     ) -> None:
         self._set("_cache", {"values": self._checked(table, where)})
         self._set("_values", tuple(table.items()))
         self._set("_domain", _domain(domain))
         self._set("_statistics", tuple(statistics.items()))
+        self._set("_uncertainty", uncertainty)
 
     @classmethod
     def _fitted(
@@ -242,6 +269,7 @@ class Form(ABC):
         domain: Domain,
         statistics: Mapping[str, Any],
         expr: Callable[[], sympy.Expr] | None = None,
+        uncertainty: Uncertainty | None = None,
     ) -> F:
         """A model from values a fitter computed: trusted, so nothing is parsed until asked;
         ``expr`` builds the closed form faster than :meth:`_build` from the table would."""
@@ -249,6 +277,7 @@ class Form(ABC):
         model._set("_values", tuple(table.items()))
         model._set("_domain", _domain(domain))
         model._set("_statistics", tuple(statistics.items()))
+        model._set("_uncertainty", uncertainty)
         model._set("_cache", {} if expr is None else {"make": expr})
         return model
 
@@ -260,11 +289,12 @@ class Form(ABC):
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def replace(self: F, **changes: Any) -> F:
-        """A copy with some parameters, ``domain`` or ``statistics`` changed."""
+        """A copy with some parameters, ``domain``, ``statistics`` or ``uncertainty`` changed."""
         values: dict[str, Any] = {
             **self.values,
             "domain": self.domain,
             "statistics": self.statistics,
+            "uncertainty": self._uncertainty,
         }
         values.update(changes)
         return type(self)(**values)
@@ -304,27 +334,42 @@ class Form(ABC):
         """The fit statistics (empty if not fitted)."""
         return dict(self._statistics)
 
+    @property
+    def uncertainty(self) -> Uncertainty | None:
+        """How sure the fit is (None: not fitted, or fitted without repetitions)."""
+        return self._uncertainty
+
     # --- model files ------------------------------------------------------------------
     @classmethod
     def from_table(cls: type[F], table: Mapping[str, Any], location: object) -> F:
         """The model of a model-file table; errors name ``location``.
 
         ``table`` holds the form's own keys and, for a fitted model, ``domain`` (symbol ->
-        [low, high]), ``fit`` (statistics) and the older ``x_range`` (the domain of x).
+        [low, high]), ``fit`` (statistics), ``uncertainty``
+        (:class:`~patternalg.algebra.uncertainty.Uncertainty`) and the older ``x_range`` (the
+        domain of x).
         """
         where = str(location)
         own = {k: v for k, v in table.items() if k not in _FIT_KEYS}
         model = cls.__new__(cls)
-        model._init(own, where, _table_domain(table, where), _table_statistics(table, where))
+        uncertainty = (
+            Uncertainty.from_table(table["uncertainty"], where) if "uncertainty" in table else None
+        )
+        model._init(
+            own, where, _table_domain(table, where), _table_statistics(table, where), uncertainty
+        )
         return model
 
     def to_table(self) -> dict[str, Any]:
-        """This model's model-file table: its own keys, ``domain`` and ``fit`` if fitted."""
+        """This model's model-file table: its own keys, ``domain``, ``fit`` and
+        ``uncertainty`` if fitted."""
         table = dict(self._values)
         if self._domain:
             table["domain"] = {name: list(bounds) for name, bounds in self._domain}
         if self._statistics:
             table["fit"] = dict(self._statistics)
+        if self._uncertainty is not None:
+            table["uncertainty"] = self._uncertainty.to_table()
         return table
 
     # --- the closed form -----------------------------------------------------------------
@@ -440,6 +485,7 @@ class Form(ABC):
             x_range=dict(self._domain).get("x"),
             domain=self._domain,
             fit=self._statistics,
+            uncertainty=self._uncertainty,
         )
 
     # --- fitting: handed to the family's fitter ---------------------------------------------
@@ -512,13 +558,41 @@ class Form(ABC):
         return notes
 
     def record(self) -> dict[str, Any]:
-        """This model for JSON: parameters, domain and statistics."""
-        return {
+        """This model for JSON: parameters, domain, statistics and uncertainty (if any)."""
+        record = {
             "form": self.name,
             "parameters": self.values,
             "domain": {name: list(bounds) for name, bounds in self._domain},
             **self.statistics,
         }
+        if self._uncertainty is not None:
+            record["uncertainty"] = self._uncertainty.record(self.term_coefficients())
+        return record
+
+    def interval_text(self, level: float = 0.9) -> str:
+        """Each coefficient with its ``level`` interval, in one line ("" without an
+        uncertainty): what ``patternalg fit`` prints under a model."""
+        if self._uncertainty is None:
+            return ""
+        return self._uncertainty.describe(
+            self.term_coefficients(), level, self._own_terms(), self._term_names()
+        )
+
+    def _own_terms(self) -> int | None:
+        """How many of the uncertainty's terms are the model's own (None: all)."""
+        return None
+
+    def _term_names(self) -> tuple[str, ...] | None:
+        """What the uncertainty's terms are called in ``fit``'s text (None: their closed forms)."""
+        return None
+
+    def term_coefficients(self) -> tuple[float, ...]:
+        """The fitted coefficient of each of the uncertainty's terms (what its draws
+        perturb): by default each term's coefficient in the closed form."""
+        if self._uncertainty is None:
+            return ()
+        coefficients = sympy.expand(self.expr).as_coefficients_dict()
+        return tuple(float(coefficients.get(term, 0)) for term in self._uncertainty.terms)
 
 
 def _table_domain(table: Mapping[str, Any], where: str) -> dict[str, tuple[float, float]]:

@@ -46,9 +46,10 @@ class Fitter:
     #: whether the fitter checks its measured values itself (then the rule of
     #: :meth:`fit_each` for times that are not positive leaves them alone)
     checks_own_values: ClassVar[bool] = False
-    #: the fit of one series (parameters, domain, statistics), the options as keywords;
-    #: None for a fitter that fits its series otherwise (:meth:`fit_models`)
-    series_fit: ClassVar[Callable[..., tuple[dict[str, Any], Domain, dict[str, Any]]] | None] = None
+    #: the fit of one series (parameters, domain, statistics and, if the family records
+    #: one, the :class:`~patternalg.algebra.uncertainty.Uncertainty`), the options as
+    #: keywords; None for a fitter that fits its series otherwise (:meth:`fit_models`)
+    series_fit: ClassVar[Callable[..., tuple[Any, ...]] | None] = None
 
     # --- reading and checking ----------------------------------------------------------
     @classmethod
@@ -112,18 +113,21 @@ class Fitter:
         """
         models = []
         for done, one in enumerate(series, start=1):
-            values, domain, statistics = cls.fit_one(one, options)
-            models.append(cls.form._fitted(values, domain=domain, statistics=statistics))
+            values, domain, statistics, *spread = cls.fit_one(one, options)
+            models.append(
+                cls.form._fitted(
+                    values, domain=domain, statistics=statistics, uncertainty=next(iter(spread), None)
+                )
+            )
             if progress is not None:
                 progress(done, len(series))
         return models
 
     @classmethod
-    def fit_one(
-        cls, series: Any, options: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], Domain, dict[str, Any]]:
-        """The parameters, domain and statistics of the model fitted to one series: the
-        family's :attr:`series_fit` with the checked options as keywords."""
+    def fit_one(cls, series: Any, options: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The parameters, domain and statistics (and the uncertainty, if the family records
+        one) of the model fitted to one series: the family's :attr:`series_fit` with the
+        checked options as keywords."""
         if cls.series_fit is None:
             raise NotImplementedError(f"{cls.__name__} fits no single series")
         return cls.series_fit(series, **options)

@@ -91,6 +91,7 @@ class FitReport(HtmlTable):
             x_range=dict(domain).get("x"),
             domain=domain,
             fit=fitted._statistics,
+            uncertainty=fitted._uncertainty,
         )
 
     @property

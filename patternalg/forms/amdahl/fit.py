@@ -26,6 +26,7 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 import sympy
 
+from ...algebra.uncertainty import Uncertainty
 from ...errors import FitError, MeasurementError
 from ...measurements.checks import require_above, require_distinct
 from ...syntax.arith import format_expr, number_text
@@ -33,6 +34,7 @@ from ...syntax.symbols import x as x_symbol
 from ..base import Form
 from ..fitting import Fitter
 from .form import Amdahl
+from .uncertainty import amdahl_uncertainty
 
 __all__ = [
     "AmdahlFit",
@@ -239,8 +241,10 @@ def fit_series(
     alpha_method: str,
     aggregate: str,
     unit: str | None = None,
-) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any]]:
-    """The model-file values, domain and statistics of the model fitted to one series.
+    uncertainty: str = "bootstrap",
+) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any], Uncertainty | None]:
+    """The model-file values, domain, statistics and uncertainty (by ``uncertainty``:
+    :mod:`.uncertainty`) of the model fitted to one series.
 
     ``unit`` is the measured values' unit: the fit report records it; the fit ignores it.
 
@@ -271,7 +275,8 @@ def fit_series(
         "alpha_method": fit.method,
         "alpha_raw": fit.alpha_raw,
     }
-    return {"alpha": fit.alpha, "tseq": format_expr(fit.tseq_expr())}, domain, statistics
+    spread = amdahl_uncertainty(x, p, series.values, degree, method, how, uncertainty)
+    return {"alpha": fit.alpha, "tseq": format_expr(fit.tseq_expr())}, domain, statistics, spread
 
 
 class AmdahlFitter(Fitter):

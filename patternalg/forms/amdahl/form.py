@@ -30,7 +30,7 @@ import sympy
 from ..._internal.options import Option
 from ...algebra.bindings import as_value
 from ...syntax.symbols import p, phi
-from ..base import Form, Parameter, aggregate_option, unit_option
+from ..base import Form, Parameter, aggregate_option, uncertainty_option, unit_option
 
 __all__ = ["Amdahl", "ALPHA_METHODS", "amdahl_expr", "serial_fraction"]
 
@@ -105,6 +105,7 @@ class Amdahl(Form):
         ),
         aggregate_option("median"),
         unit_option(),
+        uncertainty_option(),
     )
 
     def _build(self, values: Mapping[str, sympy.Expr]) -> sympy.Expr:

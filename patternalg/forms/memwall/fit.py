@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ...algebra.uncertainty import Uncertainty
 from ...errors import MeasurementError
 from ...measurements.checks import require_above, require_distinct
 from ...syntax.arith import number_text
@@ -28,6 +29,7 @@ from ..base import Form
 from ..fitting import Fitter, atom_names_of, series_of
 from .csa import anneal
 from .form import BOUNDS, ITERATIONS, Memwall, over_p_phi
+from .uncertainty import memwall_uncertainty
 
 __all__ = [
     "speedups",
@@ -202,9 +204,11 @@ def to_speedups(series: Any, times: np.ndarray) -> np.ndarray:
 
 
 def fit_series(
-    series: Any, *, iterations: int, seed: int | None, aggregate: str
-) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any]]:
-    """The model-file values, domain and statistics of the model fitted to one series.
+    series: Any, *, iterations: int, seed: int | None, aggregate: str, uncertainty: str = "linear"
+) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any], Uncertainty | None]:
+    """The model-file values, domain, statistics and uncertainty (the delta method of
+    :mod:`.uncertainty`, unless ``uncertainty`` is ``"none"``) of the model fitted to one
+    series.
 
     The series has the parameters ``p`` and ``phi`` (or ``f_cpu`` and ``f_mem``); its
     values are speedups if its metric is ``speedup``, else times; repetitions are
@@ -232,7 +236,11 @@ def fit_series(
         "iterations": fit.iterations,
     }
     domain = {"p": (float(p.min()), float(p.max())), "phi": (float(phi.min()), float(phi.max()))}
-    return fit.parameters(), domain, statistics
+    spread = None
+    if uncertainty != "none":
+        theta = (fit.f, fit.k, fit.m1, fit.m2)
+        spread = memwall_uncertainty(theta, p, phi, series.values, how, series.metric == "speedup")
+    return fit.parameters(), domain, statistics, spread
 
 
 class MemwallFitter(Fitter):

@@ -39,7 +39,7 @@ from ..._internal.options import Option
 from ...algebra.bindings import as_value
 from ...syntax.symbols import p, phi
 from ..amdahl.form import serial_fraction
-from ..base import Form, Parameter, aggregate_option
+from ..base import Form, Parameter, aggregate_option, uncertainty_option
 
 __all__ = ["Memwall", "speedup_expr", "memwall_expr", "over_p_phi", "BOUNDS", "ITERATIONS"]
 
@@ -152,7 +152,15 @@ class Memwall(Form):
             maximum=MAX_ANNEALING_ITERATIONS,
         ),
         aggregate_option("median"),
+        uncertainty_option(),
     )
+
+    def term_coefficients(self) -> tuple[float, ...]:
+        """f, k, m1, m2: the delta method's terms are the derivatives by them."""
+        return () if self._uncertainty is None else tuple(float(self.values[n]) for n in "f k m1 m2".split())
+
+    def _term_names(self) -> tuple[str, ...]:
+        return ("f", "k", "m1", "m2")
 
     def _build(self, values: Mapping[str, sympy.Expr]) -> sympy.Expr:
         t1 = values.get("t1", sympy.Integer(1))

@@ -19,12 +19,13 @@ from functools import cached_property
 from typing import Any, overload
 
 from ..._internal.json_values import finite_json
-from ..._internal.toml_writer import toml_key, toml_keys, toml_string, toml_strings
+from ..._internal.toml_writer import table_chunks, toml_key, toml_keys, toml_string, toml_strings
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.normal_forms.render import hypothesis_text, pmnf_texts
 from ...measurements.blocks import Kernel
 from ..report import FitReport
 from .fit import FitColumns
+from .form import term_centers
 
 __all__ = ["Reports"]
 
@@ -119,18 +120,37 @@ class Reports(Sequence[FitReport]):
         printed = self.json_text() if json_records else self.summary_text()
         return printed, self.toml_text() if model_file else ""
 
+    def _spread(self) -> list[Any]:
+        """Each kernel's uncertainty (None: none)."""
+        return self.fits.uncertainty or [None] * len(self)
+
+    def _centers(self) -> Iterator[tuple[Any, list[float]]]:
+        """Each kernel's uncertainty and the coefficients of its terms."""
+        fits = self.fits
+        for u, c0, c1, index in zip(self._spread(), fits.c0, fits.c1, fits.index, strict=True):
+            if u is not None:
+                yield u, list(term_centers(len(u.terms), c0, c1 if index >= 0 else None))
+            else:
+                yield u, []
+
     def summary_text(self) -> str:
-        """Each kernel's ``atom: model  [unit]`` line and its quality line
-        (:func:`~patternalg.commands.quality.quality_line`)."""
+        """Each kernel's ``atom: model  [unit]`` line, its quality line
+        (:func:`~patternalg.commands.quality.quality_line`) and its coefficients' intervals."""
         unit, fits = self.unit, self.fits
         squared = "" if unit == "dimensionless" else f" {unit}²"
         tail = (
             f"{squared}, {self.var.name} in [{fits.low:g}, {fits.high:g}], {fits.points} points\n"
         )
+        intervals = [
+            f"  {u.describe(center, shown=1 + (index >= 0))}\n" if u is not None else ""
+            for (u, center), index in zip(self._centers(), fits.index, strict=True)
+        ]
         return "".join(
             f"{atom}: {model}  [{unit}]\n  SMAPE {smape:.2f}%, adjusted R² {ar2:.4f}, "
-            f"RSS {rss:.4g}{tail}"
-            for _, atom, model, _, _, _, rss, smape, ar2, _, _ in self._rows()
+            f"RSS {rss:.4g}{tail}{spread}"
+            for (_, atom, model, _, _, _, rss, smape, ar2, _, _), spread in zip(
+                self._rows(), intervals, strict=True
+            )
         )
 
     def _source_parts(self) -> tuple[str, str]:
@@ -164,7 +184,14 @@ class Reports(Sequence[FitReport]):
         )
         metric = f"\nmetric = {toml_string(first.metric)}\n"
         terms = _terms(name, "coefficient = <c>\ni = <i>\nj = <j>\n", toml_string)
-        keys = [f"\n[models.{key}" for key in toml_keys(self.atoms)]
+        plain = toml_keys(self.atoms)
+        keys = [f"\n[models.{key}" for key in plain]
+        spread = []
+        for key, u in zip(plain, self._spread(), strict=True):
+            out = ["\n"] if u is not None else []
+            if u is not None:
+                table_chunks(u.to_table(), f"models.{key}.uncertainty", out)
+            spread.append("".join(out))
         c0_texts, c1_texts = self._coefficients
         hypotheses, term_texts = [], []
         for index, c1 in zip(fits.index, c1_texts, strict=True):
@@ -180,6 +207,7 @@ class Reports(Sequence[FitReport]):
             c0_texts,
             term_texts,
             *(fits.stats[key] for key in _STATISTICS),
+            spread,
             strict=True,
         )
         return "".join(
@@ -187,8 +215,8 @@ class Reports(Sequence[FitReport]):
                 f"{key}]\n{head}{model}{unit}{lead}{q[1:-1]}{end}\n{x_range}"
                 f"{key + domain if domain else ''}{key}.fit]\nhypothesis = {hyp}\n"
                 f"constant = {c0}\n{term}rss = {rss}\nsmape = {smape}\nar2 = {ar2}\n"
-                f"criterion = {crit}\nmodeler = {modeler}\n{fixed}{q}{metric}"
-                for key, model, (lead, modeler), q, hyp, c0, term, rss, smape, ar2, crit in rows
+                f"criterion = {crit}\nmodeler = {modeler}\n{fixed}{q}{metric}{u}"
+                for key, model, (lead, modeler), q, hyp, c0, term, rss, smape, ar2, crit, u in rows
             ]
         )
 
@@ -219,8 +247,18 @@ class Reports(Sequence[FitReport]):
             name, '[\n      {\n        "coefficient": <c>,\n        "i": <i>,\n'
             '        "j": <j>\n      }\n    ]', _quote,
         )  # fmt: skip
+        spread = [
+            ""
+            if u is None
+            else '    "uncertainty": '
+            + json.dumps(u.record(center), indent=2, allow_nan=False).replace("\n", "\n    ")
+            + ",\n"
+            for u, center in self._centers()
+        ]
         out = []
-        for kernel, atom, model, index, c0, c1, rss, smape, ar2, criterion, used in self._rows():
+        for (kernel, atom, model, index, c0, c1, rss, smape, ar2, criterion, used), u in zip(
+            self._rows(), spread, strict=True
+        ):
             hypothesis, before, after = terms[index]
             term, listed_term = "", "[]"
             if index >= 0:
@@ -232,7 +270,7 @@ class Reports(Sequence[FitReport]):
                 f'    "hypothesis": {hypothesis},\n    "constant": {c0},\n{term}'
                 f'    "rss": {rss},\n    "smape": {smape},\n    "ar2": {ar2},\n'
                 f'    "criterion": {criterion},\n    "modeler": {_quote(used)},\n{fixed}'
-                f'    "terms": {listed_term}\n  }}'
+                f'{u}    "terms": {listed_term}\n  }}'
             )
         return ",\n".join(out)
 

@@ -15,19 +15,21 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..._internal.callbacks import ProgressCallback
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
+from ...algebra.uncertainty import Uncertainty
 from ...errors import FitError
 from ...measurements.model import Series
 from ...syntax.arith import FUNCTIONS
 from .default import Selection, basis
 from .modelers import choose
+from .uncertainty import uncertainties
 
 __all__ = [
     "Fitted",
@@ -141,7 +143,8 @@ def _statistics(x: np.ndarray, y: np.ndarray, chosen: Selection) -> dict[str, np
 @dataclass(frozen=True)
 class Fitted:
     """One kernel's chosen hypothesis (``index`` into the blocks, -1: constant), its
-    coefficients, the modeler that chose it, its statistics and the measured range."""
+    coefficients, the modeler that chose it, its statistics, the measured range and the
+    uncertainty of its coefficients (None without repetitions)."""
 
     index: int
     c0: float
@@ -151,6 +154,7 @@ class Fitted:
     points: int
     low: float
     high: float
+    uncertainty: Uncertainty | None = None
 
 
 @dataclass(frozen=True)
@@ -166,6 +170,7 @@ class FitColumns:
     points: int
     low: float
     high: float
+    uncertainty: list[Uncertainty | None] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.index)
@@ -182,6 +187,7 @@ class FitColumns:
             self.points,
             self.low,
             self.high,
+            self.uncertainty[k] if self.uncertainty else None,
         )
 
     @classmethod
@@ -197,6 +203,7 @@ class FitColumns:
             first.points,
             first.low,
             first.high,
+            [u for part in parts for u in part.uncertainty or [None] * len(part)],
         )
 
 
@@ -205,12 +212,28 @@ def batch_size(points: int) -> int:
     return max(1, _CHUNK // (len(BUILDING_BLOCKS) * points * points))
 
 
-def fit_columns(x: np.ndarray, y: np.ndarray, modeler: str) -> FitColumns:
-    """The fits of kernels measured at the same points ``x`` (P,), aggregated values ``y`` (K, P)."""
+def fit_columns(
+    x: np.ndarray,
+    y: np.ndarray,
+    modeler: str,
+    values: np.ndarray | Sequence[Sequence[np.ndarray]] | None = None,
+    how: str = "mean",
+    var: str = "x",
+    method: str = "bootstrap",
+) -> FitColumns:
+    """The fits of kernels measured at the same points ``x`` (P,), aggregated values ``y``
+    (K, P) by ``how``; with their repetitions ``values`` ((K, P, R), or per kernel per
+    point), the uncertainty of each by ``method`` (:mod:`.uncertainty`, its terms in the
+    symbol ``var``)."""
     selection, used = _select(modeler, x, y)
     stats = _statistics(x, y, selection)
     columns = {key: v.tolist() for key, v in stats.items()}
     columns["criterion"] = selection.criterion.tolist()
+    spread: list[Uncertainty | None] = []
+    if values is not None:
+        spread = uncertainties(
+            x, values, y, selection, used.tolist(), how, var, method, _chunked(modeler, x)
+        )
     return FitColumns(
         selection.index.tolist(),
         selection.c0.tolist(),
@@ -220,7 +243,21 @@ def fit_columns(x: np.ndarray, y: np.ndarray, modeler: str) -> FitColumns:
         len(x),
         float(x.min()),
         float(x.max()),
+        spread,
     )
+
+
+def _chunked(modeler: str, x: np.ndarray) -> Callable[[np.ndarray], Selection]:
+    """The selection of ``modeler`` at ``x`` for any number of kernels (a batch at a time)."""
+
+    def select(y: np.ndarray) -> Selection:
+        step = batch_size(len(x))
+        parts = [_select(modeler, x, y[s : s + step])[0] for s in range(0, len(y), step)]
+        return Selection(
+            *(np.concatenate([getattr(p, f) for p in parts]) for f in ("index", "c0", "c1", "criterion"))
+        )
+
+    return select
 
 
 def fit_matrix(x: np.ndarray, y: np.ndarray, modeler: str) -> list[Fitted]:
@@ -229,12 +266,27 @@ def fit_matrix(x: np.ndarray, y: np.ndarray, modeler: str) -> list[Fitted]:
     return [columns.row(k) for k in range(len(columns))]
 
 
-def fit_series(
-    series: Sequence[Any], modeler: str, aggregate: str, progress: ProgressCallback = None
-) -> list[Fitted]:
-    """Fit every series (one parameter each); all kernels sharing their points at once.
+def repetitions_array(series: Sequence[Series]) -> np.ndarray | list[tuple[np.ndarray, ...]]:
+    """The repetitions of ``series`` (as many points each): (K, P, R) when every point has
+    as many, else per series per point."""
+    if len({len(v) for s in series for v in s.values}) == 1:
+        return np.array([s.values for s in series], dtype=float)
+    return [tuple(np.asarray(v, dtype=float) for v in s.values) for s in series]
 
-    ``progress(done, total)`` is called after each batch.
+
+def fit_series(
+    series: Sequence[Any],
+    modeler: str,
+    aggregate: str,
+    progress: ProgressCallback = None,
+    var: str = "x",
+    method: str = "bootstrap",
+) -> list[Fitted]:
+    """Fit every series (one parameter each); all kernels sharing their points at once,
+    each with the uncertainty of its coefficients (terms in the symbol ``var``).
+
+    ``progress(done, total)`` is called after each batch; ``method`` is how the
+    uncertainty is found (:mod:`.uncertainty`).
     """
     groups: dict[tuple[float, ...], list[int]] = {}
     for k, s in enumerate(series):
@@ -246,9 +298,12 @@ def fit_series(
         chunk = batch_size(len(x))
         for start in range(0, len(members), chunk):
             part = members[start : start + chunk]
-            y = Series.aggregate_all([series[k] for k in part], aggregate)
-            for k, fitted in zip(part, fit_matrix(x, y, modeler), strict=True):
-                results[k] = fitted
+            members_part = [series[k] for k in part]
+            y = Series.aggregate_all(members_part, aggregate)
+            values = repetitions_array(members_part)
+            columns = fit_columns(x, y, modeler, values, aggregate, var, method)
+            for row, k in enumerate(part):
+                results[k] = columns.row(row)
             done += len(part)
             if progress is not None:
                 progress(done, len(series))

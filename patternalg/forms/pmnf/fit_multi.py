@@ -26,13 +26,15 @@ import numpy as np
 import sympy
 
 from ..._internal.callbacks import ProgressCallback
+from ...algebra.uncertainty import Uncertainty
 from ...errors import FitError
 from ...measurements.model import Series
 from ...syntax.arith import FUNCTIONS
 from ...syntax.symbols import log2, symbol
-from .fit import parameter_problem, parse_param_options
+from .fit import parameter_problem, parse_param_options, repetitions_array
 from .modelers import choose
 from .multi import Exponents, MultiModel, line_points, smape
+from .uncertainty import multi_covariances
 
 __all__ = [
     "MultiFitted",
@@ -110,6 +112,8 @@ class MultiFitted:
     stats: dict[str, float]
     points: int
     ranges: tuple[tuple[float, float], ...]
+    #: the covariance of the constant and the coefficients, the noise and the repetitions
+    spread: tuple[np.ndarray, float, int] | None = None
 
 
 def check_series(s: Any) -> None:
@@ -136,9 +140,14 @@ def check_series(s: Any) -> None:
 
 
 def fit_multi(
-    series: Sequence[Any], modeler: str, aggregate: str, progress: ProgressCallback = None
+    series: Sequence[Any],
+    modeler: str,
+    aggregate: str,
+    progress: ProgressCallback = None,
+    method: str = "bootstrap",
 ) -> list[MultiFitted]:
-    """Fit every series (2 or 3 parameters); kernels measured at the same points at once.
+    """Fit every series (2 or 3 parameters); kernels measured at the same points at once,
+    each with the covariance of its coefficients by ``method`` (:mod:`.uncertainty`).
 
     ``default`` falls back to ``basic`` for kernels with a value <= 0 (relative errors need
     positive values).
@@ -155,12 +164,16 @@ def fit_multi(
         ranges = tuple((float(c.min()), float(c.max())) for c in points.T)
         for start in range(0, len(members), _CHUNK):
             part = members[start : start + _CHUNK]
-            y = Series.aggregate_all([series[k] for k in part], aggregate)
+            chosen = [series[k] for k in part]
+            y = Series.aggregate_all(chosen, aggregate)
             models, used = _select(modeler, points, y)
+            spreads = multi_covariances(
+                points, repetitions_array(chosen), y, models, used, aggregate, method
+            )
             for row, k in enumerate(part):
                 results[k] = MultiFitted(
                     models[row], used[row], _statistics(points, y[row], models[row]), len(points),
-                    ranges,
+                    ranges, spreads[row],
                 )  # fmt: skip
             done += len(part)
             if progress is not None:
@@ -174,13 +187,16 @@ def fitted_models(
     modeler: str,
     aggregate: str,
     progress: ProgressCallback = None,
+    method: str = "bootstrap",
 ) -> list[dict[str, Any]]:
-    """Per series the keyword arguments of a fitted PMNF: values, domain, statistics, expr."""
+    """Per series the keyword arguments of a fitted PMNF: values, domain, statistics, expr,
+    uncertainty (by ``method``)."""
     parameters, path = series[0].parameters, series[0].path
     mapping = symbol_names(param, parameters, path)[0]
     names = tuple(mapping[p] for p in parameters)
     found = []
-    for s, fitted in zip(series, fit_multi(series, modeler, aggregate, progress), strict=True):
+    fits = fit_multi(series, modeler, aggregate, progress, method)
+    for s, fitted in zip(series, fits, strict=True):
         model = fitted.model
         terms = [
             {"coefficient": c, "factors": [{"symbol": name, "i": str(i), "j": j}
@@ -206,8 +222,30 @@ def fitted_models(
             "domain": dict(zip(names, fitted.ranges, strict=True)),
             "statistics": statistics,
             "expr": lambda model=model: multi_expr(model, names),
+            "uncertainty": _uncertainty(fitted, names, method),
         })  # fmt: skip
     return found
+
+
+def _uncertainty(fitted: MultiFitted, names: Sequence[str], method: str) -> Uncertainty | None:
+    """The uncertainty of one fit: its terms the constant and the hypothesis's products."""
+    if fitted.spread is None:
+        return None
+    covariance, noise, repetitions = fitted.spread
+    symbols = [symbol(name) for name in names]
+    terms = (sympy.Integer(1), *(sympy.Mul(*_factors(term, symbols)) for term in fitted.model.terms))
+    return Uncertainty(terms, tuple(map(tuple, covariance.tolist())), repetitions, noise, method)
+
+
+def _factors(term: tuple[Exponents, ...], symbols: Sequence[sympy.Symbol]) -> list[sympy.Expr]:
+    """The factors ``x^i``, ``log2(x)^j`` of one product term."""
+    factors: list[sympy.Expr] = []
+    for var, (i, j) in zip(symbols, term, strict=True):
+        if i != 0:
+            factors.append(sympy.Pow(var, sympy.Rational(i.numerator, i.denominator)))
+        if j != 0:
+            factors.append(sympy.Pow(log2(var), j))
+    return factors
 
 
 def _select(modeler: str, points: np.ndarray, y: np.ndarray) -> tuple[list[MultiModel], list[str]]:
@@ -273,13 +311,7 @@ def multi_expr(model: MultiModel, names: Sequence[str]) -> sympy.Expr:
     symbols = [symbol(name) for name in names]
     terms = [sympy.Float(model.constant)] if model.constant != 0 or not model.terms else []
     for term, c in zip(model.terms, model.coefficients, strict=True):
-        factors: list[sympy.Expr] = [sympy.Float(c)]
-        for var, (i, j) in zip(symbols, term, strict=True):
-            if i != 0:
-                factors.append(sympy.Pow(var, sympy.Rational(i.numerator, i.denominator)))
-            if j != 0:
-                factors.append(sympy.Pow(log2(var), j))
-        terms.append(sympy.Mul(*factors))
+        terms.append(sympy.Mul(sympy.Float(c), *_factors(term, symbols)))
     return sympy.Add(*terms)
 
 

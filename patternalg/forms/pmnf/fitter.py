@@ -40,10 +40,14 @@ class PMNFFitter(Fitter):
             from .fit_multi import fitted_models
 
             how = aggregate_of(options)
-            found = fitted_models(series, options["param"], options["modeler"], how, progress)
+            found = fitted_models(
+                series, options["param"], options["modeler"], how, progress, options["uncertainty"]
+            )
             return [PMNF._fitted(**found_one) for found_one in found]
         var, how = cls.symbol_and_aggregate(series[0].parameters, series[0].path, options)
-        fitted = fit_series(series, options["modeler"], how, progress)
+        fitted = fit_series(
+            series, options["modeler"], how, progress, var.name, options["uncertainty"]
+        )
         return cls.models(series, fitted, var, how)
 
     @classmethod
@@ -97,6 +101,7 @@ class PMNFFitter(Fitter):
                     domain={var.name: (fitted.low, fitted.high)},
                     statistics=statistics,
                     expr=_closed_form(pmnf_expr, var, c0, index, c1),
+                    uncertainty=fitted.uncertainty,
                 )
             )
         return models

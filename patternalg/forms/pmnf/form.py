@@ -28,10 +28,21 @@ from typing import Any, ClassVar
 import sympy
 
 from ..._internal.options import Option
-from ..base import Form, Parameter, aggregate_option, unit_option
+from ..base import Form, Parameter, aggregate_option, uncertainty_option, unit_option
 from .modelers import MODELERS
 
-__all__ = ["PMNF"]
+__all__ = ["PMNF", "term_centers"]
+
+
+def term_centers(count: int, c0: float, c1: float | None) -> tuple[float, ...]:
+    """The fitted coefficients of an uncertainty's ``count`` terms: the constant, the
+    chosen block's coefficient ``c1`` (None: a constant model) and 0 for the other blocks.
+
+    >>> term_centers(3, 2.5, 0.5), term_centers(2, 2.5, None)
+    ((2.5, 0.5, 0.0), (2.5, 0.0))
+    """
+    chosen = [] if c1 is None else [float(c1)]
+    return (float(c0), *chosen, *[0.0] * (count - 1 - len(chosen)))
 
 
 class PMNF(Form):
@@ -59,6 +70,7 @@ class PMNF(Form):
             metavar="NAME=SYMBOL",
         ),
         unit_option(),
+        uncertainty_option(),
     )
 
     def _build(self, values: Mapping[str, sympy.Expr]) -> sympy.Expr:
@@ -78,6 +90,22 @@ class PMNF(Form):
             "constant": stats.get("constant"),
             "terms": [term] if term else [],
         }
+
+    def _own_terms(self) -> int | None:
+        """The constant and the chosen block (the others only draws of the bootstrap chose)."""
+        return None if "symbols" in self.statistics else 1 + ("coefficient" in self.statistics)
+
+    def term_coefficients(self) -> tuple[float, ...]:
+        """The constant, the term's coefficient (if the model has a term), and 0 for each
+        block that only the bootstrap's draws chose (from the fit's statistics)."""
+        if self._uncertainty is None:
+            return ()
+        stats = self.statistics
+        if "symbols" in stats:
+            return super().term_coefficients()
+        return term_centers(
+            len(self._uncertainty.terms), stats["constant"], stats.get("coefficient")
+        )
 
     @classmethod
     def fit_batches(cls, path: str, **options: Any) -> Iterator[Any]:

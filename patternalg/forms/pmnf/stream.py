@@ -64,7 +64,15 @@ def fit_text_batches(
         step = batch_size(len(x))
         fits = FitColumns.joined(
             [
-                fit_columns(x, y[start : start + step], checked["modeler"])
+                fit_columns(
+                    x,
+                    y[start : start + step],
+                    checked["modeler"],
+                    block.values[start : start + step],
+                    how,
+                    var.name,
+                    checked["uncertainty"],
+                )
                 for start in range(0, len(block), step)
             ]
         )

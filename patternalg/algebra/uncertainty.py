@@ -1,0 +1,209 @@
+"""How sure a fitted model is: :class:`Uncertainty`, its coefficients' spread as a linear
+perturbation of the closed form.
+
+Under a draw, the model's value is ``expr + sum_i delta_i * g_i``, where ``g = terms``
+are sympy expressions in the model's input symbols and ``delta ~ N(0, covariance)``. For a
+family linear in its coefficients (pmnf, amdahl) the terms are the chosen hypothesis's
+basis (``1`` and ``x*log2(x)``) and the perturbation is exact; for a nonlinear one
+(memwall) they are the partial derivatives of the closed form by its parameters at the fit
+(the delta method). ``noise`` is what a measurement adds beyond the model: the relative
+standard deviation of a median of ``repetitions`` repetitions of the kernel, pooled over
+its points.
+
+The algebra knows nothing of files: :meth:`Uncertainty.to_table` and
+:meth:`Uncertainty.from_table` give and read the model file's ``uncertainty`` table, its
+terms printed by the one printer and parsed back by the safe arithmetic.
+
+>>> from patternalg.syntax.symbols import x
+>>> u = Uncertainty((sympy.Integer(1), x), ((4.0, 0.0), (0.0, 0.25)), 10, 0.02, "bootstrap")
+>>> u.to_table()["terms"], [round(h, 4) for h in u.half_widths(0.9)]
+(['1', 'x'], [3.2897, 0.8224])
+>>> Uncertainty.from_table(u.to_table(), "models.k") == u
+True
+>>> import numpy as np
+>>> u.draws(np.random.default_rng(0), 3).shape
+(3, 2)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import TYPE_CHECKING, Any
+
+import sympy
+
+from ..errors import ModelFileError, ParseError
+from ..syntax.arith import format_expr
+
+if TYPE_CHECKING:  # numpy loads when draws are asked for, not to read a model file
+    import numpy as np
+
+__all__ = ["Uncertainty", "UNCERTAINTY_KEYS"]
+
+#: the keys of a model file's ``[models.NAME.uncertainty]`` table
+UNCERTAINTY_KEYS = ("terms", "covariance", "repetitions", "noise", "method")
+
+
+@dataclass(frozen=True)
+class Uncertainty:
+    """A model's uncertainty: ``expr + sum_i delta_i * terms[i]``, ``delta ~ N(0, covariance)``.
+
+    ``covariance`` is k x k (k = ``len(terms)``), ``repetitions`` the repetitions per point
+    of the data it came from (their median count), ``noise`` the relative standard
+    deviation of a median of that many repetitions (pooled over the points), ``method``
+    how the covariance was found (``"bootstrap"``, ``"least-squares"``, ...).
+    """
+
+    terms: tuple[sympy.Expr, ...]
+    covariance: tuple[tuple[float, ...], ...]
+    repetitions: int
+    noise: float
+    method: str
+
+    def __post_init__(self) -> None:
+        k = len(self.terms)
+        if k == 0 or len(self.covariance) != k or any(len(row) != k for row in self.covariance):
+            raise ValueError(f"covariance must be {k} x {k} for {k} terms")
+
+    @property
+    def variances(self) -> tuple[float, ...]:
+        """The variance of each term's coefficient (the covariance's diagonal)."""
+        return tuple(max(self.covariance[i][i], 0.0) for i in range(len(self.terms)))
+
+    def half_widths(self, level: float = 0.9) -> tuple[float, ...]:
+        """Half the width of each coefficient's central ``level`` interval (normal)."""
+        z = NormalDist().inv_cdf((1 + level) / 2)
+        return tuple(z * math.sqrt(v) for v in self.variances)
+
+    def coefficient_intervals(
+        self, level: float = 0.9, center: Sequence[float] | None = None
+    ) -> tuple[tuple[float, float], ...]:
+        """Each term's coefficient's central ``level`` interval: around ``center`` (the
+        fitted coefficients of the terms), else around 0 (the perturbation's own).
+
+        >>> u = Uncertainty((sympy.Integer(1),), ((1.0,),), 5, 0.0, "bootstrap")
+        >>> [tuple(round(v, 3) for v in pair) for pair in u.coefficient_intervals(0.9, [10.0])]
+        [(8.355, 11.645)]
+        """
+        center = [0.0] * len(self.terms) if center is None else list(center)
+        return tuple(
+            (c - h, c + h) for c, h in zip(center, self.half_widths(level), strict=True)
+        )
+
+    def draws(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        """``count`` draws of ``delta``: shape (count, k). A covariance that is singular or
+        (by rounding) slightly indefinite is drawn along its non-negative eigenvalues."""
+        import numpy as np
+
+        covariance = np.array(self.covariance, dtype=float)
+        values, vectors = np.linalg.eigh((covariance + covariance.T) / 2)
+        factor = vectors * np.sqrt(np.clip(values, 0.0, None))
+        return rng.standard_normal((count, len(self.terms))) @ factor.T  # type: ignore[no-any-return]
+
+    def describe(
+        self,
+        center: Sequence[float],
+        level: float = 0.9,
+        shown: int | None = None,
+        names: Sequence[str] | None = None,
+    ) -> str:
+        """Each term's coefficient (``center``) with its ``level`` interval, in one line,
+        each named by its term (or by ``names``: a nonlinear family's parameters); with
+        ``shown``, the first ``shown`` terms and how many more there are.
+
+        >>> from patternalg.syntax.symbols import x
+        >>> u = Uncertainty((sympy.Integer(1), x), ((4.0, 0.0), (0.0, 0.25)), 10, 0.02, "bootstrap")
+        >>> u.describe([100.0, 2.5])
+        '1: 100 [96.71, 103.3]; x: 2.5 [1.678, 3.322] (90 %)'
+        >>> u.describe([100.0, 0.0], shown=1)
+        '1: 100 [96.71, 103.3]; 1 more term (90 %)'
+        """
+        intervals = self.coefficient_intervals(level, center)
+        labels = names or [format_expr(term) for term in self.terms[:shown]]
+        parts = [
+            f"{label}: {value:.4g} [{low:.4g}, {high:.4g}]"
+            for label, value, (low, high) in zip(labels, center, intervals)
+        ][:shown]
+        more = len(self.terms) - len(parts)
+        if more:
+            parts.append(f"{more} more term{'s' if more > 1 else ''}")
+        return f"{'; '.join(parts)} ({100 * level:g} %)"
+
+    def record(self, center: Sequence[float], level: float = 0.9) -> dict[str, Any]:
+        """For JSON: the model file's keys, and each coefficient's ``level`` interval."""
+        return {
+            **self.to_table(),
+            "level": level,
+            "intervals": [list(pair) for pair in self.coefficient_intervals(level, center)],
+        }
+
+    # --- model files --------------------------------------------------------------------
+    def to_table(self) -> dict[str, Any]:
+        """The model file's ``uncertainty`` table (floats written exactly)."""
+        return {
+            "terms": [format_expr(term) for term in self.terms],
+            "covariance": [[float(v) for v in row] for row in self.covariance],
+            "repetitions": int(self.repetitions),
+            "noise": float(self.noise),
+            "method": self.method,
+        }
+
+    @classmethod
+    def from_table(cls, table: Any, where: str) -> Uncertainty:
+        """The uncertainty of a model file's table; a ModelFileError names ``where.key``."""
+        from ..syntax.parser import parse_arithmetic
+
+        key = f"{where}.uncertainty"
+        if not isinstance(table, Mapping):
+            raise ModelFileError(f"{key}: expected a table of {', '.join(UNCERTAINTY_KEYS)}")
+        for name in table:
+            if name not in UNCERTAINTY_KEYS:
+                raise ModelFileError(
+                    f"{key}.{name}: unknown key (valid: {', '.join(UNCERTAINTY_KEYS)})"
+                )
+        for name in UNCERTAINTY_KEYS:
+            if name not in table:
+                raise ModelFileError(f"{key}: missing key '{name}'")
+        texts = table["terms"]
+        if not isinstance(texts, list) or not texts or not all(isinstance(t, str) for t in texts):
+            raise ModelFileError(f"{key}.terms: expected a non-empty list of expression strings")
+        terms = []
+        for text in texts:
+            try:
+                terms.append(parse_arithmetic(text))
+            except ParseError as exc:
+                raise ModelFileError(f"{key}.terms: {exc}") from None
+        k = len(terms)
+        rows = table["covariance"]
+        if not (
+            isinstance(rows, list)
+            and len(rows) == k
+            and all(isinstance(row, list) and len(row) == k for row in rows)
+            and all(_finite(v) for row in rows for v in row)
+        ):
+            raise ModelFileError(
+                f"{key}.covariance: expected {k} rows of {k} finite numbers (one per term)"
+            )
+        repetitions, noise, method = table["repetitions"], table["noise"], table["method"]
+        if isinstance(repetitions, bool) or not isinstance(repetitions, int) or repetitions < 1:
+            raise ModelFileError(f"{key}.repetitions: expected a whole number >= 1")
+        if not _finite(noise) or noise < 0:
+            raise ModelFileError(f"{key}.noise: expected a finite number >= 0")
+        if not isinstance(method, str):
+            raise ModelFileError(f"{key}.method: expected a string, e.g. \"bootstrap\"")
+        return cls(
+            tuple(terms),
+            tuple(tuple(float(v) for v in row) for row in rows),
+            repetitions,
+            float(noise),
+            method,
+        )
+
+
+def _finite(value: Any) -> bool:
+    return (
+        isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    )

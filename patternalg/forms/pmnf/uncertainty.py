@@ -1,0 +1,233 @@
+"""The uncertainty of one-parameter PMNF fits, for a batch of kernels at once.
+
+Two methods (``fit --uncertainty``), measured in docs/fitting.md ("Uncertainty"):
+
+* ``bootstrap`` (the default): each point's repetitions resampled :data:`DRAWS` times,
+  aggregated as the fit aggregates them, and the hypothesis chosen and fitted again by the
+  same modeler; the terms are the constant and every building block some draw chose (the
+  fit's first), and the covariance the second moments of the draws' coefficients around the
+  fitted ones (a coefficient is 0 in a draw that chose another block), so that a choice the
+  repetitions cannot pin down widens the interval. The resampling is fixed by the number of
+  repetitions of each point (same file, same model file, byte for byte);
+* ``linear``: the chosen hypothesis ``c0 + c1 * b(x)`` only, whose coefficients are linear
+  in the aggregated values: :func:`~patternalg.forms.spread.linear_covariance` (the
+  repetitions' infinitesimal jackknife plus the residuals' least-squares covariance) with the
+  weights of the modeler's final fit (``default``: ``1/y``; ``basic`` and the constant
+  model: none). No draws: some thirty times cheaper than the fit, for files of many kernels.
+
+>>> x = np.array([4.0, 8, 16, 32, 64])
+>>> values = (3 + 0.5 * x)[None, :, None] * np.array([0.99, 1.0, 1.01])
+>>> from patternalg.forms.pmnf.default import select_default
+>>> def select(y):
+...     return select_default(x, y)
+>>> chosen = select(values.mean(-1))
+>>> (u,) = uncertainties(x, values, values.mean(-1), chosen, ["default"], "mean", "x", "linear", select)
+>>> u.terms, u.repetitions, u.method
+((1, x), 3, 'linear')
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import sympy
+
+from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
+from ...algebra.uncertainty import Uncertainty
+from ...syntax.symbols import log2, symbol
+from ..spread import (
+    DRAWS,
+    aggregate_variance,
+    linear_covariance,
+    median_noise,
+    repetitions_of,
+    resampled,
+    series_noise,
+)
+from .default import Selection, basis
+
+__all__ = ["uncertainties", "multi_covariances"]
+
+#: the blocks besides the fit's own that an uncertainty keeps at most, and the share of the
+#: draws that must have chosen one (the terms stay few: the model file stays compact)
+ALTERNATIVES, MIN_SHARE = 3, 0.02
+
+Values = np.ndarray | Sequence[Sequence[np.ndarray]]
+Select = Callable[[np.ndarray], Selection]
+
+
+@functools.cache
+def _block(var: str, index: int) -> sympy.Expr:
+    """Building block ``index`` in ``var``: ``x^i*log2(x)^j``."""
+    i, j = BUILDING_BLOCKS[index]
+    x = symbol(var)
+    return x ** sympy.Rational(i) * log2(x) ** j  # type: ignore[no-any-return]
+
+
+def _kernels(values: Values, how: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per kernel and point: the variance of the aggregate (infinitesimal jackknife), the
+    median and the count of repetitions. ``values`` is (K, P, R), or per kernel per point
+    an array of its repetitions (their counts may differ)."""
+    if isinstance(values, np.ndarray):
+        k, p, r = values.shape
+        return aggregate_variance(values, how), np.median(values, axis=-1), np.full((k, p), r)
+    variance = np.array([[aggregate_variance(v, how) for v in kernel] for kernel in values])
+    medians = np.array([[np.median(v) for v in kernel] for kernel in values])
+    return variance, medians, np.array([[len(v) for v in kernel] for kernel in values])
+
+
+def _noise(values: Values, medians: np.ndarray) -> np.ndarray:
+    """:func:`~patternalg.forms.spread.median_noise` of each kernel."""
+    if isinstance(values, np.ndarray):
+        return median_noise(values, medians)
+    return np.array([series_noise(kernel)[0] for kernel in values])
+
+
+def _kept(own: int, index: np.ndarray) -> list[int]:
+    """The blocks an uncertainty's terms keep: the fit's own, then the blocks the draws
+    chose most often (at most :data:`ALTERNATIVES`, each in :data:`MIN_SHARE` of the
+    draws or more; the most frequent one if the fit has none and no block is that frequent)."""
+    blocks, counts = np.unique(index[(index >= 0) & (index != own)], return_counts=True)
+    order = np.argsort(-counts, kind="stable")
+    others = [int(blocks[i]) for i in order[:ALTERNATIVES] if counts[i] >= MIN_SHARE * DRAWS]
+    if own < 0 and not others and len(blocks):
+        others = [int(blocks[order[0]])]
+    return ([own] if own >= 0 else []) + others
+
+
+def _bootstrap(
+    var: str, x: np.ndarray, fitted: Selection, k: int, drawn: Selection
+) -> tuple[tuple[sympy.Expr, ...], np.ndarray]:
+    """Kernel ``k``'s terms and the second moments of its draws' coefficients around the
+    fit. A draw that chose a block not kept (:func:`_kept`) counts as the kept block
+    nearest in growth, its coefficient scaled to the same value at the largest x."""
+    rows = slice(k * DRAWS, (k + 1) * DRAWS)
+    index, c0, c1 = drawn.index[rows], drawn.c0[rows], drawn.c1[rows]
+    own = int(fitted.index[k])
+    kept = _kept(own, index)
+    if kept:
+        top = basis(x[-1:] if x[-1] >= x[0] else x[:1], np.arange(len(BUILDING_BLOCKS)))[:, 0]
+        near = np.array(kept)[np.abs(np.array(kept)[None, :] - index[:, None]).argmin(-1)]
+        moved = (index >= 0) & ~np.isin(index, kept)
+        c1 = np.where(moved, c1 * top[np.maximum(index, 0)] / top[near], c1)
+        index = np.where(moved, near, index)
+    deltas = [c0 - fitted.c0[k]]
+    for h in kept:
+        mine = float(fitted.c1[k]) if h == own else 0.0
+        deltas.append(np.where(index == h, c1, 0.0) - mine)
+    d = np.stack(deltas, axis=-1)  # (DRAWS, terms)
+    terms = (sympy.Integer(1), *(_block(var, h) for h in kept))
+    return terms, d.T @ d / DRAWS
+
+
+def _linear(
+    x: np.ndarray, y: np.ndarray, fitted: Selection, used: Sequence[str], variance: np.ndarray
+) -> list[tuple[bool, np.ndarray]]:
+    """The chosen hypothesis's covariance per kernel (:func:`linear_covariance`), its
+    terms' count first (1: constant)."""
+    chosen = np.asarray(fitted.index, dtype=np.intp)
+    block = basis(x, np.maximum(chosen, 0))  # (K, P)
+    ones = np.ones_like(y)
+    weighted = np.array([m == "default" for m in used]) & (chosen >= 0)
+    weights = np.where(weighted[:, None], 1.0 / np.where(y > 0, y, 1.0), 1.0)
+    result: list[Any] = [None] * len(y)
+    for constant in (True, False):
+        rows = np.flatnonzero((chosen < 0) == constant)
+        if len(rows):
+            columns = [ones[rows]] if constant else [ones[rows], block[rows]]
+            covariance = linear_covariance(
+                np.stack(columns, axis=-1), y[rows], weights[rows], variance[rows]
+            )
+            for k, matrix in zip(rows.tolist(), covariance, strict=True):
+                result[k] = matrix
+    return result
+
+
+def uncertainties(
+    x: np.ndarray,
+    values: Values,
+    y: np.ndarray,
+    fitted: Selection,
+    used: Sequence[str],
+    how: str,
+    var: str,
+    method: str,
+    select: Select,
+) -> list[Uncertainty | None]:
+    """The uncertainty of each kernel's fit ``fitted`` (chosen by the modelers ``used`` from
+    its aggregated values ``y`` at ``x``) from its repetitions ``values``, by ``method``
+    (``bootstrap``: re-chosen by ``select``, which takes aggregated values (K, P); ``linear``;
+    ``none``); None for a kernel measured once per point, or whose covariance is not finite."""
+    if method == "none" or not len(y):
+        return [None] * len(y)
+    variance, medians, counts = _kernels(values, how)
+    noise, reps, repeated = _noise(values, medians), repetitions_of(counts), (counts > 1).any(-1)
+    if method == "bootstrap":
+        drawn = select(resampled(values, how).reshape(-1, len(x)))
+        found = [_bootstrap(var, x, fitted, k, drawn) for k in range(len(y))]
+    else:
+        found = [
+            (_terms(var, int(h)), matrix)
+            for h, matrix in zip(fitted.index.tolist(), _linear(x, y, fitted, used, variance), strict=True)
+        ]
+    return [
+        Uncertainty(terms, tuple(map(tuple, matrix.tolist())), int(r), float(n), method)
+        if ok and np.isfinite(matrix).all() and np.isfinite(n)
+        else None
+        for (terms, matrix), r, n, ok in zip(found, reps, noise, repeated, strict=True)
+    ]
+
+
+def _terms(var: str, index: int) -> tuple[sympy.Expr, ...]:
+    """The basis of hypothesis ``index`` in ``var``: ``(1,)`` or ``(1, x^i*log2(x)^j)``."""
+    one = sympy.Integer(1)
+    return (one,) if index < 0 else (one, _block(var, index))
+
+
+def multi_covariances(
+    points: np.ndarray,
+    values: Values,
+    y: np.ndarray,
+    models: Sequence[Any],
+    used: Sequence[str],
+    how: str,
+    method: str,
+) -> list[tuple[np.ndarray, float, int] | None]:
+    """The covariance of the constant and the coefficients of each kernel's chosen
+    multi-parameter hypothesis (a :class:`~.multi.MultiModel` at ``points`` (P, k)), with its
+    noise and repetitions; None where :func:`uncertainties` gives none. ``bootstrap`` refits
+    the chosen terms to each draw by the modeler's least squares (it does not choose again:
+    the multi-parameter selection costs a hundred times more), ``linear`` as one parameter."""
+    from .multi import MultiModel
+
+    if method == "none" or not len(y):
+        return [None] * len(y)
+    variance, medians, counts = _kernels(values, how)
+    noise, reps, repeated = _noise(values, medians), repetitions_of(counts), (counts > 1).any(-1)
+    drawn = resampled(values, how) if method == "bootstrap" else None
+    result: list[tuple[np.ndarray, float, int] | None] = []
+    for k, model in enumerate(models):
+        columns = [MultiModel(0.0, (term,), (1.0,), 0.0)(points) for term in model.terms]
+        design = np.column_stack([np.ones(len(points)), *columns])  # (P, m)
+        weighted = used[k] == "default" and bool(model.terms)
+        if drawn is not None:
+            draws = drawn[k]  # (DRAWS, P)
+            w = 1.0 / np.where(draws > 0, draws, 1.0) if weighted else np.ones_like(draws)
+            normal = np.einsum("dp,pi,pj->dij", w, design, design)
+            right = np.einsum("dp,pi,dp->di", w, design, draws)
+            with np.errstate(all="ignore"):
+                coefficients = np.linalg.solve(normal, right[..., None])[..., 0]
+            deltas = coefficients - np.array([model.constant, *model.coefficients])
+            covariance = deltas.T @ deltas / len(deltas)
+        else:
+            w = 1.0 / np.where(y[k] > 0, y[k], 1.0) if weighted else np.ones(len(points))
+            covariance = linear_covariance(
+                design[None], y[k][None], w[None], variance[k][None],
+                residual=(y[k] - model(points))[None],
+            )[0]  # fmt: skip
+        ok = repeated[k] and np.isfinite(covariance).all() and np.isfinite(noise[k])
+        result.append((covariance, float(noise[k]), int(reps[k])) if ok else None)
+    return result

@@ -1,0 +1,200 @@
+"""How far a fit's coefficients would move between runs: the spread of the repetitions,
+carried to the coefficients of a fit that is linear in them.
+
+The coefficients of a hypothesis fitted by (weighted) least squares are ``A @ y``, a linear
+function of the aggregated values ``y`` (one per point). A bootstrap over the repetitions
+of each point (resample each point's repetitions, aggregate, refit, take the covariance of
+the coefficients) converges, as its draws grow, to ``A @ diag(v) @ A.T`` with ``v`` the
+bootstrap variance of each point's aggregate; :func:`aggregate_variance` gives ``v`` in
+closed form, the *infinitesimal jackknife* (Jaeckel 1972; Efron 1982, ch. 6: the delta
+method of the bootstrap): exact for the mean (``sum((y_r - mean)^2) / R^2``, the bootstrap
+variance of a mean of R values), the M-estimator's sandwich for the biweight, the normal
+approximation ``pi/2 * sigma^2 / R`` for the median. It needs no random draws (a file gives
+the same model file byte for byte), costs ``O(repetitions)`` per kernel, and runs over
+100,000 kernels at once; ``tests/test_uncertainty_fit.py`` compares it with a resampling
+bootstrap.
+
+:func:`linear_covariance` adds the least-squares residual covariance
+``sigma^2 (X^T W X)^-1`` (the model's misfit: points that scatter around the fitted curve
+more than their repetitions say); measured on the committed real runs, the repetitions
+alone cover too little (docs/fitting.md, "Uncertainty").
+
+>>> v = np.array([[[1.0, 2.0, 3.0, 4.0]]])
+>>> float(aggregate_variance(v, "mean")[0, 0]), 1.25 / 4
+(0.3125, 0.3125)
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..measurements.model import Aggregation
+from ..measurements.robust import TUNING, biweight_location
+
+__all__ = [
+    "DRAWS",
+    "aggregate_variance",
+    "median_noise",
+    "linear_covariance",
+    "repetitions_of",
+    "resampled",
+    "series_noise",
+]
+
+#: the bootstrap's draws per kernel
+DRAWS = 200
+
+#: the variance of a median of R normal values is pi/2 times that of their mean
+_MEDIAN_EFFICIENCY = math.pi / 2
+
+
+def _mean_variance(values: np.ndarray) -> np.ndarray:
+    """The bootstrap variance of the mean of the last axis: ``sum((v - mean)^2) / R^2``."""
+    r = values.shape[-1]
+    return np.asarray(((values - values.mean(-1, keepdims=True)) ** 2).sum(-1) / (r * r))
+
+
+def _robust_sigma(values: np.ndarray) -> np.ndarray:
+    """1.4826 median absolute deviations: the standard deviation of normal noise."""
+    center = np.median(values, axis=-1, keepdims=True)
+    return np.asarray(1.4826 * np.median(np.abs(values - center), axis=-1))
+
+
+def aggregate_variance(values: np.ndarray, how: str) -> np.ndarray:
+    """The variance of each point's aggregate (``how``: mean, median, biweight, min, max)
+    over a bootstrap of its repetitions, in closed form: ``values`` (..., R) -> (...).
+
+    Where the robust spread is 0 (half the repetitions equal) the mean's is used.
+
+    >>> v = np.array([[10.0, 10.2, 9.9, 10.1, 30.0]])  # the 30 has no weight in the biweight
+    >>> bool(aggregate_variance(v, "biweight")[0] < aggregate_variance(v, "mean")[0] / 100)
+    True
+    """
+    values = np.asarray(values, dtype=float)
+    mean = _mean_variance(values)
+    r = values.shape[-1]
+    if how == "mean" or r < 2:
+        return mean
+    sigma = _robust_sigma(values)
+    if how == "biweight":
+        center = biweight_location(values, axis=-1)[..., None]
+        scale = TUNING * sigma[..., None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u = (values - center) / scale
+            inside = np.abs(u) < 1
+            psi = np.where(inside, u * (1 - u * u) ** 2, 0.0)
+            slope = np.where(inside, (1 - u * u) * (1 - 5 * u * u), 0.0).sum(-1)
+            robust = scale[..., 0] ** 2 * (psi * psi).sum(-1) / (slope * slope)
+        usable = (sigma > 0) & (slope > 0) & np.isfinite(robust)
+        return np.where(usable, robust, mean)
+    if how == "median":
+        return np.where(sigma > 0, _MEDIAN_EFFICIENCY * sigma * sigma / r, mean)
+    return mean  # min, max: no closed form; the mean's is the scale of their spread
+
+
+def median_noise(values: np.ndarray, medians: np.ndarray) -> np.ndarray:
+    """The relative standard deviation of a median of R repetitions, pooled over the
+    points (root mean square): ``values`` (K, P, R), ``medians`` (K, P) -> (K,)."""
+    variance = aggregate_variance(values, "median")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        relative = np.where(medians != 0, variance / (medians * medians), 0.0)
+    return np.asarray(np.sqrt(relative.mean(-1)))
+
+
+def series_noise(values: Sequence[np.ndarray]) -> tuple[float, int, bool]:
+    """One series' :func:`median_noise`, repetitions (:func:`repetitions_of`) and whether
+    any point has more than one repetition; ``values`` its repetitions per point."""
+    counts = np.array([len(v) for v in values])
+    relative = [
+        median_noise(np.asarray(v, dtype=float)[None, None], np.median(v)[None, None])[0] ** 2
+        for v in values
+    ]
+    return float(np.sqrt(np.mean(relative))), int(repetitions_of(counts)), bool((counts > 1).any())
+
+
+def repetitions_of(counts: np.ndarray) -> np.ndarray:
+    """The repetitions a kernel's uncertainty states: the median count per point, rounded."""
+    return np.asarray(np.floor(np.median(counts, axis=-1) + 0.5).astype(int))
+
+
+def linear_covariance(
+    basis: np.ndarray,
+    y: np.ndarray,
+    weights: np.ndarray,
+    variance: np.ndarray,
+    *,
+    residuals: bool = True,
+    residual: np.ndarray | None = None,
+) -> np.ndarray:
+    """The covariance of the least-squares coefficients of ``y ~ basis`` with ``weights``:
+    the repetitions' part ``A diag(variance) A^T`` plus the residuals' ``sigma^2 (X^T W
+    X)^-1`` (``sigma^2`` the weighted residual sum of squares over ``P - k``; the residuals
+    of the least-squares fit, or ``residual`` (K, P): those of a fit the basis linearises).
+
+    ``basis`` (K, P, k), ``y``, ``weights``, ``variance`` (K, P) -> (K, k, k); a kernel
+    whose normal equations are singular gets NaN.
+
+    >>> x = np.array([[[1.0, 1.0], [1.0, 2.0], [1.0, 3.0]]])
+    >>> c = linear_covariance(x, np.array([[1.0, 2.0, 3.0]]), np.ones((1, 3)), np.ones((1, 3)))
+    >>> np.round(c, 6).tolist()  # exact line: the repetitions' part only
+    [[[2.333333, -1.0], [-1.0, 0.5]]]
+    """
+    k, p = basis.shape[-1], basis.shape[-2]
+    xw = basis * weights[..., None]  # (K, P, k)
+    normal = np.einsum("kpi,kpj->kij", xw, basis)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        singular = ~np.isfinite(normal).all((-1, -2)) | (np.linalg.cond(normal) > 1e14)
+        inverse = np.linalg.inv(np.where(singular[:, None, None], np.eye(k), normal))
+        hat = inverse @ np.swapaxes(xw, -1, -2)  # (K, k, P): coefficients = hat @ y
+        coefficients = np.einsum("kip,kp->ki", hat, y)
+        if residual is None:
+            residual = y - np.einsum("kpi,ki->kp", basis, coefficients)
+        sigma2 = (weights * residual * residual).sum(-1) / max(p - k, 1)
+        repeated = np.einsum("kip,kp,kjp->kij", hat, variance, hat)
+        covariance = repeated + sigma2[:, None, None] * inverse if residuals else repeated
+    return np.where(singular[:, None, None], np.nan, covariance)
+
+
+@functools.cache
+def _indices(counts: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """The bootstrap's choice of repetitions at each point, (DRAWS, count) each: fixed by
+    the counts, so a file gives the same draws wherever it is cut into batches."""
+    rng = np.random.default_rng([DRAWS, *counts])
+    return tuple(rng.integers(0, count, (DRAWS, count)) for count in counts)
+
+
+def resampled(values: np.ndarray | Sequence[Sequence[np.ndarray]], how: str) -> np.ndarray:
+    """The aggregates (``how``) of :data:`DRAWS` resamplings of each point's repetitions:
+    ``values`` (K, P, R), or per kernel per point its repetitions -> (K, DRAWS, P).
+
+    >>> v = np.array([[[1.0, 1.0, 1.0], [2.0, 4.0, 6.0]]])
+    >>> drawn = resampled(v, "mean")
+    >>> drawn.shape, bool((drawn[0, :, 0] == 1).all()), bool(drawn[0, :, 1].std() > 0)
+    ((1, 200, 2), True, True)
+    """
+    reduce = Aggregation(how).reduce
+    if not isinstance(values, np.ndarray):
+        return np.array(
+            [
+                np.stack(
+                    [
+                        reduce(np.asarray(v)[i], axis=-1)
+                        for v, i in zip(kernel, _indices(tuple(map(len, kernel))), strict=True)
+                    ],
+                    axis=-1,
+                )
+                for kernel in values
+            ]
+        ).reshape(len(values), DRAWS, -1)
+    k, p, r = values.shape
+    chosen = np.stack(_indices((r,) * p), axis=1)  # (DRAWS, P, R)
+    rows = np.arange(p)[None, :, None]
+    step = max(1, 1_500_000 // (DRAWS * p * r))
+    return np.concatenate(
+        [reduce(values[s : s + step][:, rows, chosen], axis=-1) for s in range(0, k, step)]
+        or [np.empty((0, DRAWS, p))]
+    )
