@@ -263,5 +263,9 @@ def converted_note(
 
 def _converted(model: AtomicModel, target: str) -> AtomicModel:
     scale = factor(model.unit, target)
-    expr = sympy.Mul(sympy.Rational(scale.numerator, scale.denominator), model.expr)
-    return replace(model, expr=expr, unit=target)
+    ratio = sympy.Rational(scale.numerator, scale.denominator)
+    expr = sympy.Mul(ratio, model.expr)
+    uncertainty = model.uncertainty
+    if uncertainty is not None:  # the perturbation's terms scale with the model
+        uncertainty = replace(uncertainty, terms=tuple(ratio * term for term in uncertainty.terms))
+    return replace(model, expr=expr, unit=target, uncertainty=uncertainty)

@@ -22,7 +22,9 @@ from .common import (
     HARNESSES,
     add_digits_option,
     add_format_option,
+    add_interval_options,
     add_machine_options,
+    interval_option,
     json_text,
     note,
     semantics_option,
@@ -61,6 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "there; with --machine/--cores: machine, and the rules beside it)",
     )
     add_machine_options(parser)
+    add_interval_options(parser)
     parser.add_argument(
         "--aggregate",
         choices=[a.value for a in Aggregation],
@@ -106,7 +109,9 @@ def validated(args: argparse.Namespace, files: list[str]) -> Any:
     data = [read(path, args.input_format, metric=args.metric) for path in files]
     main, rules = semantics(args)
     aggregate = getattr(args, "aggregate", None) or "median"  # plot: its fit option, None
-    result = validate(data, models(args), semantics=main, rules=rules, aggregate=aggregate)
+    level = interval_option(args)
+    extra = {"interval": level, "seed": args.seed} if level is not None else {}
+    result = validate(data, models(args), semantics=main, rules=rules, aggregate=aggregate, **extra)
     if args.models:
         return result
     return replace(result, notes=("no --models: validating the built-in models", *result.notes))

@@ -555,6 +555,8 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
         "spread": {
             "median": _rounded(float(np.median(np.abs(every)))),
             "worst": _rounded(float(np.max(np.abs(every)))),
+            # the root mean square: what an interval adds for the operators calibrated
+            "rms": _rounded(float(np.sqrt(np.mean(every**2)))),
         },
     }
     source = "patternalg calibrate " + " ".join(files) if files else "patternalg calibrate"

@@ -83,6 +83,22 @@ class Validated:
     measured: np.ndarray
     unit: str
     rules_predicted: np.ndarray | None = None
+    #: with ``interval=``: the central interval of what a measurement would show
+    low: np.ndarray | None = None
+    high: np.ndarray | None = None
+
+    def covered(self) -> np.ndarray:
+        """A mask of the points whose measured value lies in the interval."""
+        if self.low is None or self.high is None:
+            return np.zeros(len(self.points), dtype=bool)
+        return (self.low <= self.measured) & (self.measured <= self.high)
+
+    def half_width(self) -> np.ndarray:
+        """The interval's half width relative to the prediction at every point."""
+        if self.low is None or self.high is None:
+            return np.full(len(self.points), np.nan)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (self.high - self.low) / 2 / np.abs(self.predicted)
 
     @property
     def error(self) -> np.ndarray:
@@ -138,6 +154,7 @@ class Validation(Tabular):
     parameters: tuple[str, ...]  #: the parameter columns (of every file)
     files: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    level: float | None = None  #: with ``interval=``: the intervals' level
 
     @property
     def terms(self) -> tuple[str, ...]:
@@ -152,12 +169,15 @@ class Validation(Tabular):
         ``rules_predicted``, ``rules_error`` when compared; ``file`` first for several)."""
         cols = ["file"] if self._several() else []
         cols += ["term", *self.parameters, "predicted", "measured", "error"]
-        return cols + (["rules_predicted", "rules_error"] if self.rules else [])
+        cols += ["rules_predicted", "rules_error"] if self.rules else []
+        return cols + (["low", "high"] if self.level is not None else [])
 
     def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
         """Predicted and measured values in ``digits`` significant digits."""
         first = self.header().index("predicted")
         shown = [first, first + 1] + ([first + 3] if self.rules else [])
+        if self.level is not None:
+            shown += [len(self.header()) - 2, len(self.header()) - 1]
         return dict.fromkeys(shown, digits)
 
     def rows(self) -> list[list[Any]]:
@@ -172,6 +192,8 @@ class Validation(Tabular):
                 row += [number(v.predicted[i]), number(v.measured[i]), number(error[i])]
                 if rules is not None and v.rules_predicted is not None:
                     row += [number(v.rules_predicted[i]), number(rules[i])]
+                if v.low is not None and v.high is not None:
+                    row += [number(v.low[i]), number(v.high[i])]
                 rows.append(row)
         return rows
 
@@ -201,6 +223,29 @@ class Validation(Tabular):
             found |= spread(rules, "rules_")
             largest |= spread([e[m] for e, m in zip(rules, masks, strict=True)], "rules_")
         found["largest"] = largest
+        if self.level is not None:
+            found["coverage"] = self.coverage()
+        return found
+
+    def coverage(self) -> dict[str, Any]:
+        """With intervals: ``{level, cells, covered, share, median_half_width}`` over every
+        cell with a measured value, and the same at the largest x (``largest``)."""
+        masks = [v.largest() for v in self.validated]
+
+        def count(pick: list[np.ndarray]) -> dict[str, Any]:
+            usable = [np.isfinite(v.measured) & np.isfinite(v.predicted) & m for v, m in zip(self.validated, pick, strict=True)]
+            cells = int(sum(u.sum() for u in usable))
+            covered = int(sum((v.covered() & u).sum() for v, u in zip(self.validated, usable, strict=True)))
+            widths = np.concatenate([v.half_width()[u] for v, u in zip(self.validated, usable, strict=True)] or [np.empty(0)])
+            return {
+                "cells": cells,
+                "covered": covered,
+                "share": covered / cells if cells else None,
+                "median_half_width": float(np.nanmedian(widths)) if widths.size else None,
+            }
+
+        found = {"level": self.level, **count([np.ones(len(v.points), dtype=bool) for v in self.validated])}
+        found["largest"] = count(masks)
         return found
 
     def summary(self) -> list[dict[str, Any]]:
@@ -258,6 +303,14 @@ class Validation(Tabular):
             cells = every["largest"]["cells"]
             what = f"the {cells} cell{'s' if cells > 1 else ''} at the largest x"
             lines.append(_overall_line(what, every["largest"], rules))
+        if self.level is not None:
+            found = every["coverage"]
+            lines.append(
+                f"{100 * self.level:g} % intervals cover {found['covered']} of {found['cells']} measured "
+                f"values ({_percent(found['share'])}), median half-width {_percent(found['median_half_width'])}"
+                f" of the prediction (at the largest x: {found['largest']['covered']} of "
+                f"{found['largest']['cells']})"
+            )
         return lines
 
 
@@ -440,12 +493,14 @@ def _validate_series(
     library: Mapping[str, AtomicModel],
     semantics: tuple[Semantics, Semantics | None],
     how: Aggregation,
+    interval: tuple[float, int] | None = None,
 ) -> tuple[Validated | None, list[str]]:
     """One series predicted and measured, and its notes; None and the reason (one note) if
     the file does not measure a symbol its model needs."""
     main, rules = semantics
     unit = measured_unit(quantity(series.metric), series.unit, None, series.path)
     converted, unit, moved = in_unit([term], library, unit)
+    main = main.in_unit(unit)
     if moved and series.unit is None:
         moved = (f"{moved[0]} ({series.path} states no unit: taken as {unit}, as fit takes it)",)
     compiled = compile_term(term, converted, {}, semantics=main)
@@ -467,9 +522,19 @@ def _validate_series(
     if np.isfinite(predicted).any():
         notes += negative_note(text, float(np.nanmin(predicted)), unit)
     size = _size(bound, series.parameters)
+    low = high = None
+    if interval is not None:
+        from .intervals import Spread, no_uncertainty_note
+
+        spread = Spread.of(term, converted, {}, semantics=main)
+        drawn = spread.draws({s: columns[s] for s in spread.symbols}, seed=interval[1])
+        drawn = np.broadcast_to(drawn, (drawn.shape[0], len(series)))
+        low, high = np.quantile(drawn, [(1 - interval[0]) / 2, (1 + interval[0]) / 2], axis=0)
+        if spread.missing:
+            notes.append(no_uncertainty_note(list(spread.missing)))
     validated = Validated(
         text, series.kernel, series.path, series.parameters, size, series.points, predicted,
-        series.aggregate(how), unit, other,
+        series.aggregate(how), unit, other, low, high,
     )  # fmt: skip
     undefined = int(np.isnan(validated.error).sum())
     if undefined:
@@ -487,6 +552,8 @@ def validate(
     semantics: Semantics | str = "exact",
     rules: Semantics | str | None = None,
     aggregate: Aggregation | str = "median",
+    interval: float | None = None,
+    seed: int = 0,
 ) -> Validation:
     """Predict every series of ``measurements`` whose name is a term from ``models`` and
     compare with the measured ``aggregate`` of its repetitions at every point.
@@ -499,12 +566,19 @@ def validate(
     registered semantics); ``rules``: a second semantics whose predictions and errors are
     reported beside (e.g. ``exact`` beside a machine's). Series that are not terms, need an
     atom the models lack or a symbol the file does not measure are skipped with a note; an
-    EvaluationError if none is left.
+    EvaluationError if none is left. ``interval`` (a level such as 0.9) adds each
+    prediction's central interval of what a measurement would show
+    (:mod:`~patternalg.decisions.intervals`) and the share of the measured values it covers.
     """
     sources = _sources(measurements)
     library = _library(models)
     main = Semantics.of(semantics)
     other = None if rules is None else Semantics.of(rules)
+    drawn = None
+    if interval is not None:
+        from .intervals import check_level
+
+        drawn = (check_level(interval), seed)
     try:
         how = Aggregation(aggregate)
     except ValueError:
@@ -526,7 +600,7 @@ def validate(
             if str(term) != series.kernel and atom == str(term):
                 notes.append(f"kernel '{series.kernel}' is the atom {atom} (the name fit gives it)")
             try:
-                found, more = _validate_series(series, term, library, (main, other), how)
+                found, more = _validate_series(series, term, library, (main, other), how, drawn)
             except UnitError as exc:
                 found, more = None, [f"skipped '{series.kernel}': {exc}"]
             if found is None:
@@ -546,6 +620,7 @@ def validate(
         parameters,
         tuple(dict.fromkeys(d.path for d in sources)),
         tuple(dict.fromkeys(notes)),
+        interval,
     )
 
 

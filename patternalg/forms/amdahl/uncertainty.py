@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import sympy
 
 from ...algebra.uncertainty import Uncertainty
 from ...errors import FitError
