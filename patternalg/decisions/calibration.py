@@ -555,8 +555,9 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
         "spread": {
             "median": _rounded(float(np.median(np.abs(every)))),
             "worst": _rounded(float(np.max(np.abs(every)))),
-            # the root mean square: what an interval adds for the operators calibrated
-            "rms": _rounded(float(np.sqrt(np.mean(every**2)))),
+            # a robust standard deviation (1.4826 times the median |residual|: a few noisy
+            # small sizes do not set it): what an interval adds for the operators calibrated
+            "sd": _rounded(1.4826 * float(np.median(np.abs(every)))),
         },
     }
     source = "patternalg calibrate " + " ".join(files) if files else "patternalg calibrate"

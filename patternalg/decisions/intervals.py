@@ -47,7 +47,7 @@ from ..algebra.units import atom_names
 from ..errors import EvaluationError
 from ..syntax.parser import parse
 from ..syntax.symbols import symbol
-from ..syntax.terms import Atom, Term
+from ..syntax.terms import Pipe, Term
 from .numeric import Compiled, compile_term
 
 __all__ = ["Spread", "DRAWS", "check_level", "no_uncertainty_note", "z_of", "winner_shares", "decided"]
@@ -126,7 +126,10 @@ class Spread:
         noise = 0.0
         if for_measurement:
             measured = math.sqrt(sum(v * v for v in noises) / len(noises)) if noises else 0.0
-            noise = math.hypot(measured, _calibration_spread(term, semantics))
+            # a calibration's residuals hold the measurements' own noise already: what the
+            # operators still miss is the rest of their spread
+            missed = math.sqrt(max(0.0, _calibration_spread(term, semantics) ** 2 - measured**2))
+            noise = math.hypot(measured, missed)
         compiled = compile_term(term, perturbed, fixed, partial=partial, semantics=semantics)
         return cls(compiled, tuple(deltas), noise, tuple(missing), str(term))
 
@@ -191,11 +194,12 @@ def _rng(seed: int, name: str) -> np.random.Generator:
 
 def _calibration_spread(term: Term, semantics: Semantics) -> float:
     """The relative spread of a calibrated machine's residuals (what its operators still
-    miss), for a composition evaluated under it; 0 for an atom or without a machine."""
-    if not isinstance(semantics, MachineSemantics) or isinstance(term, Atom):
+    miss), for a term with a pipe (the hand-off is the number calibrated); 0 for others
+    (the cores are no calibrated number) and without a machine."""
+    if not isinstance(semantics, MachineSemantics) or not any(isinstance(n, Pipe) for n in term.walk()):
         return 0.0
     spread = dict(semantics.machine.calibration).get("spread")
     if not isinstance(spread, Mapping):
         return 0.0
-    rms = spread.get("rms")
-    return float(rms) if isinstance(rms, int | float) else 0.0
+    sd = spread.get("sd")
+    return float(sd) if isinstance(sd, int | float) else 0.0
