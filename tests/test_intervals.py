@@ -1,0 +1,165 @@
+"""Uncertainty through the composition (issue 32): joint Monte Carlo draws, intervals in
+every decision, coverage in validate."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import sympy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import patternalg
+from patternalg.algebra.atomic_model import AtomicModel
+from patternalg.algebra.uncertainty import Uncertainty
+from patternalg.decisions import compare, explore, optimize, sweep, validate
+from patternalg.decisions.intervals import Spread, z_of
+from patternalg.library.model_library import ModelLibrary
+from patternalg.syntax.symbols import x
+
+Z90 = z_of(0.9)
+
+
+def atom(name: str, slope: float, sd: float, noise: float = 0.0) -> AtomicModel:
+    """``slope * x`` whose slope has standard deviation ``sd``."""
+    return AtomicModel(name, slope * x, uncertainty=Uncertainty((x,), ((sd * sd,),), 10, noise, "bootstrap"))
+
+
+def half_width(term: str, library, at: float = 100.0, **options) -> float:
+    spread = Spread.of(term, library, {}, for_measurement=False, **options)
+    low, high = spread.interval({"x": np.array([at])}, 0.9, count=20000)
+    return float(high[0] - low[0]) / 2
+
+
+def test_the_same_atom_twice_is_drawn_once_independent_atoms_apart():
+    lib = {"a": atom("a", 2.0, 0.01), "b": atom("b", 2.0, 0.01)}
+    one = half_width("a", lib)
+    assert one == pytest.approx(Z90 * 0.01 * 100, rel=0.05)
+    assert half_width("seq(a, a)", lib) == pytest.approx(2 * one, rel=0.05)  # correlated
+    assert half_width("seq(a, b)", lib) == pytest.approx(np.sqrt(2) * one, rel=0.05)  # independent
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.floats(1e-4, 0.05), st.floats(1.1, 4.0), st.sampled_from(["seq(a, b)", "pipe(a, b)", "tpool_2(seq(a, b))"]))
+def test_a_composition_of_independent_atoms_widens_as_their_spreads_grow(sd, factor, term):
+    narrow = {"a": atom("a", 2.0, sd), "b": atom("b", 3.0, sd)}
+    wide = {"a": atom("a", 2.0, sd * factor), "b": atom("b", 3.0, sd * factor)}
+    assert half_width(term, wide) > half_width(term, narrow)
+
+
+def test_models_fitted_to_noise_free_data_give_a_composition_of_zero_width(tmp_path):
+    sizes = [2**k for k in range(6, 14)]
+    lines = ["PARAMETER x", "POINTS " + " ".join(f"({s})" for s in sizes), "METRIC time"]
+    for name, f in (("a", lambda v: 3.0 * v), ("b", lambda v: 2.0 * v * np.log2(v) + 50)):
+        lines.append(f"REGION {name}")
+        lines += ["DATA " + " ".join([repr(float(f(float(s))))] * 5) for s in sizes]
+    path = tmp_path / "atoms.txt"
+    path.write_text("\n".join(lines) + "\n")
+    models = tmp_path / "m.toml"
+    done = subprocess.run([sys.executable, "-m", "patternalg.cli", "fit", str(path), "--out", str(models)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    library = ModelLibrary.load([models], builtin=False)
+    assert all(library[n].uncertainty is not None for n in ("a", "b"))
+    spread = Spread.of("pipe(a, tpool_2(seq(a, b)))", library, {})
+    low, high = spread.interval({"x": np.array([1e3, 1e5])}, 0.9)
+    assert np.all((high - low) <= 1e-6 * high)
+
+
+def test_draws_are_deterministic_under_a_seed_and_differ_between_seeds():
+    lib = {"a": atom("a", 2.0, 0.01, noise=0.02)}
+    spread = Spread.of("pipe(a, a)", lib, {})
+    first, again = spread.draws({"x": np.array([10.0])}, 50, seed=7), spread.draws({"x": np.array([10.0])}, 50, seed=7)
+    assert np.array_equal(first, again)
+    assert not np.array_equal(first, spread.draws({"x": np.array([10.0])}, 50, seed=8))
+
+
+def test_the_interval_is_for_a_measurement_unless_asked_for_the_model():
+    lib = {"a": atom("a", 2.0, 0.0, noise=0.05)}
+    measured = Spread.of("a", lib, {})
+    low, high = measured.interval({"x": np.array([100.0])}, 0.9, count=20000)
+    assert (high[0] - low[0]) / 2 == pytest.approx(Z90 * 0.05 * 200, rel=0.05)
+    assert half_width("a", lib) == pytest.approx(0.0, abs=1e-9)
+
+
+# --- the decisions ----------------------------------------------------------------------------
+LIB = {"a": atom("a", 2.0, 0.02), "b": atom("b", 2.02, 0.02), "c": atom("c", 4.0, 0.02)}
+
+
+def test_eval_interval_in_python_text_and_json(tmp_path):
+    result = patternalg.explain("seq(a, c)", LIB, "exact", interval=0.9, x=100)
+    low, high = result.interval
+    assert low < result.value < high
+    assert result.text().endswith("(90 %)") and "[" in result.text()
+    models = tmp_path / "m.toml"
+    models.write_text(ModelLibrary(LIB.values()).to_toml())
+    done = subprocess.run(
+        [sys.executable, "-m", "patternalg.cli", "eval", "seq(a, c)", "--models", str(models), "--at", "x=100",
+         "--interval", "0.9", "--format", "json"], capture_output=True, text=True)
+    data = json.loads(done.stdout)
+    assert data["interval"] == pytest.approx([low, high]) and data["level"] == 0.9
+    for bad in ("0", "1", "x", "-0.5"):
+        done = subprocess.run([sys.executable, "-m", "patternalg.cli", "eval", "inc", "--at", "x=4", "--interval", bad],
+                              capture_output=True, text=True)
+        assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_sweep_has_low_and_high_columns():
+    result = sweep(["seq(a, c)"], "x=10,100", library=LIB, interval=0.9)
+    header = result.header()
+    assert header[1:4] == ["seq(a, c) [ns]", "low of seq(a, c)", "high of seq(a, c)"]
+    for row in result.rows():
+        assert row[2] < row[1] < row[3]
+    assert "low of seq(a, c)" in result.to_csv().splitlines()[0]
+
+
+def test_compare_says_where_the_measurements_cannot_tell():
+    # a (2.0*x) and b (2.02*x) are 1 % apart, their slopes about as unsure: undecided; c is
+    # twice as slow
+    found = compare(["a", "b", "c"], over="x=1..1e3", library=LIB, interval=0.9)
+    assert all(r.winner is None for r in found.ranges)
+    sure = compare(["a", "c"], over="x=1..1e3", library=LIB, interval=0.9)
+    assert [r.winner for r in sure.ranges] == ["a"]
+    data = found.to_json()
+    assert data["ranges"][0]["winner"] is None and data["level"] == 0.9
+
+
+def test_a_crossover_gets_an_interval_around_it():
+    lib = {"lin": atom("lin", 1.0, 0.01), "flat": AtomicModel("flat", sympy.Float(100.0))}
+    found = compare(["lin", "flat"], over="x=1..1e4", library=lib, interval=0.9)
+    (crossing,) = found.crossovers
+    low, high = crossing.interval
+    assert low < crossing.value < high and high / low < 1.2
+    assert [r.winner for r in found.ranges][0] == "lin" and found.ranges[-1].winner == "flat"
+    assert any(r.winner is None for r in found.ranges)
+
+
+def test_optimize_lists_the_assignments_it_cannot_tell_from_the_best():
+    lib = {"a": atom("a", 2.0, 0.5), "b": atom("b", 2.0, 0.5)}
+    found = optimize("pipe(tpool_m(a), tpool_n(b))", budgets=["m+n<=8"], at={"x": 100}, library=lib, interval=0.9)
+    # m=4, n=4 is best; m=5, n=3 and m=3, n=5 are within the slopes' spread
+    chosen = {tuple(v for _, v in c.assignment) for c in found.indistinguishable}
+    assert {(5, 3), (3, 5)} <= chosen and (7, 1) not in chosen
+    assert "indistinguishable" in found.to_json()
+
+
+def test_explore_marks_designs_a_measurement_cannot_tell_from_the_best():
+    found = explore("seq(a, b)", threads=2, at={"x": 100}, library=LIB, interval=0.9)
+    assert all(d.interval is not None for d in found.designs)
+    assert found.designs[0].indistinguishable is False or found.designs[0].indistinguishable is True
+    assert any(not d.indistinguishable for d in found.designs[1:])
+
+
+def test_validate_reports_the_coverage(tmp_path):
+    lines = ["PARAMETER x", "POINTS (10) (100)", "METRIC time", "REGION seq(a, c)",
+             "DATA 60 60.1 59.9", "DATA 600 601 599", "REGION a", "DATA 5000 5001 4999", "DATA 200 201 199"]
+    path = tmp_path / "m.txt"
+    path.write_text("\n".join(lines) + "\n")
+    result = validate(path, LIB, interval=0.9)
+    found = result.coverage()
+    assert found["cells"] == 4 and found["covered"] == 3  # a at x = 10 is far off its model
+    assert result.header()[-2:] == ["low", "high"]
