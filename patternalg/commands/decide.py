@@ -74,7 +74,7 @@ def point_and_library(args: argparse.Namespace) -> dict[str, Any]:
         "unit": unit_option(args),
         "machine": machine,
         "interval": interval_option(args),
-        "seed": args.seed,
+        "seed": getattr(args, "seed", None) or 0,
     }
 
 

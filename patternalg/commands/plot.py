@@ -25,8 +25,10 @@ from ..errors import EvaluationError, PatternalgError
 from ..syntax.arith import format_number
 from .common import (
     HARNESSES,
+    add_interval_options,
     add_model_options,
     check_output,
+    interval_option,
     load_library,
     machine_option,
     note,
@@ -59,6 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_model_options(
         parser, at_help="fix a symbol, e.g. --at p=64 (explore and optimize: the point to rank at)"
     )
+    add_interval_options(parser, seed=False)  # --seed: fit's (the draws take it too)
     fits = parser.add_argument_group(
         "--fit FILE: measurements and their fitted models (with the options of fit's --form)"
     )
@@ -158,10 +161,14 @@ def _curves(args: argparse.Namespace) -> Any:
     axis = _one_axis(args, atoms, library, integer)
     bound = at(args)
     unit, machine = unit_option(args), machine_option(args)
-    curves = sweep(parsed, [axis], at=bound, library=library, unit=unit, machine=machine)
+    level = interval_option(args)
+    sure = {"interval": level, "seed": args.seed or 0} if level is not None else {}
+    curves = sweep(parsed, [axis], at=bound, library=library, unit=unit, machine=machine, **sure)
     comparison = None
     if len(parsed) > 1:
-        comparison = compare(parsed, over=axis, at=bound, library=library, unit=unit, machine=machine)
+        comparison = compare(
+            parsed, over=axis, at=bound, library=library, unit=unit, machine=machine, **sure
+        )
     return plot_sweep(curves, comparison).figure
 
 

@@ -63,10 +63,27 @@ def plot_sweep(sweep: Any, comparison: Any = None, *, ax: Any = None) -> Any:
     ax = plot_curves(
         axis.values, curves, symbol=axis.name, unit=sweep.unit or "", crossovers=crossings, ax=ax
     )
+    _bands(ax, sweep, comparison)
     title = _title(sweep.fixed)
     if title:
         ax.set_title(f"at {title}")
     return ax
+
+
+def _bands(ax: Any, sweep: Any, comparison: Any) -> None:
+    """With intervals: each curve's band (in its colour), and the stretches where the
+    comparison cannot tell the winner shaded grey."""
+    if not getattr(sweep, "intervals", ()):
+        return
+    grid = sweep.axes[0].values
+    level = f"{100 * sweep.level:g} %"
+    for k, (low, high) in enumerate(sweep.intervals):
+        ax.fill_between(grid, low, high, color=f"C{k}", alpha=0.2, linewidth=0, gid="band")
+    undecided = [r for r in getattr(comparison, "ranges", ()) if r.winner is None]
+    for i, r in enumerate(undecided):
+        label = f"undecided at {level}" if i == 0 else None
+        ax.axvspan(r.start, r.end, color="0.85", alpha=0.6, zorder=0, label=label, gid="undecided")
+    ax.legend(loc="best", title=f"bands: {level} intervals")
 
 
 def plot_evaluation(
