@@ -372,7 +372,8 @@ def test_a_hand_written_table_is_read():
             {"kernal": "Rat12"},
             "models.w.kernal: unknown key (did you mean 'kernel'? valid: kernel, parameters, "
             "parameters_below, interpolation, "
-            "interpolation_range, interpolation_of, form, unit, source, x_range, fit, domain)",
+            "interpolation_range, interpolation_of, form, unit, source, x_range, fit, domain, "
+            "uncertainty)",
         ),
     ],
 )
