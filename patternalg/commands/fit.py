@@ -86,10 +86,11 @@ class _Output:
         text = self.text
         bulk_text = getattr(reports, "bulk_text", None)  # a batch that writes its own text
         if bulk_text is not None and len(reports):
-            self.notes.extend(getattr(reports, "notes", {}).values())
+            batch: Any = reports  # forms.pmnf.batch.Reports
+            self.notes.extend(batch.notes.values())
             printed, tables = bulk_text(json_records=self.json, model_file=self.toml is not None)
-            missing = sum(u is None for u in reports.fits.uncertainty or [None] * len(reports))
-            once = reports.repetitions <= 1
+            missing = sum(u is None for u in batch.fits.uncertainty or [None] * len(reports))
+            once = batch.repetitions <= 1
             self.once += missing if once else 0
             self.undetermined += 0 if once else missing
             text.write(("[\n" if not self.count else ",\n") + printed if self.json else printed)

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 from .._internal.callbacks import ProgressCallback
 from ..arguments import as_measurements
 from ..errors import FitError
-from .base import Domain, Form
+from .base import Form
 from .report import FitReport
 
 __all__ = ["Fitter", "series_of", "atom_names_of"]

@@ -27,7 +27,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-import sympy
 
 from ...algebra.uncertainty import Uncertainty
 from ...errors import FitError

@@ -91,12 +91,10 @@ def memwall_uncertainty(
         )
         for i, step in enumerate(np.diag(h))
     )
-    return Uncertainty(
-        terms, tuple(map(tuple, covariance.tolist())), repetitions, noise, "linear"
-    )
+    return Uncertainty(terms, tuple(map(tuple, covariance.tolist())), repetitions, noise, "linear")
 
 
 def _single_index(p: np.ndarray, phi: np.ndarray) -> np.ndarray:
     """For each point, the index of the 1-core point at its phi."""
-    ones = {float(r): int(i) for i, (q, r) in enumerate(zip(p, phi)) if q == 1}
+    ones = {float(r): int(i) for i, (q, r) in enumerate(zip(p, phi, strict=True)) if q == 1}
     return np.array([ones[float(r)] for r in phi])
