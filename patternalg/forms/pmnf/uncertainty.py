@@ -164,7 +164,7 @@ def uncertainties(
         return [None] * len(y)
     variance, medians, counts = _kernels(values, how)
     noise, reps = _noise(values, medians), repetitions_of(counts)
-    repeated: list[bool] = [bool(r) for r in (counts > 1).any(-1)]
+    repeated: list[bool] = np.asarray(counts.max(axis=-1) > 1, dtype=bool).tolist()
     found: list[tuple[tuple[sympy.Expr, ...], np.ndarray]]
     if method == "bootstrap":
         drawn = select(resampled(values, how).reshape(-1, len(x)))
@@ -210,7 +210,7 @@ def multi_covariances(
         return [None] * len(y)
     variance, medians, counts = _kernels(values, how)
     noise, reps = _noise(values, medians), repetitions_of(counts)
-    repeated: list[bool] = [bool(r) for r in (counts > 1).any(-1)]
+    repeated: list[bool] = np.asarray(counts.max(axis=-1) > 1, dtype=bool).tolist()
     drawn = resampled(values, how) if method == "bootstrap" else None
     result: list[tuple[np.ndarray, float, int] | None] = []
     for k, model in enumerate(models):
