@@ -281,15 +281,16 @@ def test_too_few_points_for_four_parameters_get_a_note(tmp_path, capsys) -> None
     rows = "".join(f"{c},1,{10 / c + 2}\n" for c in (1, 2, 4, 8, 16))
     few = tmp_path / "few.csv"
     few.write_text("p,phi,time\n" + "".join(rows.splitlines(keepends=True)[:3]))
+    once = "note: every kernel measured once per point (no repetitions): no uncertainty, no intervals\n"
     assert main(["fit", str(few), "--form", "memwall", "--iterations", "200"]) == 0
     assert capsys.readouterr().err == (
         "note: few: 3 measured points for the 4 parameters f, k, m1, m2: the data do not "
-        "determine the model (measure more (p, phi) points)\n"
+        "determine the model (measure more (p, phi) points)\n" + once
     )
     enough = tmp_path / "enough.csv"
     enough.write_text("p,phi,time\n" + rows)
     assert main(["fit", str(enough), "--form", "memwall", "--iterations", "200"]) == 0
-    assert capsys.readouterr().err == ""
+    assert capsys.readouterr().err == once
 
 
 def test_frequency_pairs_of_one_ratio_count_as_one_point_in_the_note(tmp_path, capsys) -> None:
@@ -304,4 +305,6 @@ def test_frequency_pairs_of_one_ratio_count_as_one_point_in_the_note(tmp_path, c
     assert capsys.readouterr().err == (
         "note: pairs: 3 measured points for the 4 parameters f, k, m1, m2: the data do not "
         "determine the model (measure more (p, phi) points)\n"
+        "note: every kernel without an uncertainty: the data do not determine the spread of "
+        "every parameter\n"
     )

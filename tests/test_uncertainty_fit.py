@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import sympy
 from helpers import run_cli
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
@@ -61,10 +61,16 @@ def test_noise_free_data_give_intervals_of_nearly_zero_width(
 ) -> None:
     values = np.repeat(_truth(c0, c1, block)[:, None], repetitions, axis=1)
     model = PMNF.fit(_series(values), uncertainty=method)
+    # the repetitions agree: the bootstrap's draws are the fit itself; the linear method
+    # also counts the misfit, none where the modeler found the model (a term below 0.05 %
+    # of every value is dropped, as Extra-P drops it: then the constant misfits)
+    assume(method == "bootstrap" or model.statistics["smape"] < 1e-9)
     u = model.uncertainty
     assert u is not None and u.repetitions == repetitions and u.noise <= 1e-12
     for (low, high), center in zip(
-        u.coefficient_intervals(0.9, model.term_coefficients()), model.term_coefficients()
+        u.coefficient_intervals(0.9, model.term_coefficients()),
+        model.term_coefficients(),
+        strict=True,
     ):
         assert high - low <= 1e-6 * max(abs(center), c0, c1)
     top = float(POINTS[-1])
@@ -86,7 +92,11 @@ def test_the_linear_covariance_grows_with_the_square_of_the_noise() -> None:
     """Basic modeler, mean: the coefficients are linear in the values, so the repetitions'
     and the residuals' parts both scale with the noise squared."""
     covariances = [
-        np.array(PMNF.fit(_series(_noisy(level)), uncertainty="linear", modeler="basic").uncertainty.covariance)
+        np.array(
+            PMNF.fit(
+                _series(_noisy(level)), uncertainty="linear", modeler="basic"
+            ).uncertainty.covariance
+        )
         for level in (0.01, 0.03)
     ]
     assert np.allclose(covariances[1], 9 * covariances[0], rtol=1e-6)
@@ -122,7 +132,7 @@ def test_a_constant_kernel_s_interval_is_that_of_its_mean() -> None:
     assert u.terms == (sympy.Integer(1),)
     expected = row.var() / 6 / len(POINTS)
     assert u.covariance[0][0] == pytest.approx(expected, rel=1e-9)
-    (low, high), = u.coefficient_intervals(0.9, [row.mean()])
+    ((low, high),) = u.coefficient_intervals(0.9, [row.mean()])
     assert high - row.mean() == pytest.approx(1.6448536 * np.sqrt(expected), rel=1e-6)
 
 
@@ -131,7 +141,9 @@ def test_one_value_per_point_has_no_uncertainty(tmp_path: Path) -> None:
     model = PMNF.fit(_series(values))
     assert model.uncertainty is None and "uncertainty" not in model.to_table()
     path = tmp_path / "k.csv"
-    path.write_text("x,time\n" + "".join(f"{p:g},{v:.6g}\n" for p, v in zip(POINTS, values[:, 0])))
+    path.write_text(
+        "x,time\n" + "".join(f"{p:g},{v:.6g}\n" for p, v in zip(POINTS, values[:, 0], strict=True))
+    )
     done = run_cli("fit", str(path), "--out", str(tmp_path / "m.toml"))
     assert done.returncode == 0, done.stderr
     assert "no repetitions" in done.stderr and "(90 %)" not in done.stdout
@@ -148,7 +160,9 @@ def test_the_model_file_round_trip_is_exact(tmp_path: Path, method: str) -> None
     assert back.to_toml() == library.to_toml()
     assert (tmp_path / "m.toml").read_text().count("[models.k.uncertainty]") == 1
     # the same file gives the same model file, byte for byte
-    again = ModelLibrary([r.model for r in PMNF.fit_each([_series(_noisy(0.05))], uncertainty=method)])
+    again = ModelLibrary(
+        [r.model for r in PMNF.fit_each([_series(_noisy(0.05))], uncertainty=method)]
+    )
     assert again.to_toml() == library.to_toml()
 
 
@@ -156,7 +170,9 @@ def test_fit_prints_intervals_and_json_and_models_show_them(tmp_path: Path) -> N
     path = tmp_path / "k.txt"
     values = _noisy(0.05, repetitions=5)
     path.write_text(
-        "PARAMETER x\nPOINTS " + " ".join(f"{p:g}" for p in POINTS) + "\nREGION k\n"
+        "PARAMETER x\nPOINTS "
+        + " ".join(f"{p:g}" for p in POINTS)
+        + "\nREGION k\n"
         + "".join("DATA " + " ".join(repr(float(v)) for v in row) + "\n" for row in values)
     )
     text = run_cli("fit", str(path), "--out", str(tmp_path / "m.toml"))
@@ -174,18 +190,40 @@ def test_fit_prints_intervals_and_json_and_models_show_them(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("table", "wanted"),
     [
-        ('terms = ["1"]\ncovariance = [[1.0]]\nrepetitions = 3\nnoise = 0.1', "missing key 'method'"),
-        ('terms = ["1", "x"]\ncovariance = [[1.0]]\nrepetitions = 3\nnoise = 0.1\nmethod = "b"', "covariance"),
-        ('terms = ["1 +"]\ncovariance = [[1.0]]\nrepetitions = 3\nnoise = 0.1\nmethod = "b"', "terms"),
-        ('terms = ["1"]\ncovariance = [[1.0]]\nrepetitions = 0\nnoise = 0.1\nmethod = "b"', "repetitions"),
+        (
+            'terms = ["1"]\ncovariance = [[1.0]]\nrepetitions = 3\nnoise = 0.1',
+            "missing key 'method'",
+        ),
+        (
+            'terms = ["1", "x"]\ncovariance = [[1.0]]\nrepetitions = 3\nnoise = 0.1\nmethod = "b"',
+            "covariance",
+        ),
+        (
+            'terms = ["1 +"]\ncovariance = [[1.0]]\nrepetitions = 3\nnoise = 0.1\nmethod = "b"',
+            "terms",
+        ),
+        (
+            'terms = ["1"]\ncovariance = [[1.0]]\nrepetitions = 0\nnoise = 0.1\nmethod = "b"',
+            "repetitions",
+        ),
         ('terms = ["1"]\ncovariance = [[1.0]]\nrepetitions = 3\nnoise = -1\nmethod = "b"', "noise"),
-        ('terms = ["1"]\ncovariance = [[nan]]\nrepetitions = 3\nnoise = 0.1\nmethod = "b"', "covariance"),
-        ('terms = ["1"]\ncovariance = [[1.0]]\nrepetitions = 3\nnoise = 0.1\nmethod = "b"\nlevel = 1', "level"),
+        (
+            'terms = ["1"]\ncovariance = [[nan]]\nrepetitions = 3\nnoise = 0.1\nmethod = "b"',
+            "covariance",
+        ),
+        (
+            'terms = ["1"]\ncovariance = [[1.0]]\nrepetitions = 3\nnoise = 0.1\nmethod = "b"\nlevel = 1',
+            "level",
+        ),
     ],
 )
-def test_a_malformed_uncertainty_is_a_one_line_error(tmp_path: Path, table: str, wanted: str) -> None:
+def test_a_malformed_uncertainty_is_a_one_line_error(
+    tmp_path: Path, table: str, wanted: str
+) -> None:
     path = tmp_path / "bad.toml"
-    path.write_text(f'[models.k]\nform = "pmnf"\nmodel = "2*x"\n\n[models.k.uncertainty]\n{table}\n')
+    path.write_text(
+        f'[models.k]\nform = "pmnf"\nmodel = "2*x"\n\n[models.k.uncertainty]\n{table}\n'
+    )
     with pytest.raises(ModelFileError, match=wanted):
         ModelLibrary.from_file(path)
     done = run_cli("eval", "k", "--models", str(path))

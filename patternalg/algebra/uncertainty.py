@@ -89,9 +89,7 @@ class Uncertainty:
         [(8.355, 11.645)]
         """
         center = [0.0] * len(self.terms) if center is None else list(center)
-        return tuple(
-            (c - h, c + h) for c, h in zip(center, self.half_widths(level), strict=True)
-        )
+        return tuple((c - h, c + h) for c, h in zip(center, self.half_widths(level), strict=True))
 
     def draws(self, rng: np.random.Generator, count: int) -> np.ndarray:
         """``count`` draws of ``delta``: shape (count, k). A covariance that is singular or
@@ -122,10 +120,10 @@ class Uncertainty:
         '1: 100 [96.71, 103.3]; 1 more term (90 %)'
         """
         intervals = self.coefficient_intervals(level, center)
-        labels = names or [format_expr(term) for term in self.terms[:shown]]
+        labels = names or [format_expr(term) for term in self.terms]
         parts = [
             f"{label}: {value:.4g} [{low:.4g}, {high:.4g}]"
-            for label, value, (low, high) in zip(labels, center, intervals)
+            for label, value, (low, high) in zip(labels, center, intervals, strict=True)
         ][:shown]
         more = len(self.terms) - len(parts)
         if more:
@@ -193,7 +191,7 @@ class Uncertainty:
         if not _finite(noise) or noise < 0:
             raise ModelFileError(f"{key}.noise: expected a finite number >= 0")
         if not isinstance(method, str):
-            raise ModelFileError(f"{key}.method: expected a string, e.g. \"bootstrap\"")
+            raise ModelFileError(f'{key}.method: expected a string, e.g. "bootstrap"')
         return cls(
             tuple(terms),
             tuple(tuple(float(v) for v in row) for row in rows),
@@ -204,6 +202,4 @@ class Uncertainty:
 
 
 def _finite(value: Any) -> bool:
-    return (
-        isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-    )
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)

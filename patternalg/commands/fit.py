@@ -66,7 +66,9 @@ class _Output:
     """What ``fit`` prints and writes, gathered batch by batch (the model file through an
     atomic writer) and published only when every batch is done: the model file, then stdout."""
 
-    def __init__(self, args: argparse.Namespace, summary: Callable[[FitReport], str]) -> None:
+    def __init__(
+        self, args: argparse.Namespace, summary: Callable[[FitReport], str], fitter: Any
+    ) -> None:
         self.json, self.summary = args.format == "json", summary
         self.text = tempfile.TemporaryFile("w+", encoding="utf-8")
         self.stack = contextlib.ExitStack()
@@ -76,15 +78,21 @@ class _Output:
             self.toml.write("format = 1\n")
         self.count = 0
         self.notes: list[str] = []  # the fits' own notes (times that are not positive)
-        self.unsure = 0  # the kernels fitted without an uncertainty
+        self.once = 0  # the kernels measured once per point (no uncertainty)
+        self.undetermined = 0  # the others fitted without an uncertainty
+        self.fitter = fitter
 
     def add(self, reports: Sequence[FitReport]) -> None:
         text = self.text
         bulk_text = getattr(reports, "bulk_text", None)  # a batch that writes its own text
         if bulk_text is not None and len(reports):
-            self.notes.extend(getattr(reports, "notes", {}).values())
+            batch: Any = reports  # forms.pmnf.batch.Reports
+            self.notes.extend(batch.notes.values())
             printed, tables = bulk_text(json_records=self.json, model_file=self.toml is not None)
-            self.unsure += sum(u is None for u in reports.fits.uncertainty or [None] * len(reports))
+            missing = sum(u is None for u in batch.fits.uncertainty or [None] * len(reports))
+            once = batch.repetitions <= 1
+            self.once += missing if once else 0
+            self.undetermined += 0 if once else missing
             text.write(("[\n" if not self.count else ",\n") + printed if self.json else printed)
             if self.toml is not None:
                 self.toml.write(tables)
@@ -92,7 +100,10 @@ class _Output:
             return
         for report in reports:
             self.notes.extend(report.notes)
-            self.unsure += report.fitted.uncertainty is None
+            if report.fitted.uncertainty is None:
+                once = report.series is not None and not self.fitter.repeated(report.series)
+                self.once += once
+                self.undetermined += not once
             if self.json:
                 record = json_text(report.record)
                 text.write(("[\n" if not self.count else ",\n") + textwrap.indent(record, "  "))
@@ -182,14 +193,26 @@ def _fit_all(
     return data
 
 
-def _unsure(output: _Output, form: str) -> list[str]:
-    """The note on kernels fitted without an uncertainty (one value per point)."""
-    if not output.unsure or form in NO_UNCERTAINTY:
+def _unsure(output: _Output, form: str, method: str | None) -> list[str]:
+    """The notes on kernels fitted without an uncertainty, and why."""
+    if form in NO_UNCERTAINTY or method == "none":
         return []
-    some = "every kernel" if output.unsure == output.count else f"{output.unsure} of {output.count} kernels"
-    return [
-        f"{some} measured once per point (no repetitions): no uncertainty, no intervals"
-    ]
+
+    def some(count: int) -> str:
+        return "every kernel" if count == output.count else f"{count} of {output.count} kernels"
+
+    notes = []
+    if output.once:
+        notes.append(
+            f"{some(output.once)} measured once per point (no repetitions): no uncertainty, "
+            "no intervals"
+        )
+    if output.undetermined:
+        notes.append(
+            f"{some(output.undetermined)} without an uncertainty: the data do not determine "
+            "the spread of every parameter"
+        )
+    return notes
 
 
 #: the families whose fits record no uncertainty (docs/fitting.md says why)
@@ -210,19 +233,19 @@ def run(args: argparse.Namespace) -> int:
         intervals = report.fitted.interval_text()
         return f"{line}\n  {intervals}" if intervals else line
 
-    output = _Output(args, summary)
+    output = _Output(args, summary, cls.fitting())
     try:
         batches = hasattr(cls.fitting(), "fit_batches")
         fast = batches and os.path.isfile(args.file) and not args.scaling
         data = _fit_batches(cls, args, options, output) if fast else None
         if data is None:
             output.discard()
-            output = _Output(args, summary)
+            output = _Output(args, summary, cls.fitting())
             data = _fit_all(cls, args, options, output)
     except BaseException as error:
         output.discard(error)
         raise
-    for text in [*output.notes, *cls.notes(data, options), *_unsure(output, args.form)]:
+    for text in [*output.notes, *cls.notes(data, options), *_unsure(output, args.form, options.get("uncertainty"))]:
         note(args, text)
     output.publish()
     return 0

@@ -203,6 +203,12 @@ class Fitter:
         return f"{cls.form.name} fit of {series.path}, kernel '{series.kernel}'{metric}"
 
     @classmethod
+    def repeated(cls, series: Any) -> bool:
+        """Whether some point of ``series`` was measured more than once, as the fit merges
+        its points (a model fitted without repetitions has no uncertainty)."""
+        return any(len(v) > 1 for v in series.values)
+
+    @classmethod
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
         """What a person fitting ``data`` with ``options`` should know (the CLI prints it)."""
         return []

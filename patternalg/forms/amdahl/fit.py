@@ -275,7 +275,9 @@ def fit_series(
         "alpha_method": fit.method,
         "alpha_raw": fit.alpha_raw,
     }
-    spread = amdahl_uncertainty(x, p, series.values, degree, method, how, uncertainty)
+    spread = amdahl_uncertainty(
+        x, p, series.values, degree, how, uncertainty, lambda t: fit_amdahl(x, p, t, degree, method)
+    )
     return {"alpha": fit.alpha, "tseq": format_expr(fit.tseq_expr())}, domain, statistics, spread
 
 

@@ -13,14 +13,18 @@ linear in ``a_k = c_k (1 - alpha)`` and ``b_k = c_k alpha``: the terms are ``x^k
 
 >>> x = np.repeat([100.0, 200.0], 3); p = np.tile([1.0, 4.0, 16.0], 2)
 >>> times = [(2 * xv) * (0.9 / pv + 0.1) * np.array([0.98, 1.0, 1.02]) for xv, pv in zip(x, p)]
->>> u = amdahl_uncertainty(x, p, times, 1, "highest", "median", "bootstrap")
+>>> from patternalg.forms.amdahl.fit import fit_amdahl
+>>> def refit(t):
+...     return fit_amdahl(x, p, t, 1, "highest")
+>>> u = amdahl_uncertainty(x, p, times, 1, "median", "bootstrap", refit)
 >>> u.terms, u.repetitions
 ((1, x, 1/p, x/p), 3)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -45,16 +49,14 @@ def amdahl_uncertainty(
     p: np.ndarray,
     values: Sequence[np.ndarray],
     degree: int,
-    method: str,
     how: str,
     uncertainty: str,
+    refit: Callable[[np.ndarray], Any],
 ) -> Uncertainty | None:
-    """The uncertainty of the Amdahl fit (T_seq of ``degree``, alpha by ``method``) to the
-    repetitions ``values`` at the points ``(x, p)``, aggregated by ``how``; by
-    ``uncertainty`` (bootstrap, linear, none). None without repetitions, or when fewer than
-    nine in ten draws of the bootstrap can be fitted."""
-    from .fit import fit_amdahl
-
+    """The uncertainty of the Amdahl fit ``refit`` (aggregated times at the points ``(x,
+    p)`` -> its ``AmdahlFit``, T_seq of ``degree``) to the repetitions ``values``,
+    aggregated by ``how``; by ``uncertainty`` (bootstrap, linear, none). None without
+    repetitions, or when fewer than nine in ten draws of the bootstrap can be fitted."""
     noise, repetitions, repeated = series_noise(values)
     if uncertainty == "none" or not repeated:
         return None
@@ -63,13 +65,13 @@ def amdahl_uncertainty(
     repeats = [np.asarray(v, dtype=float) for v in values]
     aggregated = resampled([repeats], how)[0] if uncertainty == "bootstrap" else None
     y = np.array([Aggregation(how).reduce(v) for v in repeats])
-    fit = fit_amdahl(x, p, y, degree, method)
+    fit = refit(y)
     center = _linear_parameters(fit.coefficients, fit.alpha)
     if aggregated is not None:
         draws = []
         for drawn in aggregated:
             try:
-                again = fit_amdahl(x, p, drawn, degree, method)
+                again = refit(drawn)
             except FitError:
                 continue
             draws.append(_linear_parameters(again.coefficients, again.alpha) - center)

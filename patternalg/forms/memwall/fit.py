@@ -239,7 +239,9 @@ def fit_series(
     spread = None
     if uncertainty != "none":
         theta = (fit.f, fit.k, fit.m1, fit.m2)
-        spread = memwall_uncertainty(theta, p, phi, series.values, how, series.metric == "speedup")
+        spread = memwall_uncertainty(
+            theta, p, phi, series.values, how, series.metric == "speedup", SpeedupModel(p, phi)
+        )
     return fit.parameters(), domain, statistics, spread
 
 
@@ -269,6 +271,11 @@ class MemwallFitter(Fitter):
     checks_own_values = True  # times and speedups > 0, always
 
     series_fit = fit_series
+
+    @classmethod
+    def repeated(cls, series: Any) -> bool:
+        """Frequency pairs of one ratio are one point (:func:`~.form.over_p_phi`)."""
+        return super().repeated(over_p_phi(series))
 
     @classmethod
     def value_column(cls, metric: str | None) -> str | tuple[str, ...]:

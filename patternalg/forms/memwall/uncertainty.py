@@ -12,18 +12,19 @@ parameter the data cannot pin down (``J^T J`` singular, say ``k = 0`` where ``m1
 ``m2`` do nothing) leaves the model without an uncertainty.
 
 >>> import numpy as np
->>> from .fit import speedups
+>>> from patternalg.forms.memwall.fit import SpeedupModel
 >>> p = np.array([1.0, 2, 4, 8, 16, 1, 2, 4, 8, 16]); phi = np.repeat([1.0, 2.0], 5)
->>> truth = speedups(np.array([[0.95, 1.0, 0.1, 0.5]]), p, phi)[0]
+>>> model = SpeedupModel(p, phi)
+>>> truth = model(np.array([[0.95, 1.0, 0.1, 0.5]]))[0]
 >>> noise = 1 + 0.01 * np.random.default_rng(0).standard_normal((10, 4))
->>> u = memwall_uncertainty((0.95, 1.0, 0.1, 0.5), p, phi, truth[:, None] * noise, "mean", True)
+>>> u = memwall_uncertainty((0.95, 1.0, 0.1, 0.5), p, phi, truth[:, None] * noise, "mean", True, model)
 >>> len(u.terms), u.method, u.repetitions
 (4, 'linear', 4)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import sympy
@@ -50,13 +51,13 @@ def memwall_uncertainty(
     values: Sequence[np.ndarray],
     how: str,
     speedup: bool,
+    speedups: Callable[[np.ndarray], np.ndarray],
 ) -> Uncertainty | None:
     """The uncertainty of the memwall fit ``theta`` (f, k, m1, m2) to the repetitions
     ``values`` at ``(p, phi)`` (speedups if ``speedup``, else times, turned into speedups
-    against the 1-core time at the same phi), aggregated by ``how``; None without
-    repetitions, or if a parameter is not identifiable."""
-    from .fit import speedups
-
+    against the 1-core time at the same phi), aggregated by ``how``; ``speedups`` gives
+    the modelled speedups at those points of parameter sets (n, 4) -> (n, points). None
+    without repetitions, or if a parameter is not identifiable."""
     noise, repetitions, repeated = series_noise(values)
     if not repeated:
         return None
@@ -72,9 +73,9 @@ def memwall_uncertainty(
         variance = np.where(own, 0.0, y * y * (relative + relative[first]))
     h = _steps(center)
     shifted = center + np.diag(h)[:, None, :] * np.array([1.0, -1.0])[None, :, None]  # (4, 2, 4)
-    modelled = speedups(shifted.reshape(-1, 4), p, phi).reshape(4, 2, -1)
+    modelled = speedups(shifted.reshape(-1, 4)).reshape(4, 2, -1)
     jacobian = ((modelled[:, 0] - modelled[:, 1]) / (2 * h[:, None])).T  # (P, 4)
-    fitted = speedups(center[None], p, phi)[0]
+    fitted = speedups(center[None])[0]
     covariance = linear_covariance(
         jacobian[None], y[None], np.ones((1, len(y))), variance[None], residual=(y - fitted)[None]
     )[0]
@@ -90,12 +91,10 @@ def memwall_uncertainty(
         )
         for i, step in enumerate(np.diag(h))
     )
-    return Uncertainty(
-        terms, tuple(map(tuple, covariance.tolist())), repetitions, noise, "linear"
-    )
+    return Uncertainty(terms, tuple(map(tuple, covariance.tolist())), repetitions, noise, "linear")
 
 
 def _single_index(p: np.ndarray, phi: np.ndarray) -> np.ndarray:
     """For each point, the index of the 1-core point at its phi."""
-    ones = {float(r): int(i) for i, (q, r) in enumerate(zip(p, phi)) if q == 1}
+    ones = {float(r): int(i) for i, (q, r) in enumerate(zip(p, phi, strict=True)) if q == 1}
     return np.array([ones[float(r)] for r in phi])

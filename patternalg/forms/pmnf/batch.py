@@ -36,8 +36,9 @@ _quote = json.encoder.encode_basestring_ascii  # what json.dumps writes for a st
 class Reports(Sequence[FitReport]):
     """The reports of kernels fitted together: the kernel named ``names[k]`` (its metric,
     parameters and path those of ``kernel``) fitted as row ``k`` of ``fits``,
-    named ``atoms[k]``, its parameter the symbol ``var``, repetitions aggregated by ``how``;
-    ``notes[k]`` what was done with its times that are not positive, if any."""
+    named ``atoms[k]``, its parameter the symbol ``var``, its ``repetitions`` at each point
+    aggregated by ``how``; ``notes[k]`` what was done with its times that are not positive,
+    if any."""
 
     def __init__(
         self,
@@ -51,6 +52,7 @@ class Reports(Sequence[FitReport]):
         how: str,
         checked: Mapping[str, Any],
         notes: Mapping[int, str] | None = None,
+        repetitions: int = 1,
     ) -> None:
         if tuple(fits.stats) != _STATISTICS:
             raise ValueError(f"statistics {tuple(fits.stats)}, expected {_STATISTICS}")
@@ -58,6 +60,7 @@ class Reports(Sequence[FitReport]):
         self.first = kernel._replace(kernel=names[0]) if names else kernel
         self.var, self.how, self.checked = var, how, checked
         self.notes = dict(notes or {})  # row -> its note (times that are not positive)
+        self.repetitions = repetitions  # of every point of every kernel
 
     def __len__(self) -> int:
         return len(self.names)

@@ -88,6 +88,7 @@ def fit_text_batches(
                 how=how,
                 checked=checked,
                 notes=notes,
+                repetitions=block.values.shape[2],
             ),
         )
 

@@ -125,9 +125,8 @@ def _bootstrap(
 
 def _linear(
     x: np.ndarray, y: np.ndarray, fitted: Selection, used: Sequence[str], variance: np.ndarray
-) -> list[tuple[bool, np.ndarray]]:
-    """The chosen hypothesis's covariance per kernel (:func:`linear_covariance`), its
-    terms' count first (1: constant)."""
+) -> list[np.ndarray]:
+    """The covariance of each kernel's chosen hypothesis (:func:`linear_covariance`)."""
     chosen = np.asarray(fitted.index, dtype=np.intp)
     block = basis(x, np.maximum(chosen, 0))  # (K, P)
     ones = np.ones_like(y)
@@ -164,14 +163,18 @@ def uncertainties(
     if method == "none" or not len(y):
         return [None] * len(y)
     variance, medians, counts = _kernels(values, how)
-    noise, reps, repeated = _noise(values, medians), repetitions_of(counts), (counts > 1).any(-1)
+    noise, reps = _noise(values, medians), repetitions_of(counts)
+    repeated: list[bool] = np.asarray(counts.max(axis=-1) > 1, dtype=bool).tolist()
+    found: list[tuple[tuple[sympy.Expr, ...], np.ndarray]]
     if method == "bootstrap":
         drawn = select(resampled(values, how).reshape(-1, len(x)))
         found = [_bootstrap(var, x, fitted, k, drawn) for k in range(len(y))]
     else:
         found = [
             (_terms(var, int(h)), matrix)
-            for h, matrix in zip(fitted.index.tolist(), _linear(x, y, fitted, used, variance), strict=True)
+            for h, matrix in zip(
+                fitted.index.tolist(), _linear(x, y, fitted, used, variance), strict=True
+            )
         ]
     return [
         Uncertainty(terms, tuple(map(tuple, matrix.tolist())), int(r), float(n), method)
@@ -206,7 +209,8 @@ def multi_covariances(
     if method == "none" or not len(y):
         return [None] * len(y)
     variance, medians, counts = _kernels(values, how)
-    noise, reps, repeated = _noise(values, medians), repetitions_of(counts), (counts > 1).any(-1)
+    noise, reps = _noise(values, medians), repetitions_of(counts)
+    repeated: list[bool] = np.asarray(counts.max(axis=-1) > 1, dtype=bool).tolist()
     drawn = resampled(values, how) if method == "bootstrap" else None
     result: list[tuple[np.ndarray, float, int] | None] = []
     for k, model in enumerate(models):
