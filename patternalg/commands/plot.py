@@ -161,13 +161,14 @@ def _curves(args: argparse.Namespace) -> Any:
     axis = _one_axis(args, atoms, library, integer)
     bound = at(args)
     unit, machine = unit_option(args), machine_option(args)
-    level = interval_option(args)
-    sure = {"interval": level, "seed": args.seed or 0} if level is not None else {}
-    curves = sweep(parsed, [axis], at=bound, library=library, unit=unit, machine=machine, **sure)
+    level, seed = interval_option(args), args.seed or 0
+    curves = sweep(
+        parsed, [axis], at=bound, library=library, unit=unit, machine=machine, interval=level, seed=seed
+    )
     comparison = None
     if len(parsed) > 1:
         comparison = compare(
-            parsed, over=axis, at=bound, library=library, unit=unit, machine=machine, **sure
+            parsed, over=axis, at=bound, library=library, unit=unit, machine=machine, interval=level, seed=seed
         )
     return plot_sweep(curves, comparison).figure
 
