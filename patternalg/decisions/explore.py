@@ -178,8 +178,9 @@ class Exploration(Tabular):
         return data
 
     def header(self) -> list[str]:
-        """Columns of the ranking."""
-        return ["rank", "term", with_unit("value", self.unit), "threads", "rewrites", "equivalent"]
+        """Columns of the ranking (with an interval: ``low``, ``high`` after the value)."""
+        bounds = ["low", "high"] if self.level is not None else []
+        return ["rank", "term", with_unit("value", self.unit), *bounds, "threads", "rewrites", "equivalent"]
 
     def rows(self) -> list[list[Any]]:
         """One row per design; rewrites as ``law ->`` steps."""
@@ -188,6 +189,7 @@ class Exploration(Tabular):
                 i + 1,
                 d.term,
                 d.value if d.value is not None else d.model,
+                *([] if self.level is None else list(d.interval or (None, None))),
                 d.threads,
                 "; ".join(f"{r.law} {r.direction}" for r in d.rewrites),
                 d.equivalent,

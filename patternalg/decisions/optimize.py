@@ -19,7 +19,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any
 
@@ -58,14 +58,19 @@ class Candidate:
     assignment: tuple[tuple[str, int], ...]
     value: float
     bottleneck: str | None = None
+    #: with ``interval=``: the central interval of what a measurement would show
+    interval: tuple[float, float] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{assignment, value, bottleneck}``."""
-        return {
+        """``{assignment, value, bottleneck}`` (and ``interval`` with one)."""
+        data: dict[str, Any] = {
             "assignment": dict(self.assignment),
             "value": self.value,
             "bottleneck": self.bottleneck,
         }
+        if self.interval is not None:
+            data["interval"] = list(self.interval)
+        return data
 
 
 @dataclass(frozen=True)
@@ -118,15 +123,20 @@ class Optimum(Tabular):
         return data
 
     def header(self) -> list[str]:
-        """Columns: rank, each count, value, bottleneck."""
-        return ["rank", *self.variables, with_unit("value", self.unit), "bottleneck"]
+        """Columns: rank, each count, value, (with an interval: low, high,) bottleneck."""
+        bounds = ["low", "high"] if self.level is not None else []
+        return ["rank", *self.variables, with_unit("value", self.unit), *bounds, "bottleneck"]
 
     def rows(self) -> list[list[Any]]:
         """The best, the runners-up and the even split (rank ``even``)."""
         ranked = [("1", self.best)] + [(str(i + 2), c) for i, c in enumerate(self.runners_up)]
         if self.even_split is not None:
             ranked.append(("even", self.even_split))
-        return [[r, *(v for _, v in c.assignment), c.value, c.bottleneck] for r, c in ranked]
+        rows = []
+        for r, c in ranked:
+            bounds = [] if self.level is None else list(c.interval or (None, None))
+            rows.append([r, *(v for _, v in c.assignment), c.value, *bounds, c.bottleneck])
+        return rows
 
     def plot(self, ax: Any = None) -> Any:
         """The best assignments and the even split as bars, best on top (matplotlib axes)."""
@@ -136,7 +146,8 @@ class Optimum(Tabular):
 
     def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
         """The values (after the rank and the counts) in ``digits`` significant digits."""
-        return {1 + len(self.variables): digits}
+        first = 1 + len(self.variables)
+        return dict.fromkeys(range(first, first + (3 if self.level is not None else 1)), digits)
 
     def text(self, digits: int | None = None) -> list[str]:
         """The answer for people: values in ``digits`` significant digits (default 15, no
@@ -468,16 +479,22 @@ def optimize(
     )
     contenders = ranked[: top + 1]
     indistinguishable: tuple[Candidate, ...] = ()
+    bounds: list[tuple[float, float] | None] = [None] * len(ranked)
     if interval is not None:
-        found, more = _indistinguishable(parsed, library, fixed, names, over, objective, ranked, semantics, interval, seed)
-        indistinguishable = tuple(candidate(ranked[i][1], ranked[i][0]) for i in found)
+        found, bounds, more = _indistinguishable(
+            parsed, library, fixed, names, over, objective, ranked, semantics, interval, seed
+        )
+        indistinguishable = tuple(
+            replace(candidate(ranked[i][1], ranked[i][0]), interval=bounds[i]) for i in found
+        )
         notes += more
+        best = replace(best, interval=bounds[0])
     return Optimum(
         str(parsed),
         names,
         tuple(budgets),
         best,
-        tuple(candidate(r, v) for v, r in contenders[1:]),
+        tuple(replace(candidate(r, v), interval=b) for (v, r), b in zip(contenders[1:], bounds[1:], strict=False)),
         None
         if even_row is None
         else candidate(even_row, float(evaluate_rows(np.array([even_row]))[0])),
@@ -507,9 +524,9 @@ def _indistinguishable(
     semantics: Any,
     level: float,
     seed: int,
-) -> tuple[list[int], tuple[str, ...]]:
+) -> tuple[list[int], list[tuple[float, float] | None], tuple[str, ...]]:
     """Indices into ``ranked`` (after the best) of the assignments the best is faster than
-    in fewer than ``level`` of the joint draws, and the notes."""
+    in fewer than ``level`` of the joint draws, each assignment's interval, and the notes."""
     from .intervals import Spread, check_level, no_uncertainty_note
 
     level = check_level(level)
@@ -522,10 +539,12 @@ def _indistinguishable(
     values = values.max(axis=2) if objective == "max" else values.mean(axis=2)
     faster = (values[:, :1] < values[:, 1:]).mean(axis=0)  # the best against each other
     found = [i + 1 for i, share in enumerate(faster) if share < level]
+    low, high = np.quantile(values, [(1 - level) / 2, (1 + level) / 2], axis=0)
+    bounds: list[tuple[float, float] | None] = [(float(a), float(b)) for a, b in zip(low, high, strict=True)]
     notes = [no_uncertainty_note(list(spread.missing))] if spread.missing else []
     if len(found) == len(rows) - 1 and len(rows) == CONTENDERS:
         notes.append(f"every one of the best {CONTENDERS} assignments is indistinguishable from the best; there may be more")
-    return found, tuple(notes)
+    return found, bounds, tuple(notes)
 
 
 def _feasible_none(budgets: Sequence[Budget], upper: Sequence[float]) -> bool:
