@@ -238,3 +238,17 @@ def test_laws_cli_checks_under_the_machine():
         capture_output=True, text=True,
     )
     assert '"semantics": "machine"' in done.stdout
+
+
+def test_a_speedup_from_a_resource_aware_form_is_its_t1_over_tp(tmp_path):
+    machine = machine_from_text(
+        '[machine]\ncores = 8\n[machine.speedups]\nqsort = { form = "amdahl", alpha = 0.9, tseq = "1" }\n'
+    )
+    assert value("tpool_4(qsort)", machine) == pytest.approx(QSORT(1024) * (0.1 + 0.9 / 4))
+    assert machine_from_text(machine_text(machine)) == machine
+    path = tmp_path / "m.toml"
+    path.write_text('[machine]\ncores = 8\n[machine.speedups]\n'
+                    'inc = { form = "memwall", f = 0.76, k = 9.9, m1 = 0.0003, m2 = 0.88 }\n')
+    done = subprocess.run([sys.executable, "-m", "patternalg.cli", "eval", "tpool_2(inc)", "--machine", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "bind phi" in done.stderr and "machine.speedups.inc" in done.stderr

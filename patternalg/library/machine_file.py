@@ -12,6 +12,9 @@ The format, beside the model files' (``docs/language.md``, "Machine files")::
 
     [machine.speedups]             # optional: an atom's speed-up on p threads, S(1) = 1
     qsort = "p/(1 + 0.08*(p - 1))"
+    stream = { form = "amdahl", alpha = 0.9, tseq = "1" }        # S(p) = T(1) / T(p) of a
+    blackscholes = { form = "memwall", f = 0.76, k = 9.9, m1 = 0.0003, m2 = 0.88, phi = 2.5 }
+                                   # resource-aware form (amdahl, memwall; phi bound if it has one)
 
     [machine.calibration]          # optional, written by calibrate: what it was fitted from
     ...
@@ -31,6 +34,8 @@ from collections.abc import Mapping
 from os import PathLike
 from pathlib import Path
 from typing import Any
+
+import sympy
 
 from ..algebra.machine import Machine
 from ..algebra.units import UnitError, check_unit, is_time
@@ -111,12 +116,10 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
     for key, value in (("speedups", speedups), ("calibration", calibration)):
         if not isinstance(value, Mapping):
             raise ModelFileError(f"expected a table, got {value!r}", location=where(key))
-    for name, speedup in speedups.items():
-        if not isinstance(speedup, str):
-            raise ModelFileError(
-                f"expected an expression in p as a string, got {speedup!r}",
-                location=where(f"speedups.{name}"),
-            )
+    speedups = {
+        name: _speedup(speedup, Location(path, key=f"machine.speedups.{name}"))
+        for name, speedup in speedups.items()
+    }
     try:
         return Machine(
             cores=cores,
@@ -128,6 +131,39 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
         )
     except (ValueError, ParseError) as exc:
         raise ModelFileError(str(exc), location=Location(path, key="machine")) from None
+
+
+def _speedup(value: Any, where: Location) -> Any:
+    """A speed-up as the file gives it: an expression in p, or the table of a
+    resource-aware form (``form = "amdahl"``, its parameters, ``phi`` if it has one), whose
+    speed-up is T(1) / T(p)."""
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, Mapping) or not isinstance(value.get("form"), str):
+        raise ModelFileError(
+            "expected an expression in p as a string, or a table with form = \"amdahl\" or "
+            f"\"memwall\" and its parameters, got {value!r}",
+            location=where,
+        )
+    from ..forms import form_class
+    from ..syntax.symbols import p, phi
+
+    table = dict(value)
+    fixed = table.pop("phi", None)
+    if fixed is not None and (isinstance(fixed, bool) or not isinstance(fixed, int | float) or fixed <= 0):
+        raise ModelFileError(f"phi: expected a positive number, got {fixed!r}", location=where)
+    expr = form_class(table.pop("form"), str(where)).from_table(table, where).expr
+    if fixed is not None:
+        expr = expr.xreplace({phi: sympy.Float(fixed)})
+    speedup = sympy.simplify(expr.xreplace({p: sympy.Integer(1)}) / expr)
+    if p not in expr.free_symbols or speedup.free_symbols - {p}:
+        others = ", ".join(sorted(str(s) for s in speedup.free_symbols - {p})) or "no p"
+        raise ModelFileError(
+            f"the form's speed-up T(1)/T(p) must depend on p alone (it has {others}; bind phi "
+            "with phi = ...)",
+            location=where,
+        )
+    return speedup
 
 
 def machine_text(machine: Machine) -> str:
