@@ -24,7 +24,6 @@ import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from os import PathLike
 from typing import Any
 
 import numpy as np
@@ -33,7 +32,7 @@ from .._internal.callbacks import ProgressCallback
 from ..algebra.bindings import as_value
 from ..algebra.domains import range_notes
 from ..algebra.evaluation import evaluate
-from ..algebra.machine import Machine, threads_needed
+from ..algebra.machine import threads_needed
 from ..algebra.normal_forms.normal_form import compare as compare_growth
 from ..algebra.semantics import Semantics
 from ..arguments import as_axes, as_bindings, as_terms
@@ -44,7 +43,7 @@ from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 from .crossovers import REFINED_DIGITS, RTOL, exact_roots, numeric_roots
 from .grid import Axis, parse_axis, spaced
-from .machines import semantics_of
+from .machines import MachineLike, semantics_of
 from .numeric import Compiled, count_symbols
 from .options import DEFAULT_RANGE
 from .results import Tabular, fields_json, negative_note, number
@@ -343,7 +342,7 @@ def compare(
     library: Mapping[str, AtomicModel] | None = None,
     unit: str | None = None,
     progress: ProgressCallback = None,
-    machine: Machine | str | PathLike[str] | int | None = None,
+    machine: MachineLike = None,
     interval: float | None = None,
     seed: int = 0,
 ) -> Comparison:

@@ -27,7 +27,6 @@ from .._internal.display import HtmlTable
 from ..algebra.bindings import as_value
 from ..algebra.domains import extrapolations, point_notes
 from ..algebra.evaluation import Derivation, evaluate
-from ..algebra.machine import Machine
 from ..algebra.pointwise import PointValue, at_point, undecided_note
 from ..algebra.render import (
     DEFAULT_DIGITS,
@@ -51,7 +50,7 @@ from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import number_text
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
-from .machines import machine_notes, semantics_of
+from .machines import MachineLike, machine_notes, semantics_of
 
 __all__ = ["Evaluation", "explain", "model"]
 
@@ -172,7 +171,7 @@ def explain(
     semantics: Semantics | str = Semantics.ASYMPTOTIC,
     *,
     unit: str | None = None,
-    machine: Machine | str | PathLike[str] | int | None = None,
+    machine: MachineLike = None,
     interval: float | None = None,
     seed: int = 0,
     **at: float | int | str | sympy.Expr,
@@ -254,7 +253,7 @@ def model(
     library: Mapping[str, AtomicModel] | str | PathLike[str] | None = None,
     semantics: Semantics | str = Semantics.ASYMPTOTIC,
     *,
-    machine: Machine | str | PathLike[str] | int | None = None,
+    machine: MachineLike = None,
     **at: float | int | str | sympy.Expr,
 ) -> sympy.Expr:
     """Text of a term (or a term) to its closed-form model in one call; keywords bind

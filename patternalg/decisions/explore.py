@@ -28,7 +28,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from os import PathLike
 from typing import Any
 
 import sympy
@@ -38,7 +37,7 @@ from ..algebra.bindings import as_value
 from ..algebra.domains import range_notes
 from ..algebra.evaluation import evaluate
 from ..algebra.fold import MAP, REDUCE, Arithmetic, mapreduce_form
-from ..algebra.machine import Machine, MachineSemantics
+from ..algebra.machine import MachineSemantics
 from ..algebra.normal_forms.normal_form import NormalForm, compare_normal_forms, normal_form
 from ..algebra.pointfold import Numbers
 from ..algebra.pointwise import at_point
@@ -49,7 +48,7 @@ from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import number_text
 from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool, format_count
-from .machines import cores_of, semantics_of
+from .machines import MachineLike, cores_of, semantics_of
 from .options import EXPANSIONS, EXPLORE_THREADS, EXPLORE_TOP
 from .results import Tabular, fields_json, in_unit, negative_note, with_unit
 from .rewrites import REBUILDS, RULES, Make, neighbours
@@ -486,7 +485,7 @@ def explore(
     library: Mapping[str, AtomicModel] | None = None,
     unit: str | None = None,
     progress: ProgressCallback = None,
-    machine: Machine | str | PathLike[str] | int | None = None,
+    machine: MachineLike = None,
     interval: float | None = None,
     seed: int = 0,
 ) -> Exploration:

@@ -20,7 +20,10 @@ from ..arguments import ArgumentError
 from ..library.machine_file import read_machine
 from ..syntax.terms import Term
 
-__all__ = ["as_machine", "semantics_of", "machine_notes", "cores_of"]
+__all__ = ["MachineLike", "as_machine", "semantics_of", "machine_notes", "cores_of"]
+
+#: what ``machine=`` takes: a machine, a machine file's path, a number of cores, or None
+MachineLike = Machine | str | PathLike[str] | int | None
 
 
 def as_machine(value: Machine | str | PathLike[str] | int) -> Machine:

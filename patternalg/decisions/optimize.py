@@ -20,7 +20,6 @@ import heapq
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from os import PathLike
 from typing import Any
 
 import numpy as np
@@ -31,7 +30,6 @@ from .._internal.display import cell
 from .._internal.limits import MAX_ASSIGNMENTS
 from ..algebra.bindings import as_value
 from ..algebra.domains import range_notes
-from ..algebra.machine import Machine
 from ..algebra.pointwise import at_point
 from ..arguments import as_axis, as_bindings, as_term, as_texts
 from ..errors import EvaluationError
@@ -40,7 +38,7 @@ from ..syntax.arith import number_text
 from ..syntax.terms import Atom, Term, TPool
 from .budget import Budget, parse_budget, upper_bounds
 from .grid import Axis
-from .machines import cores_of, machine_notes, semantics_of
+from .machines import MachineLike, cores_of, machine_notes, semantics_of
 from .numeric import compile_term, count_symbols
 from .options import OBJECTIVES, OPTIMIZE_TOP
 from .results import Tabular, in_unit, negative_note, with_unit
@@ -358,7 +356,7 @@ def optimize(
     method: str = "auto",
     unit: str | None = None,
     progress: ProgressCallback = None,
-    machine: Machine | str | PathLike[str] | int | None = None,
+    machine: MachineLike = None,
     interval: float | None = None,
     seed: int = 0,
 ) -> Optimum:

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from os import PathLike
 from typing import Any
 
 import numpy as np
 
 from ..algebra.bindings import as_value
 from ..algebra.domains import range_notes
-from ..algebra.machine import Machine
 from ..algebra.semantics import Semantics
 from ..arguments import as_axes, as_bindings, as_terms
 from ..errors import EvaluationError
@@ -28,7 +26,7 @@ from ..syntax.arith import format_expr, number_text
 from ..syntax.parser import parse
 from ..syntax.terms import Term
 from .grid import Axis
-from .machines import machine_notes, semantics_of
+from .machines import MachineLike, machine_notes, semantics_of
 from .numeric import Compiled, compile_term, count_symbols, term_symbols
 from .results import Tabular, in_unit, negative_note, number, with_unit
 
@@ -179,7 +177,7 @@ def sweep(
     at: Mapping[str, Any] | None = None,
     library: Mapping[str, AtomicModel] | None = None,
     unit: str | None = None,
-    machine: Machine | str | PathLike[str] | int | None = None,
+    machine: MachineLike = None,
     interval: float | None = None,
     seed: int = 0,
 ) -> Sweep:
