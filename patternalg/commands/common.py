@@ -108,7 +108,7 @@ def add_machine_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_interval_options(parser: argparse.ArgumentParser, seed: bool = True) -> None:
-    """``--interval LEVEL`` and ``--seed S``: how sure the answer is (issue 32)."""
+    """``--interval LEVEL`` and ``--seed S``: how sure the answer is (docs/uncertainty.md)."""
     parser.add_argument(
         "--interval",
         metavar="LEVEL",

@@ -1,4 +1,4 @@
-"""How sure a prediction is: Monte Carlo through the composition (issue 32).
+"""How sure a prediction is: Monte Carlo through the composition.
 
 Each fitted atom carries an :class:`~patternalg.algebra.uncertainty.Uncertainty`: its value
 under a draw is ``expr + sum_i delta_i * g_i`` with ``delta ~ N(0, covariance)``. A draw of
@@ -25,8 +25,8 @@ machine, the spread of its calibration's residuals (what its operators still mis
 >>> lib = {"k": AtomicModel("k", 2 * x, uncertainty=u)}
 >>> spread = Spread.of(parse("seq(k, k)"), lib, {})
 >>> low, high = spread.interval({"x": np.array([100.0])}, 0.9)
->>> round(float(low[0]), 1), round(float(high[0]), 1)  # 400 +- 1.645 * 2 * sqrt(1e-4) * 100
-(396.7, 403.3)
+>>> round(float(low[0])), round(float(high[0]))  # 400 +- 1.645 * 2 * sqrt(1e-4) * 100
+(397, 403)
 """
 
 from __future__ import annotations
