@@ -252,3 +252,11 @@ def test_a_speedup_from_a_resource_aware_form_is_its_t1_over_tp(tmp_path):
     done = subprocess.run([sys.executable, "-m", "patternalg.cli", "eval", "tpool_2(inc)", "--machine", str(path)],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "bind phi" in done.stderr and "machine.speedups.inc" in done.stderr
+
+
+def test_a_mapreduce_runs_its_threads_per_node_on_at_most_the_cores():
+    term = "mapReduce_{2,8}^{x,16}(map_grppi, inc)"
+    two = float(patternalg.model(term, machine=2, x=1000))
+    assert two == pytest.approx(float(patternalg.model(term.replace("2,8", "2,2"), semantics="exact", x=1000)))
+    assert float(patternalg.model(term, machine=8, x=1000)) == pytest.approx(float(patternalg.model(term, semantics="exact", x=1000)))
+    assert threads_needed(parse(term)) == 8

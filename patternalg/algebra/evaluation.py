@@ -121,7 +121,7 @@ def evaluate(
     """
     term, library = as_term(term), as_models(library)
     semantics = Semantics.of(semantics)
-    plan = Plan.of(term, library, metavariables)
+    plan = Plan.of(term, library, metavariables, semantics)
     keep = (lambda node: True) if derivation is not None else (lambda node: False)
     found = fold(term, library, ClosedForms(semantics), {}, keep, plan, semantics)
     if derivation is not None:

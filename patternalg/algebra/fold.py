@@ -86,13 +86,16 @@ class Arithmetic(Generic[V]):
         return value
 
 
-def mapreduce_form(node: MapReduce, library: Mapping[str, AtomicModel]) -> sympy.Expr:
+def mapreduce_form(
+    node: MapReduce, library: Mapping[str, AtomicModel], semantics: Semantics = Semantics.EXACT
+) -> sympy.Expr:
     """Eq. (5) of ``node`` with its parts as the placeholders :data:`MAP` (M[map](1)) and
-    :data:`REDUCE` (M[reduce](d(x))): a small expression in x and the counts."""
+    :data:`REDUCE` (M[reduce](d(x))): a small expression in x and the counts (its threads
+    per node as ``semantics`` runs them: on a machine, at most its cores)."""
     shuffle, keys, _ = shuffle_model(node, library)
     return operators.m_mapreduce(  # through the module: the one definition of eq. (5)
         node.nodes,
-        node.threads,
+        semantics.threads(node.threads),
         node.per_key,
         node.keys,
         MAP,
@@ -128,9 +131,10 @@ class Plan:
         term: Term,
         library: Mapping[str, AtomicModel],
         metavariables: Mapping[str, sympy.Expr] | None = None,
+        semantics: Semantics = Semantics.EXACT,
     ) -> Plan:
         """The plan of ``term`` (atoms and metavariables are checked here: ``metavariables``
-        gives the models of a law's ``A``, ``B``)."""
+        gives the models of a law's ``A``, ``B``) for a fold under ``semantics``."""
         sizes: dict[int, int] = {}
         order: dict[int, tuple[int, ...]] = {}
         models: dict[int, sympy.Expr] = {}
@@ -142,7 +146,7 @@ class Plan:
                 # the larger child first: at most log2(size) values wait on the stack
                 order[id(node)] = tuple(sorted(range(len(kids)), key=lambda i: -sizes[id(kids[i])]))
             if isinstance(node, MapReduce):
-                models[id(node)] = mapreduce_form(node, library)
+                models[id(node)] = mapreduce_form(node, library, semantics)
             elif not kids:  # an atom (with its annotations); a metavariable: evaluate says so
                 if node not in by_atom:
                     by_atom[node] = leaf_model(node, library, metavariables)
@@ -171,8 +175,8 @@ def fold(
     >>> float(found.value), list(found.winners.values())
     (5422.97, [1])
     """
-    plan = plan if plan is not None and plan.term is term else Plan.of(term, library)
     semantics = Semantics.of(semantics)
+    plan = plan if plan is not None and plan.term is term else Plan.of(term, library, None, semantics)
     found: Folded[V] = Folded(None)  # type: ignore[arg-type]
     values: list[V] = []
     root: Context[V] = dict(context)

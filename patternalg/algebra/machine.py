@@ -20,8 +20,8 @@ the rules compute) *and* the core time it keeps busy (its work), so that
   limit no rule of the paper has; ``pipe(tpool_2(qsort), tpool_2(inc))`` runs 4 threads
   on 2 cores).
 
-``seq`` is eq. (2) unchanged (one thread runs both); a ``mapReduce`` is eq. (5) unchanged
-(its nodes are machines of their own; its threads per node are not bounded here).
+``seq`` is eq. (2) unchanged (one thread runs both); a ``mapReduce`` is eq. (5) with its
+threads per node bounded by the cores (its nodes are machines of their own).
 
 >>> from patternalg.syntax.parser import parse
 >>> from patternalg.library.model_library import ModelLibrary
@@ -159,6 +159,10 @@ class MachineSemantics(Semantics):
     def describe(self) -> str:
         return f"machine ({self.machine.describe()})"
 
+    def threads(self, count: Any) -> Any:
+        """A mapReduce's threads per node run on at most the machine's cores."""
+        return sympy.Min(count, self.machine.cores)
+
     def in_unit(self, unit: str) -> MachineSemantics:
         """This semantics with the machine's hand-off in ``unit``."""
         machine = self.machine.in_unit(unit)
@@ -184,6 +188,10 @@ class MachineSemantics(Semantics):
         received = value
         if touches and self.machine.handoff != 0:
             received = arithmetic.add(value, arithmetic.leaf(self.machine.handoff, context))
+        if isinstance(node, MapReduce):  # its threads per node keep that many cores busy
+            running = arithmetic.leaf(self.threads(node.threads), context)
+            work, received_work = (arithmetic.multiply(v, running) for v in (value, received))
+            return Busy(value, work, received, received_work, False, touches, None)
         return Busy(value, value, received, received, True, touches, speedup)
 
     def lower(self, value: Any) -> Any:
@@ -252,8 +260,9 @@ class MachineSemantics(Semantics):
 
 
 def threads_needed(term: Term) -> sympy.Expr:
-    """The threads ``term`` runs at once: an atom 1, ``seq`` the larger part, ``pipe`` the
-    sum, ``tpool_n`` n times its body, a mapReduce its nodes times its threads.
+    """The threads ``term`` runs at once on one machine: an atom 1, ``seq`` the larger part,
+    ``pipe`` the sum, ``tpool_n`` n times its body, a mapReduce its threads per node (its
+    nodes are machines of their own).
 
     >>> from patternalg.syntax.parser import parse
     >>> threads_needed(parse("pipe(tpool_3(qsort), seq(inc, tpool_n(nop)))"))
@@ -269,7 +278,7 @@ def threads_needed(term: Term) -> sympy.Expr:
         elif isinstance(node, TPool):
             memo[id(node)] = node.count * kids[0]
         elif isinstance(node, MapReduce):
-            memo[id(node)] = node.nodes * node.threads
+            memo[id(node)] = node.threads
         else:
             memo[id(node)] = sympy.Integer(1)
     return memo[id(term)]

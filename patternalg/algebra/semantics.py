@@ -93,6 +93,11 @@ class Semantics(metaclass=_Registered):
         """A value held as :meth:`lift` made it, as the arithmetic's value (the time)."""
         return value
 
+    def threads(self, count: Any) -> Any:
+        """The threads a mapReduce's ``count`` threads per node run on (eq. (5) divides by
+        them): all of them, unless a machine has fewer cores."""
+        return count
+
     def describe(self) -> str:
         """The name, and what it stands for where it has parameters (a machine's cores)."""
         return self.name

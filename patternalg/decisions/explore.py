@@ -377,7 +377,7 @@ class _Values:
         if isinstance(node, TPool):
             return semantics.tpool(floats, float(node.count.xreplace(here)), parts[0])
         if isinstance(node, MapReduce):  # eq. (5), the one definition, with its parts' values
-            form = mapreduce_form(node, self.library)
+            form = mapreduce_form(node, self.library, semantics)
             low = [sympy.Float(semantics.lower(part)) for part in parts]
             value = float(self.arithmetic.leaf(form, {**here, MAP: low[0], REDUCE: low[1]}))
             return semantics.lift(floats, node, value, here, self.library)

@@ -136,7 +136,7 @@ class Compiled:
     @functools.cached_property
     def plan(self) -> Plan:
         """The fold's plan of :attr:`term`, made once for every evaluation."""
-        return Plan.of(self.term, self.library)
+        return Plan.of(self.term, self.library, None, self.semantics)
 
     @property
     def stages(self) -> tuple[str, ...]:
