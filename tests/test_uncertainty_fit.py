@@ -328,3 +328,18 @@ def test_no_uncertainty_when_asked_for_none(tmp_path: Path) -> None:
     assert "no repetitions" not in done.stderr and "without an uncertainty" not in done.stderr
     bad = run_cli("fit", str(path), "--uncertainty", "exact")
     assert bad.returncode == 2 and "invalid choice: 'exact'" in bad.stderr
+
+
+def test_auto_resamples_few_kernels_and_is_linear_for_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    import patternalg.forms.base as base
+    import patternalg.forms.pmnf.fitter as fitter
+
+    series = [_series(_noisy(0.05, seed=s)) for s in range(3)]
+    assert {r.fitted.uncertainty.method for r in PMNF.fit_each(series)} == {"bootstrap"}
+    monkeypatch.setattr(base, "AUTO_BOOTSTRAP", 2)
+    monkeypatch.setattr(fitter, "AUTO_BOOTSTRAP", 2)
+    assert {r.fitted.uncertainty.method for r in PMNF.fit_each(series)} == {"linear"}
+    forced = PMNF.fit_each(series, uncertainty="bootstrap")
+    assert {r.fitted.uncertainty.method for r in forced} == {"bootstrap"}
+    data = type("Data", (), {"parameters": ("x",), "path": "m.txt", "__len__": lambda self: 3})()
+    assert any("linear method" in note for note in PMNF.notes(data, {"uncertainty": "auto"}))
