@@ -4,6 +4,7 @@ how it is written to and read from a model file, and what ``fit`` and ``models``
 from __future__ import annotations
 
 import json
+from itertools import product
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,8 @@ from patternalg.errors import ModelFileError
 from patternalg.forms import PMNF
 from patternalg.forms.spread import DRAWS, aggregate_variance, resampled
 from patternalg.library.model_library import ModelLibrary
-from patternalg.measurements import Series
+from patternalg.measurements import Series, read
+from patternalg.syntax.symbols import p as P
 from patternalg.syntax.symbols import x as X
 
 POINTS = np.array([4.0, 8, 16, 32, 64, 128, 256])
@@ -249,3 +251,95 @@ def test_draws_have_the_covariance() -> None:
     drawn = u.draws(np.random.default_rng(0), 200_000)
     assert drawn.shape == (200_000, 2)
     assert np.allclose(np.cov(drawn.T), np.array(u.covariance), rtol=0.03, atol=0.01)
+
+
+def _amdahl_csv(path: Path, level: float, repetitions: int = 5) -> Path:
+    draws = np.random.default_rng(5).standard_normal((3, 5, repetitions))
+    rows = [
+        f"solve,{x},{p},{float(3.0 * x * (0.92 / p + 0.08) * (1 + level * d))!r}\n"
+        for (i, x), (j, p) in product(enumerate((1000, 2000, 4000)), enumerate((1, 2, 4, 8, 16)))
+        for d in draws[i, j]
+    ]
+    path.write_text("kernel,x,p,time\n" + "".join(rows))
+    return path
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "linear"])
+def test_amdahl_fits_carry_an_exact_linear_uncertainty(tmp_path: Path, method: str) -> None:
+    """T_seq*(alpha/p + 1 - alpha) lies in the span of x^k, x^k/p: every draw of the
+    bootstrap is a model of the family, and wider noise widens the interval."""
+    from patternalg.forms import Amdahl
+
+    spreads = []
+    for level in (0.01, 0.05):
+        data = read(_amdahl_csv(tmp_path / f"a{level}.csv", level), value="time")
+        model = Amdahl.fit(data, uncertainty=method)
+        u = model.uncertainty
+        assert u is not None and u.method == method and u.repetitions == 5
+        assert [str(t) for t in u.terms] == ["1", "x", "1/p", "x/p"]
+        # the fitted coefficients of the terms rebuild the model
+        rebuilt = sum(c * t for c, t in zip(model.term_coefficients(), u.terms, strict=True))
+        at = {X: 3000.0, P: 8.0}
+        assert float(rebuilt.subs(at)) == pytest.approx(float(model.expr.subs(at)), rel=1e-9)
+        g = np.array([float(t.subs(at)) for t in u.terms])
+        spreads.append(float(g @ np.array(u.covariance) @ g))
+    assert spreads[0] < spreads[1]
+
+
+def test_memwall_and_multiparameter_fits_round_trip(tmp_path: Path) -> None:
+    from patternalg.forms.memwall.fit import SpeedupModel
+
+    rng = np.random.default_rng(0)
+    p = np.array([1.0, 2, 4, 8, 16] * 2)
+    phi = np.repeat([1.0, 2.0], 5)
+    truth = SpeedupModel(p, phi)(np.array([[0.95, 1.0, 0.1, 0.5]]))[0]
+    rows = "".join(
+        f"mw,{q:g},{r:g},{float(100 / s * (1 + 0.02 * e))!r}\n"
+        for q, r, s in zip(p, phi, truth, strict=True)
+        for e in rng.standard_normal(4)
+    )
+    (tmp_path / "mw.csv").write_text("kernel,p,phi,time\n" + rows)
+    grid = [(n, q) for n in (16, 32, 64, 128, 256) for q in (2, 4, 8, 16, 32)]
+    rows = "".join(
+        f"solve,{n},{q},{float((10 + 0.5 * n * np.log2(q)) * (1 + 0.03 * e))!r}\n"
+        for n, q in grid
+        for e in rng.standard_normal(5)
+    )
+    (tmp_path / "two.csv").write_text("kernel,n,p,time\n" + rows)
+    for name, form, names in (("mw", "memwall", "f: "), ("two", "pmnf", "x*log2(p): ")):
+        out = tmp_path / f"{name}.toml"
+        done = run_cli("fit", str(tmp_path / f"{name}.csv"), "--form", form, "--out", str(out))
+        assert done.returncode == 0, done.stderr
+        assert names in done.stdout and "(90 %)" in done.stdout
+        model = next(iter(ModelLibrary.from_file(out).values()))
+        assert model.uncertainty is not None
+        assert ModelLibrary([model]).to_toml() == out.read_text()
+
+
+def test_no_uncertainty_when_asked_for_none(tmp_path: Path) -> None:
+    path = tmp_path / "k.csv"
+    rows = "".join(
+        f"{p:g},{float(v)!r}\n" for p, row in zip(POINTS, _noisy(0.05), strict=True) for v in row
+    )
+    path.write_text("x,time\n" + rows)
+    assert PMNF.fit(read(path), uncertainty="none").uncertainty is None
+    done = run_cli("fit", str(path), "--uncertainty", "none")
+    assert done.returncode == 0 and "(90 %)" not in done.stdout
+    assert "no repetitions" not in done.stderr and "without an uncertainty" not in done.stderr
+    bad = run_cli("fit", str(path), "--uncertainty", "exact")
+    assert bad.returncode == 2 and "invalid choice: 'exact'" in bad.stderr
+
+
+def test_auto_resamples_few_kernels_and_is_linear_for_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    import patternalg.forms.base as base
+    import patternalg.forms.pmnf.fitter as fitter
+
+    series = [_series(_noisy(0.05, seed=s)) for s in range(3)]
+    assert {r.fitted.uncertainty.method for r in PMNF.fit_each(series)} == {"bootstrap"}
+    monkeypatch.setattr(base, "AUTO_BOOTSTRAP", 2)
+    monkeypatch.setattr(fitter, "AUTO_BOOTSTRAP", 2)
+    assert {r.fitted.uncertainty.method for r in PMNF.fit_each(series)} == {"linear"}
+    forced = PMNF.fit_each(series, uncertainty="bootstrap")
+    assert {r.fitted.uncertainty.method for r in forced} == {"bootstrap"}
+    data = type("Data", (), {"parameters": ("x",), "path": "m.txt", "__len__": lambda self: 3})()
+    assert any("linear method" in note for note in PMNF.notes(data, {"uncertainty": "auto"}))

@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -120,7 +121,7 @@ class Uncertainty:
         '1: 100 [96.71, 103.3]; 1 more term (90 %)'
         """
         intervals = self.coefficient_intervals(level, center)
-        labels = names or [format_expr(term) for term in self.terms]
+        labels = names or [_text(term) for term in self.terms]
         parts = [
             f"{label}: {value:.4g} [{low:.4g}, {high:.4g}]"
             for label, value, (low, high) in zip(labels, center, intervals, strict=True)
@@ -142,7 +143,7 @@ class Uncertainty:
     def to_table(self) -> dict[str, Any]:
         """The model file's ``uncertainty`` table (floats written exactly)."""
         return {
-            "terms": [format_expr(term) for term in self.terms],
+            "terms": [_text(term) for term in self.terms],
             "covariance": [[float(v) for v in row] for row in self.covariance],
             "repetitions": int(self.repetitions),
             "noise": float(self.noise),
@@ -199,6 +200,12 @@ class Uncertainty:
             float(noise),
             method,
         )
+
+
+@functools.lru_cache(maxsize=4096)
+def _text(term: sympy.Expr) -> str:
+    """A term printed by the one printer (the terms of a file's kernels are few, and shared)."""
+    return format_expr(term)
 
 
 def _finite(value: Any) -> bool:

@@ -69,7 +69,9 @@ __all__ = [
     "aggregate_option",
     "unit_option",
     "uncertainty_option",
+    "uncertainty_method",
     "UNCERTAINTY_METHODS",
+    "AUTO_BOOTSTRAP",
 ]
 
 F = TypeVar("F", bound="Form")
@@ -176,19 +178,33 @@ def unit_option() -> Option:
 
 
 #: how a fit finds its uncertainty (docs/fitting.md, "Uncertainty")
-UNCERTAINTY_METHODS = ("bootstrap", "linear", "none")
+UNCERTAINTY_METHODS = ("auto", "bootstrap", "linear", "none")
+#: the most kernels of one fit that ``auto`` resamples (beyond: ``linear``; the bootstrap
+#: costs some 3 ms a kernel, a hundred times the fit's own)
+AUTO_BOOTSTRAP = 1000
 
 
 def uncertainty_option() -> Option:
     """The ``uncertainty`` option of the families that record how sure their fit is."""
     return Option(
         "uncertainty",
-        "bootstrap",
-        "how the uncertainty of the coefficients is found: bootstrap "
-        "(resample the repetitions, choose and fit again), linear (closed form, for files of many "
-        "kernels), none",
+        "auto",
+        "how the uncertainty of the coefficients is found: bootstrap (resample the "
+        "repetitions, choose and fit again), linear (closed form, fast), none; auto: bootstrap "
+        f"for up to {AUTO_BOOTSTRAP:,} kernels, linear for more",
         choices=UNCERTAINTY_METHODS,
     )
+
+
+def uncertainty_method(asked: str, kernels: int) -> str:
+    """The method of ``uncertainty`` for a fit of ``kernels`` kernels: ``auto`` resolved.
+
+    >>> uncertainty_method("auto", 10), uncertainty_method("auto", 5000), uncertainty_method("none", 1)
+    ('bootstrap', 'linear', 'none')
+    """
+    if asked != "auto":
+        return asked
+    return "bootstrap" if kernels <= AUTO_BOOTSTRAP else "linear"
 
 
 def aggregate_option(default: str | None, default_text: str | None = None) -> Option:

@@ -31,7 +31,7 @@ from ...errors import FitError, MeasurementError
 from ...measurements.checks import require_above, require_distinct
 from ...syntax.arith import format_expr, number_text
 from ...syntax.symbols import x as x_symbol
-from ..base import Form
+from ..base import Form, uncertainty_method
 from ..fitting import Fitter
 from .form import Amdahl
 from .uncertainty import amdahl_uncertainty
@@ -241,7 +241,7 @@ def fit_series(
     alpha_method: str,
     aggregate: str,
     unit: str | None = None,
-    uncertainty: str = "bootstrap",
+    uncertainty: str = "auto",
 ) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any], Uncertainty | None]:
     """The model-file values, domain, statistics and uncertainty (by ``uncertainty``:
     :mod:`.uncertainty`) of the model fitted to one series.
@@ -276,7 +276,13 @@ def fit_series(
         "alpha_raw": fit.alpha_raw,
     }
     spread = amdahl_uncertainty(
-        x, p, series.values, degree, how, uncertainty, lambda t: fit_amdahl(x, p, t, degree, method)
+        x,
+        p,
+        series.values,
+        degree,
+        how,
+        uncertainty_method(uncertainty, 1),
+        lambda t: fit_amdahl(x, p, t, degree, method),
     )
     return {"alpha": fit.alpha, "tseq": format_expr(fit.tseq_expr())}, domain, statistics, spread
 

@@ -204,7 +204,7 @@ def to_speedups(series: Any, times: np.ndarray) -> np.ndarray:
 
 
 def fit_series(
-    series: Any, *, iterations: int, seed: int | None, aggregate: str, uncertainty: str = "linear"
+    series: Any, *, iterations: int, seed: int | None, aggregate: str, uncertainty: str = "auto"
 ) -> tuple[dict[str, Any], dict[str, tuple[float, float]], dict[str, Any], Uncertainty | None]:
     """The model-file values, domain, statistics and uncertainty (the delta method of
     :mod:`.uncertainty`, unless ``uncertainty`` is ``"none"``) of the model fitted to one

@@ -15,7 +15,7 @@ from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.normal_forms.render import hypothesis_text, pmnf_expr, pmnf_text
 from ...errors import FitError
 from ...syntax.symbols import symbol
-from ..base import Form
+from ..base import AUTO_BOOTSTRAP, Form, uncertainty_method
 from ..fitting import Fitter
 from .fit import fit_series, parse_param_options
 from .form import PMNF
@@ -36,17 +36,18 @@ class PMNFFitter(Fitter):
     ) -> list[PMNF]:
         if not series:
             return []
+        method = uncertainty_method(options["uncertainty"], len(series))
         if len(series[0].parameters) != 1:  # two or three parameters
             from .fit_multi import fitted_models
 
             how = aggregate_of(options)
             found = fitted_models(
-                series, options["param"], options["modeler"], how, progress, options["uncertainty"]
+                series, options["param"], options["modeler"], how, progress, method
             )
             return [PMNF._fitted(**found_one) for found_one in found]
         var, how = cls.symbol_and_aggregate(series[0].parameters, series[0].path, options)
         fitted = fit_series(
-            series, options["modeler"], how, progress, var.name, options["uncertainty"]
+            series, options["modeler"], how, progress, var.name, method
         )
         return cls.models(series, fitted, var, how)
 
@@ -117,17 +118,24 @@ class PMNFFitter(Fitter):
 
     @classmethod
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
-        """Which symbol the file's parameter became, unless ``param`` said so."""
+        """Which symbol the file's parameter became, unless ``param`` said so; and how the
+        uncertainty was found when ``auto`` chose the linear method."""
+        notes = []
+        if options.get("uncertainty", "auto") == "auto" and len(data) > AUTO_BOOTSTRAP:
+            notes.append(
+                f"more than {AUTO_BOOTSTRAP:,} kernels: their uncertainty by the linear method "
+                "(--uncertainty bootstrap resamples each, some 3 ms a kernel)"
+            )
         if len(data.parameters) > 1:
             from .fit_multi import symbol_names
 
             note = symbol_names(options.get("param") or (), data.parameters, data.path)[1]
-            return [note] if note else []
+            return [note, *notes] if note else notes
         if options.get("param"):
-            return []
+            return notes
         name = data.parameters[0]
         hint = "" if name == "x" else f" (use --param {name}=SYMBOL to choose another)"
-        return [f"parameter '{name}' of {data.path} is the symbol x in these models{hint}"]
+        return [f"parameter '{name}' of {data.path} is the symbol x in these models{hint}", *notes]
 
 
 def _closed_form(

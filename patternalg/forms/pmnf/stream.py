@@ -23,6 +23,7 @@ from ...measurements.blocks import Block, Irregular, Kernel, text_blocks
 from ...measurements.checks import positive_times
 from ...measurements.model import Aggregation
 from ...measurements.names import atom_names, is_time_metric
+from ..base import uncertainty_method
 from .batch import Reports
 from .fit import FitColumns, batch_size, fit_columns, parameter_problem
 
@@ -44,14 +45,19 @@ def fit_text_batches(
 
     ``cls`` is the PMNF fitter (:class:`~.fitter.PMNFFitter`); ``options`` are its fit
     options; ``allow_nonpositive`` as
-    :meth:`~patternalg.forms.Form.fit_each` takes it.
+    :meth:`~patternalg.forms.Form.fit_each` takes it. ``uncertainty="auto"`` is decided on
+    the first batch (the whole file when it has fewer than ``batch`` kernels, as ``fit_each``
+    decides on all of them: the default ``batch`` is above
+    :data:`~patternalg.forms.base.AUTO_BOOTSTRAP`).
     """
     try:
         checked = cls.form.options(**options)
     except PatternalgError:
         raise Irregular from None
     used: set[str] = set()
+    method = ""  # how the uncertainty is found: decided on the first batch, for every batch
     for block in text_blocks(path, batch, input_format):
+        method = method or uncertainty_method(checked["uncertainty"], len(block))
         x = block.points[:, 0] if block.points.shape[1] == 1 else np.empty(0)
         if (metric is not None and metric != block.metric) or len(x) < 3 or parameter_problem(x):
             raise Irregular  # the reference reader and fitter say why
@@ -71,7 +77,7 @@ def fit_text_batches(
                     block.values[start : start + step],
                     how,
                     var.name,
-                    checked["uncertainty"],
+                    method,
                 )
                 for start in range(0, len(block), step)
             ]

@@ -54,6 +54,8 @@ __all__ = ["uncertainties", "multi_covariances"]
 #: the blocks besides the fit's own that an uncertainty keeps at most, and the share of the
 #: draws that must have chosen one (the terms stay few: the model file stays compact)
 ALTERNATIVES, MIN_SHARE = 3, 0.02
+#: the kernels whose draws are made and chosen at once (bounds memory: 200 draws each)
+_KERNELS = 500
 
 Values = np.ndarray | Sequence[Sequence[np.ndarray]]
 Select = Callable[[np.ndarray], Selection]
@@ -99,17 +101,18 @@ def _kept(own: int, index: np.ndarray) -> list[int]:
 
 
 def _bootstrap(
-    var: str, x: np.ndarray, fitted: Selection, k: int, drawn: Selection
+    var: str, x: np.ndarray, fitted: Selection, k: int, drawn: Selection, row: int
 ) -> tuple[tuple[sympy.Expr, ...], np.ndarray]:
-    """Kernel ``k``'s terms and the second moments of its draws' coefficients around the
-    fit. A draw that chose a block not kept (:func:`_kept`) counts as the kept block
-    nearest in growth, its coefficient scaled to the same value at the largest x."""
-    rows = slice(k * DRAWS, (k + 1) * DRAWS)
+    """Kernel ``k``'s terms and the second moments of its draws' coefficients (rows
+    ``row * DRAWS ..`` of ``drawn``) around the fit. A draw that chose a block not kept
+    (:func:`_kept`) counts as the kept block nearest in growth, its coefficient scaled to
+    the same value at the largest x."""
+    rows = slice(row * DRAWS, (row + 1) * DRAWS)
     index, c0, c1 = drawn.index[rows], drawn.c0[rows], drawn.c1[rows]
     own = int(fitted.index[k])
     kept = _kept(own, index)
     if kept:
-        top = basis(x[-1:] if x[-1] >= x[0] else x[:1], np.arange(len(BUILDING_BLOCKS)))[:, 0]
+        top = basis(np.array([x.max()]), np.arange(len(BUILDING_BLOCKS)))[:, 0]
         near = np.array(kept)[np.abs(np.array(kept)[None, :] - index[:, None]).argmin(-1)]
         moved = (index >= 0) & ~np.isin(index, kept)
         c1 = np.where(moved, c1 * top[np.maximum(index, 0)] / top[near], c1)
@@ -167,8 +170,11 @@ def uncertainties(
     repeated: list[bool] = np.asarray(counts.max(axis=-1) > 1, dtype=bool).tolist()
     found: list[tuple[tuple[sympy.Expr, ...], np.ndarray]]
     if method == "bootstrap":
-        drawn = select(resampled(values, how).reshape(-1, len(x)))
-        found = [_bootstrap(var, x, fitted, k, drawn) for k in range(len(y))]
+        found = []
+        for start in range(0, len(y), _KERNELS):  # the draws of a few kernels at a time
+            drawn = select(resampled(values[start : start + _KERNELS], how).reshape(-1, len(x)))
+            done = min(len(y) - start, _KERNELS)
+            found += [_bootstrap(var, x, fitted, start + k, drawn, k) for k in range(done)]
     else:
         found = [
             (_terms(var, int(h)), matrix)
