@@ -70,6 +70,7 @@ def usable_laws(semantics: Semantics) -> frozenset[str]:
     """The laws :data:`LAW_SEMANTICS` says hold under ``semantics`` (the ranking's): a
     hand-off makes a pipe of light stages slower than their ``seq`` (``pipe_le_seq``).
 
+    >>> from patternalg.algebra.machine import Machine
     >>> sorted(usable_laws(Machine(2, handoff=100).semantics))
     ['pipe_tpool_layering', 'pipe_vs_tpool2_seq', 'tpool_more', 'tpool_speedup']
     """
