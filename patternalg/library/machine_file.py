@@ -39,8 +39,9 @@ import sympy
 
 from ..algebra.machine import Machine
 from ..algebra.units import UnitError, check_unit, is_time
-from ..errors import Location, ModelFileError, ParseError, reason
+from ..errors import Location, ModelFileError, ParseError
 from ..syntax.arith import format_expr
+from .model_library import file_text
 
 __all__ = ["read_machine", "machine_from_text", "machine_text", "write_machine"]
 
@@ -49,13 +50,7 @@ _KEYS = ("cores", "unit", "handoff", "source", "speedups", "calibration")
 
 def read_machine(path: str | PathLike[str]) -> Machine:
     """The machine described by the file at ``path``."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ModelFileError(
-            f"cannot read machine file: {reason(exc)}", location=Location(str(path))
-        ) from None
-    return machine_from_text(text, str(path))
+    return machine_from_text(file_text(path, "machine file"), str(path))
 
 
 def machine_from_text(text: str, path: str = "<machine>") -> Machine:

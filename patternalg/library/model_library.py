@@ -41,6 +41,15 @@ from ..syntax.arith import format_expr
 __all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
 
 
+def file_text(path: str | PathLike[str], what: str) -> str:
+    """The text of the ``what`` (a model file, a machine file) at ``path``; a ModelFileError
+    naming it if it cannot be read."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ModelFileError(f"cannot read {what}: {reason(exc)}", location=Location(str(path))) from None
+
+
 def _where(path: str, name: str, key: str | None = None) -> Location:
     return Location(path, key=f"models.{name}" + (f".{key}" if key else ""))
 
@@ -186,13 +195,7 @@ class ModelLibrary(Mapping[str, AtomicModel]):
     def from_file(cls, path: str | Path) -> ModelLibrary:
         """Read one model file."""
         path = as_path(path, "path", "the path of a model file")
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ModelFileError(
-                f"cannot read model file: {reason(exc)}", location=Location(str(path))
-            ) from None
-        return cls.from_toml_text(text, str(path))
+        return cls.from_toml_text(file_text(path, "model file"), str(path))
 
     @classmethod
     def of(cls, value: Any, name: str = "library") -> ModelLibrary:
