@@ -74,6 +74,13 @@ class Machine:
         if isinstance(self.cores, bool) or not isinstance(self.cores, int) or self.cores < 1:
             raise ValueError(f"a machine has at least one core (got cores = {self.cores!r})")
         object.__setattr__(self, "handoff", _expression(self.handoff, "the hand-off", x))
+        for size in (1, 2, 10, 10**3, 10**6, 10**9, 10**12):  # a time: never below 0 for x >= 1
+            at = self.handoff.xreplace({x: sympy.Integer(size)})
+            if not (at.is_number and at.is_finite and at >= 0):
+                raise ValueError(
+                    f"the hand-off is a time per element, at least 0 for every x >= 1: "
+                    f"{format_expr(self.handoff)} is {format_expr(sympy.N(at, 6))} at x = {size}"
+                )
         speedups = dict(self.speedups)  # also from a mapping
         checked = tuple(
             (name, _expression(s, f"the speed-up of {name}", p)) for name, s in speedups.items()
