@@ -180,8 +180,8 @@ def unit_option() -> Option:
 #: how a fit finds its uncertainty (docs/fitting.md, "Uncertainty")
 UNCERTAINTY_METHODS = ("auto", "bootstrap", "linear", "none")
 #: the most kernels of one fit that ``auto`` resamples (beyond: ``linear``; the bootstrap
-#: costs some 3 ms a kernel, a hundred times the fit's own)
-AUTO_BOOTSTRAP = 1000
+#: costs some 3 ms a kernel, thirty times the fit's own: docs/fitting.md)
+AUTO_BOOTSTRAP = 200
 
 
 def uncertainty_option() -> Option:

@@ -1,19 +1,22 @@
 """The uncertainty of one-parameter PMNF fits, for a batch of kernels at once.
 
-Two methods (``fit --uncertainty``), measured in docs/fitting.md ("Uncertainty"):
+Two methods (``fit --uncertainty``; ``auto``, the default, is the first for up to
+:data:`~patternalg.forms.base.AUTO_BOOTSTRAP` kernels, the second for more), measured in
+docs/fitting.md ("Uncertainty"):
 
-* ``bootstrap`` (the default): each point's repetitions resampled :data:`DRAWS` times,
-  aggregated as the fit aggregates them, and the hypothesis chosen and fitted again by the
-  same modeler; the terms are the constant and every building block some draw chose (the
-  fit's first), and the covariance the second moments of the draws' coefficients around the
-  fitted ones (a coefficient is 0 in a draw that chose another block), so that a choice the
-  repetitions cannot pin down widens the interval. The resampling is fixed by the number of
-  repetitions of each point (same file, same model file, byte for byte);
+* ``bootstrap``: each point's repetitions resampled :data:`~patternalg.forms.spread.DRAWS`
+  times, aggregated as the fit aggregates them, and the hypothesis chosen and fitted again by
+  the same modeler; the terms are the constant, the fit's block and the blocks the draws
+  chose most often (:func:`_kept`), and the covariance the second moments of the draws'
+  coefficients around the fitted ones (a block's coefficient is 0 in a draw that chose
+  another), so that a choice the repetitions cannot pin down widens the interval. The
+  resampling is fixed by the number of repetitions of each point (same file, same model
+  file, byte for byte);
 * ``linear``: the chosen hypothesis ``c0 + c1 * b(x)`` only, whose coefficients are linear
   in the aggregated values: :func:`~patternalg.forms.spread.linear_covariance` (the
   repetitions' infinitesimal jackknife plus the residuals' least-squares covariance) with the
   weights of the modeler's final fit (``default``: ``1/y``; ``basic`` and the constant
-  model: none). No draws: some thirty times cheaper than the fit, for files of many kernels.
+  model: none). No draws: it costs about what the fit costs.
 
 >>> x = np.array([4.0, 8, 16, 32, 64])
 >>> values = (3 + 0.5 * x)[None, :, None] * np.array([0.99, 1.0, 1.01])
