@@ -171,6 +171,8 @@ def uncertainties(
     variance, medians, counts = _kernels(values, how)
     noise, reps = _noise(values, medians), repetitions_of(counts)
     repeated: list[bool] = np.asarray(counts.max(axis=-1) > 1, dtype=bool).tolist()
+    if not any(repeated):  # one value per point: nothing to resample
+        return [None] * len(y)
     found: list[tuple[tuple[sympy.Expr, ...], np.ndarray]]
     if method == "bootstrap":
         found = []
@@ -220,6 +222,8 @@ def multi_covariances(
     variance, medians, counts = _kernels(values, how)
     noise, reps = _noise(values, medians), repetitions_of(counts)
     repeated: list[bool] = np.asarray(counts.max(axis=-1) > 1, dtype=bool).tolist()
+    if not any(repeated):
+        return [None] * len(y)
     drawn = resampled(values, how) if method == "bootstrap" else None
     result: list[tuple[np.ndarray, float, int] | None] = []
     for k, model in enumerate(models):
