@@ -45,9 +45,12 @@ def _noisy(level: float, repetitions: int = 8, seed: int = 1) -> np.ndarray:
 
 
 def _value_spread(u: Uncertainty, at: float) -> float:
-    """The standard deviation of the model's value at x = ``at`` under the uncertainty."""
+    """The standard deviation of the model's value at x = ``at`` under the uncertainty (by
+    sympy, term by term: :meth:`Uncertainty.spread` is checked against it)."""
     g = np.array([float(term.subs(X, at)) for term in u.terms])
-    return float(np.sqrt(g @ np.array(u.covariance) @ g))
+    spread = float(np.sqrt(g @ np.array(u.covariance) @ g))
+    assert float(u.spread(x=at)) == pytest.approx(spread, rel=1e-9, abs=1e-300)
+    return spread
 
 
 @settings(max_examples=25, deadline=None)
