@@ -72,13 +72,16 @@ def _block(var: str, index: int) -> sympy.Expr:
     return x ** sympy.Rational(i) * log2(x) ** j  # type: ignore[no-any-return]
 
 
-def _kernels(values: Values, how: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _kernels(
+    values: Values, how: str, y: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per kernel and point: the variance of the aggregate (infinitesimal jackknife), the
     median and the count of repetitions. ``values`` is (K, P, R), or per kernel per point
-    an array of its repetitions (their counts may differ)."""
+    an array of its repetitions (their counts may differ); ``y`` (K, P) their aggregates."""
     if isinstance(values, np.ndarray):
         k, p, r = values.shape
-        return aggregate_variance(values, how), np.median(values, axis=-1), np.full((k, p), r)
+        variance = aggregate_variance(values, how, y)
+        return variance, np.median(values, axis=-1), np.full((k, p), r)
     variance = np.array([[aggregate_variance(v, how) for v in kernel] for kernel in values])
     medians = np.array([[np.median(v) for v in kernel] for kernel in values])
     return variance, medians, np.array([[len(v) for v in kernel] for kernel in values])
@@ -168,7 +171,7 @@ def uncertainties(
     ``none``); None for a kernel measured once per point, or whose covariance is not finite."""
     if method == "none" or not len(y):
         return [None] * len(y)
-    variance, medians, counts = _kernels(values, how)
+    variance, medians, counts = _kernels(values, how, y)
     noise, reps = _noise(values, medians), repetitions_of(counts)
     repeated: list[bool] = np.asarray(counts.max(axis=-1) > 1, dtype=bool).tolist()
     if not any(repeated):  # one value per point: nothing to resample
@@ -219,7 +222,7 @@ def multi_covariances(
 
     if method == "none" or not len(y):
         return [None] * len(y)
-    variance, medians, counts = _kernels(values, how)
+    variance, medians, counts = _kernels(values, how, y)
     noise, reps = _noise(values, medians), repetitions_of(counts)
     repeated: list[bool] = np.asarray(counts.max(axis=-1) > 1, dtype=bool).tolist()
     if not any(repeated):
