@@ -29,9 +29,8 @@ def _spread(model: PMNF, at: float, noise: bool) -> tuple[float, float]:
     """The model's value at x = ``at`` and the standard deviation of a measurement there."""
     u = model.uncertainty
     assert u is not None
-    value = float(model.expr.subs({s: at for s in model.expr.free_symbols}))
-    g = np.array([float(t.subs({s: at for s in t.free_symbols})) for t in u.terms])
-    variance = float(g @ np.array(u.covariance) @ g)
+    value = float(model(x=at))
+    variance = float(u.spread(x=at)) ** 2
     if noise:
         variance += (u.noise * value) ** 2
     return value, variance**0.5

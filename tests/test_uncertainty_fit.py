@@ -45,9 +45,12 @@ def _noisy(level: float, repetitions: int = 8, seed: int = 1) -> np.ndarray:
 
 
 def _value_spread(u: Uncertainty, at: float) -> float:
-    """The standard deviation of the model's value at x = ``at`` under the uncertainty."""
+    """The standard deviation of the model's value at x = ``at`` under the uncertainty (by
+    sympy, term by term: :meth:`Uncertainty.spread` is checked against it)."""
     g = np.array([float(term.subs(X, at)) for term in u.terms])
-    return float(np.sqrt(g @ np.array(u.covariance) @ g))
+    spread = float(np.sqrt(g @ np.array(u.covariance) @ g))
+    assert float(u.spread(x=at)) == pytest.approx(spread, rel=1e-9, abs=1e-300)
+    return spread
 
 
 @settings(max_examples=25, deadline=None)
@@ -343,3 +346,11 @@ def test_auto_resamples_few_kernels_and_is_linear_for_many(monkeypatch: pytest.M
     assert {r.fitted.uncertainty.method for r in forced} == {"bootstrap"}
     data = type("Data", (), {"parameters": ("x",), "path": "m.txt", "__len__": lambda self: 3})()
     assert any("linear method" in note for note in PMNF.notes(data, {"uncertainty": "auto"}))
+
+
+def test_a_copy_with_other_parameters_has_no_uncertainty() -> None:
+    model = PMNF.fit(_series(_noisy(0.05)))
+    assert model.uncertainty is not None
+    assert model.replace(domain={"x": (1.0, 512.0)}).uncertainty == model.uncertainty
+    assert model.replace(model="2*x").uncertainty is None
+    assert model.atomic_model("k").uncertainty == model.uncertainty

@@ -139,6 +139,44 @@ class Uncertainty:
             "intervals": [list(pair) for pair in self.coefficient_intervals(level, center)],
         }
 
+    def term_values(self, **inputs: Any) -> np.ndarray:
+        """The terms at arrays of the inputs (broadcast): shape (k, *shape). Every symbol of
+        the terms must be given.
+
+        >>> from patternalg.syntax.symbols import x
+        >>> u = Uncertainty((sympy.Integer(1), x), ((4.0, 0.0), (0.0, 0.25)), 10, 0.0, "linear")
+        >>> u.term_values(x=[1.0, 10.0]).tolist()
+        [[1.0, 1.0], [1.0, 10.0]]
+        """
+        import numpy as np
+
+        names, function = _numeric(self.terms)
+        missing = [name for name in names if name not in inputs]
+        if missing:
+            raise ValueError(
+                f"missing input '{missing[0]}' (the terms' inputs: {', '.join(names)})"
+            )
+        arrays = np.broadcast_arrays(*(np.asarray(inputs[n], dtype=float) for n in names))
+        shape = arrays[0].shape if arrays else np.shape(next(iter(inputs.values()), 0.0))
+        values = [np.broadcast_to(np.asarray(v, dtype=float), shape) for v in function(*arrays)]
+        return np.array(values)
+
+    def spread(self, **inputs: Any) -> np.ndarray:
+        """The standard deviation of the model's value under ``delta`` at arrays of the
+        inputs: ``sqrt(g^T C g)`` (without the measurement's ``noise``).
+
+        >>> from patternalg.syntax.symbols import x
+        >>> u = Uncertainty((sympy.Integer(1), x), ((4.0, 0.0), (0.0, 0.25)), 10, 0.0, "linear")
+        >>> u.spread(x=[0.0, 4.0]).tolist()
+        [2.0, 2.8284271247461903]
+        """
+        import numpy as np
+
+        g = self.term_values(**inputs)
+        covariance = np.array(self.covariance, dtype=float)
+        variance = np.einsum("i...,ij,j...->...", g, covariance, g)
+        return np.sqrt(np.clip(variance, 0.0, None))  # type: ignore[no-any-return]
+
     # --- model files --------------------------------------------------------------------
     def to_table(self) -> dict[str, Any]:
         """The model file's ``uncertainty`` table (floats written exactly)."""
@@ -200,6 +238,14 @@ class Uncertainty:
             float(noise),
             method,
         )
+
+
+@functools.lru_cache(maxsize=256)
+def _numeric(terms: tuple[sympy.Expr, ...]) -> tuple[tuple[str, ...], Any]:
+    """The names of the terms' symbols and a numpy function of them giving every term
+    (lambdified once; the terms are the fit's own, never text from a user)."""
+    symbols = sorted(set().union(*(term.free_symbols for term in terms)), key=lambda s: s.name)
+    return tuple(s.name for s in symbols), sympy.lambdify(symbols, list(terms), "numpy")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -180,8 +180,8 @@ def unit_option() -> Option:
 #: how a fit finds its uncertainty (docs/fitting.md, "Uncertainty")
 UNCERTAINTY_METHODS = ("auto", "bootstrap", "linear", "none")
 #: the most kernels of one fit that ``auto`` resamples (beyond: ``linear``; the bootstrap
-#: costs some 3 ms a kernel, a hundred times the fit's own)
-AUTO_BOOTSTRAP = 1000
+#: costs some 3 ms a kernel, thirty times the fit's own: docs/fitting.md)
+AUTO_BOOTSTRAP = 200
 
 
 def uncertainty_option() -> Option:
@@ -305,12 +305,20 @@ class Form(ABC):
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def replace(self: F, **changes: Any) -> F:
-        """A copy with some parameters, ``domain``, ``statistics`` or ``uncertainty`` changed."""
+        """A copy with some parameters, ``domain``, ``statistics`` or ``uncertainty`` changed
+        (a copy with other parameters has no uncertainty unless it is given: the fit's
+        belongs to the fitted ones).
+
+        >>> from patternalg.forms import Amdahl
+        >>> Amdahl(0.9, "2*x").replace(alpha=0.5)
+        Amdahl(alpha=0.5, tseq='2*x')
+        """
+        same = not set(changes) & {p.name for p in self.parameters}
         values: dict[str, Any] = {
             **self.values,
             "domain": self.domain,
             "statistics": self.statistics,
-            "uncertainty": self._uncertainty,
+            "uncertainty": self._uncertainty if same else None,
         }
         values.update(changes)
         return type(self)(**values)

@@ -64,9 +64,12 @@ def _robust_sigma(values: np.ndarray) -> np.ndarray:
     return np.asarray(1.4826 * np.median(np.abs(values - center), axis=-1))
 
 
-def aggregate_variance(values: np.ndarray, how: str) -> np.ndarray:
+def aggregate_variance(
+    values: np.ndarray, how: str, center: np.ndarray | None = None
+) -> np.ndarray:
     """The variance of each point's aggregate (``how``: mean, median, biweight, min, max)
-    over a bootstrap of its repetitions, in closed form: ``values`` (..., R) -> (...).
+    over a bootstrap of its repetitions, in closed form: ``values`` (..., R) -> (...);
+    ``center`` (...) the biweight of the values, if the caller has it.
 
     Where the robust spread is 0 (half the repetitions equal) the mean's is used.
 
@@ -81,10 +84,11 @@ def aggregate_variance(values: np.ndarray, how: str) -> np.ndarray:
         return mean
     sigma = _robust_sigma(values)
     if how == "biweight":
-        center = biweight_location(values, axis=-1)[..., None]
+        found = biweight_location(values, axis=-1) if center is None else center
+        middle = np.asarray(found)[..., None]
         scale = TUNING * sigma[..., None]
         with np.errstate(divide="ignore", invalid="ignore"):
-            u = (values - center) / scale
+            u = (values - middle) / scale
             inside = np.abs(u) < 1
             psi = np.where(inside, u * (1 - u * u) ** 2, 0.0)
             slope = np.where(inside, (1 - u * u) * (1 - 5 * u * u), 0.0).sum(-1)

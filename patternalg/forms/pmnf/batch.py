@@ -19,7 +19,7 @@ from functools import cached_property
 from typing import Any, overload
 
 from ..._internal.json_values import finite_json
-from ..._internal.toml_writer import table_chunks, toml_key, toml_keys, toml_string, toml_strings
+from ..._internal.toml_writer import toml_key, toml_keys, toml_string, toml_strings
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.normal_forms.render import hypothesis_text, pmnf_texts
 from ...measurements.blocks import Kernel
@@ -189,12 +189,10 @@ class Reports(Sequence[FitReport]):
         terms = _terms(name, "coefficient = <c>\ni = <i>\nj = <j>\n", toml_string)
         plain = toml_keys(self.atoms)
         keys = [f"\n[models.{key}" for key in plain]
-        spread = []
-        for key, u in zip(plain, self._spread(), strict=True):
-            out = ["\n"] if u is not None else []
-            if u is not None:
-                table_chunks(u.to_table(), f"models.{key}.uncertainty", out)
-            spread.append("".join(out))
+        spread = [
+            "" if u is None else f"\n[models.{key}.uncertainty]\n{_uncertainty_text(u)}"
+            for key, u in zip(plain, self._spread(), strict=True)
+        ]
         c0_texts, c1_texts = self._coefficients
         hypotheses, term_texts = [], []
         for index, c1 in zip(fits.index, c1_texts, strict=True):
@@ -276,6 +274,38 @@ class Reports(Sequence[FitReport]):
                 f'{u}    "terms": {listed_term}\n  }}'
             )
         return ",\n".join(out)
+
+
+def _uncertainty_text(u: Any) -> str:
+    """The keys of an uncertainty's table as :func:`~patternalg._internal.toml_writer.table_text`
+    writes them (``tests/test_scale.py`` compares them), without a dictionary per kernel.
+
+    >>> from patternalg.algebra.uncertainty import Uncertainty
+    >>> from patternalg.syntax.symbols import x
+    >>> print(_uncertainty_text(Uncertainty((x,), ((0.25,),), 5, 0.01, "linear")), end="")
+    terms = [
+        "x",
+    ]
+    covariance = [
+        [
+            0.25,
+        ],
+    ]
+    repetitions = 5
+    noise = 0.01
+    method = "linear"
+    """
+    table = u.to_table()
+    terms = "".join(f"    {toml_string(text)},\n" for text in table["terms"])
+    rows = "".join(
+        "    [\n" + "".join(f"        {value},\n" for value in row) + "    ],\n"
+        for row in table["covariance"]
+    )
+    return (
+        f"terms = [\n{terms}]\ncovariance = [\n{rows}]\n"
+        f"repetitions = {table['repetitions']}\nnoise = {table['noise']}\n"
+        f"method = {toml_string(table['method'])}\n"
+    )
 
 
 def _terms(var: str, template: str, quote: Any) -> dict[int, tuple[str, str, str]]:

@@ -12,6 +12,7 @@ that would fail, raises :class:`~patternalg.measurements.blocks.Irregular`
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from ...measurements.blocks import Block, Irregular, Kernel, text_blocks
 from ...measurements.checks import positive_times
 from ...measurements.model import Aggregation
 from ...measurements.names import atom_names, is_time_metric
-from ..base import uncertainty_method
+from ..base import AUTO_BOOTSTRAP, uncertainty_method
 from .batch import Reports
 from .fit import FitColumns, batch_size, fit_columns, parameter_problem
 
@@ -45,19 +46,17 @@ def fit_text_batches(
 
     ``cls`` is the PMNF fitter (:class:`~.fitter.PMNFFitter`); ``options`` are its fit
     options; ``allow_nonpositive`` as
-    :meth:`~patternalg.forms.Form.fit_each` takes it. ``uncertainty="auto"`` is decided on
-    the first batch (the whole file when it has fewer than ``batch`` kernels, as ``fit_each``
-    decides on all of them: the default ``batch`` is above
-    :data:`~patternalg.forms.base.AUTO_BOOTSTRAP`).
+    :meth:`~patternalg.forms.Form.fit_each` takes it.
     """
     try:
         checked = cls.form.options(**options)
     except PatternalgError:
         raise Irregular from None
     used: set[str] = set()
-    method = ""  # how the uncertainty is found: decided on the first batch, for every batch
-    for block in text_blocks(path, batch, input_format):
-        method = method or uncertainty_method(checked["uncertainty"], len(block))
+    blocks = text_blocks(path, batch, input_format)
+    ahead = _ahead(blocks)  # how the uncertainty is found depends on how many kernels
+    method = uncertainty_method(checked["uncertainty"], sum(map(len, ahead)))
+    for block in itertools.chain(ahead, blocks):
         x = block.points[:, 0] if block.points.shape[1] == 1 else np.empty(0)
         if (metric is not None and metric != block.metric) or len(x) < 3 or parameter_problem(x):
             raise Irregular  # the reference reader and fitter say why
@@ -97,6 +96,17 @@ def fit_text_batches(
                 repetitions=block.values.shape[2],
             ),
         )
+
+
+def _ahead(blocks: Iterator[Block]) -> list[Block]:
+    """The first blocks, until they hold more kernels than ``auto`` resamples (or the file
+    ends): enough to decide ``uncertainty="auto"`` as ``fit_each`` decides it on all."""
+    ahead: list[Block] = []
+    for block in blocks:
+        ahead.append(block)
+        if sum(map(len, ahead)) > AUTO_BOOTSTRAP:
+            break
+    return ahead
 
 
 def _nonpositive(block: Block, keep: bool) -> dict[int, str]:

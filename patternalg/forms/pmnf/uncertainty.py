@@ -1,19 +1,22 @@
 """The uncertainty of one-parameter PMNF fits, for a batch of kernels at once.
 
-Two methods (``fit --uncertainty``), measured in docs/fitting.md ("Uncertainty"):
+Two methods (``fit --uncertainty``; ``auto``, the default, is the first for up to
+:data:`~patternalg.forms.base.AUTO_BOOTSTRAP` kernels, the second for more), measured in
+docs/fitting.md ("Uncertainty"):
 
-* ``bootstrap`` (the default): each point's repetitions resampled :data:`DRAWS` times,
-  aggregated as the fit aggregates them, and the hypothesis chosen and fitted again by the
-  same modeler; the terms are the constant and every building block some draw chose (the
-  fit's first), and the covariance the second moments of the draws' coefficients around the
-  fitted ones (a coefficient is 0 in a draw that chose another block), so that a choice the
-  repetitions cannot pin down widens the interval. The resampling is fixed by the number of
-  repetitions of each point (same file, same model file, byte for byte);
+* ``bootstrap``: each point's repetitions resampled :data:`~patternalg.forms.spread.DRAWS`
+  times, aggregated as the fit aggregates them, and the hypothesis chosen and fitted again by
+  the same modeler; the terms are the constant, the fit's block and the blocks the draws
+  chose most often (:func:`_kept`), and the covariance the second moments of the draws'
+  coefficients around the fitted ones (a block's coefficient is 0 in a draw that chose
+  another), so that a choice the repetitions cannot pin down widens the interval. The
+  resampling is fixed by the number of repetitions of each point (same file, same model
+  file, byte for byte);
 * ``linear``: the chosen hypothesis ``c0 + c1 * b(x)`` only, whose coefficients are linear
   in the aggregated values: :func:`~patternalg.forms.spread.linear_covariance` (the
   repetitions' infinitesimal jackknife plus the residuals' least-squares covariance) with the
   weights of the modeler's final fit (``default``: ``1/y``; ``basic`` and the constant
-  model: none). No draws: some thirty times cheaper than the fit, for files of many kernels.
+  model: none). No draws: it costs about what the fit costs.
 
 >>> x = np.array([4.0, 8, 16, 32, 64])
 >>> values = (3 + 0.5 * x)[None, :, None] * np.array([0.99, 1.0, 1.01])
@@ -69,13 +72,16 @@ def _block(var: str, index: int) -> sympy.Expr:
     return x ** sympy.Rational(i) * log2(x) ** j  # type: ignore[no-any-return]
 
 
-def _kernels(values: Values, how: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _kernels(
+    values: Values, how: str, y: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per kernel and point: the variance of the aggregate (infinitesimal jackknife), the
     median and the count of repetitions. ``values`` is (K, P, R), or per kernel per point
-    an array of its repetitions (their counts may differ)."""
+    an array of its repetitions (their counts may differ); ``y`` (K, P) their aggregates."""
     if isinstance(values, np.ndarray):
         k, p, r = values.shape
-        return aggregate_variance(values, how), np.median(values, axis=-1), np.full((k, p), r)
+        variance = aggregate_variance(values, how, y)
+        return variance, np.median(values, axis=-1), np.full((k, p), r)
     variance = np.array([[aggregate_variance(v, how) for v in kernel] for kernel in values])
     medians = np.array([[np.median(v) for v in kernel] for kernel in values])
     return variance, medians, np.array([[len(v) for v in kernel] for kernel in values])
@@ -165,9 +171,11 @@ def uncertainties(
     ``none``); None for a kernel measured once per point, or whose covariance is not finite."""
     if method == "none" or not len(y):
         return [None] * len(y)
-    variance, medians, counts = _kernels(values, how)
+    variance, medians, counts = _kernels(values, how, y)
     noise, reps = _noise(values, medians), repetitions_of(counts)
     repeated: list[bool] = np.asarray(counts.max(axis=-1) > 1, dtype=bool).tolist()
+    if not any(repeated):  # one value per point: nothing to resample
+        return [None] * len(y)
     found: list[tuple[tuple[sympy.Expr, ...], np.ndarray]]
     if method == "bootstrap":
         found = []
@@ -214,9 +222,11 @@ def multi_covariances(
 
     if method == "none" or not len(y):
         return [None] * len(y)
-    variance, medians, counts = _kernels(values, how)
+    variance, medians, counts = _kernels(values, how, y)
     noise, reps = _noise(values, medians), repetitions_of(counts)
     repeated: list[bool] = np.asarray(counts.max(axis=-1) > 1, dtype=bool).tolist()
+    if not any(repeated):
+        return [None] * len(y)
     drawn = resampled(values, how) if method == "bootstrap" else None
     result: list[tuple[np.ndarray, float, int] | None] = []
     for k, model in enumerate(models):
