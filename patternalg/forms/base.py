@@ -72,6 +72,7 @@ __all__ = [
     "uncertainty_method",
     "UNCERTAINTY_METHODS",
     "AUTO_BOOTSTRAP",
+    "AUTO_LINEAR",
 ]
 
 F = TypeVar("F", bound="Form")
@@ -182,6 +183,9 @@ UNCERTAINTY_METHODS = ("auto", "bootstrap", "linear", "none")
 #: the most kernels of one fit that ``auto`` resamples (beyond: ``linear``; the bootstrap
 #: costs some 3 ms a kernel, thirty times the fit's own: docs/fitting.md)
 AUTO_BOOTSTRAP = 200
+#: the most kernels of one fit whose uncertainty ``auto`` records at all (beyond: none, so
+#: a file of 100,000 kernels fits in the time it did: docs/scaling.md)
+AUTO_LINEAR = 10_000
 
 
 def uncertainty_option() -> Option:
@@ -191,7 +195,7 @@ def uncertainty_option() -> Option:
         "auto",
         "how the uncertainty of the coefficients is found: bootstrap (resample the "
         "repetitions, choose and fit again), linear (closed form, fast), none; auto: bootstrap "
-        f"for up to {AUTO_BOOTSTRAP:,} kernels, linear for more",
+        f"for up to {AUTO_BOOTSTRAP:,} kernels, linear up to {AUTO_LINEAR:,}, none for more",
         choices=UNCERTAINTY_METHODS,
     )
 
@@ -201,10 +205,14 @@ def uncertainty_method(asked: str, kernels: int) -> str:
 
     >>> uncertainty_method("auto", 10), uncertainty_method("auto", 5000), uncertainty_method("none", 1)
     ('bootstrap', 'linear', 'none')
+    >>> uncertainty_method("auto", 20000), uncertainty_method("linear", 20000)
+    ('none', 'linear')
     """
     if asked != "auto":
         return asked
-    return "bootstrap" if kernels <= AUTO_BOOTSTRAP else "linear"
+    if kernels <= AUTO_BOOTSTRAP:
+        return "bootstrap"
+    return "linear" if kernels <= AUTO_LINEAR else "none"
 
 
 def aggregate_option(default: str | None, default_text: str | None = None) -> Option:

@@ -15,7 +15,7 @@ from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.normal_forms.render import hypothesis_text, pmnf_expr, pmnf_text
 from ...errors import FitError
 from ...syntax.symbols import symbol
-from ..base import AUTO_BOOTSTRAP, Form, uncertainty_method
+from ..base import AUTO_BOOTSTRAP, AUTO_LINEAR, Form, uncertainty_method
 from ..fitting import Fitter
 from .fit import fit_series, parse_param_options
 from .form import PMNF
@@ -121,7 +121,12 @@ class PMNFFitter(Fitter):
         """Which symbol the file's parameter became, unless ``param`` said so; and how the
         uncertainty was found when ``auto`` chose the linear method."""
         notes = []
-        if options.get("uncertainty", "auto") == "auto" and len(data) > AUTO_BOOTSTRAP:
+        if options.get("uncertainty", "auto") == "auto" and len(data) > AUTO_LINEAR:
+            notes.append(
+                f"more than {AUTO_LINEAR:,} kernels: no uncertainty recorded (--uncertainty "
+                "linear records it, about twice the fit's time)"
+            )
+        elif options.get("uncertainty", "auto") == "auto" and len(data) > AUTO_BOOTSTRAP:
             notes.append(
                 f"more than {AUTO_BOOTSTRAP:,} kernels: their uncertainty by the linear method "
                 "(--uncertainty bootstrap resamples each, some 3 ms a kernel)"

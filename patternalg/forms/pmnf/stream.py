@@ -24,7 +24,7 @@ from ...measurements.blocks import Block, Irregular, Kernel, text_blocks
 from ...measurements.checks import positive_times
 from ...measurements.model import Aggregation
 from ...measurements.names import atom_names, is_time_metric
-from ..base import AUTO_BOOTSTRAP, uncertainty_method
+from ..base import AUTO_LINEAR, uncertainty_method
 from .batch import Reports
 from .fit import FitColumns, batch_size, fit_columns, parameter_problem
 
@@ -99,12 +99,13 @@ def fit_text_batches(
 
 
 def _ahead(blocks: Iterator[Block]) -> list[Block]:
-    """The first blocks, until they hold more kernels than ``auto`` resamples (or the file
-    ends): enough to decide ``uncertainty="auto"`` as ``fit_each`` decides it on all."""
+    """The first blocks, until they hold more kernels than ``auto`` records an uncertainty
+    for (or the file ends): enough to decide ``uncertainty="auto"`` as ``fit_each`` decides
+    it on all."""
     ahead: list[Block] = []
     for block in blocks:
         ahead.append(block)
-        if sum(map(len, ahead)) > AUTO_BOOTSTRAP:
+        if sum(map(len, ahead)) > AUTO_LINEAR:
             break
     return ahead
 
