@@ -260,3 +260,18 @@ def test_a_mapreduce_runs_its_threads_per_node_on_at_most_the_cores():
     assert two == pytest.approx(float(patternalg.model(term.replace("2,8", "2,2"), semantics="exact", x=1000)))
     assert float(patternalg.model(term, machine=8, x=1000)) == pytest.approx(float(patternalg.model(term, semantics="exact", x=1000)))
     assert threads_needed(parse(term)) == 8
+
+
+def test_a_deep_term_on_a_machine_is_evaluated_and_named_in_one_short_note():
+    term = "inc"
+    for i in range(3000):
+        term = f"pipe({term}, qsort)" if i % 2 else f"pipe(inc, {term})"
+    done = subprocess.run(
+        [sys.executable, "-m", "patternalg.cli", "eval", "-", "--cores", "2", "--at", "x=1024"],
+        input=term, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    # 3,001 threads on 2 cores: half the work of 1,500 qsort and 1,501 inc stages
+    assert float(done.stdout.split()[0]) == pytest.approx((1500 * QSORT(1024) + 1501 * INC(1024)) / 2, rel=1e-9)
+    assert all(len(line) < 400 for line in done.stderr.splitlines())
+    assert "3001 threads on 2 cores" in done.stderr

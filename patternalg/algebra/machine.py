@@ -42,6 +42,7 @@ from typing import Any, NamedTuple
 
 import sympy
 
+from .._internal.limits import printable
 from ..syntax.arith import format_expr
 from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import p, x
@@ -301,13 +302,14 @@ def thread_note(term: Term, machine: Machine) -> str | None:
     True
     """
     threads = threads_needed(term)
+    shown = printable(str(term))  # a term 10,000 deep is named, not printed whole
     if threads.is_number:
         if threads <= machine.cores:
             return None
-        return f"{term} runs {threads} threads on {machine.cores} cores: the cores bound it (machine semantics)"
+        return f"{shown} runs {threads} threads on {machine.cores} cores: the cores bound it (machine semantics)"
     return (
-        f"{term} runs {format_expr(threads)} threads: where that exceeds the machine's "
-        f"{machine.cores} cores, the cores bound it (machine semantics)"
+        f"{shown} runs {printable(format_expr(threads))} threads: where that exceeds the "
+        f"machine's {machine.cores} cores, the cores bound it (machine semantics)"
     )
 
 

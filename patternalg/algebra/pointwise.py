@@ -161,7 +161,7 @@ class PointValue:
 
 def undecided_note(semantics: Semantics) -> str:
     """The note for a pipe whose maximum stays symbolic, in the words of its semantics."""
-    if semantics is Semantics.EXACT:
+    if semantics.pointwise:  # exact, a machine's
         return (
             "some pipe stages cross or depend on unbound symbols (neither is the larger for "
             "every x >= 1); the model keeps their max"

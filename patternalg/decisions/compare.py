@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from .._internal.callbacks import ProgressCallback
+from .._internal.limits import printable
 from ..algebra.bindings import as_value
 from ..algebra.domains import range_notes
 from ..algebra.evaluation import evaluate
@@ -494,7 +495,7 @@ def _threads_note(compiled: Sequence[Compiled], semantics: Semantics) -> list[st
     counts = [threads_needed(c.term) for c in compiled]
     if len(set(counts)) < 2:
         return []
-    listed = ", ".join(f"{c.term}: {n}" for c, n in zip(compiled, counts, strict=True))
+    listed = ", ".join(f"{printable(str(c.term))}: {n}" for c, n in zip(compiled, counts, strict=True))
     return [f"the designs run different numbers of threads ({listed}) on {semantics.machine.cores} cores"]
 
 
