@@ -86,6 +86,14 @@ class Machine:
         checked = tuple(
             (name, _expression(s, f"the speed-up of {name}", p)) for name, s in speedups.items()
         )
+        for name, speedup in checked:  # a pool divides by it, on 1 .. cores threads
+            for threads in range(1, min(self.cores, 64) + 1):
+                at = speedup.xreplace({p: sympy.Integer(threads)})
+                if not (at.is_number and at.is_finite and at > 0):
+                    raise ValueError(
+                        f"the speed-up of {name} is positive on 1 to {self.cores} threads: "
+                        f"{format_expr(speedup)} is {format_expr(sympy.N(at, 6))} at p = {threads}"
+                    )
         object.__setattr__(self, "speedups", checked)
 
     @classmethod
