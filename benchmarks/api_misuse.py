@@ -85,9 +85,9 @@ def public_calls() -> list[Call]:
         parse,
         parse_arithmetic,
     )
+    from patternalg.algebra.grid import curve_axis, parse_axis
     from patternalg.decisions.compare import compare
     from patternalg.decisions.explore import explore
-    from patternalg.decisions.grid import curve_axis, parse_axis
     from patternalg.decisions.optimize import optimize
     from patternalg.decisions.sweep import sweep
     from patternalg.forms import PMNF, Amdahl, Expression, Memwall

@@ -36,7 +36,7 @@ sys.path.insert(0, str(HERE.parent))
 from bench_fidelity import RUNS, read_text, write_text  # noqa: E402
 
 from patternalg.cli import main  # noqa: E402
-from patternalg.decisions import calibrate, validate  # noqa: E402
+from patternalg.evidence import calibrate, validate  # noqa: E402
 
 CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)")
 LOWER = 5  #: sizes of the "beyond" protocol's fit

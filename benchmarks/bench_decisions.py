@@ -15,8 +15,8 @@ import time
 import numpy as np
 
 from patternalg import ModelLibrary, model
+from patternalg.algebra.grid import parse_axis
 from patternalg.decisions.explore import explore
-from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.optimize import optimize
 from patternalg.decisions.sweep import sweep
 from patternalg.syntax.symbols import x

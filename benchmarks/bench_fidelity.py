@@ -5,7 +5,7 @@ Reads the measurements of ``benchmarks/realdata/data`` (``atoms.txt``: nop, inc,
 see ``benchmarks/realdata/README.md``). For each modeler it fits the atoms through the CLI
 (``patternalg fit atoms.txt --modeler M --out models.toml``), evaluates every composition
 with the fitted library and compares with the median of the measured repetitions by
-``patternalg.decisions.validation.validate`` (what ``patternalg validate`` prints; pointwise
+``patternalg.evidence.validation.validate`` (what ``patternalg validate`` prints; pointwise
 ``exact`` semantics: a value at a size is the model's value there): error = (predicted -
 measured) / measured, as paper 001 defines it. Two protocols:
 
@@ -49,7 +49,7 @@ from pathlib import Path
 import numpy as np
 
 import patternalg
-from patternalg.decisions.validation import Validation, validate
+from patternalg.evidence.validation import Validation, validate
 from patternalg.measurements import Aggregation, Measurements, read
 
 HERE = Path(__file__).resolve().parent

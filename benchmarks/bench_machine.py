@@ -1,7 +1,7 @@
 """Does a calibrated machine predict the compositions it was not calibrated on? (real data)
 
 For every committed run of ``benchmarks/realdata/data*`` it calibrates a machine
-(``patternalg.decisions.calibration.calibrate``) on the run's ``atoms.txt`` and the four
+(``patternalg.evidence.calibration.calibrate``) on the run's ``atoms.txt`` and the four
 calibration compositions of its ``compositions.txt`` (``pipe(inc, inc)``, ``pipe(inc, nop)``,
 ``seq(inc, inc)``, ``tpool_2(qsort)``), then predicts every OTHER composition at the largest
 size under the machine and under the rules (``exact``), and compares with the measured median:
@@ -30,10 +30,10 @@ from typing import Any
 import numpy as np
 import sympy
 
+from patternalg.algebra.arrays import compile_term
 from patternalg.algebra.atomic_model import AtomicModel
 from patternalg.algebra.machine import Machine
-from patternalg.decisions.calibration import Calibration, calibrate
-from patternalg.decisions.numeric import compile_term
+from patternalg.evidence.calibration import Calibration, calibrate
 from patternalg.forms import PMNF
 from patternalg.library.model_library import ModelLibrary
 from patternalg.measurements import Measurements, read

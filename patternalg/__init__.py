@@ -19,10 +19,10 @@ patternalg.errors.ArgumentError: library: expected a mapping of atom names to mo
 """
 
 from ._internal.aliases import install as _install_aliases
+from .algebra.evaluated import Evaluation
 from .algebra.evaluation import Derivation, evaluate
 from .algebra.machine import Machine
 from .algebra.semantics import Semantics
-from .decisions.explanation import Evaluation, explain, model
 from .errors import (
     ArgumentError,
     EvaluationError,
@@ -33,6 +33,7 @@ from .errors import (
     PatternalgError,
     UnknownAtomError,
 )
+from .library.evaluate import explain, model
 from .library.model_library import AtomicModel, ModelLibrary
 from .syntax.parser import parse, parse_arithmetic
 from .syntax.symbols import log2, m, n, p, phi, x

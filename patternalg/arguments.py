@@ -36,7 +36,7 @@ from .syntax.parser import parse, parse_arithmetic
 from .syntax.terms import Term
 
 if TYPE_CHECKING:
-    from .decisions.grid import Axis
+    from .algebra.grid import Axis
 
 __all__ = [
     "wrong",
@@ -254,14 +254,14 @@ def as_bindings(value: Any, name: str = "at") -> dict[str, Any]:
 
 
 def as_axes(value: Any, name: str = "over", integer: Collection[str] = ()) -> list[Axis]:
-    """Grid axes: an :class:`~patternalg.decisions.grid.Axis` or its text
+    """Grid axes: an :class:`~patternalg.algebra.grid.Axis` or its text
     (``x=1..1e6:20:log``, ``n=1,2,4``), or an iterable of them; a text over a symbol in
     ``integer`` (a thread count) takes whole numbers, as ``--over`` does.
 
     >>> [a.values.tolist() for a in as_axes(["n=1..4", "x=1,8"], integer={"n"})]
     [[1.0, 2.0, 3.0, 4.0], [1.0, 8.0]]
     """
-    from .decisions.grid import Axis, parse_axis
+    from .algebra.grid import Axis, parse_axis
 
     what = "a grid axis such as 'x=1..1e6:20:log' or 'n=1,2,4' (or an Axis), or a list of them"
     if isinstance(value, Axis):
@@ -278,7 +278,7 @@ def as_axes(value: Any, name: str = "over", integer: Collection[str] = ()) -> li
 
 
 def as_axis(value: Any, name: str = "over", integer: Collection[str] = ()) -> Axis:
-    """One grid axis: an :class:`~patternalg.decisions.grid.Axis` or its text."""
+    """One grid axis: an :class:`~patternalg.algebra.grid.Axis` or its text."""
     axes = as_axes(value, name, integer)
     if len(axes) != 1:
         raise wrong(name, f"one grid axis such as 'x=1..1e6:20:log', not {len(axes)}", value)

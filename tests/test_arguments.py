@@ -10,9 +10,9 @@ import pytest
 
 import patternalg
 from patternalg import ModelLibrary, parse
+from patternalg.algebra.grid import parse_axis
 from patternalg.arguments import as_bindings, as_models
 from patternalg.decisions.compare import compare
-from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.optimize import optimize
 from patternalg.decisions.sweep import sweep
 from patternalg.errors import ArgumentError, PatternalgError, UnknownAtomError

@@ -12,8 +12,9 @@ import pytest
 
 from patternalg.algebra.machine import Machine
 from patternalg.cli import main
-from patternalg.decisions.calibration import calibrate, recorded_cores, simulated
 from patternalg.errors import PatternalgError
+from patternalg.evidence.calibration import calibrate, simulated
+from patternalg.evidence.sources import recorded_cores
 from patternalg.library.machine_file import read_machine
 from patternalg.measurements import read
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from patternalg.algebra.bindings import counts
 from patternalg.cli import main
-from patternalg.decisions.explanation import explain
+from patternalg.library.evaluate import explain
 from patternalg.syntax.arith import check_finite
 from patternalg.syntax.parser import parse
 from patternalg.syntax.terms import Atom, TPool, format_count

@@ -12,13 +12,13 @@ import json
 import pytest
 from helpers import loads_pint, run_cli
 
+from patternalg.algebra.grid import parse_axis
 from patternalg.decisions.compare import compare
-from patternalg.decisions.explanation import explain
 from patternalg.decisions.explore import explore
-from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.optimize import optimize
 from patternalg.decisions.sweep import sweep
 from patternalg.errors import UnitError
+from patternalg.library.evaluate import explain
 from patternalg.library.model_library import AtomicModel, ModelLibrary
 from patternalg.syntax.arith import number_text
 from patternalg.syntax.symbols import x

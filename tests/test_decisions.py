@@ -15,11 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import patternalg
+from patternalg.algebra.grid import parse_axis
 from patternalg.algebra.machine import Machine
 from patternalg.algebra.pointwise import at_point
 from patternalg.decisions.compare import compare
 from patternalg.decisions.explore import LAW_SEMANTICS, explore
-from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.optimize import optimize
 from patternalg.decisions.sweep import sweep
 from patternalg.laws.checker import builtin_law, check

@@ -17,8 +17,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import patternalg
+from patternalg.algebra.grid import parse_axis
 from patternalg.decisions.compare import compare
-from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.sweep import sweep
 from patternalg.library.model_library import ModelLibrary
 

@@ -18,9 +18,9 @@ from test_deep import flat, nested
 from patternalg.algebra.pointwise import at_point
 from patternalg.algebra.render import EXPLAIN_STEPS, shown_steps
 from patternalg.cli import main
-from patternalg.decisions.explanation import explain
 from patternalg.decisions.explore import explore
 from patternalg.library import ModelLibrary
+from patternalg.library.evaluate import explain
 from patternalg.syntax import parse
 
 LIB = ModelLibrary.builtin()

@@ -14,8 +14,8 @@ from helpers import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from patternalg.algebra.grid import parse_axis
 from patternalg.decisions.compare import compare
-from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.optimize import optimize
 from patternalg.decisions.sweep import sweep
 from patternalg.errors import MeasurementError, PatternalgError

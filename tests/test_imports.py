@@ -96,6 +96,21 @@ def test_the_algebra_reads_no_files():
     assert "patternalg.library.model_library" not in reachable(import_graph(), "patternalg.algebra.operators")
 
 
+def test_the_decisions_read_no_file_format():
+    """Measurement formats are read by the evidence (validate, calibrate), never by a decision."""
+    graph = import_graph()
+    decisions = [m for m in graph if m.startswith("patternalg.decisions")]
+    assert decisions
+    for module in decisions:
+        assert not [t for t in graph[module] if t.startswith("patternalg.measurements")], module
+
+
+def test_eval_does_not_go_through_the_decisions():
+    """``eval`` is the algebra's result; --explain a view of it (issue 37)."""
+    reached = reachable(import_graph(), "patternalg.commands.eval")
+    assert not [m for m in reached if m.startswith("patternalg.decisions")]
+
+
 def _package(module: str) -> str:
     parts = module.split(".")
     return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in PACKAGES) else parts[-1]
@@ -109,6 +124,7 @@ PACKAGES = (
     "laws",
     "forms",
     "measurements",
+    "evidence",
     "decisions",
     "plotting",
     "commands",
@@ -119,13 +135,18 @@ PACKAGES = (
 ALLOWED = {
     "_internal": {"errors", "syntax.arith"},  # plumbing; numbers print through the one printer
     "syntax": {"_internal", "errors"},  # text in, terms out: nothing of models
-    "algebra": {"_internal", "errors", "syntax", "arguments"},  # nothing of files or fitting
-    "measurements": {"_internal", "errors", "syntax", "algebra.units", "algebra.atomic_model", "arguments"},
+    # what the operators mean and how a term is evaluated: nothing of files or fitting (a
+    # result draws itself with the optional plotting extra, lazily, as a fit's does)
+    "algebra": {"_internal", "errors", "syntax", "arguments", "plotting"},
+    "measurements": {"_internal", "errors", "syntax", "algebra.units", "algebra.atomic_model", "algebra.grid", "arguments"},
     "forms": {"_internal", "errors", "syntax", "algebra", "measurements", "plotting", "arguments"},
-    "library": {"_internal", "errors", "syntax", "algebra", "forms", "arguments"},
+    "library": {"_internal", "errors", "syntax", "algebra", "forms", "arguments", "plotting"},
     "laws": {"_internal", "errors", "syntax", "algebra", "library", "arguments"},
-    "plotting": {"_internal", "errors", "syntax", "algebra", "measurements", "forms", "decisions"},
-    "decisions": {"_internal", "errors", "syntax", "algebra", "library", "laws", "plotting", "arguments", "measurements", "forms"},  # validate and calibrate read (and fit) measurements
+    "plotting": {"_internal", "errors", "syntax", "algebra.units", "measurements"},  # draws what it is given
+    # the models against measurements: reads (and fits) measurements, evaluates with the algebra
+    "evidence": {"_internal", "errors", "syntax", "algebra", "library", "forms", "measurements", "plotting", "arguments"},
+    # the questions a designer asks: the algebra, the laws, the evidence's results; no file format
+    "decisions": {"_internal", "errors", "syntax", "algebra", "library", "laws", "evidence", "plotting", "arguments"},
     "commands": set(PACKAGES) | {"errors", "arguments", "cli"},
 }
 
@@ -152,5 +173,5 @@ def test_each_package_imports_only_what_its_concern_allows():
 
 def test_the_top_level_is_the_flow():
     entries = {p.name for p in ROOT.iterdir() if p.name != "__pycache__"}
-    assert len(entries) <= 15, sorted(entries)
+    assert len(entries) <= 17, sorted(entries)
     assert set(PACKAGES) <= entries

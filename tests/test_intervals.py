@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 import patternalg
 from patternalg.algebra.atomic_model import AtomicModel
+from patternalg.algebra.intervals import Spread, z_of
 from patternalg.algebra.uncertainty import Uncertainty
-from patternalg.decisions import compare, explore, optimize, sweep, validate
-from patternalg.decisions.intervals import Spread, z_of
+from patternalg.decisions import compare, explore, optimize, sweep
+from patternalg.evidence import validate
 from patternalg.library.model_library import ModelLibrary
 from patternalg.syntax.symbols import x
 

@@ -14,12 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import patternalg
+from patternalg.algebra.arrays import compile_term
 from patternalg.algebra.evaluation import evaluate
 from patternalg.algebra.fold import fold
 from patternalg.algebra.machine import Machine, threads_needed
 from patternalg.algebra.pointfold import Numbers
 from patternalg.decisions import compare, explore, optimize, sweep
-from patternalg.decisions.numeric import compile_term
 from patternalg.laws import BUILTIN_LAWS, check
 from patternalg.laws import strategies as pst
 from patternalg.library.machine_file import machine_from_text, machine_text, read_machine

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from patternalg import explain
+from patternalg.algebra.grid import parse_axis
 from patternalg.decisions.compare import compare
 from patternalg.decisions.explore import explore
-from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.optimize import optimize
 from patternalg.decisions.sweep import sweep
 from patternalg.forms import PMNF

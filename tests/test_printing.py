@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from patternalg.algebra.render import format_number
-from patternalg.decisions.explanation import explain
 from patternalg.laws.checker import check, parse_law
+from patternalg.library.evaluate import explain
 from patternalg.library.model_library import ModelLibrary
 
 _VALUE = re.compile(r"->  (\S+) ns at the point")

@@ -17,9 +17,9 @@ from helpers import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from patternalg.algebra.grid import parse_axis
 from patternalg.decisions.compare import REFINED_DIGITS, compare
 from patternalg.decisions.explore import explore
-from patternalg.decisions.grid import parse_axis
 from patternalg.decisions.optimize import optimize
 from patternalg.decisions.sweep import sweep
 from patternalg.errors import PatternalgError

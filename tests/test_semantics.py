@@ -9,7 +9,7 @@ import sympy
 
 from patternalg import ModelLibrary, model, parse, x
 from patternalg.algebra import Semantics, evaluate
-from patternalg.decisions.numeric import compile_term
+from patternalg.algebra.arrays import compile_term
 from patternalg.errors import EvaluationError
 
 LIB = ModelLibrary.builtin()

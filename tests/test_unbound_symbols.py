@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from patternalg.cli import main
-from patternalg.decisions.explanation import explain
 from patternalg.errors import EvaluationError
+from patternalg.library.evaluate import explain
 from patternalg.library.model_library import ModelLibrary
 
 _IN_Y = '[models.qsort]\nmodel = "3*Y*log2(Y)"\n'

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from patternalg.cli import main
-from patternalg.decisions.validation import Validation, relative_error, validate
 from patternalg.errors import EvaluationError
+from patternalg.evidence.validated import Validation, relative_error
+from patternalg.evidence.validation import validate
 from patternalg.library.model_library import ModelLibrary
 from patternalg.measurements import read
 from patternalg.syntax.parser import parse

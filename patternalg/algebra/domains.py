@@ -28,6 +28,7 @@ from typing import Any
 
 import sympy
 
+from ..syntax.arith import number_text
 from ..syntax.symbols import m as m_symbol
 from ..syntax.symbols import n as n_symbol
 from ..syntax.symbols import o as o_symbol
@@ -37,7 +38,9 @@ from ..syntax.terms import Atom, MapReduce, Term
 from .bindings import as_value
 from .render import value_text
 
-__all__ = ["Extrapolation", "extrapolations", "as_json", "point_notes", "range_notes"]
+__all__ = [
+    "Extrapolation", "extrapolations", "as_json", "point_notes", "range_notes", "negative_note",
+]
 
 
 def _number(value: float) -> str:
@@ -175,3 +178,17 @@ def range_notes(
             notes.update(dict.fromkeys(str(e) for e in extrapolations(term, library, at)))
         notes.update(dict.fromkeys(point_notes(at, None, "")))
     return list(notes)
+
+
+def negative_note(name: str, least: float, unit: str) -> list[str]:
+    """The note for a design whose values go below 0 (down to ``least``), else none.
+
+    >>> negative_note("qsort", -517.085, "ns")
+    ['qsort: values down to -517.085 ns are negative: no time can be; the models do not hold there']
+    """
+    if not least < 0:
+        return []
+    return [
+        f"{name}: values down to {number_text(least)} {unit} are negative: no time can be; the "
+        "models do not hold there"
+    ]

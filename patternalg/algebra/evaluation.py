@@ -30,7 +30,7 @@ from .normal_forms.normal_form import normal_form
 from .operators import Value, as_expr, shuffle_model
 from .semantics import Semantics
 
-__all__ = ["ClosedForms", "Derivation", "Step", "evaluate", "sub_models"]
+__all__ = ["ClosedForms", "Derivation", "Step", "evaluate", "closed_form", "sub_models"]
 
 
 def _value(expr: sympy.Expr) -> Value:
@@ -127,6 +127,23 @@ def evaluate(
     if derivation is not None:
         _record(term, found.kept, found.winners, library, derivation)
     return as_expr(found.value)
+
+
+def closed_form(
+    term: Term, library: Mapping[str, AtomicModel], semantics: Semantics
+) -> tuple[sympy.Expr, int]:
+    """The closed-form model of ``term`` (as :func:`evaluate`, no sub-term kept) and how many
+    of its pipes could not be decided (their maximum kept symbolic).
+
+    >>> from patternalg.library.model_library import ModelLibrary
+    >>> from patternalg.syntax.parser import parse
+    >>> closed_form(parse("pipe(qsort, inc)"), ModelLibrary.builtin(), Semantics.of("asymptotic"))
+    (1034.17*x*log2(x), 0)
+    """
+    plan = Plan.of(term, library, None, semantics)
+    found = fold(term, library, ClosedForms(semantics), {}, lambda node: False, plan, semantics)
+    undecided = sum(1 for node in term.walk() if isinstance(node, Pipe) and found.winners.get(id(node)) is None)
+    return as_expr(found.value), undecided
 
 
 def _note(node: Term, winners: Mapping[int, int | None], library: Mapping[str, AtomicModel]) -> str:

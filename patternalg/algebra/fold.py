@@ -13,7 +13,7 @@ Nothing recurses on the term's depth, and the larger child of each node is folde
 so at most log2(size) values wait at once (a 10,000-deep term over a 4,096-point grid keeps
 a few arrays, not 10,000). What a value *is* comes from an :class:`Arithmetic`:
 :class:`~patternalg.algebra.pointfold.Numbers` (exact or 192-bit numbers) or
-:class:`~patternalg.decisions.numeric.Arrays` (doubles over a grid).
+:class:`~patternalg.algebra.arrays.Arrays` (doubles over a grid).
 
 >>> from patternalg.syntax.parser import parse
 >>> from patternalg.library.model_library import ModelLibrary

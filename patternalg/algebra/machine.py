@@ -36,7 +36,7 @@ threads per node bounded by the cores (its nodes are machines of their own).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -50,7 +50,10 @@ from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
 from .semantics import Semantics
 
-__all__ = ["Busy", "Machine", "MachineSemantics", "here", "threads_needed", "thread_note"]
+__all__ = [
+    "Busy", "Machine", "MachineSemantics", "here", "threads_needed", "thread_note", "machine_notes",
+    "cores_of",
+]
 
 
 @dataclass(frozen=True)
@@ -347,3 +350,16 @@ def _unpaid(value: Busy) -> bool:
 def here() -> MachineSemantics:
     """The semantics ``machine`` by name: this computer's cores, no hand-off."""
     return Machine.here().semantics
+
+
+def cores_of(semantics: Semantics) -> int | None:
+    """The cores of a machine semantics, else None."""
+    return semantics.machine.cores if isinstance(semantics, MachineSemantics) else None
+
+
+def machine_notes(terms: Sequence[Term], semantics: Semantics) -> list[str]:
+    """Under a machine semantics: each term that may run more threads than it has cores."""
+    if not isinstance(semantics, MachineSemantics):
+        return []
+    found = (thread_note(term, semantics.machine) for term in terms)
+    return [text for text in found if text]

@@ -15,7 +15,7 @@ registered by name; ``--semantics NAME`` and ``semantics="NAME"`` then take it:
 ...     def pipe(self, arithmetic, left, right):
 ...         return arithmetic.add(left, right), None
 >>> _ = Semantics.register(Summed())
->>> from patternalg.decisions.explanation import model
+>>> from patternalg.library.evaluate import model
 >>> model("pipe(inc, nop)", semantics="summed"), model("pipe(inc, nop)", semantics="summed", x=4)
 (536.185*x + 5422.97, 7567.71000000000)
 >>> Semantics.unregister("summed")

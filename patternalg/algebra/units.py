@@ -45,6 +45,7 @@ __all__ = [
     "atom_names",
     "in_one_unit",
     "converted_note",
+    "in_unit",
 ]
 
 #: the unit of the built-in models, and of a composition of times unless ``--unit`` says
@@ -259,6 +260,29 @@ def converted_note(
         f"{name} ({library[name].unit})" for name in _atoms_of(terms) if library[name].unit != unit
     ]
     return f"converted to {unit}: {', '.join(moved)}" if moved else ""
+
+
+def in_unit(
+    terms: Sequence[Term], library: Mapping[str, AtomicModel], unit: str | None
+) -> tuple[Mapping[str, AtomicModel], str, tuple[str, ...]]:
+    """The library with every atom of ``terms`` in one unit (``unit``, checked, else their
+    common one, ns for times of different units), that unit, and the note naming what was
+    converted (:func:`in_one_unit`, :func:`converted_note`).
+
+    >>> from patternalg.library.model_library import ModelLibrary
+    >>> from patternalg.syntax.parser import parse
+    >>> _, unit, notes = in_unit([parse("pipe(qsort, inc)")], ModelLibrary.builtin(), None)
+    >>> unit, notes
+    ('ns', ())
+    >>> _, unit, notes = in_unit([parse("inc"), parse("nop")], ModelLibrary.builtin(), "us")
+    >>> unit, notes
+    ('us', ('converted to us: inc (ns), nop (ns)',))
+    """
+    if unit is not None:
+        check_unit(unit, "unit")
+    converted, target = in_one_unit(terms, library, unit)
+    note = converted_note(terms, library, target)
+    return converted, target, (note,) if note else ()
 
 
 def _converted(model: AtomicModel, target: str) -> AtomicModel:

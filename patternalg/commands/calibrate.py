@@ -55,8 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..decisions.calibration import calibrate
     from ..errors import PatternalgError
+    from ..evidence.calibration import calibrate
     from ..library.machine_file import write_machine
 
     reading = [*args.files, *([args.models] if args.models else [])]

@@ -144,7 +144,7 @@ def interval_option(args: argparse.Namespace) -> float | None:
 def machine_option(args: argparse.Namespace) -> Any:
     """The :class:`~patternalg.algebra.machine.Machine` of ``--machine``/``--cores`` (a
     note says which), or None."""
-    from ..decisions.machines import as_machine
+    from ..library.machines import as_machine
 
     if args.machine is None and args.cores is None:
         return None

@@ -20,8 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..algebra.arrays import count_symbols
     from ..decisions.compare import compare
-    from ..decisions.numeric import count_symbols
     from ..syntax.parser import parse
 
     library = load_library(args)

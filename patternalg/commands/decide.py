@@ -21,7 +21,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..decisions.grid import Axis
+    from ..algebra.grid import Axis
 
 __all__ = ["add_point_options", "axes", "terms", "at", "emit"]
 
@@ -47,7 +47,7 @@ def add_point_options(parser: argparse.ArgumentParser, *, over_help: str) -> Non
 
 def axes(args: argparse.Namespace, integer: frozenset[str] = frozenset()) -> list[Axis]:
     """The ``--over`` grids; symbols in ``integer`` (thread counts) take whole numbers."""
-    from ..decisions.grid import parse_axis
+    from ..algebra.grid import parse_axis
 
     return [
         parse_axis(text, integer=text.partition("=")[0].strip() in integer) for text in args.over

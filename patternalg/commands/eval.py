@@ -8,7 +8,7 @@ from ..algebra.domains import as_json as extrapolated_json
 from ..algebra.pointwise import collect_bindings
 from ..algebra.render import as_json, as_latex
 from ..algebra.semantics import Semantics
-from ..decisions.explanation import explain
+from ..library.evaluate import explain
 from ..syntax.parser import parse
 from .common import (
     add_digits_option,

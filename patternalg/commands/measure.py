@@ -131,7 +131,7 @@ def _regions(args: argparse.Namespace) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..decisions.grid import parse_axis
+    from ..algebra.grid import parse_axis
     from ..measurements.runner import Plan, journal_path, measure
 
     regions = _regions(args)

@@ -20,7 +20,8 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from ..decisions.options import CURVE_POINTS, OBJECTIVES
+from ..algebra.grid import CURVE_POINTS
+from ..decisions.options import OBJECTIVES
 from ..errors import EvaluationError, PatternalgError
 from ..syntax.arith import format_number
 from .common import (
@@ -140,15 +141,15 @@ def _one_axis(
     if len(args.over) > 1:
         raise EvaluationError(f"a plot sweeps one symbol; --over is given {len(args.over)} times")
     text = args.over[0] if args.over else _default_range(args, atoms, library)
-    from ..decisions.grid import curve_axis
+    from ..algebra.grid import curve_axis
 
     return curve_axis(text, integer=text.partition("=")[0].strip() in integer)
 
 
 def _curves(args: argparse.Namespace) -> Any:
+    from ..algebra.arrays import count_symbols
     from ..algebra.units import atom_names
     from ..decisions.compare import compare
-    from ..decisions.numeric import count_symbols
     from ..decisions.sweep import sweep
     from ..plotting.results import plot_sweep
     from ..syntax.parser import parse
@@ -217,7 +218,7 @@ def _first_panels(args: argparse.Namespace, data: Any) -> Any:
 
 
 def _atoms(args: argparse.Namespace) -> Any:
-    from ..decisions.results import in_unit
+    from ..algebra.units import in_unit
     from ..decisions.sweep import sweep
     from ..plotting.results import plot_models
     from ..syntax.terms import Atom

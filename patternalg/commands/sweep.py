@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..decisions.numeric import count_symbols
+    from ..algebra.arrays import count_symbols
     from ..decisions.sweep import sweep
     from ..syntax.parser import parse
 

@@ -103,7 +103,7 @@ def models(args: argparse.Namespace) -> ModelLibrary:
 def validated(args: argparse.Namespace, files: list[str]) -> Any:
     """The validation of ``files`` the options ask for (``validate`` and ``plot --validate``),
     its notes saying where the models came from if no --models was given."""
-    from ..decisions.validation import validate
+    from ..evidence.validation import validate
     from ..measurements import read
 
     data = [read(path, args.input_format, metric=args.metric) for path in files]

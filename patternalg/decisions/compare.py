@@ -30,24 +30,24 @@ import numpy as np
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import printable
+from .._internal.tables import Tabular, fields_json, number
+from ..algebra.arrays import Compiled, count_symbols
 from ..algebra.bindings import as_value
-from ..algebra.domains import range_notes
+from ..algebra.domains import negative_note, range_notes
 from ..algebra.evaluation import evaluate
+from ..algebra.grid import Axis, parse_axis, spaced
 from ..algebra.machine import threads_needed
 from ..algebra.normal_forms.normal_form import compare as compare_growth
 from ..algebra.semantics import Semantics
 from ..arguments import as_axes, as_bindings, as_terms
 from ..errors import EvaluationError
+from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import number_text
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 from .crossovers import REFINED_DIGITS, RTOL, exact_roots, numeric_roots
-from .grid import Axis, parse_axis, spaced
-from .machines import MachineLike, semantics_of
-from .numeric import Compiled, count_symbols
 from .options import DEFAULT_RANGE
-from .results import Tabular, fields_json, negative_note, number
 from .sweep import Sweep, prepare, tabulate
 
 __all__ = ["Crossover", "Interval", "Region", "Comparison", "compare", "DEFAULT_RANGE"]
@@ -451,7 +451,7 @@ def _with_confidence(
     semantics: Semantics,
 ) -> Comparison:
     """``result`` with its ranges at the confidence ``level`` and its crossovers' intervals."""
-    from .intervals import Spread, check_level, decided, no_uncertainty_note, winner_shares
+    from ..algebra.intervals import Spread, check_level, decided, no_uncertainty_note, winner_shares
 
     level = check_level(level)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}

@@ -33,24 +33,25 @@ from typing import Any
 import sympy
 
 from .._internal.callbacks import ProgressCallback
+from .._internal.tables import Tabular, fields_json, with_unit
 from ..algebra.bindings import as_value
-from ..algebra.domains import range_notes
+from ..algebra.domains import negative_note, range_notes
 from ..algebra.evaluation import evaluate
 from ..algebra.fold import MAP, REDUCE, Arithmetic, mapreduce_form
-from ..algebra.machine import MachineSemantics
+from ..algebra.machine import MachineSemantics, cores_of
 from ..algebra.normal_forms.normal_form import NormalForm, compare_normal_forms, normal_form
 from ..algebra.pointfold import Numbers
 from ..algebra.pointwise import at_point
 from ..algebra.semantics import Semantics
+from ..algebra.units import in_unit
 from ..arguments import as_bindings, as_term
 from ..errors import EvaluationError
+from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import number_text
 from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool, format_count
-from .machines import MachineLike, cores_of, semantics_of
 from .options import EXPANSIONS, EXPLORE_THREADS, EXPLORE_TOP
-from .results import Tabular, fields_json, in_unit, negative_note, with_unit
 from .rewrites import REBUILDS, RULES, Make, neighbours
 
 __all__ = ["Rewrite", "Design", "Exploration", "explore", "thread_count", "LAW_SEMANTICS", "RULES"]
@@ -634,7 +635,7 @@ def _with_intervals(
     fewer than ``level`` of the joint draws (the draws of an atom are shared by all)."""
     import numpy as np
 
-    from .intervals import Spread, check_level, no_uncertainty_note
+    from ..algebra.intervals import Spread, check_level, no_uncertainty_note
 
     level = check_level(level)
     spreads = [Spread.of(d.term, library, fixed, semantics=semantics) for d in designs]

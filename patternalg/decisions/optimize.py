@@ -28,20 +28,22 @@ import sympy
 from .._internal.callbacks import ProgressCallback
 from .._internal.display import cell
 from .._internal.limits import MAX_ASSIGNMENTS
+from .._internal.tables import Tabular, with_unit
+from ..algebra.arrays import compile_term, count_symbols
 from ..algebra.bindings import as_value
-from ..algebra.domains import range_notes
+from ..algebra.domains import negative_note, range_notes
+from ..algebra.grid import Axis
+from ..algebra.machine import cores_of, machine_notes
 from ..algebra.pointwise import at_point
+from ..algebra.units import in_unit
 from ..arguments import as_axis, as_bindings, as_term, as_texts
 from ..errors import EvaluationError
+from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import number_text
 from ..syntax.terms import Atom, Term, TPool
 from .budget import Budget, parse_budget, upper_bounds
-from .grid import Axis
-from .machines import MachineLike, cores_of, machine_notes, semantics_of
-from .numeric import compile_term, count_symbols
 from .options import OBJECTIVES, OPTIMIZE_TOP
-from .results import Tabular, in_unit, negative_note, with_unit
 
 __all__ = ["Candidate", "Optimum", "optimize", "free_counts", "MAX_EXHAUSTIVE"]
 
@@ -525,7 +527,7 @@ def _indistinguishable(
 ) -> tuple[list[int], list[tuple[float, float] | None], tuple[str, ...]]:
     """Indices into ``ranked`` (after the best) of the assignments the best is faster than
     in fewer than ``level`` of the joint draws, each assignment's interval, and the notes."""
-    from .intervals import Spread, check_level, no_uncertainty_note
+    from ..algebra.intervals import Spread, check_level, no_uncertainty_note
 
     level = check_level(level)
     spread = Spread.of(term, library, fixed, semantics=semantics)

@@ -14,7 +14,6 @@ from ..errors import EvaluationError
 __all__ = [
     "DEFAULT_RANGE",
     "OBJECTIVES",
-    "CURVE_POINTS",
     "EXPLORE_THREADS",
     "EXPLORE_TOP",
     "EXPANSIONS",
@@ -25,8 +24,6 @@ __all__ = [
 DEFAULT_RANGE = "x=1..2^40:log"
 #: how ``optimize`` reduces a model over a swept range
 OBJECTIVES = ("max", "mean")
-#: points of a plotted curve over a range given without ``:N``
-CURVE_POINTS = 256
 
 #: a count a search function takes (a search's errors are EvaluationErrors)
 _count = partial(Option, type=int, error=EvaluationError)

@@ -1,6 +1,6 @@
 """``sweep``: a table of models over a grid of one or two symbols, with each pipe's bottleneck.
 
->>> from patternalg.decisions.grid import parse_axis
+>>> from patternalg.algebra.grid import parse_axis
 >>> result = sweep(["pipe(inc, nop)"], [parse_axis("x=4,1024")])
 >>> result.values[0].tolist(), result.bottlenecks[0].tolist()
 ([5422.97, 549053.44], ['nop', 'inc'])
@@ -16,19 +16,21 @@ from typing import Any
 
 import numpy as np
 
+from .._internal.tables import Tabular, number, with_unit
+from ..algebra.arrays import Compiled, compile_term, count_symbols, term_symbols
 from ..algebra.bindings import as_value
-from ..algebra.domains import range_notes
+from ..algebra.domains import negative_note, range_notes
+from ..algebra.grid import Axis
+from ..algebra.machine import machine_notes
 from ..algebra.semantics import Semantics
+from ..algebra.units import in_unit
 from ..arguments import as_axes, as_bindings, as_terms
 from ..errors import EvaluationError
+from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import format_expr, number_text
 from ..syntax.parser import parse
 from ..syntax.terms import Term
-from .grid import Axis
-from .machines import MachineLike, machine_notes, semantics_of
-from .numeric import Compiled, compile_term, count_symbols, term_symbols
-from .results import Tabular, in_unit, negative_note, number, with_unit
 
 __all__ = ["Sweep", "sweep", "Prepared", "prepare", "tabulate"]
 
@@ -58,7 +60,7 @@ def prepare(
     parsed = [parse(t) if isinstance(t, str) else t for t in terms]
     if not parsed:
         raise EvaluationError("no term given")
-    library, unit, notes = in_unit(parsed, library, unit)
+    library, unit, notes = in_unit(parsed, ModelLibrary.of(library), unit)
     semantics = semantics.in_unit(unit)
     notes = (*notes, *machine_notes(parsed, semantics))
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
@@ -208,7 +210,7 @@ def intervals_of(
     ready: Prepared, at: Mapping[str, Any] | None, level: float, seed: int
 ) -> tuple[tuple[tuple[np.ndarray, np.ndarray], ...], tuple[str, ...]]:
     """Each prepared term's central ``level`` interval over its grid, and the notes."""
-    from .intervals import Spread, check_level, no_uncertainty_note
+    from ..algebra.intervals import Spread, check_level, no_uncertainty_note
 
     level = check_level(level)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}

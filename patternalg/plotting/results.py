@@ -87,11 +87,17 @@ def _bands(ax: Any, sweep: Any, comparison: Any) -> None:
 
 
 def plot_evaluation(
-    sweep: Any, point: tuple[str, float, float] | None = None, *, ax: Any = None
+    grid: np.ndarray,
+    curve: Curve,
+    *,
+    symbol: str = "x",
+    unit: str = "ns",
+    point: tuple[str, float, float] | None = None,
+    ax: Any = None,
 ) -> Any:
-    """An evaluated term's one-term sweep as a curve; ``point`` = (symbol, value, model
-    value) marks where it was evaluated."""
-    ax = plot_sweep(sweep, ax=ax)
+    """An evaluated term's curve over ``grid``; ``point`` = (symbol, value, model value)
+    marks where it was evaluated."""
+    ax = plot_curves(grid, [curve], symbol=symbol, unit=unit, ax=ax)
     if point is not None:
         name, where, value = point
         ax.plot(

@@ -20,7 +20,7 @@ LEGEND_TERMS = 12
 
 
 def plot_validation(validation: Any, *, ax: Any = None) -> Any:
-    """Draw a :class:`~patternalg.decisions.validation.Validation`; returns the axes. Values
+    """Draw a :class:`~patternalg.evidence.validation.Validation`; returns the axes. Values
     are drawn in the first term's unit (the others converted to it)."""
     if ax is None:
         _, (ax,) = new_axes(1)

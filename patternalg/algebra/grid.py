@@ -27,12 +27,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..algebra.bindings import parse_value
 from ..errors import ArgumentError, EvaluationError, ParseError
 from ..syntax.arith import in_double_range
-from .options import CURVE_POINTS
+from .bindings import parse_value
 
-__all__ = ["Axis", "parse_axis", "curve_axis", "spaced", "DEFAULT_POINTS", "MAX_POINTS"]
+__all__ = ["Axis", "parse_axis", "curve_axis", "spaced", "DEFAULT_POINTS", "MAX_POINTS", "CURVE_POINTS"]
+
+#: points of a plotted curve over a range given without ``:N``
+CURVE_POINTS = 256
 
 #: points of a range without ``:N`` over a real-valued symbol
 DEFAULT_POINTS = 20

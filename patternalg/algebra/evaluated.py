@@ -1,34 +1,40 @@
-"""A term's model in one call (``patternalg.algebra.atomic_model``), and with its derivation as one immutable result (``patternalg.explain``).
+"""A term evaluated: its model, or its value at a point, in one unit, with the notes a reader
+must know and, if asked, the interval of what a measurement would show — the algebra's
+result, what ``patternalg eval`` prints. The derivation (``--explain``: every sub-term's
+model) is a view of it, folded only when asked for.
 
-This is what ``patternalg eval --explain`` prints and what a notebook shows: the model, or
-its value where symbols are bound (pipes of numbers are their pointwise maximum, see
-:mod:`patternalg.algebra.pointwise`), every sub-term's model, the notes a reader must know, an HTML
-table, LaTeX, and a picture over x.
-
->>> e = explain("pipe(inc, nop)", x=4)
+>>> from patternalg.library.model_library import ModelLibrary
+>>> from patternalg.syntax.parser import parse
+>>> e = evaluated(parse("pipe(inc, nop)"), ModelLibrary.builtin(), Semantics.of("asymptotic"), at={"x": 4})
 >>> e.value, e.point.bottleneck_at_point
 (5422.97, 'nop')
->>> explain("pipe(tpool_4(qsort), inc)").text()
+>>> evaluated(parse("pipe(tpool_4(qsort), inc)"), ModelLibrary.builtin(), Semantics.of("asymptotic")).text()
 '258.5425*x*log2(x)'
->>> [row[:2] for row in explain("seq(qsort, nop)").rows()]
+>>> [row[:2] for row in evaluated(parse("seq(qsort, nop)"), ModelLibrary.builtin(), Semantics.of("asymptotic")).rows()]
 [['seq', '1034.17*x*log2(x) + 5422.97'], ['· qsort', '1034.17*x*log2(x)'], ['· nop', '5422.97 ns']]
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from os import PathLike
 from typing import Any
 
 import sympy
 
 from .._internal.display import HtmlTable
-from ..algebra.bindings import as_value
-from ..algebra.domains import extrapolations, point_notes
-from ..algebra.evaluation import Derivation, evaluate
-from ..algebra.pointwise import PointValue, at_point, undecided_note
-from ..algebra.render import (
+from ..errors import EvaluationError
+from ..syntax.arith import number_text
+from ..syntax.symbols import symbol
+from ..syntax.terms import Term
+from .atomic_model import AtomicModel
+from .bindings import as_value
+from .domains import extrapolations, point_notes
+from .evaluation import Derivation, closed_form, evaluate
+from .machine import machine_notes
+from .pointwise import PointValue, at_point, undecided_note
+from .render import (
     DEFAULT_DIGITS,
     EXPLAIN_STEPS,
     as_latex,
@@ -42,17 +48,10 @@ from ..algebra.render import (
     value_text,
     with_unit,
 )
-from ..algebra.semantics import Semantics
-from ..algebra.units import atom_names, check_unit, converted_note, in_one_unit
-from ..arguments import as_int, as_optional_text, as_term
-from ..errors import EvaluationError
-from ..library.model_library import AtomicModel, ModelLibrary
-from ..syntax.arith import number_text
-from ..syntax.symbols import symbol
-from ..syntax.terms import Term
-from .machines import MachineLike, machine_notes, semantics_of
+from .semantics import Semantics
+from .units import atom_names, check_unit, converted_note, in_one_unit
 
-__all__ = ["Evaluation", "explain", "model"]
+__all__ = ["Evaluation", "evaluated"]
 
 #: significant digits of a value shown with its interval (the interval says how many mean something)
 INTERVAL_DIGITS = 3
@@ -68,7 +67,6 @@ class Evaluation(HtmlTable):
     term: Term
     expr: sympy.Expr
     semantics: Semantics
-    derivation: Derivation = field(repr=False)
     point: PointValue | None
     notes: tuple[str, ...]
     library: Mapping[str, AtomicModel] = field(repr=False)
@@ -104,14 +102,29 @@ class Evaluation(HtmlTable):
         value = value_text(self.expr, digits or self.digits)
         return f"{value} {self.unit}" if value is not None else as_text(self.expr, digits)
 
+    @functools.cached_property
+    def _explained(self) -> tuple[Derivation, PointValue | None]:
+        """The derivation (every sub-term's model) and the point's steps: folded again, once,
+        when a view of the derivation is first asked for."""
+        derivation = Derivation()
+        if self.point is None:
+            evaluate(self.term, self.library, self.semantics, derivation=derivation)
+            return derivation, None
+        point = at_point(self.term, self.library, self.bindings, self.semantics, derivation=derivation)
+        return derivation, point
+
+    @property
+    def derivation(self) -> Derivation:
+        """How the model was derived: every sub-term's model (:meth:`lines`, :meth:`rows`)."""
+        return self._explained[0]
+
     def lines(self, digits: int | None = None, limit: int | None = EXPLAIN_STEPS) -> list[str]:
         """The derivation as ``eval --explain`` prints it, every value in the digits of
         :meth:`text` (``digits``, else :attr:`digits`); of more than ``limit`` sub-terms
         the first and last ``limit // 2`` (``limit=None``: all)."""
+        derivation, point = self._explained
         mapping = {symbol(k): v for k, v in self.bindings.items()}
-        return explain_lines(
-            self.derivation, mapping, self.point, self.unit, digits or self.digits, limit
-        )
+        return explain_lines(derivation, mapping, point, self.unit, digits or self.digits, limit)
 
     def caption(self) -> str:
         where = ", ".join(f"{k} = {as_text(v)}" for k, v in self.bindings.items())
@@ -124,8 +137,9 @@ class Evaluation(HtmlTable):
     def rows(self) -> list[list[Any]]:
         """One row per step of the derivation, sub-terms indented by their depth (of a
         long one the first and last :data:`~patternalg.render.EXPLAIN_STEPS` // 2)."""
-        steps = self.derivation.steps
-        here = self.point.steps if self.point is not None else (None,) * len(steps)
+        derivation, point = self._explained
+        steps = derivation.steps
+        here = point.steps if point is not None else (None,) * len(steps)
         head, tail = shown_steps(len(steps))
         rows = []
         for index in (*head, *tail):
@@ -150,74 +164,80 @@ class Evaluation(HtmlTable):
     def plot(self, ax: Any = None, *, over: str = PLOT_RANGE) -> Any:
         """The model over ``over`` (other bindings kept), the point marked if x is bound;
         returns the matplotlib axes."""
+        import numpy as np
+
+        from ..plotting.curves import Curve
         from ..plotting.results import plot_evaluation
+        from .arrays import compile_term
         from .grid import curve_axis
-        from .sweep import sweep
 
         axis = curve_axis(over)
         bound = self.bindings
         fixed = {k: v for k, v in bound.items() if k != axis.name}
-        curves = sweep([self.term], [axis], at=fixed, library=self.library, unit=self.unit)
+        pointwise = self.semantics if not self.semantics.compositional else Semantics.of("exact")
+        compiled = compile_term(self.term, self.library, fixed, semantics=pointwise)
+        grid = {axis.name: axis.values}
+        values = compiled.values(grid)
+        stages: tuple[str, ...] = ()
+        if compiled.has_pipe:
+            names = np.array(compiled.stages, dtype=object)[compiled.bottleneck(grid)]
+            stages = tuple(str(n) for n in names)
+        curve = Curve(str(self.term), values, stages)
         value = self.value
         point = None
         if axis.name in bound and value is not None:
             point = (axis.name, float(bound[axis.name]), value)
-        return plot_evaluation(curves, point, ax=ax)
+        return plot_evaluation(axis.values, curve, symbol=axis.name, unit=self.unit, point=point, ax=ax)
 
 
-def explain(
-    term: str | Term,
-    library: Mapping[str, AtomicModel] | None = None,
-    semantics: Semantics | str = Semantics.ASYMPTOTIC,
+def evaluated(
+    term: Term,
+    library: Mapping[str, AtomicModel],
+    semantics: Semantics,
     *,
+    at: Mapping[str, Any] | None = None,
     unit: str | None = None,
-    machine: MachineLike = None,
     interval: float | None = None,
     seed: int = 0,
-    **at: float | int | str | sympy.Expr,
 ) -> Evaluation:
-    """The model of ``term`` with its derivation; keywords bind symbols (``x=1024``).
-
-    Every atom is converted to one unit first: ``unit``, else the atoms' common unit (times
-    of different units: ns); a time is never added to something else. ``machine`` (a
-    :class:`~patternalg.algebra.machine.Machine`, a machine file's path or a number of
-    cores) evaluates under that machine's semantics. ``interval`` (a level such as 0.9),
-    where every symbol is bound, adds the central interval of what a measurement of the
-    term would show (:mod:`~patternalg.decisions.intervals`: the atoms' uncertainties drawn
-    jointly through the term, ``seed`` fixing the draws).
-    """
-    term, original = as_term(term), ModelLibrary.of(library)
-    target = check_unit(text, "unit") if (text := as_optional_text(unit, "unit")) else None
-    library, result_unit = in_one_unit(term, original, target)
-    semantics = semantics_of(semantics, machine).in_unit(result_unit)
-    derivation = Derivation()
+    """``term``'s model under ``semantics`` (a machine's included), or its value where ``at``
+    binds symbols (``{"x": 1024}``), every atom converted to one unit first: ``unit``, else the
+    atoms' common unit (times of different units: ns); a time is never added to something
+    else. ``interval`` (a level such as 0.9), where every symbol is bound, adds the central
+    interval of what a measurement of the term would show (:mod:`~patternalg.algebra.intervals`:
+    the atoms' uncertainties drawn jointly through the term, ``seed`` fixing the draws).
+    No derivation is folded: :meth:`Evaluation.lines` and :meth:`Evaluation.rows` fold it
+    when asked."""
+    at = dict(at or {})
+    target = check_unit(unit, "unit") if unit else None
+    converted, result_unit = in_one_unit(term, library, target)
+    semantics = semantics.in_unit(result_unit)
     point: PointValue | None = None
     if at:
-        point = at_point(term, library, at, semantics, derivation=derivation)
+        point = at_point(term, converted, at, semantics)
         expr, notes = point.expr, point.notes()
     else:
-        expr = evaluate(term, library, semantics, derivation=derivation)
-        notes = [undecided_note(semantics)] if derivation.undecided else []
+        expr, undecided = closed_form(term, converted, semantics)
+        notes = [undecided_note(semantics)] if undecided else []
     notes.extend(machine_notes([term], semantics))
-    converted = converted_note(term, original, result_unit)
-    if converted:
-        notes.append(converted)
-    outside = extrapolations(term, library, at)
+    moved = converted_note(term, library, result_unit)
+    if moved:
+        notes.append(moved)
+    outside = extrapolations(term, converted, at)
     notes.extend(str(item) for item in outside)
     notes.extend(point_notes(at, exact_number(expr), result_unit))
-    digits = value_digits(original[name].expr for name in atom_names(term) if name in original)
+    digits = value_digits(library[name].expr for name in atom_names(term) if name in library)
     bounds, level = None, None
     if interval is not None:
-        bounds, level, more = _interval(term, library, at, semantics, interval, seed, expr)
+        bounds, level, more = _interval(term, converted, at, semantics, interval, seed, expr)
         notes.extend(more)
     return Evaluation(
         term,
         expr,
         semantics,
-        derivation,
         point,
         tuple(notes),
-        library,
+        converted,
         result_unit,
         tuple(outside),
         digits,
@@ -243,39 +263,6 @@ def _interval(
         raise EvaluationError("--interval needs a value: bind every symbol with --at")
     fixed = {name: as_value(v) for name, v in at.items()}
     spread = Spread.of(term, library, fixed, semantics=semantics)
-    low, high = spread.interval({}, level, seed=as_int(seed, "seed"))
+    low, high = spread.interval({}, level, seed=seed)
     notes = [no_uncertainty_note(list(spread.missing))] if spread.missing else []
     return (float(low), float(high)), level, notes
-
-
-def model(
-    text: str | Term,
-    library: Mapping[str, AtomicModel] | str | PathLike[str] | None = None,
-    semantics: Semantics | str = Semantics.ASYMPTOTIC,
-    *,
-    machine: MachineLike = None,
-    **at: float | int | str | sympy.Expr,
-) -> sympy.Expr:
-    """Text of a term (or a term) to its closed-form model in one call; keywords bind
-    symbols. ``library``: the built-ins, the path of a model file (the built-ins overridden
-    by it, as ``--models``), or a mapping of atom names to models or their texts.
-
-    Atoms of different time units are converted to ns first (see :mod:`patternalg.algebra.units`). With bindings, the result is
-    the model's value there: a pipe whose stages are numbers at the point is their maximum,
-    whatever the semantics (see :mod:`patternalg.algebra.pointwise`).
-
-    >>> model("pipe(tpool_4(qsort), inc)")
-    258.5425*x*log2(x)
-    >>> model("tpool_n(qsort)", n=2, x=1024)
-    5294950.40000000
-    >>> model("pipe(inc, nop)", x=4)
-    5422.97000000000
-    >>> model("tpool_4(qsort)", machine=2)
-    517.085*x*log2(x)
-    """
-    term = as_term(text, "text")
-    library, unit = in_one_unit(term, ModelLibrary.of(library))
-    semantics = semantics_of(semantics, machine).in_unit(unit)
-    if at:
-        return at_point(term, library, at, semantics).expr
-    return evaluate(term, library, semantics)

@@ -28,9 +28,7 @@ compositions worse, ``docs/machine.md``).
 
 from __future__ import annotations
 
-import json
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -39,141 +37,22 @@ from typing import Any
 import numpy as np
 import sympy
 
+from ..algebra.arrays import compile_term
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.machine import Machine
 from ..algebra.semantics import Semantics
 from ..errors import EvaluationError, MeasurementError, ParseError
 from ..library.model_library import ModelLibrary
-from ..syntax.arith import format_expr, number_text
 from ..syntax.parser import parse
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, Term, TPool
-from .numeric import compile_term
-from .results import Tabular, fields_json
+from .calibrated import DIGITS, Calibration, FittedNumber, Residual
+from .sources import recorded_cores
 
-__all__ = ["Calibration", "FittedNumber", "Residual", "calibrate", "recorded_cores", "simulated"]
+__all__ = ["Calibration", "FittedNumber", "Residual", "calibrate", "simulated"]
 
 #: how the calibration composes the terms: from the atoms' measured medians, or their models
 BASES = ("measured", "models")
-#: significant digits of the numbers written to the machine file (their errors are larger)
-DIGITS = 4
-
-
-@dataclass(frozen=True)
-class FittedNumber:
-    """One number of the machine: its ``value``, the least squares' standard ``error``
-    (None where the data do not determine it) and what it is."""
-
-    name: str
-    value: float
-    error: float | None
-    meaning: str
-
-    def text(self) -> str:
-        """``h1 = 1.516 ± 0.27  (ns per element and unit of x: its slope)``."""
-        error = "" if self.error is None else f" ± {number_text(self.error, 2)}"
-        return f"{self.name} = {number_text(self.value, DIGITS)}{error}  ({self.meaning})"
-
-    def to_json(self) -> dict[str, Any]:
-        """``{name, value, error, meaning}``."""
-        return fields_json(self)
-
-
-@dataclass(frozen=True)
-class Residual:
-    """One calibration composition: its relative errors (predicted - measured) / measured at
-    each size, under the rules (``exact``) and under the calibrated machine."""
-
-    term: str
-    sizes: tuple[float, ...]
-    rules: tuple[float, ...]
-    machine: tuple[float, ...]
-
-    @staticmethod
-    def summary(errors: Sequence[float]) -> tuple[float, float]:
-        """The median |error| and the worst error (signed)."""
-        values = np.asarray(errors, dtype=float)
-        return float(np.median(np.abs(values))), float(values[np.argmax(np.abs(values))])
-
-    def to_json(self) -> dict[str, Any]:
-        """The fields, with each semantics' median |error| and worst error."""
-        (rm, rw), (mm, mw) = self.summary(self.rules), self.summary(self.machine)
-        return {**fields_json(self), "rules_median": rm, "rules_worst": rw,
-                "machine_median": mm, "machine_worst": mw}  # fmt: skip
-
-
-@dataclass(frozen=True, eq=False)
-class Calibration(Tabular):
-    """A calibrated machine: the :class:`~patternalg.algebra.machine.Machine` (its
-    ``calibration`` records what it came from), each number with its fit, and the residual
-    of every calibration composition under the rules and under the machine."""
-
-    machine: Machine
-    numbers: tuple[FittedNumber, ...]
-    residuals: tuple[Residual, ...]
-    atoms: str  #: "measured" or "models": what the terms were composed from
-    files: tuple[str, ...]
-    notes: tuple[str, ...] = ()
-
-    def header(self) -> list[str]:
-        """One row per calibration composition."""
-        return ["term", "points", "rules median |error|", "rules worst error",
-                "machine median |error|", "machine worst error"]  # fmt: skip
-
-    def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
-        """Errors in 3 significant digits (they measure, not predict)."""
-        return dict.fromkeys(range(2, 6), 3)
-
-    def rows(self) -> list[list[Any]]:
-        """Per composition: its points, the rules' and the machine's median |error| and worst
-        error (relative: 0.1 is 10 %)."""
-        return [
-            [r.term, len(r.sizes), *Residual.summary(r.rules), *Residual.summary(r.machine)]
-            for r in self.residuals
-        ]
-
-    def caption(self) -> str:
-        return f"calibrated machine: {self.machine.describe()}"
-
-    def text(self) -> list[str]:
-        """What ``patternalg calibrate`` prints: the machine, each number with its fit, and
-        the residual of every calibration composition (in %)."""
-        points = sum(len(r.sizes) for r in self.residuals)
-        lines = [
-            f"machine: {self.machine.describe()}",
-            f"fitted to {len(self.residuals)} composition(s), {points} points, the terms "
-            f"composed from the atoms' {'measured medians' if self.atoms == 'measured' else 'models'}:",
-        ]
-        lines += [f"  {n.text()}" for n in self.numbers]
-        header = ["term", "points", "rules: median |error|", "worst", "machine: median |error|", "worst"]
-        body = [
-            [r.term, str(len(r.sizes))]
-            + [f"{100 * v:+.1f} %" if i % 2 else f"{100 * v:.1f} %"
-               for i, v in enumerate((*Residual.summary(r.rules), *Residual.summary(r.machine)))]
-            for r in self.residuals
-        ]  # fmt: skip
-        widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
-        lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-                  for row in [header, *body]]  # fmt: skip
-        return lines
-
-    def to_json(self) -> dict[str, Any]:
-        """``{machine, numbers, residuals, atoms, files, notes}`` (the machine: its cores, unit,
-        hand-off and speed-ups as text, and its calibration record)."""
-        return {
-            "machine": {
-                "cores": self.machine.cores,
-                "unit": self.machine.unit,
-                "handoff": format_expr(self.machine.handoff),
-                "speedups": {name: format_expr(s) for name, s in self.machine.speedup.items()},
-                "calibration": dict(self.machine.calibration),
-            },
-            "numbers": [n.to_json() for n in self.numbers],
-            "residuals": [r.to_json() for r in self.residuals],
-            "atoms": self.atoms,
-            "files": list(self.files),
-            "notes": list(self.notes),
-        }
 
 
 # --- the measurements ------------------------------------------------------------------
@@ -245,37 +124,6 @@ def simulated(term: str, semantics: Semantics, sizes: np.ndarray,
     models = ModelLibrary.builtin() if library is None else library
     compiled = compile_term(parse(term), models, {}, semantics=semantics)
     return compiled.values({"x": np.asarray(sizes, dtype=float)})
-
-
-# --- the cores --------------------------------------------------------------------------
-_CORES = re.compile(r"^\s*cores:\s*(\d+)\s*$", re.M)
-_CPUS = re.compile(r"^\s*CPU\(s\):\s*(\d+)\s*$", re.M)
-
-
-def recorded_cores(files: Iterable[str]) -> int | None:
-    """The cores the measurements' own record names: a Google Benchmark JSON's
-    ``context.num_cpus``, else a ``machine.txt`` beside the file (its ``cores:`` line, as
-    ``benchmarks/realdata/run.sh`` writes it, else lscpu's ``CPU(s):``); None if none does."""
-    for name in files:
-        path = Path(name)
-        if not path.is_file():
-            continue
-        if path.suffix == ".json":
-            try:
-                cpus = json.loads(path.read_text(encoding="utf-8")).get("context", {}).get("num_cpus")
-            except (OSError, ValueError, AttributeError):
-                cpus = None
-            if isinstance(cpus, int) and not isinstance(cpus, bool) and cpus > 0:
-                return cpus
-        record = path.parent / "machine.txt"
-        try:
-            text = record.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        found = _CORES.search(text) or _CPUS.search(text)
-        if found and int(found.group(1)) > 0:
-            return int(found.group(1))
-    return None
 
 
 # --- the fit ------------------------------------------------------------------------------

@@ -28,15 +28,15 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ..algebra.bindings import check_bindings, counts, symbols_of
-from ..algebra.fold import Arithmetic, Plan, fold, model_symbols
-from ..algebra.pointwise import pointwise_models
-from ..algebra.semantics import Semantics
 from ..errors import EvaluationError
-from ..library.model_library import AtomicModel
 from ..syntax.arith import format_expr
 from ..syntax.symbols import symbol
 from ..syntax.terms import MapReduce, Pipe, Term
+from .atomic_model import AtomicModel
+from .bindings import check_bindings, counts, symbols_of
+from .fold import Arithmetic, Plan, fold, model_symbols
+from .pointwise import pointwise_models
+from .semantics import Semantics
 
 __all__ = ["Compiled", "compile_term", "count_symbols"]
 

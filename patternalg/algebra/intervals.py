@@ -6,7 +6,7 @@ a term draws every atom's ``delta`` once and folds the whole term with it, so an
 occurs twice is drawn once (correlated stages are right), and independent atoms are drawn
 independently. The deltas are symbols of the atoms' models, bound to arrays of shape
 ``(draws, 1)`` beside the grid's ``(points,)``: the one numeric fold
-(:mod:`~patternalg.decisions.numeric`) computes every draw at every point at once. An
+(:mod:`~patternalg.algebra.arrays`) computes every draw at every point at once. An
 atom's draws depend only on the seed and its name, so designs that share an atom share its
 draws: two designs compared are drawn jointly, and their difference is as sure as it is.
 
@@ -40,15 +40,15 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ..algebra.atomic_model import AtomicModel
-from ..algebra.machine import MachineSemantics
-from ..algebra.semantics import Semantics
-from ..algebra.units import atom_names
 from ..errors import EvaluationError
 from ..syntax.parser import parse
 from ..syntax.symbols import symbol
 from ..syntax.terms import Pipe, Term
-from .numeric import Compiled, compile_term
+from .arrays import Compiled, compile_term
+from .atomic_model import AtomicModel
+from .machine import MachineSemantics
+from .semantics import Semantics
+from .units import atom_names
 
 __all__ = ["Spread", "DRAWS", "check_level", "no_uncertainty_note", "z_of", "winner_shares", "decided"]
 

@@ -1,6 +1,7 @@
-"""The machine a decision is made for: ``machine=`` of every decision function (a
+"""The machine a result is computed for: ``machine=`` of every public function (a
 :class:`~patternalg.algebra.machine.Machine`, a machine file's path, or a number of cores)
-as the semantics it evaluates under, and the notes it owes the user.
+as the semantics it evaluates under (a machine file is read here: the algebra defines
+the semantics, the library reads the files).
 
 >>> semantics_of("exact", 2).describe()
 'machine (2 cores)'
@@ -10,17 +11,15 @@ as the semantics it evaluates under, and the notes it owes the user.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from os import PathLike
 from typing import Any
 
-from ..algebra.machine import Machine, MachineSemantics, thread_note
+from ..algebra.machine import Machine
 from ..algebra.semantics import Semantics
 from ..arguments import ArgumentError
-from ..library.machine_file import read_machine
-from ..syntax.terms import Term
+from .machine_file import read_machine
 
-__all__ = ["MachineLike", "as_machine", "semantics_of", "machine_notes", "cores_of"]
+__all__ = ["MachineLike", "as_machine", "semantics_of"]
 
 #: what ``machine=`` takes: a machine, a machine file's path, a number of cores, or None
 MachineLike = Machine | str | PathLike[str] | int | None
@@ -52,16 +51,3 @@ def semantics_of(semantics: Semantics | str, machine: Any = None, cores: int | N
     if cores is not None and machine is not None:
         chosen = chosen.with_cores(as_machine(cores).cores)
     return chosen.semantics
-
-
-def cores_of(semantics: Semantics) -> int | None:
-    """The cores of a machine semantics, else None."""
-    return semantics.machine.cores if isinstance(semantics, MachineSemantics) else None
-
-
-def machine_notes(terms: Sequence[Term], semantics: Semantics) -> list[str]:
-    """Under a machine semantics: each term that may run more threads than it has cores."""
-    if not isinstance(semantics, MachineSemantics):
-        return []
-    found = (thread_note(term, semantics.machine) for term in terms)
-    return [text for text in found if text]

@@ -1,0 +1,322 @@
+"""What ``validate`` found: each series predicted and measured (:class:`Validated`: its
+relative errors, at its largest x, covered by its intervals or not), and the whole
+(:class:`Validation`: the table, a summary per term and overall, coverage, the text report).
+
+>>> v = Validated("inc", "inc", "m.txt", ("x",), "x", np.array([[1.0], [2.0]]),
+...               np.array([110.0, 190.0]), np.array([100.0, 200.0]), "ns")
+>>> v.error.tolist(), v.summary()["worst"]
+([0.1, -0.05], 0.1)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._internal.tables import Tabular, number
+from ..syntax.arith import number_text
+from .coverage import coverage, covered, half_width
+
+__all__ = ["Validation", "Validated", "relative_error"]
+
+
+def relative_error(predicted: np.ndarray, measured: np.ndarray) -> np.ndarray:
+    """(predicted - measured) / measured (paper 001's relative error); NaN where it has no
+    finite value (nothing measured, a prediction that is not finite).
+
+    >>> relative_error(np.array([110.0, 5.0, 1.0]), np.array([100.0, 0.0, np.nan])).tolist()
+    [0.1, nan, nan]
+    """
+    with np.errstate(all="ignore"):
+        error = (np.asarray(predicted, dtype=float) - measured) / measured
+    return np.where(np.isfinite(error), error, np.nan)
+
+
+
+def _spread(errors: np.ndarray) -> tuple[float | None, float | None]:
+    """The median and the worst |error| of the finite ``errors`` (None if there are none)."""
+    finite = np.abs(errors[np.isfinite(errors)])
+    if not finite.size:
+        return None, None
+    return float(np.median(finite)), float(finite.max())
+
+
+@dataclass(frozen=True, eq=False)
+class Validated:
+    """One series predicted: its term, the measured points, the predictions and the
+    measured aggregates (in :attr:`unit`), and under :attr:`Validation.rules` too."""
+
+    term: str
+    kernel: str  #: the series' name in the file
+    path: str
+    parameters: tuple[str, ...]  #: the file's parameters (the columns of :attr:`points`)
+    size: str | None  #: the parameter bound to x (None: x is not measured)
+    points: np.ndarray  #: shape (points, parameters)
+    predicted: np.ndarray
+    measured: np.ndarray
+    unit: str
+    rules_predicted: np.ndarray | None = None
+    #: with ``interval=``: the central interval of what a measurement would show
+    low: np.ndarray | None = None
+    high: np.ndarray | None = None
+
+    def covered(self) -> np.ndarray:
+        """A mask of the points whose measured value lies in the interval."""
+        return covered(self)
+
+    def half_width(self) -> np.ndarray:
+        """The interval's half width relative to the prediction at every point."""
+        return half_width(self)
+
+    @property
+    def error(self) -> np.ndarray:
+        """(predicted - measured) / measured at every point (NaN where undefined)."""
+        return relative_error(self.predicted, self.measured)
+
+    @property
+    def rules_error(self) -> np.ndarray | None:
+        """The same for the rules' predictions, if compared."""
+        if self.rules_predicted is None:
+            return None
+        return relative_error(self.rules_predicted, self.measured)
+
+    def largest(self) -> np.ndarray:
+        """A mask of the points at the largest measured x (none if x is not measured)."""
+        if self.size is None:
+            return np.zeros(len(self.points), dtype=bool)
+        column = self.points[:, self.parameters.index(self.size)]
+        return column == column.max()
+
+    def summary(self) -> dict[str, Any]:
+        """``{term, kernel, file, unit, points, median, worst, worst_at}`` (|errors|; and
+        ``rules_median``, ``rules_worst`` when compared)."""
+        median, worst = _spread(self.error)
+        at = None
+        if worst is not None:
+            index = int(np.nanargmax(np.abs(self.error)))
+            at = dict(zip(self.parameters, map(float, self.points[index]), strict=True))
+        found = {
+            "term": self.term,
+            "kernel": self.kernel,
+            "file": self.path,
+            "unit": self.unit,
+            "points": len(self.points),
+            "median": median,
+            "worst": worst,
+            "worst_at": at,
+        }
+        if self.rules_error is not None:
+            found["rules_median"], found["rules_worst"] = _spread(self.rules_error)
+        return found
+
+
+@dataclass(frozen=True, eq=False)
+class Validation(Tabular):
+    """The result of :func:`validate`: one row per term and point (``rows()``), a summary
+    per term and overall (``summary()``), and notes (series skipped, extrapolations)."""
+
+    validated: tuple[Validated, ...]
+    semantics: str
+    rules: str | None
+    aggregate: str
+    parameters: tuple[str, ...]  #: the parameter columns (of every file)
+    files: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+    level: float | None = None  #: with ``interval=``: the intervals' level
+
+    @property
+    def terms(self) -> tuple[str, ...]:
+        """The terms validated, in the order of the files."""
+        return tuple(v.term for v in self.validated)
+
+    def _several(self) -> bool:
+        return len(self.files) > 1
+
+    def header(self) -> list[str]:
+        """``term``, the parameters, ``predicted``, ``measured``, ``error`` (and
+        ``rules_predicted``, ``rules_error`` when compared; ``file`` first for several)."""
+        cols = ["file"] if self._several() else []
+        cols += ["term", *self.parameters, "predicted", "measured", "error"]
+        cols += ["rules_predicted", "rules_error"] if self.rules else []
+        return cols + (["low", "high"] if self.level is not None else [])
+
+    def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
+        """Predicted and measured values in ``digits`` significant digits."""
+        first = self.header().index("predicted")
+        shown = [first, first + 1] + ([first + 3] if self.rules else [])
+        if self.level is not None:
+            shown += [len(self.header()) - 2, len(self.header()) - 1]
+        return dict.fromkeys(shown, digits)
+
+    def rows(self) -> list[list[Any]]:
+        """One row per term and point; relative errors as fractions (0.05 is 5 %)."""
+        rows = []
+        for v in self.validated:
+            error, rules = v.error, v.rules_error
+            for i, point in enumerate(v.points):
+                coordinates = dict(zip(v.parameters, map(float, point), strict=True))
+                row: list[Any] = [v.path] if self._several() else []
+                row += [v.term, *(coordinates.get(p) for p in self.parameters)]
+                row += [number(v.predicted[i]), number(v.measured[i]), number(error[i])]
+                if rules is not None and v.rules_predicted is not None:
+                    row += [number(v.rules_predicted[i]), number(rules[i])]
+                if v.low is not None and v.high is not None:
+                    row += [number(v.low[i]), number(v.high[i])]
+                rows.append(row)
+        return rows
+
+    def caption(self) -> str:
+        """The summary in one line, above the notebook's table."""
+        every = self.overall()
+        return _overall_line(
+            f"validation ({self.semantics}), {every['cells']} cells", every, self.rules
+        )
+
+    def overall(self) -> dict[str, Any]:
+        """``{cells, median, worst, largest: {cells, median, worst}}``: |errors| over every
+        cell and over the cells at each term's largest x (and the rules' beside them)."""
+
+        def spread(errors: list[np.ndarray], prefix: str = "") -> dict[str, Any]:
+            joined = np.concatenate(errors) if errors else np.empty(0)
+            median, worst = _spread(joined)
+            return {f"{prefix}median": median, f"{prefix}worst": worst}
+
+        masks = [v.largest() for v in self.validated]
+        found: dict[str, Any] = {"cells": sum(len(v.points) for v in self.validated)}
+        found |= spread([v.error for v in self.validated])
+        largest: dict[str, Any] = {"cells": int(sum(m.sum() for m in masks))}
+        largest |= spread([v.error[m] for v, m in zip(self.validated, masks, strict=True)])
+        if self.rules:
+            rules = [v.rules_error for v in self.validated if v.rules_error is not None]
+            found |= spread(rules, "rules_")
+            largest |= spread([e[m] for e, m in zip(rules, masks, strict=True)], "rules_")
+        found["largest"] = largest
+        if self.level is not None:
+            found["coverage"] = self.coverage()
+        return found
+
+    def coverage(self) -> dict[str, Any]:
+        """With intervals: ``{level, cells, covered, share, median_half_width}`` over every
+        cell with a measured value, and the same at the largest x (``largest``)."""
+        return coverage(self.validated, self.level)
+
+    def summary(self) -> list[dict[str, Any]]:
+        """One :meth:`Validated.summary` per term."""
+        return [v.summary() for v in self.validated]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{semantics, rules, aggregate, files, parameters, header, rows, terms, overall,
+        notes}`` (``terms``: the summary per term)."""
+        return {
+            "semantics": self.semantics,
+            "rules": self.rules,
+            "aggregate": self.aggregate,
+            "files": list(self.files),
+            "parameters": list(self.parameters),
+            "header": self.header(),
+            "rows": self.rows(),
+            "terms": self.summary(),
+            "overall": self.overall(),
+            "notes": list(self.notes),
+        }
+
+    def plot(self, ax: Any = None) -> Any:
+        """Predicted against measured, log-log, with the line y = x (matplotlib axes)."""
+        from ..plotting.validation import plot_validation
+
+        return plot_validation(self, ax=ax)
+
+    def text(self, digits: int | None = None) -> list[str]:
+        """A table per term (errors in percent) and the summary."""
+        lines: list[str] = []
+        for v in self.validated:
+            lines += _term_table(v, self.rules, digits)
+            lines.append("")
+        return lines + self.summary_text()
+
+    def summary_text(self) -> list[str]:
+        """The summary: median and worst |error| per term, then over every cell and at the
+        largest x."""
+        rules = self.rules
+        header = ["term", "points", "median |error|", "worst |error|"]
+        header += [f"{rules}: median", f"{rules}: worst"] if rules else []
+        body = []
+        for found in self.summary():
+            row = [found["term"], str(found["points"]), _percent(found["median"])]
+            row.append(_percent(found["worst"]) + _where(found["worst_at"]))
+            if rules:
+                row += [_percent(found["rules_median"]), _percent(found["rules_worst"])]
+            body.append(row)
+        lines = [f"summary ({self.semantics}; measured: the {self.aggregate} of the repetitions)"]
+        lines += _aligned([header, *body])
+        every = self.overall()
+        lines.append(_overall_line(f"all {every['cells']} cells", every, rules))
+        if every["largest"]["cells"]:
+            cells = every["largest"]["cells"]
+            what = f"the {cells} cell{'s' if cells > 1 else ''} at the largest x"
+            lines.append(_overall_line(what, every["largest"], rules))
+        if self.level is not None:
+            found = every["coverage"]
+            lines.append(
+                f"{100 * self.level:g} % intervals cover {found['covered']} of {found['cells']} measured "
+                f"values ({_percent(found['share'])}), median half-width {_percent(found['median_half_width'])}"
+                f" of the prediction (at the largest x: {found['largest']['covered']} of "
+                f"{found['largest']['cells']})"
+            )
+        return lines
+
+
+def _percent(value: float | None, sign: bool = False) -> str:
+    """A relative error in percent (two decimals), or ``-`` where there is none."""
+    if value is None or not math.isfinite(value):
+        return "-"
+    return f"{value:+.2%}" if sign else f"{value:.2%}"
+
+
+def _where(point: Mapping[str, float] | None) -> str:
+    if not point:
+        return ""
+    return " at " + ", ".join(f"{k} = {number_text(v)}" for k, v in point.items())
+
+
+def _aligned(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+
+
+def _overall_line(what: str, found: Mapping[str, Any], rules: str | None) -> str:
+    line = f"{what}: median |error| {_percent(found['median'])}, worst {_percent(found['worst'])}"
+    if rules:
+        line += (
+            f" ({rules}: median {_percent(found['rules_median'])}, "
+            f"worst {_percent(found['rules_worst'])})"
+        )
+    return line
+
+
+def _term_table(v: Validated, rules: str | None, digits: int | None) -> list[str]:
+    """One term's table: its points, predicted, measured, error (and the rules')."""
+    header = [*v.parameters, f"predicted [{v.unit}]", f"measured [{v.unit}]", "error"]
+    header += [f"{rules}: predicted [{v.unit}]", f"{rules}: error"] if rules else []
+    body = []
+    rules_error = v.rules_error
+    for i, point in enumerate(v.points):
+        row = [number_text(float(p)) for p in point]
+        row += [_value(v.predicted[i], digits), _value(v.measured[i], digits)]
+        row.append(_percent(float(v.error[i]), sign=True))
+        if rules_error is not None and v.rules_predicted is not None:
+            row += [
+                _value(v.rules_predicted[i], digits),
+                _percent(float(rules_error[i]), sign=True),
+            ]
+        body.append(row)
+    title = v.term if v.kernel == v.term else f"{v.term} (kernel '{v.kernel}')"
+    return [title, *("  " + line for line in _aligned([header, *body]))]
+
+
+def _value(value: float, digits: int | None) -> str:
+    return number_text(float(value), digits) if math.isfinite(value) else "-"
