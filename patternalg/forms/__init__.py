@@ -20,7 +20,8 @@ from typing import Any
 
 from .._internal.options import Option
 from ..errors import ModelFileError, close_names, did_you_mean
-from .base import Form, Parameter
+from .base import Form
+from .parameters import Parameter
 from .report import FitReport
 
 __all__ = [

@@ -35,10 +35,8 @@ from __future__ import annotations
 
 import importlib
 import math
-import sys
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -46,184 +44,27 @@ import sympy
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.options import Option
-from ..algebra.atomic_model import COMMON_KEYS, AtomicModel
+from ..algebra.atomic_model import AtomicModel
 from ..algebra.uncertainty import Uncertainty
 from ..errors import (
     EvaluationError,
     FitError,
     ModelFileError,
-    ParseError,
     close_names,
     did_you_mean,
 )
+from .parameters import Parameter, check_keys
 
 if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
     import numpy as np
 
-__all__ = [
-    "Parameter",
-    "Form",
-    "Domain",
-    "check_keys",
-    "AGGREGATIONS",
-    "aggregate_option",
-    "unit_option",
-    "uncertainty_option",
-    "uncertainty_method",
-    "UNCERTAINTY_METHODS",
-    "AUTO_BOOTSTRAP",
-    "AUTO_LINEAR",
-]
+__all__ = ["Form", "Domain"]
 
 F = TypeVar("F", bound="Form")
 #: symbol name -> measured (low, high)
 Domain = Mapping[str, tuple[float, float]]
 #: the common keys a form reads itself (the others are the library's)
 _FIT_KEYS = ("x_range", "fit", "domain", "uncertainty")
-#: the choices of an ``aggregate`` option (the values of ``measurements.Aggregation``)
-AGGREGATIONS = ("mean", "median", "biweight", "min", "max")
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """One parameter of a family: a key of its model-file table.
-
-    ``kind`` is ``"number"`` (a finite number within ``bounds``) or ``"expression"`` (a
-    number or a text of the grammar's safe arithmetic, never eval'd). ``check`` receives
-    the sympy value and returns why it is not valid, or None.
-
-    >>> Parameter("alpha", bounds=(0.0, 1.0)).value(0.5, "m.a")
-    0.500000000000000
-    >>> Parameter("alpha", bounds=(0.0, 1.0)).value(2, "m.a")
-    Traceback (most recent call last):
-    ...
-    patternalg.errors.ModelFileError: m.a.alpha: 2 is outside [0.0, 1.0]
-    """
-
-    name: str
-    kind: str = "number"
-    bounds: tuple[float, float] = (-math.inf, math.inf)
-    required: bool = True
-    check: Callable[[sympy.Expr], str | None] | None = None
-    help: str = ""
-
-    def value(self, raw: Any, where: str) -> sympy.Expr:
-        """The sympy value of ``raw`` (a table's entry), or a ModelFileError at ``where``."""
-        key = f"{where}.{self.name}"
-        if self.kind == "expression":
-            result = _expression(raw, key)
-        else:
-            result = _number(raw, key, *self.bounds)
-        reason = self.check(result) if self.check else None
-        if reason:
-            raise ModelFileError(f"{key}: {reason}")
-        return result
-
-    def normalised(self, raw: Any) -> Any:
-        """What the table holds for ``raw``: numbers stay numbers, sympy values become text."""
-        if isinstance(raw, sympy.Basic):
-            from ..syntax.arith import format_expr
-
-            if self.kind == "number" or raw.is_Number:
-                return int(raw) if raw.is_Integer else float(raw)
-            return format_expr(raw)
-        item = getattr(raw, "item", None)  # a numpy scalar
-        return item() if callable(item) and not isinstance(raw, int | float | str) else raw
-
-
-def _number(raw: Any, key: str, low: float, high: float) -> sympy.Expr:
-    if isinstance(raw, bool) or not isinstance(raw, int | float) or not abs(raw) <= sys.float_info.max:
-        raise ModelFileError(f"{key}: expected a finite number, got {raw!r}")
-    if not low <= raw <= high:
-        raise ModelFileError(f"{key}: {raw} is outside [{low}, {high}]")
-    return sympy.Integer(raw) if isinstance(raw, int) else sympy.Float(raw)
-
-
-def _expression(raw: Any, key: str) -> sympy.Expr:
-    from ..syntax.parser import parse_arithmetic
-
-    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
-        raise ModelFileError(f"{key}: expected an expression string or a number")
-    if not isinstance(raw, str):
-        return _number(raw, key, -math.inf, math.inf)
-    try:
-        return parse_arithmetic(raw)
-    except ParseError as exc:
-        raise ModelFileError(f"{key}: {exc}") from None
-
-
-def check_keys(
-    table: Mapping[str, Any], where: str, required: Sequence[str], optional: Sequence[str] = ()
-) -> None:
-    """Every required key present, nothing unknown (with did-you-mean)."""
-    valid = [*required, *optional]
-    for key in table:
-        if key not in valid:
-            hint = did_you_mean(close_names(key, valid), quote="'", after=" ")
-            raise ModelFileError(
-                f"{where}.{key}: unknown key ({hint}valid: {', '.join([*valid, *COMMON_KEYS])})"
-            )
-    for key in required:
-        if key not in table:
-            raise ModelFileError(f"{where}: missing key '{key}'")
-
-
-def unit_option() -> Option:
-    """The ``unit`` option of families whose models are in the measured values' unit."""
-    return Option(
-        "unit",
-        None,
-        "unit of the measured values, e.g. us, ms, s",
-        default_text="the value column's, as in time_ms or runtime[s]; else ns for a time",
-    )
-
-
-#: how a fit finds its uncertainty (docs/fitting.md, "Uncertainty")
-UNCERTAINTY_METHODS = ("auto", "bootstrap", "linear", "none")
-#: the most kernels of one fit that ``auto`` resamples (beyond: ``linear``; the bootstrap
-#: costs some 3 ms a kernel, thirty times the fit's own: docs/fitting.md)
-AUTO_BOOTSTRAP = 200
-#: the most kernels of one fit whose uncertainty ``auto`` records at all (beyond: none, so
-#: a file of 100,000 kernels fits in the time it did: docs/scaling.md)
-AUTO_LINEAR = 10_000
-
-
-def uncertainty_option() -> Option:
-    """The ``uncertainty`` option of the families that record how sure their fit is."""
-    return Option(
-        "uncertainty",
-        "auto",
-        "how the uncertainty of the coefficients is found: bootstrap (resample the "
-        "repetitions, choose and fit again), linear (closed form, fast), none; auto: bootstrap "
-        f"for up to {AUTO_BOOTSTRAP:,} kernels, linear up to {AUTO_LINEAR:,}, none for more",
-        choices=UNCERTAINTY_METHODS,
-    )
-
-
-def uncertainty_method(asked: str, kernels: int) -> str:
-    """The method of ``uncertainty`` for a fit of ``kernels`` kernels: ``auto`` resolved.
-
-    >>> uncertainty_method("auto", 10), uncertainty_method("auto", 5000), uncertainty_method("none", 1)
-    ('bootstrap', 'linear', 'none')
-    >>> uncertainty_method("auto", 20000), uncertainty_method("linear", 20000)
-    ('none', 'linear')
-    """
-    if asked != "auto":
-        return asked
-    if kernels <= AUTO_BOOTSTRAP:
-        return "bootstrap"
-    return "linear" if kernels <= AUTO_LINEAR else "none"
-
-
-def aggregate_option(default: str | None, default_text: str | None = None) -> Option:
-    """The ``aggregate`` option every fitter of repeated measurements declares."""
-    return Option(
-        "aggregate",
-        default,
-        "how the repetitions of a point are combined",
-        choices=AGGREGATIONS,
-        default_text=default_text,
-    )
 
 
 class Form(ABC):

@@ -31,7 +31,8 @@ from ...errors import FitError, MeasurementError
 from ...measurements.checks import require_above, require_distinct
 from ...syntax.arith import format_expr, number_text
 from ...syntax.symbols import x as x_symbol
-from ..base import Form, uncertainty_method
+from ..base import Form
+from ..fit_options import uncertainty_method
 from ..fitting import Fitter
 from .form import Amdahl
 from .uncertainty import amdahl_uncertainty

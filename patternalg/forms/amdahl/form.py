@@ -30,7 +30,9 @@ import sympy
 from ..._internal.options import Option
 from ...algebra.bindings import as_value
 from ...syntax.symbols import p, phi
-from ..base import Form, Parameter, aggregate_option, uncertainty_option, unit_option
+from ..base import Form
+from ..fit_options import aggregate_option, uncertainty_option, unit_option
+from ..parameters import Parameter
 
 __all__ = ["Amdahl", "ALPHA_METHODS", "amdahl_expr", "serial_fraction"]
 

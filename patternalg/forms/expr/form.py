@@ -13,7 +13,8 @@ from typing import ClassVar
 
 import sympy
 
-from ..base import Form, Parameter
+from ..base import Form
+from ..parameters import Parameter
 
 __all__ = ["Expression"]
 

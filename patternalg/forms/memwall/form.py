@@ -39,7 +39,9 @@ from ..._internal.options import Option
 from ...algebra.bindings import as_value
 from ...syntax.symbols import p, phi
 from ..amdahl.form import serial_fraction
-from ..base import Form, Parameter, aggregate_option, uncertainty_option
+from ..base import Form
+from ..fit_options import aggregate_option, uncertainty_option
+from ..parameters import Parameter
 
 __all__ = ["Memwall", "speedup_expr", "memwall_expr", "over_p_phi", "BOUNDS", "ITERATIONS"]
 

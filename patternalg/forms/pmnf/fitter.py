@@ -15,7 +15,8 @@ from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.normal_forms.render import hypothesis_text, pmnf_expr, pmnf_text
 from ...errors import FitError
 from ...syntax.symbols import symbol
-from ..base import AUTO_BOOTSTRAP, AUTO_LINEAR, Form, uncertainty_method
+from ..base import Form
+from ..fit_options import AUTO_BOOTSTRAP, AUTO_LINEAR, uncertainty_method
 from ..fitting import Fitter
 from .fit import fit_series, parse_param_options
 from .form import PMNF

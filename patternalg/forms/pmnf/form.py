@@ -28,7 +28,9 @@ from typing import Any, ClassVar
 import sympy
 
 from ..._internal.options import Option
-from ..base import Form, Parameter, aggregate_option, uncertainty_option, unit_option
+from ..base import Form
+from ..fit_options import aggregate_option, uncertainty_option, unit_option
+from ..parameters import Parameter
 from .modelers import MODELERS
 
 __all__ = ["PMNF", "term_centers"]

@@ -24,7 +24,7 @@ from ...measurements.blocks import Block, Irregular, Kernel, text_blocks
 from ...measurements.checks import positive_times
 from ...measurements.model import Aggregation
 from ...measurements.names import atom_names, is_time_metric
-from ..base import AUTO_LINEAR, uncertainty_method
+from ..fit_options import AUTO_LINEAR, uncertainty_method
 from .batch import Reports
 from .fit import FitColumns, batch_size, fit_columns, parameter_problem
 

@@ -18,7 +18,9 @@ import sympy
 
 from ..._internal.limits import MAX_PREDICTED_THREADS
 from ..._internal.options import Option
-from ..base import Form, Parameter, unit_option
+from ..base import Form
+from ..fit_options import unit_option
+from ..parameters import Parameter
 from .algorithm import CHECKPOINTS, Prediction
 from .interpolation import INTERPOLATIONS
 from .model import KEYS, Piece, read_table

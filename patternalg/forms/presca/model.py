@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike
 
 from ...errors import ModelFileError
 from ...syntax.symbols import p as P
-from ..base import Parameter, check_keys
+from ..parameters import Parameter, check_keys
 from .candidates import CANDIDATES, Candidate, candidate_named, numbers
 
 __all__ = ["Piece", "PerformanceFunction", "KEYS", "Table", "read_table"]

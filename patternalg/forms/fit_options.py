@@ -1,0 +1,79 @@
+"""The fit options families share, declared once: ``unit``, ``aggregate`` and
+``uncertainty`` (with how ``auto`` resolves for a fit of many kernels).
+"""
+
+from __future__ import annotations
+
+from .._internal.options import Option
+
+__all__ = [
+    "AGGREGATIONS",
+    "aggregate_option",
+    "unit_option",
+    "uncertainty_option",
+    "uncertainty_method",
+    "UNCERTAINTY_METHODS",
+    "AUTO_BOOTSTRAP",
+    "AUTO_LINEAR",
+]
+
+#: the choices of an ``aggregate`` option (the values of ``measurements.Aggregation``)
+AGGREGATIONS = ("mean", "median", "biweight", "min", "max")
+
+
+def unit_option() -> Option:
+    """The ``unit`` option of families whose models are in the measured values' unit."""
+    return Option(
+        "unit",
+        None,
+        "unit of the measured values, e.g. us, ms, s",
+        default_text="the value column's, as in time_ms or runtime[s]; else ns for a time",
+    )
+
+
+#: how a fit finds its uncertainty (docs/fitting.md, "Uncertainty")
+UNCERTAINTY_METHODS = ("auto", "bootstrap", "linear", "none")
+#: the most kernels of one fit that ``auto`` resamples (beyond: ``linear``; the bootstrap
+#: costs some 3 ms a kernel, thirty times the fit's own: docs/fitting.md)
+AUTO_BOOTSTRAP = 200
+#: the most kernels of one fit whose uncertainty ``auto`` records at all (beyond: none, so
+#: a file of 100,000 kernels fits in the time it did: docs/scaling.md)
+AUTO_LINEAR = 10_000
+
+
+def uncertainty_option() -> Option:
+    """The ``uncertainty`` option of the families that record how sure their fit is."""
+    return Option(
+        "uncertainty",
+        "auto",
+        "how the uncertainty of the coefficients is found: bootstrap (resample the "
+        "repetitions, choose and fit again), linear (closed form, fast), none; auto: bootstrap "
+        f"for up to {AUTO_BOOTSTRAP:,} kernels, linear up to {AUTO_LINEAR:,}, none for more",
+        choices=UNCERTAINTY_METHODS,
+    )
+
+
+def uncertainty_method(asked: str, kernels: int) -> str:
+    """The method of ``uncertainty`` for a fit of ``kernels`` kernels: ``auto`` resolved.
+
+    >>> uncertainty_method("auto", 10), uncertainty_method("auto", 5000), uncertainty_method("none", 1)
+    ('bootstrap', 'linear', 'none')
+    >>> uncertainty_method("auto", 20000), uncertainty_method("linear", 20000)
+    ('none', 'linear')
+    """
+    if asked != "auto":
+        return asked
+    if kernels <= AUTO_BOOTSTRAP:
+        return "bootstrap"
+    return "linear" if kernels <= AUTO_LINEAR else "none"
+
+
+def aggregate_option(default: str | None, default_text: str | None = None) -> Option:
+    """The ``aggregate`` option every fitter of repeated measurements declares."""
+    return Option(
+        "aggregate",
+        default,
+        "how the repetitions of a point are combined",
+        choices=AGGREGATIONS,
+        default_text=default_text,
+    )
