@@ -46,11 +46,12 @@ from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import number_text
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
+from .confidence import Range, confidence
 from .crossovers import REFINED_DIGITS, RTOL, exact_roots, numeric_roots
 from .options import DEFAULT_RANGE
 from .sweep import Sweep, prepare, tabulate
 
-__all__ = ["Crossover", "Interval", "Region", "Comparison", "compare", "DEFAULT_RANGE"]
+__all__ = ["Crossover", "Range", "Interval", "Region", "Comparison", "compare", "DEFAULT_RANGE"]
 
 _SCAN = 4096  #: points of the scan that brackets sign changes
 
@@ -83,21 +84,6 @@ class Crossover:
         else:
             data["interval"] = list(self.interval)
         return data
-
-
-@dataclass(frozen=True)
-class Range:
-    """With ``interval=``: a stretch where one design wins in at least the stated share of
-    the draws (``winner``), or none does (``winner`` None: undecided)."""
-
-    start: float
-    end: float
-    winner: str | None
-    share: float  #: the least share of the draws the winner wins in the stretch (undecided: the best design's)
-
-    def to_json(self) -> dict[str, Any]:
-        """``{from, to, winner, share}``."""
-        return {"from": self.start, "to": self.end, "winner": self.winner, "share": self.share}
 
 
 @dataclass(frozen=True)
@@ -438,72 +424,17 @@ def compare(
     )
     if interval is None:
         return result
-    return _with_confidence(result, library, at, scan, interval, seed, semantics)
-
-
-def _with_confidence(
-    result: Comparison,
-    library: Mapping[str, AtomicModel],
-    at: Mapping[str, Any] | None,
-    scan: np.ndarray,
-    level: float,
-    seed: int,
-    semantics: Semantics,
-) -> Comparison:
-    """``result`` with its ranges at the confidence ``level`` and its crossovers' intervals."""
-    from ..algebra.intervals import Spread, check_level, decided, no_uncertainty_note, winner_shares
-
-    level = check_level(level)
-    fixed = {k: as_value(v) for k, v in (at or {}).items()}
-    spreads = [
-        Spread.of(c.term, library, fixed, semantics=semantics.in_unit(result.unit), partial=True)
-        for c in result.compiled
-    ]
-    scan = _draw_scan(scan, sum(sum(1 for _ in c.term.walk()) for c in result.compiled))
-    shares = winner_shares(spreads, {result.symbol: scan}, seed)
-    labels = decided(shares, level)
-    ranges, start = [], 0
-    for i in range(1, len(scan) + 1):
-        if i == len(scan) or labels[i] != labels[start]:
-            end = min(i, len(scan) - 1)
-            label = int(labels[start])
-            best = shares[:, start:i].max(axis=0) if label < 0 else shares[label, start:i]
-            winner = result.terms[label] if label >= 0 else None
-            ranges.append(Range(float(scan[start]), float(scan[end]), winner, float(best.min())))
-            start = i
-    crossovers = tuple(replace(c, interval=_around(c.value, scan, labels)) for c in result.crossovers)
-    missing = sorted({name for s in spreads for name in s.missing})
-    notes = (*result.notes, *((no_uncertainty_note(missing),) if missing else ()))
-    return replace(result, crossovers=crossovers, ranges=tuple(ranges), level=level, notes=notes)
-
-
-#: sub-terms x scan points the draws of ``compare --interval`` fold at most (each point is
-#: folded once per draw): a few seconds; small designs keep the whole scan
-_DRAWN_NODES = 4096 * 64
-
-
-def _draw_scan(scan: np.ndarray, nodes: int) -> np.ndarray:
-    """``scan`` thinned (both ends kept) so that the draws fold at most :data:`_DRAWN_NODES`
-    sub-terms x points, and at least 64 points: a 10,000-node design is drawn in seconds.
-
-    >>> len(_draw_scan(np.arange(4096.0), 10)), len(_draw_scan(np.arange(4096.0), 20000))
-    (4096, 64)
-    """
-    points = int(np.clip(_DRAWN_NODES // max(nodes, 1), 64, len(scan)))
-    if points >= len(scan):
-        return scan
-    return scan[np.unique(np.linspace(0, len(scan) - 1, points).round().astype(int))]
-
-
-def _around(value: float, scan: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
-    """The undecided stretch of ``scan`` around ``value`` (or the scan points beside it)."""
-    j = int(np.clip(np.searchsorted(scan, value), 1, len(scan) - 1))
-    low, high = j - 1, j
-    while low > 0 and labels[low] < 0:
-        low -= 1
-    while high < len(scan) - 1 and labels[high] < 0:
-        high += 1
-    return float(scan[low]), float(scan[high])
+    found = confidence(
+        result.compiled, library, at, result.symbol, scan,
+        [c.value for c in result.crossovers], interval, seed, semantics.in_unit(result.unit),
+    )  # fmt: skip
+    placed = tuple(
+        replace(c, interval=around) for c, around in zip(result.crossovers, found.around, strict=True)
+    )
+    return replace(
+        result, crossovers=placed, ranges=found.ranges, level=found.level,
+        notes=(*result.notes, *found.notes),
+    )  # fmt: skip
 
 
 def _threads_note(compiled: Sequence[Compiled], semantics: Semantics) -> list[str]:

@@ -1,0 +1,116 @@
+"""``compare --interval``: where a comparison's winner is decided at a confidence level.
+
+Every design's atoms are drawn jointly (:class:`~patternalg.algebra.intervals.Spread`, shared
+atoms drawn once) over the comparison's scan; a stretch of the scan is a :class:`Range` won by
+the design that wins in at least the level's share of the draws there, or undecided; each
+crossover gets the undecided stretch around it as its interval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..algebra.arrays import Compiled
+from ..algebra.atomic_model import AtomicModel
+from ..algebra.bindings import as_value
+from ..algebra.semantics import Semantics
+
+__all__ = ["Range", "Confidence", "confidence"]
+
+
+@dataclass(frozen=True)
+class Range:
+    """With ``interval=``: a stretch where one design wins in at least the stated share of
+    the draws (``winner``), or none does (``winner`` None: undecided)."""
+
+    start: float
+    end: float
+    winner: str | None
+    share: float  #: the least share of the draws the winner wins in the stretch (undecided: the best design's)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{from, to, winner, share}``."""
+        return {"from": self.start, "to": self.end, "winner": self.winner, "share": self.share}
+
+
+
+@dataclass(frozen=True)
+class Confidence:
+    """What the draws decide over a comparison's scan: its :class:`Range` stretches, the
+    undecided stretch around each crossover, the level and a note for atoms without an
+    uncertainty."""
+
+    ranges: tuple[Range, ...]
+    around: tuple[tuple[float, float], ...]  #: per crossover, in order
+    level: float
+    notes: tuple[str, ...]
+
+
+def confidence(
+    compiled: Sequence[Compiled],
+    library: Mapping[str, AtomicModel],
+    at: Mapping[str, Any] | None,
+    symbol: str,
+    scan: np.ndarray,
+    crossovers: Sequence[float],
+    level: float,
+    seed: int,
+    semantics: Semantics,
+) -> Confidence:
+    """Where the designs (``compiled``, in one unit under ``semantics``) are told apart at the
+    confidence ``level`` over ``scan`` of ``symbol``, ``seed`` fixing the draws; the undecided
+    stretch around each of ``crossovers``."""
+    from ..algebra.intervals import Spread, check_level, decided, no_uncertainty_note, winner_shares
+
+    level = check_level(level)
+    fixed = {k: as_value(v) for k, v in (at or {}).items()}
+    spreads = [Spread.of(c.term, library, fixed, semantics=semantics, partial=True) for c in compiled]
+    scan = _draw_scan(scan, sum(sum(1 for _ in c.term.walk()) for c in compiled))
+    shares = winner_shares(spreads, {symbol: scan}, seed)
+    labels = decided(shares, level)
+    ranges, start = [], 0
+    for i in range(1, len(scan) + 1):
+        if i == len(scan) or labels[i] != labels[start]:
+            end = min(i, len(scan) - 1)
+            label = int(labels[start])
+            best = shares[:, start:i].max(axis=0) if label < 0 else shares[label, start:i]
+            winner = str(compiled[label].term) if label >= 0 else None
+            ranges.append(Range(float(scan[start]), float(scan[end]), winner, float(best.min())))
+            start = i
+    around = tuple(_around(value, scan, labels) for value in crossovers)
+    missing = sorted({name for s in spreads for name in s.missing})
+    notes = (no_uncertainty_note(missing),) if missing else ()
+    return Confidence(tuple(ranges), around, level, notes)
+
+
+#: sub-terms x scan points the draws of ``compare --interval`` fold at most (each point is
+#: folded once per draw): a few seconds; small designs keep the whole scan
+_DRAWN_NODES = 4096 * 64
+
+
+def _draw_scan(scan: np.ndarray, nodes: int) -> np.ndarray:
+    """``scan`` thinned (both ends kept) so that the draws fold at most :data:`_DRAWN_NODES`
+    sub-terms x points, and at least 64 points: a 10,000-node design is drawn in seconds.
+
+    >>> len(_draw_scan(np.arange(4096.0), 10)), len(_draw_scan(np.arange(4096.0), 20000))
+    (4096, 64)
+    """
+    points = int(np.clip(_DRAWN_NODES // max(nodes, 1), 64, len(scan)))
+    if points >= len(scan):
+        return scan
+    return scan[np.unique(np.linspace(0, len(scan) - 1, points).round().astype(int))]
+
+
+def _around(value: float, scan: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
+    """The undecided stretch of ``scan`` around ``value`` (or the scan points beside it)."""
+    j = int(np.clip(np.searchsorted(scan, value), 1, len(scan) - 1))
+    low, high = j - 1, j
+    while low > 0 and labels[low] < 0:
+        low -= 1
+    while high < len(scan) - 1 and labels[high] < 0:
+        high += 1
+    return float(scan[low]), float(scan[high])
