@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import os
 import subprocess
@@ -31,18 +32,59 @@ def load_example(name: str) -> ModuleType:
 
 
 def run_cli(
-    *args: str, stdin: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None
+    *args: str,
+    stdin: str | None = None,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    process: bool = False,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``patternalg ARGS`` in a subprocess, as a user would (``env``: extra variables)."""
-    return subprocess.run(
-        [sys.executable, "-m", "patternalg.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd or ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
-        timeout=120,
-    )
+    """Run ``patternalg ARGS`` as a user would and return what the process would: its exit
+    status, stdout and stderr. In this interpreter by default (``cli.main`` with its own
+    stdin, stdout, stderr and working directory: no second of start-up per call); in a
+    subprocess with ``process=True`` or extra environment variables (``env``)."""
+    if process or env:
+        return subprocess.run(
+            [sys.executable, "-m", "patternalg.cli", *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            cwd=cwd or ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+            timeout=120,
+        )
+    return _in_process(list(args), stdin, cwd or ROOT)
+
+
+def _in_process(args: list[str], stdin: str | None, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``cli.main(args)`` with its streams and working directory swapped in, as a process
+    would see them: a traceback (which a process would print, exiting 1) is kept in stderr."""
+    import traceback
+
+    from patternalg.cli import main
+
+    streams = [io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="") for _ in range(2)]
+    source = io.TextIOWrapper(io.BytesIO((stdin or "").encode()), encoding="utf-8")
+    saved = sys.stdin, sys.stdout, sys.stderr, os.getcwd()
+    sys.stdin, sys.stdout, sys.stderr = source, *streams
+    try:
+        os.chdir(cwd)
+        try:
+            status = main(args)
+        except SystemExit as exc:  # argparse's errors and --help
+            status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        except Exception:  # noqa: BLE001 - what a process would print before exiting 1
+            traceback.print_exc()
+            status = 1
+    finally:
+        sys.stdin, sys.stdout, sys.stderr, cwd_before = saved
+        os.chdir(cwd_before)
+    out, err = (_text(stream) for stream in streams)
+    return subprocess.CompletedProcess(["patternalg", *args], status, out, err)
+
+
+def _text(stream: io.TextIOWrapper) -> str:
+    stream.flush()
+    return stream.buffer.getvalue().decode("utf-8", errors="replace")  # type: ignore[attr-defined]
 
 
 def loads_pint(*argvs: list[str]) -> bool:

@@ -80,3 +80,11 @@ def test_negative_zero_prints_as_zero() -> None:
 def test_beyond_double_range_prints_shortly_and_reads_back() -> None:
     tiny = parse_arithmetic("1e-400")
     assert format_expr(tiny) == "1.0e-400" and parse_arithmetic(format_expr(tiny)) == tiny
+
+
+def test_a_float_that_needs_every_digit_reads_back() -> None:
+    """71 bits need 23 digits (found by a random draw: 22 were tried, then sympy's 20 printed)."""
+    number = sympy.Float("14821292111.1556757154503429774194955825805664062501", precision=71)
+    text = float_text(number)
+    assert text == "14821292111.155675715454"
+    assert sympy.Float(text, precision=71) == number

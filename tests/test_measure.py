@@ -92,7 +92,7 @@ def test_an_interrupted_run_resumes_without_losing_or_repeating_a_point(tmp_path
         "--value-regex", r"run (\d+)", "--out", str(out), "--name", "counter",
     )  # fmt: skip
     kill.write_text("11")  # 4 warm-up runs, then 6 measured ones, then the kill
-    first = run_cli(*args)
+    first = run_cli(*args, process=True)  # the program kills its caller: a process of its own
     assert first.returncode != 0
     assert out.read_text() == "the previous results\n"  # never half-written, never replaced
     journal = [json.loads(line) for line in journal_path(out).read_text().splitlines()[1:]]

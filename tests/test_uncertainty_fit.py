@@ -334,7 +334,7 @@ def test_no_uncertainty_when_asked_for_none(tmp_path: Path) -> None:
 
 
 def test_auto_resamples_few_kernels_and_is_linear_for_many(monkeypatch: pytest.MonkeyPatch) -> None:
-    import patternalg.forms.base as base
+    import patternalg.forms.fit_options as base
     import patternalg.forms.pmnf.fitter as fitter
 
     series = [_series(_noisy(0.05, seed=s)) for s in range(3)]

@@ -115,11 +115,12 @@ def float_text(value: sympy.Float, digits: int | None = None) -> str:
     double = float(value)
     if value._prec <= 53 and math.isfinite(double) and (double != 0.0 or value.is_zero):
         return repr(double)
-    for shown in range(1, mpmath.libmp.prec_to_dps(value._prec) + 3):
+    enough = mpmath.libmp.repr_dps(value._prec)  # the digits that always read back
+    for shown in range(1, enough):
         text = mpmath.libmp.to_str(value._mpf_, shown)
         if mpmath.libmp.from_str(text, value._prec, mpmath.libmp.round_nearest) == value._mpf_:
             return text
-    return str(value)  # pragma: no cover - prec_to_dps + 2 digits always read back
+    return mpmath.libmp.to_str(value._mpf_, enough)
 
 
 def format_number(value: float, digits: int | None = None) -> str:
