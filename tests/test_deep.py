@@ -19,6 +19,8 @@ from patternalg.cli import main
 from patternalg.library.model_library import ModelLibrary
 from patternalg.syntax.parser import parse
 
+pytestmark = pytest.mark.long  # terms thousands deep in every command: the long checks
+
 LIB = ModelLibrary.builtin()
 DEPTH = 10_000
 

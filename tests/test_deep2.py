@@ -28,6 +28,7 @@ LIB = ModelLibrary.builtin()
 DEPTH = 10_000
 
 
+@pytest.mark.long  # a deep term
 def test_a_deep_explanation_is_elided_in_the_middle(capsys) -> None:
     start = time.monotonic()
     status = main(["eval", nested("tpool_n", DEPTH), "--explain", "--at", "x=1024", "--at", "n=2"])
@@ -62,6 +63,7 @@ def test_every_step_on_request() -> None:
     assert len(evaluation.lines()) == EXPLAIN_STEPS + 1
 
 
+@pytest.mark.long  # a deep term
 @pytest.mark.parametrize("term", [nested("seq", 2_000), flat("seq", 2_000)], ids=["nested", "flat"])
 def test_explore_of_a_deep_term_is_bounded(term: str) -> None:
     start = time.monotonic()
@@ -73,6 +75,7 @@ def test_explore_of_a_deep_term_is_bounded(term: str) -> None:
     assert best.value < start_value and best.threads <= 2 and best.rewrites  # a pool, at least
 
 
+@pytest.mark.long  # a deep term
 def test_plot_of_a_long_term_has_a_short_legend_and_no_warning(tmp_path: Path, capsys) -> None:
     out = tmp_path / "long.svg"
     with warnings.catch_warnings(record=True) as caught:

@@ -4,6 +4,8 @@ mapReduces once per size their parts run at."""
 
 from __future__ import annotations
 
+import pytest
+
 from patternalg.algebra.pointwise import at_point
 from patternalg.decisions import explore
 from patternalg.laws import check
@@ -11,6 +13,9 @@ from patternalg.library import ModelLibrary
 from patternalg.syntax import parse
 
 LIB = ModelLibrary.builtin()
+
+
+pytestmark = pytest.mark.long  # terms thousands deep: the long checks
 
 
 def test_a_false_law_3000_deep_is_answered_by_the_search() -> None:

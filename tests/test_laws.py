@@ -254,6 +254,7 @@ _DEEP_LAWS = {
 }
 
 
+@pytest.mark.long  # a deep term
 @pytest.mark.parametrize("semantics", PAPER_SEMANTICS, ids=str)
 @pytest.mark.parametrize("name", list(_DEEP_LAWS))
 def test_laws_10000_deep_are_proved(name, semantics):

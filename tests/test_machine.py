@@ -262,6 +262,7 @@ def test_a_mapreduce_runs_its_threads_per_node_on_at_most_the_cores():
     assert threads_needed(parse(term)) == 8
 
 
+@pytest.mark.long  # a deep term
 def test_a_deep_term_on_a_machine_is_evaluated_and_named_in_one_short_note():
     term = "inc"
     for i in range(3000):

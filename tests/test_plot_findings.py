@@ -41,6 +41,7 @@ def test_a_figure_holds_a_bounded_number_of_panels() -> None:
         new_axes(MAX_PANELS + 1)
 
 
+@pytest.mark.long  # draws a figure of many kernels
 def test_plot_fit_of_many_kernels_draws_the_first_and_says_so(tmp_path: Path) -> None:
     path = _kernels(tmp_path / "many.txt", MAX_PANELS + 3)
     result = run_cli("plot", "--fit", str(path), "-o", str(tmp_path / "many.png"))

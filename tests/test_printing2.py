@@ -67,6 +67,7 @@ def decisions(draw: st.DrawFn) -> tuple[ModelLibrary, list[str], str]:
     return library, [str(t) for t in drawn], f"x={low}..{high}:{points}:log"
 
 
+@pytest.mark.long  # a soak of random decisions
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(decisions(), st.integers(1, 17) | st.none())
 def test_no_decision_output_holds_float_noise(drawn, digits) -> None:

@@ -14,6 +14,7 @@ api = pytest.importorskip("mypy.api")
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.long  # mypy over the package: some 20 s
 def test_the_package_type_checks(tmp_path: Path) -> None:
     # the cache in this test's own directory: nothing read from a place others can write
     config = ["--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(tmp_path)]
