@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from helpers import run_cli
 
+from patternalg.cli import main
 from patternalg.measurements import read
-from patternalg.measurements.runner import Plan, journal_path, measure
+from patternalg.measurements.runner import Plan, journal_path, measure, region_name, usable_cores
 
 #: sorts n seeded random floats, counting the comparisons: about n*log2(n)
 SORT = """
@@ -126,12 +127,91 @@ def test_a_partly_written_journal_line_is_cut_off(tmp_path: Path) -> None:
 
 def test_a_journal_of_other_options_is_not_resumed(tmp_path: Path) -> None:
     out = tmp_path / "o.txt"
-    journal_path(out).write_text(
-        json.dumps({"kind": "patternalg-measure-journal", "plan": {}}) + "\n"
-    )
+    header = json.dumps({"kind": "patternalg-measure-journal", "plan": {}})
+    run = json.dumps({"repetition": 0, "region": "true", "point": 0, "value": 0.1})
+    journal_path(out).write_text(f"{header}\n{run}\n")
     done = run_cli("measure", "true {x}", "--over", "x=1,2", "--out", str(out))
     assert done.returncode == 2 and "other options" in done.stderr
     assert done.stderr.count("\n") == 1 and not out.exists()
+    assert "remove the journal to start anew" in done.stderr
+
+
+def test_a_failed_run_says_how_to_start_anew(tmp_path: Path, capsys) -> None:
+    # /usr/bin/test wants integers: 31622.776601683792 fails it, as it failed a user's program
+    out = tmp_path / "t.txt"
+    argv = ["measure", "test {x} -ge 0", "--over", "x=1000..1e6:5:log", "--repetitions", "1"]
+    assert main([*argv, "--no-integers", "--out", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert "test 5623.413251903491 -ge 0 failed" in error or "test 31622.776601683792" in error
+    assert "nothing kept: a corrected command starts anew" in error
+    assert not journal_path(out).exists() and not out.exists()
+    assert main([*argv, "--out", str(out)]) == 0  # the corrected command: integers
+    assert read(out).series[0].points[:, 0].tolist() == [1000, 5623, 31623, 177828, 1000000]
+
+
+def test_a_failure_after_some_runs_keeps_them_and_says_so(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "f.txt"
+    argv = ["measure", "test {x} -le 2", "--over", "x=1,2,3", "--repetitions", "2", "--warmup", "0"]
+    assert main([*argv, "--out", str(out), "--seed", "3"]) == 2
+    error = capsys.readouterr().err
+    runs = len(journal_path(out).read_text().splitlines()) - 1
+    assert runs >= 0 and error.count("\n") == 1
+    if runs:  # the seeded order ran some points below 3 first
+        assert f"the {runs} run(s) measured are kept in {journal_path(out)}" in error
+        assert "the same command resumes them, or remove that file to start anew" in error
+
+
+def test_grids_of_integers_run_integers_and_the_journal_says_what_ran(tmp_path: Path) -> None:
+    out = tmp_path / "e.txt"
+    plan_values = []
+    for grid, integers in (("x=1000..1e6:5:log", None), ("x=1..20:10:log", None), ("x=0.5..2:4", None),
+                           ("x=0.5..2:4", True), ("x=1,2.5,4", None)):  # fmt: skip
+        flags = [] if integers is None else ["--integers"]
+        assert main(["measure", "echo {x}", "--over", grid, *flags, "--value-regex", r"\S+",
+                     "--metric", "shown", "--repetitions", "1", "--warmup", "0",
+                     "--out", str(out)]) == 0  # fmt: skip
+        (series,) = read(out).series
+        assert series.points[:, 0].tolist() == [v[0] for v in series.values]  # what ran
+        plan_values.append(series.points[:, 0].tolist())
+    assert plan_values == [
+        [1000, 5623, 31623, 177828, 1000000],
+        [1, 2, 3, 4, 5, 7, 10, 14, 20],  # 10 log points, two of them round to 1
+        [0.5, 1.0, 1.5, 2.0],  # a range with an end that is no integer: as computed
+        [1, 2],  # --integers: 0.5 and 1.5 round up (to 1 and 2)
+        [1, 2.5, 4],  # a list: as written
+    ]
+
+
+def test_the_journal_records_each_runs_values(tmp_path: Path) -> None:
+    plan = Plan.build({"e": "echo {x} {n}"}, {"x": [8.0, 16.0], "n": [2.0]}, repetitions=1, warmup=0)
+    journal = tmp_path / "j"
+    measure(plan, journal)
+    records = [json.loads(line) for line in journal.read_text().splitlines()[1:]]
+    assert sorted((r["point"], r["at"]) for r in records) == [(0, {"x": 8, "n": 2}), (1, {"x": 16, "n": 2})]
+
+
+@pytest.mark.parametrize(
+    ("command", "name"),
+    [
+        ("python3 -u examples/programs/sortprog.py {x}", "sortprog"),
+        ('sh -c "./scale {x} | ./filter {x}"', "scale_filter"),
+        ("./my-kernel --n {x}", "my_kernel"),
+        ("env OMP_NUM_THREADS=4 taskset -c 0 ./solve {x}", "solve"),
+    ],
+)
+def test_a_region_is_named_after_the_program_it_runs(command: str, name: str) -> None:
+    assert region_name(command) == name
+
+
+def test_measure_records_the_cores_and_names_its_region(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "c.json"
+    assert main(["measure", "sh -c 'true {x}'", "--over", "x=1,2", "--repetitions", "1",
+                 "--out", str(out)]) == 0  # fmt: skip
+    assert "the region of \"sh -c 'true {x}'\" is true (--name chooses another)" in capsys.readouterr().err
+    assert json.loads(out.read_text())["context"]["num_cpus"] == usable_cores()
+    assert main(["measure", "true {x}", "--over", "x=1,2", "--repetitions", "1", "--out",
+                 str(tmp_path / "c.txt")]) == 0  # fmt: skip
+    assert f"# cores: {usable_cores()}\n" in (tmp_path / "c.txt").read_text()
 
 
 def test_no_shell_is_involved(tmp_path: Path) -> None:

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._internal.atomic_write import write_text_atomic
@@ -26,6 +24,7 @@ from .common import check_output, note
 from .progress import progress
 
 if TYPE_CHECKING:
+    from ..algebra.grid import Axis
     from ..measurements.runner import Plan
 
 #: the values of each (region, point index), one a repetition
@@ -79,7 +78,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=COMMAND",
         help="a named command (an atom or a composition); repeatable",
     )
-    parser.add_argument("--name", help="the region name of COMMAND (default: its program's)")
+    parser.add_argument(
+        "--name",
+        help="the region name of COMMAND, an atom or a term (default: the program it runs, "
+        "past python3 or sh: 'python3 sort.py {x}' is sort)",
+    )
+    parser.add_argument(
+        "--integers",
+        action=argparse.BooleanOptionalAction,
+        help="round the grid's values to integers, as a program that reads an integer wants "
+        "(default: where both ends of a range are integers); --no-integers keeps them as computed",
+    )
     for flag, least, default, runs in (
         ("--repetitions", 1, 5, "measured runs per point"),
         ("--warmup", 0, 1, "runs per point before measuring"),
@@ -108,13 +117,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _regions(args: argparse.Namespace) -> dict[str, str]:
+def _regions(args: argparse.Namespace, notes: list[str]) -> dict[str, str]:
     """Region name -> command template, from COMMAND and the ``--region`` options."""
+    from ..measurements.runner import region_name
+
     regions: dict[str, str] = {}
     if args.program:
-        words = args.program.split()
-        program = os.path.basename(words[0]) if words else ""
-        regions[args.name or Path(program).stem or "kernel"] = args.program
+        name = args.name or region_name(args.program)
+        if not args.name:
+            notes.append(f"the region of {args.program!r} is {name} (--name chooses another)")
+        regions[name] = args.program
     for item in args.region:
         name, equals, template = item.partition("=")
         if not equals or not name.strip():
@@ -132,15 +144,16 @@ def _regions(args: argparse.Namespace) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     from ..algebra.grid import parse_axis
-    from ..measurements.runner import Plan, journal_path, measure
+    from ..measurements.runner import Plan, journal_path, measure, usable_cores
 
-    regions = _regions(args)
+    notes: list[str] = []  # printed once the measurement is written
+    regions = _regions(args, notes)
     grid: dict[str, list[float]] = {}
     for text in args.over:
         axis = parse_axis(text)
         if axis.name in grid:
             raise PatternalgError(f"--over {text}: {axis.name} has a grid already")
-        grid[axis.name] = axis.values.tolist()
+        grid[axis.name] = _values(args, text, axis, notes)
     out = check_output(args, args.out)
     plan = Plan.build(
         regions,
@@ -155,9 +168,11 @@ def run(args: argparse.Namespace) -> int:
     with progress(args, "measuring", "runs") as bar:
         values = measure(plan, journal, progress=bar)
     metric = args.metric or ("value" if args.value_regex else "time_s")
-    text = (_json if out.suffix.lower() == ".json" else _text)(plan, values, metric)
+    text = (_json if out.suffix.lower() == ".json" else _text)(plan, values, metric, usable_cores())
     write_text_atomic(out, text)
     journal.unlink()
+    for text in notes:
+        note(args, text)
     note(
         args,
         f"wrote {out}: {len(plan.regions)} region(s) x {len(plan.points)} point(s) x "
@@ -166,13 +181,29 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _values(args: argparse.Namespace, text: str, axis: Axis, notes: list[str]) -> list[float]:
+    """The values of one ``--over`` axis: rounded to integers under ``--integers``, and by
+    default for a range whose ends are integers (a list is run as written)."""
+    from ..measurements.runner import integer_grid
+
+    values: list[float] = axis.values.tolist()
+    ends = (values[0], values[-1])
+    whole = axis.spacing != "list" and all(float(v).is_integer() for v in ends)
+    if not (args.integers or (args.integers is None and whole)):
+        return values
+    rounded = integer_grid(values)
+    if len(rounded) < len(values):
+        notes.append(f"--over {text}: {len(values)} points round to {len(rounded)} integers")
+    return [float(v) for v in rounded]
+
+
 def _number(value: int | float) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def _text(plan: Plan, values: Values, metric: str) -> str:
-    """The Extra-P text file of the measured values."""
-    lines = ["# measured by patternalg measure"]
+def _text(plan: Plan, values: Values, metric: str, cores: int) -> str:
+    """The Extra-P text file of the measured values (a comment records the cores)."""
+    lines = ["# measured by patternalg measure", f"# cores: {cores}"]
     lines += [f"PARAMETER {name}" for name in plan.parameters]
     if len(plan.parameters) == 1:
         lines.append("POINTS " + " ".join(_number(p[0]) for p in plan.points))
@@ -188,8 +219,9 @@ def _text(plan: Plan, values: Values, metric: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _json(plan: Plan, values: Values, metric: str) -> str:
-    """The Extra-P JSON file of the measured values."""
+def _json(plan: Plan, values: Values, metric: str, cores: int) -> str:
+    """The Extra-P JSON file of the measured values (``context.num_cpus`` the cores, as
+    Google Benchmark records them)."""
     measurements = {
         name: {
             metric: [
@@ -199,4 +231,11 @@ def _json(plan: Plan, values: Values, metric: str) -> str:
         }
         for name, _ in plan.regions
     }
-    return json.dumps({"parameters": list(plan.parameters), "measurements": measurements}, indent=1)
+    return json.dumps(
+        {
+            "parameters": list(plan.parameters),
+            "measurements": measurements,
+            "context": {"num_cpus": cores, "measured_by": "patternalg measure"},
+        },
+        indent=1,
+    )

@@ -37,12 +37,20 @@ from typing import Any
 
 from .._internal.callbacks import ProgressCallback
 from ..errors import PatternalgError, reason
+from .names import atom_name
 
-__all__ = ["Plan", "measure", "journal_path", "grid_value"]
+__all__ = ["Plan", "measure", "journal_path", "grid_value", "integer_grid", "region_name", "usable_cores"]
 
 #: the first line of a journal names it
 JOURNAL_KIND = "patternalg-measure-journal"
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+#: programs that run the program named after them: interpreters and shells (whose ``-c``
+#: runs code), launchers (whose options and numbers come before the program)
+_INTERPRETERS = re.compile(r"(?:python|pypy|perl|ruby|node|nodejs|julia|lua|php|Rscript)[0-9.]*")
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh"})
+_LAUNCHERS = frozenset({"env", "nice", "nohup", "time", "exec", "stdbuf", "taskset", "chrt"})
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_REDIRECTS = frozenset({"<", ">", ">>", "<<", "<<<", ">&", "<&", "&>", "2>", "1>"})
 
 
 def grid_value(value: float) -> int | float:
@@ -53,6 +61,90 @@ def grid_value(value: float) -> int | float:
     """
     nearest = round(value)
     return int(nearest) if abs(value - nearest) <= 1e-9 * max(1.0, abs(value)) else value
+
+
+def integer_grid(values: Sequence[float]) -> list[int]:
+    """``values`` rounded to integers (halves up), each once, in their order: what a program
+    that reads an integer runs (``measure``'s default where a range's ends are integers).
+
+    >>> integer_grid([1000.0, 5623.413251903491, 31622.776601683792, 177827.94100389228, 1e6])
+    [1000, 5623, 31623, 177828, 1000000]
+    >>> integer_grid([1.0, 1.5, 1.9, 2.8, 4.0])
+    [1, 2, 3, 4]
+    """
+    return list(dict.fromkeys(math.floor(v + 0.5) for v in values))
+
+
+def region_name(template: str) -> str:
+    """The name of a region measured without one: the program it runs, past an interpreter,
+    shell or launcher and their options (``-m``'s module; a shell's ``-c`` command: its
+    programs joined by ``_``), as an atom name (``kernel`` when nothing names it).
+
+    >>> region_name("python3 -u bench/sort.py {x}"), region_name("./kernel --n {x}")
+    ('sort', 'kernel')
+    >>> region_name('sh -c "./a {x} | ./b {x} > /dev/null"'), region_name("python3 -m pkg.fft {x}")
+    ('a_b', 'fft')
+    >>> region_name("env OMP_NUM_THREADS=2 nice -n 5 ./Solve-2D {x}"), region_name("python3 -c 'pass'")
+    ('solve_2D', 'python3')
+    """
+    try:
+        words = shlex.split(template)
+    except ValueError:
+        words = template.split()
+    return atom_name("_".join(dict.fromkeys(_programs(words))))
+
+
+def _programs(words: Sequence[str]) -> list[str]:
+    """The names of the programs ``words`` runs (see :func:`region_name`)."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        name = Path(word).name
+        index += 1
+        if _ASSIGNMENT.match(word) or word.lstrip("+-").replace(".", "").isdigit():
+            continue  # an environment variable or a launcher's number (nice -n 5)
+        interpreter = name in _SHELLS or bool(_INTERPRETERS.fullmatch(name))
+        if not interpreter and name not in _LAUNCHERS:
+            return [Path(word).stem or name]
+        while index < len(words) and words[index].startswith("-"):
+            option, index = words[index], index + 1
+            if interpreter and option == "-m" and index < len(words):
+                return [words[index].rpartition(".")[2]]
+            if interpreter and option in ("-c", "-e"):
+                return _shell_programs(words[index]) if name in _SHELLS and index < len(words) else [name]
+    return []
+
+
+def _shell_programs(command: str) -> list[str]:
+    """The programs of a shell command line: the first word of each part between ``|``,
+    ``;``, ``&&``, ... (redirections' targets left out)."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    found: list[str] = []
+    part: list[str] = []
+    try:
+        tokens = [*lexer, ";"]
+    except ValueError:
+        return []
+    skip = False
+    for token in tokens:
+        if skip:
+            skip = False
+        elif token in _REDIRECTS:
+            skip = True
+        elif token and set(token) <= set("|;&()"):
+            found += _programs(part)[:1]
+            part = []
+        else:
+            part.append(token)
+    return found
+
+
+def usable_cores() -> int:
+    """The CPUs this process may run on (``nproc``), as a measurement records them."""
+    with contextlib.suppress(AttributeError, OSError):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def journal_path(out: str | Path) -> Path:
@@ -149,27 +241,45 @@ def measure(
     done = {} if found is None else found
     total = plan.repetitions * len(plan.regions) * len(plan.points)
     todo = [run for run in plan.runs() if run not in done]
-    with open(journal, "a", encoding="utf-8") as log:
+    with open(journal, "w" if found is None else "a", encoding="utf-8") as log:
         if found is None:
             _append(log, {"kind": JOURNAL_KIND, "plan": plan.identity()})
-        if todo:
-            for name, index in _warmup_cells(plan):
-                for _ in range(plan.warmup):
-                    _run(plan, name, plan.points[index])
-        if progress:
-            progress(len(done), total)
-        for count, (repetition, name, index) in enumerate(todo, start=len(done) + 1):
-            value = _run(plan, name, plan.points[index])
-            _append(log, {"repetition": repetition, "region": name, "point": index, "value": value})
-            done[(repetition, name, index)] = value
+        try:
+            if todo:
+                for name, index in _warmup_cells(plan):
+                    for _ in range(plan.warmup):
+                        _run(plan, name, plan.points[index])
             if progress:
-                progress(count, total)
+                progress(len(done), total)
+            for count, (repetition, name, index) in enumerate(todo, start=len(done) + 1):
+                point = plan.points[index]
+                value = _run(plan, name, point)
+                at = dict(zip(plan.parameters, point, strict=True))
+                record = {"repetition": repetition, "region": name, "point": index, "at": at}
+                _append(log, {**record, "value": value})
+                done[(repetition, name, index)] = value
+                if progress:
+                    progress(count, total)
+        except PatternalgError as exc:
+            raise PatternalgError(f"{exc}; {_kept(journal, len(done))}") from None
     values: dict[tuple[str, int], list[float]] = {
         (name, i): [] for name, _ in plan.regions for i in range(len(plan.points))
     }
     for (_, name, index), value in sorted(done.items(), key=lambda item: item[0]):
         values[(name, index)].append(value)
     return values
+
+
+def _kept(journal: Path, runs: int) -> str:
+    """What a failed measurement leaves: a journal without runs is removed (a corrected
+    command starts anew), one with runs is kept for the same command to resume."""
+    if not runs:
+        journal.unlink(missing_ok=True)
+        return "no run was measured (nothing kept: a corrected command starts anew)"
+    return (
+        f"the {runs} run(s) measured are kept in {journal}: the same command resumes them, "
+        "or remove that file to start anew"
+    )
 
 
 def _warmup_cells(plan: Plan) -> list[tuple[str, int]]:
@@ -208,6 +318,8 @@ def _resume(plan: Plan, journal: Path) -> dict[tuple[int, str, int], float] | No
         if header.get("kind") != JOURNAL_KIND:
             raise ValueError("not a journal of patternalg measure")
         if header.get("plan") != plan.identity():
+            if not records:  # nothing measured: nothing to lose
+                return None
             raise PatternalgError(
                 f"{journal} journals a measurement with other options: run it with the same "
                 "command, grid, repetitions, --value-regex and --seed to resume it, or remove "
