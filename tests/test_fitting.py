@@ -116,3 +116,49 @@ def test_choose_hands_rows_with_values_not_above_zero_to_the_fallback() -> None:
     assert rows.tolist() == [1] and others is not None and len(others.index) == 1
     assert used.tolist() == ["default", f"{modelers.FALLBACK} (values <= 0)"]
     assert modelers.choose("basic", "one", x, y)[1].tolist() == []
+
+
+#: an atom measured beside two compositions of it, as ``measure --region`` writes them
+WITH_COMPOSITIONS = """PARAMETER x
+POINTS 1024 2048 4096 8192
+METRIC time
+REGION scale
+DATA 1030 1020 1040
+DATA 2050 2060 2040
+DATA 4100 4090 4110
+DATA 8200 8190 8210
+REGION pipe(scale, scale)
+DATA 1240 1230 1250
+DATA 2460 2470 2450
+DATA 4920 4910 4930
+DATA 9840 9830 9850
+REGION tpool_2(scale)
+DATA 520 510 530
+DATA 1030 1020 1040
+DATA 2050 2040 2060
+DATA 4100 4090 4110
+"""
+
+
+def test_fit_leaves_measured_compositions_out_and_says_so(tmp_path: Path, capsys) -> None:
+    from patternalg.cli import main
+    from patternalg.library import ModelLibrary
+    from patternalg.measurements import read
+
+    data = tmp_path / "m.txt"
+    data.write_text(WITH_COMPOSITIONS)
+    assert main(["fit", str(data), "--out", str(tmp_path / "m.toml"), "--uncertainty", "none"]) == 0
+    out, err = capsys.readouterr()
+    assert [line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")] == ["scale"]
+    assert (
+        f"note: 2 region(s) of {data} named by a composition (pipe(scale, scale), tpool_2(scale)) "
+        "not fitted: fit models atoms; validate or calibrate read measured compositions"
+    ) in err
+    assert sorted(ModelLibrary.from_file(tmp_path / "m.toml")) == ["scale"]
+    measured = read(data)
+    assert measured.compositions() == ("pipe(scale, scale)", "tpool_2(scale)")
+    assert [r.atom for r in PMNF.fit_each(measured, uncertainty="none")] == ["scale"]
+    only = tmp_path / "c.txt"
+    only.write_text(WITH_COMPOSITIONS.replace("REGION scale\n", "REGION seq(scale, scale)\n"))
+    assert main(["fit", str(only)]) == 2
+    assert "every region is named by a composition" in capsys.readouterr().err

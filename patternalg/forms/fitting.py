@@ -28,7 +28,7 @@ from ..errors import FitError
 from .base import Form
 from .report import FitReport
 
-__all__ = ["Fitter", "series_of", "atom_names_of"]
+__all__ = ["Fitter", "series_of", "atom_names_of", "measured_atoms"]
 
 
 class Fitter:
@@ -90,8 +90,9 @@ class Fitter:
         cls, data: Any, options: Mapping[str, Any], progress: ProgressCallback, allow_nonpositive: bool
     ) -> list[FitReport]:
         """One report per series (:meth:`Form.fit_each <patternalg.forms.base.Form.fit_each>`,
-        whose keywords these are)."""
-        data = as_measurements(data, cls.read)
+        whose keywords these are); series named by a composition (``pipe(a, b)``) are
+        left out (:func:`measured_atoms`)."""
+        data = measured_atoms(as_measurements(data, cls.read))
         series, checked = cls._fitting(data, options)
         series, notes = cls._positive(data, series, allow_nonpositive)
         models = cls.fit_models(series, checked, progress)
@@ -210,13 +211,39 @@ class Fitter:
 
     @classmethod
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
-        """What a person fitting ``data`` with ``options`` should know (the CLI prints it)."""
-        return []
+        """What a person fitting ``data`` with ``options`` should know (the CLI prints it):
+        the compositions left out; a family adds its own."""
+        composed = data.compositions() if hasattr(data, "compositions") else ()
+        if not composed:
+            return []
+        shown = ", ".join(composed[:3]) + (f" and {len(composed) - 3} more" if len(composed) > 3 else "")
+        return [
+            f"{len(composed)} region(s) of {data.path} named by a composition ({shown}) not "
+            "fitted: fit models atoms; validate or calibrate read measured compositions"
+        ]
 
     @classmethod
     def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
         """Fields of :attr:`summary` beyond the record's (e.g. a note shown only sometimes)."""
         return {}
+
+
+def measured_atoms(data: Any) -> Any:
+    """``data`` without the series named by a composition (``pipe(a, b)``, see
+    :meth:`~patternalg.measurements.Measurements.compositions`): a measured composition is
+    predicted from its atoms' models (``validate``), not fitted as an atom of its own; an
+    error if nothing else is left. Anything but ``Measurements`` as it is."""
+    composed = set(data.compositions()) if hasattr(data, "compositions") else set()
+    if not composed:
+        return data
+    kept = tuple(s for s in data.series if s.kernel not in composed)
+    if not kept:
+        raise FitError(
+            f"{data.path}: every region is named by a composition ({', '.join(sorted(composed)[:3])}"
+            f"{', ...' if len(composed) > 3 else ''}): fit models atoms; validate or calibrate "
+            "read measured compositions, with the atoms' models or measurements"
+        )
+    return replace(data, series=kept)
 
 
 def atom_names_of(data: Any, series: Sequence[Any]) -> Sequence[str]:

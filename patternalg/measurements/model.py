@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import Location, MeasurementError
-from .names import atom_name, atom_names, split_unit
+from .names import atom_name, atom_names, is_composition, split_unit
 
 __all__ = ["Aggregation", "Series", "Measurements", "where"]
 
@@ -237,6 +237,12 @@ class Measurements:
                 location=where(self.path),
             )
         return replace(self, series=kept)
+
+    def compositions(self) -> tuple[str, ...]:
+        """The kernels named by a term composed of atoms (``pipe(a, b)``), each once:
+        measured compositions, which ``fit`` leaves to ``validate`` and ``calibrate``
+        (:func:`~patternalg.measurements.names.is_composition`)."""
+        return tuple(dict.fromkeys(s.kernel for s in self.series if is_composition(s.kernel)))
 
     def atoms(self) -> tuple[str, ...]:
         """Distinct atom names, one per series: the kernel's :func:`atom_name`, with the

@@ -18,6 +18,7 @@ from ..syntax.parser import RESERVED_PREFIXES, RESERVED_WORDS
 
 __all__ = [
     "atom_name",
+    "is_composition",
     "atom_names",
     "split_unit",
     "is_value_name",
@@ -74,6 +75,28 @@ def atom_name(kernel: str) -> str:
     if not name:
         return "kernel"
     return name if valid_atom_name(name) else f"k_{name}"
+
+
+def is_composition(kernel: str) -> bool:
+    """Whether a kernel is named by a term composed of atoms (``pipe(a, b)``, as
+    ``measure --region`` and ``run.sh`` name the compositions they measure): what
+    ``validate`` and ``calibrate`` read, not an atom to fit.
+
+    >>> is_composition("pipe(sort, scale)"), is_composition("tpool_2(qsort)")
+    (True, True)
+    >>> is_composition("sort"), is_composition("main->solve()"), is_composition("k[p=8]")
+    (False, False, False)
+    """
+    if "(" not in kernel:
+        return False
+    from ..errors import ParseError
+    from ..syntax.parser import parse
+    from ..syntax.terms import Atom
+
+    try:
+        return not isinstance(parse(kernel), Atom)
+    except ParseError:
+        return False
 
 
 def atom_names(kernels: Iterable[str], used: set[str] | None = None) -> list[str]:

@@ -26,7 +26,7 @@ from ...errors import MeasurementError
 from ...measurements.checks import require_above, require_distinct
 from ...syntax.arith import number_text
 from ..base import Form
-from ..fitting import Fitter, atom_names_of, series_of
+from ..fitting import Fitter, atom_names_of, measured_atoms, series_of
 from .csa import anneal
 from .form import BOUNDS, ITERATIONS, Memwall, over_p_phi
 from .uncertainty import memwall_uncertainty
@@ -293,13 +293,14 @@ class MemwallFitter(Fitter):
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
         """Kernels with no more measured points than the model has parameters: any of many
         models fits them exactly, so the fitted one says little."""
-        series = series_of(data)
+        own = measured_atoms(data)
+        series = series_of(own)
         counts = [len(over_p_phi(s).points) for s in series]
-        return [
+        return [*super().notes(data, options)] + [
             f"{atom}: {n} measured points for the {len(PARAMETERS)} parameters "
             f"{', '.join(PARAMETERS)}: the data do not determine the model (measure more (p, phi) "
             "points)"
-            for n, atom in zip(counts, atom_names_of(data, series), strict=True)
+            for n, atom in zip(counts, atom_names_of(own, series), strict=True)
             if n <= len(PARAMETERS)
         ]
 

@@ -120,8 +120,9 @@ class PMNFFitter(Fitter):
     @classmethod
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
         """Which symbol the file's parameter became, unless ``param`` said so; and how the
-        uncertainty was found when ``auto`` chose the linear method."""
-        notes = []
+        uncertainty was found when ``auto`` chose the linear method; the compositions left
+        out."""
+        notes = super().notes(data, options)
         if options.get("uncertainty", "auto") == "auto" and len(data) > AUTO_LINEAR:
             notes.append(
                 f"more than {AUTO_LINEAR:,} kernels: no uncertainty recorded (--uncertainty "

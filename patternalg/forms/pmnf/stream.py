@@ -4,7 +4,8 @@ The file is read by :func:`~patternalg.measurements.blocks.text_blocks` (numbers
 numpy, a batch in memory), each batch fitted by the same :func:`~.fit.fit_matrix` as
 :meth:`PMNF.fit_each <patternalg.forms.Form.fit_each>`, and the models built by the same
 code, so the reports are the ones ``fit_each(read(path))`` gives. A file that is not
-regular, a time that is not positive (the rule and its note are ``fit_each``'s), or a fit
+regular, a time that is not positive (the rule and its note are ``fit_each``'s), a kernel
+named by a composition (``fit_each`` leaves it out), or a fit
 that would fail, raises :class:`~patternalg.measurements.blocks.Irregular`
 (possibly after some batches): the caller then discards what it has and fits
 ``read(path)``, whose messages say what is wrong.
@@ -23,7 +24,7 @@ from ...errors import PatternalgError
 from ...measurements.blocks import Block, Irregular, Kernel, text_blocks
 from ...measurements.checks import positive_times
 from ...measurements.model import Aggregation
-from ...measurements.names import atom_names, is_time_metric
+from ...measurements.names import atom_names, is_composition, is_time_metric
 from ..fit_options import AUTO_LINEAR, uncertainty_method
 from .batch import Reports
 from .fit import FitColumns, batch_size, fit_columns, parameter_problem
@@ -60,6 +61,8 @@ def fit_text_batches(
         x = block.points[:, 0] if block.points.shape[1] == 1 else np.empty(0)
         if (metric is not None and metric != block.metric) or len(x) < 3 or parameter_problem(x):
             raise Irregular  # the reference reader and fitter say why
+        if any(map(is_composition, block.kernels)):
+            raise Irregular  # the reference path leaves the compositions out, with a note
         notes = _nonpositive(block, allow_nonpositive)
         try:
             var, how = cls.symbol_and_aggregate(block.parameters, block.path, checked)

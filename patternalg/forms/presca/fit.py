@@ -10,7 +10,7 @@ from ..._internal.callbacks import ProgressCallback
 from ...errors import FitError
 from ...syntax.arith import number_text
 from ..base import Form
-from ..fitting import Fitter, atom_names_of, series_of
+from ..fitting import Fitter, atom_names_of, measured_atoms, series_of
 from .algorithm import plan, target_count
 from .form import Presca
 from .workloads import direction, thread_column, workload
@@ -71,13 +71,14 @@ class PrescaFitter(Fitter):
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
         """Which column is p, and where Algorithm 1 uses fewer checkpoints."""
         checked = Presca.options(**options)
-        series = series_of(data)
+        own = measured_atoms(data)
+        series = series_of(own)
         notes = (
             text
-            for s, atom in zip(series, atom_names_of(data, series), strict=True)
+            for s, atom in zip(series, atom_names_of(own, series), strict=True)
             for text in cls.series_notes(s, atom, checked)
         )
-        return list(dict.fromkeys(notes))
+        return [*super().notes(data, options), *dict.fromkeys(notes)]
 
     @classmethod
     def series_notes(cls, series: Any, atom: str, checked: Mapping[str, Any]) -> list[str]:
