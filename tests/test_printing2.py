@@ -210,5 +210,28 @@ def test_amdahls_summary_prints_alpha_as_the_closed_form_does(tmp_path) -> None:
     (record,) = json.loads(run_cli("fit", str(path), "--form", "amdahl", "--format", "json").stdout)
     alpha = record["parameters"]["alpha"]
     assert len(repr(alpha)) > 8  # more digits than the 6 it was cut to
-    assert f"alpha {number_text(alpha, 17)} by" in text
+    assert f"alpha {number_text(alpha)} by" in text  # 15 digits, as the model's numbers
+    assert number_text(alpha) != repr(alpha)  # the noise of the 16th and 17th left out
     assert f"mse {number_text(record['mse'], 4)} over" in text
+
+
+def test_fit_and_models_print_fitted_numbers_without_float_noise(tmp_path, capsys) -> None:
+    """issue 40: ``fit`` printed ``50.356989500000005`` and ``models`` ``12410000.0``; the
+    files and JSON keep every digit (a model file reads back to the same double)."""
+    from patternalg.cli import main
+
+    data = tmp_path / "k.txt"
+    data.write_text(
+        "PARAMETER x\nPOINTS 1 2 4 8\nMETRIC time\nREGION k\n" + "DATA 0.1 0.2\n" * 4
+    )
+    args = ["fit", str(data), "--aggregate", "mean", "--uncertainty", "none"]
+    assert main([*args, "--out", str(tmp_path / "k.toml")]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "k: 0.15  [ns]"  # 0.1/2 + 0.2/2
+    assert main([*args, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["model"] == repr((0.1 + 0.2) / 2)
+    assert 'model = "0.15000000000000002"' in (tmp_path / "k.toml").read_text()
+    assert main(["models", "--models", str(tmp_path / "k.toml"), "k", "map_grppi"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].split()[:2] == ["k", "0.15"] and listed[-1].split()[:2] == ["map_grppi", "12410000"]
+    assert main(["models", "map_grppi", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["model"] == "12410000.0"  # as read back

@@ -143,7 +143,7 @@ def test_batch_text_is_the_text_of_its_reports(tmp_path: Path, case: int, option
         summaries, tables = reports.bulk_text(json_records=False, model_file=True)
         records, nothing = reports.bulk_text(json_records=True, model_file=False)
         assert summaries == "".join(
-            f"{PMNF.fitting().summary.format(**r.record, **PMNF.fitting().summary_fields(r.record))}  [{r.unit}]\n"
+            f"{PMNF.fitting().summary_line(r.record)}  [{r.unit}]\n"
             f"  {quality_line(r.model)}\n"
             f"{_intervals(r)}"
             for r in reports
@@ -229,7 +229,7 @@ def test_fit_command_prints_and_writes_what_the_reference_does(tmp_path: Path) -
     text = run_cli("fit", str(path), "--allow-nonpositive", "--out", str(tmp_path / "fast.toml"))
     assert text.returncode == 0, text.stderr
     assert text.stdout == "".join(
-        f"{PMNF.fitting().summary.format(**r.record, **PMNF.fitting().summary_fields(r.record))}  [{r.model.unit}]\n"
+        f"{PMNF.fitting().summary_line(r.record)}  [{r.model.unit}]\n"
         f"  {quality_line(r.model)}\n{_intervals(r)}"
         for r in reports
     )

@@ -227,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
 
     def summary(report: FitReport) -> str:
         record, fitter = report.record, cls.fitting()
-        line = f"{fitter.summary.format(**record, **fitter.summary_fields(record))}  [{report.unit}]"
+        line = f"{fitter.summary_line(record)}  [{report.unit}]"
         quality = quality_line(_Quality(report))
         line = f"{line}\n  {quality}" if quality else line
         intervals = report.fitted.interval_text()

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import UnknownAtomError, close_names
 from ..forms import model_text, uncertain_form
-from ..syntax.arith import format_expr
+from ..syntax.arith import format_expr, shown_text
 from .common import add_format_option, add_library_options, load_library, print_json
 from .quality import quality_line
 
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     as_json = args.format == "json"
     for name in names:
         model = library[name]
-        shown[name] = model_text(model)
+        shown[name] = shown_text(model_text(model))
         row: dict[str, Any] = {
             "name": name,
             "form": model.form,

@@ -223,6 +223,15 @@ class Fitter:
         ]
 
     @classmethod
+    def summary_line(cls, record: Mapping[str, Any]) -> str:
+        """The :attr:`summary` of one fitted kernel's JSON record, its model as a person
+        reads it (:func:`~patternalg.syntax.arith.shown_text`: no float noise)."""
+        from ..syntax.arith import shown_text
+
+        fields = {**record, "model": shown_text(record["model"]), **cls.summary_fields(record)}
+        return cls.summary.format(**fields)
+
+    @classmethod
     def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
         """Fields of :attr:`summary` beyond the record's (e.g. a note shown only sometimes)."""
         return {}

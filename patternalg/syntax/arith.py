@@ -11,6 +11,7 @@ hands over numbers, symbol names and operators, and these functions build the ex
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Callable, Sequence
 
@@ -29,6 +30,7 @@ __all__ = [
     "format_number",
     "number_text",
     "float_text",
+    "shown_text",
     "check_finite",
 ]
 
@@ -147,6 +149,35 @@ def number_text(value: float, digits: int | None = None) -> str:
     """
     text = format_number(value, digits)
     return text.removesuffix(".0")
+
+
+#: a decimal literal with a point or an exponent, not part of a name (``x2``, ``log2``)
+_LITERAL = re.compile(r"(?<![\w.])\d+(?:\.\d*(?:[eE][+-]?\d+)?|[eE][+-]?\d+)(?![\w.])")
+
+
+def shown_text(text: str, digits: int | None = None) -> str:
+    """A closed form's text as a person reads it (a fit's line, a listing): each decimal
+    literal through :func:`number_text`, so a computed coefficient shows no float noise and
+    a whole number no ``.0``. Files and JSON keep every digit (``repr``).
+
+    >>> shown_text("0.09502527352273117*log2(x) + 50.356989500000005")
+    '0.0950252735227312*log2(x) + 50.3569895'
+    >>> shown_text("536.185*x + 12410000.0"), shown_text("2.5e-07*x2**3 - 1e+20", 2)
+    ('536.185*x + 12410000', '2.5e-07*x2**3 - 1e+20')
+    >>> shown_text("123456789012345678901*x**(3/4)"), shown_text("1.0e-400*x + 0.0")
+    ('123456789012345678901*x**(3/4)', '1.0e-400*x + 0')
+    """
+    return _LITERAL.sub(lambda m: _shown(m[0], digits), text)
+
+
+def _shown(literal: str, digits: int | None) -> str:
+    """One literal of :func:`shown_text`; as written where a double cannot hold it
+    (``1.0e-400`` of a 100-bit Float)."""
+    value = float(literal)
+    zero = not literal.lower().partition("e")[0].strip("0.")
+    if not math.isfinite(value) or (value == 0.0 and not zero):
+        return literal
+    return number_text(value, digits)
 
 
 def float_digits(value: sympy.Float) -> int:

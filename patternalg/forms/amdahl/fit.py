@@ -309,8 +309,8 @@ class AmdahlFitter(Fitter):
         alpha, raw = record["parameters"]["alpha"], record.get("alpha_raw", None)
         clipped = raw is not None and raw != alpha
         return {
-            "alpha_text": number_text(alpha, 17),
-            "clipped": f" (clipped from {number_text(raw, 17)})" if clipped else "",
+            "alpha_text": number_text(alpha),
+            "clipped": f" (clipped from {number_text(raw)})" if clipped else "",
             "mse_text": number_text(record["mse"], 4),
         }
 

@@ -262,7 +262,7 @@ class MemwallFitter(Fitter):
         errors in 4 significant digits, the gain in 3, all by the one printer."""
         shown = {**record["parameters"], "amdahl_f": record["amdahl_f"]}
         return {
-            **{f"{name}_text": number_text(value, 17) for name, value in shown.items()},
+            **{f"{name}_text": number_text(value) for name, value in shown.items()},
             "mse_text": number_text(record["mse"], 4),
             "amdahl_mse_text": number_text(record["amdahl_mse"], 4),
             "gain_text": number_text(record["gain_percent"], 3),

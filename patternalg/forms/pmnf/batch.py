@@ -22,6 +22,7 @@ from ..._internal.json_values import finite_json
 from ..._internal.toml_writer import toml_key, toml_keys, toml_string, toml_strings
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.normal_forms.render import hypothesis_text, pmnf_texts
+from ...syntax.arith import number_text
 from ...measurements.blocks import Kernel
 from ..report import FitReport
 from .fit import FitColumns
@@ -148,11 +149,14 @@ class Reports(Sequence[FitReport]):
             f"  {u.describe(center, shown=1 + (index >= 0))}\n" if u is not None else ""
             for (u, center), index in zip(self._centers(), fits.index, strict=True)
         ]
+        shown = pmnf_texts(  # as a person reads them (Fitter.summary_line)
+            self.var.name, fits.c0, fits.index, *(list(map(number_text, c)) for c in (fits.c0, fits.c1))
+        )
         return "".join(
             f"{atom}: {model}  [{unit}]\n  SMAPE {smape:.2f}%, adjusted R² {ar2:.4f}, "
             f"RSS {rss:.4g}{tail}{spread}"
-            for (_, atom, model, _, _, _, rss, smape, ar2, _, _), spread in zip(
-                self._rows(), intervals, strict=True
+            for (_, atom, _, _, _, _, rss, smape, ar2, _, _), model, spread in zip(
+                self._rows(), shown, intervals, strict=True
             )
         )
 
