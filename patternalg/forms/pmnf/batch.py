@@ -22,8 +22,8 @@ from ..._internal.json_values import finite_json
 from ..._internal.toml_writer import toml_key, toml_keys, toml_string, toml_strings
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.normal_forms.render import hypothesis_text, pmnf_texts
-from ...syntax.arith import number_text
 from ...measurements.blocks import Kernel
+from ...syntax.arith import number_text
 from ..report import FitReport
 from .fit import FitColumns
 from .form import term_centers
