@@ -129,6 +129,20 @@ def test_cores_from_google_benchmark_context(tmp_path: Path) -> None:
     assert recorded_cores([str(tmp_path / "none.json")]) is None
 
 
+@pytest.mark.parametrize("suffix", [".txt", ".json"])
+def test_cores_from_what_measure_records(tmp_path: Path, suffix: str) -> None:
+    """``measure`` records the cores as ``run.sh`` does, so ``calibrate`` needs no ``--cores``."""
+    from patternalg.measurements.runner import usable_cores
+
+    out = tmp_path / f"m{suffix}"
+    args = ["measure", "true {x}", "--over", "x=1,2", "--repetitions", "1", "--out", str(out)]
+    assert main(args) == 0
+    assert recorded_cores([str(out)]) == usable_cores()
+    atoms, compositions = synthetic(tmp_path, cores=None)
+    atoms.write_text("# measured by patternalg measure\n# cores: 3\n" + atoms.read_text())
+    assert calibrate([atoms, compositions]).machine.cores == 3
+
+
 def _only(path: Path, keep: tuple[str, ...]) -> Path:
     text = path.read_text().split("REGION ")
     kept = [text[0]] + [r for r in text[1:] if r.split("\n", 1)[0] in keep]

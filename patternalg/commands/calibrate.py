@@ -28,8 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--cores",
         type=int,
         metavar="N",
-        help="the machine's cores (default: what the measurements record: Google Benchmark's "
-        "num_cpus, or a machine.txt beside the file)",
+        help="the machine's cores (default: what the measurements record: patternalg measure's "
+        "'# cores: N', a JSON file's context.num_cpus, or a machine.txt beside the file)",
     )
     parser.add_argument(
         "--against",

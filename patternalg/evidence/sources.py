@@ -56,16 +56,25 @@ def evidence_models(models: Any) -> Mapping[str, AtomicModel]:
 
 _CORES = re.compile(r"^\s*cores:\s*(\d+)\s*$", re.M)
 _CPUS = re.compile(r"^\s*CPU\(s\):\s*(\d+)\s*$", re.M)
+#: a text file's own record, in a comment before its data (``patternalg measure`` writes it)
+_COMMENT_CORES = re.compile(r"^#\s*cores:\s*(\d+)\s*$", re.M)
+#: how much of a text file's head is searched for that comment
+_HEAD = 4096
 
 
 def recorded_cores(files: Iterable[str]) -> int | None:
-    """The cores the measurements' own record names: a Google Benchmark JSON's
-    ``context.num_cpus``, else a ``machine.txt`` beside the file (its ``cores:`` line, as
-    ``benchmarks/realdata/run.sh`` writes it, else lscpu's ``CPU(s):``); None if none does."""
+    """The cores the measurements' own record names: a JSON file's ``context.num_cpus`` (Google
+    Benchmark's, and ``patternalg measure``'s), a ``# cores: N`` comment at the head of a text
+    file (``patternalg measure``'s), else a ``machine.txt`` beside the file (its ``cores:``
+    line, as ``benchmarks/realdata/run.sh`` writes it, else lscpu's ``CPU(s):``); None if none
+    does."""
     for name in files:
         path = Path(name)
         if not path.is_file():
             continue
+        own = _head_cores(path)
+        if own:
+            return own
         if path.suffix == ".json":
             try:
                 cpus = json.loads(path.read_text(encoding="utf-8")).get("context", {}).get("num_cpus")
@@ -82,3 +91,16 @@ def recorded_cores(files: Iterable[str]) -> int | None:
         if found and int(found.group(1)) > 0:
             return int(found.group(1))
     return None
+
+
+def _head_cores(path: Path) -> int | None:
+    """The ``# cores: N`` comment among the first bytes of a text file, if any."""
+    if path.suffix == ".json":
+        return None
+    try:
+        with open(path, "rb") as file:
+            head = file.read(_HEAD).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    found = _COMMENT_CORES.search(head)
+    return int(found.group(1)) if found and 0 < int(found.group(1)) < 1 << 31 else None
