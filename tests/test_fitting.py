@@ -162,3 +162,31 @@ def test_fit_leaves_measured_compositions_out_and_says_so(tmp_path: Path, capsys
     only.write_text(WITH_COMPOSITIONS.replace("REGION scale\n", "REGION seq(scale, scale)\n"))
     assert main(["fit", str(only)]) == 2
     assert "every region is named by a composition" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["s.csv", "s.txt"])
+def test_times_without_a_unit_are_read_as_ns_with_a_note(tmp_path: Path, capsys, name: str) -> None:
+    """issue 40: a CSV's ``time`` in seconds (or an Extra-P file's) was labelled ns silently."""
+    from patternalg.cli import main
+
+    seconds = [0.0012, 0.0025, 0.0049, 0.011]
+    data = tmp_path / name
+    if name.endswith(".csv"):
+        data.write_text("size,time\n" + "".join(f"{1000 * 2**i},{t}\n" for i, t in enumerate(seconds)))
+    else:
+        data.write_text("PARAMETER x\nPOINTS 1000 2000 4000 8000\nMETRIC time\nREGION s\n"
+                        + "".join(f"DATA {t} {t}\n" for t in seconds))  # fmt: skip
+    assert main(["fit", str(data), "--uncertainty", "none"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0].endswith("[ns]")
+    assert (
+        f"note: {data}: the times (time) name no unit: read as ns, but every value is below 1 "
+        "(at most 0.011): if they are seconds, fit --unit s (or name the column time_s)\n"
+    ) in err
+    assert main(["fit", str(data), "--uncertainty", "none", "--unit", "s"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0].endswith("[s]") and "name no unit" not in err
+    data.write_text(data.read_text().replace("time", "time_s"))
+    assert main(["fit", str(data), "--uncertainty", "none"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0].endswith("[s]") and "name no unit" not in err

@@ -115,6 +115,26 @@ def test_a_frame_of_ones_own_is_read_like_a_csv_file() -> None:
     ]
 
 
+def test_a_frame_of_seconds_says_so_and_fits_in_seconds() -> None:
+    """issue 40: a frame's ``time`` in seconds had no ``unit=``; fitted, it became ns."""
+    from patternalg.forms.fitting import assumed_unit
+
+    df = pd.DataFrame({"n": [1000, 2000, 4000, 8000], "time": [0.0012, 0.0025, 0.0049, 0.011]})
+    plain = Measurements.from_dataframe(df, parameters=["n"], value="time")
+    assert plain.series[0].unit is None
+    assert "every value is below 1 (at most 0.011): if they are seconds" in assumed_unit(plain)[0]
+    assert PMNF.fit_each(plain, uncertainty="none")[0].unit == "ns"  # the assumption, noted
+    seconds = Measurements.from_dataframe(df, parameters=["n"], value="time", unit="s")
+    assert seconds.unit == seconds.series[0].unit == "s" and not assumed_unit(seconds)
+    (report,) = PMNF.fit_each(seconds, uncertainty="none")
+    assert report.unit == "s" and report.model.unit == "s"
+    back = Measurements.from_dataframe(seconds.to_dataframe())
+    assert back == seconds  # the unit goes round through the frame's unit column
+    with pytest.raises(MeasurementError, match="unit='s' contradicts the frame's unit 'ms'"):
+        Measurements.from_dataframe(df.rename(columns={"time": "time_ms"}), parameters=["n"],
+                                    value="time_ms", unit="s")  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("frame", "kwargs", "message"),
     [

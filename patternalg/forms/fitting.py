@@ -17,6 +17,7 @@ positive, the reports with their unit and source, the notes and the summary line
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -212,15 +213,19 @@ class Fitter:
     @classmethod
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
         """What a person fitting ``data`` with ``options`` should know (the CLI prints it):
-        the compositions left out; a family adds its own."""
+        the compositions left out, and the unit taken for times that name none; a family
+        adds its own."""
+        notes = []
         composed = data.compositions() if hasattr(data, "compositions") else ()
-        if not composed:
-            return []
-        shown = ", ".join(composed[:3]) + (f" and {len(composed) - 3} more" if len(composed) > 3 else "")
-        return [
-            f"{len(composed)} region(s) of {data.path} named by a composition ({shown}) not "
-            "fitted: fit models atoms; validate or calibrate read measured compositions"
-        ]
+        if composed:
+            shown = ", ".join(composed[:3]) + (f" and {len(composed) - 3} more" if len(composed) > 3 else "")
+            notes.append(
+                f"{len(composed)} region(s) of {data.path} named by a composition ({shown}) not "
+                "fitted: fit models atoms; validate or calibrate read measured compositions"
+            )
+        if options.get("unit") is None and any(o.name == "unit" for o in cls.form.fit_options):
+            notes += assumed_unit(data)
+        return notes
 
     @classmethod
     def summary_line(cls, record: Mapping[str, Any]) -> str:
@@ -235,6 +240,45 @@ class Fitter:
     def summary_fields(cls, record: Mapping[str, Any]) -> dict[str, str]:
         """Fields of :attr:`summary` beyond the record's (e.g. a note shown only sometimes)."""
         return {}
+
+
+def assumed_unit(data: Any) -> list[str]:
+    """The note a fit of ``data`` owes where its times name no unit (a CSV column ``time``,
+    an Extra-P ``METRIC time``) and are taken as ns: which, and a hint where every value is
+    below 1, which few times in ns are (seconds, more likely). ``data``: ``Measurements``, or a
+    batch of a file's kernels (``measurements.blocks.Block``).
+
+    >>> from patternalg.measurements.csv import CsvReader
+    >>> assumed_unit(CsvReader.read("k.csv", "x,time\\n1,0.012\\n2,0.5\\n"))
+    ['k.csv: the times (time) name no unit: read as ns, but every value is below 1 (at most 0.5): if they are seconds, fit --unit s (or name the column time_s)']
+    """
+    import numpy as np
+
+    from ..measurements.names import is_time_metric
+    from ..syntax.arith import number_text
+
+    if hasattr(data, "kernels"):  # a batch of one metric
+        found = [(data.metric, [data.values])] if data.unit is None else []
+    elif isinstance(getattr(data, "series", None), tuple):
+        default = getattr(data, "value_name", "") or ""
+        found = [(s.metric or default, s.values) for s in data.series if s.unit is None]
+    else:
+        return []
+    metrics = sorted({m for m, _ in found if is_time_metric(m)})
+    if not metrics:
+        return []
+    largest = max(
+        (float(np.max(v)) for m, values in found if m in metrics for v in values if np.size(v)),
+        default=math.nan,
+    )
+    names = ", ".join(metrics[:3]) + (", ..." if len(metrics) > 3 else "")
+    head = f"{data.path}: the times ({names}) name no unit: read as ns"
+    if largest < 1:
+        return [
+            f"{head}, but every value is below 1 (at most {number_text(largest, 3)}): if they are "
+            "seconds, fit --unit s (or name the column time_s)"
+        ]
+    return [f"{head} (--unit s, or a column or metric named time_s, says otherwise)"]
 
 
 def measured_atoms(data: Any) -> Any:

@@ -73,8 +73,11 @@ def from_frame(
     value: str | None,
     kernel: str,
     metric: str,
+    unit: str | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The keyword arguments of the :class:`Measurements` in ``frame``, and of its series."""
+    """The keyword arguments of the :class:`Measurements` in ``frame``, and of its series;
+    ``unit``: the values' unit, which the frame's own (its ``unit`` column, the value column's
+    name) may not contradict."""
     pd = pandas()
     if not isinstance(frame, pd.DataFrame):
         raise MeasurementError(
@@ -118,6 +121,9 @@ def from_frame(
         found.append(float(numbers[value][i]))
         at.append(lines[i])
         first_unit.setdefault(key, units[i])
+    if unit is not None:
+        _check_unit(unit, {_text_or_none(u) for u in first_unit.values()} | {split_unit(value)[1]}, path)
+        first_unit = dict.fromkeys(first_unit, unit)
     series = [
         {
             "kernel": k,
@@ -143,6 +149,23 @@ def from_frame(
         "notes": tuple(attrs.get("notes", ())),
     }
     return measurements, series
+
+
+def _check_unit(unit: Any, stated: set[str | None], path: str) -> None:
+    """``unit=`` of :func:`from_frame`: a unit pint reads, and not another than the frame
+    states."""
+    from ..algebra.units import check_unit
+
+    if not isinstance(unit, str):
+        raise MeasurementError(f"unit={unit!r}: expected a unit's name such as 's' or 'ms'", location=Location(path))
+    check_unit(unit, "unit=")
+    other = sorted(u for u in stated - {None, unit} if u)
+    if other:
+        raise MeasurementError(
+            f"unit={unit!r} contradicts the frame's unit {other[0]!r} (its unit column or the "
+            "value column's name): drop unit=, or the frame's",
+            location=Location(path),
+        )
 
 
 def _numbers(frame: Any, name: str, path: str) -> np.ndarray:

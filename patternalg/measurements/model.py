@@ -295,14 +295,22 @@ class Measurements:
         value: str | None = None,
         kernel: str = "kernel",
         metric: str = "metric",
+        unit: str | None = None,
     ) -> Measurements:
         """Measurements from a long DataFrame, one row a repetition (as a CSV file):
         the ``parameters`` columns, the ``value`` column, the kernel's name from the
         column ``kernel`` (else one kernel, ``kernel``), the metric's from the column
-        ``metric`` (else the value column's name). A frame from :meth:`to_dataframe`
-        needs no arguments. Needs ``patternalg[pandas]``.
+        ``metric`` (else the value column's name). The values' unit is ``unit``, else the
+        frame's column ``unit``, else the one the value column names (``time_ms``); none: a
+        time is taken as ns, with a note when fitted. A frame from :meth:`to_dataframe` needs
+        no arguments. Needs ``patternalg[pandas]``.
+
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"n": [8, 16], "time": [0.0012, 0.0025]})
+        >>> Measurements.from_dataframe(df, parameters=["n"], value="time", unit="s").series[0].unit
+        's'
         """
         from .frames import from_frame
 
-        fields, series = from_frame(df, parameters, value, kernel, metric)
+        fields, series = from_frame(df, parameters, value, kernel, metric, unit)
         return cls(**fields, series=tuple(Series(**s) for s in series))
