@@ -58,3 +58,57 @@ def test_log2_behaves_as_sympy_codegens_log2() -> None:
 
     assert not issubclass(patternalg.log2, codegen_log2)
     assert behaviour(patternalg.log2) == behaviour(codegen_log2)
+
+
+def test_the_functions_take_the_flags_names() -> None:
+    """issue 40: ``compare(..., cores=2)`` and ``optimize(..., budget=...)`` were TypeErrors
+    (``machine=``, ``budgets=``): the command line's names work as its flags do."""
+    from patternalg.decisions import compare, explore, optimize, sweep
+
+    designs = ["pipe(qsort, inc)", "seq(tpool_4(qsort), inc)"]
+    by_cores = compare(designs, over="x=2..2^20", cores=2)
+    assert by_cores.text() == compare(designs, over="x=2..2^20", machine=2).text()
+    assert by_cores.text() != compare(designs, over="x=2..2^20").text()  # 4 threads, 2 cores
+    machine = patternalg.Machine(8, handoff="100")
+    assert compare(designs, over="x=2..2^20", machine=machine, cores=2).text() == compare(
+        designs, over="x=2..2^20", machine=patternalg.Machine(2, handoff="100")
+    ).text()  # --machine with --cores: its cores replaced
+    term = "pipe(tpool_a(qsort), tpool_b(inc))"
+    best = optimize(term, budget="a+b<=8", at={"x": 1024})
+    assert best.best.assignment == optimize(term, budgets=["a+b<=8"], at={"x": 1024}).best.assignment
+    assert optimize(term, cores=4, at={"x": 1024}).notes[0].startswith("budget: a+b<=4")
+    assert sweep(["tpool_4(qsort)"], "x=2..4", cores=2).rows() == sweep(
+        ["tpool_2(qsort)"], "x=2..4").rows()  # fmt: skip
+    assert "2 threads" in explore("seq(qsort, inc)", cores=2, at={"x": 1024}).text()
+    assert patternalg.model("tpool_4(qsort)", cores=2) == patternalg.model("tpool_2(qsort)")
+
+
+def test_every_result_prints_as_its_command_does() -> None:
+    """``.text()`` is a string on every result, ``lines()`` its lines, and ``print(result)``
+    shows it (not a dataclass's repr)."""
+    from patternalg.decisions import compare, explore, optimize, sweep
+    from patternalg.forms import PMNF
+    from patternalg.measurements import Measurements, Series
+
+    results = [
+        sweep(["inc", "nop"], "x=1..4:2"),
+        compare(["pipe(qsort, inc)", "seq(qsort, inc)"], over="x=1..1e6"),
+        optimize("tpool_a(qsort)", budget="a<=4", at={"x": 1024}),
+        explore("seq(qsort, inc)", threads=2, at={"x": 1024}),
+        patternalg.explain("pipe(inc, nop)", x=4),
+    ]
+    for result in results:
+        assert isinstance(result.text(), str) and str(result) == result.text()
+        assert not str(result).startswith(type(result).__name__ + "(")  # no dataclass repr
+    for result in results[:4]:
+        assert result.text() == "\n".join(result.lines())
+    assert [line.split() for line in str(results[0]).splitlines()[1:]] == [
+        ["1", "536.185", "5422.97"], ["4", "2144.74", "5422.97"]]  # fmt: skip
+    assert str(results[2]).startswith("best: a=4: ")
+    assert str(results[4]) == "5422.97 ns"
+    import numpy as np
+
+    series = Series("k", "time", ("x",), np.array([[1.0], [2.0], [4.0]]),
+                    tuple(np.array([v]) for v in (2.0, 4.0, 8.0)), ((1,), (2,), (3,)), "k.txt")  # fmt: skip
+    (report,) = PMNF.fit_each(Measurements("k.txt", "text", ("x",), "time", None, (series,)))
+    assert str(report).splitlines()[0].split() == ["atom", "kernel", "model", "unit", "SMAPE", "%", "R²", "measured"]

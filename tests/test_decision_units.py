@@ -53,7 +53,7 @@ def test_compare_crosses_where_the_hand_converted_kernel_does():
     assert in_ms.crossovers[0].value == pytest.approx(cross.value, rel=1e-12)  # x is unit-free
     assert in_ms.crossovers[0].model_value == pytest.approx(cross.model_value / 1e6, rel=1e-9)
     assert in_ms.to_json()["unit"] == "ms"
-    assert f"both {number_text(cross.model_value)} ns there" in mixed.text()[-2]
+    assert f"both {number_text(cross.model_value)} ns there" in mixed.lines()[-2]
     assert f"{number_text(cross.model_value)} ns" in mixed._repr_html_()
 
 
@@ -194,9 +194,9 @@ def test_decisions_say_where_the_models_do_not_hold():
 def test_designs_ranked_by_growth_state_the_unit_of_their_models():
     ranked = explore("pipe(kernel, qsort)", threads=2, library=IN_MS)
     assert ranked.designs[0].value is None and "4000.0*x" in ranked.designs[-1].model
-    assert ranked.text()[-1] == "models in ns, ranked by their growth in x"
+    assert ranked.lines()[-1] == "models in ns, ranked by their growth in x"
     at_a_point = explore("pipe(kernel, qsort)", threads=2, at={"x": 8}, library=IN_MS)
-    assert at_a_point.text()[-1].endswith("(complete)")
+    assert at_a_point.lines()[-1].endswith("(complete)")
 
 
 def test_a_binding_for_one_term_only(tmp_path, capsys):

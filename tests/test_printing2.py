@@ -77,16 +77,16 @@ def test_no_decision_output_holds_float_noise(drawn, digits) -> None:
     axis = parse_axis(grid)
     outputs = []
     swept = sweep(designs, [axis], library=library)
-    outputs += [*swept.text(digits), swept.to_csv(digits), swept._repr_html_()]
+    outputs += [*swept.lines(digits), swept.to_csv(digits), swept._repr_html_()]
     try:
         compared = compare(designs, over=axis, library=library)
     except PatternalgError:  # e.g. the designs are one model
         compared = None
     if compared is not None:
-        outputs += [*compared.text(digits), compared.to_csv(digits), compared._repr_html_()]
+        outputs += [*compared.lines(digits), compared.to_csv(digits), compared._repr_html_()]
     budgeted = f"pipe(tpool_a({designs[0]}), tpool_b({designs[1]}))"
     best = optimize(budgeted, budgets=["a+b<=6"], at={"x": axis.values[-1]}, library=library)
-    outputs += [*best.text(digits), best.to_csv(digits), best._repr_html_()]
+    outputs += [*best.lines(digits), best.to_csv(digits), best._repr_html_()]
     outputs.append(explore(designs[0], threads=64, at={"x": 1024}, library=library, top=3).to_csv())
     for text in outputs:
         assert noisy(text, digits) == [], text
@@ -95,14 +95,14 @@ def test_no_decision_output_holds_float_noise(drawn, digits) -> None:
 # --- each changed output -----------------------------------------------------------------------
 def test_sweep_prints_values_in_15_digits_and_grid_points_as_the_grid_holds_them() -> None:
     result = sweep(["pipe(inc, nop)", "inc"], [parse_axis("x=1..1024:5:log")])
-    rows = result.text()[1:]
+    rows = result.lines()[1:]
     for row, values in zip(rows, result.rows(), strict=True):
         cells = row.split()
         assert cells[0] == number_text(values[0])  # 1, 5.65685424949238, 32, ...
         assert cells[1] == number_text(values[1]) and cells[3] == number_text(values[3])
     assert [r.split()[0] for r in rows][::2] == ["1", "32", "1024"]  # whole grid points: no .0
-    assert "3033.12039576407" in result.text()[2]  # the value, not 3033.12
-    shown = result.text(3)[2].split()
+    assert "3033.12039576407" in result.lines()[2]  # the value, not 3033.12
+    shown = result.lines(3)[2].split()
     assert shown[0] == "5.65685424949238" and shown[3] == "3030"  # --digits: values only
 
 
@@ -121,7 +121,7 @@ def test_sweep_csv_holds_the_printers_numbers_and_json_the_doubles() -> None:
 def test_compare_prints_positions_ratios_and_values_by_the_one_printer() -> None:
     result = compare(["inc", "nop"], over=parse_axis("x=1..1e4"))
     (cross,) = result.crossovers
-    text = "\n".join(result.text())
+    text = result.text()
     assert f"crossover at x = {number_text(cross.value)} (exact)" in text  # 10.1139905070078
     assert f"both {number_text(cross.model_value)} ns there" in text
     assert f"x{number_text(result.intervals[1].ratios[0][2])}" in text  # inc x988.729423175861
@@ -137,20 +137,20 @@ def test_a_refined_crossover_prints_in_the_digits_it_is_known_to() -> None:
     refined = [c for c in result.crossovers if not c.exact]
     assert refined  # 100*x*log2(x) + 3*sqrt(x) - 1000*x: no polynomial, bisected
     shown = number_text(refined[0].value, REFINED_DIGITS)
-    assert f"crossover at x = {shown} (refined" in "\n".join(result.text())
+    assert f"crossover at x = {shown} (refined" in result.text()
     assert len(shown.replace(".", "").lstrip("0")) <= REFINED_DIGITS
 
 
 def test_optimize_prints_values_in_15_digits_and_the_gain_in_full() -> None:
     best = optimize("pipe(tpool_a(qsort), tpool_b(inc))", budgets=["a+b<=16"], at={"x": 10**6})
-    lines = best.text()
+    lines = best.lines()
     assert (
         lines[0]
         == f"best: a=15, b=1: {number_text(best.best.value)} ns (bottleneck: tpool_15(qsort))"
     )
     assert lines[-2].endswith(f"the best is {number_text(best.gain)}x faster")
     assert (
-        best.text(3)[0]
+        best.lines(3)[0]
         == f"best: a=15, b=1: {number_text(best.best.value, 3)} ns (bottleneck: tpool_15(qsort))"
     )
     assert "<td>15</td><td>1</td>" in best._repr_html_()

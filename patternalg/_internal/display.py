@@ -21,7 +21,7 @@ import sympy
 from ..syntax.arith import format_expr, number_text
 from .frames import DataFrameTable
 
-__all__ = ["HtmlTable", "table_html", "cell"]
+__all__ = ["HtmlTable", "table_html", "cell", "aligned"]
 
 
 def cell(
@@ -47,6 +47,16 @@ def cell(
     if isinstance(value, sympy.Basic):
         return format_expr(value)
     return str(value)
+
+
+def aligned(rows: Sequence[Sequence[str]]) -> list[str]:
+    """Rows of cells as lines, each column as wide as its widest cell, two spaces apart.
+
+    >>> aligned([["term", "value"], ["pipe(a, b)", "2"]])
+    ['term        value', 'pipe(a, b)  2']
+    """
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
 def table_html(header: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "") -> str:
@@ -92,6 +102,23 @@ class HtmlTable(DataFrameTable):
         return [
             [cell(v, shown.get(i), printer) for i, v in enumerate(row)] for row in self.rows()
         ]
+
+    def lines(self, *args: Any, **kwargs: Any) -> list[str]:
+        """The result for people, a line each (what its command prints; a result's own
+        options, such as ``digits``): by default :meth:`table_lines`."""
+        return self.table_lines(*args, **kwargs)
+
+    def table_lines(self, digits: int | None = None) -> list[str]:
+        """The table, its columns aligned, values in ``digits`` significant digits (default
+        15, no float noise)."""
+        return aligned([self.header(), *self.cells(digits)])
+
+    def text(self, *args: Any, **kwargs: Any) -> str:
+        """:meth:`lines` as one string (the same arguments): what ``print(result)`` shows."""
+        return "\n".join(self.lines(*args, **kwargs))
+
+    def __str__(self) -> str:
+        return self.text()
 
     def _repr_html_(self) -> str:
         return table_html(self.header(), self.cells(), self.caption())

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(result.to_json())
         return 0
-    print("\n".join(result.text()))
+    print(result.text())
     for text in result.notes:
         note(args, text)
     return 0

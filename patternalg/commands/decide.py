@@ -89,7 +89,7 @@ def emit(args: argparse.Namespace, result: Any, lines: Sequence[str] | None = No
     if args.format == "csv":
         sys.stdout.write(result.to_csv(**digits))
     else:
-        for line in result.text(**digits) if lines is None else lines:
+        for line in result.lines(**digits) if lines is None else lines:
             print(line)
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)

@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     with progress(args, "exploring", "designs") as bar:
         result = solve(args, args.term, bar)
-    emit(args, result, result.text(why=args.why))
+    emit(args, result, result.lines(why=args.why))
     return 0
 
 

@@ -47,7 +47,7 @@ def solve(args: argparse.Namespace, term: str, bar: ProgressCallback = None) -> 
         raise EvaluationError("optimize takes at most one --over")
     return optimize(
         read_text_argument(term, "the term"),
-        budgets=args.budget,
+        budget=args.budget,
         over=grids[0] if grids else None,
         objective=args.objective,
         vary=args.vary,

@@ -122,7 +122,7 @@ def _output(args: argparse.Namespace, result: Any) -> str:
         return json_text(result.to_json()) + "\n"
     if args.format == "csv":
         return str(result.to_csv(args.digits))
-    return "".join(line + "\n" for line in result.text(args.digits))
+    return "".join(line + "\n" for line in result.lines(args.digits))
 
 
 def run(args: argparse.Namespace) -> int:

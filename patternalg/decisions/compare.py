@@ -115,7 +115,7 @@ class Region:
     axes: tuple[Axis, Axis]
     winners: np.ndarray  #: indices into the compared terms, shape (len(axes[0]), len(axes[1]))
 
-    def text(self, terms: Sequence[str]) -> list[str]:
+    def lines(self, terms: Sequence[str]) -> list[str]:
         """A character map: the first symbol across, the second up; a legend below."""
         first, second = self.axes
         lines = [f"{second.name} \\ {first.name}"]
@@ -251,7 +251,7 @@ class Comparison(Tabular):
             return "undefined"
         return f"{number_text(c.model_value, digits)} {self.unit}"
 
-    def text(self, digits: int | None = None) -> list[str]:
+    def lines(self, digits: int | None = None) -> list[str]:
         """The comparison for people, one line each: positions and ratios by the one
         printer, the models' values there in ``digits`` significant digits."""
         lines = []
@@ -305,7 +305,7 @@ class Comparison(Tabular):
         winner = self.asymptotic_winner or "undecided"
         lines.append(f"asymptotic winner (x -> oo): {winner}")
         if self.region is not None:
-            lines += self.region.text(self.terms)
+            lines += self.region.lines(self.terms)
         return lines
 
 
@@ -330,6 +330,7 @@ def compare(
     unit: str | None = None,
     progress: ProgressCallback = None,
     machine: MachineLike = None,
+    cores: int | None = None,
     interval: float | None = None,
     seed: int = 0,
 ) -> Comparison:
@@ -337,7 +338,8 @@ def compare(
     with a region map when two symbols are swept. Every atom is converted to ``unit``
     first (default: the atoms' common unit; times of different units: ns);
     ``progress(pairs done, pairs)`` as the crossovers of each pair are found; under the
-    semantics of ``machine`` (a machine, a machine file's path or a number of cores) if
+    semantics of ``machine`` (a machine, a machine file's path or a number of cores;
+    ``cores``, as ``--cores``: replaces its cores, or alone a machine of that many) if
     given. ``interval`` (a level such as 0.9) draws the designs jointly (:mod:`.intervals`)
     and says per range which design wins in that share of the draws, and where none does;
     each crossover gets the stretch of the axis where it could lie."""
@@ -345,7 +347,7 @@ def compare(
     axes = as_axes(over, integer=set().union(*map(count_symbols, terms))) if over else [parse_axis(DEFAULT_RANGE)]
     if len(terms) < 2:
         raise EvaluationError(f"compare needs at least two terms, got {len(terms)}")
-    semantics = semantics_of("exact", machine)
+    semantics = semantics_of("exact", machine, cores)
     ready = prepare(terms, axes, at, library, unit, semantics)
     compiled, library = ready.compiled, ready.library
     ranges = {a.name: a.bounds for a in axes}

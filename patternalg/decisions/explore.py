@@ -202,7 +202,7 @@ class Exploration(Tabular):
 
         return plot_exploration(self, ax=ax)
 
-    def text(self, why: bool = False) -> list[str]:
+    def lines(self, why: bool = False) -> list[str]:
         """The ranking for people: each design (the simplest of those with its model, the
         others counted) and the laws that lead to it in one line; ``why``: each step."""
         unit = f" {self.unit}"
@@ -292,6 +292,7 @@ def explore(
     unit: str | None = None,
     progress: ProgressCallback = None,
     machine: MachineLike = None,
+    cores: int | None = None,
     interval: float | None = None,
     seed: int = 0,
 ) -> Exploration:
@@ -303,13 +304,14 @@ def explore(
     until none is left (``complete``) or ``expansions`` designs have been rewritten;
     ``progress(expanded, expansions)`` after each.
 
-    ``machine`` (a machine, a machine file's path or a number of cores) ranks under its
+    ``machine`` (a machine, a machine file's path or a number of cores; ``cores``, as
+    ``--cores``: replaces its cores, or alone a machine of that many) ranks under its
     semantics at the point (``at`` must bind x), rewrites only by the laws that hold
     there (:func:`usable_laws`), and makes ``threads`` default to its cores.
     ``interval`` (a level such as 0.9; at a point) gives each shown design its interval and
     says which a measurement could not tell from the best (:mod:`.intervals`).
     """
-    semantics = semantics_of("exact", machine)
+    semantics = semantics_of("exact", machine, cores)
     cores = cores_of(semantics)
     if threads is None and cores is None:
         raise EvaluationError("explore needs a thread budget (--threads N, or a machine: --cores N)")

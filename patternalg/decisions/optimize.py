@@ -7,7 +7,7 @@ assignment whose model, with each open count at its largest allowed value, is al
 worse than the best found. Otherwise (annotations such as ``[p=b]``, mapReduce counts) the
 feasible assignments are enumerated exhaustively, in numpy.
 
->>> result = optimize("pipe(tpool_a(qsort), tpool_b(inc))", budgets=["a+b<=24"], at={"x": 1024})
+>>> result = optimize("pipe(tpool_a(qsort), tpool_b(inc))", budget="a+b<=24", at={"x": 1024})
 >>> result.best.assignment, round(result.best.value, 1), result.best.bottleneck
 ((('a', 22), ('b', 2)), 481359.1, 'tpool_22(qsort)')
 >>> result.method
@@ -149,7 +149,7 @@ class Optimum(Tabular):
         first = 1 + len(self.variables)
         return dict.fromkeys(range(first, first + (3 if self.level is not None else 1)), digits)
 
-    def text(self, digits: int | None = None) -> list[str]:
+    def lines(self, digits: int | None = None) -> list[str]:
         """The answer for people: values in ``digits`` significant digits (default 15, no
         float noise), the gain of the best over the even split in full."""
         unit = f" {self.unit}"
@@ -348,7 +348,7 @@ def _even(budgets: Sequence[Budget], k: int) -> float | None:
 def optimize(
     term: str | Term,
     *,
-    budgets: Sequence[str] | str = (),
+    budget: Sequence[str] | str = (),
     at: Mapping[str, Any] | None = None,
     over: Axis | str | None = None,
     objective: str = "max",
@@ -359,11 +359,15 @@ def optimize(
     unit: str | None = None,
     progress: ProgressCallback = None,
     machine: MachineLike = None,
+    cores: int | None = None,
     interval: float | None = None,
     seed: int = 0,
+    budgets: Sequence[str] | str = (),
 ) -> Optimum:
     """Integer counts >= 1 for the free thread counts of ``term`` minimising its pointwise
-    model at ``at`` (or its ``max``/``mean`` over ``over``) under linear ``budgets``; values
+    model at ``at`` (or its ``max``/``mean`` over ``over``) under linear ``budget``s (one
+    such as ``"a+b<=24"`` or several, as ``--budget`` repeated; ``budgets=``, the older name,
+    adds to them); values
     in ``unit`` (default: the atoms' common unit; times of different units: ns).
 
     ``method``: ``auto`` (branch and bound where the model is provably monotone in every
@@ -371,16 +375,21 @@ def optimize(
     calls ``progress(evaluated, assignments at most)`` as it goes.
 
     ``machine`` (a machine, a machine file's path or a number of cores) evaluates under
-    its semantics; without ``budgets`` the counts then share its cores (``a+b<=cores``).
+    its semantics (``cores``, as ``--cores``: replaces its cores, or alone a machine of that
+    many); without a ``budget`` the counts then share its cores (``a+b<=cores``).
     ``interval`` (a level such as 0.9) adds the assignments among the best
     :data:`CONTENDERS` that a measurement could not tell from the best (:mod:`.intervals`).
     """
     parsed, at, library = as_term(term), as_bindings(at), ModelLibrary.of(library)
-    budgets, vary = as_texts(budgets, "budgets", "budgets such as 'a+b<=8'"), as_texts(vary, "vary", "symbol names")
+    budgets = [
+        *as_texts(budget, "budget", "budgets such as 'a+b<=8'"),
+        *as_texts(budgets, "budgets", "budgets such as 'a+b<=8'"),
+    ]
+    vary = as_texts(vary, "vary", "symbol names")
     over = as_axis(over) if over is not None else None
     library, unit, notes = in_unit([parsed], library, unit)
-    semantics = semantics_of("exact", machine).in_unit(unit)
-    cores = cores_of(semantics)
+    semantics = semantics_of("exact", machine, cores).in_unit(unit)
+    cores = cores_of(semantics)  # the machine's, however given
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     names = free_counts(parsed, tuple(fixed), vary)
     if not names:

@@ -162,13 +162,6 @@ class Sweep(Tabular):
 
         return plot_sweep(self, ax=ax)
 
-    def text(self, digits: int | None = None) -> list[str]:
-        """The table for people: aligned columns, values in ``digits`` significant digits
-        (default 15, no float noise), grid points as the grid holds them."""
-        header = self.header()
-        body = self.cells(digits)
-        widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
-        return ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in [header, *body]]
 
 
 
@@ -180,19 +173,21 @@ def sweep(
     library: Mapping[str, AtomicModel] | None = None,
     unit: str | None = None,
     machine: MachineLike = None,
+    cores: int | None = None,
     interval: float | None = None,
     seed: int = 0,
 ) -> Sweep:
     """The pointwise model of every term at every point of the grid ``over`` (one or two
     axes), every atom converted to ``unit`` (default: the atoms' common unit; times of
     different units: ns); under the semantics of ``machine`` (a machine, a machine file's
-    path or a number of cores) if given; ``interval`` (a level such as 0.9) adds each
+    path or a number of cores; ``cores``, as ``--cores``: replaces its cores, or alone a
+    machine of that many) if given; ``interval`` (a level such as 0.9) adds each
     value's central interval of what a measurement would show (``seed`` fixes the draws)."""
     terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
     over = as_axes(over, integer=set().union(*map(count_symbols, terms)))
     if not over:
         raise EvaluationError("sweep needs a grid: --over SYMBOL=A..B[:N][:lin|log]")
-    ready = prepare(terms, over, at, library, unit, semantics_of("exact", machine))
+    ready = prepare(terms, over, at, library, unit, semantics_of("exact", machine, cores))
     fixed = tuple((k, format_expr(as_value(v))) for k, v in (at or {}).items())
     outside = range_notes(
         [c.term for c in ready.compiled], ready.library, at or {}, {a.name: a.bounds for a in over}

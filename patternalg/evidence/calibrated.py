@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .._internal.display import aligned
 from .._internal.tables import Tabular, fields_json
 from ..algebra.machine import Machine
 from ..syntax.arith import format_expr, number_text
@@ -100,7 +101,7 @@ class Calibration(Tabular):
     def caption(self) -> str:
         return f"calibrated machine: {self.machine.describe()}"
 
-    def text(self) -> list[str]:
+    def lines(self) -> list[str]:
         """What ``patternalg calibrate`` prints: the machine, each number with its fit, and
         the residual of every calibration composition (in %)."""
         points = sum(len(r.sizes) for r in self.residuals)
@@ -117,10 +118,7 @@ class Calibration(Tabular):
                for i, v in enumerate((*Residual.summary(r.rules), *Residual.summary(r.machine)))]
             for r in self.residuals
         ]  # fmt: skip
-        widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
-        lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-                  for row in [header, *body]]  # fmt: skip
-        return lines
+        return lines + aligned([header, *body])
 
     def to_json(self) -> dict[str, Any]:
         """``{machine, numbers, residuals, atoms, files, notes}`` (the machine: its cores, unit,

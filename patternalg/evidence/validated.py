@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .._internal.display import aligned
 from .._internal.tables import Tabular, number
 from ..syntax.arith import number_text
 from .coverage import coverage, covered, half_width
@@ -230,7 +231,7 @@ class Validation(Tabular):
 
         return plot_validation(self, ax=ax)
 
-    def text(self, digits: int | None = None) -> list[str]:
+    def lines(self, digits: int | None = None) -> list[str]:
         """A table per term (errors in percent) and the summary."""
         lines: list[str] = []
         for v in self.validated:
@@ -252,7 +253,7 @@ class Validation(Tabular):
                 row += [_percent(found["rules_median"]), _percent(found["rules_worst"])]
             body.append(row)
         lines = [f"summary ({self.semantics}; measured: the {self.aggregate} of the repetitions)"]
-        lines += _aligned([header, *body])
+        lines += aligned([header, *body])
         every = self.overall()
         lines.append(_overall_line(f"all {every['cells']} cells", every, rules))
         if every["largest"]["cells"]:
@@ -283,11 +284,6 @@ def _where(point: Mapping[str, float] | None) -> str:
     return " at " + ", ".join(f"{k} = {number_text(v)}" for k, v in point.items())
 
 
-def _aligned(rows: list[list[str]]) -> list[str]:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
-
-
 def _overall_line(what: str, found: Mapping[str, Any], rules: str | None) -> str:
     line = f"{what}: median |error| {_percent(found['median'])}, worst {_percent(found['worst'])}"
     if rules:
@@ -315,7 +311,7 @@ def _term_table(v: Validated, rules: str | None, digits: int | None) -> list[str
             ]
         body.append(row)
     title = v.term if v.kernel == v.term else f"{v.term} (kernel '{v.kernel}')"
-    return [title, *("  " + line for line in _aligned([header, *body]))]
+    return [title, *("  " + line for line in aligned([header, *body]))]
 
 
 def _value(value: float, digits: int | None) -> str:

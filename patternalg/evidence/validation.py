@@ -33,6 +33,7 @@ from ..algebra.semantics import Semantics
 from ..algebra.units import atom_names, in_unit
 from ..arguments import wrong
 from ..errors import EvaluationError, ParseError, UnitError
+from ..library.machines import MachineLike, semantics_of
 from ..measurements import Aggregation, Measurements, Series
 from ..measurements.names import measured_unit, quantity
 from ..syntax.parser import parse
@@ -192,6 +193,8 @@ def validate(
     aggregate: Aggregation | str = "median",
     interval: float | None = None,
     seed: int = 0,
+    machine: MachineLike = None,
+    cores: int | None = None,
 ) -> Validation:
     """Predict every series of ``measurements`` whose name is a term from ``models`` and
     compare with the measured ``aggregate`` of its repetitions at every point.
@@ -207,10 +210,14 @@ def validate(
     EvaluationError if none is left. ``interval`` (a level such as 0.9) adds each
     prediction's central interval of what a measurement would show
     (:mod:`~patternalg.algebra.intervals`) and the share of the measured values it covers.
+    ``machine`` and ``cores``, as ``--machine`` and ``--cores``: validate under that machine's
+    semantics, the rules (``exact``) beside unless ``rules`` says otherwise.
     """
     sources = measurement_sources(measurements)
     library = evidence_models(models)
-    main = Semantics.of(semantics)
+    main = semantics_of(semantics, machine, cores)
+    if rules is None and (machine is not None or cores is not None):
+        rules = Semantics.EXACT
     other = None if rules is None else Semantics.of(rules)
     drawn = None
     if interval is not None:

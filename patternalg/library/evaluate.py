@@ -41,6 +41,7 @@ def explain(
     *,
     unit: str | None = None,
     machine: MachineLike = None,
+    cores: int | None = None,
     interval: float | None = None,
     seed: int = 0,
     **at: float | int | str | sympy.Expr,
@@ -51,14 +52,15 @@ def explain(
     ``library``: the built-ins, a model file's path (the built-ins overridden by it) or a
     mapping of atom names to models. Every atom is converted to one unit first: ``unit``,
     else the atoms' common unit. ``machine`` (a :class:`~patternalg.algebra.machine.Machine`,
-    a machine file's path or a number of cores) evaluates under that machine's semantics.
+    a machine file's path or a number of cores) evaluates under that machine's semantics;
+    ``cores``, as ``--cores``, replaces its cores (alone: a machine of that many).
     ``interval`` (a level such as 0.9), where every symbol is bound, adds the central
     interval of what a measurement would show, ``seed`` fixing the draws.
     """
     return evaluated(
         as_term(term),
         ModelLibrary.of(library),
-        semantics_of(semantics, machine),
+        semantics_of(semantics, machine, cores),
         at=at,
         unit=as_optional_text(unit, "unit"),
         interval=interval,
@@ -72,6 +74,7 @@ def model(
     semantics: Semantics | str = Semantics.ASYMPTOTIC,
     *,
     machine: MachineLike = None,
+    cores: int | None = None,
     **at: float | int | str | sympy.Expr,
 ) -> sympy.Expr:
     """Text of a term (or a term) to its closed-form model in one call; keywords bind
@@ -93,7 +96,7 @@ def model(
     """
     term = as_term(text, "text")
     library, unit = in_one_unit(term, ModelLibrary.of(library))
-    semantics = semantics_of(semantics, machine).in_unit(unit)
+    semantics = semantics_of(semantics, machine, cores).in_unit(unit)
     if at:
         return at_point(term, library, at, semantics).expr
     return evaluate(term, library, semantics)
