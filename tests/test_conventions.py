@@ -73,7 +73,9 @@ def test_values_print_without_float_noise_and_digits_rounds(capsys) -> None:
     assert main(["eval", "inc", "--at", "x=100"]) == 0
     assert capsys.readouterr().out == "53618.5 ns\n"  # 536.185 * 100 is 53618.49999999999 in floats
     assert main(["eval", "pipe(tpool_4(qsort), inc)", "--at", "x=1024", "--digits", "3"]) == 0
-    assert capsys.readouterr().out == "2650000.0 ns\n"
+    assert capsys.readouterr().out == "2650000 ns\n"  # a whole number without .0
+    assert main(["eval", "inc", "--at", "x=1000"]) == 0
+    assert capsys.readouterr().out == "536185 ns\n"  # issue 40: was 536185.0 ns
     with pytest.raises(SystemExit) as stop:  # argparse: a usage error, one line, status 2
         main(["eval", "inc", "--at", "x=100", "--digits", "0"])
     assert stop.value.code == 2

@@ -164,3 +164,49 @@ def test_validate_reports_the_coverage(tmp_path):
     found = result.coverage()
     assert found["cells"] == 4 and found["covered"] == 3  # a at x = 10 is far off its model
     assert result.header()[-2:] == ["low", "high"]
+
+
+# --- issue 40: intervals print as precisely as the values, and agree with the comparison --------
+def test_a_value_with_its_interval_prints_as_it_does_without_one():
+    # a slope known to 1e-7 relative: at 3 digits the interval read [141000000, 141000000]
+    lib = {"k": atom("k", 140557.68064, 0.014)}
+    plain = patternalg.explain("k", lib, "exact", x=1000)
+    ranged = patternalg.explain("k", lib, "exact", interval=0.9, x=1000)
+    assert plain.text() == "140557680.64 ns"
+    value, low, high = ranged.text().removesuffix(" (90 %)").replace("ns [", "").rstrip("]").replace(",", "").split()
+    assert value == "140557680.64" and low != high
+    assert float(low) < 140557680.64 < float(high)
+    assert float(high) - float(low) < 1e-3 * 140557680.64
+
+
+def test_compare_prints_the_ends_of_its_range_as_asked():
+    found = compare(["a", "b", "c"], over="x=1024..262144", library=LIB, interval=0.9)
+    section = found.text().split("confidence")[1]
+    assert "x in [1024, 262144]: undecided" in section  # not [1020, 262000]
+
+
+def test_the_confidence_section_never_contradicts_the_winner_by_the_values():
+    """Four pipeline stages of 1000 ns, each +-100 ns (independent), against 1010 ns known
+    exactly: by the values the pipe wins (1000 < 1010), but a pipe is its slowest stage in
+    each draw, slower than 1010 in 91.5 % of them (1 - 0.54^4). The 90 % section said the
+    other design wins, over the very range the comparison gave the pipe."""
+    unsure = Uncertainty((sympy.Integer(1),), ((1e4,),), 10, 0.0, "linear")
+    lib = {f"s{k}": AtomicModel(f"s{k}", sympy.Float(1000.0), uncertainty=unsure) for k in range(4)}
+    lib["fixed"] = AtomicModel("fixed", sympy.Float(1010.0))
+    designs = ["pipe(s0, s1, s2, s3)", "fixed"]
+    found = compare(designs, over="x=1..1e3", library=lib, interval=0.9)
+    assert [i.winner for i in found.intervals] == [found.terms[0]]  # the pipe
+    from patternalg.algebra.intervals import winner_shares
+
+    spreads = [Spread.of(d, lib, {}, partial=True) for d in designs]
+    shares = winner_shares(spreads, {"x": np.array([10.0])}, 0)
+    assert shares[1, 0] >= 0.9  # the draws alone: "fixed wins"
+    assert [r.winner for r in found.ranges] == [None]  # undecided, not "fixed wins"
+
+
+def test_a_ratio_of_a_value_that_is_no_positive_time_is_not_printed():
+    lib = {"a": AtomicModel("a", 10 * x - 1500), "b": AtomicModel("b", 3 * x - 100)}
+    found = compare(["pipe(a, b)", "seq(a, b)"], over="x=1..1e4", library=lib)
+    first = found.lines()[0]
+    assert first.startswith("x in [1, ") and "(not a positive time)" in first
+    assert " x-" not in found.text() and " x0.0" not in found.text()

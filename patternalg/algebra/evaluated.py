@@ -25,7 +25,7 @@ import sympy
 
 from .._internal.display import HtmlTable
 from ..errors import EvaluationError
-from ..syntax.arith import number_text
+from ..syntax.arith import bounds_text
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 from .atomic_model import AtomicModel
@@ -53,7 +53,8 @@ from .units import atom_names, check_unit, converted_note, in_one_unit
 
 __all__ = ["Evaluation", "evaluated"]
 
-#: significant digits of a value shown with its interval (the interval says how many mean something)
+#: significant digits of an interval's ends at least (the interval says how many mean something;
+#: the value itself prints as it does without one)
 INTERVAL_DIGITS = 3
 
 #: the range of x an evaluation is drawn over by default
@@ -95,11 +96,10 @@ class Evaluation(HtmlTable):
         """The value or the model in the grammar's arithmetic; with ``digits``, the value or
         every coefficient in that many significant digits, else as precise as the atoms'
         coefficients (:attr:`digits`; a closed form's coefficients in their shortest form)."""
-        if self.interval is not None and self.value is not None and self.level is not None:
-            shown = digits or INTERVAL_DIGITS
-            low, high = (number_text(v, shown) for v in self.interval)
-            return f"{number_text(self.value, shown)} {self.unit} [{low}, {high}] ({100 * self.level:g} %)"
         value = value_text(self.expr, digits or self.digits)
+        if self.interval is not None and value is not None and self.level is not None:
+            low, high = bounds_text(*self.interval, INTERVAL_DIGITS, digits)
+            return f"{value} {self.unit} [{low}, {high}] ({100 * self.level:g} %)"
         return f"{value} {self.unit}" if value is not None else as_text(self.expr, digits)
 
     @functools.cached_property

@@ -22,6 +22,7 @@ from ..syntax.arith import (
     format_expr,
     format_number,
     in_double_range,
+    number_text,
 )
 from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool, format_count
 from .evaluation import Derivation
@@ -84,7 +85,7 @@ def as_number(expr: sympy.Expr) -> float | None:
 
 def value_text(expr: sympy.Expr, digits: int | None = None) -> str | None:
     """The value of an expression without free symbols in ``digits`` significant digits
-    (:func:`format_number`), from the exact value where a double has no room for it (not
+    (:func:`number_text`: a whole number without ``.0``), from the exact value where a double has no room for it (not
     0.0 or an error); None if it has free symbols.
 
     >>> value_text(sympy.Integer(3) / 4), value_text(-sympy.Float("1.374175e-394"), 4)
@@ -94,7 +95,7 @@ def value_text(expr: sympy.Expr, digits: int | None = None) -> str | None:
     if value is None:
         return None
     if in_double_range(value):
-        return format_number(float(value), digits)
+        return number_text(float(value), digits)
     return float_text(value, digits or DEFAULT_DIGITS)
 
 
@@ -155,13 +156,13 @@ def _range_note(model: Any, bindings: Mapping[sympy.Symbol, sympy.Expr]) -> str:
     if model.x_range is None:
         return ""
     low, high = model.x_range
-    note = f"fitted on x in [{format_number(low)}, {format_number(high)}]"
+    note = f"fitted on x in [{number_text(low)}, {number_text(high)}]"
     from ..syntax.symbols import x
 
     value = bindings.get(x)
     if value is not None and value.is_number:
         if not low <= float(value) <= high:
-            note += f"; x = {format_number(float(value))} is an extrapolation"
+            note += f"; x = {number_text(float(value))} is an extrapolation"
     return note
 
 

@@ -43,7 +43,7 @@ from ..arguments import as_axes, as_bindings, as_terms
 from ..errors import EvaluationError
 from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
-from ..syntax.arith import number_text
+from ..syntax.arith import bounds_text, number_text
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 from .confidence import Range, confidence
@@ -245,6 +245,15 @@ class Comparison(Tabular):
         refined = {c.value for c in (*self.crossovers, *self.touches) if not c.exact}
         return number_text(value, REFINED_DIGITS if value in refined else None)
 
+    def _stretch(self, start: float, end: float) -> tuple[str, str]:
+        """A stretch the draws decide: its ends in the few digits the draws know them to
+        (:func:`~patternalg.syntax.arith.bounds_text`), an end of the compared range as asked."""
+        low, high = bounds_text(start, end)
+        return (
+            number_text(start) if start in self.bounds else low,
+            number_text(end) if end in self.bounds else high,
+        )
+
     def _level(self, c: Crossover, digits: int | None = None) -> str:
         """The designs' value at a crossover (``digits`` significant digits)."""
         if c.model_value is None:
@@ -262,9 +271,9 @@ class Comparison(Tabular):
             rest = [(n, a, b) for n, a, b in i.ratios if n != i.winner]
             equal = list(i.ties)
             others = ", ".join(
-                f"{n} x{number_text(a)} .. x{number_text(b)}"
+                f"{n} {_times(a)} .. {_times(b)}"
                 for n, a, b in rest
-                if n not in equal and a is not None and b is not None
+                if n not in equal and (a is not None or b is not None)
             )
             verdict = f"{i.winner} wins" if not equal else f"{i.winner} ties with {', '.join(equal)}"
             lines.append(
@@ -295,12 +304,11 @@ class Comparison(Tabular):
             lines.append(f"with {100 * self.level:g} % confidence (what measurements would show):")
             for r in self.ranges:
                 verdict = f"{r.winner} wins" if r.winner else "undecided (the measurements cannot tell)"
-                lines.append(
-                    f"  {self.symbol} in [{number_text(r.start, 3)}, {number_text(r.end, 3)}]: {verdict}"
-                )
+                low, high = self._stretch(r.start, r.end)
+                lines.append(f"  {self.symbol} in [{low}, {high}]: {verdict}")
             for c in self.crossovers:
                 if c.interval is not None:
-                    low, high = (number_text(v, 3) for v in c.interval)
+                    low, high = self._stretch(*c.interval)
                     lines.append(f"  crossover {c.designs[0]} / {c.designs[1]}: {self.symbol} in [{low}, {high}]")
         winner = self.asymptotic_winner or "undecided"
         lines.append(f"asymptotic winner (x -> oo): {winner}")
@@ -401,11 +409,10 @@ def compare(
                 mid = start if start == lo else end
         ends = values(np.array([start, mid, end]))
         win = int(_winners(ends[:, 1:2])[0])
-        with np.errstate(divide="ignore", invalid="ignore"):  # a winner of 0: no ratio
-            ratios = tuple(
-                (names[k], number(ends[k, 0] / ends[win, 0]), number(ends[k, 2] / ends[win, 2]))
-                for k in range(len(names))
-            )
+        ratios = tuple(
+            (names[k], _ratio(ends[k, 0], ends[win, 0]), _ratio(ends[k, 2], ends[win, 2]))
+            for k in range(len(names))
+        )
         ties = tuple(
             names[k] for k in range(len(names)) if k != win and ends[k, 1] == ends[win, 1]
         )
@@ -437,6 +444,23 @@ def compare(
         result, crossovers=placed, ranges=found.ranges, level=found.level,
         notes=(*result.notes, *found.notes),
     )  # fmt: skip
+
+
+def _ratio(value: float, best: float) -> float | None:
+    """How many times ``best`` a design's ``value`` is; None where either is not a positive
+    time (a ratio of a negative value says nothing: the negative value has its note).
+
+    >>> _ratio(3.0, 2.0), _ratio(-97.8, -1620.0), _ratio(2.0, 0.0)
+    (1.5, None, None)
+    """
+    if not (value > 0 and best > 0 and math.isfinite(value) and math.isfinite(best)):
+        return None
+    return number(value / best)
+
+
+def _times(ratio: float | None) -> str:
+    """A ratio as the comparison prints it: ``x1.25``, or where it has none, why."""
+    return "(not a positive time)" if ratio is None else f"x{number_text(ratio)}"
 
 
 def _threads_note(compiled: Sequence[Compiled], semantics: Semantics) -> list[str]:

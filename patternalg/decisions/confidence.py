@@ -2,8 +2,12 @@
 
 Every design's atoms are drawn jointly (:class:`~patternalg.algebra.intervals.Spread`, shared
 atoms drawn once) over the comparison's scan; a stretch of the scan is a :class:`Range` won by
-the design that wins in at least the level's share of the draws there, or undecided; each
-crossover gets the undecided stretch around it as its interval.
+the design that wins in at least the level's share of the draws there and by the models'
+values (the comparison's own winner), or undecided; each crossover gets the undecided stretch
+around it as its interval. The two can differ where the draws are not centred on the value:
+a pipe is its slower stage in every draw, so where its stages are close it is slower in most
+draws than its value says (and values near or below 0, extrapolated, are no times): there the
+section says undecided, never contradicting the crossovers above it.
 """
 
 from __future__ import annotations
@@ -72,6 +76,10 @@ def confidence(
     scan = _draw_scan(scan, sum(sum(1 for _ in c.term.walk()) for c in compiled))
     shares = winner_shares(spreads, {symbol: scan}, seed)
     labels = decided(shares, level)
+    with np.errstate(invalid="ignore"):
+        values = np.stack([c.values({symbol: scan}) for c in compiled])
+    point = np.argmin(np.where(np.isfinite(values), values, np.inf), axis=0)
+    labels = np.where(labels == point, labels, -1)  # decided: by the draws and the values
     ranges, start = [], 0
     for i in range(1, len(scan) + 1):
         if i == len(scan) or labels[i] != labels[start]:

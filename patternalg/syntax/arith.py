@@ -31,6 +31,7 @@ __all__ = [
     "number_text",
     "float_text",
     "shown_text",
+    "bounds_text",
     "check_finite",
 ]
 
@@ -178,6 +179,22 @@ def _shown(literal: str, digits: int | None) -> str:
     if not math.isfinite(value) or (value == 0.0 and not zero):
         return literal
     return number_text(value, digits)
+
+
+def bounds_text(low: float, high: float, least: int = 3, digits: int | None = None) -> tuple[str, str]:
+    """An interval's ends by :func:`number_text` in the fewest significant digits, at least
+    ``least``, that tell them apart (at most ``digits``, default :data:`DEFAULT_DIGITS`): an
+    interval says how many digits mean something, but never shows as ``[141000000, 141000000]``.
+
+    >>> bounds_text(6250000.1, 7520000.9), bounds_text(140557000.2, 140558350.7)
+    (('6250000', '7520000'), ('140557000', '140558000'))
+    >>> bounds_text(2.5, 2.5), bounds_text(0.1 + 0.2, 0.4, 5)
+    (('2.5', '2.5'), ('0.3', '0.4'))
+    """
+    shown = least
+    while number_text(low, shown) == number_text(high, shown) and shown < (digits or DEFAULT_DIGITS):
+        shown += 1
+    return number_text(low, shown), number_text(high, shown)
 
 
 def float_digits(value: sympy.Float) -> int:
