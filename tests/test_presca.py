@@ -566,6 +566,8 @@ def test_presca_is_fitted_through_the_form_protocol(tmp_path):
         f"column 'cores' of {data.path} is the thread count p (use --param NAME=p to choose "
         "another)",
         "six: 6 measurements: 2 checkpoints instead of 4 (that needs 8)",
+        f"{data.path}: the times (time) name no unit: read as ns (--unit s, or a column or "
+        "metric named time_s, says otherwise)",
     ]
     ranks = Presca.fit(data, param=["ranks=p"])
     assert ranks.domain == {"p": (4.0, 14.0)}

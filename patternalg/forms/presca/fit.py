@@ -78,7 +78,7 @@ class PrescaFitter(Fitter):
             for s, atom in zip(series, atom_names_of(own, series), strict=True)
             for text in cls.series_notes(s, atom, checked)
         )
-        return [*super().notes(data, options), *dict.fromkeys(notes)]
+        return [*dict.fromkeys(notes), *super().notes(data, options)]
 
     @classmethod
     def series_notes(cls, series: Any, atom: str, checked: Mapping[str, Any]) -> list[str]:
