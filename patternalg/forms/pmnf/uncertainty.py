@@ -1,7 +1,7 @@
 """The uncertainty of one-parameter PMNF fits, for a batch of kernels at once.
 
 Two methods (``fit --uncertainty``; ``auto``, the default, is the first for up to
-:data:`~patternalg.forms.base.AUTO_BOOTSTRAP` kernels, the second for more), measured in
+:data:`~patternalg.forms.fit_options.AUTO_BOOTSTRAP` kernels, the second for more), measured in
 docs/fitting.md ("Uncertainty"):
 
 * ``bootstrap``: each point's repetitions resampled :data:`~patternalg.forms.spread.DRAWS`
