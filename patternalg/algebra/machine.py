@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 import sympy
 
 from .._internal.limits import printable
-from ..syntax.arith import format_expr
+from ..syntax.arith import format_expr, shown_text
 from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
@@ -129,11 +129,17 @@ class Machine:
         return MachineSemantics(self)
 
     def describe(self) -> str:
-        """One line: ``2 cores, hand-off 312.5 + 0.61*x ns per element``."""
+        """One line for people, its numbers by the one printer (no float noise; the machine
+        file keeps every digit): ``2 cores, hand-off 312.5 + 0.61*x ns per element``.
+
+        >>> from patternalg.syntax.symbols import p
+        >>> Machine(2, speedups={"sort": p / (1 + sympy.Float(0.5692) * (p - 1))}).describe()
+        '2 cores, S_sort(p) = p/(0.5692*p + 0.4308)'
+        """
         parts = [f"{self.cores} core{'s' if self.cores != 1 else ''}"]
         if self.handoff != 0:
-            parts.append(f"hand-off {format_expr(self.handoff)} {self.unit} per element")
-        parts += [f"S_{name}(p) = {format_expr(s)}" for name, s in self.speedup.items()]
+            parts.append(f"hand-off {shown_text(format_expr(self.handoff))} {self.unit} per element")
+        parts += [f"S_{name}(p) = {shown_text(format_expr(s))}" for name, s in self.speedup.items()]
         return ", ".join(parts)
 
 
