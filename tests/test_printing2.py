@@ -235,3 +235,10 @@ def test_fit_and_models_print_fitted_numbers_without_float_noise(tmp_path, capsy
     assert listed[0].split()[:2] == ["k", "0.15"] and listed[-1].split()[:2] == ["map_grppi", "12410000"]
     assert main(["models", "map_grppi", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["model"] == "12410000.0"  # as read back
+
+
+def test_optimize_says_when_the_even_split_is_the_best() -> None:
+    """issue 40: an even split that is the best printed ``the best is 1x faster``."""
+    best = optimize("pipe(tpool_a(qsort), tpool_b(qsort))", budget="a+b<=8", at={"x": 1024})
+    assert best.best.value == best.even_split.value and best.gain == 1
+    assert best.lines()[-2].endswith("(bottleneck: tpool_4(qsort)); no split is faster")

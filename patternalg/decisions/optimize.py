@@ -163,10 +163,11 @@ class Optimum(Tabular):
         lines += [f"  next: {show(c)}" for c in self.runners_up]
         if self.even_split is not None:
             gain = self.gain
-            lines.append(
-                f"even split: {show(self.even_split)}"
-                + (f"; the best is {number_text(gain)}x faster" if gain is not None else "")
-            )
+            if self.even_split.value == self.best.value:
+                verdict = "; no split is faster"
+            else:
+                verdict = f"; the best is {number_text(gain)}x faster" if gain is not None else ""
+            lines.append(f"even split: {show(self.even_split)}{verdict}")
         lines.append(f"proven optimum by {self.method} ({self.evaluated} assignments evaluated)")
         if self.level is not None:
             if self.indistinguishable:
