@@ -20,7 +20,11 @@ def _fit_blocks() -> list[tuple[str, list[tuple[list[str], list[str]]]]]:
     """Every console block that starts with ``patternalg fit``: (where, [(argv, expected)])."""
     found = []
     for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
-        blocks = re.findall(r"```console\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
+        text = page.read_text(encoding="utf-8")
+        if page.name == "README.md":  # its tour fits what its measure wrote: test_tour.py runs it
+            tour = text.index("## A tour\n")
+            text = text[:tour] + text[text.index("\n## ", tour + 1) :]
+        blocks = re.findall(r"```console\n(.*?)```", text, re.DOTALL)
         for block in (b for b in blocks if b.startswith("$ patternalg fit ")):
             steps: list[tuple[list[str], list[str]]] = []
             for line in block.splitlines():
