@@ -4,11 +4,14 @@ measure a program over a grid, for a user with a program and no harness.
 Warm-up runs first, then the repetitions interleaved in a shuffled order across the grid
 (:mod:`patternalg.measurements.runner`); the value of a run is its wall time, or the number its output
 shows (``--value-regex``). Several ``--region NAME=TEMPLATE`` measure atoms and their
-compositions in one interleaved run. The result is an Extra-P text file (or Extra-P JSON,
+compositions in one interleaved run (``--region 'pipe(a, b)'='sh -c "./a {x} | ./b {x}"'``);
+COMMAND alone is named after the program it runs (``python3 sort.py {x}``: ``sort``). A range
+whose ends are integers runs integers (``--integers``/``--no-integers`` choose), and the file
+records the cores the measurement could use. The result is an Extra-P text file (or Extra-P JSON,
 for an ``--out`` ending in ``.json``) written atomically; the runs are journaled beside it
 (``OUT.journal``) as they finish, so that the same command after an interruption resumes
 where it stopped. The command runs only the programs named on its command line, with an
-argument list, never through a shell.
+argument list, never through a shell of its own (a region may name one: ``sh -c "..."``).
 """
 
 from __future__ import annotations
@@ -76,7 +79,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME=COMMAND",
-        help="a named command (an atom or a composition); repeatable",
+        help="a named command: an atom, or a composition named by its term, e.g. "
+        "'pipe(a, b)'='sh -c \"./a {x} | ./b {x}\"'; repeatable",
     )
     parser.add_argument(
         "--name",
