@@ -55,7 +55,7 @@ def test_conversion_factors_are_exact():
     one_ms = ModelLibrary([AtomicModel("k", x / x, unit="ms")])
     assert model("k", one_ms) == 1  # one atom: no conversion
     assert run_cli("eval", "k", "--unit", "ns", "--models", _file(one_ms)).stdout == (
-        "1000000.0 ns\n"
+        "1000000 ns\n"
     )
 
 
