@@ -7,7 +7,7 @@ from typing import Any
 
 from .._internal.display import HtmlTable
 from ..algebra.atomic_model import model_table
-from ..syntax.arith import number_text, shown_text
+from ..syntax.arith import number_text
 from .base import Form
 
 __all__ = ["FitReport"]
@@ -52,7 +52,7 @@ class FitReport(HtmlTable):
             [
                 self.atom,
                 self.kernel,
-                shown_text(self.fitted.describe()),
+                self.fitted.describe(),
                 self.unit,
                 stats.get("smape"),
                 r2,
