@@ -90,6 +90,7 @@ def test_the_whole_readme_tour_runs_measuring_included(tmp_path: Path, monkeypat
     assert Path("compare.png").stat().st_size > 0
 
 
+@pytest.mark.long  # notebook execution (tests/README.md)
 def test_the_notebook_tour_runs_and_shows_its_results(monkeypatch) -> None:
     """examples/tour.ipynb runs from top to bottom in a fresh kernel; any cell error fails."""
     nbformat = pytest.importorskip("nbformat")
