@@ -20,7 +20,8 @@ __all__ = ["AtomicModel", "COMMON_KEYS", "model_table", "valid_atom_name"]
 
 #: keys every model table may have, whatever its form
 COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain", "uncertainty", "touches_data")
-_ATOM_NAME = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
+#: an atom's name: a lowercase letter first; dotted parts (a call path's levels) may follow
+_ATOM_NAME = re.compile(r"[a-z][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 
 
 def valid_atom_name(name: str) -> bool:
@@ -28,6 +29,8 @@ def valid_atom_name(name: str) -> bool:
 
     >>> valid_atom_name("map_hadoop"), valid_atom_name("Sort"), valid_atom_name("tpool_x")
     (True, False, False)
+    >>> valid_atom_name("main.lulesh_cycle.timeincrement"), valid_atom_name("main.2d")
+    (True, False)
     """
     return (
         bool(_ATOM_NAME.match(name))

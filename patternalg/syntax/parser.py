@@ -114,6 +114,7 @@ def _error_at(text: str, pos: int, message: str) -> ParseError:
 
 _TOKEN_NAMES = {
     "NAME": "a name",
+    "DOTTED": "a name",
     "NUMBER": "a number",
     "TPOOL": "tpool_",
     "MAPREDUCE": "mapReduce_",
