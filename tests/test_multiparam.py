@@ -194,7 +194,7 @@ def test_default_extrapolates_real_lulesh_time_better_than_basic() -> None:
 
 # --- parameters and symbols --------------------------------------------------------------------
 def test_symbol_names_default_and_options() -> None:
-    assert symbol_names([], ["procs", "size"], "f")[0] == {"procs": "procs", "size": "x"}
+    assert symbol_names([], ["procs", "size"], "f")[0] == {"procs": "procs", "size": "size"}
     assert symbol_names([], ["p", "q"], "f")[0] == {"p": "p", "q": "q"}
     assert symbol_names(["q=x"], ["p", "q"], "f")[0] == {"q": "x", "p": "p"}
     with pytest.raises(FitError, match=r"both map to the symbol p"):
@@ -210,14 +210,16 @@ def test_cli_fits_two_parameters_and_the_models_compose(tmp_path: Path, capsys) 
     assert main(["fit", str(source), "--modeler", "basic", "--out", str(out)]) == 0
     captured = capsys.readouterr()
     assert captured.out.startswith("main: 0.884*")
-    assert "'s' is the symbol x, 'p' is p" in captured.err
+    assert "symbol" not in captured.err  # each parameter keeps its own name: nothing to say
     assert main(["eval", "main[p=64]", "--models", str(out)]) == 0
-    assert capsys.readouterr().out.startswith("5.304*x + 2.00000000000")
+    assert capsys.readouterr().out.startswith("5.304*s + 2.00000000000")
     assert (
-        main(["eval", "seq(main, main)", "--models", str(out), "--at", "p=512", "--at", "x=10"])
+        main(["eval", "seq(main, main)", "--models", str(out), "--at", "p=512", "--at", "s=10"])
         == 0
     )
     assert float(capsys.readouterr().out.split()[0]) == pytest.approx(2 * (2 + 0.884 * 10 * 9))
+    assert main(["fit", str(source), "--param", "s=x", "--modeler", "basic"]) == 0
+    assert "parameters of " in capsys.readouterr().err  # one renamed: the note names the other
     assert main(["fit", str(source), "--param", "s=n", "--param", "p=x", "--format", "json"]) == 0
     (record,) = json.loads(capsys.readouterr().out)
     head, constant = record["model"].rsplit(" + ", 1)
@@ -263,9 +265,9 @@ def test_fit_api_records_domain_of_every_symbol() -> None:
     ms = read(EXTRAP / "tests/data/text/two_parameter_6.txt")  # 1 + 0.05 * s^1.5 * p
     (report,) = PMNF.fit_each(ms, modeler="default")
     model = report.fitted
-    assert model.domain == {"x": (10.0, 50.0), "p": (2.0, 32.0)}
-    assert model.statistics["hypothesis"] == "p^(1)*x^(3/2)"
-    assert float(model(x=20.0, p=8.0)) == pytest.approx(1 + 0.05 * 20**1.5 * 8, rel=1e-6)
+    assert model.domain == {"s": (10.0, 50.0), "p": (2.0, 32.0)}
+    assert model.statistics["hypothesis"] == "p^(1)*s^(3/2)"
+    assert float(model(s=20.0, p=8.0)) == pytest.approx(1 + 0.05 * 20**1.5 * 8, rel=1e-6)
 
 
 # --- optimize --vary p with a two-parameter atom ----------------------------------------------

@@ -209,11 +209,11 @@ def test_expression_text_and_model_file_round_trip(tmp_path: Path) -> None:
     for r in reports:
         loaded = library[r.model.name]
         assert loaded.expr == r.model.expr and loaded.form == "pmnf"
-        assert loaded.x_range == (1000.0, 16000.0)
+        assert loaded.x_range is None and dict(loaded.domain) == {"p": (1000.0, 16000.0)}
         assert dict(loaded.fit)["hypothesis"] == dict(r.model.fit)["hypothesis"]
     met4 = library["met4"]
-    assert dict(met4.fit)["hypothesis"] == "x^(2)" and dict(met4.fit)["parameter"] == "p"
-    assert met4.expr.subs(x, 4000) == pytest.approx(16000003.2, rel=1e-6)
+    assert dict(met4.fit)["hypothesis"] == "p^(2)" and dict(met4.fit)["parameter"] == "p"
+    assert met4.expr.subs(p, 4000) == pytest.approx(16000003.2, rel=1e-6)
 
 
 def test_statistics_of_a_fit() -> None:
@@ -237,13 +237,15 @@ def test_build_expr_validates_keys() -> None:
 
 
 # --- parameters and names ---------------------------------------------------------------
-def test_parameter_n_becomes_x_and_composes_under_tpool_n(tmp_path: Path) -> None:
+def test_parameter_keeps_its_name_and_x_on_request(tmp_path: Path) -> None:
     path = tmp_path / "m.txt"
     path.write_text(
         "PARAMETER n\nPOINTS 1000 2000 4000 8000 16000\nREGION sort\n"
         + "".join(f"DATA {3 * v * np.log2(v):.17g}\n" for v in (1000, 2000, 4000, 8000, 16000))
     )
-    (report,) = fit_each(path)
+    (own,) = fit_each(path)
+    assert own.model.expr.free_symbols == {n} and dict(own.model.fit)["hypothesis"] == "n^(1)*log2(n)^1"
+    (report,) = fit_each(path, param=["n=x"])  # the input size of the term language, on request
     assert report.model.expr.free_symbols == {x}
     assert dict(report.model.fit)["hypothesis"] == "x^(1)*log2(x)^1"
     library = ModelLibrary.builtin().merged([report.model])
@@ -308,11 +310,12 @@ def test_cli_json_text_and_model_file(tmp_path: Path, capsys) -> None:
     assert record["terms"] == [
         {"coefficient": pytest.approx(0.48270031135124886), "i": "5/4", "j": 1}
     ]
-    assert "parameter 'p' of" in captured.err and "--param p=SYMBOL" in captured.err
+    assert "symbol" not in captured.err  # the model is in p, the parameter's own name
+    assert record["model"].startswith("0.48") and "*p**(5/4)*log2(p)" in record["model"]
     assert main(["fit", str(source)]) == 0
     assert capsys.readouterr().out.startswith("example: ")
     assert (
-        main(["eval", "pipe(tpool_4(example), example)", "--models", str(out), "--at", "x=16"]) == 0
+        main(["eval", "pipe(tpool_4(example), example)", "--models", str(out), "--at", "p=16"]) == 0
     )
     value = float(capsys.readouterr().out.removesuffix(" ns\n"))
     assert value == pytest.approx(2.8183276094059617 + 0.48270031135124886 * 32 * 4, rel=1e-9)

@@ -35,6 +35,7 @@ __all__ = [
     "Fitted",
     "FitColumns",
     "parse_param_options",
+    "symbol_name",
     "fit_series",
     "fit_columns",
     "fit_matrix",
@@ -44,20 +45,33 @@ __all__ = [
 _CHUNK = 1_500_000  # array elements per batch of kernels (bounds memory)
 
 
+def symbol_name(name: str) -> bool:
+    """Whether a parameter's name can be a model's symbol as it is (a name of the grammar's
+    arithmetic, not a function or a reserved word).
+
+    >>> symbol_name("p"), symbol_name("problem_size"), symbol_name("log"), symbol_name("n ranks")
+    (True, True, False, False)
+    """
+    return bool(_SYMBOL.fullmatch(name)) and name not in FUNCTIONS and name not in _RESERVED
+
+
 def parse_param_options(
     options: Iterable[str], parameters: Sequence[str], path: str
 ) -> dict[str, str]:
-    """``NAME=SYMBOL`` options as a mapping; the single parameter defaults to ``x``.
+    """``NAME=SYMBOL`` options as a mapping; a single parameter they do not name keeps its own
+    name (``n`` is the symbol n), unless its name cannot be a symbol (``n ranks``: then x).
 
-    >>> parse_param_options(["p=p"], ["p"], "m.txt"), parse_param_options([], ["n"], "m.txt")
-    ({'p': 'p'}, {'n': 'x'})
+    >>> parse_param_options(["p=x"], ["p"], "m.txt"), parse_param_options([], ["n"], "m.txt")
+    ({'p': 'x'}, {'n': 'n'})
+    >>> parse_param_options([], ["n ranks"], "m.txt")
+    {'n ranks': 'x'}
     """
     mapping: dict[str, str] = {}
     for option in options:
         name, sep, target = (part.strip() for part in option.partition("="))
         if not sep or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", target or "") or not name:
             raise FitError(f"--param {option!r}: expected NAME=SYMBOL, e.g. --param p=x")
-        if target in FUNCTIONS or target in ("seq", "pipe", "log", "ln"):
+        if target in FUNCTIONS or target in _RESERVED:
             raise FitError(f"--param {option!r}: '{target}' is a reserved word, not a symbol")
         if name not in parameters:
             raise FitError(
@@ -66,8 +80,13 @@ def parse_param_options(
             )
         mapping[name] = target
     if len(parameters) == 1 and parameters[0] not in mapping:
-        mapping[parameters[0]] = "x"
+        own = parameters[0]
+        mapping[own] = own if symbol_name(own) else "x"
     return mapping
+
+
+_SYMBOL = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_RESERVED = ("seq", "pipe", "log", "ln")
 
 
 #: the parameter values a pmnf fit handles in double precision: beyond them the squares of

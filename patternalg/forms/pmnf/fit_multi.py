@@ -17,7 +17,6 @@ and :func:`multi_text` / :func:`multi_expr` write a result as the grammar's arit
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,9 +28,8 @@ from ..._internal.callbacks import ProgressCallback
 from ...algebra.uncertainty import Uncertainty
 from ...errors import FitError
 from ...measurements.model import Series
-from ...syntax.arith import FUNCTIONS
 from ...syntax.symbols import log2, symbol
-from .fit import parameter_problem, parse_param_options, repetitions_array
+from .fit import parameter_problem, parse_param_options, repetitions_array, symbol_name
 from .modelers import choose
 from .multi import Exponents, MultiModel, line_points, smape
 from .uncertainty import multi_covariances
@@ -46,8 +44,6 @@ __all__ = [
     "symbol_names",
 ]
 
-#: parameter names that become the input size x unless --param says otherwise
-SIZE_NAMES = ("x", "n", "size", "problem_size", "problemsize", "input_size", "elements", "s", "N")
 #: the most parameters a pmnf fit takes
 MAX_PARAMETERS = 3
 _CHUNK = 2_000  # kernels per batch
@@ -58,14 +54,13 @@ def symbol_names(
 ) -> tuple[dict[str, str], str]:
     """The symbol of each parameter, and a note saying which defaults were taken ('' if none).
 
-    ``NAME=SYMBOL`` options first; otherwise a parameter called x, n, size or similar becomes
-    ``x`` (the term language's input size, if no other parameter took it), the others keep
-    their names.
+    ``NAME=SYMBOL`` options first; every other parameter keeps its own name as its symbol
+    (``n`` is n, ``p`` is p); one whose name cannot be a symbol needs ``--param``.
 
     >>> symbol_names([], ["p", "n"], "m.txt")
-    ({'p': 'p', 'n': 'x'}, "parameters of m.txt: 'n' is the symbol x, 'p' is p (choose others with --param NAME=SYMBOL)")
-    >>> symbol_names(["n=n"], ["p", "n"], "m.txt")[0]
-    {'n': 'n', 'p': 'p'}
+    ({'p': 'p', 'n': 'n'}, '')
+    >>> symbol_names(["n=x"], ["p", "n"], "m.txt")
+    ({'n': 'x', 'p': 'p'}, "parameters of m.txt: 'p' is p (choose others with --param NAME=SYMBOL)")
     >>> symbol_names(["p=x", "n=x"], ["p", "n"], "m.txt")
     Traceback (most recent call last):
     ...
@@ -74,18 +69,13 @@ def symbol_names(
     mapping = parse_param_options(options, parameters, path)
     given = set(mapping)
     rest = [name for name in parameters if name not in mapping]
-    size = next((name for name in rest if name in SIZE_NAMES or name.lower() in SIZE_NAMES), None)
     for name in rest:
-        valid = re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) and name not in FUNCTIONS
-        if name == size and "x" not in mapping.values():
-            mapping[name] = "x"
-        elif valid and name != "x":
-            mapping[name] = name
-        else:
+        if not symbol_name(name):
             raise FitError(
                 f"{path}: parameter '{name}' needs a symbol: --param {name}=SYMBOL "
                 f"(its parameters: {', '.join(parameters)})"
             )
+        mapping[name] = name
     seen: dict[str, str] = {}
     for name in parameters:
         other = seen.setdefault(mapping[name], name)
@@ -94,11 +84,9 @@ def symbol_names(
                 f"--param: parameters '{other}' and '{name}' of {path} both map to the symbol "
                 f"{mapping[name]}"
             )
-    defaulted = [name for name in parameters if name not in given]
     note = ""
-    if defaulted:
-        said = ", ".join(f"'{name}' is {'the symbol ' if i == 0 else ''}{mapping[name]}"
-                         for i, name in enumerate(sorted(defaulted, key=lambda n: mapping[n] != "x")))  # fmt: skip
+    if given and rest:  # some renamed: say what the others are
+        said = ", ".join(f"'{name}' is {mapping[name]}" for name in rest)
         note = f"parameters of {path}: {said} (choose others with --param NAME=SYMBOL)"
     return {name: mapping[name] for name in (*given, *rest)}, note
 

@@ -18,7 +18,7 @@ from ...syntax.symbols import symbol
 from ..base import Form
 from ..fit_options import AUTO_BOOTSTRAP, AUTO_LINEAR, uncertainty_method
 from ..fitting import Fitter
-from .fit import fit_series, parse_param_options
+from .fit import fit_series, parse_param_options, symbol_name
 from .form import PMNF
 from .modelers import MODELERS
 from .stream import fit_text_batches
@@ -119,9 +119,9 @@ class PMNFFitter(Fitter):
 
     @classmethod
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
-        """Which symbol the file's parameter became, unless ``param`` said so; and how the
-        uncertainty was found when ``auto`` chose the linear method; the compositions left
-        out."""
+        """Which symbol the file's parameter became where it is not its own name and ``param``
+        did not say so; how the uncertainty was found when ``auto`` chose the linear method;
+        the compositions left out."""
         notes = super().notes(data, options)
         if options.get("uncertainty", "auto") == "auto" and len(data) > AUTO_LINEAR:
             notes.append(
@@ -138,11 +138,14 @@ class PMNFFitter(Fitter):
 
             note = symbol_names(options.get("param") or (), data.parameters, data.path)[1]
             return [note, *notes] if note else notes
-        if options.get("param"):
-            return notes
         name = data.parameters[0]
-        hint = "" if name == "x" else f" (use --param {name}=SYMBOL to choose another)"
-        return [f"parameter '{name}' of {data.path} is the symbol x in these models{hint}", *notes]
+        if options.get("param") or symbol_name(name):
+            return notes  # the models are in the symbol --param names, or in the parameter's own
+        return [
+            f"parameter '{name}' of {data.path} is no symbol name: it is the symbol x in these "
+            f"models (use --param '{name}=SYMBOL' to choose another)",
+            *notes,
+        ]
 
 
 def _closed_form(

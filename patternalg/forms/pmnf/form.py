@@ -8,6 +8,9 @@ A model file holds a fitted model as the grammar's arithmetic, with its statisti
     x_range = [4.0, 64.0]
     fit = { hypothesis = "x^(5/4)*log2(x)^1", smape = 1.2, ... }
 
+A fitted model is in its parameter's own name (``PARAMETER n``: a model in n) unless
+``param`` maps it to another symbol (``param=["n=x"]``).
+
 >>> PMNF.from_table({"model": "2.818 + 0.4827*x^(5/4)*log2(x)"}, "models.sort").expr
 0.4827*x**(5/4)*log2(x) + 2.818
 >>> import tempfile, os
@@ -17,7 +20,7 @@ A model file holds a fitted model as the grammar's arithmetic, with its statisti
 ...     + "".join(f"DATA {3 + 0.5 * v:g}\\n" for v in (4, 8, 16, 32, 64)))
 >>> model = PMNF.fit(read(path))
 >>> model.text(), model.domain, model.statistics["hypothesis"]
-('0.5*x + 3.0', {'x': (4.0, 64.0)}, 'x^(1)')
+('0.5*n + 3.0', {'n': (4.0, 64.0)}, 'n^(1)')
 """
 
 from __future__ import annotations
@@ -67,7 +70,7 @@ class PMNF(Form):
         Option(
             "param",
             (),
-            "map a file's parameter to a symbol (default: the single parameter becomes x)",
+            "map a file's parameter to a symbol (default: each keeps its own name; one that cannot be a symbol, e.g. 'n ranks', is x)",
             repeat=True,
             metavar="NAME=SYMBOL",
         ),
