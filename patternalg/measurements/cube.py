@@ -30,7 +30,7 @@ from ..errors import Location, MeasurementError
 from .base import DirectoryReader
 from .model import Measurements, Series
 
-__all__ = ["CubeReader", "point_of", "NAMING"]
+__all__ = ["CubeReader", "point_of", "NAMING", "exclusive_values"]
 
 #: how a folder of a Cube set is named, for messages
 NAMING = "[PREFIX.]NAME VALUE[NAME VALUE ...][.rN], e.g. mm.p8.n1024.r1"
@@ -107,13 +107,13 @@ def _points(directory: Path, files: list[Path]) -> tuple[tuple[str, ...], list[P
     return tuple(first[i] for i in varying), [tuple(v[i] for i in varying) for _, v in named]
 
 
-def _callpaths(roots: list[Any]) -> Iterator[tuple[Any, str]]:
-    """Every cnode of the call tree with its call path ``main->solve->...``, depth first."""
-    stack = [(root, root.region.name) for root in reversed(roots)]
+def _callpaths(roots: list[Any]) -> Iterator[tuple[Any, tuple[str, ...]]]:
+    """Every cnode of the call tree with its call path (its regions' names), depth first."""
+    stack = [(root, (root.region.name,)) for root in reversed(roots)]
     while stack:
         cnode, path = stack.pop()
         yield cnode, path
-        stack.extend((c, f"{path}->{c.region.name}") for c in reversed(cnode.get_children()))
+        stack.extend((c, (*path, c.region.name)) for c in reversed(cnode.get_children()))
 
 
 def _cubexr() -> Any:
@@ -128,9 +128,10 @@ def _cubexr() -> Any:
     return pycubexr
 
 
-def _profile(file: Path, metric: str, scaling: str) -> tuple[dict[str, np.ndarray], str | None]:
-    """One profile's exclusive values of ``metric`` per call path (several cnodes with the same
-    path are added) as ``scaling`` takes them; and the metric's unit."""
+def exclusive_values(file: Path, metric: str) -> tuple[dict[tuple[str, ...], np.ndarray], str | None]:
+    """One profile's exclusive values of ``metric`` per call path (its regions' names; several
+    cnodes with the same path are added), one per location (process or thread); and the
+    metric's unit (None if it is no time)."""
     cubexr = _cubexr()
     from pycubexr.utils.exceptions import MissingMetricError
 
@@ -147,19 +148,26 @@ def _profile(file: Path, metric: str, scaling: str) -> tuple[dict[str, np.ndarra
                 values = cube.get_metric_values(metric=found[metric], cache=False)
             except MissingMetricError:
                 return {}, unit
-            result: dict[str, np.ndarray] = {}
+            result: dict[tuple[str, ...], np.ndarray] = {}
             for cnode, path in _callpaths(cube.get_root_cnodes()):
                 if cnode.id in values.cnode_indices:
                     value = np.asarray(values.cnode_values(cnode, convert_to_exclusive=True))
                     value = value.astype(float)
                     result[path] = result[path] + value if path in result else value
-            return {path: _scaled(value, scaling) for path, value in result.items()}, unit
+            return result, unit
     except MeasurementError:
         raise
     except Exception as exc:  # pycubexr raises whatever its parsers meet in a damaged file
         raise MeasurementError(
             f"cannot read the Cube file: {exc}", location=Location(str(file))
         ) from None
+
+
+def _profile(file: Path, metric: str, scaling: str) -> tuple[dict[str, np.ndarray], str | None]:
+    """One profile's exclusive values of ``metric`` per call path ``main->solve``, as
+    ``scaling`` takes them; and the metric's unit."""
+    values, unit = exclusive_values(file, metric)
+    return {"->".join(path): _scaled(value, scaling) for path, value in values.items()}, unit
 
 
 def _scaled(values: np.ndarray, scaling: str) -> np.ndarray:

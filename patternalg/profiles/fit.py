@@ -1,0 +1,122 @@
+"""Every atom of a profile's term fitted over the runs, and every node's inclusive time.
+
+The atoms' values (their own time, times the threads of the pools around them) and the
+nodes' measured inclusive values become :class:`~patternalg.measurements.Measurements`
+over the runs' parameters (runs at equal values are repetitions) and are fitted by PMNF's
+default modeler with its uncertainty, as ``patternalg fit`` fits a file (the same rule for
+times that are not positive, the same notes); the atoms' models are written as a model file
+by the one model-file writer. The inclusive models are the per-node check's reference.
+
+>>> import numpy as np
+>>> from patternalg.profiles.tree import CallTree
+>>> from patternalg.profiles.term import profile_term
+>>> n = np.array([8.0, 16.0, 32.0, 64.0, 128.0])
+>>> tree = CallTree((("main",), ("main", "solve")), np.array([2 + 3 * n, 3 * n]),
+...                 tuple(f"r{i}" for i in range(5)), ("n",), n[:, None], "time", "s")
+>>> fitted = fit_profile(profile_term(tree))
+>>> [fitted.library[a].expr for a in ("main", "main.solve")]
+[2.00000000000000, 3.0*n]
+>>> fitted.model_file().splitlines()[:3]
+['format = 1', '', '[models.main]']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+import numpy as np
+
+from .._internal.callbacks import ProgressCallback
+from .._internal.toml_writer import table_text
+from ..algebra.atomic_model import AtomicModel
+from ..forms.pmnf.form import PMNF
+from ..forms.report import FitReport
+from ..measurements.model import Measurements, Series
+from .term import ProfileTerm
+from .tree import PROGRAM, Path
+
+__all__ = ["ProfileFit", "fit_profile", "INCLUSIVE"]
+
+#: the prefix of the inclusive models' names (never an atom's: those are lowercase paths)
+INCLUSIVE = "k_inclusive."
+
+
+@dataclass(frozen=True)
+class ProfileFit:
+    """The fits of a profile's term: ``atoms`` (one report per atom, in the term's order)
+    and ``inclusive`` (each node's inclusive time fitted directly, by call path)."""
+
+    built: ProfileTerm
+    atoms: tuple[FitReport, ...]
+    inclusive: Mapping[Path, FitReport]
+
+    @property
+    def library(self) -> dict[str, AtomicModel]:
+        """The atoms' models by name (what ``--models app.toml`` gives back)."""
+        return {report.atom: report.model for report in self.atoms}
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """The term's notes and the fits' (times that are not positive), each once."""
+        fits = (note for report in self.atoms for note in report.notes)
+        return tuple(dict.fromkeys([*self.built.notes, *fits]))
+
+    def model_file(self) -> str:
+        """The atoms' models as a model file (TOML), as ``patternalg fit --out`` writes one."""
+        tables = (table_text(report.table(), "models", report.atom) for report in self.atoms)
+        return "format = 1\n" + "".join(tables)
+
+
+def fit_profile(
+    built: ProfileTerm,
+    *,
+    modeler: str = "default",
+    uncertainty: str = "auto",
+    progress: ProgressCallback = None,
+) -> ProfileFit:
+    """Fit every atom of ``built`` and every node's inclusive time (see the module)."""
+    tree = built.tree
+    source = _described(tree.metric, tree.runs)
+    atoms = [(name, "/".join(path) or PROGRAM, built.work[name]) for path, name in built.atoms.items()]
+    nodes = [(f"{INCLUSIVE}{built.atoms[p]}", "/".join(p) or PROGRAM, v) for p, v in built.inclusive.items()]
+    data = _measurements(source, tree.parameters, tree.points, tree.unit, [*atoms, *nodes])
+    total = len(data.series)
+
+    def counted(done: int, _: int | None = None) -> None:
+        if progress is not None:
+            progress(done, total)
+
+    reports = PMNF.fit_each(data, modeler=modeler, uncertainty=uncertainty, progress=counted)
+    named = [replace(r, atom=name) for r, (name, _, _) in zip(reports, [*atoms, *nodes], strict=True)]
+    paths = list(built.inclusive)
+    return ProfileFit(
+        built,
+        tuple(named[: len(atoms)]),
+        dict(zip(paths, named[len(atoms) :], strict=True)),
+    )
+
+
+def _described(metric: str, runs: Sequence[str]) -> str:
+    """Where the values come from, for a model's ``source``."""
+    names = [str(r).rsplit("/", 1)[-1] for r in runs]
+    shown = names[0] if len(names) == 1 else f"{names[0]} .. {names[-1]}"
+    return f"{metric} of {len(runs)} profiled run{'s' if len(runs) != 1 else ''} ({shown})"
+
+
+def _measurements(
+    source: str,
+    parameters: tuple[str, ...],
+    points: np.ndarray,
+    unit: str,
+    rows: Sequence[tuple[str, str, np.ndarray]],
+) -> Measurements:
+    """One series per row (name, call path, a value per run), runs at equal points being
+    repetitions of that point."""
+    unique, inverse = np.unique(points, axis=0, return_inverse=True)
+    groups = [np.flatnonzero(inverse.reshape(-1) == i) for i in range(len(unique))]
+    lines = tuple((0,) * len(g) for g in groups)
+    series = tuple(
+        Series(path, "time", parameters, unique, tuple(np.asarray(values)[g] for g in groups), lines, source, unit)
+        for _, path, values in rows
+    )
+    return Measurements(source, "profile", parameters, "time", unit, series)
