@@ -40,6 +40,7 @@ compare   which design is fastest where, with crossovers
 optimize  the best thread counts under linear budgets
 explore   designs reachable by the laws, ranked
 validate  predict measured terms from the models: the error at every point
+profile   an application's profiles as a term: every atom fitted, every node checked
 plot      pictures (PNG, SVG, PDF) of models, fits and designs
 """
 COMMANDS: dict[str, str] = dict(line.split(maxsplit=1) for line in _TABLE.strip().splitlines())

@@ -126,6 +126,7 @@ PACKAGES = (
     "measurements",
     "evidence",
     "decisions",
+    "profiles",
     "plotting",
     "commands",
     "_internal",
@@ -144,9 +145,10 @@ ALLOWED = {
     "laws": {"_internal", "errors", "syntax", "algebra", "library", "arguments"},
     "plotting": {"_internal", "errors", "syntax", "algebra.units", "measurements"},  # draws what it is given
     # the models against measurements: reads (and fits) measurements, evaluates with the algebra
-    "evidence": {"_internal", "errors", "syntax", "algebra", "library", "forms", "measurements", "plotting", "arguments"},
+    "evidence": {"_internal", "errors", "syntax", "algebra", "library", "forms", "measurements", "plotting", "arguments", "profiles"},
     # the questions a designer asks: the algebra, the laws, the evidence's results; no file format
     "decisions": {"_internal", "errors", "syntax", "algebra", "library", "laws", "evidence", "plotting", "arguments"},
+    "profiles": {"_internal", "errors", "syntax", "algebra", "measurements", "forms", "library", "arguments"},  # call trees over runs -> terms and atoms
     "commands": set(PACKAGES) | {"errors", "arguments", "cli"},
 }
 
@@ -173,5 +175,5 @@ def test_each_package_imports_only_what_its_concern_allows():
 
 def test_the_top_level_is_the_flow():
     entries = {p.name for p in ROOT.iterdir() if p.name != "__pycache__"}
-    assert len(entries) <= 17, sorted(entries)
+    assert len(entries) <= 18, sorted(entries)
     assert set(PACKAGES) <= entries

@@ -1,0 +1,326 @@
+"""The per-node check of a profile's term: each node's own inclusive model beside the model
+composed from its children, and their gap.
+
+For every node of the term :func:`check_profile` puts the model fitted directly to the node's
+measured inclusive time (the *inclusive* model) beside the model of the node's sub-term, its
+atoms composed by the algebra (the *composed* model: ``seq`` adds, ``tpool_N`` divides by N),
+and gives their gap, ``composed / inclusive - 1``, at the measured points and at ``at`` (say
+``p = 1000``), each with its interval: the atoms' fitted uncertainty drawn jointly through the
+sub-term, the inclusive model's drawn beside it (``for_measurement=False``: the interval of the
+models' values). A gap that grows with p says the parts scale otherwise than the whole was
+measured to; at a measured point it is the fits' error. Under ``Max time/rank`` the children's
+slowest ranks are other ranks than the node's: they add up to more than the node (a load
+imbalance), the node's own time is cut at 0 and the composed model lies above the inclusive
+one; the check says where.
+
+The result prints as a tree (like Hatchet's ``tree()``), as JSON (``{"term", "param", "unit",
+"nodes": [{"path", "atom", "measured", "inclusive_model", "composed_model", "gap", ...}]}``),
+as CSV, and as a DataFrame keyed by call path (``main/lulesh.cycle``) that joins a Thicket
+statsframe (docs/profiles.md).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import sympy
+
+from .._internal.display import HtmlTable
+from ..algebra.atomic_model import AtomicModel
+from ..algebra.evaluation import sub_models
+from ..decisions.intervals import DRAWS, Spread, check_level
+from ..errors import EvaluationError
+from ..profiles.fit import INCLUSIVE, ProfileFit
+from ..profiles.tree import PROGRAM, Path
+from ..syntax.arith import format_expr, format_number, number_text
+from ..syntax.terms import Atom
+
+__all__ = ["NodeCheck", "ProfileCheck", "check_profile"]
+
+
+@dataclass(frozen=True)
+class NodeCheck:
+    """One node: its models and, at each point (the measured ones, then ``at``), the
+    measured value (None at ``at``), both models' values, the gap and their intervals."""
+
+    path: Path
+    atom: str
+    threads: int | None
+    leaf: bool
+    measured: tuple[float | None, ...]
+    inclusive_model: sympy.Expr
+    composed_model: sympy.Expr
+    inclusive: np.ndarray
+    composed: np.ndarray
+    gap: np.ndarray
+    inclusive_interval: np.ndarray  #: (points, 2)
+    composed_interval: np.ndarray
+    gap_interval: np.ndarray
+    imbalance: float | None = None  #: how much more the children add up to, at most
+
+    @property
+    def name(self) -> str:
+        """The region's own name (the last part of its call path)."""
+        return self.path[-1] if self.path else PROGRAM
+
+    @property
+    def path_text(self) -> str:
+        """The call path as ``main/lulesh.cycle`` (``program`` for the root above several)."""
+        return "/".join(self.path) or PROGRAM
+
+
+@dataclass(frozen=True)
+class ProfileCheck(HtmlTable):
+    """Every node's check (:class:`NodeCheck`, pre-order) with what they share."""
+
+    term: str
+    parameters: tuple[str, ...]
+    unit: str
+    metric: str
+    points: tuple[dict[str, float], ...]  #: the measured points, then ``at`` (if given)
+    at: dict[str, float] | None
+    level: float
+    nodes: tuple[NodeCheck, ...]
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON record (see the module)."""
+        return {
+            "term": self.term,
+            "param": ", ".join(self.parameters),
+            "unit": self.unit,
+            "metric": self.metric,
+            "points": list(self.points),
+            "at": self.at,
+            "level": self.level,
+            "nodes": [_node_json(node) for node in self.nodes],
+            "notes": list(self.notes),
+        }
+
+    def header(self) -> list[str]:
+        where = _point_text(self.at) if self.at else "the last measured point"
+        return [
+            "path", "atom", "threads", f"measured [{self.unit}]", "inclusive_model", "composed_model",
+            "largest measured gap", f"inclusive at {where} [{self.unit}]",
+            f"composed at {where} [{self.unit}]", f"gap at {where}", "gap low", "gap high", "imbalance",
+        ]  # fmt: skip
+
+    def rows(self) -> list[list[Any]]:
+        rows = []
+        measured = len(self.points) - (1 if self.at else 0)
+        for node in self.nodes:
+            gaps = node.gap[:measured]
+            largest = float(gaps[np.argmax(np.abs(gaps))]) if len(gaps) else None
+            rows.append([
+                node.path_text, node.atom, node.threads, node.measured[measured - 1],
+                node.inclusive_model, node.composed_model, largest, float(node.inclusive[-1]),
+                float(node.composed[-1]), float(node.gap[-1]), float(node.gap_interval[-1, 0]),
+                float(node.gap_interval[-1, 1]), node.imbalance,
+            ])  # fmt: skip
+        return rows
+
+    def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
+        return {i: digits or 6 for i in (3, 6, 7, 8, 9, 10, 11, 12)}
+
+    def to_csv(self, digits: int | None = None) -> str:
+        """The table as CSV (numbers by the one printer)."""
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(self.header())
+        writer.writerows(self.cells(digits, format_number))
+        return out.getvalue()
+
+    def to_dataframe(self) -> Any:
+        """The table as a pandas DataFrame indexed by call path (``main/lulesh.cycle``):
+        ``frame.join(check.to_dataframe())`` beside a Thicket statsframe indexed the same."""
+        return super().to_dataframe().set_index("path")
+
+    def text(self, digits: int = 4) -> str:
+        """The tree as a person reads it: each node's name, its composed and inclusive
+        models and the gap at each point (like Hatchet's ``tree()``)."""
+        shown = ", ".join(_point_text(p) for p in self.points[: len(self.points) - bool(self.at)])
+        lines = [
+            f"{len(self.nodes)} nodes, {self.metric} in {self.unit}; measured at {shown}"
+            + (f"; predicted at {_point_text(self.at)}" if self.at else ""),
+            f"gap = composed / inclusive - 1 ({100 * self.level:g} % intervals)",
+        ]
+        depth = {node.path: i for i, node in enumerate(self.nodes)}
+        for node in self.nodes:
+            prefix = _prefix(node, self.nodes, depth)
+            pool = f" tpool_{node.threads}" if node.threads else ""
+            lines.append(f"{prefix}{node.name}  ({node.atom}{pool})")
+            pad = _continuation(node, self.nodes, depth)
+            if not node.leaf:
+                lines.append(f"{pad}composed:  {format_expr(node.composed_model, digits)}")
+            lines.append(f"{pad}inclusive: {format_expr(node.inclusive_model, digits)}")
+            gaps = "  ".join(_gap_text(g, lo, hi) for g, (lo, hi) in zip(node.gap, node.gap_interval, strict=True))
+            lines.append(f"{pad}gap:       {gaps}")
+            if node.imbalance is not None:
+                lines.append(
+                    f"{pad}imbalance: its children add up to {100 * node.imbalance:.3g} % more than "
+                    f"it ({'the slowest ranks of the parts are other ranks' if 'Max' in self.metric else 'overlapping regions'})"
+                )
+        return "\n".join(lines) + "\n"
+
+
+def _prefix(node: NodeCheck, nodes: tuple[NodeCheck, ...], index: Mapping[Path, int]) -> str:
+    """Hatchet's ``├─ `` / ``└─ `` before a node, with the bars of its ancestors."""
+    root = len(nodes[0].path)
+    depth = len(node.path) - root
+    if depth == 0:
+        return ""
+    bars = "".join("   " if _last(node.path[: root + k + 1], nodes, index) else "│  " for k in range(depth - 1))
+    return bars + ("└─ " if _last(node.path, nodes, index) else "├─ ")
+
+
+def _continuation(node: NodeCheck, nodes: tuple[NodeCheck, ...], index: Mapping[Path, int]) -> str:
+    """The bars under a node's line, for its detail lines."""
+    root = len(nodes[0].path)
+    depth = len(node.path) - root
+    bars = "".join("   " if _last(node.path[: root + k + 1], nodes, index) else "│  " for k in range(depth))
+    return bars + ("│    " if not node.leaf else "     ")
+
+
+def _last(path: Path, nodes: tuple[NodeCheck, ...], index: Mapping[Path, int]) -> bool:
+    """Whether ``path`` is the last child of its parent."""
+    later = nodes[index[path] + 1 :]
+    return not any(n.path[:-1] == path[:-1] and len(n.path) == len(path) for n in later)
+
+
+def _gap_text(gap: float, low: float, high: float) -> str:
+    if not np.isfinite(gap):
+        return "-"
+    if not high > low:  # no uncertainty drawn: no interval to show
+        return f"{100 * gap:+.3g} %"
+    return f"{100 * gap:+.3g} % [{100 * low:+.3g}, {100 * high:+.3g}]"
+
+
+def _point_text(point: Mapping[str, float] | None) -> str:
+    return ", ".join(f"{k} = {number_text(v)}" for k, v in (point or {}).items())
+
+
+def _node_json(node: NodeCheck) -> dict[str, Any]:
+    def values(array: np.ndarray) -> list[float | None]:
+        return [float(v) if np.isfinite(v) else None for v in np.ravel(array)]
+
+    def pairs(array: np.ndarray) -> list[list[float | None]]:
+        return [values(row) for row in array]
+
+    return {
+        "path": node.path_text,
+        "name": node.name,
+        "atom": node.atom,
+        "threads": node.threads,
+        "measured": list(node.measured),
+        "inclusive_model": format_expr(node.inclusive_model),
+        "composed_model": format_expr(node.composed_model),
+        "inclusive": values(node.inclusive),
+        "composed": values(node.composed),
+        "gap": values(node.gap),
+        "inclusive_interval": pairs(node.inclusive_interval),
+        "composed_interval": pairs(node.composed_interval),
+        "gap_interval": pairs(node.gap_interval),
+        "imbalance": node.imbalance,
+    }
+
+
+def check_profile(
+    fitted: ProfileFit,
+    *,
+    at: Mapping[str, float] | None = None,
+    level: float = 0.9,
+    draws: int = DRAWS,
+    seed: int = 0,
+) -> ProfileCheck:
+    """The per-node check of a fitted profile (see the module); ``at`` a point beyond the
+    measured ones (every symbol of the runs' parameters)."""
+    level = check_level(level)
+    built, tree = fitted.built, fitted.built.tree
+    if at is not None and set(at) != set(tree.parameters):
+        raise EvaluationError(
+            f"--at {_point_text(at)}: give a value of {', '.join(tree.parameters)} (the runs' "
+            "parameters), e.g. --at " + " --at ".join(f"{s}=1000" for s in tree.parameters)
+        )
+    unique = np.unique(tree.points, axis=0)
+    grid_rows = [*unique, *([[float(at[s]) for s in tree.parameters]] if at else [])]
+    grid = {s: np.array([row[i] for row in grid_rows], dtype=float) for i, s in enumerate(tree.parameters)}
+    library: dict[str, AtomicModel] = dict(fitted.library)
+    library.update({f"{INCLUSIVE}{built.atoms[p]}": r.model for p, r in fitted.inclusive.items()})
+    composed_models, _ = sub_models(built.term, library, "exact", {})
+    imbalance = tree.overlap()
+    parents = {p[:-1] for p in built.atoms if p != tree.root}
+    nodes = []
+    for path, atom in built.atoms.items():  # pre-order
+        sub = built.nodes[path]
+        report = fitted.inclusive[path]
+        composed = _drawn(Spread.of(sub, library, {}, for_measurement=False), grid, draws, seed)
+        inclusive = _drawn(
+            Spread.of(Atom(f"{INCLUSIVE}{atom}"), library, {}, for_measurement=False), grid, draws, seed
+        )
+        gap = composed[1] / inclusive[1] - 1
+        gaps = composed[0] / inclusive[0] - 1
+        measured = report.series.aggregate(report.fitted.statistics.get("aggregate", "median"))
+        nodes.append(
+            NodeCheck(
+                path,
+                atom,
+                built.pools.get(path),
+                path not in parents,
+                (*(float(v) for v in measured), *([None] if at else [])),
+                report.model.expr,
+                composed_models[id(sub)],
+                inclusive[1],
+                composed[1],
+                gap,
+                _interval(inclusive[0], level),
+                _interval(composed[0], level),
+                _interval(gaps, level),
+                imbalance.get(path),
+            )
+        )
+    points = tuple({s: float(row[i]) for i, s in enumerate(tree.parameters)} for row in grid_rows)
+    notes = list(fitted.notes)
+    if imbalance:
+        worst = max(imbalance, key=imbalance.__getitem__)
+        why = (
+            "the slowest ranks of their parts are other ranks (a load imbalance)"
+            if "Max" in tree.metric
+            else "their regions overlap"
+        )
+        notes.append(
+            f"{len(imbalance)} node{'s' if len(imbalance) != 1 else ''}' children add up to more "
+            f"than the node ({why}; the most: {'/'.join(worst) or PROGRAM}, "
+            f"{100 * imbalance[worst]:.3g} %): its own time is cut at 0 and the composed model "
+            "lies above the inclusive one"
+        )
+    return ProfileCheck(
+        str(built.term),
+        tree.parameters,
+        tree.unit,
+        tree.metric,
+        points,
+        dict(at) if at else None,
+        level,
+        tuple(nodes),
+        tuple(notes),
+    )
+
+
+def _drawn(spread: Spread, grid: Mapping[str, np.ndarray], draws: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The draws (draws, points) of a sub-term and its value at each point (no draw)."""
+    drawn = spread.draws(grid, draws, seed)
+    zero = {name: 0.0 for names, _ in spread.deltas for name in names}
+    value = np.broadcast_to(spread.compiled.values({**grid, **zero}), drawn.shape[1:])
+    return drawn, np.array(value, dtype=float)
+
+
+def _interval(drawn: np.ndarray, level: float) -> np.ndarray:
+    """The central ``level`` interval at each point: shape (points, 2)."""
+    with np.errstate(all="ignore"):
+        low, high = np.nanquantile(drawn, [(1 - level) / 2, (1 + level) / 2], axis=0)
+    return np.column_stack([low, high])
