@@ -111,8 +111,9 @@ def _labels(raw: Mapping[Function, Any]) -> dict[Function, str]:
     out = {}
     for function in raw:
         file, line, name = function
-        if file == "~" and name.startswith("<built-in method "):
-            out[function] = name.removeprefix("<built-in method ").rstrip(">").rsplit(".", 1)[-1]
+        if file == "~" and name.startswith("<built-in method "):  # "__new__ of type object at 0x..."
+            word = name.removeprefix("<built-in method ").rstrip(">").split(" ", 1)[0]
+            out[function] = word.rsplit(".", 1)[-1]
         elif file == "~" and name.startswith("<method '"):
             parts = name.split("'")  # <method 'append' of 'list' objects>
             out[function] = f"{parts[3]}.{parts[1]}" if len(parts) >= 4 else name
