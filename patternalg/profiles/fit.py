@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+
 import numpy as np
 
 from .._internal.callbacks import ProgressCallback

@@ -1,0 +1,330 @@
+"""Profiles in, a term out: readers, the call tree, the term, the command's files and errors."""
+
+from __future__ import annotations
+
+import contextlib
+import cProfile
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from patternalg import parse
+from patternalg.cli import main
+from patternalg.errors import MeasurementError
+from patternalg.evidence.profile_check import check_profile
+from patternalg.library.model_library import ModelLibrary
+from patternalg.profiles import (
+    CallTree,
+    Param,
+    Profile,
+    fit_profile,
+    from_graphframe,
+    profile_term,
+    read_profile,
+    read_profiles,
+)
+
+DATA = Path(__file__).parent / "data"
+LULESH = DATA / "profiles" / "lulesh"
+CUBES = DATA / "extrap" / "tests" / "data" / "cubeset" / "single_parameter"
+CALI = [str(LULESH / f"{p}_cores.cali") for p in (27, 64, 125, 216)]
+
+
+# --- readers -----------------------------------------------------------------------------
+def test_caliper_spot_profile_keeps_metrics_metadata_and_every_region() -> None:
+    profile = read_profile(str(LULESH / "27_cores.cali"))
+    assert profile.metric == "Avg time/rank" and profile.unit == "s"
+    assert profile.metadata["mpi.world.size"] == "27"
+    assert profile.values[("main",)] == pytest.approx(47.238297)  # as the file says
+    assert profile.values[("main", "lulesh.cycle", "TimeIncrement")] == pytest.approx(7.865013)
+    slowest = read_profile(str(LULESH / "27_cores.cali"), "Max time/rank")
+    assert slowest.values[("main", "lulesh.cycle", "TimeIncrement")] == pytest.approx(13.068559)
+    with pytest.raises(MeasurementError, match=r"no metric 'Avg time' .*did you mean 'Avg time/rank'"):
+        read_profile(str(LULESH / "27_cores.cali"), "Avg time")
+
+
+def _json_split(tmp_path: Path, size: int, name: str = "run.json") -> Path:
+    """A json-split profile as cali-query writes it: exclusive time per rank."""
+    nodes = [{"label": "main", "column": "path"}, {"label": "solve", "column": "path", "parent": 0}]
+    data = [[0, 0, 1.0], [0, 1, 1.5], [1, 0, 2.0 * size], [1, 1, 3.0 * size]]
+    document = {
+        "data": data, "columns": ["path", "mpi.rank", "sum#time.duration"],
+        "column_metadata": [{"is_value": False}, {"is_value": False}, {"is_value": True}],
+        "nodes": nodes, "problem.size": str(size),
+    }  # fmt: skip
+    path = tmp_path / name
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_caliper_json_split_and_plain_records(tmp_path: Path) -> None:
+    profile = read_profile(str(_json_split(tmp_path, 4)))
+    # exclusive per rank, added over ranks; inclusive summed up the tree
+    assert dict(profile.values) == {("main",): 22.5, ("main", "solve"): 20.0}
+    assert profile.metadata["problem.size"] == "4" and profile.unit == "s"
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps([{"path": "main", "inclusive#time": 3.0}, {"path": "main/solve", "inclusive#time": 2.0}]))
+    assert dict(read_profile(str(plain)).values) == {("main",): 3.0, ("main", "solve"): 2.0}
+
+
+def _leaf(n: int) -> int:
+    return sum(range(n))
+
+
+def _left() -> int:
+    return _leaf(200_000)
+
+
+def _right() -> int:
+    return _leaf(600_000)
+
+
+def _fib(k: int) -> int:
+    return k if k < 2 else _fib(k - 1) + _fib(k - 2)
+
+
+def _program() -> int:
+    return _left() + _right() + _fib(16)
+
+
+def test_cprofile_attributes_a_shared_function_by_its_callers_edge_times(tmp_path: Path) -> None:
+    profiler = cProfile.Profile()
+    profiler.runcall(_program)
+    path = tmp_path / "run_n1.pstats"
+    profiler.dump_stats(path)
+    values = read_profile(str(path)).values
+    by_name = {tuple(p.split(" (")[0] for p in path): v for path, v in values.items()}
+    root = ("_program",)
+    left, right = by_name[(*root, "_left", "_leaf")], by_name[(*root, "_right", "_leaf")]
+    import pstats
+
+    stats = pstats.Stats(str(path)).stats  # type: ignore[attr-defined]
+    leaf = next(v for k, v in stats.items() if k[2] == "_leaf")
+    assert left + right == pytest.approx(leaf[3])  # the whole of _leaf, split by its callers
+    callers = {k[2]: v[3] for k, v in leaf[4].items()}
+    assert left == pytest.approx(callers["_left"]) and right == pytest.approx(callers["_right"])
+    # a recursion is not unfolded: _fib appears once, its whole time its own subtree's
+    assert (*root, "_fib") in by_name and not any(p.count("_fib") > 1 for p in by_name)
+    tree = CallTree.of([read_profile(str(path))], ["n"])
+    assert (tree.own() >= 0).all()
+
+
+def test_cube_profiles_keep_the_tree() -> None:
+    pytest.importorskip("pycubexr")
+    files = sorted(str(p) for p in CUBES.glob("*/profile.cubex"))
+    tree = CallTree.of(read_profiles(files), ["x"])
+    assert sorted(tree.points.ravel().tolist()) == [1, 10, 25, 50, 100, 250, 500, 1000, 2000]
+    assert len(tree.paths) > 3 and tree.unit == "s" and tree.metric == "Avg time/rank"
+    assert np.allclose(tree.values[0], tree.own().sum(axis=0))  # the root holds every own time
+
+
+def test_graphframe_of_a_thicket_gives_one_run_per_profile() -> None:
+    class Node:
+        def __init__(self, name: str, children: tuple = ()) -> None:
+            self.frame, self.children = {"name": name}, list(children)
+
+    solve = Node("solve")
+    top = Node("main", (solve,))
+
+    class Graph:
+        roots = [top]
+
+    index = pd.MultiIndex.from_tuples([(top, "a"), (solve, "a"), (top, "b"), (solve, "b")], names=["node", "profile"])
+
+    class Thicket:
+        graph = Graph()
+        inc_metrics: list[str] = []
+        exc_metrics = ["time"]
+        dataframe = pd.DataFrame({"time": [1.0, 2.0, 1.0, 4.0]}, index=index)
+        metadata = pd.DataFrame({"n": [8, 16]}, index=pd.Index(["a", "b"], name="profile"))
+
+    runs = from_graphframe(Thicket(), metric="time")
+    assert [dict(r.values) for r in runs] == [
+        {("main",): 3.0, ("main", "solve"): 2.0},
+        {("main",): 5.0, ("main", "solve"): 4.0},
+    ]
+    assert CallTree.of(runs, ["n"]).points.ravel().tolist() == [8.0, 16.0]
+
+
+# --- parameters, the tree, the term ----------------------------------------------------------
+def test_param_reads_metadata_then_the_file_name() -> None:
+    assert Param.parse("n").value_of("x/nx_n4000_r1.pstats", {}) == 4000.0
+    assert Param.parse("p").value_of("mm.p8.n1024.r1/profile.cubex", {}) == 8.0
+    assert Param.parse("mpi.world.size=p").value_of("27_cores.cali", {"mpi.world.size": "27"}) == 27.0
+    with pytest.raises(MeasurementError, match=r"'mpi.world.size' is no symbol .*--param mpi.world.size=p"):
+        Param.parse("mpi.world.size")
+    with pytest.raises(MeasurementError, match=r"run.pstats: no parameter n: no metadata key 'n'"):
+        Param.parse("n").value_of("run.pstats", {})
+
+
+def _tree(values: dict, runs: int = 3) -> CallTree:
+    profiles = [Profile(f"r_n{2**i}", {p: v * 2**i for p, v in values.items()}) for i in range(runs)]
+    return CallTree.of(profiles, ["n"])
+
+
+def test_term_pools_names_and_folding() -> None:
+    tree = _tree({("main",): 10.0, ("main", "a-b"): 4.0, ("main", "a_b"): 4.0, ("main", "x"): 0.001})
+    built = profile_term(tree, pools={"main/a-b": 4})
+    assert str(built.term) == "seq(main, seq(tpool_4(main.a_b), main.a_b_2))"
+    assert parse(built.text()) == built.term  # the file reads back to the term
+    assert built.work["main.a_b"].tolist() == [16.0, 32.0, 64.0]  # 4 threads' work
+    assert "1 call path below 0.1 % of the root folded" in built.notes[-1]
+    kept = profile_term(tree, min_share=0)
+    assert "main.x" in kept.atoms.values() and not kept.folded
+    assert kept.work["main"].tolist() == pytest.approx([1.999, 3.998, 7.996])  # 10 - 4 - 4 - 0.001
+    assert built.work["main"].tolist() == pytest.approx([2.0, 4.0, 8.0])  # main.x folded back in
+
+
+def test_runs_missing_a_call_path_keep_its_time_in_the_parent_with_a_note() -> None:
+    runs = [Profile(f"r_n{n}", {("main",): 3.0 * n, ("main", "a"): n, **({("main", "b"): 1.0} if n == 2 else {})})
+            for n in (1, 2, 4)]  # fmt: skip
+    tree = CallTree.of(runs, ["n"])
+    assert tree.paths == (("main",), ("main", "a")) and tree.own()[0].tolist() == [2.0, 4.0, 8.0]
+    assert "1 call path not in every run (main/b)" in tree.notes[0]
+
+
+@pytest.mark.parametrize(
+    ("runs", "message"),
+    [
+        ([Profile("a_n1", {("main",): 1.0}), Profile("b_n2", {("solver",): 1.0})], "b_n2 is a profile of another program"),
+        ([Profile("a_n1", {("main",): 1.0}), Profile("b_n2", {("main",): 0.0})], "b_n2: the root main has the time 0"),
+        ([Profile("a_n1", {("main",): 1.0}), Profile("b_n2", {("main",): 1.0}, unit="ms")], "mixed units"),
+        ([Profile("a", {("main",): 1.0})], "a: no parameter n"),
+    ],
+)  # fmt: skip
+def test_bad_or_mixed_runs_are_one_clear_error(runs: list, message: str) -> None:
+    with pytest.raises(MeasurementError, match=message):
+        CallTree.of(runs, ["n"])
+
+
+# --- the command ------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def written(tmp_path_factory) -> tuple[Path, Path, str]:
+    """LULESH's term and models as ``profile`` writes them, and its CSV header."""
+    out = tmp_path_factory.mktemp("app")
+    models, term = out / "app.toml", out / "app.term"
+    args = ["profile", *CALI, "--param", "mpi.world.size=p", "--out", str(models), "--term-out", str(term)]
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        assert main([*args, "--format", "csv", "-q"]) == 0
+    return models, term, text.getvalue().splitlines()[0]
+
+
+def test_command_writes_a_term_and_its_models(written) -> None:
+    models, term, header = written
+    assert header.startswith("path,atom,threads,measured [s],inclusive_model,composed_model")
+    library = ModelLibrary.from_file(models)
+    atoms = {a.name for a in parse(term.read_text()).walk() if hasattr(a, "name")}
+    assert atoms == set(library) and "main.lulesh_cycle.timeincrement" in atoms
+
+
+def test_a_redesigned_term_evaluates_with_the_profile_models(written, tmp_path: Path, capsys) -> None:
+    models, term, _ = written
+    whole = str(parse(term.read_text()))
+    redesign = tmp_path / "redesign.term"
+    redesign.write_text(_wrapped(whole, "seq(main.lulesh_cycle.lagrangeleapfrog,", "tpool_8"))
+    args = ["--at", "p=343", "--models", str(models), "--no-builtin", "-q"]
+    values = []
+    for source in (f"@{term}", f"@{redesign}"):
+        assert main(["eval", source, *args]) == 0
+        out = capsys.readouterr().out.split()
+        assert out[1] == "s"
+        values.append(float(out[0]))
+    begin = whole.index("seq(main.lulesh_cycle.lagrangeleapfrog,")
+    assert main(["eval", whole[begin : _close(whole, begin + 3) + 1], *args]) == 0
+    leapfrog = float(capsys.readouterr().out.split()[0])
+    assert values[1] == pytest.approx(values[0] - leapfrog * 7 / 8, rel=1e-9)  # eight threads there
+    assert main(["eval", f"@{redesign}", "--interval", "0.9", *args]) == 0
+    assert capsys.readouterr().out.split()[1] == "s"
+
+
+def test_compare_and_optimize_take_the_written_term(written, tmp_path: Path, capsys) -> None:
+    models, term, _ = written
+    whole = str(parse(term.read_text()))
+    redesign = tmp_path / "redesign.term"
+    redesign.write_text(_wrapped(whole, "seq(main.lulesh_cycle.lagrangeleapfrog,", "tpool_8"))
+    args = ["--models", str(models), "--no-builtin", "-q"]
+    assert main(["compare", f"@{term}", f"@{redesign}", "--over", "p=27..343", *args]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("p in [27, 343]: ") and "tpool_8" in first  # the redesign, everywhere
+    pooled = _wrapped(whole, "seq(main.lulesh_cycle.lagrangeleapfrog,", "tpool_k")
+    assert main(["optimize", pooled, "--budget", "k<=16", "--at", "p=216", *args]) == 0
+    assert capsys.readouterr().out.startswith("best: k=16: ")  # more threads, less time
+
+
+def _close(text: str, begin: int) -> int:
+    """The index of the parenthesis that closes the one at ``begin``."""
+    depth = 0
+    for end in range(begin, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[end], 0)
+        if depth == 0:
+            return end
+    raise ValueError(text)
+
+
+def _wrapped(text: str, start: str, pool: str) -> str:
+    """``text`` with the sub-term that begins with ``start`` wrapped in ``pool(...)``."""
+    begin = text.index(start)
+    end = _close(text, begin + len("seq"))
+    return f"{text[:begin]}{pool}({text[begin : end + 1]}){text[end + 1 :]}"
+
+
+def test_max_time_per_rank_shows_the_load_imbalance(capsys) -> None:
+    assert main(["profile", *CALI, "--param", "mpi.world.size=p", "--metric", "Max time/rank", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)
+    assert "a load imbalance" in captured.err
+    cycle = next(n for n in record["nodes"] if n["path"] == "main/lulesh.cycle")
+    assert cycle["imbalance"] > 0.1 and all(g > 0 for g in cycle["gap"])  # the parts add up to more
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--param", "n"], "27_cores.cali: no parameter n"),
+        (["--param", "mpi.world.size=p", "--metric", "Median"], "no metric 'Median'"),
+        (["--param", "mpi.world.size=p", "--pool", "main.nowhere=4"], "--pool main.nowhere: no such call path"),
+        (["--param", "mpi.world.size=p", "--at", "q=1000"], "--at q = 1000: give a value of p"),
+        (["--param", "mpi.world.size=p", "--min-share", "1.5"], "--min-share 1.5"),
+    ],
+)  # fmt: skip
+def test_command_errors_are_one_line(extra: list, message: str, capsys) -> None:
+    assert main(["profile", *CALI, *extra]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_unreadable_files_and_a_missing_extra(tmp_path: Path, capsys, monkeypatch) -> None:
+    broken = tmp_path / "x_n1.pstats"
+    broken.write_bytes(b"\x00 not a profile")
+    assert main(["profile", str(broken), "--param", "n"]) == 2
+    assert "x_n1.pstats: cannot read the cProfile file" in capsys.readouterr().err
+    assert main(["profile", CALI[0], str(DATA / "profiles" / "difflib" / "diff_n1000_r1.pstats"), "--param", "n"]) == 2
+    assert "mixed metrics" in capsys.readouterr().err or "no parameter" in capsys.readouterr().err
+    import builtins
+
+    real = builtins.__import__
+
+    def no_caliper(name: str, *args, **kwargs):
+        if name == "caliperreader":
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_caliper)
+    assert main(["profile", *CALI, "--param", "mpi.world.size=p"]) == 2
+    assert "pip install 'patternalg[profiles]'" in capsys.readouterr().err
+
+
+def test_check_dataframe_is_keyed_by_call_path() -> None:
+    tree = CallTree.of(read_profiles(CALI), ["mpi.world.size=p"])
+    check = check_profile(fit_profile(profile_term(tree)), at={"p": 343.0}, draws=20)
+    frame = check.to_dataframe()
+    assert frame.index.name == "path" and "main/lulesh.cycle/TimeIncrement" in frame.index
+    stats = pd.DataFrame({"calls": [1]}, index=pd.Index(["main/lulesh.cycle/TimeIncrement"], name="path"))
+    joined = stats.join(frame)
+    assert joined.loc["main/lulesh.cycle/TimeIncrement", "atom"] == "main.lulesh_cycle.timeincrement"
+    assert "├─ " in check.text() and "TimeIncrement" in check.text()
