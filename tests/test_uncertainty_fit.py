@@ -309,7 +309,7 @@ def test_memwall_and_multiparameter_fits_round_trip(tmp_path: Path) -> None:
         for e in rng.standard_normal(5)
     )
     (tmp_path / "two.csv").write_text("kernel,n,p,time\n" + rows)
-    for name, form, names in (("mw", "memwall", "f: "), ("two", "pmnf", "x*log2(p): ")):
+    for name, form, names in (("mw", "memwall", "f: "), ("two", "pmnf", "n*log2(p): ")):
         out = tmp_path / f"{name}.toml"
         done = run_cli("fit", str(tmp_path / f"{name}.csv"), "--form", form, "--out", str(out))
         assert done.returncode == 0, done.stderr

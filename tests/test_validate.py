@@ -19,6 +19,7 @@ from patternalg.evidence.validation import validate
 from patternalg.library.model_library import ModelLibrary
 from patternalg.measurements import read
 from patternalg.syntax.parser import parse
+from patternalg.syntax.symbols import symbol
 from patternalg.syntax.symbols import x as x_symbol
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,7 +153,8 @@ def test_a_point_measured_as_zero_has_no_error(tmp_path: Path) -> None:
 
 
 def test_google_benchmark_and_pytest_benchmark_files_validate(tmp_path: Path) -> None:
-    """Kernels that are not terms are the atoms fit names them by; a parameter n is x."""
+    """Kernels that are not terms are the atoms fit names them by; a model is in its
+    parameter's own name, as fit keeps it."""
     for name in ("gbench/gb.json", "pytest_benchmark/pb.json", "hyperfine/hf_sort.json"):
         models = tmp_path / (Path(name).stem + ".toml")
         assert main(["-q", "fit", str(DATA / name), "--out", str(models)]) == 0
@@ -162,8 +164,9 @@ def test_google_benchmark_and_pytest_benchmark_files_validate(tmp_path: Path) ->
         fitted = ModelLibrary.load([models], builtin=False)
         for v, s, atom in zip(found.validated, data, data.atoms(), strict=True):
             assert v.term == atom and v.unit == s.unit
-            size = s.points[:, 0]
-            expected = np.array([float(fitted[atom].expr.subs(x_symbol, p)) for p in size])
+            size, own = s.points[:, 0], symbol(s.parameters[0])
+            assert fitted[atom].expr.free_symbols <= {own}
+            expected = np.array([float(fitted[atom].expr.subs(own, p)) for p in size])
             np.testing.assert_allclose(v.predicted, expected, rtol=1e-12)
             np.testing.assert_array_equal(v.measured, s.aggregate("median"))
         assert max(abs(r[-1]) for r in found.rows()) < 0.25  # each its own fit: close
