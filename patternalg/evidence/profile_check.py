@@ -314,7 +314,7 @@ def check_profile(
 def _drawn(spread: Spread, grid: Mapping[str, np.ndarray], draws: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The draws (draws, points) of a sub-term and its value at each point (no draw)."""
     drawn = spread.draws(grid, draws, seed)
-    zero = {name: 0.0 for names, _ in spread.deltas for name in names}
+    zero = {name: np.zeros(1) for names, _ in spread.deltas for name in names}
     value = np.broadcast_to(spread.compiled.values({**grid, **zero}), drawn.shape[1:])
     return drawn, np.array(value, dtype=float)
 

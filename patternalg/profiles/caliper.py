@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -156,7 +156,7 @@ def _path_of(value: Any) -> Path:
 
 def _profile(
     source: str,
-    rows: list[tuple[Path, Mapping[str, Any]]],
+    rows: Sequence[tuple[Path, Mapping[str, Any]]],
     described: Mapping[str, Mapping[str, Any]],
     metadata: Mapping[str, Any],
     metric: str | None,

@@ -12,7 +12,9 @@ named as ``Avg visits/rank``. A run's parameters are read from its folder's name
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path as FilePath
+from typing import Any
 
 import numpy as np
 
@@ -23,7 +25,9 @@ from .tree import Profile, inclusive_of
 __all__ = ["read_cube", "STATISTICS"]
 
 #: how a metric's values over the locations become one: the word before it in the name
-STATISTICS = {"Avg": np.mean, "Max": np.max, "Min": np.min, "Total": np.sum}
+STATISTICS: dict[str, Callable[[np.ndarray], Any]] = {
+    "Avg": np.mean, "Max": np.max, "Min": np.min, "Total": np.sum,
+}  # fmt: skip
 
 
 def read_cube(path: str, metric: str | None = None) -> Profile:

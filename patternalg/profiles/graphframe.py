@@ -116,7 +116,7 @@ def _inclusive(frame: Any, metric: str) -> bool:
 
 def _metadata(frame: Any, run: Any) -> dict[str, str]:
     """A run's metadata: a GraphFrame's dict, or a Thicket's row of its metadata table."""
-    meta = getattr(frame, "metadata", None)
+    meta: Any = getattr(frame, "metadata", None)
     if run is not None and hasattr(meta, "loc"):
         try:
             row: Mapping[str, Any] = meta.loc[run].to_dict()

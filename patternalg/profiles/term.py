@@ -77,10 +77,11 @@ class ProfileTerm:
         lines: list[str] = []
         stack: list[tuple[Path | None, int, str]] = [(self.tree.root, 0, "")]
         while stack:
-            path, depth, close = stack.pop()
-            if path is None:  # a closing parenthesis after the last child
+            item, depth, close = stack.pop()
+            if item is None:  # a closing parenthesis after the last child
                 lines[-1] += close
                 continue
+            path = item
             pad = "    " * depth
             pool = self.pools.get(path)
             opener = f"tpool_{pool}(" if pool else ""
