@@ -250,7 +250,7 @@ def check_profile(
     grid_rows = [*unique, *([[float(at[s]) for s in tree.parameters]] if at else [])]
     grid = {s: np.array([row[i] for row in grid_rows], dtype=float) for i, s in enumerate(tree.parameters)}
     library: dict[str, AtomicModel] = dict(fitted.library)
-    library.update({f"{INCLUSIVE}{built.atoms[p]}": r.model for p, r in fitted.inclusive.items()})
+    library.update({f"{INCLUSIVE}{built.atoms[p]}": r.model for p, r in fitted.inclusive.items() if r.atom != built.atoms[p]})
     composed_models, _ = sub_models(built.term, library, "exact", {})
     imbalance = tree.overlap()
     parents = {p[:-1] for p in built.atoms if p != tree.root}
@@ -259,8 +259,10 @@ def check_profile(
         sub = built.nodes[path]
         report = fitted.inclusive[path]
         composed = _drawn(Spread.of(sub, library, {}, for_measurement=False), grid, draws, seed)
-        inclusive = _drawn(
-            Spread.of(Atom(f"{INCLUSIVE}{atom}"), library, {}, for_measurement=False), grid, draws, seed
+        inclusive = (
+            composed  # a leaf outside a pool: its inclusive model is its atom's, drawn alike
+            if report.atom == atom
+            else _drawn(Spread.of(Atom(f"{INCLUSIVE}{atom}"), library, {}, for_measurement=False), grid, draws, seed)
         )
         gap = composed[1] / inclusive[1] - 1
         gaps = composed[0] / inclusive[0] - 1

@@ -5,7 +5,8 @@ nodes' measured inclusive values become :class:`~patternalg.measurements.Measure
 over the runs' parameters (runs at equal values are repetitions) and are fitted by PMNF's
 default modeler with its uncertainty, as ``patternalg fit`` fits a file (the same rule for
 times that are not positive, the same notes); the atoms' models are written as a model file
-by the one model-file writer. The inclusive models are the per-node check's reference.
+by the one model-file writer. The inclusive models are the per-node check's reference (a leaf
+outside a pool has its atom's values, and so its atom's model).
 
 >>> import numpy as np
 >>> from patternalg.profiles.tree import CallTree
@@ -79,7 +80,11 @@ def fit_profile(
     tree = built.tree
     source = _described(tree.metric, tree.runs)
     atoms = [(name, "/".join(path) or PROGRAM, built.work[name]) for path, name in built.atoms.items()]
-    nodes = [(f"{INCLUSIVE}{built.atoms[p]}", "/".join(p) or PROGRAM, v) for p, v in built.inclusive.items()]
+    parents = {path[:-1] for path in built.atoms if path != tree.root}
+    # a leaf outside a pool: its inclusive values are its atom's (own + what was folded in)
+    same = {p for p in built.atoms if p not in parents and not _pooled(p, built.pools)}
+    inclusive = built.inclusive
+    nodes = [(f"{INCLUSIVE}{built.atoms[p]}", "/".join(p) or PROGRAM, v) for p, v in inclusive.items() if p not in same]
     data = _measurements(source, tree.parameters, tree.points, tree.unit, [*atoms, *nodes])
     total = len(data.series)
 
@@ -89,12 +94,18 @@ def fit_profile(
 
     reports = PMNF.fit_each(data, modeler=modeler, uncertainty=uncertainty, progress=counted)
     named = [replace(r, atom=name) for r, (name, _, _) in zip(reports, [*atoms, *nodes], strict=True)]
-    paths = list(built.inclusive)
+    own = dict(zip(built.atoms, named[: len(atoms)], strict=True))
+    fitted = iter(named[len(atoms) :])
     return ProfileFit(
         built,
         tuple(named[: len(atoms)]),
-        dict(zip(paths, named[len(atoms) :], strict=True)),
+        {p: own[p] if p in same else next(fitted) for p in inclusive},
     )
+
+
+def _pooled(path: Path, pools: Mapping[Path, int]) -> bool:
+    """Whether ``path`` or a node above it runs a pool (its atom then holds N threads' work)."""
+    return any(path[:k] in pools for k in range(len(path) + 1))
 
 
 def _described(metric: str, runs: Sequence[str]) -> str:
