@@ -109,7 +109,7 @@ def _points(directory: Path, files: list[Path]) -> tuple[tuple[str, ...], list[P
 
 def _callpaths(roots: list[Any]) -> Iterator[tuple[Any, tuple[str, ...]]]:
     """Every cnode of the call tree with its call path (its regions' names), depth first."""
-    stack = [(root, (root.region.name,)) for root in reversed(roots)]
+    stack: list[tuple[Any, tuple[str, ...]]] = [(root, (root.region.name,)) for root in reversed(roots)]
     while stack:
         cnode, path = stack.pop()
         yield cnode, path
