@@ -287,6 +287,14 @@ def check_profile(
         )
     points = tuple({s: float(row[i]) for i, s in enumerate(tree.parameters)} for row in grid_rows)
     notes = list(fitted.notes)
+    unsure = [r.atom for r in fitted.atoms if r.model.uncertainty is None]
+    if unsure:
+        every = len(unsure) == len(fitted.atoms)
+        what = "no atom has" if every else f"{len(unsure)} of {len(fitted.atoms)} atoms have no"
+        notes.append(
+            f"{what} uncertainty (a parameter value run once: repeat runs for intervals); the "
+            f"intervals {'are the models' + chr(39) + ' values' if every else 'count them as exact'}"
+        )
     if imbalance:
         worst = max(imbalance, key=imbalance.__getitem__)
         why = (
