@@ -291,9 +291,10 @@ def check_profile(
     if unsure:
         every = len(unsure) == len(fitted.atoms)
         what = "no atom has" if every else f"{len(unsure)} of {len(fitted.atoms)} atoms have no"
+        intervals = "are the models' values" if every else "count them as exact"
         notes.append(
             f"{what} uncertainty (a parameter value run once: repeat runs for intervals); the "
-            f"intervals {'are the models' + chr(39) + ' values' if every else 'count them as exact'}"
+            f"intervals {intervals}"
         )
     if imbalance:
         worst = max(imbalance, key=imbalance.__getitem__)
