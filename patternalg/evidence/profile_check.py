@@ -21,8 +21,6 @@ statsframe (docs/profiles.md).
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -30,14 +28,14 @@ from typing import Any
 import numpy as np
 import sympy
 
-from .._internal.display import HtmlTable
+from .._internal.tables import Tabular
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.evaluation import sub_models
-from ..decisions.intervals import DRAWS, Spread, check_level
+from ..algebra.intervals import DRAWS, Spread, check_level
 from ..errors import EvaluationError
 from ..profiles.fit import INCLUSIVE, ProfileFit
 from ..profiles.tree import PROGRAM, Path
-from ..syntax.arith import format_expr, format_number, number_text
+from ..syntax.arith import format_expr, number_text
 from ..syntax.terms import Atom
 
 __all__ = ["NodeCheck", "ProfileCheck", "check_profile"]
@@ -75,7 +73,7 @@ class NodeCheck:
 
 
 @dataclass(frozen=True)
-class ProfileCheck(HtmlTable):
+class ProfileCheck(Tabular):
     """Every node's check (:class:`NodeCheck`, pre-order) with what they share."""
 
     term: str
@@ -126,14 +124,6 @@ class ProfileCheck(HtmlTable):
 
     def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
         return {i: digits or 6 for i in (3, 6, 7, 8, 9, 10, 11, 12)}
-
-    def to_csv(self, digits: int | None = None) -> str:
-        """The table as CSV (numbers by the one printer)."""
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(self.header())
-        writer.writerows(self.cells(digits, format_number))
-        return out.getvalue()
 
     def to_dataframe(self) -> Any:
         """The table as a pandas DataFrame indexed by call path (``main/lulesh.cycle``):
