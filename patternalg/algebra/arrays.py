@@ -181,6 +181,12 @@ class Compiled:
         found, shape = self._fold(grid, lambda node: False)
         return np.array(np.broadcast_to(found.value, shape), dtype=float)
 
+    def kept(self, grid: Mapping[str, np.ndarray], keep: Callable[[Term], bool]) -> dict[int, np.ndarray]:
+        """The values of the sub-terms ``keep`` selects (by ``id``) at every point of
+        ``grid``, from one fold (a profile's check keeps every node's)."""
+        found, shape = self._fold(grid, keep)
+        return {k: np.broadcast_to(v, shape) for k, v in found.kept.items()}
+
     def bottleneck(self, grid: Mapping[str, np.ndarray]) -> np.ndarray:
         """Index into :attr:`stages` of the slowest stage at every point (ties: the first)."""
         wanted = {id(s) for s in self.stage_terms}

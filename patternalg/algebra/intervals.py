@@ -143,6 +143,30 @@ class Spread:
         """The term's value under ``count`` joint draws at every point of ``grid``: shape
         ``(count, *grid shape)``; deterministic for a ``seed``: an atom's draws depend on
         the seed and its name only, a measurement's noise on the seed and the term."""
+        bound, shape = self._bound(grid, count, seed)
+        extra = (1,) * len(shape)
+        values = self.compiled.values(bound)
+        if values.shape != (count, *shape):  # no atom is drawn: each draw is the model's value
+            values = np.broadcast_to(values.reshape((-1, *shape))[:1], (count, *shape)).copy()
+        if self.noise > 0:
+            noise = _rng(seed, self.term).standard_normal((count, *extra))
+            values = values * (1 + self.noise * noise)
+        return values
+
+    def kept_draws(
+        self, grid: Mapping[str, Any], keep: Any, count: int = DRAWS, seed: int = 0
+    ) -> dict[int, np.ndarray]:
+        """The draws of every sub-term ``keep`` selects (by ``id``), shape ``(count, *grid
+        shape)``, from one fold: the same joint draws as :meth:`draws` (no measurement noise)."""
+        bound, shape = self._bound(grid, count, seed)
+        return {
+            k: np.broadcast_to(v.reshape((-1, *shape)), (count, *shape))
+            for k, v in self.compiled.kept(bound, keep).items()
+        }
+
+    def _bound(self, grid: Mapping[str, Any], count: int, seed: int) -> tuple[dict[str, np.ndarray], tuple[int, ...]]:
+        """The grid and every drawn atom's deltas as arrays a fold broadcasts: the grid's
+        shape after the draws' axis."""
         arrays = {k: np.asarray(v, dtype=float) for k, v in grid.items()}
         shape = np.broadcast_shapes(*(a.shape for a in arrays.values())) if arrays else ()
         extra = (1,) * len(shape)
@@ -151,13 +175,7 @@ class Spread:
             drawn = u.draws(_rng(seed, names[0].rsplit("_", 1)[0]), count)
             for i, name in enumerate(names):
                 bound[name] = drawn[:, i].reshape((count, *extra))
-        values = self.compiled.values(bound)
-        if values.shape != (count, *shape):  # no atom is drawn: each draw is the model's value
-            values = np.broadcast_to(values.reshape((-1, *shape))[:1], (count, *shape)).copy()
-        if self.noise > 0:
-            noise = _rng(seed, self.term).standard_normal((count, *extra))
-            values = values * (1 + self.noise * noise)
-        return values
+        return bound, shape
 
     def interval(
         self, grid: Mapping[str, Any], level: float, count: int = DRAWS, seed: int = 0

@@ -36,7 +36,7 @@ from ..errors import EvaluationError
 from ..profiles.fit import INCLUSIVE, ProfileFit
 from ..profiles.tree import PROGRAM, Path
 from ..syntax.arith import format_expr, number_text
-from ..syntax.terms import Atom
+from ..syntax.terms import Atom, Seq, Term
 
 __all__ = ["NodeCheck", "ProfileCheck", "check_profile"]
 
@@ -244,16 +244,20 @@ def check_profile(
     composed_models, _ = sub_models(built.term, library, "exact", {})
     imbalance = tree.overlap()
     parents = {p[:-1] for p in built.atoms if p != tree.root}
+    # one fold draws every node's sub-term and, beside the term, every inclusive model
+    direct = {p: Atom(f"{INCLUSIVE}{a}") for p, a in built.atoms.items() if fitted.inclusive[p].atom != a}
+    whole: Term = built.term
+    for beside in reversed(list(direct.values())):
+        whole = Seq(beside, whole)
+    wanted = {id(t) for t in (*built.nodes.values(), *direct.values())}
+    drawn = _drawn(Spread.of(whole, library, {}, for_measurement=False), grid, wanted, draws, seed)
     nodes = []
     for path, atom in built.atoms.items():  # pre-order
         sub = built.nodes[path]
         report = fitted.inclusive[path]
-        composed = _drawn(Spread.of(sub, library, {}, for_measurement=False), grid, draws, seed)
-        inclusive = (
-            composed  # a leaf outside a pool: its inclusive model is its atom's, drawn alike
-            if report.atom == atom
-            else _drawn(Spread.of(Atom(f"{INCLUSIVE}{atom}"), library, {}, for_measurement=False), grid, draws, seed)
-        )
+        composed = drawn[id(sub)]
+        # a leaf outside a pool: its inclusive model is its atom's, drawn alike
+        inclusive = drawn[id(direct[path])] if path in direct else composed
         gap = composed[1] / inclusive[1] - 1
         gaps = composed[0] / inclusive[0] - 1
         measured = report.series.aggregate(report.fitted.statistics.get("aggregate", "median"))
@@ -312,12 +316,17 @@ def check_profile(
     )
 
 
-def _drawn(spread: Spread, grid: Mapping[str, np.ndarray], draws: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The draws (draws, points) of a sub-term and its value at each point (no draw)."""
-    drawn = spread.draws(grid, draws, seed)
+def _drawn(
+    spread: Spread, grid: Mapping[str, np.ndarray], wanted: set[int], draws: int, seed: int
+) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Of each wanted sub-term (by ``id``): its draws (draws, points) and its value at each
+    point (no draw), two folds in all."""
+    keep = lambda node: id(node) in wanted  # noqa: E731
+    drawn = spread.kept_draws(grid, keep, draws, seed)
     zero = {name: np.zeros(1) for names, _ in spread.deltas for name in names}
-    value = np.broadcast_to(spread.compiled.values({**grid, **zero}), drawn.shape[1:])
-    return drawn, np.array(value, dtype=float)
+    values = spread.compiled.kept({**grid, **zero}, keep)
+    points = len(next(iter(grid.values())))
+    return {k: (drawn[k], np.array(np.broadcast_to(values[k], (points,)), dtype=float)) for k in drawn}
 
 
 def _interval(drawn: np.ndarray, level: float) -> np.ndarray:
