@@ -193,7 +193,12 @@ def _profile(
             location=Location(source),
         )
     meta = {str(k): v if isinstance(v, str) else json.dumps(v) for k, v in metadata.items()}
-    return Profile(source, values, meta, name, unit)
+    several = sum(1 for c in counts.values() if c > 1)
+    notes = (
+        (f"{source}: {several} call path{'s' if several != 1 else ''} with several records (ranks, "
+         f"or other attributes): their values of {name} added",) if several else ()
+    )  # fmt: skip
+    return Profile(source, values, meta, name, unit, notes=notes)
 
 
 def _chosen(source: str, described: Mapping[str, Mapping[str, Any]], metric: str | None) -> tuple[str, str]:
