@@ -5,6 +5,8 @@ sympy evaluates anything (docs/errors.md, "Limits"):
 
 >>> MAX_INTEGER_DIGITS, MAX_EXPONENT, MAX_FILE_NESTING, MAX_SHOWN
 (1000, 1000, 100, 60)
+>>> MAX_FILE_BYTES, MAX_UNIT_TEXT
+(1073741824, 200)
 >>> power_problem(sympy.Integer(10), sympy.Integer(10) ** 10)
 '10^10000000000 has about 1e+10 digits (limit: 1000)'
 >>> from patternalg.syntax.symbols import x
@@ -25,6 +27,8 @@ __all__ = [
     "MAX_NAME",
     "MAX_EXPONENT",
     "MAX_FILE_NESTING",
+    "MAX_FILE_BYTES",
+    "MAX_UNIT_TEXT",
     "MAX_SHOWN",
     "MAX_EXAMPLES",
     "MAX_ASSIGNMENTS",
@@ -47,6 +51,13 @@ MAX_NAME = 1000
 MAX_EXPONENT = 1000
 #: nesting depth of brackets and tables in a model or measurement file
 MAX_FILE_NESTING = 100
+#: bytes of any file patternalg reads (a model, machine or measurement file, a journal, a
+#: term's ``@FILE``; ``-``, standard input): a measurement file of 1,000,000 kernels is
+#: 885 MB, and a device such as /dev/zero would otherwise be read until memory runs out
+MAX_FILE_BYTES = 1 << 30
+#: characters of a unit's text (``unit = "ms"``, ``--unit``): pint's parser takes
+#: quadratic time in it (30,000 characters: 17 s)
+MAX_UNIT_TEXT = 200
 #: characters of user text (a name, an excerpt) shown in one message before eliding with …
 MAX_SHOWN = 60
 #: examples ``check``/``laws`` may search per law and semantics

@@ -15,6 +15,7 @@ from typing import Any
 from .._internal.atomic_write import check_writable
 from .._internal.json_values import finite_json
 from .._internal.limits import printable
+from .._internal.reading import read_text
 from ..errors import PatternalgError, reason
 from ..library.model_library import ModelLibrary
 from .progress import quiet
@@ -223,15 +224,13 @@ def print_json(data: Any) -> None:
 
 def read_text_argument(value: str, what: str) -> str:
     """A command-line text: itself, ``-`` for stdin, or ``@FILE`` for a file's content."""
-    if value == "-":
-        return sys.stdin.read()
-    if value.startswith("@"):
-        try:
-            with open(value[1:], encoding="utf-8") as handle:
-                return handle.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise PatternalgError(f"cannot read {what} from {value[1:]}: {reason(exc)}") from None
-    return value
+    if value != "-" and not value.startswith("@"):
+        return value
+    source = "standard input" if value == "-" else value[1:]
+    try:
+        return read_text("-" if value == "-" else value[1:])
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PatternalgError(f"cannot read {what} from {source}: {reason(exc)}") from None
 
 
 #: the arguments that name a file a command reads, and those that may be ``@FILE``

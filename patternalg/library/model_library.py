@@ -44,8 +44,10 @@ __all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
 def file_text(path: str | PathLike[str], what: str) -> str:
     """The text of the ``what`` (a model file, a machine file) at ``path``; a ModelFileError
     naming it if it cannot be read."""
+    from .._internal.reading import read_text
+
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise ModelFileError(f"cannot read {what}: {reason(exc)}", location=Location(str(path))) from None
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from .._internal.reading import read_text
 from ..errors import Location, MeasurementError, reason
 from .model import Measurements, Series, where
 
@@ -43,16 +43,9 @@ ValueChoice = str | tuple[str, ...] | Callable[[tuple[str, ...]], str] | None
 
 def read_source(path: str | Path) -> tuple[str, str]:
     """(name for messages, text) of a file, or of standard input for ``-``."""
-    if str(path) == "-":
-        try:
-            return STDIN, sys.stdin.read()
-        except UnicodeDecodeError as exc:
-            raise MeasurementError(
-                f"cannot read measurements: {exc}", location=Location(STDIN)
-            ) from None
-    name = str(path)
+    name = STDIN if str(path) == "-" else str(path)
     try:
-        return name, Path(path).read_text(encoding="utf-8-sig")
+        return name, read_text(path, encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise MeasurementError(
             f"cannot read measurements: {reason(exc)}", location=Location(name)

@@ -25,7 +25,9 @@ while the blocks are read, and the caller reads the file with
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from operator import itemgetter
@@ -35,6 +37,7 @@ from typing import BinaryIO, NamedTuple
 import fastnumbers
 import numpy as np
 
+from .._internal.reading import check_size
 from ..errors import PatternalgError
 from .model import Series
 from .names import split_unit
@@ -155,9 +158,12 @@ def text_blocks(
     if format not in (None, "text") or name == "-":
         raise Irregular
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise Irregular  # a device or a pipe: read() bounds what it reads
+        check_size(path)
         handle = open(path, "rb")  # noqa: SIM115 (closed below)
     except OSError:
-        raise Irregular from None
+        raise Irregular from None  # read() says why
     with handle:
         try:
             state, header, number = _header(name, _text_lines(handle))

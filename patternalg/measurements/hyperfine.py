@@ -17,7 +17,6 @@ stays in the command, so each of its values is a kernel of its own.
 from __future__ import annotations
 
 import math
-import re
 
 from ..errors import Location, MeasurementError
 from .base import ValueChoice, measured, number
@@ -35,8 +34,31 @@ def kernel_of(command: str, numeric: dict[str, str]) -> str:
     './k1 -n {n} -t 100.5 --size={n}'
     """
     for name, value in sorted(numeric.items(), key=lambda item: -len(item[1])):
-        command = re.sub(rf"(?<![\w.]){re.escape(value)}(?![\w.])", f"{{{name}}}", command)
+        command = _standalone(command, value, f"{{{name}}}")
     return command
+
+
+def _standalone(text: str, value: str, replacement: str) -> str:
+    """``text`` with each occurrence of ``value`` that stands alone (no letter, digit, ``_``
+    or ``.`` on either side) replaced, left to right: linear in ``text``, no pattern built
+    per value (a file of 100,000 results names 100,000 values).
+
+    >>> _standalone("-n 8 -m 18 -k 8.5 8", "8", "{n}")
+    '-n {n} -m 18 -k 8.5 {n}'
+    """
+    parts, start, pos = [], 0, text.find(value)
+    while pos >= 0 and value:
+        end = pos + len(value)
+        if not (_in_word(text, pos - 1) or _in_word(text, end)):
+            parts += (text[start:pos], replacement)
+            start = end
+        pos = text.find(value, end if start == end else pos + 1)
+    return "".join(parts) + text[start:]
+
+
+def _in_word(text: str, index: int) -> bool:
+    """Whether ``text[index]`` exists and continues a word or a number."""
+    return 0 <= index < len(text) and (text[index].isalnum() or text[index] in "_.")
 
 
 class HyperfineReader(HarnessReader):
@@ -67,7 +89,7 @@ class HyperfineReader(HarnessReader):
                     location=Location(path, key=f"results[{i}].parameters"),
                 )
             given.append({str(k): str(v) for k, v in parameters.items()})
-        numeric = {name for p in given for name in p if all(_is_number(q.get(name)) for q in given)}
+        numeric = _numeric_everywhere(given)
         points = Points(path, cls.name)
         for i, (result, parameters) in enumerate(zip(results, given, strict=True)):
             key = f"results[{i}]"
@@ -84,6 +106,20 @@ class HyperfineReader(HarnessReader):
                 unit="s",
             )
         return points.result("time", "time", unit="s")
+
+
+def _numeric_everywhere(given: list[dict[str, str]]) -> set[str]:
+    """The parameters every result gives as a number (one pass over the results).
+
+    >>> sorted(_numeric_everywhere([{"n": "8", "cc": "gcc"}, {"n": "16", "cc": "2"}, {"n": "4"}]))
+    ['n']
+    """
+    counts: dict[str, int] = {}
+    for parameters in given:
+        for name, text in parameters.items():
+            if _is_number(text):
+                counts[name] = counts.get(name, 0) + 1
+    return {name for name, count in counts.items() if count == len(given)}
 
 
 def _is_number(text: str | None) -> bool:

@@ -55,15 +55,12 @@ class PytestBenchmarkReader(HarnessReader):
             text_field(row, "name", path, f"benchmarks[{i}]").partition("[")[0]
             for i, row in enumerate(rows)
         ]
-        numeric = {
-            (function, name)
-            for function, found in zip(functions, params, strict=True)
-            for name in found
-            if all(
-                is_number(p.get(name))
-                for f, p in zip(functions, params, strict=True)
-                if f == function and name in p
-            )
+        given = {(f, name) for f, found in zip(functions, params, strict=True) for name in found}
+        numeric = given - {
+            (f, name)
+            for f, found in zip(functions, params, strict=True)
+            for name, v in found.items()
+            if not is_number(v)
         }
         points = Points(path, cls.name)
         for i, (row, function, found) in enumerate(zip(rows, functions, params, strict=True)):

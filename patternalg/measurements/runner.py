@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .._internal.callbacks import ProgressCallback
+from .._internal.reading import read_text
 from ..errors import PatternalgError, reason
 from .names import atom_name
 
@@ -300,7 +301,7 @@ def _resume(plan: Plan, journal: Path) -> dict[tuple[int, str, int], float] | No
     partly written last line, from an interruption while writing it, is cut off); an error
     for a journal of another plan."""
     try:
-        text = journal.read_text(encoding="utf-8")
+        text = read_text(journal)
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:

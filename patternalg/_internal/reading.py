@@ -1,0 +1,99 @@
+"""Reading the files patternalg is given, bounded: every file, device or pipe is read to
+at most :data:`~patternalg._internal.limits.MAX_FILE_BYTES` bytes, and a text file holds no
+NUL byte, so ``--machine /dev/zero`` or a huge file is refused at once, not read until
+memory runs out.
+
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "m.toml")
+>>> _ = open(path, "w").write("format = 1\\n")
+>>> read_text(path)
+'format = 1\\n'
+>>> read_text("/dev/zero")
+Traceback (most recent call last):
+...
+patternalg._internal.reading.NotText: not a text file (a NUL byte at byte 0)
+>>> read_text(path, limit=4)
+Traceback (most recent call last):
+...
+patternalg._internal.reading.TooLarge: larger than 4 bytes (the limit of a file read; see docs/errors.md)
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from os import PathLike
+from typing import IO, AnyStr
+
+from .limits import MAX_FILE_BYTES
+
+__all__ = ["read_text", "read_bytes", "read_stream", "check_size", "TooLarge", "NotText"]
+
+#: bytes read at a time from a file whose size is not known (a device, a pipe)
+_CHUNK = 1 << 20
+
+
+class TooLarge(OSError):
+    """A file larger than the limit (an ``OSError``: callers report it as a read error)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"larger than {limit:,} bytes (the limit of a file read; see docs/errors.md)")
+
+
+class NotText(OSError):
+    """A file that holds a NUL byte: not text (a device like /dev/zero, a binary file)."""
+
+    def __init__(self, offset: int) -> None:
+        super().__init__(f"not a text file (a NUL byte at byte {offset:,})")
+
+
+def check_size(path: str | PathLike[str], limit: int = MAX_FILE_BYTES) -> None:
+    """Raise :class:`TooLarge` if the regular file at ``path`` is larger than ``limit``
+    (a device or a pipe tells its size only when read: :func:`read_bytes` bounds it)."""
+    info = os.stat(path)
+    if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+        raise TooLarge(limit)
+
+
+def read_stream(handle: IO[AnyStr], limit: int = MAX_FILE_BYTES) -> AnyStr:
+    """Everything ``handle`` (binary, or text such as a replaced ``sys.stdin``) gives, to at
+    most ``limit`` bytes or characters (:class:`TooLarge` beyond), a NUL refused as soon as it
+    is read (:class:`NotText`)."""
+    parts: list[AnyStr] = []
+    size = 0
+    while True:
+        part = handle.read(min(_CHUNK, limit + 1 - size))
+        if not part:
+            return part[:0].join(parts)
+        nul = part.find(b"\0" if isinstance(part, bytes) else "\0")  # type: ignore[arg-type]
+        if nul >= 0:
+            raise NotText(size + nul)
+        parts.append(part)
+        size += len(part)
+        if size > limit:
+            raise TooLarge(limit)
+
+
+def read_bytes(path: str | PathLike[str], limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the text file at ``path`` (``-``: standard input), bounded as
+    :func:`read_stream` bounds them."""
+    if str(path) == "-":
+        return read_stream(sys.stdin.buffer, limit)
+    check_size(path, limit)
+    with open(path, "rb") as handle:
+        return read_stream(handle, limit)
+
+
+def read_text(
+    path: str | PathLike[str], encoding: str = "utf-8", limit: int = MAX_FILE_BYTES
+) -> str:
+    """The text of the file at ``path`` (``-``: standard input), bounded as
+    :func:`read_stream` bounds it, with universal newlines as ``open`` reads text; an
+    ``OSError`` (:class:`TooLarge`, :class:`NotText`) or a ``UnicodeDecodeError`` if it
+    cannot be read."""
+    if str(path) == "-" and not hasattr(sys.stdin, "buffer"):  # replaced by a text stream
+        text = read_stream(sys.stdin, limit)
+    else:
+        text = read_bytes(path, limit).decode(encoding)
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
