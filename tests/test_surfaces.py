@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -111,3 +112,105 @@ def test_a_value_stands_alone_in_the_command() -> None:
         "./k1 -n {n} -t 100.5 --size={n} x100 100_"
     )
     assert kernel_of("run 1e3 1e30 -1e3", {"n": "1e3"}) == "run {n} 1e30 -{n}"
+
+
+# --- machine files: bounded as model files are (M1-M11) -------------------------------------
+def _machine(tmp_path: Path, cores: int, body: str) -> str:
+    path = tmp_path / "m.toml"
+    path.write_text(f"format = 1\n[machine]\ncores = {cores}\n{body}\n")
+    return str(path)
+
+
+MACHINE_ERRORS = [  # (cores, the [machine] table's body, term, a fragment of the one error line)
+    (2, 'handoff = "x^x"', "pipe(qsort, inc)", "--at x=1024: the value has about 3.08e+03 digits"),
+    (2, 'handoff = "sqrt(-x)"', "pipe(qsort, inc)", "I*sqrt(x) is not a real number at x = 1"),
+    (2, 'handoff = "log2(x - 1)"', "pipe(qsort, inc)", "log2(x - 1) is -inf at x = 1"),
+    (2, 'handoff = "1000 - x"', "pipe(qsort, inc)", "1000 - x is -585 at x = 1585"),
+    (4, '[machine.speedups]\nqsort = "sqrt(p-2)"', "tpool_4(qsort)",
+     "sqrt(p - 2) is not a real number at p = 1"),
+    (128, '[machine.speedups]\nqsort = "(70 - p)/69"', "tpool_100(qsort)",
+     "70/69 - p/69 is 0 at p = 70"),  # checked only up to 64 threads, it gave a negative time
+    (2, 'unit = "ns*ns"\nhandoff = "x"', "pipe(qsort, inc)", "expected a time unit"),
+    (2, "calibration = " + "[" * 900 + "]" * 900, "pipe(qsort, inc)",
+     "arrays and inline tables nest deeper than 100 levels"),
+    (2, 'unit = "' + "a" * 100_000 + '"', "qsort", "is not a unit: 100,000 characters (limit: 200)"),
+]
+
+
+@pytest.mark.parametrize(("cores", "body", "term", "fragment"), MACHINE_ERRORS)
+def test_machine_file_errors_are_one_line(cores, body, term, fragment, tmp_path, capsys) -> None:
+    path = _machine(tmp_path, cores, body)
+    assert fragment in one_error(capsys, ["eval", term, "--at", "x=1024", "--machine", path, "-q"])
+
+
+@pytest.mark.parametrize(
+    ("body", "term", "value"),
+    [  # exact powers are not built to check them: 2^x, p^p^p are finite where evaluated
+        ('handoff = "2^x"', "pipe(inc, inc)", "65536 + 536.185 * 16"),
+        ('[machine.speedups]\nqsort = "p^p^p"', "tpool_2(qsort)", "1034.17 * 16 * 4 / 16"),
+        ('[machine.speedups]\nqsort = "1e-320*p"', "pipe(tpool_2(qsort), inc)", None),
+    ],
+)
+def test_machine_expressions_beyond_doubles_are_answered(body, term, value, tmp_path, capsys) -> None:
+    path = _machine(tmp_path, 128, body)
+    assert main(["eval", term, "--at", "x=16", "--machine", path, "--quiet"]) == 0
+    printed = capsys.readouterr().out.split()[0]
+    if value is not None:
+        assert float(printed) == pytest.approx(eval(value))  # noqa: S307 (the test's own text)
+
+
+def test_a_speed_up_is_checked_on_every_thread_count() -> None:
+    from patternalg.algebra.machine import Machine
+
+    cores = 1 << 20
+    with pytest.raises(ValueError, match=f"positive on 1 to {cores} threads: .* at p = 999999"):
+        Machine(cores, speedups={"k": "999999 - p + 1e-3*(p - 999999)^2 - 1e-12"})
+    Machine(cores, speedups={"k": "p/(1 + 0.01*(p - 1))"})  # positive on all
+
+
+API_ERRORS = [  # (call, the error class, a fragment of its message)
+    ("machine_file.machine_from_text(None)", "ArgumentError", "text: expected a machine file's text"),
+    ("machine_file.write_machine(None, 'm.toml')", "ArgumentError", "machine: expected a Machine"),
+    ("machine_file.read_machine(3)", "ArgumentError", "path: expected the path of a machine file"),
+    ("Machine(2, handoff='x', unit='a' * 100000)", "UnitError", "100,000 characters (limit: 200)"),
+    ("Machine(2, unit=3)", "ValueError", "a time unit"),
+    ("Machine(0)", "ValueError", "1 to 1048576 cores"),
+    ("Machine(2, speedups=5)", "ValueError", "a mapping of atom names"),
+    ("Machine(2, handoff=float('nan'))", "ValueError", "a finite number or an expression"),
+]
+
+
+@pytest.mark.parametrize(("call", "kind", "fragment"), API_ERRORS)
+def test_the_machine_api_names_what_is_wrong(call, kind, fragment, tmp_path, monkeypatch) -> None:
+    import patternalg.errors as errors
+    from patternalg.algebra.machine import Machine
+    from patternalg.library import machine_file
+
+    monkeypatch.chdir(tmp_path)
+    expected = getattr(errors, kind, ValueError)
+    with pytest.raises(expected, match=fragment.replace("(", r"\(").replace(")", r"\)")):
+        eval(call, {"machine_file": machine_file, "Machine": Machine})  # noqa: S307
+
+
+# --- values too large to build are refused before they are built (the older cases) ---------
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["eval", "k", "--at", "x=10^10"],  # 56 s and 4 GB: the closed form was substituted exactly
+        ["eval", "tpool_n(k)", "--at", "x=10^10"],  # n free: the fold over closed forms
+        ["eval", "mapReduce_{2,4}^{x,16}(inc, k)", "--at", "x=10^11"],  # k at its size x/16
+    ],
+)
+def test_a_power_too_large_at_the_point_is_refused_at_once(args, tmp_path, capsys) -> None:
+    models = tmp_path / "exp.toml"
+    models.write_text('[models.k]\nmodel = "2^x"\n')
+    line = one_error(capsys, [*args, "--models", str(models), "-q"])
+    assert "digits (limit: 1000)" in line
+
+
+def test_a_dominance_probe_is_not_built_exactly(tmp_path, capsys) -> None:
+    """pipe(inc, inc) with a hand-off 2^x: the closed form's maximum was probed at x = 2^40
+    by building 2^(2^40)."""
+    path = _machine(tmp_path, 128, 'handoff = "2^x"')
+    assert main(["eval", "pipe(inc, inc)", "--at", "x=16", "--machine", path, "-q"]) == 0
+    assert float(capsys.readouterr().out.split()[0]) == pytest.approx(2**16 + 536.185 * 16)

@@ -5,8 +5,8 @@ sympy evaluates anything (docs/errors.md, "Limits"):
 
 >>> MAX_INTEGER_DIGITS, MAX_EXPONENT, MAX_FILE_NESTING, MAX_SHOWN
 (1000, 1000, 100, 60)
->>> MAX_FILE_BYTES, MAX_UNIT_TEXT
-(1073741824, 200)
+>>> MAX_FILE_BYTES, MAX_UNIT_TEXT, MAX_CORES
+(1073741824, 200, 1048576)
 >>> power_problem(sympy.Integer(10), sympy.Integer(10) ** 10)
 '10^10000000000 has about 1e+10 digits (limit: 1000)'
 >>> from patternalg.syntax.symbols import x
@@ -29,6 +29,7 @@ __all__ = [
     "MAX_FILE_NESTING",
     "MAX_FILE_BYTES",
     "MAX_UNIT_TEXT",
+    "MAX_CORES",
     "MAX_SHOWN",
     "MAX_EXAMPLES",
     "MAX_ASSIGNMENTS",
@@ -58,6 +59,9 @@ MAX_FILE_BYTES = 1 << 30
 #: characters of a unit's text (``unit = "ms"``, ``--unit``): pint's parser takes
 #: quadratic time in it (30,000 characters: 17 s)
 MAX_UNIT_TEXT = 200
+#: cores of a machine (``cores = N``, ``--cores N``): its speed-ups are checked on every
+#: thread count up to it
+MAX_CORES = 1 << 20
 #: characters of user text (a name, an excerpt) shown in one message before eliding with …
 MAX_SHOWN = 60
 #: examples ``check``/``laws`` may search per law and semantics

@@ -38,7 +38,9 @@ class TooLarge(OSError):
     """A file larger than the limit (an ``OSError``: callers report it as a read error)."""
 
     def __init__(self, limit: int) -> None:
-        super().__init__(f"larger than {limit:,} bytes (the limit of a file read; see docs/errors.md)")
+        super().__init__(
+            f"larger than {limit:,} bytes (the limit of a file read; see docs/errors.md)"
+        )
 
 
 class NotText(OSError):

@@ -30,6 +30,8 @@ __all__ = [
     "check_bindings",
     "counts",
     "float_value",
+    "float_at",
+    "bounded_xreplace",
     "substitute",
 ]
 
@@ -125,6 +127,24 @@ def substitute(
     return result
 
 
+def bounded_xreplace(
+    expr: sympy.Expr, mapping: Mapping[sympy.Symbol, sympy.Expr], where: str
+) -> sympy.Expr:
+    """``expr.xreplace(mapping)``, refused first (an EvaluationError naming ``where``) if a
+    power in it would be too large to build exactly; symbols may stay free.
+
+    >>> from patternalg.syntax.symbols import n, x
+    >>> bounded_xreplace(2 ** x * n, {x: sympy.Integer(10)}, "--at x=10")
+    1024*n
+    >>> bounded_xreplace(2 ** x * n, {x: sympy.Integer(10) ** 10}, "--at x=10^10")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --at x=10^10: the value has about 3.01e+09 digits (limit: 1000)
+    """
+    _refuse_too_large(_lazy(expr, mapping), where)
+    return expr.xreplace(mapping)
+
+
 def _lazy(expr: sympy.Expr, mapping: Mapping[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
     """``expr`` with ``mapping`` substituted and nothing evaluated, built node by node with
     ``evaluate=False``: switching sympy's global ``evaluate`` clears its whole cache.
@@ -218,6 +238,17 @@ def float_value(expr: sympy.Expr) -> float:
     except (OverflowError, ValueError, ZeroDivisionError, TypeError):
         return math.nan
     return values[0] if math.isfinite(values[0]) else math.nan
+
+
+def float_at(expr: sympy.Expr, mapping: Mapping[sympy.Symbol, sympy.Expr]) -> float:
+    """``expr`` with ``mapping`` substituted, in floating point (:func:`float_value`): nothing
+    is built exactly, so ``2^x`` at ``x = 2^40`` is nan at once, not a number of 10^11 digits.
+
+    >>> from patternalg.syntax.symbols import x
+    >>> float_at(2**x - x, {x: sympy.Integer(10)}), float_at(2**x, {x: sympy.Integer(2**40)})
+    (1014.0, nan)
+    """
+    return float_value(_lazy(expr, mapping))
 
 
 def _apply(node: sympy.Expr, args: list[float]) -> float:

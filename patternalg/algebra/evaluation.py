@@ -25,6 +25,7 @@ from ..syntax.symbols import x
 from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Term
 from . import operators
 from .atomic_model import AtomicModel
+from .bindings import bounded_xreplace
 from .fold import Arithmetic, Context, Plan, fold
 from .normal_forms.normal_form import normal_form
 from .operators import Value, as_expr, shuffle_model
@@ -45,12 +46,13 @@ class ClosedForms(Arithmetic[Value]):
     cannot be ordered, else sympy; x stays free, so a mapReduce's parts are folded as
     functions of x and then taken at their sizes."""
 
-    def __init__(self, semantics: Semantics) -> None:
+    def __init__(self, semantics: Semantics, where: str = "at the point") -> None:
         self.semantics = semantics
+        self.where = where  #: the point, for an error: a value too large to build there
 
     def leaf(self, expr: sympy.Expr, context: Mapping[sympy.Symbol, Value]) -> Value:
         bound = {s: as_expr(context[s]) for s in expr.free_symbols if s in context}
-        return _value(expr.xreplace(bound) if bound else expr)
+        return _value(bounded_xreplace(expr, bound, self.where) if bound else expr)
 
     def add(self, left: Value, right: Value) -> Value:
         return operators.m_seq(left, right, self.semantics)
@@ -76,7 +78,8 @@ class ClosedForms(Arithmetic[Value]):
         return {**context, x: size} if x in context else context
 
     def resized(self, value: Value, size: Value) -> Value:
-        return _value(as_expr(value).xreplace({x: as_expr(size)}))  # ... taken at its size
+        # ... taken at its size
+        return _value(bounded_xreplace(as_expr(value), {x: as_expr(size)}, self.where))
 
 
 @dataclass(frozen=True)
@@ -187,6 +190,7 @@ def sub_models(
     library: Mapping[str, AtomicModel],
     semantics: Semantics | str,
     context: Mapping[sympy.Symbol, sympy.Expr],
+    where: str = "at the point",
 ) -> tuple[dict[int, sympy.Expr], dict[int, int | None]]:
     """Every sub-term's model (by ``id``) with ``context`` bound at the leaves, and which stage
     won each pipe: the fold over closed forms, for a point where some symbols stay free.
@@ -199,5 +203,6 @@ def sub_models(
     Max(536.185*x, 517.085*x*log2(x))
     """
     semantics = Semantics.of(semantics)
-    found = fold(term, library, ClosedForms(semantics), dict(context), lambda node: True, None, semantics)
+    arithmetic = ClosedForms(semantics, where)
+    found = fold(term, library, arithmetic, dict(context), lambda node: True, None, semantics)
     return {k: as_expr(v) for k, v in found.kept.items()}, dict(found.winners)

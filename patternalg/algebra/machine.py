@@ -44,10 +44,10 @@ import sympy
 
 from .._internal.limits import printable
 from ..syntax.arith import format_expr, shown_text
-from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
+from .machine_checks import check_cores, check_cost, check_speedup, machine_expression
 from .semantics import Semantics
 
 __all__ = [
@@ -75,28 +75,27 @@ class Machine:
     calibration: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.cores, bool) or not isinstance(self.cores, int) or self.cores < 1:
-            raise ValueError(f"a machine has at least one core (got cores = {self.cores!r})")
-        object.__setattr__(self, "handoff", _expression(self.handoff, "the hand-off", x))
-        for size in (1, 2, 10, 10**3, 10**6, 10**9, 10**12):  # a time: never below 0 for x >= 1
-            at = self.handoff.xreplace({x: sympy.Integer(size)})
-            if not (at.is_number and at.is_finite and at >= 0):
-                raise ValueError(
-                    f"the hand-off is a time per element, at least 0 for every x >= 1: "
-                    f"{format_expr(self.handoff)} is {format_expr(sympy.N(at, 6))} at x = {size}"
-                )
+        check_cores(self.cores)
+        if not isinstance(self.unit, str):
+            raise ValueError(f"the hand-off's unit is a time unit, e.g. ns, not {self.unit!r:.40}")
+        if self.unit != "ns":
+            from .units import check_time_unit
+
+            check_time_unit(self.unit, "the hand-off's unit")
+        handoff = machine_expression(self.handoff, "the hand-off", x)
+        check_cost(handoff, "the hand-off")  # a time: never below 0 for x >= 1
+        object.__setattr__(self, "handoff", handoff)
+        if not isinstance(self.speedups, Mapping | tuple | list):
+            raise ValueError(
+                f"speedups: a mapping of atom names to speed-ups, not {self.speedups!r:.40}"
+            )
         speedups = dict(self.speedups)  # also from a mapping
         checked = tuple(
-            (name, _expression(s, f"the speed-up of {name}", p)) for name, s in speedups.items()
+            (str(name), machine_expression(s, f"the speed-up of {name}", p))
+            for name, s in speedups.items()
         )
         for name, speedup in checked:  # a pool divides by it, on 1 .. cores threads
-            for threads in range(1, min(self.cores, 64) + 1):
-                at = speedup.xreplace({p: sympy.Integer(threads)})
-                if not (at.is_number and at.is_finite and at > 0):
-                    raise ValueError(
-                        f"the speed-up of {name} is positive on 1 to {self.cores} threads: "
-                        f"{format_expr(speedup)} is {format_expr(sympy.N(at, 6))} at p = {threads}"
-                    )
+            check_speedup(speedup, name, self.cores)
         object.__setattr__(self, "speedups", checked)
 
     @classmethod
@@ -328,24 +327,6 @@ def thread_note(term: Term, machine: Machine) -> str | None:
         f"{shown} runs {printable(format_expr(threads))} threads: where that exceeds the "
         f"machine's {machine.cores} cores, the cores bound it (machine semantics)"
     )
-
-
-def _expression(value: Any, what: str, variable: sympy.Symbol) -> sympy.Expr:
-    """A number, a sympy expression or a text of the safe arithmetic (never ``sympify``), in
-    ``variable`` only."""
-    if isinstance(value, str):
-        expr = parse_arithmetic(value)
-    elif isinstance(value, int | float) and not isinstance(value, bool):
-        expr = sympy.Integer(value) if isinstance(value, int) else sympy.Float(value)
-    elif isinstance(value, sympy.Expr):
-        expr = value
-    else:
-        raise ValueError(f"{what} is a number or an expression, not {value!r}")
-    unknown = expr.free_symbols - {variable}
-    if unknown:
-        names = ", ".join(sorted(map(str, unknown)))
-        raise ValueError(f"{what} is an expression in {variable} only (it has {names})")
-    return expr
 
 
 def _unpaid(value: Busy) -> bool:

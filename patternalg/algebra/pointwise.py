@@ -30,7 +30,7 @@ from ..syntax.arith import check_finite, format_expr
 from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
-from .bindings import as_value, check_bindings, parse_binding, symbols_of
+from .bindings import as_value, check_bindings, parse_binding, substitute, symbols_of
 from .evaluation import Derivation, evaluate, sub_models
 from .fold import fold, model_symbols
 from .pointfold import Numbers, rounded
@@ -112,7 +112,8 @@ class PointValue:
     term: Term
     expr: sympy.Expr  #: the model at the point (a number when every symbol is bound)
     closed_form: sympy.Expr  #: the closed form under ``semantics``, no bindings
-    closed_form_at_point: sympy.Expr  #: the closed form with the bindings substituted
+    #: the closed form with the bindings substituted (None if it is too large to build there)
+    closed_form_at_point: sympy.Expr | None
     semantics: Semantics
     bindings: tuple[tuple[str, sympy.Expr], ...]
     steps: tuple[PointStep, ...]
@@ -137,7 +138,8 @@ class PointValue:
             and self.bottleneck_at_point != self.bottleneck_asymptotic
         ):
             shown = self.closed_form_at_point
-            gives = f" (it gives {format_expr(sympy.N(shown, 15))} here)" if shown.is_number else ""
+            known = shown is not None and shown.is_number
+            gives = f" (it gives {format_expr(sympy.N(shown, 15))} here)" if known else ""
             notes.append(
                 f"at {where} the bottleneck is {self.bottleneck_at_point}, not the "
                 f"{self.semantics.value} bottleneck {self.bottleneck_asymptotic}; the value is "
@@ -264,19 +266,22 @@ def at_point(
     shown = substitute_counts(term, counted) if counted else term
     derivation = derivation if derivation is not None else Derivation()
     closed = evaluate(shown, library, semantics, derivation=derivation)
-    closed_at = closed.xreplace(mapping)
     if own <= set(values):  # every symbol has a value: a fold of numbers
         found = fold(shown, library, Numbers(where), mapping, lambda node: True, semantics=semantics)
         memo = {k: rounded(v) for k, v in found.kept.items()}
         winner: dict[int, int | None] = dict(found.winners)
     else:  # some symbols stay free: the fold over closed forms, with the values bound
-        memo, winner = sub_models(shown, library, semantics, mapping)
+        memo, winner = sub_models(shown, library, semantics, mapping, where)
     result = memo[id(shown)]
     if not check_finite(result):
         raise EvaluationError(
             f"at {where[5:]}: the model is infinite or undefined there (a division by zero or "
             "log of 0)"
         )
+    try:  # after the fold, which refused a value too large to build (2^x at x = 10^10)
+        closed_at: sympy.Expr | None = substitute(closed, mapping, where)
+    except EvaluationError:  # the closed form alone is too large there: no number to show
+        closed_at = None
     steps, depth_of = [], {id(shown): 0}
     for node in shown.walk():
         depth = depth_of[id(node)]

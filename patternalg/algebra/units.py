@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
+from .._internal.limits import MAX_UNIT_TEXT, printable
 from ..errors import UnitError
 from ..syntax.terms import Atom, MapReduce, Term
 
@@ -70,13 +71,21 @@ def _registry() -> Any:
 
 @functools.lru_cache(maxsize=256)
 def _unit(text: str) -> Any:
-    """pint's unit of ``text``; a UnitError for text pint does not read."""
+    """pint's unit of ``text``; a UnitError for text pint does not read, or longer than
+    :data:`~patternalg._internal.limits.MAX_UNIT_TEXT` characters (pint's parser is
+    quadratic in it)."""
+    if not isinstance(text, str):
+        raise UnitError(f"a unit is a text such as {', '.join(TIME_EXAMPLES)}, not {text!r:.40}")
+    if len(text) > MAX_UNIT_TEXT:
+        raise UnitError(
+            f"'{printable(text)}' is not a unit: {len(text):,} characters (limit: {MAX_UNIT_TEXT})"
+        )
     registry = _registry()
     try:
         unit = registry.Unit(text.strip())
     except Exception:  # pint raises UndefinedUnitError, but also parser errors of any kind
         raise UnitError(
-            f"'{text}' is not a unit (e.g. {', '.join(TIME_EXAMPLES)}, bytes)"
+            f"'{printable(text)}' is not a unit (e.g. {', '.join(TIME_EXAMPLES)}, bytes)"
         ) from None
     return unit
 
@@ -100,17 +109,25 @@ def check_unit(text: str, where: str = "unit") -> str:
 
 
 def dimension(text: str) -> str:
-    """The unit's dimension in words: ``time``, ``length``, ``1 / time``, ``dimensionless``.
+    """The unit's dimension in words: ``time``, ``length``, ``1 / time``, ``dimensionless``
+    (written here: pint's own formatting fails on its exact exponents).
 
-    >>> dimension("us"), dimension("1/s"), dimension("B")
-    ('time', '1 / time', 'dimensionless')
+    >>> dimension("us"), dimension("1/s"), dimension("B"), dimension("ns*ns"), dimension("m/s^2")
+    ('time', '1 / time', 'dimensionless', 'time ** 2', 'length / time ** 2')
     """
     if text == DEFAULT_UNIT:
         return "time"
     dims = _unit(text).dimensionality
     if not dims:
         return "dimensionless"
-    return str(dims).replace("[", "").replace("]", "")
+
+    def power(name: str, exponent: Any) -> str:
+        name = name.strip("[]")
+        return name if exponent == 1 else f"{name} ** {exponent}"
+
+    above = [power(n, e) for n, e in dims.items() if e > 0]
+    below = [power(n, -e) for n, e in dims.items() if e < 0]
+    return " / ".join([" * ".join(above) or "1", *below])
 
 
 def is_time(text: str) -> bool:
@@ -123,10 +140,12 @@ def check_time_unit(text: str, where: str) -> str:
     valid = ", ".join(TIME_EXAMPLES)
     try:
         kind = dimension(text)
-    except UnitError:
-        raise UnitError(f"{where} {text}: not a unit (valid: {valid})") from None
+    except UnitError as exc:
+        if isinstance(text, str) and len(text) > MAX_UNIT_TEXT:
+            raise UnitError(f"{where}: {exc}") from None
+        raise UnitError(f"{where} {printable(str(text))}: not a unit (valid: {valid})") from None
     if kind != "time":
-        raise UnitError(f"{where} {text}: {_kind(kind)}, not a time (valid: {valid})")
+        raise UnitError(f"{where} {printable(text)}: {_kind(kind)}, not a time (valid: {valid})")
     return text
 
 

@@ -37,8 +37,10 @@ from typing import Any
 
 import sympy
 
+from .._internal.limits import MAX_CORES, toml_nesting_problem
 from ..algebra.machine import Machine
 from ..algebra.units import UnitError, check_unit, is_time
+from ..arguments import as_path, as_text, expect
 from ..errors import Location, ModelFileError, ParseError
 from ..syntax.arith import format_expr
 from .model_library import file_text
@@ -50,6 +52,7 @@ _KEYS = ("cores", "unit", "handoff", "source", "speedups", "calibration")
 
 def read_machine(path: str | PathLike[str]) -> Machine:
     """The machine described by the file at ``path``."""
+    path = as_path(path, "path", "the path of a machine file")
     return machine_from_text(file_text(path, "machine file"), str(path))
 
 
@@ -57,6 +60,12 @@ def machine_from_text(text: str, path: str = "<machine>") -> Machine:
     """A machine file's text (``path`` names it in errors) as a :class:`Machine`."""
     import tomllib
 
+    text = as_text(text, "text", "a machine file's text")
+    path = as_text(path, "path", "the name of the machine file in messages")
+    too_deep = toml_nesting_problem(text)
+    if too_deep:
+        line, why = too_deep
+        raise ModelFileError(why, location=Location(path, line=line))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -88,9 +97,9 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
         if key not in _KEYS:
             raise ModelFileError(f"unknown key (valid: {', '.join(_KEYS)})", location=where(key))
     cores = table.get("cores")
-    if isinstance(cores, bool) or not isinstance(cores, int) or not 1 <= cores <= 1 << 20:
+    if isinstance(cores, bool) or not isinstance(cores, int) or not 1 <= cores <= MAX_CORES:
         raise ModelFileError(
-            f"expected a whole number of cores from 1 to {1 << 20}, got {cores!r}",
+            f"expected a whole number of cores from 1 to {MAX_CORES}, got {cores!r:.40}",
             location=where("cores"),
         )
     for key in ("unit", "handoff", "source"):
@@ -165,6 +174,7 @@ def machine_text(machine: Machine) -> str:
     """The machine file of ``machine`` (read back equal by :func:`machine_from_text`)."""
     from .._internal.toml_writer import dumps
 
+    expect(machine, Machine, "machine", "a Machine")
     table: dict[str, Any] = {"cores": machine.cores, "unit": machine.unit}
     table["handoff"] = format_expr(machine.handoff)
     if machine.source:
@@ -180,4 +190,6 @@ def write_machine(machine: Machine, path: str | Path) -> None:
     """Write ``machine``'s file at ``path``, atomically."""
     from .._internal.atomic_write import write_text_atomic
 
+    expect(machine, Machine, "machine", "a Machine")
+    path = as_path(path, "path", "the path of the machine file to write")
     write_text_atomic(path, machine_text(machine))

@@ -70,7 +70,13 @@ def _value(terms: list[Term], t: float) -> float:
 def _tail_start(terms: list[Term]) -> float | None:
     """A T beyond which the leading (positive) term outweighs all negative terms, or None."""
     lead_a, lead_b, lead_c = max(terms)
-    negative = [(lead_a - a, lead_b - b, math.log(-c / lead_c)) for a, b, c in terms if c < 0]
+    if not all(math.isfinite(c) for _, _, c in terms) or lead_c <= 0:
+        return None  # coefficients beyond doubles: nothing to tell
+    # log(-c) - log(lead_c), not log(-c / lead_c): the ratio of coefficients 1e-320 apart
+    # underflows to 0
+    negative = [
+        (lead_a - a, lead_b - b, math.log(-c) - math.log(lead_c)) for a, b, c in terms if c < 0
+    ]
     if not negative:
         return 0.0
     start = 1.0
@@ -79,9 +85,8 @@ def _tail_start(terms: list[Term]) -> float | None:
             start = max(start, -db / (da * math.log(2)))
     t = start
     while t < 1e6:
-        total = math.fsum(
-            math.exp(lc - da * t * math.log(2) - db * math.log(t)) for da, db, lc in negative
-        )
+        exponents = [lc - da * t * math.log(2) - db * math.log(t) for da, db, lc in negative]
+        total = math.inf if max(exponents) > 700 else math.fsum(map(math.exp, exponents))
         if total < 1 - 1e-9:
             return t
         t *= 2

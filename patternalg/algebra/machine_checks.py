@@ -1,0 +1,160 @@
+"""The checks of a machine's expressions, made once for every expression a machine holds:
+a cost per data element (the hand-off; a pool's dispatch cost) is a real time of at least 0
+for every x >= 1, and a speed-up a real number above 0 on every thread count 1 .. cores.
+
+They are bounded as a model file's expressions are: the text is read by the safe arithmetic
+(its literals and exponents bounded, :mod:`patternalg._internal.limits`), and values are
+found in floating point (numpy, vectorised), never exactly: ``x^x`` at x = 10^12 or ``p^p^p``
+at p = 64 is an overflow to infinity (of a known sign), not a number of 10^13 digits. A value
+that is not real, or undefined (``sqrt(-x)``, ``log2(p - 1)`` at p = 1), is refused, naming
+the point.
+
+>>> from patternalg.syntax.symbols import p, x
+>>> check_cost(machine_expression("x^x", "the hand-off", x), "the hand-off")
+>>> check_cost(machine_expression("sqrt(-x)", "the hand-off", x), "the hand-off")
+Traceback (most recent call last):
+...
+ValueError: the hand-off is a time per element, at least 0 for every x >= 1: I*sqrt(x) is not a real number at x = 1
+>>> check_speedup(machine_expression("(70 - p)/69", "the speed-up of k", p), "k", 128)
+Traceback (most recent call last):
+...
+ValueError: the speed-up of k is positive on 1 to 128 threads: 70/69 - p/69 is 0 at p = 70
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import sympy
+
+from .._internal.limits import MAX_CORES, printable
+from ..syntax.arith import format_expr, number_text
+from ..syntax.parser import parse_arithmetic
+from ..syntax.symbols import p, x
+
+__all__ = ["machine_expression", "check_cost", "check_speedup", "check_cores", "COST_SIZES"]
+
+#: the data sizes a cost per element is checked at: 1 .. 10^12, five a decade
+COST_SIZES = tuple(sorted({round(10 ** (k / 5)) for k in range(61)}))
+
+
+def check_cores(cores: Any) -> int:
+    """``cores`` if it is a whole number from 1 to :data:`MAX_CORES`, else a ValueError.
+
+    >>> check_cores(2)
+    2
+    >>> check_cores(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: a machine has 1 to 1048576 cores (got cores = 0)
+    """
+    if isinstance(cores, bool) or not isinstance(cores, int) or not 1 <= cores <= MAX_CORES:
+        raise ValueError(f"a machine has 1 to {MAX_CORES} cores (got cores = {cores!r:.40})")
+    return cores
+
+
+def machine_expression(value: Any, what: str, variable: sympy.Symbol) -> sympy.Expr:
+    """A number, a sympy expression or a text of the safe arithmetic (never ``sympify``), in
+    ``variable`` only."""
+    if isinstance(value, str):
+        expr = parse_arithmetic(value)
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{what} is a finite number or an expression, not {value!r}")
+        expr = sympy.Integer(value) if isinstance(value, int) else sympy.Float(value)
+    elif isinstance(value, sympy.Expr):
+        expr = value
+    else:
+        raise ValueError(f"{what} is a number or an expression, not {printable(repr(value))}")
+    unknown = expr.free_symbols - {variable}
+    if unknown:
+        names = ", ".join(sorted(map(str, unknown)))
+        raise ValueError(f"{what} is an expression in {variable} only (it has {names})")
+    return expr
+
+
+def _values(expr: sympy.Expr, variable: sympy.Symbol, points: Any) -> Any:
+    """``expr`` at ``points`` (a float array) in double precision: an overflow is an
+    infinity, a value that is not real or undefined is NaN."""
+    import numpy as np
+
+    if not expr.free_symbols:
+        try:
+            value = complex(expr.evalf(17))
+        except (TypeError, ValueError, OverflowError):  # zoo, nan, beyond doubles
+            value = complex(math.nan)
+        scalar = value.real if value.imag == 0 else math.nan
+        return np.full(points.shape, scalar)
+    function = _lambdified(expr, variable)
+    with np.errstate(all="ignore"):
+        try:
+            found = np.asarray(function(points))
+        except (ValueError, TypeError, ZeroDivisionError, OverflowError):
+            return np.full(points.shape, math.nan)
+    if np.iscomplexobj(found):
+        found = np.where(found.imag == 0, found.real, math.nan)
+    return np.broadcast_to(np.asarray(found, dtype=float), points.shape)
+
+
+@functools.lru_cache(maxsize=256)
+def _lambdified(expr: sympy.Expr, variable: sympy.Symbol) -> Any:
+    """``expr`` as a numpy function of ``variable`` (an expression of the safe arithmetic:
+    its one symbol is the grammar's, never text of a user's)."""
+    import numpy as np
+
+    def vmax(*args: Any) -> Any:
+        return np.maximum.reduce(np.broadcast_arrays(*args))
+
+    def vmin(*args: Any) -> Any:
+        return np.minimum.reduce(np.broadcast_arrays(*args))
+
+    return sympy.lambdify([variable], expr, modules=[{"Max": vmax, "Min": vmin}, "numpy"])
+
+
+def _first_bad(values: Any, good: Any) -> int | None:
+    import numpy as np
+
+    bad = np.flatnonzero(~good(values))
+    return int(bad[0]) if len(bad) else None
+
+
+def _shown(value: float) -> str:
+    return "not a real number" if math.isnan(value) else number_text(value)
+
+
+@functools.lru_cache(maxsize=1024)
+def check_cost(expr: sympy.Expr, what: str) -> None:
+    """A ValueError unless ``expr`` (in x) is a real number >= 0 at every size of
+    :data:`COST_SIZES` (1 .. 10^12): a time per data element (the hand-off, a dispatch
+    cost)."""
+    import numpy as np
+
+    sizes = np.array(COST_SIZES, dtype=float)
+    values = _values(expr, x, sizes)
+    bad = _first_bad(values, lambda v: v >= 0)  # NaN compares False
+    if bad is not None:
+        value = _shown(float(values[bad]))
+        raise ValueError(
+            f"{what} is a time per element, at least 0 for every x >= 1: "
+            f"{printable(format_expr(expr))} is {value} at x = {COST_SIZES[bad]}"
+        )
+
+
+@functools.lru_cache(maxsize=1024)
+def check_speedup(expr: sympy.Expr, name: str, cores: int) -> None:
+    """A ValueError unless ``expr`` (in p) is a real number > 0 on every thread count
+    1 .. ``cores`` (a pool divides by it): all of them, in one numpy evaluation (a million
+    cores: some 50 ms)."""
+    import numpy as np
+
+    threads = np.arange(1, check_cores(cores) + 1, dtype=float)
+    values = _values(expr, p, threads)
+    bad = _first_bad(values, lambda v: v > 0)
+    if bad is not None:
+        value = _shown(float(values[bad]))
+        raise ValueError(
+            f"the speed-up of {name} is positive on 1 to {cores} threads: "
+            f"{printable(format_expr(expr))} is {value} at p = {bad + 1}"
+        )
