@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,11 +16,16 @@ import pytest
 from patternalg._internal.limits import MAX_FILE_BYTES
 from patternalg._internal.reading import NotText, TooLarge, read_stream
 from patternalg.cli import main
+from patternalg.errors import PatternalgError
 
 
 def one_error(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
     """The one line ``patternalg ARGS`` writes on stderr, with exit status 2 and no output."""
-    assert main(args) == 2
+    try:
+        status = main(args)
+    except SystemExit as exc:  # argparse's errors
+        status = exc.code
+    assert status == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     (line,) = captured.err.splitlines()
@@ -214,3 +221,178 @@ def test_a_dominance_probe_is_not_built_exactly(tmp_path, capsys) -> None:
     path = _machine(tmp_path, 128, 'handoff = "2^x"')
     assert main(["eval", "pipe(inc, inc)", "--at", "x=16", "--machine", path, "-q"]) == 0
     assert float(capsys.readouterr().out.split()[0]) == pytest.approx(2**16 + 536.185 * 16)
+
+
+# --- uncertainty tables and seeds (U1-U3, A4, A5, I1) ---------------------------------------
+PMNF_UNCERTAIN = """format = 1
+[models.inc]
+form = "pmnf"
+model = "6.3*x + 4000"
+[models.inc.uncertainty]
+terms = ["1", "x"]
+covariance = COVARIANCE
+repetitions = 10
+noise = 0.02
+method = "bootstrap"
+"""
+
+
+@pytest.mark.parametrize(
+    ("covariance", "fragment"),
+    [
+        ("[[-1e6, 0], [0, -1]]", "a variance is negative (row 1: -1000000.0)"),
+        ("[[1e6, 5e6], [-5e6, 1]]", "not symmetric (row 1, column 2: 5000000.0"),
+        ("[[1, 2], [2, 1]]", "not positive semi-definite"),
+    ],
+)
+def test_a_covariance_is_symmetric_positive_semi_definite(covariance, fragment, tmp_path, capsys) -> None:
+    models = tmp_path / "u.toml"
+    models.write_text(PMNF_UNCERTAIN.replace("COVARIANCE", covariance))
+    args = ["eval", "inc", "--at", "x=1024", "--models", str(models), "--interval", "0.9", "-q"]
+    line = one_error(capsys, args)
+    assert "models.inc.uncertainty.covariance: " + fragment in line
+
+
+def test_a_hand_written_pmnf_model_with_an_uncertainty_is_listed(tmp_path, capsys) -> None:
+    """No [fit] table: its coefficients are read off the closed form (was KeyError 'constant')."""
+    models = tmp_path / "u.toml"
+    models.write_text(PMNF_UNCERTAIN.replace("COVARIANCE", "[[4.1e3, -1.2], [-1.2, 3.9e-4]]"))
+    assert main(["models", "--models", str(models), "--format", "json", "-q"]) == 0
+    (inc,) = [m for m in json.loads(capsys.readouterr().out) if m["name"] == "inc"]
+    centers = [(low + high) / 2 for low, high in inc["uncertainty"]["intervals"]]
+    assert centers == pytest.approx([4000, 6.3])
+
+
+def test_the_uncertainty_api_names_what_is_wrong() -> None:
+    from patternalg.algebra.uncertainty import Uncertainty
+    from patternalg.errors import ArgumentError
+    from patternalg.syntax.symbols import x
+
+    u = Uncertainty((x,), ((1.0,),), 10, 0.0, "bootstrap")
+    with pytest.raises(ArgumentError, match="rng: expected a numpy Generator"):
+        u.draws(None, 10)
+    with pytest.raises(ArgumentError, match="x: expected numbers"):
+        u.spread(x=10**400)
+    with pytest.raises(ValueError, match="not symmetric"):
+        Uncertainty((x, x**2), ((1.0, 0.5), (0.0, 1.0)), 10, 0.0, "bootstrap")
+
+
+@pytest.mark.parametrize("command", ["eval inc --at x=1024", "sweep inc --over x=1..8:3"])
+def test_a_negative_seed_is_refused(command, tmp_path, capsys) -> None:
+    models = tmp_path / "u.toml"
+    models.write_text(PMNF_UNCERTAIN.replace("COVARIANCE", "[[4.1e3, -1.2], [-1.2, 3.9e-4]]"))
+    args = [*command.split(), "--models", str(models), "--interval", "0.9", "--seed", "-1"]
+    assert "argument --seed: must be at least 0, got -1" in one_error(capsys, args)
+    from patternalg.library.evaluate import explain
+
+    with pytest.raises(PatternalgError, match="seed: expected an integer >= 0"):
+        explain("inc", str(models), x=1024, interval=0.9, seed=-1)
+
+
+# --- measure: a default timeout, its journal checked, the program never replaced ----------
+def test_a_run_is_stopped_by_the_default_timeout(monkeypatch, tmp_path) -> None:
+    from patternalg.measurements import runner
+
+    monkeypatch.setattr(runner, "DEFAULT_TIMEOUT", 0.5)
+    plan = runner.Plan.build({"k": "sleep {x}"}, {"x": [30.0, 60.0]}, repetitions=1, warmup=0)
+    with pytest.raises(PatternalgError, match=r"sleep \d+: still running after 0.5 s \(the default"):
+        runner.measure(plan, tmp_path / "k.txt.journal")
+
+
+def test_the_default_timeout_grows_with_the_longest_run(monkeypatch, tmp_path) -> None:
+    """30 s, or 10 times the longest run before it: runs of 1, 5 and 0.5 s."""
+    import subprocess
+
+    from patternalg.measurements import runner
+
+    clock, durations, timeouts = [0.0], iter([1.0, 5.0, 0.5]), []
+
+    def fake_run(argv, timeout, **options):
+        timeouts.append(timeout)
+        clock[0] += next(durations)
+        return subprocess.CompletedProcess(argv, 0, b"", b"")
+
+    monkeypatch.setattr(runner.subprocess, "run", fake_run)
+    monkeypatch.setattr(runner.time, "perf_counter", lambda: clock[0])
+    plan = runner.Plan.build({"k": "prog {x}"}, {"x": [1.0, 2.0, 3.0]}, repetitions=1, warmup=0)
+    runner.measure(plan, tmp_path / "k.txt.journal")
+    assert timeouts == [30.0, 30.0, 50.0]
+
+
+def _journal(tmp_path: Path, plan, *records: str) -> Path:
+    from patternalg.measurements.runner import JOURNAL_KIND
+
+    path = tmp_path / "k.txt.journal"
+    header = json.dumps({"kind": JOURNAL_KIND, "plan": plan.identity()})
+    path.write_text("\n".join([header, *records]) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("record", "fragment"),
+    [
+        ('{"repetition": 0, "region": "k", "point": 0, "value": NaN}', "value nan: expected a finite number"),
+        ('{"repetition": 0, "region": "k", "point": 0, "value": -1.5}', "a wall time is at least 0"),
+        ('{"repetition": 2, "region": "k", "point": 0, "value": 1.5}', "repetition 2: expected a whole number from 0 to 1"),
+        ('{"repetition": 0, "region": "k", "point": 0.5, "value": 1.5}', "point 0.5: expected a whole number"),
+        ('{"repetition": 0, "region": "j", "point": 0, "value": 1.5}', "region 'j' is not a region of the plan"),
+        ("[" * 100_000, "arrays nested too deep"),
+    ],
+)
+def test_a_hand_edited_journal_is_refused(record, fragment, tmp_path) -> None:
+    from patternalg.measurements import runner
+
+    plan = runner.Plan.build({"k": "false {x}"}, {"x": [1.0, 2.0]}, repetitions=2, warmup=0)
+    journal = _journal(tmp_path, plan, record)
+    with pytest.raises(PatternalgError, match=f"k.txt.journal:2 is not a journal .*{re.escape(fragment)}"):
+        runner.measure(plan, journal)
+
+
+def test_a_run_journaled_twice_is_refused(tmp_path) -> None:
+    from patternalg.measurements import runner
+
+    plan = runner.Plan.build({"k": "false {x}"}, {"x": [1.0, 2.0]}, repetitions=2, warmup=0)
+    run = '{"repetition": 1, "region": "k", "point": 1, "value": 1.5}'
+    with pytest.raises(PatternalgError, match=":3 is not a journal .*repetition 1 of k at point 1 twice"):
+        runner.measure(plan, _journal(tmp_path, plan, run, run))
+
+
+def test_measure_never_replaces_the_program_it_measures(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("echo.py").write_text("import sys; print(sys.argv[1])\n")
+    args = ["measure", f"{sys.executable} echo.py {{x}}", "--over", "x=1,2", "--out", "echo.py"]
+    assert "cannot write echo.py: it is the input being read" in one_error(capsys, args)
+    assert Path("echo.py").read_text() == "import sys; print(sys.argv[1])\n"
+    program = f"{sys.executable} -c pass --input=echo.py {{x}}"  # a --name=FILE names a file too
+    args = ["measure", program, "--over", "x=1,2", "--out", "echo.py"]
+    assert "it is the input being read" in one_error(capsys, args)
+
+
+def test_calibrate_never_replaces_the_record_it_reads_the_cores_from(tmp_path, capsys) -> None:
+    import shutil
+
+    from helpers import ROOT
+
+    for name in ("atoms.txt", "compositions.txt", "machine.txt"):
+        shutil.copy(ROOT / "benchmarks" / "realdata" / "data7" / name, tmp_path / name)
+    record = (tmp_path / "machine.txt").read_text()
+    files = [str(tmp_path / "atoms.txt"), str(tmp_path / "compositions.txt")]
+    line = one_error(capsys, ["calibrate", *files, "--out", str(tmp_path / "machine.txt")])
+    assert "machine.txt: it is the input being read" in line
+    assert (tmp_path / "machine.txt").read_text() == record
+
+
+@pytest.mark.parametrize("command", ["fit", "calibrate", "measure"])
+def test_an_output_named_dash_is_refused_where_a_file_is_written(command, tmp_path, capsys) -> None:
+    extra = {"measure": ["true {x}", "--over", "x=1,2"], "calibrate": ["m.txt"], "fit": ["m.txt"]}
+    line = one_error(capsys, [command, *extra[command], "--out", "-"])
+    assert "cannot write '-': this command writes a file" in line
+
+
+def test_validate_out_dash_is_stdout(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    data = tmp_path / "m.txt"
+    data.write_text("PARAMETER x\nPOINTS 1024 2048\nMETRIC time\nREGION inc\nDATA 549053 549000\nDATA 1098000 1098100\n")
+    assert main(["validate", str(data), "--out", "-", "--format", "csv", "-q"]) == 0
+    assert capsys.readouterr().out.startswith("term,")
+    assert not Path("-").exists()

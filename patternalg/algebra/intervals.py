@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from ..arguments import as_int
 from ..errors import EvaluationError
 from ..syntax.parser import parse
 from ..syntax.symbols import symbol
@@ -206,8 +207,9 @@ def decided(shares: np.ndarray, level: float) -> np.ndarray:
 
 
 def _rng(seed: int, name: str) -> np.random.Generator:
-    """The generator of one atom's (or one term's) draws: by the seed and the name."""
-    return np.random.default_rng([seed, zlib.crc32(name.encode())])
+    """The generator of one atom's (or one term's) draws: by the seed (a whole number
+    >= 0) and the name."""
+    return np.random.default_rng([as_int(seed, "seed", 0), zlib.crc32(name.encode())])
 
 
 def _calibration_spread(term: Term, semantics: Semantics) -> float:

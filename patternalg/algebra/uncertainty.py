@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -36,13 +37,13 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
-from ..errors import ModelFileError, ParseError
+from ..errors import ArgumentError, ModelFileError, ParseError
 from ..syntax.arith import format_expr
 
 if TYPE_CHECKING:  # numpy loads when draws are asked for, not to read a model file
     import numpy as np
 
-__all__ = ["Uncertainty", "UNCERTAINTY_KEYS"]
+__all__ = ["Uncertainty", "UNCERTAINTY_KEYS", "covariance_problem"]
 
 #: the keys of a model file's ``[models.NAME.uncertainty]`` table
 UNCERTAINTY_KEYS = ("terms", "covariance", "repetitions", "noise", "method")
@@ -68,6 +69,11 @@ class Uncertainty:
         k = len(self.terms)
         if k == 0 or len(self.covariance) != k or any(len(row) != k for row in self.covariance):
             raise ValueError(f"covariance must be {k} x {k} for {k} terms")
+        if not all(_finite(v) for row in self.covariance for v in row):
+            raise ValueError("covariance: expected finite numbers")
+        problem = covariance_problem(self.covariance)
+        if problem:
+            raise ValueError(f"covariance: {problem}")
 
     @property
     def variances(self) -> tuple[float, ...]:
@@ -97,6 +103,11 @@ class Uncertainty:
         (by rounding) slightly indefinite is drawn along its non-negative eigenvalues."""
         import numpy as np
 
+        if not isinstance(rng, np.random.Generator):
+            wanted = "a numpy Generator (numpy.random.default_rng(seed))"
+            raise ArgumentError.wanted("rng", wanted, rng)
+        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 0:
+            raise ArgumentError.wanted("count", "a whole number of draws >= 0", count)
         covariance = np.array(self.covariance, dtype=float)
         values, vectors = np.linalg.eigh((covariance + covariance.T) / 2)
         factor = vectors * np.sqrt(np.clip(values, 0.0, None))
@@ -156,7 +167,7 @@ class Uncertainty:
             raise ValueError(
                 f"missing input '{missing[0]}' (the terms' inputs: {', '.join(names)})"
             )
-        arrays = np.broadcast_arrays(*(np.asarray(inputs[n], dtype=float) for n in names))
+        arrays = np.broadcast_arrays(*(_floats(inputs[n], n) for n in names))
         shape = arrays[0].shape if arrays else np.shape(next(iter(inputs.values()), 0.0))
         values = [np.broadcast_to(np.asarray(v, dtype=float), shape) for v in function(*arrays)]
         return np.array(values)
@@ -231,13 +242,11 @@ class Uncertainty:
             raise ModelFileError(f"{key}.noise: expected a finite number >= 0")
         if not isinstance(method, str):
             raise ModelFileError(f'{key}.method: expected a string, e.g. "bootstrap"')
-        return cls(
-            tuple(terms),
-            tuple(tuple(float(v) for v in row) for row in rows),
-            repetitions,
-            float(noise),
-            method,
-        )
+        matrix = tuple(tuple(float(v) for v in row) for row in rows)
+        problem = covariance_problem(matrix)
+        if problem:
+            raise ModelFileError(f"{key}.covariance: {problem}")
+        return cls(tuple(terms), matrix, repetitions, float(noise), method)
 
 
 @functools.lru_cache(maxsize=256)
@@ -252,6 +261,75 @@ def _numeric(terms: tuple[sympy.Expr, ...]) -> tuple[tuple[str, ...], Any]:
 def _text(term: sympy.Expr) -> str:
     """A term printed by the one printer (the terms of a file's kernels are few, and shared)."""
     return format_expr(term)
+
+
+def _floats(value: Any, name: str) -> np.ndarray:
+    """An input's values as a float array; an ArgumentError if they are not numbers a
+    double holds (``x=10**400``)."""
+    import numpy as np
+
+    try:
+        return np.asarray(value, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        wanted = "numbers (an array, or a number a double holds)"
+        raise ArgumentError.wanted(name, wanted, value) from None
+
+
+def covariance_problem(rows: Sequence[Sequence[float]], tolerance: float = 1e-9) -> str | None:
+    """Why ``rows`` is not a covariance matrix (symmetric and positive semi-definite, to
+    ``tolerance`` relative to its diagonal: a fit's own covariance is, up to rounding), or
+    None. Found by a Cholesky factorisation of its correlation matrix: no numpy is needed to
+    read a model file.
+
+    >>> covariance_problem([[4.0, 1.0], [1.0, 1.0]]), covariance_problem([[1.0, 0.0], [0.0, 0.0]])
+    (None, None)
+    >>> covariance_problem([[1e6, 5e6], [-5e6, 1]])
+    'not symmetric (row 1, column 2: 5000000.0; row 2, column 1: -5000000.0)'
+    >>> covariance_problem([[-1e6, 0], [0, -1]])
+    'a variance is negative (row 1: -1000000.0)'
+    >>> covariance_problem([[1.0, 2.0], [2.0, 1.0]])
+    'not positive semi-definite (a combination of the terms would have a negative variance)'
+    """
+    k = len(rows)
+    scale = []
+    for i in range(k):
+        if rows[i][i] < 0:
+            return f"a variance is negative (row {i + 1}: {rows[i][i]!r})"
+        scale.append(math.sqrt(rows[i][i]))
+    for i in range(k):
+        for j in range(i):
+            a, b = rows[i][j], rows[j][i]
+            if abs(a - b) > tolerance * max(scale[i] * scale[j], abs(a), abs(b)):
+                return (
+                    f"not symmetric (row {j + 1}, column {i + 1}: {b!r}; "
+                    f"row {i + 1}, column {j + 1}: {a!r})"
+                )
+    indefinite = (
+        "not positive semi-definite (a combination of the terms would have a negative variance)"
+    )
+    # the correlation matrix (a term without variance: its row must be 0)
+    corr = [[0.0] * k for _ in range(k)]
+    for i in range(k):
+        for j in range(k):
+            if scale[i] > 0 and scale[j] > 0:
+                corr[i][j] = (rows[i][j] + rows[j][i]) / (2 * scale[i] * scale[j])
+            elif abs(rows[i][j]) > 0:
+                return indefinite
+    lower = [[0.0] * k for _ in range(k)]
+    for j in range(k):
+        pivot = corr[j][j] - sum(lower[j][m] ** 2 for m in range(j))
+        if pivot < -tolerance:
+            return indefinite
+        root = math.sqrt(max(pivot, 0.0))
+        for i in range(j + 1, k):
+            rest = corr[i][j] - sum(lower[i][m] * lower[j][m] for m in range(j))
+            if root <= math.sqrt(tolerance):
+                if abs(rest) > math.sqrt(tolerance):
+                    return indefinite
+                continue
+            lower[i][j] = rest / root
+        lower[j][j] = root
+    return None
 
 
 def _finite(value: Any) -> bool:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from .._internal.atomic_write import check_writable
-from .common import HARNESSES, add_format_option, note, print_json
+from .common import HARNESSES, add_format_option, check_output, note, print_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,10 +56,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..errors import PatternalgError
     from ..evidence.calibration import calibrate
+    from ..evidence.sources import record_files
     from ..library.machine_file import write_machine
 
-    reading = [*args.files, *([args.models] if args.models else [])]
-    check_writable(args.out, reading=reading)  # before the work, not after it
+    # before the work, not after it: no input replaced, nor the record that names the cores
+    check_output(args, args.out, reading=record_files(args.files))
     if args.cores is not None and args.cores < 1:
         raise PatternalgError(f"--cores {args.cores}: a machine has at least one core")
     terms = [t.strip() for t in args.terms.split(";")] if args.terms is not None else None

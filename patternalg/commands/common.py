@@ -8,7 +8,7 @@ import math
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +108,29 @@ def add_machine_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def whole_number(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum``.
+
+    >>> whole_number(0)("3"), whole_number(1)("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be at least 1, got 0
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number, got {printable(repr(text))}"
+            ) from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
+
+
 def add_interval_options(parser: argparse.ArgumentParser, seed: bool = True) -> None:
     """``--interval LEVEL`` and ``--seed S``: how sure the answer is (docs/uncertainty.md)."""
     parser.add_argument(
@@ -119,10 +142,11 @@ def add_interval_options(parser: argparse.ArgumentParser, seed: bool = True) -> 
     if seed:
         parser.add_argument(
             "--seed",
-            type=int,
+            type=whole_number(0),
             default=0,
             metavar="S",
-            help="seed of the interval's draws (default 0: the same output every run)",
+            help="seed of the interval's draws, a whole number >= 0 (default 0: the same "
+            "output every run)",
         )
 
 
@@ -233,21 +257,40 @@ def read_text_argument(value: str, what: str) -> str:
         raise PatternalgError(f"cannot read {what} from {source}: {reason(exc)}") from None
 
 
-#: the arguments that name a file a command reads, and those that may be ``@FILE``
-_READ_FILES = ("file", "fit")
-_READ_TEXTS = ("term", "law", "optimize", "explore")
+#: the arguments that name files a command reads, and those that may be ``@FILE``
+_READ_FILES = ("file", "files", "measured", "fit", "validate", "models", "machine")
+_READ_TEXTS = ("term", "terms", "law", "optimize", "explore")
 
 
-def check_output(args: argparse.Namespace, path: str) -> Path:
+def check_output(
+    args: argparse.Namespace, path: str, reading: Iterable[str | Path] = ()
+) -> Path:
     """The one check of a file a command writes, before its work: a file name (not empty,
-    not a directory, a device or a pipe), in a directory that exists, and none of the files
-    the command reads (its FILE, ``--fit``, ``--models``, an ``@FILE`` argument). A symbolic
-    link is written through (see :mod:`patternalg._internal.atomic_write`)."""
-    files = [getattr(args, name, None) for name in _READ_FILES]
-    texts = [getattr(args, name, None) for name in _READ_TEXTS] + list(getattr(args, "terms", ()))
-    files += [text[1:] for text in texts if isinstance(text, str) and text.startswith("@")]
-    files += list(getattr(args, "models", ()))
-    return check_writable(path, reading=[f for f in files if isinstance(f, str)])
+    not ``-``, not a directory, a device or a pipe), in a directory that exists, and none of
+    the files the command reads: its FILE(s), ``--fit``, ``--validate``, ``--models``,
+    ``--machine``, an ``@FILE`` argument, and ``reading``, those it reads of its own accord
+    (``calibrate``: the ``machine.txt`` beside a measurement file; ``measure``: the files its
+    program's arguments name). A symbolic link is written through (see
+    :mod:`patternalg._internal.atomic_write`)."""
+    if str(path) == "-":
+        raise PatternalgError(
+            "cannot write '-': this command writes a file (its output is on stdout); give a "
+            "file name"
+        )
+    files = [*_values(args, _READ_FILES), *reading]
+    texts = _values(args, _READ_TEXTS)
+    files += [text[1:] for text in texts if text.startswith("@")]
+    return check_writable(path, reading=[f for f in files if isinstance(f, str | Path)])
+
+
+def _values(args: argparse.Namespace, names: Sequence[str]) -> list[str]:
+    """The texts of ``args``' attributes ``names``, each one text or a list of them."""
+    found: list[str] = []
+    for name in names:
+        value = getattr(args, name, None)
+        items = value if isinstance(value, list | tuple) else [value]
+        found += [item for item in items if isinstance(item, str)]
+    return found
 
 
 def note(args: argparse.Namespace, text: str) -> None:

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .._internal.atomic_write import write_text_atomic
 from ..errors import PatternalgError
-from .common import check_output, note
+from ..measurements.runner import DEFAULT_TIMEOUT, TIMEOUT_FACTOR
+from .common import check_output, note, whole_number
 from .progress import progress
 
 if TYPE_CHECKING:
@@ -32,21 +32,6 @@ if TYPE_CHECKING:
 
 #: the values of each (region, point index), one a repetition
 Values = dict[tuple[str, int], list[float]]
-
-
-def _count(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``minimum``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
-        return value
-
-    return parse
 
 
 def _seconds(text: str) -> float:
@@ -98,10 +83,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ("--warmup", 0, 1, "runs per point before measuring"),
     ):
         parser.add_argument(
-            flag, type=_count(least), default=default, metavar="N", help=f"{runs} (default {default})"
+            flag, type=whole_number(least), default=default, metavar="N", help=f"{runs} (default {default})"
         )
     parser.add_argument(
-        "--timeout", type=_seconds, metavar="SECONDS", help="stop a run after this many seconds"
+        "--timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help=f"stop a run after this many seconds (default: {DEFAULT_TIMEOUT:g} s, or "
+        f"{TIMEOUT_FACTOR:g} times the longest run before it if that is longer)",
     )
     parser.add_argument(
         "--value-regex",
@@ -158,7 +147,6 @@ def run(args: argparse.Namespace) -> int:
         if axis.name in grid:
             raise PatternalgError(f"--over {text}: {axis.name} has a grid already")
         grid[axis.name] = _values(args, text, axis, notes)
-    out = check_output(args, args.out)
     plan = Plan.build(
         regions,
         grid,
@@ -168,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
         value_regex=args.value_regex,
         seed=args.seed,
     )
+    out = check_output(args, args.out, reading=plan.files())  # not the program measured
     journal = journal_path(out)
     with progress(args, "measuring", "runs") as bar:
         values = measure(plan, journal, progress=bar)

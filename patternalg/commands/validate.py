@@ -14,7 +14,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from .._internal.atomic_write import check_writable, write_text_atomic
+from .._internal.atomic_write import write_text_atomic
 from ..algebra.semantics import Semantics
 from ..library.model_library import ModelLibrary
 from ..measurements.model import Aggregation
@@ -24,6 +24,7 @@ from .common import (
     add_format_option,
     add_interval_options,
     add_machine_options,
+    check_output,
     interval_option,
     json_text,
     note,
@@ -71,7 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how the repetitions of a point become the measured value (default median)",
     )
     add_format_option(parser, ("text", "json", "csv"))
-    parser.add_argument("--out", metavar="FILE", help="write the output (in --format) to FILE")
+    parser.add_argument("--out", metavar="FILE", help="write the output (in --format) to FILE (- : stdout)")
     parser.add_argument("--metric", help="the value column or metric to validate")
     parser.add_argument(
         "--input-format",
@@ -126,8 +127,10 @@ def _output(args: argparse.Namespace, result: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.out == "-":  # FILE '-' is stdin, --out '-' stdout
+        args.out = None
     if args.out is not None:  # before the work; none of the files read may be replaced
-        check_writable(args.out, reading=[*args.measured, *args.models])
+        check_output(args, args.out)
     result = validated(args, args.measured)
     text = _output(args, result)
     if args.out is None:

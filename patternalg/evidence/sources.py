@@ -12,12 +12,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .._internal.reading import read_text
 from ..algebra.atomic_model import AtomicModel
 from ..arguments import as_measurements, as_paths, wrong
 from ..library.model_library import ModelLibrary
 from ..measurements import Measurements, Series, read
 
-__all__ = ["measurement_sources", "evidence_models", "recorded_cores"]
+__all__ = ["measurement_sources", "evidence_models", "recorded_cores", "record_files"]
 
 
 def measurement_sources(measurements: Any) -> list[Measurements]:
@@ -62,6 +63,16 @@ _COMMENT_CORES = re.compile(r"^#\s*cores:\s*(\d+)\s*$", re.M)
 _HEAD = 4096
 
 
+def record_files(files: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The records :func:`recorded_cores` reads beside the measurement files: the
+    ``machine.txt`` in each one's directory (``calibrate --out`` may replace none of them).
+
+    >>> [str(p) for p in record_files(["runs/a.txt", "runs/b.txt", "c.txt"])]
+    ['runs/machine.txt', 'machine.txt']
+    """
+    return list(dict.fromkeys(Path(name).parent / "machine.txt" for name in files))
+
+
 def recorded_cores(files: Iterable[str]) -> int | None:
     """The cores the measurements' own record names: a JSON file's ``context.num_cpus`` (Google
     Benchmark's, and ``patternalg measure``'s), a ``# cores: N`` comment at the head of a text
@@ -77,14 +88,14 @@ def recorded_cores(files: Iterable[str]) -> int | None:
             return own
         if path.suffix == ".json":
             try:
-                cpus = json.loads(path.read_text(encoding="utf-8")).get("context", {}).get("num_cpus")
-            except (OSError, ValueError, AttributeError):
+                cpus = json.loads(read_text(path)).get("context", {}).get("num_cpus")
+            except (OSError, ValueError, AttributeError, RecursionError):
                 cpus = None
             if isinstance(cpus, int) and not isinstance(cpus, bool) and cpus > 0:
                 return cpus
-        record = path.parent / "machine.txt"
+        (record,) = record_files([path])
         try:
-            text = record.read_text(encoding="utf-8")
+            text = read_text(record)
         except (OSError, UnicodeDecodeError):
             continue
         found = _CORES.search(text) or _CPUS.search(text)

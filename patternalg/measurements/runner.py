@@ -36,14 +36,30 @@ from pathlib import Path
 from typing import Any
 
 from .._internal.callbacks import ProgressCallback
+from .._internal.limits import printable
 from .._internal.reading import read_text
 from ..errors import PatternalgError, reason
 from .names import atom_name
 
-__all__ = ["Plan", "measure", "journal_path", "grid_value", "integer_grid", "region_name", "usable_cores"]
+__all__ = [
+    "Plan",
+    "measure",
+    "journal_path",
+    "grid_value",
+    "integer_grid",
+    "region_name",
+    "usable_cores",
+    "DEFAULT_TIMEOUT",
+    "TIMEOUT_FACTOR",
+]
 
 #: the first line of a journal names it
 JOURNAL_KIND = "patternalg-measure-journal"
+#: without ``--timeout``, a run is stopped after this many seconds, or after
+#: :data:`TIMEOUT_FACTOR` times the longest run before it if that is longer: a program
+#: that hangs does not block ``measure`` for ever
+DEFAULT_TIMEOUT = 30.0
+TIMEOUT_FACTOR = 10.0
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 #: programs that run the program named after them: interpreters and shells (whose ``-c``
 #: runs code), launchers (whose options and numbers come before the program)
@@ -215,6 +231,19 @@ class Plan:
         words = dict(self.regions)[region]
         return [_PLACEHOLDER.sub(lambda m: values.get(m[1], m[0]), w) for w in words]
 
+    def files(self) -> list[str]:
+        """The existing files the regions' commands name (a word, or the value of a word
+        ``--name=value``): the program and its inputs, which ``--out`` must not replace.
+
+        >>> import sys
+        >>> Plan.build({"k": f"{sys.executable} -m prog --n={{x}}"}, {"x": [1.0]},
+        ...            repetitions=1).files() == [sys.executable]
+        True
+        """
+        words = {w for _, template in self.regions for w in template}
+        words |= {w.partition("=")[2] for w in words if "=" in w}
+        return sorted(w for w in words if w and not _PLACEHOLDER.search(w) and os.path.isfile(w))
+
     def runs(self) -> Iterator[tuple[int, str, int]]:
         """(repetition, region, point index) of every measured run, in running order."""
         rng = random.Random(self.seed)
@@ -242,6 +271,7 @@ def measure(
     done = {} if found is None else found
     total = plan.repetitions * len(plan.regions) * len(plan.points)
     todo = [run for run in plan.runs() if run not in done]
+    longest = [0.0]  # the longest run so far (s): the default timeout grows with it
     with open(journal, "w" if found is None else "a", encoding="utf-8") as log:
         if found is None:
             _append(log, {"kind": JOURNAL_KIND, "plan": plan.identity()})
@@ -249,12 +279,12 @@ def measure(
             if todo:
                 for name, index in _warmup_cells(plan):
                     for _ in range(plan.warmup):
-                        _run(plan, name, plan.points[index])
+                        _run(plan, name, plan.points[index], longest)
             if progress:
                 progress(len(done), total)
             for count, (repetition, name, index) in enumerate(todo, start=len(done) + 1):
                 point = plan.points[index]
-                value = _run(plan, name, point)
+                value = _run(plan, name, point, longest)
                 at = dict(zip(plan.parameters, point, strict=True))
                 record = {"repetition": repetition, "region": name, "point": index, "at": at}
                 _append(log, {**record, "value": value})
@@ -307,61 +337,99 @@ def _resume(plan: Plan, journal: Path) -> dict[tuple[int, str, int], float] | No
     except (OSError, UnicodeDecodeError) as exc:
         raise PatternalgError(f"cannot read the journal {journal}: {reason(exc)}") from None
     complete = text[: text.rfind("\n") + 1]
-    if len(complete) != len(text):
-        with open(journal, "r+", encoding="utf-8") as log:
-            log.truncate(len(complete.encode("utf-8")))
     lines = complete.splitlines()
     if not lines:
         return None
+    number = 1
     try:
-        header = json.loads(lines[0])
-        records = [json.loads(line) for line in lines[1:]]
-        if header.get("kind") != JOURNAL_KIND:
+        header = _json_line(lines[0])
+        if not isinstance(header, dict) or header.get("kind") != JOURNAL_KIND:
             raise ValueError("not a journal of patternalg measure")
         if header.get("plan") != plan.identity():
-            if not records:  # nothing measured: nothing to lose
+            if len(lines) == 1:  # nothing measured: nothing to lose
                 return None
             raise PatternalgError(
                 f"{journal} journals a measurement with other options: run it with the same "
                 "command, grid, repetitions, --value-regex and --seed to resume it, or remove "
                 "the journal to start anew"
             )
-        regions = dict(plan.regions)
-        done = {}
-        for record in records:
-            key = (int(record["repetition"]), str(record["region"]), int(record["point"]))
-            value = float(record["value"])
-            if key[1] not in regions or not 0 <= key[2] < len(plan.points):
-                raise ValueError(f"a run of no region or point of the plan: {key}")
+        done: dict[tuple[int, str, int], float] = {}
+        for index in range(1, len(lines)):
+            number = index + 1  # the line, for the message
+            key, value = _journaled_run(plan, _json_line(lines[index]))
+            if key in done:
+                raise ValueError(f"repetition {key[0]} of {key[1]} at point {key[2]} twice")
             done[key] = value
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+    except ValueError as exc:
         raise PatternalgError(
-            f"{journal} is not a journal this measurement can resume ({exc}); remove it to "
-            "start anew"
+            f"{journal}:{number} is not a journal this measurement can resume: "
+            f"{printable(str(exc), 120)}; remove it to start anew"
         ) from None
+    if len(complete) != len(text):  # a journal of this plan: its partly written line goes
+        with open(journal, "r+", encoding="utf-8") as log:
+            log.truncate(len(complete.encode("utf-8")))
     return done
 
 
-def _run(plan: Plan, region: str, point: Sequence[int | float]) -> float:
-    """One run's value: its wall time (s), or the number its output shows."""
+def _json_line(line: str) -> Any:
+    """One line of a journal as JSON; a ValueError if it is not (or nests too deep)."""
+    try:
+        return json.loads(line)
+    except RecursionError:
+        raise ValueError("arrays nested too deep") from None
+
+
+def _journaled_run(plan: Plan, record: Any) -> tuple[tuple[int, str, int], float]:
+    """A journal line's run, checked against ``plan``: a repetition, region and point of
+    it, and a finite value (a wall time: at least 0). A hand-edited NaN, a negative time or
+    a repetition beyond the plan's is refused, never put in the measurements."""
+
+    def whole(name: str, end: int) -> int:
+        value = record.get(name)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < end:
+            raise ValueError(f"{name} {value!r:.40}: expected a whole number from 0 to {end - 1}")
+        return value
+
+    if not isinstance(record, dict):
+        raise ValueError(f"expected a run's object, got {record!r:.40}")
+    repetition, point = whole("repetition", plan.repetitions), whole("point", len(plan.points))
+    region, value = record.get("region"), record.get("value")
+    if region not in dict(plan.regions):
+        raise ValueError(f"region {region!r:.40} is not a region of the plan")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"value {value!r:.40}: expected a finite number")
+    if plan.value_regex is None and value < 0:
+        raise ValueError(f"value {value!r}: a wall time is at least 0")
+    return (repetition, region, point), float(value)
+
+
+def _run(plan: Plan, region: str, point: Sequence[int | float], longest: list[float]) -> float:
+    """One run's value: its wall time (s), or the number its output shows; ``longest[0]``,
+    the longest run so far, sets the default timeout and is updated."""
     argv = plan.argv(region, point)
     shown = shlex.join(argv)
+    timeout = plan.timeout or max(DEFAULT_TIMEOUT, TIMEOUT_FACTOR * longest[0])
     start = time.perf_counter()
     try:
         done = subprocess.run(
             argv,
             stdin=subprocess.DEVNULL,
             capture_output=True,
-            timeout=plan.timeout,
+            timeout=timeout,
             check=False,
         )
     except subprocess.TimeoutExpired:
+        given = "--timeout" if plan.timeout else (
+            f"the default --timeout: {DEFAULT_TIMEOUT:g} s, or {TIMEOUT_FACTOR:g} times the "
+            "longest run before it; give --timeout SECONDS for longer runs"
+        )
         raise PatternalgError(
-            f"{shown}: still running after {plan.timeout:g} s (--timeout); it was stopped"
+            f"{printable(shown)}: still running after {timeout:g} s ({given}); it was stopped"
         ) from None
     except OSError as exc:
-        raise PatternalgError(f"cannot run {shown}: {reason(exc)}") from None
+        raise PatternalgError(f"cannot run {printable(shown)}: {reason(exc)}") from None
     elapsed = time.perf_counter() - start
+    longest[0] = max(longest[0], elapsed)
     if done.returncode != 0:
         last = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
         raise PatternalgError(f"{shown} failed (exit status {done.returncode}): {last[0]:.200}")

@@ -106,8 +106,8 @@ class PMNF(Form):
         if self._uncertainty is None:
             return ()
         stats = self.statistics
-        if "symbols" in stats:
-            return super().term_coefficients()
+        if "symbols" in stats or "constant" not in stats:  # several parameters, or no fit
+            return super().term_coefficients()  # recorded (a hand-written model file)
         return term_centers(
             len(self._uncertainty.terms), stats["constant"], stats.get("coefficient")
         )
