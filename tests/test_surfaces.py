@@ -396,3 +396,85 @@ def test_validate_out_dash_is_stdout(tmp_path, capsys, monkeypatch) -> None:
     assert main(["validate", str(data), "--out", "-", "--format", "csv", "-q"]) == 0
     assert capsys.readouterr().out.startswith("term,")
     assert not Path("-").exists()
+
+
+# --- validate, calibrate, intervals (C1, C2, C5-C7, A6, A7) --------------------------------
+NOP = "PARAMETER x\nPOINTS 1024 2048 4096 8192\nMETRIC time\nREGION nop\n" + "DATA 70 71 69\n" * 4
+
+
+def test_validate_interval_of_a_constant_model(tmp_path, capsys) -> None:
+    """A term constant in its symbols draws one value a draw (was a broadcast error)."""
+    data = tmp_path / "nop.txt"
+    data.write_text(NOP)
+    models = tmp_path / "u.toml"
+    models.write_text(
+        'format = 1\n[models.nop]\nform = "pmnf"\nmodel = "70"\n[models.nop.uncertainty]\n'
+        'terms = ["1"]\ncovariance = [[1.0]]\nrepetitions = 3\nnoise = 0.0\nmethod = "bootstrap"\n'
+    )
+    args = ["validate", str(data), "--models", str(models), "--interval", "0.9", "--format", "json"]
+    assert main([*args, "-q"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    ((low, high),) = {tuple(row[5:7]) for row in found["rows"]}
+    assert found["header"][5:7] == ["low", "high"]
+    assert low < 70 < high and high - low == pytest.approx(2 * 1.6449, rel=0.1)
+
+
+def test_an_uncertainty_term_in_another_symbol_is_refused(tmp_path, capsys) -> None:
+    models = tmp_path / "u.toml"
+    models.write_text(PMNF_UNCERTAIN.replace("COVARIANCE", "[[1.0, 0], [0, 1.0]]").replace('"x"]', '"p"]'))
+    line = one_error(capsys, ["eval", "inc", "--at", "x=1024", "--models", str(models), "-q"])
+    assert "models.inc.uncertainty.terms: p is in p, which the model is not (its symbols: x)" in line
+
+
+def test_a_constant_model_under_a_hand_off_in_x(tmp_path, capsys) -> None:
+    """nop = 70 touches its data; the machine's hand-off x + 1 is read where it receives
+    data, which no pipe does here: validated and swept without x (was KeyError x)."""
+    data = tmp_path / "nop.txt"
+    data.write_text(NOP)
+    models = tmp_path / "c.toml"
+    models.write_text('format = 1\n[models.nop]\nmodel = "70.0"\n')
+    machine = _machine(tmp_path, 2, 'handoff = "1 + x"')
+    args = ["validate", str(data), "--models", str(models), "--machine", machine, "--format", "json", "-q"]
+    assert main(args) == 0
+    assert [row[2] for row in json.loads(capsys.readouterr().out)["rows"]] == [70.0] * 4
+    sweep = ["sweep", "tpool_n(nop)", "--over", "n=1,2", "--models", str(models), "--machine", machine]
+    assert main([*sweep, "--format", "csv", "-q"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == ["1.0,70.0,", "2.0,35.0,"]
+
+
+CALIBRATION = """PARAMETER x
+POINTS {xs}
+METRIC time
+REGION inc
+{inc}REGION nop
+{nop}REGION pipe(inc, inc)
+{inc}"""
+
+
+@pytest.mark.parametrize(
+    ("xs", "value", "fragment"),
+    [
+        ("1024 2048 4096 8192", "1e308", "is beyond double precision (about 1.8e308)"),
+        ("-4 -2 2 4", "1000", "x is the size of a data element, a positive number"),
+    ],
+)
+def test_calibrate_refuses_what_it_cannot_fit(xs, value, fragment, tmp_path, capsys) -> None:
+    data = tmp_path / "cal.txt"
+    rows = f"DATA {value} {value} {value}\n" * 4
+    data.write_text(CALIBRATION.format(xs=xs, inc=rows, nop="DATA 70 70 70\n" * 4))
+    line = one_error(capsys, ["calibrate", str(data), "--cores", "2", "--out", str(tmp_path / "m.toml")])
+    assert fragment in line
+    assert not (tmp_path / "m.toml").exists()
+
+
+def test_the_spread_api_names_what_is_wrong() -> None:
+    from patternalg.algebra.intervals import Spread
+    from patternalg.errors import ArgumentError, UnknownAtomError
+    from patternalg.library.model_library import ModelLibrary
+
+    with pytest.raises(UnknownAtomError, match="unknown atom 'qsrot'; did you mean qsort"):
+        Spread.of("qsrot", ModelLibrary.builtin(), {})
+    with pytest.raises(ArgumentError, match="library: expected a mapping of atom names"):
+        Spread.of("qsort", "not a library", {})
+    with pytest.raises(ArgumentError, match="fixed: expected a mapping"):
+        Spread.of("qsort", ModelLibrary.builtin(), 3)

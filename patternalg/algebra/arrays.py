@@ -225,13 +225,15 @@ def compile_term(
     """The pointwise model of ``term`` with ``fixed`` bound, as a numpy function of the rest
     (with ``partial``, bindings of symbols ``term`` does not have are left out), its operators
     combined as ``semantics`` says."""
-    own = model_symbols(term, library)
+    own = model_symbols(term, library, semantics)
     if partial:
         known = symbols_of(term, own)
         fixed = {k: v for k, v in fixed.items() if k in known}
     check_bindings(term, own, fixed)
+    semantics = Semantics.of(semantics)
     names = tuple(sorted((own | count_symbols(term)) - set(fixed)))
     doubles = {k: _double(k, v) for k, v in fixed.items()}
-    return Compiled(
-        term, library, names, _outer_stages(term), dict(fixed), doubles, Semantics.of(semantics)
-    )
+    # read by the semantics (a hand-off in x) where the result depends on no value of them
+    # (model_symbols says so): a constant model's received value, which no pipe uses
+    doubles.update((k, math.nan) for k in semantics.reads() - set(names) - set(fixed))
+    return Compiled(term, library, names, _outer_stages(term), dict(fixed), doubles, semantics)

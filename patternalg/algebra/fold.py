@@ -237,16 +237,19 @@ def _combine(
     return semantics.lift(arithmetic, node, value, here, library)
 
 
-def model_symbols(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:
-    """The names of the free symbols of ``term``'s pointwise model, without building it: a
-    fold whose values are sets of symbols.
+def model_symbols(
+    term: Term, library: Mapping[str, AtomicModel], semantics: Semantics | str = Semantics.EXACT
+) -> set[str]:
+    """The names of the free symbols of ``term``'s pointwise model under ``semantics``,
+    without building it: a fold whose values are sets of symbols (a machine's hand-off in x
+    makes even a constant model's term depend on x).
 
     >>> from patternalg.syntax.parser import parse
     >>> from patternalg.library.model_library import ModelLibrary
     >>> sorted(model_symbols(parse("seq(nop, tpool_k(nop))"), ModelLibrary.builtin()))
     ['k']
     """
-    return {s.name for s in fold(term, library, _Symbols(), {}).value}
+    return {s.name for s in fold(term, library, _Symbols(), {}, semantics=semantics).value}
 
 
 class _Symbols(Arithmetic[frozenset]):

@@ -23,7 +23,7 @@ machine, the spread of its calibration's residuals (what its operators still mis
 >>> from patternalg.syntax.symbols import x
 >>> u = Uncertainty((x,), ((1e-4,),), 10, 0.0, "bootstrap")
 >>> lib = {"k": AtomicModel("k", 2 * x, uncertainty=u)}
->>> spread = Spread.of(parse("seq(k, k)"), lib, {})
+>>> spread = Spread.of("seq(k, k)", lib, {})
 >>> low, high = spread.interval({"x": np.array([100.0])}, 0.9)
 >>> round(float(low[0])), round(float(high[0]))  # 400 +- 1.645 * 2 * sqrt(1e-4) * 100
 (397, 403)
@@ -40,13 +40,13 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ..arguments import as_int
-from ..errors import EvaluationError
-from ..syntax.parser import parse
+from ..arguments import as_bindings, as_int, as_models, as_term
+from ..errors import EvaluationError, UnknownAtomError, close_names
 from ..syntax.symbols import symbol
 from ..syntax.terms import Pipe, Term
 from .arrays import Compiled, compile_term
 from .atomic_model import AtomicModel
+from .bindings import as_value
 from .machine import MachineSemantics
 from .semantics import Semantics
 from .units import atom_names
@@ -103,7 +103,11 @@ class Spread:
         partial: bool = False,
     ) -> Spread:
         """``term`` over ``library`` with ``fixed`` bound, its atoms' deltas as symbols."""
-        term = parse(term) if isinstance(term, str) else term
+        term, library = as_term(term), as_models(library)
+        fixed = {k: as_value(v) for k, v in as_bindings(fixed, "fixed").items()}
+        for name in atom_names(term):
+            if name not in library:
+                raise UnknownAtomError(name, close_names(name, library, n=3))
         semantics = Semantics.of(semantics)
         perturbed = dict(library)
         deltas: list[tuple[tuple[str, ...], Any]] = []

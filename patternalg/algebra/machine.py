@@ -187,6 +187,10 @@ class MachineSemantics(Semantics):
         """A mapReduce's threads per node run on at most the machine's cores."""
         return sympy.Min(count, self.machine.cores)
 
+    def reads(self) -> frozenset[str]:
+        """The symbols of the hand-off (added where a stage receives its data)."""
+        return frozenset(s.name for s in self.machine.handoff.free_symbols)
+
     def in_unit(self, unit: str) -> MachineSemantics:
         """This semantics with the machine's hand-off in ``unit``."""
         machine = self.machine.in_unit(unit)

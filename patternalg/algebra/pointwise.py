@@ -256,7 +256,7 @@ def at_point(
     """
     semantics = Semantics.of(semantics)
     values = {name: as_value(v) for name, v in bindings.items()}
-    own = model_symbols(term, library)
+    own = model_symbols(term, library, semantics)
     if partial:
         values = {k: v for k, v in values.items() if k in symbols_of(term, own)}
     check_bindings(term, own, values)

@@ -98,6 +98,12 @@ class Semantics(metaclass=_Registered):
         them): all of them, unless a machine has fewer cores."""
         return count
 
+    def reads(self) -> frozenset[str]:
+        """The symbols this semantics' own numbers read beside the models' (a machine's
+        hand-off reads x): a fold needs a value for them even where the result does not
+        depend on them (a received value no pipe uses)."""
+        return frozenset()
+
     def describe(self) -> str:
         """The name, and what it stands for where it has parameters (a machine's cores)."""
         return self.name

@@ -110,6 +110,10 @@ def _region(text: str, sizes: np.ndarray, medians: np.ndarray, where: str) -> _R
         )
     if not (np.all(np.isfinite(medians)) and np.all(medians > 0)):
         raise MeasurementError(f"{where}: a time per data element is positive; some are not")
+    if not (np.all(np.isfinite(sizes)) and np.all(sizes > 0)):
+        raise MeasurementError(
+            f"{where}: x is the size of a data element, a positive number; some are not"
+        )
     return _Region(term, sizes, medians, where)
 
 
@@ -191,6 +195,14 @@ def _fit(problem: _Problem) -> tuple[np.ndarray, list[float | None]]:
 
     n = 2 + len(problem.pooled)
     start = np.array([0.0, 1.0] + [0.05] * len(problem.pooled))
+    with np.errstate(all="ignore"):
+        first = problem.errors(problem.machine(start).semantics)
+    for region, error in zip(problem.compositions, first, strict=True):
+        if not np.all(np.isfinite(error)):
+            raise MeasurementError(
+                f"{region.where}: composed from its atoms, {region.term} is beyond double "
+                "precision (about 1.8e308) or undefined at some sizes: nothing to fit"
+            )
     upper = np.array([np.inf, np.inf] + [1.0] * len(problem.pooled))
     found = least_squares(problem.residuals, start, bounds=(np.zeros(n), upper),
                           x_scale=np.array([100.0, 1.0] + [0.1] * len(problem.pooled)),

@@ -19,8 +19,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from .._internal.limits import printable
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.semantics import Semantics
+from ..errors import EvaluationError
 from ..syntax.terms import Term
 
 __all__ = ["Predicted", "covered", "half_width", "coverage", "measured_interval"]
@@ -97,7 +99,14 @@ def measured_interval(
     from ..algebra.intervals import Spread, no_uncertainty_note
 
     spread = Spread.of(term, library, {}, semantics=semantics)
+    missing = [s for s in spread.symbols if s not in columns]
+    if missing:  # an uncertainty in a symbol its model is not (a model built in Python)
+        raise EvaluationError(
+            f"the uncertainty of {printable(str(term))} is in {', '.join(missing)}, which the "
+            "measurements do not give"
+        )
     drawn = spread.draws({s: columns[s] for s in spread.symbols}, seed=seed)
-    drawn = np.broadcast_to(drawn, (drawn.shape[0], points))
+    # (draws, points); a term constant in its symbols draws one value a draw: (draws,)
+    drawn = np.broadcast_to(drawn.reshape(drawn.shape[0], -1), (drawn.shape[0], points))
     low, high = np.quantile(drawn, [(1 - level) / 2, (1 + level) / 2], axis=0)
     return low, high, [no_uncertainty_note(list(spread.missing))] if spread.missing else []

@@ -231,7 +231,23 @@ class Form(ABC):
         model._init(
             own, where, _table_domain(table, where), _table_statistics(table, where), uncertainty
         )
+        if uncertainty is not None:
+            model._check_uncertainty_symbols(uncertainty, where)
         return model
+
+    def _check_uncertainty_symbols(self, uncertainty: Uncertainty, where: str) -> None:
+        """An uncertainty's terms are in the model's symbols (its inputs, or those of its
+        expressions): a term in another symbol perturbs nothing the model is evaluated at."""
+        values = self._cache["values"].values()
+        own = {s.name for v in values if isinstance(v, sympy.Basic) for s in v.free_symbols}
+        known = own | set(self.inputs)
+        for text, term in zip(uncertainty.to_table()["terms"], uncertainty.terms, strict=True):
+            unknown = sorted(s.name for s in term.free_symbols if s.name not in known)
+            if unknown:
+                raise ModelFileError(
+                    f"{where}.uncertainty.terms: {text} is in {', '.join(unknown)}, which the "
+                    f"model is not (its symbols: {', '.join(sorted(known)) or 'none'})"
+                )
 
     def to_table(self) -> dict[str, Any]:
         """This model's model-file table: its own keys, ``domain``, ``fit`` and
