@@ -37,6 +37,7 @@ __all__ = [
     "MAX_TUNER_RUNS",
     "MAX_ANNEALING_ITERATIONS",
     "MAX_EXPANSIONS",
+    "MAX_SEARCH_REBUILDS",
     "power_problem",
     "size_problem",
     "printable",
@@ -80,6 +81,9 @@ MAX_ANNEALING_ITERATIONS = 1_000_000
 #: designs ``explore`` may rewrite (``--expansions``; about a millisecond each, and every
 #: design found is kept)
 MAX_EXPANSIONS = 100_000
+#: sub-terms one ``explore`` search rebuilds in all (each rewrite rebuilds the path from its
+#: place to the root: on a design of thousands of sub-terms, some 2 microseconds each)
+MAX_SEARCH_REBUILDS = 1_000_000
 
 _MAX_BITS = math.ceil(MAX_INTEGER_DIGITS * math.log2(10))
 

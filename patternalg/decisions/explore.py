@@ -33,6 +33,7 @@ from typing import Any
 import sympy
 
 from .._internal.callbacks import ProgressCallback
+from .._internal.limits import MAX_SEARCH_REBUILDS
 from .._internal.tables import Tabular, fields_json, with_unit
 from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
@@ -43,6 +44,7 @@ from ..algebra.semantics import Semantics
 from ..algebra.units import in_unit
 from ..arguments import as_bindings, as_term
 from ..errors import EvaluationError
+from ..laws.builtin import builtin_law
 from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import number_text
@@ -101,6 +103,16 @@ class Rewrite:
         """``{law, direction, relation, semantics, before, after}``."""
         return fields_json(self)
 
+    def step(self) -> str:
+        """The law and the way it was applied, its sides in the order read.
+
+        >>> Rewrite("pipe_vs_tpool2_seq", "->", ">=", ("exact",), "b", "a").step()
+        'pipe_vs_tpool2_seq: pipe(A, B) => tpool_2(seq(A, B))'
+        """
+        law = builtin_law(self.law)
+        source, target = (law.lhs, law.rhs) if self.direction == "->" else (law.rhs, law.lhs)
+        return f"{self.law}: {source} => {target}"
+
 
 @dataclass(frozen=True)
 class Design:
@@ -130,17 +142,18 @@ class Design:
         return data
 
     def derivation(self) -> str:
-        """The chain of rewrites in one short line: the laws in order with repeats counted,
-        or, for a chain of more than :data:`_RUNS` runs, how often each law was used.
+        """The chain of rewrites in one short line: each law with the way it was applied
+        (its sides, metavariables for the parts), in order with repeats counted, or, for a
+        chain of more than :data:`_RUNS` runs, how often each was used.
 
         >>> more = Rewrite("tpool_more", "<-", ">=", ("exact",), "a", "b")
         >>> fewer = Rewrite("tpool_more", "->", "<=", ("exact",), "b", "a")
         >>> Design("b", 1.0, "1", 3, (more, more)).derivation()
-        'by 2 rewrites: tpool_more <- x2'
+        'by 2 rewrites: tpool_more: tpool_n(A) => tpool_{n + 1}(A) x2'
         >>> Design("b", 1.0, "1", 3, (more, fewer) * 4 + (more,)).derivation()
-        'by 9 rewrites: tpool_more <- x5, tpool_more -> x4 (in all)'
+        'by 9 rewrites: tpool_more: tpool_n(A) => tpool_{n + 1}(A) x5, tpool_more: tpool_{n + 1}(A) => tpool_n(A) x4 (in all)'
         """
-        steps = [f"{r.law} {r.direction}" for r in self.rewrites]
+        steps = [r.step() for r in self.rewrites]
         runs: list[list[Any]] = []
         for step in steps:
             if runs and runs[-1][0] == step:
@@ -190,7 +203,7 @@ class Exploration(Tabular):
                 d.value if d.value is not None else d.model,
                 *([] if self.level is None else list(d.interval or (None, None))),
                 d.threads,
-                "; ".join(f"{r.law} {r.direction}" for r in d.rewrites),
+                "; ".join(r.step() for r in d.rewrites),
                 d.equivalent,
             ]
             for i, d in enumerate(self.designs)
@@ -214,7 +227,7 @@ class Exploration(Tabular):
                 shown += f" [{low}, {high}]" + (" (cannot tell from the best)" if d.indistinguishable and i else "")
             others = d.equivalent
             more = f"; and {others} equivalent rewriting{'s' if others > 1 else ''}" if others else ""
-            lines.append(f"{i + 1}. {d.term}  =  {shown}  ({d.threads} threads{more})")
+            lines.append(f"{i + 1}. {d.term}  =  {shown}  ({_threads(d.threads)}{more})")
             if not why:
                 if d.rewrites:
                     lines.append(f"     {d.derivation()}")
@@ -225,7 +238,8 @@ class Exploration(Tabular):
                     f"{r.before}  {r.relation}  {r.after}"
                 )
         state = "complete" if self.complete else "stopped: raise --expansions to search further"
-        lines.append(f"{self.visited} designs within {self.threads} threads visited ({state})")
+        designs = f"{self.visited} design{'s' if self.visited != 1 else ''}"
+        lines.append(f"{designs} within {_threads(self.threads)} visited ({state})")
         if any(d.value is None for d in self.designs):
             lines.append(f"models in {self.unit}, ranked by their growth in x")
         if self.level is not None:
@@ -234,6 +248,10 @@ class Exploration(Tabular):
                 "the best is faster than in fewer of the joint draws cannot be told from it"
             )
         return lines
+
+
+def _threads(count: int) -> str:
+    return f"{count} thread{'s' if count != 1 else ''}"
 
 
 def _shortest(
@@ -349,18 +367,25 @@ def explore(
     #: every rewrite within the budget (as many as the neighbours generated: the search's
     #: own work), for the shortest derivations
     edges: dict[Term, list[tuple[Term, int]]] = {}
-    complete, expanded = True, 0
+    complete, expanded, left = True, 0, MAX_SEARCH_REBUILDS
     notes_cut: list[str] = []
     while queue:
-        if expanded >= expansions:
+        if expanded >= expansions or left <= 0:
             complete = False
+            if left <= 0:
+                notes_cut.append(
+                    f"the search stopped after {expanded:,} designs: it had rebuilt "
+                    f"{MAX_SEARCH_REBUILDS:,} sub-terms (the limit of one search, "
+                    "docs/errors.md); rewrite an inner part on its own to search there"
+                )
             break
         *_, design = heapq.heappop(queue)
         expanded += 1
         if progress is not None:
             progress(expanded, expansions)
-        found, cut = neighbours(design, slower, make, laws=laws)
-        if cut and not notes_cut:
+        found, cut, rebuilt = neighbours(design, slower, make, min(REBUILDS, left), laws)
+        left -= rebuilt
+        if cut and left > 0 and not notes_cut:
             notes_cut.append(
                 f"designs of thousands of sub-terms: each expansion tried only the rewrites "
                 f"nearest the root (until {REBUILDS:,} sub-terms were rebuilt); rewrite an "

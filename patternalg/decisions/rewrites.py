@@ -3,9 +3,9 @@ term, built hash-consed (:class:`Make`), and :func:`neighbours`, every design on
 away, with bounded rebuilding.
 
 >>> from patternalg.syntax.parser import parse
->>> found, cut = neighbours(parse("pipe(qsort, inc)"), lambda pipe: 0, Make())
->>> [RULES[i][0] for _, i in found][:2], cut
-(['pipe_vs_tpool2_seq', 'pipe_le_seq'], False)
+>>> found, cut, rebuilt = neighbours(parse("pipe(qsort, inc)"), lambda pipe: 0, Make())
+>>> [RULES[i][0] for _, i in found][:2], cut, rebuilt
+(['pipe_vs_tpool2_seq', 'pipe_le_seq'], False, 0)
 """
 
 from __future__ import annotations
@@ -157,10 +157,10 @@ def neighbours(
     make: Make,
     rebuilds: int = REBUILDS,
     laws: frozenset[str] | None = None,
-) -> tuple[list[tuple[Term, int]], bool]:
+) -> tuple[list[tuple[Term, int]], bool, int]:
     """Every design one rewrite away (not inside mapReduces), with the index of its rule,
-    in depth-first order from the root; and whether the list stopped early, because
-    building the designs rebuilt more than ``rebuilds`` sub-terms. ``laws``: the laws
+    in depth-first order from the root; whether the list stopped early, because building
+    the designs rebuilt ``rebuilds`` sub-terms; and how many it rebuilt. ``laws``: the laws
     that may be used (default: every law of :data:`RULES`).
 
     Threads are only added on the critical path: a task pool is introduced around the
@@ -169,6 +169,7 @@ def neighbours(
     bottleneck, not of every stage.
     """
     found: list[tuple[Term, int]] = []
+    budget = rebuilds
     # (node, its place, on the critical path?)
     stack: list[tuple[Term, _Place, bool]] = [(term, None, True)]
     while stack:
@@ -193,11 +194,11 @@ def neighbours(
                     rebuilds -= 1
                 found.append((new, index))
                 if rebuilds <= 0:
-                    return found, True
+                    return found, True, budget - rebuilds
         if isinstance(node, MapReduce):
             continue
         bottleneck = slower(node) if isinstance(node, Pipe) else None
         for slot, child in enumerate(node.children()):
             on_path = critical and (bottleneck is None or bottleneck == slot)
             stack.append((child, (node, slot, place), on_path))
-    return found, False
+    return found, False, budget - rebuilds
