@@ -5,7 +5,7 @@ away, with bounded rebuilding.
 >>> from patternalg.syntax.parser import parse
 >>> found, cut, rebuilt = neighbours(parse("pipe(qsort, inc)"), lambda pipe: 0, Make())
 >>> [RULES[i][0] for _, i in found][:2], cut, rebuilt
-(['pipe_vs_tpool2_seq', 'pipe_le_seq'], False, 0)
+(['pipe_vs_tpool2_seq', 'pipe_le_seq'], False, 1)
 """
 
 from __future__ import annotations
