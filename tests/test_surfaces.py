@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import sympy
 
 from patternalg._internal.limits import MAX_FILE_BYTES
 from patternalg._internal.reading import NotText, TooLarge, read_stream
@@ -504,3 +505,85 @@ def test_explore_says_how_each_law_was_applied(capsys) -> None:
     assert main(["explore", "qsort", "--threads", "1", "-q"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].endswith("(1 thread)") and lines[1] == "1 design within 1 thread visited (complete)"
+
+
+# --- the older cases: a nested mapReduce in a symbolic n, a plot to 1.7e308 ---------------
+def _nested_mapreduce(depth: int) -> str:
+    term = "qsort"
+    for _ in range(depth):
+        term = f"mapReduce_{{2,n}}^{{x,16}}({term}, inc)"
+    return term
+
+
+def test_a_symbolic_coefficient_is_not_expanded_again_at_every_level() -> None:
+    """A mapReduce nests its coefficient in n a level deeper each time: expanding it whole at
+    every level was cubic in the depth (200 levels: over 300 s). The terms in x are the
+    same: one growth, x, with the nested coefficient (here at n = 3)."""
+    from patternalg.algebra.normal_forms.normal_form import normal_form
+    from patternalg.syntax.symbols import n, x
+
+    deep = sympy.Integer(1)
+    for _ in range(100):
+        deep = 1 + deep / (2 * n)
+    form = normal_form(x * deep + 3 * x)
+    assert form is not None
+    ((growth, coefficient),) = form.items()
+    assert growth == (1, 0)
+    assert float(coefficient.subs(n, 3)) == pytest.approx(float((deep + 3).subs(n, 3)))
+
+
+@pytest.mark.long
+def test_a_mapreduce_nested_200_deep_in_a_symbolic_n(capsys) -> None:
+    assert main(["eval", _nested_mapreduce(200), "-q"]) == 0
+    assert capsys.readouterr().out.startswith("1024*x + x*(1024 + (1024 + ")
+
+
+def test_a_plot_beyond_what_an_axis_draws_is_refused(tmp_path, capsys) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "p.png"
+    args = ["plot", "--atoms", "qsort", "--over", "x=1/3..1.7e308:100", "--unit", "min", "-o", str(out), "-q"]
+    assert "the x axis would run from -8.5e+306 to 1.78e+308, beyond what a linear axis draws" in one_error(capsys, args)
+    assert not out.exists()
+
+
+# --- fit of a harness scan of many points (H1, H2) ------------------------------------------
+def test_the_leave_one_out_score_from_the_leverages_is_the_direct_one() -> None:
+    import numpy as np
+
+    from patternalg.forms.pmnf.default import _loo_score
+
+    rng = np.random.default_rng(3)
+    b = np.sort(rng.uniform(1, 100, (4, 80)), axis=-1)
+    y = (5 + 2 * b) * (1 + 0.05 * rng.standard_normal((4, 80)))
+    assert np.allclose(_loo_score(b, y, direct=0), _loo_score(b, y, direct=80), rtol=1e-9)
+
+
+def test_a_bootstrap_of_many_points_is_chosen_a_slice_of_rows_at_a_time(monkeypatch) -> None:
+    import numpy as np
+
+    from patternalg.forms.pmnf import uncertainty
+    from patternalg.forms.pmnf.default import select_default
+
+    x = np.array([1.0, 2, 4, 8, 16, 32])
+    rows = (3 + 0.5 * x) * (1 + 0.01 * np.random.default_rng(0).standard_normal((50, 6)))
+    whole = select_default(x, rows)
+    monkeypatch.setattr(uncertainty, "_NUMBERS", 6 * 42 * 7)  # 7 rows a slice
+    sliced = uncertainty._chosen_by_rows(lambda r: select_default(x, r), rows)
+    for name in ("index", "c0", "c1", "criterion"):
+        assert np.array_equal(getattr(sliced, name), getattr(whole, name))
+
+
+def test_auto_does_not_resample_a_scan_of_many_points(tmp_path, capsys) -> None:
+    """One hyperfine command over 12,000 values: auto records the linear method (the
+    bootstrap resamples every point 200 times), and says so."""
+    results = [
+        {"command": f"./k {i}", "mean": 1e-6 * i, "times": [1e-6 * i, 1.01e-6 * i], "parameters": {"n": str(i)}}
+        for i in range(1, 12_001)
+    ]
+    path = tmp_path / "hf.json"
+    path.write_text(json.dumps({"results": results}))
+    assert main(["fit", str(path), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert "more than 10,000 points: the uncertainty by the linear method" in captured.err
+    (model,) = json.loads(captured.out)
+    assert model["uncertainty"]["method"] == "linear"

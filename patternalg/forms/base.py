@@ -236,11 +236,12 @@ class Form(ABC):
         return model
 
     def _check_uncertainty_symbols(self, uncertainty: Uncertainty, where: str) -> None:
-        """An uncertainty's terms are in the model's symbols (its inputs, or those of its
-        expressions): a term in another symbol perturbs nothing the model is evaluated at."""
+        """An uncertainty's terms are in the model's symbols (its inputs, those of its
+        expressions, those its fit measured: a constant fitted over p may be unsure in p): a
+        term in another symbol perturbs nothing the model is evaluated at."""
         values = self._cache["values"].values()
         own = {s.name for v in values if isinstance(v, sympy.Basic) for s in v.free_symbols}
-        known = own | set(self.inputs)
+        known = own | set(self.inputs) | {name for name, _ in self._domain}
         for text, term in zip(uncertainty.to_table()["terms"], uncertainty.terms, strict=True):
             unknown = sorted(s.name for s in term.free_symbols if s.name not in known)
             if unknown:

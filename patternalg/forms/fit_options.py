@@ -14,6 +14,7 @@ __all__ = [
     "uncertainty_method",
     "UNCERTAINTY_METHODS",
     "AUTO_BOOTSTRAP",
+    "AUTO_BOOTSTRAP_POINTS",
     "AUTO_LINEAR",
 ]
 
@@ -36,6 +37,9 @@ UNCERTAINTY_METHODS = ("auto", "bootstrap", "linear", "none")
 #: the most kernels of one fit that ``auto`` resamples (beyond: ``linear``; the bootstrap
 #: costs some 3 ms a kernel, thirty times the fit's own: docs/fitting.md)
 AUTO_BOOTSTRAP = 200
+#: the most points (all kernels' together) that ``auto`` resamples (beyond: ``linear``; the
+#: bootstrap's cost grows with the points: one hyperfine scan of 100,000 values)
+AUTO_BOOTSTRAP_POINTS = 10_000
 #: the most kernels of one fit whose uncertainty ``auto`` records at all (beyond: none, so
 #: a file of 100,000 kernels fits in the time it did: docs/scaling.md)
 AUTO_LINEAR = 10_000
@@ -48,22 +52,26 @@ def uncertainty_option() -> Option:
         "auto",
         "how the uncertainty of the coefficients is found: bootstrap (resample the "
         "repetitions, choose and fit again), linear (closed form, fast), none; auto: bootstrap "
-        f"for up to {AUTO_BOOTSTRAP:,} kernels, linear up to {AUTO_LINEAR:,}, none for more",
+        f"for up to {AUTO_BOOTSTRAP:,} kernels (and {AUTO_BOOTSTRAP_POINTS:,} points), linear "
+        f"up to {AUTO_LINEAR:,} kernels, none for more",
         choices=UNCERTAINTY_METHODS,
     )
 
 
-def uncertainty_method(asked: str, kernels: int) -> str:
-    """The method of ``uncertainty`` for a fit of ``kernels`` kernels: ``auto`` resolved.
+def uncertainty_method(asked: str, kernels: int, points: int = 0) -> str:
+    """The method of ``uncertainty`` for a fit of ``kernels`` kernels of ``points`` points
+    in all: ``auto`` resolved.
 
     >>> uncertainty_method("auto", 10), uncertainty_method("auto", 5000), uncertainty_method("none", 1)
     ('bootstrap', 'linear', 'none')
     >>> uncertainty_method("auto", 20000), uncertainty_method("linear", 20000)
     ('none', 'linear')
+    >>> uncertainty_method("auto", 1, points=100_000)
+    'linear'
     """
     if asked != "auto":
         return asked
-    if kernels <= AUTO_BOOTSTRAP:
+    if kernels <= AUTO_BOOTSTRAP and points <= AUTO_BOOTSTRAP_POINTS:
         return "bootstrap"
     return "linear" if kernels <= AUTO_LINEAR else "none"
 

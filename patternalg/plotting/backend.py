@@ -22,6 +22,7 @@ from typing import Any
 
 from .._internal.atomic_write import write_bytes_atomic
 from ..errors import PatternalgError, reason
+from ..syntax.arith import format_number
 
 __all__ = [
     "PlotError",
@@ -184,12 +185,34 @@ def save_figure(fig: Any, path: str | Path) -> Path:
     Long texts are elided first (:func:`shorten`)."""
     target, suffix = check_path(path)
     _shorten_texts(fig)
+    _check_limits(fig)
     buffer = io.BytesIO()
     with warnings.catch_warnings():  # matplotlib's layout advice is not the user's business
         warnings.simplefilter("ignore")
         fig.savefig(buffer, format=suffix, metadata=FORMATS[suffix], bbox_inches="tight")
     write_bytes_atomic(target, buffer.getvalue())
     return target
+
+
+#: the largest magnitude a linear axis may reach: matplotlib's ticks of an axis running to
+#: 1.7e308 overflow (``arange: cannot compute length``); a log axis draws any double
+MAX_LINEAR_AXIS = 1e300
+
+
+def _check_limits(fig: Any) -> None:
+    """A PlotError if a linear axis of ``fig`` runs beyond :data:`MAX_LINEAR_AXIS`."""
+    for ax in fig.axes:
+        for name, scale, limits in (
+            ("x", ax.get_xscale(), ax.get_xlim()),
+            ("y", ax.get_yscale(), ax.get_ylim()),
+        ):
+            if scale == "linear" and not all(abs(v) <= MAX_LINEAR_AXIS for v in limits):
+                low, high = (format_number(float(v), 3) for v in limits)
+                raise PlotError(
+                    f"the {name} axis would run from {low} to {high}, beyond what a linear axis "
+                    f"draws (magnitudes up to {MAX_LINEAR_AXIS:g}; values below 0 make an axis "
+                    "linear): narrow --over"
+                )
 
 
 @contextlib.contextmanager

@@ -130,11 +130,48 @@ def _factor_growth(factor: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr, sympy.Ex
     return None
 
 
+def _terms(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
+    """``expr`` as a sum of terms, each a product of factors in x and a coefficient: all of
+    it expanded where the coefficients are numbers; with symbolic coefficients (a mapReduce's
+    thread count n), only what holds x is distributed, so a coefficient nested a level per
+    mapReduce is not expanded again at every level (200 levels: minutes).
+
+    >>> from patternalg.syntax.symbols import n
+    >>> _terms(x * (1 + (1 + 1 / n) / (2 * n)) + 3 * x)
+    (3*x, x*(1 + (1 + 1/n)/(2*n)))
+    >>> _terms((x + 1) ** 2)
+    (1, x**2, 2*x)
+    """
+    if not expr.has(x):
+        return (expr,)
+    if not expr.free_symbols - {x}:
+        return sympy.Add.make_args(sympy.expand(expr))
+    return tuple(_distributed(expr))
+
+
+def _distributed(expr: sympy.Expr) -> list[sympy.Expr]:
+    """The terms of ``expr``: sums and products holding x distributed, factors without x
+    kept whole."""
+    if not expr.has(x):
+        return [expr]
+    if expr.is_Add:
+        return [term for arg in expr.args for term in _distributed(arg)]
+    if expr.is_Mul:
+        products = [sympy.Integer(1)]
+        for factor in expr.args:
+            parts = _distributed(factor) if factor.has(x) else [factor]
+            products = [sympy.Mul(a, b) for a in products for b in parts]
+        return products
+    if expr.is_Pow and expr.base.is_Add:
+        return list(sympy.Add.make_args(sympy.expand(expr)))
+    return [expr]
+
+
 @functools.lru_cache(maxsize=65536)
 def normal_form(expr: sympy.Expr) -> NormalForm | None:
     """``expr`` as a :class:`NormalForm`, or None if it is not of that shape."""
     parts: dict[Growth, list[sympy.Expr]] = {}
-    for term in sympy.Add.make_args(sympy.expand(expr) if expr.has(x) else expr):
+    for term in _terms(expr):
         a, b = _ZERO, _ZERO
         coefficient: list[sympy.Expr] = []
         for factor in sympy.Mul.make_args(term):

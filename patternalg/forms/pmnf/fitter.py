@@ -16,7 +16,7 @@ from ...algebra.normal_forms.render import hypothesis_text, pmnf_expr, pmnf_text
 from ...errors import FitError
 from ...syntax.symbols import symbol
 from ..base import Form
-from ..fit_options import AUTO_BOOTSTRAP, AUTO_LINEAR, uncertainty_method
+from ..fit_options import AUTO_BOOTSTRAP, AUTO_BOOTSTRAP_POINTS, AUTO_LINEAR, uncertainty_method
 from ..fitting import Fitter
 from .fit import fit_series, parse_param_options, symbol_name
 from .form import PMNF
@@ -37,7 +37,8 @@ class PMNFFitter(Fitter):
     ) -> list[PMNF]:
         if not series:
             return []
-        method = uncertainty_method(options["uncertainty"], len(series))
+        points = sum(len(s.points) for s in series)
+        method = uncertainty_method(options["uncertainty"], len(series), points)
         if len(series[0].parameters) != 1:  # two or three parameters
             from .fit_multi import fitted_models
 
@@ -133,6 +134,11 @@ class PMNFFitter(Fitter):
                 f"more than {AUTO_BOOTSTRAP:,} kernels: their uncertainty by the linear method "
                 "(--uncertainty bootstrap resamples each, some 3 ms a kernel)"
             )
+        elif options.get("uncertainty", "auto") == "auto" and _points(data) > AUTO_BOOTSTRAP_POINTS:
+            notes.append(
+                f"more than {AUTO_BOOTSTRAP_POINTS:,} points: the uncertainty by the linear "
+                "method (--uncertainty bootstrap resamples every point, 200 times)"
+            )
         if len(data.parameters) > 1:
             from .fit_multi import symbol_names
 
@@ -146,6 +152,13 @@ class PMNFFitter(Fitter):
             f"models (use --param '{name}=SYMBOL' to choose another)",
             *notes,
         ]
+
+
+def _points(data: Any) -> int:
+    """The points of all kernels: a Measurements' series, or a block's kernels (the fast
+    path's), each at the block's points."""
+    series = data.series() if callable(getattr(data, "series", None)) else data
+    return sum(len(s.points) for s in series)
 
 
 def _closed_form(

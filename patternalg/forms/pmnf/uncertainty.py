@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -59,6 +60,8 @@ __all__ = ["uncertainties", "multi_covariances"]
 ALTERNATIVES, MIN_SHARE = 3, 0.02
 #: the kernels whose draws are made and chosen at once (bounds memory: 200 draws each)
 _KERNELS = 500
+#: the most numbers (rows x points x hypotheses) one selection of draws holds (some 160 MB an array)
+_NUMBERS = 20_000_000
 
 Values = np.ndarray | Sequence[Sequence[np.ndarray]]
 Select = Callable[[np.ndarray], Selection]
@@ -180,7 +183,8 @@ def uncertainties(
     if method == "bootstrap":
         found = []
         for start in range(0, len(y), _KERNELS):  # the draws of a few kernels at a time
-            drawn = select(resampled(values[start : start + _KERNELS], how).reshape(-1, len(x)))
+            rows = resampled(values[start : start + _KERNELS], how).reshape(-1, len(x))
+            drawn = _chosen_by_rows(select, rows)
             done = min(len(y) - start, _KERNELS)
             found += [_bootstrap(var, x, fitted, start + k, drawn, k) for k in range(done)]
     else:
@@ -196,6 +200,19 @@ def uncertainties(
         else None
         for (terms, matrix), r, n, ok in zip(found, reps, noise, repeated, strict=True)
     ]
+
+
+def _chosen_by_rows(select: Select, rows: np.ndarray) -> Selection:
+    """``select(rows)``, a slice of the rows at a time where they have many points: the
+    selection holds every hypothesis at every point of every row (``_NUMBERS`` numbers at
+    most: 200 draws of one kernel of 100,000 points would be 6 GB)."""
+    count = max(1, _NUMBERS // max(1, rows.shape[1] * len(BUILDING_BLOCKS)))
+    if len(rows) <= count:
+        return select(rows)
+    parts = [select(rows[start : start + count]) for start in range(0, len(rows), count)]
+    return Selection(
+        **{f.name: np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Selection)}
+    )
 
 
 def _terms(var: str, index: int) -> tuple[sympy.Expr, ...]:
