@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from .._internal.reading import read_text
 from ..errors import Location, MeasurementError, close_names, did_you_mean
 from .tree import ROOT, Path, Profile, inclusive_of
 
@@ -81,8 +82,12 @@ def read_cali(path: str, metric: str | None = None) -> Profile:
 def read_json(path: str, metric: str | None = None) -> Profile:
     """One Caliper JSON profile (see the module)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
+        document = json.loads(read_text(path))
+    except RecursionError:
+        raise MeasurementError(
+            "cannot read the Caliper JSON: arrays and objects nested too deep",
+            location=Location(str(path)),
+        ) from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise MeasurementError(
             f"cannot read the Caliper JSON: {exc}", location=Location(str(path))

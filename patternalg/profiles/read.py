@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path as FilePath
 
 from .._internal.callbacks import ProgressCallback
+from .._internal.reading import check_size
 from ..errors import Location, MeasurementError
 from .tree import Profile
 
@@ -59,6 +60,10 @@ def read_profile(path: str, metric: str | None = None) -> Profile:
     if not file.is_file():
         what = "no such file" if not file.exists() else "not a file"
         raise MeasurementError(what, location=Location(str(path)))
+    try:
+        check_size(file)
+    except OSError as exc:
+        raise MeasurementError(f"cannot read the profile: {exc}", location=Location(str(path))) from None
     reader = FORMATS.get(file.suffix.lower()) or _sniffed(file)
     return reader(str(path), metric)
 
