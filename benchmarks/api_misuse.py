@@ -25,6 +25,19 @@ AMDAHL = "kernel,x,p,time\n" + "".join(
     f"k,{x},{p},{x * (0.1 + 0.9 / p)}\n" for x in (100, 200) for p in (1, 2, 4, 8)
 )
 MODELS = '[models.k]\nmodel = "2*x"\nunit = "ns"\n'
+MACHINE = 'format = 1\n[machine]\ncores = 2\nhandoff = "300 + 0.5*x"\n[machine.speedups]\nqsort = "p"\n'
+#: atoms and calibration compositions of a machine of 2 cores, hand-off 300 + 0.5*x
+CALIBRATION = "PARAMETER x\nPOINTS 1024 2048 4096 8192\nMETRIC time\n" + "".join(
+    f"REGION {name}\n" + "".join(f"DATA {f(x)} {f(x) * 1.01} {f(x) * 0.99}\n" for x in (1024, 2048, 4096, 8192))
+    for name, f in (
+        ("inc", lambda x: 536.185 * x), ("nop", lambda x: 5422.97),
+        ("pipe(inc, inc)", lambda x: 536.185 * x + 300 + 0.5 * x), ("seq(inc, inc)", lambda x: 2 * 536.185 * x),
+    )
+)
+HYPERFINE = '{"results": [' + ", ".join(
+    f'{{"command": "./k {n}", "mean": {n / 1e3}, "times": [{n / 1e3}, {n / 999}], "parameters": {{"n": "{n}"}}}}'
+    for n in (8, 16, 32, 64)
+) + "]}"
 
 
 def _wrong_values() -> list[Callable[[], Any]]:
@@ -86,15 +99,29 @@ def public_calls() -> list[Call]:
         parse_arithmetic,
     )
     from patternalg.algebra.grid import curve_axis, parse_axis
+    from patternalg.algebra.intervals import Spread
+    from patternalg.algebra.machine import Machine
+    from patternalg.algebra.uncertainty import Uncertainty
     from patternalg.decisions.compare import compare
     from patternalg.decisions.explore import explore
     from patternalg.decisions.optimize import optimize
     from patternalg.decisions.sweep import sweep
+    from patternalg.evidence import calibrate, validate
     from patternalg.forms import PMNF, Amdahl, Expression, Memwall
     from patternalg.laws.checker import check, parse_law
+    from patternalg.library.machine_file import (
+        machine_from_text,
+        machine_text,
+        read_machine,
+        write_machine,
+    )
     from patternalg.measurements import read
+    from patternalg.measurements.runner import Plan
+    from patternalg.syntax.symbols import x
 
     library = ModelLibrary.builtin()
+    uncertain = Uncertainty((x ** 0, x), ((4.0, 0.1), (0.1, 0.25)), 10, 0.02, "bootstrap")
+    import numpy as np
     return [
         Call("parse", parse, ("pipe(qsort, inc)",)),
         Call("parse_arithmetic", parse_arithmetic, ("2*x + 1",)),
@@ -125,6 +152,23 @@ def public_calls() -> list[Call]:
         Call("Expression", Expression, ("2*x",)),
         Call("parse_law", parse_law, ("pipe(A, B) <= seq(A, B)",)),
         Call("check", check, ("pipe(A, B) <= seq(A, B)", None, "exact"), {"examples": 2, "seed": 1}),
+        # the newer surfaces (issue 40): machines, uncertainty, intervals, evidence, measure
+        Call("machine_from_text", machine_from_text, (MACHINE, "machine.toml")),
+        Call("read_machine", read_machine, ("machine.toml",)),
+        Call("write_machine", write_machine, (Machine(2, handoff="x"), "out.toml")),
+        Call("machine_text", machine_text, (Machine(2, handoff="x"),)),
+        Call("Machine", Machine, (2,), {"handoff": "300 + 0.5*x", "speedups": {"qsort": "p"}, "unit": "us"}),
+        Call("Machine.with_cores", Machine(2).with_cores, (4,)),
+        Call("Machine.in_unit", Machine(2, handoff="x").in_unit, ("us",)),
+        Call("Uncertainty", Uncertainty, ((x ** 0, x), ((4.0, 0.1), (0.1, 0.25)), 10, 0.02, "bootstrap")),
+        Call("Uncertainty.draws", uncertain.draws, (np.random.default_rng(0), 10)),
+        Call("Uncertainty.spread", uncertain.spread, (), {"x": [1.0, 2.0]}),
+        Call("Uncertainty.from_table", Uncertainty.from_table, (uncertain.to_table(), "models.k")),
+        Call("Spread.of", Spread.of, ("pipe(qsort, inc)", library, {}), {"semantics": "exact"}),
+        Call("calibrate", calibrate, ("cal.txt", None), {"cores": 2, "speedups": False}),
+        Call("validate", validate, ("cal.txt", None), {"interval": 0.9, "seed": 1, "machine": "machine.toml"}),
+        Call("Plan.build", Plan.build, ({"k": "true {x}"}, {"x": [1.0, 2.0]}), {"repetitions": 1, "timeout": 5.0}),
+        Call("read harness", read, ("hf.json", None)),
     ]
 
 
@@ -133,6 +177,9 @@ def write_files(directory: Path) -> None:
     (directory / "m.csv").write_text(MEASUREMENTS, encoding="utf-8")
     (directory / "a.csv").write_text(AMDAHL, encoding="utf-8")
     (directory / "m.toml").write_text(MODELS, encoding="utf-8")
+    (directory / "machine.toml").write_text(MACHINE, encoding="utf-8")
+    (directory / "cal.txt").write_text(CALIBRATION, encoding="utf-8")
+    (directory / "hf.json").write_text(HYPERFINE, encoding="utf-8")
 
 
 def misuse(call: Call, slot: int | str, value: Any) -> str | None:

@@ -20,6 +20,11 @@ constructs of 1,000 stages), ``api`` (the Python API with wrong-typed arguments:
 ``benchmarks/api_misuse.py``; an exception other than TypeError, ValueError or
 PatternalgError is a traceback) and ``--out`` (onto links, directories, FIFOs).
 
+The newer surfaces (issue 40, ``fuzz_surfaces.py``): machine files, ``calibrate`` and
+``validate``, ``--interval``/``--seed``, uncertainty tables, the harness readers, ``measure``
+and odd files (devices, huge, binary, nested too deep); there an input's own files (``keep``)
+must be the same after the run, whatever its status, and no file named ``-`` may appear.
+
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
 ``--show``, the first few failing inputs of each class). SIGTERM or SIGINT stops it early and
@@ -46,6 +51,10 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+import fuzz_surfaces
+
+from patternalg._internal.limits import MAX_FILE_BYTES
 
 ATOMS = ["qsort", "inc", "nop", "reduce_p", "map_hadoop", "parsec_canneal", "shuffle", "k", "A"]
 SEEDS_TERMS = [
@@ -261,6 +270,8 @@ def out_case(rng: random.Random) -> dict:
 
 def make_input(cls: str, rng: random.Random) -> dict:
     """One input of class ``cls``: argv, files to create, stdin, and the file to watch."""
+    if cls in fuzz_surfaces.CLASSES:
+        return fuzz_surfaces.make_input(cls, rng)
     files: dict[str, str] = {}
     stdin = ""
     watch = None
@@ -351,18 +362,18 @@ def make_input(cls: str, rng: random.Random) -> dict:
     return {"argv": argv, "files": files, "stdin": stdin, "watch": watch}
 
 
-CLASSES = {  # class -> inputs at scale 1.0 (total 112,511)
+CLASSES = {  # class -> inputs at scale 1.0 (total 145,511, the newer surfaces' 33,000 in it)
     "eval": 55_000, "eval --at": 15_000, "eval stdin/@file": 5_000, "--models": 12_000,
     "check": 1_000, "laws": 11, "fit": 8_000, "fit amdahl joint": 2_000, "predict": 3_000,
     "tune": 1_000, "compare": 1_000, "sweep": 1_000, "optimize": 500, "explore": 500,
-    "decide": 3_000, "deep": 500, "api": 3_000, "--out": 1_000,
+    "decide": 3_000, "deep": 500, "api": 3_000, "--out": 1_000, **fuzz_surfaces.CLASSES,
 }
 
 
 #: commands that are long by design get a longer per-input timeout (laws checks every law;
 #: a term 10,000 deep is read, evaluated and printed: the README says it is fine; plot -o
 #: imports matplotlib)
-TIMEOUTS = {"laws": 120.0, "check": 30.0, "deep": 30.0, "--out": 15.0}
+TIMEOUTS = {"laws": 120.0, "check": 30.0, "deep": 30.0, "--out": 15.0, **fuzz_surfaces.TIMEOUTS}
 
 
 class _Hang(Exception):
@@ -413,6 +424,9 @@ def _set_up(tmp: str, setup: list) -> None:
             path.mkdir()
         elif kind == "fifo":
             os.mkfifo(path)
+        elif kind == "sparse":  # a file over the limit of a file read, no block written
+            with open(path, "wb") as handle:
+                handle.truncate(MAX_FILE_BYTES + 1)
 
 
 def out_outcome(case: dict, tmp: str, status: int | None) -> str | None:
@@ -439,12 +453,13 @@ def run_one(case: dict, timeout: float) -> dict:
 
     if "api" in case:
         return run_api(case, timeout)
-    case = {"stdin": "", "watch": None, **case}
+    case = {"stdin": "", "watch": None, "keep": (), **case}
     with tempfile.TemporaryDirectory() as tmp:
         for name, text in case["files"].items():
             Path(tmp, name).write_text(text, encoding="utf-8", errors="surrogatepass")
         _set_up(tmp, case.get("setup", []))
         before = Path(tmp, case["watch"]).read_bytes() if case["watch"] else None
+        kept = {name: Path(tmp, name).read_bytes() for name in case["keep"]}
         out, err = io.StringIO(), io.StringIO()
         old = os.getcwd()
         os.chdir(tmp)
@@ -483,6 +498,10 @@ def run_one(case: dict, timeout: float) -> dict:
             if wrong or leftovers:
                 result["data_loss"] = True
                 result["detail"] = f"{case['kind']}: {wrong or f'left {leftovers[0]}'}"
+        changed = [n for n, data in kept.items() if not Path(tmp, n).is_file() or Path(tmp, n).read_bytes() != data]
+        if status is not None and (changed or Path(tmp, "-").exists()):
+            result["data_loss"] = True  # an input replaced, or stdout written to a file '-'
+            result["detail"] = f"input: {changed[0] if changed else '-'} changed or made"
         if case["watch"] and status is not None:
             target = Path(tmp, case["watch"])
             leftovers = [p.name for p in Path(tmp).iterdir() if p.name.endswith(".tmp")]

@@ -24,13 +24,14 @@ import contextlib
 import itertools
 import json
 import math
+import numbers
 import os
 import random
 import re
 import shlex
 import subprocess
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ from typing import Any
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import printable
 from .._internal.reading import read_text
+from ..arguments import as_int, expect, wrong
 from ..errors import PatternalgError, reason
 from .names import atom_name
 
@@ -198,6 +200,15 @@ class Plan:
     ) -> Plan:
         """A plan over the product of ``grid``'s axes; an error for a template that names
         a parameter the grid has not, or cannot be split into arguments."""
+        regions, grid = _checked(regions, grid)
+        repetitions, warmup = as_int(repetitions, "repetitions", 1), as_int(warmup, "warmup", 0)
+        seed = as_int(seed, "seed")
+        if timeout is not None and not (
+            isinstance(timeout, int | float) and not isinstance(timeout, bool) and 0 < timeout < 1e9
+        ):
+            raise wrong("timeout", "None or a positive number of seconds", timeout)
+        if value_regex is not None:
+            value_regex = expect(value_regex, str, "value_regex", "None or a regular expression")
         parameters = tuple(grid)
         templates = []
         for name, template in regions.items():
@@ -259,6 +270,41 @@ class Plan:
         found = asdict(self)
         del found["warmup"], found["timeout"]
         return json.loads(json.dumps(found))  # tuples as lists, as read back
+
+
+def _checked(
+    regions: Any, grid: Any
+) -> tuple[dict[str, str], dict[str, list[float]]]:
+    """``regions`` (names -> command templates) and ``grid`` (names -> finite numbers), as
+    :meth:`Plan.build` takes them; an ArgumentError naming what is wrong."""
+    if not isinstance(regions, Mapping) or not regions:
+        raise wrong("regions", "a mapping of region names to command templates", regions)
+    for name, template in regions.items():
+        expect(name, str, "regions key", "a region name")
+        expect(template, str, f"regions[{name!r}]", "a command template such as './k {x}'")
+    if not isinstance(grid, Mapping):
+        raise wrong("grid", "a mapping of parameter names to their values", grid)
+    axes: dict[str, list[float]] = {}
+    for name, values in grid.items():
+        expect(name, str, "grid key", "a parameter name")
+        what = "a list of finite numbers"
+        if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+            raise wrong(f"grid[{name!r}]", what, values)
+        items = list(values)
+        if not items or not all(map(_finite, items)):
+            raise wrong(f"grid[{name!r}]", what, values)
+        axes[name] = [float(v) for v in items]
+    return dict(regions), axes
+
+
+def _finite(value: Any) -> bool:
+    """Whether ``value`` is a real number a double holds (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
 
 
 def measure(
