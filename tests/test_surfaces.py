@@ -587,3 +587,30 @@ def test_auto_does_not_resample_a_scan_of_many_points(tmp_path, capsys) -> None:
     assert "more than 10,000 points: the uncertainty by the linear method" in captured.err
     (model,) = json.loads(captured.out)
     assert model["uncertainty"]["method"] == "linear"
+
+
+# --- a slice of the campaign (benchmarks/fuzz_campaign.py, classes of fuzz_surfaces.py) ----
+@pytest.mark.long
+@pytest.mark.parametrize(
+    "cls", ["machine", "calibrate", "validate", "interval", "uncertainty", "harness", "measure", "files"]
+)
+def test_a_slice_of_the_surfaces_campaign(cls, monkeypatch) -> None:
+    """Ten inputs of each class of the newer surfaces, run as the campaign runs them: no
+    traceback, hang, wrong exit status, input replaced or file named '-' made."""
+    import random
+    import signal
+
+    from helpers import ROOT
+
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import fuzz_campaign
+
+    previous = signal.signal(signal.SIGALRM, fuzz_campaign._alarm)
+    try:
+        for index in range(10):
+            case = fuzz_campaign.make_input(cls, random.Random(f"40:{cls}:{index}"))
+            outcome = fuzz_campaign.run_one(case, fuzz_campaign.TIMEOUTS.get(cls, 5.0))
+            failed = [k for k in ("traceback", "hang", "wrong_exit", "data_loss") if outcome[k]]
+            assert not failed, (case.get("argv"), outcome)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
