@@ -38,7 +38,7 @@ from bench_fidelity import RUNS, read_text, write_text  # noqa: E402
 from patternalg.cli import main  # noqa: E402
 from patternalg.evidence import calibrate, validate  # noqa: E402
 
-CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)")
+CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)")
 LOWER = 5  #: sizes of the "beyond" protocol's fit
 
 

@@ -43,7 +43,7 @@ HERE = Path(__file__).resolve().parent
 RUNS = sorted(p.parent for p in (HERE / "realdata").glob("*/atoms.txt"))
 #: the composition no number of the machine is about (co-running memory-bound threads)
 APART = "tpool_2(inc)"
-CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)")
+CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)")
 VARIANTS = {
     "measured atoms": {"atoms": "measured"},
     "measured atoms, speed-ups": {"atoms": "measured", "speedups": True},

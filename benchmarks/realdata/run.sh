@@ -30,7 +30,7 @@ if [ "${CALIBRATION:-0}" = 1 ]; then
     out=${1:-calibration}
     reps=${REPS:-3}
     sizes=${SIZES:-"4096 8192 16384 32768 65536 131072 262144"}
-    terms=${TERMS:-"nop;inc;qsort;pipe(inc, inc);pipe(inc, nop);seq(inc, inc);tpool_2(qsort)"}
+    terms=${TERMS:-"nop;inc;qsort;pipe(inc, inc);pipe(inc, nop);seq(inc, inc);tpool_2(qsort);tpool_2(inc)"}
 else
     out=${1:-$here/data}
     reps=${REPS:-10}

@@ -10,7 +10,11 @@ the rules compute) *and* the core time it keeps busy (its work), so that
 * ``tpool_n(A)`` gains at most the cores it can have: ``M[A] / S(min(n, cores))``, where
   ``S(k) = k`` unless the machine gives ``A`` a measured speed-up (extends eq. (3); the
   committed runs: ``tpool_4(qsort)`` on 2 cores is half of ``qsort``, not a quarter, -45
-  to -48 % for the rule on every run of ``benchmarks/realdata``);
+  to -48 % for the rule on every run of ``benchmarks/realdata``), and a pool of two or
+  more threads pays the machine's **dispatch** cost ``d(x)`` per data element beside it,
+  whatever its thread count (handing an element to one of several workers and collecting
+  it: about 0.5 us per element on a 16-core Xeon with 2 or 4 threads alike, 1.4 us in the
+  authors' framework, issue 38; a pool of one is its body's own stream);
 * a pipeline stage pays the hand-off ``h(x)`` where it receives a data element, unless
   it does not touch its data (an atom whose model file says ``touches_data = false``,
   like ``nop``): ``max(M[s1], M[s2] + h)`` (extends eq. (4); ``pipe(inc, inc)`` costs 13 to
@@ -31,6 +35,8 @@ threads per node bounded by the cores (its nodes are machines of their own).
 517.085*x*log2(x)
 >>> evaluate(parse("pipe(inc, inc)"), ModelLibrary.builtin(), Machine(2, handoff=3*x).semantics)
 539.185*x
+>>> evaluate(parse("tpool_2(inc)"), ModelLibrary.builtin(), Machine(2, dispatch=800).semantics)
+268.0925*x + 800
 """
 
 from __future__ import annotations
@@ -59,8 +65,10 @@ __all__ = [
 @dataclass(frozen=True)
 class Machine:
     """A machine: its ``cores``, the ``handoff`` a pipeline stage pays per data element it
-    receives (an expression in x, the element's size, in ``unit``), and per-atom parallel
-    ``speedups`` (an expression in p, the threads the atom runs on: ``S(1) = 1``).
+    receives (an expression in x, the element's size, in ``unit``), per-atom parallel
+    ``speedups`` (an expression in p, the threads the atom runs on: ``S(1) = 1``) and the
+    ``dispatch`` cost a task pool of two or more threads pays per data element (an
+    expression in x, in ``unit``).
 
     >>> Machine(cores=4).cores, Machine(cores=4).semantics.name
     (4, 'machine')
@@ -73,18 +81,13 @@ class Machine:
     source: str = ""
     #: what a calibration found (numbers, residuals, files): kept in the machine file
     calibration: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+    dispatch: sympy.Expr = sympy.Integer(0)
 
     def __post_init__(self) -> None:
         if isinstance(self.cores, bool) or not isinstance(self.cores, int) or self.cores < 1:
             raise ValueError(f"a machine has at least one core (got cores = {self.cores!r})")
-        object.__setattr__(self, "handoff", _expression(self.handoff, "the hand-off", x))
-        for size in (1, 2, 10, 10**3, 10**6, 10**9, 10**12):  # a time: never below 0 for x >= 1
-            at = self.handoff.xreplace({x: sympy.Integer(size)})
-            if not (at.is_number and at.is_finite and at >= 0):
-                raise ValueError(
-                    f"the hand-off is a time per element, at least 0 for every x >= 1: "
-                    f"{format_expr(self.handoff)} is {format_expr(sympy.N(at, 6))} at x = {size}"
-                )
+        object.__setattr__(self, "handoff", _time_per_element(self.handoff, "the hand-off"))
+        object.__setattr__(self, "dispatch", _time_per_element(self.dispatch, "the dispatch cost"))
         speedups = dict(self.speedups)  # also from a mapping
         checked = tuple(
             (name, _expression(s, f"the speed-up of {name}", p)) for name, s in speedups.items()
@@ -110,13 +113,14 @@ class Machine:
 
     def in_unit(self, unit: str) -> Machine:
         """The same machine with its hand-off in ``unit`` (a time unit, as the atoms')."""
-        if unit == self.unit or self.handoff == 0:
+        if unit == self.unit or (self.handoff == 0 and self.dispatch == 0):
             return self if unit == self.unit else replace(self, unit=unit)
         from .units import factor
 
         scale = factor(self.unit, unit)
-        handoff = self.handoff * sympy.Rational(scale.numerator, scale.denominator)
-        return replace(self, handoff=sympy.expand(handoff), unit=unit)
+        rational = sympy.Rational(scale.numerator, scale.denominator)
+        handoff, dispatch = (sympy.expand(e * rational) for e in (self.handoff, self.dispatch))
+        return replace(self, handoff=handoff, dispatch=dispatch, unit=unit)
 
     @property
     def speedup(self) -> dict[str, sympy.Expr]:
@@ -130,7 +134,8 @@ class Machine:
 
     def describe(self) -> str:
         """One line for people, its numbers by the one printer (no float noise; the machine
-        file keeps every digit): ``2 cores, hand-off 312.5 + 0.61*x ns per element``.
+        file keeps every digit): ``2 cores, hand-off 312.5 + 0.61*x ns per element``, and the
+        dispatch cost if any.
 
         >>> from patternalg.syntax.symbols import p
         >>> Machine(2, speedups={"sort": p / (1 + sympy.Float(0.5692) * (p - 1))}).describe()
@@ -139,6 +144,8 @@ class Machine:
         parts = [f"{self.cores} core{'s' if self.cores != 1 else ''}"]
         if self.handoff != 0:
             parts.append(f"hand-off {shown_text(format_expr(self.handoff))} {self.unit} per element")
+        if self.dispatch != 0:
+            parts.append(f"dispatch {shown_text(format_expr(self.dispatch))} {self.unit} per element of a pool")
         parts += [f"S_{name}(p) = {shown_text(format_expr(s))}" for name, s in self.speedup.items()]
         return ", ".join(parts)
 
@@ -148,7 +155,8 @@ class Busy(NamedTuple):
     and ``work``, the core time per element; ``received``/``received_work`` the same where
     the term is a pipeline stage that receives its data (its first atom that touches the
     data pays the hand-off); ``serial`` when one thread does it all (time is work),
-    ``touches`` whether it reads its data, ``speedup`` an atom's own (an expression in p)."""
+    ``touches`` whether it reads its data, ``speedup`` an atom's own (an expression in p),
+    ``dispatch`` the machine's dispatch cost where the term is evaluated (None: none)."""
 
     time: Any
     work: Any
@@ -157,6 +165,7 @@ class Busy(NamedTuple):
     serial: bool
     touches: bool
     speedup: sympy.Expr | None = None
+    dispatch: Any = None
 
 
 class MachineSemantics(Semantics):
@@ -213,11 +222,14 @@ class MachineSemantics(Semantics):
         received = value
         if touches and self.machine.handoff != 0:
             received = arithmetic.add(value, arithmetic.leaf(self.machine.handoff, context))
+        dispatch = None
+        if self.machine.dispatch != 0:
+            dispatch = arithmetic.leaf(self.machine.dispatch, context)
         if isinstance(node, MapReduce):  # its threads per node keep that many cores busy
             running = arithmetic.leaf(self.threads(node.threads), context)
             work, received_work = (arithmetic.multiply(v, running) for v in (value, received))
-            return Busy(value, work, received, received_work, False, touches, None)
-        return Busy(value, value, received, received, True, touches, speedup)
+            return Busy(value, work, received, received_work, False, touches, None, dispatch)
+        return Busy(value, value, received, received, True, touches, speedup, dispatch)
 
     def lower(self, value: Any) -> Any:
         """The time per element: what the fold's caller sees."""
@@ -239,14 +251,23 @@ class MachineSemantics(Semantics):
         else:
             received = add(left.time, right.received)
             received_work = received if serial else add(left.work, right.received_work)
-        return Busy(time, work, received, received_work, serial, left.touches or right.touches)
+        return Busy(time, work, received, received_work, serial, left.touches or right.touches,
+                    None, _dispatch(left, right))  # fmt: skip
 
     def tpool(self, arithmetic: Any, count: Any, body: Any) -> Any:
         """Eq. (3) on the machine: at most ``cores`` instances run at once, each at the
-        body's speed-up ``S(k)`` (``k`` without one); the work grows by ``k / S(k)``."""
+        body's speed-up ``S(k)`` (``k`` without one); the work grows by ``k / S(k)``; a pool
+        of two or more threads pays the dispatch cost per element, in time and in work."""
         cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
         running = arithmetic.smaller(count, cores)
         gain = running if body.speedup is None else arithmetic.leaf(body.speedup, {p: running})
+        dispatch = None
+        if body.dispatch is not None:  # min(1, n - 1): none for a pool of one
+            several = arithmetic.smaller(
+                arithmetic.add(count, arithmetic.leaf(sympy.Integer(-1), {})),
+                arithmetic.leaf(sympy.Integer(1), {}),
+            )
+            dispatch = arithmetic.multiply(body.dispatch, several)
 
         def pool(time: Any, work: Any) -> tuple[Any, Any]:
             time = arithmetic.divide(time, gain)
@@ -254,13 +275,15 @@ class MachineSemantics(Semantics):
                 work = arithmetic.multiply(arithmetic.divide(work, gain), running)
             if not body.serial:  # a body of several threads: the cores bound the pool
                 time = arithmetic.larger(time, arithmetic.divide(work, cores))[0]
+            if dispatch is not None:
+                time, work = arithmetic.add(time, dispatch), arithmetic.add(work, dispatch)
             return time, work
 
         time, work = pool(body.time, body.work)
         received, received_work = (
             (time, work) if _unpaid(body) else pool(body.received, body.received_work)
         )
-        return Busy(time, work, received, received_work, False, body.touches)
+        return Busy(time, work, received, received_work, False, body.touches, None, body.dispatch)
 
     def pipe(self, arithmetic: Any, left: Any, right: Any) -> tuple[Any, int | None]:
         """Eq. (4) on the machine: the receiving stage pays the hand-off (its first atom
@@ -280,7 +303,8 @@ class MachineSemantics(Semantics):
             received = arithmetic.larger(left.received, right.received)[0]
             received_work = arithmetic.add(left.received_work, right.received_work)
             received = bounded(received, received_work)
-        busy = Busy(time, work, received, received_work, False, left.touches or right.touches)
+        busy = Busy(time, work, received, received_work, False, left.touches or right.touches,
+                    None, _dispatch(left, right))  # fmt: skip
         return busy, winner
 
 
@@ -346,6 +370,25 @@ def _expression(value: Any, what: str, variable: sympy.Symbol) -> sympy.Expr:
         names = ", ".join(sorted(map(str, unknown)))
         raise ValueError(f"{what} is an expression in {variable} only (it has {names})")
     return expr
+
+
+def _time_per_element(value: Any, what: str) -> sympy.Expr:
+    """A machine's time per data element (the hand-off, the dispatch cost): an expression
+    in x only (:func:`_expression`), finite and at least 0 for every x >= 1."""
+    expr = _expression(value, what, x)
+    for size in (1, 2, 10, 10**3, 10**6, 10**9, 10**12):  # a time: never below 0 for x >= 1
+        at = expr.xreplace({x: sympy.Integer(size)})
+        if not (at.is_number and at.is_finite and at >= 0):
+            raise ValueError(
+                f"{what} is a time per element, at least 0 for every x >= 1: "
+                f"{format_expr(expr)} is {format_expr(sympy.N(at, 6))} at x = {size}"
+            )
+    return expr
+
+
+def _dispatch(left: Busy, right: Busy) -> Any:
+    """The dispatch cost of a composition's context (its parts share one)."""
+    return left.dispatch if left.dispatch is not None else right.dispatch
 
 
 def _unpaid(value: Busy) -> bool:
