@@ -181,7 +181,7 @@ def select_default(
       largest size). The relative fit stays if the refit would change the coefficient's sign;
     * with ``two_terms``, the best pair of terms of one power (:mod:`.two_terms`) replaces
       that choice where it predicts the sizes left out (leave-one-size-out, relative) at
-      least four times better and the choice misses by more than the points' noise
+      least eight times better and the choice misses by more than the points' noise
       (``noise``: per kernel the relative variance of a point's aggregate, pooled; None:
       not known, and the held-out gain alone decides). Among hypotheses of one term, which
       have as many coefficients, the fit decides: chosen by held-out error instead, they
