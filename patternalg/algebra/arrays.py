@@ -225,7 +225,7 @@ def compile_term(
     """The pointwise model of ``term`` with ``fixed`` bound, as a numpy function of the rest
     (with ``partial``, bindings of symbols ``term`` does not have are left out), its operators
     combined as ``semantics`` says."""
-    own = model_symbols(term, library)
+    own = model_symbols(term, library, semantics)
     if partial:
         known = symbols_of(term, own)
         fixed = {k: v for k, v in fixed.items() if k in known}

@@ -237,16 +237,22 @@ def _combine(
     return semantics.lift(arithmetic, node, value, here, library)
 
 
-def model_symbols(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:
-    """The names of the free symbols of ``term``'s pointwise model, without building it: a
-    fold whose values are sets of symbols.
+def model_symbols(
+    term: Term, library: Mapping[str, AtomicModel], semantics: Semantics | str = Semantics.EXACT
+) -> set[str]:
+    """The names of the free symbols of ``term``'s pointwise model under ``semantics``,
+    without building it: a fold whose values are sets of symbols (a machine's hand-off and
+    dispatch cost are in x).
 
     >>> from patternalg.syntax.parser import parse
     >>> from patternalg.library.model_library import ModelLibrary
+    >>> from patternalg.algebra.machine import Machine
     >>> sorted(model_symbols(parse("seq(nop, tpool_k(nop))"), ModelLibrary.builtin()))
     ['k']
+    >>> sorted(model_symbols(parse("tpool_2(nop)"), ModelLibrary.builtin(), Machine(2, dispatch="x").semantics))
+    ['x']
     """
-    return {s.name for s in fold(term, library, _Symbols(), {}).value}
+    return {s.name for s in fold(term, library, _Symbols(), {}, semantics=semantics).value}
 
 
 class _Symbols(Arithmetic[frozenset]):

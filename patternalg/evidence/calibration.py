@@ -391,6 +391,27 @@ def _no_twins(regions: Sequence[_Region]) -> None:
         seen[r.term] = r.where
 
 
+def _spread_by_size(
+    compositions: Sequence[_Region], errors: Sequence[np.ndarray]
+) -> list[tuple[float, float]]:
+    """Per calibrated size (ascending), 1.4826 times the median |residual| of every
+    composition at that size and at the sizes next to it (where the operators' miss was
+    seen, robust to one noisy composition).
+
+    >>> r = _Region(parse("seq(inc, inc)"), np.array([1.0, 2, 4]), np.ones(3), "")
+    >>> _spread_by_size([r, r], [np.array([0.1, 0.0, 0.2]), np.array([-0.1, 0.0, 0.0])])
+    [(1.0, 0.07413), (2.0, 0.07413), (4.0, 0.0)]
+    """
+    sizes = np.concatenate([r.sizes for r in compositions])
+    every = np.abs(np.concatenate(list(errors)))
+    distinct = np.unique(sizes)
+    found = []
+    for i, size in enumerate(distinct):
+        near = np.isin(sizes, distinct[max(0, i - 1) : i + 2])
+        found.append((float(size), round(1.4826 * float(np.median(every[near])), 6)))
+    return found
+
+
 def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], basis: str,
             files: tuple[str, ...], regions: Sequence[_Region]) -> Calibration:  # fmt: skip
     unit = problem.unit
@@ -428,6 +449,8 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
             # a robust standard deviation (1.4826 times the median |residual|: a few noisy
             # small sizes do not set it): what an interval adds for the operators calibrated
             "sd": _rounded(1.4826 * float(np.median(np.abs(every)))),
+            # the same at each size, over the residuals there and at the sizes beside it
+            "sizes": [[x, _rounded(sd)] for x, sd in _spread_by_size(problem.compositions, machine_errors)],
         },
     }
     source = "patternalg calibrate " + " ".join(files) if files else "patternalg calibrate"

@@ -97,7 +97,8 @@ def measured_interval(
     from ..algebra.intervals import Spread, no_uncertainty_note
 
     spread = Spread.of(term, library, {}, semantics=semantics)
-    drawn = spread.draws({s: columns[s] for s in spread.symbols}, seed=seed)
+    # x too where the term needs none: a machine's missed spread is by size
+    drawn = spread.draws({s: columns[s] for s in (*spread.symbols, "x") if s in columns}, seed=seed)
     drawn = np.broadcast_to(drawn, (drawn.shape[0], points))
     low, high = np.quantile(drawn, [(1 - level) / 2, (1 + level) / 2], axis=0)
     return low, high, [no_uncertainty_note(list(spread.missing))] if spread.missing else []

@@ -332,14 +332,15 @@ def _uncertainty_text(u: Any) -> str:
     """
     table = u.to_table()
     terms = "".join(f"    {toml_string(text)},\n" for text in table["terms"])
-    rows = "".join(
-        "    [\n" + "".join(f"        {value},\n" for value in row) + "    ],\n"
-        for row in table["covariance"]
-    )
+    rows, held_out = (
+        "".join("    [\n" + "".join(f"        {value},\n" for value in row) + "    ],\n" for row in table.get(key, ()))
+        for key in ("covariance", "held_out")
+    )  # fmt: skip
     return (
         f"terms = [\n{terms}]\ncovariance = [\n{rows}]\n"
         f"repetitions = {table['repetitions']}\nnoise = {table['noise']}\n"
         f"method = {toml_string(table['method'])}\n"
+        + (f"held_out = [\n{held_out}]\n" if held_out else "")
     )
 
 

@@ -66,6 +66,22 @@ class Selection:
         """A selection of one term (or a constant) per kernel."""
         return cls(index, c0, c1, criterion, np.full(len(index), -1), np.zeros(len(index)))
 
+    def values(self, x: np.ndarray) -> np.ndarray:
+        """The chosen models' values at ``x`` (K, P).
+
+        >>> s = Selection(np.array([18, -1]), np.array([1.0, 2.0]), np.array([0.5, 0.0]),
+        ...               np.zeros(2), np.array([19, -1]), np.array([0.25, 0.0]))
+        >>> s.values(np.array([2.0, 4.0])).tolist()   # 1 + x/2 + x*log2(x)/4; 2
+        [[2.5, 5.0], [2.0, 2.0]]
+        """
+        blocks = basis(x, np.arange(len(BUILDING_BLOCKS)))
+        slope = np.where(self.index < 0, 0.0, self.c1)[:, None]
+        fitted = self.c0[:, None] + slope * blocks[np.maximum(self.index, 0)]
+        second = self.index2 >= 0
+        if second.any():
+            fitted[second] += self.c2[second, None] * blocks[self.index2[second]]
+        return fitted
+
 
 def blocks_for(x: np.ndarray) -> np.ndarray:
     """Indices of the usable building blocks: log terms only if every x >= 1 (as Extra-P).

@@ -27,7 +27,7 @@ from ...algebra.uncertainty import Uncertainty
 from ...errors import FitError
 from ...measurements.model import Series
 from ...syntax.arith import FUNCTIONS
-from .default import Selection, basis
+from .default import Selection
 from .modelers import choose
 from .uncertainty import pooled_noise, uncertainties
 
@@ -145,27 +145,9 @@ def _select(
     return result, chosen
 
 
-def fitted_values(x: np.ndarray, chosen: Selection) -> np.ndarray:
-    """The chosen models' values at ``x`` (K, P).
-
-    >>> s = Selection(np.array([18, -1]), np.array([1.0, 2.0]), np.array([0.5, 0.0]),
-    ...               np.zeros(2), np.array([19, -1]), np.array([0.25, 0.0]))
-    >>> fitted_values(np.array([2.0, 4.0]), s).tolist()   # 1 + x/2 + x*log2(x)/4; 2
-    [[2.5, 5.0], [2.0, 2.0]]
-    """
-    values = basis(x, np.arange(len(BUILDING_BLOCKS)))
-    fitted = chosen.c0[:, None] + np.where(chosen.index < 0, 0.0, chosen.c1)[:, None] * values[
-        np.maximum(chosen.index, 0)
-    ]
-    second = chosen.index2 >= 0
-    if second.any():
-        fitted[second] += chosen.c2[second, None] * values[chosen.index2[second]]
-    return fitted
-
-
 def _statistics(x: np.ndarray, y: np.ndarray, chosen: Selection) -> dict[str, np.ndarray]:
     """In-sample RSS, SMAPE (%) and adjusted R² of the chosen models of ``y`` (K, P)."""
-    fitted = fitted_values(x, chosen)
+    fitted = chosen.values(x)
     diff = fitted - y
     rss = (diff * diff).sum(-1)
     abssum = np.abs(fitted) + np.abs(y)

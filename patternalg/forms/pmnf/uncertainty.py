@@ -52,7 +52,7 @@ from ..spread import (
 )
 from .default import Selection, basis
 
-__all__ = ["pooled_noise", "uncertainties", "multi_covariances"]
+__all__ = ["held_out_errors", "pooled_noise", "uncertainties", "multi_covariances"]
 
 #: the blocks besides the fit's own that an uncertainty keeps at most, and the share of the
 #: draws that must have chosen one (the terms stay few: the model file stays compact)
@@ -181,6 +181,49 @@ def _linear(
     return result
 
 
+def held_out_errors(
+    x: np.ndarray, y: np.ndarray, fitted: Selection, used: Sequence[str]
+) -> np.ndarray:
+    """Each kernel's error at each point when its chosen hypothesis is fitted without that
+    point, relative to the value there, (predicted - measured) / measured: ``r / (1 - h) /
+    y`` with the residual ``r`` of the fit and the leverage ``h`` of the point under the
+    weights of the modeler's final fit (``default``: ``1/y``; ``basic`` and the constant
+    model: none), (K, P); the same as fitting again without each point:
+
+    >>> from patternalg.forms.pmnf.default import select_default
+    >>> x = np.array([4.0, 8, 16, 32, 64])
+    >>> y = (3 + 0.5 * x)[None, :] * np.array([1.0, 1.02, 0.98, 1.0, 1.01])
+    >>> errors = held_out_errors(x, y, select_default(x, y), ["default"])[0]
+    >>> refits = []
+    >>> for left in range(5):
+    ...     keep = np.arange(5) != left
+    ...     design = np.stack([np.ones(4), x[keep]], 1) / np.sqrt(y[0, keep])[:, None]
+    ...     c0, c1 = np.linalg.lstsq(design, np.sqrt(y[0, keep]), rcond=None)[0]
+    ...     refits.append((c0 + c1 * x[left]) / y[0, left] - 1)
+    >>> bool(np.allclose(errors, refits)), [round(float(e), 4) for e in errors]
+    (True, [-0.0048, -0.0281, 0.028, 0.0053, -0.0166])
+    """
+    chosen, second = np.asarray(fitted.index), np.asarray(fitted.index2)
+    values = basis(x, np.arange(len(BUILDING_BLOCKS)))
+    weighted = np.array([m == "default" for m in used]) & (chosen >= 0)
+    weights = np.where(weighted[:, None], 1.0 / np.where(y > 0, y, 1.0), 1.0)
+    residual = fitted.values(x) - y
+    leverage = np.zeros_like(y)
+    for terms in (0, 1, 2):
+        rows = np.flatnonzero((chosen >= 0).astype(int) + (second >= 0) == terms)
+        if not len(rows):
+            continue
+        columns = [np.ones_like(y[rows])] + [values[h[rows]] for h in (chosen, second)[:terms]]
+        design = np.stack([c / c.max(-1, keepdims=True) for c in columns], axis=-1)  # (K, P, m)
+        w = weights[rows]
+        normal = np.einsum("kp,kpi,kpj->kij", w, design, design)
+        with np.errstate(all="ignore"):
+            inverse = np.linalg.pinv(normal)
+        leverage[rows] = w * np.einsum("kpi,kij,kpj->kp", design, inverse, design)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return residual / (1.0 - leverage) / y  # type: ignore[no-any-return]
+
+
 def uncertainties(
     x: np.ndarray,
     values: Values,
@@ -220,11 +263,18 @@ def uncertainties(
             (_terms(var, _own(fitted, k)[0]), matrix)
             for k, matrix in enumerate(_linear(x, y, fitted, used, variance))
         ]
+    held_out = held_out_errors(x, y, fitted, used)
+    at = x.tolist()
     return [
-        Uncertainty(terms, tuple(map(tuple, matrix.tolist())), int(r), float(n), method)
+        Uncertainty(
+            terms, tuple(map(tuple, matrix.tolist())), int(r), float(n), method,
+            tuple((p, e) for p, e in zip(at, errors.tolist(), strict=True) if np.isfinite(e)),
+        )  # fmt: skip
         if ok and np.isfinite(matrix).all() and np.isfinite(n)
         else None
-        for (terms, matrix), r, n, ok in zip(found, reps, noise, repeated, strict=True)
+        for (terms, matrix), r, n, ok, errors in zip(
+            found, reps, noise, repeated, held_out, strict=True
+        )
     ]
 
 
