@@ -241,8 +241,9 @@ def model_symbols(
     term: Term, library: Mapping[str, AtomicModel], semantics: Semantics | str = Semantics.EXACT
 ) -> set[str]:
     """The names of the free symbols of ``term``'s pointwise model under ``semantics``,
-    without building it: a fold whose values are sets of symbols (a machine's hand-off and
-    dispatch cost are in x).
+    without building it: a fold whose values are sets of symbols, and the semantics' own
+    (``own_symbols``: a machine's hand-off and dispatch cost are in x, and its numeric fold
+    evaluates them wherever an atom is).
 
     >>> from patternalg.syntax.parser import parse
     >>> from patternalg.library.model_library import ModelLibrary
@@ -251,8 +252,11 @@ def model_symbols(
     ['k']
     >>> sorted(model_symbols(parse("tpool_2(nop)"), ModelLibrary.builtin(), Machine(2, dispatch="x").semantics))
     ['x']
+    >>> sorted(model_symbols(parse("nop"), ModelLibrary.builtin(), Machine(2, handoff="x").semantics))
+    ['x']
     """
-    return {s.name for s in fold(term, library, _Symbols(), {}, semantics=semantics).value}
+    own = getattr(Semantics.of(semantics), "own_symbols", frozenset())
+    return {s.name for s in fold(term, library, _Symbols(), {}, semantics=semantics).value} | own
 
 
 class _Symbols(Arithmetic[frozenset]):

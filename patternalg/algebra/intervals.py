@@ -246,8 +246,8 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     an expression in x (None: none seen, or no held-out errors): at each held-out size
     ``sqrt(max(0, s^2 - c^2 - noise^2))`` with ``s`` the held-out scale there
     (:meth:`~patternalg.algebra.uncertainty.Uncertainty.held_out_scale`) and ``c`` the
-    coefficients' relative spread; between the sizes linear in log2(x); beyond them growing
-    as the held-out scale grows. A model constant in x (a term bound to no size) gets the
+    coefficients' relative spread; between the sizes linear in log2(x); ``k`` steps beyond
+    them ``k`` times the end's (as the held-out scale). A model constant in x (a term bound to no size) gets the
     root mean square over the sizes.
 
     >>> from patternalg.algebra.uncertainty import Uncertainty
@@ -256,7 +256,7 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     ...                 ((1.0, 0.05), (2.0, -0.05), (4.0, 0.05)))
     >>> e = own_error(100 + 0 * x, u)
     >>> [round(float(e.subs(x, v)), 4) for v in (1, 4, 8)]
-    [0.049, 0.049, 0.098]
+    [0.049, 0.049, 0.049]
     """
     if not getattr(u, "held_out", ()):
         return None
@@ -276,13 +276,12 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     where = log2(x)
     pieces = []
     if len(sizes) > 1:  # beyond either end: the end's value grown as the held-out scale grows
-        grow = [float(u.held_out_scale(sizes[[0]] / 2)[0] / scale[0] - 1),
-                float(u.held_out_scale(sizes[[-1]] * 2)[0] / scale[-1] - 1)]  # fmt: skip
-        pieces.append((sympy.Float(own[0]) * (1 + sympy.Float(grow[0]) * (at[0] - where)), where < at[0]))
+        steps = [float(at[1] - at[0]), float(at[-1] - at[-2])]  # one step beyond either end
+        pieces.append((sympy.Float(own[0]) * sympy.Max(1, (at[0] - where) / steps[0]), where < at[0]))
         for i in range(len(sizes) - 1):
             slope = (own[i + 1] - own[i]) / float(at[i + 1] - at[i])
             pieces.append((sympy.Float(own[i]) + sympy.Float(slope) * (where - at[i]), where < at[i + 1]))
-        pieces.append((sympy.Float(own[-1]) * (1 + sympy.Float(grow[1]) * (where - at[-1])), True))
+        pieces.append((sympy.Float(own[-1]) * sympy.Max(1, (where - at[-1]) / steps[1]), True))
         return sympy.Piecewise(*pieces)
     return sympy.Float(own[0])
 

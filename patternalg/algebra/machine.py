@@ -193,6 +193,12 @@ class MachineSemantics(Semantics):
     def describe(self) -> str:
         return f"machine ({self.machine.describe()})"
 
+    @property
+    def own_symbols(self) -> frozenset[str]:
+        """The symbols of the machine's own expressions (the hand-off's, the dispatch cost's)."""
+        exprs = (self.machine.handoff, self.machine.dispatch)
+        return frozenset(str(s) for e in exprs for s in e.free_symbols)
+
     def threads(self, count: Any) -> Any:
         """A mapReduce's threads per node run on at most the machine's cores."""
         return sympy.Min(count, self.machine.cores)

@@ -79,14 +79,14 @@ class Uncertainty:
         """The relative size of the model's own error at ``x`` (an array): at a measured x
         the root mean square of the held-out errors there and at its neighbours (weights
         1, 1/2, 1/2), between them interpolated in log2(x); beyond the measured range it
-        grows with the distance as the end's held-out error grew over the step that made
-        it (an error seen one step out is ``k`` times that ``k`` steps out); 0 without
-        held-out errors.
+        grows with the distance: the end's held-out error is the error of a prediction one
+        step (the last spacing of the sizes) beyond the points it was fitted to, and ``k``
+        steps beyond the measured range it is ``k`` times that; 0 without held-out errors.
 
         >>> u = Uncertainty((sympy.Integer(1),), ((0.0,),), 5, 0.0, "linear",
         ...                 ((1.0, 0.02), (2.0, -0.02), (4.0, 0.02), (8.0, 0.1)))
         >>> [round(float(v), 4) for v in u.held_out_scale([1.0, 4.0, 8.0, 16.0, 64.0])]
-        [0.02, 0.0529, 0.0825, 0.1649, 0.3298]
+        [0.02, 0.0529, 0.0825, 0.0825, 0.2474]
         """
         import numpy as np
 
@@ -102,8 +102,8 @@ class Uncertainty:
         local = np.sqrt(weights @ squared / weights.sum(1))
         where = np.log2(np.clip(x, 1e-300, None))
         inside = np.interp(where, at, local)
-        below = local[0] * (1 + (at[0] - where) / (at[1] - at[0]))
-        above = local[-1] * (1 + (where - at[-1]) / (at[-1] - at[-2]))
+        below = local[0] * np.maximum(1.0, (at[0] - where) / (at[1] - at[0]))
+        above = local[-1] * np.maximum(1.0, (where - at[-1]) / (at[-1] - at[-2]))
         return np.where(where < at[0], below, np.where(where > at[-1], above, inside))  # type: ignore[no-any-return]
 
     @property

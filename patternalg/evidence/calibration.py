@@ -3,9 +3,13 @@
 The measurements hold the atoms and a few calibration compositions, each region named by its
 term (``benchmarks/realdata/run.sh``, ``CALIBRATION=1``). The hand-off ``h0 + h1*x`` (per data
 element a pipeline stage receives, :mod:`patternalg.algebra.machine`) and, where a calibration
-composition has a task pool of two or more threads, the dispatch cost ``d0 + d1*x`` (per data
-element such a pool hands out) are fitted by bounded, nonnegative least squares over the
-relative errors of the compositions' medians under the machine semantics. By default the terms are composed from the atoms' *measured* medians at
+composition has a task pool of two or more threads, the dispatch cost ``d0`` (per data element
+such a pool hands out; a constant: on ``benchmarks/realdata/data9`` a pool of ``nop`` costs 50
+to 240 ns per element from x = 1,024 to 131,072, while a slope fitted to ``tpool_2(inc)`` on
+that busy machine, 1.4 ns per unit of x, would charge it 190 us at 131,072: what grows with x
+there is ``inc``'s own work shared badly, an atom's speed-up, ``docs/machine.md``) are fitted
+by bounded, nonnegative least squares over the relative errors of the compositions' medians
+under the machine semantics. By default the terms are composed from the atoms' *measured* medians at
 each size (``atoms="measured"``: the atoms were measured back to back with the compositions,
 so what is left is the machine's, not the atoms' fits; ``docs/machine.md`` has the
 measurement that chose it); ``atoms="models"`` composes the models instead (``models``, else
@@ -176,14 +180,14 @@ class _Problem:
         self.pooled = list(pooled)
         #: the machine's numbers in theta's order: the hand-off's, the dispatch cost's (where
         #: a calibration composition has a pool of two or more threads), the speed-ups'
-        self.names = ["h0", "h1"] + (["d0", "d1"] if _has_pool(r.term for r in compositions) else [])
+        self.names = ["h0", "h1"] + (["d0"] if _has_pool(r.term for r in compositions) else [])
         self.names += [f"c_{a}" for a in self.pooled]
 
     def machine(self, theta: Sequence[float] | np.ndarray, record: tuple[tuple[str, Any], ...] = (),
                 source: str = "") -> Machine:  # fmt: skip
         n = dict(zip(self.names, (_number(t) for t in theta), strict=True))
         speedups = {a: p / (1 + n[f"c_{a}"] * (p - 1)) for a in self.pooled}
-        dispatch = n.get("d0", 0) + n.get("d1", 0) * x
+        dispatch = n.get("d0", 0)
         return Machine(self.cores, handoff=n["h0"] + n["h1"] * x, speedups=speedups, unit=self.unit,
                        source=source, calibration=record, dispatch=dispatch)  # fmt: skip
 
@@ -418,8 +422,7 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
     meaning = {
         "h0": f"{unit} per element: the hand-off's constant",
         "h1": f"{unit} per element and unit of x: its slope",
-        "d0": f"{unit} per element of a pool: the dispatch cost's constant",
-        "d1": f"{unit} per element of a pool and unit of x: its slope",
+        "d0": f"{unit} per element of a pool of 2+ threads: the dispatch cost",
         **{f"c_{a}": f"S_{a}(p) = p/(1 + c*(p - 1)): serial fraction" for a in problem.pooled},
     }
     numbers = [
