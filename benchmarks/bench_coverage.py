@@ -18,6 +18,7 @@ here is tuned to these runs: the intervals come from the fits' bootstrap and hel
 errors, the atoms' measurement noise and the calibration's residuals::
 
     python benchmarks/bench_coverage.py [--data DIR ...] [--level 0.9] [--semantics machine|rules]
+                                        [--uncertainty auto|bootstrap|linear]
 """
 
 from __future__ import annotations
@@ -64,12 +65,13 @@ def _files(run: Path, tmp: Path, protocol: str) -> tuple[Path, Path, Path]:
     return fit, cal, test
 
 
-def cells(run: Path, protocol: str, semantics: str, level: float, tmp: Path) -> list[tuple[str, float, bool, float]]:
+def cells(run: Path, protocol: str, semantics: str, level: float, tmp: Path,
+          uncertainty: str = "auto") -> list[tuple[str, float, bool, float]]:  # fmt: skip
     """Every predicted cell of the run: (term, x, covered, relative half-width)."""
     fit, cal, test = _files(run, tmp, protocol)
     models = tmp / f"{run.name}_{protocol}.toml"
     with contextlib.redirect_stdout(io.StringIO()):
-        status = main(["--quiet", "fit", str(fit), "--out", str(models)])
+        status = main(["--quiet", "fit", str(fit), "--out", str(models), "--uncertainty", uncertainty])
     if status != 0:
         raise SystemExit(f"fit {fit} failed")
     chosen = calibrate([fit, cal], cores=2).machine.semantics if semantics == "machine" else "exact"
@@ -92,6 +94,7 @@ def main_(argv: list[str] | None = None) -> None:
     parser.add_argument("--data", type=Path, action="append", help="a run directory (default: every one)")
     parser.add_argument("--level", type=float, default=0.9)
     parser.add_argument("--semantics", choices=("machine", "rules"), action="append")
+    parser.add_argument("--uncertainty", default="auto", help="fit --uncertainty (auto: the default)")
     args = parser.parse_args(argv)
     runs = args.data or RUNS
     print(f"nominal {100 * args.level:g} % intervals: covered / cells (share) median half-width "
@@ -102,7 +105,7 @@ def main_(argv: list[str] | None = None) -> None:
             pooled: dict[str, list] = defaultdict(list)
             print(f"\n== {semantics}\n{'run':8} {'all sizes':34} {'beyond x = 16384':34}")
             for run in runs:
-                found = {p: cells(run, p, semantics, args.level, tmp) for p in ("all", "beyond")}
+                found = {p: cells(run, p, semantics, args.level, tmp, args.uncertainty) for p in ("all", "beyond")}
                 for p, rows in found.items():
                     pooled[p] += [(run.name, *r) for r in rows]
                 print(f"{run.name:8} {share(found['all']):34} {share(found['beyond']):34}")
