@@ -262,10 +262,12 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
         return None
     sizes = np.array(sorted(p[0] for p in u.held_out))
     scale = u.held_out_scale(sizes)
-    value = np.abs(np.asarray(sympy.lambdify(x, expr, "numpy")(sizes), dtype=float))
-    try:
-        drawn = u.spread(x=sizes) / np.where(value > 0, value, np.inf)
-    except ValueError:  # terms in other symbols than x: their draws are not known here
+    value = np.abs(_at(expr, sizes))
+    if all(term.free_symbols <= {x} for term in u.terms):
+        g = np.array([_at(term, sizes) for term in u.terms])  # (terms, sizes)
+        variance = np.einsum("il,ij,jl->l", g, np.array(u.covariance, dtype=float), g)
+        drawn = np.sqrt(np.clip(variance, 0.0, None)) / np.where(value > 0, value, np.inf)
+    else:  # terms in other symbols than x: their draws are not known here
         drawn = np.zeros_like(sizes)
     own = np.sqrt(np.clip(scale**2 - drawn**2 - u.noise**2, 0.0, None))
     if not np.any(own > 0) or not np.all(np.isfinite(own)):
@@ -284,6 +286,14 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
         pieces.append((sympy.Float(own[-1]) * sympy.Max(1, (where - at[-1]) / steps[1]), True))
         return sympy.Piecewise(*pieces)
     return sympy.Float(own[0])
+
+
+def _at(expr: sympy.Expr, sizes: np.ndarray) -> np.ndarray:
+    """``expr`` (in x at most) at a few sizes, numerically: no function is compiled for the
+    nine or so sizes of a fit (compiling one costs more than evaluating it there)."""
+    if x not in expr.free_symbols:
+        return np.full(len(sizes), float(expr))
+    return np.array([float(expr.xreplace({x: sympy.Float(v)})) for v in sizes])
 
 
 def _calibration_missed(term: Term, semantics: Semantics, measured: float) -> tuple[tuple[float, float], ...]:
