@@ -110,6 +110,10 @@ def test_the_command_writes_a_machine_file_that_reads_back(
     expected = calibrate([atoms, compositions]).machine
     assert machine == expected
     assert dict(machine.calibration)["numbers"] == dict(expected.calibration)["numbers"]
+    # the residuals' spread at each size, what intervals widen by, reads back exactly
+    spread = dict(machine.calibration)["spread"]
+    assert spread == dict(expected.calibration)["spread"] and len(spread["sizes"]) == len(SIZES)
+    assert machine.dispatch == expected.dispatch and machine.dispatch != 0
     assert "h0 = " in text and "pipe(inc, inc)" in text
     status, text, _ = cli(capsys, "calibrate", str(atoms), str(compositions), "--out", str(out),
                           "--format", "json")  # fmt: skip

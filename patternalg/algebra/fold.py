@@ -255,7 +255,7 @@ def model_symbols(
     >>> sorted(model_symbols(parse("nop"), ModelLibrary.builtin(), Machine(2, handoff="x").semantics))
     ['x']
     """
-    own = getattr(Semantics.of(semantics), "own_symbols", frozenset())
+    own: frozenset[str] = getattr(Semantics.of(semantics), "own_symbols", frozenset())
     return {s.name for s in fold(term, library, _Symbols(), {}, semantics=semantics).value} | own
 
 

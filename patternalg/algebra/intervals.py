@@ -141,7 +141,8 @@ class Spread:
             perturbed[name] = replace(model, expr=expr)
             deltas.append((names, u))
             noises.append(u.noise)
-        noise, missed = 0.0, ()
+        noise = 0.0
+        missed: tuple[tuple[float, float], ...] = ()
         if for_measurement:
             noise = math.sqrt(sum(v * v for v in noises) / len(noises)) if noises else 0.0
             missed = _calibration_missed(term, semantics, noise)
