@@ -14,7 +14,7 @@ the rules compute) *and* the core time it keeps busy (its work), so that
   more threads pays the machine's **dispatch** cost ``d(x)`` per data element beside it,
   whatever its thread count (handing an element to one of several workers and collecting
   it: about 0.5 us per element on a 16-core Xeon with 2 or 4 threads alike, 1.4 us in the
-  authors' framework, issue 38; a pool of one is its body's own stream);
+  authors' framework, docs/machine.md; a pool of one is its body's own stream);
 * a pipeline stage pays the hand-off ``h(x)`` where it receives a data element, unless
   it does not touch its data (an atom whose model file says ``touches_data = false``,
   like ``nop``): ``max(M[s1], M[s2] + h)`` (extends eq. (4); ``pipe(inc, inc)`` costs 13 to
