@@ -37,6 +37,7 @@ and the models' own error).
 
 from __future__ import annotations
 
+import functools
 import math
 import zlib
 from collections.abc import Mapping
@@ -242,6 +243,7 @@ def _rng(seed: int, name: str) -> np.random.Generator:
     return np.random.default_rng([seed, zlib.crc32(name.encode())])
 
 
+@functools.lru_cache(maxsize=256)
 def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     """An atom's own relative error beyond its coefficients' draws and its points' noise, as
     an expression in x (None: none seen, or no held-out errors): at each held-out size
