@@ -163,9 +163,11 @@ class Reports(Sequence[FitReport]):
                 self._centers(), fits.index, fits.index2, strict=True
             )
         ]
+        seconds = [number_text(c) if h >= 0 else "" for h, c in zip(fits.index2, fits.c2, strict=True)]
         shown = pmnf_texts(  # as a person reads them (Fitter.summary_line)
-            self.var.name, fits.c0, fits.index, *(list(map(number_text, c)) for c in (fits.c0, fits.c1))
-        )
+            self.var.name, fits.c0, fits.index, *(list(map(number_text, c)) for c in (fits.c0, fits.c1)),
+            fits.index2, seconds,
+        )  # fmt: skip
         return "".join(
             f"{atom}: {model}  [{unit}]\n  SMAPE {smape:.2f}%, adjusted R² {ar2:.4f}, "
             f"RSS {rss:.4g}{tail}{spread}"
