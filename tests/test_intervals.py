@@ -210,3 +210,81 @@ def test_a_ratio_of_a_value_that_is_no_positive_time_is_not_printed():
     first = found.lines()[0]
     assert first.startswith("x in [1, ") and "(not a positive time)" in first
     assert " x-" not in found.text() and " x0.0" not in found.text()
+
+
+# --- the models' own error and the machine's residuals (issue 38) ----------------------
+def held_out_atom(errors: list[tuple[float, float]], noise: float = 0.0) -> AtomicModel:
+    """``3*x`` known exactly in its coefficients, with held-out errors ``errors``."""
+    u = Uncertainty((x,), ((0.0,),), 5, noise, "linear", tuple(errors))
+    return AtomicModel("k", 3 * x, uncertainty=u)
+
+
+def test_an_atoms_held_out_error_widens_its_interval_where_it_was_seen():
+    # +-10 % seen at every size: a 90 % interval of about +-16.4 % there and one step beyond
+    # the measured range (the end's held-out error is a one-step prediction's), three times
+    # as wide three steps beyond
+    lib = {"k": held_out_atom([(v, 0.1 * (-1) ** i) for i, v in enumerate([16.0, 32, 64, 128])])}
+    spread = Spread.of("k", lib, {}, for_measurement=False)
+    at = np.array([32.0, 256.0, 1024.0])
+    low, high = spread.interval({"x": at}, 0.9, count=20000)
+    relative = (high - low) / 2 / (3 * at)
+    assert relative == pytest.approx([Z90 * 0.1, Z90 * 0.1, 3 * Z90 * 0.1], rel=0.05)
+    # what the points' noise already says is not counted twice: sqrt(0.1^2 - 0.06^2) = 0.08
+    noisy = Spread.of("k", {"k": held_out_atom([(16.0, 0.1), (32.0, 0.1)], noise=0.06)}, {},
+                      for_measurement=False)  # fmt: skip
+    low, high = noisy.interval({"x": np.array([16.0])}, 0.9, count=20000)
+    assert (high[0] - low[0]) / 2 / 48 == pytest.approx(Z90 * 0.08, rel=0.05)
+
+
+def test_an_atom_used_twice_has_one_own_error():
+    lib = {"k": held_out_atom([(16.0, 0.1), (32.0, -0.1)])}
+    one, two = (half_width(t, lib, at=16.0) for t in ("k", "seq(k, k)"))
+    assert two == pytest.approx(2 * one, rel=1e-9)
+
+
+def test_a_calibrated_machines_spread_by_size_widens_every_composition_not_an_atom():
+    from patternalg.algebra.machine import Machine
+
+    record = (("spread", {"sd": 0.1, "sizes": [[16.0, 0.02], [1024.0, 0.2]]}),)
+    machine = Machine(2, calibration=record).semantics
+    lib = {"k": atom("k", 3.0, 0.0)}
+    for term, expected in (("seq(k, k)", [0.02, 0.2, 0.2]), ("tpool_2(k)", [0.02, 0.2, 0.2]), ("k", [0, 0, 0])):
+        spread = Spread.of(term, lib, {}, semantics=machine)
+        low, high = spread.interval({"x": np.array([16.0, 1024.0, 65536.0])}, 0.9, count=20000)
+        relative = (high - low) / 2 / ((high + low) / 2)
+        assert relative == pytest.approx(Z90 * np.array(expected), rel=0.06, abs=1e-12), term
+
+
+def test_held_out_errors_read_back_exactly_and_bad_ones_are_refused():
+    from patternalg.errors import ModelFileError
+
+    u = Uncertainty((x,), ((0.25,),), 5, 0.01, "bootstrap", ((1024.0, 0.0123456789012345), (2048.0, -0.2)))
+    assert Uncertainty.from_table(u.to_table(), "models.k") == u
+    table = {**u.to_table(), "held_out": [[0.0, 0.1]]}
+    with pytest.raises(ModelFileError, match=r"models.k.uncertainty.held_out: expected pairs"):
+        Uncertainty.from_table(table, "models.k")
+
+
+def test_a_fit_records_its_held_out_errors(tmp_path):
+    path = tmp_path / "m.txt"
+    rng = np.random.default_rng(3)
+    lines = ["PARAMETER x", "POINTS " + " ".join(f"({v:g})" for v in 2.0 ** np.arange(4, 11)), "REGION k"]
+    lines += [f"DATA {' '.join(repr(float(v)) for v in (5 * n) * (1 + 0.05 * rng.standard_normal(5)))}"
+              for n in 2.0 ** np.arange(4, 11)]  # fmt: skip
+    path.write_text("\n".join(lines) + "\n")
+    (report,) = patternalg.forms.PMNF.fit_each(patternalg.measurements.read(path))
+    held_out = report.model.uncertainty.held_out
+    assert [p[0] for p in held_out] == list(2.0 ** np.arange(4, 11))
+    assert 0 < max(abs(e) for _, e in held_out) < 0.2
+
+
+def test_validate_draws_a_constant_model_whose_draws_vary_with_x(tmp_path):
+    # nop fitted as a constant whose bootstrap chose x in some draws: the term needs no x,
+    # its interval does (data9's tpool_2(nop) was a KeyError)
+    u = Uncertainty((sympy.Integer(1), x), ((1.0, 0.0), (0.0, 1e-6)), 5, 0.0, "bootstrap")
+    lib = ModelLibrary([AtomicModel("nop", sympy.Float(50.0), uncertainty=u)])
+    path = tmp_path / "c.txt"
+    path.write_text("PARAMETER x\nPOINTS (16) (1024)\nREGION tpool_2(nop)\nDATA 30 31 29\nDATA 25 26 24\n")
+    result = validate(path, lib, interval=0.9)
+    (v,) = result.validated
+    assert v.low is not None and v.high[1] - v.low[1] > v.high[0] - v.low[0]  # wider where x is

@@ -26,6 +26,7 @@ from patternalg.library.machine_file import machine_from_text, machine_text, rea
 from patternalg.library.model_library import ModelLibrary
 from patternalg.syntax.parser import parse
 from patternalg.syntax.symbols import x
+from patternalg.syntax.terms import TPool
 
 LIB = ModelLibrary.builtin()
 QSORT = lambda v: 1034.17 * v * math.log2(v)  # noqa: E731
@@ -75,6 +76,25 @@ def test_an_atoms_speedup_replaces_the_thread_count():
     assert value("tpool_4(inc)", machine) == pytest.approx(INC(1024) / 4)
 
 
+def test_a_pool_of_two_or_more_threads_pays_the_dispatch_cost_per_element():
+    machine = Machine(2, dispatch="800 + 0.25*x")
+    d = 800 + 0.25 * 1024
+    assert value("tpool_2(inc)", machine) == pytest.approx(INC(1024) / 2 + d)
+    assert value("tpool_4(inc)", machine) == pytest.approx(INC(1024) / 2 + d)  # not per thread
+    assert value("tpool_1(inc)", machine) == pytest.approx(INC(1024))  # a pool of one: none
+    assert value("inc", machine) == pytest.approx(INC(1024))
+    # a light atom: the pool is slower than the atom (a speed-up below 1)
+    assert value("tpool_2(nop)", machine) > value("nop", machine) / 2 + 1000
+    # the dispatch is core time too: four threads on two cores share it with their work
+    both = value("pipe(tpool_2(qsort), tpool_2(inc))", machine)
+    assert both == pytest.approx((QSORT(1024) + d + INC(1024) + d) / 2)
+    free = evaluate(parse("tpool_n(inc)"), LIB, machine.semantics)
+    n = sympy.Symbol("n", positive=True)
+    assert [float(free.subs({n: k, x: 1024})) for k in (1, 2, 3)] == pytest.approx(
+        [INC(1024), INC(1024) / 2 + d, INC(1024) / 2 + d]
+    )
+
+
 def test_the_closed_form_is_a_sympy_expression_with_min_where_a_count_is_free():
     expr = evaluate(parse("tpool_n(qsort)"), LIB, Machine(2).semantics)
     assert expr.has(sympy.Min)
@@ -86,6 +106,7 @@ def machines(draw):
     return Machine(
         draw(st.integers(1, 8)),
         handoff=sympy.Float(draw(st.floats(0, 500))) + sympy.Float(draw(st.floats(0, 2))) * x,
+        dispatch=sympy.Float(draw(st.floats(0, 2000))) + sympy.Float(draw(st.floats(0, 1))) * x,
     )
 
 
@@ -99,16 +120,23 @@ def test_closed_form_points_and_grids_agree_and_never_beat_the_rules(term, machi
     grid = compile_term(term, LIB, {}, semantics=semantics).values({"x": np.array([at])})[0]
     assert point == pytest.approx(closed, rel=1e-9) and grid == pytest.approx(closed, rel=1e-9)
     rules = float(evaluate(term, LIB, "exact").subs(x, at))
-    assert point >= rules * (1 - 1e-12)  # cores, hand-off >= 0: never faster than the rules
-    if machine.handoff == 0 and threads_needed(term) <= machine.cores:
+    assert point >= rules * (1 - 1e-12)  # cores, hand-off, dispatch >= 0: never faster than the rules
+    free = machine.handoff == 0 and (machine.dispatch == 0 or not _pools(term))
+    if free and threads_needed(term) <= machine.cores:
         assert point == pytest.approx(rules, rel=1e-12)  # a core per thread: the rules
+
+
+def _pools(term) -> bool:
+    """Whether ``term`` has a task pool of two or more threads."""
+    return any(isinstance(node, TPool) and node.count != 1 for node in term.walk())
 
 
 # --- machine files ----------------------------------------------------------------------------
 def test_machine_file_round_trip_is_exact():
     machine = Machine(16, handoff="312.123456789012 + 0.6123456789*x", speedups={"qsort": "p/(1 + 0.08*(p - 1))"},
-                      source="test", calibration=(("residual", 0.05),))
+                      source="test", calibration=(("residual", 0.05),), dispatch="727.5 + 1.433*x")
     assert machine_from_text(machine_text(machine)) == machine
+    assert 'dispatch = "1.433*x + 727.5"' in machine_text(machine)
 
 
 @pytest.mark.parametrize(
@@ -116,6 +144,8 @@ def test_machine_file_round_trip_is_exact():
     [
         ("[machine]\ncores = 0\n", "machine.cores: expected a whole number of cores"),
         ("[machine]\ncores = 2\nhandoff = \"x + y\"\n", "expression in x only"),
+        ("[machine]\ncores = 2\ndispatch = \"x + p\"\n", "the dispatch cost is an expression in x only"),
+        ("[machine]\ncores = 2\ndispatch = \"5 - x\"\n", "the dispatch cost is a time per element"),
         ("[machine]\ncores = 2\nhandof = 1\n", "machine.handof: unknown key"),
         ("cores = 2\n", "unknown top-level key 'cores'"),
         ("[machine]\ncores = 2\nhandoff = \"x +\"\n", "syntax error"),

@@ -54,8 +54,9 @@ def test_toml_writer_escapes_as_tomli_w() -> None:
 
 
 def _text_file(path: Path, seed: int, xs: list[float], repetitions: int, **style: Any) -> Path:
-    """An Extra-P text file of kernels of every shape (growing, constant, negative, zero),
-    with names that collide as atom names, in the style given (comments, CRLF, METRIC)."""
+    """An Extra-P text file of kernels of every shape (growing, constant, negative, zero,
+    two terms of one power), with names that collide as atom names, in the style given
+    (comments, CRLF, METRIC)."""
     rng = np.random.default_rng(seed)
     x = np.array(xs)
     extrap = style.get("extrap")  # Extra-P's layout: a POINTS line a point, METRIC per REGION
@@ -69,13 +70,14 @@ def _text_file(path: Path, seed: int, xs: list[float], repetitions: int, **style
         header.append(f"METRIC {style['metric']}")
     lines = header + [""]
     for k in range(40):
-        shape = k % 5
+        shape = k % 6
         values = {
             0: 3 + 0.5 * x ** rng.choice([0.5, 1, 1.5, 2]),
             1: np.full_like(x, 7.0),
             2: 2 + x * np.log2(np.maximum(x, 1.0)),
             3: -5 + 0.1 * x,
             4: np.where(x > x[1], 0.0, 1.0),
+            5: 30 + 100 * x + 2 * x * np.log2(np.maximum(x, 1.0)) ** 2,
         }[shape]
         names = ["a-b", "a_b", "a b", "k"] + (['q"u\\o', "é ü"] if style.get("odd") else [])
         name = names[k % len(names)]

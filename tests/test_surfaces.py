@@ -568,7 +568,7 @@ def test_a_bootstrap_of_many_points_is_chosen_a_slice_of_rows_at_a_time(monkeypa
     rows = (3 + 0.5 * x) * (1 + 0.01 * np.random.default_rng(0).standard_normal((50, 6)))
     whole = select_default(x, rows)
     monkeypatch.setattr(uncertainty, "_NUMBERS", 6 * 42 * 7)  # 7 rows a slice
-    sliced = uncertainty._chosen_by_rows(lambda r: select_default(x, r), rows)
+    sliced = uncertainty._chosen_by_rows(lambda r, noise: select_default(x, r, noise=noise), rows, None)
     for name in ("index", "c0", "c1", "criterion"):
         assert np.array_equal(getattr(sliced, name), getattr(whole, name))
 

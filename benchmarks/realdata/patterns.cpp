@@ -11,10 +11,14 @@
 //   pipe(A, B)     A and B run concurrently (one thread per stage), a queue between them
 //   tpool_n(A)     n instances of A take arrays from one shared queue
 //
-// The value is the average time per data element in the steady state (ns): the time
-// between the completion of array N/4 and of the last array, divided by the arrays
-// completed in between, so that filling and draining the pipeline do not count.
-// Atoms are timed the same way, as a one-stage stream.
+// The value is the average time per data element in the steady state (ns), timed over
+// whole rounds of the widest pool (w: the most threads taking arrays from one queue,
+// tpool_4(qsort): 4): a stream holds a whole number R of rounds of w arrays, at least N
+// arrays and at least MIN_TIMED_ROUNDS + 1 rounds; the clock runs from the completion of
+// the last array of round max(1, R/4) to that of the last array, divided by the arrays
+// completed in between, so that filling and draining the pipeline do not count and a
+// pool's first round (w arrays finishing together) is never cut. Atoms are timed the
+// same way, as a one-stage stream (w = 1: as before, from array N/4).
 //
 // usage: patterns OUTDIR REPETITIONS SIZES... -- TERM...   (see run.sh)
 // writes OUTDIR/atoms.txt, OUTDIR/compositions.txt (Extra-P text files, every repetition
@@ -47,6 +51,8 @@ static const size_t STREAM_INTS = size_t(1) << 22;
 // a sample times streams until their steady states add up to this (at most MAX_STREAMS)
 static const double MIN_SAMPLE_NS = 0.2e9;
 static const int MAX_STREAMS = 16;
+// the timed window holds at least this many rounds of the widest pool
+static const size_t MIN_TIMED_ROUNDS = 4;
 
 // ---------------------------------------------------------------- atoms
 
@@ -135,6 +141,14 @@ struct Term {
         }
         auto f = a->function(), g = b->function();
         return [f, g](Array &x) { f(x); g(x); };
+    }
+    // the most threads that take arrays from one queue (a round of the stream)
+    size_t width() const {
+        switch (kind) {
+            case PIPE: return std::max(a->width(), b->width());
+            case TPOOL: return size_t(n) * a->width();
+            default: return 1;
+        }
     }
     std::string text() const {
         switch (kind) {
@@ -230,12 +244,27 @@ class Parser {
     }
 };
 
+// The stream of a term at size x: `count` arrays, the clock started at the completion of
+// array `warm` (both whole rounds of the term's widest pool).
+struct Window {
+    size_t count, warm;
+};
+
+static Window window(const Term &term, size_t x) {
+    size_t w = term.width();
+    size_t wanted = std::max<size_t>(16, STREAM_INTS / x);
+    size_t rounds = std::max((wanted + w - 1) / w, MIN_TIMED_ROUNDS + 1);
+    size_t warm_rounds = std::max<size_t>(1, rounds / 4);
+    if (rounds - warm_rounds < MIN_TIMED_ROUNDS) rounds = warm_rounds + MIN_TIMED_ROUNDS;
+    return {rounds * w, warm_rounds * w};
+}
+
 // (steady-state ns, arrays counted) of one stream of `count` arrays of size x through
-// `term`; the arrays are distinct slices of `master` (random ints; one array repeated would
-// let the branch predictor learn quicksort's comparisons at small x), copied before the
-// clock starts
+// `term`, timed from the completion of array `warm`; the arrays are distinct slices of
+// `master` (random ints; one array repeated would let the branch predictor learn
+// quicksort's comparisons at small x), copied before the clock starts
 static std::pair<double, size_t> stream(const Term &term, const Array &master, size_t x,
-                                        size_t count) {
+                                        size_t count, size_t warm) {
     std::vector<Array> pool(count);
     for (size_t i = 0; i < count; ++i) {
         size_t at = (i * x) % (master.size() - x + 1);
@@ -254,7 +283,6 @@ static std::pair<double, size_t> stream(const Term &term, const Array &master, s
     while (out.pop(finished)) done.push_back(Clock::now());
     for (auto &t : threads) t.join();
     if (done.size() != count) throw std::runtime_error("lost arrays in " + term.text());
-    size_t warm = count / 4;
     std::chrono::duration<double, std::nano> span = done.back() - done[warm - 1];
     return {span.count(), count - warm};
 }
@@ -263,11 +291,11 @@ static std::pair<double, size_t> stream(const Term &term, const Array &master, s
 // to MIN_SAMPLE_NS (at most MAX_STREAMS), so that a light term (inc, nop) is timed over as
 // long a stretch as qsort is and one short burst of other load does not make its sample
 static double measure(const Term &term, const Array &master, size_t x) {
-    size_t count = std::max<size_t>(16, STREAM_INTS / x);
+    Window win = window(term, x);
     double ns = 0;
     size_t arrays = 0;
     for (int s = 0; s < MAX_STREAMS && (s == 0 || ns < MIN_SAMPLE_NS); ++s) {
-        auto [span, counted] = stream(term, master, x, count);
+        auto [span, counted] = stream(term, master, x, win.count, win.warm);
         ns += span;
         arrays += counted;
     }
@@ -331,6 +359,19 @@ int main(int argc, char **argv) {
         for (int &v : master) v = int(rng() % 1000000000u);
         std::vector<std::vector<std::vector<double>>> values(
             terms.size(), std::vector<std::vector<double>>(sizes.size()));
+        {  // what the timing window was, per term (run.sh's machine.txt gets it)
+            std::ofstream f(outdir + "/window.txt");
+            f << "# per term: the widest pool w; per size x: arrays per stream / timed from "
+                 "the completion of array k (whole rounds of w)\n";
+            for (auto &t : terms) {
+                f << t->text() << ": w = " << t->width() << ";";
+                for (size_t x : sizes) {
+                    Window win = window(*t, x);
+                    f << " " << x << ": " << win.count << "/" << win.warm;
+                }
+                f << "\n";
+            }
+        }
         std::ofstream load(outdir + "/load.txt");
         load << "# /proc/loadavg (1, 5, 15 min) before each repetition\n";
         // repetitions outermost: a burst of load from elsewhere hits every term alike; within

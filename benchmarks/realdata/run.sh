@@ -7,7 +7,7 @@
 # Writes OUTDIR/atoms.txt and OUTDIR/compositions.txt (Extra-P text files, ns per data
 # element), OUTDIR/load.txt (/proc/loadavg before each repetition) and OUTDIR/machine.txt
 # (date, compiler, the terms and sizes, cores: the CPUs this run may use (nproc), uptime
-# before and after, lscpu). With PRIORITY=1 (the default) the run gets its own session and
+# before and after, the timing window of every term at every size, lscpu). With PRIORITY=1 (the default) the run gets its own session and
 # raises its scheduling weight (autogroup nice -20, nice -20) where allowed, so that other
 # load on the machine distorts less; PRIORITY=0 runs at normal weight.
 #
@@ -15,8 +15,8 @@
 #   REPS=N          repetitions (default 10; 3 with CALIBRATION=1)
 #   SIZES="A B ..." the array sizes x (default 1024 .. 262144, powers of 2; with
 #                   CALIBRATION=1 4096 .. 262144)
-#   TERMS="T;T;..." the terms, separated by ';' (default: 3 atoms and 18 compositions; with
-#                   CALIBRATION=1 the atoms and the 4 calibration compositions)
+#   TERMS="T;T;..." the terms, separated by ';' (default: 3 atoms and 21 compositions; with
+#                   CALIBRATION=1 the atoms and the 5 calibration compositions)
 #   CALIBRATION=1   the calibration preset: what `patternalg calibrate` needs (docs/machine.md),
 #                   about a minute on an idle 2-core machine
 #
@@ -30,7 +30,7 @@ if [ "${CALIBRATION:-0}" = 1 ]; then
     out=${1:-calibration}
     reps=${REPS:-3}
     sizes=${SIZES:-"4096 8192 16384 32768 65536 131072 262144"}
-    terms=${TERMS:-"nop;inc;qsort;pipe(inc, inc);pipe(inc, nop);seq(inc, inc);tpool_2(qsort)"}
+    terms=${TERMS:-"nop;inc;qsort;pipe(inc, inc);pipe(inc, nop);seq(inc, inc);tpool_2(qsort);tpool_2(inc)"}
 else
     out=${1:-$here/data}
     reps=${REPS:-10}
@@ -40,7 +40,8 @@ seq(qsort, nop);seq(qsort, inc);seq(inc, qsort);seq(inc, inc);seq(inc, nop);\
 tpool_1(qsort);tpool_2(qsort);tpool_4(qsort);tpool_2(inc);\
 pipe(qsort, nop);pipe(qsort, inc);pipe(inc, qsort);pipe(inc, inc);pipe(inc, nop);\
 pipe(pipe(qsort, inc), nop);pipe(tpool_2(qsort), tpool_2(inc));\
-tpool_2(pipe(qsort, inc));tpool_2(seq(qsort, inc))"}
+tpool_2(pipe(qsort, inc));tpool_2(seq(qsort, inc));\
+tpool_1(inc);tpool_4(inc);tpool_2(nop)"}
 fi
 mkdir -p "$out"
 build=$(mktemp -d)
@@ -79,6 +80,11 @@ fi
 
 {
     echo "uptime after: $(uptime)"
+    echo "timing window: whole rounds of each term's widest pool w (the threads taking arrays"
+    echo "  from one queue), at least 4 rounds timed; per size: arrays per stream/timed from"
+    echo "  the completion of array k"
+    sed -e '/^#/d' -e 's/^/  /' "$out/window.txt"
+    rm -f "$out/window.txt"
     echo
     echo "lscpu:"
     lscpu

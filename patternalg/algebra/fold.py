@@ -241,13 +241,19 @@ def model_symbols(
     term: Term, library: Mapping[str, AtomicModel], semantics: Semantics | str = Semantics.EXACT
 ) -> set[str]:
     """The names of the free symbols of ``term``'s pointwise model under ``semantics``,
-    without building it: a fold whose values are sets of symbols (a machine's hand-off in x
-    makes even a constant model's term depend on x).
+    without building it: a fold whose values are sets of symbols (a machine's dispatch cost
+    in x makes a pool of a constant model depend on x; its hand-off only where a stage
+    receives data).
 
     >>> from patternalg.syntax.parser import parse
     >>> from patternalg.library.model_library import ModelLibrary
+    >>> from patternalg.algebra.machine import Machine
     >>> sorted(model_symbols(parse("seq(nop, tpool_k(nop))"), ModelLibrary.builtin()))
     ['k']
+    >>> sorted(model_symbols(parse("tpool_2(nop)"), ModelLibrary.builtin(), Machine(2, dispatch="x").semantics))
+    ['x']
+    >>> sorted(model_symbols(parse("nop"), ModelLibrary.builtin(), Machine(2, handoff="x").semantics))
+    []
     """
     return {s.name for s in fold(term, library, _Symbols(), {}, semantics=semantics).value}
 

@@ -12,11 +12,17 @@ draws: two designs compared are drawn jointly, and their difference is as sure a
 
 **What the interval is for.** A user compares a prediction with a measurement of the
 composition: the median of R repetitions. The interval is therefore for *what such a
-measurement would show*: the model's uncertainty (the atoms' coefficients) and the
-measurement's own noise (the relative spread of a median of R repetitions, ``noise`` of
-the atoms' uncertainties, pooled over the atoms of the term), and, on a calibrated
-machine, the spread of its calibration's residuals (what its operators still miss). With
-``for_measurement=False`` it is the interval of the model's value alone.
+measurement would show*: the model's uncertainty (the atoms' coefficients), **the models'
+own error** (each atom's held-out errors, what its fit missed at the sizes it was fitted
+without, beyond what its coefficients' draws and its points' noise already say: a relative
+error drawn per atom, sized where it was seen and growing beyond the measured range,
+:meth:`~patternalg.algebra.uncertainty.Uncertainty.held_out_scale`), the measurement's own
+noise (the relative spread of a median of R repetitions, ``noise`` of the atoms'
+uncertainties, pooled over the atoms of the term), and, on a calibrated machine, for every
+composed term, the spread of the calibration compositions' residuals at the sizes near the
+point (what the machine's operators still miss, its measurement noise taken out). With
+``for_measurement=False`` it is the interval of the model's value alone (the coefficients
+and the models' own error).
 
 >>> from patternalg.algebra.atomic_model import AtomicModel
 >>> from patternalg.algebra.uncertainty import Uncertainty
@@ -31,6 +37,7 @@ machine, the spread of its calibration's residuals (what its operators still mis
 
 from __future__ import annotations
 
+import functools
 import math
 import zlib
 from collections.abc import Mapping
@@ -42,8 +49,8 @@ import sympy
 
 from ..arguments import as_bindings, as_int, as_models, as_term
 from ..errors import EvaluationError, UnknownAtomError, close_names
-from ..syntax.symbols import symbol
-from ..syntax.terms import Pipe, Term
+from ..syntax.symbols import log2, symbol, x
+from ..syntax.terms import Atom, Term
 from .arrays import Compiled, compile_term
 from .atomic_model import AtomicModel
 from .bindings import as_value
@@ -51,7 +58,9 @@ from .machine import MachineSemantics
 from .semantics import Semantics
 from .units import atom_names
 
-__all__ = ["Spread", "DRAWS", "check_level", "no_uncertainty_note", "z_of", "winner_shares", "decided"]
+__all__ = [
+    "Spread", "DRAWS", "check_level", "no_uncertainty_note", "z_of", "winner_shares", "decided", "own_error",
+]
 
 #: draws of a Monte Carlo interval (the quantiles of 1,000 draws are within about 1 % of
 #: their limit for a 90 % interval)
@@ -90,6 +99,10 @@ class Spread:
     noise: float  #: the relative spread of a measured median (0: the model's value alone)
     missing: tuple[str, ...]  #: atoms without an uncertainty
     term: str = ""  #: the term's text (its measurement noise is drawn by it)
+    #: the symbols of the atoms' own errors (each drawn as a standard normal, by its name)
+    errors: tuple[str, ...] = ()
+    #: a calibrated machine's missed spread by size: pairs (x, relative spread), beside noise
+    missed: tuple[tuple[float, float], ...] = ()
 
     @classmethod
     def of(
@@ -113,6 +126,7 @@ class Spread:
         deltas: list[tuple[tuple[str, ...], Any]] = []
         noises: list[float] = []
         missing: list[str] = []
+        errors: list[str] = []
         for name in sorted(atom_names(term)):
             model = library.get(name)
             u = getattr(model, "uncertainty", None)
@@ -125,23 +139,26 @@ class Spread:
             # numpy, where the assumption plays no part)
             names = tuple(f"_delta_{name}_{i}" for i in range(len(u.terms)))
             shift = sum((symbol(s) * g for s, g in zip(names, u.terms, strict=True)), sympy.Integer(0))
-            perturbed[name] = replace(model, expr=model.expr + shift)
+            expr = model.expr + shift
+            own = own_error(model.expr, u)
+            if own is not None:
+                errors.append(f"_error_{name}")
+                expr = expr * (1 + symbol(errors[-1]) * own)
+            perturbed[name] = replace(model, expr=expr)
             deltas.append((names, u))
             noises.append(u.noise)
         noise = 0.0
+        missed: tuple[tuple[float, float], ...] = ()
         if for_measurement:
-            measured = math.sqrt(sum(v * v for v in noises) / len(noises)) if noises else 0.0
-            # a calibration's residuals hold the measurements' own noise already: what the
-            # operators still miss is the rest of their spread
-            missed = math.sqrt(max(0.0, _calibration_spread(term, semantics) ** 2 - measured**2))
-            noise = math.hypot(measured, missed)
+            noise = math.sqrt(sum(v * v for v in noises) / len(noises)) if noises else 0.0
+            missed = _calibration_missed(term, semantics, noise)
         compiled = compile_term(term, perturbed, fixed, partial=partial, semantics=semantics)
-        return cls(compiled, tuple(deltas), noise, tuple(missing), str(term))
+        return cls(compiled, tuple(deltas), noise, tuple(missing), str(term), tuple(errors), missed)
 
     @property
     def symbols(self) -> tuple[str, ...]:
         """The symbols a grid binds (the term's own, not the deltas)."""
-        drawn = {s for names, _ in self.deltas for s in names}
+        drawn = {s for names, _ in self.deltas for s in names} | set(self.errors)
         return tuple(s for s in self.compiled.symbols if s not in drawn)
 
     def draws(self, grid: Mapping[str, Any], count: int = DRAWS, seed: int = 0) -> np.ndarray:
@@ -153,9 +170,11 @@ class Spread:
         values = self.compiled.values(bound)
         if values.shape != (count, *shape):  # no atom is drawn: each draw is the model's value
             values = np.broadcast_to(values.reshape((-1, *shape))[:1], (count, *shape)).copy()
-        if self.noise > 0:
+        grid_x = grid.get("x")
+        spread = np.hypot(self.noise, self.missed_at(None if grid_x is None else np.asarray(grid_x, dtype=float), shape))
+        if np.any(spread > 0):
             noise = _rng(seed, self.term).standard_normal((count, *extra))
-            values = values * (1 + self.noise * noise)
+            values = values * (1 + spread[None, ...] * noise)
         return values
 
     def kept_draws(
@@ -180,7 +199,21 @@ class Spread:
             drawn = u.draws(_rng(seed, names[0].rsplit("_", 1)[0]), count)
             for i, name in enumerate(names):
                 bound[name] = drawn[:, i].reshape((count, *extra))
+        for name in self.errors:  # an atom's own error: one draw per atom, by its name
+            bound[name] = _rng(seed, name).standard_normal((count, *extra))
         return bound, shape
+
+    def missed_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:
+        """The machine's missed spread at the points' x (array of ``shape``): interpolated in
+        log2(x) between the calibrated sizes, the nearest end's beyond them; without x
+        bound, the median over the sizes."""
+        if not self.missed:
+            return np.zeros(shape)
+        at = np.log2([p[0] for p in self.missed])
+        spread = np.array([p[1] for p in self.missed])
+        if x is None:
+            return np.full(shape, float(np.median(spread)))
+        return np.broadcast_to(np.interp(np.log2(np.clip(x, 1e-300, None)), at, spread), shape)
 
     def interval(
         self, grid: Mapping[str, Any], level: float, count: int = DRAWS, seed: int = 0
@@ -216,14 +249,75 @@ def _rng(seed: int, name: str) -> np.random.Generator:
     return np.random.default_rng([as_int(seed, "seed", 0), zlib.crc32(name.encode())])
 
 
-def _calibration_spread(term: Term, semantics: Semantics) -> float:
-    """The relative spread of a calibrated machine's residuals (what its operators still
-    miss), for a term with a pipe (the hand-off is the number calibrated); 0 for others
-    (the cores are no calibrated number) and without a machine."""
-    if not isinstance(semantics, MachineSemantics) or not any(isinstance(n, Pipe) for n in term.walk()):
-        return 0.0
+@functools.lru_cache(maxsize=256)
+def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
+    """An atom's own relative error beyond its coefficients' draws and its points' noise, as
+    an expression in x (None: none seen, or no held-out errors): at each held-out size
+    ``sqrt(max(0, s^2 - c^2 - noise^2))`` with ``s`` the held-out scale there
+    (:meth:`~patternalg.algebra.uncertainty.Uncertainty.held_out_scale`) and ``c`` the
+    coefficients' relative spread; between the sizes linear in log2(x); ``k`` steps beyond
+    them ``k`` times the end's (as the held-out scale). A model constant in x (a term bound to no size) gets the
+    root mean square over the sizes.
+
+    >>> from patternalg.algebra.uncertainty import Uncertainty
+    >>> from patternalg.syntax.symbols import x
+    >>> u = Uncertainty((sympy.Integer(1),), ((0.0,),), 5, 0.01, "linear",
+    ...                 ((1.0, 0.05), (2.0, -0.05), (4.0, 0.05)))
+    >>> e = own_error(100 + 0 * x, u)
+    >>> [round(float(e.subs(x, v)), 4) for v in (1, 4, 8)]
+    [0.049, 0.049, 0.049]
+    """
+    if not getattr(u, "held_out", ()):
+        return None
+    sizes = np.array(sorted(p[0] for p in u.held_out))
+    scale = u.held_out_scale(sizes)
+    value = np.abs(_at(expr, sizes))
+    if all(term.free_symbols <= {x} for term in u.terms):
+        g = np.array([_at(term, sizes) for term in u.terms])  # (terms, sizes)
+        variance = np.einsum("il,ij,jl->l", g, np.array(u.covariance, dtype=float), g)
+        drawn = np.sqrt(np.clip(variance, 0.0, None)) / np.where(value > 0, value, np.inf)
+    else:  # terms in other symbols than x: their draws are not known here
+        drawn = np.zeros_like(sizes)
+    own = np.sqrt(np.clip(scale**2 - drawn**2 - u.noise**2, 0.0, None))
+    if not np.any(own > 0) or not np.all(np.isfinite(own)):
+        return None
+    if x not in expr.free_symbols:
+        return sympy.Float(float(np.sqrt(np.mean(own**2))))
+    at = [sympy.Float(v) for v in np.log2(sizes)]
+    where = log2(x)
+    pieces = []
+    if len(sizes) > 1:  # beyond either end: the end's value grown as the held-out scale grows
+        steps = [float(at[1] - at[0]), float(at[-1] - at[-2])]  # one step beyond either end
+        pieces.append((sympy.Float(own[0]) * sympy.Max(1, (at[0] - where) / steps[0]), where < at[0]))
+        for i in range(len(sizes) - 1):
+            slope = (own[i + 1] - own[i]) / float(at[i + 1] - at[i])
+            pieces.append((sympy.Float(own[i]) + sympy.Float(slope) * (where - at[i]), where < at[i + 1]))
+        pieces.append((sympy.Float(own[-1]) * sympy.Max(1, (where - at[-1]) / steps[1]), True))
+        return sympy.Piecewise(*pieces)
+    return sympy.Float(own[0])
+
+
+def _at(expr: sympy.Expr, sizes: np.ndarray) -> np.ndarray:
+    """``expr`` (in x at most) at a few sizes, numerically: no function is compiled for the
+    nine or so sizes of a fit (compiling one costs more than evaluating it there)."""
+    if x not in expr.free_symbols:
+        return np.full(len(sizes), float(expr))
+    return np.array([float(expr.xreplace({x: sympy.Float(v)})) for v in sizes])
+
+
+def _calibration_missed(term: Term, semantics: Semantics, measured: float) -> tuple[tuple[float, float], ...]:
+    """What a calibrated machine's operators still miss at each calibrated size, relative
+    (pairs (x, spread)), for a composed term (an atom alone is no composition): the spread of
+    the calibration compositions' residuals there, the measurements' own noise (``measured``,
+    in the residuals already) taken out; none without a machine or its record (a machine
+    file of an older version records one spread for every size: then that one)."""
+    if not isinstance(semantics, MachineSemantics) or isinstance(term, Atom):
+        return ()
     spread = dict(semantics.machine.calibration).get("spread")
     if not isinstance(spread, Mapping):
-        return 0.0
-    sd = spread.get("sd")
-    return float(sd) if isinstance(sd, int | float) else 0.0
+        return ()
+    sizes = spread.get("sizes")
+    pairs = [(float(a), float(b)) for a, b in sizes] if isinstance(sizes, list) and sizes else []
+    if not pairs and isinstance(spread.get("sd"), int | float):
+        pairs = [(1.0, float(spread["sd"]))]
+    return tuple((x, math.sqrt(max(0.0, sd * sd - measured * measured))) for x, sd in pairs)

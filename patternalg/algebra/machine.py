@@ -10,7 +10,11 @@ the rules compute) *and* the core time it keeps busy (its work), so that
 * ``tpool_n(A)`` gains at most the cores it can have: ``M[A] / S(min(n, cores))``, where
   ``S(k) = k`` unless the machine gives ``A`` a measured speed-up (extends eq. (3); the
   committed runs: ``tpool_4(qsort)`` on 2 cores is half of ``qsort``, not a quarter, -45
-  to -48 % for the rule on every run of ``benchmarks/realdata``);
+  to -48 % for the rule on every run of ``benchmarks/realdata``), and a pool of two or
+  more threads pays the machine's **dispatch** cost ``d(x)`` per data element beside it,
+  whatever its thread count (handing an element to one of several workers and collecting
+  it: about 0.5 us per element on a 16-core Xeon with 2 or 4 threads alike, 1.4 us in the
+  authors' framework, docs/machine.md; a pool of one is its body's own stream);
 * a pipeline stage pays the hand-off ``h(x)`` where it receives a data element, unless
   it does not touch its data (an atom whose model file says ``touches_data = false``,
   like ``nop``): ``max(M[s1], M[s2] + h)`` (extends eq. (4); ``pipe(inc, inc)`` costs 13 to
@@ -31,6 +35,8 @@ threads per node bounded by the cores (its nodes are machines of their own).
 517.085*x*log2(x)
 >>> evaluate(parse("pipe(inc, inc)"), ModelLibrary.builtin(), Machine(2, handoff=3*x).semantics)
 539.185*x
+>>> evaluate(parse("tpool_2(inc)"), ModelLibrary.builtin(), Machine(2, dispatch=800).semantics)
+268.0925*x + 800
 """
 
 from __future__ import annotations
@@ -59,8 +65,10 @@ __all__ = [
 @dataclass(frozen=True)
 class Machine:
     """A machine: its ``cores``, the ``handoff`` a pipeline stage pays per data element it
-    receives (an expression in x, the element's size, in ``unit``), and per-atom parallel
-    ``speedups`` (an expression in p, the threads the atom runs on: ``S(1) = 1``).
+    receives (an expression in x, the element's size, in ``unit``), per-atom parallel
+    ``speedups`` (an expression in p, the threads the atom runs on: ``S(1) = 1``) and the
+    ``dispatch`` cost a task pool of two or more threads pays per data element (an
+    expression in x, in ``unit``).
 
     >>> Machine(cores=4).cores, Machine(cores=4).semantics.name
     (4, 'machine')
@@ -73,6 +81,7 @@ class Machine:
     source: str = ""
     #: what a calibration found (numbers, residuals, files): kept in the machine file
     calibration: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+    dispatch: sympy.Expr = sympy.Integer(0)
 
     def __post_init__(self) -> None:
         check_cores(self.cores)
@@ -82,9 +91,10 @@ class Machine:
             from .units import check_time_unit
 
             check_time_unit(self.unit, "the hand-off's unit")
-        handoff = machine_expression(self.handoff, "the hand-off", x)
-        check_cost(handoff, "the hand-off")  # a time: never below 0 for x >= 1
-        object.__setattr__(self, "handoff", handoff)
+        for name, what in (("handoff", "the hand-off"), ("dispatch", "the dispatch cost")):
+            cost = machine_expression(getattr(self, name), what, x)
+            check_cost(cost, what)  # a time per element: never below 0 for x >= 1
+            object.__setattr__(self, name, cost)
         if not isinstance(self.speedups, Mapping | tuple | list):
             raise ValueError(
                 f"speedups: a mapping of atom names to speed-ups, not {self.speedups!r:.40}"
@@ -109,13 +119,14 @@ class Machine:
 
     def in_unit(self, unit: str) -> Machine:
         """The same machine with its hand-off in ``unit`` (a time unit, as the atoms')."""
-        if unit == self.unit or self.handoff == 0:
+        if unit == self.unit or (self.handoff == 0 and self.dispatch == 0):
             return self if unit == self.unit else replace(self, unit=unit)
         from .units import factor
 
         scale = factor(self.unit, unit)
-        handoff = self.handoff * sympy.Rational(scale.numerator, scale.denominator)
-        return replace(self, handoff=sympy.expand(handoff), unit=unit)
+        rational = sympy.Rational(scale.numerator, scale.denominator)
+        handoff, dispatch = (sympy.expand(e * rational) for e in (self.handoff, self.dispatch))
+        return replace(self, handoff=handoff, dispatch=dispatch, unit=unit)
 
     @property
     def speedup(self) -> dict[str, sympy.Expr]:
@@ -129,7 +140,8 @@ class Machine:
 
     def describe(self) -> str:
         """One line for people, its numbers by the one printer (no float noise; the machine
-        file keeps every digit): ``2 cores, hand-off 312.5 + 0.61*x ns per element``.
+        file keeps every digit): ``2 cores, hand-off 312.5 + 0.61*x ns per element``, and the
+        dispatch cost if any.
 
         >>> from patternalg.syntax.symbols import p
         >>> Machine(2, speedups={"sort": p / (1 + sympy.Float(0.5692) * (p - 1))}).describe()
@@ -138,6 +150,8 @@ class Machine:
         parts = [f"{self.cores} core{'s' if self.cores != 1 else ''}"]
         if self.handoff != 0:
             parts.append(f"hand-off {shown_text(format_expr(self.handoff))} {self.unit} per element")
+        if self.dispatch != 0:
+            parts.append(f"dispatch {shown_text(format_expr(self.dispatch))} {self.unit} per element of a pool")
         parts += [f"S_{name}(p) = {shown_text(format_expr(s))}" for name, s in self.speedup.items()]
         return ", ".join(parts)
 
@@ -147,7 +161,8 @@ class Busy(NamedTuple):
     and ``work``, the core time per element; ``received``/``received_work`` the same where
     the term is a pipeline stage that receives its data (its first atom that touches the
     data pays the hand-off); ``serial`` when one thread does it all (time is work),
-    ``touches`` whether it reads its data, ``speedup`` an atom's own (an expression in p)."""
+    ``touches`` whether it reads its data, ``speedup`` an atom's own (an expression in p),
+    ``dispatch`` the machine's dispatch cost where the term is evaluated (None: none)."""
 
     time: Any
     work: Any
@@ -156,6 +171,7 @@ class Busy(NamedTuple):
     serial: bool
     touches: bool
     speedup: sympy.Expr | None = None
+    dispatch: Any = None
 
 
 class MachineSemantics(Semantics):
@@ -188,8 +204,10 @@ class MachineSemantics(Semantics):
         return sympy.Min(count, self.machine.cores)
 
     def reads(self) -> frozenset[str]:
-        """The symbols of the hand-off (added where a stage receives its data)."""
-        return frozenset(s.name for s in self.machine.handoff.free_symbols)
+        """The symbols of the machine's own expressions (the hand-off's, the dispatch
+        cost's): a fold reads them where a stage receives its data or a pool dispatches."""
+        exprs = (self.machine.handoff, self.machine.dispatch)
+        return frozenset(s.name for e in exprs for s in e.free_symbols)
 
     def in_unit(self, unit: str) -> MachineSemantics:
         """This semantics with the machine's hand-off in ``unit``."""
@@ -216,11 +234,14 @@ class MachineSemantics(Semantics):
         received = value
         if touches and self.machine.handoff != 0:
             received = arithmetic.add(value, arithmetic.leaf(self.machine.handoff, context))
+        dispatch = None
+        if self.machine.dispatch != 0:
+            dispatch = arithmetic.leaf(self.machine.dispatch, context)
         if isinstance(node, MapReduce):  # its threads per node keep that many cores busy
             running = arithmetic.leaf(self.threads(node.threads), context)
             work, received_work = (arithmetic.multiply(v, running) for v in (value, received))
-            return Busy(value, work, received, received_work, False, touches, None)
-        return Busy(value, value, received, received, True, touches, speedup)
+            return Busy(value, work, received, received_work, False, touches, None, dispatch)
+        return Busy(value, value, received, received, True, touches, speedup, dispatch)
 
     def lower(self, value: Any) -> Any:
         """The time per element: what the fold's caller sees."""
@@ -242,14 +263,23 @@ class MachineSemantics(Semantics):
         else:
             received = add(left.time, right.received)
             received_work = received if serial else add(left.work, right.received_work)
-        return Busy(time, work, received, received_work, serial, left.touches or right.touches)
+        return Busy(time, work, received, received_work, serial, left.touches or right.touches,
+                    None, _dispatch(left, right))  # fmt: skip
 
     def tpool(self, arithmetic: Any, count: Any, body: Any) -> Any:
         """Eq. (3) on the machine: at most ``cores`` instances run at once, each at the
-        body's speed-up ``S(k)`` (``k`` without one); the work grows by ``k / S(k)``."""
+        body's speed-up ``S(k)`` (``k`` without one); the work grows by ``k / S(k)``; a pool
+        of two or more threads pays the dispatch cost per element, in time and in work."""
         cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
         running = arithmetic.smaller(count, cores)
         gain = running if body.speedup is None else arithmetic.leaf(body.speedup, {p: running})
+        dispatch = None
+        if body.dispatch is not None:  # min(1, n - 1): none for a pool of one
+            several = arithmetic.smaller(
+                arithmetic.add(count, arithmetic.leaf(sympy.Integer(-1), {})),
+                arithmetic.leaf(sympy.Integer(1), {}),
+            )
+            dispatch = arithmetic.multiply(body.dispatch, several)
 
         def pool(time: Any, work: Any) -> tuple[Any, Any]:
             time = arithmetic.divide(time, gain)
@@ -257,13 +287,15 @@ class MachineSemantics(Semantics):
                 work = arithmetic.multiply(arithmetic.divide(work, gain), running)
             if not body.serial:  # a body of several threads: the cores bound the pool
                 time = arithmetic.larger(time, arithmetic.divide(work, cores))[0]
+            if dispatch is not None:
+                time, work = arithmetic.add(time, dispatch), arithmetic.add(work, dispatch)
             return time, work
 
         time, work = pool(body.time, body.work)
         received, received_work = (
             (time, work) if _unpaid(body) else pool(body.received, body.received_work)
         )
-        return Busy(time, work, received, received_work, False, body.touches)
+        return Busy(time, work, received, received_work, False, body.touches, None, body.dispatch)
 
     def pipe(self, arithmetic: Any, left: Any, right: Any) -> tuple[Any, int | None]:
         """Eq. (4) on the machine: the receiving stage pays the hand-off (its first atom
@@ -283,7 +315,8 @@ class MachineSemantics(Semantics):
             received = arithmetic.larger(left.received, right.received)[0]
             received_work = arithmetic.add(left.received_work, right.received_work)
             received = bounded(received, received_work)
-        busy = Busy(time, work, received, received_work, False, left.touches or right.touches)
+        busy = Busy(time, work, received, received_work, False, left.touches or right.touches,
+                    None, _dispatch(left, right))  # fmt: skip
         return busy, winner
 
 
@@ -331,6 +364,11 @@ def thread_note(term: Term, machine: Machine) -> str | None:
         f"{shown} runs {printable(format_expr(threads))} threads: where that exceeds the "
         f"machine's {machine.cores} cores, the cores bound it (machine semantics)"
     )
+
+
+def _dispatch(left: Busy, right: Busy) -> Any:
+    """The dispatch cost of a composition's context (its parts share one)."""
+    return left.dispatch if left.dispatch is not None else right.dispatch
 
 
 def _unpaid(value: Busy) -> bool:

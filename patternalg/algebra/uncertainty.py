@@ -8,7 +8,10 @@ basis (``1`` and ``x*log2(x)``) and the perturbation is exact; for a nonlinear o
 (memwall) they are the partial derivatives of the closed form by its parameters at the fit
 (the delta method). ``noise`` is what a measurement adds beyond the model: the relative
 standard deviation of a median of ``repetitions`` repetitions of the kernel, pooled over
-its points.
+its points. ``held_out`` is the model's own error where the fit could not see it: at each
+measured x, (predicted - measured) / measured of the fit made without that x (a
+one-parameter fit's leave-one-size-out errors; :meth:`Uncertainty.held_out_scale` spreads
+them over x, :mod:`patternalg.algebra.intervals` draws them).
 
 The algebra knows nothing of files: :meth:`Uncertainty.to_table` and
 :meth:`Uncertainty.from_table` give and read the model file's ``uncertainty`` table, its
@@ -45,8 +48,9 @@ if TYPE_CHECKING:  # numpy loads when draws are asked for, not to read a model f
 
 __all__ = ["Uncertainty", "UNCERTAINTY_KEYS", "covariance_problem"]
 
-#: the keys of a model file's ``[models.NAME.uncertainty]`` table
-UNCERTAINTY_KEYS = ("terms", "covariance", "repetitions", "noise", "method")
+#: the keys of a model file's ``[models.NAME.uncertainty]`` table (``held_out`` optional)
+UNCERTAINTY_KEYS = ("terms", "covariance", "repetitions", "noise", "method", "held_out")
+_OPTIONAL = ("held_out",)
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,8 @@ class Uncertainty:
     ``covariance`` is k x k (k = ``len(terms)``), ``repetitions`` the repetitions per point
     of the data it came from (their median count), ``noise`` the relative standard
     deviation of a median of that many repetitions (pooled over the points), ``method``
-    how the covariance was found (``"bootstrap"``, ``"least-squares"``, ...).
+    how the covariance was found (``"bootstrap"``, ``"least-squares"``, ...), ``held_out``
+    pairs ``(x, relative error)``: the fit's error at each measured x when fitted without it.
     """
 
     terms: tuple[sympy.Expr, ...]
@@ -64,6 +69,7 @@ class Uncertainty:
     repetitions: int
     noise: float
     method: str
+    held_out: tuple[tuple[float, float], ...] = ()
 
     def __post_init__(self) -> None:
         k = len(self.terms)
@@ -74,6 +80,37 @@ class Uncertainty:
         problem = covariance_problem(self.covariance)
         if problem:
             raise ValueError(f"covariance: {problem}")
+
+    def held_out_scale(self, x: Any) -> np.ndarray:
+        """The relative size of the model's own error at ``x`` (an array): at a measured x
+        the root mean square of the held-out errors there and at its neighbours (weights
+        1, 1/2, 1/2), between them interpolated in log2(x); beyond the measured range it
+        grows with the distance: the end's held-out error is the error of a prediction one
+        step (the last spacing of the sizes) beyond the points it was fitted to, and ``k``
+        steps beyond the measured range it is ``k`` times that; 0 without held-out errors.
+
+        >>> u = Uncertainty((sympy.Integer(1),), ((0.0,),), 5, 0.0, "linear",
+        ...                 ((1.0, 0.02), (2.0, -0.02), (4.0, 0.02), (8.0, 0.1)))
+        >>> [round(float(v), 4) for v in u.held_out_scale([1.0, 4.0, 8.0, 16.0, 64.0])]
+        [0.02, 0.0529, 0.0825, 0.0825, 0.2474]
+        """
+        import numpy as np
+
+        x = np.asarray(x, dtype=float)
+        if not self.held_out:
+            return np.zeros_like(x)
+        pairs = sorted(self.held_out)
+        at = np.log2([p[0] for p in pairs])
+        squared = np.array([p[1] for p in pairs]) ** 2
+        if len(at) < 2:
+            return np.full_like(x, math.sqrt(squared[0]))
+        weights = np.eye(len(at)) + 0.5 * (np.eye(len(at), k=1) + np.eye(len(at), k=-1))
+        local = np.sqrt(weights @ squared / weights.sum(1))
+        where = np.log2(np.clip(x, 1e-300, None))
+        inside = np.interp(where, at, local)
+        below = local[0] * np.maximum(1.0, (at[0] - where) / (at[1] - at[0]))
+        above = local[-1] * np.maximum(1.0, (where - at[-1]) / (at[-1] - at[-2]))
+        return np.where(where < at[0], below, np.where(where > at[-1], above, inside))  # type: ignore[no-any-return]
 
     @property
     def variances(self) -> tuple[float, ...]:
@@ -191,13 +228,16 @@ class Uncertainty:
     # --- model files --------------------------------------------------------------------
     def to_table(self) -> dict[str, Any]:
         """The model file's ``uncertainty`` table (floats written exactly)."""
-        return {
+        table: dict[str, Any] = {
             "terms": [_text(term) for term in self.terms],
             "covariance": [[float(v) for v in row] for row in self.covariance],
             "repetitions": int(self.repetitions),
             "noise": float(self.noise),
             "method": self.method,
         }
+        if self.held_out:
+            table["held_out"] = [[float(x), float(e)] for x, e in self.held_out]
+        return table
 
     @classmethod
     def from_table(cls, table: Any, where: str) -> Uncertainty:
@@ -213,7 +253,7 @@ class Uncertainty:
                     f"{key}.{name}: unknown key (valid: {', '.join(UNCERTAINTY_KEYS)})"
                 )
         for name in UNCERTAINTY_KEYS:
-            if name not in table:
+            if name not in table and name not in _OPTIONAL:
                 raise ModelFileError(f"{key}: missing key '{name}'")
         texts = table["terms"]
         if not isinstance(texts, list) or not texts or not all(isinstance(t, str) for t in texts):
@@ -246,7 +286,18 @@ class Uncertainty:
         problem = covariance_problem(matrix)
         if problem:
             raise ModelFileError(f"{key}.covariance: {problem}")
-        return cls(tuple(terms), matrix, repetitions, float(noise), method)
+        held_out = table.get("held_out", [])
+        if not (
+            isinstance(held_out, list)
+            and all(isinstance(pair, list) and len(pair) == 2 for pair in held_out)
+            and all(_finite(v) for pair in held_out for v in pair)
+            and all(pair[0] > 0 for pair in held_out)
+        ):
+            raise ModelFileError(
+                f"{key}.held_out: expected pairs [x, relative error] of finite numbers, x > 0"
+            )
+        pairs = tuple((float(x), float(e)) for x, e in held_out)
+        return cls(tuple(terms), matrix, repetitions, float(noise), method, pairs)
 
 
 @functools.lru_cache(maxsize=256)

@@ -2,9 +2,14 @@
 
 The measurements hold the atoms and a few calibration compositions, each region named by its
 term (``benchmarks/realdata/run.sh``, ``CALIBRATION=1``). The hand-off ``h0 + h1*x`` (per data
-element a pipeline stage receives, :mod:`patternalg.algebra.machine`) is fitted by bounded,
-nonnegative least squares over the relative errors of the compositions' medians under the
-machine semantics. By default the terms are composed from the atoms' *measured* medians at
+element a pipeline stage receives, :mod:`patternalg.algebra.machine`) and, where a calibration
+composition has a task pool of two or more threads, the dispatch cost ``d0`` (per data element
+such a pool hands out; a constant: on ``benchmarks/realdata/data9`` a pool of ``nop`` costs 50
+to 240 ns per element from x = 1,024 to 131,072, while a slope fitted to ``tpool_2(inc)`` on
+that busy machine, 1.4 ns per unit of x, would charge it 190 us at 131,072: what grows with x
+there is ``inc``'s own work shared badly, an atom's speed-up, ``docs/machine.md``) are fitted
+by bounded, nonnegative least squares over the relative errors of the compositions' medians
+under the machine semantics. By default the terms are composed from the atoms' *measured* medians at
 each size (``atoms="measured"``: the atoms were measured back to back with the compositions,
 so what is left is the machine's, not the atoms' fits; ``docs/machine.md`` has the
 measurement that chose it); ``atoms="models"`` composes the models instead (``models``, else
@@ -135,6 +140,15 @@ def _atoms_of(term: Term) -> set[str]:
     return {node.name for node in term.walk() if isinstance(node, Atom)}
 
 
+def _has_pool(terms: Iterable[Term]) -> bool:
+    """Whether a term has a task pool of two or more threads (the dispatch cost shows)."""
+    return any(
+        isinstance(node, TPool) and not (node.count.is_Integer and int(node.count) < 2)
+        for term in terms
+        for node in term.walk()
+    )
+
+
 def _pooled_atoms(terms: Iterable[Term], cores: int) -> list[str]:
     """The atoms of ``tpool_k(atom)`` terms with ``2 <= k <= cores`` (a speed-up to fit)."""
     names = []
@@ -168,14 +182,18 @@ class _Problem:
                  cores: int, unit: str, pooled: Sequence[str]) -> None:  # fmt: skip
         self.compositions, self.library, self.cores, self.unit = compositions, library, cores, unit
         self.pooled = list(pooled)
+        #: the machine's numbers in theta's order: the hand-off's, the dispatch cost's (where
+        #: a calibration composition has a pool of two or more threads), the speed-ups'
+        self.names = ["h0", "h1"] + (["d0"] if _has_pool(r.term for r in compositions) else [])
+        self.names += [f"c_{a}" for a in self.pooled]
 
     def machine(self, theta: Sequence[float] | np.ndarray, record: tuple[tuple[str, Any], ...] = (),
                 source: str = "") -> Machine:  # fmt: skip
-        h0, h1, *cs = (_number(t) for t in theta)
-        speedups = {a: p / (1 + c * (p - 1)) for a, c in zip(self.pooled, cs, strict=True)}
-        handoff = h0 + h1 * x
-        return Machine(self.cores, handoff=handoff, speedups=speedups, unit=self.unit,
-                       source=source, calibration=record)  # fmt: skip
+        n = dict(zip(self.names, (_number(t) for t in theta), strict=True))
+        speedups = {a: p / (1 + n[f"c_{a}"] * (p - 1)) for a in self.pooled}
+        dispatch = n.get("d0", 0)
+        return Machine(self.cores, handoff=n["h0"] + n["h1"] * x, speedups=speedups, unit=self.unit,
+                       source=source, calibration=record, dispatch=dispatch)  # fmt: skip
 
     def errors(self, semantics: Semantics | str) -> list[np.ndarray]:
         """Per composition, (predicted - measured) / measured at its sizes."""
@@ -193,8 +211,10 @@ def _fit(problem: _Problem) -> tuple[np.ndarray, list[float | None]]:
     """The numbers (bounded, nonnegative least squares) and their standard errors."""
     from scipy.optimize import least_squares
 
-    n = 2 + len(problem.pooled)
-    start = np.array([0.0, 1.0] + [0.05] * len(problem.pooled))
+    n = len(problem.names)
+    kind = [name[0] for name in problem.names]  # h, d: per element; c: a serial fraction
+    start = np.array([{"c": 0.05}.get(k, 1.0 if name.endswith("1") else 0.0)
+                      for k, name in zip(kind, problem.names, strict=True)])  # fmt: skip
     with np.errstate(all="ignore"):
         first = problem.errors(problem.machine(start).semantics)
     for region, error in zip(problem.compositions, first, strict=True):
@@ -203,9 +223,10 @@ def _fit(problem: _Problem) -> tuple[np.ndarray, list[float | None]]:
                 f"{region.where}: composed from its atoms, {region.term} is beyond double "
                 "precision (about 1.8e308) or undefined at some sizes: nothing to fit"
             )
-    upper = np.array([np.inf, np.inf] + [1.0] * len(problem.pooled))
-    found = least_squares(problem.residuals, start, bounds=(np.zeros(n), upper),
-                          x_scale=np.array([100.0, 1.0] + [0.1] * len(problem.pooled)),
+    upper = np.array([1.0 if k == "c" else np.inf for k in kind])
+    scale = np.array([0.1 if k == "c" else 1.0 if name.endswith("1") else 100.0
+                      for k, name in zip(kind, problem.names, strict=True)])  # fmt: skip
+    found = least_squares(problem.residuals, start, bounds=(np.zeros(n), upper), x_scale=scale,
                           ftol=1e-12, xtol=1e-12, gtol=1e-12)  # fmt: skip
     theta, jac = found.x, found.jac
     m = jac.shape[0]
@@ -274,7 +295,8 @@ def calibrate(
     if not compositions:
         raise MeasurementError(
             "no composition to calibrate on: the measurements hold only atoms (measure "
-            "pipe(inc, inc), pipe(inc, nop), seq(inc, inc), tpool_2(qsort); docs/machine.md)"
+            "pipe(inc, inc), pipe(inc, nop), seq(inc, inc), tpool_2(qsort), tpool_2(inc); "
+            "docs/machine.md)"
         )
     _no_twins(regions)
     if cores is None:
@@ -290,14 +312,14 @@ def calibrate(
             "no atom regions and no models: measure the atoms too, or give their models (--models)"
         )
     pooled = _pooled_atoms((r.term for r in compositions), cores) if speedups else []
-    points = sum(len(r.sizes) for r in compositions)
-    if points <= 2 + len(pooled):
-        raise MeasurementError(
-            f"too few points: {points} composition value(s) for {2 + len(pooled)} numbers "
-            "(measure the compositions at more sizes)"
-        )
     basis, composed = _composing(compositions, atom_regions, models, atoms)
     problem = _Problem(compositions, composed, cores, _unit(compositions, composed, basis), pooled)
+    points = sum(len(r.sizes) for r in compositions)
+    if points <= len(problem.names):
+        raise MeasurementError(
+            f"too few points: {points} composition value(s) for {len(problem.names)} numbers "
+            "(measure the compositions at more sizes)"
+        )
     theta, errors = _fit(problem)
     theta = np.array([_rounded(t) for t in theta])
     return _result(problem, theta, errors, basis, files, regions)
@@ -385,16 +407,40 @@ def _no_twins(regions: Sequence[_Region]) -> None:
         seen[r.term] = r.where
 
 
+def _spread_by_size(
+    compositions: Sequence[_Region], errors: Sequence[np.ndarray]
+) -> list[tuple[float, float]]:
+    """Per calibrated size (ascending), 1.4826 times the median |residual| of every
+    composition at that size and at the sizes next to it (where the operators' miss was
+    seen, robust to one noisy composition).
+
+    >>> r = _Region(parse("seq(inc, inc)"), np.array([1.0, 2, 4]), np.ones(3), "")
+    >>> _spread_by_size([r, r], [np.array([0.1, 0.0, 0.2]), np.array([-0.1, 0.0, 0.0])])
+    [(1.0, 0.07413), (2.0, 0.07413), (4.0, 0.0)]
+    """
+    sizes = np.concatenate([r.sizes for r in compositions])
+    every = np.abs(np.concatenate(list(errors)))
+    distinct = np.unique(sizes)
+    found = []
+    for i, size in enumerate(distinct):
+        near = np.isin(sizes, distinct[max(0, i - 1) : i + 2])
+        found.append((float(size), round(1.4826 * float(np.median(every[near])), 6)))
+    return found
+
+
 def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], basis: str,
             files: tuple[str, ...], regions: Sequence[_Region]) -> Calibration:  # fmt: skip
     unit = problem.unit
+    meaning = {
+        "h0": f"{unit} per element: the hand-off's constant",
+        "h1": f"{unit} per element and unit of x: its slope",
+        "d0": f"{unit} per element of a pool of 2+ threads: the dispatch cost",
+        **{f"c_{a}": f"S_{a}(p) = p/(1 + c*(p - 1)): serial fraction" for a in problem.pooled},
+    }
     numbers = [
-        FittedNumber("h0", float(theta[0]), errors[0], f"{unit} per element: the hand-off's constant"),
-        FittedNumber("h1", float(theta[1]), errors[1], f"{unit} per element and unit of x: its slope"),
-    ] + [
-        FittedNumber(f"c_{a}", float(c), e, f"S_{a}(p) = p/(1 + c*(p - 1)): serial fraction")
-        for a, c, e in zip(problem.pooled, theta[2:], errors[2:], strict=True)
-    ]  # fmt: skip
+        FittedNumber(name, float(t), e, meaning[name])
+        for name, t, e in zip(problem.names, theta, errors, strict=True)
+    ]
     rules = problem.errors("exact")
     machine_errors = problem.errors(problem.machine(theta).semantics)
     residuals = [
@@ -418,6 +464,8 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
             # a robust standard deviation (1.4826 times the median |residual|: a few noisy
             # small sizes do not set it): what an interval adds for the operators calibrated
             "sd": _rounded(1.4826 * float(np.median(np.abs(every)))),
+            # the same at each size, over the residuals there and at the sizes beside it
+            "sizes": [[x, _rounded(sd)] for x, sd in _spread_by_size(problem.compositions, machine_errors)],
         },
     }
     source = "patternalg calibrate " + " ".join(files) if files else "patternalg calibrate"

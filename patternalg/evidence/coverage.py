@@ -105,7 +105,8 @@ def measured_interval(
             f"the uncertainty of {printable(str(term))} is in {', '.join(missing)}, which the "
             "measurements do not give"
         )
-    drawn = spread.draws({s: columns[s] for s in spread.symbols}, seed=seed)
+    # x too where the term needs none: a machine's missed spread is by size
+    drawn = spread.draws({s: columns[s] for s in (*spread.symbols, "x") if s in columns}, seed=seed)
     # (draws, points); a term constant in its symbols draws one value a draw: (draws,)
     drawn = np.broadcast_to(drawn.reshape(drawn.shape[0], -1), (drawn.shape[0], points))
     low, high = np.quantile(drawn, [(1 - level) / 2, (1 + level) / 2], axis=0)

@@ -168,8 +168,9 @@ def _validate_series(
         notes += negative_note(text, float(np.nanmin(predicted)), unit)
     size = _size(bound, series.parameters)
     low = high = None
-    if interval is not None:
-        low, high, more = measured_interval(term, converted, main, columns, len(series), *interval)
+    if interval is not None:  # an atom's draws may vary with x where its model does not
+        sized = {**columns, "x": series.column(size)} if size is not None and "x" not in columns else columns
+        low, high, more = measured_interval(term, converted, main, sized, len(series), *interval)
         notes += more
     validated = Validated(
         text, series.kernel, series.path, series.parameters, size, series.points, predicted,

@@ -8,6 +8,7 @@ The format, beside the model files' (``docs/language.md``, "Machine files")::
     cores = 2                      # required: a positive integer
     unit = "ns"                    # the unit of the hand-off (default ns)
     handoff = "310 + 0.61*x"       # per data element a pipeline stage receives (default 0)
+    dispatch = "800"               # per data element a pool of 2+ threads hands out (default 0)
     source = "patternalg calibrate benchmarks/realdata/data/*.txt"
 
     [machine.speedups]             # optional: an atom's speed-up on p threads, S(1) = 1
@@ -21,9 +22,10 @@ The format, beside the model files' (``docs/language.md``, "Machine files")::
 
 Expressions are read by patternalg's safe arithmetic (never ``sympify``).
 
->>> machine = machine_from_text('format = 1\\n[machine]\\ncores = 2\\nhandoff = "100 + 3*x"\\n')
+>>> machine = machine_from_text('format = 1\\n[machine]\\ncores = 2\\nhandoff = "100 + 3*x"\\n'
+...                            'dispatch = "800"\\n')
 >>> machine.describe()
-'2 cores, hand-off 3*x + 100 ns per element'
+'2 cores, hand-off 3*x + 100 ns per element, dispatch 800 ns per element of a pool'
 >>> machine_from_text(machine_text(machine)) == machine
 True
 """
@@ -47,7 +49,7 @@ from .model_library import file_text
 
 __all__ = ["read_machine", "machine_from_text", "machine_text", "write_machine"]
 
-_KEYS = ("cores", "unit", "handoff", "source", "speedups", "calibration")
+_KEYS = ("cores", "unit", "handoff", "dispatch", "source", "speedups", "calibration")
 
 
 def read_machine(path: str | PathLike[str]) -> Machine:
@@ -102,7 +104,7 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
             f"expected a whole number of cores from 1 to {MAX_CORES}, got {cores!r:.40}",
             location=where("cores"),
         )
-    for key in ("unit", "handoff", "source"):
+    for key in ("unit", "handoff", "dispatch", "source"):
         if not isinstance(table.get(key, ""), str | int | float) or isinstance(table.get(key), bool):
             raise ModelFileError(f"expected a string, got {table[key]!r}", location=where(key))
     unit = table.get("unit", "ns")
@@ -112,7 +114,8 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
         raise ModelFileError(str(exc)) from None
     if not is_time(unit):
         raise ModelFileError(
-            f"the hand-off is a time: expected a time unit such as ns, us, ms or s, got {unit!r}",
+            f"the hand-off and the dispatch cost are times: expected a time unit such as ns, "
+            f"us, ms or s, got {unit!r}",
             location=where("unit"),
         )
     speedups = table.get("speedups", {})
@@ -128,6 +131,7 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
         return Machine(
             cores=cores,
             handoff=table.get("handoff", 0),
+            dispatch=table.get("dispatch", 0),
             speedups=dict(speedups),
             unit=unit,
             source=str(table.get("source", "")),
@@ -177,6 +181,8 @@ def machine_text(machine: Machine) -> str:
     expect(machine, Machine, "machine", "a Machine")
     table: dict[str, Any] = {"cores": machine.cores, "unit": machine.unit}
     table["handoff"] = format_expr(machine.handoff)
+    if machine.dispatch != 0:
+        table["dispatch"] = format_expr(machine.dispatch)
     if machine.source:
         table["source"] = machine.source
     if machine.speedups:

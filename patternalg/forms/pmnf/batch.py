@@ -97,10 +97,17 @@ class Reports(Sequence[FitReport]):
         return list(map(repr, self.fits.c0)), list(map(repr, self.fits.c1))
 
     @cached_property
+    def _second(self) -> list[str]:
+        """The ``repr`` of each kernel's second coefficient ("" where it has no second term)."""
+        return [repr(c) if h >= 0 else "" for h, c in zip(self.fits.index2, self.fits.c2, strict=True)]
+
+    @cached_property
     def models(self) -> list[str]:
         """The text of each kernel's model."""
         fits = self.fits
-        return pmnf_texts(self.var.name, fits.c0, fits.index, *self._coefficients)
+        return pmnf_texts(
+            self.var.name, fits.c0, fits.index, *self._coefficients, fits.index2, self._second
+        )
 
     def _rows(self) -> Iterator[tuple[Any, ...]]:
         """Per kernel: kernel, atom, model text, index, the texts of c0 and c1, rss, smape,
@@ -131,9 +138,12 @@ class Reports(Sequence[FitReport]):
     def _centers(self) -> Iterator[tuple[Any, list[float]]]:
         """Each kernel's uncertainty and the coefficients of its terms."""
         fits = self.fits
-        for u, c0, c1, index in zip(self._spread(), fits.c0, fits.c1, fits.index, strict=True):
+        for u, c0, c1, index, c2, index2 in zip(
+            self._spread(), fits.c0, fits.c1, fits.index, fits.c2, fits.index2, strict=True
+        ):
             if u is not None:
-                yield u, list(term_centers(len(u.terms), c0, c1 if index >= 0 else None))
+                chosen = [c for c, h in ((c1, index), (c2, index2)) if h >= 0]
+                yield u, list(term_centers(len(u.terms), c0, *chosen))
             else:
                 yield u, []
 
@@ -146,12 +156,18 @@ class Reports(Sequence[FitReport]):
             f"{squared}, {self.var.name} in [{fits.low:g}, {fits.high:g}], {fits.points} points\n"
         )
         intervals = [
-            f"  {u.describe(center, shown=1 + (index >= 0))}\n" if u is not None else ""
-            for (u, center), index in zip(self._centers(), fits.index, strict=True)
+            f"  {u.describe(center, shown=1 + (index >= 0) + (index2 >= 0))}\n"
+            if u is not None
+            else ""
+            for (u, center), index, index2 in zip(
+                self._centers(), fits.index, fits.index2, strict=True
+            )
         ]
+        seconds = [number_text(c) if h >= 0 else "" for h, c in zip(fits.index2, fits.c2, strict=True)]
         shown = pmnf_texts(  # as a person reads them (Fitter.summary_line)
-            self.var.name, fits.c0, fits.index, *(list(map(number_text, c)) for c in (fits.c0, fits.c1))
-        )
+            self.var.name, fits.c0, fits.index, *(list(map(number_text, c)) for c in (fits.c0, fits.c1)),
+            fits.index2, seconds,
+        )  # fmt: skip
         return "".join(
             f"{atom}: {model}  [{unit}]\n  SMAPE {smape:.2f}%, adjusted R² {ar2:.4f}, "
             f"RSS {rss:.4g}{tail}{spread}"
@@ -191,6 +207,7 @@ class Reports(Sequence[FitReport]):
         )
         metric = f"\nmetric = {toml_string(first.metric)}\n"
         terms = _terms(name, "coefficient = <c>\ni = <i>\nj = <j>\n", toml_string)
+        seconds = _terms(name, "coefficient2 = <c>\ni2 = <i>\nj2 = <j>\n", toml_string)
         plain = toml_keys(self.atoms)
         keys = [f"\n[models.{key}" for key in plain]
         spread = [
@@ -199,10 +216,17 @@ class Reports(Sequence[FitReport]):
         ]
         c0_texts, c1_texts = self._coefficients
         hypotheses, term_texts = [], []
-        for index, c1 in zip(fits.index, c1_texts, strict=True):
+        for index, c1, index2, c2 in zip(
+            fits.index, c1_texts, fits.index2, self._second, strict=True
+        ):
             hypothesis, before, after = terms[index]
+            text = f"{before}{c1}{after}" if before else ""
+            if index2 >= 0:
+                hypothesis = toml_string(hypothesis_text(index, name, index2))
+                _, before, after = seconds[index2]
+                text += f"{before}{c2}{after}"
             hypotheses.append(hypothesis)
-            term_texts.append(f"{before}{c1}{after}" if before else "")
+            term_texts.append(text)
         rows = zip(
             keys,
             self.models,
@@ -248,9 +272,12 @@ class Reports(Sequence[FitReport]):
             f'    "points": {fits.points},\n'
         )
         terms = _terms(name, '    "coefficient": <c>,\n    "i": <i>,\n    "j": <j>,\n', _quote)
+        seconds = _terms(
+            name, '    "coefficient2": <c>,\n    "i2": <i>,\n    "j2": <j>,\n', _quote
+        )
         listed = _terms(
-            name, '[\n      {\n        "coefficient": <c>,\n        "i": <i>,\n'
-            '        "j": <j>\n      }\n    ]', _quote,
+            name, '      {\n        "coefficient": <c>,\n        "i": <i>,\n'
+            '        "j": <j>\n      }', _quote,
         )  # fmt: skip
         spread = [
             ""
@@ -261,14 +288,20 @@ class Reports(Sequence[FitReport]):
             for u, center in self._centers()
         ]
         out = []
-        for (kernel, atom, model, index, c0, c1, rss, smape, ar2, criterion, used), u in zip(
-            self._rows(), spread, strict=True
+        for (kernel, atom, model, index, c0, c1, rss, smape, ar2, criterion, used), u, c2, index2 in zip(
+            self._rows(), spread, self._second, fits.index2, strict=True
         ):
             hypothesis, before, after = terms[index]
             term, listed_term = "", "[]"
             if index >= 0:
                 term = f"{before}{c1}{after}"
                 listed_term = f"{listed[index][1]}{c1}{listed[index][2]}"
+            if index2 >= 0:
+                hypothesis = _quote(hypothesis_text(index, name, index2))
+                term += f"{seconds[index2][1]}{c2}{seconds[index2][2]}"
+                listed_term += f",\n{listed[index2][1]}{c2}{listed[index2][2]}"
+            if index >= 0:
+                listed_term = f"[\n{listed_term}\n    ]"
             out.append(
                 f'  {{\n    "kernel": {_quote(kernel)}{metric}{atom}",\n    "model": "{model}'
                 f'{unit}    "parameters": {{\n      "model": "{model}"\n    }},\n{domain}'
@@ -301,14 +334,15 @@ def _uncertainty_text(u: Any) -> str:
     """
     table = u.to_table()
     terms = "".join(f"    {toml_string(text)},\n" for text in table["terms"])
-    rows = "".join(
-        "    [\n" + "".join(f"        {value},\n" for value in row) + "    ],\n"
-        for row in table["covariance"]
-    )
+    rows, held_out = (
+        "".join("    [\n" + "".join(f"        {value},\n" for value in row) + "    ],\n" for row in table.get(key, ()))
+        for key in ("covariance", "held_out")
+    )  # fmt: skip
     return (
         f"terms = [\n{terms}]\ncovariance = [\n{rows}]\n"
         f"repetitions = {table['repetitions']}\nnoise = {table['noise']}\n"
         f"method = {toml_string(table['method'])}\n"
+        + (f"held_out = [\n{held_out}]\n" if held_out else "")
     )
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -27,9 +27,9 @@ from ...algebra.uncertainty import Uncertainty
 from ...errors import FitError
 from ...measurements.model import Series
 from ...syntax.arith import FUNCTIONS
-from .default import Selection, basis
+from .default import Selection
 from .modelers import choose
-from .uncertainty import uncertainties
+from .uncertainty import pooled_noise, uncertainties
 
 __all__ = [
     "Fitted",
@@ -132,28 +132,29 @@ def _check(s: Any) -> np.ndarray:
     return x
 
 
-def _select(modeler: str, x: np.ndarray, y: np.ndarray) -> tuple[Selection, np.ndarray]:
+def _select(
+    modeler: str, x: np.ndarray, y: np.ndarray, noise: np.ndarray | None = None
+) -> tuple[Selection, np.ndarray]:
     """The modeler's choice per kernel, and which modeler chose it (:func:`.modelers.choose`)."""
-    result, rows, others, chosen = choose(modeler, "one", x, y)
+    result, rows, others, chosen = choose(modeler, "one", x, y, noise)
     if others is not None:
-        merged = {f: getattr(result, f).copy() for f in ("index", "c0", "c1", "criterion")}
-        for field, values in merged.items():
-            values[rows] = getattr(others, field)
+        merged = {f.name: getattr(result, f.name).copy() for f in fields(Selection)}
+        for name, values in merged.items():
+            values[rows] = getattr(others, name)
         result = Selection(**merged)
     return result, chosen
 
 
 def _statistics(x: np.ndarray, y: np.ndarray, chosen: Selection) -> dict[str, np.ndarray]:
     """In-sample RSS, SMAPE (%) and adjusted R² of the chosen models of ``y`` (K, P)."""
-    term = basis(x, np.arange(len(BUILDING_BLOCKS)))[np.maximum(chosen.index, 0)]
-    slope = np.where(chosen.index < 0, 0.0, chosen.c1)
-    fitted = chosen.c0[:, None] + slope[:, None] * term
+    fitted = chosen.values(x)
     diff = fitted - y
     rss = (diff * diff).sum(-1)
     abssum = np.abs(fitted) + np.abs(y)
     share = np.divide(np.abs(diff) * 2, abssum, out=np.zeros_like(y), where=abssum != 0)
     tss = ((y - y.mean(-1, keepdims=True)) ** 2).sum(-1)
-    n, k = y.shape[1], np.where(chosen.index < 0, 0, 1)
+    n = y.shape[1]
+    k = np.where(chosen.index < 0, 0, 1) + (chosen.index2 >= 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         ar2 = np.where(tss == 0, 1.0, 1.0 - (rss / (n - k - 1)) / (tss / (n - 1)))
     return {"rss": rss, "smape": share.mean(-1) * 100, "ar2": ar2}
@@ -161,9 +162,10 @@ def _statistics(x: np.ndarray, y: np.ndarray, chosen: Selection) -> dict[str, np
 
 @dataclass(frozen=True)
 class Fitted:
-    """One kernel's chosen hypothesis (``index`` into the blocks, -1: constant), its
-    coefficients, the modeler that chose it, its statistics, the measured range and the
-    uncertainty of its coefficients (None without repetitions)."""
+    """One kernel's chosen hypothesis (``index`` into the blocks, -1: constant; ``index2``
+    a second term's block, -1: none), its coefficients, the modeler that chose it, its
+    statistics, the measured range and the uncertainty of its coefficients (None without
+    repetitions)."""
 
     index: int
     c0: float
@@ -174,6 +176,8 @@ class Fitted:
     low: float
     high: float
     uncertainty: Uncertainty | None = None
+    index2: int = -1
+    c2: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -190,6 +194,8 @@ class FitColumns:
     low: float
     high: float
     uncertainty: list[Uncertainty | None] = field(default_factory=list)
+    index2: list[int] = field(default_factory=list)
+    c2: list[float] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.index)
@@ -207,6 +213,8 @@ class FitColumns:
             self.low,
             self.high,
             self.uncertainty[k] if self.uncertainty else None,
+            self.index2[k],
+            self.c2[k],
         )
 
     @classmethod
@@ -223,6 +231,8 @@ class FitColumns:
             first.low,
             first.high,
             [u for part in parts for u in part.uncertainty or [None] * len(part)],
+            [i for part in parts for i in part.index2],
+            [c for part in parts for c in part.c2],
         )
 
 
@@ -244,14 +254,16 @@ def fit_columns(
     (K, P) by ``how``; with their repetitions ``values`` ((K, P, R), or per kernel per
     point), the uncertainty of each by ``method`` (:mod:`.uncertainty`, its terms in the
     symbol ``var``)."""
-    selection, used = _select(modeler, x, y)
+    noise = None if values is None else pooled_noise(values, how, y)
+    selection, used = _select(modeler, x, y, noise)
     stats = _statistics(x, y, selection)
     columns = {key: v.tolist() for key, v in stats.items()}
     columns["criterion"] = selection.criterion.tolist()
     spread: list[Uncertainty | None] = []
     if values is not None:
         spread = uncertainties(
-            x, values, y, selection, used.tolist(), how, var, method, _chunked(modeler, x)
+            x, values, y, selection, used.tolist(), how, var, method, _chunked(modeler, x),
+            noise,
         )
     return FitColumns(
         selection.index.tolist(),
@@ -263,17 +275,23 @@ def fit_columns(
         float(x.min()),
         float(x.max()),
         spread,
+        selection.index2.tolist(),
+        selection.c2.tolist(),
     )
 
 
-def _chunked(modeler: str, x: np.ndarray) -> Callable[[np.ndarray], Selection]:
-    """The selection of ``modeler`` at ``x`` for any number of kernels (a batch at a time)."""
+def _chunked(modeler: str, x: np.ndarray) -> Callable[..., Selection]:
+    """The selection of ``modeler`` at ``x`` for any number of kernels (a batch at a time),
+    with the pooled relative noise of each (None: not known)."""
 
-    def select(y: np.ndarray) -> Selection:
+    def select(y: np.ndarray, noise: np.ndarray | None = None) -> Selection:
         step = batch_size(len(x))
-        parts = [_select(modeler, x, y[s : s + step])[0] for s in range(0, len(y), step)]
+        parts = [
+            _select(modeler, x, y[s : s + step], None if noise is None else noise[s : s + step])[0]
+            for s in range(0, len(y), step)
+        ]
         return Selection(
-            *(np.concatenate([getattr(p, f) for p in parts]) for f in ("index", "c0", "c1", "criterion"))
+            *(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Selection))
         )
 
     return select

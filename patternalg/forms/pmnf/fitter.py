@@ -78,13 +78,18 @@ class PMNFFitter(Fitter):
         """The models of ``fits`` (:class:`~.fit.Fitted`), one per series (kernel, metric, path)."""
         models = []
         for s, fitted in zip(series, fits, strict=True):
-            index, c0, c1 = fitted.index, fitted.c0, fitted.c1
+            index, c0, c1, index2, c2 = (
+                fitted.index, fitted.c0, fitted.c1, fitted.index2, fitted.c2
+            )  # fmt: skip
             term = {}
             if index >= 0:
                 i, j = BUILDING_BLOCKS[index]
                 term = {"coefficient": c1, "i": str(i), "j": j}
+            if index2 >= 0:
+                i, j = BUILDING_BLOCKS[index2]
+                term.update({"coefficient2": c2, "i2": str(i), "j2": j})
             statistics = {
-                "hypothesis": hypothesis_text(index, var.name),
+                "hypothesis": hypothesis_text(index, var.name, index2),
                 "constant": c0,
                 **term,
                 **fitted.stats,
@@ -100,10 +105,10 @@ class PMNFFitter(Fitter):
             }
             models.append(
                 PMNF._fitted(
-                    {"model": pmnf_text(var.name, c0, index, c1)},
+                    {"model": pmnf_text(var.name, c0, index, c1, index2, c2)},
                     domain={var.name: (fitted.low, fitted.high)},
                     statistics=statistics,
-                    expr=_closed_form(pmnf_expr, var, c0, index, c1),
+                    expr=_closed_form(pmnf_expr, var, c0, index, c1, index2, c2),
                     uncertainty=fitted.uncertainty,
                 )
             )
@@ -162,10 +167,10 @@ def _points(data: Any) -> int:
 
 
 def _closed_form(
-    build: Callable[..., sympy.Expr], var: sympy.Symbol, c0: float, index: int, c1: float
+    build: Callable[..., sympy.Expr], var: sympy.Symbol, *values: Any
 ) -> Callable[[], sympy.Expr]:
     """The closed form, built when first asked for (fitting 100,000 kernels builds none)."""
-    return lambda: build(var, c0, index, c1)
+    return lambda: build(var, *values)
 
 
 def aggregate_of(options: Mapping[str, Any]) -> str:

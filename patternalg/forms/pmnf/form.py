@@ -1,4 +1,5 @@
-"""The PMNF family: a model ``c0 + c1 * x^i * log2(x)^j``, written as plain arithmetic.
+"""The PMNF family: a model ``c0 + c1 * x^i * log2(x)^j`` (the default modeler may add a
+second term of the same power), written as plain arithmetic.
 
 A model file holds a fitted model as the grammar's arithmetic, with its statistics::
 
@@ -39,15 +40,14 @@ from .modelers import MODELERS
 __all__ = ["PMNF", "term_centers"]
 
 
-def term_centers(count: int, c0: float, c1: float | None) -> tuple[float, ...]:
+def term_centers(count: int, c0: float, *chosen: float) -> tuple[float, ...]:
     """The fitted coefficients of an uncertainty's ``count`` terms: the constant, the
-    chosen block's coefficient ``c1`` (None: a constant model) and 0 for the other blocks.
+    chosen blocks' coefficients (none: a constant model) and 0 for the other blocks.
 
-    >>> term_centers(3, 2.5, 0.5), term_centers(2, 2.5, None)
-    ((2.5, 0.5, 0.0), (2.5, 0.0))
+    >>> term_centers(3, 2.5, 0.5), term_centers(2, 2.5), term_centers(4, 2.5, 0.5, 0.25)
+    ((2.5, 0.5, 0.0), (2.5, 0.0), (2.5, 0.5, 0.25, 0.0))
     """
-    chosen = [] if c1 is None else [float(c1)]
-    return (float(c0), *chosen, *[0.0] * (count - 1 - len(chosen)))
+    return (float(c0), *map(float, chosen), *[0.0] * (count - 1 - len(chosen)))
 
 
 class PMNF(Form):
@@ -89,16 +89,19 @@ class PMNF(Form):
         stats = self.statistics
         if "symbols" in stats:  # several parameters: terms with their factors
             return {**super().record(), "constant": stats.get("constant")}
-        term = {k: stats[k] for k in ("coefficient", "i", "j") if k in stats}
-        return {
-            **super().record(),
-            "constant": stats.get("constant"),
-            "terms": [term] if term else [],
-        }
+        terms = [
+            {k: stats[k + n] for k in ("coefficient", "i", "j")}
+            for n in ("", "2")
+            if "coefficient" + n in stats
+        ]
+        return {**super().record(), "constant": stats.get("constant"), "terms": terms}
 
     def _own_terms(self) -> int | None:
-        """The constant and the chosen block (the others only draws of the bootstrap chose)."""
-        return None if "symbols" in self.statistics else 1 + ("coefficient" in self.statistics)
+        """The constant and the chosen blocks (the others only draws of the bootstrap chose)."""
+        stats = self.statistics
+        if "symbols" in stats:
+            return None
+        return 1 + ("coefficient" in stats) + ("coefficient2" in stats)
 
     def term_coefficients(self) -> tuple[float, ...]:
         """The constant, the term's coefficient (if the model has a term), and 0 for each
@@ -108,9 +111,8 @@ class PMNF(Form):
         stats = self.statistics
         if "symbols" in stats or "constant" not in stats:  # several parameters, or no fit
             return super().term_coefficients()  # recorded (a hand-written model file)
-        return term_centers(
-            len(self._uncertainty.terms), stats["constant"], stats.get("coefficient")
-        )
+        chosen = [stats[k] for k in ("coefficient", "coefficient2") if k in stats]
+        return term_centers(len(self._uncertainty.terms), stats["constant"], *chosen)
 
     @classmethod
     def fit_batches(cls, path: str, **options: Any) -> Iterator[Any]:

@@ -21,8 +21,8 @@ docs/fitting.md ("Uncertainty"):
 >>> x = np.array([4.0, 8, 16, 32, 64])
 >>> values = (3 + 0.5 * x)[None, :, None] * np.array([0.99, 1.0, 1.01])
 >>> from patternalg.forms.pmnf.default import select_default
->>> def select(y):
-...     return select_default(x, y)
+>>> def select(y, noise=None):
+...     return select_default(x, y, noise=noise)
 >>> chosen = select(values.mean(-1))
 >>> (u,) = uncertainties(x, values, values.mean(-1), chosen, ["default"], "mean", "x", "linear", select)
 >>> u.terms, u.repetitions, u.method
@@ -53,7 +53,7 @@ from ..spread import (
 )
 from .default import Selection, basis
 
-__all__ = ["uncertainties", "multi_covariances"]
+__all__ = ["held_out_errors", "pooled_noise", "uncertainties", "multi_covariances"]
 
 #: the blocks besides the fit's own that an uncertainty keeps at most, and the share of the
 #: draws that must have chosen one (the terms stay few: the model file stays compact)
@@ -64,7 +64,7 @@ _KERNELS = 500
 _NUMBERS = 20_000_000
 
 Values = np.ndarray | Sequence[Sequence[np.ndarray]]
-Select = Callable[[np.ndarray], Selection]
+Select = Callable[[np.ndarray, np.ndarray | None], Selection]
 
 
 @functools.cache
@@ -90,6 +90,22 @@ def _kernels(
     return variance, medians, np.array([[len(v) for v in kernel] for kernel in values])
 
 
+def pooled_noise(values: Values, how: str, y: np.ndarray) -> np.ndarray:
+    """Per kernel the relative variance of a point's aggregate (``how``), the mean over its
+    points; NaN for a kernel measured once per point (its noise is not known).
+
+    >>> v = np.array([[[9.0, 10, 11], [18, 20, 22]], [[5, 5, 5], [7, 7, 7]]])
+    >>> [round(float(n), 4) for n in pooled_noise(v, "mean", v.mean(-1))]
+    [0.0022, 0.0]
+    >>> pooled_noise(np.ones((1, 2, 1)), "mean", np.ones((1, 2))).tolist()
+    [nan]
+    """
+    variance, _, counts = _kernels(values, how, y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pooled = (variance / (y * y)).mean(-1)
+    return np.where(counts.max(axis=-1) > 1, pooled, np.nan)
+
+
 def _noise(values: Values, medians: np.ndarray) -> np.ndarray:
     """:func:`~patternalg.forms.spread.median_noise` of each kernel."""
     if isinstance(values, np.ndarray):
@@ -97,39 +113,49 @@ def _noise(values: Values, medians: np.ndarray) -> np.ndarray:
     return np.array([series_noise(kernel)[0] for kernel in values])
 
 
-def _kept(own: int, index: np.ndarray) -> list[int]:
-    """The blocks an uncertainty's terms keep: the fit's own, then the blocks the draws
-    chose most often (at most :data:`ALTERNATIVES`, each in :data:`MIN_SHARE` of the
-    draws or more; the most frequent one if the fit has none and no block is that frequent)."""
-    blocks, counts = np.unique(index[(index >= 0) & (index != own)], return_counts=True)
+def _kept(own: list[int], index: np.ndarray) -> list[int]:
+    """The blocks an uncertainty's terms keep: the fit's own (none, one or two), then the
+    blocks the draws chose most often (``index``: every term of every draw; at most
+    :data:`ALTERNATIVES`, each in :data:`MIN_SHARE` of the draws or more; the most
+    frequent one if the fit has none and no block is that frequent)."""
+    blocks, counts = np.unique(index[(index >= 0) & ~np.isin(index, own)], return_counts=True)
     order = np.argsort(-counts, kind="stable")
     others = [int(blocks[i]) for i in order[:ALTERNATIVES] if counts[i] >= MIN_SHARE * DRAWS]
-    if own < 0 and not others and len(blocks):
+    if not own and not others and len(blocks):
         others = [int(blocks[order[0]])]
-    return ([own] if own >= 0 else []) + others
+    return own + others
+
+
+def _own(fitted: Selection, k: int) -> tuple[list[int], list[float]]:
+    """Kernel ``k``'s blocks and their coefficients (none for a constant model)."""
+    pairs = ((fitted.index[k], fitted.c1[k]), (fitted.index2[k], fitted.c2[k]))
+    return [int(h) for h, _ in pairs if h >= 0], [float(c) for h, c in pairs if h >= 0]
 
 
 def _bootstrap(
     var: str, x: np.ndarray, fitted: Selection, k: int, drawn: Selection, row: int
 ) -> tuple[tuple[sympy.Expr, ...], np.ndarray]:
     """Kernel ``k``'s terms and the second moments of its draws' coefficients (rows
-    ``row * DRAWS ..`` of ``drawn``) around the fit. A draw that chose a block not kept
+    ``row * DRAWS ..`` of ``drawn``) around the fit. A draw's term on a block not kept
     (:func:`_kept`) counts as the kept block nearest in growth, its coefficient scaled to
     the same value at the largest x."""
     rows = slice(row * DRAWS, (row + 1) * DRAWS)
-    index, c0, c1 = drawn.index[rows], drawn.c0[rows], drawn.c1[rows]
-    own = int(fitted.index[k])
-    kept = _kept(own, index)
+    slots = [(drawn.index[rows], drawn.c1[rows]), (drawn.index2[rows], drawn.c2[rows])]
+    own, mine = _own(fitted, k)
+    kept = _kept(own, np.concatenate([index for index, _ in slots]))
     if kept:
         top = basis(np.array([x.max()]), np.arange(len(BUILDING_BLOCKS)))[:, 0]
-        near = np.array(kept)[np.abs(np.array(kept)[None, :] - index[:, None]).argmin(-1)]
-        moved = (index >= 0) & ~np.isin(index, kept)
-        c1 = np.where(moved, c1 * top[np.maximum(index, 0)] / top[near], c1)
-        index = np.where(moved, near, index)
-    deltas = [c0 - fitted.c0[k]]
+        for s, (index, c) in enumerate(slots):
+            near = np.array(kept)[np.abs(np.array(kept)[None, :] - index[:, None]).argmin(-1)]
+            moved = (index >= 0) & ~np.isin(index, kept)
+            slots[s] = (
+                np.where(moved, near, index),
+                np.where(moved, c * top[np.maximum(index, 0)] / top[near], c),
+            )
+    deltas = [drawn.c0[rows] - fitted.c0[k]]
     for h in kept:
-        mine = float(fitted.c1[k]) if h == own else 0.0
-        deltas.append(np.where(index == h, c1, 0.0) - mine)
+        center = mine[own.index(h)] if h in own else 0.0
+        deltas.append(sum(np.where(index == h, c, 0.0) for index, c in slots) - center)
     d = np.stack(deltas, axis=-1)  # (DRAWS, terms)
     terms = (sympy.Integer(1), *(_block(var, h) for h in kept))
     return terms, d.T @ d / DRAWS
@@ -140,21 +166,65 @@ def _linear(
 ) -> list[np.ndarray]:
     """The covariance of each kernel's chosen hypothesis (:func:`linear_covariance`)."""
     chosen = np.asarray(fitted.index, dtype=np.intp)
-    block = basis(x, np.maximum(chosen, 0))  # (K, P)
+    second = np.asarray(fitted.index2, dtype=np.intp)
+    values = basis(x, np.arange(len(BUILDING_BLOCKS)))
     ones = np.ones_like(y)
     weighted = np.array([m == "default" for m in used]) & (chosen >= 0)
     weights = np.where(weighted[:, None], 1.0 / np.where(y > 0, y, 1.0), 1.0)
     result: list[Any] = [None] * len(y)
-    for constant in (True, False):
-        rows = np.flatnonzero((chosen < 0) == constant)
+    for terms in (0, 1, 2):  # the constant model, one term, two terms
+        rows = np.flatnonzero((chosen >= 0).astype(int) + (second >= 0) == terms)
         if len(rows):
-            columns = [ones[rows]] if constant else [ones[rows], block[rows]]
+            columns = [ones[rows], *(values[h[rows]] for h in (chosen, second)[:terms])]
             covariance = linear_covariance(
                 np.stack(columns, axis=-1), y[rows], weights[rows], variance[rows]
             )
             for k, matrix in zip(rows.tolist(), covariance, strict=True):
                 result[k] = matrix
     return result
+
+
+def held_out_errors(
+    x: np.ndarray, y: np.ndarray, fitted: Selection, used: Sequence[str]
+) -> np.ndarray:
+    """Each kernel's error at each point when its chosen hypothesis is fitted without that
+    point, relative to the value there, (predicted - measured) / measured: ``r / (1 - h) /
+    y`` with the residual ``r`` of the fit and the leverage ``h`` of the point under the
+    weights of the modeler's final fit (``default``: ``1/y``; ``basic`` and the constant
+    model: none), (K, P); the same as fitting again without each point:
+
+    >>> from patternalg.forms.pmnf.default import select_default
+    >>> x = np.array([4.0, 8, 16, 32, 64])
+    >>> y = (3 + 0.5 * x)[None, :] * np.array([1.0, 1.02, 0.98, 1.0, 1.01])
+    >>> errors = held_out_errors(x, y, select_default(x, y), ["default"])[0]
+    >>> refits = []
+    >>> for left in range(5):
+    ...     keep = np.arange(5) != left
+    ...     design = np.stack([np.ones(4), x[keep]], 1) / np.sqrt(y[0, keep])[:, None]
+    ...     c0, c1 = np.linalg.lstsq(design, np.sqrt(y[0, keep]), rcond=None)[0]
+    ...     refits.append((c0 + c1 * x[left]) / y[0, left] - 1)
+    >>> bool(np.allclose(errors, refits)), [round(float(e), 4) for e in errors]
+    (True, [-0.0048, -0.0281, 0.028, 0.0053, -0.0166])
+    """
+    chosen, second = np.asarray(fitted.index), np.asarray(fitted.index2)
+    values = basis(x, np.arange(len(BUILDING_BLOCKS)))
+    weighted = np.array([m == "default" for m in used]) & (chosen >= 0)
+    weights = np.where(weighted[:, None], 1.0 / np.where(y > 0, y, 1.0), 1.0)
+    residual = fitted.values(x) - y
+    leverage = np.zeros_like(y)
+    for terms in (0, 1, 2):
+        rows = np.flatnonzero((chosen >= 0).astype(int) + (second >= 0) == terms)
+        if not len(rows):
+            continue
+        columns = [np.ones_like(y[rows])] + [values[h[rows]] for h in (chosen, second)[:terms]]
+        design = np.stack([c / c.max(-1, keepdims=True) for c in columns], axis=-1)  # (K, P, m)
+        w = weights[rows]
+        normal = np.einsum("kp,kpi,kpj->kij", w, design, design)
+        with np.errstate(all="ignore"):
+            inverse = np.linalg.pinv(normal)
+        leverage[rows] = w * np.einsum("kpi,kij,kpj->kp", design, inverse, design)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return residual / (1.0 - leverage) / y  # type: ignore[no-any-return]
 
 
 def uncertainties(
@@ -167,11 +237,13 @@ def uncertainties(
     var: str,
     method: str,
     select: Select,
+    noise: np.ndarray | None = None,
 ) -> list[Uncertainty | None]:
     """The uncertainty of each kernel's fit ``fitted`` (chosen by the modelers ``used`` from
     its aggregated values ``y`` at ``x``) from its repetitions ``values``, by ``method``
-    (``bootstrap``: re-chosen by ``select``, which takes aggregated values (K, P); ``linear``;
-    ``none``); None for a kernel measured once per point, or whose covariance is not finite."""
+    (``bootstrap``: re-chosen by ``select``, which takes aggregated values (K, P) and their
+    pooled ``noise`` (K,) as :func:`pooled_noise` gives it; ``linear``; ``none``); None for
+    a kernel measured once per point, or whose covariance is not finite."""
     if method == "none" or not len(y):
         return [None] * len(y)
     variance, medians, counts = _kernels(values, how, y)
@@ -183,42 +255,50 @@ def uncertainties(
     if method == "bootstrap":
         found = []
         for start in range(0, len(y), _KERNELS):  # the draws of a few kernels at a time
+            part = None if noise is None else np.repeat(noise[start : start + _KERNELS], DRAWS)
             rows = resampled(values[start : start + _KERNELS], how).reshape(-1, len(x))
-            drawn = _chosen_by_rows(select, rows)
+            drawn = _chosen_by_rows(select, rows, part)
             done = min(len(y) - start, _KERNELS)
             found += [_bootstrap(var, x, fitted, start + k, drawn, k) for k in range(done)]
     else:
         found = [
-            (_terms(var, int(h)), matrix)
-            for h, matrix in zip(
-                fitted.index.tolist(), _linear(x, y, fitted, used, variance), strict=True
-            )
+            (_terms(var, _own(fitted, k)[0]), matrix)
+            for k, matrix in enumerate(_linear(x, y, fitted, used, variance))
         ]
+    held_out = held_out_errors(x, y, fitted, used)
+    at = x.tolist()
     return [
-        Uncertainty(terms, tuple(map(tuple, matrix.tolist())), int(r), float(n), method)
+        Uncertainty(
+            terms, tuple(map(tuple, matrix.tolist())), int(r), float(n), method,
+            tuple((p, e) for p, e in zip(at, errors.tolist(), strict=True) if np.isfinite(e)),
+        )  # fmt: skip
         if ok and np.isfinite(matrix).all() and np.isfinite(n)
         else None
-        for (terms, matrix), r, n, ok in zip(found, reps, noise, repeated, strict=True)
+        for (terms, matrix), r, n, ok, errors in zip(
+            found, reps, noise, repeated, held_out, strict=True
+        )
     ]
 
 
-def _chosen_by_rows(select: Select, rows: np.ndarray) -> Selection:
-    """``select(rows)``, a slice of the rows at a time where they have many points: the
-    selection holds every hypothesis at every point of every row (``_NUMBERS`` numbers at
-    most: 200 draws of one kernel of 100,000 points would be 6 GB)."""
+def _chosen_by_rows(select: Select, rows: np.ndarray, noise: np.ndarray | None) -> Selection:
+    """``select(rows, noise)``, a slice of the rows at a time where they have many points:
+    the selection holds every hypothesis at every point of every row (``_NUMBERS`` numbers
+    at most: 200 draws of one kernel of 100,000 points would be 6 GB)."""
     count = max(1, _NUMBERS // max(1, rows.shape[1] * len(BUILDING_BLOCKS)))
     if len(rows) <= count:
-        return select(rows)
-    parts = [select(rows[start : start + count]) for start in range(0, len(rows), count)]
+        return select(rows, noise)
+    parts = [
+        select(rows[start : start + count], None if noise is None else noise[start : start + count])
+        for start in range(0, len(rows), count)
+    ]
     return Selection(
         **{f.name: np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Selection)}
     )
 
 
-def _terms(var: str, index: int) -> tuple[sympy.Expr, ...]:
-    """The basis of hypothesis ``index`` in ``var``: ``(1,)`` or ``(1, x^i*log2(x)^j)``."""
-    one = sympy.Integer(1)
-    return (one,) if index < 0 else (one, _block(var, index))
+def _terms(var: str, blocks: list[int]) -> tuple[sympy.Expr, ...]:
+    """The basis of a hypothesis of ``blocks`` in ``var``: ``(1, x^i*log2(x)^j, ...)``."""
+    return (sympy.Integer(1), *(_block(var, h) for h in blocks))
 
 
 def multi_covariances(
