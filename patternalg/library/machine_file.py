@@ -39,7 +39,8 @@ from typing import Any
 
 import sympy
 
-from .._internal.limits import MAX_CORES, toml_nesting_problem
+from .._internal.limits import MAX_CORES
+from .._internal.toml_reader import load_toml
 from ..algebra.machine import Machine
 from ..algebra.units import UnitError, check_unit, is_time
 from ..arguments import as_path, as_text, expect
@@ -60,18 +61,9 @@ def read_machine(path: str | PathLike[str]) -> Machine:
 
 def machine_from_text(text: str, path: str = "<machine>") -> Machine:
     """A machine file's text (``path`` names it in errors) as a :class:`Machine`."""
-    import tomllib
-
     text = as_text(text, "text", "a machine file's text")
     path = as_text(path, "path", "the name of the machine file in messages")
-    too_deep = toml_nesting_problem(text)
-    if too_deep:
-        line, why = too_deep
-        raise ModelFileError(why, location=Location(path, line=line))
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ModelFileError(f"not valid TOML: {exc}", location=Location(path)) from None
+    data = load_toml(text, path)
     unknown = sorted(set(data) - {"format", "machine"})
     if unknown:
         raise ModelFileError(

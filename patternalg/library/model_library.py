@@ -30,7 +30,7 @@ from typing import Any
 import sympy
 
 from .._internal.generated import checksum
-from .._internal.limits import toml_nesting_problem
+from .._internal.toml_reader import load_toml
 from ..algebra.atomic_model import COMMON_KEYS, AtomicModel, valid_atom_name
 from ..algebra.units import check_unit
 from ..arguments import as_each, as_models, as_path, as_paths, as_text
@@ -161,16 +161,7 @@ class ModelLibrary(Mapping[str, AtomicModel]):
         With ``lazy``, each model is built when first used (for the trusted built-ins).
         """
         text, path = as_text(text, "text", "a model file's text"), as_text(path, "path")
-        import tomllib
-
-        too_deep = toml_nesting_problem(text)
-        if too_deep:
-            line, reason = too_deep
-            raise ModelFileError(reason, location=Location(path, line=line))
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ModelFileError(f"not valid TOML: {exc}", location=Location(path)) from None
+        data = load_toml(text, path)
         return cls._from_data(data, path, lazy=lazy)
 
     @classmethod
