@@ -46,7 +46,8 @@ def _standalone(text: str, value: str, replacement: str) -> str:
     >>> _standalone("-n 8 -m 18 -k 8.5 8", "8", "{n}")
     '-n {n} -m 18 -k 8.5 {n}'
     """
-    parts, start, pos = [], 0, text.find(value)
+    parts: list[str] = []
+    start, pos = 0, text.find(value)
     while pos >= 0 and value:
         end = pos + len(value)
         if not (_in_word(text, pos - 1) or _in_word(text, end)):

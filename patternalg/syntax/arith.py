@@ -234,4 +234,48 @@ def format_expr(expr: sympy.Expr, digits: int | None = None) -> str:
     >>> format_expr(sympy.Float(258.5425) * x * log2(x)), format_expr(sympy.Float(258.5425) * x, 3)
     ('258.5425*x*log2(x)', '259.0*x')
     """
-    return (_PRINTER if digits is None else _Printer({"digits": digits})).doprint(expr)
+    printer = _PRINTER if digits is None else _Printer({"digits": digits})
+    depth = _depth(expr)
+    if depth <= _SHALLOW:
+        return printer.doprint(expr)
+    if depth > MAX_PRINTED_DEPTH:
+        from ..errors import EvaluationError
+
+        raise EvaluationError(
+            f"the closed form nests {depth} levels deep, more than the {MAX_PRINTED_DEPTH} "
+            "that are printed; evaluate it at a point instead (--at)"
+        )
+    # sympy's printer recurses some five frames a level (a mapReduce nested 200 deep in a
+    # symbolic n nests its coefficient 400 levels)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 6 * depth + 500))
+    try:
+        return printer.doprint(expr)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+#: expressions up to this depth print within Python's default recursion limit
+_SHALLOW = 100
+#: the deepest closed form printed (its recursion then needs some 6,500 frames)
+MAX_PRINTED_DEPTH = 1000
+
+
+def _depth(expr: sympy.Basic) -> int:
+    """How many levels ``expr`` nests (counted without recursion, stopping past
+    :data:`MAX_PRINTED_DEPTH`).
+
+    >>> from patternalg.syntax.symbols import x
+    >>> _depth(x), _depth(1 + x / (2 + x))
+    (1, 5)
+    """
+    deepest, stack = 0, [(expr, 1)]
+    seen: dict[int, int] = {}  # a shared sub-expression's deepest level yet
+    while stack and deepest <= MAX_PRINTED_DEPTH:
+        node, level = stack.pop()
+        if seen.get(id(node), 0) >= level:
+            continue
+        seen[id(node)] = level
+        deepest = max(deepest, level)
+        stack.extend((arg, level + 1) for arg in node.args)
+    return deepest

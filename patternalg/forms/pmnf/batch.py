@@ -164,10 +164,10 @@ class Reports(Sequence[FitReport]):
             )
         ]
         seconds = [number_text(c) if h >= 0 else "" for h, c in zip(fits.index2, fits.c2, strict=True)]
+        constants, coefficients = (list(map(number_text, c)) for c in (fits.c0, fits.c1))
         shown = pmnf_texts(  # as a person reads them (Fitter.summary_line)
-            self.var.name, fits.c0, fits.index, *(list(map(number_text, c)) for c in (fits.c0, fits.c1)),
-            fits.index2, seconds,
-        )  # fmt: skip
+            self.var.name, fits.c0, fits.index, constants, coefficients, fits.index2, seconds
+        )
         return "".join(
             f"{atom}: {model}  [{unit}]\n  SMAPE {smape:.2f}%, adjusted R² {ar2:.4f}, "
             f"RSS {rss:.4g}{tail}{spread}"
