@@ -142,6 +142,7 @@ MACHINE_ERRORS = [  # (cores, the [machine] table's body, term, a fragment of th
     (2, "calibration = " + "[" * 900 + "]" * 900, "pipe(qsort, inc)",
      "arrays and inline tables nest deeper than 100 levels"),
     (2, 'unit = "' + "a" * 100_000 + '"', "qsort", "is not a unit: 100,000 characters (limit: 200)"),
+    (2, "calibration = " + "9" * 5000, "qsort", "an integer of more than 4,300 digits"),
 ]
 
 
@@ -465,6 +466,16 @@ def test_calibrate_refuses_what_it_cannot_fit(xs, value, fragment, tmp_path, cap
     data.write_text(CALIBRATION.format(xs=xs, inc=rows, nop="DATA 70 70 70\n" * 4))
     line = one_error(capsys, ["calibrate", str(data), "--cores", "2", "--out", str(tmp_path / "m.toml")])
     assert fragment in line
+    assert not (tmp_path / "m.toml").exists()
+
+
+def test_calibrate_refuses_a_record_of_more_cores_than_a_machine_has(tmp_path, capsys) -> None:
+    data = tmp_path / "cal.txt"
+    data.write_text(CALIBRATION.format(xs="1024 2048 4096 8192", inc="DATA 900 910 890\n" * 4,
+                                       nop="DATA 70 70 70\n" * 4))  # fmt: skip
+    (tmp_path / "machine.txt").write_text("cores: " + "9" * 40 + "\n")
+    line = one_error(capsys, ["calibrate", str(data), "--out", str(tmp_path / "m.toml")])
+    assert "machine.txt: records more cores than a machine has (at most 1,048,576)" in line
     assert not (tmp_path / "m.toml").exists()
 
 

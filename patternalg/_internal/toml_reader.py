@@ -11,6 +11,10 @@ patternalg.errors.ModelFileError: m.toml:1: arrays and inline tables nest deeper
 Traceback (most recent call last):
 ...
 patternalg.errors.ModelFileError: m.toml: not valid TOML: ...
+>>> load_toml("cores = " + "9" * 5000, "m.toml")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+patternalg.errors.ModelFileError: m.toml: an integer of more than 4,300 digits (the most Python reads as a number)
 """
 
 from __future__ import annotations
@@ -35,3 +39,8 @@ def load_toml(text: str, path: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ModelFileError(f"not valid TOML: {exc}", location=Location(path)) from None
+    except ValueError:  # an integer of more digits than Python converts (4,300)
+        raise ModelFileError(
+            "an integer of more than 4,300 digits (the most Python reads as a number)",
+            location=Location(path),
+        ) from None

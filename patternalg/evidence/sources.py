@@ -12,9 +12,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .._internal.limits import MAX_CORES
 from .._internal.reading import read_text
 from ..algebra.atomic_model import AtomicModel
 from ..arguments import as_measurements, as_paths, wrong
+from ..errors import Location, MeasurementError
 from ..library.model_library import ModelLibrary
 from ..measurements import Measurements, Series, read
 
@@ -85,23 +87,35 @@ def recorded_cores(files: Iterable[str]) -> int | None:
             continue
         own = _head_cores(path)
         if own:
-            return own
+            return _core_count(own, path)
         if path.suffix == ".json":
             try:
                 cpus = json.loads(read_text(path)).get("context", {}).get("num_cpus")
             except (OSError, ValueError, AttributeError, RecursionError):
                 cpus = None
             if isinstance(cpus, int) and not isinstance(cpus, bool) and cpus > 0:
-                return cpus
+                return _core_count(cpus, path)
         (record,) = record_files([path])
         try:
             text = read_text(record)
         except (OSError, UnicodeDecodeError):
             continue
         found = _CORES.search(text) or _CPUS.search(text)
+        if found and len(found.group(1)) > 12:  # beyond any core count (and int()'s digits)
+            return _core_count(MAX_CORES + 1, record)
         if found and int(found.group(1)) > 0:
-            return int(found.group(1))
+            return _core_count(int(found.group(1)), record)
     return None
+
+
+def _core_count(cores: int, where: Path) -> int:
+    """``cores`` as a record gave it, if a machine can have it (1 to ``MAX_CORES``)."""
+    if cores > MAX_CORES:
+        raise MeasurementError(
+            f"records more cores than a machine has (at most {MAX_CORES:,}): give --cores N",
+            location=Location(str(where)),
+        )
+    return cores
 
 
 def _head_cores(path: Path) -> int | None:
