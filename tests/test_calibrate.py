@@ -168,7 +168,7 @@ def _only(path: Path, keep: tuple[str, ...]) -> Path:
         ("too few points", "too few points"),
         ("no cores", "--cores N"),
         ("not a term", "not a term"),
-        ("bad cores", "at least one core"),
+        ("bad cores", "expected a whole number of cores from 1 to 1048576"),
         ("unmeasured term", "was not measured"),
         ("annotated atom", "without annotations"),
     ],

@@ -479,6 +479,15 @@ def test_calibrate_refuses_a_record_of_more_cores_than_a_machine_has(tmp_path, c
     assert not (tmp_path / "m.toml").exists()
 
 
+@pytest.mark.parametrize("cores", ["2097152", "0", "9" * 40])
+def test_calibrate_cores_beyond_a_machine_are_one_line(cores, tmp_path, capsys) -> None:
+    data = tmp_path / "cal.txt"
+    data.write_text(CALIBRATION.format(xs="1024 2048 4096 8192", inc="DATA 900 910 890\n" * 4,
+                                       nop="DATA 70 70 70\n" * 4))  # fmt: skip
+    line = one_error(capsys, ["calibrate", str(data), f"--cores={cores}", "--out", str(tmp_path / "m.toml")])
+    assert "expected a whole number of cores from 1 to 1048576" in line
+
+
 def test_the_spread_api_names_what_is_wrong() -> None:
     from patternalg.algebra.intervals import Spread
     from patternalg.errors import ArgumentError, UnknownAtomError

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import HARNESSES, add_format_option, check_output, note, print_json
+from .common import HARNESSES, add_format_option, check_output, cores_option, note, print_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,20 +54,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import PatternalgError
     from ..evidence.calibration import calibrate
     from ..evidence.sources import record_files
     from ..library.machine_file import write_machine
 
     # before the work, not after it: no input replaced, nor the record that names the cores
     check_output(args, args.out, reading=record_files(args.files))
-    if args.cores is not None and args.cores < 1:
-        raise PatternalgError(f"--cores {args.cores}: a machine has at least one core")
     terms = [t.strip() for t in args.terms.split(";")] if args.terms is not None else None
     result = calibrate(
         args.files,
         args.models,
-        cores=args.cores,
+        cores=None if args.cores is None else cores_option(args.cores),
         atoms=args.against,
         speedups=args.speedups,
         terms=terms,

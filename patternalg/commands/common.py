@@ -181,16 +181,21 @@ def machine_option(args: argparse.Namespace) -> Any:
         )
     machine = as_machine(args.machine) if args.machine is not None else None
     if args.cores is not None:
-        text = str(args.cores)
-        if not text.isdigit() or not 1 <= int(text) <= 1 << 20:
-            raise PatternalgError(
-                f"--cores {printable(text)}: expected a whole number of cores from 1 to {1 << 20}"
-            )
-        cores = as_machine(int(text))
+        cores = as_machine(cores_option(args.cores))
         machine = cores if machine is None else machine.with_cores(cores.cores)
     assert machine is not None  # --machine or --cores was given
     note(args, f"machine semantics: {machine.describe()}")
     return machine
+
+
+def cores_option(value: object) -> int:
+    """``--cores``: a whole number of cores from 1 to 1,048,576, else the one error line."""
+    text = str(value)
+    if not text.isdigit() or len(text) > 12 or not 1 <= int(text) <= 1 << 20:
+        raise PatternalgError(
+            f"--cores {printable(text)}: expected a whole number of cores from 1 to {1 << 20}"
+        )
+    return int(text)
 
 
 def semantics_option(args: argparse.Namespace, default: str = "exact") -> Any:
