@@ -479,6 +479,19 @@ def test_calibrate_refuses_a_record_of_more_cores_than_a_machine_has(tmp_path, c
     assert not (tmp_path / "m.toml").exists()
 
 
+def test_calibrate_at_sizes_near_the_largest_double_is_one_line(tmp_path, capsys) -> None:
+    """A pool's dispatch cost per element at x = 1e308 leaves double precision while it is
+    fitted (scipy's least squares then refused its infinite Jacobian: a traceback)."""
+    data = tmp_path / "cal.txt"
+    rows = {"tpool_2(qsort)": (6.9e-301, 1.3e-300), "inc": (1.8e-300, 3.6e-300),
+            "seq(inc, inc)": (1.8e-300, 3.7e-300), "qsort": (1.1e-300, 2.2e-300)}  # fmt: skip
+    data.write_text("PARAMETER x\nPOINTS 1e300 1e308\nMETRIC time\n" + "".join(
+        f"REGION {name}\n" + "".join(f"DATA {v} {v * 1.02} {v * 0.98}\n" for v in values)
+        for name, values in rows.items()))  # fmt: skip
+    line = one_error(capsys, ["calibrate", str(data), "--cores", "1", "--out", str(tmp_path / "m.toml")])
+    assert "at sizes up to 1e+308 leave double precision while they are fitted" in line
+
+
 @pytest.mark.parametrize("cores", ["2097152", "0", "9" * 40])
 def test_calibrate_cores_beyond_a_machine_are_one_line(cores, tmp_path, capsys) -> None:
     data = tmp_path / "cal.txt"

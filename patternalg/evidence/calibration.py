@@ -167,7 +167,7 @@ def _step_models(atoms: Sequence[_Region], models: Mapping[str, AtomicModel]) ->
         name = str(region.term)
         order = np.argsort(region.sizes)
         sizes, medians = region.sizes[order], region.medians[order]
-        cuts = np.sqrt(sizes[:-1] * sizes[1:])
+        cuts = np.exp((np.log(sizes[:-1]) + np.log(sizes[1:])) / 2)  # geometric means, no overflow
         pieces = [(sympy.Float(m), x < sympy.Float(c)) for m, c in zip(medians, cuts, strict=False)]
         expr = sympy.Piecewise(*pieces, (sympy.Float(medians[-1]), True))
         touches = models[name].touches_data if name in models else True
@@ -226,8 +226,16 @@ def _fit(problem: _Problem) -> tuple[np.ndarray, list[float | None]]:
     upper = np.array([1.0 if k == "c" else np.inf for k in kind])
     scale = np.array([0.1 if k == "c" else 1.0 if name.endswith("1") else 100.0
                       for k, name in zip(kind, problem.names, strict=True)])  # fmt: skip
-    found = least_squares(problem.residuals, start, bounds=(np.zeros(n), upper), x_scale=scale,
-                          ftol=1e-12, xtol=1e-12, gtol=1e-12)  # fmt: skip
+    try:
+        with np.errstate(all="ignore"):
+            found = least_squares(problem.residuals, start, bounds=(np.zeros(n), upper),
+                                  x_scale=scale, ftol=1e-12, xtol=1e-12, gtol=1e-12)  # fmt: skip
+    except ValueError:  # a step of the search left double precision (sizes near 1e308)
+        raise MeasurementError(
+            f"the machine's numbers at sizes up to {max(r.sizes.max() for r in problem.compositions):.3g} "
+            "leave double precision while they are fitted: calibrate on the sizes the "
+            "program runs at"
+        ) from None
     theta, jac = found.x, found.jac
     m = jac.shape[0]
     errors: list[float | None] = [None] * n
