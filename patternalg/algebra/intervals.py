@@ -156,9 +156,15 @@ class Spread:
         return cls(compiled, tuple(deltas), noise, tuple(missing), str(term), tuple(errors), missed)
 
     @property
+    def drawn(self) -> tuple[str, ...]:
+        """The symbols the draws bind: every atom's deltas and own errors (all 0: the
+        models' own values)."""
+        return (*(s for names, _ in self.deltas for s in names), *self.errors)
+
+    @property
     def symbols(self) -> tuple[str, ...]:
-        """The symbols a grid binds (the term's own, not the deltas)."""
-        drawn = {s for names, _ in self.deltas for s in names} | set(self.errors)
+        """The symbols a grid binds (the term's own, not the drawn ones)."""
+        drawn = set(self.drawn)
         return tuple(s for s in self.compiled.symbols if s not in drawn)
 
     def draws(self, grid: Mapping[str, Any], count: int = DRAWS, seed: int = 0) -> np.ndarray:
@@ -249,14 +255,21 @@ def _rng(seed: int, name: str) -> np.random.Generator:
     return np.random.default_rng([as_int(seed, "seed", 0), zlib.crc32(name.encode())])
 
 
+#: the most sizes an atom's own error is interpolated between (a piece each, in every
+#: draw's expression: a profile's 200 runs would make each atom's model 200 pieces long)
+_KNOTS = 9
+
+
 @functools.lru_cache(maxsize=256)
 def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     """An atom's own relative error beyond its coefficients' draws and its points' noise, as
-    an expression in x (None: none seen, or no held-out errors): at each held-out size
+    an expression in the fit's parameter, x or another (None: none seen, no held-out
+    errors, or a model in several symbols other than x): at each held-out size
     ``sqrt(max(0, s^2 - c^2 - noise^2))`` with ``s`` the held-out scale there
     (:meth:`~patternalg.algebra.uncertainty.Uncertainty.held_out_scale`) and ``c`` the
-    coefficients' relative spread; between the sizes linear in log2(x); ``k`` steps beyond
-    them ``k`` times the end's (as the held-out scale). A model constant in x (a term bound to no size) gets the
+    coefficients' relative spread; between the sizes linear in log2(x) (at most ``_KNOTS``
+    of them, evenly chosen); ``k`` steps (the sizes' own spacing at that end) beyond them
+    ``k`` times the end's (as the held-out scale). A model constant in x (a term bound to no size) gets the
     root mean square over the sizes.
 
     >>> from patternalg.algebra.uncertainty import Uncertainty
@@ -266,43 +279,55 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     >>> e = own_error(100 + 0 * x, u)
     >>> [round(float(e.subs(x, v)), 4) for v in (1, 4, 8)]
     [0.049, 0.049, 0.049]
+    >>> from patternalg.syntax.symbols import symbol
+    >>> n = symbol("n")
+    >>> grown = own_error(100 + n, u)  # a profile's atom keeps its parameter's name: two steps beyond, twice
+    >>> sorted(map(str, grown.free_symbols)), round(float(grown.subs(n, 16)), 4)
+    (['n'], 0.098)
     """
     if not getattr(u, "held_out", ()):
         return None
+    symbols = expr.free_symbols
+    if len(symbols) > 1 and x not in symbols:  # held out over which of them: not recorded
+        return None
+    var = next(iter(symbols)) if len(symbols) == 1 else x  # the fit's parameter (x, n, p, ...)
     sizes = np.array(sorted(p[0] for p in u.held_out))
+    logs = np.log2(sizes)
+    steps = (float(logs[1] - logs[0]), float(logs[-1] - logs[-2])) if len(sizes) > 1 else (1.0, 1.0)
+    if len(sizes) > _KNOTS:  # many sizes (a scan, a profile's runs): the error at a few of them
+        sizes = sizes[np.unique(np.linspace(0, len(sizes) - 1, _KNOTS).round().astype(int))]
     scale = u.held_out_scale(sizes)
-    value = np.abs(_at(expr, sizes))
-    if all(term.free_symbols <= {x} for term in u.terms):
-        g = np.array([_at(term, sizes) for term in u.terms])  # (terms, sizes)
+    value = np.abs(_at(expr, sizes, var))
+    if all(term.free_symbols <= {var} for term in u.terms):
+        g = np.array([_at(term, sizes, var) for term in u.terms])  # (terms, sizes)
         variance = np.einsum("il,ij,jl->l", g, np.array(u.covariance, dtype=float), g)
         drawn = np.sqrt(np.clip(variance, 0.0, None)) / np.where(value > 0, value, np.inf)
-    else:  # terms in other symbols than x: their draws are not known here
+    else:  # terms in other symbols than the fit's: their draws are not known here
         drawn = np.zeros_like(sizes)
     own = np.sqrt(np.clip(scale**2 - drawn**2 - u.noise**2, 0.0, None))
     if not np.any(own > 0) or not np.all(np.isfinite(own)):
         return None
-    if x not in expr.free_symbols:
+    if not symbols:
         return sympy.Float(float(np.sqrt(np.mean(own**2))))
+    if len(sizes) == 1:
+        return sympy.Float(own[0])
     at = [sympy.Float(v) for v in np.log2(sizes)]
-    where = log2(x)
-    pieces = []
-    if len(sizes) > 1:  # beyond either end: the end's value grown as the held-out scale grows
-        steps = [float(at[1] - at[0]), float(at[-1] - at[-2])]  # one step beyond either end
-        pieces.append((sympy.Float(own[0]) * sympy.Max(1, (at[0] - where) / steps[0]), where < at[0]))
-        for i in range(len(sizes) - 1):
-            slope = (own[i + 1] - own[i]) / float(at[i + 1] - at[i])
-            pieces.append((sympy.Float(own[i]) + sympy.Float(slope) * (where - at[i]), where < at[i + 1]))
-        pieces.append((sympy.Float(own[-1]) * sympy.Max(1, (where - at[-1]) / steps[1]), True))
-        return sympy.Piecewise(*pieces)
-    return sympy.Float(own[0])
+    where = log2(var)
+    # beyond either end: the end's value grown as the held-out scale grows
+    pieces = [(sympy.Float(own[0]) * sympy.Max(1, (at[0] - where) / steps[0]), where < at[0])]
+    for i in range(len(at) - 1):
+        slope = (own[i + 1] - own[i]) / float(at[i + 1] - at[i])
+        pieces.append((sympy.Float(own[i]) + sympy.Float(slope) * (where - at[i]), where < at[i + 1]))
+    pieces.append((sympy.Float(own[-1]) * sympy.Max(1, (where - at[-1]) / steps[1]), True))
+    return sympy.Piecewise(*pieces)
 
 
-def _at(expr: sympy.Expr, sizes: np.ndarray) -> np.ndarray:
-    """``expr`` (in x at most) at a few sizes, numerically: no function is compiled for the
-    nine or so sizes of a fit (compiling one costs more than evaluating it there)."""
-    if x not in expr.free_symbols:
+def _at(expr: sympy.Expr, sizes: np.ndarray, var: sympy.Symbol) -> np.ndarray:
+    """``expr`` (in ``var`` at most) at a few sizes, numerically: no function is compiled
+    for the nine or so sizes of a fit (compiling one costs more than evaluating it there)."""
+    if var not in expr.free_symbols:
         return np.full(len(sizes), float(expr))
-    return np.array([float(expr.xreplace({x: sympy.Float(v)})) for v in sizes])
+    return np.array([float(expr.xreplace({var: sympy.Float(v)})) for v in sizes])
 
 
 def _calibration_missed(term: Term, semantics: Semantics, measured: float) -> tuple[tuple[float, float], ...]:

@@ -323,7 +323,7 @@ def _drawn(
     point (no draw), two folds in all."""
     keep = lambda node: id(node) in wanted  # noqa: E731
     drawn = spread.kept_draws(grid, keep, draws, seed)
-    zero = {name: np.zeros(1) for names, _ in spread.deltas for name in names}
+    zero = {name: np.zeros(1) for name in spread.drawn}
     values = spread.compiled.kept({**grid, **zero}, keep)
     points = len(next(iter(grid.values())))
     return {k: (drawn[k], np.array(np.broadcast_to(values[k], (points,)), dtype=float)) for k in drawn}
