@@ -303,6 +303,26 @@ def test_the_semantics_explore_names_are_the_checkers(law_id):
         assert (status in ("proved", "no-counterexample")) == holds, semantics
 
 
+def test_on_a_machine_with_a_dispatch_cost_a_law_is_used_where_its_instance_holds():
+    """tpool_speedup does not hold on every machine with a dispatch cost (a pool of a light
+    atom is slower): explore uses it where it holds at the point, and names that."""
+    from patternalg.decisions.explore import HERE
+
+    machine = Machine(cores=2, dispatch=800)  # ns per element of a pool: inc is 536 ns at x = 1
+    heavy = explore("pipe(qsort, inc)", at={"x": 65536}, machine=machine)
+    best = heavy.designs[0]
+    assert best.term == "tpool_2(seq(qsort, inc))"
+    assert [r.semantics for r in best.rewrites] == [(HERE,)]
+    value = lambda term: float(patternalg.model(term, machine=machine, x=65536))  # noqa: E731
+    assert best.value == pytest.approx(value("tpool_2(seq(qsort, inc))"))
+    assert best.value < value("pipe(qsort, inc)")
+    # at x = 1 a pool around inc costs more than it saves: no design puts one there
+    light = explore("inc", at={"x": 1}, machine=machine)
+    assert [d.term for d in light.designs] == ["inc"]
+    at_one = lambda term: float(patternalg.model(term, machine=machine, x=1))  # noqa: E731
+    assert at_one("tpool_2(inc)") > at_one("inc")
+
+
 def test_explore_without_a_point_ranks_by_growth():
     result = explore("pipe(qsort, inc)", threads=2)
     assert result.designs[0].value is None

@@ -179,6 +179,17 @@ class DesignValues:
             raise EvaluationError(f"{node}: no value for {names} (bind it with --at)")
         return semantics.lift(floats, node, float(expr), here, self.library)
 
+    def relation_holds(self, relation: str, before: Term, after: Term) -> bool:
+        """Whether ``before relation after`` (``>=``, ``<=``, ``==``) holds at the point,
+        to a relative 1e-9."""
+        a, b = self.number(before), self.number(after)
+        slack = 1e-9 * max(abs(a), abs(b))
+        if relation == ">=":
+            return a >= b - slack
+        if relation == "<=":
+            return a <= b + slack
+        return abs(a - b) <= slack
+
     def slower_at_point(self, pipe: Pipe) -> int:
         """0 if the left stage is the slower one at the point, else 1."""
         return 0 if self.number(pipe.left) >= self.number(pipe.right) else 1

@@ -70,6 +70,10 @@ LAW_SEMANTICS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: where a law that does not hold on every such machine was used: its instance holds
+HERE = "this machine at the point"
+
+
 def semantics_names(semantics: Semantics) -> frozenset[str]:
     """The names :data:`LAW_SEMANTICS` gives ``semantics``: its own, and for a machine
     "machine" and what it is without.
@@ -339,8 +343,10 @@ def explore(
 
     ``machine`` (a machine, a machine file's path or a number of cores; ``cores``, as
     ``--cores``: replaces its cores, or alone a machine of that many) ranks under its
-    semantics at the point (``at`` must bind x), rewrites only by the laws that hold
-    there (:func:`usable_laws`), and makes ``threads`` default to its cores.
+    semantics at the point (``at`` must bind x), rewrites by the laws that hold on such a
+    machine (:func:`usable_laws`) and by the others where their instance holds at the point
+    (a pool around qsort, not around a light atom its dispatch cost slows), and makes
+    ``threads`` default to its cores.
     ``interval`` (a level such as 0.9; at a point) gives each shown design its interval and
     says which a measurement could not tell from the best (:mod:`.intervals`).
     """
@@ -371,6 +377,9 @@ def explore(
     else:
         values.form(start)
     slower = values.slower_at_point if pointwise else values.slower_asymptotically
+    # on a machine (always at a point) a law that does not hold on every machine is used
+    # where its instance holds there: a pool of qsort, not of a light atom its dispatch slows
+    holds_here = values.relation_holds if laws is not None else None
     rank: Callable[[Term], Any] = values.number if pointwise else values.growth
     counts: dict[Term, int] = {}
     make = Make()
@@ -398,7 +407,7 @@ def explore(
         expanded += 1
         if progress is not None:
             progress(expanded, expansions)
-        found, cut, rebuilt = neighbours(design, slower, make, min(REBUILDS, left), laws)
+        found, cut, rebuilt = neighbours(design, slower, make, min(REBUILDS, left), laws, holds_here)
         left -= rebuilt
         if cut and left > 0 and not notes_cut:
             notes_cut.append(
@@ -436,9 +445,8 @@ def explore(
         while parent[node] is not None:
             before, rule = parent[node]  # type: ignore[misc]
             law, direction, relation, _ = RULES[rule]
-            chain.append(
-                Rewrite(law, direction, relation, LAW_SEMANTICS[law], str(before), str(node))
-            )
+            holds = LAW_SEMANTICS[law] if laws is None or law in laws else (HERE,)
+            chain.append(Rewrite(law, direction, relation, holds, str(before), str(node)))
             node = before
         closed = evaluate(design, library, Semantics.ASYMPTOTIC).xreplace(mapping)
         ranked.append(

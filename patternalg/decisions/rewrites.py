@@ -157,11 +157,13 @@ def neighbours(
     make: Make,
     rebuilds: int = REBUILDS,
     laws: frozenset[str] | None = None,
+    holds_here: Callable[[str, Term, Term], bool] | None = None,
 ) -> tuple[list[tuple[Term, int]], bool, int]:
     """Every design one rewrite away (not inside mapReduces), with the index of its rule,
     in depth-first order from the root; whether the list stopped early, because building
     the designs rebuilt ``rebuilds`` sub-terms; and how many it rebuilt. ``laws``: the laws
-    that may be used (default: every law of :data:`RULES`).
+    that may be used everywhere (default: every law of :data:`RULES`); ``holds_here(relation,
+    before, after)``: whether an instance of one of the others holds (then it is used there).
 
     Threads are only added on the critical path: a task pool is introduced around the
     whole term or a pipe stage, and gets one more thread, only where that part sets the
@@ -175,8 +177,9 @@ def neighbours(
     while stack:
         node, place, critical = stack.pop()
         up = place[0] if place is not None else None
-        for index, (law, _, _, rule) in enumerate(RULES):
-            if laws is not None and law not in laws:
+        for index, (law, _, relation, rule) in enumerate(RULES):
+            everywhere = laws is None or law in laws
+            if not everywhere and holds_here is None:
                 continue
             if rule is _more and not critical:
                 continue
@@ -185,6 +188,8 @@ def neighbours(
             if rule is _to_tpool2_seq and isinstance(up, TPool):
                 continue  # no pool directly in a pool
             for replacement in rule(node, make):
+                if not everywhere and not holds_here(relation, node, replacement):  # type: ignore[misc]
+                    continue
                 new, where = replacement, place
                 while where is not None:
                     parent, slot, where = where
