@@ -74,7 +74,7 @@ def cells(run: Path, protocol: str, semantics: str, level: float, tmp: Path,
         status = main(["--quiet", "fit", str(fit), "--out", str(models), "--uncertainty", uncertainty])
     if status != 0:
         raise SystemExit(f"fit {fit} failed")
-    chosen = calibrate([fit, cal], cores=2).machine.semantics if semantics == "machine" else "exact"
+    chosen = calibrate([fit, cal], models, cores=2).machine.semantics if semantics == "machine" else "exact"
     found = []
     for v in validate(test, models, semantics=chosen, interval=level).validated:
         for x, inside, width in zip(v.points[:, 0], covered(v), half_width(v), strict=True):

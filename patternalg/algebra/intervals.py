@@ -103,6 +103,10 @@ class Spread:
     errors: tuple[str, ...] = ()
     #: a calibrated machine's missed spread by size: pairs (x, relative spread), beside noise
     missed: tuple[tuple[float, float], ...] = ()
+    #: a calibrated machine's width factor and the sizes it was seen at (low, high): the
+    #: draws' deviations from the model's value are scaled by it there, beyond them by at
+    #: least 1 (``docs/uncertainty.md``, "Calibrated widths")
+    width: tuple[float, float, float] = (1.0, 0.0, math.inf)
 
     @classmethod
     def of(
@@ -149,11 +153,13 @@ class Spread:
             noises.append(u.noise)
         noise = 0.0
         missed: tuple[tuple[float, float], ...] = ()
+        width = (1.0, 0.0, math.inf)
         if for_measurement:
             noise = math.sqrt(sum(v * v for v in noises) / len(noises)) if noises else 0.0
             missed = _calibration_missed(term, semantics, noise)
+            width = _calibration_width(term, semantics)
         compiled = compile_term(term, perturbed, fixed, partial=partial, semantics=semantics)
-        return cls(compiled, tuple(deltas), noise, tuple(missing), str(term), tuple(errors), missed)
+        return cls(compiled, tuple(deltas), noise, tuple(missing), str(term), tuple(errors), missed, width)
 
     @property
     def drawn(self) -> tuple[str, ...]:
@@ -181,6 +187,12 @@ class Spread:
         if np.any(spread > 0):
             noise = _rng(seed, self.term).standard_normal((count, *extra))
             values = values * (1 + spread[None, ...] * noise)
+        if self.width[0] != 1.0:  # the deviations from the model's value, scaled
+            center = self.compiled.values(self._bound(grid, 1, seed, drawn=False)[0])
+            center = np.broadcast_to(center.reshape((-1, *shape))[:1], (1, *shape))
+            values = center + self.factor_at(None if grid_x is None else np.asarray(grid_x, dtype=float), shape) * (
+                values - center
+            )
         return values
 
     def kept_draws(
@@ -194,19 +206,22 @@ class Spread:
             for k, v in self.compiled.kept(bound, keep).items()
         }
 
-    def _bound(self, grid: Mapping[str, Any], count: int, seed: int) -> tuple[dict[str, np.ndarray], tuple[int, ...]]:
+    def _bound(
+        self, grid: Mapping[str, Any], count: int, seed: int, drawn: bool = True
+    ) -> tuple[dict[str, np.ndarray], tuple[int, ...]]:
         """The grid and every drawn atom's deltas as arrays a fold broadcasts: the grid's
-        shape after the draws' axis."""
+        shape after the draws' axis (``drawn=False``: every delta and error 0, the model's
+        value)."""
         arrays = {k: np.asarray(v, dtype=float) for k, v in grid.items()}
         shape = np.broadcast_shapes(*(a.shape for a in arrays.values())) if arrays else ()
         extra = (1,) * len(shape)
         bound = {k: a[None, ...] for k, a in arrays.items()}
         for names, u in self.deltas:
-            drawn = u.draws(_rng(seed, names[0].rsplit("_", 1)[0]), count)
+            deltas = u.draws(_rng(seed, names[0].rsplit("_", 1)[0]), count) if drawn else np.zeros((count, len(names)))
             for i, name in enumerate(names):
-                bound[name] = drawn[:, i].reshape((count, *extra))
+                bound[name] = deltas[:, i].reshape((count, *extra))
         for name in self.errors:  # an atom's own error: one draw per atom, by its name
-            bound[name] = _rng(seed, name).standard_normal((count, *extra))
+            bound[name] = _rng(seed, name).standard_normal((count, *extra)) if drawn else np.zeros((count, *extra))
         return bound, shape
 
     def missed_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:
@@ -220,6 +235,14 @@ class Spread:
         if x is None:
             return np.full(shape, float(np.median(spread)))
         return np.broadcast_to(np.interp(np.log2(np.clip(x, 1e-300, None)), at, spread), shape)
+
+    def factor_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:
+        """The width factor at the points' x (array of ``shape``): the calibrated one within
+        the sizes it was seen at, at least 1 beyond them (and without x bound)."""
+        factor, low, high = self.width
+        if x is None:
+            return np.full(shape, max(factor, 1.0))
+        return np.broadcast_to(np.where((low <= x) & (x <= high), factor, max(factor, 1.0)), shape)
 
     def interval(
         self, grid: Mapping[str, Any], level: float, count: int = DRAWS, seed: int = 0
@@ -346,3 +369,18 @@ def _calibration_missed(term: Term, semantics: Semantics, measured: float) -> tu
     if not pairs and isinstance(spread.get("sd"), int | float):
         pairs = [(1.0, float(spread["sd"]))]
     return tuple((x, math.sqrt(max(0.0, sd * sd - measured * measured))) for x, sd in pairs)
+
+
+def _calibration_width(term: Term, semantics: Semantics) -> tuple[float, float, float]:
+    """A calibrated machine's width factor for a composed term (an atom alone is no
+    composition) and the range of sizes it was seen at: the record's ``width``
+    (:mod:`~patternalg.evidence.widths`); (1, 0, inf) without a machine or its record."""
+    width = dict(semantics.machine.calibration).get("width") if isinstance(semantics, MachineSemantics) else None
+    if isinstance(term, Atom) or not isinstance(width, Mapping):
+        return (1.0, 0.0, math.inf)
+    factor, seen = width.get("factor"), width.get("range")
+    if not (isinstance(factor, int | float) and math.isfinite(factor) and factor > 0):
+        return (1.0, 0.0, math.inf)
+    if isinstance(seen, list) and len(seen) == 2 and all(isinstance(v, int | float) for v in seen):
+        return (float(factor), float(seen[0]), float(seen[1]))
+    return (float(factor), 0.0, math.inf)

@@ -330,7 +330,35 @@ def calibrate(
         )
     theta, errors = _fit(problem)
     theta = np.array([_rounded(t) for t in theta])
-    return _result(problem, theta, errors, basis, files, regions)
+    result = _result(problem, theta, errors, basis, files, regions)
+    return _with_width(result, compositions, atom_regions, models)
+
+
+def _with_width(result: Calibration, compositions: Sequence[_Region], atom_regions: Sequence[_Region],
+                models: Any) -> Calibration:  # fmt: skip
+    """``result`` with its record's ``width``: the width factor of the intervals of
+    composed terms (:mod:`~patternalg.evidence.widths`), from the atoms' ``models`` (else
+    fitted to the atom regions, as ``patternalg fit`` fits them); unchanged where they carry
+    no uncertainty."""
+    from ..algebra.units import in_unit
+    from .widths import width_record
+
+    if models is not None:
+        library: Mapping[str, AtomicModel] = ModelLibrary.of(models, "models")
+    elif atom_regions:
+        library = _fitted_models(atom_regions)
+    else:
+        return result
+    terms = [r.term for r in compositions]
+    if not all(_atoms_of(t) <= set(library) for t in terms):
+        return result
+    library, unit, _ = in_unit(terms, library, result.machine.unit)
+    semantics = result.machine.in_unit(unit).semantics
+    width = width_record([(r.term, r.sizes, r.medians) for r in compositions], library, semantics)
+    if width is None:
+        return result
+    machine = replace(result.machine, calibration=(*result.machine.calibration, ("width", width)))
+    return replace(result, machine=machine)
 
 
 def _composing(

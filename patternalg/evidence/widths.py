@@ -1,0 +1,88 @@
+"""Calibrated widths: by how much the intervals of composed terms on a calibrated machine
+must widen or narrow, from what the calibration compositions measured.
+
+``calibrate`` fits the machine's numbers to the calibration compositions; at each of their
+points the interval of what a measurement would show, as :mod:`~patternalg.algebra.intervals`
+draws it from the atoms' models, is compared with the measured median. The **score** is the
+measurement's distance from the prediction in half-widths of the interval on its side (1: on
+the interval's end). If the intervals were right, the median score of a ``level`` interval of
+normal draws would be ``z(0.5)/z(level)`` (0.41 at 0.9); the **factor** is the median score
+over that, and the draws' deviations from the prediction of every composed term on that
+machine are scaled by it, within the sizes the scores were seen at (beyond them an interval
+may widen, never narrow). The assumption, and where it fails: ``docs/uncertainty.md``,
+"Calibrated widths".
+
+>>> scores(np.array([110.0, 95.0]), np.array([100.0, 100.0]), np.array([90.0, 90.0]),
+...        np.array([120.0, 120.0])).tolist()
+[0.5, 0.5]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..algebra.arrays import compile_term
+from ..algebra.atomic_model import AtomicModel
+from ..algebra.intervals import z_of
+from ..algebra.semantics import Semantics
+from ..syntax.terms import Term
+from .coverage import measured_interval
+
+__all__ = ["scale_factor", "scores", "width_record", "LEVEL"]
+
+#: the level the scores are taken at (the intervals' usual one: ``--interval 0.9``)
+LEVEL = 0.9
+
+
+def scale_factor(values: Sequence[float] | np.ndarray, level: float) -> float:
+    """The factor that brings the median of the normalised ``scores`` (``values``) of
+    ``level`` intervals to ``z(0.5)/z(level)``, its value for intervals that are right
+    (infinite without values).
+
+    >>> round(scale_factor([0.2, 0.1, 0.3], 0.9), 3)  # scores half the right size: narrow
+    0.488
+    """
+    values = np.asarray(values, dtype=float)
+    return float(np.median(values)) / (z_of(0.5) / z_of(level)) if values.size else math.inf
+
+
+def scores(measured: np.ndarray, predicted: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Each measurement's distance from the prediction in half-widths of its interval on
+    the measurement's side (0 where both are 0, infinite where only the interval's is)."""
+    distance = np.abs(measured - predicted)
+    side = np.where(measured >= predicted, high - predicted, predicted - low)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        found = np.where(side > 0, distance / np.where(side > 0, side, 1.0), np.where(distance > 0, np.inf, 0.0))
+    return found  # type: ignore[no-any-return]
+
+
+def width_record(
+    compositions: Sequence[tuple[Term, np.ndarray, np.ndarray]],
+    library: Mapping[str, AtomicModel],
+    semantics: Semantics,
+    level: float = LEVEL,
+    seed: int = 0,
+) -> dict[str, Any] | None:
+    """The calibration table's ``width`` record, ``{level, factor, points, range}``: the
+    factor of the scores of ``compositions`` (term, sizes, measured medians) under
+    ``semantics`` with the atoms' ``library``, how many points it is from and the range of
+    their sizes; None where no atom of them carries an uncertainty."""
+    found, sizes = [], []
+    for term, at, medians in compositions:
+        low, high, _ = measured_interval(term, library, semantics, {"x": at}, len(at), level, seed)
+        if np.all(high - low == 0):  # no atom drawn (models without an uncertainty)
+            continue
+        values = compile_term(term, library, {}, semantics=semantics).values({"x": at})
+        found.append(scores(medians, np.broadcast_to(values, at.shape), low, high))
+        sizes.append(at)
+    every = np.concatenate(found) if found else np.empty(0)
+    factor = scale_factor(every[~np.isnan(every)], level)
+    if not math.isfinite(factor) or factor <= 0:
+        return None
+    seen = np.concatenate(sizes)
+    return {"level": level, "factor": float(f"{factor:.4g}"), "points": int(every.size),
+            "range": [float(seen.min()), float(seen.max())]}  # fmt: skip
