@@ -93,6 +93,8 @@ def test_a_committed_run_gives_a_positive_handoff_that_explains_the_pipe() -> No
     pipe = next(r for r in result.residuals if r.term == "pipe(inc, inc)")
     assert np.median(np.abs(pipe.machine)) < np.median(np.abs(pipe.rules))
     assert result.machine.calibration  # the record of what it came from
+    width = dict(result.machine.calibration)["width"]  # the intervals' factor, from 5 x 9 points
+    assert width["points"] == 45 and 0.3 < width["factor"] < 1.5 and width["range"] == [1024.0, 262144.0]
     frame = result.to_dataframe()
     assert list(frame["term"]) == [r.term for r in result.residuals]
     assert result.to_csv().splitlines()[0].startswith("term,points,rules median")
