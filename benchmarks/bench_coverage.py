@@ -15,10 +15,12 @@ Per run and pooled it prints the coverage (the share of measured medians inside 
 interval) and the median half-width relative to the prediction; then, pooled over the runs,
 the coverage at each size and of each term (a term covered 0/16 shows at a glance). Nothing
 here is tuned to these runs: the intervals come from the fits' bootstrap and held-out
-errors, the atoms' measurement noise and the calibration's residuals::
+errors, the atoms' measurement noise and the calibration's residuals, scaled by the width
+factor the calibration compositions give (``--widths none``: unscaled; ``left-out``: the
+median of the other runs' factors, a machine nobody tuned the widths for)::
 
     python benchmarks/bench_coverage.py [--data DIR ...] [--level 0.9] [--semantics machine|rules]
-                                        [--uncertainty auto|bootstrap|linear]
+                                        [--uncertainty auto|bootstrap|linear] [--widths own|none|left-out]
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import io
 import sys
 import tempfile
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +42,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from bench_fidelity import RUNS, read_text, write_text  # noqa: E402
 
+from patternalg.algebra.machine import Machine  # noqa: E402
 from patternalg.cli import main  # noqa: E402
 from patternalg.evidence import calibrate, validate  # noqa: E402
 from patternalg.evidence.coverage import covered, half_width  # noqa: E402
@@ -65,16 +69,35 @@ def _files(run: Path, tmp: Path, protocol: str) -> tuple[Path, Path, Path]:
     return fit, cal, test
 
 
-def cells(run: Path, protocol: str, semantics: str, level: float, tmp: Path,
-          uncertainty: str = "auto") -> list[tuple[str, float, bool, float]]:  # fmt: skip
-    """Every predicted cell of the run: (term, x, covered, relative half-width)."""
-    fit, cal, test = _files(run, tmp, protocol)
+def machine_of(run: Path, protocol: str, tmp: Path, uncertainty: str = "auto") -> tuple[Machine, Path]:
+    """The run's atoms fitted (the model file) and its machine calibrated, per protocol."""
+    fit, cal, _ = _files(run, tmp, protocol)
     models = tmp / f"{run.name}_{protocol}.toml"
     with contextlib.redirect_stdout(io.StringIO()):
         status = main(["--quiet", "fit", str(fit), "--out", str(models), "--uncertainty", uncertainty])
     if status != 0:
         raise SystemExit(f"fit {fit} failed")
-    chosen = calibrate([fit, cal], models, cores=2).machine.semantics if semantics == "machine" else "exact"
+    return calibrate([fit, cal], models, cores=2).machine, models
+
+
+def with_factor(machine: Machine, factor: float | None) -> Machine:
+    """``machine`` with its width factor replaced by ``factor`` (None: without a width)."""
+    record = dict(machine.calibration)
+    width = record.pop("width", None)
+    if factor is not None and width is not None:
+        record["width"] = {**width, "factor": factor}
+    return replace(machine, calibration=tuple(record.items()))
+
+
+def cells(run: Path, protocol: str, semantics: str, level: float, tmp: Path, uncertainty: str = "auto",
+          widths: str | float = "own") -> list[tuple[str, float, bool, float]]:  # fmt: skip
+    """Every predicted cell of the run: (term, x, covered, relative half-width); ``widths``:
+    the machine's own width factor, ``"none"`` (no factor) or a factor given."""
+    _, _, test = _files(run, tmp, protocol)
+    machine, models = machine_of(run, protocol, tmp, uncertainty)
+    if widths != "own":
+        machine = with_factor(machine, None if widths == "none" else float(widths))
+    chosen = machine.semantics if semantics == "machine" else "exact"
     found = []
     for v in validate(test, models, semantics=chosen, interval=level).validated:
         for x, inside, width in zip(v.points[:, 0], covered(v), half_width(v), strict=True):
@@ -95,17 +118,33 @@ def main_(argv: list[str] | None = None) -> None:
     parser.add_argument("--level", type=float, default=0.9)
     parser.add_argument("--semantics", choices=("machine", "rules"), action="append")
     parser.add_argument("--uncertainty", default="auto", help="fit --uncertainty (auto: the default)")
+    parser.add_argument("--widths", choices=("own", "none", "left-out"), default="own",
+                        help="the calibrated width factor: the run's own, none, or the median of the "
+                        "other runs' (leave-one-run-out)")  # fmt: skip
     args = parser.parse_args(argv)
     runs = args.data or RUNS
     print(f"nominal {100 * args.level:g} % intervals: covered / cells (share) median half-width "
           f"(* outside {TARGET[0]:.0%}-{TARGET[1]:.0%})")  # fmt: skip
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
+        factors = {}
+        if args.widths == "left-out":
+            factors = {(r, p): dict(machine_of(r, p, tmp, args.uncertainty)[0].calibration)["width"]["factor"]
+                       for r in RUNS for p in ("all", "beyond")}  # fmt: skip
+            print("width factors (all, beyond): " + ", ".join(
+                f"{r.name} {factors[r, 'all']:g}, {factors[r, 'beyond']:g}" for r in RUNS))  # fmt: skip
+
+        def widths(run: Path, protocol: str) -> str | float:
+            if args.widths != "left-out":
+                return str(args.widths)
+            return float(np.median([f for (r, p), f in factors.items() if p == protocol and r != run]))
+
         for semantics in args.semantics or ("machine", "rules"):
             pooled: dict[str, list] = defaultdict(list)
             print(f"\n== {semantics}\n{'run':8} {'all sizes':34} {'beyond x = 16384':34}")
             for run in runs:
-                found = {p: cells(run, p, semantics, args.level, tmp, args.uncertainty) for p in ("all", "beyond")}
+                found = {p: cells(run, p, semantics, args.level, tmp, args.uncertainty, widths(run, p))
+                         for p in ("all", "beyond")}  # fmt: skip
                 for p, rows in found.items():
                     pooled[p] += [(run.name, *r) for r in rows]
                 print(f"{run.name:8} {share(found['all']):34} {share(found['beyond']):34}")

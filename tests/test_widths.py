@@ -75,3 +75,15 @@ def test_the_width_record_reads_back_from_a_machine_file() -> None:
 def test_without_models_carrying_an_uncertainty_there_is_no_width() -> None:
     bare = {n: AtomicModel(n, m.expr) for n, m in LIB.items()}
     assert width_record(measured(0.1), bare, Machine(2).semantics) is None
+
+
+def test_a_term_fixed_at_a_size_is_scaled_there() -> None:
+    record = {"level": 0.9, "factor": 0.5, "points": 27, "range": [64.0, 16384.0]}
+    machine = Machine(2, calibration=(("width", record),))
+
+    def fixed_at(semantics, at: float) -> float:
+        low, high = Spread.of("seq(a, b)", LIB, {"x": at}, semantics=semantics).interval({}, 0.9, count=4000)
+        return float(high - low)
+
+    assert fixed_at(machine.semantics, 1000.0) == pytest.approx(0.5 * fixed_at(Machine(2).semantics, 1000.0), rel=1e-6)
+    assert fixed_at(machine.semantics, 1e6) == pytest.approx(fixed_at(Machine(2).semantics, 1e6), rel=1e-6)

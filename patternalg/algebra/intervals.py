@@ -107,6 +107,7 @@ class Spread:
     #: draws' deviations from the model's value are scaled by it there, beyond them by at
     #: least 1 (``docs/uncertainty.md``, "Calibrated widths")
     width: tuple[float, float, float] = (1.0, 0.0, math.inf)
+    at: float | None = None  #: the x the term is fixed at (``eval --at x=...``), if a number
 
     @classmethod
     def of(
@@ -159,7 +160,9 @@ class Spread:
             missed = _calibration_missed(term, semantics, noise)
             width = _calibration_width(term, semantics)
         compiled = compile_term(term, perturbed, fixed, partial=partial, semantics=semantics)
-        return cls(compiled, tuple(deltas), noise, tuple(missing), str(term), tuple(errors), missed, width)
+        size = fixed.get("x")
+        at = float(size) if getattr(size, "is_number", False) and getattr(size, "is_real", False) else None
+        return cls(compiled, tuple(deltas), noise, tuple(missing), str(term), tuple(errors), missed, width, at)
 
     @property
     def drawn(self) -> tuple[str, ...]:
@@ -182,17 +185,16 @@ class Spread:
         values = self.compiled.values(bound)
         if values.shape != (count, *shape):  # no atom is drawn: each draw is the model's value
             values = np.broadcast_to(values.reshape((-1, *shape))[:1], (count, *shape)).copy()
-        grid_x = grid.get("x")
-        spread = np.hypot(self.noise, self.missed_at(None if grid_x is None else np.asarray(grid_x, dtype=float), shape))
+        grid_x = grid.get("x", self.at)  # x bound by the grid, else where the term fixes it
+        sizes = None if grid_x is None else np.asarray(grid_x, dtype=float)
+        spread = np.hypot(self.noise, self.missed_at(sizes, shape))
         if np.any(spread > 0):
             noise = _rng(seed, self.term).standard_normal((count, *extra))
             values = values * (1 + spread[None, ...] * noise)
         if self.width[0] != 1.0:  # the deviations from the model's value, scaled
             center = self.compiled.values(self._bound(grid, 1, seed, drawn=False)[0])
             center = np.broadcast_to(center.reshape((-1, *shape))[:1], (1, *shape))
-            values = center + self.factor_at(None if grid_x is None else np.asarray(grid_x, dtype=float), shape) * (
-                values - center
-            )
+            values = center + self.factor_at(sizes, shape) * (values - center)
         return values
 
     def kept_draws(
