@@ -20,7 +20,10 @@ error drawn per atom, sized where it was seen and growing beyond the measured ra
 noise (the relative spread of a median of R repetitions, ``noise`` of the atoms'
 uncertainties, pooled over the atoms of the term), and, on a calibrated machine, for every
 composed term, the spread of the calibration compositions' residuals at the sizes near the
-point (what the machine's operators still miss, its measurement noise taken out). With
+point (what the machine's operators still miss, its measurement noise taken out), every
+draw's deviation from the model's value scaled by the machine's width factor (what the
+calibration compositions' misses say of the whole interval's width,
+:mod:`~patternalg.evidence.widths`; narrowing only at the sizes it was seen at). With
 ``for_measurement=False`` it is the interval of the model's value alone (the coefficients
 and the models' own error).
 

@@ -13,7 +13,8 @@ the decisions read no file format.
 Modules: ``validation`` (:func:`validate`), ``validated`` (its result: a series predicted and
 measured, the table and summaries), ``coverage`` (intervals of what a measurement would show,
 and how many measured values they cover), ``calibration`` (:func:`calibrate`),
-``calibrated`` (its result), ``sources`` (measurements and models as evidence takes them, the
+``calibrated`` (its result), ``widths`` (the intervals' width factor a calibration
+records), ``sources`` (measurements and models as evidence takes them, the
 cores a record names).
 """
 
