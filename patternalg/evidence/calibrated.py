@@ -118,7 +118,13 @@ class Calibration(Tabular):
                for i, v in enumerate((*Residual.summary(r.rules), *Residual.summary(r.machine)))]
             for r in self.residuals
         ]  # fmt: skip
-        return lines + aligned([header, *body])
+        lines += aligned([header, *body])
+        width = dict(self.machine.calibration).get("width")
+        if isinstance(width, dict):  # the intervals' width factor (evidence/widths.py)
+            low, high = (number_text(v) for v in width["range"])
+            lines.append(f"intervals of composed terms: width factor {number_text(width['factor'], DIGITS)} "
+                         f"(from {width['points']} points, x = {low} to {high})")  # fmt: skip
+        return lines
 
     def to_json(self) -> dict[str, Any]:
         """``{machine, numbers, residuals, atoms, files, notes}`` (the machine: its cores, unit,
