@@ -95,6 +95,7 @@ def test_a_committed_run_gives_a_positive_handoff_that_explains_the_pipe() -> No
     assert result.machine.calibration  # the record of what it came from
     width = dict(result.machine.calibration)["width"]  # the intervals' factor, from 5 x 9 points
     assert width["points"] == 45 and 0.3 < width["factor"] < 1.5 and width["range"] == [1024.0, 262144.0]
+    assert f"width factor {width['factor']:g} (from 45 points, x = 1024 to 262144)" in result.text()
     frame = result.to_dataframe()
     assert list(frame["term"]) == [r.term for r in result.residuals]
     assert result.to_csv().splitlines()[0].startswith("term,points,rules median")
@@ -115,6 +116,7 @@ def test_the_command_writes_a_machine_file_that_reads_back(
     # the residuals' spread at each size, what intervals widen by, reads back exactly
     spread = dict(machine.calibration)["spread"]
     assert spread == dict(expected.calibration)["spread"] and len(spread["sizes"]) == len(SIZES)
+    assert dict(machine.calibration)["width"] == dict(expected.calibration)["width"]  # the intervals' factor too
     assert machine.dispatch == expected.dispatch and machine.dispatch != 0
     assert "h0 = " in text and "pipe(inc, inc)" in text
     status, text, _ = cli(capsys, "calibrate", str(atoms), str(compositions), "--out", str(out),
