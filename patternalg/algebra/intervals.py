@@ -197,7 +197,9 @@ class Spread:
         if self.width[0] != 1.0:  # the deviations from the model's value, scaled
             center = self.compiled.values(self._bound(grid, 1, seed, drawn=False)[0])
             center = np.broadcast_to(center.reshape((-1, *shape))[:1], (1, *shape))
-            values = center + self.factor_at(sizes, shape) * (values - center)
+            values = values - center  # one new array, then scaled in place (draws are large)
+            values *= self.factor_at(sizes, shape)
+            values += center
         return values
 
     def kept_draws(
