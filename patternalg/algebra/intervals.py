@@ -164,7 +164,7 @@ class Spread:
             width = _calibration_width(term, semantics)
         compiled = compile_term(term, perturbed, fixed, partial=partial, semantics=semantics)
         size = fixed.get("x")
-        at = float(size) if getattr(size, "is_number", False) and getattr(size, "is_real", False) else None
+        at = float(size) if isinstance(size, sympy.Expr) and size.is_number and size.is_real else None
         return cls(compiled, tuple(deltas), noise, tuple(missing), str(term), tuple(errors), missed, width, at)
 
     @property
