@@ -4,12 +4,11 @@ every decision, coverage in validate."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 import sympy
+from helpers import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -61,8 +60,7 @@ def test_models_fitted_to_noise_free_data_give_a_composition_of_zero_width(tmp_p
     path = tmp_path / "atoms.txt"
     path.write_text("\n".join(lines) + "\n")
     models = tmp_path / "m.toml"
-    done = subprocess.run([sys.executable, "-m", "patternalg.cli", "fit", str(path), "--out", str(models)],
-                          capture_output=True, text=True)
+    done = run_cli("fit", str(path), "--out", str(models))
     assert done.returncode == 0, done.stderr
     library = ModelLibrary.load([models], builtin=False)
     assert all(library[n].uncertainty is not None for n in ("a", "b"))
@@ -98,14 +96,12 @@ def test_eval_interval_in_python_text_and_json(tmp_path):
     assert result.text().endswith("(90 %)") and "[" in result.text()
     models = tmp_path / "m.toml"
     models.write_text(ModelLibrary(LIB.values()).to_toml())
-    done = subprocess.run(
-        [sys.executable, "-m", "patternalg.cli", "eval", "seq(a, c)", "--models", str(models), "--at", "x=100",
-         "--interval", "0.9", "--format", "json"], capture_output=True, text=True)
+    done = run_cli("eval", "seq(a, c)", "--models", str(models), "--at", "x=100", "--interval", "0.9",
+                   "--format", "json")  # fmt: skip
     data = json.loads(done.stdout)
     assert data["interval"] == pytest.approx([low, high]) and data["level"] == 0.9
     for bad in ("0", "1", "x", "-0.5"):
-        done = subprocess.run([sys.executable, "-m", "patternalg.cli", "eval", "inc", "--at", "x=4", "--interval", bad],
-                              capture_output=True, text=True)
+        done = run_cli("eval", "inc", "--at", "x=4", "--interval", bad)
         assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
 
 

@@ -10,6 +10,7 @@ import sys
 import numpy as np
 import pytest
 import sympy
+from helpers import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -156,10 +157,7 @@ def test_machine_file_round_trip_is_exact():
 def test_a_bad_machine_file_is_one_line_exit_2(tmp_path, text, message):
     path = tmp_path / "m.toml"
     path.write_text(text)
-    done = subprocess.run(
-        [sys.executable, "-m", "patternalg.cli", "eval", "tpool_4(qsort)", "--machine", str(path)],
-        capture_output=True, text=True,
-    )
+    done = run_cli("eval", "tpool_4(qsort)", "--machine", str(path))
     assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert str(path) in done.stderr
 
@@ -170,7 +168,7 @@ def test_eval_cli_with_a_machine_file_and_cores(tmp_path):
     assert read_machine(path) == HANDOFF
 
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "patternalg.cli", "eval", *args], capture_output=True, text=True)
+        return run_cli("eval", *args)
 
     done = run("pipe(inc, inc)", "--machine", str(path), "--at", "x=1024")
     assert done.returncode == 0 and float(done.stdout.split()[0]) == pytest.approx(INC(1024) + 612)
@@ -268,11 +266,7 @@ def test_each_builtin_law_under_the_machine(law):
 
 
 def test_laws_cli_checks_under_the_machine():
-    done = subprocess.run(
-        [sys.executable, "-m", "patternalg.cli", "check", "pipe_le_seq", "--cores", "2", "--seed", "1",
-         "--examples", "5", "--format", "json"],
-        capture_output=True, text=True,
-    )
+    done = run_cli("check", "pipe_le_seq", "--cores", "2", "--seed", "1", "--examples", "5", "--format", "json")
     assert '"semantics": "machine"' in done.stdout
 
 
@@ -285,8 +279,7 @@ def test_a_speedup_from_a_resource_aware_form_is_its_t1_over_tp(tmp_path):
     path = tmp_path / "m.toml"
     path.write_text('[machine]\ncores = 8\n[machine.speedups]\n'
                     'inc = { form = "memwall", f = 0.76, k = 9.9, m1 = 0.0003, m2 = 0.88 }\n')
-    done = subprocess.run([sys.executable, "-m", "patternalg.cli", "eval", "tpool_2(inc)", "--machine", str(path)],
-                          capture_output=True, text=True)
+    done = run_cli("eval", "tpool_2(inc)", "--machine", str(path))
     assert done.returncode == 2 and "bind phi" in done.stderr and "machine.speedups.inc" in done.stderr
 
 
