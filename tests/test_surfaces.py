@@ -132,6 +132,7 @@ def _machine(tmp_path: Path, cores: int, body: str) -> str:
 MACHINE_ERRORS = [  # (cores, the [machine] table's body, term, a fragment of the one error line)
     (2, 'handoff = "x^x"', "pipe(qsort, inc)", "--at x=1024: the value has about 3.08e+03 digits"),
     (2, 'handoff = "sqrt(-x)"', "pipe(qsort, inc)", "I*sqrt(x) is not a real number at x = 1"),
+    (2, 'handoff = "2^(x^x)"', "pipe(qsort, inc)", "the value has more than 1e308 digits"),  # was a hang
     (2, 'handoff = "log2(x - 1)"', "pipe(qsort, inc)", "log2(x - 1) is -inf at x = 1"),
     (2, 'handoff = "1000 - x"', "pipe(qsort, inc)", "1000 - x is -585 at x = 1585"),
     (4, '[machine.speedups]\nqsort = "sqrt(p-2)"', "tpool_4(qsort)",

@@ -190,6 +190,14 @@ def _refuse_too_large(lazy: sympy.Expr, where: str) -> bool:
             if math.isfinite(float_value(node)):
                 finite = finite or node is lazy
                 continue  # below 10^309 in floats: far from the limit, no need for evalf
+            digits = _power_digits(node) if node.is_Pow else None
+            if digits is not None:  # a tower such as 2^(x^x): its digits in floats, never built
+                if digits > MAX_INTEGER_DIGITS:
+                    shown = f"about {digits:.3g}" if math.isfinite(digits) else "more than 1e308"
+                    raise EvaluationError(
+                        f"{where}: the value has {shown} digits (limit: {MAX_INTEGER_DIGITS})"
+                    )
+                continue
             try:
                 magnitude = sympy.Abs(node.evalf(15))
             except (ValueError, TypeError):  # Min/Max of a lazy 0.e-140: not comparable
@@ -201,6 +209,39 @@ def _refuse_too_large(lazy: sympy.Expr, where: str) -> bool:
                         f"{where}: the value has about {digits:.3g} digits (limit: {MAX_INTEGER_DIGITS})"
                     )
     return finite
+
+
+def _power_digits(power: sympy.Pow) -> float | None:
+    """The decimal digits of a numeric ``base^exp`` with a base above 1, from floats only
+    (a tower's exponent may itself be beyond doubles: then infinitely many); None where
+    that does not decide it (a base at most 1, or not a real number in floats).
+
+    >>> _power_digits(sympy.Pow(2, sympy.Pow(10**6, 10**6, evaluate=False), evaluate=False))
+    inf
+    >>> round(_power_digits(sympy.Pow(10, 400, evaluate=False)), 6)
+    400.0
+    """
+    base = _log10(power.base)
+    if base is None or base <= 0:
+        return None
+    exponent = float_value(power.exp)
+    if math.isnan(exponent):  # beyond doubles, or not real: its own digits, if a power
+        digits = _log10(power.exp)
+        if digits is None:
+            return None
+        exponent = math.inf if digits > 300 else 10.0**digits
+    return exponent * base if exponent > 0 else None
+
+
+def _log10(expr: sympy.Expr) -> float | None:
+    """log10 of a positive numeric ``expr`` in floats, through powers whose value is beyond
+    doubles; None where floats cannot tell."""
+    value = float_value(expr)
+    if math.isfinite(value) and value > 0:
+        return math.log10(value)
+    if expr.is_Pow:
+        return _power_digits(expr)
+    return None
 
 
 _FLOAT_FUNCTIONS: dict[str, Callable[..., float]] = {
