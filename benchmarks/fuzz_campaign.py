@@ -28,8 +28,9 @@ Measured 2026-11-28 (issue 40), ``--only`` those eight classes, ``--scale 1.0 --
 seed 0, 30,000 inputs in 232 s: 0 hangs, 0 wrong exit codes, 0 data loss, 8 tracebacks (a TOML
 integer of more than 4,300 digits in a machine or model file, 7; a machine.txt recording
 10^40 cores, 1); seed 1, 30,000 inputs in 248 s: 4 tracebacks (``calibrate --cores
-2097152``); seed 2, ``calibrate``: 1 (sizes near 1e308 overflowing the fit). Each fixed with
-a test in ``tests/test_surfaces.py``; the classes run again (seeds 0 to 3): 0 of each.
+2097152``); seed 2, ``calibrate``: 1 (sizes near 1e308 overflowing the fit); seed 4, 30,000
+inputs in 117 s: 1 hang (a hand-off ``2^(x^x)`` evaluated at x = 10^6). Each fixed with a
+test in ``tests/test_surfaces.py``; the classes run again (seeds 0 to 5): 0 of each.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
