@@ -141,7 +141,7 @@ def term_label(term: Term) -> str:
     if isinstance(term, TPool):
         return f"tpool_{format_count(term.count)}"
     if isinstance(term, MapReduce):
-        return str(term).split("(", 1)[0]
+        return term.head()
     return type(term).__name__  # pragma: no cover
 
 

@@ -235,6 +235,8 @@ def format_expr(expr: sympy.Expr, digits: int | None = None) -> str:
     ('258.5425*x*log2(x)', '259.0*x')
     """
     printer = _PRINTER if digits is None else _Printer({"digits": digits})
+    if not expr.args:  # a number or a symbol (a term's counts, printed millions of times)
+        return printer.doprint(expr)
     depth = _depth(expr)
     if depth <= _SHALLOW:
         return printer.doprint(expr)

@@ -252,6 +252,13 @@ class MapReduce(Term):
     def children(self) -> tuple[Term, ...]:
         return (self.map, self.reduce)
 
+    def head(self) -> str:
+        """``mapReduce_{m,n}^{d,k}``: the operator with its sizes, without its parts."""
+        return (
+            f"mapReduce_{{{format_expr(self.nodes)},{format_expr(self.threads)}}}"
+            f"^{{{format_expr(self.per_key)},{format_expr(self.keys)}}}"
+        )
+
     def _normalize(self) -> None:
         _canonical_fields(self, ("nodes", "threads", "per_key", "keys"))
 
@@ -306,10 +313,7 @@ def format_term(term: Term) -> str:
             out.append(f"tpool_{format_count(item.count)}(")
             stack.extend((")", item.body))
         elif isinstance(item, MapReduce):
-            out.append(
-                f"mapReduce_{{{format_expr(item.nodes)},{format_expr(item.threads)}}}"
-                f"^{{{format_expr(item.per_key)},{format_expr(item.keys)}}}("
-            )
+            out.append(f"{item.head()}(")
             middle = ", " if item.shuffle is None else f", {item.shuffle}, "
             stack.extend((")", item.reduce, middle, item.map))
         else:  # pragma: no cover - every Term subclass is handled above
