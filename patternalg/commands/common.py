@@ -14,7 +14,7 @@ from typing import Any
 
 from .._internal.atomic_write import check_writable
 from .._internal.json_values import finite_json
-from .._internal.limits import printable
+from .._internal.limits import MAX_CORES, printable
 from .._internal.reading import read_text
 from ..errors import PatternalgError, reason
 from ..library.model_library import ModelLibrary
@@ -191,9 +191,9 @@ def machine_option(args: argparse.Namespace) -> Any:
 def cores_option(value: object) -> int:
     """``--cores``: a whole number of cores from 1 to 1,048,576, else the one error line."""
     text = str(value)
-    if not text.isdigit() or len(text) > 12 or not 1 <= int(text) <= 1 << 20:
+    if not text.isdigit() or len(text) > 12 or not 1 <= int(text) <= MAX_CORES:
         raise PatternalgError(
-            f"--cores {printable(text)}: expected a whole number of cores from 1 to {1 << 20}"
+            f"--cores {printable(text)}: expected a whole number of cores from 1 to {MAX_CORES}"
         )
     return int(text)
 

@@ -101,10 +101,10 @@ def recorded_cores(files: Iterable[str]) -> int | None:
         except (OSError, UnicodeDecodeError):
             continue
         found = _CORES.search(text) or _CPUS.search(text)
-        if found and len(found.group(1)) > 12:  # beyond any core count (and int()'s digits)
-            return _core_count(MAX_CORES + 1, record)
-        if found and int(found.group(1)) > 0:
-            return _core_count(int(found.group(1)), record)
+        # a count of more digits than any machine's cores is not converted (int()'s limit)
+        cores = (int(found.group(1)) if len(found.group(1)) <= 12 else MAX_CORES + 1) if found else 0
+        if cores > 0:
+            return _core_count(cores, record)
     return None
 
 
