@@ -363,19 +363,37 @@ def _at(expr: sympy.Expr, sizes: np.ndarray, var: sympy.Symbol) -> np.ndarray:
 def _calibration_missed(term: Term, semantics: Semantics, measured: float) -> tuple[tuple[float, float], ...]:
     """What a calibrated machine's operators still miss at each calibrated size, relative
     (pairs (x, spread)), for a composed term (an atom alone is no composition): the spread of
-    the calibration compositions' residuals there, the measurements' own noise (``measured``,
-    in the residuals already) taken out; none without a machine or its record (a machine
+    the calibration compositions' residuals there, their measurements' own noise taken out
+    (the record's ``missed``; a machine file of an older ``calibrate`` records the gross
+    spread only: then the predicted term's noise, ``measured``, is taken out); none without a machine or its record (a machine
     file of an older version records one spread for every size: then that one)."""
     if not isinstance(semantics, MachineSemantics) or isinstance(term, Atom):
         return ()
     spread = dict(semantics.machine.calibration).get("spread")
     if not isinstance(spread, Mapping):
         return ()
-    sizes = spread.get("sizes")
-    pairs = [(float(a), float(b)) for a, b in sizes] if isinstance(sizes, list) and sizes else []
+    missed = _pairs(spread.get("missed"))  # net of the calibration's own noise (evidence/missed.py)
+    if missed:
+        return missed
+    pairs = list(_pairs(spread.get("sizes")))
     if not pairs and isinstance(spread.get("sd"), int | float):
         pairs = [(1.0, float(spread["sd"]))]
     return tuple((x, math.sqrt(max(0.0, sd * sd - measured * measured))) for x, sd in pairs)
+
+
+def _pairs(value: Any) -> tuple[tuple[float, float], ...]:
+    """A record's ``[[x, spread], ...]`` as pairs of floats; () unless it is one (a machine
+    file's record is for people and intervals: a malformed one widens nothing).
+
+    >>> _pairs([[16, 0.1], [32.0, 0.2]]), _pairs([["a", 1]]), _pairs("no")
+    (((16.0, 0.1), (32.0, 0.2)), (), ())
+    """
+    if not isinstance(value, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in p)
+        for p in value
+    ):
+        return ()
+    return tuple((float(a), float(b)) for a, b in value)
 
 
 def _calibration_width(term: Term, semantics: Semantics) -> tuple[float, float, float]:

@@ -52,6 +52,7 @@ from ..syntax.parser import parse
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, Term, TPool
 from .calibrated import DIGITS, Calibration, FittedNumber, Residual
+from .missed import missed_by_size, missed_record
 from .sources import recorded_cores
 
 __all__ = ["Calibration", "FittedNumber", "Residual", "calibrate", "simulated"]
@@ -443,27 +444,6 @@ def _no_twins(regions: Sequence[_Region]) -> None:
         seen[r.term] = r.where
 
 
-def _spread_by_size(
-    compositions: Sequence[_Region], errors: Sequence[np.ndarray]
-) -> list[tuple[float, float]]:
-    """Per calibrated size (ascending), 1.4826 times the median |residual| of every
-    composition at that size and at the sizes next to it (where the operators' miss was
-    seen, robust to one noisy composition).
-
-    >>> r = _Region(parse("seq(inc, inc)"), np.array([1.0, 2, 4]), np.ones(3), "")
-    >>> _spread_by_size([r, r], [np.array([0.1, 0.0, 0.2]), np.array([-0.1, 0.0, 0.0])])
-    [(1.0, 0.07413), (2.0, 0.07413), (4.0, 0.0)]
-    """
-    sizes = np.concatenate([r.sizes for r in compositions])
-    every = np.abs(np.concatenate(list(errors)))
-    distinct = np.unique(sizes)
-    found = []
-    for i, size in enumerate(distinct):
-        near = np.isin(sizes, distinct[max(0, i - 1) : i + 2])
-        found.append((float(size), round(1.4826 * float(np.median(every[near])), 6)))
-    return found
-
-
 def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], basis: str,
             files: tuple[str, ...], regions: Sequence[_Region]) -> Calibration:  # fmt: skip
     unit = problem.unit
@@ -484,6 +464,7 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
         for r, e, m in zip(problem.compositions, rules, machine_errors, strict=True)
     ]
     every = np.concatenate(machine_errors)
+    sizes = np.concatenate([r.sizes for r in problem.compositions])
     record: dict[str, Any] = {
         "files": list(files),
         "sizes": sorted({float(s) for r in regions for s in r.sizes}),
@@ -501,9 +482,15 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
             # small sizes do not set it): what an interval adds for the operators calibrated
             "sd": _rounded(1.4826 * float(np.median(np.abs(every)))),
             # the same at each size, over the residuals there and at the sizes beside it
-            "sizes": [[x, _rounded(sd)] for x, sd in _spread_by_size(problem.compositions, machine_errors)],
+            "sizes": [[x, _rounded(sd)] for x, sd in missed_by_size(sizes, every, np.zeros_like(every))],
         },
     }
+    # the same with the calibration's own measurement noise taken out: what the operators
+    # miss (evidence/missed.py); an interval adds the predicted term's noise back
+    missed = missed_record(problem.compositions, machine_errors, [r for r in regions if isinstance(r.term, Atom)],
+                           problem.library, problem.machine(theta).semantics, basis == "measured")  # fmt: skip
+    if missed is not None:
+        record["spread"]["missed"] = [[x, _rounded(v)] for x, v in missed]
     source = "patternalg calibrate " + " ".join(files) if files else "patternalg calibrate"
     machine = problem.machine(theta, tuple(record.items()), source)
     notes = [

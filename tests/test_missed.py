@@ -1,0 +1,84 @@
+"""What a calibrated machine's operators miss, the calibration's own noise taken out
+(``patternalg.evidence.missed``, docs/uncertainty.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from patternalg.algebra.machine import Machine
+from patternalg.evidence.calibration import calibrate, simulated
+from patternalg.evidence.missed import missed_by_size, residual_noise
+from patternalg.library.model_library import ModelLibrary
+from patternalg.syntax.parser import parse
+
+CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)")
+SIZES = 2.0 ** np.arange(10, 19)
+TRUTH = Machine(2, handoff="300 + 0.5*x", dispatch="700")
+
+
+def noisy_file(path: Path, regions: dict[str, np.ndarray], noise: float, seed: int, reps: int = 10) -> Path:
+    """An Extra-P text file: ``reps`` repetitions per size, each value times 1 + noise * N(0, 1)."""
+    rng = np.random.default_rng(seed)
+    lines = ["PARAMETER x", "POINTS " + " ".join(f"({s:g})" for s in SIZES), "METRIC time"]
+    for name, values in regions.items():
+        lines.append(f"REGION {name}")
+        lines += [
+            "DATA " + " ".join(f"{v * (1 + noise * e):.17g}" for e in rng.standard_normal(reps)) for v in values
+        ]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def record_of(tmp_path: Path, noise: float, miss: float = 0.0, seed: int = 1) -> dict:
+    """The calibration's spread record on data from :data:`TRUTH` with ``noise`` per
+    repetition, the compositions measured ``miss`` off by turns (+, -) at every size."""
+    exact = Machine(2).semantics
+    atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
+    turns = 1 + miss * (-1.0) ** np.arange(len(SIZES))
+    terms = {t: simulated(t, TRUTH.semantics, SIZES) * np.roll(turns, i) for i, t in enumerate(CALIBRATION)}
+    files = [noisy_file(tmp_path / "atoms.txt", atoms, noise, seed),
+             noisy_file(tmp_path / "compositions.txt", terms, noise, seed + 1)]  # fmt: skip
+    return dict(dict(calibrate(files, cores=2).machine.calibration)["spread"])
+
+
+def test_noise_alone_is_taken_out_of_the_spread(tmp_path: Path) -> None:
+    spread = record_of(tmp_path, noise=0.1)
+    gross = np.median([v for _, v in spread["sizes"]])
+    net = np.median([v for _, v in spread["missed"]])
+    assert gross > 0.03  # ten repetitions of 10 % noise: medians some 4 % off, twice over
+    assert net < gross / 2
+
+
+def test_a_miss_the_noise_does_not_explain_stays(tmp_path: Path) -> None:
+    spread = record_of(tmp_path, noise=0.01, miss=0.15)
+    gross = np.array([v for _, v in spread["sizes"]])
+    net = np.array([v for _, v in spread["missed"]])
+    assert np.all(gross > 0.1) and np.all(net > 0.9 * gross)
+
+
+def test_an_atoms_noise_counts_as_much_as_the_term_follows_it() -> None:
+    library = ModelLibrary.builtin()
+    semantics = Machine(2).semantics
+    sizes = np.array([1024.0])
+    zero = np.zeros(1)
+    inc = {"inc": {1024.0: 0.1}}
+    # seq(inc, inc) is twice inc: it follows inc's noise one to one; pipe(inc, nop) is inc
+    assert residual_noise(parse("seq(inc, inc)"), sizes, zero, library, semantics, inc)[0] == pytest.approx(0.1)
+    assert residual_noise(parse("pipe(inc, nop)"), sizes, zero, library, semantics, inc)[0] == pytest.approx(0.1)
+    # nop's noise, however large, hardly moves a pipe that inc decides
+    nop = {"nop": {1024.0: 0.5}}
+    assert residual_noise(parse("pipe(inc, nop)"), sizes, zero, library, semantics, nop)[0] < 1e-6
+    # the composition's own noise adds in quadrature
+    both = residual_noise(parse("seq(inc, inc)"), sizes, np.array([0.1]), library, semantics, inc)[0]
+    assert both == pytest.approx(0.1 * np.sqrt(2))
+
+
+def test_the_spread_by_size_takes_its_neighbours() -> None:
+    sizes = np.array([1.0, 2.0, 4.0, 8.0])
+    residuals = np.array([0.0, 0.0, 0.0, 0.3])
+    found = dict(missed_by_size(sizes, residuals, np.zeros(4)))
+    assert found[1.0] == 0.0 and found[2.0] == 0.0  # 8 is no neighbour of 1 or 2
+    assert found[8.0] == pytest.approx(1.4826 * 0.15)  # its own 0.3 and 4's 0
