@@ -33,6 +33,7 @@ compositions worse, ``docs/machine.md``).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -51,6 +52,7 @@ from ..library.model_library import ModelLibrary
 from ..syntax.parser import parse
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, Term, TPool
+from .batched import Batch, fit_blocks
 from .calibrated import DIGITS, Calibration, FittedNumber, Residual
 from .missed import missed_by_size, missed_record
 from .sources import recorded_cores
@@ -204,18 +206,21 @@ class _Problem:
             for r in self.compositions
         ]
 
-    def residuals(self, theta: np.ndarray) -> np.ndarray:
-        return np.concatenate(self.errors(self.machine(theta).semantics))
+    @functools.cached_property
+    def batch(self) -> Batch:
+        """The compositions under many trial machines at once (what the fits evaluate)."""
+        return Batch([(r.term, r.sizes, r.medians) for r in self.compositions], self.library,
+                     cores=self.cores, unit=self.unit, names=self.names, pooled=self.pooled)  # fmt: skip
+
+    def start(self) -> np.ndarray:
+        """The fit's first guess: no hand-off nor dispatch cost, a slope of 1, c = 0.05."""
+        return np.array([0.05 if name.startswith("c_") else 1.0 if name.endswith("1") else 0.0
+                         for name in self.names])  # fmt: skip
 
 
 def _fit(problem: _Problem) -> tuple[np.ndarray, list[float | None]]:
     """The numbers (bounded, nonnegative least squares) and their standard errors."""
-    from scipy.optimize import least_squares
-
-    n = len(problem.names)
-    kind = [name[0] for name in problem.names]  # h, d: per element; c: a serial fraction
-    start = np.array([{"c": 0.05}.get(k, 1.0 if name.endswith("1") else 0.0)
-                      for k, name in zip(kind, problem.names, strict=True)])  # fmt: skip
+    start = problem.start()
     with np.errstate(all="ignore"):
         first = problem.errors(problem.machine(start).semantics)
     for region, error in zip(problem.compositions, first, strict=True):
@@ -224,20 +229,9 @@ def _fit(problem: _Problem) -> tuple[np.ndarray, list[float | None]]:
                 f"{region.where}: composed from its atoms, {region.term} is beyond double "
                 "precision (about 1.8e308) or undefined at some sizes: nothing to fit"
             )
-    upper = np.array([1.0 if k == "c" else np.inf for k in kind])
-    scale = np.array([0.1 if k == "c" else 1.0 if name.endswith("1") else 100.0
-                      for k, name in zip(kind, problem.names, strict=True)])  # fmt: skip
-    try:
-        with np.errstate(all="ignore"):
-            found = least_squares(problem.residuals, start, bounds=(np.zeros(n), upper),
-                                  x_scale=scale, ftol=1e-12, xtol=1e-12, gtol=1e-12)  # fmt: skip
-    except ValueError:  # a step of the search left double precision (sizes near 1e308)
-        raise MeasurementError(
-            f"the machine's numbers at sizes up to {max(r.sizes.max() for r in problem.compositions):.3g} "
-            "leave double precision while they are fitted: calibrate on the sizes the "
-            "program runs at"
-        ) from None
-    theta, jac = found.x, found.jac
+    thetas, found = fit_blocks(problem.batch, start[None], np.ones((1, problem.batch.points), dtype=bool))
+    theta, jac = thetas[0], found.jac
+    n = len(problem.names)
     m = jac.shape[0]
     errors: list[float | None] = [None] * n
     if m > n:
