@@ -11,10 +11,13 @@ a fold per composition and step, not per machine.
 
 >>> from patternalg.library.model_library import ModelLibrary
 >>> from patternalg.syntax.parser import parse
->>> batch = Batch([(parse("pipe(inc, inc)"), np.array([16.0, 256.0]), np.array([1.0, 1.0]))],
-...               ModelLibrary.builtin(), cores=2, unit="ns", names=("h0", "h1"), pooled=())
->>> (batch.errors(np.array([[0.0, 0.0], [100.0, 1.0]])) + 1).round(3).tolist()
-[[8553.525, 137066.165], [8669.525, 137422.165]]
+>>> from patternalg.algebra.arrays import compile_term
+>>> sizes, term, models = np.array([16.0, 256.0]), parse("pipe(inc, inc)"), ModelLibrary.builtin()
+>>> batch = Batch([(term, sizes, np.ones(2))], models, cores=2, unit="ns", names=("h0", "h1"), pooled=())
+>>> (batch.errors(np.array([[0.0, 0.0], [100.0, 1.0]])) + 1).tolist()
+[[8578.96, 137263.36], [8694.96, 137619.36]]
+>>> compile_term(term, models, {}, semantics=Machine(2, handoff=100 + x).semantics).values({"x": sizes}).tolist()
+[8694.96, 137619.36]
 """
 
 from __future__ import annotations
