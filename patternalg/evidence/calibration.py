@@ -53,7 +53,7 @@ from ..library.model_library import ModelLibrary
 from ..syntax.parser import parse
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, Term, TPool
-from .batched import Batch, fit_blocks
+from .batched import Batch, fit
 from .calibrated import DIGITS, Calibration, FittedNumber, Residual
 from .choosing import MIN_SIZES, choice_record, held_out, no_choice, speedup_mode
 from .missed import missed_by_size, missed_record
@@ -231,8 +231,8 @@ def _fit(problem: _Problem) -> tuple[np.ndarray, list[float | None]]:
                 f"{region.where}: composed from its atoms, {region.term} is beyond double "
                 "precision (about 1.8e308) or undefined at some sizes: nothing to fit"
             )
-    thetas, found = fit_blocks(problem.batch, start[None], np.ones((1, problem.batch.points), dtype=bool))
-    theta, jac = thetas[0], found.jac
+    theta, found = fit(problem.batch, start)
+    jac = found.jac
     n = len(problem.names)
     m = jac.shape[0]
     errors: list[float | None] = [None] * n

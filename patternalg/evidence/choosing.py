@@ -2,7 +2,7 @@
 them and with them, predicts the calibration sizes it did not see.
 
 Each calibration size is left out in turn: both machines are fitted to the other sizes
-(:func:`~patternalg.evidence.batched.fit_blocks`, every left-out fit side by side) and
+(:func:`~patternalg.evidence.batched.fit_each`, every left-out fit side by side) and
 predict the compositions at the size left out. The speed-ups are kept only where they
 predict better by more than the standard error of that difference over the sizes (the
 "one standard error" rule of cross-validation: a difference within the noise of the
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import EvaluationError
-from .batched import Batch, fit_blocks
+from .batched import Batch, fit_each
 
 __all__ = ["HeldOut", "MIN_SIZES", "choice_line", "choice_record", "held_out", "no_choice", "speedup_mode"]
 
@@ -105,7 +105,7 @@ def held_out(without: Batch, without_theta: np.ndarray, richer: Batch, richer_th
         return None
     found = []
     for batch, theta in ((without, without_theta), (richer, richer_theta)):
-        thetas, _ = fit_blocks(batch, np.tile(theta, (len(distinct), 1)), masks)
+        thetas = fit_each(batch, np.tile(theta, (len(distinct), 1)), masks)
         errors = np.abs(batch.errors(thetas))
         found.append(tuple(float(np.mean(errors[i, ~masks[i]])) for i in range(len(distinct))))
     return HeldOut(tuple(map(float, distinct)), found[0], found[1])
