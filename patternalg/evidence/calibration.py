@@ -293,7 +293,8 @@ def calibrate(
     medians (the default where the atoms were measured at every size of the compositions)
     or their ``"models"``; ``speedups``: also fit per-atom speed-ups (True), not (False),
     or (``"auto"``) keep them only where they predict the calibration sizes left out of the
-    fit better (:mod:`~patternalg.evidence.choosing`); ``terms``: calibrate on these compositions only (default: every one measured).
+    fit better (:mod:`~patternalg.evidence.choosing`); ``terms``: calibrate on these
+    compositions only (default: every one measured).
     """
     mode = speedup_mode(speedups)
     regions, files = _regions(measurements)
