@@ -27,6 +27,11 @@ two clusters, as ``inc``'s on ``data3`` at x = 32,768, 126-136 and 198-227 us, m
 further than that estimate says, and count here)::
 
     python benchmarks/bench_machine.py [--data DIR ...] [--atoms measured|fitted] [--protocol all|beyond]
+                                       [--speedups auto|yes|no]
+
+``S`` says whether the run's machine has the atoms' speed-ups (``calibrate --speedups``:
+``auto``, its default, keeps them where they predict the calibration sizes left out of the
+fit better).
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ import sympy
 from patternalg.algebra.arrays import compile_term
 from patternalg.algebra.atomic_model import AtomicModel
 from patternalg.algebra.machine import Machine
+from patternalg.commands.calibrate import SPEEDUPS
 from patternalg.evidence.calibration import calibrate
 from patternalg.evidence.missed import median_noise_by_point, residual_noise
 from patternalg.forms import PMNF
@@ -130,9 +136,11 @@ class Run:
             found[s.kernel] = residual_noise(parse(s.kernel), sizes[chosen], own, library, semantics, atom_noise)
         return found
 
-    def machine(self, upto: float | None) -> Machine:
-        """The machine calibrated on this run's calibration compositions (up to ``upto``)."""
-        return calibrate([restricted(self.atoms, upto), restricted(self.calibration, upto)]).machine
+    def machine(self, upto: float | None, speedups: bool | str = "auto") -> Machine:
+        """The machine calibrated on this run's calibration compositions (up to ``upto``),
+        with the atoms' speed-ups as ``speedups`` says (calibrate's default: auto)."""
+        calibration = [restricted(self.atoms, upto), restricted(self.calibration, upto)]
+        return calibrate(calibration, speedups=speedups).machine
 
     def errors(self, semantics: Any, library: ModelLibrary, upto: float | None) -> dict[str, np.ndarray]:
         """Per other composition: the sizes predicted and the errors there."""
@@ -153,9 +161,11 @@ def numbers_of(machine: Machine) -> dict[str, float]:
 
 
 def pooled_machine(machines: list[Machine], cores: int) -> Machine:
-    """The machine whose every number is the median of ``machines``' (the same numbers)."""
+    """The machine whose every number is the median of ``machines``' (a speed-up's serial
+    fraction c is 0 on a machine without it: the atom gains its threads)."""
     numbers = [numbers_of(m) for m in machines]
-    median = {k: float(np.median([n.get(k, 0.0) for n in numbers])) for k in numbers[0]}
+    names = dict.fromkeys(k for n in numbers for k in n)  # every machine's, in order
+    median = {k: float(np.median([n.get(k, 0.0) for n in numbers])) for k in names}
     speedups = {k[2:]: p / (1 + sympy.Float(v) * (p - 1)) for k, v in median.items() if k.startswith("c_")}
     return Machine(
         cores,
@@ -176,10 +186,10 @@ def summary(found: dict[str, np.ndarray]) -> tuple[str, list[float]]:
     return text, every
 
 
-def report(runs: list[Run], atoms: str, protocol: str) -> None:
-    """The table of one protocol and one way to give the atoms."""
+def report(runs: list[Run], atoms: str, protocol: str, speedups: bool | str = "auto") -> None:
+    """The table of one protocol and one way to give the atoms (``speedups``: calibrate's)."""
     upto = UPTO if protocol == "beyond" else None
-    machines = {r.path: r.machine(upto) for r in runs}
+    machines = {r.path: r.machine(upto, speedups) for r in runs}
     columns = ("rules", "machine", "left out")
     pooled: dict[str, list[float]] = {c: [] for c in columns}
     per_term: dict[str, dict[str, float]] = {c: {} for c in columns}
@@ -187,7 +197,7 @@ def report(runs: list[Run], atoms: str, protocol: str) -> None:
     unexplained = 0
     print(f"\n== atoms {atoms}, {'every size' if upto is None else f'beyond x = {upto:g}'}: "
           "|error| median / worst (term @ x) in %")  # fmt: skip
-    print(f"{'run':6} {'h0':>6} {'h1':>6} {'d0':>6}  " + "  ".join(f"{c:44}" for c in columns))
+    print(f"{'run':6} {'h0':>6} {'h1':>6} {'d0':>6} {'S':>3}  " + "  ".join(f"{c:44}" for c in columns))
     for run in runs:
         fit_on = restricted(run.atoms, upto)
         library = measured_atoms(run.atoms) if atoms == "measured" else fitted_atoms(fit_on)
@@ -210,12 +220,13 @@ def report(runs: list[Run], atoms: str, protocol: str) -> None:
                 worst = float(np.max(np.abs(errors))) if len(errors) else 0.0
                 per_term[column][term] = max(per_term[column].get(term, 0.0), worst)
         n = numbers_of(machines[run.path])
-        print(f"{run.path.name:6} {n['h0']:6.0f} {n['h1']:6.3f} {n.get('d0', 0):6.0f}  "
+        kept = "yes" if machines[run.path].speedups else "no"  # the atoms' speed-ups fitted
+        print(f"{run.path.name:6} {n['h0']:6.0f} {n['h1']:6.3f} {n.get('d0', 0):6.0f} {kept:>3}  "
               + "  ".join(f"{c:44}" for c in cells))  # fmt: skip
-    print(f"{'pooled':6} {'':20}  " + "  ".join(
+    print(f"{'pooled':6} {'':24}  " + "  ".join(
         f"{f'{100 * np.median(v):4.1f} / {100 * np.max(v):5.1f}':44}" for v in pooled.values()))  # fmt: skip
-    print(f"{'cells > 25 %':28}" + "  ".join(f"{f'{outside[c]} of {len(pooled[c])}':44}" for c in columns))
-    print(f"{'... not noise':28}{'':44}  {unexplained} (|error| also beyond {Z99} sd of the medians' noise)")
+    print(f"{'cells > 25 %':32}" + "  ".join(f"{f'{outside[c]} of {len(pooled[c])}':44}" for c in columns))
+    print(f"{'... not noise':32}{'':44}  {unexplained} (|error| also beyond {Z99} sd of the medians' noise)")
     print("worst |error| per term over the runs (rules / machine / left out), > 25 % marked:")
     for term in sorted(per_term["machine"], key=lambda t: -per_term["machine"][t]):
         values = [per_term[c][term] for c in columns]
@@ -228,11 +239,13 @@ def main() -> None:
     parser.add_argument("--data", action="append", type=Path, help="a run (default: every one)")
     parser.add_argument("--atoms", choices=("measured", "fitted"), action="append")
     parser.add_argument("--protocol", choices=("all", "beyond"), action="append")
+    parser.add_argument("--speedups", choices=tuple(SPEEDUPS), default="auto",
+                        help="calibrate's --speedups (default auto: its own default)")
     args = parser.parse_args()
     runs = [Run.read(path) for path in args.data or RUNS]
     for atoms in args.atoms or ("measured", "fitted"):
         for protocol in args.protocol or ("all", "beyond"):
-            report(runs, atoms, protocol)
+            report(runs, atoms, protocol, SPEEDUPS[args.speedups])
 
 
 if __name__ == "__main__":

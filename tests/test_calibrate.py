@@ -36,13 +36,13 @@ def extrap(path: Path, regions: dict[str, np.ndarray], sizes: np.ndarray = SIZES
     return path
 
 
-def synthetic(tmp_path: Path, cores: str | None = "cores: 2") -> tuple[Path, Path]:
-    """Atoms from the built-in models, the calibration compositions under :data:`TRUTH`
+def synthetic(tmp_path: Path, cores: str | None = "cores: 2", truth: Machine = TRUTH) -> tuple[Path, Path]:
+    """Atoms from the built-in models, the calibration compositions under ``truth``
     with a deterministic noise of at most 1e-4 (relative); a machine.txt beside them."""
     exact = Machine(2).semantics  # an atom is its model under any semantics
     noise = 1 + 1e-4 * np.sin(np.arange(len(SIZES)) * 1.7)
     atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
-    terms = {t: simulated(t, TRUTH.semantics, SIZES) * noise for t in CALIBRATION}
+    terms = {t: simulated(t, truth.semantics, SIZES) * noise for t in CALIBRATION}
     if cores is not None:
         (tmp_path / "machine.txt").write_text(f"date: today\n{cores}\n")
     return extrap(tmp_path / "atoms.txt", atoms), extrap(tmp_path / "compositions.txt", terms)
@@ -74,7 +74,7 @@ def test_a_known_machine_is_recovered(tmp_path: Path, atoms: str) -> None:
 
 
 def test_without_speedups_only_the_handoff_is_fitted(tmp_path: Path) -> None:
-    result = calibrate(synthetic(tmp_path), cores=2)
+    result = calibrate(synthetic(tmp_path), cores=2, speedups=False)
     assert [n.name for n in result.numbers] == ["h0", "h1", "d0"]
     assert result.notes == ()  # no number at its bound
     assert result.machine.speedups == ()
@@ -118,11 +118,14 @@ def test_the_command_writes_a_machine_file_that_reads_back(
     assert spread == dict(expected.calibration)["spread"] and len(spread["sizes"]) == len(SIZES)
     assert dict(machine.calibration)["width"] == dict(expected.calibration)["width"]  # the intervals' factor too
     assert machine.dispatch == expected.dispatch and machine.dispatch != 0
-    assert "h0 = " in text and "pipe(inc, inc)" in text
+    assert dict(machine.calibration)["speedups"] == dict(expected.calibration)["speedups"]
+    assert "h0 = " in text and "pipe(inc, inc)" in text and "speed-ups (auto): kept: " in text
     status, text, _ = cli(capsys, "calibrate", str(atoms), str(compositions), "--out", str(out),
                           "--format", "json")  # fmt: skip
     record = json.loads(text)
-    assert [n["name"] for n in record["numbers"]] == ["h0", "h1", "d0"]
+    # TRUTH's qsort gains less than its threads: auto keeps the speed-ups
+    assert [n["name"] for n in record["numbers"]] == ["h0", "h1", "d0", "c_qsort", "c_inc"]
+    assert record["speedups"]["asked"] == "auto" and record["speedups"]["kept"] is True
     assert {r["term"] for r in record["residuals"]} == set(CALIBRATION)
 
 
@@ -257,3 +260,94 @@ def test_the_benchmark_finds_the_core_bound_where_the_rules_miss() -> None:
     assert np.all(rules["tpool_4(qsort)"][1] < -0.4) and np.all(np.abs(ours["tpool_4(qsort)"][1]) < 0.1)
     every = [np.abs(np.concatenate([e[1] for e in found.values()])) for found in (ours, rules)]
     assert np.median(every[0]) <= np.median(every[1])
+
+
+# --- speed-ups: auto keeps them only where they predict the sizes left out better ----------
+DATA9 = ROOT / "tests" / "data" / "realdata" / "data9"  # benchmarks/realdata/data9, 5 compositions
+
+
+def test_a_constant_dispatch_and_perfect_speedups_keep_no_speedup(tmp_path: Path) -> None:
+    truth = Machine(2, handoff="300 + 0.5*x", dispatch="700")
+    result = calibrate(synthetic(tmp_path, truth=truth), cores=2)
+    numbers = {n.name: n.value for n in result.numbers}
+    assert list(numbers) == ["h0", "h1", "d0"] and result.machine.speedups == ()
+    assert numbers["d0"] == pytest.approx(700, abs=20)
+    choice = dict(result.machine.calibration)["speedups"]
+    assert choice["asked"] == "auto" and choice["kept"] is False and choice["sizes"] == len(SIZES)
+    assert choice["with"] < 1e-3 and choice["without"] < 1e-3  # both predict to the noise
+    assert "speed-ups (auto): none: leaving each of the 8 calibration sizes out" in result.text()
+
+
+def test_a_real_speedup_is_kept_and_recovered(tmp_path: Path) -> None:
+    truth = Machine(2, handoff="300 + 0.5*x", dispatch="400",
+                    speedups={"qsort": "p/(1 + 0.1*(p - 1))", "inc": "p/(1 + 0.3*(p - 1))"})  # fmt: skip
+    result = calibrate(synthetic(tmp_path, truth=truth), cores=2)
+    numbers = {n.name: n.value for n in result.numbers}
+    assert numbers["c_qsort"] == pytest.approx(0.1, abs=0.005)
+    assert numbers["c_inc"] == pytest.approx(0.3, abs=0.01)
+    assert numbers["d0"] == pytest.approx(400, abs=20)
+    choice = dict(result.machine.calibration)["speedups"]
+    assert choice["kept"] is True and choice["with"] < 1e-3 < choice["without"] - choice["error"]
+    # without them, the dispatch cost takes up what the pools lose, and misses it
+    plain = {n.name: n.value for n in calibrate(synthetic(tmp_path, truth=truth), cores=2, speedups=False).numbers}
+    assert abs(plain["d0"] - 400) > 100
+
+
+def test_on_the_busy_data9_auto_keeps_the_speedups_and_the_dispatch_falls() -> None:
+    files = [DATA9 / "atoms.txt", DATA9 / "calibration.txt"]
+    result = calibrate(files)
+    numbers = {n.name: n.value for n in result.numbers}
+    assert {"c_qsort", "c_inc"} <= set(numbers) and numbers["c_inc"] > 0.1  # inc gains < 2 on 2 threads
+    assert numbers["d0"] < 1000
+    choice = dict(result.machine.calibration)["speedups"]
+    assert choice["kept"] is True and choice["without"] - choice["with"] > choice["error"]
+    plain = calibrate(files, speedups=False)  # a constant dispatch cost takes up the pool's loss
+    assert {n.name: n.value for n in plain.numbers}["d0"] > 2000
+
+
+def test_too_few_sizes_or_no_pool_keep_the_simpler_machine(tmp_path: Path) -> None:
+    from patternalg.library.model_library import ModelLibrary
+
+    exact = Machine(2).semantics
+    two = SIZES[-2:]
+    atoms = {a: simulated(a, exact, two) for a in ("inc", "qsort")}
+    terms = {t: simulated(t, TRUTH.semantics, two) for t in ("pipe(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)")}
+    files = [extrap(tmp_path / "a.txt", atoms, two), extrap(tmp_path / "c.txt", terms, two)]
+    result = calibrate(files, ModelLibrary.builtin(), cores=2)  # models: no fit of 2 sizes for the widths
+    assert result.machine.speedups == ()
+    assert "too few sizes to leave one out (2; at least 3" in dict(result.machine.calibration)["speedups"]["why"]
+    pipes = calibrate(synthetic(tmp_path), cores=2, terms=["pipe(inc, inc)", "seq(inc, inc)"])
+    assert "none: no tpool_k(atom) calibration composition" in pipes.text()
+    assert "speed-ups: fitted (asked: yes)" in calibrate(synthetic(tmp_path), cores=2, speedups=True).text()
+    with pytest.raises(PatternalgError, match="speedups is 'auto', True or False, not 'yes'"):
+        calibrate(synthetic(tmp_path), cores=2, speedups="yes")
+
+
+def test_the_batch_is_the_machine_semantics() -> None:
+    """The fits evaluate many machines in one fold: the same values as one machine at a time."""
+    from patternalg.evidence import calibration as c
+
+    regions, _ = c._regions([RUN / "atoms.txt", RUN / "compositions.txt"])
+    atoms = [r for r in regions if isinstance(r.term, c.Atom)]
+    compositions = [r for r in regions if not isinstance(r.term, c.Atom)]
+    _, library = c._composing(compositions, atoms, None, None)
+    problem = c._Problem(compositions, library, 2, "ns", ["qsort", "inc"])
+    thetas = np.random.default_rng(1).uniform([0, 0, 0, 0, 0], [3000, 3, 2000, 1, 1], (3, 5))
+    found = problem.batch.errors(thetas)
+    for theta, row in zip(thetas, found, strict=True):
+        one = np.concatenate(problem.errors(problem.machine(theta).semantics))
+        np.testing.assert_allclose(row, one, rtol=1e-12)
+
+
+@pytest.mark.parametrize("given, kept", [([], True), (["--speedups"], True), (["--speedups", "no"], False)])
+def test_the_speedups_option(tmp_path: Path, capsys: pytest.CaptureFixture[str], given: list[str], kept: bool) -> None:
+    atoms, compositions = synthetic(tmp_path)
+    out = tmp_path / "m.toml"
+    status, text, err = cli(capsys, "calibrate", str(atoms), str(compositions), *given, "--out", str(out))
+    assert status == 0, err
+    assert bool(read_machine(out).speedups) is kept
+    assert sum(line.startswith("speed-ups") for line in text.splitlines()) == 1
+    with pytest.raises(SystemExit) as exit:  # argparse's own one line
+        main(["calibrate", str(atoms), str(compositions), "--speedups", "maybe", "--out", str(out)])
+    text, err = capsys.readouterr()
+    assert exit.value.code == 2 and text == "" and err.count("\n") == 1 and "invalid choice: 'maybe'" in err

@@ -214,6 +214,20 @@ class MachineSemantics(Semantics):
         machine = self.machine.in_unit(unit)
         return self if machine is self.machine else MachineSemantics(machine)
 
+    # --- the machine's numbers where a value needs them -------------------------------------
+    def handoff_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
+        """The hand-off per data element at the point(s) of ``context`` (a subclass may
+        give several machines' at once: ``calibrate``'s held-out fits)."""
+        return arithmetic.leaf(self.machine.handoff, context)
+
+    def dispatch_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
+        """The dispatch cost per data element at the point(s) of ``context``."""
+        return arithmetic.leaf(self.machine.dispatch, context)
+
+    def gain(self, arithmetic: Any, speedup: sympy.Expr, running: Any) -> Any:
+        """An atom's ``speedup`` (one of the machine's) on ``running`` threads."""
+        return arithmetic.leaf(speedup, {p: running})
+
     # --- values --------------------------------------------------------------------------
     def lift(
         self,
@@ -233,10 +247,10 @@ class MachineSemantics(Semantics):
             speedup = self.machine.speedup.get(node.name)
         received = value
         if touches and self.machine.handoff != 0:
-            received = arithmetic.add(value, arithmetic.leaf(self.machine.handoff, context))
+            received = arithmetic.add(value, self.handoff_at(arithmetic, context))
         dispatch = None
         if self.machine.dispatch != 0:
-            dispatch = arithmetic.leaf(self.machine.dispatch, context)
+            dispatch = self.dispatch_at(arithmetic, context)
         if isinstance(node, MapReduce):  # its threads per node keep that many cores busy
             running = arithmetic.leaf(self.threads(node.threads), context)
             work, received_work = (arithmetic.multiply(v, running) for v in (value, received))
@@ -272,7 +286,7 @@ class MachineSemantics(Semantics):
         of two or more threads pays the dispatch cost per element, in time and in work."""
         cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
         running = arithmetic.smaller(count, cores)
-        gain = running if body.speedup is None else arithmetic.leaf(body.speedup, {p: running})
+        gain = running if body.speedup is None else self.gain(arithmetic, body.speedup, running)
         dispatch = None
         if body.dispatch is not None:  # min(1, n - 1): none for a pool of one
             several = arithmetic.smaller(

@@ -7,6 +7,9 @@ import argparse
 
 from .common import HARNESSES, add_format_option, check_output, cores_option, note, print_json
 
+#: --speedups's values and what calibrate(speedups=...) takes for each
+SPEEDUPS: dict[str, bool | str] = {"auto": "auto", "yes": True, "no": False}
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -44,8 +47,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--speedups",
-        action="store_true",
-        help="also fit a speed-up p/(1 + c*(p - 1)) for each atom of a tpool_k(atom) region",
+        nargs="?",
+        const="yes",
+        default="auto",
+        choices=SPEEDUPS,
+        help="fit a speed-up p/(1 + c*(p - 1)) for each atom of a tpool_k(atom) region: yes "
+        "(also a bare --speedups), no, or auto (the default): keep them only where they "
+        "predict the calibration sizes left out of the fit better (docs/machine.md)",
     )
     parser.add_argument(
         "--out", required=True, metavar="TOML", help="write the machine file here (atomically)"
@@ -66,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         args.models,
         cores=None if args.cores is None else cores_option(args.cores),
         atoms=args.against,
-        speedups=args.speedups,
+        speedups=SPEEDUPS[args.speedups],
         terms=terms,
     )
     write_machine(result.machine, args.out)

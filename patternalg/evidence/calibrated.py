@@ -18,6 +18,7 @@ from .._internal.display import aligned
 from .._internal.tables import Tabular, fields_json
 from ..algebra.machine import Machine
 from ..syntax.arith import format_expr, number_text
+from .choosing import choice_line
 
 __all__ = ["Calibration", "FittedNumber", "Residual", "DIGITS"]
 
@@ -111,6 +112,9 @@ class Calibration(Tabular):
             f"composed from the atoms' {'measured medians' if self.atoms == 'measured' else 'models'}:",
         ]
         lines += [f"  {n.text()}" for n in self.numbers]
+        choice = dict(self.machine.calibration).get("speedups")
+        if isinstance(choice, dict):  # what was asked and kept (evidence/choosing.py)
+            lines.append(choice_line(choice))
         header = ["term", "points", "rules: median |error|", "worst", "machine: median |error|", "worst"]
         body = [
             [r.term, str(len(r.sizes))]
@@ -127,7 +131,8 @@ class Calibration(Tabular):
         return lines
 
     def to_json(self) -> dict[str, Any]:
-        """``{machine, numbers, residuals, atoms, files, notes}`` (the machine: its cores, unit,
+        """``{machine, numbers, residuals, speedups, atoms, files, notes}`` (``speedups``: what
+        was asked and kept, :mod:`~patternalg.evidence.choosing`; the machine: its cores, unit,
         hand-off, dispatch cost and speed-ups as text, and its calibration record)."""
         return {
             "machine": {
@@ -140,6 +145,7 @@ class Calibration(Tabular):
             },
             "numbers": [n.to_json() for n in self.numbers],
             "residuals": [r.to_json() for r in self.residuals],
+            "speedups": dict(self.machine.calibration).get("speedups"),
             "atoms": self.atoms,
             "files": list(self.files),
             "notes": list(self.notes),

@@ -15,8 +15,9 @@ so what is left is the machine's, not the atoms' fits; ``docs/machine.md`` has t
 measurement that chose it); ``atoms="models"`` composes the models instead (``models``, else
 PMNF fitted to the atom regions). ``speedups=True`` also fits a speed-up
 ``S(p) = p/(1 + c*(p - 1))`` for each atom of a ``tpool_k(atom)`` calibration term with
-``2 <= k <= cores`` (off by default: on the committed runs it predicts the other
-compositions worse, ``docs/machine.md``).
+``2 <= k <= cores``; the default, ``"auto"``, keeps them only where they predict the
+calibration sizes left out of the fit better (:mod:`~patternalg.evidence.choosing`: on the
+busy ``data9`` they do, on the quiet runs they do not, ``docs/machine.md``).
 
 >>> import numpy as np
 >>> from patternalg.algebra.machine import Machine
@@ -33,6 +34,7 @@ compositions worse, ``docs/machine.md``).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -51,7 +53,9 @@ from ..library.model_library import ModelLibrary
 from ..syntax.parser import parse
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, Term, TPool
+from .batched import Batch, fit
 from .calibrated import DIGITS, Calibration, FittedNumber, Residual
+from .choosing import MIN_SIZES, choice_record, held_out, no_choice, speedup_mode
 from .missed import missed_by_size, missed_record
 from .sources import recorded_cores
 
@@ -204,18 +208,21 @@ class _Problem:
             for r in self.compositions
         ]
 
-    def residuals(self, theta: np.ndarray) -> np.ndarray:
-        return np.concatenate(self.errors(self.machine(theta).semantics))
+    @functools.cached_property
+    def batch(self) -> Batch:
+        """The compositions under many trial machines at once (what the fits evaluate)."""
+        return Batch([(r.term, r.sizes, r.medians) for r in self.compositions], self.library,
+                     cores=self.cores, unit=self.unit, names=self.names, pooled=self.pooled)  # fmt: skip
+
+    def start(self) -> np.ndarray:
+        """The fit's first guess: no hand-off nor dispatch cost, a slope of 1, c = 0.05."""
+        return np.array([0.05 if name.startswith("c_") else 1.0 if name.endswith("1") else 0.0
+                         for name in self.names])  # fmt: skip
 
 
 def _fit(problem: _Problem) -> tuple[np.ndarray, list[float | None]]:
     """The numbers (bounded, nonnegative least squares) and their standard errors."""
-    from scipy.optimize import least_squares
-
-    n = len(problem.names)
-    kind = [name[0] for name in problem.names]  # h, d: per element; c: a serial fraction
-    start = np.array([{"c": 0.05}.get(k, 1.0 if name.endswith("1") else 0.0)
-                      for k, name in zip(kind, problem.names, strict=True)])  # fmt: skip
+    start = problem.start()
     with np.errstate(all="ignore"):
         first = problem.errors(problem.machine(start).semantics)
     for region, error in zip(problem.compositions, first, strict=True):
@@ -224,20 +231,9 @@ def _fit(problem: _Problem) -> tuple[np.ndarray, list[float | None]]:
                 f"{region.where}: composed from its atoms, {region.term} is beyond double "
                 "precision (about 1.8e308) or undefined at some sizes: nothing to fit"
             )
-    upper = np.array([1.0 if k == "c" else np.inf for k in kind])
-    scale = np.array([0.1 if k == "c" else 1.0 if name.endswith("1") else 100.0
-                      for k, name in zip(kind, problem.names, strict=True)])  # fmt: skip
-    try:
-        with np.errstate(all="ignore"):
-            found = least_squares(problem.residuals, start, bounds=(np.zeros(n), upper),
-                                  x_scale=scale, ftol=1e-12, xtol=1e-12, gtol=1e-12)  # fmt: skip
-    except ValueError:  # a step of the search left double precision (sizes near 1e308)
-        raise MeasurementError(
-            f"the machine's numbers at sizes up to {max(r.sizes.max() for r in problem.compositions):.3g} "
-            "leave double precision while they are fitted: calibrate on the sizes the "
-            "program runs at"
-        ) from None
-    theta, jac = found.x, found.jac
+    theta, found = fit(problem.batch, start)
+    jac = found.jac
+    n = len(problem.names)
     m = jac.shape[0]
     errors: list[float | None] = [None] * n
     if m > n:
@@ -284,7 +280,7 @@ def calibrate(
     *,
     cores: int | None = None,
     atoms: str | None = None,
-    speedups: bool = False,
+    speedups: bool | str = "auto",
     terms: Sequence[str] | None = None,
 ) -> Calibration:
     """Fit a machine's numbers to the calibration compositions of ``measurements`` (paths
@@ -295,9 +291,12 @@ def calibrate(
     to the atom regions); ``cores``: default what the measurements' record says
     (:func:`recorded_cores`); ``atoms``: compose the terms from the atoms' ``"measured"``
     medians (the default where the atoms were measured at every size of the compositions)
-    or their ``"models"``; ``speedups``: also fit per-atom speed-ups (see the module);
-    ``terms``: calibrate on these compositions only (default: every one measured).
+    or their ``"models"``; ``speedups``: also fit per-atom speed-ups (True), not (False),
+    or (``"auto"``) keep them only where they predict the calibration sizes left out of the
+    fit better (:mod:`~patternalg.evidence.choosing`); ``terms``: calibrate on these
+    compositions only (default: every one measured).
     """
+    mode = speedup_mode(speedups)
     regions, files = _regions(measurements)
     atom_regions = [r for r in regions if isinstance(r.term, Atom)]
     compositions = _chosen([r for r in regions if not isinstance(r.term, Atom)], terms)
@@ -320,9 +319,10 @@ def calibrate(
         raise MeasurementError(
             "no atom regions and no models: measure the atoms too, or give their models (--models)"
         )
-    pooled = _pooled_atoms((r.term for r in compositions), cores) if speedups else []
+    pooled = _pooled_atoms((r.term for r in compositions), cores) if mode != "no" else []
     basis, composed = _composing(compositions, atom_regions, models, atoms)
-    problem = _Problem(compositions, composed, cores, _unit(compositions, composed, basis), pooled)
+    unit = _unit(compositions, composed, basis)
+    problem = _Problem(compositions, composed, cores, unit, pooled if mode == "yes" else [])
     points = sum(len(r.sizes) for r in compositions)
     if points <= len(problem.names):
         raise MeasurementError(
@@ -330,9 +330,37 @@ def calibrate(
             "(measure the compositions at more sizes)"
         )
     theta, errors = _fit(problem)
+    choice = choice_record(mode, bool(problem.pooled))
+    if mode == "auto":
+        problem, theta, errors, choice = _chosen_speedups(problem, theta, errors, pooled)
     theta = np.array([_rounded(t) for t in theta])
-    result = _result(problem, theta, errors, basis, files, regions)
+    result = _result(problem, theta, errors, basis, files, regions, choice)
     return _with_width(result, compositions, atom_regions, models)
+
+
+def _chosen_speedups(problem: _Problem, theta: np.ndarray, errors: list[float | None],
+                     pooled: Sequence[str]) -> tuple[_Problem, np.ndarray, list[float | None], dict[str, Any]]:  # fmt: skip
+    """``calibrate(speedups="auto")``: the machine with the speed-ups of ``pooled`` where it
+    predicts the calibration sizes left out of its fit better than ``problem``'s (fitted:
+    ``theta``, ``errors``), else that one; and the record of the choice."""
+    if not pooled:
+        return problem, theta, errors, no_choice(
+            "no tpool_k(atom) calibration composition with 2 <= k <= cores"
+        )
+    richer = _Problem(problem.compositions, problem.library, problem.cores, problem.unit, pooled)
+    sizes = np.concatenate([r.sizes for r in problem.compositions])
+    if len(sizes) <= len(richer.names):
+        return problem, theta, errors, no_choice(f"too few points ({len(sizes)}) to fit them")
+    richer_theta, richer_errors = _fit(richer)
+    found = held_out(problem.batch, theta, richer.batch, richer_theta, sizes)
+    if found is None:
+        return problem, theta, errors, no_choice(
+            f"too few sizes to leave one out ({len(np.unique(sizes))}; at least {MIN_SIZES}, "
+            "each leaving more points than numbers to fit)"
+        )
+    if found.keeps():
+        return richer, richer_theta, richer_errors, choice_record("auto", True, found)
+    return problem, theta, errors, choice_record("auto", False, found)
 
 
 def _with_width(result: Calibration, compositions: Sequence[_Region], atom_regions: Sequence[_Region],
@@ -445,7 +473,7 @@ def _no_twins(regions: Sequence[_Region]) -> None:
 
 
 def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], basis: str,
-            files: tuple[str, ...], regions: Sequence[_Region]) -> Calibration:  # fmt: skip
+            files: tuple[str, ...], regions: Sequence[_Region], choice: dict[str, Any]) -> Calibration:  # fmt: skip
     unit = problem.unit
     meaning = {
         "h0": f"{unit} per element: the hand-off's constant",
@@ -484,6 +512,7 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
             # the same at each size, over the residuals there and at the sizes beside it
             "sizes": [[x, _rounded(sd)] for x, sd in missed_by_size(sizes, every, np.zeros_like(every))],
         },
+        "speedups": choice,  # what was asked and kept (auto: the held-out errors it chose by)
     }
     # the same with the calibration's own measurement noise taken out: what the operators
     # miss (evidence/missed.py); an interval adds the predicted term's noise back
