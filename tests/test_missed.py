@@ -82,3 +82,38 @@ def test_the_spread_by_size_takes_its_neighbours() -> None:
     found = dict(missed_by_size(sizes, residuals, np.zeros(4)))
     assert found[1.0] == 0.0 and found[2.0] == 0.0  # 8 is no neighbour of 1 or 2
     assert found[8.0] == pytest.approx(1.4826 * 0.15)  # its own 0.3 and 4's 0
+
+
+@pytest.mark.parametrize(
+    "record, key",
+    [
+        ("[machine.calibration.spread]\nmissed = [[-1.0, 0.5]]", "spread.missed"),
+        ("[machine.calibration.spread]\nmissed = [[16.0, -0.5]]", "spread.missed"),
+        ("[machine.calibration.spread]\nsizes = [[16.0, nan]]", "spread.sizes"),
+        ("[machine.calibration.spread]\nmissed = [[16.0, 1e308]]", "spread.missed"),
+        ("[machine.calibration.spread]\nmissed = 'wide'", "spread.missed"),
+        ("[machine.calibration.spread]\nsd = inf", "spread.sd"),
+        ("[machine.calibration.width]\nfactor = -1", "width.factor"),
+        ("[machine.calibration.width]\nrange = [4096.0, 1024.0]", "width.range"),
+    ],
+)
+def test_a_machine_files_record_that_intervals_read_is_checked(record: str, key: str) -> None:
+    from patternalg.errors import ModelFileError
+    from patternalg.library.machine_file import machine_from_text
+
+    text = f'format = 1\n[machine]\ncores = 2\nhandoff = "300"\n{record}\n'
+    with pytest.raises(ModelFileError, match=rf"machine\.calibration\.{key}"):
+        machine_from_text(text)
+
+
+def test_a_calibration_that_misses_by_a_million_times_writes_a_file_that_reads_back(tmp_path: Path) -> None:
+    from patternalg.library.machine_file import MAX_SPREAD, read_machine, write_machine
+
+    exact = Machine(2).semantics
+    atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
+    terms = {t: simulated(t, TRUTH.semantics, SIZES) * 1e-7 for t in CALIBRATION}  # 10 million times faster
+    files = [noisy_file(tmp_path / "atoms.txt", atoms, 0.01, 1), noisy_file(tmp_path / "c.txt", terms, 0.01, 2)]
+    machine = calibrate(files, cores=2).machine
+    write_machine(machine, tmp_path / "m.toml")
+    spread = dict(read_machine(tmp_path / "m.toml").calibration)["spread"]
+    assert max(v for _, v in spread["sizes"]) == MAX_SPREAD

@@ -258,6 +258,15 @@ def _rounded(value: float, digits: int = DIGITS) -> float:
     return 0.0 if abs(value) < 1e-9 else float(f"{value:.{digits}g}")
 
 
+def _spread(value: float) -> float:
+    """A relative spread for the record: rounded, at most what a machine file may give
+    (:data:`~patternalg.library.machine_file.MAX_SPREAD`: a calibration that misses by a
+    million times is recorded as missing by that much)."""
+    from ..library.machine_file import MAX_SPREAD
+
+    return _rounded(min(value, MAX_SPREAD))
+
+
 def _fitted_models(atoms: Sequence[_Region]) -> ModelLibrary:
     """PMNF fitted to the atoms' repetitions (``patternalg fit``'s default fit), or to
     their medians where only those are given."""
@@ -508,9 +517,9 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
             "worst": _rounded(float(np.max(np.abs(every)))),
             # a robust standard deviation (1.4826 times the median |residual|: a few noisy
             # small sizes do not set it): what an interval adds for the operators calibrated
-            "sd": _rounded(1.4826 * float(np.median(np.abs(every)))),
+            "sd": _spread(1.4826 * float(np.median(np.abs(every)))),
             # the same at each size, over the residuals there and at the sizes beside it
-            "sizes": [[x, _rounded(sd)] for x, sd in missed_by_size(sizes, every, np.zeros_like(every))],
+            "sizes": [[x, _spread(sd)] for x, sd in missed_by_size(sizes, every, np.zeros_like(every))],
         },
         "speedups": choice,  # what was asked and kept (auto: the held-out errors it chose by)
     }
@@ -519,7 +528,7 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
     missed = missed_record(problem.compositions, machine_errors, [r for r in regions if isinstance(r.term, Atom)],
                            problem.library, problem.machine(theta).semantics, basis == "measured")  # fmt: skip
     if missed is not None:
-        record["spread"]["missed"] = [[x, _rounded(v)] for x, v in missed]
+        record["spread"]["missed"] = [[x, _spread(v)] for x, v in missed]
     source = "patternalg calibrate " + " ".join(files) if files else "patternalg calibrate"
     machine = problem.machine(theta, tuple(record.items()), source)
     notes = [

@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from os import PathLike
 from pathlib import Path
@@ -119,6 +120,7 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
         name: _speedup(speedup, Location(path, key=f"machine.speedups.{name}"))
         for name, speedup in speedups.items()
     }
+    _check_record(calibration, lambda key: where(f"calibration.{key}"))
     try:
         return Machine(
             cores=cores,
@@ -131,6 +133,48 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
         )
     except (ValueError, ParseError) as exc:
         raise ModelFileError(str(exc), location=Location(path, key="machine")) from None
+
+
+#: the largest relative spread a calibration record may give (a draw times 1 + spread * N(0, 1)
+#: stays within double precision for any time a model gives)
+MAX_SPREAD = 1e6
+
+
+def _check_record(calibration: Mapping[str, Any], where: Any) -> None:
+    """The parts of a calibration record that intervals read (``spread``: ``sd``, ``sizes``,
+    ``missed``; ``width``: ``factor``, ``range``), where present, are what ``calibrate``
+    writes: finite numbers, spreads from 0 to :data:`MAX_SPREAD` at sizes above 0, a factor
+    above 0.
+
+    >>> _check_record({"spread": {"missed": [[1024.0, -0.5]]}}, lambda key: key)
+    Traceback (most recent call last):
+    patternalg.errors.ModelFileError: spread.missed: expected pairs [x, spread] of finite numbers, x > 0 and 0 <= spread <= 1e+06
+    """
+    def number(value: Any, low: float, strict: bool, high: float = math.inf) -> bool:
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        return ok and (value > low if strict else value >= low) and value <= high
+
+    spread, width = calibration.get("spread", {}), calibration.get("width", {})
+    for key, table in (("spread", spread), ("width", width)):
+        if not isinstance(table, Mapping):
+            raise ModelFileError(f"expected a table, got {table!r:.60}", location=where(key))
+    for key in ("sizes", "missed"):
+        pairs = spread.get(key, [])
+        if not (isinstance(pairs, list) and all(
+                isinstance(pair, list) and len(pair) == 2 and number(pair[0], 0, True)
+                and number(pair[1], 0, False, MAX_SPREAD)
+                for pair in pairs)):  # fmt: skip
+            raise ModelFileError(
+                f"expected pairs [x, spread] of finite numbers, x > 0 and 0 <= spread <= {MAX_SPREAD:g}",
+                location=where(f"spread.{key}"),
+            )
+    if "sd" in spread and not number(spread["sd"], 0, False, MAX_SPREAD):
+        raise ModelFileError(f"expected a number from 0 to {MAX_SPREAD:g}", location=where("spread.sd"))
+    if "factor" in width and not number(width["factor"], 0, True):
+        raise ModelFileError("expected a finite number > 0", location=where("width.factor"))
+    seen = width.get("range", [0.0, 1.0])
+    if not (isinstance(seen, list) and len(seen) == 2 and all(number(v, 0, False) for v in seen) and seen[0] <= seen[1]):
+        raise ModelFileError("expected [low, high], finite sizes, low <= high", location=where("width.range"))
 
 
 def _speedup(value: Any, where: Location) -> Any:
