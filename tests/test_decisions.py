@@ -366,3 +366,15 @@ def test_three_term_logarithmic_difference_is_bracketed() -> None:
         v = crossing.value
         sort, scan = 5.785 * v * math.log2(v) + 20487, 100 * v + 4431
         assert not crossing.exact and abs(sort - scan) <= 1e-8 * scan
+
+
+def test_a_deep_design_over_its_thread_budget_is_named_in_one_short_line():
+    from patternalg.decisions.explore import explore
+    from patternalg.errors import EvaluationError
+
+    term = "inc"
+    for _ in range(2000):
+        term = f"pipe({term}, inc)"
+    with pytest.raises(EvaluationError, match="already uses 2001 threads") as caught:
+        explore(term, threads=2)
+    assert len(str(caught.value)) < 300

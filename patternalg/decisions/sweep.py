@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .._internal.limits import printable
 from .._internal.tables import Tabular, number, with_unit
 from ..algebra.arrays import Compiled, compile_term, count_symbols, term_symbols
 from ..algebra.bindings import as_value
@@ -242,7 +243,7 @@ def undefined_note(
     others = len(bad) - 1
     more = "" if not others else f" and {others} other point{'s' if others > 1 else ''}"
     cells = "its cell is" if len(bad) == 1 else "their cells are"
-    return (f"{term} has no finite value at {point}{more}: {cells} empty",)
+    return (f"{printable(str(term))} has no finite value at {point}{more}: {cells} empty",)
 
 
 def tabulate(
