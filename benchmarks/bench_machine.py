@@ -49,8 +49,9 @@ from patternalg.algebra.atomic_model import AtomicModel
 from patternalg.algebra.machine import Machine
 from patternalg.commands.calibrate import SPEEDUPS
 from patternalg.evidence.calibration import calibrate
-from patternalg.evidence.missed import median_noise_by_point, residual_noise
+from patternalg.evidence.missed import residual_noise
 from patternalg.forms import PMNF
+from patternalg.forms.spread import noise_by_point
 from patternalg.library.model_library import ModelLibrary
 from patternalg.measurements import Measurements, read
 from patternalg.syntax.parser import parse
@@ -126,13 +127,13 @@ class Run:
         if atoms:
             for s in self.atoms:
                 medians = np.array([np.median(v) for v in s.values])
-                atom_noise[s.kernel] = dict(zip(s.points[:, 0], median_noise_by_point(s.values, medians), strict=True))
+                atom_noise[s.kernel] = dict(zip(s.points[:, 0], noise_by_point(s.values, medians), strict=True))
         found = {}
         for s in self.others:
             sizes = s.points[:, 0]
             chosen = sizes > upto if upto is not None else np.ones(len(sizes), dtype=bool)
             medians = np.array([np.median(v) for v in s.values])
-            own = median_noise_by_point(s.values, medians)[chosen]
+            own = noise_by_point(s.values, medians)[chosen]
             found[s.kernel] = residual_noise(parse(s.kernel), sizes[chosen], own, library, semantics, atom_noise)
         return found
 

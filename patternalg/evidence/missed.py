@@ -28,28 +28,13 @@ import numpy as np
 from ..algebra.arrays import compile_term
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.semantics import Semantics
-from ..forms.spread import aggregate_variance
+from ..forms.spread import noise_by_point
 from ..syntax.terms import Atom, Term
 
-__all__ = ["median_noise_by_point", "missed_by_size", "residual_noise"]
+__all__ = ["missed_by_size", "missed_record", "residual_noise"]
 
 #: the relative step an atom's medians are moved by to see how the term follows them
 _STEP = 1e-3
-
-
-def median_noise_by_point(values: Sequence[np.ndarray], medians: np.ndarray) -> np.ndarray:
-    """Per point, the relative standard deviation of the median of its repetitions (0 for a
-    single repetition).
-
-    >>> median_noise_by_point([np.array([9.0, 10, 11, 10])], np.array([10.0])).round(4).tolist()
-    [0.0465]
-    """
-    found = []
-    for v, m in zip(values, medians, strict=True):
-        v = np.asarray(v, dtype=float)
-        variance = float(aggregate_variance(v[None, :], "median")[0]) if v.size > 1 else 0.0
-        found.append(np.sqrt(variance) / abs(m) if m else 0.0)
-    return np.array(found)
 
 
 def residual_noise(
@@ -110,12 +95,12 @@ def missed_record(
     if measured_atoms:
         for region in atoms:
             if region.series is not None:
-                noise = median_noise_by_point(region.series.values, region.medians)
+                noise = noise_by_point(region.series.values, region.medians)
                 atom_noise[str(region.term)] = dict(zip(map(float, region.sizes), map(float, noise), strict=True))
     noises = []
     for region in compositions:
         own = (np.zeros(len(region.sizes)) if region.series is None
-               else median_noise_by_point(region.series.values, region.medians))  # fmt: skip
+               else noise_by_point(region.series.values, region.medians))  # fmt: skip
         noises.append(residual_noise(region.term, region.sizes, own, library, semantics, atom_noise))
     sizes = np.concatenate([r.sizes for r in compositions])
     pairs = missed_by_size(sizes, np.concatenate(list(residuals)), np.concatenate(noises))

@@ -39,6 +39,7 @@ __all__ = [
     "DRAWS",
     "aggregate_variance",
     "median_noise",
+    "noise_by_point",
     "linear_covariance",
     "repetitions_of",
     "resampled",
@@ -109,14 +110,25 @@ def median_noise(values: np.ndarray, medians: np.ndarray) -> np.ndarray:
     return np.asarray(np.sqrt(relative.mean(-1)))
 
 
+def noise_by_point(values: Sequence[np.ndarray], medians: np.ndarray | None = None) -> np.ndarray:
+    """Per point, the :func:`median_noise` of its repetitions ``values`` (around
+    ``medians``, by default theirs).
+
+    >>> noise_by_point([np.array([9.0, 10, 11, 10])]).round(4).tolist()
+    [0.0465]
+    """
+    centers = [np.median(v) for v in values] if medians is None else medians
+    return np.array([
+        median_noise(np.asarray(v, dtype=float)[None, None], np.asarray(m, dtype=float)[None, None])[0]
+        for v, m in zip(values, centers, strict=True)
+    ])  # fmt: skip
+
+
 def series_noise(values: Sequence[np.ndarray]) -> tuple[float, int, bool]:
     """One series' :func:`median_noise`, repetitions (:func:`repetitions_of`) and whether
     any point has more than one repetition; ``values`` its repetitions per point."""
     counts = np.array([len(v) for v in values])
-    relative = [
-        median_noise(np.asarray(v, dtype=float)[None, None], np.median(v)[None, None])[0] ** 2
-        for v in values
-    ]
+    relative = noise_by_point(values) ** 2
     return float(np.sqrt(np.mean(relative))), int(repetitions_of(counts)), bool((counts > 1).any())
 
 
