@@ -96,6 +96,17 @@ def test_a_pool_of_two_or_more_threads_pays_the_dispatch_cost_per_element():
     )
 
 
+def test_a_pool_pays_at_most_its_elements_own_time_per_element():
+    # inc at x = 1 is 536 ns: a dispatch of 800 ns costs it its own time, not more
+    machine = Machine(2, dispatch=800)
+    assert value("tpool_2(inc)", machine, at=1.0) == pytest.approx(INC(1) / 2 + INC(1))
+    assert value("tpool_2(inc)", machine, at=2.0) == pytest.approx(INC(2) / 2 + 800)
+    # so a pool of a light atom can still be slower than the atom: here by half again, its most
+    assert value("tpool_4(inc)", machine, at=1.0) == pytest.approx(1.5 * value("inc", machine, at=1.0))
+    # the closed form says so
+    assert str(evaluate(parse("tpool_2(inc)"), LIB, machine.semantics)) == "268.0925*x + Min(800, 536.185*x)"
+
+
 def test_the_closed_form_is_a_sympy_expression_with_min_where_a_count_is_free():
     expr = evaluate(parse("tpool_n(qsort)"), LIB, Machine(2).semantics)
     assert expr.has(sympy.Min)

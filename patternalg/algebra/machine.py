@@ -14,7 +14,10 @@ the rules compute) *and* the core time it keeps busy (its work), so that
   more threads pays the machine's **dispatch** cost ``d(x)`` per data element beside it,
   whatever its thread count (handing an element to one of several workers and collecting
   it: about 0.5 us per element on a 16-core Xeon with 2 or 4 threads alike, 1.4 us in the
-  authors' framework, docs/machine.md; a pool of one is its body's own stream);
+  authors' framework, docs/machine.md; a pool of one is its body's own stream), at most
+  an element's own time (an element shorter than a dispatch is handed on before anybody
+  waits for it: a pool of ``nop`` pays tens to hundreds of ns per element where one of
+  ``inc`` pays 0.25 to 1.5 us, ``benchmarks/realdata``);
 * a pipeline stage pays the hand-off ``h(x)`` where it receives a data element, unless
   it does not touch its data (an atom whose model file says ``touches_data = false``,
   like ``nop``): ``max(M[s1], M[s2] + h)`` (extends eq. (4); ``pipe(inc, inc)`` costs 13 to
@@ -36,7 +39,7 @@ threads per node bounded by the cores (its nodes are machines of their own).
 >>> evaluate(parse("pipe(inc, inc)"), ModelLibrary.builtin(), Machine(2, handoff=3*x).semantics)
 539.185*x
 >>> evaluate(parse("tpool_2(inc)"), ModelLibrary.builtin(), Machine(2, dispatch=800).semantics)
-268.0925*x + 800
+268.0925*x + Min(800, 536.185*x)
 """
 
 from __future__ import annotations
@@ -283,7 +286,8 @@ class MachineSemantics(Semantics):
     def tpool(self, arithmetic: Any, count: Any, body: Any) -> Any:
         """Eq. (3) on the machine: at most ``cores`` instances run at once, each at the
         body's speed-up ``S(k)`` (``k`` without one); the work grows by ``k / S(k)``; a pool
-        of two or more threads pays the dispatch cost per element, in time and in work."""
+        of two or more threads pays the dispatch cost per element, in time and in work, at
+        most the body's own time per element."""
         cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
         running = arithmetic.smaller(count, cores)
         gain = running if body.speedup is None else self.gain(arithmetic, body.speedup, running)
@@ -296,13 +300,16 @@ class MachineSemantics(Semantics):
             dispatch = arithmetic.multiply(body.dispatch, several)
 
         def pool(time: Any, work: Any) -> tuple[Any, Any]:
+            # at most an element's own time: an element shorter than a dispatch is handed on
+            # before anybody waits for it
+            paid = None if dispatch is None else arithmetic.smaller(dispatch, time)
             time = arithmetic.divide(time, gain)
             if body.speedup is not None:
                 work = arithmetic.multiply(arithmetic.divide(work, gain), running)
             if not body.serial:  # a body of several threads: the cores bound the pool
                 time = arithmetic.larger(time, arithmetic.divide(work, cores))[0]
-            if dispatch is not None:
-                time, work = arithmetic.add(time, dispatch), arithmetic.add(work, dispatch)
+            if paid is not None:
+                time, work = arithmetic.add(time, paid), arithmetic.add(work, paid)
             return time, work
 
         time, work = pool(body.time, body.work)
