@@ -17,7 +17,7 @@ the rules compute) *and* the core time it keeps busy (its work), so that
   authors' framework, docs/machine.md; a pool of one is its body's own stream), at most
   an element's own time (an element shorter than a dispatch is handed on before anybody
   waits for it: a pool of ``nop`` pays tens to hundreds of ns per element where one of
-  ``inc`` pays 0.25 to 1.5 us, ``benchmarks/realdata``);
+  ``inc`` pays 0.5 to 2.3 us at x = 1,024, ``benchmarks/realdata``);
 * a pipeline stage pays the hand-off ``h(x)`` where it receives a data element, unless
   it does not touch its data (an atom whose model file says ``touches_data = false``,
   like ``nop``): ``max(M[s1], M[s2] + h)`` (extends eq. (4); ``pipe(inc, inc)`` costs 13 to
