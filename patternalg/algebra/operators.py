@@ -36,6 +36,7 @@ from .normal_forms.sampling import signs_differ
 from .semantics import Semantics
 
 __all__ = [
+    "exact_min",
     "m_seq",
     "m_tpool",
     "m_pipe",
@@ -171,6 +172,22 @@ def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
     if result == b:
         return b, 1
     return result, None
+
+
+def exact_min(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    """Pointwise minimum for x >= 1: the one argument where it is below the other at every
+    such x (as far as sympy can tell), else ``Min(a, b)``; in symbols other than x, ``Min``.
+
+    >>> from patternalg.syntax.symbols import x
+    >>> exact_min(sympy.Integer(800), 900 + x), exact_min(sympy.Integer(800), 536 * x)
+    (800, Min(800, 536*x))
+    """
+    if (a.free_symbols | b.free_symbols) <= {x}:
+        if _dominated(a, b):
+            return a
+        if _dominated(b, a):
+            return b
+    return sympy.Min(a, b)
 
 
 @functools.lru_cache(maxsize=65536)
