@@ -651,3 +651,13 @@ def test_a_slice_of_the_surfaces_campaign(cls, monkeypatch) -> None:
             assert not failed, (case.get("argv"), outcome)
     finally:
         signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("command", [["compare", "tpool_{10^400}(qsort)", "qsort"],
+                                     ["sweep", "tpool_{10^400}(qsort)", "--over", "x=1..100"]])  # fmt: skip
+def test_a_thread_count_no_double_holds_is_one_line_on_a_grid(capsys, command) -> None:
+    """A grid is computed in doubles: a count of 10^400 there raised OverflowError (a
+    traceback, found by the fuzz campaign's ``decide`` class); ``eval --at`` computes it."""
+    line = one_error(capsys, command)
+    assert "a number beyond a double (about 1.8e308); grids are computed in doubles" in line
+    assert main(["eval", "tpool_{10^400}(qsort)", "--at", "x=16"]) == 0

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from .._internal.limits import printable
 from ..errors import EvaluationError
 from ..syntax.arith import format_expr
 from ..syntax.symbols import symbol
@@ -79,7 +80,13 @@ class Arrays(Arithmetic[np.ndarray]):
         key = (expr, *map(id, args))
         found = self._leaves.get(key)
         if found is None:
-            value = np.asarray(function(*args), dtype=float)
+            try:
+                value = np.asarray(function(*args), dtype=float)
+            except OverflowError:  # an integer (a thread count 10^400) no double holds
+                raise EvaluationError(
+                    f"{printable(format_expr(expr))}: a number beyond a double (about 1.8e308); "
+                    "grids are computed in doubles (eval --at computes any size exactly)"
+                ) from None
             found = self._leaves[key] = (value, args)
         return found[0]
 
