@@ -661,3 +661,13 @@ def test_a_thread_count_no_double_holds_is_one_line_on_a_grid(capsys, command) -
     line = one_error(capsys, command)
     assert "a number beyond a double (about 1.8e308); grids are computed in doubles" in line
     assert main(["eval", "tpool_{10^400}(qsort)", "--at", "x=16"]) == 0
+
+
+def test_a_crossover_beyond_doubles_is_no_traceback(tmp_path, capsys) -> None:
+    """``max(2^10, log2(x))`` crosses ``log2(x)`` at x = 2^1024, beyond a double: the exact
+    roots raised OverflowError there (a traceback, found by the fuzz campaign's ``compare``
+    class); now that root is out of every range, and compare answers."""
+    models = tmp_path / "m.toml"
+    models.write_text('[models.k]\nmodel = "2^10"\n[models.z]\nmodel = "log2(x)"\n')
+    assert main(["compare", "--models", str(models), "qsort", "pipe(k, z)", "--over", "x=2..1e6"]) == 0
+    assert "x in [2, 1000000]: pipe(k, z) wins" in capsys.readouterr().out

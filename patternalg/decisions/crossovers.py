@@ -113,7 +113,8 @@ def _polynomial(piece: sympy.Expr, s: sympy.Symbol) -> _Polynomial | None:
     if len({i for i, _, _ in terms}) == 1 and all(j.is_Integer and j >= 0 for _, j, _ in terms):
         by_degree = {int(j): c for _, j, c in terms}
         return _equation(
-            [by_degree.get(d, 0) for d in range(max(by_degree), -1, -1)], lambda u: 2.0**u, ()
+            # x = 2^u: np.exp2 is inf beyond doubles (2.0**u raised OverflowError: a traceback)
+            [by_degree.get(d, 0) for d in range(max(by_degree), -1, -1)], lambda u: float(np.exp2(u)), ()
         )
     if len({j for _, j, _ in terms}) == 1 and all(i.is_Rational for i, _, _ in terms):
         q = math.lcm(*(int(i.q) for i, _, _ in terms))
