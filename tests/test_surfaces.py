@@ -671,3 +671,10 @@ def test_a_crossover_beyond_doubles_is_no_traceback(tmp_path, capsys) -> None:
     models.write_text('[models.k]\nmodel = "2^10"\n[models.z]\nmodel = "log2(x)"\n')
     assert main(["compare", "--models", str(models), "qsort", "pipe(k, z)", "--over", "x=2..1e6"]) == 0
     assert "x in [2, 1000000]: pipe(k, z) wins" in capsys.readouterr().out
+
+
+def test_a_point_count_of_thousands_of_digits_is_one_line(capsys) -> None:
+    """``--over x=1..1e6:3999...9`` (5,001 digits) hit int()'s 4,300-digit limit: a
+    ValueError traceback (found by the fuzz campaign's ``sweep`` class)."""
+    line = one_error(capsys, ["sweep", "qsort", "--over", "x=1..1e6:3" + "9" * 5000])
+    assert "points is more than 1,000,000" in line and len(line) < 1000

@@ -27,6 +27,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._internal.limits import printable
 from ..errors import ArgumentError, EvaluationError, ParseError
 from ..syntax.arith import in_double_range
 from .bindings import parse_value
@@ -141,13 +142,13 @@ def _range(name: str, spec: str, where: str, integer: bool) -> Axis:
     low_text, _, high_text = bounds.partition("..")
     exact_low, exact_high = _exact(low_text, where), _exact(high_text, where)
     low, high = float(exact_low), float(exact_high)
-    spacing, count = "lin", None
+    spacing, count, asked = "lin", None, ""
     for option in options:
         option = option.strip()
         if option in ("lin", "log"):
             spacing = option
-        elif option.isdigit():
-            count = int(option)
+        elif option.isdigit():  # thousands of digits: more than MAX_POINTS, not int()'s limit
+            count, asked = (int(option) if len(option) <= 18 else MAX_POINTS + 1), option
         else:
             raise EvaluationError(
                 f"{where}: {option!r} is neither a number of points nor lin/log"
@@ -159,7 +160,7 @@ def _range(name: str, spec: str, where: str, integer: bool) -> Axis:
     if count is None:
         count = int(high - low) + 1 if integer and spacing == "lin" else DEFAULT_POINTS
     if count > MAX_POINTS:
-        raise EvaluationError(f"{where}: {count} points is more than {MAX_POINTS:,}")
+        raise EvaluationError(f"{where}: {printable(asked or str(count))} points is more than {MAX_POINTS:,}")
     values = spaced(_extended(exact_low), _extended(exact_high), count, spacing)
     if integer:
         values = np.unique(np.round(values))
