@@ -144,8 +144,8 @@ def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
     form = normal_form(difference)
     if form is not None and all(c.is_nonnegative for _, c in form.items()):
         return True  # x^i and log2(x)^j are nonnegative for x >= 1
-    if _violated_somewhere(difference):
-        return False
+    if _violated_somewhere(difference) or difference.has(sympy.Min, sympy.Max):
+        return False  # Min/Max (a pool's capped dispatch): sympy's assumptions are slow and decide nothing
     shifted = difference.xreplace({x: _SHIFT + 1}).rewrite(sympy.log)
     return bool(sympy.expand(shifted).is_nonnegative)
 
@@ -166,7 +166,11 @@ def _undominated(args: Sequence[T], below: Callable[[T, T], bool]) -> list[T]:
 def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
     """Pointwise maximum; arguments that are never the maximum for x >= 1 are dropped."""
     args = list(dict.fromkeys([*sympy.Max.make_args(a), *sympy.Max.make_args(b)]))
-    result = sympy.Max(*_undominated(args, _dominated))
+    kept = _undominated(args, _dominated)
+    # with a Min inside (a pool's capped dispatch), sympy's own search for the maximum's
+    # redundant arguments takes seconds and finds none that dominance did not
+    capped = len(kept) > 1 and any(arg.has(sympy.Min) for arg in kept)
+    result = sympy.Max(*kept, evaluate=False) if capped else sympy.Max(*kept)
     if result == a:
         return a, 0
     if result == b:
