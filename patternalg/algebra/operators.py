@@ -180,17 +180,18 @@ def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
 
 def exact_min(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
     """Pointwise minimum for x >= 1: the one argument where it is below the other at every
-    such x (as far as sympy can tell), else ``Min(a, b)``; in symbols other than x, ``Min``.
+    such x (their difference's terms all >= 0), else ``Min(a, b)``; in symbols other than
+    x, ``Min``.
 
     >>> from patternalg.syntax.symbols import x
     >>> exact_min(sympy.Integer(800), 900 + x), exact_min(sympy.Integer(800), 536 * x)
     (800, Min(800, 536*x))
     """
-    if (a.free_symbols | b.free_symbols) <= {x}:
-        if _dominated(a, b):
-            return a
-        if _dominated(b, a):
-            return b
+    if (a.free_symbols | b.free_symbols) <= {x}:  # on the terms only: this runs per pool
+        for small, big in ((a, b), (b, a)):
+            form = normal_form(big - small)
+            if form is not None and all(c.is_nonnegative for _, c in form.items()):
+                return small
     return sympy.Min(a, b)
 
 
