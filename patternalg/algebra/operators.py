@@ -192,7 +192,8 @@ def exact_min(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
             form = normal_form(big - small)
             if form is not None and all(c.is_nonnegative for _, c in form.items()):
                 return small
-    return sympy.Min(a, b)
+    # undecided: sympy's own search for a redundant argument takes seconds and finds none
+    return sympy.Min(a, b, evaluate=False)
 
 
 @functools.lru_cache(maxsize=65536)

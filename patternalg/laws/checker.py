@@ -142,9 +142,10 @@ def _eventual(expr: sympy.Expr) -> sympy.Expr:
         forms = [normal_form(a) for a in args]
         best = 0
         for i in range(1, len(args)):
-            order = None if forms[i] is None or forms[best] is None else compare_normal_forms(forms[i], forms[best])
+            here, so_far = forms[i], forms[best]
+            order = None if here is None or so_far is None else compare_normal_forms(here, so_far)
             if order is None:
-                return kind(*args)
+                return kind(*args)  # type: ignore[no-any-return]
             if (order < 0) if kind is sympy.Min else (order > 0):
                 best = i
         return args[best]
