@@ -287,7 +287,7 @@ class MachineSemantics(Semantics):
         """Eq. (3) on the machine: at most ``cores`` instances run at once, each at the
         body's speed-up ``S(k)`` (``k`` without one); the work grows by ``k / S(k)``; a pool
         of two or more threads pays the dispatch cost per element, in time and in work, at
-        most the body's own time per element."""
+        most the body's own time per element where one thread runs the body."""
         cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
         running = arithmetic.smaller(count, cores)
         gain = running if body.speedup is None else self.gain(arithmetic, body.speedup, running)
@@ -300,9 +300,13 @@ class MachineSemantics(Semantics):
             dispatch = arithmetic.multiply(body.dispatch, several)
 
         def pool(time: Any, work: Any) -> tuple[Any, Any]:
-            # at most an element's own time: an element shorter than a dispatch is handed on
-            # before anybody waits for it
-            paid = None if dispatch is None else arithmetic.smaller(dispatch, time)
+            # a body one thread runs pays at most an element's own time: an element shorter
+            # than a dispatch is handed on before anybody waits for it (a body of several
+            # threads, with queues of its own, pays the whole: its time holds its own pools'
+            # capped dispatch, and a cap on it would nest them level by level)
+            paid = dispatch
+            if dispatch is not None and body.serial:
+                paid = arithmetic.smaller(dispatch, time)
             time = arithmetic.divide(time, gain)
             if body.speedup is not None:
                 work = arithmetic.multiply(arithmetic.divide(work, gain), running)

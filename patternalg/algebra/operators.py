@@ -138,12 +138,18 @@ def _violated_somewhere(difference: sympy.Expr) -> bool:
     return any(float_at(difference, {x: sympy.Integer(point)}) < 0 for point in _PROBES)
 
 
+def _nonnegative_terms(difference: sympy.Expr) -> bool:
+    """Whether ``difference`` is a normal form whose terms are all >= 0, so >= 0 for x >= 1
+    (x^i and log2(x)^j are), decided without sympy's assumptions."""
+    form = normal_form(difference)
+    return form is not None and all(c.is_nonnegative for _, c in form.items())
+
+
 def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
     """Whether ``small <= big`` for every x >= 1 (as far as sympy can tell)."""
     difference = big - small
-    form = normal_form(difference)
-    if form is not None and all(c.is_nonnegative for _, c in form.items()):
-        return True  # x^i and log2(x)^j are nonnegative for x >= 1
+    if _nonnegative_terms(difference):
+        return True
     if _violated_somewhere(difference) or difference.has(sympy.Min, sympy.Max):
         return False  # Min/Max (a pool's capped dispatch): sympy's assumptions are slow and decide nothing
     shifted = difference.xreplace({x: _SHIFT + 1}).rewrite(sympy.log)
@@ -189,8 +195,7 @@ def exact_min(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
     """
     if (a.free_symbols | b.free_symbols) <= {x}:  # on the terms only: this runs per pool
         for small, big in ((a, b), (b, a)):
-            form = normal_form(big - small)
-            if form is not None and all(c.is_nonnegative for _, c in form.items()):
+            if _nonnegative_terms(big - small):
                 return small
     # undecided: sympy's own search for a redundant argument takes seconds and finds none
     return sympy.Min(a, b, evaluate=False)
