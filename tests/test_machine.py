@@ -103,8 +103,21 @@ def test_a_pool_pays_at_most_its_elements_own_time_per_element():
     assert value("tpool_2(inc)", machine, at=2.0) == pytest.approx(INC(2) / 2 + 800)
     # so a pool of a light atom can still be slower than the atom: here by half again, its most
     assert value("tpool_4(inc)", machine, at=1.0) == pytest.approx(1.5 * value("inc", machine, at=1.0))
-    # the closed form says so
-    assert str(evaluate(parse("tpool_2(inc)"), LIB, machine.semantics)) == "268.0925*x + Min(800, 536.185*x)"
+    # the closed form says so: inc/2 + min(800, inc), the sum taken into each argument
+    assert str(evaluate(parse("tpool_2(inc)"), LIB, machine.semantics)) == "Min(804.2775*x, 268.0925*x + 800)"
+
+
+def test_a_cap_neither_argument_wins_stays_one_flat_minimum_through_nested_pools():
+    # inc is below the dispatch at x = 1 and above it at x = 2: the cap of the innermost pool
+    # stays undecided, and 300 pools around it were 300 nested Max(Min) (a RecursionError)
+    machine = Machine(2, dispatch=800)
+    term = parse("tpool_2(" * 300 + "inc" + ")" * 300)
+    closed = evaluate(term, LIB, machine.semantics)
+    assert isinstance(closed, sympy.Min) and len(closed.args) == 2
+    assert not any(arg.has(sympy.Min, sympy.Max) for arg in closed.args)
+    for at in (1.0, 2.0, 1024.0):
+        point = float(fold(term, LIB, Numbers(), {x: sympy.Float(at)}, semantics=machine.semantics).value)
+        assert float(closed.subs(x, at)) == pytest.approx(point, rel=1e-9)
 
 
 def test_the_closed_form_is_a_sympy_expression_with_min_where_a_count_is_free():

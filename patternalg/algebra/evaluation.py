@@ -64,7 +64,7 @@ class ClosedForms(Arithmetic[Value]):
         return operators.m_pipe(left, right, Semantics.EXACT)
 
     def smaller(self, left: Value, right: Value) -> Value:
-        return _value(operators.exact_min(as_expr(left), as_expr(right)))
+        return operators.m_min(left, right)
 
     def multiply(self, left: Value, right: Value) -> Value:
         return _value(as_expr(left) * as_expr(right))

@@ -39,7 +39,7 @@ threads per node bounded by the cores (its nodes are machines of their own).
 >>> evaluate(parse("pipe(inc, inc)"), ModelLibrary.builtin(), Machine(2, handoff=3*x).semantics)
 539.185*x
 >>> evaluate(parse("tpool_2(inc)"), ModelLibrary.builtin(), Machine(2, dispatch=800).semantics)
-268.0925*x + Min(800, 536.185*x)
+Min(804.2775*x, 268.0925*x + 800)
 """
 
 from __future__ import annotations

@@ -31,12 +31,14 @@ from .atomic_model import AtomicModel
 from .bindings import float_at, substitute
 from .normal_forms.dominance import below_the_rest, is_numeric, nonnegative, refuted_by_samples
 from .normal_forms.maximum import Maximum
+from .normal_forms.minimum import Clause, Minimum
 from .normal_forms.normal_form import NormalForm, compare, compare_normal_forms, normal_form
 from .normal_forms.sampling import signs_differ
 from .semantics import Semantics
 
 __all__ = [
     "exact_min",
+    "m_min",
     "m_seq",
     "m_tpool",
     "m_pipe",
@@ -57,8 +59,9 @@ T = TypeVar("T")
 # --- the composition operators --------------------------------------------------------------
 #: a sub-term's model: a :class:`NormalForm` where it has one (sums, task pools and pipes of
 #: normal forms stay normal forms and never pay for sympy's ``expand``), a :class:`Maximum` of
-#: normal forms for a pipe of stages that cannot be ordered, else a sympy expression
-Value: TypeAlias = sympy.Expr | NormalForm | Maximum
+#: normal forms for a pipe of stages that cannot be ordered, a :class:`Minimum` of those for a
+#: pool's capped dispatch that cannot be decided, else a sympy expression
+Value: TypeAlias = sympy.Expr | NormalForm | Maximum | Minimum
 
 
 def as_expr(value: Value) -> sympy.Expr:
@@ -67,7 +70,7 @@ def as_expr(value: Value) -> sympy.Expr:
     >>> as_expr(normal_form(x + 1)) == x + 1
     True
     """
-    return value.to_expr() if isinstance(value, NormalForm | Maximum) else value
+    return value.to_expr() if isinstance(value, NormalForm | Maximum | Minimum) else value
 
 
 def m_seq(left: Value, right: Value, semantics: Semantics = Semantics.ASYMPTOTIC) -> Value:
@@ -86,6 +89,10 @@ def m_seq(left: Value, right: Value, semantics: Semantics = Semantics.ASYMPTOTIC
     """
     if isinstance(left, NormalForm) and isinstance(right, NormalForm):
         return left + right
+    if semantics.pointwise and Minimum in (type(left), type(right)):
+        pairs = _clause_pairs(left, right)  # min(a, b) + c = min(a + c, b + c)
+        if pairs is not None:
+            return _minimum([m_seq(a, b, semantics) for a, b in pairs])
     left_forms, right_forms = _forms(left), _forms(right)
     if semantics.pointwise and left_forms is not None and right_forms is not None:
         sums = dict.fromkeys(a + b for a in left_forms for b in right_forms)
@@ -108,8 +115,17 @@ def m_tpool(count: sympy.Expr, body: Value, semantics: Semantics = Semantics.ASY
     if isinstance(body, NormalForm):
         return body.scaled(sympy.Pow(count, -1))
     if semantics.pointwise and isinstance(body, Maximum):
-        return Maximum(tuple(form.scaled(sympy.Pow(count, -1)) for form in body.forms))
+        return _divided(body, count)
+    if semantics.pointwise and isinstance(body, Minimum):  # each clause, as a maximum's forms
+        return Minimum(tuple(_divided(clause, count) for clause in body.clauses))
     return sympy.Mul(as_expr(body), sympy.Pow(count, -1))
+
+
+def _divided(clause: Clause, count: sympy.Expr) -> Clause:
+    """A form or a maximum of forms divided by ``count`` > 0 (each form of a maximum)."""
+    if isinstance(clause, NormalForm):
+        return clause.scaled(sympy.Pow(count, -1))
+    return Maximum(tuple(form.scaled(sympy.Pow(count, -1)) for form in clause.forms))
 
 
 def _tie_break(a: sympy.Expr, b: sympy.Expr) -> int:
@@ -201,6 +217,62 @@ def exact_min(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
     return sympy.Min(a, b, evaluate=False)
 
 
+def m_min(left: Value, right: Value) -> Value:
+    """Pointwise minimum for x >= 1 (a pool's capped dispatch): of numeric normal forms and
+    maxima of them, the clauses not above another everywhere, one flat :class:`Minimum` if
+    more than one; otherwise :func:`exact_min` of the expressions.
+
+    >>> from patternalg.syntax.symbols import x
+    >>> m_min(normal_form(x + 900), normal_form(x * 0 + 800))
+    NormalForm(800)
+    >>> m_min(normal_form(536 * x - 612), normal_form(x * 0 + 800))
+    Minimum(Min(800, 536*x - 612))
+    """
+    clauses = _clauses(left), _clauses(right)
+    if clauses[0] is not None and clauses[1] is not None:
+        found = [*clauses[0], *clauses[1]]
+        if all(is_numeric(form) for clause in found for form in _forms(clause) or ()):
+            return _minimum(found)
+    expr = exact_min(as_expr(left), as_expr(right))
+    form = normal_form(expr)
+    return expr if form is None else form
+
+
+def _clauses(value: Value) -> tuple[Clause, ...] | None:
+    if isinstance(value, NormalForm | Maximum):
+        return (value,)
+    if isinstance(value, Minimum):
+        return value.clauses
+    return None
+
+
+def _clause_pairs(left: Value, right: Value) -> list[tuple[Clause, Clause]] | None:
+    """Each clause of ``left`` with each of ``right``: what an operator distributes over."""
+    left_clauses, right_clauses = _clauses(left), _clauses(right)
+    if left_clauses is None or right_clauses is None:
+        return None
+    return [(a, b) for a in left_clauses for b in right_clauses]
+
+
+def _clause_below(small: Clause, big: Clause) -> bool:
+    """Whether ``small <= big`` for every x >= 1: each form of ``small`` below one of ``big``."""
+    big_forms = _forms(big) or ()
+    return all(any(_form_below(f, g) for g in big_forms) for f in _forms(small) or ())
+
+
+def _minimum(values: Sequence[Value]) -> Value:
+    """The minimum of ``values``: the clauses no other clause is below, one :class:`Minimum`
+    if more than one (a sympy ``Min`` if a value is neither a form nor a maximum of forms)."""
+    unique: dict[Clause, None] = {}
+    for value in values:
+        clauses = _clauses(value)
+        if clauses is None:
+            return sympy.Min(*map(as_expr, values), evaluate=False)
+        unique.update(dict.fromkeys(clauses))
+    kept = _undominated(list(unique), lambda clause, other: _clause_below(other, clause))
+    return kept[0] if len(kept) == 1 else Minimum(tuple(kept))
+
+
 @functools.lru_cache(maxsize=65536)
 def _form_below(small: NormalForm, big: NormalForm) -> bool:
     """Whether ``small <= big`` for every x >= 1: on the terms if the coefficients are numbers."""
@@ -277,6 +349,12 @@ def m_pipe(
     left_forms, right_forms = _forms(left), _forms(right)
     if left_forms is not None and right_forms is not None:
         return _forms_max(left_forms, right_forms, semantics)
+    pairs = _clause_pairs(left, right) if semantics.pointwise else None
+    if pairs is not None:  # max(min(a, b), c) = min(max(a, c), max(b, c))
+        maxima = [m_pipe(a, b, semantics) for a, b in pairs]
+        winners = {winner for _, winner in maxima}
+        winner = winners.pop() if len(winners) == 1 else None
+        return _minimum([value for value, _ in maxima]), winner
     a, b = as_expr(left), as_expr(right)
     if semantics.pointwise:
         return _exact_max(a, b)
