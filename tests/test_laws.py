@@ -438,3 +438,32 @@ def test_laws_compare_their_sides_in_one_unit(tmp_path):
     )
     with pytest.raises(UnitError, match=r"inc \(ns, a time\) with traffic \(bytes"):
         check("seq(inc, traffic) >= inc", bytes_)
+
+
+def test_a_side_without_metavariables_is_evaluated_once_per_search(monkeypatch):
+    # hypothesis evaluates a law again for every example and every step of its shrinking: a
+    # deep side that no example changes was evaluated each time (3,000 deep: minutes)
+    import patternalg.laws.checker as checker
+
+    deep = parse("seq(" * 30 + "qsort" + ", inc)" * 30)
+    calls = []
+
+    def counted(term, *args, **kwargs):
+        calls.append(term == deep)
+        return evaluate(term, *args, **kwargs)
+
+    monkeypatch.setattr(checker, "evaluate", counted)
+    result = check(f"{deep} >= A", LIB, "exact", examples=20, seed=SEED)
+    assert result.status == "refuted"  # A can be slower than the deep side: shrinking ran
+    # once for the proof (with stand-ins for A), once for both searches
+    assert calls.count(True) == 2 and calls.count(False) > 20
+
+
+def test_a_long_law_is_shown_in_short_in_the_table_and_whole_in_json(capsys):
+    law = "seq(" * 40 + "qsort" + ", inc)" * 40 + " >= A"
+    assert main(["check", law, "--examples", "2", "--seed", "1", "--semantics", "exact"]) == 1  # refuted
+    row = capsys.readouterr().out.splitlines()[1]
+    assert "…" in row and law not in row and len(row) < len(law)
+    assert main(["check", law, "--examples", "2", "--seed", "1", "--semantics", "exact",
+                 "--format", "json"]) == 1  # fmt: skip
+    assert law in capsys.readouterr().out

@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .._internal.limits import MAX_EXAMPLES
+from .._internal.limits import MAX_EXAMPLES, printable
 from .._internal.options import Option
 from ..algebra.semantics import Semantics
 from ..errors import EvaluationError
@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # the checker imports hypothesis: only the commands that chec
     from ..laws.checker import CheckResult, Law
 
 HEADERS = ("id", "law", "semantics", "status", "counterexample", "time")
+#: a law longer than this is shown with its middle elided (``--format json`` has it whole)
+_LAW_SHOWN = 100
 #: the search budget, declared and checked as the families' fit options are
 EXAMPLES = Option(
     "examples",
@@ -95,7 +97,7 @@ def table(results: Sequence[CheckResult]) -> list[str]:
     rows = [
         (
             r.law.id or "-",
-            str(r.law),
+            printable(str(r.law), _LAW_SHOWN),
             r.semantics.value,
             verdict(r),
             str(r.counterexample) if r.counterexample is not None else "-",

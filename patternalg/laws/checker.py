@@ -300,8 +300,17 @@ class _Instance:
         )
 
 
-def _instantiate(law: Law, case: _Case, semantics: Semantics) -> _Instance:
-    """Evaluate both sides with the counts and the symbols of the law's atoms bound first."""
+#: a side without metavariables evaluated once per search: its closed form and whether a
+#: pipe in it kept the pointwise Max, by side and the counts bound (a deep side was evaluated
+#: again for every example and every step of hypothesis's shrinking: minutes)
+_Fixed = dict[tuple[int, tuple[tuple[sympy.Symbol, int], ...]], tuple[sympy.Expr, bool]]
+
+
+def _instantiate(
+    law: Law, case: _Case, semantics: Semantics, fixed: _Fixed | None = None
+) -> _Instance:
+    """Evaluate both sides with the counts and the symbols of the law's atoms bound first
+    (a side without metavariables found in ``fixed`` if given, and kept there)."""
     values = {s: sympy.Integer(v) for s, v in case.values}
     library = case.library
     if values:
@@ -315,17 +324,29 @@ def _instantiate(law: Law, case: _Case, semantics: Semantics) -> _Instance:
         for meta, term in case.bindings
     }
     bound = dict(case.bindings)
-    sides = [
-        evaluate(
-            substitute_counts(side if semantics.compositional else _substituted(side, bound), values),
-            library,
-            semantics,
-            metavariables=models,
-            derivation=derivation,
-        )
-        for side in (law.lhs, law.rhs)
-    ]
-    return _Instance(case, sides[0], sides[1], models, bool(derivation.undecided))
+    sides, undecided = [], bool(derivation.undecided)
+    for index, side in enumerate((law.lhs, law.rhs)):
+        key = (index, case.values)
+        if fixed is None or key not in fixed:
+            own = Derivation()
+            found = evaluate(
+                substitute_counts(
+                    side if semantics.compositional else _substituted(side, bound), values
+                ),
+                library,
+                semantics,
+                metavariables=models,
+                derivation=own,
+            )
+            if fixed is None or any(isinstance(node, Meta) for node in side.walk()):
+                sides.append(found)
+                undecided |= bool(own.undecided)
+                continue
+            fixed[key] = (found, bool(own.undecided))
+        found, side_undecided = fixed[key]
+        sides.append(found)
+        undecided |= side_undecided
+    return _Instance(case, sides[0], sides[1], models, undecided)
 
 
 def _substituted(term: Term, bindings: Mapping[str, Term]) -> Term:
@@ -375,9 +396,11 @@ def _search(
     seed: int,
     asymptotic: bool,
     progress: ProgressCallback = None,
+    fixed: _Fixed | None = None,
 ) -> tuple[_Found | None, int]:
     """Run hypothesis on the law: the shrunk failure (if any) and the examples tried until
-    found; ``progress(tried, examples)`` after each example."""
+    found; ``progress(tried, examples)`` after each example; the sides without
+    metavariables evaluated once, in ``fixed``."""
     symbols = _other_symbols(law, library)
     tried = [0, False]
 
@@ -394,7 +417,7 @@ def _search(
     @hypothesis_seed(seed)
     @given(_cases(law, library, symbols))
     def run(case: _Case) -> None:
-        instance = _instantiate(law, case, semantics)
+        instance = _instantiate(law, case, semantics, fixed)
         # an asymptotic pipe that could not order its stages kept the pointwise Max: that
         # instance would test the exact semantics, so it is not an example of this one
         assume(not (instance.undecided and semantics is Semantics.ASYMPTOTIC))
@@ -536,7 +559,8 @@ def check(
     if _prove(law, _times_in_ns(library, (*law.atoms(), *law.shuffles())), semantics):
         return result("proved")  # the sides' atoms in ns suffice; the search draws others
     library = _times_in_ns(library)
-    pointwise, tried = _search(law, library, semantics, examples, seed, False, progress)
+    fixed: _Fixed = {}  # the sides without metavariables: the same in both searches
+    pointwise, tried = _search(law, library, semantics, examples, seed, False, progress, fixed)
     if pointwise is None:
         return result("no-counterexample", None, tried)
     instance = pointwise.instance
@@ -545,7 +569,7 @@ def check(
     if not ok:
         return result("refuted", shown, tried)
     if law.metavariables() or _other_symbols(law, library):
-        found, more = _search(law, library, semantics, examples, seed, True, progress)
+        found, more = _search(law, library, semantics, examples, seed, True, progress, fixed)
         tried += more
         if found is not None:
             ratio = _holds_asymptotically(law.relation, found.instance.lhs, found.instance.rhs)[1]
