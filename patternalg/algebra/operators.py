@@ -29,7 +29,13 @@ from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Meta, Term
 from .atomic_model import AtomicModel
 from .bindings import float_at, substitute
-from .normal_forms.dominance import below_the_rest, is_numeric, nonnegative, refuted_by_samples
+from .normal_forms.dominance import (
+    below,
+    below_the_rest,
+    is_numeric,
+    nonnegative,
+    refuted_by_samples,
+)
 from .normal_forms.maximum import Maximum
 from .normal_forms.minimum import Clause, Minimum
 from .normal_forms.normal_form import NormalForm, compare, compare_normal_forms, normal_form
@@ -276,6 +282,8 @@ def _minimum(values: Sequence[Value]) -> Value:
 @functools.lru_cache(maxsize=65536)
 def _form_below(small: NormalForm, big: NormalForm) -> bool:
     """Whether ``small <= big`` for every x >= 1: on the terms if the coefficients are numbers."""
+    if is_numeric(small) and is_numeric(big):
+        return below(small, big)
     difference = big - small
     if is_numeric(difference):
         return nonnegative(difference)

@@ -33,7 +33,7 @@ import math
 from .normal_form import NormalForm
 from .sampling import samples
 
-__all__ = ["nonnegative", "below_the_rest", "is_numeric", "refuted_by_samples"]
+__all__ = ["nonnegative", "below", "below_the_rest", "is_numeric", "refuted_by_samples"]
 
 #: intervals of t = log2(x) examined before giving up a proof
 _BUDGET = 400
@@ -49,7 +49,7 @@ def is_numeric(form: NormalForm) -> bool:
 
 
 def _terms(form: NormalForm) -> list[Term]:
-    return [(float(i), float(j), float(c)) for (i, j), c in form.items()]
+    return form.float_terms()
 
 
 def _factor_range(a: float, b: float, t0: float, t1: float) -> tuple[float, float]:
@@ -110,7 +110,16 @@ def _bounded_below(terms: list[Term], t0: float, t1: float) -> bool | None:
 
 def nonnegative(form: NormalForm) -> bool:
     """Whether ``form`` (numeric coefficients) is >= 0 for every x >= 1, as far as provable."""
-    terms = _terms(form)
+    return _nonnegative(_terms(form))
+
+
+def below(small: NormalForm, big: NormalForm) -> bool:
+    """Whether ``small <= big`` for every x >= 1 (numeric coefficients), as far as provable:
+    :func:`nonnegative` of their difference, taken in floats (no sympy arithmetic)."""
+    return _nonnegative(_minus(_terms(big), _terms(small)))
+
+
+def _nonnegative(terms: list[Term]) -> bool:
     if all(c >= 0 for _, _, c in terms):
         return True  # x^i and log2(x)^j are nonnegative for x >= 1
     if max(terms)[2] < 0 or any(b < 0 for _, b, _ in terms):

@@ -52,7 +52,7 @@ class NormalForm:
     6*x**2 + 2*x*log2(x) + 14
     """
 
-    __slots__ = ("_terms", "_hash", "_expr", "_sorted")
+    __slots__ = ("_terms", "_hash", "_expr", "_sorted", "_floats")
 
     def __init__(self, terms: dict[Growth, sympy.Expr], expr: sympy.Expr | None = None) -> None:
         """``expr``, if given, is an expression equal to the sum (kept as :meth:`to_expr`)."""
@@ -60,12 +60,13 @@ class NormalForm:
         self._hash: int | None = None
         self._expr = expr
         self._sorted: tuple[tuple[Growth, sympy.Expr], ...] | None = None
+        self._floats: list[tuple[float, float, float]] | None = None
 
     @classmethod
     def _of(cls, terms: dict[Growth, sympy.Expr]) -> NormalForm:
         """A normal form of ``terms`` that hold no zero coefficient (not checked again)."""
         form = cls.__new__(cls)
-        form._terms, form._hash, form._expr, form._sorted = terms, None, None, None
+        form._terms, form._hash, form._expr, form._sorted, form._floats = terms, None, None, None, None
         return form
 
     def items(self) -> Iterator[tuple[Growth, sympy.Expr]]:
@@ -73,6 +74,17 @@ class NormalForm:
         if self._sorted is None:
             self._sorted = tuple(sorted(self._terms.items(), key=lambda kc: kc[0], reverse=True))
         return iter(self._sorted)
+
+    def float_terms(self) -> list[tuple[float, float, float]]:
+        """The terms in floats, (exponent of x, of log2(x), coefficient), fastest-growing
+        first: for numeric coefficients only, computed once.
+
+        >>> normal_form(2 * x + 1).float_terms()
+        [(1.0, 0.0, 2.0), (0.0, 0.0, 1.0)]
+        """
+        if self._floats is None:
+            self._floats = [(float(i), float(j), float(c)) for (i, j), c in self.items()]
+        return self._floats
 
     def __add__(self, other: NormalForm) -> NormalForm:
         terms = dict(self._terms)
