@@ -31,7 +31,7 @@ from .normal_forms.normal_form import normal_form
 from .operators import Value, as_expr, shuffle_model
 from .semantics import Semantics
 
-__all__ = ["ClosedForms", "Derivation", "Step", "evaluate", "closed_form", "sub_models"]
+__all__ = ["ClosedForms", "Derivation", "Step", "evaluate", "closed_form", "sub_models", "sub_values"]
 
 
 def _value(expr: sympy.Expr) -> Value:
@@ -202,7 +202,20 @@ def sub_models(
     >>> sub_models(term, ModelLibrary.builtin(), "exact", {n: sympy.Integer(2)})[0][id(term)]
     Max(536.185*x, 517.085*x*log2(x))
     """
+    held, winners = sub_values(term, library, semantics, context, where)
+    return {k: as_expr(v) for k, v in held.items()}, winners
+
+
+def sub_values(
+    term: Term,
+    library: Mapping[str, AtomicModel],
+    semantics: Semantics | str,
+    context: Mapping[sympy.Symbol, sympy.Expr],
+    where: str = "at the point",
+) -> tuple[dict[int, Value], dict[int, int | None]]:
+    """:func:`sub_models` as the fold holds them (normal forms, maxima, sympy), each made a
+    sympy expression only where it is shown (a 10,000-deep term's every sub-term: seconds)."""
     semantics = Semantics.of(semantics)
     arithmetic = ClosedForms(semantics, where)
     found = fold(term, library, arithmetic, dict(context), lambda node: True, None, semantics)
-    return {k: as_expr(v) for k, v in found.kept.items()}, dict(found.winners)
+    return dict(found.kept), dict(found.winners)

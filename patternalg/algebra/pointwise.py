@@ -19,6 +19,7 @@ comparable after binding is resolved as well.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -31,8 +32,9 @@ from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
 from .bindings import as_value, check_bindings, parse_binding, substitute, symbols_of
-from .evaluation import Derivation, evaluate, sub_models
+from .evaluation import Derivation, evaluate, sub_models, sub_values
 from .fold import fold, model_symbols
+from .operators import as_expr
 from .pointfold import Numbers, rounded
 from .semantics import Semantics
 
@@ -76,9 +78,14 @@ class PointStep:
     """One sub-term at the point: its value there and, for a pipe, the stage that wins."""
 
     term: Term
-    value: sympy.Expr
+    held: Any  #: the value as the fold held it: a number, or a closed form in x
     depth: int
     winner: int | None = None  #: 0 left, 1 right, None undecided (pipes only)
+
+    @functools.cached_property
+    def value(self) -> sympy.Expr:
+        """The value there as a sympy expression, built on first use (``--explain``)."""
+        return as_expr(self.held)
 
 
 def follow_bottleneck(term: Term, winner: Mapping[int, int | None]) -> Term | None:
@@ -271,8 +278,8 @@ def at_point(
         memo = {k: rounded(v) for k, v in found.kept.items()}
         winner: dict[int, int | None] = dict(found.winners)
     else:  # some symbols stay free: the fold over closed forms, with the values bound
-        memo, winner = sub_models(shown, library, semantics, mapping, where)
-    result = memo[id(shown)]
+        memo, winner = sub_values(shown, library, semantics, mapping, where)
+    result = as_expr(memo[id(shown)])
     if not check_finite(result):
         raise EvaluationError(
             f"at {where[5:]}: the model is infinite or undefined there (a division by zero or "
