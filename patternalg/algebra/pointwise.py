@@ -20,9 +20,9 @@ comparable after binding is resolved as well.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
 
 import sympy
 
@@ -112,21 +112,46 @@ def follow_bottleneck(term: Term, winner: Mapping[int, int | None]) -> Term | No
     return node
 
 
+class ClosedParts(NamedTuple):
+    """What a point's closed form says: the form, its value there and its bottleneck."""
+
+    closed_form: sympy.Expr
+    at_point: sympy.Expr | None
+    bottleneck: str | None
+
+
 @dataclass(frozen=True)
 class PointValue:
     """A term's model at a point, beside its closed form under ``semantics``."""
 
     term: Term
     expr: sympy.Expr  #: the model at the point (a number when every symbol is bound)
-    closed_form: sympy.Expr  #: the closed form under ``semantics``, no bindings
-    #: the closed form with the bindings substituted (None if it is too large to build there)
-    closed_form_at_point: sympy.Expr | None
     semantics: Semantics
     bindings: tuple[tuple[str, sympy.Expr], ...]
     steps: tuple[PointStep, ...]
     bottleneck_at_point: str | None
-    bottleneck_asymptotic: str | None
+    #: the closed form's parts, folded on first use (an optimum's candidates need none)
+    closed: Callable[[], ClosedParts] = field(repr=False, compare=False)
     undecided: int = 0  #: pipes whose stages stay symbolic and could not be ordered
+
+    @functools.cached_property
+    def _closed_parts(self) -> ClosedParts:
+        return self.closed()
+
+    @property
+    def closed_form(self) -> sympy.Expr:
+        """The closed form under ``semantics``, no bindings."""
+        return self._closed_parts.closed_form
+
+    @property
+    def closed_form_at_point(self) -> sympy.Expr | None:
+        """The closed form with the bindings substituted (None if too large to build there)."""
+        return self._closed_parts.at_point
+
+    @property
+    def bottleneck_asymptotic(self) -> str | None:
+        """The stage that sets the closed form's pace (None: undecided, no pipe)."""
+        return self._closed_parts.bottleneck
 
     @property
     def value(self) -> float | None:
@@ -271,8 +296,6 @@ def at_point(
     where = f"--at {', '.join(f'{k}={format_expr(v)}' for k, v in values.items())}"
     counted = {s: v for s, v in mapping.items() if s != x}
     shown = substitute_counts(term, counted) if counted else term
-    derivation = derivation if derivation is not None else Derivation()
-    closed = evaluate(shown, library, semantics, derivation=derivation)
     if own <= set(values):  # every symbol has a value: a fold of numbers
         found = fold(shown, library, Numbers(where), mapping, lambda node: True, semantics=semantics)
         memo = {k: rounded(v) for k, v in found.kept.items()}
@@ -285,33 +308,40 @@ def at_point(
             f"at {where[5:]}: the model is infinite or undefined there (a division by zero or "
             "log of 0)"
         )
-    try:  # after the fold, which refused a value too large to build (2^x at x = 10^10)
-        closed_at: sympy.Expr | None = substitute(closed, mapping, where)
-    except EvaluationError:  # the closed form alone is too large there: no number to show
-        closed_at = None
     steps, depth_of = [], {id(shown): 0}
     for node in shown.walk():
         depth = depth_of[id(node)]
         for child in node.children():
             depth_of[id(child)] = depth + 1
         steps.append(PointStep(node, memo[id(node)], depth, winner.get(id(node))))
-    closed_winner = {
-        id(s.term): (0 if "left" in s.note else 1 if "right" in s.note else None)
-        for s in derivation.steps
-        if isinstance(s.term, Pipe)
-    }
     at_stage = follow_bottleneck(shown, winner)
-    closed_stage = follow_bottleneck(shown, closed_winner)
     undecided = sum(1 for n in shown.walk() if isinstance(n, Pipe) and winner.get(id(n)) is None)
-    return PointValue(
+
+    def closed() -> ClosedParts:
+        folded = derivation if derivation is not None else Derivation()
+        form = evaluate(shown, library, semantics, derivation=folded)
+        try:  # the fold refused a value too large to build (2^x at x = 10^10) first
+            form_at: sympy.Expr | None = substitute(form, mapping, where)
+        except EvaluationError:  # the closed form alone is too large there: no number to show
+            form_at = None
+        winners = {
+            id(s.term): (0 if "left" in s.note else 1 if "right" in s.note else None)
+            for s in folded.steps
+            if isinstance(s.term, Pipe)
+        }
+        stage = follow_bottleneck(shown, winners)
+        return ClosedParts(form, form_at, None if stage is None else str(stage))
+
+    point = PointValue(
         term=term,
         expr=result,
-        closed_form=closed,
-        closed_form_at_point=closed_at,
         semantics=semantics,
         bindings=tuple(values.items()),
         steps=tuple(steps),
         bottleneck_at_point=None if at_stage is None else str(at_stage),
-        bottleneck_asymptotic=None if closed_stage is None else str(closed_stage),
+        closed=closed,
         undecided=undecided,
     )
+    if derivation is not None:  # the caller reads it: fold the closed form now
+        point.closed_form  # noqa: B018
+    return point
