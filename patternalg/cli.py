@@ -136,6 +136,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except RecursionError:  # sympy's algorithms recurse on an expression's depth
+        if args.debug:
+            raise
+        print(
+            f"patternalg {args.command}: error: the input nests too deeply to compute (Python's "
+            "recursion limit); nest it less deeply or bind its counts with --at",
+            file=sys.stderr,
+        )
+        return 2
     # an OSError: a file the system refused where no reader or writer expected it
     except (PatternalgError, OSError) as exc:
         if args.debug:

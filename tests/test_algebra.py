@@ -223,3 +223,16 @@ def test_each_equation_is_computed_by_its_function_only(
 
     monkeypatch.setattr(algebra, operator, patched)
     assert evaluate(term, ODD, semantics) == before * marker
+
+
+def test_a_closed_form_sympy_cannot_build_is_an_evaluation_error(monkeypatch):
+    # a mapReduce_{2,n} 300 deep with n free nests its coefficient 300 deep: sympy's
+    # recursive algorithms stop at Python's limit (tests/test_deep3.py builds the real one)
+    import patternalg.algebra.evaluation as evaluation
+
+    def too_deep(*args, **kwargs):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(evaluation, "fold", too_deep)
+    with pytest.raises(EvaluationError, match="nests too deeply.*--at n=2"):
+        evaluation.evaluate(parse("tpool_n(qsort)"), LIB)

@@ -182,3 +182,17 @@ def test_a_word_the_command_does_not_take_is_its_error_with_the_closest_flag(arg
     result = run_cli(*args)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == line + "\n"
+
+
+def test_a_recursion_error_anywhere_is_one_line_and_exit_2(monkeypatch):
+    # the last guard: a sympy algorithm that recurses on an expression's depth somewhere the
+    # closed-form fold does not catch it
+    import patternalg.commands.eval as eval_command
+
+    def too_deep(args):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(eval_command, "run", too_deep)
+    done = run_cli("eval", "qsort")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "nests too deeply" in done.stderr

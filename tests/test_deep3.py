@@ -33,3 +33,30 @@ def test_explore_values_a_mapreduce_nested_1000_deep() -> None:
         value = explore(nested, threads=2, at={"x": 1024}, library=LIB).designs[0].value
         want = float(at_point(nested, LIB, {"x": 1024}).expr)
         assert abs(value - want) <= 1e-9 * abs(want)
+
+
+def _deep_mapreduce(depth: int) -> str:
+    return "mapReduce_{2,n}^{x,16}(" * depth + "map_grppi" + ", shuffle_{2,n}^{16}, reduce_p)" * depth
+
+
+def test_a_closed_form_too_deep_for_sympy_is_one_line_and_compare_still_answers(tmp_path) -> None:
+    from helpers import run_cli
+
+    (tmp_path / "t.term").write_text(_deep_mapreduce(300))
+    # with n free each level nests its coefficient in the last: a RecursionError in sympy
+    done = run_cli("eval", "@t.term", cwd=tmp_path)
+    code, out, err = done.returncode, done.stdout, done.stderr
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert "nests too deeply" in err and "--at n=2" in err
+    # compare's grid needs no closed form: it answers, the asymptotic winner unknown, and
+    # names the 10,000-character design in short
+    done = run_cli("compare", "@t.term", "inc", "--at", "n=2", cwd=tmp_path)
+    code, out = done.returncode, done.stdout
+    assert code == 0 and "inc wins" in out
+    assert "asymptotic winner (x -> oo): undecided" in out
+    assert max(map(len, out.splitlines())) < 400
+
+
+def test_a_false_law_over_a_mapreduce_3000_deep_is_refuted() -> None:
+    law = "mapReduce_{1,1}^{1,1}(" * 3000 + "map_grppi" + ", reduce_p)" * 3000 + " >= A"
+    assert check(law, examples=2, seed=1, semantics="exact").status == "refuted"

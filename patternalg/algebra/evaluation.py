@@ -15,18 +15,19 @@ Max(5422.97, 536.185*x)
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import sympy
 
 from ..arguments import as_models, as_term
+from ..errors import EvaluationError
 from ..syntax.symbols import x
 from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Term
 from . import operators
 from .atomic_model import AtomicModel
 from .bindings import bounded_xreplace
-from .fold import Arithmetic, Context, Plan, fold
+from .fold import Arithmetic, Context, Folded, Plan, fold
 from .normal_forms.normal_form import normal_form
 from .operators import Value, as_expr, shuffle_model
 from .semantics import Semantics
@@ -126,7 +127,7 @@ def evaluate(
     semantics = Semantics.of(semantics)
     plan = Plan.of(term, library, metavariables, semantics)
     keep = (lambda node: True) if derivation is not None else (lambda node: False)
-    found = fold(term, library, ClosedForms(semantics), {}, keep, plan, semantics)
+    found = _fold(term, library, semantics, {}, keep, plan)
     if derivation is not None:
         _record(term, found.kept, found.winners, library, derivation)
     return as_expr(found.value)
@@ -144,7 +145,7 @@ def closed_form(
     (1034.17*x*log2(x), 0)
     """
     plan = Plan.of(term, library, None, semantics)
-    found = fold(term, library, ClosedForms(semantics), {}, lambda node: False, plan, semantics)
+    found = _fold(term, library, semantics, {}, lambda node: False, plan)
     undecided = sum(1 for node in term.walk() if isinstance(node, Pipe) and found.winners.get(id(node)) is None)
     return as_expr(found.value), undecided
 
@@ -215,7 +216,28 @@ def sub_values(
 ) -> tuple[dict[int, Value], dict[int, int | None]]:
     """:func:`sub_models` as the fold holds them (normal forms, maxima, sympy), each made a
     sympy expression only where it is shown (a 10,000-deep term's every sub-term: seconds)."""
-    semantics = Semantics.of(semantics)
-    arithmetic = ClosedForms(semantics, where)
-    found = fold(term, library, arithmetic, dict(context), lambda node: True, None, semantics)
+    found = _fold(term, library, Semantics.of(semantics), context, lambda node: True, None, where)
     return dict(found.kept), dict(found.winners)
+
+
+#: a closed form sympy cannot build: its recursive algorithms stop at Python's limit
+TOO_DEEP = (
+    "the closed form nests too deeply to build (a deep term whose counts are free nests one "
+    "level per level, x*(1024 + (1024 + ...)/(2*n))/(2*n)); bind the counts, e.g. --at n=2"
+)
+
+
+def _fold(
+    term: Term,
+    library: Mapping[str, AtomicModel],
+    semantics: Semantics,
+    context: Mapping[sympy.Symbol, Value],
+    keep: Callable[[Term], bool],
+    plan: Plan | None,
+    where: str = "at the point",
+) -> Folded[Value]:
+    """The fold over closed forms; one sympy cannot build is an :class:`EvaluationError`."""
+    try:
+        return fold(term, library, ClosedForms(semantics, where), dict(context), keep, plan, semantics)
+    except RecursionError:
+        raise EvaluationError(TOO_DEEP) from None

@@ -314,7 +314,30 @@ class Comparison(Tabular):
         lines.append(f"asymptotic winner (x -> oo): {winner}")
         if self.region is not None:
             lines += self.region.lines(self.terms)
-        return lines
+        return [_in_short(line, self.terms) for line in lines]
+
+
+#: a design's name longer than this is shown with its middle elided
+_NAME_SHOWN = 200
+
+
+def _in_short(line: str, names: Sequence[str]) -> str:
+    """``line`` with each design longer than :data:`_NAME_SHOWN` named in short, its middle
+    elided (a term 3,000 deep is 99,000 characters; ``--format json`` has it whole), unless
+    two designs would then read alike (a redesign of a profile's term differs in its middle).
+
+    >>> _in_short("a wins", ["a"]), _in_short("x" * 300 + " wins", ["x" * 300])[-8:]
+    ('a wins', 'xxx wins')
+    >>> one, two = "y" * 150 + "1" + "y" * 150, "y" * 150 + "2" + "y" * 150
+    >>> _in_short(one + " wins", [one, two]) == one + " wins"
+    True
+    """
+    shown = {name: printable(name, _NAME_SHOWN) for name in names if len(name) > _NAME_SHOWN}
+    if len(set(shown.values())) < len(shown):
+        return line
+    for name, short in shown.items():
+        line = line.replace(name, short)
+    return line
 
 
 # --- the comparison --------------------------------------------------------------------------
@@ -561,9 +584,13 @@ def _asymptotic_winner(
     library: Mapping[str, AtomicModel],
     at: Mapping[str, Any] | None,
 ) -> str | None:
-    """The design whose asymptotic closed form grows slowest in x (None if undecided)."""
+    """The design whose asymptotic closed form grows slowest in x (None if undecided, or if
+    a closed form is too deep to build: the grid's answer stands without it)."""
     mapping = {symbol(k): as_value(v) for k, v in (at or {}).items() if k != "x"}
-    forms = [evaluate(c.term, library, Semantics.ASYMPTOTIC).xreplace(mapping) for c in compiled]
+    try:
+        forms = [evaluate(c.term, library, Semantics.ASYMPTOTIC).xreplace(mapping) for c in compiled]
+    except EvaluationError:
+        return None
     best = 0
     for k in range(1, len(forms)):
         order = compare_growth(forms[k], forms[best])
