@@ -34,6 +34,16 @@ test in ``tests/test_surfaces.py``; the classes run again (seeds 0 to 5): 0 of e
 class at ``--scale 0.1`` (seed 7, 14,251 inputs in 85 s): 1 hang, ``eval --explain`` of a
 mapReduce 10,000 deep (41.6 s: each node's label printed its whole sub-term; 18 s since, the
 ``deep`` class again at ``--scale 0.2``: 100 inputs, 0 hangs).
+Measured 2026-11-28 (issue 38, fourth round), ``--only deep --scale 0.4 --workers 2``, seed 17,
+200 inputs: 5 over 30 s with the test suite beside it; alone, ``eval`` of ``tpool_n`` 10,000
+deep at n = 2 took 38 s (every sub-term's expression built for a value that needs none: 2.4 s
+since), ``optimize`` of a ``mapReduce`` 10,000 deep 44 s (the closed form folded beside each
+candidate's value: 24 s since), ``eval --explain`` of ``mapReduce_{1,1}^{1,1}`` 10,000 deep
+30 s and of ``mapReduce`` 19 s (as before this round, left), and ``compare`` of a
+``mapReduce_{2,n}`` 3,000 deep a ``RecursionError`` traceback after 14 s (with n free each
+level nests its coefficient in the last; one line since, and ``compare`` answers on its
+grid). Seed 17 again after the first two: 1 of 200, that ``compare``. Every class at
+``--scale 0.1`` (seed 18, 14,251 inputs in 114 s): 0 of each.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
