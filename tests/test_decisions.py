@@ -120,6 +120,24 @@ def test_inc_and_nop_cross_where_the_paper_models_say():
     assert result.asymptotic_winner == "nop" and result.touches == ()
 
 
+def test_compare_answers_on_its_grid_when_a_closed_form_cannot_be_built(monkeypatch):
+    # a closed form sympy cannot build (tests/test_deep3.py) leaves only the asymptotic
+    # winner unknown: the grid's intervals and crossovers need none
+    import importlib
+
+    from patternalg.errors import EvaluationError
+
+    comparing = importlib.import_module("patternalg.decisions.compare")
+
+    def too_deep(*args, **kwargs):
+        raise EvaluationError("the closed form nests too deeply to build")
+
+    monkeypatch.setattr(comparing, "evaluate", too_deep)
+    result = compare(["inc", "nop"])
+    assert result.asymptotic_winner is None
+    assert [i.winner for i in result.intervals] == ["inc", "nop"]
+
+
 def test_pipe_wins_below_the_crossover_with_the_sequential_pool():
     result = compare(["pipe(qsort, inc)", "seq(tpool_2(qsort), inc)"])
     (cross,) = result.crossovers
