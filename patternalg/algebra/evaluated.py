@@ -104,14 +104,13 @@ class Evaluation(HtmlTable):
 
     @functools.cached_property
     def _explained(self) -> tuple[Derivation, PointValue | None]:
-        """The derivation (every sub-term's model) and the point's steps: folded again, once,
-        when a view of the derivation is first asked for."""
+        """The derivation (every sub-term's model) and the point's steps: folded, once, when a
+        view of the derivation is first asked for."""
+        if self.point is not None:  # the point's closed form, with its derivation
+            return self.point.derivation, self.point
         derivation = Derivation()
-        if self.point is None:
-            evaluate(self.term, self.library, self.semantics, derivation=derivation)
-            return derivation, None
-        point = at_point(self.term, self.library, self.bindings, self.semantics, derivation=derivation)
-        return derivation, point
+        evaluate(self.term, self.library, self.semantics, derivation=derivation)
+        return derivation, None
 
     @property
     def derivation(self) -> Derivation:

@@ -113,11 +113,13 @@ def follow_bottleneck(term: Term, winner: Mapping[int, int | None]) -> Term | No
 
 
 class ClosedParts(NamedTuple):
-    """What a point's closed form says: the form, its value there and its bottleneck."""
+    """What a point's closed form says: the form, its value there, its bottleneck and how
+    it was derived."""
 
     closed_form: sympy.Expr
     at_point: sympy.Expr | None
     bottleneck: str | None
+    derivation: Derivation
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,11 @@ class PointValue:
     def bottleneck_asymptotic(self) -> str | None:
         """The stage that sets the closed form's pace (None: undecided, no pipe)."""
         return self._closed_parts.bottleneck
+
+    @property
+    def derivation(self) -> Derivation:
+        """Every sub-term's closed form (``--explain``), folded with the closed form."""
+        return self._closed_parts.derivation
 
     @property
     def value(self) -> float | None:
@@ -330,7 +337,7 @@ def at_point(
             if isinstance(s.term, Pipe)
         }
         stage = follow_bottleneck(shown, winners)
-        return ClosedParts(form, form_at, None if stage is None else str(stage))
+        return ClosedParts(form, form_at, None if stage is None else str(stage), folded)
 
     point = PointValue(
         term=term,
