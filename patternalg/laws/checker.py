@@ -327,7 +327,9 @@ def _instantiate(
     sides, undecided = [], bool(derivation.undecided)
     for index, side in enumerate((law.lhs, law.rhs)):
         key = (index, case.values)
-        if fixed is None or key not in fixed:
+        if fixed is not None and key in fixed:
+            found, side_undecided = fixed[key]
+        else:
             own = Derivation()
             found = evaluate(
                 substitute_counts(
@@ -338,12 +340,9 @@ def _instantiate(
                 metavariables=models,
                 derivation=own,
             )
-            if fixed is None or any(isinstance(node, Meta) for node in side.walk()):
-                sides.append(found)
-                undecided |= bool(own.undecided)
-                continue
-            fixed[key] = (found, bool(own.undecided))
-        found, side_undecided = fixed[key]
+            side_undecided = bool(own.undecided)
+            if fixed is not None and not any(isinstance(node, Meta) for node in side.walk()):
+                fixed[key] = (found, side_undecided)
         sides.append(found)
         undecided |= side_undecided
     return _Instance(case, sides[0], sides[1], models, undecided)

@@ -17,32 +17,22 @@ from __future__ import annotations
 
 import sympy
 
+from .extremum import Extremum
 from .normal_form import NormalForm
 
 __all__ = ["Maximum"]
 
 
-class Maximum:
+class Maximum(Extremum):
     """The maximum of two or more normal forms, none known to be below another everywhere."""
 
-    __slots__ = ("forms", "_expr")
+    __slots__ = ()
+    function = sympy.Max
 
     def __init__(self, forms: tuple[NormalForm, ...]) -> None:
-        self.forms = forms
-        self._expr: sympy.Expr | None = None
+        super().__init__(forms)
 
-    def to_expr(self) -> sympy.Expr:
-        """``Max(...)`` of the forms' expressions (not re-simplified by sympy: K stages would
-        cost K^2 comparisons of sympy's assumption system)."""
-        if self._expr is None:
-            self._expr = sympy.Max(*(f.to_expr() for f in self.forms), evaluate=False)
-        return self._expr
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Maximum) and frozenset(self.forms) == frozenset(other.forms)
-
-    def __hash__(self) -> int:
-        return hash(frozenset(self.forms))
-
-    def __repr__(self) -> str:
-        return f"Maximum({self.to_expr()})"
+    @property
+    def forms(self) -> tuple[NormalForm, ...]:
+        """The forms, each the maximum somewhere."""
+        return self._args

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sympy
 
+from .extremum import Extremum
 from .maximum import Maximum
 from .normal_form import NormalForm
 
@@ -26,26 +27,16 @@ __all__ = ["Clause", "Minimum"]
 Clause = NormalForm | Maximum
 
 
-class Minimum:
+class Minimum(Extremum):
     """The minimum of two or more clauses, none known to be above another everywhere."""
 
-    __slots__ = ("clauses", "_expr")
+    __slots__ = ()
+    function = sympy.Min
 
     def __init__(self, clauses: tuple[Clause, ...]) -> None:
-        self.clauses = clauses
-        self._expr: sympy.Expr | None = None
+        super().__init__(clauses)
 
-    def to_expr(self) -> sympy.Expr:
-        """``Min(...)`` of the clauses' expressions (not re-simplified by sympy)."""
-        if self._expr is None:
-            self._expr = sympy.Min(*(c.to_expr() for c in self.clauses), evaluate=False)
-        return self._expr
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Minimum) and frozenset(self.clauses) == frozenset(other.clauses)
-
-    def __hash__(self) -> int:
-        return hash(frozenset(self.clauses))
-
-    def __repr__(self) -> str:
-        return f"Minimum({self.to_expr()})"
+    @property
+    def clauses(self) -> tuple[Clause, ...]:
+        """The clauses, each the minimum somewhere."""
+        return self._args
