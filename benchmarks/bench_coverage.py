@@ -21,6 +21,10 @@ median of the other runs' factors, a machine nobody tuned the widths for)::
 
     python benchmarks/bench_coverage.py [--data DIR ...] [--level 0.9] [--semantics machine|rules]
                                         [--uncertainty auto|bootstrap|linear] [--widths own|none|left-out]
+                                        [--cores N]
+
+Each run's machine has as many cores as its ``machine.txt`` says (``--cores N`` for runs
+without one, such as another tool's measurements).
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from patternalg.algebra.machine import Machine  # noqa: E402
 from patternalg.cli import main  # noqa: E402
 from patternalg.evidence import calibrate, validate  # noqa: E402
 from patternalg.evidence.coverage import covered, half_width  # noqa: E402
+from patternalg.evidence.sources import recorded_cores  # noqa: E402
 
 CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)")
 UPTO = 16384.0  #: the "beyond" protocol fits and calibrates on x <= UPTO
@@ -69,15 +74,26 @@ def _files(run: Path, tmp: Path, protocol: str) -> tuple[Path, Path, Path]:
     return fit, cal, test
 
 
-def machine_of(run: Path, protocol: str, tmp: Path, uncertainty: str = "auto") -> tuple[Machine, Path]:
-    """The run's atoms fitted (the model file) and its machine calibrated, per protocol."""
+def cores_of(run: Path) -> int:
+    """The cores of the run's machine, as its own record says (``machine.txt``, as
+    ``realdata/run.sh`` writes it); a run without one names itself (give ``--cores``)."""
+    cores = recorded_cores([run / "atoms.txt", run / "compositions.txt"])
+    if cores is None:
+        raise SystemExit(f"{run}: no machine.txt says how many cores the machine has: give --cores N")
+    return cores
+
+
+def machine_of(run: Path, protocol: str, tmp: Path, uncertainty: str = "auto",
+               cores: int | None = None) -> tuple[Machine, Path]:  # fmt: skip
+    """The run's atoms fitted (the model file) and its machine calibrated, per protocol, on
+    ``cores`` (None: as many as the run's record says)."""
     fit, cal, _ = _files(run, tmp, protocol)
     models = tmp / f"{run.name}_{protocol}.toml"
     with contextlib.redirect_stdout(io.StringIO()):
         status = main(["--quiet", "fit", str(fit), "--out", str(models), "--uncertainty", uncertainty])
     if status != 0:
         raise SystemExit(f"fit {fit} failed")
-    return calibrate([fit, cal], models, cores=2).machine, models
+    return calibrate([fit, cal], models, cores=cores or cores_of(run)).machine, models
 
 
 def with_factor(machine: Machine, factor: float | None) -> Machine:
@@ -90,11 +106,11 @@ def with_factor(machine: Machine, factor: float | None) -> Machine:
 
 
 def cells(run: Path, protocol: str, semantics: str, level: float, tmp: Path, uncertainty: str = "auto",
-          widths: str | float = "own") -> list[tuple[str, float, bool, float]]:  # fmt: skip
+          widths: str | float = "own", cores: int | None = None) -> list[tuple[str, float, bool, float]]:  # fmt: skip
     """Every predicted cell of the run: (term, x, covered, relative half-width); ``widths``:
     the machine's own width factor, ``"none"`` (no factor) or a factor given."""
     _, _, test = _files(run, tmp, protocol)
-    machine, models = machine_of(run, protocol, tmp, uncertainty)
+    machine, models = machine_of(run, protocol, tmp, uncertainty, cores)
     if widths != "own":
         machine = with_factor(machine, None if widths == "none" else float(widths))
     chosen = machine.semantics if semantics == "machine" else "exact"
@@ -121,6 +137,7 @@ def main_(argv: list[str] | None = None) -> None:
     parser.add_argument("--widths", choices=("own", "none", "left-out"), default="own",
                         help="the calibrated width factor: the run's own, none, or the median of the "
                         "other runs' (leave-one-run-out)")  # fmt: skip
+    parser.add_argument("--cores", type=int, help="the cores of the runs' machine (default: each run's machine.txt)")
     args = parser.parse_args(argv)
     runs = args.data or RUNS
     print(f"nominal {100 * args.level:g} % intervals: covered / cells (share) median half-width "
@@ -143,7 +160,7 @@ def main_(argv: list[str] | None = None) -> None:
             pooled: dict[str, list] = defaultdict(list)
             print(f"\n== {semantics}\n{'run':8} {'all sizes':34} {'beyond x = 16384':34}")
             for run in runs:
-                found = {p: cells(run, p, semantics, args.level, tmp, args.uncertainty, widths(run, p))
+                found = {p: cells(run, p, semantics, args.level, tmp, args.uncertainty, widths(run, p), args.cores)
                          for p in ("all", "beyond")}  # fmt: skip
                 for p, rows in found.items():
                     pooled[p] += [(run.name, *r) for r in rows]
