@@ -206,6 +206,13 @@ def test_eval_cli_with_a_machine_file_and_cores(tmp_path):
     for bad in (["--cores", "0"], ["--cores", "two"], ["--cores", "2", "--semantics", "asymptotic"]):
         done = run("inc", *bad)
         assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    # --cores beyond where the file's speed-up stays a speed-up: one line, not a traceback
+    shrinking = tmp_path / "shrinking.toml"
+    shrinking.write_text('format = 1\n[machine]\ncores = 2\n[machine.speedups]\ninc = "(100 - p)/99"\n')
+    assert run("tpool_2(inc)", "--machine", str(shrinking), "--cores", "99").returncode == 0
+    done = run("tpool_2(inc)", "--machine", str(shrinking), "--cores", "100")
+    assert done.returncode == 2 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
+    assert "--cores 100 with --machine" in done.stderr and "is 0 at p = 100" in done.stderr
 
 
 # --- decisions ----------------------------------------------------------------------------------

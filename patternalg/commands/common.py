@@ -182,7 +182,13 @@ def machine_option(args: argparse.Namespace) -> Any:
     machine = as_machine(args.machine) if args.machine is not None else None
     if args.cores is not None:
         cores = as_machine(cores_option(args.cores))
-        machine = cores if machine is None else machine.with_cores(cores.cores)
+        try:
+            machine = cores if machine is None else machine.with_cores(cores.cores)
+        except ValueError as exc:  # a speed-up of the file that is not one on so many cores
+            raise PatternalgError(
+                f"--cores {cores.cores} with --machine {printable(str(args.machine))}: {exc} "
+                "(give fewer cores, or a speed-up that stays above 0 up to them)"
+            ) from exc
     assert machine is not None  # --machine or --cores was given
     note(args, f"machine semantics: {machine.describe()}")
     return machine
