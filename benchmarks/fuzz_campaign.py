@@ -45,6 +45,12 @@ candidate's value: 24 s since), ``eval --explain`` of ``mapReduce_{1,1}^{1,1}`` 
 since, 5.9 s, and a closed form that still cannot be built is one line). Seed 17 again after the first two: 1 of 200, that ``compare``; seed 19 after all
 three: 0 of 200 (331 s). Every class at ``--scale 0.1`` (seed 18, 14,251 inputs in 114 s):
 0 of each.
+Measured 2026-11-28 (issue 38, fifth round): every class at ``--scale 0.15`` (seed 23, 21,377
+inputs in 114 s): 1 traceback, ``explore --machine m.toml --cores 1048576`` where the file's
+speed-up ``(1000000 - p)/999999`` is no speed-up on that many cores (a ValueError from the
+machine's own check; one line since, tested in ``tests/test_machine.py``); every class at
+``--scale 0.25`` (seed 24, 35,628 inputs in 225 s) and ``--only machine --only calibrate
+--scale 1.0`` (seeds 25 and 26, 11,000 inputs each): 0 of each.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
