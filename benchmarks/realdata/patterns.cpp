@@ -18,7 +18,11 @@
 // the last array of round max(1, R/4) to that of the last array, divided by the arrays
 // completed in between, so that filling and draining the pipeline do not count and a
 // pool's first round (w arrays finishing together) is never cut. Atoms are timed the
-// same way, as a one-stage stream (w = 1: as before, from array N/4).
+// same way, as a one-stage stream (w = 1: as before, from array N/4). An array's
+// completion is the time the thread that finished it handed it on (stamped in the queue),
+// not the time the main thread saw it: with more threads than cores the main thread waits
+// for a core too, saw the round that opens the window late and made a pool of more threads
+// than cores look faster than its cores can be (tpool_8(inc) on 2 cores: 5 times inc).
 //
 // usage: patterns OUTDIR REPETITIONS SIZES... -- TERM...   (see run.sh)
 // writes OUTDIR/atoms.txt, OUTDIR/compositions.txt (Extra-P text files, every repetition
@@ -86,7 +90,11 @@ static void qsort_atom(Array &a) {
 // ---------------------------------------------------------------- the stream
 
 // An unbounded queue of arrays that closes when its last producer is done. Producers
-// register before any consumer starts (Term::start does so on the main thread).
+// register before any consumer starts (Term::start does so on the main thread). Each array
+// is stamped with the time it was pushed, by the thread that pushed it (under the lock, so
+// the stamps are in the queue's order): the stream's clock reads the stamps, not the time
+// the main thread got round to popping, which on a machine with more threads than cores
+// can be milliseconds late (it waits for a core like every other thread).
 class Queue {
   public:
     void add_producer() {
@@ -96,15 +104,16 @@ class Queue {
     void push(Array *a) {
         {
             std::lock_guard<std::mutex> lock(m_);
-            q_.push_back(a);
+            q_.push_back({a, Clock::now()});
         }
         cv_.notify_one();
     }
-    bool pop(Array *&a) {  // false: closed and empty
+    bool pop(Array *&a, Clock::time_point *pushed = nullptr) {  // false: closed and empty
         std::unique_lock<std::mutex> lock(m_);
         cv_.wait(lock, [this] { return !q_.empty() || producers_ == 0; });
         if (q_.empty()) return false;
-        a = q_.front();
+        a = q_.front().first;
+        if (pushed) *pushed = q_.front().second;
         q_.pop_front();
         return true;
     }
@@ -119,7 +128,7 @@ class Queue {
   private:
     std::mutex m_;
     std::condition_variable cv_;
-    std::deque<Array *> q_;
+    std::deque<std::pair<Array *, Clock::time_point>> q_;
     int producers_ = 0;
 };
 
@@ -280,7 +289,8 @@ static std::pair<double, size_t> stream(const Term &term, const Array &master, s
     std::vector<Clock::time_point> done;
     done.reserve(count);
     Array *finished;
-    while (out.pop(finished)) done.push_back(Clock::now());
+    Clock::time_point stamp;
+    while (out.pop(finished, &stamp)) done.push_back(stamp);  // when the term finished it
     for (auto &t : threads) t.join();
     if (done.size() != count) throw std::runtime_error("lost arrays in " + term.text());
     std::chrono::duration<double, std::nano> span = done.back() - done[warm - 1];
