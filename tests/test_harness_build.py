@@ -1,0 +1,58 @@
+"""``benchmarks/realdata/patterns.cpp``, the harness the committed runs were made with, builds,
+passes its self test, and writes files that patternalg reads, fits and calibrates from (a
+long check: it compiles C++ and times a few streams)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from patternalg.evidence.calibration import calibrate
+from patternalg.forms import PMNF
+from patternalg.measurements import read
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "benchmarks" / "realdata" / "patterns.cpp"
+
+pytestmark = [
+    pytest.mark.long,
+    pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler (g++)"),
+]
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny run: one repetition of the atoms and the calibration compositions at 4 sizes."""
+    where = tmp_path_factory.mktemp("harness")
+    binary = where / "patterns"
+    subprocess.run(["g++", "-O2", "-std=c++17", "-pthread", "-o", str(binary), str(SOURCE)], check=True)
+    terms = ["nop", "inc", "qsort", "pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)",
+             "tpool_2(inc)", "tpool_4(inc)"]  # fmt: skip
+    done = subprocess.run([str(binary), str(where), "1", "1024", "2048", "4096", "8192", "--", *terms],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (where / "machine.txt").write_text("cores: 2\n")
+    return where
+
+
+def test_the_harness_writes_every_term_at_every_size(run: Path) -> None:
+    atoms, compositions = read(run / "atoms.txt"), read(run / "compositions.txt")
+    assert [s.kernel for s in atoms] == ["nop", "inc", "qsort"]
+    assert len(compositions.series) == 6
+    for s in (*atoms, *compositions):
+        assert s.points[:, 0].tolist() == [1024.0, 2048.0, 4096.0, 8192.0]
+        assert all(len(v) == 1 and v[0] > 0 for v in s.values)  # ns per data element
+    # the window of every term at every size is recorded (run.sh copies it into machine.txt)
+    window = (run / "window.txt").read_text()
+    assert "tpool_4(inc): w = 4; 1024: 4096/1024" in window
+
+
+def test_its_atoms_fit_and_its_compositions_calibrate(run: Path) -> None:
+    models = {r.kernel: r.model for r in PMNF.fit_each(read(run / "atoms.txt"))}
+    assert sorted(models) == ["inc", "nop", "qsort"]
+    machine = calibrate([run / "atoms.txt", run / "compositions.txt"], speedups=False).machine
+    assert machine.cores == 2 and np.isfinite(float(machine.dispatch.subs("x", 1024)))
