@@ -27,11 +27,12 @@ two clusters, as ``inc``'s on ``data3`` at x = 32,768, 126-136 and 198-227 us, m
 further than that estimate says, and count here)::
 
     python benchmarks/bench_machine.py [--data DIR ...] [--atoms measured|fitted] [--protocol all|beyond]
-                                       [--speedups auto|yes|no]
+                                       [--speedups auto|yes|no] [--cores N]
 
-``S`` says whether the run's machine has the atoms' speed-ups (``calibrate --speedups``:
-``auto``, its default, keeps them where they predict the calibration sizes left out of the
-fit better).
+Each run's machine has the cores its ``machine.txt`` records (``--cores N`` for runs without
+one, such as another tool's measurements). ``S`` says whether the run's machine has the
+atoms' speed-ups (``calibrate --speedups``: ``auto``, its default, keeps them where they
+predict the calibration sizes left out of the fit better).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from patternalg.algebra.arrays import compile_term
 from patternalg.algebra.atomic_model import AtomicModel
 from patternalg.algebra.machine import Machine
 from patternalg.commands.calibrate import SPEEDUPS
+from patternalg.errors import PatternalgError
 from patternalg.evidence.calibration import calibrate
 from patternalg.evidence.missed import residual_noise
 from patternalg.forms import PMNF
@@ -108,15 +110,17 @@ class Run:
     atoms: Measurements
     calibration: Measurements
     others: Measurements
+    cores: int | None = None  #: the machine's cores (None: as the run's machine.txt says)
 
     @classmethod
-    def read(cls, path: Path) -> Run:
+    def read(cls, path: Path, cores: int | None = None) -> Run:
         compositions = read(path / "compositions.txt")
         return cls(
             path,
             read(path / "atoms.txt"),
             restricted(compositions, None, lambda name: name in CALIBRATION),
             restricted(compositions, None, lambda name: name not in CALIBRATION),
+            cores,
         )
 
     def noise(self, semantics: Any, library: ModelLibrary, upto: float | None, atoms: bool) -> dict[str, np.ndarray]:
@@ -141,7 +145,10 @@ class Run:
         """The machine calibrated on this run's calibration compositions (up to ``upto``),
         with the atoms' speed-ups as ``speedups`` says (calibrate's default: auto)."""
         calibration = [restricted(self.atoms, upto), restricted(self.calibration, upto)]
-        return calibrate(calibration, speedups=speedups).machine
+        try:
+            return calibrate(calibration, speedups=speedups, cores=self.cores).machine
+        except PatternalgError as error:  # no record of the cores: the run names itself
+            raise SystemExit(f"{self.path}: {error}") from error
 
     def errors(self, semantics: Any, library: ModelLibrary, upto: float | None) -> dict[str, np.ndarray]:
         """Per other composition: the sizes predicted and the errors there."""
@@ -242,8 +249,9 @@ def main() -> None:
     parser.add_argument("--protocol", choices=("all", "beyond"), action="append")
     parser.add_argument("--speedups", choices=tuple(SPEEDUPS), default="auto",
                         help="calibrate's --speedups (default auto: its own default)")
+    parser.add_argument("--cores", type=int, help="the runs' cores (default: each run's machine.txt)")
     args = parser.parse_args()
-    runs = [Run.read(path) for path in args.data or RUNS]
+    runs = [Run.read(path, args.cores) for path in args.data or RUNS]
     for atoms in args.atoms or ("measured", "fitted"):
         for protocol in args.protocol or ("all", "beyond"):
             report(runs, atoms, protocol, SPEEDUPS[args.speedups])
