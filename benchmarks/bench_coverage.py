@@ -45,6 +45,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from bench_fidelity import RUNS, read_text, write_text  # noqa: E402
+from bench_machine import calibrating  # noqa: E402
 
 from patternalg.algebra.machine import Machine  # noqa: E402
 from patternalg.cli import main  # noqa: E402
@@ -52,7 +53,6 @@ from patternalg.evidence import calibrate, validate  # noqa: E402
 from patternalg.evidence.coverage import covered, half_width  # noqa: E402
 from patternalg.evidence.sources import recorded_cores  # noqa: E402
 
-CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)")
 UPTO = 16384.0  #: the "beyond" protocol fits and calibrates on x <= UPTO
 TARGET = (0.80, 0.97)  #: the issue's coverage of 90 % intervals
 
@@ -69,8 +69,8 @@ def _files(run: Path, tmp: Path, protocol: str) -> tuple[Path, Path, Path]:
 
     fit, cal, test = (tmp / f"{run.name}_{protocol}_{k}.txt" for k in ("atoms", "cal", "test"))
     write_text(fit, pick(points, lower), {k: pick(v, lower) for k, v in atoms.items()})
-    write_text(cal, pick(points, lower), {k: pick(v, lower) for k, v in compositions.items() if k in CALIBRATION})
-    write_text(test, pick(points, upper), {k: pick(v, upper) for k, v in compositions.items() if k not in CALIBRATION})
+    write_text(cal, pick(points, lower), {k: pick(v, lower) for k, v in compositions.items() if calibrating(k)})
+    write_text(test, pick(points, upper), {k: pick(v, upper) for k, v in compositions.items() if not calibrating(k)})
     return fit, cal, test
 
 

@@ -67,6 +67,19 @@ LIMIT = 0.25  #: the issue's bound on every other composition's error
 Z99 = 2.58  #: a miss beyond this many standard deviations of the medians' noise is not noise
 
 
+def calibrating(name: str) -> bool:
+    """Whether a region is one of the five calibration compositions, however its term is
+    spaced (``pipe(inc,inc)`` in another tool's file is ``pipe(inc, inc)``).
+
+    >>> calibrating("pipe(inc,inc)"), calibrating("tpool_4(inc)"), calibrating("no term (")
+    (True, False, False)
+    """
+    try:
+        return str(parse(name)) in CALIBRATION
+    except PatternalgError:  # a region name that is no term
+        return False
+
+
 def restricted(data: Measurements, upto: float | None, keep: Any = lambda name: True) -> Measurements:
     """``data``'s regions for which ``keep(name)``, at the sizes up to ``upto`` (all: None)."""
     series = []
@@ -118,8 +131,8 @@ class Run:
         return cls(
             path,
             read(path / "atoms.txt"),
-            restricted(compositions, None, lambda name: name in CALIBRATION),
-            restricted(compositions, None, lambda name: name not in CALIBRATION),
+            restricted(compositions, None, calibrating),
+            restricted(compositions, None, lambda name: not calibrating(name)),
             cores,
         )
 
