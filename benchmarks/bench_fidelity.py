@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -64,8 +65,8 @@ def read_text(path: Path) -> tuple[list[float], dict[str, list[list[float]]]]:
     region = ""
     for line in path.read_text().splitlines():
         field, _, rest = line.strip().partition(" ")
-        if field == "POINTS":
-            points = [float(p.strip("()")) for p in rest.split()]
+        if field == "POINTS":  # (1024) (2048), ( 1024 ) ( 2048 ) or 1024 2048
+            points = [float(p) for p in re.findall(r"[-+0-9.eE]+", rest)]
         elif field == "REGION":
             region = rest.strip()
             regions[region] = []
