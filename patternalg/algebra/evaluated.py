@@ -1,7 +1,8 @@
 """A term evaluated: its model, or its value at a point, in one unit, with the notes a reader
 must know and, if asked, the interval of what a measurement would show — the algebra's
 result, what ``patternalg eval`` prints. The derivation (``--explain``: every sub-term's
-model) is a view of it, folded only when asked for.
+model) is a view of it: recorded by the fold that gives a model, folded when asked for at a
+point.
 
 >>> from patternalg.library.model_library import ModelLibrary
 >>> from patternalg.syntax.parser import parse
@@ -81,6 +82,8 @@ class Evaluation(HtmlTable):
     #: with ``interval=``: the central interval of what a measurement would show, its level
     interval: tuple[float, float] | None = None
     level: float | None = None
+    #: without a point: every sub-term's model, recorded by the fold that gave ``expr``
+    recorded: Derivation | None = field(default=None, repr=False)
 
     @property
     def value(self) -> float | None:
@@ -108,6 +111,8 @@ class Evaluation(HtmlTable):
         view of the derivation is first asked for."""
         if self.point is not None:  # the point's closed form, with its derivation
             return self.point.derivation, self.point
+        if self.recorded is not None:  # recorded by the fold that gave the model
+            return self.recorded, None
         derivation = Derivation()
         evaluate(self.term, self.library, self.semantics, derivation=derivation)
         return derivation, None
@@ -205,18 +210,21 @@ def evaluated(
     else. ``interval`` (a level such as 0.9), where every symbol is bound, adds the central
     interval of what a measurement of the term would show (:mod:`~patternalg.algebra.intervals`:
     the atoms' uncertainties drawn jointly through the term, ``seed`` fixing the draws).
-    No derivation is folded: :meth:`Evaluation.lines` and :meth:`Evaluation.rows` fold it
-    when asked."""
+    Without ``at`` the fold that gives the model records every sub-term's model too (what
+    :meth:`Evaluation.lines` and :meth:`Evaluation.rows` show); at a point they fold it when
+    asked."""
     at = dict(at or {})
     target = check_unit(unit, "unit") if unit else None
     converted, result_unit = in_one_unit(term, library, target)
     semantics = semantics.in_unit(result_unit)
     point: PointValue | None = None
+    recorded: Derivation | None = None
     if at:
         point = at_point(term, converted, at, semantics)
         expr, notes = point.expr, point.notes()
-    else:
-        expr, undecided = closed_form(term, converted, semantics)
+    else:  # the sub-terms' models kept: --explain and a notebook's table show them
+        recorded = Derivation()
+        expr, undecided = closed_form(term, converted, semantics, recorded)
         notes = [undecided_note(semantics)] if undecided else []
     notes.extend(machine_notes([term], semantics))
     moved = converted_note(term, library, result_unit)
@@ -242,6 +250,7 @@ def evaluated(
         digits,
         bounds,
         level,
+        recorded,
     )
 
 

@@ -134,10 +134,11 @@ def evaluate(
 
 
 def closed_form(
-    term: Term, library: Mapping[str, AtomicModel], semantics: Semantics
+    term: Term, library: Mapping[str, AtomicModel], semantics: Semantics, derivation: Derivation | None = None
 ) -> tuple[sympy.Expr, int]:
-    """The closed-form model of ``term`` (as :func:`evaluate`, no sub-term kept) and how many
-    of its pipes could not be decided (their maximum kept symbolic).
+    """The closed-form model of ``term`` (as :func:`evaluate`) and how many of its pipes could
+    not be decided (their maximum kept symbolic); ``derivation``, if given, is filled with every
+    sub-term's model from the same fold (``eval --explain`` folds once, not twice).
 
     >>> from patternalg.library.model_library import ModelLibrary
     >>> from patternalg.syntax.parser import parse
@@ -145,7 +146,10 @@ def closed_form(
     (1034.17*x*log2(x), 0)
     """
     plan = Plan.of(term, library, None, semantics)
-    found = _fold(term, library, semantics, {}, lambda node: False, plan)
+    keep = (lambda node: True) if derivation is not None else (lambda node: False)
+    found = _fold(term, library, semantics, {}, keep, plan)
+    if derivation is not None:
+        _record(term, found.kept, found.winners, library, derivation)
     undecided = sum(1 for node in term.walk() if isinstance(node, Pipe) and found.winners.get(id(node)) is None)
     return as_expr(found.value), undecided
 
