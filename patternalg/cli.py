@@ -126,6 +126,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extras = parser.parse_known_args(words)
     if extras:  # the command's own error, not the main parser's
         parser.commands.get(args.command, parser).unrecognized(extras)
+    held = next((word for word in words if "\x00" in word), None)
+    if held is not None:  # never from a shell (argv is C strings); from main([...]) in Python
+        print(
+            f"patternalg {args.command}: error: the argument {printable(held, limit=80)} holds a NUL "
+            "character, which no file name, term or value may hold",
+            file=sys.stderr,
+        )
+        return 2
     try:
         with warnings.catch_warnings():
             if not args.debug:  # numpy's overflow notes are not the user's concern

@@ -8,6 +8,8 @@ import math
 import pytest
 from helpers import run_cli
 
+from patternalg.cli import main
+
 
 def test_eval_prints_the_closed_form():
     result = run_cli("eval", "pipe(tpool_4(qsort), inc)")
@@ -196,3 +198,18 @@ def test_a_recursion_error_anywhere_is_one_line_and_exit_2(monkeypatch):
     done = run_cli("eval", "qsort")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "nests too deeply" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["fit", "a\x00b.txt"], ["eval", "@term\x00.txt"], ["eval", "inc", "--models", "m\x00.toml"],
+     ["plot", "inc", "-o", "a\x00b.png"]],  # fmt: skip
+)
+def test_a_nul_character_in_an_argument_is_one_line_and_exit_2(args, capsys):
+    # never from a shell (argv holds C strings), but main([...]) from Python: the file
+    # functions refuse such a path with a ValueError, which was a traceback (fuzz_campaign
+    # seed 27, eval @FILE)
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert f"patternalg {args[0]}: error: the argument " in err and "holds a NUL character" in err
