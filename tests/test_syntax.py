@@ -19,6 +19,7 @@ from patternalg import (
     parse,
     parse_arithmetic,
 )
+from patternalg.syntax.arith import format_expr
 from patternalg.syntax.parser import MAX_EXPR_DEPTH, parse_law_parts
 from patternalg.syntax.symbols import log2, n, symbol, x
 
@@ -212,3 +213,11 @@ def test_a_flat_sum_is_no_deeper_than_its_terms():
     assert parse_arithmetic(product).func is sympy.Mul
     with pytest.raises(ParseError, match="nested deeper than 200 levels"):
         parse_arithmetic("log2(" * 250 + "x" + ")" * 250)
+
+
+@pytest.mark.parametrize("text", ["0.1e-308/2", "5e-310", "-3.3e-320", "2.2250738585072014e-308"])
+def test_a_number_below_the_doubles_normal_range_prints_back_to_itself(text):
+    # a double below 2.2e-308 keeps fewer than 53 bits: printed by it, 0.1e-308/2 read back as
+    # 5.00000000000003e-310 (hypothesis, tests/test_fuzz.py)
+    expr = parse_arithmetic(text)
+    assert parse_arithmetic(format_expr(expr)) == expr

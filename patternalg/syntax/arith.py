@@ -69,8 +69,10 @@ def build_number(text: str) -> sympy.Expr:
     value = float(text)
     if not math.isfinite(value):
         raise ValueError(f"number {text} is out of range")
-    if value == 0.0 and any(c in "123456789" for c in text.lower().split("e")[0]):
-        return sympy.Float(text)  # below double range: keep it, mpmath reads the decimal
+    if abs(value) < sys.float_info.min and any(c in "123456789" for c in text.lower().split("e")[0]):
+        # below the doubles' normal range (where they keep fewer than 53 bits, or none):
+        # mpmath reads the decimal at 53 bits, and float_text prints it back so
+        return sympy.Float(text, precision=53)
     if value.is_integer() and "." not in text and abs(value) < 1e15:
         return sympy.Integer(int(value))
     return sympy.Float(value)
@@ -112,11 +114,16 @@ def float_text(value: sympy.Float, digits: int | None = None) -> str:
     ('1034.17', '1030.0')
     >>> float_text(sympy.Float("0.1234567890123456789012345", 25)), float_text(sympy.Float("1e-400"))
     ('0.1234567890123456789012345', '1.0e-400')
+    >>> float_text(sympy.Float("1e-309") / 2)  # below the doubles' normal range: no double's digits
+    '5.0e-310'
     """
     if digits is not None:
         value = sympy.Float(mpmath.libmp.to_str(value._mpf_, digits), precision=value._prec)
     double = float(value)
-    if value._prec <= 53 and math.isfinite(double) and (double != 0.0 or value.is_zero):
+    # a double's shortest digits in the doubles' normal range only: below 2.2e-308 a double
+    # keeps fewer than 53 bits, and build_number reads a decimal there at 53 bits (0.1e-308/2
+    # printed by its double, 5.00000000000003e-310, read back as another number)
+    if value._prec <= 53 and math.isfinite(double) and (abs(double) >= sys.float_info.min or value.is_zero):
         return repr(double)
     enough = mpmath.libmp.repr_dps(value._prec)  # the digits that always read back
     for shown in range(1, enough):
