@@ -124,13 +124,7 @@ def evaluate(
     Nothing recurses on the depth of the term.
     """
     term, library = as_term(term), as_models(library)
-    semantics = Semantics.of(semantics)
-    plan = Plan.of(term, library, metavariables, semantics)
-    keep = (lambda node: True) if derivation is not None else (lambda node: False)
-    found = _fold(term, library, semantics, {}, keep, plan)
-    if derivation is not None:
-        _record(term, found.kept, found.winners, library, derivation)
-    return as_expr(found.value)
+    return as_expr(_recorded(term, library, Semantics.of(semantics), metavariables, derivation).value)
 
 
 def closed_form(
@@ -145,13 +139,26 @@ def closed_form(
     >>> closed_form(parse("pipe(qsort, inc)"), ModelLibrary.builtin(), Semantics.of("asymptotic"))
     (1034.17*x*log2(x), 0)
     """
-    plan = Plan.of(term, library, None, semantics)
+    found = _recorded(term, library, semantics, None, derivation)
+    undecided = sum(1 for node in term.walk() if isinstance(node, Pipe) and found.winners.get(id(node)) is None)
+    return as_expr(found.value), undecided
+
+
+def _recorded(
+    term: Term,
+    library: Mapping[str, AtomicModel],
+    semantics: Semantics,
+    metavariables: Mapping[str, sympy.Expr] | None,
+    derivation: Derivation | None,
+) -> Folded[Value]:
+    """The closed-form fold of ``term``; with ``derivation``, every sub-term kept and recorded
+    there."""
+    plan = Plan.of(term, library, metavariables, semantics)
     keep = (lambda node: True) if derivation is not None else (lambda node: False)
     found = _fold(term, library, semantics, {}, keep, plan)
     if derivation is not None:
         _record(term, found.kept, found.winners, library, derivation)
-    undecided = sum(1 for node in term.walk() if isinstance(node, Pipe) and found.winners.get(id(node)) is None)
-    return as_expr(found.value), undecided
+    return found
 
 
 def _note(node: Term, winners: Mapping[int, int | None], library: Mapping[str, AtomicModel]) -> str:
