@@ -6,9 +6,14 @@ import json
 
 import pytest
 from helpers import run_cli
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import patternalg
-from patternalg.algebra.pointwise import at_point
+from patternalg.algebra.fold import model_symbols
+from patternalg.algebra.machine import Machine
+from patternalg.algebra.pointwise import at_point, bottleneck_at
+from patternalg.laws.strategies import terms
 from patternalg.library.model_library import ModelLibrary
 from patternalg.syntax.parser import parse
 
@@ -85,3 +90,24 @@ def test_a_mapreduce_runs_its_parts_at_their_own_sizes():
     shuffle = 16 * 10 * 4 * (8 * 2 - 8) / 2
     expected = 4 * 5422.97 / 8 + shuffle + 10 * 0.353395 * 4 / 8
     assert float(patternalg.model(term, x=4)) == pytest.approx(expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    term=terms(max_depth=4, atoms=["inc", "nop", "qsort", "shuffle"], annotations=False),
+    size=st.sampled_from([1, 4, 11, 1024]),
+    semantics=st.sampled_from(["exact", "asymptotic", Machine(2, handoff="40", dispatch="9").semantics]),
+)
+def test_the_candidates_bottleneck_is_the_points(term, size, semantics):
+    """optimize names each candidate's bottleneck from one fold that keeps nothing
+    (bottleneck_at): the stage at_point names there, under every semantics."""
+    assume(model_symbols(term, LIB, semantics) <= {"x"})  # shuffle alone has m and o
+    bindings = {"x": size}
+    assert bottleneck_at(term, LIB, bindings, semantics) == at_point(term, LIB, bindings, semantics).bottleneck_at_point
+
+
+def test_a_candidate_names_its_counts_bound():
+    term = parse("seq(nop, pipe(tpool_n(qsort), inc))")
+    assert bottleneck_at(term, LIB, {"x": 1024, "n": 2}) == "tpool_2(qsort)"
+    assert bottleneck_at(term, LIB, {"x": 4, "n": 4}) == "inc"
+    assert bottleneck_at(parse("mapReduce_{1,1}^{1,1}(pipe(inc, nop), inc)"), LIB, {"x": 4}) is None

@@ -34,7 +34,7 @@ from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.grid import Axis
 from ..algebra.machine import cores_of, machine_notes
-from ..algebra.pointwise import at_point
+from ..algebra.pointwise import bottleneck_at
 from ..algebra.units import in_unit
 from ..arguments import as_axis, as_bindings, as_term, as_texts
 from ..errors import EvaluationError
@@ -471,13 +471,13 @@ def optimize(
     if not ranked:
         raise EvaluationError(f"{parsed}: the model has no finite value for any assignment")
 
+    necks: dict[tuple[tuple[str, int], ...], str | None] = {}  # the even one is often a contender
+
     def candidate(row: Sequence[float], value: float) -> Candidate:
         assignment = tuple((n, int(v)) for n, v in zip(names, row, strict=True))
-        neck = None
-        if over is None:
-            point = at_point(parsed, library, {**fixed, **dict(assignment)}, semantics)
-            neck = point.bottleneck_at_point
-        return Candidate(assignment, value, neck)
+        if over is None and assignment not in necks:
+            necks[assignment] = bottleneck_at(parsed, library, {**fixed, **dict(assignment)}, semantics)
+        return Candidate(assignment, value, necks.get(assignment))
 
     even = _even(parsed_budgets, len(names))
     even_row = None if even is None else [even] * len(names)
