@@ -22,11 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..algebra.arrays import count_symbols
     from ..decisions.compare import compare
-    from ..syntax.parser import parse
 
     library = load_library(args)
     parsed = terms(args)
-    integer = frozenset(s for t in parsed for s in count_symbols(parse(t)))
+    integer = frozenset(s for t in parsed for s in count_symbols(t))
     grids = axes(args, integer) or None
     with progress(args, "comparing", "pairs") as bar:
         result = compare(

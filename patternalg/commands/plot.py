@@ -152,13 +152,11 @@ def _curves(args: argparse.Namespace) -> Any:
     from ..decisions.compare import compare
     from ..decisions.sweep import sweep
     from ..plotting.results import plot_sweep
-    from ..syntax.parser import parse
 
     library = load_library(args)
     parsed = terms(args)
-    trees = [parse(t) for t in parsed]
-    integer = frozenset(s for tree in trees for s in count_symbols(tree))
-    atoms = [name for tree in trees for name in atom_names(tree)]
+    integer = frozenset(s for tree in parsed for s in count_symbols(tree))
+    atoms = [name for tree in parsed for name in atom_names(tree)]
     axis = _one_axis(args, atoms, library, integer)
     bound = at(args)
     unit, machine = unit_option(args), machine_option(args)

@@ -21,11 +21,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..algebra.arrays import count_symbols
     from ..decisions.sweep import sweep
-    from ..syntax.parser import parse
 
     library = load_library(args)
     parsed = terms(args)
-    integer = frozenset(s for t in parsed for s in count_symbols(parse(t)))
+    integer = frozenset(s for t in parsed for s in count_symbols(t))
     result = sweep(
         parsed,
         axes(args, integer),
