@@ -55,6 +55,12 @@ machine's own check; one line since, tested in ``tests/test_machine.py``); every
 ``main([...])`` only: a shell's argv cannot hold one), a ValueError of the file functions;
 ``main`` refuses such an argument in one line since (``tests/test_cli.py``). Seed 28, every
 class at ``--scale 0.4`` after the fixes: 57,004 inputs in 421 s, 0 of each.
+Measured 2026-11-28 (issue 38, sixth round): every class at ``--scale 0.4`` (seed 29, 57,004
+inputs in 340 s): 1 hang in ``deep``, not repeated with one worker; timed one by one, its
+slowest inputs were ``optimize`` of a ``mapReduce`` 10,000 deep (24.8 s: each candidate was
+folded whole to name a bottleneck it does not have; 7.0 s since) and ``compare`` of a
+``mapReduce_{1,1}^{1,1}`` 10,000 deep (18.8 s: the command parsed each term twice; 15.0 s
+since, the rest the closed form the asymptotic winner needs).
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
