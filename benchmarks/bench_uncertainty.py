@@ -4,9 +4,11 @@ For every ``benchmarks/realdata/data*/atoms.txt`` and every kernel: fit the atom
 default modeler) on the lower ``--lower`` sizes, predict each upper size, and count how
 often the measured median falls in the nominal 90 % interval of what a measurement would
 show: the model's value under its uncertainty (``g(x)^T C g(x)``) plus the noise of a
-median of R repetitions (``(noise * value)^2``). Also with every size fitted (in-sample),
-and per method of ``fit --uncertainty``. Prints the coverage and the median half-width
-relative to the value.
+median of R repetitions (``(noise * value)^2``); the same without the noise; and the
+interval ``eval ATOM --interval 0.9`` prints (its draws, its model's own error from the
+held-out errors and the noise: ``patternalg.algebra.intervals.Spread``). Also with every
+size fitted (in-sample), and per method of ``fit --uncertainty``. Prints the coverage and the
+median half-width relative to the value.
 
     python benchmarks/bench_uncertainty.py [--lower 5]
 """
@@ -19,8 +21,10 @@ from statistics import NormalDist
 
 import numpy as np
 
+from patternalg.algebra.intervals import Spread
 from patternalg.forms import PMNF
 from patternalg.measurements import read
+from patternalg.syntax.terms import Atom
 
 HERE = Path(__file__).resolve().parent
 
@@ -28,16 +32,23 @@ HERE = Path(__file__).resolve().parent
 def _spread(model: PMNF, at: float, noise: bool) -> tuple[float, float]:
     """The model's value at x = ``at`` and the standard deviation of a measurement there."""
     u = model.uncertainty
-    assert u is not None
     value = float(model(x=at))
+    if u is None:  # the data do not determine the spread: counted as exact, as patternalg does
+        return value, 0.0
     variance = float(u.spread(x=at)) ** 2
     if noise:
         variance += (u.noise * value) ** 2
     return value, variance**0.5
 
 
-def coverage(method: str, lower: int | None, noise: bool = True) -> tuple[float, float, int]:
-    """Share of (run, kernel, size) cells covered, median relative half-width, cells."""
+#: what each row's interval holds
+PARTS = {"interval": "eval", "noise": "draws+noise", "draws": "draws"}
+
+
+def coverage(method: str, lower: int | None, parts: str = "noise") -> tuple[float, float, int]:
+    """Share of (run, kernel, size) cells covered, median relative half-width, cells;
+    ``parts``: ``noise`` (the coefficients' spread and the noise), ``draws`` (the
+    coefficients' alone) or ``interval`` (what ``eval --interval`` gives the atom)."""
     z = NormalDist().inv_cdf(0.95)
     hits, widths = [], []
     for path in sorted(HERE.glob("realdata/data*/atoms.txt")):
@@ -47,11 +58,18 @@ def coverage(method: str, lower: int | None, noise: bool = True) -> tuple[float,
             fitted[order[:lower] if lower else order] = True
             model = PMNF.fit(series.subset(fitted), uncertainty=method)
             checked = order[lower:] if lower else order
-            for i in checked:
-                value, sd = _spread(model, float(series.points[i, 0]), noise)
-                measured = float(np.median(series.values[i]))
-                hits.append(abs(measured - value) <= z * sd)
-                widths.append(z * sd / abs(value))
+            sizes = series.points[checked, 0]
+            measured = np.array([np.median(series.values[i]) for i in checked])
+            values = np.array([float(model(x=at)) for at in sizes])
+            if parts == "interval":
+                atom = model.atomic_model(series.kernel)
+                low, high = Spread.of(Atom(series.kernel), {series.kernel: atom}, {}).interval({"x": sizes}, 0.9)
+                half = (high - low) / 2
+                hits += ((low <= measured) & (measured <= high)).tolist()
+            else:
+                half = z * np.array([_spread(model, float(at), parts == "noise")[1] for at in sizes])
+                hits += (np.abs(measured - values) <= half).tolist()
+            widths += (half / np.abs(values)).tolist()
     return float(np.mean(hits)), float(np.median(widths)), len(hits)
 
 
@@ -59,13 +77,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lower", type=int, default=5, help="sizes fitted (held-out: the rest)")
     args = parser.parse_args()
-    print("method     fitted on        noise  coverage  half-width  cells")
+    print("method     fitted on        interval of  coverage  half-width  cells")
     for method in ("bootstrap", "linear"):
         for lower, label in ((args.lower, f"lower {args.lower} sizes"), (None, "every size")):
-            for noise in (True, False):
-                share, width, cells = coverage(method, lower, noise)
+            for parts in ("interval", "noise", "draws"):
+                share, width, cells = coverage(method, lower, parts)
                 print(
-                    f"{method:<10} {label:<16} {'yes' if noise else 'no':<6} "
+                    f"{method:<10} {label:<16} {PARTS[parts]:<12} "
                     f"{share:8.1%}  {width:9.1%}  {cells:5d}"
                 )
 

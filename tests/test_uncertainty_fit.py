@@ -18,7 +18,13 @@ from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
 from patternalg.algebra.uncertainty import Uncertainty
 from patternalg.errors import ModelFileError
 from patternalg.forms import PMNF
-from patternalg.forms.spread import DRAWS, aggregate_variance, resampled
+from patternalg.forms.spread import (
+    DRAWS,
+    aggregate_variance,
+    linear_covariance,
+    resampled,
+    reweighted_moments,
+)
 from patternalg.library.model_library import ModelLibrary
 from patternalg.measurements import Series, read
 from patternalg.syntax.symbols import p as P
@@ -354,3 +360,40 @@ def test_a_copy_with_other_parameters_has_no_uncertainty() -> None:
     assert model.replace(domain={"x": (1.0, 512.0)}).uncertainty == model.uncertainty
     assert model.replace(model="2*x").uncertainty is None
     assert model.atomic_model("k").uncertainty == model.uncertainty
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    scales=st.lists(st.floats(1e-20, 1e20), min_size=2, max_size=2),
+    seed=st.integers(0, 2**16),
+)
+def test_the_linear_covariance_follows_a_rescaled_basis(scales: list[float], seed: int) -> None:
+    """Scaling a column of the basis by s scales its coefficient by 1/s: the covariance
+    follows exactly, however far apart the columns' scales (the constant beside x^3*log2(x)
+    at x = 262,144 was refused as singular: its normal equations' condition is 1e34)."""
+    rng = np.random.default_rng(seed)
+    x = 2.0 ** np.arange(10, 19)
+    basis = np.stack([np.ones_like(x), x**3 * np.log2(x)], axis=-1)[None]
+    y = (80 + 1e-14 * basis[0, :, 1]) * (1 + 0.1 * rng.standard_normal(len(x)))
+    weights, variance = 1.0 / y[None], (0.05 * y[None]) ** 2
+    plain = linear_covariance(basis, y[None], weights, variance)[0]
+    assert np.isfinite(plain).all() and np.all(np.diag(plain) > 0)
+    s = np.array(scales)
+    scaled = linear_covariance(basis * s, y[None], weights, variance)[0]
+    assert scaled * np.outer(s, s) == pytest.approx(plain, rel=1e-6)
+
+
+def test_the_bootstrap_keeps_a_normal_covariance_and_drops_a_rare_far_choice() -> None:
+    """reweighted_moments: normal draws keep their covariance (to the draws' own error);
+    7 of 200 draws on a block far above the fit's no longer set a normal's width there."""
+    rng = np.random.default_rng(3)
+    normal = rng.standard_normal((DRAWS * 100, 3)) @ np.array([[1.0, 0.5, 0], [0, 2.0, 0], [0, 0, 0.1]])
+    plain, robust = normal.T @ normal / len(normal), reweighted_moments(normal)
+    sd = np.sqrt(np.diag(plain))
+    assert np.diag(robust) == pytest.approx(np.diag(plain), rel=0.05)
+    assert robust / np.outer(sd, sd) == pytest.approx(plain / np.outer(sd, sd), abs=0.02)
+    mixed = np.zeros((DRAWS, 2))
+    mixed[:, 0] = rng.standard_normal(DRAWS)
+    mixed[:7, 1] = 10.0 ** rng.uniform(3, 4, 7)
+    assert (mixed.T @ mixed / DRAWS)[1, 1] > 1e4
+    assert reweighted_moments(mixed)[1, 1] < 1e-9 and reweighted_moments(mixed)[0, 0] == pytest.approx(1.0, rel=0.3)

@@ -43,11 +43,20 @@ __all__ = [
     "linear_covariance",
     "repetitions_of",
     "resampled",
+    "reweighted_moments",
     "series_noise",
 ]
 
 #: the bootstrap's draws per kernel
 DRAWS = 200
+
+#: the share of a normal's draws :func:`reweighted_moments` keeps: the customary cut-off
+#: of a reweighted robust covariance (Rousseeuw and Van Driessen 1999, chi2 at 0.975)
+KEPT_SHARE = 0.975
+#: the most reweighting steps :func:`reweighted_moments` takes (it stops when the draws it
+#: keeps stop changing: 2 to 6 steps for 61 of the 78 bootstrap fits of the committed runs'
+#: atoms, every size and the lower five; 7 to 16 for 10; 7 reach this cap)
+_STEPS = 20
 
 #: the variance of a median of R normal values is pi/2 times that of their mean
 _MEDIAN_EFFICIENCY = math.pi / 2
@@ -152,7 +161,9 @@ def linear_covariance(
     of the least-squares fit, or ``residual`` (K, P): those of a fit the basis linearises).
 
     ``basis`` (K, P, k), ``y``, ``weights``, ``variance`` (K, P) -> (K, k, k); a kernel
-    whose normal equations are singular gets NaN.
+    whose normal equations are singular gets NaN. Each column is scaled to at most 1 in
+    magnitude first (and the covariance back): the constant beside ``x^3*log2(x)`` at
+    x = 262,144 (3e17) is no singular pair, however far apart their scales.
 
     >>> x = np.array([[[1.0, 1.0], [1.0, 2.0], [1.0, 3.0]]])
     >>> c = linear_covariance(x, np.array([[1.0, 2.0, 3.0]]), np.ones((1, 3)), np.ones((1, 3)))
@@ -160,6 +171,9 @@ def linear_covariance(
     [[[2.333333, -1.0], [-1.0, 0.5]]]
     """
     k, p = basis.shape[-1], basis.shape[-2]
+    scale = np.abs(basis).max(axis=-2, initial=0.0)  # (K, k)
+    scale = np.where((scale > 0) & np.isfinite(scale), scale, 1.0)
+    basis = basis / scale[:, None, :]
     xw = basis * weights[..., None]  # (K, P, k)
     normal = np.einsum("kpi,kpj->kij", xw, basis)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -172,6 +186,7 @@ def linear_covariance(
         sigma2 = (weights * residual * residual).sum(-1) / max(p - k, 1)
         repeated = np.einsum("kip,kp,kjp->kij", hat, variance, hat)
         covariance = repeated + sigma2[:, None, None] * inverse if residuals else repeated
+    covariance = covariance / (scale[:, :, None] * scale[:, None, :])
     return np.where(singular[:, None, None], np.nan, covariance)
 
 
@@ -214,3 +229,46 @@ def resampled(values: np.ndarray | Sequence[Sequence[np.ndarray]], how: str) -> 
         [reduce(values[s : s + step][:, rows, chosen], axis=-1) for s in range(0, k, step)]
         or [np.empty((0, DRAWS, p))]
     )
+
+
+def reweighted_moments(deltas: np.ndarray) -> np.ndarray:
+    """The second moments of draws ``deltas`` (D, k) around 0, robust to a few draws far
+    off: the draws farther than a normal's :data:`KEPT_SHARE` (squared Mahalanobis distance
+    beyond chi2 of the moments' rank at that share) are left out, the moments of the rest
+    scaled back to a normal's (a normal cut there keeps ``P(chi2_{k+2} <= cut) /
+    KEPT_SHARE`` of its second moment), and again in the metric of those, until the draws
+    kept stop changing (the reweighting steps of a robust covariance; at most
+    :data:`_STEPS`). Normal draws keep their covariance; a hypothesis 2 to 10 % of the
+    draws chose, growing as x^3 beside a constant, stops setting a normal's width there,
+    which the quantiles of the draws themselves never had.
+
+    >>> rng = np.random.default_rng(1)
+    >>> normal = rng.standard_normal((20000, 2)) * [1.0, 3.0]
+    >>> [round(float(v), 1) for v in np.diag(reweighted_moments(normal))]
+    [1.0, 9.0]
+    >>> wild = np.zeros((200, 2))
+    >>> wild[:, 0] = rng.standard_normal(200)
+    >>> wild[:7, 1] = 10.0 ** rng.uniform(3, 4, 7)  # 7 of 200 draws chose a block far off
+    >>> float((wild.T @ wild / 200)[1, 1]) > 1e6, float(reweighted_moments(wild)[1, 1])
+    (True, 0.0)
+    """
+    from scipy.special import chdtr, chdtri  # noqa: PLC0415 (only a bootstrap needs it)
+
+    moments = deltas.T @ deltas / max(len(deltas), 1)
+    kept = np.ones(len(deltas), dtype=bool)
+    for _ in range(_STEPS):
+        values, vectors = np.linalg.eigh(moments)  # its rank and pseudo-inverse, at once
+        big = values > max(values.max(initial=0.0), 0.0) * len(values) * np.finfo(float).eps
+        rank = int(big.sum())
+        if rank == 0:
+            break
+        projected = deltas @ vectors[:, big]
+        distance = (projected * projected / values[big]).sum(-1)
+        cut = float(chdtri(rank, 1.0 - KEPT_SHARE))
+        near = distance <= cut
+        chosen = deltas[near]
+        moments = KEPT_SHARE / float(chdtr(rank + 2, cut)) * chosen.T @ chosen / len(chosen)
+        if (near == kept).all():
+            break
+        kept = near
+    return moments  # type: ignore[no-any-return]

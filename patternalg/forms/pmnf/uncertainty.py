@@ -9,7 +9,9 @@ docs/fitting.md ("Uncertainty"):
   the same modeler; the terms are the constant, the fit's block and the blocks the draws
   chose most often (:func:`_kept`), and the covariance the second moments of the draws'
   coefficients around the fitted ones (a block's coefficient is 0 in a draw that chose
-  another), so that a choice the repetitions cannot pin down widens the interval. The
+  another), so that a choice the repetitions cannot pin down widens the interval, reweighted
+  once (:func:`~patternalg.forms.spread.reweighted_moments`: the few draws far off, which no
+  central interval of the draws holds, do not set the normal's width). The
   resampling is fixed by the number of repetitions of each point (same file, same model
   file, byte for byte);
 * ``linear``: the chosen hypothesis ``c0 + c1 * b(x)`` only, whose coefficients are linear
@@ -49,6 +51,7 @@ from ..spread import (
     median_noise,
     repetitions_of,
     resampled,
+    reweighted_moments,
     series_noise,
 )
 from .default import Selection, basis
@@ -136,7 +139,8 @@ def _bootstrap(
     var: str, x: np.ndarray, fitted: Selection, k: int, drawn: Selection, row: int
 ) -> tuple[tuple[sympy.Expr, ...], np.ndarray]:
     """Kernel ``k``'s terms and the second moments of its draws' coefficients (rows
-    ``row * DRAWS ..`` of ``drawn``) around the fit. A draw's term on a block not kept
+    ``row * DRAWS ..`` of ``drawn``) around the fit, reweighted once
+    (:func:`~patternalg.forms.spread.reweighted_moments`). A draw's term on a block not kept
     (:func:`_kept`) counts as the kept block nearest in growth, its coefficient scaled to
     the same value at the largest x."""
     rows = slice(row * DRAWS, (row + 1) * DRAWS)
@@ -158,7 +162,7 @@ def _bootstrap(
         deltas.append(sum(np.where(index == h, c, 0.0) for index, c in slots) - center)
     d = np.stack(deltas, axis=-1)  # (DRAWS, terms)
     terms = (sympy.Integer(1), *(_block(var, h) for h in kept))
-    return terms, d.T @ d / DRAWS
+    return terms, reweighted_moments(d)
 
 
 def _linear(
