@@ -397,3 +397,17 @@ def test_the_bootstrap_keeps_a_normal_covariance_and_drops_a_rare_far_choice() -
     mixed[:7, 1] = 10.0 ** rng.uniform(3, 4, 7)
     assert (mixed.T @ mixed / DRAWS)[1, 1] > 1e4
     assert reweighted_moments(mixed)[1, 1] < 1e-9 and reweighted_moments(mixed)[0, 0] == pytest.approx(1.0, rel=0.3)
+
+
+def test_draws_that_overflow_leave_the_fit_without_an_uncertainty(tmp_path: Path) -> None:
+    """Values near 1e306 (fuzz campaign, seed 30): the draws' moments overflow; the fit is
+    made and says it has no uncertainty, as before the reweighting (no LinAlgError)."""
+    assert not np.isfinite(reweighted_moments(np.full((DRAWS, 2), 1e300))).all()
+    (tmp_path / "m.txt").write_text(
+        "PARAMETER x\nPOINTS 111 457 500 1888\nMETRIC time\nREGION sort\n"
+        "DATA 1.07e+300 1.06e+300\nDATA 4.66e+302 2.08e+305\n"
+        "DATA 2.28e+301 2.17e+301\nDATA 3.56e+306 9.06e+299\n"
+    )
+    done = run_cli("fit", "m.txt", cwd=tmp_path)
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert "every kernel without an uncertainty" in done.stderr

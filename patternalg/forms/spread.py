@@ -254,9 +254,12 @@ def reweighted_moments(deltas: np.ndarray) -> np.ndarray:
     """
     from scipy.special import chdtr, chdtri  # noqa: PLC0415 (only a bootstrap needs it)
 
-    moments = deltas.T @ deltas / max(len(deltas), 1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        moments = deltas.T @ deltas / max(len(deltas), 1)
     kept = np.ones(len(deltas), dtype=bool)
     for _ in range(_STEPS):
+        if not np.isfinite(moments).all():  # draws near 1e300 overflow: no covariance
+            break
         values, vectors = np.linalg.eigh(moments)  # its rank and pseudo-inverse, at once
         big = values > max(values.max(initial=0.0), 0.0) * len(values) * np.finfo(float).eps
         rank = int(big.sum())
