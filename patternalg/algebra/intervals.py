@@ -233,15 +233,25 @@ class Spread:
 
     def missed_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:
         """The machine's missed spread at the points' x (array of ``shape``): interpolated in
-        log2(x) between the calibrated sizes, the nearest end's beyond them; without x
-        bound, the median over the sizes."""
+        log2(x) between the calibrated sizes; outside them, and without x bound, the median
+        over the sizes (nothing says how it goes on there, and an end's own figure is the
+        least sure: it pools one neighbour, not two).
+
+        >>> s = Spread(None, (), 0.0, (), missed=((1024.0, 0.1), (2048.0, 0.2), (4096.0, 0.6)))
+        >>> sizes = np.array([1024.0, 1448.2, 4096.0, 65536.0, 16.0])
+        >>> s.missed_at(sizes, sizes.shape).round(3).tolist()
+        [0.1, 0.15, 0.6, 0.2, 0.2]
+        """
         if not self.missed:
             return np.zeros(shape)
         at = np.log2([p[0] for p in self.missed])
         spread = np.array([p[1] for p in self.missed])
+        whole = float(np.median(spread))
         if x is None:
-            return np.full(shape, float(np.median(spread)))
-        return np.broadcast_to(np.interp(np.log2(np.clip(x, 1e-300, None)), at, spread), shape)
+            return np.full(shape, whole)
+        where = np.log2(np.clip(x, 1e-300, None))
+        inside = np.interp(where, at, spread)
+        return np.broadcast_to(np.where((where < at[0]) | (where > at[-1]), whole, inside), shape)
 
     def factor_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:
         """The width factor at the points' x (array of ``shape``): the calibrated one within
