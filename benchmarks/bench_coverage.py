@@ -172,7 +172,7 @@ def main_(argv: list[str] | None = None) -> None:
                 for x in sorted({r[2] for r in rows}):
                     print(f"   x = {x:>8g}  {share([r[1:] for r in rows if r[2] == x])}")
                 print(f"-- {p}: per term (pooled over the runs), least covered first")
-                terms = sorted({r[1] for r in rows}, key=lambda t: np.mean([r[3] for r in rows if r[1] == t]))
+                terms = sorted({r[1] for r in rows}, key=lambda t: (np.mean([r[3] for r in rows if r[1] == t]), t))
                 for t in terms:
                     chosen = [r for r in rows if r[1] == t]
                     runs_low = sorted({r[0] for r in chosen if not r[3]})
