@@ -397,6 +397,11 @@ def test_the_bootstrap_keeps_a_normal_covariance_and_drops_a_rare_far_choice() -
     mixed[:7, 1] = 10.0 ** rng.uniform(3, 4, 7)
     assert (mixed.T @ mixed / DRAWS)[1, 1] > 1e4
     assert reweighted_moments(mixed)[1, 1] < 1e-9 and reweighted_moments(mixed)[0, 0] == pytest.approx(1.0, rel=0.3)
+    # the same in the coefficients' own units: a constant in ns beside 7 draws of about
+    # 7e-12 on x^3*log2(x) (data11's nop), whose direction a rank test in raw units misses
+    units = mixed * [12.0, 7e-15]
+    assert reweighted_moments(units)[1, 1] == 0.0
+    assert reweighted_moments(units)[0, 0] == pytest.approx(144.0, rel=0.3)
 
 
 def test_draws_that_overflow_leave_the_fit_without_an_uncertainty(tmp_path: Path) -> None:

@@ -55,7 +55,7 @@ DRAWS = 200
 KEPT_SHARE = 0.975
 #: the most reweighting steps :func:`reweighted_moments` takes (it stops when the draws it
 #: keeps stop changing: 2 to 6 steps for 61 of the 78 bootstrap fits of the committed runs'
-#: atoms, every size and the lower five; 7 to 16 for 10; 7 reach this cap)
+#: atoms, every size and the lower five, 7 to 16 for the others)
 _STEPS = 20
 
 #: the variance of a median of R normal values is pi/2 times that of their mean
@@ -260,18 +260,37 @@ def reweighted_moments(deltas: np.ndarray) -> np.ndarray:
     for _ in range(_STEPS):
         if not np.isfinite(moments).all():  # draws near 1e300 overflow: no covariance
             break
-        values, vectors = np.linalg.eigh(moments)  # its rank and pseudo-inverse, at once
-        big = values > max(values.max(initial=0.0), 0.0) * len(values) * np.finfo(float).eps
-        rank = int(big.sum())
-        if rank == 0:
+        found = _within(deltas, moments, KEPT_SHARE)
+        if found is None or not found[1].any():
             break
-        projected = deltas @ vectors[:, big]
-        distance = (projected * projected / values[big]).sum(-1)
-        cut = float(chdtri(rank, 1.0 - KEPT_SHARE))
-        near = distance <= cut
+        rank, near = found
         chosen = deltas[near]
+        cut = float(chdtri(rank, 1.0 - KEPT_SHARE))
         moments = KEPT_SHARE / float(chdtr(rank + 2, cut)) * chosen.T @ chosen / len(chosen)
         if (near == kept).all():
             break
         kept = near
     return moments  # type: ignore[no-any-return]
+
+
+def _within(deltas: np.ndarray, moments: np.ndarray, share: float) -> tuple[int, np.ndarray] | None:
+    """The rank of ``moments`` and which draws lie within a normal's ``share`` of them
+    (squared Mahalanobis distance at most chi2 of the rank there); None if the moments are
+    all 0. The coordinates are scaled to the moments' own spreads first (a constant in ns
+    beside a coefficient of ``x^3*log2(x)`` near 1e-12 is no rank deficit), and a draw off
+    the moments' support (a coefficient the others never moved) is not within."""
+    from scipy.special import chdtri  # noqa: PLC0415
+
+    spread = np.sqrt(np.clip(np.diag(moments), 0.0, None))
+    live = spread > 0
+    if not live.any():
+        return None
+    z = deltas[:, live] / spread[live]
+    values, vectors = np.linalg.eigh(moments[np.ix_(live, live)] / np.outer(spread[live], spread[live]))
+    big = values > values.max() * len(values) * np.finfo(float).eps
+    projected = z @ vectors[:, big]
+    distance = (projected * projected / values[big]).sum(-1)
+    outside = (z * z).sum(-1) - (projected * projected).sum(-1) > 1e-9 * (1.0 + (z * z).sum(-1))
+    outside |= (deltas[:, ~live] != 0).any(-1)
+    rank = int(big.sum())
+    return rank, (distance <= float(chdtri(rank, 1.0 - share))) & ~outside
