@@ -260,12 +260,12 @@ def reweighted_moments(deltas: np.ndarray) -> np.ndarray:
     for _ in range(_STEPS):
         if not np.isfinite(moments).all():  # draws near 1e300 overflow: no covariance
             break
-        found = _within(deltas, moments, KEPT_SHARE)
-        if found is None or not found[1].any():
+        rank, distance = _distances(deltas, moments)
+        cut = float(chdtri(rank, 1.0 - KEPT_SHARE)) if rank else 0.0
+        near = distance <= cut
+        if not near.any():
             break
-        rank, near = found
         chosen = deltas[near]
-        cut = float(chdtri(rank, 1.0 - KEPT_SHARE))
         moments = KEPT_SHARE / float(chdtr(rank + 2, cut)) * chosen.T @ chosen / len(chosen)
         if (near == kept).all():
             break
@@ -273,18 +273,16 @@ def reweighted_moments(deltas: np.ndarray) -> np.ndarray:
     return moments  # type: ignore[no-any-return]
 
 
-def _within(deltas: np.ndarray, moments: np.ndarray, share: float) -> tuple[int, np.ndarray] | None:
-    """The rank of ``moments`` and which draws lie within a normal's ``share`` of them
-    (squared Mahalanobis distance at most chi2 of the rank there); None if the moments are
-    all 0. The coordinates are scaled to the moments' own spreads first (a constant in ns
-    beside a coefficient of ``x^3*log2(x)`` near 1e-12 is no rank deficit), and a draw off
-    the moments' support (a coefficient the others never moved) is not within."""
-    from scipy.special import chdtri  # noqa: PLC0415
-
+def _distances(deltas: np.ndarray, moments: np.ndarray) -> tuple[int, np.ndarray]:
+    """The rank of ``moments`` and each draw's squared Mahalanobis distance in their
+    metric, with the coordinates scaled to the moments' own spreads first (a constant in ns
+    beside a coefficient of ``x^3*log2(x)`` near 1e-12 is no rank deficit); a draw off the
+    moments' support (a coefficient the others never moved) is infinitely far. Rank 0 (the
+    moments all 0): every distance infinite."""
     spread = np.sqrt(np.clip(np.diag(moments), 0.0, None))
     live = spread > 0
     if not live.any():
-        return None
+        return 0, np.full(len(deltas), np.inf)
     z = deltas[:, live] / spread[live]
     values, vectors = np.linalg.eigh(moments[np.ix_(live, live)] / np.outer(spread[live], spread[live]))
     big = values > values.max() * len(values) * np.finfo(float).eps
@@ -292,5 +290,4 @@ def _within(deltas: np.ndarray, moments: np.ndarray, share: float) -> tuple[int,
     distance = (projected * projected / values[big]).sum(-1)
     outside = (z * z).sum(-1) - (projected * projected).sum(-1) > 1e-9 * (1.0 + (z * z).sum(-1))
     outside |= (deltas[:, ~live] != 0).any(-1)
-    rank = int(big.sum())
-    return rank, (distance <= float(chdtri(rank, 1.0 - share))) & ~outside
+    return int(big.sum()), np.where(outside, np.inf, distance)

@@ -10,7 +10,7 @@ docs/fitting.md ("Uncertainty"):
   chose most often (:func:`_kept`), and the covariance the second moments of the draws'
   coefficients around the fitted ones (a block's coefficient is 0 in a draw that chose
   another), so that a choice the repetitions cannot pin down widens the interval, reweighted
-  once (:func:`~patternalg.forms.spread.reweighted_moments`: the few draws far off, which no
+  (:func:`~patternalg.forms.spread.reweighted_moments`: the few draws far off, which no
   central interval of the draws holds, do not set the normal's width). The
   resampling is fixed by the number of repetitions of each point (same file, same model
   file, byte for byte);
@@ -139,7 +139,7 @@ def _bootstrap(
     var: str, x: np.ndarray, fitted: Selection, k: int, drawn: Selection, row: int
 ) -> tuple[tuple[sympy.Expr, ...], np.ndarray]:
     """Kernel ``k``'s terms and the second moments of its draws' coefficients (rows
-    ``row * DRAWS ..`` of ``drawn``) around the fit, reweighted once
+    ``row * DRAWS ..`` of ``drawn``) around the fit, reweighted
     (:func:`~patternalg.forms.spread.reweighted_moments`). A draw's term on a block not kept
     (:func:`_kept`) counts as the kept block nearest in growth, its coefficient scaled to
     the same value at the largest x."""
