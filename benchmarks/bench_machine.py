@@ -24,7 +24,12 @@ does not explain either (beyond 2.58 standard deviations of the relative noise o
 composition's median and, composed from the atoms' medians, theirs, as
 ``evidence/missed.py`` estimates it from the repetitions' spread; repetitions that fall in
 two clusters, as ``inc``'s on ``data3`` at x = 32,768, 126-136 and 198-227 us, move a median
-further than that estimate says, and count here)::
+further than that estimate says, and count here); ``reproduced`` counts those the measurements
+show twice without an estimate of their noise: the cell is outside +-25 %, on the same side,
+against each half of its repetitions (the first and the second half, and the odd and the even
+ones; with measured atoms, the atoms' medians from the same half), so that a term whose own
+median moves by more than 25 % between the halves of one run (``tpool_2(nop)``) shows as a
+measurement that does not reproduce rather than as a model's miss::
 
     python benchmarks/bench_machine.py [--data DIR ...] [--atoms measured|fitted] [--protocol all|beyond]
                                        [--speedups auto|yes|no] [--cores N]
@@ -163,6 +168,26 @@ class Run:
         except PatternalgError as error:  # no record of the cores: the run names itself
             raise SystemExit(f"{self.path}: {error}") from error
 
+    def halves(self) -> list[Run]:
+        """The run four times, with one half of its repetitions (:func:`halved`)."""
+        return [
+            replace(self, **{f: halved(getattr(self, f), split, half) for f in ("atoms", "calibration", "others")})
+            for split in (0, 1)
+            for half in (0, 1)
+        ]
+
+    def reproduced(self, semantics: Any, library: ModelLibrary | None, upto: float | None,
+                   found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:  # fmt: skip
+        """Per other composition, whether each of its cells in ``found`` (:meth:`errors`)
+        is outside +-25 % on the same side against every half of the repetitions
+        (:meth:`halves`; ``library`` None: the atoms' medians from the same half)."""
+        agree = {term: np.abs(errors) > LIMIT for term, (_, errors) in found.items()}
+        for half in self.halves():
+            atoms = measured_atoms(half.atoms) if library is None else library
+            for term, (_, errors) in half.errors(semantics, atoms, upto).items():
+                agree[term] &= (np.abs(errors) > LIMIT) & (np.sign(errors) == np.sign(found[term][1]))
+        return agree
+
     def errors(self, semantics: Any, library: ModelLibrary, upto: float | None) -> dict[str, np.ndarray]:
         """Per other composition: the sizes predicted and the errors there."""
         found = {}
@@ -174,6 +199,25 @@ class Run:
             values = np.broadcast_to(compiled.values({"x": sizes[chosen]}), medians.shape)
             found[s.kernel] = np.stack([sizes[chosen], values / medians - 1])
         return found
+
+
+def halved(data: Measurements, split: int, half: int) -> Measurements:
+    """``data`` with one half of the repetitions at each point: ``split`` 0 cuts them in
+    time (the first and the second half), 1 interleaves them (odd and even); ``half`` 0 or 1.
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "m.csv"
+    >>> _ = path.write_text("kernel,x,time\\n" + "".join(f"a,8,{v}\\n" for v in (1, 2, 3, 4, 5)))
+    >>> [halved(read(path), split, half).series[0].values[0].tolist() for split in (0, 1) for half in (0, 1)]
+    [[1.0, 2.0], [3.0, 4.0, 5.0], [1.0, 3.0, 5.0], [2.0, 4.0]]
+    """
+    series = []
+    for s in data:
+        cuts = [slice(0, len(v) // 2) if half == 0 else slice(len(v) // 2, None) for v in s.values] if split == 0 \
+            else [slice(half, None, 2)] * len(s.values)  # fmt: skip
+        series.append(replace(s, values=tuple(v[c] for v, c in zip(s.values, cuts, strict=True)),
+                              lines=tuple(n[c] for n, c in zip(s.lines, cuts, strict=True))))  # fmt: skip
+    return replace(data, series=tuple(series))
 
 
 def numbers_of(machine: Machine) -> dict[str, float]:
@@ -216,6 +260,7 @@ def report(runs: list[Run], atoms: str, protocol: str, speedups: bool | str = "a
     per_term: dict[str, dict[str, float]] = {c: {} for c in columns}
     outside = dict.fromkeys(columns, 0)
     unexplained = 0
+    repeated: dict[str, int] = {}  #: per term, its machine's cells outside +-25 % in every half
     print(f"\n== atoms {atoms}, {'every size' if upto is None else f'beyond x = {upto:g}'}: "
           "|error| median / worst (term @ x) in %")  # fmt: skip
     print(f"{'run':6} {'h0':>6} {'h1':>6} {'d0':>6} {'S':>3}  " + "  ".join(f"{c:44}" for c in columns))
@@ -237,6 +282,9 @@ def report(runs: list[Run], atoms: str, protocol: str, speedups: bool | str = "a
                     int(np.sum((np.abs(errors) > LIMIT) & (np.abs(errors) > Z99 * noise[term])))
                     for term, (_, errors) in found.items()
                 )
+                both = run.reproduced(semantics, library if atoms == "fitted" else None, upto, found)
+                for term, cells_of in both.items():
+                    repeated[term] = repeated.get(term, 0) + int(cells_of.sum())
             for term, (_, errors) in found.items():
                 worst = float(np.max(np.abs(errors))) if len(errors) else 0.0
                 per_term[column][term] = max(per_term[column].get(term, 0.0), worst)
@@ -248,10 +296,13 @@ def report(runs: list[Run], atoms: str, protocol: str, speedups: bool | str = "a
         f"{f'{100 * np.median(v):4.1f} / {100 * np.max(v):5.1f}':44}" for v in pooled.values()))  # fmt: skip
     print(f"{'cells > 25 %':32}" + "  ".join(f"{f'{outside[c]} of {len(pooled[c])}':44}" for c in columns))
     print(f"{'... not noise':32}{'':44}  {unexplained} (|error| also beyond {Z99} sd of the medians' noise)")
-    print("worst |error| per term over the runs (rules / machine / left out), > 25 % marked:")
+    print(f"{'... reproduced':32}{'':44}  {sum(repeated.values())} (outside +-25 % on the same side against "
+          "each half of the repetitions)")  # fmt: skip
+    print("worst |error| per term over the runs (rules / machine / left out), > 25 % marked "
+          "(with the machine's cells that reproduce):")  # fmt: skip
     for term in sorted(per_term["machine"], key=lambda t: -per_term["machine"][t]):
         values = [per_term[c][term] for c in columns]
-        marks = "  <-- outside +-25 %" if max(values[1:]) > LIMIT else ""
+        marks = f"  <-- outside +-25 % ({repeated[term]} reproduce)" if max(values[1:]) > LIMIT else ""
         print(f"  {term:36} " + " / ".join(f"{100 * v:5.1f}" for v in values) + marks)
 
 
