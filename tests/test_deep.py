@@ -37,6 +37,15 @@ def flat(construct: str, stages: int) -> str:
     return f"{construct}(" + ", ".join(("qsort", "inc", "nop")[i % 3] for i in range(stages)) + ")"
 
 
+def pools_in_pipes(depth: int) -> str:
+    """``pipe(tpool_2(pipe(tpool_2(inc), nop)), nop)...`` ``depth`` deep: every level halves the
+    stage's coefficient (its forms' hashes repeated every 61 levels: 47 s to ``eval``)."""
+    term = "inc"
+    for level in range(depth):
+        term = f"pipe({term}, nop)" if level % 2 else f"tpool_2({term})"
+    return term
+
+
 def mapreduces(depth: int) -> str:
     """``mapReduce_{2,n}^{x,16}(..., shuffle_{2,n}^{16}, map_grppi)`` nested ``depth`` deep."""
     term = "map_grppi"
@@ -55,6 +64,7 @@ CASES = [
     (["eval", "--at", "x=1024"], nested("pipe", DEPTH)),
     (["eval", "--at", "x=1024", "--at", "n=2"], nested("tpool_n", DEPTH)),
     (["eval", "--at", "x=1024", "--semantics", "exact"], nested("seq", DEPTH)),
+    (["eval"], pools_in_pipes(DEPTH)),
     (["eval", "--at", "x=1024", "--explain"], nested("pipe", GRID_DEPTH // 2)),
     (["eval", "--at", "x=1024", "--at", "n=4"], mapreduces(200)),
     (["sweep", "--over", "x=1..1e6:8"], nested("pipe", GRID_DEPTH)),

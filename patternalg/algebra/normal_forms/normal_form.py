@@ -41,6 +41,30 @@ def _is_zero(c: sympy.Expr) -> bool:
     return bool(c.is_Number) and not c
 
 
+def binary_order(c: sympy.Expr) -> int | None:
+    """``floor(log2 |k|)`` of the numeric factor ``k`` of ``c`` (None: none, 0, inf, nan).
+
+    A number's hash repeats every 61 binary orders (Python's numeric hash is modulo
+    ``2^61 - 1``, and sympy's follows it): ``c``, ``c/2``, ``c/4``, ... have 61 hashes
+    between them, and a pool 10,000 deep halves its coefficient at every level. A normal
+    form's hash takes this order too, so that such forms do not share a few buckets.
+
+    >>> [binary_order(sympy.Float(v)) for v in (1.0, 0.75, 3.0, 2.0**-70)]
+    [0, -1, 1, -70]
+    >>> binary_order(sympy.Rational(-3, 8) * sympy.Symbol("n")), binary_order(sympy.Integer(0))
+    (-2, None)
+    """
+    number, _ = c.as_coeff_Mul()
+    if isinstance(number, sympy.Float):
+        _, mantissa, exponent, bits = number._mpf_
+        return exponent + bits - 1 if mantissa else None
+    if isinstance(number, sympy.Rational) and number.p:
+        p, q = abs(number.p), number.q
+        k = p.bit_length() - q.bit_length()
+        return k if (p >= q << k if k >= 0 else p << -k >= q) else k - 1
+    return None
+
+
 class NormalForm:
     """An immutable sum of ``c * x^i * log2(x)^j`` terms, keyed by (i, j).
 
@@ -119,7 +143,7 @@ class NormalForm:
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash(frozenset(self._terms.items()))
+            self._hash = hash(frozenset((k, c, binary_order(c)) for k, c in self._terms.items()))
         return self._hash
 
     def __repr__(self) -> str:
