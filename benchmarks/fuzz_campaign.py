@@ -66,6 +66,11 @@ were reweighted, ``--only`` fit, uncertainty, interval, validate, calibrate and 
 measurements near 1e306 whose draws' moments overflow (no uncertainty since, as before;
 ``tests/test_uncertainty_fit.py``); seeds 30 and 31 again: 0 of each. Every class at
 ``--scale 0.25`` (seed 32, 35,628 inputs in 210 s): 0 of each.
+Measured 2026-11-28 (issue 38, seventh round): every class at ``--scale 0.25`` (seed 33, one
+worker, 35,628 inputs in 354 s): 0 of each. By hand, ``eval`` of ``tpool_2(pipe(...,
+nop))`` 10,000 deep took 47 s (sympy's hash of a number repeats every 61 halvings, and the
+dominance cache's normal forms shared 61 buckets; 1.9 s since): ``deep`` has that construct
+since (``pool_in_pipe``).
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
@@ -230,6 +235,7 @@ DEEP_CONSTRUCTS = {
     "pipe": ("pipe(qsort, ", "inc", ")"),
     "tpool_2": ("tpool_2(", "qsort", ")"),
     "tpool_n": ("tpool_n(", "qsort", ")"),
+    "pool_in_pipe": ("tpool_2(pipe(", "inc", ", nop))"),  # a coefficient halved at every level
     "mapReduce": ("mapReduce_{2,n}^{x,16}(", "map_grppi", ", shuffle_{2,n}^{16}, reduce_p)"),
     "mapReduce_1": ("mapReduce_{1,1}^{1,1}(", "map_grppi", ", reduce_p)"),
 }

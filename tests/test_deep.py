@@ -153,3 +153,14 @@ def test_the_exact_value_beyond_a_double_keeps_its_digits() -> None:
     value = at_point(parse("qsort"), LIB, {"x": "10^308"}).expr
     exact = 1034.17 * 1e3 * math.log2(10) * 308  # 1034.17 * 10^308 * log2(10^308) / 10^305
     assert float(value / 10**305) == pytest.approx(exact, rel=1e-14)
+
+
+def test_more_threads_than_python_prints_are_counted_by_their_digits(capsys) -> None:
+    """``tpool_3`` 10,000 deep runs 3^10,000 threads: 4,772 digits, more than Python turns into
+    text (a ValueError traceback from every machine note and from explore's budget)."""
+    term = "tpool_3(" * DEPTH + "qsort" + ")" * DEPTH
+    assert main(["compare", term, "inc", "--over", "x=1..1e6", "--cores", "2"]) == 0
+    err = capsys.readouterr().err
+    assert "runs a 4,772-digit integer threads on 2 cores" in err and "Traceback" not in err
+    assert main(["explore", term, "--cores", "2", "--at", "x=1024"]) == 2
+    assert "already uses a 4,772-digit integer threads, more than --threads 2" in capsys.readouterr().err

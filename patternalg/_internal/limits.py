@@ -42,6 +42,7 @@ __all__ = [
     "size_problem",
     "printable",
     "toml_nesting_problem",
+    "whole_number_text",
 ]
 
 #: digits of an integer (a literal, or an exact result such as 2^3000) and decimal exponent
@@ -128,8 +129,23 @@ def size_problem(expr: sympy.Expr) -> str | None:
 
 def _short_number(value: sympy.Expr) -> str:
     if value.is_Integer and int(value).bit_length() > 64:
-        return f"(a {len(str(abs(int(value))))}-digit integer)"
+        return f"({whole_number_text(int(value))})"
     return printable(str(value))
+
+
+def whole_number_text(value: int) -> str:
+    """A whole number as a message shows it: its digits up to 64 bits, else its length
+    (nobody reads 4,772 digits, and Python refuses to print more than 4,300).
+
+    >>> whole_number_text(12), whole_number_text(-(2**64)), whole_number_text(3**10_000)
+    ('12', 'a 20-digit negative integer', 'a 4,772-digit integer')
+    """
+    n = abs(int(value))
+    if n.bit_length() <= 64:
+        return str(value)
+    digits = int(math.log10(n)) + 1  # exact but at the powers of ten, checked next
+    digits += (n >= 10**digits) - (n < 10 ** (digits - 1))
+    return f"a {digits:,}-digit {'negative ' if value < 0 else ''}integer"
 
 
 def printable(text: str, limit: int = MAX_SHOWN) -> str:

@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 
 import sympy
 
-from .._internal.limits import printable
+from .._internal.limits import printable, whole_number_text
 from ..syntax.arith import format_expr, shown_text
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
@@ -60,8 +60,8 @@ from .machine_checks import check_cores, check_cost, check_speedup, machine_expr
 from .semantics import Semantics
 
 __all__ = [
-    "Busy", "Machine", "MachineSemantics", "here", "threads_needed", "thread_note", "machine_notes",
-    "cores_of",
+    "Busy", "Machine", "MachineSemantics", "here", "threads_needed", "threads_text", "thread_note",
+    "machine_notes", "cores_of",
 ]
 
 
@@ -378,17 +378,28 @@ def thread_note(term: Term, machine: Machine) -> str | None:
     'tpool_4(qsort) runs 4 threads on 2 cores: the cores bound it (machine semantics)'
     >>> thread_note(parse("tpool_2(qsort)"), Machine(2)) is None
     True
+    >>> thread_note(parse("tpool_3(" * 10_000 + "qsort" + ")" * 10_000), Machine(2))[-85:]
+    'runs a 4,772-digit integer threads on 2 cores: the cores bound it (machine semantics)'
     """
     threads = threads_needed(term)
     shown = printable(str(term))  # a term 10,000 deep is named, not printed whole
     if threads.is_number:
         if threads <= machine.cores:
             return None
-        return f"{shown} runs {threads} threads on {machine.cores} cores: the cores bound it (machine semantics)"
+        return (
+            f"{shown} runs {threads_text(threads)} threads on {machine.cores} cores: the "
+            "cores bound it (machine semantics)"
+        )
     return (
-        f"{shown} runs {printable(format_expr(threads))} threads: where that exceeds the "
+        f"{shown} runs {threads_text(threads)} threads: where that exceeds the "
         f"machine's {machine.cores} cores, the cores bound it (machine semantics)"
     )
+
+
+def threads_text(threads: sympy.Expr) -> str:
+    """A count of threads (:func:`threads_needed`) as a message shows it: a whole number by
+    its digits or, beyond 64 bits, its length; an expression in one terminal line."""
+    return whole_number_text(int(threads)) if threads.is_Integer else printable(format_expr(threads))
 
 
 def _dispatch(left: Busy, right: Busy) -> Any:

@@ -36,7 +36,7 @@ from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.evaluation import evaluate
 from ..algebra.grid import Axis, parse_axis, spaced
-from ..algebra.machine import threads_needed
+from ..algebra.machine import threads_needed, threads_text
 from ..algebra.normal_forms.normal_form import compare as compare_growth
 from ..algebra.pointwise import substitute_counts
 from ..algebra.semantics import Semantics
@@ -495,7 +495,9 @@ def _threads_note(compiled: Sequence[Compiled], semantics: Semantics) -> list[st
     counts = [threads_needed(c.term) for c in compiled]
     if len(set(counts)) < 2:
         return []
-    listed = ", ".join(f"{printable(str(c.term))}: {n}" for c, n in zip(compiled, counts, strict=True))
+    listed = ", ".join(
+        f"{printable(str(c.term))}: {threads_text(n)}" for c, n in zip(compiled, counts, strict=True)
+    )
     return [f"the designs run different numbers of threads ({listed}) on {semantics.machine.cores} cores"]
 
 

@@ -33,7 +33,7 @@ from typing import Any
 import sympy
 
 from .._internal.callbacks import ProgressCallback
-from .._internal.limits import MAX_SEARCH_REBUILDS, printable
+from .._internal.limits import MAX_SEARCH_REBUILDS, printable, whole_number_text
 from .._internal.tables import Tabular, fields_json, with_unit
 from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
@@ -368,7 +368,9 @@ def explore(
         notes += (f"--threads {budget} on {cores} cores: beyond them the cores bound the values",)
     used = thread_count(start)
     if used > budget:
-        raise EvaluationError(f"{printable(str(start))} already uses {used} threads, more than --threads {budget}")
+        raise EvaluationError(
+            f"{printable(str(start))} already uses {whole_number_text(used)} threads, more than --threads {budget}"
+        )
     at_point(start, library, fixed)  # every binding names a symbol of the design, once
     values = DesignValues(library, fixed, semantics)
     pointwise = "x" in fixed
