@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 import sympy
 from hypothesis import given
 from hypothesis import strategies as st
@@ -164,3 +165,39 @@ def test_forms_halved_level_by_level_keep_their_hashes_apart():
         assert len({hash(sympy.Float(coefficient) / 2**k) for k in range(300)}) <= 62  # sympy's own
     same = [normal_form(sympy.Float(0.75) * x), normal_form(sympy.Float(3) / 4 * x)]
     assert same[0] == same[1] and hash(same[0]) == hash(same[1])
+
+
+def _pools_in_pipes(depth: int) -> str:
+    term = "inc"
+    for level in range(depth):
+        term = f"pipe({term}, inc)" if level % 2 else f"tpool_n({term})"
+    return term
+
+
+def test_a_pipe_of_pools_with_a_free_count_nested_40_deep_is_a_nested_max():
+    """Each level's stages cannot be ordered while n is free: asymptotically a max of a max
+    divided by n. sympy's limit of such a nesting took time exponential in its depth (22
+    levels: 85 s); a maximum is left undecided there since."""
+    found = evaluate(parse(_pools_in_pipes(40)), LIB, "asymptotic")
+    text = str(found)
+    assert text.startswith("Max(536.185*x, Max(536.185*x") and text.count("Max(") == 20
+    assert float(found.subs(n, 2).subs(x, 10)) == pytest.approx(5361.85)
+
+
+def test_the_stages_of_two_maxima_are_compared_across_them_only():
+    """A maximum beside another: each side's stages are already undominated, so only the
+    pairs across the sides are compared (a pipe of pools 1,000 deep compared every pair of
+    its 500 stages at every level: minutes)."""
+    from patternalg.algebra.operators import _undominated
+
+    calls = []
+
+    def below(a, b):  # componentwise: two stages that cross are not below one another
+        calls.append((a, b))
+        return a[0] <= b[0] and a[1] <= b[1]
+
+    left, right = [(5, 1), (1, 5)], [(4, 4), (6, 0), (0, 0)]
+    every = _undominated(left + right, below)
+    calls.clear()
+    assert _undominated(left + right, below, settled=2) == every == [(5, 1), (1, 5), (4, 4), (6, 0)]
+    assert calls and all((a in left) != (b in left) for a, b in calls)

@@ -178,15 +178,26 @@ def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
     return bool(sympy.expand(shifted).is_nonnegative)
 
 
-def _undominated(args: Sequence[T], below: Callable[[T, T], bool]) -> list[T]:
-    """The arguments of a maximum that another argument is not ``below`` (ties keep the first)."""
+def _undominated(args: Sequence[T], below: Callable[[T, T], bool], settled: int = 0) -> list[T]:
+    """The arguments of a maximum that another argument is not ``below`` (ties keep the first).
+
+    With ``settled``, the first ``settled`` arguments are a maximum's already, and so are the
+    others: no argument is below another of its own side, and only pairs across the sides
+    are compared (a pipe of pools nested 1,000 deep compared every pair of its stages at
+    every level).
+    """
+    count = len(args)
+
+    def others(i: int) -> range:
+        if not settled:
+            return range(count)
+        return range(settled, count) if i < settled else range(settled)
+
     return [
         arg
         for i, arg in enumerate(args)
         if not any(
-            below(arg, other) and (j < i or not below(other, arg))
-            for j, other in enumerate(args)
-            if j != i
+            below(arg, args[j]) and (j < i or not below(args[j], arg)) for j in others(i) if j != i
         )
     ]
 
@@ -292,10 +303,11 @@ def _form_below(small: NormalForm, big: NormalForm) -> bool:
     return _dominated(small.to_expr(), big.to_expr())
 
 
-def _pointwise_maxima(forms: list[NormalForm]) -> list[NormalForm]:
+def _pointwise_maxima(forms: list[NormalForm], settled: int = 0) -> list[NormalForm]:
     """The forms of a pointwise maximum that can be the maximum somewhere for x >= 1: those no
-    other form is above, then (numeric ones) those not below the rest taken together."""
-    kept = _undominated(forms, _form_below)
+    other form is above, then (numeric ones) those not below the rest taken together
+    (``settled``: as :func:`_undominated` says)."""
+    kept = _undominated(forms, _form_below, settled)
     for form in list(kept):
         others = [other for other in kept if other is not form]
         if len(others) > 1 and all(map(is_numeric, kept)) and below_the_rest(form, others):
@@ -326,10 +338,11 @@ def _forms_max(
 ) -> tuple[Value, int | None]:
     """The maximum of stages held as normal forms: the stages no other stage beats."""
     stages = list(dict.fromkeys(left + right))
+    settled = len(dict.fromkeys(left))  # each side a stage or a maximum already
     if semantics.pointwise:
-        kept = _pointwise_maxima(stages)
+        kept = _pointwise_maxima(stages, settled)
     else:
-        kept = _undominated(stages, _grows_no_faster)
+        kept = _undominated(stages, _grows_no_faster, settled)
     result = kept[0] if len(kept) == 1 else Maximum(tuple(kept))
     if set(kept) == set(left):
         return result, 0
