@@ -164,3 +164,21 @@ def test_more_threads_than_python_prints_are_counted_by_their_digits(capsys) -> 
     assert "runs a 4,772-digit integer threads on 2 cores" in err and "Traceback" not in err
     assert main(["explore", term, "--cores", "2", "--at", "x=1024"]) == 2
     assert "already uses a 4,772-digit integer threads, more than --threads 2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("semantics", "value"),
+    [(["--semantics", "exact"], "549053.44"), (["--cores", "2"], "137537886.72")],  # inc; 501 incs / 2 cores
+)
+def test_a_free_count_nested_past_the_maximum_s_stages_is_one_line(semantics, value, capsys) -> None:
+    """A pipe of pools 1,000 deep whose count n is free keeps one stage per level that no
+    other is above for every n > 0 (x/n^k): more than 128 is one line (minutes before); bound,
+    it is a number."""
+    term = "inc"
+    for level in range(1000):
+        term = f"pipe({term}, inc)" if level % 2 else f"tpool_n({term})"
+    assert main(["eval", term, *semantics]) == 2
+    err = capsys.readouterr().err
+    assert "a maximum of more than 128 stages that cannot be ordered" in err and "--at n=2" in err
+    assert main(["eval", term, *semantics, "--at", "n=2", "--at", "x=1024"]) == 0
+    assert capsys.readouterr().out == f"{value} ns\n"

@@ -38,6 +38,7 @@ __all__ = [
     "MAX_ANNEALING_ITERATIONS",
     "MAX_EXPANSIONS",
     "MAX_SEARCH_REBUILDS",
+    "MAX_MAXIMUM_STAGES",
     "power_problem",
     "size_problem",
     "printable",
@@ -85,6 +86,10 @@ MAX_EXPANSIONS = 100_000
 #: sub-terms one ``explore`` search rebuilds in all (each rewrite rebuilds the path from its
 #: place to the root: on a design of thousands of sub-terms, some 2 microseconds each)
 MAX_SEARCH_REBUILDS = 1_000_000
+#: the most stages a closed form keeps in one maximum: stages none of the others is above
+#: (a pipe of pools nested 1,000 deep whose count is free keeps one per level, each compared
+#: with the next level's: minutes); the value at a point needs none
+MAX_MAXIMUM_STAGES = 128
 
 _MAX_BITS = math.ceil(MAX_INTEGER_DIGITS * math.log2(10))
 

@@ -20,6 +20,7 @@ from typing import TypeAlias, TypeVar
 
 import sympy
 
+from .._internal.limits import MAX_MAXIMUM_STAGES
 from ..errors import EvaluationError
 from ..syntax.arith import format_expr
 from ..syntax.symbols import m as m_symbol
@@ -102,8 +103,9 @@ def m_seq(left: Value, right: Value, semantics: Semantics = Semantics.ASYMPTOTIC
     left_forms, right_forms = _forms(left), _forms(right)
     if semantics.pointwise and left_forms is not None and right_forms is not None:
         sums = dict.fromkeys(a + b for a in left_forms for b in right_forms)
-        kept = _pointwise_maxima(list(sums))
-        return kept[0] if len(kept) == 1 else Maximum(tuple(kept))
+        # a maximum plus one form: its stages moved alike, none below another still
+        settled = len(sums) if 1 in (len(left_forms), len(right_forms)) else 0
+        return _maximum(_pointwise_maxima(list(sums), settled))
     return sympy.Add(as_expr(left), as_expr(right))
 
 
@@ -315,6 +317,18 @@ def _pointwise_maxima(forms: list[NormalForm], settled: int = 0) -> list[NormalF
     return kept
 
 
+def _maximum(kept: list[NormalForm]) -> NormalForm | Maximum:
+    """The maximum of stages none of the others is above (one: itself), at most
+    :data:`MAX_MAXIMUM_STAGES` of them."""
+    if len(kept) > MAX_MAXIMUM_STAGES:
+        raise EvaluationError(
+            f"the closed form is a maximum of more than {MAX_MAXIMUM_STAGES} stages that "
+            "cannot be ordered (a count left free, such as n, keeps a stage per pipe of "
+            "pools); bind the counts, e.g. --at n=2"
+        )
+    return kept[0] if len(kept) == 1 else Maximum(tuple(kept))
+
+
 def _has_min_max(form: NormalForm) -> bool:
     return any(c.has(sympy.Min, sympy.Max) for _, c in form.items())
 
@@ -343,7 +357,7 @@ def _forms_max(
         kept = _pointwise_maxima(stages, settled)
     else:
         kept = _undominated(stages, _grows_no_faster, settled)
-    result = kept[0] if len(kept) == 1 else Maximum(tuple(kept))
+    result = _maximum(kept)
     if set(kept) == set(left):
         return result, 0
     if set(kept) == set(right):
