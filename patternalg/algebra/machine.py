@@ -52,6 +52,7 @@ from typing import Any, NamedTuple
 import sympy
 
 from .._internal.limits import printable, whole_number_text
+from ..errors import EvaluationError
 from ..syntax.arith import format_expr, shown_text
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
@@ -399,7 +400,12 @@ def thread_note(term: Term, machine: Machine) -> str | None:
 def threads_text(threads: sympy.Expr) -> str:
     """A count of threads (:func:`threads_needed`) as a message shows it: a whole number by
     its digits or, beyond 64 bits, its length; an expression in one terminal line."""
-    return whole_number_text(int(threads)) if threads.is_Integer else printable(format_expr(threads))
+    if threads.is_Integer:
+        return whole_number_text(int(threads))
+    try:
+        return printable(format_expr(threads))
+    except EvaluationError:  # a count free at every level of a term 1,000 deep nests as deep
+        return "(a count nested too deep to print)"
 
 
 def _dispatch(left: Busy, right: Busy) -> Any:
