@@ -336,3 +336,26 @@ def test_a_deep_term_on_a_machine_is_evaluated_and_named_in_one_short_note():
     assert float(done.stdout.split()[0]) == pytest.approx((1500 * QSORT(1024) + 1501 * INC(1024)) / 2, rel=1e-9)
     assert all(len(line) < 400 for line in done.stderr.splitlines())
     assert "3001 threads on 2 cores" in done.stderr
+
+
+def test_the_thread_note_counts_the_threads_of_the_point():
+    """``eval --at n=4`` on 2 cores: the pool runs 4 threads there (the note said n); at n=2
+    it runs no more than the cores, and there is no note."""
+
+    def notes(*at: str) -> list[str]:
+        done = run_cli("eval", "tpool_n(qsort)", "--cores", "2", *at)
+        assert done.returncode == 0
+        return [line for line in done.stderr.splitlines() if "runs" in line]
+
+    assert notes("--at", "n=4") == [
+        "note: tpool_4(qsort) runs 4 threads on 2 cores: the cores bound it (machine semantics)"
+    ]
+    assert notes("--at", "n=2") == []
+    assert notes() == [
+        "note: tpool_n(qsort) runs n threads: where that exceeds the machine's 2 cores, the cores "
+        "bound it (machine semantics)"
+    ]
+    compared = run_cli("compare", "tpool_n(qsort)", "inc", "--at", "n=4", "--cores", "2")
+    assert "different numbers of threads (tpool_4(qsort): 4, inc: 1) on 2 cores" in compared.stderr
+    swept = run_cli("sweep", "tpool_n(qsort)", "--over", "n=1..4", "--at", "x=4", "--cores", "2")
+    assert "tpool_n(qsort) runs n threads: where that exceeds" in swept.stderr  # n is swept

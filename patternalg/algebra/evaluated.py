@@ -34,7 +34,7 @@ from .bindings import as_value
 from .domains import extrapolations, point_notes
 from .evaluation import Derivation, closed_form, evaluate
 from .machine import machine_notes
-from .pointwise import PointValue, at_point, undecided_note
+from .pointwise import PointValue, at_point, undecided_note, with_counts
 from .render import (
     DEFAULT_DIGITS,
     EXPLAIN_STEPS,
@@ -226,7 +226,7 @@ def evaluated(
         recorded = Derivation()
         expr, undecided = closed_form(term, converted, semantics, recorded)
         notes = [undecided_note(semantics)] if undecided else []
-    notes.extend(machine_notes([term], semantics))
+    notes.extend(machine_notes([with_counts(term, at)], semantics))
     moved = converted_note(term, library, result_unit)
     if moved:
         notes.append(moved)

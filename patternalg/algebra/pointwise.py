@@ -285,6 +285,18 @@ def substitute_counts(term: Term, values: Mapping[sympy.Symbol, sympy.Expr]) -> 
     return done[id(term)]
 
 
+def with_counts(term: Term, at: Mapping[str, Any] | None) -> Term:
+    """``term`` with the counts ``at`` binds (``{"n": 4}``; x and the symbols ``term`` has
+    not are left): what a note about a point names.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> with_counts(parse("tpool_n(qsort)"), {"n": "4", "x": 1024})
+    parse('tpool_4(qsort)')
+    """
+    counts = {symbol(k): as_value(v) for k, v in (at or {}).items() if k != "x"}
+    return substitute_counts(term, counts) if counts else term
+
+
 def _bound(
     term: Term, values: Mapping[str, sympy.Expr]
 ) -> tuple[dict[sympy.Symbol, sympy.Expr], str, Term]:

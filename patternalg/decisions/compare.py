@@ -38,7 +38,7 @@ from ..algebra.evaluation import evaluate
 from ..algebra.grid import Axis, parse_axis, spaced
 from ..algebra.machine import threads_needed, threads_text
 from ..algebra.normal_forms.normal_form import compare as compare_growth
-from ..algebra.pointwise import substitute_counts
+from ..algebra.pointwise import substitute_counts, with_counts
 from ..algebra.semantics import Semantics
 from ..arguments import as_axes, as_bindings, as_terms
 from ..errors import EvaluationError
@@ -384,7 +384,7 @@ def compare(
     compiled, library = ready.compiled, ready.library
     ranges = {a.name: a.bounds for a in axes}
     notes = [*ready.notes, *range_notes([c.term for c in compiled], library, at or {}, ranges)]
-    notes += _threads_note(compiled, semantics)
+    notes += _threads_note([with_counts(c.term, at) for c in compiled], semantics)
     names = tuple(str(c.term) for c in compiled)
     if len(set(names)) < len(names):
         raise EvaluationError("compare: a term is given twice")
@@ -487,17 +487,15 @@ def _times(ratio: float | None) -> str:
     return "(not a positive time)" if ratio is None else f"x{number_text(ratio)}"
 
 
-def _threads_note(compiled: Sequence[Compiled], semantics: Semantics) -> list[str]:
+def _threads_note(terms: Sequence[Term], semantics: Semantics) -> list[str]:
     """Under a machine: a note where the designs run different numbers of threads (one
     gains from cores another leaves idle, or pays for more threads than cores)."""
     if semantics_of("exact") is semantics or not hasattr(semantics, "machine"):
         return []
-    counts = [threads_needed(c.term) for c in compiled]
+    counts = [threads_needed(t) for t in terms]
     if len(set(counts)) < 2:
         return []
-    listed = ", ".join(
-        f"{printable(str(c.term))}: {threads_text(n)}" for c, n in zip(compiled, counts, strict=True)
-    )
+    listed = ", ".join(f"{printable(str(t))}: {threads_text(n)}" for t, n in zip(terms, counts, strict=True))
     return [f"the designs run different numbers of threads ({listed}) on {semantics.machine.cores} cores"]
 
 

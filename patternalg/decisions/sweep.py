@@ -23,6 +23,7 @@ from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.grid import Axis
 from ..algebra.machine import machine_notes
+from ..algebra.pointwise import with_counts
 from ..algebra.semantics import Semantics
 from ..algebra.units import in_unit
 from ..arguments import as_axes, as_bindings, as_terms
@@ -63,7 +64,7 @@ def prepare(
         raise EvaluationError("no term given")
     library, unit, notes = in_unit(parsed, ModelLibrary.of(library), unit)
     semantics = semantics.in_unit(unit)
-    notes = (*notes, *machine_notes(parsed, semantics))
+    notes = (*notes, *machine_notes([with_counts(t, at) for t in parsed], semantics))
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     names = [a.name for a in axes]
     if len(set(names)) != len(names):
