@@ -185,13 +185,16 @@ def test_a_free_count_nested_past_the_maximum_s_stages_is_one_line(semantics, va
 
 
 def test_a_thread_count_too_deep_to_print_is_named_so(capsys) -> None:
-    """The machine's note counts the threads of the unbound term: a pool in n at each of
-    5,000 levels nests its count 5,000 deep, more than is printed; the value at the point
-    came with an error that asked for the point it had (``--at``)."""
+    """A pool in n at each of 5,000 levels nests its count of threads 5,000 deep, more than
+    is printed: at a point the note counts the point's threads (3^5,000: its length); swept
+    over n, it says the count is too deep to print (the value at the point had come with an
+    error that asked for the point it had)."""
     term = "inc"
     for level in range(DEPTH):
         term = f"pipe({term}, inc)" if level % 2 else f"tpool_n({term})"
     assert main(["eval", term, "--cores", "2", "--at", "n=3", "--at", "x=1024"]) == 0
     captured = capsys.readouterr()
     assert captured.out == "1372908126.72 ns\n"  # 5,001 incs of 549,053.44 ns on 2 cores
-    assert "runs (a count nested too deep to print) threads" in captured.err
+    assert "runs a 2,386-digit integer threads on 2 cores" in captured.err
+    assert main(["sweep", term, "--over", "n=1..3", "--at", "x=1024", "--cores", "2"]) == 0
+    assert "runs (a count nested too deep to print) threads" in capsys.readouterr().err
