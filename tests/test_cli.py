@@ -213,3 +213,19 @@ def test_a_nul_character_in_an_argument_is_one_line_and_exit_2(args, capsys):
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
     assert f"patternalg {args[0]}: error: the argument " in err and "holds a NUL character" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["compare", "tpool_4(qsort)", "inc", "--cores", "2"],
+        ["sweep", "tpool_4(qsort)", "--over", "x=1..8:4", "--cores", "2"],
+        ["optimize", "tpool_n(qsort)", "--budget", "n<=4", "--at", "x=1024", "--cores", "2"],
+    ],
+    ids=lambda a: a[0],
+)
+def test_quiet_decisions_print_no_notes(args):
+    """``-q``: no notes on stderr (the decision commands printed theirs all the same)."""
+    loud, quiet = run_cli(*args), run_cli(*args, "-q")
+    assert loud.returncode == quiet.returncode == 0 and loud.stdout == quiet.stdout
+    assert "note: machine semantics: 2 cores" in loud.stderr and quiet.stderr == ""

@@ -15,6 +15,7 @@ from .common import (
     interval_option,
     load_library,
     machine_option,
+    note,
     print_json,
     read_text_argument,
     unit_option,
@@ -84,7 +85,7 @@ def point_and_library(args: argparse.Namespace) -> dict[str, Any]:
 
 def emit(args: argparse.Namespace, result: Any, lines: Sequence[str] | None = None) -> None:
     """Print a decision result as text (``lines``, default its ``text(digits)``), JSON or
-    CSV (its notes: in JSON, else on stderr); ``--digits``, where the command has it, sets
+    CSV (its notes: in JSON, else on stderr unless ``--quiet``); ``--digits``, where the command has it, sets
     the significant digits of values in text and CSV."""
     if args.format == "json":
         print_json(result.to_json())
@@ -95,5 +96,5 @@ def emit(args: argparse.Namespace, result: Any, lines: Sequence[str] | None = No
     else:
         for line in result.lines(**digits) if lines is None else lines:
             print(line)
-    for note in result.notes:
-        print(f"note: {note}", file=sys.stderr)
+    for text in dict.fromkeys(result.notes):  # each once, and none with --quiet
+        note(args, text)
