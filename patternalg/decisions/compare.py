@@ -38,7 +38,7 @@ from ..algebra.evaluation import evaluate
 from ..algebra.grid import Axis, parse_axis, spaced
 from ..algebra.machine import threads_needed, threads_text
 from ..algebra.normal_forms.normal_form import compare as compare_growth
-from ..algebra.pointwise import substitute_counts, with_counts
+from ..algebra.pointwise import with_counts
 from ..algebra.semantics import Semantics
 from ..arguments import as_axes, as_bindings, as_terms
 from ..errors import EvaluationError
@@ -589,7 +589,7 @@ def _asymptotic_winner(
     a closed form is too deep to build: the grid's answer stands without it)."""
     mapping = {symbol(k): as_value(v) for k, v in (at or {}).items() if k != "x"}
     try:  # the counts bound first: a deep term's closed form stays flat in x
-        terms = [substitute_counts(c.term, mapping) if mapping else c.term for c in compiled]
+        terms = [with_counts(c.term, at) for c in compiled]
         forms = [evaluate(t, library, Semantics.ASYMPTOTIC).xreplace(mapping) for t in terms]
     except EvaluationError:
         return None
