@@ -61,6 +61,7 @@ from patternalg.forms import PMNF
 from patternalg.forms.spread import noise_by_point
 from patternalg.library.model_library import ModelLibrary
 from patternalg.measurements import Measurements, read
+from patternalg.measurements.halves import HALVES, halved
 from patternalg.syntax.parser import parse
 from patternalg.syntax.symbols import p, x
 
@@ -169,12 +170,15 @@ class Run:
             raise SystemExit(f"{self.path}: {error}") from error
 
     def halves(self) -> list[Run]:
-        """The run four times, with one half of its repetitions (:func:`halved`)."""
+        """The run four times, with one half of its repetitions at every point
+        (:func:`patternalg.measurements.halves.halved`)."""
         return [
-            replace(self, **{f: halved(getattr(self, f), split, half) for f in ("atoms", "calibration", "others")})
-            for split in (0, 1)
-            for half in (0, 1)
-        ]
+            replace(self, **{
+                f: replace(data, series=tuple(halved(s, which) for s in data))
+                for f, data in (("atoms", self.atoms), ("calibration", self.calibration), ("others", self.others))
+            })
+            for which in range(len(HALVES))
+        ]  # fmt: skip
 
     def reproduced(self, semantics: Any, library: ModelLibrary | None, upto: float | None,
                    found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:  # fmt: skip
@@ -199,25 +203,6 @@ class Run:
             values = np.broadcast_to(compiled.values({"x": sizes[chosen]}), medians.shape)
             found[s.kernel] = np.stack([sizes[chosen], values / medians - 1])
         return found
-
-
-def halved(data: Measurements, split: int, half: int) -> Measurements:
-    """``data`` with one half of the repetitions at each point: ``split`` 0 cuts them in
-    time (the first and the second half), 1 interleaves them (odd and even); ``half`` 0 or 1.
-
-    >>> import tempfile
-    >>> path = Path(tempfile.mkdtemp()) / "m.csv"
-    >>> _ = path.write_text("kernel,x,time\\n" + "".join(f"a,8,{v}\\n" for v in (1, 2, 3, 4, 5)))
-    >>> [halved(read(path), split, half).series[0].values[0].tolist() for split in (0, 1) for half in (0, 1)]
-    [[1.0, 2.0], [3.0, 4.0, 5.0], [1.0, 3.0, 5.0], [2.0, 4.0]]
-    """
-    series = []
-    for s in data:
-        cuts = [slice(0, len(v) // 2) if half == 0 else slice(len(v) // 2, None) for v in s.values] if split == 0 \
-            else [slice(half, None, 2)] * len(s.values)  # fmt: skip
-        series.append(replace(s, values=tuple(v[c] for v, c in zip(s.values, cuts, strict=True)),
-                              lines=tuple(n[c] for n, c in zip(s.lines, cuts, strict=True))))  # fmt: skip
-    return replace(data, series=tuple(series))
 
 
 def numbers_of(machine: Machine) -> dict[str, float]:

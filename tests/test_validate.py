@@ -108,7 +108,7 @@ def test_a_perfect_model_has_no_error(tmp_path: Path) -> None:
 
 def test_the_rules_are_reported_beside_another_semantics(fitted: Path) -> None:
     found = validate(COMPOSITIONS, fitted, semantics="asymptotic", rules="exact")
-    assert found.header()[-2:] == ["rules_predicted", "rules_error"]
+    assert found.header()[5:7] == ["rules_predicted", "rules_error"]
     for row in found.rows():  # on numbers both are the pointwise maximum
         assert row[5] == row[2] and row[6] == row[4]
     assert "rules_worst" in found.summary()[0] and "rules_median" in found.overall()
@@ -181,7 +181,7 @@ def test_several_files_get_a_file_column(fitted: Path) -> None:
 def test_to_dataframe_has_the_rows(result: Validation) -> None:
     pytest.importorskip("pandas")
     frame = result.to_dataframe()
-    assert list(frame.columns) == ["term", "x", "predicted", "measured", "error"]
+    assert list(frame.columns) == ["term", "x", "predicted", "measured", "error", "halves_low", "halves_high"]
     assert frame["error"].tolist() == [row[4] for row in result.rows()]
 
 
@@ -194,12 +194,13 @@ def test_csv_has_one_row_per_term_and_point(capsys, fitted: Path) -> None:
     )
     assert status == 0
     rows = list(csv.reader(io.StringIO(out)))
-    assert rows[0] == ["term", "x", "predicted", "measured", "error"]
+    assert rows[0] == ["term", "x", "predicted", "measured", "error", "halves_low", "halves_high"]
     data = read(COMPOSITIONS)
     assert len(rows) - 1 == sum(len(s) for s in data)
     for row in rows[1:]:
-        predicted, measured, error = map(float, row[2:])
+        predicted, measured, error, low, high = map(float, row[2:])
         assert error == pytest.approx((predicted - measured) / measured, rel=1e-9)
+        assert low <= high
 
 
 def test_csv_with_a_machine_semantics_has_the_rules_beside(capsys, fitted: Path) -> None:
@@ -217,6 +218,8 @@ def test_csv_with_a_machine_semantics_has_the_rules_beside(capsys, fitted: Path)
         "error",
         "rules_predicted",
         "rules_error",
+        "halves_low",
+        "halves_high",
     ]
 
 
@@ -233,8 +236,9 @@ def test_json_shape(capsys, fitted: Path) -> None:
     assert data["semantics"] == "exact" and data["rules"] is None and data["parameters"] == ["x"]
     assert len(data["terms"]) == len(read(COMPOSITIONS))
     term = data["terms"][0]
-    assert set(term) >= {"term", "unit", "points", "median", "worst", "worst_at"}
-    assert set(data["overall"]) == {"cells", "median", "worst", "largest"}
+    assert set(term) >= {"term", "unit", "points", "median", "worst", "worst_at", "worst_in_halves", "worst_holds"}
+    assert set(data["overall"]) == {"cells", "median", "worst", "largest", "halves"}
+    assert data["overall"]["halves"]["cells"] == 162
     assert all(len(row) == len(data["header"]) for row in data["rows"])
 
 
@@ -243,8 +247,10 @@ def test_text_has_a_table_per_term_and_the_summary(capsys, fitted: Path) -> None
     assert status == 0
     lines = out.splitlines()
     assert "tpool_4(qsort)" in lines and any(line.startswith("summary (exact") for line in lines)
-    assert lines[-2].startswith("all 162 cells: median |error|")
-    assert lines[-1].startswith("the 18 cells at the largest x")
+    assert lines[-3].startswith("all 162 cells: median |error|")
+    assert lines[-2].startswith("the 18 cells at the largest x")
+    assert lines[-1].startswith("against each half of the repetitions (first, second, odd, even): ")
+    assert "error in halves" in lines[lines.index("tpool_4(qsort)") + 1]
 
 
 def test_out_writes_the_file_and_prints_the_summary(capsys, tmp_path: Path, fitted: Path) -> None:

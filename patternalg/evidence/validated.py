@@ -1,6 +1,7 @@
 """What ``validate`` found: each series predicted and measured (:class:`Validated`: its
-relative errors, at its largest x, covered by its intervals or not), and the whole
-(:class:`Validation`: the table, a summary per term and overall, coverage, the text report).
+relative errors, at its largest x, covered by its intervals or not, against the halves of
+its repetitions), and the whole (:class:`Validation`: the table, a summary per term and
+overall, coverage, the text report).
 
 >>> v = Validated("inc", "inc", "m.txt", ("x",), "x", np.array([[1.0], [2.0]]),
 ...               np.array([110.0, 190.0]), np.array([100.0, 200.0]), "ns")
@@ -11,6 +12,7 @@ relative errors, at its largest x, covered by its intervals or not), and the who
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +23,7 @@ from .._internal.display import aligned
 from .._internal.tables import Tabular, number
 from ..syntax.arith import number_text
 from .coverage import coverage, covered, half_width
+from .halves import errors_in_halves, halves_overall, holds
 
 __all__ = ["Validation", "Validated", "relative_error"]
 
@@ -64,6 +67,9 @@ class Validated:
     #: with ``interval=``: the central interval of what a measurement would show
     low: np.ndarray | None = None
     high: np.ndarray | None = None
+    #: the measured aggregate of each half of the repetitions: shape (halves, points), NaN
+    #: at a point with too few (:func:`patternalg.measurements.halves.in_halves`)
+    halves: np.ndarray | None = None
 
     def covered(self) -> np.ndarray:
         """A mask of the points whose measured value lies in the interval."""
@@ -92,9 +98,21 @@ class Validated:
         column = self.points[:, self.parameters.index(self.size)]
         return column == column.max()
 
+    def in_halves(self) -> tuple[np.ndarray, np.ndarray]:
+        """The least and the greatest error against a half of the repetitions at every
+        point (NaN where a point has none: :mod:`~patternalg.evidence.halves`)."""
+        found = errors_in_halves(self)
+        if not len(found) or not np.isfinite(found).any():
+            return np.full(len(self.points), np.nan), np.full(len(self.points), np.nan)
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a point without halves: NaN
+            return np.nanmin(found, axis=0), np.nanmax(found, axis=0)
+
     def summary(self) -> dict[str, Any]:
         """``{term, kernel, file, unit, points, median, worst, worst_at}`` (|errors|; and
-        ``rules_median``, ``rules_worst`` when compared)."""
+        ``rules_median``, ``rules_worst`` when compared; with repetitions to halve,
+        ``worst_in_halves``: the worst cell's least and greatest error against a half, and
+        ``worst_holds``: whether it keeps its sign in every half)."""
         median, worst = _spread(self.error)
         at = None
         if worst is not None:
@@ -112,6 +130,10 @@ class Validated:
         }
         if self.rules_error is not None:
             found["rules_median"], found["rules_worst"] = _spread(self.rules_error)
+        low, high = self.in_halves()
+        if worst is not None and math.isfinite(low[index]):
+            found["worst_in_halves"] = [float(low[index]), float(high[index])]
+            found["worst_holds"] = bool(holds(self)[index])
         return found
 
 
@@ -137,27 +159,37 @@ class Validation(Tabular):
     def _several(self) -> bool:
         return len(self.files) > 1
 
+    def halved(self) -> bool:
+        """Whether any point has repetitions enough to halve."""
+        return any(v.halves is not None for v in self.validated)
+
     def header(self) -> list[str]:
         """``term``, the parameters, ``predicted``, ``measured``, ``error`` (and
-        ``rules_predicted``, ``rules_error`` when compared; ``file`` first for several)."""
+        ``rules_predicted``, ``rules_error`` when compared; ``low``, ``high`` with intervals;
+        ``halves_low``, ``halves_high``, the least and the greatest error against a half of
+        the repetitions, where there are enough; ``file`` first for several)."""
         cols = ["file"] if self._several() else []
         cols += ["term", *self.parameters, "predicted", "measured", "error"]
         cols += ["rules_predicted", "rules_error"] if self.rules else []
-        return cols + (["low", "high"] if self.level is not None else [])
+        cols += ["low", "high"] if self.level is not None else []
+        return cols + (["halves_low", "halves_high"] if self.halved() else [])
 
     def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
         """Predicted and measured values in ``digits`` significant digits."""
-        first = self.header().index("predicted")
+        header = self.header()
+        first = header.index("predicted")
         shown = [first, first + 1] + ([first + 3] if self.rules else [])
         if self.level is not None:
-            shown += [len(self.header()) - 2, len(self.header()) - 1]
+            shown += [header.index("low"), header.index("high")]
         return dict.fromkeys(shown, digits)
 
     def rows(self) -> list[list[Any]]:
         """One row per term and point; relative errors as fractions (0.05 is 5 %)."""
         rows = []
+        halved = self.halved()
         for v in self.validated:
             error, rules = v.error, v.rules_error
+            least, greatest = v.in_halves()
             for i, point in enumerate(v.points):
                 coordinates = dict(zip(v.parameters, map(float, point), strict=True))
                 row: list[Any] = [v.path] if self._several() else []
@@ -167,6 +199,8 @@ class Validation(Tabular):
                     row += [number(v.rules_predicted[i]), number(rules[i])]
                 if v.low is not None and v.high is not None:
                     row += [number(v.low[i]), number(v.high[i])]
+                if halved:
+                    row += [number(least[i]), number(greatest[i])]
                 rows.append(row)
         return rows
 
@@ -179,7 +213,9 @@ class Validation(Tabular):
 
     def overall(self) -> dict[str, Any]:
         """``{cells, median, worst, largest: {cells, median, worst}}``: |errors| over every
-        cell and over the cells at each term's largest x (and the rules' beside them)."""
+        cell and over the cells at each term's largest x (and the rules' beside them); with
+        intervals, ``coverage``; with repetitions to halve, ``halves``
+        (:func:`~patternalg.evidence.halves.halves_overall`)."""
 
         def spread(errors: list[np.ndarray], prefix: str = "") -> dict[str, Any]:
             joined = np.concatenate(errors) if errors else np.empty(0)
@@ -198,6 +234,9 @@ class Validation(Tabular):
         found["largest"] = largest
         if self.level is not None:
             found["coverage"] = self.coverage()
+        halves = halves_overall(self.validated)
+        if halves is not None:
+            found["halves"] = halves
         return found
 
     def coverage(self) -> dict[str, Any]:
@@ -235,20 +274,26 @@ class Validation(Tabular):
         """A table per term (errors in percent) and the summary."""
         lines: list[str] = []
         for v in self.validated:
-            lines += _term_table(v, self.rules, digits)
+            lines += _term_table(v, self.rules, digits, self.halved())
             lines.append("")
         return lines + self.summary_text()
 
     def summary_text(self) -> list[str]:
         """The summary: median and worst |error| per term, then over every cell and at the
         largest x."""
-        rules = self.rules
+        rules, halved = self.rules, self.halved()
         header = ["term", "points", "median |error|", "worst |error|"]
+        header += ["worst in halves"] if halved else []
         header += [f"{rules}: median", f"{rules}: worst"] if rules else []
         body = []
+        changes = []
         for found in self.summary():
             row = [found["term"], str(found["points"]), _percent(found["median"])]
             row.append(_percent(found["worst"]) + _where(found["worst_at"]))
+            if halved:
+                row.append(_between(found.get("worst_in_halves")))
+                if found.get("worst_holds") is False:
+                    changes.append(found["term"])
             if rules:
                 row += [_percent(found["rules_median"]), _percent(found["rules_worst"])]
             body.append(row)
@@ -268,6 +313,8 @@ class Validation(Tabular):
                 f" of the prediction (at the largest x: {found['largest']['covered']} of "
                 f"{found['largest']['cells']})"
             )
+        if "halves" in every:
+            lines += _halves_lines(every["halves"], changes)
         return lines
 
 
@@ -284,6 +331,34 @@ def _where(point: Mapping[str, float] | None) -> str:
     return " at " + ", ".join(f"{k} = {number_text(v)}" for k, v in point.items())
 
 
+def _between(pair: list[float] | None) -> str:
+    """A least and a greatest error, ``-85.0% to +12.0%`` (``-`` where there are none)."""
+    return "-" if pair is None else f"{pair[0]:+.1%} to {pair[1]:+.1%}"
+
+
+def _halves_lines(found: Mapping[str, Any], changes: list[str]) -> list[str]:
+    """What the halves of the repetitions say: how many errors keep their sign, how far
+    they move, and the terms whose worst error is within that."""
+    lines = [
+        f"against each half of the repetitions (first, second, odd, even): {found['hold']} of "
+        f"{found['cells']} errors keep their sign; they move by a median of "
+        f"{_points(found['median_moved'])}, at most {_points(found['most_moved'])} "
+        f"({found['most_moved_term']}{_where(found['most_moved_at'])})"
+    ]
+    if changes:
+        shown = ", ".join(changes[:6]) + (f" and {len(changes) - 6} more" if len(changes) > 6 else "")
+        lines.append(
+            f"the worst error of {shown} changes sign between halves: the measurement moves as "
+            "much as the model misses there"
+        )
+    return lines
+
+
+def _points(value: float) -> str:
+    """A distance between two relative errors, in percentage points."""
+    return f"{100 * value:.1f} points"
+
+
 def _overall_line(what: str, found: Mapping[str, Any], rules: str | None) -> str:
     line = f"{what}: median |error| {_percent(found['median'])}, worst {_percent(found['worst'])}"
     if rules:
@@ -294,16 +369,22 @@ def _overall_line(what: str, found: Mapping[str, Any], rules: str | None) -> str
     return line
 
 
-def _term_table(v: Validated, rules: str | None, digits: int | None) -> list[str]:
-    """One term's table: its points, predicted, measured, error (and the rules')."""
+def _term_table(v: Validated, rules: str | None, digits: int | None, halved: bool) -> list[str]:
+    """One term's table: its points, predicted, measured, error (the error against the
+    halves of the repetitions, and the rules')."""
     header = [*v.parameters, f"predicted [{v.unit}]", f"measured [{v.unit}]", "error"]
+    header += ["error in halves"] if halved else []
     header += [f"{rules}: predicted [{v.unit}]", f"{rules}: error"] if rules else []
     body = []
     rules_error = v.rules_error
+    least, greatest = v.in_halves()
     for i, point in enumerate(v.points):
         row = [number_text(float(p)) for p in point]
         row += [_value(v.predicted[i], digits), _value(v.measured[i], digits)]
         row.append(_percent(float(v.error[i]), sign=True))
+        if halved:
+            pair = [float(least[i]), float(greatest[i])]
+            row.append(_between(pair if math.isfinite(pair[0]) else None))
         if rules_error is not None and v.rules_predicted is not None:
             row += [
                 _value(v.rules_predicted[i], digits),

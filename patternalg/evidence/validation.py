@@ -35,6 +35,7 @@ from ..arguments import wrong
 from ..errors import EvaluationError, ParseError, UnitError
 from ..library.machines import MachineLike, semantics_of
 from ..measurements import Aggregation, Measurements, Series
+from ..measurements.halves import in_halves
 from ..measurements.names import measured_unit, quantity
 from ..syntax.parser import parse
 from ..syntax.terms import Meta, Term
@@ -172,9 +173,10 @@ def _validate_series(
         sized = {**columns, "x": series.column(size)} if size is not None and "x" not in columns else columns
         low, high, more = measured_interval(term, converted, main, sized, len(series), *interval)
         notes += more
+    halves = in_halves(series, how)
     validated = Validated(
         text, series.kernel, series.path, series.parameters, size, series.points, predicted,
-        series.aggregate(how), unit, other, low, high,
+        series.aggregate(how), unit, other, low, high, halves if np.isfinite(halves).any() else None,
     )  # fmt: skip
     undefined = int(np.isnan(validated.error).sum())
     if undefined:
