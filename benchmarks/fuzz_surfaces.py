@@ -97,13 +97,15 @@ def extrap(regions: dict[str, list[list[str]]], xs: list[str]) -> str:
 
 
 def calibration_data(rng: random.Random) -> str:
-    """Atoms and calibration compositions measured at random sizes, values of any scale."""
+    """Atoms and calibration compositions measured at random sizes, values of any scale,
+    1 to 8 repetitions."""
     xs = rng.choice([["1024", "2048", "4096", "8192"], ["-4", "-2", "2", "4"], ["0", "1", "2"],
                      ["1e300", "1e308"], ["1024", "1024"], ["16"]])
     scale = rng.choice([1e-300, 1.0, 1e3, 1e6, 1e300, 1e308])
+    repetitions = rng.choice([1, 3, 4, 5, 8])  # from 4 on, validate halves them
     def rows(factor: float) -> list[list[str]]:
         return [[repr(rng.choice([scale, -scale, 0.0, float("nan")]) if rng.random() < 0.05
-                      else scale * factor * (i + 1) * rng.uniform(0.95, 1.05)) for _ in range(3)]
+                      else scale * factor * (i + 1) * rng.uniform(0.95, 1.05)) for _ in range(repetitions)]
                 for i in range(len(xs))]
     names = rng.sample(["inc", "nop", "qsort", "pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)",
                         "tpool_2(qsort)", "tpool_4(qsort)", "pipe(qsort, inc)", "k", "seq(k, k)",

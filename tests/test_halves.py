@@ -3,6 +3,7 @@ model's or the measurement's (patternalg/measurements/halves.py, patternalg/evid
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,16 @@ def test_the_halves_take_the_chosen_aggregate(drift: Path) -> None:
     # the max of each half at 8: 10, 30, 30, 30; at 16 every half's 19
     assert a["worst_in_halves"] == pytest.approx([16 / 30 - 1, 0.6])
     assert a["worst"] == pytest.approx(1 - 16 / 30)
+
+
+@pytest.mark.parametrize("aggregate", ["median", "mean", "biweight"])
+def test_halves_of_values_near_the_largest_double_warn_of_nothing(tmp_path: Path, aggregate: str) -> None:
+    path = tmp_path / "m.txt"
+    path.write_text("PARAMETER x\nPOINTS (8)\nMETRIC time\nREGION a\nDATA 1e308 1e308 1e308 1e308 0\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        found = validate(path, MODELS, aggregate=aggregate)
+        found.text()
+    # where a half's aggregate overflows (a mean of two 1e308), no error against it
+    assert found.header()[-2:] == ["halves_low", "halves_high"]
+    assert all(value in (None, pytest.approx(-1.0)) for value in found.rows()[0][-2:])

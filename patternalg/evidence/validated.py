@@ -98,7 +98,7 @@ class Validated:
         column = self.points[:, self.parameters.index(self.size)]
         return column == column.max()
 
-    def in_halves(self) -> tuple[np.ndarray, np.ndarray]:
+    def error_range_in_halves(self) -> tuple[np.ndarray, np.ndarray]:
         """The least and the greatest error against a half of the repetitions at every
         point (NaN where a point has none: :mod:`~patternalg.evidence.halves`)."""
         found = errors_in_halves(self)
@@ -130,7 +130,7 @@ class Validated:
         }
         if self.rules_error is not None:
             found["rules_median"], found["rules_worst"] = _spread(self.rules_error)
-        low, high = self.in_halves()
+        low, high = self.error_range_in_halves()
         if worst is not None and math.isfinite(low[index]):
             found["worst_in_halves"] = [float(low[index]), float(high[index])]
             found["worst_holds"] = bool(holds(self)[index])
@@ -189,7 +189,7 @@ class Validation(Tabular):
         halved = self.halved()
         for v in self.validated:
             error, rules = v.error, v.rules_error
-            least, greatest = v.in_halves()
+            least, greatest = v.error_range_in_halves()
             for i, point in enumerate(v.points):
                 coordinates = dict(zip(v.parameters, map(float, point), strict=True))
                 row: list[Any] = [v.path] if self._several() else []
@@ -377,7 +377,7 @@ def _term_table(v: Validated, rules: str | None, digits: int | None, halved: boo
     header += [f"{rules}: predicted [{v.unit}]", f"{rules}: error"] if rules else []
     body = []
     rules_error = v.rules_error
-    least, greatest = v.in_halves()
+    least, greatest = v.error_range_in_halves()
     for i, point in enumerate(v.points):
         row = [number_text(float(p)) for p in point]
         row += [_value(v.predicted[i], digits), _value(v.measured[i], digits)]

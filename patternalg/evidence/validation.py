@@ -173,10 +173,9 @@ def _validate_series(
         sized = {**columns, "x": series.column(size)} if size is not None and "x" not in columns else columns
         low, high, more = measured_interval(term, converted, main, sized, len(series), *interval)
         notes += more
-    halves = in_halves(series, how)
     validated = Validated(
         text, series.kernel, series.path, series.parameters, size, series.points, predicted,
-        series.aggregate(how), unit, other, low, high, halves if np.isfinite(halves).any() else None,
+        series.aggregate(how), unit, other, low, high, in_halves(series, how),
     )  # fmt: skip
     undefined = int(np.isnan(validated.error).sum())
     if undefined:

@@ -12,6 +12,8 @@ with fewer than :data:`FEWEST` repetitions has no halves.
 [[1.0, 2.0], [3.0, 4.0, 5.0], [1.0, 3.0, 5.0], [2.0, 4.0]]
 >>> in_halves(s, "median").tolist()
 [[1.5, nan], [4.0, nan], [3.0, nan], [3.0, nan]]
+>>> in_halves(halved(s, 0), "median") is None  # two repetitions and one: nothing to halve
+True
 """
 
 from __future__ import annotations
@@ -47,9 +49,12 @@ def halved(series: Series, which: int) -> Series:
     )
 
 
-def in_halves(series: Series, how: Aggregation | str) -> np.ndarray:
+def in_halves(series: Series, how: Aggregation | str) -> np.ndarray | None:
     """The ``how`` aggregate of each half of the repetitions at each point: shape (halves,
-    points), NaN at a point with fewer than :data:`FEWEST` repetitions."""
+    points), NaN at a point with fewer than :data:`FEWEST` repetitions (None if every
+    point has fewer)."""
+    if all(len(values) < FEWEST for values in series.values):
+        return None
     agg = Aggregation(how)
     found = np.full((len(HALVES), len(series)), np.nan)
     for point, values in enumerate(series.values):

@@ -51,13 +51,16 @@ class Aggregation(StrEnum):
 
         >>> Aggregation("biweight").reduce(np.array([[1.0, 3.0, 5.0, 7.0]]), axis=1).tolist()
         [4.0]
+        >>> Aggregation("mean").reduce(np.array([1e308, 1e308])).tolist()  # overflows, silently
+        inf
         """
-        if self is Aggregation.BIWEIGHT:
-            from .robust import biweight_location
+        with np.errstate(over="ignore", invalid="ignore"):
+            if self is Aggregation.BIWEIGHT:
+                from .robust import biweight_location
 
-            flat = np.ravel(array) if axis is None else array
-            return biweight_location(flat, axis=-1 if axis is None else axis)
-        return np.asarray(getattr(np, self.value)(array, axis=axis))
+                flat = np.ravel(array) if axis is None else array
+                return biweight_location(flat, axis=-1 if axis is None else axis)
+            return np.asarray(getattr(np, self.value)(array, axis=axis))
 
 
 @dataclass(frozen=True, eq=False)
