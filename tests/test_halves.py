@@ -86,3 +86,16 @@ def test_halves_of_values_near_the_largest_double_warn_of_nothing(tmp_path: Path
     # where a half's aggregate overflows (a mean of two 1e308), no error against it
     assert found.header()[-2:] == ["halves_low", "halves_high"]
     assert all(value in (None, pytest.approx(-1.0)) for value in found.rows()[0][-2:])
+
+
+def test_the_plot_draws_a_bar_over_what_the_halves_measured(drift: Path) -> None:
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = validate(drift, MODELS).plot()
+    bars = [c for c in ax.collections if c.get_label() == "measured by a half of the repetitions"]
+    assert len(bars) == 1  # a's bars (labelled), then b's
+    (segments,) = [c.get_segments() for c in ax.collections if c in bars]
+    # a at 8: the halves measured 10 (first), 30 (second) and 20 (odd, even); at 16 19 each
+    assert [s.tolist() for s in segments] == [[[10.0, 16.0], [30.0, 16.0]], [[19.0, 16.0], [19.0, 16.0]]]

@@ -1,6 +1,8 @@
 """A validation as a picture: predicted against measured, log-log, one marker colour per
-term, the line y = x (a perfect prediction) and a band of +-10 % around it; with the rules
-compared, their predictions as small grey crosses."""
+term, the line y = x (a perfect prediction) and a band of +-10 % around it; where a point
+has repetitions to halve, a thin bar from the least to the greatest value measured by a
+half of them (how far the measurement itself moves); with the rules compared, their
+predictions as small grey crosses."""
 
 from __future__ import annotations
 
@@ -11,12 +13,27 @@ import numpy as np
 from ..algebra.units import factor
 from .backend import new_axes, shorten, value_label
 
-__all__ = ["plot_validation", "BAND", "LEGEND_TERMS"]
+__all__ = ["plot_validation", "BAND", "LEGEND_TERMS", "MARKERS"]
 
 #: the relative error shaded around y = x
 BAND = 0.10
 #: terms named in the legend (the rest are drawn, counted in one entry)
 LEGEND_TERMS = 12
+#: the markers of the first 20 terms (the colours of tab20), of the next 20, ...
+MARKERS = ("o", "s", "^", "D")
+
+
+def _halves_bars(ax: Any, halves: np.ndarray, predicted: np.ndarray, colour: Any, label: bool) -> bool:
+    """At each point's prediction, a bar over what the halves of its repetitions measured
+    (named in the legend with ``label``); whether any was drawn."""
+    positive = np.where(halves > 0, halves, np.nan)  # log axes
+    low = np.nanmin(positive, axis=0, initial=np.inf)
+    high = np.nanmax(positive, axis=0, initial=0.0)
+    keep = np.isfinite(low) & np.isfinite(high) & (predicted > 0) & np.isfinite(predicted)
+    if keep.any():
+        name = "measured by a half of the repetitions" if label else None
+        ax.hlines(predicted[keep], low[keep], high[keep], color=colour, linewidth=1, alpha=0.6, label=name, zorder=2)
+    return bool(keep.any())
 
 
 def plot_validation(validation: Any, *, ax: Any = None) -> Any:
@@ -35,8 +52,9 @@ def plot_validation(validation: Any, *, ax: Any = None) -> Any:
         keep = (measured > 0) & (predicted > 0) & np.isfinite(measured) & np.isfinite(predicted)
         label = shorten(v.term, 40) if k < LEGEND_TERMS else None
         ax.scatter(
-            measured[keep], predicted[keep], s=18, color=colours(k % 20), label=label, zorder=3
-        )
+            measured[keep], predicted[keep], s=18, color=colours(k % 20), label=label, zorder=3,
+            marker=MARKERS[k // 20 % len(MARKERS)],
+        )  # fmt: skip
         drawn.append(measured[keep])
         if v.rules_predicted is not None:
             rules = v.rules_predicted * scale
@@ -45,6 +63,11 @@ def plot_validation(validation: Any, *, ax: Any = None) -> Any:
             ax.scatter(
                 measured[keep], rules[keep], s=14, marker="x", color="grey", label=label, zorder=2
             )
+    labelled = False
+    for k, v in enumerate(validation.validated):  # after the markers: the legend names the terms first
+        if v.halves is not None:
+            scale = float(factor(v.unit, unit))
+            labelled |= _halves_bars(ax, v.halves * scale, v.predicted * scale, colours(k % 20), not labelled)
     values = np.concatenate(drawn) if drawn else np.empty(0)
     if values.size:
         low, high = float(values.min()) / 1.5, float(values.max()) * 1.5
