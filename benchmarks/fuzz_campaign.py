@@ -73,6 +73,11 @@ dominance cache's normal forms shared 61 buckets; 1.9 s since): ``deep`` has tha
 since (``pool_in_pipe``); ``--only deep --scale 0.5`` (seed 34, 250 inputs in 170 s) and, after
 the fixes of free counts nested deep, every class at ``--scale 0.2`` (seed 35, 28,502 inputs
 in 291 s): 0 of each.
+Measured 2026-11-28 (issue 38, eighth round), after ``validate`` gained the halves of the
+repetitions and ``fuzz_surfaces`` measures 1 to 8 of them: the four classes that read
+measurements (``validate``, ``calibrate``, ``interval``, ``harness``) at ``--scale 1.0`` (seed 36,
+16,000 inputs in 75 s) and every class at ``--scale 0.3`` with one worker (seed 37, 42,753
+inputs in 425 s): 0 of each.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
