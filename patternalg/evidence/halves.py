@@ -86,16 +86,18 @@ def moved(v: Halved) -> np.ndarray:
 def halves_overall(validated: Sequence[Halved]) -> dict[str, Any] | None:
     """Over the points with halves: ``{cells, hold, median_moved, most_moved, most_moved_term,
     most_moved_at}`` (None if no point has halves)."""
-    cells = [(v, i) for v in validated for i in np.flatnonzero(halved_points(v))]
-    if not cells:
+    masks = [halved_points(v) for v in validated]
+    if not any(mask.any() for mask in masks):
         return None
-    distances = np.array([moved(v)[i] for v, i in cells])
-    most, at = cells[int(np.argmax(distances))]
+    distances = [moved(v)[mask] for v, mask in zip(validated, masks, strict=True)]
+    most = max(range(len(validated)), key=lambda k: distances[k].max(initial=-np.inf))
+    at = np.flatnonzero(masks[most])[int(np.argmax(distances[most]))]
+    joined = np.concatenate(distances)
     return {
-        "cells": len(cells),
-        "hold": int(sum(holds(v)[i] for v, i in cells)),
-        "median_moved": float(np.median(distances)),
-        "most_moved": float(distances.max()),
-        "most_moved_term": most.term,
-        "most_moved_at": dict(zip(most.parameters, map(float, most.points[at]), strict=True)),
+        "cells": len(joined),
+        "hold": int(sum(int(holds(v)[mask].sum()) for v, mask in zip(validated, masks, strict=True))),
+        "median_moved": float(np.median(joined)),
+        "most_moved": float(joined.max()),
+        "most_moved_term": validated[most].term,
+        "most_moved_at": dict(zip(validated[most].parameters, map(float, validated[most].points[at]), strict=True)),
     }

@@ -57,8 +57,10 @@ def in_halves(series: Series, how: Aggregation | str) -> np.ndarray | None:
         return None
     agg = Aggregation(how)
     found = np.full((len(HALVES), len(series)), np.nan)
-    for point, values in enumerate(series.values):
-        if len(values) >= FEWEST:
-            for which in range(len(HALVES)):
-                found[which, point] = float(agg.reduce(values[_cut(len(values), which)]))
+    counts = np.array([len(values) for values in series.values])
+    for count in np.unique(counts[counts >= FEWEST]):  # the points with as many, at once
+        points = np.flatnonzero(counts == count)
+        stacked = np.array([series.values[i] for i in points], dtype=float)
+        for which in range(len(HALVES)):
+            found[which, points] = agg.reduce(stacked[:, _cut(int(count), which)], axis=1)
     return found
