@@ -16,6 +16,8 @@ distance of a half's error from the error) is that movement, in the error's own 
 [[0.0476, 0.1875, nan], [0.1579, -0.2083, nan]]
 >>> holds(v).tolist(), [round(m, 4) for m in moved(v).tolist()]
 ([True, False, False], [0.0579, 0.2375, nan])
+>>> [[round(e, 4) for e in side] for side in error_range(v)]
+[[0.0476, -0.2083, nan], [0.1579, 0.1875, nan]]
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["Halved", "errors_in_halves", "halved_points", "holds", "moved", "halves_overall"]
+__all__ = ["Halved", "errors_in_halves", "halved_points", "error_range", "holds", "moved", "halves_overall"]
 
 
 class Halved(Protocol):
@@ -59,6 +61,18 @@ def halved_points(v: Halved) -> np.ndarray:
     """A mask of the points with an error against every half."""
     found = errors_in_halves(v)
     return np.isfinite(v.error) & (np.isfinite(found).all(axis=0) if len(found) else False)
+
+
+def error_range(v: Halved) -> tuple[np.ndarray, np.ndarray]:
+    """The least and the greatest error against a half at each point (NaN where a point
+    has no error against every half)."""
+    found = errors_in_halves(v)
+    if not len(found):
+        return np.full(len(v.points), np.nan), np.full(len(v.points), np.nan)
+    mask = halved_points(v)
+    least = np.where(mask, np.min(np.where(mask, found, 0.0), axis=0), np.nan)
+    greatest = np.where(mask, np.max(np.where(mask, found, 0.0), axis=0), np.nan)
+    return least, greatest
 
 
 def holds(v: Halved) -> np.ndarray:

@@ -12,7 +12,6 @@ overall, coverage, the text report).
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +22,7 @@ from .._internal.display import aligned
 from .._internal.tables import Tabular, number
 from ..syntax.arith import number_text
 from .coverage import coverage, covered, half_width
-from .halves import errors_in_halves, halves_overall, holds
+from .halves import error_range, halves_overall, holds
 
 __all__ = ["Validation", "Validated", "relative_error"]
 
@@ -100,13 +99,8 @@ class Validated:
 
     def error_range_in_halves(self) -> tuple[np.ndarray, np.ndarray]:
         """The least and the greatest error against a half of the repetitions at every
-        point (NaN where a point has none: :mod:`~patternalg.evidence.halves`)."""
-        found = errors_in_halves(self)
-        if not len(found) or not np.isfinite(found).any():
-            return np.full(len(self.points), np.nan), np.full(len(self.points), np.nan)
-        with np.errstate(invalid="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # a point without halves: NaN
-            return np.nanmin(found, axis=0), np.nanmax(found, axis=0)
+        point (NaN where a point has none: :func:`~patternalg.evidence.halves.error_range`)."""
+        return error_range(self)
 
     def summary(self) -> dict[str, Any]:
         """``{term, kernel, file, unit, points, median, worst, worst_at}`` (|errors|; and
