@@ -16,7 +16,7 @@ distance of a half's error from the error) is that movement, in the error's own 
 [[0.0476, 0.1875, nan], [0.1579, -0.2083, nan]]
 >>> holds(v).tolist(), [round(m, 4) for m in moved(v).tolist()]
 ([True, False, False], [0.0579, 0.2375, nan])
->>> [[round(e, 4) for e in side] for side in error_range(v)]
+>>> [[round(e, 4) for e in side.tolist()] for side in error_range(v)]
 [[0.0476, -0.2083, nan], [0.1579, 0.1875, nan]]
 """
 
