@@ -274,7 +274,7 @@ class Validation(Tabular):
 
     def summary_text(self) -> list[str]:
         """The summary: median and worst |error| per term, then over every cell and at the
-        largest x."""
+        largest x, the intervals' coverage, and what the halves of the repetitions say."""
         rules, halved = self.rules, self.halved()
         header = ["term", "points", "median |error|", "worst |error|"]
         header += ["worst in halves"] if halved else []
