@@ -343,7 +343,7 @@ def _halves_lines(found: Mapping[str, Any], changes: list[str]) -> list[str]:
         shown = ", ".join(changes[:6]) + (f" and {len(changes) - 6} more" if len(changes) > 6 else "")
         lines.append(
             f"the worst error of {shown} changes sign between halves: the measurement moves as "
-            "much as the model misses there"
+            "much as the model misses there (more repetitions, or a quieter machine, would tell)"
         )
     return lines
 
