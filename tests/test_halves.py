@@ -1,15 +1,19 @@
-"""The error of ``validate`` against each half of the repetitions: whether a miss is the
-model's or the measurement's (patternalg/measurements/halves.py, patternalg/evidence/halves.py)."""
+"""The error of ``validate`` (and ``calibrate``'s machine) against each half of the repetitions:
+whether a miss is the model's or the measurement's (patternalg/measurements/halves.py, patternalg/evidence/halves.py)."""
 
 from __future__ import annotations
 
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from patternalg.cli import main
+from patternalg.evidence.calibration import calibrate
 from patternalg.evidence.validation import validate
+from patternalg.measurements import read
+from patternalg.measurements.halves import HALVES, halved
 
 #: ``a`` drifts at x = 8 (10 ns in the first half of its repetitions, 30 in the second);
 #: ``b`` alternates 10 and 11 ns (the odd and the even repetitions differ, the halves not)
@@ -99,3 +103,38 @@ def test_the_plot_draws_a_bar_over_what_the_halves_measured(drift: Path) -> None
     (segments,) = [c.get_segments() for c in ax.collections if c in bars]
     # a at 8: the halves measured 10 (first), 30 (second) and 20 (odd, even); at 16 19 each
     assert [s.tolist() for s in segments] == [[[10.0, 16.0], [30.0, 16.0]], [[19.0, 16.0], [19.0, 16.0]]]
+
+
+# --- calibrate: the machine's worst error of each calibration composition ------------------
+
+RUN13 = Path(__file__).resolve().parents[1] / "benchmarks" / "realdata" / "data13"
+CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)")
+
+
+def test_calibrate_gives_the_machines_worst_error_against_each_half() -> None:
+    result = calibrate([RUN13 / "atoms.txt", RUN13 / "compositions.txt"], terms=CALIBRATION)
+    series = {s.kernel: s for s in read(RUN13 / "compositions.txt")}
+    for r in result.residuals:  # by hand: the medians of each half, the machine's prediction
+        worst = int(np.argmax(np.abs(r.machine)))
+        whole = series[r.term]
+        predicted = (1 + r.machine[worst]) * np.median(whole.values[worst])
+        against = [predicted / np.median(halved(whole, k).values[worst]) - 1 for k in range(len(HALVES))]
+        assert r.machine_worst_halves["in_halves"] == pytest.approx([min(against), max(against)])
+        assert r.machine_worst_halves["holds"] == all(np.sign(a) == np.sign(r.machine[worst]) for a in against)
+    assert "worst in halves" in result.text()
+
+
+def test_calibrate_names_a_worst_error_that_changes_sign(tmp_path: Path) -> None:
+    atoms, compositions = RUN13 / "atoms.txt", tmp_path / "compositions.txt"
+    # pipe(inc, inc) as measured, but its first half of repetitions 40 % slower at every size
+    lines = ["PARAMETER x", "POINTS " + " ".join(f"({s:g})" for s in read(atoms).series[0].points[:, 0]), "METRIC time"]
+    for s in read(RUN13 / "compositions.txt"):
+        if s.kernel in CALIBRATION:
+            lines.append(f"REGION {s.kernel}")
+            for values in s.values:
+                if s.kernel == "pipe(inc, inc)":
+                    values = np.concatenate([values[: len(values) // 2] * 1.4, values[len(values) // 2 :]])
+                lines.append("DATA " + " ".join(f"{v:.17g}" for v in values))
+    compositions.write_text("\n".join(lines) + "\n")
+    text = calibrate([atoms, compositions]).text()
+    assert "the machine's worst error of pipe(inc, inc) changes sign between halves" in text

@@ -49,12 +49,15 @@ class FittedNumber:
 @dataclass(frozen=True)
 class Residual:
     """One calibration composition: its relative errors (predicted - measured) / measured at
-    each size, under the rules (``exact``) and under the calibrated machine."""
+    each size, under the rules (``exact``) and under the calibrated machine; with 4
+    repetitions or more, the machine's worst error against each half of them
+    (``{in_halves: [least, greatest], holds}``, :mod:`~patternalg.evidence.halves`)."""
 
     term: str
     sizes: tuple[float, ...]
     rules: tuple[float, ...]
     machine: tuple[float, ...]
+    machine_worst_halves: dict[str, Any] | None = None
 
     @staticmethod
     def summary(errors: Sequence[float]) -> tuple[float, float]:
@@ -116,13 +119,21 @@ class Calibration(Tabular):
         if isinstance(choice, dict):  # what was asked and kept (evidence/choosing.py)
             lines.append(choice_line(choice))
         header = ["term", "points", "rules: median |error|", "worst", "machine: median |error|", "worst"]
+        halved = any(r.machine_worst_halves is not None for r in self.residuals)
         body = [
             [r.term, str(len(r.sizes))]
             + [f"{100 * v:+.1f} %" if i % 2 else f"{100 * v:.1f} %"
                for i, v in enumerate((*Residual.summary(r.rules), *Residual.summary(r.machine)))]
+            + ([_in_halves(r.machine_worst_halves)] if halved else [])
             for r in self.residuals
         ]  # fmt: skip
-        lines += aligned([header, *body])
+        lines += aligned([header + (["worst in halves"] if halved else []), *body])
+        changes = [r.term for r in self.residuals if (r.machine_worst_halves or {}).get("holds") is False]
+        if changes:
+            lines.append(
+                f"the machine's worst error of {', '.join(changes)} changes sign between halves of the "
+                "repetitions (first, second, odd, even): within what the measurement itself moves"
+            )
         width = dict(self.machine.calibration).get("width")
         if isinstance(width, dict):  # the intervals' width factor (evidence/widths.py)
             low, high = (number_text(v) for v in width["range"])
@@ -150,3 +161,11 @@ class Calibration(Tabular):
             "files": list(self.files),
             "notes": list(self.notes),
         }
+
+
+def _in_halves(found: dict[str, Any] | None) -> str:
+    """The least and the greatest error against a half, ``-12.3 % to +4.0 %`` (``-``: none)."""
+    if found is None:
+        return "-"
+    low, high = found["in_halves"]
+    return f"{100 * low:+.1f} % to {100 * high:+.1f} %"

@@ -50,14 +50,17 @@ from ..algebra.machine import Machine
 from ..algebra.semantics import Semantics
 from ..errors import EvaluationError, MeasurementError, ParseError
 from ..library.model_library import ModelLibrary
+from ..measurements.halves import in_halves
 from ..syntax.parser import parse
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, Term, TPool
 from .batched import Batch, fit
 from .calibrated import DIGITS, Calibration, FittedNumber, Residual
 from .choosing import MIN_SIZES, choice_record, held_out, no_choice, speedup_mode
+from .halves import InHalves
 from .missed import missed_by_size, missed_record
 from .sources import recorded_cores
+from .validated import relative_error
 
 __all__ = ["Calibration", "FittedNumber", "Residual", "calibrate", "simulated"]
 
@@ -481,6 +484,17 @@ def _no_twins(regions: Sequence[_Region]) -> None:
         seen[r.term] = r.where
 
 
+def _worst_in_halves(region: _Region, errors: np.ndarray) -> dict[str, Any] | None:
+    """The machine's worst error of ``region`` against each half of its repetitions
+    (:meth:`~patternalg.evidence.halves.InHalves.at`; None without 4 repetitions there)."""
+    halves = None if region.series is None else in_halves(region.series, "median")
+    if halves is None:
+        return None
+    predicted = (1 + errors) * region.medians
+    found = InHalves.of(errors, relative_error(predicted, halves))
+    return found.at(int(np.argmax(np.abs(errors))))
+
+
 def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], basis: str,
             files: tuple[str, ...], regions: Sequence[_Region], choice: dict[str, Any]) -> Calibration:  # fmt: skip
     unit = problem.unit
@@ -497,9 +511,10 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
     rules = problem.errors("exact")
     machine_errors = problem.errors(problem.machine(theta).semantics)
     residuals = [
-        Residual(str(r.term), tuple(map(float, r.sizes)), tuple(map(float, e)), tuple(map(float, m)))
+        Residual(str(r.term), tuple(map(float, r.sizes)), tuple(map(float, e)), tuple(map(float, m)),
+                 _worst_in_halves(r, m))
         for r, e, m in zip(problem.compositions, rules, machine_errors, strict=True)
-    ]
+    ]  # fmt: skip
     every = np.concatenate(machine_errors)
     sizes = np.concatenate([r.sizes for r in problem.compositions])
     record: dict[str, Any] = {

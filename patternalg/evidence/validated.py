@@ -11,6 +11,7 @@ overall, coverage, the text report).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from .._internal.display import aligned
 from .._internal.tables import Tabular, number
 from ..syntax.arith import number_text
 from .coverage import coverage, covered, half_width
-from .halves import error_range, halves_overall, holds
+from .halves import InHalves, halves_overall
 
 __all__ = ["Validation", "Validated", "relative_error"]
 
@@ -97,10 +98,10 @@ class Validated:
         column = self.points[:, self.parameters.index(self.size)]
         return column == column.max()
 
-    def error_range_in_halves(self) -> tuple[np.ndarray, np.ndarray]:
-        """The least and the greatest error against a half of the repetitions at every
-        point (NaN where a point has none: :func:`~patternalg.evidence.halves.error_range`)."""
-        return error_range(self)
+    @functools.cached_property
+    def in_halves(self) -> InHalves | None:
+        """The errors against the halves of the repetitions (None without :attr:`halves`)."""
+        return None if self.halves is None else InHalves.of(self.error, relative_error(self.predicted, self.halves))
 
     def summary(self) -> dict[str, Any]:
         """``{term, kernel, file, unit, points, median, worst, worst_at}`` (|errors|; and
@@ -124,10 +125,9 @@ class Validated:
         }
         if self.rules_error is not None:
             found["rules_median"], found["rules_worst"] = _spread(self.rules_error)
-        low, high = self.error_range_in_halves()
-        if worst is not None and math.isfinite(low[index]):
-            found["worst_in_halves"] = [float(low[index]), float(high[index])]
-            found["worst_holds"] = bool(holds(self)[index])
+        at_worst = None if worst is None or self.in_halves is None else self.in_halves.at(index)
+        if at_worst is not None:
+            found["worst_in_halves"], found["worst_holds"] = at_worst["in_halves"], at_worst["holds"]
         return found
 
 
@@ -183,7 +183,7 @@ class Validation(Tabular):
         halved = self.halved()
         for v in self.validated:
             error, rules = v.error, v.rules_error
-            least, greatest = v.error_range_in_halves()
+            least, greatest = _error_range(v)
             for i, point in enumerate(v.points):
                 coordinates = dict(zip(v.parameters, map(float, point), strict=True))
                 row: list[Any] = [v.path] if self._several() else []
@@ -228,7 +228,9 @@ class Validation(Tabular):
         found["largest"] = largest
         if self.level is not None:
             found["coverage"] = self.coverage()
-        halves = halves_overall(self.validated)
+        halves = halves_overall(
+            [(v.term, v.parameters, v.points, v.in_halves) for v in self.validated if v.in_halves is not None]
+        )
         if halves is not None:
             found["halves"] = halves
         return found
@@ -325,6 +327,13 @@ def _where(point: Mapping[str, float] | None) -> str:
     return " at " + ", ".join(f"{k} = {number_text(v)}" for k, v in point.items())
 
 
+def _error_range(v: Validated) -> tuple[np.ndarray, np.ndarray]:
+    """The least and the greatest error against a half at each point (NaN where none)."""
+    if v.in_halves is None:
+        return np.full(len(v.points), np.nan), np.full(len(v.points), np.nan)
+    return v.in_halves.least, v.in_halves.greatest
+
+
 def _between(pair: list[float] | None) -> str:
     """A least and a greatest error, ``-85.0% to +12.0%`` (``-`` where there are none)."""
     return "-" if pair is None else f"{pair[0]:+.1%} to {pair[1]:+.1%}"
@@ -371,7 +380,7 @@ def _term_table(v: Validated, rules: str | None, digits: int | None, halved: boo
     header += [f"{rules}: predicted [{v.unit}]", f"{rules}: error"] if rules else []
     body = []
     rules_error = v.rules_error
-    least, greatest = v.error_range_in_halves()
+    least, greatest = _error_range(v)
     for i, point in enumerate(v.points):
         row = [number_text(float(p)) for p in point]
         row += [_value(v.predicted[i], digits), _value(v.measured[i], digits)]
