@@ -19,6 +19,7 @@ from patternalg import (
     parse,
     parse_arithmetic,
 )
+from patternalg._internal.limits import expansion_problem
 from patternalg.syntax.arith import format_expr
 from patternalg.syntax.parser import MAX_EXPR_DEPTH, parse_law_parts
 from patternalg.syntax.symbols import log2, n, symbol, x
@@ -153,17 +154,17 @@ numbers = st.one_of(
     st.integers(1, 10**6).map(sympy.Integer),
     st.floats(1e-3, 1e9, allow_nan=False).map(sympy.Float),
 )
-# positive expressions, so every generated count and key function is valid
-arith = st.deferred(
-    lambda: st.one_of(
-        numbers,
-        st.sampled_from(["x", "k", "p", "n"]).map(symbol),
-        st.just(x * log2(x)),
-        st.tuples(arith, arith).map(lambda ab: ab[0] + ab[1]),
-        st.tuples(arith, arith).map(lambda ab: ab[0] * ab[1]),
-        st.tuples(arith, arith).map(lambda ab: ab[0] / ab[1]),
-    )
-)
+# positive expressions, so every generated count and key function is valid; short, as a
+# term's parameter is (a longer one is refused: MAX_PARAMETER_NODES, MAX_EXPANDED_TERMS)
+arith = st.recursive(
+    st.one_of(numbers, st.sampled_from(["x", "k", "p", "n"]).map(symbol), st.just(x * log2(x))),
+    lambda inner: st.one_of(
+        st.tuples(inner, inner).map(lambda ab: ab[0] + ab[1]),
+        st.tuples(inner, inner).map(lambda ab: ab[0] * ab[1]),
+        st.tuples(inner, inner).map(lambda ab: ab[0] / ab[1]),
+    ),
+    max_leaves=8,
+).filter(lambda e: expansion_problem(e) is None)
 counts = st.one_of(
     st.integers(1, 64).map(sympy.Integer),
     st.sampled_from(["n", "m", "k"]).map(symbol),
@@ -221,3 +222,47 @@ def test_a_number_below_the_doubles_normal_range_prints_back_to_itself(text):
     # 5.00000000000003e-310 (hypothesis, tests/test_fuzz.py)
     expr = parse_arithmetic(text)
     assert parse_arithmetic(format_expr(expr)) == expr
+
+
+# --- a term's parameters are short: their expansion is bounded before sympy is asked ------
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        # 2^12 products once expanded; sympy took minutes on such products of sums
+        ("tpool_{" + "*".join(f"(k{i} + 1)" for i in range(12)) + "}(a)", "expands to more than 1,000 terms"),
+        ("a[p=(x + k + p + n)^20]", "expands to more than 1,000 terms"),
+        ("a[p=" + " + ".join(f"k{i}/{i + 2}" for i in range(40)) + "]", "more than 64 operations and operands"),
+    ],
+)
+def test_a_parameter_too_large_to_expand_is_one_error(text: str, fragment: str) -> None:
+    with pytest.raises(ParseError) as info:
+        parse(text)
+    assert fragment in str(info.value) and "line 1, column" in str(info.value)
+
+
+def test_a_short_product_of_sums_expands_to_its_few_terms() -> None:
+    # 20 factors in one symbol: 21 powers of k, not 2^20 terms; the bound knows the degree
+    term = parse("tpool_{" + "*".join(f"(k + {i})" for i in range(1, 21)) + "}(a)")
+    assert len(sympy.Add.make_args(term.count)) == 21
+
+
+def test_the_api_refuses_a_parameter_too_large_to_expand() -> None:
+    product = sympy.Mul(*(symbol(f"k{i}") + 1 for i in range(12)))
+    with pytest.raises(ValueError, match="expands to more than 1,000 terms"):
+        TPool(product, Atom("a"))
+
+
+@pytest.mark.parametrize("text", ["100/1e-999", "1e-999/100", "1e300*1e9", "2^2000*1.5"])
+def test_arithmetic_beyond_what_a_literal_reads_is_an_error(text: str) -> None:
+    # its text would not read back (found by the fuzz test's random draws: 100/1e-999 printed
+    # 1.0000000000000001e+1001, which no literal reads)
+    with pytest.raises(ParseError, match="a decimal number is out of range"):
+        parse_arithmetic(text)
+
+
+@pytest.mark.parametrize("text", ["1e300*10", "1e-999*0.1", "1.7976931348623157e308*1"])
+def test_arithmetic_at_the_ends_of_the_literals_reads_back(text: str) -> None:
+    value = parse_arithmetic(text)
+    assert parse_arithmetic(format_expr(value)) == value

@@ -19,6 +19,7 @@ sympy evaluates anything (docs/errors.md, "Limits"):
 from __future__ import annotations
 
 import math
+import sys
 
 import sympy
 
@@ -39,6 +40,10 @@ __all__ = [
     "MAX_EXPANSIONS",
     "MAX_SEARCH_REBUILDS",
     "MAX_MAXIMUM_STAGES",
+    "MAX_EXPANDED_TERMS",
+    "MAX_PARAMETER_NODES",
+    "expanded_terms",
+    "expansion_problem",
     "power_problem",
     "size_problem",
     "printable",
@@ -53,6 +58,12 @@ MAX_INTEGER_DIGITS = 1000
 MAX_NAME = 1000
 #: magnitude of a numeric exponent on an expression with symbols ((x+1)^1000)
 MAX_EXPONENT = 1000
+#: terms of a term's parameter expression (a count, an annotation) once expanded, its
+#: canonical form, and the operations and operands it may hold: sympy's expansion of a
+#: rational expression of 80 operations with decimals took up to 27 s, (x+k+p+n)^20 /
+#: (x+k+1)^10 (1,771 terms) 8 s; a thread count is a short expression
+MAX_EXPANDED_TERMS = 1_000
+MAX_PARAMETER_NODES = 64
 #: nesting depth of brackets and tables in a model or measurement file
 MAX_FILE_NESTING = 100
 #: bytes of any file patternalg reads (a model, machine or measurement file, a journal, a
@@ -102,6 +113,98 @@ def _log10_abs(value: sympy.Expr) -> float:
     return float(sympy.log(sympy.Abs(value), 10).evalf(15))
 
 
+def expanded_terms(expr: sympy.Expr, limit: int = MAX_EXPANDED_TERMS) -> int:
+    """An upper bound of the terms ``sympy.expand(expr)`` gives (and of the largest
+    expansion inside it, a denominator's or a function's argument), counted without
+    expanding: per node the product of its factors' terms, at most the monomials of its
+    degree in its generators (its symbols, and each function or negative power); past
+    ``limit`` it returns a number above it.
+
+    >>> from patternalg.syntax.symbols import symbol
+    >>> a, b, c = symbol("a"), symbol("b"), symbol("c")
+    >>> expanded_terms((a + b) * (b + c)), expanded_terms((a + b + c) ** 3), expanded_terms(1 / (a + b) ** 2 + c)
+    (4, 10, 3)
+    >>> expanded_terms(sympy.Mul(*(a + i for i in range(1, 21))))  # 21 powers of a, not 2^20
+    21
+    """
+    counted: dict[sympy.Expr, tuple[int, int, frozenset[sympy.Expr]]] = {}  # terms, degree, generators
+    found: tuple[int, int, frozenset[sympy.Expr]]
+    inner = 1  # the largest expansion met inside a generator
+    for node in _post_order(expr):
+        if node in counted:
+            continue
+        args = [counted[a] for a in node.args]
+        generators = frozenset().union(*(g for _, _, g in args))
+        if node.is_Number:
+            found = (1, 0, frozenset())
+        elif node.is_Symbol:
+            found = (1, 1, frozenset([node]))
+        elif node.is_Add:
+            found = (sum(t for t, _, _ in args), max(d for _, d, _ in args), generators)
+        elif node.is_Mul:
+            found = (math.prod(t for t, _, _ in args), sum(d for _, d, _ in args), generators)
+        elif node.is_Pow and node.exp.is_Integer and node.exp >= 0:
+            (count, degree, _), power = args[0], int(node.exp)
+            terms = 1 if count == 1 else (limit + 1 if power > limit else math.comb(count + power - 1, power))
+            found = (terms, degree * power, generators)
+        else:  # a generator: a function, a negative or symbolic power; its arguments expand inside
+            if node.is_Pow and node.exp.is_Integer:
+                count, power = args[0][0], -int(node.exp)
+                inside = 1 if count == 1 else (limit + 1 if power > limit else math.comb(count + power - 1, power))
+            else:
+                inside = max((t for t, _, _ in args), default=1)
+            inner = max(inner, min(inside, limit + 1))
+            found = (1, 1, frozenset([node]))
+        terms, degree, gens = found
+        if len(gens) <= limit and degree <= limit:
+            terms = min(terms, math.comb(degree + len(gens), len(gens)))
+        counted[node] = (min(terms, limit + 1), min(degree, limit + 1), gens)
+    return max(counted[expr][0], inner)
+
+
+def _post_order(expr: sympy.Expr, most: int | None = None) -> list[sympy.Expr]:
+    """The nodes of ``expr``, each after its arguments (no recursion: a tree built in
+    Python may be deeper than the interpreter's stack); with ``most``, the first ``most``
+    of them at most (a count of nodes that stops early)."""
+    found: list[sympy.Expr] = []
+    stack = [(expr, False)]
+    while stack and (most is None or len(found) < most):
+        node, done = stack.pop()
+        if done:
+            found.append(node)
+        else:
+            stack.append((node, True))
+            stack.extend((a, False) for a in node.args)
+    return found
+
+
+def expansion_problem(expr: sympy.Expr) -> str | None:
+    """Why expanding ``expr`` (a parameter of a term is kept expanded) would take too
+    long, or None.
+
+    >>> from patternalg.syntax.symbols import symbol
+    >>> product = sympy.Mul(*(symbol(f"a{i}") + 1 for i in range(12)))
+    >>> expansion_problem(product)
+    'the expression expands to more than 1,000 terms (a product of sums: multiply fewer of them)'
+    >>> expansion_problem(sympy.Add(*(symbol(f"a{i}") / (i + 2) for i in range(40))))
+    "the expression holds more than 64 operations and operands (a term's parameter is short: n, 2*k, n*m)"
+    """
+    if not isinstance(expr, sympy.Basic):  # a Python number given to a term
+        return None
+    nodes = len(_post_order(expr, MAX_PARAMETER_NODES + 1))
+    if nodes > MAX_PARAMETER_NODES:
+        return (
+            f"the expression holds more than {MAX_PARAMETER_NODES} operations and operands (a term's "
+            "parameter is short: n, 2*k, n*m)"
+        )
+    if expanded_terms(expr) > MAX_EXPANDED_TERMS:
+        return (
+            f"the expression expands to more than {MAX_EXPANDED_TERMS:,} terms (a product of "
+            "sums: multiply fewer of them)"
+        )
+    return None
+
+
 def power_problem(base: sympy.Expr, exponent: sympy.Expr) -> str | None:
     """Why ``base^exponent`` is too large to build exactly, or None if it is fine."""
     if not exponent.is_number:
@@ -125,11 +228,40 @@ def power_problem(base: sympy.Expr, exponent: sympy.Expr) -> str | None:
 
 
 def size_problem(expr: sympy.Expr) -> str | None:
-    """Why an exact number in ``expr`` (itself or a direct argument) is too long, or None."""
+    """Why a number in ``expr`` (itself or a direct argument) is too long, or None: an
+    exact one of more than :data:`MAX_INTEGER_DIGITS` digits, or a decimal a literal
+    could not give (beyond a double's 1.8e308, or below 1e-:data:`MAX_INTEGER_DIGITS`):
+    its text would not read back.
+
+    >>> size_problem(sympy.Float(100) / sympy.Float("1e-999"))
+    'a decimal number is out of range (a literal reads up to 1.8e308 and down to 1e-1000)'
+    >>> size_problem(sympy.Float(1e300) * 10**9), size_problem(sympy.Float(1e300) * 10)
+    ('a decimal number is out of range (a literal reads up to 1.8e308 and down to 1e-1000)', None)
+    """
     for part in (expr, *expr.args):
         if part.is_Rational and max(int(part.p).bit_length(), int(part.q).bit_length()) > _MAX_BITS:
             return f"an exact number has more than {MAX_INTEGER_DIGITS} digits"
+        if part.is_Float and _beyond_literals(part):
+            return (
+                "a decimal number is out of range (a literal reads up to 1.8e308 and down to "
+                f"1e-{MAX_INTEGER_DIGITS})"
+            )
     return None
+
+
+def _beyond_literals(value: sympy.Float) -> bool:
+    """Whether a decimal's magnitude is beyond what a literal reads (0, inf and nan are
+    not this check's to say)."""
+    if not value.is_finite or value.is_zero:
+        return False
+    magnitude = abs(value)
+    return bool(magnitude > _LARGEST_LITERAL or magnitude < _SMALLEST_LITERAL)
+
+
+#: the largest and the smallest magnitude a decimal literal reads (a double's largest; the
+#: 53-bit decimal of 1e-1000, as build_number reads it)
+_LARGEST_LITERAL = sympy.Float(sys.float_info.max)
+_SMALLEST_LITERAL = sympy.Float(f"1e-{MAX_INTEGER_DIGITS}", precision=53)
 
 
 def _short_number(value: sympy.Expr) -> str:

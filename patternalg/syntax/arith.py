@@ -33,6 +33,7 @@ __all__ = [
     "shown_text",
     "bounds_text",
     "check_finite",
+    "check_finite_node",
 ]
 
 #: significant digits of a value printed at least: all a double holds reliably, so the noise
@@ -92,7 +93,24 @@ def build_call(name: str, args: Sequence[sympy.Expr]) -> sympy.Expr:
 
 def check_finite(expr: sympy.Expr) -> bool:
     """False if ``expr`` is infinite or undefined (a division by zero, say)."""
-    return not expr.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan)
+    return not expr.has(*_INFINITE)
+
+
+def check_finite_node(expr: sympy.Expr) -> bool:
+    """:func:`check_finite` of an expression built from parts checked already: only
+    ``expr`` and its direct arguments can be new (a division by zero, ``log(0)``), so the
+    parts' own trees are not walked again (a parser that walked them at every operator
+    took quadratic time in an expression's length).
+
+    >>> from patternalg.syntax.symbols import x
+    >>> check_finite_node(x + 1), check_finite_node(sympy.Pow(sympy.Integer(0), -1)), check_finite_node(x + sympy.zoo)
+    (True, False, False)
+    """
+    return not any(part in _INFINITE for part in (expr, *expr.args))
+
+
+#: the values :func:`check_finite` refuses
+_INFINITE = (sympy.zoo, sympy.oo, -sympy.oo, sympy.nan)
 
 
 def in_double_range(value: sympy.Expr) -> bool:

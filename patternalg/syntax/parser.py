@@ -22,9 +22,16 @@ from typing import Any
 import sympy
 
 from .._internal.generated import checksum
-from .._internal.limits import MAX_NAME, MAX_SHOWN, power_problem, printable, size_problem
+from .._internal.limits import (
+    MAX_NAME,
+    MAX_SHOWN,
+    expansion_problem,
+    power_problem,
+    printable,
+    size_problem,
+)
 from ..errors import ParseError, close_names, did_you_mean
-from .arith import build_call, build_number, canonical_function, check_finite, format_expr
+from .arith import build_call, build_number, canonical_function, check_finite_node, format_expr
 from .lalr import Parser, Token, UnexpectedCharacters, UnexpectedInput
 from .symbols import symbol
 from .terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
@@ -241,7 +248,7 @@ class _Build:
         depth = max((p.depth + (p.expr.func is not flat) for p in parts), default=1)
         if depth > MAX_EXPR_DEPTH:
             raise _Problem(pos, f"expression nested deeper than {MAX_EXPR_DEPTH} levels")
-        if not check_finite(expr):
+        if not check_finite_node(expr):
             raise _Problem(pos, "division by zero (the expression is infinite or undefined)")
         too_large = size_problem(expr)
         if too_large:
@@ -318,8 +325,17 @@ class _Build:
 
     # --- terms ----------------------------------------------------------------------
     @staticmethod
+    def _expandable(pos: int, value: sympy.Expr) -> None:
+        """A term keeps its parameters expanded (:func:`~patternalg.syntax.terms.canonical`):
+        one whose expansion is too large is an error here, where it was written."""
+        too_large = expansion_problem(value)
+        if too_large:
+            raise _Problem(pos, too_large)
+
+    @staticmethod
     def _positive_integer(pos: int, value: sympy.Expr, what: str) -> sympy.Expr:
         """Literal counts must be positive integers; symbolic ones stay symbolic."""
+        _Build._expandable(pos, value)
         if value.is_number:
             if not (value.is_integer and value.is_positive):
                 raise _Problem(pos, f"{what} must be a positive integer, got {format_expr(value)}")
@@ -328,6 +344,7 @@ class _Build:
 
     @staticmethod
     def _positive(pos: int, value: sympy.Expr, what: str) -> sympy.Expr:
+        _Build._expandable(pos, value)
         if value.is_number and not value.is_positive:
             raise _Problem(pos, f"{what} must be positive, got {format_expr(value)}")
         return value

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import sympy
 
+from .._internal.limits import expansion_problem
 from .arith import format_expr
 
 __all__ = ["Term", "Atom", "Meta", "Seq", "Pipe", "TPool", "Shuffle", "MapReduce", "canonical"]
@@ -33,7 +34,14 @@ def canonical(expr: sympy.Expr) -> sympy.Expr:
     >>> from patternalg.syntax.symbols import symbol
     >>> canonical(2 * (symbol("k") + 1))
     2*k + 2
+    >>> canonical(sympy.Mul(*(symbol(f"k{i}") + 1 for i in range(12))))
+    Traceback (most recent call last):
+    ...
+    ValueError: the expression expands to more than 1,000 terms (a product of sums: multiply fewer of them)
     """
+    too_large = expansion_problem(expr)
+    if too_large:
+        raise ValueError(too_large)
     return sympy.expand(expr)
 
 
