@@ -18,6 +18,7 @@ sympy evaluates anything (docs/errors.md, "Limits"):
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 
@@ -145,12 +146,10 @@ def expanded_terms(expr: sympy.Expr, limit: int = MAX_EXPANDED_TERMS) -> int:
             found = (math.prod(t for t, _, _ in args), sum(d for _, d, _ in args), generators)
         elif node.is_Pow and node.exp.is_Integer and node.exp >= 0:
             (count, degree, _), power = args[0], int(node.exp)
-            terms = 1 if count == 1 else (limit + 1 if power > limit else math.comb(count + power - 1, power))
-            found = (terms, degree * power, generators)
+            found = (_multinomial_terms(count, power, limit), degree * power, generators)
         else:  # a generator: a function, a negative or symbolic power; its arguments expand inside
             if node.is_Pow and node.exp.is_Integer:
-                count, power = args[0][0], -int(node.exp)
-                inside = 1 if count == 1 else (limit + 1 if power > limit else math.comb(count + power - 1, power))
+                inside = _multinomial_terms(args[0][0], -int(node.exp), limit)
             else:
                 inside = max((t for t, _, _ in args), default=1)
             inner = max(inner, min(inside, limit + 1))
@@ -160,6 +159,14 @@ def expanded_terms(expr: sympy.Expr, limit: int = MAX_EXPANDED_TERMS) -> int:
             terms = min(terms, math.comb(degree + len(gens), len(gens)))
         counted[node] = (min(terms, limit + 1), min(degree, limit + 1), gens)
     return max(counted[expr][0], inner)
+
+
+def _multinomial_terms(count: int, power: int, limit: int) -> int:
+    """The terms of a sum of ``count`` terms raised to ``power``: C(count + power - 1,
+    power), or ``limit + 1`` where the power alone is past the limit."""
+    if count == 1:
+        return 1
+    return limit + 1 if power > limit else math.comb(count + power - 1, power)
 
 
 def _post_order(expr: sympy.Expr, most: int | None = None) -> list[sympy.Expr]:
@@ -178,6 +185,7 @@ def _post_order(expr: sympy.Expr, most: int | None = None) -> list[sympy.Expr]:
     return found
 
 
+@functools.lru_cache(maxsize=4096)  # a term's nodes share a few parameters (n, 2, k)
 def expansion_problem(expr: sympy.Expr) -> str | None:
     """Why expanding ``expr`` (a parameter of a term is kept expanded) would take too
     long, or None.
@@ -189,7 +197,7 @@ def expansion_problem(expr: sympy.Expr) -> str | None:
     >>> expansion_problem(sympy.Add(*(symbol(f"a{i}") / (i + 2) for i in range(40))))
     "the expression holds more than 64 operations and operands (a term's parameter is short: n, 2*k, n*m)"
     """
-    if not isinstance(expr, sympy.Basic):  # a Python number given to a term
+    if not isinstance(expr, sympy.Basic) or expr.is_Atom:  # a number or a symbol
         return None
     nodes = len(_post_order(expr, MAX_PARAMETER_NODES + 1))
     if nodes > MAX_PARAMETER_NODES:

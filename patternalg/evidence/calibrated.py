@@ -19,6 +19,7 @@ from .._internal.tables import Tabular, fields_json
 from ..algebra.machine import Machine
 from ..syntax.arith import format_expr, number_text
 from .choosing import choice_line
+from .halves import range_text
 
 __all__ = ["Calibration", "FittedNumber", "Residual", "DIGITS"]
 
@@ -124,7 +125,7 @@ class Calibration(Tabular):
             [r.term, str(len(r.sizes))]
             + [f"{100 * v:+.1f} %" if i % 2 else f"{100 * v:.1f} %"
                for i, v in enumerate((*Residual.summary(r.rules), *Residual.summary(r.machine)))]
-            + ([_in_halves(r.machine_worst_halves)] if halved else [])
+            + ([range_text((r.machine_worst_halves or {}).get("in_halves"), " ")] if halved else [])
             for r in self.residuals
         ]  # fmt: skip
         lines += aligned([header + (["worst in halves"] if halved else []), *body])
@@ -162,10 +163,3 @@ class Calibration(Tabular):
             "notes": list(self.notes),
         }
 
-
-def _in_halves(found: dict[str, Any] | None) -> str:
-    """The least and the greatest error against a half, ``-12.3 % to +4.0 %`` (``-``: none)."""
-    if found is None:
-        return "-"
-    low, high = found["in_halves"]
-    return f"{100 * low:+.1f} % to {100 * high:+.1f} %"

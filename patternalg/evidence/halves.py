@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["InHalves", "halves_overall"]
+__all__ = ["InHalves", "halves_overall", "range_text"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,6 +76,19 @@ class InHalves:
             "in_halves": [float(self.least[index]), float(self.greatest[index])],
             "holds": bool(self.holds[index]),
         }
+
+
+def range_text(pair: Sequence[float] | None, gap: str = "") -> str:
+    """A least and a greatest error in percent, ``-85.0% to +12.0%`` (``gap`` before each
+    ``%``, as the table around it writes them; ``-`` where there are none).
+
+    >>> range_text([-0.85, 0.12]), range_text([-0.123, 0.04], " "), range_text(None)
+    ('-85.0% to +12.0%', '-12.3 % to +4.0 %', '-')
+    """
+    if pair is None:
+        return "-"
+    low, high = pair
+    return f"{100 * low:+.1f}{gap}% to {100 * high:+.1f}{gap}%"
 
 
 def halves_overall(found: Sequence[tuple[str, Sequence[str], np.ndarray, InHalves]]) -> dict[str, Any] | None:

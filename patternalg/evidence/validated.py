@@ -23,7 +23,7 @@ from .._internal.display import aligned
 from .._internal.tables import Tabular, number
 from ..syntax.arith import number_text
 from .coverage import coverage, covered, half_width
-from .halves import InHalves, halves_overall
+from .halves import InHalves, halves_overall, range_text
 
 __all__ = ["Validation", "Validated", "relative_error"]
 
@@ -287,7 +287,7 @@ class Validation(Tabular):
             row = [found["term"], str(found["points"]), _percent(found["median"])]
             row.append(_percent(found["worst"]) + _where(found["worst_at"]))
             if halved:
-                row.append(_between(found.get("worst_in_halves")))
+                row.append(range_text(found.get("worst_in_halves")))
                 if found.get("worst_holds") is False:
                     changes.append(found["term"])
             if rules:
@@ -332,11 +332,6 @@ def _error_range(v: Validated) -> tuple[np.ndarray, np.ndarray]:
     if v.in_halves is None:
         return np.full(len(v.points), np.nan), np.full(len(v.points), np.nan)
     return v.in_halves.least, v.in_halves.greatest
-
-
-def _between(pair: list[float] | None) -> str:
-    """A least and a greatest error, ``-85.0% to +12.0%`` (``-`` where there are none)."""
-    return "-" if pair is None else f"{pair[0]:+.1%} to {pair[1]:+.1%}"
 
 
 def _halves_lines(found: Mapping[str, Any], changes: list[str]) -> list[str]:
@@ -387,7 +382,7 @@ def _term_table(v: Validated, rules: str | None, digits: int | None, halved: boo
         row.append(_percent(float(v.error[i]), sign=True))
         if halved:
             pair = [float(least[i]), float(greatest[i])]
-            row.append(_between(pair if math.isfinite(pair[0]) else None))
+            row.append(range_text(pair if math.isfinite(pair[0]) else None))
         if rules_error is not None and v.rules_predicted is not None:
             row += [
                 _value(v.rules_predicted[i], digits),
