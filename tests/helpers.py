@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -133,3 +134,21 @@ def measurement_texts(name: str, series: Sequence[SeriesData]) -> dict[str, tupl
         "talpas": ("m.talpas", "\n".join(talpas) + "\n"),
         "csv": ("m.csv", "\n".join(csv) + "\n"),
     }
+
+
+def compound_expressions(children: Any) -> Any:
+    """A hypothesis strategy of two ``children`` joined by +, -, *, /, Min or Max (for
+    ``st.recursive``: random count expressions, random coefficients); never a division by 0
+    (``Min`` of the ``zoo`` it gives raises while drawing)."""
+    import sympy
+    from hypothesis import strategies as st
+
+    pairs = st.tuples(children, children)
+    return st.one_of(
+        pairs.map(lambda ab: ab[0] + ab[1]),
+        pairs.map(lambda ab: ab[0] - ab[1]),
+        pairs.map(lambda ab: ab[0] * ab[1]),
+        pairs.filter(lambda ab: ab[1] != 0).map(lambda ab: ab[0] / ab[1]),
+        pairs.map(lambda ab: sympy.Min(*ab)),
+        pairs.map(lambda ab: sympy.Max(*ab)),
+    )

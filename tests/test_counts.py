@@ -5,6 +5,7 @@ back, in terms and in every message."""
 from __future__ import annotations
 
 import sympy
+from helpers import compound_expressions
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -19,19 +20,7 @@ _SYMBOLS = st.sampled_from([sympy.Symbol(name, positive=True) for name in ("a", 
 _LEAVES = st.one_of(_SYMBOLS, st.integers(1, 64).map(sympy.Integer))
 
 
-def _compound(children: st.SearchStrategy[sympy.Expr]) -> st.SearchStrategy[sympy.Expr]:
-    pairs = st.tuples(children, children)
-    return st.one_of(
-        pairs.map(lambda p: p[0] + p[1]),
-        pairs.map(lambda p: p[0] - p[1]),
-        pairs.map(lambda p: p[0] * p[1]),
-        pairs.map(lambda p: p[0] / p[1]),
-        pairs.map(lambda p: sympy.Min(*p)),
-        pairs.map(lambda p: sympy.Max(*p)),
-    )
-
-
-_COUNTS = st.recursive(_LEAVES, _compound, max_leaves=6)
+_COUNTS = st.recursive(_LEAVES, compound_expressions, max_leaves=6)
 
 
 @given(_COUNTS)

@@ -26,8 +26,9 @@ from ..syntax.symbols import x
 from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Term
 from . import operators
 from .atomic_model import AtomicModel
-from .bindings import bounded_xreplace
+from .bindings import bounded_xreplace, counts
 from .fold import Arithmetic, Context, Folded, Plan, fold
+from .normal_forms.counts import counting
 from .normal_forms.normal_form import normal_form
 from .operators import Value, as_expr, shuffle_model
 from .semantics import Semantics
@@ -247,8 +248,23 @@ def _fold(
     plan: Plan | None,
     where: str = "at the point",
 ) -> Folded[Value]:
-    """The fold over closed forms; one sympy cannot build is an :class:`EvaluationError`."""
+    """The fold over closed forms, the term's counts >= 1; one sympy cannot build is an
+    :class:`EvaluationError`."""
     try:
-        return fold(term, library, ClosedForms(semantics, where), dict(context), keep, plan, semantics)
+        with counting(count_symbols(term)):
+            return fold(
+                term, library, ClosedForms(semantics, where), dict(context), keep, plan, semantics
+            )
     except RecursionError:
         raise EvaluationError(TOO_DEEP) from None
+
+
+def count_symbols(term: Term) -> frozenset[sympy.Symbol]:
+    """The symbols ``term`` uses as a count on their own (``tpool_n``, ``mapReduce_{m,n}``, a
+    shuffle's ``^{o}``): whole numbers >= 1 wherever they occur in its value (x is a size).
+
+    >>> from patternalg.syntax.parser import parse
+    >>> sorted(map(str, count_symbols(parse("pipe(tpool_n(inc), tpool_{2*k}(inc))"))))
+    ['n']
+    """
+    return frozenset(c for _, c in counts(term) if isinstance(c, sympy.Symbol) and c != x)

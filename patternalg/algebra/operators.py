@@ -30,6 +30,7 @@ from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Meta, Term
 from .atomic_model import AtomicModel
 from .bindings import float_at, substitute
+from .normal_forms.counts import current_counts, nonnegative_on_counts
 from .normal_forms.dominance import (
     below,
     below_the_rest,
@@ -166,7 +167,12 @@ def _nonnegative_terms(difference: sympy.Expr) -> bool:
     """Whether ``difference`` is a normal form whose terms are all >= 0, so >= 0 for x >= 1
     (x^i and log2(x)^j are), decided without sympy's assumptions."""
     form = normal_form(difference)
-    return form is not None and all(c.is_nonnegative for _, c in form.items())
+    return form is not None and _terms_nonnegative(form)
+
+
+def _terms_nonnegative(form: NormalForm) -> bool:
+    """Whether every coefficient of ``form`` is >= 0 (one in counts: where they are >= 1)."""
+    return all(c.is_nonnegative or nonnegative_on_counts(c) for _, c in form.items())
 
 
 def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
@@ -292,15 +298,23 @@ def _minimum(values: Sequence[Value]) -> Value:
     return kept[0] if len(kept) == 1 else Minimum(tuple(kept))
 
 
-@functools.lru_cache(maxsize=65536)
 def _form_below(small: NormalForm, big: NormalForm) -> bool:
     """Whether ``small <= big`` for every x >= 1: on the terms if the coefficients are numbers."""
+    return _form_below_on(small, big, current_counts())
+
+
+@functools.lru_cache(maxsize=65536)
+def _form_below_on(small: NormalForm, big: NormalForm, counts: frozenset[sympy.Symbol]) -> bool:
     if is_numeric(small) and is_numeric(big):
         return below(small, big)
     difference = big - small
     if is_numeric(difference):
         return nonnegative(difference)
-    if refuted_by_samples(small, big) or _has_min_max(difference):
+    if refuted_by_samples(small, big):
+        return False
+    if _terms_nonnegative(difference):
+        return True
+    if _has_min_max(difference):
         return False  # Min/Max of p and phi: sympy's assumptions are slow and decide nothing
     return _dominated(small.to_expr(), big.to_expr())
 
@@ -323,8 +337,8 @@ def _maximum(kept: list[NormalForm]) -> NormalForm | Maximum:
     if len(kept) > MAX_MAXIMUM_STAGES:
         raise EvaluationError(
             f"the closed form is a maximum of more than {MAX_MAXIMUM_STAGES} stages that "
-            "cannot be ordered (a count left free, such as n, keeps a stage per pipe of "
-            "pools); bind the counts, e.g. --at n=2"
+            "cannot be ordered (a count left free, such as 2*k, keeps a stage per pipe of "
+            "pools); bind the counts, e.g. --at k=2"
         )
     return kept[0] if len(kept) == 1 else Maximum(tuple(kept))
 
@@ -333,8 +347,12 @@ def _has_min_max(form: NormalForm) -> bool:
     return any(c.has(sympy.Min, sympy.Max) for _, c in form.items())
 
 
-@functools.lru_cache(maxsize=65536)
 def _grows_no_faster(small: NormalForm, big: NormalForm) -> bool:
+    return _grows_no_faster_on(small, big, current_counts())
+
+
+@functools.lru_cache(maxsize=65536)
+def _grows_no_faster_on(small: NormalForm, big: NormalForm, counts: frozenset[sympy.Symbol]) -> bool:
     order = compare_normal_forms(big, small)
     return order is not None and order >= 0
 

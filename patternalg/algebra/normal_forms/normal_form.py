@@ -28,6 +28,7 @@ from collections.abc import Iterator
 import sympy
 
 from ...syntax.symbols import log2, x
+from .counts import counts_in, current_counts, sign_on_counts
 from .sampling import signs_differ
 
 __all__ = ["NormalForm", "normal_form", "compare", "compare_normal_forms"]
@@ -225,6 +226,10 @@ def normal_form(expr: sympy.Expr) -> NormalForm | None:
 def _sign(value: sympy.Expr) -> int | None:
     if value.is_Number:  # a literal: compare directly, sympy's assumption system is slow
         return bool(value > 0) - bool(value < 0)
+    counted = counts_in(value)
+    found = sign_on_counts(value, counted) if counted else None
+    if found is not None and found[1]:  # nowhere 0 (or everywhere) where the counts are >= 1
+        return found[0]
     if not value.is_number and value.has(sympy.Min, sympy.Max):
         # Min/Max of p and phi (memwall models): simplify takes seconds and the assumption
         # system 30-150 ms per question, and neither decides these (measured)
@@ -249,9 +254,42 @@ def compare_normal_forms(a: NormalForm, b: NormalForm) -> int | None:
         if not (first.is_Number and second.is_Number) and signs_differ(first, second):
             return None  # e.g. 1/n1 - 1/n2: no sign for all n1, n2 (and no simplify asked)
         sign = _sign(first - second)
+        if sign is None:
+            return _termwise(a, b)
         if sign != 0:
             return sign
     return 0
+
+
+def _termwise(a: NormalForm, b: NormalForm) -> int | None:
+    """1 if no term of ``a`` is below ``b``'s where the counts are >= 1 (so ``a >= b`` at every
+    x >= 1: the larger stage, also where the leading terms tie at a count of 1), -1 if none is
+    above, None if neither is shown (or nothing is a count).
+
+    >>> from patternalg.algebra.normal_forms.counts import counting
+    >>> from patternalg.syntax.symbols import n
+    >>> a, b = normal_form(536 * x / n + 5), normal_form(536 * x + 5)
+    >>> with counting([n]):
+    ...     _termwise(a, b), _termwise(b, a)
+    (-1, 1)
+    >>> _termwise(a, b) is None
+    True
+    """
+    signs = set()
+    for key in set(a._terms) | set(b._terms):
+        difference = a._terms.get(key, _ZERO) - b._terms.get(key, _ZERO)
+        if _is_zero(difference):
+            continue
+        if difference.is_Number:
+            signs.add(1 if difference > 0 else -1)
+            continue
+        counted = counts_in(difference)
+        found = sign_on_counts(difference, counted) if counted else None
+        if found is None:
+            return None
+        signs.add(found[0])
+    signs.discard(0)
+    return signs.pop() if len(signs) == 1 else None
 
 
 def _compare_by_limit(a: sympy.Expr, b: sympy.Expr) -> int | None:
@@ -273,13 +311,17 @@ def _compare_by_limit(a: sympy.Expr, b: sympy.Expr) -> int | None:
     return _sign(difference) if difference.is_number else None
 
 
-@functools.lru_cache(maxsize=65536)
 def compare(a: sympy.Expr, b: sympy.Expr) -> int | None:
     """1 if ``a`` grows faster than ``b`` as x -> oo, -1 if slower, 0 if equal, None if undecided.
 
     Ties in the leading term are broken by the following terms, so the order is total on
     normal forms with numeric coefficients.
     """
+    return _compare(a, b, current_counts())
+
+
+@functools.lru_cache(maxsize=65536)
+def _compare(a: sympy.Expr, b: sympy.Expr, counts: frozenset[sympy.Symbol]) -> int | None:
     if a == b:
         return 0
     fa, fb = normal_form(a), normal_form(b)

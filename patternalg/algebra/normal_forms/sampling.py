@@ -2,7 +2,8 @@
 
 A coefficient such as ``1034.17/n1 - 1034.17/n2`` has no sign for all positive n1, n2;
 evaluating it at a few points of its symbols shows both signs, so nobody needs to ask
-sympy's assumption system (or ``simplify``) about it.
+sympy's assumption system (or ``simplify``) about it. A count (:mod:`.counts`) is sampled
+at 1 and above only: ``1 - 1/n`` has one sign where n is a count.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any
 
 import sympy
 
+from .counts import counts_in
+
 __all__ = ["samples", "signs_differ"]
 
 #: how many points of the symbols a coefficient is evaluated at
@@ -22,10 +25,11 @@ _SAMPLES = 16
 
 
 @functools.cache
-def _symbol_values(name: str) -> tuple[float, ...]:
-    """Fixed positive values of a symbol, log-uniform in [1/8, 64], the same in every run."""
+def _symbol_values(name: str, count: bool) -> tuple[float, ...]:
+    """Fixed positive values of a symbol, log-uniform in [1/8, 64] (a count: in [1, 64]), the
+    same in every run."""
     rng = random.Random(f"patternalg:{name}")
-    return tuple(2.0 ** rng.uniform(-3, 6) for _ in range(_SAMPLES))
+    return tuple(2.0 ** rng.uniform(0 if count else -3, 6) for _ in range(_SAMPLES))
 
 
 class _NotNumeric(Exception):
@@ -68,7 +72,6 @@ def _float(expr: sympy.Expr, point: dict[sympy.Symbol, float]) -> float:
     return value
 
 
-@functools.lru_cache(maxsize=65536)
 def samples(value: sympy.Expr) -> tuple[float, ...] | None:
     """``value`` at fixed positive points of its symbols (None if it is not real there).
 
@@ -76,10 +79,15 @@ def samples(value: sympy.Expr) -> tuple[float, ...] | None:
     >>> samples(2 * n) == tuple(2 * v for v in samples(n))
     True
     """
+    return _samples(value, counts_in(value))
+
+
+@functools.lru_cache(maxsize=65536)
+def _samples(value: sympy.Expr, counts: frozenset[sympy.Symbol]) -> tuple[float, ...] | None:
     symbols = sorted(value.free_symbols, key=lambda s: s.name)
     result = []
     for k in range(_SAMPLES):
-        point = {s: _symbol_values(s.name)[k] for s in symbols}
+        point = {s: _symbol_values(s.name, s in counts)[k] for s in symbols}
         try:
             number = _float(value, point)
         except _NotNumeric:

@@ -1,0 +1,180 @@
+"""Counts are at least 1: the sign of a coefficient where some of its symbols are counts.
+
+A term's thread and node counts (``tpool_n``, ``mapReduce_{m,n}``, a shuffle's keys
+``^{o}``) are whole numbers >= 1 wherever the count is a bare symbol, so ``536.185*x/n``
+is at most ``536.185*x`` and ``pipe(tpool_n(inc), inc)`` is ``inc``'s model. A model's own
+symbols (``p``, ``phi``, a user's parameter) are only known to be positive.
+
+The evaluator says which symbols are counts for the span of one fold (:func:`counting`);
+the sign decisions of the normal forms read them (:func:`counts_in`), and their caches are
+keyed on them. Outside a fold nothing is a count, and every sign is decided as before.
+
+>>> from patternalg.syntax.symbols import n, p
+>>> sign_on_counts(536 - 536 / n, frozenset({n}))  # >= 0, and 0 at n = 1
+(1, False)
+>>> sign_on_counts(536 / n - 1000, frozenset({n}))  # < 0 for every n >= 1
+(-1, True)
+>>> sign_on_counts(1 - p / n, frozenset({n})) is None  # p is any positive number
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+import sympy
+
+__all__ = ["counting", "current_counts", "counts_in", "sign_on_counts", "nonnegative_on_counts"]
+
+_COUNTS: ContextVar[frozenset[sympy.Symbol]] = ContextVar("patternalg_counts", default=frozenset())
+
+#: a coefficient with more operations than this is not put over a common denominator (a
+#: nested mapReduce's coefficient has a term per level): its sign stays undecided
+_MOST_OPERATIONS = 200
+
+Sign = tuple[int, bool]  #: (-1, 0 or 1; whether strictly so: nowhere 0)
+
+
+@contextmanager
+def counting(symbols: Iterable[sympy.Symbol]) -> Iterator[None]:
+    """Within the block, ``symbols`` are counts (whole numbers >= 1)."""
+    token = _COUNTS.set(frozenset(symbols))
+    try:
+        yield
+    finally:
+        _COUNTS.reset(token)
+
+
+def current_counts() -> frozenset[sympy.Symbol]:
+    """The symbols that are counts where this is asked (a cache's key: none outside a fold)."""
+    return _COUNTS.get()
+
+
+def counts_in(value: sympy.Expr) -> frozenset[sympy.Symbol]:
+    """The symbols of ``value`` that are counts where it is asked (none outside a fold).
+
+    >>> from patternalg.syntax.symbols import n, p
+    >>> with counting([n]):
+    ...     sorted(map(str, counts_in(p / n)))
+    ['n']
+    >>> counts_in(p / n)
+    frozenset()
+    """
+    found = _COUNTS.get()
+    return found & value.free_symbols if found else found
+
+
+def _small(value: sympy.Expr) -> bool:
+    size = 0
+    for _ in sympy.preorder_traversal(value):
+        size += 1
+        if size > _MOST_OPERATIONS:
+            return False
+    return True
+
+
+def _poly_sign(poly: sympy.Poly, shifted: frozenset[sympy.Symbol]) -> Sign | None:
+    """The sign of a polynomial whose ``shifted`` variables are >= 0 and the others > 0:
+    that of its coefficients if they all have one; strict if some term is in the others
+    alone (a constant, ``p``), which is then nowhere 0."""
+    terms = [(monomial, coefficient) for monomial, coefficient in poly.terms() if coefficient != 0]
+    if not terms:
+        return 0, True
+    if not all(coefficient.is_Number and coefficient.is_finite for _, coefficient in terms):
+        return None
+    signs = {1 if coefficient > 0 else -1 for _, coefficient in terms}
+    if len(signs) > 1:
+        return None
+    free = [i for i, gen in enumerate(poly.gens) if gen not in shifted]
+    strict = any(
+        all(power == 0 for i, power in enumerate(monomial) if i not in free) for monomial, _ in terms
+    )
+    return signs.pop(), strict
+
+
+@functools.lru_cache(maxsize=65536)
+def sign_on_counts(value: sympy.Expr, counts: frozenset[sympy.Symbol]) -> Sign | None:
+    """The sign of ``value`` wherever its ``counts`` are >= 1 and its other symbols > 0, as
+    (sign, strict); None if not shown.
+
+    Each count ``n`` is written ``n' + 1`` with ``n' >= 0`` and the value is put over a common
+    denominator: a polynomial whose coefficients all have one sign has that sign on the
+    domain (sound, not complete: ``(n - 2)^2`` is >= 0 and not shown). A ``Min`` or ``Max``
+    (a machine's ``min(n, cores)``) is each of its arguments in turn: the sign holds if it
+    holds for every choice. Other functions (``log``) and powers that are not whole are not
+    decided.
+
+    >>> from patternalg.syntax.symbols import n
+    >>> sign_on_counts(1 - 1 / sympy.Min(2, n), frozenset({n}))
+    (1, False)
+    """
+    found = counts & value.free_symbols
+    if not found or not _small(value):
+        return None
+    choices = _choices(value)
+    if choices is None:
+        return None
+    signs = [_rational_sign(choice, found) for choice in choices]
+    known = [sign for sign in signs if sign is not None]
+    directions = {direction for direction, _ in known if direction}
+    if len(known) < len(signs) or len(directions) > 1:
+        return None
+    if not directions:
+        return 0, True
+    return directions.pop(), all(direction and strict for direction, strict in known)
+
+
+#: at most this many choices of the arguments of a value's Min and Max are tried
+_MOST_CHOICES = 16
+
+
+def _choices(value: sympy.Expr) -> list[sympy.Expr] | None:
+    """``value`` with each Min and Max replaced by each of its arguments (None: too many)."""
+    found = [value]
+    while True:
+        extrema = [e for e in found[0].atoms(sympy.Min, sympy.Max)]
+        if not extrema:
+            return found
+        first = extrema[0]
+        found = [v.xreplace({first: arg}) for v in found for arg in first.args]
+        if len(found) > _MOST_CHOICES:
+            return None
+
+
+def _rational_sign(value: sympy.Expr, counts: frozenset[sympy.Symbol]) -> Sign | None:
+    """:func:`sign_on_counts` of a value without Min and Max."""
+    found = counts & value.free_symbols
+    shift = {s: sympy.Dummy(s.name, nonnegative=True) for s in found}
+    moved = value.xreplace({s: shift[s] + 1 for s in found})
+    numerator, denominator = sympy.together(moved).as_numer_denom()
+    gens = sorted(numerator.free_symbols | denominator.free_symbols, key=sympy.default_sort_key)
+    if not gens:  # a number, or the counts cancelled
+        number = sympy.sign(moved)
+        return (int(number), True) if number.is_Number else None
+    shifted = frozenset(shift.values())
+    try:
+        signs = [_poly_sign(sympy.Poly(part, *gens), shifted) for part in (numerator, denominator)]
+    except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
+        return None
+    above, below = signs
+    if above is None or below is None or below[0] == 0 or not below[1]:
+        return None
+    return above[0] * below[0], above[1]
+
+
+def nonnegative_on_counts(value: sympy.Expr) -> bool:
+    """Whether ``value`` is shown >= 0 wherever its counts are >= 1 (False outside a fold).
+
+    >>> from patternalg.syntax.symbols import n
+    >>> with counting([n]):
+    ...     nonnegative_on_counts(1 - 1 / n), nonnegative_on_counts(1 / n - 1)
+    (True, False)
+    >>> nonnegative_on_counts(1 - 1 / n)
+    False
+    """
+    counted = counts_in(value)
+    found = sign_on_counts(value, counted) if counted else None
+    return found is not None and found[0] >= 0

@@ -1,0 +1,88 @@
+"""A count is at least 1: the stages of a pipe are ordered for every whole count >= 1, so a
+pool is never slower than its body, while a model's own symbols stay positive reals."""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+from helpers import compound_expressions
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from patternalg import ModelLibrary, evaluate, parse
+from patternalg.algebra.machine import Machine
+from patternalg.algebra.normal_forms.counts import counting, sign_on_counts
+from patternalg.algebra.normal_forms.normal_form import compare
+from patternalg.syntax.symbols import n, p, symbol, x
+
+LIB = ModelLibrary.builtin()
+k = symbol("k")
+INC = LIB["inc"].expr
+SEMANTICS = ["asymptotic", "exact", Machine(cores=2).semantics]
+
+
+@pytest.mark.parametrize("semantics", SEMANTICS, ids=["asymptotic", "exact", "machine"])
+@pytest.mark.parametrize("term", ["pipe(tpool_n(inc), inc)", "pipe(inc, tpool_n(inc))"])
+def test_a_pool_of_n_threads_beside_its_body_is_the_body(term: str, semantics) -> None:
+    assert evaluate(parse(term), LIB, semantics) == INC
+
+
+def test_nested_pools_of_n_threads_in_pipes_are_their_bodies() -> None:
+    term = parse("pipe(tpool_n(pipe(tpool_n(inc), inc)), inc)")
+    assert evaluate(term, LIB, "asymptotic") == evaluate(term, LIB, "exact") == INC
+    # on 2 cores the term runs at least 3 threads: its three incs' work over the cores
+    assert evaluate(term, LIB, SEMANTICS[2]) == sympy.Float(1.5) * INC
+
+
+@pytest.mark.parametrize("semantics", SEMANTICS, ids=["asymptotic", "exact", "machine"])
+def test_a_stage_that_is_slower_only_for_some_counts_stays_in_the_maximum(semantics) -> None:
+    # n = 1: the pool of two incs is slower; n = 4: inc is
+    found = evaluate(parse("pipe(inc, tpool_n(seq(inc, inc)))"), LIB, semantics)
+    assert found.has(sympy.Max)
+    assert found.subs(n, 1).subs(x, 1000) > INC.subs(x, 1000)
+
+
+def test_a_symbol_only_inside_a_count_is_any_positive_number() -> None:
+    # 2*k >= 1 says k >= 1/2, not k >= 1; the pipe keeps both stages
+    found = evaluate(parse("pipe(tpool_{2*k}(inc), inc)"), LIB, "exact")
+    assert found == sympy.Max(INC, INC / (2 * k))
+
+
+def test_a_model_symbol_that_is_no_count_stays_undecided() -> None:
+    # p is the cores of a resource model: positive, maybe below 1
+    found = evaluate(parse("pipe(tpool_n(qsort), tpool_m(qsort))"), LIB, "exact")
+    assert found.has(sympy.Max)
+    assert compare(INC / n, INC) is None  # outside an evaluation nothing is a count
+    with counting([n]):
+        assert compare(INC / n, INC) == -1
+        assert compare(INC / p, INC) is None
+
+
+def test_ties_at_a_count_of_one_are_broken_by_the_following_terms() -> None:
+    # at n = 1 the leading terms tie and the constant decides: no order for every n
+    with counting([n]):
+        assert compare(536 * x / n + 100, 536 * x) is None
+        assert compare(536 * x / n, 536 * x + 100) == -1
+
+
+# --- the sign proof is sound: whatever it claims holds at every count >= 1 -----------------------
+_LEAVES = st.one_of(st.just(n), st.just(p), st.integers(1, 9).map(sympy.Integer))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.recursive(_LEAVES, compound_expressions, max_leaves=6))
+def test_a_shown_sign_holds_at_every_count_tried(value: sympy.Expr) -> None:
+    found = sign_on_counts(value, frozenset({n}))
+    if found is None:
+        return
+    sign, strict = found
+    for count in (1, 2, 3, 7, 64, 1000):
+        for other in ("1/100", "1/2", "1", "3", "100"):
+            at = value.subs({n: count, p: sympy.Rational(other)})  # exact: no rounding to allow for
+            assert at.is_Rational
+            if sign > 0:
+                assert at > 0 if strict else at >= 0
+            elif sign < 0:
+                assert at < 0 if strict else at <= 0
+            else:
+                assert at == 0
