@@ -235,6 +235,16 @@ def test_branch_and_bound_finds_the_exhaustive_optimum(stages, total, size):
     assert fast.best.value == pytest.approx(slow.best.value, rel=1e-12)
 
 
+def test_a_budget_of_64_threads_over_four_pools_is_searched_not_refused():
+    """Issue 13's figure: a+b+c+d<=64 has 635,376 assignments, under the 10^7 limit; the box
+    of each count's largest value (61^4 = 1.4e7) had refused it since the limit came in."""
+    term = "pipe(tpool_a(qsort), pipe(tpool_b(inc), pipe(tpool_c(qsort), tpool_d(nop))))"
+    found = optimize(term, budgets=["a+b+c+d<=64"], at={"x": 1024})
+    assert sum(dict(found.best.assignment).values()) <= 64
+    # the qsorts share what inc and nop leave (b = 2, d = 1): 30 threads each, not 31 and 31
+    assert found.best.value == pytest.approx(QSORT * 1024 * 10 / 30, rel=1e-12)
+
+
 def test_optimize_over_a_range_minimises_the_worst_case():
     grid = parse_axis("x=2..1e5:6:log")
     result = optimize(

@@ -81,8 +81,9 @@ MAX_CORES = 1 << 20
 MAX_SHOWN = 60
 #: examples ``check``/``laws`` may search per law and semantics
 MAX_EXAMPLES = 100_000
-#: thread-count assignments ``optimize`` may search: the product of each count's largest
-#: value under the budgets (a+b<=1000 is 10^6 of them, about a second)
+#: thread-count assignments ``optimize`` may search: at most the product of each count's
+#: largest value under the budgets, or the simplex a budget cuts out of it
+#: (``decisions.budget.assignments_at_most``; a+b<=1000 is 5*10^5 of them, under a second)
 MAX_ASSIGNMENTS = 10_000_000
 #: thread counts PreSca predicts for (``predict --upto``): its filter checks every count
 #: 1..N, and a million of them take about a second and 150 MB

@@ -11,6 +11,7 @@ patternalg.errors.EvaluationError: --budget 'a*b <= 24': not linear in a, b (a b
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from ..errors import EvaluationError, ParseError
 from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import symbol
 
-__all__ = ["Budget", "parse_budget", "upper_bounds"]
+__all__ = ["Budget", "parse_budget", "upper_bounds", "assignments_at_most"]
 
 _RELATION = re.compile(r"<=|>=|<|>|==")
 
@@ -101,3 +102,26 @@ def upper_bounds(budgets: Sequence[Budget], count: int) -> list[float]:
                     top = np.ceil(room - 1e-9) - 1 if budget.strict else np.floor(room + 1e-9)
                     upper[v] = min(upper[v], top)
     return upper
+
+
+def assignments_at_most(budgets: Sequence[Budget], upper: Sequence[float]) -> float:
+    """An upper bound of the assignments of counts >= 1 within ``upper`` and the budgets: the
+    box of ``upper``, or less where a budget of nonnegative coefficients cuts a simplex out
+    of it (each assignment's unit cube lies in ``c . z <= B`` with z >= 0, whose volume is
+    ``B^k / (k! prod c)``; the counts it leaves out keep their ``upper``).
+
+    >>> a_b_c_d = Budget("a+b+c+d<=64", (1.0, 1.0, 1.0, 1.0), 64.0)
+    >>> upper = upper_bounds([a_b_c_d], 4)
+    >>> int(math.prod(upper)), round(assignments_at_most([a_b_c_d], upper))  # 635,376 there are
+    (13845841, 699051)
+    """
+    best = float(math.prod(upper))
+    for budget in budgets:
+        inside = [c for c in budget.coefficients if c > 0]
+        if any(c < 0 for c in budget.coefficients) or not inside or budget.bound <= 0:
+            continue
+        outside = math.prod(u for u, c in zip(upper, budget.coefficients, strict=True) if c == 0)
+        k = len(inside)
+        simplex = budget.bound**k / (math.factorial(k) * math.prod(inside))
+        best = min(best, simplex * outside)
+    return best

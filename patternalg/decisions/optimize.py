@@ -17,7 +17,6 @@ feasible assignments are enumerated exhaustively, in numpy.
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -42,7 +41,7 @@ from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import number_text
 from ..syntax.terms import Atom, Term, TPool
-from .budget import Budget, parse_budget, upper_bounds
+from .budget import Budget, assignments_at_most, parse_budget, upper_bounds
 from .options import OBJECTIVES, OPTIMIZE_TOP
 
 __all__ = ["Candidate", "Optimum", "optimize", "free_counts", "MAX_EXHAUSTIVE"]
@@ -414,7 +413,7 @@ def optimize(
             f"the budgets leave {', '.join(unbounded)} unbounded (add e.g. --budget "
             f"'{unbounded[0]}<=64')"
         )
-    space = math.prod(upper)
+    space = assignments_at_most(parsed_budgets, upper)
     if space > MAX_ASSIGNMENTS:  # a+b<=10^50 searched until memory or patience was gone
         raise EvaluationError(
             f"the budgets allow about {space:.3g} assignments of {', '.join(names)} (limit: "
