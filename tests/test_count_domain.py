@@ -3,6 +3,8 @@ pool is never slower than its body, while a model's own symbols stay positive re
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 import sympy
 from helpers import compound_expressions
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 
 from patternalg import ModelLibrary, evaluate, parse
 from patternalg.algebra.machine import Machine
+from patternalg.algebra.normal_forms.bounds import INFINITY, bounds
 from patternalg.algebra.normal_forms.counts import counting, sign_on_counts
 from patternalg.algebra.normal_forms.normal_form import compare
 from patternalg.syntax.symbols import n, p, symbol, x
@@ -86,3 +89,17 @@ def test_a_shown_sign_holds_at_every_count_tried(value: sympy.Expr) -> None:
                 assert at < 0 if strict else at <= 0
             else:
                 assert at == 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.recursive(_LEAVES, compound_expressions, max_leaves=6))
+def test_bounds_hold_the_value_at_every_point_tried(value: sympy.Expr) -> None:
+    box = {n: (Fraction(1), INFINITY), p: (Fraction(0), INFINITY)}
+    found = bounds(value, box)
+    if found is None:
+        return
+    low, high = found
+    for count in (1, 2, 3, 7, 64, 1000):
+        for other in ("1/100", "1/2", "1", "3", "100"):
+            at = value.subs({n: count, p: sympy.Rational(other)})
+            assert low <= Fraction(int(at.p), int(at.q)) <= high

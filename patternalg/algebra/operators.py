@@ -171,8 +171,12 @@ def _nonnegative_terms(difference: sympy.Expr) -> bool:
 
 
 def _terms_nonnegative(form: NormalForm) -> bool:
-    """Whether every coefficient of ``form`` is >= 0 (one in counts: where they are >= 1)."""
-    return all(c.is_nonnegative or nonnegative_on_counts(c) for _, c in form.items())
+    """Whether every coefficient of ``form`` is >= 0 (one in counts: where they are >= 1; a
+    Min or Max is not asked of sympy's assumptions, slow and deciding nothing there)."""
+    return all(
+        nonnegative_on_counts(c) or (not c.has(sympy.Min, sympy.Max) and c.is_nonnegative)
+        for _, c in form.items()
+    )
 
 
 def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:

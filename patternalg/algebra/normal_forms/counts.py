@@ -24,8 +24,11 @@ import functools
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from fractions import Fraction
 
 import sympy
+
+from .bounds import INFINITY, bounds
 
 __all__ = ["counting", "current_counts", "counts_in", "sign_on_counts", "nonnegative_on_counts"]
 
@@ -96,28 +99,57 @@ def _poly_sign(poly: sympy.Poly, shifted: frozenset[sympy.Symbol]) -> Sign | Non
 
 
 @functools.lru_cache(maxsize=65536)
-def sign_on_counts(value: sympy.Expr, counts: frozenset[sympy.Symbol]) -> Sign | None:
+def sign_on_counts(
+    value: sympy.Expr, counts: frozenset[sympy.Symbol], strict: bool = True
+) -> Sign | None:
     """The sign of ``value`` wherever its ``counts`` are >= 1 and its other symbols > 0, as
-    (sign, strict); None if not shown.
+    (sign, strict); None if not shown. With ``strict`` False, a sign that may be 0 somewhere
+    is answer enough (no second, slower proof of strictness).
 
-    Each count ``n`` is written ``n' + 1`` with ``n' >= 0`` and the value is put over a common
-    denominator: a polynomial whose coefficients all have one sign has that sign on the
-    domain (sound, not complete: ``(n - 2)^2`` is >= 0 and not shown). A ``Min`` or ``Max``
-    (a machine's ``min(n, cores)``) is each of its arguments in turn: the sign holds if it
-    holds for every choice. Other functions (``log``) and powers that are not whole are not
-    decided.
+    First by bounds (:mod:`.bounds`: ``536 - 536/n`` lies in [0, 536)). Then each count ``n``
+    is written ``n' + 1`` with ``n' >= 0`` and the value is put over a common denominator: a
+    polynomial whose coefficients all have one sign has that sign on the domain (sound, not
+    complete: ``n^2 - 3n + 3 > 0`` is not shown). A ``Min`` or ``Max`` (a machine's
+    ``min(n, cores)``) is each of its arguments in turn: the sign holds if it holds for every
+    choice. Other functions (``log``) and powers that are not whole are not decided.
 
-    >>> from patternalg.syntax.symbols import n
+    >>> from patternalg.syntax.symbols import n, p
     >>> sign_on_counts(1 - 1 / sympy.Min(2, n), frozenset({n}))
     (1, False)
+    >>> sign_on_counts(p / n, frozenset({n})), sign_on_counts(p / n, frozenset({n}), strict=False)
+    ((1, True), (1, False))
     """
     found = counts & value.free_symbols
     if not found or not _small(value):
         return None
+    bounded = _bounded_sign(value, found)
+    if bounded is not None and (bounded[1] or not strict):
+        return bounded
+    return _polynomial_sign(value, found) or bounded
+
+
+def _bounded_sign(value: sympy.Expr, counts: frozenset[sympy.Symbol]) -> Sign | None:
+    """The sign the bounds of ``value`` show (counts in [1, oo), other symbols in [0, oo))."""
+    box = {s: (Fraction(1) if s in counts else Fraction(0), INFINITY) for s in value.free_symbols}
+    found = bounds(value, box)
+    if found is None:
+        return None
+    low, high = found
+    if low == high == 0:
+        return 0, True
+    if low >= 0:
+        return 1, low > 0
+    if high <= 0:
+        return -1, high < 0
+    return None
+
+
+def _polynomial_sign(value: sympy.Expr, counts: frozenset[sympy.Symbol]) -> Sign | None:
+    """The sign shown over a common denominator, each choice of each Min and Max."""
     choices = _choices(value)
     if choices is None:
         return None
-    signs = [_rational_sign(choice, found) for choice in choices]
+    signs = [_rational_sign(choice, counts) for choice in choices]
     known = [sign for sign in signs if sign is not None]
     directions = {direction for direction, _ in known if direction}
     if len(known) < len(signs) or len(directions) > 1:
@@ -176,5 +208,5 @@ def nonnegative_on_counts(value: sympy.Expr) -> bool:
     False
     """
     counted = counts_in(value)
-    found = sign_on_counts(value, counted) if counted else None
+    found = sign_on_counts(value, counted, strict=False) if counted else None
     return found is not None and found[0] >= 0

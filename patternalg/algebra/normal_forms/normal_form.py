@@ -284,7 +284,7 @@ def _termwise(a: NormalForm, b: NormalForm) -> int | None:
             signs.add(1 if difference > 0 else -1)
             continue
         counted = counts_in(difference)
-        found = sign_on_counts(difference, counted) if counted else None
+        found = sign_on_counts(difference, counted, strict=False) if counted else None
         if found is None:
             return None
         signs.add(found[0])
