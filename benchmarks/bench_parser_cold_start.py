@@ -46,9 +46,11 @@ STANDALONE_DIR = Path(tempfile.gettempdir()) / f"patternalg-bench-standalone-{os
 
 
 def private_cache_file() -> str:
-    """lark's cache file in ``$XDG_CACHE_HOME/patternalg`` (0700, refused unless ours and private)."""
+    """lark's cache file in ``$XDG_CACHE_HOME/patternalg/lark`` (0700, refused unless ours and
+    private; its own directory: ``patternalg/`` also holds the Extra-P environment the fit
+    benchmarks make, 0755 by the umask, which refused this run until 2026-11-28)."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    directory = Path(base) / "patternalg"
+    directory = Path(base) / "patternalg" / "lark"
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     st = os.lstat(directory)
     if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
