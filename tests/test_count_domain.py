@@ -11,7 +11,8 @@ from helpers import compound_expressions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from patternalg import ModelLibrary, evaluate, parse
+from patternalg import ModelLibrary, evaluate, model, parse
+from patternalg.algebra.bindings import counts
 from patternalg.algebra.machine import Machine
 from patternalg.algebra.normal_forms.bounds import INFINITY, bounds
 from patternalg.algebra.normal_forms.counts import counting, sign_on_counts
@@ -103,3 +104,34 @@ def test_bounds_hold_the_value_at_every_point_tried(value: sympy.Expr) -> None:
         for other in ("1/100", "1/2", "1", "3", "100"):
             at = value.subs({n: count, p: sympy.Rational(other)})
             assert low <= Fraction(int(at.p), int(at.q)) <= high
+
+
+# --- nothing the counts' domain drops is ever the maximum at a whole count ------------------------
+_ATOMS = st.sampled_from(["inc", "qsort", "nop"])
+_COUNTS = st.sampled_from(["n", "m", "{2*k}", "3"])
+
+
+def _terms() -> st.SearchStrategy[str]:
+    def compound(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        pairs = st.tuples(children, children)
+        return st.one_of(
+            pairs.map(lambda ab: f"pipe({ab[0]}, {ab[1]})"),
+            pairs.map(lambda ab: f"seq({ab[0]}, {ab[1]})"),
+            st.tuples(_COUNTS, children).map(lambda cb: f"tpool_{cb[0]}({cb[1]})"),
+        )
+
+    return st.recursive(_ATOMS, compound, max_leaves=5)
+
+
+@pytest.mark.parametrize("semantics", SEMANTICS[1:], ids=["exact", "machine"])
+@settings(max_examples=40, deadline=None)
+@given(term=_terms())
+def test_the_closed_form_in_free_counts_is_the_value_at_every_whole_count(term: str, semantics) -> None:
+    closed = evaluate(parse(term), LIB, semantics)
+    names = {s.name for _, count in counts(parse(term)) for s in count.free_symbols}
+    for whole in ({"n": 1, "m": 1, "k": 1}, {"n": 1, "m": 4, "k": 3}, {"n": 5, "m": 2, "k": 1}):
+        for size in (1, 30, 1024, 10**6):
+            at = {**{name: v for name, v in whole.items() if name in names}, "x": size}
+            value = model(term, LIB, semantics, **at)
+            bound = closed.subs({symbol(name): v for name, v in at.items()})
+            assert float(bound) == pytest.approx(float(value), rel=1e-9), (term, at)
