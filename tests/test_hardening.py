@@ -185,6 +185,10 @@ DECISION_CASES = [  # (models k and z, arguments, status, a fragment of stdout o
      "x=1024"], 2, "z: no value for phi (bind it with --at)"),
     (("1e-3", "x"), ["optimize", "pipe(tpool_a(qsort), tpool_b(k))", "--budget",
      "a+b<=" + "8" * 50, "--at", "x=1024"], 2, "assignments of a, b (limit: 10,000,000)"),
+    # the simplex a budget cuts (B^k / (k! prod c)) overflowed a float: a traceback (seed 40)
+    (("1e-3", "x"), ["optimize", "pipe(tpool_b(qsort), tpool_c(k))", "--budget",
+     "2*b+3*c<1e300", "--budget", "b-c>=0", "--at", "x=1024"], 2,
+     "the budgets allow over 1e308 assignments of b, c"),
     # bisection toward a root at 1e-303 next to 0: a*b underflowed, the midpoint went back to
     # 0 and the search cycled forever
     (("1e300*x", "1e-3 + 4.5e7*x"), ["compare", "seq(z, inc)", "k", "--over", "x=0..2"], 0,

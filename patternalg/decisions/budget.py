@@ -121,7 +121,8 @@ def assignments_at_most(budgets: Sequence[Budget], upper: Sequence[float]) -> fl
         if any(c < 0 for c in budget.coefficients) or not inside or budget.bound <= 0:
             continue
         outside = math.prod(u for u, c in zip(upper, budget.coefficients, strict=True) if c == 0)
-        k = len(inside)
-        simplex = budget.bound**k / (math.factorial(k) * math.prod(inside))
-        best = min(best, simplex * outside)
+        k = len(inside)  # in logarithms: a bound of 1e300 squared is no float
+        log_simplex = k * math.log(budget.bound) - math.lgamma(k + 1) - sum(map(math.log, inside))
+        if log_simplex < min(math.log(best), 700.0):  # e^700: still a float
+            best = min(best, math.exp(log_simplex) * outside)
     return best

@@ -17,6 +17,7 @@ feasible assignments are enumerated exhaustively, in numpy.
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -416,7 +417,8 @@ def optimize(
     space = assignments_at_most(parsed_budgets, upper)
     if space > MAX_ASSIGNMENTS:  # a+b<=10^50 searched until memory or patience was gone
         raise EvaluationError(
-            f"the budgets allow about {space:.3g} assignments of {', '.join(names)} (limit: "
+            f"the budgets allow {f'about {space:.3g}' if math.isfinite(space) else 'over 1e308'} "
+            f"assignments of {', '.join(names)} (limit: "
             f"{MAX_ASSIGNMENTS:,}); tighten them"
         )
     if any(u < 1 for u in upper) or _feasible_none(parsed_budgets, upper):
