@@ -680,12 +680,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="classes run in parallel")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds per input")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--only", action="append", help="run only these classes")
+    parser.add_argument("--only", action="append", help="run only these classes (repeat it, or a,b,c)")
     parser.add_argument("--show", action="store_true", help="print failing inputs")
     args = parser.parse_args()
     from concurrent.futures import ThreadPoolExecutor
 
-    classes = {c: max(1, round(n * args.scale)) for c, n in CLASSES.items() if not args.only or c in args.only}
+    only = {name.strip() for given in args.only or () for name in given.split(",")}
+    if only - CLASSES.keys():  # a misspelt class ran nothing and reported a clean table
+        parser.error(f"unknown classes {sorted(only - CLASSES.keys())} (valid: {', '.join(CLASSES)})")
+    classes = {c: max(1, round(n * args.scale)) for c, n in CLASSES.items() if not only or c in only}
     started = time.perf_counter()
     for stop_signal in (signal.SIGTERM, signal.SIGINT):
         signal.signal(stop_signal, lambda signum, frame: STOP.set())

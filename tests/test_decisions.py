@@ -406,3 +406,34 @@ def test_a_deep_design_over_its_thread_budget_is_named_in_one_short_line():
     with pytest.raises(EvaluationError, match="already uses 2001 threads") as caught:
         explore(term, threads=2)
     assert len(str(caught.value)) < 300
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.integers(-2, 3), min_size=3, max_size=3),
+            st.one_of(st.integers(-5, 40).map(float), st.just(1e300)),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_the_assignments_bound_is_never_below_the_assignments_it_bounds(drawn) -> None:
+    from patternalg.decisions.budget import Budget, assignments_at_most, upper_bounds
+
+    budgets = [Budget("b", tuple(map(float, c)), bound, strict) for c, bound, strict in drawn]
+    upper = upper_bounds(budgets, 3)
+    found = assignments_at_most(budgets, upper)  # never raises, whatever the budgets
+    if any(u < 1 for u in upper):
+        assert found == 0
+        return
+    if not all(math.isfinite(u) and u <= 30 for u in upper):
+        return
+    grid = itertools.product(*(range(1, int(u) + 1) for u in upper))
+    rows = np.array(list(grid), dtype=float).reshape(-1, 3)
+    inside = np.ones(len(rows), dtype=bool)
+    for budget in budgets:
+        inside &= budget.holds(rows)
+    assert found >= inside.sum()

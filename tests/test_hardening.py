@@ -189,6 +189,9 @@ DECISION_CASES = [  # (models k and z, arguments, status, a fragment of stdout o
     (("1e-3", "x"), ["optimize", "pipe(tpool_b(qsort), tpool_c(k))", "--budget",
      "2*b+3*c<1e300", "--budget", "b-c>=0", "--at", "x=1024"], 2,
      "the budgets allow over 1e308 assignments of b, c"),
+    # ... and the logarithm of an empty box (a<1) was a traceback (seed 41)
+    (("1e-3", "x"), ["optimize", "tpool_a(k)", "--budget", "a<1"], 2,
+     "no assignment of counts >= 1 to a meets the budgets"),
     # bisection toward a root at 1e-303 next to 0: a*b underflowed, the midpoint went back to
     # 0 and the search cycled forever
     (("1e300*x", "1e-3 + 4.5e7*x"), ["compare", "seq(z, inc)", "k", "--over", "x=0..2"], 0,

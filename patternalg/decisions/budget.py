@@ -115,7 +115,10 @@ def assignments_at_most(budgets: Sequence[Budget], upper: Sequence[float]) -> fl
     >>> int(math.prod(upper)), round(assignments_at_most([a_b_c_d], upper))  # 635,376 there are
     (13845841, 699051)
     """
-    best = float(math.prod(upper))
+    upper = [float(u) for u in upper]  # Python floats: beyond 1e308 is inf, no warning
+    if any(u < 1 for u in upper):  # a count with no value at all (a<1): none
+        return 0.0
+    best = math.prod(upper)
     for budget in budgets:
         inside = [c for c in budget.coefficients if c > 0]
         if any(c < 0 for c in budget.coefficients) or not inside or budget.bound <= 0:
