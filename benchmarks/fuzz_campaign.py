@@ -81,6 +81,12 @@ inputs in 425 s), then every class at ``--scale 0.5`` with two workers (seed 38,
 inputs in 380 s): 0 of each. After a term's parameters were bounded (64 operations and
 operands, 1,000 expanded terms), every class at ``--scale 0.15`` with two workers (seed 39,
 21,377 inputs in 135 s): 0 of each.
+Measured 2026-11-28 (ninth round), after counts became whole numbers >= 1 in the closed forms
+and ``optimize`` sized a budget by its simplex: every class at ``--scale 0.2`` (seed 40, 28,502
+inputs in 217 s): 1 traceback, ``optimize`` with a budget ``2*b+3*c<1e300`` whose simplex
+bound overflowed a float; ``--only decide,eval,optimize,explore,compare,sweep,deep,check``
+at ``--scale 1.0`` (seed 41, 62,500 inputs in 540 s): 10 tracebacks, all ``optimize`` with a
+budget no count meets (``a<1``: the logarithm of an empty box); both fixed, with tests.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with

@@ -189,6 +189,9 @@ DECISION_CASES = [  # (models k and z, arguments, status, a fragment of stdout o
     (("1e-3", "x"), ["optimize", "pipe(tpool_b(qsort), tpool_c(k))", "--budget",
      "2*b+3*c<1e300", "--budget", "b-c>=0", "--at", "x=1024"], 2,
      "the budgets allow over 1e308 assignments of b, c"),
+    # the geometric mean of a count range's ends, 16 * 1.7e308, was no float (seed 42)
+    (("1e-3", "x"), ["compare", "qsort", "tpool_{n/2}(tpool_{2*n}(reduce_p))", "--over",
+     "n=16..1.7e308:5:log", "--at", "x=1e20"], 0, "asymptotic winner"),
     # ... and the logarithm of an empty box (a<1) was a traceback (seed 41)
     (("1e-3", "x"), ["optimize", "tpool_a(k)", "--budget", "a<1"], 2,
      "no assignment of counts >= 1 to a meets the budgets"),

@@ -426,7 +426,8 @@ def compare(
     edges = [(lo, lo), *((_last(c), c.value) for c in crossovers), (hi, hi)]
     intervals = []
     for (_, start), (end, _) in zip(edges, edges[1:], strict=False):
-        mid = math.sqrt(start * end) if start > 0 else (start + end) / 2
+        # the geometric mean as a product of roots: 16 * 1.7e308 is no float
+        mid = math.sqrt(start) * math.sqrt(end) if start > 0 else start / 2 + end / 2
         if integer:  # at an integer inside, else at an end that is no crossover
             mid = float(min(max(math.floor(mid), start + 1), end - 1))
             if end - start < 2:
