@@ -34,8 +34,9 @@ __all__ = ["counting", "current_counts", "counts_in", "sign_on_counts", "nonnega
 
 _COUNTS: ContextVar[frozenset[sympy.Symbol]] = ContextVar("patternalg_counts", default=frozenset())
 
-#: a coefficient with more operations than this is not put over a common denominator (a
-#: nested mapReduce's coefficient has a term per level): its sign stays undecided
+#: a coefficient with more operations than this is neither bounded nor put over a common
+#: denominator (a nested mapReduce's coefficient has a term per level, nested as deep, and
+#: both walk it recursively): its sign stays undecided
 _MOST_OPERATIONS = 200
 
 Sign = tuple[int, bool]  #: (-1, 0 or 1; whether strictly so: nowhere 0)
