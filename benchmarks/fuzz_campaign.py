@@ -90,7 +90,7 @@ budget no count meets (``a<1``: the logarithm of an empty box); both fixed, with
 ``--only decide,optimize`` (seed 42, 3,500 inputs): 1 traceback, ``compare`` over
 ``n=16..1.7e308`` (the middle of a count range as ``sqrt(16 * 1.7e308)``, an overflow there
 before this round; fixed); ``--only decide,optimize,compare,sweep,explore`` (seed 43, 6,000
-inputs in 30 s): 0 of each.
+inputs in 30 s) and every class at ``--scale 0.2`` (seed 44, 28,502 inputs in 155 s): 0 of each.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
