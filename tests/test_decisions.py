@@ -357,6 +357,14 @@ def test_explore_without_a_point_ranks_by_growth():
     assert result.designs[0].model == "517.085*x*log2(x) + 268.0925*x"
 
 
+def test_explore_takes_a_count_bound_with_at_as_that_many_threads():
+    """The error for a free count said "bind it with --at"; bound, it said the same."""
+    bound = explore("pipe(tpool_n(qsort), inc)", threads=4, at={"x": 1024, "n": 2})
+    fixed = explore("pipe(tpool_2(qsort), inc)", threads=4, at={"x": 1024})
+    assert [d.term for d in bound.designs] == [d.term for d in fixed.designs]
+    assert [d.value for d in bound.designs] == [d.value for d in fixed.designs]
+
+
 def test_results_have_html_and_json():
     for result in (
         sweep(["inc"], [parse_axis("x=1,2")]),

@@ -39,7 +39,7 @@ from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.evaluation import evaluate
 from ..algebra.machine import MachineSemantics, cores_of
-from ..algebra.pointwise import at_point
+from ..algebra.pointwise import at_point, with_counts
 from ..algebra.semantics import Semantics
 from ..algebra.units import in_unit
 from ..arguments import as_bindings, as_term
@@ -366,12 +366,13 @@ def explore(
     laws = usable_laws(semantics) if cores is not None else None
     if cores is not None and threads is not None and budget > cores:
         notes += (f"--threads {budget} on {cores} cores: beyond them the cores bound the values",)
+    at_point(start, library, fixed)  # every binding names a symbol of the design, once
+    start = with_counts(start, fixed)  # --at n=2: the designs have 2 threads there, not n
     used = thread_count(start)
     if used > budget:
         raise EvaluationError(
             f"{printable(str(start))} already uses {whole_number_text(used)} threads, more than --threads {budget}"
         )
-    at_point(start, library, fixed)  # every binding names a symbol of the design, once
     values = DesignValues(library, fixed, semantics)
     pointwise = "x" in fixed
     if pointwise:
