@@ -6,8 +6,8 @@ is at most ``536.185*x`` and ``pipe(tpool_n(inc), inc)`` is ``inc``'s model. A m
 symbols (``p``, ``phi``, a user's parameter) are only known to be positive.
 
 The evaluator says which symbols are counts for the span of one fold (:func:`counting`);
-the sign decisions of the normal forms read them (:func:`counts_in`), and their caches are
-keyed on them. Outside a fold nothing is a count, and every sign is decided as before.
+the sign decisions of the normal forms read them (:func:`counted_sign`), and their caches
+are keyed on them. Outside a fold nothing is a count, and every sign is decided as before.
 
 >>> from patternalg.syntax.symbols import n, p
 >>> sign_on_counts(536 - 536 / n, frozenset({n}))  # >= 0, and 0 at n = 1
@@ -30,7 +30,7 @@ import sympy
 
 from .bounds import INFINITY, bounds
 
-__all__ = ["counting", "current_counts", "counts_in", "sign_on_counts", "nonnegative_on_counts"]
+__all__ = ["counting", "current_counts", "counted_sign", "sign_on_counts", "nonnegative_on_counts"]
 
 _COUNTS: ContextVar[frozenset[sympy.Symbol]] = ContextVar("patternalg_counts", default=frozenset())
 
@@ -57,18 +57,19 @@ def current_counts() -> frozenset[sympy.Symbol]:
     return _COUNTS.get()
 
 
-def counts_in(value: sympy.Expr) -> frozenset[sympy.Symbol]:
-    """The symbols of ``value`` that are counts where it is asked (none outside a fold).
+def counted_sign(value: sympy.Expr, strict: bool = True) -> Sign | None:
+    """:func:`sign_on_counts` of ``value`` under the counts where it is asked (None outside a
+    fold, or where ``value`` holds none of them).
 
     >>> from patternalg.syntax.symbols import n, p
     >>> with counting([n]):
-    ...     sorted(map(str, counts_in(p / n)))
-    ['n']
-    >>> counts_in(p / n)
-    frozenset()
+    ...     counted_sign(1 - 1 / n), counted_sign(p)
+    ((1, False), None)
+    >>> counted_sign(1 - 1 / n) is None
+    True
     """
-    found = _COUNTS.get()
-    return found & value.free_symbols if found else found
+    counts = _COUNTS.get()
+    return sign_on_counts(value, counts, strict) if counts else None
 
 
 def _small(value: sympy.Expr) -> bool:
@@ -92,9 +93,9 @@ def _poly_sign(poly: sympy.Poly, shifted: frozenset[sympy.Symbol]) -> Sign | Non
     signs = {1 if coefficient > 0 else -1 for _, coefficient in terms}
     if len(signs) > 1:
         return None
-    free = [i for i, gen in enumerate(poly.gens) if gen not in shifted]
     strict = any(
-        all(power == 0 for i, power in enumerate(monomial) if i not in free) for monomial, _ in terms
+        all(power == 0 for gen, power in zip(poly.gens, monomial, strict=True) if gen in shifted)
+        for monomial, _ in terms
     )
     return signs.pop(), strict
 
@@ -168,10 +169,9 @@ def _choices(value: sympy.Expr) -> list[sympy.Expr] | None:
     """``value`` with each Min and Max replaced by each of its arguments (None: too many)."""
     found = [value]
     while True:
-        extrema = [e for e in found[0].atoms(sympy.Min, sympy.Max)]
-        if not extrema:
+        first = next(iter(found[0].atoms(sympy.Min, sympy.Max)), None)
+        if first is None:
             return found
-        first = extrema[0]
         found = [v.xreplace({first: arg}) for v in found for arg in first.args]
         if len(found) > _MOST_CHOICES:
             return None
@@ -208,6 +208,5 @@ def nonnegative_on_counts(value: sympy.Expr) -> bool:
     >>> nonnegative_on_counts(1 - 1 / n)
     False
     """
-    counted = counts_in(value)
-    found = sign_on_counts(value, counted, strict=False) if counted else None
+    found = counted_sign(value, strict=False)
     return found is not None and found[0] >= 0

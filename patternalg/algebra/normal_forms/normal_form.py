@@ -28,7 +28,7 @@ from collections.abc import Iterator
 import sympy
 
 from ...syntax.symbols import log2, x
-from .counts import counts_in, current_counts, sign_on_counts
+from .counts import counted_sign, current_counts
 from .sampling import signs_differ
 
 __all__ = ["NormalForm", "normal_form", "compare", "compare_normal_forms"]
@@ -226,8 +226,7 @@ def normal_form(expr: sympy.Expr) -> NormalForm | None:
 def _sign(value: sympy.Expr) -> int | None:
     if value.is_Number:  # a literal: compare directly, sympy's assumption system is slow
         return bool(value > 0) - bool(value < 0)
-    counted = counts_in(value)
-    found = sign_on_counts(value, counted) if counted else None
+    found = counted_sign(value)
     if found is not None and found[1]:  # nowhere 0 (or everywhere) where the counts are >= 1
         return found[0]
     if not value.is_number and value.has(sympy.Min, sympy.Max):
@@ -283,8 +282,7 @@ def _termwise(a: NormalForm, b: NormalForm) -> int | None:
         if difference.is_Number:
             signs.add(1 if difference > 0 else -1)
             continue
-        counted = counts_in(difference)
-        found = sign_on_counts(difference, counted, strict=False) if counted else None
+        found = counted_sign(difference, strict=False)
         if found is None:
             return None
         signs.add(found[0])

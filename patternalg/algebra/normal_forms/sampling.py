@@ -16,7 +16,7 @@ from typing import Any
 
 import sympy
 
-from .counts import counts_in
+from .counts import current_counts
 
 __all__ = ["samples", "signs_differ"]
 
@@ -79,7 +79,7 @@ def samples(value: sympy.Expr) -> tuple[float, ...] | None:
     >>> samples(2 * n) == tuple(2 * v for v in samples(n))
     True
     """
-    return _samples(value, counts_in(value))
+    return _samples(value, current_counts())
 
 
 @functools.lru_cache(maxsize=65536)
