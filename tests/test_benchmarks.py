@@ -1,0 +1,87 @@
+"""Every script of ``benchmarks/`` runs to the end at its smallest size (long checks).
+
+A benchmark is run only when someone remembers it: ``bench_decisions.py`` failed for days
+after a new limit refused its own budget, and ``bench_parser_cold_start.py`` after another
+benchmark's environment changed its cache directory, with nothing noticing. Here each script
+runs in its own process at a small size and must exit 0 and print its result's line. No
+figure is asserted (timings belong to the scripts' own output, not to tests): what is
+checked is that the benchmark still measures. The scripts that run Extra-P beside patternalg
+need its environment (``~/.cache/patternalg/extrap-4.2.5``, which ``bench_fit.py`` creates
+on first use from PyPI); without it they are skipped, naming it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+REALDATA = BENCHMARKS / "realdata" / "data"
+EXTRAP = Path("~/.cache/patternalg/extrap-4.2.5/bin/python").expanduser()
+
+#: script, its arguments at a small size, a line its output must hold (a regular expression)
+CASES = [
+    ("bench_models.py", ["200"], r"ratio list / load: \d"),
+    ("bench_read.py", [], r"(?m)^text\s+100000\s+\d"),
+    ("bench_eval.py", ["--repeat", "1", "--limit", "3"], r"ratio \(median of the pairs\)\s+\d"),
+    ("bench_intervals.py", ["--runs", "1"], r"sweep of it over 1,000 points: [\d.]+ s CPU"),
+    ("bench_laws.py", ["--examples", "10"], r"laws --semantics both --examples 10: [\d.]+ s wall \(exit 0"),
+    ("bench_profiles.py", ["--runs", "60", "--paths", "10"], r"total [\d.]+ s wall"),
+    ("bench_presca.py", ["--instances", "1", "--runs", "1"], r"cost ratio Binsearch / OPreSca: random [\d.]+x"),
+    ("bench_uncertainty.py", [], r"every size\s+draws\s+[\d.]+%"),
+    ("bench_fidelity.py", ["--data", str(REALDATA), "--modelers", "default"], r"default \|\s+[\d.]+%"),
+    ("bench_decisions.py", [], r"optimize 4 stages, 64 threads: [\d.]+ s .*\nexplore .*\nsweep 10,000 points"),
+    ("bench_parser_cold_start.py", ["--runs", "1"], r"(?m)^shipped\s+[\d.]+\s+[\d.]+"),
+    ("bench_fit_resources.py", ["--quick"], r"(?m)^\s+0 online\s+[\d.]+"),
+    ("bench_scale.py", ["--sizes", "1000"], r"1,000 \|\s+[\d.]+\s+\d+ \|"),
+    ("bench_coverage.py", ["--data", str(REALDATA)], r"(?m)^pooled\s+\d+/"),
+    ("bench_machine.py", ["--data", str(REALDATA)], r"cells > 25 %\s+\d+ of \d+"),
+]
+
+#: the scripts that run Extra-P too (given its environment's Python)
+EXTRAP_CASES = [
+    ("bench_cube.py", [], r"Extra-P [\d.]+ s \(whole process\), patternalg [\d.]+ s"),
+    ("bench_fit.py", ["--sizes", "10"], r"(?m)^\s+10 \|\s+[\d.]+ \("),
+    ("bench_fit_multi.py", ["--kernels", "20"], r"modeling alone: Extra-P [\d.]+ s"),
+]
+
+
+def _run(script: str, arguments: list[str], home: Path) -> subprocess.CompletedProcess[str]:
+    """The script in its own process, in an empty directory, its caches under ``home``."""
+    environment = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache"), "MPLBACKEND": "Agg"}
+    return subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *arguments],
+        capture_output=True, text=True, cwd=home, env=environment, timeout=600,
+    )
+
+
+def _check(script: str, arguments: list[str], expected: str, home: Path) -> None:
+    done = _run(script, arguments, home)
+    assert done.returncode == 0, f"{script} exited {done.returncode}:\n{done.stderr[-3000:]}"
+    assert re.search(expected, done.stdout), f"{script} printed no line like {expected!r}:\n{done.stdout[-3000:]}"
+
+
+@pytest.mark.long
+@pytest.mark.parametrize(("script", "arguments", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_benchmark_runs(script: str, arguments: list[str], expected: str, tmp_path: Path) -> None:
+    _check(script, arguments, expected, tmp_path)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize(("script", "arguments", "expected"), EXTRAP_CASES, ids=[c[0] for c in EXTRAP_CASES])
+def test_benchmark_beside_extrap_runs(script: str, arguments: list[str], expected: str, tmp_path: Path) -> None:
+    if not EXTRAP.exists():
+        pytest.skip(f"Extra-P's environment is not at {EXTRAP} (python benchmarks/bench_fit.py creates it)")
+    _check(script, [*arguments, "--extrap-python", str(EXTRAP)], expected, tmp_path)
+
+
+def test_every_benchmark_script_is_run_here() -> None:
+    """A new ``bench_*.py`` joins the cases above (or this fails, naming it)."""
+    scripts = {path.name for path in BENCHMARKS.glob("bench_*.py")}
+    run = {case[0] for case in CASES + EXTRAP_CASES}
+    assert scripts == run, f"not run here: {sorted(scripts - run)}; no such script: {sorted(run - scripts)}"
