@@ -38,6 +38,11 @@ CASES = [  # (arguments, a fragment of the one error line)
      "--at x=...: the value names x itself"),
     (["eval", "tpool_n(qsort)", "--at", "n=(m*n - 1)/(m*n) * " + "12288 * x/(m*n) * " * 35 + "x"],
      "--at n=...: the value names n itself"),
+    # the bounds of a coefficient of 1e308 * 2^k times an unbounded count made the fraction a
+    # float beside inf: an OverflowError (seed 45)
+    (["explore", "seq(tpool_m(pipe(inc, nop)), pipe(qsort, mapReduce_{m,2}^{x,16}(inc, map_hadoop)))",
+      "--threads", "100000", "--top", "1", "--expansions", "1", "--at", "x=1e308"],
+     "explore needs numeric thread counts, got m (bind it with --at)"),
 ]
 
 

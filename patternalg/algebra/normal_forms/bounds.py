@@ -10,6 +10,8 @@ n >= 1 lies in [0, 536.185), so it is >= 0. Bounds lose what the symbols' repeti
 (Fraction(0, 1), Fraction(268, 1))
 >>> bounds(sympy.log(n), {n: (Fraction(1), INFINITY)}) is None
 True
+>>> bounds(sympy.Float("1e400") * n - n, {n: (Fraction(1), INFINITY)})[1]  # no float made of 1e400
+inf
 """
 
 from __future__ import annotations
@@ -30,8 +32,22 @@ Interval = tuple[Bound, Bound]
 
 
 def _product(a: Bound, b: Bound) -> Bound:
-    """``a * b``, with ``0 * inf = 0`` (a bound's product with an unbounded side)."""
-    return Fraction(0) if a == 0 or b == 0 else a * b
+    """``a * b``, with ``0 * inf = 0`` (a bound's product with an unbounded side); an
+    infinite side is a signed infinity, never a fraction made a float (1e400 overflows)."""
+    if a == 0 or b == 0:
+        return Fraction(0)
+    if isinstance(a, float) or isinstance(b, float):
+        return INFINITY if (a > 0) == (b > 0) else -INFINITY
+    return a * b
+
+
+def _total(ends: list[Bound]) -> Bound | None:
+    """The sum of bounds (None for inf - inf); an infinite one is the sum, as in
+    :func:`_product`."""
+    infinite = {end for end in ends if isinstance(end, float)}
+    if len(infinite) > 1:
+        return None
+    return infinite.pop() if infinite else sum(ends, Fraction(0))
 
 
 def _times(left: Interval, right: Interval) -> Interval:
@@ -77,8 +93,8 @@ def bounds(value: sympy.Expr, box: Mapping[sympy.Symbol, Interval]) -> Interval 
         return None
     found: list[Interval] = parts  # type: ignore[assignment]
     if value.is_Add:
-        low, high = sum(low for low, _ in found), sum(high for _, high in found)
-        return None if low != low or high != high else (low, high)  # inf - inf: no bound
+        low, high = _total([low for low, _ in found]), _total([high for _, high in found])
+        return None if low is None or high is None else (low, high)
     if value.is_Mul:
         total: Interval = (Fraction(1), Fraction(1))
         for part in found:
