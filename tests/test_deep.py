@@ -171,20 +171,20 @@ def test_more_threads_than_python_prints_are_counted_by_their_digits(capsys) -> 
     [(["--semantics", "exact"], "549053.44"), (["--cores", "2"], "137537886.72")],  # inc; 501 incs / 2 cores
 )
 def test_a_free_count_nested_past_the_maximum_s_stages_is_one_line(semantics, value, capsys) -> None:
-    """A pipe of pools 1,000 deep of 2*k threads, k free, keeps one stage per level that no
-    other is above for every k > 0 (x/(2k)^j): more than 128 is one line (minutes before);
+    """A pipe of pools 1,000 deep of n*m threads, n and m free, keeps one stage per level that
+    no other is above for every n, m > 0 (x/(nm)^j): more than 128 is one line (minutes before);
     bound, it is a number. Of n threads (a count: n >= 1) each pool is below the inc beside
     it, and the pipe is inc."""
     term, counted = "inc", "inc"
     for level in range(1000):
-        term = f"pipe({term}, inc)" if level % 2 else f"tpool_{{2*k}}({term})"
+        term = f"pipe({term}, inc)" if level % 2 else f"tpool_{{n*m}}({term})"
         counted = f"pipe({counted}, inc)" if level % 2 else f"tpool_n({counted})"
     assert main(["eval", term, *semantics]) == 2
     err = capsys.readouterr().err
-    assert "a maximum of more than 128 stages that cannot be ordered" in err and "--at k=2" in err
+    assert "a maximum of more than 128 stages that cannot be ordered" in err and "--at n=2" in err
     assert main(["eval", counted, "--semantics", "exact"]) == 0
     assert capsys.readouterr().out == "536.185*x\n"
-    assert main(["eval", term, *semantics, "--at", "k=1", "--at", "x=1024"]) == 0
+    assert main(["eval", term, *semantics, "--at", "n=1", "--at", "m=2", "--at", "x=1024"]) == 0
     assert capsys.readouterr().out == f"{value} ns\n"
 
 

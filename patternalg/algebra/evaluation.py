@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import sympy
 
@@ -248,10 +249,10 @@ def _fold(
     plan: Plan | None,
     where: str = "at the point",
 ) -> Folded[Value]:
-    """The fold over closed forms, the term's counts >= 1; one sympy cannot build is an
+    """The fold over closed forms, the term's counts >= 1 (:func:`count_floors`); one sympy cannot build is an
     :class:`EvaluationError`."""
     try:
-        with counting(count_symbols(term)):
+        with counting(count_floors(term)):
             return fold(
                 term, library, ClosedForms(semantics, where), dict(context), keep, plan, semantics
             )
@@ -259,12 +260,39 @@ def _fold(
         raise EvaluationError(TOO_DEEP) from None
 
 
-def count_symbols(term: Term) -> frozenset[sympy.Symbol]:
-    """The symbols ``term`` uses as a count on their own (``tpool_n``, ``mapReduce_{m,n}``, a
-    shuffle's ``^{o}``): whole numbers >= 1 wherever they occur in its value (x is a size).
+def count_floors(term: Term) -> dict[sympy.Symbol, Fraction]:
+    """The least value of each symbol ``term`` uses in a count (``tpool_n``,
+    ``mapReduce_{m,n}``, a shuffle's ``^{o}``), as a count >= 1 makes it: 1 for a bare count,
+    ``(1 - b)/a`` for a count ``a*k + b`` of one symbol (the largest over its counts); a
+    symbol only in other counts (``n*m``) has none (x is a size).
 
     >>> from patternalg.syntax.parser import parse
-    >>> sorted(map(str, count_symbols(parse("pipe(tpool_n(inc), tpool_{2*k}(inc))"))))
-    ['n']
+    >>> found = count_floors(parse("pipe(tpool_n(inc), tpool_{2*k}(tpool_{j-1}(inc)))"))
+    >>> {str(s): str(floor) for s, floor in sorted(found.items(), key=str)}
+    {'j': '2', 'k': '1/2', 'n': '1'}
     """
-    return frozenset(c for _, c in counts(term) if isinstance(c, sympy.Symbol) and c != x)
+    found: dict[sympy.Symbol, Fraction] = {}
+    for _, count in counts(term):
+        floor = _floor(count)
+        if floor is not None:
+            symbol, least = floor
+            found[symbol] = max(least, found.get(symbol, least))
+    return found
+
+
+def _floor(count: sympy.Expr) -> tuple[sympy.Symbol, Fraction] | None:
+    """The symbol of a count ``a*k + b`` (a, b rational, a > 0) and its least value for a
+    count >= 1, if that is above 0 (None for any other count)."""
+    symbols = count.free_symbols
+    if len(symbols) != 1 or x in symbols:
+        return None
+    (symbol,) = symbols
+    try:
+        poly = sympy.Poly(count, symbol)
+    except sympy.PolynomialError:
+        return None
+    if poly.degree() != 1 or not all(c.is_Rational for c in poly.all_coeffs()):
+        return None
+    a, b = (Fraction(int(c.p), int(c.q)) for c in poly.all_coeffs())
+    least = (1 - b) / a if a > 0 else Fraction(0)
+    return (symbol, least) if least > 0 else None

@@ -30,7 +30,7 @@ from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Meta, Term
 from .atomic_model import AtomicModel
 from .bindings import float_at, substitute
-from .normal_forms.counts import current_counts, nonnegative_on_counts
+from .normal_forms.counts import Floors, current_counts, nonnegative_on_counts
 from .normal_forms.dominance import (
     below,
     below_the_rest,
@@ -308,7 +308,7 @@ def _form_below(small: NormalForm, big: NormalForm) -> bool:
 
 
 @functools.lru_cache(maxsize=65536)
-def _form_below_on(small: NormalForm, big: NormalForm, counts: frozenset[sympy.Symbol]) -> bool:
+def _form_below_on(small: NormalForm, big: NormalForm, counts: Floors) -> bool:
     if is_numeric(small) and is_numeric(big):
         return below(small, big)
     difference = big - small
@@ -341,8 +341,8 @@ def _maximum(kept: list[NormalForm]) -> NormalForm | Maximum:
     if len(kept) > MAX_MAXIMUM_STAGES:
         raise EvaluationError(
             f"the closed form is a maximum of more than {MAX_MAXIMUM_STAGES} stages that "
-            "cannot be ordered (a count left free, such as 2*k, keeps a stage per pipe of "
-            "pools); bind the counts, e.g. --at k=2"
+            "cannot be ordered (a count left free, such as n*m, keeps a stage per pipe of "
+            "pools); bind the counts, e.g. --at n=2"
         )
     return kept[0] if len(kept) == 1 else Maximum(tuple(kept))
 
@@ -356,7 +356,7 @@ def _grows_no_faster(small: NormalForm, big: NormalForm) -> bool:
 
 
 @functools.lru_cache(maxsize=65536)
-def _grows_no_faster_on(small: NormalForm, big: NormalForm, counts: frozenset[sympy.Symbol]) -> bool:
+def _grows_no_faster_on(small: NormalForm, big: NormalForm, counts: Floors) -> bool:
     order = compare_normal_forms(big, small)
     return order is not None and order >= 0
 

@@ -1,27 +1,31 @@
 """Counts are at least 1: the sign of a coefficient where some of its symbols are counts.
 
 A term's thread and node counts (``tpool_n``, ``mapReduce_{m,n}``, a shuffle's keys
-``^{o}``) are whole numbers >= 1 wherever the count is a bare symbol, so ``536.185*x/n``
-is at most ``536.185*x`` and ``pipe(tpool_n(inc), inc)`` is ``inc``'s model. A model's own
+``^{o}``) are whole numbers >= 1, so ``536.185*x/n`` is at most ``536.185*x`` and
+``pipe(tpool_n(inc), inc)`` is ``inc``'s model. A symbol in a count of one symbol, linear in
+it, has the least value that makes the count 1 (its **floor**: ``k`` in ``tpool_{2*k}`` is
+at least 1/2, in ``tpool_{k-1}`` at least 2); a bare count's floor is 1. A model's own
 symbols (``p``, ``phi``, a user's parameter) are only known to be positive.
 
-The evaluator says which symbols are counts for the span of one fold (:func:`counting`);
-the sign decisions of the normal forms read them (:func:`counted_sign`), and their caches
-are keyed on them. Outside a fold nothing is a count, and every sign is decided as before.
+The evaluator gives the floors for the span of one fold (:func:`counting`); the sign
+decisions of the normal forms read them (:func:`counted_sign`), and their caches are keyed
+on them. Outside a fold nothing is a count, and every sign is decided as before.
 
 >>> from patternalg.syntax.symbols import n, p
->>> sign_on_counts(536 - 536 / n, frozenset({n}))  # >= 0, and 0 at n = 1
+>>> sign_on_counts(536 - 536 / n, [n])  # >= 0, and 0 at n = 1
 (1, False)
->>> sign_on_counts(536 / n - 1000, frozenset({n}))  # < 0 for every n >= 1
+>>> sign_on_counts(536 / n - 1000, [n])  # < 0 for every n >= 1
 (-1, True)
->>> sign_on_counts(1 - p / n, frozenset({n})) is None  # p is any positive number
+>>> sign_on_counts(1 - p / n, [n]) is None  # p is any positive number
 True
+>>> sign_on_counts(1 - 1 / (2 * n), {n: Fraction(1, 2)})  # n >= 1/2, as in tpool_{2*n}
+(1, False)
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
@@ -30,9 +34,20 @@ import sympy
 
 from .bounds import INFINITY, bounds
 
-__all__ = ["counting", "current_counts", "counted_sign", "sign_on_counts", "nonnegative_on_counts"]
+__all__ = [
+    "Floors",
+    "counting",
+    "current_counts",
+    "counted_sign",
+    "floors_of",
+    "sign_on_counts",
+    "nonnegative_on_counts",
+]
 
-_COUNTS: ContextVar[frozenset[sympy.Symbol]] = ContextVar("patternalg_counts", default=frozenset())
+#: each count symbol with its least value (hashable: the caches' key)
+Floors = frozenset[tuple[sympy.Symbol, Fraction]]
+
+_COUNTS: ContextVar[Floors] = ContextVar("patternalg_counts", default=frozenset())
 
 #: a coefficient with more operations than this is neither bounded nor put over a common
 #: denominator (a nested mapReduce's coefficient has a term per level, nested as deep, and
@@ -42,18 +57,31 @@ _MOST_OPERATIONS = 200
 Sign = tuple[int, bool]  #: (-1, 0 or 1; whether strictly so: nowhere 0)
 
 
+def floors_of(counts: Mapping[sympy.Symbol, Fraction] | Iterable[sympy.Symbol]) -> Floors:
+    """The floors of ``counts``: a mapping of each symbol to its least value (> 0), or the
+    symbols alone (each at least 1).
+
+    >>> from patternalg.syntax.symbols import n
+    >>> floors_of([n]) == floors_of({n: Fraction(1)})
+    True
+    """
+    if isinstance(counts, Mapping):
+        return frozenset((s, Fraction(floor)) for s, floor in counts.items())
+    return frozenset((s, Fraction(1)) for s in counts)
+
+
 @contextmanager
-def counting(symbols: Iterable[sympy.Symbol]) -> Iterator[None]:
-    """Within the block, ``symbols`` are counts (whole numbers >= 1)."""
-    token = _COUNTS.set(frozenset(symbols))
+def counting(counts: Mapping[sympy.Symbol, Fraction] | Iterable[sympy.Symbol]) -> Iterator[None]:
+    """Within the block, ``counts`` are counts: at least their floors (:func:`floors_of`)."""
+    token = _COUNTS.set(floors_of(counts))
     try:
         yield
     finally:
         _COUNTS.reset(token)
 
 
-def current_counts() -> frozenset[sympy.Symbol]:
-    """The symbols that are counts where this is asked (a cache's key: none outside a fold)."""
+def current_counts() -> Floors:
+    """The counts' floors where this is asked (a cache's key: none outside a fold)."""
     return _COUNTS.get()
 
 
@@ -68,8 +96,8 @@ def counted_sign(value: sympy.Expr, strict: bool = True) -> Sign | None:
     >>> counted_sign(1 - 1 / n) is None
     True
     """
-    counts = _COUNTS.get()
-    return sign_on_counts(value, counts, strict) if counts else None
+    floors = _COUNTS.get()
+    return _sign_on_floors(value, floors, strict) if floors else None
 
 
 def _small(value: sympy.Expr) -> bool:
@@ -100,28 +128,35 @@ def _poly_sign(poly: sympy.Poly, shifted: frozenset[sympy.Symbol]) -> Sign | Non
     return signs.pop(), strict
 
 
-@functools.lru_cache(maxsize=65536)
 def sign_on_counts(
-    value: sympy.Expr, counts: frozenset[sympy.Symbol], strict: bool = True
+    value: sympy.Expr,
+    counts: Mapping[sympy.Symbol, Fraction] | Iterable[sympy.Symbol],
+    strict: bool = True,
 ) -> Sign | None:
-    """The sign of ``value`` wherever its ``counts`` are >= 1 and its other symbols > 0, as
-    (sign, strict); None if not shown. With ``strict`` False, a sign that may be 0 somewhere
-    is answer enough (no second, slower proof of strictness).
+    """The sign of ``value`` wherever its ``counts`` are at least their floors (a mapping,
+    or symbols each >= 1: :func:`floors_of`) and its other symbols > 0, as (sign, strict);
+    None if not shown. With ``strict`` False, a sign that may be 0 somewhere is answer enough
+    (no second, slower proof of strictness).
 
     First by bounds (:mod:`.bounds`: ``536 - 536/n`` lies in [0, 536)). Then each count ``n``
-    is written ``n' + 1`` with ``n' >= 0`` and the value is put over a common denominator: a
+    of floor ``f`` is written ``n' + f`` with ``n' >= 0`` and the value is put over a common denominator: a
     polynomial whose coefficients all have one sign has that sign on the domain (sound, not
     complete: ``n^2 - 3n + 3 > 0`` is not shown). A ``Min`` or ``Max`` (a machine's
     ``min(n, cores)``) is each of its arguments in turn: the sign holds if it holds for every
     choice. Other functions (``log``) and powers that are not whole are not decided.
 
     >>> from patternalg.syntax.symbols import n, p
-    >>> sign_on_counts(1 - 1 / sympy.Min(2, n), frozenset({n}))
+    >>> sign_on_counts(1 - 1 / sympy.Min(2, n), [n])
     (1, False)
-    >>> sign_on_counts(p / n, frozenset({n})), sign_on_counts(p / n, frozenset({n}), strict=False)
+    >>> sign_on_counts(p / n, [n]), sign_on_counts(p / n, [n], strict=False)
     ((1, True), (1, False))
     """
-    found = counts & value.free_symbols
+    return _sign_on_floors(value, floors_of(counts), strict)
+
+
+@functools.lru_cache(maxsize=65536)
+def _sign_on_floors(value: sympy.Expr, floors: Floors, strict: bool) -> Sign | None:
+    found = {s: floor for s, floor in floors if s in value.free_symbols}
     if not found or not _small(value):
         return None
     bounded = _bounded_sign(value, found)
@@ -130,9 +165,9 @@ def sign_on_counts(
     return _polynomial_sign(value, found) or bounded
 
 
-def _bounded_sign(value: sympy.Expr, counts: frozenset[sympy.Symbol]) -> Sign | None:
-    """The sign the bounds of ``value`` show (counts in [1, oo), other symbols in [0, oo))."""
-    box = {s: (Fraction(1) if s in counts else Fraction(0), INFINITY) for s in value.free_symbols}
+def _bounded_sign(value: sympy.Expr, counts: Mapping[sympy.Symbol, Fraction]) -> Sign | None:
+    """The sign the bounds of ``value`` show (counts from their floors, other symbols in [0, oo))."""
+    box = {s: (counts.get(s, Fraction(0)), INFINITY) for s in value.free_symbols}
     found = bounds(value, box)
     if found is None:
         return None
@@ -146,7 +181,7 @@ def _bounded_sign(value: sympy.Expr, counts: frozenset[sympy.Symbol]) -> Sign | 
     return None
 
 
-def _polynomial_sign(value: sympy.Expr, counts: frozenset[sympy.Symbol]) -> Sign | None:
+def _polynomial_sign(value: sympy.Expr, counts: Mapping[sympy.Symbol, Fraction]) -> Sign | None:
     """The sign shown over a common denominator, each choice of each Min and Max."""
     choices = _choices(value)
     if choices is None:
@@ -177,11 +212,12 @@ def _choices(value: sympy.Expr) -> list[sympy.Expr] | None:
             return None
 
 
-def _rational_sign(value: sympy.Expr, counts: frozenset[sympy.Symbol]) -> Sign | None:
+def _rational_sign(value: sympy.Expr, counts: Mapping[sympy.Symbol, Fraction]) -> Sign | None:
     """:func:`sign_on_counts` of a value without Min and Max."""
-    found = counts & value.free_symbols
+    found = [s for s in counts if s in value.free_symbols]
     shift = {s: sympy.Dummy(s.name, nonnegative=True) for s in found}
-    moved = value.xreplace({s: shift[s] + 1 for s in found})
+    floor = {s: sympy.Rational(counts[s].numerator, counts[s].denominator) for s in found}
+    moved = value.xreplace({s: shift[s] + floor[s] for s in found})
     numerator, denominator = sympy.together(moved).as_numer_denom()
     gens = sorted(numerator.free_symbols | denominator.free_symbols, key=sympy.default_sort_key)
     if not gens:  # a number, or the counts cancelled
@@ -199,7 +235,8 @@ def _rational_sign(value: sympy.Expr, counts: frozenset[sympy.Symbol]) -> Sign |
 
 
 def nonnegative_on_counts(value: sympy.Expr) -> bool:
-    """Whether ``value`` is shown >= 0 wherever its counts are >= 1 (False outside a fold).
+    """Whether ``value`` is shown >= 0 wherever its counts are at least their floors (False
+    outside a fold).
 
     >>> from patternalg.syntax.symbols import n
     >>> with counting([n]):

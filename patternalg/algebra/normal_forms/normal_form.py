@@ -28,7 +28,7 @@ from collections.abc import Iterator
 import sympy
 
 from ...syntax.symbols import log2, x
-from .counts import counted_sign, current_counts
+from .counts import Floors, counted_sign, current_counts
 from .sampling import signs_differ
 
 __all__ = ["NormalForm", "normal_form", "compare", "compare_normal_forms"]
@@ -319,7 +319,7 @@ def compare(a: sympy.Expr, b: sympy.Expr) -> int | None:
 
 
 @functools.lru_cache(maxsize=65536)
-def _compare(a: sympy.Expr, b: sympy.Expr, counts: frozenset[sympy.Symbol]) -> int | None:
+def _compare(a: sympy.Expr, b: sympy.Expr, counts: Floors) -> int | None:
     if a == b:
         return 0
     fa, fb = normal_form(a), normal_form(b)

@@ -3,7 +3,7 @@
 A coefficient such as ``1034.17/n1 - 1034.17/n2`` has no sign for all positive n1, n2;
 evaluating it at a few points of its symbols shows both signs, so nobody needs to ask
 sympy's assumption system (or ``simplify``) about it. A count (:mod:`.counts`) is sampled
-at 1 and above only: ``1 - 1/n`` has one sign where n is a count.
+at its floor and above only: ``1 - 1/n`` has one sign where n is a count.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import sympy
 
-from .counts import current_counts
+from .counts import Floors, current_counts
 
 __all__ = ["samples", "signs_differ"]
 
@@ -25,11 +25,13 @@ _SAMPLES = 16
 
 
 @functools.cache
-def _symbol_values(name: str, count: bool) -> tuple[float, ...]:
-    """Fixed positive values of a symbol, log-uniform in [1/8, 64] (a count: in [1, 64]), the
-    same in every run."""
+def _symbol_values(name: str, floor: float | None) -> tuple[float, ...]:
+    """Fixed positive values of a symbol, log-uniform in [1/8, 64] (a count of ``floor``: in
+    [floor, 64 floor]), the same in every run."""
     rng = random.Random(f"patternalg:{name}")
-    return tuple(2.0 ** rng.uniform(0 if count else -3, 6) for _ in range(_SAMPLES))
+    if floor is None:
+        return tuple(2.0 ** rng.uniform(-3, 6) for _ in range(_SAMPLES))
+    return tuple(floor * 2.0 ** rng.uniform(0, 6) for _ in range(_SAMPLES))
 
 
 class _NotNumeric(Exception):
@@ -83,11 +85,13 @@ def samples(value: sympy.Expr) -> tuple[float, ...] | None:
 
 
 @functools.lru_cache(maxsize=65536)
-def _samples(value: sympy.Expr, counts: frozenset[sympy.Symbol]) -> tuple[float, ...] | None:
+def _samples(value: sympy.Expr, counts: Floors) -> tuple[float, ...] | None:
     symbols = sorted(value.free_symbols, key=lambda s: s.name)
+    floors = {s: float(floor) for s, floor in counts}
+    values = {s: _symbol_values(s.name, floors.get(s)) for s in symbols}
     result = []
     for k in range(_SAMPLES):
-        point = {s: _symbol_values(s.name, s in counts)[k] for s in symbols}
+        point = {s: values[s][k] for s in symbols}
         try:
             number = _float(value, point)
         except _NotNumeric:
