@@ -353,7 +353,9 @@ def threads_needed(term: Term) -> sympy.Expr:
 
     >>> from patternalg.syntax.parser import parse
     >>> threads_needed(parse("pipe(tpool_3(qsort), seq(inc, tpool_n(nop)))"))
-    Max(1, n) + 3
+    n + 3
+    >>> threads_needed(parse("seq(tpool_n(inc), tpool_m(inc))"))
+    Max(m, n)
     """
     memo: dict[int, sympy.Expr] = {}
     for node in term.post_order():
@@ -361,7 +363,7 @@ def threads_needed(term: Term) -> sympy.Expr:
         if isinstance(node, Pipe):
             memo[id(node)] = kids[0] + kids[1]
         elif isinstance(node, Seq):
-            memo[id(node)] = sympy.Max(kids[0], kids[1])
+            memo[id(node)] = _larger(kids[0], kids[1])
         elif isinstance(node, TPool):
             memo[id(node)] = node.count * kids[0]
         elif isinstance(node, MapReduce):
@@ -369,6 +371,19 @@ def threads_needed(term: Term) -> sympy.Expr:
         else:
             memo[id(node)] = sympy.Integer(1)
     return memo[id(term)]
+
+
+def _larger(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    """The larger of two thread counts, each at least 1 (counts are): a count beside 1 is
+    itself, and a maximum of expressions is left as it is (sympy's evaluation asks its
+    assumptions of both sides, which took minutes on the counts of 15 nested pools)."""
+    if a.is_number and b.is_number:
+        return sympy.Max(a, b)
+    if b == 1 or a == b:
+        return a
+    if a == 1:
+        return b
+    return sympy.Max(a, b, evaluate=False)
 
 
 def thread_note(term: Term, machine: Machine) -> str | None:
