@@ -166,26 +166,34 @@ def test_more_threads_than_python_prints_are_counted_by_their_digits(capsys) -> 
     assert "already uses a 4,772-digit integer threads, more than --threads 2" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(
-    ("semantics", "value"),
-    [(["--semantics", "exact"], "549053.44"), (["--cores", "2"], "137537886.72")],  # inc; 501 incs / 2 cores
-)
-def test_a_free_count_nested_past_the_maximum_s_stages_is_one_line(semantics, value, capsys) -> None:
-    """A pipe of pools 1,000 deep of n*m threads, n and m free, keeps one stage per level that
-    no other is above for every n, m > 0 (x/(nm)^j): more than 128 is one line (minutes before);
-    bound, it is a number. Of n threads (a count: n >= 1) each pool is below the inc beside
-    it, and the pipe is inc."""
-    term, counted = "inc", "inc"
-    for level in range(1000):
-        term = f"pipe({term}, inc)" if level % 2 else f"tpool_{{n*m}}({term})"
-        counted = f"pipe({counted}, inc)" if level % 2 else f"tpool_n({counted})"
-    assert main(["eval", term, *semantics]) == 2
+def test_stages_that_cross_nested_past_the_maximum_s_stages_are_one_line(capsys) -> None:
+    """Pipes of pools of n threads 1,000 deep whose stages cross at n = 2 keep one stage per
+    level that no other is above for every n >= 1: more than 128 is one line (minutes
+    before); bound, it is a number (at n = 1, 1,001 incs one after another)."""
+    term = "inc"
+    for _ in range(1000):
+        term = f"pipe(inc, tpool_n(seq({term}, inc)))"
+    assert main(["eval", term, "--semantics", "exact"]) == 2
     err = capsys.readouterr().err
     assert "a maximum of more than 128 stages that cannot be ordered" in err and "--at n=2" in err
-    assert main(["eval", counted, "--semantics", "exact"]) == 0
-    assert capsys.readouterr().out == "536.185*x\n"
-    assert main(["eval", term, *semantics, "--at", "n=1", "--at", "m=2", "--at", "x=1024"]) == 0
-    assert capsys.readouterr().out == f"{value} ns\n"
+    assert main(["eval", term, "--semantics", "exact", "--at", "n=1", "--at", "x=1024"]) == 0
+    assert capsys.readouterr().out == "549602493.44 ns\n"
+
+
+@pytest.mark.parametrize("semantics", [["--semantics", "exact"], ["--cores", "2"]])
+def test_pools_of_a_free_count_nested_1000_deep_are_their_bodies(semantics, capsys) -> None:
+    """A count is at least 1, bare (n) or as a whole (n*m): each pool of a pipe of pools
+    1,000 deep is below the inc beside it, and the pipe is inc (on 2 cores, which its
+    threads exceed: its 501 incs over the cores). Before counts were >= 1, n*m kept a stage
+    per level, more than 128."""
+    expected = 536.185 if semantics[0] == "--semantics" else 536.185 * 501 / 2
+    for count in ("n", "{n*m}"):
+        term = "inc"
+        for level in range(1000):
+            term = f"pipe({term}, inc)" if level % 2 else f"tpool_{count}({term})"
+        assert main(["eval", term, *semantics, "-q"]) == 0
+        out = capsys.readouterr().out
+        assert out.endswith("*x\n") and float(out[: -len("*x\n")]) == pytest.approx(expected, rel=1e-12)
 
 
 def test_a_thread_count_too_deep_to_print_is_named_so(capsys) -> None:

@@ -225,7 +225,8 @@ def evaluated(
     else:  # the sub-terms' models kept: --explain and a notebook's table show them
         recorded = Derivation()
         expr, undecided = closed_form(term, converted, semantics, recorded)
-        notes = [undecided_note(semantics)] if undecided else []
+        # a pipe left undecided inside may not reach the value (the cores bound the whole)
+        notes = [undecided_note(semantics)] if undecided and expr.has(sympy.Max) else []
     notes.extend(machine_notes([with_counts(term, at)], semantics))
     moved = converted_note(term, library, result_unit)
     if moved:

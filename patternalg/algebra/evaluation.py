@@ -260,23 +260,25 @@ def _fold(
         raise EvaluationError(TOO_DEEP) from None
 
 
-def count_floors(term: Term) -> dict[sympy.Symbol, Fraction]:
+def count_floors(term: Term) -> dict[sympy.Expr, Fraction]:
     """The least value of each symbol ``term`` uses in a count (``tpool_n``,
     ``mapReduce_{m,n}``, a shuffle's ``^{o}``), as a count >= 1 makes it: 1 for a bare count,
-    ``(1 - b)/a`` for a count ``a*k + b`` of one symbol (the largest over its counts); a
-    symbol only in other counts (``n*m``) has none (x is a size).
+    ``(1 - b)/a`` for a count ``a*k + b`` of one symbol (the largest over its counts); any
+    other count (``n*m``) is at least 1 as a whole (x is a size, no count).
 
     >>> from patternalg.syntax.parser import parse
-    >>> found = count_floors(parse("pipe(tpool_n(inc), tpool_{2*k}(tpool_{j-1}(inc)))"))
+    >>> found = count_floors(parse("pipe(tpool_n(inc), tpool_{2*k}(tpool_{j-1}(tpool_{n*m}(inc))))"))
     >>> {str(s): str(floor) for s, floor in sorted(found.items(), key=str)}
-    {'j': '2', 'k': '1/2', 'n': '1'}
+    {'j': '2', 'k': '1/2', 'm*n': '1', 'n': '1'}
     """
-    found: dict[sympy.Symbol, Fraction] = {}
+    found: dict[sympy.Expr, Fraction] = {}
     for _, count in counts(term):
         floor = _floor(count)
         if floor is not None:
             symbol, least = floor
             found[symbol] = max(least, found.get(symbol, least))
+        elif count.free_symbols and x not in count.free_symbols and not count.is_Symbol:
+            found[count] = Fraction(1)
     return found
 
 

@@ -341,8 +341,8 @@ def _maximum(kept: list[NormalForm]) -> NormalForm | Maximum:
     if len(kept) > MAX_MAXIMUM_STAGES:
         raise EvaluationError(
             f"the closed form is a maximum of more than {MAX_MAXIMUM_STAGES} stages that "
-            "cannot be ordered (a count left free, such as n*m, keeps a stage per pipe of "
-            "pools); bind the counts, e.g. --at n=2"
+            "cannot be ordered (nested pipes whose stages cross as a free count varies keep a "
+            "stage per level); bind the counts, e.g. --at n=2"
         )
     return kept[0] if len(kept) == 1 else Maximum(tuple(kept))
 

@@ -4,14 +4,17 @@ A term's thread and node counts (``tpool_n``, ``mapReduce_{m,n}``, a shuffle's k
 ``^{o}``) are whole numbers >= 1, so ``536.185*x/n`` is at most ``536.185*x`` and
 ``pipe(tpool_n(inc), inc)`` is ``inc``'s model. A symbol in a count of one symbol, linear in
 it, has the least value that makes the count 1 (its **floor**: ``k`` in ``tpool_{2*k}`` is
-at least 1/2, in ``tpool_{k-1}`` at least 2); a bare count's floor is 1. A model's own
-symbols (``p``, ``phi``, a user's parameter) are only known to be positive.
+at least 1/2, in ``tpool_{k-1}`` at least 2); a bare count's floor is 1. Any other count
+(``n*m``, ``k^2``) is at least 1 as a whole: where a value holds it, it is one symbol of
+floor 1 for the sign's sake (``1/(n*m)`` is at most 1; ``n`` and ``m`` alone stay any
+positive numbers). A model's own symbols (``p``, ``phi``, a user's parameter) are only
+known to be positive.
 
 The evaluator gives the floors for the span of one fold (:func:`counting`); the sign
 decisions of the normal forms read them (:func:`counted_sign`), and their caches are keyed
 on them. Outside a fold nothing is a count, and every sign is decided as before.
 
->>> from patternalg.syntax.symbols import n, p
+>>> from patternalg.syntax.symbols import n, p, symbol
 >>> sign_on_counts(536 - 536 / n, [n])  # >= 0, and 0 at n = 1
 (1, False)
 >>> sign_on_counts(536 / n - 1000, [n])  # < 0 for every n >= 1
@@ -20,6 +23,9 @@ on them. Outside a fold nothing is a count, and every sign is decided as before.
 True
 >>> sign_on_counts(1 - 1 / (2 * n), {n: Fraction(1, 2)})  # n >= 1/2, as in tpool_{2*n}
 (1, False)
+>>> m = symbol("m")
+>>> sign_on_counts(1 - 1 / (n * m) ** 2, {n * m: Fraction(1)}), sign_on_counts(1 - 1 / n, [n * m])
+((1, False), None)
 """
 
 from __future__ import annotations
@@ -29,8 +35,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
+from typing import Any
 
 import sympy
+from sympy.polys.domains import QQ
+from sympy.polys.rings import PolyElement, PolyRing
 
 from .bounds import INFINITY, bounds
 
@@ -40,14 +49,19 @@ __all__ = [
     "current_counts",
     "counted_sign",
     "floors_of",
+    "in_units",
     "sign_on_counts",
     "nonnegative_on_counts",
 ]
 
-#: each count symbol with its least value (hashable: the caches' key)
-Floors = frozenset[tuple[sympy.Symbol, Fraction]]
+#: each count symbol, or count of several symbols, with its least value (hashable: the
+#: caches' key)
+Floors = frozenset[tuple[sympy.Expr, Fraction]]
 
 _COUNTS: ContextVar[Floors] = ContextVar("patternalg_counts", default=frozenset())
+
+#: a whole power above this is not put over a common denominator
+_MOST_POWER = 64
 
 #: a coefficient with more operations than this is neither bounded nor put over a common
 #: denominator (a nested mapReduce's coefficient has a term per level, nested as deep, and
@@ -57,9 +71,9 @@ _MOST_OPERATIONS = 200
 Sign = tuple[int, bool]  #: (-1, 0 or 1; whether strictly so: nowhere 0)
 
 
-def floors_of(counts: Mapping[sympy.Symbol, Fraction] | Iterable[sympy.Symbol]) -> Floors:
-    """The floors of ``counts``: a mapping of each symbol to its least value (> 0), or the
-    symbols alone (each at least 1).
+def floors_of(counts: Mapping[sympy.Expr, Fraction] | Iterable[sympy.Expr]) -> Floors:
+    """The floors of ``counts``: a mapping of each symbol (or count of several symbols) to
+    its least value (> 0), or the symbols (or counts) alone, each at least 1.
 
     >>> from patternalg.syntax.symbols import n
     >>> floors_of([n]) == floors_of({n: Fraction(1)})
@@ -71,7 +85,7 @@ def floors_of(counts: Mapping[sympy.Symbol, Fraction] | Iterable[sympy.Symbol]) 
 
 
 @contextmanager
-def counting(counts: Mapping[sympy.Symbol, Fraction] | Iterable[sympy.Symbol]) -> Iterator[None]:
+def counting(counts: Mapping[sympy.Expr, Fraction] | Iterable[sympy.Expr]) -> Iterator[None]:
     """Within the block, ``counts`` are counts: at least their floors (:func:`floors_of`)."""
     token = _COUNTS.set(floors_of(counts))
     try:
@@ -109,28 +123,23 @@ def _small(value: sympy.Expr) -> bool:
     return True
 
 
-def _poly_sign(poly: sympy.Poly, shifted: frozenset[sympy.Symbol]) -> Sign | None:
-    """The sign of a polynomial whose ``shifted`` variables are >= 0 and the others > 0:
-    that of its coefficients if they all have one; strict if some term is in the others
-    alone (a constant, ``p``), which is then nowhere 0."""
-    terms = [(monomial, coefficient) for monomial, coefficient in poly.terms() if coefficient != 0]
+def _poly_sign(poly: PolyElement, shifted: frozenset[int]) -> Sign | None:
+    """The sign of a polynomial whose ``shifted`` variables (their indices) are >= 0 and the
+    others > 0: that of its coefficients if they all have one; strict if some term is in the
+    others alone (a constant, ``p``), which is then nowhere 0."""
+    terms = [(monomial, coefficient) for monomial, coefficient in poly.terms() if coefficient]
     if not terms:
         return 0, True
-    if not all(coefficient.is_Number and coefficient.is_finite for _, coefficient in terms):
-        return None
     signs = {1 if coefficient > 0 else -1 for _, coefficient in terms}
     if len(signs) > 1:
         return None
-    strict = any(
-        all(power == 0 for gen, power in zip(poly.gens, monomial, strict=True) if gen in shifted)
-        for monomial, _ in terms
-    )
+    strict = any(all(monomial[i] == 0 for i in shifted) for monomial, _ in terms)
     return signs.pop(), strict
 
 
 def sign_on_counts(
     value: sympy.Expr,
-    counts: Mapping[sympy.Symbol, Fraction] | Iterable[sympy.Symbol],
+    counts: Mapping[sympy.Expr, Fraction] | Iterable[sympy.Expr],
     strict: bool = True,
 ) -> Sign | None:
     """The sign of ``value`` wherever its ``counts`` are at least their floors (a mapping,
@@ -156,13 +165,46 @@ def sign_on_counts(
 
 @functools.lru_cache(maxsize=65536)
 def _sign_on_floors(value: sympy.Expr, floors: Floors, strict: bool) -> Sign | None:
-    found = {s: floor for s, floor in floors if s in value.free_symbols}
-    if not found or not _small(value):
+    if not _small(value):
+        return None
+    value, found = in_units(value, floors)
+    if not found:
         return None
     bounded = _bounded_sign(value, found)
     if bounded is not None and (bounded[1] or not strict):
         return bounded
     return _polynomial_sign(value, found) or bounded
+
+
+@functools.cache
+def _unit(count: sympy.Expr) -> sympy.Symbol:
+    """The one symbol a count of several symbols is written as (the same in every call)."""
+    return sympy.Dummy(f"count:{count}", positive=True)
+
+
+def in_units(value: sympy.Expr, floors: Floors) -> tuple[sympy.Expr, dict[sympy.Symbol, Fraction]]:
+    """``value`` with each count of several symbols it holds written as one symbol, and the
+    floors of its symbols that are counts (or such units). Sound for a sign: the value is the
+    same wherever the unit is its count, and a sign shown for every unit >= 1 and any
+    positive symbols holds there too.
+
+    >>> from patternalg.syntax.symbols import n, symbol
+    >>> m = symbol("m")
+    >>> moved, found = in_units(1 / (n * m) ** 2 + n, floors_of({n * m: 1, n: 1}))
+    >>> sorted(map(str, moved.free_symbols)), sorted(str(f) for f in found.values())
+    (['_count:m*n', 'n'], ['1', '1'])
+    """
+    symbols = value.free_symbols
+    found: dict[sympy.Symbol, Fraction] = {}
+    for count, floor in sorted(floors, key=lambda pair: sympy.default_sort_key(pair[0])):
+        if count.is_Symbol or not count.free_symbols <= symbols:
+            continue
+        moved = value.subs(count, _unit(count))
+        if moved != value:
+            value, found[_unit(count)] = moved, floor
+    symbols = value.free_symbols
+    found.update((count, floor) for count, floor in floors if count.is_Symbol and count in symbols)
+    return value, found  # type: ignore[return-value]
 
 
 def _bounded_sign(value: sympy.Expr, counts: Mapping[sympy.Symbol, Fraction]) -> Sign | None:
@@ -213,25 +255,72 @@ def _choices(value: sympy.Expr) -> list[sympy.Expr] | None:
 
 
 def _rational_sign(value: sympy.Expr, counts: Mapping[sympy.Symbol, Fraction]) -> Sign | None:
-    """:func:`sign_on_counts` of a value without Min and Max."""
-    found = [s for s in counts if s in value.free_symbols]
-    shift = {s: sympy.Dummy(s.name, nonnegative=True) for s in found}
-    floor = {s: sympy.Rational(counts[s].numerator, counts[s].denominator) for s in found}
-    moved = value.xreplace({s: shift[s] + floor[s] for s in found})
-    numerator, denominator = sympy.together(moved).as_numer_denom()
-    gens = sorted(numerator.free_symbols | denominator.free_symbols, key=sympy.default_sort_key)
-    if not gens:  # a number, or the counts cancelled
-        number = sympy.sign(moved)
+    """:func:`sign_on_counts` of a value without Min and Max: over a common denominator (each
+    sum over the least common multiple of its denominators, as ``together``; nothing
+    cancelled), in exact polynomial arithmetic, each count ``n`` of floor ``f`` as ``n' + f``."""
+    symbols = sorted(value.free_symbols, key=sympy.default_sort_key)
+    if not symbols:
+        number = sympy.sign(value)
         return (int(number), True) if number.is_Number else None
-    shifted = frozenset(shift.values())
-    try:
-        signs = [_poly_sign(sympy.Poly(part, *gens), shifted) for part in (numerator, denominator)]
-    except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
+    ring = _ring(tuple(symbols))
+    gens = dict(zip(symbols, ring.gens, strict=True))
+    leaves = {s: gens[s] + _rational(counts[s]) if s in counts else gens[s] for s in symbols}
+    found = _fraction(value, leaves, ring)
+    if found is None:
         return None
-    above, below = signs
+    shifted = frozenset(i for i, s in enumerate(symbols) if s in counts)
+    above, below = (_poly_sign(part, shifted) for part in found)
     if above is None or below is None or below[0] == 0 or not below[1]:
         return None
     return above[0] * below[0], above[1]
+
+
+@functools.lru_cache(maxsize=256)
+def _ring(symbols: tuple[sympy.Symbol, ...]) -> PolyRing:
+    return PolyRing(symbols, QQ)
+
+
+def _rational(number: Fraction | sympy.Expr) -> Any:
+    """An exact rational of QQ (a Float's exact binary value)."""
+    if isinstance(number, Fraction):
+        return QQ(number.numerator, number.denominator)
+    rational = sympy.Rational(number)
+    return QQ(int(rational.p), int(rational.q))
+
+
+Fraction_ = tuple[PolyElement, PolyElement]  #: a numerator and a denominator
+
+
+def _fraction(value: sympy.Expr, leaves: Mapping[sympy.Symbol, PolyElement], ring: PolyRing) -> Fraction_ | None:
+    """``value`` as numerator and denominator polynomials (None: not a rational function)."""
+    if value.is_Symbol:
+        return leaves[value], ring.one
+    if value.is_Number:
+        if not (value.is_finite and value.is_real):
+            return None
+        return ring.ground_new(_rational(value)), ring.one
+    parts = [_fraction(arg, leaves, ring) for arg in value.args]
+    if any(part is None for part in parts):
+        return None
+    found: list[Fraction_] = parts  # type: ignore[assignment]
+    if value.is_Add:
+        numerator, denominator = found[0]
+        for top, bottom in found[1:]:
+            common = denominator.lcm(bottom)
+            numerator = numerator * common.exquo(denominator) + top * common.exquo(bottom)
+            denominator = common
+        return numerator, denominator
+    if value.is_Mul:
+        numerator, denominator = ring.one, ring.one
+        for top, bottom in found:
+            numerator, denominator = numerator * top, denominator * bottom
+        return numerator, denominator
+    if value.is_Pow and value.exp.is_Integer and abs(int(value.exp)) <= _MOST_POWER:
+        (top, bottom), power = found[0], int(value.exp)
+        if power >= 0:
+            return top**power, bottom**power
+        return (None if not top else (bottom ** -power, top ** -power))
+    return None
 
 
 def nonnegative_on_counts(value: sympy.Expr) -> bool:

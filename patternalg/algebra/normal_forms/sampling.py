@@ -3,7 +3,8 @@
 A coefficient such as ``1034.17/n1 - 1034.17/n2`` has no sign for all positive n1, n2;
 evaluating it at a few points of its symbols shows both signs, so nobody needs to ask
 sympy's assumption system (or ``simplify``) about it. A count (:mod:`.counts`) is sampled
-at its floor and above only: ``1 - 1/n`` has one sign where n is a count.
+at its floor and above only: ``1 - 1/n`` has one sign where n is a count; a point where a
+count of several symbols (``n*m``) is below 1 is no sample.
 """
 
 from __future__ import annotations
@@ -84,13 +85,39 @@ def samples(value: sympy.Expr) -> tuple[float, ...] | None:
     return _samples(value, current_counts())
 
 
+def _values(symbol: sympy.Symbol, counts: Floors) -> tuple[float, ...]:
+    floor = next((float(f) for count, f in counts if count == symbol), None)
+    return _symbol_values(symbol.name, floor)
+
+
+@functools.lru_cache(maxsize=1024)
+def _points(counts: Floors) -> tuple[int, ...]:
+    """The points (indices) where every count of several symbols is at least its floor: the
+    same for every value, so that two values' samples are at the same points."""
+    kept = []
+    for k in range(_SAMPLES):
+        try:
+            inside = all(
+                _float(count, {s: _values(s, counts)[k] for s in count.free_symbols}) >= floor
+                for count, floor in counts
+                if not count.is_Symbol
+            )
+        except _NotNumeric:
+            inside = False
+        if inside:
+            kept.append(k)
+    return tuple(kept)
+
+
 @functools.lru_cache(maxsize=65536)
 def _samples(value: sympy.Expr, counts: Floors) -> tuple[float, ...] | None:
     symbols = sorted(value.free_symbols, key=lambda s: s.name)
-    floors = {s: float(floor) for s, floor in counts}
-    values = {s: _symbol_values(s.name, floors.get(s)) for s in symbols}
+    values = {s: _values(s, counts) for s in symbols}
+    points = _points(counts)
+    if not points:
+        return None
     result = []
-    for k in range(_SAMPLES):
+    for k in points:
         point = {s: values[s][k] for s in symbols}
         try:
             number = _float(value, point)
