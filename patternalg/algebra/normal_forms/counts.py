@@ -262,10 +262,8 @@ def _rational_sign(value: sympy.Expr, counts: Mapping[sympy.Symbol, Fraction]) -
     if not symbols:
         number = sympy.sign(value)
         return (int(number), True) if number.is_Number else None
-    ring = _ring(tuple(symbols))
-    gens = dict(zip(symbols, ring.gens, strict=True))
-    leaves = {s: gens[s] + _rational(counts[s]) if s in counts else gens[s] for s in symbols}
-    found = _fraction(value, leaves, ring)
+    floors = tuple(counts.get(s) for s in symbols)
+    found = _fraction(value, tuple(symbols), floors)
     if found is None:
         return None
     shifted = frozenset(i for i, s in enumerate(symbols) if s in counts)
@@ -291,15 +289,24 @@ def _rational(number: Fraction | sympy.Expr) -> Any:
 Fraction_ = tuple[PolyElement, PolyElement]  #: a numerator and a denominator
 
 
-def _fraction(value: sympy.Expr, leaves: Mapping[sympy.Symbol, PolyElement], ring: PolyRing) -> Fraction_ | None:
-    """``value`` as numerator and denominator polynomials (None: not a rational function)."""
+@functools.lru_cache(maxsize=4096)  # a deep stage's polynomials are large: the recent ones
+def _fraction(
+    value: sympy.Expr, symbols: tuple[sympy.Symbol, ...], floors: tuple[Fraction | None, ...]
+) -> Fraction_ | None:
+    """``value`` as numerator and denominator polynomials in ``symbols`` (each count, of
+    floor ``f``, as ``n' + f``; None: not a rational function). Cached: a stage nested in
+    the next is put over its denominator once."""
+    ring = _ring(symbols)
     if value.is_Symbol:
-        return leaves[value], ring.one
+        index = symbols.index(value)
+        floor = floors[index]
+        gen = ring.gens[index]
+        return (gen if floor is None else gen + _rational(floor)), ring.one
     if value.is_Number:
         if not (value.is_finite and value.is_real):
             return None
         return ring.ground_new(_rational(value)), ring.one
-    parts = [_fraction(arg, leaves, ring) for arg in value.args]
+    parts = [_fraction(arg, symbols, floors) for arg in value.args]
     if any(part is None for part in parts):
         return None
     found: list[Fraction_] = parts  # type: ignore[assignment]

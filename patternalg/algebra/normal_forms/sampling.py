@@ -50,13 +50,15 @@ _FUNCTIONS: dict[Any, Callable[..., float]] = {
 }
 
 
-def _float(expr: sympy.Expr, point: dict[sympy.Symbol, float]) -> float:
-    """``expr`` at ``point`` in floating point (a walk over its tree, not sympy arithmetic)."""
+@functools.lru_cache(maxsize=262144)
+def _float(expr: sympy.Expr, k: int, counts: Floors) -> float:
+    """``expr`` at the ``k``-th point of its symbols in floating point (a walk over its tree,
+    not sympy arithmetic; cached, so a stage nested in the next is walked once)."""
     if expr.is_Number:
         return float(expr)
     if expr.is_Symbol:
-        return point[expr]
-    args = [_float(a, point) for a in expr.args]
+        return _values(expr, counts)[k]
+    args = [_float(a, k, counts) for a in expr.args]
     try:
         if expr.is_Add:
             return math.fsum(args)
@@ -85,6 +87,7 @@ def samples(value: sympy.Expr) -> tuple[float, ...] | None:
     return _samples(value, current_counts())
 
 
+@functools.lru_cache(maxsize=4096)
 def _values(symbol: sympy.Symbol, counts: Floors) -> tuple[float, ...]:
     floor = next((float(f) for count, f in counts if count == symbol), None)
     return _symbol_values(symbol.name, floor)
@@ -98,7 +101,7 @@ def _points(counts: Floors) -> tuple[int, ...]:
     for k in range(_SAMPLES):
         try:
             inside = all(
-                _float(count, {s: _values(s, counts)[k] for s in count.free_symbols}) >= floor
+                _float(count, k, counts) >= floor
                 for count, floor in counts
                 if not count.is_Symbol
             )
@@ -111,16 +114,13 @@ def _points(counts: Floors) -> tuple[int, ...]:
 
 @functools.lru_cache(maxsize=65536)
 def _samples(value: sympy.Expr, counts: Floors) -> tuple[float, ...] | None:
-    symbols = sorted(value.free_symbols, key=lambda s: s.name)
-    values = {s: _values(s, counts) for s in symbols}
     points = _points(counts)
     if not points:
         return None
     result = []
     for k in points:
-        point = {s: values[s][k] for s in symbols}
         try:
-            number = _float(value, point)
+            number = _float(value, k, counts)
         except _NotNumeric:
             return None
         if math.isnan(number):
