@@ -282,9 +282,12 @@ def count_floors(term: Term) -> dict[sympy.Expr, Fraction]:
     return found
 
 
+@functools.lru_cache(maxsize=4096)
 def _floor(count: sympy.Expr) -> tuple[sympy.Symbol, Fraction] | None:
     """The symbol of a count ``a*k + b`` (a, b rational, a > 0) and its least value for a
     count >= 1, if that is above 0 (None for any other count)."""
+    if count.is_Symbol:
+        return None if count == x else (count, Fraction(1))
     symbols = count.free_symbols
     if len(symbols) != 1 or x in symbols:
         return None
