@@ -21,11 +21,11 @@ from fractions import Fraction
 
 import sympy
 
-__all__ = ["Bound", "INFINITY", "bounds"]
+__all__ = ["Bound", "INFINITY", "MOST_POWER", "bounds"]
 
 INFINITY = float("inf")
 #: a whole power above this is not bounded (a fraction to the millionth is megabytes)
-_MOST_POWER = 64
+MOST_POWER = 64
 
 Bound = Fraction | float  #: a fraction, or +-inf
 Interval = tuple[Bound, Bound]
@@ -102,7 +102,7 @@ def bounds(value: sympy.Expr, box: Mapping[sympy.Symbol, Interval]) -> Interval 
         return total
     if value.is_Pow:
         exponent = value.args[1]
-        whole = exponent.is_Integer and abs(int(exponent)) <= _MOST_POWER
+        whole = exponent.is_Integer and abs(int(exponent)) <= MOST_POWER
         return _power(found[0], int(exponent)) if whole else None
     if isinstance(value, sympy.Min):
         return min(low for low, _ in found), min(high for _, high in found)

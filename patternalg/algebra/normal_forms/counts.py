@@ -41,7 +41,7 @@ import sympy
 from sympy.polys.domains import QQ
 from sympy.polys.rings import PolyElement, PolyRing
 
-from .bounds import INFINITY, bounds
+from .bounds import INFINITY, MOST_POWER, bounds
 
 __all__ = [
     "Floors",
@@ -59,9 +59,6 @@ __all__ = [
 Floors = frozenset[tuple[sympy.Expr, Fraction]]
 
 _COUNTS: ContextVar[Floors] = ContextVar("patternalg_counts", default=frozenset())
-
-#: a whole power above this is not put over a common denominator
-_MOST_POWER = 64
 
 #: a coefficient with more operations than this is neither bounded nor put over a common
 #: denominator (a nested mapReduce's coefficient has a term per level, nested as deep, and
@@ -165,8 +162,9 @@ def sign_on_counts(
 
 @functools.lru_cache(maxsize=65536)
 def _sign_on_floors(value: sympy.Expr, floors: Floors, strict: bool) -> Sign | None:
-    if not _small(value):
-        return None
+    symbols = value.free_symbols
+    if not any(count.free_symbols <= symbols for count, _ in floors) or not _small(value):
+        return None  # no count in it (the common case, before any walk), or too large
     value, found = in_units(value, floors)
     if not found:
         return None
@@ -196,8 +194,9 @@ def in_units(value: sympy.Expr, floors: Floors) -> tuple[sympy.Expr, dict[sympy.
     """
     symbols = value.free_symbols
     found: dict[sympy.Symbol, Fraction] = {}
-    for count, floor in sorted(floors, key=lambda pair: sympy.default_sort_key(pair[0])):
-        if count.is_Symbol or not count.free_symbols <= symbols:
+    units = [(count, floor) for count, floor in floors if not count.is_Symbol]
+    for count, floor in sorted(units, key=lambda pair: sympy.default_sort_key(pair[0])):
+        if not count.free_symbols <= symbols:
             continue
         moved = value.subs(count, _unit(count))
         if moved != value:
@@ -322,7 +321,7 @@ def _fraction(
         for top, bottom in found:
             numerator, denominator = numerator * top, denominator * bottom
         return numerator, denominator
-    if value.is_Pow and value.exp.is_Integer and abs(int(value.exp)) <= _MOST_POWER:
+    if value.is_Pow and value.exp.is_Integer and abs(int(value.exp)) <= MOST_POWER:
         (top, bottom), power = found[0], int(value.exp)
         if power >= 0:
             return top**power, bottom**power
