@@ -197,6 +197,8 @@ def expansion_problem(expr: sympy.Expr) -> str | None:
     'the expression expands to more than 1,000 terms (a product of sums: multiply fewer of them)'
     >>> expansion_problem(sympy.Add(*(symbol(f"a{i}") / (i + 2) for i in range(40))))
     "the expression holds more than 64 operations and operands (a term's parameter is short: n, 2*k, n*m)"
+    >>> expansion_problem(sympy.Mul(*(symbol("k") + i for i in range(1, 21)))).split(",")[0]
+    'the expression expands to more than 64 operations and operands'
     """
     if not isinstance(expr, sympy.Basic) or expr.is_Atom:  # a number or a symbol
         return None
@@ -210,6 +212,11 @@ def expansion_problem(expr: sympy.Expr) -> str | None:
         return (
             f"the expression expands to more than {MAX_EXPANDED_TERMS:,} terms (a product of "
             "sums: multiply fewer of them)"
+        )
+    if len(_post_order(sympy.expand(expr), MAX_PARAMETER_NODES + 1)) > MAX_PARAMETER_NODES:
+        return (  # a term prints its parameters expanded: its text must parse back
+            f"the expression expands to more than {MAX_PARAMETER_NODES} operations and operands, "
+            "and a term prints its parameters expanded (a term's parameter is short: n, 2*k, n*m)"
         )
     return None
 
