@@ -180,6 +180,21 @@ def test_stages_that_cross_nested_past_the_maximum_s_stages_are_one_line(capsys)
     assert capsys.readouterr().out == "549602493.44 ns\n"
 
 
+@pytest.mark.parametrize("semantics", [["--semantics", "asymptotic"], ["--cores", "2"]])
+def test_stages_that_cross_nested_1000_deep_end_in_one_line_under_every_semantics(semantics, capsys) -> None:
+    """The same pipes 1,000 deep asymptotically and on 2 cores: each level nests its stage one
+    deeper, too deep to build, said in one line. 53 s (asymptotic: sympy's evaluating Max
+    took factor_terms of every deep difference) and 145 s (2 cores: stages equal at n = 1
+    but for the rounding of their sums were all kept) before; 2 and 6 s now."""
+    term = "inc"
+    for _ in range(1000):
+        term = f"pipe(inc, tpool_n(seq({term}, inc)))"
+    assert main(["eval", term, *semantics]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == err.count("note:") + 1 and "nests too deeply" in err and "--at n=2" in err
+    assert "Traceback" not in err
+
+
 @pytest.mark.parametrize("semantics", [["--semantics", "exact"], ["--cores", "2"]])
 def test_pools_of_a_free_count_nested_1000_deep_are_their_bodies(semantics, capsys) -> None:
     """A count is at least 1, bare (n) or as a whole (n*m): each pool of a pipe of pools

@@ -30,7 +30,7 @@ from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Meta, Term
 from .atomic_model import AtomicModel
 from .bindings import float_at, substitute
-from .normal_forms.counts import Floors, current_counts, nonnegative_on_counts
+from .normal_forms.counts import Floors, current_counts, nonnegative_on_counts, small_enough
 from .normal_forms.dominance import (
     below,
     below_the_rest,
@@ -137,6 +137,22 @@ def _divided(clause: Clause, count: sympy.Expr) -> Clause:
     return Maximum(tuple(form.scaled(sympy.Pow(count, -1)) for form in clause.forms))
 
 
+def _unordered_max(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    """``Max(a, b)`` of stages :func:`compare` did not order: sympy's, which drops an argument
+    its assumptions show below another (``max(q, q + r)`` with ``r >= 0`` is ``q + r``), for
+    stages of at most 200 operations each; beyond, flattened and unevaluated (its search
+    takes ``factor_terms`` of every difference: a pipe of pools nested 300 deep spent 70 s in it).
+
+    >>> from patternalg.syntax.symbols import x, n
+    >>> _unordered_max(x, x + x / n), _unordered_max(sympy.Max(x, x / n, evaluate=False), x)
+    (x + x/n, Max(x, x/n))
+    """
+    if small_enough(a) and small_enough(b):
+        return sympy.Max(a, b)
+    args = tuple(dict.fromkeys([*sympy.Max.make_args(a), *sympy.Max.make_args(b)]))
+    return args[0] if len(args) == 1 else sympy.Max(*args, evaluate=False)
+
+
 def _tie_break(a: sympy.Expr, b: sympy.Expr) -> int:
     return 1 if sympy.default_sort_key(a) >= sympy.default_sort_key(b) else -1
 
@@ -144,7 +160,7 @@ def _tie_break(a: sympy.Expr, b: sympy.Expr) -> int:
 def _asymptotic_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
     order = compare(a, b)
     if order is None:
-        return sympy.Max(a, b), None
+        return _unordered_max(a, b), None
     if order == 0:
         order = _tie_break(a, b)
     return (a, 0) if order > 0 else (b, 1)

@@ -21,11 +21,14 @@ from fractions import Fraction
 
 import sympy
 
-__all__ = ["Bound", "INFINITY", "MOST_POWER", "bounds"]
+__all__ = ["Bound", "INFINITY", "MOST_POWER", "ROUNDING", "bounds"]
 
 INFINITY = float("inf")
 #: a whole power above this is not bounded (a fraction to the millionth is megabytes)
 MOST_POWER = 64
+#: relative slack for the rounding of float coefficients: a value above ``-ROUNDING`` times
+#: the size of the terms it was summed from is 0 to the digits it was computed in
+ROUNDING = 1e-12
 
 Bound = Fraction | float  #: a fraction, or +-inf
 Interval = tuple[Bound, Bound]

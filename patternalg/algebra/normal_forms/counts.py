@@ -41,7 +41,7 @@ import sympy
 from sympy.polys.domains import QQ
 from sympy.polys.rings import PolyElement, PolyRing
 
-from .bounds import INFINITY, MOST_POWER, bounds
+from .bounds import INFINITY, MOST_POWER, ROUNDING, bounds
 
 __all__ = [
     "Floors",
@@ -51,6 +51,7 @@ __all__ = [
     "floors_of",
     "in_units",
     "sign_on_counts",
+    "small_enough",
     "nonnegative_on_counts",
 ]
 
@@ -66,6 +67,8 @@ _COUNTS: ContextVar[Floors] = ContextVar("patternalg_counts", default=frozenset(
 _MOST_OPERATIONS = 200
 
 Sign = tuple[int, bool]  #: (-1, 0 or 1; whether strictly so: nowhere 0)
+
+_ROUNDING = QQ(*Fraction(ROUNDING).as_integer_ratio())  #: the rounding slack, exact
 
 
 def floors_of(counts: Mapping[sympy.Expr, Fraction] | Iterable[sympy.Expr]) -> Floors:
@@ -111,7 +114,8 @@ def counted_sign(value: sympy.Expr, strict: bool = True) -> Sign | None:
     return _sign_on_floors(value, floors, strict) if floors else None
 
 
-def _small(value: sympy.Expr) -> bool:
+def small_enough(value: sympy.Expr) -> bool:
+    """Whether ``value`` has at most 200 operations (beyond that a sign is not asked of it)."""
     size = 0
     for _ in sympy.preorder_traversal(value):
         size += 1
@@ -120,11 +124,25 @@ def _small(value: sympy.Expr) -> bool:
     return True
 
 
-def _poly_sign(poly: PolyElement, shifted: frozenset[int]) -> Sign | None:
+def _poly_sign(poly: PolyElement, shifted: frozenset[int], rounded: bool = False) -> Sign | None:
     """The sign of a polynomial whose ``shifted`` variables (their indices) are >= 0 and the
     others > 0: that of its coefficients if they all have one; strict if some term is in the
-    others alone (a constant, ``p``), which is then nowhere 0."""
+    others alone (a constant, ``p``), which is then nowhere 0. Of a ``rounded`` polynomial
+    (from float coefficients), a constant within :data:`~.bounds.ROUNDING` of the
+    coefficients' size is 0: the rounding of sums that are equal where every count is at its
+    floor (``32439.192499999946 - 32439.19249999995/n`` is >= 0 to rounding, so
+    ``max(32439.19*x, 32439.19*x/n)`` is one stage); exact coefficients have no slack.
+
+    >>> n = PolyRing("n", QQ).gens[0]
+    >>> _poly_sign(n * 3 - QQ(1, 10**13), frozenset({0}), rounded=True)
+    (1, False)
+    >>> _poly_sign(n * 3 - QQ(1, 10**13), frozenset({0})), _poly_sign(n * 3 - QQ(1, 10**9), frozenset({0}), True)
+    (None, None)
+    """
     terms = [(monomial, coefficient) for monomial, coefficient in poly.terms() if coefficient]
+    if rounded:
+        size = sum(abs(coefficient) for _, coefficient in terms)
+        terms = [(monomial, c) for monomial, c in terms if any(monomial) or abs(c) > _ROUNDING * size]
     if not terms:
         return 0, True
     signs = {1 if coefficient > 0 else -1 for _, coefficient in terms}
@@ -163,7 +181,7 @@ def sign_on_counts(
 @functools.lru_cache(maxsize=65536)
 def _sign_on_floors(value: sympy.Expr, floors: Floors, strict: bool) -> Sign | None:
     symbols = value.free_symbols
-    if not any(count.free_symbols <= symbols for count, _ in floors) or not _small(value):
+    if not any(count.free_symbols <= symbols for count, _ in floors) or not small_enough(value):
         return None  # no count in it (the common case, before any walk), or too large
     value, found = in_units(value, floors)
     if not found:
@@ -266,7 +284,8 @@ def _rational_sign(value: sympy.Expr, counts: Mapping[sympy.Symbol, Fraction]) -
     if found is None:
         return None
     shifted = frozenset(i for i, s in enumerate(symbols) if s in counts)
-    above, below = (_poly_sign(part, shifted) for part in found)
+    rounded = value.has(sympy.Float)
+    above, below = (_poly_sign(part, shifted, rounded) for part in found)
     if above is None or below is None or below[0] == 0 or not below[1]:
         return None
     return above[0] * below[0], above[1]

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 
+from .bounds import ROUNDING
 from .normal_form import NormalForm
 from .sampling import samples
 
@@ -37,8 +38,6 @@ __all__ = ["nonnegative", "below", "below_the_rest", "is_numeric", "refuted_by_s
 
 #: intervals of t = log2(x) examined before giving up a proof
 _BUDGET = 400
-#: relative slack for rounding: a lower bound above -_SLACK * (the size of the terms) counts
-_SLACK = 1e-12
 
 Term = tuple[float, float, float]  # (exponent of x, exponent of log2(x), coefficient)
 
@@ -101,7 +100,7 @@ def _bounded_below(terms: list[Term], t0: float, t1: float) -> bool | None:
         used = c * (lo if c > 0 else hi)
         low += used
         size += abs(used)  # the rounding of ``low`` is relative to what it adds, not to hi
-    if low >= -_SLACK * size:
+    if low >= -ROUNDING * size:
         return True
     if _value(terms, (t0 + t1) / 2) < 0 or _value(terms, t1) < 0:
         return False
