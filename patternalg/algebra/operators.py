@@ -137,20 +137,24 @@ def _divided(clause: Clause, count: sympy.Expr) -> Clause:
     return Maximum(tuple(form.scaled(sympy.Pow(count, -1)) for form in clause.forms))
 
 
-def _unordered_max(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
-    """``Max(a, b)`` of stages :func:`compare` did not order: sympy's, which drops an argument
-    its assumptions show below another (``max(q, q + r)`` with ``r >= 0`` is ``q + r``), for
-    stages of at most 200 operations each; beyond, flattened and unevaluated (its search
-    takes ``factor_terms`` of every difference: a pipe of pools nested 300 deep spent 70 s in it).
+def _symbolic_max(args: Sequence[sympy.Expr]) -> sympy.Expr:
+    """The maximum of stages none of which was shown below another: sympy's ``Max``, which
+    drops an argument its assumptions show below another (``max(q, q + r)`` with ``r >= 0``
+    is ``q + r``), where every argument has at most 200 operations and none a ``Min``;
+    otherwise flattened and unevaluated. Sympy's search takes ``factor_terms`` of every
+    difference (a pipe of pools nested 300 deep spent 70 s in it) and, with a ``Min`` inside
+    (a pool's capped dispatch), seconds that find nothing dominance did not.
 
     >>> from patternalg.syntax.symbols import x, n
-    >>> _unordered_max(x, x + x / n), _unordered_max(sympy.Max(x, x / n, evaluate=False), x)
+    >>> _symbolic_max([x, x + x / n]), _symbolic_max([sympy.Max(x, x / n, evaluate=False), x])
     (x + x/n, Max(x, x/n))
     """
-    if small_enough(a) and small_enough(b):
-        return sympy.Max(a, b)
-    args = tuple(dict.fromkeys([*sympy.Max.make_args(a), *sympy.Max.make_args(b)]))
-    return args[0] if len(args) == 1 else sympy.Max(*args, evaluate=False)
+    flat = tuple(dict.fromkeys(arg for each in args for arg in sympy.Max.make_args(each)))
+    if len(flat) == 1:
+        return flat[0]
+    if all(small_enough(arg) and not arg.has(sympy.Min) for arg in flat):
+        return sympy.Max(*flat)
+    return sympy.Max(*flat, evaluate=False)
 
 
 def _tie_break(a: sympy.Expr, b: sympy.Expr) -> int:
@@ -160,7 +164,7 @@ def _tie_break(a: sympy.Expr, b: sympy.Expr) -> int:
 def _asymptotic_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
     order = compare(a, b)
     if order is None:
-        return _unordered_max(a, b), None
+        return _symbolic_max([a, b]), None
     if order == 0:
         order = _tie_break(a, b)
     return (a, 0) if order > 0 else (b, 1)
@@ -233,11 +237,7 @@ def _undominated(args: Sequence[T], below: Callable[[T, T], bool], settled: int 
 def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
     """Pointwise maximum; arguments that are never the maximum for x >= 1 are dropped."""
     args = list(dict.fromkeys([*sympy.Max.make_args(a), *sympy.Max.make_args(b)]))
-    kept = _undominated(args, _dominated)
-    # with a Min inside (a pool's capped dispatch), sympy's own search for the maximum's
-    # redundant arguments takes seconds and finds none that dominance did not
-    capped = len(kept) > 1 and any(arg.has(sympy.Min) for arg in kept)
-    result = sympy.Max(*kept, evaluate=False) if capped else sympy.Max(*kept)
+    result = _symbolic_max(_undominated(args, _dominated))
     if result == a:
         return a, 0
     if result == b:
