@@ -26,6 +26,7 @@ import functools
 from collections.abc import Iterator
 
 import sympy
+from sympy.core.function import AppliedUndef
 
 from ...syntax.symbols import log2, x
 from .counts import Floors, counted_sign, current_counts
@@ -325,4 +326,30 @@ def _compare(a: sympy.Expr, b: sympy.Expr, counts: Floors) -> int | None:
     fa, fb = normal_form(a), normal_form(b)
     if fa is not None and fb is not None:
         return compare_normal_forms(fa, fb)
-    return _compare_by_limit(a, b)
+    ordered = _ordered_on_counts(a, b) if counts else None
+    return _compare_by_limit(a, b) if ordered is None else ordered
+
+
+def _ordered_on_counts(a: sympy.Expr, b: sympy.Expr) -> int | None:
+    """1 if ``a >= b`` wherever the counts are at least their floors, for every positive
+    value of x and of the functions of x in them (a law's metavariables ``A(x)``), -1 if
+    ``a <= b``, 0 if equal; None if not shown. Where one side is below the other for every
+    count, it grows no faster (``A(x)/n`` against ``A(x)``: no limit says so, n is free).
+
+    >>> from patternalg.algebra.normal_forms.counts import counting
+    >>> from patternalg.syntax.symbols import n
+    >>> A = sympy.Function("A", positive=True)(x)
+    >>> with counting([n]):
+    ...     _ordered_on_counts(A / n, A), _ordered_on_counts(A / n, A / 2)
+    (-1, None)
+    """
+    difference = a - b
+    stand_ins = {f: _positive_value(f) for f in difference.atoms(AppliedUndef)}
+    found = counted_sign(difference.xreplace(stand_ins) if stand_ins else difference, strict=False)
+    return None if found is None else found[0]
+
+
+@functools.cache
+def _positive_value(function: sympy.Expr) -> sympy.Symbol:
+    """The positive symbol a function of x stands in for (the same in every call)."""
+    return sympy.Dummy(f"value:{function}", positive=True)
