@@ -435,3 +435,15 @@ def test_the_output_never_replaces_the_input(command, tmp_path: Path, capsys) ->
         )
     assert data.read_text() == text
     assert main([command[0], str(data), *command[1:], "--out", str(tmp_path / "m.toml")]) == 0
+
+
+@pytest.mark.parametrize("command", [["compare", "reduce_p"], ["sweep"]])
+def test_a_mapreduce_size_its_parts_do_not_read_needs_no_value(command, capsys) -> None:
+    """d in ``^{d,x}`` sizes the reduce, a constant here: the model has no d (``--at d=``
+    is refused as no symbol of it), and a grid needed none (a KeyError traceback from
+    compare and sweep, fuzz seed 49)."""
+    term = "mapReduce_{1,1}^{parsec_canneal,x}(nop, nop)"
+    assert main([*command, term, "--over", "x=1..1e300:5:log"]) == 0
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err and "nan" not in captured.out
+    assert ("reduce_p wins" if command[0] == "compare" else "10845.94") in captured.out

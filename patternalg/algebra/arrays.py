@@ -207,6 +207,17 @@ def term_symbols(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:
     return symbols_of(term, model_symbols(term, library))
 
 
+def _size_symbols(term: Term) -> frozenset[str]:
+    """The symbols of the mapReduces' sizes per key and keys (``d`` in ``^{d,x}``), which
+    the fold evaluates whether or not the parts' models read them."""
+    return frozenset(
+        s.name
+        for node in term.walk()
+        if isinstance(node, MapReduce)
+        for s in (node.per_key.free_symbols | node.keys.free_symbols)
+    )
+
+
 def _double(name: str, value: sympy.Expr) -> float:
     """A bound value as a double, or an error if a double cannot hold it."""
     try:
@@ -240,7 +251,9 @@ def compile_term(
     semantics = Semantics.of(semantics)
     names = tuple(sorted((own | count_symbols(term)) - set(fixed)))
     doubles = {k: _double(k, v) for k, v in fixed.items()}
-    # read by the semantics (a hand-off in x) where the result depends on no value of them
-    # (model_symbols says so): a constant model's received value, which no pipe uses
-    doubles.update((k, math.nan) for k in semantics.reads() - set(names) - set(fixed))
+    # read by the semantics (a hand-off in x) or by a mapReduce's sizes where the result
+    # depends on no value of them (model_symbols says so): a constant model's received
+    # value, which no pipe uses; a constant reduce at d(x) elements per key
+    unread = (semantics.reads() | _size_symbols(term)) - set(names) - set(fixed)
+    doubles.update((k, math.nan) for k in unread)
     return Compiled(term, library, names, _outer_stages(term), dict(fixed), doubles, semantics)
