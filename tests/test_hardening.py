@@ -447,3 +447,12 @@ def test_a_mapreduce_size_its_parts_do_not_read_needs_no_value(command, capsys) 
     captured = capsys.readouterr()
     assert "Traceback" not in captured.err and "nan" not in captured.out
     assert ("reduce_p wins" if command[0] == "compare" else "10845.94") in captured.out
+
+
+def test_a_mapreduce_size_its_parts_do_not_read_needs_no_value_at_a_point(capsys) -> None:
+    """The same at a point: 'no value for d (bind it with --at)', and then '--at d=...: the
+    model has no symbol d' (two errors that contradicted each other)."""
+    assert main(["eval", "mapReduce_{1,1}^{d,x}(nop, nop)", "--at", "x=10"]) == 0
+    assert capsys.readouterr().out == "108459.4 ns\n"  # the sweep's value at x = 10
+    assert main(["eval", "mapReduce_{1,1}^{d,x}(inc, inc)", "--at", "x=10", "--at", "d=4"]) == 0
+    assert capsys.readouterr().out == "26809.25 ns\n"  # a reduce that reads d still needs it

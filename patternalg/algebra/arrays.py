@@ -34,7 +34,7 @@ from ..syntax.arith import format_expr
 from ..syntax.symbols import symbol
 from ..syntax.terms import MapReduce, Pipe, Term
 from .atomic_model import AtomicModel
-from .bindings import check_bindings, counts, symbols_of
+from .bindings import check_bindings, counts, size_symbols, symbols_of
 from .fold import Arithmetic, Plan, fold, model_symbols
 from .pointwise import pointwise_models
 from .semantics import Semantics
@@ -207,17 +207,6 @@ def term_symbols(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:
     return symbols_of(term, model_symbols(term, library))
 
 
-def _size_symbols(term: Term) -> frozenset[str]:
-    """The symbols of the mapReduces' sizes per key and keys (``d`` in ``^{d,x}``), which
-    the fold evaluates whether or not the parts' models read them."""
-    return frozenset(
-        s.name
-        for node in term.walk()
-        if isinstance(node, MapReduce)
-        for s in (node.per_key.free_symbols | node.keys.free_symbols)
-    )
-
-
 def _double(name: str, value: sympy.Expr) -> float:
     """A bound value as a double, or an error if a double cannot hold it."""
     try:
@@ -254,6 +243,6 @@ def compile_term(
     # read by the semantics (a hand-off in x) or by a mapReduce's sizes where the result
     # depends on no value of them (model_symbols says so): a constant model's received
     # value, which no pipe uses; a constant reduce at d(x) elements per key
-    unread = (semantics.reads() | _size_symbols(term)) - set(names) - set(fixed)
+    unread = (semantics.reads() | size_symbols(term)) - set(names) - set(fixed)
     doubles.update((k, math.nan) for k in unread)
     return Compiled(term, library, names, _outer_stages(term), dict(fixed), doubles, semantics)

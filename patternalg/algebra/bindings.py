@@ -336,6 +336,23 @@ def symbols_of(term: Term, names: Iterable[str]) -> set[str]:
     return names | count_symbols | ({"x"} if in_x else set())
 
 
+def size_symbols(term: Term) -> frozenset[str]:
+    """The symbols of the mapReduces' sizes per key and keys (``d`` in ``^{d,x}``): the fold
+    evaluates the sizes whether or not the parts' models read them (where none does, the
+    model has no such symbol and any value of it gives the same result).
+
+    >>> from patternalg.syntax.parser import parse
+    >>> sorted(size_symbols(parse("seq(mapReduce_{1,n}^{d,x}(nop, nop), tpool_m(inc))")))
+    ['d', 'x']
+    """
+    return frozenset(
+        s.name
+        for node in term.walk()
+        if isinstance(node, MapReduce)
+        for s in (node.per_key.free_symbols | node.keys.free_symbols)
+    )
+
+
 def check_bindings(term: Term, known: Iterable[str], bindings: Mapping[str, sympy.Expr]) -> None:
     """Check ``bindings`` for ``term``, whose model has the symbols ``known``: every name is a
     symbol of it, every count becomes a positive integer, every value is positive. (Each
