@@ -97,7 +97,9 @@ coefficient (a fraction made a float beside inf); fixed, with a test. Seed 46 (3
 each. Seed 47 on the final code (335 s): 1 hang in ``deep`` (an input over its 30 s beside the
 other classes; the class alone, 100 inputs in 130 s: 0 hangs). 2026-11-29, after ties to
 rounding and the flattened asymptotic max (``--workers 2``): seed 48, 28,502 inputs in 173 s,
-0 of each.
+0 of each. Seed 49 (185 s): 1 traceback in ``decide``, ``compare`` over x of a mapReduce
+whose size per key no model read (``^{parsec_canneal,x}`` beside a constant reduce: a
+KeyError); fixed, with tests (the class again: 0).
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
