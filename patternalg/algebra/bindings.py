@@ -353,6 +353,19 @@ def size_symbols(term: Term) -> frozenset[str]:
     )
 
 
+def unread_sizes(term: Term, known: Iterable[str], bound: Iterable[str]) -> dict[sympy.Symbol, sympy.Expr]:
+    """A value (1) for each symbol of ``term``'s mapReduce sizes that its model, whose
+    symbols are ``known``, does not read and ``bound`` does not give: the fold evaluates the
+    sizes all the same, and any value of them gives the same result.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> unread_sizes(parse("mapReduce_{1,1}^{d,x}(nop, nop)"), [], ["x"])
+    {d: 1}
+    """
+    unread = size_symbols(term) - symbols_of(term, known) - set(bound)
+    return {symbol(name): sympy.Integer(1) for name in sorted(unread)}
+
+
 def check_bindings(term: Term, known: Iterable[str], bindings: Mapping[str, sympy.Expr]) -> None:
     """Check ``bindings`` for ``term``, whose model has the symbols ``known``: every name is a
     symbol of it, every count becomes a positive integer, every value is positive. (Each

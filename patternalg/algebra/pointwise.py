@@ -31,7 +31,7 @@ from ..syntax.arith import check_finite, format_expr
 from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
-from .bindings import as_value, check_bindings, parse_binding, size_symbols, substitute, symbols_of
+from .bindings import as_value, check_bindings, parse_binding, substitute, symbols_of, unread_sizes
 from .evaluation import Derivation, evaluate, sub_models, sub_values
 from .fold import fold, model_symbols
 from .operators import as_expr
@@ -363,9 +363,7 @@ def at_point(
         values = {k: v for k, v in values.items() if k in symbols_of(term, own)}
     check_bindings(term, own, values)
     mapping, where, shown = _bound(term, values)
-    # a mapReduce's size no model reads (d beside a constant reduce): any value, the same result
-    unread = size_symbols(term) - symbols_of(term, own) - set(values)
-    mapping.update((symbol(s), sympy.Integer(1)) for s in unread)
+    mapping.update(unread_sizes(term, own, values))  # d beside a constant reduce
     if own <= set(values):  # every symbol has a value: a fold of numbers
         found = fold(shown, library, Numbers(where), mapping, lambda node: True, semantics=semantics)
         memo = {k: rounded(v) for k, v in found.kept.items()}

@@ -13,8 +13,9 @@ from typing import Any
 
 import sympy
 
+from ..algebra.bindings import unread_sizes
 from ..algebra.evaluation import evaluate
-from ..algebra.fold import MAP, REDUCE, Arithmetic, mapreduce_form
+from ..algebra.fold import MAP, REDUCE, Arithmetic, mapreduce_form, model_symbols
 from ..algebra.normal_forms.normal_form import NormalForm, compare_normal_forms, normal_form
 from ..algebra.pointfold import Numbers
 from ..algebra.pointwise import at_point
@@ -155,6 +156,9 @@ class DesignValues:
         self, node: Term, here: Mapping[sympy.Symbol, sympy.Expr]
     ) -> list[tuple[Term, Mapping[sympy.Symbol, sympy.Expr]]]:
         if isinstance(node, MapReduce):
+            if node.per_key.free_symbols - set(here):  # d beside a constant reduce: any value
+                own = model_symbols(node, self.library, self.semantics)
+                here = {**here, **unread_sizes(node, own, [s.name for s in here])}
             size = self.arithmetic.leaf(node.per_key, here)
             return [(node.map, {**here, x: sympy.Integer(1)}), (node.reduce, {**here, x: size})]
         return [(c, here) for c in node.children()]
