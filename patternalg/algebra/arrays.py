@@ -34,7 +34,7 @@ from ..syntax.arith import format_expr
 from ..syntax.symbols import symbol
 from ..syntax.terms import MapReduce, Pipe, Term
 from .atomic_model import AtomicModel
-from .bindings import check_bindings, counts, size_symbols, symbols_of
+from .bindings import check_bindings, counts, symbols_of, unread_sizes
 from .fold import Arithmetic, Plan, fold, model_symbols
 from .pointwise import pointwise_models
 from .semantics import Semantics
@@ -243,6 +243,7 @@ def compile_term(
     # read by the semantics (a hand-off in x) or by a mapReduce's sizes where the result
     # depends on no value of them (model_symbols says so): a constant model's received
     # value, which no pipe uses; a constant reduce at d(x) elements per key
-    unread = (semantics.reads() | size_symbols(term)) - set(names) - set(fixed)
+    sizes = {s.name for s in unread_sizes(term, own, fixed)}  # one rule with a point's
+    unread = (semantics.reads() - set(names) - set(fixed)) | sizes
     doubles.update((k, math.nan) for k in unread)
     return Compiled(term, library, names, _outer_stages(term), dict(fixed), doubles, semantics)
