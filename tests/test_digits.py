@@ -4,6 +4,7 @@ coefficients in the fewest digits that read back to them, values in the atoms' p
 
 from __future__ import annotations
 
+import json
 import sys
 
 import mpmath
@@ -24,8 +25,15 @@ def _eval(capsys, *args: str) -> str:
 def test_the_readme_command_and_built_in_coefficients_print_as_stored(capsys) -> None:
     assert _eval(capsys, "pipe(tpool_4(qsort), inc)") == "258.5425*x*log2(x)"
     assert _eval(capsys, "seq(qsort, inc)") == "1034.17*x*log2(x) + 536.185*x"
-    # 1034.17 / 3 as a double: its shortest repr, every digit needed to read it back
-    assert _eval(capsys, "tpool_3(qsort)") == f"{1034.17 / 3!r}*x*log2(x)"
+    # a computed coefficient in the atoms' precision, as a value: 1034.17 / 3 in 15 digits,
+    # not the double's 17 (344.72333333333336), nor 536.185 * 10's noise (5361.849999999999)
+    assert _eval(capsys, "tpool_3(qsort)") == "344.723333333333*x*log2(x)"
+    assert _eval(capsys, "mapReduce_{1,1}^{d,x}(inc, inc)", "--at", "x=10") == "5361.85*d + 5361.85"
+
+
+def test_json_keeps_every_digit_of_a_computed_coefficient(capsys) -> None:
+    data = json.loads(_eval(capsys, "tpool_3(qsort)", "--format", "json"))
+    assert data["model"] == f"{1034.17 / 3!r}*x*log2(x)"
 
 
 def test_digits_rounds_the_coefficients_of_a_closed_form(capsys) -> None:

@@ -43,6 +43,7 @@ from .render import (
     as_text,
     exact_number,
     explain_lines,
+    shown_model,
     shown_steps,
     term_label,
     value_digits,
@@ -98,12 +99,15 @@ class Evaluation(HtmlTable):
     def text(self, digits: int | None = None) -> str:
         """The value or the model in the grammar's arithmetic; with ``digits``, the value or
         every coefficient in that many significant digits, else as precise as the atoms'
-        coefficients (:attr:`digits`; a closed form's coefficients in their shortest form)."""
+        coefficients (:attr:`digits`; a closed form's coefficients too, so that those computed
+        from the atoms' show no float noise)."""
         value = value_text(self.expr, digits or self.digits)
         if self.interval is not None and value is not None and self.level is not None:
             low, high = bounds_text(*self.interval, INTERVAL_DIGITS, digits)
             return f"{value} {self.unit} [{low}, {high}] ({100 * self.level:g} %)"
-        return f"{value} {self.unit}" if value is not None else as_text(self.expr, digits)
+        if value is not None:
+            return f"{value} {self.unit}"
+        return as_text(self.expr, digits) if digits else shown_model(self.expr, self.digits)
 
     @functools.cached_property
     def _explained(self) -> tuple[Derivation, PointValue | None]:

@@ -23,6 +23,7 @@ from ..syntax.arith import (
     format_number,
     in_double_range,
     number_text,
+    shown_text,
 )
 from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool, format_count
 from .evaluation import Derivation
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = [
     "as_text",
     "as_latex",
+    "shown_model",
     "as_number",
     "format_number",
     "with_unit",
@@ -50,6 +52,22 @@ def as_text(expr: sympy.Expr, digits: int | None = None) -> str:
     """sympy's text form, with floats in their shortest exact decimal (or in ``digits``
     significant digits)."""
     return format_expr(expr, digits)
+
+
+def shown_model(expr: sympy.Expr, digits: int | None = None) -> str:
+    """A closed form as a person reads it: every coefficient in at most ``digits``
+    significant digits (:data:`DEFAULT_DIGITS` without), so that one computed from the
+    atoms' shows no float noise, and a whole number no ``.0``; JSON's ``model`` (and
+    :func:`as_text`) keep every digit.
+
+    >>> from patternalg.syntax.symbols import symbol, x
+    >>> d = symbol("d")
+    >>> as_text(sympy.Float(536.185) * 10 * d), shown_model(sympy.Float(536.185) * 10 * d)
+    ('5361.849999999999*d', '5361.85*d')
+    >>> shown_model(sympy.Float(1.012655257936508) * x, 16), shown_model(sympy.Float(2.0) * x)
+    ('1.012655257936508*x', '2*x')
+    """
+    return shown_text(format_expr(expr), digits)
 
 
 def as_latex(expr: sympy.Expr) -> str:
@@ -120,14 +138,15 @@ def value_digits(models: Iterable[sympy.Expr]) -> int:
 
 
 def with_unit(expr: sympy.Expr, unit: str, digits: int | None = None) -> str:
-    """A number with its unit (``5422.97 ns``); a model with free symbols stays bare.
+    """A number with its unit (``5422.97 ns``); a model with free symbols stays bare
+    (:func:`shown_model`), each in ``digits`` significant digits.
 
     >>> from patternalg.syntax.symbols import x, log2
     >>> with_unit(4136680 * log2(sympy.Integer(16000)), "ns"), with_unit(2.5 * x, "ns")
     ('57771980.534676 ns', '2.5*x')
     """
     value = value_text(expr, digits)
-    return as_text(expr) if value is None else f"{value} {unit}"
+    return shown_model(expr, digits) if value is None else f"{value} {unit}"
 
 
 def term_label(term: Term) -> str:
