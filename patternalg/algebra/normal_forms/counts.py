@@ -52,6 +52,7 @@ __all__ = [
     "in_units",
     "sign_on_counts",
     "small_enough",
+    "stand_in",
     "nonnegative_on_counts",
 ]
 
@@ -193,9 +194,16 @@ def _sign_on_floors(value: sympy.Expr, floors: Floors, strict: bool) -> Sign | N
 
 
 @functools.cache
-def _unit(count: sympy.Expr) -> sympy.Symbol:
-    """The one symbol a count of several symbols is written as (the same in every call)."""
-    return sympy.Dummy(f"count:{count}", positive=True)
+def stand_in(expr: sympy.Expr, role: str) -> sympy.Symbol:
+    """The one positive symbol ``expr`` is written as for a sign (the same in every call):
+    a count of several symbols (``role`` ``"count"``), a law's function of x (``"value"``).
+
+    >>> from patternalg.syntax.symbols import n
+    >>> unit = stand_in(2 * n, "count")
+    >>> unit is stand_in(2 * n, "count"), unit.is_positive, str(unit)
+    (True, True, '_count:2*n')
+    """
+    return sympy.Dummy(f"{role}:{expr}", positive=True)
 
 
 def in_units(value: sympy.Expr, floors: Floors) -> tuple[sympy.Expr, dict[sympy.Symbol, Fraction]]:
@@ -216,9 +224,9 @@ def in_units(value: sympy.Expr, floors: Floors) -> tuple[sympy.Expr, dict[sympy.
     for count, floor in sorted(units, key=lambda pair: sympy.default_sort_key(pair[0])):
         if not count.free_symbols <= symbols:
             continue
-        moved = value.subs(count, _unit(count))
+        moved = value.subs(count, stand_in(count, "count"))
         if moved != value:
-            value, found[_unit(count)] = moved, floor
+            value, found[stand_in(count, "count")] = moved, floor
     symbols = value.free_symbols
     found.update((count, floor) for count, floor in floors if count.is_Symbol and count in symbols)
     return value, found  # type: ignore[return-value]

@@ -29,7 +29,7 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from ...syntax.symbols import log2, x
-from .counts import Floors, counted_sign, current_counts
+from .counts import Floors, counted_sign, current_counts, stand_in
 from .sampling import signs_differ
 
 __all__ = ["NormalForm", "normal_form", "compare", "compare_normal_forms"]
@@ -346,12 +346,7 @@ def _ordered_on_counts(a: sympy.Expr, b: sympy.Expr) -> int | None:
     (-1, None)
     """
     difference = a - b
-    stand_ins = {f: _positive_value(f) for f in difference.atoms(AppliedUndef)}
+    stand_ins = {f: stand_in(f, "value") for f in difference.atoms(AppliedUndef)}
     found = counted_sign(difference.xreplace(stand_ins) if stand_ins else difference, strict=False)
     return None if found is None else found[0]
 
-
-@functools.cache
-def _positive_value(function: sympy.Expr) -> sympy.Symbol:
-    """The positive symbol a function of x stands in for (the same in every call)."""
-    return sympy.Dummy(f"value:{function}", positive=True)
