@@ -16,9 +16,8 @@ measurement would show*: the model's uncertainty (the atoms' coefficients), **th
 own error** (each atom's held-out errors, what its fit missed at the sizes it was fitted
 without, beyond what its coefficients' draws and its points' noise already say: a relative
 error drawn per atom, sized where it was seen and growing beyond the measured range,
-:meth:`~patternalg.algebra.uncertainty.Uncertainty.held_out_scale`), the measurement's own
-noise (the relative spread of a median of R repetitions, ``noise`` of the atoms'
-uncertainties, pooled over the atoms of the term), and, on a calibrated machine, for every
+:func:`own_error`), the measurement's own noise (the relative spread of a median of R
+repetitions, ``noise`` of the atoms' uncertainties, pooled over the atoms of the term), and, on a calibrated machine, for every
 composed term, the spread of the calibration compositions' residuals at the sizes near the
 point (what the machine's operators still miss, its measurement noise taken out), every
 draw's deviation from the model's value scaled by the machine's width factor (what the
@@ -305,11 +304,12 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     """An atom's own relative error beyond its coefficients' draws and its points' noise, as
     an expression in the fit's parameter, x or another (None: none seen, no held-out
     errors, or a model in several symbols other than x): at each held-out size
-    ``sqrt(max(0, s^2 - c^2 - noise^2))`` with ``s`` the held-out scale there
-    (:meth:`~patternalg.algebra.uncertainty.Uncertainty.held_out_scale`) and ``c`` the
+    ``sqrt(max(0, s^2 - c^2 - noise^2))`` with ``s`` the held-out errors pooled there
+    (:meth:`~patternalg.algebra.uncertainty.Uncertainty.held_out_local`) and ``c`` the
     coefficients' relative spread; between the sizes linear in log2(x) (at most ``_KNOTS``
     of them, evenly chosen); ``k`` steps (the sizes' own spacing at that end) beyond them
-    ``k`` times the end's (as the held-out scale). A model constant in x (a term bound to no size) gets the
+    ``k`` times the end's: the end's held-out error is that of a prediction one step beyond
+    the points its fit saw. A model constant in x (a term bound to no size) gets the
     root mean square over the sizes.
 
     >>> from patternalg.algebra.uncertainty import Uncertainty
@@ -331,12 +331,12 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     if len(symbols) > 1 and x not in symbols:  # held out over which of them: not recorded
         return None
     var = next(iter(symbols)) if len(symbols) == 1 else x  # the fit's parameter (x, n, p, ...)
-    sizes = np.array(sorted(p[0] for p in u.held_out))
+    sizes, scale = u.held_out_local()
     logs = np.log2(sizes)
     steps = (float(logs[1] - logs[0]), float(logs[-1] - logs[-2])) if len(sizes) > 1 else (1.0, 1.0)
     if len(sizes) > _KNOTS:  # many sizes (a scan, a profile's runs): the error at a few of them
-        sizes = sizes[np.unique(np.linspace(0, len(sizes) - 1, _KNOTS).round().astype(int))]
-    scale = u.held_out_scale(sizes)
+        knots = np.unique(np.linspace(0, len(sizes) - 1, _KNOTS).round().astype(int))
+        sizes, scale = sizes[knots], scale[knots]
     value = np.abs(_at(expr, sizes, var))
     if all(term.free_symbols <= {var} for term in u.terms):
         g = np.array([_at(term, sizes, var) for term in u.terms])  # (terms, sizes)

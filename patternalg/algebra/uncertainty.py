@@ -10,8 +10,8 @@ basis (``1`` and ``x*log2(x)``) and the perturbation is exact; for a nonlinear o
 standard deviation of a median of ``repetitions`` repetitions of the kernel, pooled over
 its points. ``held_out`` is the model's own error where the fit could not see it: at each
 measured x, (predicted - measured) / measured of the fit made without that x (a
-one-parameter fit's leave-one-size-out errors; :meth:`Uncertainty.held_out_scale` spreads
-them over x, :mod:`patternalg.algebra.intervals` draws them).
+one-parameter fit's leave-one-size-out errors; :meth:`Uncertainty.held_out_local` pools
+them by size, :mod:`patternalg.algebra.intervals` draws them).
 
 The algebra knows nothing of files: :meth:`Uncertainty.to_table` and
 :meth:`Uncertainty.from_table` give and read the model file's ``uncertainty`` table, its
@@ -81,36 +81,27 @@ class Uncertainty:
         if problem:
             raise ValueError(f"covariance: {problem}")
 
-    def held_out_scale(self, x: Any) -> np.ndarray:
-        """The relative size of the model's own error at ``x`` (an array): at a measured x
-        the root mean square of the held-out errors there and at its neighbours (weights
-        1, 1/2, 1/2), between them interpolated in log2(x); beyond the measured range it
-        grows with the distance: the end's held-out error is the error of a prediction one
-        step (the last spacing of the sizes) beyond the points it was fitted to, and ``k``
-        steps beyond the measured range it is ``k`` times that; 0 without held-out errors.
+    def held_out_local(self) -> tuple[np.ndarray, np.ndarray]:
+        """The model's own error where it was seen: the measured sizes (ascending) and at
+        each the root mean square of the held-out errors there and at its neighbours
+        (weights 1, 1/2, 1/2); empty arrays without held-out errors. How it is spread over
+        x, between the sizes and beyond them, is :func:`~patternalg.algebra.intervals.own_error`'s.
 
         >>> u = Uncertainty((sympy.Integer(1),), ((0.0,),), 5, 0.0, "linear",
         ...                 ((1.0, 0.02), (2.0, -0.02), (4.0, 0.02), (8.0, 0.1)))
-        >>> [round(float(v), 4) for v in u.held_out_scale([1.0, 4.0, 8.0, 16.0, 64.0])]
-        [0.02, 0.0529, 0.0825, 0.0825, 0.2474]
+        >>> sizes, local = u.held_out_local()
+        >>> sizes.tolist(), [round(float(v), 4) for v in local]
+        ([1.0, 2.0, 4.0, 8.0], [0.02, 0.02, 0.0529, 0.0825])
         """
         import numpy as np
 
-        x = np.asarray(x, dtype=float)
-        if not self.held_out:
-            return np.zeros_like(x)
         pairs = sorted(self.held_out)
-        at = np.log2([p[0] for p in pairs])
-        squared = np.array([p[1] for p in pairs]) ** 2
-        if len(at) < 2:
-            return np.full_like(x, math.sqrt(squared[0]))
-        weights = np.eye(len(at)) + 0.5 * (np.eye(len(at), k=1) + np.eye(len(at), k=-1))
-        local = np.sqrt(weights @ squared / weights.sum(1))
-        where = np.log2(np.clip(x, 1e-300, None))
-        inside = np.interp(where, at, local)
-        below = local[0] * np.maximum(1.0, (at[0] - where) / (at[1] - at[0]))
-        above = local[-1] * np.maximum(1.0, (where - at[-1]) / (at[-1] - at[-2]))
-        return np.where(where < at[0], below, np.where(where > at[-1], above, inside))  # type: ignore[no-any-return]
+        sizes = np.array([p[0] for p in pairs], dtype=float)
+        squared = np.array([p[1] for p in pairs], dtype=float) ** 2
+        if len(sizes) < 2:
+            return sizes, np.sqrt(squared)
+        weights = np.eye(len(sizes)) + 0.5 * (np.eye(len(sizes), k=1) + np.eye(len(sizes), k=-1))
+        return sizes, np.sqrt(weights @ squared / weights.sum(1))
 
     @property
     def variances(self) -> tuple[float, ...]:
