@@ -107,7 +107,7 @@ class Evaluation(HtmlTable):
             return f"{value} {self.unit} [{low}, {high}] ({100 * self.level:g} %)"
         if value is not None:
             return f"{value} {self.unit}"
-        return as_text(self.expr, digits) if digits else shown_model(self.expr, self.digits)
+        return shown_model(self.expr, digits or self.digits)
 
     @functools.cached_property
     def _explained(self) -> tuple[Derivation, PointValue | None]:
