@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--terms",
         metavar="T;T;...",
         help="calibrate on these compositions only, separated by ';' (default: every "
-        "composition region), e.g. 'pipe(inc, inc);pipe(inc, nop);seq(inc, inc);tpool_2(qsort)'",
+        "composition region), e.g. 'pipe(inc, inc);pipe(inc, nop);seq(inc, inc);tpool_2(qsort);tpool_2(inc)'",
     )
     parser.add_argument(
         "--speedups",
