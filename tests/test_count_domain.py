@@ -207,3 +207,17 @@ def test_a_pool_beside_its_body_is_proved_for_any_body_under_both_semantics(law:
     assert main(["check", law, "--semantics", "both", "--seed", "1", "--format", "json"]) == 0
     out = capsys.readouterr().out
     assert out.count('"status": "proved"') == 2, out
+
+
+def test_every_choice_of_a_nested_min_inside_a_max_is_free_of_both() -> None:
+    """A Min inside a Max's argument is chosen where that argument is (before, the choices
+    stopped when the first of them had no Min or Max left: x*(n - 1) and x*Min(2, n)*m - x*m,
+    whose sign the polynomial test cannot read, so the stage stayed undecided)."""
+    from patternalg.algebra.normal_forms.counts import _choices
+
+    m = symbol("m")
+    value = x * sympy.Max(n - 1, sympy.Min(2, n) * m - m)
+    choices = _choices(value)
+    assert choices is not None and len(choices) == 3
+    assert not any(c.has(sympy.Min, sympy.Max) for c in choices)
+    assert {sympy.expand(c) for c in choices} == {x * n - x, 2 * x * m - x * m, x * n * m - x * m}

@@ -268,15 +268,34 @@ _MOST_CHOICES = 16
 
 
 def _choices(value: sympy.Expr) -> list[sympy.Expr] | None:
-    """``value`` with each Min and Max replaced by each of its arguments (None: too many)."""
-    found = [value]
-    while True:
-        first = next(iter(found[0].atoms(sympy.Min, sympy.Max)), None)
+    """``value`` with each Min and Max replaced by each of its arguments (None: too many).
+    An outermost one is replaced first: no Min or Max is rebuilt around a replaced argument
+    (sympy's evaluating constructors compare their arguments), and one inside another's
+    argument is chosen only where that argument is.
+
+    >>> from patternalg.syntax.symbols import n, x
+    >>> sorted(map(str, _choices(x + sympy.Max(n, sympy.Min(2 * n, 3)))))
+    ['2*n + x', 'n + x', 'x + 3']
+    """
+    pending, found = [value], []
+    while pending:
+        here = pending.pop()
+        first = _outermost_choice(here)
         if first is None:
-            return found
-        found = [v.xreplace({first: arg}) for v in found for arg in first.args]
-        if len(found) > _MOST_CHOICES:
+            found.append(here)
+        else:
+            pending.extend(here.xreplace({first: arg}) for arg in first.args)
+        if len(pending) + len(found) > _MOST_CHOICES:
             return None
+    return found
+
+
+def _outermost_choice(value: sympy.Expr) -> sympy.Expr | None:
+    """The first Min or Max of ``value`` in pre-order (so inside no other), or None."""
+    for node in sympy.preorder_traversal(value):
+        if isinstance(node, sympy.Min | sympy.Max):
+            return node  # type: ignore[no-any-return]
+    return None
 
 
 def _rational_sign(value: sympy.Expr, counts: Mapping[sympy.Symbol, Fraction]) -> Sign | None:
