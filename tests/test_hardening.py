@@ -464,3 +464,29 @@ def test_explore_of_a_mapreduce_size_its_parts_do_not_read_needs_no_value(capsys
     # a reduce that reads d: explore asks for it, as eval does
     assert main(["explore", "mapReduce_{1,1}^{d,x}(inc, inc)", "--threads", "4", "--at", "x=10"]) == 2
     assert "no value for d (bind it with --at)" in capsys.readouterr().err
+
+
+def test_compare_leaves_out_the_end_of_a_range_beyond_a_double_and_says_so(capsys) -> None:
+    """Both designs overflow a double from x of about 1.7e302 on (qsort is 1034.17*x*log2(x)):
+    the winner was read at the range's geometric middle, where both were inf, and printed as a
+    tie; now the range is compared where the values are numbers, and a note says which part."""
+    assert main(["compare", "pipe(qsort, inc)", "seq(qsort, inc)", "--over", "x=1e300..1e308"]) == 0
+    out, err = capsys.readouterr()
+    first = out.splitlines()[0]
+    assert first.startswith("x in [1e+300, 1.7") and "pipe(qsort, inc) wins" in first, out
+    assert "ties" not in out and "not a positive time" not in out
+    assert "go beyond a double's range on part of x in [1e+300, 1e+308]: compared over x in [1e+300, 1.7" in err
+
+
+def test_compare_where_every_value_is_beyond_a_double_is_one_error(capsys) -> None:
+    assert main(["compare", "pipe(qsort, inc)", "seq(qsort, inc)", "--over", "x=1e305..1e308"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1
+    assert "beyond a double's range at every point of x in [1e+305, 1e+308]" in err
+
+
+def test_explore_at_a_point_beyond_a_double_is_one_error(capsys) -> None:
+    """Every design was 'inf ns' there, ranked in no order."""
+    assert main(["explore", "pipe(qsort, inc)", "--threads", "4", "--at", "x=1e308"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "pipe(qsort, inc) is beyond a double's range at --at x=1e+308" in err

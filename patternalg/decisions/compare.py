@@ -399,12 +399,15 @@ def compare(
     def values(points: np.ndarray) -> np.ndarray:
         return np.stack([c.values({axis.name: points}) for c in compiled])
 
-    lo, hi = axis.bounds
     scan = _scan(axis)
+    scanned = values(scan)
     with np.errstate(invalid="ignore"):
-        least = np.nanmin(values(scan), axis=1, initial=np.inf)
+        least = np.nanmin(scanned, axis=1, initial=np.inf)
     for name, value in zip(names, least, strict=True):
         notes += negative_note(name, float(value), ready.unit)
+    lo, hi, narrowed = _finite_span(scanned, scan, names, axis)
+    notes += narrowed
+    scan = scan[(scan >= lo) & (scan <= hi)]
     candidates: list[tuple[float, bool]] = []
     pairs = list(itertools.combinations(range(len(compiled)), 2))
     for done, (i, j) in enumerate(pairs):
@@ -469,6 +472,37 @@ def compare(
         result, crossovers=placed, ranges=found.ranges, level=found.level,
         notes=(*result.notes, *found.notes),
     )  # fmt: skip
+
+
+def _finite_span(
+    scanned: np.ndarray, scan: np.ndarray, names: Sequence[str], axis: Axis
+) -> tuple[float, float, list[str]]:
+    """The compared range without the ends where some design's value is beyond a double's
+    range (an overflow, where nothing can be compared), with a note naming the designs and
+    what is compared instead; the whole range where no end overflows.
+
+    >>> from patternalg.algebra.grid import parse_axis
+    >>> scan, axis = np.array([1.0, 10.0, 100.0]), parse_axis("x=1..100")
+    >>> _finite_span(np.array([[1.0, 2.0, np.inf], [1.0, 3.0, 4.0]]), scan, ["a", "b"], axis)[:2]
+    (1.0, 10.0)
+    """
+    lo, hi = axis.bounds
+    held = np.flatnonzero(~np.isinf(scanned).any(axis=0))
+    if held.size and scan[held[0]] == lo and scan[held[-1]] == hi:
+        return lo, hi, []
+    lacks = [printable(n) for n, row in zip(names, scanned, strict=True) if np.isinf(row).any()]
+    where = f"{axis.name} in [{number_text(lo)}, {number_text(hi)}]"
+    if not held.size:
+        raise EvaluationError(
+            f"{', '.join(lacks)}: beyond a double's range at every point of {where} that compare "
+            "scanned: compare a range where the models' values are numbers"
+        )
+    start, end = float(scan[held[0]]), float(scan[held[-1]])
+    verb = "goes" if len(lacks) == 1 else "go"
+    return start, end, [
+        f"{', '.join(lacks)} {verb} beyond a double's range on part of {where}: compared over "
+        f"{axis.name} in [{number_text(start)}, {number_text(end)}]"
+    ]
 
 
 def _ratio(value: float, best: float) -> float | None:

@@ -26,6 +26,7 @@ its chain of rewrites (the shortest found).
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -47,7 +48,7 @@ from ..errors import EvaluationError
 from ..laws.builtin import builtin_law
 from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
-from ..syntax.arith import number_text
+from ..syntax.arith import format_expr, number_text
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 from .design_values import DesignValues, text_length, thread_count
@@ -375,8 +376,13 @@ def explore(
         )
     values = DesignValues(library, fixed, semantics)
     pointwise = "x" in fixed
-    if pointwise:
-        values.number(start)  # checks every name and count once, with the user's message
+    if pointwise:  # checks every name and count once, with the user's message
+        if math.isinf(values.number(start)):
+            where = ", ".join(f"{k}={format_expr(v)}" for k, v in fixed.items())
+            raise EvaluationError(
+                f"{printable(str(start))} is beyond a double's range at --at {where} (eval gives "
+                "its value there): explore ranks designs by their values at the point; give a smaller x"
+            )
     else:
         values.form(start)
     slower = values.slower_at_point if pointwise else values.slower_asymptotically
