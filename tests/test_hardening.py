@@ -3,6 +3,7 @@ each is now one line on stderr, exit status 2, quickly."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -490,3 +491,14 @@ def test_explore_at_a_point_beyond_a_double_is_one_error(capsys) -> None:
     assert main(["explore", "pipe(qsort, inc)", "--threads", "4", "--at", "x=1e308"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "pipe(qsort, inc) is beyond a double's range at --at x=1e+308" in err
+
+
+def test_a_region_map_marks_the_cells_beyond_a_double(capsys) -> None:
+    """argmin of inf against inf named the first design the winner of every such cell."""
+    args = ["compare", "pipe(tpool_n(qsort), inc)", "seq(tpool_n(qsort), inc)", "--over", "x=1e290..1e308:4", "--over", "n=1..2"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "         2 | A..." in out and "  . = no value to compare" in out
+    assert main([*args, "--format", "json"]) == 0
+    cells = json.loads(capsys.readouterr().out)["cells"]
+    assert [c["winner"] for c in cells if c["n"] == 1] == ["pipe(tpool_n(qsort), inc)", None, None, None]

@@ -114,17 +114,19 @@ class Region:
     """The winner in every cell of a two-symbol grid."""
 
     axes: tuple[Axis, Axis]
-    winners: np.ndarray  #: indices into the compared terms, shape (len(axes[0]), len(axes[1]))
+    winners: np.ndarray  #: indices into the compared terms (-1: none), shape (len(axes[0]), len(axes[1]))
 
     def lines(self, terms: Sequence[str]) -> list[str]:
         """A character map: the first symbol across, the second up; a legend below."""
         first, second = self.axes
         lines = [f"{second.name} \\ {first.name}"]
         for j in reversed(range(len(second))):
-            row = "".join(chr(ord("A") + int(w)) for w in self.winners[:, j])
+            row = "".join("." if w < 0 else chr(ord("A") + int(w)) for w in self.winners[:, j])
             lines.append(f"{number_text(second.values[j]):>10} | {row}")
         lines.append(f"{'':>10} + {number_text(first.values[0])} .. {number_text(first.values[-1])}")
         lines += [f"  {chr(ord('A') + i)} = {t}" for i, t in enumerate(terms)]
+        if (self.winners < 0).any():
+            lines.append("  . = no value to compare (beyond a double's range, or undefined there)")
         return lines
 
     def to_json(self, terms: Sequence[str]) -> list[dict[str, Any]]:
@@ -134,7 +136,7 @@ class Region:
             {
                 first.name: float(first.values[i]),
                 second.name: float(second.values[j]),
-                "winner": terms[int(self.winners[i, j])],
+                "winner": terms[int(self.winners[i, j])] if self.winners[i, j] >= 0 else None,
             }
             for i in range(len(first))
             for j in range(len(second))
@@ -647,4 +649,8 @@ def _region(compiled: list[Compiled], axes: Sequence[Axis]) -> Region:
         )
     )
     stacked = np.stack([c.values(grid) for c in compiled])
-    return Region((axes[0], axes[1]), _winners(stacked))
+    with np.errstate(invalid="ignore"):
+        winners = _winners(stacked)
+    # no winner where a value is undefined, or where every value is beyond a double
+    undecided = np.isnan(stacked).any(axis=0) | np.isinf(stacked).all(axis=0)
+    return Region((axes[0], axes[1]), np.where(undecided, -1, winners))
