@@ -74,3 +74,18 @@ def test_plot_of_a_deep_term_prints_no_matplotlib_warning(tmp_path: Path) -> Non
     assert "Warning" not in result.stderr
     assert all(line.startswith("note: ") for line in result.stderr.splitlines())
     assert (tmp_path / "deep.png").stat().st_size > 5000
+
+
+def test_curves_that_leave_a_double_are_drawn_where_they_have_values() -> None:
+    """qsort overflows a double from x of about 1.7e302: matplotlib's margins around values
+    near 1.8e308 overflowed and it drew an empty axis of 1 to 10, with a stretch shaded as the
+    'None bottleneck'; now those values are gaps and the rest is drawn."""
+    from patternalg.decisions import sweep
+    from patternalg.plotting.results import plot_sweep
+
+    table = sweep(["pipe(qsort, inc)"], over="x=1e290..1e308:40:log")
+    ax = plot_sweep(table)
+    low, high = ax.get_ylim()
+    assert 1e290 < low < high < 1e301
+    assert not any("None" in text.get_text() for text in ax.get_legend().get_texts())
+    ax.figure.clf()

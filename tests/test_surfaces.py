@@ -579,7 +579,9 @@ def test_a_plot_beyond_what_an_axis_draws_is_refused(tmp_path, capsys) -> None:
     pytest.importorskip("matplotlib")
     out = tmp_path / "p.png"
     args = ["plot", "--atoms", "qsort", "--over", "x=1/3..1.7e308:100", "--unit", "min", "-o", str(out), "-q"]
-    assert "the x axis would run from -8.5e+306 to 1.78e+308, beyond what a linear axis draws" in one_error(capsys, args)
+    # the curve's values beyond 1e300 are gaps, so the axis runs as far as the drawn points
+    error = one_error(capsys, args)
+    assert "the x axis would run from -4.93e+300 to 1.04e+302, beyond what a linear axis draws" in error
     assert not out.exists()
 
 

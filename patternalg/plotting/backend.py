@@ -194,23 +194,25 @@ def save_figure(fig: Any, path: str | Path) -> Path:
     return target
 
 
-#: the largest magnitude a linear axis may reach: matplotlib's ticks of an axis running to
-#: 1.7e308 overflow (``arange: cannot compute length``); a log axis draws any double
-MAX_LINEAR_AXIS = 1e300
+#: the largest magnitude an axis draws: matplotlib's ticks of a linear axis running to
+#: 1.7e308 overflow (``arange: cannot compute length``), and its margins around a value that
+#: close to a double's largest overflow on a log axis too (it falls back to 1 to 10; a curve
+#: leaves such values out, :func:`~patternalg.plotting.curves.plot_curves`)
+MAX_DRAWN = 1e300
 
 
 def _check_limits(fig: Any) -> None:
-    """A PlotError if a linear axis of ``fig`` runs beyond :data:`MAX_LINEAR_AXIS`."""
+    """A PlotError if a linear axis of ``fig`` runs beyond :data:`MAX_DRAWN`."""
     for ax in fig.axes:
         for name, scale, limits in (
             ("x", ax.get_xscale(), ax.get_xlim()),
             ("y", ax.get_yscale(), ax.get_ylim()),
         ):
-            if scale == "linear" and not all(abs(v) <= MAX_LINEAR_AXIS for v in limits):
+            if scale == "linear" and not all(abs(v) <= MAX_DRAWN for v in limits):
                 low, high = (format_number(float(v), 3) for v in limits)
                 raise PlotError(
                     f"the {name} axis would run from {low} to {high}, beyond what a linear axis "
-                    f"draws (magnitudes up to {MAX_LINEAR_AXIS:g}; values below 0 make an axis "
+                    f"draws (magnitudes up to {MAX_DRAWN:g}; values below 0 make an axis "
                     "linear): narrow --over"
                 )
 

@@ -13,14 +13,15 @@ from typing import Any
 import numpy as np
 
 from ..syntax.arith import format_number
-from .backend import PlotError, new_axes, shorten, value_label
+from .backend import MAX_DRAWN, PlotError, new_axes, shorten, value_label
 
 __all__ = ["Curve", "Crossover", "plot_curves", "bottleneck_stretches"]
 
 
 @dataclass(frozen=True)
 class Curve:
-    """One term's values over the grid; ``bottlenecks[i]`` names its slowest stage at ``grid[i]``."""
+    """One term's values over the grid; ``bottlenecks[i]`` names its slowest stage at ``grid[i]``
+    (``""``: none, where the term has no value)."""
 
     label: str
     values: np.ndarray
@@ -66,6 +67,7 @@ def plot_curves(
 
     Log-log by default (a linear axis where the grid or the values go below zero). A curve
     whose bottleneck changes over the grid has each stretch shaded and named in the legend.
+    A value that is no number, or beyond :data:`~.backend.MAX_DRAWN`, is a gap in its curve.
     """
     grid = np.asarray(grid, dtype=float)
     if grid.ndim != 1 or len(grid) < 2:
@@ -75,6 +77,7 @@ def plot_curves(
     positive = bool(np.all(grid > 0))
     for curve in curves:
         values = np.asarray(curve.values, dtype=float)
+        values = np.where(np.abs(values) <= MAX_DRAWN, values, np.nan)  # beyond it: a gap
         ax.plot(grid, values, label=shorten(curve.label))
         finite = values[np.isfinite(values)]
         positive = positive and bool(np.all(finite >= 0) and np.any(finite > 0))
@@ -104,9 +107,11 @@ def _shade_bottlenecks(ax: Any, grid: np.ndarray, curves: Sequence[Curve]) -> No
     """Shade the stretches of the first curve whose bottleneck changes over the grid; the
     legend names each stretch's bottleneck stage."""
     for curve in curves:
-        if len(set(curve.bottlenecks)) < 2:
+        if len(set(curve.bottlenecks) - {""}) < 2:  # "": no value there, so no stage
             continue
         for k, (start, end, name) in enumerate(bottleneck_stretches(grid, curve.bottlenecks)):
+            if not name:  # no value there, so no slowest stage
+                continue
             ax.axvspan(
                 start,
                 end,

@@ -51,7 +51,7 @@ def plot_sweep(sweep: Any, comparison: Any = None, *, ax: Any = None) -> Any:
         )
     axis = sweep.axes[0]
     curves = [
-        Curve(term, values, tuple(str(b) for b in stages) if stages[0] is not None else ())
+        Curve(term, values, tuple("" if b is None else str(b) for b in stages) if any(stages) else ())
         for term, values, stages in zip(sweep.terms, sweep.values, sweep.bottlenecks, strict=True)
     ]
     crossings = []
