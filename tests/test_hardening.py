@@ -502,3 +502,13 @@ def test_a_region_map_marks_the_cells_beyond_a_double(capsys) -> None:
     assert main([*args, "--format", "json"]) == 0
     cells = json.loads(capsys.readouterr().out)["cells"]
     assert [c["winner"] for c in cells if c["n"] == 1] == ["pipe(tpool_n(qsort), inc)", None, None, None]
+
+
+def test_optimize_over_a_range_that_leaves_a_double_says_which_range(capsys) -> None:
+    """It said 'no finite value for any assignment', though every assignment has one at
+    most points of the range: the objective (the max over the range) is what has none."""
+    args = ["optimize", "pipe(tpool_a(qsort), tpool_b(inc))", "--budget", "a+b<=4", "--over", "x=1e290..1e308"]
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "the model's max over x in [1e+290, 1e+308] is no finite number" in err
+    assert "narrow --over" in err

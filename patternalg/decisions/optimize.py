@@ -470,7 +470,14 @@ def optimize(
         )
     ranked = kept.ranked()
     if not ranked:
-        raise EvaluationError(f"{parsed}: the model has no finite value for any assignment")
+        if over is None:
+            raise EvaluationError(f"{parsed}: the model has no finite value for any assignment")
+        low, high = (number_text(b) for b in over.bounds)
+        raise EvaluationError(
+            f"{parsed}: the model's {objective} over {over.name} in [{low}, {high}] is no finite "
+            "number for any assignment (a value beyond a double, or undefined, somewhere in the "
+            "range): narrow --over"
+        )
 
     necks: dict[tuple[tuple[str, int], ...], str | None] = {}  # the even one is often a contender
 
