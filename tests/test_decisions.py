@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 import pytest
+import sympy
 from helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,6 +27,7 @@ from patternalg.decisions.sweep import sweep
 from patternalg.laws.checker import builtin_law, check
 from patternalg.library.model_library import ModelLibrary
 from patternalg.syntax.parser import parse
+from patternalg.syntax.symbols import x
 
 LIB = ModelLibrary.builtin()
 QSORT, INC, NOP = 1034.17, 536.185, 5422.97
@@ -145,6 +147,25 @@ def test_pipe_wins_below_the_crossover_with_the_sequential_pool():
     assert cross.value == pytest.approx(2 ** (INC / (QSORT / 2)), rel=1e-12)
     assert [i.winner for i in result.intervals] == ["pipe(qsort, inc)", "seq(tpool_2(qsort), inc)"]
     assert result.asymptotic_winner == "seq(tpool_2(qsort), inc)"
+
+
+def test_designs_whose_closed_forms_are_equal_tie_asymptotically():
+    """pipe(inc, inc) and tpool_2(seq(inc, inc)) are both 536.185*x under the paper: the
+    first was named the asymptotic winner."""
+    result = compare(["pipe(inc, inc)", "tpool_2(seq(inc, inc))"])
+    assert result.asymptotic_winner == "pipe(inc, inc)"
+    assert result.asymptotic_ties == ("tpool_2(seq(inc, inc))",)
+    assert "asymptotic winner (x -> oo): pipe(inc, inc) ties with tpool_2(seq(inc, inc))" in result.lines()
+    assert compare(["pipe(qsort, inc)", "seq(tpool_2(qsort), inc)"]).asymptotic_ties == ()
+
+
+def test_on_a_machine_the_asymptotic_winner_is_the_machines():
+    """A pipe's hand-off grows with x (here 0.5 ns per unit), a pool's dispatch does not: on
+    this machine the pool of the two stages wins as x grows, where the paper's models tie."""
+    machine = Machine(cores=2, handoff=sympy.Float(0.5) * x + 1000, dispatch=sympy.Integer(900))
+    result = compare(["pipe(inc, inc)", "tpool_2(seq(inc, inc))"], over="x=1024..262144", machine=machine)
+    assert [i.winner for i in result.intervals] == ["tpool_2(seq(inc, inc))"]
+    assert result.asymptotic_winner == "tpool_2(seq(inc, inc))" and result.asymptotic_ties == ()
 
 
 def test_a_touch_is_not_a_crossover():

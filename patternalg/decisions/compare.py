@@ -38,6 +38,7 @@ from ..algebra.evaluation import evaluate
 from ..algebra.grid import Axis, parse_axis, spaced
 from ..algebra.machine import threads_needed, threads_text
 from ..algebra.normal_forms.normal_form import compare as compare_growth
+from ..algebra.normal_forms.normal_form import eventual
 from ..algebra.pointwise import with_counts
 from ..algebra.semantics import Semantics
 from ..arguments import as_axes, as_bindings, as_terms
@@ -154,6 +155,8 @@ class Comparison(Tabular):
     touches: tuple[Crossover, ...]
     intervals: tuple[Interval, ...]
     asymptotic_winner: str | None
+    #: the designs whose closed forms grow exactly as the asymptotic winner's
+    asymptotic_ties: tuple[str, ...]
     unit: str  #: of the models (and of the crossovers' ``model_value``); ratios are unit-free
     region: Region | None = None
     #: with a region map: the second symbol's value at which crossovers are computed
@@ -195,8 +198,8 @@ class Comparison(Tabular):
         return plot_sweep(self.sweep(), self, ax=ax)
 
     def to_json(self) -> dict[str, Any]:
-        """``{terms, symbol, range, crossovers, touches, intervals, asymptotic_winner, unit,
-        notes}`` and ``cells`` for a two-symbol region map."""
+        """``{terms, symbol, range, crossovers, touches, intervals, asymptotic_winner,
+        asymptotic_ties, unit, notes}`` and ``cells`` for a two-symbol region map."""
         data: dict[str, Any] = {
             "terms": list(self.terms),
             "symbol": self.symbol,
@@ -205,6 +208,7 @@ class Comparison(Tabular):
             "touches": [c.to_json() for c in self.touches],
             "intervals": [i.to_json() for i in self.intervals],
             "asymptotic_winner": self.asymptotic_winner,
+            "asymptotic_ties": list(self.asymptotic_ties),
             "unit": self.unit,
             "notes": list(self.notes),
         }
@@ -314,7 +318,8 @@ class Comparison(Tabular):
                     low, high = self._stretch(*c.interval)
                     lines.append(f"  crossover {c.designs[0]} / {c.designs[1]}: {self.symbol} in [{low}, {high}]")
         winner = self.asymptotic_winner or "undecided"
-        lines.append(f"asymptotic winner (x -> oo): {winner}")
+        ties = f" ties with {', '.join(self.asymptotic_ties)}" if self.asymptotic_ties else ""
+        lines.append(f"asymptotic winner (x -> oo): {winner}{ties}")
         if self.region is not None:
             lines += self.region.lines(self.terms)
         return [_in_short(line, self.terms) for line in lines]
@@ -454,7 +459,7 @@ def compare(
         tuple(crossovers),
         tuple(touches),
         tuple(intervals),
-        _asymptotic_winner(compiled, names, library, at),
+        *_asymptotic_winner(compiled, names, library, at, semantics),
         ready.unit,
         region,
         () if region is None else ((axes[1].name, float(axes[1].values[0])),),
@@ -621,23 +626,28 @@ def _asymptotic_winner(
     names: tuple[str, ...],
     library: Mapping[str, AtomicModel],
     at: Mapping[str, Any] | None,
-) -> str | None:
-    """The design whose asymptotic closed form grows slowest in x (None if undecided, or if
-    a closed form is too deep to build: the grid's answer stands without it)."""
+    semantics: Semantics,
+) -> tuple[str | None, tuple[str, ...]]:
+    """The design whose closed form grows slowest in x, and those that grow exactly as it
+    does (None if undecided, or if a closed form is too deep to build: the grid's answer
+    stands without it). The paper's asymptotic semantics, or a machine's own (its hand-off
+    grows with x): each maximum and minimum as the argument it is for large x."""
+    chosen = semantics if getattr(semantics, "machine", None) is not None else Semantics.ASYMPTOTIC
     mapping = {symbol(k): as_value(v) for k, v in (at or {}).items() if k != "x"}
     try:  # the counts bound first: a deep term's closed form stays flat in x
         terms = [with_counts(c.term, at) for c in compiled]
-        forms = [evaluate(t, library, Semantics.ASYMPTOTIC).xreplace(mapping) for t in terms]
-    except EvaluationError:
-        return None
+        forms = [eventual(evaluate(t, library, chosen).xreplace(mapping)) for t in terms]
+    except (EvaluationError, RecursionError):
+        return None, ()
     best = 0
     for k in range(1, len(forms)):
         order = compare_growth(forms[k], forms[best])
         if order is None:
-            return None
+            return None, ()
         if order < 0:
             best = k
-    return names[best]
+    ties = tuple(names[k] for k in range(len(forms)) if k != best and compare_growth(forms[k], forms[best]) == 0)
+    return names[best], ties
 
 
 def _region(compiled: list[Compiled], axes: Sequence[Axis]) -> Region:

@@ -35,6 +35,7 @@ from ..algebra.normal_forms.normal_form import (
     NormalForm,
     compare,
     compare_normal_forms,
+    eventual,
     normal_form,
 )
 from ..algebra.pointwise import substitute_counts
@@ -128,40 +129,10 @@ def _largest(expr: sympy.Expr) -> NormalForm | None:
     return largest
 
 
-def _eventual(expr: sympy.Expr) -> sympy.Expr:
-    """``expr`` with each minimum or maximum replaced by the argument it is as x -> oo
-    (where normal forms order them; a pool's capped dispatch ``Min(d, A)`` is ``d``), so
-    that its ratio's limit is read off leading terms, not left to sympy.limit (seconds
-    each).
-
-    >>> _eventual(x + sympy.Min(196, 3 * x) + sympy.Max(5, log2(x)))
-    x + log2(x) + 196
-    """
-
-    def winner(kind: type, *args: sympy.Expr) -> sympy.Expr:
-        forms = [normal_form(a) for a in args]
-        best = 0
-        for i in range(1, len(args)):
-            here, so_far = forms[i], forms[best]
-            order = None if here is None or so_far is None else compare_normal_forms(here, so_far)
-            if order is None:
-                return kind(*args)  # type: ignore[no-any-return]
-            if (order < 0) if kind is sympy.Min else (order > 0):
-                best = i
-        return args[best]
-
-    if not expr.has(sympy.Min, sympy.Max):
-        return expr
-    args = [_eventual(a) for a in expr.args]  # inner ones first: Min(d, Max(A, B))
-    if isinstance(expr, sympy.Min | sympy.Max):
-        return winner(type(expr), *args)
-    return expr.func(*args)
-
-
 def _ratio_limit(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Expr | None:
     """lim lhs/rhs as x -> oo: read off the leading terms of PMNF shapes (of a maximum's
     fastest-growing argument, of a minimum's slowest), else sympy.limit."""
-    lhs, rhs = _eventual(lhs), _eventual(rhs)
+    lhs, rhs = eventual(lhs), eventual(rhs)
     fl, fr = _largest(lhs), _largest(rhs)
     left, right = (next(f.items(), None) if f is not None else None for f in (fl, fr))
     if left is not None and right is not None:

@@ -32,7 +32,7 @@ from ...syntax.symbols import log2, x
 from .counts import Floors, counted_sign, current_counts, stand_in
 from .sampling import signs_differ
 
-__all__ = ["NormalForm", "normal_form", "compare", "compare_normal_forms"]
+__all__ = ["NormalForm", "normal_form", "compare", "compare_normal_forms", "eventual"]
 
 _ZERO = sympy.Integer(0)
 Growth = tuple[sympy.Expr, sympy.Expr]  # (exponent of x, exponent of log2(x))
@@ -350,3 +350,32 @@ def _ordered_on_counts(a: sympy.Expr, b: sympy.Expr) -> int | None:
     found = counted_sign(difference.xreplace(stand_ins) if stand_ins else difference, strict=False)
     return None if found is None else found[0]
 
+
+def eventual(expr: sympy.Expr) -> sympy.Expr:
+    """``expr`` with each minimum or maximum replaced by the argument it is as x -> oo
+    (where normal forms order them; a pool's capped dispatch ``Min(d, A)`` is ``d``), so
+    that a growth or a ratio's limit is read off leading terms, not left to sympy.limit
+    (seconds each).
+
+    >>> eventual(x + sympy.Min(196, 3 * x) + sympy.Max(5, log2(x)))
+    x + log2(x) + 196
+    """
+
+    def winner(kind: type, *args: sympy.Expr) -> sympy.Expr:
+        forms = [normal_form(a) for a in args]
+        best = 0
+        for i in range(1, len(args)):
+            here, so_far = forms[i], forms[best]
+            order = None if here is None or so_far is None else compare_normal_forms(here, so_far)
+            if order is None:
+                return kind(*args)  # type: ignore[no-any-return]
+            if (order < 0) if kind is sympy.Min else (order > 0):
+                best = i
+        return args[best]
+
+    if not expr.has(sympy.Min, sympy.Max):
+        return expr
+    args = [eventual(a) for a in expr.args]  # inner ones first: Min(d, Max(A, B))
+    if isinstance(expr, sympy.Min | sympy.Max):
+        return winner(type(expr), *args)
+    return expr.func(*args)
