@@ -168,6 +168,19 @@ def test_on_a_machine_the_asymptotic_winner_is_the_machines():
     assert result.asymptotic_winner == "tpool_2(seq(inc, inc))" and result.asymptotic_ties == ()
 
 
+@pytest.mark.parametrize("first", [0, 1])
+def test_designs_equal_on_part_of_a_stretch_do_not_tie_on_all_of_it(first: int):
+    """On 4 cores a pipe with nop beside tpool_n(qsort) runs free up to n = 3 and pays for a
+    fifth thread from n = 4 on: equal, then slower, never crossing. The stretch said
+    'ties' (its inside point is n = 2), and with the pipe named first, the pipe won."""
+    terms = ["tpool_n(qsort)", "pipe(tpool_n(qsort), nop)"]
+    result = compare(terms[first:] + terms[:first], over="n=1..8", at={"x": 1024}, cores=4)
+    (stretch,) = result.intervals
+    assert stretch.winner == "tpool_n(qsort)" and stretch.ties == ()
+    ratio = dict((name, (low, high)) for name, low, high in stretch.ratios)["pipe(tpool_n(qsort), nop)"]
+    assert ratio[0] == 1 and ratio[1] > 1
+
+
 def test_a_touch_is_not_a_crossover():
     result = compare(["tpool_2(seq(qsort, inc))", "pipe(qsort, inc)"])
     assert result.crossovers == ()

@@ -443,13 +443,13 @@ def compare(
             if end - start < 2:
                 mid = start if start == lo else end
         ends = values(np.array([start, mid, end]))
-        win = int(_winners(ends[:, 1:2])[0])
+        win = _interval_winner(ends)
         ratios = tuple(
             (names[k], _ratio(ends[k, 0], ends[win, 0]), _ratio(ends[k, 2], ends[win, 2]))
             for k in range(len(names))
         )
-        ties = tuple(
-            names[k] for k in range(len(names)) if k != win and ends[k, 1] == ends[win, 1]
+        ties = tuple(  # equal at both ends and inside: equal in between too (no crossover)
+            names[k] for k in range(len(names)) if k != win and np.array_equal(ends[k], ends[win])
         )
         intervals.append(Interval(start, end, names[win], ratios, ties))
     result = Comparison(
@@ -479,6 +479,21 @@ def compare(
         result, crossovers=placed, ranges=found.ranges, level=found.level,
         notes=(*result.notes, *found.notes),
     )  # fmt: skip
+
+
+def _interval_winner(ends: np.ndarray) -> int:
+    """The design fastest inside a stretch without crossovers: the smallest at its inside
+    point; of designs equal there (a pool beside a stage that needs no core of its own, up to
+    the cores), the one smaller at the ends, where they part.
+
+    >>> _interval_winner(np.array([[4.0, 2.0, 2.1], [4.0, 2.0, 2.0], [5.0, 3.0, 1.0]]))
+    1
+    """
+    inside = ends[:, 1]
+    with np.errstate(invalid="ignore"):
+        best = np.nanmin(inside) if np.isfinite(inside).any() else inside[0]
+    tied = [k for k in range(len(ends)) if inside[k] == best] or [0]
+    return min(tied, key=lambda k: (float(ends[k, 0] + ends[k, 2]), k))
 
 
 def _finite_span(
