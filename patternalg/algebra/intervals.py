@@ -17,9 +17,10 @@ own error** (each atom's held-out errors, what its fit missed at the sizes it wa
 without, beyond what its coefficients' draws and its points' noise already say: a relative
 error drawn per atom, sized where it was seen and growing beyond the measured range,
 :func:`own_error`), the measurement's own noise (the relative spread of a median of R
-repetitions, ``noise`` of the atoms' uncertainties, pooled over the atoms of the term), and, on a calibrated machine, for every
-composed term, the spread of the calibration compositions' residuals at the sizes near the
-point (what the machine's operators still miss, its measurement noise taken out), every
+repetitions, ``noise`` of the atoms' uncertainties, pooled over the atoms of the term), and,
+on a calibrated machine, for every composed term, the spread of the calibration
+compositions' residuals at the sizes near the point (what the machine's operators still
+miss, its measurement noise taken out), every
 draw's deviation from the model's value scaled by the machine's width factor (what the
 calibration compositions' misses say of the whole interval's width,
 :mod:`~patternalg.evidence.widths`; narrowing only at the sizes it was seen at). With

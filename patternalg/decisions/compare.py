@@ -36,7 +36,7 @@ from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.evaluation import evaluate
 from ..algebra.grid import Axis, parse_axis, spaced
-from ..algebra.machine import threads_needed, threads_text
+from ..algebra.machine import MachineSemantics, threads_needed, threads_text
 from ..algebra.normal_forms.normal_form import compare as compare_growth
 from ..algebra.normal_forms.normal_form import eventual
 from ..algebra.pointwise import with_counts
@@ -490,8 +490,7 @@ def _interval_winner(ends: np.ndarray) -> int:
     1
     """
     inside = ends[:, 1]
-    with np.errstate(invalid="ignore"):
-        best = np.nanmin(inside) if np.isfinite(inside).any() else inside[0]
+    best = np.min(inside, where=~np.isnan(inside), initial=np.inf)
     tied = [k for k in range(len(ends)) if inside[k] == best] or [0]
     return min(tied, key=lambda k: (float(ends[k, 0] + ends[k, 2]), k))
 
@@ -547,7 +546,7 @@ def _times(ratio: float | None) -> str:
 def _threads_note(terms: Sequence[Term], semantics: Semantics) -> list[str]:
     """Under a machine: a note where the designs run different numbers of threads (one
     gains from cores another leaves idle, or pays for more threads than cores)."""
-    if semantics_of("exact") is semantics or not hasattr(semantics, "machine"):
+    if not isinstance(semantics, MachineSemantics):
         return []
     counts = [threads_needed(t) for t in terms]
     if len(set(counts)) < 2:
@@ -647,7 +646,7 @@ def _asymptotic_winner(
     does (None if undecided, or if a closed form is too deep to build: the grid's answer
     stands without it). The paper's asymptotic semantics, or a machine's own (its hand-off
     grows with x): each maximum and minimum as the argument it is for large x."""
-    chosen = semantics if getattr(semantics, "machine", None) is not None else Semantics.ASYMPTOTIC
+    chosen = semantics if isinstance(semantics, MachineSemantics) else Semantics.ASYMPTOTIC
     mapping = {symbol(k): as_value(v) for k, v in (at or {}).items() if k != "x"}
     try:  # the counts bound first: a deep term's closed form stays flat in x
         terms = [with_counts(c.term, at) for c in compiled]
