@@ -183,7 +183,7 @@ def test_sniff() -> None:
     assert sniff("a.dat", '{\n "parameters": ["x"]}') == "json"
     assert sniff("a.dat", "# comment\nPARAMETER x\n") == "text"
     assert sniff("a.dat", "# comment\nx time\n1 2\n") == "csv"
-    harnesses = {"gbench", "hyperfine", "pytest-benchmark"}  # issue 33
+    harnesses = {"gbench", "gbench-csv", "gbench-console", "hyperfine", "hyperfine-csv", "pytest-benchmark"}
     assert set(READERS) == {"csv", "text", "json", "jsonl", "talpas", "cube", *harnesses}
 
 

@@ -40,9 +40,9 @@ __all__ = [
     "interval_option",
 ]
 
-#: the input formats of benchmark harnesses' JSON (keys of ``measurements.READERS``, which
+#: the input formats of benchmark harnesses (keys of ``measurements.READERS``, which
 #: loads numpy: a test checks that they agree)
-HARNESSES = ("gbench", "hyperfine", "pytest-benchmark")
+HARNESSES = ("gbench", "gbench-csv", "gbench-console", "hyperfine", "hyperfine-csv", "pytest-benchmark")
 
 
 def add_library_options(parser: argparse.ArgumentParser) -> None:

@@ -6,7 +6,8 @@ A family ``BM_name/ARG[/ARG...]`` is a kernel over its arguments: numbered ones 
 not a number (``BENCHMARK_CAPTURE``'s label) stays in the kernel's name; the run options
 (``min_time:``, ``iterations:``, ``repeats:``, ``real_time``, ...) say nothing about it.
 Iteration rows are the repetitions (``real_time``, or the column ``--metric`` names:
-``cpu_time`` or a user counter), each converted from its ``time_unit`` to the kernel's.
+``cpu_time`` or a user counter; a kernel without that counter is left out, with a note),
+each converted from its ``time_unit`` to the kernel's.
 Aggregate rows (``_mean``, ``_median``, ...) are used only at points without iteration rows
 (a file from ``--benchmark_report_aggregates_only``), the mean else the median, with a note;
 the library's own ``_BigO``/``_RMS`` rows are not data, but become a note that shows its fit
@@ -24,6 +25,7 @@ beside ours.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Location, MeasurementError
@@ -31,7 +33,7 @@ from .base import ValueChoice, measured
 from .harness import HarnessReader, Points, is_number, text_field
 from .model import Measurements
 
-__all__ = ["GoogleBenchmarkReader", "split_name"]
+__all__ = ["GoogleBenchmarkReader", "Run", "measurements", "split_name"]
 
 #: seconds per time unit of Google Benchmark
 SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -94,6 +96,34 @@ def split_name(name: str) -> tuple[str, dict[str, float]]:
     return "/".join(kernel), coordinates
 
 
+@dataclass(frozen=True)
+class Run:
+    """One row of a Google Benchmark report, wherever it was read: its ``fields`` (as the
+    JSON names them) and where: a JSON entry's ``key`` (``benchmarks[3]``), or a text
+    report's ``line``."""
+
+    fields: dict[str, Any]
+    line: int = 0
+    key: str | None = None
+
+    @property
+    def label(self) -> str:
+        """Where the run is, in a note: ``benchmarks[3]`` or ``line 12``."""
+        return self.key or f"line {self.line}"
+
+    def place(self, path: str, field: str | None = None) -> Location:
+        """The location of the run, or of one of its fields."""
+        if self.key is None:
+            return Location(path, self.line or None, key=field and f"column '{field}'")
+        return Location(path, key=f"{self.key}.{field}" if field else self.key)
+
+    def measured(self, path: str, field: str) -> float:
+        """The measured value in ``field`` (an error located at it if it is none)."""
+        if self.key is None:
+            return measured(self.fields[field], path, self.line, column=field)
+        return measured(self.fields[field], path, key=f"{self.key}.{field}")
+
+
 class GoogleBenchmarkReader(HarnessReader):
     """Google Benchmark's JSON output; the default metric is ``real_time``."""
 
@@ -114,59 +144,76 @@ class GoogleBenchmarkReader(HarnessReader):
     def read(
         cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
     ) -> Measurements:
-        column = metric or "real_time"
-        rows = cls.rows(path, text)
-        points = Points(path, cls.name)
-        units: dict[str, str] = {}
-        aggregates: dict[tuple[str, tuple[tuple[str, float], ...]], dict[str, Any]] = {}
-        iterated: set[tuple[str, tuple[tuple[str, float], ...]]] = set()
+        runs = [Run(row, key=f"benchmarks[{i}]") for i, row in enumerate(cls.rows(path, text))]
+        return measurements(path, runs, metric, cls.name)
 
-        def add(kernel: str, coords: dict[str, float], row: dict[str, Any], key: str) -> None:
-            """The point of one row: its value in ``column``, in the kernel's unit."""
-            points.add(
-                kernel,
-                coords,
-                [_value(row, column, units, kernel, path, key)],
-                key=key,
-                metric=column,
-                unit=units.get(kernel),
-            )
 
-        for i, row in enumerate(rows):
-            key = f"benchmarks[{i}]"
-            name = text_field(row, "name", path, key)
-            kind = _kind(row, name)
-            if row.get("error_occurred"):
-                points.note(
-                    f"{name} ({key}) reported an error "
-                    f"({row.get('error_message', 'no message')}): left out"
-                )
-                continue
-            if kind in ("BigO", "RMS"):
-                if kind == "BigO" and column in ("real_time", "cpu_time"):  # a fit of times
-                    points.note(_big_o(row, column, path, key))
-                continue
-            run = row.get("run_name") if isinstance(row.get("run_name"), str) else None
-            kernel, coords = split_name(run or _without_aggregate(name, kind))
-            where = (kernel, tuple(coords.items()))
-            if kind is not None:
-                aggregates.setdefault(where, {})[kind] = (row, key)
-                continue
-            iterated.add(where)
-            add(kernel, coords, row, key)
-        for where, found in aggregates.items():
-            if where in iterated:
-                continue
-            kind = next((k for k in CENTRAL if k in found), None)
-            if kind is None:
-                continue
-            (row, key), kernel = found[kind], where[0]
-            add(kernel, dict(where[1]), row, key)
+def measurements(path: str, runs: list[Run], metric: str | None, fmt: str) -> Measurements:
+    """The measurements of Google Benchmark's ``runs`` (read from ``path`` in format
+    ``fmt``): their ``metric`` (default ``real_time``) per kernel and point."""
+    column = metric or "real_time"
+    points = Points(path, fmt)
+    units: dict[str, str] = {}
+    aggregates: dict[tuple[str, tuple[tuple[str, float], ...]], dict[str, Run]] = {}
+    iterated: set[tuple[str, tuple[tuple[str, float], ...]]] = set()
+
+    missing: dict[str, Run] = {}  # kernel -> its first run without ``column``
+
+    def add(kernel: str, coords: dict[str, float], run: Run) -> None:
+        """The point of one run: its value in ``column``, in the kernel's unit."""
+        if column not in run.fields:
+            missing.setdefault(kernel, run)
+            return
+        points.add(
+            kernel,
+            coords,
+            [_value(run, column, units, kernel, path)],
+            key=run.label,
+            metric=column,
+            unit=units.get(kernel),
+        )
+
+    for run in runs:
+        row = run.fields
+        if run.key is not None:
+            name = text_field(row, "name", path, run.key)
+        else:
+            name = str(row.get("name", ""))
+        kind = _kind(row, name)
+        if row.get("error_occurred"):
             points.note(
-                f"{kernel}: no iteration rows (a file from --benchmark_report_aggregates_only);"
-                f" the {kind} of each point's repetitions is its one value"
+                f"{name} ({run.label}) reported an error "
+                f"({row.get('error_message', 'no message')}): left out"
             )
-        return points.result(column, column)
+            continue
+        if kind in ("BigO", "RMS"):
+            if kind == "BigO" and column in ("real_time", "cpu_time"):  # a fit of times
+                points.note(_big_o(run, column, path, units))
+            continue
+        given = row.get("run_name")
+        kernel, coords = split_name(given if isinstance(given, str) else _without_aggregate(name, kind))
+        where = (kernel, tuple(coords.items()))
+        if kind is not None:
+            aggregates.setdefault(where, {})[kind] = run
+            continue
+        iterated.add(where)
+        add(kernel, coords, run)
+    for where, found in aggregates.items():
+        if where in iterated:
+            continue
+        kind = next((k for k in CENTRAL if k in found), None)
+        if kind is None:
+            continue
+        add(where[0], dict(where[1]), found[kind])
+        points.note(
+            f"{where[0]}: no iteration rows (a file from --benchmark_report_aggregates_only);"
+            f" the {kind} of each point's repetitions is its one value"
+        )
+    if missing and not points.rows:
+        _value(next(iter(missing.values())), column, units, "", path)  # the error it makes
+    for kernel, run in missing.items():
+        points.note(f"{kernel} has no '{column}' ({run.label}): left out")
+    return points.result(column, column)
 
 
 def _kind(row: dict[str, Any], name: str) -> str | None:
@@ -188,42 +235,41 @@ def _without_aggregate(name: str, kind: str | None) -> str:
     return name[: -len(suffix)] if kind and name.endswith(suffix) else name
 
 
-def _value(
-    row: dict[str, Any], column: str, units: dict[str, str], kernel: str, path: str, key: str
-) -> float:
-    """A row's ``column``, in the unit of its kernel's first row if it is a time."""
+def _value(run: Run, column: str, units: dict[str, str], kernel: str, path: str) -> float:
+    """A run's ``column``, in the unit of its kernel's first run if it is a time."""
+    row = run.fields
     if column not in row:
         numeric = sorted(k for k, v in row.items() if is_number(v) and k not in ("threads",))
         raise MeasurementError(
             f"no '{column}' (the row has: {', '.join(numeric) or 'no numbers'})",
-            location=Location(path, key=key),
+            location=run.place(path),
         )
-    value = measured(row[column], path, key=f"{key}.{column}")
+    value = run.measured(path, column)
     if column not in ("real_time", "cpu_time"):
         return value
     unit = row.get("time_unit", "ns")
     if not isinstance(unit, str) or unit not in SECONDS:
         raise MeasurementError(
             f"time_unit {unit!r} is not one of {', '.join(SECONDS)}",
-            location=Location(path, key=f"{key}.time_unit"),
+            location=run.place(path, "time_unit"),
         )
     first = units.setdefault(kernel, unit)
     return value * SECONDS[unit] / SECONDS[first] if unit != first else value
 
 
-def _big_o(row: dict[str, Any], column: str, path: str, key: str) -> str:
-    """The note that shows Google Benchmark's own fit (its ``_BigO`` row)."""
+def _big_o(run: Run, column: str, path: str, units: dict[str, str]) -> str:
+    """The note that shows Google Benchmark's own fit (its ``_BigO`` row), in the unit of
+    the row (a text report's, which has none: its kernel's)."""
+    row = run.fields
     name = _without_aggregate(str(row.get("run_name") or row.get("name")), "BigO")
     coefficient = row.get("cpu_coefficient" if column == "cpu_time" else "real_coefficient")
     big_o = str(row.get("big_o", "?"))
     if not is_number(coefficient):
-        raise MeasurementError(
-            "a BigO row without its coefficient", location=Location(path, key=key)
-        )
+        raise MeasurementError("a BigO row without its coefficient", location=run.place(path))
     form = BIG_O.get(big_o)
     factor = "" if form == "1" else f"*{form}" if form else f" * {big_o}"
-    model = f"{coefficient:.4g}{factor}"
+    unit = row.get("time_unit") or units.get(split_name(name)[0], "ns")
     return (
-        f"Google Benchmark's own fit of {name} ({column}): {model} "
-        f"{row.get('time_unit', 'ns')} (its BigO, over N = x)"
+        f"Google Benchmark's own fit of {name} ({column}): {coefficient:.4g}{factor} "
+        f"{unit} (its BigO, over N = x)"
     )

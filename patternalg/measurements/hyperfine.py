@@ -12,45 +12,63 @@ stays in the command, so each of its values is a kernel of its own.
 >>> ms = HyperfineReader.read("hf.json", text)
 >>> ms.parameters, ms.series[0].kernel, [v.tolist() for v in ms.series[0].values], ms.unit
 (('n',), './k {n}', [[1.0, 2.0], [3.0]], 's')
+
+Its CSV (``--export-csv``) holds each command's summary, not its runs: the ``median`` is
+each point's one value (``--metric`` names another column: ``mean``, ``min``, ``user``,
+...), with a note; its parameters are the columns ``parameter_NAME``.
+
+>>> text = '''command,mean,stddev,median,user,system,min,max,parameter_n
+... ./k 8,1.5,0.5,1.5,1,0.1,1,2,8
+... ./k 16,3,0,3,2,0.2,3,3,16'''
+>>> ms = HyperfineCsvReader.read("hf.csv", text)
+>>> ms.parameters, ms.series[0].kernel, [v.tolist() for v in ms.series[0].values], ms.unit
+(('n',), './k {n}', [[1.5], [3.0]], 's')
 """
 
 from __future__ import annotations
 
+import csv
 import math
+from collections.abc import Callable
 
 from ..errors import Location, MeasurementError
-from .base import ValueChoice, measured, number
+from .base import Reader, ValueChoice, measured, number
 from .harness import HarnessReader, Points, text_field
 from .model import Measurements
 
-__all__ = ["HyperfineReader", "kernel_of"]
+__all__ = ["HyperfineReader", "HyperfineCsvReader", "kernel_of"]
 
 
 def kernel_of(command: str, numeric: dict[str, str]) -> str:
     """``command`` with each value of ``numeric`` (name -> value as written) as ``{name}``,
-    where it stands alone (not inside a longer number or word).
+    where it stands alone (not inside a longer number or word); a value that stands alone
+    nowhere is replaced where it is not inside a longer number (``make -j8``: ``-j{n}``).
 
     >>> kernel_of("./k1 -n 100 -t 100.5 --size=100", {"n": "100"})
     './k1 -n {n} -t 100.5 --size={n}'
+    >>> kernel_of("make -j8", {"n": "8"}), kernel_of("./bench --size 4M -t 4.5", {"m": "4"})
+    ('make -j{n}', './bench --size {m}M -t 4.5')
     """
     for name, value in sorted(numeric.items(), key=lambda item: -len(item[1])):
-        command = _standalone(command, value, f"{{{name}}}")
+        placeholder = f"{{{name}}}"
+        replaced = _replaced(command, value, placeholder, _in_word)
+        command = replaced if replaced != command else _replaced(command, value, placeholder, _in_number)
     return command
 
 
-def _standalone(text: str, value: str, replacement: str) -> str:
-    """``text`` with each occurrence of ``value`` that stands alone (no letter, digit, ``_``
-    or ``.`` on either side) replaced, left to right: linear in ``text``, no pattern built
-    per value (a file of 100,000 results names 100,000 values).
+def _replaced(text: str, value: str, replacement: str, inside: Callable[[str, int], bool]) -> str:
+    """``text`` with each occurrence of ``value`` replaced that has no character on either
+    side that ``inside`` says continues it, left to right: linear in ``text``, no pattern
+    built per value (a file of 100,000 results names 100,000 values).
 
-    >>> _standalone("-n 8 -m 18 -k 8.5 8", "8", "{n}")
+    >>> _replaced("-n 8 -m 18 -k 8.5 8", "8", "{n}", _in_word)
     '-n {n} -m 18 -k 8.5 {n}'
     """
     parts: list[str] = []
     start, pos = 0, text.find(value)
     while pos >= 0 and value:
         end = pos + len(value)
-        if not (_in_word(text, pos - 1) or _in_word(text, end)):
+        if not (inside(text, pos - 1) or inside(text, end)):
             parts += (text[start:pos], replacement)
             start = end
         pos = text.find(value, end if start == end else pos + 1)
@@ -60,6 +78,15 @@ def _standalone(text: str, value: str, replacement: str) -> str:
 def _in_word(text: str, index: int) -> bool:
     """Whether ``text[index]`` exists and continues a word or a number."""
     return 0 <= index < len(text) and (text[index].isalnum() or text[index] in "_.")
+
+
+def _in_number(text: str, index: int) -> bool:
+    """Whether ``text[index]`` exists and continues a number: a digit, or a point beside one."""
+    if not 0 <= index < len(text):
+        return False
+    if text[index] == ".":
+        return any(0 <= i < len(text) and text[i].isdigit() for i in (index - 1, index + 1))
+    return text[index].isdigit()
 
 
 class HyperfineReader(HarnessReader):
@@ -107,6 +134,76 @@ class HyperfineReader(HarnessReader):
                 unit="s",
             )
         return points.result("time", "time", unit="s")
+
+
+class HyperfineCsvReader(Reader):
+    """hyperfine's ``--export-csv`` files: one summary per command, in seconds."""
+
+    name = "hyperfine-csv"
+    #: the columns every export starts with
+    HEADER = ("command", "mean", "stddev", "median", "user", "system", "min", "max")
+    #: the prefix of a parameter's column
+    PARAMETER = "parameter_"
+
+    @classmethod
+    def sniff(cls, first: str) -> bool:
+        return first.startswith(",".join(cls.HEADER))
+
+    @classmethod
+    def read(
+        cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
+    ) -> Measurements:
+        rows = csv.reader(text.splitlines())
+        header = [h.strip() for h in next(rows, [])]
+        if tuple(header[: len(cls.HEADER)]) != cls.HEADER:
+            raise MeasurementError(
+                f"expected hyperfine's CSV header ({','.join(cls.HEADER)},...)",
+                location=Location(path, 1),
+            )
+        column = metric or "median"
+        summaries = [h for h in header[1:] if not h.startswith(cls.PARAMETER)]
+        if column not in summaries:
+            raise MeasurementError(
+                f"no column '{column}' of times (valid: {', '.join(summaries)})",
+                location=Location(path, 1),
+            )
+        found: list[tuple[int, dict[str, str]]] = []
+        for cells in rows:
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) != len(header):
+                raise MeasurementError(
+                    f"{len(cells)} cells under a header of {len(header)} columns",
+                    location=Location(path, rows.line_num),
+                )
+            found.append((rows.line_num, dict(zip(header, cells, strict=True))))
+        if not found:
+            raise MeasurementError("no commands under the header", location=Location(path, 1))
+        given = [
+            {h[len(cls.PARAMETER) :]: v for h, v in row.items() if h.startswith(cls.PARAMETER)}
+            for _, row in found
+        ]
+        numeric = _numeric_everywhere(given)
+        named = column if metric else "time"
+        points = Points(path, cls.name)
+        for (line, row), parameters in zip(found, given, strict=True):
+            command = row["command"].strip()
+            if not command:
+                raise MeasurementError("a row without its command", location=Location(path, line))
+            values = {n: v for n, v in parameters.items() if n in numeric}
+            points.add(
+                kernel_of(command, values),
+                {n: number(v, path, line, column=cls.PARAMETER + n) for n, v in values.items()},
+                [measured(row[column], path, line, column=column)],
+                key=f"line {line}",
+                metric=named,
+                unit="s",
+            )
+        points.note(
+            f"hyperfine's CSV holds a summary of each command's runs: its {column} is one value "
+            "(--export-json keeps every run, for intervals)"
+        )
+        return points.result(named, named, unit="s")
 
 
 def _numeric_everywhere(given: list[dict[str, str]]) -> set[str]:

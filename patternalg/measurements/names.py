@@ -39,19 +39,23 @@ VALUE_NAMES = TIME_NAMES | {
     "value", "speedup", "throughput", "ops", "bytes", "flops", "energy", "performance",
 }  # fmt: skip
 #: words that say a metric counts or measures something other than time (Score-P's visits,
-#: hardware counters, bytes, energy, a speed-up): its values get no unit of time
+#: hardware counters, bytes, energy, a speed-up, a rate such as Google Benchmark's
+#: ``items_per_second``): its values get no unit of time
 NON_TIME_WORDS = frozenset(
     {
         "visits", "visit", "calls", "count", "counts", "occurrences", "bytes", "byte", "flops",
         "flop", "ops", "instructions", "ins", "cycles", "cyc", "misses", "energy", "power",
         "joules", "watts", "messages", "requests", "papi", "speedup", "efficiency",
-        "throughput", "performance",
+        "throughput", "performance", "rate", "bandwidth", "items", "iterations",
     }
 )  # fmt: skip
 _TIME_UNITS = {"ns": "ns", "us": "us", "µs": "us", "ms": "ms", "s": "s", "sec": "s", "min": "min"}
 _BRACKETED = re.compile(r"(?P<base>.*?)\s*[\[(]\s*(?P<unit>[^\[\]()]+?)\s*[\])]")
 _SUFFIXED = re.compile(r"(?P<base>.+?)_(?P<unit>[a-zµ]+)")
 _INVALID = re.compile(r"[^A-Za-z0-9_]+")
+_LEADING_CAPITALS = re.compile(r"[A-Z]+")
+#: a rate: something per unit of time (``items_per_second``, ``ops/s``), no time itself
+_RATE = re.compile(r"(?:\bper[^a-z]*|/\s*)(?:seconds?|secs?|s|ms|us|ns|minutes?|min|hours?)\b")
 #: lines of names that are atom names already (no reserved word or prefix checked)
 _ATOMS = re.compile(r"[a-z](?:[A-Za-z0-9_]*[A-Za-z0-9])?(?:\n[a-z](?:[A-Za-z0-9_]*[A-Za-z0-9])?)*")
 _RESERVED_START = re.compile("^(?:" + "|".join(map(re.escape, RESERVED_PREFIXES)) + ")", re.M)
@@ -61,17 +65,26 @@ def atom_name(kernel: str) -> str:
     """THE atom name of a kernel, the same under every ``--form``.
 
     Runs of characters other than letters, digits and ``_`` become ``_`` (trimmed at the
-    ends), the first letter is lowercased; a name that is still not a valid atom (it starts
-    with a digit, or is a reserved word or prefix such as ``seq`` or ``tpool_``) gets the
-    prefix ``k_``; a name with nothing left is ``kernel``.
+    ends), the first word is lowercased as camelCase lowers it (a leading acronym whole:
+    Google Benchmark's ``BM_sort`` is ``bm_sort``, ``HTTPServer`` is ``httpServer``); a
+    name that is still not a valid atom (it starts with a digit, or is a reserved word or
+    prefix such as ``seq`` or ``tpool_``) gets the prefix ``k_``; a name with nothing left
+    is ``kernel``.
 
     >>> atom_name("parsec-blackscholes"), atom_name("Sort"), atom_name("main->solve()")
     ('parsec_blackscholes', 'sort', 'main_solve')
+    >>> atom_name("BM_sort"), atom_name("MPI_Allreduce"), atom_name("HTTPServer"), atom_name("FFT")
+    ('bm_sort', 'mpi_Allreduce', 'httpServer', 'fft')
     >>> atom_name("<root>"), atom_name("---")
     ('root', 'kernel')
     """
     name = _INVALID.sub("_", kernel).strip("_")
-    name = name[:1].lower() + name[1:]
+    capitals = _LEADING_CAPITALS.match(name)
+    if capitals:
+        end = capitals.end()
+        if end > 1 and name[end : end + 1].islower():  # HTTPServer: the S begins a word
+            end -= 1
+        name = name[:end].lower() + name[end:]
     if not name:
         return "kernel"
     return name if valid_atom_name(name) else f"k_{name}"
@@ -165,8 +178,13 @@ def is_time_metric(metric: str) -> bool:
     [True, False, False, False, True, True]
     >>> is_time_metric("time per visit [us]"), is_time_metric("Energy (J)")
     (True, False)
+    >>> is_time_metric("items_per_second"), is_time_metric("ops/s"), is_time_metric("ns_per_op")
+    (False, False, True)
     """
-    words = set(re.split(r"[^a-z]+", quantity(metric)))
+    name = quantity(metric)
+    if _RATE.search(name):
+        return False
+    words = set(re.split(r"[^a-z]+", name))
     return not words & NON_TIME_WORDS or bool(words & TIME_NAMES)
 
 

@@ -16,7 +16,8 @@ from .base import STDIN, DirectoryReader, Reader, ValueChoice, read_source
 from .csv import CsvReader
 from .cube import CubeReader
 from .gbench import GoogleBenchmarkReader
-from .hyperfine import HyperfineReader
+from .gbench_text import GoogleBenchmarkConsoleReader, GoogleBenchmarkCsvReader
+from .hyperfine import HyperfineCsvReader, HyperfineReader
 from .json import JsonLinesReader, JsonReader, TalpasReader
 from .model import Measurements
 from .pytest_benchmark import PytestBenchmarkReader
@@ -30,7 +31,10 @@ READERS: dict[str, type[Reader]] = {
     for cls in (
         PytestBenchmarkReader,
         GoogleBenchmarkReader,
+        GoogleBenchmarkCsvReader,
+        GoogleBenchmarkConsoleReader,
         HyperfineReader,
+        HyperfineCsvReader,
         TalpasReader,
         JsonLinesReader,
         JsonReader,

@@ -43,4 +43,13 @@ static void BM_fill(benchmark::State& state) {
 }
 BENCHMARK(BM_fill)->Args({1 << 12, 1})->Args({1 << 14, 1})->Args({1 << 12, 2})->Threads(1)->Threads(2);
 
+static void BM_scan(benchmark::State& state) {
+  std::vector<long> v(static_cast<std::size_t>(state.range(0)), 1);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(std::accumulate(v.begin(), v.end(), 0L));
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_scan)->RangeMultiplier(4)->Range(1 << 12, 1 << 20);
+
 BENCHMARK_MAIN();

@@ -1,0 +1,247 @@
+"""Google Benchmark's text reports: CSV (``--benchmark_format=csv``, or
+``--benchmark_out_format=csv``) and the console table it prints by default.
+
+Both hold the runs the JSON holds and are read as it is (:mod:`.gbench`: a family
+``BM_name/ARG`` over its arguments, iteration rows the repetitions, aggregates only where a
+point has none, ``_BigO`` a note). The context Google Benchmark writes before the table (the
+date, ``Running ./bench``, the CPU caches, a warning) is skipped: it ends at the table's
+header. A row the format does not explain is an error naming its line.
+
+>>> text = '''name,iterations,real_time,cpu_time,time_unit,label,error_occurred,error_message
+... "BM_a/8",10,2,1,us,,,
+... "BM_a/8",10,3,1,us,,,
+... "BM_a/16",10,6,2,us,,,
+... "BM_a_BigO",,0.38,0.12,N,,,'''
+>>> ms = GoogleBenchmarkCsvReader.read("gb.csv", text)
+>>> ms.parameters, ms.series[0].kernel, [v.tolist() for v in ms.series[0].values], ms.unit
+(('x',), 'BM_a', [[2.0, 3.0], [6.0]], 'us')
+>>> ms.notes
+("Google Benchmark's own fit of BM_a (real_time): 0.38*x us (its BigO, over N = x)",)
+>>> table = '''Benchmark      Time             CPU   Iterations
+... -------------------------------------------------
+... BM_a/8      2.00 us         1.00 us           10
+... BM_a/16     6.00 us         2.00 us           10 items_per_second=1.5k/s'''
+>>> ms = GoogleBenchmarkConsoleReader.read("gb.txt", table, metric="cpu_time")
+>>> [v.tolist() for v in ms.series[0].values], ms.unit
+([[1.0], [2.0]], 'us')
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from abc import abstractmethod
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from ..errors import Location, MeasurementError
+from .base import Reader, ValueChoice
+from .gbench import STATISTICS, Run, measurements
+from .model import Measurements
+
+__all__ = ["GoogleBenchmarkCsvReader", "GoogleBenchmarkConsoleReader"]
+
+#: the first columns of every CSV report
+CSV_HEADER = "name,iterations,real_time,cpu_time,time_unit"
+#: the header of the console table
+CONSOLE_HEADER = re.compile(r"Benchmark\s+Time\s+CPU\s+Iterations\b")
+#: the lines before the table that a report may start with (its context) at most
+CONTEXT_LINES = 64
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_UNIT = r"(?:ns|us|ms|s)"
+#: a run of the console table: name, real and CPU time with units, iterations, counters
+_CONSOLE_RUN = re.compile(
+    rf"(?P<name>\S.*?)\s+(?P<real>{_NUMBER})\s*(?P<unit>{_UNIT})\s+(?P<cpu>{_NUMBER})\s*"
+    rf"(?P<cpu_unit>{_UNIT})\s+(?P<iterations>\d+)(?P<counters>(?:\s+\S+=\S+)*)\s*"
+)
+#: the console's BigO row (``BM_a_BigO   0.04 NlgN   0.04 NlgN``)
+_CONSOLE_BIG_O = re.compile(
+    rf"(?P<name>\S.*?_BigO)\s+(?P<real>{_NUMBER})\s+(?P<big_o>\S+)\s+(?P<cpu>{_NUMBER})\s+\S+\s*"
+)
+#: console rows that hold no time: a percentage (``_cv``, ``_RMS``) or an error
+_CONSOLE_OTHER = re.compile(rf"(?P<name>\S.*?)\s+(?:{_NUMBER}\s*%.*|ERROR OCCURRED:.*)")
+_SEPARATOR = re.compile(r"-{3,}")
+_COLOR = re.compile(r"\x1b\[[0-9;]*m")
+#: SI prefixes of the console's counters (``1.5k/s``, ``12.3M``, ``400m``)
+_PREFIXES = {
+    "": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18,
+    "m": 1e-3, "u": 1e-6, "n": 1e-9, "p": 1e-12,
+}  # fmt: skip
+_COUNTER = re.compile(rf"(?P<value>{_NUMBER})(?P<prefix>[kMGTPEmunp]?)(?:/s)?")
+
+
+class _Report(Reader):
+    """A text report whose table starts at a header line, found among the report's first
+    :data:`CONTEXT_LINES` lines (what comes before it is the run's context)."""
+
+    #: the table's header, and how an error names it
+    header: ClassVar[re.Pattern[str]]
+    table: ClassVar[str]
+    #: a note every read of the format adds (how exact its values are)
+    says: ClassVar[str | None] = None
+
+    @classmethod
+    def sniff(cls, first: str) -> bool:
+        return bool(cls.header.match(first))
+
+    @classmethod
+    def sniff_text(cls, first: str, text: str) -> bool:
+        return cls._start(text.splitlines()) is not None
+
+    @classmethod
+    def _start(cls, lines: list[str]) -> int | None:
+        """The index of the header among the first lines (None: none)."""
+        for i, line in enumerate(lines[:CONTEXT_LINES]):
+            if cls.header.match(_COLOR.sub("", line).strip()):
+                return i
+        return None
+
+    @classmethod
+    def read(
+        cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
+    ) -> Measurements:
+        lines = text.splitlines()
+        start = cls._start(lines)
+        if start is None:
+            raise MeasurementError(
+                f"no {cls.table} in the first {CONTEXT_LINES} lines", location=Location(path)
+            )
+        runs = cls.runs(path, lines, start)
+        if not runs:
+            raise MeasurementError("no runs under the header", location=Location(path, start + 1))
+        ms = measurements(path, runs, metric, cls.name)
+        return replace(ms, notes=(*ms.notes, cls.says)) if cls.says else ms
+
+    @classmethod
+    @abstractmethod
+    def runs(cls, path: str, lines: list[str], start: int) -> list[Run]:
+        """The runs of the table whose header is ``lines[start]``."""
+
+
+class GoogleBenchmarkCsvReader(_Report):
+    """Google Benchmark's CSV report; the default metric is ``real_time``."""
+
+    name = "gbench-csv"
+    header = re.compile(re.escape(CSV_HEADER))
+    table = f"Google Benchmark CSV header ({CSV_HEADER},...)"
+
+    @classmethod
+    def runs(cls, path: str, lines: list[str], start: int) -> list[Run]:
+        rows = csv.reader(lines[start:])
+        header = [h.strip() for h in next(rows)]
+        runs = []
+        for cells in rows:
+            line = start + rows.line_num
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) != len(header):
+                raise MeasurementError(
+                    f"{len(cells)} cells under a header of {len(header)} columns "
+                    f"({', '.join(header)})",
+                    location=Location(path, line),
+                )
+            runs.append(Run(_csv_fields(header, cells), line=line))
+        return runs
+
+
+def _csv_fields(header: list[str], cells: list[str]) -> dict[str, Any]:
+    """A CSV row's fields as the JSON report names them (an empty cell is absent)."""
+    fields: dict[str, Any] = {h: c.strip() for h, c in zip(header, cells, strict=True) if c.strip()}
+    fields["error_occurred"] = fields.get("error_occurred", "").lower() == "true"
+    name = fields.get("name", "")
+    if name.endswith(("_BigO", "_RMS")):
+        kind = name.rpartition("_")[2]
+        fields.update(run_type="aggregate", aggregate_name=kind)
+        if kind == "BigO":
+            fields["big_o"] = fields.pop("time_unit", "?")
+            fields["real_coefficient"] = _float(fields.get("real_time"))
+            fields["cpu_coefficient"] = _float(fields.get("cpu_time"))
+    return fields
+
+
+def _float(text: object) -> float | None:
+    """``text`` as a float, None if it is not one."""
+    try:
+        return float(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
+class GoogleBenchmarkConsoleReader(_Report):
+    """Google Benchmark's console table (what ``./bench`` prints, or
+    ``--benchmark_out_format=console``): its times are as printed (three or more
+    significant digits), with a note; the default metric is ``real_time``."""
+
+    name = "gbench-console"
+    header = CONSOLE_HEADER
+    table = "Google Benchmark table (its header 'Benchmark  Time  CPU  Iterations')"
+    says = (
+        "values as the console table prints them (three or more digits; "
+        "--benchmark_out_format=json keeps every digit)"
+    )
+
+    @classmethod
+    def runs(cls, path: str, lines: list[str], start: int) -> list[Run]:
+        runs = []
+        for i, raw in enumerate(lines[start + 1 :], start=start + 2):
+            line = _COLOR.sub("", raw).strip()
+            if line and not _SEPARATOR.fullmatch(line) and not CONSOLE_HEADER.match(line):
+                runs.append(Run(_console_fields(line, path, i), line=i))
+        return runs
+
+
+def _console_fields(line: str, path: str, number: int) -> dict[str, Any]:
+    """A console row's fields as the JSON report names them."""
+    found = _CONSOLE_RUN.fullmatch(line)
+    if found:
+        fields: dict[str, Any] = {
+            "name": found["name"],
+            "real_time": float(found["real"]),
+            "cpu_time": float(found["cpu"]),
+            "time_unit": found["unit"],
+            "iterations": int(found["iterations"]),
+        }
+        if found["cpu_unit"] != found["unit"]:  # never so in Google Benchmark's own output
+            raise MeasurementError(
+                f"real time in {found['unit']} but CPU time in {found['cpu_unit']}",
+                location=Location(path, number),
+            )
+        for counter in found["counters"].split():
+            key, _, text = counter.partition("=")
+            fields[key] = _counter(text, path, number, key)
+        return fields
+    found = _CONSOLE_BIG_O.fullmatch(line)
+    if found:
+        return {
+            "name": found["name"],
+            "run_type": "aggregate",
+            "aggregate_name": "BigO",
+            "big_o": found["big_o"],
+            "real_coefficient": float(found["real"]),
+            "cpu_coefficient": float(found["cpu"]),
+        }
+    found = _CONSOLE_OTHER.fullmatch(line)
+    if found:
+        name = found["name"]
+        if "ERROR OCCURRED:" in line:
+            message = line.partition("ERROR OCCURRED:")[2].strip().strip("'")
+            return {"name": name, "error_occurred": True, "error_message": message}
+        kind = name.rpartition("_")[2]
+        if kind in STATISTICS or kind == "RMS":
+            return {"name": name, "run_type": "aggregate", "aggregate_name": kind}
+    raise MeasurementError(
+        f"not a row of Google Benchmark's console table: {line!r:.60} (expected: NAME  TIME "
+        "UNIT  CPU UNIT  ITERATIONS)",
+        location=Location(path, number),
+    )
+
+
+def _counter(text: str, path: str, number: int, key: str) -> float:
+    """A console counter's value (``1.5k/s`` is 1500)."""
+    found = _COUNTER.fullmatch(text)
+    if not found:
+        raise MeasurementError(
+            f"counter '{key}': {text!r} is not a number with an SI prefix",
+            location=Location(path, number),
+        )
+    return float(found["value"]) * _PREFIXES[found["prefix"]]

@@ -1,0 +1,155 @@
+"""Harnesses' text reports (Google Benchmark's CSV and console table, hyperfine's CSV), on
+real output of one run written in two formats at once (``tests/data/gbench/README.md``,
+``tests/data/hyperfine/README.md``): each must read as the JSON of the same run."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from patternalg.cli import main
+from patternalg.errors import MeasurementError
+from patternalg.measurements import READERS, Measurements, read
+
+DATA = Path(__file__).parent / "data"
+GB, HF = DATA / "gbench", DATA / "hyperfine"
+#: each text report, the JSON of the same run, and how many digits the text keeps
+SAME_RUN = {
+    GB / "gb_run.csv": (GB / "gb_run.json", "gbench-csv", 6),
+    GB / "gb_console.txt": (GB / "gb_console.json", "gbench-console", 3),
+}
+READERS_OF = {path.name: fmt for path, (_, fmt, _) in SAME_RUN.items()}
+
+
+def values(ms: Measurements) -> dict[tuple[str, float], list[float]]:
+    """Each kernel's repetitions at each point."""
+    return {
+        (s.kernel, float(p)): v.tolist()
+        for s in ms
+        for p, v in zip(s.points[:, 0], s.values, strict=True)
+    }
+
+
+@pytest.mark.parametrize("path", SAME_RUN, ids=lambda p: p.name)
+@pytest.mark.parametrize("metric", [None, "cpu_time"])
+def test_a_text_report_reads_as_the_json_of_the_same_run(path: Path, metric: str | None) -> None:
+    twin, fmt, digits = SAME_RUN[path]
+    text, json = read(path, metric=metric), read(twin, metric=metric)
+    assert text.format == fmt and text.parameters == json.parameters == ("x",)
+    assert text.unit == json.unit == "ns" and text.value_name == json.value_name
+    ours, theirs = values(text), values(json)
+    assert ours.keys() == theirs.keys() and len(ours) >= 10
+    for where, reps in theirs.items():
+        assert len(ours[where]) == len(reps) == 3
+        for a, b in zip(ours[where], reps, strict=True):  # as many digits as the text prints
+            assert math.isclose(a, b, rel_tol=0.6 * 10 ** (1 - digits)), (where, a, b)
+
+
+@pytest.mark.parametrize("path", SAME_RUN, ids=lambda p: p.name)
+def test_the_library_s_own_fit_is_a_note(path: Path) -> None:
+    twin = SAME_RUN[path][0]
+    note = next(n for n in read(twin).notes if n.startswith("Google Benchmark's own fit of BM_sort"))
+    text_note = next(n for n in read(path).notes if n.startswith("Google Benchmark's own fit of BM_sort"))
+    coefficient = float(note.split(": ")[1].split("*")[0])
+    assert text_note.endswith("*x*log2(x) ns (its BigO, over N = x)")
+    assert math.isclose(float(text_note.split(": ")[1].split("*")[0]), coefficient, rel_tol=0.01)
+
+
+def test_a_counter_of_the_console_reads_as_in_json_and_a_kernel_without_it_is_left_out() -> None:
+    text = read(GB / "gb_console.txt", metric="items_per_second")
+    json = read(GB / "gb_console.json", metric="items_per_second")
+    assert [s.kernel for s in text] == [s.kernel for s in json] == ["BM_scan"]
+    for where, reps in values(json).items():  # 2.87326G/s: six digits and an SI prefix
+        assert values(text)[where] == pytest.approx(reps, rel=1e-5)
+    assert any(n.startswith("BM_sort has no 'items_per_second' (line 4)") for n in text.notes)
+    assert text.series[0].unit is None  # a rate, not a time in ns
+
+
+def test_the_csv_on_standard_output_has_no_context_and_reads_alike(tmp_path: Path) -> None:
+    lines = (GB / "gb_run.csv").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("name,iterations"))
+    bare = tmp_path / "out.csv"
+    bare.write_text("\n".join(lines[start:]) + "\n")
+    assert read(bare).format == "gbench-csv"
+    assert values(read(bare)) == values(read(GB / "gb_run.csv"))
+
+
+def test_the_atoms_are_named_without_the_capital_of_bm(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fit", str(GB / "gb_run.csv"), "--metric", "cpu_time", "-q"]) == 0
+    names = {line.split(":")[0] for line in capsys.readouterr().out.splitlines() if line[:1].isalpha()}
+    assert names == {"bm_sort", "bm_pass"}
+
+
+@pytest.mark.parametrize(
+    ("path", "edit", "message"),
+    [
+        ("gb_run.csv", lambda t: re.sub(r'("BM_sort/65536",\d+),', r"\1,fast", t, count=1),
+         r"gb_run.csv:19: column 'real_time': 'fast[0-9.e+]+' is not a number"),
+        ("gb_run.csv", lambda t: t.replace("ns,,,,,\n", "ns,,,\n", 1),
+         r"gb_run.csv:12: 8 cells under a header of 10 columns"),
+        ("gb_run.csv", lambda t: t.split("name,iterations")[0],
+         r"gb_run.csv: no Google Benchmark CSV header"),
+        ("gb_console.txt", lambda t: t.replace(" ns ", " parsecs ", 1),
+         r"gb_console.txt:4: not a row of Google Benchmark's console table: 'BM_sort/16384"),
+        ("gb_console.txt", lambda t: t.replace("items_per_second=2.39281G/s", "items_per_second=many", 1),
+         r"gb_console.txt:\d+: counter 'items_per_second': 'many' is not a number"),
+    ],
+)  # fmt: skip
+def test_a_damaged_report_is_one_line_naming_the_line(
+    path: str, edit: object, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    damaged = tmp_path / path
+    damaged.write_text(edit((GB / path).read_text()))  # type: ignore[operator]
+    metric = ["--metric", "items_per_second"] if "counter" in message else []
+    assert main(["fit", str(damaged), "--input-format", READERS_OF[path], *metric]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err.count("\n") == 1 and "Traceback" not in err
+    assert re.search(message, err), err
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(path=st.sampled_from(sorted(SAME_RUN)), data=st.data())
+def test_any_cut_or_changed_line_is_read_or_refused_with_its_name(path: Path, data: st.DataObject) -> None:
+    lines = path.read_text().splitlines()
+    i = data.draw(st.integers(0, len(lines) - 1))
+    lines[i] = data.draw(st.sampled_from(["", "junk", lines[i][: len(lines[i]) // 2], lines[i] + " 1"]))
+    text = "\n".join(lines[: data.draw(st.integers(1, len(lines)))])
+    try:
+        READERS[SAME_RUN[path][1]].read(str(path), text)
+    except MeasurementError as error:
+        assert str(error).startswith(str(path)) and "\n" not in str(error)
+
+
+# --- hyperfine's CSV ----------------------------------------------------------------------
+
+
+def test_hyperfine_csv_holds_the_median_of_each_command_s_runs() -> None:
+    text, json = read(HF / "hf_dd.csv"), read(HF / "hf_dd.json")
+    assert text.format == "hyperfine-csv" and text.parameters == json.parameters == ("n",)
+    assert text.unit == json.unit == "s"
+    medians = {where: float(np.median(reps)) for where, reps in values(json).items()}
+    assert {w: v for w, (v,) in values(text).items()} == pytest.approx(medians, rel=1e-12)
+    assert len(medians) == 10 and any("its median is one value" in n for n in text.notes)
+
+
+def test_hyperfine_kernels_keep_a_text_parameter_and_find_a_number_inside_a_word() -> None:
+    kernels = {s.kernel for s in read(HF / "hf_dd.csv")}
+    assert kernels == {f"dd if=/dev/zero of=/dev/null bs={bs} count={{n}}k" for bs in ("32k", "64k")}
+    assert kernels == {s.kernel for s in read(HF / "hf_dd.json")}
+
+
+def test_hyperfine_csv_metric_names_a_summary_column_or_lists_them() -> None:
+    means = {w: float(np.mean(r)) for w, r in values(read(HF / "hf_dd.json")).items()}
+    mean = read(HF / "hf_dd.csv", metric="mean")
+    assert {w: v for w, (v,) in values(mean).items()} == pytest.approx(means, rel=1e-12)
+    with pytest.raises(MeasurementError, match=r"hf_dd.csv:1: no column 'p50' of times \(valid: mean, "):
+        read(HF / "hf_dd.csv", metric="p50")
+    with pytest.raises(MeasurementError, match=r"x.csv:3: 2 cells under a header of 10 columns"):
+        lines = (HF / "hf_dd.csv").read_text().splitlines()
+        READERS["hyperfine-csv"].read("x.csv", "\n".join([*lines[:2], "a,1"]))
