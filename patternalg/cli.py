@@ -13,11 +13,8 @@ import warnings
 from collections.abc import Sequence
 
 from . import __version__
-from ._internal.limits import printable
+from ._internal.limits import MAX_MESSAGE, printable
 from .errors import PatternalgError, close_names, did_you_mean, reason
-
-#: characters of an error message printed before its middle is elided (one visual line)
-MAX_MESSAGE = 400
 
 __all__ = ["main", "COMMANDS"]
 

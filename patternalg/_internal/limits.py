@@ -79,6 +79,8 @@ MAX_UNIT_TEXT = 200
 MAX_CORES = 1 << 20
 #: characters of user text (a name, an excerpt) shown in one message before eliding with …
 MAX_SHOWN = 60
+#: characters of an error message printed before its middle is elided (one visual line)
+MAX_MESSAGE = 400
 #: examples ``check``/``laws`` may search per law and semantics
 MAX_EXAMPLES = 100_000
 #: thread-count assignments ``optimize`` may search: at most the product of each count's

@@ -17,7 +17,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._internal.atomic_write import atomic_writer
+from .._internal.limits import MAX_MESSAGE, printable
 from .._internal.toml_writer import table_text
+from ..errors import FitError
 from ..forms import Form
 from ..forms.report import FitReport
 from .common import HARNESSES, add_format_option, check_output, json_text, note
@@ -81,6 +83,7 @@ class _Output:
         self.once = 0  # the kernels measured once per point (no uncertainty)
         self.undetermined = 0  # the others fitted without an uncertainty
         self.fitter = fitter
+        self.failed: list[FitError] = []  # the kernels that could not be fitted (the rest are)
 
     def add(self, reports: Sequence[FitReport]) -> None:
         text = self.text
@@ -187,8 +190,14 @@ def _fit_all(
         print(f"warning: {warning}", file=sys.stderr)
     with progress(args, "fitting", "kernels") as bar:
         reports = cls.fit_each(
-            data, progress=bar, allow_nonpositive=args.allow_nonpositive, **options
+            data,
+            progress=bar,
+            allow_nonpositive=args.allow_nonpositive,
+            on_error=output.failed.append,
+            **options,
         )
+    if output.failed and not reports:
+        raise output.failed[0]  # nothing fitted: the first kernel's error, as one kernel's
     output.add(reports)
     return data
 
@@ -248,4 +257,6 @@ def run(args: argparse.Namespace) -> int:
     for text in [*output.notes, *cls.notes(data, options), *_unsure(output, args.form, options.get("uncertainty"))]:
         note(args, text)
     output.publish()
-    return 0
+    for failure in output.failed:  # one line each, after the kernels that were fitted
+        print(f"patternalg fit: error: {printable(str(failure), limit=MAX_MESSAGE)}", file=sys.stderr)
+    return 2 if output.failed else 0

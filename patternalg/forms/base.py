@@ -428,6 +428,7 @@ class Form(ABC):
         *,
         progress: ProgressCallback = None,
         allow_nonpositive: bool = False,
+        on_error: Callable[[FitError], None] | None = None,
         **options: Any,
     ) -> list[Any]:
         """One :class:`~patternalg.forms.report.FitReport` per series of ``data``;
@@ -435,10 +436,24 @@ class Form(ABC):
 
         A time that is not positive never stops the fit: each series follows one rule
         (:func:`~patternalg.measurements.checks.positive_times`; ``allow_nonpositive``
-        keeps every value), and its report's ``notes`` say what was done.
+        keeps every value), and its report's ``notes`` say what was done. A series that
+        cannot be fitted (too few points) raises its :class:`~patternalg.errors.FitError`;
+        given ``on_error``, the error goes to it instead and the series is left out, so
+        one bad kernel loses none of the others.
         ``data`` is measurements, or the path of a measurement file.
+
+        >>> from patternalg.forms import PMNF
+        >>> from patternalg.measurements.csv import CsvReader
+        >>> data = CsvReader.read("k.csv", "kernel,x,time\\na,1,2\\na,2,4\\na,4,8\\nb,1,1\\nb,2,2\\n")
+        >>> failed = []
+        >>> [r.atom for r in PMNF.fit_each(data, on_error=failed.append)]
+        ['a']
+        >>> print(failed[0])
+        k.csv:5: kernel 'b', metric 'time': 2 measured points; a pmnf fit needs at least 3 distinct values of the parameter (Extra-P advises 5)
         """
-        reports: list[Any] = cls.fitting().fit_each(data, options, progress, allow_nonpositive)
+        reports: list[Any] = cls.fitting().fit_each(
+            data, options, progress, allow_nonpositive, on_error
+        )
         return reports
 
     @classmethod

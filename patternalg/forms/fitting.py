@@ -29,7 +29,30 @@ from ..errors import FitError
 from .base import Form
 from .report import FitReport
 
-__all__ = ["Fitter", "series_of", "atom_names_of", "measured_atoms"]
+__all__ = ["Fitter", "OnError", "series_of", "atom_names_of", "measured_atoms"]
+
+#: what a fit of many series does with one that cannot be fitted (None: stop at it)
+OnError = Callable[[FitError], None] | None
+
+
+def _pick(kept: Sequence[int], *lists: Sequence[Any]) -> tuple[list[Any], ...]:
+    """The items at ``kept`` of each of ``lists``."""
+    return tuple([items[i] for i in kept] for items in lists)
+
+
+def _passes(
+    check: Callable[[Any, Mapping[str, Any]], None],
+    series: Any,
+    options: Mapping[str, Any],
+    on_error: Callable[[FitError], None],
+) -> bool:
+    """Whether ``series`` passes ``check``; if not, its error goes to ``on_error``."""
+    try:
+        check(series, options)
+    except FitError as error:
+        on_error(error)
+        return False
+    return True
 
 
 class Fitter:
@@ -88,16 +111,27 @@ class Fitter:
 
     @classmethod
     def fit_each(
-        cls, data: Any, options: Mapping[str, Any], progress: ProgressCallback, allow_nonpositive: bool
+        cls,
+        data: Any,
+        options: Mapping[str, Any],
+        progress: ProgressCallback,
+        allow_nonpositive: bool,
+        on_error: OnError = None,
     ) -> list[FitReport]:
         """One report per series (:meth:`Form.fit_each <patternalg.forms.base.Form.fit_each>`,
         whose keywords these are); series named by a composition (``pipe(a, b)``) are
-        left out (:func:`measured_atoms`)."""
+        left out (:func:`measured_atoms`). A series that cannot be fitted (too few points)
+        stops the fit, or, given ``on_error``, is handed to it and left out."""
         data = measured_atoms(as_measurements(data, cls.read))
         series, checked = cls._fitting(data, options)
         series, notes = cls._positive(data, series, allow_nonpositive)
-        models = cls.fit_models(series, checked, progress)
-        atoms = atom_names_of(data, series)
+        atoms = atom_names_of(data, series)  # named together, whichever fail
+        if on_error is not None:
+            kept = [i for i, s in enumerate(series) if _passes(cls.check_series, s, checked, on_error)]
+            series, notes, atoms = _pick(kept, series, notes, atoms)
+        models = cls.fit_models(series, checked, progress, on_error=on_error)
+        fitted = [i for i, model in enumerate(models) if model is not None]
+        series, notes, atoms, models = _pick(fitted, series, notes, atoms, models)
         reports = cls.reports(series, models, atoms, checked)
         return [
             replace(report, notes=(note,)) if note else report
@@ -105,17 +139,38 @@ class Fitter:
         ]
 
     @classmethod
+    def check_series(cls, series: Any, options: Mapping[str, Any]) -> None:
+        """A :class:`~patternalg.errors.FitError` if ``series`` alone cannot be fitted (too
+        few points, a parameter value the family cannot take), before any series is: the
+        base checks nothing (its series fail one by one in :meth:`fit_models`)."""
+        return None
+
+    @classmethod
     def fit_models(
-        cls, series: Sequence[Any], options: Mapping[str, Any], progress: ProgressCallback = None
+        cls,
+        series: Sequence[Any],
+        options: Mapping[str, Any],
+        progress: ProgressCallback = None,
+        *,
+        on_error: OnError = None,
     ) -> list[Any]:
-        """Fitted models of ``series`` (contract 3's ``Series``), one each.
+        """Fitted models of ``series`` (contract 3's ``Series``), one each; None for a series
+        whose fit failed and was handed to ``on_error`` (without it, the failure stops all).
 
         The base fits one series after the other with :meth:`fit_one`; a fitter that
-        fits many series at once (PMNF's) overrides this instead.
+        fits many series at once (PMNF's) overrides this instead (and checks its series
+        in :meth:`check_series`).
         """
-        models = []
+        models: list[Any] = []
         for done, one in enumerate(series, start=1):
-            values, domain, statistics, *spread = cls.fit_one(one, options)
+            try:
+                values, domain, statistics, *spread = cls.fit_one(one, options)
+            except FitError as error:
+                if on_error is None:
+                    raise
+                on_error(error)
+                models.append(None)
+                continue
             models.append(
                 cls.form._fitted(
                     values, domain=domain, statistics=statistics, uncertainty=next(iter(spread), None)

@@ -52,7 +52,7 @@ _UNIT = r"(?:ns|us|ms|s)"
 #: a run of the console table: name, real and CPU time with units, iterations, counters
 _CONSOLE_RUN = re.compile(
     rf"(?P<name>\S.*?)\s+(?P<real>{_NUMBER})\s*(?P<unit>{_UNIT})\s+(?P<cpu>{_NUMBER})\s*"
-    rf"(?P<cpu_unit>{_UNIT})\s+(?P<iterations>\d+)(?P<counters>(?:\s+\S+=\S+)*)\s*"
+    rf"(?P<cpu_unit>{_UNIT})\s+(?P<iterations>\d+)(?P<counters>(?:\s+\S+)*)\s*"
 )
 #: the console's BigO row (``BM_a_BigO   0.04 NlgN   0.04 NlgN``)
 _CONSOLE_BIG_O = re.compile(
@@ -182,16 +182,25 @@ class GoogleBenchmarkConsoleReader(_Report):
 
     @classmethod
     def runs(cls, path: str, lines: list[str], start: int) -> list[Run]:
-        runs = []
+        runs, columns = [], _columns(lines[start])
         for i, raw in enumerate(lines[start + 1 :], start=start + 2):
             line = _COLOR.sub("", raw).strip()
-            if line and not _SEPARATOR.fullmatch(line) and not CONSOLE_HEADER.match(line):
-                runs.append(Run(_console_fields(line, path, i), line=i))
+            if CONSOLE_HEADER.match(line):  # printed again where the counters change
+                columns = _columns(line)
+            elif line and not _SEPARATOR.fullmatch(line):
+                runs.append(Run(_console_fields(line, path, i, columns), line=i))
         return runs
 
 
-def _console_fields(line: str, path: str, number: int) -> dict[str, Any]:
-    """A console row's fields as the JSON report names them."""
+def _columns(header: str) -> list[str]:
+    """The counters a header of the console table names as columns
+    (``--benchmark_counters_tabular=true``)."""
+    return _COLOR.sub("", header).split()[4:]
+
+
+def _console_fields(line: str, path: str, number: int, columns: list[str]) -> dict[str, Any]:
+    """A console row's fields as the JSON report names them; ``columns``: the counters its
+    header names (a counter is else written ``name=value``)."""
     found = _CONSOLE_RUN.fullmatch(line)
     if found:
         fields: dict[str, Any] = {
@@ -206,8 +215,16 @@ def _console_fields(line: str, path: str, number: int) -> dict[str, Any]:
                 f"real time in {found['unit']} but CPU time in {found['cpu_unit']}",
                 location=Location(path, number),
             )
-        for counter in found["counters"].split():
-            key, _, text = counter.partition("=")
+        named = [c.partition("=") for c in found["counters"].split()]
+        tabular = [word for word, equals, _ in named if not equals]
+        if len(tabular) != len(columns):
+            raise MeasurementError(
+                f"{len(tabular)} counter values under a header naming {len(columns)} "
+                f"({', '.join(columns) or 'none'})",
+                location=Location(path, number),
+            )
+        pairs = [(key, text) for key, equals, text in named if equals]
+        for key, text in [*pairs, *zip(columns, tabular, strict=True)]:
             fields[key] = _counter(text, path, number, key)
         return fields
     found = _CONSOLE_BIG_O.fullmatch(line)

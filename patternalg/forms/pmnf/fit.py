@@ -40,6 +40,7 @@ __all__ = [
     "fit_columns",
     "fit_matrix",
     "batch_size",
+    "check_points",
 ]
 
 _CHUNK = 1_500_000  # array elements per batch of kernels (bounds memory)
@@ -118,7 +119,9 @@ def parameter_problem(values: np.ndarray) -> tuple[tuple[int, ...], str] | None:
     )
 
 
-def _check(s: Any) -> np.ndarray:
+def check_points(s: Any) -> np.ndarray:
+    """The parameter values of a one-parameter series; a FitError unless a pmnf fit can
+    take them (at least 3, each in :data:`PARAMETER_RANGE`)."""
     x = s.points[:, 0]
     where = f"{s.location()}: {s.label}"
     if len(x) < 3:
@@ -327,7 +330,7 @@ def fit_series(
     """
     groups: dict[tuple[float, ...], list[int]] = {}
     for k, s in enumerate(series):
-        groups.setdefault(tuple(_check(s)), []).append(k)
+        groups.setdefault(tuple(check_points(s)), []).append(k)
     results: list[Fitted | None] = [None] * len(series)
     done = 0
     for key, members in groups.items():

@@ -17,8 +17,8 @@ from ...errors import FitError
 from ...syntax.symbols import symbol
 from ..base import Form
 from ..fit_options import AUTO_BOOTSTRAP, AUTO_BOOTSTRAP_POINTS, AUTO_LINEAR, uncertainty_method
-from ..fitting import Fitter
-from .fit import fit_series, parse_param_options, symbol_name
+from ..fitting import Fitter, OnError
+from .fit import check_points, fit_series, parse_param_options, symbol_name
 from .form import PMNF
 from .modelers import MODELERS
 from .stream import fit_text_batches
@@ -32,8 +32,22 @@ class PMNFFitter(Fitter):
     form = PMNF
 
     @classmethod
+    def check_series(cls, series: Any, options: Mapping[str, Any]) -> None:
+        if len(series.parameters) == 1:
+            check_points(series)
+        else:
+            from .fit_multi import check_series
+
+            check_series(series)
+
+    @classmethod
     def fit_models(
-        cls, series: Sequence[Any], options: Mapping[str, Any], progress: ProgressCallback = None
+        cls,
+        series: Sequence[Any],
+        options: Mapping[str, Any],
+        progress: ProgressCallback = None,
+        *,
+        on_error: OnError = None,
     ) -> list[PMNF]:
         if not series:
             return []

@@ -10,7 +10,7 @@ from ..._internal.callbacks import ProgressCallback
 from ...errors import FitError
 from ...syntax.arith import number_text
 from ..base import Form
-from ..fitting import Fitter, atom_names_of, measured_atoms, series_of
+from ..fitting import Fitter, OnError, atom_names_of, measured_atoms, series_of
 from .algorithm import plan, target_count
 from .form import Presca
 from .workloads import direction, thread_column, workload
@@ -32,32 +32,48 @@ class PrescaFitter(Fitter):
 
     @classmethod
     def fit_models(
-        cls, series: Sequence[Any], options: Mapping[str, Any], progress: ProgressCallback = None
-    ) -> list[Presca]:
+        cls,
+        series: Sequence[Any],
+        options: Mapping[str, Any],
+        progress: ProgressCallback = None,
+        *,
+        on_error: OnError = None,
+    ) -> list[Presca | None]:
         threads = thread_column(options["param"] or ())
-        models = []
+        models: list[Presca | None] = []
         for done, s in enumerate(series, start=1):
-            stated = options["better"]
-            better = direction(s.metric, None if stated is None else stated == "higher", s.path)
-            measured = workload(s, threads, better, s.atom)
-            upto = target_count(options["upto"], measured.p)
             try:
-                result = measured.predict(
-                    upto, checkpoints=options["checkpoints"], interpolation=options["interpolate"]
-                )
-            except FitError as error:  # too few measurements: say where, and what would do
-                within = int(max(measured.p))
-                hint = (
-                    f"; to predict up to p = {upto}, measure more thread counts, or stay "
-                    f"within the measured range with --upto {within}"
-                    if upto > within and len(measured.p) > 1  # one point interpolates nothing
-                    else ""
-                )
-                raise FitError(f"{s.location()}: {s.label}: {error}{hint}") from None
-            models.append(Presca.from_prediction(result, measured.p, measured.metric, upto))
+                models.append(cls._predicted(s, threads, options))
+            except FitError as error:
+                if on_error is None:
+                    raise
+                on_error(error)
+                models.append(None)
             if progress is not None:
                 progress(done, len(series))
         return models
+
+    @classmethod
+    def _predicted(cls, s: Any, threads: str | None, options: Mapping[str, Any]) -> Presca:
+        """The prediction of one workload (Algorithm 1)."""
+        stated = options["better"]
+        better = direction(s.metric, None if stated is None else stated == "higher", s.path)
+        measured = workload(s, threads, better, s.atom)
+        upto = target_count(options["upto"], measured.p)
+        try:
+            result = measured.predict(
+                upto, checkpoints=options["checkpoints"], interpolation=options["interpolate"]
+            )
+        except FitError as error:  # too few measurements: say where, and what would do
+            within = int(max(measured.p))
+            hint = (
+                f"; to predict up to p = {upto}, measure more thread counts, or stay "
+                f"within the measured range with --upto {within}"
+                if upto > within and len(measured.p) > 1  # one point interpolates nothing
+                else ""
+            )
+            raise FitError(f"{s.location()}: {s.label}: {error}{hint}") from None
+        return Presca.from_prediction(result, measured.p, measured.metric, upto)
 
     @classmethod
     def source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:

@@ -1,0 +1,68 @@
+"""One kernel that cannot be fitted loses none of the others: ``fit`` fits and writes the
+rest, prints one error line per kernel it could not fit, and exits with status 2."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from patternalg.cli import main
+from patternalg.errors import FitError
+from patternalg.forms import Amdahl, Presca
+
+GOOD = "".join(f"a,{x},{3 * x}\n" for x in (1, 2, 4, 8, 16))
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, list[str]]:
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, [line for line in err.splitlines() if not line.startswith("note:")]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_kernel_with_too_few_points_is_an_error_line_and_the_others_are_fitted(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "k.csv"
+    data.write_text("kernel,x,time\n" + GOOD + "b,1,1\nb,2,2\n" + GOOD.replace("a,", "c,"))
+    out = tmp_path / "m.toml"
+    status, printed, errors = run(capsys, "fit", str(data), "--out", str(out), "--format", fmt)
+    assert status == 2
+    assert errors == [
+        f"patternalg fit: error: {data}:7: kernel 'b', metric 'time': 2 measured points; a pmnf "
+        "fit needs at least 3 distinct values of the parameter (Extra-P advises 5)"
+    ]
+    assert sorted(tomllib.loads(out.read_text())["models"]) == ["a", "c"]
+    assert "a" in printed and "c" in printed and "b:" not in printed and '"b"' not in printed
+
+
+def test_when_no_kernel_can_be_fitted_it_is_the_first_error_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "k.csv"
+    data.write_text("kernel,x,time\nb,1,1\nb,2,2\nd,4,1\n")
+    out = tmp_path / "m.toml"
+    out.write_text("format = 1\n")  # an older model file stays as it was
+    status, printed, errors = run(capsys, "fit", str(data), "--out", str(out))
+    assert status == 2 and not printed and out.read_text() == "format = 1\n"
+    assert len(errors) == 1 and "kernel 'b'" in errors[0]
+
+
+def test_a_family_fitted_series_by_series_leaves_out_the_one_that_fails(tmp_path: Path) -> None:
+    """Amdahl fits each series alone (the base fitter); PreSca has its own loop."""
+    rows = "".join(f"{k},{x},{p},{x * (0.1 + 0.9 / p)}\n" for k in ("a", "c") for x in (1, 2, 4) for p in (1, 2, 4))
+    data = tmp_path / "m.csv"
+    data.write_text("kernel,x,p,time\n" + rows + "b,1,2,1\nb,2,2,2\n")
+    failed: list[FitError] = []
+    reports = Amdahl.fit_each(str(data), on_error=failed.append)
+    assert [r.atom for r in reports] == ["a", "c"]
+    assert [str(e).partition(" to fit")[0] for e in failed] == [f"{data}: kernel 'b', column 'p': no rows with p = 1"]
+    scaling = tmp_path / "s.csv"
+    scaling.write_text("kernel,p,time\n" + "".join(f"w,{p},{10 / p + p}\n" for p in (1, 2, 3, 4)) + "one,1,10\n")
+    failed.clear()
+    assert [r.atom for r in Presca.fit_each(str(scaling), on_error=failed.append)] == ["w"]
+    assert len(failed) == 1 and "kernel 'one', metric 'time': PreSca needs at least 2" in str(failed[0])
+    with pytest.raises(FitError, match="kernel 'one'"):  # without on_error: the error, as before
+        Presca.fit_each(str(scaling))
