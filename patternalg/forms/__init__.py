@@ -122,13 +122,14 @@ def model_text(model: Any, digits: int | None = None) -> str:
     >>> from patternalg.algebra.atomic_model import AtomicModel
     >>> from patternalg.syntax.symbols import x
     >>> model_text(AtomicModel("inc", 536.185 * x)), model_text(AtomicModel("inc", 536.185 * x), 2)
-    ('536.185*x', '540.0*x')
+    ('536.185*x', '540*x')
     """
     form = model_form(model)
     if form is None:
+        from ..algebra.render import shown_model
         from ..syntax.arith import format_expr
 
-        return format_expr(model.expr, digits)
+        return format_expr(model.expr) if digits is None else shown_model(model.expr, digits)
     return form.describe() if digits is None else form.label(digits)
 
 

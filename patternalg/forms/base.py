@@ -298,10 +298,11 @@ class Form(ABC):
 
     def label(self, digits: int = 4) -> str:
         """The model in one short line, for a legend: its closed form with ``digits``
-        significant digits (a family whose closed form is long says it in words)."""
-        from ..syntax.arith import format_expr
+        significant digits, a whole number without ``.0`` (a family whose closed form is
+        long says it in words)."""
+        from ..algebra.render import shown_model
 
-        return format_expr(self.expr, digits)
+        return shown_model(self.expr, digits)
 
     @property
     def symbols(self) -> tuple[str, ...]:
