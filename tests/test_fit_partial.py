@@ -66,3 +66,16 @@ def test_a_family_fitted_series_by_series_leaves_out_the_one_that_fails(tmp_path
     assert len(failed) == 1 and "kernel 'one', metric 'time': PreSca needs at least 2" in str(failed[0])
     with pytest.raises(FitError, match="kernel 'one'"):  # without on_error: the error, as before
         Presca.fit_each(str(scaling))
+
+
+def test_predict_predicts_the_workloads_it_can_and_names_the_one_it_cannot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "w.csv"
+    data.write_text("kernel,p,time\n" + "".join(f"w,{p},{10 / p + p}\n" for p in (1, 2, 3, 4)) + "one,1,10\n")
+    status, printed, errors = run(capsys, "predict", str(data), "--upto", "4")
+    assert status == 2 and printed.startswith("w: ") and "one" not in printed
+    assert errors == [
+        f"patternalg predict: error: {data}:6: kernel 'one', metric 'time': PreSca needs at least 2 "
+        "measurements, got 1"
+    ]

@@ -14,7 +14,7 @@ from typing import Any
 
 from .._internal.atomic_write import check_writable
 from .._internal.json_values import finite_json
-from .._internal.limits import MAX_CORES, printable
+from .._internal.limits import MAX_CORES, MAX_MESSAGE, printable
 from .._internal.reading import read_text
 from ..errors import PatternalgError, reason
 from ..library.model_library import ModelLibrary
@@ -38,6 +38,7 @@ __all__ = [
     "machine_option",
     "add_interval_options",
     "interval_option",
+    "failures",
 ]
 
 #: the input formats of benchmark harnesses (keys of ``measurements.READERS``, which
@@ -325,3 +326,11 @@ def private_hypothesis_home() -> None:
     home = tempfile.mkdtemp(prefix="patternalg-hypothesis-")
     atexit.register(shutil.rmtree, home, ignore_errors=True)
     set_hypothesis_home_dir(home)
+
+
+def failures(args: argparse.Namespace, errors: Sequence[PatternalgError]) -> int:
+    """Print one error line per kernel a command left out while it did the others (after
+    their output), as the command line prints an error; the exit status: 2 if any."""
+    for error in errors:
+        print(f"patternalg {args.command}: error: {printable(str(error), limit=MAX_MESSAGE)}", file=sys.stderr)
+    return 2 if errors else 0

@@ -17,12 +17,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._internal.atomic_write import atomic_writer
-from .._internal.limits import MAX_MESSAGE, printable
 from .._internal.toml_writer import table_text
 from ..errors import FitError
 from ..forms import Form
 from ..forms.report import FitReport
-from .common import HARNESSES, add_format_option, check_output, json_text, note
+from .common import HARNESSES, add_format_option, check_output, failures, json_text, note
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
 from .quality import quality_line
@@ -257,6 +256,4 @@ def run(args: argparse.Namespace) -> int:
     for text in [*output.notes, *cls.notes(data, options), *_unsure(output, args.form, options.get("uncertainty"))]:
         note(args, text)
     output.publish()
-    for failure in output.failed:  # one line each, after the kernels that were fitted
-        print(f"patternalg fit: error: {printable(str(failure), limit=MAX_MESSAGE)}", file=sys.stderr)
-    return 2 if output.failed else 0
+    return failures(args, output.failed)

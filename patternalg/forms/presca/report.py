@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -27,6 +27,7 @@ import numpy as np
 from ..._internal.callbacks import ProgressCallback
 from ..._internal.display import HtmlTable
 from ...algebra.atomic_model import AtomicModel
+from ...errors import FitError
 from ...syntax.arith import format_expr
 from ..report import FitReport
 from .algorithm import CHECKPOINTS
@@ -135,9 +136,11 @@ def predict_file(
     unit: str | None = None,
     interpolate: str = "auto",
     progress: ProgressCallback = None,
+    on_error: Callable[[FitError], None] | None = None,
 ) -> list[PredictionReport]:
     """``patternalg predict FILE``: one report per workload of a measurement file (any
-    format ``fit`` reads, recognised from its content).
+    format ``fit`` reads, recognised from its content); a workload that cannot be
+    predicted raises its error, or, given ``on_error``, is handed to it and left out.
 
     The workloads are fitted by :meth:`Presca.fit_each` with ``fit --form presca``'s
     options; the file is read as :func:`~.workloads.read_performance` reads it (``metric``
@@ -154,7 +157,7 @@ def predict_file(
         better=None if higher_is_better is None else "higher" if higher_is_better else "lower",
     )
     data = read_measurements(path, metric, thread_column(options["param"] or ()))
-    fits = Presca.fit_each(data, progress=progress, **options)
+    fits = Presca.fit_each(data, progress=progress, on_error=on_error, **options)
     read_notes = data.notes  # what reading left out (a NaN repetition): said once, first
     return [
         PredictionReport(
