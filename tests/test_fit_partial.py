@@ -79,3 +79,14 @@ def test_predict_predicts_the_workloads_it_can_and_names_the_one_it_cannot(
         f"patternalg predict: error: {data}:6: kernel 'one', metric 'time': PreSca needs at least 2 "
         "measurements, got 1"
     ]
+
+
+def test_plot_fit_draws_the_kernels_it_can_fit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    data = tmp_path / "k.csv"
+    data.write_text("kernel,x,time\n" + GOOD + "b,1,1\nb,2,2\n")
+    out = tmp_path / "k.svg"
+    status, _, errors = run(capsys, "plot", "--fit", str(data), "-o", str(out))
+    assert status == 2 and len(errors) == 1 and f"{data}:7: kernel 'b'" in errors[0]
+    svg = out.read_text()
+    assert ">a<" in svg and ">b<" not in svg  # a's panel drawn, none for b

@@ -29,6 +29,7 @@ from .common import (
     add_interval_options,
     add_model_options,
     check_output,
+    failures,
     interval_option,
     load_library,
     machine_option,
@@ -172,7 +173,9 @@ def _curves(args: argparse.Namespace) -> Any:
     return plot_sweep(curves, comparison).figure
 
 
-def _fit(args: argparse.Namespace) -> Any:
+def _fit(args: argparse.Namespace, failed: list[PatternalgError]) -> Any:
+    """The fits of ``args.fit``'s kernels drawn; a kernel that cannot be fitted goes to
+    ``failed`` (the others are drawn)."""
     from ..errors import FitError
     from ..forms import form_class
     from ..measurements import read
@@ -193,7 +196,9 @@ def _fit(args: argparse.Namespace) -> Any:
             raise FitError(f"{args.fit}: no kernel '{args.kernel}' (kernels: {', '.join(kernels)})")
         data = data.select(kernel=args.kernel)
     data = _first_panels(args, data)
-    reports = cls.fit_each(data, **options)
+    reports = cls.fit_each(data, on_error=failed.append, **options)
+    if failed and not reports:
+        raise failed[0]  # nothing to draw: the first kernel's error, as one kernel's
     for text in (text for report in reports for text in report.notes):
         note(args, text)
     return plot_fit_reports(reports, extend_to=args.extend_to)
@@ -265,7 +270,6 @@ def _validate(args: argparse.Namespace) -> Any:
 
 _DRAW = {
     "term": _curves,
-    "fit": _fit,
     "atoms": _atoms,
     "optimize": _optimize,
     "explore": _explore,
@@ -282,12 +286,13 @@ def run(args: argparse.Namespace) -> int:
     check_output(args, args.output)
     plt = pyplot()  # no matplotlib: the install hint, before any work
     notes: list[str] = []  # what matplotlib would warn about, said once each
+    failed: list[PatternalgError] = []  # the kernels --fit could not fit (the rest are drawn)
     with captured_warnings(notes):
-        figure = _DRAW[mode](args)
+        figure = _fit(args, failed) if mode == "fit" else _DRAW[mode](args)
         try:
             save_figure(figure, args.output)
         finally:
             plt.close(figure)
     for text in notes:
         note(args, f"matplotlib: {text}")
-    return 0
+    return failures(args, failed)
