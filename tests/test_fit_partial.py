@@ -90,3 +90,19 @@ def test_plot_fit_draws_the_kernels_it_can_fit(tmp_path: Path, capsys: pytest.Ca
     assert status == 2 and len(errors) == 1 and f"{data}:7: kernel 'b'" in errors[0]
     svg = out.read_text()
     assert ">a<" in svg and ">b<" not in svg  # a's panel drawn, none for b
+
+
+def test_profile_leaves_out_a_run_it_cannot_read_and_models_the_others(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lulesh = Path(__file__).parent / "data" / "profiles" / "lulesh"
+    for cali in lulesh.glob("*.cali"):
+        (tmp_path / cali.name).write_bytes(cali.read_bytes())
+    cut = tmp_path / "343_cores.cali"
+    cut.write_bytes(cut.read_bytes()[:3000])  # a run cut short: its metadata are lost
+    (tmp_path / "999_cores.cali").write_text("not a profile\n")
+    status, printed, errors = run(capsys, "profile", str(tmp_path), "--param", "mpi.world.size=p")
+    assert status == 2 and "measured at p = 27, p = 64, p = 125, p = 216\n" in printed
+    assert len(errors) == 2 and all(e.startswith("patternalg profile: error: ") for e in errors)
+    assert any(f"{cut}: no parameter mpi.world.size" in e for e in errors)
+    assert any("999_cores.cali" in e for e in errors)

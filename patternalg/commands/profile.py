@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 
 from .._internal.atomic_write import atomic_writer
 from ..errors import PatternalgError
-from .common import add_format_option, check_output, interval_option, note, print_json
+from .common import add_format_option, check_output, failures, interval_option, note, print_json
 from .progress import progress
 
 if TYPE_CHECKING:
-    from ..profiles import ProfileTerm
+    from ..profiles import Profile, ProfileTerm
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -110,8 +110,11 @@ def run(args: argparse.Namespace) -> int:
             check_output(args, path)  # before the work, not after it
     if args.out is not None and args.out == args.term_out:
         raise PatternalgError(f"--out and --term-out name the same file {args.out}")
+    failed: list[PatternalgError] = []  # the runs left out, each said after the result
     with progress(args, "reading", "profiles") as bar:
-        profiles = read_profiles(args.files, args.metric, bar)
+        profiles = _with_params(read_profiles(args.files, args.metric, bar, failed.append), args.param, failed)
+    if failed and not profiles:
+        raise failed[0]  # no run left: the first one's error, as one run's
     tree = CallTree.of(profiles, args.param)
     built = profile_term(tree, min_share=args.min_share, pools=pools)
     with progress(args, "fitting", "call paths") as bar:
@@ -130,7 +133,24 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(check.to_csv())
     else:
         sys.stdout.write(check.text())
-    return 0
+    return failures(args, failed)
+
+
+def _with_params(profiles: list[Profile], params: list[str], failed: list[PatternalgError]) -> list[Profile]:
+    """The profiles whose parameters can be read; each other's error goes to ``failed``."""
+    from ..profiles.params import Param
+
+    chosen = [Param.parse(text) for text in params]
+    kept = []
+    for profile in profiles:
+        try:
+            for param in chosen:
+                param.value(profile)
+        except PatternalgError as error:
+            failed.append(error)
+        else:
+            kept.append(profile)
+    return kept
 
 
 def _term_file(built: ProfileTerm) -> str:

@@ -106,13 +106,22 @@ def _expanded(paths: Sequence[str]) -> list[str]:
 
 
 def read_profiles(
-    paths: Sequence[str], metric: str | None = None, progress: ProgressCallback = None
+    paths: Sequence[str],
+    metric: str | None = None,
+    progress: ProgressCallback = None,
+    on_error: Callable[[MeasurementError], None] | None = None,
 ) -> list[Profile]:
-    """The profiles of ``paths`` (files or directories), in order."""
+    """The profiles of ``paths`` (files or directories), in order; a file that cannot be
+    read raises its error, or, given ``on_error``, is handed to it and left out."""
     files = _expanded(paths)
     profiles = []
     for done, path in enumerate(files, start=1):
-        profiles.append(read_profile(path, metric))
+        try:
+            profiles.append(read_profile(path, metric))
+        except MeasurementError as error:
+            if on_error is None:
+                raise
+            on_error(error)
         if progress is not None:
             progress(done, len(files))
     return profiles
