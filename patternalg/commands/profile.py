@@ -98,8 +98,7 @@ def _point(texts: list[str]) -> dict[str, float] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..evidence.profile_check import check_profile
-    from ..profiles import CallTree, fit_profile, profile_term, read_profiles
+    from ..profiles import read_profiles
 
     if not 0 <= args.min_share < 1:
         raise PatternalgError(f"--min-share {args.min_share:g}: a share of the root from 0 to below 1, e.g. 0.001")
@@ -110,11 +109,26 @@ def run(args: argparse.Namespace) -> int:
             check_output(args, path)  # before the work, not after it
     if args.out is not None and args.out == args.term_out:
         raise PatternalgError(f"--out and --term-out name the same file {args.out}")
-    failed: list[PatternalgError] = []  # the runs left out, each said after the result
+    failed: list[PatternalgError] = []  # the runs left out, each said after the result (or the error)
     with progress(args, "reading", "profiles") as bar:
         profiles = _with_params(read_profiles(args.files, args.metric, bar, failed.append), args.param, failed)
     if failed and not profiles:
         raise failed[0]  # no run left: the first one's error, as one run's
+    try:
+        _modelled(args, profiles, pools, at, level)
+    except PatternalgError:
+        failures(args, failed)  # the runs left out first: they may be why the rest fails
+        raise
+    return failures(args, failed)
+
+
+def _modelled(
+    args: argparse.Namespace, profiles: list[Profile], pools: dict[str, int], at: dict[str, float] | None, level: float
+) -> None:
+    """Model ``profiles``, write the files asked for and print the check of every node."""
+    from ..evidence.profile_check import check_profile
+    from ..profiles import CallTree, fit_profile, profile_term
+
     tree = CallTree.of(profiles, args.param)
     built = profile_term(tree, min_share=args.min_share, pools=pools)
     with progress(args, "fitting", "call paths") as bar:
@@ -133,7 +147,6 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(check.to_csv())
     else:
         sys.stdout.write(check.text())
-    return failures(args, failed)
 
 
 def _with_params(profiles: list[Profile], params: list[str], failed: list[PatternalgError]) -> list[Profile]:
