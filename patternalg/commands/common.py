@@ -38,7 +38,7 @@ __all__ = [
     "machine_option",
     "add_interval_options",
     "interval_option",
-    "failures",
+    "left_out",
 ]
 
 #: the input formats of benchmark harnesses (keys of ``measurements.READERS``, which
@@ -328,9 +328,10 @@ def private_hypothesis_home() -> None:
     set_hypothesis_home_dir(home)
 
 
-def failures(args: argparse.Namespace, errors: Sequence[PatternalgError]) -> int:
-    """Print one error line per kernel a command left out while it did the others (after
-    their output), as the command line prints an error; the exit status: 2 if any."""
+def left_out(args: argparse.Namespace, errors: Sequence[PatternalgError], rest: str) -> None:
+    """Say, one warning line each, what a command left out while it did the ``rest`` (a
+    kernel it cannot fit: one bad region loses none of the others); a warning shows even
+    with ``--quiet``, and the exit status stays 0, which says that the rest is done."""
     for error in errors:
-        print(f"patternalg {args.command}: error: {printable(str(error), limit=MAX_MESSAGE)}", file=sys.stderr)
-    return 2 if errors else 0
+        text = printable(str(error), limit=MAX_MESSAGE)
+        print(f"warning: {text} (left out; {rest})", file=sys.stderr)

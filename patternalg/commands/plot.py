@@ -29,8 +29,8 @@ from .common import (
     add_interval_options,
     add_model_options,
     check_output,
-    failures,
     interval_option,
+    left_out,
     load_library,
     machine_option,
     note,
@@ -295,4 +295,5 @@ def run(args: argparse.Namespace) -> int:
             plt.close(figure)
     for text in notes:
         note(args, f"matplotlib: {text}")
-    return failures(args, failed)
+    left_out(args, failed, "the other kernels are drawn")
+    return 0

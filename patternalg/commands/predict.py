@@ -15,7 +15,7 @@ from .common import (
     add_digits_option,
     add_format_option,
     check_output,
-    failures,
+    left_out,
     print_json,
     print_notes,
 )
@@ -124,4 +124,5 @@ def run(args: argparse.Namespace) -> int:
         for report in reports:
             for line in report.lines(args.digits):
                 print(line)
-    return failures(args, failed)
+    left_out(args, failed, "the other workloads are predicted")
+    return 0

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from .._internal.atomic_write import atomic_writer
 from ..errors import PatternalgError
-from .common import add_format_option, check_output, failures, interval_option, note, print_json
+from .common import add_format_option, check_output, interval_option, left_out, note, print_json
 from .progress import progress
 
 if TYPE_CHECKING:
@@ -117,9 +117,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         _modelled(args, profiles, pools, at, level)
     except PatternalgError:
-        failures(args, failed)  # the runs left out first: they may be why the rest fails
+        left_out(args, failed, "the rest cannot be modelled either")  # they may be why
         raise
-    return failures(args, failed)
+    left_out(args, failed, "the other runs are modelled")
+    return 0
 
 
 def _modelled(
