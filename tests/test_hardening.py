@@ -28,6 +28,10 @@ CASES = [  # (arguments, a fragment of the one error line)
     (["eval", "tpool_{10^10^10}(qsort)"], "10^10000000000 has about 1e+10 digits"),
     (["eval", "qsort", "--at", "x=10^10^10"], "10^10000000000 has about 1e+10 digits"),
     (["eval", "qsort[p=2^(2^64)]"], "2^(a 20-digit integer) has about 5.55e+18 digits"),
+    # seed 60 (2026-11-29): a pipe's stages ordered by sympy's simplify, which wrote
+    # 2^(2^64*n) as (2^(2^64))^n and built the power: a hang; now refused where it is read
+    (["eval", "qsort[p=2^(2^64*n)]"],
+     "2^(18446744073709551616*n) has about 5.55e+18 digits per unit of n (limit: 1000)"),
     (["eval", "qsort[p=1e-999999999]"], "out of range"),
     (["eval", "qsort", "--at", "x=1e-999999999"], "out of range"),
     (["check", "seq(A, B) == seq(B, A)", "--examples", "100000000"],
@@ -62,6 +66,7 @@ MODEL_FILES = [  # (model expression, a fragment of the one error line)
     ("(x+1)^(10^6)", "exponent 1000000 is larger than 1000"),
     ("log2(x)^(10^10)", "exponent 10000000000 is larger than 1000"),
     ("2^x", None),  # fine in the file; too large only at a point (below), refused at once
+    ("(m*n - 1)/(2^(2^64*n) * 12288 )* x", "has about 5.55e+18 digits per unit of n"),  # seed 60's hang
 ]
 
 

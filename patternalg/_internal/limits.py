@@ -224,9 +224,29 @@ def expansion_problem(expr: sympy.Expr) -> str | None:
 
 
 def power_problem(base: sympy.Expr, exponent: sympy.Expr) -> str | None:
-    """Why ``base^exponent`` is too large to build exactly, or None if it is fine."""
+    """Why ``base^exponent`` is too large to build exactly, or None if it is fine. A
+    symbolic exponent counts by its largest coefficient: sympy writes ``2^(c*n)`` as
+    ``(2^c)^n`` when it simplifies, and builds ``2^c``.
+
+    >>> from patternalg.syntax.symbols import symbol
+    >>> power_problem(sympy.Integer(2), 2**64 * symbol("n"))
+    '2^(18446744073709551616*n) has about 5.55e+18 digits per unit of n (limit: 1000)'
+    >>> power_problem(sympy.Integer(2), 64 * symbol("n")) is None
+    True
+    """
     if not exponent.is_number:
-        return None
+        if not base.is_number:
+            return None
+        coefficients = [abs(c) for c in exponent.as_coefficients_dict().values() if c.is_Number]
+        try:
+            digits = float(max(coefficients, default=0)) * abs(_log10_abs(base))
+        except (TypeError, ValueError):
+            return None
+        if math.isnan(digits) or digits <= MAX_INTEGER_DIGITS:
+            return None
+        unit = ", ".join(sorted(str(s) for s in exponent.free_symbols))
+        shown = f"{_short_number(base)}^({_short_number(exponent)})"
+        return f"{shown} has about {digits:.3g} digits per unit of {unit} (limit: {MAX_INTEGER_DIGITS})"
     try:
         magnitude = abs(float(exponent.evalf(15)))
     except TypeError:  # a complex exponent: sympy builds it lazily, nothing to bound
