@@ -181,6 +181,34 @@ def test_designs_equal_on_part_of_a_stretch_do_not_tie_on_all_of_it(first: int):
     assert ratio[0] == 1 and ratio[1] > 1
 
 
+def test_designs_equal_to_rounding_cross_once_and_the_one_below_wins():
+    """seq(z, inc) is pipe(k, z) plus inc's 536*x where k = x^60 is below z = 1e-3 + 4.5e7*x:
+    at x = 1e-300 that is 5e-298 ns on 1e-3 ns, below a double's resolution. Each scan point
+    where the two rounded equal was a crossover or a touch (hundreds, 7.5 s: a hang in the
+    campaign, seed 61), and the stretch below the one real crossover went to seq."""
+    library = LIB.merged(
+        [
+            patternalg.AtomicModel("k", patternalg.parse_arithmetic("x^60")),
+            patternalg.AtomicModel("z", patternalg.parse_arithmetic("1e-3 + 4.5e7*x")),
+        ]
+    )
+    result = compare(["seq(z, inc)", "pipe(k, z)"], over="x=1e-300..1e6", library=library)
+    (cross,) = result.crossovers
+    assert cross.value == pytest.approx(4.5e7 ** (1 / 59), rel=1e-6) and result.touches == ()
+    assert [i.winner for i in result.intervals] == ["pipe(k, z)", "seq(z, inc)"]
+    assert [i.ties for i in result.intervals] == [(), ()]
+
+
+def test_designs_equal_at_the_ends_but_apart_inside_do_not_tie():
+    """qsort alone against a pipe whose stage inc + qsort/2 is slower than qsort below
+    x = 2^(536.185/129.27) = 17.7: equal at x = 1 (qsort is 0 there, inc's stage is the
+    pipe's) and from 17.7 on, apart in between. The stretch said 'ties' (equal at its ends
+    and at its inside point)."""
+    result = compare(["pipe(qsort, inc)", "pipe(qsort, seq(inc, tpool_2(qsort)))"], over="x=1..1e6")
+    (stretch,) = result.intervals
+    assert stretch.winner == "pipe(qsort, inc)" and stretch.ties == ()
+
+
 def test_a_touch_is_not_a_crossover():
     result = compare(["tpool_2(seq(qsort, inc))", "pipe(qsort, inc)"])
     assert result.crossovers == ()

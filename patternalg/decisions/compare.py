@@ -49,7 +49,7 @@ from ..syntax.arith import bounds_text, number_text
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 from .confidence import Range, confidence
-from .crossovers import REFINED_DIGITS, RTOL, exact_roots, numeric_roots
+from .crossovers import REFINED_DIGITS, RTOL, TIE_RTOL, exact_roots, numeric_roots
 from .options import DEFAULT_RANGE
 from .sweep import Sweep, prepare, tabulate
 
@@ -414,7 +414,8 @@ def compare(
         notes += negative_note(name, float(value), ready.unit)
     lo, hi, narrowed = _finite_span(scanned, scan, names, axis)
     notes += narrowed
-    scan = scan[(scan >= lo) & (scan <= hi)]
+    kept = (scan >= lo) & (scan <= hi)
+    scan, scanned = scan[kept], scanned[:, kept]
     candidates: list[tuple[float, bool]] = []
     pairs = list(itertools.combinations(range(len(compiled)), 2))
     for done, (i, j) in enumerate(pairs):
@@ -429,7 +430,8 @@ def compare(
         diff = lambda v, p=pair: (  # noqa: E731
             compiled[p[0]].values({axis.name: v}) - compiled[p[1]].values({axis.name: v})
         )
-        candidates += [(r, False) for r in numeric_roots(diff, scan)]
+        scale = np.maximum(np.abs(scanned[i]), np.abs(scanned[j]))
+        candidates += [(r, False) for r in numeric_roots(diff, scan, scale)]
     integer = any(axis.name in count_symbols(c.term) for c in compiled)
     crossovers, touches = _classify(candidates, values, names, axis.name, lo, hi, integer)
     # each crossover ends one interval and starts the next (over a count, between integers)
@@ -443,13 +445,16 @@ def compare(
             if end - start < 2:
                 mid = start if start == lo else end
         ends = values(np.array([start, mid, end]))
-        win = _interval_winner(ends)
+        inside = (scan > start) & (scan < end) & ((scan == np.round(scan)) if integer else True)
+        sample = np.concatenate([ends[:, 1:2], scanned[:, inside]], axis=1)
+        win = _interval_winner(ends, sample)
         ratios = tuple(
             (names[k], _ratio(ends[k, 0], ends[win, 0]), _ratio(ends[k, 2], ends[win, 2]))
             for k in range(len(names))
         )
-        ties = tuple(  # equal at both ends and inside: equal in between too (no crossover)
-            names[k] for k in range(len(names)) if k != win and np.array_equal(ends[k], ends[win])
+        ties = tuple(  # equal at both ends and inside (to rounding): no crossover in between
+            names[k] for k in range(len(names))
+            if k != win and _equal(ends[k], ends[win]) and _equal(sample[k], sample[win])
         )
         intervals.append(Interval(start, end, names[win], ratios, ties))
     result = Comparison(
@@ -481,18 +486,36 @@ def compare(
     )  # fmt: skip
 
 
-def _interval_winner(ends: np.ndarray) -> int:
-    """The design fastest inside a stretch without crossovers: the smallest at its inside
-    point; of designs equal there (a pool beside a stage that needs no core of its own, up to
-    the cores), the one smaller at the ends, where they part.
+def _interval_winner(ends: np.ndarray, inside: np.ndarray) -> int:
+    """The design fastest in a stretch without crossovers, from its values at the stretch's
+    start, inside point and end (``ends``) and at the points inside it (``inside``): the
+    design no other is below anywhere inside (to rounding: a pipe beside a sequence that
+    adds 1e-297 ns to 1e-3 ns); of designs equal everywhere inside (a pool beside a stage
+    that needs no core of its own, up to the cores), the one smaller at the ends, where they
+    part. Where every design is below another somewhere (a crossover too close to find),
+    the smallest at the inside point.
 
-    >>> _interval_winner(np.array([[4.0, 2.0, 2.1], [4.0, 2.0, 2.0], [5.0, 3.0, 1.0]]))
+    >>> _interval_winner(np.array([[4.0, 2.0, 2.1], [4.0, 2.0, 2.0], [5.0, 3.0, 1.0]]),
+    ...                  np.array([[2.0], [2.0], [3.0]]))
+    1
+    >>> _interval_winner(np.array([[1e-3, 1e-3, 1.0], [1e-3, 1e-3, 1.1]]),
+    ...                  np.array([[1e-3, 1e-3 + 1e-6], [1e-3, 1e-3]]))
     1
     """
-    inside = ends[:, 1]
-    best = np.min(inside, where=~np.isnan(inside), initial=np.inf)
-    tied = [k for k in range(len(ends)) if inside[k] == best] or [0]
+    with np.errstate(invalid="ignore"):
+        lowest = np.min(inside, axis=0, where=~np.isnan(inside), initial=np.inf)
+        never_below = np.all(inside <= lowest + TIE_RTOL * np.abs(lowest), axis=1)
+    tied = np.flatnonzero(never_below).tolist()
+    if not tied:
+        point = ends[:, 1]
+        best = np.min(point, where=~np.isnan(point), initial=np.inf)
+        tied = [k for k in range(len(ends)) if point[k] == best] or [0]
     return min(tied, key=lambda k: (float(ends[k, 0] + ends[k, 2]), k))
+
+
+def _equal(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two designs' values are equal to rounding (:data:`TIE_RTOL`) at every point."""
+    return bool(np.all(np.abs(a - b) <= TIE_RTOL * np.maximum(np.abs(a), np.abs(b))))
 
 
 def _finite_span(

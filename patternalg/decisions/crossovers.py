@@ -19,10 +19,12 @@ import sympy
 from ..algebra.normal_forms.normal_form import normal_form
 from ..syntax.symbols import x
 
-__all__ = ["RTOL", "REFINED_DIGITS", "exact_roots", "numeric_roots"]
+__all__ = ["RTOL", "REFINED_DIGITS", "TIE_RTOL", "exact_roots", "numeric_roots"]
 
 #: relative precision of numerically refined crossovers
 RTOL = 1e-9
+#: two models closer than this, relative to the larger, are equal (the rest is rounding)
+TIE_RTOL = 1e-12
 #: significant digits a crossover refined to :data:`RTOL` is known to (and printed in)
 REFINED_DIGITS = 1 + round(-math.log10(RTOL))
 _MAX_PIECES = 64  #: equations tried per pair (each max doubles them)
@@ -218,25 +220,43 @@ def _golden_min(f: Callable[[float], float], a: float, b: float) -> float:
     return (a + b) / 2
 
 
-def numeric_roots(diff: Callable[[np.ndarray], np.ndarray], scan: np.ndarray) -> list[float]:
+def numeric_roots(
+    diff: Callable[[np.ndarray], np.ndarray], scan: np.ndarray, scale: np.ndarray | None = None
+) -> list[float]:
     """Sign changes of ``diff`` on ``scan`` refined by bisection, and touches (local minima of
-    |diff| relative to the models that reach zero) refined by golden section."""
+    |diff| relative to the models that reach zero) refined by golden section.
+
+    ``scale`` (the larger of the two models at each scan point) says where the difference
+    is rounding: within :data:`TIE_RTOL` of it, the models are equal there. A stretch where
+    they are equal has no crossover inside it: the winner can change only across it (its
+    first and last points are the candidates) or at a single point where they are equal.
+
+    >>> scan = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    >>> numeric_roots(lambda v: v - 2.0, scan), numeric_roots(lambda v: 1e-20 * (v - 2.5), scan, scan + 1)
+    ([2.0], [])
+    """
     d = diff(scan)
+    if scale is not None:
+        d = np.where(np.abs(d) <= TIE_RTOL * np.abs(scale), 0.0, d)
     if np.all(d == 0):
         return []  # the same model: equal everywhere, never a crossover
     roots = []
     scalar = lambda v: float(diff(np.array([v]))[0])  # noqa: E731
     sign = np.sign(d)
-    for change in np.nonzero(sign[:-1] * sign[1:] < 0)[0].tolist():
-        roots.append(_bisect(scalar, float(scan[change]), float(scan[change + 1])))
-    roots += [float(scan[zero]) for zero in np.nonzero(d == 0)[0]]
+    signed = np.flatnonzero(sign != 0)
+    for a, b in zip(signed[:-1].tolist(), signed[1:].tolist(), strict=True):
+        if b == a + 1:
+            if sign[a] != sign[b]:
+                roots.append(_bisect(scalar, float(scan[a]), float(scan[b])))
+        elif b == a + 2 or sign[a] != sign[b]:  # equal at one point, or across a stretch
+            roots += sorted({float(scan[a + 1]), float(scan[b - 1])})
     size = np.abs(d)
     for i in range(1, len(scan) - 1):
         lowest = size[i] <= size[i - 1] and size[i] <= size[i + 1]
         # a plateau (overflowed to inf, or a constant difference) has no touch: without this,
         # each of its scan points ran a golden-section search (x^60 against x: 30 s)
         plateau = size[i] == size[i - 1] == size[i + 1] or not np.isfinite(size[i])
-        if lowest and not plateau and sign[i - 1] == sign[i + 1] != 0:
+        if lowest and not plateau and sign[i - 1] == sign[i + 1] != 0 and sign[i] != 0:
             best = _golden_min(lambda v: abs(scalar(v)), float(scan[i - 1]), float(scan[i + 1]))
             roots.append(best)
     return roots
