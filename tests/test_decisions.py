@@ -197,6 +197,9 @@ def test_designs_equal_to_rounding_cross_once_and_the_one_below_wins():
     assert cross.value == pytest.approx(4.5e7 ** (1 / 59), rel=1e-6) and result.touches == ()
     assert [i.winner for i in result.intervals] == ["pipe(k, z)", "seq(z, inc)"]
     assert [i.ties for i in result.intervals] == [(), ()]
+    # at the crossover the two are equal: a ratio of 1, not x0.99999999919 (refined to 1e-9)
+    below, above = (dict((n, (a, b)) for n, a, b in i.ratios) for i in result.intervals)
+    assert below["seq(z, inc)"][1] == 1.0 and above["pipe(k, z)"][0] == 1.0
 
 
 def test_designs_equal_at_the_ends_but_apart_inside_do_not_tie():

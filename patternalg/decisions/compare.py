@@ -436,8 +436,9 @@ def compare(
     crossovers, touches = _classify(candidates, values, names, axis.name, lo, hi, integer)
     # each crossover ends one interval and starts the next (over a count, between integers)
     edges = [(lo, lo), *((_last(c), c.value) for c in crossovers), (hi, hi)]
+    bounds = [None, *crossovers, None]  # the crossover at each edge, if it is one
     intervals = []
-    for (_, start), (end, _) in zip(edges, edges[1:], strict=False):
+    for i, ((_, start), (end, _)) in enumerate(zip(edges, edges[1:], strict=False)):
         # the geometric mean as a product of roots: 16 * 1.7e308 is no float
         mid = math.sqrt(start) * math.sqrt(end) if start > 0 else start / 2 + end / 2
         if integer:  # at an integer inside, else at an end that is no crossover
@@ -448,8 +449,13 @@ def compare(
         inside = (scan > start) & (scan < end) & ((scan == np.round(scan)) if integer else True)
         sample = np.concatenate([ends[:, 1:2], scanned[:, inside]], axis=1)
         win = _interval_winner(ends, sample)
+        at_start, at_end = _equal_at(bounds[i], names[win]), _equal_at(bounds[i + 1], names[win])
         ratios = tuple(
-            (names[k], _ratio(ends[k, 0], ends[win, 0]), _ratio(ends[k, 2], ends[win, 2]))
+            (
+                names[k],
+                1.0 if names[k] in at_start else _ratio(ends[k, 0], ends[win, 0]),
+                1.0 if names[k] in at_end else _ratio(ends[k, 2], ends[win, 2]),
+            )
             for k in range(len(names))
         )
         ties = tuple(  # equal at both ends and inside (to rounding): no crossover in between
@@ -511,6 +517,15 @@ def _interval_winner(ends: np.ndarray, inside: np.ndarray) -> int:
         best = np.min(point, where=~np.isnan(point), initial=np.inf)
         tied = [k for k in range(len(ends)) if point[k] == best] or [0]
     return min(tied, key=lambda k: (float(ends[k, 0] + ends[k, 2]), k))
+
+
+def _equal_at(crossover: Crossover | None, winner: str) -> tuple[str, ...]:
+    """The designs equal to ``winner`` at a stretch's end that is ``crossover`` (its two, if
+    the winner is one; none over a count, where a crossover falls between two integers): their
+    ratio there is 1, not what a point refined to :data:`RTOL` gives (``x0.99999999919``)."""
+    if crossover is None or crossover.previous is not None or winner not in crossover.designs:
+        return ()
+    return crossover.designs
 
 
 def _equal(a: np.ndarray, b: np.ndarray) -> bool:
