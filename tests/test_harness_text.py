@@ -23,6 +23,7 @@ GB, HF = DATA / "gbench", DATA / "hyperfine"
 SAME_RUN = {
     GB / "gb_run.csv": (GB / "gb_run.json", "gbench-csv", 6),
     GB / "gb_console.txt": (GB / "gb_console.json", "gbench-console", 3),
+    GB / "gb_tabular.txt": (GB / "gb_tabular.json", "gbench-console", 3),
 }
 READERS_OF = {path.name: fmt for path, (_, fmt, _) in SAME_RUN.items()}
 
@@ -53,12 +54,17 @@ def test_a_text_report_reads_as_the_json_of_the_same_run(path: Path, metric: str
 
 @pytest.mark.parametrize("path", SAME_RUN, ids=lambda p: p.name)
 def test_the_library_s_own_fit_is_a_note(path: Path) -> None:
-    twin = SAME_RUN[path][0]
-    note = next(n for n in read(twin).notes if n.startswith("Google Benchmark's own fit of BM_sort"))
-    text_note = next(n for n in read(path).notes if n.startswith("Google Benchmark's own fit of BM_sort"))
-    coefficient = float(note.split(": ")[1].split("*")[0])
-    assert text_note.endswith("*x*log2(x) ns (its BigO, over N = x)")
-    assert math.isclose(float(text_note.split(": ")[1].split("*")[0]), coefficient, rel_tol=0.01)
+    twin, _, digits = SAME_RUN[path]
+    own = "Google Benchmark's own fit of "
+    notes = {n.split(" (")[0]: n for n in read(twin).notes if n.startswith(own)}
+    text_notes = {n.split(" (")[0]: n for n in read(path).notes if n.startswith(own)}
+    assert notes.keys() == text_notes.keys() and notes
+    for kernel, note in notes.items():
+        coefficient = float(note.split(": ")[1].split("*")[0])
+        shown = float(text_notes[kernel].split(": ")[1].split("*")[0])
+        assert text_notes[kernel].endswith(note.split("*", 1)[1])  # the same class, in ns
+        # as printed: six digits in CSV, two decimals on the console (0.04 for 0.0355)
+        assert math.isclose(shown, coefficient, rel_tol=0.6 * 10 ** (1 - digits), abs_tol=0.005 * (digits < 6))
 
 
 def test_a_counter_of_the_console_reads_as_in_json_and_a_kernel_without_it_is_left_out() -> None:
@@ -69,6 +75,16 @@ def test_a_counter_of_the_console_reads_as_in_json_and_a_kernel_without_it_is_le
         assert values(text)[where] == pytest.approx(reps, rel=1e-5)
     assert any(n.startswith("BM_sort has no 'items_per_second' (line 4)") for n in text.notes)
     assert text.series[0].unit is None  # a rate, not a time in ns
+
+
+def test_counters_as_columns_read_as_in_json() -> None:
+    """``--benchmark_counters_tabular``: the counter is a column, under a header printed
+    again where the counters change (``BM_pass`` has none, ``BM_scan`` one)."""
+    text = read(GB / "gb_tabular.txt", metric="items_per_second")
+    json = read(GB / "gb_tabular.json", metric="items_per_second")
+    assert [s.kernel for s in text] == ["BM_scan"] and values(text).keys() == values(json).keys()
+    for where, reps in values(json).items():
+        assert values(text)[where] == pytest.approx(reps, rel=1e-5)
 
 
 def test_the_csv_on_standard_output_has_no_context_and_reads_alike(tmp_path: Path) -> None:
