@@ -221,7 +221,7 @@ def _golden_min(f: Callable[[float], float], a: float, b: float) -> float:
 
 
 def numeric_roots(
-    diff: Callable[[np.ndarray], np.ndarray], scan: np.ndarray, scale: np.ndarray | None = None
+    diff: Callable[[np.ndarray], np.ndarray], scan: np.ndarray, scale: np.ndarray
 ) -> list[float]:
     """Sign changes of ``diff`` on ``scan`` refined by bisection, and touches (local minima of
     |diff| relative to the models that reach zero) refined by golden section.
@@ -232,12 +232,11 @@ def numeric_roots(
     first and last points are the candidates) or at a single point where they are equal.
 
     >>> scan = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
-    >>> numeric_roots(lambda v: v - 2.0, scan), numeric_roots(lambda v: 1e-20 * (v - 2.5), scan, scan + 1)
+    >>> numeric_roots(lambda v: v - 2.0, scan, scan), numeric_roots(lambda v: 1e-20 * (v - 2.5), scan, scan + 1)
     ([2.0], [])
     """
     d = diff(scan)
-    if scale is not None:
-        d = np.where(np.abs(d) <= TIE_RTOL * np.abs(scale), 0.0, d)
+    d = np.where(np.abs(d) <= TIE_RTOL * np.abs(scale), 0.0, d)
     if np.all(d == 0):
         return []  # the same model: equal everywhere, never a crossover
     roots = []

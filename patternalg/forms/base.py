@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import sympy
 
-from .._internal.callbacks import ProgressCallback
+from .._internal.callbacks import OnError, ProgressCallback
 from .._internal.options import Option
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.uncertainty import Uncertainty
@@ -429,7 +429,7 @@ class Form(ABC):
         *,
         progress: ProgressCallback = None,
         allow_nonpositive: bool = False,
-        on_error: Callable[[FitError], None] | None = None,
+        on_error: OnError = None,
         **options: Any,
     ) -> list[Any]:
         """One :class:`~patternalg.forms.report.FitReport` per series of ``data``;

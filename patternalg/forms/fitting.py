@@ -23,16 +23,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from .._internal.callbacks import ProgressCallback
+from .._internal.callbacks import OnError, ProgressCallback
 from ..arguments import as_measurements
 from ..errors import FitError
 from .base import Form
 from .report import FitReport
 
-__all__ = ["Fitter", "OnError", "series_of", "atom_names_of", "measured_atoms"]
-
-#: what a fit of many series does with one that cannot be fitted (None: stop at it)
-OnError = Callable[[FitError], None] | None
+__all__ = ["Fitter", "series_of", "atom_names_of", "measured_atoms"]
 
 
 def _pick(kept: Sequence[int], *lists: Sequence[Any]) -> tuple[list[Any], ...]:
@@ -60,7 +57,8 @@ class Fitter:
     method, so a subclass overrides only what its family does differently.
 
     A subclass sets :attr:`form` and :attr:`summary`, and :attr:`series_fit` (one series
-    at a time) or implements :meth:`fit_models` (many series at once, as PMNF's).
+    at a time), or implements :meth:`fit_model` (one series, built its own way, as
+    PreSca's) or :meth:`fit_models` (many series at once, as PMNF's).
     """
 
     #: the family this fitter fits
@@ -157,28 +155,30 @@ class Fitter:
         """Fitted models of ``series`` (contract 3's ``Series``), one each; None for a series
         whose fit failed and was handed to ``on_error`` (without it, the failure stops all).
 
-        The base fits one series after the other with :meth:`fit_one`; a fitter that
+        The base fits one series after the other with :meth:`fit_model`; a fitter that
         fits many series at once (PMNF's) overrides this instead (and checks its series
         in :meth:`check_series`).
         """
         models: list[Any] = []
         for done, one in enumerate(series, start=1):
             try:
-                values, domain, statistics, *spread = cls.fit_one(one, options)
+                models.append(cls.fit_model(one, options))
             except FitError as error:
                 if on_error is None:
                     raise
                 on_error(error)
                 models.append(None)
-                continue
-            models.append(
-                cls.form._fitted(
-                    values, domain=domain, statistics=statistics, uncertainty=next(iter(spread), None)
-                )
-            )
             if progress is not None:
                 progress(done, len(series))
         return models
+
+    @classmethod
+    def fit_model(cls, series: Any, options: Mapping[str, Any]) -> Form:
+        """The model fitted to one series: the family's :meth:`fit_one`, as a model."""
+        values, domain, statistics, *spread = cls.fit_one(series, options)
+        return cls.form._fitted(
+            values, domain=domain, statistics=statistics, uncertainty=next(iter(spread), None)
+        )
 
     @classmethod
     def fit_one(cls, series: Any, options: Mapping[str, Any]) -> tuple[Any, ...]:

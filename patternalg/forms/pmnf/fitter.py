@@ -10,14 +10,14 @@ from typing import Any
 
 import sympy
 
-from ..._internal.callbacks import ProgressCallback
+from ..._internal.callbacks import OnError, ProgressCallback
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.normal_forms.render import hypothesis_text, pmnf_expr, pmnf_text
 from ...errors import FitError
 from ...syntax.symbols import symbol
 from ..base import Form
 from ..fit_options import AUTO_BOOTSTRAP, AUTO_BOOTSTRAP_POINTS, AUTO_LINEAR, uncertainty_method
-from ..fitting import Fitter, OnError
+from ..fitting import Fitter
 from .fit import check_points, fit_series, parse_param_options, symbol_name
 from .form import PMNF
 from .modelers import MODELERS

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..._internal.callbacks import ProgressCallback
 from ...errors import FitError
 from ...syntax.arith import number_text
 from ..base import Form
-from ..fitting import Fitter, OnError, atom_names_of, measured_atoms, series_of
+from ..fitting import Fitter, atom_names_of, measured_atoms, series_of
 from .algorithm import plan, target_count
 from .form import Presca
 from .workloads import direction, thread_column, workload
@@ -31,31 +30,9 @@ class PrescaFitter(Fitter):
     checks_own_values = True  # Algorithm 1 takes the measured values as they are
 
     @classmethod
-    def fit_models(
-        cls,
-        series: Sequence[Any],
-        options: Mapping[str, Any],
-        progress: ProgressCallback = None,
-        *,
-        on_error: OnError = None,
-    ) -> list[Presca | None]:
-        threads = thread_column(options["param"] or ())
-        models: list[Presca | None] = []
-        for done, s in enumerate(series, start=1):
-            try:
-                models.append(cls._predicted(s, threads, options))
-            except FitError as error:
-                if on_error is None:
-                    raise
-                on_error(error)
-                models.append(None)
-            if progress is not None:
-                progress(done, len(series))
-        return models
-
-    @classmethod
-    def _predicted(cls, s: Any, threads: str | None, options: Mapping[str, Any]) -> Presca:
+    def fit_model(cls, s: Any, options: Mapping[str, Any]) -> Presca:
         """The prediction of one workload (Algorithm 1)."""
+        threads = thread_column(options["param"] or ())
         stated = options["better"]
         better = direction(s.metric, None if stated is None else stated == "higher", s.path)
         measured = workload(s, threads, better, s.atom)

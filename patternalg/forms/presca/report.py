@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -24,10 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from ..._internal.callbacks import ProgressCallback
+from ..._internal.callbacks import OnError, ProgressCallback
 from ..._internal.display import HtmlTable
 from ...algebra.atomic_model import AtomicModel
-from ...errors import FitError
 from ...syntax.arith import format_expr
 from ..report import FitReport
 from .algorithm import CHECKPOINTS
@@ -136,7 +135,7 @@ def predict_file(
     unit: str | None = None,
     interpolate: str = "auto",
     progress: ProgressCallback = None,
-    on_error: Callable[[FitError], None] | None = None,
+    on_error: OnError = None,
 ) -> list[PredictionReport]:
     """``patternalg predict FILE``: one report per workload of a measurement file (any
     format ``fit`` reads, recognised from its content); a workload that cannot be
