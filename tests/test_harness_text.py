@@ -18,7 +18,7 @@ from patternalg.errors import MeasurementError
 from patternalg.measurements import READERS, Measurements, read
 
 DATA = Path(__file__).parent / "data"
-GB, HF = DATA / "gbench", DATA / "hyperfine"
+GB, HF, PB = DATA / "gbench", DATA / "hyperfine", DATA / "pytest_benchmark"
 #: each text report, the JSON of the same run, and how many digits the text keeps
 SAME_RUN = {
     GB / "gb_run.csv": (GB / "gb_run.json", "gbench-csv", 6),
@@ -26,6 +26,14 @@ SAME_RUN = {
     GB / "gb_tabular.txt": (GB / "gb_tabular.json", "gbench-console", 3),
 }
 READERS_OF = {path.name: fmt for path, (_, fmt, _) in SAME_RUN.items()}
+#: every text report vendored, and its reader
+TEXT_REPORTS = {
+    **{path: fmt for path, (_, fmt, _) in SAME_RUN.items()},
+    HF / "hf_dd.csv": "hyperfine-csv",
+    PB / "pb_run.csv": "pytest-benchmark-csv",
+    PB / "pb_run.txt": "pytest-benchmark-console",
+    PB / "pb_groups.txt": "pytest-benchmark-console",
+}
 
 
 def values(ms: Measurements) -> dict[tuple[str, float], list[float]]:
@@ -35,6 +43,16 @@ def values(ms: Measurements) -> dict[tuple[str, float], list[float]]:
         for s in ms
         for p, v in zip(s.points[:, 0], s.values, strict=True)
     }
+
+
+def summary(ms: Measurements) -> dict[tuple[str, float], float]:
+    """Each point's one value (a report of summaries)."""
+    return {where: v for where, (v,) in values(ms).items()}
+
+
+def statistic(ms: Measurements, of: object) -> dict[tuple[str, float], float]:
+    """``of`` (``np.median``, ...) of each point's repetitions."""
+    return {where: float(of(reps)) for where, reps in values(ms).items()}  # type: ignore[operator]
 
 
 @pytest.mark.parametrize("path", SAME_RUN, ids=lambda p: p.name)
@@ -130,14 +148,14 @@ def test_a_damaged_report_is_one_line_naming_the_line(
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(path=st.sampled_from(sorted(SAME_RUN)), data=st.data())
+@given(path=st.sampled_from(sorted(TEXT_REPORTS)), data=st.data())
 def test_any_cut_or_changed_line_is_read_or_refused_with_its_name(path: Path, data: st.DataObject) -> None:
     lines = path.read_text().splitlines()
     i = data.draw(st.integers(0, len(lines) - 1))
     lines[i] = data.draw(st.sampled_from(["", "junk", lines[i][: len(lines[i]) // 2], lines[i] + " 1"]))
     text = "\n".join(lines[: data.draw(st.integers(1, len(lines)))])
     try:
-        READERS[SAME_RUN[path][1]].read(str(path), text)
+        READERS[TEXT_REPORTS[path]].read(str(path), text)
     except MeasurementError as error:
         assert str(error).startswith(str(path)) and "\n" not in str(error)
 
@@ -149,8 +167,8 @@ def test_hyperfine_csv_holds_the_median_of_each_command_s_runs() -> None:
     text, json = read(HF / "hf_dd.csv"), read(HF / "hf_dd.json")
     assert text.format == "hyperfine-csv" and text.parameters == json.parameters == ("n",)
     assert text.unit == json.unit == "s"
-    medians = {where: float(np.median(reps)) for where, reps in values(json).items()}
-    assert {w: v for w, (v,) in values(text).items()} == pytest.approx(medians, rel=1e-12)
+    medians = statistic(json, np.median)
+    assert summary(text) == pytest.approx(medians, rel=1e-12)
     assert len(medians) == 10 and any("its median is one value" in n for n in text.notes)
 
 
@@ -161,11 +179,89 @@ def test_hyperfine_kernels_keep_a_text_parameter_and_find_a_number_inside_a_word
 
 
 def test_hyperfine_csv_metric_names_a_summary_column_or_lists_them() -> None:
-    means = {w: float(np.mean(r)) for w, r in values(read(HF / "hf_dd.json")).items()}
-    mean = read(HF / "hf_dd.csv", metric="mean")
-    assert {w: v for w, (v,) in values(mean).items()} == pytest.approx(means, rel=1e-12)
+    means = statistic(read(HF / "hf_dd.json"), np.mean)
+    assert summary(read(HF / "hf_dd.csv", metric="mean")) == pytest.approx(means, rel=1e-12)
     with pytest.raises(MeasurementError, match=r"hf_dd.csv:1: no column 'p50' of times \(valid: mean, "):
         read(HF / "hf_dd.csv", metric="p50")
     with pytest.raises(MeasurementError, match=r"x.csv:3: 2 cells under a header of 10 columns"):
         lines = (HF / "hf_dd.csv").read_text().splitlines()
         READERS["hyperfine-csv"].read("x.csv", "\n".join([*lines[:2], "a,1"]))
+
+
+# --- pytest-benchmark's CSV and console table ---------------------------------------------
+
+
+def by_test_id(ms: Measurements) -> dict[tuple[str, float], list[float]]:
+    """Each point's values, by its kernel written without parameter names, and x."""
+    return {(re.sub(r"\w+=", "", kernel), x): v for (kernel, x), v in values(ms).items()}
+
+
+def test_pytest_benchmark_csv_holds_each_point_s_median_as_the_json_names_it() -> None:
+    text, json = read(PB / "pb_run.csv"), read(PB / "pb_run.json")
+    assert text.format == "pytest-benchmark-csv" and text.parameters == json.parameters == ("n",)
+    assert text.unit == json.unit == "s"
+    medians = statistic(json, np.median)
+    assert summary(text) == pytest.approx(medians, rel=1e-12)
+    assert {s.kernel for s in text} == {"test_sort", "test_pass[order=shuffled]", "test_pass[order=sorted]"}
+    assert len(medians) == 33 and any("its median is one value" in n for n in text.notes)
+    lowest = statistic(json, np.min)
+    assert summary(read(PB / "pb_run.csv", metric="min")) == pytest.approx(lowest, rel=1e-12)
+    with pytest.raises(MeasurementError, match=r"pb_run.csv:1: no column 'ops' of times \(valid: median, mean, min, max\)"):
+        read(PB / "pb_run.csv", metric="ops")
+
+
+@pytest.mark.parametrize("name", ["pb_run.txt", "pb_groups.txt"])
+def test_pytest_benchmark_table_reads_as_the_json_to_its_four_decimals(name: str) -> None:
+    text, json = read(PB / name), read(PB / "pb_run.json")
+    assert text.format == "pytest-benchmark-console" and text.parameters == ("x",)
+    assert {s.kernel for s in text} == {"test_sort", "test_pass[shuffled]", "test_pass[sorted]"}
+    medians = {where: float(np.median(reps)) for where, reps in by_test_id(json).items()}
+    ours = {where: v for where, (v,) in by_test_id(text).items()}
+    assert ours.keys() == medians.keys() and len(ours) == 33
+    units = re.findall(r"Name \(time in (\w+)\)", (PB / name).read_text())
+    assert units == (["ns", "us"] if name == "pb_groups.txt" else ["ns"])
+    for (kernel, x), median in medians.items():  # four decimals in the table's unit
+        unit = 1e-6 if kernel == "test_sort" and name == "pb_groups.txt" else 1e-9
+        assert abs(ours[kernel, x] - median) <= 0.51e-4 * unit, (kernel, x)
+
+
+def test_pytest_benchmark_ids_a_run_tag_and_a_negative_number() -> None:
+    table = (
+        "Name (time in ms)       Min         Max\n"
+        "---------------------------------------\n"
+        "test_k[-1-a]   1.0000 (1.0)  2.0000 (1.0)\n"
+        "test_k[2-a]    3.0000 (3.0)  4.0000 (2.0)\n"
+        "test_k[2-a] (0001_run)    5.0000 (5.0)  6,000.0000 (3.0)\n"
+        "---------------------------------------\n"
+    )
+    ms = READERS["pytest-benchmark-console"].read("t.txt", table)
+    assert {s.kernel: values_of(s) for s in ms} == {
+        "test_k[a]": {-1.0: [1e-3], 2.0: [3e-3]},
+        "test_k[a, 0001_run]": {2.0: [5e-3]},
+    }
+    assert values_of(READERS["pytest-benchmark-console"].read("t.txt", table, metric="max").series[1]) == {2.0: [6.0]}
+
+
+def values_of(series: object) -> dict[float, list[float]]:
+    return {float(p): v.tolist() for p, v in zip(series.points[:, 0], series.values, strict=True)}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("path", "edit", "message"),
+    [
+        ("pb_run.txt", lambda t: t.replace("1,028.8533 (1.39)", "", 1), r"pb_run.txt:\d+: not a row of pytest-benchmark's table: 'test_pass\[91-sorted\]"),
+        ("pb_run.txt", lambda t: t.replace("Name (time in ns)", "Benchmarks (time)"), r"pb_run.txt: no pytest-benchmark table"),
+        ("pb_run.csv", lambda t: t.replace(",15,10\n", ",15\n", 1), r"pb_run.csv:2: 12 cells under a header of 13 columns"),
+        ("pb_run.csv", lambda t: t.replace("7.513997843489051e-07", "fast", 1), r"pb_run.csv:2: column 'median': 'fast' is not a number"),
+    ],
+)  # fmt: skip
+def test_a_damaged_pytest_benchmark_report_is_one_line_naming_the_line(
+    path: str, edit: object, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    damaged = tmp_path / path
+    damaged.write_text(edit((PB / path).read_text()))  # type: ignore[operator]
+    fmt = "pytest-benchmark-csv" if path.endswith(".csv") else "pytest-benchmark-console"
+    assert main(["fit", str(damaged), "--input-format", fmt]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err.count("\n") == 1 and "Traceback" not in err
+    assert re.search(message, err), err

@@ -184,6 +184,10 @@ def test_sniff() -> None:
     assert sniff("a.dat", "# comment\nPARAMETER x\n") == "text"
     assert sniff("a.dat", "# comment\nx time\n1 2\n") == "csv"
     harnesses = {"gbench", "gbench-csv", "gbench-console", "hyperfine", "hyperfine-csv", "pytest-benchmark"}
+    harnesses |= {"pytest-benchmark-csv", "pytest-benchmark-console"}
+    assert sniff("a.dat", "name,param:n,min,median\n") == "pytest-benchmark-csv"
+    assert sniff("a.csv", "name,n,median\n") == "csv"  # a column that is no statistic
+    assert sniff("out.txt", "== 3 passed ==\nName (time in us)  Min\n") == "pytest-benchmark-console"
     assert set(READERS) == {"csv", "text", "json", "jsonl", "talpas", "cube", *harnesses}
 
 

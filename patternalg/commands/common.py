@@ -43,7 +43,16 @@ __all__ = [
 
 #: the input formats of benchmark harnesses (keys of ``measurements.READERS``, which
 #: loads numpy: a test checks that they agree)
-HARNESSES = ("gbench", "gbench-csv", "gbench-console", "hyperfine", "hyperfine-csv", "pytest-benchmark")
+HARNESSES = (
+    "gbench",
+    "gbench-csv",
+    "gbench-console",
+    "hyperfine",
+    "hyperfine-csv",
+    "pytest-benchmark",
+    "pytest-benchmark-csv",
+    "pytest-benchmark-console",
+)
 
 
 def add_library_options(parser: argparse.ArgumentParser) -> None:

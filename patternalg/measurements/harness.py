@@ -16,7 +16,7 @@ parameters cannot share one :class:`Measurements` (an error naming both).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -25,7 +25,7 @@ from .base import Collector, Reader
 from .json import _loads
 from .model import Measurements
 
-__all__ = ["HarnessReader", "document", "entries", "Points", "is_number"]
+__all__ = ["HarnessReader", "document", "entries", "Points", "is_number", "summary_rows"]
 
 
 def is_number(value: object) -> bool:
@@ -53,6 +53,28 @@ def entries(data: Mapping[str, Any], key: str, path: str, what: str) -> list[dic
             raise MeasurementError(
                 f"expected an object, got {entry!r:.40}", location=Location(path, key=f"{key}[{i}]")
             )
+    return found
+
+
+def summary_rows(
+    rows: Iterator[list[str]], header: list[str], path: str, what: str
+) -> list[tuple[int, dict[str, str]]]:
+    """The rows of a harness's CSV summary under its ``header``, each with its line number
+    (``rows`` is the :func:`csv.reader` that read the header); blank lines are skipped, a
+    row of another width is an error, and so is a summary of no ``what``."""
+    found = []
+    for cells in rows:
+        if not any(c.strip() for c in cells):
+            continue
+        line = rows.line_num  # type: ignore[attr-defined]
+        if len(cells) != len(header):
+            raise MeasurementError(
+                f"{len(cells)} cells under a header of {len(header)} columns",
+                location=Location(path, line),
+            )
+        found.append((line, dict(zip(header, cells, strict=True))))
+    if not found:
+        raise MeasurementError(f"no {what} under the header", location=Location(path, 1))
     return found
 
 

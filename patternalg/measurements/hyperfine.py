@@ -33,7 +33,7 @@ from collections.abc import Callable
 
 from ..errors import Location, MeasurementError
 from .base import Reader, ValueChoice, measured, number
-from .harness import HarnessReader, Points, text_field
+from .harness import HarnessReader, Points, summary_rows, text_field
 from .model import Measurements
 
 __all__ = ["HyperfineReader", "HyperfineCsvReader", "kernel_of"]
@@ -167,18 +167,7 @@ class HyperfineCsvReader(Reader):
                 f"no column '{column}' of times (valid: {', '.join(summaries)})",
                 location=Location(path, 1),
             )
-        found: list[tuple[int, dict[str, str]]] = []
-        for cells in rows:
-            if not any(c.strip() for c in cells):
-                continue
-            if len(cells) != len(header):
-                raise MeasurementError(
-                    f"{len(cells)} cells under a header of {len(header)} columns",
-                    location=Location(path, rows.line_num),
-                )
-            found.append((rows.line_num, dict(zip(header, cells, strict=True))))
-        if not found:
-            raise MeasurementError("no commands under the header", location=Location(path, 1))
+        found = summary_rows(rows, header, path, "commands")
         given = [
             {h[len(cls.PARAMETER) :]: v for h, v in row.items() if h.startswith(cls.PARAMETER)}
             for _, row in found

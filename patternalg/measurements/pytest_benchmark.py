@@ -16,14 +16,17 @@ each point's ``stats.mean`` is then its one value, with a note.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from ..errors import Location, MeasurementError
 from .base import ValueChoice, measured, number
 from .harness import HarnessReader, Points, is_number, text_field
 from .model import Measurements
 
-__all__ = ["PytestBenchmarkReader"]
+__all__ = ["PytestBenchmarkReader", "function_of", "kernels"]
+
+V = TypeVar("V")
 
 
 class PytestBenchmarkReader(HarnessReader):
@@ -51,31 +54,52 @@ class PytestBenchmarkReader(HarnessReader):
                     location=Location(path, key=f"benchmarks[{i}].params"),
                 )
             params.append(found)
-        functions = [
-            text_field(row, "name", path, f"benchmarks[{i}]").partition("[")[0]
-            for i, row in enumerate(rows)
-        ]
-        given = {(f, name) for f, found in zip(functions, params, strict=True) for name in found}
-        numeric = given - {
-            (f, name)
-            for f, found in zip(functions, params, strict=True)
-            for name, v in found.items()
-            if not is_number(v)
-        }
+        names = [text_field(row, "name", path, f"benchmarks[{i}]") for i, row in enumerate(rows)]
         points = Points(path, cls.name)
-        for i, (row, function, found) in enumerate(zip(rows, functions, params, strict=True)):
+        for i, (row, (kernel, numeric)) in enumerate(zip(rows, kernels(names, params, is_number), strict=True)):
             key = f"benchmarks[{i}]"
-            labels = [f"{n}={v}" for n, v in found.items() if (function, n) not in numeric]
-            kernel = f"{function}[{', '.join(labels)}]" if labels else function
-            coordinates = {
-                n: number(v, path, key=f"{key}.params.{n}")
-                for n, v in found.items()
-                if (function, n) in numeric
-            }
+            coordinates = {n: number(v, path, key=f"{key}.params.{n}") for n, v in numeric.items()}
             points.add(
                 kernel, coordinates, _rounds(row, kernel, path, key, points), key=key, unit="s"
             )
         return points.result("time", "time", unit="s")
+
+
+def function_of(name: str) -> str:
+    """The test function of a benchmark's name or full name.
+
+    >>> function_of("tests/test_k.py::TestSort::test_sort[1024-sorted]")
+    'test_sort'
+    """
+    return name.partition("[")[0].rpartition("::")[2].strip()
+
+
+def kernels(
+    names: Sequence[str],
+    params: Sequence[Mapping[str, V]],
+    numeric: Callable[[V], bool],
+    label: Callable[[str, V], str] = lambda name, value: f"{name}={value}",
+) -> list[tuple[str, dict[str, V]]]:
+    """Each benchmark's kernel and its numeric parameters. The kernel is the test function
+    of its name, with each parameter that is not ``numeric`` for every benchmark of that
+    function written in as ``label`` gives it: ``test_pass[order=sorted]``.
+
+    >>> kernels(["t[8-a]", "t[16-b]"], [{"n": 8, "k": "a"}, {"n": 16, "k": "b"}], is_number)
+    [('t[k=a]', {'n': 8}), ('t[k=b]', {'n': 16})]
+    """
+    functions = [function_of(name) for name in names]
+    words = {
+        (function, name)
+        for function, found in zip(functions, params, strict=True)
+        for name, value in found.items()
+        if not numeric(value)
+    }
+    found_kernels = []
+    for function, found in zip(functions, params, strict=True):
+        labels = [label(n, v) for n, v in found.items() if (function, n) in words]
+        kernel = f"{function}[{', '.join(labels)}]" if labels else function
+        found_kernels.append((kernel, {n: v for n, v in found.items() if (function, n) not in words}))
+    return found_kernels
 
 
 def _rounds(row: dict[str, Any], kernel: str, path: str, key: str, points: Points) -> list[float]:

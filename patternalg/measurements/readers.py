@@ -21,6 +21,7 @@ from .hyperfine import HyperfineCsvReader, HyperfineReader
 from .json import JsonLinesReader, JsonReader, TalpasReader
 from .model import Measurements
 from .pytest_benchmark import PytestBenchmarkReader
+from .pytest_benchmark_text import PytestBenchmarkConsoleReader, PytestBenchmarkCsvReader
 from .text import TextReader
 
 __all__ = ["READERS", "sniff", "read"]
@@ -30,6 +31,8 @@ READERS: dict[str, type[Reader]] = {
     cls.name: cls
     for cls in (
         PytestBenchmarkReader,
+        PytestBenchmarkCsvReader,
+        PytestBenchmarkConsoleReader,
         GoogleBenchmarkReader,
         GoogleBenchmarkCsvReader,
         GoogleBenchmarkConsoleReader,

@@ -1,0 +1,243 @@
+"""pytest-benchmark's text reports: the CSV of ``pytest-benchmark compare --csv`` and the
+table ``pytest`` prints (or ``pytest-benchmark compare`` does).
+
+Both hold each benchmark's statistics, not its rounds: one column (``--metric``: ``min``,
+``max``, ``mean`` or ``median``, the median by default) is each point's one value, in
+seconds, with a note that ``--benchmark-json`` keeps the rounds. Kernels are named as the
+JSON's are (:func:`~.pytest_benchmark.kernels`): a test function, with each parameter that
+is not a number written in. The CSV names the parameters (``param:n``); the table does not,
+so the numbers of a test's id are the parameters ``x``, ``x2``, ... in the id's order.
+
+>>> text = '''name,param:n,param:order,min,max,mean,stddev,median,iqr,outliers,ops,rounds,iterations
+... k.py::test_a[8-up],8,up,1e-06,3e-06,2e-06,1e-06,2e-06,1e-06,0;0,500000.0,3,1
+... k.py::test_a[16-up],16,up,3e-06,5e-06,4e-06,1e-06,4e-06,1e-06,0;0,250000.0,3,1'''
+>>> ms = PytestBenchmarkCsvReader.read("pb.csv", text)
+>>> ms.parameters, ms.series[0].kernel, [v.tolist() for v in ms.series[0].values], ms.unit
+(('n',), 'test_a[order=up]', [[2e-06], [4e-06]], 's')
+>>> table = '''Name (time in us)        Min         Max        Mean     Median   Rounds
+... -------------------------------------------------------------------------
+... test_a[8-up]      1.0000 (1.0)  3.0000 (1.0)  2.0000 (1.0)  2.0000 (1.0)    3
+... test_a[16-up]     3.0000 (3.0)  5.0000 (1.67) 4.0000 (2.0)  4.0000 (2.0)    3
+... -------------------------------------------------------------------------'''
+>>> ms = PytestBenchmarkConsoleReader.read("pb.txt", table, metric="min")
+>>> ms.parameters, ms.series[0].kernel, [v.tolist() for v in ms.series[0].values]
+(('x',), 'test_a[up]', [[1e-06], [3e-06]])
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from collections.abc import Sequence
+
+from ..errors import Location, MeasurementError
+from .base import Reader, ValueChoice, measured, number
+from .harness import Points, summary_rows
+from .model import Measurements
+from .pytest_benchmark import kernels
+
+__all__ = ["PytestBenchmarkCsvReader", "PytestBenchmarkConsoleReader"]
+
+#: the statistics a report may hold (``--columns``), and those that are times of a point
+STATISTICS = ("min", "max", "mean", "stddev", "median", "iqr", "outliers", "ops", "rounds", "iterations")
+TIMES = ("median", "mean", "min", "max")
+#: the prefix of a parameter's column in the CSV
+PARAMETER = "param:"
+#: the table's header: its unit of time (``Name (time in us)``)
+CONSOLE_HEADER = re.compile(r"Name \(time in (?P<prefix>[num]?)s\)")
+_SCALE = {"n": 1e-9, "u": 1e-6, "m": 1e-3, "": 1.0}
+_SEPARATOR = re.compile(r"-{3,}.*")
+_COLOR = re.compile(r"\x1b\[[0-9;]*m")
+#: a row: the name, then (two or more blanks on) the cells
+_ROW = re.compile(r"(?P<name>\S(?:.*?\S)?)\s{2,}(?P<cells>\S.*)")
+#: a cell's ratio to the best (``(1.0)``, ``(>1000.0)``), which is no value
+_RATIO = re.compile(r"\s*\([^()]*\)")
+#: a test id's run tag in ``pytest-benchmark compare`` (``test_a[8] (0001_run)``)
+_RUN = re.compile(r"(?P<name>.*?)\s+\((?P<run>[^()]*)\)")
+
+
+def _chosen(metric: str | None, columns: Sequence[str], path: str, line: int) -> str:
+    """The statistic that is each point's value: ``metric``, else the first of :data:`TIMES`
+    the report has."""
+    present = [c for c in TIMES if c in columns]
+    if metric is None and present:
+        return present[0]
+    if metric in present:
+        return metric
+    asked = f"no column '{metric}' of times" if metric else "no column of times"
+    raise MeasurementError(
+        f"{asked} (valid: {', '.join(present) or 'none: the report has ' + ', '.join(columns)})",
+        location=Location(path, line),
+    )
+
+
+def _summary_note(column: str, report: str) -> str:
+    return (
+        f"pytest-benchmark's {report} holds a summary of each benchmark's rounds: its {column} "
+        "is one value (--benchmark-json keeps every round, for intervals)"
+    )
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+class PytestBenchmarkCsvReader(Reader):
+    """``pytest-benchmark compare --csv``: one row of statistics per benchmark, in seconds."""
+
+    name = "pytest-benchmark-csv"
+
+    @classmethod
+    def sniff(cls, first: str) -> bool:
+        header = [h.strip() for h in first.split(",")]
+        return (
+            header[0] == "name"
+            and any(h in TIMES for h in header)
+            and all(h.startswith(PARAMETER) or h in STATISTICS for h in header[1:])
+        )
+
+    @classmethod
+    def read(
+        cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
+    ) -> Measurements:
+        rows = csv.reader(text.splitlines())
+        header = [h.strip() for h in next(rows, [])]
+        if not header or header[0] != "name":
+            raise MeasurementError(
+                "expected pytest-benchmark's CSV header (name,param:...,min,max,mean,...)",
+                location=Location(path, 1),
+            )
+        column = _chosen(metric, header, path, 1)
+        found = summary_rows(rows, header, path, "benchmarks")
+        names = [row["name"] for _, row in found]
+        params = [
+            {h[len(PARAMETER) :]: c.strip() for h, c in row.items() if h.startswith(PARAMETER) and c.strip()}
+            for _, row in found
+        ]
+        named = column if metric else "time"
+        points = Points(path, cls.name)
+        for (line, row), (kernel, numeric) in zip(found, kernels(names, params, _is_number), strict=True):
+            if not row["name"].strip():
+                raise MeasurementError("a row without its name", location=Location(path, line))
+            coordinates = {
+                n: number(v, path, line, column=PARAMETER + n) for n, v in numeric.items()
+            }
+            points.add(
+                kernel,
+                coordinates,
+                [measured(row[column], path, line, column=column)],
+                key=f"line {line}",
+                metric=named,
+                unit="s",
+            )
+        points.note(_summary_note(column, "CSV"))
+        return points.result(named, named, unit="s")
+
+
+class PytestBenchmarkConsoleReader(Reader):
+    """The table pytest-benchmark prints: one or more groups, each under its header
+    ``Name (time in UNIT)``, among pytest's other output; the values as printed (four
+    decimals), with a note."""
+
+    name = "pytest-benchmark-console"
+
+    @classmethod
+    def sniff(cls, first: str) -> bool:
+        return bool(CONSOLE_HEADER.match(first))
+
+    @classmethod
+    def sniff_text(cls, first: str, text: str) -> bool:
+        return "Name (time in" in text and any(
+            CONSOLE_HEADER.match(_COLOR.sub("", line).strip()) for line in text.splitlines()
+        )
+
+    @classmethod
+    def read(
+        cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
+    ) -> Measurements:
+        found: list[tuple[int, str, float]] = []  # line, name, seconds
+        columns: set[str] = set()  # the statistic read, per group
+        table: _Table | None = None  # the group being read
+        for at, raw in enumerate(text.splitlines(), start=1):
+            line = _COLOR.sub("", raw).strip()
+            header = CONSOLE_HEADER.match(line)
+            if header:
+                table = _Table(header, line, metric, path, at)
+                columns.add(table.column)
+            elif table is None:
+                continue  # pytest's own output around the tables
+            elif not line or _SEPARATOR.fullmatch(line):
+                table = table if not table.rows else None  # under the header, or its end
+            else:
+                found.append((at, *table.row(line, path, at)))
+        if not found:
+            raise MeasurementError(
+                "no pytest-benchmark table (a header 'Name (time in us)' and rows under it)",
+                location=Location(path),
+            )
+        names = [name for _, name, _ in found]
+        params = [{str(i): part for i, part in enumerate(_id_parts(name))} for name in names]
+        named = metric or "time"
+        points = Points(path, cls.name)
+        chosen = kernels(names, params, _is_number, label=lambda _, word: word)
+        for (at, _, seconds), (kernel, numeric) in zip(found, chosen, strict=True):
+            coordinates = {_x(i): float(v) for i, v in enumerate(numeric.values())}
+            points.add(kernel, coordinates, [seconds], key=f"line {at}", metric=named, unit="s")
+        points.note(_summary_note("/".join(sorted(columns)), "table"))
+        points.note(
+            "the table names no parameters: the numbers of a test's id are x, x2, ... in its "
+            "order, as printed (four decimals; pytest-benchmark compare --csv keeps their names)"
+        )
+        return points.result(named, named, unit="s")
+
+
+def _x(i: int) -> str:
+    """The name of a test id's ``i``-th numeric part: ``x``, ``x2``, ..."""
+    return "x" if i == 0 else f"x{i + 1}"
+
+
+class _Table:
+    """One group of the console table: its columns, the statistic read, the unit."""
+
+    def __init__(
+        self, header: re.Match[str], line: str, metric: str | None, path: str, at: int
+    ) -> None:
+        self.columns = [label.lower() for label in _RATIO.sub("", line[header.end() :]).split()]
+        self.column = _chosen(metric, self.columns, path, at)
+        self.scale = _SCALE[header["prefix"]]
+        self.rows = 0
+
+    def row(self, line: str, path: str, at: int) -> tuple[str, float]:
+        """A row's name (a run's tag in brackets: ``test_a[8][0001_run]``) and its value in
+        seconds."""
+        found = _ROW.fullmatch(line)
+        cells = _RATIO.sub("", found["cells"]).split() if found else []
+        if not found or len(cells) != len(self.columns):
+            raise MeasurementError(
+                f"not a row of pytest-benchmark's table: {line[:60]!r} (expected: NAME and "
+                f"{len(self.columns)} cells: {', '.join(self.columns)})",
+                location=Location(path, at),
+            )
+        self.rows += 1
+        tagged = _RUN.fullmatch(found["name"])
+        name = f"{tagged['name']}[{tagged['run']}]" if tagged else found["name"]
+        cell = cells[self.columns.index(self.column)]
+        return name, measured(cell.replace(",", ""), path, at, column=self.column) * self.scale
+
+
+def _id_parts(name: str) -> list[str]:
+    """The parts of a test id (``test_a[8-up][0001_run]``: 8, up, 0001_run); a part
+    written ``-1`` is a negative number, not an empty part and ``1``."""
+    found = re.findall(r"\[([^\[\]]*)\]", name)
+    parts: list[str] = []
+    for text in found:
+        for word in text.split("-"):
+            if parts and parts[-1] == "" and _is_number(word):
+                parts[-1] = "-" + word
+            else:
+                parts.append(word)
+    return parts
