@@ -100,6 +100,13 @@ rounding and the flattened asymptotic max (``--workers 2``): seed 48, 28,502 inp
 0 of each. Seed 49 (185 s): 1 traceback in ``decide``, ``compare`` over x of a mapReduce
 whose size per key no model read (``^{parsec_canneal,x}`` beside a constant reduce: a
 KeyError); fixed, with tests (the class again: 0).
+Later on 2026-11-29: seed 60 (``--scale 0.2``) 1 hang, a model ``2^(2^64*n)`` simplified
+into a power of ``2^(2^64)``; seed 61 (0.3) 1 hang, ``compare`` finding a crossover at every
+scan point where two designs were equal to rounding; both fixed, with tests; seed 62 (0.2)
+and seed 63 (every class at 1.0, 142,511 inputs in 780 s): 0 of each. Seed 64 (0.5, one
+worker, 71,256 inputs in 736 s): 0 of each; the ``harness`` class, which since then also
+edits the vendored text reports (CSV and console tables of Google Benchmark, hyperfine and
+pytest-benchmark), seed 65 (0.5, 2,000 inputs): 0 of each.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with

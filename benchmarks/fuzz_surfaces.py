@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from pathlib import Path
 
 #: class -> inputs at scale 1.0 (total 33,000)
 CLASSES = {
@@ -140,8 +141,37 @@ def interval_options(rng: random.Random) -> list[str]:
     return ["--interval", level] + (["--seed", seed] if rng.random() < 0.7 else [])
 
 
+#: the harnesses' text reports vendored for the tests, and their formats
+TEXT_REPORTS = {
+    "gbench/gb_run.csv": "gbench-csv",
+    "gbench/gb_console.txt": "gbench-console",
+    "gbench/gb_tabular.txt": "gbench-console",
+    "hyperfine/hf_dd.csv": "hyperfine-csv",
+    "pytest_benchmark/pb_run.csv": "pytest-benchmark-csv",
+    "pytest_benchmark/pb_run.txt": "pytest-benchmark-console",
+    "pytest_benchmark/pb_groups.txt": "pytest-benchmark-console",
+}
+
+
+def text_report(rng: random.Random) -> tuple[str, str, list[str]]:
+    """(name, text, extra fit options) of a vendored text report, its lines edited."""
+    path = rng.choice(sorted(TEXT_REPORTS))
+    lines = (Path(__file__).parent.parent / "tests" / "data" / path).read_text().splitlines()
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(lines))
+        lines[i] = mutate(rng, lines[i]) if rng.random() < 0.7 else rng.choice(["", lines[i] * 2])
+    text = "\n".join(lines[: rng.randint(1, len(lines))])
+    extra = ["--input-format", TEXT_REPORTS[path]] if rng.random() < 0.3 else []
+    if rng.random() < 0.3:
+        extra += ["--metric", rng.choice(["min", "mean", "cpu_time", "items_per_second", "x"])]
+    return Path(path).name, text, extra
+
+
 def harness_file(rng: random.Random) -> tuple[str, str, list[str]]:
-    """(name, JSON text, extra fit options) of a random harness export."""
+    """(name, text, extra fit options) of a random harness export: JSON made up, or a
+    vendored text report edited."""
+    if rng.random() < 0.25:
+        return text_report(rng)
     count = rng.choice([1, 2, 5, 50, 500, 3000])
     kind = rng.choice(["hyperfine", "pytest-benchmark", "gbench"])
     def value() -> object:
