@@ -285,3 +285,18 @@ def test_validate_draws_a_constant_model_whose_draws_vary_with_x(tmp_path):
     result = validate(path, lib, interval=0.9)
     (v,) = result.validated
     assert v.low is not None and v.high[1] - v.low[1] > v.high[0] - v.low[0]  # wider where x is
+
+
+def test_a_model_constant_in_x_takes_any_x_with_an_interval_as_without():
+    # a drawn model has its draws' symbols too: they are no inputs that would make x foreign
+    # (`eval nop --at x=32768 --interval 0.9` on a fitted constant `nop` was "the model has
+    # no symbol x (its symbols: _delta_nop_0, _error_nop)", as were optimize and explore)
+    u = Uncertainty((sympy.Integer(1),), ((25.0,),), 5, 0.1, "bootstrap", ((1024.0, 0.2), (2048.0, -0.3)))
+    lib = {"k": AtomicModel("k", sympy.Float(70), uncertainty=u)}
+    bound, free = Spread.of("tpool_n(k)", lib, {"n": 2, "x": 4096}), Spread.of("tpool_n(k)", lib, {"n": 2})
+    assert bound.interval({}, 0.9) == free.interval({}, 0.9)
+    with pytest.raises(patternalg.errors.EvaluationError, match=r"--at y=\.\.\.: the model has no symbol y"):
+        Spread.of("k", lib, {"y": 3})
+    found = optimize("tpool_a(k)", budgets=["a<=4"], at={"x": 4096}, library=lib, interval=0.9)
+    assert found.best.assignment == (("a", 4),)
+    assert explore("seq(k, k)", threads=2, at={"x": 4096}, library=lib, interval=0.9).designs

@@ -56,7 +56,8 @@ from ..syntax.symbols import log2, symbol, x
 from ..syntax.terms import Atom, Term
 from .arrays import Compiled, compile_term
 from .atomic_model import AtomicModel
-from .bindings import as_value
+from .bindings import as_value, check_bindings, symbols_of
+from .fold import model_symbols
 from .machine import MachineSemantics
 from .semantics import Semantics
 from .units import atom_names
@@ -162,7 +163,13 @@ class Spread:
             noise = math.sqrt(sum(v * v for v in noises) / len(noises)) if noises else 0.0
             missed = _calibration_missed(term, semantics, noise)
             width = _calibration_width(term, semantics)
-        compiled = compile_term(term, perturbed, fixed, partial=partial, semantics=semantics)
+        # the bindings are checked against the term's own model: a drawn model has the
+        # draws' symbols too, and a model constant in its inputs takes any x all the same
+        own = model_symbols(term, library, semantics)
+        if partial:
+            fixed = {k: v for k, v in fixed.items() if k in symbols_of(term, own)}
+        check_bindings(term, own, fixed)
+        compiled = compile_term(term, perturbed, fixed, partial=True, semantics=semantics)
         size = fixed.get("x")
         at = float(size) if isinstance(size, sympy.Expr) and size.is_number and size.is_real else None
         return cls(compiled, tuple(deltas), noise, tuple(missing), str(term), tuple(errors), missed, width, at)
