@@ -271,6 +271,7 @@ def test_out_writes_the_file_and_prints_the_summary(capsys, tmp_path: Path, fitt
         ([str(COMPOSITIONS), "--models", "@only-nop"], "nothing to validate among 18 series"),
         ([str(DATA / "gbench" / "gb.json"), "--models", "@only-qsort"], "not terms: 'BM_sort'"),
         ([str(COMPOSITIONS), "--out", str(COMPOSITIONS)], "it is the input being read"),
+        ([str(COMPOSITIONS), "--no-builtin"], "--no-builtin without --models: no models to validate"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(capsys, tmp_path: Path, args, message) -> None:
@@ -283,6 +284,13 @@ def test_bad_input_is_one_line_and_status_2(capsys, tmp_path: Path, args, messag
     assert status == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and message in err, err
     assert err.startswith("patternalg validate: error: ")
+
+
+def test_no_builtin_is_what_validate_does_with_models_anyway(capsys, fitted: Path) -> None:
+    # other commands take --no-builtin; validate took only --builtin and suggested it
+    runs = [cli(capsys, "validate", str(COMPOSITIONS), "--models", str(fitted), "--format", "csv", *extra)
+            for extra in ([], ["--no-builtin"])]  # fmt: skip
+    assert runs[0] == runs[1] and runs[0][0] == 0
 
 
 def test_without_models_the_builtins_are_validated(capsys) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from .._internal.atomic_write import write_text_atomic
 from ..algebra.semantics import Semantics
+from ..errors import ModelFileError
 from ..library.model_library import ModelLibrary
 from ..measurements.model import Aggregation
 from .common import (
@@ -52,9 +53,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--builtin",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="with --models: the built-in models too, under the files (by default a term "
-        "whose atom the files lack is skipped)",
+        "whose atom the files lack is skipped; --no-builtin says so, as other commands take it)",
     )
     parser.add_argument(
         "--semantics",
@@ -95,10 +97,12 @@ def semantics(args: argparse.Namespace) -> tuple[Semantics, Semantics | None]:
 
 
 def models(args: argparse.Namespace) -> ModelLibrary:
-    """The --models files alone (with --builtin: over the built-ins); none: the built-ins."""
-    return ModelLibrary.load(
-        args.models, builtin=getattr(args, "builtin", False) or not args.models
-    )
+    """The --models files alone (with --builtin: over the built-ins); none: the built-ins
+    (``--no-builtin`` without --models is an error: nothing would be validated)."""
+    builtin = False if getattr(args, "no_builtin", False) else getattr(args, "builtin", None)
+    if builtin is False and not args.models:
+        raise ModelFileError("--no-builtin without --models: no models to validate (give --models FILE)")
+    return ModelLibrary.load(args.models, builtin=bool(builtin) or not args.models)
 
 
 def validated(args: argparse.Namespace, files: list[str]) -> Any:
