@@ -112,6 +112,9 @@ class Spread:
     #: least 1 (``docs/uncertainty.md``, "Calibrated widths")
     width: tuple[float, float, float] = (1.0, 0.0, math.inf)
     at: float | None = None  #: the x the term is fixed at (``eval --at x=...``), if a number
+    #: whether the draws are of what a measurement would show (never below 0 where the
+    #: model's value is positive), else of the model's value alone
+    measured: bool = True
 
     @classmethod
     def of(
@@ -172,7 +175,10 @@ class Spread:
         compiled = compile_term(term, perturbed, fixed, partial=True, semantics=semantics)
         size = fixed.get("x")
         at = float(size) if isinstance(size, sympy.Expr) and size.is_number and size.is_real else None
-        return cls(compiled, tuple(deltas), noise, tuple(missing), str(term), tuple(errors), missed, width, at)
+        return cls(
+            compiled, tuple(deltas), noise, tuple(missing), str(term), tuple(errors), missed, width, at,
+            for_measurement,
+        )
 
     @property
     def drawn(self) -> tuple[str, ...]:
@@ -201,13 +207,22 @@ class Spread:
         if np.any(spread > 0):
             noise = _rng(seed, self.term).standard_normal((count, *extra))
             values = values * (1 + spread[None, ...] * noise)
+        center = None
         if self.width[0] != 1.0:  # the deviations from the model's value, scaled
-            center = self.compiled.values(self._bound(grid, 1, seed, drawn=False)[0])
-            center = np.broadcast_to(center.reshape((-1, *shape))[:1], (1, *shape))
+            center = self._center(grid, seed, shape)
             values = values - center  # one new array, then scaled in place (draws are large)
             values *= self.factor_at(sizes, shape)
             values += center
+        if self.measured and np.any(values < 0):  # no measured time is negative
+            center = self._center(grid, seed, shape) if center is None else center
+            np.maximum(values, 0.0, out=values, where=np.broadcast_to(center > 0, values.shape))
         return values
+
+    def _center(self, grid: Mapping[str, Any], seed: int, shape: tuple[int, ...]) -> np.ndarray:
+        """The model's own value at the grid's points (every delta and error 0), shape
+        ``(1, *shape)``."""
+        center = self.compiled.values(self._bound(grid, 1, seed, drawn=False)[0])
+        return np.broadcast_to(center.reshape((-1, *shape))[:1], (1, *shape))
 
     def kept_draws(
         self, grid: Mapping[str, Any], keep: Any, count: int = DRAWS, seed: int = 0
