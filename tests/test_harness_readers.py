@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from patternalg.cli import main
-from patternalg.commands.common import HARNESSES
+from patternalg.commands.common import HARNESSES, INPUT_FORMATS
 from patternalg.errors import MeasurementError
 from patternalg.forms import PMNF
 from patternalg.measurements import READERS, atom_name, read
@@ -60,8 +60,9 @@ def test_each_file_is_recognised_from_its_content(path: Path, tmp_path: Path) ->
 
 
 def test_the_command_line_names_every_harness_format() -> None:
-    own = set(READERS) - {"text", "json", "jsonl", "talpas", "csv", "cube"}  # the harnesses'
+    own = set(READERS) - {"text", "json", "jsonl", "talpas", "csv", "cube", "extra-p"}  # the harnesses'
     assert set(HARNESSES) == own
+    assert {"cube", *INPUT_FORMATS} == set(READERS)  # every reader is an --input-format
 
 
 # --- Google Benchmark -------------------------------------------------------------------

@@ -188,7 +188,7 @@ def test_sniff() -> None:
     assert sniff("a.dat", "name,param:n,min,median\n") == "pytest-benchmark-csv"
     assert sniff("a.csv", "name,n,median\n") == "csv"  # a column that is no statistic
     assert sniff("out.txt", "== 3 passed ==\nName (time in us)  Min\n") == "pytest-benchmark-console"
-    assert set(READERS) == {"csv", "text", "json", "jsonl", "talpas", "cube", *harnesses}
+    assert set(READERS) == {"csv", "text", "json", "jsonl", "talpas", "cube", "extra-p", *harnesses}
 
 
 # --- errors: file, line and reason -------------------------------------------------------

@@ -17,7 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="FILE",
         help="measurements of the atoms and the calibration compositions, each region named "
-        f"by its term (Extra-P text as benchmarks/realdata/run.sh writes it, CSV, JSON, "
+        f"by its term (Extra-P text as benchmarks/realdata/run.sh writes it, an Extra-P "
+        f"experiment, CSV, JSON, "
         f"{', '.join(HARNESSES)})",
     )
     parser.add_argument(

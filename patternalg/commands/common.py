@@ -39,6 +39,7 @@ __all__ = [
     "add_interval_options",
     "interval_option",
     "left_out",
+    "INPUT_FORMATS",
 ]
 
 #: the input formats of benchmark harnesses (keys of ``measurements.READERS``, which
@@ -53,6 +54,9 @@ HARNESSES = (
     "pytest-benchmark-csv",
     "pytest-benchmark-console",
 )
+#: the formats of a measurement file (``--input-format``; a directory of Cube profiles, "cube",
+#: is one more where a command reads it)
+INPUT_FORMATS = ("text", "json", "jsonl", "talpas", "csv", "extra-p", *HARNESSES)
 
 
 def add_library_options(parser: argparse.ArgumentParser) -> None:

@@ -21,7 +21,7 @@ from .._internal.toml_writer import table_text
 from ..errors import FitError
 from ..forms import Form
 from ..forms.report import FitReport
-from .common import HARNESSES, add_format_option, check_output, json_text, left_out, note
+from .common import INPUT_FORMATS, add_format_option, check_output, json_text, left_out, note
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
 from .quality import quality_line
@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metric", help="the value column or metric to fit")
     parser.add_argument(
         "--input-format",
-        choices=("text", "json", "jsonl", "talpas", "csv", "cube", *HARNESSES),
+        choices=("cube", *INPUT_FORMATS),
         help="format of FILE (default: from its extension and first line)",
     )
     parser.add_argument(

@@ -25,7 +25,7 @@ from ..decisions.options import OBJECTIVES
 from ..errors import EvaluationError, PatternalgError
 from ..syntax.arith import format_number
 from .common import (
-    HARNESSES,
+    INPUT_FORMATS,
     add_interval_options,
     add_model_options,
     check_output,
@@ -75,7 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     fits.add_argument("--metric", help="the value column or metric to fit")
     fits.add_argument(
         "--input-format",
-        choices=("text", "json", "jsonl", "talpas", "csv", *HARNESSES),
+        choices=INPUT_FORMATS,
         help="format of the measurements (default: from the extension and first line)",
     )
     fits.add_argument(

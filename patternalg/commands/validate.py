@@ -20,7 +20,7 @@ from ..errors import ModelFileError
 from ..library.model_library import ModelLibrary
 from ..measurements.model import Aggregation
 from .common import (
-    HARNESSES,
+    INPUT_FORMATS,
     add_digits_option,
     add_format_option,
     add_interval_options,
@@ -78,7 +78,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metric", help="the value column or metric to validate")
     parser.add_argument(
         "--input-format",
-        choices=("text", "json", "jsonl", "talpas", "csv", "cube", *HARNESSES),
+        choices=("cube", *INPUT_FORMATS),
         help="format of the files (default: from each one's extension and first line)",
     )
     add_digits_option(

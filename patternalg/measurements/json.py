@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import Location, MeasurementError
@@ -77,43 +78,63 @@ class JsonReader(Reader):
                 '{"parameters": [...], "measurements": {...}} (the legacy format is not supported)',
                 location=Location(path),
             )
-        parameters = data.get("parameters")
-        measurements = data.get("measurements")
-        if not isinstance(parameters, list) or not all(isinstance(p, str) for p in parameters):
-            raise MeasurementError("'parameters' must be a list of names", location=Location(path))
-        if not isinstance(measurements, dict):
+        return collected(path, data, cls.name, _point_and_values)
+
+
+#: how one entry of Extra-P's measurements gives its point and its repetitions:
+#: ``(path, entry, key, parameters) -> (point, values)``
+EntryReader = Callable[[str, Any, str, int], tuple[tuple[float, ...], list[float]]]
+
+
+def collected(path: str, data: dict[str, Any], fmt: str, entry_of: EntryReader) -> Measurements:
+    """The measurements of Extra-P's document ``data`` (``{"parameters": [...],
+    "measurements": {kernel: {metric: [entry, ...]}}}``, as its JSON input and its saved
+    experiments hold them), each entry read by ``entry_of``."""
+    parameters = data.get("parameters")
+    measurements = data.get("measurements")
+    if not isinstance(parameters, list) or not all(isinstance(p, str) for p in parameters):
+        raise MeasurementError("'parameters' must be a list of names", location=Location(path))
+    if not isinstance(measurements, dict):
+        raise MeasurementError("'measurements' must map kernels to metrics", location=Location(path))
+    collector = Collector(path, parameters)
+    for kernel, metrics in measurements.items():
+        if not isinstance(metrics, dict) or not metrics:
             raise MeasurementError(
-                "'measurements' must map kernels to metrics", location=Location(path)
+                f"expected metrics, got {metrics!r:.40}",
+                location=Location(path, key=f"measurements.{kernel}"),
             )
-        collector = Collector(path, parameters)
-        for kernel, metrics in measurements.items():
-            if not isinstance(metrics, dict) or not metrics:
+        for name, entries in metrics.items():
+            key = f"measurements.{kernel}.{name}"
+            if not isinstance(entries, list) or not entries:
                 raise MeasurementError(
-                    f"expected metrics, got {metrics!r}",
-                    location=Location(path, key=f"measurements.{kernel}"),
+                    "expected a non-empty list of points", location=Location(path, key=key)
                 )
-            for name, entries in metrics.items():
-                key = f"measurements.{kernel}.{name}"
-                if not isinstance(entries, list) or not entries:
-                    raise MeasurementError(
-                        "expected a non-empty list of points", location=Location(path, key=key)
-                    )
-                for i, entry in enumerate(entries):
-                    at = f"{key}[{i}]"
-                    if not isinstance(entry, dict) or "point" not in entry or "values" not in entry:
-                        raise MeasurementError(
-                            'expected {"point": [...], "values": [...]}',
-                            location=Location(path, key=at),
-                        )
-                    point = tuple(_values(entry["point"], path, key=f"{at}.point"))
-                    if len(point) != len(parameters):
-                        raise MeasurementError(
-                            f"{len(point)} coordinates for {len(parameters)} parameters",
-                            location=Location(path, key=f"{at}.point"),
-                        )
-                    values = _values(entry["values"], path, key=f"{at}.values", convert=measured)
-                    collector.add(kernel, name, point, values, 0)
-        return collector.result(cls.name)
+            for i, entry in enumerate(entries):
+                point, values = entry_of(path, entry, f"{key}[{i}]", len(parameters))
+                collector.add(kernel, name, point, values, 0)
+    return collector.result(fmt)
+
+
+def _point_and_values(
+    path: str, entry: Any, key: str, parameters: int
+) -> tuple[tuple[float, ...], list[float]]:
+    """An entry of Extra-P's JSON input: ``{"point": [...], "values": [...]}``."""
+    if not isinstance(entry, dict) or "point" not in entry or "values" not in entry:
+        raise MeasurementError(
+            'expected {"point": [...], "values": [...]}', location=Location(path, key=key)
+        )
+    point = coordinates(entry["point"], path, f"{key}.point", parameters)
+    return point, _values(entry["values"], path, key=f"{key}.values", convert=measured)
+
+
+def coordinates(value: object, path: str, key: str, parameters: int) -> tuple[float, ...]:
+    """A point's coordinates, one per parameter."""
+    point = tuple(_values(value, path, key=key))
+    if len(point) != parameters:
+        raise MeasurementError(
+            f"{len(point)} coordinates for {parameters} parameters", location=Location(path, key=key)
+        )
+    return point
 
 
 class JsonLinesReader(Reader):

@@ -15,6 +15,7 @@ from ..errors import Location, MeasurementError
 from .base import STDIN, DirectoryReader, Reader, ValueChoice, read_source
 from .csv import CsvReader
 from .cube import CubeReader
+from .experiment import ExtrapExperimentReader, is_experiment
 from .gbench import GoogleBenchmarkReader
 from .gbench_text import GoogleBenchmarkConsoleReader, GoogleBenchmarkCsvReader
 from .hyperfine import HyperfineCsvReader, HyperfineReader
@@ -43,6 +44,7 @@ READERS: dict[str, type[Reader]] = {
         JsonReader,
         TextReader,
         CubeReader,
+        ExtrapExperimentReader,
         CsvReader,
     )
 }
@@ -123,6 +125,9 @@ def read(
             f"a scaling ({scaling}) applies to a directory of Cube profiles, not to a file",
             location=Location(str(path)),
         )
+    if is_experiment(path, format):
+        result = ExtrapExperimentReader.read_file(path)
+        return result.select(metric=metric) if metric else result
     name, text = read_source(path)
     if not text.strip():
         raise MeasurementError("the file is empty", location=Location(name))

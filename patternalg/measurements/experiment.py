@@ -1,0 +1,233 @@
+"""Extra-P's saved experiments (``extrap ... --save-experiment FILE.extra-p``, or the GUI's
+*Save experiment*): a ZIP archive holding ``experiment.json``, whose measurements are laid
+out as in Extra-P's JSON input, each point with its statistics.
+
+A point's repetitions are read where the experiment kept them (``--keep-values``: arrays in
+the archive's ``values/`` files, read as plain numbers, never unpickled); otherwise its
+median is its one value, with a note. Extra-P's own models in the experiment are not read:
+``fit`` makes its own. Read from its path (a binary file), recognised by the ``.extra-p``
+suffix or the ZIP signature.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import struct
+import zipfile
+import zlib
+from dataclasses import replace
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from .._internal.limits import MAX_FILE_BYTES
+from .._internal.reading import TooLarge, check_size
+from ..errors import Location, MeasurementError, reason
+from .base import Reader, ValueChoice, measured
+from .json import _loads, collected, coordinates
+from .model import Measurements
+
+__all__ = ["ExtrapExperimentReader", "is_experiment"]
+
+#: the first bytes of a ZIP archive
+ZIP_SIGNATURE = b"PK\x03\x04"
+#: the archive member that holds the experiment
+EXPERIMENT = "experiment.json"
+#: the first bytes of the archive's value and index files
+VALUES_MAGIC, INDEX_MAGIC = b"Extra-P VALUES\0\0", b"Extra-P INDEX\0\0\0"
+#: the value types a point's repetitions may be stored as (numpy kinds)
+NUMERIC_KINDS = "fiu"
+
+
+def is_experiment(path: str | Path, format: str | None) -> bool:
+    """Whether ``path`` is to be read as a saved Extra-P experiment: ``format`` says so,
+    else its suffix or its first bytes do."""
+    if format is not None or str(path) == "-":
+        return format == ExtrapExperimentReader.name
+    if Path(str(path)).suffix.lower() in ExtrapExperimentReader.suffixes:
+        return True
+    try:
+        if not os.path.isfile(path):  # a FIFO would block an open(); a device is no archive
+            return False
+        with open(path, "rb") as handle:
+            return handle.read(len(ZIP_SIGNATURE)) == ZIP_SIGNATURE
+    except (OSError, ValueError):
+        return False  # the text reader says why it cannot be read
+
+
+class ExtrapExperimentReader(Reader):
+    """A ``.extra-p`` experiment: read by :meth:`read_file` from its path."""
+
+    name = "extra-p"
+    suffixes = (".extra-p",)
+
+    @classmethod
+    def sniff(cls, first: str) -> bool:
+        return False  # a binary file: recognised by is_experiment
+
+    @classmethod
+    def read(
+        cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
+    ) -> Measurements:
+        return cls.read_file(path)
+
+    @classmethod
+    def read_file(cls, path: str | Path) -> Measurements:
+        """The measurements of the experiment saved at ``path``."""
+        name = str(path)
+        try:
+            if name == "-" or not stat.S_ISREG(os.stat(path).st_mode):
+                raise MeasurementError(
+                    "an Extra-P experiment is read from a file (a ZIP archive), not a stream",
+                    location=Location(name),
+                )
+            check_size(path)
+            with zipfile.ZipFile(path) as archive:
+                data = _loads(_member(archive, EXPERIMENT, name).decode("utf-8"), name)
+                if not isinstance(data, dict):
+                    raise MeasurementError(
+                        f"expected an object in {EXPERIMENT}", location=Location(name)
+                    )
+                kept = _Values(archive, name)
+                ms = collected(name, data, cls.name, kept.point_and_values)
+        except MeasurementError:
+            raise
+        # what a damaged archive raises: a bad header, bad deflate data, a method or an
+        # encryption zipfile cannot undo, a member cut short, text that is not UTF-8
+        except (OSError, zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError,
+                EOFError, ValueError) as exc:  # fmt: skip
+            raise MeasurementError(
+                f"cannot read an Extra-P experiment (a ZIP archive holding {EXPERIMENT}): "
+                f"{reason(exc)}",
+                location=Location(name),
+            ) from None
+        if kept.medians:
+            note = (
+                f"{kept.medians} point(s) saved without their repetitions (extrap "
+                "--keep-values keeps them): each one's median is its one value"
+            )
+            ms = replace(ms, notes=(*ms.notes, note))
+        return ms
+
+
+def _member(archive: zipfile.ZipFile, member: str, path: str) -> bytes:
+    """The bytes of an archive member, bounded by :data:`MAX_FILE_BYTES` as it unpacks."""
+    try:
+        info = archive.getinfo(member)
+    except KeyError:
+        raise MeasurementError(
+            f"no {member} in the archive (an Extra-P experiment holds one)",
+            location=Location(path),
+        ) from None
+    if info.file_size > MAX_FILE_BYTES:
+        raise TooLarge(MAX_FILE_BYTES)
+    with archive.open(info) as handle:
+        found = handle.read(MAX_FILE_BYTES + 1)
+    if len(found) > MAX_FILE_BYTES:
+        raise TooLarge(MAX_FILE_BYTES)
+    return found
+
+
+class _Values:
+    """The repetitions an experiment kept, read from its ``values/`` files as entries ask."""
+
+    def __init__(self, archive: zipfile.ZipFile, path: str) -> None:
+        self.archive, self.path = archive, path
+        self.chunks: dict[int, tuple[bytes, list[int]]] = {}  # chunk -> (values, offsets)
+        self.medians = 0  # points read as their median
+
+    def point_and_values(
+        self, path: str, entry: Any, key: str, parameters: int
+    ) -> tuple[tuple[float, ...], list[float]]:
+        """An entry of the experiment: its coordinate, and its kept values (else its median)."""
+        if not isinstance(entry, dict) or "coordinate" not in entry:
+            raise MeasurementError(
+                'expected {"coordinate": [...], "median": ..., ...}', location=Location(path, key=key)
+            )
+        point = coordinates(entry["coordinate"], path, f"{key}.coordinate", parameters)
+        where = entry.get("values")
+        if where is None:
+            if "median" not in entry:
+                raise MeasurementError("no values and no median", location=Location(path, key=key))
+            self.medians += 1
+            return point, [measured(entry["median"], path, key=f"{key}.median")]
+        return point, self._kept(where, f"{key}.values")
+
+    def _kept(self, where: object, key: str) -> list[float]:
+        """The values an entry's ``[chunk, index]`` points at."""
+        whole = [_whole(v) for v in where] if isinstance(where, list) else []
+        if len(whole) != 2 or None in whole:
+            raise MeasurementError(
+                f"expected [chunk, index] of the kept values, got {where!r:.40}",
+                location=Location(self.path, key=key),
+            )
+        chunk, index = int(whole[0]), int(whole[1])  # type: ignore[arg-type]
+        values, offsets = self._chunk(chunk, key)
+        if index >= len(offsets):
+            raise MeasurementError(
+                f"value index {index} beyond the {len(offsets)} of values/{chunk}.indx",
+                location=Location(self.path, key=key),
+            )
+        end = offsets[index + 1] if index + 1 < len(offsets) else len(values)
+        array = _array(values, offsets[index], end, f"values/{chunk}.vals", self.path, key)
+        if array.size == 0:
+            raise MeasurementError("no kept values", location=Location(self.path, key=key))
+        return [measured(float(v), self.path, key=key) for v in array.ravel()]
+
+    def _chunk(self, chunk: int, key: str) -> tuple[bytes, list[int]]:
+        """A chunk's values file and the offsets of its arrays (read once)."""
+        if chunk not in self.chunks:
+            index = _member(self.archive, f"values/{chunk}.indx", self.path)
+            values = _member(self.archive, f"values/{chunk}.vals", self.path)
+            if not index.startswith(INDEX_MAGIC) or not values.startswith(VALUES_MAGIC):
+                raise MeasurementError(
+                    f"values/{chunk}: not Extra-P's value files", location=Location(self.path, key=key)
+                )
+            head = len(INDEX_MAGIC)
+            try:
+                (count,) = struct.unpack_from("<Q", index, head)
+                offsets = list(struct.unpack_from(f"<{count}Q", index, head + 8))
+            except struct.error:
+                raise MeasurementError(
+                    f"values/{chunk}.indx is cut short", location=Location(self.path, key=key)
+                ) from None
+            self.chunks[chunk] = (values, offsets)
+        return self.chunks[chunk]
+
+
+def _whole(value: object) -> int | None:
+    """``value`` as a whole number >= 0 (JSON reads it as a float), else None."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if 0 <= value < 2**62 and float(value).is_integer():
+            return int(value)
+    return None
+
+
+def _array(data: bytes, start: int, end: int, member: str, path: str, key: str) -> np.ndarray:
+    """The numeric array stored (in numpy's ``.npy`` layout) at ``data[start:end]``; its
+    header is read first, so a declared shape larger than the bytes there is refused before
+    anything is allocated, and an object array (a pickle) is never loaded."""
+    handle: IO[bytes] = io.BytesIO(data[start:end] if 0 <= start <= end <= len(data) else b"")
+    try:
+        version = np.lib.format.read_magic(handle)
+        read_header = (
+            np.lib.format.read_array_header_1_0
+            if version == (1, 0)
+            else np.lib.format.read_array_header_2_0
+        )
+        shape, fortran, dtype = read_header(handle)
+    except (ValueError, OSError, SyntaxError, TypeError) as exc:
+        raise MeasurementError(
+            f"{member}: not an array at byte {start} ({reason(exc)})", location=Location(path, key=key)
+        ) from None
+    count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    body = handle.read()
+    if dtype.kind not in NUMERIC_KINDS or dtype.hasobject or count * dtype.itemsize > len(body):
+        raise MeasurementError(
+            f"{member}: expected {count} numbers at byte {start}, found {dtype} in {len(body)} bytes",
+            location=Location(path, key=key),
+        )
+    return np.frombuffer(body, dtype=dtype, count=count)

@@ -1,0 +1,147 @@
+"""Extra-P's saved experiments (``.extra-p``): read as the files they were made from."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import struct
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from patternalg.cli import main
+from patternalg.errors import MeasurementError
+from patternalg.measurements import Measurements, read
+
+DATA = Path(__file__).parent / "data"
+EXTRAP = DATA / "extrap" / "tests" / "data"
+SAVED = DATA / "extrap" / "saved"
+ATOMS = Path(__file__).parent.parent / "benchmarks" / "realdata" / "data13" / "atoms.txt"
+
+
+def by_series(ms: Measurements) -> dict[tuple[str, str], tuple[np.ndarray, list[np.ndarray]]]:
+    return {(s.kernel, s.metric): (s.points, list(s.values)) for s in ms}
+
+
+def test_an_experiment_with_its_values_reads_as_the_text_it_was_made_from() -> None:
+    saved, text = read(SAVED / "atoms_values.extra-p"), read(ATOMS)
+    assert saved.format == "extra-p" and saved.parameters == text.parameters == ("x",)
+    ours, theirs = by_series(saved), by_series(text)
+    assert ours.keys() == theirs.keys() == {("nop", "time"), ("inc", "time"), ("qsort", "time")}
+    for key, (points, values) in theirs.items():
+        assert np.array_equal(ours[key][0], points)
+        assert all(np.array_equal(a, b) and len(a) == 20 for a, b in zip(ours[key][1], values, strict=True))
+    assert not any("median is its one value" in n for n in saved.notes)
+
+
+@pytest.mark.parametrize(
+    ("saved", "text", "points"),
+    [
+        (SAVED / "atoms.extra-p", ATOMS, 27),
+        (EXTRAP / "experiments" / "two_parameter3.txt.extra-p", EXTRAP / "text" / "two_parameter_3.txt", 100),
+        (EXTRAP / "input" / "exp_only_mean_median.extra-p", EXTRAP / "text" / "two_parameter_3.txt", 100),
+    ],
+    ids=["made-here", "extrap-4.2", "extrap-4.0"],
+)
+def test_an_experiment_of_statistics_gives_each_point_s_median(saved: Path, text: Path, points: int) -> None:
+    ours, theirs = by_series(read(saved)), by_series(read(text))
+    assert ours.keys() == theirs.keys()
+    for key, (where, values) in theirs.items():
+        assert np.array_equal(ours[key][0], where)
+        medians = [float(np.median(v)) for v in values]
+        assert [v.tolist() for v in ours[key][1]] == [[pytest.approx(m, rel=1e-12)] for m in medians]
+    assert f"{points} point(s) saved without their repetitions" in " ".join(read(saved).notes)
+
+
+def test_fit_and_metric_read_an_experiment(capsys: pytest.CaptureFixture[str]) -> None:
+    path = EXTRAP / "experiments" / "two_parameter3.txt.extra-p"
+    assert main(["fit", str(path), "--metric", "flops", "--input-format", "extra-p"]) == 0
+    out, _ = capsys.readouterr()
+    assert re.findall(r"^(\w+):", out, re.M) == ["merge", "sort"] and "y in [1, 5]" in out
+
+
+def archive(tmp_path: Path, members: dict[str, bytes], name: str = "e.extra-p") -> Path:
+    path = tmp_path / name
+    with zipfile.ZipFile(path, "w") as z:
+        for member, data in members.items():
+            z.writestr(member, data)
+    return path
+
+
+def experiment(values: object = None) -> bytes:
+    entry = {"coordinate": [8.0], "median": 2.0, "mean": 2.0, "values": values}
+    return json.dumps({"parameters": ["x"], "measurements": {"k": {"time": [entry]}}}).encode()
+
+
+def value_files(*arrays: np.ndarray, pickled: bool = False) -> dict[str, bytes]:
+    vals, offsets = io.BytesIO(), []
+    vals.write(b"Extra-P VALUES\0\0")
+    for array in arrays:
+        offsets.append(vals.tell())
+        np.lib.format.write_array(vals, array, allow_pickle=pickled)
+    index = b"Extra-P INDEX\0\0\0" + struct.pack("<Q", len(offsets)) + struct.pack(f"<{len(offsets)}Q", *offsets)
+    return {"values/0.vals": vals.getvalue(), "values/0.indx": index}
+
+
+@pytest.mark.parametrize(
+    ("members", "message"),
+    [
+        ({"other.json": b"{}"}, r"no experiment.json in the archive \(an Extra-P experiment holds one\)"),
+        ({"experiment.json": b"[1"}, r"experiment.json|not valid JSON"),
+        ({"experiment.json": experiment([0, 5]), **value_files(np.array([1.0]))},
+         r"value index 5 beyond the 1 of values/0.indx"),
+        ({"experiment.json": experiment([0, 0]), **value_files(np.array([{"a": 1}], dtype=object), pickled=True)},
+         r"values/0.vals: expected 1 numbers at byte 16, found object"),
+        ({"experiment.json": experiment("x")}, r"expected \[chunk, index\] of the kept values, got 'x'"),
+        ({"experiment.json": experiment([1, 0])}, r"no values/1.indx in the archive"),
+    ],
+)  # fmt: skip
+def test_a_damaged_experiment_is_one_line(
+    members: dict[str, bytes], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = archive(tmp_path, members)
+    assert main(["fit", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err.count("\n") == 1 and re.search(message, err), err
+
+
+def test_kept_values_are_read_as_numbers_and_a_declared_shape_is_bounded(tmp_path: Path) -> None:
+    files = value_files(np.array([1.5, 2.5, 3.5]))
+    ms = read(archive(tmp_path, {"experiment.json": experiment([0, 0]), **files}))
+    assert ms.series[0].values[0].tolist() == [1.5, 2.5, 3.5]
+    huge = files["values/0.vals"].replace(b"(3,)", b"(10000000000,)")  # 3 values, 1e10 declared
+    with pytest.raises(MeasurementError, match=r"expected 10000000000 numbers at byte 16, found float64 in \d+ bytes"):
+        read(archive(tmp_path, {"experiment.json": experiment([0, 0]), "values/0.vals": huge,
+                                "values/0.indx": files["values/0.indx"]}, "huge.extra-p"))  # fmt: skip
+
+
+def test_not_an_archive_or_not_a_file(tmp_path: Path) -> None:
+    text = tmp_path / "t.extra-p"
+    text.write_text("PARAMETER x\n")
+    with pytest.raises(MeasurementError, match=r"t.extra-p: cannot read an Extra-P experiment .*File is not a zip file"):
+        read(text)
+    if hasattr(os, "mkfifo"):  # a FIFO named .extra-p is refused, not opened (no writer: it would block)
+        os.mkfifo(tmp_path / "f.extra-p")
+        with pytest.raises(MeasurementError, match=r"read from a file \(a ZIP archive\), not a stream"):
+            read(tmp_path / "f.extra-p")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cut=st.integers(0, 10561), flip=st.integers(0, 10561), byte=st.integers(0, 255))
+def test_any_cut_or_changed_byte_is_read_or_one_error(cut: int, flip: int, byte: int) -> None:
+    data = bytearray((SAVED / "atoms_values.extra-p").read_bytes())
+    data[flip % len(data)] = byte
+    path = Path(os.environ.get("TMPDIR", "/tmp")) / f"pa-{os.getpid()}-{cut}-{flip}.extra-p"
+    path.write_bytes(bytes(data[: max(cut, 1)]))
+    try:
+        read(path)
+    except MeasurementError as error:
+        assert str(error).startswith(str(path)) and "\n" not in str(error)
+    finally:
+        path.unlink()
