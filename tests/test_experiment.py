@@ -145,3 +145,29 @@ def test_any_cut_or_changed_byte_is_read_or_one_error(cut: int, flip: int, byte:
         assert str(error).startswith(str(path)) and "\n" not in str(error)
     finally:
         path.unlink()
+
+
+# --- Extra-P's legacy JSON (ids), checked against Extra-P's own reading of it --------------
+
+
+def repetitions(ms: Measurements) -> dict[tuple[str, str], tuple[list[list[float]], list[list[float]]]]:
+    return {(s.kernel, s.metric): (s.points.tolist(), [sorted(v.tolist()) for v in s.values]) for s in ms}
+
+
+@pytest.mark.parametrize("n", [1, 4, 5])
+def test_legacy_json_reads_as_extrap_reads_it(n: int) -> None:
+    legacy, theirs = read(EXTRAP / "json" / f"input_{n}.JSON"), read(SAVED / f"legacy_input_{n}.extra-p")
+    assert legacy.format == "json" and legacy.parameters == theirs.parameters
+    assert repetitions(legacy) == repetitions(theirs) and len(repetitions(legacy)) == {1: 1, 4: 4, 5: 1}[n]
+
+
+def test_legacy_json_ids_name_entries_and_a_coordinate_may_have_no_values(tmp_path: Path) -> None:
+    # Extra-P refuses input_11 (4 measurements for 5 coordinates); a point is only where values are
+    (series,) = read(EXTRAP / "json" / "input_11.JSON")
+    assert series.points[:, 0].tolist() == [4.0, 8.0, 16.0, 32.0]
+    doc = json.loads((EXTRAP / "json" / "input_1.JSON").read_text())
+    doc["measurements"][3]["callpath_id"] = 7
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(MeasurementError, match=r"bad.json: measurements\[3\].callpath_id: 'callpath_id' 7 names no entry of its list"):
+        read(path)

@@ -1,7 +1,9 @@
 """Extra-P's JSON, JSON Lines and TaLPas formats.
 
 JSON: ``{"parameters": [...], "measurements": {kernel: {metric: [{"point", "values"}]}}}``
-(values are located by their key path); JSON Lines: one object a line with ``params``,
+(values are located by their key path), or Extra-P's legacy JSON, whose parameters, call
+paths, metrics and coordinates are lists with ids and whose measurements name them, one
+value each (read as Extra-P reads it: tested against its own reading); JSON Lines: one object a line with ``params``,
 optional ``callpath`` and ``metric``, and ``value``; TaLPas: the same with ``parameters``
 and ``;`` between the properties.
 
@@ -59,7 +61,7 @@ def _values(
 
 
 class JsonReader(Reader):
-    """Extra-P's JSON format (the current one; the legacy ``callpaths`` one is refused)."""
+    """Extra-P's JSON format: the current one, and the legacy one of ids (``callpaths``)."""
 
     name = "json"
 
@@ -72,13 +74,106 @@ class JsonReader(Reader):
         cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
     ) -> Measurements:
         data = _loads(text, path)
-        if not isinstance(data, dict) or "callpaths" in data:
+        if not isinstance(data, dict):
             raise MeasurementError(
                 "expected Extra-P's JSON format "
-                '{"parameters": [...], "measurements": {...}} (the legacy format is not supported)',
+                '{"parameters": [...], "measurements": {...}}',
                 location=Location(path),
             )
+        if "callpaths" in data:
+            return _legacy(path, data, cls.name)
         return collected(path, data, cls.name, _point_and_values)
+
+
+def _legacy(path: str, data: dict[str, Any], fmt: str) -> Measurements:
+    """Extra-P's legacy JSON: ``parameters``, ``callpaths``, ``metrics`` and ``coordinates``
+    listed with their ``id``, and ``measurements`` as one object per value naming the ids of
+    its coordinate, call path and metric (values of the same three are repetitions)."""
+    names = {key: _by_id(path, data, key, "name") for key in ("parameters", "callpaths", "metrics")}
+    order = sorted(names["parameters"], key=_id_order)  # the coordinates' values by parameter id
+    points: dict[Id, tuple[float, ...]] = {}
+    for key, pairs in _by_id(path, data, "coordinates", "parameter_value_pairs").items():
+        at = f"coordinates[id={key}].parameter_value_pairs"
+        if not isinstance(pairs, list) or not all(isinstance(p, dict) for p in pairs):
+            raise MeasurementError("expected a list of objects", location=Location(path, key=at))
+        found = {_id(p.get("parameter_id")): p.get("parameter_value") for p in pairs}
+        if sorted(found, key=_id_order) != order:
+            raise MeasurementError(
+                f"expected a value for each parameter id ({', '.join(map(str, order))})",
+                location=Location(path, key=at),
+            )
+        points[key] = tuple(number(found[i], path, key=at) for i in order)
+    collector = Collector(path, [str(names["parameters"][i]) for i in order])
+    entries = data.get("measurements")
+    if not isinstance(entries, list) or not entries:
+        raise MeasurementError(
+            "expected 'measurements': a non-empty list", location=Location(path, key="measurements")
+        )
+    for i, entry in enumerate(entries):
+        at = f"measurements[{i}]"
+        if not isinstance(entry, dict):
+            raise MeasurementError("expected an object", location=Location(path, key=at))
+        ids = []
+        for field, known in (("coordinate_id", points), ("callpath_id", names["callpaths"]),
+                             ("metric_id", names["metrics"])):  # fmt: skip
+            if _id(entry.get(field)) not in known:
+                raise MeasurementError(
+                    f"'{field}' {_id_text(entry.get(field))} names no entry of its list",
+                    location=Location(path, key=f"{at}.{field}"),
+                )
+            ids.append(entry[field])
+        value = measured(entry.get("value"), path, key=f"{at}.value")
+        kernel, metric = str(names["callpaths"][ids[1]]), str(names["metrics"][ids[2]])
+        collector.add(kernel, metric, points[ids[0]], [value], 0)
+    return collector.result(fmt)
+
+
+#: an id of Extra-P's legacy JSON: a number or a name
+Id = float | str
+
+
+def _id(value: object) -> Id | None:
+    """``value`` as an id (a number or a name), else None."""
+    if isinstance(value, int | float | str) and not isinstance(value, bool):
+        return value
+    return None
+
+
+def _id_order(value: Id | None) -> tuple[bool, float, str]:
+    """How ids sort: numbers by value, then names."""
+    return (isinstance(value, str), value if isinstance(value, int | float) else 0.0, str(value))
+
+
+def _id_text(value: object) -> str:
+    """An id as its file wrote it (JSON numbers are read as floats: 7.0 is shown 7)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return f"{value!r:.20}"
+
+
+def _by_id(path: str, data: dict[str, Any], key: str, field: str) -> dict[Id, Any]:
+    """``data[key]``, a list of objects with an ``id`` and ``field``, as id -> field."""
+    entries = data.get(key)
+    if not isinstance(entries, list) or not entries:
+        raise MeasurementError(f"expected '{key}': a non-empty list", location=Location(path, key=key))
+    found: dict[Id, Any] = {}
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict) or "id" not in entry or field not in entry:
+            raise MeasurementError(
+                f'expected {{"id": ..., "{field}": ...}}', location=Location(path, key=f"{key}[{i}]")
+            )
+        ident = _id(entry["id"])
+        if ident is None:
+            raise MeasurementError(
+                f"an id is a number or a name, got {entry['id']!r:.20}",
+                location=Location(path, key=f"{key}[{i}].id"),
+            )
+        if ident in found:
+            raise MeasurementError(
+                f"id {_id_text(ident)} listed twice", location=Location(path, key=f"{key}[{i}].id")
+            )
+        found[ident] = entry[field]
+    return found
 
 
 #: how one entry of Extra-P's measurements gives its point and its repetitions:
