@@ -121,6 +121,13 @@ def test_kept_values_are_read_as_numbers_and_a_declared_shape_is_bounded(tmp_pat
                                 "values/0.indx": files["values/0.indx"]}, "huge.extra-p"))  # fmt: skip
 
 
+def test_an_extrap_3_experiment_says_how_extrap_4_converts_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fit", str(EXTRAP / "input" / "experiment_3")]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err.count("\n") == 1
+    assert "an experiment of Extra-P 3 (binary)" in err and "extrap --extra-p-3 " in err
+
+
 def test_not_an_archive_or_not_a_file(tmp_path: Path) -> None:
     text = tmp_path / "t.extra-p"
     text.write_text("PARAMETER x\n")

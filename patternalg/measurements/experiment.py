@@ -34,6 +34,8 @@ __all__ = ["ExtrapExperimentReader", "is_experiment"]
 
 #: the first bytes of a ZIP archive
 ZIP_SIGNATURE = b"PK\x03\x04"
+#: what the first bytes of an experiment of Extra-P 3 (a binary format) hold
+EXTRAP3_MAGIC = b"EXTRAP_EXPERIMENT"
 #: the archive member that holds the experiment
 EXPERIMENT = "experiment.json"
 #: the first bytes of the archive's value and index files
@@ -44,18 +46,33 @@ NUMERIC_KINDS = "fiu"
 
 def is_experiment(path: str | Path, format: str | None) -> bool:
     """Whether ``path`` is to be read as a saved Extra-P experiment: ``format`` says so,
-    else its suffix or its first bytes do."""
+    else its suffix or its first bytes do. An experiment of Extra-P 3 (binary) is an error
+    saying how Extra-P 4 converts it."""
     if format is not None or str(path) == "-":
         return format == ExtrapExperimentReader.name
     if Path(str(path)).suffix.lower() in ExtrapExperimentReader.suffixes:
         return True
+    head = _head(path)
+    if EXTRAP3_MAGIC in head:
+        raise MeasurementError(
+            "an experiment of Extra-P 3 (binary), which patternalg does not read: Extra-P 4 "
+            f"converts it (extrap --extra-p-3 {path} --save-experiment e.extra-p), and "
+            "patternalg reads that",
+            location=Location(str(path)),
+        )
+    return head.startswith(ZIP_SIGNATURE)
+
+
+def _head(path: str | Path) -> bytes:
+    """The first bytes of a regular file (none of anything else: a FIFO would block an
+    open(), a device is no archive; the text reader says why it cannot be read)."""
     try:
-        if not os.path.isfile(path):  # a FIFO would block an open(); a device is no archive
-            return False
+        if not os.path.isfile(path):
+            return b""
         with open(path, "rb") as handle:
-            return handle.read(len(ZIP_SIGNATURE)) == ZIP_SIGNATURE
+            return handle.read(32)
     except (OSError, ValueError):
-        return False  # the text reader says why it cannot be read
+        return b""
 
 
 class ExtrapExperimentReader(Reader):
