@@ -242,3 +242,11 @@ def test_optimize_says_when_the_even_split_is_the_best() -> None:
     best = optimize("pipe(tpool_a(qsort), tpool_b(qsort))", budget="a+b<=8", at={"x": 1024})
     assert best.best.value == best.even_split.value and best.gain == 1
     assert best.lines()[-2].endswith("(bottleneck: tpool_4(qsort)); no split is faster")
+
+
+def test_compare_s_ratios_follow_digits_in_text() -> None:
+    found = compare(["pipe(qsort, inc)", "seq(qsort, inc)"], over=parse_axis("x=1024..1e6"))
+    full, four = found.lines()[0], found.lines(4)[0]
+    ratios = re.findall(r"x(\d[\d.]*)", four.partition("(others")[2])
+    assert ratios and all(len(r.replace(".", "").lstrip("0")) <= 4 for r in ratios), four
+    assert len(re.findall(r"x\d\.\d{10,}", full)) == 2  # in full without --digits

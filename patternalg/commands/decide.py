@@ -42,8 +42,9 @@ def add_point_options(parser: argparse.ArgumentParser, *, over_help: str) -> Non
     add_interval_options(parser)
     add_digits_option(
         parser,
-        "significant digits of the models' values in text and CSV (1-17; default 15: no"
-        " float noise; positions on an axis and ratios print in full; JSON holds the doubles)",
+        "significant digits of the models' values in text and CSV, and of compare's ratios in"
+        " text (1-17; default 15: no float noise; positions on an axis print in full; JSON"
+        " holds the doubles)",
     )
 
 

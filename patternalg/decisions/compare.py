@@ -278,7 +278,7 @@ class Comparison(Tabular):
             rest = [(n, a, b) for n, a, b in i.ratios if n != i.winner]
             equal = list(i.ties)
             others = ", ".join(
-                f"{n} {_times(a)} .. {_times(b)}"
+                f"{n} {_times(a, digits)} .. {_times(b, digits)}"
                 for n, a, b in rest
                 if n not in equal and (a is not None or b is not None)
             )
@@ -576,9 +576,10 @@ def _ratio(value: float, best: float) -> float | None:
     return number(value / best)
 
 
-def _times(ratio: float | None) -> str:
-    """A ratio as the comparison prints it: ``x1.25``, or where it has none, why."""
-    return "(not a positive time)" if ratio is None else f"x{number_text(ratio)}"
+def _times(ratio: float | None, digits: int | None = None) -> str:
+    """A ratio as the comparison prints it, in ``digits`` significant digits as the values
+    are: ``x1.25``, or where it has none, why."""
+    return "(not a positive time)" if ratio is None else f"x{number_text(ratio, digits)}"
 
 
 def _threads_note(terms: Sequence[Term], semantics: Semantics) -> list[str]:
