@@ -34,6 +34,7 @@ from abc import abstractmethod
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from .._internal.limits import printable
 from ..errors import Location, MeasurementError
 from .base import Reader, ValueChoice
 from .gbench import STATISTICS, Run, measurements
@@ -247,7 +248,7 @@ def _console_fields(line: str, path: str, number: int, columns: list[str]) -> di
         if kind in STATISTICS or kind == "RMS":
             return {"name": name, "run_type": "aggregate", "aggregate_name": kind}
     raise MeasurementError(
-        f"not a row of Google Benchmark's console table: {line!r:.60} (expected: NAME  TIME "
+        f"not a row of Google Benchmark's console table: '{printable(line)}' (expected: NAME  TIME "
         "UNIT  CPU UNIT  ITERATIONS)",
         location=Location(path, number),
     )

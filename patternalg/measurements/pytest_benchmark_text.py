@@ -31,6 +31,7 @@ import math
 import re
 from collections.abc import Sequence
 
+from .._internal.limits import printable
 from ..errors import Location, MeasurementError
 from .base import Reader, ValueChoice, measured, number
 from .harness import Points, summary_rows
@@ -218,7 +219,7 @@ class _Table:
         cells = _RATIO.sub("", found["cells"]).split() if found else []
         if not found or len(cells) != len(self.columns):
             raise MeasurementError(
-                f"not a row of pytest-benchmark's table: {line[:60]!r} (expected: NAME and "
+                f"not a row of pytest-benchmark's table: '{printable(line)}' (expected: NAME and "
                 f"{len(self.columns)} cells: {', '.join(self.columns)})",
                 location=Location(path, at),
             )
