@@ -8,7 +8,7 @@ import math
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Sized
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ __all__ = [
     "machine_option",
     "add_interval_options",
     "interval_option",
-    "left_out",
+    "LeftOut",
     "INPUT_FORMATS",
 ]
 
@@ -341,10 +341,29 @@ def private_hypothesis_home() -> None:
     set_hypothesis_home_dir(home)
 
 
-def left_out(args: argparse.Namespace, errors: Sequence[PatternalgError], rest: str) -> None:
-    """Say, one warning line each, what a command left out while it did the ``rest`` (a
-    kernel it cannot fit: one bad region loses none of the others); a warning shows even
-    with ``--quiet``, and the exit status stays 0, which says that the rest is done."""
-    for error in errors:
-        text = printable(str(error), limit=MAX_MESSAGE)
-        print(f"warning: {text} (left out; {rest})", file=sys.stderr)
+class LeftOut:
+    """What a command leaves out while it does the rest: one bad region (a kernel, a
+    workload, a run) loses none of the others. :meth:`append` collects an error (an
+    ``on_error``); :meth:`unless` raises the first where nothing was done (then the command
+    fails as with that region alone: one line, status 2, nothing printed or written);
+    :meth:`say` prints one warning line each, shown even with ``--quiet``, and the exit
+    status stays 0, which says that the ``rest`` is done."""
+
+    def __init__(self, rest: str) -> None:
+        self.rest = rest
+        self.errors: list[PatternalgError] = []
+
+    def append(self, error: PatternalgError) -> None:
+        """Leave out what ``error`` is about."""
+        self.errors.append(error)
+
+    def unless(self, done: Sized) -> None:
+        """Raise the first error if something was left out and nothing is ``done``."""
+        if self.errors and not len(done):
+            raise self.errors[0]
+
+    def say(self, rest: str | None = None) -> None:
+        """One warning line per region left out, and what was done instead (``rest``)."""
+        for error in self.errors:
+            text = printable(str(error), limit=MAX_MESSAGE)
+            print(f"warning: {text} (left out; {rest or self.rest})", file=sys.stderr)

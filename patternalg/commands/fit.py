@@ -18,10 +18,9 @@ from typing import Any
 
 from .._internal.atomic_write import atomic_writer
 from .._internal.toml_writer import table_text
-from ..errors import FitError
 from ..forms import Form
 from ..forms.report import FitReport
-from .common import INPUT_FORMATS, add_format_option, check_output, json_text, left_out, note
+from .common import INPUT_FORMATS, LeftOut, add_format_option, check_output, json_text, note
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
 from .quality import quality_line
@@ -82,7 +81,7 @@ class _Output:
         self.once = 0  # the kernels measured once per point (no uncertainty)
         self.undetermined = 0  # the others fitted without an uncertainty
         self.fitter = fitter
-        self.failed: list[FitError] = []  # the kernels that could not be fitted (the rest are)
+        self.left = LeftOut("the other kernels are fitted")  # the kernels that could not be
 
     def add(self, reports: Sequence[FitReport]) -> None:
         text = self.text
@@ -192,11 +191,10 @@ def _fit_all(
             data,
             progress=bar,
             allow_nonpositive=args.allow_nonpositive,
-            on_error=output.failed.append,
+            on_error=output.left.append,
             **options,
         )
-    if output.failed and not reports:
-        raise output.failed[0]  # nothing fitted: the first kernel's error, as one kernel's
+    output.left.unless(reports)  # nothing fitted: the first kernel's error, as one kernel's
     output.add(reports)
     return data
 
@@ -256,5 +254,5 @@ def run(args: argparse.Namespace) -> int:
     for text in [*output.notes, *cls.notes(data, options), *_unsure(output, args.form, options.get("uncertainty"))]:
         note(args, text)
     output.publish()
-    left_out(args, output.failed, "the other kernels are fitted")
+    output.left.say()
     return 0

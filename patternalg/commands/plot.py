@@ -26,11 +26,11 @@ from ..errors import EvaluationError, PatternalgError
 from ..syntax.arith import format_number
 from .common import (
     INPUT_FORMATS,
+    LeftOut,
     add_interval_options,
     add_model_options,
     check_output,
     interval_option,
-    left_out,
     load_library,
     machine_option,
     note,
@@ -173,9 +173,9 @@ def _curves(args: argparse.Namespace) -> Any:
     return plot_sweep(curves, comparison).figure
 
 
-def _fit(args: argparse.Namespace, failed: list[PatternalgError]) -> Any:
-    """The fits of ``args.fit``'s kernels drawn; a kernel that cannot be fitted goes to
-    ``failed`` (the others are drawn)."""
+def _fit(args: argparse.Namespace, left: LeftOut) -> Any:
+    """The fits of ``args.fit``'s kernels drawn; a kernel that cannot be fitted is ``left``
+    out (the others are drawn)."""
     from ..errors import FitError
     from ..forms import form_class
     from ..measurements import read
@@ -196,9 +196,8 @@ def _fit(args: argparse.Namespace, failed: list[PatternalgError]) -> Any:
             raise FitError(f"{args.fit}: no kernel '{args.kernel}' (kernels: {', '.join(kernels)})")
         data = data.select(kernel=args.kernel)
     data = _first_panels(args, data)
-    reports = cls.fit_each(data, on_error=failed.append, **options)
-    if failed and not reports:
-        raise failed[0]  # nothing to draw: the first kernel's error, as one kernel's
+    reports = cls.fit_each(data, on_error=left.append, **options)
+    left.unless(reports)  # nothing to draw: the first kernel's error, as one kernel's
     for text in (text for report in reports for text in report.notes):
         note(args, text)
     return plot_fit_reports(reports, extend_to=args.extend_to)
@@ -286,14 +285,14 @@ def run(args: argparse.Namespace) -> int:
     check_output(args, args.output)
     plt = pyplot()  # no matplotlib: the install hint, before any work
     notes: list[str] = []  # what matplotlib would warn about, said once each
-    failed: list[PatternalgError] = []  # the kernels --fit could not fit (the rest are drawn)
+    left = LeftOut("the other kernels are drawn")  # the kernels --fit could not fit
     with captured_warnings(notes):
-        figure = _fit(args, failed) if mode == "fit" else _DRAW[mode](args)
+        figure = _fit(args, left) if mode == "fit" else _DRAW[mode](args)
         try:
             save_figure(figure, args.output)
         finally:
             plt.close(figure)
     for text in notes:
         note(args, f"matplotlib: {text}")
-    left_out(args, failed, "the other kernels are drawn")
+    left.say()
     return 0

@@ -8,14 +8,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..errors import FitError
 from ..forms import form_class
 from ..library.model_library import ModelLibrary
 from .common import (
+    LeftOut,
     add_digits_option,
     add_format_option,
     check_output,
-    left_out,
     print_json,
     print_notes,
 )
@@ -102,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     options = family_options(form_class("presca"), args, skip=_OWN)
     if args.out is not None:
         check_output(args, args.out)  # before the work, not after it
-    failed: list[FitError] = []  # the workloads that cannot be predicted (the rest are)
+    left = LeftOut("the other workloads are predicted")
     with progress(args, "predicting", "workloads") as bar:
         reports = predict_file(
             args.file,
@@ -110,11 +109,10 @@ def run(args: argparse.Namespace) -> int:
             higher_is_better=args.higher_is_better,
             param=args.param,
             progress=bar,
-            on_error=failed.append,
+            on_error=left.append,
             **options,
         )
-    if failed and not reports:
-        raise failed[0]  # nothing predicted: the first workload's error, as one workload's
+    left.unless(reports)  # nothing predicted: the first workload's error, as one workload's
     print_notes(args, reports)
     if args.out is not None:  # written before anything is printed as a result
         ModelLibrary([r.model for r in reports]).save(args.out)
@@ -124,5 +122,5 @@ def run(args: argparse.Namespace) -> int:
         for report in reports:
             for line in report.lines(args.digits):
                 print(line)
-    left_out(args, failed, "the other workloads are predicted")
+    left.say()
     return 0

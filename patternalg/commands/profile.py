@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from .._internal.atomic_write import atomic_writer
 from ..errors import PatternalgError
-from .common import add_format_option, check_output, interval_option, left_out, note, print_json
+from .common import LeftOut, add_format_option, check_output, interval_option, note, print_json
 from .progress import progress
 
 if TYPE_CHECKING:
@@ -109,17 +109,16 @@ def run(args: argparse.Namespace) -> int:
             check_output(args, path)  # before the work, not after it
     if args.out is not None and args.out == args.term_out:
         raise PatternalgError(f"--out and --term-out name the same file {args.out}")
-    failed: list[PatternalgError] = []  # the runs left out, each said after the result (or the error)
+    left = LeftOut("the other runs are modelled")  # each said after the result (or the error)
     with progress(args, "reading", "profiles") as bar:
-        profiles = _with_params(read_profiles(args.files, args.metric, bar, failed.append), args.param, failed)
-    if failed and not profiles:
-        raise failed[0]  # no run left: the first one's error, as one run's
+        profiles = _with_params(read_profiles(args.files, args.metric, bar, left.append), args.param, left)
+    left.unless(profiles)  # no run left: the first one's error, as one run's
     try:
         _modelled(args, profiles, pools, at, level)
     except PatternalgError:
-        left_out(args, failed, "the rest cannot be modelled either")  # they may be why
+        left.say("the rest cannot be modelled either")  # they may be why
         raise
-    left_out(args, failed, "the other runs are modelled")
+    left.say()
     return 0
 
 
@@ -150,8 +149,8 @@ def _modelled(
         sys.stdout.write(check.text())
 
 
-def _with_params(profiles: list[Profile], params: list[str], failed: list[PatternalgError]) -> list[Profile]:
-    """The profiles whose parameters can be read; each other's error goes to ``failed``."""
+def _with_params(profiles: list[Profile], params: list[str], left: LeftOut) -> list[Profile]:
+    """The profiles whose parameters can be read; each other is ``left`` out."""
     from ..profiles.params import Param
 
     chosen = [Param.parse(text) for text in params]
@@ -161,7 +160,7 @@ def _with_params(profiles: list[Profile], params: list[str], failed: list[Patter
             for param in chosen:
                 param.value(profile)
         except PatternalgError as error:
-            failed.append(error)
+            left.append(error)
         else:
             kept.append(profile)
     return kept
