@@ -121,6 +121,16 @@ def cells(run: Path, protocol: str, semantics: str, level: float, tmp: Path, unc
     return found
 
 
+def machine_name(run: Path) -> str:
+    """The processor the run was measured on, as its ``machine.txt`` records it (lscpu's
+    model name and the cores), else the run's own name."""
+    record = run / "machine.txt"
+    text = record.read_text() if record.is_file() else ""
+    model = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("Model name:")), None)
+    cores = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("CPU(s):")), "?")
+    return f"{model}, {cores} CPUs" if model else run.name
+
+
 def share(rows: list[tuple[str, float, bool, float]]) -> str:
     """``covered/cells (share) median half-width``, marked where outside the target."""
     hits, n = sum(r[2] for r in rows), len(rows)
@@ -166,6 +176,15 @@ def main_(argv: list[str] | None = None) -> None:
                     pooled[p] += [(run.name, *r) for r in rows]
                 print(f"{run.name:8} {share(found['all']):34} {share(found['beyond']):34}")
             print(f"{'pooled':8} " + " ".join(f"{share([r[1:] for r in pooled[p]]):34}" for p in ("all", "beyond")))
+            machines = defaultdict(list)
+            for run in runs:
+                machines[machine_name(run)].append(run.name)
+            if len(machines) > 1:
+                print("-- per machine (its runs pooled; the issue's 'on each machine')")
+                for machine, names in machines.items():
+                    print(f"   {machine} ({', '.join(names)})")
+                    print(f"   {'':8} " + " ".join(
+                        f"{share([r[1:] for r in pooled[p] if r[0] in names]):34}" for p in ("all", "beyond")))  # fmt: skip
             for p in ("all", "beyond"):
                 rows = pooled[p]
                 print(f"-- {p}: per size (pooled over the runs)")
