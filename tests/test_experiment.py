@@ -178,3 +178,24 @@ def test_legacy_json_ids_name_entries_and_a_coordinate_may_have_no_values(tmp_pa
     path.write_text(json.dumps(doc))
     with pytest.raises(MeasurementError, match=r"bad.json: measurements\[3\].callpath_id: 'callpath_id' 7 names no entry of its list"):
         read(path)
+
+
+def test_extrap_s_own_models_are_notes_beside_ours() -> None:
+    notes = read(EXTRAP / "experiments" / "two_parameter3.txt.extra-p").notes
+    assert (
+        "Extra-P's own model of merge (time), 'Default Model': "
+        "1.374 + 6.698*log2(y) + 0.04384*x**(3/2)*log2(x)**2*log2(y)"
+    ) in notes
+    kept = read(SAVED / "atoms_values.extra-p").notes  # made by Extra-P 4.2.5's default modeler
+    assert "Extra-P's own model of qsort (time), 'New model': 51140 + 4.499*x*log2(x)" in kept
+
+
+def test_many_own_models_are_counted_after_the_first_few() -> None:
+    from patternalg.measurements.experiment import MAX_OWN_MODELS, own_models
+
+    model = {"hypothesis": {"function": {"constant_coefficient": 1.0, "compound_terms": []}}}
+    odd = {"hypothesis": {"function": {"$type": "SegmentedFunction"}}}
+    models = {f"k{i}": {"time": model} for i in range(MAX_OWN_MODELS + 3)} | {"s": {"time": odd}}
+    notes = own_models({"modelers": [{"name": "m", "models": models}]}, ("x",))
+    assert len(notes) == MAX_OWN_MODELS + 1 and notes[0] == "Extra-P's own model of k0 (time), 'm': 1"
+    assert notes[-1].startswith("4 more of Extra-P's own models")

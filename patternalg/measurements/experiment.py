@@ -4,9 +4,16 @@ out as in Extra-P's JSON input, each point with its statistics.
 
 A point's repetitions are read where the experiment kept them (``--keep-values``: arrays in
 the archive's ``values/`` files, read as plain numbers, never unpickled); otherwise its
-median is its one value, with a note. Extra-P's own models in the experiment are not read:
-``fit`` makes its own. Read from its path (a binary file), recognised by the ``.extra-p``
-suffix or the ZIP signature.
+median is its one value, with a note. Extra-P's own models in the experiment are notes
+beside ours (``fit`` makes its own). Read from its path (a binary file), recognised by the
+``.extra-p`` suffix or the ZIP signature.
+
+>>> data = {"modelers": [{"name": "Default", "models": {"sort": {"time": {"hypothesis": {
+...     "function": {"constant_coefficient": 2.5, "compound_terms": [{"coefficient": 0.125,
+...     "simple_terms": [{"term_type": "polynomial", "exponent": "1"},
+...                      {"term_type": "logarithm", "exponent": 1.0}]}]}}}}}}]}
+>>> own_models(data, ("x",))
+["Extra-P's own model of sort (time), 'Default': 2.5 + 0.125*x*log2(x)"]
 """
 
 from __future__ import annotations
@@ -17,7 +24,9 @@ import stat
 import struct
 import zipfile
 import zlib
+from collections.abc import Sequence
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
@@ -26,6 +35,7 @@ import numpy as np
 from .._internal.limits import MAX_FILE_BYTES
 from .._internal.reading import TooLarge, check_size
 from ..errors import Location, MeasurementError, reason
+from ..syntax.arith import number_text
 from .base import Reader, ValueChoice, measured
 from .json import _loads, collected, coordinates
 from .model import Measurements
@@ -110,6 +120,7 @@ class ExtrapExperimentReader(Reader):
                     )
                 kept = _Values(archive, name)
                 ms = collected(name, data, cls.name, kept.point_and_values)
+                ms = replace(ms, notes=(*ms.notes, *own_models(data, ms.parameters)))
         except MeasurementError:
             raise
         # what a damaged archive raises: a bad header, bad deflate data, a method or an
@@ -128,6 +139,59 @@ class ExtrapExperimentReader(Reader):
             )
             ms = replace(ms, notes=(*ms.notes, note))
         return ms
+
+
+#: at most this many of Extra-P's own models are shown, one note each
+MAX_OWN_MODELS = 12
+
+
+def own_models(data: dict[str, Any], parameters: Sequence[str]) -> list[str]:
+    """Notes showing the models Extra-P made and saved in the experiment (at most
+    :data:`MAX_OWN_MODELS`, then how many more), each as Extra-P's functions read: a
+    constant and terms of ``p^i*log2(p)^j`` per parameter; a model of another shape is
+    counted, not shown."""
+    shown: list[str] = []
+    more = 0
+    modelers = data.get("modelers")
+    for modeler in modelers if isinstance(modelers, list) else []:
+        models = modeler.get("models") if isinstance(modeler, dict) else None
+        for callpath, metrics in (models or {}).items() if isinstance(models, dict) else ():
+            for metric, model in metrics.items() if isinstance(metrics, dict) else ():
+                text = _function_text(model, parameters)
+                if text is None or len(shown) >= MAX_OWN_MODELS:
+                    more += 1
+                    continue
+                shown.append(f"Extra-P's own model of {callpath} ({metric}), '{modeler.get('name')}': {text}")
+    if more:
+        shown.append(f"{more} more of Extra-P's own models in the experiment (extrap --experiment FILE --print all shows them)")
+    return shown
+
+
+def _function_text(model: object, parameters: Sequence[str]) -> str | None:
+    """An Extra-P function as text (4 significant digits), None if it is not one we read."""
+    try:
+        function = model["hypothesis"]["function"]  # type: ignore[index]
+        parts = [number_text(float(function["constant_coefficient"]), 4)]
+        for term in function["compound_terms"]:
+            pairs = term.get("parameter_term_pairs") or {"0": term}  # one parameter: its terms
+            factors = [number_text(float(term["coefficient"]), 4)]
+            for index, pair in pairs.items():
+                if not 0 <= int(index) < len(parameters):
+                    return None
+                name = parameters[int(index)]
+                for simple in pair["simple_terms"]:
+                    exponent = Fraction(str(simple["exponent"]))
+                    if exponent.denominator > 1000 or abs(exponent) > 1000:
+                        return None
+                    base = name if simple["term_type"] == "polynomial" else f"log2({name})"
+                    if simple["term_type"] not in ("polynomial", "logarithm"):
+                        return None
+                    power = "" if exponent == 1 else f"**{exponent}" if exponent.denominator == 1 else f"**({exponent})"
+                    factors.append(base + power)
+            parts.append("*".join(factors))
+    except (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError, OverflowError):
+        return None
+    return " + ".join(parts)
 
 
 def _member(archive: zipfile.ZipFile, member: str, path: str) -> bytes:
