@@ -1,7 +1,8 @@
 """One measurement model and its readers.
 
 :func:`read` turns a file (or ``-``, standard input) in any format of :data:`READERS`
-(CSV, Extra-P text, JSON, JSON Lines, TaLPas; a directory of Score-P/Cube profiles with
+(CSV, Extra-P text, JSON, JSON Lines, TaLPas, a saved Extra-P experiment, the reports of
+Google Benchmark, hyperfine and pytest-benchmark; a directory of Score-P/Cube profiles with
 the extra ``patternalg[cube]``, :class:`CubeReader`) into :class:`Measurements`: named
 parameters, and per kernel x metric a :class:`Series` holding the repetitions at each
 point with the source line of every value. :class:`Aggregation` combines repetitions;
