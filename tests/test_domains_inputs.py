@@ -132,3 +132,13 @@ def test_models_takes_glob_patterns_and_shows_statistics():
         "patternalg models: error: no model matches 'zz*'; "
         "`patternalg models` without a pattern lists them all"
     )
+
+
+def test_atoms_extrapolated_alike_share_one_note():
+    # a profile's term evaluated at a new p leaves the range of every node's model at once
+    from patternalg.algebra.domains import MAX_NAMED, Extrapolation, extrapolation_notes
+
+    found = [Extrapolation(f"k{i}", "p", 343.0, 27.0, 216.0) for i in range(29)]
+    (note,) = extrapolation_notes([*found, found[0]])
+    named = ", ".join(f"k{i}" for i in range(MAX_NAMED))
+    assert note == f"p = 343 is outside the measured range of {named} and {29 - MAX_NAMED} more atoms (p in [27, 216]): extrapolated"

@@ -39,7 +39,8 @@ from .bindings import as_value
 from .render import value_text
 
 __all__ = [
-    "Extrapolation", "extrapolations", "as_json", "point_notes", "range_notes", "negative_note",
+    "Extrapolation", "extrapolations", "extrapolation_notes", "as_json", "point_notes", "range_notes",
+    "negative_note",
 ]
 
 
@@ -64,6 +65,36 @@ class Extrapolation:
             f"{self.atom} ({self.symbol} in [{_number(self.low)}, {_number(self.high)}]): "
             "extrapolated"
         )
+
+
+#: at most this many atoms are named in one note on extrapolation, then how many more
+MAX_NAMED = 4
+
+
+def extrapolation_notes(found: Sequence[Extrapolation]) -> list[str]:
+    """One note per symbol, value and measured range, naming the atoms evaluated there
+    (a profile's term at a new ``p`` leaves the range of every node's model at once: one
+    line, not one per node).
+
+    >>> a = Extrapolation("inc", "x", 1e6, 1024.0, 16384.0)
+    >>> b = Extrapolation("qsort", "x", 1e6, 1024.0, 16384.0)
+    >>> for note in extrapolation_notes([a, b, Extrapolation("nop", "x", 1e6, 1024.0, 4096.0)]):
+    ...     print(note)
+    x = 1000000 is outside the measured range of inc, qsort (x in [1024, 16384]): extrapolated
+    x = 1000000 is outside the measured range of nop (x in [1024, 4096]): extrapolated
+    """
+    groups: dict[tuple[str, float, float, float], list[str]] = {}
+    for item in found:
+        atoms = groups.setdefault((item.symbol, item.value, item.low, item.high), [])
+        if item.atom not in atoms:
+            atoms.append(item.atom)
+    notes = []
+    for (name, value, low, high), atoms in groups.items():
+        named = ", ".join(atoms[:MAX_NAMED])
+        if len(atoms) > MAX_NAMED:
+            named = f"{named} and {len(atoms) - MAX_NAMED} more atoms"
+        notes.append(str(Extrapolation(named, name, value, low, high)))
+    return notes
 
 
 def _numeric(expr: sympy.Expr | None) -> float | None:
@@ -174,8 +205,8 @@ def range_notes(
     notes: dict[str, None] = {}
     for corner in itertools.product(*ends):
         at = {**fixed, **dict(corner)}
-        for term in terms:
-            notes.update(dict.fromkeys(str(e) for e in extrapolations(term, library, at)))
+        found = [e for term in terms for e in extrapolations(term, library, at)]
+        notes.update(dict.fromkeys(extrapolation_notes(found)))
         notes.update(dict.fromkeys(point_notes(at, None, "")))
     return list(notes)
 

@@ -31,7 +31,7 @@ from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 from .atomic_model import AtomicModel
 from .bindings import as_value
-from .domains import extrapolations, point_notes
+from .domains import extrapolation_notes, extrapolations, point_notes
 from .evaluation import Derivation, closed_form, evaluate
 from .machine import machine_notes
 from .pointwise import PointValue, at_point, undecided_note, with_counts
@@ -236,7 +236,7 @@ def evaluated(
     if moved:
         notes.append(moved)
     outside = extrapolations(term, converted, at)
-    notes.extend(str(item) for item in outside)
+    notes.extend(extrapolation_notes(outside))
     notes.extend(point_notes(at, exact_number(expr), result_unit))
     digits = value_digits(library[name].expr for name in atom_names(term) if name in library)
     bounds, level = None, None
