@@ -45,7 +45,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from bench_fidelity import RUNS, read_text, write_text  # noqa: E402
-from bench_machine import calibrating  # noqa: E402
+from bench_machine import calibrating, machine_name  # noqa: E402
 
 from patternalg.algebra.machine import Machine  # noqa: E402
 from patternalg.cli import main  # noqa: E402
@@ -119,16 +119,6 @@ def cells(run: Path, protocol: str, semantics: str, level: float, tmp: Path, unc
         for x, inside, width in zip(v.points[:, 0], covered(v), half_width(v), strict=True):
             found.append((v.term, float(x), bool(inside), float(width)))
     return found
-
-
-def machine_name(run: Path) -> str:
-    """The processor the run was measured on, as its ``machine.txt`` records it (lscpu's
-    model name and the cores), else the run's own name."""
-    record = run / "machine.txt"
-    text = record.read_text() if record.is_file() else ""
-    model = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("Model name:")), None)
-    cores = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("CPU(s):")), "?")
-    return f"{model}, {cores} CPUs" if model else run.name
 
 
 def share(rows: list[tuple[str, float, bool, float]]) -> str:

@@ -73,6 +73,16 @@ LIMIT = 0.25  #: the issue's bound on every other composition's error
 Z99 = 2.58  #: a miss beyond this many standard deviations of the medians' noise is not noise
 
 
+def machine_name(run: Path) -> str:
+    """The processor the run was measured on, as its ``machine.txt`` records it (lscpu's
+    model name and the cores), else the run's own name."""
+    record = run / "machine.txt"
+    text = record.read_text() if record.is_file() else ""
+    model = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("Model name:")), None)
+    cores = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("CPU(s):")), "?")
+    return f"{model}, {cores} CPUs" if model else run.name
+
+
 def calibrating(name: str) -> bool:
     """Whether a region is one of the five calibration compositions, however its term is
     spaced (``pipe(inc,inc)`` in another tool's file is ``pipe(inc, inc)``).
@@ -242,6 +252,7 @@ def report(runs: list[Run], atoms: str, protocol: str, speedups: bool | str = "a
     machines = {r.path: r.machine(upto, speedups) for r in runs}
     columns = ("rules", "machine", "left out")
     pooled: dict[str, list[float]] = {c: [] for c in columns}
+    by_machine: dict[str, dict[str, list[float]]] = {}  #: the issue's "on each machine"
     per_term: dict[str, dict[str, float]] = {c: {} for c in columns}
     outside = dict.fromkeys(columns, 0)
     unexplained = 0
@@ -260,6 +271,7 @@ def report(runs: list[Run], atoms: str, protocol: str, speedups: bool | str = "a
             text, every = summary(found)
             cells.append(text)
             pooled[column] += every
+            by_machine.setdefault(machine_name(run.path), {c: [] for c in columns})[column] += every
             outside[column] += sum(e > LIMIT for e in every)
             if column == "machine":
                 noise = run.noise(semantics, library, upto, atoms == "measured")
@@ -280,6 +292,11 @@ def report(runs: list[Run], atoms: str, protocol: str, speedups: bool | str = "a
     print(f"{'pooled':6} {'':24}  " + "  ".join(
         f"{f'{100 * np.median(v):4.1f} / {100 * np.max(v):5.1f}':44}" for v in pooled.values()))  # fmt: skip
     print(f"{'cells > 25 %':32}" + "  ".join(f"{f'{outside[c]} of {len(pooled[c])}':44}" for c in columns))
+    if len(by_machine) > 1:
+        for name, found in by_machine.items():  # each machine's runs pooled
+            print(f"  {name}: " + "  ".join(
+                f"{c} {100 * np.median(v):.1f} / {100 * np.max(v):.1f}, {sum(e > LIMIT for e in v)} of {len(v)} > 25 %"
+                for c, v in found.items()))  # fmt: skip
     print(f"{'... not noise':32}{'':44}  {unexplained} (|error| also beyond {Z99} sd of the medians' noise)")
     print(f"{'... reproduced':32}{'':44}  {sum(repeated.values())} (outside +-25 % on the same side against "
           "each half of the repetitions)")  # fmt: skip
