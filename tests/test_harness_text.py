@@ -160,6 +160,23 @@ def test_any_cut_or_changed_line_is_read_or_refused_with_its_name(path: Path, da
         assert str(error).startswith(str(path)) and "\n" not in str(error)
 
 
+def test_a_console_row_of_any_iteration_count_reads() -> None:
+    # fuzz seed 67: a row with 5,000 digits of iterations was a ValueError of int() (Python's
+    # limit on converting long digit strings), a traceback; no value reads the count
+    table = "Benchmark  Time  CPU  Iterations\n-----\nBM_a/8  2.00 us  1.00 us  " + "7" * 5000 + "\nBM_a/16  4.00 us  2.00 us  10\n"
+    (series,) = READERS["gbench-console"].read("gb.txt", table)
+    assert [v.tolist() for v in series.values] == [[2.0], [4.0]]
+
+
+def test_a_long_run_of_digits_in_a_row_is_refused_in_one_line() -> None:
+    # fuzz seed 67: a row whose time ran into 5,000 digits took the row patterns cubic time
+    # (a number's digits could be split two ways between \\d+ and \\d*): a hang of fit
+    row = "BM_a/8  2.00 us  " + "9" * 3000 + "[9937 ns  3"
+    table = "Benchmark  Time  CPU  Iterations\n-----\n" + row + "\n"
+    with pytest.raises(MeasurementError, match=r"gb.txt:3: not a row of Google Benchmark's console table"):
+        READERS["gbench-console"].read("gb.txt", table)
+
+
 # --- hyperfine's CSV ----------------------------------------------------------------------
 
 

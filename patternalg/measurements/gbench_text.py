@@ -48,7 +48,7 @@ CSV_HEADER = "name,iterations,real_time,cpu_time,time_unit"
 CONSOLE_HEADER = re.compile(r"Benchmark\s+Time\s+CPU\s+Iterations\b")
 #: the lines before the table that a report may start with (its context) at most
 CONTEXT_LINES = 64
-_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"  # one way to split its digits: no backtracking over them
 _UNIT = r"(?:ns|us|ms|s)"
 #: a run of the console table: name, real and CPU time with units, iterations, counters
 _CONSOLE_RUN = re.compile(
@@ -209,7 +209,7 @@ def _console_fields(line: str, path: str, number: int, columns: list[str]) -> di
             "real_time": float(found["real"]),
             "cpu_time": float(found["cpu"]),
             "time_unit": found["unit"],
-            "iterations": int(found["iterations"]),
+            "iterations": found["iterations"],  # as written (the CSV keeps it so): no value reads it
         }
         if found["cpu_unit"] != found["unit"]:  # never so in Google Benchmark's own output
             raise MeasurementError(
