@@ -292,3 +292,11 @@ def test_a_repetition_that_is_not_finite_is_dropped_with_a_note() -> None:
         == len(load(PB / "pb.json")["benchmarks"][0]["stats"]["data"]) - 1
     )
     assert any("not finite" in n for n in ms.notes)
+
+
+def test_a_kernel_named_with_blanks_around_it_reads() -> None:
+    # fuzz seed 70: a command " 1 a" became the kernel " {n} a", which the collector names
+    # without its blanks: the unit looked up by the other name was a KeyError, a traceback
+    rows = [{"command": f" {n} a", "times": [0.2, 0.21], "parameters": {"n": str(n)}} for n in (1, 2, 4)]
+    (series,) = READERS["hyperfine"].read("hf.json", json.dumps({"results": rows}))
+    assert series.kernel == "{n} a" and series.unit == "s"

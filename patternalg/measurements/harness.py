@@ -164,7 +164,7 @@ class Points:
         units: dict[str, str | None] = {}
         for kernel, name, coords, values, row_unit, _ in kept:
             collector.add(kernel, name, tuple(coords[n] for n in names), values, 0)
-            units.setdefault(kernel, row_unit)
+            units.setdefault(kernel.strip(), row_unit)  # as the collector names it
         ms = collector.result(self.fmt, value_name, unit=unit)
         series = tuple(replace(s, unit=units[s.kernel] or unit) for s in ms.series)
         shared = {s.unit for s in series}
