@@ -106,7 +106,13 @@ scan point where two designs were equal to rounding; both fixed, with tests; see
 and seed 63 (every class at 1.0, 142,511 inputs in 780 s): 0 of each. Seed 64 (0.5, one
 worker, 71,256 inputs in 736 s): 0 of each; the ``harness`` class, which since then also
 edits the vendored text reports (CSV and console tables of Google Benchmark, hyperfine and
-pytest-benchmark), seed 65 (0.5, 2,000 inputs): 0 of each.
+pytest-benchmark), seed 65 (0.5, 2,000 inputs): 0 of each. Seed 66 (every class at 0.3):
+42,753 inputs in 556 s, 0 of each; seed 67 (0.5, two workers): 71,256 inputs in 367 s, 1
+traceback (an iteration count of 5,000 digits in a Google Benchmark table, int()'s limit),
+and the ``harness`` class alone at 1.0: 1 hang (a row of thousands of digits: the row
+patterns split a number's digits two ways, cubic time); seed 70, ``harness`` at 1.0: 1
+traceback (a hyperfine command with blanks around it); each fixed with a test; ``harness``
+at 1.0, seeds 67 to 76: 0 of each since.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
