@@ -16,8 +16,9 @@ parameters cannot share one :class:`Measurements` (an error naming both).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
+import csv
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from ..errors import Location, MeasurementError
@@ -25,7 +26,7 @@ from .base import Collector, Reader
 from .json import _loads
 from .model import Measurements
 
-__all__ = ["HarnessReader", "document", "entries", "Points", "is_number", "summary_rows"]
+__all__ = ["HarnessReader", "document", "entries", "Points", "is_number", "Summary"]
 
 
 def is_number(value: object) -> bool:
@@ -56,26 +57,42 @@ def entries(data: Mapping[str, Any], key: str, path: str, what: str) -> list[dic
     return found
 
 
-def summary_rows(
-    rows: Iterator[list[str]], header: list[str], path: str, what: str
-) -> list[tuple[int, dict[str, str]]]:
-    """The rows of a harness's CSV summary under its ``header``, each with its line number
-    (``rows`` is the :func:`csv.reader` that read the header); blank lines are skipped, a
-    row of another width is an error, and so is a summary of no ``what``."""
-    found = []
-    for cells in rows:
-        if not any(c.strip() for c in cells):
-            continue
-        line = rows.line_num  # type: ignore[attr-defined]
-        if len(cells) != len(header):
-            raise MeasurementError(
-                f"{len(cells)} cells under a header of {len(header)} columns",
-                location=Location(path, line),
-            )
-        found.append((line, dict(zip(header, cells, strict=True))))
-    if not found:
-        raise MeasurementError(f"no {what} under the header", location=Location(path, 1))
-    return found
+@dataclass(frozen=True)
+class Summary:
+    """A harness's CSV summary (hyperfine's, pytest-benchmark's): its header, and its rows
+    with their line numbers, each a mapping of column to cell."""
+
+    header: list[str]
+    rows: list[tuple[int, dict[str, str]]]
+
+    @classmethod
+    def read(
+        cls, path: str, text: str, fits: Callable[[list[str]], bool], expected: str, what: str
+    ) -> Summary:
+        """The summary in ``text``: a header that ``fits`` (else an error naming the
+        ``expected`` one), then rows of its width (blank lines skipped); a summary of no
+        ``what`` is an error."""
+        reader = csv.reader(text.splitlines())
+        header = [h.strip() for h in next(reader, [])]
+        if not header or not fits(header):
+            raise MeasurementError(f"expected {expected}", location=Location(path, 1))
+        rows = []
+        for cells in reader:
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) != len(header):
+                raise MeasurementError(
+                    f"{len(cells)} cells under a header of {len(header)} columns",
+                    location=Location(path, reader.line_num),
+                )
+            rows.append((reader.line_num, dict(zip(header, cells, strict=True))))
+        if not rows:
+            raise MeasurementError(f"no {what} under the header", location=Location(path, 1))
+        return cls(header, rows)
+
+    def parameters(self, prefix: str) -> list[dict[str, str]]:
+        """Each row's parameters: its columns named ``prefix`` + NAME, by NAME."""
+        return [{h[len(prefix) :]: v for h, v in row.items() if h.startswith(prefix)} for _, row in self.rows]
 
 
 class HarnessReader(Reader):

@@ -27,13 +27,12 @@ each point's one value (``--metric`` names another column: ``mean``, ``min``, ``
 
 from __future__ import annotations
 
-import csv
 import math
 from collections.abc import Callable
 
 from ..errors import Location, MeasurementError
 from .base import Reader, ValueChoice, measured, number
-from .harness import HarnessReader, Points, summary_rows, text_field
+from .harness import HarnessReader, Points, Summary, text_field
 from .model import Measurements
 
 __all__ = ["HyperfineReader", "HyperfineCsvReader", "kernel_of"]
@@ -153,25 +152,21 @@ class HyperfineCsvReader(Reader):
     def read(
         cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
     ) -> Measurements:
-        rows = csv.reader(text.splitlines())
-        header = [h.strip() for h in next(rows, [])]
-        if tuple(header[: len(cls.HEADER)]) != cls.HEADER:
-            raise MeasurementError(
-                f"expected hyperfine's CSV header ({','.join(cls.HEADER)},...)",
-                location=Location(path, 1),
-            )
+        table = Summary.read(
+            path,
+            text,
+            lambda header: tuple(header[: len(cls.HEADER)]) == cls.HEADER,
+            f"hyperfine's CSV header ({','.join(cls.HEADER)},...)",
+            "commands",
+        )
         column = metric or "median"
-        summaries = [h for h in header[1:] if not h.startswith(cls.PARAMETER)]
+        summaries = [h for h in table.header[1:] if not h.startswith(cls.PARAMETER)]
         if column not in summaries:
             raise MeasurementError(
                 f"no column '{column}' of times (valid: {', '.join(summaries)})",
                 location=Location(path, 1),
             )
-        found = summary_rows(rows, header, path, "commands")
-        given = [
-            {h[len(cls.PARAMETER) :]: v for h, v in row.items() if h.startswith(cls.PARAMETER)}
-            for _, row in found
-        ]
+        found, given = table.rows, table.parameters(cls.PARAMETER)
         numeric = _numeric_everywhere(given)
         named = column if metric else "time"
         points = Points(path, cls.name)

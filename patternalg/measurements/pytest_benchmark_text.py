@@ -26,7 +26,6 @@ so the numbers of a test's id are the parameters ``x``, ``x2``, ... in the id's 
 
 from __future__ import annotations
 
-import csv
 import math
 import re
 from collections.abc import Sequence
@@ -34,7 +33,7 @@ from collections.abc import Sequence
 from .._internal.limits import printable
 from ..errors import Location, MeasurementError
 from .base import Reader, ValueChoice, measured, number
-from .harness import Points, summary_rows
+from .harness import Points, Summary
 from .model import Measurements
 from .pytest_benchmark import kernels
 
@@ -105,20 +104,17 @@ class PytestBenchmarkCsvReader(Reader):
     def read(
         cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
     ) -> Measurements:
-        rows = csv.reader(text.splitlines())
-        header = [h.strip() for h in next(rows, [])]
-        if not header or header[0] != "name":
-            raise MeasurementError(
-                "expected pytest-benchmark's CSV header (name,param:...,min,max,mean,...)",
-                location=Location(path, 1),
-            )
-        column = _chosen(metric, header, path, 1)
-        found = summary_rows(rows, header, path, "benchmarks")
+        table = Summary.read(
+            path,
+            text,
+            lambda header: header[0] == "name",
+            "pytest-benchmark's CSV header (name,param:...,min,max,mean,...)",
+            "benchmarks",
+        )
+        column = _chosen(metric, table.header, path, 1)
+        found = table.rows
         names = [row["name"] for _, row in found]
-        params = [
-            {h[len(PARAMETER) :]: c.strip() for h, c in row.items() if h.startswith(PARAMETER) and c.strip()}
-            for _, row in found
-        ]
+        params = [{k: v.strip() for k, v in p.items() if v.strip()} for p in table.parameters(PARAMETER)]
         named = column if metric else "time"
         points = Points(path, cls.name)
         for (line, row), (kernel, numeric) in zip(found, kernels(names, params, _is_number), strict=True):
