@@ -2,7 +2,7 @@
 
 For each vendored Cube set (``tests/data/extrap/tests/data/cubeset/``) and scaling, runs
 Extra-P 4.2.5's Cube reader (``extrap_driver.py --format cube``, in Extra-P's own virtual
-environment) and ``CubeReader.read_directory``, and prints the kernels, the points and the
+environment) and ``CubeReader.read_path``, and prints the kernels, the points and the
 largest relative difference of the mean and the median per point of the ``time`` metric,
 and both readers' reading times. ``--record`` writes Extra-P's values and models to
 ``tests/data/extrap/cube_extrap.json``, which ``tests/test_cube.py`` compares with (so the
@@ -47,7 +47,7 @@ def run_extrap(python: str, directory: Path, scaling: str) -> tuple[dict, float]
 
 def differences(extrap: dict, directory: Path, scaling: str) -> tuple[int, int, float]:
     """(kernels, points, largest relative difference of mean or median) against ours."""
-    ours = {s.kernel: s for s in CubeReader.read_directory(directory, scaling=scaling)}
+    ours = {s.kernel: s for s in CubeReader.read_path(directory, scaling=scaling)}
     worst, points = 0.0, 0
     for m in extrap["measurements"]:
         s = ours[m["kernel"]]

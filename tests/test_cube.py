@@ -100,6 +100,11 @@ def test_a_cube_file_or_a_file_format_for_a_directory_is_refused(tmp_path: Path)
         read(profile)
     with pytest.raises(MeasurementError, match=r"is a directory; the text format reads a file"):
         read(CUBESET / "single_parameter", "text")
+    with pytest.raises(MeasurementError, match=r"is a directory; the extra-p format reads a file"):
+        read(CUBESET / "single_parameter", "extra-p")
+    named = tmp_path / "m.cubex"  # a format named for a file overrides its suffix
+    named.write_text("PARAMETER x\nPOINTS 1 2\nREGION inc\nDATA 1\nDATA 2\n")
+    assert [s.kernel for s in read(named, "text")] == ["inc"]
 
 
 def test_a_scaling_for_a_file_is_refused(tmp_path: Path) -> None:
@@ -138,7 +143,7 @@ def test_fit_without_pycubexr_is_one_line_and_exit_2() -> None:
 )
 def test_values_are_extrap_s(name: str, scaling: str) -> None:
     extrap = EXTRAP[name][scaling]
-    ms = CubeReader.read_directory(DATA / name, scaling=scaling)
+    ms = CubeReader.read_path(DATA / name, scaling=scaling)
     assert ms.format == "cube" and ms.value_name == "time" and ms.unit == "s"
     assert list(ms.parameters) == extrap["parameters"]
     assert {s.kernel for s in ms} == {m["kernel"] for m in extrap["measurements"]}
@@ -183,7 +188,7 @@ def test_basic_modeler_on_a_cube_set_finds_extrap_s_models() -> None:
 
 @needs_pycubexr
 def test_metric_and_scaling_choose_the_values() -> None:
-    visits = CubeReader.read_directory(
+    visits = CubeReader.read_path(
         CUBESET / "simple_threaded", metric="visits", scaling="weak_threaded"
     )
     by_kernel = {s.kernel: s for s in visits}
@@ -194,7 +199,7 @@ def test_metric_and_scaling_choose_the_values() -> None:
     with pytest.raises(MeasurementError, match=r"no metric 'flops' \(the file has: time, visits\)"):
         read(CUBESET / "simple_threaded", metric="flops")
     with pytest.raises(MeasurementError, match=r"unknown scaling 'weak_threads'"):
-        CubeReader.read_directory(CUBESET / "simple_threaded", scaling="weak_threads")
+        CubeReader.read_path(CUBESET / "simple_threaded", scaling="weak_threads")
 
 
 @needs_pycubexr

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from patternalg.cli import main
 from patternalg.errors import MeasurementError
-from patternalg.measurements import Measurements, read
+from patternalg.measurements import READERS, Measurements, PathReader, read
+from patternalg.measurements.experiment import ExtrapExperimentReader
 
 DATA = Path(__file__).parent / "data"
 EXTRAP = DATA / "extrap" / "tests" / "data"
@@ -64,6 +65,33 @@ def test_fit_and_metric_read_an_experiment(capsys: pytest.CaptureFixture[str]) -
     assert main(["fit", str(path), "--metric", "flops", "--input-format", "extra-p"]) == 0
     out, _ = capsys.readouterr()
     assert re.findall(r"^(\w+):", out, re.M) == ["merge", "sort"] and "y in [1, 5]" in out
+
+
+def test_a_format_read_from_its_path_is_asked_before_any_text_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The registry's contract for binary and directory formats: a PathReader in READERS
+    claims its paths, and read() reads them through it (with the metric asked for)."""
+    saved = SAVED / "atoms_values.extra-p"
+
+    class Renamed(PathReader):  # an experiment under another suffix
+        name, suffixes = "renamed", (".renamed",)
+
+        @classmethod
+        def claims(cls, path: str | Path, format: str | None) -> bool:
+            return format == cls.name or (not format and str(path).endswith(cls.suffixes))
+
+        @classmethod
+        def read_path(cls, path: str | Path, *, metric: str | None = None, scaling: str | None = None) -> Measurements:
+            return ExtrapExperimentReader.read_path(saved, metric=metric)
+
+    monkeypatch.setitem(READERS, Renamed.name, Renamed)
+    binary = tmp_path / "e.renamed"
+    binary.write_bytes(b"\x00\xff not text")
+    assert by_series(read(binary)).keys() == by_series(read(saved)).keys()
+    with pytest.raises(MeasurementError, match=r"a scaling \(weak\) applies to a directory"):
+        read(binary, scaling="weak")
+    assert [s.metric for s in read(binary, "renamed", metric="time")] == ["time"] * len(read(saved))
 
 
 def archive(tmp_path: Path, members: dict[str, bytes], name: str = "e.extra-p") -> Path:

@@ -18,7 +18,7 @@ the reason.
 [('sort', 'sort', [8.0, 16.0]), ('inc', 'inc', [8.0])]
 """
 
-from .base import DirectoryReader, Reader
+from .base import DirectoryReader, PathReader, Reader
 from .cube import CubeReader
 from .model import Aggregation, Measurements, Series
 from .names import atom_name, atom_names, is_value_name, split_unit
@@ -33,6 +33,7 @@ __all__ = [
     "split_unit",
     "is_value_name",
     "Reader",
+    "PathReader",
     "DirectoryReader",
     "CubeReader",
     "READERS",

@@ -10,6 +10,7 @@ patternalg.errors.MeasurementError: m.txt:3: 1e999 overflows a float (largest: 1
 from __future__ import annotations
 
 import math
+import os
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
@@ -24,6 +25,7 @@ from .model import Measurements, Series, where
 
 __all__ = [
     "Reader",
+    "PathReader",
     "DirectoryReader",
     "ValueChoice",
     "read_source",
@@ -316,24 +318,53 @@ class Reader(ABC):
         """The measurements in ``text`` (read from ``path``, for messages)."""
 
 
-class DirectoryReader(Reader):
-    """A format stored as a directory of files (a Cube set): read from its path, never
-    recognised from text; :meth:`read` ignores ``text`` and reads the directory ``path``."""
+class PathReader(Reader):
+    """A format read from its path, never recognised from text: a directory (a Cube set) or
+    a binary file (a saved Extra-P experiment). :func:`~patternalg.measurements.read` asks
+    each such format whether a path is its own (:meth:`claims`) before it reads any text;
+    :meth:`read` ignores ``text`` and reads ``path``."""
+
+    #: the scalings the format can apply (how processes and threads become repetitions)
+    scalings: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     @abstractmethod
-    def read_directory(
+    def claims(cls, path: str | Path, format: str | None) -> bool:
+        """Whether ``path`` is to be read in this format: ``format`` names it, else what
+        the path is (a directory, its suffix, its first bytes); an error where the format
+        is named but the path cannot be one."""
+
+    @classmethod
+    @abstractmethod
+    def read_path(
         cls, path: str | Path, *, metric: str | None = None, scaling: str | None = None
     ) -> Measurements:
-        """The measurements in the directory ``path`` (``scaling``: how its processes and
-        threads become repetitions; None: the format's default)."""
+        """The measurements at ``path`` (only ``metric``'s where given; ``scaling``: one of
+        :attr:`scalings`, None: the format's default)."""
 
     @classmethod
     def read(
         cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
     ) -> Measurements:
-        return cls.read_directory(path, metric=metric)
+        return cls.read_path(path, metric=metric)
 
     @classmethod
     def sniff(cls, first: str) -> bool:
         return False
+
+
+class DirectoryReader(PathReader):
+    """A format stored as a directory of files: claims a directory when no other format is
+    named, and refuses anything else it is named for."""
+
+    @classmethod
+    def claims(cls, path: str | Path, format: str | None) -> bool:
+        is_dir = str(path) != "-" and os.path.isdir(path)  # False for a name the system refuses
+        named = format == cls.name if format else Path(str(path)).suffix.lower() in cls.suffixes
+        if named and not is_dir:
+            raise MeasurementError(
+                f"not a directory: the {cls.name} format is a directory of folders named by "
+                f"parameter values, each holding {', '.join(cls.suffixes)} files",
+                location=Location(str(path)),
+            )
+        return is_dir and (named or not format)

@@ -207,9 +207,10 @@ class CubeReader(DirectoryReader):
 
     name = "cube"
     suffixes = (".cubex",)
+    scalings = SCALINGS
 
     @classmethod
-    def read_directory(
+    def read_path(
         cls, path: str | Path, *, metric: str | None = None, scaling: str | None = None
     ) -> Measurements:
         """The measurements of a Cube set: ``metric`` (default ``time``) per call path.

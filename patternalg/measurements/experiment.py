@@ -36,11 +36,11 @@ from .._internal.limits import MAX_FILE_BYTES
 from .._internal.reading import TooLarge, check_size
 from ..errors import Location, MeasurementError, reason
 from ..syntax.arith import number_text
-from .base import Reader, ValueChoice, measured
+from .base import PathReader, measured
 from .json import _loads, collected, coordinates
 from .model import Measurements
 
-__all__ = ["ExtrapExperimentReader", "is_experiment"]
+__all__ = ["ExtrapExperimentReader"]
 
 #: the first bytes of a ZIP archive
 ZIP_SIGNATURE = b"PK\x03\x04"
@@ -52,25 +52,6 @@ EXPERIMENT = "experiment.json"
 VALUES_MAGIC, INDEX_MAGIC = b"Extra-P VALUES\0\0", b"Extra-P INDEX\0\0\0"
 #: the value types a point's repetitions may be stored as (numpy kinds)
 NUMERIC_KINDS = "fiu"
-
-
-def is_experiment(path: str | Path, format: str | None) -> bool:
-    """Whether ``path`` is to be read as a saved Extra-P experiment: ``format`` says so,
-    else its suffix or its first bytes do. An experiment of Extra-P 3 (binary) is an error
-    saying how Extra-P 4 converts it."""
-    if format is not None or str(path) == "-":
-        return format == ExtrapExperimentReader.name
-    if Path(str(path)).suffix.lower() in ExtrapExperimentReader.suffixes:
-        return True
-    head = _head(path)
-    if EXTRAP3_MAGIC in head:
-        raise MeasurementError(
-            "an experiment of Extra-P 3 (binary), which patternalg does not read: Extra-P 4 "
-            f"converts it (extrap --extra-p-3 {path} --save-experiment e.extra-p), and "
-            "patternalg reads that",
-            location=Location(str(path)),
-        )
-    return head.startswith(ZIP_SIGNATURE)
 
 
 def _head(path: str | Path) -> bytes:
@@ -85,25 +66,37 @@ def _head(path: str | Path) -> bytes:
         return b""
 
 
-class ExtrapExperimentReader(Reader):
-    """A ``.extra-p`` experiment: read by :meth:`read_file` from its path."""
+class ExtrapExperimentReader(PathReader):
+    """A ``.extra-p`` experiment, read from its path."""
 
     name = "extra-p"
     suffixes = (".extra-p",)
 
     @classmethod
-    def sniff(cls, first: str) -> bool:
-        return False  # a binary file: recognised by is_experiment
+    def claims(cls, path: str | Path, format: str | None) -> bool:
+        """Whether ``path`` is to be read as a saved Extra-P experiment: ``format`` says so,
+        else its suffix or its first bytes do. An experiment of Extra-P 3 (binary) is an
+        error saying how Extra-P 4 converts it."""
+        if format is not None or str(path) == "-":
+            return format == cls.name
+        if Path(str(path)).suffix.lower() in cls.suffixes:
+            return True
+        head = _head(path)
+        if EXTRAP3_MAGIC in head:
+            raise MeasurementError(
+                "an experiment of Extra-P 3 (binary), which patternalg does not read: Extra-P 4 "
+                f"converts it (extrap --extra-p-3 {path} --save-experiment e.extra-p), and "
+                "patternalg reads that",
+                location=Location(str(path)),
+            )
+        return head.startswith(ZIP_SIGNATURE)
 
     @classmethod
-    def read(
-        cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
+    def read_path(
+        cls, path: str | Path, *, metric: str | None = None, scaling: str | None = None
     ) -> Measurements:
-        return cls.read_file(path)
-
-    @classmethod
-    def read_file(cls, path: str | Path) -> Measurements:
-        """The measurements of the experiment saved at ``path``."""
+        """The measurements of the experiment saved at ``path`` (only ``metric``'s where
+        given; an experiment has no ``scaling``)."""
         name = str(path)
         try:
             if name == "-" or not stat.S_ISREG(os.stat(path).st_mode):
@@ -138,7 +131,7 @@ class ExtrapExperimentReader(Reader):
                 "--keep-values keeps them): each one's median is its one value"
             )
             ms = replace(ms, notes=(*ms.notes, note))
-        return ms
+        return ms.select(metric=metric) if metric else ms
 
 
 #: at most this many of Extra-P's own models are shown, one note each

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from ..arguments import as_column_choice, as_path, optional_texts
 from ..errors import Location, MeasurementError
-from .base import STDIN, DirectoryReader, Reader, ValueChoice, read_source
+from .base import STDIN, DirectoryReader, PathReader, Reader, ValueChoice, read_source
 from .csv import CsvReader
 from .cube import CubeReader
-from .experiment import ExtrapExperimentReader, is_experiment
+from .experiment import ExtrapExperimentReader
 from .gbench import GoogleBenchmarkReader
 from .gbench_text import GoogleBenchmarkConsoleReader, GoogleBenchmarkCsvReader
 from .hyperfine import HyperfineCsvReader, HyperfineReader
@@ -117,49 +117,36 @@ def read(
     """
     path, value = as_path(path, "path"), as_column_choice(value)
     format, metric, scaling = optional_texts(format=format, metric=metric, scaling=scaling)
-    directory = _directory_reader(path, format)
-    if directory is not None:
-        return directory.read_directory(path, metric=metric, scaling=scaling)
-    if scaling is not None:
+    reader = _path_reader(path, format)
+    if scaling is not None and (reader is None or not reader.scalings):
         raise MeasurementError(
             f"a scaling ({scaling}) applies to a directory of Cube profiles, not to a file",
             location=Location(str(path)),
         )
-    if is_experiment(path, format):
-        result = ExtrapExperimentReader.read_file(path)
-        return result.select(metric=metric) if metric else result
+    if reader is not None:
+        return reader.read_path(path, metric=metric, scaling=scaling)
     name, text = read_source(path)
     if not text.strip():
         raise MeasurementError("the file is empty", location=Location(name))
     fmt = format or sniff("" if str(path) == "-" else name, text)
-    reader = READERS.get(fmt)
-    if reader is None:
+    chosen = READERS.get(fmt)
+    if chosen is None:
         raise MeasurementError(
             f"unknown format '{fmt}' (valid: {', '.join(READERS)})", location=Location(name)
         )
-    result = reader.read(name, text, metric=metric, value=value)
+    result = chosen.read(name, text, metric=metric, value=value)
     return result.select(metric=metric) if metric else result
 
 
-def _directory_reader(path: str | Path, format: str | None) -> type[DirectoryReader] | None:
-    """The reader of a directory format (a Cube set) if ``path`` is a directory or ``format``
-    or its suffix names one; an error if such a format is given something else."""
-    readers = {n: r for n, r in READERS.items() if issubclass(r, DirectoryReader)}
-    is_dir = str(path) != "-" and os.path.isdir(path)  # False for a name the system refuses
-    suffix = Path(str(path)).suffix.lower()
-    chosen = readers.get(format or "") or next(
-        (r for r in readers.values() if suffix in r.suffixes), None
-    )
-    if is_dir and format and chosen is None:
+def _path_reader(path: str | Path, format: str | None) -> type[PathReader] | None:
+    """The format that reads ``path`` from the path itself (a directory, a binary file),
+    if one claims it; an error for a directory that ``format`` says is a file."""
+    readers = [r for r in READERS.values() if issubclass(r, PathReader)]
+    directories = [r.name for r in readers if issubclass(r, DirectoryReader)]
+    if format and format not in directories and str(path) != "-" and os.path.isdir(path):
         raise MeasurementError(
             f"is a directory; the {format} format reads a file "
-            f"(formats that read a directory: {', '.join(readers)})",
+            f"(formats that read a directory: {', '.join(directories)})",
             location=Location(str(path)),
         )
-    if chosen is not None and not is_dir:
-        raise MeasurementError(
-            f"not a directory: the {chosen.name} format is a directory of folders named by "
-            f"parameter values, each holding {', '.join(chosen.suffixes)} files",
-            location=Location(str(path)),
-        )
-    return chosen or (next(iter(readers.values())) if is_dir else None)
+    return next((r for r in readers if r.claims(path, format)), None)
