@@ -156,11 +156,17 @@ def test_an_extrap_3_experiment_says_how_extrap_4_converts_it(capsys: pytest.Cap
     assert "an experiment of Extra-P 3 (binary)" in err and "extrap --extra-p-3 " in err
 
 
-def test_not_an_archive_or_not_a_file(tmp_path: Path) -> None:
+def test_not_an_archive_or_not_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = tmp_path / "t.extra-p"
     text.write_text("PARAMETER x\n")
     with pytest.raises(MeasurementError, match=r"t.extra-p: cannot read an Extra-P experiment .*File is not a zip file"):
         read(text)
+    # fit's fast path for text files reads what read() reads: an archive, unless told otherwise
+    text.write_text(ATOMS.read_text())
+    assert main(["fit", str(text)]) == 2
+    assert "t.extra-p: cannot read an Extra-P experiment" in capsys.readouterr().err
+    assert main(["fit", str(text), "--input-format", "text"]) == 0
+    assert re.findall(r"^(\w+):", capsys.readouterr().out, re.M) == ["nop", "inc", "qsort"]
     if hasattr(os, "mkfifo"):  # a FIFO named .extra-p is refused, not opened (no writer: it would block)
         os.mkfifo(tmp_path / "f.extra-p")
         with pytest.raises(MeasurementError, match=r"read from a file \(a ZIP archive\), not a stream"):

@@ -41,7 +41,7 @@ from .._internal.reading import check_size
 from ..errors import PatternalgError
 from .model import Series
 from .names import split_unit
-from .readers import sniff
+from .readers import path_reader, sniff
 from .text import _State
 
 __all__ = ["Block", "Irregular", "Kernel", "text_blocks"]
@@ -158,8 +158,8 @@ def text_blocks(
     if format not in (None, "text") or name == "-":
         raise Irregular
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise Irregular  # a device or a pipe: read() bounds what it reads
+        if not stat.S_ISREG(os.stat(path).st_mode) or path_reader(path, format) is not None:
+            raise Irregular  # a device or a pipe: read() bounds what it reads; or no text file
         check_size(path)
         handle = open(path, "rb")  # noqa: SIM115 (closed below)
     except OSError:

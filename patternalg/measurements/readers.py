@@ -25,7 +25,7 @@ from .pytest_benchmark import PytestBenchmarkReader
 from .pytest_benchmark_text import PytestBenchmarkConsoleReader, PytestBenchmarkCsvReader
 from .text import TextReader
 
-__all__ = ["READERS", "sniff", "read"]
+__all__ = ["READERS", "sniff", "read", "path_reader"]
 
 #: format name -> reader class, in the order formats are sniffed (CSV, the fallback, last)
 READERS: dict[str, type[Reader]] = {
@@ -117,7 +117,7 @@ def read(
     """
     path, value = as_path(path, "path"), as_column_choice(value)
     format, metric, scaling = optional_texts(format=format, metric=metric, scaling=scaling)
-    reader = _path_reader(path, format)
+    reader = path_reader(path, format)
     if scaling is not None and (reader is None or not reader.scalings):
         raise MeasurementError(
             f"a scaling ({scaling}) applies to a directory of Cube profiles, not to a file",
@@ -138,7 +138,7 @@ def read(
     return result.select(metric=metric) if metric else result
 
 
-def _path_reader(path: str | Path, format: str | None) -> type[PathReader] | None:
+def path_reader(path: str | Path, format: str | None) -> type[PathReader] | None:
     """The format that reads ``path`` from the path itself (a directory, a binary file),
     if one claims it; an error for a directory that ``format`` says is a file."""
     readers = [r for r in READERS.values() if issubclass(r, PathReader)]
