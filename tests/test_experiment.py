@@ -169,8 +169,20 @@ def test_not_an_archive_or_not_a_file(tmp_path: Path, capsys: pytest.CaptureFixt
     assert re.findall(r"^(\w+):", capsys.readouterr().out, re.M) == ["nop", "inc", "qsort"]
     if hasattr(os, "mkfifo"):  # a FIFO named .extra-p is refused, not opened (no writer: it would block)
         os.mkfifo(tmp_path / "f.extra-p")
-        with pytest.raises(MeasurementError, match=r"read from a file \(a ZIP archive\), not a stream"):
+        with pytest.raises(MeasurementError, match=r"read from a file \(a ZIP archive\) or standard input, not a stream"):
             read(tmp_path / "f.extra-p")
+
+
+def test_an_experiment_on_standard_input_is_read_when_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    saved = SAVED / "atoms_values.extra-p"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(saved.read_bytes())))
+    assert by_series(read("-", "extra-p")).keys() == by_series(read(saved)).keys()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(saved.read_bytes())))
+    with pytest.raises(MeasurementError, match=r"^<stdin>: .*NUL byte.*: an Extra-P experiment there is read with --input-format extra-p$"):
+        read("-")
+    monkeypatch.setattr("sys.stdin", io.StringIO("PK"))  # a text stream: no bytes to open
+    with pytest.raises(MeasurementError, match=r"^<stdin>: an Extra-P experiment is a ZIP archive: standard input gives text$"):
+        read("-", "extra-p")
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -58,17 +58,17 @@ def check_size(path: str | PathLike[str], limit: int = MAX_FILE_BYTES) -> None:
         raise TooLarge(limit)
 
 
-def read_stream(handle: IO[AnyStr], limit: int = MAX_FILE_BYTES) -> AnyStr:
+def read_stream(handle: IO[AnyStr], limit: int = MAX_FILE_BYTES, *, text: bool = True) -> AnyStr:
     """Everything ``handle`` (binary, or text such as a replaced ``sys.stdin``) gives, to at
     most ``limit`` bytes or characters (:class:`TooLarge` beyond), a NUL refused as soon as it
-    is read (:class:`NotText`)."""
+    is read (:class:`NotText`) unless ``text`` is False (an archive's bytes)."""
     parts: list[AnyStr] = []
     size = 0
     while True:
         part = handle.read(min(_CHUNK, limit + 1 - size))
         if not part:
             return part[:0].join(parts)
-        nul = part.find(b"\0" if isinstance(part, bytes) else "\0")  # type: ignore[arg-type]
+        nul = part.find(b"\0" if isinstance(part, bytes) else "\0") if text else -1  # type: ignore[arg-type]
         if nul >= 0:
             raise NotText(size + nul)
         parts.append(part)

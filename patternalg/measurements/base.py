@@ -19,7 +19,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .._internal.reading import read_text
+from .._internal.reading import NotText, read_text
 from ..errors import Location, MeasurementError, reason
 from .model import Measurements, Series, where
 
@@ -49,8 +49,10 @@ def read_source(path: str | Path) -> tuple[str, str]:
     try:
         return name, read_text(path, encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
+        binary = name == STDIN and isinstance(exc, NotText)
+        hint = ": an Extra-P experiment there is read with --input-format extra-p" if binary else ""
         raise MeasurementError(
-            f"cannot read measurements: {reason(exc)}", location=Location(name)
+            f"cannot read measurements: {reason(exc)}{hint}", location=Location(name)
         ) from None
 
 

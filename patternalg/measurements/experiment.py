@@ -22,6 +22,7 @@ import io
 import os
 import stat
 import struct
+import sys
 import zipfile
 import zlib
 from collections.abc import Sequence
@@ -33,10 +34,10 @@ from typing import IO, Any
 import numpy as np
 
 from .._internal.limits import MAX_FILE_BYTES
-from .._internal.reading import TooLarge, check_size
+from .._internal.reading import TooLarge, check_size, read_stream
 from ..errors import Location, MeasurementError, reason
 from ..syntax.arith import number_text
-from .base import PathReader, measured
+from .base import STDIN, PathReader, measured
 from .json import _loads, collected, coordinates
 from .model import Measurements
 
@@ -52,6 +53,24 @@ EXPERIMENT = "experiment.json"
 VALUES_MAGIC, INDEX_MAGIC = b"Extra-P VALUES\0\0", b"Extra-P INDEX\0\0\0"
 #: the value types a point's repetitions may be stored as (numpy kinds)
 NUMERIC_KINDS = "fiu"
+
+
+def _archive(path: str | Path) -> str | Path | IO[bytes]:
+    """What to open the archive from: a regular file's path, or standard input's bytes
+    (``-``, bounded); an error for a FIFO or a device (a FIFO without a writer would block)."""
+    if str(path) == "-":
+        if not hasattr(sys.stdin, "buffer"):  # replaced by a text stream
+            raise MeasurementError(
+                "an Extra-P experiment is a ZIP archive: standard input gives text", location=Location(STDIN)
+            )
+        return io.BytesIO(read_stream(sys.stdin.buffer, text=False))
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise MeasurementError(
+            "an Extra-P experiment is read from a file (a ZIP archive) or standard input, not a "
+            "stream", location=Location(str(path)),
+        )  # fmt: skip
+    check_size(path)
+    return path
 
 
 def _head(path: str | Path) -> bytes:
@@ -97,15 +116,9 @@ class ExtrapExperimentReader(PathReader):
     ) -> Measurements:
         """The measurements of the experiment saved at ``path`` (only ``metric``'s where
         given; an experiment has no ``scaling``)."""
-        name = str(path)
+        name = STDIN if str(path) == "-" else str(path)
         try:
-            if name == "-" or not stat.S_ISREG(os.stat(path).st_mode):
-                raise MeasurementError(
-                    "an Extra-P experiment is read from a file (a ZIP archive), not a stream",
-                    location=Location(name),
-                )
-            check_size(path)
-            with zipfile.ZipFile(path) as archive:
+            with zipfile.ZipFile(_archive(path)) as archive:
                 data = _loads(_member(archive, EXPERIMENT, name).decode("utf-8"), name)
                 if not isinstance(data, dict):
                     raise MeasurementError(
