@@ -41,6 +41,7 @@ CASES = [
     ("bench_scale.py", ["--sizes", "1000"], r"1,000 \|\s+[\d.]+\s+\d+ \|"),
     ("bench_coverage.py", ["--data", str(REALDATA)], r"(?m)^pooled\s+\d+/"),
     ("bench_machine.py", ["--data", str(REALDATA)], r"cells > 25 %\s+\d+ of \d+"),
+    ("bench_summaries.py", ["--data", str(REALDATA)], r"Extra-P experiment\s+noise:\s+median\s+[\d.]+"),
 ]
 
 #: the scripts that run Extra-P too (given its environment's Python)

@@ -95,12 +95,12 @@ def missed_record(
     if measured_atoms:
         for region in atoms:
             if region.series is not None:
-                noise = noise_by_point(region.series.values, region.medians)
+                noise = noise_by_point(region.series.spread_values, region.medians)
                 atom_noise[str(region.term)] = dict(zip(map(float, region.sizes), map(float, noise), strict=True))
     noises = []
     for region in compositions:
         own = (np.zeros(len(region.sizes)) if region.series is None
-               else noise_by_point(region.series.values, region.medians))  # fmt: skip
+               else noise_by_point(region.series.spread_values, region.medians))  # fmt: skip
         noises.append(residual_noise(region.term, region.sizes, own, library, semantics, atom_noise))
     sizes = np.concatenate([r.sizes for r in compositions])
     pairs = missed_by_size(sizes, np.concatenate(list(residuals)), np.concatenate(noises))

@@ -262,8 +262,9 @@ class Fitter:
     @classmethod
     def repeated(cls, series: Any) -> bool:
         """Whether some point of ``series`` was measured more than once, as the fit merges
-        its points (a model fitted without repetitions has no uncertainty)."""
-        return any(len(v) > 1 for v in series.values)
+        its points, or a summary states the repetitions behind it (a model fitted without
+        repetitions has no uncertainty)."""
+        return any(len(v) > 1 for v in series.spread_values)
 
     @classmethod
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:

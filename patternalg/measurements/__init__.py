@@ -20,13 +20,14 @@ the reason.
 
 from .base import DirectoryReader, PathReader, Reader
 from .cube import CubeReader
-from .model import Aggregation, Measurements, Series
+from .model import Aggregation, Measurements, Series, Stated
 from .names import atom_name, atom_names, is_value_name, split_unit
 from .readers import READERS, read, sniff
 
 __all__ = [
     "Aggregation",
     "Series",
+    "Stated",
     "Measurements",
     "atom_name",
     "atom_names",

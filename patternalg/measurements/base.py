@@ -21,7 +21,7 @@ import numpy as np
 
 from .._internal.reading import NotText, read_text
 from ..errors import Location, MeasurementError, reason
-from .model import Measurements, Series, where
+from .model import Measurements, Series, Stated, where
 
 __all__ = [
     "Reader",
@@ -163,7 +163,13 @@ class Collector:
         self.path = path
         self.parameters = tuple(parameters)
         self.data: dict[tuple[str, str], _ByPoint] = {}
+        self.stated: dict[tuple[str, str], dict[tuple[float, ...], Stated]] = {}
         self.finite = True  # no value added so far is NaN or infinite
+
+    def state(self, kernel: str, metric: str, point: tuple[float, ...], stated: Stated) -> None:
+        """What a summary states of the repetitions behind ``kernel``/``metric``'s one value
+        at ``point`` (:class:`~patternalg.measurements.model.Stated`)."""
+        self.stated.setdefault((kernel.strip(), metric.strip()), {})[point] = stated
 
     def add(
         self,
@@ -229,16 +235,16 @@ class Collector:
                 )
         series = tuple(
             Series(
-                kernel,
-                metric,
+                *key,
                 self.parameters,
                 np.array(list(by_point), dtype=float).reshape(len(by_point), width),
                 tuple(np.array(v, dtype=float) for v, _ in by_point.values()),
                 tuple(tuple(ls) for _, ls in by_point.values()),
                 self.path,
                 unit,
+                tuple(self.stated[key].get(p) for p in by_point) if key in self.stated else (),
             )
-            for (kernel, metric), by_point in data.items()
+            for key, by_point in data.items()
         )
         if unit is None and len({s.metric for s in series}) == 1:
             unit = series[0].unit

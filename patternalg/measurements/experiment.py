@@ -39,7 +39,7 @@ from ..errors import Location, MeasurementError, reason
 from ..syntax.arith import number_text
 from .base import STDIN, PathReader, measured
 from .json import _loads, collected, coordinates
-from .model import Measurements
+from .model import Measurements, Stated
 
 __all__ = ["ExtrapExperimentReader"]
 
@@ -142,6 +142,7 @@ class ExtrapExperimentReader(PathReader):
             note = (
                 f"{kept.medians} point(s) saved without their repetitions (extrap "
                 "--keep-values keeps them): each one's median is its one value"
+                + (", its std and repetitions its spread" if any(s.stated for s in ms) else "")
             )
             ms = replace(ms, notes=(*ms.notes, note))
         return ms.select(metric=metric) if metric else ms
@@ -228,8 +229,9 @@ class _Values:
 
     def point_and_values(
         self, path: str, entry: Any, key: str, parameters: int
-    ) -> tuple[tuple[float, ...], list[float]]:
-        """An entry of the experiment: its coordinate, and its kept values (else its median)."""
+    ) -> tuple[tuple[float, ...], list[float], Stated | None]:
+        """An entry of the experiment: its coordinate, and its kept values (else its median,
+        with the standard deviation and the repetitions its statistics state)."""
         if not isinstance(entry, dict) or "coordinate" not in entry:
             raise MeasurementError(
                 'expected {"coordinate": [...], "median": ..., ...}', location=Location(path, key=key)
@@ -240,8 +242,10 @@ class _Values:
             if "median" not in entry:
                 raise MeasurementError("no values and no median", location=Location(path, key=key))
             self.medians += 1
-            return point, [measured(entry["median"], path, key=f"{key}.median")]
-        return point, self._kept(where, f"{key}.values")
+            median = measured(entry["median"], path, key=f"{key}.median")
+            found = Stated.of(entry.get("std"), entry.get("repetitions"))
+            return point, [median], found and found.below(median, entry.get("minimum"))
+        return point, self._kept(where, f"{key}.values"), None
 
     def _kept(self, where: object, key: str) -> list[float]:
         """The values an entry's ``[chunk, index]`` points at."""

@@ -1,7 +1,9 @@
 """Measurements as a long pandas DataFrame (one row a repetition) and back.
 
 The columns are ``kernel``, ``metric``, the parameters, the value column (named as the
-measurements name it), ``unit`` and ``line`` (the source line, 0 where unknown); the
+measurements name it), ``unit`` and ``line`` (the source line, 0 where unknown), and where a
+summary states the repetitions behind a value (:class:`~patternalg.measurements.Stated`),
+``stated_deviation`` and ``stated_count`` (NaN on the other rows; read back as pairs); the
 frame's ``attrs`` keep the rest (source, format, ...), so that reading a frame made by
 :func:`to_frame` gives equal measurements. This module builds plain data; the
 :class:`~patternalg.measurements.Measurements` methods build the objects.
@@ -26,13 +28,16 @@ SOURCE = "<dataframe>"
 #: the columns every long frame has beside the parameters and the value
 TEXT_COLUMNS = ("kernel", "metric")
 EXTRA_COLUMNS = ("unit", "line")
+#: the columns of what summaries state, where some do
+STATED_COLUMNS = ("stated_deviation", "stated_count")
 
 
 def to_frame(ms: Any) -> Any:
     """The long DataFrame of measurements ``ms`` (:class:`Measurements`)."""
     pd = pandas()
     value = ms.value_name
-    names = [*TEXT_COLUMNS, *ms.parameters, value, *EXTRA_COLUMNS]
+    summarised = any(s.stated for s in ms)
+    names = [*TEXT_COLUMNS, *ms.parameters, value, *EXTRA_COLUMNS, *(STATED_COLUMNS if summarised else ())]
     if len(set(names)) < len(names):
         raise MeasurementError(
             f"columns {', '.join(names)} repeat a name: a DataFrame needs distinct columns",
@@ -53,6 +58,10 @@ def to_frame(ms: Any) -> Any:
     columns[value] = np.concatenate([s.repetitions() for s in ms]) if counts else []
     columns["unit"] = [s.unit for s in ms for v in s.values for _ in v]
     columns["line"] = np.array([n for s in ms for ls in s.lines for n in ls], dtype=np.int64)
+    if summarised:
+        said = [st for s in ms for v, st in zip(s.values, s.stated or [None] * len(s.values), strict=True) for _ in v]
+        columns["stated_deviation"] = [math.nan if st is None else st.deviation for st in said]
+        columns["stated_count"] = [math.nan if st is None else float(st.count) for st in said]
     frame = pd.DataFrame(columns, columns=names)
     frame.attrs.update(
         path=ms.path,
@@ -116,11 +125,17 @@ def from_frame(
     points = np.column_stack([numbers[n] for n in names])
     grouped: dict[tuple[str, str], dict[tuple[float, ...], tuple[list[float], list[int]]]] = {}
     first_unit: dict[tuple[str, str], Any] = {}
+    said = _stated_rows(frame, columns, count)
+    stated_at: dict[tuple[str, str], dict[tuple[float, ...], tuple[float, float]]] = {}
     for i, key in enumerate(zip(kernels, metrics, strict=True)):
-        found, at = grouped.setdefault(key, {}).setdefault(tuple(points[i].tolist()), ([], []))
+        point = tuple(points[i].tolist())
+        found, at = grouped.setdefault(key, {}).setdefault(point, ([], []))
         found.append(float(numbers[value][i]))
         at.append(lines[i])
         first_unit.setdefault(key, units[i])
+        pair = said[i]
+        if pair is not None:
+            stated_at.setdefault(key, {})[point] = pair
     if unit is not None:
         _check_unit(unit, {_text_or_none(u) for u in first_unit.values()} | {split_unit(value)[1]}, path)
         first_unit = dict.fromkeys(first_unit, unit)
@@ -134,6 +149,7 @@ def from_frame(
             "lines": tuple(tuple(ls) for _, ls in by_point.values()),
             "path": path,
             "unit": _text_or_none(first_unit[(k, m)]) or split_unit(m)[1],
+            "stated": tuple(stated_at[(k, m)].get(p) for p in by_point) if (k, m) in stated_at else (),
         }
         for (k, m), by_point in grouped.items()
     ]
@@ -149,6 +165,15 @@ def from_frame(
         "notes": tuple(attrs.get("notes", ())),
     }
     return measurements, series
+
+
+def _stated_rows(frame: Any, columns: Sequence[str], count: int) -> list[tuple[float, float] | None]:
+    """Each row's ``stated_deviation`` and ``stated_count`` (None without them, or where
+    they are NaN: a row no summary states)."""
+    if not all(c in columns for c in STATED_COLUMNS):
+        return [None] * count
+    pairs = zip(frame["stated_deviation"], frame["stated_count"], strict=True)
+    return [None if d != d and c != c else (d, c) for d, c in pairs]  # NaN != NaN
 
 
 def _check_unit(unit: Any, stated: set[str | None], path: str) -> None:

@@ -31,7 +31,7 @@ from typing import Any
 from ..errors import Location, MeasurementError
 from .base import ValueChoice, measured
 from .harness import HarnessReader, Points, is_number, text_field
-from .model import Measurements
+from .model import Measurements, Stated
 
 __all__ = ["GoogleBenchmarkReader", "Run", "measurements", "split_name"]
 
@@ -159,19 +159,15 @@ def measurements(path: str, runs: list[Run], metric: str | None, fmt: str) -> Me
 
     missing: dict[str, Run] = {}  # kernel -> its first run without ``column``
 
-    def add(kernel: str, coords: dict[str, float], run: Run) -> None:
-        """The point of one run: its value in ``column``, in the kernel's unit."""
+    def add(kernel: str, coords: dict[str, float], run: Run, spread: Run | None = None) -> None:
+        """The point of one run: its value in ``column``, in the kernel's unit; ``spread``:
+        the ``stddev`` aggregate beside it, if the run is a central one."""
         if column not in run.fields:
             missing.setdefault(kernel, run)
             return
-        points.add(
-            kernel,
-            coords,
-            [_value(run, column, units, kernel, path)],
-            key=run.label,
-            metric=column,
-            unit=units.get(kernel),
-        )
+        value = _value(run, column, units, kernel, path)
+        points.add(kernel, coords, [value], key=run.label, metric=column, unit=units.get(kernel),
+                   stated=None if spread is None else _stated(spread, column, units, kernel, path))  # fmt: skip
 
     for run in runs:
         row = run.fields
@@ -204,16 +200,28 @@ def measurements(path: str, runs: list[Run], metric: str | None, fmt: str) -> Me
         kind = next((k for k in CENTRAL if k in found), None)
         if kind is None:
             continue
-        add(where[0], dict(where[1]), found[kind])
+        add(where[0], dict(where[1]), found[kind], found.get("stddev"))
         points.note(
             f"{where[0]}: no iteration rows (a file from --benchmark_report_aggregates_only);"
             f" the {kind} of each point's repetitions is its one value"
+            + (", their stddev and count its spread" if "stddev" in found else "")
         )
     if missing and not points.rows:
         _value(next(iter(missing.values())), column, units, "", path)  # the error it makes
     for kernel, run in missing.items():
         points.note(f"{kernel} has no '{column}' ({run.label}): left out")
     return points.result(column, column)
+
+
+def _stated(spread: Run, column: str, units: dict[str, str], kernel: str, path: str) -> Stated | None:
+    """What the ``stddev`` aggregate ``spread`` states of the repetitions behind a central
+    one: their deviation in ``column`` and their count (an aggregate's ``repetitions``, else
+    its ``iterations``: Google Benchmark counts an aggregate's repetitions there)."""
+    try:
+        deviation = _value(spread, column, units, kernel, path)
+    except MeasurementError:  # a spread it cannot read: the central value is read all the same
+        return None
+    return Stated.of(deviation, spread.fields.get("repetitions", spread.fields.get("iterations")))
 
 
 def _kind(row: dict[str, Any], name: str) -> str | None:

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from ..errors import Location, MeasurementError
 from .base import Collector, Reader
 from .json import _loads
-from .model import Measurements
+from .model import Measurements, Stated
 
 __all__ = ["HarnessReader", "document", "entries", "Points", "is_number", "Summary"]
 
@@ -130,8 +130,8 @@ class Points:
 
     def __init__(self, path: str, fmt: str) -> None:
         self.path, self.fmt = path, fmt
-        #: (kernel, metric, coordinates by name, values, unit, key) in file order
-        self.rows: list[tuple[str, str, dict[str, float], list[float], str | None, str]] = []
+        #: (kernel, metric, coordinates by name, values, unit, key, stated) in file order
+        self.rows: list[tuple[str, str, dict[str, float], list[float], str | None, str, Stated | None]] = []
         self.notes: list[str] = []
 
     def add(
@@ -143,9 +143,11 @@ class Points:
         key: str,
         metric: str = "time",
         unit: str | None = None,
+        stated: Stated | None = None,
     ) -> None:
-        """Repetitions ``values`` of ``kernel`` (in ``unit``) at ``coordinates``, read at ``key``."""
-        self.rows.append((kernel, metric, dict(coordinates), list(values), unit, key))
+        """Repetitions ``values`` of ``kernel`` (in ``unit``) at ``coordinates``, read at
+        ``key``; ``stated``: what a summary states of the repetitions behind one value."""
+        self.rows.append((kernel, metric, dict(coordinates), list(values), unit, key, stated))
 
     def note(self, text: str) -> None:
         """Say ``text`` once where the measurements are used (``fit`` prints it)."""
@@ -170,7 +172,7 @@ class Points:
                 "no kernel has a numeric parameter to fit over", location=Location(self.path)
             )
         names = tuple(kept[0][2])
-        for kernel, _, coords, _, _, key in kept:
+        for kernel, _, coords, _, _, key, _ in kept:
             if set(coords) != set(names):
                 raise MeasurementError(
                     f"{kernel} is measured over ({', '.join(coords)}), {kept[0][0]} over "
@@ -179,8 +181,11 @@ class Points:
                 )
         collector = Collector(self.path, names)
         units: dict[str, str | None] = {}
-        for kernel, name, coords, values, row_unit, _ in kept:
-            collector.add(kernel, name, tuple(coords[n] for n in names), values, 0)
+        for kernel, name, coords, values, row_unit, _, stated in kept:
+            point = tuple(coords[n] for n in names)
+            collector.add(kernel, name, point, values, 0)
+            if stated is not None:
+                collector.state(kernel, name, point, stated)
             units.setdefault(kernel.strip(), row_unit)  # as the collector names it
         ms = collector.result(self.fmt, value_name, unit=unit)
         series = tuple(replace(s, unit=units[s.kernel] or unit) for s in ms.series)

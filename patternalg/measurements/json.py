@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import Location, MeasurementError
 from .base import Collector, Reader, ValueChoice, measured, number
-from .model import Measurements, where
+from .model import Measurements, Stated, where
 
 __all__ = ["JsonReader", "JsonLinesReader", "TalpasReader"]
 
@@ -178,7 +178,9 @@ def _by_id(path: str, data: dict[str, Any], key: str, field: str) -> dict[Id, An
 
 #: how one entry of Extra-P's measurements gives its point and its repetitions:
 #: ``(path, entry, key, parameters) -> (point, values)``
-EntryReader = Callable[[str, Any, str, int], tuple[tuple[float, ...], list[float]]]
+#: reads one entry of Extra-P's document: its point, its values, and what a summary states of
+#: the repetitions behind its one value (None: nothing)
+EntryReader = Callable[[str, Any, str, int], tuple[tuple[float, ...], list[float], Stated | None]]
 
 
 def collected(path: str, data: dict[str, Any], fmt: str, entry_of: EntryReader) -> Measurements:
@@ -205,21 +207,23 @@ def collected(path: str, data: dict[str, Any], fmt: str, entry_of: EntryReader) 
                     "expected a non-empty list of points", location=Location(path, key=key)
                 )
             for i, entry in enumerate(entries):
-                point, values = entry_of(path, entry, f"{key}[{i}]", len(parameters))
+                point, values, stated = entry_of(path, entry, f"{key}[{i}]", len(parameters))
                 collector.add(kernel, name, point, values, 0)
+                if stated is not None:
+                    collector.state(kernel, name, point, stated)
     return collector.result(fmt)
 
 
 def _point_and_values(
     path: str, entry: Any, key: str, parameters: int
-) -> tuple[tuple[float, ...], list[float]]:
+) -> tuple[tuple[float, ...], list[float], None]:
     """An entry of Extra-P's JSON input: ``{"point": [...], "values": [...]}``."""
     if not isinstance(entry, dict) or "point" not in entry or "values" not in entry:
         raise MeasurementError(
             'expected {"point": [...], "values": [...]}', location=Location(path, key=key)
         )
     point = coordinates(entry["point"], path, f"{key}.point", parameters)
-    return point, _values(entry["values"], path, key=f"{key}.values", convert=measured)
+    return point, _values(entry["values"], path, key=f"{key}.values", convert=measured), None
 
 
 def coordinates(value: object, path: str, key: str, parameters: int) -> tuple[float, ...]:

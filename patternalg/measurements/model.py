@@ -11,9 +11,11 @@ Like Extra-P's ``Experiment``: named parameters, the measured points (coordinate
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -21,7 +23,12 @@ import numpy as np
 from ..errors import Location, MeasurementError
 from .names import atom_name, atom_names, is_composition, split_unit
 
-__all__ = ["Aggregation", "Series", "Measurements", "where"]
+__all__ = ["Aggregation", "Stated", "Series", "Measurements", "where", "STAND_INS"]
+
+#: at most this many values stand in for the repetitions a summary states (more would only
+#: slow the bootstrap: their deviation is scaled so that their mean varies as the stated
+#: repetitions' would)
+STAND_INS = 64
 
 
 def where(path: str, line: int | None = None, key: str | None = None) -> Location:
@@ -63,6 +70,83 @@ class Aggregation(StrEnum):
             return np.asarray(getattr(np, self.value)(array, axis=axis))
 
 
+@dataclass(frozen=True)
+class Stated:
+    """What a summary says of the repetitions behind a point's one value (their mean or
+    median): their standard deviation and how many they were. Google Benchmark's
+    aggregates, pytest-benchmark's tables and an Extra-P experiment saved without its values
+    state them.
+
+    >>> v = Stated(2.0, 5).stand_ins(100.0)
+    >>> v.round(3).tolist(), float(v.mean()), round(float(v.std(ddof=1)), 12)
+    ([97.382, 98.929, 100.0, 101.071, 102.618], 100.0, 2.0)
+    >>> many = Stated(2.0, 6400).stand_ins(100.0)  # 64 values, spread as a mean of 6400 is
+    >>> len(many), round(float(many.std(ddof=1) / 64 ** 0.5), 12), 2.0 / 6400 ** 0.5
+    (64, 0.025, 0.025)
+    """
+
+    deviation: float
+    count: int
+
+    @classmethod
+    def of(cls, deviation: object, count: object) -> Stated | None:
+        """What a summary states, from its standard deviation and its count of repetitions
+        as the file gives them (numbers, or text of numbers); None where either is missing
+        or no such number (a negative or infinite deviation, a count that is not a whole
+        number of at least 2): the value is read all the same, as a point measured once.
+
+        >>> Stated.of(2.5, 5), Stated.of("2.5", "5"), Stated.of(2.5, None), Stated.of(-1, 5), Stated.of(2.5, 1.5)
+        (Stated(deviation=2.5, count=5), Stated(deviation=2.5, count=5), None, None, None)
+        """
+        if isinstance(deviation, bool) or isinstance(count, bool):
+            return None
+        try:
+            spread = float(deviation)  # type: ignore[arg-type]
+            many = float(count)  # type: ignore[arg-type]
+        except (TypeError, ValueError, OverflowError):
+            return None
+        if not (math.isfinite(spread) and spread >= 0 and math.isfinite(many) and many >= 2 and many.is_integer()):
+            return None
+        return cls(spread, int(many))
+
+    def below(self, median: float, minimum: object) -> Stated:
+        """This spread of repetitions whose median is ``median``, at most twice the one the
+        distance from their ``minimum`` to it gives (``(median - minimum) / z``, ``z`` the
+        normal quantile the least of R values falls at, ``(R - 0.375) / (R + 0.25)``: Wan et
+        al. 2014's estimate from a range, on its lower half); unchanged without a minimum
+        at or below the median.
+
+        A few slow repetitions make a standard deviation (or, among a few, an interquartile
+        range) many times what the median moves by: ``nop`` of ``data13`` at x = 262,144
+        has a std of 2,260 ns about a median of 68 ns. Times have no such outliers below, but
+        bunch there against their floor, so the lower half alone says too little (0.7 of
+        the repetitions' own noise at the median, over the committed runs' atoms;
+        ``docs/fitting.md``, "Summaries"): twice it bounds a spread the outliers did not make.
+
+        >>> Stated(2260.2, 20).below(68.25, 47.1)
+        Stated(deviation=22.6..., count=20)
+        >>> Stated(95.4, 20).below(275.5, 88.1), Stated(95.4, 20).below(275.5, None)
+        (Stated(deviation=95.4, count=20), Stated(deviation=95.4, count=20))
+        """
+        if not isinstance(minimum, int | float) or isinstance(minimum, bool) or not minimum <= median:
+            return self
+        z = NormalDist().inv_cdf((self.count - 0.375) / (self.count + 0.25))
+        return Stated(min(self.deviation, 2 * (median - minimum) / z), self.count)
+
+    def stand_ins(self, value: float) -> np.ndarray:
+        """Values that stand in for the repetitions around ``value``: :data:`STAND_INS` at
+        most, at a normal's quantiles, with the stated deviation (scaled by
+        ``sqrt(values / count)`` where there are fewer than ``count``); ``value`` alone
+        where there were not two repetitions or the deviation is not a number."""
+        if self.count < 2 or not math.isfinite(self.deviation) or self.deviation < 0:
+            return np.array([value], dtype=float)
+        n = min(self.count, STAND_INS)
+        quantiles = np.array([NormalDist().inv_cdf((i + 0.5) / n) for i in range(n)])
+        quantiles = (quantiles - quantiles[::-1]) / 2  # exactly symmetric: mean and median 0
+        unit = quantiles / quantiles.std(ddof=1)
+        return value + self.deviation * math.sqrt(n / self.count) * unit  # type: ignore[no-any-return]
+
+
 @dataclass(frozen=True, eq=False)
 class Series:
     """One kernel (call path) x one metric: the repetitions measured at each point.
@@ -71,6 +155,9 @@ class Series:
     holds the repetitions at ``points[i]`` and ``lines[i]`` their source lines (0: unknown).
     ``unit`` is the unit the source states for the values (a value column's ``time_ms``, a
     Cube file's); by default the one the metric's name states (``METRIC time_ms``), if any.
+    ``stated`` is empty, or per point what a summary states of the repetitions behind its
+    one value (:class:`Stated`; None where it states nothing): the fits' uncertainty and the
+    measurement's noise are computed from :attr:`spread_values`, where they stand in.
 
     >>> Series("sort", "time_ms", ("x",), np.ones((1, 1)), (np.ones(1),), ((2,),), "m").unit
     'ms'
@@ -84,10 +171,31 @@ class Series:
     lines: tuple[tuple[int, ...], ...]
     path: str
     unit: str | None = None
+    stated: tuple[Stated | None, ...] = ()
 
     def __post_init__(self) -> None:
         if self.unit is None:
             object.__setattr__(self, "unit", split_unit(self.metric)[1])
+        if self.stated and len(self.stated) != len(self.values):
+            raise ValueError(f"{len(self.stated)} stated summaries for {len(self.values)} points")
+
+    @property
+    def spread_values(self) -> tuple[np.ndarray, ...]:
+        """The repetitions at each point, those a summary states stood in for
+        (:meth:`Stated.stand_ins`) where a point has one value: what the uncertainty of a
+        fit and the noise of a measurement are computed from.
+
+        >>> s = Series("k", "t", ("x",), np.ones((1, 1)), (np.array([10.0]),), ((1,),), "m",
+        ...            stated=(Stated(1.0, 3),))
+        >>> [v.round(3).tolist() for v in s.spread_values], s.values
+        ([[9.0, 10.0, 11.0]], (array([10.]),))
+        """
+        if not self.stated:
+            return self.values
+        return tuple(
+            s.stand_ins(float(v[0])) if s is not None and len(v) == 1 else v
+            for v, s in zip(self.values, self.stated, strict=True)
+        )
 
     def __len__(self) -> int:
         return len(self.values)
@@ -144,6 +252,7 @@ class Series:
             points=self.points[chosen],
             values=tuple(self.values[i] for i in chosen),
             lines=tuple(self.lines[i] for i in chosen),
+            stated=tuple(self.stated[i] for i in chosen) if self.stated else (),
         )
 
     def with_column(self, name: str, coordinates: np.ndarray) -> Series:
@@ -170,6 +279,7 @@ class Series:
             points=unique,
             values=tuple(np.concatenate([self.values[j] for j in g]) for g in groups),
             lines=tuple(sum((self.lines[j] for j in g), ()) for g in groups),
+            stated=tuple(self.stated[g[0]] if len(g) == 1 else None for g in groups) if self.stated else (),
         )
 
     def repetitions(self) -> np.ndarray:
@@ -181,8 +291,8 @@ class Series:
         if not isinstance(other, Series):
             return NotImplemented
         return (
-            (self.kernel, self.metric, self.parameters, self.lines, self.path, self.unit)
-            == (other.kernel, other.metric, other.parameters, other.lines, other.path, other.unit)
+            (self.kernel, self.metric, self.parameters, self.lines, self.path, self.unit, self.stated)
+            == (other.kernel, other.metric, other.parameters, other.lines, other.path, other.unit, other.stated)
             and np.array_equal(self.points, other.points)
             and len(self.values) == len(other.values)
             and all(np.array_equal(a, b) for a, b in zip(self.values, other.values, strict=True))
@@ -316,4 +426,6 @@ class Measurements:
         from .frames import from_frame
 
         fields, series = from_frame(df, parameters, value, kernel, metric, unit)
-        return cls(**fields, series=tuple(Series(**s) for s in series))
+        return cls(**fields, series=tuple(
+            Series(**{**s, "stated": tuple(p and Stated.of(*p) for p in s["stated"])}) for s in series
+        ))  # fmt: skip

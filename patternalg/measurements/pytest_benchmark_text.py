@@ -29,12 +29,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from .._internal.limits import printable
 from ..errors import Location, MeasurementError
 from .base import Reader, ValueChoice, measured, number
 from .harness import Points, Summary
-from .model import Measurements
+from .model import Measurements, Stated
 from .pytest_benchmark import kernels
 
 __all__ = ["PytestBenchmarkCsvReader", "PytestBenchmarkConsoleReader"]
@@ -72,11 +73,14 @@ def _chosen(metric: str | None, columns: Sequence[str], path: str, line: int) ->
     )
 
 
-def _summary_note(column: str, report: str) -> str:
-    return (
-        f"pytest-benchmark's {report} holds a summary of each benchmark's rounds: its {column} "
-        "is one value (--benchmark-json keeps every round, for intervals)"
+def _summary_note(column: str, report: str, ms: Measurements) -> str:
+    """What a person should know of values read from a summary (``ms``)."""
+    spread = (
+        "; its stated spread (a median's IQR, a mean's stddev, and the rounds) gives the intervals"
+        if any(s.stated for s in ms)
+        else " (--benchmark-json keeps every round, for intervals)"
     )
+    return f"pytest-benchmark's {report} holds a summary of each benchmark's rounds: its {column} is one value{spread}"
 
 
 def _is_number(text: str) -> bool:
@@ -130,9 +134,10 @@ class PytestBenchmarkCsvReader(Reader):
                 key=f"line {line}",
                 metric=named,
                 unit="s",
+                stated=_stated(column, {c: _number(row.get(c)) for c in SPREAD}, row.get("rounds")),
             )
-        points.note(_summary_note(column, "CSV"))
-        return points.result(named, named, unit="s")
+        ms = points.result(named, named, unit="s")
+        return replace(ms, notes=(*ms.notes, _summary_note(column, "CSV", ms)))
 
 
 class PytestBenchmarkConsoleReader(Reader):
@@ -156,7 +161,7 @@ class PytestBenchmarkConsoleReader(Reader):
     def read(
         cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
     ) -> Measurements:
-        found: list[tuple[int, str, float]] = []  # line, name, seconds
+        found: list[tuple[int, str, float, Stated | None]] = []  # line, name, seconds, spread
         columns: set[str] = set()  # the statistic read, per group
         table: _Table | None = None  # the group being read
         for at, raw in enumerate(text.splitlines(), start=1):
@@ -176,20 +181,20 @@ class PytestBenchmarkConsoleReader(Reader):
                 "no pytest-benchmark table (a header 'Name (time in us)' and rows under it)",
                 location=Location(path),
             )
-        names = [name for _, name, _ in found]
+        names = [name for _, name, _, _ in found]
         params = [{str(i): part for i, part in enumerate(_id_parts(name))} for name in names]
         named = metric or "time"
         points = Points(path, cls.name)
         chosen = kernels(names, params, _is_number, label=lambda _, word: word)
-        for (at, _, seconds), (kernel, numeric) in zip(found, chosen, strict=True):
+        for (at, _, seconds, spread), (kernel, numeric) in zip(found, chosen, strict=True):
             coordinates = {_x(i): float(v) for i, v in enumerate(numeric.values())}
-            points.add(kernel, coordinates, [seconds], key=f"line {at}", metric=named, unit="s")
-        points.note(_summary_note("/".join(sorted(columns)), "table"))
+            points.add(kernel, coordinates, [seconds], key=f"line {at}", metric=named, unit="s", stated=spread)
         points.note(
             "the table names no parameters: the numbers of a test's id are x, x2, ... in its "
             "order, as printed (four decimals; pytest-benchmark compare --csv keeps their names)"
         )
-        return points.result(named, named, unit="s")
+        ms = points.result(named, named, unit="s")
+        return replace(ms, notes=(_summary_note("/".join(sorted(columns)), "table", ms), *ms.notes))
 
 
 def _x(i: int) -> str:
@@ -208,9 +213,9 @@ class _Table:
         self.scale = _SCALE[header["prefix"]]
         self.rows = 0
 
-    def row(self, line: str, path: str, at: int) -> tuple[str, float]:
-        """A row's name (a run's tag in brackets: ``test_a[8][0001_run]``) and its value in
-        seconds."""
+    def row(self, line: str, path: str, at: int) -> tuple[str, float, Stated | None]:
+        """A row's name (a run's tag in brackets: ``test_a[8][0001_run]``), its value in
+        seconds and the spread its ``StdDev`` and ``Rounds`` state."""
         found = _ROW.fullmatch(line)
         cells = _RATIO.sub("", found["cells"]).split() if found else []
         if not found or len(cells) != len(self.columns):
@@ -222,8 +227,46 @@ class _Table:
         self.rows += 1
         tagged = _RUN.fullmatch(found["name"])
         name = f"{tagged['name']}[{tagged['run']}]" if tagged else found["name"]
-        cell = cells[self.columns.index(self.column)]
-        return name, measured(cell.replace(",", ""), path, at, column=self.column) * self.scale
+        by_column = dict(zip(self.columns, (c.replace(",", "") for c in cells), strict=True))
+        value = measured(by_column[self.column], path, at, column=self.column) * self.scale
+        spread = {c: _number(by_column.get(c), self.scale) for c in SPREAD}
+        return name, value, _stated(self.column, spread, by_column.get("rounds"))
+
+
+#: a normal's interquartile range in standard deviations
+_IQR_SIGMAS = 1.349
+#: the statistics a row's spread is read from
+SPREAD = ("stddev", "iqr", "min", "median")
+
+
+def _stated(column: str, spread: dict[str, float | None], rounds: object) -> Stated | None:
+    """The spread a row states of the rounds behind its ``column``, where that is a central
+    statistic (a min's or a max's spread is another): for a median the standard deviation
+    its interquartile range gives (robust to the few slow rounds a standard deviation grows
+    with), bounded by its lower half (:meth:`~patternalg.measurements.Stated.below`: among
+    a few rounds an IQR is not robust either); for a mean (or without an IQR) the standard
+    deviation; with the count of rounds.
+
+    >>> _stated("median", {"stddev": 9.0, "iqr": 1.349, "min": 1.0, "median": 4.0}, "15")
+    Stated(deviation=1.0, count=15)
+    >>> _stated("mean", {"stddev": 9.0, "iqr": 1.349}, "15"), _stated("min", {"stddev": 9.0}, "15")
+    (Stated(deviation=9.0, count=15), None)
+    """
+    if column not in ("median", "mean"):
+        return None
+    iqr = spread.get("iqr")
+    robust = iqr / _IQR_SIGMAS if column == "median" and iqr is not None else None
+    found = Stated.of(spread.get("stddev") if robust is None else robust, rounds)
+    median = spread.get("median")
+    return found.below(median, spread.get("min")) if found and column == "median" and median is not None else found
+
+
+def _number(text: str | None, scale: float = 1.0) -> float | None:
+    """A cell's number times ``scale``; None where it holds none."""
+    try:
+        return float(text) * scale if text is not None else None
+    except ValueError:
+        return None
 
 
 def _id_parts(name: str) -> list[str]:

@@ -279,7 +279,7 @@ def fit_series(
     spread = amdahl_uncertainty(
         x,
         p,
-        series.values,
+        series.spread_values,
         degree,
         how,
         uncertainty_method(uncertainty, 1),

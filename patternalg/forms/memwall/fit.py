@@ -240,7 +240,7 @@ def fit_series(
     if uncertainty != "none":
         theta = (fit.f, fit.k, fit.m1, fit.m2)
         spread = memwall_uncertainty(
-            theta, p, phi, series.values, how, series.metric == "speedup", SpeedupModel(p, phi)
+            theta, p, phi, series.spread_values, how, series.metric == "speedup", SpeedupModel(p, phi)
         )
     return fit.parameters(), domain, statistics, spread
 

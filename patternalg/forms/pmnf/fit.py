@@ -307,11 +307,13 @@ def fit_matrix(x: np.ndarray, y: np.ndarray, modeler: str) -> list[Fitted]:
 
 
 def repetitions_array(series: Sequence[Series]) -> np.ndarray | list[tuple[np.ndarray, ...]]:
-    """The repetitions of ``series`` (as many points each): (K, P, R) when every point has
+    """The repetitions of ``series`` (as many points each; a summary's stood in for,
+    :attr:`~patternalg.measurements.Series.spread_values`): (K, P, R) when every point has
     as many, else per series per point."""
-    if len({len(v) for s in series for v in s.values}) == 1:
-        return np.array([s.values for s in series], dtype=float)
-    return [tuple(np.asarray(v, dtype=float) for v in s.values) for s in series]
+    values = [s.spread_values for s in series]
+    if len({len(v) for kernel in values for v in kernel}) == 1:
+        return np.array(values, dtype=float)
+    return [tuple(np.asarray(v, dtype=float) for v in kernel) for kernel in values]
 
 
 def fit_series(
