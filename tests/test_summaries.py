@@ -87,6 +87,16 @@ def test_pytest_benchmark_s_statistics_spread_as_its_rounds(name: str) -> None:
     assert 0.8 < widths[term] / theirs["n**(4/3)"] < 1.25 and 0.5 < noise / their_noise < 2
 
 
+def test_a_pytest_benchmark_run_saved_without_its_rounds_states_their_stddev(tmp_path: Path) -> None:
+    document = json.loads((PYTEST_BENCHMARK / "pb_run.json").read_text())
+    stats = [b["stats"] for b in document["benchmarks"]]
+    for s in stats:
+        del s["data"]
+    (tmp_path / "saved.json").write_text(json.dumps(document))
+    found = [st for series in read(tmp_path / "saved.json") for st in series.stated]
+    assert sorted((st.deviation, st.count) for st in found) == sorted((s["stddev"], s["rounds"]) for s in stats)
+
+
 def test_a_min_states_no_spread_and_a_model_from_summaries_has_the_repetitions_intervals(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -4,7 +4,8 @@ A test function is a kernel; its numeric ``params`` (``@pytest.mark.parametrize`
 numbers) are the coordinates, and each other parameter's value makes a kernel of its own
 (``test_pass[order=sorted]``). ``stats.data`` holds the repetitions (seconds a round) where
 the file kept them; a saved run without ``--benchmark-save-data`` has only statistics, and
-each point's ``stats.mean`` is then its one value, with a note.
+each point's ``stats.mean`` is then its one value, with a note, and its ``stats.stddev``
+and ``stats.rounds`` its spread.
 
 >>> text = '''{"machine_info": {}, "benchmarks": [
 ...  {"name": "test_a[8]", "params": {"n": 8}, "stats": {"mean": 1.5, "data": [1, 2]}},
@@ -22,7 +23,7 @@ from typing import Any, TypeVar
 from ..errors import Location, MeasurementError
 from .base import ValueChoice, measured, number
 from .harness import HarnessReader, Points, is_number, text_field
-from .model import Measurements
+from .model import Measurements, Stated
 
 __all__ = ["PytestBenchmarkReader", "function_of", "kernels"]
 
@@ -59,9 +60,8 @@ class PytestBenchmarkReader(HarnessReader):
         for i, (row, (kernel, numeric)) in enumerate(zip(rows, kernels(names, params, is_number), strict=True)):
             key = f"benchmarks[{i}]"
             coordinates = {n: number(v, path, key=f"{key}.params.{n}") for n, v in numeric.items()}
-            points.add(
-                kernel, coordinates, _rounds(row, kernel, path, key, points), key=key, unit="s"
-            )
+            rounds, stated = _rounds(row, kernel, path, key, points)
+            points.add(kernel, coordinates, rounds, key=key, unit="s", stated=stated)
         return points.result("time", "time", unit="s")
 
 
@@ -102,8 +102,11 @@ def kernels(
     return found_kernels
 
 
-def _rounds(row: dict[str, Any], kernel: str, path: str, key: str, points: Points) -> list[float]:
-    """A benchmark's repetitions: ``stats.data``, else its ``stats.mean``, with a note."""
+def _rounds(
+    row: dict[str, Any], kernel: str, path: str, key: str, points: Points
+) -> tuple[list[float], Stated | None]:
+    """A benchmark's repetitions: ``stats.data``, else its ``stats.mean``, with a note, and
+    what its ``stats.stddev`` and ``stats.rounds`` state of the rounds behind that mean."""
     stats = row.get("stats")
     if not isinstance(stats, dict):
         raise MeasurementError("expected 'stats': an object", location=Location(path, key=key))
@@ -113,14 +116,16 @@ def _rounds(row: dict[str, Any], kernel: str, path: str, key: str, points: Point
             raise MeasurementError(
                 "no 'stats.data' and no 'stats.mean'", location=Location(path, key=f"{key}.stats")
             )
+        stated = Stated.of(stats.get("stddev"), stats.get("rounds"))
         points.note(
             f"{kernel}: no stats.data (a run saved without --benchmark-save-data): "
             "the mean of each point's rounds is its one value"
+            + (", their stddev and count its spread" if stated else "")
         )
-        return [number(stats["mean"], path, key=f"{key}.stats.mean")]
+        return [number(stats["mean"], path, key=f"{key}.stats.mean")], stated
     if not isinstance(data, list) or not data:
         raise MeasurementError(
             "expected 'stats.data': a non-empty list of seconds",
             location=Location(path, key=f"{key}.stats.data"),
         )
-    return [measured(t, path, key=f"{key}.stats.data[{j}]") for j, t in enumerate(data)]
+    return [measured(t, path, key=f"{key}.stats.data[{j}]") for j, t in enumerate(data)], None
