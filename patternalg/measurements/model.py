@@ -127,10 +127,13 @@ class Stated:
         Stated(deviation=22.6..., count=20)
         >>> Stated(95.4, 20).below(275.5, 88.1), Stated(95.4, 20).below(275.5, None)
         (Stated(deviation=95.4, count=20), Stated(deviation=95.4, count=20))
+        >>> round(Stated(95.4, 10**300).below(275.5, 88.1).deviation, 2)  # z of a billion values
+        61.71
         """
         if not isinstance(minimum, int | float) or isinstance(minimum, bool) or not minimum <= median:
             return self
-        z = NormalDist().inv_cdf((self.count - 0.375) / (self.count + 0.25))
+        count = min(self.count, 10**9)  # beyond, (R - 0.375) / (R + 0.25) rounds to 1
+        z = NormalDist().inv_cdf((count - 0.375) / (count + 0.25))
         return Stated(min(self.deviation, 2 * (median - minimum) / z), self.count)
 
     def stand_ins(self, value: float) -> np.ndarray:
