@@ -19,7 +19,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from ..errors import Location, MeasurementError
 from .base import Collector, Reader
@@ -125,13 +125,25 @@ def text_field(entry: Mapping[str, Any], name: str, path: str, key: str) -> str:
     return value
 
 
+class _Entry(NamedTuple):
+    """One entry of a harness's report, as :class:`Points` gathers it."""
+
+    kernel: str
+    metric: str
+    coordinates: dict[str, float]
+    values: list[float]
+    unit: str | None
+    key: str
+    stated: Stated | None
+
+
 class Points:
     """Kernels' repetitions at named coordinates, gathered entry by entry."""
 
     def __init__(self, path: str, fmt: str) -> None:
         self.path, self.fmt = path, fmt
-        #: (kernel, metric, coordinates by name, values, unit, key, stated) in file order
-        self.rows: list[tuple[str, str, dict[str, float], list[float], str | None, str, Stated | None]] = []
+        #: the entries in file order
+        self.rows: list[_Entry] = []
         self.notes: list[str] = []
 
     def add(
@@ -147,7 +159,7 @@ class Points:
     ) -> None:
         """Repetitions ``values`` of ``kernel`` (in ``unit``) at ``coordinates``, read at
         ``key``; ``stated``: what a summary states of the repetitions behind one value."""
-        self.rows.append((kernel, metric, dict(coordinates), list(values), unit, key, stated))
+        self.rows.append(_Entry(kernel, metric, dict(coordinates), list(values), unit, key, stated))
 
     def note(self, text: str) -> None:
         """Say ``text`` once where the measurements are used (``fit`` prints it)."""
@@ -156,37 +168,37 @@ class Points:
 
     def result(self, value_name: str, metric: str, unit: str | None = None) -> Measurements:
         """The measurements of ``metric`` over the parameters every kept kernel has."""
-        rows = [row for row in self.rows if row[1] == metric]
+        rows = [row for row in self.rows if row.metric == metric]
         if not rows:
             raise MeasurementError(
                 f"no measurements of '{metric}' found", location=Location(self.path)
             )
         kept = []
         for row in rows:
-            if row[2]:
+            if row.coordinates:
                 kept.append(row)
             else:
-                self.note(f"{row[0]} ({row[5]}) has no numeric parameter to fit over: left out")
+                self.note(f"{row.kernel} ({row.key}) has no numeric parameter to fit over: left out")
         if not kept:
             raise MeasurementError(
                 "no kernel has a numeric parameter to fit over", location=Location(self.path)
             )
-        names = tuple(kept[0][2])
-        for kernel, _, coords, _, _, key, _ in kept:
-            if set(coords) != set(names):
+        names = tuple(kept[0].coordinates)
+        for row in kept:
+            if set(row.coordinates) != set(names):
                 raise MeasurementError(
-                    f"{kernel} is measured over ({', '.join(coords)}), {kept[0][0]} over "
+                    f"{row.kernel} is measured over ({', '.join(row.coordinates)}), {kept[0].kernel} over "
                     f"({', '.join(names)}): one file holds kernels over the same parameters",
-                    location=Location(self.path, key=key),
+                    location=Location(self.path, key=row.key),
                 )
         collector = Collector(self.path, names)
         units: dict[str, str | None] = {}
-        for kernel, name, coords, values, row_unit, _, stated in kept:
-            point = tuple(coords[n] for n in names)
-            collector.add(kernel, name, point, values, 0)
-            if stated is not None:
-                collector.state(kernel, name, point, stated)
-            units.setdefault(kernel.strip(), row_unit)  # as the collector names it
+        for row in kept:
+            point = tuple(row.coordinates[n] for n in names)
+            collector.add(row.kernel, row.metric, point, row.values, 0)
+            if row.stated is not None:
+                collector.state(row.kernel, row.metric, point, row.stated)
+            units.setdefault(row.kernel.strip(), row.unit)  # as the collector names it
         ms = collector.result(self.fmt, value_name, unit=unit)
         series = tuple(replace(s, unit=units[s.kernel] or unit) for s in ms.series)
         shared = {s.unit for s in series}
