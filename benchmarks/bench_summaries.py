@@ -7,7 +7,8 @@ as three tools write them, and each file is read by its own reader and fitted:
   std, minimum, maximum and repetitions);
 * Google Benchmark's ``--benchmark_report_aggregates_only`` JSON (mean, median, stddev and
   cv rows, with the repetitions);
-* pytest-benchmark's ``compare --csv`` (min, max, mean, stddev, median, iqr, rounds, ...).
+* pytest-benchmark's ``compare --csv`` (min, max, mean, stddev, median, iqr, rounds, ...);
+* a CSV of summaries as pandas writes one (``time_mean``, ``time_std``, ``time_count``).
 
 Per format it prints, over every atom of every run, the ratio of the summary's figure to the
 one the repetitions give (``patternalg fit`` of ``atoms.txt``): the noise (the relative spread
@@ -88,10 +89,22 @@ def pytest_benchmark(points: list[float], regions: Regions, path: Path) -> Path:
     return path
 
 
+def table(points: list[float], regions: Regions, path: Path) -> Path:
+    """A CSV of summaries as pandas writes ``groupby(...).agg(["mean", "std", "count"])``."""
+    with path.open("w", newline="") as handle:
+        out = csv.writer(handle)
+        out.writerow(["kernel", "x", "time_mean", "time_std", "time_count"])
+        for name, values in regions.items():
+            for x, v in zip(points, values, strict=True):
+                out.writerow([name, f"{x:g}", float(np.mean(v)), float(np.std(v, ddof=1)), len(v)])
+    return path
+
+
 FORMATS: dict[str, tuple[str, Callable[[list[float], Regions, Path], Path]]] = {
     "Extra-P experiment": ("e.extra-p", extrap),
     "Google Benchmark aggregates": ("gb.json", gbench),
     "pytest-benchmark CSV": ("pb.csv", pytest_benchmark),
+    "CSV of means (pandas agg)": ("summaries.csv", table),
 }
 
 

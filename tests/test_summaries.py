@@ -124,3 +124,42 @@ def test_what_a_summary_states_follows_its_points() -> None:
     assert s != Series(s.kernel, s.metric, s.parameters, s.points, s.values, s.lines, s.path)
     with pytest.raises(ValueError, match="2 stated summaries for 3 points"):
         Series("k", "t", ("x",), np.ones((3, 1)), (np.ones(1),) * 3, ((1,),) * 3, "m", stated=(None, None))
+
+
+def test_a_csv_of_summaries_reads_its_statistics_as_the_harness_files_do(tmp_path: Path) -> None:
+    """A table as pandas writes ``groupby(["kernel", "x"]).agg(["mean", "std", "count"])``
+    gives what Google Benchmark's aggregates of the same numbers give (both: a mean, its
+    stddev and count)."""
+    document = json.loads((DATA / "gbench" / "gb.json").read_text())
+    rows = {}
+    for b in document["benchmarks"]:
+        if b.get("run_type") == "aggregate" and b["aggregate_name"] in ("mean", "stddev"):
+            kernel, x = b["run_name"].split("/")
+            rows.setdefault((kernel, x), {})[b["aggregate_name"]] = b["cpu_time"]
+            rows[(kernel, x)]["count"] = b["repetitions"]
+    lines = ["kernel,x,cpu_time_ns_mean,cpu_time_ns_std,cpu_time_ns_count"]
+    lines += [f"{k},{x},{r['mean']!r},{r['stddev']!r},{r['count']}" for (k, x), r in rows.items()]
+    (tmp_path / "summaries.csv").write_text("\n".join(lines) + "\n")
+    table = read(tmp_path / "summaries.csv")
+    assert table.parameters == ("x",) and {s.metric for s in table} == {"cpu_time_ns"} and table.unit == "ns"
+    aggregates = {**document, "benchmarks": [b for b in document["benchmarks"] if b.get("run_type") != "iteration"]}
+    (tmp_path / "aggregates.json").write_text(json.dumps(aggregates))
+    ours, theirs = spread(table), spread(read(tmp_path / "aggregates.json", metric="cpu_time"))
+    assert sorted(k.lower() for k in ours) == sorted(k.lower() for k in theirs) == ["bm_pass", "bm_sort"]
+    for kernel, (widths, noise) in ours.items():
+        their_widths, their_noise = theirs[kernel]
+        assert widths == pytest.approx(their_widths, rel=1e-6) and noise == pytest.approx(their_noise, rel=1e-6)
+
+
+def test_a_csv_summary_needs_its_spread_and_count_and_a_value_s_name(tmp_path: Path) -> None:
+    def read_text(text: str, **options: str) -> Measurements:
+        (tmp_path / "s.csv").write_text(text)
+        return read(tmp_path / "s.csv", **options)
+
+    no_count = read_text("n,time_mean,time_std\n8,1.5,0.1\n16,3.5,0.2\n32,7.0,0.3\n")
+    assert not no_count.series[0].stated and "s.csv: time_mean: its time_std is not used" in no_count.notes[0]
+    # a parameter named n is no count; size_mean is no value's name: a parameter, not a summary
+    assert read_text("n,size_mean,size_std,time\n8,1,0,1.5\n16,2,0,3.5\n").parameters == ("n", "size_mean", "size_std")
+    both = "x,time_mean,time_std,energy_mean,energy_std,runs\n8,1.5,0.1,20,2,5\n16,3.5,0.2,41,3,5\n"
+    assert [(s.metric, s.stated[0]) for s in read_text(both, metric="energy")] == [("energy", Stated(2.0, 5))]
+    assert sorted(s.metric for s in read_text(both)) == ["energy", "time"]

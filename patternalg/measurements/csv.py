@@ -12,6 +12,16 @@ says it is a measured value (:func:`~patternalg.measurements.names.is_value_name
 one value column); a file with no such column has its last column as the value. The
 parameters are all other numeric columns except those named like values.
 
+A table of summaries, one row a point (as ``df.groupby(...).agg(["mean", "std", "count"])``
+writes it), names each value's statistics after it: ``time_mean`` (or ``_median``) is the
+value, ``time_std`` (``_stddev``, ``_sd``) and ``time_count`` (``_n``, ``_runs``, ``_reps``,
+or a column ``count``, ``runs``, ``repetitions``) what it states of the repetitions behind
+it (:class:`~patternalg.measurements.Stated`), its metric ``time``.
+
+>>> ms = CsvReader.read("s.csv", "n,time_ms_mean,time_ms_std,runs\\n8,1.5,0.1,10\\n16,3.5,0.2,10\\n")
+>>> ms.parameters, [(s.metric, s.unit, s.aggregate().tolist()) for s in ms], ms.series[0].stated[1]
+(('n',), [('time_ms', 'ms', [1.5, 3.5])], Stated(deviation=0.2, count=10))
+
 >>> ms = CsvReader.read("m.csv", "time_ms;size\\n1.5;8\\n2.5;8\\n3.5;16\\n")
 >>> ms.parameters, ms.value_name, ms.unit, ms.series[0].values[0].tolist(), ms.series[0].lines
 (('size',), 'time_ms', 'ms', [1.5, 2.5], ((2, 3), (4,)))
@@ -27,13 +37,14 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import Location, MeasurementError
 from .base import STDIN, Collector, Reader, ValueChoice, measured, number
-from .model import Measurements
+from .model import Measurements, Stated
 from .names import is_value_name, parameter_name, quantity, split_unit
 
 __all__ = ["CsvReader", "DEFAULT_KERNEL", "TEXT_COLUMNS"]
@@ -104,6 +115,32 @@ def _value_columns(
     return tuple(c for c in numeric if is_value_name(c)) or numeric[-1:]
 
 
+#: a summary's statistics, by the suffix after its value's name: the value (the first present),
+#: its spread, and the count of repetitions (also a column of its own, named as in BARE_COUNT)
+CENTRAL, SPREAD, COUNT = ("mean", "median"), ("std", "stddev", "sd"), ("count", "n", "runs", "reps")
+BARE_COUNT = ("count", "runs", "reps", "repetitions", "samples")
+
+
+def summary_columns(numeric: Sequence[str]) -> dict[str, tuple[str, str, str | None]]:
+    """Per value column of a table of summaries, its metric (the value's name), its spread
+    column and its count column (None: none): ``time_mean`` beside ``time_std``.
+
+    >>> summary_columns(("x", "time_mean", "time_median", "time_std", "count"))
+    {'time_mean': ('time', 'time_std', 'count')}
+    >>> summary_columns(("x", "time_mean")), summary_columns(("x", "size_mean", "size_std"))
+    ({}, {})
+    """
+    found: dict[str, tuple[str, str, str | None]] = {}
+    bases = {c.rpartition("_")[0] for c in numeric if c.rpartition("_")[2] in CENTRAL}
+    for base in sorted(b for b in bases if b and is_value_name(b)):
+        central = next(f"{base}_{c}" for c in CENTRAL if f"{base}_{c}" in numeric)
+        spread = next((f"{base}_{s}" for s in SPREAD if f"{base}_{s}" in numeric), None)
+        if spread is not None:
+            count = next((f"{base}_{c}" for c in COUNT if f"{base}_{c}" in numeric), None)
+            found[central] = (base, spread, count or next((c for c in BARE_COUNT if c in numeric), None))
+    return found
+
+
 def _no_parameter(header: tuple[str, ...], columns: tuple[str, ...]) -> str:
     """Why a header with numeric columns has no parameter: all are named like values.
 
@@ -161,6 +198,35 @@ def _cells(
     return values
 
 
+def _state(
+    collector: Collector,
+    summaries: dict[str, tuple[str, str, str | None]],
+    body: list[list[str]],
+    index: dict[str, int],
+    kernels: list[str],
+    points: np.ndarray,
+) -> None:
+    """What each row of a table of summaries states of the repetitions behind each value
+    (a cell that is no number states nothing: the value is read as measured once)."""
+    for metric, spread, count in summaries.values():
+        for row, kernel, point in zip(body, kernels, map(tuple, points.tolist()), strict=True):
+            stated = Stated.of(row[index[spread]].strip(), row[index[count]].strip() if count else None)
+            if stated is not None:
+                collector.state(kernel, metric, point, stated)
+
+
+def _noted(ms: Measurements, summaries: dict[str, tuple[str, str, str | None]]) -> Measurements:
+    """``ms`` with a note on each summary column whose spread no count of repetitions
+    accompanies (it is not used)."""
+    notes = [
+        f"{ms.path}: {central}: its {spread} is not used without a count of the repetitions behind it (a "
+        f"column {metric}_count, count or runs): each point is read as measured once"
+        for central, (metric, spread, count) in summaries.items()
+        if count is None
+    ]
+    return replace(ms, notes=(*ms.notes, *notes)) if notes else ms
+
+
 class CsvReader(Reader):
     """CSV (comma, semicolon, tab or blank separated) with a header line."""
 
@@ -199,7 +265,11 @@ class CsvReader(Reader):
             )
         numeric = tuple(h for h in header if h not in TEXT_COLUMNS)
         long = "metric" in header  # one value column, its metric named on each row
-        columns = _value_columns(path, header_line, numeric, None if long else metric, value)
+        summaries = {} if long or value is not None else summary_columns(numeric)
+        if summaries and metric is not None:  # --metric time (or time_mean) picks one
+            summaries = {c: m for c, m in summaries.items() if metric.strip().lower() in (c, m[0])}
+        columns = tuple(summaries) or _value_columns(path, header_line, numeric, None if long else metric, value)
+        stating = {c for _, spread, count in summaries.values() for c in (spread, count) if c}
         if long and len(columns) > 1:
             raise MeasurementError(
                 f"a 'metric' column names each row's metric, so the file has one value column, "
@@ -207,7 +277,7 @@ class CsvReader(Reader):
                 "column to read each as a metric",
                 location=Location(path, header_line),
             )
-        parameters = [c for c in numeric if c not in columns and not is_value_name(c)]
+        parameters = [c for c in numeric if c not in columns and c not in stating and not is_value_name(c)]
         if not parameters and len(numeric) > 1:  # every other column is named like a value
             raise MeasurementError(
                 _no_parameter(header, columns), location=Location(path, header_line)
@@ -249,10 +319,13 @@ class CsvReader(Reader):
             metrics = _texts(body, index["metric"], "")
             collector.add_rows(zip(kernels, metrics, strict=True), points, values[:, 0], lines)
         else:  # row by row, each value column a metric: the series of a kernel stay together
-            keys = ((kernel, column) for kernel in kernels for column in columns)
+            metrics = [summaries[c][0] if c in summaries else c for c in columns]
+            keys = ((kernel, m) for kernel in kernels for m in metrics)
             repeated = [line for line in lines for _ in columns]
             collector.add_rows(keys, np.repeat(points, len(columns), 0), values.ravel(), repeated)
+            _state(collector, summaries, body, index, kernels, points)
         if len(columns) > 1:  # each series' metric names its column (and unit)
-            return collector.result(cls.name, "value", header, header_line)
-        unit = split_unit(written[index[columns[0]]])[1]
-        return collector.result(cls.name, columns[0], header, header_line, unit=unit)
+            return _noted(collector.result(cls.name, "value", header, header_line), summaries)
+        name = summaries[columns[0]][0] if summaries else columns[0]
+        unit = split_unit(written[index[name]] if name in index else name)[1]
+        return _noted(collector.result(cls.name, name, header, header_line, unit=unit), summaries)

@@ -33,7 +33,10 @@ __all__ = [
 ]
 
 #: column names (without a unit) that hold measured times
-TIME_NAMES = frozenset({"time", "runtime", "t", "duration", "elapsed", "walltime", "wall_time"})
+TIME_NAMES = frozenset({
+    "time", "runtime", "t", "duration", "elapsed", "walltime", "wall_time", "real_time", "cpu_time", "user_time",
+    "system_time",
+})  # fmt: skip
 #: column names (without a unit) that hold measured values, never parameters
 VALUE_NAMES = TIME_NAMES | {
     "value", "speedup", "throughput", "ops", "bytes", "flops", "energy", "performance",
