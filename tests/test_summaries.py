@@ -163,3 +163,27 @@ def test_a_csv_summary_needs_its_spread_and_count_and_a_value_s_name(tmp_path: P
     both = "x,time_mean,time_std,energy_mean,energy_std,runs\n8,1.5,0.1,20,2,5\n16,3.5,0.2,41,3,5\n"
     assert [(s.metric, s.stated[0]) for s in read_text(both, metric="energy")] == [("energy", Stated(2.0, 5))]
     assert sorted(s.metric for s in read_text(both)) == ["energy", "time"]
+
+
+def test_the_three_csv_files_pandas_writes_of_summaries_read_alike(tmp_path: Path) -> None:
+    """``df.groupby(["kernel", "x"]).agg(["mean", "std", "count"]).to_csv()`` (a two-level
+    header), the same of one column (``["time"].agg(...)``: bare statistics) and the
+    flattened columns (``time_mean``) hold the same numbers: each reads as the others."""
+    rows = [("sort", 1024, 10283.4, 400.0, 10), ("sort", 2048, 22020.0, 1031.7, 10), ("sort", 4096, 47000.5, 900.2, 10)]
+    body = [f"{k},{x},{m},{sd},{n}" for k, x, m, sd, n in rows]
+    files = {
+        "multi": [",,time,time,time", ",,mean,std,count", "kernel,x,,,", *body],
+        "single": ["kernel,x,mean,std,count", *body],
+        "flat": ["kernel,x,time_mean,time_std,time_count", *body],
+    }
+    read_back = {}
+    for name, lines in files.items():
+        (tmp_path / f"{name}.csv").write_text("\n".join(lines) + "\n")
+        (series,) = read(tmp_path / f"{name}.csv").series
+        read_back[name] = (series.parameters, series.aggregate().tolist(), series.stated, series.lines)
+    assert read_back["multi"][:3] == read_back["flat"][:3] and read_back["single"][1:3] == read_back["flat"][1:3]
+    assert read_back["flat"][2] == tuple(Stated(sd, n) for _, _, _, sd, n in rows)
+    assert read_back["multi"][3] == ((4,), (5,), (6,))  # the lines of the file as written
+    # a file with a measured value keeps it: its mean and std are parameters, not a summary
+    (tmp_path / "named.csv").write_text("x,mean,std,time\n1,1,0,2\n2,2,0,4\n")
+    assert read(tmp_path / "named.csv").parameters == ("x", "mean", "std")

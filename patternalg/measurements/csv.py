@@ -16,7 +16,9 @@ A table of summaries, one row a point (as ``df.groupby(...).agg(["mean", "std", 
 writes it), names each value's statistics after it: ``time_mean`` (or ``_median``) is the
 value, ``time_std`` (``_stddev``, ``_sd``) and ``time_count`` (``_n``, ``_runs``, ``_reps``,
 or a column ``count``, ``runs``, ``repetitions``) what it states of the repetitions behind
-it (:class:`~patternalg.measurements.Stated`), its metric ``time``.
+it (:class:`~patternalg.measurements.Stated`), its metric ``time``; pandas' two-level header
+(``time`` over ``mean``, ``std``, ``count``) reads as those names, and columns ``mean``,
+``std`` and ``count`` alone as the statistics of one metric, ``value``.
 
 >>> ms = CsvReader.read("s.csv", "n,time_ms_mean,time_ms_std,runs\\n8,1.5,0.1,10\\n16,3.5,0.2,10\\n")
 >>> ms.parameters, [(s.metric, s.unit, s.aggregate().tolist()) for s in ms], ms.series[0].stated[1]
@@ -138,7 +140,40 @@ def summary_columns(numeric: Sequence[str]) -> dict[str, tuple[str, str, str | N
         if spread is not None:
             count = next((f"{base}_{c}" for c in COUNT if f"{base}_{c}" in numeric), None)
             found[central] = (base, spread, count or next((c for c in BARE_COUNT if c in numeric), None))
+    bare = [next((c for c in group if c in numeric), None) for group in (CENTRAL, SPREAD)]
+    named = any(is_value_name(c) for c in numeric)
+    if not found and not named and bare[0] and bare[1]:  # one value's statistics: agg(["mean", "std", "count"])
+        found[bare[0]] = ("value", bare[1], next((c for c in BARE_COUNT if c in numeric), None))
     return found
+
+
+#: the statistics pandas' ``agg`` names the second row of a two-level header with
+AGGREGATES = frozenset(
+    {"mean", "median", "std", "sd", "stddev", "var", "sem", "count", "size", "min", "max", "sum", "first", "last"}
+)
+
+
+def pandas_header(rows: Sequence[Sequence[str]]) -> list[str] | None:
+    """The one header of the CSV pandas writes for ``df.groupby(keys).agg([...])``: a row
+    of the values' names, a row of their statistics and a row of the keys' names, each cell
+    empty where the others' are not; the names joined (``time_mean``). None for any other
+    file.
+
+    >>> pandas_header([",,time,time".split(","), ",,mean,std".split(","), "kernel,x,,".split(","), ["a"]])
+    ['kernel', 'x', 'time_mean', 'time_std']
+    >>> pandas_header([["x", "time"], ["1", "2"], ["2", "4"], ["3", "6"]]) is None
+    True
+    """
+    if len(rows) < 4 or not len(rows[0]) == len(rows[1]) == len(rows[2]):
+        return None
+    names, stats, keys = ([cell.strip() for cell in row] for row in rows[:3])
+    lead = [bool(k) for k in keys]
+    if not any(lead) or all(lead):
+        return None
+    for key, name, stat in zip(keys, names, stats, strict=True):
+        if (key and (name or stat)) or (not key and (not name or stat.lower() not in AGGREGATES)):
+            return None
+    return [k or f"{n}_{st}" for k, n, st in zip(keys, names, stats, strict=True)]
 
 
 def _no_parameter(header: tuple[str, ...], columns: tuple[str, ...]) -> str:
@@ -256,6 +291,10 @@ class CsvReader(Reader):
         header_line, first = numbered[0]
         sep = named[1] if named else delimiter(first)
         rows = _split([line for _, line in numbered], sep)
+        flat = pandas_header(rows)
+        if flat is not None:  # pandas' two-level header, made one: its third row's line names it
+            rows, numbered = [flat, *rows[3:]], numbered[2:]
+            header_line = numbered[0][0]
         written = [h.strip() for h in rows[0]]
         header = tuple(h.lower() for h in written)
         if len(set(header)) != len(header):
