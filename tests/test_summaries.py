@@ -187,3 +187,12 @@ def test_the_three_csv_files_pandas_writes_of_summaries_read_alike(tmp_path: Pat
     # a file with a measured value keeps it: its mean and std are parameters, not a summary
     (tmp_path / "named.csv").write_text("x,mean,std,time\n1,1,0,2\n2,2,0,4\n")
     assert read(tmp_path / "named.csv").parameters == ("x", "mean", "std")
+
+
+def test_a_dataframe_of_summaries_reads_as_its_csv_file(tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    text = "kernel,x,time_mean,time_std,time_count\nsort,1024,10.0,1.0,10\nsort,2048,21.0,2.0,10\nsort,4096,44.0,3.0,5\n"
+    (tmp_path / "s.csv").write_text(text)
+    frame = pd.read_csv(tmp_path / "s.csv")
+    (series,) = Measurements.from_dataframe(frame, parameters=["x"], value="time_mean").series
+    assert series.stated == read(tmp_path / "s.csv").series[0].stated == (Stated(1.0, 10), Stated(2.0, 10), Stated(3.0, 5))

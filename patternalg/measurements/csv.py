@@ -47,7 +47,7 @@ import numpy as np
 from ..errors import Location, MeasurementError
 from .base import STDIN, Collector, Reader, ValueChoice, measured, number
 from .model import Measurements, Stated
-from .names import is_value_name, parameter_name, quantity, split_unit
+from .names import is_value_name, parameter_name, quantity, split_unit, summary_columns
 
 __all__ = ["CsvReader", "DEFAULT_KERNEL", "TEXT_COLUMNS"]
 
@@ -115,36 +115,6 @@ def _value_columns(
     if metric is not None and metric.strip().lower() in numeric[1:]:
         return (metric.strip().lower(),)
     return tuple(c for c in numeric if is_value_name(c)) or numeric[-1:]
-
-
-#: a summary's statistics, by the suffix after its value's name: the value (the first present),
-#: its spread, and the count of repetitions (also a column of its own, named as in BARE_COUNT)
-CENTRAL, SPREAD, COUNT = ("mean", "median"), ("std", "stddev", "sd"), ("count", "n", "runs", "reps")
-BARE_COUNT = ("count", "runs", "reps", "repetitions", "samples")
-
-
-def summary_columns(numeric: Sequence[str]) -> dict[str, tuple[str, str, str | None]]:
-    """Per value column of a table of summaries, its metric (the value's name), its spread
-    column and its count column (None: none): ``time_mean`` beside ``time_std``.
-
-    >>> summary_columns(("x", "time_mean", "time_median", "time_std", "count"))
-    {'time_mean': ('time', 'time_std', 'count')}
-    >>> summary_columns(("x", "time_mean")), summary_columns(("x", "size_mean", "size_std"))
-    ({}, {})
-    """
-    found: dict[str, tuple[str, str, str | None]] = {}
-    bases = {c.rpartition("_")[0] for c in numeric if c.rpartition("_")[2] in CENTRAL}
-    for base in sorted(b for b in bases if b and is_value_name(b)):
-        central = next(f"{base}_{c}" for c in CENTRAL if f"{base}_{c}" in numeric)
-        spread = next((f"{base}_{s}" for s in SPREAD if f"{base}_{s}" in numeric), None)
-        if spread is not None:
-            count = next((f"{base}_{c}" for c in COUNT if f"{base}_{c}" in numeric), None)
-            found[central] = (base, spread, count or next((c for c in BARE_COUNT if c in numeric), None))
-    bare = [next((c for c in group if c in numeric), None) for group in (CENTRAL, SPREAD)]
-    named = any(is_value_name(c) for c in numeric)
-    if not found and not named and bare[0] and bare[1]:  # one value's statistics: agg(["mean", "std", "count"])
-        found[bare[0]] = ("value", bare[1], next((c for c in BARE_COUNT if c in numeric), None))
-    return found
 
 
 #: the statistics pandas' ``agg`` names the second row of a two-level header with

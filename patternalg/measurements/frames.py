@@ -19,7 +19,7 @@ import numpy as np
 
 from .._internal.frames import pandas
 from ..errors import Location, MeasurementError
-from .names import split_unit
+from .names import split_unit, summary_columns
 
 __all__ = ["to_frame", "from_frame", "SOURCE"]
 
@@ -125,7 +125,7 @@ def from_frame(
     points = np.column_stack([numbers[n] for n in names])
     grouped: dict[tuple[str, str], dict[tuple[float, ...], tuple[list[float], list[int]]]] = {}
     first_unit: dict[tuple[str, str], Any] = {}
-    said = _stated_rows(frame, columns, count)
+    said = _stated_rows(frame, columns, count, value)
     stated_at: dict[tuple[str, str], dict[tuple[float, ...], tuple[float, float]]] = {}
     for i, key in enumerate(zip(kernels, metrics, strict=True)):
         point = tuple(points[i].tolist())
@@ -167,13 +167,20 @@ def from_frame(
     return measurements, series
 
 
-def _stated_rows(frame: Any, columns: Sequence[str], count: int) -> list[tuple[float, float] | None]:
+def _stated_rows(frame: Any, columns: Sequence[str], count: int, value: str) -> list[tuple[Any, Any] | None]:
     """Each row's ``stated_deviation`` and ``stated_count`` (None without them, or where
-    they are NaN: a row no summary states)."""
-    if not all(c in columns for c in STATED_COLUMNS):
+    they are NaN: a row no summary states); else, where the value column is a summary's
+    (``time_mean`` beside ``time_std`` and ``time_count``, as a CSV file names them:
+    :func:`~patternalg.measurements.names.summary_columns`), its spread and count columns'."""
+    if all(c in columns for c in STATED_COLUMNS):
+        pairs = zip(frame["stated_deviation"], frame["stated_count"], strict=True)
+        return [None if d != d and c != c else (d, c) for d, c in pairs]  # NaN != NaN
+    named = {c.lower(): c for c in columns}
+    found = summary_columns(tuple(named)).get(value.lower())
+    repetitions = found[2] if found is not None else None
+    if found is None or repetitions is None:
         return [None] * count
-    pairs = zip(frame["stated_deviation"], frame["stated_count"], strict=True)
-    return [None if d != d and c != c else (d, c) for d, c in pairs]  # NaN != NaN
+    return list(zip(frame[named[found[1]]], frame[named[repetitions]], strict=True))
 
 
 def _check_unit(unit: Any, stated: set[str | None], path: str) -> None:
