@@ -74,8 +74,8 @@ class Aggregation(StrEnum):
 class Stated:
     """What a summary says of the repetitions behind a point's one value (their mean or
     median): their standard deviation and how many they were. Google Benchmark's
-    aggregates, pytest-benchmark's tables and an Extra-P experiment saved without its values
-    state them.
+    aggregates, pytest-benchmark's tables, an Extra-P experiment saved without its values and
+    a CSV table of summaries (``time_mean``, ``time_std``, ``time_count``) state them.
 
     >>> v = Stated(2.0, 5).stand_ins(100.0)
     >>> v.round(3).tolist(), float(v.mean()), round(float(v.std(ddof=1)), 12)
