@@ -113,3 +113,17 @@ def test_each_metric_of_a_fit_names_its_own_axis(tmp_path) -> None:
     figure = plot_fit_reports(PMNF.fit_each(read(path)))
     assert [ax.get_ylabel() for ax in figure.axes] == ["time [ms]", "energy [dimensionless]"]
     pyplot().close(figure)
+
+
+def test_a_summary_s_points_are_drawn_with_their_stated_spread() -> None:
+    from patternalg.measurements import Stated
+
+    x = np.array([1024.0, 2048, 4096])
+    ax = plot_fit(x, [np.array([10.0]), np.array([21.0]), np.array([40.0, 44.0, 48.0])], lambda t: t / 100,
+                  title="k", stated=[Stated(2.0, 10), Stated(30.0, 10), None])  # fmt: skip
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "summarised (± its stated std)" in labels and "measured (median, min-max)" in labels
+    bars = {c.get_label(): c for c in ax.containers}["summarised (± its stated std)"]
+    segments = bars.lines[2][0].get_segments()
+    assert [tuple(np.round(s[:, 1], 6)) for s in segments] == [(8.0, 12.0), (0.0, 51.0)]  # 21 - 30 is cut at 0
+    pyplot().close(ax.figure)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..measurements.model import Aggregation
+from ..measurements.model import Aggregation, Stated
 from .backend import new_axes, value_label
 
 __all__ = ["plot_fit"]
@@ -28,6 +28,7 @@ def plot_fit(
     unit: str = "ns",
     quantity: str = "",
     aggregate: str = "median",
+    stated: Sequence[Stated | None] = (),
     ax: Any = None,
 ) -> Any:
     """Draw one kernel's measurements and its model; returns the matplotlib axes.
@@ -37,7 +38,9 @@ def plot_fit(
     ``extend_to`` draws the model on (dashed, as an extrapolation) up to that value;
     ``quantity`` names the values on the y axis (``energy [J]``; default ``time`` for a
     unit of time, else ``value``); ``aggregate`` is how the fit reduced the repetitions
-    of a point (the markers, named in the legend).
+    of a point (the markers, named in the legend); ``stated``: per point, what a summary
+    states of the repetitions behind its one value (drawn as its value plus or minus the
+    stated deviation, named apart in the legend).
     """
     if ax is None:
         _, (ax,) = new_axes(1)
@@ -46,16 +49,16 @@ def plot_fit(
     centres = np.array([float(how.reduce(np.asarray(r, dtype=float))) for r in repetitions])
     low = np.maximum(centres - np.array([np.min(r) for r in repetitions]), 0.0)
     high = np.maximum(np.array([np.max(r) for r in repetitions]) - centres, 0.0)
-    ax.errorbar(
-        points,
-        centres,
-        yerr=[low, high],
-        fmt="o",
-        color="black",
-        markersize=4,
-        capsize=3,
-        label=f"measured ({how.value}, min-max)",
-    )
+    said = list(stated) or [None] * len(points)
+    summary = np.array([s is not None and len(r) == 1 for s, r in zip(said, repetitions, strict=True)])
+    if (~summary).any():
+        ax.errorbar(points[~summary], centres[~summary], yerr=[low[~summary], high[~summary]], fmt="o",
+                    color="black", markersize=4, capsize=3, label=f"measured ({how.value}, min-max)")  # fmt: skip
+    if summary.any():
+        spread = np.array([s.deviation for s, one in zip(said, summary, strict=True) if one and s is not None])
+        below = np.minimum(spread, centres[summary])  # no bar below 0
+        ax.errorbar(points[summary], centres[summary], yerr=[below, spread], fmt="s", color="black",
+                    markersize=4, capsize=3, label="summarised (± its stated std)")  # fmt: skip
     lo, hi = float(points.min()), float(points.max())
     log = lo > 0 and bool(np.all(centres > 0))
     inside = np.geomspace(lo, hi, 200) if log else np.linspace(lo, hi, 200)

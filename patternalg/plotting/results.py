@@ -149,6 +149,7 @@ def plot_fit_report(report: Any, *, ax: Any = None, extend_to: float | None = No
         unit=report.unit,
         quantity=quantity(report.metric) if report.metric else "",
         aggregate=fitted.statistics.get("aggregate") or "median",
+        stated=series.stated,
         ax=ax,
     )
 
