@@ -47,7 +47,14 @@ import numpy as np
 from ..errors import Location, MeasurementError
 from .base import STDIN, Collector, Reader, ValueChoice, measured, number
 from .model import Measurements, Stated
-from .names import is_value_name, parameter_name, quantity, split_unit, summary_columns
+from .names import (
+    SummaryColumns,
+    is_value_name,
+    parameter_name,
+    quantity,
+    split_unit,
+    summary_columns,
+)
 
 __all__ = ["CsvReader", "DEFAULT_KERNEL", "TEXT_COLUMNS"]
 
@@ -205,7 +212,7 @@ def _cells(
 
 def _state(
     collector: Collector,
-    summaries: dict[str, tuple[str, str, str | None]],
+    summaries: dict[str, SummaryColumns],
     body: list[list[str]],
     index: dict[str, int],
     kernels: list[str],
@@ -220,7 +227,7 @@ def _state(
                 collector.state(kernel, metric, point, stated)
 
 
-def _noted(ms: Measurements, summaries: dict[str, tuple[str, str, str | None]]) -> Measurements:
+def _noted(ms: Measurements, summaries: dict[str, SummaryColumns]) -> Measurements:
     """``ms`` with a note on each summary column whose spread no count of repetitions
     accompanies (it is not used)."""
     notes = [
@@ -276,9 +283,9 @@ class CsvReader(Reader):
         long = "metric" in header  # one value column, its metric named on each row
         summaries = {} if long or value is not None else summary_columns(numeric)
         if summaries and metric is not None:  # --metric time (or time_mean) picks one
-            summaries = {c: m for c, m in summaries.items() if metric.strip().lower() in (c, m[0])}
+            summaries = {c: m for c, m in summaries.items() if metric.strip().lower() in (c, m.metric)}
         columns = tuple(summaries) or _value_columns(path, header_line, numeric, None if long else metric, value)
-        stating = {c for _, spread, count in summaries.values() for c in (spread, count) if c}
+        stating = {c for m in summaries.values() for c in (m.spread, m.repetitions) if c}
         if long and len(columns) > 1:
             raise MeasurementError(
                 f"a 'metric' column names each row's metric, so the file has one value column, "
@@ -328,13 +335,13 @@ class CsvReader(Reader):
             metrics = _texts(body, index["metric"], "")
             collector.add_rows(zip(kernels, metrics, strict=True), points, values[:, 0], lines)
         else:  # row by row, each value column a metric: the series of a kernel stay together
-            metrics = [summaries[c][0] if c in summaries else c for c in columns]
+            metrics = [summaries[c].metric if c in summaries else c for c in columns]
             keys = ((kernel, m) for kernel in kernels for m in metrics)
             repeated = [line for line in lines for _ in columns]
             collector.add_rows(keys, np.repeat(points, len(columns), 0), values.ravel(), repeated)
             _state(collector, summaries, body, index, kernels, points)
         if len(columns) > 1:  # each series' metric names its column (and unit)
             return _noted(collector.result(cls.name, "value", header, header_line), summaries)
-        name = summaries[columns[0]][0] if summaries else columns[0]
+        name = summaries[columns[0]].metric if summaries else columns[0]
         unit = split_unit(written[index[name]] if name in index else name)[1]
         return _noted(collector.result(cls.name, name, header, header_line, unit=unit), summaries)

@@ -177,10 +177,9 @@ def _stated_rows(frame: Any, columns: Sequence[str], count: int, value: str) -> 
         return [None if d != d and c != c else (d, c) for d, c in pairs]  # NaN != NaN
     named = {c.lower(): c for c in columns}
     found = summary_columns(tuple(named)).get(value.lower())
-    repetitions = found[2] if found is not None else None
-    if found is None or repetitions is None:
+    if found is None or found.repetitions is None:
         return [None] * count
-    return list(zip(frame[named[found[1]]], frame[named[repetitions]], strict=True))
+    return list(zip(frame[named[found.spread]], frame[named[found.repetitions]], strict=True))
 
 
 def _check_unit(unit: Any, stated: set[str | None], path: str) -> None:

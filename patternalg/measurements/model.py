@@ -11,6 +11,7 @@ Like Extra-P's ``Experiment``: named parameters, the measured points (coordinate
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -144,10 +145,18 @@ class Stated:
         if self.count < 2 or not math.isfinite(self.deviation) or self.deviation < 0:
             return np.array([value], dtype=float)
         n = min(self.count, STAND_INS)
-        quantiles = np.array([NormalDist().inv_cdf((i + 0.5) / n) for i in range(n)])
-        quantiles = (quantiles - quantiles[::-1]) / 2  # exactly symmetric: mean and median 0
-        unit = quantiles / quantiles.std(ddof=1)
-        return value + self.deviation * math.sqrt(n / self.count) * unit  # type: ignore[no-any-return]
+        return value + self.deviation * math.sqrt(n / self.count) * _unit_quantiles(n)  # type: ignore[no-any-return]
+
+
+@functools.cache
+def _unit_quantiles(n: int) -> np.ndarray:
+    """A normal's ``n`` quantiles at ``(i + 0.5) / n``, exactly symmetric (mean and median 0)
+    and scaled to a sample standard deviation of 1 (the same for every point: made once)."""
+    quantiles = np.array([NormalDist().inv_cdf((i + 0.5) / n) for i in range(n)])
+    quantiles = (quantiles - quantiles[::-1]) / 2
+    unit = quantiles / quantiles.std(ddof=1)
+    unit.setflags(write=False)
+    return unit
 
 
 @dataclass(frozen=True, eq=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from ..algebra.atomic_model import valid_atom_name
 from ..algebra.units import DEFAULT_UNIT, check_time_unit, check_unit
@@ -31,6 +32,7 @@ __all__ = [
     "VALUE_NAMES",
     "TIME_NAMES",
     "summary_columns",
+    "SummaryColumns",
 ]
 
 #: column names (without a unit) that hold measured times
@@ -280,25 +282,34 @@ CENTRAL, SPREAD, COUNT = ("mean", "median"), ("std", "stddev", "sd"), ("count", 
 BARE_COUNT = ("count", "runs", "reps", "repetitions", "samples")
 
 
-def summary_columns(numeric: Sequence[str]) -> dict[str, tuple[str, str, str | None]]:
-    """Per value column of a table of summaries, its metric (the value's name), its spread
-    column and its count column (None: none): ``time_mean`` beside ``time_std``.
+class SummaryColumns(NamedTuple):
+    """The columns of one value's summary: its metric (the value's name), its spread
+    column, and the column of its count of repetitions (None: none)."""
+
+    metric: str
+    spread: str
+    repetitions: str | None
+
+
+def summary_columns(numeric: Sequence[str]) -> dict[str, SummaryColumns]:
+    """Per value column of a table of summaries, its :class:`SummaryColumns`: ``time_mean``
+    beside ``time_std``.
 
     >>> summary_columns(("x", "time_mean", "time_median", "time_std", "count"))
-    {'time_mean': ('time', 'time_std', 'count')}
+    {'time_mean': SummaryColumns(metric='time', spread='time_std', repetitions='count')}
     >>> summary_columns(("x", "time_mean")), summary_columns(("x", "size_mean", "size_std"))
     ({}, {})
     """
-    found: dict[str, tuple[str, str, str | None]] = {}
+    found: dict[str, SummaryColumns] = {}
     bases = {c.rpartition("_")[0] for c in numeric if c.rpartition("_")[2] in CENTRAL}
     for base in sorted(b for b in bases if b and is_value_name(b)):
         central = next(f"{base}_{c}" for c in CENTRAL if f"{base}_{c}" in numeric)
         spread = next((f"{base}_{s}" for s in SPREAD if f"{base}_{s}" in numeric), None)
         if spread is not None:
             count = next((f"{base}_{c}" for c in COUNT if f"{base}_{c}" in numeric), None)
-            found[central] = (base, spread, count or next((c for c in BARE_COUNT if c in numeric), None))
+            found[central] = SummaryColumns(base, spread, count or next((c for c in BARE_COUNT if c in numeric), None))
     bare = [next((c for c in group if c in numeric), None) for group in (CENTRAL, SPREAD)]
     named = any(is_value_name(c) for c in numeric)
     if not found and not named and bare[0] and bare[1]:  # one value's statistics: agg(["mean", "std", "count"])
-        found[bare[0]] = ("value", bare[1], next((c for c in BARE_COUNT if c in numeric), None))
+        found[bare[0]] = SummaryColumns("value", bare[1], next((c for c in BARE_COUNT if c in numeric), None))
     return found

@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from .._internal.limits import printable
 from ..errors import Location, MeasurementError
@@ -73,11 +72,11 @@ def _chosen(metric: str | None, columns: Sequence[str], path: str, line: int) ->
     )
 
 
-def _summary_note(column: str, report: str, ms: Measurements) -> str:
-    """What a person should know of values read from a summary (``ms``)."""
+def _summary_note(column: str, report: str, points: Points) -> str:
+    """What a person should know of the values ``points`` gathered from a summary."""
     spread = (
         "; its stated spread (a median's IQR, a mean's stddev, and the rounds) gives the intervals"
-        if any(s.stated for s in ms)
+        if any(row.stated for row in points.rows)
         else " (--benchmark-json keeps every round, for intervals)"
     )
     return f"pytest-benchmark's {report} holds a summary of each benchmark's rounds: its {column} is one value{spread}"
@@ -136,8 +135,8 @@ class PytestBenchmarkCsvReader(Reader):
                 unit="s",
                 stated=_stated(column, {c: _number(row.get(c)) for c in SPREAD}, row.get("rounds")),
             )
-        ms = points.result(named, named, unit="s")
-        return replace(ms, notes=(*ms.notes, _summary_note(column, "CSV", ms)))
+        points.note(_summary_note(column, "CSV", points))
+        return points.result(named, named, unit="s")
 
 
 class PytestBenchmarkConsoleReader(Reader):
@@ -189,12 +188,12 @@ class PytestBenchmarkConsoleReader(Reader):
         for (at, _, seconds, spread), (kernel, numeric) in zip(found, chosen, strict=True):
             coordinates = {_x(i): float(v) for i, v in enumerate(numeric.values())}
             points.add(kernel, coordinates, [seconds], key=f"line {at}", metric=named, unit="s", stated=spread)
+        points.note(_summary_note("/".join(sorted(columns)), "table", points))
         points.note(
             "the table names no parameters: the numbers of a test's id are x, x2, ... in its "
             "order, as printed (four decimals; pytest-benchmark compare --csv keeps their names)"
         )
-        ms = points.result(named, named, unit="s")
-        return replace(ms, notes=(_summary_note("/".join(sorted(columns)), "table", ms), *ms.notes))
+        return points.result(named, named, unit="s")
 
 
 def _x(i: int) -> str:
