@@ -85,6 +85,26 @@ def test_the_interval_is_for_a_measurement_unless_asked_for_the_model():
     assert half_width("a", lib) == pytest.approx(0.0, abs=1e-9)
 
 
+def measured_half_width(term: str, library, at: float = 100.0) -> float:
+    """The relative half-width of what a measurement of ``term`` would show at x = ``at``."""
+    spread = Spread.of(term, library, {})
+    low, high = spread.interval({"x": np.array([at])}, 0.9, count=20000)
+    center = spread.compiled.values({"x": np.array([at]), **{s: np.zeros(1) for s in spread.drawn}})
+    return float(high[0] - low[0]) / 2 / float(np.ravel(center)[0])
+
+
+def test_a_term_takes_an_atoms_noise_as_far_as_it_follows_the_atom():
+    # a heavy, quiet atom beside a light one whose medians move by 50 %: a pipe is its
+    # slower stage, so the light one's noise does not reach it; a sequence takes 1/1001 of it
+    lib = {"heavy": atom("heavy", 1000.0, 0.0, noise=0.01), "light": atom("light", 1.0, 0.0, noise=0.5)}
+    assert measured_half_width("light", lib) == pytest.approx(Z90 * 0.5, rel=0.05)
+    assert measured_half_width("pipe(heavy, light)", lib) == pytest.approx(Z90 * 0.01, rel=0.05)
+    assert measured_half_width("seq(heavy, light)", lib) == pytest.approx(Z90 * np.hypot(0.01, 0.5 / 1000) * 1000 / 1001, rel=0.05)
+    # two atoms alike take both: a sequence of equal halves, sqrt(2) times less than either
+    even = {"a": atom("a", 1.0, 0.0, noise=0.1), "b": atom("b", 1.0, 0.0, noise=0.1)}
+    assert measured_half_width("seq(a, b)", even) == pytest.approx(Z90 * 0.1 / np.sqrt(2), rel=0.05)
+
+
 # --- the decisions ----------------------------------------------------------------------------
 LIB = {"a": atom("a", 2.0, 0.02), "b": atom("b", 2.02, 0.02), "c": atom("c", 4.0, 0.02)}
 

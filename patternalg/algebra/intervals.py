@@ -17,7 +17,9 @@ own error** (each atom's held-out errors, what its fit missed at the sizes it wa
 without, beyond what its coefficients' draws and its points' noise already say: a relative
 error drawn per atom, sized where it was seen and growing beyond the measured range,
 :func:`own_error`), the measurement's own noise (the relative spread of a median of R
-repetitions, ``noise`` of the atoms' uncertainties, pooled over the atoms of the term), and,
+repetitions, ``noise`` of the atoms' uncertainties: each atom's value moved by its own noise,
+drawn per term and atom, so that the term follows an atom's noise as far as it follows the
+atom: ``pipe(qsort, nop)`` does not take ``nop``'s), and,
 on a calibrated machine, for every composed term, the spread of the calibration
 compositions' residuals at the sizes near the point (what the machine's operators still
 miss, its measurement noise taken out), every
@@ -100,12 +102,14 @@ class Spread:
     compiled: Compiled
     #: the symbols of each drawn atom's deltas and its uncertainty
     deltas: tuple[tuple[tuple[str, ...], Any], ...]
-    noise: float  #: the relative spread of a measured median (0: the model's value alone)
     missing: tuple[str, ...]  #: atoms without an uncertainty
     term: str = ""  #: the term's text (its measurement noise is drawn by it)
     #: the symbols of the atoms' own errors (each drawn as a standard normal, by its name)
     errors: tuple[str, ...] = ()
-    #: a calibrated machine's missed spread by size: pairs (x, relative spread), beside noise
+    #: the symbols of the atoms' measurement noise (each a standard normal, drawn by the
+    #: term and the atom: a measurement of this term; none for the model's value alone)
+    noises: tuple[str, ...] = ()
+    #: a calibrated machine's missed spread by size: pairs (x, relative spread), beside the noise
     missed: tuple[tuple[float, float], ...] = ()
     #: a calibrated machine's width factor and the sizes it was seen at (low, high): the
     #: draws' deviations from the model's value are scaled by it there, beyond them by at
@@ -136,9 +140,10 @@ class Spread:
         semantics = Semantics.of(semantics)
         perturbed = dict(library)
         deltas: list[tuple[tuple[str, ...], Any]] = []
-        noises: list[float] = []
+        spreads: list[float] = []  #: the atoms' relative noise
         missing: list[str] = []
         errors: list[str] = []
+        noises: list[str] = []
         for name in sorted(atom_names(term)):
             model = library.get(name)
             u = getattr(model, "uncertainty", None)
@@ -156,15 +161,17 @@ class Spread:
             if own is not None:
                 errors.append(f"_error_{name}")
                 expr = expr * (1 + symbol(errors[-1]) * own)
+            if for_measurement and u.noise > 0:  # a measured median of the atom's work
+                noises.append(f"_noise_{name}")
+                expr = expr * (1 + symbol(noises[-1]) * sympy.Float(u.noise))
             perturbed[name] = replace(model, expr=expr)
             deltas.append((names, u))
-            noises.append(u.noise)
-        noise = 0.0
+            spreads.append(u.noise)
         missed: tuple[tuple[float, float], ...] = ()
         width = (1.0, 0.0, math.inf)
         if for_measurement:
-            noise = math.sqrt(sum(v * v for v in noises) / len(noises)) if noises else 0.0
-            missed = _calibration_missed(term, semantics, noise)
+            pooled = math.sqrt(sum(v * v for v in spreads) / len(spreads)) if spreads else 0.0
+            missed = _calibration_missed(term, semantics, pooled)
             width = _calibration_width(term, semantics)
         # the bindings are checked against the term's own model: a drawn model has the
         # draws' symbols too, and a model constant in its inputs takes any x all the same
@@ -176,15 +183,15 @@ class Spread:
         size = fixed.get("x")
         at = float(size) if isinstance(size, sympy.Expr) and size.is_number and size.is_real else None
         return cls(
-            compiled, tuple(deltas), noise, tuple(missing), str(term), tuple(errors), missed, width, at,
+            compiled, tuple(deltas), tuple(missing), str(term), tuple(errors), tuple(noises), missed, width, at,
             for_measurement,
         )
 
     @property
     def drawn(self) -> tuple[str, ...]:
-        """The symbols the draws bind: every atom's deltas and own errors (all 0: the
-        models' own values)."""
-        return (*(s for names, _ in self.deltas for s in names), *self.errors)
+        """The symbols the draws bind: every atom's deltas, own errors and noise (all 0:
+        the models' own values)."""
+        return (*(s for names, _ in self.deltas for s in names), *self.errors, *self.noises)
 
     @property
     def symbols(self) -> tuple[str, ...]:
@@ -203,10 +210,10 @@ class Spread:
             values = np.broadcast_to(values.reshape((-1, *shape))[:1], (count, *shape)).copy()
         grid_x = grid.get("x", self.at)  # x bound by the grid, else where the term fixes it
         sizes = None if grid_x is None else np.asarray(grid_x, dtype=float)
-        spread = np.hypot(self.noise, self.missed_at(sizes, shape))
+        spread = self.missed_at(sizes, shape)
         if np.any(spread > 0):
-            noise = _rng(seed, self.term).standard_normal((count, *extra))
-            values = values * (1 + spread[None, ...] * noise)
+            missed = _rng(seed, self.term).standard_normal((count, *extra))
+            values = values * (1 + spread[None, ...] * missed)
         center = None
         if self.width[0] != 1.0:  # the deviations from the model's value, scaled
             center = self._center(grid, seed, shape)
@@ -228,7 +235,8 @@ class Spread:
         self, grid: Mapping[str, Any], keep: Any, count: int = DRAWS, seed: int = 0
     ) -> dict[int, np.ndarray]:
         """The draws of every sub-term ``keep`` selects (by ``id``), shape ``(count, *grid
-        shape)``, from one fold: the same joint draws as :meth:`draws` (no measurement noise)."""
+        shape)``, from one fold: the same joint draws as :meth:`draws`, without the machine's
+        missed spread and width factor (a measurement's noise is in the atoms' values)."""
         bound, shape = self._bound(grid, count, seed)
         return {
             k: np.broadcast_to(v.reshape((-1, *shape)), (count, *shape))
@@ -251,6 +259,9 @@ class Spread:
                 bound[name] = deltas[:, i].reshape((count, *extra))
         for name in self.errors:  # an atom's own error: one draw per atom, by its name
             bound[name] = _rng(seed, name).standard_normal((count, *extra)) if drawn else np.zeros((count, *extra))
+        for name in self.noises:  # a measurement's: one draw per term and atom
+            bound[name] = (_rng(seed, f"{self.term} {name}").standard_normal((count, *extra)) if drawn
+                           else np.zeros((count, *extra)))  # fmt: skip
         return bound, shape
 
     def missed_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:
@@ -259,7 +270,7 @@ class Spread:
         over the sizes (nothing says how it goes on there, and an end's own figure is the
         least sure: it pools one neighbour, not two).
 
-        >>> s = Spread(None, (), 0.0, (), missed=((1024.0, 0.1), (2048.0, 0.2), (4096.0, 0.6)))
+        >>> s = Spread(None, (), (), missed=((1024.0, 0.1), (2048.0, 0.2), (4096.0, 0.6)))
         >>> sizes = np.array([1024.0, 1448.2, 4096.0, 65536.0, 16.0])
         >>> s.missed_at(sizes, sizes.shape).round(3).tolist()
         [0.1, 0.15, 0.6, 0.2, 0.2]
@@ -398,7 +409,7 @@ def _calibration_missed(term: Term, semantics: Semantics, measured: float) -> tu
     (pairs (x, spread)), for a composed term (an atom alone is no composition): the spread of
     the calibration compositions' residuals there, their measurements' own noise taken out
     (the record's ``missed``; a machine file of an older ``calibrate`` records the gross
-    spread only: then the predicted term's noise, ``measured``, is taken out); none without a machine or its record (a machine
+    spread only: then the term's atoms' noise pooled, ``measured``, is taken out); none without a machine or its record (a machine
     file of an older version records one spread for every size: then that one)."""
     if not isinstance(semantics, MachineSemantics) or isinstance(term, Atom):
         return ()
