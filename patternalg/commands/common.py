@@ -24,6 +24,7 @@ __all__ = [
     "add_library_options",
     "load_library",
     "add_format_option",
+    "add_parameters_option",
     "add_unit_option",
     "unit_option",
     "print_json",
@@ -239,6 +240,19 @@ def add_digits_option(parser: argparse.ArgumentParser, help: str) -> None:
     printer's, :func:`patternalg.arith.format_number`)."""
     parser.add_argument(
         "--digits", type=int, choices=range(1, 18), default=None, metavar="N", help=help
+    )
+
+
+def add_parameters_option(parser: Any) -> None:
+    """``--parameters``: the parameters the measured points are over (``parser``: a parser
+    or an argument group)."""
+    parser.add_argument(
+        "--parameters",
+        metavar="NAMES",
+        help="the parameters the measured points are over, separated by commas, e.g. n,p; the "
+        "points that differ only in the others are repetitions of one point (default: every one "
+        "the file has but one that numbers the repetitions, rep, run, iteration, ..., or says "
+        "when a row was measured, timestamp, date)",
     )
 
 

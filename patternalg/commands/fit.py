@@ -20,7 +20,15 @@ from .._internal.atomic_write import atomic_writer
 from .._internal.toml_writer import table_text
 from ..forms import Form
 from ..forms.report import FitReport
-from .common import INPUT_FORMATS, LeftOut, add_format_option, check_output, json_text, note
+from .common import (
+    INPUT_FORMATS,
+    LeftOut,
+    add_format_option,
+    add_parameters_option,
+    check_output,
+    json_text,
+    note,
+)
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
 from .quality import quality_line
@@ -41,6 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="TOML", help="write the fitted models to this model file")
     add_format_option(parser)
     parser.add_argument("--metric", help="the value column or metric to fit")
+    add_parameters_option(parser)
     parser.add_argument(
         "--input-format",
         choices=("cube", *INPUT_FORMATS),
@@ -180,7 +189,9 @@ def _fit_all(
     from .inputs import checked
 
     value = cls.fitting().value_column(args.metric)
-    data = read(args.file, args.input_format, metric=args.metric, value=value, scaling=args.scaling)
+    data = read(
+        args.file, args.input_format, metric=args.metric, value=value, scaling=args.scaling, parameters=args.parameters
+    )
     for text in data.notes:  # what reading left out (a NaN repetition), before any fit fails
         note(args, text)
     mapped = [item.partition("=")[0].strip() for item in options.get("param", ())]
@@ -242,7 +253,7 @@ def run(args: argparse.Namespace) -> int:
     output = _Output(args, summary, cls.fitting())
     try:
         batches = hasattr(cls.fitting(), "fit_batches")
-        fast = batches and os.path.isfile(args.file) and not args.scaling
+        fast = batches and os.path.isfile(args.file) and not args.scaling and args.parameters is None
         data = _fit_batches(cls, args, options, output) if fast else None
         if data is None:
             output.discard()

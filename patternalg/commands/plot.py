@@ -29,6 +29,7 @@ from .common import (
     LeftOut,
     add_interval_options,
     add_model_options,
+    add_parameters_option,
     check_output,
     interval_option,
     load_library,
@@ -73,6 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     fits.add_argument("--kernel", help="draw only this kernel (default: one panel per kernel)")
     fits.add_argument("--metric", help="the value column or metric to fit")
+    add_parameters_option(fits)
     fits.add_argument(
         "--input-format",
         choices=INPUT_FORMATS,
@@ -186,7 +188,11 @@ def _fit(args: argparse.Namespace, left: LeftOut) -> Any:
     if args.extend_to is not None and not (math.isfinite(args.extend_to) and args.extend_to > 0):
         raise FitError(f"--extend-to must be a finite number above 0, got {format_number(args.extend_to)}")
     data = read(
-        args.fit, args.input_format, metric=args.metric, value=cls.fitting().value_column(args.metric)
+        args.fit,
+        args.input_format,
+        metric=args.metric,
+        value=cls.fitting().value_column(args.metric),
+        parameters=args.parameters,
     )
     for text in data.notes:  # what reading left out (a NaN repetition)
         note(args, text)

@@ -25,6 +25,7 @@ from .common import (
     add_format_option,
     add_interval_options,
     add_machine_options,
+    add_parameters_option,
     check_output,
     interval_option,
     json_text,
@@ -76,6 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_format_option(parser, ("text", "json", "csv"))
     parser.add_argument("--out", metavar="FILE", help="write the output (in --format) to FILE (- : stdout)")
     parser.add_argument("--metric", help="the value column or metric to validate")
+    add_parameters_option(parser)
     parser.add_argument(
         "--input-format",
         choices=("cube", *INPUT_FORMATS),
@@ -111,7 +113,7 @@ def validated(args: argparse.Namespace, files: list[str]) -> Any:
     from ..evidence.validation import validate
     from ..measurements import read
 
-    data = [read(path, args.input_format, metric=args.metric) for path in files]
+    data = [read(path, args.input_format, metric=args.metric, parameters=args.parameters) for path in files]
     main, rules = semantics(args)
     aggregate = getattr(args, "aggregate", None) or "median"  # plot: its fit option, None
     level = interval_option(args)

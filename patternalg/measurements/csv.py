@@ -49,6 +49,7 @@ from .base import STDIN, Collector, Reader, ValueChoice, measured, number
 from .model import Measurements, Stated
 from .names import (
     SummaryColumns,
+    bookkeeping,
     is_value_name,
     parameter_name,
     quantity,
@@ -183,6 +184,19 @@ def file_kernel(path: str) -> str:
     return stem.strip() or DEFAULT_KERNEL
 
 
+def _numeric(body: list[list[str]], column: int) -> bool:
+    """Whether every cell of a column is a number.
+
+    >>> _numeric([["1"], [" 2.5e3 "]], 0), _numeric([["1"], ["2026-11-29"]], 0)
+    (True, False)
+    """
+    try:
+        np.array([row[column] for row in body], dtype=float)
+    except ValueError:
+        return False
+    return True
+
+
 def _texts(body: list[list[str]], column: int | None, default: str) -> list[str]:
     """The stripped cells of a text column, or ``default`` for each row if there is none."""
     return [row[column].strip() for row in body] if column is not None else [default] * len(body)
@@ -227,10 +241,14 @@ def _state(
                 collector.state(kernel, metric, point, stated)
 
 
-def _noted(ms: Measurements, summaries: dict[str, SummaryColumns]) -> Measurements:
-    """``ms`` with a note on each summary column whose spread no count of repetitions
-    accompanies (it is not used)."""
+def _noted(ms: Measurements, summaries: dict[str, SummaryColumns], left_out: Sequence[str] = ()) -> Measurements:
+    """``ms`` with a note on each column left out as bookkeeping written as text (a date:
+    :func:`~patternalg.measurements.names.bookkeeping`) and on each summary column whose
+    spread no count of repetitions accompanies (it is not used)."""
     notes = [
+        f"{ms.path}: column '{column}' {bookkeeping(column)} and holds no numbers: left out" for column in left_out
+    ]
+    notes += [
         f"{ms.path}: {central}: its {spread} is not used without a count of the repetitions behind it (a "
         f"column {metric}_count, count or runs): each point is read as measured once"
         for central, (metric, spread, count) in summaries.items()
@@ -320,6 +338,10 @@ class CsvReader(Reader):
                 f"{len(row)} cells where the header has {len(header)}",
                 location=Location(path, line),
             )
+        # a date or a clock reading written as text is no parameter (a number is, until
+        # measurements.read settles the parameters: patternalg.measurements.readers)
+        left_out = [c for c in parameters if bookkeeping(c) and not _numeric(body, index[c]) and len(parameters) > 1]
+        parameters = [c for c in parameters if c not in left_out]
         kernels = _texts(body, index.get("kernel"), file_kernel(path))
         if "" in kernels:
             raise MeasurementError(
@@ -341,7 +363,9 @@ class CsvReader(Reader):
             collector.add_rows(keys, np.repeat(points, len(columns), 0), values.ravel(), repeated)
             _state(collector, summaries, body, index, kernels, points)
         if len(columns) > 1:  # each series' metric names its column (and unit)
-            return _noted(collector.result(cls.name, "value", header, header_line), summaries)
-        name = summaries[columns[0]].metric if summaries else columns[0]
-        unit = split_unit(written[index[name]] if name in index else name)[1]
-        return _noted(collector.result(cls.name, name, header, header_line, unit=unit), summaries)
+            read_in = collector.result(cls.name, "value", header, header_line)
+        else:
+            name = summaries[columns[0]].metric if summaries else columns[0]
+            unit = split_unit(written[index[name]] if name in index else name)[1]
+            read_in = collector.result(cls.name, name, header, header_line, unit=unit)
+        return _noted(read_in, summaries, left_out)

@@ -363,6 +363,25 @@ class Measurements:
             )
         return replace(self, series=kept)
 
+    def over(self, names: Sequence[str]) -> Measurements:
+        """These measurements over only the parameters ``names``, in that order: in each
+        series, points equal in them are merged and their repetitions pooled
+        (:meth:`Series.over`); an error for a name that is no parameter.
+
+        >>> s = Series("k", "t", ("n", "rep"), np.array([[8.0, 1], [8, 2], [16, 1]]),
+        ...            (np.array([5.0]), np.array([6.0]), np.array([9.0])), ((2,), (3,), (4,)), "m.csv")
+        >>> ms = Measurements("m.csv", "csv", ("n", "rep"), "t", None, (s,)).over(["n"])
+        >>> ms.parameters, [v.tolist() for v in ms.series[0].values]
+        (('n',), [[5.0, 6.0], [9.0]])
+        """
+        for name in names:
+            if name not in self.parameters:
+                raise MeasurementError(
+                    f"no parameter '{name}' (the parameters: {', '.join(self.parameters) or 'none'})",
+                    location=self.location(),
+                )
+        return replace(self, parameters=tuple(names), series=tuple(s.over(names) for s in self.series))
+
     def compositions(self) -> tuple[str, ...]:
         """The kernels named by a term composed of atoms (``pipe(a, b)``), each once:
         measured compositions, which ``fit`` leaves to ``validate`` and ``calibrate``

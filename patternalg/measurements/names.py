@@ -33,6 +33,7 @@ __all__ = [
     "TIME_NAMES",
     "summary_columns",
     "SummaryColumns",
+    "bookkeeping",
 ]
 
 #: column names (without a unit) that hold measured times
@@ -212,6 +213,26 @@ def parameter_name(column: str) -> str:
     """
     match = _BRACKETED.fullmatch(column.strip())
     return match["base"] if match and match["base"] else column.strip()
+
+
+#: columns that number a point's repetitions, one row each: not a parameter of the point
+REPETITION_INDEX = frozenset({"rep", "repetition", "repeat", "run", "iteration", "iter", "trial"})
+#: columns that say when a row was measured: not a parameter either
+CLOCK_READINGS = frozenset({"timestamp", "date", "datetime"})
+
+
+def bookkeeping(column: str) -> str | None:
+    """What a column keeps that is no parameter of a point (None: nothing of the kind): the
+    number of a repetition (``rep``, ``run``, ``iteration``, ...) or when a row was measured
+    (``timestamp``, ``date``), by its name.
+
+    >>> bookkeeping("rep"), bookkeeping("Iteration"), bookkeeping("timestamp [s]"), bookkeeping("size")
+    ('numbers the repetitions', 'numbers the repetitions', 'says when each row was measured', None)
+    """
+    name = parameter_name(column).lower()
+    if name in REPETITION_INDEX:
+        return "numbers the repetitions"
+    return "says when each row was measured" if name in CLOCK_READINGS else None
 
 
 def quantity(column: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..arguments import as_column_choice, as_path, optional_texts
@@ -21,6 +22,7 @@ from .gbench_text import GoogleBenchmarkConsoleReader, GoogleBenchmarkCsvReader
 from .hyperfine import HyperfineCsvReader, HyperfineReader
 from .json import JsonLinesReader, JsonReader, TalpasReader
 from .model import Measurements
+from .parameters import declared_parameters, settled
 from .pytest_benchmark import PytestBenchmarkReader
 from .pytest_benchmark_text import PytestBenchmarkConsoleReader, PytestBenchmarkCsvReader
 from .text import TextReader
@@ -97,6 +99,7 @@ def read(
     metric: str | None = None,
     value: ValueChoice = None,
     scaling: str | None = None,
+    parameters: str | Sequence[str] | None = None,
 ) -> Measurements:
     """Read measurements from a file, or from standard input for ``-``.
 
@@ -105,6 +108,9 @@ def read(
     ``value`` names a CSV file's value column (or several names, the first present wins),
     or is a function choosing it from the numeric columns. ``scaling`` says how a directory
     of Cube profiles turns processes and threads into repetitions (:class:`CubeReader`).
+    ``parameters`` declares the parameters the points are over (``"n,p"``); by default
+    every one the source has but a repetition's number or a row's time
+    (:func:`~patternalg.measurements.parameters.settled`).
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "m.csv")
@@ -123,8 +129,9 @@ def read(
             f"a scaling ({scaling}) applies to a directory of Cube profiles, not to a file",
             location=Location(str(path)),
         )
+    declared = declared_parameters(parameters)
     if reader is not None:
-        return reader.read_path(path, metric=metric, scaling=scaling)
+        return settled(reader.read_path(path, metric=metric, scaling=scaling), declared)
     name, text = read_source(path)
     if not text.strip():
         raise MeasurementError("the file is empty", location=Location(name))
@@ -135,7 +142,7 @@ def read(
             f"unknown format '{fmt}' (valid: {', '.join(READERS)})", location=Location(name)
         )
     result = chosen.read(name, text, metric=metric, value=value)
-    return result.select(metric=metric) if metric else result
+    return settled(result.select(metric=metric) if metric else result, declared)
 
 
 def path_reader(path: str | Path, format: str | None) -> type[PathReader] | None:
