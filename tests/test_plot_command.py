@@ -82,6 +82,18 @@ def test_fit_of_one_kernel(tmp_path) -> None:
     assert ">qsort<" in svg and ">inc<" not in svg
 
 
+def test_fit_of_a_table_over_n_with_a_repetitions_number(tmp_path) -> None:
+    # the model is in the file's own n (it once asked for an input n it was never given),
+    # and the rep column numbers repetitions, not a second parameter
+    table = tmp_path / "sort.csv"
+    rows = [f"{n},{r},{n * (1 + 0.01 * r)}" for n in (8, 16, 32, 64, 128) for r in (1, 2, 3)]
+    table.write_text("n,rep,time_us\n" + "\n".join(rows) + "\n")
+    out = tmp_path / "n.svg"
+    assert main(["plot", "--fit", str(table), "-o", str(out)]) == 0
+    svg = out.read_text()
+    assert ">n<" in svg and "time [us]" in svg
+
+
 def test_bars_name_the_designs(tmp_path) -> None:
     svg = _plot(tmp_path, "optimize", "svg").read_text()
     assert "a=15, b=1" in svg and "even split: a=8, b=8" in svg and "time [ns]" in svg

@@ -131,8 +131,9 @@ def plot_fit_report(report: Any, *, ax: Any = None, extend_to: float | None = No
     series = report.series
     points = series.column(name)
     fitted = report.fitted
-    inputs = {name} & set(fitted.inputs) or set(fitted.inputs)
-    symbol = next(iter(sorted(inputs)), name)
+    # the closed form's own symbol (a file's n fits as n); a constant takes its family's input
+    symbols = set(fitted.symbols) or set(fitted.inputs)
+    symbol = name if name in symbols else next(iter(sorted(symbols)), name)
 
     def model(grid: np.ndarray) -> np.ndarray:
         return np.broadcast_to(fitted(**{symbol: grid}), grid.shape)
