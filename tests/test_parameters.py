@@ -78,3 +78,11 @@ def test_a_declaration_merges_an_extrap_files_second_parameter(tmp_path):
     ms = read(path, parameters=["x"])
     assert ms.parameters == ("x",)
     assert [v.tolist() for v in ms.series[0].values] == [[1.0, 1.1, 1.2], [2.0, 2.1, 2.2]]
+
+
+def test_a_table_of_nothing_but_bookkeeping_written_as_text_says_which_cell_is_no_number(tmp_path):
+    # date and run both text: leaving both out would leave no parameter at all
+    path = table(tmp_path, "t.csv", "date,run,time", ["2026-11-29,first,1.5", "2026-11-30,second,2.5"])
+    done = run_cli("fit", str(path))
+    assert done.returncode == 2
+    assert done.stderr == f"patternalg fit: error: {path}:2: column 'date': '2026-11-29' is not a number\n"

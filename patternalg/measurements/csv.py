@@ -340,7 +340,9 @@ class CsvReader(Reader):
             )
         # a date or a clock reading written as text is no parameter (a number is, until
         # measurements.read settles the parameters: patternalg.measurements.readers)
-        left_out = [c for c in parameters if bookkeeping(c) and not _numeric(body, index[c]) and len(parameters) > 1]
+        left_out = [c for c in parameters if bookkeeping(c) and not _numeric(body, index[c])]
+        if len(left_out) == len(parameters):  # no parameter left: its cells' error says what is wrong
+            left_out = []
         parameters = [c for c in parameters if c not in left_out]
         kernels = _texts(body, index.get("kernel"), file_kernel(path))
         if "" in kernels:
