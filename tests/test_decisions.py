@@ -168,6 +168,22 @@ def test_on_a_machine_the_asymptotic_winner_is_the_machines():
     assert result.asymptotic_winner == "tpool_2(seq(inc, inc))" and result.asymptotic_ties == ()
 
 
+def test_atoms_fitted_over_n_have_an_asymptotic_winner_as_n_grows():
+    """A CSV over n fits models in n, where no closed form has x: the winner was undecided
+    (each design constant in x); it is the one that grows slowest in n, whatever is compared."""
+    from patternalg.algebra.atomic_model import AtomicModel
+    from patternalg.syntax.symbols import symbol
+
+    n = symbol("n")
+    library = ModelLibrary([AtomicModel("sort", 3 * n * sympy.log(n, 2)), AtomicModel("scan", 40 * n)])
+    result = compare(["pipe(sort, scan)", "seq(sort, scan)"], over="n=8..1e6", library=library)
+    assert (result.asymptotic_winner, result.asymptotic_symbol) == ("pipe(sort, scan)", "n")
+    assert "asymptotic winner (n -> oo): pipe(sort, scan)" in result.lines()
+    over_threads = compare(["tpool_p(scan)", "seq(tpool_p(scan), sort)"], over="p=1..64", at={"n": 1024}, library=library)
+    assert (over_threads.asymptotic_winner, over_threads.asymptotic_symbol) == ("tpool_p(scan)", "n")
+    assert compare(["pipe(qsort, inc)", "seq(qsort, inc)"]).asymptotic_symbol == "x"
+
+
 @pytest.mark.parametrize("first", [0, 1])
 def test_designs_equal_on_part_of_a_stretch_do_not_tie_on_all_of_it(first: int):
     """On 4 cores a pipe with nop beside tpool_n(qsort) runs free up to n = 3 and pays for a

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+import sympy
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import printable
@@ -46,7 +47,7 @@ from ..errors import EvaluationError
 from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import bounds_text, number_text
-from ..syntax.symbols import symbol
+from ..syntax.symbols import symbol, x
 from ..syntax.terms import Term
 from .confidence import Range, confidence
 from .crossovers import REFINED_DIGITS, RTOL, TIE_RTOL, exact_roots, numeric_roots
@@ -167,6 +168,9 @@ class Comparison(Tabular):
     #: with ``interval=``: who wins where at the confidence ``level``, undecided stretches too
     ranges: tuple[Range, ...] = ()
     level: float | None = None
+    #: the size the asymptotic winner is for: x, or the compared symbol where no design's
+    #: closed form has x (models fitted over a file's n)
+    asymptotic_symbol: str = "x"
 
     def values(self, points: np.ndarray) -> np.ndarray:
         """Each design's model at ``points`` of the swept symbol: shape (designs, points)."""
@@ -199,7 +203,8 @@ class Comparison(Tabular):
 
     def to_json(self) -> dict[str, Any]:
         """``{terms, symbol, range, crossovers, touches, intervals, asymptotic_winner,
-        asymptotic_ties, unit, notes}`` and ``cells`` for a two-symbol region map."""
+        asymptotic_ties, asymptotic_symbol, unit, notes}`` and ``cells`` for a two-symbol
+        region map."""
         data: dict[str, Any] = {
             "terms": list(self.terms),
             "symbol": self.symbol,
@@ -209,6 +214,7 @@ class Comparison(Tabular):
             "intervals": [i.to_json() for i in self.intervals],
             "asymptotic_winner": self.asymptotic_winner,
             "asymptotic_ties": list(self.asymptotic_ties),
+            "asymptotic_symbol": self.asymptotic_symbol,
             "unit": self.unit,
             "notes": list(self.notes),
         }
@@ -319,7 +325,7 @@ class Comparison(Tabular):
                     lines.append(f"  crossover {c.designs[0]} / {c.designs[1]}: {self.symbol} in [{low}, {high}]")
         winner = self.asymptotic_winner or "undecided"
         ties = f" ties with {', '.join(self.asymptotic_ties)}" if self.asymptotic_ties else ""
-        lines.append(f"asymptotic winner (x -> oo): {winner}{ties}")
+        lines.append(f"asymptotic winner ({self.asymptotic_symbol} -> oo): {winner}{ties}")
         if self.region is not None:
             lines += self.region.lines(self.terms)
         return [_in_short(line, self.terms) for line in lines]
@@ -463,6 +469,7 @@ def compare(
             if k != win and _equal(ends[k], ends[win]) and _equal(sample[k], sample[win])
         )
         intervals.append(Interval(start, end, names[win], ratios, ties))
+    winner, ties, size = _asymptotic_winner(compiled, names, library, at, semantics, axis.name)
     result = Comparison(
         names,
         axis.name,
@@ -470,12 +477,14 @@ def compare(
         tuple(crossovers),
         tuple(touches),
         tuple(intervals),
-        *_asymptotic_winner(compiled, names, library, at, semantics),
+        winner,
+        ties,
         ready.unit,
         region,
         () if region is None else ((axes[1].name, float(axes[1].values[0])),),
         tuple(compiled),
         tuple(notes),
+        asymptotic_symbol=size,
     )
     if interval is None:
         return result
@@ -680,27 +689,51 @@ def _asymptotic_winner(
     library: Mapping[str, AtomicModel],
     at: Mapping[str, Any] | None,
     semantics: Semantics,
-) -> tuple[str | None, tuple[str, ...]]:
-    """The design whose closed form grows slowest in x, and those that grow exactly as it
-    does (None if undecided, or if a closed form is too deep to build: the grid's answer
-    stands without it). The paper's asymptotic semantics, or a machine's own (its hand-off
-    grows with x): each maximum and minimum as the argument it is for large x."""
+    over: str = "x",
+) -> tuple[str | None, tuple[str, ...], str]:
+    """The design whose closed form grows slowest in x, those that grow exactly as it does
+    (None if undecided, or if a closed form is too deep to build: the grid's answer stands
+    without it), and the size it is for (:func:`_size_symbol`). The paper's asymptotic semantics,
+    or a machine's own (its hand-off grows with x): each maximum and minimum as the
+    argument it is for large x."""
     chosen = semantics if isinstance(semantics, MachineSemantics) else Semantics.ASYMPTOTIC
-    mapping = {symbol(k): as_value(v) for k, v in (at or {}).items() if k != "x"}
     try:  # the counts bound first: a deep term's closed form stays flat in x
         terms = [with_counts(c.term, at) for c in compiled]
-        forms = [eventual(evaluate(t, library, chosen).xreplace(mapping)) for t in terms]
+        built = [evaluate(t, library, chosen) for t in terms]
     except (EvaluationError, RecursionError):
-        return None, ()
+        return None, (), "x"
+    size = _size_symbol(built, {n for t in terms for n in count_symbols(t)}, over)
+    mapping = {symbol(k): as_value(v) for k, v in (at or {}).items() if k != size}
+    if size != "x":  # the normal forms order growths in x: the size is named x there
+        mapping[symbol(size)] = x
+    forms = [eventual(f.xreplace(mapping)) for f in built]
     best = 0
     for k in range(1, len(forms)):
         order = compare_growth(forms[k], forms[best])
         if order is None:
-            return None, ()
+            return None, (), size
         if order < 0:
             best = k
     ties = tuple(names[k] for k in range(len(forms)) if k != best and compare_growth(forms[k], forms[best]) == 0)
-    return names[best], ties
+    return names[best], ties, size
+
+
+def _size_symbol(forms: Sequence[sympy.Expr], counts: set[str], over: str) -> str:
+    """The size an asymptotic winner is for: x where a closed form has it (the paper's);
+    else the one symbol that is no thread or node count (atoms fitted over a file's ``n``),
+    else the compared symbol where it is one of several.
+
+    >>> n, p = symbol("n"), symbol("p")
+    >>> _size_symbol([n / p, n], {"p"}, "p"), _size_symbol([x * n], set(), "n"), _size_symbol([n * p], set(), "p")
+    ('n', 'x', 'p')
+    """
+    free = {s.name for f in forms for s in f.free_symbols}
+    if "x" in free:
+        return "x"
+    sizes = free - counts
+    if len(sizes) == 1:
+        return next(iter(sizes))
+    return over if over in free else "x"
 
 
 def _region(compiled: list[Compiled], axes: Sequence[Axis]) -> Region:
