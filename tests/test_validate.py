@@ -253,6 +253,16 @@ def test_text_has_a_table_per_term_and_the_summary(capsys, fitted: Path) -> None
     assert "error in halves" in lines[lines.index("tpool_4(qsort)") + 1]
 
 
+def test_the_summary_names_the_files_own_size_and_reads_a_repetitions_number_as_one(capsys, tmp_path: Path) -> None:
+    models = tmp_path / "m.toml"
+    models.write_text('[models.scan]\nmodel = "40*n"\n')
+    rows = [f'"seq(scan, scan)",{n},{r},{80 * n * (1 + 0.01 * r)}' for n in (8, 64, 512) for r in (1, 2, 3)]
+    (tmp_path / "c.csv").write_text("kernel,n,rep,time\n" + "\n".join(rows) + "\n")
+    status, out, err = cli(capsys, "validate", str(tmp_path / "c.csv"), "--models", str(models))
+    assert status == 0 and "parameter 'rep' numbers the repetitions" in err
+    assert "the 1 cell at the largest n: median |error| 1.96%, worst 1.96%" in out.splitlines()  # 1/1.02 - 1
+
+
 def test_out_writes_the_file_and_prints_the_summary(capsys, tmp_path: Path, fitted: Path) -> None:
     target = tmp_path / "v.csv"
     status, out, _ = cli(

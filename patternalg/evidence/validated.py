@@ -240,6 +240,12 @@ class Validation(Tabular):
         cell with a measured value, and the same at the largest x (``largest``)."""
         return coverage(self.validated, self.level)
 
+    def size_name(self) -> str:
+        """The measured parameter that is x, as the files name it (``n``: a CSV's size
+        column) where every term's is the same, else ``x``."""
+        names = {v.size for v in self.validated if v.size is not None}
+        return names.pop() if len(names) == 1 else "x"
+
     def summary(self) -> list[dict[str, Any]]:
         """One :meth:`Validated.summary` per term."""
         return [v.summary() for v in self.validated]
@@ -297,16 +303,17 @@ class Validation(Tabular):
         lines += aligned([header, *body])
         every = self.overall()
         lines.append(_overall_line(f"all {every['cells']} cells", every, rules))
+        size = self.size_name()
         if every["largest"]["cells"]:
             cells = every["largest"]["cells"]
-            what = f"the {cells} cell{'s' if cells > 1 else ''} at the largest x"
+            what = f"the {cells} cell{'s' if cells > 1 else ''} at the largest {size}"
             lines.append(_overall_line(what, every["largest"], rules))
         if self.level is not None:
             found = every["coverage"]
             lines.append(
                 f"{100 * self.level:g} % intervals cover {found['covered']} of {found['cells']} measured "
                 f"values ({_percent(found['share'])}), median half-width {_percent(found['median_half_width'])}"
-                f" of the prediction (at the largest x: {found['largest']['covered']} of "
+                f" of the prediction (at the largest {size}: {found['largest']['covered']} of "
                 f"{found['largest']['cells']})"
             )
         if "halves" in every:
