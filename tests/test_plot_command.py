@@ -92,6 +92,10 @@ def test_fit_of_a_table_over_n_with_a_repetitions_number(tmp_path) -> None:
     assert main(["plot", "--fit", str(table), "-o", str(out)]) == 0
     svg = out.read_text()
     assert ">n<" in svg and "time [us]" in svg
+    # a harness's file over n as well (hyperfine's {n}: every plot of one failed)
+    sort = ROOT / "tests" / "data" / "hyperfine" / "hf_sort.json"
+    assert main(["plot", "--fit", str(sort), "-o", str(tmp_path / "hf.svg")]) == 0
+    assert ">n<" in (tmp_path / "hf.svg").read_text()
 
 
 def test_bars_name_the_designs(tmp_path) -> None:
