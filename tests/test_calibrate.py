@@ -178,6 +178,7 @@ def _only(path: Path, keep: tuple[str, ...]) -> Path:
         ("bad cores", "expected a whole number of cores from 1 to 1048576"),
         ("unmeasured term", "was not measured"),
         ("annotated atom", "without annotations"),
+        ("sizes named n", "(this file's parameters: n; if n is that size, name its column x, in the atoms' file too)"),
     ],
 )
 def test_errors_are_one_line_and_leave_the_file(
@@ -203,6 +204,10 @@ def test_errors_are_one_line_and_leave_the_file(
         extra = ["--cores", "0"]
     elif case == "annotated atom":
         files.append(str(extrap(tmp_path / "ann.txt", {"inc[p=2]": SIZES * 536.0})))
+    elif case == "sizes named n":
+        table = tmp_path / "n.csv"
+        table.write_text("kernel,n,time\n" + "".join(f'"pipe(inc, inc)",{n},{600 * n}\n' for n in SIZES))
+        files.append(str(table))
     elif case == "unmeasured term":
         extra = ["--terms", "pipe(inc, inc);tpool_4(qsort)"]
     out = tmp_path / "machine.toml"

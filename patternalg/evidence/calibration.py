@@ -99,7 +99,9 @@ def _regions(data: Any) -> tuple[list[_Region], tuple[str, ...]]:
         if tuple(ms.parameters) != ("x",):
             raise MeasurementError(
                 f"{ms.path}: a calibration's regions are measured over x alone, the size of a "
-                f"data element (this file's parameters: {', '.join(ms.parameters) or 'none'})"
+                f"data element (this file's parameters: {', '.join(ms.parameters) or 'none'}"
+                + (f"; if {ms.parameters[0]} is that size, name its column x, in the atoms' file too)"
+                   if len(ms.parameters) == 1 else ")")
             )
         for s in ms:
             medians = np.array([np.median(v) for v in s.values], dtype=float)
