@@ -236,3 +236,20 @@ def test_a_closed_form_sympy_cannot_build_is_an_evaluation_error(monkeypatch):
     monkeypatch.setattr(evaluation, "fold", too_deep)
     with pytest.raises(EvaluationError, match="nests too deeply.*--at n=2"):
         evaluation.evaluate(parse("tpool_n(qsort)"), LIB)
+
+
+def test_atoms_over_a_size_named_n_compose_as_over_x():
+    """A table over n fits models in n: the normal forms order stages in x alone, so a pipe of
+    them kept its maximum symbolic (exact and asymptotic alike) where the same models in x
+    take the dominant stage; the size is folded as x and named back."""
+    big, small = 100 * n * log2(n) + 50, 2 * n + 1
+    in_n = ModelLibrary([AtomicModel("big", big), AtomicModel("small", small)])
+    for semantics in ("exact", "asymptotic"):
+        assert ev("pipe(big, small)", semantics, in_n) == big
+        assert ev("seq(tpool_2(big), small)", semantics, in_n) == big / 2 + small
+    # where n is also a thread count, or an annotation binds it, it is no size: as before
+    assert ev("tpool_n(big)", "exact", in_n) == big / n
+    assert ev("pipe(big[n=4], small[n=4])", "exact", in_n) == big.subs(n, 4)
+    derivation = Derivation()
+    evaluate(parse("pipe(big, small)"), in_n, "exact", derivation=derivation)
+    assert [s.model for s in derivation.steps] == [big, big, small] and derivation.undecided == 0

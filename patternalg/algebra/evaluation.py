@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import sympy
@@ -154,13 +154,59 @@ def _recorded(
     derivation: Derivation | None,
 ) -> Folded[Value]:
     """The closed-form fold of ``term``; with ``derivation``, every sub-term kept and recorded
-    there."""
-    plan = Plan.of(term, library, metavariables, semantics)
+    there. Atoms fitted over another size than x (a file's ``n``) are folded in x, where
+    the normal forms order stages and growths, and their result named back
+    (:func:`size_of`)."""
+    size = size_of(term, library, semantics, metavariables)
+    folded_in = library
+    if size is not None:
+        folded_in = {k: replace(m, expr=m.expr.xreplace({size: x})) for k, m in library.items()}
+    plan = Plan.of(term, folded_in, metavariables, semantics)
     keep = (lambda node: True) if derivation is not None else (lambda node: False)
-    found = _fold(term, library, semantics, {}, keep, plan)
+    found = _fold(term, folded_in, semantics, {}, keep, plan)
+    if size is not None:
+        back = {x: size}
+        found = Folded(
+            as_expr(found.value).xreplace(back),
+            {k: as_expr(v).xreplace(back) for k, v in found.kept.items()},
+            found.winners,
+        )
     if derivation is not None:
         _record(term, found.kept, found.winners, library, derivation)
     return found
+
+
+def size_of(
+    term: Term,
+    library: Mapping[str, AtomicModel],
+    semantics: Semantics,
+    metavariables: Mapping[str, sympy.Expr] | None = None,
+) -> sympy.Symbol | None:
+    """The one symbol the atoms of ``term`` are models in where it is not x (a table over
+    ``n``), else None: x already, several symbols, a thread count of the term, a symbol an
+    atom's annotation binds (``kernel[p=8]``), a metavariable, or a machine (whose hand-off
+    is in x).
+
+    >>> from patternalg.syntax.parser import parse
+    >>> from patternalg.syntax.symbols import symbol
+    >>> n = symbol("n")
+    >>> lib = {"a": AtomicModel("a", 3 * n), "b": AtomicModel("b", n**2 + 1)}
+    >>> size_of(parse("pipe(a, b)"), lib, Semantics.EXACT), size_of(parse("tpool_n(a)"), lib, Semantics.EXACT)
+    (n, None)
+    """
+    if metavariables or semantics.reads():  # a machine's hand-off reads x
+        return None
+    names = {node.name for node in term.walk() if isinstance(node, Atom)}
+    names |= {shuffle_model(node, library)[2] for node in term.walk() if isinstance(node, MapReduce)}
+    symbols = {s for name in names if name in library for s in library[name].expr.free_symbols}
+    if len(symbols) != 1:
+        return None
+    (size,) = symbols
+    counted = {c for _, count in counts(term) for c in count.free_symbols}
+    bound = {k for node in term.walk() if isinstance(node, Atom) for k, _ in node.annotations}
+    if size == x or size in counted or not isinstance(size, sympy.Symbol) or size.name in bound:
+        return None
+    return size
 
 
 def _note(node: Term, winners: Mapping[int, int | None], library: Mapping[str, AtomicModel]) -> str:

@@ -193,11 +193,13 @@ class PointValue:
             shown = self.closed_form_at_point
             known = shown is not None and shown.is_number
             gives = f" (it gives {format_expr(sympy.N(shown, 15))} here)" if known else ""
+            sizes = sorted(s.name for s in self.closed_form.free_symbols)
+            large = sizes[0] if len(sizes) == 1 else "x"  # a model over a file's n grows in n
             notes.append(
                 f"at {where} the bottleneck is {self.bottleneck_at_point}, not the "
                 f"{self.semantics.value} bottleneck {self.bottleneck_asymptotic}; the value is "
                 f"the pointwise maximum, the closed form {format_expr(self.closed_form)} "
-                f"holds for large x{gives}"
+                f"holds for large {large}{gives}"
             )
         if self.undecided and self.expr.has(sympy.Max):
             notes.append(undecided_note(self.semantics))
