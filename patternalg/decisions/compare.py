@@ -27,7 +27,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
-import sympy
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import printable
@@ -35,7 +34,7 @@ from .._internal.tables import Tabular, fields_json, number
 from ..algebra.arrays import Compiled, count_symbols
 from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
-from ..algebra.evaluation import evaluate
+from ..algebra.evaluation import evaluate, size_of
 from ..algebra.grid import Axis, parse_axis, spaced
 from ..algebra.machine import MachineSemantics, threads_needed, threads_text
 from ..algebra.normal_forms.normal_form import compare as compare_growth
@@ -469,7 +468,7 @@ def compare(
             if k != win and _equal(ends[k], ends[win]) and _equal(sample[k], sample[win])
         )
         intervals.append(Interval(start, end, names[win], ratios, ties))
-    winner, ties, size = _asymptotic_winner(compiled, names, library, at, semantics, axis.name)
+    winner, ties, size = _asymptotic_winner(compiled, names, library, at, semantics)
     result = Comparison(
         names,
         axis.name,
@@ -689,11 +688,11 @@ def _asymptotic_winner(
     library: Mapping[str, AtomicModel],
     at: Mapping[str, Any] | None,
     semantics: Semantics,
-    over: str = "x",
 ) -> tuple[str | None, tuple[str, ...], str]:
     """The design whose closed form grows slowest in x, those that grow exactly as it does
     (None if undecided, or if a closed form is too deep to build: the grid's answer stands
-    without it), and the size it is for (:func:`_size_symbol`). The paper's asymptotic semantics,
+    without it), and the size it is for: x, or the one other symbol the atoms are models in
+    (:func:`~patternalg.algebra.evaluation.size_of`: a table's ``n``). The paper's asymptotic semantics,
     or a machine's own (its hand-off grows with x): each maximum and minimum as the
     argument it is for large x."""
     chosen = semantics if isinstance(semantics, MachineSemantics) else Semantics.ASYMPTOTIC
@@ -702,10 +701,12 @@ def _asymptotic_winner(
         built = [evaluate(t, library, chosen) for t in terms]
     except (EvaluationError, RecursionError):
         return None, (), "x"
-    size = _size_symbol(built, {n for t in terms for n in count_symbols(t)}, over)
+    sizes = {size_of(t, library, chosen) for t in terms}
+    found = sizes.pop() if len(sizes) == 1 else None
+    size = "x" if found is None else found.name
     mapping = {symbol(k): as_value(v) for k, v in (at or {}).items() if k != size}
-    if size != "x":  # the normal forms order growths in x: the size is named x there
-        mapping[symbol(size)] = x
+    if found is not None:  # the normal forms order growths in x: the size is named x there
+        mapping[found] = x
     forms = [eventual(f.xreplace(mapping)) for f in built]
     best = 0
     for k in range(1, len(forms)):
@@ -716,24 +717,6 @@ def _asymptotic_winner(
             best = k
     ties = tuple(names[k] for k in range(len(forms)) if k != best and compare_growth(forms[k], forms[best]) == 0)
     return names[best], ties, size
-
-
-def _size_symbol(forms: Sequence[sympy.Expr], counts: set[str], over: str) -> str:
-    """The size an asymptotic winner is for: x where a closed form has it (the paper's);
-    else the one symbol that is no thread or node count (atoms fitted over a file's ``n``),
-    else the compared symbol where it is one of several.
-
-    >>> n, p = symbol("n"), symbol("p")
-    >>> _size_symbol([n / p, n], {"p"}, "p"), _size_symbol([x * n], set(), "n"), _size_symbol([n * p], set(), "p")
-    ('n', 'x', 'p')
-    """
-    free = {s.name for f in forms for s in f.free_symbols}
-    if "x" in free:
-        return "x"
-    sizes = free - counts
-    if len(sizes) == 1:
-        return next(iter(sizes))
-    return over if over in free else "x"
 
 
 def _region(compiled: list[Compiled], axes: Sequence[Axis]) -> Region:
