@@ -92,6 +92,11 @@ def test_fit_of_a_table_over_n_with_a_repetitions_number(tmp_path) -> None:
     assert main(["plot", "--fit", str(table), "-o", str(out)]) == 0
     svg = out.read_text()
     assert ">n<" in svg and "time [us]" in svg
+    # its models drawn without --over: over n's measured range, not "no term has a symbol x"
+    models = tmp_path / "m.toml"
+    assert main(["fit", str(table), "--out", str(models), "--quiet"]) == 0
+    assert main(["plot", "--atoms", "sort", "--models", str(models), "-o", str(tmp_path / "a.svg")]) == 0
+    assert ">n<" in (tmp_path / "a.svg").read_text()
     # a harness's file over n as well (hyperfine's {n}: every plot of one failed)
     sort = ROOT / "tests" / "data" / "hyperfine" / "hf_sort.json"
     assert main(["plot", "--fit", str(sort), "-o", str(tmp_path / "hf.svg")]) == 0

@@ -58,8 +58,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="SYMBOL=A..B",
-        help="the swept symbol and its range (default: x over the atoms' measured range, else "
-        f"{PLOT_RANGE}; {CURVE_POINTS} points, log spaced, unless :N or :lin is given)",
+        help="the swept symbol and its range (default: the atoms' size, x or the one symbol they "
+        f"are models in, over their measured range, else {PLOT_RANGE.partition('=')[2]}; "
+        f"{CURVE_POINTS} points, log spaced, unless :N or :lin is given)",
     )
     add_model_options(
         parser, at_help="fix a symbol, e.g. --at p=64 (explore and optimize: the point to rank at)"
@@ -121,16 +122,19 @@ def _mode(args: argparse.Namespace) -> str:
 
 
 def _default_range(args: argparse.Namespace, atoms: Iterable[str], library: Any) -> str:
-    """x over the union of the atoms' measured ranges, else :data:`PLOT_RANGE`; said in a
-    note (a range from x = 1 showed log2(x) dropping to 0, not the model's scaling)."""
-    ranges = [library[name].x_range for name in atoms if name in library]
-    measured = [r for r in ranges if r is not None]
+    """The atoms' size (x, or the one symbol they all are models in: a table's n) over the
+    union of their measured ranges, else over :data:`PLOT_RANGE`'s; said in a note (a range
+    from x = 1 showed log2(x) dropping to 0, not the model's scaling)."""
+    models = [library[name] for name in atoms if name in library]
+    symbols = {s.name for m in models for s in m.expr.free_symbols}
+    size = symbols.pop() if len(symbols) == 1 else "x"
+    measured = [r for r in (m.ranges.get(size) for m in models) if r is not None]
     low = min((lo for lo, _ in measured), default=0.0)
     high = max((hi for _, hi in measured), default=0.0)
     if 0 < low < high:
-        text, why = f"x={format_number(low)}..{format_number(high)}", "the atoms' measured range"
+        text, why = f"{size}={format_number(low)}..{format_number(high)}", "the atoms' measured range"
     else:
-        text, why = PLOT_RANGE, "no atom has a measured range of x"
+        text, why = f"{size}={PLOT_RANGE.partition('=')[2]}", f"no atom has a measured range of {size}"
     note(args, f"no --over: drawing {text.replace('=', ' = ')} ({why}); --over sets it")
     return text
 
