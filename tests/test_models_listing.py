@@ -41,3 +41,11 @@ def test_models_parses_each_model_of_a_file_once(
     assert all(f"k{k}" in listing for k in range(40))
     if output == "text":
         assert f"{39.5}*x**(4/3)*log2(x) + 41" in listing  # the model as its file states it
+
+
+def test_a_model_file_given_as_a_pattern_is_pointed_to_models(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _model_file(tmp_path / "mine.toml", 2)
+    assert main(["models", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"patternalg models: error: no model matches '{path}', a file's name: list the models of a file with --models {path}\n"
+    assert main(["models", "k*", "--models", str(path)]) == 0

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import os
 from typing import Any
 
-from ..errors import UnknownAtomError, close_names
+from .._internal.limits import printable
+from ..errors import ModelFileError, UnknownAtomError, close_names
 from ..forms import model_text, uncertain_form
 from ..syntax.arith import format_expr, shown_text
 from .common import add_format_option, add_library_options, load_library, print_json
@@ -32,6 +34,11 @@ def _selected(names: list[str], patterns: list[str]) -> list[str]:
     chosen = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
     for pattern in patterns:
         if not any(fnmatch.fnmatchcase(n, pattern) for n in names):
+            if pattern.endswith(".toml") or os.path.isfile(pattern):  # a model file given as a pattern
+                raise ModelFileError(
+                    f"no model matches '{printable(pattern)}', a file's name: list the models of a file "
+                    f"with --models {printable(pattern)}"
+                )
             raise UnknownAtomError(pattern, close_names(pattern, names, n=3), pattern=True)
     return chosen
 
