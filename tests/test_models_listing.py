@@ -47,5 +47,6 @@ def test_a_model_file_given_as_a_pattern_is_pointed_to_models(tmp_path: Path, ca
     path = _model_file(tmp_path / "mine.toml", 2)
     assert main(["models", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err == f"patternalg models: error: no model matches '{path}', a file's name: list the models of a file with --models {path}\n"
+    assert err.startswith("patternalg models: error: no model matches '") and err.count("\n") == 1
+    assert "mine.toml', a file's name: list the models of a file with --models " in err
     assert main(["models", "k*", "--models", str(path)]) == 0
