@@ -15,6 +15,7 @@ Max(5422.97, 536.185*x)
 from __future__ import annotations
 
 import functools
+from collections import ChainMap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -158,9 +159,10 @@ def _recorded(
     the normal forms order stages and growths, and their result named back
     (:func:`size_of`)."""
     size = size_of(term, library, semantics, metavariables)
-    folded_in = library
-    if size is not None:
-        folded_in = {k: replace(m, expr=m.expr.xreplace({size: x})) for k, m in library.items()}
+    folded_in: Mapping[str, AtomicModel] = library
+    if size is not None:  # only the term's own atoms: a library may hold 20,000, read lazily
+        renamed = {k: replace(library[k], expr=library[k].expr.xreplace({size: x})) for k in _used(term, library)}
+        folded_in = ChainMap(renamed, library)  # type: ignore[arg-type]
     plan = Plan.of(term, folded_in, metavariables, semantics)
     keep = (lambda node: True) if derivation is not None else (lambda node: False)
     found = _fold(term, folded_in, semantics, {}, keep, plan)
@@ -196,9 +198,7 @@ def size_of(
     """
     if metavariables or semantics.reads():  # a machine's hand-off reads x
         return None
-    names = {node.name for node in term.walk() if isinstance(node, Atom)}
-    names |= {shuffle_model(node, library)[2] for node in term.walk() if isinstance(node, MapReduce)}
-    symbols = {s for name in names if name in library for s in library[name].expr.free_symbols}
+    symbols = {s for name in _used(term, library) for s in library[name].expr.free_symbols}
     if len(symbols) != 1:
         return None
     (size,) = symbols
@@ -207,6 +207,13 @@ def size_of(
     if size == x or size in counted or not isinstance(size, sympy.Symbol) or size.name in bound:
         return None
     return size
+
+
+def _used(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:
+    """The library's models ``term`` uses: its atoms' and its mapReduces' shuffles'."""
+    names = {node.name for node in term.walk() if isinstance(node, Atom)}
+    names |= {shuffle_model(node, library)[2] for node in term.walk() if isinstance(node, MapReduce)}
+    return {name for name in names if name in library}
 
 
 def _note(node: Term, winners: Mapping[int, int | None], library: Mapping[str, AtomicModel]) -> str:
