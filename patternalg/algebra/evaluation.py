@@ -158,10 +158,10 @@ def _recorded(
     there. Atoms fitted over another size than x (a file's ``n``) are folded in x, where
     the normal forms order stages and growths, and their result named back
     (:func:`size_of`)."""
-    size = size_of(term, library, semantics, metavariables)
+    size, used = _sized(term, library, semantics, metavariables)
     folded_in: Mapping[str, AtomicModel] = library
     if size is not None:  # only the term's own atoms: a library may hold 20,000, read lazily
-        renamed = {k: replace(library[k], expr=library[k].expr.xreplace({size: x})) for k in _used(term, library)}
+        renamed = {k: replace(library[k], expr=library[k].expr.xreplace({size: x})) for k in used}
         folded_in = ChainMap(renamed, library)  # type: ignore[arg-type]
     plan = Plan.of(term, folded_in, metavariables, semantics)
     keep = (lambda node: True) if derivation is not None else (lambda node: False)
@@ -196,24 +196,37 @@ def size_of(
     >>> size_of(parse("pipe(a, b)"), lib, Semantics.EXACT), size_of(parse("tpool_n(a)"), lib, Semantics.EXACT)
     (n, None)
     """
+    return _sized(term, library, semantics, metavariables)[0]
+
+
+def _sized(
+    term: Term,
+    library: Mapping[str, AtomicModel],
+    semantics: Semantics,
+    metavariables: Mapping[str, sympy.Expr] | None,
+) -> tuple[sympy.Symbol | None, list[str]]:
+    """:func:`size_of`, and the names of the library's models ``term`` uses (its atoms' and
+    its mapReduces' shuffles'), from one walk of the term."""
     if metavariables or semantics.reads():  # a machine's hand-off reads x
-        return None
-    symbols = {s for name in _used(term, library) for s in library[name].expr.free_symbols}
+        return None, []
+    names: set[str] = set()
+    bound: set[str] = set()
+    for node in term.walk():
+        if isinstance(node, Atom):
+            names.add(node.name)
+            bound.update(k for k, _ in node.annotations)
+        elif isinstance(node, MapReduce):
+            names.add(shuffle_model(node, library)[2])
+    used = sorted(name for name in names if name in library)
+    symbols = {s for name in used for s in library[name].expr.free_symbols}
     if len(symbols) != 1:
-        return None
+        return None, used
     (size,) = symbols
-    counted = {c for _, count in counts(term) for c in count.free_symbols}
-    bound = {k for node in term.walk() if isinstance(node, Atom) for k, _ in node.annotations}
-    if size == x or size in counted or not isinstance(size, sympy.Symbol) or size.name in bound:
-        return None
-    return size
-
-
-def _used(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:
-    """The library's models ``term`` uses: its atoms' and its mapReduces' shuffles'."""
-    names = {node.name for node in term.walk() if isinstance(node, Atom)}
-    names |= {shuffle_model(node, library)[2] for node in term.walk() if isinstance(node, MapReduce)}
-    return {name for name in names if name in library}
+    if size == x or not isinstance(size, sympy.Symbol) or size.name in bound:
+        return None, used
+    if size in {c for _, count in counts(term) for c in count.free_symbols}:
+        return None, used
+    return size, used
 
 
 def _note(node: Term, winners: Mapping[int, int | None], library: Mapping[str, AtomicModel]) -> str:
