@@ -110,6 +110,8 @@ def cells(run: Path, protocol: str, semantics: str, level: float, tmp: Path, unc
     """Every predicted cell of the run: (term, x, covered, relative half-width); ``widths``:
     the machine's own width factor, ``"none"`` (no factor) or a factor given."""
     _, _, test = _files(run, tmp, protocol)
+    if protocol == "beyond" and not any(p > UPTO for p in read_text(run / "atoms.txt")[0]):
+        return []
     machine, models = machine_of(run, protocol, tmp, uncertainty, cores)
     if widths != "own":
         machine = with_factor(machine, None if widths == "none" else float(widths))
@@ -124,6 +126,8 @@ def cells(run: Path, protocol: str, semantics: str, level: float, tmp: Path, unc
 def share(rows: list[tuple[str, float, bool, float]]) -> str:
     """``covered/cells (share) median half-width``, marked where outside the target."""
     hits, n = sum(r[2] for r in rows), len(rows)
+    if n == 0:
+        return "no cells (no size beyond 16384)"
     mark = "" if TARGET[0] <= hits / n <= TARGET[1] else " *"
     return f"{hits:4}/{n:4} ({hits / n:6.1%}) {float(np.median([r[3] for r in rows])):6.1%}{mark}"
 

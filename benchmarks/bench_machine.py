@@ -289,6 +289,9 @@ def report(runs: list[Run], atoms: str, protocol: str, speedups: bool | str = "a
         kept = "yes" if machines[run.path].speedups else "no"  # the atoms' speed-ups fitted
         print(f"{run.path.name:6} {n['h0']:6.0f} {n['h1']:6.3f} {n.get('d0', 0):6.0f} {kept:>3}  "
               + "  ".join(f"{c:44}" for c in cells))  # fmt: skip
+    if not pooled["rules"]:  # a run of no size beyond 16,384 has nothing to predict there
+        print(f"no run has a size beyond x = {upto:g}: nothing to predict")
+        return
     print(f"{'pooled':6} {'':24}  " + "  ".join(
         f"{f'{100 * np.median(v):4.1f} / {100 * np.max(v):5.1f}':44}" for v in pooled.values()))  # fmt: skip
     print(f"{'cells > 25 %':32}" + "  ".join(f"{f'{outside[c]} of {len(pooled[c])}':44}" for c in columns))
