@@ -86,3 +86,14 @@ def test_every_benchmark_script_is_run_here() -> None:
     scripts = {path.name for path in BENCHMARKS.glob("bench_*.py")}
     run = {case[0] for case in CASES + EXTRAP_CASES}
     assert scripts == run, f"not run here: {sorted(scripts - run)}; no such script: {sorted(run - scripts)}"
+
+
+@pytest.mark.long
+def test_a_simulated_run_is_read_as_a_real_one(tmp_path: Path) -> None:
+    """``simulate_run.py`` writes a run of a 16-core machine that the coverage benchmark reads
+    as it reads a committed one (its pools of 16 threads among the terms it predicts)."""
+    run = tmp_path / "sim16"
+    done = _run("simulate_run.py", [str(run), "--seed", "3"], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    _check("bench_coverage.py", ["--data", str(run), "--semantics", "machine"],
+           r"(?m)^   tpool_16\(qsort\)\s+\d+/\s+9 ", tmp_path)  # fmt: skip

@@ -20,7 +20,10 @@ error drawn per atom, sized where it was seen and growing beyond the measured ra
 repetitions, ``noise`` of the atoms' uncertainties: each atom's value moved by its own noise,
 drawn per term and atom, so that the term follows an atom's noise as far as it follows the
 atom: ``pipe(qsort, nop)`` does not take ``nop``'s), and,
-on a calibrated machine, for every composed term, the spread of the calibration
+on a calibrated machine, for every composed term, the machine's own numbers drawn from the
+covariance ``calibrate`` records (:mod:`~patternalg.algebra.machine_numbers`: a speed-up
+fitted at two threads and used at sixteen is as uncertain as its serial fraction; one draw
+per machine, shared by the designs compared on it) and the spread of the calibration
 compositions' residuals at the sizes near the point (what the machine's operators still
 miss, its measurement noise taken out), every
 draw's deviation from the model's value scaled by the machine's width factor (what the
@@ -61,6 +64,7 @@ from .atomic_model import AtomicModel
 from .bindings import as_value, check_bindings, symbols_of
 from .fold import model_symbols
 from .machine import MachineSemantics
+from .machine_numbers import DrawnMachineSemantics, MachineNumbers
 from .semantics import Semantics
 from .units import atom_names
 
@@ -119,6 +123,9 @@ class Spread:
     #: whether the draws are of what a measurement would show (never below 0 where the
     #: model's value is positive), else of the model's value alone
     measured: bool = True
+    #: a calibrated machine's numbers, drawn from their covariance (one draw per machine:
+    #: designs compared on it share them), where the term is composed on such a machine
+    numbers: MachineNumbers | None = None
 
     @classmethod
     def of(
@@ -138,6 +145,11 @@ class Spread:
             if name not in library:
                 raise UnknownAtomError(name, close_names(name, library, n=3))
         semantics = Semantics.of(semantics)
+        numbers = None
+        if isinstance(semantics, MachineSemantics) and not isinstance(term, Atom):
+            numbers = MachineNumbers.of(semantics.machine)
+            if numbers is not None:  # the fold reads the drawn numbers where it uses them
+                semantics = DrawnMachineSemantics(semantics.machine, numbers)
         perturbed = dict(library)
         deltas: list[tuple[tuple[str, ...], Any]] = []
         spreads: list[float] = []  #: the atoms' relative noise
@@ -184,7 +196,7 @@ class Spread:
         at = float(size) if isinstance(size, sympy.Expr) and size.is_number and size.is_real else None
         return cls(
             compiled, tuple(deltas), tuple(missing), str(term), tuple(errors), tuple(noises), missed, width, at,
-            for_measurement,
+            for_measurement, numbers,
         )
 
     @property
@@ -262,6 +274,11 @@ class Spread:
         for name in self.noises:  # a measurement's: one draw per term and atom
             bound[name] = (_rng(seed, f"{self.term} {name}").standard_normal((count, *extra)) if drawn
                            else np.zeros((count, *extra)))  # fmt: skip
+        if self.numbers is not None:  # the machine's: one draw per machine
+            moved = (self.numbers.deltas(_rng(seed, "_machine"), count) if drawn
+                     else np.zeros((count, len(self.numbers.names))))  # fmt: skip
+            for i, name in enumerate(self.numbers.symbols):
+                bound[name] = moved[:, i].reshape((count, *extra))
         return bound, shape
 
     def missed_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:

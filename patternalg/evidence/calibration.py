@@ -225,8 +225,10 @@ class _Problem:
                          for name in self.names])  # fmt: skip
 
 
-def _fit(problem: _Problem) -> tuple[np.ndarray, list[float | None]]:
-    """The numbers (bounded, nonnegative least squares) and their standard errors."""
+def _fit(problem: _Problem) -> tuple[np.ndarray, np.ndarray | None]:
+    """The numbers (bounded, nonnegative least squares) and their covariance (NaN in the
+    rows and columns of a number the data do not move; None without more points than
+    numbers)."""
     start = problem.start()
     with np.errstate(all="ignore"):
         first = problem.errors(problem.machine(start).semantics)
@@ -238,17 +240,36 @@ def _fit(problem: _Problem) -> tuple[np.ndarray, list[float | None]]:
             )
     theta, found = fit(problem.batch, start)
     jac = found.jac
-    n = len(problem.names)
-    m = jac.shape[0]
-    errors: list[float | None] = [None] * n
-    if m > n:
-        variance = 2 * found.cost / (m - n)
-        with np.errstate(all="ignore"):
-            covariance = np.linalg.pinv(jac.T @ jac) * variance
-        for i in range(n):
-            if np.any(jac[:, i]) and math.isfinite(covariance[i, i]) and covariance[i, i] >= 0:
-                errors[i] = float(np.sqrt(covariance[i, i]))
-    return theta, errors
+    n, m = len(problem.names), jac.shape[0]
+    if m <= n:
+        return theta, None
+    variance = 2 * found.cost / (m - n)
+    with np.errstate(all="ignore"):
+        covariance = np.linalg.pinv(jac.T @ jac) * variance
+    unmoved = ~np.any(jac, axis=0)
+    covariance[unmoved, :] = covariance[:, unmoved] = np.nan
+    return theta, covariance
+
+
+def _standard_errors(covariance: np.ndarray | None, n: int) -> list[float | None]:
+    """Each number's standard error from its ``covariance`` (None where it has none)."""
+    if covariance is None:
+        return [None] * n
+    variances = np.diagonal(covariance)
+    return [float(np.sqrt(v)) if math.isfinite(v) and v >= 0 else None for v in variances]
+
+
+def _covariance_record(names: Sequence[str], covariance: np.ndarray | None, unit: str) -> dict[str, Any] | None:
+    """The numbers' covariance for the machine file (what intervals draw them from,
+    :mod:`~patternalg.algebra.machine_numbers`): the numbers the data determine, in their
+    order, and ``unit``, the unit of the costs among them."""
+    if covariance is None:
+        return None
+    kept = [i for i in range(len(names)) if np.all(np.isfinite(covariance[i])) and covariance[i, i] >= 0]
+    if not kept:
+        return None
+    matrix = [[_rounded(float(covariance[i, j])) for j in kept] for i in kept]
+    return {"unit": unit, "names": [names[i] for i in kept], "matrix": matrix}
 
 
 def _number(value: float) -> sympy.Expr:
@@ -343,38 +364,38 @@ def calibrate(
             f"too few points: {points} composition value(s) for {len(problem.names)} numbers "
             "(measure the compositions at more sizes)"
         )
-    theta, errors = _fit(problem)
+    theta, covariance = _fit(problem)
     choice = choice_record(mode, bool(problem.pooled))
     if mode == "auto":
-        problem, theta, errors, choice = _chosen_speedups(problem, theta, errors, pooled)
+        problem, theta, covariance, choice = _chosen_speedups(problem, theta, covariance, pooled)
     theta = np.array([_rounded(t) for t in theta])
-    result = _result(problem, theta, errors, basis, files, regions, choice)
+    result = _result(problem, theta, covariance, basis, files, regions, choice)
     return _with_width(result, compositions, atom_regions, models)
 
 
-def _chosen_speedups(problem: _Problem, theta: np.ndarray, errors: list[float | None],
-                     pooled: Sequence[str]) -> tuple[_Problem, np.ndarray, list[float | None], dict[str, Any]]:  # fmt: skip
+def _chosen_speedups(problem: _Problem, theta: np.ndarray, covariance: np.ndarray | None,
+                     pooled: Sequence[str]) -> tuple[_Problem, np.ndarray, np.ndarray | None, dict[str, Any]]:  # fmt: skip
     """``calibrate(speedups="auto")``: the machine with the speed-ups of ``pooled`` where it
     predicts the calibration sizes left out of its fit better than ``problem``'s (fitted:
-    ``theta``, ``errors``), else that one; and the record of the choice."""
+    ``theta``, ``covariance``), else that one; and the record of the choice."""
     if not pooled:
-        return problem, theta, errors, no_choice(
+        return problem, theta, covariance, no_choice(
             "no tpool_k(atom) calibration composition with 2 <= k <= cores"
         )
     richer = _Problem(problem.compositions, problem.library, problem.cores, problem.unit, pooled)
     sizes = np.concatenate([r.sizes for r in problem.compositions])
     if len(sizes) <= len(richer.names):
-        return problem, theta, errors, no_choice(f"too few points ({len(sizes)}) to fit them")
-    richer_theta, richer_errors = _fit(richer)
+        return problem, theta, covariance, no_choice(f"too few points ({len(sizes)}) to fit them")
+    richer_theta, richer_covariance = _fit(richer)
     found = held_out(problem.batch, theta, richer.batch, richer_theta, sizes)
     if found is None:
-        return problem, theta, errors, no_choice(
+        return problem, theta, covariance, no_choice(
             f"too few sizes to leave one out ({len(np.unique(sizes))}; at least {MIN_SIZES}, "
             "each leaving more points than numbers to fit)"
         )
     if found.keeps():
-        return richer, richer_theta, richer_errors, choice_record("auto", True, found)
-    return problem, theta, errors, choice_record("auto", False, found)
+        return richer, richer_theta, richer_covariance, choice_record("auto", True, found)
+    return problem, theta, covariance, choice_record("auto", False, found)
 
 
 def _with_width(result: Calibration, compositions: Sequence[_Region], atom_regions: Sequence[_Region],
@@ -396,7 +417,10 @@ def _with_width(result: Calibration, compositions: Sequence[_Region], atom_regio
     if not all(_atoms_of(t) <= set(library) for t in terms):
         return result
     library, unit, _ = in_unit(terms, library, result.machine.unit)
-    semantics = result.machine.in_unit(unit).semantics
+    # the calibration compositions fitted the numbers: their misses are the missed spread,
+    # not the numbers' uncertainty, which an interval draws for the terms they predict
+    record = tuple((k, v) for k, v in result.machine.calibration if k != "covariance")
+    semantics = replace(result.machine, calibration=record).in_unit(unit).semantics
     width = width_record([(r.term, r.sizes, r.medians) for r in compositions], library, semantics)
     if width is None:
         return result
@@ -497,7 +521,7 @@ def _worst_in_halves(region: _Region, errors: np.ndarray) -> dict[str, Any] | No
     return found.at(int(np.argmax(np.abs(errors))))
 
 
-def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], basis: str,
+def _result(problem: _Problem, theta: np.ndarray, covariance: np.ndarray | None, basis: str,
             files: tuple[str, ...], regions: Sequence[_Region], choice: dict[str, Any]) -> Calibration:  # fmt: skip
     unit = problem.unit
     meaning = {
@@ -506,6 +530,7 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
         "d0": f"{unit} per element of a pool of 2+ threads: the dispatch cost",
         **{f"c_{a}": f"S_{a}(p) = p/(1 + c*(p - 1)): serial fraction" for a in problem.pooled},
     }
+    errors = _standard_errors(covariance, len(problem.names))
     numbers = [
         FittedNumber(name, float(t), e, meaning[name])
         for name, t, e in zip(problem.names, theta, errors, strict=True)
@@ -540,6 +565,9 @@ def _result(problem: _Problem, theta: np.ndarray, errors: list[float | None], ba
         },
         "speedups": choice,  # what was asked and kept (auto: the held-out errors it chose by)
     }
+    drawn = _covariance_record(problem.names, covariance, unit)
+    if drawn is not None:  # an interval draws the numbers from it
+        record["covariance"] = drawn
     # the same with the calibration's own measurement noise taken out: what the operators
     # miss (evidence/missed.py); an interval adds the predicted term's noise back
     missed = missed_record(problem.compositions, machine_errors, [r for r in regions if isinstance(r.term, Atom)],

@@ -43,6 +43,7 @@ import sympy
 from .._internal.limits import MAX_CORES
 from .._internal.toml_reader import load_toml
 from ..algebra.machine import Machine
+from ..algebra.machine_numbers import covariance_problem
 from ..algebra.units import UnitError, check_unit, is_time
 from ..arguments import as_path, as_text, expect
 from ..errors import Location, ModelFileError, ParseError
@@ -142,9 +143,9 @@ MAX_SPREAD = 1e6
 
 def _check_record(calibration: Mapping[str, Any], where: Any) -> None:
     """The parts of a calibration record that intervals read (``spread``: ``sd``, ``sizes``,
-    ``missed``; ``width``: ``factor``, ``range``), where present, are what ``calibrate``
-    writes: finite numbers, spreads from 0 to :data:`MAX_SPREAD` at sizes above 0, a factor
-    above 0.
+    ``missed``; ``width``: ``factor``, ``range``; ``covariance``), where present, are what
+    ``calibrate`` writes: finite numbers, spreads from 0 to :data:`MAX_SPREAD` at sizes above
+    0, a factor above 0, the numbers' covariance a symmetric matrix, one row per name.
 
     >>> _check_record({"spread": {"missed": [[1024.0, -0.5]]}}, lambda key: key)
     Traceback (most recent call last):
@@ -170,6 +171,10 @@ def _check_record(calibration: Mapping[str, Any], where: Any) -> None:
             )
     if "sd" in spread and not number(spread["sd"], 0, False, MAX_SPREAD):
         raise ModelFileError(f"expected a number from 0 to {MAX_SPREAD:g}", location=where("spread.sd"))
+    if "covariance" in calibration:
+        problem = covariance_problem(calibration["covariance"])
+        if problem is not None:
+            raise ModelFileError(problem[1], location=where(".".join(filter(None, ("covariance", problem[0])))))
     if "factor" in width and not number(width["factor"], 0, True):
         raise ModelFileError("expected a finite number > 0", location=where("width.factor"))
     seen = width.get("range", [0.0, 1.0])

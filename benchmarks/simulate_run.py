@@ -1,0 +1,94 @@
+"""A run of a machine whose numbers are known, as ``realdata/run.sh`` writes one (synthetic).
+
+The committed runs are of 2-core machines, where no composition runs more threads than the
+calibration's ``tpool_2``; a 16-core machine predicts ``tpool_8`` and ``tpool_16`` from a
+speed-up fitted at two threads. This writes such a run: the atoms (``qsort``, ``inc``,
+``nop``), the five calibration compositions and twelve others (pools of 4, 8 and 16 threads
+among them) under a machine of ``--cores`` cores with a hand-off, a dispatch cost and
+speed-ups, each composition off by a smooth miss no model has (``--miss``: a level and a
+slope in log2(x), each drawn with that standard deviation), every value drawn ``--reps``
+times with lognormal noise (3 % for ``qsort`` terms, 8 % for the light ones)::
+
+    python benchmarks/simulate_run.py OUTDIR [--seed 1] [--cores 16] [--reps 5] [--miss 0.03]
+    python benchmarks/bench_coverage.py --data OUTDIR --semantics machine
+
+It writes ``OUTDIR/atoms.txt``, ``OUTDIR/compositions.txt`` and ``OUTDIR/machine.txt``
+(``cores: N``). Nothing in ``patternalg`` reads these numbers: the benchmarks fit and
+calibrate on the files as on a real run.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+import sympy
+
+from patternalg.algebra.atomic_model import AtomicModel
+from patternalg.algebra.machine import Machine
+from patternalg.evidence.calibration import simulated
+from patternalg.library.model_library import ModelLibrary
+from patternalg.syntax.symbols import p, x
+
+ATOMS = ("nop", "inc", "qsort")
+CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)")
+OTHERS = (
+    "seq(qsort, inc)", "seq(inc, qsort)", "pipe(qsort, inc)", "pipe(inc, qsort)", "tpool_4(qsort)",
+    "tpool_8(qsort)", "tpool_16(qsort)", "tpool_4(inc)", "tpool_8(inc)", "pipe(tpool_8(qsort), tpool_8(inc))",
+    "tpool_4(seq(qsort, inc))", "pipe(pipe(qsort, inc), nop)",
+)  # fmt: skip
+SIZES = 2.0 ** np.arange(10, 19)
+
+
+def truth(cores: int) -> tuple[ModelLibrary, Machine]:
+    """The atoms (ns per element: a sort's cost per element drifting with the size) and the
+    machine the run is of."""
+    log = sympy.log(x, 2)
+    atoms = ModelLibrary([
+        AtomicModel("qsort", 20 * x + sympy.Float(3.2) * x * log + 5000),
+        AtomicModel("inc", 8 * x + 300),
+        AtomicModel("nop", sympy.Integer(80), touches_data=False),
+    ])  # fmt: skip
+    speedups = {"qsort": p / (1 + sympy.Float(0.05) * (p - 1)), "inc": p / (1 + sympy.Float(0.3) * (p - 1))}
+    return atoms, Machine(cores, handoff=500 + sympy.Float(0.5) * x, dispatch=500, speedups=speedups)
+
+
+def rows(term: str, atoms: ModelLibrary, machine: Machine, rng: np.random.Generator, reps: int,
+         miss: float) -> list[np.ndarray]:  # fmt: skip
+    """The repetitions of ``term`` at each size."""
+    values = np.broadcast_to(simulated(term, machine.semantics, SIZES, atoms), SIZES.shape)
+    if term not in ATOMS:  # the operators' own miss, smooth in log2(x)
+        level, slope = rng.normal(0.0, miss, 2)
+        values = values * (1 + level + slope * (np.log2(SIZES) - 14) / 4)
+    noise = 0.03 if "qsort" in term else 0.08
+    return [v * np.exp(rng.normal(0.0, noise, reps)) for v in values]
+
+
+def write(path: Path, terms: tuple[str, ...], data: dict[str, list[np.ndarray]]) -> None:
+    lines = ["PARAMETER x", "POINTS " + " ".join(f"({int(s)})" for s in SIZES), "METRIC time"]
+    for term in terms:
+        lines.append(f"REGION {term}")
+        lines += ["DATA " + " ".join(f"{v:.1f}" for v in row) for row in data[term]]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cores", type=int, default=16)
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--miss", type=float, default=0.03, help="sd of the operators' miss (level and slope)")
+    args = parser.parse_args()
+    rng = np.random.default_rng(args.seed)
+    atoms, machine = truth(args.cores)
+    data = {t: rows(t, atoms, machine, rng, args.reps, args.miss) for t in (*ATOMS, *CALIBRATION, *OTHERS)}
+    args.out.mkdir(parents=True, exist_ok=True)
+    write(args.out / "atoms.txt", ATOMS, data)
+    write(args.out / "compositions.txt", CALIBRATION + OTHERS, data)
+    (args.out / "machine.txt").write_text(f"cores: {args.cores}\nsource: benchmarks/simulate_run.py --seed {args.seed}\n")
+
+
+if __name__ == "__main__":
+    main()

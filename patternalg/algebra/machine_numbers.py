@@ -1,0 +1,238 @@
+"""A calibrated machine's own numbers, drawn with an interval.
+
+``calibrate`` fits the hand-off ``h0 + h1*x``, the dispatch cost ``d0`` and each pooled
+atom's serial fraction ``c`` (``S(p) = p/(1 + c*(p - 1))``) by least squares, and records
+their covariance (``[machine.calibration.covariance]``: ``names``, ``matrix``, ``unit``). A
+prediction that uses them beyond what the calibration compositions pinned down leans on that
+uncertainty: a speed-up fitted to ``tpool_2(qsort)`` alone and used at 16 threads moves
+``S(16)`` by a fifth for a serial fraction 0.047 +- 0.014. An interval under such a machine
+therefore draws the numbers too (:class:`MachineNumbers`, jointly from their covariance,
+each kept within its bounds: no cost below 0, a serial fraction from 0 to 1), and folds the
+term under :class:`DrawnMachineSemantics`, which adds each draw's deviation where the machine
+semantics reads the number. A machine without the record (written by hand, or by an older
+``calibrate``) draws nothing, and a number the file's machine no longer has as calibrated
+(its hand-off or a speed-up edited) is not drawn.
+
+>>> from patternalg.syntax.symbols import x
+>>> record = {"numbers": {"h0": 100.0, "h1": 0.5}, "covariance": {
+...     "unit": "ns", "names": ["h0", "h1"], "matrix": [[400.0, 0.0], [0.0, 0.01]]}}
+>>> machine = Machine(2, handoff=100 + sympy.Float(0.5) * x, calibration=tuple(record.items()))
+>>> numbers = MachineNumbers.of(machine)
+>>> numbers.names, numbers.symbols
+(('h0', 'h1'), ('_machine_h0', '_machine_h1'))
+>>> deltas = numbers.deltas(np.random.default_rng(1), 20000)
+>>> [round(float(s), 1) for s in deltas.std(axis=0)]
+[20.0, 0.1]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import sympy
+
+from ..syntax.symbols import p, symbol, x
+from ..syntax.terms import Atom, Term
+from .atomic_model import AtomicModel
+from .machine import Busy, Machine, MachineSemantics
+
+__all__ = ["DrawnMachineSemantics", "MachineNumbers", "covariance_problem"]
+
+#: the prefix of a drawn number's symbol (``_machine_h0``)
+PREFIX = "_machine_"
+
+
+@dataclass(frozen=True)
+class MachineNumbers:
+    """The calibrated numbers of a machine an interval draws: their ``names`` (``h0``,
+    ``h1``, ``d0``, ``c_<atom>``), fitted ``values`` and ``covariance``, the costs in the
+    machine's own unit."""
+
+    names: tuple[str, ...]
+    values: tuple[float, ...]
+    covariance: tuple[tuple[float, ...], ...]
+
+    @property
+    def symbols(self) -> tuple[str, ...]:
+        """The symbols the draws bind, one per number."""
+        return tuple(PREFIX + name for name in self.names)
+
+    @classmethod
+    def of(cls, machine: Machine) -> MachineNumbers | None:
+        """The numbers of ``machine``'s calibration record that it still has as calibrated,
+        with their covariance; None where there are none (no record, or a malformed one: a
+        machine file's record widens nothing it cannot read)."""
+        record = dict(machine.calibration)
+        numbers, drawn = record.get("numbers"), record.get("covariance")
+        if not isinstance(numbers, Mapping) or not isinstance(drawn, Mapping):
+            return None
+        if covariance_problem(drawn) is not None:
+            return None
+        names, matrix, unit = drawn["names"], drawn["matrix"], drawn["unit"]
+        scale = _scale(unit, machine.unit)
+        if scale is None:
+            return None
+        values: dict[str, Any] = {n: numbers.get(n) for n in (*names, "h0", "h1")}
+        kept = [i for i, n in enumerate(names) if _number(values[n]) and _calibrated(machine, n, values, scale)]
+        if not kept:
+            return None
+        scales = [1.0 if names[i].startswith("c_") else scale for i in kept]
+        return cls(
+            tuple(names[i] for i in kept),
+            tuple(float(values[names[i]]) * s for i, s in zip(kept, scales, strict=True)),
+            tuple(tuple(float(matrix[i][j]) * si * sj for j, sj in zip(kept, scales, strict=True))
+                  for i, si in zip(kept, scales, strict=True)),
+        )  # fmt: skip
+
+    def deltas(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        """``count`` joint draws of the numbers' deviations from their values, shape (count,
+        numbers): each drawn number kept within its bounds (a cost at least 0, a serial
+        fraction from 0 to 1), so a number fitted at its bound deviates one way only."""
+        covariance = np.array(self.covariance, dtype=float)
+        eigenvalues, vectors = np.linalg.eigh((covariance + covariance.T) / 2)
+        factor = vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))
+        values = np.array(self.values)
+        upper = np.array([1.0 if n.startswith("c_") else np.inf for n in self.names])
+        drawn = values + rng.standard_normal((count, len(self.names))) @ factor.T
+        return np.clip(drawn, 0.0, upper) - values  # type: ignore[no-any-return]
+
+
+class _Serial:
+    """A pooled atom's drawn serial fraction (an array of draws), in place of its speed-up
+    expression while a drawn fold carries it from the atom to its pool."""
+
+    def __init__(self, fraction: Any) -> None:
+        self.fraction = fraction
+
+
+class DrawnMachineSemantics(MachineSemantics):
+    """The machine semantics with the calibrated numbers moved by the draws a fold's
+    context binds (``_machine_<name>``, :class:`MachineNumbers`); without them (a fold of
+    the model's own value, or a symbolic one) it is the machine's."""
+
+    def __init__(self, machine: Machine, numbers: MachineNumbers) -> None:
+        super().__init__(machine)
+        self.numbers = numbers
+        self._at = {name: (symbol(s), v) for name, s, v in zip(numbers.names, numbers.symbols, numbers.values, strict=True)}
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is DrawnMachineSemantics and (other.machine, other.numbers) == (self.machine, self.numbers)
+
+    def __hash__(self) -> int:
+        return hash(("drawn machine", self.machine, self.numbers))
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return DrawnMachineSemantics, (self.machine, self.numbers)
+
+    def _delta(self, name: str, context: Mapping[sympy.Symbol, Any]) -> Any:
+        """The draws' deviation of number ``name`` in ``context`` (None: not drawn there)."""
+        found = self._at.get(name)
+        return None if found is None else context.get(found[0])
+
+    def handoff_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
+        value = super().handoff_at(arithmetic, context)
+        for name, scale in (("h0", None), ("h1", x)):
+            delta = self._delta(name, context)
+            if delta is not None:
+                moved = delta if scale is None else arithmetic.multiply(delta, arithmetic.leaf(scale, context))
+                value = arithmetic.add(value, moved)
+        return value
+
+    def dispatch_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
+        value = super().dispatch_at(arithmetic, context)
+        delta = self._delta("d0", context)
+        return value if delta is None else arithmetic.add(value, delta)
+
+    def lift(
+        self,
+        arithmetic: Any,
+        node: Term,
+        value: Any,
+        context: Mapping[sympy.Symbol, Any],
+        library: Mapping[str, AtomicModel],
+    ) -> Busy:
+        lifted = super().lift(arithmetic, node, value, context, library)
+        if not isinstance(node, Atom) or lifted.speedup is None:
+            return lifted
+        delta = self._delta(f"c_{node.name}", context)
+        if delta is None:
+            return lifted
+        fraction = arithmetic.add(arithmetic.leaf(sympy.Float(self._at[f"c_{node.name}"][1]), {}), delta)
+        return lifted._replace(speedup=_Serial(fraction))
+
+    def gain(self, arithmetic: Any, speedup: Any, running: Any) -> Any:
+        if not isinstance(speedup, _Serial):
+            return super().gain(arithmetic, speedup, running)
+        one = arithmetic.leaf(sympy.Integer(1), {})
+        extra = arithmetic.add(running, arithmetic.leaf(sympy.Integer(-1), {}))
+        return arithmetic.divide(running, arithmetic.add(one, arithmetic.multiply(speedup.fraction, extra)))
+
+
+def covariance_problem(drawn: Any) -> tuple[str, str] | None:
+    """What is wrong with a calibration record's ``covariance`` table, as (key, what
+    would be valid); None where it is as ``calibrate`` writes it.
+
+    >>> covariance_problem({"unit": "ns", "names": ["h0"], "matrix": [[-1.0]]})
+    ('matrix', 'expected a symmetric matrix of finite numbers, one row per name, no variance below 0')
+    """
+    if not isinstance(drawn, Mapping):
+        return "", "expected a table with unit, names and matrix"
+    unit, names, matrix = drawn.get("unit"), drawn.get("names"), drawn.get("matrix")
+    if not isinstance(unit, str) or _scale(unit, "ns") is None:
+        return "unit", "expected a unit of time, e.g. ns"
+    if not (isinstance(names, list) and len(set(map(str, names))) == len(names) > 0 and all(
+            isinstance(n, str) and (n in ("h0", "h1", "d0") or n.startswith("c_")) for n in names)):  # fmt: skip
+        return "names", "expected distinct names of calibrated numbers: h0, h1, d0, c_<atom>"
+    if not _square(matrix, len(names)):
+        return "matrix", "expected a symmetric matrix of finite numbers, one row per name, no variance below 0"
+    return None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _square(matrix: Any, n: int) -> bool:
+    """Whether ``matrix`` is an n-by-n list of lists of finite numbers, symmetric (to the
+    record's rounding) with a diagonal at least 0."""
+    if not (isinstance(matrix, list) and len(matrix) == n and all(isinstance(r, list) and len(r) == n for r in matrix)):
+        return False
+    if not all(_number(v) for row in matrix for v in row):
+        return False
+    a = np.array(matrix, dtype=float)
+    return bool(np.all(np.diagonal(a) >= 0) and np.allclose(a, a.T, rtol=1e-3, atol=0.0))
+
+
+def _scale(unit: str, machine_unit: str) -> float | None:
+    """The factor from the record's ``unit`` to the machine's (None: not a time unit)."""
+    if unit == machine_unit:
+        return 1.0
+    from .units import UnitError, factor, is_time
+
+    try:
+        return float(factor(unit, machine_unit)) if is_time(unit) else None
+    except UnitError:  # a record's unit that is no unit: nothing drawn
+        return None
+
+
+def _calibrated(machine: Machine, name: str, values: Mapping[str, Any], scale: float) -> bool:
+    """Whether ``machine`` still has number ``name`` as the record gives it (a file edited
+    after ``calibrate`` keeps the record: a hand-off or speed-up changed is not drawn)."""
+    def close(expr: sympy.Expr, var: sympy.Symbol, expected: Any) -> bool:
+        return all(
+            math.isclose(float(expr.xreplace({var: sympy.Integer(at)})), expected(at), rel_tol=1e-6, abs_tol=1e-12)
+            for at in (2, 1024)
+        )
+
+    if name.startswith("c_"):
+        speedup = machine.speedup.get(name[2:])
+        c = float(values[name])
+        return speedup is not None and close(speedup, p, lambda at: at / (1 + c * (at - 1)))
+    if name == "d0":
+        return close(machine.dispatch, x, lambda at: float(values["d0"]) * scale)
+    h0, h1 = (float(values[n]) * scale if _number(values.get(n)) else 0.0 for n in ("h0", "h1"))
+    return close(machine.handoff, x, lambda at: h0 + h1 * at)
