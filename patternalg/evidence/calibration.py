@@ -17,7 +17,9 @@ PMNF fitted to the atom regions). ``speedups=True`` also fits a speed-up
 ``S(p) = p/(1 + c*(p - 1))`` for each atom of a ``tpool_k(atom)`` calibration term with
 ``2 <= k <= cores``; the default, ``"auto"``, keeps them only where they predict the
 calibration sizes left out of the fit better (:mod:`~patternalg.evidence.choosing`: on the
-busy ``data9`` they do, on the quiet runs they do not, ``docs/machine.md``).
+busy ``data9`` they do, on the quiet runs they do not, ``docs/machine.md``). The record keeps
+the numbers' standard errors and their covariance, from which an interval draws them
+(:mod:`~patternalg.algebra.machine_numbers`).
 
 >>> import numpy as np
 >>> from patternalg.algebra.machine import Machine
