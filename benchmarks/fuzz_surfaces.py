@@ -29,10 +29,10 @@ CLASSES = {
 #: classes whose inputs run longer (least squares, subprocesses, many values)
 TIMEOUTS = {"calibrate": 20.0, "measure": 40.0, "harness": 20.0, "files": 20.0}
 
-HANDOFFS = ["0", "310 + 0.61*x", "x^x", "2^x", "sqrt(-x)", "log2(x - 1)", "1000 - x", "1e-320*x",
+HANDOFFS = ["0", "310 + 0.61*x", "100 + 0.5*x", "x^x", "2^x", "sqrt(-x)", "log2(x - 1)", "1000 - x", "1e-320*x",
             "x^1000", "1e308*x", "-1", "x/0", "min(x, 2)", "max(1, x)", "p", "n*x", "1e400",
             "(x+1)^1001", "10^10^10", "2^(x^x)", "x - x", "1e-300", "log2(x)^40"]
-SPEEDUPS = ["p", "p/(1 + 0.08*(p - 1))", "p^p^p", "sqrt(p-2)", "(70 - p)/69", "1e-320*p", "1/p",
+SPEEDUPS = ["p", "p/(1 + 0.08*(p - 1))", "p/(1 + 0.05*(p - 1))", "p^p^p", "sqrt(p-2)", "(70 - p)/69", "1e-320*p", "1/p",
             "0", "-p", "log2(p)", "p - 1", "2^p", "p^(1/2)", "x", "min(p, 4)", "p^1000",
             "(1000000 - p)/999999", '{ form = "amdahl", alpha = 0.9, tseq = "1" }',
             '{ form = "memwall", f = 0.76, k = 9.9, m1 = 0.0003, m2 = 0.88, phi = 2.5 }',
@@ -68,6 +68,11 @@ def nested(rng: random.Random) -> str:
 
 def machine_text(rng: random.Random) -> str:
     """A random machine file: mostly well-formed, with odd values."""
+    if rng.random() < 0.2:  # a calibrated machine whose numbers an interval draws
+        lines = ["format = 1", "[machine]", f"cores = {rng.choice(['1', '2', '16', '64'])}",
+                 'handoff = "100 + 0.5*x"', 'dispatch = "300"', "[machine.speedups]",
+                 'qsort = "p/(1 + 0.05*(p - 1))"', 'inc = "p/(1 + 0.3*(p - 1))"', *covariance_record(rng)]  # fmt: skip
+        return "\n".join(lines) + "\n"
     form = rng.choice(["1", "1", "1", "2", '"1"'])
     lines = [] if rng.random() < 0.05 else [f"format = {form}"]
     lines += ["[machine]", f"cores = {choice(rng, CORES, 0.05)}"]
@@ -75,7 +80,10 @@ def machine_text(rng: random.Random) -> str:
         lines.append(f'unit = "{choice(rng, UNITS)}"')
     if rng.random() < 0.8:
         lines.append(f'handoff = "{choice(rng, HANDOFFS)}"')
-    if rng.random() < 0.2:
+    drawn = rng.random() < 0.2  # a calibration record, among odd values
+    if drawn:
+        lines.append('dispatch = "300"')
+    elif rng.random() < 0.2:
         lines.append(f"calibration = {nested(rng)}")
     if rng.random() < 0.1:
         lines.append(f'source = "{"s" * rng.choice([1, 100000])}"')
@@ -84,8 +92,29 @@ def machine_text(rng: random.Random) -> str:
         for atom in rng.sample(["qsort", "inc", "k"], rng.randint(1, 2)):
             value = choice(rng, SPEEDUPS)
             lines.append(f"{atom} = {value if value[:1] in '{[0123456789' else json.dumps(value)}")
+    if drawn:
+        lines += covariance_record(rng)
     text = "\n".join(lines) + "\n"
     return mutate(rng, text) if rng.random() < 0.1 else text
+
+
+def covariance_record(rng: random.Random) -> list[str]:
+    """A calibration record's numbers and covariance (``[machine.calibration.covariance]``):
+    mostly as calibrate writes them, with odd names, units, sizes and entries."""
+    names = rng.sample(["h0", "h1", "d0", "c_qsort", "c_inc", "c_k", "x", "h0"] if rng.random() < 0.2
+                       else ["h0", "h1", "d0", "c_qsort", "c_inc"], rng.randint(1, 4))  # fmt: skip
+    numbers = {"h0": "100.0", "h1": "0.5", "d0": "300.0", "c_qsort": "0.05", "c_inc": "0.3", "c_k": "1.0"}
+    lines = ["[machine.calibration.numbers]"]
+    lines += [f"{n} = {choice(rng, [v], 0.05)}" for n, v in numbers.items() if rng.random() < 0.95]
+    size = len(names) if rng.random() < 0.9 else rng.randint(0, 5)
+    def entry(i: int, j: int) -> str:
+        if rng.random() < 0.02:
+            return rng.choice(NUMBERS)
+        return repr(rng.choice([1e-4, 0.01, 100.0, 1e6, 1e300, 0.0]) if i == j else 0.0)
+    matrix = "[" + ", ".join("[" + ", ".join(entry(i, j) for j in range(size)) + "]" for i in range(size)) + "]"
+    lines += ["[machine.calibration.covariance]", f'unit = "{choice(rng, ["ns", "us"], 0.1)}"',
+              f"names = {json.dumps(names)}", f"matrix = {matrix}"]  # fmt: skip
+    return lines
 
 
 def extrap(regions: dict[str, list[list[str]]], xs: list[str]) -> str:
@@ -274,6 +303,8 @@ def make_input(cls: str, rng: random.Random) -> dict:
         machine = ["--machine", "m.toml", "--models", "k.toml"]
         if rng.random() < 0.2:
             machine += ["--cores", rng.choice(["1", "2", "0", str(1 << 20), "x", str(1 << 21)])]
+        if rng.random() < 0.4:
+            machine += interval_options(rng)
         at = ["--at", f"x={rng.choice(AT)}"]
         if command == "eval":
             argv = ["eval", term, *machine, *(at if rng.random() < 0.7 else []), "--at", "n=2"]

@@ -7,9 +7,11 @@ speed-up fitted at two threads. This writes such a run: the atoms (``qsort``, ``
 among them) under a machine of ``--cores`` cores with a hand-off, a dispatch cost and
 speed-ups, each composition off by a smooth miss no model has (``--miss``: a level and a
 slope in log2(x), each drawn with that standard deviation), every value drawn ``--reps``
-times with lognormal noise (3 % for ``qsort`` terms, 8 % for the light ones)::
+times with lognormal noise (``--noise``, 3 % for ``qsort`` terms; 8/3 of it, 8 %, for the light
+ones)::
 
     python benchmarks/simulate_run.py OUTDIR [--seed 1] [--cores 16] [--reps 5] [--miss 0.03]
+                                             [--noise 0.03] [--dispatch 500]
     python benchmarks/bench_coverage.py --data OUTDIR --semantics machine
 
 It writes ``OUTDIR/atoms.txt``, ``OUTDIR/compositions.txt`` and ``OUTDIR/machine.txt``
@@ -41,7 +43,7 @@ OTHERS = (
 SIZES = 2.0 ** np.arange(10, 19)
 
 
-def truth(cores: int) -> tuple[ModelLibrary, Machine]:
+def truth(cores: int, dispatch: float = 500.0) -> tuple[ModelLibrary, Machine]:
     """The atoms (ns per element: a sort's cost per element drifting with the size) and the
     machine the run is of."""
     log = sympy.log(x, 2)
@@ -51,18 +53,18 @@ def truth(cores: int) -> tuple[ModelLibrary, Machine]:
         AtomicModel("nop", sympy.Integer(80), touches_data=False),
     ])  # fmt: skip
     speedups = {"qsort": p / (1 + sympy.Float(0.05) * (p - 1)), "inc": p / (1 + sympy.Float(0.3) * (p - 1))}
-    return atoms, Machine(cores, handoff=500 + sympy.Float(0.5) * x, dispatch=500, speedups=speedups)
+    return atoms, Machine(cores, handoff=500 + sympy.Float(0.5) * x, dispatch=sympy.Float(dispatch), speedups=speedups)
 
 
 def rows(term: str, atoms: ModelLibrary, machine: Machine, rng: np.random.Generator, reps: int,
-         miss: float) -> list[np.ndarray]:  # fmt: skip
+         miss: float, noise: float) -> list[np.ndarray]:  # fmt: skip
     """The repetitions of ``term`` at each size."""
     values = np.broadcast_to(simulated(term, machine.semantics, SIZES, atoms), SIZES.shape)
     if term not in ATOMS:  # the operators' own miss, smooth in log2(x)
         level, slope = rng.normal(0.0, miss, 2)
         values = values * (1 + level + slope * (np.log2(SIZES) - 14) / 4)
-    noise = 0.03 if "qsort" in term else 0.08
-    return [v * np.exp(rng.normal(0.0, noise, reps)) for v in values]
+    spread = noise if "qsort" in term else noise * 8 / 3  # light terms are noisier
+    return [v * np.exp(rng.normal(0.0, spread, reps)) for v in values]
 
 
 def write(path: Path, terms: tuple[str, ...], data: dict[str, list[np.ndarray]]) -> None:
@@ -80,10 +82,12 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=16)
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--miss", type=float, default=0.03, help="sd of the operators' miss (level and slope)")
+    parser.add_argument("--noise", type=float, default=0.03, help="sd of a qsort term's repetitions (light: 8/3 of it)")
+    parser.add_argument("--dispatch", type=float, default=500.0, help="the pool's dispatch cost, ns per element")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    atoms, machine = truth(args.cores)
-    data = {t: rows(t, atoms, machine, rng, args.reps, args.miss) for t in (*ATOMS, *CALIBRATION, *OTHERS)}
+    atoms, machine = truth(args.cores, args.dispatch)
+    data = {t: rows(t, atoms, machine, rng, args.reps, args.miss, args.noise) for t in (*ATOMS, *CALIBRATION, *OTHERS)}
     args.out.mkdir(parents=True, exist_ok=True)
     write(args.out / "atoms.txt", ATOMS, data)
     write(args.out / "compositions.txt", CALIBRATION + OTHERS, data)

@@ -59,6 +59,10 @@ MAX_INTEGER_DIGITS = 1000
 MAX_NAME = 1000
 #: magnitude of a numeric exponent on an expression with symbols ((x+1)^1000)
 MAX_EXPONENT = 1000
+#: the most powers of numbers with exponents other than whole numbers an expression may nest
+#: (``2^3^(1/2)^(1/3)``): sympy's exact evaluation of a deeper tower, which ``power_problem``
+#: needs to bound its size, takes twice as long with each level (15 levels: 7 s)
+MAX_TOWER = 4
 #: terms of a term's parameter expression (a count, an annotation) once expanded, its
 #: canonical form, and the operations and operands it may hold: sympy's expansion of a
 #: rational expression of 80 operations with decimals took up to 27 s, (x+k+p+n)^20 /
@@ -247,6 +251,8 @@ def power_problem(base: sympy.Expr, exponent: sympy.Expr) -> str | None:
         unit = ", ".join(sorted(str(s) for s in exponent.free_symbols))
         shown = f"{_short_number(base)}^({_short_number(exponent)})"
         return f"{shown} has about {digits:.3g} digits per unit of {unit} (limit: {MAX_INTEGER_DIGITS})"
+    if base.is_number and not exponent.is_Rational and _tower(exponent) >= MAX_TOWER:
+        return f"a tower of more than {MAX_TOWER} powers of numbers cannot be bounded in time: write its value"
     try:
         magnitude = abs(float(exponent.evalf(15)))
     except TypeError:  # a complex exponent: sympy builds it lazily, nothing to bound
@@ -263,6 +269,25 @@ def power_problem(base: sympy.Expr, exponent: sympy.Expr) -> str | None:
         return None
     shown = f"{_short_number(base)}^{_short_number(exponent)}"
     return f"{shown} has about {digits:.3g} digits (limit: {MAX_INTEGER_DIGITS})"
+
+
+def _tower(expr: sympy.Expr) -> int:
+    """How many powers of numbers with exponents other than whole numbers nest in each other
+    in ``expr`` (counted up to :data:`MAX_TOWER`).
+
+    >>> _tower(sympy.Integer(2) ** sympy.Rational(1, 3)), _tower(sympy.sqrt(2) + 1)
+    (1, 1)
+    """
+    best, stack = 0, [(expr, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.is_Pow and node.is_number and not node.exp.is_Integer:
+            depth += 1
+            if depth >= MAX_TOWER:
+                return depth
+        best = max(best, depth)
+        stack.extend((arg, depth) for arg in node.args)
+    return best
 
 
 def size_problem(expr: sympy.Expr) -> str | None:
