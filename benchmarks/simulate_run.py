@@ -11,7 +11,7 @@ times with lognormal noise (``--noise``, 3 % for ``qsort`` terms; 8/3 of it, 8 %
 ones)::
 
     python benchmarks/simulate_run.py OUTDIR [--seed 1] [--cores 16] [--reps 5] [--miss 0.03]
-                                             [--noise 0.03] [--dispatch 500]
+                                             [--noise 0.03] [--dispatch 500] [--serial 0.05,0.3]
     python benchmarks/bench_coverage.py --data OUTDIR --semantics machine
 
 It writes ``OUTDIR/atoms.txt``, ``OUTDIR/compositions.txt`` and ``OUTDIR/machine.txt``
@@ -43,7 +43,7 @@ OTHERS = (
 SIZES = 2.0 ** np.arange(10, 19)
 
 
-def truth(cores: int, dispatch: float = 500.0) -> tuple[ModelLibrary, Machine]:
+def truth(cores: int, dispatch: float = 500.0, serial: tuple[float, float] = (0.05, 0.3)) -> tuple[ModelLibrary, Machine]:
     """The atoms (ns per element: a sort's cost per element drifting with the size) and the
     machine the run is of."""
     log = sympy.log(x, 2)
@@ -52,7 +52,7 @@ def truth(cores: int, dispatch: float = 500.0) -> tuple[ModelLibrary, Machine]:
         AtomicModel("inc", 8 * x + 300),
         AtomicModel("nop", sympy.Integer(80), touches_data=False),
     ])  # fmt: skip
-    speedups = {"qsort": p / (1 + sympy.Float(0.05) * (p - 1)), "inc": p / (1 + sympy.Float(0.3) * (p - 1))}
+    speedups = {a: p / (1 + sympy.Float(c) * (p - 1)) for a, c in zip(("qsort", "inc"), serial, strict=True)}
     return atoms, Machine(cores, handoff=500 + sympy.Float(0.5) * x, dispatch=sympy.Float(dispatch), speedups=speedups)
 
 
@@ -84,9 +84,13 @@ def main() -> None:
     parser.add_argument("--miss", type=float, default=0.03, help="sd of the operators' miss (level and slope)")
     parser.add_argument("--noise", type=float, default=0.03, help="sd of a qsort term's repetitions (light: 8/3 of it)")
     parser.add_argument("--dispatch", type=float, default=500.0, help="the pool's dispatch cost, ns per element")
+    parser.add_argument("--serial", default="0.05,0.3", help="the serial fractions of qsort and inc: S(p) = p/(1 + c*(p - 1))")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    atoms, machine = truth(args.cores, args.dispatch)
+    serial = tuple(float(c) for c in args.serial.split(","))
+    if len(serial) != 2:
+        parser.error("--serial: two serial fractions, qsort's and inc's, e.g. 0.05,0.3")
+    atoms, machine = truth(args.cores, args.dispatch, serial)  # type: ignore[arg-type]
     data = {t: rows(t, atoms, machine, rng, args.reps, args.miss, args.noise) for t in (*ATOMS, *CALIBRATION, *OTHERS)}
     args.out.mkdir(parents=True, exist_ok=True)
     write(args.out / "atoms.txt", ATOMS, data)

@@ -161,3 +161,28 @@ def test_intervals_of_pools_beyond_the_calibrated_threads_cover_the_truth():
                     bare_inside += hits
     assert inside / cases >= 0.75
     assert bare_inside / cases <= 0.25
+
+
+def test_a_speedup_fitted_and_not_kept_is_drawn_from_perfect_scaling_upward():
+    """``speedups="auto"`` keeps no speed-up where the pools scale (within the noise); a pool
+    of 16 threads is then predicted at S(16) = 16, and its interval reaches as far slower as
+    the serial fraction's fit allows, never faster."""
+    truth = Machine(16, handoff=500 + sympy.Float(0.5) * x, dispatch=400)
+    sizes = 2.0 ** np.arange(10, 19)
+    rng = np.random.default_rng(3)
+    data = {
+        t: (sizes, simulated(t, truth.semantics, sizes) * np.exp(rng.normal(0, 0.02, len(sizes))))
+        for t in ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)")
+    }
+    result = calibrate(data, BUILTIN, cores=16, atoms="models")
+    record = dict(result.machine.calibration)
+    assert record["speedups"]["kept"] is False and not result.machine.speedups
+    assert "c_qsort" in record["covariance"]["names"] and "c_qsort" not in record["numbers"]
+    numbers = MachineNumbers.of(result.machine)
+    assert numbers.values[numbers.names.index("c_qsort")] == 0.0
+    at = {"x": np.array([65536.0])}
+    low, high = Spread.of("tpool_16(qsort)", BUILTIN, {}, semantics=result.machine.semantics,
+                          for_measurement=False).interval(at, 0.9)  # fmt: skip
+    value = simulated("tpool_16(qsort)", result.machine.semantics, at["x"])[0]
+    assert low[0] == pytest.approx(value, rel=1e-9)  # never faster: c >= 0
+    assert high[0] / value - 1 > 0.02

@@ -7,7 +7,9 @@ prediction that uses them beyond what the calibration compositions pinned down l
 uncertainty: a speed-up fitted to ``tpool_2(qsort)`` alone and used at 16 threads moves
 ``S(16)`` by a fifth for a serial fraction 0.047 +- 0.014. An interval under such a machine
 therefore draws the numbers too (:class:`MachineNumbers`, jointly from their covariance,
-each kept within its bounds: no cost below 0, a serial fraction from 0 to 1), and folds the
+each kept within its bounds: no cost below 0, a serial fraction from 0 to 1; a speed-up
+``calibrate`` fitted and did not keep is drawn from 0 upward with its fit's variance: a
+pool of more threads than the calibration's is as unsure of it), and folds the
 term under :class:`DrawnMachineSemantics`, which adds each draw's deviation where the machine
 semantics reads the number. A machine without the record (written by hand, or by an older
 ``calibrate``) draws nothing, and a number the file's machine no longer has as calibrated
@@ -77,6 +79,9 @@ class MachineNumbers:
         if scale is None:
             return None
         values: dict[str, Any] = {n: numbers.get(n) for n in (*names, "h0", "h1")}
+        for n in names:  # a speed-up fitted and not kept: drawn from c = 0 (S(p) = p) upward
+            if n.startswith("c_") and values[n] is None and n[2:] not in machine.speedup:
+                values[n] = 0.0
         kept = [i for i, n in enumerate(names) if _number(values[n]) and _calibrated(machine, n, values, scale)]
         if not kept:
             return None
@@ -156,7 +161,7 @@ class DrawnMachineSemantics(MachineSemantics):
         library: Mapping[str, AtomicModel],
     ) -> Busy:
         lifted = super().lift(arithmetic, node, value, context, library)
-        if not isinstance(node, Atom) or lifted.speedup is None:
+        if not isinstance(node, Atom):
             return lifted
         delta = self._delta(f"c_{node.name}", context)
         if delta is None:
@@ -231,7 +236,9 @@ def _calibrated(machine: Machine, name: str, values: Mapping[str, Any], scale: f
     if name.startswith("c_"):
         speedup = machine.speedup.get(name[2:])
         c = float(values[name])
-        return speedup is not None and close(speedup, p, lambda at: at / (1 + c * (at - 1)))
+        if speedup is None:  # the atom gains its threads: a serial fraction of 0
+            return c == 0
+        return close(speedup, p, lambda at: at / (1 + c * (at - 1)))
     if name == "d0":
         return close(machine.dispatch, x, lambda at: float(values["d0"]) * scale)
     h0, h1 = (float(values[n]) * scale if _number(values.get(n)) else 0.0 for n in ("h0", "h1"))

@@ -261,17 +261,27 @@ def _standard_errors(covariance: np.ndarray | None, n: int) -> list[float | None
     return [float(np.sqrt(v)) if math.isfinite(v) and v >= 0 else None for v in variances]
 
 
-def _covariance_record(names: Sequence[str], covariance: np.ndarray | None, unit: str) -> dict[str, Any] | None:
+def _covariance_record(names: Sequence[str], covariance: np.ndarray | None, unit: str,
+                       unkept: Mapping[str, float] | None = None) -> dict[str, Any] | None:  # fmt: skip
     """The numbers' covariance for the machine file (what intervals draw them from,
     :mod:`~patternalg.algebra.machine_numbers`): the numbers the data determine, in their
-    order, and ``unit``, the unit of the costs among them."""
-    if covariance is None:
+    order, and ``unit``, the unit of the costs among them; with the variances of the
+    serial fractions ``calibrate(speedups="auto")`` fitted and did not keep (``unkept``:
+    drawn from 0 upward, independent of the others)."""
+    kept = [] if covariance is None else [
+        i for i in range(len(names)) if np.all(np.isfinite(covariance[i])) and covariance[i, i] >= 0
+    ]  # fmt: skip
+    extra = {k: v for k, v in (unkept or {}).items() if math.isfinite(v) and v >= 0}
+    if not kept and not extra:
         return None
-    kept = [i for i in range(len(names)) if np.all(np.isfinite(covariance[i])) and covariance[i, i] >= 0]
-    if not kept:
-        return None
-    matrix = [[_rounded(float(covariance[i, j])) for j in kept] for i in kept]
-    return {"unit": unit, "names": [names[i] for i in kept], "matrix": matrix}
+    size = len(kept) + len(extra)
+    matrix = [[0.0] * size for _ in range(size)]
+    for a, i in enumerate(kept):
+        for b, j in enumerate(kept):
+            matrix[a][b] = _rounded(float(covariance[i, j]))  # type: ignore[index]
+    for a, variance in enumerate(extra.values(), start=len(kept)):
+        matrix[a][a] = _rounded(variance)
+    return {"unit": unit, "names": [names[i] for i in kept] + list(extra), "matrix": matrix}
 
 
 def _number(value: float) -> sympy.Expr:
@@ -368,36 +378,43 @@ def calibrate(
         )
     theta, covariance = _fit(problem)
     choice = choice_record(mode, bool(problem.pooled))
+    unkept: dict[str, float] = {}
     if mode == "auto":
-        problem, theta, covariance, choice = _chosen_speedups(problem, theta, covariance, pooled)
+        problem, theta, covariance, choice, unkept = _chosen_speedups(problem, theta, covariance, pooled)
     theta = np.array([_rounded(t) for t in theta])
-    result = _result(problem, theta, covariance, basis, files, regions, choice)
+    result = _result(problem, theta, covariance, basis, files, regions, choice, unkept)
     return _with_width(result, compositions, atom_regions, models)
 
 
-def _chosen_speedups(problem: _Problem, theta: np.ndarray, covariance: np.ndarray | None,
-                     pooled: Sequence[str]) -> tuple[_Problem, np.ndarray, np.ndarray | None, dict[str, Any]]:  # fmt: skip
+def _chosen_speedups(
+    problem: _Problem, theta: np.ndarray, covariance: np.ndarray | None, pooled: Sequence[str]
+) -> tuple[_Problem, np.ndarray, np.ndarray | None, dict[str, Any], dict[str, float]]:
     """``calibrate(speedups="auto")``: the machine with the speed-ups of ``pooled`` where it
     predicts the calibration sizes left out of its fit better than ``problem``'s (fitted:
-    ``theta``, ``covariance``), else that one; and the record of the choice."""
+    ``theta``, ``covariance``), else that one; the record of the choice; and, where the
+    speed-ups were fitted and not kept, the variances of their serial fractions (a pool of
+    more threads than the calibration's is as unsure of its speed-up either way)."""
     if not pooled:
         return problem, theta, covariance, no_choice(
             "no tpool_k(atom) calibration composition with 2 <= k <= cores"
-        )
+        ), {}
     richer = _Problem(problem.compositions, problem.library, problem.cores, problem.unit, pooled)
     sizes = np.concatenate([r.sizes for r in problem.compositions])
     if len(sizes) <= len(richer.names):
-        return problem, theta, covariance, no_choice(f"too few points ({len(sizes)}) to fit them")
+        return problem, theta, covariance, no_choice(f"too few points ({len(sizes)}) to fit them"), {}
     richer_theta, richer_covariance = _fit(richer)
     found = held_out(problem.batch, theta, richer.batch, richer_theta, sizes)
     if found is None:
         return problem, theta, covariance, no_choice(
             f"too few sizes to leave one out ({len(np.unique(sizes))}; at least {MIN_SIZES}, "
             "each leaving more points than numbers to fit)"
-        )
+        ), {}
     if found.keeps():
-        return richer, richer_theta, richer_covariance, choice_record("auto", True, found)
-    return problem, theta, covariance, choice_record("auto", False, found)
+        return richer, richer_theta, richer_covariance, choice_record("auto", True, found), {}
+    unkept = {}
+    if richer_covariance is not None:
+        unkept = {n: float(richer_covariance[i, i]) for i, n in enumerate(richer.names) if n.startswith("c_")}
+    return problem, theta, covariance, choice_record("auto", False, found), unkept
 
 
 def _with_width(result: Calibration, compositions: Sequence[_Region], atom_regions: Sequence[_Region],
@@ -524,7 +541,8 @@ def _worst_in_halves(region: _Region, errors: np.ndarray) -> dict[str, Any] | No
 
 
 def _result(problem: _Problem, theta: np.ndarray, covariance: np.ndarray | None, basis: str,
-            files: tuple[str, ...], regions: Sequence[_Region], choice: dict[str, Any]) -> Calibration:  # fmt: skip
+            files: tuple[str, ...], regions: Sequence[_Region], choice: dict[str, Any],
+            unkept: Mapping[str, float]) -> Calibration:  # fmt: skip
     unit = problem.unit
     meaning = {
         "h0": f"{unit} per element: the hand-off's constant",
@@ -567,7 +585,7 @@ def _result(problem: _Problem, theta: np.ndarray, covariance: np.ndarray | None,
         },
         "speedups": choice,  # what was asked and kept (auto: the held-out errors it chose by)
     }
-    drawn = _covariance_record(problem.names, covariance, unit)
+    drawn = _covariance_record(problem.names, covariance, unit, unkept)
     if drawn is not None:  # an interval draws the numbers from it
         record["covariance"] = drawn
     # the same with the calibration's own measurement noise taken out: what the operators
