@@ -186,3 +186,20 @@ def test_a_speedup_fitted_and_not_kept_is_drawn_from_perfect_scaling_upward():
     value = simulated("tpool_16(qsort)", result.machine.semantics, at["x"])[0]
     assert low[0] == pytest.approx(value, rel=1e-9)  # never faster: c >= 0
     assert high[0] / value - 1 > 0.02
+
+
+def test_a_cost_fitted_at_zero_is_still_drawn_upward():
+    """A hand-off or a dispatch cost at its bound (0: the machine pays none) is as unsure as
+    its fit says, one way: a pipe or a pool pays what a draw gives it."""
+    record = {
+        "numbers": {"h0": 0.0, "h1": 0.0, "d0": 0.0},
+        "covariance": {"unit": "ns", "names": ["h0", "h1", "d0"],
+                       "matrix": [[1e6, 0.0, 0.0], [0.0, 100.0, 0.0], [0.0, 0.0, 1e8]]},
+    }  # fmt: skip
+    machine = Machine(2, calibration=tuple(record.items()))
+    at = {"x": np.array([1024.0])}
+    for term in ("pipe(inc, inc)", "tpool_2(inc)"):
+        value = simulated(term, machine.semantics, at["x"])[0]
+        low, high = Spread.of(term, BUILTIN, {}, semantics=machine.semantics, for_measurement=False).interval(at, 0.9)
+        assert low[0] == pytest.approx(value, rel=1e-12)
+        assert high[0] > value * 1.01, term

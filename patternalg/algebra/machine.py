@@ -228,6 +228,14 @@ class MachineSemantics(Semantics):
         """The dispatch cost per data element at the point(s) of ``context``."""
         return arithmetic.leaf(self.machine.dispatch, context)
 
+    def pays_handoff(self) -> bool:
+        """Whether a stage that receives its data pays a hand-off on this machine."""
+        return self.machine.handoff != 0
+
+    def pays_dispatch(self) -> bool:
+        """Whether a pool of two or more threads pays a dispatch cost on this machine."""
+        return self.machine.dispatch != 0
+
     def gain(self, arithmetic: Any, speedup: sympy.Expr, running: Any) -> Any:
         """An atom's ``speedup`` (one of the machine's) on ``running`` threads."""
         return arithmetic.leaf(speedup, {p: running})
@@ -250,10 +258,10 @@ class MachineSemantics(Semantics):
             touches = model is None or model.touches_data
             speedup = self.machine.speedup.get(node.name)
         received = value
-        if touches and self.machine.handoff != 0:
+        if touches and self.pays_handoff():
             received = arithmetic.add(value, self.handoff_at(arithmetic, context))
         dispatch = None
-        if self.machine.dispatch != 0:
+        if self.pays_dispatch():
             dispatch = self.dispatch_at(arithmetic, context)
         if isinstance(node, MapReduce):  # its threads per node keep that many cores busy
             running = arithmetic.leaf(self.threads(node.threads), context)

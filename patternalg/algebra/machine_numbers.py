@@ -133,6 +133,18 @@ class DrawnMachineSemantics(MachineSemantics):
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return DrawnMachineSemantics, (self.machine, self.numbers)
 
+    def reads(self) -> frozenset[str]:
+        """The machine's symbols, and x where a drawn hand-off has a slope."""
+        return super().reads() | (frozenset({"x"}) if "h1" in self._at else frozenset())
+
+    def pays_handoff(self) -> bool:
+        """A hand-off fitted at 0 is drawn upward from it: a stage pays what is drawn."""
+        return super().pays_handoff() or "h0" in self._at or "h1" in self._at
+
+    def pays_dispatch(self) -> bool:
+        """A dispatch cost fitted at 0 is drawn upward from it: a pool pays what is drawn."""
+        return super().pays_dispatch() or "d0" in self._at
+
     def _delta(self, name: str, context: Mapping[sympy.Symbol, Any]) -> Any:
         """The draws' deviation of number ``name`` in ``context`` (None: not drawn there)."""
         found = self._at.get(name)
