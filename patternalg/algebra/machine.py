@@ -165,7 +165,8 @@ class Busy(NamedTuple):
     and ``work``, the core time per element; ``received``/``received_work`` the same where
     the term is a pipeline stage that receives its data (its first atom that touches the
     data pays the hand-off); ``serial`` when one thread does it all (time is work),
-    ``touches`` whether it reads its data, ``speedup`` an atom's own (an expression in p),
+    ``touches`` whether it reads its data, ``speedup`` an atom's own (an expression in p; a
+    drawn serial fraction under :class:`~.machine_numbers.DrawnMachineSemantics`),
     ``dispatch`` the machine's dispatch cost where the term is evaluated (None: none)."""
 
     time: Any

@@ -135,6 +135,13 @@ class Calibration(Tabular):
                 f"the machine's worst error of {', '.join(changes)} changes sign between halves of the "
                 "repetitions (first, second, odd, even): within what the measurement itself moves"
             )
+        drawn = dict(self.machine.calibration).get("covariance")
+        if isinstance(drawn, dict) and drawn.get("names"):  # algebra/machine_numbers.py
+            unkept = [n for n in drawn["names"] if n not in {k.name for k in self.numbers}]
+            lines.append(
+                f"intervals of composed terms draw {', '.join(drawn['names'])} from their covariance"
+                + (f" ({', '.join(unkept)}: fitted, not kept, drawn from 0 upward)" if unkept else "")
+            )
         width = dict(self.machine.calibration).get("width")
         if isinstance(width, dict):  # the intervals' width factor (evidence/widths.py)
             low, high = (number_text(v) for v in width["range"])
