@@ -124,7 +124,13 @@ Seed 85 (every class at 0.3): 42,753 inputs in 181 s with two workers; seed 86 (
 worker, each atom's measurement noise drawn through the term): 42,753 in 493 s, 0 of each.
 With repetition numbers and timestamps in the CSV files and ``--parameters`` (seed 87, ``fit``
 at 1.0): 8,000 inputs, 0 of each; seed 88 (every class at 0.3, atoms over n composed as over x):
-42,753 in 222 s, 0 of each.
+42,753 in 222 s, 0 of each. With calibrated machine files whose numbers intervals draw
+(``fuzz_surfaces``: covariance records, ``--interval`` on the machine class): seed 90
+(``machine``, ``validate`` at 0.5) 6,000 inputs, 0 of each; seed 91 (the same at 1.0), 12,000
+inputs: 1 hang, a mutated hand-off ``y^10^-11010^...`` 36 levels high (sympy's exact evaluation
+of a tower of powers of numbers doubles its time with each level; more than 4 levels are one
+line since, ``tests/test_surfaces.py``), again: 0 of each; seed 92 (every class at 0.3): 42,753
+in 244 s, 0 of each; seed 93 (``machine``, ``validate``, ``calibrate`` at 0.6): 9,000, 0 of each.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with
