@@ -203,3 +203,18 @@ def test_a_cost_fitted_at_zero_is_still_drawn_upward():
         low, high = Spread.of(term, BUILTIN, {}, semantics=machine.semantics, for_measurement=False).interval(at, 0.9)
         assert low[0] == pytest.approx(value, rel=1e-12)
         assert high[0] > value * 1.01, term
+
+
+def test_the_draws_do_not_depend_on_the_unit_asked_in():
+    """The same draws, in ns or in us (the covariance is decomposed in the record's unit:
+    a rescaled matrix has other eigenvectors, and the interval would move with the unit)."""
+    record = {
+        "numbers": {"h0": 100.0, "h1": 0.5, "c_qsort": 0.05},
+        "covariance": {"unit": "ns", "names": ["h0", "h1", "c_qsort"],
+                       "matrix": [[400.0, -1.0, 0.01], [-1.0, 0.01, 0.0], [0.01, 0.0, 1e-4]]},
+    }  # fmt: skip
+    machine = Machine(16, handoff=100 + sympy.Float(0.5) * x, speedups={"qsort": serial(0.05)},
+                      calibration=tuple(record.items()))  # fmt: skip
+    in_ns = MachineNumbers.of(machine).deltas(np.random.default_rng(5), 50)
+    in_us = MachineNumbers.of(machine.in_unit("us")).deltas(np.random.default_rng(5), 50)
+    assert in_us * np.array([1000.0, 1000.0, 1.0]) == pytest.approx(in_ns, rel=1e-9, abs=1e-12)

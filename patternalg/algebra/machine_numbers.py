@@ -57,6 +57,9 @@ class MachineNumbers:
     names: tuple[str, ...]
     values: tuple[float, ...]
     covariance: tuple[tuple[float, ...], ...]
+    #: each number's factor from the record's unit to the machine's (the draws are made in
+    #: the record's, so an interval does not depend on the unit it is asked in)
+    scales: tuple[float, ...] = ()
 
     @property
     def symbols(self) -> tuple[str, ...]:
@@ -91,19 +94,21 @@ class MachineNumbers:
             tuple(float(values[names[i]]) * s for i, s in zip(kept, scales, strict=True)),
             tuple(tuple(float(matrix[i][j]) * si * sj for j, sj in zip(kept, scales, strict=True))
                   for i, si in zip(kept, scales, strict=True)),
+            tuple(scales),
         )  # fmt: skip
 
     def deltas(self, rng: np.random.Generator, count: int) -> np.ndarray:
         """``count`` joint draws of the numbers' deviations from their values, shape (count,
         numbers): each drawn number kept within its bounds (a cost at least 0, a serial
         fraction from 0 to 1), so a number fitted at its bound deviates one way only."""
-        covariance = np.array(self.covariance, dtype=float)
+        scales = np.array(self.scales or (1.0,) * len(self.names))
+        covariance = np.array(self.covariance, dtype=float) / np.outer(scales, scales)
         eigenvalues, vectors = np.linalg.eigh((covariance + covariance.T) / 2)
         factor = vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))
-        values = np.array(self.values)
+        values = np.array(self.values) / scales
         upper = np.array([1.0 if n.startswith("c_") else np.inf for n in self.names])
         drawn = values + rng.standard_normal((count, len(self.names))) @ factor.T
-        return np.clip(drawn, 0.0, upper) - values  # type: ignore[no-any-return]
+        return (np.clip(drawn, 0.0, upper) - values) * scales  # type: ignore[no-any-return]
 
 
 class _Serial:
