@@ -2,9 +2,11 @@
 that fits them.
 
 A machine's numbers (the hand-off ``h0 + h1*x``, the dispatch cost ``d0``, each pooled
-atom's speed-up ``p/(1 + c*(p - 1))``) enter a fold only where a value needs them
-(:class:`~patternalg.algebra.machine.MachineSemantics`: ``handoff_at``, ``dispatch_at``,
-``gain``). Here each number is a column of trial values, so one fold per composition
+atom's speed-up ``p/(1 + c*(p - 1))``) enter a fold only where a value needs them, and a
+fold may move them by arrays its context binds
+(:class:`~patternalg.algebra.machine_numbers.DrawnMachineSemantics`, which draws a
+calibrated machine's numbers for an interval). Here each number is a column of trial
+values, so one fold per composition
 evaluates every trial machine: a fit's finite differences (:func:`fit`), and the fits of
 ``calibrate``'s held-out sizes (:mod:`patternalg.evidence.choosing`) side by side
 (:func:`fit_each`), a fold per composition and step, not per machine.
@@ -26,39 +28,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import sympy
 
 from ..algebra.arrays import Arrays
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.fold import Plan, fold
-from ..algebra.machine import Machine, MachineSemantics
+from ..algebra.machine import Machine
+from ..algebra.machine_numbers import DrawnMachineSemantics, MachineNumbers
 from ..errors import MeasurementError
-from ..syntax.symbols import p, x
+from ..syntax.symbols import symbol, x
 from ..syntax.terms import Term
 
 __all__ = ["Batch", "fit", "fit_each"]
 
 #: the relative step of the forward differences (scipy's '2-point': the square root of eps)
 STEP = float(np.sqrt(np.finfo(float).eps))
-
-
-class _Many(MachineSemantics):
-    """The machine semantics of many machines of one shape at once: each number a column
-    (an array of shape ``(machines, 1)``), so that every value is a row per machine."""
-
-    def __init__(self, shape: Machine, numbers: Mapping[str, np.ndarray], atoms: Mapping[sympy.Expr, str]) -> None:
-        super().__init__(shape)
-        self.numbers, self.atoms = numbers, atoms
-
-    def handoff_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
-        return self.numbers["h0"] + self.numbers["h1"] * context[x]
-
-    def dispatch_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
-        return self.numbers["d0"]
-
-    def gain(self, arithmetic: Any, speedup: sympy.Expr, running: Any) -> Any:
-        c = self.numbers[f"c_{self.atoms[speedup]}"]
-        return running / (1 + c * (running - 1))
 
 
 class Batch:
@@ -71,26 +54,27 @@ class Batch:
                  library: Mapping[str, AtomicModel], *, cores: int, unit: str,
                  names: Sequence[str], pooled: Sequence[str]) -> None:  # fmt: skip
         self.compositions, self.library, self.names = list(compositions), library, tuple(names)
-        # the shape of the machines: which costs they have (their values come from the
-        # columns); each pooled atom's speed-up an expression of its own, to know it by
-        speedups = {a: p / (1 + sympy.Rational(1, i + 2) * (p - 1)) for i, a in enumerate(pooled)}
-        self.shape = Machine(cores, handoff=1 + x, dispatch=1 if "d0" in self.names else 0,
-                             speedups=speedups, unit=unit)  # fmt: skip
-        self.atoms = {s: a for a, s in self.shape.speedup.items()}
-        template = _Many(self.shape, {}, self.atoms)
-        self.plans = [Plan.of(term, library, None, template) for term, _, _ in self.compositions]
+        if any(n.startswith("c_") and n[2:] not in pooled for n in self.names):
+            raise ValueError(f"a serial fraction of an atom not pooled: {self.names}")
+        # a machine of no costs and no speed-ups, its numbers moved by the columns as an
+        # interval's draws move a calibrated machine's (algebra/machine_numbers.py)
+        zero = (0.0,) * len(self.names)
+        numbers = MachineNumbers(self.names, zero, (zero,) * len(self.names))
+        self.semantics = DrawnMachineSemantics(Machine(cores, unit=unit), numbers)
+        self.symbols = tuple(symbol(s) for s in numbers.symbols)
+        self.plans = [Plan.of(term, library, None, self.semantics) for term, _, _ in self.compositions]
         self.points = sum(len(sizes) for _, sizes, _ in self.compositions)
 
     def errors(self, thetas: np.ndarray) -> np.ndarray:
         """Per machine (a row of ``thetas``, its numbers in :attr:`names`' order), the
         errors of every composition at its sizes, one after the other."""
         thetas = np.atleast_2d(np.asarray(thetas, dtype=float))
-        columns = {name: thetas[:, [i]] for i, name in enumerate(self.names)}
-        semantics = _Many(self.shape, columns, self.atoms)
+        columns = {s: thetas[:, [i]] for i, s in enumerate(self.symbols)}
         found = []
         with np.errstate(all="ignore"):
             for (term, sizes, medians), plan in zip(self.compositions, self.plans, strict=True):
-                value = fold(term, self.library, Arrays(), {x: sizes}, plan=plan, semantics=semantics).value
+                context = {x: sizes, **columns}
+                value = fold(term, self.library, Arrays(), context, plan=plan, semantics=self.semantics).value
                 found.append(np.broadcast_to(value, (len(thetas), len(sizes))) / medians - 1)
         return np.concatenate(found, axis=1)
 
