@@ -5,7 +5,8 @@ atom's serial fraction ``c`` (``S(p) = p/(1 + c*(p - 1))``) by least squares, an
 their covariance (``[machine.calibration.covariance]``: ``names``, ``matrix``, ``unit``). A
 prediction that uses them beyond what the calibration compositions pinned down leans on that
 uncertainty: a speed-up fitted to ``tpool_2(qsort)`` alone and used at 16 threads moves
-``S(16)`` by a fifth for a serial fraction 0.047 +- 0.014. An interval under such a machine
+``S(16)`` by 12 % for one standard error of a serial fraction 0.047 +- 0.014 (``S(2)`` by
+1.3 %). An interval under such a machine
 therefore draws the numbers too (:class:`MachineNumbers`, jointly from their covariance,
 each kept within its bounds: no cost below 0, a serial fraction from 0 to 1; a speed-up
 ``calibrate`` fitted and did not keep is drawn from 0 upward with its fit's variance: a
