@@ -218,3 +218,17 @@ def test_the_draws_do_not_depend_on_the_unit_asked_in():
     in_ns = MachineNumbers.of(machine).deltas(np.random.default_rng(5), 50)
     in_us = MachineNumbers.of(machine.in_unit("us")).deltas(np.random.default_rng(5), 50)
     assert in_us * np.array([1000.0, 1000.0, 1.0]) == pytest.approx(in_ns, rel=1e-9, abs=1e-12)
+
+
+def test_a_pool_of_more_threads_than_calibrated_says_it_is_extrapolated(tmp_path, capsys):
+    from patternalg.cli import main
+
+    record = {"residuals": {"tpool_2(qsort)": {}, "pipe(inc, inc)": {}}, "numbers": {"c_qsort": 0.05},
+              "covariance": {"unit": "ns", "names": ["c_qsort"], "matrix": [[1e-4]]}}  # fmt: skip
+    machine = Machine(16, speedups={"qsort": serial(0.05)}, calibration=tuple(record.items()))
+    path = tmp_path / "m.toml"
+    path.write_text(machine_text(machine))
+    wanted = "tpool_8(qsort) runs qsort on 8 threads, its speed-up calibrated on at most 2 (tpool_2(qsort))"
+    for term, noted in (("pipe(tpool_8(qsort), inc)", True), ("tpool_2(qsort)", False), ("tpool_8(inc)", False)):
+        assert main(["eval", term, "--machine", str(path), "--at", "x=1024", "--interval", "0.9"]) == 0
+        assert (wanted in capsys.readouterr().err) is noted, term

@@ -453,8 +453,12 @@ def cores_of(semantics: Semantics) -> int | None:
 
 
 def machine_notes(terms: Sequence[Term], semantics: Semantics) -> list[str]:
-    """Under a machine semantics: each term that may run more threads than it has cores."""
+    """Under a machine semantics: each term that may run more threads than it has cores,
+    and each that pools an atom on more threads than the calibration did."""
     if not isinstance(semantics, MachineSemantics):
         return []
-    found = (thread_note(term, semantics.machine) for term in terms)
+    from .machine_numbers import extrapolated_threads_note  # it builds on this module
+
+    found = [thread_note(term, semantics.machine) for term in terms]
+    found += [extrapolated_threads_note(term, semantics.machine) for term in terms]
     return [text for text in found if text]
