@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from .._internal.limits import printable
 from ..errors import PatternalgError
 from ..syntax.symbols import p, symbol, x
 from ..syntax.terms import Atom, Term
@@ -301,7 +302,7 @@ def extrapolated_threads_note(term: Term, machine: Machine) -> str | None:
         name, running = node.body.name, min(int(node.count), machine.cores)
         if name in atoms and name in calibrated and running > calibrated[name]:
             return (
-                f"{node} runs {name} on {running} threads, its speed-up calibrated on at most "
+                f"{printable(str(node))} runs {name} on {running} threads, its speed-up calibrated on at most "
                 f"{calibrated[name]} (tpool_{calibrated[name]}({name})): extrapolated in threads"
             )
     return None
