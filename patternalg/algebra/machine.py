@@ -52,7 +52,7 @@ from typing import Any, NamedTuple
 import sympy
 
 from .._internal.limits import printable, whole_number_text
-from ..errors import EvaluationError
+from ..errors import EvaluationError, PatternalgError
 from ..syntax.arith import format_expr, shown_text
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
@@ -62,7 +62,7 @@ from .semantics import Semantics
 
 __all__ = [
     "Busy", "Machine", "MachineSemantics", "here", "threads_needed", "threads_text", "thread_note",
-    "machine_notes", "cores_of",
+    "machine_notes", "cores_of", "extrapolated_threads_note",
 ]
 
 
@@ -457,8 +457,48 @@ def machine_notes(terms: Sequence[Term], semantics: Semantics) -> list[str]:
     and each that pools an atom on more threads than the calibration did."""
     if not isinstance(semantics, MachineSemantics):
         return []
-    from .machine_numbers import extrapolated_threads_note  # it builds on this module
-
     found = [thread_note(term, semantics.machine) for term in terms]
     found += [extrapolated_threads_note(term, semantics.machine) for term in terms]
     return [text for text in found if text]
+
+
+def extrapolated_threads_note(term: Term, machine: Machine) -> str | None:
+    """A note where ``term`` pools an atom on more threads than the calibration pooled it
+    (its speed-up's serial fraction fitted at ``tpool_2`` and used at 16: the interval draws
+    it, the value extrapolates it); None where no pool does, or nothing was calibrated.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> record = {"residuals": {"tpool_2(qsort)": {}}, "numbers": {"c_qsort": 0.05}}
+    >>> m = Machine(16, speedups={"qsort": p / (1 + sympy.Float(0.05) * (p - 1))},
+    ...             calibration=tuple(record.items()))
+    >>> extrapolated_threads_note(parse("pipe(tpool_16(qsort), tpool_2(qsort))"), m)
+    'tpool_16(qsort) runs qsort on 16 threads, its speed-up calibrated on at most 2 (tpool_2(qsort)): extrapolated in threads'
+    >>> extrapolated_threads_note(parse("tpool_2(qsort)"), m) is None
+    True
+    """
+    from ..syntax.parser import parse  # the record names its calibration terms as text
+
+    record = dict(machine.calibration)
+    drawn = record.get("covariance")
+    names = drawn.get("names", ()) if isinstance(drawn, Mapping) else ()
+    atoms = set(machine.speedup) | {n[2:] for n in names if isinstance(n, str) and n.startswith("c_")}
+    calibrated: dict[str, int] = {}
+    residuals = record.get("residuals")
+    for text in residuals if isinstance(residuals, Mapping) else ():
+        try:
+            pool = parse(str(text))
+        except PatternalgError:  # a record for people: a term it cannot read calibrates nothing
+            continue
+        if isinstance(pool, TPool) and isinstance(pool.body, Atom) and pool.count.is_Integer:
+            running = min(int(pool.count), machine.cores)
+            calibrated[pool.body.name] = max(calibrated.get(pool.body.name, 0), running)
+    for node in term.walk():
+        if not (isinstance(node, TPool) and isinstance(node.body, Atom) and node.count.is_Integer):
+            continue
+        name, running = node.body.name, min(int(node.count), machine.cores)
+        if name in atoms and name in calibrated and running > calibrated[name]:
+            return (
+                f"{printable(str(node))} runs {name} on {running} threads, its speed-up calibrated on at most "
+                f"{calibrated[name]} (tpool_{calibrated[name]}({name})): extrapolated in threads"
+            )
+    return None

@@ -38,14 +38,12 @@ from typing import Any
 import numpy as np
 import sympy
 
-from .._internal.limits import printable
-from ..errors import PatternalgError
 from ..syntax.symbols import p, symbol, x
 from ..syntax.terms import Atom, Term
 from .atomic_model import AtomicModel
 from .machine import Busy, Machine, MachineSemantics
 
-__all__ = ["DrawnMachineSemantics", "MachineNumbers", "covariance_problem", "extrapolated_threads_note"]
+__all__ = ["DrawnMachineSemantics", "MachineNumbers", "covariance_problem"]
 
 #: the prefix of a drawn number's symbol (``_machine_h0``)
 PREFIX = "_machine_"
@@ -264,45 +262,3 @@ def _calibrated(machine: Machine, name: str, values: Mapping[str, Any], scale: f
     h0, h1 = (float(values[n]) * scale if _number(values.get(n)) else 0.0 for n in ("h0", "h1"))
     return close(machine.handoff, x, lambda at: h0 + h1 * at)
 
-
-def extrapolated_threads_note(term: Term, machine: Machine) -> str | None:
-    """A note where ``term`` pools an atom on more threads than the calibration pooled it
-    (its speed-up's serial fraction fitted at ``tpool_2`` and used at 16: the interval draws
-    it, the value extrapolates it); None where no pool does, or nothing was calibrated.
-
-    >>> from patternalg.syntax.parser import parse
-    >>> record = {"residuals": {"tpool_2(qsort)": {}}, "numbers": {"c_qsort": 0.05}}
-    >>> m = Machine(16, speedups={"qsort": p / (1 + sympy.Float(0.05) * (p - 1))},
-    ...             calibration=tuple(record.items()))
-    >>> extrapolated_threads_note(parse("pipe(tpool_16(qsort), tpool_2(qsort))"), m)
-    'tpool_16(qsort) runs qsort on 16 threads, its speed-up calibrated on at most 2 (tpool_2(qsort)): extrapolated in threads'
-    >>> extrapolated_threads_note(parse("tpool_2(qsort)"), m) is None
-    True
-    """
-    from ..syntax.parser import parse
-    from ..syntax.terms import TPool
-
-    record = dict(machine.calibration)
-    drawn = record.get("covariance")
-    names = drawn.get("names", ()) if isinstance(drawn, Mapping) else ()
-    atoms = set(machine.speedup) | {n[2:] for n in names if isinstance(n, str) and n.startswith("c_")}
-    calibrated: dict[str, int] = {}
-    residuals = record.get("residuals")
-    for text in residuals if isinstance(residuals, Mapping) else ():
-        try:
-            pool = parse(str(text))
-        except PatternalgError:  # a record for people: a term it cannot read calibrates nothing
-            continue
-        if isinstance(pool, TPool) and isinstance(pool.body, Atom) and pool.count.is_Integer:
-            running = min(int(pool.count), machine.cores)
-            calibrated[pool.body.name] = max(calibrated.get(pool.body.name, 0), running)
-    for node in term.walk():
-        if not (isinstance(node, TPool) and isinstance(node.body, Atom) and node.count.is_Integer):
-            continue
-        name, running = node.body.name, min(int(node.count), machine.cores)
-        if name in atoms and name in calibrated and running > calibrated[name]:
-            return (
-                f"{printable(str(node))} runs {name} on {running} threads, its speed-up calibrated on at most "
-                f"{calibrated[name]} (tpool_{calibrated[name]}({name})): extrapolated in threads"
-            )
-    return None
