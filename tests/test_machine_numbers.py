@@ -232,3 +232,18 @@ def test_a_pool_of_more_threads_than_calibrated_says_it_is_extrapolated(tmp_path
     for term, noted in (("pipe(tpool_8(qsort), inc)", True), ("tpool_2(qsort)", False), ("tpool_8(inc)", False)):
         assert main(["eval", term, "--machine", str(path), "--at", "x=1024", "--interval", "0.9"]) == 0
         assert (wanted in capsys.readouterr().err) is noted, term
+
+
+def test_a_number_the_calibration_does_not_move_leaves_the_others_drawn():
+    """Calibrated on pools alone (no pipe), the hand-off is not determined; the dispatch
+    cost and the speed-ups still are, and are drawn."""
+    truth = Machine(16, dispatch=400, speedups={"qsort": serial(0.05)})
+    sizes = 2.0 ** np.arange(10, 19)
+    rng = np.random.default_rng(1)
+    data = {
+        t: (sizes, simulated(t, truth.semantics, sizes) * np.exp(rng.normal(0, 0.02, len(sizes))))
+        for t in ("tpool_2(qsort)", "tpool_2(inc)", "seq(inc, inc)")
+    }
+    result = calibrate(data, BUILTIN, cores=16, atoms="models", speedups=True)
+    assert {n.name for n in result.numbers if n.error is None} == {"h0", "h1"}
+    assert dict(result.machine.calibration)["covariance"]["names"] == ["d0", "c_qsort", "c_inc"]

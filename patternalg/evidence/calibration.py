@@ -268,9 +268,11 @@ def _covariance_record(names: Sequence[str], covariance: np.ndarray | None, unit
     order, and ``unit``, the unit of the costs among them; with the variances of the
     serial fractions ``calibrate(speedups="auto")`` fitted and did not keep (``unkept``:
     drawn from 0 upward, independent of the others)."""
-    kept = [] if covariance is None else [
-        i for i in range(len(names)) if np.all(np.isfinite(covariance[i])) and covariance[i, i] >= 0
+    kept = [] if covariance is None else [  # a number the data do not move is NaN throughout
+        i for i in range(len(names)) if math.isfinite(covariance[i, i]) and covariance[i, i] >= 0
     ]  # fmt: skip
+    if kept and not np.all(np.isfinite(covariance[np.ix_(kept, kept)])):  # type: ignore[index]
+        kept = []
     extra = {k: v for k, v in (unkept or {}).items() if math.isfinite(v) and v >= 0}
     if not kept and not extra:
         return None
