@@ -97,11 +97,12 @@ def machine_of(run: Path, protocol: str, tmp: Path, uncertainty: str = "auto",
 
 
 def with_factor(machine: Machine, factor: float | None) -> Machine:
-    """``machine`` with its width factor replaced by ``factor`` (None: without a width)."""
+    """``machine`` with its width factor replaced by ``factor``, within the sizes seen and
+    beyond them (there at least 1; None: without a width)."""
     record = dict(machine.calibration)
     width = record.pop("width", None)
     if factor is not None and width is not None:
-        record["width"] = {**width, "factor": factor}
+        record["width"] = {**width, "factor": factor, "beyond": max(factor, 1.0)}
     return replace(machine, calibration=tuple(record.items()))
 
 

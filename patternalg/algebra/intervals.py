@@ -50,7 +50,7 @@ import math
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 import sympy
@@ -115,10 +115,10 @@ class Spread:
     noises: tuple[str, ...] = ()
     #: a calibrated machine's missed spread by size: pairs (x, relative spread), beside the noise
     missed: tuple[tuple[float, float], ...] = ()
-    #: a calibrated machine's width factor and the sizes it was seen at (low, high): the
-    #: draws' deviations from the model's value are scaled by it there, beyond them by at
-    #: least 1 (``docs/uncertainty.md``, "Calibrated widths")
-    width: tuple[float, float, float] = (1.0, 0.0, math.inf)
+    #: a calibrated machine's width factor, the sizes it was seen at (low, high) and the
+    #: factor beyond them: the draws' deviations from the model's value are scaled by the
+    #: first there, by the last (at least 1) beyond (``docs/uncertainty.md``, "Calibrated widths")
+    width: tuple[float, float, float, float] = (1.0, 0.0, math.inf, 1.0)
     at: float | None = None  #: the x the term is fixed at (``eval --at x=...``), if a number
     #: whether the draws are of what a measurement would show (never below 0 where the
     #: model's value is positive), else of the model's value alone
@@ -180,7 +180,7 @@ class Spread:
             deltas.append((names, u))
             spreads.append(u.noise)
         missed: tuple[tuple[float, float], ...] = ()
-        width = (1.0, 0.0, math.inf)
+        width = (1.0, 0.0, math.inf, 1.0)
         if for_measurement:
             pooled = math.sqrt(sum(v * v for v in spreads) / len(spreads)) if spreads else 0.0
             missed = _calibration_missed(term, semantics, pooled)
@@ -227,7 +227,7 @@ class Spread:
             missed = _rng(seed, self.term).standard_normal((count, *extra))
             values = values * (1 + spread[None, ...] * missed)
         center = None
-        if self.width[0] != 1.0:  # the deviations from the model's value, scaled
+        if self.width[0] != 1.0 or self.width[3] > 1.0:  # the deviations from the model's value, scaled
             center = self._center(grid, seed, shape)
             values = values - center  # one new array, then scaled in place (draws are large)
             values *= self.factor_at(sizes, shape)
@@ -305,11 +305,12 @@ class Spread:
 
     def factor_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:
         """The width factor at the points' x (array of ``shape``): the calibrated one within
-        the sizes it was seen at, at least 1 beyond them (and without x bound)."""
-        factor, low, high = self.width
+        the sizes it was seen at, the one beyond them (at least 1) elsewhere; without x
+        bound, the larger of the two, at least 1."""
+        factor, low, high, beyond = self.width
         if x is None:
-            return np.full(shape, max(factor, 1.0))
-        return np.broadcast_to(np.where((low <= x) & (x <= high), factor, max(factor, 1.0)), shape)
+            return np.full(shape, max(factor, beyond, 1.0))
+        return np.broadcast_to(np.where((low <= x) & (x <= high), factor, max(beyond, 1.0)), shape)
 
     def interval(
         self, grid: Mapping[str, Any], level: float, count: int = DRAWS, seed: int = 0
@@ -457,16 +458,24 @@ def _pairs(value: Any) -> tuple[tuple[float, float], ...]:
     return tuple((float(a), float(b)) for a, b in value)
 
 
-def _calibration_width(term: Term, semantics: Semantics) -> tuple[float, float, float]:
+def _calibration_width(term: Term, semantics: Semantics) -> tuple[float, float, float, float]:
     """A calibrated machine's width factor for a composed term (an atom alone is no
-    composition) and the range of sizes it was seen at: the record's ``width``
-    (:mod:`~patternalg.evidence.widths`); (1, 0, inf) without a machine or its record."""
+    composition), the range of sizes it was seen at and the factor beyond them: the
+    record's ``width`` (:mod:`~patternalg.evidence.widths`; a record of an older
+    ``calibrate``, without ``beyond``, widens by its one factor there); (1, 0, inf, 1)
+    without a machine or its record."""
     width = dict(semantics.machine.calibration).get("width") if isinstance(semantics, MachineSemantics) else None
     if isinstance(term, Atom) or not isinstance(width, Mapping):
-        return (1.0, 0.0, math.inf)
-    factor, seen = width.get("factor"), width.get("range")
-    if not (isinstance(factor, int | float) and math.isfinite(factor) and factor > 0):
-        return (1.0, 0.0, math.inf)
+        return (1.0, 0.0, math.inf, 1.0)
+    factor, seen, beyond = width.get("factor"), width.get("range"), width.get("beyond")
+    if not _positive(factor):
+        return (1.0, 0.0, math.inf, 1.0)
+    beyond = float(beyond) if _positive(beyond) else float(factor)
     if isinstance(seen, list) and len(seen) == 2 and all(isinstance(v, int | float) for v in seen):
-        return (float(factor), float(seen[0]), float(seen[1]))
-    return (float(factor), 0.0, math.inf)
+        return (float(factor), float(seen[0]), float(seen[1]), beyond)
+    return (float(factor), 0.0, math.inf, beyond)
+
+
+def _positive(value: Any) -> TypeGuard[int | float]:
+    """Whether ``value`` is a finite number above 0 (a factor a record may give)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value > 0

@@ -145,8 +145,10 @@ class Calibration(Tabular):
         width = dict(self.machine.calibration).get("width")
         if isinstance(width, dict):  # the intervals' width factor (evidence/widths.py)
             low, high = (number_text(v) for v in width["range"])
+            taken = f", {number_text(width['points'] - width['kept'], 3)} of them taken up by the numbers" if "kept" in width else ""
+            beyond = f"; {number_text(width['beyond'], DIGITS)} beyond them" if "beyond" in width else ""
             lines.append(f"intervals of composed terms: width factor {number_text(width['factor'], DIGITS)} "
-                         f"(from {width['points']} points, x = {low} to {high})")  # fmt: skip
+                         f"(from {width['points']} points, x = {low} to {high}{taken}){beyond}")  # fmt: skip
         return lines
 
     def to_json(self) -> dict[str, Any]:

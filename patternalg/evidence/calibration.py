@@ -41,7 +41,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import sympy
@@ -56,6 +56,7 @@ from ..measurements.halves import in_halves
 from ..syntax.parser import parse
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, Term, TPool
+from .absorbed import kept_shares
 from .batched import Batch, fit
 from .calibrated import DIGITS, Calibration, FittedNumber, Residual
 from .choosing import MIN_SIZES, choice_record, held_out, no_choice, speedup_mode
@@ -227,10 +228,18 @@ class _Problem:
                          for name in self.names])  # fmt: skip
 
 
-def _fit(problem: _Problem) -> tuple[np.ndarray, np.ndarray | None]:
-    """The numbers (bounded, nonnegative least squares) and their covariance (NaN in the
-    rows and columns of a number the data do not move; None without more points than
-    numbers)."""
+class _Fitted(NamedTuple):
+    """A least squares' outcome: the numbers, their covariance (NaN in the rows and columns
+    of a number the data do not move; None without more points than numbers) and each
+    calibration point's kept share (:mod:`.absorbed`)."""
+
+    theta: np.ndarray
+    covariance: np.ndarray | None
+    kept: np.ndarray
+
+
+def _fit(problem: _Problem) -> _Fitted:
+    """The numbers by bounded (nonnegative) least squares, and what comes with them."""
     start = problem.start()
     with np.errstate(all="ignore"):
         first = problem.errors(problem.machine(start).semantics)
@@ -242,15 +251,17 @@ def _fit(problem: _Problem) -> tuple[np.ndarray, np.ndarray | None]:
             )
     theta, found = fit(problem.batch, start)
     jac = found.jac
+    groups = np.concatenate([np.full(len(r.sizes), i) for i, r in enumerate(problem.compositions)])
+    kept = kept_shares(jac, found.active_mask == 0, groups)
     n, m = len(problem.names), jac.shape[0]
     if m <= n:
-        return theta, None
+        return _Fitted(theta, None, kept)
     variance = 2 * found.cost / (m - n)
     with np.errstate(all="ignore"):
         covariance = np.linalg.pinv(jac.T @ jac) * variance
     unmoved = ~np.any(jac, axis=0)
     covariance[unmoved, :] = covariance[:, unmoved] = np.nan
-    return theta, covariance
+    return _Fitted(theta, covariance, kept)
 
 
 def _standard_errors(covariance: np.ndarray | None, n: int) -> list[float | None]:
@@ -378,49 +389,47 @@ def calibrate(
             f"too few points: {points} composition value(s) for {len(problem.names)} numbers "
             "(measure the compositions at more sizes)"
         )
-    theta, covariance = _fit(problem)
+    fitted = _fit(problem)
     choice = choice_record(mode, bool(problem.pooled))
     unkept: dict[str, float] = {}
     if mode == "auto":
-        problem, theta, covariance, choice, unkept = _chosen_speedups(problem, theta, covariance, pooled)
-    theta = np.array([_rounded(t) for t in theta])
-    result = _result(problem, theta, covariance, basis, files, regions, choice, unkept)
-    return _with_width(result, compositions, atom_regions, models)
+        problem, fitted, choice, unkept = _chosen_speedups(problem, fitted, pooled)
+    fitted = fitted._replace(theta=np.array([_rounded(t) for t in fitted.theta]))
+    result = _result(problem, fitted, basis, files, regions, choice, unkept)
+    return _with_width(result, compositions, atom_regions, models, fitted.kept)
 
 
 def _chosen_speedups(
-    problem: _Problem, theta: np.ndarray, covariance: np.ndarray | None, pooled: Sequence[str]
-) -> tuple[_Problem, np.ndarray, np.ndarray | None, dict[str, Any], dict[str, float]]:
+    problem: _Problem, fitted: _Fitted, pooled: Sequence[str]
+) -> tuple[_Problem, _Fitted, dict[str, Any], dict[str, float]]:
     """``calibrate(speedups="auto")``: the machine with the speed-ups of ``pooled`` where it
-    predicts the calibration sizes left out of its fit better than ``problem``'s (fitted:
-    ``theta``, ``covariance``), else that one; the record of the choice; and, where the
+    predicts the calibration sizes left out of its fit better than ``problem``'s
+    (``fitted``), else that one; the record of the choice; and, where the
     speed-ups were fitted and not kept, the variances of their serial fractions (a pool of
     more threads than the calibration's is as unsure of its speed-up either way)."""
     if not pooled:
-        return problem, theta, covariance, no_choice(
-            "no tpool_k(atom) calibration composition with 2 <= k <= cores"
-        ), {}
+        return problem, fitted, no_choice("no tpool_k(atom) calibration composition with 2 <= k <= cores"), {}
     richer = _Problem(problem.compositions, problem.library, problem.cores, problem.unit, pooled)
     sizes = np.concatenate([r.sizes for r in problem.compositions])
     if len(sizes) <= len(richer.names):
-        return problem, theta, covariance, no_choice(f"too few points ({len(sizes)}) to fit them"), {}
-    richer_theta, richer_covariance = _fit(richer)
-    found = held_out(problem.batch, theta, richer.batch, richer_theta, sizes)
+        return problem, fitted, no_choice(f"too few points ({len(sizes)}) to fit them"), {}
+    rich = _fit(richer)
+    found = held_out(problem.batch, fitted.theta, richer.batch, rich.theta, sizes)
     if found is None:
-        return problem, theta, covariance, no_choice(
+        return problem, fitted, no_choice(
             f"too few sizes to leave one out ({len(np.unique(sizes))}; at least {MIN_SIZES}, "
             "each leaving more points than numbers to fit)"
         ), {}
     if found.keeps():
-        return richer, richer_theta, richer_covariance, choice_record("auto", True, found), {}
+        return richer, rich, choice_record("auto", True, found), {}
     unkept = {}
-    if richer_covariance is not None:
-        unkept = {n: float(richer_covariance[i, i]) for i, n in enumerate(richer.names) if n.startswith("c_")}
-    return problem, theta, covariance, choice_record("auto", False, found), unkept
+    if rich.covariance is not None:
+        unkept = {n: float(rich.covariance[i, i]) for i, n in enumerate(richer.names) if n.startswith("c_")}
+    return problem, fitted, choice_record("auto", False, found), unkept
 
 
 def _with_width(result: Calibration, compositions: Sequence[_Region], atom_regions: Sequence[_Region],
-                models: Any) -> Calibration:  # fmt: skip
+                models: Any, kept: np.ndarray) -> Calibration:  # fmt: skip
     """``result`` with its record's ``width``: the width factor of the intervals of
     composed terms (:mod:`~patternalg.evidence.widths`), from the atoms' ``models`` (else
     fitted to the atom regions, as ``patternalg fit`` fits them); unchanged where they carry
@@ -442,7 +451,7 @@ def _with_width(result: Calibration, compositions: Sequence[_Region], atom_regio
     # not the numbers' uncertainty, which an interval draws for the terms they predict
     record = tuple((k, v) for k, v in result.machine.calibration if k != "covariance")
     semantics = replace(result.machine, calibration=record).in_unit(unit).semantics
-    width = width_record([(r.term, r.sizes, r.medians) for r in compositions], library, semantics)
+    width = width_record([(r.term, r.sizes, r.medians) for r in compositions], library, semantics, kept=kept)
     if width is None:
         return result
     machine = replace(result.machine, calibration=(*result.machine.calibration, ("width", width)))
@@ -542,9 +551,9 @@ def _worst_in_halves(region: _Region, errors: np.ndarray) -> dict[str, Any] | No
     return found.at(int(np.argmax(np.abs(errors))))
 
 
-def _result(problem: _Problem, theta: np.ndarray, covariance: np.ndarray | None, basis: str,
-            files: tuple[str, ...], regions: Sequence[_Region], choice: dict[str, Any],
-            unkept: Mapping[str, float]) -> Calibration:  # fmt: skip
+def _result(problem: _Problem, fitted: _Fitted, basis: str, files: tuple[str, ...],
+            regions: Sequence[_Region], choice: dict[str, Any], unkept: Mapping[str, float]) -> Calibration:  # fmt: skip
+    theta, covariance, _ = fitted
     unit = problem.unit
     meaning = {
         "h0": f"{unit} per element: the hand-off's constant",

@@ -8,9 +8,17 @@ measurement's distance from the prediction in half-widths of the interval on its
 the interval's end). If the intervals were right, the median score of a ``level`` interval of
 normal draws would be ``z(0.5)/z(level)`` (0.41 at 0.9); the **factor** is the median score
 over that, and the draws' deviations from the prediction of every composed term on that
-machine are scaled by it, within the sizes the scores were seen at (beyond them an interval
-may widen, never narrow). The assumption, and where it fails: ``docs/uncertainty.md``,
-"Calibrated widths".
+machine are scaled by it, within the sizes the scores were seen at.
+
+The machine's numbers were fitted to the same compositions, and a number of a composition's
+own takes up its miss (``c_qsort`` the whole of ``tpool_2(qsort)``'s): its scores say nothing
+of what the operators miss elsewhere, and counted like the others they narrow every
+interval. So the median is taken with each point counted by its **kept share**
+(:mod:`~patternalg.evidence.absorbed`), and the factor is never below that of the scores
+counted alike (the numbers hide misses, they add none). Beyond the sizes the scores were
+seen at, an interval widens by the factor of the scores counted alike, and never narrows:
+there the atoms' extrapolation dominates, which the numbers absorb nothing of. The
+assumption, and where it fails: ``docs/uncertainty.md``, "Calibrated widths".
 
 >>> scores(np.array([110.0, 95.0]), np.array([100.0, 100.0]), np.array([90.0, 90.0]),
 ...        np.array([120.0, 120.0])).tolist()
@@ -30,6 +38,7 @@ from ..algebra.atomic_model import AtomicModel
 from ..algebra.intervals import z_of
 from ..algebra.semantics import Semantics
 from ..syntax.terms import Term
+from .absorbed import weighted_median
 from .coverage import measured_interval
 
 __all__ = ["scale_factor", "scores", "width_record", "LEVEL"]
@@ -38,16 +47,19 @@ __all__ = ["scale_factor", "scores", "width_record", "LEVEL"]
 LEVEL = 0.9
 
 
-def scale_factor(values: Sequence[float] | np.ndarray, level: float) -> float:
-    """The factor that brings the median of the normalised ``scores`` (``values``) of
+def scale_factor(values: Sequence[float] | np.ndarray, level: float,
+                 weights: Sequence[float] | np.ndarray | None = None) -> float:  # fmt: skip
+    """The factor that brings the median of the normalised ``scores`` (``values``; each
+    counted ``weights`` times, :func:`~patternalg.evidence.absorbed.weighted_median`) of
     ``level`` intervals to ``z(0.5)/z(level)``, its value for intervals that are right
-    (infinite without values).
+    (infinite without values or weight).
 
     >>> round(scale_factor([0.2, 0.1, 0.3], 0.9), 3)  # scores half the right size: narrow
     0.488
     """
     values = np.asarray(values, dtype=float)
-    return float(np.median(values)) / (z_of(0.5) / z_of(level)) if values.size else math.inf
+    middle = weighted_median(values, None if weights is None else np.asarray(weights, dtype=float))
+    return middle / (z_of(0.5) / z_of(level)) if math.isfinite(middle) else math.inf
 
 
 def scores(measured: np.ndarray, predicted: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
@@ -66,23 +78,38 @@ def width_record(
     semantics: Semantics,
     level: float = LEVEL,
     seed: int = 0,
+    kept: np.ndarray | None = None,
 ) -> dict[str, Any] | None:
-    """The calibration table's ``width`` record, ``{level, factor, points, range}``: the
-    factor of the scores of ``compositions`` (term, sizes, measured medians) under
-    ``semantics`` with the atoms' ``library``, how many points it is from and the range of
-    their sizes; None where no atom of them carries an uncertainty."""
-    found, sizes = [], []
+    """The calibration table's ``width`` record, ``{level, factor, beyond, points, kept,
+    range}``, from the scores of ``compositions`` (term, sizes, measured medians) under
+    ``semantics`` with the atoms' ``library``: ``beyond`` the factor of every score alike,
+    at least 1 (what an interval widens by beyond the sizes seen, and never narrows);
+    ``factor`` that of the scores each counted by its point's kept share (``kept``, the
+    compositions' points one after the other, :mod:`~patternalg.evidence.absorbed`; None:
+    every point keeps its whole miss), at least ``beyond``: the numbers hide misses, they
+    add none; ``kept`` the shares' sum, ``points`` their count, ``range`` their sizes'.
+    None where no atom of them carries an uncertainty."""
+    found, shares, sizes = [], [], []
+    start = 0
     for term, at, medians in compositions:
+        share = np.ones(len(at)) if kept is None else np.asarray(kept[start : start + len(at)], dtype=float)
+        start += len(at)
         low, high, _ = measured_interval(term, library, semantics, {"x": at}, len(at), level, seed)
         if np.all(high - low == 0):  # no atom drawn (models without an uncertainty)
             continue
         values = compile_term(term, library, {}, semantics=semantics).values({"x": at})
         found.append(scores(medians, np.broadcast_to(values, at.shape), low, high))
+        shares.append(share)
         sizes.append(at)
     every = np.concatenate(found) if found else np.empty(0)
-    factor = scale_factor(every[~np.isnan(every)], level)
+    known = ~np.isnan(every)
+    weight = np.concatenate(shares)[known] if found else np.empty(0)
+    plain = scale_factor(every[known], level)
+    weighted = scale_factor(every[known], level, weight)
+    factor = max(weighted, plain) if math.isfinite(weighted) else plain
     if not math.isfinite(factor) or factor <= 0:
         return None
     seen = np.concatenate(sizes)
-    return {"level": level, "factor": float(f"{factor:.4g}"), "points": int(every.size),
+    return {"level": level, "factor": float(f"{factor:.4g}"), "beyond": float(f"{max(plain, 1.0):.4g}"),
+            "points": int(every.size), "kept": round(float(weight.sum()), 2),
             "range": [float(seen.min()), float(seen.max())]}  # fmt: skip

@@ -175,8 +175,9 @@ def _check_record(calibration: Mapping[str, Any], where: Any) -> None:
         problem = covariance_problem(calibration["covariance"])
         if problem is not None:
             raise ModelFileError(problem[1], location=where(".".join(filter(None, ("covariance", problem[0])))))
-    if "factor" in width and not number(width["factor"], 0, True):
-        raise ModelFileError("expected a finite number > 0", location=where("width.factor"))
+    for key in ("factor", "beyond"):
+        if key in width and not number(width[key], 0, True):
+            raise ModelFileError("expected a finite number > 0", location=where(f"width.{key}"))
     seen = width.get("range", [0.0, 1.0])
     if not (isinstance(seen, list) and len(seen) == 2 and all(number(v, 0, False) for v in seen) and seen[0] <= seen[1]):
         raise ModelFileError("expected [low, high], finite sizes, low <= high", location=where("width.range"))
