@@ -39,12 +39,20 @@ def kept_shares(jac: np.ndarray, free: np.ndarray, groups: np.ndarray) -> np.nda
     >>> jac = np.array([[1.0, 0.0], [1.0, 0.0], [1.0, 1.0], [1.0, 1.0]])
     >>> kept_shares(jac, np.array([True, False]), np.array([0, 0, 1, 1])).round(6).tolist()
     [0.5, 0.5, 0.5, 0.5]
+    >>> kept_shares(np.array([[np.nan], [1.0]]), np.array([True]), np.array([0, 1])).tolist()
+    [1.0, 1.0]
     """
     groups = np.asarray(groups)
     z = (groups[:, None] == np.unique(groups)[None, :]).astype(float)
     used = np.asarray(jac, dtype=float)[:, np.asarray(free, dtype=bool)]
-    kept = z - used @ (np.linalg.pinv(used) @ z) if used.size else z
-    return np.clip((kept * kept).sum(axis=1), 0.0, 1.0)  # type: ignore[no-any-return]
+    if not used.size or not np.all(np.isfinite(used)):  # nothing fitted, or no derivative
+        return np.ones(len(groups))  # known there: every point keeps its miss
+    try:
+        kept = z - used @ (np.linalg.pinv(used) @ z)
+    except np.linalg.LinAlgError:  # no decomposition at these magnitudes: as above
+        return np.ones(len(groups))
+    shares = (kept * kept).sum(axis=1)
+    return np.where(np.isfinite(shares), np.clip(shares, 0.0, 1.0), 1.0)  # type: ignore[no-any-return]
 
 
 def weighted_median(values: np.ndarray, weights: np.ndarray | None = None) -> float:
