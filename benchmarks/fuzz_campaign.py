@@ -132,7 +132,9 @@ of a tower of powers of numbers doubles its time with each level; more than 4 le
 line since, ``tests/test_surfaces.py``), again: 0 of each; seed 92 (every class at 0.3): 42,753
 in 244 s, 0 of each; seed 93 (``machine``, ``validate``, ``calibrate`` at 0.6): 9,000, 0 of each;
 seed 94 (every class at 0.3, calibrate's trial machines drawn as an interval's): 42,753 in
-211 s, 0 of each.
+211 s, 0 of each. With the width factor counted by kept shares (seed 95: ``machine``,
+``calibrate``, ``validate`` at 0.5, 7,500 inputs) and width records with a factor beyond in
+the machine files (seed 96: ``machine``, ``validate`` at 1.0, 12,000 inputs in 57 s): 0 of each.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with

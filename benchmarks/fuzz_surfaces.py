@@ -114,7 +114,19 @@ def covariance_record(rng: random.Random) -> list[str]:
     matrix = "[" + ", ".join("[" + ", ".join(entry(i, j) for j in range(size)) + "]" for i in range(size)) + "]"
     lines += ["[machine.calibration.covariance]", f'unit = "{choice(rng, ["ns", "us"], 0.1)}"',
               f"names = {json.dumps(names)}", f"matrix = {matrix}"]  # fmt: skip
-    return lines
+    return lines + (width_record(rng) if rng.random() < 0.7 else [])
+
+
+def width_record(rng: random.Random) -> list[str]:
+    """A calibration record's width factor (``[machine.calibration.width]``): within the sizes
+    seen and beyond them, mostly as calibrate writes it, with odd factors and ranges."""
+    def factor() -> str:
+        return choice(rng, ["0.58", "1.2", "1.0", "2.65"], 0.1)
+
+    low, high = rng.choice([("1024.0", "262144.0"), ("1.0", "1e300"), ("4096.0", "4096.0"), ("8.0", "2.0")])
+    lines = ["[machine.calibration.width]", "level = 0.9", f"factor = {factor()}", "points = 45",
+             f"kept = {choice(rng, ['18.2', '45.0', '0.0'], 0.05)}", f"range = [{low}, {high}]"]  # fmt: skip
+    return lines + ([f"beyond = {factor()}"] if rng.random() < 0.8 else [])
 
 
 def extrap(regions: dict[str, list[list[str]]], xs: list[str]) -> str:
