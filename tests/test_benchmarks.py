@@ -97,3 +97,24 @@ def test_a_simulated_run_is_read_as_a_real_one(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     _check("bench_coverage.py", ["--data", str(run), "--semantics", "machine"],
            r"(?m)^   tpool_16\(qsort\)\s+\d+/\s+9 ", tmp_path)  # fmt: skip
+
+
+@pytest.mark.long
+def test_intervals_cover_runs_whose_calibration_numbers_absorb_the_operators_misses(tmp_path: Path) -> None:
+    """Three simulated 2-core runs of 20 repetitions, each composition off its model by a miss
+    of its own (as in the authors' framework of issue 38): the calibration's numbers take up
+    most of the calibration compositions' misses, and the intervals of the other compositions
+    still cover 80 to 97 % of them at every size (75.3 % before the width factor counted the
+    kept shares, docs/uncertainty.md)."""
+    runs = []
+    for seed in (1, 2, 3):
+        run = tmp_path / f"framework{seed}"
+        done = _run("simulate_run.py", [str(run), "--seed", str(seed), "--cores", "2", "--reps", "20",
+                                        "--noise", "0.015", "--dispatch", "1400"], tmp_path)  # fmt: skip
+        assert done.returncode == 0, done.stderr[-3000:]
+        runs += ["--data", str(run)]
+    done = _run("bench_coverage.py", [*runs, "--semantics", "machine"], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = re.search(r"(?m)^pooled\s+\d+/\s*\d+ \(\s*([\d.]+)%\)", done.stdout)
+    assert found, done.stdout[-3000:]
+    assert 80.0 <= float(found.group(1)) <= 97.0, done.stdout[:3000]
