@@ -145,7 +145,8 @@ class Calibration(Tabular):
         width = dict(self.machine.calibration).get("width")
         if isinstance(width, dict):  # the intervals' width factor (evidence/widths.py)
             low, high = (number_text(v) for v in width["range"])
-            taken = f", {number_text(width['points'] - width['kept'], 3)} of them taken up by the numbers" if "kept" in width else ""
+            taken = (f"; the fitted numbers took up {round(100 * (1 - width['kept'] / width['points']))} % of their misses"
+                     if "kept" in width and width.get("points") else "")  # fmt: skip
             beyond = f"; {number_text(width['beyond'], DIGITS)} beyond them" if "beyond" in width else ""
             lines.append(f"intervals of composed terms: width factor {number_text(width['factor'], DIGITS)} "
                          f"(from {width['points']} points, x = {low} to {high}{taken}){beyond}")  # fmt: skip
