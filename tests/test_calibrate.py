@@ -95,7 +95,8 @@ def test_a_committed_run_gives_a_positive_handoff_that_explains_the_pipe() -> No
     assert result.machine.calibration  # the record of what it came from
     width = dict(result.machine.calibration)["width"]  # the intervals' factor, from 5 x 9 points
     assert width["points"] == 45 and 0.3 < width["factor"] < 1.5 and width["range"] == [1024.0, 262144.0]
-    assert f"width factor {width['factor']:g} (from 45 points, x = 1024 to 262144, " in result.text()
+    taken = round(100 * (1 - width["kept"] / 45))
+    assert f"width factor {width['factor']:g} (from 45 points, x = 1024 to 262144; the fitted numbers took up {taken} % " in result.text()
     assert width["points"] - 2 * 9 <= width["kept"] <= width["points"] - 9  # pipe(inc, inc) and part of tpool_2(inc)
     frame = result.to_dataframe()
     assert list(frame["term"]) == [r.term for r in result.residuals]
