@@ -45,7 +45,7 @@ Min(804.2775*x, 268.0925*x + 800)
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -165,9 +165,9 @@ class Busy(NamedTuple):
     and ``work``, the core time per element; ``received``/``received_work`` the same where
     the term is a pipeline stage that receives its data (its first atom that touches the
     data pays the hand-off); ``serial`` when one thread does it all (time is work),
-    ``touches`` whether it reads its data, ``speedup`` an atom's own (an expression in p; a
-    drawn serial fraction under :class:`~.machine_numbers.DrawnMachineSemantics`),
-    ``dispatch`` the machine's dispatch cost where the term is evaluated (None: none)."""
+    ``touches`` whether it reads its data, ``speedup`` an atom's own on a number of running
+    threads (:meth:`MachineSemantics.speedup_at`; None: it gains its threads), ``dispatch``
+    the machine's dispatch cost where the term is evaluated (None: none)."""
 
     time: Any
     work: Any
@@ -175,7 +175,7 @@ class Busy(NamedTuple):
     received_work: Any
     serial: bool
     touches: bool
-    speedup: sympy.Expr | None = None
+    speedup: Callable[[Any], Any] | None = None
     dispatch: Any = None
 
 
@@ -237,9 +237,13 @@ class MachineSemantics(Semantics):
         """Whether a pool of two or more threads pays a dispatch cost on this machine."""
         return self.machine.dispatch != 0
 
-    def gain(self, arithmetic: Any, speedup: sympy.Expr, running: Any) -> Any:
-        """An atom's ``speedup`` (one of the machine's) on ``running`` threads."""
-        return arithmetic.leaf(speedup, {p: running})
+    def speedup_at(self, arithmetic: Any, atom: str, context: Mapping[sympy.Symbol, Any]) -> Callable[[Any], Any] | None:
+        """Atom ``atom``'s speed-up at the point(s) of ``context``, as a function of the
+        threads it runs on (None: it gains its threads, S(p) = p)."""
+        speedup = self.machine.speedup.get(atom)
+        if speedup is None:
+            return None
+        return lambda running: arithmetic.leaf(speedup, {p: running})
 
     # --- values --------------------------------------------------------------------------
     def lift(
@@ -257,7 +261,7 @@ class MachineSemantics(Semantics):
         if isinstance(node, Atom):
             model = library.get(node.name)
             touches = model is None or model.touches_data
-            speedup = self.machine.speedup.get(node.name)
+            speedup = self.speedup_at(arithmetic, node.name, context)
         received = value
         if touches and self.pays_handoff():
             received = arithmetic.add(value, self.handoff_at(arithmetic, context))
@@ -300,7 +304,7 @@ class MachineSemantics(Semantics):
         most the body's own time per element where one thread runs the body."""
         cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
         running = arithmetic.smaller(count, cores)
-        gain = running if body.speedup is None else self.gain(arithmetic, body.speedup, running)
+        gain = running if body.speedup is None else body.speedup(running)
         dispatch = None
         if body.dispatch is not None:  # min(1, n - 1): none for a pool of one
             several = arithmetic.smaller(

@@ -31,7 +31,7 @@ semantics reads the number. A machine without the record (written by hand, or by
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,9 +39,7 @@ import numpy as np
 import sympy
 
 from ..syntax.symbols import p, symbol, x
-from ..syntax.terms import Atom, Term
-from .atomic_model import AtomicModel
-from .machine import Busy, Machine, MachineSemantics
+from .machine import Machine, MachineSemantics
 
 __all__ = ["DrawnMachineSemantics", "MachineNumbers", "covariance_problem"]
 
@@ -112,14 +110,6 @@ class MachineNumbers:
         return (np.clip(drawn, 0.0, upper) - values) * scales  # type: ignore[no-any-return]
 
 
-class _Serial:
-    """A pooled atom's drawn serial fraction (an array of draws), in place of its speed-up
-    expression while a drawn fold carries it from the atom to its pool."""
-
-    def __init__(self, fraction: Any) -> None:
-        self.fraction = fraction
-
-
 class DrawnMachineSemantics(MachineSemantics):
     """The machine semantics with the calibrated numbers moved by the draws a fold's
     context binds (``_machine_<name>``, :class:`MachineNumbers`); without them (a fold of
@@ -170,29 +160,21 @@ class DrawnMachineSemantics(MachineSemantics):
         delta = self._delta("d0", context)
         return value if delta is None else arithmetic.add(value, delta)
 
-    def lift(
-        self,
-        arithmetic: Any,
-        node: Term,
-        value: Any,
-        context: Mapping[sympy.Symbol, Any],
-        library: Mapping[str, AtomicModel],
-    ) -> Busy:
-        lifted = super().lift(arithmetic, node, value, context, library)
-        if not isinstance(node, Atom):
-            return lifted
-        delta = self._delta(f"c_{node.name}", context)
+    def speedup_at(self, arithmetic: Any, atom: str, context: Mapping[sympy.Symbol, Any]) -> Callable[[Any], Any] | None:
+        """The atom's speed-up with its serial fraction moved by the draws where they move
+        it (``p/(1 + c*(p - 1))``, ``c`` drawn), else the machine's."""
+        delta = self._delta(f"c_{atom}", context)
         if delta is None:
-            return lifted
-        fraction = arithmetic.add(arithmetic.leaf(sympy.Float(self._at[f"c_{node.name}"][1]), {}), delta)
-        return lifted._replace(speedup=_Serial(fraction))
-
-    def gain(self, arithmetic: Any, speedup: Any, running: Any) -> Any:
-        if not isinstance(speedup, _Serial):
-            return super().gain(arithmetic, speedup, running)
+            return super().speedup_at(arithmetic, atom, context)
+        fraction = arithmetic.add(arithmetic.leaf(sympy.Float(self._at[f"c_{atom}"][1]), {}), delta)
         one = arithmetic.leaf(sympy.Integer(1), {})
-        extra = arithmetic.add(running, arithmetic.leaf(sympy.Integer(-1), {}))
-        return arithmetic.divide(running, arithmetic.add(one, arithmetic.multiply(speedup.fraction, extra)))
+        minus_one = arithmetic.leaf(sympy.Integer(-1), {})
+
+        def speedup(running: Any) -> Any:
+            extra = arithmetic.add(running, minus_one)
+            return arithmetic.divide(running, arithmetic.add(one, arithmetic.multiply(fraction, extra)))
+
+        return speedup
 
 
 def covariance_problem(drawn: Any) -> tuple[str, str] | None:
