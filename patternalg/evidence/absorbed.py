@@ -14,9 +14,9 @@ composition to composition) once the numbers free of their bounds are fitted, li
 at the fit: ``diag(M Z Z^T M^T)`` with ``M = I - J J^+`` (``J`` the Jacobian of the
 relative errors in those numbers, ``Z`` the points' compositions). It is 1 for a
 composition no number reaches (``seq(inc, inc)``), 0 for one a number of its own takes in
-full, and in between where a number is shared. The missed spread and the width factor
-weigh each calibration point by it (:func:`weighted_median`), so a composition whose
-residuals are the fit's own says nothing of the misses they hid.
+full, and in between where a number is shared. The width factor counts each calibration
+point by it (:func:`weighted_median`, :mod:`~patternalg.evidence.widths`), so a composition
+whose residuals are the fit's own says nothing of the misses they hid.
 
 >>> jac = np.array([[1.0], [1.0], [0.0], [0.0]])  # one number reaches the first composition
 >>> kept_shares(jac, np.array([True]), np.array([0, 0, 1, 1])).round(6).tolist()
