@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterable, Sequence
 
 import sympy
@@ -49,8 +50,8 @@ def polynomial(expr: sympy.Expr) -> Polynomial | None:
     >>> from patternalg.syntax.symbols import n
     >>> sorted(polynomial(3 * x * log2(x) / n + 2).items())
     [((), 2.0), (((log2(x), 1.0), (n, -1.0), (x, 1.0)), 3.0)]
-    >>> polynomial(sympy.Max(x, 2)) is None
-    True
+    >>> polynomial(sympy.Max(x, 2)) is None, polynomial(sympy.Float("1e-400") * x) is None
+    (True, True)
     """
     terms: Polynomial = {}
     for term in sympy.Add.make_args(sympy.expand(expr)):
@@ -71,7 +72,9 @@ def polynomial(expr: sympy.Expr) -> Polynomial | None:
             if not (base.is_Symbol or base == _LOG2X):
                 return None
             powers[base] = powers.get(base, 0.0) + power
-        if not math.isfinite(coefficient) or powers.get(_LOG2X, 0.0) < 0:
+        if not sys.float_info.min <= abs(coefficient) < math.inf:
+            return None  # beyond a double's range: read as 0 or inf, it would prove wrongly
+        if powers.get(_LOG2X, 0.0) < 0:
             return None  # log2(x)^-1 has no value at x = 1
         key = tuple(sorted(((g, e) for g, e in powers.items() if e), key=lambda ge: str(ge[0])))
         terms[key] = terms.get(key, 0.0) + coefficient

@@ -18,6 +18,7 @@ The law language is :mod:`patternalg.laws.language`, the built-in laws
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -102,17 +103,17 @@ def _to_float(expr: sympy.Expr, env: Mapping[sympy.Symbol, float]) -> float:
     return op([_to_float(a, env) for a in expr.args])
 
 
-def _holds_at(relation: str, a: float, b: float) -> bool:
+def _holds_at(relation: str, a: Any, b: Any) -> bool:
+    """``a relation b`` up to :data:`RTOL` of the larger (doubles, or sympy's decimals)."""
     tolerance = RTOL * max(abs(a), abs(b))
-    if relation == "==":
-        return abs(a - b) <= tolerance
-    if relation == "<=":
-        return a <= b + tolerance
-    if relation == ">=":
-        return a >= b - tolerance
-    if relation == "<":
-        return a < b - tolerance
-    return a > b + tolerance
+    verdict = {
+        "==": lambda: abs(a - b) <= tolerance,
+        "<=": lambda: a <= b + tolerance,
+        ">=": lambda: a >= b - tolerance,
+        "<": lambda: a < b - tolerance,
+        ">": lambda: a > b + tolerance,
+    }[relation]()
+    return bool(verdict)
 
 
 def _largest(expr: sympy.Expr) -> NormalForm | None:
@@ -256,7 +257,8 @@ class _Instance:
 
     def counterexample(self, at: int | None, ratio: sympy.Expr | None) -> Counterexample:
         used = {n.name for _, t in self.case.bindings for n in t.walk() if isinstance(n, Atom)}
-        env = {x: float(at)} if at is not None else None
+        sides = _sides_at(self.lhs, self.rhs, at) if at is not None else None
+        lhs, rhs = sides if sides is not None and _held(sides) else (None, None)
         return Counterexample(
             bindings=tuple((k, str(t)) for k, t in self.case.bindings),
             atoms=tuple(
@@ -265,8 +267,8 @@ class _Instance:
             models=tuple((k, format_expr(v)) for k, v in self.models.items()),
             symbols=tuple((s.name, v) for s, v in self.case.values),
             x=at,
-            lhs=None if env is None else _to_float(self.lhs, env),
-            rhs=None if env is None else _to_float(self.rhs, env),
+            lhs=lhs,
+            rhs=rhs,
             ratio_limit=None if ratio is None else _ratio_text(ratio),
         )
 
@@ -346,16 +348,43 @@ def _pointwise_failure(law: Law, instance: _Instance) -> int | None:
     """The first x (drawn, then a grid) where the relation fails; points without a finite
     real value on both sides (a user model like ``sqrt(x - 5)`` at x = 1) are skipped."""
     for at in (instance.case.x, *_GRID):
-        env = {x: float(at)}
-        try:
-            lhs, rhs = _to_float(instance.lhs, env), _to_float(instance.rhs, env)
-        except (OverflowError, ValueError, ZeroDivisionError, TypeError):
-            continue
-        if not all(isinstance(v, float) and math.isfinite(v) for v in (lhs, rhs)):
-            continue
-        if not _holds_at(law.relation, lhs, rhs):
+        sides = _sides_at(instance.lhs, instance.rhs, at)
+        if sides is not None and not _holds_at(law.relation, *sides):
             return at
     return None
+
+
+def _sides_at(lhs: sympy.Expr, rhs: sympy.Expr, at: int) -> tuple[Any, Any] | None:
+    """Both sides at x = ``at``: in floats, or exactly (sympy's decimals, of any exponent)
+    where a double does not hold them (a pool 700 deep is 1e-332 ns: 0.0 on both sides);
+    None without a finite real value on both.
+
+    >>> tiny = sympy.Float(3) ** -700 * x
+    >>> _sides_at(tiny, tiny / 3, 2)
+    (2.07...e-334, 6.90...e-335)
+    >>> _sides_at(x, 2 * x, 2)
+    (2.0, 4.0)
+    """
+    env = {x: float(at)}
+    try:
+        values = _to_float(lhs, env), _to_float(rhs, env)
+    except (OverflowError, ValueError, ZeroDivisionError, TypeError):
+        values = None
+    if values is not None and _held(values):
+        return values
+    try:
+        exact = tuple(side.xreplace({x: sympy.Integer(at)}).evalf() for side in (lhs, rhs))
+    except (ValueError, ZeroDivisionError, TypeError):
+        return None
+    return exact if all(v.is_number and v.is_real and v.is_finite for v in exact) else None
+
+
+def _held(values: tuple[Any, Any]) -> bool:
+    """Whether two values are doubles a comparison can trust: finite, each 0 or normal, not
+    both 0 (a value below a double's range reads as 0, or as a subnormal of few digits)."""
+    return any(v != 0.0 for v in values) and all(
+        isinstance(v, float) and (v == 0.0 or sys.float_info.min <= abs(v) < math.inf) for v in values
+    )
 
 
 def _search(

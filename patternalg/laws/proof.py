@@ -187,6 +187,13 @@ def _cheap(lhs: sympy.Expr, rhs: sympy.Expr, relation: str, counts: list[sympy.S
     return _at_least(lhs, rhs, relation in ("<", ">"), counts)
 
 
+def _side(value: sympy.Expr | float | str) -> sympy.Expr:
+    """A side of a relation as an expression: an expression as it is (an evaluated model's
+    decimals need not read back as literals: a pool nested 4,000 deep has a coefficient of
+    1e-1205), anything else read as :func:`~patternalg.algebra.bindings.as_value` reads it."""
+    return value if isinstance(value, sympy.Expr) else as_value(value)
+
+
 def decide(
     lhs: sympy.Expr,
     rhs: sympy.Expr,
@@ -206,7 +213,7 @@ def decide(
     if relation not in RELATIONS:
         raise ValueError(f"unknown relation {relation!r} (valid: {', '.join(RELATIONS)})")
     counts = list(counts)
-    lhs, rhs = as_value(lhs), as_value(rhs)
+    lhs, rhs = _side(lhs), _side(rhs)
     if _cheap(lhs, rhs, relation, counts):
         return True
     if _beyond_sympy(lhs) or _beyond_sympy(rhs):

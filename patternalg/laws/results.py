@@ -24,7 +24,8 @@ class Counterexample:
     ``bindings`` maps metavariables to terms, ``atoms`` gives the models of the generated
     atoms those terms use, ``models`` each metavariable's model, ``symbols`` the values of
     counts; ``lhs`` and ``rhs`` are both sides at ``x`` (None when the law fails only as
-    x -> oo beyond 2^30) and ``ratio_limit`` is lim lhs/rhs as x -> oo.
+    x -> oo beyond 2^30, or when a double does not hold them: 1e-332 ns) and
+    ``ratio_limit`` is lim lhs/rhs as x -> oo.
     """
 
     bindings: tuple[tuple[str, str], ...] = ()

@@ -29,9 +29,10 @@ False
 from __future__ import annotations
 
 import math
+import sys
 
 from .bounds import ROUNDING
-from .normal_form import NormalForm
+from .normal_form import NormalForm, binary_order
 from .sampling import samples
 
 __all__ = ["nonnegative", "below", "below_the_rest", "is_numeric", "refuted_by_samples"]
@@ -47,8 +48,34 @@ def is_numeric(form: NormalForm) -> bool:
     return all(c.is_Number and i.is_Number and j.is_Number for (i, j), c in form.items())
 
 
-def _terms(form: NormalForm) -> list[Term]:
-    return form.float_terms()
+def _terms_of(*forms: NormalForm) -> list[list[Term]] | None:
+    """The forms' terms in floats, every coefficient a normal double: as they are, or, where
+    one is beyond a double's range (a pool nested 700 deep has 1e-334), all scaled by the
+    one power of two that brings the largest to [1, 2) (an order of forms, and the sign of
+    one, do not change under a positive factor common to all); None where even then one is
+    not held (coefficients further apart than a double's range): not proved, never a wrong
+    "yes" from a coefficient read as 0.
+
+    >>> from patternalg.algebra.normal_forms.normal_form import normal_form
+    >>> import sympy
+    >>> from patternalg.syntax.symbols import x
+    >>> tiny = sympy.Float(3) ** -700
+    >>> _terms_of(normal_form(tiny * x), normal_form(tiny * x / 3))
+    [[(1.0, 0.0, 1.44...)], [(1.0, 0.0, 0.48...)]]
+    >>> _terms_of(normal_form(x + tiny)) is None
+    True
+    """
+    plain = [form.float_terms() for form in forms]
+    if all(map(_held, plain)):
+        return plain
+    orders = [binary_order(c) for form in forms for _, c in form.items()]
+    scaled = [form.float_terms(max((o for o in orders if o is not None), default=0)) for form in forms]
+    return scaled if all(map(_held, scaled)) else None
+
+
+def _held(terms: list[Term]) -> bool:
+    """Whether every coefficient is a normal double (not 0, subnormal or infinite)."""
+    return all(sys.float_info.min <= abs(c) < math.inf for _, _, c in terms)
 
 
 def _factor_range(a: float, b: float, t0: float, t1: float) -> tuple[float, float]:
@@ -109,13 +136,15 @@ def _bounded_below(terms: list[Term], t0: float, t1: float) -> bool | None:
 
 def nonnegative(form: NormalForm) -> bool:
     """Whether ``form`` (numeric coefficients) is >= 0 for every x >= 1, as far as provable."""
-    return _nonnegative(_terms(form))
+    terms = _terms_of(form)
+    return terms is not None and _nonnegative(terms[0])
 
 
 def below(small: NormalForm, big: NormalForm) -> bool:
     """Whether ``small <= big`` for every x >= 1 (numeric coefficients), as far as provable:
     :func:`nonnegative` of their difference, taken in floats (no sympy arithmetic)."""
-    return _nonnegative(_minus(_terms(big), _terms(small)))
+    terms = _terms_of(big, small)
+    return terms is not None and _nonnegative(_minus(*terms))
 
 
 def _nonnegative(terms: list[Term]) -> bool:
@@ -178,8 +207,11 @@ def below_the_rest(form: NormalForm, others: list[NormalForm]) -> bool:
     >>> below_the_rest(normal_form(x / 2 + 60), [low, high])  # above both at x = 110
     False
     """
-    mine = _terms(form)
-    differences = [_minus(_terms(other), mine) for other in others]
+    terms = _terms_of(form, *others)
+    if terms is None:
+        return False
+    mine, *theirs = terms
+    differences = [_minus(other, mine) for other in theirs]
     if not differences or any(b < 0 for terms in differences for _, b, _ in terms):
         return False
     tails = [

@@ -101,13 +101,19 @@ class NormalForm:
             self._sorted = tuple(sorted(self._terms.items(), key=lambda kc: kc[0], reverse=True))
         return iter(self._sorted)
 
-    def float_terms(self) -> list[tuple[float, float, float]]:
-        """The terms in floats, (exponent of x, of log2(x), coefficient), fastest-growing
-        first: for numeric coefficients only, computed once.
+    def float_terms(self, shift: int = 0) -> list[tuple[float, float, float]]:
+        """The terms in floats, (exponent of x, of log2(x), coefficient times 2^-shift),
+        fastest-growing first: for numeric coefficients only; unshifted, computed once. A
+        coefficient beyond a double's range is 0.0 or inf here (callers check).
 
         >>> normal_form(2 * x + 1).float_terms()
         [(1.0, 0.0, 2.0), (0.0, 0.0, 1.0)]
+        >>> normal_form(sympy.Float("1e-400") * x).float_terms(-1329)
+        [(1.0, 0.0, 1.17...)]
         """
+        if shift:
+            scale = sympy.Integer(2) ** -shift
+            return [(float(i), float(j), float(c * scale)) for (i, j), c in self.items()]
         if self._floats is None:
             self._floats = [(float(i), float(j), float(c)) for (i, j), c in self.items()]
         return self._floats

@@ -1,0 +1,63 @@
+"""Values below a double's range decide laws exactly: a pool nested 700 deep runs 3^-700 of
+its body (1e-334), which a double reads as 0.0, and two such sides read alike had proved a
+false law (``tpool_3`` 701 deep ``>=`` 700 deep), and one past 1e-1000 stopped ``check``
+with an error about a literal the user never wrote."""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+
+from patternalg.algebra.normal_forms.dominance import below, nonnegative
+from patternalg.algebra.normal_forms.normal_form import normal_form
+from patternalg.cli import main
+from patternalg.laws import check
+from patternalg.laws.certificate import dominates
+from patternalg.laws.proof import decide
+from patternalg.syntax.symbols import x
+
+TINY = sympy.Float(3) ** -700  # 1.04e-334: a double's smallest normal is 2.2e-308
+
+
+def nested(depth: int, count: int = 3, atom: str = "inc") -> str:
+    return f"tpool_{count}(" * depth + atom + ")" * depth
+
+
+def test_the_order_of_forms_below_a_double_is_their_exact_order() -> None:
+    big, small = normal_form(TINY * x), normal_form(TINY * x / 3)
+    assert below(small, big) and not below(big, small)
+    assert nonnegative(normal_form(TINY * x - TINY * x / 3))
+    assert not nonnegative(normal_form(TINY * x / 3 - TINY * x))
+
+
+def test_coefficients_further_apart_than_a_double_reaches_are_not_proved_either_way() -> None:
+    assert not below(normal_form(x + TINY), normal_form(x))  # true, but not provable in doubles
+    assert not below(normal_form(x), normal_form(x + TINY))  # true too: not claimed
+
+
+def test_neither_cheap_proof_claims_a_false_order_of_tiny_sides() -> None:
+    assert not dominates([TINY * x / 3], [TINY * x])
+    assert not decide(TINY * x / 3, TINY * x, ">=")
+    assert decide(TINY * x, TINY * x / 3, ">=")
+
+
+@pytest.mark.parametrize("semantics", ["exact", "asymptotic"])
+def test_a_false_law_between_pools_nested_past_a_double_is_refuted(semantics: str) -> None:
+    result = check(f"{nested(701)} >= {nested(700)}", examples=2, seed=1, semantics=semantics)
+    assert result.status == "refuted"
+    assert result.counterexample is not None
+    assert result.counterexample.ratio_limit.startswith("0.333")
+    assert result.counterexample.lhs is None  # no double holds 3.5e-335 ns: not shown as 0.0
+
+
+def test_a_true_law_between_pools_nested_past_a_double_is_proved() -> None:
+    assert check(f"{nested(701)} <= {nested(700)}", examples=2, seed=1, semantics="exact").status == "proved"
+
+
+def test_a_pool_nested_past_a_literal_s_range_is_checked_not_refused(tmp_path, capsys) -> None:
+    law = tmp_path / "law.txt"
+    law.write_text(f"{nested(4000, count=2)} <= inc\n")  # 2^-4000: 7.6e-1205
+    assert main(["check", f"@{law}", "--examples", "2", "--seed", "1"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert captured.out.count("proved") == 2
