@@ -14,6 +14,7 @@ from patternalg.cli import main
 from patternalg.laws import check
 from patternalg.laws.certificate import dominates
 from patternalg.laws.proof import decide
+from patternalg.library import ModelLibrary
 from patternalg.syntax.symbols import x
 
 TINY = sympy.Float(3) ** -700  # 1.04e-334: a double's smallest normal is 2.2e-308
@@ -61,3 +62,32 @@ def test_a_pool_nested_past_a_literal_s_range_is_checked_not_refused(tmp_path, c
     captured = capsys.readouterr()
     assert captured.err == ""
     assert captured.out.count("proved") == 2
+
+
+MODELS = """
+[models.tiny]
+model = "1e-1000*x"
+[models.tiny2]
+model = "2e-1000*x"
+[models.huge]
+model = "1.5e308*x"
+[models.huge2]
+model = "1.6e308*x"
+"""
+
+
+def test_compare_of_models_below_a_double_names_them_instead_of_a_tie(tmp_path, capsys) -> None:
+    models = tmp_path / "models.toml"
+    models.write_text(MODELS)
+    assert main(["compare", "tiny", "tiny2", "--models", str(models)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "tiny, tiny2: beyond a double's range" in err
+
+
+@pytest.mark.parametrize(
+    ("law", "status"),
+    [("huge2 >= huge", "proved"), ("huge >= huge2", "refuted"), ("pipe(huge, huge2) == huge2", "proved")],
+)
+def test_laws_over_coefficients_near_a_double_s_largest_are_decided(law: str, status: str) -> None:
+    library = ModelLibrary.builtin().merged(ModelLibrary.from_toml_text(MODELS))  # sums overflowed
+    assert check(law, library, "exact", examples=5, seed=1).status == status

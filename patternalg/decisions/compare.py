@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+import sympy
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import printable
@@ -417,7 +419,7 @@ def compare(
         least = np.nanmin(scanned, axis=1, initial=np.inf)
     for name, value in zip(names, least, strict=True):
         notes += negative_note(name, float(value), ready.unit)
-    lo, hi, narrowed = _finite_span(scanned, scan, names, axis)
+    lo, hi, narrowed = _finite_span(_underflows_lacking(scanned, scan, compiled, s), scan, names, axis)
     notes += narrowed
     kept = (scan >= lo) & (scan <= hi)
     scan, scanned = scan[kept], scanned[:, kept]
@@ -539,6 +541,36 @@ def _equal_at(crossover: Crossover | None, winner: str) -> tuple[str, ...]:
 def _equal(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether two designs' values are equal to rounding (:data:`TIE_RTOL`) at every point."""
     return bool(np.all(np.abs(a - b) <= TIE_RTOL * np.maximum(np.abs(a), np.abs(b))))
+
+
+def _underflows_lacking(
+    scanned: np.ndarray, scan: np.ndarray, compiled: Sequence[Compiled], s: sympy.Symbol
+) -> np.ndarray:
+    """The scanned values with those below a double's range as infinite too (no value to
+    compare: a model of ``1e-1000*x`` reads as 0.0 everywhere, and two such tied): the
+    values of a design whose closed form is not 0 where its value is the first below the
+    smallest normal double.
+
+    >>> from patternalg.algebra.arrays import compile_term
+    >>> from patternalg.library import ModelLibrary
+    >>> from patternalg.syntax.parser import parse
+    >>> from patternalg.syntax.symbols import x
+    >>> lib = ModelLibrary.builtin().merged([AtomicModel("tiny", sympy.Float("1e-1000") * x)])
+    >>> designs = [compile_term(parse(t), lib, {}) for t in ("tiny", "inc")]
+    >>> scan = np.array([1.0, 2.0])
+    >>> _underflows_lacking(np.stack([c.values({"x": scan}) for c in designs]), scan, designs, x)
+    array([[     inf,      inf],
+           [ 536.185, 1072.37 ]])
+    """
+    lacking = scanned.copy()
+    for row, design in zip(lacking, compiled, strict=True):
+        below = np.flatnonzero(np.abs(row) < sys.float_info.min)
+        if not below.size or design.expr is None:
+            continue
+        exact = design.expr.xreplace({s: sympy.Float(float(scan[below[0]]))}).evalf()
+        if exact.is_number and exact.is_nonzero:
+            row[below] = np.inf
+    return lacking
 
 
 def _finite_span(

@@ -232,6 +232,26 @@ def dominates(
     right = [polynomial(e) for e in bounds]
     if not left or any(p is None for p in (*left, *right)):
         return False
+    scaled = _scaled([p for p in (*left, *right) if p is not None])
+    if scaled is None:
+        return False
     at_least_one = frozenset([x, *counts])
-    tops = [p for p in left if p is not None]
-    return all(b is not None and _one(tops, b, strict, at_least_one) for b in right)
+    tops, lows = scaled[: len(left)], scaled[len(left) :]
+    return all(_one(tops, b, strict, at_least_one) for b in lows)
+
+
+def _scaled(polynomials: list[Polynomial]) -> list[Polynomial] | None:
+    """The polynomials' coefficients all times the one power of two that brings the largest
+    to [0.5, 1) (a certificate holds or not alike; sums of coefficients near 1e308 overflow
+    a double), or None where one would then be below a double's range.
+
+    >>> _scaled([{(): 1.5e308}, {(): 1.6e308}])
+    [{(): 0.83...}, {(): 0.89...}]
+    >>> _scaled([{(): 1.0}, {(): 1e-300}]), _scaled([{(): 1e300}, {(): 1e-300}])
+    ([{(): 0.5}, {(): 5e-301}], None)
+    """
+    largest = max((abs(c) for p in polynomials for c in p.values()), default=1.0)
+    shift = math.frexp(largest)[1]
+    scaled = [{m: math.ldexp(c, -shift) for m, c in p.items()} for p in polynomials]
+    held = all(abs(c) >= sys.float_info.min for p in scaled for c in p.values())
+    return scaled if held else None
