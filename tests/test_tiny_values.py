@@ -91,3 +91,25 @@ def test_compare_of_models_below_a_double_names_them_instead_of_a_tie(tmp_path, 
 def test_laws_over_coefficients_near_a_double_s_largest_are_decided(law: str, status: str) -> None:
     library = ModelLibrary.builtin().merged(ModelLibrary.from_toml_text(MODELS))  # sums overflowed
     assert check(law, library, "exact", examples=5, seed=1).status == status
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["optimize", "tpool_a(tiny)", "--budget", "a<=4", "--at", "x=10"],
+         "tpool_a(tiny): the model's value is below a double's range at a=1"),
+        (["explore", "seq(tiny, tiny2)", "--threads", "4", "--at", "x=10"],
+         "seq(tiny, tiny2) is below a double's range at --at x=10"),
+    ],
+)
+def test_decisions_over_values_below_a_double_are_refused_not_ranked_as_zeros(args, said, tmp_path, capsys) -> None:
+    models = tmp_path / "models.toml"
+    models.write_text(MODELS)
+    assert main([*args, "--models", str(models)]) == 2  # every assignment read 0 ns: a=1 was "best"
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err
+
+
+def test_a_value_that_is_zero_exactly_is_still_optimized(capsys) -> None:
+    assert main(["optimize", "tpool_a(seq(qsort, qsort))", "--budget", "a<=4", "--at", "x=1"]) == 0
+    assert capsys.readouterr().out.startswith("best: a=1: 0 ns")  # x*log2(x) is 0 at x = 1

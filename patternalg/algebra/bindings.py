@@ -12,6 +12,7 @@ patternalg.errors.EvaluationError: n = 0 makes the thread count of tpool_n(...) 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Iterable, Mapping
 
 import sympy
@@ -31,9 +32,24 @@ __all__ = [
     "counts",
     "float_value",
     "float_at",
+    "held_by_double",
     "bounded_xreplace",
     "substitute",
 ]
+
+
+def held_by_double(value: float, exact: Callable[[], sympy.Expr]) -> bool:
+    """Whether ``value``, computed in doubles, is the value: finite, and not read as 0 (or as
+    a subnormal of few digits) where the ``exact`` one, asked only then, is not 0.
+
+    >>> held_by_double(2.0, lambda: sympy.Integer(2)), held_by_double(0.0, lambda: sympy.Integer(0))
+    (True, True)
+    >>> held_by_double(0.0, lambda: sympy.Float("1e-1000")), held_by_double(math.inf, lambda: sympy.Integer(1))
+    (False, False)
+    """
+    if not math.isfinite(value):
+        return False
+    return abs(value) >= sys.float_info.min or not exact().is_nonzero
 
 
 def parse_value(text: str) -> sympy.Expr:

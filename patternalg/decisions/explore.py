@@ -36,7 +36,7 @@ import sympy
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import MAX_SEARCH_REBUILDS, printable, whole_number_text
 from .._internal.tables import Tabular, fields_json, with_unit
-from ..algebra.bindings import as_value
+from ..algebra.bindings import as_value, held_by_double
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.evaluation import evaluate
 from ..algebra.machine import MachineSemantics, cores_of
@@ -377,11 +377,14 @@ def explore(
     values = DesignValues(library, fixed, semantics)
     pointwise = "x" in fixed
     if pointwise:  # checks every name and count once, with the user's message
-        if math.isinf(values.number(start)):
+        value = values.number(start)
+        if not held_by_double(value, lambda: at_point(start, library, fixed, semantics).expr):
             where = ", ".join(f"{k}={format_expr(v)}" for k, v in fixed.items())
+            side = "beyond" if math.isinf(value) else "below"
             raise EvaluationError(
-                f"{printable(str(start))} is beyond a double's range at --at {where} (eval gives "
-                "its value there): explore ranks designs by their values at the point; give a smaller x"
+                f"{printable(str(start))} is {side} a double's range at --at {where} (eval gives "
+                "its value there): explore ranks designs by their values at the point"
+                + ("; give a smaller x" if math.isinf(value) else "")
             )
     else:
         values.form(start)

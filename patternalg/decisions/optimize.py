@@ -27,14 +27,14 @@ import sympy
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.display import cell
-from .._internal.limits import MAX_ASSIGNMENTS
+from .._internal.limits import MAX_ASSIGNMENTS, printable
 from .._internal.tables import Tabular, with_unit
 from ..algebra.arrays import compile_term, count_symbols
-from ..algebra.bindings import as_value
+from ..algebra.bindings import as_value, held_by_double
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.grid import Axis
 from ..algebra.machine import cores_of, machine_notes
-from ..algebra.pointwise import bottleneck_at
+from ..algebra.pointwise import at_point, bottleneck_at
 from ..algebra.units import in_unit
 from ..arguments import as_axis, as_bindings, as_term, as_texts
 from ..errors import EvaluationError
@@ -477,6 +477,16 @@ def optimize(
             f"{parsed}: the model's {objective} over {over.name} in [{low}, {high}] is no finite "
             "number for any assignment (a value beyond a double, or undefined, somewhere in the "
             "range): narrow --over"
+        )
+
+    first = {n: int(v) for n, v in zip(names, ranked[0][1], strict=True)}
+    if over is None and not held_by_double(
+        ranked[0][0], lambda: at_point(parsed, library, {**fixed, **first}, semantics).expr
+    ):
+        shown = ", ".join(f"{n}={v}" for n, v in first.items())
+        raise EvaluationError(
+            f"{printable(str(parsed))}: the model's value is below a double's range at {shown} "
+            "(eval gives it there): optimize ranks assignments by their values in doubles"
         )
 
     necks: dict[tuple[tuple[str, int], ...], str | None] = {}  # the even one is often a contender
