@@ -79,6 +79,9 @@ def test_whatever_decide_proves_holds_at_random_points(lhs, rhs, relation, point
         (A / n, A, "<", False),  # false at n = 1
         (x * log2(x), x, ">=", False),  # false at x = 1
         (x * log2(x) + x, x, ">=", True),
+        (log2(x), sympy.Float("1e-300"), ">=", False),  # false at x = 1 (simplify dropped the decimal)
+        (log2(x) / n, sympy.Float("1e-5") / n, ">=", False),
+        (log2(x) + sympy.Float("1e-300"), sympy.Float("1e-300"), ">=", True),
     ],
 )
 def test_decide_on_known_relations(lhs, rhs, relation, proved):

@@ -41,6 +41,8 @@ Polynomial = dict[Monomial, float]  #: monomial -> numeric coefficient
 #: relative tolerance of a checked certificate: the law checker's (laws.RTOL)
 RTOL = 1e-9
 _LOG2X = log2(x)
+#: coefficients beyond this are scaled before a certificate is sought (their sums overflow)
+_LARGEST = 1e300
 _LN2 = math.log(2)
 
 
@@ -241,16 +243,20 @@ def dominates(
 
 
 def _scaled(polynomials: list[Polynomial]) -> list[Polynomial] | None:
-    """The polynomials' coefficients all times the one power of two that brings the largest
-    to [0.5, 1) (a certificate holds or not alike; sums of coefficients near 1e308 overflow
-    a double), or None where one would then be below a double's range.
+    """The polynomials as they are, or where a coefficient is beyond 1e300 (sums of such
+    overflow a double) their coefficients all times the one power of two that brings the
+    largest to [0.5, 1) (a certificate holds or not alike; the linear program's tolerances
+    are absolute, so coefficients are not scaled otherwise), or None where one would then
+    be below a double's range.
 
     >>> _scaled([{(): 1.5e308}, {(): 1.6e308}])
     [{(): 0.83...}, {(): 0.89...}]
-    >>> _scaled([{(): 1.0}, {(): 1e-300}]), _scaled([{(): 1e300}, {(): 1e-300}])
-    ([{(): 0.5}, {(): 5e-301}], None)
+    >>> _scaled([{(): 1e9}, {(): 1.0}]), _scaled([{(): 1e305}, {(): 1e-10}])
+    ([{(): 1000000000.0}, {(): 1.0}], None)
     """
     largest = max((abs(c) for p in polynomials for c in p.values()), default=1.0)
+    if largest < _LARGEST:
+        return polynomials
     shift = math.frexp(largest)[1]
     scaled = [{m: math.ldexp(c, -shift) for m, c in p.items()} for p in polynomials]
     held = all(abs(c) >= sys.float_info.min for p in scaled for c in p.values())

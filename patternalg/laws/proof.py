@@ -32,7 +32,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import sympy
 
@@ -90,14 +90,13 @@ def _is_zero(expr: sympy.Expr) -> bool:
 def _sign_holds(expr: sympy.Expr, strict: bool) -> bool:
     """Whether sympy's assumptions establish expr > 0 (strict) or expr >= 0, Max-free."""
     attribute = "is_positive" if strict else "is_nonnegative"
-    for form in (
+    forms: list[Callable[[sympy.Expr], sympy.Expr]] = [
         lambda e: e,
         lambda e: sympy.factor_terms(sympy.together(sympy.expand(e))),
-        sympy.simplify,
-    ):
-        if getattr(form(expr), attribute) is True:
-            return True
-    return False
+    ]
+    if not expr.has(sympy.Float):  # simplify folds a decimal into a log: log2(x) >= 1e-300 "held"
+        forms.append(sympy.simplify)
+    return any(getattr(form(expr), attribute) is True for form in forms)
 
 
 def _slack(constraint: sympy.Expr, expr: sympy.Expr) -> sympy.Expr:
