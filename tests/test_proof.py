@@ -67,6 +67,29 @@ def test_whatever_decide_proves_holds_at_random_points(lhs, rhs, relation, point
             assert a > b - tolerance
 
 
+#: decimals beyond a double's range both ways, near it and near 1 (each was a wrong proof once)
+EXTREME = st.sampled_from(["1e-1000", "1e-320", "1e-300", "1", "1.0001", "1e300", "1.6e308", "1e1000"])
+MONOMIALS = st.sampled_from([sympy.Integer(1), x, x * log2(x), log2(x), x**2, 1 / n, x / n])
+
+
+def _extreme_sides() -> st.SearchStrategy[sympy.Expr]:
+    term = st.builds(lambda c, m: sympy.Float(c) * m, EXTREME, MONOMIALS)
+    summed = st.lists(term, min_size=1, max_size=2).map(lambda ts: sympy.Add(*ts))
+    return st.lists(summed, min_size=1, max_size=2).map(lambda ss: sympy.Max(*ss))
+
+
+@settings(max_examples=30, deadline=None)
+@given(_extreme_sides(), _extreme_sides(), st.sampled_from([">=", "==", ">"]))
+def test_whatever_decide_proves_of_extreme_decimals_holds_exactly(lhs, rhs, relation):
+    # checked in sympy's decimals of 60 digits, whose exponents have no limit
+    if not decide(lhs, rhs, relation, counts=[n]):
+        return
+    for at in ({x: 1, n: 1}, {x: 2, n: 3}, {x: 1024, n: 1}, {x: 2**40, n: 64}):
+        a, b = (side.xreplace({k: sympy.Integer(v) for k, v in at.items()}).evalf(60) for side in (lhs, rhs))
+        tolerance = sympy.Float("1e-9") * max(abs(a), abs(b))
+        assert {"==": abs(a - b) <= tolerance, ">=": a >= b - tolerance, ">": a > b - tolerance}[relation], at
+
+
 @pytest.mark.parametrize(
     "lhs, rhs, relation, proved",
     [
