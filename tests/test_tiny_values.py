@@ -73,6 +73,8 @@ model = "2e-1000*x"
 model = "1.5e308*x"
 [models.huge2]
 model = "1.6e308*x"
+[models.bigx]
+model = "1e300*x"
 """
 
 
@@ -113,3 +115,10 @@ def test_decisions_over_values_below_a_double_are_refused_not_ranked_as_zeros(ar
 def test_a_value_that_is_zero_exactly_is_still_optimized(capsys) -> None:
     assert main(["optimize", "tpool_a(seq(qsort, qsort))", "--budget", "a<=4", "--at", "x=1"]) == 0
     assert capsys.readouterr().out.startswith("best: a=1: 0 ns")  # x*log2(x) is 0 at x = 1
+
+
+def test_a_ratio_of_leading_terms_past_a_double_is_a_refutation_not_a_traceback() -> None:
+    library = ModelLibrary.builtin().merged(ModelLibrary.from_toml_text(MODELS))
+    result = check("bigx <= tiny", library, "exact", examples=5, seed=1)  # round(inf) raised
+    assert result.status == "refuted"
+    assert result.counterexample is not None and result.counterexample.ratio_limit == "1.0e+1300"

@@ -141,8 +141,9 @@ def _ratio_limit(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Expr | None:
         if kl != kr:
             return sympy.oo if kl > kr else sympy.Integer(0)
         ratio = cl / cr
-        if ratio.is_Float and math.isclose(float(ratio), round(float(ratio)), rel_tol=RTOL):
-            return sympy.Integer(round(float(ratio)))  # 2.0000000000000004 -> 2
+        near = float(ratio) if ratio.is_Float else math.nan  # inf past a double: 1e300 / 1e-1000
+        if math.isfinite(near) and math.isclose(near, round(near), rel_tol=RTOL):
+            return sympy.Integer(round(near))  # 2.0000000000000004 -> 2
         return ratio
     try:
         return sympy.limit(lhs / rhs, x, sympy.oo)
