@@ -32,6 +32,7 @@ from collections.abc import Iterable, Sequence
 
 import sympy
 
+from ..algebra.normal_forms.bounds import LARGEST_SUMMED
 from ..syntax.symbols import log2, x
 
 __all__ = ["polynomial", "dominates", "Polynomial"]
@@ -41,8 +42,6 @@ Polynomial = dict[Monomial, float]  #: monomial -> numeric coefficient
 #: relative tolerance of a checked certificate: the law checker's (laws.RTOL)
 RTOL = 1e-9
 _LOG2X = log2(x)
-#: coefficients beyond this are scaled before a certificate is sought (their sums overflow)
-_LARGEST = 1e300
 _LN2 = math.log(2)
 
 
@@ -255,7 +254,7 @@ def _scaled(polynomials: list[Polynomial]) -> list[Polynomial] | None:
     ([{(): 1000000000.0}, {(): 1.0}], None)
     """
     largest = max((abs(c) for p in polynomials for c in p.values()), default=1.0)
-    if largest < _LARGEST:
+    if largest < LARGEST_SUMMED:
         return polynomials
     shift = math.frexp(largest)[1]
     scaled = [{m: math.ldexp(c, -shift) for m, c in p.items()} for p in polynomials]

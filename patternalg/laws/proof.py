@@ -82,9 +82,21 @@ def _beyond_sympy(expr: sympy.Expr) -> bool:
 
 
 def _is_zero(expr: sympy.Expr) -> bool:
-    if sympy.expand(expr) == 0:
-        return True
-    return bool(sympy.simplify(expr) == 0)
+    """Whether sympy shows ``expr`` to be 0 (its ``simplify`` not on decimals, as in
+    :func:`_sign_holds`)."""
+    forms: list[Callable[[sympy.Expr], sympy.Expr]] = [sympy.expand]
+    if not expr.has(sympy.Float):
+        forms.append(sympy.simplify)
+    return any(_shown(form, expr) == 0 for form in forms)
+
+
+def _shown(form: Callable[[sympy.Expr], sympy.Expr], expr: sympy.Expr) -> sympy.Expr | None:
+    """``form(expr)``, or None where sympy's arithmetic overflowed on the way (its
+    polynomials make 1e-1000 an integer of a thousand digits: ``too many digits``)."""
+    try:
+        return form(expr)
+    except OverflowError:
+        return None
 
 
 def _sign_holds(expr: sympy.Expr, strict: bool) -> bool:
@@ -96,7 +108,7 @@ def _sign_holds(expr: sympy.Expr, strict: bool) -> bool:
     ]
     if not expr.has(sympy.Float):  # simplify folds a decimal into a log: log2(x) >= 1e-300 "held"
         forms.append(sympy.simplify)
-    return any(getattr(form(expr), attribute) is True for form in forms)
+    return any(getattr(_shown(form, expr), attribute, None) is True for form in forms)
 
 
 def _slack(constraint: sympy.Expr, expr: sympy.Expr) -> sympy.Expr:

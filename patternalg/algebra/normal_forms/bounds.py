@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import sympy
 
-__all__ = ["Bound", "INFINITY", "MOST_POWER", "ROUNDING", "bounds"]
+__all__ = ["Bound", "INFINITY", "LARGEST_SUMMED", "MOST_POWER", "ROUNDING", "bounds"]
 
 INFINITY = float("inf")
 #: a whole power above this is not bounded (a fraction to the millionth is megabytes)
@@ -29,6 +29,9 @@ MOST_POWER = 64
 #: relative slack for the rounding of float coefficients: a value above ``-ROUNDING`` times
 #: the size of the terms it was summed from is 0 to the digits it was computed in
 ROUNDING = 1e-12
+#: coefficients summed in doubles stay below this (a few of 1.6e308 overflow a sum: callers
+#: scale by a power of two first)
+LARGEST_SUMMED = 1e300
 
 Bound = Fraction | float  #: a fraction, or +-inf
 Interval = tuple[Bound, Bound]

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import sys
 
-from .bounds import ROUNDING
+from .bounds import LARGEST_SUMMED, ROUNDING
 from .normal_form import NormalForm, binary_order
 from .sampling import samples
 
@@ -50,11 +50,11 @@ def is_numeric(form: NormalForm) -> bool:
 
 def _terms_of(*forms: NormalForm) -> list[list[Term]] | None:
     """The forms' terms in floats, every coefficient a normal double: as they are, or, where
-    one is beyond a double's range (a pool nested 700 deep has 1e-334), all scaled by the
-    one power of two that brings the largest to [1, 2) (an order of forms, and the sign of
-    one, do not change under a positive factor common to all); None where even then one is
-    not held (coefficients further apart than a double's range): not proved, never a wrong
-    "yes" from a coefficient read as 0.
+    one is beyond a double's range (a pool nested 700 deep has 1e-334) or its sums would be
+    (1.6e308 twice), all scaled by the one power of two that brings the largest to [1, 2)
+    (an order of forms, and the sign of one, do not change under a positive factor common
+    to all); None where even then one is not held (coefficients further apart than a
+    double's range): not proved, never a wrong "yes" from a coefficient read as 0.
 
     >>> from patternalg.algebra.normal_forms.normal_form import normal_form
     >>> import sympy
@@ -74,8 +74,9 @@ def _terms_of(*forms: NormalForm) -> list[list[Term]] | None:
 
 
 def _held(terms: list[Term]) -> bool:
-    """Whether every coefficient is a normal double (not 0, subnormal or infinite)."""
-    return all(sys.float_info.min <= abs(c) < math.inf for _, _, c in terms)
+    """Whether every coefficient is a normal double (not 0 or subnormal) that sums of a few
+    do not overflow (below :data:`~.bounds.LARGEST_SUMMED`)."""
+    return all(sys.float_info.min <= abs(c) < LARGEST_SUMMED for _, _, c in terms)
 
 
 def _factor_range(a: float, b: float, t0: float, t1: float) -> tuple[float, float]:
