@@ -118,3 +118,10 @@ def test_intervals_cover_runs_whose_calibration_numbers_absorb_the_operators_mis
     found = re.search(r"(?m)^pooled\s+\d+/\s*\d+ \(\s*([\d.]+)%\)", done.stdout)
     assert found, done.stdout[-3000:]
     assert 80.0 <= float(found.group(1)) <= 97.0, done.stdout[:3000]
+
+
+@pytest.mark.long
+def test_the_law_checker_s_verdicts_hold_exactly_on_laws_over_extreme_decimals(tmp_path: Path) -> None:
+    done = _run("fuzz_law_verdicts.py", ["--seeds", "1-5", "--laws", "40"], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "total: 0 failures" in done.stdout, done.stdout[-3000:]  # 23 on the code of 2026-11-29 (6f8a5f7)
