@@ -73,7 +73,7 @@ CASES = [
     (["sweep", "--over", "x=2..64:4", "--at", "n=4"], mapreduces(200)),
     (["compare", "qsort", "--over", "x=1..1e6"], nested("pipe", GRID_DEPTH)),
     (["compare", "qsort", "--over", "x=1..1e6"], flat("seq", 1000)),
-    (["optimize", "--budget", "n<=4", "--at", "x=1024"], nested("tpool_n", GRID_DEPTH)),
+    (["optimize", "--budget", "n<=4", "--at", "x=1024"], "seq(qsort, " * GRID_DEPTH + "tpool_n(qsort)" + ")" * GRID_DEPTH),
     (["optimize", "--budget", "n<=4", "--at", "x=1024"], mapreduces(300)),
 ]
 
@@ -86,6 +86,12 @@ def test_every_command_folds_deep_terms(args, term, capsys) -> None:
     assert status == 0, captured.err[-500:]
     assert "Traceback" not in captured.err and captured.out
     assert time.monotonic() - start < 60  # some seconds; on main: recursion, or minutes
+
+
+def test_optimizing_pools_nested_past_a_double_says_so(capsys) -> None:
+    # n = 2, 3 and 4 all read 0 ns in doubles (4^-2000 is 1e-1204), and n = 2 was "best"
+    assert main(["optimize", nested("tpool_n", GRID_DEPTH), "--budget", "n<=4", "--at", "x=1024"]) == 2
+    assert "the model's value is below a double's range at n=2" in capsys.readouterr().err
 
 
 def test_plot_of_a_deep_pipe(tmp_path: Path, capsys) -> None:
