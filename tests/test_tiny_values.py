@@ -75,6 +75,10 @@ model = "1.5e308*x"
 model = "1.6e308*x"
 [models.bigx]
 model = "1e300*x"
+[models.tinylog]
+model = "1e-1000*x*log2(x)"
+[models.tinylog2]
+model = "2e-1000*x*log2(x)"
 [models.m1]
 model = "1.0001*x^2 + 1"
 [models.m2]
@@ -90,12 +94,13 @@ def _library() -> ModelLibrary:
     return ModelLibrary.builtin().merged(ModelLibrary.from_toml_text(MODELS))
 
 
-def test_compare_of_models_below_a_double_names_them_instead_of_a_tie(tmp_path, capsys) -> None:
+@pytest.mark.parametrize("pair", [("tiny", "tiny2"), ("tinylog", "tinylog2")])  # 0 at x = 1, exactly
+def test_compare_of_models_below_a_double_names_them_instead_of_a_tie(pair, tmp_path, capsys) -> None:
     models = tmp_path / "models.toml"
     models.write_text(MODELS)
-    assert main(["compare", "tiny", "tiny2", "--models", str(models)]) == 2
+    assert main(["compare", *pair, "--models", str(models)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "tiny, tiny2: beyond a double's range" in err
+    assert err.count("\n") == 1 and f"{pair[0]}, {pair[1]}: beyond a double's range" in err
 
 
 @pytest.mark.parametrize(

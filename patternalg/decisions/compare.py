@@ -548,8 +548,8 @@ def _underflows_lacking(
 ) -> np.ndarray:
     """The scanned values with those below a double's range as infinite too (no value to
     compare: a model of ``1e-1000*x`` reads as 0.0 everywhere, and two such tied): the
-    values of a design whose closed form is not 0 where its value is the first below the
-    smallest normal double.
+    values of a design whose closed form is not 0 where its value is the first or the last
+    below the smallest normal double.
 
     >>> from patternalg.algebra.arrays import compile_term
     >>> from patternalg.library import ModelLibrary
@@ -567,9 +567,11 @@ def _underflows_lacking(
         below = np.flatnonzero(np.abs(row) < sys.float_info.min)
         if not below.size or design.expr is None:
             continue
-        exact = design.expr.xreplace({s: sympy.Float(float(scan[below[0]]))}).evalf()
-        if exact.is_number and exact.is_nonzero:
-            row[below] = np.inf
+        for at in {below[0], below[-1]}:  # x*log2(x) times 1e-1000 is 0 at x = 1 only
+            exact = design.expr.xreplace({s: sympy.Float(float(scan[at]))}).evalf()
+            if exact.is_number and exact.is_nonzero:
+                row[below] = np.inf
+                break
     return lacking
 
 
