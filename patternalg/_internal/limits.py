@@ -44,6 +44,7 @@ __all__ = [
     "MAX_EXPANDED_TERMS",
     "MAX_PARAMETER_NODES",
     "expanded_terms",
+    "held_in_full",
     "expansion_problem",
     "power_problem",
     "size_problem",
@@ -325,6 +326,17 @@ def _beyond_literals(value: sympy.Float) -> bool:
 #: 53-bit decimal of 1e-1000, as build_number reads it)
 _LARGEST_LITERAL = sympy.Float(sys.float_info.max)
 _SMALLEST_LITERAL = sympy.Float(f"1e-{MAX_INTEGER_DIGITS}", precision=53)
+
+
+def held_in_full(value: float, largest: float = math.inf) -> bool:
+    """Whether a double holds ``value`` with all its digits: not 0 or subnormal (a number
+    below 2.2e-308 reads as one of those), not infinite (and below ``largest``, for values
+    that are summed: a few of 1.6e308 overflow).
+
+    >>> held_in_full(1e-300), held_in_full(1e-320), held_in_full(0.0), held_in_full(1.6e308, 1e300)
+    (True, False, False, False)
+    """
+    return sys.float_info.min <= abs(value) < largest
 
 
 def _short_number(value: sympy.Expr) -> str:

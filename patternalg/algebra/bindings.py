@@ -12,12 +12,11 @@ patternalg.errors.EvaluationError: n = 0 makes the thread count of tpool_n(...) 
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Callable, Iterable, Mapping
 
 import sympy
 
-from .._internal.limits import MAX_INTEGER_DIGITS, size_problem
+from .._internal.limits import MAX_INTEGER_DIGITS, held_in_full, size_problem
 from ..errors import EvaluationError, ParseError
 from ..syntax.arith import check_finite, format_expr
 from ..syntax.parser import parse_arithmetic
@@ -47,9 +46,9 @@ def held_by_double(value: float, exact: Callable[[], sympy.Expr]) -> bool:
     >>> held_by_double(0.0, lambda: sympy.Float("1e-1000")), held_by_double(math.inf, lambda: sympy.Integer(1))
     (False, False)
     """
-    if not math.isfinite(value):
-        return False
-    return abs(value) >= sys.float_info.min or not exact().is_nonzero
+    if held_in_full(value):
+        return True
+    return math.isfinite(value) and not exact().is_nonzero
 
 
 def parse_value(text: str) -> sympy.Expr:

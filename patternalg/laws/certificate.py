@@ -27,11 +27,11 @@ True
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Iterable, Sequence
 
 import sympy
 
+from .._internal.limits import held_in_full
 from ..algebra.normal_forms.bounds import LARGEST_SUMMED
 from ..syntax.symbols import log2, x
 
@@ -73,7 +73,7 @@ def polynomial(expr: sympy.Expr) -> Polynomial | None:
             if not (base.is_Symbol or base == _LOG2X):
                 return None
             powers[base] = powers.get(base, 0.0) + power
-        if not sys.float_info.min <= abs(coefficient) < math.inf:
+        if not held_in_full(coefficient):
             return None  # beyond a double's range: read as 0 or inf, it would prove wrongly
         if powers.get(_LOG2X, 0.0) < 0:
             return None  # log2(x)^-1 has no value at x = 1
@@ -258,5 +258,4 @@ def _scaled(polynomials: list[Polynomial]) -> list[Polynomial] | None:
         return polynomials
     shift = math.frexp(largest)[1]
     scaled = [{m: math.ldexp(c, -shift) for m, c in p.items()} for p in polynomials]
-    held = all(abs(c) >= sys.float_info.min for p in scaled for c in p.values())
-    return scaled if held else None
+    return scaled if all(held_in_full(c) for p in scaled for c in p.values()) else None

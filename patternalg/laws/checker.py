@@ -18,7 +18,6 @@ The law language is :mod:`patternalg.laws.language`, the built-in laws
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -31,6 +30,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 
 from .._internal.callbacks import ProgressCallback
+from .._internal.limits import held_in_full
 from ..algebra.evaluation import Derivation, evaluate
 from ..algebra.normal_forms.normal_form import (
     NormalForm,
@@ -106,14 +106,15 @@ def _to_float(expr: sympy.Expr, env: Mapping[sympy.Symbol, float]) -> float:
 def _holds_at(relation: str, a: Any, b: Any) -> bool:
     """``a relation b`` up to :data:`RTOL` of the larger (doubles, or sympy's decimals)."""
     tolerance = RTOL * max(abs(a), abs(b))
-    verdict = {
-        "==": lambda: abs(a - b) <= tolerance,
-        "<=": lambda: a <= b + tolerance,
-        ">=": lambda: a >= b - tolerance,
-        "<": lambda: a < b - tolerance,
-        ">": lambda: a > b + tolerance,
-    }[relation]()
-    return bool(verdict)
+    if relation == "==":
+        return bool(abs(a - b) <= tolerance)
+    if relation == "<=":
+        return bool(a <= b + tolerance)
+    if relation == ">=":
+        return bool(a >= b - tolerance)
+    if relation == "<":
+        return bool(a < b - tolerance)
+    return bool(a > b + tolerance)
 
 
 def _largest(expr: sympy.Expr) -> NormalForm | None:
@@ -384,7 +385,7 @@ def _held(values: tuple[Any, Any]) -> bool:
     """Whether two values are doubles a comparison can trust: finite, each 0 or normal, not
     both 0 (a value below a double's range reads as 0, or as a subnormal of few digits)."""
     return any(v != 0.0 for v in values) and all(
-        isinstance(v, float) and (v == 0.0 or sys.float_info.min <= abs(v) < math.inf) for v in values
+        isinstance(v, float) and (v == 0.0 or held_in_full(v)) for v in values
     )
 
 

@@ -29,8 +29,8 @@ False
 from __future__ import annotations
 
 import math
-import sys
 
+from ..._internal.limits import held_in_full
 from .bounds import LARGEST_SUMMED, ROUNDING
 from .normal_form import NormalForm, binary_order
 from .sampling import samples
@@ -76,7 +76,7 @@ def _terms_of(*forms: NormalForm) -> list[list[Term]] | None:
 def _held(terms: list[Term]) -> bool:
     """Whether every coefficient is a normal double (not 0 or subnormal) that sums of a few
     do not overflow (below :data:`~.bounds.LARGEST_SUMMED`)."""
-    return all(sys.float_info.min <= abs(c) < LARGEST_SUMMED for _, _, c in terms)
+    return all(held_in_full(c, LARGEST_SUMMED) for _, _, c in terms)
 
 
 def _factor_range(a: float, b: float, t0: float, t1: float) -> tuple[float, float]:
