@@ -146,3 +146,15 @@ def test_an_equality_whose_difference_sympy_cannot_expand_is_decided_not_a_trace
     library = _library()
     law = "seq(tpool_2(m1), pipe(m3, m1)) == pipe(pipe(m4, m2), tpool_3(m4))"
     assert check(law, library, "exact", examples=10, seed=1).status == "refuted"
+
+
+def test_sweep_says_which_cells_a_double_reads_as_zero(tmp_path, capsys) -> None:
+    models = tmp_path / "models.toml"
+    models.write_text(MODELS)
+    args = ["sweep", "tinylog", "--models", str(models), "--format", "csv"]
+    assert main([*args, "--over", "x=1,2,4"]) == 0
+    captured = capsys.readouterr()
+    assert [row.split(",")[1] for row in captured.out.splitlines()[1:]] == ["0.0", "0.0", "0.0"]
+    assert "tinylog is below a double's range (2.2e-308) at x = 2 and 1 other point: shown as 0" in captured.err
+    assert main([*args, "--over", "x=1,1"]) == 0  # x*log2(x) is 0 at x = 1, exactly: no note
+    assert "below a double's range" not in capsys.readouterr().err

@@ -10,11 +10,13 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+import sympy
 
 from .._internal.limits import printable
 from .._internal.tables import Tabular, number, with_unit
@@ -32,6 +34,7 @@ from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import format_expr, number_text
 from ..syntax.parser import parse
+from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 
 __all__ = ["Sweep", "sweep", "Prepared", "prepare", "tabulate"]
@@ -247,6 +250,46 @@ def undefined_note(
     return (f"{printable(str(term))} has no finite value at {point}{more}: {cells} empty",)
 
 
+#: the most cells read as 0 whose closed form ``below_range_note`` evaluates exactly
+_CHECKED = 20
+
+
+def below_range_note(compiled: Compiled, value: np.ndarray, grid: Mapping[str, np.ndarray]) -> tuple[str, ...]:
+    """A note naming the first grid point where a term's value is below a double's range
+    (its closed form is not 0 there, but a double reads it as 0 or as a subnormal of few
+    digits), if there is one among the first few such cells: the cell shows that reading.
+
+    >>> from patternalg.library import ModelLibrary
+    >>> from patternalg.syntax.symbols import log2, x
+    >>> lib = ModelLibrary([AtomicModel("tiny", sympy.Float("1e-1000") * x * log2(x))])
+    >>> tiny = compile_term(parse("tiny"), lib, {})
+    >>> grid = {"x": np.array([1.0, 2.0, 4.0])}
+    >>> below_range_note(tiny, tiny.values(grid), grid)  # at x = 1 it is 0, exactly
+    ("tiny is below a double's range (2.2e-308) at x = 2 and 1 other point: shown as 0 (eval --at gives it)",)
+    """
+    below = np.argwhere(np.isfinite(value) & (np.abs(value) < sys.float_info.min))
+    expr = compiled.expr
+    if not len(below) or expr is None:
+        return ()
+    hits = []
+    for at in below[:_CHECKED]:
+        point = {name: float(axis[tuple(at)]) for name, axis in grid.items()}
+        exact = expr.xreplace({symbol(k): sympy.Float(v) for k, v in point.items()}).evalf()
+        if exact.is_number and exact.is_nonzero:
+            hits.append(point)
+    if not hits:
+        return ()
+    where = ", ".join(f"{name} = {number_text(v)}" for name, v in hits[0].items())
+    others = len(hits) - 1
+    more = "" if not others else f" and {others} other point{'s' if others > 1 else ''}"
+    if len(below) > _CHECKED:
+        more += f" (the first {_CHECKED} of {len(below)} cells read as 0 checked)"
+    return (
+        f"{printable(str(compiled.term))} is below a double's range ({sys.float_info.min:.2g}) at {where}{more}: "
+        "shown as 0 (eval --at gives it)",
+    )
+
+
 def tabulate(
     compiled: Sequence[Compiled],
     over: Sequence[Axis],
@@ -269,7 +312,7 @@ def tabulate(
         names.setflags(write=False)
         values.append(value)
         stages.append(names)
-        notes = (*notes, *undefined_note(str(c.term), value, grid))
+        notes = (*notes, *undefined_note(str(c.term), value, grid), *below_range_note(c, value, grid))
         if value.size and not np.all(np.isnan(value)):
             notes = (*notes, *negative_note(str(c.term), float(np.nanmin(value)), unit))
     return Sweep(
