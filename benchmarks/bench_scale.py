@@ -39,6 +39,7 @@ regular layout 4.70 CPU s and 190 MB, in Extra-P's layout 4.82 s and 195 MB (rat
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
@@ -162,66 +163,67 @@ def main() -> None:
     parser.add_argument("--dir", help="keep the generated files here (default: a temp dir)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")] + ([1_000_000] if args.million else [])
-    folder = Path(args.dir or tempfile.mkdtemp(prefix="bench_scale_"))
-    folder.mkdir(parents=True, exist_ok=True)
-    python = sys.executable
-    extrap_per_kernel = None
-    print(
-        f"{'kernels':>9} {'MB file':>8} | {'fast cpu':>7} {'kernels/s':>10} {'peak MB':>8} | "
-        f"{'baseline s':>10} {'fast/base':>9} | {'ref s':>7} {'ref MB':>7} {'ref/fast':>8} | "
-        f"{'Extra-P s':>10} {'ExtraP/fast':>11}"
-    )
-    layouts = []
-    for size in sizes:
-        path = folder / f"k{size}.txt"
-        if not path.exists():
-            generate(path, size)
-        fast_out, ref_out = folder / f"fast{size}.toml", folder / f"ref{size}.toml"
-        fast, fast_mb = run(
-            [python, "-m", "patternalg.cli", "fit", str(path), "--out", str(fast_out)],
-            f"{size} kernels, fast",
-        )
-        layouts.append((size, fast, fast_mb, *extrap_layout(folder, size, path, fast_out)))
-        base, _ = run([python, "-c", BASELINE, str(path)], f"{size} kernels, baseline")
-        ref = ref_mb = None
-        if size <= args.reference_max:
-            ref, ref_mb = run(
-                [python, "-c", REFERENCE, str(path), str(ref_out)], f"{size} kernels, reference"
-            )
-            if fast_out.read_bytes() != ref_out.read_bytes():
-                raise SystemExit(f"{size} kernels: the fast and the reference model files differ")
-        extrap, mark = None, ""
-        if args.extrap and size == 1000:
-            seconds = extrap_seconds(path, args.venv)
-            extrap_per_kernel = seconds / size if seconds else None
-            extrap = seconds
-        elif extrap_per_kernel:
-            extrap, mark = extrap_per_kernel * size, "~"
+    with contextlib.ExitStack() as stack:  # a temp dir of its own is removed, files and all
+        folder = Path(args.dir or stack.enter_context(tempfile.TemporaryDirectory(prefix="bench_scale_")))
+        folder.mkdir(parents=True, exist_ok=True)
+        python = sys.executable
+        extrap_per_kernel = None
         print(
-            f"{size:>9,} {path.stat().st_size / 2**20:>8.1f} | {fast:>7.2f} {size / fast:>10,.0f} "
-            f"{fast_mb:>8.0f} | {base:>10.2f} {fast / base:>9.2f} | "
-            + (
-                f"{ref:>7.2f} {ref_mb:>7.0f} {ref / fast:>8.2f}"
-                if ref
-                else f"{'-':>7} {'-':>7} {'-':>8}"
+            f"{'kernels':>9} {'MB file':>8} | {'fast cpu':>7} {'kernels/s':>10} {'peak MB':>8} | "
+            f"{'baseline s':>10} {'fast/base':>9} | {'ref s':>7} {'ref MB':>7} {'ref/fast':>8} | "
+            f"{'Extra-P s':>10} {'ExtraP/fast':>11}"
+        )
+        layouts = []
+        for size in sizes:
+            path = folder / f"k{size}.txt"
+            if not path.exists():
+                generate(path, size)
+            fast_out, ref_out = folder / f"fast{size}.toml", folder / f"ref{size}.toml"
+            fast, fast_mb = run(
+                [python, "-m", "patternalg.cli", "fit", str(path), "--out", str(fast_out)],
+                f"{size} kernels, fast",
             )
-            + " | "
-            + (f"{mark}{extrap:>9.1f} {extrap / fast:>11.0f}" if extrap else f"{'-':>10} {'-':>11}")
-        )
-    print("\n~: extrapolated linearly from Extra-P's time on 1,000 kernels")
-    print(
-        f"\n{'kernels':>9} | {'regular cpu':>11} {'MB':>5} | {'Extra-P layout cpu':>18} {'MB':>5} | "
-        f"{'time ratio':>10} {'memory ratio':>12}"
-    )
-    for size, fast, fast_mb, other, other_mb in layouts:
+            layouts.append((size, fast, fast_mb, *extrap_layout(folder, size, path, fast_out)))
+            base, _ = run([python, "-c", BASELINE, str(path)], f"{size} kernels, baseline")
+            ref = ref_mb = None
+            if size <= args.reference_max:
+                ref, ref_mb = run(
+                    [python, "-c", REFERENCE, str(path), str(ref_out)], f"{size} kernels, reference"
+                )
+                if fast_out.read_bytes() != ref_out.read_bytes():
+                    raise SystemExit(f"{size} kernels: the fast and the reference model files differ")
+            extrap, mark = None, ""
+            if args.extrap and size == 1000:
+                seconds = extrap_seconds(path, args.venv)
+                extrap_per_kernel = seconds / size if seconds else None
+                extrap = seconds
+            elif extrap_per_kernel:
+                extrap, mark = extrap_per_kernel * size, "~"
+            print(
+                f"{size:>9,} {path.stat().st_size / 2**20:>8.1f} | {fast:>7.2f} {size / fast:>10,.0f} "
+                f"{fast_mb:>8.0f} | {base:>10.2f} {fast / base:>9.2f} | "
+                + (
+                    f"{ref:>7.2f} {ref_mb:>7.0f} {ref / fast:>8.2f}"
+                    if ref
+                    else f"{'-':>7} {'-':>7} {'-':>8}"
+                )
+                + " | "
+                + (f"{mark}{extrap:>9.1f} {extrap / fast:>11.0f}" if extrap else f"{'-':>10} {'-':>11}")
+            )
+        print("\n~: extrapolated linearly from Extra-P's time on 1,000 kernels")
         print(
-            f"{size:>9,} | {fast:>11.2f} {fast_mb:>5.0f} | {other:>18.2f} {other_mb:>5.0f} | "
-            f"{other / fast:>10.2f} {other_mb / fast_mb:>12.2f}"
+            f"\n{'kernels':>9} | {'regular cpu':>11} {'MB':>5} | {'Extra-P layout cpu':>18} {'MB':>5} | "
+            f"{'time ratio':>10} {'memory ratio':>12}"
         )
-    print("target (issue 29): Extra-P's layout within 1.3x the time and memory, the same models")
-    print(
-        "targets (issue 17): 100,000 kernels <= 5 s and <= 400 MB; 1,000,000 <= 60 s, bounded memory"
-    )
+        for size, fast, fast_mb, other, other_mb in layouts:
+            print(
+                f"{size:>9,} | {fast:>11.2f} {fast_mb:>5.0f} | {other:>18.2f} {other_mb:>5.0f} | "
+                f"{other / fast:>10.2f} {other_mb / fast_mb:>12.2f}"
+            )
+        print("target (issue 29): Extra-P's layout within 1.3x the time and memory, the same models")
+        print(
+            "targets (issue 17): 100,000 kernels <= 5 s and <= 400 MB; 1,000,000 <= 60 s, bounded memory"
+        )
 
 
 if __name__ == "__main__":
