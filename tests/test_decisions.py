@@ -159,6 +159,24 @@ def test_designs_whose_closed_forms_are_equal_tie_asymptotically():
     assert compare(["pipe(qsort, inc)", "seq(tpool_2(qsort), inc)"]).asymptotic_ties == ()
 
 
+def test_designs_equal_to_rounding_tie_asymptotically_as_they_do_over_the_range():
+    """A machine ran tpool_2(pipe(qsort, inc)) and pipe(tpool_2(qsort), tpool_2(inc)) alike, but
+    their constants came out 14050.97100767225 and 14050.971007672248: the range said they
+    tie, and the last digit named the second the asymptotic winner."""
+    library = ModelLibrary.builtin().merged(
+        ModelLibrary.from_toml_text(
+            '[models.a]\nmodel = "2.27*x*log2(x) + 14050.97100767225"\n'
+            '[models.b]\nmodel = "2.27*x*log2(x) + 14050.971007672248"\n'
+            '[models.c]\nmodel = "2.27*x*log2(x) + 14050.9710076"\n'
+        )
+    )
+    result = compare(["a", "b"], over="x=1024..1e6", library=library)
+    assert result.intervals[0].ties == ("b",)
+    assert result.asymptotic_winner == "a" and result.asymptotic_ties == ("b",)
+    apart = compare(["a", "c"], over="x=1024..1e6", library=library)  # 5e-12 apart: more than rounding
+    assert apart.asymptotic_winner == "c" and apart.asymptotic_ties == ()
+
+
 def test_on_a_machine_the_asymptotic_winner_is_the_machines():
     """A pipe's hand-off grows with x (here 0.5 ns per unit), a pool's dispatch does not: on
     this machine the pool of the two stages wins as x grows, where the paper's models tie."""
