@@ -133,6 +133,22 @@ def share(rows: list[tuple[str, float, bool, float]]) -> str:
     return f"{hits:4}/{n:4} ({hits / n:6.1%}) {float(np.median([r[3] for r in rows])):6.1%}{mark}"
 
 
+def share_interval(rows: list[tuple[str, str, float, bool, float]], draws: int = 2000) -> str:
+    """How sure the covered share of ``rows`` ((run, term, x, covered, half-width)) is: its
+    90 % interval from a bootstrap that resamples the (run, term) pairs whole (a term's
+    cells at its sizes are not independent: its atoms' errors repeat from size to size)."""
+    groups: dict[tuple[str, str], list[bool]] = defaultdict(list)
+    for r in rows:
+        groups[r[0], r[1]].append(r[3])
+    if len(groups) < 2:
+        return ""
+    hits = np.array([sum(v) for v in groups.values()])
+    counts = np.array([len(v) for v in groups.values()])
+    pick = np.random.default_rng(0).integers(0, len(hits), (draws, len(hits)))
+    low, high = np.quantile(hits[pick].sum(axis=1) / counts[pick].sum(axis=1), [0.05, 0.95])
+    return f"({low:.1%}-{high:.1%})"
+
+
 def main_(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, action="append", help="a run directory (default: every one)")
@@ -180,6 +196,9 @@ def main_(argv: list[str] | None = None) -> None:
                     print(f"   {machine} ({', '.join(names)})")
                     print(f"   {'':8} " + " ".join(
                         f"{share([r[1:] for r in pooled[p] if r[0] in names]):34}" for p in ("all", "beyond")))  # fmt: skip
+                    print(f"   {'':8} " + " ".join(
+                        f"{share_interval([r for r in pooled[p] if r[0] in names]):34}" for p in ("all", "beyond")))  # fmt: skip
+                print("   (in brackets: the covered share's 90 % interval, resampling the run-term pairs whole)")
             for p in ("all", "beyond"):
                 rows = pooled[p]
                 print(f"-- {p}: per size (pooled over the runs)")
