@@ -30,6 +30,16 @@ def test_evaluation_table_shows_the_derivation_and_the_point() -> None:
     assert latex == "$258.5425 x \\log_{2}{\\left(x \\right)}$"
 
 
+def test_a_result_s_notes_show_below_its_table() -> None:
+    """The command line prints them on stderr; a notebook showed none of them."""
+    html = explain("pipe(inc, nop)", x=4)._repr_html_()
+    assert html.endswith("</table><p>note: at x = 4 the bottleneck is nop, not the asymptotic bottleneck inc; "
+                         "the value is the pointwise maximum, the closed form 536.185*x holds for large x "
+                         "(it gives 2144.74 here)</p>")  # fmt: skip
+    swept = sweep(["qsort"], [parse_axis("x=0,1")])._repr_html_()
+    assert "<p>note: qsort has no finite value at x = 0: its cell is empty</p>" in swept
+
+
 def test_evaluation_is_what_eval_prints(capsys) -> None:
     from patternalg.cli import main
 
@@ -61,11 +71,21 @@ def test_decision_results_are_tables() -> None:
     assert "<td>nop</td>" in compare(["inc", "nop"], over=axis)._repr_html_()
     best = optimize("pipe(tpool_a(qsort), tpool_b(inc))", budgets=["a+b<=16"], at={"x": 10**6})
     assert "<td>15</td><td>1</td>" in best._repr_html_()
+    assert f"<caption>proven optimum by {best.method} ({best.evaluated} assignments evaluated)</caption>" in best._repr_html_()
     designs = explore("pipe(qsort, inc)", threads=2, at={"x": 1024}, top=2)
     assert designs._repr_html_().count("<tr>") == 3  # header and two designs
+    assert "<caption>3 designs within 2 threads visited (complete)</caption>" in designs._repr_html_()
 
 
-mpl = pytest.importorskip("matplotlib")
+def test_a_comparison_s_table_says_who_ties_and_who_wins_asymptotically() -> None:
+    """The table named one winner of two designs equal everywhere, and the notebook never
+    showed the asymptotic winner that the command line prints."""
+    html = compare(["pipe(inc, inc)", "tpool_2(seq(inc, inc))"])._repr_html_()
+    assert "<caption>asymptotic winner (x -&gt; oo): pipe(inc, inc) ties with tpool_2(seq(inc, inc))</caption>" in html
+    assert "<th>ties with it</th>" in html and "<td>pipe(inc, inc)</td><td>tpool_2(seq(inc, inc))</td>" in html
+
+
+plt = pytest.importorskip("matplotlib.pyplot")  # imported here: the tests run alone too
 
 
 def _texts(ax) -> list[str]:  # type: ignore[no-untyped-def]
@@ -90,10 +110,10 @@ def test_plots_return_axes_with_what_they_show() -> None:
     assert labels[0] == "a=15, b=1" and labels[-1] == "even split: a=8, b=8"
     designs = explore("pipe(qsort, inc)", threads=2, at={"x": 1024}, top=2)
     assert len(designs.plot().patches) == 2
-    mpl.pyplot.close("all")
+    plt.close("all")
 
 
 def test_a_plot_draws_on_given_axes() -> None:
-    fig, ax = mpl.pyplot.subplots()
+    fig, ax = plt.subplots()
     assert compare(["inc", "nop"], over=parse_axis("x=1..1e3")).plot(ax=ax) is ax
-    mpl.pyplot.close(fig)
+    plt.close(fig)

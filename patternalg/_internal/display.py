@@ -59,8 +59,15 @@ def aligned(rows: Sequence[Sequence[str]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
-def table_html(header: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "") -> str:
-    """A compact HTML table, every cell escaped."""
+def table_html(
+    header: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "", notes: Sequence[str] = ()
+) -> str:
+    """A compact HTML table, every cell escaped, and the result's notes below it (what the
+    command line prints on stderr: an extrapolation, a converted unit).
+
+    >>> table_html(["x"], [[1]], notes=["x = 1e6 is outside the measured range"])
+    '<table><thead><tr><th>x</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table><p>note: x = 1e6 is outside the measured range</p>'
+    """
     import html  # here: a notebook's need, not the command line's
 
     title = f"<caption>{html.escape(caption)}</caption>" if caption else ""
@@ -68,7 +75,8 @@ def table_html(header: Sequence[str], rows: Sequence[Sequence[Any]], caption: st
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(cell(v))}</td>" for v in row) + "</tr>" for row in rows
     )
-    return f"<table>{title}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    below = "".join(f"<p>note: {html.escape(n)}</p>" for n in notes)
+    return f"<table>{title}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{below}"
 
 
 class HtmlTable(DataFrameTable):
@@ -121,4 +129,5 @@ class HtmlTable(DataFrameTable):
         return self.text()
 
     def _repr_html_(self) -> str:
-        return table_html(self.header(), self.cells(), self.caption())
+        notes = getattr(self, "notes", ())
+        return table_html(self.header(), self.cells(), self.caption(), notes if isinstance(notes, tuple | list) else ())

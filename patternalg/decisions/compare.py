@@ -229,17 +229,23 @@ class Comparison(Tabular):
 
     def header(self) -> list[str]:
         """Columns of the interval table."""
-        return ["from", "to", "winner", *(f"{t} / winner at from" for t in self.terms)]
+        return ["from", "to", "winner", "ties with it", *(f"{t} / winner at from" for t in self.terms)]
 
     def rows(self) -> list[list[Any]]:
-        """One row per interval."""
-        return [[i.start, i.end, i.winner, *(r[1] for r in i.ratios)] for i in self.intervals]
+        """One row per interval: its ends, its winner, the designs equal to it there, and
+        each design over it at the start.
+
+        >>> compare(["pipe(inc, inc)", "tpool_2(seq(inc, inc))"]).rows()
+        [[1.0, 1099511627776.0, 'pipe(inc, inc)', 'tpool_2(seq(inc, inc))', 1.0, 1.0]]
+        """
+        return [[i.start, i.end, i.winner, ", ".join(i.ties), *(r[1] for r in i.ratios)] for i in self.intervals]
 
     def caption(self) -> str:
-        """The crossovers with the models' value there, in the unit (above the HTML table).
+        """The crossovers with the models' value there, in the unit, and the asymptotic
+        winner (above the HTML table).
 
         >>> compare(["inc", "nop"], over=parse_axis("x=1..1e6:log")).caption()
-        'crossover at x = 10.1139905070078: inc below, nop above, both 5422.97 ns there'
+        'crossover at x = 10.1139905070078: inc below, nop above, both 5422.97 ns there; asymptotic winner (x -> oo): nop'
         """
         return "; ".join(
             f"crossover between {c.symbol} = {self._position(c.previous)} and "
@@ -251,7 +257,7 @@ class Comparison(Tabular):
             + f"{c.designs[1]}{' above' if c.kind == 'crossover' else ''}, "
             + f"both {self._level(c)} there"
             for c in (*self.crossovers, *self.touches)
-        )
+        ) + ("; " if self.crossovers or self.touches else "") + self._asymptotic_line()
 
     def _position(self, value: float) -> str:
         """A point on the axis by the one printer: in full, or, where a crossover was
@@ -273,6 +279,12 @@ class Comparison(Tabular):
         if c.model_value is None:
             return "undefined"
         return f"{number_text(c.model_value, digits)} {self.unit}"
+
+    def _asymptotic_line(self) -> str:
+        """``asymptotic winner (x -> oo): W`` and the designs that tie with it."""
+        winner = self.asymptotic_winner or "undecided"
+        ties = f" ties with {', '.join(self.asymptotic_ties)}" if self.asymptotic_ties else ""
+        return f"asymptotic winner ({self.asymptotic_symbol} -> oo): {winner}{ties}"
 
     def lines(self, digits: int | None = None) -> list[str]:
         """The comparison for people, one line each: positions and ratios by the one
@@ -324,9 +336,7 @@ class Comparison(Tabular):
                 if c.interval is not None:
                     low, high = self._stretch(*c.interval)
                     lines.append(f"  crossover {c.designs[0]} / {c.designs[1]}: {self.symbol} in [{low}, {high}]")
-        winner = self.asymptotic_winner or "undecided"
-        ties = f" ties with {', '.join(self.asymptotic_ties)}" if self.asymptotic_ties else ""
-        lines.append(f"asymptotic winner ({self.asymptotic_symbol} -> oo): {winner}{ties}")
+        lines.append(self._asymptotic_line())
         if self.region is not None:
             lines += self.region.lines(self.terms)
         return [_in_short(line, self.terms) for line in lines]

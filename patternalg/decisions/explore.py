@@ -257,9 +257,21 @@ class Exploration(Tabular):
                     f"     {r.law} {r.direction} [{'/'.join(r.semantics)}]: "
                     f"{r.before}  {r.relation}  {r.after}"
                 )
+        return lines + self._summary()
+
+    def caption(self) -> str:
+        """How far the search went, and how the designs are ranked (above the HTML table).
+
+        >>> explore("pipe(qsort, inc)", threads=2, at={"x": 1024}).caption()
+        '3 designs within 2 threads visited (complete)'
+        """
+        return "; ".join(self._summary())
+
+    def _summary(self) -> list[str]:
+        """The lines after the designs: the search's extent, how they are ranked."""
         state = "complete" if self.complete else "stopped: raise --expansions to search further"
         designs = f"{self.visited} design{'s' if self.visited != 1 else ''}"
-        lines.append(f"{designs} within {_threads(self.threads)} visited ({state})")
+        lines = [f"{designs} within {_threads(self.threads)} visited ({state})"]
         if any(d.value is None for d in self.designs):
             lines.append(f"models in {self.unit}, ranked by their growth in x")
         if self.level is not None:

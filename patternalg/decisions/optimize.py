@@ -168,7 +168,20 @@ class Optimum(Tabular):
             else:
                 verdict = f"; the best is {number_text(gain)}x faster" if gain is not None else ""
             lines.append(f"even split: {show(self.even_split)}{verdict}")
-        lines.append(f"proven optimum by {self.method} ({self.evaluated} assignments evaluated)")
+        return lines + self._summary()
+
+    def caption(self) -> str:
+        """How the optimum was found, and with an interval what the draws cannot tell from
+        it (above the HTML table, whose rows are the best, the runners-up and the even split).
+
+        >>> optimize("pipe(tpool_a(qsort), tpool_b(inc))", budgets=["a+b<=4"], at={"x": 1024}).caption()
+        'proven optimum by branch-and-bound (7 assignments evaluated)'
+        """
+        return "; ".join(self._summary())
+
+    def _summary(self) -> list[str]:
+        """The lines after the assignments: the proof and, with an interval, the ties."""
+        lines = [f"proven optimum by {self.method} ({self.evaluated} assignments evaluated)"]
         if self.level is not None:
             if self.indistinguishable:
                 shown = "; ".join(", ".join(f"{k}={v}" for k, v in c.assignment) for c in self.indistinguishable[:8])
