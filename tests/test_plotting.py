@@ -127,3 +127,16 @@ def test_a_summary_s_points_are_drawn_with_their_stated_spread() -> None:
     segments = bars.lines[2][0].get_segments()
     assert [tuple(np.round(s[:, 1], 6)) for s in segments] == [(8.0, 12.0), (0.0, 51.0)]  # 21 - 30 is cut at 0
     pyplot().close(ax.figure)
+
+
+def test_a_curve_equal_to_one_drawn_before_is_dashed_and_named_so() -> None:
+    """pipe(inc, inc) and tpool_2(seq(inc, inc)) are one line under the paper: the second
+    hid the first, and the legend named both as if both showed."""
+    ax = plot_curves(GRID, [Curve("pipe(inc, inc)", INC), Curve("tpool_2(seq(inc, inc))", INC * (1 + 1e-15)),
+                            Curve("nop", NOP)])  # fmt: skip
+    lines = [line for line in ax.get_lines() if not line.get_label().startswith("_")]
+    assert [line.get_label() for line in lines] == [
+        "pipe(inc, inc)", "tpool_2(seq(inc, inc)) (same as pipe(inc, inc))", "nop"
+    ]
+    assert [line.get_linestyle() for line in lines] == ["-", "--", "-"]
+    pyplot().close("all")

@@ -53,6 +53,10 @@ def bottleneck_stretches(grid: np.ndarray, names: Sequence[str]) -> list[tuple[f
     return stretches
 
 
+#: relative difference within which two curves are the same (rounding: as compare's ties)
+_SAME = 1e-12
+
+
 def plot_curves(
     grid: np.ndarray,
     curves: Sequence[Curve],
@@ -75,10 +79,17 @@ def plot_curves(
     if ax is None:
         _, (ax,) = new_axes(1)
     positive = bool(np.all(grid > 0))
+    drawn: list[tuple[str, np.ndarray]] = []
     for curve in curves:
         values = np.asarray(curve.values, dtype=float)
         values = np.where(np.abs(values) <= MAX_DRAWN, values, np.nan)  # beyond it: a gap
-        ax.plot(grid, values, label=shorten(curve.label))
+        label = shorten(curve.label)
+        style: str | tuple[int, tuple[int, int]] = "-"
+        same = [name for name, earlier in drawn if np.allclose(values, earlier, rtol=_SAME, atol=0, equal_nan=True)]
+        if same:  # drawn over a curve equal to it: dashed, and the legend says so
+            label, style = f"{label} (same as {same[0]})", (0, (4, 2 + 2 * len(same)))
+        ax.plot(grid, values, label=label, linestyle=style)
+        drawn.append((shorten(curve.label), values))
         finite = values[np.isfinite(values)]
         positive = positive and bool(np.all(finite >= 0) and np.any(finite > 0))
     if log and positive:  # zeros (a log2(x) at x = 1) are left out of a log axis
