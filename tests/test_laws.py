@@ -7,13 +7,17 @@ import json
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from patternalg.algebra.evaluation import evaluate
 from patternalg.algebra.semantics import Semantics
 from patternalg.cli import main
 from patternalg.errors import ParseError, UnitError, UnknownAtomError
+from patternalg.laws import parse_laws
 from patternalg.laws.checker import BUILTIN_LAWS, builtin_law, check, parse_law
 from patternalg.laws.proof import decide
+from patternalg.laws.strategies import terms
 from patternalg.library.model_library import AtomicModel, ModelLibrary
 from patternalg.syntax.parser import parse, parse_arithmetic
 from patternalg.syntax.symbols import n, x
@@ -467,3 +471,39 @@ def test_a_long_law_is_shown_in_short_in_the_table_and_whole_in_json(capsys):
     assert main(["check", law, "--examples", "2", "--seed", "1", "--semantics", "exact",
                  "--format", "json"]) == 1  # fmt: skip
     assert law in capsys.readouterr().out
+
+
+def test_a_file_of_laws_checks_each_one(tmp_path, capsys):
+    """A user's file of laws, one after another with comments and a law over two lines, was
+    a syntax error at the second law."""
+    laws = tmp_path / "mine.laws"
+    laws.write_text(
+        "# my laws\nseq(A, B) == seq(B, A)\n\n"
+        "tpool_n(pipe(A, B)) <= pipe(tpool_n(A),\n                            tpool_n(B))  # layering\n"
+        "pipe(A, B)\n  < A\n"
+    )
+    assert main(["check", f"@{laws}", "--examples", "5", "--seed", "1", "--semantics", "exact"]) == 1  # one refuted
+    rows = [line.split("  ")[1].strip() for line in capsys.readouterr().out.splitlines()[1:4]]
+    assert rows == ["seq(A, B) == seq(B, A)", "tpool_n(pipe(A, B)) <= pipe(tpool_n(A), tpool_n(B))", "pipe(A, B) < A"]
+
+
+def test_a_syntax_error_in_a_file_of_laws_names_its_line(tmp_path, capsys):
+    laws = tmp_path / "mine.laws"
+    laws.write_text("# my laws\nseq(A, B) == seq(B, A)\n\npipe(A, B) <= seq(A,, B)\n")
+    assert main(["check", f"@{laws}"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "line 4, column 21: syntax error, unexpected ','" in err
+
+
+@settings(max_examples=50)
+@given(
+    st.lists(st.tuples(terms(max_depth=3), st.sampled_from(["==", "<=", ">=", "<", ">"]), terms(max_depth=3)),
+             min_size=1, max_size=4),  # fmt: skip
+    st.sampled_from(["\n", "\n\n# a comment\n", "  # after it\n"]),
+)
+def test_laws_one_after_another_read_back_as_written(laws, between):
+    """Any laws, written one after another: each is read back as itself (a term's text may
+    hold brackets of every kind and annotations with expressions)."""
+    written = [f"{lhs} {relation} {rhs}" for lhs, relation, rhs in laws]
+    read = parse_laws(between.join(written) + between)
+    assert [str(law) for law in read] == [str(parse_law(w)) for w in written]

@@ -1,4 +1,4 @@
-"""``patternalg check "LAW"``: prove or refute one law of your own."""
+"""``patternalg check "LAW"``: prove or refute a law of your own (``@FILE``: each law in a file)."""
 
 from __future__ import annotations
 
@@ -14,14 +14,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LAW",
         help="LHS REL RHS, REL one of == <= >= < >; capitalised names are metavariables"
         " (any term); or the id of a built-in law (patternalg laws lists them);"
-        " '-' reads stdin, '@FILE' a file",
+        " '-' reads stdin, '@FILE' a file (several laws: each on its own line, # comments)",
     )
     add_check_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..laws.checker import builtin_law, parse_law
+    from ..laws import parse_laws
+    from ..laws.checker import builtin_law
 
     if args.law.isidentifier():  # a law has a relation: a bare name is a built-in law's id
         return run_checks([builtin_law(args.law)], args)
-    return run_checks([parse_law(read_text_argument(args.law, "the law"))], args)
+    return run_checks(parse_laws(read_text_argument(args.law, "the law")), args)

@@ -2,13 +2,14 @@
 
 from .builtin import BUILTIN_LAWS, builtin_law
 from .checker import check
-from .language import Law, parse_law, validate
+from .language import Law, parse_law, parse_laws, validate
 from .proof import RELATIONS
 from .results import STATUSES, CheckResult, Counterexample
 
 __all__ = [
     "Law",
     "parse_law",
+    "parse_laws",
     "BUILTIN_LAWS",
     "builtin_law",
     "validate",

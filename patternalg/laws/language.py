@@ -21,13 +21,13 @@ from dataclasses import dataclass
 import sympy
 
 from ..algebra.units import common_unit
-from ..errors import EvaluationError
+from ..errors import EvaluationError, ParseError
 from ..library.model_library import AtomicModel
 from ..syntax.parser import parse_law_parts
 from ..syntax.symbols import x
 from ..syntax.terms import Atom, MapReduce, Meta, Term, TPool
 
-__all__ = ["Law", "parse_law", "validate"]
+__all__ = ["Law", "parse_law", "parse_laws", "validate"]
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,58 @@ def parse_law(text: str, *, id: str | None = None, source: str = "") -> Law:
     """
     lhs, relation, rhs = parse_law_parts(text)
     return Law(lhs, relation, rhs, id, source)
+
+
+def parse_laws(text: str) -> list[Law]:
+    """The laws of a text (a file of your own laws), one after another: a law ends at the
+    end of a line where its brackets are closed and its right-hand side has begun; blank
+    lines and ``#`` comments are skipped. A syntax error names its line in the whole text.
+
+    >>> [str(law) for law in parse_laws("# mine\\nseq(A, B) == seq(B, A)\\npipe(A,\\n     B) <=\\n  seq(A, B)\\n")]
+    ['seq(A, B) == seq(B, A)', 'pipe(A, B) <= seq(A, B)']
+    >>> parse_laws("seq(A, B) == seq(B, A)\\npipe(A, B) <")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ParseError: line 2, column 13: syntax error, the text ends too early (expected ...): pipe(A, B) <^
+    """
+    laws: list[Law] = []
+    chunk: list[str] = []
+    first, state = 0, (0, False, False)  # the law's first line; its scan (brackets, relation, rhs)
+    for number, line in enumerate(text.split("\n"), 1):  # lines as the parser counts them
+        code = line.split("#", 1)[0]
+        if not chunk and not code.strip():
+            continue  # blank or a comment between laws
+        first = first or number
+        chunk.append(line)
+        state = _scan(code, *state)
+        if state[0] <= 0 and state[2]:
+            laws.append(_law_at("\n".join(chunk), first))
+            chunk, first, state = [], 0, (0, False, False)
+    if chunk or not laws:  # an unfinished law, or no law at all: the parser says what is missing
+        laws.append(_law_at("\n".join(chunk), first or 1))
+    return laws
+
+
+def _scan(code: str, depth: int, related: bool, rhs: bool) -> tuple[int, bool, bool]:
+    """A law's open brackets, whether its relation was seen and whether text follows it,
+    after one more line of its ``code`` (comments removed), given those before it."""
+    for c in code:
+        if depth == 0 and c in "<>=":
+            related, rhs = True, False
+        elif related and not c.isspace():
+            rhs = True
+        depth += (c in "([{") - (c in ")]}")
+    return depth, related, rhs
+
+
+def _law_at(text: str, first: int) -> Law:
+    """``text`` parsed as one law that starts on line ``first`` of the whole text."""
+    try:
+        return parse_law(text)
+    except ParseError as error:
+        if not error.line or first == 1:
+            raise
+        raise ParseError(error.message, error.line + first - 1, error.column, error.excerpt) from None
 
 
 def validate(law: Law, library: Mapping[str, AtomicModel]) -> None:

@@ -144,6 +144,7 @@ def _describe_expected(names: Sequence[str]) -> str:
             continue
         is_string = pattern["__type__"] == "PatternStr"
         words.append(f"'{pattern['value']}'" if is_string else name.lower())
+    words = list(dict.fromkeys(words))  # two tokens may read alike ("a name")
     if len(words) > 6:
         return "a term or an expression"
     return " or ".join(words)
