@@ -91,12 +91,12 @@ def measured_interval(
     points: int,
     level: float,
     seed: int,
-) -> tuple[np.ndarray, np.ndarray, list[str]]:
+) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
     """The central ``level`` interval of what a measurement of ``term`` would show at each of
     ``points`` points (``columns``: each symbol's values there), drawn by
-    :class:`~patternalg.algebra.intervals.Spread` with ``seed``, and its notes (atoms without
-    an uncertainty)."""
-    from ..algebra.intervals import Spread, no_uncertainty_note
+    :class:`~patternalg.algebra.intervals.Spread` with ``seed``, and the atoms counted as
+    exact (without an uncertainty: one note for all the terms names them)."""
+    from ..algebra.intervals import Spread
 
     spread = Spread.of(term, library, {}, semantics=semantics)
     missing = [s for s in spread.symbols if s not in columns]
@@ -110,4 +110,4 @@ def measured_interval(
     # (draws, points); a term constant in its symbols draws one value a draw: (draws,)
     drawn = np.broadcast_to(drawn.reshape(drawn.shape[0], -1), (drawn.shape[0], points))
     low, high = np.quantile(drawn, [(1 - level) / 2, (1 + level) / 2], axis=0)
-    return low, high, [no_uncertainty_note(list(spread.missing))] if spread.missing else []
+    return low, high, spread.missing

@@ -140,9 +140,10 @@ def _validate_series(
     semantics: tuple[Semantics, Semantics | None],
     how: Aggregation,
     interval: tuple[float, int] | None = None,
-) -> tuple[Validated | None, list[str]]:
-    """One series predicted and measured, and its notes; None and the reason (one note) if
-    the file does not measure a symbol its model needs."""
+) -> tuple[Validated | None, list[str], tuple[str, ...]]:
+    """One series predicted and measured, its notes and the atoms its interval counts as
+    exact; None and the reason (one note) if the file does not measure a symbol its model
+    needs."""
     main, rules = semantics
     unit = measured_unit(quantity(series.metric), series.unit, None, series.path)
     converted, unit, moved = in_unit([term], library, unit)
@@ -156,7 +157,7 @@ def _validate_series(
         return None, [
             f"skipped '{series.kernel}': its model needs {', '.join(missing)}, which "
             f"{series.path} does not measure (its parameters: {', '.join(series.parameters)})"
-        ]
+        ], ()
     columns = {s: series.column(p) for s, p in bound.items()}
     predicted = _predict(compiled, columns, len(series))
     other = None
@@ -169,10 +170,10 @@ def _validate_series(
         notes += negative_note(text, float(np.nanmin(predicted)), unit)
     size = _size(bound, series.parameters)
     low = high = None
+    exact: tuple[str, ...] = ()
     if interval is not None:  # an atom's draws may vary with x where its model does not
         sized = {**columns, "x": series.column(size)} if size is not None and "x" not in columns else columns
-        low, high, more = measured_interval(term, converted, main, sized, len(series), *interval)
-        notes += more
+        low, high, exact = measured_interval(term, converted, main, sized, len(series), *interval)
     validated = Validated(
         text, series.kernel, series.path, series.parameters, size, series.points, predicted,
         series.aggregate(how), unit, other, low, high, in_halves(series, how),
@@ -183,7 +184,7 @@ def _validate_series(
             f"{text}: no relative error at {undefined} point(s) (nothing measured, "
             "or no finite prediction): their cells are empty"
         )
-    return validated, notes
+    return validated, notes, exact
 
 
 def validate(
@@ -233,6 +234,7 @@ def validate(
         raise wrong("aggregate", f"one of {valid}", aggregate) from None
     validated: list[Validated] = []
     notes: list[str] = []
+    exact: set[str] = set()  #: atoms an interval counts as exact, in one note for every term
     skipped = _Skipped([], {}, [])
     for data in sources:
         notes += data.notes
@@ -247,15 +249,20 @@ def validate(
             if str(term) != series.kernel and atom == str(term):
                 notes.append(f"kernel '{series.kernel}' is the atom {atom} (the name fit gives it)")
             try:
-                found, more = _validate_series(series, term, library, (main, other), how, drawn)
+                found, more, unsure = _validate_series(series, term, library, (main, other), how, drawn)
             except UnitError as exc:
-                found, more = None, [f"skipped '{series.kernel}': {exc}"]
+                found, more, unsure = None, [f"skipped '{series.kernel}': {exc}"], ()
             if found is None:
                 skipped.other += more
             else:
                 validated.append(found)
                 notes += more
+                exact.update(unsure)
     notes = skipped.notes(library) + notes
+    if exact:
+        from ..algebra.intervals import no_uncertainty_note
+
+        notes.append(no_uncertainty_note(sorted(exact)))
     if not validated:
         raise EvaluationError(_nothing(sources, skipped, library))
     parameters = tuple(dict.fromkeys(p for v in validated for p in v.parameters))
