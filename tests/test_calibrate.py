@@ -358,3 +358,15 @@ def test_the_speedups_option(tmp_path: Path, capsys: pytest.CaptureFixture[str],
         main(["calibrate", str(atoms), str(compositions), "--speedups", "maybe", "--out", str(out)])
     text, err = capsys.readouterr()
     assert exit.value.code == 2 and text == "" and err.count("\n") == 1 and "invalid choice: 'maybe'" in err
+
+
+def test_terms_listed_with_commas_are_told_the_separator(tmp_path, capsys) -> None:
+    """A comma is inside a term's brackets and between terms alike: the error pointed at the
+    first comma between two terms as a syntax error of the first."""
+    run = Path(__file__).resolve().parents[1] / "benchmarks" / "realdata" / "data14"
+    out = tmp_path / "m.toml"
+    args = ["calibrate", str(run / "atoms.txt"), str(run / "compositions.txt"), "--out", str(out)]
+    assert main([*args, "--terms", "pipe(inc, inc),tpool_2(qsort)"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--terms: terms are separated by ';', not ',' (pipe(inc, inc);tpool_2(qsort))" in err
+    assert not out.exists()

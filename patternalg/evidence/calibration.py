@@ -46,6 +46,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import sympy
 
+from .._internal.limits import printable
 from ..algebra.arrays import compile_term
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.machine import Machine
@@ -521,7 +522,7 @@ def _chosen(compositions: list[_Region], terms: Sequence[str] | None) -> list[_R
     was not measured."""
     if terms is None:
         return compositions
-    wanted = [parse(t) for t in terms]
+    wanted = [_term_of(t) for t in terms]
     measured_terms = {r.term for r in compositions}
     for text, term in zip(terms, wanted, strict=True):
         if term not in measured_terms:
@@ -530,6 +531,29 @@ def _chosen(compositions: list[_Region], terms: Sequence[str] | None) -> list[_R
                 f"{', '.join(sorted(map(str, measured_terms))) or 'none'})"
             )
     return [r for r in compositions if r.term in set(wanted)]
+
+
+def _term_of(text: str) -> Term:
+    """One term of ``--terms``; a list written with commas is told what separates them.
+
+    >>> _term_of("pipe(inc, inc),tpool_2(qsort)")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ParseError: --terms: terms are separated by ';', not ',' (pipe(inc, inc);tpool_2(qsort))
+    """
+    try:
+        return parse(text)
+    except ParseError:
+        depth, pieces, start = 0, [], 0
+        for i, c in enumerate(text):
+            depth += (c in "([{") - (c in ")]}")
+            if c == "," and depth == 0:
+                pieces.append(text[start:i].strip())
+                start = i + 1
+        if not pieces:
+            raise
+        listed = ";".join([*pieces, text[start:].strip()])
+        raise ParseError(f"--terms: terms are separated by ';', not ',' ({printable(listed)})") from None
 
 
 def _no_twins(regions: Sequence[_Region]) -> None:
