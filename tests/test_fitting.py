@@ -190,3 +190,22 @@ def test_times_without_a_unit_are_read_as_ns_with_a_note(tmp_path: Path, capsys,
     assert main(["fit", str(data), "--uncertainty", "none"]) == 0
     out, err = capsys.readouterr()
     assert out.splitlines()[0].endswith("[s]") and "name no unit" not in err
+
+
+@pytest.mark.parametrize("header", ["p,time", "x,p,time"])
+def test_a_time_that_falls_with_the_cores_is_named_with_the_form_that_fits_it(tmp_path: Path, capsys, header) -> None:
+    """Strong scaling, T(x)/p: PMNF's terms only grow, so it fitted a constant (89 % SMAPE) or
+    a model of x alone (53 %) without a word of why."""
+    from patternalg.cli import main
+
+    sizes = [1000, 2000, 4000, 8000] if header.startswith("x") else [None]
+    rows = [f"{'' if x is None else f'{x},'}{p},{(3 * (x or 4000) / p + 50 * p + 200) * (1 + 0.01 * (r - 1)):.3f}"
+            for x in sizes for p in (1, 2, 4, 8) for r in range(3)]  # fmt: skip
+    table = tmp_path / "solve.csv"
+    table.write_text("\n".join([header, *rows]) + "\n")
+    assert main(["fit", str(table)]) == 0
+    err = capsys.readouterr().err
+    assert "note: solve falls as p grows (at the largest p 0.1" in err
+    assert "if p counts cores, --form amdahl models a time that falls with them" in err
+    assert main(["fit", str(table), "--form", "amdahl"]) == 0
+    assert "falls as" not in capsys.readouterr().err  # Amdahl's form follows it

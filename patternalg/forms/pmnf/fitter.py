@@ -18,6 +18,7 @@ from ...syntax.symbols import symbol
 from ..base import Form
 from ..fit_options import AUTO_BOOTSTRAP, AUTO_BOOTSTRAP_POINTS, AUTO_LINEAR, uncertainty_method
 from ..fitting import Fitter
+from .falling import falling_notes
 from .fit import check_points, fit_series, parse_param_options, symbol_name
 from .form import PMNF
 from .modelers import MODELERS
@@ -141,8 +142,8 @@ class PMNFFitter(Fitter):
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
         """Which symbol the file's parameter became where it is not its own name and ``param``
         did not say so; how the uncertainty was found when ``auto`` chose the linear method;
-        the compositions left out."""
-        notes = super().notes(data, options)
+        the compositions left out; values that fall as a parameter grows."""
+        notes = [*super().notes(data, options), *falling_notes(data)]
         if options.get("uncertainty", "auto") == "auto" and len(data) > AUTO_LINEAR:
             notes.append(
                 f"more than {AUTO_LINEAR:,} kernels: no uncertainty recorded (--uncertainty "
