@@ -507,3 +507,13 @@ def test_laws_one_after_another_read_back_as_written(laws, between):
     written = [f"{lhs} {relation} {rhs}" for lhs, relation, rhs in laws]
     read = parse_laws(between.join(written) + between)
     assert [str(law) for law in read] == [str(parse_law(w)) for w in written]
+
+
+def test_a_law_of_a_file_may_name_itself(tmp_path, capsys):
+    laws = tmp_path / "mine.laws"
+    laws.write_text("seq_comm: seq(A, B) == seq(B, A)\npipe(A, B) <= seq(A, B)\nbad: pipe(A, B) <= seq(A,, B)\n")
+    assert main(["check", f"@{laws}"]) == 2  # the error's column counts the name
+    assert "line 3, column 26: syntax error, unexpected ','" in capsys.readouterr().err
+    laws.write_text("seq_comm: seq(A, B) == seq(B, A)\npipe(A, B) <= seq(A, B)\n")
+    assert main(["check", f"@{laws}", "--seed", "1", "--semantics", "exact", "--format", "json"]) == 0
+    assert [r["id"] for r in json.loads(capsys.readouterr().out)] == ["seq_comm", None]

@@ -14,7 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LAW",
         help="LHS REL RHS, REL one of == <= >= < >; capitalised names are metavariables"
         " (any term); or the id of a built-in law (patternalg laws lists them);"
-        " '-' reads stdin, '@FILE' a file (several laws: each on its own line, # comments)",
+        " '-' reads stdin, '@FILE' a file (several laws: one after another, NAME: before one names it)",
     )
     add_check_options(parser)
 

@@ -15,6 +15,7 @@ A law reads: for all x >= 1 and all instantiations, M[LHS] REL M[RHS].
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -110,7 +111,8 @@ def parse_law(text: str, *, id: str | None = None, source: str = "") -> Law:
 def parse_laws(text: str) -> list[Law]:
     """The laws of a text (a file of your own laws), one after another: a law ends at the
     end of a line where its brackets are closed and its right-hand side has begun; blank
-    lines and ``#`` comments are skipped. A syntax error names its line in the whole text.
+    lines and ``#`` comments are skipped; ``NAME:`` before a law names it. A syntax error
+    names its line in the whole text.
 
     >>> [str(law) for law in parse_laws("# mine\\nseq(A, B) == seq(B, A)\\npipe(A,\\n     B) <=\\n  seq(A, B)\\n")]
     ['seq(A, B) == seq(B, A)', 'pipe(A, B) <= seq(A, B)']
@@ -149,10 +151,22 @@ def _scan(code: str, depth: int, related: bool, rhs: bool) -> tuple[int, bool, b
     return depth, related, rhs
 
 
+#: a law's name before it on its first line: ``seq_comm: seq(A, B) == seq(B, A)``
+_NAMED = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*:")
+
+
 def _law_at(text: str, first: int) -> Law:
-    """``text`` parsed as one law that starts on line ``first`` of the whole text."""
+    """``text`` parsed as one law that starts on line ``first`` of the whole text, with the
+    name it may give itself (``NAME:`` before it; its id in the table).
+
+    >>> _law_at("seq_comm: seq(A, B) == seq(B, A)", 1).id
+    'seq_comm'
+    """
+    named = _NAMED.match(text)
+    if named:  # the name's place kept blank: an error's column is where the user sees it
+        text = " " * named.end() + text[named.end() :]
     try:
-        return parse_law(text)
+        return parse_law(text, id=named.group(1) if named else None)
     except ParseError as error:
         if not error.line or first == 1:
             raise
