@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import replace
+from html import escape as html_escape
 from pathlib import Path
 
 import numpy as np
@@ -101,7 +102,13 @@ def test_a_committed_run_gives_a_positive_handoff_that_explains_the_pipe() -> No
     frame = result.to_dataframe()
     assert list(frame["term"]) == [r.term for r in result.residuals]
     assert result.to_csv().splitlines()[0].startswith("term,points,rules median")
-    assert "<caption>calibrated machine: 2 cores, hand-off" in result._repr_html_()
+    html = result._repr_html_()
+    assert "<caption>calibrated machine: 2 cores, hand-off" in html
+    # a notebook shows what the command prints beside the table: each number with its fit
+    below = html.split("</table>", 1)[1]
+    assert below.startswith("<pre>fitted to 5 composition(s), 45 points")
+    assert all(html_escape(n.text()) in below for n in result.numbers)
+    assert f"width factor {width['factor']:g} (from 45 points" in below
 
 
 def test_the_command_writes_a_machine_file_that_reads_back(

@@ -54,6 +54,15 @@ def test_every_composition_is_validated_at_every_size(result: Validation) -> Non
     assert result.notes == ()  # every region is a term whose atoms the models have
 
 
+def test_a_notebook_shows_the_summary_the_command_prints(result: Validation) -> None:
+    """Under the table of every cell, the per-term summary (it showed only the cells)."""
+    import html
+
+    shown = result._repr_html_().split("</table>", 1)[1]
+    assert shown == f"<pre>{html.escape(chr(10).join(result.summary_text()))}</pre>"
+    assert all(f"\n{html.escape(v.term)}  " in shown for v in result.validated)
+
+
 def test_errors_are_predicted_minus_measured_over_measured(
     result: Validation, fitted: Path
 ) -> None:

@@ -60,13 +60,20 @@ def aligned(rows: Sequence[Sequence[str]]) -> list[str]:
 
 
 def table_html(
-    header: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "", notes: Sequence[str] = ()
+    header: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    caption: str = "",
+    notes: Sequence[str] = (),
+    details: Sequence[str] = (),
 ) -> str:
-    """A compact HTML table, every cell escaped, and the result's notes below it (what the
+    """A compact HTML table, every cell escaped; below it the result's ``details`` (lines
+    its command prints beside the table, aligned as printed) and its notes (what the
     command line prints on stderr: an extrapolation, a converted unit).
 
     >>> table_html(["x"], [[1]], notes=["x = 1e6 is outside the measured range"])
     '<table><thead><tr><th>x</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table><p>note: x = 1e6 is outside the measured range</p>'
+    >>> table_html(["x"], [[1]], details=["a  1", "b  <2"]).split("</tbody>")[1]
+    '</table><pre>a  1\\nb  &lt;2</pre>'
     """
     import html  # here: a notebook's need, not the command line's
 
@@ -75,8 +82,9 @@ def table_html(
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(cell(v))}</td>" for v in row) + "</tr>" for row in rows
     )
+    shown = f"<pre>{html.escape(chr(10).join(details))}</pre>" if details else ""
     below = "".join(f"<p>note: {html.escape(n)}</p>" for n in notes)
-    return f"<table>{title}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{below}"
+    return f"<table>{title}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{shown}{below}"
 
 
 class HtmlTable(DataFrameTable):
@@ -94,6 +102,12 @@ class HtmlTable(DataFrameTable):
     def caption(self) -> str:
         """A line above the table (none by default)."""
         return ""
+
+    def details(self) -> list[str]:
+        """What the result says beside its table (the fitted numbers of a machine, the
+        summary of a validation): under the notebook's table, as its command prints it
+        (none by default)."""
+        return []
 
     def column_digits(self, digits: int | None = None) -> Mapping[int, int | None]:
         """The significant digits of the numbers of some columns (by index), given the
@@ -130,4 +144,5 @@ class HtmlTable(DataFrameTable):
 
     def _repr_html_(self) -> str:
         notes = getattr(self, "notes", ())
-        return table_html(self.header(), self.cells(), self.caption(), notes if isinstance(notes, tuple | list) else ())
+        shown = notes if isinstance(notes, tuple | list) else ()
+        return table_html(self.header(), self.cells(), self.caption(), shown, self.details())

@@ -109,16 +109,6 @@ class Calibration(Tabular):
     def lines(self) -> list[str]:
         """What ``patternalg calibrate`` prints: the machine, each number with its fit, and
         the residual of every calibration composition (in %)."""
-        points = sum(len(r.sizes) for r in self.residuals)
-        lines = [
-            f"machine: {self.machine.describe()}",
-            f"fitted to {len(self.residuals)} composition(s), {points} points, the terms "
-            f"composed from the atoms' {'measured medians' if self.atoms == 'measured' else 'models'}:",
-        ]
-        lines += [f"  {n.text()}" for n in self.numbers]
-        choice = dict(self.machine.calibration).get("speedups")
-        if isinstance(choice, dict):  # what was asked and kept (evidence/choosing.py)
-            lines.append(choice_line(choice))
         header = ["term", "points", "rules: median |error|", "worst", "machine: median |error|", "worst"]
         halved = any(r.machine_worst_halves is not None for r in self.residuals)
         body = [
@@ -128,7 +118,31 @@ class Calibration(Tabular):
             + ([range_text((r.machine_worst_halves or {}).get("in_halves"), " ")] if halved else [])
             for r in self.residuals
         ]  # fmt: skip
-        lines += aligned([header + (["worst in halves"] if halved else []), *body])
+        table = aligned([header + (["worst in halves"] if halved else []), *body])
+        return [f"machine: {self.machine.describe()}", *self._fitted(), *table, *self._recorded()]
+
+    def details(self) -> list[str]:
+        """Under the notebook's table: each number with its fit, and what the machine file
+        records beside them (the speed-ups kept, the numbers drawn, the width factor)."""
+        return self._fitted() + self._recorded()
+
+    def _fitted(self) -> list[str]:
+        """What the numbers were fitted to, each with its fit, and the speed-ups' choice."""
+        points = sum(len(r.sizes) for r in self.residuals)
+        lines = [
+            f"fitted to {len(self.residuals)} composition(s), {points} points, the terms "
+            f"composed from the atoms' {'measured medians' if self.atoms == 'measured' else 'models'}:",
+        ]
+        lines += [f"  {n.text()}" for n in self.numbers]
+        choice = dict(self.machine.calibration).get("speedups")
+        if isinstance(choice, dict):  # what was asked and kept (evidence/choosing.py)
+            lines.append(choice_line(choice))
+        return lines
+
+    def _recorded(self) -> list[str]:
+        """After the residuals: a worst error that changes sign between halves, the numbers
+        the intervals draw, the intervals' width factor."""
+        lines = []
         changes = [r.term for r in self.residuals if (r.machine_worst_halves or {}).get("holds") is False]
         if changes:
             lines.append(

@@ -280,6 +280,10 @@ class Validation(Tabular):
             lines.append("")
         return lines + self.summary_text()
 
+    def details(self) -> list[str]:
+        """Under the notebook's table: the summary its command prints (:meth:`summary_text`)."""
+        return self.summary_text()
+
     def summary_text(self) -> list[str]:
         """The summary: median and worst |error| per term, then over every cell and at the
         largest x, the intervals' coverage, and what the halves of the repetitions say."""
