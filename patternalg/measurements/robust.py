@@ -26,7 +26,8 @@ def biweight_location(values: np.ndarray, axis: int = -1) -> np.ndarray:
 
     Starting from the median, each value is weighted by ``(1 - u^2)^2`` (0 beyond
     ``|u| = 1``), ``u`` its distance from the estimate in :data:`TUNING` robust standard
-    deviations (held fixed), and the estimate is the weighted mean, until it settles. Where
+    deviations (held fixed), and the estimate is the weighted mean, until it settles (each
+    row on its own: its value does not depend on the rows reduced beside it). Where
     the MAD is 0 (at least half the values equal), the estimate is the median.
 
     >>> disturbed = np.array([10.0, 10.2, 9.9, 10.1, 30.0])  # the 30 gets no weight
@@ -36,18 +37,20 @@ def biweight_location(values: np.ndarray, axis: int = -1) -> np.ndarray:
     [1.0, 4.0]
     """
     a = np.moveaxis(np.asarray(values, dtype=float), axis, -1)
-    center = np.median(a, axis=-1, keepdims=True)
-    scale = TUNING * 1.4826 * np.median(np.abs(a - center), axis=-1, keepdims=True)
-    spread = scale > 0
-    scale = np.where(spread, scale, 1.0)
-    for _ in range(ROUNDS):
-        u = (a - center) / scale
-        weights = np.where(np.abs(u) < 1, (1 - u * u) ** 2, 0.0)
-        total = weights.sum(-1, keepdims=True)
-        with np.errstate(invalid="ignore", divide="ignore"):  # no spread: the median stays
-            moved = np.where(spread, (weights * a).sum(-1, keepdims=True) / total, center)
-        settled = np.all(np.abs(moved - center) <= 1e-15 * np.abs(center))
-        center = moved
-        if settled:
+    shape = a.shape[:-1]
+    rows = a.reshape(int(np.prod(shape)), a.shape[-1])
+    center = np.median(rows, axis=-1, keepdims=True)
+    scale = TUNING * 1.4826 * np.median(np.abs(rows - center), axis=-1, keepdims=True)
+    spread = scale[:, 0] > 0
+    scale[~spread] = 1.0
+    active = np.flatnonzero(spread)  # no spread: the median stays
+    for _ in range(ROUNDS):  # each row until it settles (the rest are left as they are)
+        if not active.size:
             break
-    return np.asarray(center[..., 0])
+        values_, was = rows[active], center[active]
+        u = (values_ - was) / scale[active]
+        weights = np.where(np.abs(u) < 1, (1 - u * u) ** 2, 0.0)
+        moved = (weights * values_).sum(-1, keepdims=True) / weights.sum(-1, keepdims=True)
+        center[active] = moved
+        active = active[np.abs(moved - was)[:, 0] > 1e-15 * np.abs(was)[:, 0]]
+    return np.asarray(center[:, 0].reshape(shape))
