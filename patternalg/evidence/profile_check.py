@@ -7,8 +7,10 @@ atoms composed by the algebra (the *composed* model: ``seq`` adds, ``tpool_N`` d
 and gives their gap, ``composed / inclusive - 1``, at the measured points and at ``at`` (say
 ``p = 1000``), each with its interval: the atoms' fitted uncertainty drawn jointly through the
 sub-term, the inclusive model's drawn beside it (``for_measurement=False``: the interval of the
-models' values). A gap that grows with p says the parts scale otherwise than the whole was
-measured to; at a measured point it is the fits' error. Under ``Max time/rank`` the children's
+models' values), and the gap's from the runs resampled jointly for the node and its parts,
+with the gap's own held-out error (:mod:`~patternalg.evidence.joint_gaps`; runs at points
+measured once: the models' own draws). A gap that grows with p says the parts scale
+otherwise than the whole was measured to; at a measured point it is the fits' error. Under ``Max time/rank`` the children's
 slowest ranks are other ranks than the node's: they add up to more than the node (a load
 imbalance), the node's own time is cut at 0 and the composed model lies above the inclusive
 one; the check says where.
@@ -37,6 +39,7 @@ from ..profiles.fit import INCLUSIVE, ProfileFit
 from ..profiles.tree import PROGRAM, Path
 from ..syntax.arith import format_expr, number_text
 from ..syntax.terms import Atom, Seq, Term
+from .joint_gaps import gap_draws
 
 __all__ = ["NodeCheck", "ProfileCheck", "check_profile"]
 
@@ -251,6 +254,8 @@ def check_profile(
         whole = Seq(beside, whole)
     wanted = {id(t) for t in (*built.nodes.values(), *direct.values())}
     drawn = _drawn(Spread.of(whole, library, {}, for_measurement=False), grid, wanted, draws, seed)
+    pairs = {p: (built.nodes[p], a) for p, a in direct.items()}
+    joint = gap_draws(fitted, whole, pairs, grid, draws, seed)  # the runs resampled jointly
     nodes = []
     for path, atom in built.atoms.items():  # pre-order
         sub = built.nodes[path]
@@ -259,7 +264,9 @@ def check_profile(
         # a leaf outside a pool: its inclusive model is its atom's, drawn alike
         inclusive = drawn[id(direct[path])] if path in direct else composed
         gap = composed[1] / inclusive[1] - 1
-        gaps = composed[0] / inclusive[0] - 1
+        # no joint draws (the same model on both sides, runs that do not tie the models
+        # together): the models' own draws
+        gaps = joint.get(path, composed[0] / inclusive[0] - 1)
         measured = report.series.aggregate(report.fitted.statistics.get("aggregate", "median"))
         nodes.append(
             NodeCheck(
