@@ -5,7 +5,7 @@ A node and its parts were measured in the same runs: a slow run is slow in the n
 its children. Drawn one model at a time from each fit's own uncertainty, the node's inclusive
 model and its composed sub-term moved independently, and the gap's interval was as wide as
 both models' (on ``tests/data/profiles/difflib``, three cProfile runs per size: 43 points
-wide at the median, around gaps of 1 to 9 %; now 2.7). Here:
+wide at the median, around gaps of 1 to 9 %; now 2.8). Here:
 
 * **the runs, jointly**: every draw resamples the runs at each point once, for every model
   alike (the same runs of the point), takes each series' median over them, and fits each
@@ -16,7 +16,7 @@ wide at the median, around gaps of 1 to 9 %; now 2.7). Here:
   (``benchmarks/bench_profiles.py``: the check 73 s, against 11 s before the joint draws
   and 21 s with the median), and a median of a few runs moves more than their biweight:
   the intervals are wider, not narrower (on difflib 2.7 points at the median, 1.7 with the
-  biweight). The models' deltas are bound
+  biweight, before the gap's own error). The models' deltas are bound
   into one fold of the whole term, so a node's composed draw and its inclusive draw come
   from the same runs;
 * **the gap's own error**: each measured point left out in turn, every model fitted again
@@ -24,7 +24,7 @@ wide at the median, around gaps of 1 to 9 %; now 2.7). Here:
   fitted with the point is the gap's held-out error, sized where it was seen and growing
   beyond the points as a model's own error does
   (:func:`~patternalg.algebra.intervals.own_error`: ``k`` steps beyond the end, ``k`` times
-  the end's), less what resampling the runs already moves (one normal draw per node).
+  the end's; one normal draw per node).
 
 A gap outside its interval is then a disagreement of the parts with the whole that neither
 the runs' noise nor leaving a point out explains.
@@ -43,7 +43,7 @@ the runs' noise nor leaving a point out explains.
 >>> drawn = gap_draws(fitted, Seq(inclusive, term), {("main",): (term, inclusive)},
 ...                   {"n": np.array([8.0, 256.0])}, 400, 0)[("main",)]
 >>> drawn.shape, [round(float(v), 3) for v in np.ptp(np.quantile(drawn, [0.05, 0.95], axis=0), axis=0)]
-((400, 2), [0.012, 0.002])
+((400, 2), [0.013, 0.003])
 
 (a run 20 % slow or fast moves each model by as much: not the gap).
 """
@@ -107,7 +107,7 @@ def gap_draws(
     for path in pairs:
         drawn_gaps = np.concatenate([chunk[path] for chunk in chunks])
         moved = held[path] - fitted_gaps[path][0]
-        own = _own(moved, measured, drawn_gaps[:, : len(moved)])
+        own = _own(moved, measured)
         if own is not None:  # one normal draw per node: the gap's own error where it is
             at = np.broadcast_to(Arrays().leaf(own, {symbol(k): v for k, v in grid.items()}), drawn_gaps.shape[1:])
             drawn_gaps = drawn_gaps + rng.standard_normal((draws, 1)) * at[None, :]
@@ -242,18 +242,18 @@ def _models(fitted: ProfileFit) -> _Models | None:
     return _Models(each, runs, groups, library, symbols, points)
 
 
-def _own(moved: np.ndarray, measured: Mapping[str, np.ndarray], drawn: np.ndarray) -> sympy.Expr | None:
-    """The gap's own error as an expression in the runs' parameter: its held-out moves
-    ``moved`` at the ``measured`` points, net of what the runs' resampling ``drawn``
-    (draws, points) moves it there; None for runs over several parameters."""
+def _own(moved: np.ndarray, measured: Mapping[str, np.ndarray]) -> sympy.Expr | None:
+    """The gap's own error as an expression in the runs' parameter, from its held-out moves
+    ``moved`` at the ``measured`` points (their noise not taken out: a move is the noise of
+    the point left out too, counted again beside the resampled runs; wider, never narrower);
+    None for runs over several parameters."""
     if len(measured) != 1 or not np.all(np.isfinite(moved)):
         return None
     ((name, sizes),) = measured.items()
     if np.any(sizes <= 0):
         return None
-    noise = float(np.median(np.nanstd(drawn, axis=0)))
     pairs = tuple((float(s), float(m)) for s, m in zip(sizes, moved, strict=True))
-    u = Uncertainty((sympy.Integer(1),), ((0.0,),), 1, noise, "held-out gaps", pairs)
+    u = Uncertainty((sympy.Integer(1),), ((0.0,),), 1, 0.0, "held-out gaps", pairs)
     return own_error(symbol(name), u)  # the parameter: the symbol the error grows along
 
 
