@@ -64,7 +64,8 @@ def test_runs_at_a_point_once_have_no_joint_draws() -> None:
 
 def test_difflib_gaps_are_as_sure_as_the_runs_say() -> None:
     """Three cProfile runs per size: the root's gap at the measured sizes is the fits' error
-    (well under 10 %), and its interval is tens of times narrower than the models' own."""
+    (well under 10 %), and its interval less than half as wide as the composed model's own
+    (drawn one model at a time it was wider than it)."""
     files = sorted(str(p) for p in DIFFLIB.glob("*.pstats"))
     check = check_profile(fit_profile(profile_term(CallTree.of(read_profiles(files), ["n"]))), draws=200)
     root = check.nodes[0]
@@ -72,3 +73,6 @@ def test_difflib_gaps_are_as_sure_as_the_runs_say() -> None:
     assert np.all(np.abs(root.gap[measured]) < 0.1)
     gap, composed = _width(root.gap_interval), _width(root.composed_interval, root.composed)
     assert np.all(gap < 0.5 * composed), (gap, composed)
+    html = check._repr_html_()  # a notebook's caption: the lines the command prints first
+    assert html.startswith(f"<table><caption>{check.caption()}</caption>")
+    assert check.text().startswith(check.caption().replace("; gap =", "\ngap =", 1))

@@ -133,15 +133,23 @@ class ProfileCheck(Tabular):
         ``frame.join(check.to_dataframe())`` beside a Thicket statsframe indexed the same."""
         return super().to_dataframe().set_index("path")
 
-    def text(self, digits: int = 4) -> str:
-        """The tree as a person reads it: each node's name, its composed and inclusive
-        models and the gap at each point (like Hatchet's ``tree()``)."""
+    def caption(self) -> str:
+        """Above the notebook's table: what was checked, where, and what the gap is."""
+        return "; ".join(self._summary())
+
+    def _summary(self) -> list[str]:
+        """The nodes, the metric and the points; what the gap is."""
         shown = ", ".join(_point_text(p) for p in self.points[: len(self.points) - bool(self.at)])
-        lines = [
+        return [
             f"{len(self.nodes)} nodes, {self.metric} in {self.unit}; measured at {shown}"
             + (f"; predicted at {_point_text(self.at)}" if self.at else ""),
             f"gap = composed / inclusive - 1 ({100 * self.level:g} % intervals)",
         ]
+
+    def text(self, digits: int = 4) -> str:
+        """The tree as a person reads it: each node's name, its composed and inclusive
+        models and the gap at each point (like Hatchet's ``tree()``)."""
+        lines = self._summary()
         depth = {node.path: i for i, node in enumerate(self.nodes)}
         for node in self.nodes:
             prefix = _prefix(node, self.nodes, depth)
