@@ -61,6 +61,9 @@ def test_fit_report_table_has_the_statistics() -> None:
     smape = reports[1].fitted.statistics["smape"]
     assert "<td>inc</td>" in html and f"<td>{smape:.6g}</td>" in html
     assert "x in [1024, 262144]" in html
+    # under it each coefficient's 90 % interval, the line `patternalg fit` prints under a model
+    intervals = reports[1].fitted.interval_text()
+    assert intervals.startswith("1: ") and html.endswith(f"</table><pre>{intervals}</pre>")
 
 
 def test_decision_results_are_tables() -> None:

@@ -247,8 +247,7 @@ def run(args: argparse.Namespace) -> int:
         line = f"{fitter.summary_line(record)}  [{report.unit}]"
         quality = quality_line(_Quality(report))
         line = f"{line}\n  {quality}" if quality else line
-        intervals = report.fitted.interval_text()
-        return f"{line}\n  {intervals}" if intervals else line
+        return "\n  ".join([line, *report.details()])
 
     output = _Output(args, summary, cls.fitting())
     try:

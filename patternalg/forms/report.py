@@ -60,6 +60,12 @@ class FitReport(HtmlTable):
             ]
         ]
 
+    def details(self) -> list[str]:
+        """Under the notebook's table: each coefficient with its 90 % interval, as
+        ``patternalg fit`` prints it under the model (none without an uncertainty)."""
+        intervals = self.fitted.interval_text()
+        return [intervals] if intervals else []
+
     def plot(self, ax: Any = None, *, extend_to: float | None = None) -> Any:
         """The measurements (median, min-max) with the model over them and, dashed, beyond
         to ``extend_to`` (default 16 times the largest measured value); matplotlib axes."""
