@@ -334,3 +334,17 @@ def test_what_a_measurement_would_show_is_never_a_negative_time():
     # a model whose value is negative there keeps its draws: clipping would hide it
     negative = {"k": AtomicModel("k", sympy.Float(-70), uncertainty=u)}
     assert Spread.of("k", negative, {}).interval({}, 0.9)[0] < -70
+
+
+def test_a_model_s_own_error_is_pooled_over_neighbouring_sizes_in_linear_memory() -> None:
+    """Each size's held-out error pooled with its neighbours' (weights 1, 1/2, 1/2), as the
+    band matrix gives it; for 100,000 sizes (a scan fitted with repetitions) without that
+    matrix's 80 GB: `eval --interval` on a model of 30,000 sizes took 50 s and 21 GB."""
+    rng = np.random.default_rng(4)
+    sizes, errors = np.sort(rng.uniform(1, 1e6, 40)), rng.normal(0, 0.05, 40)
+    u = Uncertainty((sympy.Integer(1),), ((0.0,),), 2, 0.0, "bootstrap", tuple(zip(sizes, errors, strict=True)))
+    band = np.eye(40) + 0.5 * (np.eye(40, k=1) + np.eye(40, k=-1))
+    assert np.allclose(u.held_out_local()[1], np.sqrt(band @ errors**2 / band.sum(1)), rtol=1e-14, atol=0)
+    many = tuple((float(s), 0.01) for s in range(1, 100_001))
+    sizes, local = Uncertainty((sympy.Integer(1),), ((0.0,),), 2, 0.0, "bootstrap", many).held_out_local()
+    assert len(local) == 100_000 and np.allclose(local, 0.01, rtol=1e-12)

@@ -98,10 +98,14 @@ class Uncertainty:
         pairs = sorted(self.held_out)
         sizes = np.array([p[0] for p in pairs], dtype=float)
         squared = np.array([p[1] for p in pairs], dtype=float) ** 2
-        if len(sizes) < 2:
-            return sizes, np.sqrt(squared)
-        weights = np.eye(len(sizes)) + 0.5 * (np.eye(len(sizes), k=1) + np.eye(len(sizes), k=-1))
-        return sizes, np.sqrt(weights @ squared / weights.sum(1))
+        # each size with its neighbours, linear in the sizes (a band, not a sizes^2 matrix:
+        # 30,000 sizes were 21 GB)
+        total, weight = squared.copy(), np.ones_like(squared)
+        total[1:] += 0.5 * squared[:-1]
+        total[:-1] += 0.5 * squared[1:]
+        weight[1:] += 0.5
+        weight[:-1] += 0.5
+        return sizes, np.sqrt(total / weight)
 
     @property
     def variances(self) -> tuple[float, ...]:
