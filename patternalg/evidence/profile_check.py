@@ -23,6 +23,7 @@ statsframe (docs/profiles.md).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -345,7 +346,13 @@ def _drawn(
 
 
 def _interval(drawn: np.ndarray, level: float) -> np.ndarray:
-    """The central ``level`` interval at each point: shape (points, 2)."""
-    with np.errstate(all="ignore"):
-        low, high = np.nanquantile(drawn, [(1 - level) / 2, (1 + level) / 2], axis=0)
+    """The central ``level`` interval at each point: shape (points, 2), NaN draws left out
+    (numpy's ``nanquantile`` goes column by column: only where there are any)."""
+    levels = [(1 - level) / 2, (1 + level) / 2]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a point no draw reached: NaN
+        missing = np.isnan(drawn).any(axis=0)
+        low, high = np.quantile(drawn, levels, axis=0)
+        if missing.any():
+            low[missing], high[missing] = np.nanquantile(drawn[:, missing], levels, axis=0)
     return np.column_stack([low, high])
