@@ -205,6 +205,14 @@ def test_round_trip(term):
     assert str(parse(text)) == text
 
 
+@pytest.mark.parametrize("text", ["tpool_{N}(qsort)", "tpool_{N + 1}(qsort)", "pipe(tpool_{Threads}(inc), nop)"])
+def test_a_braced_count_that_is_no_bare_count_prints_in_braces(text):
+    """``tpool_N`` is refused (a bare count is a lowercase symbol or a number), so ``{N}``
+    prints in its braces and reads back (hypothesis found ``qsort==tpool_{A}(qsort)``)."""
+    term = parse(text)
+    assert str(term) == text and parse(str(term)) == term
+
+
 def test_a_flat_sum_is_no_deeper_than_its_terms():
     """A model file's sum of 201 terms is one sympy Add, not 201 levels (issue 29, finding
     17); a call nested 250 deep still is."""

@@ -278,13 +278,13 @@ class MapReduce(Term):
 
 def format_count(count: sympy.Expr) -> str:
     """How a thread count prints after ``tpool_``: ``4``, ``n`` or ``{2*k}``; anything but a
-    positive integer or a symbol in braces, so that the text reads back (``tpool_{a - b}``,
-    not ``tpool_a - b``).
+    positive integer or a lowercase symbol in braces, so that the text reads back
+    (``tpool_{a - b}``, not ``tpool_a - b``; ``tpool_{N}``: bare, ``tpool_N`` is refused).
 
-    >>> [format_count(c) for c in (sympy.Integer(4), sympy.Symbol("n"), sympy.Integer(-1))]
-    ['4', 'n', '{-1}']
+    >>> [format_count(c) for c in (sympy.Integer(4), sympy.Symbol("n"), sympy.Integer(-1), sympy.Symbol("N"))]
+    ['4', 'n', '{-1}', '{N}']
     """
-    if (count.is_Integer and count.is_positive) or count.is_Symbol:
+    if (count.is_Integer and count.is_positive) or (count.is_Symbol and str(count)[:1].islower()):
         return str(count)
     return "{" + format_expr(count) + "}"
 
