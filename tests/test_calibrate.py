@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from patternalg._internal.display import percent_cell
 from patternalg.algebra.machine import Machine
 from patternalg.cli import main
 from patternalg.errors import PatternalgError
@@ -109,6 +110,10 @@ def test_a_committed_run_gives_a_positive_handoff_that_explains_the_pipe() -> No
     assert below.startswith("<pre>fitted to 5 composition(s), 45 points")
     assert all(html_escape(n.text()) in below for n in result.numbers)
     assert f"width factor {width['factor']:g} (from 45 points" in below
+    # its errors in percent, as the command prints them; CSV and the DataFrame keep fractions
+    worst = result.rows()[0][5]
+    assert f"<td>{percent_cell(worst)}</td>" in html and percent_cell(worst).endswith(" %")
+    assert f"{worst:.3g}" in result.to_csv() and frame.iloc[0, 5] == worst
 
 
 def test_the_command_writes_a_machine_file_that_reads_back(

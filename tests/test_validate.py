@@ -61,6 +61,9 @@ def test_a_notebook_shows_the_summary_the_command_prints(result: Validation) -> 
     shown = result._repr_html_().split("</table>", 1)[1]
     assert shown == f"<pre>{html.escape(chr(10).join(result.summary_text()))}</pre>"
     assert all(f"\n{html.escape(v.term)}  " in shown for v in result.validated)
+    error = result.header().index("error")  # each cell's error in percent, as the summary has it
+    first = result.rows()[0][error]
+    assert f"<td>{100 * first:.3g} %</td>" in result._repr_html_() and abs(first) < 1
 
 
 def test_errors_are_predicted_minus_measured_over_measured(

@@ -21,7 +21,7 @@ import sympy
 from ..syntax.arith import format_expr, number_text
 from .frames import DataFrameTable
 
-__all__ = ["HtmlTable", "table_html", "cell", "aligned"]
+__all__ = ["HtmlTable", "table_html", "cell", "percent_cell", "aligned"]
 
 
 def cell(
@@ -47,6 +47,18 @@ def cell(
     if isinstance(value, sympy.Basic):
         return format_expr(value)
     return str(value)
+
+
+def percent_cell(value: Any, digits: int | None = None) -> str:
+    """A relative number (0.05 is 5 %) as a person reads it: in percent, ``digits``
+    significant digits (default 3); anything else as :func:`cell` prints it.
+
+    >>> percent_cell(0.0144), percent_cell(-0.25), percent_cell(None), percent_cell(float("nan"))
+    ('1.44 %', '-25 %', '', 'nan')
+    """
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return f"{cell(100.0 * value, digits or 3)} %"
+    return cell(value)
 
 
 def aligned(rows: Sequence[Sequence[str]]) -> list[str]:
@@ -125,6 +137,20 @@ class HtmlTable(DataFrameTable):
             [cell(v, shown.get(i), printer) for i, v in enumerate(row)] for row in self.rows()
         ]
 
+    def percent_columns(self) -> frozenset[int]:
+        """The columns (by index) of relative numbers, which the notebook shows in percent
+        (``rows()``, CSV, JSON and DataFrames keep them as fractions: 0.05 is 5 %)."""
+        return frozenset()
+
+    def html_cells(self) -> list[list[str]]:
+        """The rows as the notebook shows them: :meth:`cells`, the
+        :meth:`percent_columns` in percent (3 significant digits, as the command prints them)."""
+        relative, shown = self.percent_columns(), self.column_digits()
+        return [
+            [percent_cell(v) if i in relative else cell(v, shown.get(i)) for i, v in enumerate(row)]
+            for row in self.rows()
+        ]
+
     def lines(self, *args: Any, **kwargs: Any) -> list[str]:
         """The result for people, a line each (what its command prints; a result's own
         options, such as ``digits``): by default :meth:`table_lines`."""
@@ -145,4 +171,4 @@ class HtmlTable(DataFrameTable):
     def _repr_html_(self) -> str:
         notes = getattr(self, "notes", ())
         shown = notes if isinstance(notes, tuple | list) else ()
-        return table_html(self.header(), self.cells(), self.caption(), shown, self.details())
+        return table_html(self.header(), self.html_cells(), self.caption(), shown, self.details())

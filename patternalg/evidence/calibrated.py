@@ -95,6 +95,10 @@ class Calibration(Tabular):
         """Errors in 3 significant digits (they measure, not predict)."""
         return dict.fromkeys(range(2, 6), 3)
 
+    def percent_columns(self) -> frozenset[int]:
+        """The errors."""
+        return frozenset(range(2, 6))
+
     def rows(self) -> list[list[Any]]:
         """Per composition: its points, the rules' and the machine's median |error| and worst
         error (relative: 0.1 is 10 %)."""

@@ -129,6 +129,10 @@ class ProfileCheck(Tabular):
     def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
         return {i: digits or 6 for i in (3, 6, 7, 8, 9, 10, 11, 12)}
 
+    def percent_columns(self) -> frozenset[int]:
+        """The gaps and the imbalance."""
+        return frozenset((6, 9, 10, 11, 12))
+
     def to_dataframe(self) -> Any:
         """The table as a pandas DataFrame indexed by call path (``main/lulesh.cycle``):
         ``frame.join(check.to_dataframe())`` beside a Thicket statsframe indexed the same."""

@@ -168,6 +168,11 @@ class Validation(Tabular):
         cols += ["low", "high"] if self.level is not None else []
         return cols + (["halves_low", "halves_high"] if self.halved() else [])
 
+    def percent_columns(self) -> frozenset[int]:
+        """The errors (against the measurement, the rules', against each half)."""
+        relative = ("error", "rules_error", "halves_low", "halves_high")
+        return frozenset(i for i, name in enumerate(self.header()) if name in relative)
+
     def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
         """Predicted and measured values in ``digits`` significant digits."""
         header = self.header()
