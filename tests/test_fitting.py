@@ -209,3 +209,23 @@ def test_a_time_that_falls_with_the_cores_is_named_with_the_form_that_fits_it(tm
     assert "if p counts cores, --form amdahl models a time that falls with them" in err
     assert main(["fit", str(table), "--form", "amdahl"]) == 0
     assert "falls as" not in capsys.readouterr().err  # Amdahl's form follows it
+
+
+def test_a_dense_line_that_falls_is_named_through_its_noise(tmp_path: Path) -> None:
+    """60 cores counts of 3n/p + 50 log2(p), 2 % noise: between neighbours the fall is below
+    the noise (60 % of the steps fall), over eight even steps it is not; a flat line of the
+    same noise gets no note."""
+    from patternalg.forms.pmnf.falling import falling_notes
+    from patternalg.measurements import read
+
+    rng = np.random.default_rng(5)
+    p = np.arange(1, 61) * 2.0
+    noise = 1 + 0.02 * rng.standard_normal((2, 60))
+    falling, flat = (3 * 6000 / p + 50 * np.log2(p) + 10) * noise[0], 500.0 * noise[1]
+    assert np.mean(np.diff(falling) < 0) < 0.75  # neighbour by neighbour: no steady fall
+    text = "PARAMETER p\nPOINTS " + " ".join(f"{v:g}" for v in p) + "\n"
+    for name, values in (("solve", falling), ("flat", flat)):
+        text += f"REGION {name}\n" + "".join(f"DATA {v:.6g}\n" for v in values)
+    (tmp_path / "scaling.txt").write_text(text)
+    (note,) = falling_notes(read(str(tmp_path / "scaling.txt")))
+    assert note.startswith("solve falls as p grows (at the largest p 0.")
