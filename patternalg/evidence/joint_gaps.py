@@ -60,7 +60,7 @@ from ..algebra.arrays import Arrays, compile_term
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.intervals import own_error
 from ..algebra.uncertainty import Uncertainty
-from ..profiles.fit import INCLUSIVE, ProfileFit
+from ..profiles.fit import INCLUSIVE, ProfileFit, point_groups
 from ..profiles.tree import Path
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
@@ -91,8 +91,9 @@ def gap_draws(
     resampled = models.resampled(chosen)
     compiled = compile_term(whole, {**fitted.library, **models.library}, {}, partial=True)
 
+    wanted = {id(t) for both in pairs.values() for t in both}
+
     def gaps(bound: dict[str, np.ndarray]) -> dict[Path, np.ndarray]:
-        wanted = {id(t) for both in pairs.values() for t in both}
         kept = compiled.kept(bound, lambda node: id(node) in wanted)
         return {path: kept[id(sub)] / kept[id(inclusive)] - 1 for path, (sub, inclusive) in pairs.items()}
 
@@ -140,14 +141,10 @@ class _Model:
         root = 1.0 / np.sqrt(np.maximum(np.abs(y), positive.min() if positive.size else 1.0))
         return cls(terms, design * root[:, None], root, y)
 
-    def _coefficients(self, y: np.ndarray, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
-        """The terms' least-squares coefficients for values ``y`` (..., points) at ``rows``."""
-        return y[..., rows] @ self.solution(rows)  # type: ignore[no-any-return]
-
-    def solution(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
-        """The least squares as a matrix (points, terms): the values ``y`` at ``rows`` give
+    def solution(self) -> np.ndarray:
+        """The least squares as a matrix (points, terms): values ``y`` at the points give
         the coefficients ``y @ solution``."""
-        return self.root[rows, None] * np.linalg.pinv(self.design[rows]).T  # type: ignore[no-any-return]
+        return self.root[:, None] * np.linalg.pinv(self.design).T  # type: ignore[no-any-return]
 
     def held_out(self) -> np.ndarray:
         """How far leaving each point out moves the coefficients: (points, terms), from the
@@ -156,7 +153,10 @@ class _Model:
         determine them (``h`` about 1).
 
         >>> m = _Model.of(symbol("x"), np.array([1.0, 2.1, 2.9, 4.2]), {"x": np.array([1.0, 2, 3, 4])})
-        >>> direct = [m._coefficients(m.y, np.arange(4) != i) - m._coefficients(m.y) for i in range(4)]
+        >>> z = m.y * m.root
+        >>> def fit(rows):  # the weighted least squares refitted on ``rows``
+        ...     return np.linalg.lstsq(m.design[rows], z[rows], rcond=None)[0]
+        >>> direct = [fit(np.arange(4) != i) - fit(np.arange(4) >= 0) for i in range(4)]
         >>> bool(np.allclose(m.held_out(), direct))
         True
         """
@@ -197,10 +197,11 @@ class _Models:
         for j, name in enumerate(names):
             solution[j, :, : self.each[name].width] = self.each[name].solution()
         table = np.array([self.runs[n] for n in names], dtype=float)  # (models, runs)
+        center = np.array([self.each[n].y for n in names])  # (models, points): all the runs' medians
         moved = np.zeros((len(names), len(chosen[0]), widest))
         for i, (group, picked) in enumerate(zip(self.groups, chosen, strict=True)):
             medians = np.median(table[:, group[picked]], axis=-1)  # (models, draws)
-            moved += (medians - np.median(table[:, group], axis=-1)[:, None])[:, :, None] * solution[:, i, None, :]
+            moved += (medians - center[:, i, None])[:, :, None] * solution[:, i, None, :]
         return {name: moved[j, :, : self.each[name].width] for j, name in enumerate(names)}
 
     def bound(
@@ -225,8 +226,7 @@ def _models(fitted: ProfileFit) -> _Models | None:
     """Every atom's and inclusive model's :class:`_Model` over the call tree's runs; None
     where every point was run once."""
     built, tree = fitted.built, fitted.built.tree
-    unique, inverse = np.unique(tree.points, axis=0, return_inverse=True)
-    groups = tuple(np.flatnonzero(inverse.reshape(-1) == i) for i in range(len(unique)))
+    unique, groups = point_groups(tree.points)
     if max(len(g) for g in groups) < 2:
         return None
     reports = {r.atom: r for r in fitted.atoms}

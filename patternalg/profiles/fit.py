@@ -37,7 +37,7 @@ from ..measurements.model import Measurements, Series
 from .term import ProfileTerm
 from .tree import PROGRAM, Path
 
-__all__ = ["ProfileFit", "fit_profile", "INCLUSIVE"]
+__all__ = ["ProfileFit", "fit_profile", "point_groups", "INCLUSIVE"]
 
 #: the prefix of the inclusive models' names (never an atom's: those are lowercase paths)
 INCLUSIVE = "k_inclusive."
@@ -115,6 +115,19 @@ def _described(metric: str, runs: Sequence[str]) -> str:
     return f"{metric} of {len(runs)} profiled run{'s' if len(runs) != 1 else ''} ({shown})"
 
 
+def point_groups(points: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """The distinct points of the runs (sorted) and, at each, the runs there (repetitions).
+
+    >>> unique, groups = point_groups(np.array([[8.0], [4.0], [8.0]]))
+    >>> unique.ravel().tolist(), [g.tolist() for g in groups]
+    ([4.0, 8.0], [[1], [0, 2]])
+    """
+    unique, inverse = np.unique(points, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    order = np.argsort(inverse, kind="stable")  # one sort, not a pass over the runs per point
+    return unique, tuple(np.split(order, np.cumsum(np.bincount(inverse, minlength=len(unique)))[:-1]))
+
+
 def _measurements(
     source: str,
     parameters: tuple[str, ...],
@@ -124,8 +137,7 @@ def _measurements(
 ) -> Measurements:
     """One series per row (name, call path, a value per run), runs at equal points being
     repetitions of that point."""
-    unique, inverse = np.unique(points, axis=0, return_inverse=True)
-    groups = [np.flatnonzero(inverse.reshape(-1) == i) for i in range(len(unique))]
+    unique, groups = point_groups(points)
     lines = tuple((0,) * len(g) for g in groups)
     series = tuple(
         Series(path, "time", parameters, unique, tuple(np.asarray(values)[g] for g in groups), lines, source, unit)
