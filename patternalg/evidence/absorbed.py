@@ -18,6 +18,13 @@ full, and in between where a number is shared. The width factor counts each cali
 point by it (:func:`weighted_median`, :mod:`~patternalg.evidence.widths`), so a composition
 whose residuals are the fit's own says nothing of the misses they hid.
 
+The numbers **inherit** those misses in turn: ``c_qsort`` is off by whatever
+``tpool_2(qsort)``'s own miss is, and a pool of 16 threads extrapolates it. Least squares
+over points taken as independent gives such a number the variance of one composition's
+noise spread over its nine sizes, as if its miss could average out over them; it cannot,
+being one level at all of them. :func:`inherited_covariance` gives the numbers the
+covariance of both (the noise and the levels, estimated from the residuals).
+
 >>> jac = np.array([[1.0], [1.0], [0.0], [0.0]])  # one number reaches the first composition
 >>> kept_shares(jac, np.array([True]), np.array([0, 0, 1, 1])).round(6).tolist()
 [0.0, 0.0, 1.0, 1.0]
@@ -27,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["kept_shares", "weighted_median"]
+__all__ = ["inherited_covariance", "kept_shares", "weighted_median"]
 
 
 def kept_shares(jac: np.ndarray, free: np.ndarray, groups: np.ndarray) -> np.ndarray:
@@ -53,6 +60,71 @@ def kept_shares(jac: np.ndarray, free: np.ndarray, groups: np.ndarray) -> np.nda
         return np.ones(len(groups))
     shares = (kept * kept).sum(axis=1)
     return np.where(np.isfinite(shares), np.clip(shares, 0.0, 1.0), 1.0)  # type: ignore[no-any-return]
+
+
+def inherited_covariance(
+    jac: np.ndarray, free: np.ndarray, residuals: np.ndarray, groups: np.ndarray
+) -> np.ndarray | None:
+    """The fitted numbers' covariance with their compositions' own misses in it: each
+    composition misses by one relative level of its own (variance ``tau2``, independent from
+    composition to composition) beside each point's noise (variance ``sigma2``), and the
+    numbers, fitted by least squares, move by ``J^+ (Z m + e)``: covariance
+    ``sigma2 (J^T J)^+ + tau2 (J^+ Z)(J^+ Z)^T``. Both variances are estimated from the
+    ``residuals`` by moments: the compositions' mean residuals and the residuals about
+    those means, whose expected squares are linear in the two (the levels a number of a
+    composition's own takes up leave no mean in it, and count for nothing). ``jac``
+    (points, numbers) is the relative errors' Jacobian at the fit, ``free`` which numbers
+    are off their bounds (only those take up misses), ``groups`` each point's composition.
+    None where the levels are not seen (no composition keeps its level, or the
+    residuals show none): the points' independent noise is then all there is to go on.
+
+    >>> jac = np.repeat([[1.0], [0.0], [0.0]], 3, axis=0)  # one number, of the first composition
+    >>> wobble = np.tile([0.01, 0.0, -0.01], 3)
+    >>> residuals = wobble + np.repeat([0.0, 0.05, -0.05], 3)  # the others miss by 5 %
+    >>> groups = np.repeat([0, 1, 2], 3)
+    >>> covariance = inherited_covariance(jac, np.array([True]), residuals, groups)
+    >>> round(float(np.sqrt(covariance[0, 0])), 4)   # its composition's miss as likely as theirs
+    0.05
+    >>> round(float(np.sqrt(residuals @ residuals / (9 - 1) / 3)), 4)   # the points as independent
+    0.0255
+    >>> print(inherited_covariance(jac, np.array([True]), wobble, groups))  # no level: no word
+    None
+    """
+    jac, residuals = np.asarray(jac, dtype=float), np.asarray(residuals, dtype=float)
+    if not np.all(np.isfinite(jac)) or not np.all(np.isfinite(residuals)):
+        return None
+    groups = np.asarray(groups)
+    z = (groups[:, None] == np.unique(groups)[None, :]).astype(float)  # (points, compositions)
+    counts = z.sum(axis=0)
+    used = jac[:, np.asarray(free, dtype=bool)]
+    try:
+        basis, values, _ = np.linalg.svd(used, full_matrices=False)
+    except np.linalg.LinAlgError:
+        return None
+    basis = basis[:, values > values.max(initial=0.0) * max(used.shape) * np.finfo(float).eps]
+    kept = z - basis @ (basis.T @ z)  # M Z: what each composition's level leaves in the residuals
+    kept_mean = (z.T @ kept) / counts[:, None]  # D^-1 Z^T M Z
+    kept_within = kept - z @ kept_mean  # W M Z
+    projected = ((basis.T @ z) ** 2).sum(axis=0)  # z_g^T P z_g
+    own = (counts - projected) / counts  # z_g^T M z_g / n_g
+    means = (z.T @ residuals) / counts
+    within = residuals - z @ means
+    moments = np.array([
+        [np.sum(kept_mean**2), np.sum(own / counts)],
+        [np.sum(kept_within**2), len(residuals) - basis.shape[1] - np.sum(own)],
+    ])  # fmt: skip
+    seen = np.array([np.sum(means**2), np.sum(within**2)])
+    if abs(np.linalg.det(moments)) <= 1e-12 * np.abs(moments).max(initial=0.0) ** 2:
+        return None
+    tau2, sigma2 = np.linalg.solve(moments, seen)
+    if not tau2 > 0:
+        return None
+    if sigma2 < 0:
+        tau2, sigma2 = seen.sum() / moments[:, 0].sum(), 0.0
+    with np.errstate(all="ignore"):
+        inverse = np.linalg.pinv(jac)
+        moved = inverse @ z
+        return sigma2 * (inverse @ inverse.T) + tau2 * (moved @ moved.T)  # type: ignore[no-any-return]
 
 
 def weighted_median(values: np.ndarray, weights: np.ndarray | None = None) -> float:

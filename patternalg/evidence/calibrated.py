@@ -29,8 +29,9 @@ DIGITS = 4
 
 @dataclass(frozen=True)
 class FittedNumber:
-    """One number of the machine: its ``value``, the least squares' standard ``error``
-    (None where the data do not determine it) and what it is."""
+    """One number of the machine: its ``value``, its standard ``error`` (the points' noise
+    and the misses it inherits from its compositions, :mod:`.absorbed`; None where the data
+    do not determine it) and what it is."""
 
     name: str
     value: float

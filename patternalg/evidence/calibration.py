@@ -57,7 +57,7 @@ from ..measurements.halves import in_halves
 from ..syntax.parser import parse
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, Term, TPool
-from .absorbed import kept_shares
+from .absorbed import inherited_covariance, kept_shares
 from .batched import Batch, fit
 from .calibrated import DIGITS, Calibration, FittedNumber, Residual
 from .choosing import MIN_SIZES, choice_record, held_out, no_choice, speedup_mode
@@ -251,15 +251,16 @@ def _fit(problem: _Problem) -> _Fitted:
                 "precision (about 1.8e308) or undefined at some sizes: nothing to fit"
             )
     theta, found = fit(problem.batch, start)
-    jac = found.jac
+    jac, free = found.jac, found.active_mask == 0
     groups = np.concatenate([np.full(len(r.sizes), i) for i, r in enumerate(problem.compositions)])
-    kept = kept_shares(jac, found.active_mask == 0, groups)
+    kept = kept_shares(jac, free, groups)
     n, m = len(problem.names), jac.shape[0]
     if m <= n:
         return _Fitted(theta, None, kept)
-    variance = 2 * found.cost / (m - n)
-    with np.errstate(all="ignore"):
-        covariance = np.linalg.pinv(jac.T @ jac) * variance
+    covariance = inherited_covariance(jac, free, found.fun, groups)
+    if covariance is None:  # no composition's own miss seen: the points' noise alone
+        with np.errstate(all="ignore"):
+            covariance = np.linalg.pinv(jac.T @ jac) * (2 * found.cost / (m - n))
     unmoved = ~np.any(jac, axis=0)
     covariance[unmoved, :] = covariance[:, unmoved] = np.nan
     return _Fitted(theta, covariance, kept)
