@@ -189,6 +189,19 @@ def test_a_number_fitted_to_one_composition_inherits_its_miss():
     assert inside / cases >= 0.6
 
 
+def test_a_level_the_numbers_take_up_whole_is_not_estimated_from_what_is_left():
+    """``pipe(inc, inc)`` alone: the hand-off's slope takes up its level (``inc`` is linear
+    in x), so the residuals keep none of it, and a level estimated from them was noise over
+    nearly nothing (``h1 = 6.668 +- 540``). The points' noise is all there is: +- 1.6."""
+    truth = Machine(2, handoff=500 + sympy.Float(0.5) * x, dispatch=400)
+    sizes = 2.0 ** np.arange(10, 19)
+    rng = np.random.default_rng(1)
+    measured = simulated("pipe(inc, inc)", truth.semantics, sizes) * (1 + rng.normal(0, 0.03))
+    data = {"pipe(inc, inc)": (sizes, measured * np.exp(rng.normal(0, 0.01, len(sizes))))}
+    slope = {n.name: n for n in calibrate(data, BUILTIN, cores=2, atoms="models").numbers}["h1"]
+    assert slope.error is not None and slope.error < 5
+
+
 def test_a_speedup_fitted_and_not_kept_is_drawn_from_perfect_scaling_upward():
     """``speedups="auto"`` keeps no speed-up where the pools scale (within the noise); a pool
     of 16 threads is then predicted at S(16) = 16, and its interval reaches as far slower as

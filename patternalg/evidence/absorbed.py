@@ -34,7 +34,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["inherited_covariance", "kept_shares", "weighted_median"]
+__all__ = ["MIN_LEVELS_SEEN", "inherited_covariance", "kept_shares", "weighted_median"]
+
+#: the compositions' own levels are estimated only where the residuals keep at least this
+#: many compositions' worth of them (kept shares summed): ``pipe(inc, inc)`` alone, whose
+#: level the hand-off's slope takes up, keeps none, and a level from it would be noise
+#: divided by nearly nothing (``h1 = 6.7 +- 540``)
+MIN_LEVELS_SEEN = 1.0
 
 
 def kept_shares(jac: np.ndarray, free: np.ndarray, groups: np.ndarray) -> np.ndarray:
@@ -75,8 +81,9 @@ def inherited_covariance(
     composition's own takes up leave no mean in it, and count for nothing). ``jac``
     (points, numbers) is the relative errors' Jacobian at the fit, ``free`` which numbers
     are off their bounds (only those take up misses), ``groups`` each point's composition.
-    None where the levels are not seen (no composition keeps its level, or the
-    residuals show none): the points' independent noise is then all there is to go on.
+    None where the levels are not seen (the compositions keep less than
+    :data:`MIN_LEVELS_SEEN` of them, or the residuals show none): the points' independent
+    noise is then all there is to go on.
 
     >>> jac = np.repeat([[1.0], [0.0], [0.0]], 3, axis=0)  # one number, of the first composition
     >>> wobble = np.tile([0.01, 0.0, -0.01], 3)
@@ -114,6 +121,8 @@ def inherited_covariance(
         [np.sum(kept_within**2), len(residuals) - basis.shape[1] - np.sum(own)],
     ])  # fmt: skip
     seen = np.array([np.sum(means**2), np.sum(within**2)])
+    if np.sum(own) < MIN_LEVELS_SEEN:  # the numbers take up (nearly) every level: none to go by
+        return None
     if abs(np.linalg.det(moments)) <= 1e-12 * np.abs(moments).max(initial=0.0) ** 2:
         return None
     tau2, sigma2 = np.linalg.solve(moments, seen)
