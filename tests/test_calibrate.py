@@ -18,6 +18,7 @@ from patternalg.errors import PatternalgError
 from patternalg.evidence.calibration import calibrate, simulated
 from patternalg.evidence.sources import recorded_cores
 from patternalg.library.machine_file import read_machine
+from patternalg.library.model_library import ModelLibrary
 from patternalg.measurements import read
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -254,7 +255,6 @@ def test_a_number_at_its_bound_is_noted(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_models_given_decide_touching_and_the_basis(tmp_path: Path) -> None:
     atoms, compositions = synthetic(tmp_path)
-    from patternalg.library.model_library import ModelLibrary
 
     builtin = ModelLibrary.builtin()
     result = calibrate([compositions], builtin, atoms="models")
@@ -297,6 +297,20 @@ def test_a_constant_dispatch_and_perfect_speedups_keep_no_speedup(tmp_path: Path
     assert "speed-ups (auto): none: leaving each of the 8 calibration sizes out" in result.text()
 
 
+def test_a_dense_scan_is_left_out_in_folds_not_a_fit_per_size() -> None:
+    """3,000 sizes of two compositions took 300 s and 4.5 GB (a fit per size left out, each
+    evaluated at every point); 20,000 were killed. Dealt into 20 folds, they take seconds."""
+    truth = Machine(2, handoff="300 + 0.5*x", dispatch="700", speedups={"inc": "p/(1 + 0.05*(p - 1))"})
+    sizes = np.geomspace(1000, 1e6, 2000)
+    rng = np.random.default_rng(3)
+    data = {t: (sizes, simulated(t, truth.semantics, sizes) * np.exp(rng.normal(0, 0.01, len(sizes))))
+            for t in ("pipe(inc, inc)", "tpool_2(inc)")}  # fmt: skip
+    result = calibrate(data, ModelLibrary.builtin(), cores=2, atoms="models")
+    choice = dict(result.machine.calibration)["speedups"]
+    assert choice["sizes"] == 2000 and choice["folds"] == 20 and choice["kept"] is True
+    assert "leaving each of 20 folds of the 2000 calibration sizes (every 20th size) out" in result.text()
+
+
 def test_a_real_speedup_is_kept_and_recovered(tmp_path: Path) -> None:
     truth = Machine(2, handoff="300 + 0.5*x", dispatch="400",
                     speedups={"qsort": "p/(1 + 0.1*(p - 1))", "inc": "p/(1 + 0.3*(p - 1))"})  # fmt: skip
@@ -325,7 +339,6 @@ def test_on_the_busy_data9_auto_keeps_the_speedups_and_the_dispatch_falls() -> N
 
 
 def test_too_few_sizes_or_no_pool_keep_the_simpler_machine(tmp_path: Path) -> None:
-    from patternalg.library.model_library import ModelLibrary
 
     exact = Machine(2).semantics
     two = SIZES[-2:]
