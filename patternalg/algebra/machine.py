@@ -476,7 +476,7 @@ def extrapolated_threads_note(term: Term, machine: Machine) -> str | None:
     >>> m = Machine(16, speedups={"qsort": p / (1 + sympy.Float(0.05) * (p - 1))},
     ...             calibration=tuple(record.items()))
     >>> extrapolated_threads_note(parse("pipe(tpool_16(qsort), tpool_2(qsort))"), m)
-    'tpool_16(qsort) runs qsort on 16 threads, its speed-up calibrated on at most 2 (tpool_2(qsort)): extrapolated in threads'
+    'tpool_16(qsort) runs qsort on 16 threads, its speed-up calibrated on at most 2 (tpool_2(qsort)): extrapolated in threads (calibrating on tpool_16(qsort) too would measure it)'
     >>> extrapolated_threads_note(parse("tpool_2(qsort)"), m) is None
     True
     """
@@ -503,6 +503,7 @@ def extrapolated_threads_note(term: Term, machine: Machine) -> str | None:
         if name in atoms and name in calibrated and running > calibrated[name]:
             return (
                 f"{printable(str(node))} runs {name} on {running} threads, its speed-up calibrated on at most "
-                f"{calibrated[name]} (tpool_{calibrated[name]}({name})): extrapolated in threads"
+                f"{calibrated[name]} (tpool_{calibrated[name]}({name})): extrapolated in threads (calibrating "
+                f"on tpool_{running}({name}) too would measure it)"
             )
     return None
