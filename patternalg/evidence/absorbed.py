@@ -55,17 +55,32 @@ def kept_shares(jac: np.ndarray, free: np.ndarray, groups: np.ndarray) -> np.nda
     >>> kept_shares(np.array([[np.nan], [1.0]]), np.array([True]), np.array([0, 1])).tolist()
     [1.0, 1.0]
     """
-    groups = np.asarray(groups)
-    z = (groups[:, None] == np.unique(groups)[None, :]).astype(float)
     used = np.asarray(jac, dtype=float)[:, np.asarray(free, dtype=bool)]
-    if not used.size or not np.all(np.isfinite(used)):  # nothing fitted, or no derivative
+    left = _levels_left(used, _compositions(groups)) if np.all(np.isfinite(used)) else None
+    if left is None:  # no derivative, or no decomposition at these magnitudes
         return np.ones(len(groups))  # known there: every point keeps its miss
-    try:
-        kept = z - used @ (np.linalg.pinv(used) @ z)
-    except np.linalg.LinAlgError:  # no decomposition at these magnitudes: as above
-        return np.ones(len(groups))
-    shares = (kept * kept).sum(axis=1)
+    shares = (left[0] * left[0]).sum(axis=1)
     return np.where(np.isfinite(shares), np.clip(shares, 0.0, 1.0), 1.0)  # type: ignore[no-any-return]
+
+
+def _compositions(groups: np.ndarray) -> np.ndarray:
+    """``Z``: which composition each point is of, one column per composition."""
+    groups = np.asarray(groups)
+    return (groups[:, None] == np.unique(groups)[None, :]).astype(float)
+
+
+def _levels_left(used: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """``M Z``: what a unit level of each composition (``z``'s columns) leaves in the
+    residuals once the numbers whose Jacobian columns are ``used`` took up what they can,
+    and how many independent directions they take up; None where no decomposition exists."""
+    if not used.size:  # nothing fitted: every level is left whole
+        return z, 0
+    try:
+        basis, values, _ = np.linalg.svd(used, full_matrices=False)
+    except np.linalg.LinAlgError:
+        return None
+    basis = basis[:, values > values.max(initial=0.0) * max(used.shape) * np.finfo(float).eps]
+    return z - basis @ (basis.T @ z), basis.shape[1]
 
 
 def inherited_covariance(
@@ -100,25 +115,20 @@ def inherited_covariance(
     jac, residuals = np.asarray(jac, dtype=float), np.asarray(residuals, dtype=float)
     if not np.all(np.isfinite(jac)) or not np.all(np.isfinite(residuals)):
         return None
-    groups = np.asarray(groups)
-    z = (groups[:, None] == np.unique(groups)[None, :]).astype(float)  # (points, compositions)
+    z = _compositions(groups)  # (points, compositions)
     counts = z.sum(axis=0)
-    used = jac[:, np.asarray(free, dtype=bool)]
-    try:
-        basis, values, _ = np.linalg.svd(used, full_matrices=False)
-    except np.linalg.LinAlgError:
+    left = _levels_left(jac[:, np.asarray(free, dtype=bool)], z)
+    if left is None:
         return None
-    basis = basis[:, values > values.max(initial=0.0) * max(used.shape) * np.finfo(float).eps]
-    kept = z - basis @ (basis.T @ z)  # M Z: what each composition's level leaves in the residuals
+    kept, rank = left  # M Z: what each composition's level leaves in the residuals
     kept_mean = (z.T @ kept) / counts[:, None]  # D^-1 Z^T M Z
     kept_within = kept - z @ kept_mean  # W M Z
-    projected = ((basis.T @ z) ** 2).sum(axis=0)  # z_g^T P z_g
-    own = (counts - projected) / counts  # z_g^T M z_g / n_g
+    own = np.diagonal(kept_mean).copy()  # z_g^T M z_g / n_g: the share of its level it keeps
     means = (z.T @ residuals) / counts
     within = residuals - z @ means
     moments = np.array([
         [np.sum(kept_mean**2), np.sum(own / counts)],
-        [np.sum(kept_within**2), len(residuals) - basis.shape[1] - np.sum(own)],
+        [np.sum(kept_within**2), len(residuals) - rank - np.sum(own)],
     ])  # fmt: skip
     seen = np.array([np.sum(means**2), np.sum(within**2)])
     if np.sum(own) < MIN_LEVELS_SEEN:  # the numbers take up (nearly) every level: none to go by
