@@ -215,6 +215,8 @@ def below_the_rest(form: NormalForm, others: list[NormalForm]) -> bool:
     differences = [_minus(other, mine) for other in theirs]
     if not differences or any(b < 0 for terms in differences for _, b, _ in terms):
         return False
+    if any(_mixed_nonnegative(p, q) for i, p in enumerate(differences) for q in differences[i + 1:]):
+        return True
     tails = [
         _tail_start(terms) for terms in differences if terms and max(terms)[2] > 0
     ]
@@ -225,6 +227,34 @@ def below_the_rest(form: NormalForm, others: list[NormalForm]) -> bool:
         return _covered_up_to(differences, min(known))
     except OverflowError:
         return False
+
+
+def _mixed_nonnegative(p: list[Term], q: list[Term]) -> bool:
+    """Whether some mixture ``l*p + (1 - l)*q`` (0 <= l <= 1) of two differences has no
+    negative term, within rounding: then at every x one of them is >= 0 (were both
+    negative, so would be the mixture). Where two others cross, both differences are 0 at
+    the crossing and no interval about it has one of them >= 0 throughout: a mean of the
+    others (``3/8*a + 5/8*b`` below ``max(a, b)``, crossing at x = 4.6e9) exhausted the
+    branch and bound of :func:`_covered_up_to`.
+
+    >>> a, b = [(3.0, 0.0, 0.4375), (2.0, 0.0, -2e9)], [(2.0, 0.0, 1.2e9), (3.0, 0.0, -0.2625)]
+    >>> _mixed_nonnegative(a, b), _mixed_nonnegative(a, [(2.0, 0.0, 1.0), (3.0, 0.0, -1.0)])
+    (True, False)
+    """
+    mine, theirs = ({(a, b): c for a, b, c in terms} for terms in (p, q))
+    low, high = 0.0, 1.0
+    pairs = [(mine.get(k, 0.0), theirs.get(k, 0.0)) for k in mine.keys() | theirs.keys()]
+    for c_p, c_q in pairs:  # c_q + l*(c_p - c_q) >= 0
+        slope = c_p - c_q
+        if slope > 0:
+            low = max(low, -c_q / slope)
+        elif slope < 0:
+            high = min(high, c_q / -slope)
+    mix = min(max((low + high) / 2, 0.0), 1.0)
+    return all(
+        mix * c_p + (1 - mix) * c_q >= -ROUNDING * (abs(mix * c_p) + abs((1 - mix) * c_q))
+        for c_p, c_q in pairs
+    )
 
 
 def _covered_up_to(differences: list[list[Term]], tail: float) -> bool:
