@@ -80,6 +80,18 @@ def test_a_declaration_merges_an_extrap_files_second_parameter(tmp_path):
     assert [v.tolist() for v in ms.series[0].values] == [[1.0, 1.1, 1.2], [2.0, 2.1, 2.2]]
 
 
+def test_a_column_of_names_not_called_kernel_says_where_the_names_belong(tmp_path):
+    path = table(tmp_path, "t.csv", "x,region,time", ["1024,inc,1.5", "1024,qsort,2.5", "2048,inc,3.0"])
+    done = run_cli("fit", str(path))
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"patternalg fit: error: {path}:2: column 'region' holds no number ('inc'): "
+        "if it names the kernels, call it 'kernel'\n"
+    )
+    renamed = table(tmp_path, "k.csv", "x,kernel,time", ["1024,inc,1.5", "1024,qsort,2.5", "2048,inc,3.0"])
+    assert sorted(s.kernel for s in read(renamed)) == ["inc", "qsort"]
+
+
 def test_a_table_of_nothing_but_bookkeeping_written_as_text_says_which_cell_is_no_number(tmp_path):
     # date and run both text: leaving both out would leave no parameter at all
     path = table(tmp_path, "t.csv", "date,run,time", ["2026-11-29,first,1.5", "2026-11-30,second,2.5"])

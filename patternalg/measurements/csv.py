@@ -197,6 +197,30 @@ def _numeric(body: list[list[str]], column: int) -> bool:
     return True
 
 
+def _no_names_as_parameters(body: list[list[str]], lines: list[int], index: dict[str, int],
+                            parameters: list[str], path: str) -> None:  # fmt: skip
+    """Refuse a parameter column that holds no number at all, in a file without a
+    ``kernel`` column, saying where the names belong (``region``: a column of names read
+    as a parameter said only that its first name is no number; a bookkeeping column, a
+    date or a run's label, keeps the error of its cell)."""
+    for name in parameters:
+        column = index[name]
+        if not bookkeeping(name) and not any(_is_number(row[column]) for row in body):
+            raise MeasurementError(
+                f"column '{name}' holds no number ({body[0][column].strip()[:40]!r}): if it names "
+                "the kernels, call it 'kernel'",
+                location=Location(path, lines[0]),
+            )
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _texts(body: list[list[str]], column: int | None, default: str) -> list[str]:
     """The stripped cells of a text column, or ``default`` for each row if there is none."""
     return [row[column].strip() for row in body] if column is not None else [default] * len(body)
@@ -344,6 +368,8 @@ class CsvReader(Reader):
         if len(left_out) == len(parameters):  # no parameter left: its cells' error says what is wrong
             left_out = []
         parameters = [c for c in parameters if c not in left_out]
+        if "kernel" not in index:
+            _no_names_as_parameters(body, lines, index, parameters, path)
         kernels = _texts(body, index.get("kernel"), file_kernel(path))
         if "" in kernels:
             raise MeasurementError(
