@@ -182,8 +182,11 @@ def _step_models(atoms: Sequence[_Region], models: Mapping[str, AtomicModel]) ->
         order = np.argsort(region.sizes)
         sizes, medians = region.sizes[order], region.medians[order]
         cuts = np.exp((np.log(sizes[:-1]) + np.log(sizes[1:])) / 2)  # geometric means, no overflow
-        pieces = [(sympy.Float(m), x < sympy.Float(c)) for m, c in zip(medians, cuts, strict=False)]
-        expr = sympy.Piecewise(*pieces, (sympy.Float(medians[-1]), True))
+        # built unevaluated: sympy's own Piecewise asks its assumptions of every condition
+        # against every other (2,841 sizes took 27 s per atom)
+        pieces = [(sympy.Float(m), sympy.StrictLessThan(x, sympy.Float(c), evaluate=False))
+                  for m, c in zip(medians, cuts, strict=False)]  # fmt: skip
+        expr = sympy.Piecewise(*pieces, (sympy.Float(medians[-1]), sympy.true), evaluate=False)
         touches = models[name].touches_data if name in models else True
         built.append(AtomicModel(name, expr, source=region.where, touches_data=touches))
     return ModelLibrary(built)
