@@ -15,6 +15,7 @@ __all__ = [
     "UNCERTAINTY_METHODS",
     "AUTO_BOOTSTRAP",
     "AUTO_BOOTSTRAP_POINTS",
+    "AUTO_BOOTSTRAP_VALUES",
     "AUTO_LINEAR",
 ]
 
@@ -40,6 +41,10 @@ AUTO_BOOTSTRAP = 200
 #: the most points (all kernels' together) that ``auto`` resamples (beyond: ``linear``; the
 #: bootstrap's cost grows with the points: one hyperfine scan of 100,000 values)
 AUTO_BOOTSTRAP_POINTS = 10_000
+#: the most repetitions (all points' together) that ``auto`` resamples (beyond: ``linear``;
+#: each resampling aggregates every repetition again: 1,000 repetitions at each of 889
+#: points spent 20 of a fit's 31 s and 1.8 GB there)
+AUTO_BOOTSTRAP_VALUES = 200_000
 #: the most kernels of one fit whose uncertainty ``auto`` records at all (beyond: none, so
 #: a file of 100,000 kernels fits in the time it did: docs/scaling.md)
 AUTO_LINEAR = 10_000
@@ -52,26 +57,27 @@ def uncertainty_option() -> Option:
         "auto",
         "how the uncertainty of the coefficients is found: bootstrap (resample the "
         "repetitions, choose and fit again), linear (closed form, fast), none; auto: bootstrap "
-        f"for up to {AUTO_BOOTSTRAP:,} kernels (and {AUTO_BOOTSTRAP_POINTS:,} points), linear "
+        f"for up to {AUTO_BOOTSTRAP:,} kernels (and {AUTO_BOOTSTRAP_POINTS:,} points, "
+        f"{AUTO_BOOTSTRAP_VALUES:,} repetitions), linear "
         f"up to {AUTO_LINEAR:,} kernels, none for more",
         choices=UNCERTAINTY_METHODS,
     )
 
 
-def uncertainty_method(asked: str, kernels: int, points: int = 0) -> str:
+def uncertainty_method(asked: str, kernels: int, points: int = 0, values: int = 0) -> str:
     """The method of ``uncertainty`` for a fit of ``kernels`` kernels of ``points`` points
-    in all: ``auto`` resolved.
+    and ``values`` repetitions in all: ``auto`` resolved.
 
     >>> uncertainty_method("auto", 10), uncertainty_method("auto", 5000), uncertainty_method("none", 1)
     ('bootstrap', 'linear', 'none')
     >>> uncertainty_method("auto", 20000), uncertainty_method("linear", 20000)
     ('none', 'linear')
-    >>> uncertainty_method("auto", 1, points=100_000)
-    'linear'
+    >>> uncertainty_method("auto", 1, points=100_000), uncertainty_method("auto", 1, 900, values=900_000)
+    ('linear', 'linear')
     """
     if asked != "auto":
         return asked
-    if kernels <= AUTO_BOOTSTRAP and points <= AUTO_BOOTSTRAP_POINTS:
+    if kernels <= AUTO_BOOTSTRAP and points <= AUTO_BOOTSTRAP_POINTS and values <= AUTO_BOOTSTRAP_VALUES:
         return "bootstrap"
     return "linear" if kernels <= AUTO_LINEAR else "none"
 

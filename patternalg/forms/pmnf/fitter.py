@@ -16,7 +16,13 @@ from ...algebra.normal_forms.render import hypothesis_text, pmnf_expr, pmnf_text
 from ...errors import FitError
 from ...syntax.symbols import symbol
 from ..base import Form
-from ..fit_options import AUTO_BOOTSTRAP, AUTO_BOOTSTRAP_POINTS, AUTO_LINEAR, uncertainty_method
+from ..fit_options import (
+    AUTO_BOOTSTRAP,
+    AUTO_BOOTSTRAP_POINTS,
+    AUTO_BOOTSTRAP_VALUES,
+    AUTO_LINEAR,
+    uncertainty_method,
+)
 from ..fitting import Fitter
 from .falling import falling_notes
 from .fit import check_points, fit_series, parse_param_options, symbol_name
@@ -52,8 +58,7 @@ class PMNFFitter(Fitter):
     ) -> list[PMNF]:
         if not series:
             return []
-        points = sum(len(s.points) for s in series)
-        method = uncertainty_method(options["uncertainty"], len(series), points)
+        method = uncertainty_method(options["uncertainty"], len(series), *_sizes(series))
         if len(series[0].parameters) != 1:  # two or three parameters
             from .fit_multi import fitted_models
 
@@ -154,11 +159,18 @@ class PMNFFitter(Fitter):
                 f"more than {AUTO_BOOTSTRAP:,} kernels: their uncertainty by the linear method "
                 "(--uncertainty bootstrap resamples each, some 3 ms a kernel)"
             )
-        elif options.get("uncertainty", "auto") == "auto" and _points(data) > AUTO_BOOTSTRAP_POINTS:
-            notes.append(
-                f"more than {AUTO_BOOTSTRAP_POINTS:,} points: the uncertainty by the linear "
-                "method (--uncertainty bootstrap resamples every point, 200 times)"
-            )
+        elif options.get("uncertainty", "auto") == "auto":
+            points, values = _sizes(_series_of(data))
+            if points > AUTO_BOOTSTRAP_POINTS:
+                notes.append(
+                    f"more than {AUTO_BOOTSTRAP_POINTS:,} points: the uncertainty by the linear "
+                    "method (--uncertainty bootstrap resamples every point, 200 times)"
+                )
+            elif values > AUTO_BOOTSTRAP_VALUES:
+                notes.append(
+                    f"more than {AUTO_BOOTSTRAP_VALUES:,} repetitions: the uncertainty by the "
+                    "linear method (--uncertainty bootstrap resamples them all, 200 times)"
+                )
         if len(data.parameters) > 1:
             from .fit_multi import symbol_names
 
@@ -174,11 +186,14 @@ class PMNFFitter(Fitter):
         ]
 
 
-def _points(data: Any) -> int:
-    """The points of all kernels: a Measurements' series, or a block's kernels (the fast
-    path's), each at the block's points."""
-    series = data.series() if callable(getattr(data, "series", None)) else data
-    return sum(len(s.points) for s in series)
+def _series_of(data: Any) -> Any:
+    """A Measurements' series, or a block's kernels (the fast path's)."""
+    return data.series() if callable(getattr(data, "series", None)) else data
+
+
+def _sizes(series: Any) -> tuple[int, int]:
+    """The points of all kernels, and their repetitions."""
+    return sum(len(s.points) for s in series), sum(len(v) for s in series for v in s.values)
 
 
 def _closed_form(

@@ -57,7 +57,8 @@ def fit_text_batches(
     blocks = text_blocks(path, batch, input_format)
     ahead = _ahead(blocks)  # how the uncertainty is found depends on how many kernels
     points = sum(len(block) * len(block.points) for block in ahead)
-    method = uncertainty_method(checked["uncertainty"], sum(map(len, ahead)), points)
+    values = sum(block.values.size for block in ahead)
+    method = uncertainty_method(checked["uncertainty"], sum(map(len, ahead)), points, values)
     for block in itertools.chain(ahead, blocks):
         x = block.points[:, 0] if block.points.shape[1] == 1 else np.empty(0)
         if (metric is not None and metric != block.metric) or len(x) < 3 or parameter_problem(x):
