@@ -315,22 +315,63 @@ class Spread:
     def interval(
         self, grid: Mapping[str, Any], level: float, count: int = DRAWS, seed: int = 0
     ) -> tuple[np.ndarray, np.ndarray]:
-        """The central ``level`` interval at every point of ``grid``: (low, high)."""
+        """The central ``level`` interval at every point of ``grid``: (low, high), drawn a
+        block of points at a time (:func:`point_blocks`)."""
         level = check_level(level)
-        values = self.draws(grid, count, seed)
-        low, high = np.quantile(values, [(1 - level) / 2, (1 + level) / 2], axis=0)
-        return low, high
+        quantiles = [(1 - level) / 2, (1 + level) / 2]
+        shape, blocks = point_blocks(grid, count)
+        if len(blocks) == 1:
+            low, high = np.quantile(self.draws(grid, count, seed), quantiles, axis=0)
+            return low, high
+        found = np.empty((2, math.prod(shape)))
+        for where, part in blocks:
+            found[:, where] = np.quantile(self.draws(part, count, seed), quantiles, axis=0)
+        return found[0].reshape(shape), found[1].reshape(shape)
+
+
+#: the most values (draws times points) an interval or a share of wins draws at once: the
+#: draws at every point are each one draw's numbers, so a block of points draws the same
+#: as the whole grid (a sweep of 100,000 points with its interval took 4.8 GB at once)
+BLOCK_VALUES = 5_000_000
+
+
+def point_blocks(
+    grid: Mapping[str, Any], count: int
+) -> tuple[tuple[int, ...], list[tuple[slice, Mapping[str, Any]]]]:
+    """The grid's shape, and its points in blocks of at most :data:`BLOCK_VALUES` values
+    over ``count`` draws: each block's slice of the flattened points and its grid (the
+    whole grid as it is, where it fits in one block).
+
+    >>> shape, blocks = point_blocks({"x": np.arange(5.0)}, count=BLOCK_VALUES // 2)
+    >>> shape, [(b.start, g["x"].tolist()) for b, g in blocks]
+    ((5,), [(0, [0.0, 1.0]), (2, [2.0, 3.0]), (4, [4.0])])
+    """
+    arrays = {k: np.asarray(v, dtype=float) for k, v in grid.items()}
+    shape = np.broadcast_shapes(*(a.shape for a in arrays.values())) if arrays else ()
+    size, step = math.prod(shape), max(1, BLOCK_VALUES // max(count, 1))
+    if size <= step:
+        return shape, [(slice(0, size), grid)]
+    flat = {k: np.broadcast_to(a, shape).reshape(-1) for k, a in arrays.items()}
+    return shape, [
+        (slice(i, i + step), {k: v[i : i + step] for k, v in flat.items()}) for i in range(0, size, step)
+    ]
 
 
 def winner_shares(
     spreads: list[Spread], grid: Mapping[str, Any], seed: int = 0, count: int = DRAWS
 ) -> np.ndarray:
     """How often each design is the fastest over ``count`` joint draws, at every point of
-    ``grid``: shape ``(designs, *grid shape)`` (a design without a finite value never wins)."""
-    values = np.stack([s.draws(grid, count, seed) for s in spreads])
-    values = np.where(np.isfinite(values), values, np.inf)
-    best = np.argmin(values, axis=0)
-    return np.stack([(best == k).mean(axis=0) for k in range(len(spreads))])
+    ``grid``: shape ``(designs, *grid shape)`` (a design without a finite value never wins),
+    drawn a block of points at a time (:func:`point_blocks`)."""
+    shape, blocks = point_blocks(grid, count * len(spreads))
+    shares = np.empty((len(spreads), math.prod(shape)))
+    for where, part in blocks:
+        values = np.stack([s.draws(part, count, seed).reshape(count, -1) for s in spreads])
+        values = np.where(np.isfinite(values), values, np.inf)
+        best = np.argmin(values, axis=0)
+        for k in range(len(spreads)):
+            shares[k, where] = (best == k).mean(axis=0)
+    return shares.reshape((len(spreads), *shape))
 
 
 def decided(shares: np.ndarray, level: float) -> np.ndarray:
