@@ -181,6 +181,17 @@ def test_optimize_lists_the_assignments_it_cannot_tell_from_the_best():
     assert "indistinguishable" in found.to_json()
 
 
+def test_optimize_draws_its_contenders_a_block_at_a_time(monkeypatch):
+    """200 contenders over 2,000 sizes were 400 million draws at once (3.6 GB); in blocks
+    of assignments, the same verdicts and intervals."""
+    lib = {"a": atom("a", 2.0, 0.5), "b": atom("b", 2.0, 0.5)}
+    ask = {"budgets": ["m+n<=8"], "over": "x=10..1000:7", "library": lib, "interval": 0.9}
+    whole = optimize("pipe(tpool_m(a), tpool_n(b))", **ask).to_json()
+    monkeypatch.setattr(intervals, "BLOCK_VALUES", 3 * intervals.DRAWS * 7)  # 3 assignments a block
+    assert optimize("pipe(tpool_m(a), tpool_n(b))", **ask).to_json() == whole
+    assert whole["indistinguishable"]
+
+
 def test_explore_marks_designs_a_measurement_cannot_tell_from_the_best():
     found = explore("seq(a, b)", threads=2, at={"x": 100}, library=LIB, interval=0.9)
     assert all(d.interval is not None for d in found.designs)

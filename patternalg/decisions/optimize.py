@@ -568,16 +568,21 @@ def _indistinguishable(
 ) -> tuple[list[int], list[tuple[float, float] | None], tuple[str, ...]]:
     """Indices into ``ranked`` (after the best) of the assignments the best is faster than
     in fewer than ``level`` of the joint draws, each assignment's interval, and the notes."""
-    from ..algebra.intervals import Spread, check_level, no_uncertainty_note
+    from ..algebra.intervals import BLOCK_VALUES, DRAWS, Spread, check_level, no_uncertainty_note
 
     level = check_level(level)
     spread = Spread.of(term, library, fixed, semantics=semantics)
     rows = np.array([row for _, row in ranked], dtype=float)
-    grid = {n: rows[:, i : i + 1] for i, n in enumerate(names)}
-    if over is not None:
-        grid[over.name] = over.values[None, :]
-    values = spread.draws(grid, seed=seed).reshape(-1, len(rows), 1 if over is None else len(over.values))
-    values = values.max(axis=2) if objective == "max" else values.mean(axis=2)
+    points = 1 if over is None else len(over.values)
+    step = max(1, BLOCK_VALUES // (DRAWS * points))  # assignments a block (as intervals draw)
+    objectives = []
+    for block in (rows[i : i + step] for i in range(0, len(rows), step)):
+        grid = {n: block[:, i : i + 1] for i, n in enumerate(names)}
+        if over is not None:
+            grid[over.name] = over.values[None, :]
+        drawn = spread.draws(grid, seed=seed).reshape(-1, len(block), points)
+        objectives.append(drawn.max(axis=2) if objective == "max" else drawn.mean(axis=2))
+    values = np.concatenate(objectives, axis=1)
     faster = (values[:, :1] < values[:, 1:]).mean(axis=0)  # the best against each other
     found = [i + 1 for i, share in enumerate(faster) if share < level]
     low, high = np.quantile(values, [(1 - level) / 2, (1 + level) / 2], axis=0)
