@@ -94,6 +94,18 @@ def test_an_interval_drawn_a_block_of_points_at_a_time_is_the_one_drawn_at_once(
     assert np.array_equal(intervals.winner_shares(spreads, grid, seed=3, count=200), shares)
 
 
+def test_an_interval_of_a_value_beyond_doubles_says_so():
+    # a pool of pools 3,000 deep is 2^-3000 of qsort (8.1e-904 x 1.03e7 ns at x = 1,000): it
+    # was told to bind its symbols, which it had
+    term = "tpool_2(" * 3000 + "qsort" + ")" * 3000
+    done = run_cli("eval", term, "--at", "x=1000", "--interval", "0.9")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "patternalg eval: error: --interval needs a value a double holds (about 2.2e-308 to "
+        "1.8e308), not 8.378e-897: the draws are taken in doubles\n"
+    )
+
+
 def test_the_interval_is_for_a_measurement_unless_asked_for_the_model():
     lib = {"a": atom("a", 2.0, 0.0, noise=0.05)}
     measured = Spread.of("a", lib, {})

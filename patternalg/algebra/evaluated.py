@@ -273,7 +273,12 @@ def _interval(
 
     level = check_level(level)
     if as_number(expr) is None:
-        raise EvaluationError("--interval needs a value: bind every symbol with --at")
+        if expr.free_symbols:
+            raise EvaluationError("--interval needs a value: bind every symbol with --at")
+        raise EvaluationError(  # a pool of pools 3,000 deep: 2^-3000 of qsort
+            f"--interval needs a value a double holds (about 2.2e-308 to 1.8e308), not "
+            f"{value_text(expr, 4)}: the draws are taken in doubles"
+        )
     fixed = {name: as_value(v) for name, v in at.items()}
     spread = Spread.of(term, library, fixed, semantics=semantics)
     low, high = spread.interval({}, level, seed=seed)
