@@ -90,7 +90,7 @@ def test_hyperfine_checks_each_parameter_once(monkeypatch, tmp_path) -> None:
     ]
     path = tmp_path / "hf.json"
     path.write_text(json.dumps({"results": results}))
-    calls = _counting(monkeypatch, hyperfine, "_is_number")
+    calls = _counting(monkeypatch, hyperfine, "is_number_text")
     (series,) = read(path).series
     assert calls[0] <= 2 * n
     assert series.kernel == "./k -n {n} -m sort"

@@ -320,12 +320,9 @@ class Spread:
         level = check_level(level)
         quantiles = [(1 - level) / 2, (1 + level) / 2]
         shape, blocks = point_blocks(grid, count)
-        if len(blocks) == 1:
-            low, high = np.quantile(self.draws(grid, count, seed), quantiles, axis=0)
-            return low, high
         found = np.empty((2, math.prod(shape)))
         for where, part in blocks:
-            found[:, where] = np.quantile(self.draws(part, count, seed), quantiles, axis=0)
+            found[:, where] = np.quantile(self.draws(part, count, seed), quantiles, axis=0).reshape(2, -1)
         return found[0].reshape(shape), found[1].reshape(shape)
 
 

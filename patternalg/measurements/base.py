@@ -30,6 +30,7 @@ __all__ = [
     "ValueChoice",
     "read_source",
     "number",
+    "is_number_text",
     "numbers",
     "measured",
     "Collector",
@@ -105,6 +106,18 @@ def numbers(words: Sequence[str], path: str, line: int = 0) -> list[float]:
     if all(map(math.isfinite, values)):
         return values
     return [measured(w, path, line) for w in words]
+
+
+def is_number_text(text: str | None) -> bool:
+    """Whether ``text`` reads as a finite number (None does not).
+
+    >>> is_number_text(" 2.5e3 "), is_number_text("inc"), is_number_text("nan"), is_number_text(None)
+    (True, False, False, False)
+    """
+    try:
+        return text is not None and math.isfinite(float(text))
+    except ValueError:
+        return False
 
 
 #: a number with a decimal comma or thousands separators, as many spreadsheets export it

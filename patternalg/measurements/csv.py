@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import Location, MeasurementError
-from .base import STDIN, Collector, Reader, ValueChoice, measured, number
+from .base import STDIN, Collector, Reader, ValueChoice, is_number_text, measured, number
 from .model import Measurements, Stated
 from .names import (
     SummaryColumns,
@@ -205,20 +205,12 @@ def _no_names_as_parameters(body: list[list[str]], lines: list[int], index: dict
     date or a run's label, keeps the error of its cell)."""
     for name in parameters:
         column = index[name]
-        if not bookkeeping(name) and not any(_is_number(row[column]) for row in body):
+        if not bookkeeping(name) and not any(is_number_text(row[column]) for row in body):
             raise MeasurementError(
                 f"column '{name}' holds no number ({body[0][column].strip()[:40]!r}): if it names "
                 "the kernels, call it 'kernel'",
                 location=Location(path, lines[0]),
             )
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _texts(body: list[list[str]], column: int | None, default: str) -> list[str]:

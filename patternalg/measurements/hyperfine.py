@@ -27,11 +27,10 @@ each point's one value (``--metric`` names another column: ``mean``, ``min``, ``
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 from ..errors import Location, MeasurementError
-from .base import Reader, ValueChoice, measured, number
+from .base import Reader, ValueChoice, is_number_text, measured, number
 from .harness import HarnessReader, Points, Summary, text_field
 from .model import Measurements
 
@@ -199,16 +198,9 @@ def _numeric_everywhere(given: list[dict[str, str]]) -> set[str]:
     counts: dict[str, int] = {}
     for parameters in given:
         for name, text in parameters.items():
-            if _is_number(text):
+            if is_number_text(text):
                 counts[name] = counts.get(name, 0) + 1
     return {name for name, count in counts.items() if count == len(given)}
-
-
-def _is_number(text: str | None) -> bool:
-    try:
-        return text is not None and math.isfinite(float(text))
-    except ValueError:
-        return False
 
 
 def _times(result: dict[str, object], path: str, key: str, points: Points) -> list[float]:

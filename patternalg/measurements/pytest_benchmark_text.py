@@ -26,13 +26,12 @@ so the numbers of a test's id are the parameters ``x``, ``x2``, ... in the id's 
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 
 from .._internal.limits import printable
 from ..errors import Location, MeasurementError
-from .base import Reader, ValueChoice, measured, number
+from .base import Reader, ValueChoice, is_number_text, measured, number
 from .harness import Points, Summary
 from .model import Measurements, Stated
 from .pytest_benchmark import kernels
@@ -82,13 +81,6 @@ def _summary_note(column: str, report: str, points: Points) -> str:
     return f"pytest-benchmark's {report} holds a summary of each benchmark's rounds: its {column} is one value{spread}"
 
 
-def _is_number(text: str) -> bool:
-    try:
-        return math.isfinite(float(text))
-    except ValueError:
-        return False
-
-
 class PytestBenchmarkCsvReader(Reader):
     """``pytest-benchmark compare --csv``: one row of statistics per benchmark, in seconds."""
 
@@ -120,7 +112,7 @@ class PytestBenchmarkCsvReader(Reader):
         params = [{k: v.strip() for k, v in p.items() if v.strip()} for p in table.parameters(PARAMETER)]
         named = column if metric else "time"
         points = Points(path, cls.name)
-        for (line, row), (kernel, numeric) in zip(found, kernels(names, params, _is_number), strict=True):
+        for (line, row), (kernel, numeric) in zip(found, kernels(names, params, is_number_text), strict=True):
             if not row["name"].strip():
                 raise MeasurementError("a row without its name", location=Location(path, line))
             coordinates = {
@@ -184,7 +176,7 @@ class PytestBenchmarkConsoleReader(Reader):
         params = [{str(i): part for i, part in enumerate(_id_parts(name))} for name in names]
         named = metric or "time"
         points = Points(path, cls.name)
-        chosen = kernels(names, params, _is_number, label=lambda _, word: word)
+        chosen = kernels(names, params, is_number_text, label=lambda _, word: word)
         for (at, _, seconds, spread), (kernel, numeric) in zip(found, chosen, strict=True):
             coordinates = {_x(i): float(v) for i, v in enumerate(numeric.values())}
             points.add(kernel, coordinates, [seconds], key=f"line {at}", metric=named, unit="s", stated=spread)
@@ -275,7 +267,7 @@ def _id_parts(name: str) -> list[str]:
     parts: list[str] = []
     for text in found:
         for word in text.split("-"):
-            if parts and parts[-1] == "" and _is_number(word):
+            if parts and parts[-1] == "" and is_number_text(word):
                 parts[-1] = "-" + word
             else:
                 parts.append(word)
