@@ -104,7 +104,7 @@ class _Problem:
         self, maxima: Sequence[Polynomial], bound: Polynomial, at_least_one: frozenset[sympy.Expr]
     ) -> None:
         self.maxima, self.bound = maxima, bound
-        self.monomials = list(dict.fromkeys([m for a in maxima for m in a] + list(bound)))
+        self.monomials = sorted({m for p in (*maxima, bound) for m in p}, key=str)
         self.moves = [
             (i, j)
             for i, big in enumerate(self.monomials)
@@ -237,8 +237,16 @@ def dominates(
     if scaled is None:
         return False
     at_least_one = frozenset([x, *counts])
-    tops, lows = scaled[: len(left)], scaled[len(left) :]
+    # in one order whatever the order given (a Max's arguments come as a set): the linear
+    # program's answer within its tolerances can depend on the order of its columns
+    tops = sorted(scaled[: len(left)], key=_order)
+    lows = sorted(scaled[len(left) :], key=_order)
     return all(_one(tops, b, strict, at_least_one) for b in lows)
+
+
+def _order(p: Polynomial) -> list[tuple[str, float]]:
+    """A key that puts polynomials in one order, whatever order they came in."""
+    return sorted((str(m), c) for m, c in p.items())
 
 
 def _scaled(polynomials: list[Polynomial]) -> list[Polynomial] | None:
