@@ -17,6 +17,7 @@ import sympy
 from patternalg.algebra.intervals import Spread
 from patternalg.algebra.machine import Machine
 from patternalg.algebra.machine_numbers import MachineNumbers
+from patternalg.algebra.uncertainty import Uncertainty
 from patternalg.errors import ModelFileError
 from patternalg.evidence.calibration import calibrate, simulated
 from patternalg.library.machine_file import machine_from_text, machine_text
@@ -46,6 +47,28 @@ def relative_half_width(term: str, machine: Machine, at: float = 65536.0) -> flo
     low, high = spread.interval({"x": np.array([at])}, 0.9, count=20000)
     value = float(simulated(term, machine.semantics, np.array([at]))[0])  # the model's own value
     return float((high[0] - low[0]) / 2 / value)
+
+
+def test_the_width_factor_scales_the_atoms_draws_and_not_the_machines_numbers():
+    """The factor is scored on the calibration compositions, which fitted the numbers (their
+    draws are left out of the score): a factor of 0.5 halves what the atoms move, and leaves
+    what a serial fraction fitted at two threads moves at sixteen as it is."""
+    seen = {"factor": 0.5, "range": [1024.0, 262144.0], "beyond": 1.0}
+    at = {"x": np.array([65536.0])}
+
+    def width(machine: Machine, library: ModelLibrary) -> float:
+        low, high = Spread.of("tpool_16(qsort)", library, {}, semantics=machine.semantics).interval(at, 0.9)
+        return float(high[0] - low[0])
+
+    numbers_only = machine_with(0.05, 0.01)
+    assert width(replace(numbers_only, calibration=(*numbers_only.calibration, ("width", seen))), BUILTIN) == (
+        pytest.approx(width(numbers_only, BUILTIN), rel=1e-9)
+    )
+    unsure = Uncertainty((x * sympy.log(x, 2),), ((1e-4,),), 10, 0.0, "bootstrap")
+    atoms_unsure = ModelLibrary([replace(BUILTIN["qsort"], uncertainty=unsure)])
+    bare = replace(numbers_only, calibration=(("numbers", {"c_qsort": 0.05}), ("width", seen)))
+    unscaled = replace(numbers_only, calibration=(("numbers", {"c_qsort": 0.05}),))
+    assert width(bare, atoms_unsure) == pytest.approx(width(unscaled, atoms_unsure) / 2, rel=1e-9)
 
 
 def test_a_speedup_fitted_at_two_threads_is_as_uncertain_at_sixteen_as_its_serial_fraction_says():

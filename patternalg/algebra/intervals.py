@@ -26,9 +26,10 @@ fitted at two threads and used at sixteen is as uncertain as its serial fraction
 per machine, shared by the designs compared on it) and the spread of the calibration
 compositions' residuals at the sizes near the point (what the machine's operators still
 miss, its measurement noise taken out), every
-draw's deviation from the model's value scaled by the machine's width factor (what the
-calibration compositions' misses say of the whole interval's width,
-:mod:`~patternalg.evidence.widths`; narrowing only at the sizes it was seen at). With
+draw's deviation from the value under its machine numbers scaled by the machine's width
+factor (what the calibration compositions' misses say of the width of the rest of the
+interval, :mod:`~patternalg.evidence.widths`: they fitted the numbers, so the factor was
+scored without their draws; narrowing only at the sizes it was seen at). With
 ``for_measurement=False`` it is the interval of the model's value alone (the coefficients
 and the models' own error).
 
@@ -229,9 +230,12 @@ class Spread:
         center = None
         if self.width[0] != 1.0 or self.width[3] > 1.0:  # the deviations from the model's value, scaled
             center = self._center(grid, seed, shape)
-            values = values - center  # one new array, then scaled in place (draws are large)
+            # the machine's numbers are not what the factor was scored on (the calibration
+            # compositions fitted them): their draws move the value the rest deviates from
+            base = center if self.numbers is None else self._numbers_only(grid, count, seed, shape)
+            values = values - base  # one new array, then scaled in place (draws are large)
             values *= self.factor_at(sizes, shape)
-            values += center
+            values += base
         if self.measured and np.any(values < 0):  # no measured time is negative
             center = self._center(grid, seed, shape) if center is None else center
             np.maximum(values, 0.0, out=values, where=np.broadcast_to(center > 0, values.shape))
@@ -240,8 +244,14 @@ class Spread:
     def _center(self, grid: Mapping[str, Any], seed: int, shape: tuple[int, ...]) -> np.ndarray:
         """The model's own value at the grid's points (every delta and error 0), shape
         ``(1, *shape)``."""
-        center = self.compiled.values(self._bound(grid, 1, seed, drawn=False)[0])
+        center = self.compiled.values(self._bound(grid, 1, seed, atoms=False, machine=False)[0])
         return np.broadcast_to(center.reshape((-1, *shape))[:1], (1, *shape))
+
+    def _numbers_only(self, grid: Mapping[str, Any], count: int, seed: int, shape: tuple[int, ...]) -> np.ndarray:
+        """The value under the machine's numbers' draws alone (every atom's delta, error and
+        noise 0), shape ``(count, *shape)``."""
+        values = self.compiled.values(self._bound(grid, count, seed, atoms=False)[0])
+        return np.broadcast_to(values.reshape((-1, *shape)), (count, *shape))
 
     def kept_draws(
         self, grid: Mapping[str, Any], keep: Any, count: int = DRAWS, seed: int = 0
@@ -256,26 +266,26 @@ class Spread:
         }
 
     def _bound(
-        self, grid: Mapping[str, Any], count: int, seed: int, drawn: bool = True
+        self, grid: Mapping[str, Any], count: int, seed: int, atoms: bool = True, machine: bool = True
     ) -> tuple[dict[str, np.ndarray], tuple[int, ...]]:
         """The grid and every drawn atom's deltas as arrays a fold broadcasts: the grid's
-        shape after the draws' axis (``drawn=False``: every delta and error 0, the model's
-        value)."""
+        shape after the draws' axis (``atoms=False``: every atom's delta, error and noise 0;
+        ``machine=False``: the machine's numbers as calibrated; both: the model's value)."""
         arrays = {k: np.asarray(v, dtype=float) for k, v in grid.items()}
         shape = np.broadcast_shapes(*(a.shape for a in arrays.values())) if arrays else ()
         extra = (1,) * len(shape)
         bound = {k: a[None, ...] for k, a in arrays.items()}
         for names, u in self.deltas:
-            deltas = u.draws(_rng(seed, names[0].rsplit("_", 1)[0]), count) if drawn else np.zeros((count, len(names)))
+            deltas = u.draws(_rng(seed, names[0].rsplit("_", 1)[0]), count) if atoms else np.zeros((count, len(names)))
             for i, name in enumerate(names):
                 bound[name] = deltas[:, i].reshape((count, *extra))
         for name in self.errors:  # an atom's own error: one draw per atom, by its name
-            bound[name] = _rng(seed, name).standard_normal((count, *extra)) if drawn else np.zeros((count, *extra))
+            bound[name] = _rng(seed, name).standard_normal((count, *extra)) if atoms else np.zeros((count, *extra))
         for name in self.noises:  # a measurement's: one draw per term and atom
-            bound[name] = (_rng(seed, f"{self.term} {name}").standard_normal((count, *extra)) if drawn
+            bound[name] = (_rng(seed, f"{self.term} {name}").standard_normal((count, *extra)) if atoms
                            else np.zeros((count, *extra)))  # fmt: skip
         if self.numbers is not None:  # the machine's: one draw per machine
-            moved = (self.numbers.deltas(_rng(seed, "_machine"), count) if drawn
+            moved = (self.numbers.deltas(_rng(seed, "_machine"), count) if machine
                      else np.zeros((count, len(self.numbers.names))))  # fmt: skip
             for i, name in enumerate(self.numbers.symbols):
                 bound[name] = moved[:, i].reshape((count, *extra))
