@@ -4,6 +4,7 @@ long check: it compiles C++ and times a few streams)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,6 +18,7 @@ from patternalg.measurements import read
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "benchmarks" / "realdata" / "patterns.cpp"
+RUN_SH = ROOT / "benchmarks" / "realdata" / "run.sh"
 
 pytestmark = [
     pytest.mark.long,
@@ -56,3 +58,19 @@ def test_its_atoms_fit_and_its_compositions_calibrate(run: Path) -> None:
     assert sorted(models) == ["inc", "nop", "qsort"]
     machine = calibrate([run / "atoms.txt", run / "compositions.txt"], speedups=False).machine
     assert machine.cores == 2 and np.isfinite(float(machine.dispatch.subs("x", 1024)))
+
+
+def test_the_calibration_preset_measures_a_pool_of_all_the_cores_beyond_two(tmp_path: Path) -> None:
+    # a speed-up fitted on tpool_2(qsort) alone is extrapolated up to the cores; nproc
+    # honours OMP_NUM_THREADS, so this is a 4-core machine as run.sh sees it
+    env = {**os.environ, "CALIBRATION": "1", "SIZES": "1024 2048 4096", "REPS": "1", "PRIORITY": "0",
+           "OMP_NUM_THREADS": "4"}  # fmt: skip
+    out = tmp_path / "calibration"
+    done = subprocess.run(["sh", str(RUN_SH), str(out)], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert [s.kernel for s in read(out / "compositions.txt")] == [
+        "pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)", "tpool_4(qsort)"
+    ]  # fmt: skip
+    result = calibrate([out / "atoms.txt", out / "compositions.txt"], speedups=True)
+    assert result.machine.cores == 4
+    assert "tpool_4(qsort)" in dict(result.machine.calibration)["residuals"]

@@ -16,7 +16,8 @@
 #   SIZES="A B ..." the array sizes x (default 1024 .. 262144, powers of 2; with
 #                   CALIBRATION=1 4096 .. 262144)
 #   TERMS="T;T;..." the terms, separated by ';' (default: 3 atoms and 21 compositions; with
-#                   CALIBRATION=1 the atoms and the 5 calibration compositions)
+#                   CALIBRATION=1 the atoms and the 5 calibration compositions, and on N > 2
+#                   cores tpool_N(qsort))
 #   CALIBRATION=1   the calibration preset: what `patternalg calibrate` needs (docs/machine.md),
 #                   about a minute on an idle 2-core machine
 #
@@ -30,7 +31,12 @@ if [ "${CALIBRATION:-0}" = 1 ]; then
     out=${1:-calibration}
     reps=${REPS:-3}
     sizes=${SIZES:-"4096 8192 16384 32768 65536 131072 262144"}
-    terms=${TERMS:-"nop;inc;qsort;pipe(inc, inc);pipe(inc, nop);seq(inc, inc);tpool_2(qsort);tpool_2(inc)"}
+    # on more than 2 cores, a pool of them all too: a speed-up fitted on tpool_2(qsort) alone
+    # is extrapolated in threads up to the cores (docs/machine.md)
+    cores=$(nproc)
+    widest=""
+    if [ "$cores" -gt 2 ]; then widest=";tpool_$cores(qsort)"; fi
+    terms=${TERMS:-"nop;inc;qsort;pipe(inc, inc);pipe(inc, nop);seq(inc, inc);tpool_2(qsort);tpool_2(inc)$widest"}
 else
     out=${1:-$here/data}
     reps=${REPS:-10}
