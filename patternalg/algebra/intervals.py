@@ -270,25 +270,26 @@ class Spread:
     ) -> tuple[dict[str, np.ndarray], tuple[int, ...]]:
         """The grid and every drawn atom's deltas as arrays a fold broadcasts: the grid's
         shape after the draws' axis (``atoms=False``: every atom's delta, error and noise 0;
-        ``machine=False``: the machine's numbers as calibrated; both: the model's value)."""
+        ``machine=False``: the machine's numbers as calibrated; both: the model's value). A
+        part not drawn is one row of zeros, so that what depends on it alone is folded once,
+        not once per draw."""
         arrays = {k: np.asarray(v, dtype=float) for k, v in grid.items()}
         shape = np.broadcast_shapes(*(a.shape for a in arrays.values())) if arrays else ()
         extra = (1,) * len(shape)
         bound = {k: a[None, ...] for k, a in arrays.items()}
+        zero = np.zeros((1, *extra))
         for names, u in self.deltas:
-            deltas = u.draws(_rng(seed, names[0].rsplit("_", 1)[0]), count) if atoms else np.zeros((count, len(names)))
+            deltas = u.draws(_rng(seed, names[0].rsplit("_", 1)[0]), count) if atoms else None
             for i, name in enumerate(names):
-                bound[name] = deltas[:, i].reshape((count, *extra))
+                bound[name] = zero if deltas is None else deltas[:, i].reshape((count, *extra))
         for name in self.errors:  # an atom's own error: one draw per atom, by its name
-            bound[name] = _rng(seed, name).standard_normal((count, *extra)) if atoms else np.zeros((count, *extra))
+            bound[name] = _rng(seed, name).standard_normal((count, *extra)) if atoms else zero
         for name in self.noises:  # a measurement's: one draw per term and atom
-            bound[name] = (_rng(seed, f"{self.term} {name}").standard_normal((count, *extra)) if atoms
-                           else np.zeros((count, *extra)))  # fmt: skip
+            bound[name] = _rng(seed, f"{self.term} {name}").standard_normal((count, *extra)) if atoms else zero
         if self.numbers is not None:  # the machine's: one draw per machine
-            moved = (self.numbers.deltas(_rng(seed, "_machine"), count) if machine
-                     else np.zeros((count, len(self.numbers.names))))  # fmt: skip
+            moved = self.numbers.deltas(_rng(seed, "_machine"), count) if machine else None
             for i, name in enumerate(self.numbers.symbols):
-                bound[name] = moved[:, i].reshape((count, *extra))
+                bound[name] = zero if moved is None else moved[:, i].reshape((count, *extra))
         return bound, shape
 
     def missed_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:
