@@ -296,6 +296,21 @@ def test_a_pool_of_more_threads_than_calibrated_says_it_is_extrapolated(tmp_path
         assert (wanted in capsys.readouterr().err) is noted, term
 
 
+def test_calibrate_says_which_speedups_it_measured_on_fewer_threads_than_the_cores():
+    truth = Machine(16, dispatch=400, speedups={"qsort": serial(0.05), "inc": serial(0.3)})
+    sizes = 2.0 ** np.arange(10, 19)
+    five = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)")
+    wanted = "qsort's speed-up is calibrated on at most 2 of the 16 cores (tpool_2(qsort))"
+    for terms, noted in ((five, True), ((*five, "tpool_16(qsort)"), False)):
+        data = {t: (sizes, simulated(t, truth.semantics, sizes)) for t in terms}
+        notes = calibrate(data, BUILTIN, cores=16, atoms="models", speedups=True).notes
+        assert any(wanted in n for n in notes) is noted
+        assert any("inc's speed-up is calibrated on at most 2 of the 16 cores" in n for n in notes)
+    # on as many cores as the calibration's pools, nothing is extrapolated
+    data = {t: (sizes, simulated(t, truth.semantics, sizes)) for t in five}
+    assert not any("speed-up is calibrated" in n for n in calibrate(data, BUILTIN, cores=2, atoms="models").notes)
+
+
 def test_a_number_the_calibration_does_not_move_leaves_the_others_drawn():
     """Calibrated on pools alone (no pipe), the hand-off is not determined; the dispatch
     cost and the speed-ups still are, and are drawn."""

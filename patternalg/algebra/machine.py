@@ -466,19 +466,14 @@ def machine_notes(terms: Sequence[Term], semantics: Semantics) -> list[str]:
     return [text for text in found if text]
 
 
-def extrapolated_threads_note(term: Term, machine: Machine) -> str | None:
-    """A note where ``term`` pools an atom on more threads than the calibration pooled it
-    (its speed-up's serial fraction fitted at ``tpool_2`` and used at 16: the interval draws
-    it, the value extrapolates it); None where no pool does, or nothing was calibrated.
+def calibrated_threads(machine: Machine) -> tuple[set[str], dict[str, int]]:
+    """The atoms whose speed-up the machine has or draws, and for each atom that a
+    calibration composition pooled alone (``tpool_k(atom)``), the most threads such a pool
+    ran on the machine's cores.
 
-    >>> from patternalg.syntax.parser import parse
-    >>> record = {"residuals": {"tpool_2(qsort)": {}}, "numbers": {"c_qsort": 0.05}}
-    >>> m = Machine(16, speedups={"qsort": p / (1 + sympy.Float(0.05) * (p - 1))},
-    ...             calibration=tuple(record.items()))
-    >>> extrapolated_threads_note(parse("pipe(tpool_16(qsort), tpool_2(qsort))"), m)
-    'tpool_16(qsort) runs qsort on 16 threads, its speed-up calibrated on at most 2 (tpool_2(qsort)): extrapolated in threads (calibrating on tpool_16(qsort) too would measure it)'
-    >>> extrapolated_threads_note(parse("tpool_2(qsort)"), m) is None
-    True
+    >>> record = {"residuals": {"tpool_2(qsort)": {}, "tpool_8(inc)": {}}}
+    >>> calibrated_threads(Machine(4, speedups={"qsort": p / (2 - 1 / p)}, calibration=tuple(record.items())))
+    ({'qsort'}, {'qsort': 2, 'inc': 4})
     """
     from ..syntax.parser import parse  # the record names its calibration terms as text
 
@@ -496,6 +491,42 @@ def extrapolated_threads_note(term: Term, machine: Machine) -> str | None:
         if isinstance(pool, TPool) and isinstance(pool.body, Atom) and pool.count.is_Integer:
             running = min(int(pool.count), machine.cores)
             calibrated[pool.body.name] = max(calibrated.get(pool.body.name, 0), running)
+    return atoms, calibrated
+
+
+def speedups_short_of_cores(machine: Machine) -> list[str]:
+    """A note for each atom whose speed-up the calibration pooled on fewer threads than the
+    machine's cores: a pool of more threads extrapolates it.
+
+    >>> record = {"residuals": {"tpool_2(qsort)": {}}}
+    >>> speedups_short_of_cores(Machine(16, speedups={"qsort": p / (2 - 1 / p)}, calibration=tuple(record.items())))
+    ["qsort's speed-up is calibrated on at most 2 of the 16 cores (tpool_2(qsort)): a pool of more threads extrapolates it (calibrating on tpool_16(qsort) too would measure it)"]
+    """
+    atoms, calibrated = calibrated_threads(machine)
+    return [
+        f"{name}'s speed-up is calibrated on at most {threads} of the {machine.cores} cores "
+        f"(tpool_{threads}({name})): a pool of more threads extrapolates it (calibrating on "
+        f"tpool_{machine.cores}({name}) too would measure it)"
+        for name, threads in sorted(calibrated.items())
+        if name in atoms and threads < machine.cores
+    ]
+
+
+def extrapolated_threads_note(term: Term, machine: Machine) -> str | None:
+    """A note where ``term`` pools an atom on more threads than the calibration pooled it
+    (its speed-up's serial fraction fitted at ``tpool_2`` and used at 16: the interval draws
+    it, the value extrapolates it); None where no pool does, or nothing was calibrated.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> record = {"residuals": {"tpool_2(qsort)": {}}, "numbers": {"c_qsort": 0.05}}
+    >>> m = Machine(16, speedups={"qsort": p / (1 + sympy.Float(0.05) * (p - 1))},
+    ...             calibration=tuple(record.items()))
+    >>> extrapolated_threads_note(parse("pipe(tpool_16(qsort), tpool_2(qsort))"), m)
+    'tpool_16(qsort) runs qsort on 16 threads, its speed-up calibrated on at most 2 (tpool_2(qsort)): extrapolated in threads (calibrating on tpool_16(qsort) too would measure it)'
+    >>> extrapolated_threads_note(parse("tpool_2(qsort)"), m) is None
+    True
+    """
+    atoms, calibrated = calibrated_threads(machine)
     for node in term.walk():
         if not (isinstance(node, TPool) and isinstance(node.body, Atom) and node.count.is_Integer):
             continue

@@ -49,7 +49,7 @@ import sympy
 from .._internal.limits import printable
 from ..algebra.arrays import compile_term
 from ..algebra.atomic_model import AtomicModel
-from ..algebra.machine import Machine
+from ..algebra.machine import Machine, speedups_short_of_cores
 from ..algebra.semantics import Semantics
 from ..errors import EvaluationError, MeasurementError, ParseError
 from ..library.model_library import ModelLibrary
@@ -640,5 +640,6 @@ def _result(problem: _Problem, fitted: _Fitted, basis: str, files: tuple[str, ..
         "the calibration compositions ask for no more"
         for n in numbers if n.value == 0
     ]  # fmt: skip
+    notes += speedups_short_of_cores(machine)
     return Calibration(machine, tuple(numbers), tuple(residuals), basis, files, tuple(notes))
 
