@@ -228,11 +228,14 @@ class Spread:
             missed = _rng(seed, self.term).standard_normal((count, *extra))
             values = values * (1 + spread[None, ...] * missed)
         center = None
-        if self.width[0] != 1.0 or self.width[3] > 1.0:  # the deviations from the model's value, scaled
-            center = self._center(grid, seed, shape)
-            # the machine's numbers are not what the factor was scored on (the calibration
-            # compositions fitted them): their draws move the value the rest deviates from
-            base = center if self.numbers is None else self._numbers_only(grid, count, seed, shape)
+        if self.width[0] != 1.0 or self.width[3] > 1.0:  # the deviations scaled by the width factor
+            # from the model's value; where the machine's numbers are drawn, from the value
+            # under their draws: the calibration compositions fitted them, so the factor was
+            # scored without them
+            if self.numbers is None:
+                base = center = self._center(grid, seed, shape)
+            else:
+                base = self._numbers_only(grid, count, seed, shape)
             values = values - base  # one new array, then scaled in place (draws are large)
             values *= self.factor_at(sizes, shape)
             values += base
