@@ -56,6 +56,7 @@ from patternalg.algebra.machine import Machine
 from patternalg.commands.calibrate import SPEEDUPS
 from patternalg.errors import PatternalgError
 from patternalg.evidence.calibration import calibrate
+from patternalg.evidence.calibration_set import CALIBRATION_TERMS
 from patternalg.evidence.missed import residual_noise
 from patternalg.forms import PMNF
 from patternalg.forms.spread import noise_by_point
@@ -67,7 +68,6 @@ from patternalg.syntax.symbols import p, x
 
 HERE = Path(__file__).resolve().parent
 RUNS = sorted(p.parent for p in (HERE / "realdata").glob("*/atoms.txt"))
-CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)")
 UPTO = 16384.0  #: the "beyond" protocol fits and calibrates on x <= UPTO
 LIMIT = 0.25  #: the issue's bound on every other composition's error
 Z99 = 2.58  #: a miss beyond this many standard deviations of the medians' noise is not noise
@@ -91,7 +91,7 @@ def calibrating(name: str) -> bool:
     (True, False, False)
     """
     try:
-        return str(parse(name)) in CALIBRATION
+        return str(parse(name)) in CALIBRATION_TERMS
     except PatternalgError:  # a region name that is no term
         return False
 

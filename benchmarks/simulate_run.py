@@ -30,11 +30,11 @@ import sympy
 from patternalg.algebra.atomic_model import AtomicModel
 from patternalg.algebra.machine import Machine
 from patternalg.evidence.calibration import simulated
+from patternalg.evidence.calibration_set import CALIBRATION_TERMS
 from patternalg.library.model_library import ModelLibrary
 from patternalg.syntax.symbols import p, x
 
 ATOMS = ("nop", "inc", "qsort")
-CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)")
 OTHERS = (
     "seq(qsort, inc)", "seq(inc, qsort)", "pipe(qsort, inc)", "pipe(inc, qsort)", "tpool_4(qsort)",
     "tpool_8(qsort)", "tpool_16(qsort)", "tpool_4(inc)", "tpool_8(inc)", "pipe(tpool_8(qsort), tpool_8(inc))",
@@ -91,10 +91,10 @@ def main() -> None:
     if len(serial) != 2:
         parser.error("--serial: two serial fractions, qsort's and inc's, e.g. 0.05,0.3")
     atoms, machine = truth(args.cores, args.dispatch, serial)  # type: ignore[arg-type]
-    data = {t: rows(t, atoms, machine, rng, args.reps, args.miss, args.noise) for t in (*ATOMS, *CALIBRATION, *OTHERS)}
+    data = {t: rows(t, atoms, machine, rng, args.reps, args.miss, args.noise) for t in (*ATOMS, *CALIBRATION_TERMS, *OTHERS)}
     args.out.mkdir(parents=True, exist_ok=True)
     write(args.out / "atoms.txt", ATOMS, data)
-    write(args.out / "compositions.txt", CALIBRATION + OTHERS, data)
+    write(args.out / "compositions.txt", CALIBRATION_TERMS + OTHERS, data)
     (args.out / "machine.txt").write_text(f"cores: {args.cores}\nsource: benchmarks/simulate_run.py --seed {args.seed}\n")
 
 

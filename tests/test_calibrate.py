@@ -16,6 +16,7 @@ from patternalg.algebra.machine import Machine
 from patternalg.cli import main
 from patternalg.errors import PatternalgError
 from patternalg.evidence.calibration import calibrate, simulated
+from patternalg.evidence.calibration_set import CALIBRATION_TERMS, calibration_terms
 from patternalg.evidence.sources import recorded_cores
 from patternalg.library.machine_file import read_machine
 from patternalg.library.model_library import ModelLibrary
@@ -23,7 +24,6 @@ from patternalg.measurements import read
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = ROOT / "benchmarks" / "realdata" / "data7"
-CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)")
 SIZES = np.array([4.0, 16.0, 64.0, 256.0, 1024.0, 4096.0, 16384.0, 65536.0])
 TRUTH = Machine(2, handoff="300 + 0.5*x", speedups={"qsort": "p/(1 + 0.1*(p - 1))"},
                 dispatch="700")  # fmt: skip
@@ -45,7 +45,7 @@ def synthetic(tmp_path: Path, cores: str | None = "cores: 2", truth: Machine = T
     exact = Machine(2).semantics  # an atom is its model under any semantics
     noise = 1 + 1e-4 * np.sin(np.arange(len(SIZES)) * 1.7)
     atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
-    terms = {t: simulated(t, truth.semantics, SIZES) * noise for t in CALIBRATION}
+    terms = {t: simulated(t, truth.semantics, SIZES) * noise for t in CALIBRATION_TERMS}
     if cores is not None:
         (tmp_path / "machine.txt").write_text(f"date: today\n{cores}\n")
     return extrap(tmp_path / "atoms.txt", atoms), extrap(tmp_path / "compositions.txt", terms)
@@ -86,9 +86,9 @@ def test_without_speedups_only_the_handoff_is_fitted(tmp_path: Path) -> None:
 
 def test_a_committed_run_gives_a_positive_handoff_that_explains_the_pipe() -> None:
     compositions = read(RUN / "compositions.txt")
-    compositions = replace(compositions, series=tuple(s for s in compositions if s.kernel in CALIBRATION))
+    compositions = replace(compositions, series=tuple(s for s in compositions if s.kernel in CALIBRATION_TERMS))
     result = calibrate([RUN / "atoms.txt", compositions])
-    chosen = calibrate([RUN / "atoms.txt", RUN / "compositions.txt"], terms=CALIBRATION)
+    chosen = calibrate([RUN / "atoms.txt", RUN / "compositions.txt"], terms=CALIBRATION_TERMS)
     assert chosen.machine == result.machine  # --terms picks the same regions
     assert result.machine.cores == 2  # from data7/machine.txt (lscpu's CPU(s))
     h0, h1, d0 = (n.value for n in result.numbers)  # tpool_2(qsort): a dispatch cost
@@ -141,7 +141,7 @@ def test_the_command_writes_a_machine_file_that_reads_back(
     # TRUTH's qsort gains less than its threads: auto keeps the speed-ups
     assert [n["name"] for n in record["numbers"]] == ["h0", "h1", "d0", "c_qsort", "c_inc"]
     assert record["speedups"]["asked"] == "auto" and record["speedups"]["kept"] is True
-    assert {r["term"] for r in record["residuals"]} == set(CALIBRATION)
+    assert {r["term"] for r in record["residuals"]} == set(CALIBRATION_TERMS)
 
 
 @pytest.mark.parametrize("line, cores", [("cores: 3", 3), ("CPU(s):    5", 5)])
@@ -275,7 +275,7 @@ def test_the_benchmark_finds_the_core_bound_where_the_rules_miss() -> None:
     library = bench.measured_atoms(run.atoms)
     machine = run.machine(None)
     rules, ours = run.errors("exact", library, None), run.errors(machine.semantics, library, None)
-    assert set(rules) == set(ours) and not set(rules) & set(CALIBRATION)
+    assert set(rules) == set(ours) and not set(rules) & set(CALIBRATION_TERMS)
     assert np.all(rules["tpool_4(qsort)"][1] < -0.4) and np.all(np.abs(ours["tpool_4(qsort)"][1]) < 0.1)
     every = [np.abs(np.concatenate([e[1] for e in found.values()])) for found in (ours, rules)]
     assert np.median(every[0]) <= np.median(every[1])
@@ -395,3 +395,13 @@ def test_terms_listed_with_commas_are_told_the_separator(tmp_path, capsys) -> No
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--terms: terms are separated by ';', not ',' (pipe(inc, inc);tpool_2(qsort))" in err
     assert not out.exists()
+
+
+def test_the_harness_preset_measures_the_calibration_set() -> None:
+    # run.sh is shell (it needs nothing but g++): its CALIBRATION=1 preset is checked here
+    # against the one list calibrate's messages, the tests and the benchmarks use
+    script = (ROOT / "benchmarks" / "realdata" / "run.sh").read_text()
+    preset = next(line for line in script.splitlines() if 'terms=${TERMS:-"nop;inc;qsort;' in line and "widest" in line)
+    assert f'"nop;inc;qsort;{";".join(CALIBRATION_TERMS)}$widest"' in preset
+    assert 'widest=";tpool_$cores(qsort)"' in script  # calibration_terms(cores) on more than 2
+    assert calibration_terms(16) == (*CALIBRATION_TERMS, "tpool_16(qsort)")

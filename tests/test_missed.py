@@ -10,11 +10,11 @@ import pytest
 
 from patternalg.algebra.machine import Machine
 from patternalg.evidence.calibration import calibrate, simulated
+from patternalg.evidence.calibration_set import CALIBRATION_TERMS
 from patternalg.evidence.missed import missed_by_size, residual_noise
 from patternalg.library.model_library import ModelLibrary
 from patternalg.syntax.parser import parse
 
-CALIBRATION = ("pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)")
 SIZES = 2.0 ** np.arange(10, 19)
 TRUTH = Machine(2, handoff="300 + 0.5*x", dispatch="700")
 
@@ -38,7 +38,7 @@ def record_of(tmp_path: Path, noise: float, miss: float = 0.0, seed: int = 1) ->
     exact = Machine(2).semantics
     atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
     turns = 1 + miss * (-1.0) ** np.arange(len(SIZES))
-    terms = {t: simulated(t, TRUTH.semantics, SIZES) * np.roll(turns, i) for i, t in enumerate(CALIBRATION)}
+    terms = {t: simulated(t, TRUTH.semantics, SIZES) * np.roll(turns, i) for i, t in enumerate(CALIBRATION_TERMS)}
     files = [noisy_file(tmp_path / "atoms.txt", atoms, noise, seed),
              noisy_file(tmp_path / "compositions.txt", terms, noise, seed + 1)]  # fmt: skip
     return dict(dict(calibrate(files, cores=2).machine.calibration)["spread"])
@@ -111,7 +111,7 @@ def test_a_calibration_that_misses_by_a_million_times_writes_a_file_that_reads_b
 
     exact = Machine(2).semantics
     atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
-    terms = {t: simulated(t, TRUTH.semantics, SIZES) * 1e-7 for t in CALIBRATION}  # 10 million times faster
+    terms = {t: simulated(t, TRUTH.semantics, SIZES) * 1e-7 for t in CALIBRATION_TERMS}  # 10 million times faster
     files = [noisy_file(tmp_path / "atoms.txt", atoms, 0.01, 1), noisy_file(tmp_path / "c.txt", terms, 0.01, 2)]
     machine = calibrate(files, cores=2).machine
     write_machine(machine, tmp_path / "m.toml")

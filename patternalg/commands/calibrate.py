@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..evidence.calibration_set import CALIBRATION_TERMS
 from .common import HARNESSES, add_format_option, check_output, cores_option, note, print_json
 
 #: --speedups's values and what calibrate(speedups=...) takes for each
@@ -44,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--terms",
         metavar="T;T;...",
         help="calibrate on these compositions only, separated by ';' (default: every "
-        "composition region), e.g. 'pipe(inc, inc);pipe(inc, nop);seq(inc, inc);tpool_2(qsort);tpool_2(inc)'",
+        f"composition region), e.g. '{';'.join(CALIBRATION_TERMS)}'",
     )
     parser.add_argument(
         "--speedups",

@@ -13,7 +13,7 @@ the decisions read no file format.
 Modules: ``validation`` (:func:`validate`), ``validated`` (its result: a series predicted and
 measured, the table and summaries), ``coverage`` (intervals of what a measurement would show,
 and how many measured values they cover), ``calibration`` (:func:`calibrate`),
-``calibrated`` (its result), ``widths`` (the intervals' width factor a calibration
+``calibrated`` (its result), ``calibration_set`` (the compositions a machine is calibrated on), ``widths`` (the intervals' width factor a calibration
 records), ``sources`` (measurements and models as evidence takes them, the
 cores a record names).
 """

@@ -60,6 +60,7 @@ from ..syntax.terms import Atom, Term, TPool
 from .absorbed import inherited_covariance, kept_shares
 from .batched import Batch, fit
 from .calibrated import DIGITS, Calibration, FittedNumber, Residual
+from .calibration_set import calibration_terms
 from .choosing import MIN_SIZES, choice_record, held_out, no_choice, speedup_mode
 from .halves import InHalves
 from .missed import missed_by_size, missed_record
@@ -368,8 +369,7 @@ def calibrate(
     if not compositions:
         raise MeasurementError(
             "no composition to calibrate on: the measurements hold only atoms (measure "
-            "pipe(inc, inc), pipe(inc, nop), seq(inc, inc), tpool_2(qsort), tpool_2(inc); "
-            "docs/machine.md)"
+            f"{', '.join(calibration_terms(cores or 2))}; docs/machine.md)"
         )
     _no_twins(regions)
     if cores is None:
