@@ -21,10 +21,12 @@ median of the other runs' factors, a machine nobody tuned the widths for)::
 
     python benchmarks/bench_coverage.py [--data DIR ...] [--level 0.9] [--semantics machine|rules]
                                         [--uncertainty auto|bootstrap|linear] [--widths own|none|left-out]
-                                        [--cores N]
+                                        [--cores N] [--calibration five|cores]
 
 Each run's machine has as many cores as its ``machine.txt`` says (``--cores N`` for runs
-without one, such as another tool's measurements).
+without one, such as another tool's measurements). ``--calibration cores`` calibrates on what
+``run.sh``'s ``CALIBRATION=1`` measures on those cores (``calibration_terms``: on more than 2,
+a pool of every core too), and predicts the rest.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from bench_machine import calibrating, machine_name  # noqa: E402
 from patternalg.algebra.machine import Machine  # noqa: E402
 from patternalg.cli import main  # noqa: E402
 from patternalg.evidence import calibrate, validate  # noqa: E402
+from patternalg.evidence.calibration_set import CALIBRATION_TERMS, calibration_terms  # noqa: E402
 from patternalg.evidence.coverage import covered, half_width  # noqa: E402
 from patternalg.evidence.sources import recorded_cores  # noqa: E402
 
@@ -57,8 +60,9 @@ UPTO = 16384.0  #: the "beyond" protocol fits and calibrates on x <= UPTO
 TARGET = (0.80, 0.97)  #: the issue's coverage of 90 % intervals
 
 
-def _files(run: Path, tmp: Path, protocol: str) -> tuple[Path, Path, Path]:
-    """The atoms to fit, the calibration compositions and the compositions to predict."""
+def _files(run: Path, tmp: Path, protocol: str, terms: tuple[str, ...] = CALIBRATION_TERMS) -> tuple[Path, Path, Path]:
+    """The atoms to fit, the calibration compositions (``terms``) and the compositions to
+    predict."""
     points, atoms = read_text(run / "atoms.txt")
     _, compositions = read_text(run / "compositions.txt")
     lower = [i for i, p in enumerate(points) if protocol != "beyond" or p <= UPTO]
@@ -67,10 +71,10 @@ def _files(run: Path, tmp: Path, protocol: str) -> tuple[Path, Path, Path]:
     def pick(rows: list[list[float]], keep: list[int]) -> list[list[float]]:
         return [rows[i] for i in keep]
 
-    fit, cal, test = (tmp / f"{run.name}_{protocol}_{k}.txt" for k in ("atoms", "cal", "test"))
+    fit, cal, test = (tmp / f"{run.name}_{protocol}_{len(terms)}_{k}.txt" for k in ("atoms", "cal", "test"))
     write_text(fit, pick(points, lower), {k: pick(v, lower) for k, v in atoms.items()})
-    write_text(cal, pick(points, lower), {k: pick(v, lower) for k, v in compositions.items() if calibrating(k)})
-    write_text(test, pick(points, upper), {k: pick(v, upper) for k, v in compositions.items() if not calibrating(k)})
+    write_text(cal, pick(points, lower), {k: pick(v, lower) for k, v in compositions.items() if calibrating(k, terms)})
+    write_text(test, pick(points, upper), {k: pick(v, upper) for k, v in compositions.items() if not calibrating(k, terms)})
     return fit, cal, test
 
 
@@ -84,10 +88,10 @@ def cores_of(run: Path) -> int:
 
 
 def machine_of(run: Path, protocol: str, tmp: Path, uncertainty: str = "auto",
-               cores: int | None = None) -> tuple[Machine, Path]:  # fmt: skip
+               cores: int | None = None, terms: tuple[str, ...] = CALIBRATION_TERMS) -> tuple[Machine, Path]:  # fmt: skip
     """The run's atoms fitted (the model file) and its machine calibrated, per protocol, on
-    ``cores`` (None: as many as the run's record says)."""
-    fit, cal, _ = _files(run, tmp, protocol)
+    ``cores`` (None: as many as the run's record says) and the compositions ``terms``."""
+    fit, cal, _ = _files(run, tmp, protocol, terms)
     models = tmp / f"{run.name}_{protocol}.toml"
     with contextlib.redirect_stdout(io.StringIO()):
         status = main(["--quiet", "fit", str(fit), "--out", str(models), "--uncertainty", uncertainty])
@@ -107,13 +111,17 @@ def with_factor(machine: Machine, factor: float | None) -> Machine:
 
 
 def cells(run: Path, protocol: str, semantics: str, level: float, tmp: Path, uncertainty: str = "auto",
-          widths: str | float = "own", cores: int | None = None) -> list[tuple[str, float, bool, float]]:  # fmt: skip
+          widths: str | float = "own", cores: int | None = None,
+          calibration: str = "five") -> list[tuple[str, float, bool, float]]:  # fmt: skip
     """Every predicted cell of the run: (term, x, covered, relative half-width); ``widths``:
-    the machine's own width factor, ``"none"`` (no factor) or a factor given."""
-    _, _, test = _files(run, tmp, protocol)
+    the machine's own width factor, ``"none"`` (no factor) or a factor given;
+    ``calibration``: on the five compositions, or (``"cores"``) on those a machine of the
+    run's cores is calibrated on (``calibration_terms``: a pool of every core beyond 2)."""
+    terms = CALIBRATION_TERMS if calibration == "five" else calibration_terms(cores or cores_of(run))
+    _, _, test = _files(run, tmp, protocol, terms)
     if protocol == "beyond" and not any(p > UPTO for p in read_text(run / "atoms.txt")[0]):
         return []
-    machine, models = machine_of(run, protocol, tmp, uncertainty, cores)
+    machine, models = machine_of(run, protocol, tmp, uncertainty, cores, terms)
     if widths != "own":
         machine = with_factor(machine, None if widths == "none" else float(widths))
     chosen = machine.semantics if semantics == "machine" else "exact"
@@ -159,6 +167,9 @@ def main_(argv: list[str] | None = None) -> None:
                         help="the calibrated width factor: the run's own, none, or the median of the "
                         "other runs' (leave-one-run-out)")  # fmt: skip
     parser.add_argument("--cores", type=int, help="the cores of the runs' machine (default: each run's machine.txt)")
+    parser.add_argument("--calibration", choices=("five", "cores"), default="five",
+                        help="calibrate on the five compositions (the issue's), or on those of the run's "
+                        "cores (run.sh's CALIBRATION=1: a pool of every core beyond 2 too)")  # fmt: skip
     args = parser.parse_args(argv)
     runs = args.data or RUNS
     print(f"nominal {100 * args.level:g} % intervals: covered / cells (share) median half-width "
@@ -181,7 +192,8 @@ def main_(argv: list[str] | None = None) -> None:
             pooled: dict[str, list] = defaultdict(list)
             print(f"\n== {semantics}\n{'run':8} {'all sizes':34} {'beyond x = 16384':34}")
             for run in runs:
-                found = {p: cells(run, p, semantics, args.level, tmp, args.uncertainty, widths(run, p), args.cores)
+                found = {p: cells(run, p, semantics, args.level, tmp, args.uncertainty, widths(run, p), args.cores,
+                                  args.calibration)
                          for p in ("all", "beyond")}  # fmt: skip
                 for p, rows in found.items():
                     pooled[p] += [(run.name, *r) for r in rows]

@@ -32,10 +32,11 @@ median moves by more than 25 % between the halves of one run (``tpool_2(nop)``) 
 measurement that does not reproduce rather than as a model's miss::
 
     python benchmarks/bench_machine.py [--data DIR ...] [--atoms measured|fitted] [--protocol all|beyond]
-                                       [--speedups auto|yes|no] [--cores N]
+                                       [--speedups auto|yes|no] [--cores N] [--calibration five|cores]
 
 Each run's machine has the cores its ``machine.txt`` records (``--cores N`` for runs without
-one, such as another tool's measurements). ``S`` says whether the run's machine has the
+one, such as another tool's measurements); ``--calibration cores`` calibrates on what
+``run.sh``'s ``CALIBRATION=1`` measures on those cores (a pool of every core beyond 2 too). ``S`` says whether the run's machine has the
 atoms' speed-ups (``calibrate --speedups``: ``auto``, its default, keeps them where they
 predict the calibration sizes left out of the fit better).
 """
@@ -56,8 +57,9 @@ from patternalg.algebra.machine import Machine
 from patternalg.commands.calibrate import SPEEDUPS
 from patternalg.errors import PatternalgError
 from patternalg.evidence.calibration import calibrate
-from patternalg.evidence.calibration_set import CALIBRATION_TERMS
+from patternalg.evidence.calibration_set import CALIBRATION_TERMS, calibration_terms
 from patternalg.evidence.missed import residual_noise
+from patternalg.evidence.sources import recorded_cores
 from patternalg.forms import PMNF
 from patternalg.forms.spread import noise_by_point
 from patternalg.library.model_library import ModelLibrary
@@ -83,15 +85,16 @@ def machine_name(run: Path) -> str:
     return f"{model}, {cores} CPUs" if model else run.name
 
 
-def calibrating(name: str) -> bool:
-    """Whether a region is one of the five calibration compositions, however its term is
-    spaced (``pipe(inc,inc)`` in another tool's file is ``pipe(inc, inc)``).
+def calibrating(name: str, terms: tuple[str, ...] = CALIBRATION_TERMS) -> bool:
+    """Whether a region is one of the calibration compositions ``terms`` (the five by
+    default), however its term is spaced (``pipe(inc,inc)`` in another tool's file is
+    ``pipe(inc, inc)``).
 
     >>> calibrating("pipe(inc,inc)"), calibrating("tpool_4(inc)"), calibrating("no term (")
     (True, False, False)
     """
     try:
-        return str(parse(name)) in CALIBRATION_TERMS
+        return str(parse(name)) in terms
     except PatternalgError:  # a region name that is no term
         return False
 
@@ -142,13 +145,21 @@ class Run:
     cores: int | None = None  #: the machine's cores (None: as the run's machine.txt says)
 
     @classmethod
-    def read(cls, path: Path, cores: int | None = None) -> Run:
+    def read(cls, path: Path, cores: int | None = None, calibration: str = "five") -> Run:
+        """The run at ``path``, calibrated on the five compositions, or (``calibration``
+        ``"cores"``) on those of its machine's cores (a pool of every core beyond 2 too)."""
         compositions = read(path / "compositions.txt")
+        terms = CALIBRATION_TERMS
+        if calibration == "cores":
+            known = cores or recorded_cores([path / "atoms.txt", path / "compositions.txt"])
+            if known is None:
+                raise SystemExit(f"{path}: no machine.txt says how many cores the machine has: give --cores N")
+            terms = calibration_terms(known)
         return cls(
             path,
             read(path / "atoms.txt"),
-            restricted(compositions, None, calibrating),
-            restricted(compositions, None, lambda name: not calibrating(name)),
+            restricted(compositions, None, lambda name: calibrating(name, terms)),
+            restricted(compositions, None, lambda name: not calibrating(name, terms)),
             cores,
         )
 
@@ -319,8 +330,11 @@ def main() -> None:
     parser.add_argument("--speedups", choices=tuple(SPEEDUPS), default="auto",
                         help="calibrate's --speedups (default auto: its own default)")
     parser.add_argument("--cores", type=int, help="the runs' cores (default: each run's machine.txt)")
+    parser.add_argument("--calibration", choices=("five", "cores"), default="five",
+                        help="calibrate on the five compositions (the issue's), or on those of the run's "
+                        "cores (run.sh's CALIBRATION=1: a pool of every core beyond 2 too)")  # fmt: skip
     args = parser.parse_args()
-    runs = [Run.read(path, args.cores) for path in args.data or RUNS]
+    runs = [Run.read(path, args.cores, args.calibration) for path in args.data or RUNS]
     for atoms in args.atoms or ("measured", "fitted"):
         for protocol in args.protocol or ("all", "beyond"):
             report(runs, atoms, protocol, SPEEDUPS[args.speedups])
