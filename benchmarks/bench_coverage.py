@@ -47,14 +47,13 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from bench_fidelity import RUNS, read_text, write_text  # noqa: E402
-from bench_machine import calibrating, machine_name  # noqa: E402
+from bench_machine import calibrating, calibration_set, cores_of, machine_name  # noqa: E402
 
 from patternalg.algebra.machine import Machine  # noqa: E402
 from patternalg.cli import main  # noqa: E402
 from patternalg.evidence import calibrate, validate  # noqa: E402
-from patternalg.evidence.calibration_set import CALIBRATION_TERMS, calibration_terms  # noqa: E402
+from patternalg.evidence.calibration_set import CALIBRATION_TERMS  # noqa: E402
 from patternalg.evidence.coverage import covered, half_width  # noqa: E402
-from patternalg.evidence.sources import recorded_cores  # noqa: E402
 
 UPTO = 16384.0  #: the "beyond" protocol fits and calibrates on x <= UPTO
 TARGET = (0.80, 0.97)  #: the issue's coverage of 90 % intervals
@@ -76,15 +75,6 @@ def _files(run: Path, tmp: Path, protocol: str, terms: tuple[str, ...] = CALIBRA
     write_text(cal, pick(points, lower), {k: pick(v, lower) for k, v in compositions.items() if calibrating(k, terms)})
     write_text(test, pick(points, upper), {k: pick(v, upper) for k, v in compositions.items() if not calibrating(k, terms)})
     return fit, cal, test
-
-
-def cores_of(run: Path) -> int:
-    """The cores of the run's machine, as its own record says (``machine.txt``, as
-    ``realdata/run.sh`` writes it); a run without one names itself (give ``--cores``)."""
-    cores = recorded_cores([run / "atoms.txt", run / "compositions.txt"])
-    if cores is None:
-        raise SystemExit(f"{run}: no machine.txt says how many cores the machine has: give --cores N")
-    return cores
 
 
 def machine_of(run: Path, protocol: str, tmp: Path, uncertainty: str = "auto",
@@ -117,7 +107,7 @@ def cells(run: Path, protocol: str, semantics: str, level: float, tmp: Path, unc
     the machine's own width factor, ``"none"`` (no factor) or a factor given;
     ``calibration``: on the five compositions, or (``"cores"``) on those a machine of the
     run's cores is calibrated on (``calibration_terms``: a pool of every core beyond 2)."""
-    terms = CALIBRATION_TERMS if calibration == "five" else calibration_terms(cores or cores_of(run))
+    terms = calibration_set(run, calibration, cores)
     _, _, test = _files(run, tmp, protocol, terms)
     if protocol == "beyond" and not any(p > UPTO for p in read_text(run / "atoms.txt")[0]):
         return []

@@ -99,6 +99,21 @@ def calibrating(name: str, terms: tuple[str, ...] = CALIBRATION_TERMS) -> bool:
         return False
 
 
+def cores_of(run: Path) -> int:
+    """The cores of the run's machine, as its own record says (``machine.txt``, as
+    ``realdata/run.sh`` writes it); a run without one names itself (give ``--cores``)."""
+    cores = recorded_cores([run / "atoms.txt", run / "compositions.txt"])
+    if cores is None:
+        raise SystemExit(f"{run}: no machine.txt says how many cores the machine has: give --cores N")
+    return cores
+
+
+def calibration_set(run: Path, which: str, cores: int | None = None) -> tuple[str, ...]:
+    """The compositions ``run`` is calibrated on: the five (``which`` ``"five"``), or those of
+    its machine's ``cores`` (None: as its record says; a pool of every core beyond 2 too)."""
+    return CALIBRATION_TERMS if which == "five" else calibration_terms(cores or cores_of(run))
+
+
 def restricted(data: Measurements, upto: float | None, keep: Any = lambda name: True) -> Measurements:
     """``data``'s regions for which ``keep(name)``, at the sizes up to ``upto`` (all: None)."""
     series = []
@@ -149,12 +164,7 @@ class Run:
         """The run at ``path``, calibrated on the five compositions, or (``calibration``
         ``"cores"``) on those of its machine's cores (a pool of every core beyond 2 too)."""
         compositions = read(path / "compositions.txt")
-        terms = CALIBRATION_TERMS
-        if calibration == "cores":
-            known = cores or recorded_cores([path / "atoms.txt", path / "compositions.txt"])
-            if known is None:
-                raise SystemExit(f"{path}: no machine.txt says how many cores the machine has: give --cores N")
-            terms = calibration_terms(known)
+        terms = calibration_set(path, calibration, cores)
         return cls(
             path,
             read(path / "atoms.txt"),
