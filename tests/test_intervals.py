@@ -4,6 +4,7 @@ every decision, coverage in validate."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -312,6 +313,42 @@ def test_a_calibrated_machines_spread_by_size_widens_every_composition_not_an_at
         assert relative == pytest.approx(Z90 * np.array(expected), rel=0.06, abs=1e-12), term
 
 
+def test_an_atoms_own_error_grows_beyond_as_fast_as_its_hypothesis_erred_beyond_what_it_saw():
+    # +-1 % held out at the sizes, but fits of the hypothesis to the lower sizes erred 5 % per
+    # doubling above them: 4 doublings beyond the largest size 20 %, one doubling 5 %, inside 1 %
+    u = Uncertainty((x,), ((0.0,),), 5, 0.0, "linear",
+                    tuple((v, 0.01 * (-1) ** i) for i, v in enumerate([16.0, 32, 64, 128])), (0.0, 0.05))  # fmt: skip
+    spread = Spread.of("k", {"k": AtomicModel("k", 3 * x, uncertainty=u)}, {}, for_measurement=False)
+    at = np.array([8.0, 32.0, 256.0, 2048.0])
+    low, high = spread.interval({"x": at}, 0.9, count=20000)
+    relative = (high - low) / 2 / (3 * at)
+    assert relative == pytest.approx(Z90 * np.array([0.01, 0.01, 0.05, 0.2]), rel=0.05)
+
+
+def test_a_fit_measures_how_its_hypothesis_errs_beyond_the_sizes_it_saw(tmp_path):
+    # a sort's 20x + 3.2x*log2(x) + 5000, 20 repetitions of 3 % noise on 2^10..2^14 (a
+    # simulated run's qsort, data13's repetitions), fits x*log2(x) and a constant; 16 times
+    # beyond that is 7 % off, which the held-out errors (a step beyond, at the noise's level)
+    # do not foresee and the fits to the lower sizes, erring further the further they go, do
+    sizes = 2.0 ** np.arange(10, 15)
+    truth = lambda n: 20 * n + 3.2 * n * np.log2(n) + 5000  # noqa: E731
+    rng = np.random.default_rng(3)
+    lines = ["PARAMETER x", "POINTS " + " ".join(f"({v:g})" for v in sizes), "REGION sort"]
+    lines += [f"DATA {' '.join(repr(float(v)) for v in truth(n) * (1 + 0.03 * rng.standard_normal(20)))}"
+              for n in sizes]  # fmt: skip
+    path = tmp_path / "sort.txt"
+    path.write_text("\n".join(lines) + "\n")
+    (report,) = patternalg.forms.PMNF.fit_each(patternalg.measurements.read(path))
+    model, far = report.model, 2.0**18
+    assert abs(float(model.expr.subs(x, far)) / truth(far) - 1) > 0.05, model.expr
+    assert 0.01 < model.uncertainty.growth[1] < 0.05
+    unseen = replace(model, uncertainty=replace(model.uncertainty, growth=()))
+    for m, covered in ((model, True), (unseen, False)):
+        low, high = Spread.of("sort", {"sort": m}, {}, for_measurement=False).interval(
+            {"x": np.array([far])}, 0.9, count=20000)  # fmt: skip
+        assert bool(low[0] <= truth(far) <= high[0]) is covered
+
+
 def test_held_out_errors_read_back_exactly_and_bad_ones_are_refused():
     from patternalg.errors import ModelFileError
 
@@ -320,6 +357,11 @@ def test_held_out_errors_read_back_exactly_and_bad_ones_are_refused():
     table = {**u.to_table(), "held_out": [[0.0, 0.1]]}
     with pytest.raises(ModelFileError, match=r"models.k.uncertainty.held_out: expected pairs"):
         Uncertainty.from_table(table, "models.k")
+    grown = replace(u, growth=(0.0, 0.0123456789012345))
+    assert Uncertainty.from_table(grown.to_table(), "models.k") == grown
+    for bad in ([0.1], [0.1, -0.2], [0.1, float("nan")], "fast"):
+        with pytest.raises(ModelFileError, match=r"models.k.uncertainty.growth: expected \[below, above\]"):
+            Uncertainty.from_table({**u.to_table(), "growth": bad}, "models.k")
 
 
 def test_a_fit_records_its_held_out_errors(tmp_path):

@@ -413,8 +413,10 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     coefficients' relative spread; between the sizes linear in log2(x) (at most ``_KNOTS``
     of them, evenly chosen); ``k`` steps (the sizes' own spacing at that end) beyond them
     ``k`` times the end's: the end's held-out error is that of a prediction one step beyond
-    the points its fit saw. A model constant in x (a term bound to no size) gets the
-    root mean square over the sizes.
+    the points its fit saw; where the fit measured its hypothesis's ``growth`` (relative
+    error per doubling beyond the sizes a fit saw, below and above), ``d`` doublings beyond
+    an end the larger of the end's and ``growth * d``. A model constant in x (a term bound
+    to no size) gets the root mean square over the sizes.
 
     >>> from patternalg.algebra.uncertainty import Uncertainty
     >>> from patternalg.syntax.symbols import x
@@ -428,6 +430,9 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     >>> grown = own_error(100 + n, u)  # a profile's atom keeps its parameter's name: two steps beyond, twice
     >>> sorted(map(str, grown.free_symbols)), round(float(grown.subs(n, 16)), 4)
     (['n'], 0.098)
+    >>> drifts = own_error(100 + x, replace(u, growth=(0.0, 0.02)))  # 2 % per doubling above
+    >>> [round(float(drifts.subs(x, v)), 4) for v in (2, 8, 64)]
+    [0.049, 0.049, 0.08]
     """
     if not getattr(u, "held_out", ()):
         return None
@@ -449,7 +454,8 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     else:  # terms in other symbols than the fit's: their draws are not known here
         drawn = np.zeros_like(sizes)
     own = np.sqrt(np.clip(scale**2 - drawn**2 - u.noise**2, 0.0, None))
-    if not np.any(own > 0) or not np.all(np.isfinite(own)):
+    growth = tuple(getattr(u, "growth", ())) or (0.0, 0.0)
+    if not (np.any(own > 0) or any(g > 0 for g in growth)) or not np.all(np.isfinite(own)):
         return None
     if not symbols:
         return sympy.Float(float(np.sqrt(np.mean(own**2))))
@@ -457,12 +463,18 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
         return sympy.Float(own[0])
     at = [sympy.Float(v) for v in np.log2(sizes)]
     where = log2(var)
-    # beyond either end: the end's value grown as the held-out scale grows
-    pieces = [(sympy.Float(own[0]) * sympy.Max(1, (at[0] - where) / steps[0]), where < at[0])]
+    below, above = growth
+    # beyond either end: the end's value grown as the held-out scale grows, or as fast as
+    # the hypothesis erred beyond the sizes it was fitted on, whichever is more
+    first = (sympy.Max(sympy.Float(own[0]), sympy.Float(below) * (at[0] - where)) if any(growth)
+             else sympy.Float(own[0]) * sympy.Max(1, (at[0] - where) / steps[0]))  # fmt: skip
+    pieces = [(first, where < at[0])]
     for i in range(len(at) - 1):
         slope = (own[i + 1] - own[i]) / float(at[i + 1] - at[i])
         pieces.append((sympy.Float(own[i]) + sympy.Float(slope) * (where - at[i]), where < at[i + 1]))
-    pieces.append((sympy.Float(own[-1]) * sympy.Max(1, (where - at[-1]) / steps[1]), True))
+    last = (sympy.Max(sympy.Float(own[-1]), sympy.Float(above) * (where - at[-1])) if any(growth)
+            else sympy.Float(own[-1]) * sympy.Max(1, (where - at[-1]) / steps[1]))  # fmt: skip
+    pieces.append((last, True))
     return sympy.Piecewise(*pieces)
 
 

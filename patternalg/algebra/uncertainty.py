@@ -11,7 +11,8 @@ standard deviation of a median of ``repetitions`` repetitions of the kernel, poo
 its points. ``held_out`` is the model's own error where the fit could not see it: at each
 measured x, (predicted - measured) / measured of the fit made without that x (a
 one-parameter fit's leave-one-size-out errors; :meth:`Uncertainty.held_out_local` pools
-them by size, :mod:`patternalg.algebra.intervals` draws them).
+them by size, :mod:`patternalg.algebra.intervals` draws them), and ``growth`` how fast its
+hypothesis erred beyond the sizes a fit of it saw, per doubling of x, below and above.
 
 The algebra knows nothing of files: :meth:`Uncertainty.to_table` and
 :meth:`Uncertainty.from_table` give and read the model file's ``uncertainty`` table, its
@@ -49,8 +50,8 @@ if TYPE_CHECKING:  # numpy loads when draws are asked for, not to read a model f
 __all__ = ["Uncertainty", "UNCERTAINTY_KEYS", "covariance_problem"]
 
 #: the keys of a model file's ``[models.NAME.uncertainty]`` table (``held_out`` optional)
-UNCERTAINTY_KEYS = ("terms", "covariance", "repetitions", "noise", "method", "held_out")
-_OPTIONAL = ("held_out",)
+UNCERTAINTY_KEYS = ("terms", "covariance", "repetitions", "noise", "method", "held_out", "growth")
+_OPTIONAL = ("held_out", "growth")
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,9 @@ class Uncertainty:
     of the data it came from (their median count), ``noise`` the relative standard
     deviation of a median of that many repetitions (pooled over the points), ``method``
     how the covariance was found (``"bootstrap"``, ``"least-squares"``, ...), ``held_out``
-    pairs ``(x, relative error)``: the fit's error at each measured x when fitted without it.
+    pairs ``(x, relative error)``: the fit's error at each measured x when fitted without it,
+    ``growth`` (below, above): how fast its hypothesis errs beyond the sizes it is fitted on,
+    relative error per doubling of x (empty: not measured).
     """
 
     terms: tuple[sympy.Expr, ...]
@@ -70,6 +73,7 @@ class Uncertainty:
     noise: float
     method: str
     held_out: tuple[tuple[float, float], ...] = ()
+    growth: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         k = len(self.terms)
@@ -232,6 +236,8 @@ class Uncertainty:
         }
         if self.held_out:
             table["held_out"] = [[float(x), float(e)] for x, e in self.held_out]
+        if self.growth:
+            table["growth"] = [float(g) for g in self.growth]
         return table
 
     @classmethod
@@ -292,7 +298,14 @@ class Uncertainty:
                 f"{key}.held_out: expected pairs [x, relative error] of finite numbers, x > 0"
             )
         pairs = tuple((float(x), float(e)) for x, e in held_out)
-        return cls(tuple(terms), matrix, repetitions, float(noise), method, pairs)
+        growth = table.get("growth", [])
+        if not (
+            isinstance(growth, list) and len(growth) in (0, 2) and all(_finite(g) and g >= 0 for g in growth)
+        ):
+            raise ModelFileError(
+                f"{key}.growth: expected [below, above], two finite numbers >= 0 (relative error per doubling)"
+            )
+        return cls(tuple(terms), matrix, repetitions, float(noise), method, pairs, tuple(map(float, growth)))
 
 
 @functools.lru_cache(maxsize=256)

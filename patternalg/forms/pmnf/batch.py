@@ -343,6 +343,7 @@ def _uncertainty_text(u: Any) -> str:
         f"repetitions = {table['repetitions']}\nnoise = {table['noise']}\n"
         f"method = {toml_string(table['method'])}\n"
         + (f"held_out = [\n{held_out}]\n" if held_out else "")
+        + ("growth = [\n" + "".join(f"    {g},\n" for g in table["growth"]) + "]\n" if "growth" in table else "")
     )
 
 

@@ -34,7 +34,7 @@ docs/fitting.md ("Uncertainty"):
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -56,11 +56,15 @@ from ..spread import (
 )
 from .default import Selection, basis
 
-__all__ = ["held_out_errors", "pooled_noise", "uncertainties", "multi_covariances"]
+__all__ = ["growth_rates", "held_out_errors", "pooled_noise", "uncertainties", "multi_covariances"]
 
 #: the blocks besides the fit's own that an uncertainty keeps at most, and the share of the
 #: draws that must have chosen one (the terms stay few: the model file stays compact)
 ALTERNATIVES, MIN_SHARE = 3, 0.02
+#: the most fits made each way to see how a hypothesis errs beyond the sizes it saw
+_ORIGINS = 8
+#: what a prediction's variance is floored at when weighing it (exact data: all weigh alike)
+_TINY = 1e-12
 #: the kernels whose draws are made and chosen at once (bounds memory: 200 draws each)
 _KERNELS = 500
 #: the most numbers (rows x points x hypotheses) one selection of draws holds (some 160 MB an array)
@@ -210,25 +214,97 @@ def held_out_errors(
     >>> bool(np.allclose(errors, refits)), [round(float(e), 4) for e in errors]
     (True, [-0.0048, -0.0281, 0.028, 0.0053, -0.0166])
     """
-    chosen, second = np.asarray(fitted.index), np.asarray(fitted.index2)
-    values = basis(x, np.arange(len(BUILDING_BLOCKS)))
-    weighted = np.array([m == "default" for m in used]) & (chosen >= 0)
-    weights = np.where(weighted[:, None], 1.0 / np.where(y > 0, y, 1.0), 1.0)
     residual = fitted.values(x) - y
     leverage = np.zeros_like(y)
-    for terms in (0, 1, 2):
-        rows = np.flatnonzero((chosen >= 0).astype(int) + (second >= 0) == terms)
-        if not len(rows):
-            continue
-        columns = [np.ones_like(y[rows])] + [values[h[rows]] for h in (chosen, second)[:terms]]
-        design = np.stack([c / c.max(-1, keepdims=True) for c in columns], axis=-1)  # (K, P, m)
-        w = weights[rows]
+    for rows, design, w in _designs(x, y, fitted, used):
         normal = np.einsum("kp,kpi,kpj->kij", w, design, design)
         with np.errstate(all="ignore"):
             inverse = np.linalg.pinv(normal)
         leverage[rows] = w * np.einsum("kpi,kij,kpj->kp", design, inverse, design)
     with np.errstate(divide="ignore", invalid="ignore"):
         return residual / (1.0 - leverage) / y  # type: ignore[no-any-return]
+
+
+def growth_rates(
+    x: np.ndarray, y: np.ndarray, fitted: Selection, used: Sequence[str], noise: np.ndarray
+) -> np.ndarray:
+    """How fast each kernel's chosen hypothesis errs beyond the sizes it is fitted on, per
+    doubling of x, below them and above them (K, 2): ``e^2 - noise^2 - v = rate^2 * d^2``
+    fitted by least squares weighted ``1 / (noise^2 + v)^2`` over the fits of the hypothesis
+    (with the modeler's weights) to the lowest sizes predicting each larger one (to the
+    highest predicting each smaller one), ``e`` a prediction's relative error, ``d`` its
+    distance in log2(x) from the sizes fitted and ``v`` the variance the fitted points'
+    ``noise`` (a median's relative sd, per kernel) gives the prediction; NaN where no fit
+    has more points than coefficients. Evenly chosen
+    origins (at most ``_ORIGINS`` each way) bound the cost of a scan of many sizes.
+
+    A hypothesis that holds errs by nothing, a shape that only fits the sizes seen errs more
+    the further it goes (``x*log2(x)`` measured, ``c0 + c1*x`` fitted):
+
+    >>> from patternalg.forms.pmnf.default import Selection
+    >>> x = np.array([4.0, 8, 16, 32, 64])
+    >>> line = Selection.one_term(np.array([18, 18]), np.zeros(2), np.ones(2), np.zeros(2))
+    >>> y = np.array([3 + 0.5 * x, x * np.log2(x)])
+    >>> growth_rates(x, y, line, ["default"] * 2, np.zeros(2)).round(3).tolist()
+    [[0.0, 0.0], [1.519, 0.137]]
+    """
+    order = np.argsort(x)
+    x, y = x[order], y[:, order]
+    logs = np.log2(x)
+    rates = np.full((len(y), 2), np.nan)
+    for rows, design, w in _designs(x, y, fitted, used):
+        m = design.shape[-1]
+        for side, every in enumerate((range(len(x) - m - 1, 0, -1), range(m + 1, len(x)))):
+            ends = list(every)
+            if len(ends) > _ORIGINS:  # a scan of many sizes: evenly chosen origins
+                ends = [ends[i] for i in np.linspace(0, len(ends) - 1, _ORIGINS).round().astype(int).tolist()]
+            total, reach = np.zeros(len(rows)), np.zeros(len(rows))
+            for end in ends:
+                seen = np.arange(len(x)) >= end if side == 0 else np.arange(len(x)) < end
+                ws = np.where(seen, w, 0.0)
+                normal = np.einsum("kp,kpi,kpj->kij", ws, design, design)
+                right = np.einsum("kp,kpi,kp->ki", ws, design, y[rows])
+                # the points' own noise (relative sd: sd * y) through the weighted fit
+                spread = ws * noise[rows, None] * y[rows]
+                meat = np.einsum("kp,kpi,kpj->kij", spread * spread, design, design)
+                with np.errstate(all="ignore"):
+                    inverse = np.linalg.pinv(normal)
+                    coef = np.einsum("kij,kj->ki", inverse, right)
+                    predicted = np.einsum("kpi,ki->kp", design, coef)
+                    error = predicted / y[rows] - 1
+                    sandwich = inverse @ meat @ inverse
+                    drawn = np.einsum("kpi,kij,kpj->kp", design, sandwich, design) / y[rows] ** 2
+                    edge = logs[end] if side == 0 else logs[end - 1]
+                    # what the noise of the point and of the fit's points explains is not the
+                    # shape's; a prediction counts as little as that noise makes it move
+                    explained = (noise[rows, None] ** 2 + drawn)[:, ~seen]
+                    missed = error[:, ~seen] ** 2 - explained
+                    weight = 1.0 / (explained + _TINY) ** 2
+                    d2 = (logs[~seen] - edge) ** 2
+                total += np.nansum(weight * d2 * missed, axis=-1)
+                reach += np.nansum(weight * d2 * d2, axis=-1)
+            with np.errstate(all="ignore"):
+                rates[rows, side] = np.where(reach > 0, np.sqrt(np.clip(total, 0.0, None) / reach), np.nan)
+    return rates
+
+
+def _designs(
+    x: np.ndarray, y: np.ndarray, fitted: Selection, used: Sequence[str]
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The kernels grouped by how many terms their chosen hypothesis has: their rows, the
+    design (the constant and the chosen blocks, each scaled to at most 1: (K, P, m)) and the
+    weights of the modeler's final fit (``default``: ``1/y``; ``basic`` and the constant
+    model: none)."""
+    chosen, second = np.asarray(fitted.index), np.asarray(fitted.index2)
+    values = basis(x, np.arange(len(BUILDING_BLOCKS)))
+    weighted = np.array([m == "default" for m in used]) & (chosen >= 0)
+    weights = np.where(weighted[:, None], 1.0 / np.where(y > 0, y, 1.0), 1.0)
+    for terms in (0, 1, 2):
+        rows = np.flatnonzero((chosen >= 0).astype(int) + (second >= 0) == terms)
+        if not len(rows):
+            continue
+        columns = [np.ones_like(y[rows])] + [values[h[rows]] for h in (chosen, second)[:terms]]
+        yield rows, np.stack([c / c.max(-1, keepdims=True) for c in columns], axis=-1), weights[rows]
 
 
 def uncertainties(
@@ -270,16 +346,18 @@ def uncertainties(
             for k, matrix in enumerate(_linear(x, y, fitted, used, variance))
         ]
     held_out = held_out_errors(x, y, fitted, used)
+    growth = growth_rates(x, y, fitted, used, np.nan_to_num(noise))
     at = x.tolist()
     return [
         Uncertainty(
             terms, tuple(map(tuple, matrix.tolist())), int(r), float(n), method,
             tuple((p, e) for p, e in zip(at, errors.tolist(), strict=True) if np.isfinite(e)),
+            tuple(float(g) for g in rate) if np.isfinite(rate).all() else (),
         )  # fmt: skip
         if ok and np.isfinite(matrix).all() and np.isfinite(n)
         else None
-        for (terms, matrix), r, n, ok, errors in zip(
-            found, reps, noise, repeated, held_out, strict=True
+        for (terms, matrix), r, n, ok, errors, rate in zip(
+            found, reps, noise, repeated, held_out, growth, strict=True
         )
     ]
 
