@@ -325,6 +325,15 @@ def test_an_atoms_own_error_grows_beyond_as_fast_as_its_hypothesis_erred_beyond_
     assert relative == pytest.approx(Z90 * np.array([0.01, 0.01, 0.05, 0.2]), rel=0.05)
 
 
+def test_an_own_error_beyond_doubles_gives_an_infinite_end_not_nan():
+    # a model file's growth of 1e308 per doubling: 20 doublings beyond, the draws overflow
+    u = Uncertainty((x,), ((0.0,),), 5, 0.0, "linear", ((16.0, 0.01), (32.0, 0.01)), (1e308, 1e308))
+    spread = Spread.of("k", {"k": AtomicModel("k", 3 * x, uncertainty=u)}, {})
+    low, high = spread.interval({"x": np.array([24.0, 2.0**25])}, 0.9, count=2000)
+    assert low.tolist()[1] == 0 and high.tolist()[1] == np.inf
+    assert 0 < low[0] < 72 < high[0] < np.inf
+
+
 def test_a_fit_measures_how_its_hypothesis_errs_beyond_the_sizes_it_saw(tmp_path):
     # a sort's 20x + 3.2x*log2(x) + 5000, 20 repetitions of 3 % noise on 2^10..2^14 (a
     # simulated run's qsort, data13's repetitions), fits x*log2(x) and a constant; 16 times

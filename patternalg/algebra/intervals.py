@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -336,7 +337,15 @@ class Spread:
         shape, blocks = point_blocks(grid, count)
         found = np.empty((2, math.prod(shape)))
         for where, part in blocks:
-            found[:, where] = np.quantile(self.draws(part, count, seed), quantiles, axis=0).reshape(2, -1)
+            drawn = self.draws(part, count, seed).reshape(count, -1)
+            with np.errstate(invalid="ignore"):
+                ends = np.quantile(drawn, quantiles, axis=0)
+            # draws beyond doubles (an own error of 1e300) are infinite: between two of them
+            # the linear quantile is inf - inf, so there the nearest draw is the end
+            if np.isnan(ends).any():
+                lost = np.isnan(ends) & ~np.isnan(drawn).any(axis=0)
+                ends = np.where(lost, np.quantile(drawn, quantiles, axis=0, method="nearest"), ends)
+            found[:, where] = ends
         return found[0].reshape(shape), found[1].reshape(shape)
 
 
@@ -398,6 +407,8 @@ def _rng(seed: int, name: str) -> np.random.Generator:
     return np.random.default_rng([as_int(seed, "seed", 0), zlib.crc32(name.encode())])
 
 
+#: the largest growth of an own error per doubling drawn (a model file may say 1e308)
+_MOST_GROWTH = sys.float_info.max / 4096
 #: the most sizes an atom's own error is interpolated between (a piece each, in every
 #: draw's expression: a profile's 200 runs would make each atom's model 200 pieces long)
 _KNOTS = 9
@@ -454,7 +465,8 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     else:  # terms in other symbols than the fit's: their draws are not known here
         drawn = np.zeros_like(sizes)
     own = np.sqrt(np.clip(scale**2 - drawn**2 - u.noise**2, 0.0, None))
-    growth = tuple(getattr(u, "growth", ())) or (0.0, 0.0)
+    # at most what keeps growth * d finite over every double's log2 (|d| < 4096)
+    growth = tuple(min(float(g), _MOST_GROWTH) for g in getattr(u, "growth", ())) or (0.0, 0.0)
     if not (np.any(own > 0) or any(g > 0 for g in growth)) or not np.all(np.isfinite(own)):
         return None
     if not symbols:
