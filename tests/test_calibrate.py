@@ -253,6 +253,29 @@ def test_a_number_at_its_bound_is_noted(tmp_path: Path, capsys: pytest.CaptureFi
     assert read_machine(tmp_path / "m.toml").handoff == 0
 
 
+def test_a_cost_no_calibration_composition_measures_is_none_and_noted(tmp_path: Path) -> None:
+    # pools alone: no composition moves the hand-off, whose slope kept the fit's first
+    # guess (h1 = 0.9982: a pipe(inc, inc) 1 us slower per element at x = 1,024) until it
+    # was set to 0; pipes alone: no dispatch cost to fit
+    pools = calibrate(synthetic(tmp_path), cores=2, terms=["tpool_2(qsort)", "tpool_2(inc)"])
+    numbers = {n.name: n for n in pools.numbers}
+    assert numbers["h0"].value == numbers["h1"].value == 0 and numbers["h1"].error is None
+    assert pools.machine.handoff == 0
+    assert [n for n in pools.notes if "hand-off" in n] == [
+        "no calibration composition pays a hand-off (a pipe whose stages both touch the data, such as "
+        "pipe(inc, inc)): the machine has none, and predicts every pipe without one"
+    ]
+    assert not any("at the bound" in n or "pool of 2 or more" in n for n in pools.notes)
+    pipes = calibrate(synthetic(tmp_path), cores=2, terms=["pipe(inc, inc)", "seq(inc, inc)"])
+    assert pipes.machine.dispatch == 0 and [n for n in pipes.notes if "pool" in n] == [
+        "no calibration composition is a pool of 2 or more threads: the machine has no dispatch cost, and "
+        "predicts every pool without one (a pool of a light atom, such as tpool_2(inc), measures it)"
+    ]
+    assert not any("hand-off" in n for n in pipes.notes)
+    full = calibrate(synthetic(tmp_path), cores=2).notes  # the calibration set measures both
+    assert not any("hand-off" in n or "pool of 2 or more" in n for n in full)
+
+
 def test_models_given_decide_touching_and_the_basis(tmp_path: Path) -> None:
     atoms, compositions = synthetic(tmp_path)
 

@@ -234,13 +234,15 @@ class _Problem:
 
 
 class _Fitted(NamedTuple):
-    """A least squares' outcome: the numbers, their covariance (NaN in the rows and columns
-    of a number the data do not move; None without more points than numbers) and each
-    calibration point's kept share (:mod:`.absorbed`)."""
+    """A least squares' outcome: the numbers (0 where the data do not move one: none of
+    that cost is measured), their covariance (NaN in the rows and columns of a number the
+    data do not move; None without more points than numbers), each calibration point's
+    kept share (:mod:`.absorbed`) and which numbers the data do not move."""
 
     theta: np.ndarray
     covariance: np.ndarray | None
     kept: np.ndarray
+    unmoved: np.ndarray
 
 
 def _fit(problem: _Problem) -> _Fitted:
@@ -256,18 +258,21 @@ def _fit(problem: _Problem) -> _Fitted:
             )
     theta, found = fit(problem.batch, start)
     jac, free = found.jac, found.active_mask == 0
+    # a number no composition moves keeps the fit's first guess (a hand-off's slope of 1
+    # without a pipe): none of that cost is measured, so the machine has none
+    unmoved = ~np.any(jac, axis=0)
+    theta = np.where(unmoved, 0.0, theta)
     groups = np.concatenate([np.full(len(r.sizes), i) for i, r in enumerate(problem.compositions)])
     kept = kept_shares(jac, free, groups)
     n, m = len(problem.names), jac.shape[0]
     if m <= n:
-        return _Fitted(theta, None, kept)
+        return _Fitted(theta, None, kept, unmoved)
     covariance = inherited_covariance(jac, free, found.fun, groups)
     if covariance is None:  # no composition's own miss seen: the points' noise alone
         with np.errstate(all="ignore"):
             covariance = np.linalg.pinv(jac.T @ jac) * (2 * found.cost / (m - n))
-    unmoved = ~np.any(jac, axis=0)
     covariance[unmoved, :] = covariance[:, unmoved] = np.nan
-    return _Fitted(theta, covariance, kept)
+    return _Fitted(theta, covariance, kept, unmoved)
 
 
 def _standard_errors(covariance: np.ndarray | None, n: int) -> list[float | None]:
@@ -579,9 +584,25 @@ def _worst_in_halves(region: _Region, errors: np.ndarray) -> dict[str, Any] | No
     return found.at(int(np.argmax(np.abs(errors))))
 
 
+def _unmeasured(names: Sequence[str], unmoved: set[str]) -> list[str]:
+    """What the calibration compositions leave unmeasured, and so 0 on the machine: a
+    hand-off no composition pays, a dispatch cost without a pool (docs/machine.md, "Which
+    compositions to measure")."""
+    notes = []
+    if {"h0", "h1"} <= unmoved:
+        notes.append("no calibration composition pays a hand-off (a pipe whose stages both touch "
+                     "the data, such as pipe(inc, inc)): the machine has none, and predicts every pipe without one")  # fmt: skip
+    if "d0" not in names or "d0" in unmoved:
+        notes.append("no calibration composition is a pool of 2 or more threads: the machine has no dispatch "
+                     "cost, and predicts every pool without one (a pool of a light atom, such as tpool_2(inc), measures it)")  # fmt: skip
+    notes += [f"{name}: no calibration composition moves it, so it is 0"
+              for name in names if name in unmoved and name not in ("h0", "h1", "d0")]  # fmt: skip
+    return notes
+
+
 def _result(problem: _Problem, fitted: _Fitted, basis: str, files: tuple[str, ...],
             regions: Sequence[_Region], choice: dict[str, Any], unkept: Mapping[str, float]) -> Calibration:  # fmt: skip
-    theta, covariance, _ = fitted
+    theta, covariance = fitted.theta, fitted.covariance
     unit = problem.unit
     meaning = {
         "h0": f"{unit} per element: the hand-off's constant",
@@ -635,11 +656,13 @@ def _result(problem: _Problem, fitted: _Fitted, basis: str, files: tuple[str, ..
         record["spread"]["missed"] = [[x, _spread(v)] for x, v in missed]
     source = "patternalg calibrate " + " ".join(files) if files else "patternalg calibrate"
     machine = problem.machine(theta, tuple(record.items()), source)
+    unmoved = {name for name, u in zip(problem.names, fitted.unmoved, strict=True) if u}
     notes = [
         f"{n.name} = 0 is at the bound of the fit (none of the machine's numbers is negative): "
         "the calibration compositions ask for no more"
-        for n in numbers if n.value == 0
+        for n in numbers if n.value == 0 and n.name not in unmoved
     ]  # fmt: skip
+    notes += _unmeasured(problem.names, unmoved)
     notes += speedups_short_of_cores(machine)
     return Calibration(machine, tuple(numbers), tuple(residuals), basis, files, tuple(notes))
 
