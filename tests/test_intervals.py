@@ -325,6 +325,17 @@ def test_an_atoms_own_error_grows_beyond_as_fast_as_its_hypothesis_erred_beyond_
     assert relative == pytest.approx(Z90 * np.array([0.01, 0.01, 0.05, 0.2]), rel=0.05)
 
 
+def test_an_own_errors_growth_is_net_of_what_the_coefficients_draws_already_say():
+    # the slope drawn with a relative spread of 10 %, growth 5 % per doubling above: a
+    # doubling beyond, the draws say more than the growth (10 % in all); four, the growth
+    # says 20 %, of which the draws already give 10 %: 20 % in all, not sqrt(0.1^2 + 0.2^2)
+    u = Uncertainty((x,), ((0.09,),), 5, 0.0, "linear", ((16.0, 0.01), (32.0, -0.01)), (0.0, 0.05))
+    spread = Spread.of("k", {"k": AtomicModel("k", 3 * x, uncertainty=u)}, {}, for_measurement=False)
+    low, high = spread.interval({"x": np.array([64.0, 512.0])}, 0.9, count=40000)
+    relative = (high - low) / 2 / (3 * np.array([64.0, 512.0]))
+    assert relative == pytest.approx(Z90 * np.array([0.1, 0.2]), rel=0.04)
+
+
 def test_an_own_error_beyond_doubles_gives_an_infinite_end_not_nan():
     # a model file's growth of 1e308 per doubling: 20 doublings beyond, the draws overflow
     u = Uncertainty((x,), ((0.0,),), 5, 0.0, "linear", ((16.0, 0.01), (32.0, 0.01)), (1e308, 1e308))

@@ -407,6 +407,8 @@ def _rng(seed: int, name: str) -> np.random.Generator:
     return np.random.default_rng([as_int(seed, "seed", 0), zlib.crc32(name.encode())])
 
 
+#: the doublings beyond an end where an own error's growth is taken net of the draws
+_REACH = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 #: the largest growth of an own error per doubling drawn (a model file may say 1e308)
 _MOST_GROWTH = sys.float_info.max / 4096
 #: the most sizes an atom's own error is interpolated between (a piece each, in every
@@ -457,14 +459,7 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     if len(sizes) > _KNOTS:  # many sizes (a scan, a profile's runs): the error at a few of them
         knots = np.unique(np.linspace(0, len(sizes) - 1, _KNOTS).round().astype(int))
         sizes, scale = sizes[knots], scale[knots]
-    value = np.abs(_at(expr, sizes, var))
-    if all(term.free_symbols <= {var} for term in u.terms):
-        g = np.array([_at(term, sizes, var) for term in u.terms])  # (terms, sizes)
-        variance = np.einsum("il,ij,jl->l", g, np.array(u.covariance, dtype=float), g)
-        drawn = np.sqrt(np.clip(variance, 0.0, None)) / np.where(value > 0, value, np.inf)
-    else:  # terms in other symbols than the fit's: their draws are not known here
-        drawn = np.zeros_like(sizes)
-    own = np.sqrt(np.clip(scale**2 - drawn**2 - u.noise**2, 0.0, None))
+    own = np.sqrt(np.clip(scale**2 - _drawn(expr, u, sizes, var) ** 2 - u.noise**2, 0.0, None))
     # at most what keeps growth * d finite over every double's log2 (|d| < 4096)
     growth = tuple(min(float(g), _MOST_GROWTH) for g in getattr(u, "growth", ())) or (0.0, 0.0)
     if not (np.any(own > 0) or any(g > 0 for g in growth)) or not np.all(np.isfinite(own)):
@@ -475,19 +470,57 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
         return sympy.Float(own[0])
     at = [sympy.Float(v) for v in np.log2(sizes)]
     where = log2(var)
-    below, above = growth
-    # beyond either end: the end's value grown as the held-out scale grows, or as fast as
-    # the hypothesis erred beyond the sizes it was fitted on, whichever is more
-    first = (sympy.Max(sympy.Float(own[0]), sympy.Float(below) * (at[0] - where)) if any(growth)
-             else sympy.Float(own[0]) * sympy.Max(1, (at[0] - where) / steps[0]))  # fmt: skip
-    pieces = [(first, where < at[0])]
+    if any(growth):  # beyond either end: as fast as the hypothesis erred beyond what it saw
+        pieces = _grown(expr, u, var, float(logs[0]), -1, growth[0], float(own[0]))
+    else:  # the end's value grown as the held-out scale grows
+        pieces = [(sympy.Float(own[0]) * sympy.Max(1, (at[0] - where) / steps[0]), where < at[0])]
     for i in range(len(at) - 1):
         slope = (own[i + 1] - own[i]) / float(at[i + 1] - at[i])
         pieces.append((sympy.Float(own[i]) + sympy.Float(slope) * (where - at[i]), where < at[i + 1]))
-    last = (sympy.Max(sympy.Float(own[-1]), sympy.Float(above) * (where - at[-1])) if any(growth)
-            else sympy.Float(own[-1]) * sympy.Max(1, (where - at[-1]) / steps[1]))  # fmt: skip
-    pieces.append((last, True))
+    if any(growth):
+        pieces += _grown(expr, u, var, float(logs[-1]), 1, growth[1], float(own[-1]))
+    else:
+        pieces.append((sympy.Float(own[-1]) * sympy.Max(1, (where - at[-1]) / steps[1]), True))
     return sympy.Piecewise(*pieces)
+
+
+def _drawn(expr: sympy.Expr, u: Any, sizes: np.ndarray, var: sympy.Symbol) -> np.ndarray:
+    """The relative spread the coefficients' draws give ``expr`` at ``sizes`` (0 where its
+    terms are in other symbols than the fit's: their draws are not known here, or where
+    the model is not a positive number)."""
+    if not all(term.free_symbols <= {var} for term in u.terms):
+        return np.zeros_like(sizes)
+    with np.errstate(all="ignore"):
+        value = np.abs(_at(expr, sizes, var))
+        g = np.array([_at(term, sizes, var) for term in u.terms])  # (terms, sizes)
+        variance = np.einsum("il,ij,jl->l", g, np.array(u.covariance, dtype=float), g)
+        drawn = np.sqrt(np.clip(variance, 0.0, None)) / np.where(value > 0, value, np.inf)
+    return np.nan_to_num(drawn, nan=0.0, posinf=0.0)
+
+
+def _grown(expr: sympy.Expr, u: Any, var: sympy.Symbol, edge: float, side: int, rate: float,
+           end: float) -> list[tuple[sympy.Expr, Any]]:  # fmt: skip
+    """The pieces of an own error beyond the end at ``log2(var) = edge`` (``side`` -1:
+    below it, 1: above), in ascending order of x: ``rate * d`` at ``d`` doublings beyond,
+    less what the coefficients' draws already say there (taken at :data:`_REACH` and
+    linear in log2(x) between; nothing counts twice), never below the end's own ``end``."""
+    where = log2(var)
+    if rate <= 0:
+        return [(sympy.Float(end), where < edge if side < 0 else sympy.true)]
+    reach = np.array(_REACH)
+    with np.errstate(all="ignore"):
+        drawn = _drawn(expr, u, 2.0 ** (edge + side * reach), var)
+    grown = rate * reach  # (a^2 - c^2)^(1/2) as a (1 - (c/a)^2)^(1/2): no square overflows
+    values = np.maximum(end, grown * np.sqrt(np.clip(1.0 - (drawn / grown) ** 2, 0.0, None)))
+    d = side * (where - sympy.Float(edge))
+    known = [(0.0, end), *zip(reach.tolist(), values.tolist(), strict=True)]
+    pieces = [  # from the end outwards: d in [a, b) of each pair of knots, then past the last
+        (sympy.Float(va) + sympy.Float((vb - va) / (b - a)) * (d - sympy.Float(a)),
+         where < edge + b if side > 0 else where < edge - a)
+        for (a, va), (b, vb) in zip(known, known[1:], strict=False)
+    ]  # fmt: skip
+    pieces.append((sympy.Float(known[-1][1] / known[-1][0]) * d, sympy.true if side > 0 else where < edge - known[-1][0]))
+    return pieces if side > 0 else pieces[::-1]
 
 
 def _at(expr: sympy.Expr, sizes: np.ndarray, var: sympy.Symbol) -> np.ndarray:
