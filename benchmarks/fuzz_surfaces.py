@@ -173,6 +173,12 @@ def uncertainty_table(rng: random.Random, name: str = "inc") -> str:
              f"repetitions = {rng.choice(['10', '0', '-1', '1.5', '1' + '0' * 30, '3'])}\n"
              f"noise = {rng.choice(['0.02', '0', '-1', 'nan', 'inf', '1e308'])}\n"
              f'method = "{rng.choice(["bootstrap", "linear", ""])}"\n')
+    if rng.random() < 0.3:  # the model's own error: held out at its sizes, grown beyond them
+        table += "held_out = " + rng.choice(["[[1024.0, 0.05], [2048.0, -0.1], [4096.0, 0.02]]", "[[0.0, 0.1]]",
+                                            "[[1024.0, 1e300]]", "[]", "[1]", "[[1, 2, 3]]"]) + "\n"  # fmt: skip
+    if rng.random() < 0.3:
+        table += "growth = " + rng.choice(["[0.0, 0.02]", "[0.5, 3.0]", "[1e308, 1e308]", "[0.1]", "[-1, 0.1]",
+                                          "[nan, 0.1]", '["a", 0]', "[]", "[true, false]"]) + "\n"  # fmt: skip
     return "format = 1\n" + (mutate(rng, table) if rng.random() < 0.1 else table)
 
 
