@@ -428,8 +428,9 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     ``k`` times the end's: the end's held-out error is that of a prediction one step beyond
     the points its fit saw; where the fit measured its hypothesis's ``growth`` (relative
     error per doubling beyond the sizes a fit saw, below and above), ``d`` doublings beyond
-    an end the larger of the end's and ``growth * d``. A model constant in x (a term bound
-    to no size) gets the root mean square over the sizes.
+    an end the larger of the end's and ``growth * d`` less what the coefficients' draws say
+    there (:func:`_grown`). A model constant in x (a term bound to no size) gets the root
+    mean square over the sizes.
 
     >>> from patternalg.algebra.uncertainty import Uncertainty
     >>> from patternalg.syntax.symbols import x

@@ -235,8 +235,8 @@ def growth_rates(
     highest predicting each smaller one), ``e`` a prediction's relative error, ``d`` its
     distance in log2(x) from the sizes fitted and ``v`` the variance the fitted points'
     ``noise`` (a median's relative sd, per kernel) gives the prediction; NaN where no fit
-    has more points than coefficients. Evenly chosen
-    origins (at most ``_ORIGINS`` each way) bound the cost of a scan of many sizes.
+    has more points than coefficients. Evenly chosen origins (at most ``_ORIGINS`` each
+    way) bound the cost of a scan of many sizes.
 
     A hypothesis that holds errs by nothing, a shape that only fits the sizes seen errs more
     the further it goes (``x*log2(x)`` measured, ``c0 + c1*x`` fitted):
