@@ -382,6 +382,9 @@ def test_held_out_errors_read_back_exactly_and_bad_ones_are_refused():
     for bad in ([0.1], [0.1, -0.2], [0.1, float("nan")], "fast"):
         with pytest.raises(ModelFileError, match=r"models.k.uncertainty.growth: expected \[below, above\]"):
             Uncertainty.from_table({**u.to_table(), "growth": bad}, "models.k")
+        if isinstance(bad, list):  # built in Python, the same
+            with pytest.raises(ValueError, match=r"growth: expected \[below, above\]"):
+                replace(u, growth=tuple(bad))
 
 
 def test_a_fit_records_its_held_out_errors(tmp_path):

@@ -84,6 +84,8 @@ class Uncertainty:
         problem = covariance_problem(self.covariance)
         if problem:
             raise ValueError(f"covariance: {problem}")
+        if not _growth_ok(self.growth):
+            raise ValueError(f"growth: {_GROWTH}, not {self.growth!r}")
 
     def held_out_local(self) -> tuple[np.ndarray, np.ndarray]:
         """The model's own error where it was seen: the measured sizes (ascending) and at
@@ -299,13 +301,18 @@ class Uncertainty:
             )
         pairs = tuple((float(x), float(e)) for x, e in held_out)
         growth = table.get("growth", [])
-        if not (
-            isinstance(growth, list) and len(growth) in (0, 2) and all(_finite(g) and g >= 0 for g in growth)
-        ):
-            raise ModelFileError(
-                f"{key}.growth: expected [below, above], two finite numbers >= 0 (relative error per doubling)"
-            )
+        if not (isinstance(growth, list) and _growth_ok(growth)):
+            raise ModelFileError(f"{key}.growth: {_GROWTH}")
         return cls(tuple(terms), matrix, repetitions, float(noise), method, pairs, tuple(map(float, growth)))
+
+
+#: what a growth may be (:attr:`Uncertainty.growth`), as an error message says it
+_GROWTH = "expected [below, above], two finite numbers >= 0 (relative error per doubling)"
+
+
+def _growth_ok(growth: Sequence[Any]) -> bool:
+    """Whether ``growth`` is none or two finite numbers >= 0."""
+    return len(growth) in (0, 2) and all(_finite(g) and g >= 0 for g in growth)
 
 
 @functools.lru_cache(maxsize=256)
