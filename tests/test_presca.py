@@ -698,6 +698,19 @@ def test_prediction_is_continuous_at_the_edges_of_the_measured_range(m, first, s
     assert float(expr.subs(p, high + 1e-9)) == pytest.approx(float(expr.subs(p, high)), rel=1e-6)
 
 
+def test_a_candidate_with_a_pole_between_the_counts_is_not_used():
+    # found by the continuity test: a saturating throughput measured on 3..16 threads,
+    # predicted on 1..34; a Rat33 passing ShouldUseFunc at every whole count had a pole
+    # 1.6e-7 below p = 3 (-2,063 at p = 2.9, a jump of 2e-5 across 3e-12 at the edge)
+    n = np.arange(3, 17)
+    y = 1000 * (1 - np.exp(-0.5 * n)) * (1 + 0.01 * np.random.default_rng(3).standard_normal(14))
+    function = predict(n, y, upto=34, higher_is_better=True).function
+    values = function(np.linspace(1, 34, 32 * 33 + 1))
+    assert np.all(np.isfinite(values)) and np.all(values > 0)
+    at, beside = function(np.array([3.0, 3.0 * (1 - 1e-12)]))
+    assert beside == pytest.approx(at, rel=1e-9)
+
+
 def test_the_thread_column_is_named_by_param_or_is_the_first_column(tmp_path, capsys):
     rows = "".join(f"{k},{2 * k},{40 * k / (1 + 0.03 * k)}\n" for k in range(1, 9))
     path = _write(tmp_path, "cores.csv", "cores,ranks,throughput\n" + rows)

@@ -37,6 +37,7 @@ __all__ = [
     "CandidateFit",
     "Prediction",
     "should_use",
+    "positive_between",
     "check_upto",
     "target_count",
     "plan",
@@ -77,6 +78,28 @@ def should_use(values: ArrayLike, higher_is_better: bool) -> bool:
     low = X_LIN_NEG * (n - 1) / n * previous
     high = previous * (n / (n - 1)) ** X_POW_POS
     return bool(np.all((current >= low) & (current <= high)))
+
+
+#: the points per thread at which :func:`positive_between` looks between the counts (at most
+#: :data:`_BETWEEN_MOST` in all)
+_BETWEEN, _BETWEEN_MOST = 32, 100_001
+
+
+def positive_between(candidate: Candidate, theta: ArrayLike, upto: int) -> bool:
+    """Whether a candidate stays positive and finite between the thread counts 1..upto as
+    well as at them (ShouldUseFunc looks at the counts only): a rational's pole between two
+    counts is the most abrupt change of all, and the prediction is a function of p
+    everywhere (its closed form, its plots, a fractional ``--at p=2.5``).
+
+    >>> from patternalg.forms.presca.candidates import Rational
+    >>> rat = Rational(1, 1)   # (a0 + a1 p) / (1 + b1 p): a pole at p = -1 / b1
+    >>> positive_between(rat, (1.0, 1.0, 0.0), 8), positive_between(rat, (1.0, 1.0, -1 / 2.5), 8)
+    (True, False)
+    """
+    points = min(_BETWEEN * (int(upto) - 1) + 1, _BETWEEN_MOST)
+    with np.errstate(all="ignore"):
+        values = candidate.values(np.asarray(theta, dtype=float), np.linspace(1.0, float(upto), points))
+    return bool(np.all(np.isfinite(values)) and np.all(values > 0))
 
 
 @dataclass(frozen=True)
@@ -210,8 +233,10 @@ def extrapolate(
             if theta is None:
                 continue
             error = float(np.mean(np.abs(function.values(theta, check_n) / check_y - 1.0)))
-            usable = math.isfinite(error) and should_use(
-                function.values(theta, targets), higher_is_better
+            usable = (
+                math.isfinite(error)
+                and should_use(function.values(theta, targets), higher_is_better)
+                and positive_between(function, theta, upto)
             )
             candidates.append(
                 CandidateFit(function, tuple(map(float, theta)), count, error, usable)
