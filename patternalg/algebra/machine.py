@@ -58,6 +58,7 @@ from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
 from .machine_checks import check_cores, check_cost, check_speedup, machine_expression
+from .machine_number_kinds import atom_of
 from .semantics import Semantics
 
 __all__ = [
@@ -480,7 +481,7 @@ def calibrated_threads(machine: Machine) -> tuple[set[str], dict[str, int]]:
     record = dict(machine.calibration)
     drawn = record.get("covariance")
     names = drawn.get("names", ()) if isinstance(drawn, Mapping) else ()
-    atoms = set(machine.speedup) | {n[2:] for n in names if isinstance(n, str) and n.startswith("c_")}
+    atoms = set(machine.speedup) | {a for n in names if isinstance(n, str) and (a := atom_of(n)) is not None}
     calibrated: dict[str, int] = {}
     residuals = record.get("residuals")
     for text in residuals if isinstance(residuals, Mapping) else ():

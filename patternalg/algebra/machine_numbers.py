@@ -40,6 +40,7 @@ import sympy
 
 from ..syntax.symbols import p, symbol, x
 from .machine import Machine, MachineSemantics
+from .machine_number_kinds import atom_of, fraction_name, is_number_name, kind_of, names_text
 
 __all__ = ["DrawnMachineSemantics", "MachineNumbers", "covariance_problem"]
 
@@ -82,12 +83,12 @@ class MachineNumbers:
             return None
         values: dict[str, Any] = {n: numbers.get(n) for n in (*names, "h0", "h1")}
         for n in names:  # a speed-up fitted and not kept: drawn from c = 0 (S(p) = p) upward
-            if n.startswith("c_") and values[n] is None and n[2:] not in machine.speedup:
+            if atom_of(n) is not None and values[n] is None and atom_of(n) not in machine.speedup:
                 values[n] = 0.0
         kept = [i for i, n in enumerate(names) if _number(values[n]) and _calibrated(machine, n, values, scale)]
         if not kept:
             return None
-        scales = [1.0 if names[i].startswith("c_") else scale for i in kept]
+        scales = [scale if kind_of(names[i]).cost else 1.0 for i in kept]
         return cls(
             tuple(names[i] for i in kept),
             tuple(float(values[names[i]]) * s for i, s in zip(kept, scales, strict=True)),
@@ -105,7 +106,7 @@ class MachineNumbers:
         eigenvalues, vectors = np.linalg.eigh((covariance + covariance.T) / 2)
         factor = vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))
         values = np.array(self.values) / scales
-        upper = np.array([1.0 if n.startswith("c_") else np.inf for n in self.names])
+        upper = np.array([kind_of(n).upper for n in self.names])
         drawn = values + rng.standard_normal((count, len(self.names))) @ factor.T
         return (np.clip(drawn, 0.0, upper) - values) * scales  # type: ignore[no-any-return]
 
@@ -163,10 +164,11 @@ class DrawnMachineSemantics(MachineSemantics):
     def speedup_at(self, arithmetic: Any, atom: str, context: Mapping[sympy.Symbol, Any]) -> Callable[[Any], Any] | None:
         """The atom's speed-up with its serial fraction moved by the draws where they move
         it (``p/(1 + c*(p - 1))``, ``c`` drawn), else the machine's."""
-        delta = self._delta(f"c_{atom}", context)
+        name = fraction_name(atom)
+        delta = self._delta(name, context)
         if delta is None:
             return super().speedup_at(arithmetic, atom, context)
-        fraction = arithmetic.add(arithmetic.leaf(sympy.Float(self._at[f"c_{atom}"][1]), {}), delta)
+        fraction = arithmetic.add(arithmetic.leaf(sympy.Float(self._at[name][1]), {}), delta)
         one = arithmetic.leaf(sympy.Integer(1), {})
         minus_one = arithmetic.leaf(sympy.Integer(-1), {})
 
@@ -190,8 +192,8 @@ def covariance_problem(drawn: Any) -> tuple[str, str] | None:
     if not isinstance(unit, str) or _scale(unit, "ns") is None:
         return "unit", "expected a unit of time, e.g. ns"
     if not (isinstance(names, list) and len(set(map(str, names))) == len(names) > 0 and all(
-            isinstance(n, str) and (n in ("h0", "h1", "d0") or n.startswith("c_")) for n in names)):  # fmt: skip
-        return "names", "expected distinct names of calibrated numbers: h0, h1, d0, c_<atom>"
+            isinstance(n, str) and is_number_name(n) for n in names)):  # fmt: skip
+        return "names", f"expected distinct names of calibrated numbers: {names_text()}"
     if not _square(matrix, len(names)):
         return "matrix", "expected a symmetric matrix of finite numbers, one row per name, no variance below 0"
     return None
@@ -233,8 +235,9 @@ def _calibrated(machine: Machine, name: str, values: Mapping[str, Any], scale: f
             for at in (2, 1024)
         )
 
-    if name.startswith("c_"):
-        speedup = machine.speedup.get(name[2:])
+    atom = atom_of(name)
+    if atom is not None:
+        speedup = machine.speedup.get(atom)
         c = float(values[name])
         if speedup is None:  # the atom gains its threads: a serial fraction of 0
             return c == 0

@@ -33,6 +33,7 @@ from ..algebra.arrays import Arrays
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.fold import Plan, fold
 from ..algebra.machine import Machine
+from ..algebra.machine_number_kinds import atom_of, kind_of
 from ..algebra.machine_numbers import DrawnMachineSemantics, MachineNumbers
 from ..errors import MeasurementError
 from ..syntax.symbols import symbol, x
@@ -54,7 +55,7 @@ class Batch:
                  library: Mapping[str, AtomicModel], *, cores: int, unit: str,
                  names: Sequence[str], pooled: Sequence[str]) -> None:  # fmt: skip
         self.compositions, self.library, self.names = list(compositions), library, tuple(names)
-        if any(n.startswith("c_") and n[2:] not in pooled for n in self.names):
+        if any(atom_of(n) not in (None, *pooled) for n in self.names):
             raise ValueError(f"a serial fraction of an atom not pooled: {self.names}")
         # a machine of no costs and no speed-ups, its numbers moved by the columns as an
         # interval's draws move a calibrated machine's (algebra/machine_numbers.py)
@@ -80,12 +81,10 @@ class Batch:
 
 
 def _bounds(names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Each number's upper bound (a serial fraction at most 1, a cost unbounded: none is
-    below 0) and its typical scale (h0, d0 hundreds of ns, h1 about 1, c a tenth)."""
-    upper = np.array([1.0 if name.startswith("c_") else np.inf for name in names])
-    scale = np.array([0.1 if name.startswith("c_") else 1.0 if name.endswith("1") else 100.0
-                      for name in names])  # fmt: skip
-    return upper, scale
+    """Each number's upper bound (none is below 0) and its typical scale
+    (:mod:`~patternalg.algebra.machine_number_kinds`)."""
+    kinds = [kind_of(name) for name in names]
+    return np.array([k.upper for k in kinds]), np.array([k.scale for k in kinds])
 
 
 def _jacobian(batch: Batch, thetas: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -50,6 +50,7 @@ from .._internal.limits import printable
 from ..algebra.arrays import compile_term
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.machine import Machine, speedups_short_of_cores
+from ..algebra.machine_number_kinds import atom_of, fraction_name, kind_of, meaning
 from ..algebra.semantics import Semantics
 from ..errors import EvaluationError, MeasurementError, ParseError
 from ..library.model_library import ModelLibrary
@@ -203,12 +204,12 @@ class _Problem:
         #: the machine's numbers in theta's order: the hand-off's, the dispatch cost's (where
         #: a calibration composition has a pool of two or more threads), the speed-ups'
         self.names = ["h0", "h1"] + (["d0"] if _has_pool(r.term for r in compositions) else [])
-        self.names += [f"c_{a}" for a in self.pooled]
+        self.names += [fraction_name(a) for a in self.pooled]
 
     def machine(self, theta: Sequence[float] | np.ndarray, record: tuple[tuple[str, Any], ...] = (),
                 source: str = "") -> Machine:  # fmt: skip
         n = dict(zip(self.names, (_number(t) for t in theta), strict=True))
-        speedups = {a: p / (1 + n[f"c_{a}"] * (p - 1)) for a in self.pooled}
+        speedups = {a: p / (1 + n[fraction_name(a)] * (p - 1)) for a in self.pooled}
         dispatch = n.get("d0", 0)
         return Machine(self.cores, handoff=n["h0"] + n["h1"] * x, speedups=speedups, unit=self.unit,
                        source=source, calibration=record, dispatch=dispatch)  # fmt: skip
@@ -228,9 +229,9 @@ class _Problem:
                      cores=self.cores, unit=self.unit, names=self.names, pooled=self.pooled)  # fmt: skip
 
     def start(self) -> np.ndarray:
-        """The fit's first guess: no hand-off nor dispatch cost, a slope of 1, c = 0.05."""
-        return np.array([0.05 if name.startswith("c_") else 1.0 if name.endswith("1") else 0.0
-                         for name in self.names])  # fmt: skip
+        """The fit's first guess (:mod:`~patternalg.algebra.machine_number_kinds`: no hand-off
+        nor dispatch cost, a slope of 1, c = 0.05)."""
+        return np.array([kind_of(name).start for name in self.names])
 
 
 class _Fitted(NamedTuple):
@@ -434,7 +435,7 @@ def _chosen_speedups(
         return richer, rich, choice_record("auto", True, found), {}
     unkept = {}
     if rich.covariance is not None:
-        unkept = {n: float(rich.covariance[i, i]) for i, n in enumerate(richer.names) if n.startswith("c_")}
+        unkept = {n: float(rich.covariance[i, i]) for i, n in enumerate(richer.names) if atom_of(n) is not None}
     return problem, fitted, choice_record("auto", False, found), unkept
 
 
@@ -590,13 +591,13 @@ def _unmeasured(names: Sequence[str], unmoved: set[str]) -> list[str]:
     compositions to measure")."""
     notes = []
     if {"h0", "h1"} <= unmoved:
-        notes.append("no calibration composition pays a hand-off (a pipe whose stages both touch "
-                     "the data, such as pipe(inc, inc)): the machine has none, and predicts every pipe without one")  # fmt: skip
+        notes.append(f"no calibration composition pays a hand-off ({kind_of('h0').measured_by}): "
+                     "the machine has none, and predicts every pipe without one")  # fmt: skip
     if "d0" not in names or "d0" in unmoved:
         notes.append("no calibration composition is a pool of 2 or more threads: the machine has no dispatch "
-                     "cost, and predicts every pool without one (a pool of a light atom, such as tpool_2(inc), measures it)")  # fmt: skip
-    notes += [f"{name}: no calibration composition moves it, so it is 0"
-              for name in names if name in unmoved and name not in ("h0", "h1", "d0")]  # fmt: skip
+                     f"cost, and predicts every pool without one ({kind_of('d0').measured_by}, measures it)")  # fmt: skip
+    notes += [f"{name}: no calibration composition moves it, so it is 0 ({kind_of(name).measured_by} would)"
+              for name in names if name in unmoved and atom_of(name) is not None]  # fmt: skip
     return notes
 
 
@@ -604,15 +605,9 @@ def _result(problem: _Problem, fitted: _Fitted, basis: str, files: tuple[str, ..
             regions: Sequence[_Region], choice: dict[str, Any], unkept: Mapping[str, float]) -> Calibration:  # fmt: skip
     theta, covariance = fitted.theta, fitted.covariance
     unit = problem.unit
-    meaning = {
-        "h0": f"{unit} per element: the hand-off's constant",
-        "h1": f"{unit} per element and unit of x: its slope",
-        "d0": f"{unit} per element of a pool of 2+ threads: the dispatch cost",
-        **{f"c_{a}": f"S_{a}(p) = p/(1 + c*(p - 1)): serial fraction" for a in problem.pooled},
-    }
     errors = _standard_errors(covariance, len(problem.names))
     numbers = [
-        FittedNumber(name, float(t), e, meaning[name])
+        FittedNumber(name, float(t), e, meaning(name, unit))
         for name, t, e in zip(problem.names, theta, errors, strict=True)
     ]
     rules = problem.errors("exact")

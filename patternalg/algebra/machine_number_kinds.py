@@ -1,0 +1,106 @@
+"""The numbers ``calibrate`` fits to a machine, declared once: what each is, its bounds, the
+fit's first guess and scale, and what a calibration composition must be to measure it.
+
+``calibrate`` (:mod:`patternalg.evidence.calibration`) fits them, its batched least squares
+(:mod:`patternalg.evidence.batched`) bounds and scales them, and an interval draws them
+(:mod:`.machine_numbers`); each reads this table rather than knowing the numbers itself.
+
+>>> kind_of("c_qsort").upper, kind_of("h0").upper
+(1.0, inf)
+>>> meaning("d0", "ns"), meaning("c_qsort", "ns")
+('ns per element of a pool of 2+ threads: the dispatch cost', 'S_qsort(p) = p/(1 + c*(p - 1)): serial fraction')
+>>> is_number_name("h2"), is_number_name("c_inc")
+(False, True)
+>>> fraction_name("qsort"), atom_of("c_qsort"), atom_of("h1")
+('c_qsort', 'qsort', None)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+__all__ = ["KINDS", "NumberKind", "atom_of", "fraction_name", "is_number_name", "kind_of", "meaning", "names_text"]
+
+
+@dataclass(frozen=True)
+class NumberKind:
+    """One kind of a machine's calibrated number (every one is at least 0)."""
+
+    #: its name, or the prefix of its names (``c_``: one per pooled atom, ``c_qsort``)
+    key: str
+    #: what it is, ``{unit}`` standing for the machine's unit of time (``{atom}``: the atom a
+    #: prefixed name is of)
+    what: str
+    #: whether it is a time (in the machine's unit, scaled with it) or a pure number
+    cost: bool
+    #: at most this
+    upper: float
+    #: ``calibrate``'s first guess
+    start: float
+    #: its typical size (the least squares' scale of the step)
+    scale: float
+    #: the calibration compositions that measure it (what a note names where none does)
+    measured_by: str
+
+    @property
+    def prefix(self) -> bool:
+        """Whether :attr:`key` is a prefix of names rather than a name."""
+        return self.key.endswith("_")
+
+
+#: the prefix of an atom's serial fraction (``c_qsort``)
+_SERIAL = "c_"
+
+#: the hand-off h0 + h1*x (per data element a pipeline stage receives), the dispatch cost d0
+#: (per data element a pool of 2+ threads hands out) and each pooled atom's serial fraction
+#: c in S(p) = p/(1 + c*(p - 1))
+KINDS = (
+    NumberKind("h0", "{unit} per element: the hand-off's constant", True, math.inf, 0.0, 100.0,
+               "a pipe whose stages both touch the data, such as pipe(inc, inc)"),
+    NumberKind("h1", "{unit} per element and unit of x: its slope", True, math.inf, 1.0, 1.0,
+               "a pipe whose stages both touch the data, such as pipe(inc, inc)"),
+    NumberKind("d0", "{unit} per element of a pool of 2+ threads: the dispatch cost", True, math.inf, 0.0, 100.0,
+               "a pool of a light atom, such as tpool_2(inc)"),
+    NumberKind(_SERIAL, "S_{atom}(p) = p/(1 + c*(p - 1)): serial fraction", False, 1.0, 0.05, 0.1,
+               "a pool of the atom alone on 2 to the cores threads, such as tpool_2(qsort)"),
+)  # fmt: skip
+
+
+def kind_of(name: str) -> NumberKind:
+    """The kind of the number ``name`` (``h0``, ``h1``, ``d0``, ``c_<atom>``); KeyError for
+    any other name."""
+    for kind in KINDS:
+        if name == kind.key or (kind.prefix and name.startswith(kind.key) and len(name) > len(kind.key)):
+            return kind
+    raise KeyError(name)
+
+
+def names_text() -> str:
+    """The names of calibrated numbers, for a message: ``h0, h1, d0, c_<atom>``."""
+    return ", ".join(k.key + "<atom>" if k.prefix else k.key for k in KINDS)
+
+
+def is_number_name(name: str) -> bool:
+    """Whether ``name`` names a calibrated number."""
+    try:
+        kind_of(name)
+    except KeyError:
+        return False
+    return True
+
+
+def meaning(name: str, unit: str) -> str:
+    """What the number ``name`` is, its costs in ``unit``."""
+    kind = kind_of(name)
+    return kind.what.format(unit=unit, atom=name[len(kind.key):] if kind.prefix else "")
+
+
+def fraction_name(atom: str) -> str:
+    """The name of ``atom``'s serial fraction."""
+    return _SERIAL + atom
+
+
+def atom_of(name: str) -> str | None:
+    """The atom whose serial fraction ``name`` is (None: ``name`` is no serial fraction)."""
+    return name[len(_SERIAL):] if name.startswith(_SERIAL) and len(name) > len(_SERIAL) else None
