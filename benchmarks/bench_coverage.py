@@ -39,6 +39,7 @@ import tempfile
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -62,19 +63,22 @@ TARGET = (0.80, 0.97)  #: the issue's coverage of 90 % intervals
 def _files(run: Path, tmp: Path, protocol: str, terms: tuple[str, ...] = CALIBRATION_TERMS) -> tuple[Path, Path, Path]:
     """The atoms to fit, the calibration compositions (``terms``) and the compositions to
     predict."""
+    fit, cal, test = (tmp / f"{run.name}_{protocol}_{len(terms)}_{k}.txt" for k in ("atoms", "cal", "test"))
     points, atoms = read_text(run / "atoms.txt")
-    _, compositions = read_text(run / "compositions.txt")
+    lower = [i for i, p in enumerate(points) if protocol != "beyond" or p <= UPTO]
+    write_text(fit, pick(points, lower), {k: pick(v, lower) for k, v in atoms.items()})
+    # the compositions at their own sizes (a run may measure them at fewer than the atoms)
+    points, compositions = read_text(run / "compositions.txt")
     lower = [i for i, p in enumerate(points) if protocol != "beyond" or p <= UPTO]
     upper = [i for i, p in enumerate(points) if protocol != "beyond" or p > UPTO]
-
-    def pick(rows: list[list[float]], keep: list[int]) -> list[list[float]]:
-        return [rows[i] for i in keep]
-
-    fit, cal, test = (tmp / f"{run.name}_{protocol}_{len(terms)}_{k}.txt" for k in ("atoms", "cal", "test"))
-    write_text(fit, pick(points, lower), {k: pick(v, lower) for k, v in atoms.items()})
     write_text(cal, pick(points, lower), {k: pick(v, lower) for k, v in compositions.items() if calibrating(k, terms)})
     write_text(test, pick(points, upper), {k: pick(v, upper) for k, v in compositions.items() if not calibrating(k, terms)})
     return fit, cal, test
+
+
+def pick(rows: list[Any], keep: list[int]) -> list[Any]:
+    """The rows ``keep`` names."""
+    return [rows[i] for i in keep]
 
 
 def machine_of(run: Path, protocol: str, tmp: Path, uncertainty: str = "auto",

@@ -100,6 +100,29 @@ def test_a_simulated_run_is_read_as_a_real_one(tmp_path: Path) -> None:
 
 
 @pytest.mark.long
+def test_a_run_whose_compositions_are_measured_at_fewer_sizes_is_read_at_their_own(tmp_path: Path) -> None:
+    """Another tool's run may measure the compositions at fewer sizes than the atoms: each
+    file's cells are taken at its own sizes (the coverage benchmark took the atoms' sizes
+    for both, and failed)."""
+    run = tmp_path / "fewer"
+    run.mkdir()
+    for name in ("atoms.txt", "machine.txt"):
+        (run / name).write_text((REALDATA / name).read_text())
+    kept, lines = [], (REALDATA / "compositions.txt").read_text().splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("POINTS"):
+            line = "POINTS " + " ".join(line.split()[2:])  # without the smallest size
+        elif line.startswith("DATA") and lines[i - 1].startswith("REGION"):
+            continue  # ... nor its values
+        kept.append(line)
+    (run / "compositions.txt").write_text("\n".join(kept) + "\n")
+    done = _run("bench_coverage.py", ["--data", str(run), "--semantics", "machine"], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    sizes = re.findall(r"(?m)^   x =\s+(\d+)", done.stdout)
+    assert sizes and "1024" not in sizes and "2048" in sizes, done.stdout[:3000]
+
+
+@pytest.mark.long
 def test_intervals_cover_runs_whose_calibration_numbers_absorb_the_operators_misses(tmp_path: Path) -> None:
     """Three simulated 2-core runs of 20 repetitions, each composition off its model by a miss
     of its own (as in the authors' framework of issue 38): the calibration's numbers take up
