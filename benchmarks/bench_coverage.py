@@ -47,7 +47,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from bench_fidelity import RUNS, read_text, write_text  # noqa: E402
+from bench_fidelity import RUNS, metric_of, read_text, write_text  # noqa: E402
 from bench_machine import calibrating, calibration_set, cores_of, machine_name  # noqa: E402
 
 from patternalg.algebra.machine import Machine  # noqa: E402
@@ -66,13 +66,14 @@ def _files(run: Path, tmp: Path, protocol: str, terms: tuple[str, ...] = CALIBRA
     fit, cal, test = (tmp / f"{run.name}_{protocol}_{len(terms)}_{k}.txt" for k in ("atoms", "cal", "test"))
     points, atoms = read_text(run / "atoms.txt")
     lower = [i for i, p in enumerate(points) if protocol != "beyond" or p <= UPTO]
-    write_text(fit, pick(points, lower), {k: pick(v, lower) for k, v in atoms.items()})
+    write_text(fit, pick(points, lower), {k: pick(v, lower) for k, v in atoms.items()}, metric_of(run / "atoms.txt"))
     # the compositions at their own sizes (a run may measure them at fewer than the atoms)
     points, compositions = read_text(run / "compositions.txt")
+    metric = metric_of(run / "compositions.txt")
     lower = [i for i, p in enumerate(points) if protocol != "beyond" or p <= UPTO]
     upper = [i for i, p in enumerate(points) if protocol != "beyond" or p > UPTO]
-    write_text(cal, pick(points, lower), {k: pick(v, lower) for k, v in compositions.items() if calibrating(k, terms)})
-    write_text(test, pick(points, upper), {k: pick(v, upper) for k, v in compositions.items() if not calibrating(k, terms)})
+    write_text(cal, pick(points, lower), {k: pick(v, lower) for k, v in compositions.items() if calibrating(k, terms)}, metric)
+    write_text(test, pick(points, upper), {k: pick(v, upper) for k, v in compositions.items() if not calibrating(k, terms)}, metric)
     return fit, cal, test
 
 

@@ -75,13 +75,23 @@ def read_text(path: Path) -> tuple[list[float], dict[str, list[list[float]]]]:
     return points, regions
 
 
-def write_text(path: Path, points: list[float], regions: dict[str, list[list[float]]]) -> None:
-    """The inverse of :func:`read_text`."""
-    lines = ["PARAMETER x", "POINTS " + " ".join(f"({p:g})" for p in points), "METRIC time"]
+def write_text(path: Path, points: list[float], regions: dict[str, list[list[float]]], metric: str = "time") -> None:
+    """The inverse of :func:`read_text` (``metric``: the file's metric, as :func:`metric_of`
+    reads it: ``time_s`` says its unit)."""
+    lines = ["PARAMETER x", "POINTS " + " ".join(f"({p:g})" for p in points), f"METRIC {metric}"]
     for name, rows in regions.items():
         lines.append(f"REGION {name}")
         lines += ["DATA " + " ".join(repr(v) for v in row) for row in rows]
     path.write_text("\n".join(lines) + "\n")
+
+
+def metric_of(path: Path) -> str:
+    """The metric an Extra-P text file names (``time`` where it names none)."""
+    for line in path.read_text().splitlines():
+        field, _, rest = line.strip().partition(" ")
+        if field == "METRIC" and rest.strip():
+            return rest.strip()
+    return "time"
 
 
 def fit_library(
@@ -166,7 +176,8 @@ def errors(data: Path, modeler: str, aggregate: str | None, tmp: Path) -> Fideli
     lower = len(points) - len(points) // 2  # the lower half (the middle size included)
     half_file = tmp / "atoms_lower_half.txt"
     _, repetitions = read_text(data / "atoms.txt")
-    write_text(half_file, points[:lower], {a: rows[:lower] for a, rows in repetitions.items()})
+    write_text(half_file, points[:lower], {a: rows[:lower] for a, rows in repetitions.items()},
+               metric_of(data / "atoms.txt"))  # fmt: skip
     half = fit_library(half_file, modeler, aggregate, tmp)
     return Fidelity(
         models={s.kernel: str(patternalg.model(s.kernel, full)) for s in atoms},
@@ -205,7 +216,7 @@ def resample(data: Path, out: Path, rng: np.random.Generator) -> Path:
             region: [rng.choice(row, size=len(row)).tolist() for row in rows]
             for region, rows in regions.items()
         }
-        write_text(out / name, points, drawn)
+        write_text(out / name, points, drawn, metric_of(data / name))
     return out
 
 

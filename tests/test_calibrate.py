@@ -18,7 +18,7 @@ from patternalg.errors import PatternalgError
 from patternalg.evidence.calibration import calibrate, simulated
 from patternalg.evidence.calibration_set import CALIBRATION_TERMS, calibration_terms
 from patternalg.evidence.sources import recorded_cores
-from patternalg.library.machine_file import read_machine
+from patternalg.library.machine_file import read_machine, write_machine
 from patternalg.library.model_library import ModelLibrary
 from patternalg.measurements import read
 
@@ -115,6 +115,60 @@ def test_a_committed_run_gives_a_positive_handoff_that_explains_the_pipe() -> No
     worst = result.rows()[0][5]
     assert f"<td>{percent_cell(worst)}</td>" in html and percent_cell(worst).endswith(" %")
     assert f"{worst:.3g}" in result.to_csv() and frame.iloc[0, 5] == worst
+
+
+def _in_seconds(source: Path, target: Path) -> Path:
+    """``source``, an Extra-P text file of times in ns, with its times in seconds."""
+    lines = []
+    for line in source.read_text().splitlines():
+        field, _, rest = line.partition(" ")
+        if field == "METRIC":
+            line = "METRIC time_s"
+        elif field == "DATA":
+            line = "DATA " + " ".join(repr(float(v) * 1e-9) for v in rest.split())
+        lines.append(line)
+    target.write_text("\n".join(lines) + "\n")
+    return target
+
+
+def test_a_run_in_seconds_calibrates_the_machine_it_does_in_nanoseconds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The numbers, their errors and their covariance do not depend on the unit of the
+    measurements (hyperfine and pytest-benchmark report seconds): in seconds, each was
+    rounded to 0 below 1e-9 (a hand-off's slope of 1.4 ns per unit of x is 1.4e-9 s, its
+    standard error and every covariance below it), so no interval drew the numbers."""
+    run = RUN.parent / "data8"  # composed from the atoms' fits, as validate predicts: in
+    files = [run / "atoms.txt", run / "compositions.txt"]  # seconds, the fit took other steps
+    (tmp_path / "machine.txt").write_text((run / "machine.txt").read_text())
+    seconds = [_in_seconds(f, tmp_path / f.name) for f in files]
+    for atoms, out in ((files[0], "ns.toml"), (seconds[0], "s.toml")):
+        assert main(["--quiet", "fit", str(atoms), "--out", str(tmp_path / out)]) == 0
+    capsys.readouterr()
+    ns = calibrate(files, tmp_path / "ns.toml", terms=CALIBRATION_TERMS, atoms="models")
+    s = calibrate(seconds, tmp_path / "s.toml", terms=CALIBRATION_TERMS, atoms="models")
+    assert s.machine.unit == "s" and ns.machine.unit == "ns"
+    for a, b in zip(ns.numbers, s.numbers, strict=True):
+        assert a.name == b.name and math.isclose(b.value * 1e9, a.value, rel_tol=1e-3, abs_tol=1e-9)
+        assert math.isclose(b.error * 1e9, a.error, rel_tol=1e-2), (a, b)  # type: ignore[operator]
+    record_ns, record_s = dict(ns.machine.calibration), dict(s.machine.calibration)
+    assert record_s["covariance"]["names"] == record_ns["covariance"]["names"]
+    scales = [1.0 if name.startswith("c_") else 1e9 for name in record_s["covariance"]["names"]]
+    expected = np.array(record_ns["covariance"]["matrix"])
+    found = np.array(record_s["covariance"]["matrix"]) * np.outer(scales, scales)
+    assert np.allclose(found, expected, rtol=1e-2, atol=0.0)
+    for name, error in record_ns["errors"].items():
+        assert math.isclose(record_s["errors"][name] * (1.0 if name.startswith("c_") else 1e9), error, rel_tol=1e-2)
+    # ... and the same interval, drawn the same (the draws factored whatever the unit)
+    intervals = []
+    for result, models, unit in ((ns, "ns.toml", "ns"), (s, "s.toml", "s")):
+        write_machine(result.machine, tmp_path / f"machine_{unit}.toml")
+        status, out, _ = cli(capsys, "eval", "pipe(tpool_4(qsort), tpool_2(inc))", "--models", str(tmp_path / models),
+                             "--machine", str(tmp_path / f"machine_{unit}.toml"), "--at", "x=65536",
+                             "--interval", "0.9", "--format", "json")  # fmt: skip
+        assert status == 0, _
+        found = json.loads(out)
+        assert found["unit"] == unit
+        intervals.append(np.array(found["interval"]) * (1e9 if unit == "s" else 1.0))
+    assert np.allclose(intervals[0], intervals[1], rtol=1e-6, atol=0.0), intervals
 
 
 def test_the_command_writes_a_machine_file_that_reads_back(

@@ -36,18 +36,42 @@ class NumberKind:
     cost: bool
     #: at most this
     upper: float
-    #: ``calibrate``'s first guess
+    #: ``calibrate``'s first guess (a cost's in ns: :meth:`in_unit` gives it in another)
     start: float
-    #: its typical size (the least squares' scale of the step)
+    #: its typical size (the least squares' scale of the step; a cost's in ns)
     scale: float
     #: the calibration compositions that measure it (what a note names where none does)
     measured_by: str
+
+    def in_unit(self, value: float, unit: str) -> float:
+        """``value``, in ns where this kind is a cost, in ``unit`` (a pure number, or a unit
+        that is not a time, as it is).
+
+        >>> kind_of("h1").in_unit(1.0, "s"), kind_of("c_qsort").in_unit(0.05, "s")
+        (1e-09, 0.05)
+        """
+        if not self.cost or unit == "ns":
+            return value
+        from .units import UnitError, factor, is_time
+
+        try:
+            return value * float(factor("ns", unit)) if is_time(unit) else value
+        except UnitError:
+            return value
+
+    def negligible(self, unit: str) -> float:
+        """Below this in magnitude (in ``unit``) a fitted number is the fit's last steps
+        towards 0, not a cost: a billionth of a nanosecond, or of a serial fraction."""
+        return self.in_unit(NEGLIGIBLE, unit)
 
     @property
     def prefix(self) -> bool:
         """Whether :attr:`key` is a prefix of names rather than a name."""
         return self.key.endswith("_")
 
+
+#: a fitted number below this (in ns where it is a cost) is 0 (:meth:`NumberKind.negligible`)
+NEGLIGIBLE = 1e-9
 
 #: the prefix of an atom's serial fraction (``c_qsort``)
 _SERIAL = "c_"

@@ -41,6 +41,7 @@ import sympy
 from ..syntax.symbols import p, symbol, x
 from .machine import Machine, MachineSemantics
 from .machine_number_kinds import atom_of, fraction_name, is_number_name, kind_of, names_text
+from .uncertainty import draw_factor
 
 __all__ = ["DrawnMachineSemantics", "MachineNumbers", "covariance_problem"]
 
@@ -103,8 +104,7 @@ class MachineNumbers:
         fraction from 0 to 1), so a number fitted at its bound deviates one way only."""
         scales = np.array(self.scales or (1.0,) * len(self.names))
         covariance = np.array(self.covariance, dtype=float) / np.outer(scales, scales)
-        eigenvalues, vectors = np.linalg.eigh((covariance + covariance.T) / 2)
-        factor = vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))
+        factor = draw_factor(covariance)  # in any unit (a cost's variance in s^2 is 1e-19)
         values = np.array(self.values) / scales
         upper = np.array([kind_of(n).upper for n in self.names])
         drawn = values + rng.standard_normal((count, len(self.names))) @ factor.T

@@ -47,7 +47,7 @@ from ..syntax.arith import format_expr
 if TYPE_CHECKING:  # numpy loads when draws are asked for, not to read a model file
     import numpy as np
 
-__all__ = ["Uncertainty", "UNCERTAINTY_KEYS", "covariance_problem"]
+__all__ = ["Uncertainty", "UNCERTAINTY_KEYS", "covariance_problem", "draw_factor"]
 
 #: the keys of a model file's ``[models.NAME.uncertainty]`` table (``held_out`` optional)
 UNCERTAINTY_KEYS = ("terms", "covariance", "repetitions", "noise", "method", "held_out", "growth")
@@ -137,8 +137,7 @@ class Uncertainty:
         return tuple((c - h, c + h) for c, h in zip(center, self.half_widths(level), strict=True))
 
     def draws(self, rng: np.random.Generator, count: int) -> np.ndarray:
-        """``count`` draws of ``delta``: shape (count, k). A covariance that is singular or
-        (by rounding) slightly indefinite is drawn along its non-negative eigenvalues."""
+        """``count`` draws of ``delta``: shape (count, k) (:func:`draw_factor`)."""
         import numpy as np
 
         if not isinstance(rng, np.random.Generator):
@@ -146,9 +145,7 @@ class Uncertainty:
             raise ArgumentError.wanted("rng", wanted, rng)
         if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 0:
             raise ArgumentError.wanted("count", "a whole number of draws >= 0", count)
-        covariance = np.array(self.covariance, dtype=float)
-        values, vectors = np.linalg.eigh((covariance + covariance.T) / 2)
-        factor = vectors * np.sqrt(np.clip(values, 0.0, None))
+        factor = draw_factor(np.array(self.covariance, dtype=float))
         return rng.standard_normal((count, len(self.terms))) @ factor.T  # type: ignore[no-any-return]
 
     def describe(
@@ -400,3 +397,24 @@ def covariance_problem(rows: Sequence[Sequence[float]], tolerance: float = 1e-9)
 
 def _finite(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def draw_factor(covariance: np.ndarray) -> np.ndarray:
+    """A matrix ``F`` with ``F @ F.T == covariance``: a standard normal vector times ``F.T``
+    is a draw. Factored as correlations, each variable scaled by its own standard deviation
+    (a cost's variance in s^2, 1e-19, beside a serial fraction's, 1e-3, is below an
+    eigensolver's precision of the whole matrix); a covariance that is singular or (by
+    rounding) slightly indefinite is drawn along its non-negative eigenvalues.
+
+    >>> import numpy as np
+    >>> f = draw_factor(np.array([[5.4e-13, -9e-20, 0.0], [-9e-20, 2.4e-19, 0.0], [0.0, 0.0, 1.8e-3]]))
+    >>> bool(np.allclose(np.diagonal(f @ f.T), [5.4e-13, 2.4e-19, 1.8e-3], rtol=1e-9, atol=0.0))
+    True
+    """
+    import numpy as np
+
+    sd = np.sqrt(np.clip(np.diagonal(covariance), 0.0, None))
+    scale = np.where(sd > 0, sd, 1.0)
+    correlation = covariance / np.outer(scale, scale)
+    values, vectors = np.linalg.eigh((correlation + correlation.T) / 2)
+    return scale[:, None] * vectors * np.sqrt(np.clip(values, 0.0, None))  # type: ignore[no-any-return]

@@ -55,6 +55,7 @@ class Batch:
                  library: Mapping[str, AtomicModel], *, cores: int, unit: str,
                  names: Sequence[str], pooled: Sequence[str]) -> None:  # fmt: skip
         self.compositions, self.library, self.names = list(compositions), library, tuple(names)
+        self.unit = unit
         if any(atom_of(n) not in (None, *pooled) for n in self.names):
             raise ValueError(f"a serial fraction of an atom not pooled: {self.names}")
         # a machine of no costs and no speed-ups, its numbers moved by the columns as an
@@ -80,18 +81,21 @@ class Batch:
         return np.concatenate(found, axis=1)
 
 
-def _bounds(names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Each number's upper bound (none is below 0) and its typical scale
-    (:mod:`~patternalg.algebra.machine_number_kinds`)."""
+def _bounds(names: Sequence[str], unit: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each number's upper bound (none is below 0), its typical scale in ``unit``
+    (:mod:`~patternalg.algebra.machine_number_kinds`) and the least step of its finite
+    differences is relative to (1 ns, or 1), so that a fit in seconds takes the steps it
+    takes in ns."""
     kinds = [kind_of(name) for name in names]
-    return np.array([k.upper for k in kinds]), np.array([k.scale for k in kinds])
+    return (np.array([k.upper for k in kinds]), np.array([k.in_unit(k.scale, unit) for k in kinds]),
+            np.array([k.in_unit(1.0, unit) for k in kinds]))  # fmt: skip
 
 
-def _jacobian(batch: Batch, thetas: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _jacobian(batch: Batch, thetas: np.ndarray, upper: np.ndarray, one: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The errors at each row of ``thetas`` and their forward differences (machines, points,
     numbers), a step in each number (backwards at its upper bound), from one batch."""
     blocks, n = thetas.shape
-    steps = STEP * np.maximum(1.0, np.abs(thetas))
+    steps = STEP * np.maximum(one, np.abs(thetas))
     steps = np.where(thetas + steps > upper, -steps, steps)
     trials = np.repeat(thetas[None], n + 1, axis=0)  # the point, then a step in each number
     for i in range(n):
@@ -106,11 +110,11 @@ def fit(batch: Batch, start: np.ndarray) -> tuple[np.ndarray, Any]:
     (its ``jac`` and ``cost`` give the numbers' standard errors)."""
     from scipy.optimize import least_squares
 
-    upper, scale = _bounds(batch.names)
+    upper, scale, one = _bounds(batch.names, batch.unit)
     try:
         with np.errstate(all="ignore"):
             found = least_squares(lambda theta: batch.errors(theta[None])[0], start,
-                                  jac=lambda theta: _jacobian(batch, theta[None], upper)[1][0],
+                                  jac=lambda theta: _jacobian(batch, theta[None], upper, one)[1][0],
                                   bounds=(np.zeros(len(start)), upper), x_scale=scale,
                                   ftol=1e-12, xtol=1e-12, gtol=1e-12)  # fmt: skip
     except ValueError:  # a step of the search left double precision (sizes near 1e308)
@@ -130,13 +134,13 @@ def fit_each(batch: Batch, starts: np.ndarray, masks: np.ndarray, *, steps: int 
     stays there), a batch per step for every machine at once. Not scipy's ``least_squares``
     on the machines as one problem: its trust region takes the singular values of their
     whole (block-diagonal) Jacobian at each step, which costs more than the folds."""
-    upper, _ = _bounds(batch.names)
+    upper, _, one = _bounds(batch.names, batch.unit)
     thetas = starts.astype(float).copy()
     blocks, n = thetas.shape
     damping, done = np.full(blocks, 1e-3), np.zeros(blocks, dtype=bool)
     with np.errstate(all="ignore"):
         for _ in range(steps):
-            errors, jac = _jacobian(batch, thetas, upper)
+            errors, jac = _jacobian(batch, thetas, upper, one)
             errors, jac = errors * masks, jac * masks[:, :, None]
             cost = np.sum(errors**2, axis=1)
             gradient = np.einsum("bmn,bm->bn", jac, errors)

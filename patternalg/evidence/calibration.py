@@ -231,7 +231,7 @@ class _Problem:
     def start(self) -> np.ndarray:
         """The fit's first guess (:mod:`~patternalg.algebra.machine_number_kinds`: no hand-off
         nor dispatch cost, a slope of 1, c = 0.05)."""
-        return np.array([kind_of(name).start for name in self.names])
+        return np.array([kind_of(name).in_unit(kind_of(name).start, self.unit) for name in self.names])
 
 
 class _Fitted(NamedTuple):
@@ -301,11 +301,16 @@ def _covariance_record(names: Sequence[str], covariance: np.ndarray | None, unit
         return None
     size = len(kept) + len(extra)
     matrix = [[0.0] * size for _ in range(size)]
+    # 0 below a negligible number's square on the diagonal and a billionth of a correlation
+    # off it: what the fit's last steps leave, in any unit
     for a, i in enumerate(kept):
         for b, j in enumerate(kept):
-            matrix[a][b] = _rounded(float(covariance[i, j]))  # type: ignore[index]
-    for a, variance in enumerate(extra.values(), start=len(kept)):
-        matrix[a][a] = _rounded(variance)
+            cell = float(covariance[i, j])  # type: ignore[index]
+            least = (kind_of(names[i]).negligible(unit) ** 2 if i == j
+                     else 1e-9 * math.sqrt(covariance[i, i] * covariance[j, j]))  # type: ignore[index]  # fmt: skip
+            matrix[a][b] = _rounded(cell, zero=least)
+    for a, (name, variance) in enumerate(extra.items(), start=len(kept)):
+        matrix[a][a] = _rounded(variance, zero=kind_of(name).negligible(unit) ** 2)
     return {"unit": unit, "names": [names[i] for i in kept] + list(extra), "matrix": matrix}
 
 
@@ -315,10 +320,10 @@ def _number(value: float) -> sympy.Expr:
     return sympy.Integer(int(value)) if value.is_integer() else sympy.Float(value)
 
 
-def _rounded(value: float, digits: int = DIGITS) -> float:
-    """``value`` in ``digits`` significant digits; 0 where it is 0 but for the fit's last
-    steps (below 1e-9: no hand-off is a billionth of a nanosecond)."""
-    return 0.0 if abs(value) < 1e-9 else float(f"{value:.{digits}g}")
+def _rounded(value: float, digits: int = DIGITS, zero: float = 1e-9) -> float:
+    """``value`` in ``digits`` significant digits; 0 below ``zero`` in magnitude (a relative
+    error of a billionth; a fitted number's own :meth:`~patternalg.algebra.machine_number_kinds.NumberKind.negligible`)."""
+    return 0.0 if abs(value) < zero else float(f"{value:.{digits}g}")
 
 
 def _spread(value: float) -> float:
@@ -405,7 +410,8 @@ def calibrate(
     unkept: dict[str, float] = {}
     if mode == "auto":
         problem, fitted, choice, unkept = _chosen_speedups(problem, fitted, pooled)
-    fitted = fitted._replace(theta=np.array([_rounded(t) for t in fitted.theta]))
+    fitted = fitted._replace(theta=np.array([_rounded(t, zero=kind_of(n).negligible(problem.unit))
+                                             for n, t in zip(problem.names, fitted.theta, strict=True)]))  # fmt: skip
     result = _result(problem, fitted, basis, files, regions, choice, unkept)
     return _with_width(result, compositions, atom_regions, models, fitted.kept)
 
@@ -624,7 +630,7 @@ def _result(problem: _Problem, fitted: _Fitted, basis: str, files: tuple[str, ..
         "sizes": sorted({float(s) for r in regions for s in r.sizes}),
         "atoms": basis,
         "numbers": {n.name: n.value for n in numbers},
-        "errors": {n.name: _rounded(n.error, 2) for n in numbers if n.error is not None},
+        "errors": {n.name: _rounded(n.error, 2, zero=0.0) for n in numbers if n.error is not None},
         "residuals": {
             r.term: {k: _rounded(v) for k, v in zip(("median", "worst"), Residual.summary(r.machine), strict=True)}
             for r in residuals
