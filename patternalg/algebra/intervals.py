@@ -460,7 +460,8 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
     if len(sizes) > _KNOTS:  # many sizes (a scan, a profile's runs): the error at a few of them
         knots = np.unique(np.linspace(0, len(sizes) - 1, _KNOTS).round().astype(int))
         sizes, scale = sizes[knots], scale[knots]
-    own = np.sqrt(np.clip(scale**2 - _drawn(expr, u, sizes, var) ** 2 - u.noise**2, 0.0, None))
+    with np.errstate(over="ignore"):  # a noise of 1e308 leaves the model no error of its own
+        own = np.sqrt(np.clip(scale**2 - _drawn(expr, u, sizes, var) ** 2 - np.float64(u.noise) ** 2, 0.0, None))
     # at most what keeps growth * d finite over every double's log2 (|d| < 4096)
     growth = tuple(min(float(g), _MOST_GROWTH) for g in getattr(u, "growth", ())) or (0.0, 0.0)
     if not (np.any(own > 0) or any(g > 0 for g in growth)) or not np.all(np.isfinite(own)):
