@@ -70,6 +70,15 @@ def test_the_factor_narrows_intervals_too_wide_and_widens_those_too_narrow(miss:
     assert float(np.median(np.concatenate(found))) == pytest.approx(z_of(0.5) / z_of(0.9), rel=0.05)
 
 
+def test_the_factor_moves_little_with_the_draws_seed() -> None:
+    """Every interval under the machine scales with the factor, so its own Monte Carlo
+    spread is drawn down: 3.7 % of it over eight seeds with an interval's 1,000 draws per
+    score, 2.3 % with 4,000."""
+    records = [width_record(measured(0.1), LIB, Machine(2).semantics, seed=s) for s in range(8)]
+    factors = [r["factor"] for r in records if r is not None]
+    assert len(factors) == 8 and np.std(factors) / np.mean(factors) < 0.03, factors
+
+
 def test_the_width_record_reads_back_from_a_machine_file() -> None:
     record = {"level": 0.9, "factor": 0.6124, "points": 45, "range": [1024.0, 262144.0]}
     machine = Machine(2, handoff="300 + 0.5*x", calibration=(("width", record),))

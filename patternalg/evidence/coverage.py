@@ -91,11 +91,13 @@ def measured_interval(
     points: int,
     level: float,
     seed: int,
+    count: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
     """The central ``level`` interval of what a measurement of ``term`` would show at each of
-    ``points`` points (``columns``: each symbol's values there), drawn by
-    :class:`~patternalg.algebra.intervals.Spread` with ``seed``, and the atoms counted as
-    exact (without an uncertainty: one note for all the terms names them)."""
+    ``points`` points (``columns``: each symbol's values there), drawn ``count`` times (None:
+    as ``--interval`` draws) by :class:`~patternalg.algebra.intervals.Spread` with ``seed``,
+    and the atoms counted as exact (without an uncertainty: one note for all the terms
+    names them)."""
     from ..algebra.intervals import Spread
 
     spread = Spread.of(term, library, {}, semantics=semantics)
@@ -106,7 +108,8 @@ def measured_interval(
             "measurements do not give"
         )
     # x too where the term needs none: a machine's missed spread is by size
-    drawn = spread.draws({s: columns[s] for s in (*spread.symbols, "x") if s in columns}, seed=seed)
+    grid = {s: columns[s] for s in (*spread.symbols, "x") if s in columns}
+    drawn = spread.draws(grid, seed=seed) if count is None else spread.draws(grid, count, seed)
     # (draws, points); a term constant in its symbols draws one value a draw: (draws,)
     drawn = np.broadcast_to(drawn.reshape(drawn.shape[0], -1), (drawn.shape[0], points))
     low, high = np.quantile(drawn, [(1 - level) / 2, (1 + level) / 2], axis=0)
