@@ -141,8 +141,13 @@ hypothesis reported the alarm as a flaky failure (its replay, without the alarm,
 an input whose exception came from the timeout is a hang since (``_timed_out``); the
 ``deep`` class alone on that seed: 150 inputs in 150 s, 0 of each. Seed 98 (every class at
 0.3, with the law checker's values below a double's range decided exactly): 42,753 inputs
-in 237 s, 0 of each. The campaign checks exits, not verdicts: ``fuzz_law_verdicts.py``
-checks the law checker's answers themselves.
+in 237 s, 0 of each. Seed 116 (every class at 0.15, 2026-11-30): 21,377 inputs, 1 traceback,
+``explore --interval`` on a model file whose uncertainty's noise is 1e308 (its square
+overflowed a Python float; fixed, ``tests/test_intervals.py``); seeds 117 (0.1) and 118 (0.2):
+14,251 and 28,502 inputs, 0 of each; with calibration data in any unit of time (``time_s``,
+``time_us``, ``time_ms``), seed 119 (``machine``, ``calibrate``, ``validate``, ``interval`` at
+1.0): 20,000 inputs in 61 s, 0 of each. The campaign checks exits, not verdicts:
+``fuzz_law_verdicts.py`` checks the law checker's answers themselves.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
 prints the table: class, inputs, tracebacks, hangs, wrong exit codes, data loss (and, with

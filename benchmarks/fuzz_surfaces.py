@@ -129,9 +129,10 @@ def width_record(rng: random.Random) -> list[str]:
     return lines + ([f"beyond = {factor()}"] if rng.random() < 0.8 else [])
 
 
-def extrap(regions: dict[str, list[list[str]]], xs: list[str]) -> str:
-    """An Extra-P text file: one DATA line of repetitions per point and region."""
-    out = ["PARAMETER x", "POINTS " + " ".join(xs), "METRIC time"]
+def extrap(regions: dict[str, list[list[str]]], xs: list[str], metric: str = "time") -> str:
+    """An Extra-P text file: one DATA line of repetitions per point and region (``metric``:
+    ``time_s`` says the times are in seconds)."""
+    out = ["PARAMETER x", "POINTS " + " ".join(xs), f"METRIC {metric}"]
     for name, rows in regions.items():
         out.append(f"REGION {name}")
         out += ["DATA " + " ".join(row) for row in rows]
@@ -139,8 +140,8 @@ def extrap(regions: dict[str, list[list[str]]], xs: list[str]) -> str:
 
 
 def calibration_data(rng: random.Random) -> str:
-    """Atoms and calibration compositions measured at random sizes, values of any scale,
-    1 to 8 repetitions."""
+    """Atoms and calibration compositions measured at random sizes, values of any scale in
+    any unit of time, 1 to 8 repetitions."""
     xs = rng.choice([["1024", "2048", "4096", "8192"], ["-4", "-2", "2", "4"], ["0", "1", "2"],
                      ["1e300", "1e308"], ["1024", "1024"], ["16"]])
     scale = rng.choice([1e-300, 1.0, 1e3, 1e6, 1e300, 1e308])
@@ -152,7 +153,8 @@ def calibration_data(rng: random.Random) -> str:
     names = rng.sample(["inc", "nop", "qsort", "pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)",
                         "tpool_2(qsort)", "tpool_4(qsort)", "pipe(qsort, inc)", "k", "seq(k, k)",
                         "inc[p=2]"], rng.randint(1, 8))
-    return extrap({name: rows(rng.uniform(0.5, 2)) for name in names}, xs)
+    metric = rng.choice(["time", "time_s", "time_us", "time_ms"])
+    return extrap({name: rows(rng.uniform(0.5, 2)) for name in names}, xs, metric)
 
 
 def uncertainty_table(rng: random.Random, name: str = "inc") -> str:

@@ -227,7 +227,7 @@ def test_each_equation_is_computed_by_its_function_only(
 
 def test_a_closed_form_sympy_cannot_build_is_an_evaluation_error(monkeypatch):
     # a mapReduce_{2,n} 300 deep with n free nests its coefficient 300 deep: sympy's
-    # recursive algorithms stop at Python's limit (tests/test_deep3.py builds the real one)
+    # recursive algorithms stop at Python's limit (tests/test_deep_hangs.py builds the real one)
     import patternalg.algebra.evaluation as evaluation
 
     def too_deep(*args, **kwargs):

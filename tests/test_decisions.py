@@ -123,7 +123,7 @@ def test_inc_and_nop_cross_where_the_paper_models_say():
 
 
 def test_compare_answers_on_its_grid_when_a_closed_form_cannot_be_built(monkeypatch):
-    # a closed form sympy cannot build (tests/test_deep3.py) leaves only the asymptotic
+    # a closed form sympy cannot build (tests/test_deep_hangs.py) leaves only the asymptotic
     # winner unknown: the grid's intervals and crossovers need none
     import importlib
 
