@@ -17,6 +17,7 @@ import patternalg
 from patternalg.algebra import intervals
 from patternalg.algebra.atomic_model import AtomicModel
 from patternalg.algebra.intervals import Spread, z_of
+from patternalg.algebra.own_error import own_error
 from patternalg.algebra.uncertainty import Uncertainty
 from patternalg.decisions import compare, explore, optimize, sweep
 from patternalg.evidence import validate
@@ -111,7 +112,7 @@ def test_a_noise_beyond_a_double_squared_leaves_the_model_no_error_of_its_own():
     # found by fuzz_campaign seed 116: a model file's noise of 1e308 (finite, so valid)
     # overflowed when squared as a Python float, a traceback from eval, explore, sweep
     u = Uncertainty((x,), ((4000.0,),), 10, 1e308, "bootstrap", ((1024.0, 0.05), (2048.0, -0.1), (4096.0, 0.02)))
-    assert intervals.own_error(6.3 * x + 4000, u) is None  # the noise explains every held-out error
+    assert own_error(6.3 * x + 4000, u) is None  # the noise explains every held-out error
     library = ModelLibrary([AtomicModel("inc", 6.3 * x + 4000, uncertainty=u)])
     low, high = Spread.of(patternalg.parse("pipe(inc, inc)"), library, {}).interval({"x": 2048.0}, 0.9)
     assert low <= 6.3 * 2048 + 4000 and high == float("inf")

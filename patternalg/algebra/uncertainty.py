@@ -91,7 +91,7 @@ class Uncertainty:
         """The model's own error where it was seen: the measured sizes (ascending) and at
         each the root mean square of the held-out errors there and at its neighbours
         (weights 1, 1/2, 1/2); empty arrays without held-out errors. How it is spread over
-        x, between the sizes and beyond them, is :func:`~patternalg.algebra.intervals.own_error`'s.
+        x, between the sizes and beyond them, is :func:`~patternalg.algebra.own_error.own_error`'s.
 
         >>> u = Uncertainty((sympy.Integer(1),), ((0.0,),), 5, 0.0, "linear",
         ...                 ((1.0, 0.02), (2.0, -0.02), (4.0, 0.02), (8.0, 0.1)))

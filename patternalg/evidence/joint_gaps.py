@@ -23,7 +23,7 @@ wide at the median, around gaps of 1 to 9 %; now 2.8). Here:
   without it (the same terms), and the gap predicted there; how far it moves from the gap
   fitted with the point is the gap's held-out error, sized where it was seen and growing
   beyond the points as a model's own error does
-  (:func:`~patternalg.algebra.intervals.own_error`: ``k`` steps beyond the end, ``k`` times
+  (:func:`~patternalg.algebra.own_error.own_error`: ``k`` steps beyond the end, ``k`` times
   the end's; one normal draw per node).
 
 A gap outside its interval is then a disagreement of the parts with the whole that neither
@@ -58,7 +58,7 @@ import sympy
 
 from ..algebra.arrays import Arrays, compile_term
 from ..algebra.atomic_model import AtomicModel
-from ..algebra.intervals import own_error
+from ..algebra.own_error import own_error
 from ..algebra.uncertainty import Uncertainty
 from ..profiles.fit import INCLUSIVE, ProfileFit, point_groups
 from ..profiles.tree import Path
