@@ -108,6 +108,11 @@ def test_expressions_use_our_arithmetic():
         ("tpool_{foo(2)}(a)", "unknown function foo()"),
         ("pipe(a, b", "the text ends too early"),
         ("", "empty text"),
+        # several designs in one argument, as calibrate --terms lists them
+        ("pipe(qsort, inc);seq(qsort, inc)",
+         "unexpected character ';' after a whole term: one term per argument ('pipe(qsort, inc)' 'seq(qsort, inc)')"),
+        ("qsort, inc", "unexpected ',' after a whole term: one term per argument ('qsort' 'inc')"),
+        ("pipe(a;b)", "unexpected character ';' (expected"),
     ],
 )
 def test_syntax_errors_say_what_and_where(text, fragment):

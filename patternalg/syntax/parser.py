@@ -170,9 +170,29 @@ def _syntax_error(text: str, err: UnexpectedInput, start: str) -> ParseError:
     hint = _pattern_hint(text, pos)
     if hint:
         what += did_you_mean([hint], before="; ")
+    elif start == "term" and _after_a_whole_term(text, pos):
+        first, rest = text[:pos].strip(), text[pos + 1 :].strip()
+        example = f" ('{first}' '{rest}')" if len(first) + len(rest) <= 80 else ""
+        what += f" after a whole term: one term per argument{example}"
     elif expected:
         what += f" (expected {_describe_expected(list(expected))})"
     return _error_at(text, pos, f"syntax error, {what}")
+
+
+def _after_a_whole_term(text: str, pos: int) -> bool:
+    """Whether ``text`` is a term up to ``pos``, where a separator (``;`` or ``,``) starts
+    another: several designs written as one argument.
+
+    >>> _after_a_whole_term("pipe(qsort, inc);seq(qsort, inc)", 16), _after_a_whole_term("pipe(a;b)", 6)
+    (True, False)
+    """
+    if pos >= len(text) or text[pos] not in ";," or not text[pos + 1 :].strip():
+        return False
+    try:
+        _parser().parse(text[:pos], start="term")
+    except (UnexpectedInput, RecursionError):
+        return False
+    return True
 
 
 _PATTERNS = {"seq": "seq(T, T, ...)", "pipe": "pipe(T, T, ...)", "tpool": "tpool_n(T)",
