@@ -171,6 +171,23 @@ def test_a_run_in_seconds_calibrates_the_machine_it_does_in_nanoseconds(tmp_path
     assert np.allclose(intervals[0], intervals[1], rtol=1e-6, atol=0.0), intervals
 
 
+def test_atoms_measured_at_fewer_sizes_are_composed_from_their_fits_and_it_says_so(tmp_path: Path) -> None:
+    """The atoms measured at the four smallest sizes, the compositions at all eight: the
+    terms are composed from the atoms' fits, and a note says where they were not measured
+    and what the fits saw (the calibration said only "composed from the atoms' models")."""
+    atoms, compositions = synthetic(tmp_path)
+    exact = Machine(2).semantics
+    fewer = extrap(tmp_path / "fewer.txt", {a: simulated(a, exact, SIZES[:4]) for a in ("nop", "inc", "qsort")},
+                   SIZES[:4])  # fmt: skip
+    result = calibrate([fewer, compositions])
+    assert result.atoms == "models"
+    assert result.notes[0] == (
+        "the atoms were not measured at every size of the compositions (x = 1024, 4096, 16384, ... (4 sizes)): "
+        "the terms are composed from the atoms' models, fitted to their regions at x = 4 to 256"
+    )
+    assert not any("not measured at every size" in n for n in calibrate([atoms, compositions]).notes)
+
+
 def test_the_command_writes_a_machine_file_that_reads_back(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

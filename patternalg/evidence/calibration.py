@@ -413,7 +413,21 @@ def calibrate(
     fitted = fitted._replace(theta=np.array([_rounded(t, zero=kind_of(n).negligible(problem.unit))
                                              for n, t in zip(problem.names, fitted.theta, strict=True)]))  # fmt: skip
     result = _result(problem, fitted, basis, files, regions, choice, unkept)
+    if basis == "models" and atoms is None and models is None and atom_regions:
+        result = replace(result, notes=(_unmeasured_sizes(compositions, atom_regions), *result.notes))
     return _with_width(result, compositions, atom_regions, models, fitted.kept)
+
+
+def _unmeasured_sizes(compositions: Sequence[_Region], atom_regions: Sequence[_Region]) -> str:
+    """Why the terms were composed from the atoms' fits, not their measurements: the sizes
+    of the compositions some atom was not measured at, and the sizes the fits saw."""
+    measured = {str(r.term): set(r.sizes.tolist()) for r in atom_regions}
+    missing = sorted({float(s) for r in compositions for a in _atoms_of(r.term) for s in r.sizes
+                      if float(s) not in measured.get(a, set())})  # fmt: skip
+    where = ", ".join(f"{v:g}" for v in missing[:3]) + (f", ... ({len(missing)} sizes)" if len(missing) > 3 else "")
+    seen = np.concatenate([r.sizes for r in atom_regions])
+    return (f"the atoms were not measured at every size of the compositions (x = {where}): the terms are "
+            f"composed from the atoms' models, fitted to their regions at x = {seen.min():g} to {seen.max():g}")
 
 
 def _chosen_speedups(
