@@ -44,6 +44,7 @@ predict the calibration sizes left out of the fit better).
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,7 @@ from patternalg.measurements import Measurements, read
 from patternalg.measurements.halves import HALVES, halved
 from patternalg.syntax.parser import parse
 from patternalg.syntax.symbols import p, x
+from patternalg.syntax.terms import Atom
 
 HERE = Path(__file__).resolve().parent
 RUNS = sorted(p.parent for p in (HERE / "realdata").glob("*/atoms.txt"))
@@ -123,6 +125,22 @@ def restricted(data: Measurements, upto: float | None, keep: Any = lambda name: 
     return replace(data, series=tuple(series))
 
 
+def predictable(name: str, atoms: set[str], run: Path) -> bool:
+    """Whether a region is a term of the run's ``atoms`` (else, as ``validate`` does, it is
+    skipped with a line on stderr: another tool's run may hold regions of its own).
+
+    >>> predictable("pipe(inc, nop)", {"inc", "nop"}, Path("run")), predictable("k", {"inc"}, Path("run"))
+    (True, False)
+    """
+    try:
+        missing = sorted({n.name for n in parse(name).walk() if isinstance(n, Atom)} - atoms)
+    except PatternalgError:
+        missing = [f"the term ({name!r} is none)"]
+    if missing:
+        print(f"note: {run}: skipped {name!r}: no atom {', '.join(missing)} in atoms.txt", file=sys.stderr)
+    return not missing
+
+
 def touching(name: str) -> bool:
     """Whether an atom touches its data (the built-in model file says; nop does not)."""
     builtin = ModelLibrary.builtin()
@@ -165,11 +183,13 @@ class Run:
         ``"cores"``) on those of its machine's cores (a pool of every core beyond 2 too)."""
         compositions = read(path / "compositions.txt")
         terms = calibration_set(path, calibration, cores)
+        atoms = read(path / "atoms.txt")
+        known = {s.kernel for s in atoms}
         return cls(
             path,
-            read(path / "atoms.txt"),
+            atoms,
             restricted(compositions, None, lambda name: calibrating(name, terms)),
-            restricted(compositions, None, lambda name: not calibrating(name, terms)),
+            restricted(compositions, None, lambda name: not calibrating(name, terms) and predictable(name, known, path)),
             cores,
         )
 
