@@ -344,6 +344,21 @@ def test_a_budget_of_64_threads_over_four_pools_is_searched_not_refused():
     assert found.best.value == pytest.approx(QSORT * 1024 * 10 / 30, rel=1e-12)
 
 
+def test_optimize_within_a_number_of_threads_takes_the_budgets_the_design_runs():
+    pipe = "pipe(tpool_a(qsort), tpool_b(inc))"
+    within = optimize(pipe, threads=8, at={"x": 1024})
+    assert within.best == optimize(pipe, budget="a+b<=8", at={"x": 1024}).best
+    assert "budget: a + b <= 8 (at most 8 threads in all)" in within.notes
+    # a seq runs the larger of its parts: each part within the threads, not their sum
+    found = optimize("seq(pipe(tpool_a(qsort), tpool_b(inc)), tpool_c(qsort))", threads=8, at={"x": 1024})
+    counts = dict(found.best.assignment)
+    assert counts["c"] == 8 and counts["a"] + counts["b"] == 8
+    with pytest.raises(patternalg.PatternalgError, match=r"runs a\*b threads, not a sum of counts"):
+        optimize("tpool_a(tpool_b(qsort))", threads=8, at={"x": 1024})
+    done = run_cli("optimize", "tpool_a(tpool_b(qsort))", "--threads", "8", "--at", "x=1024")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--budget" in done.stderr
+
+
 def test_optimize_over_a_range_minimises_the_worst_case():
     grid = parse_axis("x=2..1e5:6:log")
     result = optimize(

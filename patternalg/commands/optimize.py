@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from .._internal.callbacks import ProgressCallback
-from ..decisions.options import OBJECTIVES, OPTIMIZE_TOP
+from ..decisions.options import OBJECTIVES, OPTIMIZE_THREADS, OPTIMIZE_TOP
 from ..errors import EvaluationError
 from .common import read_text_argument
 from .decide import add_point_options, axes, emit, point_and_library
@@ -25,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LINEAR",
         help="a linear budget on the counts, e.g. 'a+b<=24' (repeatable)",
     )
+    add_option(parser, OPTIMIZE_THREADS)
     parser.add_argument(
         "--vary", action="append", default=[], metavar="SYMBOL", help="also choose this symbol"
     )
@@ -48,6 +49,7 @@ def solve(args: argparse.Namespace, term: str, bar: ProgressCallback = None) -> 
     return optimize(
         read_text_argument(term, "the term"),
         budget=args.budget,
+        threads=args.threads,
         over=grids[0] if grids else None,
         objective=args.objective,
         vary=args.vary,

@@ -96,7 +96,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     bars.add_argument("--vary", action="append", default=[], metavar="SYMBOL")
     bars.add_argument("--objective", choices=OBJECTIVES, default="max")
     bars.add_argument("--explore", metavar="TERM", help="the design to explore from")
-    bars.add_argument("--threads", type=int, help="explore's thread budget")
+    bars.add_argument("--threads", type=int, help="explore's thread budget; with --optimize, at most N threads in all")
     bars.add_argument("--expansions", type=int, default=2000)
     bars.add_argument("--top", type=int, default=8, help="designs to draw (default 8)")
     checks = parser.add_argument_group(

@@ -23,7 +23,10 @@ from ..errors import EvaluationError, ParseError
 from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import symbol
 
-__all__ = ["Budget", "parse_budget", "upper_bounds", "assignments_at_most"]
+__all__ = ["Budget", "parse_budget", "thread_budgets", "upper_bounds", "assignments_at_most"]
+
+#: the most budgets one ``--threads`` becomes (a maximum inside a sum is a budget per pair)
+MOST_THREAD_BUDGETS = 64
 
 _RELATION = re.compile(r"<=|>=|<|>|==")
 
@@ -129,3 +132,64 @@ def assignments_at_most(budgets: Sequence[Budget], upper: Sequence[float]) -> fl
         if log_simplex < min(math.log(best), 700.0):  # e^700: still a float
             best = min(best, math.exp(log_simplex) * outside)
     return best
+
+
+def thread_budgets(threads: sympy.Expr, most: int) -> list[str]:
+    """The linear budgets that hold exactly where a design running ``threads`` threads
+    (:func:`~patternalg.algebra.machine.threads_needed`: sums, maxima and multiples of its
+    counts) runs at most ``most``: a maximum is at most ``most`` where each of its arguments
+    is, and a sum of maxima is the maximum of the sums.
+
+    >>> from patternalg.syntax.symbols import symbol
+    >>> a, b, c = symbol("a"), symbol("b"), symbol("c")
+    >>> thread_budgets(a + b, 8)
+    ['a + b <= 8']
+    >>> thread_budgets(sympy.Max(a, b, evaluate=False) + 2 * c + 1, 16)
+    ['a + 2*c + 1 <= 16', 'b + 2*c + 1 <= 16']
+    >>> thread_budgets(a * b, 8)
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --threads 8: the design runs a*b threads, not a sum of counts times numbers: give its budget with --budget
+    """
+    from ..syntax.arith import format_expr
+
+    def alternatives(expr: sympy.Expr) -> list[sympy.Expr]:
+        if expr.is_number or expr.is_Symbol:
+            return [expr]
+        if isinstance(expr, sympy.Max):
+            return [alt for arg in expr.args for alt in alternatives(arg)]
+        if expr.is_Add:
+            found = [sympy.Integer(0)]
+            for arg in expr.args:
+                found = [f + alt for f in found for alt in alternatives(arg)]
+                if len(found) > MOST_THREAD_BUDGETS:
+                    break
+            return found
+        if expr.is_Mul:
+            numbers = [f for f in expr.args if f.is_number]
+            rest = [f for f in expr.args if not f.is_number]
+            if len(rest) == 1 and all(n > 0 for n in numbers):
+                return [sympy.Mul(*numbers) * alt for alt in alternatives(rest[0])]
+        raise _not_linear(threads, most)
+
+    found = list(dict.fromkeys(alternatives(threads)))
+    if len(found) > MOST_THREAD_BUDGETS or any(_degree(alt) > 1 for alt in found):
+        raise _not_linear(threads, most)
+    return [f"{format_expr(alt)} <= {most}" for alt in found]
+
+
+def _degree(expr: sympy.Expr) -> int:
+    """The total degree of ``expr`` in its symbols (2 where it is not a polynomial)."""
+    try:
+        return int(sympy.Poly(expr, *sorted(expr.free_symbols, key=str)).total_degree()) if expr.free_symbols else 0
+    except sympy.PolynomialError:
+        return 2
+
+
+def _not_linear(threads: sympy.Expr, most: int) -> EvaluationError:
+    from ..algebra.machine import threads_text
+
+    return EvaluationError(
+        f"--threads {most}: the design runs {threads_text(threads)} threads, not a sum of counts "
+        "times numbers: give its budget with --budget"
+    )

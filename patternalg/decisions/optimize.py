@@ -33,7 +33,7 @@ from ..algebra.arrays import compile_term, count_symbols
 from ..algebra.bindings import as_value, held_by_double
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.grid import Axis
-from ..algebra.machine import cores_of, machine_notes
+from ..algebra.machine import cores_of, machine_notes, threads_needed
 from ..algebra.pointwise import at_point, bottleneck_at
 from ..algebra.units import in_unit
 from ..arguments import as_axis, as_bindings, as_term, as_texts
@@ -42,8 +42,8 @@ from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import number_text
 from ..syntax.terms import Atom, Term, TPool
-from .budget import Budget, assignments_at_most, parse_budget, upper_bounds
-from .options import OBJECTIVES, OPTIMIZE_TOP
+from .budget import Budget, assignments_at_most, parse_budget, thread_budgets, upper_bounds
+from .options import OBJECTIVES, OPTIMIZE_THREADS, OPTIMIZE_TOP
 
 __all__ = ["Candidate", "Optimum", "optimize", "free_counts", "MAX_EXHAUSTIVE"]
 
@@ -377,6 +377,7 @@ def optimize(
     interval: float | None = None,
     seed: int = 0,
     budgets: Sequence[str] | str = (),
+    threads: int | None = None,
 ) -> Optimum:
     """Integer counts >= 1 for the free thread counts of ``term`` minimising its pointwise
     model at ``at`` (or its ``max``/``mean`` over ``over``) under linear ``budget``s (one
@@ -391,6 +392,10 @@ def optimize(
     ``machine`` (a machine, a machine file's path or a number of cores) evaluates under
     its semantics (``cores``, as ``--cores``: replaces its cores, or alone a machine of that
     many); without a ``budget`` the counts then share its cores (``a+b<=cores``).
+    ``threads``: at most that many threads in all, as the design runs them
+    (:func:`~patternalg.algebra.machine.threads_needed`: ``pipe`` the sum of its stages,
+    ``tpool_n`` n times its body), the budgets it takes (:func:`.budget.thread_budgets`)
+    beside ``budget``'s.
     ``interval`` (a level such as 0.9) adds the assignments among the best
     :data:`CONTENDERS` that a measurement could not tell from the best (:mod:`.intervals`).
     """
@@ -411,6 +416,11 @@ def optimize(
             f"{parsed}: no free thread count to choose (name counts like tpool_a(...) or "
             "kernel[p=b], or give --vary SYMBOL)"
         )
+    if threads is not None:
+        most = OPTIMIZE_THREADS.value(threads)
+        from_threads = thread_budgets(threads_needed(parsed), most)
+        budgets += from_threads
+        notes += (f"budget: {'; '.join(from_threads)} (at most {most:,} threads in all)",)
     if not budgets and cores is not None:
         budgets = ["+".join(names) + f"<={cores}"]
         notes += (f"budget: {budgets[0]} (the machine's cores; --budget to set one)",)

@@ -17,6 +17,7 @@ __all__ = [
     "EXPLORE_THREADS",
     "EXPLORE_TOP",
     "EXPANSIONS",
+    "OPTIMIZE_THREADS",
     "OPTIMIZE_TOP",
 ]
 
@@ -38,6 +39,14 @@ EXPANSIONS = _count(
     "designs to rewrite at most, best first (default 2000)",
     minimum=1,
     maximum=MAX_EXPANSIONS,
+)
+#: ``optimize``'s threads in all (budgets on the counts, beside ``--budget``'s)
+OPTIMIZE_THREADS = _count(
+    "threads",
+    None,
+    "at most N threads in all, as the design runs them (pipe: its stages' sum, tpool_n: n times its body)",
+    minimum=1,
+    metavar="N",
 )
 #: runners-up ``optimize`` shows
 OPTIMIZE_TOP = _count("top", 5, "runners-up to show (default 5)", minimum=0)
