@@ -146,7 +146,9 @@ in 237 s, 0 of each. Seed 116 (every class at 0.15, 2026-11-30): 21,377 inputs, 
 overflowed a Python float; fixed, ``tests/test_intervals.py``); seeds 117 (0.1) and 118 (0.2):
 14,251 and 28,502 inputs, 0 of each; with calibration data in any unit of time (``time_s``,
 ``time_us``, ``time_ms``), seed 119 (``machine``, ``calibrate``, ``validate``, ``interval`` at
-1.0): 20,000 inputs in 61 s, 0 of each. The campaign checks exits, not verdicts:
+1.0): 20,000 inputs in 61 s, 0 of each; with ``optimize --threads`` (238 of the inputs),
+seed 120 (``decide``, ``optimize`` at 1.0): 3,500 inputs, 0 of each. The campaign checks
+exits, not verdicts:
 ``fuzz_law_verdicts.py`` checks the law checker's answers themselves.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
@@ -305,7 +307,11 @@ def decision(rng: random.Random) -> list[str]:
         names = rng.sample(["a", "b", "c"], rng.randint(1, 2))
         body = ", ".join(f"tpool_{n}({rng.choice(COUNT_ATOMS)})" for n in names)
         argv = [command, f"pipe({body})" if len(names) > 1 else body]
-        argv += [a for _ in range(rng.randint(1, 2)) for a in ("--budget", random_budget(rng, names))]
+        if rng.random() < 0.3:  # nested pools run a product of counts: no sum to budget
+            argv[1] = rng.choice([argv[1], f"seq({argv[1]}, tpool_c(inc))", f"tpool_a(tpool_b({rng.choice(COUNT_ATOMS)}))"])
+            argv += ["--threads", rng.choice(["1", "2", "8", "0", "10^400", "3.5", "100000"])]
+        if not argv.count("--threads") or rng.random() < 0.5:
+            argv += [a for _ in range(rng.randint(1, 2)) for a in ("--budget", random_budget(rng, names))]
         if rng.random() < 0.3:
             argv += ["--over", random_grid(rng, "x"), "--objective", rng.choice(["max", "mean", "min"])]
         return argv + at
