@@ -265,6 +265,7 @@ def _only(path: Path, keep: tuple[str, ...]) -> Path:
         ("unmeasured term", "was not measured"),
         ("annotated atom", "without annotations"),
         ("sizes named n", "(this file's parameters: n; if n is that size, name its column x, in the atoms' file too)"),
+        ("energies", "its values (energy_J) are no times: calibrate fits times per data element"),
     ],
 )
 def test_errors_are_one_line_and_leave_the_file(
@@ -296,6 +297,8 @@ def test_errors_are_one_line_and_leave_the_file(
         files.append(str(table))
     elif case == "unmeasured term":
         extra = ["--terms", "pipe(inc, inc);tpool_4(qsort)"]
+    elif case == "energies":  # read as ns, they met the atoms' fits in no unit at all
+        compositions.write_text(compositions.read_text().replace("METRIC time", "METRIC energy_J"))
     out = tmp_path / "machine.toml"
     out.write_text("old\n")
     status, text, err = cli(capsys, "calibrate", *files, "--out", str(out), *extra)

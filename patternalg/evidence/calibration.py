@@ -112,9 +112,22 @@ def _regions(data: Any) -> tuple[list[_Region], tuple[str, ...]]:
         for s in ms:
             medians = np.array([np.median(v) for v in s.values], dtype=float)
             where = f"{ms.path}: region {s.kernel}"
-            unit = s.unit or ms.unit or "ns"
+            unit = s.unit or ms.unit or _time_or_none(s.metric or getattr(ms, "value_name", "") or "", where)
             regions.append(replace(_region(s.kernel, s.points[:, 0], medians, where), series=s, unit=unit))
     return regions, tuple(files)
+
+
+def _time_or_none(metric: str, where: str) -> str:
+    """ns for a metric of times that names no unit (``time``, Extra-P's ``metr``); an error
+    for another (``energy_J``): a machine's numbers are times per element."""
+    from ..measurements.names import is_time_metric
+
+    if not is_time_metric(metric):
+        raise MeasurementError(
+            f"{where}: its values ({printable(metric)}) are no times: calibrate fits times per data element "
+            "(a metric named time, or time_s, time_us, ... for its unit)"
+        )
+    return "ns"
 
 
 def _region(text: str, sizes: np.ndarray, medians: np.ndarray, where: str) -> _Region:
