@@ -153,6 +153,12 @@ def test_units_are_converted_before_comparing(tmp_path: Path) -> None:
 
     exact = {"k": AtomicModel("k", parse_arithmetic("200000*x"), unit="ns")}
     assert [r[4] for r in validate(data, exact).rows()] == [0.0, 0.0]
+    # several series converted alike: one note, each atom named once
+    many = tmp_path / "many.csv"
+    many.write_text("kernel,x,time_ms\n" + "".join(f'"{t}",{x},{x}\n' for t in ("pipe(a, b)", "seq(b, c)", "a")
+                                                    for x in (10, 20)))  # fmt: skip
+    notes = validate(many, {"a": "x", "b": "x", "c": "x"}).notes
+    assert [n for n in notes if n.startswith("converted")] == ["converted to ms: a (ns), b (ns), c (ns)"], notes
 
 
 def test_a_point_measured_as_zero_has_no_error(tmp_path: Path) -> None:

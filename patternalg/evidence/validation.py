@@ -30,7 +30,7 @@ from ..algebra.arrays import Compiled, compile_term
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.semantics import Semantics
-from ..algebra.units import atom_names, in_unit
+from ..algebra.units import atom_names, converted_note, in_unit
 from ..arguments import wrong
 from ..errors import EvaluationError, ParseError, UnitError
 from ..library.machines import MachineLike, semantics_of
@@ -146,10 +146,8 @@ def _validate_series(
     needs."""
     main, rules = semantics
     unit = measured_unit(quantity(series.metric), series.unit, None, series.path)
-    converted, unit, moved = in_unit([term], library, unit)
+    converted, unit, _ = in_unit([term], library, unit)  # one note for every series: validate's
     main = main.in_unit(unit)
-    if moved and series.unit is None:
-        moved = (f"{moved[0]} ({series.path} states no unit: taken as {unit}, as fit takes it)",)
     compiled = compile_term(term, converted, {}, semantics=main)
     bound, more = _bindings(compiled.symbols, series.parameters, series.path)
     missing = [s for s in compiled.symbols if s not in bound]
@@ -165,7 +163,7 @@ def _validate_series(
         other = _predict(compile_term(term, converted, {}, semantics=rules), columns, len(series))
     ranges = {s: (float(c.min()), float(c.max())) for s, c in columns.items()}
     text = str(term)
-    notes = [*moved, *more, *range_notes([term], converted, {}, ranges)]
+    notes = [*more, *range_notes([term], converted, {}, ranges)]
     if np.isfinite(predicted).any():
         notes += negative_note(text, float(np.nanmin(predicted)), unit)
     size = _size(bound, series.parameters)
@@ -236,6 +234,8 @@ def validate(
     notes: list[str] = []
     exact: set[str] = set()  #: atoms an interval counts as exact, in one note for every term
     skipped = _Skipped([], {}, [])
+    #: the terms predicted in each unit, and the file that stated none (the unit then taken)
+    into: dict[tuple[str, str | None], list[Term]] = {}
     for data in sources:
         notes += data.notes
         for series, atom in zip(data, data.atoms(), strict=True):
@@ -258,7 +258,8 @@ def validate(
                 validated.append(found)
                 notes += more
                 exact.update(unsure)
-    notes = skipped.notes(library) + notes
+                into.setdefault((found.unit, series.path if series.unit is None else None), []).append(term)
+    notes = skipped.notes(library) + _conversions(into, library) + notes
     if exact:
         from ..algebra.intervals import no_uncertainty_note
 
@@ -276,6 +277,19 @@ def validate(
         tuple(dict.fromkeys(notes)),
         interval,
     )
+
+
+def _conversions(into: Mapping[tuple[str, str | None], Sequence[Term]], library: Mapping[str, AtomicModel]) -> list[str]:
+    """One note per unit the atoms were converted to, naming each atom once
+    (:func:`~patternalg.algebra.units.converted_note`), and the file that stated no unit."""
+    notes = []
+    for (unit, unstated), terms in into.items():
+        note = converted_note(terms, library, unit)
+        if note and unstated is not None:
+            note += f" ({unstated} states no unit: taken as {unit}, as fit takes it)"
+        if note:
+            notes.append(note)
+    return notes
 
 
 def _nothing(sources: Sequence[Measurements], skipped: _Skipped, library: Mapping[str, Any]) -> str:
