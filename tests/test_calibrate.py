@@ -188,6 +188,24 @@ def test_atoms_measured_at_fewer_sizes_are_composed_from_their_fits_and_it_says_
     assert not any("not measured at every size" in n for n in calibrate([atoms, compositions]).notes)
 
 
+def test_atoms_in_another_unit_than_the_compositions_are_converted(tmp_path: Path) -> None:
+    """Atoms measured in ns beside compositions in seconds (two tools, two units) calibrate
+    the machine both in seconds give, with a note; composed as they were, 10^9 apart, every
+    number came out 0 ('machine: 2 cores'). Compositions in two units are an error."""
+    run = RUN.parent / "data8"
+    (tmp_path / "machine.txt").write_text((run / "machine.txt").read_text())
+    atoms_s = _in_seconds(run / "atoms.txt", tmp_path / "atoms_s.txt")
+    compositions_s = _in_seconds(run / "compositions.txt", tmp_path / "compositions_s.txt")
+    both = calibrate([atoms_s, compositions_s], terms=CALIBRATION_TERMS)
+    mixed = calibrate([run / "atoms.txt", compositions_s], terms=CALIBRATION_TERMS)
+    assert [n.value for n in mixed.numbers] == [n.value for n in both.numbers] and mixed.numbers[0].value > 0
+    assert "converted to s: " in mixed.notes[0] and "inc (ns)" in mixed.notes[0]
+    assert not any(n.startswith("converted") for n in both.notes)
+    extra = extrap(tmp_path / "ns.txt", {"pipe(nop, qsort)": SIZES * 9000.0})
+    with pytest.raises(PatternalgError, match=r"the compositions are in several units \(ns, s\)"):
+        calibrate([atoms_s, compositions_s, extra], terms=[*CALIBRATION_TERMS, "pipe(nop, qsort)"])
+
+
 def test_the_command_writes_a_machine_file_that_reads_back(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -203,7 +203,7 @@ def _step_models(atoms: Sequence[_Region], models: Mapping[str, AtomicModel]) ->
                   for m, c in zip(medians, cuts, strict=False)]  # fmt: skip
         expr = sympy.Piecewise(*pieces, (sympy.Float(medians[-1]), sympy.true), evaluate=False)
         touches = models[name].touches_data if name in models else True
-        built.append(AtomicModel(name, expr, source=region.where, touches_data=touches))
+        built.append(AtomicModel(name, expr, unit=region.unit, source=region.where, touches_data=touches))
     return ModelLibrary(built)
 
 
@@ -410,7 +410,7 @@ def calibrate(
         )
     pooled = _pooled_atoms((r.term for r in compositions), cores) if mode != "no" else []
     basis, composed = _composing(compositions, atom_regions, models, atoms)
-    unit = _unit(compositions, composed, basis)
+    unit, composed, converted = _in_one_unit(compositions, composed)
     problem = _Problem(compositions, composed, cores, unit, pooled if mode == "yes" else [])
     points = sum(len(r.sizes) for r in compositions)
     if points <= len(problem.names):
@@ -427,7 +427,8 @@ def calibrate(
                                              for n, t in zip(problem.names, fitted.theta, strict=True)]))  # fmt: skip
     result = _result(problem, fitted, basis, files, regions, choice, unkept)
     if basis == "models" and atoms is None and models is None and atom_regions:
-        result = replace(result, notes=(_unmeasured_sizes(compositions, atom_regions), *result.notes))
+        converted = (_unmeasured_sizes(compositions, atom_regions), *converted)
+    result = replace(result, notes=(*converted, *result.notes))
     return _with_width(result, compositions, atom_regions, models, fitted.kept)
 
 
@@ -545,19 +546,26 @@ def _composing(
     return basis, library
 
 
-def _unit(
-    compositions: Sequence[_Region], library: Mapping[str, AtomicModel], basis: str
-) -> str:
-    """The one unit of the compositions (and of the models they are composed from)."""
+def _in_one_unit(
+    compositions: Sequence[_Region], library: Mapping[str, AtomicModel]
+) -> tuple[str, Mapping[str, AtomicModel], tuple[str, ...]]:
+    """The one unit of the compositions, the library in it (atoms measured or modelled in
+    another unit of time converted, as ``validate`` converts them: a note says which) and
+    that note."""
+    from ..algebra.units import UnitError, in_unit
+
     units = {r.unit for r in compositions}
-    if basis == "models":
-        units |= {library[a].unit for r in compositions for a in _atoms_of(r.term)}
     if len(units) > 1:
         raise MeasurementError(
-            f"the compositions and their atoms are in several units ({', '.join(sorted(units))}):"
-            " calibrate on measurements and models in one unit"
+            f"the compositions are in several units ({', '.join(sorted(units))}): calibrate on "
+            "measurements in one unit"
         )
-    return units.pop()
+    unit = units.pop()
+    try:
+        converted, _, note = in_unit([r.term for r in compositions], library, unit)
+    except UnitError as exc:
+        raise MeasurementError(f"the atoms' models cannot be compared with the compositions: {exc}") from None
+    return unit, converted, note
 
 
 def _chosen(compositions: list[_Region], terms: Sequence[str] | None) -> list[_Region]:
