@@ -359,6 +359,34 @@ def test_optimize_within_a_number_of_threads_takes_the_budgets_the_design_runs()
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--budget" in done.stderr
 
 
+def _designs_of_counts() -> st.SearchStrategy[str]:
+    """Designs whose threads are sums and maxima of the counts a, b, c (pools of a count
+    around an atom, pools of a number around anything)."""
+    leaves = st.sampled_from(["qsort", "inc", "tpool_a(qsort)", "tpool_b(inc)", "tpool_c(nop)"])
+    return st.recursive(leaves, lambda inner: st.one_of(
+        st.tuples(st.sampled_from(["seq", "pipe"]), inner, inner).map(lambda t: f"{t[0]}({t[1]}, {t[2]})"),
+        st.tuples(st.sampled_from([1, 2, 3]), inner).map(lambda t: f"tpool_{t[0]}({t[1]})"),
+    ), max_leaves=6)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(_designs_of_counts(), st.integers(1, 40), st.lists(st.integers(1, 12), min_size=3, max_size=3))
+def test_the_threads_budgets_hold_exactly_where_the_design_runs_that_many_threads(design, most, counts):
+    from patternalg.algebra.machine import threads_needed
+    from patternalg.decisions.budget import parse_budget, thread_budgets
+
+    names = ("a", "b", "c")
+    threads = threads_needed(patternalg.parse(design))
+    runs = int(threads.xreplace({s: v for s in threads.free_symbols for n, v in zip(names, counts, strict=True) if s.name == n}))
+    try:
+        budgets = [parse_budget(b, names) for b in thread_budgets(threads, most)]
+    except patternalg.PatternalgError as error:  # more threads than that whatever the counts
+        assert "whatever its counts" in str(error) and runs > most, (design, most)
+        return
+    row = np.array([counts], dtype=float)
+    assert all(b.holds(row)[0] for b in budgets) == (runs <= most), (design, budgets, counts)
+
+
 def test_optimize_over_a_range_minimises_the_worst_case():
     grid = parse_axis("x=2..1e5:6:log")
     result = optimize(

@@ -146,6 +146,8 @@ def thread_budgets(threads: sympy.Expr, most: int) -> list[str]:
     ['a + b <= 8']
     >>> thread_budgets(sympy.Max(a, b, evaluate=False) + 2 * c + 1, 16)
     ['a + 2*c + 1 <= 16', 'b + 2*c + 1 <= 16']
+    >>> thread_budgets(sympy.Max(2, a, evaluate=False), 8)  # a seq beside a pool of two
+    ['a <= 8']
     >>> thread_budgets(a * b, 8)
     Traceback (most recent call last):
     ...
@@ -175,7 +177,14 @@ def thread_budgets(threads: sympy.Expr, most: int) -> list[str]:
     found = list(dict.fromkeys(alternatives(threads)))
     if len(found) > MOST_THREAD_BUDGETS or any(_degree(alt) > 1 for alt in found):
         raise _not_linear(threads, most)
-    return [f"{format_expr(alt)} <= {most}" for alt in found]
+    fixed = [alt for alt in found if alt.is_number]  # threads no count changes: holds or not
+    if any(alt > most for alt in fixed):
+        from ..algebra.machine import threads_text
+
+        raise EvaluationError(
+            f"--threads {most}: the design runs {threads_text(max(fixed))} threads whatever its counts"
+        )
+    return [f"{format_expr(alt)} <= {most}" for alt in found if not alt.is_number]
 
 
 def _degree(expr: sympy.Expr) -> int:
