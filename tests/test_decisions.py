@@ -357,6 +357,9 @@ def test_optimize_within_a_number_of_threads_takes_the_budgets_the_design_runs()
         optimize("tpool_a(tpool_b(qsort))", threads=8, at={"x": 1024})
     done = run_cli("optimize", "tpool_a(tpool_b(qsort))", "--threads", "8", "--at", "x=1024")
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--budget" in done.stderr
+    # a seq chain 3,000 deep runs max(a, 2) threads: one flat maximum, not 3,000 nested
+    chain = "seq(tpool_a(qsort), " * 3000 + "tpool_2(inc)" + ")" * 3000
+    assert "budget: a <= 8 (at most 8 threads in all)" in optimize(chain, threads=8, at={"x": 1024}).notes
 
 
 def _designs_of_counts() -> st.SearchStrategy[str]:

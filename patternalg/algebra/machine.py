@@ -389,15 +389,28 @@ def threads_needed(term: Term) -> sympy.Expr:
 
 def _larger(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
     """The larger of two thread counts, each at least 1 (counts are): a count beside 1 is
-    itself, and a maximum of expressions is left as it is (sympy's evaluation asks its
-    assumptions of both sides, which took minutes on the counts of 15 nested pools)."""
+    itself, and a maximum of expressions is one flat maximum of the different ones, its
+    numbers as their largest, not evaluated further (sympy's evaluation asks its assumptions
+    of both sides, which took minutes on the counts of 15 nested pools; a maximum nested
+    3,000 deep, a seq chain's, passed the recursion limit where sympy sorted it).
+
+    >>> from patternalg.syntax.symbols import symbol
+    >>> n, m = symbol("n"), symbol("m")
+    >>> _larger(sympy.Max(n, 2, evaluate=False), _larger(n, sympy.Integer(3)))
+    Max(3, n)
+    >>> _larger(n, m), _larger(n, sympy.Integer(1))
+    (Max(m, n), n)
+    """
     if a.is_number and b.is_number:
         return sympy.Max(a, b)
     if b == 1 or a == b:
         return a
     if a == 1:
         return b
-    return sympy.Max(a, b, evaluate=False)
+    parts = dict.fromkeys(arg for side in (a, b) for arg in (side.args if isinstance(side, sympy.Max) else (side,)))
+    numbers = [p for p in parts if p.is_number]
+    kept = [p for p in parts if not p.is_number] + ([max(numbers)] if numbers and max(numbers) > 1 else [])
+    return kept[0] if len(kept) == 1 else sympy.Max(*kept, evaluate=False)
 
 
 def thread_note(term: Term, machine: Machine) -> str | None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy
 
+from ..algebra.machine import threads_text
 from ..errors import EvaluationError, ParseError
 from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import symbol
@@ -172,18 +173,16 @@ def thread_budgets(threads: sympy.Expr, most: int) -> list[str]:
             rest = [f for f in expr.args if not f.is_number]
             if len(rest) == 1 and all(n > 0 for n in numbers):
                 return [sympy.Mul(*numbers) * alt for alt in alternatives(rest[0])]
-        raise _not_linear(threads, most)
+        raise _refused(threads, most, "not a sum of counts times numbers: give its budget")
 
     found = list(dict.fromkeys(alternatives(threads)))
-    if len(found) > MOST_THREAD_BUDGETS or any(_degree(alt) > 1 for alt in found):
-        raise _not_linear(threads, most)
+    if len(found) > MOST_THREAD_BUDGETS:
+        raise _refused(threads, most, f"more than {MOST_THREAD_BUDGETS} budgets' worth of maxima: give its budgets")
+    if any(_degree(alt) > 1 for alt in found):
+        raise _refused(threads, most, "not a sum of counts times numbers: give its budget")
     fixed = [alt for alt in found if alt.is_number]  # threads no count changes: holds or not
     if any(alt > most for alt in fixed):
-        from ..algebra.machine import threads_text
-
-        raise EvaluationError(
-            f"--threads {most}: the design runs {threads_text(max(fixed))} threads whatever its counts"
-        )
+        raise EvaluationError(f"--threads {most}: the design runs {threads_text(max(fixed))} threads whatever its counts")
     return [f"{format_expr(alt)} <= {most}" for alt in found if not alt.is_number]
 
 
@@ -195,10 +194,6 @@ def _degree(expr: sympy.Expr) -> int:
         return 2
 
 
-def _not_linear(threads: sympy.Expr, most: int) -> EvaluationError:
-    from ..algebra.machine import threads_text
-
-    return EvaluationError(
-        f"--threads {most}: the design runs {threads_text(threads)} threads, not a sum of counts "
-        "times numbers: give its budget with --budget"
-    )
+def _refused(threads: sympy.Expr, most: int, why: str) -> EvaluationError:
+    """``--threads``' one line where its budgets cannot be written: the threads, and why."""
+    return EvaluationError(f"--threads {most}: the design runs {threads_text(threads)} threads, {why} with --budget")
