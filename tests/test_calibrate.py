@@ -477,7 +477,7 @@ def test_the_batch_is_the_machine_semantics() -> None:
     regions, _ = c._regions([RUN / "atoms.txt", RUN / "compositions.txt"])
     atoms = [r for r in regions if isinstance(r.term, c.Atom)]
     compositions = [r for r in regions if not isinstance(r.term, c.Atom)]
-    _, library = c._composing(compositions, atoms, None, None)
+    _, library, _ = c._composing(compositions, atoms, None, None)
     problem = c._Problem(compositions, library, 2, "ns", ["qsort", "inc"])
     thetas = np.random.default_rng(1).uniform([0, 0, 0, 0, 0], [3000, 3, 2000, 1, 1], (3, 5))
     found = problem.batch.errors(thetas)

@@ -244,7 +244,7 @@ class _Problem:
     def start(self) -> np.ndarray:
         """The fit's first guess (:mod:`~patternalg.algebra.machine_number_kinds`: no hand-off
         nor dispatch cost, a slope of 1, c = 0.05)."""
-        return np.array([kind_of(name).in_unit(kind_of(name).start, self.unit) for name in self.names])
+        return np.array([k.in_unit(k.start, self.unit) for k in map(kind_of, self.names)])
 
 
 class _Fitted(NamedTuple):
@@ -409,7 +409,7 @@ def calibrate(
             "no atom regions and no models: measure the atoms too, or give their models (--models)"
         )
     pooled = _pooled_atoms((r.term for r in compositions), cores) if mode != "no" else []
-    basis, composed = _composing(compositions, atom_regions, models, atoms)
+    basis, composed, why = _composing(compositions, atom_regions, models, atoms)
     unit, composed, converted = _in_one_unit(compositions, composed)
     problem = _Problem(compositions, composed, cores, unit, pooled if mode == "yes" else [])
     points = sum(len(r.sizes) for r in compositions)
@@ -426,9 +426,7 @@ def calibrate(
     fitted = fitted._replace(theta=np.array([_rounded(t, zero=kind_of(n).negligible(problem.unit))
                                              for n, t in zip(problem.names, fitted.theta, strict=True)]))  # fmt: skip
     result = _result(problem, fitted, basis, files, regions, choice, unkept)
-    if basis == "models" and atoms is None and models is None and atom_regions:
-        converted = (_unmeasured_sizes(compositions, atom_regions), *converted)
-    result = replace(result, notes=(*converted, *result.notes))
+    result = replace(result, notes=(*why, *converted, *result.notes))
     return _with_width(result, compositions, atom_regions, models, fitted.kept)
 
 
@@ -505,10 +503,11 @@ def _with_width(result: Calibration, compositions: Sequence[_Region], atom_regio
 
 def _composing(
     compositions: Sequence[_Region], atom_regions: Sequence[_Region], models: Any, atoms: str | None
-) -> tuple[str, Mapping[str, AtomicModel]]:
-    """What the terms are composed from (``"measured"`` or ``"models"``) and the library of
-    it: the atoms' measured medians, or their models (given, else fitted to the atom
-    regions). Whether an atom touches its data comes from ``models``, else from the built-in
+) -> tuple[str, Mapping[str, AtomicModel], tuple[str, ...]]:
+    """What the terms are composed from (``"measured"`` or ``"models"``), the library of
+    it (the atoms' measured medians, or their models: given, else fitted to the atom
+    regions) and, where the atoms' fits stand in for measurements missing, a note saying
+    so. Whether an atom touches its data comes from ``models``, else from the built-in
     model of its name (``nop`` does not)."""
     given = ModelLibrary.of(models, "models") if models is not None else None
     touching = given if given is not None else ModelLibrary.builtin()
@@ -519,6 +518,7 @@ def _composing(
         for r in compositions for a in _atoms_of(r.term)
     )  # fmt: skip
     basis = atoms or ("measured" if covered else "models")
+    why: tuple[str, ...] = ()
     if basis not in BASES:
         raise EvaluationError(f"atoms is one of {', '.join(BASES)}, not {basis!r}")
     if basis == "measured":
@@ -527,6 +527,8 @@ def _composing(
         library = given
     else:
         fitted = _fitted_models(atom_regions)
+        if atoms is None:  # chosen because measurements are missing: say which
+            why = (_unmeasured_sizes(compositions, atom_regions),)
         library = ModelLibrary(
             replace(m, touches_data=touching[a].touches_data if a in touching else True)
             for a, m in fitted.items()
@@ -543,7 +545,7 @@ def _composing(
             "the atoms were not measured at every size of the compositions: compose from "
             "their models (atoms='models', --against models)"
         )
-    return basis, library
+    return basis, library, why
 
 
 def _in_one_unit(
