@@ -58,9 +58,6 @@ class MachineNumbers:
     names: tuple[str, ...]
     values: tuple[float, ...]
     covariance: tuple[tuple[float, ...], ...]
-    #: each number's factor from the record's unit to the machine's (the draws are made in
-    #: the record's, so an interval does not depend on the unit it is asked in)
-    scales: tuple[float, ...] = ()
 
     @property
     def symbols(self) -> tuple[str, ...]:
@@ -84,7 +81,7 @@ class MachineNumbers:
             return None
         values: dict[str, Any] = {n: numbers.get(n) for n in (*names, "h0", "h1")}
         for n in names:  # a speed-up fitted and not kept: drawn from c = 0 (S(p) = p) upward
-            if atom_of(n) is not None and values[n] is None and atom_of(n) not in machine.speedup:
+            if (atom := atom_of(n)) is not None and values[n] is None and atom not in machine.speedup:
                 values[n] = 0.0
         kept = [i for i, n in enumerate(names) if _number(values[n]) and _calibrated(machine, n, values, scale)]
         if not kept:
@@ -95,20 +92,17 @@ class MachineNumbers:
             tuple(float(values[names[i]]) * s for i, s in zip(kept, scales, strict=True)),
             tuple(tuple(float(matrix[i][j]) * si * sj for j, sj in zip(kept, scales, strict=True))
                   for i, si in zip(kept, scales, strict=True)),
-            tuple(scales),
         )  # fmt: skip
 
     def deltas(self, rng: np.random.Generator, count: int) -> np.ndarray:
         """``count`` joint draws of the numbers' deviations from their values, shape (count,
         numbers): each drawn number kept within its bounds (a cost at least 0, a serial
         fraction from 0 to 1), so a number fitted at its bound deviates one way only."""
-        scales = np.array(self.scales or (1.0,) * len(self.names))
-        covariance = np.array(self.covariance, dtype=float) / np.outer(scales, scales)
-        factor = draw_factor(covariance)  # in any unit (a cost's variance in s^2 is 1e-19)
-        values = np.array(self.values) / scales
+        factor = draw_factor(np.array(self.covariance, dtype=float))  # the same in any unit
+        values = np.array(self.values)
         upper = np.array([kind_of(n).upper for n in self.names])
         drawn = values + rng.standard_normal((count, len(self.names))) @ factor.T
-        return (np.clip(drawn, 0.0, upper) - values) * scales  # type: ignore[no-any-return]
+        return np.clip(drawn, 0.0, upper) - values  # type: ignore[no-any-return]
 
 
 class DrawnMachineSemantics(MachineSemantics):
