@@ -77,6 +77,23 @@ def test_an_atoms_speedup_replaces_the_thread_count():
     assert value("tpool_4(inc)", machine) == pytest.approx(INC(1024) / 4)
 
 
+
+def test_a_pool_of_a_sequence_divides_each_part_by_its_own_speedup():
+    # Amdahl's serial work adds up: qsort at 0.25, inc at 1 (no gain), on 4 threads
+    machine = Machine(8, speedups={"qsort": "p/(1 + 0.25*(p - 1))", "inc": "1"})
+    assert value("tpool_4(seq(qsort, inc))", machine) == pytest.approx(QSORT(1024) / (4 / 1.75) + INC(1024))
+    # nested sequences, and a part without a speed-up of its own gains its threads
+    assert value("tpool_4(seq(nop, seq(qsort, seq(inc, nop))))", machine) == pytest.approx(
+        QSORT(1024) / (4 / 1.75) + INC(1024) + 2 * NOP / 4
+    )
+    # so without a dispatch cost a pool of the sequence is the sequence of the pools
+    law = "tpool_4(seq(qsort, inc)) == seq(tpool_4(qsort), tpool_4(inc))"
+    assert check(law, LIB, machine.semantics, examples=12, seed=3).status in ("proved", "no-counterexample")
+    # and its closed form is the parts' own: no quotient of the whole by a combined gain
+    form = evaluate(parse("tpool_4(seq(qsort, inc))"), LIB, machine.semantics)
+    assert sympy.simplify(form - evaluate(parse("seq(tpool_4(qsort), tpool_4(inc))"), LIB, machine.semantics)) == 0
+    assert form.count_ops() <= evaluate(parse("seq(qsort, inc)"), LIB, machine.semantics).count_ops() + 4
+
 def test_a_pool_of_two_or_more_threads_pays_the_dispatch_cost_per_element():
     machine = Machine(2, dispatch="800 + 0.25*x")
     d = 800 + 0.25 * 1024

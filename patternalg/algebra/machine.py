@@ -27,8 +27,10 @@ the rules compute) *and* the core time it keeps busy (its work), so that
   limit no rule of the paper has; ``pipe(tpool_2(qsort), tpool_2(inc))`` runs 4 threads
   on 2 cores).
 
-``seq`` is eq. (2) unchanged (one thread runs both); a ``mapReduce`` is eq. (5) with its
-threads per node bounded by the cores (its nodes are machines of their own).
+``seq`` is eq. (2) unchanged (one thread runs both), and a pool of it divides each part by
+its own speed-up (``tpool_n(seq(A, B))`` is ``A / S_A(k) + B / S_B(k)``: with Amdahl's
+speed-ups, the parts' serial work adds up); a ``mapReduce`` is eq. (5) with its threads per
+node bounded by the cores (its nodes are machines of their own).
 
 >>> from patternalg.syntax.parser import parse
 >>> from patternalg.library.model_library import ModelLibrary
@@ -168,7 +170,9 @@ class Busy(NamedTuple):
     data pays the hand-off); ``serial`` when one thread does it all (time is work),
     ``touches`` whether it reads its data, ``speedup`` an atom's own on a number of running
     threads (:meth:`MachineSemantics.speedup_at`; None: it gains its threads), ``dispatch``
-    the machine's dispatch cost where the term is evaluated (None: none)."""
+    the machine's dispatch cost where the term is evaluated (None: none); ``parts`` those
+    of a ``seq`` a part of which has a speed-up of its own (a pool divides each part by
+    its own: :meth:`MachineSemantics.threaded`)."""
 
     time: Any
     work: Any
@@ -178,6 +182,7 @@ class Busy(NamedTuple):
     touches: bool
     speedup: Callable[[Any], Any] | None = None
     dispatch: Any = None
+    parts: tuple[Busy, Busy] | None = None
 
 
 class MachineSemantics(Semantics):
@@ -295,8 +300,33 @@ class MachineSemantics(Semantics):
         else:
             received = add(left.time, right.received)
             received_work = received if serial else add(left.work, right.received_work)
+        own = any(part.speedup is not None or part.parts is not None for part in (left, right))
         return Busy(time, work, received, received_work, serial, left.touches or right.touches,
-                    None, _dispatch(left, right))  # fmt: skip
+                    None, _dispatch(left, right), (left, right) if own else None)  # fmt: skip
+
+    def threaded(self, arithmetic: Any, body: Busy, running: Any) -> Busy:
+        """``body`` run as ``running`` instances at once, each on a thread of its own: its
+        time over its speed-up (over ``running`` without one), its work grown by what the
+        speed-up falls short of ``running``. A ``seq`` whose parts have speed-ups of their
+        own divides each part by its own, which for Amdahl's speed-ups is Amdahl's law with
+        the parts' serial fractions weighted by their times (their serial work adds up)."""
+        value: Busy | None = None
+        for part in _seq_parts(body):
+            gain = running if part.speedup is None else part.speedup(running)
+            time = arithmetic.divide(part.time, gain)
+            work = part.work
+            if part.speedup is not None:
+                work = arithmetic.multiply(arithmetic.divide(work, gain), running)
+            received, received_work = time, work
+            if not _unpaid(part):
+                received = arithmetic.divide(part.received, gain)
+                received_work = part.received_work
+                if part.speedup is not None:
+                    received_work = arithmetic.multiply(arithmetic.divide(received_work, gain), running)
+            divided = Busy(time, work, received, received_work, False, part.touches, None, part.dispatch)
+            value = divided if value is None else self.seq(arithmetic, value, divided)
+        assert value is not None  # a body has at least one part
+        return value
 
     def tpool(self, arithmetic: Any, count: Any, body: Any) -> Any:
         """Eq. (3) on the machine: at most ``cores`` instances run at once, each at the
@@ -305,7 +335,6 @@ class MachineSemantics(Semantics):
         most the body's own time per element where one thread runs the body."""
         cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
         running = arithmetic.smaller(count, cores)
-        gain = running if body.speedup is None else body.speedup(running)
         dispatch = None
         if body.dispatch is not None:  # min(1, n - 1): none for a pool of one
             several = arithmetic.smaller(
@@ -314,26 +343,26 @@ class MachineSemantics(Semantics):
             )
             dispatch = arithmetic.multiply(body.dispatch, several)
 
-        def pool(time: Any, work: Any) -> tuple[Any, Any]:
-            # a body one thread runs pays at most an element's own time: an element shorter
-            # than a dispatch is handed on before anybody waits for it (a body of several
-            # threads, with queues of its own, pays the whole: its time holds its own pools'
-            # capped dispatch, and a cap on it would nest them level by level)
+        threaded = self.threaded(arithmetic, body, running)
+
+        def pool(one: Any, time: Any, work: Any) -> tuple[Any, Any]:
+            # a body one thread runs pays at most an element's own time (``one``, on one
+            # thread): an element shorter than a dispatch is handed on before anybody waits
+            # for it (a body of several threads, with queues of its own, pays the whole:
+            # its time holds its own pools' capped dispatch, and a cap on it would nest
+            # them level by level)
             paid = dispatch
             if dispatch is not None and body.serial:
-                paid = arithmetic.smaller(dispatch, time)
-            time = arithmetic.divide(time, gain)
-            if body.speedup is not None:
-                work = arithmetic.multiply(arithmetic.divide(work, gain), running)
+                paid = arithmetic.smaller(dispatch, one)
             if not body.serial:  # a body of several threads: the cores bound the pool
                 time = arithmetic.larger(time, arithmetic.divide(work, cores))[0]
             if paid is not None:
                 time, work = arithmetic.add(time, paid), arithmetic.add(work, paid)
             return time, work
 
-        time, work = pool(body.time, body.work)
+        time, work = pool(body.time, threaded.time, threaded.work)
         received, received_work = (
-            (time, work) if _unpaid(body) else pool(body.received, body.received_work)
+            (time, work) if _unpaid(body) else pool(body.received, threaded.received, threaded.received_work)
         )
         return Busy(time, work, received, received_work, False, body.touches, None, body.dispatch)
 
@@ -448,6 +477,19 @@ def threads_text(threads: sympy.Expr) -> str:
         return printable(format_expr(threads))
     except EvaluationError:  # a count free at every level of a term 1,000 deep nests as deep
         return "(a count nested too deep to print)"
+
+
+def _seq_parts(body: Busy) -> list[Busy]:
+    """``body``'s parts in order, as :meth:`MachineSemantics.threaded` divides them: the
+    parts of a ``seq`` that has speed-ups inside (however deep), else ``body`` itself."""
+    found, stack = [], [body]
+    while stack:
+        value = stack.pop()
+        if value.parts is None:
+            found.append(value)
+        else:
+            stack.extend(reversed(value.parts))
+    return found
 
 
 def _dispatch(left: Busy, right: Busy) -> Any:
