@@ -94,6 +94,27 @@ def test_a_pool_of_a_sequence_divides_each_part_by_its_own_speedup():
     assert sympy.simplify(form - evaluate(parse("seq(tpool_4(qsort), tpool_4(inc))"), LIB, machine.semantics)) == 0
     assert form.count_ops() <= evaluate(parse("seq(qsort, inc)"), LIB, machine.semantics).count_ops() + 4
 
+
+def test_pools_within_pools_run_the_atom_on_all_their_threads():
+    # 4 x 4 threads of qsort at once gain S(16), as one pool of 16 does: nesting is no way
+    # around the atom's speed-up (it was: tpool_8(tpool_2(qsort)) 1.67 times faster than tpool_16)
+    machine = Machine(16, speedups={"qsort": "p/(1 + 0.05*(p - 1))"})
+    flat = QSORT(1024) / (16 / 1.75)
+    for term in ("tpool_16(qsort)", "tpool_4(tpool_4(qsort))", "tpool_8(tpool_2(qsort))", "tpool_2(tpool_2(tpool_4(qsort)))"):
+        assert value(term, machine) == pytest.approx(flat), term
+    # beyond the cores the cores bound it: 8 x 4 threads are 16 at once
+    assert value("tpool_8(tpool_4(qsort))", machine) == pytest.approx(flat)
+    # within a pool of the pools' sequence, and through a pipe: qsort on 2 x 4 threads
+    assert value("tpool_2(seq(tpool_4(qsort), inc))", machine) == pytest.approx(QSORT(1024) / (8 / 1.35) + INC(1024) / 2)
+    assert value("tpool_2(pipe(tpool_4(qsort), nop))", machine) == pytest.approx(QSORT(1024) / (8 / 1.35))
+    # a mapReduce's nodes are machines of their own: a pool around it is no pool around its parts
+    term = "mapReduce_{2,2}^{x,4}(tpool_4(qsort), inc)"
+    assert value(f"tpool_2({term})", machine) == pytest.approx(value(term, machine) / 2)
+    law = "tpool_4(tpool_4(qsort)) == tpool_16(qsort)"
+    assert check(law, LIB, machine.semantics, examples=12, seed=3).status in ("proved", "no-counterexample")
+    best = optimize("tpool_a(tpool_b(qsort))", at={"x": 1024}, machine=machine, budget="a + b <= 10")
+    assert best.best.value == pytest.approx(flat)
+
 def test_a_pool_of_two_or_more_threads_pays_the_dispatch_cost_per_element():
     machine = Machine(2, dispatch="800 + 0.25*x")
     d = 800 + 0.25 * 1024

@@ -188,6 +188,7 @@ def fold(
             inner = [here] * len(kids)
             if isinstance(node, MapReduce):
                 inner = [arithmetic.sized(here, size) for size in _sizes(node, here, arithmetic)]
+            inner = [semantics.enter(arithmetic, node, c) for c in inner]
             first = plan.order[id(node)]
             stack.append((node, here, True))
             stack.extend((kids[i], inner[i], False) for i in reversed(first))

@@ -31,7 +31,10 @@ the rules compute) *and* the core time it keeps busy (its work), so that
 its own speed-up (``tpool_n(seq(A, B))`` is ``A / S_A(k) + B / S_B(k)``: with Amdahl's
 speed-ups, the parts' serial work adds up; ``tpool_2(seq(qsort, inc))`` where the runs keep
 speed-ups: median |error| 6.7, 4.3, 6.9 % before, 4.2, 5.6, 5.8 %, docs/machine.md); a ``mapReduce`` is eq. (5) with its threads per
-node bounded by the cores (its nodes are machines of their own).
+node bounded by the cores (its nodes are machines of their own). An atom in pools within
+pools runs on all their threads at once: ``tpool_n(tpool_m(A))`` gains ``S_A(min(n*m,
+cores))``, as ``tpool_{n*m}(A)`` does (:meth:`MachineSemantics.enter`), not ``S_A(m)``
+times ``n``.
 
 >>> from patternalg.syntax.parser import parse
 >>> from patternalg.library.model_library import ModelLibrary
@@ -244,6 +247,10 @@ class MachineSemantics(Semantics):
         """Whether a pool of two or more threads pays a dispatch cost on this machine."""
         return self.machine.dispatch != 0
 
+    def speeds_up(self) -> bool:
+        """Whether an atom may have a speed-up of its own on this machine."""
+        return bool(self.machine.speedup)
+
     def speedup_at(self, arithmetic: Any, atom: str, context: Mapping[sympy.Symbol, Any]) -> Callable[[Any], Any] | None:
         """Atom ``atom``'s speed-up at the point(s) of ``context``, as a function of the
         threads it runs on (None: it gains its threads, S(p) = p)."""
@@ -269,6 +276,9 @@ class MachineSemantics(Semantics):
             model = library.get(node.name)
             touches = model is None or model.touches_data
             speedup = self.speedup_at(arithmetic, node.name, context)
+            outer = context.get(_OUTER)
+            if speedup is not None and outer is not None:
+                speedup = self._within(arithmetic, speedup, outer)
         received = value
         if touches and self.pays_handoff():
             received = arithmetic.add(value, self.handoff_at(arithmetic, context))
@@ -284,6 +294,35 @@ class MachineSemantics(Semantics):
     def lower(self, value: Any) -> Any:
         """The time per element: what the fold's caller sees."""
         return value.time if isinstance(value, Busy) else value
+
+    def enter(self, arithmetic: Any, node: Any, context: dict[Any, Any]) -> dict[Any, Any]:
+        """A pool's parts run within its threads: the context's ``_OUTER`` is the threads of
+        the pools around a part's own pool (at most the cores), absent for a part of one
+        pool only; a mapReduce's parts run on nodes of their own, within none."""
+        if isinstance(node, MapReduce) and _WITHIN in context:
+            return {k: v for k, v in context.items() if k not in (_WITHIN, _OUTER)}
+        if not isinstance(node, TPool) or not self.speeds_up():
+            return context
+        cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
+        running = arithmetic.smaller(arithmetic.leaf(node.count, context), cores)
+        within = context.get(_WITHIN)
+        if within is None:
+            return {**context, _WITHIN: running}
+        return {**context, _WITHIN: arithmetic.smaller(arithmetic.multiply(within, running), cores), _OUTER: within}
+
+    def _within(self, arithmetic: Any, speedup: Callable[[Any], Any], outer: Any) -> Callable[[Any], Any]:
+        """An atom's speed-up in a pool within pools of ``outer`` threads: on ``running``
+        threads of its own pool, ``k = min(running * outer, cores)`` threads run the atom at
+        once, each at ``S(k) / k``, so its pool gains ``running * S(k) / k`` (and the pools
+        around it the rest: ``tpool_n(tpool_m(A))`` is ``tpool_{n*m}(A)`` but for the
+        dispatch, not a way around the atom's speed-up)."""
+        cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
+
+        def gain(running: Any) -> Any:
+            total = arithmetic.smaller(arithmetic.multiply(running, outer), cores)
+            return arithmetic.divide(arithmetic.multiply(speedup(total), running), total)
+
+        return gain
 
     # --- the operators -------------------------------------------------------------------
     def seq(self, arithmetic: Any, left: Any, right: Any) -> Any:
@@ -478,6 +517,12 @@ def threads_text(threads: sympy.Expr) -> str:
         return printable(format_expr(threads))
     except EvaluationError:  # a count free at every level of a term 1,000 deep nests as deep
         return "(a count nested too deep to print)"
+
+
+#: the context's threads of the pools around a part (at most the cores), and of the pools
+#: around its own pool (:meth:`MachineSemantics.enter`)
+_WITHIN = sympy.Symbol("_pools_threads")
+_OUTER = sympy.Symbol("_outer_pools_threads")
 
 
 def _seq_parts(body: Busy) -> list[Busy]:

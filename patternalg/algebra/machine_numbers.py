@@ -136,6 +136,10 @@ class DrawnMachineSemantics(MachineSemantics):
         """A dispatch cost fitted at 0 is drawn upward from it: a pool pays what is drawn."""
         return super().pays_dispatch() or "d0" in self._at
 
+    def speeds_up(self) -> bool:
+        """A serial fraction drawn gives its atom a speed-up wherever it is drawn."""
+        return super().speeds_up() or any(atom_of(name) is not None for name in self._at)
+
     def _delta(self, name: str, context: Mapping[sympy.Symbol, Any]) -> Any:
         """The draws' deviation of number ``name`` in ``context`` (None: not drawn there)."""
         found = self._at.get(name)

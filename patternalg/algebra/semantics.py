@@ -93,6 +93,12 @@ class Semantics(metaclass=_Registered):
         """A value held as :meth:`lift` made it, as the arithmetic's value (the time)."""
         return value
 
+    def enter(self, arithmetic: Any, node: Any, context: dict[Any, Any]) -> dict[Any, Any]:
+        """The context the parts of ``node`` are folded in: ``context``, unless a semantics
+        tells its parts where they run (:mod:`.machine`: the threads of the pools around
+        them)."""
+        return context
+
     def threads(self, count: Any) -> Any:
         """The threads a mapReduce's ``count`` threads per node run on (eq. (5) divides by
         them): all of them, unless a machine has fewer cores."""
