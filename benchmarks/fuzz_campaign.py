@@ -150,8 +150,11 @@ overflowed a Python float; fixed, ``tests/test_intervals.py``); seeds 117 (0.1) 
 seed 120 (``decide``, ``optimize`` at 1.0): 3,500 inputs, and with a design's threads one
 flat maximum, seed 121 (``decide``, ``optimize``, ``deep``, ``machine`` at 0.5): 6,000
 inputs in 157 s, 0 of each; with a pool of a sequence dividing each part by its own
-speed-up, seed 122 (every class at 0.15): 21,377 inputs in 72 s, 0 of each. The campaign
-checks exits, not verdicts:
+speed-up, seed 122 (every class at 0.15): 21,377 inputs in 72 s, 0 of each; with pools
+within pools running the atom on all their threads, seed 123 (``decide``, ``deep``,
+``machine``, ``interval``, ``calibrate`` at 0.5): 9,750 inputs in 169 s, and the ``deep``
+class with a machine of speed-ups on 3 in 10 inputs and a pool of a sequence nested, seed
+124 (0.6): 300 inputs in 203 s, 0 of each. The campaign checks exits, not verdicts:
 ``fuzz_law_verdicts.py`` checks the law checker's answers themselves.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
@@ -329,6 +332,7 @@ DEEP_CONSTRUCTS = {
     "tpool_2": ("tpool_2(", "qsort", ")"),
     "tpool_n": ("tpool_n(", "qsort", ")"),
     "pool_in_pipe": ("tpool_2(pipe(", "inc", ", nop))"),  # a coefficient halved at every level
+    "pool_of_seq": ("tpool_2(seq(qsort, ", "inc", "))"),  # pools within pools, each of a sequence
     "mapReduce": ("mapReduce_{2,n}^{x,16}(", "map_grppi", ", shuffle_{2,n}^{16}, reduce_p)"),
     "mapReduce_1": ("mapReduce_{1,1}^{1,1}(", "map_grppi", ", reduce_p)"),
 }
@@ -344,6 +348,13 @@ def flat(construct: str, stages: int) -> str:
     """A flat ``seq`` or ``pipe`` of ``stages`` stages."""
     atoms = ["qsort", "inc", "nop"]
     return f"{construct}({', '.join(atoms[i % 3] for i in range(stages))})"
+
+
+#: a machine whose atoms have speed-ups of their own, with a dispatch cost and a hand-off
+SPEEDUP_MACHINE = (
+    '[machine]\ncores = 16\nhandoff = "100 + 0.5*x"\ndispatch = "300"\n[machine.speedups]\n'
+    'qsort = "p/(1 + 0.05*(p - 1))"\ninc = "p/(1 + 0.3*(p - 1))"\nnop = "1"\n'
+)
 
 
 def deep_command(rng: random.Random) -> tuple[list[str], str, str]:
@@ -429,6 +440,10 @@ def make_input(cls: str, rng: random.Random) -> dict:
         argv = decision(rng)
     elif cls == "deep":
         argv, files["t.term"], label = deep_command(rng)
+        if "--semantics" not in argv and argv[0] != "check" and rng.random() < 0.3:
+            files["m.toml"] = SPEEDUP_MACHINE  # pools within pools and of sequences divide by speed-ups
+            argv += ["--machine", "m.toml"]
+            label += " --machine (speed-ups)"
         return {"argv": argv, "files": files, "stdin": stdin, "watch": watch, "label": label}
     elif cls == "eval":
         argv = ["eval", maybe(rng, random_term(rng) if rng.random() < 0.7 else rng.choice(SEEDS_TERMS), 0.6)]
