@@ -397,3 +397,15 @@ def test_the_thread_note_counts_the_threads_of_the_point():
     assert "different numbers of threads (tpool_4(qsort): 4, inc: 1) on 2 cores" in compared.stderr
     swept = run_cli("sweep", "tpool_n(qsort)", "--over", "n=1..4", "--at", "x=4", "--cores", "2")
     assert "tpool_n(qsort) runs n threads: where that exceeds" in swept.stderr  # n is swept
+
+
+def test_a_pool_of_a_pipeline_says_its_stages_run_without_their_speedups(tmp_path):
+    # the rule kept (docs/machine.md) gains a pool of a pipeline its threads whole: a result
+    # where that decides says so, and names the pool of the atom's own that would not
+    path = tmp_path / "m.toml"
+    path.write_text('[machine]\ncores = 16\n[machine.speedups]\nqsort = "p/(1 + 0.05*(p - 1))"\n')
+    done = run_cli("compare", "tpool_8(qsort)", "tpool_8(pipe(qsort, nop))", "--machine", str(path), "--over", "x=1024..1e6")
+    assert done.returncode == 0
+    assert "tpool_8(pipe(qsort, nop)) runs a pipeline of qsort on 8 threads, which gains them whole" in done.stderr
+    alone = run_cli("eval", "pipe(tpool_8(qsort), nop)", "--machine", str(path))
+    assert alone.returncode == 0 and "gains them whole" not in alone.stderr

@@ -33,7 +33,7 @@ from .atomic_model import AtomicModel
 from .bindings import as_value
 from .domains import extrapolation_notes, extrapolations, point_notes
 from .evaluation import Derivation, closed_form, evaluate
-from .machine import machine_notes
+from .machine_notes import machine_notes
 from .pointwise import PointValue, at_point, undecided_note, with_counts
 from .render import (
     DEFAULT_DIGITS,

@@ -51,26 +51,22 @@ Min(804.2775*x, 268.0925*x + 800)
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 import sympy
 
 from .._internal.limits import printable, whole_number_text
-from ..errors import EvaluationError, PatternalgError
+from ..errors import EvaluationError
 from ..syntax.arith import format_expr, shown_text
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
 from .machine_checks import check_cores, check_cost, check_speedup, machine_expression
-from .machine_number_kinds import atom_of
 from .semantics import Semantics
 
-__all__ = [
-    "Busy", "Machine", "MachineSemantics", "here", "threads_needed", "threads_text", "thread_note",
-    "machine_notes", "cores_of", "extrapolated_threads_note",
-]
+__all__ = ["Busy", "Machine", "MachineSemantics", "here", "threads_needed", "threads_text", "cores_of"]
 
 
 @dataclass(frozen=True)
@@ -482,32 +478,6 @@ def _larger(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
     return kept[0] if len(kept) == 1 else sympy.Max(*kept, evaluate=False)
 
 
-def thread_note(term: Term, machine: Machine) -> str | None:
-    """A note where ``term`` may run more threads than ``machine`` has cores.
-
-    >>> from patternalg.syntax.parser import parse
-    >>> thread_note(parse("tpool_4(qsort)"), Machine(2))
-    'tpool_4(qsort) runs 4 threads on 2 cores: the cores bound it (machine semantics)'
-    >>> thread_note(parse("tpool_2(qsort)"), Machine(2)) is None
-    True
-    >>> thread_note(parse("tpool_3(" * 10_000 + "qsort" + ")" * 10_000), Machine(2))[-85:]
-    'runs a 4,772-digit integer threads on 2 cores: the cores bound it (machine semantics)'
-    """
-    threads = threads_needed(term)
-    shown = printable(str(term))  # a term 10,000 deep is named, not printed whole
-    if threads.is_number:
-        if threads <= machine.cores:
-            return None
-        return (
-            f"{shown} runs {threads_text(threads)} threads on {machine.cores} cores: the "
-            "cores bound it (machine semantics)"
-        )
-    return (
-        f"{shown} runs {threads_text(threads)} threads: where that exceeds the "
-        f"machine's {machine.cores} cores, the cores bound it (machine semantics)"
-    )
-
-
 def threads_text(threads: sympy.Expr) -> str:
     """A count of threads (:func:`threads_needed`) as a message shows it: a whole number by
     its digits or, beyond 64 bits, its length; an expression in one terminal line."""
@@ -556,87 +526,3 @@ def here() -> MachineSemantics:
 def cores_of(semantics: Semantics) -> int | None:
     """The cores of a machine semantics, else None."""
     return semantics.machine.cores if isinstance(semantics, MachineSemantics) else None
-
-
-def machine_notes(terms: Sequence[Term], semantics: Semantics) -> list[str]:
-    """Under a machine semantics: each term that may run more threads than it has cores,
-    and each that pools an atom on more threads than the calibration did."""
-    if not isinstance(semantics, MachineSemantics):
-        return []
-    found = [thread_note(term, semantics.machine) for term in terms]
-    found += [extrapolated_threads_note(term, semantics.machine) for term in terms]
-    return [text for text in found if text]
-
-
-def calibrated_threads(machine: Machine) -> tuple[set[str], dict[str, int]]:
-    """The atoms whose speed-up the machine has or draws, and for each atom that a
-    calibration composition pooled alone (``tpool_k(atom)``), the most threads such a pool
-    ran on the machine's cores.
-
-    >>> record = {"residuals": {"tpool_2(qsort)": {}, "tpool_8(inc)": {}}}
-    >>> calibrated_threads(Machine(4, speedups={"qsort": p / (2 - 1 / p)}, calibration=tuple(record.items())))
-    ({'qsort'}, {'qsort': 2, 'inc': 4})
-    """
-    from ..syntax.parser import parse  # the record names its calibration terms as text
-
-    record = dict(machine.calibration)
-    drawn = record.get("covariance")
-    names = drawn.get("names", ()) if isinstance(drawn, Mapping) else ()
-    atoms = set(machine.speedup) | {a for n in names if isinstance(n, str) and (a := atom_of(n)) is not None}
-    calibrated: dict[str, int] = {}
-    residuals = record.get("residuals")
-    for text in residuals if isinstance(residuals, Mapping) else ():
-        try:
-            pool = parse(str(text))
-        except PatternalgError:  # a record for people: a term it cannot read calibrates nothing
-            continue
-        if isinstance(pool, TPool) and isinstance(pool.body, Atom) and pool.count.is_Integer:
-            running = min(int(pool.count), machine.cores)
-            calibrated[pool.body.name] = max(calibrated.get(pool.body.name, 0), running)
-    return atoms, calibrated
-
-
-def speedups_short_of_cores(machine: Machine) -> list[str]:
-    """A note for each atom whose speed-up the calibration pooled on fewer threads than the
-    machine's cores: a pool of more threads extrapolates it.
-
-    >>> record = {"residuals": {"tpool_2(qsort)": {}}}
-    >>> speedups_short_of_cores(Machine(16, speedups={"qsort": p / (2 - 1 / p)}, calibration=tuple(record.items())))
-    ["qsort's speed-up is calibrated on at most 2 of the 16 cores (tpool_2(qsort)): a pool of more threads extrapolates it (calibrating on tpool_16(qsort) too would measure it)"]
-    """
-    atoms, calibrated = calibrated_threads(machine)
-    return [
-        f"{name}'s speed-up is calibrated on at most {threads} of the {machine.cores} cores "
-        f"(tpool_{threads}({name})): a pool of more threads extrapolates it (calibrating on "
-        f"tpool_{machine.cores}({name}) too would measure it)"
-        for name, threads in sorted(calibrated.items())
-        if name in atoms and threads < machine.cores
-    ]
-
-
-def extrapolated_threads_note(term: Term, machine: Machine) -> str | None:
-    """A note where ``term`` pools an atom on more threads than the calibration pooled it
-    (its speed-up's serial fraction fitted at ``tpool_2`` and used at 16: the interval draws
-    it, the value extrapolates it); None where no pool does, or nothing was calibrated.
-
-    >>> from patternalg.syntax.parser import parse
-    >>> record = {"residuals": {"tpool_2(qsort)": {}}, "numbers": {"c_qsort": 0.05}}
-    >>> m = Machine(16, speedups={"qsort": p / (1 + sympy.Float(0.05) * (p - 1))},
-    ...             calibration=tuple(record.items()))
-    >>> extrapolated_threads_note(parse("pipe(tpool_16(qsort), tpool_2(qsort))"), m)
-    'tpool_16(qsort) runs qsort on 16 threads, its speed-up calibrated on at most 2 (tpool_2(qsort)): extrapolated in threads (calibrating on tpool_16(qsort) too would measure it)'
-    >>> extrapolated_threads_note(parse("tpool_2(qsort)"), m) is None
-    True
-    """
-    atoms, calibrated = calibrated_threads(machine)
-    for node in term.walk():
-        if not (isinstance(node, TPool) and isinstance(node.body, Atom) and node.count.is_Integer):
-            continue
-        name, running = node.body.name, min(int(node.count), machine.cores)
-        if name in atoms and name in calibrated and running > calibrated[name]:
-            return (
-                f"{printable(str(node))} runs {name} on {running} threads, its speed-up calibrated on at most "
-                f"{calibrated[name]} (tpool_{calibrated[name]}({name})): extrapolated in threads (calibrating "
-                f"on tpool_{running}({name}) too would measure it)"
-            )
-    return None

@@ -33,7 +33,8 @@ from ..algebra.arrays import compile_term, count_symbols
 from ..algebra.bindings import as_value, held_by_double
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.grid import Axis
-from ..algebra.machine import cores_of, machine_notes, threads_needed
+from ..algebra.machine import cores_of, threads_needed
+from ..algebra.machine_notes import machine_notes
 from ..algebra.pointwise import at_point, bottleneck_at
 from ..algebra.units import in_unit
 from ..arguments import as_axis, as_bindings, as_term, as_texts

@@ -24,7 +24,7 @@ from ..algebra.arrays import Compiled, compile_term, count_symbols, term_symbols
 from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.grid import Axis
-from ..algebra.machine import machine_notes
+from ..algebra.machine_notes import machine_notes
 from ..algebra.pointwise import with_counts
 from ..algebra.semantics import Semantics
 from ..algebra.units import in_unit

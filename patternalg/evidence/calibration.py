@@ -49,7 +49,8 @@ import sympy
 from .._internal.limits import printable
 from ..algebra.arrays import compile_term
 from ..algebra.atomic_model import AtomicModel
-from ..algebra.machine import Machine, speedups_short_of_cores
+from ..algebra.machine import Machine
+from ..algebra.machine_notes import speedups_short_of_cores
 from ..algebra.machine_number_kinds import atom_of, fraction_name, kind_of, meaning
 from ..algebra.semantics import Semantics
 from ..errors import EvaluationError, MeasurementError, ParseError
