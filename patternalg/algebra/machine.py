@@ -29,12 +29,12 @@ the rules compute) *and* the core time it keeps busy (its work), so that
 
 ``seq`` is eq. (2) unchanged (one thread runs both), and a pool of it divides each part by
 its own speed-up (``tpool_n(seq(A, B))`` is ``A / S_A(k) + B / S_B(k)``: with Amdahl's
-speed-ups, the parts' serial work adds up; ``tpool_2(seq(qsort, inc))`` where the runs keep
-speed-ups: median |error| 6.7, 4.3, 6.9 % before, 4.2, 5.6, 5.8 %, docs/machine.md); a ``mapReduce`` is eq. (5) with its threads per
-node bounded by the cores (its nodes are machines of their own). An atom in pools within
-pools runs on all their threads at once: ``tpool_n(tpool_m(A))`` gains ``S_A(min(n*m,
-cores))``, as ``tpool_{n*m}(A)`` does (:meth:`MachineSemantics.enter`), not ``S_A(m)``
-times ``n``.
+speed-ups, the parts' serial work adds up; ``tpool_2(seq(qsort, inc))`` on the runs that
+keep speed-ups: median |error| 6.7, 4.3, 6.9 % before, 4.2, 5.6, 5.8 %, docs/machine.md);
+a ``mapReduce`` is eq. (5) with its threads per node bounded by the cores (its nodes are
+machines of their own). An atom in pools within pools runs on all their threads at once:
+``tpool_n(tpool_m(A))`` gains ``S_A(min(n*m, cores))``, as ``tpool_{n*m}(A)`` does
+(:meth:`MachineSemantics.enter`), not ``S_A(m)`` times ``n``.
 
 >>> from patternalg.syntax.parser import parse
 >>> from patternalg.library.model_library import ModelLibrary
@@ -348,17 +348,13 @@ class MachineSemantics(Semantics):
         the parts' serial fractions weighted by their times (their serial work adds up)."""
         value: Busy | None = None
         for part in _seq_parts(body):
-            gain = running if part.speedup is None else part.speedup(running)
-            time = arithmetic.divide(part.time, gain)
-            work = part.work
-            if part.speedup is not None:
-                work = arithmetic.multiply(arithmetic.divide(work, gain), running)
+            own = part.speedup is not None
+            gain = part.speedup(running) if part.speedup is not None else running
+            time, work = arithmetic.divide(part.time, gain), _grown(arithmetic, part.work, gain, running, own)
             received, received_work = time, work
             if not _unpaid(part):
                 received = arithmetic.divide(part.received, gain)
-                received_work = part.received_work
-                if part.speedup is not None:
-                    received_work = arithmetic.multiply(arithmetic.divide(received_work, gain), running)
+                received_work = _grown(arithmetic, part.received_work, gain, running, own)
             divided = Busy(time, work, received, received_work, False, part.touches, None, part.dispatch)
             value = divided if value is None else self.seq(arithmetic, value, divided)
         assert value is not None  # a body has at least one part
@@ -506,6 +502,12 @@ def _seq_parts(body: Busy) -> list[Busy]:
         else:
             stack.extend(reversed(value.parts))
     return found
+
+
+def _grown(arithmetic: Any, work: Any, gain: Any, running: Any, own: bool) -> Any:
+    """``work`` on ``running`` threads that gain ``gain``: grown by what a speed-up of the
+    part's ``own`` falls short of ``running`` (``work / gain * running``), else as it is."""
+    return arithmetic.multiply(arithmetic.divide(work, gain), running) if own else work
 
 
 def _dispatch(left: Busy, right: Busy) -> Any:
