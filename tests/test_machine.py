@@ -4,6 +4,7 @@ decisions and laws under a machine."""
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 import sys
 
@@ -409,3 +410,31 @@ def test_a_pool_of_a_pipeline_says_its_stages_run_without_their_speedups(tmp_pat
     assert "tpool_8(pipe(qsort, nop)) runs a pipeline of qsort on 8 threads, which gains them whole" in done.stderr
     alone = run_cli("eval", "pipe(tpool_8(qsort), nop)", "--machine", str(path))
     assert alone.returncode == 0 and "gains them whole" not in alone.stderr
+
+
+#: the built-in laws over named atoms on a machine whose atoms have speed-ups of their own
+#: (no hand-off, no dispatch cost): a metavariable binds a generated atom, which has none,
+#: so the laws run above cannot see where a term's shape escapes a speed-up. Two laws fail
+#: here, both by a pipeline running an atom beside itself without its speed-up (the rule
+#: docs/machine.md keeps, and the note it prints): pipe(tpool_4(qsort), tpool_4(inc)) is
+#: 1.15 times tpool_4(pipe(qsort, inc)), and pipe(qsort, qsort) runs two qsorts at once
+SPEEDUP_ESCAPES = {"pipe_tpool_layering", "pipe_vs_tpool2_seq"}
+
+
+@pytest.mark.parametrize("law", BUILTIN_LAWS, ids=lambda law: law.id)
+def test_each_builtin_law_over_named_atoms_with_speedups(law):
+    machine = Machine(16, speedups={"qsort": "p/(1 + 0.05*(p - 1))", "inc": "p/(1 + 0.3*(p - 1))"})
+    relation = str(law)[len(str(law.lhs)) :].split(str(law.rhs))[0].strip()
+    held = []
+    for atoms in (("qsort", "inc", "nop"), ("inc", "qsort", "nop"), ("qsort", "qsort", "inc")):
+        for n, m in ((4, 2), (2, 8), (16, 1)):
+            def instance(side, atoms=atoms, n=n, m=m):
+                text = side.replace("{m*n}", str(m * n)).replace("{n + 1}", str(n + 1))
+                text = text.replace("_n", f"_{n}").replace("_m", f"_{m}")
+                return re.sub(r"\b[ABC]\b", lambda meta: atoms["ABC".index(meta.group())], text)
+
+            for at in (16.0, 1024.0, 1e6):
+                lhs, rhs = (value(instance(str(side)), machine, at) for side in (law.lhs, law.rhs))
+                close = lhs == pytest.approx(rhs, rel=1e-9)
+                held.append({"==": close, "<=": lhs <= rhs or close, ">=": lhs >= rhs or close}[relation])
+    assert all(held) == (law.id not in SPEEDUP_ESCAPES), law.id
