@@ -91,13 +91,13 @@ def pooled_atoms(term: Term, cores: int) -> Iterator[tuple[str, int, TPool, bool
 
 def calibrated_threads(machine: Machine) -> tuple[set[str], dict[str, int]]:
     """The atoms whose speed-up the machine has or draws, and for each atom that a
-    calibration composition pooled alone (``tpool_k(atom)``), the most threads such a pool
-    ran on the machine's cores.
+    calibration composition pooled (:func:`pooled_atoms`: not through a pipeline), the most
+    threads that ran it at once on the machine's cores.
 
     >>> from patternalg.syntax.symbols import p
-    >>> record = {"residuals": {"tpool_2(qsort)": {}, "tpool_8(inc)": {}}}
+    >>> record = {"residuals": {"tpool_2(qsort)": {}, "tpool_8(inc)": {}, "tpool_2(tpool_2(nop))": {}}}
     >>> calibrated_threads(Machine(4, speedups={"qsort": p / (2 - 1 / p)}, calibration=tuple(record.items())))
-    ({'qsort'}, {'qsort': 2, 'inc': 4})
+    ({'qsort'}, {'qsort': 2, 'inc': 4, 'nop': 4})
     """
     from ..syntax.parser import parse  # the record names its calibration terms as text
 
@@ -112,9 +112,9 @@ def calibrated_threads(machine: Machine) -> tuple[set[str], dict[str, int]]:
             pool = parse(str(text))
         except PatternalgError:  # a record for people: a term it cannot read calibrates nothing
             continue
-        if isinstance(pool, TPool) and isinstance(pool.body, Atom) and pool.count.is_Integer:
-            running = min(int(pool.count), machine.cores)
-            calibrated[pool.body.name] = max(calibrated.get(pool.body.name, 0), running)
+        for name, running, _, piped in pooled_atoms(pool, machine.cores):
+            if not piped:
+                calibrated[name] = max(calibrated.get(name, 0), running)
     return atoms, calibrated
 
 
