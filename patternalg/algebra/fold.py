@@ -177,6 +177,7 @@ def fold(
     """
     semantics = Semantics.of(semantics)
     plan = plan if plan is not None and plan.term is term else Plan.of(term, library, None, semantics)
+    entering = type(semantics).enter is not Semantics.enter  # parts told where they run
     found: Folded[V] = Folded(None)  # type: ignore[arg-type]
     values: list[V] = []
     root: Context[V] = dict(context)
@@ -188,7 +189,8 @@ def fold(
             inner = [here] * len(kids)
             if isinstance(node, MapReduce):
                 inner = [arithmetic.sized(here, size) for size in _sizes(node, here, arithmetic)]
-            inner = [semantics.enter(arithmetic, node, c) for c in inner]
+            if entering:
+                inner = [semantics.enter(arithmetic, node, c) for c in inner]
             first = plan.order[id(node)]
             stack.append((node, here, True))
             stack.extend((kids[i], inner[i], False) for i in reversed(first))

@@ -340,25 +340,21 @@ class MachineSemantics(Semantics):
         return Busy(time, work, received, received_work, serial, left.touches or right.touches,
                     None, _dispatch(left, right), (left, right) if own else None)  # fmt: skip
 
-    def threaded(self, arithmetic: Any, body: Busy, running: Any) -> Busy:
+    def threaded(self, arithmetic: Any, body: Busy, running: Any) -> tuple[Any, Any, Any, Any]:
         """``body`` run as ``running`` instances at once, each on a thread of its own: its
-        time over its speed-up (over ``running`` without one), its work grown by what the
-        speed-up falls short of ``running``. A ``seq`` whose parts have speed-ups of their
-        own divides each part by its own, which for Amdahl's speed-ups is Amdahl's law with
-        the parts' serial fractions weighted by their times (their serial work adds up)."""
+        time, work, received time and received work per element, its time over its
+        speed-up (over ``running`` without one), its work grown by what the speed-up falls
+        short of ``running``. A ``seq`` whose parts have speed-ups of their own divides each
+        part by its own, which for Amdahl's speed-ups is Amdahl's law with the parts' serial
+        fractions weighted by their times (their serial work adds up)."""
+        if body.parts is None:
+            return _divided(arithmetic, body, running)
         value: Busy | None = None
         for part in _seq_parts(body):
-            own = part.speedup is not None
-            gain = part.speedup(running) if part.speedup is not None else running
-            time, work = arithmetic.divide(part.time, gain), _grown(arithmetic, part.work, gain, running, own)
-            received, received_work = time, work
-            if not _unpaid(part):
-                received = arithmetic.divide(part.received, gain)
-                received_work = _grown(arithmetic, part.received_work, gain, running, own)
-            divided = Busy(time, work, received, received_work, False, part.touches, None, part.dispatch)
+            divided = Busy(*_divided(arithmetic, part, running), False, part.touches, None, part.dispatch)
             value = divided if value is None else self.seq(arithmetic, value, divided)
         assert value is not None  # a body has at least one part
-        return value
+        return value.time, value.work, value.received, value.received_work
 
     def tpool(self, arithmetic: Any, count: Any, body: Any) -> Any:
         """Eq. (3) on the machine: at most ``cores`` instances run at once, each at the
@@ -392,10 +388,8 @@ class MachineSemantics(Semantics):
                 time, work = arithmetic.add(time, paid), arithmetic.add(work, paid)
             return time, work
 
-        time, work = pool(body.time, threaded.time, threaded.work)
-        received, received_work = (
-            (time, work) if _unpaid(body) else pool(body.received, threaded.received, threaded.received_work)
-        )
+        time, work = pool(body.time, threaded[0], threaded[1])
+        received, received_work = (time, work) if _unpaid(body) else pool(body.received, threaded[2], threaded[3])
         return Busy(time, work, received, received_work, False, body.touches, None, body.dispatch)
 
     def pipe(self, arithmetic: Any, left: Any, right: Any) -> tuple[Any, int | None]:
@@ -504,10 +498,22 @@ def _seq_parts(body: Busy) -> list[Busy]:
     return found
 
 
-def _grown(arithmetic: Any, work: Any, gain: Any, running: Any, own: bool) -> Any:
-    """``work`` on ``running`` threads that gain ``gain``: grown by what a speed-up of the
-    part's ``own`` falls short of ``running`` (``work / gain * running``), else as it is."""
-    return arithmetic.multiply(arithmetic.divide(work, gain), running) if own else work
+def _divided(arithmetic: Any, part: Busy, running: Any) -> tuple[Any, Any, Any, Any]:
+    """``part`` (no ``seq`` of parts) run as ``running`` instances at once: its time and
+    received time over its gain, its work grown by what its speed-up falls short of
+    ``running`` (``work / S * running``; as it is without a speed-up)."""
+    if part.speedup is None:
+        gain, grown = running, lambda work: work
+    else:
+        gain = part.speedup(running)
+
+        def grown(work: Any) -> Any:
+            return arithmetic.multiply(arithmetic.divide(work, gain), running)
+
+    time, work = arithmetic.divide(part.time, gain), grown(part.work)
+    if _unpaid(part):
+        return time, work, time, work
+    return time, work, arithmetic.divide(part.received, gain), grown(part.received_work)
 
 
 def _dispatch(left: Busy, right: Busy) -> Any:
