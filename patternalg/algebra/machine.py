@@ -50,6 +50,7 @@ Min(804.2775*x, 268.0925*x + 800)
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -212,7 +213,7 @@ class MachineSemantics(Semantics):
 
     def threads(self, count: Any) -> Any:
         """A mapReduce's threads per node run on at most the machine's cores."""
-        return sympy.Min(count, self.machine.cores)
+        return _at_most(count, self.machine.cores)
 
     def reads(self) -> frozenset[str]:
         """The symbols of the machine's own expressions (the hand-off's, the dispatch
@@ -483,6 +484,13 @@ def threads_text(threads: sympy.Expr) -> str:
 #: around its own pool (:meth:`MachineSemantics.enter`)
 _WITHIN = sympy.Symbol("_pools_threads")
 _OUTER = sympy.Symbol("_outer_pools_threads")
+
+
+@functools.lru_cache(maxsize=1024)
+def _at_most(count: sympy.Expr, cores: int) -> sympy.Expr:
+    """``min(count, cores)``, once per count: sympy's ``Min`` of a free count tries to order
+    it against the cores (1.3 ms a call; a mapReduce 10,000 deep asked 80,000 times)."""
+    return sympy.Min(count, cores)
 
 
 def _seq_parts(body: Busy) -> list[Busy]:
