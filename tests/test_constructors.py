@@ -21,7 +21,7 @@ ROOT = Path(patternalg.__file__).resolve().parent
 ALLOWED = {
     ("algebra/operators.py", "_symbolic_max"): "only small stages, none holding a Min",
     ("algebra/machine.py", "_larger"): "two thread counts that are both numbers",
-    ("algebra/machine.py", "threads"): "a mapReduce's threads per node against the machine's cores",
+    ("algebra/machine.py", "_at_most"): "a mapReduce's threads per node against the machine's cores, once per count",
     ("algebra/own_error.py", "own_error"): "max(1, steps beyond a fit's sizes), in one symbol",
     ("forms/memwall/form.py", "speedup_expr"): "a fraction of two numbers a model file gives",
 }
