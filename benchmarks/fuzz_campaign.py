@@ -154,7 +154,12 @@ speed-up, seed 122 (every class at 0.15): 21,377 inputs in 72 s, 0 of each; with
 within pools running the atom on all their threads, seed 123 (``decide``, ``deep``,
 ``machine``, ``interval``, ``calibrate`` at 0.5): 9,750 inputs in 169 s, and the ``deep``
 class with a machine of speed-ups on 3 in 10 inputs and a pool of a sequence nested, seed
-124 (0.6): 300 inputs in 203 s, 0 of each. The campaign checks exits, not verdicts:
+124 (0.6): 300 inputs in 203 s, 0 of each; seed 125 (``deep``, ``decide``, ``machine`` at
+0.4) then found 2 hangs, ``compare`` of ``tpool_n`` and of a ``mapReduce`` 10,000 deep on that
+machine (28 and 41 s; the latter as slow before, on any machine: sympy's ``Min`` of a
+mapReduce's free threads per node against the cores, built 80,000 times, is built once per
+count since, 6.9 s), and ``deep`` again at 0.4 (seed 125, 155 s) and 0.6 (seed 126, 300
+inputs in 229 s): 0 of each. The campaign checks exits, not verdicts:
 ``fuzz_law_verdicts.py`` checks the law checker's answers themselves.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
