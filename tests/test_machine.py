@@ -409,7 +409,10 @@ def test_a_pool_of_a_pipeline_says_its_stages_run_without_their_speedups(tmp_pat
     assert done.returncode == 0
     assert "tpool_8(pipe(qsort, nop)) runs a pipeline of qsort on 8 threads, which gains them whole" in done.stderr
     alone = run_cli("eval", "pipe(tpool_8(qsort), nop)", "--machine", str(path))
-    assert alone.returncode == 0 and "gains them whole" not in alone.stderr
+    assert alone.returncode == 0 and "gains them whole" not in alone.stderr and "at once" not in alone.stderr
+    # two stages of one pipeline running the same atom beside each other: no speed-up counts it
+    twice = run_cli("eval", "pipe(qsort, seq(inc, qsort))", "--machine", str(path))
+    assert "runs qsort in two of its stages at once" in twice.stderr
 
 
 #: the built-in laws over named atoms on a machine whose atoms have speed-ups of their own

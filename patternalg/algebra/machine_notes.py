@@ -170,7 +170,8 @@ def pipeline_speedup_note(term: Term, machine: Machine) -> str | None:
     """A note where a pool of ``term`` runs a pipeline whose atoms have speed-ups of their
     own: the pipeline gains the pool's threads whole, its atoms' speed-ups unused
     (docs/machine.md: on the committed runs that rule predicted ``tpool_2(pipe(qsort, inc))``
-    better than one dividing each stage by its own); None where no pool does.
+    better than one dividing each stage by its own); or where a pipeline runs such an atom
+    in two stages at once, which no speed-up counts; None where neither.
 
     >>> import sympy
     >>> from patternalg.syntax.parser import parse
@@ -180,6 +181,8 @@ def pipeline_speedup_note(term: Term, machine: Machine) -> str | None:
     "tpool_8(pipe(qsort, nop)) runs a pipeline of qsort on 8 threads, which gains them whole: qsort's speed-up applies in a pool of its own only (as in pipe(tpool_8(qsort), ...))"
     >>> pipeline_speedup_note(parse("pipe(tpool_8(qsort), nop)"), m) is None
     True
+    >>> pipeline_speedup_note(parse("pipe(qsort, seq(inc, qsort))"), m)
+    "pipe(qsort, seq(inc, qsort)) runs qsort in two of its stages at once, each at qsort's speed-up alone: the machine counts no contention between stages"
     """
     for name, running, top, piped in pooled_atoms(term, machine.cores):
         if piped and running > 1 and name in machine.speedup:
@@ -187,5 +190,17 @@ def pipeline_speedup_note(term: Term, machine: Machine) -> str | None:
                 f"{printable(str(top))} runs a pipeline of {name} on {running} threads, which gains them "
                 f"whole: {name}'s speed-up applies in a pool of its own only (as in "
                 f"pipe(tpool_{running}({name}), ...))"
+            )
+    sped = set(machine.speedup)
+    below: dict[int, frozenset[str]] = {}  # the atoms with speed-ups under each sub-term
+    for node in term.post_order():  # an atom in two stages of one pipeline runs beside itself
+        kids = node.children()
+        below[id(node)] = frozenset({node.name} & sped) if isinstance(node, Atom) else frozenset().union(
+            *(below[id(kid)] for kid in kids)
+        )
+        if isinstance(node, Pipe) and (shared := sorted(below[id(kids[0])] & below[id(kids[1])])):
+            return (
+                f"{printable(str(node))} runs {shared[0]} in two of its stages at once, each at "
+                f"{shared[0]}'s speed-up alone: the machine counts no contention between stages"
             )
     return None
