@@ -416,8 +416,8 @@ def test_a_pool_of_a_pipeline_says_its_stages_run_without_their_speedups(tmp_pat
 
 
 #: the built-in laws over named atoms on a machine whose atoms have speed-ups of their own
-#: (no hand-off, no dispatch cost): a metavariable binds a generated atom, which has none,
-#: so the laws run above cannot see where a term's shape escapes a speed-up. Two laws fail
+#: (no hand-off, no dispatch cost), each binding and count tried, not drawn: the laws run
+#: above are on a machine without speed-ups, where no shape escapes one. Two laws fail
 #: here, both by a pipeline running an atom beside itself without its speed-up (the rule
 #: docs/machine.md keeps, and the note it prints): pipe(tpool_4(qsort), tpool_4(inc)) is
 #: 1.15 times tpool_4(pipe(qsort, inc)), and pipe(qsort, qsort) runs two qsorts at once
