@@ -125,6 +125,7 @@ class DesignValues:
         self.numbers: dict[tuple[tuple[str, sympy.Expr], ...], dict[Term, Any]] = {}
         self.arithmetic = Numbers(f"--at {', '.join(f'{k}={v}' for k, v in at.items())}")
         self.forms: dict[Term, NormalForm] = {}
+        self.entering = type(semantics).enter is not Semantics.enter  # as the fold
 
     def number(self, term: Term) -> float:
         """The pointwise model at the point (a pipe is the larger stage there)."""
@@ -155,13 +156,21 @@ class DesignValues:
     def _parts(
         self, node: Term, here: Mapping[sympy.Symbol, sympy.Expr]
     ) -> list[tuple[Term, Mapping[sympy.Symbol, sympy.Expr]]]:
+        """``node``'s parts, each with the context it runs in: a mapReduce's at the sizes
+        eq. (5) runs them at, and as the semantics tells them where they run (as the fold
+        does: on a machine with speed-ups, the threads of the pools around a part)."""
+        parts: list[tuple[Term, Mapping[sympy.Symbol, sympy.Expr]]]
         if isinstance(node, MapReduce):
             if node.per_key.free_symbols - set(here):  # d beside a constant reduce: any value
                 own = model_symbols(node, self.library, self.semantics)
                 here = {**here, **unread_sizes(node, own, [s.name for s in here])}
             size = self.arithmetic.leaf(node.per_key, here)
-            return [(node.map, {**here, x: sympy.Integer(1)}), (node.reduce, {**here, x: size})]
-        return [(c, here) for c in node.children()]
+            parts = [(node.map, {**here, x: sympy.Integer(1)}), (node.reduce, {**here, x: size})]
+        else:
+            parts = [(c, here) for c in node.children()]
+        if self.entering:
+            parts = [(c, self.semantics.enter(self.floats, node, dict(h))) for c, h in parts]
+        return parts
 
     def _combine(self, node: Term, here: Mapping[sympy.Symbol, sympy.Expr], parts: list[Any]) -> Any:
         semantics, floats = self.semantics, self.floats
