@@ -110,6 +110,12 @@ class Arrays(Arithmetic[np.ndarray]):
         """The product at every point."""
         return left * right
 
+    def constant(self, value: np.ndarray) -> float | None:
+        """The value if it is the same at every point."""
+        value = np.asarray(value)
+        first = value.flat[0] if value.size else None
+        return float(first) if first is not None and bool(np.all(value == first)) else None
+
 
 def count_symbols(term: Term) -> set[str]:
     """Names of the symbols in thread, node and key counts (they take positive integers)."""

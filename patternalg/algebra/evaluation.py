@@ -50,6 +50,8 @@ class ClosedForms(Arithmetic[Value]):
     cannot be ordered, else sympy; x stays free, so a mapReduce's parts are folded as
     functions of x and then taken at their sizes."""
 
+    symbolic = True
+
     def __init__(self, semantics: Semantics, where: str = "at the point") -> None:
         self.semantics = semantics
         self.where = where  #: the point, for an error: a value too large to build there
@@ -72,6 +74,10 @@ class ClosedForms(Arithmetic[Value]):
 
     def multiply(self, left: Value, right: Value) -> Value:
         return _value(as_expr(left) * as_expr(right))
+
+    def constant(self, value: Value) -> float | None:
+        expr = as_expr(value)
+        return float(expr) if expr.is_number else None
 
     def dominant(self, left: Value, right: Value) -> tuple[Value, int | None]:
         """The stage with the worse O-scaling in x (the paper's pipe)."""

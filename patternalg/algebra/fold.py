@@ -51,6 +51,11 @@ class Arithmetic(Generic[V]):
     """The numbers a fold computes with: how a sympy expression is evaluated in a context,
     and the operations a semantics builds eqs. (2)-(4) from (:mod:`.semantics`)."""
 
+    #: whether values are expressions that grow with every operation (closed forms): a
+    #: semantics then takes a case a free count leaves open as the general one, not as
+    #: an expression of both, where carrying both would double the form level by level
+    symbolic = False
+
     def leaf(self, expr: sympy.Expr, context: Mapping[sympy.Symbol, V]) -> V:
         """``expr`` (one of patternalg's own: an atom's model, a count) in ``context``."""
         raise NotImplementedError
@@ -75,6 +80,11 @@ class Arithmetic(Generic[V]):
     def multiply(self, left: V, right: V) -> V:
         """The product (a machine's work grown by a speed-up below the thread count)."""
         raise NotImplementedError
+
+    def constant(self, value: V) -> float | None:
+        """``value`` as one number if it is the same everywhere it is taken (a thread count
+        the term gives, not one a grid varies), else None: what a semantics may decide on."""
+        return None
 
     def sized(self, context: Context[V], size: V) -> Context[V]:
         """The context a part of a mapReduce runs in, at ``size`` elements (eq. (5): the

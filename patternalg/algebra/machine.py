@@ -15,8 +15,8 @@ the rules compute) *and* the core time it keeps busy (its work), so that
   whatever its thread count (handing an element to one of several workers and collecting
   it: about 0.5 us per element on a 16-core Xeon with 2 or 4 threads alike, 1.4 us in the
   authors' framework, docs/machine.md; a pool of one is its body's own stream), at most
-  an element's own time (an element shorter than a dispatch is handed on before anybody
-  waits for it: a pool of ``nop`` pays tens to hundreds of ns per element where one of
+  an element's own time as it runs there (an element shorter than a dispatch is handed on
+  before anybody waits for it: a pool of ``nop`` pays tens to hundreds of ns per element where one of
   ``inc`` pays 0.5 to 2.3 us at x = 1,024, ``benchmarks/realdata``);
 * a pipeline stage pays the hand-off ``h(x)`` where it receives a data element, unless
   it does not touch its data (an atom whose model file says ``touches_data = false``,
@@ -173,7 +173,9 @@ class Busy(NamedTuple):
     threads (:meth:`MachineSemantics.speedup_at`; None: it gains its threads), ``dispatch``
     the machine's dispatch cost where the term is evaluated (None: none); ``parts`` those
     of a ``seq`` a part of which has a speed-up of its own (a pool divides each part by
-    its own: :meth:`MachineSemantics.threaded`)."""
+    its own: :meth:`MachineSemantics.threaded`); ``several``, where ``serial`` is false only
+because a thread count here is not one number (free, or varied by a grid), 0 where one
+thread runs it all and 1 where several do (a pool of one is its body's own stream)."""
 
     time: Any
     work: Any
@@ -184,6 +186,7 @@ class Busy(NamedTuple):
     speedup: Callable[[Any], Any] | None = None
     dispatch: Any = None
     parts: tuple[Busy, Busy] | None = None
+    several: Any = None
 
 
 class MachineSemantics(Semantics):
@@ -339,7 +342,8 @@ class MachineSemantics(Semantics):
             received_work = received if serial else add(left.work, right.received_work)
         own = any(part.speedup is not None or part.parts is not None for part in (left, right))
         return Busy(time, work, received, received_work, serial, left.touches or right.touches,
-                    None, _dispatch(left, right), (left, right) if own else None)  # fmt: skip
+                    None, _dispatch(left, right), (left, right) if own else None,
+                    None if serial else _seq_several(arithmetic, left, right))  # fmt: skip
 
     def threaded(self, arithmetic: Any, body: Busy, running: Any) -> tuple[Any, Any, Any, Any]:
         """``body`` run as ``running`` instances at once, each on a thread of its own: its
@@ -364,34 +368,48 @@ class MachineSemantics(Semantics):
         most the body's own time per element where one thread runs the body."""
         cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
         running = arithmetic.smaller(count, cores)
-        dispatch = None
-        if body.dispatch is not None:  # min(1, n - 1): none for a pool of one
+        dispatch = several = None
+        # a pool of one is its body's own stream: one thread runs it all if its body is so
+        open_ended = body.several is not None and not arithmetic.symbolic
+        if body.dispatch is not None or body.serial or open_ended:  # min(1, n - 1): 0 for one
             several = arithmetic.smaller(
                 arithmetic.add(count, arithmetic.leaf(sympy.Integer(-1), {})),
                 arithmetic.leaf(sympy.Integer(1), {}),
             )
+        if body.dispatch is not None:
             dispatch = arithmetic.multiply(body.dispatch, several)
+        serial, threads = False, None
+        if body.serial:
+            known = arithmetic.constant(several)
+            serial, threads = (known == 0, None) if known is not None else (False, several)
+        elif open_ended:  # a closed form takes a pool of such a pool as of several threads
+            threads = arithmetic.larger(body.several, several)[0]
 
         threaded = self.threaded(arithmetic, body, running)
 
-        def pool(one: Any, time: Any, work: Any) -> tuple[Any, Any]:
-            # a body one thread runs pays at most an element's own time (``one``, on one
-            # thread): an element shorter than a dispatch is handed on before anybody waits
-            # for it (a body of several threads, with queues of its own, pays the whole:
-            # its time holds its own pools' capped dispatch, and a cap on it would nest
-            # them level by level)
+        def pool(time: Any, work: Any) -> tuple[Any, Any]:
+            # a body one thread runs pays at most an element's own time as it runs here
+            # (its work per element, on its thread among the pool's: an atom's own time,
+            # grown where its speed-up falls short of its threads): an element shorter than
+            # a dispatch is handed on before anybody waits for it (a body of several
+            # threads, with queues of its own, pays the whole: its time holds its own pools'
+            # capped dispatch, and a cap on it would nest them level by level); where the
+            # body's threads are not one number, the cap is that time plus the whole
+            # dispatch if several run it
             paid = dispatch
             if dispatch is not None and body.serial:
-                paid = arithmetic.smaller(dispatch, one)
+                paid = arithmetic.smaller(dispatch, work)
+            elif dispatch is not None and body.several is not None:
+                paid = arithmetic.smaller(dispatch, arithmetic.add(work, arithmetic.multiply(dispatch, body.several)))
             if not body.serial:  # a body of several threads: the cores bound the pool
                 time = arithmetic.larger(time, arithmetic.divide(work, cores))[0]
             if paid is not None:
                 time, work = arithmetic.add(time, paid), arithmetic.add(work, paid)
             return time, work
 
-        time, work = pool(body.time, threaded[0], threaded[1])
-        received, received_work = (time, work) if _unpaid(body) else pool(body.received, threaded[2], threaded[3])
-        return Busy(time, work, received, received_work, False, body.touches, None, body.dispatch)
+        time, work = pool(threaded[0], threaded[1])
+        received, received_work = (time, work) if _unpaid(body) else pool(threaded[2], threaded[3])
+        return Busy(time, work, received, received_work, serial, body.touches, None, body.dispatch, None, threads)
 
     def pipe(self, arithmetic: Any, left: Any, right: Any) -> tuple[Any, int | None]:
         """Eq. (4) on the machine: the receiving stage pays the hand-off (its first atom
@@ -522,6 +540,15 @@ def _divided(arithmetic: Any, part: Busy, running: Any) -> tuple[Any, Any, Any, 
     if _unpaid(part):
         return time, work, time, work
     return time, work, arithmetic.divide(part.received, gain), grown(part.received_work)
+
+
+def _seq_several(arithmetic: Any, left: Busy, right: Busy) -> Any:
+    """A ``seq``'s ``several`` (:class:`Busy`): several threads if either part has them,
+    None if a part has them for sure."""
+    found = [part.several for part in (left, right) if not part.serial]
+    if any(several is None for several in found):
+        return None
+    return found[0] if len(found) == 1 else arithmetic.larger(found[0], found[1])[0]
 
 
 def _dispatch(left: Busy, right: Busy) -> Any:

@@ -84,6 +84,10 @@ class Numbers(Arithmetic[sympy.Expr]):
         """The exact product, or the product in the wider precision."""
         return left * right
 
+    def constant(self, value: sympy.Expr) -> float | None:
+        """A number is one (a symbol left free is not)."""
+        return float(value) if value.is_number else None
+
 
 def rounded(value: sympy.Expr) -> sympy.Expr:
     """A value of :class:`Numbers` as the model's value: exact rationals stay, floats are

@@ -108,6 +108,9 @@ class _Floats(Arithmetic[Any]):
     def multiply(self, left: float, right: float) -> float:
         return left * right
 
+    def constant(self, value: float) -> float:
+        return value
+
 
 class DesignValues:
     """Values of designs, memoised per sub-term: pointwise at a point (combined as
