@@ -373,10 +373,11 @@ def explore(
 
     ``machine`` (a machine, a machine file's path or a number of cores; ``cores``, as
     ``--cores``: replaces its cores, or alone a machine of that many) ranks under its
-    semantics at the point (``at`` must bind x), rewrites by the laws that hold on such a
-    machine (:func:`usable_laws`) and by the others where their instance holds at the point
-    (a pool around qsort, not around a light atom its dispatch cost slows), and makes
-    ``threads`` default to its cores.
+    semantics at the point (``at`` must bind x), rewrites where the rewrite's relation holds
+    between the whole designs at the point (a pool around qsort, not around a light atom its
+    dispatch cost slows; the machine semantics is not compositional, so a law that holds on
+    such a machine, :func:`usable_laws`, is checked there too, and named by where it holds),
+    and makes ``threads`` default to its cores.
     ``interval`` (a level such as 0.9; at a point) gives each shown design its interval and
     says which a measurement could not tell from the best (:mod:`.intervals`).
     """
@@ -418,11 +419,19 @@ def explore(
     else:
         values.form(start)
     slower = values.slower_at_point if pointwise else values.slower_asymptotically
-    # on a machine (always at a point) a law that does not hold on every machine is used
-    # where its instance holds there: a pool of qsort, not of a light atom its dispatch slows
-    holds_here = values.relation_holds if laws is not None else None
-    rank: Callable[[Term], Any] = values.number if pointwise else values.growth
+    # on a machine (always at a point) every rewrite is used where it holds between the
+    # whole designs there: a pool of qsort, not of a light atom its dispatch slows; and a
+    # law that holds on the machine need not hold inside a term, where its sides share the
+    # cores and pools of the rest (the machine semantics is not compositional: pipe_le_seq
+    # holds without a hand-off, but tpool_2(pipe(qsort, inc)) pays a whole dispatch where
+    # tpool_2(seq(qsort, inc)) pays at most an element's time)
     counts: dict[Term, int] = {}
+
+    def holds_here(relation: str, before: Term, after: Term) -> bool:  # a design beyond the budget is not kept
+        return thread_count(after, counts) <= budget and values.relation_holds(relation, before, after)
+
+    checked = frozenset[str]() if laws is not None else None
+    rank: Callable[[Term], Any] = values.number if pointwise else values.growth
     make = Make()
     make.intern(start)
     parent: dict[Term, tuple[Term, int] | None] = {start: None}
@@ -448,7 +457,7 @@ def explore(
         expanded += 1
         if progress is not None:
             progress(expanded, expansions)
-        found, cut, rebuilt = neighbours(design, slower, make, min(REBUILDS, left), laws, holds_here)
+        found, cut, rebuilt = neighbours(design, slower, make, min(REBUILDS, left), checked, holds_here if laws is not None else None)
         left -= rebuilt
         if cut and left > 0 and not notes_cut:
             notes_cut.append(

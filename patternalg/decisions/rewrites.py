@@ -163,7 +163,8 @@ def neighbours(
     in depth-first order from the root; whether the list stopped early, because building
     the designs rebuilt ``rebuilds`` sub-terms; and how many it rebuilt. ``laws``: the laws
     that may be used everywhere (default: every law of :data:`RULES`); ``holds_here(relation,
-    before, after)``: whether an instance of one of the others holds (then it is used there).
+    before, after)``: whether an instance of one of the others holds between ``term`` and
+    the design it rewrites it to (then it is used there).
 
     Threads are only added on the critical path: a task pool is introduced around the
     whole term or a pipe stage, and gets one more thread, only where that part sets the
@@ -188,8 +189,6 @@ def neighbours(
             if rule is _to_tpool2_seq and isinstance(up, TPool):
                 continue  # no pool directly in a pool
             for replacement in rule(node, make):
-                if not everywhere and not holds_here(relation, node, replacement):  # type: ignore[misc]
-                    continue
                 new, where = replacement, place
                 while where is not None:
                     parent, slot, where = where
@@ -197,7 +196,10 @@ def neighbours(
                     kids[slot] = new
                     new = _rebuild(parent, kids, make)
                     rebuilds -= 1
-                found.append((new, index))
+                # the whole designs: on a machine a part's relation alone says nothing of
+                # the design's (the pools around it share its cores)
+                if everywhere or holds_here(relation, term, new):  # type: ignore[misc]
+                    found.append((new, index))
                 if rebuilds <= 0:
                     return found, True, budget - rebuilds
         if isinstance(node, MapReduce):
