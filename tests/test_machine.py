@@ -288,6 +288,20 @@ def test_a_bad_machine_file_is_one_line_exit_2(tmp_path, text, message):
     assert str(path) in done.stderr
 
 
+def test_a_cost_of_0_point_0_is_no_cost(tmp_path):
+    """sympy's Float(0.0) == 0 is false: a machine file's ``handoff = 0.0`` made every stage
+    pay a hand-off of 0.0, and every value at a point failed ("no finite real value there:
+    0.0 is 0")."""
+    assert Machine(2, handoff=0.0, dispatch="0.0 + 0.0*x") == Machine(2)
+    assert Numbers().leaf(sympy.Float(0.0), {}) == 0
+    path = tmp_path / "m.toml"
+    path.write_text('[machine]\ncores = 2\nhandoff = 0.0\ndispatch = "0.0"\n')
+    done = run_cli("eval", "pipe(inc, tpool_2(inc))", "--machine", str(path), "--at", "x=1")
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout.split()[0]) == pytest.approx(value("pipe(inc, tpool_2(inc))", Machine(2), 1.0))
+    assert "hand-off" not in done.stderr and "dispatch" not in done.stderr
+
+
 def test_eval_cli_with_a_machine_file_and_cores(tmp_path):
     path = tmp_path / "m.toml"
     path.write_text(machine_text(HANDOFF))

@@ -102,7 +102,8 @@ class Machine:
         for name, what in (("handoff", "the hand-off"), ("dispatch", "the dispatch cost")):
             cost = machine_expression(getattr(self, name), what, x)
             check_cost(cost, what)  # a time per element: never below 0 for x >= 1
-            object.__setattr__(self, name, cost)
+            # 0.0 is no cost (sympy's Float(0.0) == 0 is false: a stage would pay it)
+            object.__setattr__(self, name, sympy.Integer(0) if cost.is_zero else cost)
         if not isinstance(self.speedups, Mapping | tuple | list):
             raise ValueError(
                 f"speedups: a mapping of atom names to speed-ups, not {self.speedups!r:.40}"

@@ -57,6 +57,8 @@ class Numbers(Arithmetic[sympy.Expr]):
         if value.is_Rational:
             return value
         value = value.evalf(_DIGITS)
+        if value.is_zero:  # a float 0.0 evaluates to sympy's exact 0
+            return sympy.Integer(0)
         if not (value.is_Float and value.is_finite):
             raise EvaluationError(
                 f"{self.where}: the model has no finite real value there: {format_expr(expr)} "
