@@ -111,7 +111,11 @@ class Arrays(Arithmetic[np.ndarray]):
         return left * right
 
     def constant(self, value: np.ndarray) -> float | None:
-        """The value if it is the same at every point."""
+        """The value if it is the same at every point.
+
+        >>> Arrays().constant(np.array([2.0, 2.0])), Arrays().constant(np.array([1.0, 2.0]))
+        (2.0, None)
+        """
         value = np.asarray(value)
         first = value.flat[0] if value.size else None
         return float(first) if first is not None and bool(np.all(value == first)) else None

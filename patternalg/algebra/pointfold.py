@@ -87,7 +87,11 @@ class Numbers(Arithmetic[sympy.Expr]):
         return left * right
 
     def constant(self, value: sympy.Expr) -> float | None:
-        """A number is one (a symbol left free is not)."""
+        """A number is one (a symbol left free is not).
+
+        >>> Numbers().constant(sympy.Integer(3)), Numbers().constant(sympy.Symbol("n") - 1)
+        (3.0, None)
+        """
         return float(value) if value.is_number else None
 
 
