@@ -21,6 +21,7 @@ from patternalg.algebra.evaluation import evaluate
 from patternalg.algebra.fold import fold
 from patternalg.algebra.machine import Machine, threads_needed
 from patternalg.algebra.pointfold import Numbers
+from patternalg.algebra.pointwise import bottleneck_at
 from patternalg.decisions import compare, explore, optimize, sweep
 from patternalg.laws import BUILTIN_LAWS, check
 from patternalg.laws import strategies as pst
@@ -192,6 +193,24 @@ def test_closed_form_points_and_grids_agree_and_never_beat_the_rules(term, machi
     free = machine.handoff == 0 and ((machine.dispatch == 0 and not machine.speedups) or not _pools(term))
     if free and threads_needed(term) <= machine.cores:
         assert point == pytest.approx(rules, rel=1e-12)  # a core per thread: the rules
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(pst.terms(max_depth=4, atoms=["qsort", "inc", "nop"], mapreduce=False, annotations=False), machines())
+@example(parse("pipe(qsort, inc)"), Machine(4, handoff="1000 + 1.5*x"))
+@example(parse("tpool_2(pipe(pipe(qsort, inc), pipe(nop, inc)))"), Machine(4, handoff="1000 + 1.5*x"))
+def test_a_grid_names_the_bottleneck_a_point_names(term, machine):
+    """sweep's bottleneck column is the stage that sets the pace as the semantics compares
+    the stages: on a machine with a hand-off, a stage that receives its data pays it
+    (``pipe(qsort, inc)`` at x = 2 with a hand-off of 1000 + 1.5*x is paced by inc, 2,075
+    against qsort's 2,068 ns; the grid named the slowest stage alone, qsort)."""
+    sizes = np.array([1.0, 2.0, 3.0, 64.0, 65536.0])
+    compiled = compile_term(term, LIB, {}, semantics=machine.semantics)
+    if not compiled.has_pipe:
+        return
+    named = np.array(compiled.stages, dtype=object)[compiled.bottleneck({"x": sizes})]
+    for size, name in zip(sizes, named, strict=True):
+        assert name == bottleneck_at(term, LIB, {"x": size}, machine.semantics), size
 
 
 FREE = (sympy.Symbol("n", positive=True), sympy.Symbol("m", positive=True))

@@ -32,11 +32,11 @@ from .._internal.limits import printable
 from ..errors import EvaluationError
 from ..syntax.arith import format_expr
 from ..syntax.symbols import symbol
-from ..syntax.terms import MapReduce, Pipe, Term
+from ..syntax.terms import Pipe, Term
 from .atomic_model import AtomicModel
 from .bindings import check_bindings, counts, symbols_of, unread_sizes
 from .fold import Arithmetic, Plan, fold, model_symbols
-from .pointwise import pointwise_models
+from .pointwise import outermost_pipe, pointwise_models
 from .semantics import Semantics
 
 __all__ = ["Compiled", "compile_term", "count_symbols"]
@@ -68,9 +68,10 @@ def _lambdified(expr: sympy.Expr) -> tuple[tuple[sympy.Symbol, ...], Callable[..
 class Arrays(Arithmetic[np.ndarray]):
     """The arithmetic of :func:`~patternalg.algebra.fold.fold` on numpy arrays (doubles)."""
 
-    def __init__(self) -> None:
+    def __init__(self, winners: bool = False) -> None:
         #: (expression, ids of its arguments) -> (value, the arguments, kept alive)
         self._leaves: dict[tuple[Any, ...], tuple[np.ndarray, list[np.ndarray]]] = {}
+        self.winners = winners  #: whether :meth:`larger` says which stage at every point
 
     def leaf(self, expr: sympy.Expr, context: Mapping[sympy.Symbol, np.ndarray]) -> np.ndarray:
         """``expr`` at every point of ``context`` (each distinct leaf once per argument
@@ -98,9 +99,10 @@ class Arrays(Arithmetic[np.ndarray]):
         """Eq. (3) at every point."""
         return body / count
 
-    def larger(self, left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, None]:
-        """Eq. (4) at every point (the winner differs from point to point)."""
-        return np.maximum(left, right), None
+    def larger(self, left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, Any]:
+        """Eq. (4) at every point; the winner differs from point to point (None), or, asked
+        for ``winners``, is an array of them (0 left, 1 right; ties: left)."""
+        return np.maximum(left, right), (np.asarray(right > left, dtype=np.int8) if self.winners else None)
 
     def smaller(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
         """The minimum at every point."""
@@ -128,14 +130,8 @@ def count_symbols(term: Term) -> set[str]:
 
 def _outer_stages(term: Term) -> tuple[Term, ...]:
     """The stages of the outermost pipe (not inside a mapReduce), or ``(term,)``."""
-    stack = [term]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Pipe):
-            return node.stages()
-        if not isinstance(node, MapReduce):
-            stack.extend(reversed(node.children()))
-    return (term,)
+    outermost = outermost_pipe(term)
+    return (term,) if outermost is None else outermost.stages()
 
 
 @dataclass(frozen=True, eq=False)
@@ -183,14 +179,14 @@ class Compiled:
                 f"{self.term}: no value for {', '.join(missing)} (bind it with --at or --over)"
             )
 
-    def _fold(self, grid: Mapping[str, np.ndarray], keep: Callable[[Term], bool]) -> Any:
+    def _fold(self, grid: Mapping[str, np.ndarray], keep: Callable[[Term], bool], winners: bool = False) -> Any:
         self.require(grid)
         arrays = [np.asarray(v, dtype=float) for v in grid.values()]
         shape = np.broadcast_shapes(*(a.shape for a in arrays)) if arrays else ()
         context = {symbol(k): np.asarray(v, dtype=float) for k, v in self.doubles.items()}
         context.update((symbol(k), np.asarray(v, dtype=float)) for k, v in grid.items())
         with np.errstate(all="ignore"):
-            found = fold(self.term, self.library, Arrays(), context, keep, self.plan, self.semantics)
+            found = fold(self.term, self.library, Arrays(winners), context, keep, self.plan, self.semantics)
         return found, shape
 
     def values(self, grid: Mapping[str, np.ndarray]) -> np.ndarray:
@@ -205,11 +201,31 @@ class Compiled:
         return {k: np.broadcast_to(v, shape) for k, v in found.kept.items()}
 
     def bottleneck(self, grid: Mapping[str, np.ndarray]) -> np.ndarray:
-        """Index into :attr:`stages` of the slowest stage at every point (ties: the first)."""
-        wanted = {id(s) for s in self.stage_terms}
-        found, shape = self._fold(grid, lambda node: id(node) in wanted)
-        each = [np.broadcast_to(found.kept[id(s)], shape) for s in self.stage_terms]
-        return np.argmax(np.stack(each), axis=0)
+        """Index into :attr:`stages` of the stage that sets the pace at every point: the
+        larger of each pipe's stages as the semantics compares them (on a machine, a
+        stage that receives its data with its hand-off), followed down nested pipes
+        (ties: the first)."""
+        found, shape = self._fold(grid, lambda node: False, winners=True)
+        outermost = outermost_pipe(self.term)
+        if outermost is None:
+            return np.zeros(shape, dtype=int)
+        # the chain's pipes, parents before children; its stages numbered left to right,
+        # as Pipe.stages() lists them
+        pipes: list[Pipe] = []
+        chosen: dict[int, np.ndarray] = {}
+        stack: list[Term] = [outermost]
+        position = iter(range(len(self.stage_terms)))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Pipe):
+                pipes.append(node)
+                stack.extend((node.right, node.left))
+            else:
+                chosen[id(node)] = np.full(shape, next(position))
+        for node in reversed(pipes):  # its winner at every point picks a side
+            side = np.broadcast_to(found.winners[id(node)], shape)
+            chosen[id(node)] = np.where(side == 0, chosen[id(node.left)], chosen[id(node.right)])
+        return chosen[id(outermost)]
 
 
 def term_symbols(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:

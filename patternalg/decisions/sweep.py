@@ -107,7 +107,7 @@ class Sweep(Tabular):
     terms: tuple[str, ...]
     axes: tuple[Axis, ...]
     values: tuple[np.ndarray, ...]  #: one array per term, shape = the grid's
-    bottlenecks: tuple[np.ndarray, ...]  #: the slowest stage of each term's outer pipe
+    bottlenecks: tuple[np.ndarray, ...]  #: the stage that sets the pace of each term's outer pipe (with its hand-off)
     unit: str  #: of every value (each term's atoms converted to it)
     fixed: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = ()  #: which atoms were converted to :attr:`unit`

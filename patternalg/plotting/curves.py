@@ -20,7 +20,7 @@ __all__ = ["Curve", "Crossover", "plot_curves", "bottleneck_stretches"]
 
 @dataclass(frozen=True)
 class Curve:
-    """One term's values over the grid; ``bottlenecks[i]`` names its slowest stage at ``grid[i]``
+    """One term's values over the grid; ``bottlenecks[i]`` names the stage that sets its pace at ``grid[i]``
     (``""``: none, where the term has no value)."""
 
     label: str
