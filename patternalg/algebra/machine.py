@@ -16,8 +16,8 @@ the rules compute) *and* the core time it keeps busy (its work), so that
   it: about 0.5 us per element on a 16-core Xeon with 2 or 4 threads alike, 1.4 us in the
   authors' framework, docs/machine.md; a pool of one is its body's own stream), at most
   an element's own time as it runs there (an element shorter than a dispatch is handed on
-  before anybody waits for it: a pool of ``nop`` pays tens to hundreds of ns per element where one of
-  ``inc`` pays 0.5 to 2.3 us at x = 1,024, ``benchmarks/realdata``);
+  before anybody waits for it: a pool of ``nop`` pays tens to hundreds of ns per element
+  where one of ``inc`` pays 0.5 to 2.3 us at x = 1,024, ``benchmarks/realdata``);
 * a pipeline stage pays the hand-off ``h(x)`` where it receives a data element, unless
   it does not touch its data (an atom whose model file says ``touches_data = false``,
   like ``nop``): ``max(M[s1], M[s2] + h)`` (extends eq. (4); ``pipe(inc, inc)`` costs 13 to
@@ -175,8 +175,8 @@ class Busy(NamedTuple):
     the machine's dispatch cost where the term is evaluated (None: none); ``parts`` those
     of a ``seq`` a part of which has a speed-up of its own (a pool divides each part by
     its own: :meth:`MachineSemantics.threaded`); ``several``, where ``serial`` is false only
-because a thread count here is not one number (free, or varied by a grid), 0 where one
-thread runs it all and 1 where several do (a pool of one is its body's own stream)."""
+    because a thread count here is not one number (free, or varied by a grid), 0 where one
+    thread runs it all and 1 where several do (a pool of one is its body's own stream)."""
 
     time: Any
     work: Any
@@ -366,7 +366,9 @@ class MachineSemantics(Semantics):
         """Eq. (3) on the machine: at most ``cores`` instances run at once, each at the
         body's speed-up ``S(k)`` (``k`` without one); the work grows by ``k / S(k)``; a pool
         of two or more threads pays the dispatch cost per element, in time and in work, at
-        most the body's own time per element where one thread runs the body."""
+        most the body's own time per element as it runs here where one thread runs the
+        body; a pool of one is its body's own stream (one thread runs it all if one runs
+        its body)."""
         cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
         running = arithmetic.smaller(count, cores)
         dispatch = several = None
