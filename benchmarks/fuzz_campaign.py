@@ -159,7 +159,13 @@ class with a machine of speed-ups on 3 in 10 inputs and a pool of a sequence nes
 machine (28 and 41 s; the latter as slow before, on any machine: sympy's ``Min`` of a
 mapReduce's free threads per node against the cores, built 80,000 times, is built once per
 count since, 6.9 s), and ``deep`` again at 0.4 (seed 125, 155 s) and 0.6 (seed 126, 300
-inputs in 229 s): 0 of each. The campaign checks exits, not verdicts:
+inputs in 229 s): 0 of each. Measured 2026-11-30: every class at 0.15 (seed 128, 21,377
+inputs in 138 s, one worker), and with explore's designs valued in their pools' contexts and
+a pool of one its body's own stream, ``decide``, ``deep``, ``machine``, ``interval`` at 0.3
+(seed 129, 4,950 inputs in 107 s), every class at 0.2 and 0.15 (seeds 130 and 131, 28,502
+and 21,377 inputs in 188 and 190 s), and with explore's rewrites checked between whole
+designs and sweep's bottleneck as the fold compares stages, ``sweep``, ``decide``, ``deep``,
+``machine``, ``interval`` at 0.3 (seed 132, 5,250 inputs in 111 s): 0 of each. The campaign checks exits, not verdicts:
 ``fuzz_law_verdicts.py`` checks the law checker's answers themselves.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
