@@ -199,18 +199,35 @@ def test_closed_form_points_and_grids_agree_and_never_beat_the_rules(term, machi
 @given(pst.terms(max_depth=4, atoms=["qsort", "inc", "nop"], mapreduce=False, annotations=False), machines())
 @example(parse("pipe(qsort, inc)"), Machine(4, handoff="1000 + 1.5*x"))
 @example(parse("tpool_2(pipe(pipe(qsort, inc), pipe(nop, inc)))"), Machine(4, handoff="1000 + 1.5*x"))
+@example(parse("pipe(tpool_2(qsort), tpool_2(inc))"), Machine(2))
 def test_a_grid_names_the_bottleneck_a_point_names(term, machine):
     """sweep's bottleneck column is the stage that sets the pace as the semantics compares
     the stages: on a machine with a hand-off, a stage that receives its data pays it
     (``pipe(qsort, inc)`` at x = 2 with a hand-off of 1000 + 1.5*x is paced by inc, 2,075
-    against qsort's 2,068 ns; the grid named the slowest stage alone, qsort)."""
+    against qsort's 2,068 ns; the grid named the slowest stage alone, qsort), and where the
+    stages' work over the cores is more than either takes, the cores."""
     sizes = np.array([1.0, 2.0, 3.0, 64.0, 65536.0])
     compiled = compile_term(term, LIB, {}, semantics=machine.semantics)
     if not compiled.has_pipe:
         return
-    named = np.array(compiled.stages, dtype=object)[compiled.bottleneck({"x": sizes})]
+    named = compiled.bottleneck_names({"x": sizes})
     for size, name in zip(sizes, named, strict=True):
         assert name == bottleneck_at(term, LIB, {"x": size}, machine.semantics), size
+
+
+def test_where_the_cores_set_a_pipes_pace_the_bottleneck_is_the_cores():
+    # 4 threads on 2 cores: the pipe takes its stages' work over the cores, more than
+    # either stage; the slower stage alone (tpool_2(qsort)) was named before
+    term = "pipe(tpool_2(qsort), tpool_2(inc))"
+    swept = sweep([term], "x=16,1024", machine=Machine(2))
+    assert list(swept.bottlenecks[0]) == ["the cores", "the cores"]
+    assert swept.values[0][1] == pytest.approx((QSORT(1024) + INC(1024)) / 2)
+    assert bottleneck_at(parse(term), LIB, {"x": 1024}, Machine(2).semantics) == "the cores"
+    assert bottleneck_at(parse(term), LIB, {"x": 1024}, Machine(4).semantics) == "tpool_2(qsort)"
+    explained = run_cli("eval", term, "--cores", "2", "--at", "x=1024", "--explain")
+    assert "bottleneck at the point: the cores; machine bottleneck: the cores" in explained.stdout
+    found = optimize("pipe(tpool_a(qsort), tpool_b(inc))", budget="a+b<=24", at={"x": 1024}, cores=8)
+    assert found.best.bottleneck == "the cores"  # a=8, b=1: 9 threads on 8 cores
 
 
 FREE = (sympy.Symbol("n", positive=True), sympy.Symbol("m", positive=True))

@@ -37,7 +37,7 @@ from .atomic_model import AtomicModel
 from .bindings import check_bindings, counts, symbols_of, unread_sizes
 from .fold import Arithmetic, Plan, fold, model_symbols
 from .pointwise import outermost_pipe, pointwise_models
-from .semantics import Semantics
+from .semantics import CORES, CORES_NAME, Semantics
 
 __all__ = ["Compiled", "compile_term", "count_symbols"]
 
@@ -204,7 +204,7 @@ class Compiled:
         """Index into :attr:`stages` of the stage that sets the pace at every point: the
         larger of each pipe's stages as the semantics compares them (on a machine, a
         stage that receives its data with its hand-off), followed down nested pipes
-        (ties: the first)."""
+        (ties: the first); ``len(stages)`` where a machine's cores set a pipe's pace."""
         found, shape = self._fold(grid, lambda node: False, winners=True)
         outermost = outermost_pipe(self.term)
         if outermost is None:
@@ -222,10 +222,17 @@ class Compiled:
                 stack.extend((node.right, node.left))
             else:
                 chosen[id(node)] = np.full(shape, next(position))
+        cores = np.full(shape, len(self.stage_terms))  # past the stages: the cores
         for node in reversed(pipes):  # its winner at every point picks a side
             side = np.broadcast_to(found.winners[id(node)], shape)
-            chosen[id(node)] = np.where(side == 0, chosen[id(node.left)], chosen[id(node.right)])
+            picked = np.where(side == 0, chosen[id(node.left)], chosen[id(node.right)])
+            chosen[id(node)] = np.where(side == CORES, cores, picked)
         return chosen[id(outermost)]
+
+    def bottleneck_names(self, grid: Mapping[str, np.ndarray]) -> np.ndarray:
+        """What sets the pace at every point (:meth:`bottleneck`), by name: a stage's
+        term, or :data:`~.semantics.CORES_NAME`."""
+        return np.array([*self.stages, CORES_NAME], dtype=object)[self.bottleneck(grid)]
 
 
 def term_symbols(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:

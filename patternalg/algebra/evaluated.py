@@ -172,8 +172,6 @@ class Evaluation(HtmlTable):
     def plot(self, ax: Any = None, *, over: str = PLOT_RANGE) -> Any:
         """The model over ``over`` (other bindings kept), the point marked if x is bound;
         returns the matplotlib axes."""
-        import numpy as np
-
         from ..plotting.curves import Curve
         from ..plotting.results import plot_evaluation
         from .arrays import compile_term
@@ -188,7 +186,7 @@ class Evaluation(HtmlTable):
         values = compiled.values(grid)
         stages: tuple[str, ...] = ()
         if compiled.has_pipe:
-            names = np.array(compiled.stages, dtype=object)[compiled.bottleneck(grid)]
+            names = compiled.bottleneck_names(grid)
             stages = tuple(str(n) for n in names)
         curve = Curve(str(self.term), values, stages)
         value = self.value

@@ -33,7 +33,7 @@ from .fold import Arithmetic, Context, Folded, Plan, fold
 from .normal_forms.counts import counting
 from .normal_forms.normal_form import normal_form
 from .operators import Value, as_expr, shuffle_model
-from .semantics import Semantics
+from .semantics import CORES, CORES_NAME, Semantics
 
 __all__ = ["ClosedForms", "Derivation", "Step", "evaluate", "closed_form", "sub_models", "sub_values"]
 
@@ -244,7 +244,7 @@ def _note(node: Term, winners: Mapping[int, int | None], library: Mapping[str, A
         winner = winners.get(id(node))
         if winner is None:
             return "could not decide which stage dominates; kept the maximum symbolic"
-        return f"bottleneck: {'left' if winner == 0 else 'right'} stage"
+        return f"bottleneck: {CORES_NAME if winner == CORES else ('left' if winner == 0 else 'right') + ' stage'}"
     if isinstance(node, MapReduce):
         return f"paper 001, eq. (5) with shuffle model {shuffle_model(node, library)[2]}"
     return ""

@@ -65,7 +65,7 @@ from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
 from .machine_checks import check_cores, check_cost, check_speedup, machine_expression
-from .semantics import Semantics
+from .semantics import CORES, Semantics
 
 __all__ = ["Busy", "Machine", "MachineSemantics", "here", "threads_needed", "threads_text", "cores_of"]
 
@@ -417,7 +417,7 @@ class MachineSemantics(Semantics):
     def pipe(self, arithmetic: Any, left: Any, right: Any) -> tuple[Any, int | None]:
         """Eq. (4) on the machine: the receiving stage pays the hand-off (its first atom
         that touches the data; none if none does); the pipe takes at least its work over
-        the cores."""
+        the cores (its bottleneck is then :data:`~.semantics.CORES`)."""
         cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
 
         def bounded(time: Any, work: Any) -> Any:
@@ -425,7 +425,8 @@ class MachineSemantics(Semantics):
 
         time, winner = arithmetic.larger(left.time, right.received)
         work = arithmetic.add(left.work, right.received_work)
-        time = bounded(time, work)
+        time, bound = arithmetic.larger(time, arithmetic.divide(work, cores))
+        winner = _paced(winner, bound)
         if _unpaid(left):
             received, received_work = time, work
         else:
@@ -543,6 +544,17 @@ def _divided(arithmetic: Any, part: Busy, running: Any) -> tuple[Any, Any, Any, 
     if _unpaid(part):
         return time, work, time, work
     return time, work, arithmetic.divide(part.received, gain), grown(part.received_work)
+
+
+def _paced(winner: Any, bound: Any) -> Any:
+    """A pipe's winner (0, 1; an array of them on a grid; None: undecided) with the cores':
+    :data:`~.semantics.CORES` where its work over the cores (``bound``: 1) is more than
+    either stage takes, whichever stage is the slower."""
+    if bound is None:
+        return winner
+    if winner is None:
+        return CORES if isinstance(bound, int) and bound == 1 else None
+    return winner + bound * (CORES - winner)
 
 
 def _seq_several(arithmetic: Any, left: Busy, right: Busy) -> Any:

@@ -36,7 +36,7 @@ from .evaluation import Derivation, evaluate, sub_models, sub_values
 from .fold import fold, model_symbols
 from .operators import as_expr
 from .pointfold import Numbers, rounded
-from .semantics import Semantics
+from .semantics import CORES, CORES_NAME, Semantics, paced_by
 
 __all__ = [
     "PointStep",
@@ -109,20 +109,22 @@ def outermost_pipe(term: Term) -> Pipe | None:
     return None
 
 
-def follow_bottleneck(term: Term, winner: Mapping[int, int | None]) -> Term | None:
-    """The stage of the outermost pipe of ``term`` that sets its pace (None: undecided, no pipe).
+def follow_bottleneck(term: Term, winner: Mapping[int, int | None]) -> Term | str | None:
+    """The stage of the outermost pipe of ``term`` that sets its pace, or
+    :data:`~.semantics.CORES_NAME` where a machine's cores do (None: undecided, no pipe).
 
     Pipes inside a mapReduce do not count: it evaluates its parts at other sizes.
-    ``winner`` maps ``id(pipe)`` to 0 (left) or 1 (right); nested pipes are followed down.
+    ``winner`` maps ``id(pipe)`` to 0 (left), 1 (right) or :data:`~.semantics.CORES`;
+    nested pipes are followed down.
     """
-    node: Term | None = outermost_pipe(term)
+    node: Term | str | None = outermost_pipe(term)
     if node is None:
         return None
     while isinstance(node, Pipe):
         side = winner.get(id(node))
         if side is None:
             return None
-        node = node.left if side == 0 else node.right
+        node = paced_by(node, side)
     return node
 
 
@@ -395,7 +397,7 @@ def at_point(
         except EvaluationError:  # the closed form alone is too large there: no number to show
             form_at = None
         winners = {
-            id(s.term): (0 if "left" in s.note else 1 if "right" in s.note else None)
+            id(s.term): (0 if "left" in s.note else 1 if "right" in s.note else CORES if CORES_NAME in s.note else None)
             for s in folded.steps
             if isinstance(s.term, Pipe)
         }

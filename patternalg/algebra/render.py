@@ -27,7 +27,7 @@ from ..syntax.arith import (
 )
 from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool, format_count
 from .evaluation import Derivation
-from .semantics import Semantics
+from .semantics import CORES, CORES_NAME, Semantics, paced_by
 
 if TYPE_CHECKING:
     from .pointwise import PointValue
@@ -164,8 +164,8 @@ def term_label(term: Term) -> str:
     return type(term).__name__  # pragma: no cover
 
 
-def _short(term: Term, limit: int = 40) -> str:
-    if isinstance(term, Atom | Meta):
+def _short(term: Term | str, limit: int = 40) -> str:
+    if isinstance(term, Atom | Meta | str):  # a string: the cores
         return str(term)
     text = term_label(term) + "(...)"
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -235,12 +235,11 @@ def explain_lines(
             line += f"  ->  {with_unit(here.value, unit, digits)} at the point"
         notes = []
         if here is not None and isinstance(step.term, Pipe) and here.winner is not None:
-            stage = step.term.left if here.winner == 0 else step.term.right
-            notes.append(f"bottleneck at the point: {_short(stage)}")
+            notes.append(f"bottleneck at the point: {_short(paced_by(step.term, here.winner))}")
         if isinstance(step.term, Pipe) and step.note.startswith("bottleneck"):
-            stage = step.term.left if "left" in step.note else step.term.right
+            winner = CORES if CORES_NAME in step.note else 0 if "left" in step.note else 1
             label = f"{point.semantics.value} bottleneck" if point is not None else "bottleneck"
-            notes.append(f"{label}: {_short(stage)}")
+            notes.append(f"{label}: {_short(paced_by(step.term, winner))}")
         elif step.note and not isinstance(step.term, Atom):
             notes.append(step.note)
         if isinstance(step.term, Atom):

@@ -29,7 +29,18 @@ from typing import Any, ClassVar, TypeVar
 
 from ..errors import EvaluationError
 
-__all__ = ["Semantics", "Asymptotic", "Exact"]
+__all__ = ["Semantics", "Asymptotic", "Exact", "CORES", "CORES_NAME", "paced_by"]
+
+#: a pipe's winner, beside 0 (its left stage) and 1 (its right), where a machine's cores set
+#: its pace: its stages' work over the cores is more than either stage takes
+CORES = 2
+#: what a bottleneck of the cores is called
+CORES_NAME = "the cores"
+
+
+def paced_by(pipe: Any, winner: int) -> Any:
+    """What a pipe's ``winner`` names: its left or right stage, or :data:`CORES_NAME`."""
+    return CORES_NAME if winner == CORES else (pipe.left if winner == 0 else pipe.right)
 
 V = TypeVar("V")
 
@@ -74,7 +85,8 @@ class Semantics(metaclass=_Registered):
         return arithmetic.divide(body, count)
 
     def pipe(self, arithmetic: Any, left: V, right: V) -> tuple[V, int | None]:
-        """Paper 001, eq. (4): M[pipe(s1, s2)] = max(M[s1], M[s2]), and the bottleneck."""
+        """Paper 001, eq. (4): M[pipe(s1, s2)] = max(M[s1], M[s2]), and the bottleneck (0:
+        the left stage, 1: the right, :data:`CORES`: the machine's cores; None: undecided)."""
         return arithmetic.larger(left, right)
 
     def lift(

@@ -305,7 +305,7 @@ def tabulate(
         value = c.values(grid)
         value.setflags(write=False)
         if c.has_pipe:
-            names = np.array(c.stages, dtype=object)[c.bottleneck(grid)]
+            names = c.bottleneck_names(grid)
             names[~np.isfinite(value)] = None  # no value, no bottleneck
         else:
             names = np.full(value.shape, None, dtype=object)
