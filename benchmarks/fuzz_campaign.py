@@ -165,7 +165,9 @@ a pool of one its body's own stream, ``decide``, ``deep``, ``machine``, ``interv
 (seed 129, 4,950 inputs in 107 s), every class at 0.2 and 0.15 (seeds 130 and 131, 28,502
 and 21,377 inputs in 188 and 190 s), and with explore's rewrites checked between whole
 designs and sweep's bottleneck as the fold compares stages, ``sweep``, ``decide``, ``deep``,
-``machine``, ``interval`` at 0.3 (seed 132, 5,250 inputs in 111 s): 0 of each. The campaign checks exits, not verdicts:
+``machine``, ``interval`` at 0.3 (seed 132, 5,250 inputs in 111 s), and with the cores as a
+bottleneck, ``eval``, ``compare``, ``sweep``, ``optimize``, ``explore``, ``decide``, ``deep``,
+``machine``, ``interval`` at 0.3 (seed 133, 22,350 inputs in 101 s): 0 of each. The campaign checks exits, not verdicts:
 ``fuzz_law_verdicts.py`` checks the law checker's answers themselves.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
