@@ -19,6 +19,7 @@ from .common import (
     add_library_options,
     add_machine_options,
     load_library,
+    note,
     print_json,
     private_hypothesis_home,
     semantics_option,
@@ -143,6 +144,9 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
                 check(law, library, s, examples=args.examples, seed=seed, progress=advance)
             )
             bar(len(results) * args.examples, total)
+    if any(not r.semantics.compositional and r.status != "refuted" and r.law.metavariables() for r in results):
+        note(args, "under the machine semantics a law compares whole terms: one that holds need not "
+                   "hold inside a larger term, whose cores and pools its sides share (docs/laws.md)")  # fmt: skip
     if args.format == "json":
         print_json([{**r.to_json(), "seed": seed} for r in results])
     else:
