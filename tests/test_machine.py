@@ -3,6 +3,7 @@ decisions and laws under a machine."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import subprocess
@@ -480,6 +481,41 @@ def test_laws_cli_checks_under_the_machine():
     assert "need not hold inside a larger term" in done.stderr
     paper = run_cli("check", "pipe_le_seq", "--seed", "1", "--examples", "5")
     assert paper.returncode == 0 and "inside a larger term" not in paper.stderr
+
+
+def test_in_context_checks_a_law_inside_each_operator_and_refutes_one_a_pool_breaks(tmp_path):
+    # pipe_le_seq holds on a machine with a dispatch cost and no hand-off, but not inside a
+    # pool: a pool of a pipeline pays the whole dispatch, a pool of a sequence at most an
+    # element's time (the rewrite explore once showed as never slowing a design)
+    from patternalg.laws import in_contexts, parse_law
+
+    laws = in_contexts(parse_law("pipe(Z, c) <= seq(Z, c)", id="mine"))  # Z and c are taken
+    assert [law.id for law in laws] == [
+        "mine in tpool_c1(_)", "mine in seq(Z1, _)", "mine in seq(_, Z1)", "mine in pipe(Z1, _)", "mine in pipe(_, Z1)",
+    ]  # fmt: skip
+    assert str(laws[0]) == "tpool_c1(pipe(Z, c)) <= tpool_c1(seq(Z, c))"
+    path = tmp_path / "m.toml"
+    path.write_text('[machine]\ncores = 2\ndispatch = "800 + 0.5*x"\n')
+    done = run_cli("check", "pipe_le_seq", "--machine", str(path), "--in-context", "--examples", "8",
+                   "--seed", "1", "--format", "json")  # fmt: skip
+    assert done.returncode == 1
+    verdicts = {r["id"]: r for r in json.loads(done.stdout)}
+    assert verdicts["pipe_le_seq"]["status"] == "no-counterexample"
+    refuted = verdicts["pipe_le_seq in tpool_c(_)"]
+    assert refuted["status"] == "refuted"
+    cx = refuted["counterexample"]  # recomputed independently
+    library = LIB.merged(patternalg.AtomicModel(n, patternalg.parse_arithmetic(t)) for n, t in cx["atoms"].items())
+    machine = Machine(2, dispatch="800 + 0.5*x")
+    sides = []
+    for side in ("tpool_c(pipe(A, B))", "tpool_c(seq(A, B))"):
+        text = side.replace("tpool_c", f"tpool_{cx['symbols']['c']}")
+        for meta, term in cx["bindings"].items():
+            text = text.replace(meta, term)
+        sides.append(float(patternalg.model(text, library, machine=machine, x=cx["x"])))
+    assert sides == pytest.approx([cx["lhs"], cx["rhs"]]) and sides[0] > sides[1]
+    # under the paper's semantics the operators are monotone: every context holds
+    paper = run_cli("check", "pipe_le_seq", "--in-context", "--examples", "5", "--seed", "1")
+    assert paper.returncode == 0 and paper.stdout.count("pipe_le_seq in ") == 10
 
 
 def test_a_speedup_from_a_resource_aware_form_is_its_t1_over_tp(tmp_path):

@@ -57,6 +57,12 @@ def add_check_options(parser: argparse.ArgumentParser) -> None:
         "asymptotic and exact (default; with --machine/--cores: machine)",
     )
     add_machine_options(parser)
+    parser.add_argument(
+        "--in-context",
+        action="store_true",
+        help="check each law inside a pool and a seq and a pipe beside any term too (a law of "
+        "the machine semantics compares whole terms: it need not hold inside a larger one)",
+    )
     add_option(parser, EXAMPLES)
     parser.add_argument(
         "--seed",
@@ -122,6 +128,10 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
     library = load_library(args)
     for law in laws:  # unknown atoms are bad input: fail before any work
         validate(law, library)
+    if args.in_context:
+        from ..laws.contexts import in_contexts
+
+        laws = [each for law in laws for each in (law, *in_contexts(law))]
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
     both = [Semantics.ASYMPTOTIC, Semantics.EXACT]
     if args.semantics in (None, "both") and args.machine is None and args.cores is None:
@@ -145,8 +155,10 @@ def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
             )
             bar(len(results) * args.examples, total)
     if any(not r.semantics.compositional and r.status != "refuted" and r.law.metavariables() for r in results):
-        note(args, "under the machine semantics a law compares whole terms: one that holds need not "
-                   "hold inside a larger term, whose cores and pools its sides share (docs/laws.md)")  # fmt: skip
+        inside = ("--in-context checked each inside a pool, a seq and a pipe; deeper terms may differ"
+                  if args.in_context else "one that holds need not hold inside a larger term, whose cores "
+                  "and pools its sides share; --in-context checks it inside some")  # fmt: skip
+        note(args, f"under the machine semantics a law compares whole terms: {inside} (docs/laws.md)")
     if args.format == "json":
         print_json([{**r.to_json(), "seed": seed} for r in results])
     else:

@@ -2,6 +2,7 @@
 
 from .builtin import BUILTIN_LAWS, builtin_law
 from .checker import check
+from .contexts import in_contexts
 from .language import Law, parse_law, parse_laws, validate
 from .proof import RELATIONS
 from .results import STATUSES, CheckResult, Counterexample
@@ -16,6 +17,7 @@ __all__ = [
     "Counterexample",
     "CheckResult",
     "check",
+    "in_contexts",
     "STATUSES",
     "RELATIONS",
 ]
