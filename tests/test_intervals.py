@@ -4,6 +4,7 @@ every decision, coverage in validate."""
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -278,6 +279,18 @@ def test_a_ratio_of_a_value_that_is_no_positive_time_is_not_printed():
     first = found.lines()[0]
     assert first.startswith("x in [1, ") and "(not a positive time)" in first
     assert " x-" not in found.text() and " x0.0" not in found.text()
+
+
+def test_a_ratio_over_a_winner_that_takes_no_time_says_so():
+    # qsort takes 0 ns at x = 1 (x*log2(x)): the pipe is infinitely many times it, not a
+    # value that is "not a positive time"
+    found = compare(["pipe(qsort, inc)", "qsort"], over="x=1..4")
+    first = found.lines()[0]
+    assert "pipe(qsort, inc) (the winner takes no time there) .. x" in first
+    assert "not a positive time" not in first
+    assert found.intervals[0].ratios[0][1] == math.inf
+    shown = run_cli("compare", "pipe(qsort, inc)", "qsort", "--over", "x=1..4", "--format", "json")
+    assert json.loads(shown.stdout)["intervals"][0]["ratio"]["pipe(qsort, inc)"][0] is None  # JSON has no infinity
 
 
 # --- the models' own error and the machine's residuals (issue 38) ----------------------

@@ -617,12 +617,15 @@ def _finite_span(
 
 
 def _ratio(value: float, best: float) -> float | None:
-    """How many times ``best`` a design's ``value`` is; None where either is not a positive
-    time (a ratio of a negative value says nothing: the negative value has its note).
+    """How many times ``best`` a design's ``value`` is; infinitely many where the winner
+    takes no time (``qsort`` at x = 1); None where either is not a positive time (a ratio
+    of a negative value says nothing: the negative value has its note).
 
-    >>> _ratio(3.0, 2.0), _ratio(-97.8, -1620.0), _ratio(2.0, 0.0)
-    (1.5, None, None)
+    >>> _ratio(3.0, 2.0), _ratio(-97.8, -1620.0), _ratio(2.0, 0.0), _ratio(0.0, 0.0)
+    (1.5, None, inf, None)
     """
+    if value > 0 and best == 0 and math.isfinite(value):
+        return math.inf
     if not (value > 0 and best > 0 and math.isfinite(value) and math.isfinite(best)):
         return None
     return number(value / best)
@@ -631,7 +634,11 @@ def _ratio(value: float, best: float) -> float | None:
 def _times(ratio: float | None, digits: int | None = None) -> str:
     """A ratio as the comparison prints it, in ``digits`` significant digits as the values
     are: ``x1.25``, or where it has none, why."""
-    return "(not a positive time)" if ratio is None else f"x{number_text(ratio, digits)}"
+    if ratio is None:
+        return "(not a positive time)"
+    if math.isinf(ratio):
+        return "(the winner takes no time there)"
+    return f"x{number_text(ratio, digits)}"
 
 
 def _threads_note(terms: Sequence[Term], semantics: Semantics) -> list[str]:
