@@ -250,6 +250,14 @@ def _note(node: Term, winners: Mapping[int, int | None], library: Mapping[str, A
     return ""
 
 
+def noted_winner(note: str) -> int | None:
+    """The winner a pipe's derivation note (:func:`_note`) records: 0 left, 1 right,
+    :data:`~.semantics.CORES`, None undecided."""
+    if not note.startswith("bottleneck"):
+        return None
+    return CORES if CORES_NAME in note else 0 if "left" in note else 1
+
+
 def _record(
     term: Term,
     values: Mapping[int, Value],

@@ -187,7 +187,7 @@ def fold(
     """
     semantics = Semantics.of(semantics)
     plan = plan if plan is not None and plan.term is term else Plan.of(term, library, None, semantics)
-    entering = type(semantics).enter is not Semantics.enter  # parts told where they run
+    entering = semantics.enters()  # parts told where they run
     found: Folded[V] = Folded(None)  # type: ignore[arg-type]
     values: list[V] = []
     root: Context[V] = dict(context)

@@ -32,11 +32,11 @@ from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
 from .bindings import as_value, check_bindings, parse_binding, substitute, symbols_of, unread_sizes
-from .evaluation import Derivation, evaluate, sub_models, sub_values
+from .evaluation import Derivation, evaluate, noted_winner, sub_models, sub_values
 from .fold import fold, model_symbols
 from .operators import as_expr
 from .pointfold import Numbers, rounded
-from .semantics import CORES, CORES_NAME, Semantics, paced_by
+from .semantics import Semantics, paced_by
 
 __all__ = [
     "PointStep",
@@ -397,7 +397,7 @@ def at_point(
         except EvaluationError:  # the closed form alone is too large there: no number to show
             form_at = None
         winners = {
-            id(s.term): (0 if "left" in s.note else 1 if "right" in s.note else CORES if CORES_NAME in s.note else None)
+            id(s.term): noted_winner(s.note)
             for s in folded.steps
             if isinstance(s.term, Pipe)
         }

@@ -26,8 +26,8 @@ from ..syntax.arith import (
     shown_text,
 )
 from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool, format_count
-from .evaluation import Derivation
-from .semantics import CORES, CORES_NAME, Semantics, paced_by
+from .evaluation import Derivation, noted_winner
+from .semantics import Semantics, paced_by
 
 if TYPE_CHECKING:
     from .pointwise import PointValue
@@ -236,8 +236,8 @@ def explain_lines(
         notes = []
         if here is not None and isinstance(step.term, Pipe) and here.winner is not None:
             notes.append(f"bottleneck at the point: {_short(paced_by(step.term, here.winner))}")
-        if isinstance(step.term, Pipe) and step.note.startswith("bottleneck"):
-            winner = CORES if CORES_NAME in step.note else 0 if "left" in step.note else 1
+        winner = noted_winner(step.note) if isinstance(step.term, Pipe) else None
+        if winner is not None:
             label = f"{point.semantics.value} bottleneck" if point is not None else "bottleneck"
             notes.append(f"{label}: {_short(paced_by(step.term, winner))}")
         elif step.note and not isinstance(step.term, Atom):

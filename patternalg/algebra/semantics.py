@@ -111,6 +111,11 @@ class Semantics(metaclass=_Registered):
         them)."""
         return context
 
+    def enters(self) -> bool:
+        """Whether this semantics tells parts where they run (overrides :meth:`enter`): a
+        fold that does not need it skips the call at every node."""
+        return type(self).enter is not Semantics.enter
+
     def threads(self, count: Any) -> Any:
         """The threads a mapReduce's ``count`` threads per node run on (eq. (5) divides by
         them): all of them, unless a machine has fewer cores."""

@@ -128,7 +128,7 @@ class DesignValues:
         self.numbers: dict[tuple[tuple[str, sympy.Expr], ...], dict[Term, Any]] = {}
         self.arithmetic = Numbers(f"--at {', '.join(f'{k}={v}' for k, v in at.items())}")
         self.forms: dict[Term, NormalForm] = {}
-        self.entering = type(semantics).enter is not Semantics.enter  # as the fold
+        self.entering = semantics.enters()  # as the fold
 
     def number(self, term: Term) -> float:
         """The pointwise model at the point (a pipe is the larger stage there)."""
