@@ -37,7 +37,7 @@ from .atomic_model import AtomicModel
 from .operators import leaf_model, shuffle_model
 from .semantics import Semantics
 
-__all__ = ["Arithmetic", "Folded", "Plan", "fold", "model_symbols", "mapreduce_form"]
+__all__ = ["Arithmetic", "Folded", "Plan", "SharedPlan", "fold", "model_symbols", "mapreduce_form"]
 
 V = TypeVar("V")
 Context = dict[sympy.Symbol, V]
@@ -163,6 +163,47 @@ class Plan:
                 models[id(node)] = by_atom[node]
         return cls(term, order, models)
 
+    def covers(self, term: Term) -> bool:
+        """Whether this is the plan of ``term``."""
+        return self.term is term
+
+    def first(self, node: Term) -> tuple[int, ...]:
+        """The order ``node``'s children are folded in (the larger first)."""
+        return self.order[id(node)]
+
+    def model(self, node: Term) -> sympy.Expr:
+        """An atom's model, or a mapReduce's eq. (5) with its parts as placeholders."""
+        return self.models[id(node)]
+
+
+class SharedPlan:
+    """A plan for every term built of shared parts (``explore``'s designs, thousands of
+    terms that differ in a rewritten part): each distinct sub-term's model is made once,
+    when a fold first meets it, and children are folded in their order."""
+
+    def __init__(self, library: Mapping[str, AtomicModel], semantics: Semantics = Semantics.EXACT) -> None:
+        self.library, self.semantics = library, semantics
+        self.models: dict[Term, sympy.Expr] = {}
+
+    def covers(self, term: Term) -> bool:
+        """Every term."""
+        return True
+
+    def first(self, node: Term) -> tuple[int, ...]:
+        """``node``'s children in their order."""
+        return tuple(range(len(node.children())))
+
+    def model(self, node: Term) -> sympy.Expr:
+        """As :meth:`Plan.model`, made on first need."""
+        found = self.models.get(node)
+        if found is None:
+            if isinstance(node, MapReduce):
+                found = mapreduce_form(node, self.library, self.semantics)
+            else:
+                found = leaf_model(node, self.library, None)
+            self.models[node] = found
+        return found
+
 
 def fold(
     term: Term,
@@ -170,13 +211,16 @@ def fold(
     arithmetic: Arithmetic[V],
     context: Mapping[sympy.Symbol, V],
     keep: Callable[[Term], bool] = lambda node: False,
-    plan: Plan | None = None,
+    plan: Plan | SharedPlan | None = None,
     semantics: Semantics | str = Semantics.EXACT,
+    memo: dict[tuple[Term, frozenset], V] | None = None,
 ) -> Folded[V]:
     """The value of ``term`` in ``context`` (a value for x and every other free symbol),
     post-order without recursion; the values of the sub-terms ``keep`` selects are kept.
     ``plan`` is :meth:`Plan.of` ``term``, if already made; ``semantics`` combines (at a
-    point and on grids every semantics of the paper is the pointwise one).
+    point and on grids every semantics of the paper is the pointwise one). ``memo`` (for
+    an arithmetic of hashable values) keeps each sub-term's value in each context it
+    runs in, so that folds of terms which share parts fold each part once.
 
     >>> from patternalg.syntax.parser import parse
     >>> from patternalg.library.model_library import ModelLibrary
@@ -184,9 +228,19 @@ def fold(
     >>> found = fold(parse("pipe(inc, nop)"), ModelLibrary.builtin(), Numbers(), {x: sympy.Integer(4)})
     >>> float(found.value), list(found.winners.values())
     (5422.97, [1])
+
+    Folds of several terms with one ``memo`` and a :class:`SharedPlan` fold a shared part
+    once (here ``qsort`` and ``inc``, then each design's own node):
+
+    >>> library, memo = ModelLibrary.builtin(), {}
+    >>> shared = SharedPlan(library)
+    >>> for text in ("seq(qsort, inc)", "pipe(qsort, inc)", "tpool_2(seq(qsort, inc))"):
+    ...     _ = fold(parse(text), library, Numbers(), {x: sympy.Integer(4)}, plan=shared, memo=memo)
+    >>> len(memo)
+    5
     """
     semantics = Semantics.of(semantics)
-    plan = plan if plan is not None and plan.term is term else Plan.of(term, library, None, semantics)
+    plan = plan if plan is not None and plan.covers(term) else Plan.of(term, library, None, semantics)
     entering = semantics.enters()  # parts told where they run
     found: Folded[V] = Folded(None)  # type: ignore[arg-type]
     values: list[V] = []
@@ -194,6 +248,9 @@ def fold(
     stack: list[tuple[Term, Context[V], bool]] = [(term, root, False)]
     while stack:
         node, here, ready = stack.pop()
+        if memo is not None and not ready and (node, frozenset(here.items())) in memo:
+            values.append(memo[node, frozenset(here.items())])
+            continue
         kids = node.children()
         if kids and not ready:
             inner = [here] * len(kids)
@@ -201,19 +258,21 @@ def fold(
                 inner = [arithmetic.sized(here, size) for size in _sizes(node, here, arithmetic)]
             if entering:
                 inner = [semantics.enter(arithmetic, node, c) for c in inner]
-            first = plan.order[id(node)]
+            first = plan.first(node)
             stack.append((node, here, True))
             stack.extend((kids[i], inner[i], False) for i in reversed(first))
             continue
         if kids:
-            first = plan.order[id(node)]
+            first = plan.first(node)
             done = values[-len(kids) :]  # in the order folded
             del values[-len(kids) :]
             parts = [done[first.index(i)] for i in range(len(kids))]
             value = _combine(node, parts, here, arithmetic, plan, found, semantics, library)
         else:
-            leaf = arithmetic.leaf(plan.models[id(node)], here)
+            leaf = arithmetic.leaf(plan.model(node), here)
             value = semantics.lift(arithmetic, node, leaf, here, library)
+        if memo is not None:
+            memo[node, frozenset(here.items())] = value
         if keep(node):
             found.kept[id(node)] = semantics.lower(value)
         values.append(value)
@@ -231,7 +290,7 @@ def _combine(
     parts: list[V],
     here: Context[V],
     arithmetic: Arithmetic[V],
-    plan: Plan,
+    plan: Plan | SharedPlan,
     found: Folded[V],
     semantics: Semantics,
     library: Mapping[str, AtomicModel],
@@ -246,7 +305,7 @@ def _combine(
     assert isinstance(node, MapReduce)
     sizes = _sizes(node, here, arithmetic)
     at = [arithmetic.resized(semantics.lower(part), size) for part, size in zip(parts, sizes, strict=True)]
-    value = arithmetic.leaf(plan.models[id(node)], {**here, MAP: at[0], REDUCE: at[1]})
+    value = arithmetic.leaf(plan.model(node), {**here, MAP: at[0], REDUCE: at[1]})
     return semantics.lift(arithmetic, node, value, here, library)
 
 

@@ -15,14 +15,13 @@ import sympy
 
 from ..algebra.bindings import unread_sizes
 from ..algebra.evaluation import evaluate
-from ..algebra.fold import MAP, REDUCE, Arithmetic, mapreduce_form, model_symbols
+from ..algebra.fold import Arithmetic, SharedPlan, fold, model_symbols
 from ..algebra.normal_forms.normal_form import NormalForm, compare_normal_forms, normal_form
 from ..algebra.pointfold import Numbers
-from ..algebra.pointwise import at_point
 from ..algebra.semantics import Semantics
 from ..errors import EvaluationError
 from ..library.model_library import AtomicModel
-from ..syntax.symbols import symbol, x
+from ..syntax.symbols import symbol
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool, format_count
 
 __all__ = ["DesignValues", "text_length", "thread_count"]
@@ -88,10 +87,24 @@ _ONE = Atom("a")  # a one-character part: what a mapReduce's text adds to its pa
 
 # --- values ----------------------------------------------------------------------------------
 class _Floats(Arithmetic[Any]):
-    """Doubles: the arithmetic a semantics combines ``explore``'s memoised values in."""
+    """Doubles: the arithmetic ``explore``'s memoised fold combines in (a model at a point
+    is evaluated as :class:`~patternalg.algebra.pointfold.Numbers` does, then rounded)."""
+
+    def __init__(self, numbers: Numbers) -> None:
+        self.numbers = numbers
+        self.symbols: dict[sympy.Expr, tuple[sympy.Symbol, ...]] = {}
+        self.leaves: dict[tuple[sympy.Expr, tuple[Any, ...]], float] = {}
 
     def leaf(self, expr: sympy.Expr, context: Mapping[sympy.Symbol, Any]) -> float:
-        return float(expr.xreplace(dict(context)))
+        names = self.symbols.get(expr)
+        if names is None:
+            names = self.symbols[expr] = tuple(expr.free_symbols)
+        key = (expr, tuple(context.get(s) for s in names))
+        found = self.leaves.get(key)
+        if found is None:
+            bound = {s: _exact(context[s]) for s in names if s in context}
+            found = self.leaves[key] = float(self.numbers.leaf(expr, bound))
+        return found
 
     def add(self, left: float, right: float) -> float:
         return left + right
@@ -112,9 +125,15 @@ class _Floats(Arithmetic[Any]):
         return value
 
 
+def _exact(value: Any) -> sympy.Expr:
+    """A value of the context as sympy takes it (a double as a float of its own digits)."""
+    return value if isinstance(value, sympy.Basic) else sympy.Float(value)
+
+
 class DesignValues:
-    """Values of designs, memoised per sub-term: pointwise at a point (combined as
-    ``semantics`` says, on doubles), or normal forms."""
+    """Values of designs, memoised per sub-term: pointwise at a point (the one fold,
+    :func:`~patternalg.algebra.fold.fold`, combining as ``semantics`` says on doubles,
+    each part once per context it runs in), or normal forms."""
 
     def __init__(
         self,
@@ -123,77 +142,39 @@ class DesignValues:
         semantics: Semantics = Semantics.EXACT,
     ) -> None:
         self.library, self.at, self.semantics = library, at, semantics
-        self.floats = _Floats()
         self.mapping = {symbol(k): v for k, v in at.items()}
-        self.numbers: dict[tuple[tuple[str, sympy.Expr], ...], dict[Term, Any]] = {}
-        self.arithmetic = Numbers(f"--at {', '.join(f'{k}={v}' for k, v in at.items())}")
+        self.arithmetic = _Floats(Numbers(f"--at {', '.join(f'{k}={v}' for k, v in at.items())}"))
+        self.plan = SharedPlan(library, semantics)
+        self.memo: dict[tuple[Term, frozenset], Any] = {}
+        self.values: dict[Term, float] = {}
         self.forms: dict[Term, NormalForm] = {}
-        self.entering = semantics.enters()  # as the fold
 
     def number(self, term: Term) -> float:
         """The pointwise model at the point (a pipe is the larger stage there)."""
-        return float(self.semantics.lower(self._at(term, self.mapping)))
+        found = self.values.get(term)
+        if found is None:
+            try:
+                found = self._fold(term, self.mapping)
+            except EvaluationError as error:  # a symbol without a value: where, or is it unread?
+                unread = unread_sizes(term, model_symbols(term, self.library, self.semantics), self.at)
+                if not unread:
+                    raise self._unbound(term) or error from None
+                found = self._fold(term, {**self.mapping, **unread})  # any value gives the same
+            self.values[term] = found
+        return found
 
-    def _at(self, term: Term, context: Mapping[sympy.Symbol, sympy.Expr]) -> Any:
-        """``term`` at ``context``, each sub-term once per context: a mapReduce's parts at the
-        sizes eq. (5) runs them at (map at x = 1, reduce at x = d(x)), without recursion."""
-        stack: list[tuple[Term, Mapping[sympy.Symbol, sympy.Expr], bool]] = [(term, context, False)]
-        while stack:
-            node, here, ready = stack.pop()
-            memo = self._memo(here)
-            if node in memo:
-                continue
-            parts = self._parts(node, here)
-            pending = [(c, h) for c, h in parts if c not in self._memo(h)]
-            if pending and not ready:
-                stack.append((node, here, True))
-                stack.extend((c, h, False) for c, h in pending)
-                continue
-            memo[node] = self._combine(node, here, [self._memo(h)[c] for c, h in parts])
-        return self._memo(context)[term]
+    def _unbound(self, term: Term) -> EvaluationError | None:
+        """The error naming an atom of ``term`` whose model has a symbol the point does not give."""
+        for node in term.walk():
+            if isinstance(node, Atom):
+                free = {s.name for s in self.plan.model(node).free_symbols} - set(self.at)
+                if free:
+                    return EvaluationError(f"{node}: no value for {', '.join(sorted(free))} (bind it with --at)")
+        return None
 
-    def _memo(self, context: Mapping[sympy.Symbol, sympy.Expr]) -> dict[Term, Any]:
-        key = tuple(sorted((s.name, v) for s, v in context.items()))
-        return self.numbers.setdefault(key, {})
-
-    def _parts(
-        self, node: Term, here: Mapping[sympy.Symbol, sympy.Expr]
-    ) -> list[tuple[Term, Mapping[sympy.Symbol, sympy.Expr]]]:
-        """``node``'s parts, each with the context it runs in: a mapReduce's at the sizes
-        eq. (5) runs them at, and as the semantics tells them where they run (as the fold
-        does: on a machine with speed-ups, the threads of the pools around a part)."""
-        parts: list[tuple[Term, Mapping[sympy.Symbol, sympy.Expr]]]
-        if isinstance(node, MapReduce):
-            if node.per_key.free_symbols - set(here):  # d beside a constant reduce: any value
-                own = model_symbols(node, self.library, self.semantics)
-                here = {**here, **unread_sizes(node, own, [s.name for s in here])}
-            size = self.arithmetic.leaf(node.per_key, here)
-            parts = [(node.map, {**here, x: sympy.Integer(1)}), (node.reduce, {**here, x: size})]
-        else:
-            parts = [(c, here) for c in node.children()]
-        if self.entering:
-            parts = [(c, self.semantics.enter(self.floats, node, dict(h))) for c, h in parts]
-        return parts
-
-    def _combine(self, node: Term, here: Mapping[sympy.Symbol, sympy.Expr], parts: list[Any]) -> Any:
-        semantics, floats = self.semantics, self.floats
-        if isinstance(node, Seq):
-            return semantics.seq(floats, parts[0], parts[1])
-        if isinstance(node, Pipe):
-            return semantics.pipe(floats, parts[0], parts[1])[0]
-        if isinstance(node, TPool):
-            return semantics.tpool(floats, float(node.count.xreplace(here)), parts[0])
-        if isinstance(node, MapReduce):  # eq. (5), the one definition, with its parts' values
-            form = mapreduce_form(node, self.library, semantics)
-            low = [sympy.Float(semantics.lower(part)) for part in parts]
-            value = float(self.arithmetic.leaf(form, {**here, MAP: low[0], REDUCE: low[1]}))
-            return semantics.lift(floats, node, value, here, self.library)
-        at = {s.name: v for s, v in here.items()}  # an atom: the reference evaluation
-        expr = at_point(node, self.library, at, partial=True).expr
-        if expr.free_symbols:  # float() of it was a TypeError
-            names = ", ".join(sorted(s.name for s in expr.free_symbols))
-            raise EvaluationError(f"{node}: no value for {names} (bind it with --at)")
-        return semantics.lift(floats, node, float(expr), here, self.library)
+    def _fold(self, term: Term, context: Mapping[sympy.Symbol, sympy.Expr]) -> float:
+        folded = fold(term, self.library, self.arithmetic, context, plan=self.plan, semantics=self.semantics, memo=self.memo)
+        return float(folded.value)
 
     def relation_holds(self, relation: str, before: Term, after: Term) -> bool:
         """Whether ``before relation after`` (``>=``, ``<=``, ``==``) holds at the point,
