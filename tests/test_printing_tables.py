@@ -191,7 +191,8 @@ def test_predict_prints_its_table_by_the_one_printer(tmp_path) -> None:
     data = json.loads(run_cli("predict", str(path), "--upto", "12", "--format", "json").stdout)
     values = [row["value"] for row in data["predictions"]]
     assert shown == [number_text(v) for v in values]
-    predicted = out[0].rsplit(" ", 1)[1]  # the summary: the value at p=12
+    predicted, unit = out[0].rsplit(" ", 2)[1:]  # the summary: the value at p=12, in the rows' unit
+    assert unit == "ns" and all(line.endswith(" ns") for line in out if line.startswith("  p="))
     assert predicted == number_text(float(predicted))
     assert float(predicted) == pytest.approx(values[-1], rel=1e-12)
     short = run_cli("predict", str(path), "--upto", "12", "--digits", "4").stdout.splitlines()

@@ -213,7 +213,24 @@ def _speedup(value: Any, where: Location) -> Any:
             "with phi = ...)",
             location=where,
         )
-    return speedup
+    return _normalised(speedup, p)
+
+
+def _normalised(speedup: sympy.Expr, p: sympy.Symbol) -> sympy.Expr:
+    """A rational speed-up with its numerator's leading coefficient 1, as a person writes
+    it: ``p/(0.1*p + 0.9)``, not ``5*p/(0.5*p + 4.5)`` (T(1) cancels; any other form as it is).
+
+    >>> from patternalg.syntax.symbols import p
+    >>> _normalised(5 * p / (sympy.Float(0.5) * p + sympy.Float(4.5)), p)
+    p/(0.1*p + 0.9)
+    """
+    if not speedup.is_rational_function(p):
+        return speedup
+    numerator, denominator = sympy.fraction(sympy.cancel(speedup))
+    lead = sympy.Poly(numerator, p).LC()
+    numerator, denominator = sympy.expand(numerator / lead), sympy.expand(denominator / lead)
+    ones = {f: sympy.S.One for f in (numerator / denominator).atoms(sympy.Float) if float(f) == 1.0}
+    return (numerator / denominator).xreplace(ones)
 
 
 def machine_text(machine: Machine) -> str:

@@ -5,9 +5,9 @@
 >>> rows = "".join(f"{k},{100 * (0.1 + 0.9 / k)}\\n" for k in range(1, 9))
 >>> _ = open(path, "w").write("p,time\\n" + rows)
 >>> (report,) = predict_file(path, upto=12)
->>> summary, predicted = report.summary.rsplit(" ", 1)
->>> summary, round(float(predicted), 4)
-('vac: Rat12 on the first 4, checkpoint error 0.00%; predicted time at p=12:', 17.5)
+>>> summary, predicted, unit = report.summary.rsplit(" ", 2)
+>>> summary, round(float(predicted), 4), unit
+('vac: Rat12 on the first 4, checkpoint error 0.00%; predicted time at p=12:', 17.5, 'ns')
 >>> [row["p"] for row in report.record["predictions"]] == list(range(1, 13))
 True
 >>> report.header(), report.rows()[-1][0], round(report.rows()[-1][1], 4)
@@ -53,11 +53,17 @@ class PredictionReport(HtmlTable):
 
     @property
     def summary(self) -> str:
-        """The chosen function, its checkpoint error and the value at the last count."""
+        """The chosen function, its checkpoint error and the value at the last count, in
+        the unit of the rows below it."""
         statistics = self.fit.fitted.statistics
         return PrescaFitter.summary.format(
             atom=self.fit.atom, **statistics, **PrescaFitter.summary_fields(statistics)
-        )
+        ) + self._unit()
+
+    def _unit(self) -> str:
+        """The unit as a value is followed by it (nothing for a dimensionless metric)."""
+        unit = self.model.unit
+        return "" if unit == "dimensionless" else f" {unit}"
 
     @cached_property
     def record(self) -> dict[str, Any]:
@@ -106,13 +112,11 @@ class PredictionReport(HtmlTable):
         """What ``predict`` prints: the summary, the model range by range and one line per
         thread count, each value by the one printer (``digits`` significant digits, default
         15, no float noise)."""
-        unit = self.model.unit
-        shown = "" if unit == "dimensionless" else f" {unit}"
         return [
             self.summary,
             "  model:",
             *(f"    {piece['text']}" for piece in self.record["pieces"]),
-            *(f"  p={p:<4} {value}{shown}" for p, value in self.cells(digits)),
+            *(f"  p={p:<4} {value}{self._unit()}" for p, value in self.cells(digits)),
         ]
 
     def caption(self) -> str:
