@@ -389,6 +389,42 @@ def test_sweep_and_compare_evaluate_under_the_machine():
     assert any("different numbers of threads" in n for n in found.notes)
 
 
+def _winners_hold(found, terms, machine) -> None:
+    """At points between compare's crossovers, the design it names for the stretch is the
+    fastest there by each design's own value."""
+    edges = [c.value for c in found.crossovers]
+    for point in np.geomspace(1, 1e6, 97)[1:-1]:
+        if any(abs(point - e) <= 1e-6 * e for e in edges):
+            continue
+        stretch = next(i for i in found.intervals if i.start <= point <= i.end)
+        values = {t: float(patternalg.model(t, machine=machine, x=float(point))) for t in terms}
+        assert values[stretch.winner] <= min(values.values()) * (1 + 1e-9), (point, stretch.winner, values)
+
+
+@pytest.mark.parametrize(("terms", "machine", "crossing"), [
+    (["map_own_small", "tpool_2(inc)"], Machine(1), 368.53),  # the cores
+    (["pipe(qsort, inc)", "seq(qsort, inc)"], Machine(4, handoff=5000), 3.0263),  # the hand-off
+    (["tpool_2(inc)", "inc"], Machine(4, dispatch=3000), 11.190),  # the dispatch cost
+    (["pipe(nop, reduce_v)", "inc"], Machine(1), 10.121),
+])  # fmt: skip
+def test_compare_on_a_machine_finds_the_crossovers_its_numbers_make(terms, machine, crossing):
+    """compare solved the closed form of the rules for its crossovers (no hand-off, no
+    dispatch, no core bound), found no root where the machine's values cross, and named
+    one design the winner over the whole range: map_own_small against tpool_2(inc) on one
+    core, where tpool_2(inc) is 536 ns at x = 1 against 197,598."""
+    found = compare(terms, over="x=1..1e6", machine=machine)
+    assert [c.value for c in found.crossovers] == [pytest.approx(crossing, rel=1e-4)]
+    _winners_hold(found, terms, machine)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(pst.terms(max_depth=3, atoms=["qsort", "inc", "nop"], mapreduce=False, annotations=False),
+                min_size=2, max_size=2, unique_by=str), machines())
+def test_compare_names_the_fastest_design_between_its_crossovers_on_any_machine(pair, machine):
+    terms = [str(t) for t in pair]
+    _winners_hold(compare(terms, over="x=1..1e6", machine=machine), terms, machine)
+
+
 @pytest.mark.parametrize("machine", [
     Machine(16, handoff="500 + 0.5*x", dispatch=500, speedups={"qsort": "p/(1 + 0.05*(p - 1))", "inc": "p/(1 + 0.3*(p - 1))"}),
     Machine(2, dispatch=800),

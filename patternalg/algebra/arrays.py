@@ -158,12 +158,13 @@ class Compiled:
 
     @functools.cached_property
     def expr(self) -> sympy.Expr | None:
-        """The pointwise model (pipes as ``Max``) with the fixed symbols bound, for terms of
-        at most :data:`SYMBOLIC_NODES` nodes; None for larger ones (only folded numerically)."""
+        """The pointwise model (pipes as ``Max``, under :attr:`semantics`: the values' own
+        closed form) with the fixed symbols bound, for terms of at most
+        :data:`SYMBOLIC_NODES` nodes; None for larger ones (only folded numerically)."""
         if sum(1 for _ in self.term.walk()) > SYMBOLIC_NODES:
             return None
         mapping = {symbol(k): v for k, v in self.fixed.items()}
-        return pointwise_models(self.term, self.library, mapping)[id(self.term)]
+        return pointwise_models(self.term, self.library, mapping, self.semantics)[id(self.term)]
 
     @property
     def has_pipe(self) -> bool:

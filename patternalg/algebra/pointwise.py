@@ -229,18 +229,28 @@ def undecided_note(semantics: Semantics) -> str:
 
 
 def pointwise_models(
-    term: Term, library: Mapping[str, AtomicModel], mapping: Mapping[sympy.Symbol, sympy.Expr]
+    term: Term,
+    library: Mapping[str, AtomicModel],
+    mapping: Mapping[sympy.Symbol, sympy.Expr],
+    semantics: Semantics | str = Semantics.EXACT,
 ) -> dict[int, sympy.Expr]:
     """Every sub-term's model as a function of its unbound symbols, pipes as pointwise ``Max``
-    (keyed by ``id`` of the sub-term): evaluated anywhere, it gives the value there.
+    (keyed by ``id`` of the sub-term), combined as ``semantics`` says (a semantics whose
+    pipe is not pointwise, as the paper's asymptotic one: the exact): evaluated anywhere,
+    it gives the value there.
 
     >>> from patternalg.syntax.parser import parse
     >>> from patternalg.library.model_library import ModelLibrary
+    >>> from patternalg.algebra.machine import Machine
     >>> term = parse("pipe(inc, nop)")
     >>> pointwise_models(term, ModelLibrary.builtin(), {})[id(term)]
     Max(5422.97, 536.185*x)
+    >>> term = parse("pipe(qsort, inc)")  # on a machine, inc receives its data
+    >>> pointwise_models(term, ModelLibrary.builtin(), {}, Machine(2, handoff=100).semantics)[id(term)]
+    Max(1034.17*x*log2(x), 536.185*x + 100)
     """
-    return sub_models(term, library, Semantics.EXACT, mapping)[0]
+    semantics = Semantics.of(semantics)
+    return sub_models(term, library, semantics if semantics.pointwise else Semantics.EXACT, mapping)[0]
 
 
 def substitute_counts(term: Term, values: Mapping[sympy.Symbol, sympy.Expr]) -> Term:
