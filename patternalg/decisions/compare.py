@@ -723,10 +723,11 @@ def _integer_gap(
     exact: bool,
 ) -> Crossover | None:
     """The crossover between the integers ``last`` and ``last + 1`` if the winner differs
-    there (ties go to the earlier design), else None."""
+    there, else None (also where the one winning after ties at ``last``: a stretch of ties
+    ends there, and the earlier design, first among equals, never led)."""
     both = values(np.array([float(last), float(last + 1)]))
     before, after = (int(w) for w in _winners(both))
-    if before == after:
+    if before == after or both[after, 0] <= both[before, 0] + 1e-7 * abs(both[before, 0]):
         return None
     designs = (names[before], names[after])
     level = number(both[after, 1])
