@@ -81,6 +81,23 @@ def test_draws_are_deterministic_under_a_seed_and_differ_between_seeds():
     assert not np.array_equal(first, spread.draws({"x": np.array([10.0])}, 50, seed=8))
 
 
+def test_a_design_has_one_interval_however_its_counts_are_given():
+    """A measurement's noise is drawn by the term's shape (its counts as k): optimize's
+    ``seq(tpool_n(a), a)`` at n = 2, a sweep of it at n = 2 and ``eval --at n=2`` are
+    ``seq(tpool_2(a), a)``, and gave intervals of their own (drawn by their texts)."""
+    lib = {"a": atom("a", 2.0, 0.01, noise=0.05)}
+    literal = patternalg.explain("seq(tpool_2(a), a)", library=lib, x=1000, interval=0.9).interval
+    bound = patternalg.explain("seq(tpool_n(a), a)", library=lib, x=1000, n=2, interval=0.9).interval
+    swept = sweep(["seq(tpool_n(a), a)"], "n=1..3", at={"x": 1000}, library=lib, interval=0.9)
+    best = optimize("seq(tpool_n(a), a)", budgets="n<=2", at={"x": 1000}, library=lib, interval=0.9).best
+    assert best.assignment == (("n", 2),)
+    assert bound == literal and best.interval == literal
+    ((low, high),) = swept.intervals
+    assert (low[1], high[1]) == literal
+    one = patternalg.explain("seq(tpool_1(a), a)", library=lib, x=1000, interval=0.9).interval
+    assert (low[0], high[0]) == one != literal
+
+
 def test_an_interval_drawn_a_block_of_points_at_a_time_is_the_one_drawn_at_once(monkeypatch):
     """A sweep of 100,000 points with its interval took 4.8 GB, every draw at every point at
     once; in blocks it takes 333 MB, and the same numbers (each draw's numbers are shared by

@@ -18,7 +18,7 @@ without, beyond what its coefficients' draws and its points' noise already say: 
 error drawn per atom, sized where it was seen and growing beyond the measured range,
 :func:`~patternalg.algebra.own_error.own_error`), the measurement's own noise (the relative spread of a median of R
 repetitions, ``noise`` of the atoms' uncertainties: each atom's value moved by its own noise,
-drawn per term and atom, so that the term follows an atom's noise as far as it follows the
+drawn per term (its shape: designs that differ only in their counts alike) and atom, so that the term follows an atom's noise as far as it follows the
 atom: ``pipe(qsort, nop)`` does not take ``nop``'s), and,
 on a calibrated machine, for every composed term, the machine's own numbers drawn from the
 covariance ``calibrate`` records (:mod:`~patternalg.algebra.machine_numbers`: a speed-up
@@ -66,6 +66,7 @@ from .fold import model_symbols
 from .machine import MachineSemantics
 from .machine_numbers import DrawnMachineSemantics, MachineNumbers
 from .own_error import own_error
+from .pointwise import map_counts
 from .semantics import Semantics
 from .units import atom_names
 
@@ -108,7 +109,11 @@ class Spread:
     #: the symbols of each drawn atom's deltas and its uncertainty
     deltas: tuple[tuple[tuple[str, ...], Any], ...]
     missing: tuple[str, ...]  #: atoms without an uncertainty
-    term: str = ""  #: the term's text (its measurement noise is drawn by it)
+    #: the term's shape, its text with every count as ``k``: a measurement's noise is drawn
+    #: by it, so that designs which differ only in their counts share it, wherever their
+    #: counts are given (``tpool_a(qsort)`` at a = 2 in ``optimize``, a sweep over n of
+    #: ``tpool_n(qsort)``, ``eval "tpool_2(qsort)"``: one interval)
+    term: str = ""
     #: the symbols of the atoms' own errors (each drawn as a standard normal, by its name)
     errors: tuple[str, ...] = ()
     #: the symbols of the atoms' measurement noise (each a standard normal, drawn by the
@@ -196,8 +201,8 @@ class Spread:
         size = fixed.get("x")
         at = float(size) if isinstance(size, sympy.Expr) and size.is_number and size.is_real else None
         return cls(
-            compiled, tuple(deltas), tuple(missing), str(term), tuple(errors), tuple(noises), missed, width, at,
-            for_measurement, numbers,
+            compiled, tuple(deltas), tuple(missing), str(map_counts(term, lambda count: _ANY_COUNT)), tuple(errors),
+            tuple(noises), missed, width, at, for_measurement, numbers,
         )
 
     @property
@@ -215,7 +220,7 @@ class Spread:
     def draws(self, grid: Mapping[str, Any], count: int = DRAWS, seed: int = 0) -> np.ndarray:
         """The term's value under ``count`` joint draws at every point of ``grid``: shape
         ``(count, *grid shape)``; deterministic for a ``seed``: an atom's draws depend on
-        the seed and its name only, a measurement's noise on the seed and the term."""
+        the seed and its name only, a measurement's noise on the seed and the term's shape."""
         bound, shape = self._bound(grid, count, seed)
         extra = (1,) * len(shape)
         values = self.compiled.values(bound)
@@ -398,6 +403,10 @@ def decided(shares: np.ndarray, level: float) -> np.ndarray:
     (undecided: the measurements cannot tell which is faster)."""
     best = np.argmax(shares, axis=0)
     return np.where(np.max(shares, axis=0) >= level, best, -1)
+
+
+#: the count every count of a term's shape is written as (:attr:`Spread.term`)
+_ANY_COUNT = symbol("k")
 
 
 def _rng(seed: int, name: str) -> np.random.Generator:

@@ -46,6 +46,7 @@ __all__ = [
     "collect_bindings",
     "follow_bottleneck",
     "pointwise_models",
+    "map_counts",
     "substitute_counts",
 ]
 
@@ -265,35 +266,42 @@ def substitute_counts(term: Term, values: Mapping[sympy.Symbol, sympy.Expr]) -> 
     >>> substitute_counts(parse("pipe(tpool_n(a), b[p=k])"), {n: 4, symbol("k"): 2})
     parse('pipe(tpool_4(a), b[p=2])')
     """
+    return map_counts(term, lambda count: count.xreplace(values))
+
+
+def map_counts(term: Term, change: Callable[[sympy.Expr], sympy.Expr]) -> Term:
+    """``term`` with ``change`` applied to the counts of its task pools and mapReduces (and
+    a mapReduce's size per key) and to its atoms' annotations.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> map_counts(parse("seq(tpool_2(a), tpool_{2*n}(b[p=3]))"), lambda count: sympy.Symbol("k"))
+    parse('seq(tpool_k(a), tpool_k(b[p=k]))')
+    """
     done: dict[int, Term] = {}
     for node in term.post_order():
         new = [done[id(c)] for c in node.children()]
         if isinstance(node, TPool):
-            done[id(node)] = TPool(node.count.xreplace(values), new[0])
+            done[id(node)] = TPool(change(node.count), new[0])
         elif isinstance(node, Seq | Pipe):
             done[id(node)] = type(node)(new[0], new[1])
         elif isinstance(node, MapReduce):
             shuffle = node.shuffle
             if shuffle is not None:
                 shuffle = replace(
-                    shuffle,
-                    nodes=shuffle.nodes.xreplace(values),
-                    threads=shuffle.threads.xreplace(values),
-                    keys=shuffle.keys.xreplace(values),
+                    shuffle, nodes=change(shuffle.nodes), threads=change(shuffle.threads), keys=change(shuffle.keys)
                 )
             done[id(node)] = replace(
                 node,
-                nodes=node.nodes.xreplace(values),
-                threads=node.threads.xreplace(values),
-                per_key=node.per_key.xreplace(values),
-                keys=node.keys.xreplace(values),
+                nodes=change(node.nodes),
+                threads=change(node.threads),
+                per_key=change(node.per_key),
+                keys=change(node.keys),
                 map=new[0],
                 shuffle=shuffle,
                 reduce=new[1],
             )
         elif isinstance(node, Atom) and node.annotations:
-            pairs = tuple((k, v.xreplace(values)) for k, v in node.annotations)
-            done[id(node)] = Atom(node.name, pairs)
+            done[id(node)] = Atom(node.name, tuple((k, change(v)) for k, v in node.annotations))
         else:
             done[id(node)] = node
     return done[id(term)]
