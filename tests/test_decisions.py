@@ -221,6 +221,17 @@ def test_designs_equal_on_part_of_a_stretch_do_not_tie_on_all_of_it(first: int):
     assert ratio[0] == 1 and ratio[1] > 1
 
 
+@pytest.mark.parametrize("first", [0, 1])
+def test_a_stretch_of_ties_that_ends_is_a_touch_whichever_design_is_named_first(first: int):
+    """pipe(inc, nop) is nop up to x = 10.11 and slower beyond: with the pipe named first the
+    tie went to it, and compare reported a crossover 'pipe(inc, nop) below, nop above' and
+    a stretch the pipe tied for; named second, a touch and nop everywhere."""
+    terms = ["pipe(inc, nop)", "nop"]
+    result = compare(terms[first:] + terms[:first], over="x=1..1e6")
+    assert [i.winner for i in result.intervals] == ["nop"] and result.crossovers == ()
+    assert [t.value for t in result.touches] == [pytest.approx(5422.97 / 536.185)]
+
+
 def test_designs_equal_to_rounding_cross_once_and_the_one_below_wins():
     """seq(z, inc) is pipe(k, z) plus inc's 536*x where k = x^60 is below z = 1e-3 + 4.5e7*x:
     at x = 1e-300 that is 5e-298 ns on 1e-3 ns, below a double's resolution. Each scan point

@@ -698,6 +698,10 @@ def _classify(
         if len(tied) < 2:
             continue  # two designs cross there, but neither is the fastest
         below, above = int(np.argmin(around[:, 0])), int(np.argmin(around[:, 2]))
+        if _tied(around[:, 0], above, below):  # a stretch of ties ends here: no change
+            below = above
+        elif _tied(around[:, 2], below, above):  # ... or starts here
+            above = below
         level = number(best)
         if below != above:
             designs = (names[below], names[above])
@@ -708,6 +712,16 @@ def _classify(
             touches.append(Crossover(symbol_name, point, exact, "touch", designs, level))
     crossovers.sort(key=lambda c: c.value)
     return crossovers, touches
+
+
+def _tied(values: np.ndarray, one: int, best: int) -> bool:
+    """Whether design ``one`` is as fast as the ``best`` there, to rounding (:data:`TIE_RTOL`:
+    equal models, such as a pipe's stage and the pipe it sets the pace of).
+
+    >>> _tied(np.array([5422.97, 5422.97]), 1, 0), _tied(np.array([5422.97, 5422.9701]), 1, 0)
+    (True, False)
+    """
+    return bool(values[one] <= values[best] + TIE_RTOL * abs(values[best]))
 
 
 def _last(c: Crossover) -> float:
@@ -727,7 +741,7 @@ def _integer_gap(
     ends there, and the earlier design, first among equals, never led)."""
     both = values(np.array([float(last), float(last + 1)]))
     before, after = (int(w) for w in _winners(both))
-    if before == after or both[after, 0] <= both[before, 0] + 1e-7 * abs(both[before, 0]):
+    if before == after or _tied(both[:, 0], after, before):
         return None
     designs = (names[before], names[after])
     level = number(both[after, 1])
