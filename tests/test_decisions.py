@@ -544,6 +544,19 @@ def test_explore_on_a_machine_with_speedups_ranks_pools_of_pools_as_the_flat_poo
     assert used["tpool_more"] == ("this machine at the point",)
 
 
+def test_explore_on_a_machine_gives_each_design_the_machine_closed_form_of_its_value():
+    """On a machine the model beside each value was the paper's asymptotic one, which knows
+    no cores, hand-off or dispatch (tpool_16(seq(qsort, inc)): 258.5 x log2 x + ...)."""
+    from patternalg.algebra.evaluation import evaluate
+    from patternalg.syntax.arith import format_expr
+
+    found = explore("pipe(qsort, inc)", at={"x": 4096}, machine=FULL, top=3)
+    for design in found.designs:
+        closed = evaluate(parse(design.term), LIB, FULL.semantics)
+        assert design.model == format_expr(closed)
+        assert float(closed.subs(x, 4096)) == pytest.approx(design.value, rel=1e-9)
+
+
 def test_explore_without_a_point_ranks_by_growth():
     result = explore("pipe(qsort, inc)", threads=2)
     assert result.designs[0].value is None

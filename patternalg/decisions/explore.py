@@ -157,7 +157,9 @@ class Design:
 
     term: str
     value: float | None  #: the pointwise model at the point (None when ranked asymptotically)
-    model: str  #: its closed form (asymptotic semantics) with the point's non-x symbols bound
+    #: its closed form with the point's non-x symbols bound: the paper's asymptotic one, or
+    #: on a machine the machine's (whose values rank the designs)
+    model: str
     threads: int
     rewrites: tuple[Rewrite, ...]
     #: other designs reached with the same model (rewritings of this one, not shown)
@@ -498,12 +500,12 @@ def explore(
             holds = LAW_SEMANTICS[law] if laws is None or law in laws else (HERE,)
             chain.append(Rewrite(law, direction, relation, holds, str(before), str(node)))
             node = before
-        closed = evaluate(design, library, Semantics.ASYMPTOTIC).xreplace(mapping)
+        closed = evaluate(design, library, Semantics.ASYMPTOTIC if cores is None else semantics).xreplace(mapping)
         ranked.append(
             Design(
                 str(design),
                 values.number(design) if pointwise else None,
-                str(closed),
+                format_expr(closed),
                 thread_count(design),
                 tuple(reversed(chain)),
                 len(group) - 1,
