@@ -18,8 +18,9 @@ without, beyond what its coefficients' draws and its points' noise already say: 
 error drawn per atom, sized where it was seen and growing beyond the measured range,
 :func:`~patternalg.algebra.own_error.own_error`), the measurement's own noise (the relative spread of a median of R
 repetitions, ``noise`` of the atoms' uncertainties: each atom's value moved by its own noise,
-drawn per term (its shape: designs that differ only in their counts alike) and atom, so that the term follows an atom's noise as far as it follows the
-atom: ``pipe(qsort, nop)`` does not take ``nop``'s), and,
+drawn per term (its shape: designs that differ only in their counts alike) and atom, so that
+the term follows an atom's noise as far as it follows the atom: ``pipe(qsort, nop)`` does
+not take ``nop``'s), and,
 on a calibrated machine, for every composed term, the machine's own numbers drawn from the
 covariance ``calibrate`` records (:mod:`~patternalg.algebra.machine_numbers`: a speed-up
 fitted at two threads and used at sixteen is as uncertain as its serial fraction; one draw

@@ -228,7 +228,7 @@ def _cases(
         if model.expr.free_symbols <= {x} and model.unit == DEFAULT_UNIT
     ]
     counts = pst.thread_counts(_POOL)
-    if cores is not None and cores >= _POOL:
+    if cores is not None and cores > _POOL:
         counts = st.one_of(counts, st.sampled_from(sorted({max(1, cores - 1), cores, cores + 1, 2 * cores})).map(sympy.Integer))
     term = pst.terms(
         max_depth=3, atoms=generated_names + usable, mapreduce=False, annotations=False, counts=counts
