@@ -198,6 +198,13 @@ class _Found(Exception):
         self.at = at
 
 
+def _law_of(law: Law | str) -> Law:
+    """``law``: a law, its text or a built-in law's id."""
+    if isinstance(law, str):
+        return builtin_law(law.strip()) if law.strip() in {b.id for b in BUILTIN_LAWS} else parse_law(law)
+    return expect(law, Law, "law", "a law, its text or a built-in law's id")
+
+
 def _free_prefix(library: Mapping[str, AtomicModel]) -> str:
     prefix = "k"
     while any(name.startswith(prefix) for name in library):
@@ -559,9 +566,7 @@ def check(
     True
     """
     started = time.perf_counter()
-    if isinstance(law, str):
-        law = builtin_law(law.strip()) if law.strip() in {b.id for b in BUILTIN_LAWS} else parse_law(law)
-    law = expect(law, Law, "law", "a law, its text or a built-in law's id")
+    law = _law_of(law)
     library, seed = ModelLibrary.of(library), as_int(seed, "seed")
     semantics = Semantics.of(semantics)
     if as_int(examples, "examples") < 1:
