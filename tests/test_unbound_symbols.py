@@ -49,3 +49,18 @@ def test_a_constant_model_and_a_model_in_x_take_x(capsys) -> None:
     assert main(["eval", "nop", "--at", "x=1024"]) == 0
     assert main(["eval", "tpool_n(nop)", "--at", "x=1024", "--at", "n=2"]) == 0
     assert capsys.readouterr().out.splitlines() == ["5422.97 ns", "2711.485 ns"]
+
+
+def test_a_constant_fitted_over_threads_takes_its_threads_not_x(tmp_path, capsys):
+    """A model constant in p (fitted over thread counts: 13 of LULESH's 29 call paths) had
+    no symbol at all: --at p=4, inside the range fit named, was refused ("its symbols: x"),
+    and --at x=4, never measured, was taken."""
+    data = tmp_path / "const.csv"
+    data.write_text("p,time\n" + "".join(f"{p},{v}\n" for p in (1, 2, 4, 8, 16) for v in (5.0, 5.04)))
+    models = tmp_path / "const.toml"
+    assert main(["fit", str(data), "--out", str(models), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["eval", "tpool_2(const)", "--models", str(models), "--at", "p=4"]) == 0
+    assert capsys.readouterr().out.strip() == "2.51 ns"
+    assert main(["eval", "const", "--models", str(models), "--at", "x=4"]) == 2
+    assert "the model has no symbol x (its symbols: p)" in capsys.readouterr().err

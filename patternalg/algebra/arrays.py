@@ -34,7 +34,7 @@ from ..syntax.arith import format_expr
 from ..syntax.symbols import symbol
 from ..syntax.terms import Pipe, Term
 from .atomic_model import AtomicModel
-from .bindings import check_bindings, counts, symbols_of, unread_sizes
+from .bindings import check_bindings, counts, inputs_of, symbols_of, unread_sizes
 from .fold import Arithmetic, Plan, fold, model_symbols
 from .pointwise import outermost_pipe, pointwise_models
 from .semantics import CORES, CORES_NAME, Semantics
@@ -238,7 +238,7 @@ class Compiled:
 
 def term_symbols(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:
     """The names ``--at`` may bind in ``term``: its model's symbols, its counts' and x."""
-    return symbols_of(term, model_symbols(term, library))
+    return symbols_of(term, model_symbols(term, library), inputs_of(term, library))
 
 
 def _double(name: str, value: sympy.Expr) -> float:
@@ -266,11 +266,11 @@ def compile_term(
     """The pointwise model of ``term`` with ``fixed`` bound, as a numpy function of the rest
     (with ``partial``, bindings of symbols ``term`` does not have are left out), its operators
     combined as ``semantics`` says."""
-    own = model_symbols(term, library, semantics)
+    own, declared = model_symbols(term, library, semantics), inputs_of(term, library)
     if partial:
-        known = symbols_of(term, own)
+        known = symbols_of(term, own, declared)
         fixed = {k: v for k, v in fixed.items() if k in known}
-    check_bindings(term, own, fixed)
+    check_bindings(term, own, fixed, declared)
     semantics = Semantics.of(semantics)
     names = tuple(sorted((own | count_symbols(term)) - set(fixed)))
     doubles = {k: _double(k, v) for k, v in fixed.items()}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import sympy
 
@@ -21,7 +22,7 @@ from ..errors import EvaluationError, ParseError
 from ..syntax.arith import check_finite, format_expr
 from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import symbol
-from ..syntax.terms import MapReduce, Term, TPool, format_count
+from ..syntax.terms import Atom, MapReduce, Term, TPool, format_count
 
 __all__ = [
     "parse_binding",
@@ -334,21 +335,31 @@ def counts(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
                 yield "the key count o of the shuffle", node.shuffle.keys
 
 
-def symbols_of(term: Term, names: Iterable[str]) -> set[str]:
+def symbols_of(term: Term, names: Iterable[str], declared: Iterable[str] = ()) -> set[str]:
     """The names a binding may give a value for in ``term``, whose model has the symbols
-    ``names``: those, the symbols of its counts, and x unless the model is in other inputs
-    and not in x (fitted with ``--param x=Y``: binding x would leave it in Y, unsaid); a
-    model constant in its inputs takes any x.
+    ``names`` and whose atoms were fitted over the inputs ``declared`` (:func:`inputs_of`):
+    those, the symbols of its counts, and x unless the model is in other inputs and not in
+    x (fitted with ``--param x=Y``: binding x would leave it in Y, unsaid); a model constant
+    in its inputs takes any of them (a constant fitted over p: any p), and x if it has none.
 
     >>> from patternalg.syntax.parser import parse
     >>> sorted(symbols_of(parse("tpool_n(k)"), ["n"])), sorted(symbols_of(parse("k"), ["Y"]))
     (['n', 'x'], ['Y'])
+    >>> sorted(symbols_of(parse("k"), [], ["p"]))
+    ['p']
     """
     count_symbols = {s.name for _, c in counts(term) for s in c.free_symbols}
-    names = set(names)
+    names = set(names) | set(declared)
     inputs = names - count_symbols
     in_x = not inputs or "x" in inputs
     return names | count_symbols | ({"x"} if in_x else set())
+
+
+def inputs_of(term: Term, library: Mapping[str, Any]) -> set[str]:
+    """The inputs ``term``'s atoms were fitted over (their models' domains: ``p`` for a
+    model fitted over thread counts, constant or not)."""
+    return {name for node in term.walk() if isinstance(node, Atom) and node.name in library
+            for name, _ in getattr(library[node.name], "domain", ())}  # fmt: skip
 
 
 def size_symbols(term: Term) -> frozenset[str]:
@@ -381,11 +392,14 @@ def unread_sizes(term: Term, known: Iterable[str], bound: Iterable[str]) -> dict
     return {symbol(name): sympy.Integer(1) for name in sorted(unread)}
 
 
-def check_bindings(term: Term, known: Iterable[str], bindings: Mapping[str, sympy.Expr]) -> None:
-    """Check ``bindings`` for ``term``, whose model has the symbols ``known``: every name is a
-    symbol of it, every count becomes a positive integer, every value is positive. (Each
-    atom's model is checked where it is substituted: :func:`substitute`.)"""
-    known = symbols_of(term, known)
+def check_bindings(
+    term: Term, known: Iterable[str], bindings: Mapping[str, sympy.Expr], declared: Iterable[str] = ()
+) -> None:
+    """Check ``bindings`` for ``term``, whose model has the symbols ``known`` (its atoms
+    fitted over ``declared``): every name is a symbol of it, every count becomes a positive
+    integer, every value is positive. (Each atom's model is checked where it is
+    substituted: :func:`substitute`.)"""
+    known = symbols_of(term, known, declared)
     for name in bindings:
         if name not in known:
             raise EvaluationError(

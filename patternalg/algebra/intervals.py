@@ -62,7 +62,7 @@ from ..syntax.symbols import symbol
 from ..syntax.terms import Atom, Term
 from .arrays import Compiled, compile_term
 from .atomic_model import AtomicModel
-from .bindings import as_value, check_bindings, symbols_of
+from .bindings import as_value, check_bindings, inputs_of, symbols_of
 from .fold import model_symbols
 from .machine import MachineSemantics
 from .machine_numbers import DrawnMachineSemantics, MachineNumbers
@@ -196,8 +196,8 @@ class Spread:
         # draws' symbols too, and a model constant in its inputs takes any x all the same
         own = model_symbols(term, library, semantics)
         if partial:
-            fixed = {k: v for k, v in fixed.items() if k in symbols_of(term, own)}
-        check_bindings(term, own, fixed)
+            fixed = {k: v for k, v in fixed.items() if k in symbols_of(term, own, inputs_of(term, library))}
+        check_bindings(term, own, fixed, inputs_of(term, library))
         compiled = compile_term(term, perturbed, fixed, partial=True, semantics=semantics)
         size = fixed.get("x")
         at = float(size) if isinstance(size, sympy.Expr) and size.is_number and size.is_real else None

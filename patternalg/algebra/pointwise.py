@@ -31,7 +31,15 @@ from ..syntax.arith import check_finite, format_expr
 from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
-from .bindings import as_value, check_bindings, parse_binding, substitute, symbols_of, unread_sizes
+from .bindings import (
+    as_value,
+    check_bindings,
+    inputs_of,
+    parse_binding,
+    substitute,
+    symbols_of,
+    unread_sizes,
+)
 from .evaluation import Derivation, evaluate, noted_winner, sub_models, sub_values
 from .fold import fold, model_symbols
 from .operators import as_expr
@@ -380,10 +388,10 @@ def at_point(
     """
     semantics = Semantics.of(semantics)
     values = {name: as_value(v) for name, v in bindings.items()}
-    own = model_symbols(term, library, semantics)
+    own, declared = model_symbols(term, library, semantics), inputs_of(term, library)
     if partial:
-        values = {k: v for k, v in values.items() if k in symbols_of(term, own)}
-    check_bindings(term, own, values)
+        values = {k: v for k, v in values.items() if k in symbols_of(term, own, declared)}
+    check_bindings(term, own, values, declared)
     mapping, where, shown = _bound(term, values)
     mapping.update(unread_sizes(term, own, values))  # d beside a constant reduce
     if own <= set(values):  # every symbol has a value: a fold of numbers
