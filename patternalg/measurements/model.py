@@ -170,9 +170,14 @@ class Series:
     ``stated`` is empty, or per point what a summary states of the repetitions behind its
     one value (:class:`Stated`; None where it states nothing): the fits' uncertainty and the
     measurement's noise are computed from :attr:`spread_values`, where they stand in.
+    The points are kept in ascending order (by the first parameter, then the next), each
+    with its values, lines and summary: a file lists them in any order, and the same
+    measurements are the same series (a fit's resampling draws by position).
 
     >>> Series("sort", "time_ms", ("x",), np.ones((1, 1)), (np.ones(1),), ((2,),), "m").unit
     'ms'
+    >>> Series("k", "t", ("x",), np.array([[8.0], [2.0]]), (np.ones(1), np.zeros(1)), ((1,), (2,)), "m").lines
+    ((2,), (1,))
     """
 
     kernel: str
@@ -190,6 +195,15 @@ class Series:
             object.__setattr__(self, "unit", split_unit(self.metric)[1])
         if self.stated and len(self.stated) != len(self.values):
             raise ValueError(f"{len(self.stated)} stated summaries for {len(self.values)} points")
+        points = np.asarray(self.points)
+        if points.ndim == 2 and len(points) > 1:
+            order = np.lexsort(points.T[::-1])
+            if np.any(order != np.arange(len(order))):
+                object.__setattr__(self, "points", points[order])
+                for name in ("values", "lines", "stated"):
+                    kept = getattr(self, name)
+                    if kept:
+                        object.__setattr__(self, name, tuple(kept[i] for i in order))
 
     @property
     def spread_values(self) -> tuple[np.ndarray, ...]:
