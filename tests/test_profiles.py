@@ -330,3 +330,12 @@ def test_check_dataframe_is_keyed_by_call_path() -> None:
     joined = stats.join(frame)
     assert joined.loc["main/lulesh.cycle/TimeIncrement", "atom"] == "main.lulesh_cycle.timeincrement"
     assert "├─ " in check.text() and "TimeIncrement" in check.text()
+
+
+def test_an_empty_caliper_file_records_no_metric(tmp_path: Path, capsys) -> None:
+    """It said 'several metrics: choose one with --metric (the profile has: none)'."""
+    empty = tmp_path / "e.cali"
+    empty.write_text("")
+    assert main(["profile", str(empty), "--param", "x"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"patternalg profile: error: {empty}: the profile records no metric (no region was measured)"

@@ -220,7 +220,9 @@ def _chosen(source: str, described: Mapping[str, Mapping[str, Any]], metric: str
         return names[metric], metric
     elif metric in described:
         return metric, metric
-    valid = ", ".join(f"'{n}'" for n in names) or "none"
+    if not names:  # an empty recording: nothing to choose from
+        raise MeasurementError("the profile records no metric (no region was measured)", location=Location(source))
+    valid = ", ".join(f"'{n}'" for n in names)
     what = f"no metric '{metric}'" if metric is not None else "several metrics: choose one with --metric"
     hint = did_you_mean(close_names(metric, list(names)) if metric else [], quote="'", before="; ")
     raise MeasurementError(f"{what} (the profile has: {valid}){hint}", location=Location(source))
