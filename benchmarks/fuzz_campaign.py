@@ -167,7 +167,13 @@ and 21,377 inputs in 188 and 190 s), and with explore's rewrites checked between
 designs and sweep's bottleneck as the fold compares stages, ``sweep``, ``decide``, ``deep``,
 ``machine``, ``interval`` at 0.3 (seed 132, 5,250 inputs in 111 s), and with the cores as a
 bottleneck, ``eval``, ``compare``, ``sweep``, ``optimize``, ``explore``, ``decide``, ``deep``,
-``machine``, ``interval`` at 0.3 (seed 133, 22,350 inputs in 101 s): 0 of each. The campaign checks exits, not verdicts:
+``machine``, ``interval`` at 0.3 (seed 133, 22,350 inputs in 101 s): 0 of each. With explore's
+designs valued by the one fold, ``explore``, ``decide``, ``deep``, ``machine``, ``interval`` at
+0.3 (seed 134, 5,100 inputs in 119 s); with compare solving the machine's closed form and a
+design's noise drawn by its shape, ``eval``, ``check``, ``compare``, ``sweep``, ``optimize``,
+``explore``, ``decide``, ``deep``, ``machine``, ``interval`` at 0.3 (seed 135, 22,650 inputs in
+213 s); and every class at 0.12 with the atoms' declared inputs and a series' points in
+order (seed 136, 17,101 inputs in 69 s): 0 of each. The campaign checks exits, not verdicts:
 ``fuzz_law_verdicts.py`` checks the law checker's answers themselves.
 
 Run: ``python benchmarks/fuzz_campaign.py [--scale 1.0] [--workers 2] [--timeout 5] [--seed 0]``;
