@@ -194,10 +194,10 @@ class Spread:
             width = _calibration_width(term, semantics)
         # the bindings are checked against the term's own model: a drawn model has the
         # draws' symbols too, and a model constant in its inputs takes any x all the same
-        own = model_symbols(term, library, semantics)
+        own, declared = model_symbols(term, library, semantics), inputs_of(term, library)
         if partial:
-            fixed = {k: v for k, v in fixed.items() if k in symbols_of(term, own, inputs_of(term, library))}
-        check_bindings(term, own, fixed, inputs_of(term, library))
+            fixed = {k: v for k, v in fixed.items() if k in symbols_of(term, own, declared)}
+        check_bindings(term, own, fixed, declared)
         compiled = compile_term(term, perturbed, fixed, partial=True, semantics=semantics)
         size = fixed.get("x")
         at = float(size) if isinstance(size, sympy.Expr) and size.is_number and size.is_real else None
