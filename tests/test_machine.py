@@ -201,6 +201,7 @@ def test_closed_form_points_and_grids_agree_and_never_beat_the_rules(term, machi
 @example(parse("pipe(qsort, inc)"), Machine(4, handoff="1000 + 1.5*x"))
 @example(parse("tpool_2(pipe(pipe(qsort, inc), pipe(nop, inc)))"), Machine(4, handoff="1000 + 1.5*x"))
 @example(parse("pipe(tpool_2(qsort), tpool_2(inc))"), Machine(2))
+@example(parse("pipe(inc, qsort)"), Machine(1, handoff="2.22044604925031e-16*x"))  # a tie but for rounding
 def test_a_grid_names_the_bottleneck_a_point_names(term, machine):
     """sweep's bottleneck column is the stage that sets the pace as the semantics compares
     the stages: on a machine with a hand-off, a stage that receives its data pays it

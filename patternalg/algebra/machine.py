@@ -56,6 +56,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
+import numpy as np
 import sympy
 
 from .._internal.limits import printable, whole_number_text
@@ -425,7 +426,11 @@ class MachineSemantics(Semantics):
 
         time, winner = arithmetic.larger(left.time, right.received)
         work = arithmetic.add(left.work, right.received_work)
-        time, bound = arithmetic.larger(time, arithmetic.divide(work, cores))
+        stage, over = time, arithmetic.divide(work, cores)
+        time, bound = arithmetic.larger(stage, over)
+        if not arithmetic.symbolic and _some(bound):  # numbers: the cores pace it only beyond
+            # rounding, so that doubles and 192 bits name one bottleneck (closed forms: exact)
+            bound = arithmetic.larger(arithmetic.multiply(stage, arithmetic.leaf(_ROUNDING, {})), over)[1]
         winner = _paced(winner, bound)
         if _unpaid(left):
             received, received_work = time, work
@@ -544,6 +549,16 @@ def _divided(arithmetic: Any, part: Busy, running: Any) -> tuple[Any, Any, Any, 
     if _unpaid(part):
         return time, work, time, work
     return time, work, arithmetic.divide(part.received, gain), grown(part.received_work)
+
+
+#: a stage's time grown by this is still the pipe's pace where its work over the cores is
+#: no more (the two equal but for rounding: a hand-off of 2e-16*x on one core)
+_ROUNDING = sympy.Float(1 + 1e-12)
+
+
+def _some(bound: Any) -> bool:
+    """Whether the cores bound a pipe anywhere (``bound``: 1, an array with a 1, or None)."""
+    return bound is None or bool(np.any(bound))
 
 
 def _paced(winner: Any, bound: Any) -> Any:

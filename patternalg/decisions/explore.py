@@ -37,6 +37,7 @@ import sympy
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import MAX_SEARCH_REBUILDS, printable, whole_number_text
 from .._internal.tables import Tabular, fields_json, with_unit
+from ..algebra.arrays import SYMBOLIC_NODES
 from ..algebra.bindings import as_value, held_by_double
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.evaluation import evaluate
@@ -158,8 +159,9 @@ class Design:
     term: str
     value: float | None  #: the pointwise model at the point (None when ranked asymptotically)
     #: its closed form with the point's non-x symbols bound: the paper's asymptotic one, or
-    #: on a machine the machine's (whose values rank the designs)
-    model: str
+    #: on a machine the machine's (whose values rank the designs), there None for a design
+    #: of more than ``SYMBOLIC_NODES`` sub-terms (its value is folded; the form took seconds)
+    model: str | None
     threads: int
     rewrites: tuple[Rewrite, ...]
     #: other designs reached with the same model (rewritings of this one, not shown)
@@ -260,7 +262,7 @@ class Exploration(Tabular):
         unit = f" {self.unit}"
         lines = []
         for i, d in enumerate(self.designs):
-            shown = f"{d.value:.6g}{unit}" if d.value is not None else d.model
+            shown = f"{d.value:.6g}{unit}" if d.value is not None else d.model or ""
             if d.interval is not None:
                 low, high = (number_text(v, 3) for v in d.interval)
                 shown += f" [{low}, {high}]" + (" (cannot tell from the best)" if d.indistinguishable and i else "")
@@ -500,12 +502,15 @@ def explore(
             holds = LAW_SEMANTICS[law] if laws is None or law in laws else (HERE,)
             chain.append(Rewrite(law, direction, relation, holds, str(before), str(node)))
             node = before
-        closed = evaluate(design, library, Semantics.ASYMPTOTIC if cores is None else semantics).xreplace(mapping)
+        model = None
+        if cores is None or sum(1 for _ in design.walk()) <= SYMBOLIC_NODES:  # a machine's: seconds per deep design
+            closed = evaluate(design, library, Semantics.ASYMPTOTIC if cores is None else semantics)
+            model = format_expr(closed.xreplace(mapping))
         ranked.append(
             Design(
                 str(design),
                 values.number(design) if pointwise else None,
-                format_expr(closed),
+                model,
                 thread_count(design),
                 tuple(reversed(chain)),
                 len(group) - 1,
