@@ -200,12 +200,16 @@ def _indices(counts: tuple[int, ...]) -> tuple[np.ndarray, ...]:
 
 def resampled(values: np.ndarray | Sequence[Sequence[np.ndarray]], how: str) -> np.ndarray:
     """The aggregates (``how``) of :data:`DRAWS` resamplings of each point's repetitions:
-    ``values`` (K, P, R), or per kernel per point its repetitions -> (K, DRAWS, P).
+    ``values`` (K, P, R), or per kernel per point its repetitions -> (K, DRAWS, P). The
+    draws pick positions among the repetitions sorted, so the order a file lists them in
+    draws nothing.
 
     >>> v = np.array([[[1.0, 1.0, 1.0], [2.0, 4.0, 6.0]]])
     >>> drawn = resampled(v, "mean")
     >>> drawn.shape, bool((drawn[0, :, 0] == 1).all()), bool(drawn[0, :, 1].std() > 0)
     ((1, 200, 2), True, True)
+    >>> bool((resampled(v[..., ::-1], "mean") == drawn).all())
+    True
     """
     reduce = Aggregation(how).reduce
     if not isinstance(values, np.ndarray):
@@ -213,7 +217,7 @@ def resampled(values: np.ndarray | Sequence[Sequence[np.ndarray]], how: str) -> 
             [
                 np.stack(
                     [
-                        reduce(np.asarray(v)[i], axis=-1)
+                        reduce(np.sort(np.asarray(v))[i], axis=-1)
                         for v, i in zip(kernel, _indices(tuple(map(len, kernel))), strict=True)
                     ],
                     axis=-1,
@@ -221,6 +225,7 @@ def resampled(values: np.ndarray | Sequence[Sequence[np.ndarray]], how: str) -> 
                 for kernel in values
             ]
         ).reshape(len(values), DRAWS, -1)
+    values = np.sort(values, axis=-1)
     k, p, r = values.shape
     chosen = np.stack(_indices((r,) * p), axis=1)  # (DRAWS, P, R)
     rows = np.arange(p)[None, :, None]
