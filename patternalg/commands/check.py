@@ -23,6 +23,7 @@ def run(args: argparse.Namespace) -> int:
     from ..laws import parse_laws
     from ..laws.checker import builtin_law
 
-    if args.law.isidentifier():  # a law has a relation: a bare name is a built-in law's id
-        return run_checks([builtin_law(args.law)], args)
-    return run_checks(parse_laws(read_text_argument(args.law, "the law")), args)
+    text = args.law if args.law.strip().isidentifier() else read_text_argument(args.law, "the law")
+    if text.strip().isidentifier():  # a law has a relation: a bare name is a built-in law's id
+        return run_checks([builtin_law(text.strip())], args)
+    return run_checks(parse_laws(text), args)

@@ -31,6 +31,7 @@ from hypothesis.errors import Unsatisfiable
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import held_in_full
+from ..algebra.bindings import counts
 from ..algebra.evaluation import Derivation, evaluate
 from ..algebra.machine import MachineSemantics
 from ..algebra.normal_forms.normal_form import (
@@ -241,7 +242,7 @@ def _cases(
         max_depth=3, atoms=generated_names + usable, mapreduce=False, annotations=False, counts=counts
     )
     model = pst.models()
-    value = st.integers(1, 64)
+    values = _symbol_values(law, symbols)
     size = pst.input_sizes()
 
     @st.composite
@@ -257,11 +258,38 @@ def _cases(
             library.merged(generated) if generated else library,
             generated,
             bindings,
-            tuple((s, draw(value)) for s in symbols),
+            draw(values),
             draw(size),
         )
 
     return draw_case()
+
+
+#: the values a law's symbol is drawn from: the first this many valid ones from 1 up
+_VALUES = 64
+
+
+def _valid_counts(law: Law, values: Mapping[sympy.Symbol, int]) -> bool:
+    """Whether ``values`` make every count of ``law`` a positive integer (``tpool_{k-2}``
+    takes k >= 3, ``tpool_{k/2}`` an even k): a law is about pools that exist."""
+    for side in (law.lhs, law.rhs):
+        for _, count in counts(side):
+            value = count.xreplace(values)
+            if value.free_symbols or not (value.is_integer and value.is_positive):
+                return False
+    return True
+
+
+def _symbol_values(law: Law, symbols: tuple[sympy.Symbol, ...]) -> st.SearchStrategy[tuple[tuple[sympy.Symbol, int], ...]]:
+    """Values of ``symbols`` (counts and the atoms' other symbols) that make every count
+    of ``law`` a positive integer: for one symbol, the first :data:`_VALUES` such values;
+    for several, integers from 1 to 64 filtered."""
+    if len(symbols) == 1:
+        (only,) = symbols
+        found = [v for v in range(1, 16 * _VALUES) if _valid_counts(law, {only: sympy.Integer(v)})][:_VALUES]
+        return st.sampled_from(found or [1]).map(lambda v: ((only, v),))
+    drawn = st.tuples(*(st.integers(1, _VALUES) for _ in symbols)).map(lambda vs: tuple(zip(symbols, vs, strict=True)))
+    return drawn.filter(lambda pairs: _valid_counts(law, {s: sympy.Integer(v) for s, v in pairs}))
 
 
 @dataclass
@@ -498,7 +526,8 @@ def _prove(law: Law, library: ModelLibrary, semantics: Semantics) -> bool:
     """Instantiate metavariables with symbolic models and decide with sympy.
 
     Under ``exact`` every operator but mapReduce is pointwise, so a metavariable's model
-    at a given x is just a positive number: a positive symbol. Under ``asymptotic`` a pipe
+    at a given x is just a positive number: a positive symbol (nonnegative for a strict
+    law: ``qsort`` is 0 at x = 1, where ``tpool_2(qsort) < qsort`` fails). Under ``asymptotic`` a pipe
     compares growth in x, so metavariables become unknown positive functions A(x); a
     proof counts only if no pipe fell back to the pointwise Max (the exact semantics),
     or if the exact semantics bounds the asymptotic one (:func:`_bounded_by_exact`).
@@ -510,11 +539,13 @@ def _prove(law: Law, library: ModelLibrary, semantics: Semantics) -> bool:
     if metas and not semantics.compositional:
         return False  # a metavariable is any term, not a model: only the search can tell
     pointwise = semantics is Semantics.EXACT and not law.has_mapreduce()
-    plain = {name: sympy.Symbol(f"_{name}", positive=True) for name in metas}
+    # a model is 0 where its logarithm is (qsort at x = 1): a strict law must hold there too
+    sign = {"nonnegative": True} if law.relation in ("<", ">") else {"positive": True}
+    plain = {name: sympy.Symbol(f"_{name}", **sign) for name in metas}
     if pointwise:
         stand_ins: dict[str, sympy.Expr] = dict(plain)
     else:
-        stand_ins = {name: sympy.Function(f"_{name}", positive=True)(x) for name in metas}
+        stand_ins = {name: sympy.Function(f"_{name}", **sign)(x) for name in metas}
     if law.has_mapreduce() and metas:
         return False  # mapReduce evaluates its parts at other points than x
     # the record of every step is only asked whether a pipe fell back to the Max

@@ -184,7 +184,9 @@ def _numeric_below(big: sympy.Expr, small: sympy.Expr) -> bool:
 def _at_least(big: sympy.Expr, small: sympy.Expr, strict: bool, counts: list[sympy.Symbol]) -> bool:
     """``big >= small`` (``>`` if strict) proved without sympy's assumptions, or False."""
     tops, lows = sympy.Max.make_args(big), sympy.Max.make_args(small)
-    if dominates(tops, lows, strict=strict, counts=counts):
+    # a certificate takes every symbol positive: a strict one says nothing where one may be 0
+    zero = any(s.is_positive is not True for s in (big - small).free_symbols)
+    if not (strict and zero) and dominates(tops, lows, strict=strict, counts=counts):
         return True
     return not strict and _numeric_below(big, small)
 
@@ -220,11 +222,15 @@ def decide(
     False
     >>> decide(x, 2 * x, ">")
     False
+    >>> decide(x, 1.0000000001 * x, "<")  # within the rounding: equal, not less
+    False
     """
     if relation not in RELATIONS:
         raise ValueError(f"unknown relation {relation!r} (valid: {', '.join(RELATIONS)})")
     counts = list(counts)
     lhs, rhs = _side(lhs), _side(rhs)
+    if relation in ("<", ">") and decide(lhs, rhs, "==", counts):
+        return False  # equal to the rounding (x and 1.0000000001*x): not less, as the search says
     if _cheap(lhs, rhs, relation, counts):
         return True
     if _beyond_sympy(lhs) or _beyond_sympy(rhs):
