@@ -253,3 +253,24 @@ def test_atoms_over_a_size_named_n_compose_as_over_x():
     derivation = Derivation()
     evaluate(parse("pipe(big, small)"), in_n, "exact", derivation=derivation)
     assert [s.model for s in derivation.steps] == [big, big, small] and derivation.undecided == 0
+
+
+def test_a_pipe_in_a_mapreduce_s_map_compares_its_stages_at_size_1() -> None:
+    """The map runs at x = 1 (eq. (5)), where inc (536 ns) is below map_own_small (197,598
+    ns): the asymptotic closed form picked inc by its growth and was 368 times below the
+    value at every x, with no note (third probe, 2026-11-30)."""
+    from patternalg.library.evaluate import explain, model
+
+    term = "mapReduce_{1,1}^{1,1}(pipe(inc, map_own_small), nop)"
+    closed = model(term)
+    assert closed == model(term, semantics="exact")
+    assert float(closed.subs(x, 10**6)) == pytest.approx(explain(term, x=10**6).value, rel=1e-12)
+
+
+def test_a_number_in_digits_other_than_0_to_9_is_refused() -> None:
+    """Python's \\d took Arabic-Indic and full-width digits: --at x=٤ was x = 4."""
+    from helpers import run_cli
+
+    for text in ("x=\u0664", "x=\uff14"):
+        done = run_cli("eval", "qsort", "--at", text)
+        assert done.returncode == 2 and "is not written in the digits 0 to 9" in done.stderr

@@ -258,3 +258,28 @@ def test_the_issues_exploration_is_one_answer_per_model():
     assert len(why) > len(text)
     wide = run_cli("explore", "pipe(qsort, inc)", "--threads", "100000", "--top", "2", "--at", "x=65536")
     assert len(wide.stdout.splitlines()) <= 5 and max(map(len, wide.stdout.splitlines())) < 300
+
+
+# --- a grid of counts is checked by the counts it makes (third probe, 2026-11-30) ----------
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("sweep", "tpool_{n/2}(qsort)", "--over", "n=2..8", "--at", "x=4"),
+         "n = 3 makes the thread count of tpool_{n/2}(...) 3/2; it must be a positive integer"),
+        (("compare", "tpool_{n/2}(qsort)", "tpool_2(qsort)", "--over", "n=1..5", "--at", "x=4"),
+         "n = 1 makes the thread count of tpool_{n/2}(...) 1/2"),
+        (("sweep", "mapReduce_{1,1}^{x-2,1}(inc, inc)", "--over", "x=1..4"),
+         "x = 1 makes the elements per key d of mapReduce_{1,1}^{x - 2,1} -1; it must be positive"),
+        (("eval", "mapReduce_{1,1}^{x-2,1}(inc, inc)", "--at", "x=1"),
+         "x = 1 makes the elements per key d of mapReduce_{1,1}^{x - 2,1} -1; it must be positive"),
+    ],
+)  # fmt: skip
+def test_a_grid_point_whose_count_is_no_pool_is_refused_as_eval_refuses_it(argv, message: str) -> None:
+    """sweep printed 1.5 threads' value at n = 3 where eval refused n = 3."""
+    done = run_cli(*argv)
+    assert done.returncode == 2 and message in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_a_grid_of_counts_that_all_make_pools_is_swept() -> None:
+    done = run_cli("sweep", "tpool_{n/2}(qsort)", "--over", "n=2,4,8", "--at", "x=4", "--format", "csv")
+    assert done.returncode == 0 and done.stdout.splitlines()[1:] == ["2.0,8273.36,", "4.0,4136.68,", "8.0,2068.34,"], done.stdout

@@ -292,3 +292,60 @@ def test_arithmetic_beyond_what_a_literal_reads_is_an_error(text: str) -> None:
 def test_arithmetic_at_the_ends_of_the_literals_reads_back(text: str) -> None:
     value = parse_arithmetic(text)
     assert parse_arithmetic(format_expr(value)) == value
+
+
+# --- the third probe's findings (2026-11-30): terms that cannot be, refused where made ----
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tpool_{-n}(qsort)",  # was -1034.17*x*log2(x)/n
+        "tpool_{1-n}(qsort)",  # no positive n makes a thread
+        "mapReduce_{1,1}^{-x,1}(inc, inc)",  # was 0 ns at every x
+        "mapReduce_{1,1}^{x,-k}(inc, inc)",
+        "qsort[p=-n]",
+        "tpool_{10^1000}(qsort)",  # 1,001 digits: its printed text did not parse back
+        "qsort[p=10^1000]",
+    ],
+)
+def test_a_count_or_size_below_its_range_for_every_symbol_is_refused(text: str) -> None:
+    with pytest.raises(ParseError):
+        parse(text)
+
+
+@pytest.mark.parametrize("text", ["tpool_{5-n}(qsort)", "tpool_{k-1}(qsort)", "tpool_{10^999}(qsort)"])
+def test_a_count_some_values_make_positive_is_kept_and_reads_back(text: str) -> None:
+    assert parse(str(parse(text))) == parse(text)
+
+
+@pytest.mark.parametrize("text", ["tpool_4.0(qsort)", "tpool_{0.4e1}(qsort)", "tpool_{1.2e1/3}(qsort)", "tpool_{16^0.5}(qsort)"])
+def test_a_count_written_as_a_whole_decimal_is_that_count(text: str) -> None:
+    """tpool_4e0 was 4 and tpool_4.0 'must be a positive integer, got 4.0'."""
+    assert parse(text) == parse("tpool_4(qsort)")
+
+
+@pytest.mark.parametrize(
+    ("make", "named"),
+    [
+        (lambda: TPool(0, Atom("qsort")), "TPool count"),  # was zoo*log2(x)
+        (lambda: TPool(-3, Atom("qsort")), "TPool count"),  # was a negative model
+        (lambda: TPool(2.5, Atom("qsort")), "TPool count"),
+        (lambda: Seq("qsort", "inc"), "Seq left"),  # was an AttributeError when evaluated
+        (lambda: Pipe(Atom("a"), 3), "Pipe right"),
+        (lambda: Atom("Qsort"), "Atom name"),  # read back as a metavariable
+        (lambda: Meta("a"), "Meta name"),
+        (lambda: parse(3), "text"),  # was a bare TypeError
+        (lambda: parse_arithmetic(5), "text"),
+    ],
+)
+def test_a_term_built_in_python_is_one_its_text_could_give(make, named: str) -> None:
+    from patternalg.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match=f"^{named}: expected"):
+        make()
+
+
+def test_a_term_built_in_python_takes_python_and_numpy_counts() -> None:
+    import numpy as np
+
+    assert TPool(np.int64(4), Atom("qsort")) == TPool(4, Atom("qsort")) == parse("tpool_4(qsort)")
+    assert TPool(4.0, Atom("qsort")) == parse("tpool_4(qsort)")

@@ -112,6 +112,7 @@ MAX_SEARCH_REBUILDS = 1_000_000
 MAX_MAXIMUM_STAGES = 128
 
 _MAX_BITS = math.ceil(MAX_INTEGER_DIGITS * math.log2(10))
+_TEN_TO_THE_MAX = 10**MAX_INTEGER_DIGITS
 
 
 def _log10_abs(value: sympy.Expr) -> float:
@@ -303,7 +304,7 @@ def size_problem(expr: sympy.Expr) -> str | None:
     ('a decimal number is out of range (a literal reads up to 1.8e308 and down to 1e-1000)', None)
     """
     for part in (expr, *expr.args):
-        if part.is_Rational and max(int(part.p).bit_length(), int(part.q).bit_length()) > _MAX_BITS:
+        if part.is_Rational and any(_too_long(int(n)) for n in (part.p, part.q)):
             return f"an exact number has more than {MAX_INTEGER_DIGITS} digits"
         if part.is_Float and _beyond_literals(part):
             return (
@@ -311,6 +312,17 @@ def size_problem(expr: sympy.Expr) -> str | None:
                 f"1e-{MAX_INTEGER_DIGITS})"
             )
     return None
+
+
+def _too_long(number: int) -> bool:
+    """Whether ``number`` has more than :data:`MAX_INTEGER_DIGITS` digits (10^1000 has
+    1,001: its bits, 3,322, are those of 10^1000 - 1).
+
+    >>> _too_long(10**MAX_INTEGER_DIGITS), _too_long(10**MAX_INTEGER_DIGITS - 1)
+    (True, False)
+    """
+    bits = abs(number).bit_length()
+    return bits > _MAX_BITS or (bits == _MAX_BITS and abs(number) >= _TEN_TO_THE_MAX)
 
 
 def _beyond_literals(value: sympy.Float) -> bool:

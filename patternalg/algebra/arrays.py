@@ -32,9 +32,9 @@ from .._internal.limits import printable
 from ..errors import EvaluationError
 from ..syntax.arith import format_expr
 from ..syntax.symbols import symbol
-from ..syntax.terms import Pipe, Term
+from ..syntax.terms import MapReduce, Pipe, Term
 from .atomic_model import AtomicModel
-from .bindings import check_bindings, counts, inputs_of, symbols_of, unread_sizes
+from .bindings import as_value, check_bindings, counts, inputs_of, symbols_of, unread_sizes
 from .fold import Arithmetic, Plan, fold, model_symbols
 from .pointwise import outermost_pipe, pointwise_models
 from .semantics import CORES, CORES_NAME, Semantics
@@ -179,6 +179,47 @@ class Compiled:
             raise EvaluationError(
                 f"{self.term}: no value for {', '.join(missing)} (bind it with --at or --over)"
             )
+
+    def check_counts(self, grid: Mapping[str, np.ndarray]) -> None:
+        """An error at the first point of ``grid`` (arrays of one shape) where a count of
+        :attr:`term` is not a positive integer (``tpool_{n/2}`` at n = 3), or a mapReduce's
+        d or k not positive, as ``--at`` says at a point: a grid of counts is checked by the
+        counts it makes, not by its values.
+
+        >>> from patternalg.syntax.parser import parse
+        >>> from patternalg.library.model_library import ModelLibrary
+        >>> f = compile_term(parse("tpool_{n/2}(qsort)"), ModelLibrary.builtin(), {})
+        >>> f.check_counts({"n": np.array([2.0, 3.0, 4.0])})
+        Traceback (most recent call last):
+        ...
+        patternalg.errors.EvaluationError: n = 3 makes the thread count of tpool_{n/2}(...) 3/2; it must be a positive integer
+        """
+        swept = {symbol(k) for k in grid}
+        bound = {symbol(k): v for k, v in self.fixed.items()}
+        sizes = [
+            (f"{what} of {node.head()}", size, False)
+            for node in self.term.walk() if isinstance(node, MapReduce)
+            for what, size in (("the elements per key d", node.per_key), ("the key count k", node.keys))
+        ]  # fmt: skip
+        for what, count, whole_only in [*((w, c, True) for w, c in counts(self.term)), *sizes]:
+            expr = count.xreplace(bound)
+            if not expr.free_symbols or not expr.free_symbols <= swept:
+                continue
+            names, function = _lambdified(expr)
+            arrays = np.broadcast_arrays(*(np.asarray(grid[s.name], dtype=float) for s in names))
+            with np.errstate(all="ignore"):
+                values = np.broadcast_to(np.asarray(function(*arrays), dtype=float), arrays[0].shape)
+            if whole_only:  # a count beyond a double (inf) is whole: its grid is the doubles'
+                whole = np.abs(values - np.round(values)) <= 1e-9 * np.maximum(1.0, np.abs(values))
+                bad = ~((whole & (values >= 1 - 1e-9)) | (values == np.inf))
+            else:
+                bad = ~(values > 0)
+            if bad.any():
+                at = np.unravel_index(int(np.argmax(bad)), bad.shape)
+                point = {s: as_value(float(a[at])) for s, a in zip(names, arrays, strict=True)}
+                shown = ", ".join(f"{s} = {format_expr(v)}" for s, v in point.items())
+                wanted = "a positive integer" if whole_only else "positive"
+                raise EvaluationError(f"{shown} makes {what} {format_expr(expr.xreplace(point))}; it must be {wanted}")
 
     def _fold(self, grid: Mapping[str, np.ndarray], keep: Callable[[Term], bool], winners: bool = False) -> Any:
         self.require(grid)

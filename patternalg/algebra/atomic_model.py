@@ -6,22 +6,23 @@ model files is :mod:`patternalg.library.model_library`'s job.
 
 from __future__ import annotations
 
-import re
+import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
 
+from ..errors import ArgumentError
 from ..syntax.arith import format_expr
-from ..syntax.parser import RESERVED_PREFIXES, RESERVED_WORDS
+from ..syntax.parser import parse_arithmetic
+from ..syntax.terms import writable_atom_name
 from .uncertainty import Uncertainty
 
 __all__ = ["AtomicModel", "COMMON_KEYS", "model_table", "valid_atom_name"]
 
 #: keys every model table may have, whatever its form
 COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain", "uncertainty", "touches_data")
-#: an atom's name: a lowercase letter first; dotted parts (a call path's levels) may follow
-_ATOM_NAME = re.compile(r"[a-z][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 
 
 def valid_atom_name(name: str) -> bool:
@@ -32,12 +33,7 @@ def valid_atom_name(name: str) -> bool:
     >>> valid_atom_name("main.lulesh_cycle.timeincrement"), valid_atom_name("main.2d")
     (True, False)
     """
-    return (
-        bool(_ATOM_NAME.match(name))
-        and name not in RESERVED_WORDS
-        and not name.startswith(RESERVED_PREFIXES)
-        and not name.endswith("_")
-    )
+    return writable_atom_name(name) and not name.endswith("_")
 
 
 @dataclass(frozen=True)
@@ -70,6 +66,13 @@ class AtomicModel:
     touches_data: bool = True
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise ArgumentError.wanted("AtomicModel name", "an atom's name such as 'qsort'", self.name)
+        object.__setattr__(self, "expr", _expression(self.expr, f"AtomicModel {self.name!r} expr"))
+        if self.x_range is not None:
+            object.__setattr__(self, "x_range", _range(self.x_range, f"AtomicModel {self.name!r} x_range"))
+        domain = tuple((s, _range(r, f"AtomicModel {self.name!r} domain[{s!r}]")) for s, r in self.domain)
+        object.__setattr__(self, "domain", domain)
         if self.x_range is not None and all(symbol != "x" for symbol, _ in self.domain):
             domain = tuple(sorted((*self.domain, ("x", self.x_range))))
             object.__setattr__(self, "domain", domain)
@@ -97,6 +100,36 @@ class AtomicModel:
 
     def _repr_latex_(self) -> str:
         return f"$\\mathrm{{{self.name}}}(x) = {sympy.latex(self.expr)}$"
+
+
+def _expression(value: Any, what: str) -> sympy.Expr:
+    """A model's closed form: a sympy expression, a number, or a text of the safe arithmetic.
+
+    >>> _expression("2*x + 1", "expr"), _expression(3, "expr")
+    (2*x + 1, 3)
+    """
+    if isinstance(value, str):
+        return parse_arithmetic(value)
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return sympy.Integer(int(value)) if isinstance(value, numbers.Integral) else sympy.Float(float(value))
+    if not isinstance(value, sympy.Expr):
+        raise ArgumentError.wanted(what, "a sympy expression, a number or a model's text such as '2*x'", value)
+    return value
+
+
+def _range(value: Any, what: str) -> tuple[float, float]:
+    """A measured range: two finite numbers, the lower first, as doubles.
+
+    >>> _range((1, 10), "x_range")
+    (1.0, 10.0)
+    """
+    try:
+        low, high = (float(v) for v in value)
+    except (TypeError, ValueError):
+        raise ArgumentError.wanted(what, "two numbers (low, high)", value) from None
+    if not (math.isfinite(low) and math.isfinite(high) and low <= high):
+        raise ArgumentError.wanted(what, "two finite numbers, the lower first", value)
+    return low, high
 
 
 def model_table(

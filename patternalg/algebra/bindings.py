@@ -12,6 +12,7 @@ patternalg.errors.EvaluationError: n = 0 makes the thread count of tpool_n(...) 
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -19,12 +20,13 @@ import sympy
 
 from .._internal.limits import MAX_INTEGER_DIGITS, held_in_full, size_problem
 from ..errors import EvaluationError, ParseError
-from ..syntax.arith import check_finite, format_expr
+from ..syntax.arith import check_finite, format_expr, whole_number
 from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import symbol
 from ..syntax.terms import Atom, MapReduce, Term, TPool, format_count
 
 __all__ = [
+    "collect_bindings",
     "parse_binding",
     "parse_value",
     "as_value",
@@ -60,14 +62,7 @@ def parse_value(text: str) -> sympy.Expr:
     >>> parse_value("16.0"), parse_value("2.5")
     (16, 2.50000000000000)
     """
-    return _integer_if_integral(parse_arithmetic(text))
-
-
-def _integer_if_integral(value: sympy.Expr) -> sympy.Expr:
-    """A float with an integer value (exactly held by a double) as that integer."""
-    if value.is_Float and abs(value) < 2**53 and value == sympy.Float(int(value)):
-        return sympy.Integer(int(value))
-    return value
+    return whole_number(parse_arithmetic(text))
 
 
 def as_value(value: float | int | str | sympy.Expr) -> sympy.Expr:
@@ -75,20 +70,67 @@ def as_value(value: float | int | str | sympy.Expr) -> sympy.Expr:
 
     >>> as_value(4), as_value(2.5), as_value("2^10"), as_value(16.0)
     (4, 2.50000000000000, 1024, 16)
+    >>> import numpy as np
+    >>> as_value(np.int64(2)), as_value(np.float32(0.5))
+    (2, 0.500000000000000)
     """
     if isinstance(value, bool):
         raise EvaluationError(f"expected a number, got {value!r}")
+    if not isinstance(value, int | float | sympy.Basic):  # numpy's numbers
+        if isinstance(value, numbers.Integral):
+            value = int(value)
+        elif isinstance(value, numbers.Real):
+            value = float(value)
     if isinstance(value, int | sympy.Basic):  # from Python, where the parser's limits do not reach
         exact = sympy.Integer(value) if isinstance(value, int) else value
         problem = size_problem(exact)
         if problem:
             raise EvaluationError(problem)
-        return _integer_if_integral(exact)
+        return whole_number(exact)
     if isinstance(value, float):
-        return _integer_if_integral(sympy.Float(value))
+        return whole_number(sympy.Float(value))
     if isinstance(value, str):
         return parse_value(value)
     raise EvaluationError(f"expected a number or an expression, got {type(value).__name__}")
+
+
+def collect_bindings(texts: Iterable[str], option: str = "--at") -> dict[str, sympy.Expr]:
+    """``["x=1024", "n=4"]`` -> ``{"x": 1024, "n": 4}``; a symbol bound twice is an error,
+    and a value naming another bound symbol takes that symbol's value.
+
+    >>> collect_bindings(["x=2^10", "n=4"])
+    {'x': 1024, 'n': 4}
+    >>> collect_bindings(["x=2*n", "n=4"])
+    {'x': 8, 'n': 4}
+    >>> collect_bindings(["x=1024", "x=2048"])
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --at x is given twice (1024 and 2048); one point takes one value per symbol: for several values use `patternalg sweep TERM --over x=1024,2048`
+    """
+    found: dict[str, sympy.Expr] = {}
+    for text in texts:
+        name, value = parse_binding(text)
+        if name in found:
+            first, second = format_expr(found[name]), format_expr(value)
+            raise EvaluationError(
+                f"{option} {name} is given twice ({first} and {second}); one point takes one value "
+                f"per symbol: for several values use "
+                f"`patternalg sweep TERM --over {name}={first},{second}`"
+            )
+        found[name] = value
+    return _resolved(found, option)
+
+
+def _resolved(found: dict[str, sympy.Expr], option: str) -> dict[str, sympy.Expr]:
+    """``found`` with each value's bound symbols replaced by their values; an error if
+    values name each other in a circle (``x=n``, ``n=x``)."""
+    bound = {symbol(k): v for k, v in found.items()}
+    for _ in range(len(found) + 1):
+        if not any(s in bound for v in bound.values() for s in v.free_symbols):
+            return {str(k): v for k, v in bound.items()}
+        bound = {k: v.xreplace(bound) for k, v in bound.items()}
+    names = sorted(str(k) for k, v in bound.items() if v.free_symbols & set(bound))
+    raise EvaluationError(f"{option} {', '.join(names)}: the values name each other in a circle")
 
 
 def parse_binding(text: str) -> tuple[str, sympy.Expr]:
@@ -408,7 +450,7 @@ def check_bindings(
             )
     mapping = {symbol(name): value for name, value in bindings.items()}
     for what, count in counts(term):
-        value = count.xreplace(mapping)
+        value = whole_number(count.xreplace(mapping))
         if count.free_symbols and value.is_number and not (value.is_integer and value.is_positive):
             names = ", ".join(
                 f"{s} = {format_expr(mapping[s])}"
@@ -423,3 +465,13 @@ def check_bindings(
             raise EvaluationError(
                 f"--at {name}={format_expr(value)}: {name} is a positive symbol; give a value > 0"
             )
+    for node in term.walk():  # a mapReduce's d and k are sizes: positive where it runs
+        if isinstance(node, MapReduce):
+            for what, size in (("the elements per key d", node.per_key), ("the key count k", node.keys)):
+                value = size.xreplace(mapping)
+                if size.free_symbols and value.is_nonpositive:
+                    names = ", ".join(f"{s} = {format_expr(mapping[s])}" for s in sorted(size.free_symbols, key=str)
+                                      if s in mapping)  # fmt: skip
+                    raise EvaluationError(
+                        f"{names} makes {what} of {node.head()} {format_expr(value)}; it must be positive"
+                    )

@@ -84,8 +84,10 @@ class ClosedForms(Arithmetic[Value]):
         return operators.m_pipe(left, right, Semantics.ASYMPTOTIC)
 
     def sized(self, context: Context[Value], size: Value) -> Context[Value]:
-        # x bound: the part runs at its size; x free: the part is a function of x ...
-        return {**context, x: size} if x in context else context
+        # x bound, or a size that is a number (the map at 1): the part runs at its size, its
+        # pipes comparing numbers (at 1 the asymptotically larger stage may be the smaller);
+        # x free: the part is a function of x ...
+        return {**context, x: size} if x in context or as_expr(size).is_number else context
 
     def resized(self, value: Value, size: Value) -> Value:
         # ... taken at its size

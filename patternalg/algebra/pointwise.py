@@ -20,7 +20,7 @@ comparable after binding is resolved as well.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -35,7 +35,6 @@ from .bindings import (
     as_value,
     check_bindings,
     inputs_of,
-    parse_binding,
     substitute,
     symbols_of,
     unread_sizes,
@@ -51,36 +50,11 @@ __all__ = [
     "PointValue",
     "at_point",
     "bottleneck_at",
-    "collect_bindings",
     "follow_bottleneck",
     "pointwise_models",
     "map_counts",
     "substitute_counts",
 ]
-
-
-def collect_bindings(texts: Iterable[str]) -> dict[str, sympy.Expr]:
-    """``["x=1024", "n=4"]`` -> ``{"x": 1024, "n": 4}``; a symbol bound twice is an error.
-
-    >>> collect_bindings(["x=2^10", "n=4"])
-    {'x': 1024, 'n': 4}
-    >>> collect_bindings(["x=1024", "x=2048"])
-    Traceback (most recent call last):
-    ...
-    patternalg.errors.EvaluationError: --at x is given twice (1024 and 2048); one point takes one value per symbol: for several values use `patternalg sweep TERM --over x=1024,2048`
-    """
-    found: dict[str, sympy.Expr] = {}
-    for text in texts:
-        name, value = parse_binding(text)
-        if name in found:
-            first, second = format_expr(found[name]), format_expr(value)
-            raise EvaluationError(
-                f"--at {name} is given twice ({first} and {second}); one point takes one value "
-                f"per symbol: for several values use "
-                f"`patternalg sweep TERM --over {name}={first},{second}`"
-            )
-        found[name] = value
-    return found
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..algebra.pointwise import collect_bindings
+from ..algebra.bindings import collect_bindings
 from .common import (
     add_digits_option,
     add_interval_options,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..algebra.bindings import collect_bindings
 from ..algebra.domains import as_json as extrapolated_json
-from ..algebra.pointwise import collect_bindings
 from ..algebra.render import as_json, as_latex
 from ..algebra.semantics import Semantics
 from ..library.evaluate import explain

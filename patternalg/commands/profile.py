@@ -84,7 +84,7 @@ def _pools(texts: list[str]) -> dict[str, int]:
 
 
 def _point(texts: list[str]) -> dict[str, float] | None:
-    from ..algebra.pointwise import collect_bindings
+    from ..algebra.bindings import collect_bindings
 
     if not texts:
         return None

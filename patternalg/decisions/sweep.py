@@ -97,6 +97,8 @@ def prepare(
     for c in compiled:  # before compare solves for crossovers with a symbol still free
         c.require(names)
     grid = dict(zip(names, np.meshgrid(*(a.values for a in axes), indexing="ij"), strict=True))
+    for c in compiled:
+        c.check_counts(grid)
     return Prepared(compiled, grid, library, unit, notes)
 
 

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from ..algebra.atomic_model import valid_atom_name
 from ..algebra.units import DEFAULT_UNIT, check_time_unit, check_unit
 from ..errors import UnitError
-from ..syntax.parser import RESERVED_PREFIXES, RESERVED_WORDS
+from ..syntax.terms import RESERVED_PREFIXES, RESERVED_WORDS
 
 __all__ = [
     "atom_name",

@@ -57,6 +57,8 @@ def build_number(text: str) -> sympy.Expr:
     >>> build_number("768"), build_number("1.241e7")
     (768, 12410000.0000000)
     """
+    if not text.isascii():  # the grammar's digits are Python's \d: Arabic-Indic, full-width
+        raise ValueError(f"number {text[:20]} is not written in the digits 0 to 9")
     mantissa, _, exponent = text.lower().partition("e")
     if len(mantissa) > MAX_INTEGER_DIGITS or len(exponent.lstrip("+-")) > 4 or (
         exponent and abs(int(exponent)) > MAX_INTEGER_DIGITS
@@ -77,6 +79,22 @@ def build_number(text: str) -> sympy.Expr:
     if value.is_integer() and "." not in text and abs(value) < 1e15:
         return sympy.Integer(int(value))
     return sympy.Float(value)
+
+
+def whole_number(value: sympy.Expr) -> sympy.Expr:
+    """``value`` as an integer where it is a decimal that is one (a count of ``4.0`` or
+    ``4^0.5`` is the count 4 or 2, as ``4e0`` is); anything else as it is.
+
+    >>> whole_number(sympy.Float(4.0)), whole_number(sympy.Float(0.5)), whole_number(sympy.Symbol("n"))
+    (4, 0.500000000000000, n)
+    >>> whole_number(sympy.Float("1e-400", precision=53))
+    1.00000000000000e-400
+    """
+    if isinstance(value, sympy.Float) and value.is_finite and abs(value) < 2**53:
+        whole = int(value)  # exact where the decimal is below a double's range (1e-400: 0)
+        if value == sympy.Float(whole):
+            return sympy.Integer(whole)
+    return value
 
 
 def canonical_function(name: str) -> str | None:

@@ -30,11 +30,28 @@ from .._internal.limits import (
     printable,
     size_problem,
 )
-from ..errors import ParseError, close_names, did_you_mean
-from .arith import build_call, build_number, canonical_function, check_finite_node, format_expr
+from ..errors import ArgumentError, ParseError, close_names, did_you_mean
+from .arith import (
+    build_call,
+    build_number,
+    canonical_function,
+    check_finite_node,
+    format_expr,
+    whole_number,
+)
 from .lalr import Parser, Token, UnexpectedCharacters, UnexpectedInput
 from .symbols import symbol
-from .terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
+from .terms import (
+    RESERVED_WORDS,
+    Atom,
+    MapReduce,
+    Meta,
+    Pipe,
+    Seq,
+    Shuffle,
+    Term,
+    TPool,
+)
 
 __all__ = ["parse", "parse_arithmetic", "parse_law_parts", "grammar_path", "MAX_NESTING"]
 
@@ -42,10 +59,8 @@ __all__ = ["parse", "parse_arithmetic", "parse_law_parts", "grammar_path", "MAX_
 MAX_NESTING = 100_000
 #: deepest nesting of an arithmetic expression (sympy's own algorithms recurse on it)
 MAX_EXPR_DEPTH = 200
-RESERVED_WORDS = frozenset({"seq", "pipe"})
 #: names that read as non-finite numbers: never symbols (``--at x=nan``)
 NOT_SYMBOLS = frozenset({"nan", "inf", "infinity", "oo", "zoo"})
-RESERVED_PREFIXES = ("tpool_", "mapReduce_")
 
 
 def grammar_path() -> Path:
@@ -357,16 +372,20 @@ class _Build:
     def _positive_integer(pos: int, value: sympy.Expr, what: str) -> sympy.Expr:
         """Literal counts must be positive integers; symbolic ones stay symbolic."""
         _Build._expandable(pos, value)
+        value = whole_number(value)
         if value.is_number:
             if not (value.is_integer and value.is_positive):
                 raise _Problem(pos, f"{what} must be a positive integer, got {format_expr(value)}")
             return sympy.Integer(int(value))
+        if (value - 1).is_negative:  # every symbol is positive: tpool_{-n}, tpool_{1-n}
+            raise _Problem(pos, f"{what} must be a positive integer, but {format_expr(value)} is below 1 "
+                                "for every positive value of its symbols")  # fmt: skip
         return value
 
     @staticmethod
     def _positive(pos: int, value: sympy.Expr, what: str) -> sympy.Expr:
         _Build._expandable(pos, value)
-        if value.is_number and not value.is_positive:
+        if value.is_nonpositive:  # a number, or every symbol positive: -x, -n
             raise _Problem(pos, f"{what} must be positive, got {format_expr(value)}")
         return value
 
@@ -478,7 +497,8 @@ def _check_nesting(text: str) -> None:
 
 def _run(text: str, start: str) -> Any:
     if not isinstance(text, str):
-        raise TypeError(f"expected text, got {type(text).__name__}")
+        what = {"term": "a term's text", "expr": "an expression's text", "law": "a law's text"}.get(start, "text")
+        raise ArgumentError.wanted("text", what, text)
     if not text.strip():
         raise ParseError(
             f"empty text: expected {'an expression' if start == 'expr' else 'a ' + start}"

@@ -16,15 +16,68 @@ True
 
 from __future__ import annotations
 
+import numbers
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import sympy
 
 from .._internal.limits import expansion_problem
-from .arith import format_expr
+from ..errors import ArgumentError
+from .arith import format_expr, whole_number
 
-__all__ = ["Term", "Atom", "Meta", "Seq", "Pipe", "TPool", "Shuffle", "MapReduce", "canonical"]
+__all__ = [
+    "Term", "Atom", "Meta", "Seq", "Pipe", "TPool", "Shuffle", "MapReduce", "canonical",
+    "RESERVED_WORDS", "RESERVED_PREFIXES", "writable_atom_name",
+]
+
+#: the patterns' own words: no atom is named so
+RESERVED_WORDS = frozenset({"seq", "pipe"})
+#: the prefixes of the patterns with counts: no atom's name starts so
+RESERVED_PREFIXES = ("tpool_", "mapReduce_")
+#: an atom's name as a term writes it: a lowercase letter first; dotted parts may follow
+_ATOM_TEXT = re.compile(r"[a-z][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
+#: a metavariable's name: a capital letter first
+_META_TEXT = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
+
+
+def writable_atom_name(name: object) -> bool:
+    """Whether ``name`` is an atom's name that a term's text reads back as that atom.
+
+    >>> writable_atom_name("qsort"), writable_atom_name("Qsort"), writable_atom_name("seq")
+    (True, False, False)
+    """
+    return (
+        isinstance(name, str)
+        and bool(_ATOM_TEXT.match(name))
+        and name not in RESERVED_WORDS
+        and not name.startswith(RESERVED_PREFIXES)
+    )
+
+
+def _count(value: object, what: str, *, whole: bool = True) -> sympy.Expr:
+    """A pattern's count as an expression: a Python or sympy number must be a positive
+    integer (``whole``) or positive; an expression in symbols stays as it is."""
+    given = value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        value = sympy.Integer(int(value))
+    elif isinstance(value, numbers.Real) and not isinstance(value, bool):
+        value = sympy.Float(float(value))
+    if whole and isinstance(value, sympy.Expr):
+        value = whole_number(value)
+    if not isinstance(value, sympy.Expr) or (
+        value.is_number and not (value.is_positive and (value.is_integer or not whole))
+    ) or (value - 1 if whole else value).is_negative:  # every symbol is positive: -n, 1 - n
+        wanted = "a positive integer" if whole else "a positive number"
+        raise ArgumentError.wanted(what, f"{wanted} or an expression in symbols such as n", given)
+    return value
+
+
+def _term(value: object, what: str) -> None:
+    """An error unless ``value`` is a term."""
+    if not isinstance(value, Term):
+        raise ArgumentError.wanted(what, "a Term (patternalg.parse makes one from its text)", value)
 
 
 def canonical(expr: sympy.Expr) -> sympy.Expr:
@@ -155,7 +208,12 @@ class Atom(Term):
         return (self.name, self.annotations)
 
     def _normalize(self) -> None:
-        pairs = tuple(sorted((k, canonical(v)) for k, v in self.annotations))
+        if not writable_atom_name(self.name):
+            raise ArgumentError.wanted(
+                "Atom name", "a lowercase letter, then letters, digits and _ (dotted parts may follow)", self.name
+            )
+        pairs = tuple(sorted((k, canonical(_count(v, f"{self.name}[{k}]", whole=False)))
+                             for k, v in self.annotations))  # fmt: skip
         object.__setattr__(self, "annotations", pairs)
 
 
@@ -167,6 +225,10 @@ class Meta(Term):
 
     def _key(self) -> tuple[object, ...]:
         return (self.name,)
+
+    def _normalize(self) -> None:
+        if not (isinstance(self.name, str) and _META_TEXT.match(self.name)):
+            raise ArgumentError.wanted("Meta name", "a capital letter, then letters, digits and _", self.name)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -181,6 +243,10 @@ class _Binary(Term):
 
     def _key(self) -> tuple[object, ...]:
         return ()
+
+    def _normalize(self) -> None:
+        _term(self.left, f"{type(self).__name__} left")
+        _term(self.right, f"{type(self).__name__} right")
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -216,6 +282,8 @@ class TPool(Term):
         return (self.body,)
 
     def _normalize(self) -> None:
+        object.__setattr__(self, "count", _count(self.count, "TPool count"))
+        _term(self.body, "TPool body")
         _canonical_fields(self, ("count",))
 
     def _key(self) -> tuple[object, ...]:
@@ -232,6 +300,10 @@ class Shuffle:
     keys: sympy.Expr
 
     def __post_init__(self) -> None:
+        if not writable_atom_name(self.name):
+            raise ArgumentError.wanted("Shuffle name", "an atom's name such as shuffle", self.name)
+        for name in ("nodes", "threads", "keys"):
+            object.__setattr__(self, name, _count(getattr(self, name), f"Shuffle {name}"))
         _canonical_fields(self, ("nodes", "threads", "keys"))
 
     def __str__(self) -> str:
@@ -268,6 +340,12 @@ class MapReduce(Term):
         )
 
     def _normalize(self) -> None:
+        for name in ("nodes", "threads", "per_key", "keys"):
+            object.__setattr__(self, name, _count(getattr(self, name), f"MapReduce {name}", whole=name in ("nodes", "threads")))
+        _term(self.map, "MapReduce map")
+        _term(self.reduce, "MapReduce reduce")
+        if self.shuffle is not None and not isinstance(self.shuffle, Shuffle):
+            raise ArgumentError.wanted("MapReduce shuffle", "a Shuffle or None", self.shuffle)
         _canonical_fields(self, ("nodes", "threads", "per_key", "keys"))
 
     def _key(self) -> tuple[object, ...]:
