@@ -20,7 +20,7 @@ patternalg.errors.ArgumentError: library: expected a mapping of atom names to mo
 
 from ._internal.aliases import install as _install_aliases
 from .algebra.evaluated import Evaluation
-from .algebra.evaluation import Derivation, evaluate
+from .algebra.evaluation import Derivation
 from .algebra.machine import Machine
 from .algebra.semantics import Semantics
 from .errors import (
@@ -33,7 +33,7 @@ from .errors import (
     PatternalgError,
     UnknownAtomError,
 )
-from .library.evaluate import explain, model
+from .library.evaluate import evaluate, explain, model
 from .library.model_library import AtomicModel, ModelLibrary
 from .syntax.parser import parse, parse_arithmetic
 from .syntax.symbols import log2, m, n, p, phi, x

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from .algebra.atomic_model import AtomicModel, valid_atom_name
-from .algebra.bindings import as_value, parse_binding
+from .algebra.bindings import as_value, collect_bindings
+from .algebra.units import check_unit
 from .errors import ArgumentError, UnknownAtomError, close_names
 from .syntax.parser import parse, parse_arithmetic
 from .syntax.terms import Term
@@ -188,13 +189,13 @@ def _items(value: Any, name: str, what: str) -> list[Any]:
     raise wrong(name, what, value)
 
 
-MODELS = (
-    "a mapping of atom names to models (AtomicModel, or a model's text such as '2*x'), "
-    "a ModelLibrary, or the path of a model file"
-)
+_ATOMS_TO_MODELS = "a mapping of atom names to models (AtomicModel, or a model's text such as '2*x')"
+MAPPING = f"{_ATOMS_TO_MODELS} or a ModelLibrary"
+#: what a public function's library argument may be (:meth:`ModelLibrary.of` reads a path)
+MODELS = f"{_ATOMS_TO_MODELS}, a ModelLibrary, or the path of a model file"
 
 
-def as_models(value: Any, name: str = "library") -> Mapping[str, AtomicModel]:
+def as_models(value: Any, name: str = "library", what: str = MAPPING) -> Mapping[str, AtomicModel]:
     """A mapping of atom names to :class:`~patternalg.algebra.atomic_model.AtomicModel`; in a ``dict``,
     a model may be given as its text (``{"k": "2*x"}``, the safe arithmetic) or a number.
 
@@ -210,7 +211,7 @@ def as_models(value: Any, name: str = "library") -> Mapping[str, AtomicModel]:
     patternalg.errors.ArgumentError: library['k']: expected an AtomicModel, a model's text such as '2*x', or a number; got list [1]
     """
     if not isinstance(value, Mapping):
-        raise wrong(name, MODELS, value)
+        raise wrong(name, what, value)
     if type(value) is not dict:
         return value
     return Models((key, _model(key, model, name)) for key, model in value.items())
@@ -228,6 +229,7 @@ def _model(key: Any, model: Any, name: str) -> AtomicModel:
     if not isinstance(key, str) or not valid_atom_name(key):
         raise wrong(f"{name} key", "an atom name (a lowercase letter, then letters, digits, _)", key)
     if isinstance(model, AtomicModel):
+        check_unit(model.unit, f"{name}[{key!r}].unit")
         return model
     what = "an AtomicModel, a model's text such as '2*x', or a number"
     if isinstance(model, str):
@@ -249,8 +251,7 @@ def as_bindings(value: Any, name: str = "at") -> dict[str, Any]:
                 raise wrong(f"{name} key", "a symbol name such as 'x'", key)
         return dict(value)
     what = "a mapping of symbol names to values, or 'SYMBOL=VALUE' texts such as 'x=1024'"
-    pairs = [parse_binding(text) for text in as_texts(value, name, what)]
-    return dict(pairs)
+    return collect_bindings(as_texts(value, name, what), name)
 
 
 def as_axes(value: Any, name: str = "over", integer: Collection[str] = ()) -> list[Axis]:

@@ -85,7 +85,7 @@ def test_a_form_fits_the_path_of_a_measurement_file(files: Path):
         (lambda: sweep(["qsort"], "x=1..4", at=[1]), "at[0]"),
         (lambda: patternalg.model("qsort", [1]), "library"),
         (lambda: patternalg.evaluate(3, ModelLibrary.builtin()), "term"),
-        (lambda: patternalg.evaluate(parse("qsort"), "m.toml"), "library"),
+        (lambda: patternalg.evaluate(parse("qsort"), 3), "library"),
         (lambda: patternalg.model("qsort", {"qsort": [1]}), "library['qsort']"),
         (lambda: read("m.csv", metric=["time"]), "metric"),
         (lambda: read(3), "path"),
@@ -114,3 +114,46 @@ def test_a_checked_mapping_costs_nothing_the_second_time():
     assert as_models(checked) is checked
     library = ModelLibrary.builtin()
     assert as_models(library) is library and ModelLibrary.of(library) is library
+
+
+# --- the third probe's findings (2026-11-30) ------------------------------------------------
+def test_evaluate_takes_a_model_file_s_path_as_model_does(tmp_path: Path) -> None:
+    """Its error said 'or the path of a model file' and refused one."""
+    path = tmp_path / "m.toml"
+    path.write_text('[models.qsort]\nmodel = "2*x"\n')
+    assert patternalg.evaluate("qsort", path) == patternalg.evaluate("qsort", str(path)) == patternalg.model("qsort", str(path))
+
+
+def test_a_python_model_is_checked_as_a_model_file_s() -> None:
+    from patternalg import AtomicModel, x
+    from patternalg.errors import UnitError
+
+    with pytest.raises(UnitError, match="'bogus' is not a unit"):
+        patternalg.explain("foo", {"foo": AtomicModel("foo", 2 * x, unit="bogus")}, x=3)
+    with pytest.raises(ArgumentError, match="AtomicModel 'foo' expr: expected"):
+        AtomicModel("foo", [1])
+    # an integer range (int has no is_integer before Python 3.12: an AttributeError)
+    found = patternalg.explain("foo", {"foo": AtomicModel("foo", 2 * x, x_range=(1, 10))}, x=30)
+    assert found.value == 60 and "outside the measured range of foo (x in [1, 10])" in found.notes[0]
+    assert AtomicModel("foo", "2*x + 1").expr == 2 * x + 1
+
+
+def test_bindings_take_numpy_numbers_and_refuse_a_symbol_given_twice() -> None:
+    import numpy as np
+
+    from patternalg.errors import EvaluationError
+
+    assert patternalg.model("tpool_n(qsort)", n=np.int64(2), x=1024) == patternalg.model("tpool_2(qsort)", x=1024)
+    with pytest.raises(EvaluationError, match="at n is given twice"):
+        sweep(["tpool_n(qsort)"], "x=2,4", at=["n=2", "n=3"])
+
+
+@pytest.mark.parametrize("at", [["x=n", "n=2"], ["n=x", "x=2"]])
+def test_a_binding_naming_another_takes_its_value_in_either_order(at: list[str]) -> None:
+    """--at x=n --at n=2 said 'no value for n'; the other order worked."""
+    from helpers import run_cli
+
+    done = run_cli("eval", "tpool_n(qsort)", *(a for b in at for a in ("--at", b)))
+    assert (done.returncode, done.stdout) == (0, "1034.17 ns\n"), done.stderr
+    circle = run_cli("eval", "tpool_n(qsort)", "--at", "x=n", "--at", "n=x")
+    assert circle.returncode == 2 and "name each other in a circle" in circle.stderr

@@ -784,3 +784,14 @@ def test_a_presca_fit_in_a_notebook_shows_its_functions(tmp_path):
     html = report._repr_html_()
     assert "p &gt; 6: Rat12 (a0=" in html and "Piecewise" not in html
     assert report.record["model"].startswith("Piecewise(")  # the record keeps the closed form
+
+
+def test_predict_of_a_constant_below_a_double_s_normal_range_is_fit_s_model(tmp_path) -> None:
+    """Its closed form came out constant, without p, and predict's table asked it for p: a
+    KeyError traceback, where fit --form presca gave the model."""
+    from helpers import run_cli
+
+    path = tmp_path / "sub.csv"
+    path.write_text("p,time\n" + "".join(f"{p},1e-310\n" for p in range(1, 6)))
+    done = run_cli("predict", str(path))
+    assert done.returncode == 0 and "predicted time at p=10: 1e-310 ns" in done.stdout, done.stderr

@@ -20,9 +20,10 @@ from os import PathLike
 
 import sympy
 
+from ..algebra import evaluation
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.evaluated import Evaluation, evaluated
-from ..algebra.evaluation import evaluate
+from ..algebra.evaluation import Derivation
 from ..algebra.pointwise import at_point
 from ..algebra.semantics import Semantics
 from ..algebra.units import in_one_unit
@@ -31,7 +32,7 @@ from ..syntax.terms import Term
 from .machines import MachineLike, semantics_of
 from .model_library import ModelLibrary
 
-__all__ = ["explain", "model"]
+__all__ = ["evaluate", "explain", "model"]
 
 
 def explain(
@@ -99,4 +100,24 @@ def model(
     semantics = semantics_of(semantics, machine, cores).in_unit(unit)
     if at:
         return at_point(term, library, at, semantics).expr
-    return evaluate(term, library, semantics)
+    return evaluation.evaluate(term, library, semantics)
+
+
+def evaluate(
+    term: Term | str,
+    library: Mapping[str, AtomicModel] | str | PathLike[str] | None,
+    semantics: Semantics | str = Semantics.ASYMPTOTIC,
+    *,
+    derivation: Derivation | None = None,
+    metavariables: Mapping[str, sympy.Expr] | None = None,
+) -> sympy.Expr:
+    """The closed-form model M[term] (:func:`patternalg.algebra.evaluation.evaluate`) over
+    ``library`` as :func:`model` takes it: a mapping, a ``ModelLibrary``, a model file's
+    path (the built-ins overridden by it), or None (the built-ins).
+
+    >>> evaluate("seq(qsort, nop)", None)
+    1034.17*x*log2(x) + 5422.97
+    """
+    return evaluation.evaluate(
+        term, ModelLibrary.of(library), semantics, derivation=derivation, metavariables=metavariables
+    )

@@ -33,7 +33,7 @@ from .._internal.generated import checksum
 from .._internal.toml_reader import load_toml
 from ..algebra.atomic_model import COMMON_KEYS, AtomicModel, valid_atom_name
 from ..algebra.units import check_unit
-from ..arguments import as_each, as_models, as_path, as_paths, as_text
+from ..arguments import MODELS, as_each, as_models, as_path, as_paths, as_text
 from ..errors import Location, ModelFileError, UnitError, UnknownAtomError, close_names, reason
 from ..forms import form_class
 from ..syntax.arith import format_expr
@@ -117,6 +117,8 @@ class ModelLibrary(Mapping[str, AtomicModel]):
 
     def __init__(self, models: Iterable[AtomicModel] = ()) -> None:
         checked = as_each(models, AtomicModel, "models", "AtomicModel objects")
+        for model in checked:
+            check_unit(model.unit, f"models[{model.name!r}].unit")
         self._models: dict[str, AtomicModel | _Pending] = {model.name: model for model in checked}
 
     @classmethod
@@ -205,7 +207,7 @@ class ModelLibrary(Mapping[str, AtomicModel]):
             return cls.load([as_path(value, name)])
         if isinstance(value, list | tuple) and all(isinstance(v, str | PathLike) for v in value):
             return cls.load(value)
-        return value if isinstance(value, ModelLibrary) else cls._of(dict(as_models(value, name)))
+        return value if isinstance(value, ModelLibrary) else cls._of(dict(as_models(value, name, MODELS)))
 
     @classmethod
     def builtin(cls) -> ModelLibrary:

@@ -107,6 +107,12 @@ class Presca(Form):
         """The model-file table (a copy: the model's own tables stay as they are)."""
         return copy.deepcopy(dict(self._values))
 
+    @property
+    def symbols(self) -> tuple[str, ...]:
+        """``p``: the performance function is one of the thread count, also where its
+        closed form came out constant (values below a double's normal range)."""
+        return self.inputs
+
     def _evaluate(self, inputs: Mapping[str, np.ndarray]) -> np.ndarray:
         return self._function()(inputs["p"])  # type: ignore[no-any-return]
 
