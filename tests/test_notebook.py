@@ -40,6 +40,18 @@ def test_a_result_s_notes_show_below_its_table() -> None:
     assert "<p>note: qsort has no finite value at x = 0: its cell is empty</p>" in swept
 
 
+@pytest.mark.parametrize("text", ["pipe(inc, nop)", "pipe(nop, inc)"])
+def test_evaluation_table_notes_the_bottleneck_at_the_point(text: str) -> None:
+    """The table showed the asymptotic bottleneck as "bottleneck: left stage" at a point where
+    the other stage paces the pipe; it says what ``eval --explain`` says."""
+    result = explain(text, x=4)
+    note = "bottleneck at the point: nop; asymptotic bottleneck: inc"
+    assert result.rows()[0][3] == note
+    assert f"<td>{note}</td>" in result._repr_html_()
+    assert result.to_dataframe()["note"][0] == note
+    assert note in result.lines()[0]
+
+
 def test_evaluation_is_what_eval_prints(capsys) -> None:
     from patternalg.cli import main
 

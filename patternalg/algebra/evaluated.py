@@ -45,6 +45,7 @@ from .render import (
     explain_lines,
     shown_model,
     shown_steps,
+    step_notes,
     term_label,
     value_digits,
     value_text,
@@ -148,6 +149,7 @@ class Evaluation(HtmlTable):
         derivation, point = self._explained
         steps = derivation.steps
         here = point.steps if point is not None else (None,) * len(steps)
+        mapping = {symbol(k): v for k, v in self.bindings.items()}
         head, tail = shown_steps(len(steps))
         rows = []
         for index in (*head, *tail):
@@ -159,7 +161,7 @@ class Evaluation(HtmlTable):
                     "· " * min(step.depth, 40) + term_label(step.term),
                     with_unit(step.model, self.unit, self.digits),
                     "" if at is None else with_unit(at.value, self.unit, self.digits),
-                    step.note,
+                    "; ".join(step_notes(derivation, step, at, point, mapping)),
                 ]
             )
         return rows

@@ -26,11 +26,11 @@ from ..syntax.arith import (
     shown_text,
 )
 from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool, format_count
-from .evaluation import Derivation, noted_winner
+from .evaluation import Derivation, Step, noted_winner
 from .semantics import Semantics, paced_by
 
 if TYPE_CHECKING:
-    from .pointwise import PointValue
+    from .pointwise import PointStep, PointValue
 
 __all__ = [
     "as_text",
@@ -203,6 +203,34 @@ def shown_steps(count: int, limit: int | None = EXPLAIN_STEPS) -> tuple[range, r
     return range(head), range(count - (limit - head), count)
 
 
+def step_notes(
+    derivation: Derivation,
+    step: Step,
+    here: PointStep | None,
+    point: PointValue | None = None,
+    bindings: Mapping[sympy.Symbol, sympy.Expr] | None = None,
+) -> list[str]:
+    """What ``eval --explain`` says beside one step of ``derivation`` (``here``: its value
+    at ``point``, or None): a pipe's bottleneck at the point and asymptotically, a
+    sub-term's note, an atom's source and fitted range."""
+    notes = []
+    if here is not None and isinstance(step.term, Pipe) and here.winner is not None:
+        notes.append(f"bottleneck at the point: {_short(paced_by(step.term, here.winner))}")
+    winner = noted_winner(step.note) if isinstance(step.term, Pipe) else None
+    if winner is not None:
+        label = f"{point.semantics.value} bottleneck" if point is not None else "bottleneck"
+        notes.append(f"{label}: {_short(paced_by(step.term, winner))}")
+    elif step.note and not isinstance(step.term, Atom):
+        notes.append(step.note)
+    if isinstance(step.term, Atom):
+        model = derivation.atoms[step.term.name]
+        notes.append(f"source: {model.source or 'user model'}")
+        range_note = _range_note(model, bindings or {})
+        if range_note:
+            notes.append(range_note)
+    return notes
+
+
 def explain_lines(
     derivation: Derivation,
     bindings: Mapping[sympy.Symbol, sympy.Expr] | None = None,
@@ -233,21 +261,7 @@ def explain_lines(
         line = f"{indent}{term_label(step.term)}  =  {with_unit(step.model, unit, digits)}"
         if here is not None and here.value != step.model:
             line += f"  ->  {with_unit(here.value, unit, digits)} at the point"
-        notes = []
-        if here is not None and isinstance(step.term, Pipe) and here.winner is not None:
-            notes.append(f"bottleneck at the point: {_short(paced_by(step.term, here.winner))}")
-        winner = noted_winner(step.note) if isinstance(step.term, Pipe) else None
-        if winner is not None:
-            label = f"{point.semantics.value} bottleneck" if point is not None else "bottleneck"
-            notes.append(f"{label}: {_short(paced_by(step.term, winner))}")
-        elif step.note and not isinstance(step.term, Atom):
-            notes.append(step.note)
-        if isinstance(step.term, Atom):
-            model = derivation.atoms[step.term.name]
-            notes.append(f"source: {model.source or 'user model'}")
-            range_note = _range_note(model, bindings)
-            if range_note:
-                notes.append(range_note)
+        notes = step_notes(derivation, step, here, point, bindings)
         if notes:
             line += "    [" + "; ".join(notes) + "]"
         lines.append(line)
