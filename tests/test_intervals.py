@@ -204,6 +204,30 @@ def test_compare_says_where_the_measurements_cannot_tell():
     assert data["ranges"][0]["winner"] is None and data["level"] == 0.9
 
 
+def test_compare_s_tables_carry_where_the_measurements_cannot_tell():
+    """The notebook's table and the CSV showed one row "a wins 1..1000" where the text says
+    the measurements cannot tell."""
+    found = compare(["a", "b", "c"], over="x=1..1e3", library=LIB, interval=0.9)
+    verdict = "undecided (the measurements cannot tell)"
+    assert f"x in [1, 1000]: {verdict}" in found.text()
+    assert found.header()[:4] == ["part", "from", "to", "winner"]
+    assert ["with 90 % confidence", 1.0, 1000.0, verdict] in [r[:4] for r in found.rows()]
+    assert f"<td>with 90 % confidence</td><td>1</td><td>1000</td><td>{verdict}</td>" in found._repr_html_()
+    assert f"with 90 % confidence,1.0,1000.0,{verdict}," in found.to_csv()
+    assert verdict in found.to_dataframe()["winner"].tolist()
+
+
+def test_a_crossover_s_interval_shows_above_the_table():
+    lib = {"lin": atom("lin", 1.0, 0.01), "flat": AtomicModel("flat", sympy.Float(100.0))}
+    found = compare(["lin", "flat"], over="x=1..1e4", library=lib, interval=0.9)
+    (crossing,) = found.crossovers
+    low, high = found._stretch(*crossing.interval)
+    assert f"  crossover lin / flat: x in [{low}, {high}]" in found.lines()
+    assert f"with 90 % confidence the crossover lin / flat is at x in [{low}, {high}]" in found.caption()
+    parts = [r[0] for r in found.rows()]
+    assert parts.count("along x") == 2 and parts.count("with 90 % confidence") == len(found.ranges)
+
+
 def test_a_crossover_gets_an_interval_around_it():
     lib = {"lin": atom("lin", 1.0, 0.01), "flat": AtomicModel("flat", sympy.Float(100.0))}
     found = compare(["lin", "flat"], over="x=1..1e4", library=lib, interval=0.9)

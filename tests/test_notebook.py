@@ -52,6 +52,27 @@ def test_evaluation_table_notes_the_bottleneck_at_the_point(text: str) -> None:
     assert note in result.lines()[0]
 
 
+def test_a_two_axis_comparison_s_tables_label_the_slice_and_hold_the_region_map() -> None:
+    """The table showed the crossovers along x at n = 1 as the whole answer, unlabelled,
+    without the region map (where the pipe wins for n >= 2)."""
+    designs = ["pipe(tpool_n(qsort), inc)", "tpool_2(seq(qsort,inc))"]
+    result = compare(designs, over=["x=1..1e4", "n=1..8"])
+    assert result.header()[:5] == ["part", "n", "from", "to", "winner"]
+    rows = result.rows()
+    assert rows[0][:2] == ["along x at n = 1", 1]
+    assert result.caption().startswith("along x at n = 1: ")
+    runs = result.region.runs(result.terms)
+    assert [r[:5] for r in rows[1:]] == [["region map", *run] for run in runs]
+    assert ("region map", 2.0, 10000.0, "pipe(tpool_n(qsort), inc)") in [(r[0], r[1], r[3], r[4]) for r in rows]
+    html = result._repr_html_()
+    assert "<td>along x at n = 1</td>" in html and "<td>region map</td>" in html
+    assert "<pre>n \\ x\n" in html and "  A = pipe(tpool_n(qsort), inc)" in html  # the map, as printed
+    csv_lines = result.to_csv().splitlines()
+    assert csv_lines[0].startswith("part,n,from,to,winner") and len(csv_lines) == 1 + len(rows)
+    frame = result.to_dataframe()
+    assert set(frame["part"]) == {"along x at n = 1", "region map"}
+
+
 def test_evaluation_is_what_eval_prints(capsys) -> None:
     from patternalg.cli import main
 

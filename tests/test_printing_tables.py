@@ -139,6 +139,9 @@ def test_a_refined_crossover_prints_in_the_digits_it_is_known_to() -> None:
     shown = number_text(refined[0].value, REFINED_DIGITS)
     assert f"crossover at x = {shown} (refined" in result.text()
     assert len(shown.replace(".", "").lstrip("0")) <= REFINED_DIGITS
+    # the notebook's table and the CSV as the text (they gave 15 digits: 826.329285403969)
+    assert f"<td>{shown}</td>" in result._repr_html_()
+    assert f",{shown}," in result.to_csv() and number_text(refined[0].value) not in result.to_csv()
 
 
 def test_optimize_prints_values_in_15_digits_and_the_gain_in_full() -> None:

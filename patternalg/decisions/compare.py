@@ -58,6 +58,8 @@ from .sweep import Sweep, prepare, tabulate
 __all__ = ["Crossover", "Range", "Interval", "Region", "Comparison", "compare", "DEFAULT_RANGE"]
 
 _SCAN = 4096  #: points of the scan that brackets sign changes
+#: a stretch where no design wins in the level's share of the draws
+UNDECIDED = "undecided (the measurements cannot tell)"
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,29 @@ class Region:
         if (self.winners < 0).any():
             lines.append("  . = no value to compare (beyond a double's range, or undefined there)")
         return lines
+
+    def runs(self, terms: Sequence[str]) -> list[tuple[float, float, float, str | None]]:
+        """The map's rows as a table: for each value of the second symbol (ascending), each
+        run of cells along the first with one winner: ``(second, first from, first to,
+        winner)`` (None: no value to compare). The winner changes between a run's end and
+        the next one's start.
+
+        >>> region = Region((parse_axis("x=1,2,3"), parse_axis("n=1,2")), np.array([[0, 1], [1, 1], [1, -1]]))
+        >>> region.runs(["a", "b"])
+        [(1.0, 1.0, 1.0, 'a'), (1.0, 2.0, 3.0, 'b'), (2.0, 1.0, 2.0, 'b'), (2.0, 3.0, 3.0, None)]
+        """
+        first, second = self.axes
+        runs = []
+        for j in range(len(second)):
+            column = self.winners[:, j]
+            start = 0
+            for i in range(1, len(first) + 1):
+                if i == len(first) or column[i] != column[start]:
+                    w = int(column[start])
+                    name = terms[w] if w >= 0 else None
+                    runs.append((float(second.values[j]), float(first.values[start]), float(first.values[i - 1]), name))
+                    start = i
+        return runs
 
     def to_json(self, terms: Sequence[str]) -> list[dict[str, Any]]:
         """One cell per grid point: both symbols' values and the winner."""
@@ -227,18 +252,60 @@ class Comparison(Tabular):
             data["ranges"] = [r.to_json() for r in self.ranges]
         return data
 
+    @property
+    def _parted(self) -> bool:
+        """Whether the table has more than the stretches along the symbol: a region map, or
+        what the draws decide (each row then names its part)."""
+        return self.region is not None or self.level is not None
+
     def header(self) -> list[str]:
-        """Columns of the interval table."""
-        return ["from", "to", "winner", "ties with it", *(f"{t} / winner at from" for t in self.terms)]
+        """Columns of the interval table; with a region map or an interval first the part of
+        the answer a row belongs to (and the second symbol's value)."""
+        parts = ["part", *(k for k, _ in self.slice_at)] if self._parted else []
+        return [*parts, "from", "to", "winner", "ties with it", *(f"{t} / winner at from" for t in self.terms)]
 
     def rows(self) -> list[list[Any]]:
-        """One row per interval: its ends, its winner, the designs equal to it there, and
-        each design over it at the start.
+        """One row per interval: its ends (a refined crossover in the digits it is known
+        to), its winner, the designs equal to it there, and each design over it at the
+        start. With an interval, then the stretches the draws decide (their ends in the
+        digits the draws know them to); with a region map, then its rows' runs of one winner
+        (:meth:`Region.runs`); each row first naming its part, as the text does.
 
         >>> compare(["pipe(inc, inc)", "tpool_2(seq(inc, inc))"]).rows()
         [[1.0, 1099511627776.0, 'pipe(inc, inc)', 'tpool_2(seq(inc, inc))', 1.0, 1.0]]
         """
-        return [[i.start, i.end, i.winner, ", ".join(i.ties), *(r[1] for r in i.ratios)] for i in self.intervals]
+        along = [
+            [self._known(i.start), self._known(i.end), i.winner, ", ".join(i.ties), *(r[1] for r in i.ratios)]
+            for i in self.intervals
+        ]
+        if not self._parted:
+            return along
+        where = [v for _, v in self.slice_at]
+        rows = [[self._along(), *where, *row] for row in along]
+        none = [None] * len(self.terms)
+        if self.level is not None:
+            part = f"with {100 * self.level:g} % confidence"
+            for r in self.ranges:
+                low, high = (float(end) for end in self._stretch(r.start, r.end))
+                rows.append([part, *where, low, high, r.winner or UNDECIDED, "", *none])
+        if self.region is not None:
+            rows += [["region map", at, start, end, winner, "", *none] for at, start, end, winner in self.region.runs(self.terms)]
+        return rows
+
+    def details(self) -> list[str]:
+        """The region map, as the text draws it (below the notebook's table)."""
+        if self.region is None:
+            return []
+        return [_in_short(line, self.terms) for line in self.region.lines(self.terms)]
+
+    def _along(self) -> str:
+        """The slice the crossovers are found along: ``along x at n = 1``."""
+        where = ", ".join(f"{k} = {number_text(v)}" for k, v in self.slice_at)
+        return f"along {self.symbol}" + (f" at {where}" if where else "")
+
+    def _known(self, value: float) -> float:
+        """A stretch's end as the text gives it (:meth:`_position`)."""
+        return float(self._position(value))
 
     def caption(self) -> str:
         """The crossovers with the models' value there, in the unit, and the asymptotic
@@ -247,7 +314,7 @@ class Comparison(Tabular):
         >>> compare(["inc", "nop"], over=parse_axis("x=1..1e6:log")).caption()
         'crossover at x = 10.1139905070078: inc below, nop above, both 5422.97 ns there; asymptotic winner (x -> oo): nop'
         """
-        return "; ".join(
+        found = "; ".join(
             f"crossover between {c.symbol} = {self._position(c.previous)} and "
             f"{self._position(c.value)}: {c.designs[0]} up to {self._position(c.previous)}, "
             f"{c.designs[1]} from {self._position(c.value)}"
@@ -257,7 +324,16 @@ class Comparison(Tabular):
             + f"{c.designs[1]}{' above' if c.kind == 'crossover' else ''}, "
             + f"both {self._level(c)} there"
             for c in (*self.crossovers, *self.touches)
-        ) + ("; " if self.crossovers or self.touches else "") + self._asymptotic_line()
+        )
+        drawn = [
+            f"with {100 * self.level:g} % confidence the crossover {c.designs[0]} / {c.designs[1]} "
+            f"is at {self.symbol} in [{', '.join(self._stretch(*c.interval))}]"
+            for c in self.crossovers
+            if self.level is not None and c.interval is not None
+        ]
+        where = [f"{self._along()}:"] if self.slice_at else []
+        parts = [found] if found else []
+        return " ".join(where + ["; ".join([*parts, *drawn, self._asymptotic_line()])])
 
     def _position(self, value: float) -> str:
         """A point on the axis by the one printer: in full, or, where a crossover was
@@ -291,8 +367,7 @@ class Comparison(Tabular):
         printer, the models' values there in ``digits`` significant digits."""
         lines = []
         if self.slice_at:
-            where = ", ".join(f"{k} = {number_text(v)}" for k, v in self.slice_at)
-            lines.append(f"along {self.symbol} at {where}:")
+            lines.append(f"{self._along()}:")
         for i in self.intervals:
             rest = [(n, a, b) for n, a, b in i.ratios if n != i.winner]
             equal = list(i.ties)
@@ -329,7 +404,7 @@ class Comparison(Tabular):
         if self.level is not None:
             lines.append(f"with {100 * self.level:g} % confidence (what measurements would show):")
             for r in self.ranges:
-                verdict = f"{r.winner} wins" if r.winner else "undecided (the measurements cannot tell)"
+                verdict = f"{r.winner} wins" if r.winner else UNDECIDED
                 low, high = self._stretch(r.start, r.end)
                 lines.append(f"  {self.symbol} in [{low}, {high}]: {verdict}")
             for c in self.crossovers:
