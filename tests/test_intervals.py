@@ -3,6 +3,9 @@ every decision, coverage in validate."""
 
 from __future__ import annotations
 
+import csv
+import io
+import itertools
 import json
 import math
 from dataclasses import replace
@@ -226,6 +229,21 @@ def test_a_crossover_s_interval_shows_above_the_table():
     assert f"with 90 % confidence the crossover lin / flat is at x in [{low}, {high}]" in found.caption()
     parts = [r[0] for r in found.rows()]
     assert parts.count("along x") == 2 and parts.count("with 90 % confidence") == len(found.ranges)
+
+
+def test_explore_s_tables_mark_the_designs_a_measurement_cannot_tell_from_the_best():
+    """The text marks them; the notebook's table and the CSV did not."""
+    lib = {"a": atom("a", 2.0, 0.02, 0.1), "b": atom("b", 2.02, 0.02, 0.1)}
+    found = explore("seq(a, b)", threads=2, at={"x": 100}, library=lib, interval=0.9)
+    marked = [i for i, d in enumerate(found.designs) if i and d.indistinguishable]
+    assert marked  # pipe(a, b): its measurements overlap the best's
+    assert all("(cannot tell from the best)" in found.lines()[2 * i] for i in marked)
+    column = found.header().index("cannot tell from the best")
+    rows = found.rows()
+    assert rows[0][column] is None and [i for i, r in enumerate(rows) if r[column]] == marked
+    assert "<th>cannot tell from the best</th>" in found._repr_html_()
+    assert "cannot tell from the best at 90 %: rank " + ", ".join(str(i + 1) for i in marked) in found.caption()
+    assert next(itertools.islice(csv.reader(io.StringIO(found.to_csv())), marked[0] + 1, None))[column] == "True"
 
 
 def test_a_crossover_gets_an_interval_around_it():

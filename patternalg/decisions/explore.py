@@ -232,17 +232,18 @@ class Exploration(Tabular):
 
     def header(self) -> list[str]:
         """Columns of the ranking (with an interval: ``low``, ``high`` after the value)."""
-        bounds = ["low", "high"] if self.level is not None else []
+        bounds = ["low", "high", _CANNOT_TELL] if self.level is not None else []
         return ["rank", "term", with_unit("value", self.unit), *bounds, "threads", "rewrites", "equivalent"]
 
     def rows(self) -> list[list[Any]]:
-        """One row per design; rewrites as ``law ->`` steps."""
+        """One row per design; rewrites as ``law ->`` steps; with an interval, its ends and
+        whether a measurement could not tell the design from the best (the best: empty)."""
         return [
             [
                 i + 1,
                 d.term,
                 d.value if d.value is not None else d.model,
-                *([] if self.level is None else list(d.interval or (None, None))),
+                *([] if self.level is None else [*(d.interval or (None, None)), d.indistinguishable if i else None]),
                 d.threads,
                 "; ".join(r.step() for r in d.rewrites),
                 d.equivalent,
@@ -265,7 +266,7 @@ class Exploration(Tabular):
             shown = f"{d.value:.6g}{unit}" if d.value is not None else d.model or ""
             if d.interval is not None:
                 low, high = (number_text(v, 3) for v in d.interval)
-                shown += f" [{low}, {high}]" + (" (cannot tell from the best)" if d.indistinguishable and i else "")
+                shown += f" [{low}, {high}]" + (f" ({_CANNOT_TELL})" if d.indistinguishable and i else "")
             others = d.equivalent
             more = f"; and {others} equivalent rewriting{'s' if others > 1 else ''}" if others else ""
             lines.append(f"{i + 1}. {d.term}  =  {shown}  ({_threads(d.threads)}{more})")
@@ -280,14 +281,6 @@ class Exploration(Tabular):
                 )
         return lines + self._summary()
 
-    def caption(self) -> str:
-        """How far the search went, and how the designs are ranked (above the HTML table).
-
-        >>> explore("pipe(qsort, inc)", threads=2, at={"x": 1024}).caption()
-        '3 designs within 2 threads visited (complete)'
-        """
-        return "; ".join(self._summary())
-
     def _summary(self) -> list[str]:
         """The lines after the designs: the search's extent, how they are ranked."""
         state = "complete" if self.complete else "stopped: raise --expansions to search further"
@@ -301,6 +294,26 @@ class Exploration(Tabular):
                 "the best is faster than in fewer of the joint draws cannot be told from it"
             )
         return lines
+
+    def caption(self) -> str:
+        """How far the search went, how the designs are ranked, and with an interval which
+        ranks a measurement could not tell from the best (above the HTML table).
+
+        >>> explore("pipe(qsort, inc)", threads=2, at={"x": 1024}).caption()
+        '3 designs within 2 threads visited (complete)'
+        """
+        summary = self._summary()
+        if self.level is not None:
+            ranks = [str(i + 1) for i, d in enumerate(self.designs) if i and d.indistinguishable]
+            summary.append(
+                f"{_CANNOT_TELL} at {100 * self.level:g} %: "
+                + (f"rank {', '.join(ranks)}" if ranks else "none of the others")
+            )
+        return "; ".join(summary)
+
+
+#: a design a measurement could not tell from the best (with ``interval=``)
+_CANNOT_TELL = "cannot tell from the best"
 
 
 def _threads(count: int) -> str:
