@@ -27,7 +27,19 @@ def test_evaluation_table_shows_the_derivation_and_the_point() -> None:
     assert "<td>· inc</td><td>536.185*x</td><td>2144.74 ns</td>" in html
     assert result._repr_latex_() == "$5422.97 \\; \\mathrm{ns}$"  # the value at the point, with its unit
     latex = explain("pipe(tpool_4(qsort), inc)")._repr_latex_()
-    assert latex == "$258.5425 x \\log_{2}{\\left(x \\right)}$"
+    assert latex == "$258.5425 x \\log_{2}{\\left(x \\right)} \\; \\mathrm{ns}$"  # with its unit, as eval's
+
+
+def test_a_closed_form_s_latex_is_what_eval_prints(capsys) -> None:
+    """The notebook's LaTeX of a closed form had no unit; ``eval --format latex`` has."""
+    from patternalg.cli import main
+
+    for args in (["pipe(tpool_4(qsort), inc)"], ["inc", "--at", "x=4"], ["qsort", "--unit", "us"]):
+        assert main(["eval", *args, "--format", "latex"]) == 0
+        printed = capsys.readouterr().out.strip()
+        bindings = {"x": 4} if "--at" in args else {}
+        unit = {"unit": "us"} if "--unit" in args else {}
+        assert explain(args[0], **unit, **bindings)._repr_latex_() == f"${printed}$"
 
 
 def test_a_result_s_notes_show_below_its_table() -> None:

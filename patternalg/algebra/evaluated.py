@@ -166,10 +166,13 @@ class Evaluation(HtmlTable):
             )
         return rows
 
+    def latex(self) -> str:
+        """The model or the value in LaTeX, with its unit (what ``eval --format latex`` prints)."""
+        return f"{as_latex(self.expr)} \\; \\mathrm{{{self.unit}}}"
+
     def _repr_latex_(self) -> str:
-        """The model, or the value with its unit (as ``eval --format latex``)."""
-        unit = f" \\; \\mathrm{{{self.unit}}}" if self.value is not None else ""
-        return f"${as_latex(self.expr)}{unit}$"
+        """:meth:`latex` in a notebook's math mode."""
+        return f"${self.latex()}$"
 
     def plot(self, ax: Any = None, *, over: str = PLOT_RANGE) -> Any:
         """The model over ``over`` (other bindings kept), the point marked if x is bound;

@@ -6,7 +6,7 @@ import argparse
 
 from ..algebra.bindings import collect_bindings
 from ..algebra.domains import as_json as extrapolated_json
-from ..algebra.render import as_json, as_latex
+from ..algebra.render import as_json
 from ..algebra.semantics import Semantics
 from ..library.evaluate import explain
 from ..syntax.parser import parse
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         print_json(data)
         return 0
     if args.format == "latex":
-        print(f"{as_latex(result.expr)} \\; \\mathrm{{{result.unit}}}")
+        print(result.latex())
     else:
         print(result.text(args.digits))
         for text in notes:
