@@ -142,6 +142,22 @@ def test_series_that_are_not_terms_or_lack_a_model_are_skipped_with_a_note(tmp_p
         validate(data, {"b": "x"})
 
 
+def test_the_notebook_s_header_has_the_values_unit_as_the_text_has(tmp_path: Path) -> None:
+    """The text's tables say ``predicted [ms]``; the notebook's header said ``predicted``."""
+    data = tmp_path / "m.csv"
+    data.write_text("kernel,x,time_ms\nk,10,2\nk,20,4\n")
+    found = validate(data, {"k": "0.2*x"})
+    assert any("predicted [ms]" in line and "measured [ms]" in line for line in found.lines())
+    html = found._repr_html_()
+    assert "<th>predicted [ms]</th><th>measured [ms]</th><th>error</th>" in html
+    assert found.header()[2:4] == ["predicted", "measured"]  # CSV and DataFrame columns as they were
+    several = tmp_path / "s.csv"
+    several.write_text("kernel,x,time_s\nk,10,2\nk,20,4\n")
+    both = validate([data, several], {"k": "0.2*x"})
+    assert "<th>predicted</th>" in both._repr_html_()  # no one unit: the caption names each
+    assert both.caption().endswith("; values in ms (k), s (k)")
+
+
 def test_units_are_converted_before_comparing(tmp_path: Path) -> None:
     data = tmp_path / "m.csv"
     data.write_text("kernel,x,time_ms\nk,10,2\nk,20,4\n")

@@ -115,6 +115,10 @@ class HtmlTable(DataFrameTable):
         """A line above the table (none by default)."""
         return ""
 
+    def html_header(self) -> list[str]:
+        """The column names the notebook shows (by default :meth:`header`)."""
+        return self.header()
+
     def details(self) -> list[str]:
         """What the result says beside its table (the fitted numbers of a machine, the
         summary of a validation): under the notebook's table, as its command prints it
@@ -171,4 +175,4 @@ class HtmlTable(DataFrameTable):
     def _repr_html_(self) -> str:
         notes = getattr(self, "notes", ())
         shown = notes if isinstance(notes, tuple | list) else ()
-        return table_html(self.header(), self.html_cells(), self.caption(), shown, self.details())
+        return table_html(self.html_header(), self.html_cells(), self.caption(), shown, self.details())

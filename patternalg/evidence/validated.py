@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from .._internal.display import aligned
-from .._internal.tables import Tabular, number
+from .._internal.tables import Tabular, number, with_unit
 from ..syntax.arith import number_text
 from .coverage import coverage, covered, half_width
 from .halves import InHalves, halves_overall, range_text
@@ -204,11 +204,24 @@ class Validation(Tabular):
         return rows
 
     def caption(self) -> str:
-        """The summary in one line, above the notebook's table."""
+        """The summary in one line, above the notebook's table (and each term's unit where
+        the terms are in several)."""
         every = self.overall()
-        return _overall_line(
-            f"validation ({self.semantics}), {every['cells']} cells", every, self.rules
-        )
+        line = _overall_line(f"validation ({self.semantics}), {every['cells']} cells", every, self.rules)
+        units = {v.unit for v in self.validated}
+        if len(units) > 1:
+            line += "; values in " + ", ".join(f"{v.unit} ({v.term})" for v in self.validated)
+        return line
+
+    def html_header(self) -> list[str]:
+        """:meth:`header` with the values' unit where the terms have one, as the text's
+        tables show it (``predicted [s]``)."""
+        header, units = self.header(), {v.unit for v in self.validated}
+        if len(units) != 1:
+            return header
+        unit = units.pop()
+        valued = set(self.column_digits())
+        return [with_unit(name, unit) if i in valued else name for i, name in enumerate(header)]
 
     def overall(self) -> dict[str, Any]:
         """``{cells, median, worst, largest: {cells, median, worst}}``: |errors| over every
