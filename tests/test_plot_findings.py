@@ -89,3 +89,22 @@ def test_curves_that_leave_a_double_are_drawn_where_they_have_values() -> None:
     assert 1e290 < low < high < 1e301
     assert not any("None" in text.get_text() for text in ax.get_legend().get_texts())
     ax.figure.clf()
+
+
+@pytest.mark.parametrize(("term", "top"), [("nop", "1e285"), ("inc", "1e300"), ("nop", "1.7e308")])
+def test_a_log_axis_reaching_a_double_s_largest_is_drawn(tmp_path: Path, term: str, top: str) -> None:
+    """Beyond about 1e270 matplotlib's log ticks ran to infinity (an OverflowError on drawing,
+    no file), and from about 1e300 its margins overflowed: an axis of 1 to 10, no curve."""
+    from patternalg.decisions import sweep
+
+    result = run_cli("plot", term, "--over", f"x=1..{top}", "-o", str(tmp_path / "a.png"))
+    assert (result.returncode, result.stderr) == (0, "") and (tmp_path / "a.png").stat().st_size > 5000
+    table = sweep([term], f"x=1..{top}:20:log")
+    with np.errstate(all="raise"):
+        ax = table.plot()
+        ax.figure.canvas.draw()
+    drawn = table.values[0][np.abs(table.values[0]) <= 1e300]  # beyond it: a gap in the curve
+    low, high = ax.get_xlim()
+    assert low < 1 and high > table.axes[0].values[len(drawn) - 1]
+    assert ax.get_ylim()[0] < drawn.min() <= drawn.max() < ax.get_ylim()[1]
+    ax.figure.clf()

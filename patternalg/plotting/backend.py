@@ -37,6 +37,7 @@ __all__ = [
     "value_label",
     "shorten",
     "captured_warnings",
+    "log_axes",
 ]
 
 #: file suffix -> metadata that keeps the output free of dates and versions
@@ -215,6 +216,43 @@ def _check_limits(fig: Any) -> None:
                     f"draws (magnitudes up to {MAX_DRAWN:g}; values below 0 make an axis "
                     "linear): narrow --over"
                 )
+
+
+#: the decades a log axis's limits keep within: a double's normal range (matplotlib's margins
+#: around 1e300 overflow, and the axis falls back to 1 to 10)
+_LOG_RANGE = (-307.0, 308.25)
+
+
+def log_axes(ax: Any) -> None:
+    """Make both axes of ``ax`` logarithmic, drawable for any positive doubles its curves
+    hold: ticks beyond a double's range left out (matplotlib's decades of ticks ran to
+    infinity beyond about 1e270: an OverflowError on drawing), and the limits with
+    matplotlib's margins kept within :data:`_LOG_RANGE` where the margins would pass it."""
+    import numpy as np
+    from matplotlib.ticker import LogLocator
+
+    class FiniteLogLocator(LogLocator):
+        """matplotlib's log ticks without those beyond a double."""
+
+        def tick_values(self, vmin: float, vmax: float) -> Any:
+            with np.errstate(over="ignore"):
+                ticks = np.asarray(super().tick_values(vmin, vmax))
+            return ticks[np.isfinite(ticks) & (ticks > 0)]
+
+    limits = ax.dataLim
+    for axis, (low, high), margin, set_limits, set_scale in (
+        (ax.xaxis, (limits.minposx, limits.x1), ax.margins()[0], ax.set_xlim, ax.set_xscale),
+        (ax.yaxis, (limits.minposy, limits.y1), ax.margins()[1], ax.set_ylim, ax.set_yscale),
+    ):
+        if 0 < low <= high < np.inf:  # limits first: the scale's own autoscaling would overflow
+            start, end = np.log10(low), np.log10(high)
+            pad = margin * (end - start)
+            if start - pad < _LOG_RANGE[0] or end + pad > _LOG_RANGE[1]:
+                bottom, top = 10 ** max(start - pad, _LOG_RANGE[0]), 10 ** min(end + pad, _LOG_RANGE[1])
+                set_limits(min(low, bottom), max(high, top))  # the data's own ends inside
+        set_scale("log")
+        axis.set_major_locator(FiniteLogLocator())
+        axis.set_minor_locator(FiniteLogLocator(subs="auto"))
 
 
 @contextlib.contextmanager

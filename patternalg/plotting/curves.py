@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..syntax.arith import format_number
-from .backend import MAX_DRAWN, PlotError, new_axes, shorten, value_label
+from .backend import MAX_DRAWN, PlotError, log_axes, new_axes, shorten, value_label
 
 __all__ = ["Curve", "Crossover", "plot_curves", "bottleneck_stretches"]
 
@@ -93,8 +93,7 @@ def plot_curves(
         finite = values[np.isfinite(values)]
         positive = positive and bool(np.all(finite >= 0) and np.any(finite > 0))
     if log and positive:  # zeros (a log2(x) at x = 1) are left out of a log axis
-        ax.set_xscale("log")
-        ax.set_yscale("log")
+        log_axes(ax)
     _shade_bottlenecks(ax, grid, curves)
     for crossing in crossovers:
         ax.axvline(crossing.value, color="0.4", linestyle=":", linewidth=1)

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..measurements.model import Aggregation, Stated
-from .backend import new_axes, value_label
+from .backend import log_axes, new_axes, value_label
 
 __all__ = ["plot_fit"]
 
@@ -68,8 +68,7 @@ def plot_fit(
         ax.plot(beyond, model(beyond), linestyle="--", color=line.get_color(), label="extrapolated")
         ax.axvspan(hi, extend_to, color="0.5", alpha=0.08, linewidth=0)
     if log:
-        ax.set_xscale("log")
-        ax.set_yscale("log")
+        log_axes(ax)
     ax.set_title(title)
     ax.set_xlabel(symbol)
     ax.set_ylabel(f"{quantity} [{unit}]" if quantity and unit else value_label(unit, "value"))

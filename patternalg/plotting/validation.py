@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..algebra.units import factor
-from .backend import new_axes, shorten, value_label
+from .backend import log_axes, new_axes, shorten, value_label
 
 __all__ = ["plot_validation", "BAND", "LEGEND_TERMS", "MARKERS"]
 
@@ -77,8 +77,7 @@ def plot_validation(validation: Any, *, ax: Any = None) -> Any:
             line, line * (1 - BAND), line * (1 + BAND), color="black", alpha=0.08,
             label=f"+-{BAND:.0%}",
         )  # fmt: skip
-        ax.set_xscale("log")
-        ax.set_yscale("log")
+        log_axes(ax)
     hidden = len(validation.validated) - LEGEND_TERMS
     if hidden > 0:
         ax.scatter([], [], s=18, color="white", label=f"... and {hidden} more terms")
