@@ -402,3 +402,18 @@ def test_atoms_without_an_uncertainty_are_named_in_one_note(capsys) -> None:
         "note: no uncertainty recorded for inc, nop, qsort (a model given, or fitted without repetitions): "
         "counted as exact in the interval"
     ]
+
+
+def test_plot_validate_takes_an_interval_with_validate_s_default_seed(capsys, tmp_path: Path, fitted: Path) -> None:
+    """``--seed`` is memwall's in plot (None when not given) and went to validate as is:
+    "seed: expected an integer >= 0; got None" (exit 2) unless --seed was given."""
+    pytest.importorskip("matplotlib")
+    args = ["plot", "--validate", str(COMPOSITIONS), "--models", str(fitted), "--interval", "0.9"]
+    status, _, err = cli(capsys, *args, "-o", str(tmp_path / "default.svg"))
+    assert status == 0, err
+    assert cli(capsys, *args, "--seed", "0", "-o", str(tmp_path / "zero.svg"))[0] == 0
+    assert (tmp_path / "default.svg").read_bytes() == (tmp_path / "zero.svg").read_bytes()  # validate's default: 0
+    with pytest.raises(SystemExit):
+        main(["plot", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "--seed S seeds its draws (default 0)" in shown

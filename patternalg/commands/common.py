@@ -39,6 +39,7 @@ __all__ = [
     "machine_option",
     "add_interval_options",
     "interval_option",
+    "seed_option",
     "LeftOut",
     "INPUT_FORMATS",
 ]
@@ -146,23 +147,36 @@ def whole_number(minimum: int) -> Callable[[str], int]:
     return parse
 
 
+#: the seed of an interval's draws where none is given
+DEFAULT_SEED = 0
+
+
 def add_interval_options(parser: argparse.ArgumentParser, seed: bool = True) -> None:
-    """``--interval LEVEL`` and ``--seed S``: how sure the answer is (docs/uncertainty.md)."""
+    """``--interval LEVEL`` and ``--seed S``: how sure the answer is (docs/uncertainty.md);
+    ``seed=False`` where the command's ``--seed`` is declared elsewhere (``plot``: a fit's)."""
     parser.add_argument(
         "--interval",
         metavar="LEVEL",
         help="also give the central LEVEL interval (e.g. 0.9) of what a measurement would show: "
-        "the atoms' fitted uncertainty drawn jointly through the term (docs/uncertainty.md)",
+        "the atoms' fitted uncertainty drawn jointly through the term (docs/uncertainty.md)"
+        + ("" if seed else f"; --seed S seeds its draws (default {DEFAULT_SEED})"),
     )
     if seed:
         parser.add_argument(
             "--seed",
             type=whole_number(0),
-            default=0,
+            default=DEFAULT_SEED,
             metavar="S",
-            help="seed of the interval's draws, a whole number >= 0 (default 0: the same "
-            "output every run)",
+            help=f"seed of the interval's draws, a whole number >= 0 (default {DEFAULT_SEED}: "
+            "the same output every run)",
         )
+
+
+def seed_option(args: argparse.Namespace) -> int:
+    """The ``--seed`` of an interval's draws: as given, else :data:`DEFAULT_SEED` (a
+    command whose ``--seed`` is another option's, ``plot``'s, leaves it None)."""
+    seed = getattr(args, "seed", None)
+    return DEFAULT_SEED if seed is None else int(seed)
 
 
 def interval_option(args: argparse.Namespace) -> float | None:

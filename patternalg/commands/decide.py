@@ -18,6 +18,7 @@ from .common import (
     note,
     print_json,
     read_text_argument,
+    seed_option,
     unit_option,
 )
 
@@ -80,7 +81,7 @@ def point_and_library(args: argparse.Namespace) -> dict[str, Any]:
         "unit": unit_option(args),
         "machine": machine,
         "interval": interval_option(args),
-        "seed": getattr(args, "seed", None) or 0,
+        "seed": seed_option(args),
     }
 
 

@@ -35,6 +35,7 @@ from .common import (
     load_library,
     machine_option,
     note,
+    seed_option,
     unit_option,
 )
 from .decide import at, terms
@@ -167,7 +168,7 @@ def _curves(args: argparse.Namespace) -> Any:
     axis = _one_axis(args, atoms, library, integer)
     bound = at(args)
     unit, machine = unit_option(args), machine_option(args)
-    level, seed = interval_option(args), args.seed or 0
+    level, seed = interval_option(args), seed_option(args)
     curves = sweep(
         parsed, [axis], at=bound, library=library, unit=unit, machine=machine, interval=level, seed=seed
     )

@@ -30,6 +30,7 @@ from .common import (
     interval_option,
     json_text,
     note,
+    seed_option,
     semantics_option,
 )
 
@@ -117,7 +118,7 @@ def validated(args: argparse.Namespace, files: list[str]) -> Any:
     main, rules = semantics(args)
     aggregate = getattr(args, "aggregate", None) or "median"  # plot: its fit option, None
     level = interval_option(args)
-    extra = {"interval": level, "seed": args.seed} if level is not None else {}
+    extra: dict[str, Any] = {"interval": level, "seed": seed_option(args)} if level is not None else {}
     result = validate(data, models(args), semantics=main, rules=rules, aggregate=aggregate, **extra)
     if args.models:
         return result
