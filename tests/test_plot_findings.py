@@ -107,4 +107,6 @@ def test_a_log_axis_reaching_a_double_s_largest_is_drawn(tmp_path: Path, term: s
     low, high = ax.get_xlim()
     assert low < 1 and high > table.axes[0].values[len(drawn) - 1]
     assert ax.get_ylim()[0] < drawn.min() <= drawn.max() < ax.get_ylim()[1]
-    ax.figure.clf()
+    import matplotlib.pyplot as plt
+
+    plt.close(ax.figure)
