@@ -140,8 +140,9 @@ def _measure(source: Source) -> Callable[[int], float]:
 class OPreSca:
     """The OPreSca tuner: ``interval_expired(threads, performance)`` returns the next count.
 
-    The first :data:`INITIAL_STEPS` counts come from ``init`` (in order; missing ones are
-    drawn at random with ``seed`` among the unmeasured counts); then every choice is the
+    The first :data:`INITIAL_STEPS` counts (or every count of a longer ``init``) come from
+    ``init`` (in order; missing ones are drawn at random with ``seed`` among the unmeasured
+    counts); then every choice is the
     best count predicted from all measurements so far (:meth:`predicted_best`). The tuner
     has converged when that count was already measured. :meth:`workload_change` forgets
     everything and starts over.
