@@ -656,3 +656,10 @@ def test_each_builtin_law_over_named_atoms_with_speedups(law):
                 close = lhs == pytest.approx(rhs, rel=1e-9)
                 held.append({"==": close, "<=": lhs <= rhs or close, ">=": lhs >= rhs or close}[relation])
     assert all(held) == (law.id not in SPEEDUP_ESCAPES), law.id
+
+
+def test_cores_alone_evaluate_atoms_in_one_core_times() -> None:
+    """--cores is a machine with no hand-off and no dispatch cost: nothing to convert to the
+    atoms' unit, yet T1 (a memory-wall model's) was refused as 'the hand-off's unit'."""
+    done = run_cli("eval", "parsec_dedup", "--at", "p=4", "--at", "phi=1", "--cores", "8")
+    assert done.returncode == 0 and done.stdout == run_cli("eval", "parsec_dedup", "--at", "p=4", "--at", "phi=1").stdout
