@@ -243,3 +243,18 @@ def test_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str) ->
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert re.search(message, done.stderr), done.stderr
     assert not out.exists()
+
+
+def test_measure_notes_what_fit_will_refuse_in_what_it_wrote(tmp_path: Path) -> None:
+    """A grid through 0 and a program printing negative times wrote a file fit then refused
+    ('parameter value 0 is not positive', 'the time -5 is not positive') with no word."""
+    program = tmp_path / "neg.py"
+    program.write_text('import sys\nprint("t:", -float(sys.argv[1]))\n')
+    out = tmp_path / "z.txt"
+    done = run_cli(
+        "measure", f"{shlex.quote(sys.executable)} {program} {{x}}", "--over", "x=0..4:3:lin",
+        "--value-regex", r"t: (\S+)", "--metric", "time_s", "--out", str(out), "--repetitions", "1",
+    )  # fmt: skip
+    assert done.returncode == 0 and out.exists(), done.stderr
+    assert "x = 0 is measured, but fit takes x > 0 only" in done.stderr
+    assert "2 value(s) of time_s below 0 (e.g. -2.0)" in done.stderr

@@ -27,6 +27,8 @@ from .common import check_output, note, whole_number
 from .progress import progress
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ..algebra.grid import Axis
     from ..measurements.runner import Plan
 
@@ -164,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
     text = (_json if out.suffix.lower() == ".json" else _text)(plan, values, metric, usable_cores())
     write_text_atomic(out, text)
     journal.unlink()
+    notes += _unfittable(plan, values, metric, out)
     for text in notes:
         note(args, text)
     note(
@@ -192,6 +195,28 @@ def _values(args: argparse.Namespace, text: str, axis: Axis, notes: list[str]) -
 
 def _number(value: int | float) -> str:
     return repr(value) if isinstance(value, float) else str(value)
+
+
+def _unfittable(plan: Plan, values: Values, metric: str, out: Path) -> list[str]:
+    """Notes on what ``fit`` will refuse in the file written: a parameter value at or below
+    0, a time below 0 (a value the program printed)."""
+    from ..algebra.units import is_time
+    from ..measurements.names import split_unit
+
+    found = []
+    for i, name in enumerate(plan.parameters):
+        low = min(p[i] for p in plan.points)
+        if low <= 0:
+            found.append(f"{out}: {name} = {_number(low)} is measured, but fit takes {name} > 0 only")
+    unit = split_unit(metric)[1]
+    if (unit is not None and is_time(unit)) or split_unit(metric)[0] == "time":
+        negative = [v for runs in values.values() for v in runs if v < 0]
+        if negative:
+            found.append(
+                f"{out}: {len(negative)} value(s) of {metric} below 0 (e.g. {_number(negative[0])}): "
+                "not times; fit refuses them"
+            )
+    return found
 
 
 def _text(plan: Plan, values: Values, metric: str, cores: int) -> str:
