@@ -377,7 +377,7 @@ class _Build:
             if not (value.is_integer and value.is_positive):
                 raise _Problem(pos, f"{what} must be a positive integer, got {format_expr(value)}")
             return sympy.Integer(int(value))
-        if (value - 1).is_negative:  # every symbol is positive: tpool_{-n}, tpool_{1-n}
+        if sympy.expand(value - 1).is_negative:  # every symbol positive: tpool_{-n}, tpool_{1-n}
             raise _Problem(pos, f"{what} must be a positive integer, but {format_expr(value)} is below 1 "
                                 "for every positive value of its symbols")  # fmt: skip
         return value
@@ -385,7 +385,7 @@ class _Build:
     @staticmethod
     def _positive(pos: int, value: sympy.Expr, what: str) -> sympy.Expr:
         _Build._expandable(pos, value)
-        if value.is_nonpositive:  # a number, or every symbol positive: -x, -n
+        if sympy.expand(value).is_nonpositive:  # a number, or every symbol positive: -x, -n
             raise _Problem(pos, f"{what} must be positive, got {format_expr(value)}")
         return value
 

@@ -68,7 +68,7 @@ def _count(value: object, what: str, *, whole: bool = True) -> sympy.Expr:
         value = whole_number(value)
     if not isinstance(value, sympy.Expr) or (
         value.is_number and not (value.is_positive and (value.is_integer or not whole))
-    ) or (value - 1 if whole else value).is_negative:  # every symbol is positive: -n, 1 - n
+    ) or canonical(value - 1 if whole else value).is_negative:  # every symbol positive: -n, 1 - n
         wanted = "a positive integer" if whole else "a positive number"
         raise ArgumentError.wanted(what, f"{wanted} or an expression in symbols such as n", given)
     return value
