@@ -339,3 +339,25 @@ def test_an_empty_caliper_file_records_no_metric(tmp_path: Path, capsys) -> None
     assert main(["profile", str(empty), "--param", "x"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == f"patternalg profile: error: {empty}: the profile records no metric (no region was measured)"
+
+
+def test_an_exclusive_metric_sums_every_descendant_up_the_tree(tmp_path: Path) -> None:
+    """Each path's exclusive time went to its parent alone: main, with main/b and main/b/c
+    of 1, 2 and 4 n, was 3n inclusive (not 7n), its own time fitted as 0 and a gap of +100 %
+    reported (third probe, 2026-11-30)."""
+    from helpers import run_cli
+
+    runs = []
+    for n in (1, 2, 4, 8):
+        path = tmp_path / f"run_n{n}.json"
+        records = [{"path": ["main"], "time": 1.0 * n}, {"path": ["main", "b"], "time": 2.0 * n},
+                   {"path": ["main", "b", "c"], "time": 4.0 * n}]  # fmt: skip
+        path.write_text(json.dumps({"records": records, "globals": {"n": n}}))
+        runs.append(str(path))
+    done = run_cli("profile", *runs, "--param", "n", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    nodes = {node["path"]: node for node in json.loads(done.stdout)["nodes"]}
+    assert [nodes[p]["inclusive"] for p in ("main", "main/b", "main/b/c")] == [
+        [7.0, 14.0, 28.0, 56.0], [6.0, 12.0, 24.0, 48.0], [4.0, 8.0, 16.0, 32.0]
+    ]
+    assert all(abs(g) < 1e-9 for node in nodes.values() if node["gap"] for g in node["gap"])

@@ -83,15 +83,17 @@ def inclusive_of(exclusive: Mapping[Path, np.ndarray]) -> dict[Path, np.ndarray]
     >>> out = inclusive_of({("a",): np.array([1.0]), ("a", "b"): np.array([2.0])})
     >>> {k: v.tolist() for k, v in out.items()}
     {('a',): [3.0], ('a', 'b'): [2.0]}
+    >>> out = inclusive_of({("a",): np.array([1.0]), ("a", "b", "c"): np.array([4.0])})
+    >>> {k: v.tolist() for k, v in sorted(out.items())}  # a grandchild, its parent unrecorded
+    {('a',): [5.0], ('a', 'b'): [4.0], ('a', 'b', 'c'): [4.0]}
     """
     total = {path: np.array(v, dtype=float) for path, v in exclusive.items()}
-    for path in sorted(exclusive, key=len, reverse=True):
-        for cut in range(len(path) - 1, 0, -1):
-            parent = path[:cut]
-            if parent in total:
-                total[parent] = total[parent] + np.asarray(exclusive[path], dtype=float)
-                break
-            total[parent] = np.zeros_like(total[path])
+    for path in exclusive:  # an ancestor the profile records no time of: its own is 0
+        for cut in range(1, len(path)):
+            total.setdefault(path[:cut], np.zeros_like(total[path]))
+    for path in sorted(total, key=len, reverse=True):  # deepest first: each whole when added
+        if len(path) > 1:
+            total[path[:-1]] = total[path[:-1]] + total[path]
     return total
 
 
