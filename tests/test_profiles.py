@@ -341,12 +341,8 @@ def test_an_empty_caliper_file_records_no_metric(tmp_path: Path, capsys) -> None
     assert err.strip() == f"patternalg profile: error: {empty}: the profile records no metric (no region was measured)"
 
 
-def test_an_exclusive_metric_sums_every_descendant_up_the_tree(tmp_path: Path) -> None:
-    """Each path's exclusive time went to its parent alone: main, with main/b and main/b/c
-    of 1, 2 and 4 n, was 3n inclusive (not 7n), its own time fitted as 0 and a gap of +100 %
-    reported (third probe, 2026-11-30)."""
-    from helpers import run_cli
-
+def _three_levels(tmp_path: Path) -> list[str]:
+    """Caliper JSON runs of main, main/b and main/b/c, exclusive times 1, 2 and 4 n."""
     runs = []
     for n in (1, 2, 4, 8):
         path = tmp_path / f"run_n{n}.json"
@@ -354,10 +350,33 @@ def test_an_exclusive_metric_sums_every_descendant_up_the_tree(tmp_path: Path) -
                    {"path": ["main", "b", "c"], "time": 4.0 * n}]  # fmt: skip
         path.write_text(json.dumps({"records": records, "globals": {"n": n}}))
         runs.append(str(path))
-    done = run_cli("profile", *runs, "--param", "n", "--format", "json")
+    return runs
+
+
+def test_an_exclusive_metric_sums_every_descendant_up_the_tree(tmp_path: Path) -> None:
+    """Each path's exclusive time went to its parent alone: main, with main/b and main/b/c
+    of 1, 2 and 4 n, was 3n inclusive (not 7n), its own time fitted as 0 and a gap of +100 %
+    reported (fourth probe, 2026-11-30)."""
+    from helpers import run_cli
+
+    done = run_cli("profile", *_three_levels(tmp_path), "--param", "n", "--format", "json")
     assert done.returncode == 0, done.stderr
     nodes = {node["path"]: node for node in json.loads(done.stdout)["nodes"]}
     assert [nodes[p]["inclusive"] for p in ("main", "main/b", "main/b/c")] == [
         [7.0, 14.0, 28.0, 56.0], [6.0, 12.0, 24.0, 48.0], [4.0, 8.0, 16.0, 32.0]
     ]
     assert all(abs(g) < 1e-9 for node in nodes.values() if node["gap"] for g in node["gap"])
+
+
+@pytest.mark.parametrize("pools", [["main/b=2"], ["main/b=2", "main=3"]])
+def test_a_pool_gives_back_what_was_measured_at_every_node_inside_it(tmp_path: Path, pools: list[str]) -> None:
+    """A node inside a pool is its atoms' work shared by the pool's threads: main/b/c in a
+    pool of 2 was compared as 8n with its 4n measured, a gap of +100 % (on LULESH +700 % at
+    every node below a pool of 8; fourth probe, 2026-11-30)."""
+    from helpers import run_cli
+
+    done = run_cli("profile", *_three_levels(tmp_path), "--param", "n", "--format", "json",
+                   *(a for p in pools for a in ("--pool", p)))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    nodes = json.loads(done.stdout)["nodes"]
+    assert all(abs(c / i - 1) < 1e-12 for node in nodes for c, i in zip(node["composed"], node["inclusive"], strict=True))

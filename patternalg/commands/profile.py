@@ -10,6 +10,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from .._internal.atomic_write import atomic_writer
+from .._internal.limits import printable
 from ..errors import PatternalgError
 from .common import LeftOut, add_format_option, check_output, interval_option, note, print_json
 from .progress import progress
@@ -74,12 +75,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _pools(texts: list[str]) -> dict[str, int]:
+    """``--pool PATH=N``: N threads, a whole number a double holds (the arithmetic's
+    numbers: 8, 8.0, 2^3; not the digits of other scripts)."""
+    from ..algebra.bindings import parse_value
+
     pools: dict[str, int] = {}
     for text in texts:
         where, sep, count = text.rpartition("=")
-        if not sep or not where.strip() or not count.strip().isdigit() or int(count) < 1:
-            raise PatternalgError(f"--pool {text!r}: expected PATH=N with N threads, e.g. --pool main.solve=8")
-        pools[where.strip()] = int(count)
+        try:
+            value = parse_value(count) if sep and count.strip() else None
+        except PatternalgError:
+            value = None
+        if not where.strip() or value is None or not (value.is_Integer and 1 <= value < 2**53):
+            raise PatternalgError(
+                f"--pool {printable(text)}: expected PATH=N with N threads, a whole number from 1 "
+                "to 2^53, e.g. --pool main.solve=8"
+            )
+        pools[where.strip()] = int(value)
     return pools
 
 

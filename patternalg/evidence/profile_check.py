@@ -39,7 +39,7 @@ from ..errors import EvaluationError
 from ..profiles.fit import INCLUSIVE, ProfileFit
 from ..profiles.tree import PROGRAM, Path
 from ..syntax.arith import format_expr, number_text
-from ..syntax.terms import Atom, Seq, Term
+from ..syntax.terms import Atom, Seq, Term, TPool
 from .joint_gaps import gap_draws
 
 __all__ = ["NodeCheck", "ProfileCheck", "check_profile"]
@@ -262,16 +262,19 @@ def check_profile(
     parents = {p[:-1] for p in built.atoms if p != tree.root}
     # one fold draws every node's sub-term and, beside the term, every inclusive model
     direct = {p: Atom(f"{INCLUSIVE}{a}") for p, a in built.atoms.items() if fitted.inclusive[p].atom != a}
+    # inside pools a node's atoms stand for the work of all their threads: its time is its
+    # sub-term shared by those threads, as the pools above it share it
+    shared = {p: _shared(built.nodes[p], _threads_above(p, built.pools)) for p in built.atoms}
     whole: Term = built.term
-    for beside in reversed(list(direct.values())):
+    for beside in reversed([*direct.values(), *(t for p, t in shared.items() if t is not built.nodes[p])]):
         whole = Seq(beside, whole)
-    wanted = {id(t) for t in (*built.nodes.values(), *direct.values())}
+    wanted = {id(t) for t in (*shared.values(), *direct.values())}
     drawn = _drawn(Spread.of(whole, library, {}, for_measurement=False), grid, wanted, draws, seed)
-    pairs = {p: (built.nodes[p], a) for p, a in direct.items()}
+    pairs = {p: (shared[p], a) for p, a in direct.items()}
     joint = gap_draws(fitted, whole, pairs, grid, draws, seed)  # the runs resampled jointly
     nodes = []
     for path, atom in built.atoms.items():  # pre-order
-        sub = built.nodes[path]
+        sub, threads = shared[path], _threads_above(path, built.pools)
         report = fitted.inclusive[path]
         composed = drawn[id(sub)]
         # a leaf outside a pool: its inclusive model is its atom's, drawn alike
@@ -289,7 +292,7 @@ def check_profile(
                 path not in parents,
                 (*(float(v) for v in measured), *([None] if at else [])),
                 report.model.expr,
-                composed_models[id(sub)],
+                composed_models[id(built.nodes[path])] / threads,
                 inclusive[1],
                 composed[1],
                 gap,
@@ -334,6 +337,20 @@ def check_profile(
         tuple(nodes),
         tuple(notes),
     )
+
+
+def _threads_above(path: Path, pools: Mapping[Path, int]) -> int:
+    """The threads of the pools strictly above ``path``, multiplied (1 outside pools).
+
+    >>> _threads_above(("a", "b", "c"), {("a",): 2, ("a", "b"): 4, ("a", "b", "c"): 8})
+    8
+    """
+    return int(np.prod([pools.get(path[:k], 1) for k in range(1, len(path))], dtype=float))
+
+
+def _shared(sub: Term, threads: int) -> Term:
+    """``sub`` as a node inside pools of ``threads`` in all runs it: shared by them."""
+    return sub if threads == 1 else TPool(threads, sub)
 
 
 def _drawn(

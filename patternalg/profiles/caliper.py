@@ -124,7 +124,10 @@ def from_records(
 
 def _json_split(source: str, document: Mapping[str, Any], metric: str | None) -> Profile:
     """``cali-query -q '... format json-split'`` (what Hatchet's ``from_caliper`` reads)."""
-    columns, nodes = list(document["columns"]), list(document["nodes"])
+    columns = _items_of(source, document, "columns", str, "a list of column names")
+    nodes = _items_of(source, document, "nodes", dict, "a list of node objects")
+    data = _items_of(source, document, "data", list, "a list of rows (lists)")
+    meta = _items_of(source, document, "column_metadata", dict, "a list of objects, one per column")
     where = "path" if "path" in columns else "source.function#callpath.address"
     if where not in columns:
         raise MeasurementError(
@@ -136,19 +139,29 @@ def _json_split(source: str, document: Mapping[str, Any], metric: str | None) ->
         parent = node.get("parent")
         above = paths[parent] if isinstance(parent, int) and 0 <= parent < len(paths) else ()
         paths.append((*above, str(node.get("label", ""))) if node.get("column") == where else ())
-    meta = list(document.get("column_metadata") or [{}] * len(columns))
+    meta = meta or [{}] * len(columns)
     described = {
         name: {"alias": m.get("attribute.alias"), "unit": m.get("attribute.unit")}
         for name, m in zip(columns, meta, strict=False)
         if m.get("is_value") and name not in _NOT_METRICS
     }
     rows = []
-    for row in document["data"]:
+    for row in data:
         record = dict(zip(columns, row, strict=False))
         at = record.get(where)
         rows.append((paths[at] if isinstance(at, int) and 0 <= at < len(paths) else ROOT, record))
     metadata = {k: v for k, v in document.items() if k not in ("data", "columns", "column_metadata", "nodes")}
     return _profile(source, rows, described, metadata, metric)
+
+
+def _items_of(source: str, document: Mapping[str, Any], key: str, kind: type, what: str) -> list[Any]:
+    """``document[key]`` as a list of ``kind`` (empty if absent), or an error naming the key."""
+    value = document.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, kind) for item in value):
+        raise MeasurementError(f"json-split: {key!r} is not {what}", location=Location(source))
+    return value
 
 
 def _path_of(value: Any) -> Path:
