@@ -380,3 +380,30 @@ def test_a_pool_gives_back_what_was_measured_at_every_node_inside_it(tmp_path: P
     assert done.returncode == 0, done.stderr
     nodes = json.loads(done.stdout)["nodes"]
     assert all(abs(c / i - 1) < 1e-12 for node in nodes for c, i in zip(node["composed"], node["inclusive"], strict=True))
+
+
+@pytest.mark.parametrize(
+    ("document", "key"),
+    [
+        ({"data": 5, "columns": ["time", "path"], "nodes": []}, "data"),
+        ({"data": [[1, 0]], "columns": 5, "nodes": []}, "columns"),
+        ({"data": [[1, 0]], "columns": ["time", "path"], "column_metadata": [5, {}], "nodes": []}, "column_metadata"),
+        ({"data": [[1]], "columns": ["time", "path"], "nodes": "x"}, "nodes"),
+    ],
+)
+def test_a_malformed_json_split_is_one_line(tmp_path: Path, document: dict, key: str) -> None:
+    """Each was a TypeError or AttributeError traceback (fourth probe, 2026-11-30)."""
+    from helpers import run_cli
+
+    path = tmp_path / "run_n1.json"
+    path.write_text(json.dumps(document))
+    done = run_cli("profile", str(path), "--param", "n")
+    assert done.returncode == 2 and f"json-split: {key!r} is not" in done.stderr and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("count", ["\u0664", "1" + "0" * 400, "0", "x"])
+def test_a_pool_count_is_a_whole_number_a_double_holds(tmp_path: Path, count: str) -> None:
+    from helpers import run_cli
+
+    done = run_cli("profile", *_three_levels(tmp_path), "--param", "n", "--pool", f"main/b={count}")
+    assert done.returncode == 2 and "expected PATH=N with N threads" in done.stderr, done.stderr
