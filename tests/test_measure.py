@@ -258,3 +258,21 @@ def test_measure_notes_what_fit_will_refuse_in_what_it_wrote(tmp_path: Path) -> 
     assert done.returncode == 0 and out.exists(), done.stderr
     assert "x = 0 is measured, but fit takes x > 0 only" in done.stderr
     assert "2 value(s) of time_s below 0 (e.g. -2.0)" in done.stderr
+
+
+def test_measure_refuses_a_grid_listing_a_value_twice(tmp_path: Path) -> None:
+    """x=1,1.0,2,4 wrote POINTS 1 1 2 4, which fit refused ('POINTS lists (1) twice'),
+    while the same grid written as JSON was read."""
+    out = tmp_path / "h.txt"
+    done = run_cli("measure", f"{shlex.quote(sys.executable)} -c pass", "--over", "x=1,1.0,2,4", "--out", str(out))
+    assert done.returncode == 2 and "x = 1.0 is listed twice" in done.stderr and not out.exists()
+
+
+def test_measure_does_not_write_over_a_file_a_shell_script_reads(tmp_path: Path) -> None:
+    """sh -c 'prog {x}; cat data.txt' --out data.txt replaced data.txt: the words of a
+    script given as one argument name files too."""
+    data = tmp_path / "data.txt"
+    data.write_text("keep me\n")
+    done = run_cli("measure", f'sh -c "true {{x}}; cat {data}"', "--over", "x=1,2", "--out", str(data))
+    assert done.returncode == 2 and "it is the input being read" in done.stderr
+    assert data.read_text() == "keep me\n"

@@ -183,6 +183,9 @@ def _values(args: argparse.Namespace, text: str, axis: Axis, notes: list[str]) -
     from ..measurements.runner import integer_grid
 
     values: list[float] = axis.values.tolist()
+    repeated = next((v for i, v in enumerate(values) if v in values[:i]), None)
+    if repeated is not None:  # one point measured twice: fit refuses the file (POINTS twice)
+        raise PatternalgError(f"--over {text}: {axis.name} = {_number(repeated)} is listed twice; list each value once")
     ends = (values[0], values[-1])
     whole = axis.spacing != "list" and all(float(v).is_integer() for v in ends)
     if not (args.integers or (args.integers is None and whole)):

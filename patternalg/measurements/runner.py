@@ -252,6 +252,7 @@ class Plan:
         True
         """
         words = {w for _, template in self.regions for w in template}
+        words |= {part for w in words if " " in w for part in _shell_words(w)}  # sh -c '...'
         words |= {w.partition("=")[2] for w in words if "=" in w}
         return sorted(w for w in words if w and not _PLACEHOLDER.search(w) and os.path.isfile(w))
 
@@ -295,6 +296,22 @@ def _checked(
             raise wrong(f"grid[{name!r}]", what, values)
         axes[name] = [float(v) for v in items]
     return dict(regions), axes
+
+
+def _shell_words(text: str) -> list[str]:
+    """The words of a shell script given as one argument (``sh -c 'prog {x}; cat in.txt'``),
+    as a shell splits them, with ``;``, ``|``, ``&`` and redirections cut off; none if it
+    does not split.
+
+    >>> _shell_words("python3 prog.py {x}; cat data.txt >out.txt")
+    ['python3', 'prog.py', '{x}', 'cat', 'data.txt', 'out.txt']
+    """
+    try:
+        lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        return [w for w in lexer if not set(w) <= set(";|&<>()")]
+    except ValueError:
+        return []
 
 
 def _finite(value: Any) -> bool:
