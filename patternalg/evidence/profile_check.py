@@ -248,9 +248,14 @@ def check_profile(
     level = check_level(level)
     built, tree = fitted.built, fitted.built.tree
     if at is not None and set(at) != set(tree.parameters):
+        extra = sorted(set(at) - set(tree.parameters))
+        what = (
+            f"{', '.join(extra)} {'is' if len(extra) == 1 else 'are'} not a parameter of the runs "
+            f"({', '.join(tree.parameters)})" if extra
+            else f"give a value of {', '.join(tree.parameters)} (the runs' parameters)"
+        )
         raise EvaluationError(
-            f"--at {_point_text(at)}: give a value of {', '.join(tree.parameters)} (the runs' "
-            "parameters), e.g. --at " + " --at ".join(f"{s}=1000" for s in tree.parameters)
+            f"--at {_point_text(at)}: {what}, e.g. --at " + " --at ".join(f"{s}=1000" for s in tree.parameters)
         )
     unique = np.unique(tree.points, axis=0)
     grid_rows = [*unique, *([[float(at[s]) for s in tree.parameters]] if at else [])]
