@@ -289,7 +289,7 @@ def test_max_time_per_rank_shows_the_load_imbalance(capsys) -> None:
         (["--param", "n"], "27_cores.cali: no parameter n"),
         (["--param", "mpi.world.size=p", "--metric", "Median"], "no metric 'Median'"),
         (["--param", "mpi.world.size=p", "--pool", "main.nowhere=4"], "--pool main.nowhere: no such call path"),
-        (["--param", "mpi.world.size=p", "--at", "q=1000"], "--at q = 1000: give a value of p"),
+        (["--param", "mpi.world.size=p", "--at", "q=1000"], "--at q = 1000: q is not a parameter of the runs (p)"),
         (["--param", "mpi.world.size=p", "--min-share", "1.5"], "--min-share 1.5"),
     ],
 )  # fmt: skip
