@@ -407,3 +407,19 @@ def test_a_pool_count_is_a_whole_number_a_double_holds(tmp_path: Path, count: st
 
     done = run_cli("profile", *_three_levels(tmp_path), "--param", "n", "--pool", f"main/b={count}")
     assert done.returncode == 2 and "expected PATH=N with N threads" in done.stderr, done.stderr
+
+
+def test_a_caliper_file_cut_inside_a_record_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    """caliper-reader read a .cali cut mid-record up to the cut without a word: most of
+    the run's regions were missing, and the profile said only 'call paths not in every
+    run' (fourth probe, 2026-11-30)."""
+    from helpers import ROOT, run_cli
+
+    runs = sorted((ROOT / "tests/data/profiles/lulesh").glob("*.cali"))
+    for run in runs:
+        (tmp_path / run.name).write_bytes(run.read_bytes())
+    cut = tmp_path / runs[0].name
+    cut.write_bytes(cut.read_bytes()[:5268])
+    done = run_cli("profile", str(tmp_path), "--param", "mpi.world.size=p")
+    assert done.returncode == 0 and f"{cut.name}: the file ends inside a record" in done.stderr, done.stderr
+    assert "left out; the other runs are modelled" in done.stderr

@@ -343,6 +343,9 @@ def _journal(tmp_path: Path, plan, *records: str) -> Path:
         ('{"repetition": 2, "region": "k", "point": 0, "value": 1.5}', "repetition 2: expected a whole number from 0 to 1"),
         ('{"repetition": 0, "region": "k", "point": 0.5, "value": 1.5}', "point 0.5: expected a whole number"),
         ('{"repetition": 0, "region": "j", "point": 0, "value": 1.5}', "region 'j' is not a region of the plan"),
+        # a point whose coordinates are another's (fourth probe, 2026-11-30: it was taken)
+        ('{"repetition": 0, "region": "k", "point": 0, "at": {"x": 999}, "value": 1.5}',
+         "point 0 of the plan is elsewhere"),
         ("[" * 100_000, "arrays nested too deep"),
     ],
 )

@@ -463,6 +463,9 @@ def _journaled_run(plan: Plan, record: Any) -> tuple[tuple[int, str, int], float
         raise ValueError(f"value {value!r:.40}: expected a finite number")
     if plan.value_regex is None and value < 0:
         raise ValueError(f"value {value!r}: a wall time is at least 0")
+    at = record.get("at")
+    if at is not None and at != dict(zip(plan.parameters, plan.points[point], strict=True)):
+        raise ValueError(f"at {at!r:.60}: point {point} of the plan is elsewhere")
     return (repetition, region, point), float(value)
 
 

@@ -57,6 +57,7 @@ def read_cali(path: str, metric: str | None = None) -> Profile:
     """One ``.cali`` profile (see the module)."""
     reader_module = caliper_reader()
     reader = reader_module.CaliperReader()
+    _check_whole(str(path))
     try:
         reader.read(str(path))
     except Exception as exc:  # caliper-reader raises whatever its parser meets in a damaged file
@@ -77,6 +78,26 @@ def read_cali(path: str, metric: str | None = None) -> Profile:
         if record.get("spot.channel", "regionprofile") == "regionprofile"  # not Spot's time series
     ]
     return _profile(str(path), rows, described, dict(reader.globals), metric)
+
+
+def _check_whole(path: str) -> None:
+    """An error if the ``.cali`` file ends inside a record: Caliper ends each record with a
+    line end, and caliper-reader reads a cut file's records up to the cut without a word
+    (a run cut mid-record lost most of its regions silently)."""
+    try:
+        with open(path, "rb") as stream:
+            stream.seek(0, 2)
+            if stream.tell() == 0:
+                return
+            stream.seek(-1, 2)
+            last = stream.read(1)
+    except OSError:
+        return  # the reader says what it cannot read
+    if last != b"\n":
+        raise MeasurementError(
+            "the file ends inside a record (cut short?): a Caliper file ends each record with a line end",
+            location=Location(path),
+        )
 
 
 def read_json(path: str, metric: str | None = None) -> Profile:
