@@ -110,3 +110,16 @@ def test_a_log_axis_reaching_a_double_s_largest_is_drawn(tmp_path: Path, term: s
     import matplotlib.pyplot as plt
 
     plt.close(ax.figure)
+
+
+def test_each_grid_point_lies_in_its_own_bottleneck_s_shading() -> None:
+    """A new stretch began at the last point of the one before: over x = 1, 9, 11, 20 the
+    picture shaded inc from 9, where nop is the bottleneck (second probe, 2026-11-30)."""
+    import numpy as np
+
+    from patternalg.plotting.curves import bottleneck_stretches
+
+    grid, names = np.array([1.0, 9.0, 11.0, 20.0]), ["nop", "nop", "inc", "inc"]
+    stretches = bottleneck_stretches(grid, names)
+    for x, name in zip(grid, names, strict=True):
+        assert [n for low, high, n in stretches if low <= x <= high] == [name]

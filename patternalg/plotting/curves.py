@@ -6,6 +6,7 @@ bottleneck stage at each grid point. Evaluating terms is the caller's job (``swe
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,19 +39,38 @@ class Crossover:
 
 
 def bottleneck_stretches(grid: np.ndarray, names: Sequence[str]) -> list[tuple[float, float, str]]:
-    """Maximal runs of the grid with the same bottleneck: (from, to, name).
+    """Maximal runs of the grid with the same bottleneck: (from, to, name); two runs meet
+    halfway between their grid points (geometrically where both are positive, as on a log
+    axis), so that every grid point lies in its own bottleneck's stretch.
 
-    >>> bottleneck_stretches(np.array([1.0, 2.0, 4.0, 8.0]), ["nop", "nop", "inc", "inc"])
-    [(1.0, 2.0, 'nop'), (2.0, 8.0, 'inc')]
+    >>> bottleneck_stretches(np.array([1.0, 2.0, 8.0, 16.0]), ["nop", "nop", "inc", "inc"])
+    [(1.0, 4.0, 'nop'), (4.0, 16.0, 'inc')]
     """
     stretches: list[tuple[float, float, str]] = []
     for i, name in enumerate(names):
         if stretches and stretches[-1][2] == name:
             stretches[-1] = (stretches[-1][0], float(grid[i]), name)
+        elif stretches:
+            low, high = float(grid[i - 1]), float(grid[i])
+            middle = _halfway(low, high)
+            stretches[-1] = (stretches[-1][0], middle, stretches[-1][2])
+            stretches.append((middle, high, name))
         else:
-            start = float(grid[i - 1]) if stretches else float(grid[i])
-            stretches.append((start, float(grid[i]), name))
+            stretches.append((float(grid[i]), float(grid[i]), name))
     return stretches
+
+
+def _halfway(low: float, high: float) -> float:
+    """Halfway between two grid points: geometrically where both are positive (a log
+    axis's middle), without overflow near a double's largest.
+
+    >>> _halfway(2.0, 8.0), _halfway(-1.0, 3.0), _halfway(1e300, 1e302)
+    (4.0, 1.0, 1e+301)
+    """
+    if low > 0 and high > 0:
+        product = low * high
+        return math.sqrt(product) if math.isfinite(product) else math.sqrt(low) * math.sqrt(high)
+    return (low + high) / 2
 
 
 #: relative difference within which two curves are the same (rounding: as compare's ties)
