@@ -19,7 +19,7 @@ from ..syntax.parser import parse_arithmetic
 from ..syntax.terms import writable_atom_name
 from .uncertainty import Uncertainty
 
-__all__ = ["AtomicModel", "COMMON_KEYS", "model_table", "valid_atom_name"]
+__all__ = ["AtomicModel", "COMMON_KEYS", "model_table", "stated_numbers", "valid_atom_name"]
 
 #: keys every model table may have, whatever its form
 COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain", "uncertainty", "touches_data")
@@ -100,6 +100,23 @@ class AtomicModel:
 
     def _repr_latex_(self) -> str:
         return f"$\\mathrm{{{self.name}}}(x) = {sympy.latex(self.expr)}$"
+
+
+def stated_numbers(model: AtomicModel) -> tuple[sympy.Expr, ...]:
+    """The numbers ``model`` is stated in, for the digits a value shows: its form's own
+    numbers where its table gives them (a memory-wall model's f, k, m1, m2), else its closed
+    form (whose decimals are then the stated ones). A closed form built from a table may
+    hold decimals that arithmetic made (``1.6662 * 0.2725`` is ``0.45403949999999993``):
+    their 17 digits are noise, not precision.
+
+    >>> from patternalg.syntax.symbols import x
+    >>> stated_numbers(AtomicModel("k", sympy.Float(1.25) * x))
+    (1.25*x,)
+    >>> stated_numbers(AtomicModel("k", x, form="memwall", spec=(("f", 0.9771), ("k", 1.6662))))
+    (0.977100000000000, 1.66620000000000)
+    """
+    numbers = tuple(sympy.Float(v) for _, v in model.spec if isinstance(v, float))
+    return numbers or (model.expr,)
 
 
 def _expression(value: Any, what: str) -> sympy.Expr:

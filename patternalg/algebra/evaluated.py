@@ -29,7 +29,7 @@ from ..errors import EvaluationError
 from ..syntax.arith import bounds_text
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
-from .atomic_model import AtomicModel
+from .atomic_model import AtomicModel, stated_numbers
 from .bindings import as_value
 from .domains import extrapolation_notes, extrapolations, point_notes
 from .evaluation import Derivation, closed_form, evaluate
@@ -241,7 +241,7 @@ def evaluated(
     outside = extrapolations(term, converted, at)
     notes.extend(extrapolation_notes(outside))
     notes.extend(point_notes(at, exact_number(expr), result_unit))
-    digits = value_digits(library[name].expr for name in atom_names(term) if name in library)
+    digits = value_digits(n for name in atom_names(term) if name in library for n in stated_numbers(library[name]))
     bounds, level = None, None
     if interval is not None:
         bounds, level, more = _interval(term, converted, at, semantics, interval, seed, expr)
