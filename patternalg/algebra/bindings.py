@@ -23,7 +23,7 @@ from ..errors import EvaluationError, ParseError
 from ..syntax.arith import check_finite, format_expr, whole_number
 from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import symbol
-from ..syntax.terms import Atom, MapReduce, Term, TPool, format_count
+from ..syntax.terms import Atom, MapReduce, Term, TPool, count_problem, format_count
 
 __all__ = [
     "collect_bindings",
@@ -451,7 +451,7 @@ def check_bindings(
     mapping = {symbol(name): value for name, value in bindings.items()}
     for what, count in counts(term):
         value = whole_number(count.xreplace(mapping))
-        if count.free_symbols and value.is_number and not (value.is_integer and value.is_positive):
+        if count.free_symbols and value.is_number and count_problem(value):
             names = ", ".join(
                 f"{s} = {format_expr(mapping[s])}"
                 for s in sorted(count.free_symbols, key=str)
@@ -469,7 +469,7 @@ def check_bindings(
         if isinstance(node, MapReduce):
             for what, size in (("the elements per key d", node.per_key), ("the key count k", node.keys)):
                 value = size.xreplace(mapping)
-                if size.free_symbols and value.is_nonpositive:
+                if size.free_symbols and count_problem(value, whole=False):
                     names = ", ".join(f"{s} = {format_expr(mapping[s])}" for s in sorted(size.free_symbols, key=str)
                                       if s in mapping)  # fmt: skip
                     raise EvaluationError(

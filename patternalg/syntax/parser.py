@@ -51,6 +51,7 @@ from .terms import (
     Shuffle,
     Term,
     TPool,
+    count_problem,
 )
 
 __all__ = ["parse", "parse_arithmetic", "parse_law_parts", "grammar_path", "MAX_NESTING"]
@@ -373,19 +374,17 @@ class _Build:
         """Literal counts must be positive integers; symbolic ones stay symbolic."""
         _Build._expandable(pos, value)
         value = whole_number(value)
-        if value.is_number:
-            if not (value.is_integer and value.is_positive):
-                raise _Problem(pos, f"{what} must be a positive integer, got {format_expr(value)}")
-            return sympy.Integer(int(value))
-        if sympy.expand(value - 1).is_negative:  # every symbol positive: tpool_{-n}, tpool_{1-n}
-            raise _Problem(pos, f"{what} must be a positive integer, but {format_expr(value)} is below 1 "
-                                "for every positive value of its symbols")  # fmt: skip
-        return value
+        problem = count_problem(value)
+        if problem and value.is_number:
+            raise _Problem(pos, f"{what} must be a positive integer, got {format_expr(value)}")
+        if problem:  # tpool_{-n}, tpool_{1-n}
+            raise _Problem(pos, f"{what} must be a positive integer, but {format_expr(value)} is {problem}")
+        return sympy.Integer(int(value)) if value.is_number else value
 
     @staticmethod
     def _positive(pos: int, value: sympy.Expr, what: str) -> sympy.Expr:
         _Build._expandable(pos, value)
-        if sympy.expand(value).is_nonpositive:  # a number, or every symbol positive: -x, -n
+        if count_problem(value, whole=False):  # a number, or every symbol positive: -x, -n
             raise _Problem(pos, f"{what} must be positive, got {format_expr(value)}")
         return value
 

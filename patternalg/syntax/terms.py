@@ -29,7 +29,7 @@ from .arith import format_expr, whole_number
 
 __all__ = [
     "Term", "Atom", "Meta", "Seq", "Pipe", "TPool", "Shuffle", "MapReduce", "canonical",
-    "RESERVED_WORDS", "RESERVED_PREFIXES", "writable_atom_name",
+    "RESERVED_WORDS", "RESERVED_PREFIXES", "writable_atom_name", "count_problem",
 ]
 
 #: the patterns' own words: no atom is named so
@@ -56,9 +56,34 @@ def writable_atom_name(name: object) -> bool:
     )
 
 
+def count_problem(value: sympy.Expr, whole: bool = True) -> str | None:
+    """Why ``value`` cannot be a pattern's count (``whole``: a thread, node or key count, a
+    positive integer) or size (a mapReduce's d and k, an annotation: positive), or None.
+    Every symbol is positive, so a count below 1 (a size not above 0) for all their values
+    is none: ``-n``, ``1 - n``, ``(a - b)/a``. The parser and the constructors ask this one
+    rule (a number is taken as :func:`~.arith.whole_number` reads it).
+
+    >>> n = sympy.Symbol("n", positive=True)
+    >>> [count_problem(v) for v in (sympy.Integer(4), n - 1, 1 - n, sympy.Float(2.5))]
+    [None, None, 'below 1 for every positive value of its symbols', 'not a positive integer']
+    >>> count_problem(sympy.Float(0.5), whole=False), count_problem(-n, whole=False)
+    (None, 'not above 0 for any positive value of its symbols')
+    """
+    if value.is_number:
+        if whole and not (value.is_integer and value.is_positive):
+            return "not a positive integer"
+        return None if whole or value.is_positive else "not a positive number"
+    if whole and canonical(value - 1).is_negative:
+        return "below 1 for every positive value of its symbols"
+    if not whole and canonical(value).is_nonpositive:
+        return "not above 0 for any positive value of its symbols"
+    return None
+
+
 def _count(value: object, what: str, *, whole: bool = True) -> sympy.Expr:
     """A pattern's count as an expression: a Python or sympy number must be a positive
-    integer (``whole``) or positive; an expression in symbols stays as it is."""
+    integer (``whole``) or positive; an expression in symbols stays as it is
+    (:func:`count_problem`)."""
     given = value
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         value = sympy.Integer(int(value))
@@ -66,9 +91,7 @@ def _count(value: object, what: str, *, whole: bool = True) -> sympy.Expr:
         value = sympy.Float(float(value))
     if whole and isinstance(value, sympy.Expr):
         value = whole_number(value)
-    if not isinstance(value, sympy.Expr) or (
-        value.is_number and not (value.is_positive and (value.is_integer or not whole))
-    ) or canonical(value - 1 if whole else value).is_negative:  # every symbol positive: -n, 1 - n
+    if not isinstance(value, sympy.Expr) or count_problem(value, whole):
         wanted = "a positive integer" if whole else "a positive number"
         raise ArgumentError.wanted(what, f"{wanted} or an expression in symbols such as n", given)
     return value
