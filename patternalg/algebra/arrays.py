@@ -32,9 +32,9 @@ from .._internal.limits import printable
 from ..errors import EvaluationError
 from ..syntax.arith import format_expr
 from ..syntax.symbols import symbol
-from ..syntax.terms import MapReduce, Pipe, Term
+from ..syntax.terms import Pipe, Term
 from .atomic_model import AtomicModel
-from .bindings import as_value, check_bindings, counts, inputs_of, symbols_of, unread_sizes
+from .bindings import as_value, check_bindings, counts, inputs_of, sizes, symbols_of, unread_sizes
 from .fold import Arithmetic, Plan, fold, model_symbols
 from .pointwise import outermost_pipe, pointwise_models
 from .semantics import CORES, CORES_NAME, Semantics
@@ -196,12 +196,8 @@ class Compiled:
         """
         swept = {symbol(k) for k in grid}
         bound = {symbol(k): v for k, v in self.fixed.items()}
-        sizes = [
-            (f"{what} of {node.head()}", size, False)
-            for node in self.term.walk() if isinstance(node, MapReduce)
-            for what, size in (("the elements per key d", node.per_key), ("the key count k", node.keys))
-        ]  # fmt: skip
-        for what, count, whole_only in [*((w, c, True) for w, c in counts(self.term)), *sizes]:
+        made = [*((w, c, True) for w, c in counts(self.term)), *((w, d, False) for w, d in sizes(self.term))]
+        for what, count, whole_only in made:
             expr = count.xreplace(bound)
             if not expr.free_symbols or not expr.free_symbols <= swept:
                 continue

@@ -32,6 +32,7 @@ __all__ = [
     "as_value",
     "check_bindings",
     "counts",
+    "sizes",
     "float_value",
     "float_at",
     "held_by_double",
@@ -377,6 +378,15 @@ def counts(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
                 yield "the key count o of the shuffle", node.shuffle.keys
 
 
+def sizes(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
+    """Every mapReduce's elements per key d and key count k in ``term``, with what they are
+    (sizes: positive, not necessarily whole)."""
+    for node in term.walk():
+        if isinstance(node, MapReduce):
+            yield f"the elements per key d of {node.head()}", node.per_key
+            yield f"the key count k of {node.head()}", node.keys
+
+
 def symbols_of(term: Term, names: Iterable[str], declared: Iterable[str] = ()) -> set[str]:
     """The names a binding may give a value for in ``term``, whose model has the symbols
     ``names`` and whose atoms were fitted over the inputs ``declared`` (:func:`inputs_of`):
@@ -450,28 +460,23 @@ def check_bindings(
             )
     mapping = {symbol(name): value for name, value in bindings.items()}
     for what, count in counts(term):
-        value = whole_number(count.xreplace(mapping))
-        if count.free_symbols and value.is_number and count_problem(value):
-            names = ", ".join(
-                f"{s} = {format_expr(mapping[s])}"
-                for s in sorted(count.free_symbols, key=str)
-                if s in mapping
-            )
-            raise EvaluationError(
-                f"{names} makes {what} {format_expr(value)}; it must be a positive integer"
-            )
+        _check_made(what, count, mapping, whole=True)
     for name, value in bindings.items():
         if value.is_number and not value.is_positive:
             raise EvaluationError(
                 f"--at {name}={format_expr(value)}: {name} is a positive symbol; give a value > 0"
             )
-    for node in term.walk():  # a mapReduce's d and k are sizes: positive where it runs
-        if isinstance(node, MapReduce):
-            for what, size in (("the elements per key d", node.per_key), ("the key count k", node.keys)):
-                value = size.xreplace(mapping)
-                if size.free_symbols and count_problem(value, whole=False):
-                    names = ", ".join(f"{s} = {format_expr(mapping[s])}" for s in sorted(size.free_symbols, key=str)
-                                      if s in mapping)  # fmt: skip
-                    raise EvaluationError(
-                        f"{names} makes {what} of {node.head()} {format_expr(value)}; it must be positive"
-                    )
+    for what, size in sizes(term):  # positive where the mapReduce runs
+        _check_made(what, size, mapping, whole=False)
+
+
+def _check_made(what: str, expr: sympy.Expr, mapping: Mapping[sympy.Symbol, sympy.Expr], whole: bool) -> None:
+    """An error naming the bindings if they make the count (``whole``) or size ``expr`` one
+    it cannot be (:func:`~patternalg.syntax.terms.count_problem`)."""
+    value = expr.xreplace(mapping)
+    if whole:
+        value = whole_number(value)
+    if expr.free_symbols and value.is_number and count_problem(value, whole):
+        names = ", ".join(f"{s} = {format_expr(mapping[s])}" for s in sorted(expr.free_symbols, key=str) if s in mapping)
+        wanted = "a positive integer" if whole else "positive"
+        raise EvaluationError(f"{names} makes {what} {format_expr(value)}; it must be {wanted}")

@@ -269,7 +269,8 @@ def check_profile(
     direct = {p: Atom(f"{INCLUSIVE}{a}") for p, a in built.atoms.items() if fitted.inclusive[p].atom != a}
     # inside pools a node's atoms stand for the work of all their threads: its time is its
     # sub-term shared by those threads, as the pools above it share it
-    shared = {p: _shared(built.nodes[p], _threads_above(p, built.pools)) for p in built.atoms}
+    above = {p: _threads_above(p, built.pools) for p in built.atoms}
+    shared = {p: _shared(built.nodes[p], above[p]) for p in built.atoms}
     whole: Term = built.term
     for beside in reversed([*direct.values(), *(t for p, t in shared.items() if t is not built.nodes[p])]):
         whole = Seq(beside, whole)
@@ -279,7 +280,7 @@ def check_profile(
     joint = gap_draws(fitted, whole, pairs, grid, draws, seed)  # the runs resampled jointly
     nodes = []
     for path, atom in built.atoms.items():  # pre-order
-        sub, threads = shared[path], _threads_above(path, built.pools)
+        sub, threads = shared[path], above[path]
         report = fitted.inclusive[path]
         composed = drawn[id(sub)]
         # a leaf outside a pool: its inclusive model is its atom's, drawn alike

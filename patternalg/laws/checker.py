@@ -17,6 +17,7 @@ The law language is :mod:`patternalg.laws.language`, the built-in laws
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Mapping
@@ -286,7 +287,8 @@ def _symbol_values(law: Law, symbols: tuple[sympy.Symbol, ...]) -> st.SearchStra
     for several, integers from 1 to 64 filtered."""
     if len(symbols) == 1:
         (only,) = symbols
-        found = [v for v in range(1, 16 * _VALUES) if _valid_counts(law, {only: sympy.Integer(v)})][:_VALUES]
+        valid = (v for v in range(1, 16 * _VALUES) if _valid_counts(law, {only: sympy.Integer(v)}))
+        found = list(itertools.islice(valid, _VALUES))  # the first ones: no more checked
         return st.sampled_from(found or [1]).map(lambda v: ((only, v),))
     drawn = st.tuples(*(st.integers(1, _VALUES) for _ in symbols)).map(lambda vs: tuple(zip(symbols, vs, strict=True)))
     return drawn.filter(lambda pairs: _valid_counts(law, {s: sympy.Integer(v) for s, v in pairs}))
