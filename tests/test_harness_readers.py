@@ -150,13 +150,56 @@ def GoogleBenchmark(rows: list[dict[str, Any]]) -> Any:
     return READERS["gbench"].read("gb.json", text)
 
 
-def test_gbench_families_over_different_arguments_are_an_error() -> None:
+def test_gbench_families_over_other_arguments_are_left_out_with_a_note() -> None:
     rows = [
         {"name": "BM_a/8", "run_type": "iteration", "real_time": 1, "time_unit": "ns"},
         {"name": "BM_b/8/2", "run_type": "iteration", "real_time": 1, "time_unit": "ns"},
+        {"name": "BM_c/16", "run_type": "iteration", "real_time": 2, "time_unit": "ns"},
     ]
-    with pytest.raises(MeasurementError, match=r"gb.json: benchmarks\[1\]: BM_b .*\(x, x2\)"):
-        GoogleBenchmark(rows)
+    ms = GoogleBenchmark(rows)
+    assert [s.kernel for s in ms.series] == ["BM_a", "BM_c"] and ms.parameters == ("x",)
+    assert any(n.startswith("BM_b is measured over (x, x2), the file's other kernels over (x): left out") for n in ms.notes)
+
+
+def test_gbench_families_that_differ_in_run_options_are_kernels_of_their_own() -> None:
+    """``->UseManualTime()`` beside the automatic timing of one function (Google Benchmark
+    1.7.1's names): two quantities, not repetitions of one point."""
+    rows = [
+        {"name": f"BM_w/{n}{option}", "run_type": "iteration", "real_time": value, "time_unit": "ns"}
+        for n in (1024, 4096, 16384)
+        for option, value in (("", 0.75 * n), ("/manual_time", 1e6))
+    ]
+    ms = GoogleBenchmark(rows)
+    found = {s.kernel: [v.tolist() for v in s.values] for s in ms.series}
+    assert found == {"BM_w": [[768.0], [3072.0], [12288.0]], "BM_w/manual_time": [[1e6]] * 3}
+    same = GoogleBenchmark([{**r, "name": r["name"] + "/real_time"} for r in rows[::2]])
+    assert [s.kernel for s in same.series] == ["BM_w"]  # one option throughout: the name is kept
+
+
+def test_gbench_a_family_without_threads_beside_one_with_them_ran_on_one() -> None:
+    rows = [
+        {"name": f"BM_a/{n}{threads}", "run_type": "iteration", "real_time": n / p, "time_unit": "ns"}
+        for n in (8, 16, 32)
+        for threads, p in (("", 1), ("/threads:2", 2), ("/threads:4", 4))
+    ]
+    (s,) = GoogleBenchmark(rows).series
+    assert s.parameters == ("x", "p")
+    assert {tuple(point) for point in s.points.tolist()} == {(n, p) for n in (8, 16, 32) for p in (1, 2, 4)}
+
+
+@pytest.mark.parametrize(
+    ("text", "harness"),
+    [
+        ('{"results": []}', "hyperfine's \"results\""),
+        ('{"context": {"caches": [{"type": "Data"}]}, "benchmarks": []}', "Google Benchmark's \"benchmarks\""),
+        ('{"machine_info": {}, "benchmarks": []}', "pytest-benchmark's \"benchmarks\""),
+    ],
+)
+def test_a_harness_file_without_entries_is_named_as_that_harness_s(text: str, harness: str, tmp_path: Path) -> None:
+    path = tmp_path / "empty.json"
+    path.write_text(text)
+    with pytest.raises(MeasurementError, match=f"expected {harness}: a non-empty list"):
+        read(path)
 
 
 # --- hyperfine ------------------------------------------------------------------------

@@ -4,6 +4,7 @@ real output of one run written in two formats at once (``tests/data/gbench/READM
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from pathlib import Path
@@ -93,6 +94,35 @@ def test_a_counter_of_the_console_reads_as_in_json_and_a_kernel_without_it_is_le
         assert values(text)[where] == pytest.approx(reps, rel=1e-5)
     assert any(n.startswith("BM_sort has no 'items_per_second' (line 4)") for n in text.notes)
     assert text.series[0].unit is None  # a rate, not a time in ns
+
+
+def test_a_console_table_headed_by_user_counters_reads() -> None:
+    """The layout Google Benchmark 1.7.1 prints when its first family has counters: the
+    header's ``UserCounters...`` names no column."""
+    table = """-----------------------------------------------------------------------
+Benchmark             Time             CPU   Iterations UserCounters...
+-----------------------------------------------------------------------
+BM_inc/1024         505 ns          505 ns        32081 bytes=4.096k
+BM_inc/2048         914 ns          913 ns        18816 bytes=8.192k
+BM_inc/4096        1450 ns         1450 ns         8471 bytes=16.384k
+"""
+    ms = READERS["gbench-console"].read("gb.txt", table)
+    assert [v.tolist() for v in ms.series[0].values] == [[505.0], [914.0], [1450.0]]
+    counted = READERS["gbench-console"].read("gb.txt", table, metric="bytes")
+    assert [v.tolist() for v in counted.series[0].values] == [[4096.0], [8192.0], [16384.0]]
+
+
+def test_the_library_s_own_fit_in_a_text_report_is_in_ns_whatever_its_runs_unit() -> None:
+    """Google Benchmark states a BigO coefficient in ns (its row's ``time_unit`` in the
+    JSON, none in the CSV), also of runs timed in us: 3.516 ns * x*log2(x) is 3.7 ms at
+    x = 65,536, as measured; read in us it would be 3.7 s."""
+    csv = """name,iterations,real_time,cpu_time,time_unit,bytes_per_second,items_per_second,label,error_occurred,error_message
+"BM_sort/65536",1,3771.5,3771.4,us,,,,,
+"BM_sort/131072",1,8012.3,8011.9,us,,,,,
+"BM_sort_BigO",,3.51596,2.82377,NlgN,,,,,
+"""
+    (note,) = READERS["gbench-csv"].read("gb.csv", csv).notes
+    assert note.startswith("Google Benchmark's own fit of BM_sort (real_time): 3.516*x*log2(x) ns")
 
 
 def test_counters_as_columns_read_as_in_json() -> None:
@@ -193,6 +223,14 @@ def test_hyperfine_kernels_keep_a_text_parameter_and_find_a_number_inside_a_word
     kernels = {s.kernel for s in read(HF / "hf_dd.csv")}
     assert kernels == {f"dd if=/dev/zero of=/dev/null bs={bs} count={{n}}k" for bs in ("32k", "64k")}
     assert kernels == {s.kernel for s in read(HF / "hf_dd.json")}
+
+
+def test_hyperfine_a_scanned_value_that_is_also_a_literal_keeps_its_point() -> None:
+    """``hyperfine -P n 1 4 './k {n} 2'``: at n = 2 the command is ``./k 2 2``, of the
+    template every other point names, not a kernel of its own."""
+    results = [{"command": f"./k {n} 2", "mean": n, "times": [n, n], "parameters": {"n": str(n)}} for n in range(1, 5)]
+    ms = READERS["hyperfine"].read("hf.json", json.dumps({"results": results}))
+    assert [s.kernel for s in ms.series] == ["./k {n} 2"] and len(ms.series[0].points) == 4
 
 
 def test_hyperfine_csv_metric_names_a_summary_column_or_lists_them() -> None:

@@ -101,6 +101,8 @@ REGULAR = [
     ([2.0, 4, 8, 16], 2, {"metric": "speedup", "odd": True}),
     ([4.0, 8, 16, 32, 64, 128, 256, 512, 1024], 5, {"extrap": True, "metric": "time"}),
     ([1.0, 2, 3, 4, 5, 6, 7, 8, 9], 2, {"extrap": True, "metric": "elapsed", "crlf": True}),
+    ([64.0, 4, 1024, 16, 8, 512, 32, 256, 128], 5, {}),  # a series keeps its points ascending
+    ([32.0, 2, 8, 4, 16], 3, {"extrap": True, "metric": "time"}),
 ]
 
 

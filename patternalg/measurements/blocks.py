@@ -173,14 +173,18 @@ def text_blocks(
             raise Irregular
         parameters = tuple(state.parameters)
         points = np.array(state.points, dtype=float).reshape(len(state.points), len(parameters))
+        order = np.lexsort(points.T[::-1])  # a series keeps its points ascending (Series)
+        ascending = bool(np.all(order == np.arange(len(order))))
         metric = _Metric(state.metric)
         seen: set[str] = set()
         first = header[-1].removesuffix("\n").encode()
         for lines, kinds in _parts(_chunks(handle, first, chunk), batch):
             kernels, values, at = _batch(lines, kinds, len(points), seen, metric)
             text = metric.text.strip()
+            if not ascending:  # C order kept: sums over points round as a series' do
+                values, at = np.ascontiguousarray(values[:, order]), np.ascontiguousarray(at[:, order])
             yield Block(
-                name, parameters, text, split_unit(text)[1], points, kernels, values, number + at
+                name, parameters, text, split_unit(text)[1], points[order], kernels, values, number + at
             )
             number += len(lines)
 

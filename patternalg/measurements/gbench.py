@@ -66,19 +66,20 @@ STATISTICS = frozenset({"mean", "median", "stddev", "cv"})
 _COMPONENT = re.compile(r"/(?![^<]*>)")  # a '/' outside template brackets
 
 
-def split_name(name: str) -> tuple[str, dict[str, float]]:
-    """A run name's kernel (family and labels) and its coordinates.
+def split_name(name: str) -> tuple[str, dict[str, float], tuple[str, ...]]:
+    """A run name's kernel (family and labels), its coordinates and its run options.
 
     >>> split_name("BM_fill/4096/1/threads:2")
-    ('BM_fill', {'x': 4096.0, 'x2': 1.0, 'p': 2.0})
+    ('BM_fill', {'x': 4096.0, 'x2': 1.0, 'p': 2.0}, ())
     >>> split_name("BM_copy<int>/label/n:64/min_time:0.500/real_time")
-    ('BM_copy<int>/label', {'n': 64.0})
+    ('BM_copy<int>/label', {'n': 64.0}, ('min_time:0.500', 'real_time'))
     """
     family, *parts = _COMPONENT.split(name)
-    kernel, coordinates, numbered = [family], dict[str, float](), 0
+    kernel, coordinates, options, numbered = [family], dict[str, float](), list[str](), 0
     for part in parts:
         key, colon, value = part.partition(":")
         if key in OPTIONS:
+            options.append(part)
             continue
         if not colon:
             key, value = "", part
@@ -93,7 +94,26 @@ def split_name(name: str) -> tuple[str, dict[str, float]]:
             numbered += 1
             key = "x" if numbered == 1 else f"x{numbered}"
         coordinates[key] = coordinate
-    return "/".join(kernel), coordinates
+    return "/".join(kernel), coordinates, tuple(options)
+
+
+def _families(names: list[tuple[str, dict[str, float], tuple[str, ...]]]) -> list[tuple[str, dict[str, float]]]:
+    """The kernel and point of each of ``names`` (:func:`split_name`'s): a kernel whose runs
+    differ in their options (``BM_w/8`` beside ``BM_w/8/manual_time``: two families, two
+    quantities) keeps them in its name, and where some of a kernel's runs name their
+    threads, a run that does not ran on one (Google Benchmark's default).
+
+    >>> _families([split_name("BM_w/8"), split_name("BM_w/8/manual_time")])
+    [('BM_w', {'x': 8.0}), ('BM_w/manual_time', {'x': 8.0})]
+    >>> _families([split_name("BM_w/8/real_time"), split_name("BM_w/8/real_time/threads:2")])
+    [('BM_w', {'x': 8.0, 'p': 1.0}), ('BM_w', {'x': 8.0, 'p': 2.0})]
+    """
+    options: dict[str, set[tuple[str, ...]]] = {}
+    for kernel, _, given in names:
+        options.setdefault(kernel, set()).add(given)
+    named = [("/".join((k, *given)) if len(options[k]) > 1 else k, coords) for k, coords, given in names]
+    threaded = {kernel for kernel, coords in named if "p" in coords}
+    return [(k, {**coords, "p": 1.0} if k in threaded and "p" not in coords else coords) for k, coords in named]
 
 
 @dataclass(frozen=True)
@@ -137,7 +157,7 @@ class GoogleBenchmarkReader(HarnessReader):
             first.startswith("{")
             and '"benchmarks"' in text
             and '"context"' in text
-            and ('"time_unit"' in text or '"run_type"' in text)
+            and ('"time_unit"' in text or '"run_type"' in text or cls.empty(text))
         )
 
     @classmethod
@@ -158,6 +178,7 @@ def measurements(path: str, runs: list[Run], metric: str | None, fmt: str) -> Me
     iterated: set[tuple[str, tuple[tuple[str, float], ...]]] = set()
 
     missing: dict[str, Run] = {}  # kernel -> its first run without ``column``
+    names: list[tuple[str, dict[str, float], tuple[str, ...]]] = []
 
     def add(kernel: str, coords: dict[str, float], run: Run, spread: Run | None = None) -> None:
         """The point of one run: its value in ``column``, in the kernel's unit; ``spread``:
@@ -169,6 +190,7 @@ def measurements(path: str, runs: list[Run], metric: str | None, fmt: str) -> Me
         points.add(kernel, coords, [value], key=run.label, metric=column, unit=units.get(kernel),
                    stated=None if spread is None else _stated(spread, column, units, kernel, path))  # fmt: skip
 
+    data: list[tuple[Run, str | None]] = []  # the runs that hold data, and their kind
     for run in runs:
         row = run.fields
         if run.key is not None:
@@ -181,13 +203,14 @@ def measurements(path: str, runs: list[Run], metric: str | None, fmt: str) -> Me
                 f"{name} ({run.label}) reported an error "
                 f"({row.get('error_message', 'no message')}): left out"
             )
-            continue
-        if kind in ("BigO", "RMS"):
+        elif kind in ("BigO", "RMS"):
             if kind == "BigO" and column in ("real_time", "cpu_time"):  # a fit of times
-                points.note(_big_o(run, column, path, units))
-            continue
-        given = row.get("run_name")
-        kernel, coords = split_name(given if isinstance(given, str) else _without_aggregate(name, kind))
+                points.note(_big_o(run, column, path))
+        else:
+            given = row.get("run_name")
+            data.append((run, kind))
+            names.append(split_name(given if isinstance(given, str) else _without_aggregate(name, kind)))
+    for (run, kind), (kernel, coords) in zip(data, _families(names), strict=True):
         where = (kernel, tuple(coords.items()))
         if kind is not None:
             aggregates.setdefault(where, {})[kind] = run
@@ -265,9 +288,10 @@ def _value(run: Run, column: str, units: dict[str, str], kernel: str, path: str)
     return value * SECONDS[unit] / SECONDS[first] if unit != first else value
 
 
-def _big_o(run: Run, column: str, path: str, units: dict[str, str]) -> str:
+def _big_o(run: Run, column: str, path: str) -> str:
     """The note that shows Google Benchmark's own fit (its ``_BigO`` row), in the unit of
-    the row (a text report's, which has none: its kernel's)."""
+    the row: ns where it names none (a text report's), as Google Benchmark states every
+    coefficient in ns whatever its runs' unit."""
     row = run.fields
     name = _without_aggregate(str(row.get("run_name") or row.get("name")), "BigO")
     coefficient = row.get("cpu_coefficient" if column == "cpu_time" else "real_coefficient")
@@ -276,7 +300,7 @@ def _big_o(run: Run, column: str, path: str, units: dict[str, str]) -> str:
         raise MeasurementError("a BigO row without its coefficient", location=run.place(path))
     form = BIG_O.get(big_o)
     factor = "" if form == "1" else f"*{form}" if form else f" * {big_o}"
-    unit = row.get("time_unit") or units.get(split_name(name)[0], "ns")
+    unit = row.get("time_unit") or "ns"
     return (
         f"Google Benchmark's own fit of {name} ({column}): {coefficient:.4g}{factor} "
         f"{unit} (its BigO, over N = x)"

@@ -16,7 +16,7 @@ header. A row the format does not explain is an error naming its line.
 >>> ms.parameters, ms.series[0].kernel, [v.tolist() for v in ms.series[0].values], ms.unit
 (('x',), 'BM_a', [[2.0, 3.0], [6.0]], 'us')
 >>> ms.notes
-("Google Benchmark's own fit of BM_a (real_time): 0.38*x us (its BigO, over N = x)",)
+("Google Benchmark's own fit of BM_a (real_time): 0.38*x ns (its BigO, over N = x)",)
 >>> table = '''Benchmark      Time             CPU   Iterations
 ... -------------------------------------------------
 ... BM_a/8      2.00 us         1.00 us           10
@@ -195,8 +195,13 @@ class GoogleBenchmarkConsoleReader(_Report):
 
 def _columns(header: str) -> list[str]:
     """The counters a header of the console table names as columns
-    (``--benchmark_counters_tabular=true``)."""
-    return _COLOR.sub("", header).split()[4:]
+    (``--benchmark_counters_tabular=true``); ``UserCounters...`` names none: it heads the
+    ``name=value`` counters.
+
+    >>> _columns("Benchmark  Time  CPU  Iterations UserCounters...")
+    []
+    """
+    return [word for word in _COLOR.sub("", header).split()[4:] if word != "UserCounters..."]
 
 
 def _console_fields(line: str, path: str, number: int, columns: list[str]) -> dict[str, Any]:

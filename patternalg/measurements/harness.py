@@ -17,6 +17,7 @@ parameters cannot share one :class:`Measurements` (an error naming both).
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, NamedTuple
@@ -109,6 +110,17 @@ class HarnessReader(Reader):
         return False  # a JSON document: recognised by sniff_text
 
     @classmethod
+    def empty(cls, text: str) -> bool:
+        """Whether the document ``text`` lists no entries (``"results": []``): a harness's
+        file recognised by its other keys all the same, to say that it holds none.
+
+        >>> class R(HarnessReader): entries_key = "results"
+        >>> R.empty('{"results": [ ]}'), R.empty('{"results": [{}]}')
+        (True, False)
+        """
+        return re.search(rf'"{cls.entries_key}"\s*:\s*\[\s*\]', text) is not None
+
+    @classmethod
     def rows(cls, path: str, text: str) -> list[dict[str, Any]]:
         """The entries of the document ``text`` (read from ``path``)."""
         return entries(document(path, text, cls.harness), cls.entries_key, path, cls.harness)
@@ -166,6 +178,25 @@ class Points:
         if text not in self.notes:
             self.notes.append(text)
 
+    def _over_shared_parameters(self, rows: list[_Entry]) -> tuple[list[_Entry], tuple[str, ...]]:
+        """The rows over the parameters most kernels are measured over (the first kernel's
+        where as many are over others), and those parameters: one file's measurements are
+        over one set of parameters, and a kernel over others is left out with a note."""
+        over: dict[frozenset[str], dict[str, None]] = {}
+        for row in rows:
+            over.setdefault(frozenset(row.coordinates), {})[row.kernel] = None
+        shared = max(over, key=lambda names: len(over[names]))  # the first of the most
+        for names, kernels in over.items():
+            if names != shared:
+                self.note(
+                    f"{', '.join(kernels)} {'is' if len(kernels) == 1 else 'are'} measured over "
+                    f"({', '.join(sorted(names))}), the file's other kernels over "
+                    f"({', '.join(sorted(shared))}): left out (one file's kernels are fitted "
+                    "over the same parameters; fit them from a file of their own)"
+                )
+        kept = [row for row in rows if frozenset(row.coordinates) == shared]
+        return kept, tuple(kept[0].coordinates)
+
     def result(self, value_name: str, metric: str, unit: str | None = None) -> Measurements:
         """The measurements of ``metric`` over the parameters every kept kernel has."""
         rows = [row for row in self.rows if row.metric == metric]
@@ -183,14 +214,7 @@ class Points:
             raise MeasurementError(
                 "no kernel has a numeric parameter to fit over", location=Location(self.path)
             )
-        names = tuple(kept[0].coordinates)
-        for row in kept:
-            if set(row.coordinates) != set(names):
-                raise MeasurementError(
-                    f"{row.kernel} is measured over ({', '.join(row.coordinates)}), {kept[0].kernel} over "
-                    f"({', '.join(names)}): one file holds kernels over the same parameters",
-                    location=Location(self.path, key=row.key),
-                )
+        kept, names = self._over_shared_parameters(kept)
         collector = Collector(self.path, names)
         units: dict[str, str | None] = {}
         for row in kept:

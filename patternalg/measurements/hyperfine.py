@@ -27,14 +27,16 @@ each point's one value (``--metric`` names another column: ``mean``, ``min``, ``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
+from itertools import combinations, islice
 
 from ..errors import Location, MeasurementError
 from .base import Reader, ValueChoice, is_number_text, measured, number
 from .harness import HarnessReader, Points, Summary, text_field
 from .model import Measurements
 
-__all__ = ["HyperfineReader", "HyperfineCsvReader", "kernel_of"]
+__all__ = ["HyperfineReader", "HyperfineCsvReader", "kernel_of", "kernels_of"]
 
 
 def kernel_of(command: str, numeric: dict[str, str]) -> str:
@@ -47,30 +49,67 @@ def kernel_of(command: str, numeric: dict[str, str]) -> str:
     >>> kernel_of("make -j8", {"n": "8"}), kernel_of("./bench --size 4M -t 4.5", {"m": "4"})
     ('make -j{n}', './bench --size {m}M -t 4.5')
     """
-    for name, value in sorted(numeric.items(), key=lambda item: -len(item[1])):
-        placeholder = f"{{{name}}}"
-        replaced = _replaced(command, value, placeholder, _in_word)
-        command = replaced if replaced != command else _replaced(command, value, placeholder, _in_number)
-    return command
+    return next(_templates(command, numeric))
 
 
-def _replaced(text: str, value: str, replacement: str, inside: Callable[[str, int], bool]) -> str:
-    """``text`` with each occurrence of ``value`` replaced that has no character on either
-    side that ``inside`` says continues it, left to right: linear in ``text``, no pattern
-    built per value (a file of 100,000 results names 100,000 values).
+def kernels_of(runs: list[tuple[str, dict[str, str]]]) -> list[str]:
+    """The kernel of each of ``runs`` (a command and its numeric parameters' values, as
+    :func:`kernel_of` takes them): where a value also stands in the command as a literal
+    (``./k 2 2`` of a scan of ``./k {n} 2``), the template most runs agree on.
 
-    >>> _replaced("-n 8 -m 18 -k 8.5 8", "8", "{n}", _in_word)
-    '-n {n} -m 18 -k 8.5 {n}'
+    >>> kernels_of([("./k 1 2", {"n": "1"}), ("./k 2 2", {"n": "2"}), ("./k 3 2", {"n": "3"})])
+    ['./k {n} 2', './k {n} 2', './k {n} 2']
     """
-    parts: list[str] = []
-    start, pos = 0, text.find(value)
+    candidates = [list(islice(_templates(c, values), MAX_TEMPLATES)) for c, values in runs]
+    votes = Counter(t for found in candidates for t in set(found))
+    return [max(found, key=votes.__getitem__) for found in candidates]  # the first of the most
+
+
+#: how many templates of one command are weighed against the others' at most
+MAX_TEMPLATES = 64
+
+
+def _templates(command: str, numeric: dict[str, str]) -> Iterator[str]:
+    """The templates ``command`` may come from, :func:`kernel_of`'s first: each value of
+    ``numeric`` written as ``{name}`` in every place it stands alone, then in fewer."""
+    if not numeric:
+        yield command
+        return
+    (name, value), *rest = sorted(numeric.items(), key=lambda item: -len(item[1]))
+    places = _places(command, value, _in_word) or _places(command, value, _in_number)
+    for kept in range(len(places)):  # how many places keep the literal, fewest first
+        for literal in combinations(places, kept):
+            replaced = [p for p in places if p not in literal]
+            yield from _templates(_written(command, value, f"{{{name}}}", replaced), dict(rest))
+    if not places:
+        yield from _templates(command, dict(rest))
+
+
+def _written(text: str, value: str, replacement: str, places: list[int]) -> str:
+    """``text`` with ``value`` at each of ``places`` (its start, ascending) replaced."""
+    parts, start = list[str](), 0
+    for pos in places:
+        parts += (text[start:pos], replacement)
+        start = pos + len(value)
+    return "".join(parts) + text[start:]
+
+
+def _places(text: str, value: str, inside: Callable[[str, int], bool]) -> list[int]:
+    """Where ``value`` occurs in ``text`` with no character on either side that ``inside``
+    says continues it, left to right: linear in ``text``, no pattern built per value (a file
+    of 100,000 results names 100,000 values).
+
+    >>> _places("-n 8 -m 18 -k 8.5 8", "8", _in_word)
+    [3, 18]
+    """
+    found: list[int] = []
+    pos = text.find(value)
     while pos >= 0 and value:
         end = pos + len(value)
         if not (inside(text, pos - 1) or inside(text, end)):
-            parts += (text[start:pos], replacement)
-            start = end
-        pos = text.find(value, end if start == end else pos + 1)
-    return "".join(parts) + text[start:]
+            found.append(pos)
+        pos = text.find(value, end if found and found[-1] == pos else pos + 1)
+    return found
 
 
 def _in_word(text: str, index: int) -> bool:
@@ -97,7 +136,8 @@ class HyperfineReader(HarnessReader):
     @classmethod
     def sniff_text(cls, first: str, text: str) -> bool:
         keys = ('"results"', '"command"', '"mean"')
-        return first.startswith("{") and all(key in text for key in keys)
+        listed = all(key in text for key in keys) or (cls.empty(text) and '"parameters"' not in text)
+        return first.startswith("{") and listed
 
     @classmethod
     def read(
@@ -117,20 +157,16 @@ class HyperfineReader(HarnessReader):
             given.append({str(k): str(v) for k, v in parameters.items()})
         numeric = _numeric_everywhere(given)
         points = Points(path, cls.name)
-        for i, (result, parameters) in enumerate(zip(results, given, strict=True)):
+        runs = [
+            (text_field(result, "command", path, f"results[{i}]"), {n: v for n, v in parameters.items() if n in numeric})
+            for i, (result, parameters) in enumerate(zip(results, given, strict=True))
+        ]
+        for i, (result, (_, values), kernel) in enumerate(zip(results, runs, kernels_of(runs), strict=True)):
             key = f"results[{i}]"
-            command = text_field(result, "command", path, key)
-            values = {n: v for n, v in parameters.items() if n in numeric}
             coordinates = {
                 n: number(v, path, key=f"{key}.parameters.{n}") for n, v in values.items()
             }
-            points.add(
-                kernel_of(command, values),
-                coordinates,
-                _times(result, path, key, points),
-                key=key,
-                unit="s",
-            )
+            points.add(kernel, coordinates, _times(result, path, key, points), key=key, unit="s")
         return points.result("time", "time", unit="s")
 
 
@@ -169,13 +205,15 @@ class HyperfineCsvReader(Reader):
         numeric = _numeric_everywhere(given)
         named = column if metric else "time"
         points = Points(path, cls.name)
+        runs = []
         for (line, row), parameters in zip(found, given, strict=True):
             command = row["command"].strip()
             if not command:
                 raise MeasurementError("a row without its command", location=Location(path, line))
-            values = {n: v for n, v in parameters.items() if n in numeric}
+            runs.append((command, {n: v for n, v in parameters.items() if n in numeric}))
+        for (line, row), (_, values), kernel in zip(found, runs, kernels_of(runs), strict=True):
             points.add(
-                kernel_of(command, values),
+                kernel,
                 {n: number(v, path, line, column=cls.PARAMETER + n) for n, v in values.items()},
                 [measured(row[column], path, line, column=column)],
                 key=f"line {line}",

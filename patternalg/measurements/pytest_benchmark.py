@@ -39,7 +39,11 @@ class PytestBenchmarkReader(HarnessReader):
 
     @classmethod
     def sniff_text(cls, first: str, text: str) -> bool:
-        return first.startswith("{") and '"machine_info"' in text and '"benchmarks"' in text
+        return (
+            first.startswith("{")
+            and '"benchmarks"' in text
+            and ('"machine_info"' in text or ('"fullname"' in text and '"stats"' in text))
+        )
 
     @classmethod
     def read(

@@ -146,7 +146,8 @@ def _bootstrap(
     ``row * DRAWS ..`` of ``drawn``) around the fit, reweighted
     (:func:`~patternalg.forms.spread.reweighted_moments`). A draw's term on a block not kept
     (:func:`_kept`) counts as the kept block nearest in growth, its coefficient scaled to
-    the same value at the largest x."""
+    the same value at the largest x. A block no draw kept by the reweighting moved is left
+    out."""
     rows = slice(row * DRAWS, (row + 1) * DRAWS)
     slots = [(drawn.index[rows], drawn.c1[rows]), (drawn.index2[rows], drawn.c2[rows])]
     own, mine = _own(fitted, k)
@@ -165,8 +166,11 @@ def _bootstrap(
         center = mine[own.index(h)] if h in own else 0.0
         deltas.append(sum(np.where(index == h, c, 0.0) for index, c in slots) - center)
     d = np.stack(deltas, axis=-1)  # (DRAWS, terms)
-    terms = (sympy.Integer(1), *(_block(var, h) for h in kept))
-    return terms, reweighted_moments(d)
+    moments = reweighted_moments(d)
+    # an alternative every draw that chose it was left out by has no spread: not a term
+    live = [i for i in range(len(kept) + 1) if i <= len(own) or moments[i, i] > 0]
+    terms = (sympy.Integer(1), *(_block(var, kept[i - 1]) for i in live[1:]))
+    return terms, moments[np.ix_(live, live)]
 
 
 def _linear(
