@@ -663,3 +663,15 @@ def test_cores_alone_evaluate_atoms_in_one_core_times() -> None:
     atoms' unit, yet T1 (a memory-wall model's) was refused as 'the hand-off's unit'."""
     done = run_cli("eval", "parsec_dedup", "--at", "p=4", "--at", "phi=1", "--cores", "8")
     assert done.returncode == 0 and done.stdout == run_cli("eval", "parsec_dedup", "--at", "p=4", "--at", "phi=1").stdout
+
+
+@pytest.mark.parametrize("term", ["tpool_n(tpool_2(qsort))", "tpool_{n+1}(tpool_3(tpool_n(qsort)))"])
+@pytest.mark.parametrize("x", [3, 4, 1000])
+def test_a_value_whose_closed_form_has_no_count_is_a_number_at_every_size(term: str, x: int) -> None:
+    """On 2 cores the inner pool takes them all: the closed form is qsort/2 for every n. At
+    x = 3 (log2(3) irrational) the value stayed max(1551.255*log2(3), 1551.255*log2(3)/min(2, n)),
+    an expression in n, where x = 4 gave the number."""
+    found = run_cli("eval", term, "--cores", "2", "--at", f"x={x}", "-q", "--format", "json")
+    value = json.loads(found.stdout)
+    assert value["value"] == pytest.approx(1034.17 * x * math.log2(x) / 2, rel=1e-12)
+    assert value["free_symbols"] == []

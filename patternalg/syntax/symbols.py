@@ -63,6 +63,15 @@ class log2(sympy.Function):  # noqa: N801 (sympy names functions in lowercase)
     def _eval_evalf(self, *args: Any, **kwargs: Any) -> sympy.Expr:
         return self.rewrite(sympy.log).evalf(*args, **kwargs)
 
+    def _eval_is_positive(self) -> bool | None:
+        """Above 0 where its argument is above 1 (``log2(3)`` at a point: a constant whose
+        sign a comparison needs), as sympy's ``log`` says.
+
+        >>> log2(sympy.Integer(3)).is_positive, log2(sympy.Rational(1, 3)).is_positive, log2(x).is_positive
+        (True, False, None)
+        """
+        return sympy.log(self.args[0]).is_positive
+
     def _eval_rewrite_as_log(self, arg: sympy.Expr, **kwargs: Any) -> sympy.Expr:
         return sympy.log(arg) / sympy.log(_TWO)
 

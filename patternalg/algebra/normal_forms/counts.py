@@ -187,6 +187,7 @@ def _sign_on_floors(value: sympy.Expr, floors: Floors, strict: bool) -> Sign | N
     value, found = in_units(value, floors)
     if not found:
         return None
+    value = _constants_as_symbols(value)
     bounded = _bounded_sign(value, found)
     if bounded is not None and (bounded[1] or not strict):
         return bounded
@@ -230,6 +231,24 @@ def in_units(value: sympy.Expr, floors: Floors) -> tuple[sympy.Expr, dict[sympy.
     symbols = value.free_symbols
     found.update((count, floor) for count, floor in floors if count.is_Symbol and count in symbols)
     return value, found  # type: ignore[return-value]
+
+
+def _constants_as_symbols(value: sympy.Expr) -> sympy.Expr:
+    """``value`` with each positive constant of a function (``log(3)``: ``log2(3)`` is
+    ``log(3)/log(2)``, a point's log2(x) at x = 3) written as one positive symbol, which
+    the bounds and the polynomial signs take as they take any other; sound, as a sign shown
+    for every positive value of the symbol holds at the constant's.
+
+    >>> from patternalg.syntax.symbols import n
+    >>> sign_on_counts(sympy.log(3) - sympy.log(3) / sympy.Min(2, n), [n])
+    (1, False)
+    """
+    constants = {
+        f: stand_in(f, "constant")
+        for f in value.atoms(sympy.Function)
+        if f.is_number and f.is_positive
+    }
+    return value.xreplace(constants) if constants else value
 
 
 def _bounded_sign(value: sympy.Expr, counts: Mapping[sympy.Symbol, Fraction]) -> Sign | None:
