@@ -1,7 +1,7 @@
 """The command line: argparse sub-commands wired to the library.
 
 User errors print one line on stderr and exit with status 2; ``--debug`` shows the
-traceback instead.
+traceback before it.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import traceback
 import warnings
 from collections.abc import Sequence
 
@@ -131,6 +132,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if words.count("-") > 1:  # the first reader would take it all, the second read nothing
+        print(
+            f"patternalg {args.command}: error: standard input (-) is named {words.count('-')} times; "
+            "it can be read once: give the other inputs as files",
+            file=sys.stderr,
+        )
+        return 2
     try:
         with warnings.catch_warnings():
             if not args.debug:  # numpy's overflow notes are not the user's concern
@@ -143,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except RecursionError:  # sympy's algorithms recurse on an expression's depth
         if args.debug:
-            raise
+            traceback.print_exc()
         print(
             f"patternalg {args.command}: error: the input nests too deeply to compute (Python's "
             "recursion limit); nest it less deeply or bind its counts with --at",
@@ -152,8 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     # an OSError: a file the system refused where no reader or writer expected it
     except (PatternalgError, OSError) as exc:
-        if args.debug:
-            raise
+        if args.debug:  # the traceback, then the error as ever: its status stays 2
+            traceback.print_exc()
         text = str(exc)
         if isinstance(exc, OSError):
             text = reason(exc) if exc.filename is None else f"{exc.filename}: {reason(exc)}"

@@ -102,7 +102,8 @@ def test_bad_input_is_one_line_and_exit_2(args, fragment):
 
 def test_debug_shows_the_traceback():
     result = run_cli("--debug", "eval", "pipe(qsrot, inc)")
-    assert result.returncode != 0 and "Traceback" in result.stderr
+    assert result.returncode == 2 and "Traceback" in result.stderr  # bad input: 2, as without it
+    assert result.stderr.splitlines()[-1].startswith("patternalg eval: error: unknown atom 'qsrot'")
 
 
 def test_models_lists_the_library(tmp_path):
@@ -231,3 +232,38 @@ def test_quiet_decisions_print_no_notes(args):
     loud, quiet = run_cli(*args), run_cli(*args, "-q")
     assert loud.returncode == quiet.returncode == 0 and loud.stdout == quiet.stdout
     assert "note: machine semantics: 2 cores" in loud.stderr and quiet.stderr == ""
+
+
+def test_standard_input_named_twice_is_refused() -> None:
+    """validate - --models - read the measurements, then an empty model file: 'no
+    [models.NAME] tables found', which named no real fault."""
+    result = run_cli("validate", "-", "--models", "-", stdin="PARAMETER x\n")
+    assert result.returncode == 2
+    assert result.stderr == (
+        "patternalg validate: error: standard input (-) is named 2 times; it can be read once: "
+        "give the other inputs as files\n"
+    )
+
+
+def test_a_byte_order_mark_reads_in_every_text_input_as_in_measurements(tmp_path) -> None:
+    """An editor's UTF-8 byte-order mark was read in measurement files but refused in a
+    model file ('not valid TOML'), a machine file, a term file and a term on stdin."""
+    bom = "\ufeff"
+    models = tmp_path / "m.toml"
+    models.write_text(bom + 'format = 1\n\n[models.k]\nform = "pmnf"\nmodel = "2*x"\nunit = "ns"\n', encoding="utf-8")
+    machine = tmp_path / "machine.toml"
+    machine.write_text(bom + "format = 1\n\n[machine]\ncores = 2\n", encoding="utf-8")
+    term = tmp_path / "t.term"
+    term.write_text(bom + "pipe(k, k)\n", encoding="utf-8")
+    found = run_cli("eval", f"@{term}", "--models", str(models), "--machine", str(machine), "--at", "x=3", "-q")
+    assert (found.returncode, found.stdout) == (0, "6 ns\n"), found.stderr
+    piped = run_cli("eval", "-", "--models", str(models), "--at", "x=3", "-q", stdin=bom + "seq(k, k)\n")
+    assert (piped.returncode, piped.stdout) == (0, "12 ns\n"), piped.stderr
+
+
+def test_utf16_text_is_named_as_such(tmp_path) -> None:
+    """A UTF-16 CSV was refused as 'not a text file (a NUL byte at byte 3)'."""
+    path = tmp_path / "m.csv"
+    path.write_text("x,time\n1,2\n2,4\n3,6\n", encoding="utf-16")
+    found = run_cli("fit", str(path))
+    assert found.returncode == 2 and found.stderr.endswith("UTF-16 text (its byte-order mark): save it as UTF-8\n")

@@ -4,6 +4,7 @@ they measured, resuming after an interruption, and an output never half-written.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import sys
@@ -276,3 +277,38 @@ def test_measure_does_not_write_over_a_file_a_shell_script_reads(tmp_path: Path)
     done = run_cli("measure", f'sh -c "true {{x}}; cat {data}"', "--over", "x=1,2", "--out", str(data))
     assert done.returncode == 2 and "it is the input being read" in done.stderr
     assert data.read_text() == "keep me\n"
+
+
+def test_measure_does_not_write_over_the_program_the_search_path_finds(tmp_path: Path) -> None:
+    """'myprog {x}' --out pbin/myprog, with pbin on PATH, replaced the program by its own
+    measurements: a program named without a directory is the file the search path finds."""
+    program = tmp_path / "pbin" / "myprog"
+    program.parent.mkdir()
+    program.write_text("#!/bin/sh\necho $1\n")
+    program.chmod(0o755)
+    env = {"PATH": f"{program.parent}{os.pathsep}{os.environ['PATH']}"}
+    done = run_cli("measure", "myprog {x}", "--over", "x=1,2", "--out", str(program), env=env)
+    assert done.returncode == 2 and "it is the input being read" in done.stderr
+    assert program.read_text() == "#!/bin/sh\necho $1\n"
+
+
+def test_a_journal_that_cannot_be_written_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a full disk measure said only 'error: No space left on device' and left an empty
+    journal."""
+    import errno
+
+    from patternalg.errors import PatternalgError
+    from patternalg.measurements import runner
+
+    plan = Plan.build({"k": f"{shlex.quote(sys.executable)} -c pass"}, {"x": [1.0, 2.0]}, repetitions=1)
+    with pytest.raises(PatternalgError, match=r"cannot write the journal .*missing.*: No such file or directory"):
+        measure(plan, tmp_path / "missing" / "m.txt.journal")
+
+    def full(log: object, record: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(runner, "_append", full)
+    journal = tmp_path / "m.txt.journal"
+    with pytest.raises(PatternalgError, match=r"cannot write the journal .*m.txt.journal: No space left on device; no run was measured"):
+        measure(plan, journal)
+    assert not journal.exists()

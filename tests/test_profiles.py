@@ -423,3 +423,17 @@ def test_a_caliper_file_cut_inside_a_record_is_left_out_with_a_warning(tmp_path:
     done = run_cli("profile", str(tmp_path), "--param", "mpi.world.size=p")
     assert done.returncode == 0 and f"{cut.name}: the file ends inside a record" in done.stderr, done.stderr
     assert "left out; the other runs are modelled" in done.stderr
+
+
+@pytest.mark.parametrize("spelling", ["./{name}", "link"])
+def test_out_and_term_out_naming_one_file_in_two_spellings_are_refused(tmp_path: Path, spelling: str, capsys) -> None:
+    """--out same.toml --term-out ./same.toml wrote the term, then the models over it: the
+    term file was lost with exit 0."""
+    out = tmp_path / "same.toml"
+    out.write_text("kept\n")
+    other = tmp_path / "link"
+    other.symlink_to(out)
+    term = str(other) if spelling == "link" else str(tmp_path / ".") + "/same.toml"
+    status = main(["profile", *CALI, "--param", "mpi.world.size=p", "--out", str(out), "--term-out", term, "-q"])
+    assert status == 2 and "--out and --term-out name the same file" in capsys.readouterr().err
+    assert out.read_text() == "kept\n"

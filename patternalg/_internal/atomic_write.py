@@ -35,7 +35,7 @@ from typing import IO, Any
 
 from ..errors import PatternalgError, reason
 
-__all__ = ["write_text_atomic", "write_bytes_atomic", "atomic_writer", "check_writable"]
+__all__ = ["write_text_atomic", "write_bytes_atomic", "atomic_writer", "check_writable", "same_destination"]
 
 
 def check_writable(
@@ -92,6 +92,16 @@ def _same_file(path: Path, other: str | Path) -> bool:
         return str(other) != "-" and os.path.samefile(path, other)
     except (OSError, ValueError):
         return False  # either does not exist (or cannot be looked at): not the same file
+
+
+def same_destination(path: str | Path, other: str | Path) -> bool:
+    """Whether writing ``path`` and ``other`` would write one file: the same name once
+    ``./``, ``..`` and links are resolved, or one existing file (a hard link).
+
+    >>> same_destination("out.toml", "./out.toml"), same_destination("a.toml", "b.toml")
+    (True, False)
+    """
+    return os.path.realpath(path) == os.path.realpath(other) or _same_file(Path(path), other)
 
 
 def write_text_atomic(path: str | Path, text: str, *, encoding: str = "utf-8") -> None:

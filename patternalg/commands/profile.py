@@ -9,7 +9,7 @@ import math
 import sys
 from typing import TYPE_CHECKING
 
-from .._internal.atomic_write import atomic_writer
+from .._internal.atomic_write import atomic_writer, same_destination
 from .._internal.limits import printable
 from ..errors import PatternalgError
 from .common import LeftOut, add_format_option, check_output, interval_option, note, print_json
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     for path in (args.out, args.term_out):
         if path is not None:
             check_output(args, path)  # before the work, not after it
-    if args.out is not None and args.out == args.term_out:
+    if args.out is not None and args.term_out is not None and same_destination(args.out, args.term_out):
         raise PatternalgError(f"--out and --term-out name the same file {args.out}")
     left = LeftOut("the other runs are modelled")  # each said after the result (or the error)
     with progress(args, "reading", "profiles") as bar:

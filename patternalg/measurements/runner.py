@@ -29,6 +29,7 @@ import os
 import random
 import re
 import shlex
+import shutil
 import subprocess
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -244,17 +245,23 @@ class Plan:
 
     def files(self) -> list[str]:
         """The existing files the regions' commands name (a word, or the value of a word
-        ``--name=value``): the program and its inputs, which ``--out`` must not replace.
+        ``--name=value``; a program's name, as the search path finds it): the program and
+        its inputs, which ``--out`` must not replace.
 
-        >>> import sys
+        >>> import shutil, sys
         >>> Plan.build({"k": f"{sys.executable} -m prog --n={{x}}"}, {"x": [1.0]},
         ...            repetitions=1).files() == [sys.executable]
+        True
+        >>> shutil.which("sh") in Plan.build({"k": "sh -c 'x={x}'"}, {"x": [1.0]}, repetitions=1).files()
         True
         """
         words = {w for _, template in self.regions for w in template}
         words |= {part for w in words if " " in w for part in _shell_words(w)}  # sh -c '...'
         words |= {w.partition("=")[2] for w in words if "=" in w}
-        return sorted(w for w in words if w and not _PLACEHOLDER.search(w) and os.path.isfile(w))
+        words = {w for w in words if w and not _PLACEHOLDER.search(w)}
+        found = {w for w in words if os.path.isfile(w)}
+        found |= {p for w in words - found if os.sep not in w and (p := shutil.which(w))}
+        return sorted(found)
 
     def runs(self) -> Iterator[tuple[int, str, int]]:
         """(repetition, region, point index) of every measured run, in running order."""
@@ -335,10 +342,14 @@ def measure(
     total = plan.repetitions * len(plan.regions) * len(plan.points)
     todo = [run for run in plan.runs() if run not in done]
     longest = [0.0]  # the longest run so far (s): the default timeout grows with it
-    with open(journal, "w" if found is None else "a", encoding="utf-8") as log:
-        if found is None:
-            _append(log, {"kind": JOURNAL_KIND, "plan": plan.identity()})
+    try:
+        log = open(journal, "w" if found is None else "a", encoding="utf-8")  # noqa: SIM115 (closed below)
+    except OSError as exc:
+        raise PatternalgError(f"cannot write the journal {journal}: {reason(exc)}") from None
+    with log:
         try:
+            if found is None:
+                _append(log, {"kind": JOURNAL_KIND, "plan": plan.identity()})
             if todo:
                 for name, index in _warmup_cells(plan):
                     for _ in range(plan.warmup):
@@ -354,6 +365,10 @@ def measure(
                 done[(repetition, name, index)] = value
                 if progress:
                     progress(count, total)
+        except OSError as exc:  # the journal's (a run's own failures are PatternalgErrors)
+            raise PatternalgError(
+                f"cannot write the journal {journal}: {reason(exc)}; {_kept(journal, len(done))}"
+            ) from None
         except PatternalgError as exc:
             raise PatternalgError(f"{exc}; {_kept(journal, len(done))}") from None
     values: dict[tuple[str, int], list[float]] = {
