@@ -17,6 +17,7 @@ from helpers import ROOT
 
 from patternalg._internal.atomic_write import write_text_atomic
 from patternalg.cli import main
+from patternalg.library.model_library import ModelLibrary
 
 pytest.importorskip("matplotlib")
 
@@ -112,3 +113,14 @@ def test_a_sigterm_while_writing_leaves_no_temporary_file(tmp_path) -> None:
     before = signal.getsignal(signal.SIGTERM)
     write_text_atomic(out, "new = 1\n")
     assert signal.getsignal(signal.SIGTERM) == before  # the handler is the writer's only while it writes
+
+
+def test_an_input_whose_name_is_not_utf8_is_recorded_by_its_bytes(tmp_path: Path) -> None:
+    """fit of a file named b'n\\xffame.txt' --out ok.toml failed: 'cannot write ok.toml: the
+    text is not valid UTF-8 (a lone surrogate)', from the name recorded as the source."""
+    data = tmp_path / os.fsdecode(b"n\xffame.txt")
+    data.write_text("PARAMETER x\nPOINTS 1 2 4 8 16\nREGION k\nMETRIC time\n" + "".join(f"DATA {3 * v} {3 * v + 0.1}\n" for v in (1, 2, 4, 8, 16)))
+    out = tmp_path / "ok.toml"
+    assert main(["fit", str(data), "--out", str(out), "-q"]) == 0
+    assert "n\\\\xffame.txt" in out.read_text(encoding="utf-8")
+    assert ModelLibrary.from_file(out)["k"].source.endswith("n\\xffame.txt, kernel 'k', metric 'time'")

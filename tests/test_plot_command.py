@@ -233,3 +233,17 @@ def test_fit_options_of_another_form_or_out_of_range_are_refused(
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
     assert list(out.parent.iterdir()) == []
+
+
+@pytest.mark.long  # matplotlib builds its font cache anew: seconds
+def test_a_home_without_a_configuration_directory_adds_no_lines(tmp_path) -> None:
+    """With HOME and the XDG directories unwritable, matplotlib's two long lines about the
+    temporary configuration directory it makes reached stderr, also with -q."""
+    env = {**os.environ, "HOME": str(tmp_path / "none"), "XDG_CONFIG_HOME": "/proc/none", "XDG_CACHE_HOME": "/proc/none"}
+    env.pop("MPLCONFIGDIR", None)
+    out = tmp_path / "p.png"
+    done = subprocess.run(
+        [sys.executable, "-m", "patternalg.cli", "-q", "plot", "qsort", "-o", str(out)],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, "") and out.stat().st_size > 0

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import sys
 
 import sympy
@@ -393,29 +394,18 @@ def printable(text: str, limit: int = MAX_SHOWN) -> str:
 def toml_nesting_problem(text: str) -> tuple[int, str] | None:
     """The line where a TOML text nests arrays and inline tables too deeply, and why, or
     None (strings and comments skipped; tomllib would otherwise recurse until Python's
-    stack runs out).
+    stack runs out). A regular expression steps over everything else: 200 MB of text
+    without a bracket is scanned in a second, not a minute.
 
     >>> toml_nesting_problem('a = [[1], "[[["]  # [[[')
     >>> toml_nesting_problem("a = " + "[" * 200 + "]" * 200)
     (1, 'arrays and inline tables nest deeper than 100 levels')
+    >>> toml_nesting_problem("a = '''\\n[[[\\n'''\\nb = " + "[" * 101)
+    (4, 'arrays and inline tables nest deeper than 100 levels')
     """
-    depth, pos, line, size = 0, 0, 1, len(text)
-    while pos < size:
-        char = text[pos]
-        if char in "\"'":
-            quote = text[pos : pos + 3] if text.startswith(char * 3, pos) else char
-            pos += len(quote)
-            while pos < size and not text.startswith(quote, pos):
-                if char == '"' and text[pos] == "\\":
-                    pos += 1
-                line += text[pos] == "\n" if pos < size else 0
-                pos += 1
-            pos += len(quote)
-            continue
-        if char == "#":
-            end = text.find("\n", pos)
-            pos = size if end < 0 else end
-            continue
+    depth, line = 0, 1
+    for token in _TOML_TOKENS.finditer(text):
+        char = token[0][0]
         if char == "\n":
             line += 1
         elif char in "[{":
@@ -424,5 +414,20 @@ def toml_nesting_problem(text: str) -> tuple[int, str] | None:
                 return line, f"arrays and inline tables nest deeper than {MAX_FILE_NESTING} levels"
         elif char in "]}":
             depth = max(depth - 1, 0)
-        pos += 1
+        elif char in "\"'":  # a string: its lines counted
+            line += token[0].count("\n")
     return None
+
+
+#: what the nesting of a TOML text depends on: strings (multi-line ones first; one left open
+#: runs to the end of its line, where tomllib stops), comments, line ends and brackets; and
+#: the runs of other characters between them
+_TOML_TOKENS = re.compile(
+    r"[^\"'#\[\]{}\n]+|"  # the rest, stepped over in one match
+    r'"""(?:[^"\\]|\\.|"(?!""))*(?:"""|\Z)'
+    r"|'''(?:[^']|'(?!''))*(?:'''|\Z)"
+    r'|"(?:[^"\\\n]|\\.)*"?'
+    r"|'[^'\n]*'?"
+    r"|#[^\n]*|[\[\]{}\n]",
+    re.DOTALL,
+)

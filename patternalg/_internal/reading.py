@@ -46,8 +46,13 @@ class TooLarge(OSError):
 class NotText(OSError):
     """A file that holds a NUL byte: not text (a device like /dev/zero, a binary file)."""
 
-    def __init__(self, offset: int) -> None:
-        super().__init__(f"not a text file (a NUL byte at byte {offset:,})")
+    def __init__(self, offset: int, start: bytes | str = b"") -> None:
+        utf16 = isinstance(start, bytes) and start[:2] in (b"\xff\xfe", b"\xfe\xff")
+        super().__init__(
+            "UTF-16 text (its byte-order mark): save it as UTF-8"
+            if utf16
+            else f"not a text file (a NUL byte at byte {offset:,})"
+        )
 
 
 def check_size(path: str | PathLike[str], limit: int = MAX_FILE_BYTES) -> None:
@@ -70,7 +75,7 @@ def read_stream(handle: IO[AnyStr], limit: int = MAX_FILE_BYTES, *, text: bool =
             return part[:0].join(parts)
         nul = part.find(b"\0" if isinstance(part, bytes) else "\0") if text else -1  # type: ignore[arg-type]
         if nul >= 0:
-            raise NotText(size + nul)
+            raise NotText(size + nul, parts[0] if parts else part)
         parts.append(part)
         size += len(part)
         if size > limit:
@@ -88,14 +93,15 @@ def read_bytes(path: str | PathLike[str], limit: int = MAX_FILE_BYTES) -> bytes:
 
 
 def read_text(
-    path: str | PathLike[str], encoding: str = "utf-8", limit: int = MAX_FILE_BYTES
+    path: str | PathLike[str], encoding: str = "utf-8-sig", limit: int = MAX_FILE_BYTES
 ) -> str:
     """The text of the file at ``path`` (``-``: standard input), bounded as
-    :func:`read_stream` bounds it, with universal newlines as ``open`` reads text; an
+    :func:`read_stream` bounds it, with universal newlines as ``open`` reads text and
+    without a leading byte-order mark (an editor's; every text input reads alike); an
     ``OSError`` (:class:`TooLarge`, :class:`NotText`) or a ``UnicodeDecodeError`` if it
     cannot be read."""
     if str(path) == "-" and not hasattr(sys.stdin, "buffer"):  # replaced by a text stream
-        text = read_stream(sys.stdin, limit)
+        text = read_stream(sys.stdin, limit).removeprefix("\ufeff")
     else:
         text = read_bytes(path, limit).decode(encoding)
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text

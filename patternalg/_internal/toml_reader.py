@@ -15,10 +15,15 @@ patternalg.errors.ModelFileError: m.toml: not valid TOML: ...
 Traceback (most recent call last):
 ...
 patternalg.errors.ModelFileError: m.toml: an integer of more than 4,300 digits (the most Python reads as a number)
+>>> load_toml("# a comment\\n\\nnot a model file", "m.toml")
+Traceback (most recent call last):
+...
+patternalg.errors.ModelFileError: m.toml:3: not valid TOML: the first statement is neither a [table] nor a key = value
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..errors import Location, ModelFileError
@@ -27,10 +32,23 @@ from .limits import toml_nesting_problem
 __all__ = ["load_toml"]
 
 
+#: the first statement of a TOML text (after blank lines and comments), as far as it is
+#: looked at: the first :data:`_LOOKED_AT` characters
+_FIRST_STATEMENT = re.compile(r"(?:[ \t\r\n]|#[^\n]*)*(?P<line>[^\n]*)")
+_LOOKED_AT = 1 << 16
+
+
 def load_toml(text: str, path: str) -> dict[str, Any]:
     """``text`` parsed as TOML (``path`` names it in errors)."""
     import tomllib
 
+    first = _FIRST_STATEMENT.match(text, 0, _LOOKED_AT)
+    if first is not None and first["line"] and not first["line"].startswith("[") and "=" not in first["line"]:
+        line = text.count("\n", 0, first.start("line")) + 1
+        raise ModelFileError(
+            "not valid TOML: the first statement is neither a [table] nor a key = value",
+            location=Location(path, line=line),
+        )  # before a minute of tomllib on 200 MB of something else
     too_deep = toml_nesting_problem(text)
     if too_deep:
         line, why = too_deep

@@ -21,7 +21,7 @@ import numpy as np
 
 from .._internal.reading import NotText, read_text
 from ..errors import Location, MeasurementError, reason
-from .model import Measurements, Series, Stated, where
+from .model import Measurements, Series, Stated, series_label, where
 
 __all__ = [
     "Reader",
@@ -48,7 +48,7 @@ def read_source(path: str | Path) -> tuple[str, str]:
     """(name for messages, text) of a file, or of standard input for ``-``."""
     name = STDIN if str(path) == "-" else str(path)
     try:
-        return name, read_text(path, encoding="utf-8-sig")
+        return name, read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         binary = name == STDIN and isinstance(exc, NotText)
         hint = ": an Extra-P experiment there is read with --input-format extra-p" if binary else ""
@@ -276,7 +276,7 @@ class Collector:
     def _finite(self, key: tuple[str, str], by_point: _ByPoint) -> tuple[_ByPoint, list[str]]:
         """The finite repetitions of series ``key``, and notes on what was dropped."""
         kernel, metric = key
-        label = f"kernel '{kernel}'" + (f", metric '{metric}'" if metric else "")
+        label = series_label(kernel, metric)
         kept: _ByPoint = {}
         dropped: list[tuple[int, float]] = []
         notes = []

@@ -21,10 +21,11 @@ from typing import Any
 
 import numpy as np
 
+from .._internal.limits import printable
 from ..errors import Location, MeasurementError
 from .names import atom_name, atom_names, is_composition, split_unit
 
-__all__ = ["Aggregation", "Stated", "Series", "Measurements", "where", "STAND_INS"]
+__all__ = ["Aggregation", "Stated", "Series", "Measurements", "where", "series_label", "STAND_INS"]
 
 #: at most this many values stand in for the repetitions a summary states (more would only
 #: slow the bootstrap: their deviation is scaled so that their mean varies as the stated
@@ -159,6 +160,17 @@ def _unit_quantiles(n: int) -> np.ndarray:
     return unit
 
 
+def series_label(kernel: str, metric: str) -> str:
+    """``kernel 'sort', metric 'time'`` (no metric if it is unnamed) for a message, each name
+    shown to :data:`~patternalg._internal.limits.MAX_SHOWN` characters.
+
+    >>> series_label("sort", ""), series_label("k", "b" * 100)
+    ("kernel 'sort'", "kernel 'k', metric 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbb…bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'")
+    """
+    metric_shown = f", metric '{printable(metric)}'" if metric else ""
+    return f"kernel '{printable(kernel)}'{metric_shown}"
+
+
 @dataclass(frozen=True, eq=False)
 class Series:
     """One kernel (call path) x one metric: the repetitions measured at each point.
@@ -234,8 +246,7 @@ class Series:
     @property
     def label(self) -> str:
         """``kernel 'sort'`` (and its metric, if named), for messages."""
-        metric = f", metric '{self.metric}'" if self.metric else ""
-        return f"kernel '{self.kernel}'{metric}"
+        return series_label(self.kernel, self.metric)
 
     def aggregate(self, how: Aggregation | str = "mean") -> np.ndarray:
         """One value per point: the mean, median, biweight, min or max of its repetitions."""

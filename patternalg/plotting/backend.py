@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import sys
 import warnings
 from collections.abc import Iterator
@@ -80,20 +81,36 @@ class PlotError(PatternalgError, ValueError):
 
 
 def pyplot() -> ModuleType:
-    """``matplotlib.pyplot`` on the non-interactive Agg backend, styled; or a PlotError."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise PlotError(
-            "plotting needs matplotlib, which is not installed: pip install 'patternalg[plot]'"
-        ) from None
-    loaded = sys.modules
-    if "matplotlib.pyplot" not in loaded and "ipykernel" not in loaded:
-        matplotlib.use("Agg")  # files only; a notebook keeps its inline backend
-    import matplotlib.pyplot as plt
+    """``matplotlib.pyplot`` on the non-interactive Agg backend, styled; or a PlotError.
+    matplotlib's own warnings while it loads (a home without a writable configuration
+    directory: two long lines about the temporary one it makes instead) are not shown:
+    they are about matplotlib's set-up, not the user's picture."""
+    with _quiet_logger("matplotlib"):
+        try:
+            import matplotlib
+        except ImportError:
+            raise PlotError(
+                "plotting needs matplotlib, which is not installed: pip install 'patternalg[plot]'"
+            ) from None
+        loaded = sys.modules
+        if "matplotlib.pyplot" not in loaded and "ipykernel" not in loaded:
+            matplotlib.use("Agg")  # files only; a notebook keeps its inline backend
+        import matplotlib.pyplot as plt
 
     plt.rcParams.update(STYLE)
     return plt
+
+
+@contextlib.contextmanager
+def _quiet_logger(name: str) -> Iterator[None]:
+    """The logger ``name`` shows errors only, inside the block."""
+    logger = logging.getLogger(name)
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def value_label(unit: str, bare: str = "model") -> str:
