@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MIN_LEVELS_SEEN", "inherited_covariance", "kept_shares", "weighted_median"]
+__all__ = ["MIN_LEVELS_SEEN", "inherited_covariance", "kept_shares", "pseudo_inverse", "weighted_median"]
 
 #: the compositions' own levels are estimated only where the residuals keep at least this
 #: many compositions' worth of them (kept shares summed): ``pipe(inc, inc)`` alone, whose
@@ -76,7 +76,7 @@ def _levels_left(used: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, int] | No
     if not used.size:  # nothing fitted: every level is left whole
         return z, 0
     try:
-        basis, values, _ = np.linalg.svd(used, full_matrices=False)
+        basis, values, _ = np.linalg.svd(_unit_columns(used)[0], full_matrices=False)
     except np.linalg.LinAlgError:
         return None
     basis = basis[:, values > values.max(initial=0.0) * max(used.shape) * np.finfo(float).eps]
@@ -141,9 +141,38 @@ def inherited_covariance(
     if sigma2 < 0:
         tau2, sigma2 = seen.sum() / moments[:, 0].sum(), 0.0
     with np.errstate(all="ignore"):
-        inverse = np.linalg.pinv(jac)
+        inverse = pseudo_inverse(jac)
         moved = inverse @ z
         return sigma2 * (inverse @ inverse.T) + tau2 * (moved @ moved.T)  # type: ignore[no-any-return]
+
+
+def pseudo_inverse(jac: np.ndarray) -> np.ndarray:
+    """``J^+``, taken with ``jac``'s columns scaled to unit length (a column of zeros as it
+    is) and scaled back: the same numbers in any unit of time. A cost's column in seconds is
+    10^9 times its column in ns while a serial fraction's stays, and a pseudo-inverse's
+    cut-off relative to the largest singular value then dropped the fractions' directions
+    (their variances came out 0 in seconds). ``sigma2 J^+ J^+T`` is the points' noise
+    carried to the numbers, ``sigma2 (J^T J)^+``.
+
+    >>> jac = np.array([[1e9, 0.5], [2e9, 0.6], [0.0, 1.0]])  # a cost in s, a serial fraction
+    >>> inverse = pseudo_inverse(jac)
+    >>> round(float((inverse @ inverse.T)[1, 1]), 6), bool(np.linalg.pinv(jac.T @ jac)[1, 1] < 1e-12)
+    (0.968992, True)
+    >>> in_ns = pseudo_inverse(jac * [1e-9, 1.0])  # the same fraction's, the cost in ns
+    >>> round(float((in_ns @ in_ns.T)[1, 1]), 6)
+    0.968992
+    """
+    scaled, norms = _unit_columns(np.asarray(jac, dtype=float))
+    return np.linalg.pinv(scaled) / norms[:, None]  # type: ignore[no-any-return]
+
+
+def _unit_columns(jac: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``jac`` with each column divided by its length (a column of zeros by 1), and those
+    lengths: a rank cut-off relative to the largest singular value then means the same in
+    any unit."""
+    norms = np.linalg.norm(jac, axis=0)
+    norms = np.where(norms > 0, norms, 1.0)
+    return jac / norms, norms
 
 
 def weighted_median(values: np.ndarray, weights: np.ndarray | None = None) -> float:
