@@ -308,7 +308,16 @@ def _only(path: Path, keep: tuple[str, ...]) -> Path:
     [
         ("atoms only", "no composition"),
         ("no atoms", "no atom regions and no models"),
-        ("unknown atom", "unknown atom(s) foo"),
+        ("unknown atom", "foo.txt: region pipe(inc, foo): foo is neither measured nor modelled (modelled: inc, nop, "
+                         "qsort): measure it as a region of its own, or give the models (models=..., --models)"),
+        # a mapReduce's shuffle phase is a model too ('unknown atom shuffle', while `models` lists it)
+        ("shuffle", "mr.txt: region mapReduce_{1,2}^{2,x}(inc, inc): shuffle (the model of its mapReduce's shuffle "
+                    "phase) is neither measured nor modelled"),
+        # each was an error of eval's: no file, no region, options calibrate does not have
+        ("free count", "free.txt: region tpool_n(inc): the thread count of tpool_n(...) is n, and calibrate has no "
+                       "value for n: the regions are measured over x alone"),
+        ("metavariable", "meta.txt: region pipe(inc, A): A is a law's metavariable"),
+        ("atom in --terms", "--terms: inc is an atom, not a composition"),
         ("too few points", "too few points"),
         ("no cores", "--cores N"),
         ("not a term", "not a term"),
@@ -331,6 +340,12 @@ def test_errors_are_one_line_and_leave_the_file(
         files = [str(compositions)]
     elif case == "unknown atom":
         files.append(str(extrap(tmp_path / "foo.txt", {"pipe(inc, foo)": SIZES * 600.0})))
+    elif case in ("shuffle", "free count", "metavariable"):
+        name, term = {"shuffle": ("mr", "mapReduce_{1,2}^{2,x}(inc, inc)"), "free count": ("free", "tpool_n(inc)"),
+                      "metavariable": ("meta", "pipe(inc, A)")}[case]  # fmt: skip
+        files.append(str(extrap(tmp_path / f"{name}.txt", {term: SIZES * 600.0})))
+    elif case == "atom in --terms":
+        extra = ["--terms", "inc;pipe(inc, inc)"]
     elif case == "too few points":
         two = SIZES[:1]
         files = [str(extrap(tmp_path / "a.txt", {"inc": two * 536.0}, two)),
@@ -408,7 +423,7 @@ def test_models_given_decide_touching_and_the_basis(tmp_path: Path) -> None:
     result = calibrate([compositions], builtin, atoms="models")
     assert result.atoms == "models"
     assert result.numbers[0].value == pytest.approx(300, abs=30)
-    with pytest.raises(PatternalgError, match="unknown atom"):
+    with pytest.raises(PatternalgError, match="region pipe.inc, inc.: inc is neither measured nor modelled .measured: none."):
         calibrate([compositions], builtin, atoms="measured")
     assert math.isfinite(result.numbers[1].value)
 

@@ -49,6 +49,7 @@ import sympy
 from .._internal.limits import printable
 from ..algebra.arrays import compile_term
 from ..algebra.atomic_model import AtomicModel
+from ..algebra.bindings import counts, sizes
 from ..algebra.machine import Machine
 from ..algebra.machine_notes import speedups_short_of_cores
 from ..algebra.machine_number_kinds import atom_of, fraction_name, kind_of, meaning
@@ -56,9 +57,10 @@ from ..algebra.semantics import Semantics
 from ..errors import EvaluationError, MeasurementError, ParseError
 from ..library.model_library import ModelLibrary
 from ..measurements.halves import in_halves
+from ..syntax.arith import format_expr
 from ..syntax.parser import parse
 from ..syntax.symbols import p, x
-from ..syntax.terms import Atom, Term, TPool
+from ..syntax.terms import Atom, MapReduce, Meta, Term, TPool
 from .absorbed import inherited_covariance, kept_shares, pseudo_inverse
 from .batched import Batch, fit
 from .calibrated import DIGITS, Calibration, FittedNumber, Residual
@@ -143,6 +145,7 @@ def _region(text: str, sizes: np.ndarray, medians: np.ndarray, where: str) -> _R
         raise MeasurementError(
             f"{where}: an atom's region is the atom alone ('{term.name}'), without annotations"
         )
+    _composable(term, where)
     if not (np.all(np.isfinite(medians)) and np.all(medians > 0)):
         raise MeasurementError(f"{where}: a time per data element is positive; some are not")
     if not (np.all(np.isfinite(sizes)) and np.all(sizes > 0)):
@@ -150,6 +153,24 @@ def _region(text: str, sizes: np.ndarray, medians: np.ndarray, where: str) -> _R
             f"{where}: x is the size of a data element, a positive number; some are not"
         )
     return _Region(term, sizes, medians, where)
+
+
+def _composable(term: Term, where: str) -> None:
+    """An error for a region's term that no measurement over x composes: a law's
+    metavariable, or a count or size in a symbol other than x (``tpool_n(inc)``)."""
+    meta = next((node for node in term.walk() if isinstance(node, Meta)), None)
+    if meta is not None:
+        raise MeasurementError(
+            f"{where}: {meta} is a law's metavariable (a capitalised name stands for any term), not an "
+            "atom: a calibration's regions are named by terms of the atoms measured ('pipe(inc, inc)')"
+        )
+    for what, value in (*counts(term), *sizes(term)):
+        free = sorted(s.name for s in value.free_symbols if s != x)
+        if free:
+            raise MeasurementError(
+                f"{where}: {what} is {format_expr(value)}, and calibrate has no value for {', '.join(free)}: "
+                "the regions are measured over x alone, so a count is a number or an expression in x ('tpool_2(inc)')"
+            )
 
 
 def simulated(term: str, semantics: Semantics, sizes: np.ndarray,
@@ -167,7 +188,11 @@ def simulated(term: str, semantics: Semantics, sizes: np.ndarray,
 
 # --- the fit ------------------------------------------------------------------------------
 def _atoms_of(term: Term) -> set[str]:
-    return {node.name for node in term.walk() if isinstance(node, Atom)}
+    """The models ``term`` is composed from: its atoms, and the model of each mapReduce's
+    shuffle phase (``shuffle`` in the short form)."""
+    return {node.name for node in term.walk() if isinstance(node, Atom)} | {
+        "shuffle" if node.shuffle is None else node.shuffle.name for node in term.walk() if isinstance(node, MapReduce)
+    }
 
 
 def _has_pool(terms: Iterable[Term]) -> bool:
@@ -523,7 +548,6 @@ def _composing(
     given = ModelLibrary.of(models, "models") if models is not None else None
     touching = given if given is not None else ModelLibrary.builtin()
     measured_atoms = {str(r.term): r for r in atom_regions}
-    needed = set().union(*(_atoms_of(r.term) for r in compositions))
     covered = all(
         a in measured_atoms and set(r.sizes) <= set(measured_atoms[a].sizes)
         for r in compositions for a in _atoms_of(r.term)
@@ -544,19 +568,30 @@ def _composing(
             replace(m, touches_data=touching[a].touches_data if a in touching else True)
             for a, m in fitted.items()
         )
-    unknown = sorted(needed - set(library))
-    if unknown:
-        raise EvaluationError(
-            f"unknown atom(s) {', '.join(unknown)} in the calibration compositions "
-            f"({'measured' if basis == 'measured' else 'modelled'}: "
-            f"{', '.join(sorted(library)) or 'none'})"
-        )
+    for region in compositions:
+        _all_composed(region, library, "measured" if basis == "measured" else "modelled")
     if basis == "measured" and not covered:
         raise MeasurementError(
             "the atoms were not measured at every size of the compositions: compose from "
             "their models (atoms='models', --against models)"
         )
     return basis, library, why
+
+
+def _all_composed(region: _Region, library: Mapping[str, AtomicModel], how: str) -> None:
+    """An error naming ``region`` where ``library`` (the atoms ``how``: measured or
+    modelled) lacks a model its term is composed from: an atom, or a mapReduce's shuffle."""
+    unknown = sorted(_atoms_of(region.term) - set(library))
+    if not unknown:
+        return
+    atoms = {node.name for node in region.term.walk() if isinstance(node, Atom)}
+    named = [name if name in atoms else f"{name} (the model of its mapReduce's shuffle phase)" for name in unknown]
+    one = len(unknown) == 1
+    raise EvaluationError(
+        f"{region.where}: {', '.join(named)} {'is' if one else 'are'} neither measured nor modelled "
+        f"({how}: {', '.join(sorted(library)) or 'none'}): measure {'it as a region' if one else 'each as a region'} "
+        "of its own, or give the models (models=..., --models)"
+    )
 
 
 def _in_one_unit(
@@ -588,12 +623,15 @@ def _chosen(compositions: list[_Region], terms: Sequence[str] | None) -> list[_R
         return compositions
     wanted = [_term_of(t) for t in terms]
     measured_terms = {r.term for r in compositions}
+    measured = f"(the compositions measured: {', '.join(sorted(map(str, measured_terms))) or 'none'})"
     for text, term in zip(terms, wanted, strict=True):
-        if term not in measured_terms:
+        if isinstance(term, Atom):
             raise MeasurementError(
-                f"--terms: {text} was not measured (the compositions measured: "
-                f"{', '.join(sorted(map(str, measured_terms))) or 'none'})"
+                f"--terms: {text} is an atom, not a composition: --terms names the compositions to "
+                f"calibrate on, which are composed from the atom regions {measured}"
             )
+        if term not in measured_terms:
+            raise MeasurementError(f"--terms: {text} was not measured {measured}")
     return [r for r in compositions if r.term in set(wanted)]
 
 
