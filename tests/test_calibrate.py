@@ -318,6 +318,11 @@ def _only(path: Path, keep: tuple[str, ...]) -> Path:
                        "value for n: the regions are measured over x alone"),
         ("metavariable", "meta.txt: region pipe(inc, A): A is a law's metavariable"),
         ("atom in --terms", "--terms: inc is an atom, not a composition"),
+        # one file's two blocks were pooled into one series and fitted as one (h1 four times
+        # the truth), where two files' were refused
+        ("twice in a file", "twice.txt: region pipe(inc, inc): measured twice (the file lists the region again: its "
+                            "DATA at x = 4 on lines 5, 14): keep one measurement of each region"),
+        ("twice in two files", "again.txt: region pipe(inc, inc): measured twice (also "),
         ("too few points", "too few points"),
         ("no cores", "--cores N"),
         ("not a term", "not a term"),
@@ -344,6 +349,12 @@ def test_errors_are_one_line_and_leave_the_file(
         name, term = {"shuffle": ("mr", "mapReduce_{1,2}^{2,x}(inc, inc)"), "free count": ("free", "tpool_n(inc)"),
                       "metavariable": ("meta", "pipe(inc, A)")}[case]  # fmt: skip
         files.append(str(extrap(tmp_path / f"{name}.txt", {term: SIZES * 600.0})))
+    elif case == "twice in a file":
+        files = [str(atoms), str(extrap(tmp_path / "twice.txt", {"pipe(inc, inc)": SIZES * 600.0}))]
+        again = (tmp_path / "twice.txt").read_text().split("METRIC time\n")[1]
+        (tmp_path / "twice.txt").write_text((tmp_path / "twice.txt").read_text() + again.replace("600", "900"))
+    elif case == "twice in two files":
+        files.append(str(extrap(tmp_path / "again.txt", {"pipe(inc, inc)": SIZES * 600.0})))
     elif case == "atom in --terms":
         extra = ["--terms", "inc;pipe(inc, inc)"]
     elif case == "too few points":

@@ -115,9 +115,26 @@ def _regions(data: Any) -> tuple[list[_Region], tuple[str, ...]]:
         for s in ms:
             medians = np.array([np.median(v) for v in s.values], dtype=float)
             where = f"{ms.path}: region {s.kernel}"
+            if ms.format == "text":
+                _listed_once(s, where)
             unit = s.unit or ms.unit or _time_or_none(s.metric or getattr(ms, "value_name", "") or "", where)
             regions.append(replace(_region(s.kernel, s.points[:, 0], medians, where), series=s, unit=unit))
     return regions, tuple(files)
+
+
+def _listed_once(series: Any, where: str) -> None:
+    """An error for a region an Extra-P text file lists twice: the reader pools the two
+    blocks' repetitions into one series (``docs/scaling.md``), which calibrate would fit as
+    one measurement, where the same region in two files is refused as measured twice. A
+    point's repetitions are on its one DATA line; a point with repetitions from two lines
+    was given twice."""
+    for point, lines in zip(series.points[:, 0], series.lines, strict=True):
+        found = sorted(set(lines))
+        if len(found) > 1:
+            raise MeasurementError(
+                f"{where}: measured twice (the file lists the region again: its DATA at x = {point:g} on lines "
+                f"{', '.join(map(str, found))}): keep one measurement of each region"
+            )
 
 
 def _time_or_none(metric: str, where: str) -> str:
@@ -662,7 +679,7 @@ def _no_twins(regions: Sequence[_Region]) -> None:
     seen: dict[Term, str] = {}
     for r in regions:
         if r.term in seen:
-            raise MeasurementError(f"{r.where}: measured twice (also {seen[r.term]})")
+            raise MeasurementError(f"{r.where}: measured twice (also {seen[r.term]}): keep one measurement of each region")
         seen[r.term] = r.where
 
 
