@@ -295,6 +295,22 @@ def test_cores_from_what_measure_records(tmp_path: Path, suffix: str) -> None:
     assert calibrate([atoms, compositions]).machine.cores == 3
 
 
+def test_cores_from_what_standard_input_records(tmp_path: Path) -> None:
+    """``calibrate -`` reads the ``# cores: N`` the same file gives as a path (the lookup
+    skipped a name that is not a file: 'the measurements do not say how many cores')."""
+    from helpers import run_cli
+
+    atoms, compositions = synthetic(tmp_path, cores=None)
+    both = "# measured by patternalg measure\n# cores: 3\n" + atoms.read_text()
+    both += "".join(line + "\n" for line in compositions.read_text().splitlines() if line.split(" ", 1)[0] in ("REGION", "DATA"))
+    out = tmp_path / "machine.toml"
+    done = run_cli("calibrate", "-", "--out", str(out), stdin=both)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("machine: 3 cores, ") and read_machine(out).cores == 3
+    unsaid = run_cli("calibrate", "-", "--out", str(out), stdin=both.replace("# cores: 3\n", ""))
+    assert unsaid.returncode == 2 and "do not say how many cores" in unsaid.stderr
+
+
 def _only(path: Path, keep: tuple[str, ...]) -> Path:
     text = path.read_text().split("REGION ")
     kept = [text[0]] + [r for r in text[1:] if r.split("\n", 1)[0] in keep]
@@ -533,7 +549,7 @@ def test_the_batch_is_the_machine_semantics() -> None:
     """The fits evaluate many machines in one fold: the same values as one machine at a time."""
     from patternalg.evidence import calibration as c
 
-    regions, _ = c._regions([RUN / "atoms.txt", RUN / "compositions.txt"])
+    regions, _, _ = c._regions([RUN / "atoms.txt", RUN / "compositions.txt"])
     atoms = [r for r in regions if isinstance(r.term, c.Atom)]
     compositions = [r for r in regions if not isinstance(r.term, c.Atom)]
     _, library, _ = c._composing(compositions, atoms, None, None)

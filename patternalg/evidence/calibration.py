@@ -90,20 +90,29 @@ class _Region:
     unit: str = "ns"
 
 
-def _regions(data: Any) -> tuple[list[_Region], tuple[str, ...]]:
-    """The regions of ``data`` (paths, measurements, or a mapping term -> (sizes, values))
-    and the files they came from."""
+def _regions(data: Any) -> tuple[list[_Region], tuple[str, ...], str | None]:
+    """The regions of ``data`` (paths, ``-`` for standard input, measurements, or a mapping
+    term -> (sizes, values)), the files they came from, and the text standard input gave
+    (its ``# cores: N``, :func:`recorded_cores`), if read."""
     if isinstance(data, Mapping):
         return [_region(t, np.asarray(s, float), np.asarray(v, float), "<data>")
-                for t, (s, v) in data.items()], ()  # fmt: skip
+                for t, (s, v) in data.items()], (), None  # fmt: skip
     from ..measurements import Measurements, read
+    from ..measurements.base import read_source
+    from ..measurements.readers import from_text
 
     items = [data] if isinstance(data, str | Path | Measurements) else list(data)
     if not items:
         raise MeasurementError("no measurements given (a file of atoms and compositions)")
-    regions, files = [], []
+    regions, files, stdin = [], [], None
     for item in items:
-        ms = item if isinstance(item, Measurements) else read(item)
+        if isinstance(item, Measurements):
+            ms = item
+        elif str(item) == "-":
+            name, stdin = read_source(item)
+            ms = from_text(name, stdin)
+        else:
+            ms = read(item)
         files.append(ms.path)
         if tuple(ms.parameters) != ("x",):
             raise MeasurementError(
@@ -119,7 +128,7 @@ def _regions(data: Any) -> tuple[list[_Region], tuple[str, ...]]:
                 _listed_once(s, where)
             unit = s.unit or ms.unit or _time_or_none(s.metric or getattr(ms, "value_name", "") or "", where)
             regions.append(replace(_region(s.kernel, s.points[:, 0], medians, where), series=s, unit=unit))
-    return regions, tuple(files)
+    return regions, tuple(files), stdin
 
 
 def _listed_once(series: Any, where: str) -> None:
@@ -440,7 +449,7 @@ def calibrate(
     compositions only (default: every one measured).
     """
     mode = speedup_mode(speedups)
-    regions, files = _regions(measurements)
+    regions, files, stdin = _regions(measurements)
     atom_regions = [r for r in regions if isinstance(r.term, Atom)]
     compositions = _chosen([r for r in regions if not isinstance(r.term, Atom)], terms)
     if not compositions:
@@ -450,7 +459,7 @@ def calibrate(
         )
     _no_twins(regions)
     if cores is None:
-        cores = recorded_cores(files)
+        cores = recorded_cores(files, stdin)
         if cores is None:
             raise MeasurementError(
                 "the measurements do not say how many cores the machine has: give --cores N"

@@ -19,6 +19,7 @@ from ..arguments import as_measurements, as_paths, wrong
 from ..errors import Location, MeasurementError
 from ..library.model_library import ModelLibrary
 from ..measurements import Measurements, Series, read
+from ..measurements.base import STDIN
 
 __all__ = ["measurement_sources", "evidence_models", "recorded_cores", "record_files"]
 
@@ -75,26 +76,29 @@ def record_files(files: Iterable[str | os.PathLike[str]]) -> list[Path]:
     return list(dict.fromkeys(Path(name).parent / "machine.txt" for name in files))
 
 
-def recorded_cores(files: Iterable[str]) -> int | None:
+def recorded_cores(files: Iterable[str], stdin: str | None = None) -> int | None:
     """The cores the measurements' own record names: a JSON file's ``context.num_cpus`` (Google
     Benchmark's, and ``patternalg measure``'s), a ``# cores: N`` comment at the head of a text
     file (``patternalg measure``'s), else a ``machine.txt`` beside the file (its ``cores:``
     line, as ``benchmarks/realdata/run.sh`` writes it, else lscpu's ``CPU(s):``); None if none
-    does."""
+    does. ``stdin`` is the text standard input gave, for a file named ``<stdin>`` (its own
+    record only: nothing is beside it).
+
+    >>> recorded_cores(["<stdin>"], "# cores: 4\\nPARAMETER x\\n"), recorded_cores(["<stdin>"], '{"context": {"num_cpus": 8}}')
+    (4, 8)
+    """
     for name in files:
         path = Path(name)
+        if str(name) == STDIN and stdin is not None:
+            own = _json_cores(stdin) if stdin.lstrip().startswith("{") else _head_cores(stdin[:_HEAD])
+            if own:
+                return _core_count(own, path)
+            continue
         if not path.is_file():
             continue
-        own = _head_cores(path)
+        own = _json_cores(_text(path)) if path.suffix == ".json" else _head_cores(_head(path))
         if own:
             return _core_count(own, path)
-        if path.suffix == ".json":
-            try:
-                cpus = json.loads(read_text(path)).get("context", {}).get("num_cpus")
-            except (OSError, ValueError, AttributeError, RecursionError):
-                cpus = None
-            if isinstance(cpus, int) and not isinstance(cpus, bool) and cpus > 0:
-                return _core_count(cpus, path)
         (record,) = record_files([path])
         try:
             text = read_text(record)
@@ -118,14 +122,33 @@ def _core_count(cores: int, where: Path) -> int:
     return cores
 
 
-def _head_cores(path: Path) -> int | None:
-    """The ``# cores: N`` comment among the first bytes of a text file, if any."""
-    if path.suffix == ".json":
-        return None
+def _head(path: Path) -> str:
+    """The first bytes of a text file ('' where it cannot be read)."""
     try:
         with open(path, "rb") as file:
-            head = file.read(_HEAD).decode("utf-8", errors="replace")
+            return file.read(_HEAD).decode("utf-8", errors="replace")
     except OSError:
-        return None
+        return ""
+
+
+def _text(path: Path) -> str:
+    """A file's text ('' where it cannot be read)."""
+    try:
+        return read_text(path)
+    except (OSError, ValueError):
+        return ""
+
+
+def _head_cores(head: str) -> int | None:
+    """The ``# cores: N`` comment in the head of a text file, if any."""
     found = _COMMENT_CORES.search(head)
     return int(found.group(1)) if found and 0 < int(found.group(1)) < 1 << 31 else None
+
+
+def _json_cores(text: str) -> int | None:
+    """A JSON file's ``context.num_cpus``, if it gives a positive whole number."""
+    try:
+        cpus = json.loads(text).get("context", {}).get("num_cpus")
+    except (ValueError, AttributeError, RecursionError):
+        return None
+    return cpus if isinstance(cpus, int) and not isinstance(cpus, bool) and cpus > 0 else None

@@ -27,7 +27,7 @@ from .pytest_benchmark import PytestBenchmarkReader
 from .pytest_benchmark_text import PytestBenchmarkConsoleReader, PytestBenchmarkCsvReader
 from .text import TextReader
 
-__all__ = ["READERS", "sniff", "read", "path_reader"]
+__all__ = ["READERS", "sniff", "read", "from_text", "path_reader"]
 
 #: format name -> reader class, in the order formats are sniffed (CSV, the fallback, last)
 READERS: dict[str, type[Reader]] = {
@@ -133,16 +133,35 @@ def read(
     if reader is not None:
         return settled(reader.read_path(path, metric=metric, scaling=scaling), declared)
     name, text = read_source(path)
+    return from_text(name, text, format, metric=metric, value=value, parameters=declared)
+
+
+def from_text(
+    name: str,
+    text: str,
+    format: str | None = None,
+    *,
+    metric: str | None = None,
+    value: ValueChoice = None,
+    parameters: str | Sequence[str] | None = None,
+) -> Measurements:
+    """:func:`read` of a source's ``text`` already read (``name``: its path, or
+    ``<stdin>``), for a caller that also reads what the text says of itself (``calibrate``:
+    the ``# cores: N`` at the head of standard input).
+
+    >>> from_text("<stdin>", "kernel,x,time\\nsort,8,1.5\\n").series[0].kernel
+    'sort'
+    """
     if not text.strip():
         raise MeasurementError("the file is empty", location=Location(name))
-    fmt = format or sniff("" if str(path) == "-" else name, text)
+    fmt = format or sniff("" if name == STDIN else name, text)
     chosen = READERS.get(fmt)
     if chosen is None:
         raise MeasurementError(
             f"unknown format '{fmt}' (valid: {', '.join(READERS)})", location=Location(name)
         )
     result = chosen.read(name, text, metric=metric, value=value)
-    return settled(result.select(metric=metric) if metric else result, declared)
+    return settled(result.select(metric=metric) if metric else result, declared_parameters(parameters))
 
 
 def path_reader(path: str | Path, format: str | None) -> type[PathReader] | None:
