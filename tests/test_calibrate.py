@@ -339,7 +339,9 @@ def _only(path: Path, keep: tuple[str, ...]) -> Path:
         ("twice in a file", "twice.txt: region pipe(inc, inc): measured twice (the file lists the region again: its "
                             "DATA at x = 4 on lines 5, 14): keep one measurement of each region"),
         ("twice in two files", "again.txt: region pipe(inc, inc): measured twice (also "),
-        ("too few points", "too few points"),
+        ("too few points", "too few points: 1 composition value(s) for 2 numbers"),
+        # as many values as numbers leave no residual (the docs said 'fewer' is refused)
+        ("as many points", "too few points: 2 composition value(s) for 2 numbers: a fit needs more values than numbers"),
         ("no cores", "--cores N"),
         ("not a term", "not a term"),
         ("bad cores", "expected a whole number of cores from 1 to 1048576"),
@@ -373,8 +375,8 @@ def test_errors_are_one_line_and_leave_the_file(
         files.append(str(extrap(tmp_path / "again.txt", {"pipe(inc, inc)": SIZES * 600.0})))
     elif case == "atom in --terms":
         extra = ["--terms", "inc;pipe(inc, inc)"]
-    elif case == "too few points":
-        two = SIZES[:1]
+    elif case in ("too few points", "as many points"):
+        two = SIZES[:1] if case == "too few points" else SIZES[:2]
         files = [str(extrap(tmp_path / "a.txt", {"inc": two * 536.0}, two)),
                  str(extrap(tmp_path / "c.txt", {"pipe(inc, inc)": two * 600.0}, two))]  # fmt: skip
         (tmp_path / "machine.txt").write_text("cores: 2\n")
@@ -398,6 +400,26 @@ def test_errors_are_one_line_and_leave_the_file(
     assert status == 2 and text == ""
     assert err.count("\n") == 1 and wanted in err, err
     assert out.read_text() == "old\n"  # never half-written, never replaced by a failure
+
+
+def test_noise_free_errors_are_not_said_to_change_sign(tmp_path: Path) -> None:
+    """Four equal repetitions of the truth: the machine's worst error is 0 against every
+    half, which keeps no sign; the text said it 'changes sign between halves ... within what
+    the measurement itself moves' of compositions that nothing moved and nothing missed."""
+    def equal_repetitions(path: Path, regions: dict[str, np.ndarray]) -> Path:
+        lines = ["PARAMETER x", "POINTS " + " ".join(f"({s:g})" for s in SIZES), "METRIC time"]
+        for name, values in regions.items():
+            lines += [f"REGION {name}", *("DATA " + " ".join([f"{v:.17g}"] * 4) for v in values)]
+        path.write_text("\n".join(lines) + "\n")
+        return path
+
+    exact = Machine(2).semantics
+    atoms = equal_repetitions(tmp_path / "a.txt", {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")})
+    terms = {t: simulated(t, TRUTH.semantics, SIZES) for t in CALIBRATION_TERMS}
+    result = calibrate([atoms, equal_repetitions(tmp_path / "c.txt", terms)], cores=2)
+    seq = next(r for r in result.residuals if r.term == "seq(inc, inc)")
+    assert seq.machine_worst_halves == {"in_halves": [0.0, 0.0], "holds": False} and not seq.within_noise
+    assert "changes sign" not in result.text()
 
 
 def test_the_output_is_not_an_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -61,6 +61,21 @@ class Residual:
     machine: tuple[float, ...]
     machine_worst_halves: dict[str, Any] | None = None
 
+    @property
+    def within_noise(self) -> bool:
+        """Whether the machine's worst error changes sign between halves of the repetitions:
+        within what the measurement itself moves. Not where it and every half's are 0
+        (noise-free data: nothing moves, and the machine misses nothing; such an error
+        keeps no sign, and was said to change it).
+
+        >>> Residual("t", (1.0,), (0.1,), (0.0,), {"in_halves": [0.0, 0.0], "holds": False}).within_noise
+        False
+        >>> Residual("t", (1.0,), (0.1,), (0.01,), {"in_halves": [-0.02, 0.03], "holds": False}).within_noise
+        True
+        """
+        halves = self.machine_worst_halves or {}
+        return halves.get("holds") is False and any(e != 0 for e in halves.get("in_halves", ()))
+
     @staticmethod
     def summary(errors: Sequence[float]) -> tuple[float, float]:
         """The median |error| and the worst error (signed)."""
@@ -148,7 +163,7 @@ class Calibration(Tabular):
         """After the residuals: a worst error that changes sign between halves, the numbers
         the intervals draw, the intervals' width factor."""
         lines = []
-        changes = [r.term for r in self.residuals if (r.machine_worst_halves or {}).get("holds") is False]
+        changes = [r.term for r in self.residuals if r.within_noise]
         if changes:
             lines.append(
                 f"the machine's worst error of {', '.join(changes)} changes sign between halves of the "

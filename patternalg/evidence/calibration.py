@@ -477,8 +477,9 @@ def calibrate(
     points = sum(len(r.sizes) for r in compositions)
     if points <= len(problem.names):
         raise MeasurementError(
-            f"too few points: {points} composition value(s) for {len(problem.names)} numbers "
-            "(measure the compositions at more sizes)"
+            f"too few points: {points} composition value(s) for {len(problem.names)} numbers: a fit "
+            "needs more values than numbers (with as many it meets every value and leaves no residual "
+            "to judge it by); measure the compositions at more sizes"
         )
     fitted = _fit(problem)
     choice = choice_record(mode, bool(problem.pooled))
