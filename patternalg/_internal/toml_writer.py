@@ -29,7 +29,7 @@ __all__ = ["dumps", "table_text", "table_chunks", "toml_key", "toml_string"]
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _BARE_KEYS = re.compile(r"[A-Za-z0-9_-]+(?:\n[A-Za-z0-9_-]+)*")  # lines of bare keys
 #: what tomli_w escapes in a basic string: quote, backslash and control characters but tab
-_ILLEGAL = re.compile(r'["\\\x00-\x08\x0a-\x1f\x7f\ud800-\udfff]')
+_ILLEGAL = re.compile(r'["\\\x00-\x08\x0a-\x1f\x7f\udc80-\udcff]')
 _COMPACT = {"\b": "\\b", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
 _INDENT = "    "
 _KEYS: dict[str, str] = {}
@@ -153,16 +153,16 @@ def toml_string(text: str) -> str:
 
 
 def _escape(match: re.Match[str]) -> str:
-    """The escape of one character; a lone surrogate (a file name's byte that is not UTF-8,
-    as Python holds it) has none in TOML: it is written as the text ``\\xff`` of its byte
-    (another, which no file name holds, as U+FFFD).
+    """The escape of one character; a lone surrogate that holds a file name's byte that is
+    not UTF-8 (as Python's file functions decode one) has none in TOML: it is written as the
+    text ``\\xff`` of its byte. Other lone surrogates are no text, and writing them fails.
 
     >>> print(toml_string("n" + chr(0xDCFF) + "ame.csv"))
     "n\\\\xffame.csv"
     """
     char = match.group()
-    if "\ud800" <= char <= "\udfff":
-        return "\\\\x" + format(ord(char) & 0xFF, "02x") if char >= "\udc80" else "\\ufffd"
+    if "\udc80" <= char <= "\udcff":
+        return "\\\\x" + format(ord(char) & 0xFF, "02x")
     return _COMPACT.get(char) or "\\u" + hex(ord(char))[2:].rjust(4, "0")
 
 
