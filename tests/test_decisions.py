@@ -421,6 +421,59 @@ def test_optimize_over_a_range_minimises_the_worst_case():
     assert "<table>" in result._repr_html_()
 
 
+def test_optimize_on_a_machine_with_a_dispatch_cost_is_no_bound_at_the_largest_counts():
+    """A pool pays min(d(x), A) per element there, so tpool_2(nop) is slower than nop: the
+    model grows from a count of 1 to 2, and the bound with every open count at its largest
+    cut the optimum, which was then called proven (a=3, b=2, c=1 at 60010.52 ns; a=8,
+    b=1, c=1 at 6562.36 ns)."""
+    two = Machine(2, handoff="992.3 + 1.516*x", dispatch="397.1")
+    term = "pipe(tpool_a(nop), tpool_b(seq(inc, inc)), tpool_c(nop))"
+    found = optimize(term, budget="a+b+c<=7", at={"x": 100}, machine=two, top=1)
+    assert dict(found.best.assignment) == {"a": 1, "b": 2, "c": 1}
+    eval_value = patternalg.model("pipe(tpool_1(nop), tpool_2(seq(inc, inc)), tpool_1(nop))", machine=two, x=100)
+    assert found.best.value == pytest.approx(float(eval_value), rel=1e-12) == 59811.97
+    assert found.method == "branch-and-bound" and found.caption().startswith("proven optimum")
+    eight = Machine(8, dispatch="6000")
+    ones = optimize("seq(tpool_a(inc), tpool_b(nop), tpool_c(inc))", budget="a+b+c<=12", at={"x": 1}, machine=eight)
+    assert dict(ones.best.assignment) == {"a": 1, "b": 1, "c": 1} and ones.best.value == 6495.34
+    # a count's pool at 1 where the count is 2 (a/2): no bound from the box's corners
+    half = optimize("tpool_{a/2}(nop)", budget="a<=6", at={"x": 1}, machine=eight)
+    assert half.method == "exhaustive"
+
+
+def _three_pools() -> st.SearchStrategy[str]:
+    """Pools of the counts a, b, c around light bodies (a pool of nop or inc may be slower
+    than its body where it pays a dispatch), in a seq or a pipe of seqs or pipes."""
+    pools = [st.sampled_from(["nop", "inc", "seq(inc, nop)", "pipe(inc, inc)", "qsort"]).map(
+        lambda body, c=c: f"tpool_{c}({body})") for c in "abc"]  # fmt: skip
+    ops = st.sampled_from(["seq", "pipe"])
+    return st.tuples(ops, ops, *pools, st.booleans()).map(
+        lambda t: f"{t[0]}({t[2]}, {t[1]}({t[3]}, {t[4]}))" if t[5] else f"{t[0]}({t[1]}({t[2]}, {t[3]}), {t[4]})"
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    design=_three_pools(),
+    cores=st.sampled_from([1, 2, 8]),
+    handoff=st.sampled_from(["0", "992.3 + 1.516*x"]),
+    dispatch=st.sampled_from(["300", "6000", "400 + 2*x"]),
+    size=st.sampled_from([1, 100]),
+    total=st.integers(5, 9),
+)
+def test_optimize_on_a_machine_with_a_dispatch_cost_finds_the_exhaustive_optimum(
+    design, cores, handoff, dispatch, size, total
+):
+    """The branch and bound against every assignment (a third of these designs had the
+    optimum cut before the bound took the box's corners)."""
+    machine = Machine(cores, handoff=handoff, dispatch=dispatch)
+    budget = f"a+b+c<={total}"
+    found = optimize(design, budget=budget, at={"x": size}, machine=machine)
+    brute = optimize(design, budget=budget, at={"x": size}, machine=machine, method="exhaustive")
+    assert found.method == "branch-and-bound"
+    assert found.best.value == pytest.approx(brute.best.value, rel=1e-12), (found.best, brute.best)
+
+
 # --- explore ---------------------------------------------------------------------------------
 def test_explore_finds_the_papers_relation_iv():
     result = explore("pipe(qsort, inc)", threads=2, at={"x": 1024})

@@ -321,5 +321,9 @@ def test_optimize_never_prunes_on_a_count_the_atom_depends_on(solver_models: Pat
     assert found["auto"].method == "exhaustive"
     assert found["auto"].best == found["exhaustive"].best
     assert found["auto"].best.assignment == (("a", 23), ("b", 24), ("p", 1))
-    # forced, the bound cuts the optimum: why auto must not choose it here
+    # forced, the bound cuts the optimum: why auto must not choose it here, and the answer
+    # says it is not proven (it was called a proven optimum)
     assert found["branch-and-bound"].best.value > found["exhaustive"].best.value
+    assert not found["branch-and-bound"].proven and found["auto"].proven
+    assert found["branch-and-bound"].caption().startswith("best found by branch-and-bound, not proven")
+    assert found["branch-and-bound"].to_json()["proven"] is False and "proven" not in found["auto"].to_json()

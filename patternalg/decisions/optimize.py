@@ -4,8 +4,13 @@ The answer is a proven optimum, not a heuristic's guess. Where every free count 
 pool's thread count, the model never grows with it (eq. 3 divides by it; seq adds and
 pipe takes a maximum, both monotone), so a branch and bound may cut every partial
 assignment whose model, with each open count at its largest allowed value, is already
-worse than the best found. Otherwise (annotations such as ``[p=b]``, mapReduce counts) the
-feasible assignments are enumerated exhaustively, in numpy.
+worse than the best found. On a machine with a dispatch cost a pool of two threads may be
+slower than its body (it pays ``min(d(x), A)`` per element, a pool of one none), so the
+model never grows with a count only from 2 on, and the bound is the least model over the
+corners of the open counts' box, each count at 1 or at its largest (where a count's
+polynomial has whole coefficients, so that every count from 2 on keeps its pools at two
+threads or more). Otherwise (annotations such as ``[p=b]``, mapReduce counts, a machine's
+speed-ups) the feasible assignments are enumerated exhaustively, in numpy.
 
 >>> result = optimize("pipe(tpool_a(qsort), tpool_b(inc))", budget="a+b<=24", at={"x": 1024})
 >>> result.best.assignment, round(result.best.value, 1), result.best.bottleneck
@@ -17,6 +22,7 @@ feasible assignments are enumerated exhaustively, in numpy.
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -33,9 +39,10 @@ from ..algebra.arrays import compile_term, count_symbols
 from ..algebra.bindings import as_value, held_by_double
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.grid import Axis
-from ..algebra.machine import cores_of, threads_needed
+from ..algebra.machine import MachineSemantics, cores_of, threads_needed
 from ..algebra.machine_notes import machine_notes
 from ..algebra.pointwise import at_point, bottleneck_at
+from ..algebra.semantics import Semantics
 from ..algebra.units import in_unit
 from ..arguments import as_axis, as_bindings, as_term, as_texts
 from ..errors import EvaluationError
@@ -50,6 +57,10 @@ __all__ = ["Candidate", "Optimum", "optimize", "free_counts", "MAX_EXHAUSTIVE"]
 
 #: the most assignments an exhaustive search enumerates
 MAX_EXHAUSTIVE = 5_000_000
+
+#: the most free counts a branch and bound bounds by the corners of their box (2^k
+#: assignments a bound) where a pool pays a dispatch cost; beyond, the search is exhaustive
+MOST_CORNERED = 12
 
 
 @dataclass(frozen=True)
@@ -93,6 +104,9 @@ class Optimum(Tabular):
     #: faster than them in fewer than ``level`` of the joint draws), and the level
     indistinguishable: tuple[Candidate, ...] = ()
     level: float | None = None
+    #: whether the best is proven the optimum: false only for a branch and bound asked for
+    #: (``method=``) where the model may grow with a count, so that its bound may cut it
+    proven: bool = True
 
     @property
     def gain(self) -> float | None:
@@ -103,7 +117,8 @@ class Optimum(Tabular):
 
     def to_json(self) -> dict[str, Any]:
         """``{term, variables, budgets, best, runners_up, even_split, gain, method, ...}``
-        (and ``indistinguishable``, ``level`` with an interval)."""
+        (and ``indistinguishable``, ``level`` with an interval; ``proven``, false, where a
+        branch and bound asked for may have cut the optimum)."""
         data = {
             "term": self.term,
             "variables": list(self.variables),
@@ -118,6 +133,8 @@ class Optimum(Tabular):
             "unit": self.unit,
             "notes": list(self.notes),
         }
+        if not self.proven:
+            data["proven"] = False
         if self.level is not None:
             data["level"] = self.level
             data["indistinguishable"] = [c.to_json() for c in self.indistinguishable]
@@ -183,6 +200,12 @@ class Optimum(Tabular):
     def _summary(self) -> list[str]:
         """The lines after the assignments: the proof and, with an interval, the ties."""
         lines = [f"proven optimum by {self.method} ({self.evaluated} assignments evaluated)"]
+        if not self.proven:
+            lines = [
+                f"best found by {self.method}, not proven: the model may grow with a count, so "
+                f"the bound may have cut the optimum ({self.evaluated} assignments evaluated; "
+                "exhaustive tries them all)"
+            ]
         if self.level is not None:
             if self.indistinguishable:
                 shown = "; ".join(", ".join(f"{k}={v}" for k, v in c.assignment) for c in self.indistinguishable[:8])
@@ -210,12 +233,17 @@ def free_counts(term: Term, fixed: Sequence[str] = (), vary: Sequence[str] = ())
     return tuple(sorted(found - set(fixed) - {"x"}))
 
 
-def _monotone(term: Term, names: Sequence[str], library: Mapping[str, AtomicModel]) -> bool:
-    """Whether every free count only divides task pools (so the model never grows with it).
+def _monotone(term: Term, names: Sequence[str], library: Mapping[str, AtomicModel], semantics: Semantics) -> bool:
+    """Whether every free count only divides task pools, so that the model never grows with
+    it (from 2 on where a pool pays a dispatch cost: :func:`_from_two`).
 
     A count that an atom's model also depends on (a model fitted in x and p, in
-    ``tpool_p(solver)``) may make the model grow: not monotone.
+    ``tpool_p(solver)``) may make the model grow: not monotone; nor is a model on a machine
+    with speed-ups (a pool's work grows where its speed-up falls short of its threads).
     """
+    if isinstance(semantics, MachineSemantics) and semantics.speeds_up():
+        return False
+    whole = _from_two(semantics)
     in_pools = set()
     for node in term.walk():
         if isinstance(node, TPool):
@@ -223,7 +251,7 @@ def _monotone(term: Term, names: Sequence[str], library: Mapping[str, AtomicMode
             used = {s.name for s in count.free_symbols} & set(names)
             if not used:
                 continue
-            if not _nondecreasing(count):
+            if not _nondecreasing(count, whole):
                 return False
             in_pools |= used
     others = count_symbols(term) - in_pools
@@ -235,20 +263,31 @@ def _monotone(term: Term, names: Sequence[str], library: Mapping[str, AtomicMode
     return not (others & set(names)) and set(names) <= in_pools
 
 
-def _nondecreasing(count: sympy.Expr) -> bool:
+def _from_two(semantics: Semantics) -> bool:
+    """Whether a pool pays a dispatch cost here, so that a pool of two threads may be
+    slower than one (``min(d(x), A)`` beside ``A / 2``, docs/machine.md): its model never
+    grows with its count from 2 on, but may from 1 to 2."""
+    return isinstance(semantics, MachineSemantics) and semantics.pays_dispatch()
+
+
+def _nondecreasing(count: sympy.Expr, whole: bool = False) -> bool:
     """Whether a pool's count is provably non-decreasing in its symbols: a polynomial with
-    no negative coefficient (``min(a, 4)``, ``a - b``: not proved, so not monotone).
+    no negative coefficient (``min(a, 4)``, ``a - b``: not proved, so not monotone); with
+    ``whole``, whole coefficients too, so that the count is 2 or more wherever a symbol of
+    it is (``a/2`` is 1 at a = 2).
 
     >>> from patternalg.syntax.symbols import symbol
     >>> a, b = symbol("a"), symbol("b")
     >>> _nondecreasing(2 * a + b), _nondecreasing(a - b), _nondecreasing(sympy.Min(a, 4))
     (True, False, False)
+    >>> _nondecreasing(a / 2), _nondecreasing(a / 2, whole=True)
+    (True, False)
     """
     try:
         poly = sympy.Poly(count, *sorted(count.free_symbols, key=str))
     except sympy.PolynomialError:
         return False
-    return all(c.is_number and c >= 0 for c in poly.coeffs())
+    return all(c.is_number and c >= 0 and (c.is_integer or not whole) for c in poly.coeffs())
 
 
 def _feasible(budgets: Sequence[Budget], upper: Sequence[float]) -> np.ndarray:
@@ -317,6 +356,18 @@ class _Best:
         return sorted((-v, tuple(-c for c in row)) for v, row in self.heap)
 
 
+def _corners(prefix: Sequence[float], upper: Sequence[float], from_two: bool) -> np.ndarray:
+    """The assignments whose least model bounds every completion of ``prefix`` from below:
+    each open count at its largest (the model never grows with a count), or with
+    ``from_two`` each open count at 1 or at its largest, every combination (the model never
+    grows with a count from 2 on, so over 1 .. its largest it is least at one of the ends,
+    whatever the other counts are, and over the box least at one of its corners)."""
+    if not from_two:
+        return np.array([[*prefix, *upper]], dtype=float)
+    ends = [sorted({1.0, float(u)}) for u in upper]
+    return np.array([[*prefix, *corner] for corner in itertools.product(*ends)], dtype=float)
+
+
 def _branch_and_bound(
     objective: Callable[[np.ndarray], np.ndarray],
     budgets: Sequence[Budget],
@@ -324,9 +375,11 @@ def _branch_and_bound(
     keep: int,
     progress: ProgressCallback = None,
     space: int = 0,
+    from_two: bool = False,
 ) -> tuple[_Best, int]:
-    """Depth-first over the counts in order; the last count is tried all at once.
-    ``progress(evaluated, space)`` as it goes (``space``: the assignments at most)."""
+    """Depth-first over the counts in order; the last count is tried all at once; a partial
+    assignment is cut where the least model at its :func:`_corners` is no better than the
+    kept ones. ``progress(evaluated, space)`` as it goes (``space``: the assignments at most)."""
     best, evaluated = _Best(keep), 0
     stack: list[tuple[float, ...]] = [()]
     while stack:
@@ -343,10 +396,11 @@ def _branch_and_bound(
                 best.offer(rows, objective(rows))
                 evaluated += len(rows)
             continue
-        optimistic = np.array([[*prefix, *upper]], dtype=float)
-        evaluated += 1
-        if objective(optimistic)[0] >= best.worst():
-            continue  # even with every open count at its largest, worse than the kept ones
+        corners = _corners(prefix, upper, from_two)
+        evaluated += len(corners)
+        values = objective(corners)
+        if np.all(values >= best.worst()):  # NaN (no value) bounds nothing: not cut
+            continue  # no completion can be better than the kept ones
         stack.extend((*prefix, float(v)) for v in range(1, int(upper[0]) + 1))
     return best, evaluated
 
@@ -472,17 +526,16 @@ def optimize(
         values = compiled.values(grid).reshape(rows.shape[0], -1)
         return values.max(axis=1) if objective == "max" else values.mean(axis=1)
 
+    from_two = _from_two(semantics)
+    # where the model may grow with a count, a bound cuts no completion for sure
+    prunable = _monotone(parsed, names, library, semantics) and (not from_two or len(names) <= MOST_CORNERED)
     chosen = method
     if method == "auto":
-        # a machine's speed-ups need not be monotone in the threads: search them all
-        monotone = _monotone(parsed, names, library) and not getattr(
-            getattr(semantics, "machine", None), "speedups", ()
-        )
-        chosen = "branch-and-bound" if monotone else "exhaustive"
+        chosen = "branch-and-bound" if prunable else "exhaustive"
     keep = max(top + 1, CONTENDERS) if interval is not None else top + 1
     if chosen == "branch-and-bound":
         kept, evaluated = _branch_and_bound(
-            evaluate_rows, parsed_budgets, len(names), keep, progress, int(space)
+            evaluate_rows, parsed_budgets, len(names), keep, progress, int(space), from_two
         )
     elif chosen == "exhaustive":
         rows = _feasible(parsed_budgets, upper)
@@ -557,6 +610,7 @@ def optimize(
         notes,
         indistinguishable,
         interval,
+        chosen == "exhaustive" or prunable,
     )
 
 
