@@ -421,6 +421,19 @@ def test_optimize_over_a_range_minimises_the_worst_case():
     assert "<table>" in result._repr_html_()
 
 
+def test_optimize_refuses_x_both_swept_and_fixed_as_sweep_does():
+    """optimize --at x=1 --over x=100..500 answered over the range without a word."""
+    for command in (["optimize", "tpool_a(inc)", "--budget", "a<=4"], ["sweep", "tpool_2(inc)"]):
+        done = run_cli(*command, "--at", "x=1", "--over", "x=100..500")
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.endswith("error: x is both swept (--over) and fixed (--at)\n") and done.stderr.count("\n") == 1
+    with pytest.raises(patternalg.PatternalgError, match="x is both swept"):
+        optimize("tpool_a(inc)", budget="a<=4", at={"x": 1}, over="x=100..500")
+    # another symbol fixed beside the one swept is no conflict
+    fixed = optimize("pipe(tpool_a(inc), tpool_b(nop))", budget="a<=4", at={"b": 2}, over="x=100..500")
+    assert fixed.variables == ("a",) and fixed.objective == "max"
+
+
 def test_optimize_on_a_machine_with_a_dispatch_cost_is_no_bound_at_the_largest_counts():
     """A pool pays min(d(x), A) per element there, so tpool_2(nop) is slower than nop: the
     model grows from a count of 1 to 2, and the bound with every open count at its largest

@@ -21,6 +21,7 @@ patternalg.errors.EvaluationError: --over x=0..10:5:log: a log grid needs positi
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -32,7 +33,7 @@ from ..errors import ArgumentError, EvaluationError, ParseError
 from ..syntax.arith import in_double_range
 from .bindings import parse_value
 
-__all__ = ["Axis", "parse_axis", "curve_axis", "spaced", "DEFAULT_POINTS", "MAX_POINTS", "CURVE_POINTS"]
+__all__ = ["Axis", "parse_axis", "curve_axis", "check_not_fixed", "spaced", "DEFAULT_POINTS", "MAX_POINTS", "CURVE_POINTS"]
 
 #: points of a plotted curve over a range given without ``:N``
 CURVE_POINTS = 256
@@ -135,6 +136,20 @@ def curve_axis(text: str, *, integer: bool = False, option: str = "--over") -> A
     positive = axis.bounds[0] > 0
     spacing = next((o for o in options if o in ("lin", "log")), "log" if positive else "lin")
     return parse_axis(f"{bounds}:{count}:{spacing}", option=option)
+
+
+def check_not_fixed(axes: Sequence[Axis], fixed: Iterable[str]) -> None:
+    """Refuse a symbol that is both swept and fixed (``--over x=... --at x=...``: the answer
+    would be at one of them, silently).
+
+    >>> check_not_fixed([parse_axis("x=1..4")], ["n"])
+    >>> check_not_fixed([parse_axis("x=1..4")], ["x"])
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: x is both swept (--over) and fixed (--at)
+    """
+    for name in sorted({a.name for a in axes} & set(fixed)):
+        raise EvaluationError(f"{name} is both swept (--over) and fixed (--at)")
 
 
 def _range(name: str, spec: str, where: str, integer: bool) -> Axis:

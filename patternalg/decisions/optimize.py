@@ -38,7 +38,7 @@ from .._internal.tables import Tabular, with_unit
 from ..algebra.arrays import compile_term, count_symbols
 from ..algebra.bindings import as_value, held_by_double
 from ..algebra.domains import negative_note, range_notes
-from ..algebra.grid import Axis
+from ..algebra.grid import Axis, check_not_fixed
 from ..algebra.machine import MachineSemantics, cores_of, threads_needed
 from ..algebra.machine_notes import machine_notes
 from ..algebra.pointwise import at_point, bottleneck_at
@@ -465,6 +465,7 @@ def optimize(
     semantics = semantics_of("exact", machine, cores).in_unit(unit)
     cores = cores_of(semantics)  # the machine's, however given
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
+    check_not_fixed([over] if over is not None else [], fixed)
     names = free_counts(parsed, tuple(fixed), vary)
     if not names:
         raise EvaluationError(

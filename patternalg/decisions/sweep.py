@@ -23,7 +23,7 @@ from .._internal.tables import Tabular, number, with_unit
 from ..algebra.arrays import Compiled, compile_term, count_symbols, term_symbols
 from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
-from ..algebra.grid import Axis
+from ..algebra.grid import Axis, check_not_fixed
 from ..algebra.machine_notes import machine_notes
 from ..algebra.pointwise import with_counts
 from ..algebra.semantics import Semantics
@@ -74,8 +74,7 @@ def prepare(
         raise EvaluationError(f"--over names a symbol twice: {', '.join(names)}")
     if len(axes) > 2:
         raise EvaluationError(f"at most two symbols can be swept, got {len(axes)}")
-    for name in set(names) & set(fixed):
-        raise EvaluationError(f"{name} is both swept (--over) and fixed (--at)")
+    check_not_fixed(axes, fixed)
     known = set().union(*(term_symbols(t, library) for t in parsed))
     for name in fixed:  # one term's symbol may be bound for it alone
         if name not in known:
