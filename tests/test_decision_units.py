@@ -196,7 +196,7 @@ def test_designs_ranked_by_growth_state_the_unit_of_their_models():
     assert ranked.designs[0].value is None and "4000.0*x" in ranked.designs[-1].model
     assert ranked.lines()[-1] == "models in ns, ranked by their growth in x"
     at_a_point = explore("pipe(kernel, qsort)", threads=2, at={"x": 8}, library=IN_MS)
-    assert at_a_point.lines()[-1].endswith("(complete)")
+    assert at_a_point.lines()[-1].endswith("(complete: all that the rewrites reach through designs within 2 threads)")
 
 
 def test_a_binding_for_one_term_only(tmp_path, capsys):

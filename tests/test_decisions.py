@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import itertools
 import json
 import math
@@ -582,6 +583,64 @@ def test_on_a_machine_with_a_dispatch_cost_a_law_is_used_where_its_instance_hold
     assert [d.term for d in light.designs] == ["inc"]
     at_one = lambda term: float(patternalg.model(term, machine=machine, x=1))  # noqa: E731
     assert at_one("tpool_2(inc)") > at_one("inc")
+
+
+def _visited(term: str, threads: int, size: float) -> tuple[bool, dict[str, int]]:
+    """Whether explore says it is complete, and every design it visited with its threads."""
+    from unittest import mock
+
+    from patternalg.decisions.design_values import thread_count
+
+    module = importlib.import_module("patternalg.decisions.explore")
+    seen: dict[str, int] = {}
+    derive = module._shortest
+
+    def shortest(start, edges):  # the search's every design, as explore derives them
+        parent, depth = derive(start, edges)
+        seen.update((str(d), thread_count(d)) for d in parent)
+        return parent, depth
+
+    with mock.patch.object(module, "_shortest", shortest):
+        result = explore(term, threads=threads, at={"x": size})
+    return result.complete, seen
+
+
+def test_explore_introduces_a_pool_around_a_part_of_a_seq():
+    """seq(tpool_2(qsort), inc) is one tpool_speedup from seq(qsort, inc) and runs 2 threads;
+    --threads 2 said it was complete without it, which --threads 3 found (through 3 threads)."""
+    result = explore("seq(qsort, inc)", threads=2, at={"x": 65536}, top=9)
+    found = {d.term: d for d in result.designs}
+    assert [r.law for r in found["seq(tpool_2(qsort), inc)"].rewrites] == ["tpool_speedup"]
+    assert result.complete and result.lines()[-1] == (
+        "6 designs within 2 threads visited (complete: all that the rewrites reach through designs within 2 threads)"
+    )
+    # and no pool directly in a pool: pipe stages in a pool are not layered into one
+    assert not any(d.startswith("tpool_2(tpool_") for d in _visited("tpool_2(pipe(nop, nop))", 8, 1024)[1])
+
+
+def _small_designs() -> st.SearchStrategy[str]:
+    """Designs of qsort, inc and nop in seqs, pipes and pools of two, at most 3 deep."""
+    leaves = st.sampled_from(["qsort", "inc", "nop"])
+    return st.recursive(leaves, lambda inner: st.one_of(
+        st.tuples(st.sampled_from(["seq", "pipe"]), inner, inner).map(lambda t: f"{t[0]}({t[1]}, {t[2]})"),
+        inner.map(lambda t: f"tpool_2({t})"),
+    ), max_leaves=4)  # fmt: skip
+
+
+@settings(max_examples=25, deadline=None)
+@given(design=_small_designs(), more=st.integers(0, 1), size=st.sampled_from([1, 1024, 65536]))
+def test_a_larger_budget_finds_no_design_within_a_smaller_one_that_said_it_was_complete(design, more, size):
+    """Under the rules: of random designs, 37 in 100 had a design within the budget that a
+    budget 2 larger reached (seq(tpool_2(qsort), qsort) from seq(qsort, qsort) with 2
+    threads at x = 65536) before pools were introduced around a seq's parts and none
+    directly in a pool."""
+    from patternalg.decisions.design_values import thread_count
+
+    budget = max(2, thread_count(patternalg.parse(design))) + more
+    complete, small = _visited(design, budget, size)
+    _, large = _visited(design, budget + 2, size)
+    if complete:
+        assert {d for d, n in large.items() if n <= budget} <= set(small), design
 
 
 @settings(max_examples=40, deadline=None)

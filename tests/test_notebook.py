@@ -122,7 +122,7 @@ def test_decision_results_are_tables() -> None:
     assert f"<caption>proven optimum by {best.method} ({best.evaluated} assignments evaluated)</caption>" in best._repr_html_()
     designs = explore("pipe(qsort, inc)", threads=2, at={"x": 1024}, top=2)
     assert designs._repr_html_().count("<tr>") == 3  # header and two designs
-    assert "<caption>3 designs within 2 threads visited (complete)</caption>" in designs._repr_html_()
+    assert "<caption>6 designs within 2 threads visited (complete: all that the rewrites reach through designs within 2 threads)</caption>" in designs._repr_html_()
 
 
 def test_a_comparison_s_table_says_who_ties_and_who_wins_asymptotically() -> None:

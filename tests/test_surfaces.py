@@ -548,7 +548,7 @@ def test_explore_says_how_each_law_was_applied(capsys) -> None:
     assert lines[1].strip() == "by 1 rewrite: pipe_vs_tpool2_seq: pipe(A, B) => tpool_2(seq(A, B))"
     assert main(["explore", "qsort", "--threads", "1", "-q"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].endswith("(1 thread)") and lines[1] == "1 design within 1 thread visited (complete)"
+    assert lines[0].endswith("(1 thread)") and lines[1] == "1 design within 1 thread visited (complete: all that the rewrites reach through designs within 1 thread)"
 
 
 # --- the older cases: a nested mapReduce in a symbolic n, a plot to 1.7e308 ---------------

@@ -218,7 +218,10 @@ class Exploration(Tabular):
     at: tuple[tuple[str, str], ...]
     designs: tuple[Design, ...]  #: the best ``top``, best first
     visited: int  #: designs within the thread budget that were reached
-    complete: bool  #: False if the search stopped after its expansions
+    #: True where the search visited every design that its rewrites (:func:`.rewrites.neighbours`)
+    #: reach from the start through designs within the budget (one reached only through a
+    #: design of more threads is not: a larger budget may find it); False if it stopped
+    complete: bool
     unit: str  #: of every value and closed form (the atoms converted to it)
     notes: tuple[str, ...] = ()  #: which atoms were converted to :attr:`unit`
     level: float | None = None  #: with ``interval=``: the intervals' level
@@ -283,9 +286,14 @@ class Exploration(Tabular):
 
     def _summary(self) -> list[str]:
         """The lines after the designs: the search's extent, how they are ranked."""
-        state = "complete" if self.complete else "stopped: raise --expansions to search further"
+        budget = _threads(self.threads)
+        state = (
+            f"complete: all that the rewrites reach through designs within {budget}"
+            if self.complete
+            else "stopped: raise --expansions to search further"
+        )
         designs = f"{self.visited} design{'s' if self.visited != 1 else ''}"
-        lines = [f"{designs} within {_threads(self.threads)} visited ({state})"]
+        lines = [f"{designs} within {budget} visited ({state})"]
         if any(d.value is None for d in self.designs):
             lines.append(f"models in {self.unit}, ranked by their growth in x")
         if self.level is not None:
@@ -300,7 +308,7 @@ class Exploration(Tabular):
         ranks a measurement could not tell from the best (above the HTML table).
 
         >>> explore("pipe(qsort, inc)", threads=2, at={"x": 1024}).caption()
-        '3 designs within 2 threads visited (complete)'
+        '6 designs within 2 threads visited (complete: all that the rewrites reach through designs within 2 threads)'
         """
         summary = self._summary()
         if self.level is not None:

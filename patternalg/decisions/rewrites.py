@@ -130,6 +130,10 @@ RULES: tuple[tuple[str, str, str, Rule], ...] = (
 )
 
 
+#: the rules that put a pool at the place they rewrite: none is used directly in a pool
+_POOLED = (_introduce, _to_tpool2_seq, _layer)
+
+
 def _rebuild(node: Term, children: list[Term], make: Make) -> Term:
     if isinstance(node, Seq):
         return make.seq(children[0], children[1])
@@ -166,10 +170,15 @@ def neighbours(
     before, after)``: whether an instance of one of the others holds between ``term`` and
     the design it rewrites it to (then it is used there).
 
-    Threads are only added on the critical path: a task pool is introduced around the
-    whole term or a pipe stage, and gets one more thread, only where that part sets the
-    pace (through each pipe, its slower stage, as ``slower`` says): replication of the
-    bottleneck, not of every stage.
+    Threads are only added on the critical path: a task pool is introduced around a part,
+    and gets one more thread, only where that part sets the pace (the whole term, the parts
+    of a ``seq`` on the path, through each pipe its slower stage, as ``slower`` says):
+    replication of the bottleneck, not of every stage. No rule puts a pool directly in a
+    pool (``tpool_nest``'s business). Until 2026-11-30 pools were introduced only around the
+    whole term or a pipe stage, so ``seq(tpool_2(qsort), inc)``, one rewrite from
+    ``seq(qsort, inc)``, was reached only through a design of 3 threads, and pipe stages
+    in a pool layered into a pool directly in one (a design of 8 threads reached
+    ``tpool_2(tpool_2(seq(nop, nop)))``, of 4, that 4 to 7 threads could not).
     """
     found: list[tuple[Term, int]] = []
     budget = rebuilds
@@ -182,12 +191,10 @@ def neighbours(
             everywhere = laws is None or law in laws
             if not everywhere and holds_here is None:
                 continue
-            if rule is _more and not critical:
+            if (rule is _more or rule is _introduce) and not critical:
                 continue
-            if rule is _introduce and not (critical and (up is None or isinstance(up, Pipe))):
-                continue
-            if rule is _to_tpool2_seq and isinstance(up, TPool):
-                continue  # no pool directly in a pool
+            if rule in _POOLED and isinstance(up, TPool):
+                continue  # no pool directly in a pool (tpool_nest's business)
             for replacement in rule(node, make):
                 new, where = replacement, place
                 while where is not None:
