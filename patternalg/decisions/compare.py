@@ -343,7 +343,10 @@ class Comparison(Tabular):
 
     def _stretch(self, start: float, end: float) -> tuple[str, str]:
         """A stretch the draws decide: its ends in the few digits the draws know them to
-        (:func:`~patternalg.syntax.arith.bounds_text`), an end of the compared range as asked."""
+        (:func:`~patternalg.syntax.arith.bounds_text`), an end of the compared range as asked;
+        over a count, the integers in full."""
+        if any(self.symbol in count_symbols(c.term) for c in self.compiled):
+            return number_text(start), number_text(end)
         low, high = bounds_text(start, end)
         return (
             number_text(start) if start in self.bounds else low,
@@ -576,7 +579,7 @@ def compare(
         return result
     found = confidence(
         result.compiled, library, at, result.symbol, scan,
-        [c.value for c in result.crossovers], interval, seed, semantics.in_unit(result.unit),
+        [c.value for c in result.crossovers], interval, seed, semantics.in_unit(result.unit), integer,
     )  # fmt: skip
     placed = tuple(
         replace(c, interval=around) for c, around in zip(result.crossovers, found.around, strict=True)

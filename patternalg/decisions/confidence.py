@@ -64,15 +64,20 @@ def confidence(
     level: float,
     seed: int,
     semantics: Semantics,
+    count: bool = False,
 ) -> Confidence:
     """Where the designs (``compiled``, in one unit under ``semantics``) are told apart at the
     confidence ``level`` over ``scan`` of ``symbol``, ``seed`` fixing the draws; the undecided
-    stretch around each of ``crossovers``."""
+    stretch around each of ``crossovers``. Over a ``count`` (a thread count: integers only)
+    the scan's integers, each stretch ending at its own last one (the winner changes between
+    two integers; a stretch ended at 9.9 beside a crossover between n = 9 and n = 10)."""
     from ..algebra.intervals import Spread, check_level, decided, no_uncertainty_note, winner_shares
 
     level = check_level(level)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     spreads = [Spread.of(c.term, library, fixed, semantics=semantics, partial=True) for c in compiled]
+    if count:
+        scan = np.unique(np.round(scan))
     scan = _draw_scan(scan, sum(sum(1 for _ in c.term.walk()) for c in compiled))
     shares = winner_shares(spreads, {symbol: scan}, seed)
     labels = decided(shares, level)
@@ -83,7 +88,7 @@ def confidence(
     ranges, start = [], 0
     for i in range(1, len(scan) + 1):
         if i == len(scan) or labels[i] != labels[start]:
-            end = min(i, len(scan) - 1)
+            end = i - 1 if count else min(i, len(scan) - 1)
             label = int(labels[start])
             best = shares[:, start:i].max(axis=0) if label < 0 else shares[label, start:i]
             winner = str(compiled[label].term) if label >= 0 else None
