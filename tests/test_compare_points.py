@@ -3,6 +3,10 @@ they are, stretches where two designs are equal, values through 0, counts."""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+import pytest
 import sympy
 
 from patternalg.algebra.atomic_model import AtomicModel
@@ -43,3 +47,58 @@ def test_over_a_count_an_undecided_stretch_ends_at_integers_printed_whole():
     for r in result.ranges:
         assert r.start.is_integer() and r.end.is_integer()
         assert any(line.startswith(f"  n in [{r.start:.0f}, {r.end:.0f}]: ") for line in lines)
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_a_stretch_where_two_designs_are_equal_is_crossed_not_touched(first: int):
+    """d is below b = 5 up to x = 5, equal to it up to 10 and above it beyond: the winner
+    changes across the stretch. compare said 'd wins' on all of [1, 20] (its ratio to b
+    0.33 at 20) with touches at 5, 7.5 and 10, each point read alone."""
+    terms = ["d", "b"][first:] + ["d", "b"][:first]
+    result = compare(terms, library={"d": "min(5, x) + max(0, x - 10)", "b": "5"}, over="x=1..20")
+    assert [(i.start, i.end) for i in result.intervals] == [(1, 5), (5, 10), (10, 20)]
+    assert [{i.winner, *i.ties} for i in result.intervals] == [{"d"}, {"d", "b"}, {"b"}]
+    (cross,) = result.crossovers
+    assert (cross.equal_from, cross.value, cross.designs, result.touches) == (5, 10, ("d", "b"), ())
+    line = "crossover across x in [5, 10] (exact): d below, b above, equal in between; both 5 ns at x = 10"
+    assert line in result.lines()
+    assert "crossover across x in [5, 10]: d below, b above, equal in between" in result.caption()
+
+
+def test_a_stretch_where_the_winner_stays_is_touched_at_its_ends_only():
+    """max(5, 10 - x, x - 10) is 5 on [5, 15]: b = 5 never loses to it; x = 10, where its
+    two other branches meet inside the stretch, was a touch."""
+    result = compare(["d", "b"], library={"d": "max(5, 10 - x, x - 10)", "b": "5"}, over="x=1..20")
+    assert [t.value for t in result.touches] == [5, 15] and result.crossovers == ()
+    assert [(i.winner, i.ties) for i in result.intervals] == [("b", ())]
+
+
+def test_a_stretch_found_numerically_is_crossed_from_its_refined_ends():
+    """sqrt(x) + log2(x) is no polynomial: the stretch [5, 27.33] where d equals b is
+    bracketed on the scan, its ends refined by bisection (they were the first and last scan
+    points inside it, and no winner changed: 'b wins' on all of [1, 100], where d is 1 at 1)."""
+    library = {"d": "min(5, x) + max(0, sqrt(x) + log2(x) - 10)", "b": "5"}
+    result = compare(["d", "b"], library=library, over="x=1..100")
+    (cross,) = result.crossovers
+    end = next(v for v in np.linspace(27, 28, 100001) if math.sqrt(v) + math.log2(v) > 10)
+    assert not cross.exact and cross.equal_from == pytest.approx(5, rel=1e-8)
+    assert cross.value == pytest.approx(end, abs=1e-5)
+    assert [(i.winner, i.ties) for i in result.intervals] == [("d", ()), ("d", ("b",)), ("b", ())]
+
+
+@pytest.mark.parametrize("candidates", [[(5.0, True), (10.0, True)], [(4.5, False), (10.5, False)], [(7.0, True)]])
+def test_over_a_count_a_stretch_of_equal_integers_is_crossed_from_its_first_to_its_last(candidates):
+    """Over a count the same walk reads the steps between integers: d = min(5, n) + max(0,
+    n - 10) equals b = 5 at n = 5..10, whichever candidates bracket the stretch's ends (a
+    candidate inside it, n = 7, gives steps inside it: nothing)."""
+    from patternalg.decisions.compare import _classify
+
+    def values(n: np.ndarray) -> np.ndarray:
+        return np.stack([np.minimum(5.0, n) + np.maximum(0.0, n - 10.0), np.full_like(n, 5.0)])
+
+    crossovers, touches = _classify(candidates, values, ("d", "b"), "n", 1.0, 20.0, integer=True)
+    if len(candidates) == 1:
+        assert crossovers == touches == []
+        return
+    (cross,) = crossovers
+    assert (cross.equal_from, cross.value, cross.previous, cross.designs, touches) == (5.0, 10.0, None, ("d", "b"), [])

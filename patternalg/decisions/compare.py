@@ -6,7 +6,9 @@ or (over a count) in the count: its roots are the eigenvalues of the companion m
 bounded time (never a symbolic solve); other sign changes are bracketed on a log grid and
 refined by a bounded bisection to a relative 1e-9, and each crossover says which
 (``exact``). Where two designs are equal without changing places (one never loses) the
-point is a *touch*, not a crossover. A count (a thread count) takes integers: the winner
+point is a *touch*, not a crossover; a stretch where they are equal is crossed from its
+start to its end if the winner changes across it (``equal_from``), else touched at its ends,
+and nothing inside it is either. A count (a thread count) takes integers: the winner
 changes between two integers, and a crossover says which (``previous``, ``value``).
 
 >>> result = compare(["inc", "nop"], over=parse_axis("x=1..1e6:log"))
@@ -80,10 +82,13 @@ class Crossover:
     #: with ``interval=``: where the measurements could put it (the undecided stretch
     #: around it at the confidence, else the scan points on either side)
     interval: tuple[float, float] | None = None
+    #: a crossover across a stretch where the two designs are equal: where the stretch
+    #: begins (``value``: where it ends; the first design wins up to it, the second from ``value``)
+    equal_from: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{symbol, value, exact, kind, designs, model_value, previous}`` (and ``interval``
-        with an interval)."""
+        """``{symbol, value, exact, kind, designs, model_value, previous, equal_from}`` (and
+        ``interval`` with an interval)."""
         data = fields_json(self)
         if self.interval is None:
             data.pop("interval", None)
@@ -314,17 +319,7 @@ class Comparison(Tabular):
         >>> compare(["inc", "nop"], over=parse_axis("x=1..1e6:log")).caption()
         'crossover at x = 10.1139905070078: inc below, nop above, both 5422.97 ns there; asymptotic winner (x -> oo): nop'
         """
-        found = "; ".join(
-            f"crossover between {c.symbol} = {self._position(c.previous)} and "
-            f"{self._position(c.value)}: {c.designs[0]} up to {self._position(c.previous)}, "
-            f"{c.designs[1]} from {self._position(c.value)}"
-            if c.previous is not None
-            else f"{c.kind} at {c.symbol} = {self._position(c.value)}: {c.designs[0]} "
-            + ("below, " if c.kind == "crossover" else "equals ")
-            + f"{c.designs[1]}{' above' if c.kind == 'crossover' else ''}, "
-            + f"both {self._level(c)} there"
-            for c in (*self.crossovers, *self.touches)
-        )
+        found = "; ".join(self._briefly(c) for c in (*self.crossovers, *self.touches))
         drawn = [
             f"with {100 * self.level:g} % confidence the crossover {c.designs[0]} / {c.designs[1]} "
             f"is at {self.symbol} in [{', '.join(self._stretch(*c.interval))}]"
@@ -335,10 +330,23 @@ class Comparison(Tabular):
         parts = [found] if found else []
         return " ".join(where + ["; ".join([*parts, *drawn, self._asymptotic_line()])])
 
+    def _briefly(self, c: Crossover) -> str:
+        """A crossover or a touch as the caption says it."""
+        a, b, at = c.designs[0], c.designs[1], self._position(c.value)
+        if c.previous is not None:
+            before = self._position(c.previous)
+            return f"crossover between {c.symbol} = {before} and {at}: {a} up to {before}, {b} from {at}"
+        if c.equal_from is not None:
+            start = self._position(c.equal_from)
+            return f"crossover across {c.symbol} in [{start}, {at}]: {a} below, {b} above, equal in between"
+        if c.kind == "touch":
+            return f"touch at {c.symbol} = {at}: {a} equals {b}, both {self._level(c)} there"
+        return f"crossover at {c.symbol} = {at}: {a} below, {b} above, both {self._level(c)} there"
+
     def _position(self, value: float) -> str:
         """A point on the axis by the one printer: in full, or, where a crossover was
         refined by bisection, in the :data:`REFINED_DIGITS` it is known to."""
-        refined = {c.value for c in (*self.crossovers, *self.touches) if not c.exact}
+        refined = {v for c in (*self.crossovers, *self.touches) if not c.exact for v in (c.value, c.equal_from)}
         return number_text(value, REFINED_DIGITS if value in refined else None)
 
     def _stretch(self, start: float, end: float) -> tuple[str, str]:
@@ -392,6 +400,13 @@ class Comparison(Tabular):
                     f"crossover between {c.symbol} = {before} and {c.symbol} = {after} (a count: "
                     f"integers only): {c.designs[0]} wins at {before}, {c.designs[1]} from "
                     f"{after} on ({self._level(c, digits)} there)"
+                )
+                continue
+            if c.equal_from is not None:
+                start, end = self._position(c.equal_from), self._position(c.value)
+                lines.append(
+                    f"crossover across {c.symbol} in [{start}, {end}] ({how}): {c.designs[0]} below, "
+                    f"{c.designs[1]} above, equal in between; both {self._level(c, digits)} at {c.symbol} = {end}"
                 )
                 continue
             lines.append(
@@ -521,17 +536,13 @@ def compare(
         if exact is not None:
             candidates += [(r, True) for r in exact]
             continue
-        pair = (i, j)
-        diff = lambda v, p=pair: (  # noqa: E731
-            compiled[p[0]].values({axis.name: v}) - compiled[p[1]].values({axis.name: v})
-        )
-        scale = np.maximum(np.abs(scanned[i]), np.abs(scanned[j]))
-        candidates += [(r, False) for r in numeric_roots(diff, scan, scale)]
+        both = lambda v, p=(i, j): np.stack([compiled[k].values({axis.name: v}) for k in p])  # noqa: E731
+        candidates += [(r, False) for r in numeric_roots(both, scan, scanned[[i, j]])]
     integer = any(axis.name in count_symbols(c.term) for c in compiled)
     crossovers, touches = _classify(candidates, values, names, axis.name, lo, hi, integer)
-    # each crossover ends one interval and starts the next (over a count, between integers)
-    edges = [(lo, lo), *((_last(c), c.value) for c in crossovers), (hi, hi)]
-    bounds = [None, *crossovers, None]  # the crossover at each edge, if it is one
+    # each crossover ends one interval and starts the next (over a count, between integers;
+    # across a stretch where its designs are equal, the stretch is an interval of its own)
+    edges, bounds = _edges(crossovers, lo, hi)
     intervals = []
     for i, ((_, start), (end, _)) in enumerate(zip(edges, edges[1:], strict=False)):
         # the geometric mean as a product of roots: 16 * 1.7e308 is no float
@@ -740,90 +751,178 @@ def _classify(
     hi: float,
     integer: bool = False,
 ) -> tuple[list[Crossover], list[Crossover]]:
-    """Keep the points where the best design ties with another: crossovers where the winner
-    changes across the point, touches where it does not (exact roots win over numeric ones).
+    """The crossovers (the winner changes) and touches (it does not) among the candidates:
+    the fastest designs just before each candidate, at it and just after it, read in order
+    along the axis (:func:`_walk`), exact roots winning over numeric ones at a point.
 
-    Over a count (``integer``), only integers are points: a candidate at an integer is
-    classified there, one between two integers is a crossover between them if the winners
-    at the two differ (a touch between integers is no touch of integers)."""
+    Over a count (``integer``), only integers are points: a candidate stands for the step
+    from the integer below it to the one above it (at an integer: the steps on either side).
+    """
+    steps = _count_steps(candidates, values, lo, hi) if integer else _steps(candidates, values, lo, hi)
+    return _walk(steps, names, symbol_name)
+
+
+@dataclass(frozen=True)
+class _Step:
+    """The fastest designs (equal to rounding) on either side of a candidate: ``left`` up to
+    ``last`` and ``right`` from ``first`` (the same point, or over a count two integers),
+    and ``here``, those equal at the point (to 1e-7)."""
+
+    last: float
+    first: float
+    left: frozenset[int]
+    here: frozenset[int]
+    right: frozenset[int]
+    levels: tuple[float, float]  #: the fastest design's value at ``last`` and at ``first``
+    exact: bool
+    gap: bool = False  #: between two integers, where the winner changes with no point between
+
+
+def _steps(
+    candidates: list[tuple[float, bool]], values: Callable[[np.ndarray], np.ndarray], lo: float, hi: float
+) -> list[_Step]:
+    """One step per candidate inside (lo, hi), in order, from just before it to just after
+    it (every neighbourhood in one evaluation: a deep term's fold is not free)."""
+    points: list[tuple[float, bool]] = []
+    for point, exact in sorted(candidates, key=lambda c: (c[0], not c[1])):
+        if lo < point < hi and not (points and abs(point - points[-1][0]) <= 1e-7 * abs(point)):
+            points.append((point, exact))  # the same point found twice: the exact one first
+    if not points:
+        return []
+    at = np.array([p for p, _ in points], dtype=float)
+    steps = np.maximum(np.abs(at) * 1e-6, 1e-12)
+    near = values(np.concatenate([at - steps, at, at + steps])).reshape(-1, 3, len(points))
+    before, here, after = near[:, 0], near[:, 1], near[:, 2]
+    level = np.where(np.isnan(here), np.inf, here).min(axis=0)
+    left, middle, right = _fastest(before), _fastest(here, 1e-7 * np.abs(level)), _fastest(after)
+    return [
+        _Step(point, point, left[k], middle[k], right[k], (float(level[k]),) * 2, exact)
+        for k, (point, exact) in enumerate(points)
+    ]
+
+
+def _count_steps(
+    candidates: list[tuple[float, bool]], values: Callable[[np.ndarray], np.ndarray], lo: float, hi: float
+) -> list[_Step]:
+    """Over a count: one step per pair of neighbouring integers with a candidate between or
+    at them, inside [lo, hi], in order."""
+    gaps: dict[int, bool] = {}
+    for point, exact in candidates:
+        if not lo < point < hi:
+            continue
+        near = round(point)
+        on = abs(point - near) <= 1e-9 * max(1.0, abs(point))
+        for last in (near - 1, near) if on else (math.floor(point),):
+            gaps[last] = gaps.get(last, False) or exact
+    if not gaps:
+        return []
+    lasts = sorted(gaps)
+    both = values(np.array([[k, k + 1] for k in lasts], dtype=float).ravel()).reshape(-1, len(lasts), 2)
+    left, right = _fastest(both[:, :, 0]), _fastest(both[:, :, 1])
+    levels = np.min(np.where(np.isnan(both), np.inf, both), axis=0).tolist()
+    return [
+        _Step(float(k), float(k + 1), left[j], left[j] | right[j], right[j], (levels[j][0], levels[j][1]), gaps[k], True)
+        for j, k in enumerate(lasts)
+    ]
+
+
+def _fastest(values: np.ndarray, slack: np.ndarray | float = 0.0) -> list[frozenset[int]]:
+    """Per point (a column of ``values``: designs x points), the designs no more than the
+    smallest value plus rounding (:data:`TIE_RTOL`) and ``slack``; none where no value is a
+    number.
+
+    >>> _fastest(np.array([[5422.97, 1.0, np.nan], [5422.97, 2.0, np.nan]]))
+    [frozenset({0, 1}), frozenset({0}), frozenset()]
+    """
+    finite = np.where(np.isnan(values), np.inf, values)
+    least = finite.min(axis=0)
+    with np.errstate(invalid="ignore"):
+        near = (finite <= least + TIE_RTOL * np.abs(least) + slack) & np.isfinite(least)
+    return [frozenset(np.flatnonzero(column).tolist()) for column in near.T]
+
+
+def _walk(steps: list[_Step], names: tuple[str, ...], symbol_name: str) -> tuple[list[Crossover], list[Crossover]]:
+    """The crossovers and touches the steps make, read in order. Where other designs join
+    the fastest (a stretch where they are equal to it begins) nothing is said until some
+    leave again (it ends): if the designs left are none of those fastest before the stretch,
+    the winner changed across the stretch (a crossover from its start to its end, or at a
+    point where it is one), else each end is a touch; a stretch from the start of the range
+    is a touch where it ends. Where the fastest become others altogether, that is a
+    crossover, and a stretch open then a touch where it began. Nothing inside a stretch is
+    either. A step counts only where the designs it changes between are equal at its point."""
     crossovers: list[Crossover] = []
     touches: list[Crossover] = []
-    inside = [c for c in sorted(candidates, key=lambda c: (c[0], not c[1])) if lo < c[0] < hi]
-    plain: list[tuple[float, bool]] = []  # candidates classified at the point itself
-    for point, exact in inside:
-        if integer and abs(point - round(point)) > 1e-9 * max(1.0, abs(point)):
-            gap = _integer_gap(values, names, symbol_name, math.floor(point), exact)
-            if gap is not None and all(c.value != gap.value for c in crossovers):
-                crossovers.append(gap)
-            continue
-        plain.append((float(round(point)) if integer else point, exact))
-    if not plain:
-        crossovers.sort(key=lambda c: c.value)
-        return crossovers, touches
-    points = np.array([p for p, _ in plain], dtype=float)
-    steps = np.ones_like(points) if integer else np.maximum(np.abs(points) * 1e-6, 1e-12)
-    # every candidate's neighbourhood in one evaluation (a deep term's fold is not free)
-    near = values(np.concatenate([points - steps, points, points + steps])).reshape(
-        len(names), 3, len(plain)
-    )
-    for column, (point, exact) in enumerate(plain):
-        if any(abs(point - c.value) <= 1e-7 * abs(point) for c in crossovers + touches):
-            continue  # the same point found twice (the exact one came first)
-        around = near[:, :, column]
-        at_point = around[:, 1]
-        best = float(at_point.min())
-        tied = np.nonzero(at_point <= best + 1e-7 * abs(best))[0]
-        if len(tied) < 2:
-            continue  # two designs cross there, but neither is the fastest
-        below, above = int(np.argmin(around[:, 0])), int(np.argmin(around[:, 2]))
-        if _tied(around[:, 0], above, below):  # a stretch of ties ends here: no change
-            below = above
-        elif _tied(around[:, 2], below, above):  # ... or starts here
-            above = below
-        level = number(best)
-        if below != above:
-            designs = (names[below], names[above])
-            crossovers.append(Crossover(symbol_name, point, exact, "crossover", designs, level))
-        else:
-            other = next(int(k) for k in tied if int(k) != below)
-            designs = (names[below], names[other])
-            touches.append(Crossover(symbol_name, point, exact, "touch", designs, level))
+    opened: tuple[_Step, frozenset[int]] | None = None  # where a stretch began, the fastest before it
+
+    def touch(where: float, level: float, one: frozenset[int], others: frozenset[int], exact: bool) -> None:
+        designs = (names[min(one)], names[min(others - one)])
+        if not any(t.value == where and t.designs == designs for t in touches):
+            touches.append(Crossover(symbol_name, where, exact, "touch", designs, number(level)))
+
+    def began() -> None:  # a touch where the open stretch began
+        if opened is not None:
+            step, before = opened
+            touch(step.first, step.levels[1], before, step.right, step.exact)
+
+    for step in steps:
+        left, here, right = step.left, step.here, step.right
+        if not left or not right or not left | right <= here:
+            continue  # no value, or the change is not at this point
+        if left == right:
+            if here > left:
+                touch(step.last, step.levels[0], left, here, step.exact)
+        elif left < right:
+            opened = opened or (step, left)
+        elif right < left:
+            if opened is not None and right > opened[1]:
+                continue  # fewer, but still more than before the stretch
+            if opened is not None and not right & opened[1]:
+                begun, before = opened
+                designs = (names[min(before)], names[min(right)])
+                stretch = begun.first if begun.first != step.last else None
+                level = number(step.levels[0])
+                exact = begun.exact and step.exact
+                crossovers.append(
+                    Crossover(symbol_name, step.last, exact, "crossover", designs, level, equal_from=stretch)
+                )
+            else:
+                began()
+                touch(step.last, step.levels[0], right, left, step.exact)
+            opened = None
+        elif not left & right:
+            # the design fastest before an open stretch, if it is still among them
+            first = left if opened is None else left & opened[1] or left
+            began()
+            designs = (names[min(first)], names[min(right)])
+            previous = step.last if step.gap else None
+            crossovers.append(
+                Crossover(symbol_name, step.first, step.exact, "crossover", designs, number(step.levels[1]), previous)
+            )
+            opened = None
+    began()
     crossovers.sort(key=lambda c: c.value)
+    touches.sort(key=lambda c: c.value)
     return crossovers, touches
 
 
-def _tied(values: np.ndarray, one: int, best: int) -> bool:
-    """Whether design ``one`` is as fast as the ``best`` there, to rounding (:data:`TIE_RTOL`:
-    equal models, such as a pipe's stage and the pipe it sets the pace of).
+def _edges(crossovers: Sequence[Crossover], lo: float, hi: float) -> tuple[list[tuple[float, float]], list[Crossover | None]]:
+    """Where each interval ends and the next begins (the same point, or over a count two
+    integers), with the crossover there if any: (lo, lo), each crossover's (a crossover
+    across a stretch where its designs are equal: the stretch's two ends), (hi, hi).
 
-    >>> _tied(np.array([5422.97, 5422.97]), 1, 0), _tied(np.array([5422.97, 5422.9701]), 1, 0)
-    (True, False)
+    >>> across = Crossover("x", 10.0, True, "crossover", ("d", "b"), 5.0, equal_from=5.0)
+    >>> _edges([across], 1.0, 20.0)[0]
+    [(1.0, 1.0), (5.0, 5.0), (10.0, 10.0), (20.0, 20.0)]
     """
-    return bool(values[one] <= values[best] + TIE_RTOL * abs(values[best]))
-
-
-def _last(c: Crossover) -> float:
-    """Where the interval before a crossover ends (over a count: its last integer)."""
-    return c.value if c.previous is None else c.previous
-
-
-def _integer_gap(
-    values: Callable[[np.ndarray], np.ndarray],
-    names: tuple[str, ...],
-    symbol_name: str,
-    last: int,
-    exact: bool,
-) -> Crossover | None:
-    """The crossover between the integers ``last`` and ``last + 1`` if the winner differs
-    there, else None (also where the one winning after ties at ``last``: a stretch of ties
-    ends there, and the earlier design, first among equals, never led)."""
-    both = values(np.array([float(last), float(last + 1)]))
-    before, after = (int(w) for w in _winners(both))
-    if before == after or _tied(both[:, 0], after, before):
-        return None
-    designs = (names[before], names[after])
-    level = number(both[after, 1])
-    return Crossover(symbol_name, float(last + 1), exact, "crossover", designs, level, float(last))
+    edges: list[tuple[float, float]] = [(lo, lo)]
+    bounds: list[Crossover | None] = [None]
+    for c in crossovers:
+        if c.equal_from is not None:
+            edges.append((c.equal_from, c.equal_from))
+            bounds.append(c)
+        edges.append((c.value if c.previous is None else c.previous, c.value))
+        bounds.append(c)
+    return [*edges, (hi, hi)], [*bounds, None]
 
 
 def _asymptotic_winner(

@@ -255,35 +255,49 @@ def _golden_min(f: Callable[[float], float], a: float, b: float) -> float:
     return (a + b) / 2
 
 
-def numeric_roots(
-    diff: Callable[[np.ndarray], np.ndarray], scan: np.ndarray, scale: np.ndarray
-) -> list[float]:
-    """Sign changes of ``diff`` on ``scan`` refined by bisection, and touches (local minima of
-    |diff| relative to the models that reach zero) refined by golden section.
+def numeric_roots(pair: Callable[[np.ndarray], np.ndarray], scan: np.ndarray, scanned: np.ndarray) -> list[float]:
+    """Where two models cross or touch: ``pair`` gives both models at points (shape (2,
+    points)), ``scanned`` is it at ``scan``. Sign changes of their difference on the scan
+    refined by bisection, and touches (local minima of its size that reach zero) refined by
+    golden section.
 
-    ``scale`` (the larger of the two models at each scan point) says where the difference
-    is rounding: within :data:`TIE_RTOL` of it, the models are equal there. A stretch where
-    they are equal has no crossover inside it: the winner can change only across it (its
-    first and last points are the candidates) or at a single point where they are equal.
+    A difference within :data:`TIE_RTOL` of the larger model is rounding: the models are
+    equal there. A stretch where they are equal has no crossover inside it: the winner can
+    change only across it (its two ends, each refined by bisection between the scan points
+    beside it, are the candidates) or at a single point where they are equal.
 
-    >>> scan = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
-    >>> numeric_roots(lambda v: v - 2.0, scan, scan), numeric_roots(lambda v: 1e-20 * (v - 2.5), scan, scan + 1)
-    ([2.0], [])
+    >>> scan = np.linspace(1.0, 5.0, 9)
+    >>> line = lambda v: np.stack([v, np.full_like(v, 2.0)])
+    >>> numeric_roots(line, scan, line(scan))
+    [2.0]
+    >>> equal = lambda v: np.stack([np.minimum(v, 2.2) + np.maximum(0.0, v - 3.7), np.full_like(v, 2.2)])
+    >>> [round(r, 6) for r in numeric_roots(equal, scan, equal(scan))]
+    [2.2, 3.7]
     """
-    d = diff(scan)
-    d = np.where(np.abs(d) <= TIE_RTOL * np.abs(scale), 0.0, d)
+    d = scanned[0] - scanned[1]
+    d = np.where(np.abs(d) <= TIE_RTOL * np.max(np.abs(scanned), axis=0), 0.0, d)
     if np.all(d == 0):
         return []  # the same model: equal everywhere, never a crossover
     roots = []
-    scalar = lambda v: float(diff(np.array([v]))[0])  # noqa: E731
+
+    def scalar(v: float) -> float:
+        values = pair(np.array([v]))[:, 0]
+        return float(values[0] - values[1])
+
+    def apart(v: float) -> float:  # 1 where the two differ by more than rounding, else -1
+        values = pair(np.array([v]))[:, 0]
+        return 1.0 if abs(values[0] - values[1]) > TIE_RTOL * float(np.max(np.abs(values))) else -1.0
+
     sign = np.sign(d)
     signed = np.flatnonzero(sign != 0)
     for a, b in zip(signed[:-1].tolist(), signed[1:].tolist(), strict=True):
         if b == a + 1:
             if sign[a] != sign[b]:
                 roots.append(_bisect(scalar, float(scan[a]), float(scan[b])))
-        elif b == a + 2 or sign[a] != sign[b]:  # equal at one point, or across a stretch
-            roots += sorted({float(scan[a + 1]), float(scan[b - 1])})
+        elif b == a + 2:  # equal at one point
+            roots.append(float(scan[a + 1]))
+        elif sign[a] != sign[b]:  # across a stretch where they are equal: its ends
+            roots += [_bisect(apart, float(scan[a]), float(scan[a + 1])), _bisect(apart, float(scan[b - 1]), float(scan[b]))]
     size = np.abs(d)
     for i in range(1, len(scan) - 1):
         lowest = size[i] <= size[i - 1] and size[i] <= size[i + 1]
