@@ -86,6 +86,22 @@ def test_a_stretch_found_numerically_is_crossed_from_its_refined_ends():
     assert [(i.winner, i.ties) for i in result.intervals] == [("d", ()), ("d", ("b",)), ("b", ())]
 
 
+@pytest.mark.parametrize("terms", [["a", "b"], ["b", "a"], ["a", "b", "c"]])
+def test_designs_that_cross_where_both_pass_through_0_cross_there(terms: list[str]):
+    """b is 1.5 a, and both pass through 0 at x = 70.82 (extrapolated models): below it b is
+    the more negative. Equal at the point was read relative to values near 0 and never held:
+    the crossover was lost, 'a wins' on all of [1, 1e5], and beside c the stretch up to
+    107.75 went to b while its crossover said 'a below, c above'."""
+    library = {"a": "0.664*x^(3/4)*log2(x)^2 - 612.3", "b": "1.5*(0.664*x^(3/4)*log2(x)^2 - 612.3)", "c": "400"}
+    result = compare(terms, library=library, over="x=1..1e5")
+    zero = result.crossovers[0]
+    assert zero.designs == ("b", "a") and 0.664 * zero.value**0.75 * math.log2(zero.value) ** 2 == pytest.approx(612.3)
+    winners = [i.winner for i in result.intervals]
+    assert winners == ["b", "a", "c"][: len(terms)]
+    for before, c, after in zip(result.intervals, result.crossovers, result.intervals[1:], strict=False):
+        assert (before.winner, after.winner) == c.designs  # the lines agree
+
+
 @pytest.mark.parametrize("candidates", [[(5.0, True), (10.0, True)], [(4.5, False), (10.5, False)], [(7.0, True)]])
 def test_over_a_count_a_stretch_of_equal_integers_is_crossed_from_its_first_to_its_last(candidates):
     """Over a count the same walk reads the steps between integers: d = min(5, n) + max(0,

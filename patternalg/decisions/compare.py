@@ -766,7 +766,7 @@ def _classify(
 class _Step:
     """The fastest designs (equal to rounding) on either side of a candidate: ``left`` up to
     ``last`` and ``right`` from ``first`` (the same point, or over a count two integers),
-    and ``here``, those equal at the point (to 1e-7)."""
+    and ``here``, those equal at the point to the precision it is found to."""
 
     last: float
     first: float
@@ -776,6 +776,14 @@ class _Step:
     levels: tuple[float, float]  #: the fastest design's value at ``last`` and at ``first``
     exact: bool
     gap: bool = False  #: between two integers, where the winner changes with no point between
+
+
+#: how far, as a share of the change of two designs' difference over a candidate's
+#: neighbourhood (1e-6 of its position either side), they may be apart at the candidate and
+#: still be equal there: a root refined to RTOL (1e-9) is off by half of that at most, which
+#: is 2.5e-4 of the change; relative to the values alone, two designs crossing where both
+#: pass through 0 were never equal (0.5e-7 ns apart at values of 1e-7 ns)
+_POSITION_SLACK = 5e-3
 
 
 def _steps(
@@ -793,8 +801,12 @@ def _steps(
     steps = np.maximum(np.abs(at) * 1e-6, 1e-12)
     near = values(np.concatenate([at - steps, at, at + steps])).reshape(-1, 3, len(points))
     before, here, after = near[:, 0], near[:, 1], near[:, 2]
-    level = np.where(np.isnan(here), np.inf, here).min(axis=0)
-    left, middle, right = _fastest(before), _fastest(here, 1e-7 * np.abs(level)), _fastest(after)
+    known = np.where(np.isnan(here), np.inf, here)
+    level, best = known.min(axis=0), known.argmin(axis=0)
+    change = np.abs(after - before)
+    with np.errstate(invalid="ignore"):
+        slack = 1e-7 * np.abs(level) + _POSITION_SLACK * np.abs(change - change[best, np.arange(len(points))])
+    left, middle, right = _fastest(before), _fastest(here, slack), _fastest(after)
     return [
         _Step(point, point, left[k], middle[k], right[k], (float(level[k]),) * 2, exact)
         for k, (point, exact) in enumerate(points)
