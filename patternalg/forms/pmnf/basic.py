@@ -3,7 +3,9 @@
 Unweighted least squares, selection by the summed leave-one-out SMAPE (strict ``<``: ties
 go to the earlier building block), the in-sample constant model as the starting best,
 rejection of a zero coefficient or of a term below 0.0005 of every value, no log terms if
-x < 1.
+x < 1. Each fit is numpy's ``lstsq`` as Extra-P calls it (:func:`_as_lstsq`): where a term
+dwarfs the constant (``x^3*log2(x)`` near 10^16), the constant's column is cut and the fit
+is the rank-one minimum-norm solution.
 
 >>> from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
 >>> x = np.array([4.0, 8, 16, 32, 64])
@@ -27,7 +29,17 @@ from .default import (
     blocks_for,
 )
 
-__all__ = ["select_basic"]
+__all__ = ["lstsq_cutoff", "select_basic"]
+
+
+def lstsq_cutoff(rows: int, columns: int) -> float:
+    """numpy's ``lstsq`` with ``rcond=None``, as Extra-P calls it: a design's singular values
+    at most this share of the largest are cut (treated as 0).
+
+    >>> lstsq_cutoff(9, 2) == 9 * 2.0**-52  # 9 machine epsilons
+    True
+    """
+    return float(np.finfo(float).eps * max(rows, columns))
 
 
 def _points_first(*arrays: np.ndarray) -> list[np.ndarray]:
@@ -40,11 +52,14 @@ def _folds_direct(b: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray,
     """Each leave-one-out fit ``y ~ c0 + c1*b`` of every hypothesis (``b``: (H, P)) of every
     kernel (``y``: (K, P)) made on its own, as Extra-P makes them: ``c0``, ``c1`` (K, H, L),
     and the smallest value each fold trains on (K, L)."""
-    n = y.shape[-1]
-    train = ~np.eye(n, dtype=bool)  # (L, P): row l trains without point l
-    w = train.astype(float)
+    w = _train(y.shape[-1])
     c0, c1 = _line_fit(*_points_first(b[None, :, None, :], y[:, None, None, :], w[None, None]))
-    return c0, c1, np.where(train[None], y[:, None, :], np.inf).min(-1)
+    return c0, c1, np.where(w[None] > 0, y[:, None, :], np.inf).min(-1)
+
+
+def _train(n: int) -> np.ndarray:
+    """The leave-one-out folds' weights (L, P): row ``l`` trains on every point but ``l``."""
+    return 1.0 - np.eye(n)
 
 
 def _folds(b: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -55,7 +70,7 @@ def _folds(b: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     bb, yy = b[None, :, :], y[:, None, :]  # (1, H, P), (K, 1, P)
     mb, my = bb.mean(-1, keepdims=True), yy.mean(-1, keepdims=True)
     db, dy = bb - mb, yy - my
-    sbb = (db * db).sum(-1, keepdims=True) - n / (n - 1) * db * db  # (1, H, L)
+    sbb = _fold_spread(b, None)[None]  # (1, H, L)
     sby = (db * dy).sum(-1, keepdims=True) - n / (n - 1) * db * dy  # (K, H, L)
     with np.errstate(divide="ignore", invalid="ignore"):
         c1 = sby / sbb
@@ -63,6 +78,62 @@ def _folds(b: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     order = np.sort(y, axis=-1)
     lowest = np.where(y == order[:, :1], order[:, 1:2], order[:, :1])  # the least but l
     return c0, c1, lowest
+
+
+def _fold_sums(a: np.ndarray, train: np.ndarray | None) -> np.ndarray:
+    """Each fit's sum of ``a`` (..., P) over its points (..., L): those ``train`` (L, P)
+    marks, or (None) all but point ``l``, from the total (linear in the points)."""
+    return a.sum(-1, keepdims=True) - a if train is None else a @ train.T
+
+
+def _fold_spread(b: np.ndarray, train: np.ndarray | None) -> np.ndarray:
+    """Each fit's centred sum of squares of ``b`` (H, P) over its points (H, L), as
+    :func:`_fold_sums` takes them (None: from the total, as :func:`_folds`)."""
+    n = b.shape[-1]
+    if train is None:
+        db = b - b.mean(-1, keepdims=True)
+        return (db * db).sum(-1, keepdims=True) - n / (n - 1) * db * db
+    mean = (b @ train.T) / train.sum(-1)
+    deviation = (b[:, None, :] - mean[..., None]) * train
+    return (deviation * deviation).sum(-1)
+
+
+def _as_lstsq(
+    b: np.ndarray, y: np.ndarray, c0: np.ndarray, c1: np.ndarray, train: np.ndarray | None
+) -> None:
+    """Make the fits ``c0 + c1*b`` (K, H, L) of every hypothesis ``b`` (H, P) of every
+    kernel ``y`` (K, P) on the points of each fit (``train``, see :func:`_fold_sums`) what
+    numpy's ``lstsq`` gives, in place: where the design ``[1, b]``'s smaller singular value
+    is at most :func:`lstsq_cutoff` of the larger, the rank-one minimum-norm solution.
+
+    From the design's Gram matrix ``[[m, sum b], [sum b, sum b^2]]``: its larger eigenvalue
+    is the larger singular value squared, its determinant ``m * sum (b - mean)^2`` the
+    product of both squared (no cancellation: the centred sum).
+
+    >>> b, y = np.array([[1.0, 1e16, 2e16]]), np.array([[5.0, 6.0, 7.0]])
+    >>> c0, c1 = np.full((1, 1, 1), 5.0), np.full((1, 1, 1), 1e-16)  # what _line_fit finds
+    >>> _as_lstsq(b, y, c0, c1, np.ones((1, 3)))
+    >>> numpy = np.linalg.lstsq(np.stack([np.ones(3), b[0]], axis=1), y[0], rcond=None)[0]
+    >>> fit = np.ravel([c0, c1])
+    >>> [f"{c:.3g}" for c in fit], bool(np.allclose(fit, numpy, rtol=1e-12, atol=0))
+    (['2.4e-32', '4e-16'], True)
+    """
+    m = b.shape[-1] - 1 if train is None else int(train[0].sum())
+    sb, sbb = _fold_sums(b, train), _fold_sums(b * b, train)  # (H, L)
+    larger = (m + sbb) / 2 + np.hypot((sbb - m) / 2, sb)
+    cut = np.sqrt(m * np.maximum(_fold_spread(b, train), 0.0)) <= lstsq_cutoff(m, 2) * larger
+    rows = np.flatnonzero(cut.any(-1))  # the few hypotheses cut in some fit
+    if not len(rows):
+        return
+    b, cut, sb, sbb, larger = b[rows], cut[rows], sb[rows], sbb[rows], larger[rows]
+    sy, sby = _fold_sums(y, train)[:, None], _fold_sums(b[None] * y[:, None], train)
+    # the larger eigenvalue's eigenvector, from the row of the larger diagonal element
+    first = m >= sbb
+    v0, v1 = np.where(first, larger - sbb, sb), np.where(first, sb, larger - m)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        along = (v0 * sy + v1 * sby) / ((v0 * v0 + v1 * v1) * larger)
+    c0[:, rows] = np.where(cut, v0 * along, c0[:, rows])
+    c1[:, rows] = np.where(cut, v1 * along, c1[:, rows])
 
 
 def _constant_smape(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -94,6 +165,7 @@ def select_basic(x: np.ndarray, y: np.ndarray, direct: int = LOO_DIRECT) -> Sele
     b = basis(x, blocks)  # (H, P)
     # leave-one-out fits, all folds of all hypotheses of all kernels: (K, H, L)
     c0, c1, lowest = _folds(b, y) if n > direct else _folds_direct(b, y)
+    _as_lstsq(b, y, c0, c1, None if n > direct else _train(n))
     with np.errstate(divide="ignore", invalid="ignore"):
         small = np.where(
             lowest[:, None, :] == 0,
@@ -113,6 +185,7 @@ def select_basic(x: np.ndarray, y: np.ndarray, direct: int = LOO_DIRECT) -> Sele
         smape = smape + parts[..., fold]
         rss = rss + diff[..., fold] * diff[..., fold]
     full0, full1 = _line_fit(*_points_first(b[None], y[:, None, :], np.ones((1, 1, n))))
+    _as_lstsq(b, y, full0[..., None], full1[..., None], np.ones((1, n)))  # through the views
     terms, values = _points_first(full1[..., None] * b[None], y[:, None, :])
     usable = np.isfinite(rss) & ~_rejected(full1, terms, values)
     const_rss, const_smape = _constant_smape(y)

@@ -22,6 +22,7 @@ from fractions import Fraction
 import numpy as np
 
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
+from .basic import lstsq_cutoff
 from .default import basis
 
 __all__ = [
@@ -100,20 +101,20 @@ def term_values(points: np.ndarray, term: Sequence[int]) -> np.ndarray:
 def lstsq(a: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Least squares of each ``y[k]`` (K, n) on its design ``a[k]`` (K, n, m): (K, m).
 
-    As numpy's ``lstsq`` (which Extra-P calls): singular values below ``eps * max(n, m)``
-    of the largest are cut; where that leaves the design rank-deficient, only those below
-    ``eps`` of the largest (Extra-P's retry).
+    As numpy's ``lstsq`` (which Extra-P calls): singular values at most
+    :func:`.basic.lstsq_cutoff` of the largest are cut; where that leaves the design
+    rank-deficient, only those at most ``eps`` of the largest (Extra-P's retry, which its
+    single-parameter fits do not make).
 
     >>> a = np.array([[[1.0, 1.0], [1.0, 2.0], [1.0, 3.0]]])
     >>> lstsq(a, np.array([[3.0, 5.0, 7.0]])).round(12).tolist()
     [[1.0, 2.0]]
     """
     u, s, vt = np.linalg.svd(a, full_matrices=False)
-    eps = np.finfo(float).eps
     largest = s[..., :1]
-    keep = s > eps * max(a.shape[-2:]) * largest
+    keep = s > lstsq_cutoff(*a.shape[-2:]) * largest
     deficient = keep.sum(-1, keepdims=True) < a.shape[-1]
-    keep = np.where(deficient, s > eps * largest, keep)
+    keep = np.where(deficient, s > np.finfo(float).eps * largest, keep)
     inverse = np.where(keep, 1.0 / np.where(keep, s, 1.0), 0.0)
     return np.einsum("kjm,kj,knj,kn->km", vt, inverse, u, y)
 
