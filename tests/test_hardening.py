@@ -377,28 +377,39 @@ def test_pmnf_fits_refuse_parameters_beyond_double_precision(
 
 
 def test_pmnf_fits_recover_every_block_up_to_the_parameter_range() -> None:
-    """The range's edge holds: exact data of every building block, 9 points up to 2.6e42 (and
-    down to 1e-50 without logarithms), give back their block; at 1e50 some no longer do."""
+    """The range's edge holds: on exact data of every building block, 9 points up to 2.6e42
+    (and down to 1e-50 without logarithms), the default modeler gives back every block, and
+    basic chooses what Extra-P 4.2.5 does (whose least squares there cuts the constant's or
+    the term's column: most blocks are lost, tests/data/pmnf/README.md); at 1e50 the default
+    modeler no longer gives back every block."""
+    from fractions import Fraction
+
     from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
     from patternalg.forms.pmnf.basic import select_basic
     from patternalg.forms.pmnf.default import select_default
     from patternalg.forms.pmnf.fit import PARAMETER_RANGE
 
-    def wrong(x: np.ndarray) -> int:
-        count = 0
-        for h, (i, j) in enumerate(BUILDING_BLOCKS):
-            if j and x.min() < 1:
-                continue
-            with np.errstate(all="ignore"):
-                b = x ** float(i) * np.log2(x) ** float(j)
-                y = (1.0 + b / b[0])[None, :]
-                count += sum(int(f(x, y).index[0] != h) for f in (select_default, select_basic))
-        return count
+    def chosen(x: np.ndarray, select) -> dict[str, int]:
+        """The block chosen for each block's exact data ``1 + b / b[0]``, by kernel name."""
+        blocks = [(h, i, j) for h, (i, j) in enumerate(BUILDING_BLOCKS) if not (j and x.min() < 1)]
+        with np.errstate(all="ignore"):
+            b = np.array([x ** float(i) * np.log2(x) ** float(j) for _, i, j in blocks])
+            index = select(x, 1.0 + b / b[:, :1]).index
+        return {f"b{h}": int(c) for (h, _, _), c in zip(blocks, index, strict=True)}
 
+    def block(terms: list) -> int:
+        """Extra-P's model, one term ``[[i, j]]`` or none, as a block index (-1: constant)."""
+        return BUILDING_BLOCKS.index((Fraction(terms[0][0]), terms[0][1])) if terms else -1
+
+    recorded = json.loads((Path(__file__).parent / "data/pmnf/edges_extrap.json").read_text())
     steps = 2.0 ** np.arange(9)
-    assert wrong(PARAMETER_RANGE[1] * steps) == 0
-    assert wrong(PARAMETER_RANGE[0] * steps) == 0 and wrong(1e-50 * steps) == 0
-    assert wrong(1e50 * steps) > 0
+    for x0 in (PARAMETER_RANGE[1], PARAMETER_RANGE[0], 1e-50):
+        default = chosen(x0 * steps, select_default)
+        assert all(index == int(name[1:]) for name, index in default.items())
+        extrap = {name: block(terms) for name, terms in recorded[f"{x0:g}"].items()}
+        assert chosen(x0 * steps, select_basic) == extrap
+    beyond = chosen(1e50 * steps, select_default)
+    assert any(index != int(name[1:]) for name, index in beyond.items())
 
 
 @pytest.mark.parametrize(

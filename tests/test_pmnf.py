@@ -177,8 +177,9 @@ def test_basic_cuts_the_constant_where_extrap_s_least_squares_does() -> None:
     """At x up to 262144, x^3*log2(x) dwarfs the constant's column, and Extra-P's lstsq
     cuts it (the rank-one solution): it chooses a flat model for noisy constants, and a
     steep term whose constant is ~1e-30 where that fits best (tests/data/pmnf/README.md)."""
-    records = fit(Path(__file__).parent / "data" / "pmnf" / "basic_truncation.txt")
-    extrap = json.loads((Path(__file__).parent / "data" / "pmnf" / "basic_truncation_extrap.json").read_text())
+    here = Path(__file__).parent / "data" / "pmnf"
+    records = fit(here / "basic_truncation.txt")
+    extrap = json.loads((here / "basic_truncation_extrap.json").read_text())
     for model in extrap:
         record = records[model["kernel"]]
         assert [(t["i"], t["j"]) for t in record["terms"]] == [

@@ -127,11 +127,14 @@ def _as_lstsq(
         return
     b, cut, sb, sbb, larger = b[rows], cut[rows], sb[rows], sbb[rows], larger[rows]
     sy, sby = _fold_sums(y, train)[:, None], _fold_sums(b[None] * y[:, None], train)
-    # the larger eigenvalue's eigenvector, from the row of the larger diagonal element
+    # the larger eigenvalue's unit eigenvector, from the row of the larger diagonal element
+    # (no cancellation; hypot: no overflow of its square up to x = 1e40)
     first = m >= sbb
     v0, v1 = np.where(first, larger - sbb, sb), np.where(first, sb, larger - m)
     with np.errstate(divide="ignore", invalid="ignore"):
-        along = (v0 * sy + v1 * sby) / ((v0 * v0 + v1 * v1) * larger)
+        norm = np.hypot(v0, v1)
+        v0, v1 = v0 / norm, v1 / norm
+        along = (v0 * sy + v1 * sby) / larger
     c0[:, rows] = np.where(cut, v0 * along, c0[:, rows])
     c1[:, rows] = np.where(cut, v1 * along, c1[:, rows])
 
