@@ -42,6 +42,7 @@ CASES = [
     ("bench_coverage.py", ["--data", str(REALDATA)], r"(?m)^pooled\s+\d+/"),
     ("bench_machine.py", ["--data", str(REALDATA)], r"cells > 25 %\s+\d+ of \d+"),
     ("bench_summaries.py", ["--data", str(REALDATA)], r"Extra-P experiment\s+noise:\s+median\s+[\d.]+"),
+    ("bench_csv_read.py", ["--mb", "1", "--runs", "1"], r"(?m)^\s+1\s+\d+\s+[\d.]+\s+[\d.]+\s+[\d.]+"),
 ]
 
 #: the scripts that run Extra-P too (given its environment's Python)

@@ -23,12 +23,13 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from collections.abc import Iterator
 from os import PathLike
 from typing import IO, AnyStr
 
 from .limits import MAX_FILE_BYTES
 
-__all__ = ["read_text", "read_bytes", "read_stream", "check_size", "TooLarge", "NotText"]
+__all__ = ["read_text", "read_bytes", "read_stream", "check_size", "text_lines", "TooLarge", "NotText"]
 
 #: bytes read at a time from a file whose size is not known (a device, a pipe)
 _CHUNK = 1 << 20
@@ -105,3 +106,24 @@ def read_text(
     else:
         text = read_bytes(path, limit).decode(encoding)
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def text_lines(text: str, window: int = 1 << 12) -> Iterator[tuple[int, str]]:
+    """The lines of ``text`` as ``text.splitlines()`` gives them, each with the offset just
+    after its line end, read ``window`` characters at a time: the first lines of a large
+    text without a list of all of them.
+
+    >>> list(text_lines("a\\r\\nb\\x0cc", window=2)), [line for _, line in text_lines("\\n\\nx\\n")]
+    ([(3, 'a'), (5, 'b'), (6, 'c')], ['', '', 'x'])
+    """
+    start = 0
+    while start < len(text):
+        pieces = text[start : start + window].splitlines(keepends=True)
+        if start + window < len(text):
+            pieces.pop()  # it may go on (or its CR be followed by LF) beyond the window
+        if not pieces:
+            window *= 2
+            continue
+        for piece in pieces:
+            start += len(piece)
+            yield start, piece.splitlines()[0]

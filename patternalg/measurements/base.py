@@ -13,7 +13,8 @@ import math
 import os
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from array import array
+from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -155,7 +156,22 @@ def _not_a_number(text: object, at: Location, column: str) -> MeasurementError:
 
 
 #: repetitions and their lines at each point
-_ByPoint = dict[tuple[float, ...], tuple[list[float], list[int]]]
+_ByPoint = dict[tuple[float, ...], tuple[MutableSequence[float], MutableSequence[int]]]
+
+
+def _distinct(column: np.ndarray) -> tuple[int, np.ndarray]:
+    """How many distinct numbers ``column`` holds, and the rank of each among them (-0.0 is
+    0.0, as a dict's key): looked up among those of its first rows where all are there.
+
+    >>> _distinct(np.array([2.0, -0.0, 2.0, 0.0, 5.0]))
+    (3, array([1, 0, 1, 0, 2]))
+    """
+    found = np.unique(column[: 1 << 16])
+    each = np.searchsorted(found, column).clip(0, max(len(found) - 1, 0))
+    if len(found) and np.array_equal(found[each], column):
+        return len(found), each
+    found, each = np.unique(column, return_inverse=True)
+    return len(found), each.reshape(-1)
 
 
 class Collector:
@@ -216,6 +232,46 @@ class Collector:
             found, at = data.setdefault(key, {}).setdefault(point, ([], []))
             found.append(value)
             at.append(line)
+
+    def add_columns(
+        self,
+        keys: Sequence[tuple[str, str]],
+        codes: np.ndarray,
+        points: np.ndarray,
+        values: np.ndarray,
+        lines: np.ndarray,
+    ) -> None:
+        """One value a row, as columns: the row's (kernel, metric) ``keys[codes[i]]`` (each
+        key's first row before the next key's), point, value and line; what :meth:`add_rows`
+        collects of the same rows, with no Python object a row.
+
+        >>> c = Collector("m.csv", ["x"])
+        >>> c.add_columns([("k", "t")], np.zeros(3, int), np.array([[2.0], [1.0], [2.0]]), np.arange(3.0), np.arange(2, 5))
+        >>> [(p, list(v), tuple(ls)) for p, (v, ls) in c.data["k", "t"].items()]
+        [((1.0,), [1.0], (3,)), ((2.0,), [0.0, 2.0], (2, 4))]
+        """
+        self.finite = self.finite and bool(np.isfinite(values).all())
+        at = np.zeros(len(points), dtype=np.int64)  # the point of each row, as a number
+        for column in points.T:
+            found, each = _distinct(column)
+            at = at * found + each
+            if points.shape[1] > 1:  # numbered again from 0: no overflow over many parameters
+                at = np.unique(at, return_inverse=True)[1].reshape(-1)
+        count = int(at.max(initial=0)) + 1
+        groups = codes * count
+        groups += at
+        del at
+        # each group's rows in file order (a radix sort where the groups are few)
+        order = np.argsort(groups.astype(np.min_scalar_type(groups.max(initial=0))), kind="stable")
+        groups = groups[order]
+        cuts = [0, *(np.flatnonzero(np.diff(groups)) + 1).tolist(), len(groups)]
+        for start, end in zip(cuts[:-1], cuts[1:], strict=True):
+            rows = order[start:end]
+            point = tuple(points[rows[0]].tolist())  # as its first row writes it
+            self.data.setdefault(keys[int(groups[start]) // count], {})[point] = (
+                array("d", values[rows].tobytes()),
+                array("q", lines[rows].astype(np.int64).tobytes()),
+            )
 
     def result(
         self,

@@ -38,14 +38,17 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
 
+from .._internal.reading import text_lines
 from ..errors import Location, MeasurementError
 from .base import STDIN, Collector, Reader, ValueChoice, is_number_text, measured, number
+from .csv_columns import Irregular, columns
 from .model import Measurements, Stated
 from .names import (
     SummaryColumns,
@@ -273,8 +276,178 @@ def _noted(ms: Measurements, summaries: dict[str, SummaryColumns], left_out: Seq
     return replace(ms, notes=(*ms.notes, *notes)) if notes else ms
 
 
+@dataclass(frozen=True)
+class _Header:
+    """What a table's header says: its delimiter, columns (as written and in lower case,
+    and where each is), line, whether a ``metric`` column names each row's metric, the
+    value columns, the summaries' columns and the parameters."""
+
+    sep: str | None
+    written: list[str]
+    header: tuple[str, ...]
+    line: int
+    long: bool
+    columns: tuple[str, ...]
+    summaries: dict[str, SummaryColumns]
+    stating: set[str]
+    parameters: list[str]
+
+    @property
+    def index(self) -> dict[str, int]:
+        """Each column's position."""
+        return {h: i for i, h in enumerate(self.header)}
+
+
+def _content(text: str) -> Iterator[tuple[int, int, str]]:
+    """(number, offset after its line end, line) of each line that is not blank or a ``#``
+    comment, read as they are needed."""
+    for at, (end, line) in enumerate(text_lines(text), start=1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            yield at, end, line
+
+
+def _table(numbered: list[tuple[int, str]]) -> tuple[str | None, list[list[str]], list[tuple[int, str]]]:
+    """The delimiter, the cells of each line (pandas' three header rows made one) and the
+    lines that hold them, from the lines that are not blank or a comment."""
+    named = _EXCEL_SEP.fullmatch(numbered[0][1])
+    if named:  # the delimiter named by a spreadsheet's first line
+        numbered = numbered[1:] or numbered
+    sep = named[1] if named else delimiter(numbered[0][1])
+    rows = _split([line for _, line in numbered], sep)
+    flat = pandas_header(rows)
+    if flat is not None:  # pandas' two-level header, made one: its third row's line names it
+        rows, numbered = [flat, *rows[3:]], numbered[2:]
+    return sep, rows, numbered
+
+
+def _header(
+    path: str, sep: str | None, first: list[str], line: int, metric: str | None, value: ValueChoice
+) -> _Header:
+    """What the header ``first`` (at ``line``) says; an error if it names no parameter and
+    value columns."""
+    written = [h.strip() for h in first]
+    header = tuple(h.lower() for h in written)
+    if len(set(header)) != len(header):
+        dup = next(h for h in header if header.count(h) > 1)
+        raise MeasurementError(f"column '{dup}' appears twice in the header", location=Location(path, line))
+    numeric = tuple(h for h in header if h not in TEXT_COLUMNS)
+    long = "metric" in header  # one value column, its metric named on each row
+    summaries = {} if long or value is not None else summary_columns(numeric)
+    if summaries and metric is not None:  # --metric time (or time_mean) picks one
+        summaries = {c: m for c, m in summaries.items() if metric.strip().lower() in (c, m.metric)}
+    columns = tuple(summaries) or _value_columns(path, line, numeric, None if long else metric, value)
+    stating = {c for m in summaries.values() for c in (m.spread, m.repetitions) if c}
+    if long and len(columns) > 1:
+        raise MeasurementError(
+            f"a 'metric' column names each row's metric, so the file has one value column, "
+            f"not {len(columns)} ({', '.join(columns)}): keep one, or drop the 'metric' "
+            "column to read each as a metric",
+            location=Location(path, line),
+        )
+    parameters = [c for c in numeric if c not in columns and c not in stating and not is_value_name(c)]
+    if not parameters and len(numeric) > 1:  # every other column is named like a value
+        raise MeasurementError(_no_parameter(header, columns), location=Location(path, line))
+    if not columns or not parameters:
+        if len(header) > 1:
+            found = f"columns separated by {_DELIMITERS.get(sep or '', 'blanks')}"
+        else:
+            found = "found no comma, semicolon, tab or blank between columns"
+        raise MeasurementError(
+            "need a parameter column and a value column "
+            f"(the header has: {', '.join(header)}; {found})",
+            location=Location(path, line),
+        )
+    return _Header(sep, written, header, line, long, columns, summaries, stating, parameters)
+
+
+def _collector(path: str, parameters: list[str]) -> Collector:
+    """A collector over ``parameters``, named as their columns name them (``size
+    (elements)`` is ``size``) unless two would be named alike."""
+    names = [parameter_name(c) for c in parameters]
+    return Collector(path, names if len(set(names)) == len(names) else parameters)
+
+
+def _by_columns(path: str, text: str, h: _Header, start: int) -> Collector:
+    """The rows after the header (which ends at ``text[start]``) collected column by
+    column (:mod:`~patternalg.measurements.csv_columns`); :class:`Irregular` unless the
+    body is plain and the table holds no summaries."""
+    if h.sep is None or h.summaries:
+        raise Irregular
+    index = h.index
+    texts = [index[c] for c in TEXT_COLUMNS if c in index]
+    found = columns(
+        text, start, h.line, h.sep, len(h.header), texts=texts, numbers=[index[c] for c in (*h.parameters, *h.columns)]
+    )
+    points, values = found.numbers[: len(h.parameters)].T, found.numbers[len(h.parameters) :]
+    kernel = file_kernel(path)
+    if "kernel" not in index:
+        found = replace(found, names=[(kernel, *name) for name in found.names])
+    collector = _collector(path, h.parameters)
+    if h.long:
+        keys = [(name[0], name[1]) for name in found.names]
+        collector.add_columns(keys, found.codes, points, values[0], found.lines)
+    elif len(h.columns) == 1:
+        keys = [(name[0], h.columns[0]) for name in found.names]
+        collector.add_columns(keys, found.codes, points, values[0], found.lines)
+    else:  # row by row, each value column a metric: the series of a kernel stay together
+        keys = [(name[0], m) for name in found.names for m in h.columns]
+        width = len(h.columns)
+        codes = (found.codes[:, None] * width + np.arange(width)).reshape(-1)
+        collector.add_columns(
+            keys, codes, np.repeat(points, width, 0), values.T.reshape(-1), np.repeat(found.lines, width)
+        )
+    return collector
+
+
+def _by_rows(path: str, text: str, h: _Header) -> tuple[Collector, list[str]]:
+    """The rows after the header collected one by one (the reference), and the
+    bookkeeping columns left out as text; an error at the first bad row."""
+    numbered = [
+        (i, line)
+        for i, line in enumerate(text.splitlines(), start=1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    _, rows, numbered = _table(numbered)
+    index = h.index
+    body, lines = rows[1:], [line for line, _ in numbered[1:]]
+    if not body:
+        raise MeasurementError("no data rows after the header", location=Location(path))
+    if set(map(len, body)) != {len(h.header)}:
+        line, row = next((n, r) for n, r in zip(lines, body, strict=True) if len(r) != len(h.header))
+        raise MeasurementError(f"{len(row)} cells where the header has {len(h.header)}", location=Location(path, line))
+    # a date or a clock reading written as text is no parameter (a number is, until
+    # measurements.read settles the parameters: patternalg.measurements.readers)
+    left_out = [c for c in h.parameters if bookkeeping(c) and not _numeric(body, index[c])]
+    if len(left_out) == len(h.parameters):  # no parameter left: its cells' error says what is wrong
+        left_out = []
+    parameters = [c for c in h.parameters if c not in left_out]
+    if "kernel" not in index:
+        _no_names_as_parameters(body, lines, index, parameters, path)
+    kernels = _texts(body, index.get("kernel"), file_kernel(path))
+    if "" in kernels:
+        raise MeasurementError("column 'kernel' is empty", location=Location(path, lines[kernels.index("")]))
+    points = np.column_stack([_cells(body, lines, index[c], c, path) for c in parameters])
+    values = np.column_stack([_cells(body, lines, index[c], c, path, measured) for c in h.columns])
+    collector = _collector(path, parameters)
+    if h.long:
+        metrics = _texts(body, index["metric"], "")
+        collector.add_rows(zip(kernels, metrics, strict=True), points, values[:, 0], lines)
+    else:  # row by row, each value column a metric: the series of a kernel stay together
+        metrics = [h.summaries[c].metric if c in h.summaries else c for c in h.columns]
+        keys = ((kernel, m) for kernel in kernels for m in metrics)
+        repeated = [line for line in lines for _ in h.columns]
+        collector.add_rows(keys, np.repeat(points, len(h.columns), 0), values.ravel(), repeated)
+        _state(collector, h.summaries, body, index, kernels, points)
+    return collector, left_out
+
+
 class CsvReader(Reader):
-    """CSV (comma, semicolon, tab or blank separated) with a header line."""
+    """CSV (comma, semicolon, tab or blank separated) with a header line.
+
+    The header is read from the first lines; a plain body (as most large tables are) is
+    read column by column (:mod:`~patternalg.measurements.csv_columns`), any other row by
+    row: both give the same measurements (``tests/test_csv_columns.py``).
+    """
 
     name = "csv"
     suffixes = (".csv", ".tsv")
@@ -287,105 +460,23 @@ class CsvReader(Reader):
     def read(
         cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
     ) -> Measurements:
-        numbered = [
-            (i, line)
-            for i, line in enumerate(text.splitlines(), start=1)
-            if line.strip() and not line.lstrip().startswith("#")
-        ]
-        if not numbered:
+        head = list(islice(_content(text), 5))  # the header, pandas' three rows after a sep= line
+        if not head:
             raise MeasurementError(
                 "the file is empty (expected a header and data rows)", location=Location(path)
             )
-        named = _EXCEL_SEP.fullmatch(numbered[0][1])
-        if named:  # the delimiter named by a spreadsheet's first line
-            numbered = numbered[1:] or numbered
-        header_line, first = numbered[0]
-        sep = named[1] if named else delimiter(first)
-        rows = _split([line for _, line in numbered], sep)
-        flat = pandas_header(rows)
-        if flat is not None:  # pandas' two-level header, made one: its third row's line names it
-            rows, numbered = [flat, *rows[3:]], numbered[2:]
-            header_line = numbered[0][0]
-        written = [h.strip() for h in rows[0]]
-        header = tuple(h.lower() for h in written)
-        if len(set(header)) != len(header):
-            dup = next(h for h in header if header.count(h) > 1)
-            raise MeasurementError(
-                f"column '{dup}' appears twice in the header", location=Location(path, header_line)
-            )
-        numeric = tuple(h for h in header if h not in TEXT_COLUMNS)
-        long = "metric" in header  # one value column, its metric named on each row
-        summaries = {} if long or value is not None else summary_columns(numeric)
-        if summaries and metric is not None:  # --metric time (or time_mean) picks one
-            summaries = {c: m for c, m in summaries.items() if metric.strip().lower() in (c, m.metric)}
-        columns = tuple(summaries) or _value_columns(path, header_line, numeric, None if long else metric, value)
-        stating = {c for m in summaries.values() for c in (m.spread, m.repetitions) if c}
-        if long and len(columns) > 1:
-            raise MeasurementError(
-                f"a 'metric' column names each row's metric, so the file has one value column, "
-                f"not {len(columns)} ({', '.join(columns)}): keep one, or drop the 'metric' "
-                "column to read each as a metric",
-                location=Location(path, header_line),
-            )
-        parameters = [c for c in numeric if c not in columns and c not in stating and not is_value_name(c)]
-        if not parameters and len(numeric) > 1:  # every other column is named like a value
-            raise MeasurementError(
-                _no_parameter(header, columns), location=Location(path, header_line)
-            )
-        if not columns or not parameters:
-            if len(header) > 1:
-                found = f"columns separated by {_DELIMITERS.get(sep or '', 'blanks')}"
-            else:
-                found = "found no comma, semicolon, tab or blank between columns"
-            raise MeasurementError(
-                "need a parameter column and a value column "
-                f"(the header has: {', '.join(header)}; {found})",
-                location=Location(path, header_line),
-            )
-        index = {h: i for i, h in enumerate(header)}
-        body, lines = rows[1:], [line for line, _ in numbered[1:]]
-        if not body:
-            raise MeasurementError("no data rows after the header", location=Location(path))
-        if set(map(len, body)) != {len(header)}:
-            line, row = next(
-                (n, r) for n, r in zip(lines, body, strict=True) if len(r) != len(header)
-            )
-            raise MeasurementError(
-                f"{len(row)} cells where the header has {len(header)}",
-                location=Location(path, line),
-            )
-        # a date or a clock reading written as text is no parameter (a number is, until
-        # measurements.read settles the parameters: patternalg.measurements.readers)
-        left_out = [c for c in parameters if bookkeeping(c) and not _numeric(body, index[c])]
-        if len(left_out) == len(parameters):  # no parameter left: its cells' error says what is wrong
-            left_out = []
-        parameters = [c for c in parameters if c not in left_out]
-        if "kernel" not in index:
-            _no_names_as_parameters(body, lines, index, parameters, path)
-        kernels = _texts(body, index.get("kernel"), file_kernel(path))
-        if "" in kernels:
-            raise MeasurementError(
-                "column 'kernel' is empty", location=Location(path, lines[kernels.index("")])
-            )
-        points = np.column_stack([_cells(body, lines, index[c], c, path) for c in parameters])
-        values = np.column_stack(
-            [_cells(body, lines, index[c], c, path, measured) for c in columns]
-        )
-        names = [parameter_name(c) for c in parameters]  # "size (elements)" is "size"
-        collector = Collector(path, names if len(set(names)) == len(names) else parameters)
-        if long:
-            metrics = _texts(body, index["metric"], "")
-            collector.add_rows(zip(kernels, metrics, strict=True), points, values[:, 0], lines)
-        else:  # row by row, each value column a metric: the series of a kernel stay together
-            metrics = [summaries[c].metric if c in summaries else c for c in columns]
-            keys = ((kernel, m) for kernel in kernels for m in metrics)
-            repeated = [line for line in lines for _ in columns]
-            collector.add_rows(keys, np.repeat(points, len(columns), 0), values.ravel(), repeated)
-            _state(collector, summaries, body, index, kernels, points)
-        if len(columns) > 1:  # each series' metric names its column (and unit)
-            read_in = collector.result(cls.name, "value", header, header_line)
+        sep, rows, numbered = _table([(at, line) for at, _, line in head])
+        h = _header(path, sep, rows[0], numbered[0][0], metric, value)
+        left_out: list[str] = []
+        try:
+            start = next(end for at, end, _ in head if at == h.line)
+            collector = _by_columns(path, text, h, start)
+        except Irregular:
+            collector, left_out = _by_rows(path, text, h)
+        if len(h.columns) > 1:  # each series' metric names its column (and unit)
+            read_in = collector.result(cls.name, "value", h.header, h.line)
         else:
-            name = summaries[columns[0]].metric if summaries else columns[0]
-            unit = split_unit(written[index[name]] if name in index else name)[1]
-            read_in = collector.result(cls.name, name, header, header_line, unit=unit)
-        return _noted(read_in, summaries, left_out)
+            name = h.summaries[h.columns[0]].metric if h.summaries else h.columns[0]
+            unit = split_unit(h.written[h.index[name]] if name in h.index else name)[1]
+            read_in = collector.result(cls.name, name, h.header, h.line, unit=unit)
+        return _noted(read_in, h.summaries, left_out)

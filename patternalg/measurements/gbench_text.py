@@ -32,9 +32,11 @@ import csv
 import re
 from abc import abstractmethod
 from dataclasses import replace
+from itertools import islice
 from typing import Any, ClassVar
 
 from .._internal.limits import printable
+from .._internal.reading import text_lines
 from ..errors import Location, MeasurementError
 from .base import Reader, ValueChoice
 from .gbench import STATISTICS, Run, measurements
@@ -87,7 +89,7 @@ class _Report(Reader):
 
     @classmethod
     def sniff_text(cls, first: str, text: str) -> bool:
-        return cls._start(text.splitlines()) is not None
+        return cls._start([line for _, line in islice(text_lines(text), CONTEXT_LINES)]) is not None
 
     @classmethod
     def _start(cls, lines: list[str]) -> int | None:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from .._internal.reading import text_lines
 from ..arguments import as_column_choice, as_path, optional_texts
 from ..errors import Location, MeasurementError
 from .base import STDIN, DirectoryReader, PathReader, Reader, ValueChoice, read_source
@@ -75,7 +76,7 @@ def sniff(path: str | Path, text: str) -> str:
     """
     suffix = Path(str(path)).suffix.lower()
     first = next(
-        (s for s in (line.strip() for line in text.splitlines()) if s and not s.startswith("#")),
+        (s for s in (line.strip() for _, line in text_lines(text)) if s and not s.startswith("#")),
         "",
     )
     for pattern, says in NOT_MEASUREMENTS:
