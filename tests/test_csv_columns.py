@@ -181,3 +181,10 @@ def test_a_large_table_is_read_in_memory_a_small_multiple_of_its_size() -> None:
         tracemalloc.stop()
     assert [len(s.values[0]) for s in ms] == [20_000] * 3
     assert sniffing < 0.1 * len(text) and reading < 6 * len(text), (sniffing / len(text), reading / len(text))
+
+
+@pytest.mark.parametrize("cell", ["a" * 200_000, '"' + "a" * 200_000 + '"'])
+def test_a_cell_beyond_the_limit_of_a_cell_is_an_error_with_its_line(cell: str) -> None:
+    """It was csv's own error, with a traceback."""
+    with pytest.raises(MeasurementError, match=r"^m.csv:3: a cell longer than 131,072 characters"):
+        CsvReader.read("m.csv", f"x,time\n1,2\n2,{cell}\n")

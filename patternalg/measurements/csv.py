@@ -306,14 +306,24 @@ def _content(text: str) -> Iterator[tuple[int, int, str]]:
             yield at, end, line
 
 
-def _table(numbered: list[tuple[int, str]]) -> tuple[str | None, list[list[str]], list[tuple[int, str]]]:
+def _table(
+    path: str, numbered: list[tuple[int, str]]
+) -> tuple[str | None, list[list[str]], list[tuple[int, str]]]:
     """The delimiter, the cells of each line (pandas' three header rows made one) and the
     lines that hold them, from the lines that are not blank or a comment."""
     named = _EXCEL_SEP.fullmatch(numbered[0][1])
     if named:  # the delimiter named by a spreadsheet's first line
         numbered = numbered[1:] or numbered
     sep = named[1] if named else delimiter(numbered[0][1])
-    rows = _split([line for _, line in numbered], sep)
+    try:
+        rows = _split([line for _, line in numbered], sep)
+    except csv.Error:  # the one error of a reader that is not strict: a cell beyond its limit
+        limit = csv.field_size_limit()
+        line = next((n for n, text in numbered if len(text) > limit), None)
+        raise MeasurementError(
+            f"a cell longer than {limit:,} characters (the most a cell of a table may hold)",
+            location=Location(path, line),
+        ) from None
     flat = pandas_header(rows)
     if flat is not None:  # pandas' two-level header, made one: its third row's line names it
         rows, numbered = [flat, *rows[3:]], numbered[2:]
@@ -407,7 +417,7 @@ def _by_rows(path: str, text: str, h: _Header) -> tuple[Collector, list[str]]:
         for i, line in enumerate(text.splitlines(), start=1)
         if line.strip() and not line.lstrip().startswith("#")
     ]
-    _, rows, numbered = _table(numbered)
+    _, rows, numbered = _table(path, numbered)
     index = h.index
     body, lines = rows[1:], [line for line, _ in numbered[1:]]
     if not body:
@@ -465,7 +475,7 @@ class CsvReader(Reader):
             raise MeasurementError(
                 "the file is empty (expected a header and data rows)", location=Location(path)
             )
-        sep, rows, numbered = _table([(at, line) for at, _, line in head])
+        sep, rows, numbered = _table(path, [(at, line) for at, _, line in head])
         h = _header(path, sep, rows[0], numbered[0][0], metric, value)
         left_out: list[str] = []
         try:
