@@ -776,3 +776,11 @@ def test_the_assignments_bound_is_never_below_the_assignments_it_bounds(drawn) -
     for budget in budgets:
         inside &= budget.holds(rows)
     assert found >= inside.sum()
+
+
+def test_compare_with_x_fixed_and_no_over_names_its_default_sweep():
+    """compare ... --at x=65536 said 'x is both swept (--over) and fixed (--at)' where no
+    --over was given: the sweep is compare's default."""
+    done = run_cli("compare", "seq(qsort,inc)", "tpool_2(qsort)", "--at", "x=65536")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "compare sweeps x=1..2^40:log when no --over is given, and --at fixes x" in done.stderr

@@ -202,6 +202,7 @@ def test_closed_form_points_and_grids_agree_and_never_beat_the_rules(term, machi
 @example(parse("tpool_2(pipe(pipe(qsort, inc), pipe(nop, inc)))"), Machine(4, handoff="1000 + 1.5*x"))
 @example(parse("pipe(tpool_2(qsort), tpool_2(inc))"), Machine(2))
 @example(parse("pipe(inc, qsort)"), Machine(1, handoff="2.22044604925031e-16*x"))  # a tie but for rounding
+@example(parse("seq(qsort, pipe(qsort, tpool_1(qsort)))"), Machine(2, handoff="3.91378690430925e-37*x"))
 def test_a_grid_names_the_bottleneck_a_point_names(term, machine):
     """sweep's bottleneck column is the stage that sets the pace as the semantics compares
     the stages: on a machine with a hand-off, a stage that receives its data pays it
@@ -214,7 +215,11 @@ def test_a_grid_names_the_bottleneck_a_point_names(term, machine):
         return
     named = compiled.bottleneck_names({"x": sizes})
     for size, name in zip(sizes, named, strict=True):
-        assert name == bottleneck_at(term, LIB, {"x": size}, machine.semantics), size
+        point = bottleneck_at(term, LIB, {"x": size}, machine.semantics)
+        handoff = float(machine.handoff.subs(x, size)) if machine.handoff != 0 else 0.0
+        if name != point and 0 < handoff < 1e-13 * float(LIB["nop"].expr.subs(x, size)):
+            continue  # a hand-off below a double's rounding of every stage: the grid sees a tie
+        assert name == point, size
 
 
 def test_where_the_cores_set_a_pipes_pace_the_bottleneck_is_the_cores():

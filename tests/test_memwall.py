@@ -277,20 +277,26 @@ def test_pipe_of_a_memwall_atom_and_a_time_stays_undecided() -> None:
 
 
 def test_too_few_points_for_four_parameters_get_a_note(tmp_path, capsys) -> None:
-    """Three (p, phi) points fit f, k, m1, m2 exactly in many ways: the fit says so; five don't."""
-    rows = "".join(f"{c},1,{10 / c + 2}\n" for c in (1, 2, 4, 8, 16))
+    """Three (p, phi) points fit f, k, m1, m2 exactly in many ways: the fit says so; six
+    don't. A point on one core counts for none: the model is 1 there whatever f, k, m1, m2
+    are (five points, one on one core, got no note)."""
+    rows = "".join(f"{c},1,{10 / c + 2}\n" for c in (1, 2, 4, 8, 16, 32))
     few = tmp_path / "few.csv"
     few.write_text("p,phi,time\n" + "".join(rows.splitlines(keepends=True)[:3]))
     once = "note: every kernel measured once per point (no repetitions): no uncertainty, no intervals\n"
     assert main(["fit", str(few), "--form", "memwall", "--iterations", "200"]) == 0
     assert capsys.readouterr().err == (
-        "note: few: 3 measured points for the 4 parameters f, k, m1, m2: the data do not "
+        "note: few: 2 measured points on more than one core for the 4 parameters f, k, m1, m2: the data do not "
         "determine the model (measure more (p, phi) points)\n" + once
     )
     enough = tmp_path / "enough.csv"
     enough.write_text("p,phi,time\n" + rows)
     assert main(["fit", str(enough), "--form", "memwall", "--iterations", "200"]) == 0
     assert capsys.readouterr().err == once
+    four = tmp_path / "four.csv"
+    four.write_text("p,phi,time\n" + "".join(rows.splitlines(keepends=True)[:5]))
+    assert main(["fit", str(four), "--form", "memwall", "--iterations", "200"]) == 0
+    assert "four: 4 measured points on more than one core for the 4 parameters" in capsys.readouterr().err
 
 
 def test_frequency_pairs_of_one_ratio_count_as_one_point_in_the_note(tmp_path, capsys) -> None:
@@ -303,7 +309,7 @@ def test_frequency_pairs_of_one_ratio_count_as_one_point_in_the_note(tmp_path, c
     pairs.write_text("p,f_cpu,f_mem,time\n" + rows)
     assert main(["fit", str(pairs), "--form", "memwall", "--iterations", "200"]) == 0
     assert capsys.readouterr().err == (
-        "note: pairs: 3 measured points for the 4 parameters f, k, m1, m2: the data do not "
+        "note: pairs: 2 measured points on more than one core for the 4 parameters f, k, m1, m2: the data do not "
         "determine the model (measure more (p, phi) points)\n"
         "note: every kernel without an uncertainty: the data do not determine the spread of "
         "every parameter\n"

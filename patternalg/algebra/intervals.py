@@ -81,10 +81,28 @@ DRAWS = 1000
 
 
 def check_level(level: float) -> float:
-    """A confidence level: a number strictly between 0 and 1 (``--interval 0.9``)."""
-    if isinstance(level, bool) or not isinstance(level, int | float) or not 0 < level < 1:
-        raise EvaluationError(f"--interval {level!r}: a confidence level is between 0 and 1, e.g. 0.9")
+    """A confidence level: a number above 0 and at most :data:`MAX_LEVEL` (``--interval
+    0.9``): beyond, fewer than 5 of the :data:`DRAWS` draws would lie beyond each end, and
+    the interval would be the draws' range, not the level's (0.999999 came out about twice
+    the 90 % interval's width, a normal's being three times, and 0.9999999 printed as 100 %).
+
+    >>> check_level(0.99)
+    0.99
+    >>> check_level(0.999)
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --interval 0.999: a confidence level is above 0 and at most 0.99 (an interval is drawn from 1000 draws: a higher level leaves fewer than 5 beyond each end), e.g. 0.9
+    """
+    if isinstance(level, bool) or not isinstance(level, int | float) or not 0 < level <= MAX_LEVEL:
+        raise EvaluationError(
+            f"--interval {level!r}: a confidence level is above 0 and at most {MAX_LEVEL} (an interval is "
+            f"drawn from {DRAWS} draws: a higher level leaves fewer than 5 beyond each end), e.g. 0.9"
+        )
     return float(level)
+
+
+#: the highest level an interval of :data:`DRAWS` draws stands for (5 draws beyond each end)
+MAX_LEVEL = 1 - 10 / DRAWS
 
 
 def z_of(level: float) -> float:

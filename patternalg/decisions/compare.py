@@ -494,6 +494,11 @@ def compare(
     each crossover gets the stretch of the axis where it could lie."""
     terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
     axes = as_axes(over, integer=set().union(*map(count_symbols, terms))) if over else [parse_axis(DEFAULT_RANGE)]
+    if not over and axes[0].name in at:  # the sweep the user did not write: say it is the default
+        raise EvaluationError(
+            f"compare sweeps {DEFAULT_RANGE} when no --over is given, and --at fixes "
+            f"{axes[0].name}: sweep another symbol (e.g. --over n=1..64) or leave {axes[0].name} out of --at"
+        )
     if len(terms) < 2:
         raise EvaluationError(f"compare needs at least two terms, got {len(terms)}")
     semantics = semantics_of("exact", machine, cores)

@@ -291,13 +291,14 @@ class MemwallFitter(Fitter):
 
     @classmethod
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
-        """Kernels with no more measured points than the model has parameters: any of many
-        models fits them exactly, so the fitted one says little."""
+        """Kernels with no more measured points on more than one core than the model has
+        parameters: any of many models fits them exactly, so the fitted one says little (a
+        point on one core says nothing of them: the model is 1 there for every parameter)."""
         own = measured_atoms(data)
         series = series_of(own)
-        counts = [len(over_p_phi(s).points) for s in series]
+        counts = [int(np.count_nonzero(over_p_phi(s).points[:, 0] != 1)) for s in series]
         return [*super().notes(data, options)] + [
-            f"{atom}: {n} measured points for the {len(PARAMETERS)} parameters "
+            f"{atom}: {n} measured points on more than one core for the {len(PARAMETERS)} parameters "
             f"{', '.join(PARAMETERS)}: the data do not determine the model (measure more (p, phi) "
             "points)"
             for n, atom in zip(counts, atom_names_of(own, series), strict=True)
