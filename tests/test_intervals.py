@@ -524,6 +524,17 @@ def test_what_a_measurement_would_show_is_never_a_negative_time():
     assert Spread.of("k", negative, {}).interval({}, 0.9)[0] < -70
 
 
+def test_a_measurement_of_a_sum_is_never_below_a_part_that_cannot_move():
+    """seq(nz, big) with big exact at 10,000 ns came out [9930, 10300]: each atom's draw could
+    go below 0 inside the sum, where only the whole was kept at 0 or above."""
+    u = Uncertainty((sympy.Integer(1),), ((1.0,),), 5, 0.1, "bootstrap", ((1024.0, -0.54), (2048.0, 1.26)))
+    lib = {"nz": AtomicModel("nz", sympy.Float(100), uncertainty=u), "big": AtomicModel("big", sympy.Float(10000))}
+    low, high = Spread.of("seq(nz, big)", lib, {"x": 4096}, semantics="exact").interval({}, 0.9)
+    assert low >= 10000 and high > 10100
+    alone = Spread.of("nz", lib, {"x": 4096}, semantics="exact").interval({}, 0.9)
+    assert alone[0] == 0.0 and high - 10000 == pytest.approx(alone[1], rel=0.2)
+
+
 def test_a_model_s_own_error_is_pooled_over_neighbouring_sizes_in_linear_memory() -> None:
     """Each size's held-out error pooled with its neighbours' (weights 1, 1/2, 1/2), as the
     band matrix gives it; for 100,000 sizes (a scan fitted with repetitions) without that

@@ -201,6 +201,9 @@ class Spread:
             if for_measurement and u.noise > 0:  # a measured median of the atom's work
                 noises.append(f"_noise_{name}")
                 expr = expr * (1 + symbol(noises[-1]) * sympy.Float(u.noise))
+            if for_measurement:  # a measured time is never below 0, where the model is above it
+                clipped = sympy.Max(expr, 0, evaluate=False)
+                expr = sympy.Piecewise((clipped, model.expr > 0), (expr, True))
             perturbed[name] = replace(model, expr=expr)
             deltas.append((names, u))
             spreads.append(u.noise)
