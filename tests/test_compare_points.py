@@ -118,3 +118,35 @@ def test_over_a_count_a_stretch_of_equal_integers_is_crossed_from_its_first_to_i
         return
     (cross,) = crossovers
     assert (cross.equal_from, cross.value, cross.previous, cross.designs, touches) == (5.0, 10.0, None, ("d", "b"), [])
+
+
+@pytest.mark.parametrize(
+    ("model", "exact", "at"),
+    [
+        ("600 + (x - 9.3)^2", True, 9.3),
+        ("5 + 1000*(x - 17.77)^2", True, 17.77),  # a double root as a near-real complex pair
+        ("5 + (x - 9)^2", True, 9.0),  # split into 9 -+ 8e-9: printed 8.999999992070073
+        ("5 + (sqrt(x) - sqrt(9.3))^2 + (log2(x) - log2(9.3))^2", False, 9.3),
+    ],
+)
+def test_designs_that_only_touch_are_touches(model: str, exact: bool, at: float):
+    """At a tangent point the two designs were read 1e-6 of x either side, where they differ
+    by 1e-12 of their values, equal to rounding: no change was seen, and no touch said."""
+    result = compare(["d", "b"], library={"d": model, "b": "600" if model.startswith("600") else "5"}, over="x=1..100")
+    (touch,) = result.touches
+    assert (touch.designs, touch.exact, result.crossovers) == (("b", "d"), exact, ())
+    assert touch.value == at if exact else touch.value == pytest.approx(at, rel=1e-7)
+    assert [(i.start, i.end, i.winner) for i in result.intervals] == [(1, 100, "b")]
+
+
+@pytest.mark.parametrize(("model", "base"), [("600 + (x - 9.3)^3", "600"), ("1000000 + 0.1*(x - 9.3)", "1000000")])
+def test_a_crossover_where_the_difference_is_flat_is_a_crossover(model: str, base: str):
+    """d is below b up to x = 9.3 and above it beyond, but 1e-6 of x either side of 9.3 the
+    two are equal to rounding: 'x in [1, 100]: b wins (d x0.047 .. x1244.57)', d 0.047 times b."""
+    result = compare(["d", "b"], library={"d": model, "b": base}, over="x=1..100")
+    (cross,) = result.crossovers
+    assert cross.designs == ("d", "b") and cross.value == pytest.approx(9.3, rel=1e-9)
+    assert [(i.start, i.end, i.winner) for i in result.intervals] == [(1, cross.value, "d"), (cross.value, 100, "b")]
+    for interval in result.intervals:  # each winner is below the other at the ends' ratios
+        assert all(a is None or a >= 1 for _, a, _ in interval.ratios)
+

@@ -791,11 +791,24 @@ class _Step:
 _POSITION_SLACK = 5e-3
 
 
+#: how far either side of a candidate the fastest designs are read, as multiples of 1e-6 of
+#: its position, the last reading midway to the next candidate whatever this says
+_REACH = (1.0, 16.0, 256.0, 4096.0, 65536.0)
+
+
 def _steps(
     candidates: list[tuple[float, bool]], values: Callable[[np.ndarray], np.ndarray], lo: float, hi: float
 ) -> list[_Step]:
-    """One step per candidate inside (lo, hi), in order, from just before it to just after
-    it (every neighbourhood in one evaluation: a deep term's fold is not free)."""
+    """One step per candidate inside (lo, hi), in order: the fastest designs before it, at
+    it and after it (every point in one evaluation: a deep term's fold is not free).
+
+    Each side is read 1e-6 of the candidate's position away, then further
+    (:data:`_REACH`) up to midway to the next candidate (or the end of the range; no two
+    designs change places in between, every point where a pair is equal being a
+    candidate): the nearest reading with one fastest design, else the furthest. Right
+    beside a point, two designs that touch (600 + (x - 9.3)^2 against 600) or cross where
+    their difference is flat (600 + (x - 9.3)^3) are equal to rounding, and neither was seen.
+    """
     points: list[tuple[float, bool]] = []
     for point, exact in sorted(candidates, key=lambda c: (c[0], not c[1])):
         if lo < point < hi and not (points and abs(point - points[-1][0]) <= 1e-7 * abs(point)):
@@ -803,19 +816,43 @@ def _steps(
     if not points:
         return []
     at = np.array([p for p, _ in points], dtype=float)
-    steps = np.maximum(np.abs(at) * 1e-6, 1e-12)
-    near = values(np.concatenate([at - steps, at, at + steps])).reshape(-1, 3, len(points))
-    before, here, after = near[:, 0], near[:, 1], near[:, 2]
+    ends = np.array([lo, *at, hi])
+    with np.errstate(invalid="ignore"):  # the geometric mean as a product of roots (16 * 1.7e308)
+        middles = np.where(ends[:-1] > 0, np.sqrt(ends[:-1]) * np.sqrt(ends[1:]), ends[:-1] / 2 + ends[1:] / 2)
+    step = np.maximum(np.abs(at) * 1e-6, 1e-12)
+    reach = np.array([*_REACH, np.inf])[:, None] * step
+    before = at - np.minimum(reach, at - middles[:-1])  # readings x candidates
+    after = at + np.minimum(reach, middles[1:] - at)
+    near = values(np.concatenate([at, before.ravel(), after.ravel()]))
+    n = len(points)
+    here, sides = near[:, :n], near[:, n:].reshape(len(near), 2, len(reach), n)
     known = np.where(np.isnan(here), np.inf, here)
     level, best = known.min(axis=0), known.argmin(axis=0)
-    change = np.abs(after - before)
+    change = np.abs(sides[:, 1, 0] - sides[:, 0, 0])
     with np.errstate(invalid="ignore"):
-        slack = 1e-7 * np.abs(level) + _POSITION_SLACK * np.abs(change - change[best, np.arange(len(points))])
-    left, middle, right = _fastest(before), _fastest(here, slack), _fastest(after)
+        slack = 1e-7 * np.abs(level) + _POSITION_SLACK * np.abs(change - change[best, np.arange(n)])
+    middle = _fastest(here, slack)
+    left, right = (_resolved(sides[:, side]) for side in (0, 1))
     return [
         _Step(point, point, left[k], middle[k], right[k], (float(level[k]),) * 2, exact)
         for k, (point, exact) in enumerate(points)
     ]
+
+
+def _resolved(readings: np.ndarray) -> list[frozenset[int]]:
+    """Per candidate (``readings``: designs x readings, nearest first, x candidates) the
+    fastest designs at the nearest reading where one design is, else at the furthest.
+
+    >>> _resolved(np.array([[[1.0], [1.0], [1.0]], [[1.0], [2.0], [3.0]]]))
+    [frozenset({0})]
+    """
+    designs, count, n = readings.shape
+    fastest = _fastest(readings.reshape(designs, count * n))
+    chosen = []
+    for k in range(n):
+        sets = [fastest[j * n + k] for j in range(count)]
+        chosen.append(next((one for one in sets if len(one) == 1), sets[-1]))
+    return chosen
 
 
 def _count_steps(

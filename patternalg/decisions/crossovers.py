@@ -1,6 +1,7 @@
 """Finding the points where two models are equal, in bounded time: piece by piece of the
 difference's ``max``es, a polynomial of degree at most 4 (in x, log2(x), a root of x or a
-count) solved by its companion matrix, each root polished by exact Newton steps; other sign
+count) solved by its companion matrix, each root polished by exact Newton steps (a multiple
+root, where two models touch, as one); other sign
 changes bracketed on a scan and refined by a bounded bisection, touches by a bounded
 golden-section search.
 
@@ -177,15 +178,68 @@ def exact_roots(difference: sympy.Expr, s: sympy.Symbol, lo: float, hi: float) -
         coefficients, back, factor_roots = found
         candidates = list(factor_roots)
         if len(coefficients) > 1:
-            for u in np.roots(coefficients):
-                if abs(u.imag) <= 1e-12 * max(1.0, abs(u.real)):
-                    with np.errstate(all="ignore"):
-                        candidates.append(back(_polished(coefficients, float(u.real))))
+            with np.errstate(all="ignore"):
+                candidates += [back(u) for u in _real_roots(coefficients)]
         roots += [v for v in candidates if math.isfinite(v) and lo <= v <= hi]
     return roots
 
 
-def _polished(coefficients: Sequence[float], u: float) -> float:
+#: eigenvalues closer than this (relative) are one root of several: a root of multiplicity
+#: m comes out of the companion matrix as m points about eps^(1/m) apart (1e-4 for m = 4),
+#: real or complex
+_CLUSTER_RTOL = 1e-3
+
+
+def _real_roots(coefficients: Sequence[float]) -> list[float]:
+    """The real roots of the polynomial (``coefficients`` highest first), each polished
+    (:func:`_polished`). A cluster of m eigenvalues is a root of multiplicity m: the root of
+    the (m-1)-th derivative near them (a simple root there), kept where the polynomial is 0 to
+    rounding (:data:`TIE_RTOL` of its terms' sizes). Its eigenvalues are a near-real complex
+    pair (1000*(x - 17.77)^2's, dropped as complex) or real ones split about its root (for
+    (x - 9)^2, 9 -+ 8e-9: polished to 8.999999992070073, Newton's steps slow at a double root).
+
+    >>> _real_roots([1.0, -18.0, 81.0]), _real_roots([1000.0, -35540.0, 315772.9])
+    ([9.0], [17.77])
+    >>> _real_roots([1.0, 0.0, 1e-6])  # x^2 + 1e-6 > 0: no root, however near
+    []
+    """
+    exact = [Fraction(c) for c in coefficients]
+    eigen = sorted(np.roots(coefficients).tolist(), key=lambda u: (u.real, u.imag))
+    roots: list[float] = []
+    while eigen:
+        first = eigen.pop(0)
+        cluster = [first] + [u for u in eigen if abs(u - first) <= _CLUSTER_RTOL * max(1.0, abs(first))]
+        eigen = [u for u in eigen if u not in cluster]
+        centre = sum(u.real for u in cluster) / len(cluster)
+        multiple = _multiple_root(exact, centre, len(cluster)) if len(cluster) > 1 else None
+        if multiple is not None:
+            roots.append(multiple)
+            continue
+        roots += [_polished(exact, u.real) for u in cluster if abs(u.imag) <= 1e-12 * max(1.0, abs(u.real))]
+    return roots
+
+
+def _multiple_root(exact: Sequence[Fraction], centre: float, order: int) -> float | None:
+    """The root of multiplicity ``order`` (or less) near ``centre``: the root of the highest
+    derivative that has one there (polished from ``centre``) where the polynomial is 0 to
+    rounding; None if none is (two roots apart, or a minimum that does not reach 0).
+
+    >>> _multiple_root([Fraction(1), Fraction(-18), Fraction(81)], 9.00000001, 2)
+    9.0
+    """
+    derivatives = [list(exact)]
+    for _ in range(order - 1):
+        last = derivatives[-1]
+        derivatives.append([c * (len(last) - 1 - i) for i, c in enumerate(last[:-1])])
+    for derivative in reversed(derivatives):
+        u = _polished(derivative, centre)
+        size = _horner([abs(c) for c in exact], Fraction(abs(u)))[0]  # of its terms
+        if abs(_horner(exact, Fraction(u))[0]) <= TIE_RTOL * size:
+            return u
+    return None
+
+
+def _polished(coefficients: Sequence[float] | Sequence[Fraction], u: float) -> float:
     """The root ``u`` of the polynomial (``coefficients`` highest first) after Newton steps
     computed exactly in fractions, each rounded to a double and kept only while it brings
     the polynomial nearer 0: the companion matrix's eigenvalues are a few units in the last
