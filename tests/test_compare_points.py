@@ -150,3 +150,24 @@ def test_a_crossover_where_the_difference_is_flat_is_a_crossover(model: str, bas
     for interval in result.intervals:  # each winner is below the other at the ends' ratios
         assert all(a is None or a >= 1 for _, a, _ in interval.ratios)
 
+
+def test_a_stretch_found_numerically_ties_up_to_its_refined_ends():
+    """The bisection put the stretch's end at 10.000000002681217, where d = min(5, x*log2(x))
+    + max(0, x - 10) is 5.4e-10 above b = 5: not equal at both ends, no tie, and two
+    neighbouring intervals both said 'b wins'. Its ends are now where the two are still equal."""
+    library = {"d": "min(5, x*log2(x)) + max(0, x - 10)", "b": "5"}
+    result = compare(["d", "b"], library=library, over="x=1..100")
+    assert [(i.winner, i.ties) for i in result.intervals] == [("d", ()), ("d", ("b",)), ("b", ())]
+    (cross,) = result.crossovers
+    assert cross.equal_from == result.intervals[1].start and cross.value == pytest.approx(10, rel=1e-9)
+    assert cross.value <= 10
+
+
+def test_a_stretch_found_numerically_with_one_winner_around_it_is_touched_at_its_ends():
+    """t = max(5, 10 - x, sqrt(x) + log2(x) - 5) equals b = 5 on [5, 27.33] and is above it
+    on either side: touches at 5 and 27.33, as the exact max(5, 10 - x, x - 10) has at 5 and
+    15; the numeric path added a stretch's ends only where the winner changed across it."""
+    result = compare(["t", "b"], library={"t": "max(5, 10 - x, sqrt(x) + log2(x) - 5)", "b": "5"}, over="x=1..100")
+    end = next(v for v in np.linspace(27, 28, 100001) if math.sqrt(v) + math.log2(v) > 10)
+    assert [t.designs for t in result.touches] == [("b", "t")] * 2 and result.crossovers == ()
+    assert [t.value for t in result.touches] == [pytest.approx(5, rel=1e-8), pytest.approx(end, abs=1e-5)]

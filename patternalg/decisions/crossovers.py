@@ -12,6 +12,7 @@ golden-section search.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -36,6 +37,9 @@ _MAX_DEGREE = 4  #: polynomials of higher degree (x^60 + a*x + b) are bracketed 
 #: iterations of a bisection or golden-section search at most: halving an interval from
 #: 1 down to a root at 1e-303 next to 0 takes about 1,000
 _MAX_STEPS = 2_200
+_SPLITS = 32  #: points a bisection reads between its ends at each step
+#: two values this close (relative) are equal to their own rounding (a few units in the last place)
+_ROUNDING = 16 * sys.float_info.epsilon
 
 
 def _small(expr: sympy.Expr) -> bool:
@@ -272,24 +276,45 @@ def _horner(coefficients: Sequence[Fraction], u: Fraction) -> tuple[Fraction, Fr
     return value, slope
 
 
-def _bisect(f: Callable[[float], float], a: float, b: float) -> float:
-    """A root of ``f`` between ``a`` and ``b`` (signs differ) to a relative RTOL, in at most
-    :data:`_MAX_STEPS` halvings."""
-    fa = f(a)
-    for _ in range(_MAX_STEPS):
-        if abs(b - a) <= RTOL * max(abs(a), abs(b)):
+def _bisect(f: Callable[[np.ndarray], np.ndarray], a: float, b: float) -> float:
+    """A root of ``f`` between ``a`` and ``b`` (signs differ) to a relative RTOL
+    (:func:`_bracket`)."""
+    a, b = _bracket(f, a, b)
+    return a if a == b else (a + b) / 2
+
+
+def _bracket(f: Callable[[np.ndarray], np.ndarray], a: float, b: float) -> tuple[float, float]:
+    """Where ``f`` (at an array of points) changes sign between ``a`` and ``b``, narrowed to
+    a relative RTOL: the points on its ``a`` side and on its ``b`` side (the same point
+    where ``f`` is 0 there). Each step reads :data:`_SPLITS` points between them in one
+    call (a model's evaluation costs about as much for one point as for 32), at most
+    :data:`_MAX_STEPS` halvings' worth.
+
+    >>> a, b = _bracket(lambda v: np.where(v > 2.5, 1.0, -1.0), 4.0, 1.0)
+    >>> 2.5 < a < 2.5 + 1e-8 and 2.5 - 1e-8 < b <= 2.5
+    True
+    """
+    negative = bool(f(np.array([a]))[0] < 0)
+    for _ in range(_MAX_STEPS // 5):  # each step: 33 parts, five halvings
+        low, high = min(a, b), max(a, b)
+        if high - low <= RTOL * max(abs(low), abs(high)):
             break
-        mid = math.sqrt(a) * math.sqrt(b) if a > 0 else (a + b) / 2  # a*b underflowed
-        if not min(a, b) < mid < max(a, b):  # no double between them (a root at 1e-303)
+        # geometric where positive (a root at 1e-303 next to 0 takes many halvings, not 1e300)
+        points = np.geomspace(low, high, _SPLITS + 2) if low > 0 else np.linspace(low, high, _SPLITS + 2)
+        points = points[(points > low) & (points < high)]  # no double between them: done
+        if not points.size:
             break
-        fm = f(mid)
-        if fm == 0:
-            return mid
-        if (fm < 0) == (fa < 0):
-            a, fa = mid, fm
-        else:
-            b = mid
-    return (a + b) / 2
+        points = points if a < b else points[::-1]
+        values = f(points)
+        changed = np.flatnonzero((values == 0) | ((values < 0) != negative))
+        if not changed.size:
+            a = float(points[-1])
+            continue
+        k = int(changed[0])
+        if values[k] == 0:
+            return float(points[k]), float(points[k])
+        a, b = (float(points[k - 1]) if k else a), float(points[k])
+    return a, b
 
 
 def _golden_min(f: Callable[[float], float], a: float, b: float) -> float:
@@ -317,8 +342,10 @@ def numeric_roots(pair: Callable[[np.ndarray], np.ndarray], scan: np.ndarray, sc
 
     A difference within :data:`TIE_RTOL` of the larger model is rounding: the models are
     equal there. A stretch where they are equal has no crossover inside it: the winner can
-    change only across it (its two ends, each refined by bisection between the scan points
-    beside it, are the candidates) or at a single point where they are equal.
+    change only across it or touch it, at its ends (each refined by bisection between the
+    scan points beside it to the last point where the two are still equal, the candidates;
+    an end the winner does not change across only where the two are equal to the values'
+    own rounding beside it, :data:`_ROUNDING`), or at a single point where they are equal.
 
     >>> scan = np.linspace(1.0, 5.0, 9)
     >>> line = lambda v: np.stack([v, np.full_like(v, 2.0)])
@@ -334,24 +361,41 @@ def numeric_roots(pair: Callable[[np.ndarray], np.ndarray], scan: np.ndarray, sc
         return []  # the same model: equal everywhere, never a crossover
     roots = []
 
-    def scalar(v: float) -> float:
-        values = pair(np.array([v]))[:, 0]
-        return float(values[0] - values[1])
+    def difference(v: np.ndarray) -> np.ndarray:
+        values = pair(v)
+        return values[0] - values[1]
 
-    def apart(v: float) -> float:  # 1 where the two differ by more than rounding, else -1
-        values = pair(np.array([v]))[:, 0]
-        return 1.0 if abs(values[0] - values[1]) > TIE_RTOL * float(np.max(np.abs(values))) else -1.0
+    def scalar(v: float) -> float:
+        return float(difference(np.array([v]))[0])
+
+    def apart(v: np.ndarray) -> np.ndarray:  # 1 where the two differ by more than rounding, else -1
+        values = pair(v)
+        return np.where(np.abs(values[0] - values[1]) > TIE_RTOL * np.max(np.abs(values), axis=0), 1.0, -1.0)
+
+    # equal to the values' own rounding, not only within the tie tolerance
+    same = np.abs(scanned[0] - scanned[1]) <= _ROUNDING * np.max(np.abs(scanned), axis=0)
+
+    def edge(inside: int, outside: int, crossed: bool = False) -> list[float]:
+        """Where a stretch of equal values ends: crossed, or touched where the two are equal
+        to rounding next to it (seq(z, inc) = z + 536*x beside z = 1e-3 + 4.5e7*x is within
+        the tie tolerance up to x = 1.9e-18, its difference falling to 0 with x: no touch)."""
+        if not (crossed or same[inside]):
+            return []
+        return [_bracket(apart, float(scan[inside]), float(scan[outside]))[0]]
 
     sign = np.sign(d)
     signed = np.flatnonzero(sign != 0)
+    roots += edge(signed[0] - 1, signed[0]) if signed[0] > 0 else []  # from the start of the scan
     for a, b in zip(signed[:-1].tolist(), signed[1:].tolist(), strict=True):
-        if b == a + 1:
-            if sign[a] != sign[b]:
-                roots.append(_bisect(scalar, float(scan[a]), float(scan[b])))
-        elif b == a + 2:  # equal at one point
+        if b == a + 2 and scanned[0, a + 1] == scanned[1, a + 1]:  # equal at a point exactly
             roots.append(float(scan[a + 1]))
-        elif sign[a] != sign[b]:  # across a stretch where they are equal: its ends
-            roots += [_bisect(apart, float(scan[a]), float(scan[a + 1])), _bisect(apart, float(scan[b - 1]), float(scan[b]))]
+        elif b <= a + 2 and sign[a] != sign[b]:  # a sign change (through a point equal to rounding)
+            roots.append(_bisect(difference, float(scan[a]), float(scan[b])))
+        elif b == a + 2:  # equal at one point, on the same side of each other around it
+            roots.append(_golden_min(lambda v: abs(scalar(v)), float(scan[a]), float(scan[b])))
+        elif b > a + 2:  # a stretch where they are equal: its ends
+            roots += edge(a + 1, a, sign[a] != sign[b]) + edge(b - 1, b, sign[a] != sign[b])
+    roots += edge(signed[-1] + 1, signed[-1]) if signed[-1] < len(scan) - 1 else []  # to its end
     size = np.abs(d)
     for i in range(1, len(scan) - 1):
         lowest = size[i] <= size[i - 1] and size[i] <= size[i + 1]
