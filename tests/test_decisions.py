@@ -435,6 +435,26 @@ def test_optimize_refuses_x_both_swept_and_fixed_as_sweep_does():
     assert fixed.variables == ("a",) and fixed.objective == "max"
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--budget", "a+b<=8", "--over", "a=1..4", "--at", "x=3"], "a is both swept (--over) and chosen (a free count of"),
+        (["--budget", "b<=8", "--over", "a=1..4", "--at", "x=3"], "a is both swept (--over) and chosen (a free count of"),
+        (["--budget", "a+b+c<=8", "--vary", "c", "--over", "c=1..3", "--at", "x=3"], "c is both swept (--over) and chosen (--vary)"),
+        (["--budget", "a+b<=8", "--vary", "b", "--at", "b=3", "--at", "x=3"], "b is both chosen (--vary) and fixed (--at)"),
+        (["--budget", "a+b<=8", "--vary", "x", "--at", "x=10"], "--vary x: x is the problem size"),
+        (["--budget", "a+b<=8", "--vary", "x", "--over", "x=1..10"], "--vary x: x is the problem size"),
+    ],
+)
+def test_optimize_refuses_a_symbol_both_chosen_and_given(options: list[str], message: str):
+    """A count swept by --over was chosen too, and the sweep's value won: 'a=1, b=1' for a
+    pipe whose a the sweep set (with --budget b<=8: 'the budgets leave a unbounded'); --vary
+    of a symbol --at or --over gives was dropped without a word."""
+    done = run_cli("optimize", "pipe(tpool_a(qsort), tpool_b(inc))", *options)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
+    assert message in done.stderr
+
+
 def test_optimize_on_a_machine_with_a_dispatch_cost_is_no_bound_at_the_largest_counts():
     """A pool pays min(d(x), A) per element there, so tpool_2(nop) is slower than nop: the
     model grows from a count of 1 to 2, and the bound with every open count at its largest

@@ -24,7 +24,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -231,6 +231,34 @@ def free_counts(term: Term, fixed: Sequence[str] = (), vary: Sequence[str] = ())
             found |= {s.name for _, v in node.annotations for s in v.free_symbols}
     found |= set(vary)
     return tuple(sorted(found - set(fixed) - {"x"}))
+
+
+def _check_chosen(term: Term, fixed: Collection[str], over: Axis | None, vary: Sequence[str]) -> None:
+    """Refuse a symbol to choose that is also given a value, which would silently win: a
+    free count (or a ``--vary`` symbol) that ``--over`` sweeps (it answered ``a=1`` with the
+    sweep's a in the model), a ``--vary`` symbol that ``--at`` fixes, and ``--vary x`` (the
+    size, never chosen).
+
+    >>> from patternalg.algebra.grid import parse_axis
+    >>> _check_chosen(as_term("tpool_a(inc)"), ["x"], parse_axis("x=1..4"), [])
+    >>> _check_chosen(as_term("tpool_a(inc)"), ["x"], parse_axis("a=1..4"), [])
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: a is both swept (--over) and chosen (a free count of tpool_a(inc)): fix it with --at, or sweep another symbol
+    """
+    for name in vary:
+        if name == "x":
+            raise EvaluationError(
+                "--vary x: x is the problem size, which optimize does not choose (fix it with --at, "
+                "or sweep it with --over and choose --objective)"
+            )
+        if name in fixed:
+            raise EvaluationError(f"{name} is both chosen (--vary) and fixed (--at)")
+    if over is not None and over.name in free_counts(term, (), vary):
+        chosen = "--vary" if over.name in vary else f"a free count of {printable(str(term))}"
+        raise EvaluationError(
+            f"{over.name} is both swept (--over) and chosen ({chosen}): fix it with --at, or sweep another symbol"
+        )
 
 
 def _monotone(term: Term, names: Sequence[str], library: Mapping[str, AtomicModel], semantics: Semantics) -> bool:
@@ -466,6 +494,7 @@ def optimize(
     cores = cores_of(semantics)  # the machine's, however given
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     check_not_fixed([over] if over is not None else [], fixed)
+    _check_chosen(parsed, fixed, over, vary)
     names = free_counts(parsed, tuple(fixed), vary)
     if not names:
         raise EvaluationError(
