@@ -171,3 +171,16 @@ def test_a_stretch_found_numerically_with_one_winner_around_it_is_touched_at_its
     end = next(v for v in np.linspace(27, 28, 100001) if math.sqrt(v) + math.log2(v) > 10)
     assert [t.designs for t in result.touches] == [("b", "t")] * 2 and result.crossovers == ()
     assert [t.value for t in result.touches] == [pytest.approx(5, rel=1e-8), pytest.approx(end, abs=1e-5)]
+
+
+@pytest.mark.parametrize("terms", [["a", "c", "b"], ["c", "b", "a"]])
+def test_a_stretch_whose_designs_change_inside_it_is_crossed_from_one_still_equal_at_its_end(terms: list[str]):
+    """a = b = x*log2(x) < c = 5 up to 3.08, all three equal up to 10, then b = c up to 20, then
+    c alone: the fastest go {a, b}, {a, b, c}, {b, c}, {c}. b, still among them, closed the
+    stretch at 10 with touches, and 'c wins' on all of [1, 1000], where a and b are 0 at 1."""
+    library = {"a": "min(5, x*log2(x)) + max(0, x - 10)", "b": "min(5, x*log2(x)) + max(0, x - 20)", "c": "max(5, x - 100)"}
+    result = compare(terms, library=library, over="x=1..1000")
+    (cross,) = result.crossovers
+    assert cross.designs == ("b", "c") and result.touches == ()
+    assert (cross.equal_from, cross.value) == (pytest.approx(3.0804483, rel=1e-7), pytest.approx(20, rel=1e-9))
+    assert [{i.winner, *i.ties} for i in result.intervals] == [{"a", "b"}, {"b", "c"}, {"c"}]

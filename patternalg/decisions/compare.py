@@ -898,7 +898,9 @@ def _fastest(values: np.ndarray, slack: np.ndarray | float = 0.0) -> list[frozen
 def _walk(steps: list[_Step], names: tuple[str, ...], symbol_name: str) -> tuple[list[Crossover], list[Crossover]]:
     """The crossovers and touches the steps make, read in order. Where other designs join
     the fastest (a stretch where they are equal to it begins) nothing is said until some
-    leave again (it ends): if the designs left are none of those fastest before the stretch,
+    leave again and those left are either only some of the fastest before the stretch or
+    none of them (it ends; a*x*log2(x) = b*x*log2(x) below 5 = c, equal up to 10, then b = c
+    up to 20, then c: from {a, b} through {a, b, c} and {b, c} to {c}): if none,
     the winner changed across the stretch (a crossover from its start to its end, or at a
     point where it is one), else each end is a touch; a stretch from the start of the range
     is a touch where it ends. Where the fastest become others altogether, that is a
@@ -928,11 +930,11 @@ def _walk(steps: list[_Step], names: tuple[str, ...], symbol_name: str) -> tuple
         elif left < right:
             opened = opened or (step, left)
         elif right < left:
-            if opened is not None and right > opened[1]:
-                continue  # fewer, but still more than before the stretch
+            if opened is not None and right & opened[1] and not right <= opened[1]:
+                continue  # fewer, but still others beside some of those before the stretch
             if opened is not None and not right & opened[1]:
-                begun, before = opened
-                designs = (names[min(before)], names[min(right)])
+                begun, before = opened  # the winner below: one of those still equal at the end
+                designs = (names[min(before & left or before)], names[min(right)])
                 stretch = begun.first if begun.first != step.last else None
                 level = number(step.levels[0])
                 exact = begun.exact and step.exact
