@@ -320,3 +320,19 @@ def test_a_damaged_pytest_benchmark_report_is_one_line_naming_the_line(
     out, err = capsys.readouterr()
     assert not out and err.count("\n") == 1 and "Traceback" not in err
     assert re.search(message, err), err
+
+
+@pytest.mark.parametrize(
+    ("header", "row", "line"),
+    [
+        ("name,iterations,real_time,cpu_time,time_unit,label,error_occurred,error_message", '"BM_a/8",10,2,1,us,{long},,', 2),
+        ("command,mean,stddev,median,user,system,min,max,parameter_n", "./k {long},3,0,3,2,0.2,3,3,16", 2),
+    ],
+)
+def test_a_cell_beyond_csv_s_limit_in_a_harness_table_is_one_line(tmp_path: Path, header: str, row: str, line: int) -> None:
+    """A cell of more than 131,072 characters stopped Google Benchmark's and hyperfine's CSV
+    readers with csv's own error and a traceback (the CSV reader's was fixed before)."""
+    path = tmp_path / "long.csv"
+    path.write_text(header + "\n" + row.format(long="x" * 200_000) + "\n")
+    with pytest.raises(MeasurementError, match=rf"long.csv:{line}: a cell longer than 131,072 characters"):
+        read(path)

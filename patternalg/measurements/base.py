@@ -9,12 +9,13 @@ patternalg.errors.MeasurementError: m.txt:3: 1e999 overflows a float (largest: 1
 
 from __future__ import annotations
 
+import csv
 import math
 import os
 import re
 from abc import ABC, abstractmethod
 from array import array
-from collections.abc import Callable, Iterable, MutableSequence, Sequence
+from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -36,10 +37,44 @@ __all__ = [
     "measured",
     "Collector",
     "STDIN",
+    "csv_cells",
+    "cell_too_long",
 ]
 
 #: how ``-`` (standard input) is named in messages
 STDIN = "<stdin>"
+
+
+def cell_too_long(path: str, line: int | None) -> MeasurementError:
+    """The error of a table's cell beyond csv's field limit (a traceback of ``_csv.Error``
+    before), at its ``line``."""
+    limit = csv.field_size_limit()
+    return MeasurementError(
+        f"a cell longer than {limit:,} characters (the most a cell of a table may hold)",
+        location=Location(path, line),
+    )
+
+
+def csv_cells(lines: Iterable[str], path: str, first: int = 1) -> Iterator[tuple[int, list[str]]]:
+    """Each row of the comma-separated ``lines`` (the first being line ``first`` of
+    ``path``) as its line number and cells; a cell beyond csv's limit is an error at its line.
+
+    >>> list(csv_cells(["a,b", '"c",d'], "t.csv", first=3))
+    [(3, ['a', 'b']), (4, ['c', 'd'])]
+    >>> next(csv_cells(["x" * 200_000], "t.csv"))
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.MeasurementError: t.csv:1: a cell longer than 131,072 characters (the most a cell of a table may hold)
+    """
+    reader = csv.reader(lines)
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error:  # the one error of a reader that is not strict, on lines already split
+            raise cell_too_long(path, first - 1 + reader.line_num) from None
+        yield first - 1 + reader.line_num, cells
 #: a CSV file's value column: a name, names in order of preference, or a function choosing
 #: it among the numeric columns
 ValueChoice = str | tuple[str, ...] | Callable[[tuple[str, ...]], str] | None

@@ -47,7 +47,16 @@ import numpy as np
 
 from .._internal.reading import text_lines
 from ..errors import Location, MeasurementError
-from .base import STDIN, Collector, Reader, ValueChoice, is_number_text, measured, number
+from .base import (
+    STDIN,
+    Collector,
+    Reader,
+    ValueChoice,
+    cell_too_long,
+    is_number_text,
+    measured,
+    number,
+)
 from .csv_columns import Irregular, columns
 from .model import Measurements, Stated
 from .names import (
@@ -319,11 +328,7 @@ def _table(
         rows = _split([line for _, line in numbered], sep)
     except csv.Error:  # the one error of a reader that is not strict: a cell beyond its limit
         limit = csv.field_size_limit()
-        line = next((n for n, text in numbered if len(text) > limit), None)
-        raise MeasurementError(
-            f"a cell longer than {limit:,} characters (the most a cell of a table may hold)",
-            location=Location(path, line),
-        ) from None
+        raise cell_too_long(path, next((n for n, text in numbered if len(text) > limit), None)) from None
     flat = pandas_header(rows)
     if flat is not None:  # pandas' two-level header, made one: its third row's line names it
         rows, numbered = [flat, *rows[3:]], numbered[2:]

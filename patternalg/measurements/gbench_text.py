@@ -28,7 +28,6 @@ header. A row the format does not explain is an error naming its line.
 
 from __future__ import annotations
 
-import csv
 import re
 from abc import abstractmethod
 from dataclasses import replace
@@ -38,7 +37,7 @@ from typing import Any, ClassVar
 from .._internal.limits import printable
 from .._internal.reading import text_lines
 from ..errors import Location, MeasurementError
-from .base import Reader, ValueChoice
+from .base import Reader, ValueChoice, csv_cells
 from .gbench import STATISTICS, Run, measurements
 from .model import Measurements
 
@@ -130,11 +129,10 @@ class GoogleBenchmarkCsvReader(_Report):
 
     @classmethod
     def runs(cls, path: str, lines: list[str], start: int) -> list[Run]:
-        rows = csv.reader(lines[start:])
-        header = [h.strip() for h in next(rows)]
+        rows = csv_cells(lines[start:], path, first=start + 1)
+        header = [h.strip() for h in next(rows)[1]]
         runs = []
-        for cells in rows:
-            line = start + rows.line_num
+        for line, cells in rows:
             if not any(c.strip() for c in cells):
                 continue
             if len(cells) != len(header):

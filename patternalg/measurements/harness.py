@@ -16,14 +16,13 @@ parameters cannot share one :class:`Measurements` (an error naming both).
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, NamedTuple
 
 from ..errors import Location, MeasurementError
-from .base import Collector, Reader
+from .base import Collector, Reader, csv_cells
 from .json import _loads
 from .model import Measurements, Stated
 
@@ -73,20 +72,20 @@ class Summary:
         """The summary in ``text``: a header that ``fits`` (else an error naming the
         ``expected`` one), then rows of its width (blank lines skipped); a summary of no
         ``what`` is an error."""
-        reader = csv.reader(text.splitlines())
-        header = [h.strip() for h in next(reader, [])]
+        reader = csv_cells(text.splitlines(), path)
+        header = [h.strip() for h in next(reader, (1, []))[1]]
         if not header or not fits(header):
             raise MeasurementError(f"expected {expected}", location=Location(path, 1))
         rows = []
-        for cells in reader:
+        for line, cells in reader:
             if not any(c.strip() for c in cells):
                 continue
             if len(cells) != len(header):
                 raise MeasurementError(
                     f"{len(cells)} cells under a header of {len(header)} columns",
-                    location=Location(path, reader.line_num),
+                    location=Location(path, line),
                 )
-            rows.append((reader.line_num, dict(zip(header, cells, strict=True))))
+            rows.append((line, dict(zip(header, cells, strict=True))))
         if not rows:
             raise MeasurementError(f"no {what} under the header", location=Location(path, 1))
         return cls(header, rows)
