@@ -39,10 +39,16 @@ __all__ = [
     "STDIN",
     "csv_cells",
     "cell_too_long",
+    "Irregular",
 ]
 
 #: how ``-`` (standard input) is named in messages
 STDIN = "<stdin>"
+
+
+class Irregular(Exception):
+    """What a fast path (an Extra-P text file's blocks, a CSV table's columns) does not
+    read: the reference reader reads it, and its messages say what is wrong."""
 
 
 def cell_too_long(path: str, line: int | None) -> MeasurementError:

@@ -39,6 +39,7 @@ import numpy as np
 
 from .._internal.reading import check_size
 from ..errors import PatternalgError
+from .base import Irregular
 from .model import Series
 from .names import split_unit
 from .readers import path_reader, sniff
@@ -66,10 +67,6 @@ def _other_line_end(text: str | bytes) -> bool:
     if text.isascii():
         return any(chr(end) in text for end in _ASCII_LINE_ENDS)
     return _OTHER_LINE_ENDS.search(text) is not None
-
-
-class Irregular(Exception):
-    """The file is not a regular text file: read it with ``read``."""
 
 
 class Kernel(NamedTuple):

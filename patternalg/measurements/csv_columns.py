@@ -24,14 +24,12 @@ from dataclasses import dataclass
 import fastnumbers
 import numpy as np
 
+from .base import Irregular
+
 __all__ = ["Columns", "Irregular", "columns"]
 
 #: what a character is, by its byte: a line end, a carriage return, a tab, a comment's start
 _LF, _CR, _TAB, _HASH = b"\n\r\t#"
-
-
-class Irregular(Exception):
-    """The body is not plain: the reference reader reads the table."""
 
 
 @dataclass(frozen=True)
