@@ -107,12 +107,12 @@ def test_over_a_count_a_stretch_of_equal_integers_is_crossed_from_its_first_to_i
     """Over a count the same walk reads the steps between integers: d = min(5, n) + max(0,
     n - 10) equals b = 5 at n = 5..10, whichever candidates bracket the stretch's ends (a
     candidate inside it, n = 7, gives steps inside it: nothing)."""
-    from patternalg.decisions.compare import _classify
+    from patternalg.decisions.classify import classify
 
     def values(n: np.ndarray) -> np.ndarray:
         return np.stack([np.minimum(5.0, n) + np.maximum(0.0, n - 10.0), np.full_like(n, 5.0)])
 
-    crossovers, touches = _classify(candidates, values, ("d", "b"), "n", 1.0, 20.0, integer=True)
+    crossovers, touches = classify(candidates, values, ("d", "b"), "n", 1.0, 20.0, integer=True)
     if len(candidates) == 1:
         assert crossovers == touches == []
         return

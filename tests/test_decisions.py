@@ -136,12 +136,12 @@ def test_compare_answers_on_its_grid_when_a_closed_form_cannot_be_built(monkeypa
 
     from patternalg.errors import EvaluationError
 
-    comparing = importlib.import_module("patternalg.decisions.compare")
+    growths = importlib.import_module("patternalg.decisions.asymptotic")
 
     def too_deep(*args, **kwargs):
         raise EvaluationError("the closed form nests too deeply to build")
 
-    monkeypatch.setattr(comparing, "evaluate", too_deep)
+    monkeypatch.setattr(growths, "evaluate", too_deep)
     result = compare(["inc", "nop"])
     assert result.asymptotic_winner is None
     assert [i.winner for i in result.intervals] == ["inc", "nop"]

@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -34,15 +34,11 @@ import sympy
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import printable
-from .._internal.tables import Tabular, fields_json, number
+from .._internal.tables import Tabular, number
 from ..algebra.arrays import Compiled, count_symbols
-from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
-from ..algebra.evaluation import evaluate, size_of
 from ..algebra.grid import Axis, parse_axis, spaced
 from ..algebra.machine import MachineSemantics, threads_needed, threads_text
-from ..algebra.normal_forms.normal_form import compare as compare_growth
-from ..algebra.normal_forms.normal_form import eventual, normal_form
 from ..algebra.pointwise import with_counts
 from ..algebra.semantics import Semantics
 from ..arguments import as_axes, as_bindings, as_terms
@@ -50,8 +46,10 @@ from ..errors import EvaluationError
 from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import bounds_text, number_text
-from ..syntax.symbols import symbol, x
+from ..syntax.symbols import symbol
 from ..syntax.terms import Term
+from .asymptotic import asymptotic_winner
+from .classify import Crossover, classify
 from .confidence import Range, confidence
 from .crossovers import REFINED_DIGITS, RTOL, TIE_RTOL, exact_roots, numeric_roots
 from .options import DEFAULT_RANGE
@@ -62,39 +60,6 @@ __all__ = ["Crossover", "Range", "Interval", "Region", "Comparison", "compare", 
 _SCAN = 4096  #: points of the scan that brackets sign changes
 #: a stretch where no design wins in the level's share of the draws
 UNDECIDED = "undecided (the measurements cannot tell)"
-
-
-@dataclass(frozen=True)
-class Crossover:
-    """A point where two designs are equal: a ``crossover`` (the winner changes) or a ``touch``."""
-
-    symbol: str
-    value: float
-    exact: bool  #: a root of a polynomial piece (True) or bracketed and refined to RTOL
-    kind: str  #: "crossover" or "touch"
-    designs: tuple[str, str]  #: for a crossover: the winner below, the winner above
-    #: the two designs' (equal) model there, in the comparison's unit (``value`` is a
-    #: position of the swept symbol, unit-free); over a count, the new winner's at ``value``
-    model_value: float | None = None
-    #: over a count (integers only): the last integer where the old winner wins, when the
-    #: winner changes between two integers (``value`` is then the first of the new one)
-    previous: float | None = None
-    #: with ``interval=``: where the measurements could put it (the undecided stretch
-    #: around it at the confidence, else the scan points on either side)
-    interval: tuple[float, float] | None = None
-    #: a crossover across a stretch where the two designs are equal: where the stretch
-    #: begins (``value``: where it ends; the first design wins up to it, the second from ``value``)
-    equal_from: float | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """``{symbol, value, exact, kind, designs, model_value, previous, equal_from}`` (and
-        ``interval`` with an interval)."""
-        data = fields_json(self)
-        if self.interval is None:
-            data.pop("interval", None)
-        else:
-            data["interval"] = list(self.interval)
-        return data
 
 
 @dataclass(frozen=True)
@@ -544,7 +509,7 @@ def compare(
         both = lambda v, p=(i, j): np.stack([compiled[k].values({axis.name: v}) for k in p])  # noqa: E731
         candidates += [(r, False) for r in numeric_roots(both, scan, scanned[[i, j]])]
     integer = any(axis.name in count_symbols(c.term) for c in compiled)
-    crossovers, touches = _classify(candidates, values, names, axis.name, lo, hi, integer)
+    crossovers, touches = classify(candidates, values, names, axis.name, lo, hi, integer)
     # each crossover ends one interval and starts the next (over a count, between integers;
     # across a stretch where its designs are equal, the stretch is an interval of its own)
     edges, bounds = _edges(crossovers, lo, hi)
@@ -574,7 +539,7 @@ def compare(
             if k != win and _equal(ends[k], ends[win]) and _equal(sample[k], sample[win])
         )
         intervals.append(Interval(start, end, names[win], ratios, ties))
-    winner, ties, size = _asymptotic_winner(compiled, names, library, at, semantics)
+    winner, ties, size = asymptotic_winner(compiled, names, library, at, semantics)
     result = Comparison(
         names,
         axis.name,
@@ -747,220 +712,6 @@ def _threads_note(terms: Sequence[Term], semantics: Semantics) -> list[str]:
     return [f"the designs run different numbers of threads ({listed}) on {semantics.machine.cores} cores"]
 
 
-def _classify(
-    candidates: list[tuple[float, bool]],
-    values: Callable[[np.ndarray], np.ndarray],
-    names: tuple[str, ...],
-    symbol_name: str,
-    lo: float,
-    hi: float,
-    integer: bool = False,
-) -> tuple[list[Crossover], list[Crossover]]:
-    """The crossovers (the winner changes) and touches (it does not) among the candidates:
-    the fastest designs just before each candidate, at it and just after it, read in order
-    along the axis (:func:`_walk`), exact roots winning over numeric ones at a point.
-
-    Over a count (``integer``), only integers are points: a candidate stands for the step
-    from the integer below it to the one above it (at an integer: the steps on either side).
-    """
-    steps = _count_steps(candidates, values, lo, hi) if integer else _steps(candidates, values, lo, hi)
-    return _walk(steps, names, symbol_name)
-
-
-@dataclass(frozen=True)
-class _Step:
-    """The fastest designs (equal to rounding) on either side of a candidate: ``left`` up to
-    ``last`` and ``right`` from ``first`` (the same point, or over a count two integers),
-    and ``here``, those equal at the point to the precision it is found to."""
-
-    last: float
-    first: float
-    left: frozenset[int]
-    here: frozenset[int]
-    right: frozenset[int]
-    levels: tuple[float, float]  #: the fastest design's value at ``last`` and at ``first``
-    exact: bool
-    gap: bool = False  #: between two integers, where the winner changes with no point between
-
-
-#: how far, as a share of the change of two designs' difference over a candidate's
-#: neighbourhood (1e-6 of its position either side), they may be apart at the candidate and
-#: still be equal there: a root refined to RTOL (1e-9) is off by half of that at most, which
-#: is 2.5e-4 of the change; relative to the values alone, two designs crossing where both
-#: pass through 0 were never equal (0.5e-7 ns apart at values of 1e-7 ns)
-_POSITION_SLACK = 5e-3
-
-
-#: how far either side of a candidate the fastest designs are read, as multiples of 1e-6 of
-#: its position, the last reading midway to the next candidate whatever this says
-_REACH = (1.0, 16.0, 256.0, 4096.0, 65536.0)
-
-
-def _steps(
-    candidates: list[tuple[float, bool]], values: Callable[[np.ndarray], np.ndarray], lo: float, hi: float
-) -> list[_Step]:
-    """One step per candidate inside (lo, hi), in order: the fastest designs before it, at
-    it and after it (every point in one evaluation: a deep term's fold is not free).
-
-    Each side is read 1e-6 of the candidate's position away, then further
-    (:data:`_REACH`) up to midway to the next candidate (or the end of the range; no two
-    designs change places in between, every point where a pair is equal being a
-    candidate): the nearest reading with one fastest design, else the furthest. Right
-    beside a point, two designs that touch (600 + (x - 9.3)^2 against 600) or cross where
-    their difference is flat (600 + (x - 9.3)^3) are equal to rounding, and neither was seen.
-    """
-    points: list[tuple[float, bool]] = []
-    for point, exact in sorted(candidates, key=lambda c: (c[0], not c[1])):
-        if lo < point < hi and not (points and abs(point - points[-1][0]) <= 1e-7 * abs(point)):
-            points.append((point, exact))  # the same point found twice: the exact one first
-    if not points:
-        return []
-    at = np.array([p for p, _ in points], dtype=float)
-    ends = np.array([lo, *at, hi])
-    with np.errstate(invalid="ignore"):  # the geometric mean as a product of roots (16 * 1.7e308)
-        middles = np.where(ends[:-1] > 0, np.sqrt(ends[:-1]) * np.sqrt(ends[1:]), ends[:-1] / 2 + ends[1:] / 2)
-    step = np.maximum(np.abs(at) * 1e-6, 1e-12)
-    reach = np.array([*_REACH, np.inf])[:, None] * step
-    before = at - np.minimum(reach, at - middles[:-1])  # readings x candidates
-    after = at + np.minimum(reach, middles[1:] - at)
-    near = values(np.concatenate([at, before.ravel(), after.ravel()]))
-    n = len(points)
-    here, sides = near[:, :n], near[:, n:].reshape(len(near), 2, len(reach), n)
-    known = np.where(np.isnan(here), np.inf, here)
-    level, best = known.min(axis=0), known.argmin(axis=0)
-    change = np.abs(sides[:, 1, 0] - sides[:, 0, 0])
-    with np.errstate(invalid="ignore"):
-        slack = 1e-7 * np.abs(level) + _POSITION_SLACK * np.abs(change - change[best, np.arange(n)])
-    middle = _fastest(here, slack)
-    left, right = (_resolved(sides[:, side]) for side in (0, 1))
-    return [
-        _Step(point, point, left[k], middle[k], right[k], (float(level[k]),) * 2, exact)
-        for k, (point, exact) in enumerate(points)
-    ]
-
-
-def _resolved(readings: np.ndarray) -> list[frozenset[int]]:
-    """Per candidate (``readings``: designs x readings, nearest first, x candidates) the
-    fastest designs at the nearest reading where one design is, else at the furthest.
-
-    >>> _resolved(np.array([[[1.0], [1.0], [1.0]], [[1.0], [2.0], [3.0]]]))
-    [frozenset({0})]
-    """
-    designs, count, n = readings.shape
-    fastest = _fastest(readings.reshape(designs, count * n))
-    chosen = []
-    for k in range(n):
-        sets = [fastest[j * n + k] for j in range(count)]
-        chosen.append(next((one for one in sets if len(one) == 1), sets[-1]))
-    return chosen
-
-
-def _count_steps(
-    candidates: list[tuple[float, bool]], values: Callable[[np.ndarray], np.ndarray], lo: float, hi: float
-) -> list[_Step]:
-    """Over a count: one step per pair of neighbouring integers with a candidate between or
-    at them, inside [lo, hi], in order."""
-    gaps: dict[int, bool] = {}
-    for point, exact in candidates:
-        if not lo < point < hi:
-            continue
-        near = round(point)
-        on = abs(point - near) <= 1e-9 * max(1.0, abs(point))
-        for last in (near - 1, near) if on else (math.floor(point),):
-            gaps[last] = gaps.get(last, False) or exact
-    if not gaps:
-        return []
-    lasts = sorted(gaps)
-    both = values(np.array([[k, k + 1] for k in lasts], dtype=float).ravel()).reshape(-1, len(lasts), 2)
-    left, right = _fastest(both[:, :, 0]), _fastest(both[:, :, 1])
-    levels = np.min(np.where(np.isnan(both), np.inf, both), axis=0).tolist()
-    return [
-        _Step(float(k), float(k + 1), left[j], left[j] | right[j], right[j], (levels[j][0], levels[j][1]), gaps[k], True)
-        for j, k in enumerate(lasts)
-    ]
-
-
-def _fastest(values: np.ndarray, slack: np.ndarray | float = 0.0) -> list[frozenset[int]]:
-    """Per point (a column of ``values``: designs x points), the designs no more than the
-    smallest value plus rounding (:data:`TIE_RTOL`) and ``slack``; none where no value is a
-    number.
-
-    >>> _fastest(np.array([[5422.97, 1.0, np.nan], [5422.97, 2.0, np.nan]]))
-    [frozenset({0, 1}), frozenset({0}), frozenset()]
-    """
-    finite = np.where(np.isnan(values), np.inf, values)
-    least = finite.min(axis=0)
-    with np.errstate(invalid="ignore"):
-        near = (finite <= least + TIE_RTOL * np.abs(least) + slack) & np.isfinite(least)
-    return [frozenset(np.flatnonzero(column).tolist()) for column in near.T]
-
-
-def _walk(steps: list[_Step], names: tuple[str, ...], symbol_name: str) -> tuple[list[Crossover], list[Crossover]]:
-    """The crossovers and touches the steps make, read in order. Where other designs join
-    the fastest (a stretch where they are equal to it begins) nothing is said until some
-    leave again and those left are either only some of the fastest before the stretch or
-    none of them (it ends; a*x*log2(x) = b*x*log2(x) below 5 = c, equal up to 10, then b = c
-    up to 20, then c: from {a, b} through {a, b, c} and {b, c} to {c}): if none,
-    the winner changed across the stretch (a crossover from its start to its end, or at a
-    point where it is one), else each end is a touch; a stretch from the start of the range
-    is a touch where it ends. Where the fastest become others altogether, that is a
-    crossover, and a stretch open then a touch where it began. Nothing inside a stretch is
-    either. A step counts only where the designs it changes between are equal at its point."""
-    crossovers: list[Crossover] = []
-    touches: list[Crossover] = []
-    opened: tuple[_Step, frozenset[int]] | None = None  # where a stretch began, the fastest before it
-
-    def touch(where: float, level: float, one: frozenset[int], others: frozenset[int], exact: bool) -> None:
-        designs = (names[min(one)], names[min(others - one)])
-        if not any(t.value == where and t.designs == designs for t in touches):
-            touches.append(Crossover(symbol_name, where, exact, "touch", designs, number(level)))
-
-    def began() -> None:  # a touch where the open stretch began
-        if opened is not None:
-            step, before = opened
-            touch(step.first, step.levels[1], before, step.right, step.exact)
-
-    for step in steps:
-        left, here, right = step.left, step.here, step.right
-        if not left or not right or not left | right <= here:
-            continue  # no value, or the change is not at this point
-        if left == right:
-            if here > left:
-                touch(step.last, step.levels[0], left, here, step.exact)
-        elif left < right:
-            opened = opened or (step, left)
-        elif right < left:
-            if opened is not None and right & opened[1] and not right <= opened[1]:
-                continue  # fewer, but still others beside some of those before the stretch
-            if opened is not None and not right & opened[1]:
-                begun, before = opened  # the winner below: one of those still equal at the end
-                designs = (names[min(before & left or before)], names[min(right)])
-                stretch = begun.first if begun.first != step.last else None
-                level = number(step.levels[0])
-                exact = begun.exact and step.exact
-                crossovers.append(
-                    Crossover(symbol_name, step.last, exact, "crossover", designs, level, equal_from=stretch)
-                )
-            else:
-                began()
-                touch(step.last, step.levels[0], right, left, step.exact)
-            opened = None
-        elif not left & right:
-            # the design fastest before an open stretch, if it is still among them
-            first = left if opened is None else left & opened[1] or left
-            began()
-            designs = (names[min(first)], names[min(right)])
-            previous = step.last if step.gap else None
-            crossovers.append(
-                Crossover(symbol_name, step.first, step.exact, "crossover", designs, number(step.levels[1]), previous)
-            )
-            opened = None
-    began()
-    crossovers.sort(key=lambda c: c.value)
-    touches.sort(key=lambda c: c.value)
-    return crossovers, touches
-
-
 def _edges(crossovers: Sequence[Crossover], lo: float, hi: float) -> tuple[list[tuple[float, float]], list[Crossover | None]]:
     """Where each interval ends and the next begins (the same point, or over a count two
     integers), with the crossover there if any: (lo, lo), each crossover's (a crossover
@@ -979,69 +730,6 @@ def _edges(crossovers: Sequence[Crossover], lo: float, hi: float) -> tuple[list[
         edges.append((c.value if c.previous is None else c.previous, c.value))
         bounds.append(c)
     return [*edges, (hi, hi)], [*bounds, None]
-
-
-def _asymptotic_winner(
-    compiled: list[Compiled],
-    names: tuple[str, ...],
-    library: Mapping[str, AtomicModel],
-    at: Mapping[str, Any] | None,
-    semantics: Semantics,
-) -> tuple[str | None, tuple[str, ...], str]:
-    """The design whose closed form grows slowest in x, those that grow exactly as it does
-    (None if undecided, or if a closed form is too deep to build: the grid's answer stands
-    without it), and the size it is for: x, or the one other symbol the atoms are models in
-    (:func:`~patternalg.algebra.evaluation.size_of`: a table's ``n``). The paper's asymptotic semantics,
-    or a machine's own (its hand-off grows with x): each maximum and minimum as the
-    argument it is for large x."""
-    chosen = semantics if isinstance(semantics, MachineSemantics) else Semantics.ASYMPTOTIC
-    try:  # the counts bound first: a deep term's closed form stays flat in x
-        terms = [with_counts(c.term, at) for c in compiled]
-        built = [evaluate(t, library, chosen) for t in terms]
-    except (EvaluationError, RecursionError):
-        return None, (), "x"
-    sizes = {size_of(t, library, chosen) for t in terms}
-    found = sizes.pop() if len(sizes) == 1 else None
-    size = "x" if found is None else found.name
-    mapping = {symbol(k): as_value(v) for k, v in (at or {}).items() if k != size}
-    if found is not None:  # the normal forms order growths in x: the size is named x there
-        mapping[found] = x
-    forms = [eventual(f.xreplace(mapping)) for f in built]
-    best = 0
-    for k in range(1, len(forms)):
-        order = _growth_order(forms[k], forms[best])
-        if order is None:
-            return None, (), size
-        if order < 0:
-            best = k
-    ties = tuple(names[k] for k in range(len(forms)) if k != best and _growth_order(forms[k], forms[best]) == 0)
-    return names[best], ties, size
-
-
-def _growth_order(a: sympy.Expr, b: sympy.Expr) -> int | None:
-    """1 if ``a`` grows faster than ``b``, -1 if slower, 0 if alike: the same terms with
-    numeric coefficients equal to rounding (:data:`TIE_RTOL`; two designs the machine runs
-    alike came out as 14050.97100767225 and 14050.971007672248 ns, and the last digit chose
-    an asymptotic winner beside a tie over the range), None if undecided.
-
-    >>> from patternalg.syntax.symbols import log2
-    >>> _growth_order(x * log2(x) + sympy.Float("14050.97100767225"), x * log2(x) + sympy.Float("14050.971007672248"))
-    0
-    >>> _growth_order(x * log2(x) + 14050, x * log2(x) + 14051), _growth_order(x**2, x * log2(x))
-    (-1, 1)
-    """
-    order = compare_growth(a, b)
-    if not order:
-        return order
-    fa, fb = normal_form(a), normal_form(b)
-    if fa is None or fb is None:
-        return order
-    ta, tb = dict(fa.items()), dict(fb.items())
-    alike = ta.keys() == tb.keys() and all(
-        ta[k].is_Number and tb[k].is_Number and abs(ta[k] - tb[k]) <= TIE_RTOL * max(abs(ta[k]), abs(tb[k]))
-        for k in ta
-    )
-    return 0 if alike else order
 
 
 def _region(compiled: list[Compiled], axes: Sequence[Axis]) -> Region:
