@@ -114,6 +114,60 @@ def test_cprofile_attributes_a_shared_function_by_its_callers_edge_times(tmp_pat
     assert (tree.own() >= 0).all()
 
 
+def _dumped(tmp_path: Path, profiler: cProfile.Profile) -> tuple[Profile, float]:
+    """A cProfile run read back, and the time pstats measured (``total_tt`` less the
+    profiler's own ``disable``)."""
+    import pstats
+
+    path = tmp_path / "run_n1.pstats"
+    profiler.dump_stats(path)
+    stats = pstats.Stats(str(path)).stats  # type: ignore[attr-defined]
+    return read_profile(str(path)), sum(v[2] for k, v in stats.items() if "disable" not in k[2])
+
+
+def test_cprofile_keeps_a_function_called_from_outside_the_profile_and_from_inside(tmp_path: Path) -> None:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    _leaf(2_000_000)  # called from outside the profile, and from _left inside it
+    _left()
+    profiler.disable()
+    profile, measured = _dumped(tmp_path, profiler)
+    names = {"/".join(p.split(" (")[0] for p in path): v for path, v in profile.values.items()}
+    assert set(names) == {"_leaf", "_leaf/sum", "_left", "_left/_leaf", "_left/_leaf/sum"}
+    tree = CallTree.of([profile], ["n"])
+    assert tree.values[0, 0] == pytest.approx(measured, rel=1e-9)  # was _left's 10 %
+    assert names["_leaf"] > 2 * names["_left/_leaf"]  # ten times the work
+    only, measured = _dumped(tmp_path, _run(_fib, 15))  # the only top function, recursive
+    assert {p[-1].split(" (")[0] for p in only.values} == {"_fib"}  # was {}: "nothing was measured"
+    assert CallTree.of([only], ["n"]).values[0, 0] == pytest.approx(measured, rel=1e-9)
+
+
+def _run(function: object, *args: object) -> cProfile.Profile:
+    profiler = cProfile.Profile()
+    profiler.runcall(function, *args)  # type: ignore[arg-type]
+    return profiler
+
+
+def _ping(n: int) -> None:
+    _leaf(20_000)
+    if n > 0:
+        _pong(n - 1)
+
+
+def _pong(n: int) -> None:
+    _ping(n)
+
+
+def test_cprofile_counts_a_cycle_of_mutual_recursion_once(tmp_path: Path) -> None:
+    profile, measured = _dumped(tmp_path, _run(_ping, 60))
+    tree = CallTree.of([profile], ["n"])
+    # _ping -> _leaf counts the calls of every level: under _ping/_pong too, it was counted twice
+    assert {"/".join(p.split(" (")[0] for p in path) for path in tree.paths} == {"_ping", "_ping/_leaf", "_ping/_leaf/sum"}
+    assert tree.values[0, 0] == pytest.approx(measured, rel=1e-9)
+    assert tree.own().sum() == pytest.approx(measured, rel=1e-9)  # was about twice
+    assert any("_ping (" in note and "_pong (" in note and "recursive cycle" in note for note in profile.notes)
+
+
 def test_cube_profiles_keep_the_tree() -> None:
     pytest.importorskip("pycubexr")
     files = sorted(str(p) for p in CUBES.glob("*/profile.cubex"))

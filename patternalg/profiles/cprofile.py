@@ -1,17 +1,24 @@
 """Python's cProfile: a ``.pstats`` file (``python -m cProfile -o run.pstats``, or
 ``Profile.dump_stats``) read with the standard library's :mod:`pstats`, as a call tree.
 
-cProfile records a call *graph*: per function its own and cumulative time, and per caller
-the time of the calls from that caller. The call tree is unfolded from the functions no one
-called (several of them: under ``program``), and a function reached from several callers
+cProfile records a call *graph*: per function its calls, own and cumulative time, and per
+caller the calls and time from that caller. The call tree is unfolded from the functions
+called from outside the profile (the function of ``runcall``, those called between
+``enable`` and ``disable``; several of them: under ``program``): a function whose calls
+outnumber its callers' edges' was also called from outside, with the time of those calls,
+its cumulative time less its callers' edge times. A function reached from several callers
 is attributed **by the callers' edge times**: under the call path ``.../f/g`` it gets the
 cumulative time of the calls from ``f`` to ``g``, scaled by the share of ``f``'s own
 cumulative time that this path holds (a function called from two places splits its callees'
 time in proportion to the time each place spent in it; gprof makes the same assumption with
-call counts). A **recursive** call (to a function already on the path) is not unfolded
-again: cProfile counts a recursion's time once, in its outermost call, so it stays there, as
-the function's own time. A call path is named by its functions, ``name (file:line)``, or a
-built-in's name (``sorted``, ``list.append``); the profiler's own ``disable`` is left out.
+call counts). **Recursion**: functions that call each other (``a -> b -> a``, or ``f -> f``)
+are a cycle, and a cycle is one node, named by the function it was entered at, as gprof
+does: its own time is the cycle's functions' own time, its children the functions they call
+outside the cycle (cProfile counts the edge ``a -> leaf`` over every level of the recursion,
+so ``a/leaf`` beside ``a/b/a/leaf`` would count it twice); a note names the cycles of
+several functions. The nodes' own times add up to the time the profile measured. A call
+path is named by its functions, ``name (file:line)``, or a built-in's name (``sorted``,
+``list.append``); the profiler's own ``disable`` is left out.
 The metric is ``time``, in seconds.
 
 >>> import cProfile, os, tempfile
@@ -31,6 +38,8 @@ from __future__ import annotations
 import os
 import pstats
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..errors import Location, MeasurementError, close_names, did_you_mean
@@ -63,47 +72,131 @@ def read_pstats(path: str, metric: str | None = None) -> Profile:
         ) from None
     if not raw:
         raise MeasurementError("the cProfile file records no call", location=Location(path))
-    values, cut = _unfold(raw)
-    notes = (
-        (f"{path}: {cut:,} call paths beyond {MAX_NODES:,} not unfolded: their time is their "
-         "callers' own time",) if cut else ()
-    )  # fmt: skip
-    return Profile(str(path), values, {}, METRIC, "s", notes=notes)
+    values, cut, cycles = _unfold(raw)
+    return Profile(str(path), values, {}, METRIC, "s", notes=_notes(str(path), cut, cycles))
 
 
-def _unfold(raw: Mapping[Function, Any]) -> tuple[dict[Path, float], int]:
-    """The call tree of a call graph: inclusive time per call path (see the module), and
-    how many call paths were left unfolded beyond :data:`MAX_NODES`."""
-    callees: dict[Function, list[tuple[Function, float]]] = {f: [] for f in raw}
-    for function, (_, _, _, _, callers) in raw.items():
-        for caller, edge in callers.items():
-            if caller in callees:
-                callees[caller].append((function, float(edge[3])))
+def _notes(path: str, cut: int, cycles: list[list[str]]) -> tuple[str, ...]:
+    """What unfolding a run left out or joined: callees beyond :data:`MAX_NODES`, cycles."""
+    notes = []
+    if cut:
+        notes.append(
+            f"{path}: {cut:,} calls beyond {MAX_NODES:,} call paths not unfolded (each with all "
+            "below it): their time is their callers' own time"
+        )
+    for names in cycles:
+        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        notes.append(
+            f"{shown} call each other (a recursive cycle): one node, named by the function it "
+            "was entered at, whose own time is theirs"
+        )
+    return tuple(notes)
+
+
+def _unfold(raw: Mapping[Function, Any]) -> tuple[dict[Path, float], int, list[list[str]]]:
+    """The call tree of a call graph: inclusive time per call path (see the module), how
+    many callees were left unfolded beyond :data:`MAX_NODES`, and the recursive cycles of
+    several functions (each one node)."""
+    graph = _Graph.of(raw)
     labels = _labels(raw)
-    roots = sorted(
-        (f for f, entry in raw.items() if not entry[4] and f not in _PROFILER),
-        key=labels.__getitem__,
-    )
+    roots = sorted(((f, t) for f, t in graph.outside.items() if f not in _PROFILER), key=lambda r: labels[r[0]])
     values: dict[Path, float] = {}
-    stack: list[tuple[Path, Function, float, frozenset[Function]]] = [
-        ((labels[f],), f, float(raw[f][3]), frozenset((f,))) for f in reversed(roots)
-    ]
+    stack: list[tuple[Path, Function, float]] = [((labels[f],), f, time) for f, time in reversed(roots)]
     left = 0
     while stack:
-        path, function, inclusive, on_path = stack.pop()
+        path, function, inclusive = stack.pop()
         values[path] = values.get(path, 0.0) + inclusive
-        total = float(raw[function][3])
+        cycle = graph.cycle[function]
+        total = graph.total[cycle]
         if inclusive <= 0 or total <= 0:
             continue
         share = inclusive / total
-        for callee, edge in sorted(callees[function], key=lambda c: labels[c[0]], reverse=True):
-            if callee in on_path:
-                continue  # a recursion: its time is the outermost call's (see the module)
+        for callee, edge in sorted(graph.out_of(cycle).items(), key=lambda c: labels[c[0]], reverse=True):
             if len(values) + len(stack) >= MAX_NODES:
                 left += 1
                 continue
-            stack.append(((*path, labels[callee]), callee, edge * share, on_path | {callee}))
-    return values, left
+            stack.append(((*path, labels[callee]), callee, edge * share))
+    cycles = sorted(sorted(labels[f] for f in c) for c in set(graph.cycle.values()) if len(c) > 1)
+    return values, left, cycles
+
+
+@dataclass(frozen=True)
+class _Graph:
+    """cProfile's call graph: each function's calls and cumulative time, each edge's
+    (caller, callee) calls and cumulative time, and each function's recursive cycle (its
+    strongly connected component: ``{f}`` for a function in no cycle)."""
+
+    calls: dict[Function, int]
+    time: dict[Function, float]
+    edges: dict[Function, dict[Function, tuple[int, float]]]  # callee -> caller -> (calls, time)
+    cycle: dict[Function, frozenset[Function]]
+
+    @classmethod
+    def of(cls, raw: Mapping[Function, Any]) -> _Graph:
+        """The graph of a ``pstats`` table (an edge's tuple is ``(nc, cc, tt, ct)``)."""
+        edges = {
+            f: {c: (int(e[0]), float(e[3])) for c, e in entry[4].items() if c in raw} for f, entry in raw.items()
+        }
+        return cls(
+            {f: int(entry[1]) for f, entry in raw.items()},
+            {f: float(entry[3]) for f, entry in raw.items()},
+            edges,
+            _cycles(edges),
+        )
+
+    @cached_property
+    def outside(self) -> dict[Function, float]:
+        """The functions called from outside the profile (more calls than their callers'
+        edges count), and the time of those calls: the cumulative time less the edges from
+        callers outside the function's cycle."""
+        out = {}
+        for function, callers in self.edges.items():
+            if self.calls[function] > sum(calls for calls, _ in callers.values()):
+                inner = sum(t for c, (_, t) in callers.items() if c not in self.cycle[function])
+                out[function] = max(self.time[function] - inner, 0.0)
+        return out
+
+    @cached_property
+    def total(self) -> dict[frozenset[Function], float]:
+        """Each cycle's time: the calls into it from outside it."""
+        out: dict[frozenset[Function], float] = {}
+        outside = self.outside
+        for function, callers in self.edges.items():
+            cycle = self.cycle[function]
+            into = sum(t for c, (_, t) in callers.items() if c not in cycle)
+            out[cycle] = out.get(cycle, 0.0) + into + outside.get(function, 0.0)
+        return out
+
+    def out_of(self, cycle: frozenset[Function]) -> dict[Function, float]:
+        """The functions a cycle's functions call outside it, with the edges' time added."""
+        return self._out_of[cycle]
+
+    @cached_property
+    def _out_of(self) -> dict[frozenset[Function], dict[Function, float]]:
+        out: dict[frozenset[Function], dict[Function, float]] = {c: {} for c in self.cycle.values()}
+        for callee, callers in self.edges.items():
+            for caller, (_, time) in callers.items():
+                cycle = self.cycle[caller]
+                if callee not in cycle:
+                    out[cycle][callee] = out[cycle].get(callee, 0.0) + time
+        return out
+
+
+def _cycles(edges: Mapping[Function, Mapping[Function, Any]]) -> dict[Function, frozenset[Function]]:
+    """Each function's strongly connected component of the call graph (callee -> callers)."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    functions = list(edges)
+    number = {f: i for i, f in enumerate(functions)}
+    pairs = [(number[c], number[f]) for f, callers in edges.items() for c in callers]
+    rows, cols = zip(*pairs, strict=True) if pairs else ((), ())
+    graph = coo_matrix(([1] * len(pairs), (rows, cols)), shape=(len(functions), len(functions)))
+    _, labels = connected_components(graph, directed=True, connection="strong")
+    members: dict[int, list[Function]] = {}
+    for function, label in zip(functions, labels, strict=True):
+        members.setdefault(int(label), []).append(function)
+    return {f: frozenset(members[int(label)]) for f, label in zip(functions, labels, strict=True)}
 
 
 def _labels(raw: Mapping[Function, Any]) -> dict[Function, str]:
