@@ -491,3 +491,57 @@ def test_out_and_term_out_naming_one_file_in_two_spellings_are_refused(tmp_path:
     status = main(["profile", *CALI, "--param", "mpi.world.size=p", "--out", str(out), "--term-out", term, "-q"])
     assert status == 2 and "--out and --term-out name the same file" in capsys.readouterr().err
     assert out.read_text() == "kept\n"
+
+
+def _cali_dir(tmp_path: Path) -> Path:
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for file in CALI:
+        (runs / Path(file).name).write_bytes(Path(file).read_bytes())
+    return runs
+
+
+@pytest.mark.parametrize("option", ["--out", "--term-out"])
+def test_an_input_found_in_a_directory_is_never_overwritten(tmp_path: Path, option: str, capsys) -> None:
+    """`profile DIR --out DIR/64_cores.cali` replaced a run with TOML, and `fit SET --out
+    SET/FOLDER/profile.cubex` a Cube file: only the files named were checked."""
+    runs = _cali_dir(tmp_path)
+    victim = runs / "64_cores.cali"
+    before = victim.read_bytes()
+    assert main(["profile", str(runs), "--param", "mpi.world.size=p", option, str(victim), "-q"]) == 2
+    assert "it is the input being read" in capsys.readouterr().err and victim.read_bytes() == before
+    cubes = tmp_path / "set"
+    for file in CUBES.glob("*/profile.cubex"):
+        (cubes / file.parent.name).mkdir(parents=True)
+        (cubes / file.parent.name / file.name).write_bytes(file.read_bytes())
+    cube = next(cubes.glob("*/profile.cubex"))
+    before = cube.read_bytes()
+    assert main(["fit", str(cubes), "--out", str(cube)]) == 2
+    assert "it is the input being read" in capsys.readouterr().err and cube.read_bytes() == before
+
+
+def test_a_directory_reads_profiles_without_suffixes_and_leaves_other_files_out(tmp_path: Path) -> None:
+    """A directory of files without suffixes was 'no profiles in the directory', though each
+    named alone was read by its content."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for n in (1, 2, 4):
+        _json_split(runs, n, name=f"run_n{n}")
+    (runs / "README").write_text("how these were made\n")
+    profiles = read_profiles([str(runs)])
+    assert [Path(p.source).name for p in profiles] == ["run_n1", "run_n2", "run_n4"]
+    assert f"{runs}: 1 file that is no profile left out (README)" in profiles[0].notes
+    tree = CallTree.of(profiles, ["problem.size=n"])
+    assert f"{runs}: 1 file that is no profile left out (README)" in tree.notes
+
+
+@pytest.mark.parametrize("twice", [[CALI[1]], ["{dir}"]])
+def test_a_run_given_twice_is_refused(tmp_path: Path, twice: list, capsys) -> None:
+    """`profile d/{27,64,125,216,64}_cores.cali` or `profile d d/27_cores.cali` made a run a
+    repetition of itself (an uncertainty from nothing)."""
+    runs = _cali_dir(tmp_path)
+    files = [str(runs / Path(f).name) for f in CALI]
+    given = [*files, *(t.format(dir=runs) if "{" in t else str(runs / Path(t).name) for t in twice)]
+    assert main(["profile", *given, "--param", "mpi.world.size=p", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "the run is given twice" in err, err

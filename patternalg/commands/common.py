@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import math
+import os
 import shutil
 import sys
 import tempfile
@@ -321,7 +322,8 @@ def check_output(
     """The one check of a file a command writes, before its work: a file name (not empty,
     not ``-``, not a directory, a device or a pipe), in a directory that exists, and none of
     the files the command reads: its FILE(s), ``--fit``, ``--validate``, ``--models``,
-    ``--machine``, an ``@FILE`` argument, and ``reading``, those it reads of its own accord
+    ``--machine``, an ``@FILE`` argument, the files it reads in a directory among them,
+    and ``reading``, those it reads of its own accord
     (``calibrate``: the ``machine.txt`` beside a measurement file; ``measure``: the files its
     program's arguments name). A symbolic link is written through (see
     :mod:`patternalg._internal.atomic_write`)."""
@@ -330,10 +332,22 @@ def check_output(
             "cannot write '-': this command writes a file (its output is on stdout); give a "
             "file name"
         )
-    files = [*_values(args, _READ_FILES), *reading]
+    named = _values(args, _READ_FILES)
+    files = [*named, *reading, *(inner for f in named if os.path.isdir(f) for inner in _inside(f))]
     texts = _values(args, _READ_TEXTS)
     files += [text[1:] for text in texts if text.startswith("@")]
     return check_writable(path, reading=[f for f in files if isinstance(f, str | Path)])
+
+
+def _inside(directory: str | Path) -> list[str]:
+    """The files a command reads in a directory it is given: its profiles, a Cube set's
+    ``*.cubex`` (none where there are none: the reading says so)."""
+    from ..profiles.read import profile_files
+
+    try:
+        return profile_files([str(directory)])
+    except PatternalgError:
+        return []
 
 
 def _values(args: argparse.Namespace, names: Sequence[str]) -> list[str]:

@@ -1,13 +1,15 @@
 """Profiles from files: each format recognised by its suffix, else by its content.
 
 ``.cali`` (Caliper), ``.json`` (Caliper JSON), ``.pstats`` / ``.prof`` (cProfile), ``.cubex``
-(Score-P Cube); a directory stands for the profiles in it (a Cube set: its folders'
-``*.cubex``).
+(Score-P Cube); a directory stands for the profiles in it, recognised the same way (a Cube
+set: its folders' ``*.cubex``).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path as FilePath
 
 from .._internal.callbacks import ProgressCallback
@@ -15,7 +17,7 @@ from .._internal.reading import check_size
 from ..errors import Location, MeasurementError
 from .tree import Profile
 
-__all__ = ["read_profile", "read_profiles", "FORMATS"]
+__all__ = ["read_profile", "read_profiles", "profile_files", "FORMATS"]
 
 Reader = Callable[[str, "str | None"], Profile]
 
@@ -84,25 +86,73 @@ def _sniffed(file: FilePath) -> Reader:
     )
 
 
-def _expanded(paths: Sequence[str]) -> list[str]:
-    """The files of ``paths``, a directory standing for its profiles (a Cube set's folders)."""
+def profile_files(paths: Sequence[str]) -> list[str]:
+    """The files ``paths`` stand for: a file itself, a directory the profiles in it (see
+    :func:`read_profiles`); what a command that reads them must not overwrite."""
+    return _expanded(paths)[0]
+
+
+def _expanded(paths: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The files of ``paths``, a directory standing for its profiles (a Cube set's folders'
+    ``*.cubex``), and notes on the files in directories that are no profile; an error for a
+    directory without profiles, or a file given twice."""
     out: list[str] = []
+    notes: list[str] = []
     for path in paths:
         folder = FilePath(path)
         if not folder.is_dir():
             out.append(str(path))
             continue
-        found = sorted(
-            str(p)
-            for p in [*folder.glob("*"), *folder.glob("*/*.cubex")]
-            if p.is_file() and p.suffix.lower() in FORMATS and not p.name.startswith(".")
-        )
+        found, other = _in_directory(folder)
         if not found:
             raise MeasurementError(
-                f"no profiles in the directory ({', '.join(FORMATS)})", location=Location(str(path))
+                f"no profiles in the directory ({', '.join(FORMATS)}, or a file of these by "
+                "its content)",
+                location=Location(str(path)),
             )
         out.extend(found)
-    return out
+        if other:
+            shown = ", ".join(FilePath(f).name for f in other[:3]) + (", ..." if len(other) > 3 else "")
+            notes.append(f"{path}: {len(other)} file{'s' if len(other) != 1 else ''} that {'are' if len(other) != 1 else 'is'} no profile left out ({shown})")
+    _once(out)
+    return out, notes
+
+
+def _in_directory(folder: FilePath) -> tuple[list[str], list[str]]:
+    """A directory's profiles (its files and its folders' ``*.cubex``), recognised as a
+    named file is, by suffix else by content, and its other files (names starting with
+    ``.`` are skipped)."""
+    found: list[str] = []
+    other: list[str] = []
+    for file in sorted([*folder.glob("*"), *folder.glob("*/*.cubex")], key=str):
+        if file.is_file() and not file.name.startswith("."):
+            (found if file.suffix.lower() in FORMATS or _recognised(file) else other).append(str(file))
+    return found, other
+
+
+def _recognised(file: FilePath) -> bool:
+    """Whether a file's first bytes are a profile's this reads."""
+    try:
+        _sniffed(file)
+    except (MeasurementError, OSError):
+        return False
+    return True
+
+
+def _once(files: Sequence[str]) -> None:
+    """An error for a file given twice (by two names, or in a directory also given): one
+    run read twice would be a repetition of itself."""
+    seen: dict[str, str] = {}
+    for file in files:
+        key = os.path.realpath(file)
+        if key in seen:
+            also = f" (also as {seen[key]})" if seen[key] != file else ""
+            raise MeasurementError(
+                f"the run is given twice{also}: give each run once (repetitions are runs of "
+                "their own)",
+                location=Location(file),
+            )
+        seen[key] = file
 
 
 def read_profiles(
@@ -112,9 +162,12 @@ def read_profiles(
     on_error: Callable[[MeasurementError], None] | None = None,
 ) -> list[Profile]:
     """The profiles of ``paths`` (files or directories), in order; a file that cannot be
-    read raises its error, or, given ``on_error``, is handed to it and left out."""
-    files = _expanded(paths)
-    profiles = []
+    read raises its error, or, given ``on_error``, is handed to it and left out. A
+    directory's files are recognised as named files are (by suffix, else by content); those
+    that are no profile are left out with a note (on the first profile). A file given twice
+    is an error."""
+    files, notes = _expanded(paths)
+    profiles: list[Profile] = []
     for done, path in enumerate(files, start=1):
         try:
             profiles.append(read_profile(path, metric))
@@ -124,4 +177,6 @@ def read_profiles(
             on_error(error)
         if progress is not None:
             progress(done, len(files))
+    if profiles and notes:
+        profiles[0] = replace(profiles[0], notes=(*profiles[0].notes, *notes))
     return profiles
