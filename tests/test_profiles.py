@@ -205,6 +205,52 @@ def test_graphframe_of_a_thicket_gives_one_run_per_profile() -> None:
     assert CallTree.of(runs, ["n"]).points.ravel().tolist() == [8.0, 16.0]
 
 
+class _Node:
+    def __init__(self, name: str, children: tuple = ()) -> None:
+        self.frame, self.children = {"name": name}, list(children)
+
+
+class _Frame:
+    """A GraphFrame as Hatchet makes one: a graph of nodes, a dataframe indexed by them."""
+
+    inc_metrics = ["time (inc)"]
+    exc_metrics = ["time"]
+    metadata: dict = {}
+
+    def __init__(self, roots: list, rows: dict, index: object = None) -> None:
+        self.graph = type("Graph", (), {"roots": roots})()
+        self.dataframe = pd.DataFrame(rows, index=index if index is not None else pd.Index(roots, name="node"))
+
+
+def test_graphframe_adds_siblings_of_one_name_and_averages_only_ranks() -> None:
+    """main(5 inc) -> foo(1), foo(3) gave main/foo = 2.0 (averaged), and, exclusive, a root
+    that lost 2 s; ranks are still averaged."""
+    one, two = _Node("foo"), _Node("foo")
+    top = _Node("main", (one, two))
+    index = pd.Index([top, one, two], name="node")
+    frame = _Frame([top], {"time (inc)": [5.0, 1.0, 3.0], "time": [1.0, 1.0, 3.0]}, index)
+    for metric in ("time (inc)", "time"):
+        (profile,) = from_graphframe(frame, metric=metric)
+        assert dict(profile.values) == {("main",): 5.0, ("main", "foo"): 4.0}, metric
+    ranks = pd.MultiIndex.from_tuples([(top, 0), (top, 1), (one, 0), (one, 1), (two, 0), (two, 1)], names=["node", "rank"])
+    frame = _Frame([top], {"time (inc)": [5.0, 7.0, 1.0, 3.0, 3.0, 3.0]}, ranks)
+    (profile,) = from_graphframe(frame, metric="time (inc)")
+    assert dict(profile.values) == {("main",): 6.0, ("main", "foo"): 5.0}  # (1 + 3) / 2 + 3
+
+
+def test_graphframe_keeps_a_node_of_several_parents_under_each() -> None:
+    """A node with two parents (Hatchet's graph of a cProfile run) was kept under the first
+    only, with all its time: 30 times its parent."""
+    shared = _Node("sum")
+    cheap, costly = _Node("cheap", (shared,)), _Node("costly", (shared,))
+    top = _Node("main", (cheap, costly))
+    index = pd.Index([top, cheap, costly, shared], name="node")
+    (profile,) = from_graphframe(_Frame([top], {"time (inc)": [10.0, 1.0, 9.0, 8.0]}, index))
+    values = dict(profile.values)
+    assert values[("main", "cheap", "sum")] == pytest.approx(0.8) and values[("main", "costly", "sum")] == pytest.approx(7.2)
+    assert values[("main", "cheap", "sum")] + values[("main", "costly", "sum")] == pytest.approx(8.0)
+
+
 # --- parameters, the tree, the term ----------------------------------------------------------
 def test_param_reads_metadata_then_the_file_name() -> None:
     assert Param.parse("n").value_of("x/nx_n4000_r1.pstats", {}) == 4000.0

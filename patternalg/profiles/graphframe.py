@@ -4,7 +4,13 @@ pyinstrument, Caliper, ... through their readers.
 The frame's graph gives the call paths (each node's ``name`` from its root); its dataframe the
 metric. A GraphFrame is one run (its ``metadata`` the run's); a Thicket is one run per
 ``profile`` of its dataframe's index, its ``metadata`` table giving each run's. Rows of
-several ranks or threads of one node (an index level ``rank`` or ``thread``) are averaged.
+several ranks or threads of one node (an index level ``rank`` or ``thread``) are averaged;
+rows of one call path otherwise added (two sibling nodes of one name, ``main/foo`` twice,
+are one path: their times add up, as the Caliper and Cube readers add them). A node with
+several parents (a call *graph*, such as Hatchet's of a cProfile run) is under each of
+them, its value split in proportion to the parents' values (gprof splits a function by its
+callers' calls): a guess where the graph has no edge times; read a ``.pstats`` file
+itself, whose edges say.
 Times are in seconds unless ``unit=`` says otherwise.
 A metric in ``inc_metrics`` or named inclusive (``time (inc)``; Caliper's ``Avg time/rank``,
 ``Total time``) is inclusive, another exclusive (then summed up the tree); ``inclusive=``
@@ -27,6 +33,7 @@ are.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,6 +46,10 @@ __all__ = ["from_graphframe"]
 
 #: the units of time a frame's metric may be in
 _UNITS = ("s", "ms", "us", "ns")
+#: the index levels of a node's locations, over which its rows are averaged
+_LOCATIONS = ("rank", "thread")
+#: call paths unfolded at most (a graph whose nodes have several parents unfolds into many)
+MAX_PATHS = 200_000
 
 
 def from_graphframe(
@@ -57,43 +68,77 @@ def from_graphframe(
         hint = did_you_mean(close_names(chosen, columns), quote="'", before="; ")
         raise MeasurementError(f"no metric '{chosen}' in the frame (its columns: {', '.join(columns)}){hint}")
     inc = _inclusive(frame, chosen) if inclusive is None else inclusive
-    paths = _paths(graph)
-    levels = list(table.index.names)
-    runs: dict[Any, dict[Path, list[float]]] = {}
-    for key, value in table[chosen].items():
-        parts = key if isinstance(key, tuple) else (key,)
-        run = next((p for name, p in zip(levels, parts, strict=False) if name == "profile"), None)
-        path = paths.get(id(parts[0]))
-        if path is None:
-            continue  # a row of a node outside the graph (filtered away): not in the tree
-        runs.setdefault(run, {}).setdefault(path, []).append(float(value))
+    paths, cut = _paths(graph)
+    parents = _reached_from(paths)
     profiles = []
-    for run, found in runs.items():
-        values = {path: float(np.mean(v)) for path, v in found.items()}
+    for run, nodes in _node_values(table, chosen).items():
+        values: dict[Path, float] = {}
+        for path, ids in paths:
+            if ids[-1] in nodes:  # a node with no row (filtered away) is not in the tree
+                share = math.prod(_share(nodes, parents[i], above) for above, i in zip(ids, ids[1:], strict=False))
+                values[path] = values.get(path, 0.0) + nodes[ids[-1]] * share
         if not inc:
             arrays = inclusive_of({p: np.array([v]) for p, v in values.items()})
             values = {p: float(a[0]) for p, a in arrays.items()}
         source = "graphframe" if run is None else str(run)
-        profiles.append(Profile(source, values, _metadata(frame, run), chosen, unit))
-    if not profiles:
+        notes = (f"{source}: {cut:,} call paths beyond {MAX_PATHS:,} not unfolded",) if cut else ()
+        profiles.append(Profile(source, values, _metadata(frame, run), chosen, unit, notes=notes))
+    if not any(p.values for p in profiles):
         raise MeasurementError("the frame has no rows of its graph's nodes")
     return profiles
 
 
-def _paths(graph: Any) -> dict[int, Path]:
-    """Each node's call path (names from its root), by ``id`` (no recursion on depth)."""
-    out: dict[int, Path] = {}
-    stack: list[tuple[Any, Path]] = [(root, ()) for root in reversed(list(graph.roots))]
-    while stack:
-        node, above = stack.pop()
-        frame = node.frame
-        name = str(frame.get("name") if hasattr(frame, "get") else frame["name"])
-        path = (*above, name)
-        if id(node) in out:
-            continue
-        out[id(node)] = path
-        stack.extend((child, path) for child in reversed(list(node.children)))
+def _node_values(table: Any, metric: str) -> dict[Any, dict[int, float]]:
+    """Each run's value of each node (by ``id``): its rows added, but averaged over the
+    ranks or threads (index levels ``rank``, ``thread``)."""
+    levels = list(table.index.names)
+    found: dict[Any, dict[int, dict[tuple[Any, ...], float]]] = {}
+    for key, value in table[metric].items():
+        parts = key if isinstance(key, tuple) else (key,)
+        named = dict(zip(levels, parts, strict=False))
+        place = tuple(named.get(level) for level in _LOCATIONS)
+        rows = found.setdefault(named.get("profile"), {}).setdefault(id(parts[0]), {})
+        rows[place] = rows.get(place, 0.0) + float(value)
+    return {run: {node: float(np.mean(list(v.values()))) for node, v in nodes.items()} for run, nodes in found.items()}
+
+
+def _share(values: Mapping[int, float], parents: set[int], parent: int) -> float:
+    """The share of a node's value under ``parent`` among the parents it is reached from:
+    in proportion to their values (gprof splits a function by its callers' calls)."""
+    if len(parents) == 1:
+        return 1.0
+    total = sum(values.get(p, 0.0) for p in parents)
+    return values.get(parent, 0.0) / total if total > 0 else 1.0 / len(parents)
+
+
+def _reached_from(paths: list[tuple[Path, tuple[int, ...]]]) -> dict[int, set[int]]:
+    """The parents each node is reached from in the call paths."""
+    out: dict[int, set[int]] = {}
+    for _, ids in paths:
+        if len(ids) > 1:
+            out.setdefault(ids[-1], set()).add(ids[-2])
     return out
+
+
+def _paths(graph: Any) -> tuple[list[tuple[Path, tuple[int, ...]]], int]:
+    """Every call path of the graph (names from a root) with its nodes' ``id``s, a node
+    with several parents under each (no recursion on depth; a node already on the path, a
+    cycle, is not entered again), and how many paths beyond :data:`MAX_PATHS` were cut."""
+    out: list[tuple[Path, tuple[int, ...]]] = []
+    stack: list[tuple[Any, Path, tuple[int, ...]]] = [(root, (), ()) for root in reversed(list(graph.roots))]
+    cut = 0
+    while stack:
+        node, above, ids = stack.pop()
+        if id(node) in ids:
+            continue
+        if len(out) >= MAX_PATHS:
+            cut += 1
+            continue
+        frame = node.frame
+        path = (*above, str(frame.get("name") if hasattr(frame, "get") else frame["name"]))
+        out.append((path, (*ids, id(node))))
+        stack.extend((child, path, (*ids, id(node))) for child in reversed(list(node.children)))
+    return out, cut
 
 
 def _default(frame: Any, columns: list[str]) -> str:
