@@ -63,10 +63,12 @@ def _json_split(tmp_path: Path, size: int, name: str = "run.json") -> Path:
 
 def test_caliper_json_split_and_plain_records(tmp_path: Path) -> None:
     profile = read_profile(str(_json_split(tmp_path, 4)))
-    # exclusive per rank, added over ranks; inclusive summed up the tree
-    assert dict(profile.values) == {("main",): 22.5, ("main", "solve"): 20.0}
+    # exclusive per rank, the mean over the ranks (was their sum), as Hatchet and Cube take
+    # it; inclusive summed up the tree
+    assert dict(profile.values) == {("main",): 11.25, ("main", "solve"): 10.0}
     assert profile.metadata["problem.size"] == "4" and profile.unit == "s"
     assert "2 call paths with several records (ranks, or other attributes)" in profile.notes[0]
+    assert "the mean over the 2 ranks" in profile.notes[0]
     plain = tmp_path / "plain.json"
     plain.write_text(json.dumps([{"path": "main", "inclusive#time": 3.0}, {"path": "main/solve", "inclusive#time": 2.0}]))
     assert dict(read_profile(str(plain)).values) == {("main",): 3.0, ("main", "solve"): 2.0}

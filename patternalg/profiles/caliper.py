@@ -38,6 +38,8 @@ DEFAULT_METRIC = "Avg time/rank"
 #: Caliper's units of time -> patternalg's
 _UNITS = {"sec": "s", "s": "s", "usec": "us", "us": "us", "msec": "ms", "ms": "ms", "nsec": "ns", "ns": "ns"}
 #: record fields that name where a value was measured, not a metric
+#: the attributes that name a record's rank (a json-split of several ranks: the mean over them)
+_RANKS = ("mpi.rank", "rank")
 _NOT_METRICS = {"path", "mpi.rank", "rank", "spot.channel", "function", "loop", "region", "mpi.function"}
 
 
@@ -204,6 +206,7 @@ def _profile(
     key, name = _chosen(source, described, metric)
     sums: dict[Path, float] = {}
     counts: dict[Path, int] = {}
+    ranks = {record[r] for _, record in rows for r in _RANKS if record.get(r) is not None}
     for path, record in rows:
         value = record.get(key)
         if value is None:
@@ -219,6 +222,8 @@ def _profile(
         counts[path] = counts.get(path, 0) + 1
     if not sums:
         raise MeasurementError(f"no record has a value of {name}", location=Location(source))
+    if len(ranks) > 1:  # the mean over the run's ranks, a rank without the path 0 (as Cube's)
+        sums = {path: v / len(ranks) for path, v in sums.items()}
     values: dict[Path, float] = sums
     if "inclusive" not in key:
         inside = {path: np.array([v]) for path, v in sums.items() if path}
@@ -233,9 +238,10 @@ def _profile(
         )
     meta = {str(k): v if isinstance(v, str) else json.dumps(v) for k, v in metadata.items()}
     several = sum(1 for c in counts.values() if c > 1)
+    how = f"the mean over the {len(ranks)} ranks" if len(ranks) > 1 else "added"
     notes = (
         (f"{source}: {several} call path{'s' if several != 1 else ''} with several records (ranks, "
-         f"or other attributes): their values of {name} added",) if several else ()
+         f"or other attributes): their values of {name} {how}",) if several else ()
     )  # fmt: skip
     return Profile(source, values, meta, name, unit, notes=notes)
 

@@ -90,7 +90,8 @@ def from_graphframe(
 
 def _node_values(table: Any, metric: str) -> dict[Any, dict[int, float]]:
     """Each run's value of each node (by ``id``): its rows added, but averaged over the
-    ranks or threads (index levels ``rank``, ``thread``)."""
+    run's ranks or threads (index levels ``rank``, ``thread``; a location without the node
+    counts 0)."""
     levels = list(table.index.names)
     found: dict[Any, dict[int, dict[tuple[Any, ...], float]]] = {}
     for key, value in table[metric].items():
@@ -99,7 +100,11 @@ def _node_values(table: Any, metric: str) -> dict[Any, dict[int, float]]:
         place = tuple(named.get(level) for level in _LOCATIONS)
         rows = found.setdefault(named.get("profile"), {}).setdefault(id(parts[0]), {})
         rows[place] = rows.get(place, 0.0) + float(value)
-    return {run: {node: float(np.mean(list(v.values()))) for node, v in nodes.items()} for run, nodes in found.items()}
+    out = {}
+    for run, nodes in found.items():  # the mean over the run's locations, one without the node 0 (as Cube's)
+        places = len({place for rows in nodes.values() for place in rows})
+        out[run] = {node: sum(rows.values()) / places for node, rows in nodes.items()}
+    return out
 
 
 def _share(values: Mapping[int, float], parents: set[int], parent: int) -> float:
