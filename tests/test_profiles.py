@@ -383,6 +383,11 @@ def test_max_time_per_rank_shows_the_load_imbalance(capsys) -> None:
     assert "a load imbalance" in captured.err
     cycle = next(n for n in record["nodes"] if n["path"] == "main/lulesh.cycle")
     assert cycle["imbalance"] > 0.1 and all(g > 0 for g in cycle["gap"])  # the parts add up to more
+    assert round(cycle["imbalance"], 3) == 0.293  # docs/profiles.md: 29 % (it said 39 %)
+    # an own time cut at 0 is said so, not taken for a code path that did not run
+    assert "kernel 'main/lulesh.cycle', metric 'time': every own time is 0: cut at 0 where" in captured.err
+    assert "did not run" not in captured.err
+    assert "7 nodes' children add up to more than the nodes" in captured.err and "their own time is cut" in captured.err
 
 
 @pytest.mark.parametrize(
@@ -393,6 +398,7 @@ def test_max_time_per_rank_shows_the_load_imbalance(capsys) -> None:
         (["--param", "mpi.world.size=p", "--pool", "main.nowhere=4"], "--pool main.nowhere: no such call path"),
         (["--param", "mpi.world.size=p", "--at", "q=1000"], "--at q = 1000: q is not a parameter of the runs (p)"),
         (["--param", "mpi.world.size=p", "--min-share", "1.5"], "--min-share 1.5"),
+        (["--param", "mpi.world.size=p", "--pool", "main=8", "--pool", "main=4"], "--pool main: the path is given twice"),
     ],
 )  # fmt: skip
 def test_command_errors_are_one_line(extra: list, message: str, capsys) -> None:

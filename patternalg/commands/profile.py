@@ -91,6 +91,8 @@ def _pools(texts: list[str]) -> dict[str, int]:
                 f"--pool {printable(text)}: expected PATH=N with N threads, a whole number from 1 "
                 "to 2^53, e.g. --pool main.solve=8"
             )
+        if where.strip() in pools:
+            raise PatternalgError(f"--pool {printable(where.strip())}: the path is given twice; give each region once")
         pools[where.strip()] = int(value)
     return pools
 

@@ -326,11 +326,13 @@ def check_profile(
             if "Max" in tree.metric
             else "their regions overlap"
         )
+        one = len(imbalance) == 1
+        whose = "node's" if one else "nodes'"
         notes.append(
-            f"{len(imbalance)} node{'s' if len(imbalance) != 1 else ''}' children add up to more "
-            f"than the node ({why}; the most: {'/'.join(worst) or PROGRAM}, "
-            f"{100 * imbalance[worst]:.3g} %): its own time is cut at 0 and the composed model "
-            "lies above the inclusive one"
+            f"{len(imbalance)} {whose} children add up to more "
+            f"than {'the node' if one else 'the nodes'} ({why}; the most: {'/'.join(worst) or PROGRAM}, "
+            f"{100 * imbalance[worst]:.3g} %): {'its' if one else 'their'} own time is cut at 0 "
+            "and the composed model lies above the inclusive one"
         )
     return ProfileCheck(
         str(built.term),

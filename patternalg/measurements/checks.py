@@ -19,6 +19,7 @@ from ..errors import FitError, Location, MeasurementError
 from .model import Measurements, Series
 
 __all__ = [
+    "NOT_RUN",
     "cells",
     "first_bad",
     "positive_times",
@@ -26,6 +27,10 @@ __all__ = [
     "require_columns",
     "require_distinct",
 ]
+
+
+#: what a series of times that are all 0 is taken for
+NOT_RUN = "every time is 0 (a code path that did not run)"
 
 
 def cells(series: Series, column: str) -> tuple[np.ndarray, np.ndarray]:
@@ -138,7 +143,7 @@ def positive_times(series: Series, *, keep: bool = False) -> tuple[Series, str |
     zero = [v == 0 for v in series.values]
     if all(z.all() for z in zero):
         return series, where + (
-            "every time is 0 (a code path that did not run): fitted as measured, the constant 0"
+            f"{NOT_RUN}: fitted as measured, the constant 0"
         )
     silent = sum(bool(z.all()) for z in zero)
     dropped = sum(int(z.sum()) for z in zero if not z.all())

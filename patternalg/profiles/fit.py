@@ -33,6 +33,7 @@ from .._internal.toml_writer import table_text
 from ..algebra.atomic_model import AtomicModel
 from ..forms.pmnf.form import PMNF
 from ..forms.report import FitReport
+from ..measurements.checks import NOT_RUN
 from ..measurements.model import Measurements, Series
 from .term import ProfileTerm
 from .tree import PROGRAM, Path
@@ -94,6 +95,8 @@ def fit_profile(
 
     reports = PMNF.fit_each(data, modeler=modeler, uncertainty=uncertainty, progress=counted)
     named = [replace(r, atom=name) for r, (name, _, _) in zip(reports, [*atoms, *nodes], strict=True)]
+    cut = tree.overlap()
+    named[: len(atoms)] = [_said_cut(r) if p in cut else r for r, p in zip(named, built.atoms, strict=False)]
     own = dict(zip(built.atoms, named[: len(atoms)], strict=True))
     fitted = iter(named[len(atoms) :])
     return ProfileFit(
@@ -101,6 +104,13 @@ def fit_profile(
         tuple(named[: len(atoms)]),
         {p: own[p] if p in same else next(fitted) for p in inclusive},
     )
+
+
+def _said_cut(report: FitReport) -> FitReport:
+    """A node's own time cut at 0 because its children add up to more, said so (not taken
+    for a code path that did not run)."""
+    cut = "every own time is 0: cut at 0 where the node's children add up to more than it"
+    return replace(report, notes=tuple(n.replace(NOT_RUN, cut) for n in report.notes))
 
 
 def _pooled(path: Path, pools: Mapping[Path, int]) -> bool:
