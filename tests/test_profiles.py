@@ -171,6 +171,25 @@ def test_cprofile_counts_a_cycle_of_mutual_recursion_once(tmp_path: Path) -> Non
     assert any("_ping (" in note and "_pong (" in note and "recursive cycle" in note for note in profile.notes)
 
 
+def test_the_pure_python_profile_modules_runs_share_a_time_by_calls(tmp_path: Path) -> None:
+    import profile as pure
+
+    profiler = pure.Profile()
+    profiler.runcall(_program)
+    path = tmp_path / "run_n1.pstats"
+    profiler.dump_stats(path)  # its callers are counts of calls, not cProfile's tuples: a TypeError was raised
+    read = read_profile(str(path))
+    names = {"/".join(p.split(" (")[0] for p in path): v for path, v in read.values.items()}
+    assert {"_program", "_program/_left/_leaf", "_program/_right/_leaf"} <= set(names)
+    assert not any("profiler" in n or "<function" in n or "setprofile" in n for n in names)  # its made-up frames
+    assert names["_program/_left/_leaf"] == pytest.approx(names["_program/_right/_leaf"])  # one call each: halves
+    import pstats
+
+    stats = pstats.Stats(str(path)).stats  # type: ignore[attr-defined]
+    assert names["_program"] == next(v[3] for k, v in stats.items() if k[2] == "_program")  # the whole run
+    assert any("by their calls" in note for note in read.notes)  # (so _left/_leaf may hold more than _left)
+
+
 def test_cube_profiles_keep_the_tree() -> None:
     pytest.importorskip("pycubexr")
     files = sorted(str(p) for p in CUBES.glob("*/profile.cubex"))

@@ -45,7 +45,7 @@ from typing import Any
 from ..errors import Location, MeasurementError, close_names, did_you_mean
 from .tree import Path, Profile
 
-__all__ = ["read_pstats", "METRIC", "MAX_NODES"]
+__all__ = ["read_pstats", "by_calls", "METRIC", "MAX_NODES"]
 
 #: cProfile's one metric: the time in seconds
 METRIC = "time"
@@ -53,8 +53,12 @@ METRIC = "time"
 MAX_NODES = 200_000
 
 Function = tuple[str, int, str]
-#: the profiler's own calls (``Profile.disable`` after ``runcall``): not the program's
-_PROFILER = {("~", 0, "<method 'disable' of '_lsprof.Profiler' objects>")}
+#: the profiler's own calls (``Profile.disable`` after ``runcall``; the profile module's
+#: ``setprofile``): not the program's
+_PROFILER = {("~", 0, "<method 'disable' of '_lsprof.Profiler' objects>"), ("", 0, "setprofile")}
+#: the file of the frames the pure-Python profile module makes up around what it runs
+#: (``profiler``, ``<function g at 0x...>``), at line 0: their callees are called from outside
+_MADE_UP = "profile"
 
 
 def read_pstats(path: str, metric: str | None = None) -> Profile:
@@ -70,10 +74,27 @@ def read_pstats(path: str, metric: str | None = None) -> Profile:
         raise MeasurementError(
             f"cannot read the cProfile file: {exc or type(exc).__name__}", location=Location(path)
         ) from None
+    raw = {f: entry for f, entry in raw.items() if f[:2] != (_MADE_UP, 0)}
     if not raw:
         raise MeasurementError("the cProfile file records no call", location=Location(path))
     values, cut, cycles = _unfold(raw)
-    return Profile(str(path), values, {}, METRIC, "s", notes=_notes(str(path), cut, cycles))
+    notes = _notes(str(path), cut, cycles)
+    if by_calls(raw):
+        notes += (
+            "a run written by Python's profile module records no time per caller: a function's "
+            "time is shared among its callers by their calls (gprof's assumption)",
+        )
+    return Profile(str(path), values, {}, METRIC, "s", notes=notes)
+
+
+def by_calls(raw: Mapping[Function, Any]) -> bool:
+    """Whether a ``pstats`` table records its callers by calls alone (the pure-Python
+    :mod:`profile` module's), not by cProfile's calls and times.
+
+    >>> by_calls({("m", 1, "f"): (1, 1, 0.5, 0.5, {("m", 2, "g"): 1})})
+    True
+    """
+    return any(not isinstance(e, tuple) for entry in raw.values() for e in entry[4].values())
 
 
 def _notes(path: str, cut: int, cycles: list[list[str]]) -> tuple[str, ...]:
@@ -133,16 +154,20 @@ class _Graph:
 
     @classmethod
     def of(cls, raw: Mapping[Function, Any]) -> _Graph:
-        """The graph of a ``pstats`` table (an edge's tuple is ``(nc, cc, tt, ct)``)."""
-        edges = {
-            f: {c: (int(e[0]), float(e[3])) for c, e in entry[4].items() if c in raw} for f, entry in raw.items()
-        }
-        return cls(
-            {f: int(entry[1]) for f, entry in raw.items()},
-            {f: float(entry[3]) for f, entry in raw.items()},
-            edges,
-            _cycles(edges),
-        )
+        """The graph of a ``pstats`` table: cProfile's edge is a tuple ``(nc, cc, tt, ct)``;
+        the pure-Python :mod:`profile` module's only a count of calls, and the callee's
+        cumulative time is then shared among its callers by their calls (:func:`by_calls`).
+        """
+        calls = {f: int(entry[1]) for f, entry in raw.items()}
+        time = {f: float(entry[3]) for f, entry in raw.items()}
+
+        def edge(callee: Function, e: Any) -> tuple[int, float]:
+            if isinstance(e, tuple):
+                return int(e[0]), float(e[3])
+            return int(e), time[callee] * int(e) / calls[callee] if calls[callee] else 0.0
+
+        edges = {f: {c: edge(f, e) for c, e in entry[4].items() if c in raw} for f, entry in raw.items()}
+        return cls(calls, time, edges, _cycles(edges))
 
     @cached_property
     def outside(self) -> dict[Function, float]:
