@@ -14,6 +14,8 @@ from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
 from patternalg.cli import main
 from patternalg.errors import FitError
 from patternalg.forms.pmnf import PMNF
+from patternalg.forms.pmnf.basic import select_basic
+from patternalg.forms.pmnf.default import select_default
 from patternalg.forms.pmnf.fit_multi import symbol_names
 from patternalg.forms.pmnf.multi import MultiModel, line_points, model_from, smape
 from patternalg.forms.pmnf.multi_basic import select_multi_basic
@@ -132,6 +134,37 @@ def test_cross_design_ties_are_exact_and_the_earliest_wins() -> None:
         assert other == pytest.approx(fitted[0], rel=1e-9)
     (l_shape,) = RECORDED["tests/data/jsonlines/incomplete_matrix_2p.jsonl"]
     assert len(l_shape["terms"]) == 2 and all(len(t["factors"]) == 1 for t in l_shape["terms"])
+
+
+SCALES = [m * 10.0**e for e in range(-300, 301, 25) for m in (1.0, 3.7)]
+
+
+@pytest.mark.parametrize("modeler", ["basic", "default"])
+def test_the_choice_is_the_same_in_any_unit(modeler: str) -> None:
+    """Values from 1e-300 to 1e300 get the hypothesis of the values near 1, their
+    coefficients scaled: ``1/y**2`` of 1e160 is 0 and of 1e-160 infinite, and the ranking of
+    their NaN scores had chosen ``1.9e154*log2(x)**2 + 9.9e153*log2(x)**2*log2(p)**2``."""
+    rng = np.random.default_rng(7)
+    noisy = (3 + GRID[:, 0] * np.sqrt(GRID[:, 1])) * (1 + 0.05 * rng.standard_normal(len(GRID)))
+    kernels = np.stack([GRID[:, 0] * GRID[:, 1], 5 + GRID[:, 0] ** 2, noisy])
+    reference = SELECT[modeler](GRID, kernels)
+    for scale in SCALES:
+        for found, expected in zip(SELECT[modeler](GRID, kernels * scale), reference, strict=True):
+            assert found.hypothesis == expected.hypothesis, scale
+            assert found.coefficients == pytest.approx(
+                [c * scale for c in expected.coefficients], rel=1e-9
+            )
+
+
+@pytest.mark.parametrize("select", [select_basic, select_default])
+def test_the_single_parameter_choice_is_the_same_in_any_unit(select) -> None:
+    x = np.array([4.0, 8, 16, 32, 64])
+    y = np.stack([3 + x**1.5, 2 * x * np.log2(x)])
+    reference = select(x, y)
+    for scale in SCALES:
+        found = select(x, y * scale)
+        assert found.index.tolist() == reference.index.tolist(), scale
+        assert found.c1 == pytest.approx(reference.c1 * scale, rel=1e-9)
 
 
 def test_point_selection_follows_the_longest_lines() -> None:

@@ -27,6 +27,7 @@ from .default import (
     _selection,
     basis,
     blocks_for,
+    power_of_two,
 )
 
 __all__ = ["lstsq_cutoff", "select_basic"]
@@ -163,6 +164,8 @@ def select_basic(x: np.ndarray, y: np.ndarray, direct: int = LOO_DIRECT) -> Sele
     >>> bool(folds.index == one_by_one.index), bool(np.allclose(folds.criterion, one_by_one.criterion, rtol=1e-9))
     (True, True)
     """
+    scale = power_of_two(y)  # exact: Extra-P's numbers, without its overflow beyond 1e154
+    y = y / scale
     k, n = y.shape
     blocks = blocks_for(x)
     b = basis(x, blocks)  # (H, P)
@@ -172,7 +175,7 @@ def select_basic(x: np.ndarray, y: np.ndarray, direct: int = LOO_DIRECT) -> Sele
     with np.errstate(divide="ignore", invalid="ignore"):
         small = np.where(
             lowest[:, None, :] == 0,
-            np.abs(c0) < CLEAN_CONSTANT,
+            np.abs(c0) < CLEAN_CONSTANT / scale[:, :, None],  # Extra-P's, in the values' unit
             np.abs(c0 / lowest[:, None, :]) < CLEAN_CONSTANT,
         )
     c0 = np.where(small, 0.0, c0)
@@ -196,4 +199,4 @@ def select_basic(x: np.ndarray, y: np.ndarray, direct: int = LOO_DIRECT) -> Sele
         [const_smape[:, None], np.where(usable & ~np.isnan(smape), smape, np.inf)], axis=1
     )
     pick = np.where(const_rss == 0, 0, np.argmin(scores, axis=1))
-    return _selection(pick, blocks, y, full0, full1, scores)
+    return _selection(pick, blocks, y, full0, full1, scores).scaled(scale)

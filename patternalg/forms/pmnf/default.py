@@ -25,7 +25,7 @@ shared by a batch of kernels and their aggregated values ``Y`` (K, P), and retur
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -33,7 +33,7 @@ from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from .sums import max_first, sum_first
 from .two_terms import admit, fit_pairs, pairs_for
 
-__all__ = ["Selection", "basis", "blocks_for", "select_default"]
+__all__ = ["Selection", "basis", "blocks_for", "power_of_two", "select_default"]
 
 #: a term contributing less than this share of every value is rejected (Extra-P's default)
 MIN_TERM_CONTRIBUTION = 0.0005
@@ -85,6 +85,29 @@ class Selection:
         if second.any():
             fitted[second] += self.c2[second, None] * blocks[self.index2[second]]
         return fitted
+
+    def scaled(self, factor: np.ndarray) -> Selection:
+        """The same hypotheses with the coefficients times ``factor`` (K, 1): in another unit."""
+        return replace(
+            self, c0=self.c0 * factor[:, 0], c1=self.c1 * factor[:, 0], c2=self.c2 * factor[:, 0]
+        )
+
+
+def power_of_two(y: np.ndarray) -> np.ndarray:
+    """Per kernel (a row of ``y``, (K, P)) the power of two at or below its largest
+    magnitude, (K, 1); 1 for a kernel of zeros.
+
+    The modelers divide the values by it first: the division is exact and changes no
+    relative error, so the choice is what it would be in any unit, and the squares and
+    inverses they compute stay within the doubles (``(1e160)**2`` overflows, ``(1e-160)**2``
+    is 0, and a ranking of NaNs is arbitrary).
+
+    >>> np.log2(power_of_two(np.array([[3e200, 1.0], [0.0, 0.0], [0.75, 0.5]]))).ravel().tolist()
+    [665.0, 0.0, -1.0]
+    """
+    top = np.abs(y).max(-1, keepdims=True)
+    usable = np.isfinite(top) & (top > 0)
+    return np.exp2(np.floor(np.log2(np.where(usable, top, 1.0))))
 
 
 def blocks_for(x: np.ndarray) -> np.ndarray:
@@ -242,9 +265,7 @@ def select_default(
       noise) and the real atoms beyond the fitted range worse (13.5 against 10.4 %,
       docs/pmnf.md).
     """
-    # a power of two near the largest value: exact, changes no relative error, and keeps
-    # 1/y^2 from overflowing
-    scale = np.exp2(np.floor(np.log2(y.max(-1, keepdims=True))))
+    scale = power_of_two(y)
     y = y / scale
     k, n = y.shape
     blocks = blocks_for(x)
@@ -294,14 +315,7 @@ def select_default(
             negative_constant,
         )  # fmt: skip
     rounding = np.abs(result.c0) < ROUNDING_CONSTANT * y.min(-1)
-    return Selection(
-        result.index,
-        np.where(rounding, 0.0, result.c0) * scale[:, 0],
-        result.c1 * scale[:, 0],
-        result.criterion,
-        result.index2,
-        result.c2 * scale[:, 0],
-    )
+    return replace(result, c0=np.where(rounding, 0.0, result.c0)).scaled(scale)
 
 
 def _with_pairs(

@@ -15,15 +15,15 @@ records the result with the exponents spelled out as ``(i, j)`` pairs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
 
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from .basic import lstsq_cutoff
-from .default import basis
+from .default import basis, power_of_two
 
 __all__ = [
     "Exponents",
@@ -31,6 +31,7 @@ __all__ = [
     "line_points",
     "lstsq",
     "model_from",
+    "scaled_fits",
     "smape",
     "term_values",
 ]
@@ -68,6 +69,14 @@ class MultiModel:
             total = total + value
         return total
 
+    def scaled(self, factor: float) -> MultiModel:
+        """The same hypothesis with the coefficients times ``factor``: in another unit."""
+        return replace(
+            self,
+            constant=self.constant * factor,
+            coefficients=tuple(c * factor for c in self.coefficients),
+        )
+
     @property
     def hypothesis(self) -> frozenset[tuple[Exponents, ...]]:
         """The terms without coefficients, as a set (the order of terms carries no meaning)."""
@@ -87,6 +96,25 @@ def model_from(
     return MultiModel(
         float(constant), spelled, tuple(float(c) for c in coefficients), float(criterion)
     )
+
+
+def scaled_fits(
+    select: Callable[[np.ndarray, np.ndarray], list[MultiModel]],
+    points: np.ndarray,
+    values: np.ndarray,
+) -> list[MultiModel]:
+    """``select``'s models of ``values`` (K, n) divided per kernel by
+    :func:`~.default.power_of_two` (exact), in the values' unit: the choice is the one in any
+    unit, and no square or inverse of a value leaves the doubles.
+
+    >>> fits = lambda points, y: [model_from(1, 0.0, [(18,)], [float(y[0, 0])])]
+    >>> scaled_fits(fits, np.ones((1, 1)), np.array([[3e200]]))[0].coefficients
+    (3e+200,)
+    """
+    y = np.atleast_2d(np.asarray(values, dtype=float))
+    scale = power_of_two(y)
+    models = select(np.asarray(points, dtype=float), y / scale)
+    return [m.scaled(float(f)) for m, f in zip(models, scale[:, 0], strict=True)]
 
 
 def term_values(points: np.ndarray, term: Sequence[int]) -> np.ndarray:

@@ -40,7 +40,7 @@ import numpy as np
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from .basic import select_basic
 from .default import MIN_TERM_CONTRIBUTION, Selection, basis
-from .multi import MultiModel, line_points, lstsq, model_from, smape
+from .multi import MultiModel, line_points, lstsq, model_from, scaled_fits, smape
 
 __all__ = ["combinations", "select_multi_basic"]
 
@@ -80,9 +80,13 @@ def combinations(active: int) -> list[list[tuple[int, ...]]]:
 
 
 def select_multi_basic(points: np.ndarray, values: np.ndarray) -> list[MultiModel]:
-    """Extra-P's choice for each kernel: ``points`` (n, k) shared, ``values`` (K, n)."""
-    points = np.asarray(points, dtype=float)
-    y = np.atleast_2d(np.asarray(values, dtype=float))
+    """Extra-P's choice for each kernel: ``points`` (n, k) shared, ``values`` (K, n)
+    (divided by a power of two first, :func:`~.multi.scaled_fits`: Extra-P's numbers)."""
+    return scaled_fits(_select, points, values)
+
+
+def _select(points: np.ndarray, y: np.ndarray) -> list[MultiModel]:
+    """:func:`select_multi_basic` of the values ``y`` (K, n), their largest within [1, 2)."""
     k = points.shape[1]
     singles = []
     for lines in line_points(points):

@@ -43,13 +43,14 @@ An additive truth, ``5 + 2 x + 3 sqrt(p)``, is found as a sum of one term per pa
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 
 import numpy as np
 
 from .default import MIN_TERM_CONTRIBUTION, ROUNDING_CONSTANT, basis, blocks_for
-from .multi import MultiModel, line_points, lstsq, model_from
+from .multi import MultiModel, line_points, lstsq, model_from, scaled_fits
 from .multi_basic import combinations
 
 __all__ = ["candidates", "select_multi_default"]
@@ -138,9 +139,13 @@ def _line_folds(points: np.ndarray) -> list[np.ndarray]:
 def select_multi_default(
     points: np.ndarray, values: np.ndarray, margin: float = MARGIN
 ) -> list[MultiModel]:
-    """Our choice for each kernel: ``points`` (n, k) shared, positive ``values`` (K, n)."""
-    points = np.asarray(points, dtype=float)
-    y = np.atleast_2d(np.asarray(values, dtype=float))
+    """Our choice for each kernel: ``points`` (n, k) shared, positive ``values`` (K, n)
+    (divided by a power of two first, :func:`~.multi.scaled_fits`: the choice in any unit)."""
+    return scaled_fits(functools.partial(_select, margin=margin), points, values)
+
+
+def _select(points: np.ndarray, y: np.ndarray, margin: float) -> list[MultiModel]:
+    """:func:`select_multi_default` of the values ``y`` (K, n), their largest within [1, 2)."""
     n, k = points.shape
     ranked = []  # per parameter: the candidate blocks of each kernel, (K, slots)
     for lines in line_points(points):
