@@ -31,6 +31,7 @@ __all__ = [
     "line_points",
     "lstsq",
     "model_from",
+    "rounding_bound",
     "scaled_fits",
     "smape",
     "term_values",
@@ -145,6 +146,23 @@ def lstsq(a: np.ndarray, y: np.ndarray) -> np.ndarray:
     keep = np.where(deficient, s > np.finfo(float).eps * largest, keep)
     inverse = np.where(keep, 1.0 / np.where(keep, s, 1.0), 0.0)
     return np.einsum("kjm,kj,knj,kn->km", vt, inverse, u, y)
+
+
+def rounding_bound(largest: np.ndarray, coefficients: np.ndarray, n: int) -> np.ndarray:
+    """How far rounding may move the values of a least-squares fit of ``n`` points with the
+    coefficients ``coefficients`` (..., m), its design's largest singular value ``largest``
+    (...): ``m * n * eps * ||A|| * ||c||``, a design perturbed by ``m * n`` roundings of
+    its size (the backward error of a fit by an orthogonal factorization, Higham, *Accuracy
+    and Stability of Numerical Algorithms*, ch. 20). Two hypotheses with the same fitted
+    values in exact arithmetic (on a cross- or L-shaped design) differ by no more; data
+    with noise above it decide between them.
+
+    >>> rounding_bound(np.array([2.0]), np.array([[3.0, 4.0]]), 5) / np.finfo(float).eps
+    array([100.])
+    """
+    m = coefficients.shape[-1]
+    norm = np.sqrt((coefficients * coefficients).sum(-1))
+    return m * n * np.finfo(float).eps * largest * norm  # type: ignore[no-any-return]
 
 
 def smape(predicted: np.ndarray, actual: np.ndarray) -> np.ndarray:

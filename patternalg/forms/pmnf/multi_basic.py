@@ -40,7 +40,7 @@ import numpy as np
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from .basic import select_basic
 from .default import MIN_TERM_CONTRIBUTION, Selection, basis
-from .multi import MultiModel, line_points, lstsq, model_from, scaled_fits, smape
+from .multi import MultiModel, line_points, lstsq, model_from, rounding_bound, scaled_fits, smape
 
 __all__ = ["combinations", "select_multi_basic"]
 
@@ -173,14 +173,25 @@ def _combined(y: np.ndarray, factors: np.ndarray) -> list[Found]:
             )
             too_small = share.max(-1) < MIN_TERM_CONTRIBUTION
         rejected = np.any((coefficients[:, 1:] == 0) | too_small, axis=1)
-        fits.append((coefficients, smape(fitted, y), rejected))
-    scores = np.stack([np.where(r, np.inf, s) for _, s, r in fits], axis=1)
+        # the SMAPE rounding may make: each fitted value moved by the fit's rounding bound
+        moved = rounding_bound(np.linalg.norm(design, ord=2, axis=(-2, -1)), coefficients, n)
+        total = np.abs(fitted) + np.abs(y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            floor = np.where(total > 0, 2 * moved[:, None] / total, 0.0).mean(-1) * 100
+        fits.append((coefficients, smape(fitted, y), rejected, floor))
+    scores = np.stack([np.where(r, np.inf, s) for _, s, r, _ in fits], axis=1)
+    floors = np.stack([np.where(np.isfinite(f), f, 0.0) for *_, f in fits], axis=1)
     first = fits[0][1]
     scores[:, 0] = np.where(np.isnan(first), -np.inf, first)  # the start, whatever its terms
     scores = np.where(np.isnan(scores), np.inf, scores)
-    # equal in exact arithmetic (equivalent hypotheses on sparse designs): the earliest wins
-    best = scores.min(axis=1, keepdims=True)
-    pick = np.argmax(scores <= best + TIE * np.abs(best), axis=1)
+    # equal in exact arithmetic (equivalent hypotheses on sparse designs): the earliest wins,
+    # equal meaning within TIE or within what rounding may make of either fit's SMAPE
+    rows = np.arange(kernels)
+    winner = np.argmin(scores, axis=1)
+    best = scores[rows, winner][:, None]
+    margin = TIE * np.abs(best) + floors + floors[rows, winner][:, None]
+    margin = np.where(np.isfinite(best), margin, 0.0)  # -inf: a start with no SMAPE
+    pick = np.argmax(scores <= best + margin, axis=1)
     return [
         (int(h), fits[h][0][r, 0], fits[h][0][r, 1:], float(fits[h][1][r]))
         for r, h in enumerate(pick)

@@ -20,7 +20,8 @@ For positive values ``y`` (K, n) at ``points`` (n, k):
    term that another term of the hypothesis multiplies (``-c*a + d*a*b = a*(d*b - c)``
    still grows: an offset the product outgrows);
 4. the lowest score wins; a more complex hypothesis must beat a simpler one by ``margin``
-   (relative) to be chosen;
+   (relative), and by more than rounding may make of either score, to be chosen; of
+   hypotheses as complex, scores within rounding of the best are a tie the earliest wins;
 5. the winner's coefficients are fitted again with weights ``1/y``, as the
    single-parameter ``default`` does (a time's variance grows like its value, and the
    large values lie next to where a model predicts), unless a coefficient changes sign.
@@ -50,7 +51,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .default import MIN_TERM_CONTRIBUTION, ROUNDING_CONSTANT, basis, blocks_for
-from .multi import MultiModel, line_points, lstsq, model_from, scaled_fits
+from .multi import MultiModel, line_points, lstsq, model_from, rounding_bound, scaled_fits
 from .multi_basic import combinations
 
 __all__ = ["candidates", "select_multi_default"]
@@ -203,14 +204,21 @@ def _choose(
     coefficients = (np.swapaxes(vt, -1, -2) @ (inverse * u.sum(-2))[..., None])[..., 0]
     residual = 1.0 - (z @ coefficients[..., None])[..., 0]
     total = np.zeros((kernels, len(hypotheses)))
+    amplified = np.zeros((kernels, len(hypotheses)))
     for fold in folds:
         # leaving the fold S out changes its residuals to (I - H_SS)^-1 r_S, H = U U^T;
         # the tiny ridge turns an undeterminable fold into a huge error instead of a failure
         us = u[..., fold, :]
         block = (1.0 + 1e-10) * np.eye(len(fold)) - us @ np.swapaxes(us, -1, -2)
-        error = np.linalg.solve(block, residual[..., fold, None])[..., 0]
-        total = total + (error**2).sum(-1)
-    score = total / sum(len(f) for f in folds)
+        given = np.stack(np.broadcast_arrays(residual[..., fold], 1.0), axis=-1)
+        error = np.linalg.solve(block, given)  # the residuals', and a unit rounding's
+        total = total + (error[..., 0] ** 2).sum(-1)
+        amplified = amplified + (error[..., 1] ** 2).sum(-1)
+    left_out = sum(len(f) for f in folds)
+    score = total / left_out
+    # the score rounding alone may make: each relative residual moved by the fit's rounding
+    # (:func:`.multi.rounding_bound`), through the same leave-out
+    floor = rounding_bound(s[..., 0], coefficients, n) ** 2 * amplified / left_out
     real = coefficients / scale[:, :, 0, :]
     sizes = np.array([len(h) for h in hypotheses])
     terms = np.arange(width)[None, :] >= 1
@@ -220,7 +228,7 @@ def _choose(
     share = np.abs(coefficients[..., None, :] * z).max(-2)  # each term's largest share of y
     negligible = (used[None] & (share < MIN_TERM_CONTRIBUTION)).any(-1)
     score = np.where(negative | negligible | ~np.isfinite(score), np.inf, score)
-    pick = _parsimonious(score, sizes, margin)
+    pick = _parsimonious(score, np.nan_to_num(floor, nan=np.inf), sizes, margin)
     rows = np.arange(kernels)
     real[rows, pick] = _refit(y, a[rows, pick], real[rows, pick])
     constant = real[rows, pick, 0]
@@ -276,21 +284,37 @@ def _dominated(hypotheses: list[tuple[tuple[int, ...], ...]], width: int) -> np.
     return found
 
 
-def _parsimonious(score: np.ndarray, sizes: np.ndarray, margin: float) -> np.ndarray:
-    """Per kernel the best score, preferring fewer terms unless more beat them by ``margin``.
+def _parsimonious(
+    score: np.ndarray, floor: np.ndarray, sizes: np.ndarray, margin: float
+) -> np.ndarray:
+    """Per kernel the best score, preferring fewer terms unless more beat them by ``margin``
+    (relative) and by more than either's ``floor``, the score rounding alone may make; of
+    hypotheses as large, scores within rounding of the best are a tie the earliest wins
+    (``a+b``, ``a+a*b`` and ``b+a*b`` fit exact data on an L-shaped design alike).
 
-    >>> _parsimonious(np.array([[1.0, 0.5, 0.49, 0.3]]), np.array([0, 1, 2, 3]), 0.05).tolist()
+    >>> sizes, no_floor = np.array([0, 1, 2, 3]), np.zeros((1, 4))
+    >>> _parsimonious(np.array([[1.0, 0.5, 0.49, 0.3]]), no_floor, sizes, 0.05).tolist()
     [3]
-    >>> _parsimonious(np.array([[1.0, 0.5, 0.49, 0.48]]), np.array([0, 1, 2, 3]), 0.05).tolist()
+    >>> _parsimonious(np.array([[1.0, 0.5, 0.49, 0.48]]), no_floor, sizes, 0.05).tolist()
+    [1]
+    >>> rounding = np.full((1, 4), 1e-30)  # exact fits: below 1e-30 is rounding
+    >>> _parsimonious(np.array([[1.0, 2e-31, 5e-32, 1e-32]]), rounding, sizes, 0.05).tolist()
+    [1]
+    >>> tied = _parsimonious(np.array([[1.0, 0.5, 0.49]]), np.full((1, 3), 0.02), sizes[[0, 1, 1]], 0.05)
+    >>> tied.tolist()  # 0.5 and 0.49 within rounding: the earlier
     [1]
     """
+    rows = np.arange(len(score))
     pick = np.zeros(len(score), dtype=int)
     best = score[:, 0].copy()
     for size in np.unique(sizes)[1:]:
         columns = np.flatnonzero(sizes == size)
-        local = columns[np.argmin(score[:, columns], axis=1)]
-        value = score[np.arange(len(score)), local]
-        better = value < best * (1 - margin)
+        lowest = columns[np.argmin(score[:, columns], axis=1)]
+        reach = score[rows, lowest] + floor[rows, lowest]
+        local = columns[np.argmax(score[:, columns] <= reach[:, None] + floor[:, columns], axis=1)]
+        value = score[rows, local]
+        noise = np.maximum(floor[rows, local], floor[rows, pick])
+        better = value + noise < best * (1 - margin)
         pick = np.where(better, local, pick)
         best = np.where(better, value, best)
     return pick
