@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
 from patternalg.cli import main
@@ -21,6 +24,7 @@ from patternalg.forms.pmnf.multi import MultiModel, line_points, model_from, sma
 from patternalg.forms.pmnf.multi_basic import select_multi_basic
 from patternalg.forms.pmnf.multi_default import select_multi_default
 from patternalg.measurements import read
+from patternalg.syntax import is_symbol_name
 
 EXTRAP = Path(__file__).parent / "data" / "extrap"
 RECORDED = json.loads((EXTRAP / "multiparam_extrap_models.json").read_text())
@@ -254,7 +258,7 @@ def test_symbol_names_default_and_options() -> None:
     assert symbol_names(["q=x"], ["p", "q"], "f")[0] == {"q": "x", "p": "p"}
     with pytest.raises(FitError, match=r"both map to the symbol p"):
         symbol_names(["q=p"], ["p", "q"], "f")
-    with pytest.raises(FitError, match=r"'log' is a reserved word"):
+    with pytest.raises(FitError, match=r"'log' is no symbol"):
         symbol_names(["q=log"], ["p", "q"], "f")
 
 
@@ -314,6 +318,52 @@ def test_cli_errors_say_what_is_missing(tmp_path: Path, capsys, text: str, messa
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1
     assert re.search(message, err), err
+
+
+SPECIAL_NAMES = [
+    "tpool_n", "tpool_4", "tpool_a", "mapReduce_k", "seq", "pipe", "log", "ln", "log2", "sqrt",
+    "min", "max", "Min", "Max", "oo", "inf", "nan", "zoo", "infinity", "e", "E", "pi", "I",
+]  # fmt: skip
+_NAMES = st.one_of(
+    st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,8}", fullmatch=True),
+    st.builds(
+        lambda name, upper: "".join(c.upper() if u else c for c, u in zip(name, upper, strict=False)),
+        st.sampled_from(SPECIAL_NAMES),
+        st.lists(st.booleans(), min_size=8, max_size=8),
+    ),
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(name=_NAMES)
+def test_a_parameter_name_fit_accepts_is_one_a_model_file_reads(name: str) -> None:
+    """``fit`` names a model's symbols after the file's parameters: a name
+    :func:`~patternalg.syntax.is_symbol_name` accepts is read back from the model file it
+    writes; any other is refused (``tpool_n``, ``oo``, ``NaN``, ``Max`` gave model files
+    nothing could read)."""
+    assume(name != "x")
+    with tempfile.TemporaryDirectory() as folder:
+        data, models = Path(folder) / "m.txt", Path(folder) / "m.toml"
+        data.write_text(
+            f"PARAMETER x\nPARAMETER {name}\nPOINTS "
+            + " ".join(f"({x:g} {p:g})" for x, p in GRID)
+            + "\nREGION k\nMETRIC time\n"
+            + "".join(f"DATA {3 + 2 * x * p} {3.5 + 2 * x * p}\n" for x, p in GRID)
+        )
+        fitted = main(["fit", str(data), "--quiet", "--out", str(models)])
+        if not is_symbol_name(name):
+            assert fitted == 2
+            return
+        assert fitted == 0
+        assert main(["eval", "k", "--models", str(models), "--at", "x=2", "--at", f"{name}=3"]) == 0
+
+
+@pytest.mark.parametrize("option", ["p=tpool_a", "p=NaN", "p=Max", "p=seq"])
+def test_param_refuses_a_symbol_no_model_file_reads(option: str, capsys) -> None:
+    path = EXTRAP / "tests/data/text/two_parameter_6.txt"
+    assert main(["fit", str(path), "--param", option.replace("p=", "s=")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "is no symbol (a letter" in err
 
 
 def test_fit_api_records_domain_of_every_symbol() -> None:

@@ -24,7 +24,7 @@ from pathlib import PurePath
 from typing import Any
 
 from ..errors import Location, MeasurementError
-from ..forms.pmnf.fit import symbol_name
+from ..syntax.parser import SYMBOL_RULE, is_symbol_name
 
 __all__ = ["Param"]
 
@@ -45,11 +45,10 @@ class Param:
         if not source:
             raise MeasurementError(f"--param {text!r}: expected SOURCE[=SYMBOL], e.g. --param mpi.world.size=p")
         symbol = symbol if sep else source
-        if not symbol_name(symbol):
+        if not is_symbol_name(symbol):
             hint = "" if sep else f": name one, e.g. --param {source}=p"
             raise MeasurementError(
-                f"--param {text!r}: '{symbol}' is no symbol (a letter, then letters, digits or _; "
-                f"not a function){hint}"
+                f"--param {text!r}: '{symbol}' is no symbol ({SYMBOL_RULE}){hint}"
             )
         return cls(source, symbol)
 

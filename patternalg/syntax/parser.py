@@ -54,7 +54,10 @@ from .terms import (
     count_problem,
 )
 
-__all__ = ["parse", "parse_arithmetic", "parse_law_parts", "grammar_path", "MAX_NESTING"]
+__all__ = [
+    "parse", "parse_arithmetic", "parse_law_parts", "grammar_path", "is_symbol_name", "SYMBOL_RULE",
+    "MAX_NESTING",
+]
 
 #: deepest nesting of brackets accepted in one text (terms nest; 10,000 is a fair design)
 MAX_NESTING = 100_000
@@ -528,6 +531,32 @@ def parse_arithmetic(text: str) -> sympy.Expr:
     """
     result = _run(text, "expr")
     return result.expr if isinstance(result, _Arith) else result
+
+
+def is_symbol_name(text: object) -> bool:
+    """Whether ``text`` can be a symbol of a model (a parameter's name in a model file, in
+    ``--at``, in a term's counts): the grammar's arithmetic reads it back as that symbol.
+
+    Not a function (``log``, ``Max``), a pattern's word or prefix (``seq``, ``tpool_n``), a
+    name of a non-finite number (``oo``, ``NaN``), nor anything but one name:
+
+    >>> [is_symbol_name(t) for t in ("p", "problem_size", "log", "Max", "tpool_n", "NaN", "n ranks")]
+    [True, True, False, False, False, False, False]
+    """
+    if not isinstance(text, str) or not _SYMBOL_TEXT.fullmatch(text):
+        return False
+    try:
+        return bool(parse_arithmetic(text) == symbol(text))
+    except ParseError:
+        return False
+
+
+_SYMBOL_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+#: :func:`is_symbol_name`'s rule, as an error message says it
+SYMBOL_RULE = (
+    "a letter, then letters, digits or _; not a function (log, Max), a pattern's word or "
+    "prefix (seq, pipe, tpool_), nor a number's name (oo, nan, inf)"
+)
 
 
 def parse_law_parts(text: str) -> tuple[Term, str, Term]:

@@ -26,7 +26,7 @@ from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.uncertainty import Uncertainty
 from ...errors import FitError
 from ...measurements.model import Series
-from ...syntax.arith import FUNCTIONS
+from ...syntax.parser import SYMBOL_RULE, is_symbol_name
 from .default import Selection
 from .modelers import choose
 from .uncertainty import pooled_noise, uncertainties
@@ -35,7 +35,6 @@ __all__ = [
     "Fitted",
     "FitColumns",
     "parse_param_options",
-    "symbol_name",
     "fit_series",
     "fit_columns",
     "fit_matrix",
@@ -44,16 +43,6 @@ __all__ = [
 ]
 
 _CHUNK = 1_500_000  # array elements per batch of kernels (bounds memory)
-
-
-def symbol_name(name: str) -> bool:
-    """Whether a parameter's name can be a model's symbol as it is (a name of the grammar's
-    arithmetic, not a function or a reserved word).
-
-    >>> symbol_name("p"), symbol_name("problem_size"), symbol_name("log"), symbol_name("n ranks")
-    (True, True, False, False)
-    """
-    return bool(_SYMBOL.fullmatch(name)) and name not in FUNCTIONS and name not in _RESERVED
 
 
 def parse_param_options(
@@ -72,8 +61,8 @@ def parse_param_options(
         name, sep, target = (part.strip() for part in option.partition("="))
         if not sep or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", target or "") or not name:
             raise FitError(f"--param {option!r}: expected NAME=SYMBOL, e.g. --param p=x")
-        if target in FUNCTIONS or target in _RESERVED:
-            raise FitError(f"--param {option!r}: '{target}' is a reserved word, not a symbol")
+        if not is_symbol_name(target):
+            raise FitError(f"--param {option!r}: '{target}' is no symbol ({SYMBOL_RULE})")
         if name not in parameters:
             raise FitError(
                 f"--param {option!r}: {path} has no parameter '{name}' "
@@ -82,12 +71,9 @@ def parse_param_options(
         mapping[name] = target
     if len(parameters) == 1 and parameters[0] not in mapping:
         own = parameters[0]
-        mapping[own] = own if symbol_name(own) else "x"
+        mapping[own] = own if is_symbol_name(own) else "x"
     return mapping
 
-
-_SYMBOL = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_RESERVED = ("seq", "pipe", "log", "ln")
 
 
 #: the parameter values a pmnf fit handles in double precision: beyond them the squares of

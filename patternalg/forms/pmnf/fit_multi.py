@@ -28,8 +28,9 @@ from ..._internal.callbacks import ProgressCallback
 from ...algebra.uncertainty import Uncertainty
 from ...errors import FitError
 from ...measurements.model import Series
+from ...syntax.parser import SYMBOL_RULE, is_symbol_name
 from ...syntax.symbols import log2, symbol
-from .fit import parameter_problem, parse_param_options, repetitions_array, symbol_name
+from .fit import parameter_problem, parse_param_options, repetitions_array
 from .modelers import choose
 from .multi import Exponents, MultiModel, line_points, smape
 from .uncertainty import multi_covariances
@@ -70,10 +71,10 @@ def symbol_names(
     given = set(mapping)
     rest = [name for name in parameters if name not in mapping]
     for name in rest:
-        if not symbol_name(name):
+        if not is_symbol_name(name):
             raise FitError(
-                f"{path}: parameter '{name}' needs a symbol: --param {name}=SYMBOL "
-                f"(its parameters: {', '.join(parameters)})"
+                f"{path}: parameter '{name}' is no symbol ({SYMBOL_RULE}): name one with "
+                f"--param {name}=SYMBOL (its parameters: {', '.join(parameters)})"
             )
         mapping[name] = name
     seen: dict[str, str] = {}

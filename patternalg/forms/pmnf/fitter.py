@@ -14,6 +14,7 @@ from ..._internal.callbacks import OnError, ProgressCallback
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.normal_forms.render import hypothesis_text, pmnf_expr, pmnf_text
 from ...errors import FitError
+from ...syntax.parser import is_symbol_name
 from ...syntax.symbols import symbol
 from ..base import Form
 from ..fit_options import (
@@ -25,7 +26,7 @@ from ..fit_options import (
 )
 from ..fitting import Fitter
 from .falling import falling_notes
-from .fit import check_points, fit_series, parse_param_options, symbol_name
+from .fit import check_points, fit_series, parse_param_options
 from .form import PMNF
 from .modelers import MODELERS
 from .stream import fit_text_batches
@@ -177,7 +178,7 @@ class PMNFFitter(Fitter):
             note = symbol_names(options.get("param") or (), data.parameters, data.path)[1]
             return [note, *notes] if note else notes
         name = data.parameters[0]
-        if options.get("param") or symbol_name(name):
+        if options.get("param") or is_symbol_name(name):
             return notes  # the models are in the symbol --param names, or in the parameter's own
         return [
             f"parameter '{name}' of {data.path} is no symbol name: it is the symbol x in these "
