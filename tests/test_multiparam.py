@@ -366,6 +366,17 @@ def test_param_refuses_a_symbol_no_model_file_reads(option: str, capsys) -> None
     assert len(err.strip().splitlines()) == 1 and "is no symbol (a letter" in err
 
 
+def test_explain_names_the_range_of_every_symbol(tmp_path: Path, capsys) -> None:
+    """``--explain`` had said ``fitted on x in [4, 64]`` of a model in x and p, and nothing
+    of p = 64 beyond its range (the note above it did)."""
+    models = tmp_path / "m.toml"
+    assert main(["fit", str(EXTRAP / "tests/data/text/two_parameter_6.txt"), "--quiet", "--out", str(models)]) == 0
+    capsys.readouterr()
+    assert main(["eval", "main", "--models", str(models), "--at", "s=20", "--at", "p=64", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "fitted on p in [2, 32], s in [10, 50]; p = 64 is an extrapolation" in out
+
+
 def test_fit_api_records_domain_of_every_symbol() -> None:
     ms = read(EXTRAP / "tests/data/text/two_parameter_6.txt")  # 1 + 0.05 * s^1.5 * p
     (report,) = PMNF.fit_each(ms, modeler="default")

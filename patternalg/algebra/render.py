@@ -25,6 +25,7 @@ from ..syntax.arith import (
     number_text,
     shown_text,
 )
+from ..syntax.symbols import symbol
 from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool, format_count
 from .evaluation import Derivation, Step, noted_winner
 from .semantics import Semantics, paced_by
@@ -172,17 +173,26 @@ def _short(term: Term | str, limit: int = 40) -> str:
 
 
 def _range_note(model: Any, bindings: Mapping[sympy.Symbol, sympy.Expr]) -> str:
-    if model.x_range is None:
-        return ""
-    low, high = model.x_range
-    note = f"fitted on x in [{number_text(low)}, {number_text(high)}]"
-    from ..syntax.symbols import x
+    """Where ``model`` was fitted, every symbol of its domain, and which bound values lie
+    outside it.
 
-    value = bindings.get(x)
-    if value is not None and value.is_number:
-        if not low <= float(value) <= high:
-            note += f"; x = {number_text(float(value))} is an extrapolation"
-    return note
+    >>> from patternalg.algebra.atomic_model import AtomicModel
+    >>> from patternalg.syntax.symbols import p, x
+    >>> m = AtomicModel("k", x * p, domain=(("p", (2.0, 32.0)), ("x", (4.0, 64.0))))
+    >>> _range_note(m, {x: sympy.Integer(10), p: sympy.Integer(64)})
+    'fitted on p in [2, 32], x in [4, 64]; p = 64 is an extrapolation'
+    """
+    ranges = getattr(model, "ranges", {})
+    if not ranges:
+        return ""
+    shown = ", ".join(f"{name} in [{number_text(low)}, {number_text(high)}]" for name, (low, high) in ranges.items())
+    outside = []
+    for name, (low, high) in ranges.items():
+        value = bindings.get(symbol(name))
+        if value is not None and value.is_number and not low <= float(value) <= high:
+            outside.append(f"{name} = {number_text(float(value))}")
+    verb = "is an extrapolation" if len(outside) == 1 else "are extrapolations"
+    return f"fitted on {shown}" + (f"; {' and '.join(outside)} {verb}" if outside else "")
 
 
 #: sub-terms an ``--explain`` derivation lists before it elides its middle: printing each
