@@ -443,3 +443,13 @@ def test_optimize_never_prunes_on_a_count_the_atom_depends_on(solver_models: Pat
     assert not found["branch-and-bound"].proven and found["auto"].proven
     assert found["branch-and-bound"].caption().startswith("best found by branch-and-bound, not proven")
     assert found["branch-and-bound"].to_json()["proven"] is False and "proven" not in found["auto"].to_json()
+
+
+def test_optimize_names_the_symbol_left_unbound(solver_models: Path, capsys) -> None:
+    """x swept with --over and p unbound: the hint had said to sweep x with --over."""
+    command = ["optimize", "tpool_a(solver)", "--models", str(solver_models), "--budget", "a<=8"]
+    assert main([*command, "--over", "x=64..1024"]) == 2
+    assert capsys.readouterr().err.strip().endswith("no value for p (bind it with --at)")
+    assert main(command) == 2
+    err = capsys.readouterr().err
+    assert "no value for p, x (bind them with --at, or sweep one with --over" in err

@@ -544,10 +544,7 @@ def optimize(
     compiled = compile_term(parsed, library, fixed, semantics=semantics)
     spare = set(compiled.symbols) - set(names) - ({over.name} if over else set())
     if spare:
-        raise EvaluationError(
-            f"{parsed}: no value for {', '.join(sorted(spare))} (bind it with --at, or sweep "
-            "x with --over and choose --objective)"
-        )
+        raise EvaluationError(f"{parsed}: no value for {', '.join(sorted(spare))} ({_bind_hint(spare, over)})")
 
     def evaluate_rows(rows: np.ndarray) -> np.ndarray:
         grid = {n: rows[:, i : i + 1] for i, n in enumerate(names)}
@@ -686,6 +683,20 @@ def _indistinguishable(
     if len(found) == len(rows) - 1 and len(rows) == CONTENDERS:
         notes.append(f"every one of the best {CONTENDERS} assignments is indistinguishable from the best; there may be more")
     return found, bounds, tuple(notes)
+
+
+def _bind_hint(spare: set[str], over: Any) -> str:
+    """How to give the symbols ``spare`` values: ``--at``, or ``--over`` if it sweeps none yet.
+
+    >>> _bind_hint({"p"}, None)
+    'bind it with --at, or sweep it with --over and choose --objective'
+    >>> _bind_hint({"p", "q"}, "x=4..64")
+    'bind them with --at'
+    """
+    it = "it" if len(spare) == 1 else "them"
+    if over is not None:
+        return f"bind {it} with --at"
+    return f"bind {it} with --at, or sweep {'it' if len(spare) == 1 else 'one'} with --over and choose --objective"
 
 
 def _feasible_none(budgets: Sequence[Budget], upper: Sequence[float]) -> bool:
