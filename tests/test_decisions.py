@@ -804,3 +804,14 @@ def test_compare_with_x_fixed_and_no_over_names_its_default_sweep():
     done = run_cli("compare", "seq(qsort,inc)", "tpool_2(qsort)", "--at", "x=65536")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "compare sweeps x=1..2^40:log when no --over is given, and --at fixes x" in done.stderr
+
+
+def test_a_region_map_keeps_its_bars_in_one_column():
+    """Labels longer than ten characters (60.8421052631579 on x=4..64) pushed their rows'
+    bars right of the others'."""
+    from patternalg.decisions.compare import Region
+
+    region = Region((parse_axis("p=2..32:4"), parse_axis("x=4..64:20")), np.zeros((4, 20), dtype=int))
+    rows = region.lines(["k", "tpool_4(k)"])[1:21]
+    assert "60.8421052631579 | AAAA" in rows
+    assert len({row.index("|") for row in rows}) == 1

@@ -95,10 +95,12 @@ class Region:
         """A character map: the first symbol across, the second up; a legend below."""
         first, second = self.axes
         lines = [f"{second.name} \\ {first.name}"]
+        labels = [number_text(v) for v in second.values]
+        width = max(10, *map(len, labels))  # the rows' bars in one column
         for j in reversed(range(len(second))):
             row = "".join("." if w < 0 else chr(ord("A") + int(w)) for w in self.winners[:, j])
-            lines.append(f"{number_text(second.values[j]):>10} | {row}")
-        lines.append(f"{'':>10} + {number_text(first.values[0])} .. {number_text(first.values[-1])}")
+            lines.append(f"{labels[j]:>{width}} | {row}")
+        lines.append(f"{'':>{width}} + {number_text(first.values[0])} .. {number_text(first.values[-1])}")
         lines += [f"  {chr(ord('A') + i)} = {t}" for i, t in enumerate(terms)]
         if (self.winners < 0).any():
             lines.append("  . = no value to compare (beyond a double's range, or undefined there)")
