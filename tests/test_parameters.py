@@ -3,6 +3,7 @@ parameter unless declared (``--parameters``), and a declaration keeps exactly wh
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -98,3 +99,26 @@ def test_a_table_of_nothing_but_bookkeeping_written_as_text_says_which_cell_is_n
     done = run_cli("fit", str(path))
     assert done.returncode == 2
     assert done.stderr == f"patternalg fit: error: {path}:2: column 'date': '2026-11-29' is not a number\n"
+
+
+@pytest.mark.parametrize("form", ["txt", "csv", "json"])
+def test_a_parameter_with_one_value_names_the_declaration_that_leaves_it_out(tmp_path, form):
+    """'p' = 8 at every point: the error said 'takes 1 value along the longest lines' and not
+    how to fit without it (a Cube set drops such a parameter)."""
+    points = [(n, 8) for n in SIZES]
+    if form == "txt":
+        body = ("PARAMETER n\nPARAMETER p\nPOINTS " + " ".join(f"({n} {p})" for n, p in points)
+                + "\nREGION k\nMETRIC time\n" + "".join(f"DATA {3 + 16 * n}\n" for n, _ in points))  # fmt: skip
+    elif form == "csv":
+        body = "n,p,time\n" + "".join(f"{n},{p},{3 + 16 * n}\n" for n, p in points)
+    else:
+        body = json.dumps({"parameters": ["n", "p"], "measurements": {"k": {"time": [
+            {"point": [n, p], "values": [3 + 16 * n]} for n, p in points]}}})  # fmt: skip
+    path = tmp_path / f"k.{form}"
+    path.write_text(body)
+    refused = run_cli("fit", str(path))
+    assert refused.returncode == 2
+    assert "it is 8 at every point: to fit without it, --parameters n" in refused.stderr
+    done = run_cli("fit", str(path), "--parameters", "n", "--uncertainty", "none")
+    assert done.returncode == 0, done.stderr
+    assert "16*n + 3" in done.stdout

@@ -28,6 +28,7 @@ from ..._internal.callbacks import ProgressCallback
 from ...algebra.uncertainty import Uncertainty
 from ...errors import FitError
 from ...measurements.model import Series
+from ...syntax.arith import number_text
 from ...syntax.parser import SYMBOL_RULE, is_symbol_name
 from ...syntax.symbols import log2, symbol
 from .fit import parameter_problem, parse_param_options, repetitions_array
@@ -118,13 +119,16 @@ def check_series(s: Any) -> None:
     if problem:
         (row, column), why = problem
         raise FitError(f"{s.location(row)}: {s.label}: parameter {s.parameters[column]} = {why}")
-    for name, lines in zip(s.parameters, line_points(s.points), strict=True):
+    for column, (name, lines) in enumerate(zip(s.parameters, line_points(s.points), strict=True)):
+        others = ",".join(n for n in s.parameters if n != name)
+        constant = len(np.unique(s.points[:, column])) == 1  # the same at every point
         if len(lines) < 3:
             raise FitError(
                 f"{where}: parameter '{name}' takes {len(lines)} value"
                 f"{'s' if len(lines) != 1 else ''} along the longest lines of the grid (points "
                 f"where only '{name}' changes); a pmnf fit in {k} parameters needs at least 3 "
                 f"there for each parameter (Extra-P advises 5)"
+                + (f"; it is {number_text(s.points[0, column])} at every point: to fit without it, --parameters {others}" if constant else "")
             )
 
 
