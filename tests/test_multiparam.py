@@ -377,6 +377,15 @@ def test_explain_names_the_range_of_every_symbol(tmp_path: Path, capsys) -> None
     assert "fitted on p in [2, 32], s in [10, 50]; p = 64 is an extrapolation" in out
 
 
+def test_param_given_twice_is_refused(capsys) -> None:
+    """``--param s=y --param s=z`` kept the last, silently."""
+    path = EXTRAP / "tests/data/text/two_parameter_6.txt"
+    assert main(["fit", str(path), "--param", "s=y", "--param", "s=z"]) == 2
+    assert capsys.readouterr().err.strip().endswith(
+        "--param s is given twice (y and z); one parameter takes one symbol"
+    )
+
+
 def test_fit_api_records_domain_of_every_symbol() -> None:
     ms = read(EXTRAP / "tests/data/text/two_parameter_6.txt")  # 1 + 0.05 * s^1.5 * p
     (report,) = PMNF.fit_each(ms, modeler="default")

@@ -55,6 +55,10 @@ def parse_param_options(
     ({'p': 'x'}, {'n': 'n'})
     >>> parse_param_options([], ["n ranks"], "m.txt")
     {'n ranks': 'x'}
+    >>> parse_param_options(["p=y", "p=z"], ["x", "p"], "m.txt")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.FitError: --param p is given twice (y and z); one parameter takes one symbol
     """
     mapping: dict[str, str] = {}
     for option in options:
@@ -67,6 +71,11 @@ def parse_param_options(
             raise FitError(
                 f"--param {option!r}: {path} has no parameter '{name}' "
                 f"(its parameters: {', '.join(parameters)})"
+            )
+        if name in mapping:
+            raise FitError(
+                f"--param {name} is given twice ({mapping[name]} and {target}); one parameter "
+                "takes one symbol"
             )
         mapping[name] = target
     if len(parameters) == 1 and parameters[0] not in mapping:
