@@ -192,6 +192,18 @@ def test_times_without_a_unit_are_read_as_ns_with_a_note(tmp_path: Path, capsys,
     assert out.splitlines()[0].endswith("[s]") and "name no unit" not in err
 
 
+def test_the_unit_note_of_a_file_without_a_metric_names_none(tmp_path, capsys):
+    """An Extra-P file without METRIC had a note of 'the times () name no unit'."""
+    from patternalg.cli import main
+
+    data = tmp_path / "nometric.txt"
+    data.write_text("PARAMETER n\nPOINTS (4) (8) (16) (32) (64)\nREGION k\n"
+                    + "".join(f"DATA {3 * n} {3 * n + 1}\n" for n in (4, 8, 16, 32, 64)))  # fmt: skip
+    assert main(["fit", str(data), "--uncertainty", "none"]) == 0
+    err = capsys.readouterr().err
+    assert f"note: {data}: the times name no unit: read as ns (--unit s" in err
+
+
 @pytest.mark.parametrize("header", ["p,time", "x,p,time"])
 def test_a_time_that_falls_with_the_cores_is_named_with_the_form_that_fits_it(tmp_path: Path, capsys, header) -> None:
     """Strong scaling, T(x)/p: PMNF's terms only grow, so it fitted a constant (89 % SMAPE) or

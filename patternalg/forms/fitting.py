@@ -327,8 +327,9 @@ def assumed_unit(data: Any) -> list[str]:
         (float(np.max(v)) for m, values in found if m in metrics for v in values if np.size(v)),
         default=math.nan,
     )
-    names = ", ".join(metrics[:3]) + (", ..." if len(metrics) > 3 else "")
-    head = f"{data.path}: the times ({names}) name no unit: read as ns"
+    named = [m for m in metrics if m]  # an Extra-P file without METRIC names none
+    names = ", ".join(named[:3]) + (", ..." if len(named) > 3 else "")
+    head = f"{data.path}: the times{f' ({names})' if names else ''} name no unit: read as ns"
     if largest < 1:
         return [
             f"{head}, but every value is below 1 (at most {number_text(largest, 3)}): if they are "
