@@ -113,6 +113,28 @@ def test_basic_chooses_extrap_hypotheses_on_its_test_inputs() -> None:
     assert smape(ours(s.points), y) == pytest.approx(smape(extrap_model(s.points), y), rel=1e-9)
 
 
+def test_a_noisy_kernel_is_no_tie_where_one_column_dwarfs_the_ones() -> None:
+    """A kernel of bench_fit_multi.py (seed 2025, number 504: x^2*log2(x)*p^3*log2(p) at 2 %
+    noise, the mean of its repetitions): Extra-P 4.2.5 chooses p^3*log2(p) +
+    x^2*log2(x)*p^3*log2(p), by SMAPE 71.687 against 71.695. A rounding floor taken from the
+    design's norm (its x^2*log2(x)*p^3*log2(p) column, 1e3 times the ones) tied them, and the
+    earlier, x^2*log2(x) + x^2*log2(x)*p^3*log2(p), won."""
+    points = np.array([[x, p] for x in (4.0, 8, 16, 32, 64) for p in (2.0, 4, 8, 16, 32)])
+    y = np.array([
+        7.18661819160178e-08, 9.81477448966322e-07, 1.1716402740839724e-05, 0.00012393298726495546,
+        0.0012383489238905008, 3.7342111763841794e-07, 5.792843234108823e-06, 7.001392958217099e-05,
+        0.0007473746824169519, 0.007455094363710307, 1.948557160652228e-06, 3.068348236160049e-05,
+        0.00037277604983090276, 0.0039944782434789385, 0.040521130131191394, 9.803934471882525e-06,
+        0.00015536212633863794, 0.0018860952436680046, 0.02029438806789008, 0.19810656608650346,
+        4.715484728153824e-05, 0.0007389743576974458, 0.008977218842967497, 0.096555097948397,
+        0.9503054276535774,
+    ])
+    (ours,) = select_multi_basic(points, y[None])
+    p3 = ((Fraction(0), 0), (Fraction(3), 1))
+    both = ((Fraction(2), 1), (Fraction(3), 1))
+    assert set(ours.terms) == {p3, both}
+
+
 def test_cross_design_ties_are_exact_and_the_earliest_wins() -> None:
     """On the cross a+b, a+a*b and b+a*b span the same space: Extra-P's pick is rounding.
 

@@ -40,7 +40,7 @@ import numpy as np
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from .basic import select_basic
 from .default import MIN_TERM_CONTRIBUTION, Selection, basis
-from .multi import MultiModel, line_points, lstsq, model_from, rounding_bound, scaled_fits, smape
+from .multi import MultiModel, line_points, lstsq, model_from, rounding_moves, scaled_fits, smape
 
 __all__ = ["combinations", "select_multi_basic"]
 
@@ -173,11 +173,12 @@ def _combined(y: np.ndarray, factors: np.ndarray) -> list[Found]:
             )
             too_small = share.max(-1) < MIN_TERM_CONTRIBUTION
         rejected = np.any((coefficients[:, 1:] == 0) | too_small, axis=1)
-        # the SMAPE rounding may make: each fitted value moved by the fit's rounding bound
-        moved = rounding_bound(np.linalg.norm(design, ord=2, axis=(-2, -1)), coefficients, n)
+        # the SMAPE rounding may make: each fitted value moved by the fit's rounding, bounded
+        # point by point (the columns' scales differ by orders: a bound by the norms is loose)
+        moved = rounding_moves(design, coefficients)
         total = np.abs(fitted) + np.abs(y)
         with np.errstate(divide="ignore", invalid="ignore"):
-            floor = np.where(total > 0, 2 * moved[:, None] / total, 0.0).mean(-1) * 100
+            floor = np.where(total > 0, 2 * moved / total, 0.0).mean(-1) * 100
         fits.append((coefficients, smape(fitted, y), rejected, floor))
     scores = np.stack([np.where(r, np.inf, s) for _, s, r, _ in fits], axis=1)
     floors = np.stack([np.where(np.isfinite(f), f, 0.0) for *_, f in fits], axis=1)
