@@ -53,6 +53,24 @@ def test_no_command_writes_over_its_input(tmp_path, capsys, name) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(WRITERS))
+def test_no_command_writes_over_the_file_on_its_standard_input(tmp_path, capsys, name) -> None:
+    """``fit - --out s.csv < s.csv`` replaced s.csv with the models (rc 0): ``-`` was never
+    compared with the output; it is the file redirected to it."""
+    data = _input(tmp_path, name, ".png" if name == "plot" else ".toml")
+    before = data.read_text()
+    saved = os.dup(0)
+    try:
+        with open(data) as handle:
+            os.dup2(handle.fileno(), 0)
+        assert _run(name, Path("-"), str(data)) == 2
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+    assert "it is the input being read" in capsys.readouterr().err
+    assert data.read_text() == before
+
+
+@pytest.mark.parametrize("name", sorted(WRITERS))
 def test_an_empty_output_name_is_an_error(tmp_path, capsys, name) -> None:
     assert _run(name, _input(tmp_path, name, ".csv"), "") == 2
     (line,) = capsys.readouterr().err.strip().splitlines()

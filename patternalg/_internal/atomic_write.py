@@ -87,9 +87,13 @@ def check_writable(
 
 
 def _same_file(path: Path, other: str | Path) -> bool:
-    """Whether ``path`` and ``other`` are one existing file (standard input is none)."""
+    """Whether ``path`` and ``other`` are one existing file; ``-`` (standard input) is the
+    file redirected to it (``< data.csv``), if that is a regular file."""
     try:
-        return str(other) != "-" and os.path.samefile(path, other)
+        if str(other) == "-":
+            read = os.fstat(0)
+            return stat.S_ISREG(read.st_mode) and os.path.samestat(read, os.stat(path))
+        return os.path.samefile(path, other)
     except (OSError, ValueError):
         return False  # either does not exist (or cannot be looked at): not the same file
 
