@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from . import __version__
 from ._internal.limits import MAX_MESSAGE, printable
+from ._internal.streams import prepare_streams
 from .errors import PatternalgError, close_names, did_you_mean, reason
 
 __all__ = ["main", "COMMANDS"]
@@ -114,6 +115,7 @@ def build_parser(only: str | None = None, *, alone: bool = False) -> _Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    prepare_streams()  # closed or ASCII-only standard streams
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = next((word for word in words if not word.startswith("-")), None)
     if chosen not in COMMANDS:
