@@ -7,11 +7,13 @@ import json
 import os
 import re
 import shlex
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from helpers import run_cli
+from helpers import ROOT, run_cli
 
 from patternalg.cli import main
 from patternalg.measurements import read
@@ -307,8 +309,62 @@ def test_a_journal_that_cannot_be_written_is_named(tmp_path: Path, monkeypatch: 
     def full(log: object, record: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(runner, "_append", full)
+    monkeypatch.setattr(runner._Journal, "append", full)
     journal = tmp_path / "m.txt.journal"
     with pytest.raises(PatternalgError, match=r"cannot write the journal .*m.txt.journal: No space left on device; no run was measured"):
         measure(plan, journal)
     assert not journal.exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a file-size limit (RLIMIT_FSIZE)")
+def test_a_journal_filling_the_disk_keeps_its_runs_whole(tmp_path: Path) -> None:
+    """On a full disk measure said only 'error: No space left on device' (closing the journal
+    wrote its buffer again, and that error replaced the one naming the journal), and left a
+    half-written last line. A file-size limit stands in for the full disk."""
+    import resource
+
+    out = tmp_path / "j.txt"
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (3000, 3000))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "patternalg.cli", "measure", "--over", "x=1..100:100",
+         "--warmup", "0", "--out", str(out), "true {x}"],
+        capture_output=True, text=True, preexec_fn=limited, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    lines = journal_path(out).read_text().splitlines(keepends=True)
+    runs = len(lines) - 1
+    assert runs > 5 and all(line.endswith("}\n") for line in lines)
+    assert done.stderr == (
+        f"patternalg measure: error: cannot write the journal {journal_path(out)}: File too large; "
+        f"the {runs} run(s) measured are kept in {journal_path(out)}: the same command resumes "
+        "them, or remove that file to start anew\n"
+    )
+
+
+def test_a_second_measure_of_the_same_out_is_refused_while_the_first_runs(tmp_path: Path) -> None:
+    """Two measurements of one --out ran at once: their programs disturbed each other's
+    timings, their journal lines mixed, and the second failed at its end (the journal removed
+    by the first)."""
+    out = tmp_path / "cc.txt"
+    first = subprocess.Popen(
+        [sys.executable, "-m", "patternalg.cli", "measure", "--over", "x=1..2:2", "--warmup", "0",
+         "--out", str(out), "sleep 3"],
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not journal_path(out).exists() or not journal_path(out).read_text():
+            assert time.monotonic() < deadline and first.poll() is None
+            time.sleep(0.05)
+        done = run_cli("measure", "--over", "x=1..2:2", "--warmup", "0", "--out", str(out), "sleep 3")
+        assert done.returncode == 2 and done.stderr == (
+            f"patternalg measure: error: {journal_path(out)}: another patternalg measure is writing "
+            "this journal (its --out is the same); wait for it to end, or give another --out\n"
+        )
+    finally:
+        first.terminate()
+        first.communicate(timeout=60)

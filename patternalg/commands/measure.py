@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
     metric = args.metric or ("value" if args.value_regex else "time_s")
     text = (_json if out.suffix.lower() == ".json" else _text)(plan, values, metric, usable_cores())
     write_text_atomic(out, text)
-    journal.unlink()
+    journal.unlink(missing_ok=True)  # a second measurement of the same plan may have ended first
     notes += _unfittable(plan, values, metric, out)
     for text in notes:
         note(args, text)

@@ -337,34 +337,13 @@ def measure(
     """Run ``plan`` (resuming ``journal`` if it holds runs of the same plan): the values of
     each (region, point index), one a repetition."""
     journal = Path(journal)
-    found = _resume(plan, journal)
-    done = {} if found is None else found
-    total = plan.repetitions * len(plan.regions) * len(plan.points)
-    todo = [run for run in plan.runs() if run not in done]
-    longest = [0.0]  # the longest run so far (s): the default timeout grows with it
-    try:
-        log = open(journal, "w" if found is None else "a", encoding="utf-8")  # noqa: SIM115 (closed below)
-    except OSError as exc:
-        raise PatternalgError(f"cannot write the journal {journal}: {reason(exc)}") from None
-    with log:
+    with _Journal(journal) as log:
+        found = _resume(plan, journal)
+        done = {} if found is None else found
         try:
             if found is None:
-                _append(log, {"kind": JOURNAL_KIND, "plan": plan.identity()})
-            if todo:
-                for name, index in _warmup_cells(plan):
-                    for _ in range(plan.warmup):
-                        _run(plan, name, plan.points[index], longest)
-            if progress:
-                progress(len(done), total)
-            for count, (repetition, name, index) in enumerate(todo, start=len(done) + 1):
-                point = plan.points[index]
-                value = _run(plan, name, point, longest)
-                at = dict(zip(plan.parameters, point, strict=True))
-                record = {"repetition": repetition, "region": name, "point": index, "at": at}
-                _append(log, {**record, "value": value})
-                done[(repetition, name, index)] = value
-                if progress:
-                    progress(count, total)
+                log.start({"kind": JOURNAL_KIND, "plan": plan.identity()})
+            _measure_runs(plan, log, done, progress)
         except OSError as exc:  # the journal's (a run's own failures are PatternalgErrors)
             raise PatternalgError(
                 f"cannot write the journal {journal}: {reason(exc)}; {_kept(journal, len(done))}"
@@ -377,6 +356,101 @@ def measure(
     for (_, name, index), value in sorted(done.items(), key=lambda item: item[0]):
         values[(name, index)].append(value)
     return values
+
+
+def _measure_runs(
+    plan: Plan, log: _Journal, done: dict[tuple[int, str, int], float], progress: ProgressCallback
+) -> None:
+    """Run what ``done`` lacks of ``plan`` (after its warm-up), each run journaled in
+    ``log`` and put in ``done`` as it ends."""
+    total = plan.repetitions * len(plan.regions) * len(plan.points)
+    todo = [run for run in plan.runs() if run not in done]
+    longest = [0.0]  # the longest run so far (s): the default timeout grows with it
+    if todo:
+        for name, index in _warmup_cells(plan):
+            for _ in range(plan.warmup):
+                _run(plan, name, plan.points[index], longest)
+    if progress:
+        progress(len(done), total)
+    for count, (repetition, name, index) in enumerate(todo, start=len(done) + 1):
+        point = plan.points[index]
+        value = _run(plan, name, point, longest)
+        at = dict(zip(plan.parameters, point, strict=True))
+        log.append({"repetition": repetition, "region": name, "point": index, "at": at, "value": value})
+        done[(repetition, name, index)] = value
+        if progress:
+            progress(count, total)
+
+
+class _Journal:
+    """The journal of a measurement while it runs: locked, so that a second ``measure``
+    writing it is refused at once (its runs would disturb the timings, its lines mix with
+    these); each record appended as one whole line and synced, a write that fails cut back
+    (no half line), and nothing buffered that closing it could fail to write."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd = -1
+
+    def __enter__(self) -> _Journal:
+        for _ in range(3):  # the path may name a new file once the one locked is removed
+            try:
+                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o666)
+            except OSError as exc:
+                raise PatternalgError(f"cannot write the journal {self.path}: {reason(exc)}") from None
+            try:
+                if _locked(self.fd, self.path):
+                    return self
+            except BaseException:
+                os.close(self.fd)
+                raise
+            os.close(self.fd)
+        raise PatternalgError(f"cannot write the journal {self.path}: it is removed and created again as it is opened")
+
+    def __exit__(self, *exc: object) -> None:
+        with contextlib.suppress(OSError):  # every record was synced: nothing is lost
+            os.close(self.fd)
+
+    def start(self, header: dict[str, Any]) -> None:
+        """Start the journal anew with its ``header``."""
+        os.ftruncate(self.fd, 0)
+        self.append(header)
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Append ``record`` as one line, synced; on an error the journal is as it was."""
+        data = (json.dumps(record) + "\n").encode()
+        end = os.lseek(self.fd, 0, os.SEEK_END)
+        try:
+            written = 0
+            while written < len(data):
+                written += os.write(self.fd, data[written:])
+            os.fsync(self.fd)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self.fd, end)
+            raise
+
+
+def _locked(fd: int, path: Path) -> bool:
+    """Lock ``fd`` for this measurement alone (an error if another holds it); whether it is
+    still the file ``path`` names (False: removed meanwhile, by a measurement that ended)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no lock
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise PatternalgError(
+            f"{path}: another patternalg measure is writing this journal (its --out is the "
+            "same); wait for it to end, or give another --out"
+        ) from None
+    except OSError:  # a file system without locks: measure as before
+        return True
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(path))
+    except OSError:
+        return False
 
 
 def _kept(journal: Path, runs: int) -> str:
@@ -396,12 +470,6 @@ def _warmup_cells(plan: Plan) -> list[tuple[str, int]]:
     cells = [(name, i) for name, _ in plan.regions for i in range(len(plan.points))]
     random.Random(plan.seed - 1).shuffle(cells)
     return cells
-
-
-def _append(log: Any, record: dict[str, Any]) -> None:
-    log.write(json.dumps(record) + "\n")
-    log.flush()
-    os.fsync(log.fileno())
 
 
 def _resume(plan: Plan, journal: Path) -> dict[tuple[int, str, int], float] | None:
