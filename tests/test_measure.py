@@ -368,3 +368,45 @@ def test_a_second_measure_of_the_same_out_is_refused_while_the_first_runs(tmp_pa
     finally:
         first.terminate()
         first.communicate(timeout=60)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().rpartition(")")[2].split()[0] == "Z")
+
+
+def _started(path: Path) -> int:
+    deadline = time.monotonic() + 60
+    while not (path.exists() and path.read_text().strip()):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    return int(path.read_text())
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX sessions and signals")
+def test_a_stopped_run_stops_the_processes_it_started(tmp_path: Path) -> None:
+    """With --timeout the message said 'it was stopped' but the program's own child (sleep)
+    ran on, and a SIGTERM to measure left the program running."""
+    pid = tmp_path / "pid"
+    command = f"sh -c 'sleep 30 & echo $! > {shlex.quote(str(pid))}; wait'"
+    done = run_cli("measure", "--over", "x=1,2", "--repetitions", "1", "--warmup", "0",
+                   "--timeout", "0.5", "--out", str(tmp_path / "t.txt"), command)  # fmt: skip
+    assert done.returncode == 2 and "it was stopped" in done.stderr
+    assert not _alive(_started(pid))
+    pid.unlink()
+    out = tmp_path / "s.txt"
+    measuring = subprocess.Popen(
+        [sys.executable, "-m", "patternalg.cli", "measure", "--over", "x=1,2", "--warmup", "0",
+         "--out", str(out), command],
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    sleeping = _started(pid)
+    measuring.terminate()
+    _, stderr = measuring.communicate(timeout=60)
+    assert measuring.returncode == 130 and stderr == "patternalg: interrupted\n"
+    assert not _alive(sleeping) and journal_path(out).exists()

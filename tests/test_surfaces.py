@@ -308,18 +308,22 @@ def test_a_run_is_stopped_by_the_default_timeout(monkeypatch, tmp_path) -> None:
 
 def test_the_default_timeout_grows_with_the_longest_run(monkeypatch, tmp_path) -> None:
     """30 s, or 10 times the longest run before it: runs of 1, 5 and 0.5 s."""
-    import subprocess
-
     from patternalg.measurements import runner
 
     clock, durations, timeouts = [0.0], iter([1.0, 5.0, 0.5]), []
 
-    def fake_run(argv, timeout, **options):
-        timeouts.append(timeout)
-        clock[0] += next(durations)
-        return subprocess.CompletedProcess(argv, 0, b"", b"")
+    class FakeProcess:
+        returncode = 0
 
-    monkeypatch.setattr(runner.subprocess, "run", fake_run)
+        def __init__(self, argv, **options) -> None:
+            pass
+
+        def communicate(self, timeout):
+            timeouts.append(timeout)
+            clock[0] += next(durations)
+            return b"", b""
+
+    monkeypatch.setattr(runner.subprocess, "Popen", FakeProcess)
     monkeypatch.setattr(runner.time, "perf_counter", lambda: clock[0])
     plan = runner.Plan.build({"k": "prog {x}"}, {"x": [1.0, 2.0, 3.0]}, repetitions=1, warmup=0)
     runner.measure(plan, tmp_path / "k.txt.journal")

@@ -30,7 +30,9 @@ import random
 import re
 import shlex
 import shutil
+import signal
 import subprocess
+import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -337,7 +339,7 @@ def measure(
     """Run ``plan`` (resuming ``journal`` if it holds runs of the same plan): the values of
     each (region, point index), one a repetition."""
     journal = Path(journal)
-    with _Journal(journal) as log:
+    with _Journal(journal) as log, _ended_as_interrupted():
         found = _resume(plan, journal)
         done = {} if found is None else found
         try:
@@ -559,15 +561,20 @@ def _run(plan: Plan, region: str, point: Sequence[int | float], longest: list[fl
     shown = shlex.join(argv)
     timeout = plan.timeout or max(DEFAULT_TIMEOUT, TIMEOUT_FACTOR * longest[0])
     start = time.perf_counter()
-    try:
-        done = subprocess.run(
+    try:  # in a session of its own: its processes are stopped together, and only by measure
+        process = subprocess.Popen(
             argv,
             stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=timeout,
-            check=False,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=os.name == "posix",
         )
+    except OSError as exc:
+        raise PatternalgError(f"cannot run {printable(shown)}: {reason(exc)}") from None
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        _stop(process)
         given = "--timeout" if plan.timeout else (
             f"the default --timeout: {DEFAULT_TIMEOUT:g} s, or {TIMEOUT_FACTOR:g} times the "
             "longest run before it; give --timeout SECONDS for longer runs"
@@ -575,16 +582,17 @@ def _run(plan: Plan, region: str, point: Sequence[int | float], longest: list[fl
         raise PatternalgError(
             f"{printable(shown)}: still running after {timeout:g} s ({given}); it was stopped"
         ) from None
-    except OSError as exc:
-        raise PatternalgError(f"cannot run {printable(shown)}: {reason(exc)}") from None
+    except BaseException:  # Ctrl-C, or a SIGTERM (_ended_as_interrupted): the program stops too
+        _stop(process)
+        raise
     elapsed = time.perf_counter() - start
     longest[0] = max(longest[0], elapsed)
-    if done.returncode != 0:
-        last = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
-        raise PatternalgError(f"{shown} failed (exit status {done.returncode}): {last[0]:.200}")
+    if process.returncode != 0:
+        last = stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
+        raise PatternalgError(f"{shown} failed (exit status {process.returncode}): {last[0]:.200}")
     if plan.value_regex is None:
         return elapsed
-    output = done.stdout.decode(errors="replace")
+    output = stdout.decode(errors="replace")
     match = re.search(plan.value_regex, output)
     if match is None:
         raise PatternalgError(
@@ -598,3 +606,46 @@ def _run(plan: Plan, region: str, point: Sequence[int | float], longest: list[fl
     raise PatternalgError(
         f"{shown}: --value-regex matched {text!r:.40}, which is not a finite number"
     )
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop a program that runs in a session of its own and every process it started there
+    (``sh -c "sleep 25; ..."``'s sleep too): SIGTERM, and a second later SIGKILL."""
+    if os.name != "posix":
+        process.kill()
+        process.wait()
+        return
+    for signum in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signum)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=1.0)
+    process.wait()
+    for pipe in (process.stdout, process.stderr):
+        if pipe is not None:
+            pipe.close()
+
+
+#: the signals that end a measurement as Ctrl-C does (SIGINT raises KeyboardInterrupt)
+_ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def _ended_as_interrupted() -> Iterator[None]:
+    """While the block runs, a SIGTERM or SIGHUP raises KeyboardInterrupt, as Ctrl-C does:
+    the program under way is stopped with its processes (they run in a session of their own,
+    which no signal to ``measure`` reaches) and the journal is kept. Handlers can only be
+    set from the main thread; elsewhere the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = {number: signal.signal(number, interrupt) for number in _ENDING}
+    try:
+        yield
+    finally:
+        for number, action in previous.items():
+            signal.signal(number, signal.SIG_DFL if action is None else action)
