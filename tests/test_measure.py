@@ -281,6 +281,17 @@ def test_measure_does_not_write_over_a_file_a_shell_script_reads(tmp_path: Path)
     assert data.read_text() == "keep me\n"
 
 
+@pytest.mark.parametrize("command", ["cat {folder}/in{x}.dat", "sh -c 'cat {folder}/in{x}.dat'", "prog --in={folder}/in{x}.dat"])
+def test_measure_does_not_write_over_a_file_named_through_a_placeholder(tmp_path: Path, command: str) -> None:
+    """measure --over x=1,2 --out in2.dat 'cat in{x}.dat' replaced in2.dat: the words naming
+    a parameter were not looked at; they name a file at each point of the grid."""
+    data = tmp_path / "in2.dat"
+    data.write_text("two\n")
+    done = run_cli("measure", command.replace("{folder}", str(tmp_path)), "--over", "x=1,2", "--out", str(data))
+    assert done.returncode == 2 and "it is the input being read" in done.stderr
+    assert data.read_text() == "two\n"
+
+
 def test_measure_does_not_write_over_the_program_the_search_path_finds(tmp_path: Path) -> None:
     """'myprog {x}' --out pbin/myprog, with pbin on PATH, replaced the program by its own
     measurements: a program named without a directory is the file the search path finds."""

@@ -242,8 +242,7 @@ class Plan:
     def argv(self, region: str, point: Sequence[int | float]) -> list[str]:
         """The argument list of ``region`` at ``point``."""
         values = {name: str(v) for name, v in zip(self.parameters, point, strict=True)}
-        words = dict(self.regions)[region]
-        return [_PLACEHOLDER.sub(lambda m: values.get(m[1], m[0]), w) for w in words]
+        return [_substituted(w, values) for w in dict(self.regions)[region]]
 
     def files(self) -> list[str]:
         """The existing files the regions' commands name (a word, or the value of a word
@@ -260,10 +259,28 @@ class Plan:
         words = {w for _, template in self.regions for w in template}
         words |= {part for w in words if " " in w for part in _shell_words(w)}  # sh -c '...'
         words |= {w.partition("=")[2] for w in words if "=" in w}
-        words = {w for w in words if w and not _PLACEHOLDER.search(w)}
-        found = {w for w in words if os.path.isfile(w)}
+        named = {w for w in words if _PLACEHOLDER.search(w)}  # in{x}.dat: a name at each point
+        words = {w for w in words - named if w}
+        found = {w for w in words if os.path.isfile(w)} | _existing(self._each_point(named))
         found |= {p for w in words - found if os.sep not in w and (p := shutil.which(w))}
         return sorted(found)
+
+    def _each_point(self, words: Iterable[str]) -> set[str]:
+        """``words`` as they are run at every point: a word naming ``{x}`` once for each
+        value of ``x`` (of each combination of the values of the parameters it names).
+
+        >>> plan = Plan.build({"k": "prog in{x}.dat {y}"}, {"x": [1.0, 2.0], "y": [8.0, 9.0]}, repetitions=1)
+        >>> sorted(plan._each_point(["prog", "in{x}.dat", "--out={y}{x}"]))
+        ['--out=81', '--out=82', '--out=91', '--out=92', 'in1.dat', 'in2.dat', 'prog']
+        """
+        found = set()
+        for word in words:
+            pieces = _PLACEHOLDER.split(word)  # text, name, text, ..., name, text
+            named = [self.parameters.index(name) for name in pieces[1::2]]
+            for values in {tuple(point[i] for i in named) for point in self.points}:
+                pieces[1::2] = map(str, values)
+                found.add("".join(pieces))
+        return found
 
     def runs(self) -> Iterator[tuple[int, str, int]]:
         """(repetition, region, point index) of every measured run, in running order."""
@@ -280,6 +297,28 @@ class Plan:
         found = asdict(self)
         del found["warmup"], found["timeout"]
         return json.loads(json.dumps(found))  # tuples as lists, as read back
+
+
+def _existing(names: Iterable[str]) -> set[str]:
+    """The ``names`` that are files, each folder listed once (a large grid names many)."""
+    folders: dict[str, list[str]] = {}
+    for name in names:
+        folders.setdefault(os.path.dirname(name), []).append(name)
+    found = set()
+    for folder, inside in folders.items():
+        try:
+            listed = set(os.listdir(folder or "."))
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError:  # a folder that cannot be listed may still be passed through
+            listed = {os.path.basename(n) for n in inside}
+        found |= {n for n in inside if os.path.basename(n) in listed and os.path.isfile(n)}
+    return found
+
+
+def _substituted(word: str, values: Mapping[str, str]) -> str:
+    """``word`` with each ``{name}`` of ``values`` replaced by its value."""
+    return _PLACEHOLDER.sub(lambda m: values.get(m[1], m[0]), word)
 
 
 def _checked(
