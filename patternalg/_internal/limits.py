@@ -424,9 +424,9 @@ def toml_nesting_problem(text: str) -> tuple[int, str] | None:
 #: the runs of other characters between them
 _TOML_TOKENS = re.compile(
     r"[^\"'#\[\]{}\n]+|"  # the rest, stepped over in one match
-    r'"""(?:[^"\\]|\\.|"(?!""))*(?:"""|\Z)'
-    r"|'''(?:[^']|'(?!''))*(?:'''|\Z)"
-    r'|"(?:[^"\\\n]|\\.)*"?'
+    r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'
+    r"|'''[^']*(?:'(?!'')[^']*)*(?:'''|\Z)"
+    r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"?'
     r"|'[^'\n]*'?"
     r"|#[^\n]*|[\[\]{}\n]",
     re.DOTALL,
