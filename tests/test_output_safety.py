@@ -142,3 +142,19 @@ def test_an_input_whose_name_is_not_utf8_is_recorded_by_its_bytes(tmp_path: Path
     assert main(["fit", str(data), "--out", str(out), "-q"]) == 0
     assert "n\\\\xffame.txt" in out.read_text(encoding="utf-8")
     assert ModelLibrary.from_file(out)["k"].source.endswith("n\\xffame.txt, kernel 'k', metric 'time'")
+
+
+def test_a_legal_long_output_name_is_written(tmp_path: Path) -> None:
+    """Names of 242-255 bytes were refused ('File name too long'): the temporary file beside
+    them added 14 characters to the name, and measure's journal 8."""
+    data = _input(tmp_path, "fit", ".csv")
+    for name in ("c" * 255, "é" * 127):  # 255 and 254 bytes
+        out = tmp_path / name
+        assert main(["-q", "fit", str(data), "--input-format", "csv", "--out", str(out)]) == 0
+        assert out.read_text().startswith("format = 1")
+        out.unlink()
+        command = f"{sys.executable} -c pass"
+        assert main(["-q", "measure", "--over", "x=1,2", "--warmup", "0", "--out", str(out), command]) == 0
+        assert out.read_text().startswith("# measured by patternalg measure")
+        assert sorted(tmp_path.iterdir()) == sorted([data, out])
+        out.unlink()

@@ -120,6 +120,11 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
         handle.write(data)
 
 
+#: the characters of a file's name its temporary file's name keeps: 4 bytes each at most,
+#: so that any legal name (255 bytes) has a legal temporary name beside it
+_KEPT = 50
+
+
 @contextlib.contextmanager
 def atomic_writer(
     path: str | Path, *, encoding: str = "utf-8", binary: bool = False
@@ -136,7 +141,7 @@ def atomic_writer(
         os.umask(umask)
         mode = 0o666 & ~umask
     try:
-        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:_KEPT]}.", suffix=".tmp")
     except OSError as exc:
         raise PatternalgError(f"cannot write {path}: {reason(exc)}") from None
     try:

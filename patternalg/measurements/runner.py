@@ -21,6 +21,7 @@ interrupted measurement loses at most the run under way and repeats none.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import itertools
 import json
 import math
@@ -170,9 +171,19 @@ def usable_cores() -> int:
 
 
 def journal_path(out: str | Path) -> Path:
-    """Where the runs of a measurement written to ``out`` are journaled."""
+    """Where the runs of a measurement written to ``out`` are journaled: ``OUT.journal``,
+    or for a name too long for that (a file name has at most 255 bytes), the name's first
+    50 characters (4 bytes each at most), a hash of the whole and ``.journal``.
+
+    >>> journal_path("k.txt").name, journal_path("k" * 250).name
+    ('k.txt.journal', 'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk-b2c715564e4cfe3e.journal')
+    """
     out = Path(out)
-    return out.with_name(out.name + ".journal")
+    name = out.name + ".journal"
+    if len(os.fsencode(name)) > 255:
+        digest = hashlib.sha256(os.fsencode(out.name)).hexdigest()[:16]
+        name = f"{out.name[:50]}-{digest}.journal"
+    return out.with_name(name)
 
 
 @dataclass(frozen=True)
