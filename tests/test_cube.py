@@ -235,6 +235,39 @@ def test_a_damaged_cube_file_is_named(tmp_path: Path) -> None:
 
 
 @needs_pycubexr
+def test_a_folder_that_cannot_be_read_is_left_out_with_a_note(tmp_path: Path, monkeypatch) -> None:
+    """An unreadable folder was skipped silently (8 points of 9, no note: Path.glob swallows
+    PermissionError), an unreadable Cube set said 'no Cube files'; a FIFO named profile.cubex
+    blocked fit for ever."""
+    import os
+
+    from patternalg.measurements import cube
+
+    good = CUBESET / "single_parameter" / "mm.x1y1z1.r1" / "profile.cubex"
+    root = cube_set(tmp_path, {"mm.x1": good, "mm.x2": good, "mm.x3": good, "mm.x4": None})
+    shutil.rmtree(root / "mm.x4")
+    (root / "mm.x4").mkdir()
+    os.mkfifo(root / "mm.x4" / "profile.cubex")
+    scandir = os.scandir
+
+    def refusing(path):  # as chmod 000 refuses whoever is not root
+        if str(path).endswith(("mm.x3", "denied")):
+            raise PermissionError(13, "Permission denied")
+        return scandir(path)
+
+    monkeypatch.setattr(cube.os, "scandir", refusing)
+    ms = read(root)
+    assert [len(s.points) for s in ms] == [2] * len(ms)
+    assert [note.rpartition("/set/")[2] for note in ms.notes] == [  # a long path elided before
+        "mm.x3: cannot be read (Permission denied): its profiles are left out",
+        "mm.x4/profile.cubex: not a regular file (a pipe, a device or a directory): left out",
+    ]
+    denied = root.rename(tmp_path / "denied")
+    with pytest.raises(MeasurementError, match=rf"^{denied}: cannot read the directory: Permission denied$"):
+        read(denied)
+
+
+@needs_pycubexr
 def test_two_parameters_and_repetitions_from_folder_names(tmp_path: Path) -> None:
     profile = {
         f: CUBESET / "simple_threaded" / f"example.f{f}" / f"cube-example{f}.cubex"

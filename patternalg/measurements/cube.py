@@ -3,7 +3,8 @@
 A Cube set is a directory with one folder per run, named by its parameter values as Extra-P
 expects: ``[PREFIX.]NAME VALUE[[.|,]NAME VALUE ...][.rN]`` (``mm.p8.n1024.r1``, ``mm.x1y1z1``,
 ``run.x20,5.y2``; a comma may stand for the decimal point). Each folder holds one or more
-``*.cubex`` profiles (names starting with ``.`` are skipped). Profiles with the same parameter
+``*.cubex`` profiles (names starting with ``.`` are skipped; a folder that cannot be read and
+a ``*.cubex`` that is no regular file are left out with a note). Profiles with the same parameter
 values are repetitions, whatever their ``.rN``; a parameter with one value in every folder is
 dropped. Each call path (``main->solve``) is a kernel; its values are the exclusive values of
 the metric (``time`` unless another is asked for), one per location (process or thread) of
@@ -19,6 +20,7 @@ every point has (Extra-P 4.2.5 means to, but in effect drops such call paths).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import Location, MeasurementError
+from .._internal.limits import printable
+from ..errors import Location, MeasurementError, reason
 from .base import DirectoryReader
 from .model import Measurements, Series
 
@@ -70,15 +73,32 @@ def point_of(folder: str) -> tuple[tuple[str, ...], Point]:
     return tuple(names), tuple(values)
 
 
-def _profiles(directory: Path) -> list[Path]:
-    """The Cube files one folder below ``directory``, sorted; an error if there are none."""
-    files = sorted(p for p in directory.glob("*/*.cubex") if not p.name.startswith("."))
+def _profiles(directory: Path) -> tuple[list[Path], list[str]]:
+    """The Cube files one folder below ``directory``, sorted, and a note on each folder that
+    cannot be read and each ``*.cubex`` that is no regular file (a pipe would block the
+    reading), left out; an error if there are none, or if ``directory`` cannot be read."""
+    try:
+        folders = sorted(entry.path for entry in os.scandir(directory) if entry.is_dir())
+    except OSError as exc:
+        raise MeasurementError(f"cannot read the directory: {reason(exc)}", location=Location(str(directory))) from None
+    files, notes = [], []
+    for folder in folders:
+        try:
+            entries = [e for e in os.scandir(folder) if e.name.endswith(".cubex") and not e.name.startswith(".")]
+        except OSError as exc:
+            notes.append(f"{printable(folder)}: cannot be read ({reason(exc)}): its profiles are left out")
+            continue
+        for entry in entries:
+            if entry.is_file():
+                files.append(Path(entry.path))
+            else:
+                notes.append(f"{printable(entry.path)}: not a regular file (a pipe, a device or a directory): left out")
     if not files:
         raise MeasurementError(
-            f"no Cube files (FOLDER/*.cubex, folders named {NAMING})",
+            f"no Cube files (FOLDER/*.cubex, folders named {NAMING}){''.join(f'; {n}' for n in notes[:1])}",
             location=Location(str(directory)),
         )
-    return files
+    return sorted(files), notes
 
 
 def _points(directory: Path, files: list[Path]) -> tuple[tuple[str, ...], list[Point]]:
@@ -223,7 +243,7 @@ class CubeReader(DirectoryReader):
         if scaling not in SCALINGS:
             raise MeasurementError(f"unknown scaling '{scaling}' (valid: {', '.join(SCALINGS)})")
         directory = Path(path)
-        files = _profiles(directory)
+        files, notes = _profiles(directory)
         parameters, points = _points(directory, files)
         metric = metric or "time"
         data: Values = {}
@@ -255,4 +275,4 @@ class CubeReader(DirectoryReader):
             )
             for callpath, found in data.items()
         )
-        return Measurements(str(directory), cls.name, parameters, metric, unit, series)
+        return Measurements(str(directory), cls.name, parameters, metric, unit, series, notes=tuple(notes))
