@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import threading
 from dataclasses import replace
 from html import escape as html_escape
 from pathlib import Path
@@ -617,3 +619,17 @@ def test_the_harness_preset_measures_the_calibration_set() -> None:
     assert f'"nop;inc;qsort;{";".join(CALIBRATION_TERMS)}$widest"' in preset
     assert 'widest=";tpool_$cores(qsort)"' in script  # calibration_terms(cores) on more than 2
     assert calibration_terms(16) == (*CALIBRATION_TERMS, "tpool_16(qsort)")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_pipe_named_machine_txt_beside_the_measurements_is_not_read(tmp_path) -> None:
+    """A FIFO named machine.txt beside the measurements blocked calibrate for ever, waiting
+    for a writer; only the file the user names is read as a pipe."""
+    data = tmp_path / "m.txt"
+    data.write_text("PARAMETER x\nPOINTS 1 2\nREGION k\nMETRIC time\nDATA 1\nDATA 2\n")
+    os.mkfifo(tmp_path / "machine.txt")
+    found: list[int | None] = []
+    reading = threading.Thread(target=lambda: found.append(recorded_cores([str(data)])), daemon=True)
+    reading.start()
+    reading.join(timeout=30)
+    assert found == [None]  # not left waiting for a writer

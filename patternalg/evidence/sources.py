@@ -100,6 +100,8 @@ def recorded_cores(files: Iterable[str], stdin: str | None = None) -> int | None
         if own:
             return _core_count(own, path)
         (record,) = record_files([path])
+        if not record.is_file():  # none, or a pipe or a device, which could block the reading
+            continue
         try:
             text = read_text(record)
         except (OSError, UnicodeDecodeError):
