@@ -4,6 +4,7 @@ to its target, a device or a pipe never replaced, no temporary file left by a SI
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import stat
@@ -142,6 +143,20 @@ def test_an_input_whose_name_is_not_utf8_is_recorded_by_its_bytes(tmp_path: Path
     assert main(["fit", str(data), "--out", str(out), "-q"]) == 0
     assert "n\\\\xffame.txt" in out.read_text(encoding="utf-8")
     assert ModelLibrary.from_file(out)["k"].source.endswith("n\\xffame.txt, kernel 'k', metric 'time'")
+
+
+def test_json_output_writes_a_non_utf8_name_as_the_model_file_does(tmp_path: Path, capsys) -> None:
+    """validate --format json wrote "bad\\udcff.csv" (a lone surrogate, which strict JSON
+    readers refuse) where the model file writes bad\\xff.csv."""
+    data = tmp_path / os.fsdecode(b"bad\xff.csv")
+    data.write_text(MEASURED)
+    models = tmp_path / "m.toml"
+    assert main(["-q", "fit", str(data), "--out", str(models)]) == 0
+    capsys.readouterr()
+    assert main(["-q", "validate", str(data), "--models", str(models), "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    assert "\\udc" not in out and "bad\\\\xff.csv" in out
+    assert json.loads(out)["files"] == [str(data.parent / "bad\\xff.csv")]
 
 
 def test_a_legal_long_output_name_is_written(tmp_path: Path) -> None:

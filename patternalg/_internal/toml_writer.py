@@ -24,6 +24,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .json_values import byte_text
+
 __all__ = ["dumps", "table_text", "table_chunks", "toml_key", "toml_string"]
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -162,7 +164,7 @@ def _escape(match: re.Match[str]) -> str:
     """
     char = match.group()
     if "\udc80" <= char <= "\udcff":
-        return "\\\\x" + format(ord(char) & 0xFF, "02x")
+        return byte_text(char).replace("\\", "\\\\")  # TOML escapes the backslash
     return _COMPACT.get(char) or "\\u" + hex(ord(char))[2:].rjust(4, "0")
 
 
