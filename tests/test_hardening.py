@@ -543,3 +543,11 @@ def test_optimize_over_a_range_that_leaves_a_double_says_which_range(capsys) -> 
     out, err = capsys.readouterr()
     assert out == "" and "the model's max over x in [1e+290, 1e+308] is no finite number" in err
     assert "narrow --over" in err
+
+
+@pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="Linux's /proc")
+def test_a_read_error_on_fit_s_fast_path_names_the_file(capsys) -> None:
+    """fit /proc/self/mem (a regular file whose reading fails) said only 'error:
+    Input/output error': the fast path of a text file read it unguarded."""
+    assert main(["fit", "/proc/self/mem"]) == 2
+    assert capsys.readouterr().err == "patternalg fit: error: /proc/self/mem: cannot read measurements: Input/output error\n"

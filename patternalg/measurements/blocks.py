@@ -164,7 +164,7 @@ def text_blocks(
     with handle:
         try:
             state, header, number = _header(name, _text_lines(handle))
-        except (PatternalgError, UnicodeDecodeError):
+        except (PatternalgError, UnicodeDecodeError, OSError):  # read() says why
             raise Irregular from None
         if format is None and sniff(name, "".join(header)) != "text":
             raise Irregular
@@ -205,9 +205,12 @@ def _chunks(handle: BinaryIO, first: bytes, chunk: int) -> Iterator[tuple[list[b
     :class:`Irregular`."""
     tail, end = first + b"\n", False
     while not end:
-        data = handle.read(chunk)
-        if data.endswith(b"\r"):  # its LF may come next
-            data += handle.read(1)
+        try:
+            data = handle.read(chunk)
+            if data.endswith(b"\r"):  # its LF may come next
+                data += handle.read(1)
+        except OSError:  # read() says why, naming the file
+            raise Irregular from None
         end = not data
         text = tail + data
         if b"\r" in text:
