@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .._internal.limits import printable
+from .._internal.limits import MAX_MESSAGE, printable
 from ..errors import Location, MeasurementError, reason
 from .base import DirectoryReader
 from .model import Measurements, Series
@@ -86,13 +86,13 @@ def _profiles(directory: Path) -> tuple[list[Path], list[str]]:
         try:
             entries = [e for e in os.scandir(folder) if e.name.endswith(".cubex") and not e.name.startswith(".")]
         except OSError as exc:
-            notes.append(f"{printable(folder)}: cannot be read ({reason(exc)}): its profiles are left out")
+            notes.append(f"{printable(folder, MAX_MESSAGE)}: cannot be read ({reason(exc)}): its profiles are left out")
             continue
         for entry in entries:
             if entry.is_file():
                 files.append(Path(entry.path))
             else:
-                notes.append(f"{printable(entry.path)}: not a regular file (a pipe, a device or a directory): left out")
+                notes.append(f"{printable(entry.path, MAX_MESSAGE)}: not a regular file (a pipe, a device or a directory): left out")
     if not files:
         raise MeasurementError(
             f"no Cube files (FOLDER/*.cubex, folders named {NAMING}){''.join(f'; {n}' for n in notes[:1])}",
