@@ -68,3 +68,26 @@ def test_a_failing_rename_leaves_the_old_file_and_no_temporary(tmp_path: Path, m
     monkeypatch.undo()
     write_text_atomic(target, "new\n")
     assert target.read_text() == "new\n" and oct(target.stat().st_mode & 0o777) == "0o640"
+
+
+def test_a_write_protected_output_is_refused_naming_its_mode(tmp_path) -> None:
+    """A 0444 output was replaced silently (cp refuses, editors ask)."""
+    import stat
+
+    path = tmp_path / "m.toml"
+    path.write_text("old = 1\n")
+    path.chmod(0o444)
+    with pytest.raises(PatternalgError, match=r"m.toml: it is write-protected \(mode 0444\) and is not replaced; make it writable \(chmod u\+w\) or give another name$"):
+        write_text_atomic(path, "new = 1\n")
+    assert path.read_text() == "old = 1\n" and stat.S_IMODE(path.stat().st_mode) == 0o444
+    assert sorted(tmp_path.iterdir()) == [path]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root gives a file away")
+def test_root_replacing_a_user_s_file_keeps_its_owner(tmp_path) -> None:
+    path = tmp_path / "m.toml"
+    path.write_text("old = 1\n")
+    os.chown(path, 12345, 23456)
+    write_text_atomic(path, "new = 1\n")
+    assert path.read_text() == "new = 1\n"
+    assert (path.stat().st_uid, path.stat().st_gid) == (12345, 23456)

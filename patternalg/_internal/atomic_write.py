@@ -5,8 +5,10 @@ fsynced and renamed over the target (``os.replace``): a reader sees the old file
 one, never a truncated one, and a failure leaves the old file as it was. A symbolic link is
 written through: its target is replaced (atomically, beside it) and the link stays a link.
 What is not a regular file (a device such as ``/dev/stdout``, a pipe, a socket) is refused,
-never replaced. A SIGTERM or SIGHUP while the file is written removes the temporary file,
-then ends the process as the signal would have (Ctrl-C already does: KeyboardInterrupt).
+never replaced, nor is a write-protected file (its mode says so, even to root); a file
+replaced keeps its owner where the writer may give it (root). A SIGTERM or SIGHUP while the
+file is written removes the temporary file, then ends the process as the signal would have
+(Ctrl-C already does: KeyboardInterrupt).
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "m.toml"
@@ -78,6 +80,11 @@ def check_writable(
             f"cannot write {path}: it is not a regular file (a device, a pipe or a socket) "
             "and is never replaced; give a file name"
         )
+    if mode is not None and (not mode & 0o222 or not os.access(target, os.W_OK)):
+        raise PatternalgError(
+            f"cannot write {path}: it is write-protected (mode {stat.S_IMODE(mode):04o}) and is "
+            "not replaced; make it writable (chmod u+w) or give another name"
+        )
     if target.is_symlink():  # written through: the link's target is the file replaced
         target = Path(os.path.realpath(target))
     parent = target.parent
@@ -135,11 +142,12 @@ def atomic_writer(
     and OS errors become one-line :class:`PatternalgError` s."""
     target = check_writable(path)
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        old = os.stat(target)
+        mode, owner = stat.S_IMODE(old.st_mode), (old.st_uid, old.st_gid)
     except FileNotFoundError:
         umask = os.umask(0)
         os.umask(umask)
-        mode = 0o666 & ~umask
+        mode, owner = 0o666 & ~umask, None
     try:
         fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:_KEPT]}.", suffix=".tmp")
     except OSError as exc:
@@ -150,6 +158,7 @@ def atomic_writer(
                 yield handle
                 handle.flush()
                 os.fsync(handle.fileno())
+            _keep_owner(temp, owner)
             os.chmod(temp, mode)
             os.replace(temp, target)
     except UnicodeEncodeError as exc:
@@ -201,6 +210,17 @@ def _removed_on_signal(temp: str) -> Iterator[None]:
     finally:
         for number, action in previous.items():
             signal.signal(number, action)
+
+
+def _keep_owner(temp: str, owner: tuple[int, int] | None) -> None:
+    """Give ``temp`` the ``owner`` (user, group) of the file it replaces, where it may (root
+    replacing a user's file; a group of one's own): best effort, as editors do."""
+    if owner is None or not hasattr(os, "chown"):
+        return
+    now = os.stat(temp)
+    if (now.st_uid, now.st_gid) != owner:
+        with contextlib.suppress(OSError):
+            os.chown(temp, *owner)
 
 
 def _remove(path: str) -> None:
