@@ -30,12 +30,12 @@ import os
 import signal
 import stat
 import tempfile
-import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from ..errors import PatternalgError, reason
+from .signals import ending_handled
 
 __all__ = ["write_text_atomic", "write_bytes_atomic", "atomic_writer", "check_writable", "same_destination"]
 
@@ -182,34 +182,17 @@ def atomic_writer(
             os.close(directory)
 
 
-#: the signals that end a process with no exception to clean up after (SIGINT raises one)
-_ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
-
-
-@contextlib.contextmanager
-def _removed_on_signal(temp: str) -> Iterator[None]:
+def _removed_on_signal(temp: str) -> contextlib.AbstractContextManager[None]:
     """While the block runs, a SIGTERM or SIGHUP removes ``temp`` first, then acts as it
-    did before (by default: ends the process, with the signal's exit status). Handlers can
-    only be set from the main thread; elsewhere the block runs as it is."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous: dict[int, Any] = {}
+    did before (by default: ends the process, with the signal's exit status)."""
 
-    def handler(signum: int, frame: Any) -> None:
+    def handler(signum: int, previous: dict[int, Any]) -> None:
         _remove(temp)
         for number, action in previous.items():
             signal.signal(number, action)
         signal.raise_signal(signum)
 
-    for number in _ENDING:
-        action = signal.signal(number, handler)
-        previous[number] = signal.SIG_DFL if action is None else action  # None: set outside Python
-    try:
-        yield
-    finally:
-        for number, action in previous.items():
-            signal.signal(number, action)
+    return ending_handled(handler)
 
 
 def _keep_owner(temp: str, owner: tuple[int, int] | None) -> None:

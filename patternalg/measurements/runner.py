@@ -33,7 +33,6 @@ import shlex
 import shutil
 import signal
 import subprocess
-import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -43,6 +42,7 @@ from typing import Any
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import printable
 from .._internal.reading import read_text
+from .._internal.signals import ending_handled
 from ..arguments import as_int, expect, wrong
 from ..errors import PatternalgError, reason
 from .names import atom_name
@@ -389,7 +389,7 @@ def measure(
     """Run ``plan`` (resuming ``journal`` if it holds runs of the same plan): the values of
     each (region, point index), one a repetition."""
     journal = Path(journal)
-    with _Journal(journal) as log, _ended_as_interrupted():
+    with _Journal(journal) as log, ending_handled(_interrupt):
         found = _resume(plan, journal)
         done = {} if found is None else found
         try:
@@ -632,7 +632,7 @@ def _run(plan: Plan, region: str, point: Sequence[int | float], longest: list[fl
         raise PatternalgError(
             f"{printable(shown)}: still running after {timeout:g} s ({given}); it was stopped"
         ) from None
-    except BaseException:  # Ctrl-C, or a SIGTERM (_ended_as_interrupted): the program stops too
+    except BaseException:  # Ctrl-C, or a SIGTERM (_interrupt): the program stops too
         _stop(process)
         raise
     elapsed = time.perf_counter() - start
@@ -676,26 +676,8 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
             pipe.close()
 
 
-#: the signals that end a measurement as Ctrl-C does (SIGINT raises KeyboardInterrupt)
-_ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
-
-
-@contextlib.contextmanager
-def _ended_as_interrupted() -> Iterator[None]:
-    """While the block runs, a SIGTERM or SIGHUP raises KeyboardInterrupt, as Ctrl-C does:
-    the program under way is stopped with its processes (they run in a session of their own,
-    which no signal to ``measure`` reaches) and the journal is kept. Handlers can only be
-    set from the main thread; elsewhere the block runs as it is."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    previous = {number: signal.signal(number, interrupt) for number in _ENDING}
-    try:
-        yield
-    finally:
-        for number, action in previous.items():
-            signal.signal(number, signal.SIG_DFL if action is None else action)
+def _interrupt(signum: int, previous: dict[int, Any]) -> None:
+    """A SIGTERM or SIGHUP ends a measurement as Ctrl-C does: the program under way is
+    stopped with its processes (they run in a session of their own, which no signal to
+    ``measure`` reaches) and the journal is kept."""
+    raise KeyboardInterrupt
