@@ -6,6 +6,7 @@ import contextlib
 import cProfile
 import io
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -607,6 +608,22 @@ def test_a_directory_reads_profiles_without_suffixes_and_leaves_other_files_out(
     assert f"{runs}: 1 file that is no profile left out (README)" in profiles[0].notes
     tree = CallTree.of(profiles, ["problem.size=n"])
     assert f"{runs}: 1 file that is no profile left out (README)" in tree.notes
+
+
+def test_a_pipe_in_a_directory_of_profiles_is_left_out_with_a_note(tmp_path: Path) -> None:
+    """A pipe named like a profile (or a Cube set's folder's profile.cubex) in a directory
+    given was left out without a word; reading it would block."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for n in (1, 2, 4):
+        _json_split(runs, n, name=f"run_n{n}.json")
+    os.mkfifo(runs / "run_n8.json")
+    (runs / "mm.x16.r1").mkdir()
+    os.mkfifo(runs / "mm.x16.r1" / "profile.cubex")
+    profiles = read_profiles([str(runs)])
+    assert [Path(p.source).name for p in profiles] == ["run_n1.json", "run_n2.json", "run_n4.json"]
+    for pipe in (runs / "run_n8.json", runs / "mm.x16.r1" / "profile.cubex"):
+        assert f"{pipe}: not a regular file (a pipe, a device or a directory): left out" in profiles[0].notes
 
 
 @pytest.mark.parametrize("twice", [[CALI[1]], ["{dir}"]])

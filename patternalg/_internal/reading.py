@@ -27,9 +27,9 @@ from collections.abc import Iterator
 from os import PathLike
 from typing import IO, AnyStr
 
-from .limits import MAX_FILE_BYTES
+from .limits import MAX_FILE_BYTES, MAX_MESSAGE, printable
 
-__all__ = ["read_text", "read_bytes", "read_stream", "check_size", "text_lines", "TooLarge", "NotText"]
+__all__ = ["read_text", "read_bytes", "read_stream", "check_size", "text_lines", "not_regular", "TooLarge", "NotText"]
 
 #: bytes read at a time from a file whose size is not known (a device, a pipe)
 _CHUNK = 1 << 20
@@ -54,6 +54,16 @@ class NotText(OSError):
             if utf16
             else f"not a text file (a NUL byte at byte {offset:,})"
         )
+
+
+def not_regular(path: str) -> str:
+    """The note on a file a command finds in a directory and leaves out because it is no
+    regular file (reading a pipe without a writer would block).
+
+    >>> not_regular("runs/fifo.cubex")
+    'runs/fifo.cubex: not a regular file (a pipe, a device or a directory): left out'
+    """
+    return f"{printable(path, MAX_MESSAGE)}: not a regular file (a pipe, a device or a directory): left out"
 
 
 def check_size(path: str | PathLike[str], limit: int = MAX_FILE_BYTES) -> None:

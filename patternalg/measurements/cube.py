@@ -29,11 +29,12 @@ from typing import Any
 import numpy as np
 
 from .._internal.limits import MAX_MESSAGE, printable
+from .._internal.reading import not_regular
 from ..errors import Location, MeasurementError, reason
 from .base import DirectoryReader
 from .model import Measurements, Series
 
-__all__ = ["CubeReader", "point_of", "NAMING", "exclusive_values"]
+__all__ = ["CubeReader", "cube_files", "point_of", "NAMING", "exclusive_values"]
 
 #: how a folder of a Cube set is named, for messages
 NAMING = "[PREFIX.]NAME VALUE[NAME VALUE ...][.rN], e.g. mm.p8.n1024.r1"
@@ -73,10 +74,10 @@ def point_of(folder: str) -> tuple[tuple[str, ...], Point]:
     return tuple(names), tuple(values)
 
 
-def _profiles(directory: Path) -> tuple[list[Path], list[str]]:
+def cube_files(directory: Path) -> tuple[list[Path], list[str]]:
     """The Cube files one folder below ``directory``, sorted, and a note on each folder that
     cannot be read and each ``*.cubex`` that is no regular file (a pipe would block the
-    reading), left out; an error if there are none, or if ``directory`` cannot be read."""
+    reading), left out; an error if ``directory`` cannot be read."""
     try:
         folders = sorted(entry.path for entry in os.scandir(directory) if entry.is_dir())
     except OSError as exc:
@@ -92,13 +93,19 @@ def _profiles(directory: Path) -> tuple[list[Path], list[str]]:
             if entry.is_file():
                 files.append(Path(entry.path))
             else:
-                notes.append(f"{printable(entry.path, MAX_MESSAGE)}: not a regular file (a pipe, a device or a directory): left out")
+                notes.append(not_regular(entry.path))
+    return sorted(files), notes
+
+
+def _profiles(directory: Path) -> tuple[list[Path], list[str]]:
+    """:func:`cube_files`, an error if there are none."""
+    files, notes = cube_files(directory)
     if not files:
         raise MeasurementError(
             f"no Cube files (FOLDER/*.cubex, folders named {NAMING}){''.join(f'; {n}' for n in notes[:1])}",
             location=Location(str(directory)),
         )
-    return sorted(files), notes
+    return files, notes
 
 
 def _points(directory: Path, files: list[Path]) -> tuple[tuple[str, ...], list[Point]]:

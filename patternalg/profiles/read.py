@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path as FilePath
 
 from .._internal.callbacks import ProgressCallback
-from .._internal.reading import check_size
+from .._internal.reading import check_size, not_regular
 from ..errors import Location, MeasurementError
 from .tree import Profile
 
@@ -103,14 +103,15 @@ def _expanded(paths: Sequence[str]) -> tuple[list[str], list[str]]:
         if not folder.is_dir():
             out.append(str(path))
             continue
-        found, other = _in_directory(folder)
+        found, other, unread = _in_directory(folder)
         if not found:
             raise MeasurementError(
                 f"no profiles in the directory ({', '.join(FORMATS)}, or a file of these by "
-                "its content)",
+                f"its content){''.join(f'; {n}' for n in unread[:1])}",
                 location=Location(str(path)),
             )
         out.extend(found)
+        notes.extend(unread)
         if other:
             shown = ", ".join(FilePath(f).name for f in other[:3]) + (", ..." if len(other) > 3 else "")
             notes.append(f"{path}: {len(other)} file{'s' if len(other) != 1 else ''} that {'are' if len(other) != 1 else 'is'} no profile left out ({shown})")
@@ -118,16 +119,25 @@ def _expanded(paths: Sequence[str]) -> tuple[list[str], list[str]]:
     return out, notes
 
 
-def _in_directory(folder: FilePath) -> tuple[list[str], list[str]]:
+def _in_directory(folder: FilePath) -> tuple[list[str], list[str], list[str]]:
     """A directory's profiles (its files and its folders' ``*.cubex``), recognised as a
-    named file is, by suffix else by content, and its other files (names starting with
-    ``.`` are skipped)."""
+    named file is, by suffix else by content; its other files (names starting with ``.``
+    are skipped); and notes on what cannot be read there or is no regular file (a pipe
+    would block the reading), left out."""
+    from ..measurements.cube import cube_files
+
+    cubes, notes = cube_files(folder)
     found: list[str] = []
     other: list[str] = []
-    for file in sorted([*folder.glob("*"), *folder.glob("*/*.cubex")], key=str):
-        if file.is_file() and not file.name.startswith("."):
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.name.startswith(".") or entry.is_dir():
+            continue
+        if not entry.is_file():
+            notes.append(not_regular(entry.path))
+        else:
+            file = FilePath(entry.path)
             (found if file.suffix.lower() in FORMATS or _recognised(file) else other).append(str(file))
-    return found, other
+    return sorted([*found, *map(str, cubes)]), other, notes
 
 
 def _recognised(file: FilePath) -> bool:
