@@ -192,8 +192,9 @@ def test_times_without_a_unit_are_read_as_ns_with_a_note(tmp_path: Path, capsys,
     assert out.splitlines()[0].endswith("[s]") and "name no unit" not in err
 
 
-def test_the_unit_note_of_a_file_without_a_metric_names_none(tmp_path, capsys):
-    """An Extra-P file without METRIC had a note of 'the times () name no unit'."""
+def test_the_unit_note_of_a_file_without_a_metric_names_its_value(tmp_path, capsys):
+    """An Extra-P file without METRIC had a note of 'the times () name no unit' on the fast
+    path; the reference path names the measured value as it reads it: value."""
     from patternalg.cli import main
 
     data = tmp_path / "nometric.txt"
@@ -201,7 +202,7 @@ def test_the_unit_note_of_a_file_without_a_metric_names_none(tmp_path, capsys):
                     + "".join(f"DATA {3 * n} {3 * n + 1}\n" for n in (4, 8, 16, 32, 64)))  # fmt: skip
     assert main(["fit", str(data), "--uncertainty", "none"]) == 0
     err = capsys.readouterr().err
-    assert f"note: {data}: the times name no unit: read as ns (--unit s" in err
+    assert f"note: {data}: the times (value) name no unit: read as ns (--unit s" in err
 
 
 @pytest.mark.parametrize("header", ["p,time", "x,p,time"])

@@ -159,26 +159,48 @@ class _Discarded(Exception):
 def _fit_batches(
     cls: type[Form], args: argparse.Namespace, options: dict[str, Any], output: _Output
 ) -> Any:
-    """Fit a regular Extra-P text file batch by batch (the fast path): the first batch's
-    measurements, or None if the file is not regular (``output`` then holds junk)."""
-    from ..measurements.blocks import Irregular
+    """Fit a regular Extra-P text file batch by batch (the fast path): the summary of its
+    blocks (``measurements.blocks.Summary``), or None if the fast path does not take the file
+    (``output`` then holds junk): it is not regular, ``--parameters`` declares others than
+    it has, or the fit fails (the reference path says why)."""
+    from ..errors import PatternalgError
+    from ..measurements.blocks import Irregular, Summary
+    from ..measurements.parameters import declared_parameters
 
-    first = None
+    summary = None
     try:
         with progress(args, "fitting", "kernels") as bar:
-            for data, reports in cls.fitting().fit_batches(
+            for block, reports in cls.fitting().fit_batches(
                 args.file,
                 metric=args.metric,
                 input_format=args.input_format,
                 allow_nonpositive=args.allow_nonpositive,
                 **options,
             ):
-                first = first or data
+                if summary is None:
+                    declared = declared_parameters(args.parameters)
+                    if declared not in (None, [p.lower() for p in block.parameters]):
+                        return None  # read() takes the points over the declared ones
+                    summary = Summary(block)
+                else:
+                    summary.add(block)
                 output.add(reports)
                 bar(output.count)
-    except Irregular:
+    except (Irregular, PatternalgError):
         return None
-    return first
+    if summary is not None:
+        _warn(cls, summary.measurements(), options)
+    return summary
+
+
+def _warn(cls: type[Form], data: Any, options: dict[str, Any]) -> None:
+    """Check the columns of ``data`` for a fit by ``cls`` and print the warnings (even with
+    ``--quiet``)."""
+    from .inputs import checked
+
+    mapped = [item.partition("=")[0].strip() for item in options.get("param", ())]
+    for warning in checked(data, cls.name, mapped=mapped):
+        print(f"warning: {warning}", file=sys.stderr)
 
 
 def _fit_all(
@@ -186,7 +208,6 @@ def _fit_all(
 ) -> Any:
     """Read the whole file and fit it (the reference path); the measurements."""
     from ..measurements import read
-    from .inputs import checked
 
     value = cls.fitting().value_column(args.metric)
     data = read(
@@ -194,9 +215,7 @@ def _fit_all(
     )
     for text in data.notes:  # what reading left out (a NaN repetition), before any fit fails
         note(args, text)
-    mapped = [item.partition("=")[0].strip() for item in options.get("param", ())]
-    for warning in checked(data, cls.name, mapped=mapped):
-        print(f"warning: {warning}", file=sys.stderr)
+    _warn(cls, data, options)
     with progress(args, "fitting", "kernels") as bar:
         reports = cls.fit_each(
             data,
@@ -211,7 +230,8 @@ def _fit_all(
 
 
 def _unsure(output: _Output, form: str, method: str | None) -> list[str]:
-    """The notes on kernels fitted without an uncertainty, and why."""
+    """The notes on kernels fitted without an uncertainty, and why (none where ``method``,
+    the option as the fit resolved it, records none)."""
     if form in NO_UNCERTAINTY or method == "none":
         return []
 
@@ -252,7 +272,7 @@ def run(args: argparse.Namespace) -> int:
     output = _Output(args, summary, cls.fitting())
     try:
         batches = hasattr(cls.fitting(), "fit_batches")
-        fast = batches and os.path.isfile(args.file) and not args.scaling and args.parameters is None
+        fast = batches and os.path.isfile(args.file) and not args.scaling
         data = _fit_batches(cls, args, options, output) if fast else None
         if data is None:
             output.discard()
@@ -261,7 +281,8 @@ def run(args: argparse.Namespace) -> int:
     except BaseException as error:
         output.discard(error)
         raise
-    for text in [*output.notes, *cls.notes(data, options), *_unsure(output, args.form, options.get("uncertainty"))]:
+    method = cls.fitting().uncertainty_of(data, options)
+    for text in [*output.notes, *cls.notes(data, options), *_unsure(output, args.form, method)]:
         note(args, text)
     output.publish()
     output.left.say()

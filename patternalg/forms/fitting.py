@@ -267,6 +267,13 @@ class Fitter:
         return any(len(v) > 1 for v in series.spread_values)
 
     @classmethod
+    def uncertainty_of(cls, data: Any, options: Mapping[str, Any]) -> str | None:
+        """How the uncertainty of the kernels of ``data`` is found, where one method is
+        found for all: the ``uncertainty`` option (``auto`` resolved by a family that
+        resolves it for all its kernels at once), None for a family without one."""
+        return options.get("uncertainty")
+
+    @classmethod
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
         """What a person fitting ``data`` with ``options`` should know (the CLI prints it):
         the compositions left out, and the unit taken for times that name none; a family
@@ -302,7 +309,7 @@ def assumed_unit(data: Any) -> list[str]:
     """The note a fit of ``data`` owes where its times name no unit (a CSV column ``time``,
     an Extra-P ``METRIC time``) and are taken as ns: which, and a hint where every value is
     below 1, which few times in ns are (seconds, more likely). ``data``: ``Measurements``, or a
-    batch of a file's kernels (``measurements.blocks.Block``).
+    file streamed in blocks (``measurements.blocks.Summary``: its largest value, of every block).
 
     >>> from patternalg.measurements.csv import CsvReader
     >>> assumed_unit(CsvReader.read("k.csv", "x,time\\n1,0.012\\n2,0.5\\n"))
@@ -313,10 +320,10 @@ def assumed_unit(data: Any) -> list[str]:
     from ..measurements.names import is_time_metric
     from ..syntax.arith import number_text
 
-    if hasattr(data, "kernels"):  # a batch of one metric
-        found = [(data.metric, [data.values])] if data.unit is None else []
+    default = getattr(data, "value_name", "") or ""
+    if hasattr(data, "largest"):  # a file streamed in blocks (measurements.blocks.Summary)
+        found = [(data.metric or default, [data.largest])] if data.unit is None else []
     elif isinstance(getattr(data, "series", None), tuple):
-        default = getattr(data, "value_name", "") or ""
         found = [(s.metric or default, s.values) for s in data.series if s.unit is None]
     else:
         return []

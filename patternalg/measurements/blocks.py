@@ -40,12 +40,12 @@ import numpy as np
 from .._internal.reading import check_size
 from ..errors import PatternalgError
 from .base import Irregular
-from .model import Series
+from .model import Measurements, Series
 from .names import split_unit
 from .readers import path_reader, sniff
 from .text import _State
 
-__all__ = ["Block", "Irregular", "Kernel", "text_blocks"]
+__all__ = ["Block", "Irregular", "Kernel", "Summary", "text_blocks"]
 
 #: characters that end a line for ``str.splitlines`` (the reference reader) but not for files
 _OTHER_LINE_ENDS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -95,6 +95,8 @@ class Block:
     kernels: tuple[str, ...]
     values: np.ndarray
     lines: np.ndarray
+    #: the line that declares the parameters (the first PARAMETER line), for messages
+    line: int = 0
 
     def __len__(self) -> int:
         return len(self.kernels)
@@ -115,6 +117,66 @@ class Block:
             )
             for k, kernel in enumerate(self.kernels)
         ]
+
+
+#: the first kernels of a file a :class:`Summary` keeps (the notes on values that fall
+#: look at as many: ``forms.pmnf.falling``)
+HEAD = 200
+
+
+class Summary:
+    """What the notes of a fit read of a file streamed as :class:`Block` s, gathered block
+    by block with memory bounded by :data:`HEAD` kernels: read as ``Measurements`` is (its
+    ``path``, ``parameters``, ``value_name``, ``len``), with the counts of points and
+    repetitions of every kernel, the largest value, and the first kernels' names and values.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.txt")
+    >>> _ = open(path, "w").write("PARAMETER n\\nPOINTS 1 2 3\\nREGION a\\nDATA 1 1.5\\n"
+    ...     "DATA 2 2.5\\nDATA 3 3.5\\nREGION b\\nDATA 7 1\\nDATA 2 2\\nDATA 3 3\\n")
+    >>> blocks = text_blocks(path, batch=1)
+    >>> summary = Summary(next(blocks))
+    >>> summary.add(next(blocks))
+    >>> len(summary), summary.sizes, summary.largest, summary.kernels
+    (2, (6, 12), 7.0, ('a', 'b'))
+    """
+
+    #: the name of the measured value where no METRIC line names it (the text reader's)
+    value_name = "value"
+
+    def __init__(self, first: Block) -> None:
+        self.path, self.parameters, self.line = first.path, first.parameters, first.line
+        self.metric, self.unit, self.points = first.metric, first.unit, first.points
+        self.kernels: tuple[str, ...] = ()
+        self.values = first.values[:0]
+        self.count = self.point_count = self.value_count = 0
+        self.largest = -np.inf
+        self.add(first)
+
+    def add(self, block: Block) -> None:
+        """Count in the kernels of ``block`` (the next of the same file)."""
+        self.count += len(block)
+        self.point_count += len(block) * len(block.points)
+        self.value_count += block.values.size
+        self.largest = max(self.largest, float(np.max(block.values, initial=-np.inf)))
+        room = HEAD - len(self.kernels)
+        if room > 0 and block.values.shape[1:] == self.values.shape[1:]:
+            self.kernels += block.kernels[:room]
+            self.values = np.concatenate([self.values, block.values[:room]])
+
+    def __len__(self) -> int:
+        return self.count
+
+    @property
+    def sizes(self) -> tuple[int, int]:
+        """The points of all kernels, and their repetitions."""
+        return self.point_count, self.value_count
+
+    def measurements(self) -> Measurements:
+        """The file's ``Measurements`` without its series: what checks of its columns read."""
+        return Measurements(
+            self.path, "text", self.parameters, self.value_name, self.unit, (), line=self.line
+        )
 
 
 class _Metric:
@@ -181,15 +243,26 @@ def text_blocks(
             if not ascending:  # C order kept: sums over points round as a series' do
                 values, at = np.ascontiguousarray(values[:, order]), np.ascontiguousarray(at[:, order])
             yield Block(
-                name, parameters, text, split_unit(text)[1], points[order], kernels, values, number + at
+                name,
+                parameters,
+                text,
+                split_unit(text)[1],
+                points[order],
+                kernels,
+                values,
+                number + at,
+                state.parameter_line,
             )
             number += len(lines)
 
 
 def _text_lines(handle: BinaryIO) -> Iterator[str]:
     """The lines of a binary file as text would give them (``utf-8-sig``, universal
-    newlines); a lone carriage return (a line end there) raises :class:`Irregular`."""
+    newlines); a lone carriage return (a line end there) or a NUL byte (no text: the
+    reference reader says where) raises :class:`Irregular`."""
     for number, line in enumerate(handle):
+        if b"\0" in line:
+            raise Irregular
         text = line.decode("utf-8-sig" if number == 0 else "utf-8")
         if "\r" in text:
             text = text.replace("\r\n", "\n")
@@ -201,8 +274,8 @@ def _text_lines(handle: BinaryIO) -> Iterator[str]:
 def _chunks(handle: BinaryIO, first: bytes, chunk: int) -> Iterator[tuple[list[bytes], np.ndarray]]:
     """The whole lines after the header (``first`` then the rest of ``handle``, read
     ``chunk`` bytes at a time) without their line ends, with the first byte of each
-    (:data:`BLANK` for an empty line). CR LF ends a line as LF does; a lone CR raises
-    :class:`Irregular`."""
+    (:data:`BLANK` for an empty line). CR LF ends a line as LF does; a lone CR, or a NUL
+    byte, raises :class:`Irregular`."""
     tail, end = first + b"\n", False
     while not end:
         try:
@@ -213,6 +286,8 @@ def _chunks(handle: BinaryIO, first: bytes, chunk: int) -> Iterator[tuple[list[b
             raise Irregular from None
         end = not data
         text = tail + data
+        if b"\0" in data:
+            raise Irregular  # not text: the reference reader says where
         if b"\r" in text:
             text = text.replace(b"\r\n", b"\n")
             if b"\r" in text:

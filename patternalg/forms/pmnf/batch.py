@@ -18,7 +18,7 @@ from dataclasses import replace
 from functools import cached_property
 from typing import Any, overload
 
-from ..._internal.json_values import finite_json
+from ..._internal.json_values import byte_text, finite_json
 from ..._internal.toml_writer import toml_key, toml_keys, toml_string, toml_strings
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.normal_forms.render import hypothesis_text, pmnf_texts
@@ -31,7 +31,17 @@ from .form import term_centers
 __all__ = ["Reports"]
 
 _STATISTICS = ("rss", "smape", "ar2", "criterion")
-_quote = json.encoder.encode_basestring_ascii  # what json.dumps writes for a string
+
+
+def _quote(text: str) -> str:
+    """What ``json.dumps`` writes for ``text`` of a record (a file name's bytes that are not
+    UTF-8 as :func:`~patternalg._internal.json_values.byte_text` writes them, as
+    ``finite_json`` does).
+
+    >>> _quote("bad" + chr(0xDCFF) + ".txt")
+    '"bad\\\\\\\\xff.txt"'
+    """
+    return json.encoder.encode_basestring_ascii(byte_text(text))
 
 
 class Reports(Sequence[FitReport]):

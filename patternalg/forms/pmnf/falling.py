@@ -21,10 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from ...measurements.blocks import HEAD
+
 __all__ = ["falling_notes"]
 
-#: the most kernels looked at (a file of 100,000: its first ones tell; 0.1 ms each)
-_LOOKED_AT = 200
+#: the most kernels looked at (a file of 100,000: its first ones tell; 0.1 ms each); a file
+#: streamed in blocks keeps as many in its summary
+_LOOKED_AT = HEAD
 #: a fall worth a note: the value at a parameter's largest value below this share of its
 #: value at the smallest (noise moves a median by a few percent, not by a fifth)
 _FALL = 0.8
@@ -64,9 +67,9 @@ def falling_notes(data: Any) -> list[str]:
 
 
 def _medians(data: Any) -> Iterator[tuple[str, tuple[str, ...], np.ndarray, np.ndarray]]:
-    """The first kernels of ``data`` (measurements, or a block of a file read in blocks):
-    each one's name, parameters, points and median per point."""
-    if isinstance(getattr(data, "values", None), np.ndarray):  # a block: (kernels, points, repetitions)
+    """The first kernels of ``data`` (measurements, or the summary of a file read in blocks,
+    ``measurements.blocks.Summary``): each one's name, parameters, points and median per point."""
+    if isinstance(getattr(data, "values", None), np.ndarray):  # (kernels, points, repetitions)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # a point without a value: NaN
             medians = np.nanmedian(data.values[:_LOOKED_AT], axis=2)

@@ -14,6 +14,7 @@ from ..._internal.callbacks import OnError, ProgressCallback
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.normal_forms.render import hypothesis_text, pmnf_expr, pmnf_text
 from ...errors import FitError
+from ...measurements.blocks import Summary
 from ...syntax.parser import is_symbol_name
 from ...syntax.symbols import symbol
 from ..base import Form
@@ -29,7 +30,7 @@ from .falling import falling_notes
 from .fit import check_points, fit_series, parse_param_options
 from .form import PMNF
 from .modelers import MODELERS
-from .stream import fit_text_batches
+from .stream import fit_text_batches, regular_only
 
 __all__ = ["PMNFFitter"]
 
@@ -76,8 +77,9 @@ class PMNFFitter(Fitter):
 
     @classmethod
     def fit_batches(cls, path: str, **options: Any) -> Iterator[Any]:
-        """Reports of a regular Extra-P text file, a batch at a time (see :mod:`.stream`)."""
-        return fit_text_batches(cls, path, **options)
+        """Reports of a regular Extra-P text file, a batch at a time (see :mod:`.stream`); a
+        file it does not take a :class:`~patternalg.errors.MeasurementError`."""
+        return regular_only(path, fit_text_batches(cls, path, **options))
 
     @classmethod
     def symbol_and_aggregate(
@@ -136,6 +138,12 @@ class PMNFFitter(Fitter):
         return models
 
     @classmethod
+    def uncertainty_of(cls, data: Any, options: Mapping[str, Any]) -> str | None:
+        """How the uncertainty of every kernel of ``data`` is found: ``auto`` resolved as
+        for their fit together (:func:`~patternalg.forms.fit_options.uncertainty_method`)."""
+        return uncertainty_method(options.get("uncertainty", "auto"), len(data), *_sizes_of(data))
+
+    @classmethod
     def source(cls, series: Any, model: Form, options: Mapping[str, Any]) -> str:
         stats = model.statistics
         metric = f", metric '{series.metric}'" if series.metric else ""
@@ -147,31 +155,33 @@ class PMNFFitter(Fitter):
     @classmethod
     def notes(cls, data: Any, options: Mapping[str, Any]) -> list[str]:
         """Which symbol the file's parameter became where it is not its own name and ``param``
-        did not say so; how the uncertainty was found when ``auto`` chose the linear method;
-        the compositions left out; values that fall as a parameter grows."""
+        did not say so; how the uncertainty was found when ``auto`` chose the linear method
+        or none; the compositions left out; values that fall as a parameter grows. ``data``:
+        measurements, or a file streamed in blocks (its
+        :class:`~patternalg.measurements.blocks.Summary`)."""
         notes = [*super().notes(data, options), *falling_notes(data)]
-        if options.get("uncertainty", "auto") == "auto" and len(data) > AUTO_LINEAR:
+        kernels, auto = len(data), options.get("uncertainty", "auto") == "auto"
+        points, values = _sizes_of(data) if auto and kernels <= AUTO_BOOTSTRAP else (0, 0)
+        if auto and kernels > AUTO_LINEAR:
             notes.append(
                 f"more than {AUTO_LINEAR:,} kernels: no uncertainty recorded (--uncertainty "
                 "linear records it, about twice the fit's time)"
             )
-        elif options.get("uncertainty", "auto") == "auto" and len(data) > AUTO_BOOTSTRAP:
+        elif auto and kernels > AUTO_BOOTSTRAP:
             notes.append(
                 f"more than {AUTO_BOOTSTRAP:,} kernels: their uncertainty by the linear method "
                 "(--uncertainty bootstrap resamples each, some 3 ms a kernel)"
             )
-        elif options.get("uncertainty", "auto") == "auto":
-            points, values = _sizes(_series_of(data))
-            if points > AUTO_BOOTSTRAP_POINTS:
-                notes.append(
-                    f"more than {AUTO_BOOTSTRAP_POINTS:,} points: the uncertainty by the linear "
-                    "method (--uncertainty bootstrap resamples every point, 200 times)"
-                )
-            elif values > AUTO_BOOTSTRAP_VALUES:
-                notes.append(
-                    f"more than {AUTO_BOOTSTRAP_VALUES:,} repetitions: the uncertainty by the "
-                    "linear method (--uncertainty bootstrap resamples them all, 200 times)"
-                )
+        elif auto and points > AUTO_BOOTSTRAP_POINTS:
+            notes.append(
+                f"more than {AUTO_BOOTSTRAP_POINTS:,} points: the uncertainty by the linear "
+                "method (--uncertainty bootstrap resamples every point, 200 times)"
+            )
+        elif auto and values > AUTO_BOOTSTRAP_VALUES:
+            notes.append(
+                f"more than {AUTO_BOOTSTRAP_VALUES:,} repetitions: the uncertainty by the "
+                "linear method (--uncertainty bootstrap resamples them all, 200 times)"
+            )
         if len(data.parameters) > 1:
             from .fit_multi import symbol_names
 
@@ -187,9 +197,10 @@ class PMNFFitter(Fitter):
         ]
 
 
-def _series_of(data: Any) -> Any:
-    """A Measurements' series, or a block's kernels (the fast path's)."""
-    return data.series() if callable(getattr(data, "series", None)) else data
+def _sizes_of(data: Any) -> tuple[int, int]:
+    """The points of all kernels of ``data`` (measurements, or a file streamed in blocks:
+    its :class:`~patternalg.measurements.blocks.Summary`), and their repetitions."""
+    return data.sizes if isinstance(data, Summary) else _sizes(data)
 
 
 def _sizes(series: Any) -> tuple[int, int]:

@@ -116,5 +116,9 @@ class PMNF(Form):
 
     @classmethod
     def fit_batches(cls, path: str, **options: Any) -> Iterator[Any]:
-        """Reports of a regular Extra-P text file, a batch at a time (see :mod:`.stream`)."""
+        """Reports of a regular Extra-P text file, a batch at a time (see :mod:`.stream` and
+        docs/scaling.md): ``fit_each(read(path))``'s reports. Options that are
+        not valid raise ``fit_each``'s error at once; a file this does not fit (not regular,
+        a kernel ``fit_each`` would not fit as measured) a
+        :class:`~patternalg.errors.MeasurementError`, possibly after some batches."""
         return cls.fitting().fit_batches(path, **options)  # type: ignore[no-any-return]

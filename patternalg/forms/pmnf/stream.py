@@ -3,12 +3,14 @@
 The file is read by :func:`~patternalg.measurements.blocks.text_blocks` (numbers parsed by
 numpy, a batch in memory), each batch fitted by the same :func:`~.fit.fit_matrix` as
 :meth:`PMNF.fit_each <patternalg.forms.Form.fit_each>`, and the models built by the same
-code, so the reports are the ones ``fit_each(read(path))`` gives. A file that is not
+code, so the reports are the ones ``fit_each(read(path))`` gives. Options that are not
+valid raise at once, as ``fit_each`` raises them. A file that is not
 regular, a time that is not positive (the rule and its note are ``fit_each``'s), a kernel
 named by a composition (``fit_each`` leaves it out), or a fit
 that would fail, raises :class:`~patternalg.measurements.blocks.Irregular`
-(possibly after some batches): the caller then discards what it has and fits
-``read(path)``, whose messages say what is wrong.
+(possibly after some batches): ``fit`` then discards what it has and fits
+``read(path)``, whose messages say what is wrong; :func:`regular_only` turns it into the
+error that :meth:`PMNF.fit_batches <patternalg.forms.pmnf.PMNF.fit_batches>` documents.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import PatternalgError
+from ...errors import Location, MeasurementError
 from ...measurements.blocks import Block, Irregular, Kernel, text_blocks
 from ...measurements.checks import positive_times
 from ...measurements.model import Aggregation
@@ -29,7 +31,7 @@ from ..fit_options import AUTO_LINEAR, uncertainty_method
 from .batch import Reports
 from .fit import FitColumns, batch_size, fit_columns, parameter_problem
 
-__all__ = ["fit_text_batches"]
+__all__ = ["fit_text_batches", "regular_only"]
 
 
 def fit_text_batches(
@@ -46,13 +48,37 @@ def fit_text_batches(
     (built when asked for; :meth:`.Reports.bulk_text` gives the text of all at once).
 
     ``cls`` is the PMNF fitter (:class:`~.fitter.PMNFFitter`); ``options`` are its fit
-    options; ``allow_nonpositive`` as
-    :meth:`~patternalg.forms.Form.fit_each` takes it.
+    options (checked here, before any batch: a bad one raises ``fit_each``'s error);
+    ``allow_nonpositive`` as :meth:`~patternalg.forms.Form.fit_each` takes it.
     """
+    checked = cls.form.options(**options)
+    return _batches(cls, path, metric, input_format, batch, allow_nonpositive, checked)
+
+
+def regular_only(path: str | Path, batches: Iterator[Any]) -> Iterator[Any]:
+    """``batches`` of ``path``, where the fast path does not take the file (it raised
+    :class:`Irregular`) a :class:`~patternalg.errors.MeasurementError` that says so."""
     try:
-        checked = cls.form.options(**options)
-    except PatternalgError:
-        raise Irregular from None
+        yield from batches
+    except Irregular:
+        raise MeasurementError(
+            "not a file fit_batches fits: it fits a regular Extra-P text file of one "
+            "parameter whose every kernel fit_each fits as measured (docs/scaling.md); "
+            "fit this one with PMNF.fit_each(read(path)), which says what is wrong",
+            location=Location(str(path)),
+        ) from None
+
+
+def _batches(
+    cls: Any,
+    path: str | Path,
+    metric: str | None,
+    input_format: str | None,
+    batch: int,
+    allow_nonpositive: bool,
+    checked: dict[str, Any],
+) -> Iterator[tuple[Block, Reports]]:
+    """:func:`fit_text_batches` with its options checked."""
     used: set[str] = set()
     blocks = text_blocks(path, batch, input_format)
     ahead = _ahead(blocks)  # how the uncertainty is found depends on how many kernels
@@ -66,10 +92,7 @@ def fit_text_batches(
         if any(map(is_composition, block.kernels)):
             raise Irregular  # the reference path leaves the compositions out, with a note
         notes = _nonpositive(block, allow_nonpositive)
-        try:
-            var, how = cls.symbol_and_aggregate(block.parameters, block.path, checked)
-        except PatternalgError:
-            raise Irregular from None
+        var, how = cls.symbol_and_aggregate(block.parameters, block.path, checked)
         y = Aggregation(how).reduce(block.values, axis=2)
         step = batch_size(len(x))
         fits = FitColumns.joined(
