@@ -160,14 +160,20 @@ class _Graph:
         """
         calls = {f: int(entry[1]) for f, entry in raw.items()}
         time = {f: float(entry[3]) for f, entry in raw.items()}
+        callers = {f: {c: e for c, e in entry[4].items() if c in raw} for f, entry in raw.items()}
+        cycle = _cycles(callers)
+        primitive = {f: int(entry[0]) for f, entry in raw.items()}
 
-        def edge(callee: Function, e: Any) -> tuple[int, float]:
+        def edge(callee: Function, caller: Function, e: Any) -> tuple[int, float]:
             if isinstance(e, tuple):
                 return int(e[0]), float(e[3])
-            return int(e), time[callee] * int(e) / calls[callee] if calls[callee] else 0.0
+            # the cumulative time covers the calls from outside the callee's cycle (its
+            # primitive calls); a call from inside it is a recursion, within that time
+            inside = caller in cycle[callee] or not primitive[callee]
+            return int(e), 0.0 if inside else time[callee] * int(e) / primitive[callee]
 
-        edges = {f: {c: edge(f, e) for c, e in entry[4].items() if c in raw} for f, entry in raw.items()}
-        return cls(calls, time, edges, _cycles(edges))
+        edges = {f: {c: edge(f, c, e) for c, e in into.items()} for f, into in callers.items()}
+        return cls(calls, time, edges, cycle)
 
     @cached_property
     def outside(self) -> dict[Function, float]:
