@@ -83,6 +83,24 @@ def test_a_write_protected_output_is_refused_naming_its_mode(tmp_path) -> None:
     assert sorted(tmp_path.iterdir()) == [path]
 
 
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX owners")
+def test_a_writable_mode_that_is_not_ours_to_write_says_why(tmp_path, monkeypatch) -> None:
+    """A 0644 file of another user, or one on a read-only file system, was said to be
+    'write-protected (mode 0644)' with the advice 'chmod u+w', which cannot help."""
+    import types
+
+    path = tmp_path / "m.toml"
+    path.write_text("old = 1\n")
+    monkeypatch.setattr(os, "access", lambda *args, **kwargs: False)
+    monkeypatch.setattr(os, "geteuid", lambda: path.stat().st_uid + 1)
+    with pytest.raises(PatternalgError, match=r"m.toml: it belongs to \S+ \(mode 0[0-7]{3}\), who alone may make it writable; give another name$"):
+        write_text_atomic(path, "new = 1\n")
+    monkeypatch.setattr(os, "statvfs", lambda target: types.SimpleNamespace(f_flag=os.ST_RDONLY))
+    with pytest.raises(PatternalgError, match=r"m.toml: the file system is read-only; give a name on another file system$"):
+        write_text_atomic(path, "new = 1\n")
+    assert path.read_text() == "old = 1\n"
+
+
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root gives a file away")
 def test_root_replacing_a_user_s_file_keeps_its_owner(tmp_path) -> None:
     path = tmp_path / "m.toml"

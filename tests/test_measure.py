@@ -421,3 +421,23 @@ def test_a_stopped_run_stops_the_processes_it_started(tmp_path: Path) -> None:
     _, stderr = measuring.communicate(timeout=60)
     assert measuring.returncode == 130 and stderr == "patternalg: interrupted\n"
     assert not _alive(sleeping) and journal_path(out).exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX sessions and signals")
+def test_a_second_signal_in_the_grace_second_still_stops_the_processes(tmp_path: Path) -> None:
+    """A program that ignores SIGTERM gets SIGKILL a second later; a second Ctrl-C or SIGTERM
+    within that second raised in the wait and left the program running."""
+    pid = tmp_path / "pid"
+    command = f"sh -c 'trap \"\" TERM; sleep 30 & echo $! > {shlex.quote(str(pid))}; wait'"
+    measuring = subprocess.Popen(
+        [sys.executable, "-m", "patternalg.cli", "measure", "--over", "x=1,2", "--warmup", "0",
+         "--out", str(tmp_path / "s.txt"), command],
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    sleeping = _started(pid)
+    measuring.terminate()
+    time.sleep(0.3)
+    measuring.terminate()
+    _, stderr = measuring.communicate(timeout=60)
+    assert measuring.returncode == 130 and stderr == "patternalg: interrupted\n"
+    assert not _alive(sleeping)

@@ -80,11 +80,9 @@ def check_writable(
             f"cannot write {path}: it is not a regular file (a device, a pipe or a socket) "
             "and is never replaced; give a file name"
         )
-    if mode is not None and (not mode & 0o222 or not os.access(target, os.W_OK)):
-        raise PatternalgError(
-            f"cannot write {path}: it is write-protected (mode {stat.S_IMODE(mode):04o}) and is "
-            "not replaced; make it writable (chmod u+w) or give another name"
-        )
+    why = None if mode is None else _not_writable(target, mode)
+    if why is not None:
+        raise PatternalgError(f"cannot write {path}: {why}")
     if target.is_symlink():  # written through: the link's target is the file replaced
         target = Path(os.path.realpath(target))
     parent = target.parent
@@ -193,6 +191,38 @@ def _removed_on_signal(temp: str) -> contextlib.AbstractContextManager[None]:
         signal.raise_signal(signum)
 
     return ending_handled(handler)
+
+
+def _not_writable(target: Path, mode: int) -> str | None:
+    """Why an existing file is not to be replaced, or None: its mode has no write bit (even
+    for root, who could), the file system is read-only, or it is not the user's to write."""
+    if not mode & 0o222:
+        return (
+            f"it is write-protected (mode {stat.S_IMODE(mode):04o}) and is not replaced; make it "
+            "writable (chmod u+w) or give another name"
+        )
+    if os.access(target, os.W_OK):
+        return None
+    with contextlib.suppress(OSError, AttributeError):
+        if os.statvfs(target).f_flag & os.ST_RDONLY:
+            return "the file system is read-only; give a name on another file system"
+    owner = os.stat(target).st_uid
+    if hasattr(os, "geteuid") and owner != os.geteuid():
+        return (
+            f"it belongs to {_user_name(owner)} (mode {stat.S_IMODE(mode):04o}), who alone may make "
+            "it writable; give another name"
+        )
+    return f"you may not write it (mode {stat.S_IMODE(mode):04o}); give another name"
+
+
+def _user_name(uid: int) -> str:
+    """A user's name, else ``user <uid>``."""
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return f"user {uid}"
 
 
 def _keep_owner(temp: str, owner: tuple[int, int] | None) -> None:

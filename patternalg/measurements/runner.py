@@ -33,6 +33,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -42,7 +43,7 @@ from typing import Any
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import printable
 from .._internal.reading import read_text
-from .._internal.signals import ending_handled
+from .._internal.signals import ENDING, ending_handled
 from ..arguments import as_int, expect, wrong
 from ..errors import PatternalgError, reason
 from .names import atom_name
@@ -665,15 +666,33 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.kill()
         process.wait()
         return
-    for signum in (signal.SIGTERM, signal.SIGKILL):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signum)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=1.0)
-    process.wait()
+    # a second Ctrl-C (or SIGTERM) waits until the processes are gone: raised inside the
+    # grace second, it would leave them running (the exception under way ends measure)
+    with _signals_held():
+        for signum in (signal.SIGTERM, signal.SIGKILL):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signum)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=1.0)
+        process.wait()
     for pipe in (process.stdout, process.stderr):
         if pipe is not None:
             pipe.close()
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """While the block runs, Ctrl-C, SIGTERM and SIGHUP do nothing (where handlers can be
+    set: the main thread); their actions are set again after it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.signal(number, signal.SIG_IGN) for number in (signal.SIGINT, *ENDING)}
+    try:
+        yield
+    finally:
+        for number, action in previous.items():
+            signal.signal(number, signal.SIG_DFL if action is None else action)
 
 
 def _interrupt(signum: int, previous: dict[int, Any]) -> None:
