@@ -40,6 +40,18 @@ def test_a_kernel_with_too_few_points_is_an_error_line_and_the_others_are_fitted
     assert "a" in printed and "c" in printed and "b:" not in printed and '"b"' not in printed
 
 
+def test_many_kernels_left_out_are_named_up_to_twenty_then_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """5,000 runs that could not be read made 5,000 warning lines."""
+    data = tmp_path / "k.csv"
+    data.write_text("kernel,x,time\n" + GOOD + "".join(f"b{k},1,1\nb{k},2,2\n" for k in range(25)))
+    status, printed, errors = run(capsys, "fit", str(data), "-q")
+    assert status == 0 and "a:" in printed
+    assert len(errors) == 21 and all("kernel 'b" in e for e in errors[:20])
+    assert errors[-1] == "warning: 5 more left out alike (the first 20 are shown)"
+
+
 def test_when_no_kernel_can_be_fitted_it_is_the_first_error_alone(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

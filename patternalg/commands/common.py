@@ -383,6 +383,10 @@ def private_hypothesis_home() -> None:
     set_hypothesis_home_dir(home)
 
 
+#: the regions left out that a command names one by one; the others are counted
+SHOWN_LEFT_OUT = 20
+
+
 class LeftOut:
     """What a command leaves out while it does the rest: one bad region (a kernel, a
     workload, a run) loses none of the others. :meth:`append` collects an error (an
@@ -405,7 +409,12 @@ class LeftOut:
             raise self.errors[0]
 
     def say(self, rest: str | None = None) -> None:
-        """One warning line per region left out, and what was done instead (``rest``)."""
-        for error in self.errors:
+        """One warning line per region left out, and what was done instead (``rest``): the
+        first :data:`SHOWN_LEFT_OUT`, then one line counting the others (5,000 unreadable
+        runs in a directory made 5,000 lines)."""
+        for error in self.errors[:SHOWN_LEFT_OUT]:
             text = printable(str(error), limit=MAX_MESSAGE)
             print(f"warning: {text} (left out; {rest or self.rest})", file=sys.stderr)
+        more = len(self.errors) - SHOWN_LEFT_OUT
+        if more > 0:
+            print(f"warning: {more:,} more left out alike (the first {SHOWN_LEFT_OUT} are shown)", file=sys.stderr)
