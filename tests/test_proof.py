@@ -90,6 +90,16 @@ def test_whatever_decide_proves_of_extreme_decimals_holds_exactly(lhs, rhs, rela
         assert {"==": abs(a - b) <= tolerance, ">=": a >= b - tolerance, ">": a > b - tolerance}[relation], at
 
 
+def test_decimals_far_apart_are_left_to_the_search() -> None:
+    """A draw of the test above that hung the suite without CI: sympy's assumptions made
+    polynomials of 1.6e308 beside 1e-1000 (and 1e1000) and factored integers of a thousand
+    digits; at 1e300 beside 1 the same took 10 s. Not proved (the search decides), at once."""
+    lhs = sympy.Max(sympy.Float("1.6e308") + sympy.Float("1.0001") / n, sympy.Float("1e-1000") * x + sympy.Float("1e1000") * x / n)
+    rhs = sympy.Max(sympy.Float("1e300") * x**2, sympy.Float(1) * log2(x))
+    assert decide(lhs, rhs, ">", counts=[n]) is False
+    assert decide(sympy.Float("1e300") * x + x, sympy.Float("1e300") * x, ">=")  # one decimal: still proved
+
+
 @pytest.mark.parametrize(
     "lhs, rhs, relation, proved",
     [

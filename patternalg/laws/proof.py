@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 
 import sympy
@@ -61,24 +62,36 @@ def _ln2_form(expr: sympy.Expr) -> sympy.Expr:
 #: take minutes (and recurse past Python's limit) on ``A/(1 + n)^3000`` or a 10,000-node side
 _SYMPY_EXPONENT = 64
 _SYMPY_NODES = 5_000
+#: and on decimals this many orders of magnitude apart: its polynomials make them integers of
+#: hundreds of digits and factor them (1.6e308 + 1.0001/n against 1e300*x**2, split into cases
+#: at a maximum, took 10 s; with 1e1000 beside 1e-1000, longer than anyone waits)
+_SYMPY_DECADES = 200
 
 
-def _beyond_sympy(expr: sympy.Expr) -> bool:
-    """Whether ``expr`` has a power with an integer exponent beyond :data:`_SYMPY_EXPONENT`
-    or more than :data:`_SYMPY_NODES` nodes (counted without recursion).
+def _beyond_sympy(*sides: sympy.Expr) -> bool:
+    """Whether the ``sides`` have a power with an integer exponent beyond
+    :data:`_SYMPY_EXPONENT`, more than :data:`_SYMPY_NODES` nodes (counted without recursion)
+    or decimals more than :data:`_SYMPY_DECADES` orders of magnitude apart.
 
     >>> from patternalg.syntax.symbols import n
     >>> _beyond_sympy(x / n**3000), _beyond_sympy(x / n**2)
     (True, False)
+    >>> _beyond_sympy(sympy.Float("1.6e308") + x, sympy.Float("1e-300") * x), _beyond_sympy(sympy.Float("1e300") * x, x)
+    (True, False)
     """
-    nodes = 0
-    for node in sympy.preorder_traversal(expr):
-        nodes += 1
-        if nodes > _SYMPY_NODES:
-            return True
-        if node.is_Pow and node.exp.is_Integer and abs(int(node.exp)) > _SYMPY_EXPONENT:
-            return True
-    return False
+    decades: list[float] = []
+    for expr in sides:
+        nodes = 0
+        for node in sympy.preorder_traversal(expr):
+            nodes += 1
+            if nodes > _SYMPY_NODES:
+                return True
+            if node.is_Pow and node.exp.is_Integer and abs(int(node.exp)) > _SYMPY_EXPONENT:
+                return True
+            if node.is_Float and node:
+                _, _, exponent, bits = node._mpf_  # the binary exponent of its leading bit
+                decades.append((exponent + bits) * math.log10(2))
+    return bool(decades) and max(decades) - min(decades) > _SYMPY_DECADES
 
 
 def _is_zero(expr: sympy.Expr) -> bool:
@@ -233,7 +246,7 @@ def decide(
         return False  # equal to the rounding (x and 1.0000000001*x): not less, as the search says
     if _cheap(lhs, rhs, relation, counts):
         return True
-    if _beyond_sympy(lhs) or _beyond_sympy(rhs):
+    if _beyond_sympy(lhs, rhs):
         return False  # not proved: sympy's assumptions would take minutes (the search decides)
     shift = {x: 1 + sympy.Dummy("s", nonnegative=True)}
     shift.update({c: 1 + sympy.Dummy(f"{c}_1", nonnegative=True) for c in counts})
