@@ -12,6 +12,7 @@ __all__ = [
     "unit_option",
     "uncertainty_option",
     "uncertainty_method",
+    "auto_uncertainty",
     "UNCERTAINTY_METHODS",
     "AUTO_BOOTSTRAP",
     "AUTO_BOOTSTRAP_POINTS",
@@ -75,11 +76,38 @@ def uncertainty_method(asked: str, kernels: int, points: int = 0, values: int = 
     >>> uncertainty_method("auto", 1, points=100_000), uncertainty_method("auto", 1, 900, values=900_000)
     ('linear', 'linear')
     """
-    if asked != "auto":
-        return asked
-    if kernels <= AUTO_BOOTSTRAP and points <= AUTO_BOOTSTRAP_POINTS and values <= AUTO_BOOTSTRAP_VALUES:
-        return "bootstrap"
-    return "linear" if kernels <= AUTO_LINEAR else "none"
+    return asked if asked != "auto" else auto_uncertainty(kernels, points, values)[0]
+
+
+def auto_uncertainty(kernels: int, points: int = 0, values: int = 0) -> tuple[str, str | None]:
+    """``auto``'s method for such a fit, and why where it is not the bootstrap (a note).
+
+    >>> auto_uncertainty(20000)[0], auto_uncertainty(300)[1][:46], auto_uncertainty(10)
+    ('none', 'more than 200 kernels: their uncertainty by th', ('bootstrap', None))
+    """
+    if kernels > AUTO_LINEAR:
+        return "none", (
+            f"more than {AUTO_LINEAR:,} kernels: no uncertainty recorded (--uncertainty "
+            "linear records it, about twice the fit's time)"
+        )
+    if kernels > AUTO_BOOTSTRAP:
+        why = (
+            f"more than {AUTO_BOOTSTRAP:,} kernels: their uncertainty by the linear method "
+            "(--uncertainty bootstrap resamples each, some 3 ms a kernel)"
+        )
+    elif points > AUTO_BOOTSTRAP_POINTS:
+        why = (
+            f"more than {AUTO_BOOTSTRAP_POINTS:,} points: the uncertainty by the linear "
+            "method (--uncertainty bootstrap resamples every point, 200 times)"
+        )
+    elif values > AUTO_BOOTSTRAP_VALUES:
+        why = (
+            f"more than {AUTO_BOOTSTRAP_VALUES:,} repetitions: the uncertainty by the "
+            "linear method (--uncertainty bootstrap resamples them all, 200 times)"
+        )
+    else:
+        return "bootstrap", None
+    return "linear", why
 
 
 def aggregate_option(default: str | None, default_text: str | None = None) -> Option:

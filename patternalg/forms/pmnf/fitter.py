@@ -18,13 +18,7 @@ from ...measurements.blocks import Summary
 from ...syntax.parser import is_symbol_name
 from ...syntax.symbols import symbol
 from ..base import Form
-from ..fit_options import (
-    AUTO_BOOTSTRAP,
-    AUTO_BOOTSTRAP_POINTS,
-    AUTO_BOOTSTRAP_VALUES,
-    AUTO_LINEAR,
-    uncertainty_method,
-)
+from ..fit_options import AUTO_BOOTSTRAP, auto_uncertainty, uncertainty_method
 from ..fitting import Fitter
 from .falling import falling_notes
 from .fit import check_points, fit_series, parse_param_options
@@ -160,28 +154,11 @@ class PMNFFitter(Fitter):
         measurements, or a file streamed in blocks (its
         :class:`~patternalg.measurements.blocks.Summary`)."""
         notes = [*super().notes(data, options), *falling_notes(data)]
-        kernels, auto = len(data), options.get("uncertainty", "auto") == "auto"
-        points, values = _sizes_of(data) if auto and kernels <= AUTO_BOOTSTRAP else (0, 0)
-        if auto and kernels > AUTO_LINEAR:
-            notes.append(
-                f"more than {AUTO_LINEAR:,} kernels: no uncertainty recorded (--uncertainty "
-                "linear records it, about twice the fit's time)"
-            )
-        elif auto and kernels > AUTO_BOOTSTRAP:
-            notes.append(
-                f"more than {AUTO_BOOTSTRAP:,} kernels: their uncertainty by the linear method "
-                "(--uncertainty bootstrap resamples each, some 3 ms a kernel)"
-            )
-        elif auto and points > AUTO_BOOTSTRAP_POINTS:
-            notes.append(
-                f"more than {AUTO_BOOTSTRAP_POINTS:,} points: the uncertainty by the linear "
-                "method (--uncertainty bootstrap resamples every point, 200 times)"
-            )
-        elif auto and values > AUTO_BOOTSTRAP_VALUES:
-            notes.append(
-                f"more than {AUTO_BOOTSTRAP_VALUES:,} repetitions: the uncertainty by the "
-                "linear method (--uncertainty bootstrap resamples them all, 200 times)"
-            )
+        kernels = len(data)
+        if options.get("uncertainty", "auto") == "auto":
+            sizes = _sizes_of(data) if kernels <= AUTO_BOOTSTRAP else (0, 0)
+            why = auto_uncertainty(kernels, *sizes)[1]
+            notes += [why] if why else []
         if len(data.parameters) > 1:
             from .fit_multi import symbol_names
 
