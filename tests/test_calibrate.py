@@ -571,13 +571,16 @@ def test_too_few_sizes_or_no_pool_keep_the_simpler_machine(tmp_path: Path) -> No
 
 def test_the_batch_is_the_machine_semantics() -> None:
     """The fits evaluate many machines in one fold: the same values as one machine at a time."""
-    from patternalg.evidence import calibration as c
+    from patternalg.evidence.calibration import _composing
+    from patternalg.evidence.calibration_fit import Problem
+    from patternalg.evidence.calibration_regions import read_regions
+    from patternalg.syntax.terms import Atom
 
-    regions, _, _ = c._regions([RUN / "atoms.txt", RUN / "compositions.txt"])
-    atoms = [r for r in regions if isinstance(r.term, c.Atom)]
-    compositions = [r for r in regions if not isinstance(r.term, c.Atom)]
-    _, library, _ = c._composing(compositions, atoms, None, None)
-    problem = c._Problem(compositions, library, 2, "ns", ["qsort", "inc"])
+    regions, _, _ = read_regions([RUN / "atoms.txt", RUN / "compositions.txt"])
+    atoms = [r for r in regions if isinstance(r.term, Atom)]
+    compositions = [r for r in regions if not isinstance(r.term, Atom)]
+    _, library, _ = _composing(compositions, atoms, None, None)
+    problem = Problem(compositions, library, 2, "ns", ["qsort", "inc"])
     thetas = np.random.default_rng(1).uniform([0, 0, 0, 0, 0], [3000, 3, 2000, 1, 1], (3, 5))
     found = problem.batch.errors(thetas)
     for theta, row in zip(thetas, found, strict=True):

@@ -36,34 +36,36 @@ the numbers' standard errors and their covariance, from which an interval draws 
 
 from __future__ import annotations
 
-import functools
-import math
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import sympy
 
-from .._internal.limits import printable
 from ..algebra.arrays import compile_term
 from ..algebra.atomic_model import AtomicModel
-from ..algebra.bindings import counts, sizes
-from ..algebra.machine import Machine
 from ..algebra.machine_notes import speedups_short_of_cores
-from ..algebra.machine_number_kinds import atom_of, fraction_name, kind_of, meaning
+from ..algebra.machine_number_kinds import atom_of, kind_of, meaning
 from ..algebra.semantics import Semantics
-from ..errors import EvaluationError, MeasurementError, ParseError
+from ..errors import EvaluationError, MeasurementError
 from ..library.model_library import ModelLibrary
 from ..measurements.halves import in_halves
-from ..syntax.arith import format_expr
 from ..syntax.parser import parse
-from ..syntax.symbols import p, x
-from ..syntax.terms import Atom, MapReduce, Meta, Term, TPool
-from .absorbed import inherited_covariance, kept_shares, pseudo_inverse
-from .batched import Batch, fit
-from .calibrated import DIGITS, Calibration, FittedNumber, Residual
+from ..syntax.symbols import x
+from ..syntax.terms import Atom
+from .calibrated import Calibration, FittedNumber, Residual
+from .calibration_fit import (
+    Fitted,
+    Problem,
+    covariance_record,
+    fit_numbers,
+    pooled_atoms,
+    rounded,
+    spread,
+    standard_errors,
+)
+from .calibration_regions import Region, chosen_compositions, composed_from, no_twins, read_regions
 from .calibration_set import calibration_terms
 from .choosing import MIN_SIZES, choice_record, held_out, no_choice, speedup_mode
 from .halves import InHalves
@@ -77,133 +79,12 @@ __all__ = ["Calibration", "FittedNumber", "Residual", "calibrate", "simulated"]
 BASES = ("measured", "models")
 
 
-# --- the measurements ------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Region:
-    """One measured region: its term, sizes and the medians of its repetitions there."""
-
-    term: Term
-    sizes: np.ndarray
-    medians: np.ndarray
-    where: str
-    series: Any = None  #: the measured series (its repetitions), if read from measurements
-    unit: str = "ns"
-
-
-def _regions(data: Any) -> tuple[list[_Region], tuple[str, ...], str | None]:
-    """The regions of ``data`` (paths, ``-`` for standard input, measurements, or a mapping
-    term -> (sizes, values)), the files they came from, and the text standard input gave
-    (its ``# cores: N``, :func:`recorded_cores`), if read."""
-    if isinstance(data, Mapping):
-        return [_region(t, np.asarray(s, float), np.asarray(v, float), "<data>")
-                for t, (s, v) in data.items()], (), None  # fmt: skip
-    from ..measurements import Measurements, read
-    from ..measurements.base import read_source
-    from ..measurements.readers import from_text
-
-    items = [data] if isinstance(data, str | Path | Measurements) else list(data)
-    if not items:
-        raise MeasurementError("no measurements given (a file of atoms and compositions)")
-    regions, files, stdin = [], [], None
-    for item in items:
-        if isinstance(item, Measurements):
-            ms = item
-        elif str(item) == "-":
-            name, stdin = read_source(item)
-            ms = from_text(name, stdin)
-        else:
-            ms = read(item)
-        files.append(ms.path)
-        if tuple(ms.parameters) != ("x",):
-            raise MeasurementError(
-                f"{ms.path}: a calibration's regions are measured over x alone, the size of a "
-                f"data element (this file's parameters: {', '.join(ms.parameters) or 'none'}"
-                + (f"; if {ms.parameters[0]} is that size, name its column x, in the atoms' file too)"
-                   if len(ms.parameters) == 1 else ")")
-            )
-        for s in ms:
-            medians = np.array([np.median(v) for v in s.values], dtype=float)
-            where = f"{ms.path}: region {s.kernel}"
-            if ms.format == "text":
-                _listed_once(s, where)
-            unit = s.unit or ms.unit or _time_or_none(s.metric or getattr(ms, "value_name", "") or "", where)
-            regions.append(replace(_region(s.kernel, s.points[:, 0], medians, where), series=s, unit=unit))
-    return regions, tuple(files), stdin
-
-
-def _listed_once(series: Any, where: str) -> None:
-    """An error for a region an Extra-P text file lists twice: the reader pools the two
-    blocks' repetitions into one series (``docs/scaling.md``), which calibrate would fit as
-    one measurement, where the same region in two files is refused as measured twice. A
-    point's repetitions are on its one DATA line; a point with repetitions from two lines
-    was given twice."""
-    for point, lines in zip(series.points[:, 0], series.lines, strict=True):
-        found = sorted(set(lines))
-        if len(found) > 1:
-            raise MeasurementError(
-                f"{where}: measured twice (the file lists the region again: its DATA at x = {point:g} on lines "
-                f"{', '.join(map(str, found))}): keep one measurement of each region"
-            )
-
-
-def _time_or_none(metric: str, where: str) -> str:
-    """ns for a metric of times that names no unit (``time``, Extra-P's ``metr``); an error
-    for another (``energy_J``): a machine's numbers are times per element."""
-    from ..measurements.names import is_time_metric
-
-    if not is_time_metric(metric):
-        raise MeasurementError(
-            f"{where}: its values ({printable(metric)}) are no times: calibrate fits times per data element "
-            "(a metric named time, or time_s, time_us, ... for its unit)"
-        )
-    return "ns"
-
-
-def _region(text: str, sizes: np.ndarray, medians: np.ndarray, where: str) -> _Region:
-    try:
-        term = parse(text)
-    except ParseError as exc:
-        raise MeasurementError(
-            f"{where}: a calibration's regions are named by their terms ('inc', "
-            f"'pipe(inc, inc)'), this one is not a term ({exc})"
-        ) from None
-    if isinstance(term, Atom) and term.annotations:
-        raise MeasurementError(
-            f"{where}: an atom's region is the atom alone ('{term.name}'), without annotations"
-        )
-    _composable(term, where)
-    if not (np.all(np.isfinite(medians)) and np.all(medians > 0)):
-        raise MeasurementError(f"{where}: a time per data element is positive; some are not")
-    if not (np.all(np.isfinite(sizes)) and np.all(sizes > 0)):
-        raise MeasurementError(
-            f"{where}: x is the size of a data element, a positive number; some are not"
-        )
-    return _Region(term, sizes, medians, where)
-
-
-def _composable(term: Term, where: str) -> None:
-    """An error for a region's term that no measurement over x composes: a law's
-    metavariable, or a count or size in a symbol other than x (``tpool_n(inc)``)."""
-    meta = next((node for node in term.walk() if isinstance(node, Meta)), None)
-    if meta is not None:
-        raise MeasurementError(
-            f"{where}: {meta} is a law's metavariable (a capitalised name stands for any term), not an "
-            "atom: a calibration's regions are named by terms of the atoms measured ('pipe(inc, inc)')"
-        )
-    for what, value in (*counts(term), *sizes(term)):
-        free = sorted(s.name for s in value.free_symbols if s != x)
-        if free:
-            raise MeasurementError(
-                f"{where}: {what} is {format_expr(value)}, and calibrate has no value for {', '.join(free)}: "
-                "the regions are measured over x alone, so a count is a number or an expression in x ('tpool_2(inc)')"
-            )
-
-
 def simulated(term: str, semantics: Semantics, sizes: np.ndarray,
              library: Mapping[str, AtomicModel] | None = None) -> np.ndarray:
     """``term``'s values at ``sizes`` under ``semantics`` (the built-in models by default):
     synthetic measurements of a known machine.
 
+    >>> from patternalg.algebra.machine import Machine
     >>> simulated("pipe(inc, inc)", Machine(2, handoff=100).semantics, np.array([1.0])).tolist()
     [636.185]
     """
@@ -212,35 +93,7 @@ def simulated(term: str, semantics: Semantics, sizes: np.ndarray,
     return compiled.values({"x": np.asarray(sizes, dtype=float)})
 
 
-# --- the fit ------------------------------------------------------------------------------
-def _atoms_of(term: Term) -> set[str]:
-    """The models ``term`` is composed from: its atoms, and the model of each mapReduce's
-    shuffle phase (``shuffle`` in the short form)."""
-    return {node.name for node in term.walk() if isinstance(node, Atom)} | {
-        "shuffle" if node.shuffle is None else node.shuffle.name for node in term.walk() if isinstance(node, MapReduce)
-    }
-
-
-def _has_pool(terms: Iterable[Term]) -> bool:
-    """Whether a term has a task pool of two or more threads (the dispatch cost shows)."""
-    return any(
-        isinstance(node, TPool) and not (node.count.is_Integer and int(node.count) < 2)
-        for term in terms
-        for node in term.walk()
-    )
-
-
-def _pooled_atoms(terms: Iterable[Term], cores: int) -> list[str]:
-    """The atoms of ``tpool_k(atom)`` terms with ``2 <= k <= cores`` (a speed-up to fit)."""
-    names = []
-    for term in terms:
-        if isinstance(term, TPool) and isinstance(term.body, Atom) and term.count.is_Integer:
-            if 2 <= int(term.count) <= cores and term.body.name not in names:
-                names.append(term.body.name)
-    return names
-
-
-def _step_models(atoms: Sequence[_Region], models: Mapping[str, AtomicModel]) -> ModelLibrary:
+def _step_models(atoms: Sequence[Region], models: Mapping[str, AtomicModel]) -> ModelLibrary:
     """Each atom as its measured medians, a step function of x (a value per measured size,
     evaluated only there), touching its data unless its model says it does not."""
     built = []
@@ -259,158 +112,7 @@ def _step_models(atoms: Sequence[_Region], models: Mapping[str, AtomicModel]) ->
     return ModelLibrary(built)
 
 
-class _Problem:
-    """The least squares: the calibration compositions' relative errors under a machine."""
-
-    def __init__(self, compositions: Sequence[_Region], library: Mapping[str, AtomicModel],
-                 cores: int, unit: str, pooled: Sequence[str]) -> None:  # fmt: skip
-        self.compositions, self.library, self.cores, self.unit = compositions, library, cores, unit
-        self.pooled = list(pooled)
-        #: the machine's numbers in theta's order: the hand-off's, the dispatch cost's (where
-        #: a calibration composition has a pool of two or more threads), the speed-ups'
-        self.names = ["h0", "h1"] + (["d0"] if _has_pool(r.term for r in compositions) else [])
-        self.names += [fraction_name(a) for a in self.pooled]
-
-    def machine(self, theta: Sequence[float] | np.ndarray, record: tuple[tuple[str, Any], ...] = (),
-                source: str = "") -> Machine:  # fmt: skip
-        n = dict(zip(self.names, (_number(t) for t in theta), strict=True))
-        speedups = {a: p / (1 + n[fraction_name(a)] * (p - 1)) for a in self.pooled}
-        dispatch = n.get("d0", 0)
-        return Machine(self.cores, handoff=n["h0"] + n["h1"] * x, speedups=speedups, unit=self.unit,
-                       source=source, calibration=record, dispatch=dispatch)  # fmt: skip
-
-    def errors(self, semantics: Semantics | str) -> list[np.ndarray]:
-        """Per composition, (predicted - measured) / measured at its sizes."""
-        return [
-            compile_term(r.term, self.library, {}, semantics=semantics).values({"x": r.sizes})
-            / r.medians - 1
-            for r in self.compositions
-        ]
-
-    @functools.cached_property
-    def batch(self) -> Batch:
-        """The compositions under many trial machines at once (what the fits evaluate)."""
-        return Batch([(r.term, r.sizes, r.medians) for r in self.compositions], self.library,
-                     cores=self.cores, unit=self.unit, names=self.names, pooled=self.pooled)  # fmt: skip
-
-    def start(self) -> np.ndarray:
-        """The fit's first guess (:mod:`~patternalg.algebra.machine_number_kinds`: no hand-off
-        nor dispatch cost, a slope of 1, c = 0.05)."""
-        return np.array([k.in_unit(k.start, self.unit) for k in map(kind_of, self.names)])
-
-
-class _Fitted(NamedTuple):
-    """A least squares' outcome: the numbers (0 where the data do not move one: none of
-    that cost is measured), their covariance (NaN in the rows and columns of a number the
-    data do not move; None without more points than numbers), each calibration point's
-    kept share (:mod:`.absorbed`) and which numbers the data do not move."""
-
-    theta: np.ndarray
-    covariance: np.ndarray | None
-    kept: np.ndarray
-    unmoved: np.ndarray
-
-
-def _fit(problem: _Problem) -> _Fitted:
-    """The numbers by bounded (nonnegative) least squares, and what comes with them."""
-    start = problem.start()
-    with np.errstate(all="ignore"):
-        first = problem.errors(problem.machine(start).semantics)
-    for region, error in zip(problem.compositions, first, strict=True):
-        if not np.all(np.isfinite(error)):
-            raise MeasurementError(
-                f"{region.where}: composed from its atoms, {region.term} is beyond double "
-                "precision (about 1.8e308) or undefined at some sizes: nothing to fit"
-            )
-    theta, found = fit(problem.batch, start)
-    jac, free = found.jac, _off_bounds(problem, theta)
-    # a number no composition moves keeps the fit's first guess (a hand-off's slope of 1
-    # without a pipe): none of that cost is measured, so the machine has none
-    unmoved = ~np.any(jac, axis=0)
-    theta = np.where(unmoved, 0.0, theta)
-    groups = np.concatenate([np.full(len(r.sizes), i) for i, r in enumerate(problem.compositions)])
-    kept = kept_shares(jac, free, groups)
-    n, m = len(problem.names), jac.shape[0]
-    if m <= n:
-        return _Fitted(theta, None, kept, unmoved)
-    covariance = inherited_covariance(jac, free, found.fun, groups)
-    if covariance is None:  # no composition's own miss seen: the points' noise alone
-        with np.errstate(all="ignore"):
-            inverse = pseudo_inverse(jac)
-            covariance = inverse @ inverse.T * (2 * found.cost / (m - n))
-    covariance[unmoved, :] = covariance[:, unmoved] = np.nan
-    return _Fitted(theta, covariance, kept, unmoved)
-
-
-def _off_bounds(problem: _Problem, theta: np.ndarray) -> np.ndarray:
-    """Which numbers are off their bounds by more than a negligible amount (what takes up
-    misses): the same in any unit, where scipy's active set is within 1e-12 of a bound in
-    the unit's own numbers (a hand-off of 5e-12 ns was free, its 1e-17 s at the bound)."""
-    kinds = [kind_of(name) for name in problem.names]
-    least = np.array([k.negligible(problem.unit) for k in kinds])
-    return (theta > least) & (theta < np.array([k.upper for k in kinds]) - least)  # type: ignore[no-any-return]
-
-
-def _standard_errors(covariance: np.ndarray | None, n: int) -> list[float | None]:
-    """Each number's standard error from its ``covariance`` (None where it has none)."""
-    if covariance is None:
-        return [None] * n
-    variances = np.diagonal(covariance)
-    return [float(np.sqrt(v)) if math.isfinite(v) and v >= 0 else None for v in variances]
-
-
-def _covariance_record(names: Sequence[str], covariance: np.ndarray | None, unit: str,
-                       unkept: Mapping[str, float] | None = None) -> dict[str, Any] | None:  # fmt: skip
-    """The numbers' covariance for the machine file (what intervals draw them from,
-    :mod:`~patternalg.algebra.machine_numbers`): the numbers the data determine, in their
-    order, and ``unit``, the unit of the costs among them; with the variances of the
-    serial fractions ``calibrate(speedups="auto")`` fitted and did not keep (``unkept``:
-    drawn from 0 upward, independent of the others)."""
-    kept = [] if covariance is None else [  # a number the data do not move is NaN throughout
-        i for i in range(len(names)) if math.isfinite(covariance[i, i]) and covariance[i, i] >= 0
-    ]  # fmt: skip
-    if kept and not np.all(np.isfinite(covariance[np.ix_(kept, kept)])):  # type: ignore[index]
-        kept = []
-    extra = {k: v for k, v in (unkept or {}).items() if math.isfinite(v) and v >= 0}
-    if not kept and not extra:
-        return None
-    size = len(kept) + len(extra)
-    matrix = [[0.0] * size for _ in range(size)]
-    # 0 below a negligible number's square on the diagonal and a billionth of a correlation
-    # off it: what the fit's last steps leave, in any unit
-    for a, i in enumerate(kept):
-        for b, j in enumerate(kept):
-            cell = float(covariance[i, j])  # type: ignore[index]
-            least = (kind_of(names[i]).negligible(unit) ** 2 if i == j
-                     else 1e-9 * math.sqrt(covariance[i, i] * covariance[j, j]))  # type: ignore[index]  # fmt: skip
-            matrix[a][b] = _rounded(cell, zero=least)
-    for a, (name, variance) in enumerate(extra.items(), start=len(kept)):
-        matrix[a][a] = _rounded(variance, zero=kind_of(name).negligible(unit) ** 2)
-    return {"unit": unit, "names": [names[i] for i in kept] + list(extra), "matrix": matrix}
-
-
-def _number(value: float) -> sympy.Expr:
-    """A fitted number for sympy: whole numbers as integers (``300``, not ``300.0``)."""
-    value = float(value)
-    return sympy.Integer(int(value)) if value.is_integer() else sympy.Float(value)
-
-
-def _rounded(value: float, digits: int = DIGITS, zero: float = 1e-9) -> float:
-    """``value`` in ``digits`` significant digits; 0 below ``zero`` in magnitude (a relative
-    error of a billionth; a fitted number's own :meth:`~patternalg.algebra.machine_number_kinds.NumberKind.negligible`)."""
-    return 0.0 if abs(value) < zero else float(f"{value:.{digits}g}")
-
-
-def _spread(value: float) -> float:
-    """A relative spread for the record: rounded, at most what a machine file may give
-    (:data:`~patternalg.library.machine_file.MAX_SPREAD`: a calibration that misses by a
-    million times is recorded as missing by that much)."""
-    from ..library.machine_file import MAX_SPREAD
-
-    return _rounded(min(value, MAX_SPREAD))
-
-
-def _fitted_models(atoms: Sequence[_Region]) -> ModelLibrary:
+def _fitted_models(atoms: Sequence[Region]) -> ModelLibrary:
     """PMNF fitted to the atoms' repetitions (``patternalg fit``'s default fit), or to
     their medians where only those are given."""
     from ..forms import PMNF
@@ -449,15 +151,15 @@ def calibrate(
     compositions only (default: every one measured).
     """
     mode = speedup_mode(speedups)
-    regions, files, stdin = _regions(measurements)
+    regions, files, stdin = read_regions(measurements)
     atom_regions = [r for r in regions if isinstance(r.term, Atom)]
-    compositions = _chosen([r for r in regions if not isinstance(r.term, Atom)], terms)
+    compositions = chosen_compositions([r for r in regions if not isinstance(r.term, Atom)], terms)
     if not compositions:
         raise MeasurementError(
             "no composition to calibrate on: the measurements hold only atoms (measure "
             f"{', '.join(calibration_terms(cores or 2))}; docs/machine.md)"
         )
-    _no_twins(regions)
+    no_twins(regions)
     if cores is None:
         cores = recorded_cores(files, stdin)
         if cores is None:
@@ -470,10 +172,10 @@ def calibrate(
         raise MeasurementError(
             "no atom regions and no models: measure the atoms too, or give their models (--models)"
         )
-    pooled = _pooled_atoms((r.term for r in compositions), cores) if mode != "no" else []
+    pooled = pooled_atoms((r.term for r in compositions), cores) if mode != "no" else []
     basis, composed, why = _composing(compositions, atom_regions, models, atoms)
     unit, composed, converted = _in_one_unit(compositions, composed)
-    problem = _Problem(compositions, composed, cores, unit, pooled if mode == "yes" else [])
+    problem = Problem(compositions, composed, cores, unit, pooled if mode == "yes" else [])
     points = sum(len(r.sizes) for r in compositions)
     if points <= len(problem.names):
         raise MeasurementError(
@@ -481,23 +183,23 @@ def calibrate(
             "needs more values than numbers (with as many it meets every value and leaves no residual "
             "to judge it by); measure the compositions at more sizes"
         )
-    fitted = _fit(problem)
+    fitted = fit_numbers(problem)
     choice = choice_record(mode, bool(problem.pooled))
     unkept: dict[str, float] = {}
     if mode == "auto":
         problem, fitted, choice, unkept = _chosen_speedups(problem, fitted, pooled)
-    fitted = fitted._replace(theta=np.array([_rounded(t, zero=kind_of(n).negligible(problem.unit))
+    fitted = fitted._replace(theta=np.array([rounded(t, zero=kind_of(n).negligible(problem.unit))
                                              for n, t in zip(problem.names, fitted.theta, strict=True)]))  # fmt: skip
     result = _result(problem, fitted, basis, files, regions, choice, unkept)
     result = replace(result, notes=(*why, *converted, *result.notes))
     return _with_width(result, compositions, atom_regions, models, fitted.kept)
 
 
-def _unmeasured_sizes(compositions: Sequence[_Region], atom_regions: Sequence[_Region]) -> str:
+def _unmeasured_sizes(compositions: Sequence[Region], atom_regions: Sequence[Region]) -> str:
     """Why the terms were composed from the atoms' fits, not their measurements: the sizes
     of the compositions some atom was not measured at, and the sizes the fits saw."""
     measured = {str(r.term): set(r.sizes.tolist()) for r in atom_regions}
-    missing = sorted({float(s) for r in compositions for a in _atoms_of(r.term) for s in r.sizes
+    missing = sorted({float(s) for r in compositions for a in composed_from(r.term) for s in r.sizes
                       if float(s) not in measured.get(a, set())})  # fmt: skip
     where = ", ".join(f"{v:g}" for v in missing[:3]) + (f", ... ({len(missing)} sizes)" if len(missing) > 3 else "")
     seen = np.concatenate([r.sizes for r in atom_regions])
@@ -506,8 +208,8 @@ def _unmeasured_sizes(compositions: Sequence[_Region], atom_regions: Sequence[_R
 
 
 def _chosen_speedups(
-    problem: _Problem, fitted: _Fitted, pooled: Sequence[str]
-) -> tuple[_Problem, _Fitted, dict[str, Any], dict[str, float]]:
+    problem: Problem, fitted: Fitted, pooled: Sequence[str]
+) -> tuple[Problem, Fitted, dict[str, Any], dict[str, float]]:
     """``calibrate(speedups="auto")``: the machine with the speed-ups of ``pooled`` where it
     predicts the calibration sizes left out of its fit better than ``problem``'s
     (``fitted``), else that one; the record of the choice; and, where the
@@ -515,11 +217,11 @@ def _chosen_speedups(
     more threads than the calibration's is as unsure of its speed-up either way)."""
     if not pooled:
         return problem, fitted, no_choice("no tpool_k(atom) calibration composition with 2 <= k <= cores"), {}
-    richer = _Problem(problem.compositions, problem.library, problem.cores, problem.unit, pooled)
+    richer = Problem(problem.compositions, problem.library, problem.cores, problem.unit, pooled)
     sizes = np.concatenate([r.sizes for r in problem.compositions])
     if len(sizes) <= len(richer.names):
         return problem, fitted, no_choice(f"too few points ({len(sizes)}) to fit them"), {}
-    rich = _fit(richer)
+    rich = fit_numbers(richer)
     found = held_out(problem.batch, fitted.theta, richer.batch, rich.theta, sizes)
     if found is None:
         return problem, fitted, no_choice(
@@ -534,7 +236,7 @@ def _chosen_speedups(
     return problem, fitted, choice_record("auto", False, found), unkept
 
 
-def _with_width(result: Calibration, compositions: Sequence[_Region], atom_regions: Sequence[_Region],
+def _with_width(result: Calibration, compositions: Sequence[Region], atom_regions: Sequence[Region],
                 models: Any, kept: np.ndarray) -> Calibration:  # fmt: skip
     """``result`` with its record's ``width``: the width factor of the intervals of
     composed terms (:mod:`~patternalg.evidence.widths`), from the atoms' ``models`` (else
@@ -550,7 +252,7 @@ def _with_width(result: Calibration, compositions: Sequence[_Region], atom_regio
     else:
         return result
     terms = [r.term for r in compositions]
-    if not all(_atoms_of(t) <= set(library) for t in terms):
+    if not all(composed_from(t) <= set(library) for t in terms):
         return result
     library, unit, _ = in_unit(terms, library, result.machine.unit)
     # the calibration compositions fitted the numbers: their misses are the missed spread,
@@ -565,7 +267,7 @@ def _with_width(result: Calibration, compositions: Sequence[_Region], atom_regio
 
 
 def _composing(
-    compositions: Sequence[_Region], atom_regions: Sequence[_Region], models: Any, atoms: str | None
+    compositions: Sequence[Region], atom_regions: Sequence[Region], models: Any, atoms: str | None
 ) -> tuple[str, Mapping[str, AtomicModel], tuple[str, ...]]:
     """What the terms are composed from (``"measured"`` or ``"models"``), the library of
     it (the atoms' measured medians, or their models: given, else fitted to the atom
@@ -577,7 +279,7 @@ def _composing(
     measured_atoms = {str(r.term): r for r in atom_regions}
     covered = all(
         a in measured_atoms and set(r.sizes) <= set(measured_atoms[a].sizes)
-        for r in compositions for a in _atoms_of(r.term)
+        for r in compositions for a in composed_from(r.term)
     )  # fmt: skip
     basis = atoms or ("measured" if covered else "models")
     why: tuple[str, ...] = ()
@@ -605,10 +307,10 @@ def _composing(
     return basis, library, why
 
 
-def _all_composed(region: _Region, library: Mapping[str, AtomicModel], how: str) -> None:
+def _all_composed(region: Region, library: Mapping[str, AtomicModel], how: str) -> None:
     """An error naming ``region`` where ``library`` (the atoms ``how``: measured or
     modelled) lacks a model its term is composed from: an atom, or a mapReduce's shuffle."""
-    unknown = sorted(_atoms_of(region.term) - set(library))
+    unknown = sorted(composed_from(region.term) - set(library))
     if not unknown:
         return
     atoms = {node.name for node in region.term.walk() if isinstance(node, Atom)}
@@ -622,7 +324,7 @@ def _all_composed(region: _Region, library: Mapping[str, AtomicModel], how: str)
 
 
 def _in_one_unit(
-    compositions: Sequence[_Region], library: Mapping[str, AtomicModel]
+    compositions: Sequence[Region], library: Mapping[str, AtomicModel]
 ) -> tuple[str, Mapping[str, AtomicModel], tuple[str, ...]]:
     """The one unit of the compositions, the library in it (atoms measured or modelled in
     another unit of time converted, as ``validate`` converts them: a note says which) and
@@ -643,57 +345,7 @@ def _in_one_unit(
     return unit, converted, note
 
 
-def _chosen(compositions: list[_Region], terms: Sequence[str] | None) -> list[_Region]:
-    """The compositions whose terms are ``terms`` (all for None); an error for a term that
-    was not measured."""
-    if terms is None:
-        return compositions
-    wanted = [_term_of(t) for t in terms]
-    measured_terms = {r.term for r in compositions}
-    measured = f"(the compositions measured: {', '.join(sorted(map(str, measured_terms))) or 'none'})"
-    for text, term in zip(terms, wanted, strict=True):
-        if isinstance(term, Atom):
-            raise MeasurementError(
-                f"--terms: {text} is an atom, not a composition: --terms names the compositions to "
-                f"calibrate on, which are composed from the atom regions {measured}"
-            )
-        if term not in measured_terms:
-            raise MeasurementError(f"--terms: {text} was not measured {measured}")
-    return [r for r in compositions if r.term in set(wanted)]
-
-
-def _term_of(text: str) -> Term:
-    """One term of ``--terms``; a list written with commas is told what separates them.
-
-    >>> _term_of("pipe(inc, inc),tpool_2(qsort)")
-    Traceback (most recent call last):
-    ...
-    patternalg.errors.ParseError: --terms: terms are separated by ';', not ',' (pipe(inc, inc);tpool_2(qsort))
-    """
-    try:
-        return parse(text)
-    except ParseError:
-        depth, pieces, start = 0, [], 0
-        for i, c in enumerate(text):
-            depth += (c in "([{") - (c in ")]}")
-            if c == "," and depth == 0:
-                pieces.append(text[start:i].strip())
-                start = i + 1
-        if not pieces:
-            raise
-        listed = ";".join([*pieces, text[start:].strip()])
-        raise ParseError(f"--terms: terms are separated by ';', not ',' ({printable(listed)})") from None
-
-
-def _no_twins(regions: Sequence[_Region]) -> None:
-    seen: dict[Term, str] = {}
-    for r in regions:
-        if r.term in seen:
-            raise MeasurementError(f"{r.where}: measured twice (also {seen[r.term]}): keep one measurement of each region")
-        seen[r.term] = r.where
-
-
-def _worst_in_halves(region: _Region, errors: np.ndarray) -> dict[str, Any] | None:
+def _worst_in_halves(region: Region, errors: np.ndarray) -> dict[str, Any] | None:
     """The machine's worst error of ``region`` against each half of its repetitions
     (:meth:`~patternalg.evidence.halves.InHalves.at`; None without 4 repetitions there)."""
     halves = None if region.series is None else in_halves(region.series, "median")
@@ -720,11 +372,11 @@ def _unmeasured(names: Sequence[str], unmoved: set[str]) -> list[str]:
     return notes
 
 
-def _result(problem: _Problem, fitted: _Fitted, basis: str, files: tuple[str, ...],
-            regions: Sequence[_Region], choice: dict[str, Any], unkept: Mapping[str, float]) -> Calibration:  # fmt: skip
+def _result(problem: Problem, fitted: Fitted, basis: str, files: tuple[str, ...],
+            regions: Sequence[Region], choice: dict[str, Any], unkept: Mapping[str, float]) -> Calibration:  # fmt: skip
     theta, covariance = fitted.theta, fitted.covariance
     unit = problem.unit
-    errors = _standard_errors(covariance, len(problem.names))
+    errors = standard_errors(covariance, len(problem.names))
     numbers = [
         FittedNumber(name, float(t), e, meaning(name, unit))
         for name, t, e in zip(problem.names, theta, errors, strict=True)
@@ -743,23 +395,23 @@ def _result(problem: _Problem, fitted: _Fitted, basis: str, files: tuple[str, ..
         "sizes": sorted({float(s) for r in regions for s in r.sizes}),
         "atoms": basis,
         "numbers": {n.name: n.value for n in numbers},
-        "errors": {n.name: _rounded(n.error, 2, zero=0.0) for n in numbers if n.error is not None},
+        "errors": {n.name: rounded(n.error, 2, zero=0.0) for n in numbers if n.error is not None},
         "residuals": {
-            r.term: {k: _rounded(v) for k, v in zip(("median", "worst"), Residual.summary(r.machine), strict=True)}
+            r.term: {k: rounded(v) for k, v in zip(("median", "worst"), Residual.summary(r.machine), strict=True)}
             for r in residuals
         },
         "spread": {
-            "median": _rounded(float(np.median(np.abs(every)))),
-            "worst": _rounded(float(np.max(np.abs(every)))),
+            "median": rounded(float(np.median(np.abs(every)))),
+            "worst": rounded(float(np.max(np.abs(every)))),
             # a robust standard deviation (1.4826 times the median |residual|: a few noisy
             # small sizes do not set it): what an interval adds for the operators calibrated
-            "sd": _spread(1.4826 * float(np.median(np.abs(every)))),
+            "sd": spread(1.4826 * float(np.median(np.abs(every)))),
             # the same at each size, over the residuals there and at the sizes beside it
-            "sizes": [[x, _spread(sd)] for x, sd in missed_by_size(sizes, every, np.zeros_like(every))],
+            "sizes": [[x, spread(sd)] for x, sd in missed_by_size(sizes, every, np.zeros_like(every))],
         },
         "speedups": choice,  # what was asked and kept (auto: the held-out errors it chose by)
     }
-    drawn = _covariance_record(problem.names, covariance, unit, unkept)
+    drawn = covariance_record(problem.names, covariance, unit, unkept)
     if drawn is not None:  # an interval draws the numbers from it
         record["covariance"] = drawn
     # the same with the calibration's own measurement noise taken out: what the operators
@@ -767,7 +419,7 @@ def _result(problem: _Problem, fitted: _Fitted, basis: str, files: tuple[str, ..
     missed = missed_record(problem.compositions, machine_errors, [r for r in regions if isinstance(r.term, Atom)],
                            problem.library, problem.machine(theta).semantics, basis == "measured")  # fmt: skip
     if missed is not None:
-        record["spread"]["missed"] = [[x, _spread(v)] for x, v in missed]
+        record["spread"]["missed"] = [[x, spread(v)] for x, v in missed]
     source = "patternalg calibrate " + " ".join(files) if files else "patternalg calibrate"
     machine = problem.machine(theta, tuple(record.items()), source)
     unmoved = {name for name, u in zip(problem.names, fitted.unmoved, strict=True) if u}

@@ -1,0 +1,209 @@
+"""The least squares of ``calibrate``: a machine's numbers fitted to the relative errors of
+the calibration compositions, with their standard errors and covariance.
+
+:class:`Problem` states it (the compositions, the library they are composed from, the
+numbers to fit: the hand-off's ``h0, h1``, the dispatch cost ``d0`` where a calibration
+composition has a pool of two or more threads, the serial fractions of the speed-ups asked
+for); :func:`fit_numbers` solves it by bounded, nonnegative least squares
+(:mod:`~patternalg.evidence.batched`); :func:`covariance_record` and :func:`rounded` write
+what the machine file keeps.
+
+>>> rounded(123.456789, 3), rounded(1e-12)
+(123.0, 0.0)
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+import sympy
+
+from ..algebra.arrays import compile_term
+from ..algebra.atomic_model import AtomicModel
+from ..algebra.machine import Machine
+from ..algebra.machine_number_kinds import fraction_name, kind_of
+from ..algebra.semantics import Semantics
+from ..errors import MeasurementError
+from ..syntax.symbols import p, x
+from ..syntax.terms import Atom, Term, TPool
+from .absorbed import inherited_covariance, kept_shares, pseudo_inverse
+from .batched import Batch, fit
+from .calibrated import DIGITS
+from .calibration_regions import Region
+
+__all__ = ["Fitted", "Problem", "covariance_record", "fit_numbers", "pooled_atoms", "rounded", "spread",
+           "standard_errors"]
+
+
+def _has_pool(terms: Iterable[Term]) -> bool:
+    """Whether a term has a task pool of two or more threads (the dispatch cost shows)."""
+    return any(
+        isinstance(node, TPool) and not (node.count.is_Integer and int(node.count) < 2)
+        for term in terms
+        for node in term.walk()
+    )
+
+
+def pooled_atoms(terms: Iterable[Term], cores: int) -> list[str]:
+    """The atoms of ``tpool_k(atom)`` terms with ``2 <= k <= cores`` (a speed-up to fit)."""
+    names = []
+    for term in terms:
+        if isinstance(term, TPool) and isinstance(term.body, Atom) and term.count.is_Integer:
+            if 2 <= int(term.count) <= cores and term.body.name not in names:
+                names.append(term.body.name)
+    return names
+
+
+class Problem:
+    """The least squares: the calibration compositions' relative errors under a machine."""
+
+    def __init__(self, compositions: Sequence[Region], library: Mapping[str, AtomicModel],
+                 cores: int, unit: str, pooled: Sequence[str]) -> None:  # fmt: skip
+        self.compositions, self.library, self.cores, self.unit = compositions, library, cores, unit
+        self.pooled = list(pooled)
+        #: the machine's numbers in theta's order: the hand-off's, the dispatch cost's (where
+        #: a calibration composition has a pool of two or more threads), the speed-ups'
+        self.names = ["h0", "h1"] + (["d0"] if _has_pool(r.term for r in compositions) else [])
+        self.names += [fraction_name(a) for a in self.pooled]
+
+    def machine(self, theta: Sequence[float] | np.ndarray, record: tuple[tuple[str, Any], ...] = (),
+                source: str = "") -> Machine:  # fmt: skip
+        n = dict(zip(self.names, (_number(t) for t in theta), strict=True))
+        speedups = {a: p / (1 + n[fraction_name(a)] * (p - 1)) for a in self.pooled}
+        dispatch = n.get("d0", 0)
+        return Machine(self.cores, handoff=n["h0"] + n["h1"] * x, speedups=speedups, unit=self.unit,
+                       source=source, calibration=record, dispatch=dispatch)  # fmt: skip
+
+    def errors(self, semantics: Semantics | str) -> list[np.ndarray]:
+        """Per composition, (predicted - measured) / measured at its sizes."""
+        return [
+            compile_term(r.term, self.library, {}, semantics=semantics).values({"x": r.sizes})
+            / r.medians - 1
+            for r in self.compositions
+        ]
+
+    @functools.cached_property
+    def batch(self) -> Batch:
+        """The compositions under many trial machines at once (what the fits evaluate)."""
+        return Batch([(r.term, r.sizes, r.medians) for r in self.compositions], self.library,
+                     cores=self.cores, unit=self.unit, names=self.names, pooled=self.pooled)  # fmt: skip
+
+    def start(self) -> np.ndarray:
+        """The fit's first guess (:mod:`~patternalg.algebra.machine_number_kinds`: no hand-off
+        nor dispatch cost, a slope of 1, c = 0.05)."""
+        return np.array([k.in_unit(k.start, self.unit) for k in map(kind_of, self.names)])
+
+
+class Fitted(NamedTuple):
+    """A least squares' outcome: the numbers (0 where the data do not move one: none of
+    that cost is measured), their covariance (NaN in the rows and columns of a number the
+    data do not move; None without more points than numbers), each calibration point's
+    kept share (:mod:`.absorbed`) and which numbers the data do not move."""
+
+    theta: np.ndarray
+    covariance: np.ndarray | None
+    kept: np.ndarray
+    unmoved: np.ndarray
+
+
+def fit_numbers(problem: Problem) -> Fitted:
+    """The numbers by bounded (nonnegative) least squares, and what comes with them."""
+    start = problem.start()
+    with np.errstate(all="ignore"):
+        first = problem.errors(problem.machine(start).semantics)
+    for region, error in zip(problem.compositions, first, strict=True):
+        if not np.all(np.isfinite(error)):
+            raise MeasurementError(
+                f"{region.where}: composed from its atoms, {region.term} is beyond double "
+                "precision (about 1.8e308) or undefined at some sizes: nothing to fit"
+            )
+    theta, found = fit(problem.batch, start)
+    jac, free = found.jac, _off_bounds(problem, theta)
+    # a number no composition moves keeps the fit's first guess (a hand-off's slope of 1
+    # without a pipe): none of that cost is measured, so the machine has none
+    unmoved = ~np.any(jac, axis=0)
+    theta = np.where(unmoved, 0.0, theta)
+    groups = np.concatenate([np.full(len(r.sizes), i) for i, r in enumerate(problem.compositions)])
+    kept = kept_shares(jac, free, groups)
+    n, m = len(problem.names), jac.shape[0]
+    if m <= n:
+        return Fitted(theta, None, kept, unmoved)
+    covariance = inherited_covariance(jac, free, found.fun, groups)
+    if covariance is None:  # no composition's own miss seen: the points' noise alone
+        with np.errstate(all="ignore"):
+            inverse = pseudo_inverse(jac)
+            covariance = inverse @ inverse.T * (2 * found.cost / (m - n))
+    covariance[unmoved, :] = covariance[:, unmoved] = np.nan
+    return Fitted(theta, covariance, kept, unmoved)
+
+
+def _off_bounds(problem: Problem, theta: np.ndarray) -> np.ndarray:
+    """Which numbers are off their bounds by more than a negligible amount (what takes up
+    misses): the same in any unit, where scipy's active set is within 1e-12 of a bound in
+    the unit's own numbers (a hand-off of 5e-12 ns was free, its 1e-17 s at the bound)."""
+    kinds = [kind_of(name) for name in problem.names]
+    least = np.array([k.negligible(problem.unit) for k in kinds])
+    return (theta > least) & (theta < np.array([k.upper for k in kinds]) - least)  # type: ignore[no-any-return]
+
+
+def standard_errors(covariance: np.ndarray | None, n: int) -> list[float | None]:
+    """Each number's standard error from its ``covariance`` (None where it has none)."""
+    if covariance is None:
+        return [None] * n
+    variances = np.diagonal(covariance)
+    return [float(np.sqrt(v)) if math.isfinite(v) and v >= 0 else None for v in variances]
+
+
+def covariance_record(names: Sequence[str], covariance: np.ndarray | None, unit: str,
+                       unkept: Mapping[str, float] | None = None) -> dict[str, Any] | None:  # fmt: skip
+    """The numbers' covariance for the machine file (what intervals draw them from,
+    :mod:`~patternalg.algebra.machine_numbers`): the numbers the data determine, in their
+    order, and ``unit``, the unit of the costs among them; with the variances of the
+    serial fractions ``calibrate(speedups="auto")`` fitted and did not keep (``unkept``:
+    drawn from 0 upward, independent of the others)."""
+    kept = [] if covariance is None else [  # a number the data do not move is NaN throughout
+        i for i in range(len(names)) if math.isfinite(covariance[i, i]) and covariance[i, i] >= 0
+    ]  # fmt: skip
+    if kept and not np.all(np.isfinite(covariance[np.ix_(kept, kept)])):  # type: ignore[index]
+        kept = []
+    extra = {k: v for k, v in (unkept or {}).items() if math.isfinite(v) and v >= 0}
+    if not kept and not extra:
+        return None
+    size = len(kept) + len(extra)
+    matrix = [[0.0] * size for _ in range(size)]
+    # 0 below a negligible number's square on the diagonal and a billionth of a correlation
+    # off it: what the fit's last steps leave, in any unit
+    for a, i in enumerate(kept):
+        for b, j in enumerate(kept):
+            cell = float(covariance[i, j])  # type: ignore[index]
+            least = (kind_of(names[i]).negligible(unit) ** 2 if i == j
+                     else 1e-9 * math.sqrt(covariance[i, i] * covariance[j, j]))  # type: ignore[index]  # fmt: skip
+            matrix[a][b] = rounded(cell, zero=least)
+    for a, (name, variance) in enumerate(extra.items(), start=len(kept)):
+        matrix[a][a] = rounded(variance, zero=kind_of(name).negligible(unit) ** 2)
+    return {"unit": unit, "names": [names[i] for i in kept] + list(extra), "matrix": matrix}
+
+
+def _number(value: float) -> sympy.Expr:
+    """A fitted number for sympy: whole numbers as integers (``300``, not ``300.0``)."""
+    value = float(value)
+    return sympy.Integer(int(value)) if value.is_integer() else sympy.Float(value)
+
+
+def rounded(value: float, digits: int = DIGITS, zero: float = 1e-9) -> float:
+    """``value`` in ``digits`` significant digits; 0 below ``zero`` in magnitude (a relative
+    error of a billionth; a fitted number's own :meth:`~patternalg.algebra.machine_number_kinds.NumberKind.negligible`)."""
+    return 0.0 if abs(value) < zero else float(f"{value:.{digits}g}")
+
+
+def spread(value: float) -> float:
+    """A relative spread for the record: rounded, at most what a machine file may give
+    (:data:`~patternalg.library.machine_file.MAX_SPREAD`: a calibration that misses by a
+    million times is recorded as missing by that much)."""
+    from ..library.machine_file import MAX_SPREAD
+
+    return rounded(min(value, MAX_SPREAD))
