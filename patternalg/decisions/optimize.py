@@ -21,10 +21,8 @@ speed-ups) the feasible assignments are enumerated exhaustively, in numpy.
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import math
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -39,28 +37,31 @@ from ..algebra.arrays import compile_term, count_symbols
 from ..algebra.bindings import as_value, held_by_double
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.grid import Axis, check_not_fixed
-from ..algebra.machine import MachineSemantics, cores_of, threads_needed
+from ..algebra.machine import cores_of, threads_needed
 from ..algebra.machine_notes import machine_notes
 from ..algebra.pointwise import at_point, bottleneck_at
-from ..algebra.semantics import Semantics
 from ..algebra.units import in_unit
 from ..arguments import as_axis, as_bindings, as_term, as_texts
 from ..errors import EvaluationError
 from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import number_text
-from ..syntax.terms import Atom, Term, TPool
-from .budget import Budget, assignments_at_most, parse_budget, thread_budgets, upper_bounds
+from ..syntax.terms import Atom, Term
+from .allocation_search import (
+    MAX_EXHAUSTIVE,
+    MOST_CORNERED,
+    Kept,
+    branch_and_bound,
+    dispatch_paid,
+    even_count,
+    feasible,
+    monotone,
+    none_feasible,
+)
+from .budget import assignments_at_most, parse_budget, thread_budgets, upper_bounds
 from .options import OBJECTIVES, OPTIMIZE_THREADS, OPTIMIZE_TOP
 
 __all__ = ["Candidate", "Optimum", "optimize", "free_counts", "MAX_EXHAUSTIVE"]
-
-#: the most assignments an exhaustive search enumerates
-MAX_EXHAUSTIVE = 5_000_000
-
-#: the most free counts a branch and bound bounds by the corners of their box (2^k
-#: assignments a bound) where a pool pays a dispatch cost; beyond, the search is exhaustive
-MOST_CORNERED = 12
 
 
 @dataclass(frozen=True)
@@ -261,187 +262,6 @@ def _check_chosen(term: Term, fixed: Collection[str], over: Axis | None, vary: S
         )
 
 
-def _monotone(term: Term, names: Sequence[str], library: Mapping[str, AtomicModel], semantics: Semantics) -> bool:
-    """Whether every free count only divides task pools, so that the model never grows with
-    it (from 2 on where a pool pays a dispatch cost: :func:`_from_two`).
-
-    A count that an atom's model also depends on (a model fitted in x and p, in
-    ``tpool_p(solver)``) may make the model grow: not monotone; nor is a model on a machine
-    with speed-ups (a pool's work grows where its speed-up falls short of its threads).
-    """
-    if isinstance(semantics, MachineSemantics) and semantics.speeds_up():
-        return False
-    whole = _from_two(semantics)
-    in_pools = set()
-    for node in term.walk():
-        if isinstance(node, TPool):
-            count = node.count
-            used = {s.name for s in count.free_symbols} & set(names)
-            if not used:
-                continue
-            if not _nondecreasing(count, whole):
-                return False
-            in_pools |= used
-    others = count_symbols(term) - in_pools
-    for node in term.walk():
-        if isinstance(node, Atom):
-            others |= {s.name for _, v in node.annotations for s in v.free_symbols}
-            bound = {k for k, _ in node.annotations}
-            others |= {s.name for s in library[node.name].expr.free_symbols} - bound
-    return not (others & set(names)) and set(names) <= in_pools
-
-
-def _from_two(semantics: Semantics) -> bool:
-    """Whether a pool pays a dispatch cost here, so that a pool of two threads may be
-    slower than one (``min(d(x), A)`` beside ``A / 2``, docs/machine.md): its model never
-    grows with its count from 2 on, but may from 1 to 2."""
-    return isinstance(semantics, MachineSemantics) and semantics.pays_dispatch()
-
-
-def _nondecreasing(count: sympy.Expr, whole: bool = False) -> bool:
-    """Whether a pool's count is provably non-decreasing in its symbols: a polynomial with
-    no negative coefficient (``min(a, 4)``, ``a - b``: not proved, so not monotone); with
-    ``whole``, whole coefficients too, so that the count is 2 or more wherever a symbol of
-    it is (``a/2`` is 1 at a = 2).
-
-    >>> from patternalg.syntax.symbols import symbol
-    >>> a, b = symbol("a"), symbol("b")
-    >>> _nondecreasing(2 * a + b), _nondecreasing(a - b), _nondecreasing(sympy.Min(a, 4))
-    (True, False, False)
-    >>> _nondecreasing(a / 2), _nondecreasing(a / 2, whole=True)
-    (True, False)
-    """
-    try:
-        poly = sympy.Poly(count, *sorted(count.free_symbols, key=str))
-    except sympy.PolynomialError:
-        return False
-    return all(c.is_number and c >= 0 and (c.is_integer or not whole) for c in poly.coeffs())
-
-
-def _feasible(budgets: Sequence[Budget], upper: Sequence[float]) -> np.ndarray:
-    """Every assignment of counts >= 1 within the budgets, one row each."""
-    k = len(upper)
-    rows = np.ones((1, 0))
-    for v in range(k):
-        values = np.arange(1, int(upper[v]) + 1, dtype=float)
-        if rows.shape[0] * len(values) > MAX_EXHAUSTIVE:
-            raise EvaluationError(
-                f"more than {MAX_EXHAUSTIVE:,} assignments to try: tighten the budgets "
-                "or fix some counts with --at"
-            )
-        rows = np.hstack(
-            [np.repeat(rows, len(values), axis=0), np.tile(values, rows.shape[0])[:, None]]
-        )
-        keep = np.ones(rows.shape[0], dtype=bool)
-        for budget in budgets:
-            a = np.array(budget.coefficients)
-            rest = sum(c if c > 0 else c * upper[w] for w, c in enumerate(a) if w > v)
-            partial = Budget(budget.text, tuple(a[: v + 1]), budget.bound - rest, budget.strict)
-            keep &= partial.holds(rows)
-        rows = rows[keep]
-    return rows
-
-
-def _reduced(budgets: Sequence[Budget], prefix: Sequence[float]) -> list[Budget]:
-    """The budgets over the remaining counts once ``prefix`` is fixed."""
-    fixed = len(prefix)
-    return [
-        Budget(
-            b.text,
-            b.coefficients[fixed:],
-            b.bound - float(np.dot(b.coefficients[:fixed], prefix)),
-            b.strict,
-        )
-        for b in budgets
-    ]
-
-
-class _Best:
-    """The ``size`` smallest (value, assignment) pairs seen so far."""
-
-    def __init__(self, size: int) -> None:
-        self.size, self.heap = size, []  # type: ignore[var-annotated]
-
-    def worst(self) -> float:
-        return -self.heap[0][0] if len(self.heap) >= self.size else np.inf
-
-    def offer(self, rows: np.ndarray, values: np.ndarray) -> None:
-        finite = np.isfinite(values)
-        rows, values = rows[finite], values[finite]
-        if len(values) > self.size:  # only the smallest few can enter
-            order = np.argsort(values, kind="stable")[: self.size]
-            rows, values = rows[order], values[order]
-        for row, value in zip(rows, values, strict=True):
-            if not np.isfinite(value):
-                continue
-            item = (-float(value), tuple(-int(v) for v in row))
-            if len(self.heap) < self.size:
-                heapq.heappush(self.heap, item)
-            elif item > self.heap[0]:
-                heapq.heapreplace(self.heap, item)
-
-    def ranked(self) -> list[tuple[float, tuple[int, ...]]]:
-        return sorted((-v, tuple(-c for c in row)) for v, row in self.heap)
-
-
-def _corners(prefix: Sequence[float], upper: Sequence[float], from_two: bool) -> np.ndarray:
-    """The assignments whose least model bounds every completion of ``prefix`` from below:
-    each open count at its largest (the model never grows with a count), or with
-    ``from_two`` each open count at 1 or at its largest, every combination (the model never
-    grows with a count from 2 on, so over 1 .. its largest it is least at one of the ends,
-    whatever the other counts are, and over the box least at one of its corners)."""
-    if not from_two:
-        return np.array([[*prefix, *upper]], dtype=float)
-    ends = [sorted({1.0, float(u)}) for u in upper]
-    return np.array([[*prefix, *corner] for corner in itertools.product(*ends)], dtype=float)
-
-
-def _branch_and_bound(
-    objective: Callable[[np.ndarray], np.ndarray],
-    budgets: Sequence[Budget],
-    k: int,
-    keep: int,
-    progress: ProgressCallback = None,
-    space: int = 0,
-    from_two: bool = False,
-) -> tuple[_Best, int]:
-    """Depth-first over the counts in order; the last count is tried all at once; a partial
-    assignment is cut where the least model at its :func:`_corners` is no better than the
-    kept ones. ``progress(evaluated, space)`` as it goes (``space``: the assignments at most)."""
-    best, evaluated = _Best(keep), 0
-    stack: list[tuple[float, ...]] = [()]
-    while stack:
-        if progress is not None:
-            progress(evaluated, space)
-        prefix = stack.pop()
-        upper = upper_bounds(_reduced(budgets, prefix), k - len(prefix))
-        if any(u < 1 for u in upper):
-            continue  # no completion fits the budgets
-        if len(prefix) == k - 1:
-            rows = np.array([(*prefix, v) for v in range(1, int(upper[0]) + 1)], dtype=float)
-            rows = rows[np.all([b.holds(rows) for b in budgets], axis=0)]
-            if len(rows):
-                best.offer(rows, objective(rows))
-                evaluated += len(rows)
-            continue
-        corners = _corners(prefix, upper, from_two)
-        evaluated += len(corners)
-        values = objective(corners)
-        if np.all(values >= best.worst()):  # NaN (no value) bounds nothing: not cut
-            continue  # no completion can be better than the kept ones
-        stack.extend((*prefix, float(v)) for v in range(1, int(upper[0]) + 1))
-    return best, evaluated
-
-
-def _even(budgets: Sequence[Budget], k: int) -> float | None:
-    """The largest equal count for all variables that the budgets allow."""
-    top = min(upper_bounds(budgets, k))
-    for v in range(int(top), 0, -1):
-        if all(b.holds(np.full((1, k), float(v)))[0] for b in budgets):
-            return float(v)
-    return None
-
-
 def optimize(
     term: str | Term,
     *,
@@ -529,7 +349,7 @@ def optimize(
             f"assignments of {', '.join(names)} (limit: "
             f"{MAX_ASSIGNMENTS:,}); tighten them"
         )
-    if any(u < 1 for u in upper) or _feasible_none(parsed_budgets, upper):
+    if any(u < 1 for u in upper) or none_feasible(parsed_budgets, upper):
         raise EvaluationError(
             f"no assignment of counts >= 1 to {', '.join(names)} meets the budgets "
             f"({'; '.join(budgets)})"
@@ -553,20 +373,20 @@ def optimize(
         values = compiled.values(grid).reshape(rows.shape[0], -1)
         return values.max(axis=1) if objective == "max" else values.mean(axis=1)
 
-    from_two = _from_two(semantics)
+    from_two = dispatch_paid(semantics)
     # where the model may grow with a count, a bound cuts no completion for sure
-    prunable = _monotone(parsed, names, library, semantics) and (not from_two or len(names) <= MOST_CORNERED)
+    prunable = monotone(parsed, names, library, semantics) and (not from_two or len(names) <= MOST_CORNERED)
     chosen = method
     if method == "auto":
         chosen = "branch-and-bound" if prunable else "exhaustive"
     keep = max(top + 1, CONTENDERS) if interval is not None else top + 1
     if chosen == "branch-and-bound":
-        kept, evaluated = _branch_and_bound(
+        kept, evaluated = branch_and_bound(
             evaluate_rows, parsed_budgets, len(names), keep, progress, int(space), from_two
         )
     elif chosen == "exhaustive":
-        rows = _feasible(parsed_budgets, upper)
-        kept, evaluated = _Best(keep), len(rows)
+        rows = feasible(parsed_budgets, upper)
+        kept, evaluated = Kept(keep), len(rows)
         kept.offer(rows, evaluate_rows(rows))
     else:
         raise EvaluationError(
@@ -601,7 +421,7 @@ def optimize(
             necks[assignment] = bottleneck_at(parsed, library, {**fixed, **dict(assignment)}, semantics)
         return Candidate(assignment, value, necks.get(assignment))
 
-    even = _even(parsed_budgets, len(names))
+    even = even_count(parsed_budgets, len(names))
     even_row = None if even is None else [even] * len(names)
     best = candidate(ranked[0][1], ranked[0][0])
     ranges = {over.name: over.bounds} if over is not None else {}
@@ -699,9 +519,3 @@ def _bind_hint(spare: set[str], over: Any) -> str:
     return f"bind {it} with --at, or sweep {'it' if len(spare) == 1 else 'one'} with --over and choose --objective"
 
 
-def _feasible_none(budgets: Sequence[Budget], upper: Sequence[float]) -> bool:
-    """Whether not even the all-ones assignment... or any other meets the budgets."""
-    ones = np.ones((1, len(upper)))
-    if all(b.holds(ones)[0] for b in budgets):
-        return False
-    return len(_feasible(budgets, upper)) == 0
