@@ -308,7 +308,7 @@ def test_a_run_is_stopped_by_the_default_timeout(monkeypatch, tmp_path) -> None:
 
 def test_the_default_timeout_grows_with_the_longest_run(monkeypatch, tmp_path) -> None:
     """30 s, or 10 times the longest run before it: runs of 1, 5 and 0.5 s."""
-    from patternalg.measurements import runner
+    from patternalg.measurements import processes, runner
 
     clock, durations, timeouts = [0.0], iter([1.0, 5.0, 0.5]), []
 
@@ -323,8 +323,8 @@ def test_the_default_timeout_grows_with_the_longest_run(monkeypatch, tmp_path) -
             clock[0] += next(durations)
             return b"", b""
 
-    monkeypatch.setattr(runner.subprocess, "Popen", FakeProcess)
-    monkeypatch.setattr(runner.time, "perf_counter", lambda: clock[0])
+    monkeypatch.setattr(processes.subprocess, "Popen", FakeProcess)
+    monkeypatch.setattr(processes.time, "perf_counter", lambda: clock[0])
     plan = runner.Plan.build({"k": "prog {x}"}, {"x": [1.0, 2.0, 3.0]}, repetitions=1, warmup=0)
     runner.measure(plan, tmp_path / "k.txt.journal")
     assert timeouts == [30.0, 30.0, 50.0]

@@ -31,10 +31,6 @@ import random
 import re
 import shlex
 import shutil
-import signal
-import subprocess
-import threading
-import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -43,10 +39,11 @@ from typing import Any
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import printable
 from .._internal.reading import read_text
-from .._internal.signals import ENDING, ending_handled
+from .._internal.signals import ending_handled
 from ..arguments import as_int, expect, wrong
 from ..errors import PatternalgError, reason
 from .names import atom_name
+from .processes import run_program
 
 __all__ = [
     "Plan",
@@ -606,93 +603,16 @@ def _journaled_run(plan: Plan, record: Any) -> tuple[tuple[int, str, int], float
 
 
 def _run(plan: Plan, region: str, point: Sequence[int | float], longest: list[float]) -> float:
-    """One run's value: its wall time (s), or the number its output shows; ``longest[0]``,
+    """One run's value (:func:`~patternalg.measurements.processes.run_program`); ``longest[0]``,
     the longest run so far, sets the default timeout and is updated."""
-    argv = plan.argv(region, point)
-    shown = shlex.join(argv)
     timeout = plan.timeout or max(DEFAULT_TIMEOUT, TIMEOUT_FACTOR * longest[0])
-    start = time.perf_counter()
-    try:  # in a session of its own: its processes are stopped together, and only by measure
-        process = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=os.name == "posix",
-        )
-    except OSError as exc:
-        raise PatternalgError(f"cannot run {printable(shown)}: {reason(exc)}") from None
-    try:
-        stdout, stderr = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _stop(process)
-        given = "--timeout" if plan.timeout else (
-            f"the default --timeout: {DEFAULT_TIMEOUT:g} s, or {TIMEOUT_FACTOR:g} times the "
-            "longest run before it; give --timeout SECONDS for longer runs"
-        )
-        raise PatternalgError(
-            f"{printable(shown)}: still running after {timeout:g} s ({given}); it was stopped"
-        ) from None
-    except BaseException:  # Ctrl-C, or a SIGTERM (_interrupt): the program stops too
-        _stop(process)
-        raise
-    elapsed = time.perf_counter() - start
-    longest[0] = max(longest[0], elapsed)
-    if process.returncode != 0:
-        last = stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
-        raise PatternalgError(f"{shown} failed (exit status {process.returncode}): {last[0]:.200}")
-    if plan.value_regex is None:
-        return elapsed
-    output = stdout.decode(errors="replace")
-    match = re.search(plan.value_regex, output)
-    if match is None:
-        raise PatternalgError(
-            f"{shown}: its output has no match of --value-regex {plan.value_regex!r}"
-        )
-    text = match.group(1) if match.groups() else match.group(0)
-    with contextlib.suppress(ValueError):
-        value = float(text)
-        if math.isfinite(value):
-            return value
-    raise PatternalgError(
-        f"{shown}: --value-regex matched {text!r:.40}, which is not a finite number"
+    given = "--timeout" if plan.timeout else (
+        f"the default --timeout: {DEFAULT_TIMEOUT:g} s, or {TIMEOUT_FACTOR:g} times the "
+        "longest run before it; give --timeout SECONDS for longer runs"
     )
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """Stop a program that runs in a session of its own and every process it started there
-    (``sh -c "sleep 25; ..."``'s sleep too): SIGTERM, and a second later SIGKILL."""
-    if os.name != "posix":
-        process.kill()
-        process.wait()
-        return
-    # a second Ctrl-C (or SIGTERM) waits until the processes are gone: raised inside the
-    # grace second, it would leave them running (the exception under way ends measure)
-    with _signals_held():
-        for signum in (signal.SIGTERM, signal.SIGKILL):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signum)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(timeout=1.0)
-        process.wait()
-    for pipe in (process.stdout, process.stderr):
-        if pipe is not None:
-            pipe.close()
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """While the block runs, Ctrl-C, SIGTERM and SIGHUP do nothing (where handlers can be
-    set: the main thread); their actions are set again after it."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {number: signal.signal(number, signal.SIG_IGN) for number in (signal.SIGINT, *ENDING)}
-    try:
-        yield
-    finally:
-        for number, action in previous.items():
-            signal.signal(number, signal.SIG_DFL if action is None else action)
+    value, elapsed = run_program(plan.argv(region, point), timeout, given, plan.value_regex)
+    longest[0] = max(longest[0], elapsed)
+    return value
 
 
 def _interrupt(signum: int, previous: dict[int, Any]) -> None:
