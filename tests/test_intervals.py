@@ -547,3 +547,66 @@ def test_a_model_s_own_error_is_pooled_over_neighbouring_sizes_in_linear_memory(
     many = tuple((float(s), 0.01) for s in range(1, 100_001))
     sizes, local = Uncertainty((sympy.Integer(1),), ((0.0,),), 2, 0.0, "bootstrap", many).held_out_local()
     assert len(local) == 100_000 and np.allclose(local, 0.01, rtol=1e-12)
+
+
+def probe_file(path, seed: int, *, scale: float = 1.0, shuffle: int | None = None) -> str:
+    """Probe M's Extra-P file: ka = 2 x log2(x) + 5000 and kb = x log2(x) + 20000 ns, 5
+    repetitions of lognormal 10 % noise at x = 2^10..2^20, each value times ``scale``, each
+    point's repetitions in an order shuffled by ``shuffle`` (else as drawn)."""
+    rng, order = np.random.default_rng(seed), None if shuffle is None else np.random.default_rng(shuffle)
+    sizes = [2**k for k in range(10, 21)]
+    lines = ["PARAMETER x", "POINTS " + " ".join(f"({s})" for s in sizes), "METRIC time"]
+    for name, a, b in (("ka", 2.0, 5000.0), ("kb", 1.0, 20000.0)):
+        lines.append(f"REGION {name}")
+        for s in sizes:
+            values = (a * s * np.log2(s) + b) * np.exp(rng.normal(0, 0.1, 5))
+            if order is not None:
+                order.shuffle(values)
+            lines.append("DATA " + " ".join(repr(float(v * scale)) for v in values))
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def fitted(tmp_path, name: str, seed: int, **options) -> str:
+    """Probe M's file (:func:`probe_file`) fitted into a model file; its path."""
+    models = tmp_path / f"{name}.toml"
+    done = run_cli("fit", probe_file(tmp_path / f"{name}.txt", seed, **options), "--out", str(models), "-q")
+    assert done.returncode == 0, done.stderr
+    return str(models)
+
+
+@pytest.mark.parametrize("seed", [1, 7, 11])
+def test_an_interval_moves_neither_with_the_repetitions_order_nor_with_the_unit(tmp_path, seed):
+    """The same repetitions in another order, or every value times 1000 (read in us), moved
+    ka's interval at x = 1024 from [13000, 30200] to [13600, 30400] (seed 7): their
+    covariance moved in its last bits, and the eigensolver the draws were factored by
+    flipped an eigenvector's sign, negating the same standard normals' draws."""
+    def interval(models: str, *unit: str) -> list[float]:
+        done = run_cli("eval", "ka", "--models", models, "--at", "x=1024", "--interval", "0.9", *unit,
+                       "--format", "json")  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)["interval"]
+
+    found = interval(fitted(tmp_path, "s", seed))
+    assert interval(fitted(tmp_path, "perm", seed, shuffle=3)) == pytest.approx(found, rel=1e-9)
+    assert interval(fitted(tmp_path, "k", seed, scale=1000.0), "--unit", "us") == pytest.approx(found, rel=1e-9)
+
+
+def test_a_draw_factor_is_continuous_in_the_covariance():
+    """A covariance moved in its last bits is factored alike (Cholesky's), and so is one on
+    either side of singular; one that is not positive semi-definite (a machine file's
+    rounded record) by its eigenvectors, each with its largest entry positive."""
+    from patternalg.algebra.uncertainty import draw_factor
+
+    covariance = np.array([[4.1e7, -3.2e1], [-3.2e1, 3.1e-3]])
+    moved = covariance * (1 + 1e-15 * np.array([[1.0, -3.0], [-3.0, 2.0]]))
+    assert np.allclose(draw_factor(moved), draw_factor(covariance), rtol=1e-9, atol=0.0)
+    assert np.allclose(draw_factor(covariance * 1e6), draw_factor(covariance) * 1e3, rtol=1e-9, atol=0.0)
+    for off in (-2.0 * (1 - 1e-13), -2.0, -2.0 * (1 + 1e-13)):  # positive definite, singular, by rounding not
+        matrix = np.array([[1.0, off, 0.0], [off, 4.0, 0.0], [0.0, 0.0, 0.0]])
+        factor = draw_factor(matrix)
+        assert np.allclose(factor @ factor.T, matrix, rtol=0.0, atol=1e-9)
+        assert np.allclose(factor, [[1.0, 0.0, 0.0], [-2.0, 0.0, 0.0], [0.0, 0.0, 0.0]], rtol=0.0, atol=1e-6)
+    indefinite = draw_factor(np.array([[1.0, -0.8, 0.9], [-0.8, 1.0, 0.9], [0.9, 0.9, 1.0]]))
+    assert np.all(indefinite.max(axis=0) >= -indefinite.min(axis=0))
+

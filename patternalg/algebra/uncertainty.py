@@ -47,7 +47,7 @@ from ..syntax.arith import format_expr
 if TYPE_CHECKING:  # numpy loads when draws are asked for, not to read a model file
     import numpy as np
 
-__all__ = ["Uncertainty", "UNCERTAINTY_KEYS", "covariance_problem", "draw_factor"]
+__all__ = ["Uncertainty", "UNCERTAINTY_KEYS", "covariance_problem", "draw_factor", "semidefinite_cholesky"]
 
 #: the keys of a model file's ``[models.NAME.uncertainty]`` table (``held_out`` optional)
 UNCERTAINTY_KEYS = ("terms", "covariance", "repetitions", "noise", "method", "held_out", "growth")
@@ -378,21 +378,37 @@ def covariance_problem(rows: Sequence[Sequence[float]], tolerance: float = 1e-9)
                 corr[i][j] = (rows[i][j] + rows[j][i]) / (2 * scale[i] * scale[j])
             elif abs(rows[i][j]) > 0:
                 return indefinite
+    return None if semidefinite_cholesky(corr, tolerance) is not None else indefinite
+
+
+def semidefinite_cholesky(corr: Sequence[Sequence[float]], tolerance: float = 1e-9) -> list[list[float]] | None:
+    """The lower triangular ``L`` with ``L @ L.T == corr``, a correlation matrix, or None where
+    it is not positive semi-definite to ``tolerance``. Cholesky's, a pivot within
+    ``tolerance`` of 0 leaving its column 0 (a combination without variance), so that ``L``
+    moves with ``corr`` as it nears singular and beyond: a continuous factor to draw by
+    (:func:`draw_factor`). Plain Python (no numpy is needed to read a model file).
+
+    >>> semidefinite_cholesky([[1.0, 0.6], [0.6, 1.0]])
+    [[1.0, 0.0], [0.6, 0.8]]
+    >>> semidefinite_cholesky([[1.0, -1.0], [-1.0, 1.0]]), semidefinite_cholesky([[1.0, 2.0], [2.0, 1.0]])
+    ([[1.0, 0.0], [-1.0, 0.0]], None)
+    """
+    k = len(corr)
     lower = [[0.0] * k for _ in range(k)]
     for j in range(k):
         pivot = corr[j][j] - sum(lower[j][m] ** 2 for m in range(j))
         if pivot < -tolerance:
-            return indefinite
+            return None
         root = math.sqrt(max(pivot, 0.0))
         for i in range(j + 1, k):
             rest = corr[i][j] - sum(lower[i][m] * lower[j][m] for m in range(j))
             if root <= math.sqrt(tolerance):
                 if abs(rest) > math.sqrt(tolerance):
-                    return indefinite
+                    return None
                 continue
             lower[i][j] = rest / root
         lower[j][j] = root
-    return None
+    return lower
 
 
 def _finite(value: Any) -> bool:
@@ -403,18 +419,45 @@ def draw_factor(covariance: np.ndarray) -> np.ndarray:
     """A matrix ``F`` with ``F @ F.T == covariance``: a standard normal vector times ``F.T``
     is a draw. Factored as correlations, each variable scaled by its own standard deviation
     (a cost's variance in s^2, 1e-19, beside a serial fraction's, 1e-3, is below an
-    eigensolver's precision of the whole matrix); a covariance that is singular or (by
-    rounding) slightly indefinite is drawn along its non-negative eigenvalues.
+    eigensolver's precision of the whole matrix; a variable without variance draws 0).
+    ``F`` is a continuous function of the matrix, so that the same standard normals give
+    the same draws of a covariance that moved in its last bits (the repetitions in another
+    order, the values in another unit): the correlations' Cholesky factor
+    (:func:`semidefinite_cholesky`, singular ones too); a matrix that is not positive
+    semi-definite (a machine file's rounded record) is drawn along its non-negative
+    eigenvalues, each eigenvector's largest entry positive (the first of those equal to it
+    up to rounding), as an eigensolver's sign is arbitrary.
 
     >>> import numpy as np
     >>> f = draw_factor(np.array([[5.4e-13, -9e-20, 0.0], [-9e-20, 2.4e-19, 0.0], [0.0, 0.0, 1.8e-3]]))
     >>> bool(np.allclose(np.diagonal(f @ f.T), [5.4e-13, 2.4e-19, 1.8e-3], rtol=1e-9, atol=0.0))
     True
+    >>> c = np.array([[4.0, 2.0], [2.0, 9.0]])
+    >>> draw_factor(c).round(6).tolist(), bool(np.allclose(draw_factor(c * 1e6), draw_factor(c) * 1e3, rtol=1e-12))
+    ([[2.0, 0.0], [1.0, 2.828427]], True)
+    >>> draw_factor(np.array([[1.0, 2.0], [2.0, 1.0]]))[:, 1].round(6).tolist()  # indefinite: sqrt(3) (1, 1) / sqrt(2)
+    [1.224745, 1.224745]
     """
     import numpy as np
 
     sd = np.sqrt(np.clip(np.diagonal(covariance), 0.0, None))
-    scale = np.where(sd > 0, sd, 1.0)
-    correlation = covariance / np.outer(scale, scale)
-    values, vectors = np.linalg.eigh((correlation + correlation.T) / 2)
-    return scale[:, None] * vectors * np.sqrt(np.clip(values, 0.0, None))  # type: ignore[no-any-return]
+    live = np.flatnonzero(sd > 0)
+    part = covariance[np.ix_(live, live)] / np.outer(sd[live], sd[live])
+    correlation = (part + part.T) / 2
+    lower = semidefinite_cholesky(correlation.tolist())
+    factor = np.zeros(covariance.shape)
+    factor[np.ix_(live, live)] = sd[live, None] * (_eigen_factor(correlation) if lower is None else np.array(lower))
+    return factor
+
+
+def _eigen_factor(correlation: np.ndarray) -> np.ndarray:
+    """A factor of a matrix that is not positive semi-definite: its eigenvectors, each
+    with its largest entry positive, times the square roots of its eigenvalues (those below
+    0 taken as 0)."""
+    import numpy as np
+
+    values, vectors = np.linalg.eigh(correlation)
+    size = np.abs(vectors)
+    first = np.argmax(size >= size.max(axis=0) * (1 - 1e-9), axis=0)
+    signs = np.where(vectors[first, np.arange(len(first))] < 0, -1.0, 1.0)
+    return vectors * signs * np.sqrt(np.clip(values, 0.0, None))  # type: ignore[no-any-return]
