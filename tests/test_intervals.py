@@ -610,3 +610,18 @@ def test_a_draw_factor_is_continuous_in_the_covariance():
     indefinite = draw_factor(np.array([[1.0, -0.8, 0.9], [-0.8, 1.0, 0.9], [0.9, 0.9, 1.0]]))
     assert np.all(indefinite.max(axis=0) >= -indefinite.min(axis=0))
 
+
+def test_an_undecided_stretch_has_one_pair_of_ends_in_its_range_and_its_crossovers_interval(tmp_path):
+    """compare --format json began probe M's undecided stretch at 1160.2498 in ``ranges`` and
+    at 1158.6798 in the crossover's ``interval``: the range began at its first undecided
+    point, the interval at the last decided one before it."""
+    done = run_cli("compare", "ka", "kb", "--models", fitted(tmp_path, "s", 7), "--over", "x=256..65536",
+                   "--interval", "0.9", "--format", "json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    ((crossover,),) = [found["crossovers"]]
+    undecided = [r for r in found["ranges"] if r["winner"] is None]
+    assert len(undecided) == 1 and [undecided[0]["from"], undecided[0]["to"]] == crossover["interval"]
+    assert undecided[0]["from"] < crossover["value"] < undecided[0]["to"]
+    ends = [(r["from"], r["to"]) for r in found["ranges"]]
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(ends))  # the stretches meet

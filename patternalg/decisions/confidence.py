@@ -12,6 +12,7 @@ section says undecided, never contradicting the crossovers above it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -85,16 +86,14 @@ def confidence(
         values = np.stack([c.values({symbol: scan}) for c in compiled])
     point = np.argmin(np.where(np.isfinite(values), values, np.inf), axis=0)
     labels = np.where(labels == point, labels, -1)  # decided: by the draws and the values
-    ranges, start = [], 0
-    for i in range(1, len(scan) + 1):
-        if i == len(scan) or labels[i] != labels[start]:
-            end = i - 1 if count else min(i, len(scan) - 1)
-            label = int(labels[start])
-            best = shares[:, start:i].max(axis=0) if label < 0 else shares[label, start:i]
-            winner = str(compiled[label].term) if label >= 0 else None
-            ranges.append(Range(float(scan[start]), float(scan[end]), winner, float(best.min())))
-            start = i
-    around = tuple(_around(value, scan, labels) for value in crossovers)
+    spans = _spans(labels, count)
+    ranges = []
+    for first, last, low, high, label in spans:
+        drawn = shares[:, first : last + 1]
+        share = drawn.max(axis=0) if label < 0 else drawn[label]  # undecided: the best design's
+        winner = str(compiled[label].term) if label >= 0 else None
+        ranges.append(Range(float(scan[low]), float(scan[high]), winner, float(share.min())))
+    around = tuple(_around(value, scan, spans) for value in crossovers)
     missing = sorted({name for s in spreads for name in s.missing})
     notes = (no_uncertainty_note(missing),) if missing else ()
     return Confidence(tuple(ranges), around, level, notes)
@@ -118,12 +117,38 @@ def _draw_scan(scan: np.ndarray, nodes: int) -> np.ndarray:
     return scan[np.unique(np.linspace(0, len(scan) - 1, points).round().astype(int))]
 
 
-def _around(value: float, scan: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
-    """The undecided stretch of ``scan`` around ``value`` (or the scan points beside it)."""
+def _spans(labels: np.ndarray, count: bool) -> list[tuple[int, int, int, int, int]]:
+    """The stretches of equal ``labels`` (-1: undecided): each one's first and last point,
+    the points it spans from and to, and its label. Over a count each spans its own points;
+    else they meet, and an undecided one spans from the last decided point before it to the
+    first after it (the scan's ends where there is none): the winner changes somewhere
+    between them, and a crossover's interval is that span (:func:`_around`).
+
+    >>> _spans(np.array([0, 0, -1, -1, 1, 1, 0]), count=False)
+    [(0, 1, 0, 1, 0), (2, 3, 1, 4, -1), (4, 5, 4, 6, 1), (6, 6, 6, 6, 0)]
+    >>> _spans(np.array([0, 0, -1, -1, 1, 1, 0]), count=True)
+    [(0, 1, 0, 1, 0), (2, 3, 2, 3, -1), (4, 5, 4, 5, 1), (6, 6, 6, 6, 0)]
+    """
+    starts = [0, *(int(i) for i in np.flatnonzero(labels[1:] != labels[:-1]) + 1), len(labels)]
+    spans = []
+    for first, after in itertools.pairwise(starts):
+        last, label = after - 1, int(labels[first])
+        if count:
+            low, high = first, last
+        elif label < 0:
+            low, high = max(first - 1, 0), min(after, len(labels) - 1)
+        else:  # to the next stretch's first point; to its own last where the next is undecided
+            undecided_next = after < len(labels) and labels[after] < 0
+            low, high = first, last if undecided_next else min(after, len(labels) - 1)
+        spans.append((first, last, low, high, label))
+    return spans
+
+
+def _around(value: float, scan: np.ndarray, spans: Sequence[tuple[int, int, int, int, int]]) -> tuple[float, float]:
+    """The undecided stretch of ``scan`` at ``value`` as its range spans it (:func:`_spans`),
+    else the scan points beside it."""
     j = int(np.clip(np.searchsorted(scan, value), 1, len(scan) - 1))
-    low, high = j - 1, j
-    while low > 0 and labels[low] < 0:
-        low -= 1
-    while high < len(scan) - 1 and labels[high] < 0:
-        high += 1
-    return float(scan[low]), float(scan[high])
+    for first, last, low, high, label in spans:
+        if label < 0 and first <= j and j - 1 <= last:
+            return float(scan[low]), float(scan[high])
+    return float(scan[j - 1]), float(scan[j])
