@@ -625,3 +625,19 @@ def test_an_undecided_stretch_has_one_pair_of_ends_in_its_range_and_its_crossove
     assert undecided[0]["from"] < crossover["value"] < undecided[0]["to"]
     ends = [(r["from"], r["to"]) for r in found["ranges"]]
     assert all(a[1] == b[0] for a, b in itertools.pairwise(ends))  # the stretches meet
+
+
+def test_the_note_on_atoms_without_an_uncertainty_says_why_as_their_models_tell(tmp_path):
+    """Atoms fitted from 5 repetitions with --uncertainty none were "a model given, or fitted
+    without repetitions": neither. A model that records its fit was fitted without one; a
+    built-in or hand-written one was given."""
+    models = tmp_path / "none.toml"
+    path = probe_file(tmp_path / "s.txt", 7)
+    assert run_cli("fit", path, "--uncertainty", "none", "--out", str(models), "-q").returncode == 0
+    done = run_cli("eval", "seq(ka, nop)", "--models", str(models), "--at", "x=1024", "--interval", "0.9")
+    assert done.returncode == 0, done.stderr
+    (note,) = [line for line in done.stderr.splitlines() if "no uncertainty" in line]
+    assert note == (
+        "note: no uncertainty recorded for ka (fitted without one, as by fit --uncertainty none or from one "
+        "value per point) and for nop (a model given, not fitted): counted as exact in the interval"
+    )

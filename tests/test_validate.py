@@ -399,7 +399,7 @@ def test_atoms_without_an_uncertainty_are_named_in_one_note(capsys) -> None:
     assert main(["validate", str(run), "--interval", "0.9"]) == 0
     notes = [line for line in capsys.readouterr().err.splitlines() if "no uncertainty recorded" in line]
     assert notes == [
-        "note: no uncertainty recorded for inc, nop, qsort (a model given, or fitted without repetitions): "
+        "note: no uncertainty recorded for inc, nop, qsort (a model given, not fitted): "
         "counted as exact in the interval"
     ]
 

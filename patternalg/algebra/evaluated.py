@@ -285,5 +285,5 @@ def _interval(
     fixed = {name: as_value(v) for name, v in at.items()}
     spread = Spread.of(term, library, fixed, semantics=semantics)
     low, high = spread.interval({}, level, seed=seed)
-    notes = [no_uncertainty_note(list(spread.missing))] if spread.missing else []
+    notes = [no_uncertainty_note(spread.missing, library)] if spread.missing else []
     return (float(low), float(high)), level, notes

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeGuard
 
@@ -112,12 +112,28 @@ def z_of(level: float) -> float:
     return NormalDist().inv_cdf((1 + level) / 2)
 
 
-def no_uncertainty_note(names: list[str]) -> str:
-    """The note for atoms whose models carry no uncertainty (they count as exact)."""
-    return (
-        f"no uncertainty recorded for {', '.join(names)} (a model given, or fitted without "
-        "repetitions): counted as exact in the interval"
-    )
+def no_uncertainty_note(names: Sequence[str], library: Mapping[str, AtomicModel]) -> str:
+    """The note for atoms whose models carry no uncertainty (they count as exact), with why
+    as far as their models tell: one that records a fit was fitted without one (``fit
+    --uncertainty none``, ``auto`` for very many kernels, or one value per point: a model
+    file records none of them), any other was given.
+
+    >>> from patternalg.syntax.symbols import x
+    >>> lib = {"k": AtomicModel("k", x, fit=(("points", 11),)), "nop": AtomicModel("nop", x)}
+    >>> no_uncertainty_note(["k", "nop"], lib)
+    'no uncertainty recorded for k (fitted without one, as by fit --uncertainty none or from one value per point) and for nop (a model given, not fitted): counted as exact in the interval'
+    """
+    fitted = [name for name in names if name in library and library[name].fit]
+    given = [name for name in names if name not in fitted]
+    parts = [
+        f"{', '.join(group)} ({why})"
+        for group, why in (
+            (fitted, "fitted without one, as by fit --uncertainty none or from one value per point"),
+            (given, "a model given, not fitted"),
+        )
+        if group
+    ]
+    return f"no uncertainty recorded for {' and for '.join(parts)}: counted as exact in the interval"
 
 
 @dataclass(frozen=True)

@@ -95,7 +95,7 @@ def confidence(
         ranges.append(Range(float(scan[low]), float(scan[high]), winner, float(share.min())))
     around = tuple(_around(value, scan, spans) for value in crossovers)
     missing = sorted({name for s in spreads for name in s.missing})
-    notes = (no_uncertainty_note(missing),) if missing else ()
+    notes = (no_uncertainty_note(missing, library),) if missing else ()
     return Confidence(tuple(ranges), around, level, notes)
 
 

@@ -579,4 +579,4 @@ def _with_intervals(
         for d, lo, hi, share in zip(designs, low, high, faster, strict=True)
     ]
     missing = sorted({name for s in spreads for name in s.missing})
-    return marked, (no_uncertainty_note(missing),) if missing else ()
+    return marked, (no_uncertainty_note(missing, library),) if missing else ()

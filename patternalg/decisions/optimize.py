@@ -499,7 +499,7 @@ def _indistinguishable(
     found = [i + 1 for i, share in enumerate(faster) if share < level]
     low, high = np.quantile(values, [(1 - level) / 2, (1 + level) / 2], axis=0)
     bounds: list[tuple[float, float] | None] = [(float(a), float(b)) for a, b in zip(low, high, strict=True)]
-    notes = [no_uncertainty_note(list(spread.missing))] if spread.missing else []
+    notes = [no_uncertainty_note(spread.missing, library)] if spread.missing else []
     if len(found) == len(rows) - 1 and len(rows) == CONTENDERS:
         notes.append(f"every one of the best {CONTENDERS} assignments is indistinguishable from the best; there may be more")
     return found, bounds, tuple(notes)

@@ -224,7 +224,7 @@ def intervals_of(
             array.setflags(write=False)
         bounds.append((low, high))
         missing += spread.missing
-    notes = (no_uncertainty_note(sorted(set(missing))),) if missing else ()
+    notes = (no_uncertainty_note(sorted(set(missing)), ready.library),) if missing else ()
     return tuple(bounds), notes
 
 

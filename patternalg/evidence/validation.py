@@ -263,7 +263,7 @@ def validate(
     if exact:
         from ..algebra.intervals import no_uncertainty_note
 
-        notes.append(no_uncertainty_note(sorted(exact)))
+        notes.append(no_uncertainty_note(sorted(exact), library))
     if not validated:
         raise EvaluationError(_nothing(sources, skipped, library))
     parameters = tuple(dict.fromkeys(p for v in validated for p in v.parameters))
