@@ -641,3 +641,30 @@ def test_the_note_on_atoms_without_an_uncertainty_says_why_as_their_models_tell(
         "note: no uncertainty recorded for ka (fitted without one, as by fit --uncertainty none or from one "
         "value per point) and for nop (a model given, not fitted): counted as exact in the interval"
     )
+
+
+def brute_force_share(noise: float, faster: float, slower: float, draws: int = 400_000) -> float:
+    """How often ``ka / faster`` is measured below ``ka / slower``, each a measurement of its
+    own (independent noise, relative ``noise``); the atom's coefficients and own error scale
+    both alike, so they leave the share as it is."""
+    z = np.random.default_rng(1).standard_normal((2, draws))
+    return float(np.mean((1 + noise * z[0]) / faster < (1 + noise * z[1]) / slower))
+
+
+def test_designs_that_differ_only_in_their_counts_are_measured_apart(tmp_path):
+    """tpool_16(ka) and tpool_17(ka) drew one measurement's noise (by the term's shape, its
+    counts as k), which cancelled between them: compare said tpool_17 wins with share 1.0, and
+    optimize that a = 17 beats every other a in 90 % of the draws; measured apart, a = 17 beats
+    a = 16 in 87 % of them (probe M, seed 7). The noise is drawn per shape and counts' values."""
+    models = fitted(tmp_path, "s", 7)
+    noise = ModelLibrary.load([models], builtin=False)["ka"].uncertainty.noise
+    share = brute_force_share(noise, 17, 16)
+    assert 0.8 < share < 0.9
+    found = compare(["tpool_16(ka)", "tpool_17(ka)"], over="x=1024..1048576", library=models, interval=0.9)
+    ((stretch,),) = [found.ranges]
+    assert stretch.winner is None and stretch.share == pytest.approx(share, abs=0.04)
+    best = optimize("tpool_a(ka)", budgets="a<=17", at={"x": 65536}, library=models, interval=0.9)
+    apart = [dict(c.assignment)["a"] for c in best.indistinguishable]
+    shares = {a: brute_force_share(noise, 17, a) for a in range(1, 17)}
+    assert all(abs(s - 0.9) > 0.02 for s in shares.values())  # the brute force's verdict is clear
+    assert sorted(apart) == sorted(a for a, s in shares.items() if s < 0.9) == [16]

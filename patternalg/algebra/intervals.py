@@ -18,9 +18,10 @@ without, beyond what its coefficients' draws and its points' noise already say: 
 error drawn per atom, sized where it was seen and growing beyond the measured range,
 :func:`~patternalg.algebra.own_error.own_error`), the measurement's own noise (the relative spread of a median of R
 repetitions, ``noise`` of the atoms' uncertainties: each atom's value moved by its own noise,
-drawn per term (its shape: designs that differ only in their counts alike) and atom, so that
-the term follows an atom's noise as far as it follows the atom: ``pipe(qsort, nop)`` does
-not take ``nop``'s), and,
+drawn per term (its shape and its counts' values: one design alike however its counts
+are given, two designs that differ in them apart) and atom, so that the term follows an
+atom's noise as far as it follows the atom: ``pipe(qsort, nop)`` does not take ``nop``'s),
+and,
 on a calibrated machine, for every composed term, the machine's own numbers drawn from the
 covariance ``calibrate`` records (:mod:`~patternalg.algebra.machine_numbers`: a speed-up
 fitted at two threads and used at sixteen is as uncertain as its serial fraction; one draw
@@ -47,6 +48,7 @@ and the models' own error).
 
 from __future__ import annotations
 
+import functools
 import math
 import zlib
 from collections.abc import Mapping, Sequence
@@ -145,9 +147,10 @@ class Spread:
     deltas: tuple[tuple[tuple[str, ...], Any], ...]
     missing: tuple[str, ...]  #: atoms without an uncertainty
     #: the term's shape, its text with every count as ``k``: a measurement's noise is drawn
-    #: by it, so that designs which differ only in their counts share it, wherever their
-    #: counts are given (``tpool_a(qsort)`` at a = 2 in ``optimize``, a sweep over n of
-    #: ``tpool_n(qsort)``, ``eval "tpool_2(qsort)"``: one interval)
+    #: by it and by the counts' values at the point (:attr:`counts`), so that one design
+    #: has one interval wherever its counts are given (``tpool_a(qsort)`` at a = 2 in
+    #: ``optimize``, a sweep over n of ``tpool_n(qsort)``, ``eval "tpool_2(qsort)"``), and
+    #: designs that differ in their counts are measurements of their own
     term: str = ""
     #: the symbols of the atoms' own errors (each drawn as a standard normal, by its name)
     errors: tuple[str, ...] = ()
@@ -167,6 +170,9 @@ class Spread:
     #: a calibrated machine's numbers, drawn from their covariance (one draw per machine:
     #: designs compared on it share them), where the term is composed on such a machine
     numbers: MachineNumbers | None = None
+    #: the term's counts, in the order of its shape (:attr:`term`), with the fixed symbols
+    #: bound: numbers, or expressions in the symbols a grid binds
+    counts: tuple[sympy.Expr, ...] = ()
 
     @classmethod
     def of(
@@ -238,9 +244,16 @@ class Spread:
         compiled = compile_term(term, perturbed, fixed, partial=True, semantics=semantics)
         size = fixed.get("x")
         at = float(size) if isinstance(size, sympy.Expr) and size.is_number and size.is_real else None
+        counts: list[sympy.Expr] = []
+
+        def any_count(count: sympy.Expr) -> sympy.Expr:  # each count kept, in the shape's order
+            counts.append(count.xreplace({symbol(k): v for k, v in fixed.items()}))
+            return _ANY_COUNT
+
+        shape = str(map_counts(term, any_count))
         return cls(
-            compiled, tuple(deltas), tuple(missing), str(map_counts(term, lambda count: _ANY_COUNT)), tuple(errors),
-            tuple(noises), missed, width, at, for_measurement, numbers,
+            compiled, tuple(deltas), tuple(missing), shape, tuple(errors), tuple(noises), missed, width, at,
+            for_measurement, numbers, tuple(counts),
         )
 
     @property
@@ -258,7 +271,8 @@ class Spread:
     def draws(self, grid: Mapping[str, Any], count: int = DRAWS, seed: int = 0) -> np.ndarray:
         """The term's value under ``count`` joint draws at every point of ``grid``: shape
         ``(count, *grid shape)``; deterministic for a ``seed``: an atom's draws depend on
-        the seed and its name only, a measurement's noise on the seed and the term's shape."""
+        the seed and its name only, a measurement's noise on the seed, the term's shape and its
+        counts' values."""
         bound, shape = self._bound(grid, count, seed)
         extra = (1,) * len(shape)
         values = self.compiled.values(bound)
@@ -330,13 +344,31 @@ class Spread:
                 bound[name] = zero if deltas is None else deltas[:, i].reshape((count, *extra))
         for name in self.errors:  # an atom's own error: one draw per atom, by its name
             bound[name] = _rng(seed, name).standard_normal((count, *extra)) if atoms else zero
-        for name in self.noises:  # a measurement's: one draw per term and atom
-            bound[name] = _rng(seed, f"{self.term} {name}").standard_normal((count, *extra)) if atoms else zero
+        for name in self.noises:  # a measurement's: one draw per term, counts and atom
+            bound[name] = self._noise(name, arrays, shape, count, seed) if atoms else zero
         if self.numbers is not None:  # the machine's: one draw per machine
             moved = self.numbers.deltas(_rng(seed, "_machine"), count) if machine else None
             for i, name in enumerate(self.numbers.symbols):
                 bound[name] = zero if moved is None else moved[:, i].reshape((count, *extra))
         return bound, shape
+
+    def _noise(
+        self, name: str, grid: Mapping[str, np.ndarray], shape: tuple[int, ...], count: int, seed: int
+    ) -> np.ndarray:
+        """The standard normals of a measurement's noise ``name`` (one atom's), shape
+        ``(count, *shape)``: one draw for each distinct tuple of the counts' values on the
+        grid, by the seed, the term's shape, the atom and those values (``(count, 1, ...)``
+        where the grid moves no count: as cheap as one draw)."""
+        key, extra = f"{self.term} {name}", (1,) * len(shape)
+        if not self.counts:
+            return _rng(seed, key).standard_normal((count, *extra))
+        varying = any(not c.is_number for c in self.counts)
+        values = _count_values(self.counts, grid, shape if varying else ())  # (points, counts)
+        rows, inverse = np.unique(values, axis=0, return_inverse=True)
+        drawn = np.empty((count, len(rows)))
+        for i, generator in enumerate(_generators(seed, key, rows)):
+            drawn[:, i] = generator.standard_normal(count)
+        return drawn[:, inverse.reshape(-1)].reshape((count, *(shape if varying else extra)))
 
     def missed_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:
         """The machine's missed spread at the points' x (array of ``shape``): interpolated in
@@ -451,6 +483,30 @@ def _rng(seed: int, name: str) -> np.random.Generator:
     """The generator of one atom's (or one term's) draws: by the seed (a whole number
     >= 0) and the name."""
     return np.random.default_rng([as_int(seed, "seed", 0), zlib.crc32(name.encode())])
+
+
+def _generators(seed: int, name: str, rows: np.ndarray) -> list[np.random.Generator]:
+    """One generator per row of values (a term's counts at a point): by the seed, the name
+    and the bits of each value's double."""
+    head = [as_int(seed, "seed", 0), zlib.crc32(name.encode())]
+    bits = np.ascontiguousarray(rows, dtype=np.float64).view(np.uint64).tolist()
+    return [np.random.default_rng([*head, *row]) for row in bits]
+
+
+def _count_values(counts: tuple[sympy.Expr, ...], grid: Mapping[str, np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
+    """The counts' values at every point of a grid of ``shape``: shape (points, counts)
+    (one point where ``shape`` is ``()``: every count a number)."""
+    names, function = _count_function(counts)
+    columns = function(*(grid[n] for n in names))
+    return np.stack([np.broadcast_to(np.asarray(c, dtype=float), shape).reshape(-1) for c in columns], axis=1)
+
+
+@functools.lru_cache(maxsize=256)
+def _count_function(counts: tuple[sympy.Expr, ...]) -> tuple[tuple[str, ...], Any]:
+    """The names of the counts' symbols and a numpy function of them giving every count
+    (lambdified once per term's counts)."""
+    symbols = sorted(set().union(*(c.free_symbols for c in counts)), key=lambda s: s.name)
+    return tuple(s.name for s in symbols), sympy.lambdify(symbols, list(counts), "numpy")
 
 
 def _calibration_missed(term: Term, semantics: Semantics, measured: float) -> tuple[tuple[float, float], ...]:
