@@ -32,6 +32,7 @@ __all__ = [
     "json_text",
     "read_text_argument",
     "note",
+    "notes_once",
     "print_notes",
     "private_hypothesis_home",
     "check_output",
@@ -366,11 +367,15 @@ def note(args: argparse.Namespace, text: str) -> None:
         print(f"note: {text}", file=sys.stderr)
 
 
+def notes_once(args: argparse.Namespace, texts: Iterable[str]) -> None:
+    """Each distinct note of ``texts``, once, in order, on stderr (unless ``--quiet``)."""
+    for text in dict.fromkeys(texts):
+        note(args, text)
+
+
 def print_notes(args: argparse.Namespace, reports: Sequence[Any]) -> None:
     """Each distinct note of the reports, once, on stderr (unless ``--quiet``)."""
-    notes = (text for report in reports for text in report.record.get("notes", ()))
-    for text in dict.fromkeys(notes):
-        note(args, text)
+    notes_once(args, (text for report in reports for text in report.record.get("notes", ())))
 
 
 def private_hypothesis_home() -> None:

@@ -15,7 +15,7 @@ from .common import (
     interval_option,
     load_library,
     machine_option,
-    note,
+    notes_once,
     print_json,
     read_text_argument,
     seed_option,
@@ -98,5 +98,4 @@ def emit(args: argparse.Namespace, result: Any, lines: Sequence[str] | None = No
     else:
         for line in result.lines(**digits) if lines is None else lines:
             print(line)
-    for text in dict.fromkeys(result.notes):  # each once, and none with --quiet
-        note(args, text)
+    notes_once(args, result.notes)  # each once, and none with --quiet

@@ -35,6 +35,7 @@ from .common import (
     load_library,
     machine_option,
     note,
+    notes_once,
     seed_option,
     unit_option,
 )
@@ -177,6 +178,7 @@ def _curves(args: argparse.Namespace) -> Any:
         comparison = compare(
             parsed, over=axis, at=bound, library=library, unit=unit, machine=machine, interval=level, seed=seed
         )
+    notes_once(args, [*curves.notes, *(comparison.notes if comparison is not None else ())])
     return plot_sweep(curves, comparison).figure
 
 
@@ -241,9 +243,10 @@ def _atoms(args: argparse.Namespace) -> Any:
     if not names:
         raise EvaluationError(f"--atoms {args.atoms!r}: expected atom names such as qsort,inc")
     # an unknown atom: did-you-mean, from the library
-    library, unit, _ = in_unit([Atom(name) for name in names], loaded, unit_option(args))
+    library, unit, converted = in_unit([Atom(name) for name in names], loaded, unit_option(args))
     axis = _one_axis(args, names, library)
     curves = sweep(names, [axis], at=at(args), library=library, unit=unit)
+    notes_once(args, [*converted, *curves.notes])
     models = [library[name] for name in names]
     from ..forms import model_text
     from ..plotting.results import LEGEND_DIGITS
@@ -256,7 +259,9 @@ def _optimize(args: argparse.Namespace) -> Any:
     from .optimize import solve
 
     with progress(args, "optimizing", "assignments") as bar:
-        return plot_optimum(solve(args, args.optimize, bar)).figure
+        result = solve(args, args.optimize, bar)
+    notes_once(args, result.notes)
+    return plot_optimum(result).figure
 
 
 def _explore(args: argparse.Namespace) -> Any:
@@ -266,15 +271,16 @@ def _explore(args: argparse.Namespace) -> Any:
     if args.threads is None:
         raise EvaluationError("--explore needs --threads N (the thread budget)")
     with progress(args, "exploring", "designs") as bar:
-        return plot_exploration(solve(args, args.explore, bar)).figure
+        result = solve(args, args.explore, bar)
+    notes_once(args, result.notes)
+    return plot_exploration(result).figure
 
 
 def _validate(args: argparse.Namespace) -> Any:
     from .validate import validated
 
     result = validated(args, args.validate)
-    for text in result.notes:
-        note(args, text)
+    notes_once(args, result.notes)
     return result.plot().figure
 
 
