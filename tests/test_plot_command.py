@@ -218,7 +218,7 @@ def test_a_presca_fit_is_labelled_by_its_functions_not_a_piecewise(tmp_path) -> 
         (
             ["--form", "presca", "--modeler", "basic"],
             "--modeler is not an option of --form presca (its options: --param, --upto, "
-            "--checkpoints, --interpolate, --better)",
+            "--checkpoints, --interpolate, --better, --unit)",
         ),
         (["--form", "presca", "--upto", "5000000"], "--upto 5000000: must be between 1 and"),
     ],

@@ -52,3 +52,45 @@ def test_plot_of_the_best_designs_prints_their_notes(tmp_path: Path, argv: list[
     result = run_cli("plot", *argv, "-o", str(tmp_path / "bars.png"))
     assert result.returncode == 0, result.stderr
     assert BELOW_ONE in _notes(result)
+
+
+def _seconds(path: Path) -> Path:
+    """Times in seconds in a column that names no unit."""
+    rows = [f"{x},{2e-9 * x + 1e-6 * r}" for x in (64, 128, 256, 512, 1024) for r in (1, 2, 3)]
+    path.write_text("x,time\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_plot_fit_unit_is_the_unit_fit_takes(tmp_path: Path) -> None:
+    """``--unit s`` names the measured values' unit, as ``fit --unit s``: the axis said ns."""
+    data = _seconds(tmp_path / "t.csv")
+    fitted = run_cli("fit", str(data), "--unit", "s")
+    assert fitted.returncode == 0 and "[s]" in fitted.stdout
+    out = tmp_path / "s.svg"
+    result = run_cli("plot", "--fit", str(data), "--unit", "s", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "time [s]" in out.read_text() and "time [ns]" not in out.read_text()
+    assert "name no unit" not in result.stderr
+
+
+def test_plot_fit_says_what_fit_says_of_times_without_a_unit(tmp_path: Path) -> None:
+    data = _seconds(tmp_path / "t.csv")
+    fitted = [n for n in _notes(run_cli("fit", str(data))) if "name no unit" in n]
+    result = run_cli("plot", "--fit", str(data), "-o", str(tmp_path / "ns.svg"))
+    assert result.returncode == 0, result.stderr
+    assert len(fitted) == 1 and fitted[0] in _notes(result)
+    assert "time [ns]" in (tmp_path / "ns.svg").read_text()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--unit", "furlongs"], "--unit furlongs: a length, not a time"),
+        (["--form", "memwall", "--unit", "ms"], "--unit is not an option of --form memwall"),
+    ],
+)
+def test_plot_fit_refuses_a_unit_fit_refuses(tmp_path: Path, argv: list[str], message: str) -> None:
+    data = _seconds(tmp_path / "t.csv")
+    result = run_cli("plot", "--fit", str(data), *argv, "-o", str(tmp_path / "x.svg"))
+    assert result.returncode == 2 and message in result.stderr
+    assert len(result.stderr.splitlines()) == 1

@@ -46,7 +46,8 @@ from .progress import progress
 _MODES = ("--fit", "--atoms", "--optimize", "--explore", "--validate")
 #: x drawn without --over where no atom has a measured range: from 2, where log2(x) > 0
 PLOT_RANGE = "x=2..2^20"
-#: fit options whose flags plot uses otherwise (``--unit``: the unit to draw in)
+#: fit options whose flags plot declares itself (``--unit``: the unit to draw in; with
+#: ``--fit``, fit's: the unit of the measured values, as ``fit --unit`` takes it)
 _PLOT_OWNS = frozenset({"unit"})
 
 
@@ -69,7 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_interval_options(parser, seed=False)  # --seed: fit's (the draws take it too)
     fits = parser.add_argument_group(
-        "--fit FILE: measurements and their fitted models (with the options of fit's --form)"
+        "--fit FILE: measurements and their fitted models (with the options of fit's --form; "
+        "--unit is fit's: the unit of the measured values)"
     )
     fits.add_argument("--fit", metavar="FILE", help="measurements to fit and draw")
     fits.add_argument(
@@ -191,7 +193,7 @@ def _fit(args: argparse.Namespace, left: LeftOut) -> Any:
     from ..plotting.results import plot_fit_reports
 
     cls = form_class(args.form, "--form")
-    options = family_options(cls, args, skip=_PLOT_OWNS)
+    options = family_options(cls, args)  # --unit too: the measured values' unit, as fit's
     if args.extend_to is not None and not (math.isfinite(args.extend_to) and args.extend_to > 0):
         raise FitError(f"--extend-to must be a finite number above 0, got {format_number(args.extend_to)}")
     data = read(
@@ -211,8 +213,7 @@ def _fit(args: argparse.Namespace, left: LeftOut) -> Any:
     data = _first_panels(args, data)
     reports = cls.fit_each(data, on_error=left.append, **options)
     left.unless(reports)  # nothing to draw: the first kernel's error, as one kernel's
-    for text in (text for report in reports for text in report.notes):
-        note(args, text)
+    notes_once(args, [*(text for report in reports for text in report.notes), *cls.notes(data, options)])
     return plot_fit_reports(reports, extend_to=args.extend_to)
 
 
