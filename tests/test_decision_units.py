@@ -116,7 +116,7 @@ def test_the_commands_state_and_take_the_unit(kernel_ms):
         (["compare", "inc", "nop", "--unit", "m"], "--unit m: a length, but inc is in ns"),
         (
             ["explore", "pipe(inc, nop)", "--threads", "2", "--unit", "bytes"],
-            "--unit bytes: dimensionless, but inc is in ns",
+            "--unit bytes: bits, but inc is in ns",
         ),
     ],
 )

@@ -4,6 +4,7 @@ loaded only when needed), time never adds to a non-time, and every output states
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -81,7 +82,7 @@ def test_time_plus_bytes_is_refused_naming_both_atoms(tmp_path):
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == (
         "patternalg eval: error: cannot compose inc (ns, a time) with traffic "
-        "(bytes, dimensionless): convert one of them first\n"
+        "(bytes, bits): convert one of them first\n"
     )
 
 
@@ -174,3 +175,29 @@ def test_an_invalid_unit_is_named_before_a_contradiction(tmp_path):
     result = run_cli("fit", str(path), "--unit", "furlongs")
     assert result.returncode == 2 and "--unit furlongs: a length, not a time" in result.stderr
     assert "contradicts" in run_cli("fit", str(path), "--unit", "ms").stderr
+
+
+def _library(**units: str) -> ModelLibrary:
+    return ModelLibrary([AtomicModel(name, (k + 1) * x, unit=unit) for k, (name, unit) in enumerate(units.items())])
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("bytes", "count"), ("bytes", "dimensionless"), ("bytes", "%"), ("count", "%"), ("count", "dimensionless")],
+)
+def test_units_of_different_kinds_never_compose_in_either_order(first: str, second: str) -> None:
+    """pint reads a byte as 8 bits of no dimension: seq(calls, traffic) was 330 count and
+    seq(traffic, calls) 41.25 bytes (probe L)."""
+    lib = _library(a=first, b=second)
+    for term in ("seq(a, b)", "seq(b, a)", "pipe(a, b)"):
+        with pytest.raises(UnitError, match=r"cannot compose . \(.*\) with . \(.*\): convert one"):
+            model(term, lib, x=10)
+    with pytest.raises(UnitError, match=f"cannot convert {re.escape(first)}"):
+        factor(first, second)
+
+
+def test_units_of_one_kind_compose_to_the_same_value_in_either_order() -> None:
+    lib = _library(traffic="bytes", flips="bit")  # 8 bits a byte: 8 * 10 + 2 * 10 bits
+    assert model("seq(traffic, flips)", lib, x=10) == model("seq(flips, traffic)", lib, x=10) == 100
+    assert common_unit({"traffic": "bytes", "flips": "bit"}) == common_unit({"flips": "bit", "traffic": "bytes"}) == "bit"
+    assert common_unit({"r": "%", "s": "dimensionless"}) == "%"

@@ -40,6 +40,7 @@ __all__ = [
     "check_unit",
     "check_time_unit",
     "dimension",
+    "kind",
     "is_time",
     "factor",
     "common_unit",
@@ -117,12 +118,36 @@ def dimension(text: str) -> str:
     """
     if text == DEFAULT_UNIT:
         return "time"
-    dims = _unit(text).dimensionality
+    return _words({name.strip("[]"): e for name, e in _unit(text).dimensionality.items()})
+
+
+@functools.lru_cache(maxsize=256)
+def kind(text: str) -> str:
+    """The kind of quantity a unit measures: its :func:`dimension`, with the units of no
+    dimension it counts in named as kinds of their own. pint reads a byte as 8 bits and a
+    bit, a count and a percentage as mere numbers: they would add up through its factors (a
+    byte and a call made 9 calls). Only units of one kind convert into each other.
+
+    >>> kind("ms"), kind("bytes"), kind("bit"), kind("count"), kind("%"), kind("byte/s")
+    ('time', 'bits', 'bits', 'counts', 'dimensionless', 'bits / time')
+    """
+    if text == DEFAULT_UNIT:
+        return "time"
+    registry = _registry()
+    unit = _unit(text)
+    _, root = registry.get_root_units(unit)
+    counted = {  # pint's Unit keeps its units and exponents in _units
+        f"{name}s": e for name, e in root._units.items() if not registry.get_dimensionality(name)
+    }
+    return _words({**{name.strip("[]"): e for name, e in unit.dimensionality.items()}, **counted})
+
+
+def _words(dims: Mapping[str, Any]) -> str:
+    """Dimensions (name -> exponent) in words: ``time``, ``1 / time``, ``dimensionless``."""
     if not dims:
         return "dimensionless"
 
     def power(name: str, exponent: Any) -> str:
-        name = name.strip("[]")
         return name if exponent == 1 else f"{name} ** {exponent}"
 
     above = [power(n, e) for n, e in dims.items() if e > 0]
@@ -132,7 +157,7 @@ def dimension(text: str) -> str:
 
 def is_time(text: str) -> bool:
     """Whether ``text`` is a unit of time."""
-    return dimension(text) == "time"
+    return kind(text) == "time"
 
 
 def check_time_unit(text: str, where: str) -> str:
@@ -150,25 +175,31 @@ def check_time_unit(text: str, where: str) -> str:
 
 
 def factor(source: str, target: str) -> Fraction:
-    """The exact factor that turns a value in ``source`` into one in ``target``."""
+    """The exact factor that turns a value in ``source`` into one in ``target``, units of
+    one :func:`kind` (a byte is 8 bits, never 8 counts).
+
+    >>> factor("bytes", "bit")
+    Fraction(8, 1)
+    >>> factor("bytes", "count")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnitError: cannot convert bytes (bits) to count (counts)
+    """
     if source == target:
         return Fraction(1)
+    if kind(source) != kind(target):
+        raise UnitError(f"cannot convert {source} ({kind(source)}) to {target} ({kind(target)})")
     registry = _registry()
-    try:
-        magnitude = registry.Quantity(Fraction(1), _unit(source)).to(_unit(target)).magnitude
-    except Exception:  # pint's DimensionalityError
-        raise UnitError(
-            f"cannot convert {source} ({dimension(source)}) to {target} ({dimension(target)})"
-        ) from None
-    return Fraction(magnitude)
+    return Fraction(registry.Quantity(Fraction(1), _unit(source)).to(_unit(target)).magnitude)
 
 
 def common_unit(units: Mapping[str, str], target: str | None = None) -> str:
     """The one unit the atoms (name -> unit) are composed in.
 
     ``target`` if given; else their unit if they all share one (no import, no conversion);
-    else :data:`DEFAULT_UNIT` for times, and otherwise the first atom's unit. Atoms whose
-    units differ in dimension cannot be composed: a UnitError names two of them.
+    else :data:`DEFAULT_UNIT` for times, and otherwise the finest of their units (bits
+    before bytes: whatever the atoms' order). Atoms whose units are of different
+    :func:`kind` cannot be composed (a byte is no count): a UnitError names two of them.
 
     >>> common_unit({"inc": "ns", "qsort": "ns"})
     'ns'
@@ -181,30 +212,42 @@ def common_unit(units: Mapping[str, str], target: str | None = None) -> str:
     >>> common_unit({"inc": "ns", "traffic": "bytes"})
     Traceback (most recent call last):
     ...
-    patternalg.errors.UnitError: cannot compose inc (ns, a time) with traffic (bytes, dimensionless): convert one of them first
+    patternalg.errors.UnitError: cannot compose inc (ns, a time) with traffic (bytes, bits): convert one of them first
+    >>> common_unit({"calls": "count", "traffic": "bytes"})
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.UnitError: cannot compose calls (count, counts) with traffic (bytes, bits): convert one of them first
+    >>> common_unit({"traffic": "bytes", "flips": "bit"}), common_unit({"flips": "bit", "traffic": "bytes"})
+    ('bit', 'bit')
     """
     distinct = set(units.values())
     if target is None and len(distinct) <= 1:
         return next(iter(distinct), DEFAULT_UNIT)
     first: dict[str, tuple[str, str]] = {}
     for name, unit in units.items():
-        first.setdefault(dimension(unit), (name, unit))
+        first.setdefault(kind(unit), (name, unit))
     if len(first) > 1:
         (a, ua), (b, ub) = list(first.values())[:2]
         raise UnitError(
             f"cannot compose {_describe(a, ua)} with {_describe(b, ub)}: convert one of them first"
         )
-    kind, (name, unit) = next(iter(first.items()), ("time", ("", DEFAULT_UNIT)))
+    shared, (name, unit) = next(iter(first.items()), ("time", ("", DEFAULT_UNIT)))
     if target is None:
-        return DEFAULT_UNIT if kind == "time" else unit
-    wanted = dimension(target)
-    if wanted != kind:
-        examples = ", ".join(TIME_EXAMPLES) if kind == "time" else unit
+        return DEFAULT_UNIT if shared == "time" else _finest(distinct)
+    wanted = kind(target)
+    if wanted != shared:
+        examples = ", ".join(TIME_EXAMPLES) if shared == "time" else unit
         raise UnitError(
-            f"--unit {target}: {_kind(wanted)}, but {name} is in {unit} ({_kind(kind)}); "
-            f"valid: a unit of {kind}, e.g. {examples}"
+            f"--unit {target}: {_kind(wanted)}, but {name} is in {unit} ({_kind(shared)}); "
+            f"valid: a unit of {shared}, e.g. {examples}"
         )
     return target
+
+
+def _finest(units: set[str]) -> str:
+    """The smallest of units of one kind (by name among equal ones)."""
+    first = min(units)
+    return min(units, key=lambda unit: (factor(unit, first), unit))
 
 
 def _kind(kind: str) -> str:
@@ -212,7 +255,7 @@ def _kind(kind: str) -> str:
 
 
 def _describe(name: str, unit: str) -> str:
-    return f"{name} ({unit}, {_kind(dimension(unit))})"
+    return f"{name} ({unit}, {_kind(kind(unit))})"
 
 
 def atom_names(term: Term) -> list[str]:
