@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from helpers import run_cli
 
@@ -94,3 +95,33 @@ def test_plot_fit_refuses_a_unit_fit_refuses(tmp_path: Path, argv: list[str], me
     result = run_cli("plot", "--fit", str(data), *argv, "-o", str(tmp_path / "x.svg"))
     assert result.returncode == 2 and message in result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_plot_with_nothing_to_draw_is_an_error_not_an_empty_picture(tmp_path: Path) -> None:
+    """Above MAX_DRAWN every value is a gap: it drew an empty picture, exit 0, with a legend
+    'qsort (same as inc)'."""
+    out = tmp_path / "empty.png"
+    result = run_cli("plot", "inc", "qsort", "--over", "x=1e299..1e303", "-o", str(out))
+    assert result.returncode == 2 and not out.exists()
+    assert result.stderr.splitlines() == [
+        "patternalg plot: error: nothing to draw: inc, qsort have no value over x in "
+        "[1e+299, 1e+303] (a number of magnitude up to 1e+300): choose another --over"
+    ]
+
+
+def test_a_curve_of_gaps_alone_says_so_and_is_the_same_as_no_other(tmp_path: Path) -> None:
+    out = tmp_path / "gaps.svg"
+    result = run_cli("plot", "inc", "qsort", "--over", "x=-5..-1:lin", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    svg = out.read_text()
+    assert "qsort (no value to draw)" in svg and "same as" not in svg
+
+
+def test_two_curves_of_gaps_alone_are_not_the_same() -> None:
+    from patternalg.plotting.curves import Curve, plot_curves
+
+    gaps = np.full(4, np.nan)
+    ax = plot_curves(np.arange(1.0, 5.0), [Curve("a", np.arange(4.0) + 1), Curve("b", gaps), Curve("c", gaps)])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "a", "b (no value to draw)", "c (no value to draw)"
+    ]

@@ -180,8 +180,9 @@ def _curves(args: argparse.Namespace) -> Any:
         comparison = compare(
             parsed, over=axis, at=bound, library=library, unit=unit, machine=machine, interval=level, seed=seed
         )
+    figure = plot_sweep(curves, comparison).figure  # nothing to draw: the error alone
     notes_once(args, [*curves.notes, *(comparison.notes if comparison is not None else ())])
-    return plot_sweep(curves, comparison).figure
+    return figure
 
 
 def _fit(args: argparse.Namespace, left: LeftOut) -> Any:
@@ -247,12 +248,13 @@ def _atoms(args: argparse.Namespace) -> Any:
     library, unit, converted = in_unit([Atom(name) for name in names], loaded, unit_option(args))
     axis = _one_axis(args, names, library)
     curves = sweep(names, [axis], at=at(args), library=library, unit=unit)
-    notes_once(args, [*converted, *curves.notes])
     models = [library[name] for name in names]
     from ..forms import model_text
     from ..plotting.results import LEGEND_DIGITS
 
-    return plot_models(curves, models, [model_text(model, LEGEND_DIGITS) for model in models])
+    figure = plot_models(curves, models, [model_text(model, LEGEND_DIGITS) for model in models])
+    notes_once(args, [*converted, *curves.notes])
+    return figure
 
 
 def _optimize(args: argparse.Namespace) -> Any:

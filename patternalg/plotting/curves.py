@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..syntax.arith import format_number
+from ..syntax.arith import format_number, number_text
 from .backend import MAX_DRAWN, PlotError, log_axes, new_axes, shorten, value_label
 
 __all__ = ["Curve", "Crossover", "plot_curves", "bottleneck_stretches"]
@@ -77,6 +77,36 @@ def _halfway(low: float, high: float) -> float:
 _SAME = 1e-12
 
 
+def _drawable(values: Any) -> np.ndarray:
+    """``values`` as doubles, those beyond :data:`~.backend.MAX_DRAWN` (or no number) NaN:
+    the gaps of a curve."""
+    values = np.asarray(values, dtype=float)
+    return np.where(np.abs(values) <= MAX_DRAWN, values, np.nan)
+
+
+def _same(values: np.ndarray, earlier: np.ndarray) -> bool:
+    """Whether two curves are one to rounding: values equal where they have them, gaps in
+    the same places, and some value (two curves of gaps alone are not "the same").
+
+    >>> nan = float("nan")
+    >>> _same(np.array([1.0, nan]), np.array([1.0, nan])), _same(np.array([nan, nan]), np.array([nan, nan]))
+    (True, False)
+    """
+    some = bool(np.isfinite(values).any())
+    return some and bool(np.allclose(values, earlier, rtol=_SAME, atol=0, equal_nan=True))
+
+
+def _nothing_drawn(grid: np.ndarray, curves: Sequence[Curve], symbol: str) -> str:
+    """Why a picture of ``curves`` would be empty."""
+    names = ", ".join(shorten(curve.label) for curve in curves)
+    low, high = (number_text(float(v), 6) for v in (grid.min(), grid.max()))
+    return (
+        f"nothing to draw: {names} {'has' if len(curves) == 1 else 'have'} no value over "
+        f"{symbol} in [{low}, {high}] (a number of magnitude up to {MAX_DRAWN:g}): choose "
+        "another --over"
+    )
+
+
 def plot_curves(
     grid: np.ndarray,
     curves: Sequence[Curve],
@@ -91,27 +121,31 @@ def plot_curves(
 
     Log-log by default (a linear axis where the grid or the values go below zero). A curve
     whose bottleneck changes over the grid has each stretch shaded and named in the legend.
-    A value that is no number, or beyond :data:`~.backend.MAX_DRAWN`, is a gap in its curve.
+    A value that is no number, or beyond :data:`~.backend.MAX_DRAWN`, is a gap in its curve;
+    a curve that is all gaps says so in the legend, and a PlotError if every curve is.
     """
     grid = np.asarray(grid, dtype=float)
     if grid.ndim != 1 or len(grid) < 2:
         raise PlotError("a plot needs a grid of at least 2 points in one symbol")
+    values_of = [_drawable(curve.values) for curve in curves]
+    if not any(np.isfinite(values).any() for values in values_of):
+        raise PlotError(_nothing_drawn(grid, curves, symbol))
     if ax is None:
         _, (ax,) = new_axes(1)
     positive = bool(np.all(grid > 0))
     drawn: list[tuple[str, np.ndarray]] = []
-    for curve in curves:
-        values = np.asarray(curve.values, dtype=float)
-        values = np.where(np.abs(values) <= MAX_DRAWN, values, np.nan)  # beyond it: a gap
+    for curve, values in zip(curves, values_of, strict=True):
         label = shorten(curve.label)
         style: str | tuple[int, tuple[int, int]] = "-"
-        same = [name for name, earlier in drawn if np.allclose(values, earlier, rtol=_SAME, atol=0, equal_nan=True)]
+        same = [name for name, earlier in drawn if _same(values, earlier)]
         if same:  # drawn over a curve equal to it: dashed, and the legend says so
             label, style = f"{label} (same as {same[0]})", (0, (4, 2 + 2 * len(same)))
+        finite = values[np.isfinite(values)]
+        if not finite.size:  # nothing of it to see: the legend says why
+            label = f"{label} (no value to draw)"
         ax.plot(grid, values, label=label, linestyle=style)
         drawn.append((shorten(curve.label), values))
-        finite = values[np.isfinite(values)]
-        positive = positive and bool(np.all(finite >= 0) and np.any(finite > 0))
+        positive = positive and bool(np.all(finite >= 0) and (np.any(finite > 0) or not finite.size))
     if log and positive:  # zeros (a log2(x) at x = 1) are left out of a log axis
         log_axes(ax)
     _shade_bottlenecks(ax, grid, curves)
