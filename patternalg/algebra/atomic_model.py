@@ -14,7 +14,7 @@ from typing import Any
 import sympy
 
 from ..errors import ArgumentError
-from ..syntax.arith import format_expr
+from ..syntax.arith import format_expr, latex_definition
 from ..syntax.parser import parse_arithmetic
 from ..syntax.terms import writable_atom_name
 from .uncertainty import Uncertainty
@@ -99,7 +99,7 @@ class AtomicModel:
         return table
 
     def _repr_latex_(self) -> str:
-        return f"$\\mathrm{{{self.name}}}(x) = {sympy.latex(self.expr)}$"
+        return latex_definition(self.name, sorted(s.name for s in self.expr.free_symbols), self.expr)
 
 
 def stated_numbers(model: AtomicModel) -> tuple[sympy.Expr, ...]:

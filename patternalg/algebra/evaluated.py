@@ -26,7 +26,7 @@ import sympy
 
 from .._internal.display import HtmlTable
 from ..errors import EvaluationError
-from ..syntax.arith import bounds_text
+from ..syntax.arith import bounds_text, float_text, latex_number, latex_text
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 from .atomic_model import AtomicModel, stated_numbers
@@ -166,9 +166,30 @@ class Evaluation(HtmlTable):
             )
         return rows
 
-    def latex(self) -> str:
-        """The model or the value in LaTeX, with its unit (what ``eval --format latex`` prints)."""
-        return f"{as_latex(self.expr)} \\; \\mathrm{{{self.unit}}}"
+    def latex(self, digits: int | None = None) -> str:
+        r"""What :meth:`text` says, in LaTeX (what ``eval --format latex`` prints): the value
+        or the model with its unit, and the interval where there is one; ``digits`` as
+        :meth:`text`'s (a model's coefficients as sympy prints them without).
+
+        >>> from patternalg.library.model_library import ModelLibrary
+        >>> from patternalg.syntax.parser import parse
+        >>> e = evaluated(parse("pipe(inc, nop)"), ModelLibrary.builtin(), Semantics.of("asymptotic"), at={"x": 4}, interval=0.9)
+        >>> print(e.text(3))
+        5420 ns [5420, 5420] (90 %)
+        >>> print(e.latex(3))
+        5420 \; \mathrm{ns} \; [5420, 5420] \; (90\,\%)
+        """
+        value = value_text(self.expr, digits or self.digits)
+        if value is None:
+            shown = self.expr if digits is None else self.expr.xreplace(
+                {f: sympy.Float(float_text(f, digits)) for f in self.expr.atoms(sympy.Float)}
+            )
+            return f"{as_latex(shown)} \\; \\mathrm{{{latex_text(self.unit)}}}"
+        text = f"{latex_number(value)} \\; \\mathrm{{{latex_text(self.unit)}}}"
+        if self.interval is not None and self.level is not None:
+            low, high = (latex_number(end) for end in bounds_text(*self.interval, INTERVAL_DIGITS, digits))
+            text = f"{text} \\; [{low}, {high}] \\; ({100 * self.level:g}\\,\\%)"
+        return text
 
     def _repr_latex_(self) -> str:
         """:meth:`latex` in a notebook's math mode."""

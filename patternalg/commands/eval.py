@@ -73,12 +73,9 @@ def run(args: argparse.Namespace) -> int:
             data["explain"] = explained
         print_json(data)
         return 0
-    if args.format == "latex":
-        print(result.latex())
-    else:
-        print(result.text(args.digits))
-        for text in notes:
-            note(args, text)
+    print(result.latex(args.digits) if args.format == "latex" else result.text(args.digits))
+    for text in notes:
+        note(args, text)
     for line in explained:
         print(line)
     return 0

@@ -53,6 +53,7 @@ from ..errors import (
     close_names,
     did_you_mean,
 )
+from ..syntax.arith import latex_definition
 from .parameters import Parameter, check_keys
 
 if TYPE_CHECKING:  # numpy loads when a model is evaluated numerically, not to read a model file
@@ -360,8 +361,7 @@ class Form(ABC):
         return f"{type(self).__name__}({', '.join(parts)})"
 
     def _repr_latex_(self) -> str:
-        arguments = ", ".join(sympy.latex(sympy.Symbol(n)) for n in self.symbols)
-        return f"$\\mathrm{{{self.name}}}({arguments}) = {sympy.latex(self.expr)}$"
+        return latex_definition(self.name, self.symbols, self.expr)
 
     # --- the library --------------------------------------------------------------------
     def atomic_model(self, name: str, *, unit: str = "ns", source: str = "") -> AtomicModel:

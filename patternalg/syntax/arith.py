@@ -32,6 +32,9 @@ __all__ = [
     "float_text",
     "shown_text",
     "bounds_text",
+    "latex_text",
+    "latex_number",
+    "latex_definition",
     "check_finite",
     "check_finite_node",
 ]
@@ -324,3 +327,55 @@ def _depth(expr: sympy.Basic) -> int:
         deepest = max(deepest, level)
         stack.extend((arg, level + 1) for arg in node.args)
     return deepest
+
+
+#: the characters that mean something to LaTeX in math mode, and what writes each as text
+_LATEX_SPECIAL = {
+    "\\": "\\backslash{}",
+    "{": "\\{",
+    "}": "\\}",
+    "_": "\\_",
+    "^": "\\hat{}",
+    "%": "\\%",
+    "#": "\\#",
+    "$": "\\$",
+    "~": "\\sim{}",
+    " ": "\\ ",
+}
+
+
+def latex_text(text: str) -> str:
+    r"""``text`` (a name, a term, a unit) to be set as text in LaTeX's math mode, inside
+    ``\mathrm{}`` or ``\mathtt{}``: every character LaTeX reads as a command escaped. The
+    one escaping of every LaTeX this package writes.
+
+    >>> print(latex_text("map_hadoop"), latex_text("%"), latex_text("mapReduce_{1,n}^{x,1}"))
+    map\_hadoop \% mapReduce\_\{1,n\}\hat{}\{x,1\}
+    """
+    return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
+
+
+def latex_number(text: str) -> str:
+    r"""A number as :func:`number_text` prints it, in LaTeX (an exponent as a power of 10).
+
+    >>> print(latex_number("5422.97"), latex_number("-1.374e-394"), latex_number("1e+20"))
+    5422.97 -1.374 \cdot 10^{-394} 10^{20}
+    """
+    mantissa, e, exponent = text.partition("e")
+    if not e:
+        return text
+    power = f"10^{{{int(exponent)}}}"
+    return power if mantissa == "1" else f"{mantissa} \\cdot {power}"
+
+
+def latex_definition(name: str, symbols: Sequence[str], expr: sympy.Expr) -> str:
+    r"""A model's definition in a notebook's LaTeX: ``name(symbols) = expr``, the name
+    escaped, the arguments the symbols the model is in (none for a constant).
+
+    >>> from patternalg.syntax.symbols import p, phi
+    >>> print(latex_definition("map_hadoop", ["p", "phi"], 2 * p * phi), latex_definition("nop", [], sympy.Integer(5)))
+    $\mathrm{map\_hadoop}(p, \phi) = 2 p \phi$ $\mathrm{nop} = 5$
+    """
+    arguments = ", ".join(sympy.latex(sympy.Symbol(name)) for name in symbols)
+    head = f"\\mathrm{{{latex_text(name)}}}" + (f"({arguments})" if arguments else "")
+    return f"${head} = {sympy.latex(expr)}$"

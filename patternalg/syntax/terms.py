@@ -25,7 +25,7 @@ import sympy
 
 from .._internal.limits import expansion_problem
 from ..errors import ArgumentError
-from .arith import format_expr, whole_number
+from .arith import format_expr, latex_text, whole_number
 
 __all__ = [
     "Term", "Atom", "Meta", "Seq", "Pipe", "TPool", "Shuffle", "MapReduce", "canonical",
@@ -174,7 +174,7 @@ class Term:
         return f"parse({str(self)!r})"
 
     def _repr_latex_(self) -> str:
-        return f"$\\mathtt{{{str(self)}}}$".replace("_", "\\_")
+        return f"$\\mathtt{{{latex_text(str(self))}}}$"
 
     def walk(self) -> Iterator[Term]:
         """Every sub-term, this one first (pre-order), without recursion."""
