@@ -668,3 +668,21 @@ def test_designs_that_differ_only_in_their_counts_are_measured_apart(tmp_path):
     shares = {a: brute_force_share(noise, 17, a) for a in range(1, 17)}
     assert all(abs(s - 0.9) > 0.02 for s in shares.values())  # the brute force's verdict is clear
     assert sorted(apart) == sorted(a for a, s in shares.items() if s < 0.9) == [16]
+
+
+def test_a_comparison_made_with_an_interval_draws_its_bands_and_undecided_stretches():
+    """``Comparison.plot()`` drew no band and no undecided stretch where ``plot --interval``
+    does: its sweep had no intervals (probe L)."""
+    pytest.importorskip("matplotlib")
+    lib = {"lin": atom("lin", 1.0, 0.05), "flat": AtomicModel("flat", sympy.Float(100.0))}
+    found = compare(["lin", "flat"], over="x=1..1e4", library=lib, interval=0.9, seed=3)
+    curves = found.sweep()
+    swept = sweep(["lin", "flat"], curves.axes[0], library=lib, interval=0.9, seed=3)
+    assert curves.level == 0.9 and len(curves.intervals) == 2
+    for (low, high), (low2, high2) in zip(curves.intervals, swept.intervals, strict=True):
+        assert np.array_equal(low, low2) and np.array_equal(high, high2)
+    assert any(r.winner is None for r in found.ranges)
+    ax = found.plot()
+    assert [c.get_gid() for c in ax.collections] == ["band", "band"]
+    assert [p.get_gid() for p in ax.patches].count("undecided") == 1
+    assert compare(["lin", "flat"], over="x=1..1e4", library=lib).sweep().intervals == ()

@@ -53,7 +53,7 @@ from .classify import Crossover, classify
 from .confidence import Range, confidence
 from .crossovers import REFINED_DIGITS, RTOL, TIE_RTOL, exact_roots, numeric_roots
 from .options import DEFAULT_RANGE
-from .sweep import Sweep, prepare, tabulate
+from .sweep import Sweep, prepare, tabulate, with_intervals
 
 __all__ = ["Crossover", "Range", "Interval", "Region", "Comparison", "compare", "DEFAULT_RANGE"]
 
@@ -169,6 +169,11 @@ class Comparison(Tabular):
     #: the size the asymptotic winner is for: x, or the compared symbol where no design's
     #: closed form has x (models fitted over a file's n)
     asymptotic_symbol: str = "x"
+    #: with ``interval=``, what :meth:`sweep` draws its bands from: the atoms (in
+    #: :attr:`unit`), the symbols bound and the draws' seed
+    library: Mapping[str, AtomicModel] = field(default_factory=dict, repr=False)
+    at: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    seed: int = 0
 
     def values(self, points: np.ndarray) -> np.ndarray:
         """Each design's model at ``points`` of the swept symbol: shape (designs, points)."""
@@ -179,7 +184,8 @@ class Comparison(Tabular):
 
     def sweep(self, points: int = 256) -> Sweep:
         """The designs' values at ``points`` points over the compared range (log-spaced
-        where the range is positive), with each pipe's bottleneck.
+        where the range is positive), with each pipe's bottleneck; with an interval, each
+        design's interval at its :attr:`level` (the same draws as ``sweep(..., interval=)``).
 
         >>> result = compare(["inc", "nop"], over=parse_axis("x=1..1e4"))
         >>> curves = result.sweep(5)
@@ -191,7 +197,10 @@ class Comparison(Tabular):
         grid = spaced(lo, hi, points, spacing)
         axis = Axis(self.symbol, grid, spacing)
         fixed = tuple((k, number_text(v)) for k, v in self.slice_at)
-        return tabulate(self.compiled, (axis,), {self.symbol: grid}, self.unit, fixed, self.notes)
+        curves = tabulate(self.compiled, (axis,), {self.symbol: grid}, self.unit, fixed, self.notes)
+        if self.level is None:
+            return curves
+        return with_intervals(curves, self.compiled, self.library, {self.symbol: grid}, self.at, self.level, self.seed)
 
     def plot(self, ax: Any = None) -> Any:
         """Each design over the compared range, crossovers marked (matplotlib axes)."""
@@ -569,7 +578,7 @@ def compare(
     )
     return replace(
         result, crossovers=placed, ranges=found.ranges, level=found.level,
-        notes=(*result.notes, *found.notes),
+        notes=(*result.notes, *found.notes), library=library, at=dict(at or {}), seed=seed,
     )  # fmt: skip
 
 

@@ -203,29 +203,36 @@ def sweep(
     )
     if interval is None:
         return result
-    bounds, notes = intervals_of(ready, at, interval, seed)
-    return replace(result, intervals=bounds, level=interval, notes=(*result.notes, *notes))
+    return with_intervals(result, ready.compiled, ready.library, ready.grid, at, interval, seed)
 
 
-def intervals_of(
-    ready: Prepared, at: Mapping[str, Any] | None, level: float, seed: int
-) -> tuple[tuple[tuple[np.ndarray, np.ndarray], ...], tuple[str, ...]]:
-    """Each prepared term's central ``level`` interval over its grid, and the notes."""
+def with_intervals(
+    result: Sweep,
+    compiled: Sequence[Compiled],
+    library: Mapping[str, AtomicModel],
+    grid: Mapping[str, np.ndarray],
+    at: Mapping[str, Any] | None,
+    level: float,
+    seed: int,
+) -> Sweep:
+    """``result`` with each term's central ``level`` interval over ``grid`` (the terms
+    ``compiled``, their atoms in ``library``, ``seed`` fixing the draws), and its notes."""
     from ..algebra.intervals import Spread, check_level, no_uncertainty_note
 
     level = check_level(level)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     bounds: list[tuple[np.ndarray, np.ndarray]] = []
     missing: list[str] = []
-    for c in ready.compiled:
-        spread = Spread.of(c.term, ready.library, fixed, semantics=c.semantics, partial=True)
-        low, high = spread.interval(ready.grid, level, seed=seed)
+    for c in compiled:
+        spread = Spread.of(c.term, library, fixed, semantics=c.semantics, partial=True)
+        low, high = spread.interval(grid, level, seed=seed)
         for array in (low, high):
             array.setflags(write=False)
         bounds.append((low, high))
         missing += spread.missing
-    notes = (no_uncertainty_note(sorted(set(missing)), ready.library),) if missing else ()
-    return tuple(bounds), notes
+    notes = (no_uncertainty_note(sorted(set(missing)), library),) if missing else ()
+    shown = tuple(dict.fromkeys((*result.notes, *notes)))
+    return replace(result, intervals=tuple(bounds), level=level, notes=shown)
 
 
 def undefined_note(
