@@ -10,6 +10,7 @@ import subprocess
 import sys
 from fractions import Fraction
 
+import numpy as np
 import pytest
 import sympy
 from helpers import ROOT, run_cli
@@ -21,6 +22,7 @@ from patternalg.algebra.grid import parse_axis
 from patternalg.decisions.compare import compare
 from patternalg.decisions.sweep import sweep
 from patternalg.library.model_library import ModelLibrary
+from patternalg.syntax.arith import number_text
 
 LIB = ModelLibrary.builtin()
 
@@ -283,3 +285,36 @@ def test_a_grid_point_whose_count_is_no_pool_is_refused_as_eval_refuses_it(argv,
 def test_a_grid_of_counts_that_all_make_pools_is_swept() -> None:
     done = run_cli("sweep", "tpool_{n/2}(qsort)", "--over", "n=2,4,8", "--at", "x=4", "--format", "csv")
     assert done.returncode == 0 and done.stdout.splitlines()[1:] == ["2.0,8273.36,", "4.0,4136.68,", "8.0,2068.34,"], done.stdout
+
+
+# --- probe L: a range reaching below x = 1 ---------------------------------------------------
+@pytest.mark.parametrize("over", ["x=-5..5", "x=0.5..5", "x=0.01..5:lin"])
+def test_below_x_1_each_stretch_s_winner_is_the_design_below_there(over: str) -> None:
+    """Over x = -5..5 pipe(inc, nop) was named the winner on both sides of its own crossover
+    (qsort has no value at x <= 0, and the stretch's winner was read there)."""
+    found = compare(["pipe(inc, nop)", "qsort"], over=over)
+    assert [i.winner for i in found.intervals] == ["qsort", "pipe(inc, nop)"]
+    for i in found.intervals:
+        inside = [v for v in np.linspace(i.start, i.end, 50)[1:-1]]
+        values = found.values(np.array(inside))
+        winner = found.terms.index(i.winner)
+        assert np.all(values[winner] <= values.min(axis=0))
+
+
+def test_a_range_where_a_design_has_no_value_is_compared_where_all_have_one() -> None:
+    found = compare(["pipe(inc, nop)", "qsort"], over="x=-5..5")
+    assert 0 < found.bounds[0] < 0.01 and found.bounds[1] == 5
+    assert f"qsort has no value on part of x in [-5, 5]: compared over x in [{number_text(found.bounds[0])}, 5]" in found.notes
+    result = run_cli("compare", "qsort", "inc", "--over", "x=-5..-1")
+    assert result.returncode == 2 and result.stderr.splitlines() == [
+        "patternalg compare: error: qsort: no value at every point of x in [-5, -1] that compare "
+        "scanned: compare a range where the models' values are numbers"
+    ]
+
+
+def test_a_ratio_without_a_positive_time_names_whose_value_it_is() -> None:
+    """Over x = 0.5..5 '(not a positive time)' was pinned on pipe(inc, nop), whose value is
+    5422.97 ns, where qsort, the winner, is -517.085 ns."""
+    first = compare(["pipe(inc, nop)", "qsort"], over="x=0.5..5").lines()[0]
+    assert first.startswith("x in [0.5, 3.15949334")
+    assert first.endswith(": qsort wins (others over it at the ends: pipe(inc, nop) (the winner is not a positive time there) .. x1)")

@@ -336,7 +336,7 @@ def test_a_ratio_of_a_value_that_is_no_positive_time_is_not_printed():
     lib = {"a": AtomicModel("a", 10 * x - 1500), "b": AtomicModel("b", 3 * x - 100)}
     found = compare(["pipe(a, b)", "seq(a, b)"], over="x=1..1e4", library=lib)
     first = found.lines()[0]
-    assert first.startswith("x in [1, ") and "(not a positive time)" in first
+    assert first.startswith("x in [1, ") and "(the winner is not a positive time there)" in first
     assert " x-" not in found.text() and " x0.0" not in found.text()
 
 

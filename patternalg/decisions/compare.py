@@ -357,9 +357,10 @@ class Comparison(Tabular):
             lines.append(f"{self._along()}:")
         for i in self.intervals:
             rest = [(n, a, b) for n, a, b in i.ratios if n != i.winner]
+            own = next((a, b) for n, a, b in i.ratios if n == i.winner)
             equal = list(i.ties)
             others = ", ".join(
-                f"{n} {_times(a, digits)} .. {_times(b, digits)}"
+                f"{n} {_times(a, digits, own[0])} .. {_times(b, digits, own[1])}"
                 for n, a, b in rest
                 if n not in equal and (a is not None or b is not None)
             )
@@ -658,32 +659,44 @@ def _underflows_lacking(
 def _finite_span(
     scanned: np.ndarray, scan: np.ndarray, names: Sequence[str], axis: Axis
 ) -> tuple[float, float, list[str]]:
-    """The compared range without the ends where some design's value is beyond a double's
-    range (an overflow, where nothing can be compared), with a note naming the designs and
-    what is compared instead; the whole range where no end overflows.
+    """The compared range without the ends where some design has no value: beyond a
+    double's range (an overflow), or none at all (qsort's log2(x) at x <= 0), where nothing
+    can be compared (a design with a value there "won" against one without), with a note
+    naming the designs and what is compared instead; the whole range where every design has
+    a value at both ends.
 
     >>> from patternalg.algebra.grid import parse_axis
     >>> scan, axis = np.array([1.0, 10.0, 100.0]), parse_axis("x=1..100")
     >>> _finite_span(np.array([[1.0, 2.0, np.inf], [1.0, 3.0, 4.0]]), scan, ["a", "b"], axis)[:2]
     (1.0, 10.0)
+    >>> _finite_span(np.array([[np.nan, 2.0, 3.0], [1.0, 3.0, 4.0]]), scan, ["a", "b"], axis)
+    (10.0, 100.0, ['a has no value on part of x in [1, 100]: compared over x in [10, 100]'])
     """
     lo, hi = axis.bounds
-    held = np.flatnonzero(~np.isinf(scanned).any(axis=0))
+    held = np.flatnonzero(np.isfinite(scanned).all(axis=0))
     if held.size and scan[held[0]] == lo and scan[held[-1]] == hi:
         return lo, hi, []
-    lacks = [printable(n) for n, row in zip(names, scanned, strict=True) if np.isinf(row).any()]
+    beyond = [printable(n) for n, row in zip(names, scanned, strict=True) if np.isinf(row).any()]
+    undefined = [
+        printable(n) for n, row in zip(names, scanned, strict=True) if np.isnan(row).any() and not np.isinf(row).any()
+    ]
     where = f"{axis.name} in [{number_text(lo)}, {number_text(hi)}]"
     if not held.size:
+        why = "beyond a double's range" if beyond else "no value"
         raise EvaluationError(
-            f"{', '.join(lacks)}: beyond a double's range at every point of {where} that compare "
+            f"{', '.join(beyond or undefined)}: {why} at every point of {where} that compare "
             "scanned: compare a range where the models' values are numbers"
         )
     start, end = float(scan[held[0]]), float(scan[held[-1]])
-    verb = "goes" if len(lacks) == 1 else "go"
-    return start, end, [
-        f"{', '.join(lacks)} {verb} beyond a double's range on part of {where}: compared over "
-        f"{axis.name} in [{number_text(start)}, {number_text(end)}]"
+    lacks = [
+        f"{', '.join(group)} {verb} on part of {where}"
+        for group, verb in (
+            (beyond, "goes beyond a double's range" if len(beyond) == 1 else "go beyond a double's range"),
+            (undefined, "has no value" if len(undefined) == 1 else "have no value"),
+        )
+        if group
     ]
+    return start, end, [f"{'; '.join(lacks)}: compared over {axis.name} in [{number_text(start)}, {number_text(end)}]"]
 
 
 def _ratio(value: float, best: float) -> float | None:
@@ -701,11 +714,16 @@ def _ratio(value: float, best: float) -> float | None:
     return number(value / best)
 
 
-def _times(ratio: float | None, digits: int | None = None) -> str:
+def _times(ratio: float | None, digits: int | None = None, winner: float | None = 1.0) -> str:
     """A ratio as the comparison prints it, in ``digits`` significant digits as the values
-    are: ``x1.25``, or where it has none, why."""
+    are: ``x1.25``, or where it has none, why: the winner's own ratio there (``winner``,
+    None where the winner's value is not a positive time) says whose value it is.
+
+    >>> _times(1.25), _times(None), _times(None, winner=None)
+    ('x1.25', '(not a positive time)', '(the winner is not a positive time there)')
+    """
     if ratio is None:
-        return "(not a positive time)"
+        return "(not a positive time)" if winner is not None else "(the winner is not a positive time there)"
     if math.isinf(ratio):
         return "(the winner takes no time there)"
     return f"x{number_text(ratio, digits)}"
