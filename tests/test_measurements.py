@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import measurement_texts
+from helpers import measurement_texts, run_cli
 
 from patternalg.errors import MeasurementError
 from patternalg.forms.pmnf import PMNF
@@ -469,3 +469,26 @@ def test_errors_carry_their_location_and_survive_pickling(tmp_path: Path) -> Non
     assert info.value.location == Location(str(path), 3)
     assert info.value.message == "column 'time': 'fast' is not a number"
     assert str(pickle.loads(pickle.dumps(info.value))) == str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("suffixed", "bracketed", "unit"),
+    [
+        ("time_μs", "time[μs]", "us"),  # the Greek mu (U+03BC)
+        ("time_µs", "time[µs]", "us"),  # the micro sign (U+00B5)
+        ("time_usec", "time[usec]", "us"),
+        ("time_msec", "time[msec]", "ms"),
+        ("time_nsec", "time (nsec)", "ns"),
+        ("time_seconds", "time[seconds]", "s"),
+    ],
+)
+def test_a_unit_of_time_reads_alike_as_a_suffix_or_in_brackets(
+    tmp_path: Path, suffixed: str, bracketed: str, unit: str
+) -> None:
+    """time_μs, time_msec, ... were read as ns ("name no unit") where time[μs] and
+    time[msec] were honoured (probe L)."""
+    for k, header in enumerate((suffixed, bracketed)):
+        ms = read(write(tmp_path, f"m{k}.csv", f"x,{header}\n1,2\n2,3\n4,5\n8,9\n16,17\n"))
+        assert ms.unit == unit, header
+    result = run_cli("fit", str(tmp_path / "m0.csv"))
+    assert result.returncode == 0 and f"[{unit}]" in result.stdout and "name no unit" not in result.stderr

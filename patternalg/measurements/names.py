@@ -56,13 +56,29 @@ NON_TIME_WORDS = frozenset(
         "throughput", "performance", "rate", "bandwidth", "items", "iterations",
     }
 )  # fmt: skip
-_TIME_UNITS = {"ns": "ns", "us": "us", "µs": "us", "ms": "ms", "s": "s", "sec": "s", "min": "min"}
+#: how a column's name spells each unit of time (``time_usec``, ``runtime[msec]``): one table
+#: for a suffix and a bracket, in lower case, the micro sign and the Greek mu alike
+_TIME_SPELLINGS = {
+    "ns": ("ns", "nsec", "nanosecond"),
+    "us": ("us", "µs", "μs", "usec", "µsec", "μsec", "microsecond"),
+    "ms": ("ms", "msec", "millisecond"),
+    "s": ("s", "sec", "second"),
+    "min": ("min", "minute"),
+}
+_TIME_UNITS = {
+    written: unit
+    for unit, spellings in _TIME_SPELLINGS.items()
+    for spelling in spellings
+    for written in {spelling, spelling if spelling.endswith("s") else f"{spelling}s"}
+}
 _BRACKETED = re.compile(r"(?P<base>.*?)\s*[\[(]\s*(?P<unit>[^\[\]()]+?)\s*[\])]")
-_SUFFIXED = re.compile(r"(?P<base>.+?)_(?P<unit>[a-zµ]+)")
+_SUFFIXED = re.compile(r"(?P<base>.+?)_(?P<unit>[^\W\d_]+)")
+#: a name's end that makes a suffix what a rate is per, not its unit (``items_per_second``)
+_PER = re.compile(r"(?:^|_)per$", re.IGNORECASE)
 _INVALID = re.compile(r"[^A-Za-z0-9_]+")
 _LEADING_CAPITALS = re.compile(r"[A-Z]+")
 #: a rate: something per unit of time (``items_per_second``, ``ops/s``), no time itself
-_RATE = re.compile(r"(?:\bper[^a-z]*|/\s*)(?:seconds?|secs?|s|ms|us|ns|minutes?|min|hours?)\b")
+_RATE = re.compile(r"(?:\bper[^a-z]*|/\s*)(?:seconds?|[mun]?secs?|s|ms|us|µs|μs|ns|minutes?|min|hours?)\b")
 #: lines of names that are atom names already (no reserved word or prefix checked)
 _ATOMS = re.compile(r"[a-z](?:[A-Za-z0-9_]*[A-Za-z0-9])?(?:\n[a-z](?:[A-Za-z0-9_]*[A-Za-z0-9])?)*")
 _RESERVED_START = re.compile("^(?:" + "|".join(map(re.escape, RESERVED_PREFIXES)) + ")", re.M)
@@ -162,8 +178,16 @@ def _already_atoms(kernels: list[str]) -> bool:
 def split_unit(column: str) -> tuple[str, str | None]:
     """A column name without its unit, and the unit (``time_ms``, ``runtime[s]``, ``t (us)``).
 
-    A ``_suffix`` counts as a unit only if it is a time unit (``bytes_total`` keeps its
-    name); a bracketed unit is taken as written. ``time`` says nothing: its unit is None.
+    A unit of time is read the same way in either spelling (``time_msec`` and
+    ``time[msec]`` are ms, ``time_μs`` and ``time[µs]`` us); a ``_suffix`` counts as a
+    unit only if it is one (``bytes_total`` keeps its name) and not what a rate is per
+    (``items_per_second``), while a bracketed unit of another kind is taken as written.
+    ``time`` says nothing: its unit is None.
+
+    >>> split_unit("time_μs"), split_unit("time[µs]"), split_unit("time_nsec"), split_unit("Energy (J)")
+    (('time', 'us'), ('time', 'us'), ('time', 'ns'), ('Energy', 'J'))
+    >>> split_unit("items_per_second")
+    ('items_per_second', None)
     """
     text = column.strip()
     match = _BRACKETED.fullmatch(text)
@@ -171,7 +195,7 @@ def split_unit(column: str) -> tuple[str, str | None]:
         unit = match["unit"]
         return match["base"], _TIME_UNITS.get(unit.lower(), unit)
     match = _SUFFIXED.fullmatch(text)
-    if match and match["unit"].lower() in _TIME_UNITS:
+    if match and match["unit"].lower() in _TIME_UNITS and not _PER.search(match["base"]):
         return match["base"], _TIME_UNITS[match["unit"].lower()]
     return text, None
 
