@@ -31,7 +31,7 @@ import sympy
 
 from .algebra.atomic_model import AtomicModel, valid_atom_name
 from .algebra.bindings import as_value, collect_bindings
-from .algebra.units import check_unit
+from .algebra.units import unit_checked
 from .errors import ArgumentError, UnknownAtomError, close_names
 from .syntax.parser import parse, parse_arithmetic
 from .syntax.terms import Term
@@ -229,8 +229,7 @@ def _model(key: Any, model: Any, name: str) -> AtomicModel:
     if not isinstance(key, str) or not valid_atom_name(key):
         raise wrong(f"{name} key", "an atom name (a lowercase letter, then letters, digits, _)", key)
     if isinstance(model, AtomicModel):
-        check_unit(model.unit, f"{name}[{key!r}].unit")
-        return model
+        return unit_checked(model, f"{name}[{key!r}].unit")
     what = "an AtomicModel, a model's text such as '2*x', or a number"
     if isinstance(model, str):
         return AtomicModel(key, parse_arithmetic(model), source=f"{name}['{key}']")

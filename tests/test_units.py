@@ -201,3 +201,36 @@ def test_units_of_one_kind_compose_to_the_same_value_in_either_order() -> None:
     assert model("seq(traffic, flips)", lib, x=10) == model("seq(flips, traffic)", lib, x=10) == 100
     assert common_unit({"traffic": "bytes", "flips": "bit"}) == common_unit({"flips": "bit", "traffic": "bytes"}) == "bit"
     assert common_unit({"r": "%", "s": "dimensionless"}) == "%"
+
+
+@pytest.mark.parametrize("command", [["eval", "inc", "--at", "x=2"], ["sweep", "inc", "--over", "x=2,4"]])
+def test_a_unit_given_with_blanks_is_the_unit_without_them(command: list[str]) -> None:
+    """--unit " ms" kept its blank in every header, note and JSON (probe L)."""
+    plain = run_cli(*command, "--unit", "ms")
+    spaced = run_cli(*command, "--unit", " ms ")
+    assert spaced.returncode == 0 and (spaced.stdout, spaced.stderr) == (plain.stdout, plain.stderr)
+    shown = json.loads(run_cli(*command, "--unit", " ms", "--format", "json").stdout)
+    assert shown["unit"] == "ms"
+
+
+def test_a_unit_of_blanks_is_no_unit() -> None:
+    """pint reads nothing as dimensionless: --unit "   " was 'dimensionless, but inc is in ns'."""
+    result = run_cli("eval", "inc", "--unit", "   ")
+    assert result.returncode == 2
+    assert result.stderr == "patternalg eval: error: --unit: '   ' is not a unit (e.g. ns, us, ms, s, min, bytes)\n"
+
+
+def test_units_in_files_and_models_are_trimmed_where_they_are_checked(tmp_path) -> None:
+    path = tmp_path / "m.toml"
+    path.write_text('[models.k]\nmodel = "x"\nunit = " ms"\n')
+    assert ModelLibrary.load([str(path)])["k"].unit == "ms"
+    assert ModelLibrary([AtomicModel("k", x, unit="ms ")])["k"].unit == "ms"
+    assert model("seq(k, k)", {"k": AtomicModel("k", x, unit=" ms")}, x=2) == 4
+    fitted = run_cli("fit", str(_seconds(tmp_path / "t.csv")), "--unit", " s")
+    assert fitted.returncode == 0 and "[s]" in fitted.stdout and "[ s]" not in fitted.stdout
+
+
+def _seconds(path):
+    rows = [f"{n},{2e-9 * n + 1e-6 * r}" for n in (64, 128, 256, 512, 1024) for r in (1, 2, 3)]
+    path.write_text("x,time\n" + "\n".join(rows) + "\n")
+    return path

@@ -38,6 +38,7 @@ __all__ = [
     "DEFAULT_UNIT",
     "TIME_EXAMPLES",
     "check_unit",
+    "unit_checked",
     "check_time_unit",
     "dimension",
     "kind",
@@ -81,6 +82,8 @@ def _unit(text: str) -> Any:
         raise UnitError(
             f"'{printable(text)}' is not a unit: {len(text):,} characters (limit: {MAX_UNIT_TEXT})"
         )
+    if not text.strip():  # pint reads nothing as dimensionless
+        raise UnitError(f"'{printable(text)}' is not a unit (e.g. {', '.join(TIME_EXAMPLES)}, bytes)")
     registry = _registry()
     try:
         unit = registry.Unit(text.strip())
@@ -92,21 +95,37 @@ def _unit(text: str) -> Any:
 
 
 def check_unit(text: str, where: str = "unit") -> str:
-    """``text`` if it names a unit (any unit pint knows), else a UnitError at ``where``.
+    """``text`` without the blanks around it if it names a unit (any unit pint knows), else
+    a UnitError at ``where``: the one place a unit's text is checked and trimmed (a unit
+    " ms" kept its blank in every header and note).
 
-    >>> check_unit("ms"), check_unit("bytes")
-    ('ms', 'bytes')
+    >>> check_unit("ms"), check_unit("bytes"), check_unit(" ms ")
+    ('ms', 'bytes', 'ms')
     >>> check_unit("time", "m.toml: models.k.unit")
     Traceback (most recent call last):
     ...
     patternalg.errors.UnitError: m.toml: models.k.unit: 'time' is not a unit (e.g. ns, us, ms, s, min, bytes)
     """
-    if text not in (DEFAULT_UNIT, ONE_CORE_TIME):  # the built-ins' units: no pint to load
+    unit = text.strip() if isinstance(text, str) else text
+    if unit not in (DEFAULT_UNIT, ONE_CORE_TIME):  # the built-ins' units: no pint to load
         try:
             _unit(text)
         except UnitError as exc:
             raise UnitError(f"{where}: {exc}") from None
-    return text
+    return unit
+
+
+def unit_checked(model: AtomicModel, where: str) -> AtomicModel:
+    """``model`` with its unit checked (:func:`check_unit`, a UnitError at
+    ``where``) and its text as checked: ``" ms"`` is ``"ms"``.
+
+    >>> from patternalg.algebra.atomic_model import AtomicModel
+    >>> from patternalg.syntax.symbols import x
+    >>> unit_checked(AtomicModel("k", x, unit=" ms"), "k.unit").unit
+    'ms'
+    """
+    unit = check_unit(model.unit, where)
+    return model if unit == model.unit else replace(model, unit=unit)
 
 
 def dimension(text: str) -> str:
@@ -161,7 +180,8 @@ def is_time(text: str) -> bool:
 
 
 def check_time_unit(text: str, where: str) -> str:
-    """``text`` if it is a unit of time (ms, s, minute, ...), else a UnitError naming examples."""
+    """``text`` (without the blanks around it) if it is a unit of time (ms, s, minute, ...),
+    else a UnitError naming examples."""
     valid = ", ".join(TIME_EXAMPLES)
     try:
         kind = dimension(text)
@@ -171,7 +191,7 @@ def check_time_unit(text: str, where: str) -> str:
         raise UnitError(f"{where} {printable(str(text))}: not a unit (valid: {valid})") from None
     if kind != "time":
         raise UnitError(f"{where} {printable(text)}: {_kind(kind)}, not a time (valid: {valid})")
-    return text
+    return text.strip()
 
 
 def factor(source: str, target: str) -> Fraction:
@@ -341,7 +361,7 @@ def in_unit(
     ('us', ('converted to us: inc (ns), nop (ns)',))
     """
     if unit is not None:
-        check_unit(unit, "unit")
+        unit = check_unit(unit, "unit")
     converted, target = in_one_unit(terms, library, unit)
     note = converted_note(terms, library, target)
     return converted, target, (note,) if note else ()

@@ -103,7 +103,7 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
             raise ModelFileError(f"expected a string, got {table[key]!r}", location=where(key))
     unit = table.get("unit", "ns")
     try:
-        check_unit(unit, str(where("unit")))
+        unit = check_unit(unit, str(where("unit")))
     except UnitError as exc:
         raise ModelFileError(str(exc)) from None
     if not is_time(unit):

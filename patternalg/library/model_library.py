@@ -32,7 +32,7 @@ import sympy
 from .._internal.generated import checksum
 from .._internal.toml_reader import load_toml
 from ..algebra.atomic_model import COMMON_KEYS, AtomicModel, valid_atom_name
-from ..algebra.units import check_unit
+from ..algebra.units import check_unit, unit_checked
 from ..arguments import MODELS, as_each, as_models, as_path, as_paths, as_text
 from ..errors import Location, ModelFileError, UnitError, UnknownAtomError, close_names, reason
 from ..forms import form_class
@@ -74,7 +74,7 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
                 f"expected a string, got {value!r}", location=_where(path, name, key)
             )
     try:
-        check_unit(unit, str(_where(path, name, "unit")))
+        unit = check_unit(unit, str(_where(path, name, "unit")))
     except UnitError as exc:
         raise ModelFileError(str(exc)) from None
     touches = table.get("touches_data", True)
@@ -116,9 +116,10 @@ class ModelLibrary(Mapping[str, AtomicModel]):
     """
 
     def __init__(self, models: Iterable[AtomicModel] = ()) -> None:
-        checked = as_each(models, AtomicModel, "models", "AtomicModel objects")
-        for model in checked:
-            check_unit(model.unit, f"models[{model.name!r}].unit")
+        checked = [
+            unit_checked(model, f"models[{model.name!r}].unit")
+            for model in as_each(models, AtomicModel, "models", "AtomicModel objects")
+        ]
         self._models: dict[str, AtomicModel | _Pending] = {model.name: model for model in checked}
 
     @classmethod

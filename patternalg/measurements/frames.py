@@ -137,7 +137,7 @@ def from_frame(
         if pair is not None:
             stated_at.setdefault(key, {})[point] = pair
     if unit is not None:
-        _check_unit(unit, {_text_or_none(u) for u in first_unit.values()} | {split_unit(value)[1]}, path)
+        unit = _check_unit(unit, {_text_or_none(u) for u in first_unit.values()} | {split_unit(value)[1]}, path)
         first_unit = dict.fromkeys(first_unit, unit)
     series = [
         {
@@ -182,14 +182,14 @@ def _stated_rows(frame: Any, columns: Sequence[str], count: int, value: str) -> 
     return list(zip(frame[named[found.spread]], frame[named[found.repetitions]], strict=True))
 
 
-def _check_unit(unit: Any, stated: set[str | None], path: str) -> None:
-    """``unit=`` of :func:`from_frame`: a unit pint reads, and not another than the frame
-    states."""
+def _check_unit(unit: Any, stated: set[str | None], path: str) -> str:
+    """``unit=`` of :func:`from_frame` as checked: a unit pint reads, and not another than
+    the frame states."""
     from ..algebra.units import check_unit
 
     if not isinstance(unit, str):
         raise MeasurementError(f"unit={unit!r}: expected a unit's name such as 's' or 'ms'", location=Location(path))
-    check_unit(unit, "unit=")
+    unit = check_unit(unit, "unit=")
     other = sorted(u for u in stated - {None, unit} if u)
     if other:
         raise MeasurementError(
@@ -197,6 +197,7 @@ def _check_unit(unit: Any, stated: set[str | None], path: str) -> None:
             "value column's name): drop unit=, or the frame's",
             location=Location(path),
         )
+    return unit
 
 
 def _numbers(frame: Any, name: str, path: str) -> np.ndarray:

@@ -309,7 +309,7 @@ def measured_unit(
         return check_time_unit(unit, what) if is_time else check_unit(unit, what)
 
     if option is not None:
-        checked(option, "--unit" if is_time else f"{prefix}--unit")
+        option = checked(option, "--unit" if is_time else f"{prefix}--unit")
         if column_unit is not None and option != column_unit:
             raise UnitError(
                 f"{prefix}--unit {option} contradicts the value column's unit {column_unit} "
