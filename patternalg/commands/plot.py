@@ -158,6 +158,8 @@ def _one_axis(
 
 
 def _curves(args: argparse.Namespace) -> Any:
+    import numpy as np
+
     from ..algebra.arrays import count_symbols
     from ..algebra.units import atom_names
     from ..decisions.compare import compare
@@ -175,10 +177,13 @@ def _curves(args: argparse.Namespace) -> Any:
     curves = sweep(
         parsed, [axis], at=bound, library=library, unit=unit, machine=machine, interval=level, seed=seed
     )
+    # crossovers are marked between the curves that have a value somewhere (compare finds
+    # none with a design that has no value over the range: it is an error there)
+    valued = [t for t, values in zip(parsed, curves.values, strict=True) if np.isfinite(values).any()]
     comparison = None
-    if len(parsed) > 1:
+    if len(valued) > 1:
         comparison = compare(
-            parsed, over=axis, at=bound, library=library, unit=unit, machine=machine, interval=level, seed=seed
+            valued, over=axis, at=bound, library=library, unit=unit, machine=machine, interval=level, seed=seed
         )
     figure = plot_sweep(curves, comparison).figure  # nothing to draw: the error alone
     notes_once(args, [*curves.notes, *(comparison.notes if comparison is not None else ())])
