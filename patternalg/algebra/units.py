@@ -155,8 +155,8 @@ def kind(text: str) -> str:
     registry = _registry()
     unit = _unit(text)
     _, root = registry.get_root_units(unit)
-    counted = {  # pint's Unit keeps its units and exponents in _units
-        f"{name}s": e for name, e in root._units.items() if not registry.get_dimensionality(name)
+    counted = {  # the root units of no dimension, by name (a quantity of 1 lists them)
+        f"{name}s": e for name, e in (1 * root).unit_items() if not registry.get_dimensionality(name)
     }
     return _words({**{name.strip("[]"): e for name, e in unit.dimensionality.items()}, **counted})
 
