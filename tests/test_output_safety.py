@@ -159,6 +159,16 @@ def test_json_output_writes_a_non_utf8_name_as_the_model_file_does(tmp_path: Pat
     assert json.loads(out)["files"] == [str(data.parent / "bad\\xff.csv")]
 
 
+def test_an_error_names_a_non_utf8_file_as_its_bytes(tmp_path: Path, capsys) -> None:
+    """stderr named a\\udcffb.csv (Python's lone surrogate for the byte) where the model
+    file and JSON write a\\xffb.csv: one spelling of the byte everywhere."""
+    data = tmp_path / os.fsdecode(b"a\xffb.csv")
+    data.write_text("x,time\n1,2\n")
+    assert main(["fit", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert "\\udc" not in err and "a\\xffb.csv:2:" in err and err.count("\n") == 1
+
+
 def test_a_legal_long_output_name_is_written(tmp_path: Path) -> None:
     """Names of 242-255 bytes were refused ('File name too long'): the temporary file beside
     them added 14 characters to the name, and measure's journal 8."""

@@ -374,16 +374,21 @@ def whole_number_text(value: int) -> str:
 
 
 def printable(text: str, limit: int = MAX_SHOWN) -> str:
-    """``text`` safe for one terminal line: control characters escaped, the middle elided.
+    """``text`` safe for one terminal line: control characters escaped, the middle elided;
+    a byte that was no UTF-8 (a file name's, kept by Python as a lone surrogate) shown as
+    the byte it was.
 
-    >>> printable("tab\\there"), printable("x" * 10, limit=6)
-    ('tab\\\\there', 'xx…xxx')
+    >>> printable("tab\\there"), printable("x" * 10, limit=6), printable("a\\udcffb.csv")
+    ('tab\\\\there', 'xx…xxx', 'a\\\\xffb.csv')
     """
     if len(text) > 4 * limit:  # escape only what is shown
         text = text[: 2 * limit] + text[-2 * limit :]
     shown = "".join(
-        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
-    )
+        c if c.isprintable()
+        else f"\\x{ord(c) - 0xDC00:02x}" if "\udc80" <= c <= "\udcff"
+        else c.encode("unicode_escape").decode("ascii")
+        for c in text
+    )  # fmt: skip
     shown = shown.encode("utf-8", "backslashreplace").decode("utf-8")
     if len(shown) <= limit:
         return shown
