@@ -209,6 +209,24 @@ def test_atoms_fitted_over_n_have_an_asymptotic_winner_as_n_grows():
     assert compare(["pipe(qsort, inc)", "seq(qsort, inc)"]).asymptotic_symbol == "x"
 
 
+def test_a_symbol_bound_by_an_annotation_or_at_leaves_the_size_to_grow_in():
+    """``sa[p=4]`` of ``30*n + 250*n*log2(p)`` is ``530*n``, which grows slower than
+    ``2*n*log2(n)``: the winner was undecided (x -> oo), the annotation's and ``--at``'s p
+    counted as a second symbol of the atoms."""
+    from patternalg.algebra.atomic_model import AtomicModel
+    from patternalg.syntax.symbols import symbol
+
+    n, p = symbol("n"), symbol("p")
+    library = ModelLibrary([
+        AtomicModel("sa", 30 * n + 250 * n * sympy.log(p, 2)), AtomicModel("sb", 2 * n * sympy.log(n, 2)),
+    ])  # fmt: skip
+    annotated = compare(["sa[p=4]", "sb"], over="n=1..1e6", library=library)
+    assert (annotated.asymptotic_winner, annotated.asymptotic_symbol) == ("sa[p=4]", "n")
+    bound = compare(["sa", "pipe(sa, sb)", "sb"], over="n=1..1e6", at={"p": 4}, library=library)
+    assert (bound.asymptotic_winner, bound.asymptotic_ties, bound.asymptotic_symbol) == ("sa", (), "n")
+    assert "asymptotic winner (n -> oo): sa" in bound.lines()
+
+
 @pytest.mark.parametrize("first", [0, 1])
 def test_designs_equal_on_part_of_a_stretch_do_not_tie_on_all_of_it(first: int):
     """On 4 cores a pipe with nop beside tpool_n(qsort) runs free up to n = 3 and pays for a

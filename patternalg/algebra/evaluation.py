@@ -194,7 +194,8 @@ def size_of(
 ) -> sympy.Symbol | None:
     """The one symbol the atoms of ``term`` are models in where it is not x (a table over
     ``n``), else None: x already, several symbols, a thread count of the term, a symbol an
-    atom's annotation binds (``kernel[p=8]``), a metavariable, or a machine (whose hand-off
+    atom's annotation binds (``kernel[n=8]``; one it binds is not the atom's: ``sa[p=4]`` of
+    ``30*n + 250*n*log2(p)`` is a model in n), a metavariable, or a machine (whose hand-off
     is in x).
 
     >>> from patternalg.syntax.parser import parse
@@ -202,6 +203,9 @@ def size_of(
     >>> n = symbol("n")
     >>> lib = {"a": AtomicModel("a", 3 * n), "b": AtomicModel("b", n**2 + 1)}
     >>> size_of(parse("pipe(a, b)"), lib, Semantics.EXACT), size_of(parse("tpool_n(a)"), lib, Semantics.EXACT)
+    (n, None)
+    >>> lib["c"] = AtomicModel("c", 530 * n * symbol("p"))
+    >>> size_of(parse("pipe(c[p=4], b)"), lib, Semantics.EXACT), size_of(parse("pipe(c, b)"), lib, Semantics.EXACT)
     (n, None)
     """
     return _sized(term, library, semantics, metavariables)[0]
@@ -217,16 +221,23 @@ def _sized(
     its mapReduces' shuffles'), from one walk of the term."""
     if metavariables or semantics.reads():  # a machine's hand-off reads x
         return None, []
-    names: set[str] = set()
-    bound: set[str] = set()
+    uses: set[tuple[str, tuple[tuple[str, sympy.Expr], ...]]] = set()  # each atom with what binds it
     for node in term.walk():
         if isinstance(node, Atom):
-            names.add(node.name)
-            bound.update(k for k, _ in node.annotations)
+            uses.add((node.name, node.annotations))
         elif isinstance(node, MapReduce):
-            names.add(shuffle_model(node, library)[2])
-    used = sorted(name for name in names if name in library)
-    symbols = {s for name in used for s in library[name].expr.free_symbols}
+            uses.add((shuffle_model(node, library)[2], ()))
+    uses = {(name, annotations) for name, annotations in uses if name in library}
+    used = sorted({name for name, _ in uses})
+    bound = {k for _, annotations in uses for k, _ in annotations}
+    # an annotation's symbol is bound in its atom (sa[p=4] is a model in n alone); its value's
+    # symbols are the atom's
+    symbols = {
+        s
+        for name, annotations in uses
+        for s in library[name].expr.free_symbols | {s for _, v in annotations for s in v.free_symbols}
+        if s.name not in dict(annotations)
+    }
     if len(symbols) != 1:
         return None, used
     (size,) = symbols

@@ -9,7 +9,9 @@ designs whose growths are equal to rounding tied.
 
 from __future__ import annotations
 
+from collections import ChainMap
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import sympy
@@ -22,9 +24,11 @@ from ..algebra.normal_forms.normal_form import compare as compare_growth
 from ..algebra.normal_forms.normal_form import eventual, normal_form
 from ..algebra.pointwise import with_counts
 from ..algebra.semantics import Semantics
+from ..algebra.units import atom_names
 from ..errors import EvaluationError
 from ..library.model_library import AtomicModel
 from ..syntax.symbols import symbol, x
+from ..syntax.terms import Term
 from .crossovers import TIE_RTOL
 
 __all__ = ["asymptotic_winner", "growth_order"]
@@ -46,12 +50,12 @@ def asymptotic_winner(
     chosen = semantics if isinstance(semantics, MachineSemantics) else Semantics.ASYMPTOTIC
     try:  # the counts bound first: a deep term's closed form stays flat in x
         terms = [with_counts(c.term, at) for c in compiled]
+        found = _size(terms, library, chosen, at or {})
+        size = "x" if found is None else found.name
+        library = _bound(terms, library, {k: v for k, v in (at or {}).items() if k not in {size, "x"}})
         built = [evaluate(t, library, chosen) for t in terms]
     except (EvaluationError, RecursionError):
         return None, (), "x"
-    sizes = {size_of(t, library, chosen) for t in terms}
-    found = sizes.pop() if len(sizes) == 1 else None
-    size = "x" if found is None else found.name
     mapping = {symbol(k): as_value(v) for k, v in (at or {}).items() if k != size}
     if found is not None:  # the normal forms order growths in x: the size is named x there
         mapping[found] = x
@@ -65,6 +69,30 @@ def asymptotic_winner(
             best = k
     ties = tuple(names[k] for k in range(len(forms)) if k != best and growth_order(forms[k], forms[best]) == 0)
     return names[best], ties, size
+
+
+def _size(
+    terms: list[Term], library: Mapping[str, AtomicModel], semantics: Semantics, at: Mapping[str, Any]
+) -> sympy.Symbol | None:
+    """The one symbol other than x that the atoms of every term are models in
+    (:func:`~patternalg.algebra.evaluation.size_of`), else the one left where ``at`` binds
+    the others (x aside): ``30*n + 250*n*log2(p)`` at ``p = 4`` grows in n; None: x."""
+    for models in (library, _bound(terms, library, {k: v for k, v in at.items() if k != "x"})):
+        sizes = {size_of(t, models, semantics) for t in terms}
+        if len(sizes) == 1 and None not in sizes:
+            return sizes.pop()
+    return None
+
+
+def _bound(terms: list[Term], library: Mapping[str, AtomicModel], at: Mapping[str, Any]) -> Mapping[str, AtomicModel]:
+    """The library with ``at``'s values in the models ``terms`` use: with ``--at p=4``,
+    ``30*n + 250*n*log2(p)`` is a model in n alone, folded in n as a table's models are."""
+    mapping = {symbol(k): as_value(v) for k, v in at.items()}
+    if not mapping:
+        return library
+    names = {name for term in terms for name in atom_names(term) if name in library}
+    bound = {name: replace(library[name], expr=library[name].expr.xreplace(mapping)) for name in names}
+    return ChainMap(bound, library)  # type: ignore[arg-type]
 
 
 def growth_order(a: sympy.Expr, b: sympy.Expr) -> int | None:
