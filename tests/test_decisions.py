@@ -527,6 +527,23 @@ def test_optimize_on_a_machine_with_a_dispatch_cost_finds_the_exhaustive_optimum
 
 
 # --- explore ---------------------------------------------------------------------------------
+def test_explore_ranks_at_a_point_of_the_atoms_own_size():
+    """Atoms fitted over n are folded as x: ``--at n=100`` is a point. explore ranked by the
+    growth in x instead, showed ``200*log2(100)`` (no value) for the 5422.97 ns that eval
+    gives, and picked other designs than their values at the point do."""
+    from patternalg.algebra.atomic_model import AtomicModel
+    from patternalg.syntax.symbols import symbol
+
+    n = symbol("n")
+    library = ModelLibrary.builtin().merged([AtomicModel("sb", 2 * n * sympy.log(n, 2))])
+    result = explore("pipe(sb, nop)", threads=2, at={"n": 100}, library=library)
+    values = {d.term: d.value for d in result.designs}
+    assert values["pipe(sb, nop)"] == pytest.approx(NOP)
+    assert values["tpool_2(seq(sb, nop))"] == pytest.approx((200 * math.log2(100) + NOP) / 2)
+    assert result.designs[0].term == "tpool_2(seq(sb, nop))"
+    assert "ranked by their growth" not in result.text()
+
+
 def test_explore_finds_the_papers_relation_iv():
     result = explore("pipe(qsort, inc)", threads=2, at={"x": 1024})
     best = result.designs[0]

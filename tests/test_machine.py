@@ -680,3 +680,23 @@ def test_a_value_whose_closed_form_has_no_count_is_a_number_at_every_size(term: 
     value = json.loads(found.stdout)
     assert value["value"] == pytest.approx(1034.17 * x * math.log2(x) / 2, rel=1e-12)
     assert value["free_symbols"] == []
+
+
+def test_a_design_without_x_pays_no_hand_off_in_x_where_it_has_no_pipe():
+    """On a machine whose hand-off is in x, an x-free atom (1000*p) had no value: eval asked
+    for x ("no value for x (bind it with --at)") and then refused it ("the model has no
+    symbol x"), sweep and explore alike; a term without a pipe pays no hand-off, and where a
+    pipe pays it, x is asked for and taken."""
+    p = sympy.Symbol("p", positive=True)
+    library = ModelLibrary([patternalg.AtomicModel("c", 1000 * p)])
+    machine = Machine(4, handoff="500 + 2*x")
+    assert patternalg.model("c", library, machine=machine, p=2) == 2000
+    assert patternalg.model("pipe(c, c)", library, machine=machine, p=2, x=3) == 2506
+    table = sweep(["c", "pipe(c, c)"], over="p=1..2:2", at={"x": 3}, library=library, machine=machine)
+    assert [list(v) for v in table.values] == [[1000, 2000], [1506, 2506]]
+    with pytest.raises(patternalg.EvaluationError, match=r"give --at x=\.\.\. \(the machine's hand-off"):
+        explore("seq(c, c)", at={"p": 2}, threads=2, library=library, machine=machine)
+    ranked = explore("seq(c, c)", at={"p": 2, "x": 3}, threads=2, library=library, machine=machine)
+    assert [(d.term, d.value) for d in ranked.designs[:2]] == [("tpool_2(seq(c, c))", 2000), ("pipe(c, c)", 2506)]
+    cores = explore("seq(c, c)", at={"p": 2}, threads=2, library=library, cores=4)  # no hand-off: no x
+    assert (cores.designs[0].term, cores.designs[0].value) == ("pipe(c, c)", 2000)

@@ -273,9 +273,11 @@ class Compiled:
         return np.array([*self.stages, CORES_NAME], dtype=object)[self.bottleneck(grid)]
 
 
-def term_symbols(term: Term, library: Mapping[str, AtomicModel]) -> set[str]:
-    """The names ``--at`` may bind in ``term``: its model's symbols, its counts' and x."""
-    return symbols_of(term, model_symbols(term, library), inputs_of(term, library))
+def term_symbols(term: Term, library: Mapping[str, AtomicModel], semantics: Semantics | str = Semantics.EXACT) -> set[str]:
+    """The names ``--at`` may bind in ``term``: its model's symbols, those ``semantics``
+    reads (a machine's hand-off: x), its counts' and x."""
+    own = model_symbols(term, library, semantics) | Semantics.of(semantics).reads()
+    return symbols_of(term, own, inputs_of(term, library))
 
 
 def _double(name: str, value: sympy.Expr) -> float:
@@ -304,17 +306,16 @@ def compile_term(
     (with ``partial``, bindings of symbols ``term`` does not have are left out), its operators
     combined as ``semantics`` says."""
     own, declared = model_symbols(term, library, semantics), inputs_of(term, library)
-    if partial:
-        known = symbols_of(term, own, declared)
-        fixed = {k: v for k, v in fixed.items() if k in known}
-    check_bindings(term, own, fixed, declared)
     semantics = Semantics.of(semantics)
+    if partial:
+        known = symbols_of(term, own | semantics.reads(), declared)
+        fixed = {k: v for k, v in fixed.items() if k in known}
+    check_bindings(term, own | semantics.reads(), fixed, declared)
     names = tuple(sorted((own | count_symbols(term)) - set(fixed)))
     doubles = {k: _double(k, v) for k, v in fixed.items()}
     # read by the semantics (a hand-off in x) or by a mapReduce's sizes where the result
     # depends on no value of them (model_symbols says so): a constant model's received
     # value, which no pipe uses; a constant reduce at d(x) elements per key
-    sizes = {s.name for s in unread_sizes(term, own, fixed)}  # one rule with a point's
-    unread = (semantics.reads() - set(names) - set(fixed)) | sizes
-    doubles.update((k, math.nan) for k in unread)
+    unread = unread_sizes(term, own | count_symbols(term), fixed, semantics.reads())  # one rule with a point's
+    doubles.update((s.name, math.nan) for s in unread)
     return Compiled(term, library, names, _outer_stages(term), dict(fixed), doubles, semantics)

@@ -431,16 +431,23 @@ def size_symbols(term: Term) -> frozenset[str]:
     )
 
 
-def unread_sizes(term: Term, known: Iterable[str], bound: Iterable[str]) -> dict[sympy.Symbol, sympy.Expr]:
+def unread_sizes(
+    term: Term, known: Iterable[str], bound: Iterable[str], reads: Iterable[str] = ()
+) -> dict[sympy.Symbol, sympy.Expr]:
     """A value (1) for each symbol of ``term``'s mapReduce sizes that its model, whose
     symbols are ``known``, does not read and ``bound`` does not give: the fold evaluates the
-    sizes all the same, and any value of them gives the same result.
+    sizes all the same, and any value of them gives the same result; and so for each
+    symbol the semantics ``reads`` (a machine's hand-off in x) that the model does not
+    have: an atom's received value, which no pipe of the term uses.
 
     >>> from patternalg.syntax.parser import parse
     >>> unread_sizes(parse("mapReduce_{1,1}^{d,x}(nop, nop)"), [], ["x"])
     {d: 1}
+    >>> unread_sizes(parse("seq(c, c)"), ["p"], ["p"], reads=["x"])
+    {x: 1}
     """
-    unread = size_symbols(term) - symbols_of(term, known) - set(bound)
+    known = set(known)
+    unread = (size_symbols(term) - symbols_of(term, known) | set(reads) - known) - set(bound)
     return {symbol(name): sympy.Integer(1) for name in sorted(unread)}
 
 

@@ -365,9 +365,9 @@ def at_point(
     own, declared = model_symbols(term, library, semantics), inputs_of(term, library)
     if partial:
         values = {k: v for k, v in values.items() if k in symbols_of(term, own, declared)}
-    check_bindings(term, own, values, declared)
+    check_bindings(term, own | semantics.reads(), values, declared)  # a machine's hand-off: x
     mapping, where, shown = _bound(term, values)
-    mapping.update(unread_sizes(term, own, values))  # d beside a constant reduce
+    mapping.update(unread_sizes(term, own, values, semantics.reads()))  # d beside a constant reduce
     if own <= set(values):  # every symbol has a value: a fold of numbers
         found = fold(shown, library, Numbers(where), mapping, lambda node: True, semantics=semantics)
         memo = {k: rounded(v) for k, v in found.kept.items()}

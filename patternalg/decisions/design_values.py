@@ -156,7 +156,8 @@ class DesignValues:
             try:
                 found = self._fold(term, self.mapping)
             except EvaluationError as error:  # a symbol without a value: where, or is it unread?
-                unread = unread_sizes(term, model_symbols(term, self.library, self.semantics), self.at)
+                own = model_symbols(term, self.library, self.semantics)
+                unread = unread_sizes(term, own, self.at, self.semantics.reads())
                 if not unread:
                     raise self._unbound(term) or error from None
                 found = self._fold(term, {**self.mapping, **unread})  # any value gives the same

@@ -41,6 +41,7 @@ from ..algebra.arrays import SYMBOLIC_NODES
 from ..algebra.bindings import as_value, held_by_double
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.evaluation import evaluate
+from ..algebra.fold import model_symbols
 from ..algebra.machine import MachineSemantics, cores_of
 from ..algebra.pointwise import at_point, with_counts
 from ..algebra.semantics import Semantics
@@ -417,20 +418,19 @@ def explore(
     library, unit, notes = in_unit([start], library, unit)
     semantics = semantics.in_unit(unit)
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
-    if cores is not None and "x" not in fixed:
-        raise EvaluationError("explore on a machine ranks designs at a point: give --at x=...")
     laws = usable_laws(semantics) if cores is not None else None
     if cores is not None and threads is not None and budget > cores:
         notes += (f"--threads {budget} on {cores} cores: beyond them the cores bound the values",)
-    at_point(start, library, fixed)  # every binding names a symbol of the design, once
+    # every binding names a symbol of the design (on a machine, x its hand-off reads), once
+    at_point(start, library, fixed, semantics if cores is not None else Semantics.ASYMPTOTIC)
     start = with_counts(start, fixed)  # --at n=2: the designs have 2 threads there, not n
+    pointwise = _at_a_point(start, library, semantics, fixed)
     used = thread_count(start)
     if used > budget:
         raise EvaluationError(
             f"{printable(str(start))} already uses {whole_number_text(used)} threads, more than --threads {budget}"
         )
     values = DesignValues(library, fixed, semantics)
-    pointwise = "x" in fixed
     if pointwise:  # checks every name and count once, with the user's message
         value = values.number(start)
         if not held_by_double(value, lambda: at_point(start, library, fixed, semantics).expr):
@@ -552,6 +552,25 @@ def explore(
         unit,
         notes,
         interval,
+    )
+
+
+def _at_a_point(start: Term, library: Mapping[str, AtomicModel], semantics: Semantics, fixed: Mapping[str, Any]) -> bool:
+    """Whether the designs reached from ``start`` are ranked by their values at ``fixed``:
+    it binds x, or every symbol of their models (a table's n, an x-free model's p) and what
+    the semantics reads (a machine's hand-off in x: a pipe a rewrite makes pays it); a
+    machine ranks only at a point, else an error names what the point lacks."""
+    needed = model_symbols(start, library, semantics) | semantics.reads()
+    if "x" in fixed or (fixed and needed <= set(fixed)):
+        return True
+    if cores_of(semantics) is None:
+        return False
+    lacking = sorted(needed - set(fixed)) or ["x"]
+    read = sorted(semantics.reads() & set(lacking))
+    why = f" (the machine's hand-off or dispatch cost reads {', '.join(read)})" if read else ""
+    raise EvaluationError(
+        "explore on a machine ranks designs at a point: give "
+        + " ".join(f"--at {name}=..." for name in lacking) + why
     )
 
 

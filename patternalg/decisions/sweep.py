@@ -75,7 +75,7 @@ def prepare(
     if len(axes) > 2:
         raise EvaluationError(f"at most two symbols can be swept, got {len(axes)}")
     check_not_fixed(axes, fixed)
-    known = set().union(*(term_symbols(t, library) for t in parsed))
+    known = set().union(*(term_symbols(t, library, semantics) for t in parsed))
     for name in fixed:  # one term's symbol may be bound for it alone
         if name not in known:
             raise EvaluationError(
