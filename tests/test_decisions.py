@@ -850,3 +850,22 @@ def test_a_region_map_keeps_its_bars_in_one_column():
     rows = region.lines(["k", "tpool_4(k)"])[1:21]
     assert "60.8421052631579 | AAAA" in rows
     assert len({row.index("|") for row in rows}) == 1
+
+
+@pytest.mark.parametrize(
+    "decide",
+    [
+        lambda lib: sweep(["solver"], over="x=1..100:3", at={"p": "a"}, library=lib),
+        lambda lib: compare(["solver", "tpool_2(solver)"], over="x=1..100", at={"p": "a"}, library=lib),
+        lambda lib: optimize("tpool_b(solver)", threads=4, at={"p": "a", "x": 100}, library=lib),
+        lambda lib: explore("solver", threads=2, at={"p": "a", "x": 100}, library=lib),
+    ],
+    ids=["sweep", "compare", "optimize", "explore"],
+)
+def test_a_decision_refuses_a_value_naming_a_symbol(decide):
+    """``--at p=a`` was "beyond a double (about 1.8e308)" in sweep, compare and optimize
+    (float() of a symbol), and explore said "no value for a (bind it with --at)", then
+    refused ``--at a=4`` ("the model has no symbol a"): a decision compares numbers."""
+    library = ModelLibrary([patternalg.AtomicModel("solver", 40 + 30 * x + 250 * x * sympy.log(sympy.Symbol("p", positive=True), 2))])
+    with pytest.raises(patternalg.EvaluationError, match=r"^--at p=a: a decision needs a number for p \(a value naming other symbols is for eval\)$"):
+        decide(library)

@@ -34,7 +34,16 @@ from ..syntax.arith import format_expr
 from ..syntax.symbols import symbol
 from ..syntax.terms import Pipe, Term
 from .atomic_model import AtomicModel
-from .bindings import as_value, check_bindings, counts, inputs_of, sizes, symbols_of, unread_sizes
+from .bindings import (
+    as_value,
+    check_bindings,
+    counts,
+    decided_number,
+    inputs_of,
+    sizes,
+    symbols_of,
+    unread_sizes,
+)
 from .fold import Arithmetic, Plan, fold, model_symbols
 from .pointwise import outermost_pipe, pointwise_models
 from .semantics import CORES, CORES_NAME, Semantics
@@ -281,9 +290,9 @@ def term_symbols(term: Term, library: Mapping[str, AtomicModel], semantics: Sema
 
 
 def _double(name: str, value: sympy.Expr) -> float:
-    """A bound value as a double, or an error if a double cannot hold it."""
+    """A bound value as a double, or an error if it is no number or a double cannot hold it."""
     try:
-        number = float(value)
+        number = float(decided_number(name, value))
     except (TypeError, OverflowError):
         number = math.nan
     if not math.isfinite(number):

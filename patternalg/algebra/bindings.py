@@ -27,6 +27,7 @@ from ..syntax.terms import Atom, MapReduce, Term, TPool, count_problem, format_c
 
 __all__ = [
     "collect_bindings",
+    "decided_number",
     "parse_binding",
     "parse_value",
     "as_value",
@@ -132,6 +133,23 @@ def _resolved(found: dict[str, sympy.Expr], option: str) -> dict[str, sympy.Expr
         bound = {k: v.xreplace(bound) for k, v in bound.items()}
     names = sorted(str(k) for k, v in bound.items() if v.free_symbols & set(bound))
     raise EvaluationError(f"{option} {', '.join(names)}: the values name each other in a circle")
+
+
+def decided_number(name: str, value: sympy.Expr) -> sympy.Expr:
+    """``value``, a binding of ``name``, or an error if it names other symbols: a decision
+    compares numbers, and ``eval`` is the command for a model in them.
+
+    >>> decided_number("p", sympy.Symbol("a"))
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --at p=a: a decision needs a number for p (a value naming other symbols is for eval)
+    """
+    if value.free_symbols:
+        raise EvaluationError(
+            f"--at {name}={format_expr(value)}: a decision needs a number for {name} "
+            "(a value naming other symbols is for eval)"
+        )
+    return value
 
 
 def parse_binding(text: str) -> tuple[str, sympy.Expr]:

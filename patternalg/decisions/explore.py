@@ -38,7 +38,7 @@ from .._internal.callbacks import ProgressCallback
 from .._internal.limits import MAX_SEARCH_REBUILDS, printable, whole_number_text
 from .._internal.tables import Tabular, fields_json, with_unit
 from ..algebra.arrays import SYMBOLIC_NODES
-from ..algebra.bindings import as_value, held_by_double
+from ..algebra.bindings import as_value, decided_number, held_by_double
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.evaluation import evaluate
 from ..algebra.fold import model_symbols
@@ -417,7 +417,7 @@ def explore(
     start, at, library = as_term(term), as_bindings(at), ModelLibrary.of(library)
     library, unit, notes = in_unit([start], library, unit)
     semantics = semantics.in_unit(unit)
-    fixed = {k: as_value(v) for k, v in (at or {}).items()}
+    fixed = {k: decided_number(k, as_value(v)) for k, v in (at or {}).items()}
     laws = usable_laws(semantics) if cores is not None else None
     if cores is not None and threads is not None and budget > cores:
         notes += (f"--threads {budget} on {cores} cores: beyond them the cores bound the values",)
