@@ -700,3 +700,23 @@ def test_a_design_without_x_pays_no_hand_off_in_x_where_it_has_no_pipe():
     assert [(d.term, d.value) for d in ranked.designs[:2]] == [("tpool_2(seq(c, c))", 2000), ("pipe(c, c)", 2506)]
     cores = explore("seq(c, c)", at={"p": 2}, threads=2, library=library, cores=4)  # no hand-off: no x
     assert (cores.designs[0].term, cores.designs[0].value) == ("pipe(c, c)", 2000)
+
+
+def test_optimize_says_the_budgets_exceed_the_cores_by_the_threads_a_design_runs():
+    """A seq runs the larger of its parts and a pipe its stages' sum, within the budgets
+    together; Amdahl's p counts no thread. The note summed each count's own bound: a <= 8,
+    b <= 8 made 16 threads of seq(tpool_a, tpool_b) under --threads 8 on 8 cores, and 14 of
+    a pipe under the machine's own a+b<=8."""
+    library = ModelLibrary.builtin().merged(
+        [patternalg.AtomicModel("filt", (1e4 + 200 * x) * (sympy.Rational(1, 10) + sympy.Rational(9, 10) / sympy.Symbol("p", positive=True)))]
+    )
+
+    def noted(term: str, **options) -> list[str]:
+        found = optimize(term, at={"x": 1024}, cores=8, library=library, **options)
+        return [n for n in found.notes if "budgets allow more threads" in n]
+
+    assert noted("seq(tpool_a(qsort), tpool_b(inc))", threads=8) == []
+    assert noted("pipe(tpool_a(qsort), tpool_b(inc))") == []  # a+b<=8: 8 threads at most
+    assert noted("tpool_a(filt[p=b])", budget=["a<=4", "b<=16"]) == []
+    (note,) = noted("pipe(tpool_a(qsort), tpool_b(inc))", threads=12)
+    assert "up to 12 at once" in note

@@ -46,6 +46,7 @@ from ..errors import EvaluationError
 from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import number_text
+from ..syntax.symbols import symbol
 from ..syntax.terms import Atom, Term
 from .allocation_search import (
     MAX_EXHAUSTIVE,
@@ -58,7 +59,7 @@ from .allocation_search import (
     monotone,
     none_feasible,
 )
-from .budget import assignments_at_most, parse_budget, thread_budgets, upper_bounds
+from .budget import Budget, assignments_at_most, parse_budget, thread_budgets, upper_bounds
 from .options import OBJECTIVES, OPTIMIZE_THREADS, OPTIMIZE_TOP
 
 __all__ = ["Candidate", "Optimum", "optimize", "free_counts", "MAX_EXHAUSTIVE"]
@@ -262,6 +263,37 @@ def _check_chosen(term: Term, fixed: Collection[str], over: Axis | None, vary: S
         )
 
 
+#: assignments whose threads optimize reads for its note on the cores (beyond: no note)
+_NOTED_ASSIGNMENTS = 100_000
+
+
+def _most_threads(
+    term: Term, fixed: Mapping[str, sympy.Expr], names: Sequence[str], budgets: Sequence[Budget], upper: Sequence[float]
+) -> int | None:
+    """The most threads ``term`` runs at once (:func:`~patternalg.algebra.machine.threads_needed`:
+    a ``seq`` its larger part, a ``pipe`` the sum) over the assignments the budgets allow;
+    None where a count stays free or there are more than :data:`_NOTED_ASSIGNMENTS`. A
+    name that counts no threads (``filt[p=b]``, Amdahl's p) adds none.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> from .budget import parse_budget
+    >>> within = [parse_budget("a+b<=8", ["a", "b"])]
+    >>> _most_threads(parse("seq(tpool_a(qsort), tpool_b(inc))"), {}, ["a", "b"], within, [7.0, 7.0])
+    7
+    >>> _most_threads(parse("pipe(tpool_a(qsort), tpool_b(inc))"), {}, ["a", "b"], within, [7.0, 7.0])
+    8
+    >>> _most_threads(parse("pipe(tpool_a(qsort), filt[p=b])"), {}, ["a", "b"], within, [7.0, 7.0])
+    8
+    """
+    threads = threads_needed(term).xreplace({symbol(k): v for k, v in fixed.items()})
+    counts = [symbol(n) for n in names]
+    if not threads.free_symbols <= set(counts) or assignments_at_most(budgets, upper) > _NOTED_ASSIGNMENTS:
+        return None
+    rows = feasible(budgets, upper)
+    values = sympy.lambdify(counts, threads, modules="numpy")(*rows.T)  # names from the grammar
+    return int(np.max(np.broadcast_to(values, rows.shape[:1])))
+
+
 def optimize(
     term: str | Term,
     *,
@@ -354,11 +386,12 @@ def optimize(
             f"no assignment of counts >= 1 to {', '.join(names)} meets the budgets "
             f"({'; '.join(budgets)})"
         )
-    if cores is not None and sum(upper) > cores:
+    most_threads = _most_threads(parsed, fixed, names, parsed_budgets, upper) if cores is not None else None
+    if cores is not None and most_threads is not None and most_threads > cores:
         limits = ", ".join(f"{n} <= {int(u):,}" for n, u in zip(names, upper, strict=True))
         notes += (
-            f"the budgets allow more threads ({limits}) than the machine's {cores} cores: "
-            "beyond them the cores bound the values (machine semantics)",
+            f"the budgets allow more threads ({limits}: up to {most_threads:,} at once) than the "
+            f"machine's {cores} cores: beyond them the cores bound the values (machine semantics)",
         )
     notes += tuple(machine_notes([parsed], semantics)) if not names else ()
     compiled = compile_term(parsed, library, fixed, semantics=semantics)
