@@ -869,3 +869,18 @@ def test_a_decision_refuses_a_value_naming_a_symbol(decide):
     library = ModelLibrary([patternalg.AtomicModel("solver", 40 + 30 * x + 250 * x * sympy.log(sympy.Symbol("p", positive=True), 2))])
     with pytest.raises(patternalg.EvaluationError, match=r"^--at p=a: a decision needs a number for p \(a value naming other symbols is for eval\)$"):
         decide(library)
+
+
+def test_compare_without_over_sweeps_the_designs_own_size():
+    """Atoms fitted over n: compare without --over said "--over x: no term has a symbol x";
+    it sweeps n over x's default range, and says so."""
+    from patternalg.algebra.atomic_model import AtomicModel
+    from patternalg.syntax.symbols import symbol
+
+    n = symbol("n")
+    library = ModelLibrary([AtomicModel("sb", 2 * n * sympy.log(n, 2))])
+    result = compare(["sb", "tpool_2(sb)"], library=library)
+    assert (result.symbol, result.bounds, result.asymptotic_symbol) == ("n", (1.0, 2.0**40), "n")
+    assert [i.winner for i in result.intervals] == ["tpool_2(sb)"]
+    assert "no --over: comparing n = 1..2^40:log, the designs' size as x's default; --over sets it" in result.notes
+    assert compare(["qsort", "inc"]).symbol == "x"

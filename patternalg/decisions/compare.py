@@ -37,6 +37,7 @@ from .._internal.limits import printable
 from .._internal.tables import Tabular, number
 from ..algebra.arrays import Compiled, count_symbols
 from ..algebra.domains import negative_note, range_notes
+from ..algebra.evaluation import size_of
 from ..algebra.grid import Axis, parse_axis, spaced
 from ..algebra.machine import MachineSemantics, threads_needed, threads_text
 from ..algebra.pointwise import with_counts
@@ -470,19 +471,27 @@ def compare(
     and says per range which design wins in that share of the draws, and where none does;
     each crossover gets the stretch of the axis where it could lie."""
     terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
-    axes = as_axes(over, integer=set().union(*map(count_symbols, terms))) if over else [parse_axis(DEFAULT_RANGE)]
+    semantics = semantics_of("exact", machine, cores)
+    # without --over, the designs' size: x, or the one symbol their atoms are models in
+    sizes = {size_of(t, library, semantics) for t in terms}
+    found = sizes.pop() if len(sizes) == 1 else None
+    size = "x" if found is None else found.name
+    default = f"{size}={DEFAULT_RANGE.partition('=')[2]}"
+    axes = as_axes(over, integer=set().union(*map(count_symbols, terms))) if over else [parse_axis(default)]
     if not over and axes[0].name in at:  # the sweep the user did not write: say it is the default
         raise EvaluationError(
-            f"compare sweeps {DEFAULT_RANGE} when no --over is given, and --at fixes "
-            f"{axes[0].name}: sweep another symbol (e.g. --over n=1..64) or leave {axes[0].name} out of --at"
+            f"compare sweeps {default} when no --over is given, and --at fixes "
+            f"{axes[0].name}: sweep another symbol (e.g. --over {'p' if size == 'n' else 'n'}=1..64) "
+            f"or leave {axes[0].name} out of --at"
         )
     if len(terms) < 2:
         raise EvaluationError(f"compare needs at least two terms, got {len(terms)}")
-    semantics = semantics_of("exact", machine, cores)
     ready = prepare(terms, axes, at, library, unit, semantics)
     compiled, library = ready.compiled, ready.library
     ranges = {a.name: a.bounds for a in axes}
     notes = [*ready.notes, *range_notes([c.term for c in compiled], library, at or {}, ranges)]
+    if not over and size != "x":
+        notes.append(f"no --over: comparing {default.replace('=', ' = ')}, the designs' size as x's default; --over sets it")
     notes += _threads_note([with_counts(c.term, at) for c in compiled], semantics)
     names = tuple(str(c.term) for c in compiled)
     if len(set(names)) < len(names):
