@@ -111,3 +111,16 @@ def test_a_candidate_names_its_counts_bound():
     assert bottleneck_at(term, LIB, {"x": 1024, "n": 2}) == "tpool_2(qsort)"
     assert bottleneck_at(term, LIB, {"x": 4, "n": 4}) == "inc"
     assert bottleneck_at(parse("mapReduce_{1,1}^{1,1}(pipe(inc, nop), inc)"), LIB, {"x": 4}) is None
+
+
+def test_a_value_naming_a_symbol_gives_the_closed_form_in_it_at_the_point():
+    """--at n=a --at x=100 said "no value for a (bind it with --at)", and --at a=4 was then
+    refused as no symbol of the model: with every symbol bound but one value naming another,
+    the value is the closed form in that symbol, as with x left free."""
+    library = ModelLibrary.builtin()
+    found = at_point(parse("tpool_n(qsort)"), library, {"n": "2*a", "x": 100}, "exact").expr
+    free = at_point(parse("tpool_n(qsort)"), library, {"x": 100}, "exact").expr  # in n
+    (a,), (n,) = found.free_symbols, free.free_symbols
+    assert a.name == "a" and (found - free.subs(n, 2 * a)).simplify() == 0
+    done = run_cli("eval", "pipe(tpool_n(qsort), inc)", "--at", "n=a", "--at", "x=4")
+    assert done.returncode == 0 and done.stdout.strip() == "max(2144.74, 8273.36/a)", done.stderr

@@ -368,7 +368,8 @@ def at_point(
     check_bindings(term, own | semantics.reads(), values, declared)  # a machine's hand-off: x
     mapping, where, shown = _bound(term, values)
     mapping.update(unread_sizes(term, own, values, semantics.reads()))  # d beside a constant reduce
-    if own <= set(values):  # every symbol has a value: a fold of numbers
+    numeric = not any(v.free_symbols for v in values.values())  # --at p=a names a symbol: a closed form in it
+    if own <= set(values) and numeric:  # every symbol has a number: a fold of numbers
         found = fold(shown, library, Numbers(where), mapping, lambda node: True, semantics=semantics)
         memo = {k: rounded(v) for k, v in found.kept.items()}
         winner: dict[int, int | None] = dict(found.winners)
