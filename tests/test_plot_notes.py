@@ -125,3 +125,15 @@ def test_two_curves_of_gaps_alone_are_not_the_same() -> None:
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "a", "b (no value to draw)", "c (no value to draw)"
     ]
+
+
+def test_plot_atoms_draws_the_atoms_with_values_and_names_those_without(tmp_path: Path) -> None:
+    """One atom without a value over the range (qsort at x < 0) failed the whole picture,
+    naming qsort's formula: the others are drawn, its panel says so; with none drawable the
+    error names the atoms."""
+    out = tmp_path / "a.png"
+    drawn = run_cli("plot", "--atoms", "inc,qsort", "--over", "x=-5..-1:lin", "-o", str(out))
+    assert drawn.returncode == 0 and out.stat().st_size > 0, drawn.stderr
+    none = run_cli("plot", "--atoms", "inc,qsort", "--over", "x=1e299..1e303", "-o", str(tmp_path / "b.png"))
+    assert none.returncode == 2 and none.stderr.count("\n") == 1 and not (tmp_path / "b.png").exists()
+    assert "nothing to draw: inc, qsort have no value over x" in none.stderr

@@ -16,7 +16,7 @@ import numpy as np
 from ..syntax.arith import format_number, number_text
 from .backend import MAX_DRAWN, PlotError, log_axes, new_axes, shorten, value_label
 
-__all__ = ["Curve", "Crossover", "plot_curves", "bottleneck_stretches"]
+__all__ = ["Curve", "Crossover", "plot_curves", "bottleneck_stretches", "drawable", "nothing_drawn"]
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def _halfway(low: float, high: float) -> float:
 _SAME = 1e-12
 
 
-def _drawable(values: Any) -> np.ndarray:
+def drawable(values: Any) -> np.ndarray:
     """``values`` as doubles, those beyond :data:`~.backend.MAX_DRAWN` (or no number) NaN:
     the gaps of a curve."""
     values = np.asarray(values, dtype=float)
@@ -96,7 +96,7 @@ def _same(values: np.ndarray, earlier: np.ndarray) -> bool:
     return some and bool(np.allclose(values, earlier, rtol=_SAME, atol=0, equal_nan=True))
 
 
-def _nothing_drawn(grid: np.ndarray, curves: Sequence[Curve], symbol: str) -> str:
+def nothing_drawn(grid: np.ndarray, curves: Sequence[Curve], symbol: str) -> str:
     """Why a picture of ``curves`` would be empty."""
     names = ", ".join(shorten(curve.label) for curve in curves)
     low, high = (number_text(float(v), 6) for v in (grid.min(), grid.max()))
@@ -127,9 +127,9 @@ def plot_curves(
     grid = np.asarray(grid, dtype=float)
     if grid.ndim != 1 or len(grid) < 2:
         raise PlotError("a plot needs a grid of at least 2 points in one symbol")
-    values_of = [_drawable(curve.values) for curve in curves]
+    values_of = [drawable(curve.values) for curve in curves]
     if not any(np.isfinite(values).any() for values in values_of):
-        raise PlotError(_nothing_drawn(grid, curves, symbol))
+        raise PlotError(nothing_drawn(grid, curves, symbol))
     if ax is None:
         _, (ax,) = new_axes(1)
     positive = bool(np.all(grid > 0))

@@ -16,7 +16,7 @@ from ..measurements.names import quantity
 from ..syntax.arith import format_expr
 from .backend import PlotError, new_axes, shorten
 from .bars import plot_designs
-from .curves import Crossover, Curve, plot_curves
+from .curves import Crossover, Curve, drawable, nothing_drawn, plot_curves
 from .fits import plot_fit
 
 __all__ = [
@@ -207,17 +207,25 @@ def plot_exploration(exploration: Any, *, ax: Any = None) -> Any:
 def plot_models(sweep: Any, models: Sequence[Any], labels: Sequence[str] | None = None) -> Any:
     """Library models (:class:`~patternalg.algebra.atomic_model.AtomicModel`) side by side: one panel per
     term of a one-symbol sweep of them (in the sweep's unit, as the models must be), the
-    measured range of a fitted model shaded; returns the figure. ``labels`` name the models
+    measured range of a fitted model shaded, a model with no value to draw said so in its
+    panel (a PlotError naming them if none has one); returns the figure. ``labels`` name the models
     in the legends (default: their closed forms)."""
     if labels is None:
         labels = [format_expr(model.expr, LEGEND_DIGITS) for model in models]
     if len(sweep.axes) != 1:
         raise PlotError(f"a plot sweeps one symbol, got {len(sweep.axes)}")
     axis = sweep.axes[0]
+    empty = [not np.isfinite(drawable(values)).any() for values in sweep.values]
+    if all(empty):
+        named = [Curve(model.name, values) for model, values in zip(models, sweep.values, strict=True)]
+        raise PlotError(nothing_drawn(axis.values, named, axis.name))
     fig, panels = new_axes(len(sweep.terms))
-    for values, model, label, ax in zip(sweep.values, models, labels, panels, strict=True):
-        curve = Curve(label, values)
-        plot_curves(axis.values, [curve], symbol=axis.name, unit=sweep.unit, ax=ax)
+    for values, model, label, ax, nothing in zip(sweep.values, models, labels, panels, empty, strict=True):
+        if nothing:  # its panel says so; the others are drawn
+            ax.text(0.5, 0.5, f"no value to draw over {axis.name} here", transform=ax.transAxes, ha="center")
+            ax.set(title=model.name, xlabel=axis.name, xlim=(axis.values.min(), axis.values.max()), yticks=[])
+            continue
+        plot_curves(axis.values, [Curve(label, values)], symbol=axis.name, unit=sweep.unit, ax=ax)
         domain = dict(model.domain).get(axis.name)
         if domain is not None:
             ax.axvspan(*domain, color="C2", alpha=0.12, linewidth=0, label="measured range")
