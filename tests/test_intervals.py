@@ -101,6 +101,23 @@ def test_a_design_has_one_interval_however_its_counts_are_given():
     assert (low[0], high[0]) == one != literal
 
 
+def test_a_count_in_x_is_one_design_at_every_x_drawn_once():
+    """x chooses no design: a mapReduce's k = x drew a noise per size (a sweep over 100,000
+    sizes went from 3.2 to 17 s); keyed by its text, the term's noise is one draw for the
+    grid, and eval at a size gives what the sweep gives there."""
+    lib = {"a": atom("a", 2.0, 0.01, noise=0.05)}
+    spread = Spread.of("tpool_{x/1024}(a)", lib, {})
+    grid = {"x": np.array([2048.0, 4096.0, 8192.0])}
+    (noise,) = spread.noises
+    assert spread._noise(noise, grid, (3,), 50, seed=0).shape == (50, 1)
+    swept = sweep(["tpool_{x/1024}(a)"], "x=2048..8192:3", library=lib, interval=0.9)
+    at = patternalg.explain("tpool_{x/1024}(a)", library=lib, x=4096, interval=0.9).interval
+    ((low, high),) = swept.intervals
+    assert (low[1], high[1]) == pytest.approx(at, rel=1e-12)  # the grid rounds apart in the last bit
+    huge = patternalg.explain("tpool_{x^200}(a)", library=lib, x=1024, interval=0.9)  # a count no double holds
+    assert huge.interval is not None and huge.interval[0] <= float(huge.value) <= huge.interval[1]
+
+
 def test_an_interval_drawn_a_block_of_points_at_a_time_is_the_one_drawn_at_once(monkeypatch):
     """A sweep of 100,000 points with its interval took 4.8 GB, every draw at every point at
     once; in blocks it takes 333 MB, and the same numbers (each draw's numbers are shared by

@@ -171,7 +171,8 @@ class Spread:
     #: designs compared on it share them), where the term is composed on such a machine
     numbers: MachineNumbers | None = None
     #: the term's counts, in the order of its shape (:attr:`term`), with the fixed symbols
-    #: bound: numbers, or expressions in the symbols a grid binds
+    #: but x bound: numbers, or expressions in the symbols a grid binds (x, the input's size,
+    #: chooses no design: ``mapReduce_{2,3}^{4,x}`` is one design at every x)
     counts: tuple[sympy.Expr, ...] = ()
 
     @classmethod
@@ -247,7 +248,7 @@ class Spread:
         counts: list[sympy.Expr] = []
 
         def any_count(count: sympy.Expr) -> sympy.Expr:  # each count kept, in the shape's order
-            counts.append(count.xreplace({symbol(k): v for k, v in fixed.items()}))
+            counts.append(count.xreplace({symbol(k): v for k, v in fixed.items() if k != "x"}))
             return _ANY_COUNT
 
         shape = str(map_counts(term, any_count))
@@ -357,18 +358,23 @@ class Spread:
     ) -> np.ndarray:
         """The standard normals of a measurement's noise ``name`` (one atom's), shape
         ``(count, *shape)``: one draw for each distinct tuple of the counts' values on the
-        grid, by the seed, the term's shape, the atom and those values (``(count, 1, ...)``
-        where the grid moves no count: as cheap as one draw)."""
+        grid, by the seed, the term's shape, the atom and those values; a count in x alone
+        (or a number) is the same at every point, so a grid that moves no other symbol of a
+        count draws once (``(count, 1, ...)``: as cheap as one draw)."""
         key, extra = f"{self.term} {name}", (1,) * len(shape)
-        if not self.counts:
-            return _rng(seed, key).standard_normal((count, *extra))
-        varying = any(not c.is_number for c in self.counts)
-        values = _count_values(self.counts, grid, shape if varying else ())  # (points, counts)
+        keys = [_count_key(c) for c in self.counts]
+        varying = [i for i, k in enumerate(keys) if k is None]
+        if not varying:
+            return _rng(seed, key, [k for k in keys if k is not None]).standard_normal((count, *extra))
+        values = _count_values(tuple(self.counts[i] for i in varying), grid, shape, self.at)
         rows, inverse = np.unique(values, axis=0, return_inverse=True)
+        bits = np.ascontiguousarray(rows, dtype=np.float64).view(np.uint64).tolist()
         drawn = np.empty((count, len(rows)))
-        for i, generator in enumerate(_generators(seed, key, rows)):
-            drawn[:, i] = generator.standard_normal(count)
-        return drawn[:, inverse.reshape(-1)].reshape((count, *(shape if varying else extra)))
+        for i, row in enumerate(bits):
+            moved = dict(zip(varying, row, strict=True))
+            row_keys = [moved[j] if k is None else k for j, k in enumerate(keys)]
+            drawn[:, i] = _rng(seed, key, row_keys).standard_normal(count)
+        return drawn[:, inverse.reshape(-1)].reshape((count, *shape))
 
     def missed_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:
         """The machine's missed spread at the points' x (array of ``shape``): interpolated in
@@ -479,25 +485,41 @@ def decided(shares: np.ndarray, level: float) -> np.ndarray:
 _ANY_COUNT = symbol("k")
 
 
-def _rng(seed: int, name: str) -> np.random.Generator:
+def _rng(seed: int, name: str, keys: Sequence[int] = ()) -> np.random.Generator:
     """The generator of one atom's (or one term's) draws: by the seed (a whole number
-    >= 0) and the name."""
-    return np.random.default_rng([as_int(seed, "seed", 0), zlib.crc32(name.encode())])
+    >= 0), the name and, for a measurement's noise, the keys of the term's counts
+    (:func:`_count_key`)."""
+    return np.random.default_rng([as_int(seed, "seed", 0), zlib.crc32(name.encode()), *keys])
 
 
-def _generators(seed: int, name: str, rows: np.ndarray) -> list[np.random.Generator]:
-    """One generator per row of values (a term's counts at a point): by the seed, the name
-    and the bits of each value's double."""
-    head = [as_int(seed, "seed", 0), zlib.crc32(name.encode())]
-    bits = np.ascontiguousarray(rows, dtype=np.float64).view(np.uint64).tolist()
-    return [np.random.default_rng([*head, *row]) for row in bits]
+def _count_key(count: sympy.Expr) -> int | None:
+    """A count's key where it is the same at every point of any grid (a number: its
+    double's bits, as a grid's values are keyed; one beyond a double, or an expression in
+    x alone: a checksum of its text), None where a grid's other symbols move it.
+
+    >>> from patternalg.syntax.symbols import symbol
+    >>> _count_key(sympy.Integer(2)) == int(np.float64(2.0).view(np.uint64)), _count_key(symbol("n"))
+    (True, None)
+    >>> _count_key(sympy.Integer(2) ** 1100) == _count_key(sympy.Integer(2) ** 1100) != None
+    True
+    """
+    if count.free_symbols - {symbol("x")}:
+        return None
+    if count.is_number:
+        try:
+            return int(np.float64(float(count)).view(np.uint64))
+        except (OverflowError, TypeError):
+            pass
+    return zlib.crc32(str(count).encode())
 
 
-def _count_values(counts: tuple[sympy.Expr, ...], grid: Mapping[str, np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
-    """The counts' values at every point of a grid of ``shape``: shape (points, counts)
-    (one point where ``shape`` is ``()``: every count a number)."""
+def _count_values(
+    counts: tuple[sympy.Expr, ...], grid: Mapping[str, np.ndarray], shape: tuple[int, ...], at: float | None
+) -> np.ndarray:
+    """The counts' values at every point of a grid of ``shape`` (x from the grid, else
+    ``at``): shape (points, counts)."""
     names, function = _count_function(counts)
-    columns = function(*(grid[n] for n in names))
+    columns = function(*(np.asarray(grid.get(n, at if n == "x" else None), dtype=float) for n in names))
     return np.stack([np.broadcast_to(np.asarray(c, dtype=float), shape).reshape(-1) for c in columns], axis=1)
 
 
