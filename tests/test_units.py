@@ -234,3 +234,22 @@ def _seconds(path):
     rows = [f"{n},{2e-9 * n + 1e-6 * r}" for n in (64, 128, 256, 512, 1024) for r in (1, 2, 3)]
     path.write_text("x,time\n" + "\n".join(rows) + "\n")
     return path
+
+
+@pytest.mark.parametrize(
+    ("units", "unit", "fragment"),
+    [
+        (("dB", "%"), None, "cannot compose a (dB, dB (a logarithmic or offset scale)) with b (%, dimensionless)"),
+        (("dB", "dB"), "neper", "--unit neper: neper (a logarithmic or offset scale), but a is in dB"),
+        (("degC", "degC"), "kelvin", "--unit kelvin: temperature, but a is in degC"),
+    ],
+)
+def test_a_unit_not_proportional_to_its_quantity_converts_to_no_other(tmp_path, units, unit, fragment) -> None:
+    """dB beside % raised a TypeError from pint's logarithmic converter, and 11 degC was
+    3015.65 kelvin (11 times 274.15): values on a logarithmic or offset scale do not scale
+    by a factor, so such a unit is a kind of its own."""
+    models = tmp_path / "m.toml"
+    models.write_text(f'format = 1\n[models.a]\nmodel = "x + 1"\nunit = "{units[0]}"\n'
+                      f'[models.b]\nmodel = "2*x"\nunit = "{units[1]}"\n')  # fmt: skip
+    result = run_cli("eval", "seq(a, b)", "--models", str(models), "--at", "x=10", *(["--unit", unit] if unit else []))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and fragment in result.stderr, result.stderr

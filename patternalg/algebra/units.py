@@ -19,6 +19,7 @@ patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, u
 from __future__ import annotations
 
 import functools
+import math
 from collections import ChainMap
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -145,20 +146,37 @@ def kind(text: str) -> str:
     """The kind of quantity a unit measures: its :func:`dimension`, with the units of no
     dimension it counts in named as kinds of their own. pint reads a byte as 8 bits and a
     bit, a count and a percentage as mere numbers: they would add up through its factors (a
-    byte and a call made 9 calls). Only units of one kind convert into each other.
+    byte and a call made 9 calls). Only units of one kind convert into each other. A unit
+    whose values are not proportional to its quantity (a logarithmic scale, dB; an offset
+    one, degC: 0 degC is no zero) is a kind of its own, converted to no other: a model's
+    values in it do not add.
 
     >>> kind("ms"), kind("bytes"), kind("bit"), kind("count"), kind("%"), kind("byte/s")
     ('time', 'bits', 'bits', 'counts', 'dimensionless', 'bits / time')
+    >>> kind("dB"), kind("degC")
+    ('dB (a logarithmic or offset scale)', 'degC (a logarithmic or offset scale)')
     """
     if text == DEFAULT_UNIT:
         return "time"
     registry = _registry()
     unit = _unit(text)
+    if not _proportional(registry, unit):
+        return f"{text} (a logarithmic or offset scale)"
     _, root = registry.get_root_units(unit)
     counted = {  # the root units of no dimension, by name (a quantity of 1 lists them)
         f"{name}s": e for name, e in (1 * root).unit_items() if not registry.get_dimensionality(name)
     }
     return _words({**{name.strip("[]"): e for name, e in unit.dimensionality.items()}, **counted})
+
+
+def _proportional(registry: Any, unit: Any) -> bool:
+    """Whether values in ``unit`` are proportional to its quantity: 0 is 0 and 2 twice 1 in
+    its root units (a logarithmic converter fails on the registry's exact fractions: not)."""
+    try:
+        one, two, zero = (registry.Quantity(v, unit).to_root_units().magnitude for v in (1, 2, 0))
+    except Exception:  # noqa: BLE001 (pint's converters raise what numpy raises)
+        return False
+    return bool(zero == 0 and math.isclose(two, 2 * one, rel_tol=1e-12))
 
 
 def _words(dims: Mapping[str, Any]) -> str:
@@ -210,7 +228,10 @@ def factor(source: str, target: str) -> Fraction:
     if kind(source) != kind(target):
         raise UnitError(f"cannot convert {source} ({kind(source)}) to {target} ({kind(target)})")
     registry = _registry()
-    return Fraction(registry.Quantity(Fraction(1), _unit(source)).to(_unit(target)).magnitude)
+    try:
+        return Fraction(registry.Quantity(Fraction(1), _unit(source)).to(_unit(target)).magnitude)
+    except Exception:  # noqa: BLE001 (pint's DimensionalityError, a converter's own)
+        raise UnitError(f"cannot convert {source} ({kind(source)}) to {target} ({kind(target)})") from None
 
 
 def common_unit(units: Mapping[str, str], target: str | None = None) -> str:
