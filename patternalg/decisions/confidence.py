@@ -122,7 +122,7 @@ def _spans(labels: np.ndarray, count: bool) -> list[tuple[int, int, int, int, in
     the points it spans from and to, and its label. Over a count each spans its own points;
     else they meet, and an undecided one spans from the last decided point before it to the
     first after it (the scan's ends where there is none): the winner changes somewhere
-    between them, and a crossover's interval is that span (:func:`_around`).
+    between them, and a crossover's interval is that span (:func:`_around`, over a count too).
 
     >>> _spans(np.array([0, 0, -1, -1, 1, 1, 0]), count=False)
     [(0, 1, 0, 1, 0), (2, 3, 1, 4, -1), (4, 5, 4, 6, 1), (6, 6, 6, 6, 0)]
@@ -145,10 +145,19 @@ def _spans(labels: np.ndarray, count: bool) -> list[tuple[int, int, int, int, in
 
 
 def _around(value: float, scan: np.ndarray, spans: Sequence[tuple[int, int, int, int, int]]) -> tuple[float, float]:
-    """The undecided stretch of ``scan`` at ``value`` as its range spans it (:func:`_spans`),
-    else the scan points beside it."""
+    """The interval of a crossover at ``value``: from the last decided point of ``scan``
+    before the undecided stretch there to the first after it (as the stretch's range spans
+    it over x, :func:`_spans`; over a count the range keeps its own integers, and the
+    winner changes between the decided ones beside them), else the scan points beside it.
+
+    >>> scan = np.arange(5.0, 11.0)  # 5 .. 10: undecided at 7, the winner changes in (7, 8)
+    >>> _around(7.5, scan, _spans(np.array([0, 0, -1, 1, 1, 1]), count=True))
+    (6.0, 8.0)
+    >>> _around(7.5, scan, _spans(np.array([0, 0, 0, 1, 1, 1]), count=True))
+    (7.0, 8.0)
+    """
     j = int(np.clip(np.searchsorted(scan, value), 1, len(scan) - 1))
-    for first, last, low, high, label in spans:
+    for first, last, _, _, label in spans:
         if label < 0 and first <= j and j - 1 <= last:
-            return float(scan[low]), float(scan[high])
+            return float(scan[max(first - 1, 0)]), float(scan[min(last + 1, len(scan) - 1)])
     return float(scan[j - 1]), float(scan[j])
