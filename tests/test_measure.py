@@ -441,3 +441,21 @@ def test_a_second_signal_in_the_grace_second_still_stops_the_processes(tmp_path:
     _, stderr = measuring.communicate(timeout=60)
     assert measuring.returncode == 130 and stderr == "patternalg: interrupted\n"
     assert not _alive(sleeping)
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment"),
+    [
+        ("pipe(a,b", "syntax error, the text ends too early"),
+        ("A", "a law's metavariable"),
+        ("seq", "expected '('"),
+    ],
+)
+def test_a_region_named_neither_an_atom_nor_a_term_is_refused_before_measuring(tmp_path: Path, name, fragment) -> None:
+    """``--region 'pipe(a,b'=...`` measured every run and fit then read an atom pipe_a_b:
+    a region is an atom or the term of the composition it measures (measure --help)."""
+    out = tmp_path / "m.txt"
+    result = run_cli("measure", "--region", f"{name}=true {{x}}", "--over", "x=1,2,3", "--repetitions", "1", "--out", str(out))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert f"region {name}: a region is named by an atom" in result.stderr and fragment in result.stderr
+    assert not out.exists() and not list(tmp_path.iterdir())

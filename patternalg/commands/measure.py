@@ -134,7 +134,35 @@ def _regions(args: argparse.Namespace, notes: list[str]) -> dict[str, str]:
     for name in [*regions, args.metric or "time_s"]:
         if not name.isprintable() or name != name.strip():
             raise PatternalgError(f"{name!r}: a region or metric name is one line of text")
+    for name in regions:
+        _check_region_name(name)
     return regions
+
+
+def _check_region_name(name: str) -> None:
+    """An error for a region name that is neither an atom (``make``) nor the term of the
+    composition it measures (``pipe(make, scale)``): ``fit`` would read ``pipe(a,b`` as an atom
+    ``pipe_a_b``, found out only after the measurement (measure --help, docs/fitting.md)."""
+    from .._internal.limits import printable
+    from ..errors import ParseError
+    from ..syntax.parser import parse
+    from ..syntax.terms import Atom, Meta
+
+    try:
+        term = parse(name)
+    except ParseError as exc:
+        problem = str(exc)
+    else:
+        if any(isinstance(n, Meta) for n in term.walk()):
+            problem = "a capitalised name is a law's metavariable, which stands for any term"
+        elif isinstance(term, Atom) and term.annotations:
+            problem = "an atom's region is the atom alone, without annotations"
+        else:
+            return
+    raise PatternalgError(
+        f"region {printable(name)}: a region is named by an atom (make) or by the term of the "
+        f"composition it measures (pipe(make, scale)); this is neither ({problem})"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
