@@ -272,6 +272,16 @@ def add_parameters_option(parser: Any) -> None:
     )
 
 
+def add_nonpositive_option(parser: argparse.ArgumentParser) -> None:
+    """``--allow-nonpositive``, for the commands that fit times (fit, profile)."""
+    parser.add_argument(
+        "--allow-nonpositive",
+        action="store_true",
+        help="fit zero or negative times as measured (default: a 0 among positive repetitions "
+        "is dropped, a point of zeros fitted as measured, a negative time an error; each noted)",
+    )
+
+
 def add_unit_option(parser: argparse.ArgumentParser) -> None:
     """``--unit``: the one unit every atom is converted to."""
     parser.add_argument(

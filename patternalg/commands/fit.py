@@ -24,6 +24,7 @@ from .common import (
     INPUT_FORMATS,
     LeftOut,
     add_format_option,
+    add_nonpositive_option,
     add_parameters_option,
     check_output,
     json_text,
@@ -55,12 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("cube", *INPUT_FORMATS),
         help="format of FILE (default: from its extension and first line)",
     )
-    parser.add_argument(
-        "--allow-nonpositive",
-        action="store_true",
-        help="fit zero or negative times as measured (default: a 0 among positive repetitions "
-        "is dropped, a point of zeros fitted as measured, a negative time an error; each noted)",
-    )
+    add_nonpositive_option(parser)
     parser.add_argument(
         "--scaling",
         choices=SCALINGS,  # measurements.cube.SCALINGS (that module loads numpy; a test checks)

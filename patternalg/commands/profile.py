@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING
 from .._internal.atomic_write import atomic_writer, same_destination
 from .._internal.limits import printable
 from ..errors import PatternalgError
-from .common import LeftOut, add_format_option, check_output, interval_option, note, print_json
+from .common import (
+    LeftOut,
+    add_format_option,
+    add_nonpositive_option,
+    check_output,
+    interval_option,
+    note,
+    print_json,
+)
 from .progress import progress
 
 if TYPE_CHECKING:
@@ -71,6 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the level of the intervals (default 0.9): the atoms' uncertainty drawn through each node",
     )
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the intervals' draws")
+    add_nonpositive_option(parser)
     add_format_option(parser, ("text", "json", "csv"))
 
 
@@ -146,7 +155,7 @@ def _modelled(
     tree = CallTree.of(profiles, args.param)
     built = profile_term(tree, min_share=args.min_share, pools=pools)
     with progress(args, "fitting", "call paths") as bar:
-        fitted = fit_profile(built, progress=bar)
+        fitted = fit_profile(built, progress=bar, allow_nonpositive=args.allow_nonpositive)
     check = check_profile(fitted, at=at, level=level, seed=args.seed)
     with contextlib.ExitStack() as stack:  # both files, or neither
         if args.out is not None:

@@ -76,8 +76,10 @@ def fit_profile(
     modeler: str = "default",
     uncertainty: str = "auto",
     progress: ProgressCallback = None,
+    allow_nonpositive: bool = False,
 ) -> ProfileFit:
-    """Fit every atom of ``built`` and every node's inclusive time (see the module)."""
+    """Fit every atom of ``built`` and every node's inclusive time (see the module);
+    ``allow_nonpositive`` as ``fit --allow-nonpositive`` (an own time of 0 is kept)."""
     tree = built.tree
     source = _described(tree.metric, tree.runs)
     atoms = [(name, "/".join(path) or PROGRAM, built.work[name]) for path, name in built.atoms.items()]
@@ -93,7 +95,8 @@ def fit_profile(
         if progress is not None:
             progress(done, total)
 
-    reports = PMNF.fit_each(data, modeler=modeler, uncertainty=uncertainty, progress=counted)
+    reports = PMNF.fit_each(data, modeler=modeler, uncertainty=uncertainty, progress=counted,
+                            allow_nonpositive=allow_nonpositive)  # fmt: skip
     named = [replace(r, atom=name) for r, (name, _, _) in zip(reports, [*atoms, *nodes], strict=True)]
     cut = tree.overlap()
     named[: len(atoms)] = [_said_cut(r) if p in cut else r for r, p in zip(named, built.atoms, strict=False)]

@@ -36,6 +36,9 @@ PROGRAM = "program"
 #: own times below this share of a node's inclusive value are rounding (Caliper prints 6
 #: decimals), not a load imbalance
 _ROUNDING = 1e-6
+#: own times below this share of a node's inclusive value are what subtracting its
+#: children's values left in doubles (a few units in the last place of the sum)
+_LEFTOVER = 1e-12
 
 
 @dataclass(frozen=True)
@@ -135,8 +138,12 @@ class CallTree:
 
     def own(self) -> np.ndarray:
         """Each node's own time in each run: its inclusive value less its children's, never
-        below 0 (see :meth:`overlap` for where the children add up to more)."""
-        return np.maximum(self._own(), 0.0)
+        below 0 (see :meth:`overlap` for where the children add up to more), and 0 where it
+        is what the subtraction leaves in doubles (a root whose time is its children's left
+        1.7e-18 s, fitted as an atom of its own)."""
+        own = self._own()
+        leftover = np.abs(own) <= _LEFTOVER * np.abs(self.values)
+        return np.where(leftover, 0.0, np.maximum(own, 0.0))
 
     def overlap(self) -> dict[Path, float]:
         """The paths whose children add up to more than the node in some run (beyond
