@@ -610,7 +610,9 @@ def _interval_winner(ends: np.ndarray, inside: np.ndarray) -> int:
     """
     with np.errstate(invalid="ignore"):
         lowest = np.min(inside, axis=0, where=~np.isnan(inside), initial=np.inf)
-        never_below = np.all(inside <= lowest + TIE_RTOL * np.abs(lowest), axis=1)
+        # a design without a value at a point takes no part there (a gap inside the range)
+        lacking = np.isnan(inside)
+        never_below = np.all((inside <= lowest + TIE_RTOL * np.abs(lowest)) | lacking, axis=1) & ~lacking.all(axis=1)
     tied = np.flatnonzero(never_below).tolist()
     if not tied:
         point = ends[:, 1]
@@ -684,7 +686,7 @@ def _finite_span(
     lo, hi = axis.bounds
     held = np.flatnonzero(np.isfinite(scanned).all(axis=0))
     if held.size and scan[held[0]] == lo and scan[held[-1]] == hi:
-        return lo, hi, []
+        return lo, hi, _gaps_inside(scanned, scan, names, axis)
     beyond = [printable(n) for n, row in zip(names, scanned, strict=True) if np.isinf(row).any()]
     undefined = [
         printable(n) for n, row in zip(names, scanned, strict=True) if np.isnan(row).any() and not np.isinf(row).any()
@@ -706,6 +708,29 @@ def _finite_span(
         if group
     ]
     return start, end, [f"{'; '.join(lacks)}: compared over {axis.name} in [{number_text(start)}, {number_text(end)}]"]
+
+
+def _gaps_inside(scanned: np.ndarray, scan: np.ndarray, names: Sequence[str], axis: Axis) -> list[str]:
+    """A note for each design without a value at scan points inside the range, where both
+    ends have one (``sqrt((x-300)*(x-600))`` on (300, 600)): there it takes no part, and a
+    stretch's winner is the design below the others wherever it has a value.
+
+    >>> from patternalg.algebra.grid import parse_axis
+    >>> scan, axis = np.array([200.0, 400.0, 500.0, 700.0]), parse_axis("x=200..700")
+    >>> _gaps_inside(np.array([[1.0, np.nan, np.nan, 2.0], [3.0, 4.0, 5.0, 6.0]]), scan, ["mid", "h"], axis)
+    ['mid has no value at x from about 400 to 500 (of x in [200, 700]): the designs are compared where they have one']
+    """
+    notes = []
+    for name, row in zip(names, scanned, strict=True):
+        lacking = np.flatnonzero(~np.isfinite(row))
+        if lacking.size:
+            low, high = (number_text(float(scan[i]), 4) for i in (lacking[0], lacking[-1]))
+            notes.append(
+                f"{printable(name)} has no value at {axis.name} from about {low} to {high} (of {axis.name} in "
+                f"[{number_text(axis.bounds[0])}, {number_text(axis.bounds[1])}]): the designs are compared "
+                "where they have one"
+            )
+    return notes
 
 
 def _ratio(value: float, best: float) -> float | None:
