@@ -124,3 +124,13 @@ def test_a_value_naming_a_symbol_gives_the_closed_form_in_it_at_the_point():
     assert a.name == "a" and (found - free.subs(n, 2 * a)).simplify() == 0
     done = run_cli("eval", "pipe(tpool_n(qsort), inc)", "--at", "n=a", "--at", "x=4")
     assert done.returncode == 0 and done.stdout.strip() == "max(2144.74, 8273.36/a)", done.stderr
+
+
+def test_a_size_beyond_a_double_is_named_as_it_is_in_the_extrapolation_note(tmp_path):
+    """eval qsort --at x=2^2000 computes 1.33e606 exactly and noted "x = inf is outside
+    the measured range" (the size read as a double for the note; probe O)."""
+    models = tmp_path / "m.toml"
+    models.write_text('format = 1\n[models.k]\nmodel = "3*x*log2(x)"\ndomain = {x = [1024, 262144]}\n')
+    done = run_cli("eval", "k", "--models", str(models), "--at", "x=2^2000")
+    assert done.returncode == 0, done.stderr
+    assert "note: x = 1.148131e+602 is outside the measured range of k (x in [1024, 262144])" in done.stderr

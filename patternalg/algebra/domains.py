@@ -22,6 +22,7 @@ mapReduce (paper 001, eq. 5) the map at x = 1, the shuffle and the reduce at x =
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -58,10 +59,12 @@ class Extrapolation:
     value: float
     low: float
     high: float
+    #: the value's text where no double holds it (x = 2^2000 is no ``inf``)
+    shown: str = ""
 
     def __str__(self) -> str:
         return (
-            f"{self.symbol} = {_number(self.value)} is outside the measured range of "
+            f"{self.symbol} = {self.shown or _number(self.value)} is outside the measured range of "
             f"{self.atom} ({self.symbol} in [{_number(self.low)}, {_number(self.high)}]): "
             "extrapolated"
         )
@@ -83,17 +86,17 @@ def extrapolation_notes(found: Sequence[Extrapolation]) -> list[str]:
     x = 1000000 is outside the measured range of inc, qsort (x in [1024, 16384]): extrapolated
     x = 1000000 is outside the measured range of nop (x in [1024, 4096]): extrapolated
     """
-    groups: dict[tuple[str, float, float, float], list[str]] = {}
+    groups: dict[tuple[str, float, float, float, str], list[str]] = {}
     for item in found:
-        atoms = groups.setdefault((item.symbol, item.value, item.low, item.high), [])
+        atoms = groups.setdefault((item.symbol, item.value, item.low, item.high, item.shown), [])
         if item.atom not in atoms:
             atoms.append(item.atom)
     notes = []
-    for (name, value, low, high), atoms in groups.items():
+    for (name, value, low, high, shown), atoms in groups.items():
         named = ", ".join(atoms[:MAX_NAMED])
         if len(atoms) > MAX_NAMED:
             named = f"{named} and {len(atoms) - MAX_NAMED} more atoms"
-        notes.append(str(Extrapolation(named, name, value, low, high)))
+        notes.append(str(Extrapolation(named, name, value, low, high, shown)))
     return notes
 
 
@@ -139,9 +142,11 @@ def extrapolations(
 def _outside(name: str, model: Any, at: Mapping[sympy.Symbol, sympy.Expr]) -> list[Extrapolation]:
     result = []
     for key, (low, high) in model.domain:
-        value = _numeric(at.get(symbol(key)))
+        given = at.get(symbol(key))
+        value = _numeric(given)
         if value is not None and not low <= value <= high:
-            result.append(Extrapolation(name, key, value, low, high))
+            shown = str(sympy.Float(given, 7)) if math.isinf(value) else ""
+            result.append(Extrapolation(name, key, value, low, high, shown))
     return result
 
 
