@@ -24,17 +24,15 @@ from __future__ import annotations
 
 import itertools
 import math
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
-import sympy
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import printable
-from .._internal.tables import Tabular, number
+from .._internal.tables import Tabular
 from ..algebra.arrays import Compiled, count_symbols
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.evaluation import size_of
@@ -51,97 +49,18 @@ from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 from .asymptotic import asymptotic_winner
 from .classify import Crossover, classify
+from .compared_range import finite_span, scan_points, underflows_lacking
 from .confidence import Range, confidence
-from .crossovers import REFINED_DIGITS, RTOL, TIE_RTOL, exact_roots, numeric_roots
+from .crossovers import REFINED_DIGITS, RTOL, exact_roots, numeric_roots
 from .options import DEFAULT_RANGE
+from .region_map import Region, region_map
+from .stretches import Interval, stretches
 from .sweep import Sweep, prepare, tabulate, with_intervals
 
 __all__ = ["Crossover", "Range", "Interval", "Region", "Comparison", "compare", "DEFAULT_RANGE"]
 
-_SCAN = 4096  #: points of the scan that brackets sign changes
 #: a stretch where no design wins in the level's share of the draws
 UNDECIDED = "undecided (the measurements cannot tell)"
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A stretch of the swept symbol with one winner; ``ratios`` are each design's model over
-    the winner's at the two ends."""
-
-    start: float
-    end: float
-    winner: str
-    ratios: tuple[tuple[str, float | None, float | None], ...]
-    ties: tuple[str, ...] = ()  #: designs equal to the winner inside the interval
-
-    def to_json(self) -> dict[str, Any]:
-        """``{from, to, winner, ties, ratio}`` (ratio: design -> [at from, at to])."""
-        return {
-            "from": self.start,
-            "to": self.end,
-            "winner": self.winner,
-            "ties": list(self.ties),
-            "ratio": {name: [a, b] for name, a, b in self.ratios},
-        }
-
-
-@dataclass(frozen=True, eq=False)
-class Region:
-    """The winner in every cell of a two-symbol grid."""
-
-    axes: tuple[Axis, Axis]
-    winners: np.ndarray  #: indices into the compared terms (-1: none), shape (len(axes[0]), len(axes[1]))
-
-    def lines(self, terms: Sequence[str]) -> list[str]:
-        """A character map: the first symbol across, the second up; a legend below."""
-        first, second = self.axes
-        lines = [f"{second.name} \\ {first.name}"]
-        labels = [number_text(v) for v in second.values]
-        width = max(10, *map(len, labels))  # the rows' bars in one column
-        for j in reversed(range(len(second))):
-            row = "".join("." if w < 0 else chr(ord("A") + int(w)) for w in self.winners[:, j])
-            lines.append(f"{labels[j]:>{width}} | {row}")
-        lines.append(f"{'':>{width}} + {number_text(first.values[0])} .. {number_text(first.values[-1])}")
-        lines += [f"  {chr(ord('A') + i)} = {t}" for i, t in enumerate(terms)]
-        if (self.winners < 0).any():
-            lines.append("  . = no value to compare (beyond a double's range, or undefined there)")
-        return lines
-
-    def runs(self, terms: Sequence[str]) -> list[tuple[float, float, float, str | None]]:
-        """The map's rows as a table: for each value of the second symbol (ascending), each
-        run of cells along the first with one winner: ``(second, first from, first to,
-        winner)`` (None: no value to compare). The winner changes between a run's end and
-        the next one's start.
-
-        >>> region = Region((parse_axis("x=1,2,3"), parse_axis("n=1,2")), np.array([[0, 1], [1, 1], [1, -1]]))
-        >>> region.runs(["a", "b"])
-        [(1.0, 1.0, 1.0, 'a'), (1.0, 2.0, 3.0, 'b'), (2.0, 1.0, 2.0, 'b'), (2.0, 3.0, 3.0, None)]
-        """
-        first, second = self.axes
-        runs = []
-        for j in range(len(second)):
-            column = self.winners[:, j]
-            start = 0
-            for i in range(1, len(first) + 1):
-                if i == len(first) or column[i] != column[start]:
-                    w = int(column[start])
-                    name = terms[w] if w >= 0 else None
-                    runs.append((float(second.values[j]), float(first.values[start]), float(first.values[i - 1]), name))
-                    start = i
-        return runs
-
-    def to_json(self, terms: Sequence[str]) -> list[dict[str, Any]]:
-        """One cell per grid point: both symbols' values and the winner."""
-        first, second = self.axes
-        return [
-            {
-                first.name: float(first.values[i]),
-                second.name: float(second.values[j]),
-                "winner": terms[int(self.winners[i, j])] if self.winners[i, j] >= 0 else None,
-            }
-            for i in range(len(first))
-            for j in range(len(second))
-        ]
 
 
 @dataclass(frozen=True, eq=False)
@@ -437,17 +356,6 @@ def _in_short(line: str, names: Sequence[str]) -> str:
 
 
 # --- the comparison --------------------------------------------------------------------------
-def _scan(axis: Axis) -> np.ndarray:
-    lo, hi = axis.bounds
-    dense = spaced(lo, hi, _SCAN, "log" if lo > 0 else "lin")
-    return np.unique(np.concatenate([dense, axis.values]))
-
-
-def _winners(values: np.ndarray) -> np.ndarray:
-    """Index of the smallest model at each point; ties go to the earlier design."""
-    return np.argmin(values, axis=0)
-
-
 def compare(
     terms: Sequence[str | Term],
     *,
@@ -498,7 +406,7 @@ def compare(
         raise EvaluationError("compare: a term is given twice")
     axis = axes[0]
     s = symbol(axis.name)
-    region = _region(compiled, axes) if len(axes) == 2 else None
+    region = region_map(compiled, axes) if len(axes) == 2 else None
     if region is not None:  # crossovers along the first symbol at the second's smallest value
         first = float(axes[1].values[0])
         at = {**(at or {}), axes[1].name: int(first) if first.is_integer() else first}
@@ -507,13 +415,13 @@ def compare(
     def values(points: np.ndarray) -> np.ndarray:
         return np.stack([c.values({axis.name: points}) for c in compiled])
 
-    scan = _scan(axis)
+    scan = scan_points(axis)
     scanned = values(scan)
     with np.errstate(invalid="ignore"):
         least = np.nanmin(scanned, axis=1, initial=np.inf)
     for name, value in zip(names, least, strict=True):
         notes += negative_note(name, float(value), ready.unit)
-    lo, hi, narrowed = _finite_span(_underflows_lacking(scanned, scan, compiled, s), scan, names, axis)
+    lo, hi, narrowed = finite_span(underflows_lacking(scanned, scan, compiled, s), scan, names, axis)
     notes += narrowed
     kept = (scan >= lo) & (scan <= hi)
     scan, scanned = scan[kept], scanned[:, kept]
@@ -531,35 +439,7 @@ def compare(
         candidates += [(r, False) for r in numeric_roots(both, scan, scanned[[i, j]])]
     integer = any(axis.name in count_symbols(c.term) for c in compiled)
     crossovers, touches = classify(candidates, values, names, axis.name, lo, hi, integer)
-    # each crossover ends one interval and starts the next (over a count, between integers;
-    # across a stretch where its designs are equal, the stretch is an interval of its own)
-    edges, bounds = _edges(crossovers, lo, hi)
-    intervals = []
-    for i, ((_, start), (end, _)) in enumerate(zip(edges, edges[1:], strict=False)):
-        # the geometric mean as a product of roots: 16 * 1.7e308 is no float
-        mid = math.sqrt(start) * math.sqrt(end) if start > 0 else start / 2 + end / 2
-        if integer:  # at an integer inside, else at an end that is no crossover
-            mid = float(min(max(math.floor(mid), start + 1), end - 1))
-            if end - start < 2:
-                mid = start if start == lo else end
-        ends = values(np.array([start, mid, end]))
-        inside = (scan > start) & (scan < end) & ((scan == np.round(scan)) if integer else True)
-        sample = np.concatenate([ends[:, 1:2], scanned[:, inside]], axis=1)
-        win = _interval_winner(ends, sample)
-        at_start, at_end = _equal_at(bounds[i], names[win]), _equal_at(bounds[i + 1], names[win])
-        ratios = tuple(
-            (
-                names[k],
-                1.0 if names[k] in at_start else _ratio(ends[k, 0], ends[win, 0]),
-                1.0 if names[k] in at_end else _ratio(ends[k, 2], ends[win, 2]),
-            )
-            for k in range(len(names))
-        )
-        ties = tuple(  # equal at both ends and inside (to rounding): no crossover in between
-            names[k] for k in range(len(names))
-            if k != win and _equal(ends[k], ends[win]) and _equal(sample[k], sample[win])
-        )
-        intervals.append(Interval(start, end, names[win], ratios, ties))
+    intervals = stretches(values, names, crossovers, lo, hi, scan, scanned, integer)
     winner, ties, size = asymptotic_winner(compiled, names, library, at, semantics)
     result = Comparison(
         names,
@@ -592,161 +472,6 @@ def compare(
     )  # fmt: skip
 
 
-def _interval_winner(ends: np.ndarray, inside: np.ndarray) -> int:
-    """The design fastest in a stretch without crossovers, from its values at the stretch's
-    start, inside point and end (``ends``) and at the points inside it (``inside``): the
-    design no other is below anywhere inside (to rounding: a pipe beside a sequence that
-    adds 1e-297 ns to 1e-3 ns); of designs equal everywhere inside (a pool beside a stage
-    that needs no core of its own, up to the cores), the one smaller at the ends, where they
-    part. Where every design is below another somewhere (a crossover too close to find),
-    the smallest at the inside point.
-
-    >>> _interval_winner(np.array([[4.0, 2.0, 2.1], [4.0, 2.0, 2.0], [5.0, 3.0, 1.0]]),
-    ...                  np.array([[2.0], [2.0], [3.0]]))
-    1
-    >>> _interval_winner(np.array([[1e-3, 1e-3, 1.0], [1e-3, 1e-3, 1.1]]),
-    ...                  np.array([[1e-3, 1e-3 + 1e-6], [1e-3, 1e-3]]))
-    1
-    """
-    with np.errstate(invalid="ignore"):
-        lowest = np.min(inside, axis=0, where=~np.isnan(inside), initial=np.inf)
-        # a design without a value at a point takes no part there (a gap inside the range)
-        lacking = np.isnan(inside)
-        never_below = np.all((inside <= lowest + TIE_RTOL * np.abs(lowest)) | lacking, axis=1) & ~lacking.all(axis=1)
-    tied = np.flatnonzero(never_below).tolist()
-    if not tied:
-        point = ends[:, 1]
-        best = np.min(point, where=~np.isnan(point), initial=np.inf)
-        tied = [k for k in range(len(ends)) if point[k] == best] or [0]
-    return min(tied, key=lambda k: (float(ends[k, 0] + ends[k, 2]), k))
-
-
-def _equal_at(crossover: Crossover | None, winner: str) -> tuple[str, ...]:
-    """The designs equal to ``winner`` at a stretch's end that is ``crossover`` (its two, if
-    the winner is one; none over a count, where a crossover falls between two integers): their
-    ratio there is 1, not what a point refined to :data:`RTOL` gives (``x0.99999999919``)."""
-    if crossover is None or crossover.previous is not None or winner not in crossover.designs:
-        return ()
-    return crossover.designs
-
-
-def _equal(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two designs' values are equal to rounding (:data:`TIE_RTOL`) at every point."""
-    return bool(np.all(np.abs(a - b) <= TIE_RTOL * np.maximum(np.abs(a), np.abs(b))))
-
-
-def _underflows_lacking(
-    scanned: np.ndarray, scan: np.ndarray, compiled: Sequence[Compiled], s: sympy.Symbol
-) -> np.ndarray:
-    """The scanned values with those below a double's range as infinite too (no value to
-    compare: a model of ``1e-1000*x`` reads as 0.0 everywhere, and two such tied): the
-    values of a design whose closed form is not 0 where its value is the first or the last
-    below the smallest normal double.
-
-    >>> from patternalg.algebra.arrays import compile_term
-    >>> from patternalg.library import ModelLibrary
-    >>> from patternalg.syntax.parser import parse
-    >>> from patternalg.syntax.symbols import x
-    >>> lib = ModelLibrary.builtin().merged([AtomicModel("tiny", sympy.Float("1e-1000") * x)])
-    >>> designs = [compile_term(parse(t), lib, {}) for t in ("tiny", "inc")]
-    >>> scan = np.array([1.0, 2.0])
-    >>> _underflows_lacking(np.stack([c.values({"x": scan}) for c in designs]), scan, designs, x)
-    array([[     inf,      inf],
-           [ 536.185, 1072.37 ]])
-    """
-    lacking = scanned.copy()
-    for row, design in zip(lacking, compiled, strict=True):
-        below = np.flatnonzero(np.abs(row) < sys.float_info.min)
-        if not below.size or design.expr is None:
-            continue
-        for at in {below[0], below[-1]}:  # x*log2(x) times 1e-1000 is 0 at x = 1 only
-            exact = design.expr.xreplace({s: sympy.Float(float(scan[at]))}).evalf()
-            if exact.is_number and exact.is_nonzero:
-                row[below] = np.inf
-                break
-    return lacking
-
-
-def _finite_span(
-    scanned: np.ndarray, scan: np.ndarray, names: Sequence[str], axis: Axis
-) -> tuple[float, float, list[str]]:
-    """The compared range without the ends where some design has no value: beyond a
-    double's range (an overflow), or none at all (qsort's log2(x) at x <= 0), where nothing
-    can be compared (a design with a value there "won" against one without), with a note
-    naming the designs and what is compared instead; the whole range where every design has
-    a value at both ends.
-
-    >>> from patternalg.algebra.grid import parse_axis
-    >>> scan, axis = np.array([1.0, 10.0, 100.0]), parse_axis("x=1..100")
-    >>> _finite_span(np.array([[1.0, 2.0, np.inf], [1.0, 3.0, 4.0]]), scan, ["a", "b"], axis)[:2]
-    (1.0, 10.0)
-    >>> _finite_span(np.array([[np.nan, 2.0, 3.0], [1.0, 3.0, 4.0]]), scan, ["a", "b"], axis)
-    (10.0, 100.0, ['a has no value on part of x in [1, 100]: compared over x in [10, 100]'])
-    """
-    lo, hi = axis.bounds
-    held = np.flatnonzero(np.isfinite(scanned).all(axis=0))
-    if held.size and scan[held[0]] == lo and scan[held[-1]] == hi:
-        return lo, hi, _gaps_inside(scanned, scan, names, axis)
-    beyond = [printable(n) for n, row in zip(names, scanned, strict=True) if np.isinf(row).any()]
-    undefined = [
-        printable(n) for n, row in zip(names, scanned, strict=True) if np.isnan(row).any() and not np.isinf(row).any()
-    ]
-    where = f"{axis.name} in [{number_text(lo)}, {number_text(hi)}]"
-    if not held.size:
-        why = "beyond a double's range" if beyond else "no value"
-        raise EvaluationError(
-            f"{', '.join(beyond or undefined)}: {why} at every point of {where} that compare "
-            "scanned: compare a range where the models' values are numbers"
-        )
-    start, end = float(scan[held[0]]), float(scan[held[-1]])
-    lacks = [
-        f"{', '.join(group)} {verb} on part of {where}"
-        for group, verb in (
-            (beyond, "goes beyond a double's range" if len(beyond) == 1 else "go beyond a double's range"),
-            (undefined, "has no value" if len(undefined) == 1 else "have no value"),
-        )
-        if group
-    ]
-    return start, end, [f"{'; '.join(lacks)}: compared over {axis.name} in [{number_text(start)}, {number_text(end)}]"]
-
-
-def _gaps_inside(scanned: np.ndarray, scan: np.ndarray, names: Sequence[str], axis: Axis) -> list[str]:
-    """A note for each design without a value at scan points inside the range, where both
-    ends have one (``sqrt((x-300)*(x-600))`` on (300, 600)): there it takes no part, and a
-    stretch's winner is the design below the others wherever it has a value.
-
-    >>> from patternalg.algebra.grid import parse_axis
-    >>> scan, axis = np.array([200.0, 400.0, 500.0, 700.0]), parse_axis("x=200..700")
-    >>> _gaps_inside(np.array([[1.0, np.nan, np.nan, 2.0], [3.0, 4.0, 5.0, 6.0]]), scan, ["mid", "h"], axis)
-    ['mid has no value at x from about 400 to 500 (of x in [200, 700]): the designs are compared where they have one']
-    """
-    notes = []
-    for name, row in zip(names, scanned, strict=True):
-        lacking = np.flatnonzero(~np.isfinite(row))
-        if lacking.size:
-            low, high = (number_text(float(scan[i]), 4) for i in (lacking[0], lacking[-1]))
-            notes.append(
-                f"{printable(name)} has no value at {axis.name} from about {low} to {high} (of {axis.name} in "
-                f"[{number_text(axis.bounds[0])}, {number_text(axis.bounds[1])}]): the designs are compared "
-                "where they have one"
-            )
-    return notes
-
-
-def _ratio(value: float, best: float) -> float | None:
-    """How many times ``best`` a design's ``value`` is; infinitely many where the winner
-    takes no time (``qsort`` at x = 1); None where either is not a positive time (a ratio
-    of a negative value says nothing: the negative value has its note).
-
-    >>> _ratio(3.0, 2.0), _ratio(-97.8, -1620.0), _ratio(2.0, 0.0), _ratio(0.0, 0.0)
-    (1.5, None, inf, None)
-    """
-    if value > 0 and best == 0 and math.isfinite(value):
-        return math.inf
-    if not (value > 0 and best > 0 and math.isfinite(value) and math.isfinite(best)):
-        return None
-    return number(value / best)
-
 
 def _times(ratio: float | None, digits: int | None = None, winner: float | None = 1.0) -> str:
     """A ratio as the comparison prints it, in ``digits`` significant digits as the values
@@ -773,39 +498,3 @@ def _threads_note(terms: Sequence[Term], semantics: Semantics) -> list[str]:
         return []
     listed = ", ".join(f"{printable(str(t))}: {threads_text(n)}" for t, n in zip(terms, counts, strict=True))
     return [f"the designs run different numbers of threads ({listed}) on {semantics.machine.cores} cores"]
-
-
-def _edges(crossovers: Sequence[Crossover], lo: float, hi: float) -> tuple[list[tuple[float, float]], list[Crossover | None]]:
-    """Where each interval ends and the next begins (the same point, or over a count two
-    integers), with the crossover there if any: (lo, lo), each crossover's (a crossover
-    across a stretch where its designs are equal: the stretch's two ends), (hi, hi).
-
-    >>> across = Crossover("x", 10.0, True, "crossover", ("d", "b"), 5.0, equal_from=5.0)
-    >>> _edges([across], 1.0, 20.0)[0]
-    [(1.0, 1.0), (5.0, 5.0), (10.0, 10.0), (20.0, 20.0)]
-    """
-    edges: list[tuple[float, float]] = [(lo, lo)]
-    bounds: list[Crossover | None] = [None]
-    for c in crossovers:
-        if c.equal_from is not None:
-            edges.append((c.equal_from, c.equal_from))
-            bounds.append(c)
-        edges.append((c.value if c.previous is None else c.previous, c.value))
-        bounds.append(c)
-    return [*edges, (hi, hi)], [*bounds, None]
-
-
-def _region(compiled: list[Compiled], axes: Sequence[Axis]) -> Region:
-    grid = dict(
-        zip(
-            (a.name for a in axes),
-            np.meshgrid(*(a.values for a in axes), indexing="ij"),
-            strict=True,
-        )
-    )
-    stacked = np.stack([c.values(grid) for c in compiled])
-    with np.errstate(invalid="ignore"):
-        winners = _winners(stacked)
-    # no winner where a value is undefined, or where every value is beyond a double
-    undecided = np.isnan(stacked).any(axis=0) | np.isinf(stacked).all(axis=0)
-    return Region((axes[0], axes[1]), np.where(undecided, -1, winners))

@@ -1,0 +1,129 @@
+"""Where designs can be compared: the scan that brackets sign changes, values below a
+double's range, the span where every design has a value, and the gaps inside it."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+import sympy
+
+from .._internal.limits import printable
+from ..algebra.arrays import Compiled
+from ..algebra.grid import Axis, spaced
+from ..errors import EvaluationError
+from ..syntax.arith import number_text
+
+__all__ = ["scan_points", "underflows_lacking", "finite_span", "gaps_inside"]
+
+_SCAN = 4096  #: points of the scan that brackets sign changes
+
+
+def scan_points(axis: Axis) -> np.ndarray:
+    lo, hi = axis.bounds
+    dense = spaced(lo, hi, _SCAN, "log" if lo > 0 else "lin")
+    return np.unique(np.concatenate([dense, axis.values]))
+
+
+
+def underflows_lacking(
+    scanned: np.ndarray, scan: np.ndarray, compiled: Sequence[Compiled], s: sympy.Symbol
+) -> np.ndarray:
+    """The scanned values with those below a double's range as infinite too (no value to
+    compare: a model of ``1e-1000*x`` reads as 0.0 everywhere, and two such tied): the
+    values of a design whose closed form is not 0 where its value is the first or the last
+    below the smallest normal double.
+
+    >>> from patternalg.algebra.arrays import compile_term
+    >>> from patternalg.library import ModelLibrary
+    >>> from patternalg.library.model_library import AtomicModel
+    >>> from patternalg.syntax.parser import parse
+    >>> from patternalg.syntax.symbols import x
+    >>> lib = ModelLibrary.builtin().merged([AtomicModel("tiny", sympy.Float("1e-1000") * x)])
+    >>> designs = [compile_term(parse(t), lib, {}) for t in ("tiny", "inc")]
+    >>> scan = np.array([1.0, 2.0])
+    >>> underflows_lacking(np.stack([c.values({"x": scan}) for c in designs]), scan, designs, x)
+    array([[     inf,      inf],
+           [ 536.185, 1072.37 ]])
+    """
+    lacking = scanned.copy()
+    for row, design in zip(lacking, compiled, strict=True):
+        below = np.flatnonzero(np.abs(row) < sys.float_info.min)
+        if not below.size or design.expr is None:
+            continue
+        for at in {below[0], below[-1]}:  # x*log2(x) times 1e-1000 is 0 at x = 1 only
+            exact = design.expr.xreplace({s: sympy.Float(float(scan[at]))}).evalf()
+            if exact.is_number and exact.is_nonzero:
+                row[below] = np.inf
+                break
+    return lacking
+
+
+
+def finite_span(
+    scanned: np.ndarray, scan: np.ndarray, names: Sequence[str], axis: Axis
+) -> tuple[float, float, list[str]]:
+    """The compared range without the ends where some design has no value: beyond a
+    double's range (an overflow), or none at all (qsort's log2(x) at x <= 0), where nothing
+    can be compared (a design with a value there "won" against one without), with a note
+    naming the designs and what is compared instead; the whole range where every design has
+    a value at both ends.
+
+    >>> from patternalg.algebra.grid import parse_axis
+    >>> scan, axis = np.array([1.0, 10.0, 100.0]), parse_axis("x=1..100")
+    >>> finite_span(np.array([[1.0, 2.0, np.inf], [1.0, 3.0, 4.0]]), scan, ["a", "b"], axis)[:2]
+    (1.0, 10.0)
+    >>> finite_span(np.array([[np.nan, 2.0, 3.0], [1.0, 3.0, 4.0]]), scan, ["a", "b"], axis)
+    (10.0, 100.0, ['a has no value on part of x in [1, 100]: compared over x in [10, 100]'])
+    """
+    lo, hi = axis.bounds
+    held = np.flatnonzero(np.isfinite(scanned).all(axis=0))
+    if held.size and scan[held[0]] == lo and scan[held[-1]] == hi:
+        return lo, hi, gaps_inside(scanned, scan, names, axis)
+    beyond = [printable(n) for n, row in zip(names, scanned, strict=True) if np.isinf(row).any()]
+    undefined = [
+        printable(n) for n, row in zip(names, scanned, strict=True) if np.isnan(row).any() and not np.isinf(row).any()
+    ]
+    where = f"{axis.name} in [{number_text(lo)}, {number_text(hi)}]"
+    if not held.size:
+        why = "beyond a double's range" if beyond else "no value"
+        raise EvaluationError(
+            f"{', '.join(beyond or undefined)}: {why} at every point of {where} that compare "
+            "scanned: compare a range where the models' values are numbers"
+        )
+    start, end = float(scan[held[0]]), float(scan[held[-1]])
+    lacks = [
+        f"{', '.join(group)} {verb} on part of {where}"
+        for group, verb in (
+            (beyond, "goes beyond a double's range" if len(beyond) == 1 else "go beyond a double's range"),
+            (undefined, "has no value" if len(undefined) == 1 else "have no value"),
+        )
+        if group
+    ]
+    return start, end, [f"{'; '.join(lacks)}: compared over {axis.name} in [{number_text(start)}, {number_text(end)}]"]
+
+
+
+def gaps_inside(scanned: np.ndarray, scan: np.ndarray, names: Sequence[str], axis: Axis) -> list[str]:
+    """A note for each design without a value at scan points inside the range, where both
+    ends have one (``sqrt((x-300)*(x-600))`` on (300, 600)): there it takes no part, and a
+    stretch's winner is the design below the others wherever it has a value.
+
+    >>> from patternalg.algebra.grid import parse_axis
+    >>> scan, axis = np.array([200.0, 400.0, 500.0, 700.0]), parse_axis("x=200..700")
+    >>> gaps_inside(np.array([[1.0, np.nan, np.nan, 2.0], [3.0, 4.0, 5.0, 6.0]]), scan, ["mid", "h"], axis)
+    ['mid has no value at x from about 400 to 500 (of x in [200, 700]): the designs are compared where they have one']
+    """
+    notes = []
+    for name, row in zip(names, scanned, strict=True):
+        lacking = np.flatnonzero(~np.isfinite(row))
+        if lacking.size:
+            low, high = (number_text(float(scan[i]), 4) for i in (lacking[0], lacking[-1]))
+            notes.append(
+                f"{printable(name)} has no value at {axis.name} from about {low} to {high} (of {axis.name} in "
+                f"[{number_text(axis.bounds[0])}, {number_text(axis.bounds[1])}]): the designs are compared "
+                "where they have one"
+            )
+    return notes
+

@@ -1,0 +1,176 @@
+"""A comparison's stretches: between two crossovers, the design that wins and how far the
+others are above it at the stretch's ends.
+
+>>> import numpy as np
+>>> values = lambda p: np.stack([np.asarray(p, dtype=float), np.full(len(p), 4.0)])
+>>> scan = np.array([1.0, 2.0, 4.0, 8.0])
+>>> at_4 = Crossover("x", 4.0, True, "crossover", ("id", "four"), 4.0)
+>>> found = stretches(values, ("id", "four"), [at_4], 1.0, 8.0, scan, values(scan), False)
+>>> [(i.start, i.end, i.winner, i.ratios[1]) for i in found]
+[(1.0, 4.0, 'id', ('four', 4.0, 1.0)), (4.0, 8.0, 'four', ('four', 1.0, 1.0))]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._internal.tables import number
+from .classify import Crossover
+from .crossovers import TIE_RTOL
+
+__all__ = ["Interval", "stretches"]
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A stretch of the swept symbol with one winner; ``ratios`` are each design's model over
+    the winner's at the two ends."""
+
+    start: float
+    end: float
+    winner: str
+    ratios: tuple[tuple[str, float | None, float | None], ...]
+    ties: tuple[str, ...] = ()  #: designs equal to the winner inside the interval
+
+    def to_json(self) -> dict[str, Any]:
+        """``{from, to, winner, ties, ratio}`` (ratio: design -> [at from, at to])."""
+        return {
+            "from": self.start,
+            "to": self.end,
+            "winner": self.winner,
+            "ties": list(self.ties),
+            "ratio": {name: [a, b] for name, a, b in self.ratios},
+        }
+
+
+def stretches(
+    values: Callable[[np.ndarray], np.ndarray],
+    names: Sequence[str],
+    crossovers: Sequence[Crossover],
+    lo: float,
+    hi: float,
+    scan: np.ndarray,
+    scanned: np.ndarray,
+    integer: bool,
+) -> list[Interval]:
+    """The stretches of [``lo``, ``hi``] between ``crossovers``, each with its winner: each
+    crossover ends one stretch and starts the next (over a count, between integers; across a
+    stretch where its designs are equal, the stretch is one of its own). ``values(points)``
+    gives every design's values (designs × points); ``scanned`` is it at ``scan``."""
+    edges, bounds = _edges(crossovers, lo, hi)
+    intervals = []
+    for i, ((_, start), (end, _)) in enumerate(zip(edges, edges[1:], strict=False)):
+        # the geometric mean as a product of roots: 16 * 1.7e308 is no float
+        mid = math.sqrt(start) * math.sqrt(end) if start > 0 else start / 2 + end / 2
+        if integer:  # at an integer inside, else at an end that is no crossover
+            mid = float(min(max(math.floor(mid), start + 1), end - 1))
+            if end - start < 2:
+                mid = start if start == lo else end
+        ends = values(np.array([start, mid, end]))
+        inside = (scan > start) & (scan < end) & ((scan == np.round(scan)) if integer else True)
+        sample = np.concatenate([ends[:, 1:2], scanned[:, inside]], axis=1)
+        win = _interval_winner(ends, sample)
+        at_start, at_end = _equal_at(bounds[i], names[win]), _equal_at(bounds[i + 1], names[win])
+        ratios = tuple(
+            (
+                names[k],
+                1.0 if names[k] in at_start else _ratio(ends[k, 0], ends[win, 0]),
+                1.0 if names[k] in at_end else _ratio(ends[k, 2], ends[win, 2]),
+            )
+            for k in range(len(names))
+        )
+        ties = tuple(  # equal at both ends and inside (to rounding): no crossover in between
+            names[k] for k in range(len(names))
+            if k != win and _equal(ends[k], ends[win]) and _equal(sample[k], sample[win])
+        )
+        intervals.append(Interval(start, end, names[win], ratios, ties))
+    return intervals
+
+
+
+def _interval_winner(ends: np.ndarray, inside: np.ndarray) -> int:
+    """The design fastest in a stretch without crossovers, from its values at the stretch's
+    start, inside point and end (``ends``) and at the points inside it (``inside``): the
+    design no other is below anywhere inside (to rounding: a pipe beside a sequence that
+    adds 1e-297 ns to 1e-3 ns); of designs equal everywhere inside (a pool beside a stage
+    that needs no core of its own, up to the cores), the one smaller at the ends, where they
+    part. Where every design is below another somewhere (a crossover too close to find),
+    the smallest at the inside point.
+
+    >>> _interval_winner(np.array([[4.0, 2.0, 2.1], [4.0, 2.0, 2.0], [5.0, 3.0, 1.0]]),
+    ...                  np.array([[2.0], [2.0], [3.0]]))
+    1
+    >>> _interval_winner(np.array([[1e-3, 1e-3, 1.0], [1e-3, 1e-3, 1.1]]),
+    ...                  np.array([[1e-3, 1e-3 + 1e-6], [1e-3, 1e-3]]))
+    1
+    """
+    with np.errstate(invalid="ignore"):
+        lowest = np.min(inside, axis=0, where=~np.isnan(inside), initial=np.inf)
+        # a design without a value at a point takes no part there (a gap inside the range)
+        lacking = np.isnan(inside)
+        never_below = np.all((inside <= lowest + TIE_RTOL * np.abs(lowest)) | lacking, axis=1) & ~lacking.all(axis=1)
+    tied = np.flatnonzero(never_below).tolist()
+    if not tied:
+        point = ends[:, 1]
+        best = np.min(point, where=~np.isnan(point), initial=np.inf)
+        tied = [k for k in range(len(ends)) if point[k] == best] or [0]
+    return min(tied, key=lambda k: (float(ends[k, 0] + ends[k, 2]), k))
+
+
+
+def _equal_at(crossover: Crossover | None, winner: str) -> tuple[str, ...]:
+    """The designs equal to ``winner`` at a stretch's end that is ``crossover`` (its two, if
+    the winner is one; none over a count, where a crossover falls between two integers): their
+    ratio there is 1, not what a point refined to :data:`RTOL` gives (``x0.99999999919``)."""
+    if crossover is None or crossover.previous is not None or winner not in crossover.designs:
+        return ()
+    return crossover.designs
+
+
+
+def _equal(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two designs' values are equal to rounding (:data:`TIE_RTOL`) at every point."""
+    return bool(np.all(np.abs(a - b) <= TIE_RTOL * np.maximum(np.abs(a), np.abs(b))))
+
+
+
+def _ratio(value: float, best: float) -> float | None:
+    """How many times ``best`` a design's ``value`` is; infinitely many where the winner
+    takes no time (``qsort`` at x = 1); None where either is not a positive time (a ratio
+    of a negative value says nothing: the negative value has its note).
+
+    >>> _ratio(3.0, 2.0), _ratio(-97.8, -1620.0), _ratio(2.0, 0.0), _ratio(0.0, 0.0)
+    (1.5, None, inf, None)
+    """
+    if value > 0 and best == 0 and math.isfinite(value):
+        return math.inf
+    if not (value > 0 and best > 0 and math.isfinite(value) and math.isfinite(best)):
+        return None
+    return number(value / best)
+
+
+
+def _edges(crossovers: Sequence[Crossover], lo: float, hi: float) -> tuple[list[tuple[float, float]], list[Crossover | None]]:
+    """Where each interval ends and the next begins (the same point, or over a count two
+    integers), with the crossover there if any: (lo, lo), each crossover's (a crossover
+    across a stretch where its designs are equal: the stretch's two ends), (hi, hi).
+
+    >>> across = Crossover("x", 10.0, True, "crossover", ("d", "b"), 5.0, equal_from=5.0)
+    >>> _edges([across], 1.0, 20.0)[0]
+    [(1.0, 1.0), (5.0, 5.0), (10.0, 10.0), (20.0, 20.0)]
+    """
+    edges: list[tuple[float, float]] = [(lo, lo)]
+    bounds: list[Crossover | None] = [None]
+    for c in crossovers:
+        if c.equal_from is not None:
+            edges.append((c.equal_from, c.equal_from))
+            bounds.append(c)
+        edges.append((c.value if c.previous is None else c.previous, c.value))
+        bounds.append(c)
+    return [*edges, (hi, hi)], [*bounds, None]
+
