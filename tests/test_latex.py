@@ -25,8 +25,10 @@ def test_eval_latex_takes_the_interval_and_the_digits(tmp_path) -> None:
     assert run_cli("eval", *args, "--format", "latex").stdout == (
         "5420 \\; \\mathrm{ns} \\; [5420, 5420] \\; (90\\,\\%)\n"
     )
-    model = run_cli("eval", "pipe(tpool_4(qsort), inc)", "--format", "latex", "--digits", "2")
-    assert model.stdout.startswith("260.0 x \\log_{2}")
+    model = run_cli("eval", "seq(qsort, inc)", "--format", "latex", "--digits", "2")
+    assert run_cli("eval", "seq(qsort, inc)", "--digits", "2").stdout == "1000*x*log2(x) + 540*x\n"
+    # the coefficients as the text shows them: a whole number without ".0"
+    assert model.stdout.startswith("1000 x \\log_{2}{\\left(x \\right)} + 540 x \\;")
 
 
 def test_a_unit_is_escaped_in_latex() -> None:

@@ -182,7 +182,7 @@ class Evaluation(HtmlTable):
         value = value_text(self.expr, digits or self.digits)
         if value is None:
             shown = self.expr if digits is None else self.expr.xreplace(
-                {f: sympy.Float(float_text(f, digits)) for f in self.expr.atoms(sympy.Float)}
+                {f: _latex_rounded(f, digits) for f in self.expr.atoms(sympy.Float)}
             )
             return f"{as_latex(shown)} \\; \\mathrm{{{latex_text(self.unit)}}}"
         text = f"{latex_number(value)} \\; \\mathrm{{{latex_text(self.unit)}}}"
@@ -308,3 +308,16 @@ def _interval(
     low, high = spread.interval({}, level, seed=seed)
     notes = [no_uncertainty_note(spread.missing, library)] if spread.missing else []
     return (float(low), float(high)), level, notes
+
+
+def _latex_rounded(value: sympy.Float, digits: int) -> sympy.Expr:
+    r"""A coefficient in ``digits`` significant digits as LaTeX shows it: a whole number
+    as an integer (``1030``, as the text prints it; sympy prints a whole Float ``1030.0``),
+    up to the size a double holds every integer of.
+
+    >>> sympy.latex(_latex_rounded(sympy.Float(1034.17), 3)), sympy.latex(_latex_rounded(sympy.Float(0.0123456), 3))
+    ('1030', '0.0123')
+    """
+    rounded = sympy.Float(float_text(value, digits))
+    whole = float(rounded).is_integer() and abs(float(rounded)) < 2**53
+    return sympy.Integer(int(rounded)) if whole else rounded
