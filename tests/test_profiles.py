@@ -655,6 +655,10 @@ def test_an_own_time_that_is_the_subtraction_s_leftover_is_0() -> None:
     assert tree.own()[0].tolist() == [0.0, 0.0, 0.0]
     runs = [Profile("r", {("main",): 1.0, ("main", "f"): 0.999999}, {"n": "1"})]
     assert CallTree.of(runs, ["n"]).own()[0][0] == pytest.approx(1e-6)
+    # the root ran: its own time of 0 is its children taking all of it, not a path that did not run
+    notes = " ".join(fit_profile(profile_term(tree)).notes)
+    assert "every own time is 0: the node's children take all of its time" in notes, notes
+    assert "did not run" not in notes
 
 
 def test_profile_takes_the_allow_nonpositive_its_note_names(capsys) -> None:

@@ -99,7 +99,7 @@ def fit_profile(
                             allow_nonpositive=allow_nonpositive)  # fmt: skip
     named = [replace(r, atom=name) for r, (name, _, _) in zip(reports, [*atoms, *nodes], strict=True)]
     cut = tree.overlap()
-    named[: len(atoms)] = [_said_cut(r) if p in cut else r for r, p in zip(named, built.atoms, strict=False)]
+    named[: len(atoms)] = [_said_zero(r, p in cut, inclusive.get(p)) for r, p in zip(named, built.atoms, strict=False)]
     own = dict(zip(built.atoms, named[: len(atoms)], strict=True))
     fitted = iter(named[len(atoms) :])
     return ProfileFit(
@@ -109,11 +109,18 @@ def fit_profile(
     )
 
 
-def _said_cut(report: FitReport) -> FitReport:
-    """A node's own time cut at 0 because its children add up to more, said so (not taken
-    for a code path that did not run)."""
-    cut = "every own time is 0: cut at 0 where the node's children add up to more than it"
-    return replace(report, notes=tuple(n.replace(NOT_RUN, cut) for n in report.notes))
+def _said_zero(report: FitReport, cut: bool, inclusive: np.ndarray | None) -> FitReport:
+    """A node's own time of 0 where the node ran, said why (not taken for a code path that
+    did not run): ``cut`` at 0 because its children add up to more, or its children take
+    all of its time (a program's root that only calls ``main``), where its ``inclusive``
+    values are positive."""
+    if cut:
+        why = "every own time is 0: cut at 0 where the node's children add up to more than it"
+    elif inclusive is not None and bool(np.all(inclusive > 0)):
+        why = "every own time is 0: the node's children take all of its time"
+    else:
+        return report
+    return replace(report, notes=tuple(n.replace(NOT_RUN, why) for n in report.notes))
 
 
 def _pooled(path: Path, pools: Mapping[Path, int]) -> bool:
