@@ -50,6 +50,9 @@ from .semantics import CORES, CORES_NAME, Semantics
 
 __all__ = ["Compiled", "compile_term", "count_symbols"]
 
+#: why a number beyond a double is refused, and what computes it
+_IN_DOUBLES = "grids and intervals are computed in doubles (eval --at without --interval computes any size exactly)"
+
 
 def _vmax(*args: Any) -> np.ndarray:
     return np.maximum.reduce(np.broadcast_arrays(*args))
@@ -94,8 +97,7 @@ class Arrays(Arithmetic[np.ndarray]):
                 value = np.asarray(function(*args), dtype=float)
             except OverflowError:  # an integer (a thread count 10^400) no double holds
                 raise EvaluationError(
-                    f"{printable(format_expr(expr))}: a number beyond a double (about 1.8e308); "
-                    "grids are computed in doubles (eval --at computes any size exactly)"
+                    f"{printable(format_expr(expr))}: a number beyond a double (about 1.8e308); {_IN_DOUBLES}"
                 ) from None
             found = self._leaves[key] = (value, args)
         return found[0]
@@ -297,8 +299,7 @@ def _double(name: str, value: sympy.Expr) -> float:
         number = math.nan
     if not math.isfinite(number):
         raise EvaluationError(
-            f"--at {name}={format_expr(value)}: the value is beyond a double (about 1.8e308); "
-            "grids are computed in doubles (eval --at computes any size exactly)"
+            f"--at {name}={format_expr(value)}: the value is beyond a double (about 1.8e308); {_IN_DOUBLES}"
         )
     return number
 
