@@ -23,7 +23,8 @@ from patternalg.algebra.pointwise import at_point
 from patternalg.algebra.semantics import Semantics
 from patternalg.decisions.compare import compare
 from patternalg.decisions.design_values import DesignValues
-from patternalg.decisions.explore import LAW_SEMANTICS, explore, semantics_names
+from patternalg.decisions.explore import explore
+from patternalg.decisions.law_semantics import LAW_SEMANTICS, semantics_names
 from patternalg.decisions.optimize import optimize
 from patternalg.decisions.sweep import sweep
 from patternalg.laws.checker import builtin_law, check
@@ -623,7 +624,7 @@ def test_the_semantics_explore_names_are_the_checkers(law_id):
 def test_on_a_machine_with_a_dispatch_cost_a_law_is_used_where_its_instance_holds():
     """tpool_speedup does not hold on every machine with a dispatch cost (a pool of a light
     atom is slower): explore uses it where it holds at the point, and names that."""
-    from patternalg.decisions.explore import HERE
+    from patternalg.decisions.law_semantics import HERE
 
     machine = Machine(cores=2, dispatch=800)  # ns per element of a pool: inc is 536 ns at x = 1
     heavy = explore("pipe(qsort, inc)", at={"x": 65536}, machine=machine)

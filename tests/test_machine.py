@@ -456,7 +456,7 @@ def test_every_rewrite_explore_shows_on_a_machine_holds_between_its_whole_design
 
 
 def test_explore_under_a_handoff_uses_a_law_that_fails_there_only_where_it_holds():
-    from patternalg.decisions.explore import HERE, LAW_SEMANTICS
+    from patternalg.decisions.law_semantics import HERE, LAW_SEMANTICS
 
     found = explore("pipe(inc, inc)", at={"x": 1024}, machine=HANDOFF)
     assert found.threads == 2

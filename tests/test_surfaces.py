@@ -689,7 +689,7 @@ def test_a_thread_count_no_double_holds_is_one_line_on_a_grid(capsys, command) -
     """A grid is computed in doubles: a count of 10^400 there raised OverflowError (a
     traceback, found by the fuzz campaign's ``decide`` class); ``eval --at`` computes it."""
     line = one_error(capsys, command)
-    assert "a number beyond a double (about 1.8e308); grids are computed in doubles" in line
+    assert "a number beyond a double (about 1.8e308); grids and intervals are computed in doubles" in line
     assert main(["eval", "tpool_{10^400}(qsort)", "--at", "x=16"]) == 0
 
 
