@@ -323,12 +323,18 @@ def test_a_ratio_without_a_positive_time_names_whose_value_it_is() -> None:
 def test_a_design_without_a_value_inside_the_range_takes_no_part_there(tmp_path) -> None:
     """mid has no value on (300, 600), its ends do: compare named h the winner of
     [235.4, 760], where mid is below h wherever it has a value (sweep: 200 against 264.6 at
-    x = 700), and said nothing of the gap (probe O)."""
+    x = 700), and said nothing of the gap (probe O). The stretches end where the gap does:
+    h wins inside it, mid either side, and mid has no ratio in the gap."""
     models = tmp_path / "gap.toml"
     models.write_text('format = 1\n[models.mid]\nmodel = "sqrt((x-300)*(x-600))"\nunit = "ms"\n'
                       '[models.h]\nmodel = "10*sqrt(x)"\nunit = "ms"\n')  # fmt: skip
     result = run_cli("compare", "mid", "h", "--models", str(models), "--over", "x=200..760", "--format", "json")
     assert result.returncode == 0, result.stderr
     found = json.loads(result.stdout)
-    assert [i["winner"] for i in found["intervals"]] == ["h", "mid"]
+    assert [i["winner"] for i in found["intervals"]] == ["h", "mid", "h", "mid"]
+    gap = found["intervals"][2]
+    assert gap["from"] == pytest.approx(300, rel=1e-8) and gap["to"] == pytest.approx(600, rel=1e-8)
+    assert gap["ratio"]["mid"] == [None, None]
+    text = run_cli("compare", "mid", "h", "--models", str(models), "--over", "x=200..760").stdout.splitlines()
+    assert text[2] == "x in [299.9999999, 600]: h wins"  # its ends in the digits they are refined to
     assert any(n.startswith("mid has no value at x from about 300 to 599.8 (of x in [200, 760])") for n in found["notes"])

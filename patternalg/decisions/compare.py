@@ -49,7 +49,7 @@ from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 from .asymptotic import asymptotic_winner
 from .classify import Crossover, classify
-from .compared_range import finite_span, scan_points, underflows_lacking
+from .compared_range import finite_span, gap_edges, scan_points, underflows_lacking
 from .confidence import Range, confidence
 from .crossovers import REFINED_DIGITS, RTOL, exact_roots, numeric_roots
 from .options import DEFAULT_RANGE
@@ -89,6 +89,9 @@ class Comparison(Tabular):
     #: the size the asymptotic winner is for: x, or the compared symbol where no design's
     #: closed form has x (models fitted over a file's n)
     asymptotic_symbol: str = "x"
+    #: where a design's gap inside the range begins or ends (a stretch ends there), refined
+    #: to :data:`~.crossovers.RTOL` as a crossover is
+    cuts: tuple[float, ...] = ()
     #: with ``interval=``, what :meth:`sweep` draws its bands from: the atoms (in
     #: :attr:`unit`), the symbols bound and the draws' seed
     library: Mapping[str, AtomicModel] = field(default_factory=dict, repr=False)
@@ -243,6 +246,7 @@ class Comparison(Tabular):
         """A point on the axis by the one printer: in full, or, where a crossover was
         refined by bisection, in the :data:`REFINED_DIGITS` it is known to."""
         refined = {v for c in (*self.crossovers, *self.touches) if not c.exact for v in (c.value, c.equal_from)}
+        refined.update(self.cuts)
         return number_text(value, REFINED_DIGITS if value in refined else None)
 
     def _stretch(self, start: float, end: float) -> tuple[str, str]:
@@ -439,7 +443,8 @@ def compare(
         candidates += [(r, False) for r in numeric_roots(both, scan, scanned[[i, j]])]
     integer = any(axis.name in count_symbols(c.term) for c in compiled)
     crossovers, touches = classify(candidates, values, names, axis.name, lo, hi, integer)
-    intervals = stretches(values, names, crossovers, lo, hi, scan, scanned, integer)
+    cuts = [] if integer else gap_edges(scanned, scan, lambda k, v: compiled[k].values({axis.name: v}))
+    intervals = stretches(values, names, crossovers, lo, hi, scan, scanned, integer, cuts)
     winner, ties, size = asymptotic_winner(compiled, names, library, at, semantics)
     result = Comparison(
         names,
@@ -456,6 +461,7 @@ def compare(
         tuple(compiled),
         tuple(notes),
         asymptotic_symbol=size,
+        cuts=tuple(cuts),
     )
     if interval is None:
         return result

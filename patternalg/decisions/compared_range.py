@@ -4,7 +4,7 @@ double's range, the span where every design has a value, and the gaps inside it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import sympy
@@ -14,8 +14,9 @@ from ..algebra.arrays import Compiled
 from ..algebra.grid import Axis, spaced
 from ..errors import EvaluationError
 from ..syntax.arith import number_text
+from .crossovers import boundary
 
-__all__ = ["scan_points", "underflows_lacking", "finite_span", "gaps_inside"]
+__all__ = ["scan_points", "underflows_lacking", "finite_span", "gaps_inside", "gap_edges"]
 
 _SCAN = 4096  #: points of the scan that brackets sign changes
 
@@ -127,3 +128,36 @@ def gaps_inside(scanned: np.ndarray, scan: np.ndarray, names: Sequence[str], axi
             )
     return notes
 
+
+
+def gap_edges(
+    scanned: np.ndarray, scan: np.ndarray, values: Callable[[int, np.ndarray], np.ndarray]
+) -> list[float]:
+    """Where each gap inside the range begins and ends (the last point before it and the
+    first after it where the design has a value, refined to a relative
+    :data:`~.crossovers.RTOL`), so that a stretch of the comparison ends there: inside a
+    gap the design takes no part, and another may win. ``values(design, points)`` is one
+    design's values; the range's ends have a value (:func:`finite_span`).
+
+    >>> scan = np.array([200.0, 250.0, 400.0, 500.0, 700.0])
+    >>> row = lambda p: np.sqrt((p - 300.0) * (p - 600.0))
+    >>> with np.errstate(invalid="ignore"):
+    ...     edges = gap_edges(row(scan)[None, :], scan, lambda _, p: row(p))
+    >>> [round(e, 6) for e in edges]
+    [300.0, 600.0]
+    """
+    edges = []
+    for design, row in enumerate(scanned):
+        lacking = ~np.isfinite(row)
+        # the runs of points without a value: where lacking starts and where it stops
+        starts = np.flatnonzero(lacking[1:] & ~lacking[:-1]) + 1
+        stops = np.flatnonzero(lacking[:-1] & ~lacking[1:])
+        for begin, end in zip(starts, stops, strict=True):
+
+            def held(points: np.ndarray, d: int = design) -> np.ndarray:
+                with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+                    return np.isfinite(values(d, points))
+
+            edges.append(boundary(held, float(scan[begin - 1]), float(scan[begin])))
+            edges.append(boundary(held, float(scan[end + 1]), float(scan[end])))
+    return sorted(set(edges))

@@ -23,7 +23,7 @@ import sympy
 from ..algebra.normal_forms.normal_form import normal_form
 from ..syntax.symbols import x
 
-__all__ = ["RTOL", "REFINED_DIGITS", "TIE_RTOL", "exact_roots", "numeric_roots"]
+__all__ = ["RTOL", "REFINED_DIGITS", "TIE_RTOL", "boundary", "exact_roots", "numeric_roots"]
 
 #: relative precision of numerically refined crossovers
 RTOL = 1e-9
@@ -281,6 +281,18 @@ def _bisect(f: Callable[[np.ndarray], np.ndarray], a: float, b: float) -> float:
     (:func:`_bracket`)."""
     a, b = _bracket(f, a, b)
     return a if a == b else (a + b) / 2
+
+
+def boundary(holds: Callable[[np.ndarray], np.ndarray], a: float, b: float) -> float:
+    """Where ``holds`` (a boolean at an array of points) stops holding between ``a``, where
+    it holds, and ``b``, where it does not, to a relative RTOL: the point nearest ``b``
+    found where it still holds (where a model's value ends: a gap inside a range).
+
+    >>> edge = boundary(lambda v: v <= 300.0, 200.0, 400.0)
+    >>> 300.0 - 1e-6 < edge <= 300.0
+    True
+    """
+    return _bracket(lambda v: np.where(holds(v), -1.0, 1.0), a, b)[0]
 
 
 def _bracket(f: Callable[[np.ndarray], np.ndarray], a: float, b: float) -> tuple[float, float]:

@@ -57,12 +57,14 @@ def stretches(
     scan: np.ndarray,
     scanned: np.ndarray,
     integer: bool,
+    cuts: Sequence[float] = (),
 ) -> list[Interval]:
     """The stretches of [``lo``, ``hi``] between ``crossovers``, each with its winner: each
     crossover ends one stretch and starts the next (over a count, between integers; across a
-    stretch where its designs are equal, the stretch is one of its own). ``values(points)``
-    gives every design's values (designs × points); ``scanned`` is it at ``scan``."""
-    edges, bounds = _edges(crossovers, lo, hi)
+    stretch where its designs are equal, the stretch is one of its own), and so does each of
+    ``cuts`` (where a design's gap inside the range begins or ends). ``values(points)`` gives
+    every design's values (designs × points); ``scanned`` is it at ``scan``."""
+    edges, bounds = _edges(crossovers, lo, hi, cuts)
     intervals = []
     for i, ((_, start), (end, _)) in enumerate(zip(edges, edges[1:], strict=False)):
         # the geometric mean as a product of roots: 16 * 1.7e308 is no float
@@ -76,11 +78,12 @@ def stretches(
         sample = np.concatenate([ends[:, 1:2], scanned[:, inside]], axis=1)
         win = _interval_winner(ends, sample)
         at_start, at_end = _equal_at(bounds[i], names[win]), _equal_at(bounds[i + 1], names[win])
+        gap = np.isnan(sample).all(axis=1)  # no value inside: no ratio at its ends either
         ratios = tuple(
             (
                 names[k],
-                1.0 if names[k] in at_start else _ratio(ends[k, 0], ends[win, 0]),
-                1.0 if names[k] in at_end else _ratio(ends[k, 2], ends[win, 2]),
+                1.0 if names[k] in at_start else None if gap[k] else _ratio(ends[k, 0], ends[win, 0]),
+                1.0 if names[k] in at_end else None if gap[k] else _ratio(ends[k, 2], ends[win, 2]),
             )
             for k in range(len(names))
         )
@@ -155,22 +158,26 @@ def _ratio(value: float, best: float) -> float | None:
 
 
 
-def _edges(crossovers: Sequence[Crossover], lo: float, hi: float) -> tuple[list[tuple[float, float]], list[Crossover | None]]:
+def _edges(
+    crossovers: Sequence[Crossover], lo: float, hi: float, cuts: Sequence[float] = ()
+) -> tuple[list[tuple[float, float]], list[Crossover | None]]:
     """Where each interval ends and the next begins (the same point, or over a count two
     integers), with the crossover there if any: (lo, lo), each crossover's (a crossover
-    across a stretch where its designs are equal: the stretch's two ends), (hi, hi).
+    across a stretch where its designs are equal: the stretch's two ends) and each cut not
+    at one of them, in order, (hi, hi).
 
     >>> across = Crossover("x", 10.0, True, "crossover", ("d", "b"), 5.0, equal_from=5.0)
-    >>> _edges([across], 1.0, 20.0)[0]
-    [(1.0, 1.0), (5.0, 5.0), (10.0, 10.0), (20.0, 20.0)]
+    >>> _edges([across], 1.0, 20.0, cuts=[7.0, 10.0])[0]
+    [(1.0, 1.0), (5.0, 5.0), (7.0, 7.0), (10.0, 10.0), (20.0, 20.0)]
     """
-    edges: list[tuple[float, float]] = [(lo, lo)]
-    bounds: list[Crossover | None] = [None]
+    found: list[tuple[tuple[float, float], Crossover | None]] = []
     for c in crossovers:
         if c.equal_from is not None:
-            edges.append((c.equal_from, c.equal_from))
-            bounds.append(c)
-        edges.append((c.value if c.previous is None else c.previous, c.value))
-        bounds.append(c)
-    return [*edges, (hi, hi)], [*bounds, None]
+            found.append(((c.equal_from, c.equal_from), c))
+        found.append(((c.value if c.previous is None else c.previous, c.value), c))
+    taken = {point for (before, after), _ in found for point in (before, after)}
+    found += [((cut, cut), None) for cut in cuts if lo < cut < hi and cut not in taken]
+    found.sort(key=lambda edge: edge[0])
+    edges = [(lo, lo), *(edge for edge, _ in found), (hi, hi)]
+    return edges, [None, *(c for _, c in found), None]
 
