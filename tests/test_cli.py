@@ -267,3 +267,25 @@ def test_utf16_text_is_named_as_such(tmp_path) -> None:
     path.write_text("x,time\n1,2\n2,4\n3,6\n", encoding="utf-16")
     found = run_cli("fit", str(path))
     assert found.returncode == 2 and found.stderr.endswith("UTF-16 text (its byte-order mark): save it as UTF-8\n")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["eval", "qsort", "--at", "x=10"],
+        ["sweep", "qsort", "--over", "x=1,10"],
+        ["compare", "inc", "nop"],
+        ["optimize", "tpool_a(qsort)", "--budget", "a<=4", "--at", "x=10"],
+    ],
+)
+def test_json_says_the_machine_and_the_model_files_it_was_computed_with(tmp_path, command) -> None:
+    """The notes the options give (the machine, a model file replacing a built-in) were on
+    stderr only: the JSON said "semantics": "machine" and not which (probe Q)."""
+    models = tmp_path / "m.toml"
+    models.write_text('format = 1\n[models.qsort]\nmodel = "2*x"\nunit = "ns"\n')
+    result = run_cli(*command, "--cores", "2", "--models", str(models), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    notes = json.loads(result.stdout)["notes"]
+    assert "machine semantics: 2 cores" in notes
+    assert f"{models} replaces the built-in model(s) qsort" in notes
+    assert len(notes) == len(set(notes))

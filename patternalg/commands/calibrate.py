@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     )
     write_machine(result.machine, args.out)
     if args.format == "json":
-        print_json(result.to_json())
+        print_json(result.to_json(), args)
         return 0
     print(result.text())
     for text in result.notes:

@@ -306,9 +306,26 @@ def json_text(data: Any) -> str:
     return json.dumps(finite_json(data), indent=2, allow_nan=False)
 
 
-def print_json(data: Any) -> None:
-    """Print ``data`` as indented JSON (non-finite numbers as ``null``)."""
-    sys.stdout.write(json_text(data) + "\n")
+def print_json(data: Any, args: argparse.Namespace | None = None) -> None:
+    """Print ``data`` as indented JSON (non-finite numbers as ``null``); with ``args``, the
+    notes the options gave on stderr (the machine, a model file replacing built-ins) first
+    in its ``notes`` too, so that the JSON says what it was computed with."""
+    sys.stdout.write(json_text(with_option_notes(data, args)) + "\n")
+
+
+def with_option_notes(data: Any, args: argparse.Namespace | None) -> Any:
+    """``data`` (a result's JSON) with the options' notes (:func:`note`) before its own
+    ``notes``, each once; anything else as it is.
+
+    >>> args = argparse.Namespace(quiet=True)
+    >>> note(args, "machine semantics: 2 cores")
+    >>> with_option_notes({"notes": ["x below 1"]}, args)
+    {'notes': ['machine semantics: 2 cores', 'x below 1']}
+    """
+    noted = getattr(args, "_noted", None)
+    if not noted or not isinstance(data, dict) or "notes" not in data:
+        return data
+    return {**data, "notes": list(dict.fromkeys([*noted, *data["notes"]]))}
 
 
 def read_text_argument(value: str, what: str) -> str:
@@ -372,7 +389,9 @@ def _values(args: argparse.Namespace, names: Sequence[str]) -> list[str]:
 
 
 def note(args: argparse.Namespace, text: str) -> None:
-    """``note: text`` on stderr, unless ``--quiet``."""
+    """``note: text`` on stderr, unless ``--quiet``; kept in ``args`` for the JSON
+    (:func:`with_option_notes`)."""
+    vars(args).setdefault("_noted", []).append(text)
     if not quiet(args):
         print(f"note: {text}", file=sys.stderr)
 

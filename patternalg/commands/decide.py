@@ -90,7 +90,7 @@ def emit(args: argparse.Namespace, result: Any, lines: Sequence[str] | None = No
     CSV (its notes: in JSON, else on stderr unless ``--quiet``); ``--digits``, where the command has it, sets
     the significant digits of values in text and CSV."""
     if args.format == "json":
-        print_json(result.to_json())
+        print_json(result.to_json(), args)
         return
     digits = {"digits": args.digits} if "digits" in args else {}
     if args.format == "csv":

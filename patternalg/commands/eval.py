@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             data = {**data, "interval": list(result.interval), "level": result.level}
         if args.explain:
             data["explain"] = explained
-        print_json(data)
+        print_json(data, args)
         return 0
     print(result.latex(args.digits) if args.format == "latex" else result.text(args.digits))
     for text in notes:

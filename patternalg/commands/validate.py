@@ -32,6 +32,7 @@ from .common import (
     note,
     seed_option,
     semantics_option,
+    with_option_notes,
 )
 
 __all__ = ["add_arguments", "run", "semantics", "models", "validated"]
@@ -127,7 +128,7 @@ def validated(args: argparse.Namespace, files: list[str]) -> Any:
 
 def _output(args: argparse.Namespace, result: Any) -> str:
     if args.format == "json":
-        return json_text(result.to_json()) + "\n"
+        return json_text(with_option_notes(result.to_json(), args)) + "\n"
     if args.format == "csv":
         return str(result.to_csv(args.digits))
     return "".join(line + "\n" for line in result.lines(args.digits))
