@@ -170,8 +170,8 @@ class Optimum(Tabular):
         return dict.fromkeys(range(first, first + (3 if self.level is not None else 1)), digits)
 
     def lines(self, digits: int | None = None) -> list[str]:
-        """The answer for people: values in ``digits`` significant digits (default 15, no
-        float noise), the gain of the best over the even split in full."""
+        """The answer for people: values and the gain of the best over the even split in
+        ``digits`` significant digits (default 15, no float noise), as compare's ratios."""
         unit = f" {self.unit}"
 
         def show(c: Candidate) -> str:
@@ -186,7 +186,7 @@ class Optimum(Tabular):
             if self.even_split.value == self.best.value:
                 verdict = "; no split is faster"
             else:
-                verdict = f"; the best is {number_text(gain)}x faster" if gain is not None else ""
+                verdict = f"; the best is {number_text(gain, digits)}x faster" if gain is not None else ""
             lines.append(f"even split: {show(self.even_split)}{verdict}")
         return lines + self._summary()
 
