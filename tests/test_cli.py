@@ -289,3 +289,13 @@ def test_json_says_the_machine_and_the_model_files_it_was_computed_with(tmp_path
     assert "machine semantics: 2 cores" in notes
     assert f"{models} replaces the built-in model(s) qsort" in notes
     assert len(notes) == len(set(notes))
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("nan", "--at p=nan: line 1, column 1: nan is not a finite number"), ("1+", "--at p=1+: line 1, column 3: syntax error")],
+)
+def test_an_at_value_that_does_not_parse_is_quoted_in_its_error(value, said) -> None:
+    """``--at p=nan`` said ``--at p=: ...``, as if no value had been given (probe S)."""
+    result = run_cli("eval", "parsec_dedup", "--at", f"p={value}")
+    assert result.returncode == 2 and result.stderr.startswith(f"patternalg eval: error: {said}"), result.stderr

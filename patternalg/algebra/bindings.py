@@ -18,7 +18,7 @@ from typing import Any
 
 import sympy
 
-from .._internal.limits import MAX_INTEGER_DIGITS, held_in_full, size_problem
+from .._internal.limits import MAX_INTEGER_DIGITS, held_in_full, printable, size_problem
 from ..errors import EvaluationError, ParseError
 from ..syntax.arith import check_finite, format_expr, whole_number
 from ..syntax.parser import parse_arithmetic
@@ -167,7 +167,7 @@ def parse_binding(text: str) -> tuple[str, sympy.Expr]:
     try:
         parsed = parse_value(value)
     except ParseError as exc:
-        raise EvaluationError(f"--at {name}=: {exc}") from None
+        raise EvaluationError(f"--at {name}={printable(value.strip(), 60)}: {exc}") from None
     if name in {s.name for s in parsed.free_symbols}:  # x = 2^log2(x): sympy.limit hung
         raise EvaluationError(f"--at {name}=...: the value names {name} itself")
     return name, parsed

@@ -329,7 +329,7 @@ def sub_values(
 #: a closed form sympy cannot build: its recursive algorithms stop at Python's limit
 TOO_DEEP = (
     "the closed form nests too deeply to build (a deep term whose counts are free nests one "
-    "level per level, x*(1024 + (1024 + ...)/(2*n))/(2*n)); bind the counts, e.g. --at n=2"
+    "level per level, such as x*(1024 + (1024 + ...)/(2*n))/(2*n)); bind the counts, e.g. --at n=2"
 )
 
 
