@@ -198,7 +198,7 @@ class Spread:
             numbers = MachineNumbers.of(semantics.machine)
             if numbers is not None:  # the fold reads the drawn numbers where it uses them
                 semantics = DrawnMachineSemantics(semantics.machine, numbers)
-        perturbed = dict(library)
+        perturbed = {name: library[name] for name in atom_names(term)}  # not the whole library: built-ins build on use
         deltas: list[tuple[tuple[str, ...], Any]] = []
         spreads: list[float] = []  #: the atoms' relative noise
         missing: list[str] = []

@@ -95,7 +95,7 @@ def own_error(expr: sympy.Expr, u: Any) -> sympy.Expr | None:
         pieces += _grown(expr, u, var, float(logs[-1]), 1, growth[1], float(own[-1]))
     else:
         pieces.append((sympy.Float(own[-1]) * sympy.Max(1, (where - at[-1]) / steps[1]), True))
-    return sympy.Piecewise(*pieces)
+    return sympy.Piecewise(*pieces, evaluate=False)  # the pieces are in order: nothing to simplify
 
 
 def _drawn(expr: sympy.Expr, u: Any, sizes: np.ndarray, var: sympy.Symbol) -> np.ndarray:
