@@ -3,7 +3,9 @@ they are, stretches where two designs are equal, values through 0, counts."""
 
 from __future__ import annotations
 
+import itertools
 import math
+import re
 
 import numpy as np
 import pytest
@@ -184,3 +186,74 @@ def test_a_stretch_whose_designs_change_inside_it_is_crossed_from_one_still_equa
     assert cross.designs == ("b", "c") and result.touches == ()
     assert (cross.equal_from, cross.value) == (pytest.approx(3.0804483, rel=1e-7), pytest.approx(20, rel=1e-9))
     assert [{i.winner, *i.ties} for i in result.intervals] == [{"a", "b"}, {"b", "c"}, {"c"}]
+
+
+#: three built-in designs: the pool wins up to 14.76, where it crosses map_own_small, which the
+#: first pipe (its bottleneck map_own_small up to 21.07) equals from x = 1 to 21.07
+_TIED = (
+    "pipe(pipe(tpool_2(qsort), map_own_small), reduce_hadoop)",
+    "map_own_small",
+    "pipe(tpool_3(map_own_small), seq(pipe(nop, qsort), pipe(nop, reduce_hadoop)))",
+)
+
+
+def _as_listed(line: str) -> str:
+    """An interval's line with the designs it lists over its winner in one order."""
+    head, said, others = line.partition(" (others over it at the ends: ")
+    items = re.findall(r"(.+?) (x[^ ,)]+ \.\. x[^ ,)]+)(?:, |\)$)", others)
+    return head + said + ", ".join(sorted(f"{name} {ratios}" for name, ratios in items))
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(3))))
+def test_a_crossover_among_tied_designs_names_the_stretches_winners_in_any_order(order: tuple[int, ...]):
+    """Just above the crossover at 14.76 the pipe equals map_own_small, the winner of the
+    stretch above it. The crossover named whichever was given first ('... below, pipe(pipe(...
+    above', beside 'map_own_small wins'), and at the refined point the designs it had not
+    named showed x0.999999999998001 and x1.000000000002 for 1."""
+    pipe, constant, pool = _TIED
+    result = compare([_TIED[k] for k in order], over="x=1..1e6")
+    (cross,) = result.crossovers
+    assert [i.winner for i in result.intervals] == [pool, constant] == list(cross.designs)
+    assert cross.ties == ((), (pipe,)) and cross.to_json()["ties"] == [[], [pipe]]
+    below, above = (dict((name, ends) for name, *ends in i.ratios) for i in result.intervals)
+    assert {name: ends[1] for name, ends in below.items()} == {name: 1.0 for name in _TIED}
+    assert {name: ends[0] for name, ends in above.items()} == {name: 1.0 for name in _TIED}
+    assert f"{pool} below, {constant} above (as is {pipe}); both" in result.lines()[2]
+    first = compare(list(_TIED), over="x=1..1e6")
+    assert [_as_listed(line) for line in result.lines()] == [_as_listed(line) for line in first.lines()]
+
+
+@pytest.mark.parametrize(
+    ("terms", "library", "over"),
+    [
+        (["pipe(inc, inc)", "nop", "inc"], None, "x=2..5000"),
+        (["d", "b", "e"], {"d": "min(5, x) + max(0, x - 10)", "e": "min(5, x) + max(0, x - 10)", "b": "5"}, "x=1..20"),
+    ],
+)
+def test_a_crossover_names_the_winner_of_a_tied_stretch_and_its_ties(
+    terms: list[str], library: dict[str, str] | None, over: str
+):
+    """Designs equal up to a crossover (pipe(inc, inc) and inc; d and e, crossed across [5, 10]
+    by b): the crossover names the winner of the stretch below it, the design given first,
+    and the other as its tie; it named the first given alone ('pipe(inc, inc) below, nop
+    above', and given second 'inc below'), as if the other were not as fast."""
+    for given in (terms, terms[::-1]):
+        result = compare(given, library=library, over=over)
+        (cross,) = result.crossovers
+        first, second = (name for name in given if name in terms[::2])
+        assert (result.intervals[0].winner, result.intervals[0].ties) == (first, (second,))
+        assert cross.designs == (first, terms[1]) and cross.ties == ((second,), ())
+        assert f": {first} below (as is {second}), {terms[1]} above" in result.lines()[-2]
+
+
+@pytest.mark.parametrize(
+    "terms", [["tpool_n(inc)", "nop", "tpool_n(pipe(inc, inc))"], ["tpool_n(pipe(inc, inc))", "nop", "tpool_n(inc)"]]
+)
+def test_over_a_count_a_crossover_names_the_winner_from_its_integer_and_its_ties(terms: list[str]):
+    """The two pools are equal at every n: from n = 10 on the one given first wins, the other
+    its tie, and the crossover between 9 and 10 says both."""
+    result = compare(terms, over="n=1..64", at={"x": 100})
+    (cross,) = result.crossovers
+    assert (cross.previous, cross.value, cross.designs, cross.ties) == (9, 10, ("nop", terms[0]), ((), (terms[2],)))
+    assert result.intervals[1].winner == terms[0]
+    assert f"nop wins at 9, {terms[0]} from 10 on (as does {terms[2]})" in result.lines()[-2]

@@ -50,10 +50,14 @@ class Crossover:
     #: a crossover across a stretch where the two designs are equal: where the stretch
     #: begins (``value``: where it ends; the first design wins up to it, the second from ``value``)
     equal_from: float | None = None
+    #: for a crossover: the other designs as fast as each of ``designs`` on its side (just
+    #: below it, just above it), equal to them at ``value`` too; which of a side's designs
+    #: is named is the winner of the stretch on that side (:func:`~.stretches.named`)
+    ties: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
     def to_json(self) -> dict[str, Any]:
-        """``{symbol, value, exact, kind, designs, model_value, previous, equal_from}`` (and
-        ``interval`` with an interval)."""
+        """``{symbol, value, exact, kind, designs, model_value, previous, equal_from, ties}``
+        (and ``interval`` with an interval)."""
         data = fields_json(self)
         if self.interval is None:
             data.pop("interval", None)
@@ -230,6 +234,21 @@ def _walk(steps: list[_Step], names: tuple[str, ...], symbol_name: str) -> tuple
         if not any(t.value == where and t.designs == designs for t in touches):
             touches.append(Crossover(symbol_name, where, exact, "touch", designs, number(level)))
 
+    def crossing(
+        where: float,
+        level: float,
+        sides: tuple[frozenset[int], frozenset[int]],
+        exact: bool,
+        previous: float | None = None,
+        equal_from: float | None = None,
+    ) -> None:  # the fastest below and above: the first given of each named, the others its ties
+        below, above = (sorted(side) for side in sides)
+        designs = (names[below[0]], names[above[0]])
+        ties = (tuple(names[k] for k in below[1:]), tuple(names[k] for k in above[1:]))
+        crossovers.append(
+            Crossover(symbol_name, where, exact, "crossover", designs, number(level), previous, None, equal_from, ties)
+        )
+
     def began() -> None:  # a touch where the open stretch began
         if opened is not None:
             step, before = opened
@@ -248,27 +267,20 @@ def _walk(steps: list[_Step], names: tuple[str, ...], symbol_name: str) -> tuple
             if opened is not None and right & opened[1] and not right <= opened[1]:
                 continue  # fewer, but still others beside some of those before the stretch
             if opened is not None and not right & opened[1]:
-                begun, before = opened  # the winner below: one of those still equal at the end
-                designs = (names[min(before & left or before)], names[min(right)])
+                begun, before = opened  # the winners below: those still equal at the end
                 stretch = begun.first if begun.first != step.last else None
-                level = number(step.levels[0])
                 exact = begun.exact and step.exact
-                crossovers.append(
-                    Crossover(symbol_name, step.last, exact, "crossover", designs, level, equal_from=stretch)
-                )
+                crossing(step.last, step.levels[0], (before & left or before, right), exact, equal_from=stretch)
             else:
                 began()
                 touch(step.last, step.levels[0], right, left, step.exact)
             opened = None
         elif not left & right:
-            # the design fastest before an open stretch, if it is still among them
+            # the designs fastest before an open stretch, those still among them if any
             first = left if opened is None else left & opened[1] or left
             began()
-            designs = (names[min(first)], names[min(right)])
             previous = step.last if step.gap else None
-            crossovers.append(
-                Crossover(symbol_name, step.first, step.exact, "crossover", designs, number(step.levels[1]), previous)
-            )
+            crossing(step.first, step.levels[1], (first, right), step.exact, previous)
             opened = None
     began()
     crossovers.sort(key=lambda c: c.value)

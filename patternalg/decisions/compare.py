@@ -54,7 +54,7 @@ from .confidence import Range, confidence
 from .crossovers import REFINED_DIGITS, RTOL, exact_roots, numeric_roots
 from .options import DEFAULT_RANGE
 from .region_map import Region, region_map
-from .stretches import Interval, stretches
+from .stretches import Interval, named, stretches
 from .sweep import Sweep, prepare, tabulate, with_intervals
 
 __all__ = ["Crossover", "Range", "Interval", "Region", "Comparison", "compare", "DEFAULT_RANGE"]
@@ -232,15 +232,15 @@ class Comparison(Tabular):
     def _briefly(self, c: Crossover) -> str:
         """A crossover or a touch as the caption says it."""
         a, b, at = c.designs[0], c.designs[1], self._position(c.value)
-        if c.previous is not None:
-            before = self._position(c.previous)
-            return f"crossover between {c.symbol} = {before} and {at}: {a} up to {before}, {b} from {at}"
-        if c.equal_from is not None:
-            start = self._position(c.equal_from)
-            return f"crossover across {c.symbol} in [{start}, {at}]: {a} below, {b} above, equal in between"
         if c.kind == "touch":
             return f"touch at {c.symbol} = {at}: {a} equals {b}, both {self._level(c)} there"
-        return f"crossover at {c.symbol} = {at}: {a} below, {b} above, both {self._level(c)} there"
+        if c.previous is not None:
+            before = self._position(c.previous)
+            return f"crossover between {c.symbol} = {before} and {at}: {_sides(c, 'up to ' + before, 'from ' + at, ('does', 'do'))}"
+        if c.equal_from is not None:
+            start = self._position(c.equal_from)
+            return f"crossover across {c.symbol} in [{start}, {at}]: {_sides(c)}, equal in between"
+        return f"crossover at {c.symbol} = {at}: {_sides(c)}, both {self._level(c)} there"
 
     def _position(self, value: float) -> str:
         """A point on the axis by the one printer: in full, or, where a crossover was
@@ -299,20 +299,20 @@ class Comparison(Tabular):
                 before, after = self._position(c.previous), self._position(c.value)
                 lines.append(
                     f"crossover between {c.symbol} = {before} and {c.symbol} = {after} (a count: "
-                    f"integers only): {c.designs[0]} wins at {before}, {c.designs[1]} from "
-                    f"{after} on ({self._level(c, digits)} there)"
+                    f"integers only): {_sides(c, f'wins at {before}', f'from {after} on', ('does', 'do'))} "
+                    f"({self._level(c, digits)} there)"
                 )
                 continue
             if c.equal_from is not None:
                 start, end = self._position(c.equal_from), self._position(c.value)
                 lines.append(
-                    f"crossover across {c.symbol} in [{start}, {end}] ({how}): {c.designs[0]} below, "
-                    f"{c.designs[1]} above, equal in between; both {self._level(c, digits)} at {c.symbol} = {end}"
+                    f"crossover across {c.symbol} in [{start}, {end}] ({how}): {_sides(c)}, equal in between; "
+                    f"both {self._level(c, digits)} at {c.symbol} = {end}"
                 )
                 continue
             lines.append(
-                f"crossover at {c.symbol} = {self._position(c.value)} ({how}): {c.designs[0]} "
-                f"below, {c.designs[1]} above; both {self._level(c, digits)} there"
+                f"crossover at {c.symbol} = {self._position(c.value)} ({how}): {_sides(c)}; "
+                f"both {self._level(c, digits)} there"
             )
         for c in self.touches:
             how = "exact" if c.exact else f"refined to rel. {RTOL:g}"
@@ -334,6 +334,21 @@ class Comparison(Tabular):
         if self.region is not None:
             lines += self.region.lines(self.terms)
         return [_in_short(line, self.terms) for line in lines]
+
+
+def _sides(c: Crossover, below: str = "below", above: str = "above", verbs: tuple[str, str] = ("is", "are")) -> str:
+    """The designs fastest either side of a crossover as its lines say them: each side's
+    stretch winner, and the designs as fast as it there (``verbs``: for one, for several).
+
+    >>> c = Crossover("x", 4.0, True, "crossover", ("a", "d"), 4.0, ties=(("b", "c"), ()))
+    >>> _sides(c), _sides(c, "wins at 3", "from 4 on", ("does", "do"))
+    ('a below (as are b, c), d above', 'a wins at 3 (as do b, c), d from 4 on')
+    """
+    said = []
+    for name, ties, where in zip(c.designs, c.ties, (below, above), strict=True):
+        also = f" (as {verbs[len(ties) > 1]} {', '.join(ties)})" if ties else ""
+        said.append(f"{name} {where}{also}")
+    return ", ".join(said)
 
 
 #: a design's name longer than this is shown with its middle elided
@@ -445,6 +460,7 @@ def compare(
     crossovers, touches = classify(candidates, values, names, axis.name, lo, hi, integer)
     cuts = [] if integer else gap_edges(scanned, scan, lambda k, v: compiled[k].values({axis.name: v}))
     intervals = stretches(values, names, crossovers, lo, hi, scan, scanned, integer, cuts)
+    crossovers = named(crossovers, intervals)
     winner, ties, size = asymptotic_winner(compiled, names, library, at, semantics)
     result = Comparison(
         names,

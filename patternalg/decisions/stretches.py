@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -23,7 +23,7 @@ from .._internal.tables import number
 from .classify import Crossover
 from .crossovers import TIE_RTOL
 
-__all__ = ["Interval", "stretches"]
+__all__ = ["Interval", "named", "stretches"]
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def stretches(
         inside = (scan > start) & (scan < end) & ((scan == np.round(scan)) if integer else True)
         sample = np.concatenate([ends[:, 1:2], scanned[:, inside]], axis=1)
         win = _interval_winner(ends, sample)
-        at_start, at_end = _equal_at(bounds[i], names[win]), _equal_at(bounds[i + 1], names[win])
+        at_start, at_end = _equal_at(bounds[i], start, names[win]), _equal_at(bounds[i + 1], end, names[win])
         gap = np.isnan(sample).all(axis=1)  # no value inside: no ratio at its ends either
         ratios = tuple(
             (
@@ -126,14 +126,57 @@ def _interval_winner(ends: np.ndarray, inside: np.ndarray) -> int:
 
 
 
-def _equal_at(crossover: Crossover | None, winner: str) -> tuple[str, ...]:
-    """The designs equal to ``winner`` at a stretch's end that is ``crossover`` (its two, if
-    the winner is one; none over a count, where a crossover falls between two integers): their
-    ratio there is 1, not what a point refined to :data:`RTOL` gives (``x0.99999999919``)."""
-    if crossover is None or crossover.previous is not None or winner not in crossover.designs:
-        return ()
-    return crossover.designs
+def _equal_at(crossover: Crossover | None, point: float, winner: str) -> tuple[str, ...]:
+    """The designs equal to ``winner`` at a stretch's end ``point`` that is ``crossover`` (the
+    fastest on either side of it, if the winner is one; where a crossover across a stretch
+    of equal designs begins, its two; none over a count, where a crossover falls between two
+    integers): their ratio there is 1, not what a point refined to :data:`RTOL` gives
+    (``x0.99999999919``, ``x1.000000000002``).
 
+    >>> at_4 = Crossover("x", 4.0, False, "crossover", ("a", "b"), 4.0, ties=((), ("c",)))
+    >>> _equal_at(at_4, 4.0, "b"), _equal_at(at_4, 4.0, "d")
+    (('a', 'b', 'c'), ())
+    """
+    if crossover is None or crossover.previous is not None:
+        return ()
+    (below, above), (tied_below, tied_above) = crossover.designs, crossover.ties
+    equal = crossover.designs if point != crossover.value else (below, *tied_below, above, *tied_above)
+    return equal if winner in equal else ()
+
+
+def named(crossovers: Sequence[Crossover], intervals: Sequence[Interval]) -> list[Crossover]:
+    """``crossovers`` naming on each side, of the designs fastest there, the winner of the
+    stretch on that side (the others its ties), so that which design is given first decides
+    no more than it decides a stretch's winner. The stretch below a crossover ends where it
+    begins (across a stretch of equal designs: where that begins; over a count: at the last
+    integer of the old winner), the one above starts at its ``value``.
+
+    >>> at_4 = Crossover("x", 4.0, True, "crossover", ("a", "c"), 4.0, ties=((), ("b",)))
+    >>> (c,) = named([at_4], [Interval(1.0, 4.0, "a", ()), Interval(4.0, 8.0, "b", ())])
+    >>> c.designs, c.ties
+    (('a', 'b'), ((), ('c',)))
+    """
+    below = {i.end: i.winner for i in intervals}
+    above = {i.start: i.winner for i in intervals}
+    renamed = []
+    for c in crossovers:
+        begins = c.value if c.previous is None else c.previous
+        first, ties_below = _led(c.designs[0], c.ties[0], below.get(begins if c.equal_from is None else c.equal_from))
+        then, ties_above = _led(c.designs[1], c.ties[1], above.get(c.value))
+        renamed.append(replace(c, designs=(first, then), ties=(ties_below, ties_above)))
+    return renamed
+
+
+def _led(first: str, ties: tuple[str, ...], winner: str | None) -> tuple[str, tuple[str, ...]]:
+    """One side of a crossover led by ``winner`` if it is one of its designs, the rest in the
+    order given.
+
+    >>> _led("a", ("b", "c"), "b"), _led("a", ("b",), "d")
+    (('b', ('a', 'c')), ('a', ('b',)))
+    """
+    if winner is None or winner not in (first, *ties):
+        return first, ties
+    return winner, tuple(d for d in (first, *ties) if d != winner)
 
 
 def _equal(a: np.ndarray, b: np.ndarray) -> bool:
