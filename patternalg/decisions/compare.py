@@ -494,7 +494,6 @@ def compare(
     )  # fmt: skip
 
 
-
 def _times(ratio: float | None, digits: int | None = None, winner: float | None = 1.0) -> str:
     """A ratio as the comparison prints it, in ``digits`` significant digits as the values
     are: ``x1.25``, or where it has none, why: the winner's own ratio there (``winner``,

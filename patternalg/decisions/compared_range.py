@@ -27,7 +27,6 @@ def scan_points(axis: Axis) -> np.ndarray:
     return np.unique(np.concatenate([dense, axis.values]))
 
 
-
 def underflows_lacking(
     scanned: np.ndarray, scan: np.ndarray, compiled: Sequence[Compiled], s: sympy.Symbol
 ) -> np.ndarray:
@@ -59,7 +58,6 @@ def underflows_lacking(
                 row[below] = np.inf
                 break
     return lacking
-
 
 
 def finite_span(
@@ -105,7 +103,6 @@ def finite_span(
     return start, end, [f"{'; '.join(lacks)}: compared over {axis.name} in [{number_text(start)}, {number_text(end)}]"]
 
 
-
 def gaps_inside(scanned: np.ndarray, scan: np.ndarray, names: Sequence[str], axis: Axis) -> list[str]:
     """A note for each design without a value at scan points inside the range, where both
     ends have one (``sqrt((x-300)*(x-600))`` on (300, 600)): there it takes no part, and a
@@ -127,7 +124,6 @@ def gaps_inside(scanned: np.ndarray, scan: np.ndarray, names: Sequence[str], axi
                 "where they have one"
             )
     return notes
-
 
 
 def gap_edges(

@@ -95,7 +95,6 @@ def stretches(
     return intervals
 
 
-
 def _interval_winner(ends: np.ndarray, inside: np.ndarray) -> int:
     """The design fastest in a stretch without crossovers, from its values at the stretch's
     start, inside point and end (``ends``) and at the points inside it (``inside``): the
@@ -123,7 +122,6 @@ def _interval_winner(ends: np.ndarray, inside: np.ndarray) -> int:
         best = np.min(point, where=~np.isnan(point), initial=np.inf)
         tied = [k for k in range(len(ends)) if point[k] == best] or [0]
     return min(tied, key=lambda k: (float(ends[k, 0] + ends[k, 2]), k))
-
 
 
 def _equal_at(crossover: Crossover | None, point: float, winner: str) -> tuple[str, ...]:
@@ -184,7 +182,6 @@ def _equal(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.all(np.abs(a - b) <= TIE_RTOL * np.maximum(np.abs(a), np.abs(b))))
 
 
-
 def _ratio(value: float, best: float) -> float | None:
     """How many times ``best`` a design's ``value`` is; infinitely many where the winner
     takes no time (``qsort`` at x = 1); None where either is not a positive time (a ratio
@@ -198,7 +195,6 @@ def _ratio(value: float, best: float) -> float | None:
     if not (value > 0 and best > 0 and math.isfinite(value) and math.isfinite(best)):
         return None
     return number(value / best)
-
 
 
 def _edges(
