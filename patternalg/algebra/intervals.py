@@ -53,7 +53,7 @@ import math
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeGuard
+from typing import Any
 
 import numpy as np
 import sympy
@@ -68,6 +68,7 @@ from .bindings import as_value, check_bindings, inputs_of, symbols_of
 from .fold import model_symbols
 from .machine import MachineSemantics
 from .machine_numbers import DrawnMachineSemantics, MachineNumbers
+from .machine_spread import calibration_missed, calibration_width
 from .own_error import own_error
 from .pointwise import map_counts
 from .semantics import Semantics
@@ -234,8 +235,8 @@ class Spread:
         width = (1.0, 0.0, math.inf, 1.0)
         if for_measurement:
             pooled = math.sqrt(sum(v * v for v in spreads) / len(spreads)) if spreads else 0.0
-            missed = _calibration_missed(term, semantics, pooled)
-            width = _calibration_width(term, semantics)
+            missed = calibration_missed(term, semantics, pooled)
+            width = calibration_width(term, semantics)
         # the bindings are checked against the term's own model: a drawn model has the
         # draws' symbols too, and a model constant in its inputs takes any x all the same
         own, declared = model_symbols(term, library, semantics), inputs_of(term, library)
@@ -529,62 +530,3 @@ def _count_function(counts: tuple[sympy.Expr, ...]) -> tuple[tuple[str, ...], An
     (lambdified once per term's counts)."""
     symbols = sorted(set().union(*(c.free_symbols for c in counts)), key=lambda s: s.name)
     return tuple(s.name for s in symbols), sympy.lambdify(symbols, list(counts), "numpy")
-
-
-def _calibration_missed(term: Term, semantics: Semantics, measured: float) -> tuple[tuple[float, float], ...]:
-    """What a calibrated machine's operators still miss at each calibrated size, relative
-    (pairs (x, spread)), for a composed term (an atom alone is no composition): the spread of
-    the calibration compositions' residuals there, their measurements' own noise taken out
-    (the record's ``missed``; a machine file of an older ``calibrate`` records the gross
-    spread only: then the term's atoms' noise pooled, ``measured``, is taken out); none without a machine or its record (a machine
-    file of an older version records one spread for every size: then that one)."""
-    if not isinstance(semantics, MachineSemantics) or isinstance(term, Atom):
-        return ()
-    spread = dict(semantics.machine.calibration).get("spread")
-    if not isinstance(spread, Mapping):
-        return ()
-    missed = _pairs(spread.get("missed"))  # net of the calibration's own noise (evidence/missed.py)
-    if missed:
-        return missed
-    pairs = list(_pairs(spread.get("sizes")))
-    if not pairs and isinstance(spread.get("sd"), int | float):
-        pairs = [(1.0, float(spread["sd"]))]
-    return tuple((x, math.sqrt(max(0.0, sd * sd - measured * measured))) for x, sd in pairs)
-
-
-def _pairs(value: Any) -> tuple[tuple[float, float], ...]:
-    """A record's ``[[x, spread], ...]`` as pairs of floats; () unless it is one (a machine
-    file's record is for people and intervals: a malformed one widens nothing).
-
-    >>> _pairs([[16, 0.1], [32.0, 0.2]]), _pairs([["a", 1]]), _pairs("no")
-    (((16.0, 0.1), (32.0, 0.2)), (), ())
-    """
-    if not isinstance(value, list) or not all(
-        isinstance(p, list) and len(p) == 2 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in p)
-        for p in value
-    ):
-        return ()
-    return tuple((float(a), float(b)) for a, b in value)
-
-
-def _calibration_width(term: Term, semantics: Semantics) -> tuple[float, float, float, float]:
-    """A calibrated machine's width factor for a composed term (an atom alone is no
-    composition), the range of sizes it was seen at and the factor beyond them: the
-    record's ``width`` (:mod:`~patternalg.evidence.widths`; a record of an older
-    ``calibrate``, without ``beyond``, widens by its one factor there); (1, 0, inf, 1)
-    without a machine or its record."""
-    width = dict(semantics.machine.calibration).get("width") if isinstance(semantics, MachineSemantics) else None
-    if isinstance(term, Atom) or not isinstance(width, Mapping):
-        return (1.0, 0.0, math.inf, 1.0)
-    factor, seen, beyond = width.get("factor"), width.get("range"), width.get("beyond")
-    if not _positive(factor):
-        return (1.0, 0.0, math.inf, 1.0)
-    beyond = float(beyond) if _positive(beyond) else float(factor)
-    if isinstance(seen, list) and len(seen) == 2 and all(isinstance(v, int | float) for v in seen):
-        return (float(factor), float(seen[0]), float(seen[1]), beyond)
-    return (float(factor), 0.0, math.inf, beyond)
-
-
-def _positive(value: Any) -> TypeGuard[int | float]:
-    """Whether ``value`` is a finite number above 0 (a factor a record may give)."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value > 0
