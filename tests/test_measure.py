@@ -311,7 +311,7 @@ def test_a_journal_that_cannot_be_written_is_named(tmp_path: Path, monkeypatch: 
     import errno
 
     from patternalg.errors import PatternalgError
-    from patternalg.measurements import runner
+    from patternalg.measurements import journal as journal_module
 
     plan = Plan.build({"k": f"{shlex.quote(sys.executable)} -c pass"}, {"x": [1.0, 2.0]}, repetitions=1)
     with pytest.raises(PatternalgError, match=r"cannot write the journal .*missing.*: No such file or directory"):
@@ -320,7 +320,7 @@ def test_a_journal_that_cannot_be_written_is_named(tmp_path: Path, monkeypatch: 
     def full(log: object, record: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(runner._Journal, "append", full)
+    monkeypatch.setattr(journal_module.Journal, "append", full)
     journal = tmp_path / "m.txt.journal"
     with pytest.raises(PatternalgError, match=r"cannot write the journal .*m.txt.journal: No space left on device; no run was measured"):
         measure(plan, journal)

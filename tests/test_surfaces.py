@@ -331,7 +331,7 @@ def test_the_default_timeout_grows_with_the_longest_run(monkeypatch, tmp_path) -
 
 
 def _journal(tmp_path: Path, plan, *records: str) -> Path:
-    from patternalg.measurements.runner import JOURNAL_KIND
+    from patternalg.measurements.journal import JOURNAL_KIND
 
     path = tmp_path / "k.txt.journal"
     header = json.dumps({"kind": JOURNAL_KIND, "plan": plan.identity()})
