@@ -80,7 +80,7 @@ def test_undecidable_pipe_says_so():
         (["eval", "tpool_0(qsort)"], "positive integer, got 0"),
         (["eval", "tpool_-2(qsort)"], "syntax error"),
         (["eval", "tpool_n(qsort)", "--at", "n=0"], "must be a positive integer"),
-        (["eval", "tpool_n(qsort)", "--at", "nn=4"], "the model has no symbol nn"),
+        (["eval", "tpool_n(qsort)", "--at", "nn=4"], "the term has no symbol nn"),
         (["eval", "tpool_n(qsort)", "--at", "n"], "expected SYMBOL=VALUE"),
         (["eval", "qsort", "--models", "/does/not/exist.toml"], "cannot read model file"),
         (["eval", "tpool_{__import__('os').system('id')}(qsort)"], "syntax error"),

@@ -39,14 +39,13 @@ from .bindings import (
     check_bindings,
     counts,
     decided_number,
-    inputs_of,
     sizes,
-    symbols_of,
     unread_sizes,
 )
-from .fold import Arithmetic, Plan, fold, model_symbols
+from .fold import Arithmetic, Plan, fold
 from .pointwise import outermost_pipe, pointwise_models
 from .semantics import CORES, CORES_NAME, Semantics
+from .term_symbols import term_symbols
 
 __all__ = ["Compiled", "compile_term", "count_symbols"]
 
@@ -284,13 +283,6 @@ class Compiled:
         return np.array([*self.stages, CORES_NAME], dtype=object)[self.bottleneck(grid)]
 
 
-def term_symbols(term: Term, library: Mapping[str, AtomicModel], semantics: Semantics | str = Semantics.EXACT) -> set[str]:
-    """The names ``--at`` may bind in ``term``: its model's symbols, those ``semantics``
-    reads (a machine's hand-off: x), its counts' and x."""
-    own = model_symbols(term, library, semantics) | Semantics.of(semantics).reads()
-    return symbols_of(term, own, inputs_of(term, library))
-
-
 def _double(name: str, value: sympy.Expr) -> float:
     """A bound value as a double, or an error if it is no number or a double cannot hold it."""
     try:
@@ -315,12 +307,12 @@ def compile_term(
     """The pointwise model of ``term`` with ``fixed`` bound, as a numpy function of the rest
     (with ``partial``, bindings of symbols ``term`` does not have are left out), its operators
     combined as ``semantics`` says."""
-    own, declared = model_symbols(term, library, semantics), inputs_of(term, library)
     semantics = Semantics.of(semantics)
+    found = term_symbols(term, library, semantics)
+    own = set(found.model)
     if partial:
-        known = symbols_of(term, own | semantics.reads(), declared)
-        fixed = {k: v for k, v in fixed.items() if k in known}
-    check_bindings(term, own | semantics.reads(), fixed, declared)
+        fixed = {k: v for k, v in fixed.items() if k in found.bindable}
+    check_bindings(term, found.bindable, fixed)
     names = tuple(sorted((own | count_symbols(term)) - set(fixed)))
     doubles = {k: _double(k, v) for k, v in fixed.items()}
     # read by the semantics (a hand-off in x) or by a mapReduce's sizes where the result

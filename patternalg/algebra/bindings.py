@@ -406,11 +406,12 @@ def sizes(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
 
 
 def symbols_of(term: Term, names: Iterable[str], declared: Iterable[str] = ()) -> set[str]:
-    """The names a binding may give a value for in ``term``, whose model has the symbols
-    ``names`` and whose atoms were fitted over the inputs ``declared`` (:func:`inputs_of`):
-    those, the symbols of its counts, and x unless the model is in other inputs and not in
-    x (fitted with ``--param x=Y``: binding x would leave it in Y, unsaid); a model constant
-    in its inputs takes any of them (a constant fitted over p: any p), and x if it has none.
+    """The symbols ``term`` has through its model, whose symbols are ``names`` and whose
+    atoms were fitted over the inputs ``declared`` (:func:`inputs_of`): those, the symbols
+    of its counts, and x unless the model is in other inputs and not in x (fitted with
+    ``--param x=Y``: binding x would leave it in Y, unsaid); a model constant in its inputs
+    takes any of them (a constant fitted over p: any p), and x if it has none. What a
+    binding may name adds the symbols the term writes (:func:`~.term_symbols.term_symbols`).
 
     >>> from patternalg.syntax.parser import parse
     >>> sorted(symbols_of(parse("tpool_n(k)"), ["n"])), sorted(symbols_of(parse("k"), ["Y"]))
@@ -469,18 +470,16 @@ def unread_sizes(
     return {symbol(name): sympy.Integer(1) for name in sorted(unread)}
 
 
-def check_bindings(
-    term: Term, known: Iterable[str], bindings: Mapping[str, sympy.Expr], declared: Iterable[str] = ()
-) -> None:
-    """Check ``bindings`` for ``term``, whose model has the symbols ``known`` (its atoms
-    fitted over ``declared``): every name is a symbol of it, every count becomes a positive
-    integer, every value is positive. (Each atom's model is checked where it is
+def check_bindings(term: Term, bindable: Iterable[str], bindings: Mapping[str, sympy.Expr]) -> None:
+    """Check ``bindings`` for ``term``, whose symbols are ``bindable``
+    (:func:`~.term_symbols.term_symbols`): every name is a symbol of it, every count becomes
+    a positive integer, every value is positive. (Each atom's model is checked where it is
     substituted: :func:`substitute`.)"""
-    known = symbols_of(term, known, declared)
+    known = set(bindable)
     for name in bindings:
         if name not in known:
             raise EvaluationError(
-                f"--at {name}=...: the model has no symbol {name} "
+                f"--at {name}=...: the term has no symbol {name} "
                 f"(its symbols: {', '.join(sorted(known))})"
             )
     mapping = {symbol(name): value for name, value in bindings.items()}

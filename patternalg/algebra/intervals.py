@@ -64,14 +64,14 @@ from ..syntax.symbols import symbol
 from ..syntax.terms import Atom, Term
 from .arrays import Compiled, compile_term
 from .atomic_model import AtomicModel
-from .bindings import as_value, check_bindings, inputs_of, symbols_of
-from .fold import model_symbols
+from .bindings import as_value, check_bindings
 from .machine import MachineSemantics
 from .machine_numbers import DrawnMachineSemantics, MachineNumbers
 from .machine_spread import calibration_missed, calibration_width
 from .own_error import own_error
 from .pointwise import map_counts
 from .semantics import Semantics
+from .term_symbols import term_symbols
 from .units import atom_names
 
 __all__ = [
@@ -239,10 +239,10 @@ class Spread:
             width = calibration_width(term, semantics)
         # the bindings are checked against the term's own model: a drawn model has the
         # draws' symbols too, and a model constant in its inputs takes any x all the same
-        own, declared = model_symbols(term, library, semantics), inputs_of(term, library)
+        bindable = term_symbols(term, library, semantics).bindable
         if partial:
-            fixed = {k: v for k, v in fixed.items() if k in symbols_of(term, own, declared)}
-        check_bindings(term, own, fixed, declared)
+            fixed = {k: v for k, v in fixed.items() if k in bindable}
+        check_bindings(term, bindable, fixed)
         compiled = compile_term(term, perturbed, fixed, partial=True, semantics=semantics)
         size = fixed.get("x")
         at = float(size) if isinstance(size, sympy.Expr) and size.is_number and size.is_real else None

@@ -31,19 +31,13 @@ from ..syntax.arith import check_finite, format_expr
 from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
-from .bindings import (
-    as_value,
-    check_bindings,
-    inputs_of,
-    substitute,
-    symbols_of,
-    unread_sizes,
-)
+from .bindings import as_value, check_bindings, substitute, unread_sizes
 from .evaluation import Derivation, evaluate, noted_winner, sub_models, sub_values
-from .fold import fold, model_symbols
+from .fold import fold
 from .operators import as_expr
 from .pointfold import Numbers, rounded
 from .semantics import Semantics, paced_by
+from .term_symbols import term_symbols
 
 __all__ = [
     "PointStep",
@@ -134,6 +128,8 @@ class PointValue:
     #: the closed form's parts, folded on first use (an optimum's candidates need none)
     closed: Callable[[], ClosedParts] = field(repr=False, compare=False)
     undecided: int = 0  #: pipes whose stages stay symbolic and could not be ordered
+    #: a note for each bound symbol the term writes and nothing reads (``qsort[p=n]``'s n)
+    unread: tuple[str, ...] = ()
 
     @functools.cached_property
     def _closed_parts(self) -> ClosedParts:
@@ -188,7 +184,7 @@ class PointValue:
             )
         if self.undecided and self.expr.has(sympy.Max):
             notes.append(undecided_note(self.semantics))
-        return notes
+        return [*notes, *self.unread]
 
     def to_json(self) -> dict[str, Any]:
         """The point's keys of ``eval --format json``."""
@@ -362,10 +358,11 @@ def at_point(
     """
     semantics = Semantics.of(semantics)
     values = {name: as_value(v) for name, v in bindings.items()}
-    own, declared = model_symbols(term, library, semantics), inputs_of(term, library)
+    symbols = term_symbols(term, library, semantics)
+    own = symbols.model
     if partial:
-        values = {k: v for k, v in values.items() if k in symbols_of(term, own, declared)}
-    check_bindings(term, own | semantics.reads(), values, declared)  # a machine's hand-off: x
+        values = {k: v for k, v in values.items() if k in symbols.bindable}
+    check_bindings(term, symbols.bindable, values)
     mapping, where, shown = _bound(term, values)
     mapping.update(unread_sizes(term, own, values, semantics.reads()))  # d beside a constant reduce
     numeric = not any(v.free_symbols for v in values.values())  # --at p=a names a symbol: a closed form in it
@@ -414,6 +411,7 @@ def at_point(
         bottleneck_at_point=None if at_stage is None else str(at_stage),
         closed=closed,
         undecided=undecided,
+        unread=tuple(symbols.notes(values)),
     )
     if derivation is not None:  # the caller reads it: fold the closed form now
         point.closed_form  # noqa: B018

@@ -39,10 +39,10 @@ from ..algebra.arrays import SYMBOLIC_NODES
 from ..algebra.bindings import as_value, decided_number, held_by_double
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.evaluation import evaluate
-from ..algebra.fold import model_symbols
 from ..algebra.machine import cores_of
 from ..algebra.pointwise import at_point, with_counts
 from ..algebra.semantics import Semantics
+from ..algebra.term_symbols import term_symbols
 from ..algebra.units import in_unit
 from ..arguments import as_bindings, as_term
 from ..errors import EvaluationError
@@ -152,8 +152,9 @@ def explore(
     laws = usable_laws(semantics) if cores is not None else None
     if cores is not None and threads is not None and budget > cores:
         notes += (f"--threads {budget} on {cores} cores: beyond them the cores bound the values",)
-    # every binding names a symbol of the design (on a machine, x its hand-off reads), once
-    at_point(start, library, fixed, semantics if cores is not None else Semantics.ASYMPTOTIC)
+    # every binding names a symbol of the design (on a machine, x its hand-off reads), once;
+    # a symbol it writes that nothing reads (qsort[p=n]'s n) is noted
+    notes += at_point(start, library, fixed, semantics if cores is not None else Semantics.ASYMPTOTIC).unread
     start = with_counts(start, fixed)  # --at n=2: the designs have 2 threads there, not n
     pointwise = _at_a_point(start, library, semantics, fixed)
     used = thread_count(start)
@@ -291,7 +292,8 @@ def _at_a_point(start: Term, library: Mapping[str, AtomicModel], semantics: Sema
     it binds x, or every symbol of their models (a table's n, an x-free model's p) and what
     the semantics reads (a machine's hand-off in x: a pipe a rewrite makes pays it); a
     machine ranks only at a point, else an error names what the point lacks."""
-    needed = model_symbols(start, library, semantics) | semantics.reads()
+    found = term_symbols(start, library, semantics)
+    needed = found.model | found.reads
     if "x" in fixed or (fixed and needed <= set(fixed)):
         return True
     if cores_of(semantics) is None:

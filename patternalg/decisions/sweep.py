@@ -20,13 +20,14 @@ import sympy
 
 from .._internal.limits import printable
 from .._internal.tables import Tabular, number, with_unit
-from ..algebra.arrays import Compiled, compile_term, count_symbols, term_symbols
+from ..algebra.arrays import Compiled, compile_term, count_symbols
 from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.grid import Axis, check_not_fixed
 from ..algebra.machine_notes import machine_notes
 from ..algebra.pointwise import with_counts
 from ..algebra.semantics import Semantics
+from ..algebra.term_symbols import term_symbols
 from ..algebra.units import in_unit
 from ..arguments import as_axes, as_bindings, as_terms
 from ..errors import EvaluationError
@@ -75,7 +76,9 @@ def prepare(
     if len(axes) > 2:
         raise EvaluationError(f"at most two symbols can be swept, got {len(axes)}")
     check_not_fixed(axes, fixed)
-    known = set().union(*(term_symbols(t, library, semantics) for t in parsed))
+    symbols = [term_symbols(t, library, semantics) for t in parsed]
+    known = set().union(*(s.bindable for s in symbols))
+    notes += tuple(n for s in symbols for n in s.notes([*fixed, *names]))
     for name in fixed:  # one term's symbol may be bound for it alone
         if name not in known:
             raise EvaluationError(

@@ -20,7 +20,7 @@ or needs an atom the models lack, is skipped with a note.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,7 @@ from ..algebra.arrays import Compiled, compile_term
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.semantics import Semantics
+from ..algebra.term_symbols import term_symbols
 from ..algebra.units import atom_names, converted_note, in_unit
 from ..arguments import wrong
 from ..errors import EvaluationError, ParseError, UnitError
@@ -95,14 +96,19 @@ def _term_of(
 
 
 def _bindings(
-    symbols: Sequence[str], parameters: Sequence[str], path: str
+    symbols: Sequence[str], parameters: Sequence[str], path: str, own: Collection[str] = ()
 ) -> tuple[dict[str, str], list[str]]:
     """Each symbol the model needs -> the parameter bound to it: by name, and the one
     parameter left to the one symbol left (``fit`` makes a file's one parameter, ``n``, the
-    symbol x); and a note saying so."""
+    symbol x), unless it names a symbol the term has (``own``: n in ``qsort[p=n]``, which
+    nothing reads); and a note saying so.
+
+    >>> _bindings(["x"], ["n"], "m.csv")[0], _bindings(["x"], ["n"], "m.csv", own=["n", "x"])[0]
+    ({'x': 'n'}, {})
+    """
     bound = {s: s for s in symbols if s in parameters}
     missing = [s for s in symbols if s not in bound]
-    unused = [p for p in parameters if p not in bound.values()]
+    unused = [p for p in parameters if p not in bound.values() and p not in own]
     notes = []
     if len(missing) == 1 and len(unused) == 1:
         bound[missing[0]] = unused[0]
@@ -149,7 +155,9 @@ def _validate_series(
     converted, unit, _ = in_unit([term], library, unit)  # one note for every series: validate's
     main = main.in_unit(unit)
     compiled = compile_term(term, converted, {}, semantics=main)
-    bound, more = _bindings(compiled.symbols, series.parameters, series.path)
+    found = term_symbols(term, converted, main)
+    bound, more = _bindings(compiled.symbols, series.parameters, series.path, found.bindable)
+    more += found.notes(series.parameters)  # measured over a symbol that changes nothing
     missing = [s for s in compiled.symbols if s not in bound]
     if missing:
         return None, [
