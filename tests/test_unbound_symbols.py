@@ -3,14 +3,14 @@ command — an error naming the term's symbols. x is no exception for a model in
 inputs (fitted with ``--param x=Y``); a model constant in its inputs takes any x. A symbol
 the term writes is one of its symbols, read or not (probe F15): ``tpool_2(qsort[p=n])``'s
 n, which qsort, a sequential atom, ignores, is taken by every surface, changes nothing and
-is noted."""
+is noted; ``optimize`` does not choose it."""
 
 from __future__ import annotations
 
 import pytest
 
 from patternalg.cli import main
-from patternalg.decisions import sweep
+from patternalg.decisions import optimize, sweep
 from patternalg.errors import EvaluationError
 from patternalg.library.evaluate import explain
 from patternalg.library.model_library import ModelLibrary
@@ -113,6 +113,30 @@ def test_a_size_no_part_reads_is_taken_and_noted_alike(capsys) -> None:
     out, err = capsys.readouterr()
     assert out == "108459.4 ns\n"  # as without d
     assert "d changes nothing in mapReduce_{1,1}^{d,x}(nop, nop): nothing reads the elements per key d" in err
+
+
+@pytest.mark.parametrize(
+    ("command", "fragment"),
+    [
+        (["tpool_2(qsort[p=b])", "--budget", "b<=6"], "no free thread count to choose (b changes nothing, qsort ignores p"),
+        (["tpool_a(qsort[p=b])", "--budget", "a+b<=6"],
+         "--budget 'a+b<=6': b changes nothing, so optimize does not choose it: qsort ignores p"),
+        (["tpool_a(qsort)", "--vary", "b", "--budget", "a+b<=6"],
+         "--vary b: b changes nothing, so there is nothing to choose: tpool_a(qsort) has no symbol b"),
+    ],
+)
+def test_optimize_refuses_to_choose_a_count_nothing_reads(capsys, command, fragment) -> None:
+    """It listed b = 1 .. 6, all equal, and called b=1 the proven optimum."""
+    assert main(["optimize", *command, "--at", "x=1000"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and fragment in err[0], err
+
+
+def test_optimize_leaves_a_count_nothing_reads_out_of_its_choice() -> None:
+    found = optimize("tpool_a(qsort[p=b])", budget="a<=6", at={"x": 1000})
+    assert found.variables == ("a",) and found.best.assignment == (("a", 6),)
+    assert "b changes nothing in tpool_a(qsort[p=b]): qsort ignores p (its model has no p)" in found.notes
+    assert found.method == "branch-and-bound"  # b no longer makes it exhaustive
 
 
 def test_the_python_functions_take_it_as_the_commands_do() -> None:

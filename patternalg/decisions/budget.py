@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,10 +48,16 @@ class Budget:
         return total < self.bound - slack if self.strict else total <= self.bound + slack
 
 
-def parse_budget(text: str, names: Sequence[str]) -> Budget:
-    """Parse ``LHS REL RHS`` (REL one of <=, <, >=, >, ==) as a linear budget over ``names``.
+def parse_budget(text: str, names: Sequence[str], unread: Mapping[str, str] | None = None) -> Budget:
+    """Parse ``LHS REL RHS`` (REL one of <=, <, >=, >, ==) as a linear budget over ``names``;
+    a symbol of ``unread`` (a count nothing reads -> why) is refused with why.
 
     ``==`` is not a budget; ``>=`` and ``>`` are turned around.
+
+    >>> parse_budget("a+b<=6", ["a"], {"b": "qsort ignores p (its model has no p)"})
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --budget 'a+b<=6': b changes nothing, so optimize does not choose it: qsort ignores p (its model has no p); leave it out of the budget
     """
     where = f"--budget {text!r}"
     parts = _RELATION.split(text)
@@ -65,6 +71,12 @@ def parse_budget(text: str, names: Sequence[str]) -> Budget:
     relation = relations[0]
     expr = sympy.expand(lhs - rhs if relation in ("<=", "<") else rhs - lhs)
     used = {s.name for s in expr.free_symbols}
+    ignored = sorted(used & set(unread or {}))
+    if ignored:
+        raise EvaluationError(
+            f"{where}: {ignored[0]} changes nothing, so optimize does not choose it: "
+            f"{(unread or {})[ignored[0]]}; leave it out of the budget"
+        )
     if not used & set(names):
         free = ", ".join(names) or "none"
         raise EvaluationError(f"{where}: names no free thread count (free: {free})")

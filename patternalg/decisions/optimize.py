@@ -40,6 +40,7 @@ from ..algebra.grid import Axis, check_not_fixed
 from ..algebra.machine import cores_of, threads_needed
 from ..algebra.machine_notes import machine_notes
 from ..algebra.pointwise import at_point, bottleneck_at
+from ..algebra.term_symbols import TermSymbols, term_symbols
 from ..algebra.units import in_unit
 from ..arguments import as_axis, as_bindings, as_term, as_texts
 from ..errors import EvaluationError
@@ -221,21 +222,48 @@ class Optimum(Tabular):
         return lines
 
 
-def free_counts(term: Term, fixed: Sequence[str] = (), vary: Sequence[str] = ()) -> tuple[str, ...]:
-    """The symbols of thread counts and annotations that no ``--at`` fixes, plus ``vary``.
+def free_counts(
+    term: Term, fixed: Sequence[str] = (), vary: Sequence[str] = (), unread: Collection[str] = ()
+) -> tuple[str, ...]:
+    """The symbols of thread counts and annotations that no ``--at`` fixes and something
+    reads (``unread``: :meth:`~patternalg.algebra.term_symbols.TermSymbols.unread`, those
+    only an atom that ignores them names), plus ``vary``.
 
     >>> free_counts(as_term("pipe(tpool_a(qsort), inc[p=b])"))
     ('a', 'b')
+    >>> free_counts(as_term("pipe(tpool_a(qsort), inc[p=b])"), unread=["b"])
+    ('a',)
     """
     found = count_symbols(term)
     for node in term.walk():
         if isinstance(node, Atom):
             found |= {s.name for _, v in node.annotations for s in v.free_symbols}
-    found |= set(vary)
+    found = (found - set(unread)) | set(vary)
     return tuple(sorted(found - set(fixed) - {"x"}))
 
 
-def _check_chosen(term: Term, fixed: Collection[str], over: Axis | None, vary: Sequence[str]) -> None:
+def _check_read(term: Term, symbols: TermSymbols, vary: Sequence[str]) -> None:
+    """Refuse to choose a ``--vary`` symbol that nothing in ``term`` reads: every value of
+    it gives the same model (``tpool_a(qsort) --vary b`` listed b=1 .. 6 as equals).
+
+    >>> from patternalg.algebra.term_symbols import term_symbols
+    >>> term = as_term("tpool_a(qsort[p=b])")
+    >>> _check_read(term, term_symbols(term, ModelLibrary.builtin()), ["b"])
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --vary b: b changes nothing, so there is nothing to choose: qsort ignores p (its model has no p)
+    """
+    unread = symbols.unread()
+    for name in vary:
+        if name in symbols.model:
+            continue
+        why = unread.get(name, f"{printable(str(term))} has no symbol {name}")
+        raise EvaluationError(f"--vary {name}: {name} changes nothing, so there is nothing to choose: {why}")
+
+
+def _check_chosen(
+    term: Term, fixed: Collection[str], over: Axis | None, vary: Sequence[str], unread: Collection[str] = ()
+) -> None:
     """Refuse a symbol to choose that is also given a value, which would silently win: a
     free count (or a ``--vary`` symbol) that ``--over`` sweeps (it answered ``a=1`` with the
     sweep's a in the model), a ``--vary`` symbol that ``--at`` fixes, and ``--vary x`` (the
@@ -256,7 +284,7 @@ def _check_chosen(term: Term, fixed: Collection[str], over: Axis | None, vary: S
             )
         if name in fixed:
             raise EvaluationError(f"{name} is both chosen (--vary) and fixed (--at)")
-    if over is not None and over.name in free_counts(term, (), vary):
+    if over is not None and over.name in free_counts(term, (), vary, unread):
         chosen = "--vary" if over.name in vary else f"a free count of {printable(str(term))}"
         raise EvaluationError(
             f"{over.name} is both swept (--over) and chosen ({chosen}): fix it with --at, or sweep another symbol"
@@ -346,12 +374,17 @@ def optimize(
     cores = cores_of(semantics)  # the machine's, however given
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     check_not_fixed([over] if over is not None else [], fixed)
-    _check_chosen(parsed, fixed, over, vary)
-    names = free_counts(parsed, tuple(fixed), vary)
+    symbols = term_symbols(parsed, library, semantics)
+    unread = symbols.unread()
+    _check_chosen(parsed, fixed, over, vary, unread)
+    _check_read(parsed, symbols, vary)
+    names = free_counts(parsed, tuple(fixed), vary, unread)
+    notes += tuple(symbols.notes(unread))  # given, swept or left free: it changes nothing
     if not names:
+        left = [f"{n} changes nothing, {why}" for n, why in symbols.ignored if n not in fixed]
         raise EvaluationError(
-            f"{parsed}: no free thread count to choose (name counts like tpool_a(...) or "
-            "kernel[p=b], or give --vary SYMBOL)"
+            f"{parsed}: no free thread count to choose "
+            + (f"({'; '.join(left)})" if left else "(name counts like tpool_a(...) or kernel[p=b], or give --vary SYMBOL)")
         )
     if threads is not None:
         most = OPTIMIZE_THREADS.value(threads)
@@ -366,7 +399,7 @@ def optimize(
     top = OPTIMIZE_TOP.value(top)
     if objective not in OBJECTIVES:
         raise EvaluationError(f"unknown objective {objective!r} (valid: {', '.join(OBJECTIVES)})")
-    parsed_budgets = [parse_budget(b, names) for b in budgets]
+    parsed_budgets = [parse_budget(b, names, unread) for b in budgets]
     upper = upper_bounds(parsed_budgets, len(names))
     unbounded = [n for n, u in zip(names, upper, strict=True) if not np.isfinite(u)]
     if unbounded:
