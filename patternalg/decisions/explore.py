@@ -79,6 +79,21 @@ def _shortest(
     return parent, depth
 
 
+def _simplest(group: list[Term], key: Callable[[Term], tuple[int, ...]]) -> Term:
+    """The design of ``group`` (designs of one model) shown for it: the least ``key`` (fewest
+    threads, shortest text, shortest derivation), and of those the first by its text, so that
+    the choice does not depend on the order the ranking's rounding put them in.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> pair = [parse("tpool_2(seq(qsort, tpool_2(inc)))"), parse("tpool_2(seq(tpool_2(qsort), inc))")]
+    >>> str(_simplest(pair, lambda d: (4,))) == str(_simplest(pair[::-1], lambda d: (4,)))
+    True
+    """
+    keys = {d: key(d) for d in group}
+    least = min(keys.values())
+    return min((d for d in group if keys[d] == least), key=str)
+
+
 def _same_model(designs: list[Term], rank: Callable[[Term], Any]) -> list[list[Term]]:
     """``designs`` (sorted by ``rank``) in runs of the same model: the same value at the
     point (to a relative 1e-12, the rounding of different association orders) or the same
@@ -235,10 +250,7 @@ def explore(
     parent, depth = _shortest(start, edges)
     groups = _same_model(sorted(parent, key=rank), rank)
     lengths: dict[Term, int] = {}
-    designs = [
-        min(g, key=lambda d: (thread_count(d, counts), text_length(d, lengths), depth[d]))
-        for g in groups
-    ]
+    designs = [_simplest(g, lambda d: (thread_count(d, counts), text_length(d, lengths), depth[d])) for g in groups]
     complete = complete and not notes_cut
     notes += tuple(notes_cut)
     notes += tuple(range_notes([start, designs[0]], library, fixed, {}))
