@@ -292,6 +292,22 @@ def test_a_two_term_model_reads_back_exactly_with_its_uncertainty(tmp_path: Path
     assert fit_table["hypothesis"] == "x^(1) + x^(1)*log2(x)^2"
 
 
+def test_a_file_of_one_value_per_point_may_take_a_pair(tmp_path: Path) -> None:
+    """docs/pmnf.md: "without repetitions the gain alone decides"; a kernel measured once per
+    point had a noise of NaN, which refused every pair: 2*x*log2(x)**2 + 60*x + 10000,
+    exact, was fitted as 2.2*x*log2(x)**2 + 88011 (SMAPE 3.3 %), and as itself with each row
+    twice (probe T)."""
+    sizes = 2 ** np.arange(10, 19)
+    truth = 2 * sizes * np.log2(sizes) ** 2 + 60 * sizes + 10000
+    once, twice = tmp_path / "once.csv", tmp_path / "twice.csv"
+    once.write_text("x,time\n" + "".join(f"{s},{float(v)!r}\n" for s, v in zip(sizes, truth, strict=True)))
+    twice.write_text("x,time\n" + "".join(f"{s},{float(v)!r}\n" * 2 for s, v in zip(sizes, truth, strict=True)))
+    for path in (once, twice):
+        (report,) = fit_each(path)
+        assert report.fitted.statistics["hypothesis"] == "x^(1) + x^(1)*log2(x)^2", path.name
+        assert float(report.model.expr.subs(x, 1024)) == pytest.approx(truth[0], rel=1e-9)
+
+
 def test_pairs_are_rare_on_generated_one_term_kernels() -> None:
     # one term and a constant under 5 % noise, 5 repetitions: a pair admitted there would
     # be the noise taken for a drift (benchmarks/bench_fit.py measures recovery)

@@ -158,8 +158,9 @@ def admit(
     index into :func:`pairs_for`). ``current_score`` is the current choice's held-out sum
     of squared relative errors, ``current_rss`` its in-sample one with ``current_dof``
     degrees of freedom; ``noise`` the relative variance of a point's aggregate, pooled over
-    the points (None: not known, one value per point: only the gain decides). A pair whose
-    constant is negative competes with ``negative_constant`` times its score."""
+    the points (None, or NaN for a kernel: not known, one value per point: only the gain
+    decides). A pair whose constant is negative competes with ``negative_constant`` times
+    its score."""
     score = np.where(pairs.c0 < 0, negative_constant * pairs.score, pairs.score)
     best = np.argmin(score, axis=0)
     rows = np.arange(score.shape[1])
@@ -168,5 +169,5 @@ def admit(
     if noise is not None:
         with np.errstate(divide="ignore", invalid="ignore"):
             misfit = current_rss / noise > _chi2_quantile(current_dof)
-        admitted &= misfit
+        admitted &= misfit | np.isnan(noise)  # a kernel measured once: the gain alone
     return admitted, best
