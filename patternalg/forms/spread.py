@@ -57,6 +57,12 @@ KEPT_SHARE = 0.975
 #: keeps stop changing: 2 to 6 steps for 61 of the 78 bootstrap fits of the committed runs'
 #: atoms, every size and the lower five, 7 to 16 for the others)
 _STEPS = 20
+#: the least eigenvalue, relative to the largest, of the draws' moments (each coordinate
+#: scaled to spread 1) that :func:`reweighted_moments` counts: half a double's digits, far
+#: above rounding (moments singular in exact arithmetic have eigenvalues near 1e-16 of the
+#: largest, which a change of unit or of the order of a sum moves across any cut-off near
+#: them) and far below any spread of the draws (R's ``lm`` takes a rank at 1e-7)
+_RESOLUTION = float(np.sqrt(np.finfo(float).eps))
 
 #: the variance of a median of R normal values is pi/2 times that of their mean
 _MEDIAN_EFFICIENCY = math.pi / 2
@@ -281,18 +287,27 @@ def reweighted_moments(deltas: np.ndarray) -> np.ndarray:
 def _distances(deltas: np.ndarray, moments: np.ndarray) -> tuple[int, np.ndarray]:
     """The rank of ``moments`` and each draw's squared Mahalanobis distance in their
     metric, with the coordinates scaled to the moments' own spreads first (a constant in ns
-    beside a coefficient of ``x^3*log2(x)`` near 1e-12 is no rank deficit); a draw off the
-    moments' support (a coefficient the others never moved) is infinitely far. Rank 0 (the
-    moments all 0): every distance infinite."""
+    beside a coefficient of ``x^3*log2(x)`` near 1e-12 is no rank deficit); an eigenvalue
+    below :data:`_RESOLUTION` of the largest counts as none (the rank) and as that much
+    (the distances: a draw off the others' support, which rounding alone never puts there,
+    is far); a draw off the moments' support in a coefficient the others never moved is
+    infinitely far. Rank 0 (the moments all 0): every distance infinite.
+
+    Two coefficients no draw moved (a fit's blocks every draw replaced) are one direction,
+    whatever rounding says, so the unit or the order of the sums decides nothing:
+
+    >>> d = np.column_stack([np.linspace(-1, 1, 200), np.full(200, -9.5), np.full(200, -0.00664159222557136)])
+    >>> [_distances(d * scale, d.T @ d * scale**2 / 200)[0] for scale in (1.0, 1e-3, 1e3)]
+    [2, 2, 2]
+    """
     spread = np.sqrt(np.clip(np.diag(moments), 0.0, None))
     live = spread > 0
     if not live.any():
         return 0, np.full(len(deltas), np.inf)
     z = deltas[:, live] / spread[live]
     values, vectors = np.linalg.eigh(moments[np.ix_(live, live)] / np.outer(spread[live], spread[live]))
-    big = values > values.max() * len(values) * np.finfo(float).eps
-    projected = z @ vectors[:, big]
-    distance = (projected * projected / values[big]).sum(-1)
-    outside = (z * z).sum(-1) - (projected * projected).sum(-1) > 1e-9 * (1.0 + (z * z).sum(-1))
-    outside |= (deltas[:, ~live] != 0).any(-1)
-    return int(big.sum()), np.where(outside, np.inf, distance)
+    floor = values.max() * _RESOLUTION
+    projected = z @ vectors
+    distance = (projected * projected / np.maximum(values, floor)).sum(-1)
+    outside = (deltas[:, ~live] != 0).any(-1)
+    return int((values > floor).sum()), np.where(outside, np.inf, distance)
