@@ -236,6 +236,18 @@ def test_rounding_decides_no_rank_of_the_draws() -> None:
     _same_intervals(qsort, in_us, 1e-3)
 
 
+def test_the_order_of_the_parameters_draws_nothing() -> None:
+    """The bootstrap dealt its draws to the points by position, and a series orders its
+    points by its parameters in the file's order: the columns ``p, x`` instead of ``x, p``
+    gave the constant a variance of 0.1599 against 0.1611."""
+    grid = np.array([[x, p] for x in (4.0, 8, 16, 32, 64) for p in (2.0, 4, 8, 16, 32)])
+    truth = 20 + 0.5 * grid[:, 0] * np.log2(grid[:, 1])
+    values = truth[:, None] * (1 + 0.05 * np.random.default_rng(1).standard_normal((len(grid), 5)))
+    lines = tuple((i + 1,) * 5 for i in range(len(grid)))
+    xp = Series("k", "time", ("x", "p"), grid, tuple(values), lines, "m.txt")
+    _same_intervals(xp, Series("k", "time", ("p", "x"), grid[:, ::-1], tuple(values), lines, "m.txt"))
+
+
 def test_fit_prints_intervals_and_json_and_models_show_them(tmp_path: Path) -> None:
     path = tmp_path / "k.txt"
     values = _noisy(0.05, repetitions=5)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 
 import numpy as np
 
@@ -38,6 +38,7 @@ from ..measurements.robust import TUNING, biweight_location
 __all__ = [
     "DRAWS",
     "aggregate_variance",
+    "drawing_order",
     "median_noise",
     "noise_by_point",
     "linear_covariance",
@@ -204,11 +205,31 @@ def _indices(counts: tuple[int, ...]) -> tuple[np.ndarray, ...]:
     return tuple(rng.integers(0, count, (DRAWS, count)) for count in counts)
 
 
-def resampled(values: np.ndarray | Sequence[Sequence[np.ndarray]], how: str) -> np.ndarray:
+def drawing_order(points: np.ndarray, parameters: Sequence[str]) -> np.ndarray:
+    """The order :func:`resampled` deals its draws to ``points`` (P, k) over ``parameters``:
+    by their coordinates with the parameters taken by name, so that the order of a file's
+    columns (which orders a series' points) draws nothing; one parameter's points in
+    ascending order keep theirs.
+
+    >>> xy = np.array([[1.0, 10.0], [1.0, 20.0], [2.0, 10.0], [2.0, 20.0]])
+    >>> drawing_order(xy, ("x", "y")).tolist(), drawing_order(xy[:, ::-1], ("y", "x")).tolist()
+    ([0, 1, 2, 3], [0, 1, 2, 3])
+    >>> yx = xy[np.lexsort(xy.T)][:, ::-1]  # the same points as a series over y, x lists them
+    >>> yx[drawing_order(yx, ("y", "x"))][:, ::-1].tolist() == xy.tolist()
+    True
+    """
+    by_name = np.argsort(np.asarray(parameters, dtype=str), kind="stable")
+    return np.lexsort(np.asarray(points)[:, by_name].T[::-1])
+
+
+def resampled(
+    values: np.ndarray | Sequence[Sequence[np.ndarray]], how: str, order: np.ndarray | None = None
+) -> np.ndarray:
     """The aggregates (``how``) of :data:`DRAWS` resamplings of each point's repetitions:
     ``values`` (K, P, R), or per kernel per point its repetitions -> (K, DRAWS, P). The
     draws pick positions among the repetitions sorted, so the order a file lists them in
-    draws nothing.
+    draws nothing; they are dealt to the points in ``order`` (:func:`drawing_order`; by
+    default as given), so neither does the order of its points.
 
     >>> v = np.array([[[1.0, 1.0, 1.0], [2.0, 4.0, 6.0]]])
     >>> drawn = resampled(v, "mean")
@@ -216,16 +237,16 @@ def resampled(values: np.ndarray | Sequence[Sequence[np.ndarray]], how: str) -> 
     ((1, 200, 2), True, True)
     >>> bool((resampled(v[..., ::-1], "mean") == drawn).all())
     True
+    >>> swapped = resampled(v[:, ::-1], "mean", np.array([1, 0]))
+    >>> bool((swapped[..., ::-1] == drawn).all())
+    True
     """
     reduce = Aggregation(how).reduce
     if not isinstance(values, np.ndarray):
         return np.array(
             [
                 np.stack(
-                    [
-                        reduce(np.sort(np.asarray(v))[i], axis=-1)
-                        for v, i in zip(kernel, _indices(tuple(map(len, kernel))), strict=True)
-                    ],
+                    [reduce(np.sort(np.asarray(v))[i], axis=-1) for v, i in zip(kernel, _dealt(kernel, order), strict=True)],
                     axis=-1,
                 )
                 for kernel in values
@@ -233,13 +254,22 @@ def resampled(values: np.ndarray | Sequence[Sequence[np.ndarray]], how: str) -> 
         ).reshape(len(values), DRAWS, -1)
     values = np.sort(values, axis=-1)
     k, p, r = values.shape
-    chosen = np.stack(_indices((r,) * p), axis=1)  # (DRAWS, P, R)
+    chosen = np.stack(_dealt([range(r)] * p, order), axis=1)  # (DRAWS, P, R)
     rows = np.arange(p)[None, :, None]
     step = max(1, 1_500_000 // (DRAWS * p * r))
     return np.concatenate(
         [reduce(values[s : s + step][:, rows, chosen], axis=-1) for s in range(0, k, step)]
         or [np.empty((0, DRAWS, p))]
     )
+
+
+def _dealt(points: Sequence[Sized], order: np.ndarray | None) -> list[np.ndarray]:
+    """Per point (its repetitions ``points``) the draws' choice of repetitions
+    (:func:`_indices`), dealt to the points in ``order``."""
+    if order is None:
+        return list(_indices(tuple(map(len, points))))
+    dealt = _indices(tuple(len(points[i]) for i in order))
+    return [dealt[i] for i in np.argsort(order).tolist()]
 
 
 def reweighted_moments(deltas: np.ndarray) -> np.ndarray:

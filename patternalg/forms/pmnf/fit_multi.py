@@ -161,7 +161,8 @@ def fit_multi(
             y = Series.aggregate_all(chosen, aggregate)
             models, used = _select(modeler, points, y)
             spreads = multi_covariances(
-                points, repetitions_array(chosen), y, models, used, aggregate, method
+                points, repetitions_array(chosen), y, models, used, aggregate, method,
+                series[members[0]].parameters,
             )
             for row, k in enumerate(part):
                 results[k] = MultiFitted(

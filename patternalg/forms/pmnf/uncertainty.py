@@ -47,6 +47,7 @@ from ...syntax.symbols import log2, symbol
 from ..spread import (
     DRAWS,
     aggregate_variance,
+    drawing_order,
     linear_covariance,
     median_noise,
     repetitions_of,
@@ -395,12 +396,15 @@ def multi_covariances(
     used: Sequence[str],
     how: str,
     method: str,
+    parameters: Sequence[str],
 ) -> list[tuple[np.ndarray, float, int] | None]:
     """The covariance of the constant and the coefficients of each kernel's chosen
-    multi-parameter hypothesis (a :class:`~.multi.MultiModel` at ``points`` (P, k)), with its
-    noise and repetitions; None where :func:`uncertainties` gives none. ``bootstrap`` refits
-    the chosen terms to each draw by the modeler's least squares (it does not choose again:
-    the multi-parameter selection costs a hundred times more), ``linear`` as one parameter."""
+    multi-parameter hypothesis (a :class:`~.multi.MultiModel` at ``points`` (P, k) over
+    ``parameters``), with its noise and repetitions; None where :func:`uncertainties` gives
+    none. ``bootstrap`` refits the chosen terms to each draw by the modeler's least squares
+    (it does not choose again: the multi-parameter selection costs a hundred times more),
+    its draws dealt to the points by name (:func:`~patternalg.forms.spread.drawing_order`),
+    ``linear`` as one parameter."""
     from .multi import MultiModel
 
     if method == "none" or not len(y):
@@ -410,7 +414,8 @@ def multi_covariances(
     repeated: list[bool] = np.asarray(counts.max(axis=-1) > 1, dtype=bool).tolist()
     if not any(repeated):
         return [None] * len(y)
-    drawn = resampled(values, how) if method == "bootstrap" else None
+    order = drawing_order(points, parameters)
+    drawn = resampled(values, how, order) if method == "bootstrap" else None
     result: list[tuple[np.ndarray, float, int] | None] = []
     for k, model in enumerate(models):
         columns = [MultiModel(0.0, (term,), (1.0,), 0.0)(points) for term in model.terms]
