@@ -120,6 +120,7 @@ _HEADERS = [
     ("kernel", "date", "x", "time"),
     ("n", "time_mean", "time_std", "runs"),
     ("kernel", "x", "time [µs]"),
+    ("x", "host", "time"),
 ]
 
 
@@ -136,7 +137,7 @@ def tables(draw: st.DrawFn) -> str:
     lines = [draw(st.sampled_from(["", "# made by hand"])) for _ in range(draw(st.integers(0, 1)))]
     lines.append(sep.join(header))
     for _ in range(draw(st.integers(0, 30))):
-        row = [draw(names if h in ("kernel", "metric") else numbers) for h in header]
+        row = [draw(names if h in ("kernel", "metric", "host") else numbers) for h in header]
         if not plain and draw(st.integers(0, 9)) == 0:
             row = row[: draw(st.integers(1, len(row)))] + [draw(numbers)] * draw(st.integers(0, 1))
         line = sep.join(row)
@@ -149,9 +150,17 @@ def tables(draw: st.DrawFn) -> str:
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=tables(), name=st.sampled_from(["m.csv", "<stdin>", "qsort.csv"]),
-       options=st.sampled_from([{}, {"metric": "time"}, {"value": "energy"}]))  # fmt: skip
+       options=st.sampled_from([{}, {"metric": "time"}, {"value": "energy"}, {"parameters": "x"}]))  # fmt: skip
 def test_generated_tables_read_alike(monkeypatch: pytest.MonkeyPatch, text: str, name: str, options: dict) -> None:
     _both(monkeypatch, name, text, **options)
+
+
+def test_a_column_the_declaration_leaves_out_is_not_read_either_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A column of names the declared parameters do not name is left out unread: the
+    column-wise path keeps the table, and both read it over ``x`` alone."""
+    text = "x,host,time\n" + "".join(f"{8 << (i % 5)},node{i % 3},{1 + i}\n" for i in range(30))
+    (kind, facts), fast = _both(monkeypatch, "m.csv", text, parameters="x")
+    assert fast and kind == "read" and facts[2] == ("x",) and [len(v) for v in facts[-1][0][5]] == [6] * 5
 
 
 def test_a_chunk_cut_between_rows_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -62,6 +62,25 @@ def test_a_declaration_leaves_out_what_it_does_not_name_and_refuses_what_is_not_
     assert bad.returncode == 2 and "--parameters: expected distinct names" in bad.stderr
 
 
+@pytest.mark.parametrize("header", ["n,host,time", "kernel,n,host,time", "host,n,time"])
+def test_a_declaration_leaves_out_a_column_of_names_it_does_not_name(tmp_path, header):
+    """A column of names (``host``) read as a parameter was refused as no number, though
+    the declaration left it out."""
+    rows = [",".join({"kernel": "k", "n": str(n), "host": "ab"[i % 2], "time": str(0.2 * n)}[c]
+                     for c in header.split(",")) for i, n in enumerate(s for s in SIZES for _ in range(2))]  # fmt: skip
+    path = table(tmp_path, "m.csv", header, rows)
+    ms = read(path, parameters="n")
+    assert ms.parameters == ("n",) and [len(v) for v in ms.series[0].values] == [2] * 5
+    assert "parameter 'host' is not among those declared" in ms.notes[0]
+    done = run_cli("fit", str(path), "--parameters", "n", "--uncertainty", "none")
+    assert done.returncode == 0, done.stderr
+    assert "0.2*n" in done.stdout
+    missing = run_cli("fit", str(path), "--parameters", "n,p")
+    listed = ", ".join(c for c in header.split(",") if c in ("n", "host"))
+    assert missing.returncode == 2
+    assert missing.stderr == f"patternalg fit: error: {path}:1: no parameter 'p' (the parameters: {listed})\n"
+
+
 def test_a_date_written_as_text_is_left_out_and_a_lone_run_column_stays_the_parameter(tmp_path):
     dated = table(tmp_path, "d.csv", "n,date,time", [f"{n},2026-11-29,{0.2 * n}" for n in SIZES])
     ms = read(dated)

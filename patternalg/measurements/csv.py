@@ -58,7 +58,7 @@ from .base import (
     number,
 )
 from .csv_columns import Irregular, columns
-from .model import Measurements, Stated
+from .model import Measurements, Stated, no_parameter
 from .names import (
     SummaryColumns,
     bookkeeping,
@@ -68,6 +68,7 @@ from .names import (
     split_unit,
     summary_columns,
 )
+from .parameters import declared_parameters, undeclared
 
 __all__ = ["CsvReader", "DEFAULT_KERNEL", "TEXT_COLUMNS"]
 
@@ -269,17 +270,19 @@ def _state(
                 collector.state(kernel, metric, point, stated)
 
 
-def _noted(ms: Measurements, summaries: dict[str, SummaryColumns], left_out: Sequence[str] = ()) -> Measurements:
-    """``ms`` with a note on each column left out as bookkeeping written as text (a date:
+def _noted(ms: Measurements, h: _Header, left_out: Sequence[str] = ()) -> Measurements:
+    """``ms`` with a note on each column the declared parameters leave out, on each left
+    out as bookkeeping written as text (a date:
     :func:`~patternalg.measurements.names.bookkeeping`) and on each summary column whose
     spread no count of repetitions accompanies (it is not used)."""
-    notes = [
+    notes = [undeclared(ms.path, name) for name in _names(h.undeclared)]
+    notes += [
         f"{ms.path}: column '{column}' {bookkeeping(column)} and holds no numbers: left out" for column in left_out
     ]
     notes += [
         f"{ms.path}: {central}: its {spread} is not used without a count of the repetitions behind it (a "
         f"column {metric}_count, count or runs): each point is read as measured once"
-        for central, (metric, spread, count) in summaries.items()
+        for central, (metric, spread, count) in h.summaries.items()
         if count is None
     ]
     return replace(ms, notes=(*ms.notes, *notes)) if notes else ms
@@ -289,7 +292,8 @@ def _noted(ms: Measurements, summaries: dict[str, SummaryColumns], left_out: Seq
 class _Header:
     """What a table's header says: its delimiter, columns (as written and in lower case,
     and where each is), line, whether a ``metric`` column names each row's metric, the
-    value columns, the summaries' columns and the parameters."""
+    value columns, the summaries' columns, the parameters and the columns left out because
+    the parameters declared do not name them."""
 
     sep: str | None
     written: list[str]
@@ -300,6 +304,7 @@ class _Header:
     summaries: dict[str, SummaryColumns]
     stating: set[str]
     parameters: list[str]
+    undeclared: list[str]
 
     @property
     def index(self) -> dict[str, int]:
@@ -336,10 +341,16 @@ def _table(
 
 
 def _header(
-    path: str, sep: str | None, first: list[str], line: int, metric: str | None, value: ValueChoice
+    path: str,
+    sep: str | None,
+    first: list[str],
+    line: int,
+    metric: str | None,
+    value: ValueChoice,
+    declared: Sequence[str] | None,
 ) -> _Header:
-    """What the header ``first`` (at ``line``) says; an error if it names no parameter and
-    value columns."""
+    """What the header ``first`` (at ``line``) says, over the ``declared`` parameters
+    where given; an error if it names no parameter and value columns, or not one declared."""
     written = [h.strip() for h in first]
     header = tuple(h.lower() for h in written)
     if len(set(header)) != len(header):
@@ -372,14 +383,43 @@ def _header(
             f"(the header has: {', '.join(header)}; {found})",
             location=Location(path, line),
         )
-    return _Header(sep, written, header, line, long, columns, summaries, stating, parameters)
+    kept = parameters if declared is None else _declared(path, line, parameters, declared)
+    left_out = [c for c in parameters if c not in kept]
+    return _Header(sep, written, header, line, long, columns, summaries, stating, kept, left_out)
 
 
-def _collector(path: str, parameters: list[str]) -> Collector:
-    """A collector over ``parameters``, named as their columns name them (``size
-    (elements)`` is ``size``) unless two would be named alike."""
+def _declared(path: str, line: int, parameters: list[str], declared: Sequence[str]) -> list[str]:
+    """The parameter columns that the ``declared`` names name (by their parameters' names:
+    ``size`` names ``size (elements)``), in their order; an error for a name that names
+    none. The other columns are left out whatever they hold: a column of names (``host``)
+    need not be numbers.
+
+    >>> _declared("m.csv", 1, ["size (elements)", "host"], ["size"])
+    ['size (elements)']
+    >>> _declared("m.csv", 1, ["n", "host"], ["n", "p"])
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.MeasurementError: m.csv:1: no parameter 'p' (the parameters: n, host)
+    """
+    named = dict(zip(_names(parameters), parameters, strict=True))
+    for name in declared:
+        if name not in named:
+            raise no_parameter(name, _names(parameters), Location(path, line))
+    return [named[name] for name in declared]
+
+
+def _names(parameters: Sequence[str]) -> list[str]:
+    """The names of the parameters of columns ``parameters`` (``size (elements)`` is
+    ``size``), unless two would be named alike."""
     names = [parameter_name(c) for c in parameters]
-    return Collector(path, names if len(set(names)) == len(names) else parameters)
+    return names if len(set(names)) == len(names) else list(parameters)
+
+
+def _collector(path: str, parameters: list[str], undeclared: list[str]) -> Collector:
+    """A collector over ``parameters``, named as their columns name them (``size
+    (elements)`` is ``size``) unless two would be named alike, among them and the
+    ``undeclared`` columns left out (as the declaration named them)."""
+    return Collector(path, _names([*parameters, *undeclared])[: len(parameters)])
 
 
 def _by_columns(path: str, text: str, h: _Header, start: int) -> Collector:
@@ -397,7 +437,7 @@ def _by_columns(path: str, text: str, h: _Header, start: int) -> Collector:
     kernel = file_kernel(path)
     if "kernel" not in index:
         found = replace(found, names=[(kernel, *name) for name in found.names])
-    collector = _collector(path, h.parameters)
+    collector = _collector(path, h.parameters, h.undeclared)
     if h.long:
         keys = [(name[0], name[1]) for name in found.names]
         collector.add_columns(keys, found.codes, points, values[0], found.lines)
@@ -443,7 +483,7 @@ def _by_rows(path: str, text: str, h: _Header) -> tuple[Collector, list[str]]:
         raise MeasurementError("column 'kernel' is empty", location=Location(path, lines[kernels.index("")]))
     points = np.column_stack([_cells(body, lines, index[c], c, path) for c in parameters])
     values = np.column_stack([_cells(body, lines, index[c], c, path, measured) for c in h.columns])
-    collector = _collector(path, parameters)
+    collector = _collector(path, parameters, h.undeclared)
     if h.long:
         metrics = _texts(body, index["metric"], "")
         collector.add_rows(zip(kernels, metrics, strict=True), points, values[:, 0], lines)
@@ -473,15 +513,29 @@ class CsvReader(Reader):
 
     @classmethod
     def read(
-        cls, path: str, text: str, *, metric: str | None = None, value: ValueChoice = None
+        cls,
+        path: str,
+        text: str,
+        *,
+        metric: str | None = None,
+        value: ValueChoice = None,
+        parameters: str | Sequence[str] | None = None,
     ) -> Measurements:
+        """The measurements in ``text``; with ``parameters`` declared (``"n,p"``), over those
+        alone, in that order: every other column but the values, ``kernel`` and ``metric``
+        is left out, whatever it holds.
+
+        >>> ms = CsvReader.read("m.csv", "n,host,time\\n8,a,5\\n8,b,6\\n16,a,9\\n", parameters="n")
+        >>> ms.parameters, [v.tolist() for v in ms.series[0].values], len(ms.notes)
+        (('n',), [[5.0, 6.0], [9.0]], 1)
+        """
         head = list(islice(_content(text), 5))  # the header, pandas' three rows after a sep= line
         if not head:
             raise MeasurementError(
                 "the file is empty (expected a header and data rows)", location=Location(path)
             )
         sep, rows, numbered = _table(path, [(at, line) for at, _, line in head])
-        h = _header(path, sep, rows[0], numbered[0][0], metric, value)
+        h = _header(path, sep, rows[0], numbered[0][0], metric, value, declared_parameters(parameters))
         left_out: list[str] = []
         try:
             start = next(end for at, end, _ in head if at == h.line)
@@ -494,4 +548,4 @@ class CsvReader(Reader):
             name = h.summaries[h.columns[0]].metric if h.summaries else h.columns[0]
             unit = split_unit(h.written[h.index[name]] if name in h.index else name)[1]
             read_in = collector.result(cls.name, name, h.header, h.line, unit=unit)
-        return _noted(read_in, h.summaries, left_out)
+        return _noted(read_in, h, left_out)

@@ -25,7 +25,7 @@ from .._internal.limits import printable
 from ..errors import Location, MeasurementError
 from .names import atom_name, atom_names, is_composition, split_unit
 
-__all__ = ["Aggregation", "Stated", "Series", "Measurements", "where", "series_label", "STAND_INS"]
+__all__ = ["Aggregation", "Stated", "Series", "Measurements", "where", "series_label", "no_parameter", "STAND_INS"]
 
 #: at most this many values stand in for the repetitions a summary states (more would only
 #: slow the bootstrap: their deviation is scaled so that their mean varies as the stated
@@ -36,6 +36,17 @@ STAND_INS = 64
 def where(path: str, line: int | None = None, key: str | None = None) -> Location:
     """The :class:`~patternalg.errors.Location` of a line or a key; line 0 means unknown."""
     return Location(path, line or None, key=key)
+
+
+def no_parameter(name: str, parameters: Sequence[str], location: Location) -> MeasurementError:
+    """The error for a declared parameter ``name`` that is none of ``parameters``.
+
+    >>> str(no_parameter("p", ["n", "host"], Location("m.csv", 1)))
+    "m.csv:1: no parameter 'p' (the parameters: n, host)"
+    """
+    return MeasurementError(
+        f"no parameter '{name}' (the parameters: {', '.join(parameters) or 'none'})", location=location
+    )
 
 
 class Aggregation(StrEnum):
@@ -401,10 +412,7 @@ class Measurements:
         """
         for name in names:
             if name not in self.parameters:
-                raise MeasurementError(
-                    f"no parameter '{name}' (the parameters: {', '.join(self.parameters) or 'none'})",
-                    location=self.location(),
-                )
+                raise no_parameter(name, self.parameters, self.location())
         return replace(self, parameters=tuple(names), series=tuple(s.over(names) for s in self.series))
 
     def compositions(self) -> tuple[str, ...]:

@@ -26,7 +26,7 @@ from ..errors import MeasurementError
 from .model import Measurements
 from .names import bookkeeping
 
-__all__ = ["settled", "declared_parameters"]
+__all__ = ["settled", "declared_parameters", "undeclared"]
 
 
 def declared_parameters(text: str | Sequence[str] | None) -> list[str] | None:
@@ -44,6 +44,19 @@ def declared_parameters(text: str | Sequence[str] | None) -> list[str] | None:
             f"--parameters: expected distinct names separated by commas, e.g. n,p (got {', '.join(names)!r})"
         )
     return names
+
+
+def undeclared(path: str, parameter: str) -> str:
+    """The note on a ``parameter`` a declaration leaves out (a CSV reader leaves out such a
+    column whatever it holds, a column of names too).
+
+    >>> undeclared("m.csv", "host")
+    "m.csv: parameter 'host' is not among those declared: the points that differ only in it are repetitions of one point"
+    """
+    return (
+        f"{path}: parameter '{parameter}' is not among those declared: the points that differ only in it are "
+        "repetitions of one point"
+    )
 
 
 def settled(ms: Measurements, declared: Sequence[str] | None = None) -> Measurements:
@@ -67,11 +80,6 @@ def settled(ms: Measurements, declared: Sequence[str] | None = None) -> Measurem
         ]  # an Extra-P file's parameters keep their case
         if kept == list(ms.parameters):
             return ms
-        notes = [
-            f"{ms.path}: parameter '{p}' is not among those declared: the points that differ only in it are "
-            "repetitions of one point"
-            for p in ms.parameters
-            if p not in kept
-        ]
+        notes = [undeclared(ms.path, p) for p in ms.parameters if p not in kept]
     found = ms.over(kept)
     return replace(found, notes=(*found.notes, *notes))

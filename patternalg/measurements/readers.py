@@ -161,8 +161,12 @@ def from_text(
         raise MeasurementError(
             f"unknown format '{fmt}' (valid: {', '.join(READERS)})", location=Location(name)
         )
-    result = chosen.read(name, text, metric=metric, value=value)
-    return settled(result.select(metric=metric) if metric else result, declared_parameters(parameters))
+    declared = declared_parameters(parameters)
+    if chosen is CsvReader:  # a table leaves out the columns not declared, whatever they hold
+        result = CsvReader.read(name, text, metric=metric, value=value, parameters=declared)
+    else:
+        result = chosen.read(name, text, metric=metric, value=value)
+    return settled(result.select(metric=metric) if metric else result, declared)
 
 
 def path_reader(path: str | Path, format: str | None) -> type[PathReader] | None:
