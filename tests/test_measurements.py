@@ -492,3 +492,24 @@ def test_a_unit_of_time_reads_alike_as_a_suffix_or_in_brackets(
         assert ms.unit == unit, header
     result = run_cli("fit", str(tmp_path / "m0.csv"))
     assert result.returncode == 0 and f"[{unit}]" in result.stdout and "name no unit" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("column", "unit"),
+    [("seconds", "s"), ("s", "s"), ("sec", "s"), ("ms", "ms"), ("msec", "ms"), ("us", "us"), ("usec", "us"),
+     ("μs", "us"), ("µs", "us"), ("ns", "ns"), ("nsec", "ns"), ("minutes", "min"), ("Seconds", "s")],
+)  # fmt: skip
+def test_a_value_column_named_by_a_unit_of_time_alone_is_in_that_unit(tmp_path: Path, column: str, unit: str) -> None:
+    """``seconds`` was a time read as ns, its note saying that the times (seconds) name no
+    unit (probe F17)."""
+    path = write(tmp_path, "s.csv", f"x,{column}\n1,0.5\n2,1.0\n4,2.0\n8,4.0\n16,8.0\n")
+    assert read(path).unit == unit
+    result = run_cli("fit", str(path))
+    assert result.returncode == 0, result.stderr
+    assert f"0.5*x  [{unit}]" in result.stdout and "name no unit" not in result.stderr
+    assert "looks like a time" not in run_cli("fit", str(write(tmp_path, "p.csv", f"{column},time\n1,2\n2,4\n4,8\n"))).stderr
+
+
+def test_min_alone_is_a_minimum_not_minutes(tmp_path: Path) -> None:
+    """A column ``min`` names a summary's minimum as often as minutes: it says no unit."""
+    assert read(write(tmp_path, "m.csv", "x,min\n1,2\n2,3\n")).unit is None

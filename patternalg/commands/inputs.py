@@ -66,6 +66,8 @@ def column_warnings(ms: Measurements) -> list[str]:
     []
     >>> column_warnings(CsvReader.read("m.csv", "time_total,size\\n5,8\\n10,16\\n"))
     ["m.csv:1: the value column 'size' looks like a size, not a measurement (name the measured column time, time_ms, ... or pass --metric)", "m.csv:1: the parameter 'time_total' looks like a time (is it the measured value? pass --metric time_total)"]
+    >>> column_warnings(CsvReader.read("m.csv", "s,time_ms\\n8,5\\n16,10\\n"))
+    []
     """
     where = str(ms.location())
     warnings = []
@@ -76,9 +78,9 @@ def column_warnings(ms: Measurements) -> list[str]:
         )
     # a parameter as its column is written (a unit in brackets is not part of its name)
     written = [c for c in ms.columns if parameter_name(c) in ms.parameters] or ms.parameters
-    for column in written:
+    for column in written:  # a parameter named a unit alone (a size s) is not taken for a time
         base, unit = split_unit(column)
-        if is_time_unit(unit) or "time" in base.lower():
+        if (is_time_unit(unit) and base != column.strip()) or "time" in base.lower():
             warnings.append(
                 f"{where}: the parameter '{parameter_name(column)}' looks like a time "
                 f"(is it the measured value? pass --metric {column})"

@@ -71,6 +71,9 @@ _TIME_UNITS = {
     for spelling in spellings
     for written in {spelling, spelling if spelling.endswith("s") else f"{spelling}s"}
 }
+#: the names that are a unit of time alone (``seconds``, ``ms``): a column so named holds
+#: times in it; not ``min``, which names a minimum as often (a summary's ``min`` column)
+_UNIT_NAMES = {name: unit for name, unit in _TIME_UNITS.items() if unit != "min" or name.startswith("minute")}
 _BRACKETED = re.compile(r"(?P<base>.*?)\s*[\[(]\s*(?P<unit>[^\[\]()]+?)\s*[\])]")
 _SUFFIXED = re.compile(r"(?P<base>.+?)_(?P<unit>[^\W\d_]+)")
 #: a name's end that makes a suffix what a rate is per, not its unit (``items_per_second``)
@@ -182,12 +185,15 @@ def split_unit(column: str) -> tuple[str, str | None]:
     ``time[msec]`` are ms, ``time_μs`` and ``time[µs]`` us); a ``_suffix`` counts as a
     unit only if it is one (``bytes_total`` keeps its name) and not what a rate is per
     (``items_per_second``), while a bracketed unit of another kind is taken as written.
-    ``time`` says nothing: its unit is None.
+    A name that is a unit of time alone (``seconds``, ``ms``, ``usec``; not ``min``, also
+    a minimum) is a time in that unit. ``time`` says nothing: its unit is None.
 
     >>> split_unit("time_μs"), split_unit("time[µs]"), split_unit("time_nsec"), split_unit("Energy (J)")
     (('time', 'us'), ('time', 'us'), ('time', 'ns'), ('Energy', 'J'))
     >>> split_unit("items_per_second")
     ('items_per_second', None)
+    >>> split_unit("seconds"), split_unit("ms"), split_unit("μs"), split_unit("time"), split_unit("min")
+    (('seconds', 's'), ('ms', 'ms'), ('μs', 'us'), ('time', None), ('min', None))
     """
     text = column.strip()
     match = _BRACKETED.fullmatch(text)
@@ -197,7 +203,7 @@ def split_unit(column: str) -> tuple[str, str | None]:
     match = _SUFFIXED.fullmatch(text)
     if match and match["unit"].lower() in _TIME_UNITS and not _PER.search(match["base"]):
         return match["base"], _TIME_UNITS[match["unit"].lower()]
-    return text, None
+    return text, _UNIT_NAMES.get(text.lower())
 
 
 def is_time_metric(metric: str) -> bool:
