@@ -44,7 +44,7 @@ def test_an_error_that_changes_sign_between_halves_does_not_hold(drift: Path) ->
     halves = found.overall()["halves"]
     assert (halves["cells"], halves["hold"]) == (4, 3)
     assert halves["most_moved"] == pytest.approx(0.8) and halves["most_moved_term"] == "a"
-    assert halves["most_moved_at"] == {"x": 8.0}
+    assert halves["most_moved_at"] == {"x": 8.0} and halves["most_moved_file"] == str(drift)
     assert halves["median_moved"] == pytest.approx(16 / 10 - 16 / 10.5)  # b: the odd ones
 
 

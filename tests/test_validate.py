@@ -287,6 +287,22 @@ def test_text_has_a_table_per_term_and_the_summary(capsys, fitted: Path) -> None
     assert "error in halves" in lines[lines.index("tpool_4(qsort)") + 1]
 
 
+def test_the_text_of_several_files_names_each_rows_file(capsys, fitted: Path) -> None:
+    """Each term of two runs was listed twice in the summary with nothing to tell which
+    run a row was (probe F17); one file's text names none."""
+    second = RUN.parent / "data2" / "compositions.txt"
+    status, out, _ = cli(capsys, "validate", str(COMPOSITIONS), str(second), "--models", str(fitted))
+    assert status == 0
+    lines = out.splitlines()
+    for path in (COMPOSITIONS, second):
+        assert f"tpool_4(qsort) in {path}" in lines
+        assert sum(line.startswith(f"{path}  ") for line in lines) == len(read(path))  # its summary rows
+    summary = lines.index("summary (exact; measured: the median of the repetitions)")
+    assert lines[summary + 1].split()[:2] == ["file", "term"]
+    moved = next(line for line in lines if line.startswith("against each half"))
+    assert f" in {COMPOSITIONS} at " in moved or f" in {second} at " in moved
+
+
 def test_the_summary_names_the_files_own_size_and_reads_a_repetitions_number_as_one(capsys, tmp_path: Path) -> None:
     models = tmp_path / "m.toml"
     models.write_text('[models.scan]\nmodel = "40*n"\n')

@@ -91,15 +91,15 @@ def range_text(pair: Sequence[float] | None, gap: str = "") -> str:
     return f"{100 * low:+.1f}{gap}% to {100 * high:+.1f}{gap}%"
 
 
-def halves_overall(found: Sequence[tuple[str, Sequence[str], np.ndarray, InHalves]]) -> dict[str, Any] | None:
-    """Over the points with halves of every ``(term, parameters, points, halves)``:
-    ``{cells, hold, median_moved, most_moved, most_moved_term, most_moved_at}`` (None if no
-    point has halves)."""
+def halves_overall(found: Sequence[tuple[str, str, Sequence[str], np.ndarray, InHalves]]) -> dict[str, Any] | None:
+    """Over the points with halves of every ``(term, file, parameters, points, halves)``:
+    ``{cells, hold, median_moved, most_moved, most_moved_term, most_moved_file,
+    most_moved_at}`` (None if no point has halves)."""
     distances = [halves.moved[halves.halved] for *_, halves in found]
     if not any(d.size for d in distances):
         return None
     most = max(range(len(found)), key=lambda k: distances[k].max(initial=-np.inf))
-    term, parameters, points, halves = found[most]
+    term, path, parameters, points, halves = found[most]
     at = np.flatnonzero(halves.halved)[int(np.argmax(distances[most]))]
     joined = np.concatenate(distances)
     return {
@@ -108,5 +108,6 @@ def halves_overall(found: Sequence[tuple[str, Sequence[str], np.ndarray, InHalve
         "median_moved": float(np.median(joined)),
         "most_moved": float(joined.max()),
         "most_moved_term": term,
+        "most_moved_file": path,
         "most_moved_at": dict(zip(parameters, map(float, points[at]), strict=True)),
     }

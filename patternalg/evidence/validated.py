@@ -247,7 +247,7 @@ class Validation(Tabular):
         if self.level is not None:
             found["coverage"] = self.coverage()
         halves = halves_overall(
-            [(v.term, v.parameters, v.points, v.in_halves) for v in self.validated if v.in_halves is not None]
+            [(v.term, v.path, v.parameters, v.points, v.in_halves) for v in self.validated if v.in_halves is not None]
         )
         if halves is not None:
             found["halves"] = halves
@@ -294,7 +294,7 @@ class Validation(Tabular):
         """A table per term (errors in percent) and the summary."""
         lines: list[str] = []
         for v in self.validated:
-            lines += _term_table(v, self.rules, digits, self.halved())
+            lines += _term_table(v, self.rules, digits, self.halved(), self._several())
             lines.append("")
         return lines + self.summary_text()
 
@@ -303,21 +303,24 @@ class Validation(Tabular):
         return self.summary_text()
 
     def summary_text(self) -> list[str]:
-        """The summary: median and worst |error| per term, then over every cell and at the
-        largest x, the intervals' coverage, and what the halves of the repetitions say."""
-        rules, halved = self.rules, self.halved()
-        header = ["term", "points", "median |error|", "worst |error|"]
+        """The summary: median and worst |error| per term (and its file, of several), then
+        over every cell and at the largest x, the intervals' coverage, and what the halves of
+        the repetitions say."""
+        rules, halved, several = self.rules, self.halved(), self._several()
+        header = ["file"] if several else []
+        header += ["term", "points", "median |error|", "worst |error|"]
         header += ["worst in halves"] if halved else []
         header += [f"{rules}: median", f"{rules}: worst"] if rules else []
         body = []
         changes = []
         for found in self.summary():
-            row = [found["term"], str(found["points"]), _percent(found["median"])]
+            row = [found["file"]] if several else []
+            row += [found["term"], str(found["points"]), _percent(found["median"])]
             row.append(_percent(found["worst"]) + _where(found["worst_at"]))
             if halved:
                 row.append(range_text(found.get("worst_in_halves")))
                 if found.get("worst_holds") is False:
-                    changes.append(found["term"])
+                    changes.append(_in_file(found["term"], found["file"], several))
             if rules:
                 row += [_percent(found["rules_median"]), _percent(found["rules_worst"])]
             body.append(row)
@@ -339,7 +342,7 @@ class Validation(Tabular):
                 f"{found['largest']['cells']})"
             )
         if "halves" in every:
-            lines += _halves_lines(every["halves"], changes)
+            lines += _halves_lines(every["halves"], changes, several)
         return lines
 
 
@@ -363,14 +366,24 @@ def _error_range(v: Validated) -> tuple[np.ndarray, np.ndarray]:
     return v.in_halves.least, v.in_halves.greatest
 
 
-def _halves_lines(found: Mapping[str, Any], changes: list[str]) -> list[str]:
+def _in_file(term: str, path: str, several: bool) -> str:
+    """A term as the text names it: with its file where there are ``several``.
+
+    >>> _in_file("tpool_2(inc)", "b/m.txt", True), _in_file("tpool_2(inc)", "b/m.txt", False)
+    ('tpool_2(inc) in b/m.txt', 'tpool_2(inc)')
+    """
+    return f"{term} in {path}" if several else term
+
+
+def _halves_lines(found: Mapping[str, Any], changes: list[str], several: bool) -> list[str]:
     """What the halves of the repetitions say: how many errors keep their sign, how far
-    they move, and the terms whose worst error is within that."""
+    they move, and the terms whose worst error is within that (each with its file, of
+    ``several``)."""
     lines = [
         f"against each half of the repetitions (first, second, odd, even): {found['hold']} of "
         f"{found['cells']} errors keep their sign; they move by a median of "
         f"{_points(found['median_moved'])}, at most {_points(found['most_moved'])} "
-        f"({found['most_moved_term']}{_where(found['most_moved_at'])})"
+        f"({_in_file(found['most_moved_term'], found['most_moved_file'], several)}{_where(found['most_moved_at'])})"
     ]
     if changes:
         shown = ", ".join(changes[:6]) + (f" and {len(changes) - 6} more" if len(changes) > 6 else "")
@@ -396,9 +409,10 @@ def _overall_line(what: str, found: Mapping[str, Any], rules: str | None) -> str
     return line
 
 
-def _term_table(v: Validated, rules: str | None, digits: int | None, halved: bool) -> list[str]:
+def _term_table(v: Validated, rules: str | None, digits: int | None, halved: bool, several: bool) -> list[str]:
     """One term's table: its points, predicted, measured, error (the error against the
-    halves of the repetitions, and the rules')."""
+    halves of the repetitions, and the rules'), titled with its file where there are
+    ``several``."""
     header = [*v.parameters, f"predicted [{v.unit}]", f"measured [{v.unit}]", "error"]
     header += ["error in halves"] if halved else []
     header += [f"{rules}: predicted [{v.unit}]", f"{rules}: error"] if rules else []
@@ -419,7 +433,7 @@ def _term_table(v: Validated, rules: str | None, digits: int | None, halved: boo
             ]
         body.append(row)
     title = v.term if v.kernel == v.term else f"{v.term} (kernel '{v.kernel}')"
-    return [title, *("  " + line for line in aligned([header, *body]))]
+    return [_in_file(title, v.path, several), *("  " + line for line in aligned([header, *body]))]
 
 
 def _value(value: float, digits: int | None) -> str:
