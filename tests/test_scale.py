@@ -106,10 +106,16 @@ REGULAR = [
 ]
 
 
-@pytest.mark.parametrize("case", range(len(REGULAR)))
-@pytest.mark.parametrize(
-    "options", [{}, {"modeler": "basic"}, {"aggregate": "max", "param": ["n=p"]}]
-)
+#: every case under the default options; under the others two cases in the README's test
+#: command and every case in the long checks (a second each: the suite stays within minutes)
+_FAST_CASES = [
+    pytest.param(options, case, marks=() if not options or case < 2 else pytest.mark.long)
+    for options in ({}, {"modeler": "basic"}, {"aggregate": "max", "param": ["n=p"]})
+    for case in range(len(REGULAR))
+]
+
+
+@pytest.mark.parametrize(("options", "case"), _FAST_CASES)
 def test_fast_fit_gives_the_reference_models(tmp_path: Path, case: int, options: dict) -> None:
     xs, repetitions, style = REGULAR[case]
     path = str(_text_file(tmp_path / "m.txt", case, xs, repetitions, **style))
