@@ -510,6 +510,18 @@ def test_a_value_column_named_by_a_unit_of_time_alone_is_in_that_unit(tmp_path: 
     assert "looks like a time" not in run_cli("fit", str(write(tmp_path, "p.csv", f"{column},time\n1,2\n2,4\n4,8\n"))).stderr
 
 
+def test_a_value_column_named_by_a_unit_of_time_is_found_wherever_it_stands(tmp_path: Path) -> None:
+    """Such a column was the value only where it was the last one: before a ``rep`` column
+    the repetitions were fitted, before a text column that --parameters leaves out the text
+    was refused (probe U)."""
+    rows = "".join(f"k,{x},{x},{r}\n" for r in (0, 1) for x in (1, 2, 4, 8))
+    before_rep = write(tmp_path, "r.csv", "kernel,x,seconds,rep\n" + rows)
+    assert read(before_rep).unit == "s" and [s.metric for s in read(before_rep)] == ["seconds"]
+    before_text = write(tmp_path, "t.csv", "kernel,x,ms,host\nk,1,1,a\nk,2,2,b\nk,4,4,c\nk,8,8,zz\n")
+    result = run_cli("fit", str(before_text), "--parameters", "x")
+    assert result.returncode == 0 and "1*x  [ms]" in result.stdout, result.stderr
+
+
 def test_min_alone_is_a_minimum_not_minutes(tmp_path: Path) -> None:
     """A column ``min`` names a summary's minimum as often as minutes: it says no unit."""
     assert read(write(tmp_path, "m.csv", "x,min\n1,2\n2,3\n")).unit is None

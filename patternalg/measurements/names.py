@@ -275,12 +275,17 @@ def quantity(column: str) -> str:
 
 
 def is_value_name(column: str) -> bool:
-    """Whether a column's name says it holds measured values (``time``, ``runtime[s]``, ...).
+    """Whether a column's name says it holds measured values (``time``, ``runtime[s]``, ...,
+    or a unit of time alone of more than one letter: ``seconds``, ``ms``, ``usec``; ``s``
+    names a size as often).
 
     >>> is_value_name("Time_ms"), is_value_name("size"), is_value_name("p")
     (True, False, False)
+    >>> is_value_name("seconds"), is_value_name("ms"), is_value_name("s"), is_value_name("min")
+    (True, True, False, False)
     """
-    return quantity(column) in VALUE_NAMES
+    name = column.strip().lower()
+    return quantity(column) in VALUE_NAMES or (len(name) > 1 and name in _UNIT_NAMES)
 
 
 def measured_unit(
