@@ -338,3 +338,19 @@ def test_a_design_without_a_value_inside_the_range_takes_no_part_there(tmp_path)
     text = run_cli("compare", "mid", "h", "--models", str(models), "--over", "x=200..760").stdout.splitlines()
     assert text[2] == "x in [299.9999999, 600]: h wins"  # its ends in the digits they are refined to
     assert any(n.startswith("mid has no value at x from about 300 to 599.8 (of x in [200, 760])") for n in found["notes"])
+
+
+def test_a_gap_takes_no_part_in_the_region_map_and_each_gap_is_named(tmp_path) -> None:
+    """Along one symbol a design in a gap takes no part and the others are compared, but the
+    region map left those cells with no winner ('.'); and two gaps were noted as one span,
+    over the values between them (probe U)."""
+    models = tmp_path / "g.toml"
+    models.write_text('format = 1\n[models.g5]\nmodel = "sqrt((p-3)*(p-6))*x"\nunit = "ns"\n'
+                      '[models.g3]\nmodel = "200"\nunit = "ns"\n'
+                      '[models.g4]\nmodel = "sqrt((x-200)*(x-300)*(x-500)*(x-700))/1000"\nunit = "ns"\n')  # fmt: skip
+    found = run_cli("compare", "g5[p=n]", "g3", "--models", str(models), "--over", "n=1..10", "--over", "x=10..1000:5",
+                    "--format", "json")  # fmt: skip
+    cells = json.loads(found.stdout)["cells"]
+    assert all(c["winner"] == "g3" for c in cells if 3 < c["n"] < 6), cells
+    notes = run_cli("compare", "g4", "g3", "--models", str(models), "--over", "x=1..1000").stderr
+    assert "g4 has no value at x from about 200 to 299.9 and from about 500.8 to 699.3 (of x in [1, 1000])" in notes

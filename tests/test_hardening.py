@@ -529,7 +529,7 @@ def test_a_region_map_marks_the_cells_beyond_a_double(capsys) -> None:
     args = ["compare", "pipe(tpool_n(qsort), inc)", "seq(tpool_n(qsort), inc)", "--over", "x=1e290..1e308:4", "--over", "n=1..2"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "         2 | A..." in out and "  . = no value to compare" in out
+    assert "         2 | A..." in out and "  . = no design has a value to compare" in out
     assert main([*args, "--format", "json"]) == 0
     cells = json.loads(capsys.readouterr().out)["cells"]
     assert [c["winner"] for c in cells if c["n"] == 1] == ["pipe(tpool_n(qsort), inc)", None, None, None]

@@ -79,7 +79,7 @@ def finite_span(
     lo, hi = axis.bounds
     held = np.flatnonzero(np.isfinite(scanned).all(axis=0))
     if held.size and scan[held[0]] == lo and scan[held[-1]] == hi:
-        return lo, hi, gaps_inside(scanned, scan, names, axis)
+        return lo, hi, gaps_inside(scanned, scan, names, axis.name, (lo, hi))
     beyond = [printable(n) for n, row in zip(names, scanned, strict=True) if np.isinf(row).any()]
     undefined = [
         printable(n) for n, row in zip(names, scanned, strict=True) if np.isnan(row).any() and not np.isinf(row).any()
@@ -100,29 +100,41 @@ def finite_span(
         )
         if group
     ]
-    return start, end, [f"{'; '.join(lacks)}: compared over {axis.name} in [{number_text(start)}, {number_text(end)}]"]
+    inner = (scan >= start) & (scan <= end)  # and the gaps inside what is compared
+    gaps = gaps_inside(scanned[:, inner], scan[inner], names, axis.name, (start, end))
+    return start, end, [f"{'; '.join(lacks)}: compared over {axis.name} in [{number_text(start)}, {number_text(end)}]", *gaps]
 
 
-def gaps_inside(scanned: np.ndarray, scan: np.ndarray, names: Sequence[str], axis: Axis) -> list[str]:
-    """A note for each design without a value at scan points inside the range, where both
-    ends have one (``sqrt((x-300)*(x-600))`` on (300, 600)): there it takes no part, and a
-    stretch's winner is the design below the others wherever it has a value.
+def gaps_inside(
+    scanned: np.ndarray, scan: np.ndarray, names: Sequence[str], symbol: str, bounds: tuple[float, float]
+) -> list[str]:
+    """A note for each design without a value at scan points inside the compared range
+    ``bounds`` of ``symbol``, where both ends have one (``sqrt((x-300)*(x-600))`` on (300,
+    600)), naming each run of such points: there it takes no part, and the others are
+    compared.
 
-    >>> from patternalg.algebra.grid import parse_axis
-    >>> scan, axis = np.array([200.0, 400.0, 500.0, 700.0]), parse_axis("x=200..700")
-    >>> gaps_inside(np.array([[1.0, np.nan, np.nan, 2.0], [3.0, 4.0, 5.0, 6.0]]), scan, ["mid", "h"], axis)
-    ['mid has no value at x from about 400 to 500 (of x in [200, 700]): the designs are compared where they have one']
+    >>> scan = np.array([200.0, 400.0, 500.0, 600.0, 650.0, 700.0])
+    >>> gaps_inside(np.array([[1.0, np.nan, np.nan, 2.0, np.nan, 3.0], [3.0, 4.0, 5.0, 6.0, 7.0, 8.0]]),
+    ...             scan, ["mid", "h"], "x", (200.0, 700.0))
+    ['mid has no value at x from about 400 to 500 and near 650 (of x in [200, 700]): the designs are compared where they have one']
     """
     notes = []
     for name, row in zip(names, scanned, strict=True):
-        lacking = np.flatnonzero(~np.isfinite(row))
-        if lacking.size:
-            low, high = (number_text(float(scan[i]), 4) for i in (lacking[0], lacking[-1]))
-            notes.append(
-                f"{printable(name)} has no value at {axis.name} from about {low} to {high} (of {axis.name} in "
-                f"[{number_text(axis.bounds[0])}, {number_text(axis.bounds[1])}]): the designs are compared "
-                "where they have one"
-            )
+        lacking = ~np.isfinite(row)
+        if not lacking.any():
+            continue
+        starts = np.flatnonzero(lacking & ~np.concatenate([[False], lacking[:-1]]))
+        stops = np.flatnonzero(lacking & ~np.concatenate([lacking[1:], [False]]))
+        runs = [
+            f"near {number_text(float(scan[a]), 4)}" if a == b
+            else f"from about {number_text(float(scan[a]), 4)} to {number_text(float(scan[b]), 4)}"
+            for a, b in zip(starts, stops, strict=True)
+        ]  # fmt: skip
+        where = ", ".join(runs[:-1]) + (" and " if len(runs) > 1 else "") + runs[-1]
+        notes.append(
+            f"{printable(name)} has no value at {symbol} {where} (of {symbol} in "
+            f"[{number_text(bounds[0])}, {number_text(bounds[1])}]): the designs are compared where they have one"
+        )
     return notes
 
 

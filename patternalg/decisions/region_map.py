@@ -34,7 +34,7 @@ class Region:
         lines.append(f"{'':>{width}} + {number_text(first.values[0])} .. {number_text(first.values[-1])}")
         lines += [f"  {chr(ord('A') + i)} = {t}" for i, t in enumerate(terms)]
         if (self.winners < 0).any():
-            lines.append("  . = no value to compare (beyond a double's range, or undefined there)")
+            lines.append("  . = no design has a value to compare (beyond a double's range, or undefined there)")
         return lines
 
     def runs(self, terms: Sequence[str]) -> list[tuple[float, float, float, str | None]]:
@@ -76,8 +76,9 @@ class Region:
 
 
 def region_map(compiled: list[Compiled], axes: Sequence[Axis]) -> Region:
-    """The winner of ``compiled`` in every cell of the grid of two ``axes``: none (-1) where a
-    value is undefined, or where every value is beyond a double."""
+    """The winner of ``compiled`` in every cell of the grid of two ``axes``, among the designs
+    with a value there (a design in a gap takes no part, as along one symbol); none (-1)
+    where no design has one."""
     grid = dict(
         zip(
             (a.name for a in axes),
@@ -86,10 +87,9 @@ def region_map(compiled: list[Compiled], axes: Sequence[Axis]) -> Region:
         )
     )
     stacked = np.stack([c.values(grid) for c in compiled])
-    with np.errstate(invalid="ignore"):
-        winners = _winners(stacked)
-    undecided = np.isnan(stacked).any(axis=0) | np.isinf(stacked).all(axis=0)
-    return Region((axes[0], axes[1]), np.where(undecided, -1, winners))
+    valued = np.isfinite(stacked)
+    winners = _winners(np.where(valued, stacked, np.inf))
+    return Region((axes[0], axes[1]), np.where(valued.any(axis=0), winners, -1))
 
 
 def _winners(values: np.ndarray) -> np.ndarray:
