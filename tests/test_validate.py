@@ -433,3 +433,13 @@ def test_plot_validate_takes_an_interval_with_validate_s_default_seed(capsys, tm
         main(["plot", "--help"])
     shown = " ".join(capsys.readouterr().out.split())
     assert "--seed S seeds its draws (default 0)" in shown
+
+
+def test_a_file_given_twice_is_one_error(tmp_path: Path, capsys) -> None:
+    """Its runs were counted twice ("all 324 cells"), each term listed twice with nothing to
+    tell the copies apart (probe U)."""
+    path = RUN / "compositions.txt"
+    assert main(["validate", str(path), str(path.parent / "." / path.name)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.strip().endswith("the file is given twice; give each measurement file once")
+    assert len(err.strip().splitlines()) == 1
