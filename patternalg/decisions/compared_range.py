@@ -120,16 +120,13 @@ def gaps_inside(
     """
     notes = []
     for name, row in zip(names, scanned, strict=True):
-        lacking = ~np.isfinite(row)
-        if not lacking.any():
-            continue
-        starts = np.flatnonzero(lacking & ~np.concatenate([[False], lacking[:-1]]))
-        stops = np.flatnonzero(lacking & ~np.concatenate([lacking[1:], [False]]))
         runs = [
             f"near {number_text(float(scan[a]), 4)}" if a == b
             else f"from about {number_text(float(scan[a]), 4)} to {number_text(float(scan[b]), 4)}"
-            for a, b in zip(starts, stops, strict=True)
+            for a, b in _lacking_runs(row)
         ]  # fmt: skip
+        if not runs:
+            continue
         where = ", ".join(runs[:-1]) + (" and " if len(runs) > 1 else "") + runs[-1]
         notes.append(
             f"{printable(name)} has no value at {symbol} {where} (of {symbol} in "
@@ -156,11 +153,9 @@ def gap_edges(
     """
     edges = []
     for design, row in enumerate(scanned):
-        lacking = ~np.isfinite(row)
-        # the runs of points without a value: where lacking starts and where it stops
-        starts = np.flatnonzero(lacking[1:] & ~lacking[:-1]) + 1
-        stops = np.flatnonzero(lacking[:-1] & ~lacking[1:])
-        for begin, end in zip(starts, stops, strict=True):
+        for begin, end in _lacking_runs(row):
+            if begin == 0 or end == len(row) - 1:  # at an end: the range is cut there instead
+                continue
 
             def held(points: np.ndarray, d: int = design) -> np.ndarray:
                 with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
@@ -169,3 +164,15 @@ def gap_edges(
             edges.append(boundary(held, float(scan[begin - 1]), float(scan[begin])))
             edges.append(boundary(held, float(scan[end + 1]), float(scan[end])))
     return sorted(set(edges))
+
+
+def _lacking_runs(row: np.ndarray) -> list[tuple[int, int]]:
+    """The runs of points of ``row`` without a finite value: (first, last) index of each.
+
+    >>> _lacking_runs(np.array([1.0, np.nan, np.inf, 2.0, np.nan, 3.0]))
+    [(1, 2), (4, 4)]
+    """
+    lacking = ~np.isfinite(row)
+    starts = np.flatnonzero(lacking & ~np.concatenate([[False], lacking[:-1]]))
+    stops = np.flatnonzero(lacking & ~np.concatenate([lacking[1:], [False]]))
+    return [(int(a), int(b)) for a, b in zip(starts, stops, strict=True)]
