@@ -26,6 +26,7 @@ from patternalg.algebra.uncertainty import Uncertainty
 from patternalg.decisions import compare, explore, optimize, sweep
 from patternalg.evidence import validate
 from patternalg.library.model_library import ModelLibrary
+from patternalg.syntax.arith import bounds_text
 from patternalg.syntax.symbols import x
 
 Z90 = z_of(0.9)
@@ -241,7 +242,7 @@ def test_a_crossover_s_interval_shows_above_the_table():
     lib = {"lin": atom("lin", 1.0, 0.01), "flat": AtomicModel("flat", sympy.Float(100.0))}
     found = compare(["lin", "flat"], over="x=1..1e4", library=lib, interval=0.9)
     (crossing,) = found.crossovers
-    low, high = found._stretch(*crossing.interval)
+    low, high = bounds_text(*crossing.interval)
     assert f"  crossover lin / flat: x in [{low}, {high}]" in found.lines()
     assert f"with 90 % confidence the crossover lin / flat is at x in [{low}, {high}]" in found.caption()
     parts = [r[0] for r in found.rows()]
@@ -328,6 +329,22 @@ def test_compare_prints_the_ends_of_its_range_as_asked():
     found = compare(["a", "b", "c"], over="x=1024..262144", library=LIB, interval=0.9)
     section = found.text().split("confidence")[1]
     assert "x in [1024, 262144]: undecided" in section  # not [1020, 262000]
+
+
+def test_a_crossover_of_exact_models_is_a_point_and_its_stretches_meet():
+    """Between given models (no draw moves them) the crossover's interval was the scan's
+    points beside it, [199.7, 200]; a stretch beginning 0.0034 above the range's start
+    printed as ``[1, 1000]`` beside ``[1, 1.01]``, two stretches overlapping."""
+    lib = {"a": AtomicModel("a", 2 * patternalg.x), "b": AtomicModel("b", patternalg.x + 200),
+           "c": AtomicModel("c", 3 * patternalg.x - sympy.Float(1.0034))}  # fmt: skip
+    found = compare(["a", "b"], over="x=1..1000", library=lib, interval=0.9)
+    assert [c.interval for c in found.crossovers] == [(200.0, 200.0)]
+    assert "  crossover a / b: x = 200 (no draw moves it: the models are exact)" in found.text()
+    near = compare(["c", "a"], over="x=1..1000", library=lib, interval=0.9)
+    assert [c.interval for c in near.crossovers] == [(1.0034, 1.0034)]
+    section = near.text().split("confidence (what measurements would show):\n")[1].splitlines()
+    first, second = (line.split("[")[1].split("]")[0].split(", ") for line in section[:2])
+    assert first[0] == "1" and first[1] == second[0] != "1" and second[1] == "1000", section
 
 
 def test_the_confidence_section_never_contradicts_the_winner_by_the_values():

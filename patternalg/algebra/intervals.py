@@ -265,6 +265,12 @@ class Spread:
         return (*(s for names, _ in self.deltas for s in names), *self.errors, *self.noises)
 
     @property
+    def exact(self) -> bool:
+        """Whether every draw is the model's own value: no atom drawn, no machine's numbers
+        or missed spread (given models, or fitted ``--uncertainty none``)."""
+        return not self.drawn and not self.missed and self.numbers is None
+
+    @property
     def symbols(self) -> tuple[str, ...]:
         """The symbols a grid binds (the term's own, not the drawn ones)."""
         drawn = set(self.drawn)

@@ -44,7 +44,7 @@ from ..arguments import as_axes, as_bindings, as_terms
 from ..errors import EvaluationError
 from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
-from ..syntax.arith import bounds_text, number_text
+from ..syntax.arith import digits_apart, number_text
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 from .asymptotic import asymptotic_winner
@@ -189,9 +189,9 @@ class Comparison(Tabular):
         none = [None] * len(self.terms)
         if self.level is not None:
             part = f"with {100 * self.level:g} % confidence"
+            text = self._range_texts()
             for r in self.ranges:
-                low, high = (float(end) for end in self._stretch(r.start, r.end))
-                rows.append([part, *where, low, high, r.winner or UNDECIDED, "", *none])
+                rows.append([part, *where, float(text[r.start]), float(text[r.end]), r.winner or UNDECIDED, "", *none])
         if self.region is not None:
             rows += [["region map", at, start, end, winner, "", *none] for at, start, end, winner in self.region.runs(self.terms)]
         return rows
@@ -221,7 +221,7 @@ class Comparison(Tabular):
         found = "; ".join(self._briefly(c) for c in (*self.crossovers, *self.touches))
         drawn = [
             f"with {100 * self.level:g} % confidence the crossover {c.designs[0]} / {c.designs[1]} "
-            f"is at {self.symbol} in [{', '.join(self._stretch(*c.interval))}]"
+            f"is at {self._placed_text(c)}"
             for c in self.crossovers
             if self.level is not None and c.interval is not None
         ]
@@ -249,17 +249,38 @@ class Comparison(Tabular):
         refined.update(self.cuts)
         return number_text(value, REFINED_DIGITS if value in refined else None)
 
-    def _stretch(self, start: float, end: float) -> tuple[str, str]:
-        """A stretch the draws decide: its ends in the few digits the draws know them to
-        (:func:`~patternalg.syntax.arith.bounds_text`), an end of the compared range as asked;
-        over a count, the integers in full."""
+    def _stretch_texts(self, ends: Sequence[float]) -> dict[float, str]:
+        """The ``ends`` of stretches the draws decide, each one text wherever it is shown (a
+        stretch's end is the next one's start): in the few digits that tell it from the ends
+        beside it (:func:`~patternalg.syntax.arith.digits_apart`: the draws know no more), an
+        end of the compared range as asked; over a count, the integers in full.
+
+        >>> c = Comparison(("a", "b"), "x", (1.0, 1000.0), (), (), (), None, (), "ns")
+        >>> c._stretch_texts([1.0, 1.0017, 1000.0, 1.0017, 1.0013])
+        {1.0: '1', 1.0013: '1.001', 1.0017: '1.002', 1000.0: '1000'}
+        """
+        ends = sorted(set(ends))
         if any(self.symbol in count_symbols(c.term) for c in self.compiled):
-            return number_text(start), number_text(end)
-        low, high = bounds_text(start, end)
-        return (
-            number_text(start) if start in self.bounds else low,
-            number_text(end) if end in self.bounds else high,
-        )
+            return {e: number_text(e) for e in ends}
+        shown = dict.fromkeys(ends, 3)
+        for a, b in itertools.pairwise(ends):
+            shown[a] = max(shown[a], digits_apart(a, b))
+            shown[b] = max(shown[b], digits_apart(a, b))
+        return {e: number_text(e) if e in self.bounds else number_text(e, shown[e]) for e in ends}
+
+    def _range_texts(self) -> dict[float, str]:
+        """The ends of the stretches the draws decide (:attr:`ranges`), as shown."""
+        return self._stretch_texts([e for r in self.ranges for e in (r.start, r.end)])
+
+    def _placed_text(self, c: Crossover) -> str:
+        """Where the draws place a crossover: ``x in [low, high]``, or ``x = v`` among
+        designs no draw moves (:func:`_placed`)."""
+        assert c.interval is not None
+        low, high = c.interval
+        if low == high:
+            return f"{self.symbol} = {self._position(c.value)} (no draw moves it: the models are exact)"
+        ends = self._stretch_texts(c.interval)
+        return f"{self.symbol} in [{ends[low]}, {ends[high]}]"
 
     def _level(self, c: Crossover, digits: int | None = None) -> str:
         """The designs' value at a crossover (``digits`` significant digits)."""
@@ -322,14 +343,15 @@ class Comparison(Tabular):
             )
         if self.level is not None:
             lines.append(f"with {100 * self.level:g} % confidence (what measurements would show):")
+            text = self._range_texts()
             for r in self.ranges:
                 verdict = f"{r.winner} wins" if r.winner else UNDECIDED
-                low, high = self._stretch(r.start, r.end)
-                lines.append(f"  {self.symbol} in [{low}, {high}]: {verdict}")
-            for c in self.crossovers:
-                if c.interval is not None:
-                    low, high = self._stretch(*c.interval)
-                    lines.append(f"  crossover {c.designs[0]} / {c.designs[1]}: {self.symbol} in [{low}, {high}]")
+                lines.append(f"  {self.symbol} in [{text[r.start]}, {text[r.end]}]: {verdict}")
+            lines += [
+                f"  crossover {c.designs[0]} / {c.designs[1]}: {self._placed_text(c)}"
+                for c in self.crossovers
+                if c.interval is not None
+            ]
         lines.append(self._asymptotic_line())
         if self.region is not None:
             lines += self.region.lines(self.terms)
@@ -486,12 +508,23 @@ def compare(
         [c.value for c in result.crossovers], interval, seed, semantics.in_unit(result.unit), integer,
     )  # fmt: skip
     placed = tuple(
-        replace(c, interval=around) for c, around in zip(result.crossovers, found.around, strict=True)
+        replace(c, interval=_placed(c, around, found.exact, integer))
+        for c, around in zip(result.crossovers, found.around, strict=True)
     )
     return replace(
         result, crossovers=placed, ranges=found.ranges, level=found.level,
         notes=(*result.notes, *found.notes), library=library, at=dict(at or {}), seed=seed,
     )  # fmt: skip
+
+
+def _placed(c: Crossover, around: tuple[float, float], exact: frozenset[str], count: bool) -> tuple[float, float]:
+    """A crossover's interval: where the draws leave it (``around``, the scan's points beside
+    it where they all agree), or, among designs no draw moves (given models), the crossover
+    itself (across an equal stretch, that stretch): no measurement would put it elsewhere.
+    Over a count the integers beside it stay (the winner changes between them)."""
+    if count or not {*c.designs, *c.ties[0], *c.ties[1]} <= exact:
+        return around
+    return (c.value if c.equal_from is None else c.equal_from, c.value)
 
 
 def _times(ratio: float | None, digits: int | None = None, winner: float | None = 1.0) -> str:

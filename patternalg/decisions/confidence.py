@@ -53,6 +53,7 @@ class Confidence:
     around: tuple[tuple[float, float], ...]  #: per crossover, in order
     level: float
     notes: tuple[str, ...]
+    exact: frozenset[str] = frozenset()  #: the designs every draw leaves at their values
 
 
 def confidence(
@@ -96,7 +97,8 @@ def confidence(
     around = tuple(_around(value, scan, spans) for value in crossovers)
     missing = sorted({name for s in spreads for name in s.missing})
     notes = (no_uncertainty_note(missing, library),) if missing else ()
-    return Confidence(tuple(ranges), around, level, notes)
+    exact = frozenset(str(c.term) for c, s in zip(compiled, spreads, strict=True) if s.exact)
+    return Confidence(tuple(ranges), around, level, notes, exact)
 
 
 #: sub-terms x scan points the draws of ``compare --interval`` fold at most (each point is

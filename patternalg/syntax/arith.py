@@ -32,6 +32,7 @@ __all__ = [
     "float_text",
     "shown_text",
     "bounds_text",
+    "digits_apart",
     "latex_text",
     "latex_number",
     "latex_definition",
@@ -237,10 +238,21 @@ def bounds_text(low: float, high: float, least: int = 3, digits: int | None = No
     >>> bounds_text(2.5, 2.5), bounds_text(0.1 + 0.2, 0.4, 5)
     (('2.5', '2.5'), ('0.3', '0.4'))
     """
+    shown = digits_apart(low, high, least, digits)
+    return number_text(low, shown), number_text(high, shown)
+
+
+def digits_apart(low: float, high: float, least: int = 3, digits: int | None = None) -> int:
+    """The fewest significant digits, at least ``least`` and at most ``digits`` (default
+    :data:`DEFAULT_DIGITS`), in which :func:`number_text` tells ``low`` and ``high`` apart.
+
+    >>> digits_apart(1.0, 1.0017), digits_apart(1.0013, 1.0017), digits_apart(2.5, 2.5, 3, 5)
+    (4, 4, 5)
+    """
     shown = least
     while number_text(low, shown) == number_text(high, shown) and shown < (digits or DEFAULT_DIGITS):
         shown += 1
-    return number_text(low, shown), number_text(high, shown)
+    return shown
 
 
 def float_digits(value: sympy.Float) -> int:
