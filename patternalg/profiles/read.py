@@ -14,12 +14,16 @@ from pathlib import Path as FilePath
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.reading import check_size, not_regular
+from ..arguments import as_paths
 from ..errors import Location, MeasurementError
 from .tree import Profile
 
 __all__ = ["read_profile", "read_profiles", "profile_files", "FORMATS"]
 
 Reader = Callable[[str, "str | None"], Profile]
+
+#: what ``paths`` may be
+PATHS = "the path of a profile or a directory of profiles, or a list of them"
 
 
 def _caliper(path: str, metric: str | None) -> Profile:
@@ -86,19 +90,19 @@ def _sniffed(file: FilePath) -> Reader:
     )
 
 
-def profile_files(paths: Sequence[str]) -> list[str]:
+def profile_files(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[str]:
     """The files ``paths`` stand for: a file itself, a directory the profiles in it (see
     :func:`read_profiles`); what a command that reads them must not overwrite."""
     return _expanded(paths)[0]
 
 
-def _expanded(paths: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The files of ``paths``, a directory standing for its profiles (a Cube set's folders'
-    ``*.cubex``), and notes on the files in directories that are no profile; an error for a
-    directory without profiles, or a file given twice."""
+def _expanded(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> tuple[list[str], list[str]]:
+    """The files of ``paths`` (one path, or several), a directory standing for its profiles
+    (a Cube set's folders' ``*.cubex``), and notes on the files in directories that are no
+    profile; an error for a directory without profiles, or a file given twice."""
     out: list[str] = []
     notes: list[str] = []
-    for path in paths:
+    for path in map(str, as_paths(paths, "paths", PATHS)):
         folder = FilePath(path)
         if not folder.is_dir():
             out.append(str(path))
@@ -166,14 +170,14 @@ def _once(files: Sequence[str]) -> None:
 
 
 def read_profiles(
-    paths: Sequence[str],
+    paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     metric: str | None = None,
     progress: ProgressCallback = None,
     on_error: Callable[[MeasurementError], None] | None = None,
 ) -> list[Profile]:
-    """The profiles of ``paths`` (files or directories), in order; a file that cannot be
-    read raises its error, or, given ``on_error``, is handed to it and left out. A
-    directory's files are recognised as named files are (by suffix, else by content); those
+    """The profiles of ``paths`` (a file or directory, or a list of them), in order; a file
+    that cannot be read raises its error, or, given ``on_error``, is handed to it and left
+    out. A directory's files are recognised as named files are (by suffix, else by content); those
     that are no profile are left out with a note (on the first profile). A file given twice
     is an error."""
     files, notes = _expanded(paths)

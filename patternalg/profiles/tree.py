@@ -19,9 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from ..arguments import as_each
 from ..errors import Location, MeasurementError
 from .params import Param
 
@@ -166,12 +168,13 @@ class CallTree:
         return own
 
     @classmethod
-    def of(cls, profiles: Sequence[Profile], params: Sequence[Param | str]) -> CallTree:
+    def of(cls, profiles: Sequence[Profile], params: Param | str | Sequence[Param | str]) -> CallTree:
         """The call tree of ``profiles`` (runs of one program), each run's parameters read
-        by ``params`` (see :class:`~patternalg.profiles.params.Param`)."""
+        by ``params``: one or a list of :class:`~patternalg.profiles.params.Param` or its
+        text ``SOURCE[=SYMBOL]``."""
+        chosen = _params(params)
         if not profiles:
             raise MeasurementError("no profiles: give the runs of one program")
-        chosen = [p if isinstance(p, Param) else Param.parse(p) for p in params]
         if not chosen:
             raise MeasurementError("no parameter: --param SOURCE[=SYMBOL] says what varies")
         _same(profiles, "metric", "metrics")
@@ -195,6 +198,13 @@ class CallTree:
             _threads(profiles, set(common)),
             tuple(notes),
         )
+
+
+def _params(params: Any) -> list[Param]:
+    """The parameters of :meth:`CallTree.of`: one or a list of Params or their texts."""
+    what = "a Param or its text SOURCE[=SYMBOL] such as 'mpi.world.size=p', or a list of them"
+    items = [params] if isinstance(params, Param) else as_each(params, (Param, str), "params", what)
+    return [p if isinstance(p, Param) else Param.parse(p) for p in items]
 
 
 def _same(profiles: Sequence[Profile], attribute: str, what: str) -> None:
