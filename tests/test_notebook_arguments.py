@@ -33,3 +33,41 @@ def test_a_call_tree_takes_one_param_text_as_one_param() -> None:
     assert CallTree.of(profiles, "mpi.world.size=p").parameters == ("p",)
     with pytest.raises(ArgumentError, match=r"^params: expected a Param or its text"):
         CallTree.of(profiles, None)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def lulesh_fit():  # type: ignore[no-untyped-def]
+    from patternalg.profiles import fit_profile, profile_term
+
+    runs = [LULESH / f"{p}_cores.cali" for p in (27, 64, 125, 216)]
+    return fit_profile(profile_term(CallTree.of(read_profiles(runs), "mpi.world.size=p")))
+
+
+@pytest.mark.parametrize("value", [-1, 0, float("nan"), float("inf"), True])
+def test_check_profile_takes_a_positive_point_as_the_command_does(lulesh_fit, value: object) -> None:
+    """``at={"p": -1}`` gave nan gaps (0 and inf: RuntimeWarnings); ``--at p=-1`` is refused."""
+    from patternalg.evidence.profile_check import check_profile
+
+    with pytest.raises(ArgumentError, match=r"^at\['p'\]: expected a positive number such as 1000; got"):
+        check_profile(lulesh_fit, at={"p": value})
+
+
+@pytest.mark.parametrize(("keyword", "message"), [
+    ({"draws": 0}, "draws: expected an integer >= 1; got int 0"),
+    ({"draws": True}, "draws: expected an integer >= 1; got bool True"),
+    ({"seed": -1}, "seed: expected an integer >= 0; got int -1"),
+])  # fmt: skip
+def test_check_profile_names_a_wrong_count_of_draws_or_seed(lulesh_fit, keyword: dict, message: str) -> None:
+    from patternalg.evidence.profile_check import check_profile
+
+    with pytest.raises(ArgumentError) as caught:
+        check_profile(lulesh_fit, **keyword)
+    assert str(caught.value) == message
+
+
+def test_check_profile_takes_the_point_as_at_texts(lulesh_fit) -> None:
+    """``at="p=343"`` was an AttributeError; every other function takes it."""
+    from patternalg.evidence.profile_check import check_profile
+
+    by_text = check_profile(lulesh_fit, at="p=343", draws=50)
+    assert by_text.nodes[0].composed.tolist() == check_profile(lulesh_fit, at={"p": 343}, draws=50).nodes[0].composed.tolist()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import math
 import sys
 from typing import TYPE_CHECKING
 
@@ -108,13 +107,14 @@ def _pools(texts: list[str]) -> dict[str, int]:
 
 def _point(texts: list[str]) -> dict[str, float] | None:
     from ..algebra.bindings import collect_bindings
+    from ..evidence.profile_check import positive_number
 
     if not texts:
         return None
     point = {}
     for name, value in collect_bindings(texts).items():
-        number = float(value) if value.is_number else math.nan
-        if not (math.isfinite(number) and number > 0):
+        number = positive_number(value)
+        if number is None:
             raise PatternalgError(f"--at {name}: a positive number, e.g. --at {name}=1000")
         point[name] = number
     return point

@@ -23,6 +23,7 @@ statsframe (docs/profiles.md).
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -33,16 +34,18 @@ import sympy
 
 from .._internal.tables import Tabular
 from ..algebra.atomic_model import AtomicModel
+from ..algebra.bindings import as_value
 from ..algebra.evaluation import sub_models
 from ..algebra.intervals import DRAWS, Spread, check_level
-from ..errors import EvaluationError
+from ..arguments import as_bindings, as_int, wrong
+from ..errors import EvaluationError, PatternalgError
 from ..profiles.fit import INCLUSIVE, ProfileFit
 from ..profiles.tree import PROGRAM, Path
 from ..syntax.arith import format_expr, number_text
 from ..syntax.terms import Atom, Seq, Term, TPool
 from .joint_gaps import gap_draws
 
-__all__ = ["NodeCheck", "ProfileCheck", "check_profile"]
+__all__ = ["NodeCheck", "ProfileCheck", "check_profile", "positive_number"]
 
 
 @dataclass(frozen=True)
@@ -235,17 +238,47 @@ def _node_json(node: NodeCheck) -> dict[str, Any]:
     }
 
 
+def positive_number(value: Any) -> float | None:
+    """``value`` (a number, an expression of numbers or its text) as a positive finite
+    float, else None: a point of the runs' parameters (``--at p=343``).
+
+    >>> positive_number(343), positive_number("7^3"), positive_number(0), positive_number(float("inf"))
+    (343.0, 343.0, None, None)
+    """
+    try:
+        number = float(as_value(value))
+    except (PatternalgError, TypeError):  # no number: a symbol, a complex number
+        return None
+    return number if math.isfinite(number) and number > 0 else None
+
+
+def _point(at: Any) -> dict[str, float] | None:
+    """``at`` of :func:`check_profile`: None, or a mapping or ``p=343`` texts binding
+    each symbol to a positive number."""
+    if at is None:
+        return None
+    point = {}
+    for name, value in as_bindings(at, "at").items():
+        number = positive_number(value)
+        if number is None:
+            raise wrong(f"at[{name!r}]", "a positive number such as 1000", value)
+        point[name] = number
+    return point
+
+
 def check_profile(
     fitted: ProfileFit,
     *,
-    at: Mapping[str, float] | None = None,
+    at: Mapping[str, Any] | str | list[str] | None = None,
     level: float = 0.9,
     draws: int = DRAWS,
     seed: int = 0,
 ) -> ProfileCheck:
     """The per-node check of a fitted profile (see the module); ``at`` a point beyond the
-    measured ones (every symbol of the runs' parameters)."""
-    level = check_level(level)
+    measured ones binding every symbol of the runs' parameters to a positive number (a
+    mapping, or texts such as ``"p=343"`` as ``--at`` takes them)."""
+    at, level = _point(at), check_level(level)
+    draws, seed = as_int(draws, "draws", 1), as_int(seed, "seed", 0)
     built, tree = fitted.built, fitted.built.tree
     if at is not None and set(at) != set(tree.parameters):
         extra = sorted(set(at) - set(tree.parameters))
