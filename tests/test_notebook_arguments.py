@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from patternalg.algebra.grid import Axis
+from patternalg.decisions.sweep import sweep
 from patternalg.errors import ArgumentError
 from patternalg.profiles import CallTree, read_profiles
 
@@ -71,3 +74,36 @@ def test_check_profile_takes_the_point_as_at_texts(lulesh_fit) -> None:
 
     by_text = check_profile(lulesh_fit, at="p=343", draws=50)
     assert by_text.nodes[0].composed.tolist() == check_profile(lulesh_fit, at={"p": 343}, draws=50).nodes[0].composed.tolist()
+
+
+@pytest.mark.parametrize(("values", "spacing", "named"), [
+    ([1, 2, 3], "foo", "Axis spacing: expected 'lin', 'log' or 'list'"),
+    (np.array([]), "list", "Axis values: expected a non-empty list of finite numbers"),
+    (np.array(["1", "2"]), "list", "Axis values: expected a non-empty list of finite numbers"),
+    ([1.0, float("nan")], "list", "Axis values: expected a non-empty list of finite numbers"),
+    ([0.0, 1.0], "log", "Axis values: expected a non-empty list of positive finite numbers"),
+])  # fmt: skip
+def test_an_axis_is_checked_where_it_is_made(values: object, spacing: str, named: str) -> None:
+    """An empty array was a ValueError deep in the sweep, strings a UFuncTypeError, and
+    the spacing 'foo' was taken."""
+    with pytest.raises(ArgumentError, match=rf"^{named}"):
+        Axis("x", values, spacing)  # type: ignore[arg-type]
+
+
+def test_an_axis_takes_a_list_and_keeps_a_read_only_copy() -> None:
+    """A list was an AttributeError; the caller's array, changed, changed the sweep's rows."""
+    array = np.array([1.0, 2.0, 3.0])
+    swept = sweep(["inc"], Axis("x", array, "list"))
+    array[0] = 1000
+    assert swept.rows()[0][0] == 1.0
+    assert sweep(["inc"], Axis("x", [1, 2, 3], "list")).rows() == swept.rows()
+    assert not sweep(["inc"], "x=1,2,4").axes[0].values.flags.writeable
+
+
+def test_a_validation_s_arrays_are_read_only(tmp_path: Path) -> None:
+    """Changing ``validated[0].predicted`` changed the report ``text()`` prints."""
+    from patternalg.evidence.validation import validate
+
+    (tmp_path / "m.csv").write_text("kernel,x,time\n" + "".join(f"inc,{x},{x * 2.0}\n" for x in (8, 16, 32)))
+    validated = validate(tmp_path / "m.csv", {"inc": "2*x"}).validated[0]
+    assert not any(a.flags.writeable for a in (validated.points, validated.predicted, validated.measured))

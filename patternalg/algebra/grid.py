@@ -33,7 +33,7 @@ from ..errors import ArgumentError, EvaluationError, ParseError
 from ..syntax.arith import in_double_range
 from .bindings import parse_value
 
-__all__ = ["Axis", "parse_axis", "curve_axis", "check_not_fixed", "spaced", "DEFAULT_POINTS", "MAX_POINTS", "CURVE_POINTS"]
+__all__ = ["Axis", "SPACINGS", "parse_axis", "curve_axis", "check_not_fixed", "spaced", "DEFAULT_POINTS", "MAX_POINTS", "CURVE_POINTS"]
 
 #: points of a plotted curve over a range given without ``:N``
 CURVE_POINTS = 256
@@ -44,13 +44,35 @@ DEFAULT_POINTS = 20
 MAX_POINTS = 1_000_000
 
 
+#: the spacings of an axis: a range's, or values listed
+SPACINGS = ("lin", "log", "list")
+
+
 @dataclass(frozen=True, eq=False)
 class Axis:
-    """The values one symbol takes: a name, the values (ascending as given), the spacing."""
+    """The values one symbol takes: a name, the values (ascending as given), the spacing
+    (``"lin"``, ``"log"`` or ``"list"``). The values are kept as a read-only copy of
+    finite doubles: changing the array given changes no axis, nor any result over it.
+
+    >>> axis = Axis("x", [1, 2, 4], "list")
+    >>> axis.values.tolist(), axis.values.flags.writeable
+    ([1.0, 2.0, 4.0], False)
+    >>> Axis("x", [], "list")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: Axis values: expected a non-empty list of finite numbers such as [1, 2, 4]; got list []
+    """
 
     name: str
     values: np.ndarray
     spacing: str  #: "lin", "log" or "list"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.isidentifier():
+            raise ArgumentError.wanted("Axis name", "a symbol name such as 'x'", self.name)
+        if not isinstance(self.spacing, str) or self.spacing not in SPACINGS:
+            raise ArgumentError.wanted("Axis spacing", "'lin', 'log' or 'list'", self.spacing)
+        object.__setattr__(self, "values", _values(self.values, self.spacing))
 
     def __len__(self) -> int:
         return len(self.values)
@@ -59,6 +81,24 @@ class Axis:
     def bounds(self) -> tuple[float, float]:
         """The smallest and the largest value."""
         return float(self.values.min()), float(self.values.max())
+
+
+def _values(values: object, spacing: str) -> np.ndarray:
+    """An axis's values as a read-only copy of doubles: a non-empty list of finite numbers
+    (positive on a log grid)."""
+    kind = "positive finite" if spacing == "log" else "finite"
+    what = f"a non-empty list of {kind} numbers such as [1, 2, 4]"
+    try:
+        given = np.asarray(values)
+    except (ValueError, TypeError):  # a ragged list
+        raise ArgumentError.wanted("Axis values", what, values) from None
+    if given.ndim != 1 or not given.size or given.dtype.kind not in "iuf":
+        raise ArgumentError.wanted("Axis values", what, values)
+    copy = np.array(given, dtype=float)
+    if not np.isfinite(copy).all() or (spacing == "log" and not (copy > 0).all()):
+        raise ArgumentError.wanted("Axis values", what, values)
+    copy.flags.writeable = False
+    return copy
 
 
 def _number(text: str, where: str) -> float:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -70,6 +70,15 @@ class Validated:
     #: the measured aggregate of each half of the repetitions: shape (halves, points), NaN
     #: at a point with too few (:func:`patternalg.measurements.halves.in_halves`)
     halves: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        """Each array read-only: what a caller changes in a result would change its report."""
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, np.ndarray):
+                view = value.view()
+                view.flags.writeable = False
+                object.__setattr__(self, field.name, view)
 
     def covered(self) -> np.ndarray:
         """A mask of the points whose measured value lies in the interval."""
