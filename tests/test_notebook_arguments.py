@@ -107,3 +107,16 @@ def test_a_validation_s_arrays_are_read_only(tmp_path: Path) -> None:
     (tmp_path / "m.csv").write_text("kernel,x,time\n" + "".join(f"inc,{x},{x * 2.0}\n" for x in (8, 16, 32)))
     validated = validate(tmp_path / "m.csv", {"inc": "2*x"}).validated[0]
     assert not any(a.flags.writeable for a in (validated.points, validated.predicted, validated.measured))
+
+
+@pytest.mark.parametrize("digits", [0, 100, -1, True, 3.5])
+def test_digits_is_a_whole_number_from_1_to_17_as_the_command_takes(digits: object) -> None:
+    """0 printed in full precision, 100 in 17 digits, -1 or True was a ValueError of the
+    format specification."""
+    from patternalg import explain
+    from patternalg.decisions.compare import compare
+
+    compared, swept = compare(["inc", "nop"], over="x=1..1e3"), sweep(["inc"], "x=1,3")
+    for show in (compared.text, compared.lines, swept.text, swept.lines, swept.to_csv, explain("inc", x=3).text):
+        with pytest.raises(ArgumentError, match=r"^digits: expected a whole number from 1 to 17; got "):
+            show(digits=digits)

@@ -13,15 +13,38 @@ from its ``header()`` and ``rows()``, with an optional caption.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import sympy
 
+from ..errors import ArgumentError
 from ..syntax.arith import format_expr, number_text
 from .frames import DataFrameTable
 
-__all__ = ["HtmlTable", "table_html", "cell", "percent_cell", "aligned"]
+__all__ = ["HtmlTable", "table_html", "cell", "percent_cell", "aligned", "as_digits", "MAX_DIGITS"]
+
+#: the most significant digits a number prints in (``--digits``): a double holds 17
+MAX_DIGITS = 17
+
+
+def as_digits(digits: Any) -> int | None:
+    """The ``digits`` a result's text is asked in: None (its default) or a whole number
+    from 1 to :data:`MAX_DIGITS`, as ``--digits`` takes.
+
+    >>> as_digits(3), as_digits(None)
+    (3, None)
+    >>> as_digits(0)
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: digits: expected a whole number from 1 to 17; got int 0
+    """
+    if digits is None:
+        return None
+    if isinstance(digits, numbers.Integral) and not isinstance(digits, bool) and 1 <= int(digits) <= MAX_DIGITS:
+        return int(digits)
+    raise ArgumentError.wanted("digits", f"a whole number from 1 to {MAX_DIGITS}", digits)
 
 
 def cell(
@@ -163,7 +186,7 @@ class HtmlTable(DataFrameTable):
     def table_lines(self, digits: int | None = None) -> list[str]:
         """The table, its columns aligned, values in ``digits`` significant digits (default
         15, no float noise)."""
-        return aligned([self.header(), *self.cells(digits)])
+        return aligned([self.header(), *self.cells(as_digits(digits))])
 
     def text(self, *args: Any, **kwargs: Any) -> str:
         """:meth:`lines` as one string (the same arguments): what ``print(result)`` shows."""

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..syntax.arith import format_number
-from .display import HtmlTable
+from .display import HtmlTable, as_digits
 
 __all__ = ["Tabular", "fields_json", "table_csv", "with_unit", "number"]
 
@@ -65,7 +65,7 @@ class Tabular(HtmlTable):
     def to_csv(self, digits: int | None = None) -> str:
         """The table as CSV, numbers by :func:`~patternalg.arith.format_number` (a model's
         values in ``digits`` significant digits, default 15)."""
-        return table_csv(self.header(), self.cells(digits, format_number))
+        return table_csv(self.header(), self.cells(as_digits(digits), format_number))
 
 
 def with_unit(name: str, unit: str) -> str:

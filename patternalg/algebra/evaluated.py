@@ -24,7 +24,7 @@ from typing import Any
 
 import sympy
 
-from .._internal.display import HtmlTable
+from .._internal.display import HtmlTable, as_digits
 from ..errors import EvaluationError
 from ..syntax.arith import bounds_text, float_text, latex_number, latex_text
 from ..syntax.symbols import symbol
@@ -102,6 +102,7 @@ class Evaluation(HtmlTable):
         every coefficient in that many significant digits, else as precise as the atoms'
         coefficients (:attr:`digits`; a closed form's coefficients too, so that those computed
         from the atoms' show no float noise)."""
+        digits = as_digits(digits)
         value = value_text(self.expr, digits or self.digits)
         if self.interval is not None and value is not None and self.level is not None:
             low, high = bounds_text(*self.interval, INTERVAL_DIGITS, digits)
@@ -131,6 +132,7 @@ class Evaluation(HtmlTable):
         """The derivation as ``eval --explain`` prints it, every value in the digits of
         :meth:`text` (``digits``, else :attr:`digits`); of more than ``limit`` sub-terms
         the first and last ``limit // 2`` (``limit=None``: all)."""
+        digits = as_digits(digits)
         derivation, point = self._explained
         mapping = {symbol(k): v for k, v in self.bindings.items()}
         return explain_lines(derivation, mapping, point, self.unit, digits or self.digits, limit)
@@ -179,6 +181,7 @@ class Evaluation(HtmlTable):
         >>> print(e.latex(3))
         5420 \; \mathrm{ns} \; [5420, 5420] \; (90\,\%)
         """
+        digits = as_digits(digits)
         value = value_text(self.expr, digits or self.digits)
         if value is None:
             shown = self.expr if digits is None else self.expr.xreplace(

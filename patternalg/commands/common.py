@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .._internal.atomic_write import check_writable
+from .._internal.display import MAX_DIGITS
 from .._internal.json_values import finite_json
 from .._internal.limits import MAX_CORES, MAX_MESSAGE, printable
 from .._internal.reading import read_text
@@ -255,7 +256,7 @@ def add_digits_option(parser: argparse.ArgumentParser, help: str) -> None:
     """``--digits N``: significant digits of printed numbers (1-17; default: the one
     printer's, :func:`patternalg.arith.format_number`)."""
     parser.add_argument(
-        "--digits", type=int, choices=range(1, 18), default=None, metavar="N", help=help
+        "--digits", type=int, choices=range(1, MAX_DIGITS + 1), default=None, metavar="N", help=help
     )
 
 

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from .._internal.callbacks import ProgressCallback
+from .._internal.display import as_digits
 from .._internal.limits import printable
 from .._internal.tables import Tabular
 from ..algebra.arrays import Compiled, count_symbols
@@ -297,6 +298,7 @@ class Comparison(Tabular):
     def lines(self, digits: int | None = None) -> list[str]:
         """The comparison for people, one line each: positions and ratios by the one
         printer, the models' values there in ``digits`` significant digits."""
+        digits = as_digits(digits)
         lines = []
         if self.slice_at:
             lines.append(f"{self._along()}:")

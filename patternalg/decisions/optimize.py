@@ -30,7 +30,7 @@ import numpy as np
 import sympy
 
 from .._internal.callbacks import ProgressCallback
-from .._internal.display import cell
+from .._internal.display import as_digits, cell
 from .._internal.limits import MAX_ASSIGNMENTS, printable
 from .._internal.tables import Tabular, with_unit
 from ..algebra.arrays import compile_term, count_symbols
@@ -173,6 +173,7 @@ class Optimum(Tabular):
     def lines(self, digits: int | None = None) -> list[str]:
         """The answer for people: values and the gain of the best over the even split in
         ``digits`` significant digits (default 15, no float noise), as compare's ratios."""
+        digits = as_digits(digits)
         unit = f" {self.unit}"
 
         def show(c: Candidate) -> str:

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from .._internal.display import as_digits
 from .._internal.tables import Tabular
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.bindings import as_value
@@ -154,9 +155,10 @@ class ProfileCheck(Tabular):
             f"gap = composed / inclusive - 1 ({100 * self.level:g} % intervals)",
         ]
 
-    def text(self, digits: int = 4) -> str:
+    def text(self, digits: int | None = 4) -> str:
         """The tree as a person reads it: each node's name, its composed and inclusive
         models and the gap at each point (like Hatchet's ``tree()``)."""
+        digits = as_digits(digits)
         lines = self._summary()
         depth = {node.path: i for i, node in enumerate(self.nodes)}
         for node in self.nodes:

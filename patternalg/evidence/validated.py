@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .._internal.display import aligned
+from .._internal.display import aligned, as_digits
 from .._internal.tables import Tabular, number, with_unit
 from ..syntax.arith import number_text
 from .coverage import coverage, covered, half_width
@@ -301,6 +301,7 @@ class Validation(Tabular):
 
     def lines(self, digits: int | None = None) -> list[str]:
         """A table per term (errors in percent) and the summary."""
+        digits = as_digits(digits)
         lines: list[str] = []
         for v in self.validated:
             lines += _term_table(v, self.rules, digits, self.halved(), self._several())

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..._internal.callbacks import OnError, ProgressCallback
-from ..._internal.display import HtmlTable
+from ..._internal.display import HtmlTable, as_digits
 from ...algebra.atomic_model import AtomicModel
 from ...syntax.arith import format_expr
 from ..report import FitReport
@@ -112,6 +112,7 @@ class PredictionReport(HtmlTable):
         """What ``predict`` prints: the summary, the model range by range and one line per
         thread count, each value by the one printer (``digits`` significant digits, default
         15, no float noise)."""
+        digits = as_digits(digits)
         return [
             self.summary,
             "  model:",
