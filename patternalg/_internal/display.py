@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import sympy
 
@@ -23,7 +23,17 @@ from ..errors import ArgumentError
 from ..syntax.arith import format_expr, number_text
 from .frames import DataFrameTable
 
-__all__ = ["HtmlTable", "table_html", "cell", "percent_cell", "aligned", "as_digits", "MAX_DIGITS"]
+__all__ = [
+    "HtmlTable", "table_html", "shown_rows", "cell", "percent_cell", "aligned", "as_digits",
+    "MAX_DIGITS", "HTML_ROWS", "HTML_EDGE_ROWS",
+]
+
+#: the most rows a notebook's table shows (as pandas: a sweep of 100,000 points was 10 MB
+#: of HTML); of a longer table, the first and the last :data:`HTML_EDGE_ROWS`
+HTML_ROWS = 60
+HTML_EDGE_ROWS = 10
+
+Row = TypeVar("Row")
 
 #: the most significant digits a number prints in (``--digits``): a double holds 17
 MAX_DIGITS = 17
@@ -94,29 +104,50 @@ def aligned(rows: Sequence[Sequence[str]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
+def shown_rows(rows: Sequence[Row]) -> tuple[list[Row], int]:
+    """The rows a notebook shows: all of up to :data:`HTML_ROWS`, else the first and the
+    last :data:`HTML_EDGE_ROWS`; and how many are left out between them.
+
+    >>> shown, hidden = shown_rows(range(100))
+    >>> shown[9:11], hidden
+    ([9, 90], 80)
+    """
+    if len(rows) <= HTML_ROWS:
+        return list(rows), 0
+    return [*rows[:HTML_EDGE_ROWS], *rows[-HTML_EDGE_ROWS:]], len(rows) - 2 * HTML_EDGE_ROWS
+
+
 def table_html(
     header: Sequence[str],
     rows: Sequence[Sequence[Any]],
     caption: str = "",
     notes: Sequence[str] = (),
     details: Sequence[str] = (),
+    hidden: int = 0,
 ) -> str:
     """A compact HTML table, every cell escaped; below it the result's ``details`` (lines
     its command prints beside the table, aligned as printed) and its notes (what the
-    command line prints on stderr: an extrapolation, a converted unit).
+    command line prints on stderr: an extrapolation, a converted unit). ``hidden``: the
+    rows left out between the two halves of ``rows`` (:func:`shown_rows`), said in a row.
 
     >>> table_html(["x"], [[1]], notes=["x = 1e6 is outside the measured range"])
     '<table><thead><tr><th>x</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table><p>note: x = 1e6 is outside the measured range</p>'
     >>> table_html(["x"], [[1]], details=["a  1", "b  <2"]).split("</tbody>")[1]
     '</table><pre>a  1\\nb  &lt;2</pre>'
+    >>> table_html(["x", "y"], [[1, 2], [9, 10]], hidden=7).split("<tbody>")[1]
+    '<tr><td>1</td><td>2</td></tr><tr><td colspan="2">... 7 more rows: .rows() and .to_dataframe() have them all ...</td></tr><tr><td>9</td><td>10</td></tr></tbody></table>'
     """
     import html  # here: a notebook's need, not the command line's
 
     title = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join(
+    lines = [
         "<tr>" + "".join(f"<td>{html.escape(cell(v))}</td>" for v in row) + "</tr>" for row in rows
-    )
+    ]
+    if hidden:
+        said = f"... {hidden:,} more rows: .rows() and .to_dataframe() have them all ..."
+        lines.insert(len(lines) // 2, f'<tr><td colspan="{len(header)}">{said}</td></tr>')
+    body = "".join(lines)
     shown = f"<pre>{html.escape(chr(10).join(details))}</pre>" if details else ""
     below = "".join(f"<p>note: {html.escape(n)}</p>" for n in notes)
     return f"<table>{title}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{shown}{below}"
@@ -169,13 +200,13 @@ class HtmlTable(DataFrameTable):
         (``rows()``, CSV, JSON and DataFrames keep them as fractions: 0.05 is 5 %)."""
         return frozenset()
 
-    def html_cells(self) -> list[list[str]]:
-        """The rows as the notebook shows them: :meth:`cells`, the
+    def html_cells(self, rows: Sequence[Sequence[Any]]) -> list[list[str]]:
+        """``rows`` as the notebook shows them: :meth:`cells`, the
         :meth:`percent_columns` in percent (3 significant digits, as the command prints them)."""
         relative, shown = self.percent_columns(), self.column_digits()
         return [
             [percent_cell(v) if i in relative else cell(v, shown.get(i)) for i, v in enumerate(row)]
-            for row in self.rows()
+            for row in rows
         ]
 
     def lines(self, *args: Any, **kwargs: Any) -> list[str]:
@@ -198,4 +229,6 @@ class HtmlTable(DataFrameTable):
     def _repr_html_(self) -> str:
         notes = getattr(self, "notes", ())
         shown = notes if isinstance(notes, tuple | list) else ()
-        return table_html(self.html_header(), self.html_cells(), self.caption(), shown, self.details())
+        rows, hidden = shown_rows(self.rows())
+        cells = self.html_cells(rows)
+        return table_html(self.html_header(), cells, self.caption(), shown, self.details(), hidden)
