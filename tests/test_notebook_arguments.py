@@ -133,3 +133,13 @@ def test_a_long_table_shows_its_first_and_last_rows_in_a_notebook() -> None:
     assert html.index("<td>100000</td>") > html.index(middle) > html.index("<td>1</td>")
     assert len(swept.rows()) == 100_000
     assert sweep(["inc"], "x=1..60:60")._repr_html_().count("<tr>") == 61  # 60 rows: all
+
+
+def test_a_closed_form_s_notebook_table_says_its_unit() -> None:
+    """The caption of a closed form had no unit, though its LaTeX ends in ``\\mathrm{ns}``
+    and a value at a point shows ``ns``."""
+    from patternalg import explain
+
+    assert explain("pipe(tpool_4(qsort), inc)", unit="us").caption() == "pipe(tpool_4(qsort), inc) = 0.2585425*x*log2(x) (in us)"
+    assert "<caption>tpool_n(qsort) = 258.5425*x*log2(x) (in ns) at n = 4</caption>" in explain("tpool_n(qsort)", n=4)._repr_html_()
+    assert explain("pipe(inc, nop)", x=4).caption() == "pipe(inc, nop) = 5422.97 ns at x = 4"  # a value: its own unit

@@ -138,8 +138,11 @@ class Evaluation(HtmlTable):
         return explain_lines(derivation, mapping, point, self.unit, digits or self.digits, limit)
 
     def caption(self) -> str:
+        """The term and :meth:`text`, with a closed form's unit (a value shows its own), and
+        the point: ``pipe(inc, nop) = 536.185*x (in ns)``."""
         where = ", ".join(f"{k} = {as_text(v)}" for k, v in self.bindings.items())
-        return f"{self.term} = {self.text()}" + (f" at {where}" if where else "")
+        unit = f" (in {self.unit})" if value_text(self.expr, self.digits) is None else ""
+        return f"{self.term} = {self.text()}{unit}" + (f" at {where}" if where else "")
 
     def header(self) -> list[str]:
         """Columns: each sub-term, its model, its value at the point, what was decided."""
