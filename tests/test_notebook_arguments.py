@@ -143,3 +143,36 @@ def test_a_closed_form_s_notebook_table_says_its_unit() -> None:
     assert explain("pipe(tpool_4(qsort), inc)", unit="us").caption() == "pipe(tpool_4(qsort), inc) = 0.2585425*x*log2(x) (in us)"
     assert "<caption>tpool_n(qsort) = 258.5425*x*log2(x) (in ns) at n = 4</caption>" in explain("tpool_n(qsort)", n=4)._repr_html_()
     assert explain("pipe(inc, nop)", x=4).caption() == "pipe(inc, nop) = 5422.97 ns at x = 4"  # a value: its own unit
+
+
+TABLE = {n: 100 * n / (1 + 0.002 * n**2) for n in range(1, 49)}
+
+
+def test_opresca_takes_its_initial_counts_as_an_array() -> None:
+    """``init=np.array([12, 24, 36])`` was "the truth value of an array is ambiguous"."""
+    from patternalg.forms.presca.tuning import run_opresca
+
+    by_array = run_opresca(TABLE, True, init=np.array([12, 24, 36]))
+    assert by_array == run_opresca(TABLE, True, init=[12, 24, 36]) and by_array.chosen == 22
+
+
+@pytest.mark.parametrize(("source", "named"), [
+    (lambda n: "fast", r"source\(\d+\): expected the performance of one interval, a positive finite number; got str 'fast'"),
+    (lambda n: float("nan"), r"source\(\d+\): expected the performance of one interval, a positive finite number; got float nan"),
+    ({**TABLE, 5: -1.0}, r"source\[5\]: expected the performance of one interval, a positive finite number; got float -1.0"),
+    (3, r"source: expected a table \{threads: performance\} or a function"),
+])  # fmt: skip
+def test_a_tuner_s_source_gives_positive_numbers(source: object, named: str) -> None:
+    """A source giving text was a raw ValueError; one giving only NaN chose 3 threads."""
+    from patternalg.forms.presca.tuning import run_binsearch, run_opresca
+
+    for run in (run_opresca, run_binsearch):
+        with pytest.raises(ArgumentError, match=rf"^{named}"):
+            run(source, True, threads=range(1, 49))  # type: ignore[arg-type]
+
+
+def test_a_plot_names_axes_that_are_no_axes() -> None:
+    """``plot(ax=3)`` was an AttributeError from inside the drawing."""
+    pytest.importorskip("matplotlib")
+    with pytest.raises(ArgumentError, match=r"^ax: expected matplotlib axes to draw on, or None for new ones; got int 3$"):
+        sweep(["inc"], "x=1..1e3").plot(ax=3)

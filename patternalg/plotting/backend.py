@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from .._internal.atomic_write import write_bytes_atomic
-from ..errors import PatternalgError, reason
+from ..errors import ArgumentError, PatternalgError, reason
 from ..syntax.arith import format_number
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "FORMATS",
     "pyplot",
     "new_axes",
+    "given_axes",
     "check_path",
     "save_figure",
     "STYLE",
@@ -175,6 +176,23 @@ def new_axes(panels: int = 1) -> tuple[Any, list[Any]]:
     for extra in flat[panels:]:
         extra.set_visible(False)
     return fig, flat[:panels]
+
+
+def given_axes(ax: Any) -> Any:
+    """The axes to draw on: ``ax``, matplotlib axes, or new ones where it is None; anything
+    else an ArgumentError (axes given mean matplotlib is loaded: nothing is imported).
+
+    >>> given_axes(3)
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: ax: expected matplotlib axes to draw on, or None for new ones; got int 3
+    """
+    if ax is None:
+        return new_axes(1)[1][0]
+    loaded = sys.modules.get("matplotlib.axes")
+    if loaded is None or not isinstance(ax, loaded.Axes):
+        raise ArgumentError.wanted("ax", "matplotlib axes to draw on, or None for new ones", ax)
+    return ax
 
 
 def check_path(path: str | Path) -> tuple[Path, str]:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .backend import PlotError, new_axes, shorten, value_label
+from .backend import PlotError, given_axes, shorten, value_label
 
 __all__ = ["plot_designs"]
 
@@ -26,9 +26,10 @@ def plot_designs(
     order = np.argsort(np.asarray(values, dtype=float), kind="stable")
     names = [shorten(labels[i]) for i in order]
     heights = [float(values[i]) for i in order]
-    if ax is None:
-        plt_fig, (ax,) = new_axes(1)
-        plt_fig.set_figheight(max(2.5, 0.45 * len(names) + 1.2))
+    new = ax is None
+    ax = given_axes(ax)
+    if new:
+        ax.figure.set_figheight(max(2.5, 0.45 * len(names) + 1.2))
     positions = np.arange(len(names))
     colors = ["C2" if i == 0 else "C0" for i in range(len(names))]
     ax.barh(positions, heights, color=colors)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..syntax.arith import format_number, number_text
-from .backend import MAX_DRAWN, PlotError, log_axes, new_axes, shorten, value_label
+from .backend import MAX_DRAWN, PlotError, given_axes, log_axes, shorten, value_label
 
 __all__ = ["Curve", "Crossover", "plot_curves", "bottleneck_stretches", "drawable", "nothing_drawn"]
 
@@ -130,8 +130,7 @@ def plot_curves(
     values_of = [drawable(curve.values) for curve in curves]
     if not any(np.isfinite(values).any() for values in values_of):
         raise PlotError(nothing_drawn(grid, curves, symbol))
-    if ax is None:
-        _, (ax,) = new_axes(1)
+    ax = given_axes(ax)
     positive = bool(np.all(grid > 0))
     drawn: list[tuple[str, np.ndarray]] = []
     for curve, values in zip(curves, values_of, strict=True):

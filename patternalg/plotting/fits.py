@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..measurements.model import Aggregation, Stated
-from .backend import log_axes, new_axes, value_label
+from .backend import given_axes, log_axes, value_label
 
 __all__ = ["plot_fit"]
 
@@ -42,8 +42,7 @@ def plot_fit(
     states of the repetitions behind its one value (drawn as its value plus or minus the
     stated deviation, named apart in the legend).
     """
-    if ax is None:
-        _, (ax,) = new_axes(1)
+    ax = given_axes(ax)
     points = np.asarray(points, dtype=float)
     how = Aggregation(aggregate)
     centres = np.array([float(how.reduce(np.asarray(r, dtype=float))) for r in repetitions])

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..algebra.units import factor
-from .backend import log_axes, new_axes, shorten, value_label
+from .backend import given_axes, log_axes, shorten, value_label
 
 __all__ = ["plot_validation", "BAND", "LEGEND_TERMS", "MARKERS"]
 
@@ -39,10 +39,9 @@ def _halves_bars(ax: Any, halves: np.ndarray, predicted: np.ndarray, colour: Any
 def plot_validation(validation: Any, *, ax: Any = None) -> Any:
     """Draw a :class:`~patternalg.evidence.validation.Validation`; returns the axes. Values
     are drawn in the first term's unit (the others converted to it)."""
-    if ax is None:
-        _, (ax,) = new_axes(1)
+    ax = given_axes(ax)
     unit = validation.validated[0].unit
-    import matplotlib  # loaded by new_axes or by the caller's axes
+    import matplotlib  # loaded by given_axes or by the caller's axes
 
     colours = matplotlib.colormaps["tab20"]
     drawn = []

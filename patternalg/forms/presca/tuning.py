@@ -22,11 +22,15 @@ and Parsec rows and reaches 6.6 for the throughput-measured micro-benchmarks.
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ...arguments import as_each, as_int, wrong
 from ...errors import PatternalgError
 from .candidates import Rational
 from .fitting import fit_candidate
@@ -122,19 +126,50 @@ def mean_scores(scores: Iterable[Scores]) -> Scores:
     return Scores(*(float(v) for v in rows.mean(axis=0)))
 
 
-def _threads(source: Source, threads: Sequence[int] | None) -> list[int]:
-    if threads is None:
-        if not isinstance(source, Mapping):
-            raise PatternalgError("a callable source needs the thread counts to choose from")
-        threads = list(source)
-    counts = sorted({int(n) for n in threads})
+def _counts(value: Any, name: str) -> list[int]:
+    """Thread counts as given: whole numbers (a list or an array of them)."""
+    return [int(n) for n in as_each(value, numbers.Integral, name, "thread counts, whole numbers >= 1")]
+
+
+def _choices(threads: Any) -> list[int]:
+    """The thread counts to choose from, ascending: whole numbers >= 1."""
+    counts = sorted(set(_counts(threads, "threads")))
     if not counts or counts[0] < 1:
         raise PatternalgError("thread counts must be whole numbers >= 1")
     return counts
 
 
+def _threads(source: Source, threads: Sequence[int] | None) -> list[int]:
+    """The counts to choose from (a table's, without ``threads``), the table checked."""
+    if not isinstance(source, Mapping) and not callable(source):
+        raise wrong("source", "a table {threads: performance} or a function run(threads) -> performance", source)
+    if threads is None:
+        if not isinstance(source, Mapping):
+            raise PatternalgError("a callable source needs the thread counts to choose from")
+        threads = list(source)
+    counts = _choices(threads)
+    if isinstance(source, Mapping):
+        missing = [n for n in counts if n not in source]
+        if missing:
+            raise PatternalgError(f"thread count {missing[0]} is not in the table ({len(source)} counts): choose among its counts")
+        for n in counts:
+            _performance(source[n], f"source[{n}]")  # the whole table, before a step
+    return counts
+
+
 def _measure(source: Source) -> Callable[[int], float]:
-    return source.__getitem__ if isinstance(source, Mapping) else source
+    """The performance of one interval with ``n`` threads, a positive finite number."""
+    if isinstance(source, Mapping):
+        return lambda n: _performance(source[n], f"source[{n}]")
+    return lambda n: _performance(source(n), f"source({n})")
+
+
+def _performance(value: Any, name: str) -> float:
+    """``value``, the performance measured in one interval, as a positive finite float."""
+    number = float(value) if isinstance(value, numbers.Real) and not isinstance(value, bool) else math.nan
+    if math.isfinite(number) and number > 0:
+        return number
+    raise wrong(name, "the performance of one interval, a positive finite number", value)
 
 
 class OPreSca:
@@ -159,9 +194,9 @@ class OPreSca:
         init: Sequence[int] | None = None,
         seed: int | None = None,
     ) -> None:
-        self.threads = _threads({int(n): 0.0 for n in threads}, None)
+        self.threads = _choices(threads)
         self.higher_is_better = higher_is_better
-        self.init = [int(n) for n in (init or [])]
+        self.init = [] if init is None else _counts(init, "init")
         unknown = [n for n in self.init if n not in self.threads]
         if unknown:
             raise PatternalgError(
@@ -170,8 +205,8 @@ class OPreSca:
             )
         if len(set(self.init)) != len(self.init):
             raise PatternalgError(f"initial thread counts repeat: {self.init}")
-        if seed is not None and seed < 0:
-            raise PatternalgError(f"--seed must be at least 0, got {seed}")
+        if seed is not None:
+            as_int(seed, "seed", 0)
         self.rng = np.random.default_rng(seed)
         self.measured: dict[int, float] = {}
         self._next: int | None = None
