@@ -30,6 +30,7 @@ from patternalg.forms.presca import (
     read_performance,
     should_use,
 )
+from patternalg.forms.presca.interpolation import INTERPOLATIONS
 from patternalg.library.model_library import ModelLibrary
 from patternalg.syntax.symbols import p
 
@@ -709,6 +710,49 @@ def test_a_candidate_with_a_pole_between_the_counts_is_not_used():
     assert np.all(np.isfinite(values)) and np.all(values > 0)
     at, beside = function(np.array([3.0, 3.0 * (1 - 1e-12)]))
     assert beside == pytest.approx(at, rel=1e-9)
+
+
+#: measurements whose interpolating polynomial of the paper's degree is negative or has a
+#: pole between the counts (probe F22): a throughput, one with a far last count, a time
+BETWEEN_COUNTS = {
+    "tp": ([1, 2, 4, 8, 16, 32], [10, 16, 16, 27, 16, 7], True),
+    "far": ([1, 2, 4, 8, 100_000], [100, 190, 350, 600, 700], True),
+    "pole": (range(1, 9), [81.65, 69.98, 28.03, 42.54, 36.58, 20.07, 19.0, 34.99], False),
+}
+
+
+@pytest.mark.parametrize("name", BETWEEN_COUNTS)
+def test_the_interpolation_is_positive_and_finite_between_the_counts(name):
+    n, y = (np.asarray(v, dtype=float) for v in BETWEEN_COUNTS[name][:2])
+    higher = BETWEEN_COUNTS[name][2]
+    result = predict(n, y, upto=int(n[-1]), higher_is_better=higher)
+    values = result.function(np.linspace(n[0], n[-1], 200_001))
+    assert np.all(np.isfinite(values)) and np.all(values > 0)
+    assert "is not positive everywhere" in result.interpolation_note
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sets(st.integers(2, 64), min_size=2, max_size=9),
+    st.lists(st.floats(0.5, 100.0), min_size=10, max_size=10),
+    st.booleans(),
+)
+def test_every_interpolation_is_positive_over_the_measured_range(counts, values, higher):
+    n = np.array(sorted(counts | {1}), dtype=float)  # from 1: the interpolation only
+    y = np.array(values[: len(n)])
+    for how in INTERPOLATIONS:
+        function = predict(n, y, upto=int(n[-1]), interpolation=how, higher_is_better=higher).function
+        assert np.all(function(np.linspace(n[0], n[-1], 10_001)) > 0)
+
+
+def test_predict_says_why_the_interpolation_is_of_a_lower_degree(tmp_path, capsys):
+    n, y, _ = BETWEEN_COUNTS["tp"]
+    rows = "".join(f"{a},{b}\n" for a, b in zip(n, y, strict=True))
+    path = _write(tmp_path, "tp.csv", "p,throughput\n" + rows)
+    assert main(["predict", path, "--upto", "32"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "tp: poly3 (interpolation); poly4 is not positive everywhere in 1..32: poly3 is;"
+    )
 
 
 def test_the_thread_column_is_named_by_param_or_is_the_first_column(tmp_path, capsys):

@@ -125,6 +125,8 @@ class Prediction:
     checkpoints: int | None = None
     #: what people should know about this prediction (e.g. fewer checkpoints)
     notes: tuple[str, ...] = ()
+    #: why the interpolating polynomial is of a lower degree than the paper's, if it is
+    interpolation_note: str = ""
 
 
 def _as_arrays(n: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -288,15 +290,16 @@ def predict(
     n_arr, y_arr = _as_arrays(n, y)
     if len(n_arr) < 2:
         raise FitError(f"PreSca needs at least 2 measurements, got {len(n_arr)}")
-    polynomial, inverse = interpolate(n_arr, y_arr, higher_is_better, interpolation)
+    polynomial, inverse, note = interpolate(n_arr, y_arr, higher_is_better, interpolation)
     p_range = (float(n_arr[0]), float(n_arr[-1]))
     inside = PerformanceFunction(polynomial=polynomial, p_range=p_range, inverse=inverse)
     if p_range[0] <= 1 and upto <= p_range[1]:
-        return Prediction(inside, None, None)
+        return Prediction(inside, None, None, interpolation_note=note)
     outer = extrapolate(n_arr, y_arr, upto, checkpoints, higher_is_better)
     candidate = outer.function.candidate
     assert candidate is not None
-    return replace(outer, function=anchored(inside, candidate, outer.function.parameters))
+    function = anchored(inside, candidate, outer.function.parameters)
+    return replace(outer, function=function, interpolation_note=note)
 
 
 def anchored(

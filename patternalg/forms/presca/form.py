@@ -144,6 +144,8 @@ class Presca(Form):
             if error is not None
             else f"{function.name} (interpolation)"
         )
+        if result.interpolation_note:
+            choice += f"; {result.interpolation_note}"
         statistics: dict[str, Any] = {
             "function": function.name,
             "metric": metric,
