@@ -140,3 +140,24 @@ def test_a_curve_equal_to_one_drawn_before_is_dashed_and_named_so() -> None:
     ]
     assert [line.get_linestyle() for line in lines] == ["-", "--", "-"]
     pyplot().close("all")
+
+
+def test_a_presca_fit_is_drawn_over_its_means_up_to_its_target_range(tmp_path) -> None:
+    """PreSca fits the mean of repeated runs: the markers were at the medians (the
+    plot's default), away from the curve; and the curve ran on to 16 times the largest
+    count, far beyond the range 1..upto PreSca checked (negative near p = 150)."""
+    from patternalg.forms import Presca
+    from patternalg.measurements import read
+    from patternalg.plotting.results import plot_fit_reports
+
+    path = tmp_path / "rep.csv"
+    path.write_text("p,time\n" + "".join(f"{p},{t}\n{p},{t}\n{p},{t + 60}\n" for p, t in
+                                         [(1, 100), (2, 52), (4, 27), (8, 15), (16, 10)]))  # fmt: skip
+    for upto, drawn_to in [(None, 32.0), (20, 20.0)]:
+        (ax,) = plot_fit_reports(Presca.fit_each(read(path), upto=upto)).axes
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert "measured (mean, min-max)" in labels
+        markers = {c.get_label(): c for c in ax.containers}["measured (mean, min-max)"]
+        assert markers.lines[0].get_ydata()[0] == pytest.approx(120.0)  # (100 + 100 + 160) / 3
+        assert max(max(line.get_xdata()) for line in ax.get_lines()) == pytest.approx(drawn_to)
+        pyplot().close(ax.figure)

@@ -126,7 +126,12 @@ def _one_parameter(report: Any) -> str:
 
 
 def plot_fit_report(report: Any, *, ax: Any = None, extend_to: float | None = None) -> Any:
-    """One kernel's measurements with its fitted model (:class:`~patternalg.forms.FitReport`)."""
+    """One kernel's measurements with its fitted model (:class:`~patternalg.forms.FitReport`).
+
+    The markers reduce the repetitions as the fit did (its statistic ``aggregate``, by
+    default the median); the model is drawn on up to ``extend_to``, by default to where
+    the fit checked it (its statistic ``upto``: PreSca's target range), else to
+    :data:`EXTEND` times the largest measured value."""
     name = _one_parameter(report)
     series = report.series
     points = series.column(name)
@@ -145,7 +150,7 @@ def plot_fit_report(report: Any, *, ax: Any = None, extend_to: float | None = No
         title=f"{report.atom} ({report.kernel})" if report.atom != report.kernel else report.atom,
         model_text=fitted.label(LEGEND_DIGITS),
         statistics=fitted.statistics,
-        extend_to=extend_to if extend_to is not None else float(np.max(points)) * EXTEND,
+        extend_to=extend_to or fitted.statistics.get("upto") or float(np.max(points)) * EXTEND,
         symbol=name,
         unit=report.unit,
         quantity=quantity(report.metric) if report.metric else "",

@@ -24,6 +24,7 @@ from ..parameters import Parameter
 from .algorithm import CHECKPOINTS, Prediction
 from .interpolation import INTERPOLATIONS
 from .model import KEYS, Piece, read_table
+from .workloads import AGGREGATE
 
 if TYPE_CHECKING:
     import numpy as np
@@ -149,6 +150,7 @@ class Presca(Form):
         statistics: dict[str, Any] = {
             "function": function.name,
             "metric": metric,
+            "aggregate": AGGREGATE,
             "measurements": len(threads),
             "choice": choice,
             "upto": upto,

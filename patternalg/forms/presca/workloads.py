@@ -14,6 +14,7 @@ from ...measurements.names import TIME_NAMES, quantity
 from .algorithm import CHECKPOINTS, Prediction, predict
 
 __all__ = [
+    "AGGREGATE",
     "KNOWN_METRICS",
     "Workload",
     "direction",
@@ -23,6 +24,8 @@ __all__ = [
     "read_measurements",
 ]
 
+#: how the repetitions at one thread count are reduced (the paper averages 10 runs)
+AGGREGATE = "mean"
 #: metric names (without a unit) whose direction is known: True = higher is better
 KNOWN_METRICS = {**dict.fromkeys(TIME_NAMES, False), "throughput": True, "speedup": True}
 
@@ -51,7 +54,7 @@ class Workload:
     @property
     def value(self) -> np.ndarray:
         """The mean performance at each thread count."""
-        return self.series.aggregate()
+        return self.series.aggregate(AGGREGATE)
 
     @property
     def metric(self) -> str:
