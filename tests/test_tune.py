@@ -210,3 +210,22 @@ def test_opresca_extrapolates_when_the_best_is_at_an_edge():
     for n, t in ((4, 5.0), (8, 3.0), (12, 4.0)):  # best inside: a parabola, vertex 8 2/3
         tuner.record(n, t)
     assert tuner.predicted_best() == 9
+
+
+def test_tune_leaves_out_a_workload_it_cannot_use_and_tunes_the_rest(tmp_path, capsys):
+    """A workload with 2 counts, or without an --init count, aborted the whole file."""
+    rows = [("a", n, 100 / n + n) for n in (1, 2, 4, 8, 16, 32)] + [("b", 1, 100), ("b", 2, 60)]
+    rows += [("c", n, 100 / n + n) for n in (1, 2, 4, 8)]
+    path = tmp_path / "multi.csv"
+    path.write_text("kernel,p,time\n" + "".join(f"{k},{n},{t}\n" for k, n, t in rows))
+    assert main(["tune", str(path), "--format", "json", "--runs", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert [r["workload"] for r in json.loads(out)] == ["a", "c"]
+    assert err == (
+        f"warning: {path}: workload b: the tuners need at least 3 thread counts (up to "
+        "--max-threads), got 2 (left out; the other workloads are tuned)\n"
+    )
+    assert main(["tune", str(path), "--format", "json", "--init", "1,2,32"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["workload"] == "a"
+    assert "workload c: initial thread count 32 is not among" in err and "workload b" in err

@@ -10,7 +10,7 @@ from typing import Any
 from .._internal.limits import MAX_TUNER_RUNS
 from .._internal.options import Option
 from ..errors import Location, PatternalgError
-from .common import print_json
+from .common import LeftOut, print_json
 from .flags import add_option, check_options
 from .predict import _one_or_all, add_performance_options
 from .progress import progress
@@ -79,8 +79,9 @@ def _where(path: str, workload: Any) -> Location:
     return Location(path, key=f"workload {workload.name}")
 
 
-def tune_workload(workload: Any, args: argparse.Namespace) -> dict[str, Any]:
-    """The JSON record of OPreSca and Binsearch on one workload."""
+def tune_workload(workload: Any, args: argparse.Namespace, init: list[int] | None) -> dict[str, Any]:
+    """The JSON record of OPreSca and Binsearch on one workload (``init``: ``--init``'s
+    counts, None for random)."""
     from ..forms.presca.tuning import mean_scores, run_binsearch, run_opresca, score
 
     table = {
@@ -94,7 +95,6 @@ def tune_workload(workload: Any, args: argparse.Namespace) -> dict[str, Any]:
             location=_where(args.file, workload),
         )
     better = workload.higher_is_better
-    init = _init(args.init)
     seeds = [args.seed] if init is not None else [args.seed + i for i in range(args.runs)]
     try:
         runs = [run_opresca(table, better, init=init, seed=seed) for seed in seeds]
@@ -118,12 +118,27 @@ def run(args: argparse.Namespace) -> int:
 
     check_options(args, NUMBERS)  # before the file is read
     threads = thread_column(args.param)
+    init = _init(args.init)
     workloads = read_performance(args.file, args.metric, args.higher_is_better, threads)
+    left = LeftOut("the other workloads are tuned")
+    records = []
     with progress(args, "tuning", "workloads") as bar:
-        records = [tune_workload(w, args) for w in bar.iterate(workloads, len(workloads))]
+        for workload in bar.iterate(workloads, len(workloads)):
+            try:
+                records.append(tune_workload(workload, args, init))
+            except PatternalgError as error:
+                left.append(error)
+    left.unless(records)  # nothing tuned: the first workload's error, as one workload's
     if args.format == "json":
         print_json(_one_or_all(records))
-        return 0
+    else:
+        _print_table(records)
+    left.say()
+    return 0
+
+
+def _print_table(records: list[dict[str, Any]]) -> None:
+    """One line per workload and tuner: its choice and scores."""
     header = ("workload", "tuner", "chosen", "E", "S", "E_S", "S_E>10%")
     print("{:<16} {:<10} {:>6} {:>7} {:>6} {:>7} {:>8}".format(*header))
     for record in records:
@@ -133,4 +148,3 @@ def run(args: argparse.Namespace) -> int:
                 f"{record['workload']:<16} {label:<10} {row['chosen']:>6d} {row['E']:>7.3f} "
                 f"{row['S']:>6.2f} {row['E_S']:>7.3f} {row['S_E_gt_10']:>8.2f}"
             )
-    return 0
