@@ -839,3 +839,24 @@ def test_predict_of_a_constant_below_a_double_s_normal_range_is_fit_s_model(tmp_
     path.write_text("p,time\n" + "".join(f"{p},1e-310\n" for p in range(1, 6)))
     done = run_cli("predict", str(path))
     assert done.returncode == 0 and "predicted time at p=10: 1e-310 ns" in done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("command", ["predict", "tune", "fit --form presca"])
+def test_a_thread_count_beyond_predicts_range_is_refused_by_its_line(tmp_path, command) -> None:
+    """1e30 overflowed int64 (--upto "got -18,446,744,073,709,551,616", counts "appear
+    twice"); one 1e19 on line 6 was blamed on line 2."""
+    from helpers import run_cli
+
+    path = tmp_path / "huge.csv"
+    path.write_text("p,time\n1,100\n2,50\n4,30\n6,20\n1e19,15\n")
+    done = run_cli(*command.split(), str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        f"patternalg {command.split()[0]}: error: {path}:6: column 'p': thread count 1e+19 is "
+        "above 1,000,000, the most PreSca predicts for\n"
+    )
+    path.write_text("kernel,p,time\nb,1e30,100\nb,2e30,50\n" + "".join(
+        f"a,{n},{100 / n + 1}\n" for n in (1, 2, 4, 8, 16)))  # fmt: skip
+    done = run_cli(*command.split(), str(path), *([] if command == "tune" else ["--upto", "16"]))
+    assert done.returncode == 0 and done.stdout.startswith(("a", "workload")), done.stderr
+    assert f"warning: {path}:2: column 'p': thread count 1e+30 is above" in done.stderr

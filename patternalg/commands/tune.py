@@ -119,8 +119,10 @@ def run(args: argparse.Namespace) -> int:
     check_options(args, NUMBERS)  # before the file is read
     threads = thread_column(args.param)
     init = _init(args.init)
-    workloads = read_performance(args.file, args.metric, args.higher_is_better, threads)
     left = LeftOut("the other workloads are tuned")
+    workloads = read_performance(
+        args.file, args.metric, args.higher_is_better, threads, on_error=left.append
+    )
     records = []
     with progress(args, "tuning", "workloads") as bar:
         for workload in bar.iterate(workloads, len(workloads)):

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 from .._internal.callbacks import OnError, ProgressCallback
 from ..arguments import as_measurements
-from ..errors import FitError
+from ..errors import FitError, MeasurementError
 from .base import Form
 from .report import FitReport
 
@@ -163,7 +163,7 @@ class Fitter:
         for done, one in enumerate(series, start=1):
             try:
                 models.append(cls.fit_model(one, options))
-            except FitError as error:
+            except (FitError, MeasurementError) as error:  # a series' own bad cells too
                 if on_error is None:
                     raise
                 on_error(error)

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import FitError, Location, MeasurementError
+from ..._internal.callbacks import OnError
+from ..._internal.limits import MAX_PREDICTED_THREADS
+from ...errors import FitError, Location, MeasurementError, PatternalgError
 from ...measurements.model import Measurements, Series
 from ...measurements.names import TIME_NAMES, quantity
 from .algorithm import CHECKPOINTS, Prediction, predict
@@ -143,6 +145,13 @@ def workload(
             f"column '{threads}': {bad[1]:g} is not a thread count (a whole number >= 1)",
             location=Location(series.path, line=bad[0]),
         )
+    bad = first_bad(series, threads, lambda n: n > MAX_PREDICTED_THREADS)
+    if bad is not None:  # beyond any range PreSca predicts for (and int64 at 9.2e18)
+        raise MeasurementError(
+            f"column '{threads}': thread count {bad[1]:g} is above {MAX_PREDICTED_THREADS:,}, "
+            "the most PreSca predicts for",
+            location=Location(series.path, line=bad[0]),
+        )
     bad = first_bad(series, series.metric, lambda v: v <= 0)
     if bad is not None:
         raise MeasurementError(
@@ -158,9 +167,11 @@ def read_performance(
     metric: str | None = None,
     higher_is_better: bool | None = None,
     threads: str | None = None,
+    on_error: OnError = None,
 ) -> list[Workload]:
     """Workloads from measurements with a thread column and a value column (a CSV file's
-    ``kernel`` column optional; any format ``fit`` reads).
+    ``kernel`` column optional; any format ``fit`` reads); a workload that cannot be read
+    raises its error, or, given ``on_error``, is handed to it and left out.
 
     The thread column is ``threads`` if given, else ``p`` if the file has one, else the
     file's first parameter column. Each value column (as the CSV reader finds them:
@@ -181,8 +192,13 @@ def read_performance(
     data = read_measurements(path, metric, threads)
     workloads = []
     for series, atom in zip(data, data.atoms(), strict=True):
-        better = direction(series.metric, higher_is_better, data.path)
-        workloads.append(workload(series, threads, better, atom, series.unit))
+        try:
+            better = direction(series.metric, higher_is_better, data.path)
+            workloads.append(workload(series, threads, better, atom, series.unit))
+        except PatternalgError as error:
+            if on_error is None:
+                raise
+            on_error(error)
     return workloads
 
 
