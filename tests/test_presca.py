@@ -860,3 +860,24 @@ def test_a_thread_count_beyond_predicts_range_is_refused_by_its_line(tmp_path, c
     done = run_cli(*command.split(), str(path), *([] if command == "tune" else ["--upto", "16"]))
     assert done.returncode == 0 and done.stdout.startswith(("a", "workload")), done.stderr
     assert f"warning: {path}:2: column 'p': thread count 1e+30 is above" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("column", "args", "unit"),
+    [("throughput", ["--unit", "s"], "s"), ("throughput_ms", [], "ms"), ("speedup[s]", [], "s")],
+)
+def test_a_time_unit_on_a_higher_is_better_metric_is_refused(tmp_path, column, args, unit) -> None:
+    """The model of a throughput in seconds composed as a time: seq(tt[p=4], hi[p=8])
+    added a throughput to a time."""
+    from helpers import run_cli
+
+    path = tmp_path / "tt.csv"
+    path.write_text(f"p,{column}\n1,10\n2,19\n4,35\n8,60\n")
+    for command in (["predict"], ["fit", "--form", "presca"]):
+        done = run_cli(*command, str(path), "--upto", "8", *args)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr == (
+            f"patternalg {command[0]}: error: {path}:2: kernel 'tt', metric '{column}': a higher "
+            f"'{column}' is better, so it is not a time and {unit} cannot be its unit (valid: no "
+            "unit, or one that is not a time, such as 1/s)\n"
+        )

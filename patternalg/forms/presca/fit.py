@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ...algebra.units import is_time
 from ...errors import FitError
 from ...syntax.arith import number_text
 from ..base import Form
@@ -35,6 +36,7 @@ class PrescaFitter(Fitter):
         threads = thread_column(options["param"] or ())
         stated = options["better"]
         better = direction(s.metric, None if stated is None else stated == "higher", s.path)
+        _check_unit(s, options["unit"] or s.unit, better)
         measured = workload(s, threads, better, s.atom)
         upto = target_count(options["upto"], measured.p)
         try:
@@ -91,3 +93,14 @@ class PrescaFitter(Fitter):
         if measured >= 4 and (min(counts) > 1 or upto > max(counts)):
             notes += [f"{atom}: {text}" for text in plan(measured, checked["checkpoints"])[2]]
         return notes
+
+
+def _check_unit(series: Any, unit: str | None, higher_is_better: bool) -> None:
+    """Refuse a unit of time for a metric where higher is better: it is no time, and its
+    model would compose as one (a throughput added to times as seconds)."""
+    if higher_is_better and unit is not None and is_time(unit):
+        raise FitError(
+            f"{series.location()}: {series.label}: a higher '{series.metric}' is better, so it "
+            f"is not a time and {unit} cannot be its unit (valid: no unit, or one that is "
+            "not a time, such as 1/s)"
+        )
