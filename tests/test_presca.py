@@ -881,3 +881,26 @@ def test_a_time_unit_on_a_higher_is_better_metric_is_refused(tmp_path, column, a
             f"'{column}' is better, so it is not a time and {unit} cannot be its unit (valid: no "
             "unit, or one that is not a time, such as 1/s)\n"
         )
+
+
+def test_the_python_predict_and_tuners_name_what_they_cannot_take():
+    """predict sorted before its shape check (an IndexError), took upto=None as a TypeError
+    and fractional counts or upto=-3 without a word; OPreSca on one or two counts was a
+    KeyError."""
+    from patternalg.errors import PatternalgError
+    from patternalg.forms.presca import predict
+    from patternalg.forms.presca.tuning import run_opresca
+
+    n = np.array([1, 2, 4, 8, 16, 32.0])
+    y = 100 * (0.1 + 0.9 / n)
+    wrong = [
+        (lambda: predict(n, y[:5], upto=16), "6 thread counts but 5 values"),
+        (lambda: predict(n, y, upto=None), "upto: expected an integer >= 1"),
+        (lambda: predict(n, y, upto=-3), "upto: expected an integer >= 1"),
+        (lambda: predict(n, y, upto=64, checkpoints=2.5), "checkpoints: expected an integer >= 1"),
+        (lambda: predict(n + 0.5, y, upto=64), "thread count 1.5: thread counts are whole numbers"),
+        (lambda: run_opresca({1: 5.0, 2: 3.0}, False), "the tuners need at least 3 thread counts"),
+    ]
+    for call, said in wrong:
+        with pytest.raises(PatternalgError, match=said):
+            call()

@@ -82,16 +82,16 @@ def _where(path: str, workload: Any) -> Location:
 def tune_workload(workload: Any, args: argparse.Namespace, init: list[int] | None) -> dict[str, Any]:
     """The JSON record of OPreSca and Binsearch on one workload (``init``: ``--init``'s
     counts, None for random)."""
-    from ..forms.presca.tuning import mean_scores, run_binsearch, run_opresca, score
+    from ..forms.presca.tuning import INITIAL_STEPS, mean_scores, run_binsearch, run_opresca, score
 
     table = {
         n: v
         for n, v in workload.table().items()
         if args.max_threads is None or n <= args.max_threads
     }
-    if len(table) < 3:
+    if len(table) < INITIAL_STEPS:
         raise PatternalgError(
-            f"the tuners need at least 3 thread counts (up to --max-threads), got {len(table)}",
+            f"the tuners need at least {INITIAL_STEPS} thread counts (up to --max-threads), got {len(table)}",
             location=_where(args.file, workload),
         )
     better = workload.higher_is_better

@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..._internal.limits import MAX_PREDICTED_THREADS
+from ...arguments import as_int
 from ...errors import FitError
 from .candidates import CANDIDATES, Candidate
 from .fitting import fit_candidate
@@ -131,11 +132,18 @@ class Prediction:
 
 def _as_arrays(n: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Measurements sorted by thread count; distinct counts >= 1 and positive values."""
-    n_arr, y_arr = np.asarray(n, dtype=float), np.asarray(y, dtype=float)
+    try:
+        n_arr, y_arr = np.asarray(n, dtype=float), np.asarray(y, dtype=float)
+    except (TypeError, ValueError):
+        raise FitError("thread counts and values must be numbers") from None
+    if n_arr.shape != y_arr.shape or n_arr.ndim != 1:
+        raise FitError(f"{n_arr.size} thread counts but {y_arr.size} values: one value per count")
     order = np.argsort(n_arr, kind="stable")
     n_arr, y_arr = n_arr[order], y_arr[order]
-    if n_arr.shape != y_arr.shape or n_arr.ndim != 1:
-        raise FitError(f"{len(n_arr)} thread counts but {len(y_arr)} values")
+    whole = np.isfinite(n_arr) & (n_arr == np.round(n_arr)) & (n_arr <= MAX_PREDICTED_THREADS)
+    if not np.all(whole):
+        bad = n_arr[~whole][0]
+        raise FitError(f"thread count {bad:g}: thread counts are whole numbers from 1 to {MAX_PREDICTED_THREADS:,}")
     repeated = n_arr[1:][np.diff(n_arr) == 0]
     if len(repeated):
         raise FitError(f"thread count {repeated[0]:g} appears twice (average repeated runs first)")
@@ -287,6 +295,8 @@ def predict(
     >>> exact.function.inverse, bool(np.allclose(exact.function(n), 1 / (0.5 + 0.25 * n)))
     (True, True)
     """
+    upto = as_int(upto, "upto", 1, MAX_PREDICTED_THREADS)
+    checkpoints = as_int(checkpoints, "checkpoints", 1)
     n_arr, y_arr = _as_arrays(n, y)
     if len(n_arr) < 2:
         raise FitError(f"PreSca needs at least 2 measurements, got {len(n_arr)}")

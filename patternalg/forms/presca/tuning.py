@@ -136,6 +136,8 @@ def _choices(threads: Any) -> list[int]:
     counts = sorted(set(_counts(threads, "threads")))
     if not counts or counts[0] < 1:
         raise PatternalgError("thread counts must be whole numbers >= 1")
+    if len(counts) < INITIAL_STEPS:  # OPreSca measures that many before it approximates
+        raise PatternalgError(f"the tuners need at least {INITIAL_STEPS} thread counts to choose from, got {len(counts)}")
     return counts
 
 
