@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
-from .algebra.atomic_model import AtomicModel, valid_atom_name
+from .algebra.atomic_model import AtomicModel, own_symbols, valid_atom_name
 from .algebra.bindings import as_value, collect_bindings
 from .algebra.units import unit_checked
 from .errors import ArgumentError, UnknownAtomError, close_names
@@ -233,6 +233,8 @@ def _model(key: Any, model: Any, name: str) -> AtomicModel:
     what = "an AtomicModel, a model's text such as '2*x', or a number"
     if isinstance(model, str):
         return AtomicModel(key, parse_arithmetic(model), source=f"{name}['{key}']")
+    if isinstance(model, sympy.Expr):
+        model = own_symbols(model, f"{name}[{key!r}]")
     if isinstance(model, numbers.Real | sympy.Expr) and not isinstance(model, bool):
         number = model if isinstance(model, int | sympy.Expr) else float(model)
         return AtomicModel(key, as_value(number), source=f"{name}['{key}']")

@@ -157,3 +157,22 @@ def test_a_binding_naming_another_takes_its_value_in_either_order(at: list[str])
     assert (done.returncode, done.stdout) == (0, "1034.17 ns\n"), done.stderr
     circle = run_cli("eval", "tpool_n(qsort)", "--at", "x=n", "--at", "n=x")
     assert circle.returncode == 2 and "name each other in a circle" in circle.stderr
+
+
+# --- a probe of the Python API (F19) -----------------------------------------------------------
+def test_a_model_built_from_plain_sympy_symbols_is_in_patternalg_s_symbols() -> None:
+    """``sympy.Symbol('p')`` is another symbol than ``patternalg.p`` to sympy: ``k[p=4]``
+    gave 300/p, ``x=8`` found no value for x, a sweep a raw KeyError."""
+    import sympy
+
+    plain_x, plain_p = sympy.Symbol("x"), sympy.Symbol("p")
+    assert patternalg.model("k[p=4]", library={"k": 100 * patternalg.x / plain_p}, x=3) == 75
+    assert patternalg.model("k", library={"k": 2 * plain_x}, x=8) == 16
+    assert sweep(["k"], "x=1,2", library={"k": 2 * plain_x}).to_json()["rows"] == (
+        sweep(["k"], "x=1,2", library={"k": "2*x"}).to_json()["rows"]
+    )
+    assert patternalg.AtomicModel("k", plain_x * plain_p).expr == patternalg.x * patternalg.p
+    with pytest.raises(ArgumentError, match=r"^library\['k'\]: expected an expression in symbols"):
+        patternalg.model("k", library={"k": sympy.Symbol("a b")})
+    with pytest.raises(ArgumentError, match="^AtomicModel 'k' expr: .* got Symbol log"):
+        patternalg.AtomicModel("k", sympy.Symbol("log"))

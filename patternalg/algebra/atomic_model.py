@@ -15,11 +15,19 @@ import sympy
 
 from ..errors import ArgumentError
 from ..syntax.arith import format_expr, latex_definition
-from ..syntax.parser import parse_arithmetic
+from ..syntax.parser import SYMBOL_RULE, is_symbol_name, parse_arithmetic
+from ..syntax.symbols import symbol
 from ..syntax.terms import writable_atom_name
 from .uncertainty import Uncertainty
 
-__all__ = ["AtomicModel", "COMMON_KEYS", "model_table", "stated_numbers", "valid_atom_name"]
+__all__ = [
+    "AtomicModel",
+    "COMMON_KEYS",
+    "model_table",
+    "own_symbols",
+    "stated_numbers",
+    "valid_atom_name",
+]
 
 #: keys every model table may have, whatever its form
 COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain", "uncertainty", "touches_data")
@@ -131,7 +139,31 @@ def _expression(value: Any, what: str) -> sympy.Expr:
         return sympy.Integer(int(value)) if isinstance(value, numbers.Integral) else sympy.Float(float(value))
     if not isinstance(value, sympy.Expr):
         raise ArgumentError.wanted(what, "a sympy expression, a number or a model's text such as '2*x'", value)
-    return value
+    return own_symbols(value, what)
+
+
+def own_symbols(expr: sympy.Expr, what: str) -> sympy.Expr:
+    """``expr`` in patternalg's symbols: each free symbol is the one of its name
+    (:func:`~patternalg.syntax.symbols.symbol`, positive), as the arithmetic reads it. A
+    notebook's ``sympy.Symbol("x")`` is another symbol to sympy: a binding of x would not
+    reach it. Such a symbol with a name the arithmetic cannot read is an ArgumentError at
+    ``what``.
+
+    >>> own_symbols(2 * sympy.Symbol("x"), "expr").free_symbols == {symbol("x")}
+    True
+    >>> own_symbols(sympy.Symbol("a b"), "expr")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: expr: expected an expression in symbols named as in a model's text (a letter, then letters, digits or _; not a function (log, Max), a pattern's word or prefix (seq, pipe, tpool_), nor a number's name (oo, nan, inf)); got Symbol a b
+    """
+    swaps = {}
+    for free in expr.free_symbols:
+        if isinstance(free, sympy.Symbol) and free is symbol(free.name):
+            continue  # one of patternalg's own (a draw's _delta_k_0 too)
+        if not isinstance(free, sympy.Symbol) or not is_symbol_name(free.name):
+            raise ArgumentError.wanted(what, f"an expression in symbols named as in a model's text ({SYMBOL_RULE})", free)
+        swaps[free] = symbol(free.name)
+    return expr.xreplace(swaps) if swaps else expr
 
 
 def _range(value: Any, what: str) -> tuple[float, float]:
