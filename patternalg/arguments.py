@@ -31,6 +31,7 @@ import sympy
 
 from .algebra.atomic_model import AtomicModel, own_symbols, valid_atom_name
 from .algebra.bindings import as_value, collect_bindings
+from .algebra.model_maps import CheckedModels
 from .algebra.units import unit_checked
 from .errors import ArgumentError, UnknownAtomError, close_names
 from .syntax.parser import parse, parse_arithmetic
@@ -196,15 +197,18 @@ MODELS = f"{_ATOMS_TO_MODELS}, a ModelLibrary, or the path of a model file"
 
 
 def as_models(value: Any, name: str = "library", what: str = MAPPING) -> Mapping[str, AtomicModel]:
-    """A mapping of atom names to :class:`~patternalg.algebra.atomic_model.AtomicModel`; in a ``dict``,
-    a model may be given as its text (``{"k": "2*x"}``, the safe arithmetic) or a number.
-
-    Mappings other than a plain ``dict`` (a ``ModelLibrary``, a ``ChainMap``, the
-    :class:`Models` this returns) are taken as they are: the check costs nothing where the
-    algebra evaluates atom after atom.
+    """A mapping of atom names to :class:`~patternalg.algebra.atomic_model.AtomicModel`; a
+    model may be given as its text (``{"k": "2*x"}``, the safe arithmetic), a number or a
+    sympy expression. Any mapping is checked (a ``dict``, an ``OrderedDict``, a
+    ``ChainMap``) but a :class:`CheckedModels` (a ``ModelLibrary``, the :class:`Models`
+    this returns), taken as it is: the check costs nothing where the algebra evaluates atom
+    after atom.
 
     >>> as_models({"k": "2*x + 1"})["k"].expr
     2*x + 1
+    >>> from types import MappingProxyType
+    >>> as_models(MappingProxyType({"k": 3}))["k"].expr
+    3
     >>> as_models({"k": [1]})
     Traceback (most recent call last):
     ...
@@ -212,12 +216,12 @@ def as_models(value: Any, name: str = "library", what: str = MAPPING) -> Mapping
     """
     if not isinstance(value, Mapping):
         raise wrong(name, what, value)
-    if type(value) is not dict:
+    if isinstance(value, CheckedModels):
         return value
     return Models((key, _model(key, model, name)) for key, model in value.items())
 
 
-class Models(dict[str, AtomicModel]):
+class Models(CheckedModels, dict[str, AtomicModel]):
     """A ``dict`` of atomic models checked by :func:`as_models`: an atom it lacks is an
     :class:`~patternalg.errors.UnknownAtomError`, as in a ``ModelLibrary``."""
 

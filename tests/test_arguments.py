@@ -176,3 +176,28 @@ def test_a_model_built_from_plain_sympy_symbols_is_in_patternalg_s_symbols() -> 
         patternalg.model("k", library={"k": sympy.Symbol("a b")})
     with pytest.raises(ArgumentError, match="^AtomicModel 'k' expr: .* got Symbol log"):
         patternalg.AtomicModel("k", sympy.Symbol("log"))
+
+
+@pytest.mark.parametrize("kind", ["OrderedDict", "defaultdict", "MappingProxyType", "ChainMap"])
+def test_a_library_is_any_mapping_of_model_texts(kind: str, files: Path) -> None:
+    """A mapping other than a dict was taken as it was: a raw AttributeError ('str' object
+    has no attribute 'unit') in model, sweep, optimize, validate and laws.check."""
+    import collections
+    import types
+
+    from patternalg.evidence.validation import validate
+
+    models = {"k": "2*x + 7", "sort": "1.5*x + 2"}
+    library = {
+        "OrderedDict": lambda: collections.OrderedDict(models),
+        "defaultdict": lambda: collections.defaultdict(str, models),
+        "MappingProxyType": lambda: types.MappingProxyType(models),
+        "ChainMap": lambda: collections.ChainMap(models),
+    }[kind]()
+    assert patternalg.model("k", library=library, x=1) == 9
+    assert sweep(["k"], "x=1,2", library=library).to_json()["rows"] == sweep(["k"], "x=1,2", library=models).to_json()["rows"]
+    assert optimize("tpool_a(k)", budgets="a<=4", at={"x": 8}, library=library).best is not None
+    assert check("pipe(A, B) <= seq(A, B)", library, "exact", examples=2).status == "proved"
+    assert validate([files / "m.csv"], library).to_json() == validate([files / "m.csv"], models).to_json()
+    with pytest.raises(ArgumentError, match=r"^library\['k'\]: expected"):
+        patternalg.model("k", library=types.MappingProxyType({"k": [1]}))

@@ -15,7 +15,6 @@ Max(5422.97, 536.185*x)
 from __future__ import annotations
 
 import functools
-from collections import ChainMap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -30,6 +29,7 @@ from . import operators
 from .atomic_model import AtomicModel
 from .bindings import bounded_xreplace, counts
 from .fold import Arithmetic, Context, Folded, Plan, fold
+from .model_maps import ModelChain
 from .normal_forms.counts import counting
 from .normal_forms.normal_form import normal_form
 from .operators import Value, as_expr, shuffle_model
@@ -170,7 +170,7 @@ def _recorded(
     folded_in: Mapping[str, AtomicModel] = library
     if size is not None:  # only the term's own atoms: a library may hold 20,000, read lazily
         renamed = {k: replace(library[k], expr=library[k].expr.xreplace({size: x})) for k in used}
-        folded_in = ChainMap(renamed, library)  # type: ignore[arg-type]
+        folded_in = ModelChain(renamed, library)  # type: ignore[arg-type]
     plan = Plan.of(term, folded_in, metavariables, semantics)
     keep = (lambda node: True) if derivation is not None else (lambda node: False)
     found = _fold(term, folded_in, semantics, {}, keep, plan)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections import ChainMap
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -31,6 +30,7 @@ import sympy
 from .._internal.limits import MAX_UNIT_TEXT, printable
 from ..errors import UnitError
 from ..syntax.terms import Atom, MapReduce, Term
+from .model_maps import ModelChain
 
 if TYPE_CHECKING:
     from .atomic_model import AtomicModel
@@ -343,7 +343,7 @@ def in_one_unit(
     }
     if not converted:
         return library, target
-    return ChainMap(converted, library), target  # type: ignore[arg-type]
+    return ModelChain(converted, library), target  # type: ignore[arg-type]
 
 
 def converted_note(

@@ -9,7 +9,6 @@ designs whose growths are equal to rounding tied.
 
 from __future__ import annotations
 
-from collections import ChainMap
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -20,6 +19,7 @@ from ..algebra.arrays import Compiled
 from ..algebra.bindings import as_value
 from ..algebra.evaluation import evaluate, size_of
 from ..algebra.machine import MachineSemantics
+from ..algebra.model_maps import ModelChain
 from ..algebra.normal_forms.normal_form import compare as compare_growth
 from ..algebra.normal_forms.normal_form import eventual, normal_form
 from ..algebra.pointwise import with_counts
@@ -92,7 +92,7 @@ def _bound(terms: list[Term], library: Mapping[str, AtomicModel], at: Mapping[st
         return library
     names = {name for term in terms for name in atom_names(term) if name in library}
     bound = {name: replace(library[name], expr=library[name].expr.xreplace(mapping)) for name in names}
-    return ChainMap(bound, library)  # type: ignore[arg-type]
+    return ModelChain(bound, library)  # type: ignore[arg-type]
 
 
 def growth_order(a: sympy.Expr, b: sympy.Expr) -> int | None:

@@ -32,6 +32,7 @@ import sympy
 from .._internal.generated import checksum
 from .._internal.toml_reader import load_toml
 from ..algebra.atomic_model import COMMON_KEYS, AtomicModel, valid_atom_name
+from ..algebra.model_maps import CheckedModels
 from ..algebra.units import check_unit, unit_checked
 from ..arguments import MODELS, as_each, as_models, as_path, as_paths, as_text
 from ..errors import Location, ModelFileError, UnitError, UnknownAtomError, close_names, reason
@@ -107,7 +108,7 @@ class _Pending:
         return _model_from_table(self.name, self.table, self.path)
 
 
-class ModelLibrary(Mapping[str, AtomicModel]):
+class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
     """An immutable mapping of atom names to :class:`AtomicModel`, with did-you-mean.
 
     >>> lib = ModelLibrary.builtin()
