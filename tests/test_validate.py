@@ -443,3 +443,14 @@ def test_a_file_given_twice_is_one_error(tmp_path: Path, capsys) -> None:
     out, err = capsys.readouterr()
     assert out == "" and err.strip().endswith("the file is given twice; give each measurement file once")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_the_python_validate_refuses_a_file_given_twice(tmp_path: Path) -> None:
+    """Only the command refused it: validate([f, ./f], models) counted each cell twice (F19)."""
+    from patternalg.errors import MeasurementError
+
+    path = RUN / "compositions.txt"
+    again = str(path.parent / "." / path.name)
+    for twice in ([path, again], [read(path), read(again)]):
+        with pytest.raises(MeasurementError, match="the file is given twice; give each measurement file once"):
+            validate(twice, ModelLibrary.builtin())

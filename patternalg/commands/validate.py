@@ -10,15 +10,13 @@ summary; ``--format csv``: one row per term and point (``term``, the parameters,
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from dataclasses import replace
 from typing import Any
 
 from .._internal.atomic_write import write_text_atomic
-from .._internal.limits import printable
 from ..algebra.semantics import Semantics
-from ..errors import ModelFileError, PatternalgError
+from ..errors import ModelFileError
 from ..library.model_library import ModelLibrary
 from ..measurements.model import Aggregation
 from .common import (
@@ -117,7 +115,6 @@ def validated(args: argparse.Namespace, files: list[str]) -> Any:
     from ..evidence.validation import validate
     from ..measurements import read
 
-    _once_each(files)
     data = [read(path, args.input_format, metric=args.metric, parameters=args.parameters) for path in files]
     main, rules = semantics(args)
     aggregate = getattr(args, "aggregate", None) or "median"  # plot: its fit option, None
@@ -135,16 +132,6 @@ def _output(args: argparse.Namespace, result: Any) -> str:
     if args.format == "csv":
         return str(result.to_csv(args.digits))
     return "".join(line + "\n" for line in result.lines(args.digits))
-
-
-def _once_each(files: list[str]) -> None:
-    """An error for a file given twice (its runs would be counted twice, its rows alike)."""
-    seen: set[str] = set()
-    for path in files:
-        key = path if path == "-" else os.path.realpath(path)
-        if key in seen:
-            raise PatternalgError(f"{printable(path)}: the file is given twice; give each measurement file once")
-        seen.add(key)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .._internal.limits import MAX_CORES
+from .._internal.limits import MAX_CORES, printable
 from .._internal.reading import read_text
 from ..algebra.atomic_model import AtomicModel
 from ..arguments import as_measurements, as_paths, wrong
@@ -21,7 +21,7 @@ from ..library.model_library import ModelLibrary
 from ..measurements import Measurements, Series, read
 from ..measurements.base import STDIN
 
-__all__ = ["measurement_sources", "evidence_models", "recorded_cores", "record_files"]
+__all__ = ["measurement_sources", "once_each", "evidence_models", "recorded_cores", "record_files"]
 
 
 def measurement_sources(measurements: Any) -> list[Measurements]:
@@ -44,6 +44,29 @@ def measurement_sources(measurements: Any) -> list[Measurements]:
     ):
         return [one(value, f"measurements[{i}]") for i, value in enumerate(measurements)]
     return [one(measurements, "measurements")]
+
+
+def once_each(paths: Iterable[str | os.PathLike[str]]) -> None:
+    """A MeasurementError for a measurement file given twice, under any path (standard input
+    as ``-`` or ``<stdin>``): its runs would be counted twice, each term listed twice with
+    nothing to tell the copies apart. A path that names no file (``<dataframe>``) is left out.
+
+    >>> once_each(["-", "no such file", "no such file"])
+    >>> once_each(["-", "<stdin>"])
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.MeasurementError: <stdin>: the file is given twice; give each measurement file once
+    """
+    seen: set[str] = set()
+    for given in paths:
+        path = os.fspath(given)
+        key = "-" if path in ("-", STDIN) else os.path.realpath(path)
+        if key in seen:
+            raise MeasurementError(
+                "the file is given twice; give each measurement file once", location=Location(printable(path))
+            )
+        if key == "-" or os.path.isfile(key):
+            seen.add(key)
 
 
 def evidence_models(models: Any) -> Mapping[str, AtomicModel]:

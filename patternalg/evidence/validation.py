@@ -41,7 +41,7 @@ from ..measurements.names import measured_unit, quantity
 from ..syntax.parser import parse
 from ..syntax.terms import Meta, Term
 from .coverage import measured_interval
-from .sources import evidence_models, measurement_sources
+from .sources import evidence_models, measurement_sources, once_each
 from .validated import Validated, Validation
 
 __all__ = ["Validation", "Validated", "validate"]
@@ -223,6 +223,7 @@ def validate(
     semantics, the rules (``exact``) beside unless ``rules`` says otherwise.
     """
     sources = measurement_sources(measurements)
+    once_each(s.path for s in sources if s.format != "series")
     library = evidence_models(models)
     main = semantics_of(semantics, machine, cores)
     if rules is None and (machine is not None or cores is not None):
