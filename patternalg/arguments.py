@@ -135,9 +135,9 @@ def as_paths(value: Any, name: str, what: str = "paths of files") -> list[str | 
 
 
 def as_int(
-    value: Any, name: str, minimum: int | None = None, maximum: int | None = None
+    value: Any, name: str, minimum: int | None = None, maximum: int | None = None, *, what: str = ""
 ) -> int:
-    """A Python or numpy integer within ``[minimum, maximum]``.
+    """A Python or numpy integer within ``[minimum, maximum]`` (``what`` it is, for the message).
 
     >>> as_int(3, "examples", 1)
     3
@@ -147,7 +147,8 @@ def as_int(
     patternalg.errors.ArgumentError: examples: expected an integer >= 1; got int 0
     """
     bounds = [f">= {minimum}" if minimum is not None else "", f"<= {maximum:,}" if maximum is not None else ""]
-    what = " ".join(["an integer", " and ".join(b for b in bounds if b)]).strip()
+    wanted = " ".join(["an integer", " and ".join(b for b in bounds if b)]).strip()
+    what = f"{what}: {wanted}" if what else wanted
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise wrong(name, what, value)
     number = int(value)

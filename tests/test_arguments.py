@@ -201,3 +201,21 @@ def test_a_library_is_any_mapping_of_model_texts(kind: str, files: Path) -> None
     assert validate([files / "m.csv"], library).to_json() == validate([files / "m.csv"], models).to_json()
     with pytest.raises(ArgumentError, match=r"^library\['k'\]: expected"):
         patternalg.model("k", library=types.MappingProxyType({"k": [1]}))
+
+
+def test_a_core_count_is_any_whole_number_named_cores(files: Path) -> None:
+    """cores=np.int64(2) was refused as 'machine: expected ...', '2' read as a machine file's
+    path, 2**21 a raw ValueError; Machine(np.int64(4)) said it has 1 to 1048576 cores."""
+    import numpy as np
+
+    from patternalg.evidence.calibration import calibrate
+
+    assert patternalg.model("tpool_4(qsort)", cores=np.int64(2)) == patternalg.model("tpool_4(qsort)", cores=2)
+    assert patternalg.model("tpool_4(qsort)", machine=np.int64(2)) == patternalg.model("tpool_4(qsort)", cores=2)
+    machine = patternalg.Machine(np.int64(4))
+    assert machine.cores == 4 and type(machine.cores) is int
+    for wrong_count in ("2", 2**21, 0, True, 2.0):
+        with pytest.raises(ArgumentError, match="^cores: expected a number of cores: an integer >= 1 and <= 1,048,576; got"):
+            patternalg.model("tpool_4(qsort)", cores=wrong_count)
+        with pytest.raises(ArgumentError, match="^cores: expected a number of cores"):
+            calibrate(files / "m.csv", cores=wrong_count)

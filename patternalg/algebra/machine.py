@@ -93,7 +93,7 @@ class Machine:
     dispatch: sympy.Expr = sympy.Integer(0)
 
     def __post_init__(self) -> None:
-        check_cores(self.cores)
+        object.__setattr__(self, "cores", check_cores(self.cores))
         if not isinstance(self.unit, str):
             raise ValueError(f"the hand-off's unit is a time unit, e.g. ns, not {self.unit!r:.40}")
         if self.unit != "ns":

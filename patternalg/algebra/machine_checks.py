@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 from typing import Any
 
 import sympy
@@ -41,18 +42,20 @@ COST_SIZES = tuple(sorted({round(10 ** (k / 5)) for k in range(61)}))
 
 
 def check_cores(cores: Any) -> int:
-    """``cores`` if it is a whole number from 1 to :data:`MAX_CORES`, else a ValueError.
+    """``cores`` as an ``int`` if it is a whole number (Python's or numpy's) from 1 to
+    :data:`MAX_CORES`, else a ValueError.
 
-    >>> check_cores(2)
-    2
+    >>> import numpy as np
+    >>> check_cores(2), check_cores(np.int64(4))
+    (2, 4)
     >>> check_cores(0)
     Traceback (most recent call last):
     ...
     ValueError: a machine has 1 to 1048576 cores (got cores = 0)
     """
-    if isinstance(cores, bool) or not isinstance(cores, int) or not 1 <= cores <= MAX_CORES:
+    if isinstance(cores, bool) or not isinstance(cores, numbers.Integral) or not 1 <= int(cores) <= MAX_CORES:
         raise ValueError(f"a machine has 1 to {MAX_CORES} cores (got cores = {cores!r:.40})")
-    return cores
+    return int(cores)
 
 
 def machine_expression(value: Any, what: str, variable: sympy.Symbol) -> sympy.Expr:

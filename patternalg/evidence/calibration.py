@@ -49,6 +49,7 @@ from ..algebra.machine_notes import speedups_short_of_cores
 from ..algebra.machine_number_kinds import atom_of, kind_of, meaning
 from ..algebra.semantics import Semantics
 from ..errors import EvaluationError, MeasurementError
+from ..library.machines import as_cores
 from ..library.model_library import ModelLibrary
 from ..measurements.halves import in_halves
 from ..syntax.parser import parse
@@ -150,6 +151,7 @@ def calibrate(
     fit better (:mod:`~patternalg.evidence.choosing`); ``terms``: calibrate on these
     compositions only (default: every one measured).
     """
+    cores = None if cores is None else as_cores(cores)
     mode = speedup_mode(speedups)
     regions, files, stdin = read_regions(measurements)
     atom_regions = [r for r in regions if isinstance(r.term, Atom)]
@@ -166,8 +168,6 @@ def calibrate(
             raise MeasurementError(
                 "the measurements do not say how many cores the machine has: give --cores N"
             )
-    if isinstance(cores, bool) or not isinstance(cores, int) or cores < 1:
-        raise EvaluationError(f"cores is a positive whole number, not {cores!r}")
     if models is None and not atom_regions:
         raise MeasurementError(
             "no atom regions and no models: measure the atoms too, or give their models (--models)"

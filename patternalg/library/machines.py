@@ -11,34 +11,52 @@ the semantics, the library reads the files).
 
 from __future__ import annotations
 
+import numbers
 from os import PathLike
 from typing import Any
 
+from .._internal.limits import MAX_CORES
 from ..algebra.machine import Machine
 from ..algebra.semantics import Semantics
-from ..arguments import ArgumentError
+from ..arguments import as_int, wrong
 from .machine_file import read_machine
 
-__all__ = ["MachineLike", "as_machine", "semantics_of"]
+__all__ = ["MachineLike", "as_machine", "as_cores", "semantics_of"]
 
 #: what ``machine=`` takes: a machine, a machine file's path, a number of cores, or None
 MachineLike = Machine | str | PathLike[str] | int | None
 
 
-def as_machine(value: Machine | str | PathLike[str] | int) -> Machine:
-    """A machine argument: a :class:`Machine`, the path of a machine file or a core count."""
+def as_machine(value: Machine | str | PathLike[str] | int, name: str = "machine") -> Machine:
+    """A machine argument: a :class:`Machine`, the path of a machine file or a number of cores.
+
+    >>> import numpy as np
+    >>> as_machine(np.int64(4)).cores
+    4
+    >>> as_machine(0)
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: machine: expected a number of cores: an integer >= 1 and <= 1,048,576; got int 0
+    """
     if isinstance(value, Machine):
         return value
-    if isinstance(value, int) and not isinstance(value, bool):
-        if value < 1:
-            raise ArgumentError(f"machine: a machine has at least one core (got {value})")
-        return Machine(cores=value)
     if isinstance(value, str | PathLike):
         return read_machine(value)
-    raise ArgumentError(
-        f"machine: expected a Machine, a machine file's path or a number of cores, "
-        f"got {type(value).__name__}"
-    )
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return Machine(cores=as_cores(value, name))
+    raise wrong(name, "a Machine, a machine file's path or a number of cores", value)
+
+
+def as_cores(value: Any, name: str = "cores") -> int:
+    """A number of cores (``cores=``, as ``--cores``): a whole number, Python's or numpy's,
+    from 1 to 1,048,576; never a machine file's path.
+
+    >>> as_cores("2")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: cores: expected a number of cores: an integer >= 1 and <= 1,048,576; got str '2'
+    """
+    return as_int(value, name, 1, MAX_CORES, what="a number of cores")
 
 
 def semantics_of(semantics: Semantics | str, machine: Any = None, cores: int | None = None) -> Semantics:
@@ -47,7 +65,7 @@ def semantics_of(semantics: Semantics | str, machine: Any = None, cores: int | N
     that many cores and no hand-off)."""
     if machine is None and cores is None:
         return Semantics.of(semantics)
-    chosen = as_machine(machine) if machine is not None else as_machine(cores)  # type: ignore[arg-type]
-    if cores is not None and machine is not None:
-        chosen = chosen.with_cores(as_machine(cores).cores)
-    return chosen.semantics
+    if cores is None:
+        return as_machine(machine).semantics
+    count = as_cores(cores)
+    return (Machine(cores=count) if machine is None else as_machine(machine).with_cores(count)).semantics
