@@ -219,3 +219,16 @@ def test_a_core_count_is_any_whole_number_named_cores(files: Path) -> None:
             patternalg.model("tpool_4(qsort)", cores=wrong_count)
         with pytest.raises(ArgumentError, match="^cores: expected a number of cores"):
             calibrate(files / "m.csv", cores=wrong_count)
+
+
+def test_a_numpy_count_is_a_python_int_in_a_result() -> None:
+    """explore(threads=np.int64(4)).to_json() kept the np.int64: not JSON."""
+    import json
+
+    import numpy as np
+
+    from patternalg.decisions.explore import explore
+
+    found = explore("pipe(qsort, inc)", threads=np.int64(4), top=np.int64(2), at={"x": 1024}).to_json()
+    assert found == explore("pipe(qsort, inc)", threads=4, top=2, at={"x": 1024}).to_json()
+    assert type(found["threads"]) is int and json.loads(json.dumps(found)) == found

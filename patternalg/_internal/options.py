@@ -61,7 +61,13 @@ class Option:
         return self.cli or "--" + self.name.replace("_", "-")
 
     def value(self, raw: Any) -> Any:
-        """``raw`` checked against the declaration (a FitError naming the flag if not valid)."""
+        """``raw`` checked against the declaration (a FitError naming the flag if not valid),
+        a number as Python's (numpy's ``int64`` is not JSON's).
+
+        >>> import numpy as np
+        >>> type(Option("top", 10, "designs", type=int).value(np.int64(4)))
+        <class 'int'>
+        """
         if raw is None:
             return self.default
         values = list(raw) if self.repeat else [raw]
@@ -73,7 +79,8 @@ class Option:
                 raise self.error(f"{self.flag} {item!r}: expected {self.type.__name__}")
             if not self._within(item):
                 raise self.error(f"{self.flag} {item}: must be {self._bounds()}")
-        return tuple(values) if self.repeat else raw
+        plain = [self.type(item) if self.type in (int, float) else item for item in values]
+        return tuple(plain) if self.repeat else plain[0]
 
     def _typed(self, item: Any) -> bool:
         """Of the declared type; any integer (numpy's too) for ``int``, never a bool."""
