@@ -29,10 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
-from .algebra.atomic_model import AtomicModel, own_symbols, valid_atom_name
+from .algebra.atomic_model import ATOM_NAME_RULE, AtomicModel, own_symbols, valid_atom_name
 from .algebra.bindings import as_value, collect_bindings
 from .algebra.model_maps import CheckedModels
-from .algebra.units import unit_checked
 from .errors import ArgumentError, UnknownAtomError, close_names
 from .syntax.parser import parse, parse_arithmetic
 from .syntax.terms import Term
@@ -232,9 +231,9 @@ class Models(CheckedModels, dict[str, AtomicModel]):
 
 def _model(key: Any, model: Any, name: str) -> AtomicModel:
     if not isinstance(key, str) or not valid_atom_name(key):
-        raise wrong(f"{name} key", "an atom name (a lowercase letter, then letters, digits, _)", key)
+        raise wrong(f"{name} key", f"an atom name ({ATOM_NAME_RULE})", key)
     if isinstance(model, AtomicModel):
-        return unit_checked(model, f"{name}[{key!r}].unit")
+        return model
     what = "an AtomicModel, a model's text such as '2*x', or a number"
     if isinstance(model, str):
         return AtomicModel(key, parse_arithmetic(model), source=f"{name}['{key}']")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import sympy
 
 import patternalg
 from patternalg import ModelLibrary, parse
@@ -232,3 +233,29 @@ def test_a_numpy_count_is_a_python_int_in_a_result() -> None:
     found = explore("pipe(qsort, inc)", threads=np.int64(4), top=np.int64(2), at={"x": 1024}).to_json()
     assert found == explore("pipe(qsort, inc)", threads=4, top=2, at={"x": 1024}).to_json()
     assert type(found["threads"]) is int and json.loads(json.dumps(found)) == found
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: patternalg.AtomicModel("a<b&c", 2 * patternalg.x), r"^AtomicModel name: expected an atom's name .*got str 'a<b&c'"),
+        (lambda: patternalg.AtomicModel("", 2 * patternalg.x), r"^AtomicModel name: expected .*got str ''"),
+        (lambda: patternalg.AtomicModel("k", sympy.nan), r"^AtomicModel 'k' expr: the model nan is infinite or undefined"),
+        (lambda: patternalg.AtomicModel("k", sympy.zoo * patternalg.x), r"^AtomicModel 'k' expr: the model zoo is infinite"),
+        (lambda: patternalg.AtomicModel("k", sympy.sqrt(-patternalg.x)), r"^AtomicModel 'k' expr: the model I\*sqrt\(x\) is not real"),
+        (lambda: patternalg.AtomicModel("k", patternalg.x, unit="bogus"), r"^AtomicModel 'k' unit: 'bogus' is not a unit"),
+    ],
+)
+def test_an_atomic_model_is_one_its_model_file_reads_back(build, message: str) -> None:
+    """ModelLibrary([AtomicModel('a<b&c', 2*x)]) was accepted, and wrote a model file
+    ModelLibrary.from_toml_text could not read; so were '', nan, zoo and a root of -x."""
+    with pytest.raises(PatternalgError, match=message):
+        build()
+
+
+def test_a_checked_atomic_model_round_trips_through_its_model_file() -> None:
+    from patternalg import AtomicModel, x
+
+    library = ModelLibrary([AtomicModel("main.solve_2", 3 * x, unit=" ms "), AtomicModel("k", 2 * x, unit="parsec")])
+    assert ModelLibrary.from_toml_text(library.to_toml()).to_toml() == library.to_toml()
+    assert library["main.solve_2"].unit == "ms"

@@ -14,15 +14,18 @@ from typing import Any
 import sympy
 
 from ..errors import ArgumentError
-from ..syntax.arith import format_expr, latex_definition
+from ..syntax.arith import check_finite, format_expr, latex_definition
 from ..syntax.parser import SYMBOL_RULE, is_symbol_name, parse_arithmetic
 from ..syntax.symbols import symbol
 from ..syntax.terms import writable_atom_name
 from .uncertainty import Uncertainty
+from .unit_text import check_unit
 
 __all__ = [
     "AtomicModel",
+    "ATOM_NAME_RULE",
     "COMMON_KEYS",
+    "expression_problem",
     "model_table",
     "own_symbols",
     "stated_numbers",
@@ -31,6 +34,10 @@ __all__ = [
 
 #: keys every model table may have, whatever its form
 COMMON_KEYS = ("form", "unit", "source", "x_range", "fit", "domain", "uncertainty", "touches_data")
+
+
+#: :func:`valid_atom_name`'s rule, as a message says it
+ATOM_NAME_RULE = "a lowercase letter, then letters, digits or _; not seq, pipe, tpool_..., mapReduce_..."
 
 
 def valid_atom_name(name: str) -> bool:
@@ -74,9 +81,17 @@ class AtomicModel:
     touches_data: bool = True
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str):
-            raise ArgumentError.wanted("AtomicModel name", "an atom's name such as 'qsort'", self.name)
-        object.__setattr__(self, "expr", _expression(self.expr, f"AtomicModel {self.name!r} expr"))
+        """The checks a model file's reader makes (:mod:`patternalg.library.model_library`):
+        a model it writes, it reads back."""
+        if not isinstance(self.name, str) or not valid_atom_name(self.name):
+            raise ArgumentError.wanted("AtomicModel name", f"an atom's name such as 'qsort' ({ATOM_NAME_RULE})", self.name)
+        where = f"AtomicModel {self.name!r}"
+        expr = _expression(self.expr, f"{where} expr")
+        problem = expression_problem(expr)
+        if problem:
+            raise ArgumentError(f"{where} expr: {problem}")
+        object.__setattr__(self, "expr", expr)
+        object.__setattr__(self, "unit", check_unit(self.unit, f"{where} unit"))
         if self.x_range is not None:
             object.__setattr__(self, "x_range", _range(self.x_range, f"AtomicModel {self.name!r} x_range"))
         domain = tuple((s, _range(r, f"AtomicModel {self.name!r} domain[{s!r}]")) for s, r in self.domain)
@@ -164,6 +179,20 @@ def own_symbols(expr: sympy.Expr, what: str) -> sympy.Expr:
             raise ArgumentError.wanted(what, f"an expression in symbols named as in a model's text ({SYMBOL_RULE})", free)
         swaps[free] = symbol(free.name)
     return expr.xreplace(swaps) if swaps else expr
+
+
+def expression_problem(expr: sympy.Expr) -> str | None:
+    """What makes ``expr`` no model of a time (None: nothing), as a message says it.
+
+    >>> from patternalg.syntax.symbols import x
+    >>> expression_problem(2 * x), expression_problem(x + sympy.zoo), expression_problem(sympy.sqrt(-x))
+    (None, 'the model zoo is infinite or undefined (a division by zero?)', 'the model I*sqrt(x) is not real (a root or log of a negative number?)')
+    """
+    if not check_finite(expr):
+        return f"the model {format_expr(expr)} is infinite or undefined (a division by zero?)"
+    if expr.has(sympy.I):
+        return f"the model {format_expr(expr)} is not real (a root or log of a negative number?)"
+    return None
 
 
 def _range(value: Any, what: str) -> tuple[float, float]:

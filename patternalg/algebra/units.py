@@ -31,6 +31,13 @@ from .._internal.limits import MAX_UNIT_TEXT, printable
 from ..errors import UnitError
 from ..syntax.terms import Atom, MapReduce, Term
 from .model_maps import ModelChain
+from .unit_text import (
+    DEFAULT_UNIT,
+    TIME_EXAMPLES,
+    check_unit,
+    pint_registry,
+    pint_unit,
+)
 
 if TYPE_CHECKING:
     from .atomic_model import AtomicModel
@@ -39,7 +46,6 @@ __all__ = [
     "DEFAULT_UNIT",
     "TIME_EXAMPLES",
     "check_unit",
-    "unit_checked",
     "check_time_unit",
     "dimension",
     "kind",
@@ -52,83 +58,6 @@ __all__ = [
     "in_unit",
 ]
 
-#: the unit of the built-in models, and of a composition of times unless ``--unit`` says
-DEFAULT_UNIT = "ns"
-#: the unit of the memory-wall models (paper 003): multiples of the 1-core time
-ONE_CORE_TIME = "T1"
-#: examples of valid time units, for messages (any unit pint reads as a time is valid)
-TIME_EXAMPLES = ("ns", "us", "ms", "s", "min")
-
-
-@functools.cache
-def _registry() -> Any:
-    """pint's registry, built on first use, with exact (Fraction) magnitudes."""
-    import pint
-
-    registry: Any = pint.UnitRegistry(non_int_type=Fraction)
-    # the memory-wall models (paper 003) give times in multiples of the 1-core time: a
-    # dimension of its own, so that they never add to absolute times
-    registry.define(f"{ONE_CORE_TIME} = [one_core_time]")
-    return registry
-
-
-@functools.lru_cache(maxsize=256)
-def _unit(text: str) -> Any:
-    """pint's unit of ``text``; a UnitError for text pint does not read, or longer than
-    :data:`~patternalg._internal.limits.MAX_UNIT_TEXT` characters (pint's parser is
-    quadratic in it)."""
-    if not isinstance(text, str):
-        raise UnitError(f"a unit is a text such as {', '.join(TIME_EXAMPLES)}, not {text!r:.40}")
-    if len(text) > MAX_UNIT_TEXT:
-        raise UnitError(
-            f"'{printable(text)}' is not a unit: {len(text):,} characters (limit: {MAX_UNIT_TEXT})"
-        )
-    if not text.strip():  # pint reads nothing as dimensionless
-        raise UnitError(f"'{printable(text)}' is not a unit (e.g. {', '.join(TIME_EXAMPLES)}, bytes)")
-    registry = _registry()
-    try:
-        unit = registry.Unit(text.strip())
-    except Exception:  # pint raises UndefinedUnitError, but also parser errors of any kind
-        raise UnitError(
-            f"'{printable(text)}' is not a unit (e.g. {', '.join(TIME_EXAMPLES)}, bytes)"
-        ) from None
-    return unit
-
-
-def check_unit(text: str, where: str = "unit") -> str:
-    """``text`` without the blanks around it if it names a unit (any unit pint knows), else
-    a UnitError at ``where``: the one place a unit's text is checked and trimmed (a unit
-    " ms" kept its blank in every header and note).
-
-    >>> check_unit("ms"), check_unit("bytes"), check_unit(" ms ")
-    ('ms', 'bytes', 'ms')
-    >>> check_unit("time", "m.toml: models.k.unit")
-    Traceback (most recent call last):
-    ...
-    patternalg.errors.UnitError: m.toml: models.k.unit: 'time' is not a unit (e.g. ns, us, ms, s, min, bytes)
-    """
-    unit = text.strip() if isinstance(text, str) else text
-    if unit not in (DEFAULT_UNIT, ONE_CORE_TIME):  # the built-ins' units: no pint to load
-        try:
-            _unit(text)
-        except UnitError as exc:
-            raise UnitError(f"{where}: {exc}") from None
-    return unit
-
-
-def unit_checked(model: AtomicModel, where: str) -> AtomicModel:
-    """``model`` with its unit checked (:func:`check_unit`, a UnitError at
-    ``where``) and its text as checked: ``" ms"`` is ``"ms"``.
-
-    >>> from patternalg.algebra.atomic_model import AtomicModel
-    >>> from patternalg.syntax.symbols import x
-    >>> unit_checked(AtomicModel("k", x, unit=" ms"), "k.unit").unit
-    'ms'
-    """
-    unit = check_unit(model.unit, where)
-    return model if unit == model.unit else replace(model, unit=unit)
-
-
 def dimension(text: str) -> str:
     """The unit's dimension in words: ``time``, ``length``, ``1 / time``, ``dimensionless``
     (written here: pint's own formatting fails on its exact exponents).
@@ -138,7 +67,7 @@ def dimension(text: str) -> str:
     """
     if text == DEFAULT_UNIT:
         return "time"
-    return _words({name.strip("[]"): e for name, e in _unit(text).dimensionality.items()})
+    return _words({name.strip("[]"): e for name, e in pint_unit(text).dimensionality.items()})
 
 
 @functools.lru_cache(maxsize=256)
@@ -158,8 +87,8 @@ def kind(text: str) -> str:
     """
     if text == DEFAULT_UNIT:
         return "time"
-    registry = _registry()
-    unit = _unit(text)
+    registry = pint_registry()
+    unit = pint_unit(text)
     if not _proportional(registry, unit):
         return f"{text} (a logarithmic or offset scale)"
     _, root = registry.get_root_units(unit)
@@ -227,9 +156,9 @@ def factor(source: str, target: str) -> Fraction:
         return Fraction(1)
     if kind(source) != kind(target):
         raise UnitError(f"cannot convert {source} ({kind(source)}) to {target} ({kind(target)})")
-    registry = _registry()
+    registry = pint_registry()
     try:
-        return Fraction(registry.Quantity(Fraction(1), _unit(source)).to(_unit(target)).magnitude)
+        return Fraction(registry.Quantity(Fraction(1), pint_unit(source)).to(pint_unit(target)).magnitude)
     except Exception:  # noqa: BLE001 (pint's DimensionalityError, a converter's own)
         raise UnitError(f"cannot convert {source} ({kind(source)}) to {target} ({kind(target)})") from None
 

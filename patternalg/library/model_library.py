@@ -27,17 +27,20 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-import sympy
-
 from .._internal.generated import checksum
 from .._internal.toml_reader import load_toml
-from ..algebra.atomic_model import COMMON_KEYS, AtomicModel, valid_atom_name
+from ..algebra.atomic_model import (
+    ATOM_NAME_RULE,
+    COMMON_KEYS,
+    AtomicModel,
+    expression_problem,
+    valid_atom_name,
+)
 from ..algebra.model_maps import CheckedModels
-from ..algebra.units import check_unit, unit_checked
+from ..algebra.unit_text import check_unit
 from ..arguments import MODELS, as_each, as_models, as_path, as_paths, as_text
 from ..errors import Location, ModelFileError, UnitError, UnknownAtomError, close_names, reason
 from ..forms import form_class
-from ..syntax.arith import format_expr
 
 __all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
 
@@ -59,11 +62,7 @@ def _where(path: str, name: str, key: str | None = None) -> Location:
 
 def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicModel:
     if not valid_atom_name(name):
-        raise ModelFileError(
-            f"'{name}' is not a valid atom name "
-            "(a lowercase letter, then letters, digits or _; not seq, pipe, tpool_..., mapReduce_...)",
-            location=_where(path, name),
-        )
+        raise ModelFileError(f"'{name}' is not a valid atom name ({ATOM_NAME_RULE})", location=_where(path, name))
     if not isinstance(table, Mapping):
         raise ModelFileError("expected a table of keys, got a value", location=_where(path, name))
     form = table.get("form", "expr")
@@ -85,15 +84,11 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
         )
     own = {k: v for k, v in table.items() if k not in ("form", "unit", "source", "touches_data")}
     model = form_class(form, str(_where(path, name))).from_table(own, _where(path, name))
+    problem = expression_problem(model.expr)
+    if problem:
+        raise ModelFileError(problem, location=_where(path, name))
     atomic = model.atomic_model(name, unit=unit, source=source)
-    if not touches:
-        atomic = replace(atomic, touches_data=False)
-    if atomic.expr.has(sympy.I):
-        raise ModelFileError(
-            f"the model {format_expr(atomic.expr)} is not real (a root or log of a negative number?)",
-            location=_where(path, name),
-        )
-    return atomic
+    return atomic if touches else replace(atomic, touches_data=False)
 
 
 @dataclass(frozen=True)
@@ -117,10 +112,7 @@ class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
     """
 
     def __init__(self, models: Iterable[AtomicModel] = ()) -> None:
-        checked = [
-            unit_checked(model, f"models[{model.name!r}].unit")
-            for model in as_each(models, AtomicModel, "models", "AtomicModel objects")
-        ]
+        checked = as_each(models, AtomicModel, "models", "AtomicModel objects")
         self._models: dict[str, AtomicModel | _Pending] = {model.name: model for model in checked}
 
     @classmethod
