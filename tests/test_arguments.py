@@ -259,3 +259,21 @@ def test_a_checked_atomic_model_round_trips_through_its_model_file() -> None:
     library = ModelLibrary([AtomicModel("main.solve_2", 3 * x, unit=" ms "), AtomicModel("k", 2 * x, unit="parsec")])
     assert ModelLibrary.from_toml_text(library.to_toml()).to_toml() == library.to_toml()
     assert library["main.solve_2"].unit == "ms"
+
+
+def test_the_last_raw_exceptions_are_argument_errors_naming_their_argument(files: Path, tmp_path: Path) -> None:
+    """examples=np.int64(10) reached hypothesis (InvalidArgument), save(None) raised a
+    TypeError, validate(rules=3) said 'unknown semantics 3'."""
+    import numpy as np
+
+    from patternalg.evidence.validation import validate
+
+    law = "seq(A, B) <= pipe(A, B)"
+    assert check(law, semantics="exact", examples=np.int64(10), seed=1) == check(law, semantics="exact", examples=10, seed=1)
+    with pytest.raises(ArgumentError, match=r"^examples: expected an integer >= 1; got int 0"):
+        check(law, semantics="exact", examples=0)
+    for where in (None, 3):
+        with pytest.raises(ArgumentError, match="^path: expected the path of a model file"):
+            ModelLibrary.builtin().save(where)
+    with pytest.raises(ArgumentError, match=r"^rules: expected a Semantics or its name \(asymptotic, exact, machine\); got int 3"):
+        validate([files / "m.csv"], {"sort": "x"}, rules=3)

@@ -27,7 +27,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, TypeVar
 
-from ..errors import EvaluationError
+from ..errors import ArgumentError, EvaluationError
 
 __all__ = ["Semantics", "Asymptotic", "Exact", "CORES", "CORES_NAME", "paced_by"]
 
@@ -169,12 +169,21 @@ class Semantics(metaclass=_Registered):
         return tuple(dict.fromkeys([*cls._registry, *cls._lazy]))
 
     @classmethod
-    def of(cls, value: Semantics | str) -> Semantics:
-        """A semantics or its name: ``Semantics.of("exact")``."""
+    def of(cls, value: Semantics | str, name: str = "semantics") -> Semantics:
+        """A semantics or its name: ``Semantics.of("exact")``; anything else is an
+        ArgumentError naming the argument ``name``.
+
+        >>> Semantics.of(3, "rules")
+        Traceback (most recent call last):
+        ...
+        patternalg.errors.ArgumentError: rules: expected a Semantics or its name (asymptotic, exact, machine); got int 3
+        """
         if isinstance(value, Semantics):
             return value
-        found = cls._registry.get(value) if isinstance(value, str) else None
-        if found is None and isinstance(value, str) and value in cls._lazy:
+        if not isinstance(value, str):
+            raise ArgumentError.wanted(name, f"a Semantics or its name ({', '.join(cls.names())})", value)
+        found = cls._registry.get(value)
+        if found is None and value in cls._lazy:
             module, _, name = cls._lazy[value].partition(":")
             found = cls._registry[value] = getattr(importlib.import_module(module), name)()
         if found is None:

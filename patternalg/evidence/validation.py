@@ -222,13 +222,13 @@ def validate(
     ``machine`` and ``cores``, as ``--machine`` and ``--cores``: validate under that machine's
     semantics, the rules (``exact``) beside unless ``rules`` says otherwise.
     """
-    sources = measurement_sources(measurements)
-    once_each(s.path for s in sources if s.format != "series")
-    library = evidence_models(models)
     main = semantics_of(semantics, machine, cores)
     if rules is None and (machine is not None or cores is not None):
         rules = Semantics.EXACT
-    other = None if rules is None else Semantics.of(rules)
+    other = None if rules is None else Semantics.of(rules, "rules")
+    sources = measurement_sources(measurements)
+    once_each(s.path for s in sources if s.format != "series")
+    library = evidence_models(models)
     drawn = None
     if interval is not None:
         from ..algebra.intervals import check_level

@@ -602,8 +602,7 @@ def check(
     law = _law_of(law)
     library, seed = ModelLibrary.of(library), as_int(seed, "seed")
     semantics = Semantics.of(semantics)
-    if as_int(examples, "examples") < 1:
-        raise EvaluationError(f"the number of examples must be at least 1, got {examples}")
+    examples = as_int(examples, "examples", 1)
     validate(law, library)
 
     def result(status: str, cx: Counterexample | None = None, n: int = 0) -> CheckResult:

@@ -227,7 +227,7 @@ class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
         """Write this library as a model file, atomically (the old file stays if it fails)."""
         from .._internal.atomic_write import write_text_atomic
 
-        write_text_atomic(path, self.to_toml())
+        write_text_atomic(as_path(path, "path", "the path of a model file"), self.to_toml())
 
 
 _BUILTIN: list[ModelLibrary] = []
