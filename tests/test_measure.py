@@ -459,3 +459,72 @@ def test_a_region_named_neither_an_atom_nor_a_term_is_refused_before_measuring(t
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
     assert f"region {name}: a region is named by an atom" in result.stderr and fragment in result.stderr
     assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_a_runs_output_is_neither_held_in_memory_nor_timed(tmp_path: Path) -> None:
+    """'head -c 1500M /dev/zero' took 3.15 GB and was timed at 6.66 s (0.04 s to /dev/null):
+    its whole output was read into memory, while the run was timed; of standard error only
+    the last line is wanted."""
+    script = """
+import resource
+from patternalg.errors import PatternalgError
+from patternalg.measurements.processes import run_program
+value, _ = run_program(["head", "-c", "300M", "/dev/zero"], 60.0, "--timeout", None)
+try:
+    run_program(["sh", "-c", "yes error | head -c 120000000 >&2; echo boom >&2; exit 3"], 60.0, "--timeout", None)
+except PatternalgError as exc:
+    print(exc)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, value)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    error, usage = done.stdout.splitlines()
+    assert error.endswith("failed (exit status 3): boom")
+    assert int(usage.split()[0]) < 200_000  # KB: not the 300 MB the program wrote
+
+
+def test_a_runs_time_ends_at_its_exit_not_at_its_background_processes(tmp_path: Path) -> None:
+    """A 0.05 s program whose background child held its output pipes was timed at 1.07 s."""
+    from patternalg.measurements.processes import run_program
+
+    value, elapsed = run_program(["sh", "-c", "sleep 3 & echo took 5"], 30.0, "--timeout", r"took (\d+)")
+    assert value == 5.0 and elapsed < 2
+    assert run_program(["sh", "-c", "sleep 3 &"], 30.0, "--timeout", None)[0] < 2
+
+
+def test_value_regex_searches_a_bounded_standard_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    from patternalg.errors import PatternalgError
+    from patternalg.measurements import processes
+
+    monkeypatch.setattr(processes, "OUTPUT_LIMIT", 10)
+    with pytest.raises(PatternalgError, match="its standard output has 22 bytes; --value-regex searches 10 at most"):
+        processes.run_program(["echo", "took 42.5 ms and more"], 30.0, "--timeout", r"took (\S+)")
+    with pytest.raises(PatternalgError, match="its standard output has no match of --value-regex"):
+        processes.run_program(["sh", "-c", "echo took 4 >&2"], 30.0, "--timeout", r"took (\S+)")
+
+
+@pytest.mark.parametrize(
+    ("regex", "value"), [(r"took ([0-9.]+) s|elapsed: ([0-9.]+)", 2.5), (r"(a)?elapsed: (\S+)", 2.5)]
+)
+def test_value_regex_takes_the_first_group_that_matched(regex: str, value: float) -> None:
+    """A first group outside the match (an alternative, an optional group) crashed with a
+    TypeError (float(None)) and left a journal of its header alone."""
+    from patternalg.measurements.processes import run_program
+
+    assert run_program(["echo", "elapsed: 2.5"], 30.0, "--timeout", regex)[0] == value
+
+
+def test_value_regex_whose_groups_all_missed_is_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "v.txt"
+    done = run_cli("measure", "echo elapsed: {x}", "--over", "x=1,2", "--value-regex", "(a)?", "--out", str(out))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "--value-regex '(a)?' matched '', but none of its groups took part in the match" in done.stderr
+    assert not out.exists() and not journal_path(out).exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals")
+def test_a_program_killed_by_a_signal_is_named_so(tmp_path: Path) -> None:
+    """It said 'failed (exit status -11)'."""
+    done = run_cli("measure", "sh -c 'kill -SEGV $$' {x}", "--over", "x=1,2", "--out", str(tmp_path / "s.txt"))
+    assert done.returncode == 2 and "failed (killed by signal SIGSEGV): no message" in done.stderr

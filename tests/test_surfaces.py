@@ -318,12 +318,12 @@ def test_the_default_timeout_grows_with_the_longest_run(monkeypatch, tmp_path) -
         def __init__(self, argv, **options) -> None:
             pass
 
-        def communicate(self, timeout):
-            timeouts.append(timeout)
-            clock[0] += next(durations)
-            return b"", b""
+    def exited(process, timeout) -> None:
+        timeouts.append(timeout)
+        clock[0] += next(durations)
 
     monkeypatch.setattr(processes.subprocess, "Popen", FakeProcess)
+    monkeypatch.setattr(processes, "_exited", exited)
     monkeypatch.setattr(processes.time, "perf_counter", lambda: clock[0])
     plan = runner.Plan.build({"k": "prog {x}"}, {"x": [1.0, 2.0, 3.0]}, repetitions=1, warmup=0)
     runner.measure(plan, tmp_path / "k.txt.journal")

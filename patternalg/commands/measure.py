@@ -97,8 +97,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--value-regex",
         metavar="REGEX",
-        help="take the number the program prints (the first group, else the match) instead "
-        "of the wall time",
+        help="take the number the program prints on standard output (the first group that "
+        "matches, else the match) instead of the wall time",
     )
     parser.add_argument(
         "--metric", help="the metric's name (default: time_s, or value with --value-regex)"

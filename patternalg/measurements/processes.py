@@ -13,12 +13,15 @@ import contextlib
 import math
 import os
 import re
+import select
 import shlex
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from typing import IO, Any
 
 from .._internal.limits import printable
 from .._internal.signals import ENDING
@@ -27,12 +30,24 @@ from ..errors import PatternalgError, reason
 __all__ = ["run_program", "signals_held", "stop"]
 
 
+#: the most of a program's standard output ``--value-regex`` searches (bytes): a run that
+#: prints more is an error, never read into memory
+OUTPUT_LIMIT = 64 * 2**20
+#: how much of the end of a failed program's standard error is read for its last line
+_TAIL = 4096
+
+
 def run_program(argv: Sequence[str], timeout: float, timeout_given: str,
                 value_regex: str | None) -> tuple[float, float]:  # fmt: skip
-    r"""Run ``argv`` once: its value (its wall time in s, or the number its output shows where
-    ``value_regex`` finds one) and its wall time. A run still going after ``timeout`` s (set by
-    ``timeout_given``, which the message names) is stopped with its processes, as one
+    r"""Run ``argv`` once: its value (its wall time in s, or the number its standard output
+    shows where ``value_regex`` finds one) and its wall time, from its start to its exit
+    (processes it leaves running are not waited for). A run still going after ``timeout`` s
+    (set by ``timeout_given``, which the message names) is stopped with its processes, as one
     interrupted is; a failed run, or an output without a number, is an error.
+
+    Its standard output goes to a temporary file where ``value_regex`` searches it (else
+    nowhere), its standard error to another, of which only the last line is read: neither is
+    held in memory nor read while the run is timed.
 
     >>> value, elapsed = run_program(["true"], 10.0, "--timeout", None)
     >>> value == elapsed and 0 < value < 10
@@ -41,47 +56,105 @@ def run_program(argv: Sequence[str], timeout: float, timeout_given: str,
     42.5
     """
     shown = shlex.join(argv)
-    start = time.perf_counter()
-    try:  # in a session of its own: its processes are stopped together, and only by measure
-        process = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=os.name == "posix",
-        )
-    except OSError as exc:
-        raise PatternalgError(f"cannot run {printable(shown)}: {reason(exc)}") from None
+    output: contextlib.AbstractContextManager[Any] = (
+        contextlib.nullcontext(subprocess.DEVNULL) if value_regex is None else tempfile.TemporaryFile()
+    )
+    with output as stdout, tempfile.TemporaryFile() as stderr:
+        start = time.perf_counter()
+        try:  # in a session of its own: its processes are stopped together, and only by measure
+            process = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
+                start_new_session=os.name == "posix",
+            )  # fmt: skip
+        except OSError as exc:
+            raise PatternalgError(f"cannot run {printable(shown)}: {reason(exc)}") from None
+        try:
+            _exited(process, timeout)
+        except subprocess.TimeoutExpired:
+            stop(process)
+            raise PatternalgError(
+                f"{printable(shown)}: still running after {timeout:g} s ({timeout_given}); it was stopped"
+            ) from None
+        except BaseException:  # Ctrl-C, or a SIGTERM (_interrupt): the program stops too
+            stop(process)
+            raise
+        elapsed = time.perf_counter() - start
+        if process.returncode != 0:
+            raise PatternalgError(f"{shown} failed ({_ending(process.returncode)}): {printable(_last_line(stderr), 200)}")
+        if value_regex is None:
+            return elapsed, elapsed
+        return _value(shown, value_regex, stdout), elapsed
+
+
+def _exited(process: subprocess.Popen[bytes], timeout: float) -> None:
+    """Wait until ``process`` exits (a TimeoutExpired after ``timeout`` s): on Linux at its
+    exit itself (a pidfd); elsewhere ``Popen.wait``, which looks every 50 ms at most."""
+    opened = getattr(os, "pidfd_open", None)
     try:
-        stdout, stderr = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        stop(process)
+        fd = opened(process.pid) if opened else -1
+    except OSError:
+        fd = -1
+    if fd < 0:
+        process.wait(timeout)
+        return
+    try:
+        waiting = select.poll()
+        waiting.register(fd, select.POLLIN)
+        if not waiting.poll(math.ceil(timeout * 1000)):
+            raise subprocess.TimeoutExpired(process.args, timeout)
+    finally:
+        os.close(fd)
+    process.wait()
+
+
+def _ending(status: int) -> str:
+    """How a program with exit status ``status`` (not 0; -N: signal N) ended.
+
+    >>> _ending(3), _ending(-11), _ending(-9)
+    ('exit status 3', 'killed by signal SIGSEGV', 'killed by signal SIGKILL: out of memory, or killed')
+    """
+    if status >= 0:
+        return f"exit status {status}"
+    try:
+        name = signal.Signals(-status).name
+    except ValueError:
+        name = str(-status)
+    return f"killed by signal {name}" + (": out of memory, or killed" if name == "SIGKILL" else "")
+
+
+def _last_line(stderr: IO[bytes]) -> str:
+    """The last line that is not blank of the end of ``stderr`` (a file), or ``no message``."""
+    size = stderr.seek(0, os.SEEK_END)
+    stderr.seek(max(0, size - _TAIL))
+    lines = stderr.read().decode(errors="replace").strip().splitlines()
+    return lines[-1] if lines else "no message"
+
+
+def _value(shown: str, value_regex: str, stdout: IO[bytes]) -> float:
+    """The number ``value_regex`` finds in standard output ``stdout`` (a file): its first
+    group that takes part in the match, else the whole match; an error if there is none,
+    it is no finite number, or the output is larger than :data:`OUTPUT_LIMIT`."""
+    size = stdout.seek(0, os.SEEK_END)
+    if size > OUTPUT_LIMIT:
         raise PatternalgError(
-            f"{printable(shown)}: still running after {timeout:g} s ({timeout_given}); it was stopped"
-        ) from None
-    except BaseException:  # Ctrl-C, or a SIGTERM (_interrupt): the program stops too
-        stop(process)
-        raise
-    elapsed = time.perf_counter() - start
-    if process.returncode != 0:
-        last = stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
-        raise PatternalgError(f"{shown} failed (exit status {process.returncode}): {last[0]:.200}")
-    if value_regex is None:
-        return elapsed, elapsed
-    output = stdout.decode(errors="replace")
-    match = re.search(value_regex, output)
-    if match is None:
-        raise PatternalgError(
-            f"{shown}: its output has no match of --value-regex {value_regex!r}"
+            f"{shown}: its standard output has {size:,} bytes; --value-regex searches "
+            f"{OUTPUT_LIMIT:,} at most: print less, or measure the wall time (no --value-regex)"
         )
-    text = match.group(1) if match.groups() else match.group(0)
+    stdout.seek(0)
+    match = re.search(value_regex, stdout.read().decode(errors="replace"))
+    if match is None:
+        raise PatternalgError(f"{shown}: its standard output has no match of --value-regex {value_regex!r}")
+    text = next((g for g in match.groups() if g is not None), None) if match.groups() else match[0]
+    if text is None:
+        raise PatternalgError(
+            f"{shown}: --value-regex {value_regex!r} matched {match[0]!r:.40}, but none of its "
+            "groups took part in the match (the value is the first group that does)"
+        )
     with contextlib.suppress(ValueError):
         value = float(text)
         if math.isfinite(value):
-            return value, elapsed
-    raise PatternalgError(
-        f"{shown}: --value-regex matched {text!r:.40}, which is not a finite number"
-    )
+            return value
+    raise PatternalgError(f"{shown}: --value-regex matched {text!r:.40}, which is not a finite number")
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
@@ -100,9 +173,6 @@ def stop(process: subprocess.Popen[bytes]) -> None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=1.0)
         process.wait()
-    for pipe in (process.stdout, process.stderr):
-        if pipe is not None:
-            pipe.close()
 
 
 @contextlib.contextmanager
