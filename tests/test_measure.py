@@ -528,3 +528,30 @@ def test_a_program_killed_by_a_signal_is_named_so(tmp_path: Path) -> None:
     """It said 'failed (exit status -11)'."""
     done = run_cli("measure", "sh -c 'kill -SEGV $$' {x}", "--over", "x=1,2", "--out", str(tmp_path / "s.txt"))
     assert done.returncode == 2 and "failed (killed by signal SIGSEGV): no message" in done.stderr
+
+
+@pytest.mark.parametrize(("newline", "bom"), [("\n", ""), ("\r\n", ""), ("\r\n", "\ufeff"), ("\n", "\ufeff"), ("\r", "")])
+def test_a_journal_of_any_line_ends_has_its_partly_written_line_cut_off(tmp_path: Path, newline: str, bom: str) -> None:
+    """A journal with CRLF line ends or a BOM (an editor's) was cut at an offset counted in
+    the text read (CRLF as LF, no BOM): its last whole line cut, the next resume refused it."""
+    plan = Plan.build({"e": "echo {x}"}, {"x": [3.0, 5.0]}, repetitions=2, warmup=0, value_regex=r"\d+")
+    journal = tmp_path / "j"
+    first = measure(plan, journal)
+    lines = journal.read_text().splitlines()
+    journal.write_bytes((bom + newline.join(lines[:3]) + newline + lines[3][:10]).encode())
+    assert measure(plan, journal) == first  # the runs of lines 2 and 3 kept, line 4 run again
+    assert measure(plan, journal) == first  # the journal resumed is one to resume again
+    assert len(journal.read_text().splitlines()) == 5
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
+def test_a_journal_that_is_no_regular_file_is_refused(tmp_path: Path) -> None:
+    """A FIFO at OUT.journal hung measure, reading it for ever."""
+    out = tmp_path / "ff.txt"
+    os.mkfifo(journal_path(out))
+    done = subprocess.run(
+        [sys.executable, "-m", "patternalg.cli", "measure", "echo {x}", "--over", "x=1,2", "--out", str(out)],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert f"cannot write the journal {journal_path(out)}: it is a FIFO, not a regular file" in done.stderr

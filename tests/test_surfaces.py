@@ -351,6 +351,8 @@ def _journal(tmp_path: Path, plan, *records: str) -> Path:
         ('{"repetition": 0, "region": "k", "point": 0, "at": {"x": 999}, "value": 1.5}',
          "point 0 of the plan is elsewhere"),
         ("[" * 100_000, "arrays nested too deep"),
+        # an integer no double holds was an OverflowError's traceback
+        ('{"repetition": 0, "region": "k", "point": 0, "value": 1' + "0" * 400 + "}", "expected a finite number"),
     ],
 )
 def test_a_hand_edited_journal_is_refused(record, fragment, tmp_path) -> None:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from typing import Any
 
-__all__ = ["finite_json", "byte_text"]
+__all__ = ["finite_json", "finite_number", "byte_text"]
 
 #: the lone surrogates through which Python's file functions keep a name's bytes that are
 #: not UTF-8 (``surrogateescape``)
@@ -39,3 +40,18 @@ def finite_json(data: Any) -> Any:
     if isinstance(data, list | tuple):
         return [finite_json(value) for value in data]
     return data
+
+
+def finite_number(value: Any) -> bool:
+    """Whether ``value`` is a real number a double holds (not a bool; an integer of 400
+    digits is none).
+
+    >>> finite_number(2), finite_number(10**400), finite_number(float("nan")), finite_number(True)
+    (True, False, False, False)
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False

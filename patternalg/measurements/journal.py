@@ -7,20 +7,24 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import math
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from .._internal.json_values import finite_number
 from .._internal.limits import printable
-from .._internal.reading import read_text
+from .._internal.reading import read_bytes
 from ..errors import PatternalgError, reason
 
 __all__ = ["JOURNAL_KIND", "Journal", "JournaledPlan", "journal_path", "kept", "resume"]
 
 #: the first line of a journal names it
 JOURNAL_KIND = "patternalg-measure-journal"
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+#: what a journal that is no regular file is, by its type
+_KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device", stat.S_IFSOCK: "a socket"}
 
 
 class JournaledPlan(Protocol):
@@ -70,10 +74,12 @@ class Journal:
     def __enter__(self) -> Journal:
         for _ in range(3):  # the path may name a new file once the one locked is removed
             try:
-                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o666)
+                # not blocking: a FIFO is refused, not waited on
+                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | _NONBLOCK, 0o666)
             except OSError as exc:
                 raise PatternalgError(f"cannot write the journal {self.path}: {reason(exc)}") from None
             try:
+                _regular(self.fd, self.path)
                 if _locked(self.fd, self.path):
                     return self
             except BaseException:
@@ -104,6 +110,17 @@ class Journal:
             with contextlib.suppress(OSError):
                 os.ftruncate(self.fd, end)
             raise
+
+
+def _regular(fd: int, path: Path) -> None:
+    """An error for a journal that is no regular file: a FIFO (whose reading would wait for
+    ever), a device."""
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        kind = _KINDS.get(stat.S_IFMT(mode), "no regular file")
+        raise PatternalgError(
+            f"cannot write the journal {path}: it is {kind}, not a regular file; remove it, or give another --out"
+        )
 
 
 def _locked(fd: int, path: Path) -> bool:
@@ -145,13 +162,13 @@ def resume(plan: JournaledPlan, journal: Path) -> dict[tuple[int, str, int], flo
     partly written last line, from an interruption while writing it, is cut off); an error
     for a journal of another plan."""
     try:
-        text = read_text(journal)
+        data = read_bytes(journal)
+        end = max(data.rfind(b"\n"), data.rfind(b"\r")) + 1  # its whole lines, as on disk
+        lines = data[:end].decode("utf-8-sig").splitlines()  # LF, CRLF or CR; a BOM
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:
         raise PatternalgError(f"cannot read the journal {journal}: {reason(exc)}") from None
-    complete = text[: text.rfind("\n") + 1]
-    lines = complete.splitlines()
     if not lines:
         return None
     number = 1
@@ -179,9 +196,9 @@ def resume(plan: JournaledPlan, journal: Path) -> dict[tuple[int, str, int], flo
             f"{journal}:{number} is not a journal this measurement can resume: "
             f"{printable(str(exc), 120)}; remove it to start anew"
         ) from None
-    if len(complete) != len(text):  # a journal of this plan: its partly written line goes
-        with open(journal, "r+", encoding="utf-8") as log:
-            log.truncate(len(complete.encode("utf-8")))
+    if end != len(data):  # a journal of this plan: its partly written line goes
+        with open(journal, "r+b") as log:
+            log.truncate(end)
     return done
 
 
@@ -210,7 +227,7 @@ def _journaled_run(plan: JournaledPlan, record: Any) -> tuple[tuple[int, str, in
     region, value = record.get("region"), record.get("value")
     if region not in dict(plan.regions):
         raise ValueError(f"region {region!r:.40} is not a region of the plan")
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if not isinstance(value, int | float) or not finite_number(value):
         raise ValueError(f"value {value!r:.40}: expected a finite number")
     if plan.value_regex is None and value < 0:
         raise ValueError(f"value {value!r}: a wall time is at least 0")

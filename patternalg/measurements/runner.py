@@ -24,7 +24,6 @@ import contextlib
 import itertools
 import json
 import math
-import numbers
 import os
 import random
 import re
@@ -36,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .._internal.callbacks import ProgressCallback
+from .._internal.json_values import finite_number
 from .._internal.signals import ending_handled
 from ..arguments import as_int, expect, wrong
 from ..errors import PatternalgError, reason
@@ -329,7 +329,7 @@ def _checked(
         if isinstance(values, str | bytes) or not isinstance(values, Iterable):
             raise wrong(f"grid[{name!r}]", what, values)
         items = list(values)
-        if not items or not all(map(_finite, items)):
+        if not items or not all(map(finite_number, items)):
             raise wrong(f"grid[{name!r}]", what, values)
         axes[name] = [float(v) for v in items]
     return dict(regions), axes
@@ -349,16 +349,6 @@ def _shell_words(text: str) -> list[str]:
         return [w for w in lexer if not set(w) <= set(";|&<>()")]
     except ValueError:
         return []
-
-
-def _finite(value: Any) -> bool:
-    """Whether ``value`` is a real number a double holds (not a bool)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        return False
-    try:
-        return math.isfinite(float(value))
-    except OverflowError:
-        return False
 
 
 def measure(
