@@ -146,8 +146,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not args.debug:  # numpy's overflow notes are not the user's concern
                 warnings.simplefilter("ignore", RuntimeWarning)
             return int(importlib.import_module(args.module).run(args) or 0)
-    except KeyboardInterrupt:
-        print("patternalg: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # measure's says what its journal keeps
+        said = "; ".join(["patternalg: interrupted", *map(str, exc.args)])
+        print(printable(said, limit=MAX_MESSAGE), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

@@ -46,6 +46,9 @@ if kill.exists() and count == int(kill.read_text()):
 print("run", count, "at", int(sys.argv[1]))
 """
 
+#: what an interruption before any run finished says
+NOTHING_KEPT = "no run was measured (nothing kept: a corrected command starts anew)"
+
 
 def program(tmp_path: Path, name: str, text: str) -> str:
     script = tmp_path / f"{name}.py"
@@ -419,8 +422,8 @@ def test_a_stopped_run_stops_the_processes_it_started(tmp_path: Path) -> None:
     sleeping = _started(pid)
     measuring.terminate()
     _, stderr = measuring.communicate(timeout=60)
-    assert measuring.returncode == 130 and stderr == "patternalg: interrupted\n"
-    assert not _alive(sleeping) and journal_path(out).exists()
+    assert measuring.returncode == 130 and stderr == f"patternalg: interrupted; {NOTHING_KEPT}\n"
+    assert not _alive(sleeping) and not journal_path(out).exists()
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX sessions and signals")
@@ -439,7 +442,7 @@ def test_a_second_signal_in_the_grace_second_still_stops_the_processes(tmp_path:
     time.sleep(0.3)
     measuring.terminate()
     _, stderr = measuring.communicate(timeout=60)
-    assert measuring.returncode == 130 and stderr == "patternalg: interrupted\n"
+    assert measuring.returncode == 130 and stderr == f"patternalg: interrupted; {NOTHING_KEPT}\n"
     assert not _alive(sleeping)
 
 
@@ -555,3 +558,36 @@ def test_a_journal_that_is_no_regular_file_is_refused(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert f"cannot write the journal {journal_path(out)}: it is a FIFO, not a regular file" in done.stderr
+
+
+#: counts its runs in a file; on run 3 sends its caller (measure) a SIGTERM, and waits
+TERMINATOR = """
+import os, pathlib, signal, sys, time
+runs = pathlib.Path(sys.argv[2])
+count = int(runs.read_text()) + 1 if runs.exists() else 1
+runs.write_text(str(count))
+if count == 3:
+    os.kill(os.getppid(), signal.SIGTERM)
+    time.sleep(30)
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals")
+def test_an_interruption_and_a_resumption_say_what_the_journal_keeps(tmp_path: Path) -> None:
+    """An interruption said 'interrupted' alone, and the same command then resumed the runs
+    of the journal without a word (of a program rebuilt meanwhile too)."""
+    out, runs = tmp_path / "i.txt", tmp_path / "runs"
+    args = ("measure", f"{program(tmp_path, 'term', TERMINATOR)} {{x}} {runs}", "--over", "x=1,2",
+            "--repetitions", "2", "--warmup", "0", "--name", "term", "--out", str(out))  # fmt: skip
+    first = run_cli(*args, process=True)
+    assert first.returncode == 130 and first.stderr == (
+        f"patternalg: interrupted; the 2 run(s) measured are kept in {journal_path(out)}: the same "
+        "command resumes them, or remove that file to start anew\n"
+    )
+    second = run_cli(*args)
+    assert second.returncode == 0, second.stderr
+    assert (
+        f"note: resuming the 2 run(s) journaled in {journal_path(out)} (the same command and grid); "
+        "remove it to measure anew\n"
+    ) in second.stderr
+    assert runs.read_text() == "5"  # two runs kept, the third run again, and the fourth

@@ -189,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
     out = check_output(args, args.out, reading=plan.files())  # not the program measured
     journal = journal_path(out)
     with progress(args, "measuring", "runs") as bar:
-        values = measure(plan, journal, progress=bar)
+        values = measure(plan, journal, progress=bar, resuming=lambda runs: _resuming(args, journal, runs))
     metric = args.metric or ("value" if args.value_regex else "time_s")
     text = (_json if out.suffix.lower() == ".json" else _text)(plan, values, metric, usable_cores())
     write_text_atomic(out, text)
@@ -203,6 +203,12 @@ def run(args: argparse.Namespace) -> int:
         f"{plan.repetitions} repetition(s)",
     )
     return 0
+
+
+def _resuming(args: argparse.Namespace, journal: Path, runs: int) -> None:
+    """The note that the measurement resumes ``runs`` runs of ``journal`` (a rebuilt program
+    has the same command: only this note shows its old runs are kept)."""
+    note(args, f"resuming the {runs} run(s) journaled in {journal} (the same command and grid); remove it to measure anew")
 
 
 def _values(args: argparse.Namespace, text: str, axis: Axis, notes: list[str]) -> list[float]:

@@ -29,7 +29,7 @@ import random
 import re
 import shlex
 import shutil
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -352,18 +352,27 @@ def _shell_words(text: str) -> list[str]:
 
 
 def measure(
-    plan: Plan, journal: str | Path, *, progress: ProgressCallback = None
+    plan: Plan,
+    journal: str | Path,
+    *,
+    progress: ProgressCallback = None,
+    resuming: Callable[[int], None] | None = None,
 ) -> dict[tuple[str, int], list[float]]:
-    """Run ``plan`` (resuming ``journal`` if it holds runs of the same plan): the values of
-    each (region, point index), one a repetition."""
+    """Run ``plan`` (resuming ``journal`` if it holds runs of the same plan: ``resuming(n)``
+    is called first with their number): the values of each (region, point index), one a
+    repetition. An interruption (a KeyboardInterrupt) says what the journal keeps."""
     journal = Path(journal)
     with Journal(journal) as log, ending_handled(_interrupt):
         found = resume(plan, journal)
         done = {} if found is None else found
+        if done and resuming:
+            resuming(len(done))
         try:
             if found is None:
                 log.start({"kind": JOURNAL_KIND, "plan": plan.identity()})
             _measure_runs(plan, log, done, progress)
+        except KeyboardInterrupt:
+            raise KeyboardInterrupt(kept(journal, len(done))) from None
         except OSError as exc:  # the journal's (a run's own failures are PatternalgErrors)
             raise PatternalgError(
                 f"cannot write the journal {journal}: {reason(exc)}; {kept(journal, len(done))}"
