@@ -316,7 +316,7 @@ def test_a_journal_that_cannot_be_written_is_named(tmp_path: Path, monkeypatch: 
     from patternalg.errors import PatternalgError
     from patternalg.measurements import journal as journal_module
 
-    plan = Plan.build({"k": f"{shlex.quote(sys.executable)} -c pass"}, {"x": [1.0, 2.0]}, repetitions=1)
+    plan = Plan.build({"k": f"{shlex.quote(sys.executable)} -c pass {{x}}"}, {"x": [1.0, 2.0]}, repetitions=1)
     with pytest.raises(PatternalgError, match=r"cannot write the journal .*missing.*: No such file or directory"):
         measure(plan, tmp_path / "missing" / "m.txt.journal")
 
@@ -366,7 +366,7 @@ def test_a_second_measure_of_the_same_out_is_refused_while_the_first_runs(tmp_pa
     out = tmp_path / "cc.txt"
     first = subprocess.Popen(
         [sys.executable, "-m", "patternalg.cli", "measure", "--over", "x=1..2:2", "--warmup", "0",
-         "--out", str(out), "sleep 3"],
+         "--out", str(out), "sleep 3 {x}"],
         env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
@@ -374,7 +374,7 @@ def test_a_second_measure_of_the_same_out_is_refused_while_the_first_runs(tmp_pa
         while not journal_path(out).exists() or not journal_path(out).read_text():
             assert time.monotonic() < deadline and first.poll() is None
             time.sleep(0.05)
-        done = run_cli("measure", "--over", "x=1..2:2", "--warmup", "0", "--out", str(out), "sleep 3")
+        done = run_cli("measure", "--over", "x=1..2:2", "--warmup", "0", "--out", str(out), "sleep 3 {x}")
         assert done.returncode == 2 and done.stderr == (
             f"patternalg measure: error: {journal_path(out)}: another patternalg measure is writing "
             "this journal (its --out is the same); wait for it to end, or give another --out\n"
@@ -407,7 +407,7 @@ def test_a_stopped_run_stops_the_processes_it_started(tmp_path: Path) -> None:
     """With --timeout the message said 'it was stopped' but the program's own child (sleep)
     ran on, and a SIGTERM to measure left the program running."""
     pid = tmp_path / "pid"
-    command = f"sh -c 'sleep 30 & echo $! > {shlex.quote(str(pid))}; wait'"
+    command = f"sh -c 'sleep 30 & echo $! > {shlex.quote(str(pid))}; wait' {{x}}"
     done = run_cli("measure", "--over", "x=1,2", "--repetitions", "1", "--warmup", "0",
                    "--timeout", "0.5", "--out", str(tmp_path / "t.txt"), command)  # fmt: skip
     assert done.returncode == 2 and "it was stopped" in done.stderr
@@ -431,7 +431,7 @@ def test_a_second_signal_in_the_grace_second_still_stops_the_processes(tmp_path:
     """A program that ignores SIGTERM gets SIGKILL a second later; a second Ctrl-C or SIGTERM
     within that second raised in the wait and left the program running."""
     pid = tmp_path / "pid"
-    command = f"sh -c 'trap \"\" TERM; sleep 30 & echo $! > {shlex.quote(str(pid))}; wait'"
+    command = f"sh -c 'trap \"\" TERM; sleep 30 & echo $! > {shlex.quote(str(pid))}; wait' {{x}}"
     measuring = subprocess.Popen(
         [sys.executable, "-m", "patternalg.cli", "measure", "--over", "x=1,2", "--warmup", "0",
          "--out", str(tmp_path / "s.txt"), command],
@@ -591,3 +591,24 @@ def test_an_interruption_and_a_resumption_say_what_the_journal_keeps(tmp_path: P
         "remove it to measure anew\n"
     ) in second.stderr
     assert runs.read_text() == "5"  # two runs kept, the third run again, and the fourth
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["./s.sh 20", "--over", "x=1,2"], r"--over x: no command names \{x\} \(the command: './s.sh 20'\)"),
+        (["true {x}", "--over", "x=1,2", "--over", "y=1,2"], r"--over y: no command names \{y\}"),
+        (["--region", "a=true {x}", "--region", "b=true {x}", "--over", "x=1,2", "--over", "n=1,2"],
+         r"--over n: no command names \{n\} \(the commands: 'true \{x\}', 'true \{x\}'\)"),
+        (["--region", "a=true {x}", "--name", "foo", "--over", "x=1,2"],
+         "--name foo: names the region of COMMAND, and no COMMAND is given"),
+    ],
+)
+def test_a_parameter_or_name_nothing_uses_is_refused(tmp_path: Path, args: list[str], message: str) -> None:
+    """A grid parameter no command names ran the same commands at every point, and --name
+    beside --region alone was ignored, without a word."""
+    out = tmp_path / "nx.txt"
+    done = run_cli("measure", *args, "--out", str(out))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert re.search(message, done.stderr), done.stderr
+    assert not out.exists() and not journal_path(out).exists()

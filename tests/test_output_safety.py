@@ -178,7 +178,7 @@ def test_a_legal_long_output_name_is_written(tmp_path: Path) -> None:
         assert main(["-q", "fit", str(data), "--input-format", "csv", "--out", str(out)]) == 0
         assert out.read_text().startswith("format = 1")
         out.unlink()
-        command = f"{sys.executable} -c pass"
+        command = f"{sys.executable} -c pass {{x}}"
         assert main(["-q", "measure", "--over", "x=1,2", "--warmup", "0", "--out", str(out), command]) == 0
         assert out.read_text().startswith("# measured by patternalg measure")
         assert sorted(tmp_path.iterdir()) == sorted([data, out])

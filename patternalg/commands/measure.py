@@ -117,6 +117,11 @@ def _regions(args: argparse.Namespace, notes: list[str]) -> dict[str, str]:
     from ..measurements.runner import region_name
 
     regions: dict[str, str] = {}
+    if args.name is not None and not args.program:
+        raise PatternalgError(
+            f"--name {args.name}: names the region of COMMAND, and no COMMAND is given "
+            "(--region NAME=COMMAND names its own)"
+        )
     if args.program:
         name = args.name or region_name(args.program)
         if not args.name:

@@ -36,6 +36,7 @@ from typing import Any
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.json_values import finite_number
+from .._internal.limits import printable
 from .._internal.signals import ending_handled
 from ..arguments import as_int, expect, wrong
 from ..errors import PatternalgError, reason
@@ -217,6 +218,7 @@ class Plan:
                     f"(--over gives: {', '.join(parameters) or 'none'})"
                 )
             templates.append((name, words))
+        _check_used(parameters, regions)
         if value_regex is not None:
             try:
                 re.compile(value_regex)
@@ -286,6 +288,26 @@ class Plan:
         found = asdict(self)
         del found["warmup"], found["timeout"]
         return json.loads(json.dumps(found))  # tuples as lists, as read back
+
+
+def _check_used(parameters: Sequence[str], regions: Mapping[str, str]) -> None:
+    """An error for a parameter of the grid that no command names: each point would run
+    the same commands (no value is passed but by ``{name}``).
+
+    >>> _check_used(["x", "y"], {"k": "./k {x}"})
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.PatternalgError: --over y: no command names {y} (the command: './k {x}'); name {y} where its value goes, or leave y out of the grid
+    """
+    named = {m for template in regions.values() for m in _PLACEHOLDER.findall(template)}
+    unused = [p for p in parameters if p not in named]
+    if unused:
+        commands = ", ".join(map(repr, regions.values()))
+        kind = "the command" if len(regions) == 1 else "the commands"
+        raise PatternalgError(
+            f"--over {unused[0]}: no command names {{{unused[0]}}} ({kind}: {printable(commands, 200)}); "
+            f"name {{{unused[0]}}} where its value goes, or leave {unused[0]} out of the grid"
+        )
 
 
 def _existing(names: Iterable[str]) -> set[str]:
