@@ -612,3 +612,33 @@ def test_a_parameter_or_name_nothing_uses_is_refused(tmp_path: Path, args: list[
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert re.search(message, done.stderr), done.stderr
     assert not out.exists() and not journal_path(out).exists()
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda plan, j: measure("notaplan", j), "plan: expected a Plan"),  # an AttributeError
+        (lambda plan, j: measure(plan, 42), "journal: expected the path of the journal file; got int 42"),
+        (lambda plan, j: measure(plan, j, progress=5), "progress: expected None or a function"),  # after the warm-ups
+        (lambda plan, j: measure(plan, j, resuming="yes"), "resuming: expected None or a function"),
+        (lambda plan, j: Plan.build({"k": "true {x}"}, {"": [1, 2]}, repetitions=1), "grid key: expected a parameter name"),
+        (lambda plan, j: Plan.build({"k": "true {x}"}, {"x": [1, 1]}, repetitions=1),
+         r"grid\['x'\]: expected a list of finite numbers, each once"),
+        (lambda plan, j: Plan.build({"": "true {x}"}, {"x": [1, 2]}, repetitions=1), "regions key: expected a region name"),
+    ],
+)
+def test_measure_and_plan_check_their_arguments_before_running(tmp_path: Path, call, message: str) -> None:
+    """Each of these failed deep inside (an AttributeError, a TypeError after every warm-up
+    run), or was taken: an empty region or parameter name, a point listed twice."""
+    from patternalg.errors import ArgumentError
+
+    plan = Plan.build({"k": f"touch {tmp_path}/ran{{x}}"}, {"x": [1, 2]}, repetitions=1)
+    with pytest.raises(ArgumentError, match=message):
+        call(plan, tmp_path / "j")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing ran, no journal
+
+
+def test_measure_refuses_a_parameter_no_command_can_name(tmp_path: Path) -> None:
+    done = run_cli("measure", "echo {x}", "--over", "α=1,2", "--out", str(tmp_path / "a.txt"))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "--over α=1,2: a parameter a command names as {NAME} is a letter or _, then letters" in done.stderr

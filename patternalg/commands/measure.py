@@ -171,20 +171,13 @@ def _check_region_name(name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..algebra.grid import parse_axis
     from ..measurements.runner import Plan, journal_path, measure, usable_cores
 
     notes: list[str] = []  # printed once the measurement is written
     regions = _regions(args, notes)
-    grid: dict[str, list[float]] = {}
-    for text in args.over:
-        axis = parse_axis(text)
-        if axis.name in grid:
-            raise PatternalgError(f"--over {text}: {axis.name} has a grid already")
-        grid[axis.name] = _values(args, text, axis, notes)
     plan = Plan.build(
         regions,
-        grid,
+        _grid(args, notes),
         repetitions=args.repetitions,
         warmup=args.warmup,
         timeout=args.timeout,
@@ -214,6 +207,22 @@ def _resuming(args: argparse.Namespace, journal: Path, runs: int) -> None:
     """The note that the measurement resumes ``runs`` runs of ``journal`` (a rebuilt program
     has the same command: only this note shows its old runs are kept)."""
     note(args, f"resuming the {runs} run(s) journaled in {journal} (the same command and grid); remove it to measure anew")
+
+
+def _grid(args: argparse.Namespace, notes: list[str]) -> dict[str, list[float]]:
+    """The values of each ``--over`` parameter."""
+    from ..algebra.grid import parse_axis
+    from ..measurements.runner import PARAMETER_NAME, is_parameter_name
+
+    grid: dict[str, list[float]] = {}
+    for text in args.over:
+        axis = parse_axis(text)
+        if not is_parameter_name(axis.name):  # {α} stands for nothing in a command
+            raise PatternalgError(f"--over {text}: a parameter a command names as {{NAME}} is {PARAMETER_NAME}")
+        if axis.name in grid:
+            raise PatternalgError(f"--over {text}: {axis.name} has a grid already")
+        grid[axis.name] = _values(args, text, axis, notes)
+    return grid
 
 
 def _values(args: argparse.Namespace, text: str, axis: Axis, notes: list[str]) -> list[float]:

@@ -38,7 +38,7 @@ from .._internal.callbacks import ProgressCallback
 from .._internal.json_values import finite_number
 from .._internal.limits import printable
 from .._internal.signals import ending_handled
-from ..arguments import as_int, expect, wrong
+from ..arguments import as_int, as_path, expect, wrong
 from ..errors import PatternalgError, reason
 from .journal import JOURNAL_KIND, Journal, journal_path, kept, resume
 from .names import atom_name
@@ -51,6 +51,8 @@ __all__ = [
     "grid_value",
     "integer_grid",
     "region_name",
+    "is_parameter_name",
+    "PARAMETER_NAME",
     "usable_cores",
     "DEFAULT_TIMEOUT",
     "TIMEOUT_FACTOR",
@@ -62,6 +64,8 @@ __all__ = [
 DEFAULT_TIMEOUT = 30.0
 TIMEOUT_FACTOR = 10.0
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+#: what a parameter's name is made of
+PARAMETER_NAME = "a letter or _, then letters, digits or _"
 #: programs that run the program named after them: interpreters and shells (whose ``-c``
 #: runs code), launchers (whose options and numbers come before the program)
 _INTERPRETERS = re.compile(r"(?:python|pypy|perl|ruby|node|nodejs|julia|lua|php|Rscript)[0-9.]*")
@@ -340,21 +344,43 @@ def _checked(
     if not isinstance(regions, Mapping) or not regions:
         raise wrong("regions", "a mapping of region names to command templates", regions)
     for name, template in regions.items():
-        expect(name, str, "regions key", "a region name")
+        if not isinstance(name, str) or not name.strip() or not name.isprintable() or name != name.strip():
+            raise wrong("regions key", "a region name: an atom such as 'sort' or a term such as 'pipe(a, b)'", name)
         expect(template, str, f"regions[{name!r}]", "a command template such as './k {x}'")
     if not isinstance(grid, Mapping):
         raise wrong("grid", "a mapping of parameter names to their values", grid)
-    axes: dict[str, list[float]] = {}
-    for name, values in grid.items():
-        expect(name, str, "grid key", "a parameter name")
-        what = "a list of finite numbers"
-        if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-            raise wrong(f"grid[{name!r}]", what, values)
-        items = list(values)
-        if not items or not all(map(finite_number, items)):
-            raise wrong(f"grid[{name!r}]", what, values)
-        axes[name] = [float(v) for v in items]
-    return dict(regions), axes
+    return dict(regions), {_parameter(name): _axis(name, values) for name, values in grid.items()}
+
+
+def is_parameter_name(name: str) -> bool:
+    """Whether ``{name}`` in a command stands for a parameter: a letter or ``_``, then
+    letters, digits or ``_`` (ASCII).
+
+    >>> is_parameter_name("n_2"), is_parameter_name(""), is_parameter_name("α")
+    (True, False, False)
+    """
+    return bool(_PLACEHOLDER.fullmatch(f"{{{name}}}"))
+
+
+def _parameter(name: Any) -> str:
+    """A grid key: a name ``{name}`` can stand for in a command."""
+    if not isinstance(name, str) or not is_parameter_name(name):
+        raise wrong("grid key", f"a parameter name such as 'x' ({PARAMETER_NAME})", name)
+    return name
+
+
+def _axis(name: str, values: Any) -> list[float]:
+    """The values of parameter ``name``: finite numbers, each once (as substituted)."""
+    what = "a list of finite numbers, each once"
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise wrong(f"grid[{name!r}]", what, values)
+    items = list(values)
+    if not items or not all(map(finite_number, items)):
+        raise wrong(f"grid[{name!r}]", what, values)
+    axis = [float(v) for v in items]
+    if len({grid_value(v) for v in axis}) < len(axis):  # one point measured twice
+        raise wrong(f"grid[{name!r}]", what, values)
+    return axis
 
 
 def _shell_words(text: str) -> list[str]:
@@ -383,7 +409,11 @@ def measure(
     """Run ``plan`` (resuming ``journal`` if it holds runs of the same plan: ``resuming(n)``
     is called first with their number): the values of each (region, point index), one a
     repetition. An interruption (a KeyboardInterrupt) says what the journal keeps."""
-    journal = Path(journal)
+    expect(plan, Plan, "plan", "a Plan (Plan.build(...))")
+    journal = Path(as_path(journal, "journal", "the path of the journal file"))
+    for name, function in (("progress", progress), ("resuming", resuming)):
+        if function is not None and not callable(function):
+            raise wrong(name, "None or a function", function)
     with Journal(journal) as log, ending_handled(_interrupt):
         found = resume(plan, journal)
         done = {} if found is None else found
