@@ -642,3 +642,10 @@ def test_measure_refuses_a_parameter_no_command_can_name(tmp_path: Path) -> None
     done = run_cli("measure", "echo {x}", "--over", "α=1,2", "--out", str(tmp_path / "a.txt"))
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert "--over α=1,2: a parameter a command names as {NAME} is a letter or _, then letters" in done.stderr
+
+
+def test_a_timeout_of_years_is_waited_for(tmp_path: Path) -> None:
+    """--timeout 1e8 (under the 1e9 allowed) overflowed poll's milliseconds, a traceback."""
+    from patternalg.measurements.processes import run_program
+
+    assert run_program(["echo", "took 3"], 1e8, "--timeout", r"took (\d+)")[0] == 3.0

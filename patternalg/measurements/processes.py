@@ -100,11 +100,22 @@ def _exited(process: subprocess.Popen[bytes], timeout: float) -> None:
     try:
         waiting = select.poll()
         waiting.register(fd, select.POLLIN)
-        if not waiting.poll(math.ceil(timeout * 1000)):
-            raise subprocess.TimeoutExpired(process.args, timeout)
+        deadline = time.monotonic() + timeout
+        while not waiting.poll(_milliseconds(deadline - time.monotonic())):  # a day at most
+            if time.monotonic() >= deadline:
+                raise subprocess.TimeoutExpired(process.args, timeout)
     finally:
         os.close(fd)
     process.wait()
+
+
+def _milliseconds(seconds: float) -> int:
+    """A wait of ``seconds`` as ``poll`` takes it (milliseconds, a C int): a day at most.
+
+    >>> _milliseconds(0.0004), _milliseconds(1e8), _milliseconds(-1.0)
+    (1, 86400000, 0)
+    """
+    return math.ceil(min(max(seconds, 0.0), 86400.0) * 1000)
 
 
 def _ending(status: int) -> str:
