@@ -125,6 +125,15 @@ def test_the_library_s_own_fit_in_a_text_report_is_in_ns_whatever_its_runs_unit(
     assert note.startswith("Google Benchmark's own fit of BM_sort (real_time): 3.516*x*log2(x) ns")
 
 
+def test_an_error_row_beside_user_counters_is_left_out_and_the_rest_reads() -> None:
+    """Google Benchmark writes a ``SkipWithError`` run as its ten fixed cells, none under
+    the user counters' columns; the whole report was refused for it."""
+    ms = read(GB / "gb_error_counters.csv")
+    assert {s.kernel: len(s.points) for s in ms} == {"BM_sort": 7, "BM_err": 3}
+    assert "BM_err/300 (line 13) reported an error (bad size): left out" in ms.notes
+    assert values(read(GB / "gb_error_counters.csv", metric="bytes"))["BM_sort", 2048.0] == [8192.0]
+
+
 def test_counters_as_columns_read_as_in_json() -> None:
     """``--benchmark_counters_tabular``: the counter is a column, under a header printed
     again where the counters change (``BM_pass`` has none, ``BM_scan`` one)."""

@@ -45,6 +45,8 @@ __all__ = ["GoogleBenchmarkCsvReader", "GoogleBenchmarkConsoleReader"]
 
 #: the first columns of every CSV report
 CSV_HEADER = "name,iterations,real_time,cpu_time,time_unit"
+#: the columns every CSV report has before its user counters' (all an error row writes)
+CSV_FIXED = 10
 #: the header of the console table
 CONSOLE_HEADER = re.compile(r"Benchmark\s+Time\s+CPU\s+Iterations\b")
 #: the lines before the table that a report may start with (its context) at most
@@ -135,14 +137,25 @@ class GoogleBenchmarkCsvReader(_Report):
         for line, cells in rows:
             if not any(c.strip() for c in cells):
                 continue
-            if len(cells) != len(header):
+            if len(cells) != len(header) and not _error_row(header, cells):
                 raise MeasurementError(
                     f"{len(cells)} cells under a header of {len(header)} columns "
                     f"({', '.join(header)})",
                     location=Location(path, line),
                 )
-            runs.append(Run(_csv_fields(header, cells), line=line))
+            runs.append(Run(_csv_fields(header[: len(cells)], cells), line=line))
         return runs
+
+
+def _error_row(header: list[str], cells: list[str]) -> bool:
+    """Whether ``cells`` are a run's error (``SkipWithError``): Google Benchmark writes its
+    fixed columns alone, none of the user counters' the header names after them."""
+    fixed = header[:CSV_FIXED]
+    return (
+        len(cells) == len(fixed) == CSV_FIXED
+        and fixed[-2:] == ["error_occurred", "error_message"]
+        and cells[-2].strip().lower() == "true"
+    )
 
 
 def _csv_fields(header: list[str], cells: list[str]) -> dict[str, Any]:
