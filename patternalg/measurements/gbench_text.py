@@ -234,17 +234,7 @@ def _console_fields(line: str, path: str, number: int, columns: list[str]) -> di
                 f"real time in {found['unit']} but CPU time in {found['cpu_unit']}",
                 location=Location(path, number),
             )
-        named = [c.partition("=") for c in found["counters"].split()]
-        tabular = [word for word, equals, _ in named if not equals]
-        if len(tabular) != len(columns):
-            raise MeasurementError(
-                f"{len(tabular)} counter values under a header naming {len(columns)} "
-                f"({', '.join(columns) or 'none'})",
-                location=Location(path, number),
-            )
-        pairs = [(key, text) for key, equals, text in named if equals]
-        for key, text in [*pairs, *zip(columns, tabular, strict=True)]:
-            fields[key] = _counter(text, path, number, key)
+        fields.update(_counters(found["counters"].split(), columns, path, number))
         return fields
     found = _CONSOLE_BIG_O.fullmatch(line)
     if found:
@@ -270,6 +260,34 @@ def _console_fields(line: str, path: str, number: int, columns: list[str]) -> di
         "UNIT  CPU UNIT  ITERATIONS)",
         location=Location(path, number),
     )
+
+
+def _counters(words: list[str], columns: list[str], path: str, number: int) -> dict[str, float]:
+    """The counters among the ``words`` after a row's iterations: one value per column of
+    the header (``--benchmark_counters_tabular``), else each ``name=value`` at their start;
+    the words after them are the run's label (``state.SetLabel``), not read (as the JSON's
+    ``label``; one that starts with ``name=NUMBER`` reads that word as a counter).
+
+    >>> _counters(["bytes=4.096k", "size", "1024"], [], "gb.txt", 4)
+    {'bytes': 4096.0}
+    >>> _counters(["19.3G/s", "1024", "dense"], ["bytes_per_second", "elems"], "gb.txt", 4)
+    {'bytes_per_second': 19300000000.0, 'elems': 1024.0}
+    """
+    if columns:
+        if len(words) < len(columns):
+            raise MeasurementError(
+                f"{len(words)} counter values under a header naming {len(columns)} "
+                f"({', '.join(columns)})",
+                location=Location(path, number),
+            )
+        return {key: _counter(text, path, number, key) for key, text in zip(columns, words[: len(columns)], strict=True)}
+    counters = {}
+    for word in words:
+        key, equals, text = word.partition("=")
+        if not (key and equals and _COUNTER.fullmatch(text)):
+            break
+        counters[key] = _counter(text, path, number, key)
+    return counters
 
 
 def _counter(text: str, path: str, number: int, key: str) -> float:
