@@ -66,12 +66,13 @@ _CONSOLE_BIG_O = re.compile(
 _CONSOLE_OTHER = re.compile(rf"(?P<name>\S.*?)\s+(?:{_NUMBER}\s*%.*|ERROR OCCURRED:.*)")
 _SEPARATOR = re.compile(r"-{3,}")
 _COLOR = re.compile(r"\x1b\[[0-9;]*m")
-#: SI prefixes of the console's counters (``1.5k/s``, ``12.3M``, ``400m``)
-_PREFIXES = {
-    "": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18,
-    "m": 1e-3, "u": 1e-6, "n": 1e-9, "p": 1e-12,
-}  # fmt: skip
-_COUNTER = re.compile(rf"(?P<value>{_NUMBER})(?P<prefix>[kMGTPEmunp]?)(?:/s)?")
+#: the powers of the prefixes of the console's counters (``1.5k/s``, ``12.3M``, ``400m``),
+#: of 1000, or of 1024 where the counter counts by it (``K``, ``Mi`` and ``bytes_per_second``)
+_POWERS = {"": 0, "k": 1, "K": 1, "M": 2, "G": 3, "T": 4, "P": 5, "E": 6, "m": -1, "u": -2, "n": -3, "p": -4}
+_COUNTER = re.compile(rf"(?P<value>{_NUMBER})(?P<prefix>[KMGTPE]i|[kKMGTPEmunp])?(?:/s)?")
+#: the counter Google Benchmark counts by 1024 (``SetBytesProcessed``; 1.7.1 prints its
+#: ``Gi`` as ``G``)
+_BINARY = "bytes_per_second"
 
 
 class _Report(Reader):
@@ -270,8 +271,8 @@ def _counters(words: list[str], columns: list[str], path: str, number: int) -> d
 
     >>> _counters(["bytes=4.096k", "size", "1024"], [], "gb.txt", 4)
     {'bytes': 4096.0}
-    >>> _counters(["19.3G/s", "1024", "dense"], ["bytes_per_second", "elems"], "gb.txt", 4)
-    {'bytes_per_second': 19300000000.0, 'elems': 1024.0}
+    >>> _counters(["19.3G/s", "1024", "dense"], ["items_per_second", "elems"], "gb.txt", 4)
+    {'items_per_second': 19300000000.0, 'elems': 1024.0}
     """
     if columns:
         if len(words) < len(columns):
@@ -291,11 +292,18 @@ def _counters(words: list[str], columns: list[str], path: str, number: int) -> d
 
 
 def _counter(text: str, path: str, number: int, key: str) -> float:
-    """A console counter's value (``1.5k/s`` is 1500)."""
+    """A console counter's value (``1.5k/s`` is 1500, ``bytes_per_second=1.5G/s``
+    1.5 * 1024^3).
+
+    >>> _counter("1.5k/s", "gb.txt", 4, "items_per_second"), _counter("2Ki", "gb.txt", 4, "b")
+    (1500.0, 2048.0)
+    """
     found = _COUNTER.fullmatch(text)
     if not found:
         raise MeasurementError(
             f"counter '{key}': {text!r} is not a number with an SI prefix",
             location=Location(path, number),
         )
-    return float(found["value"]) * _PREFIXES[found["prefix"]]
+    prefix = found["prefix"] or ""
+    binary = key == _BINARY or prefix == "K" or prefix.endswith("i")
+    return float(found["value"]) * (1024.0 if binary else 1000.0) ** _POWERS[prefix.rstrip("i")]
