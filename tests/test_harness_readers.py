@@ -301,7 +301,7 @@ def test_gbench_metric_picks_a_user_counter_or_names_the_columns() -> None:
     text = json.dumps({"context": {}, "benchmarks": rows})
     counted = READERS["gbench"].read("gb.json", text, metric="items")
     assert [v.tolist() for v in counted.series[0].values] == [[80.0], [160.0]]
-    assert counted.series[0].unit is None and not counted.notes  # no BigO beside a counter
+    assert counted.series[0].unit == "dimensionless" and not counted.notes  # no BigO beside a counter
     assert READERS["gbench"].read("gb.json", text).notes == (
         "Google Benchmark's own fit of BM_a (real_time): 0.3*x ns (its BigO, over N = x)",
     )

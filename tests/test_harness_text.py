@@ -93,7 +93,7 @@ def test_a_counter_of_the_console_reads_as_in_json_and_a_kernel_without_it_is_le
     for where, reps in values(json).items():  # 2.87326G/s: six digits and an SI prefix
         assert values(text)[where] == pytest.approx(reps, rel=1e-5)
     assert any(n.startswith("BM_sort has no 'items_per_second' (line 4)") for n in text.notes)
-    assert text.series[0].unit is None  # a rate, not a time in ns
+    assert text.series[0].unit == "dimensionless"  # a rate, not a time in ns
 
 
 def test_a_console_table_headed_by_user_counters_reads() -> None:
@@ -154,6 +154,17 @@ def test_a_labelled_console_table_reads_as_the_json_of_the_same_run(metric: str 
     assert values(text).keys() == values(json).keys()
     for where, reps in values(json).items():
         assert values(text)[where] == pytest.approx(reps, rel=0.6 * 10 ** (1 - digits))
+
+
+@pytest.mark.parametrize("name", ["gb_label_counters.json", "gb_label_counters.txt"])
+def test_a_user_counter_is_no_time(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``elems`` counts elements: its model was in ns ("the times (elems) name no unit:
+    read as ns"), and ``seq(bm_lab, inc)`` added 1024 elements as 1024 ns."""
+    models = tmp_path / "elems.toml"
+    assert main(["fit", str(GB / name), "--metric", "elems", "--out", str(models), "-q"]) == 0
+    assert 'unit = "dimensionless"' in models.read_text() and "read as ns" not in capsys.readouterr().err
+    assert main(["eval", "seq(bm_lab, inc)", "--models", str(models), "--at", "x=1024"]) == 2
+    assert "cannot compose bm_lab (dimensionless" in capsys.readouterr().err
 
 
 def test_counters_as_columns_read_as_in_json() -> None:

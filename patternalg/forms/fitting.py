@@ -206,7 +206,7 @@ class Fitter:
         metrics that are not times, are left as they are; in a Cube profile a thread that
         never ran a call path spent 0 s there, a real value, kept."""
         from ..measurements.checks import positive_times
-        from ..measurements.names import is_time_metric
+        from ..measurements.names import is_time_series
 
         if cls.checks_own_values:
             return list(series), [None] * len(series)
@@ -214,7 +214,7 @@ class Fitter:
         default = getattr(data, "value_name", "")
         done = [
             (s, None)
-            if not hasattr(s, "values") or not is_time_metric(s.metric or default)
+            if not hasattr(s, "values") or not is_time_series(s.metric or default, s.unit)
             else positive_times(s, keep=keep)
             for s in series
         ]

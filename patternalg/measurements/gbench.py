@@ -32,8 +32,9 @@ from ..errors import Location, MeasurementError
 from .base import ValueChoice, measured
 from .harness import HarnessReader, Points, is_number, text_field
 from .model import Measurements, Stated
+from .names import split_unit
 
-__all__ = ["GoogleBenchmarkReader", "Run", "measurements", "split_name"]
+__all__ = ["GoogleBenchmarkReader", "Run", "counter_unit", "measurements", "split_name"]
 
 #: seconds per time unit of Google Benchmark
 SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -172,6 +173,7 @@ def measurements(path: str, runs: list[Run], metric: str | None, fmt: str) -> Me
     """The measurements of Google Benchmark's ``runs`` (read from ``path`` in format
     ``fmt``): their ``metric`` (default ``real_time``) per kernel and point."""
     column = metric or "real_time"
+    counted = counter_unit(column)
     points = Points(path, fmt)
     units: dict[str, str] = {}
     aggregates: dict[tuple[str, tuple[tuple[str, float], ...]], dict[str, Run]] = {}
@@ -187,7 +189,7 @@ def measurements(path: str, runs: list[Run], metric: str | None, fmt: str) -> Me
             missing.setdefault(kernel, run)
             return
         value = _value(run, column, units, kernel, path)
-        points.add(kernel, coords, [value], key=run.label, metric=column, unit=units.get(kernel),
+        points.add(kernel, coords, [value], key=run.label, metric=column, unit=units.get(kernel, counted),
                    stated=None if spread is None else _stated(spread, column, units, kernel, path))  # fmt: skip
 
     data: list[tuple[Run, str | None]] = []  # the runs that hold data, and their kind
@@ -234,6 +236,17 @@ def measurements(path: str, runs: list[Run], metric: str | None, fmt: str) -> Me
     for kernel, run in missing.items():
         points.note(f"{kernel} has no '{column}' ({run.label}): left out")
     return points.result(column, column)
+
+
+def counter_unit(counter: str) -> str:
+    """The unit of a user counter's values: the one its name states (``wait_us``), else
+    dimensionless: Google Benchmark's counters count (bytes, elements, a rate); only its
+    ``real_time`` and ``cpu_time`` are times.
+
+    >>> counter_unit("elems"), counter_unit("bytes_per_second"), counter_unit("wait_us")
+    ('dimensionless', 'dimensionless', 'us')
+    """
+    return split_unit(counter)[1] or "dimensionless"
 
 
 def _stated(spread: Run, column: str, units: dict[str, str], kernel: str, path: str) -> Stated | None:

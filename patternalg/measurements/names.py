@@ -26,6 +26,7 @@ __all__ = [
     "quantity",
     "is_time_unit",
     "is_time_metric",
+    "is_time_series",
     "measured_unit",
     "NON_TIME_WORDS",
     "parameter_name",
@@ -225,6 +226,17 @@ def is_time_metric(metric: str) -> bool:
     return not words & NON_TIME_WORDS or bool(words & TIME_NAMES)
 
 
+def is_time_series(metric: str, unit: str | None) -> bool:
+    """Whether the values of ``metric`` that a reader gave ``unit`` (None: it states none)
+    are times: those of a time metric (:func:`is_time_metric`) not read as dimensionless
+    (as Google Benchmark's user counters are, whatever their name).
+
+    >>> is_time_series("elems", None), is_time_series("elems", "dimensionless")
+    (True, False)
+    """
+    return unit != "dimensionless" and is_time_metric(metric)
+
+
 def is_time_unit(unit: str | None) -> bool:
     """Whether ``unit`` (as :func:`split_unit` gives it) is a unit of time.
 
@@ -314,14 +326,14 @@ def measured_unit(
     patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, us, ms, s, min)
     """
     prefix = f"{where}: " if where else ""
-    is_time = is_time_metric(metric)
+    is_time = is_time_series(metric, column_unit)
 
     def checked(unit: str, what: str) -> str:
         return check_time_unit(unit, what) if is_time else check_unit(unit, what)
 
     if option is not None:
         option = checked(option, "--unit" if is_time else f"{prefix}--unit")
-        if column_unit is not None and option != column_unit:
+        if column_unit not in (None, "dimensionless") and option != column_unit:
             raise UnitError(
                 f"{prefix}--unit {option} contradicts the value column's unit {column_unit} "
                 "(drop --unit, or rename the column)"
