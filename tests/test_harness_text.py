@@ -167,6 +167,19 @@ def test_a_user_counter_is_no_time(name: str, tmp_path: Path, capsys: pytest.Cap
     assert "cannot compose bm_lab (dimensionless" in capsys.readouterr().err
 
 
+def test_a_console_time_printed_with_few_digits_says_so_and_a_printed_zero_is_left_out() -> None:
+    """The console prints three decimals below 1 of the unit: 0.000385 ms is ``0.000 ms``
+    (it was fitted as a measured 0, under a note claiming three or more digits), 0.0012 ms
+    ``0.001 ms``: one significant digit."""
+    ms = read(GB / "gb_console_digits.txt")
+    (series,) = ms
+    assert 1000.0 not in series.points[:, 0] and len(series.points) == 7
+    assert all((v > 0).all() for v in series.values)
+    assert "BM_sum (real_time): 7 row(s) print 0.000, no digit measured: left out" in " ".join(ms.notes)
+    assert any(n.startswith("BM_sum (real_time): its values printed with as few as 1 significant digit") for n in ms.notes)
+    assert not any("three or more digits;" in n for n in ms.notes)
+
+
 def test_counters_as_columns_read_as_in_json() -> None:
     """``--benchmark_counters_tabular``: the counter is a column, under a header printed
     again where the counters change (``BM_pass`` has none, ``BM_scan`` one)."""

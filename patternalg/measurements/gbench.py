@@ -34,8 +34,10 @@ from .harness import HarnessReader, Points, is_number, text_field
 from .model import Measurements, Stated
 from .names import split_unit
 
-__all__ = ["GoogleBenchmarkReader", "Run", "counter_unit", "measurements", "split_name"]
+__all__ = ["GoogleBenchmarkReader", "Run", "counter_unit", "measurements", "run_of", "split_name"]
 
+#: the columns that hold times (every other is a counter)
+TIMES = ("real_time", "cpu_time")
 #: seconds per time unit of Google Benchmark
 SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 #: name components that are run options, not arguments (``threads`` becomes ``p``)
@@ -199,19 +201,18 @@ def measurements(path: str, runs: list[Run], metric: str | None, fmt: str) -> Me
             name = text_field(row, "name", path, run.key)
         else:
             name = str(row.get("name", ""))
-        kind = _kind(row, name)
+        run_name, kind = run_of(row, name)
         if row.get("error_occurred"):
             points.note(
                 f"{name} ({run.label}) reported an error "
                 f"({row.get('error_message', 'no message')}): left out"
             )
         elif kind in ("BigO", "RMS"):
-            if kind == "BigO" and column in ("real_time", "cpu_time"):  # a fit of times
+            if kind == "BigO" and column in TIMES:  # a fit of times
                 points.note(_big_o(run, column, path))
         else:
-            given = row.get("run_name")
             data.append((run, kind))
-            names.append(split_name(given if isinstance(given, str) else _without_aggregate(name, kind)))
+            names.append(split_name(run_name))
     for (run, kind), (kernel, coords) in zip(data, _families(names), strict=True):
         where = (kernel, tuple(coords.items()))
         if kind is not None:
@@ -260,6 +261,14 @@ def _stated(spread: Run, column: str, units: dict[str, str], kernel: str, path: 
     return Stated.of(deviation, spread.fields.get("repetitions", spread.fields.get("iterations")))
 
 
+def run_of(row: dict[str, Any], name: str) -> tuple[str, str | None]:
+    """The run the row ``name`` is of (its ``run_name``, else ``BM_a/8`` for ``BM_a/8_mean``)
+    and the aggregate it holds (None: an iteration row)."""
+    kind = _kind(row, name)
+    given = row.get("run_name")
+    return given if isinstance(given, str) else _without_aggregate(name, kind), kind
+
+
 def _kind(row: dict[str, Any], name: str) -> str | None:
     """The aggregate a row holds (``mean``, ``BigO``, ...), None for an iteration row."""
     if row.get("run_type") == "iteration":
@@ -289,7 +298,7 @@ def _value(run: Run, column: str, units: dict[str, str], kernel: str, path: str)
             location=run.place(path),
         )
     value = run.measured(path, column)
-    if column not in ("real_time", "cpu_time"):
+    if column not in TIMES:
         return value
     unit = row.get("time_unit", "ns")
     if not isinstance(unit, str) or unit not in SECONDS:

@@ -38,7 +38,7 @@ from .._internal.limits import printable
 from .._internal.reading import text_lines
 from ..errors import Location, MeasurementError
 from .base import Reader, ValueChoice, csv_cells
-from .gbench import STATISTICS, Run, measurements
+from .gbench import CENTRAL, STATISTICS, TIMES, Run, measurements, run_of, split_name
 from .model import Measurements
 
 __all__ = ["GoogleBenchmarkCsvReader", "GoogleBenchmarkConsoleReader"]
@@ -65,6 +65,7 @@ _CONSOLE_BIG_O = re.compile(
 #: console rows that hold no time: a percentage (``_cv``, ``_RMS``) or an error
 _CONSOLE_OTHER = re.compile(rf"(?P<name>\S.*?)\s+(?:{_NUMBER}\s*%.*|ERROR OCCURRED:.*)")
 _SEPARATOR = re.compile(r"-{3,}")
+JSON_KEEPS = "--benchmark_out_format=json keeps every digit"
 _COLOR = re.compile(r"\x1b\[[0-9;]*m")
 #: the powers of the prefixes of the console's counters (``1.5k/s``, ``12.3M``, ``400m``),
 #: of 1000, or of 1024 where the counter counts by it (``K``, ``Mi`` and ``bytes_per_second``)
@@ -82,8 +83,6 @@ class _Report(Reader):
     #: the table's header, and how an error names it
     header: ClassVar[re.Pattern[str]]
     table: ClassVar[str]
-    #: a note every read of the format adds (how exact its values are)
-    says: ClassVar[str | None] = None
 
     @classmethod
     def sniff(cls, first: str) -> bool:
@@ -114,13 +113,20 @@ class _Report(Reader):
         runs = cls.runs(path, lines, start)
         if not runs:
             raise MeasurementError("no runs under the header", location=Location(path, start + 1))
+        runs, notes = cls.printed(runs, metric or "real_time")
         ms = measurements(path, runs, metric, cls.name)
-        return replace(ms, notes=(*ms.notes, cls.says)) if cls.says else ms
+        return replace(ms, notes=(*ms.notes, *notes))
 
     @classmethod
     @abstractmethod
     def runs(cls, path: str, lines: list[str], start: int) -> list[Run]:
         """The runs of the table whose header is ``lines[start]``."""
+
+    @classmethod
+    def printed(cls, runs: list[Run], column: str) -> tuple[list[Run], list[str]]:
+        """The ``runs`` whose ``column`` the report prints as a measured value, and the notes
+        on how exact those values are (the CSV's: every run, six digits, no note)."""
+        return runs, []
 
 
 class GoogleBenchmarkCsvReader(_Report):
@@ -184,16 +190,14 @@ def _float(text: object) -> float | None:
 
 class GoogleBenchmarkConsoleReader(_Report):
     """Google Benchmark's console table (what ``./bench`` prints, or
-    ``--benchmark_out_format=console``): its times are as printed (three or more
-    significant digits), with a note; the default metric is ``real_time``."""
+    ``--benchmark_out_format=console``): its times are as printed, with a note (three
+    decimals below 1 of their unit: a time below 0.1 keeps fewer than three significant
+    digits, a note names its kernel, and one printed ``0.000`` is left out); the default
+    metric is ``real_time``."""
 
     name = "gbench-console"
     header = CONSOLE_HEADER
     table = "Google Benchmark table (its header 'Benchmark  Time  CPU  Iterations')"
-    says = (
-        "values as the console table prints them (three or more digits; "
-        "--benchmark_out_format=json keeps every digit)"
-    )
 
     @classmethod
     def runs(cls, path: str, lines: list[str], start: int) -> list[Run]:
@@ -205,6 +209,48 @@ class GoogleBenchmarkConsoleReader(_Report):
             elif line and not _SEPARATOR.fullmatch(line):
                 runs.append(Run(_console_fields(line, path, i, columns), line=i))
         return runs
+
+
+    @classmethod
+    def printed(cls, runs: list[Run], column: str) -> tuple[list[Run], list[str]]:
+        if column not in TIMES:
+            return runs, [f"values as the console table prints them ({JSON_KEEPS})"]
+        kept, digits, zeros = [], dict[str, int](), dict[str, int]()
+        for run in runs:
+            value = run.fields.get(column)
+            run_name, kind = run_of(run.fields, str(run.fields["name"]))
+            if not isinstance(value, float) or kind not in (None, *CENTRAL):  # a spread, BigO, error
+                kept.append(run)
+                continue
+            kernel = split_name(run_name)[0]
+            if not value:  # 0.000: below half a thousandth of the unit
+                zeros[kernel] = zeros.get(kernel, 0) + 1
+                continue
+            kept.append(run)
+            digits[kernel] = min(digits.get(kernel, 3), _digits(value))
+        notes = [f"values as the console table prints them (three or more significant digits "
+                 f"from 0.1 of their unit up; {JSON_KEEPS})"]  # fmt: skip
+        notes += [
+            f"{kernel} ({column}): {count} row(s) print 0.000, no digit measured: left out "
+            f"({JSON_KEEPS}, as does a finer ->Unit)"
+            for kernel, count in zeros.items()
+        ]
+        notes += [
+            f"{kernel} ({column}): its values printed with as few as {n} significant digit(s) "
+            f"({JSON_KEEPS}, as does a finer ->Unit)"
+            for kernel, n in digits.items() if n < 3
+        ]  # fmt: skip
+        return kept, notes
+
+
+def _digits(time: float) -> int:
+    """The significant digits the console prints of a ``time``, three for three or more:
+    it prints three decimals below 1 (``0.045``), two below 10, one below 100.
+
+    >>> [_digits(t) for t in (1229.0, 4.33, 0.385, 0.045, 0.001)]
+    [3, 3, 3, 2, 1]
+    """
+    return 3 if time >= 0.1 else len(str(round(time * 1000)))
 
 
 def _columns(header: str) -> list[str]:
