@@ -320,6 +320,16 @@ def test_pytest_benchmark_csv_holds_each_point_s_median_as_the_json_names_it() -
         read(PB / "pb_run.csv", metric="ops")
 
 
+def test_pytest_benchmark_csv_of_two_runs_uses_no_run_s_spread_for_both() -> None:
+    """``compare 0001 0002 --csv``: a row per run, the runs not named. The two medians are
+    two repetitions of a point; the second run's stated spread replaced the first's, and
+    was taken for the point's, without a word."""
+    ms = read(PB / "pb_compare_two_runs.csv")
+    (series,) = ms
+    assert [len(v) for v in series.values] == [2, 2, 2] and series.stated == (None, None, None)
+    assert any("kernel 'test_pedantic', metric 'time': more than one row summarises n=100; n=200; n=400" in n for n in ms.notes)
+
+
 @pytest.mark.parametrize("name", ["pb_run.txt", "pb_groups.txt"])
 def test_pytest_benchmark_table_reads_as_the_json_to_its_four_decimals(name: str) -> None:
     text, json = read(PB / name), read(PB / "pb_run.json")

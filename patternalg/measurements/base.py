@@ -234,12 +234,29 @@ class Collector:
         self.parameters = tuple(parameters)
         self.data: dict[tuple[str, str], _ByPoint] = {}
         self.stated: dict[tuple[str, str], dict[tuple[float, ...], Stated]] = {}
+        #: the points more than one summary states the repetitions of (none is used)
+        self.restated: dict[tuple[str, str], dict[tuple[float, ...], None]] = {}
         self.finite = True  # no value added so far is NaN or infinite
 
     def state(self, kernel: str, metric: str, point: tuple[float, ...], stated: Stated) -> None:
         """What a summary states of the repetitions behind ``kernel``/``metric``'s one value
-        at ``point`` (:class:`~patternalg.measurements.model.Stated`)."""
-        self.stated.setdefault((kernel.strip(), metric.strip()), {})[point] = stated
+        at ``point`` (:class:`~patternalg.measurements.model.Stated`); a second summary of
+        the point (two runs of it: ``pytest-benchmark compare`` of two saved runs) states
+        the repetitions of another value, so neither is used, with a note.
+
+        >>> c = Collector("m.csv", ["x"])
+        >>> c.add("k", "t", (1.0,), [2.0, 3.0], 2); c.state("k", "t", (1.0,), Stated(0.1, 5))
+        >>> c.state("k", "t", (1.0,), Stated(0.2, 5)); ms = c.result("csv")
+        >>> ms.series[0].stated, ms.notes[0][:63]
+        ((None,), "m.csv: kernel 'k', metric 't': more than one row summarises x=1")
+        """
+        key = (kernel.strip(), metric.strip())
+        found = self.stated.setdefault(key, {})
+        if point in found or point in self.restated.get(key, {}):
+            found.pop(point, None)
+            self.restated.setdefault(key, {})[point] = None
+        else:
+            found[point] = stated
 
     def add(
         self,
@@ -330,7 +347,7 @@ class Collector:
         if not self.data:
             raise MeasurementError("no measurements found", location=Location(self.path))
         width = len(self.parameters)
-        data, notes = self.data, []
+        data, notes = self.data, [self._restated_note(*key, points) for key, points in self.restated.items()]
         if not self.finite:
             data = {}
             for key, by_point in self.data.items():
@@ -370,6 +387,21 @@ class Collector:
             tuple(notes),
         )
 
+    def _at(self, point: tuple[float, ...]) -> str:
+        """``point`` as a note names it: ``x=8, p=2``."""
+        return ", ".join(f"{p}={c:g}" for p, c in zip(self.parameters, point, strict=True))
+
+    def _restated_note(self, kernel: str, metric: str, points: Iterable[tuple[float, ...]]) -> str:
+        """The note on the ``points`` of a series that more than one row summarises."""
+        shown = list(points)
+        at = "; ".join(map(self._at, shown[:3])) + (f" and {len(shown) - 3} more" if len(shown) > 3 else "")
+        return (
+            f"{self.path}: {series_label(kernel, metric)}: more than one row summarises {at} "
+            "(runs of one benchmark: pytest-benchmark compare of saved runs writes a row of each): "
+            "each row's value is a repetition, the spreads they state are not used (compare one "
+            "run at a time to fit each)"
+        )
+
     def _finite(self, key: tuple[str, str], by_point: _ByPoint) -> tuple[_ByPoint, list[str]]:
         """The finite repetitions of series ``key``, and notes on what was dropped."""
         kernel, metric = key
@@ -386,9 +418,8 @@ class Collector:
                     [n for n, ok in zip(lines, finite, strict=True) if ok],
                 )
             else:
-                at = ", ".join(f"{p}={c:g}" for p, c in zip(self.parameters, point, strict=True))
                 notes.append(
-                    f"{where(self.path, lines[0])}: {label}: no finite repetition at {at}: "
+                    f"{where(self.path, lines[0])}: {label}: no finite repetition at {self._at(point)}: "
                     "the point is dropped"
                 )
         if dropped:
