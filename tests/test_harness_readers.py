@@ -130,6 +130,23 @@ def test_gbench_arguments_and_threads_are_parameters() -> None:
     }
 
 
+def test_gbench_parameters_declared_keep_a_kernel_whose_other_parameter_is_constant() -> None:
+    """``--parameters x``: ``BM_pt`` (``->Threads(1)``, p = 1 at every point) is fitted over
+    x, as the declaration names; it stayed left out as "measured over (p, x)"."""
+    ms = read(GB / "gb_threads_one.json", parameters="x")
+    assert ms.parameters == ("x",) and [s.kernel for s in ms] == ["BM_mt", "BM_rp", "BM_pt"]
+    assert "BM_pt: parameter 'p', not among those declared, is 1 at every point: left out" in ms.notes
+    assert not any("measured over" in n for n in ms.notes)
+
+
+def test_gbench_parameters_declared_that_leave_out_every_kernel_are_one_error() -> None:
+    with pytest.raises(MeasurementError, match=r"gb_threads.json: every kernel is measured at several values of a "
+                       r"parameter not declared \(x, x2\): declare it too \(its parameters: --parameters x,x2,p\)"):
+        read(GB / "gb_threads.json", parameters="x,x2")  # its one kernel, BM_fill, ran on 1 and 2 threads
+    notes = [n for n in read(GB / "gb_threads_one.json").notes if "measured over" in n]
+    assert notes and notes[0].startswith("BM_pt is measured over (p, x)")  # undeclared: as before
+
+
 def test_gbench_names_time_units_and_options() -> None:
     rows = [
         {"name": "BM_a/n:8/min_time:0.5/threads:2", "run_type": "iteration", "real_time": 2,

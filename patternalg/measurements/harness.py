@@ -17,7 +17,9 @@ parameters cannot share one :class:`Measurements` (an error naming both).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, NamedTuple
 
@@ -26,7 +28,21 @@ from .base import Collector, Reader, csv_cells
 from .json import _loads
 from .model import Measurements, Stated
 
-__all__ = ["HarnessReader", "document", "entries", "Points", "is_number", "Summary"]
+__all__ = ["HarnessReader", "document", "entries", "Points", "is_number", "Summary", "declaring"]
+
+#: the parameters a read declares (``--parameters``), None: none; :class:`Points` reads it
+_DECLARED: ContextVar[Sequence[str] | None] = ContextVar("declared", default=None)
+
+
+@contextmanager
+def declaring(parameters: Sequence[str] | None) -> Iterator[None]:
+    """Harness readers within declare ``parameters``: a kernel over others is kept over
+    those (:meth:`Points.result`)."""
+    token = _DECLARED.set(parameters)
+    try:
+        yield
+    finally:
+        _DECLARED.reset(token)
 
 
 def is_number(value: object) -> bool:
@@ -177,6 +193,33 @@ class Points:
         if text not in self.notes:
             self.notes.append(text)
 
+    def _declared(self, rows: list[_Entry], declared: Sequence[str]) -> list[_Entry]:
+        """The ``rows`` over the ``declared`` parameters: a parameter not declared is left
+        out of a kernel where it is the same at every point (``/threads:1``); a kernel
+        measured at several of its values is left out, with a note (its runs there are no
+        repetitions of one point)."""
+        values: dict[str, dict[str, set[float]]] = {}
+        for row in rows:
+            for name, value in row.coordinates.items():
+                if name.lower() not in declared:
+                    values.setdefault(row.kernel, {}).setdefault(name, set()).add(value)
+        for kernel, found in values.items():
+            varying = {name: sorted(v) for name, v in found.items() if len(v) > 1}
+            for name, (value,) in ((n, v) for n, v in found.items() if len(v) == 1):
+                self.note(f"{kernel}: parameter '{name}', not among those declared, is {value:g} at every point: left out")
+            for name, among in varying.items():
+                self.note(
+                    f"{kernel} is measured at {len(among)} values of '{name}' ({', '.join(f'{v:g}' for v in among[:4])}"
+                    f"{', ...' if len(among) > 4 else ''}), which is not among the parameters declared: left out "
+                    f"(its runs there are no repetitions of one point; declare {name}, or fit it from a file of its own)"
+                )
+        dropped = {kernel for kernel, found in values.items() if any(len(v) > 1 for v in found.values())}
+        return [
+            row._replace(coordinates={n: v for n, v in row.coordinates.items() if n.lower() in declared})
+            for row in rows
+            if row.kernel not in dropped
+        ]
+
     def _over_shared_parameters(self, rows: list[_Entry]) -> tuple[list[_Entry], tuple[str, ...]]:
         """The rows over the parameters most kernels are measured over (the first kernel's
         where as many are over others), and those parameters: one file's measurements are
@@ -212,6 +255,14 @@ class Points:
         if not kept:
             raise MeasurementError(
                 "no kernel has a numeric parameter to fit over", location=Location(self.path)
+            )
+        declared = _DECLARED.get()
+        if declared is not None and not (kept := self._declared(rows := kept, declared)):
+            every = ",".join(dict.fromkeys(n for row in rows for n in row.coordinates))
+            raise MeasurementError(
+                f"every kernel is measured at several values of a parameter not declared "
+                f"({', '.join(declared)}): declare it too (its parameters: --parameters {every})",
+                location=Location(self.path),
             )
         kept, names = self._over_shared_parameters(kept)
         collector = Collector(self.path, names)

@@ -20,6 +20,7 @@ from .cube import CubeReader
 from .experiment import ExtrapExperimentReader
 from .gbench import GoogleBenchmarkReader
 from .gbench_text import GoogleBenchmarkConsoleReader, GoogleBenchmarkCsvReader
+from .harness import declaring
 from .hyperfine import HyperfineCsvReader, HyperfineReader
 from .json import JsonLinesReader, JsonReader, TalpasReader
 from .model import Measurements
@@ -165,7 +166,8 @@ def from_text(
     if chosen is CsvReader:  # a table leaves out the columns not declared, whatever they hold
         result = CsvReader.read(name, text, metric=metric, value=value, parameters=declared)
     else:
-        result = chosen.read(name, text, metric=metric, value=value)
+        with declaring(declared):
+            result = chosen.read(name, text, metric=metric, value=value)
     return settled(result.select(metric=metric) if metric else result, declared)
 
 
