@@ -345,6 +345,18 @@ def test_pytest_benchmark_table_reads_as_the_json_to_its_four_decimals(name: str
         assert abs(ours[kernel, x] - median) <= 0.51e-4 * unit, (kernel, x)
 
 
+def test_pytest_benchmark_table_reads_an_id_written_name_equals_number_under_its_name() -> None:
+    """``ids=lambda v: f"n={v}"``: the table read no number of ``n=1000`` (every id was
+    one word), and with no number in any id the error did not say where the numbers are."""
+    ms = read(PB / "pb_named_ids.txt")
+    assert ms.parameters == ("n",) and [s.kernel for s in ms] == ["test_eq"]
+    assert ms.series[0].points[:, 0].tolist() == [1000.0, 2000.0, 4000.0]
+    assert ms.series[0].values[0][0] == pytest.approx(27.2360e-6)  # its median, in s
+    table = "Name (time in us)   Min   Max\n----\ntest_a[up]  1.0 (1.0)  2.0 (1.0)\n----\n"
+    with pytest.raises(MeasurementError, match=r"t.txt: no test id holds a number to fit over .*pytest --benchmark-json FILE"):
+        READERS["pytest-benchmark-console"].read("t.txt", table)
+
+
 def test_pytest_benchmark_ids_a_run_tag_and_a_negative_number() -> None:
     table = (
         "Name (time in ms)       Min         Max\n"

@@ -173,17 +173,23 @@ class PytestBenchmarkConsoleReader(Reader):
                 location=Location(path),
             )
         names = [name for _, name, _, _ in found]
-        params = [{str(i): part for i, part in enumerate(_id_parts(name))} for name in names]
+        params = [_id_params(name) for name in names]
         named = metric or "time"
         points = Points(path, cls.name)
-        chosen = kernels(names, params, is_number_text, label=lambda _, word: word)
+        chosen = kernels(names, params, is_number_text, label=lambda key, word: word if key.isdigit() else f"{key}={word}")
+        if not any(numeric for _, numeric in chosen):
+            raise MeasurementError(
+                "no test id holds a number to fit over (the table names no parameters: pytest --benchmark-json "
+                "FILE keeps them)",
+                location=Location(path),
+            )
         for (at, _, seconds, spread), (kernel, numeric) in zip(found, chosen, strict=True):
-            coordinates = {_x(i): float(v) for i, v in enumerate(numeric.values())}
-            points.add(kernel, coordinates, [seconds], key=f"line {at}", metric=named, unit="s", stated=spread)
+            points.add(kernel, _coordinates(numeric), [seconds], key=f"line {at}", metric=named, unit="s", stated=spread)
         points.note(_summary_note("/".join(sorted(columns)), "table", points))
         points.note(
             "the table names no parameters: the numbers of a test's id are x, x2, ... in its "
-            "order, as printed (four decimals; pytest-benchmark compare --csv keeps their names)"
+            "order (one written n=1000 is n), as printed (four decimals; pytest-benchmark compare --csv "
+            "keeps their names)"
         )
         return points.result(named, named, unit="s")
 
@@ -191,6 +197,30 @@ class PytestBenchmarkConsoleReader(Reader):
 def _x(i: int) -> str:
     """The name of a test id's ``i``-th numeric part: ``x``, ``x2``, ..."""
     return "x" if i == 0 else f"x{i + 1}"
+
+
+def _id_params(name: str) -> dict[str, str]:
+    """A test id's parts by their names: a part ``n=1000`` (``ids=lambda v: f"n={v}"``)
+    names its number ``n``, as the JSON's ``params`` do; another is named by its place.
+
+    >>> _id_params("test_a[n=8-up-3]")
+    {'n': '8', '1': 'up', '2': '3'}
+    """
+    params: dict[str, str] = {}
+    for i, part in enumerate(_id_parts(name)):
+        key, equals, value = part.partition("=")
+        if equals and key.isidentifier() and key not in params and is_number_text(value):
+            params[key] = value
+        else:
+            params[str(i)] = part
+    return params
+
+
+def _coordinates(numeric: dict[str, str]) -> dict[str, float]:
+    """The coordinates of a test id's numeric parts (:func:`_id_params`): a named one by
+    its name, the others ``x``, ``x2``, ... in their order."""
+    places = [key for key in numeric if key.isdigit()]
+    return {(_x(places.index(key)) if key.isdigit() else key): float(v) for key, v in numeric.items()}
 
 
 class _Table:
