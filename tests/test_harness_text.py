@@ -180,6 +180,14 @@ def test_a_console_time_printed_with_few_digits_says_so_and_a_printed_zero_is_le
     assert not any("three or more digits;" in n for n in ms.notes)
 
 
+@pytest.mark.parametrize("name", ["gb_statistics.txt", "gb_statistics.csv"])
+def test_a_statistic_of_the_user_s_is_an_aggregate_not_a_kernel(name: str) -> None:
+    """``ComputeStatistics("max", ...)``: ``BM_acc/1024/repeats:3_max`` was a kernel of its
+    own (``bm_acc_repeats_3_max``); the JSON marks the row an aggregate."""
+    ms = read(GB / name)
+    assert [s.kernel for s in ms] == ["BM_acc"] and [len(v) for v in ms.series[0].values] == [3, 3, 3]
+
+
 def test_counters_as_columns_read_as_in_json() -> None:
     """``--benchmark_counters_tabular``: the counter is a column, under a header printed
     again where the counters change (``BM_pass`` has none, ``BM_scan`` one)."""

@@ -65,6 +65,8 @@ _CONSOLE_BIG_O = re.compile(
 #: console rows that hold no time: a percentage (``_cv``, ``_RMS``) or an error
 _CONSOLE_OTHER = re.compile(rf"(?P<name>\S.*?)\s+(?:{_NUMBER}\s*%.*|ERROR OCCURRED:.*)")
 _SEPARATOR = re.compile(r"-{3,}")
+#: a row's name as a statistic of a run names it: ``BM_a/8_max`` (the run, the statistic)
+_STATISTIC = re.compile(r"(.+)_(\w+)")
 JSON_KEEPS = "--benchmark_out_format=json keeps every digit"
 _COLOR = re.compile(r"\x1b\[[0-9;]*m")
 #: the powers of the prefixes of the console's counters (``1.5k/s``, ``12.3M``, ``400m``),
@@ -113,7 +115,7 @@ class _Report(Reader):
         runs = cls.runs(path, lines, start)
         if not runs:
             raise MeasurementError("no runs under the header", location=Location(path, start + 1))
-        runs, notes = cls.printed(runs, metric or "real_time")
+        runs, notes = cls.printed(_statistics(runs), metric or "real_time")
         ms = measurements(path, runs, metric, cls.name)
         return replace(ms, notes=(*ms.notes, *notes))
 
@@ -127,6 +129,26 @@ class _Report(Reader):
         """The ``runs`` whose ``column`` the report prints as a measured value, and the notes
         on how exact those values are (the CSV's: every run, six digits, no note)."""
         return runs, []
+
+
+def _statistics(runs: list[Run]) -> list[Run]:
+    """``runs`` with each row of a statistic of the user's (``ComputeStatistics("max",
+    ...)``: ``BM_a/8_max``) an aggregate, as the JSON marks it: a row named ``RUN_WORD``
+    where RUN names a run of the report (a row of it, or of its ``_mean``).
+
+    >>> rows = [Run({"name": n}) for n in ("BM_a/8", "BM_a/8_mean", "BM_a/8_max", "BM_b_c")]
+    >>> [r.fields.get("aggregate_name") for r in _statistics(rows)]
+    [None, 'mean', 'max', None]
+    """
+    names = {str(run.fields.get("name")) for run in runs}
+    named = names | {n.rpartition("_")[0] for n in names if n.rpartition("_")[2] in STATISTICS}
+    return [
+        replace(run, fields={**run.fields, "run_type": "aggregate", "aggregate_name": found[2]})
+        if "run_type" not in run.fields and (found := _STATISTIC.fullmatch(str(run.fields.get("name"))))
+        and found[1] in named
+        else run
+        for run in runs
+    ]
 
 
 class GoogleBenchmarkCsvReader(_Report):
