@@ -282,6 +282,14 @@ def test_hyperfine_csv_holds_the_median_of_each_command_s_runs() -> None:
     assert len(medians) == 10 and any("its median is one value" in n for n in text.notes)
 
 
+def test_hyperfine_asciidoc_export_is_named_with_the_exports_read(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--export-asciidoc`` starts ``[cols=...``: it was read as JSON, "not valid JSON"."""
+    assert main(["fit", str(HF / "hf_table.adoc")]) == 2
+    err = capsys.readouterr().err
+    assert "hf_table.adoc: is an AsciiDoc table (hyperfine --export-asciidoc)" in err
+    assert "--export-json (every run) or --export-csv" in err and err.count("\n") == 1
+
+
 def test_hyperfine_kernels_keep_a_text_parameter_and_find_a_number_inside_a_word() -> None:
     kernels = {s.kernel for s in read(HF / "hf_dd.csv")}
     assert kernels == {f"dd if=/dev/zero of=/dev/null bs={bs} count={{n}}k" for bs in ("32k", "64k")}

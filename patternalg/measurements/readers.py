@@ -58,6 +58,11 @@ READERS: dict[str, type[Reader]] = {
 #: what to do with it
 NOT_MEASUREMENTS = (
     (re.compile(r"\[\[?\s*models\b|format\s*=\s*\d"), "is a model file: use --models FILE"),
+    (
+        re.compile(r"\[cols=|\|==="),
+        "is an AsciiDoc table (hyperfine --export-asciidoc), which holds no runs and is not read: "
+        "hyperfine's --export-json (every run) or --export-csv is",
+    ),
 )
 
 
