@@ -290,6 +290,14 @@ def test_hyperfine_asciidoc_export_is_named_with_the_exports_read(capsys: pytest
     assert "--export-json (every run) or --export-csv" in err and err.count("\n") == 1
 
 
+def test_hyperfine_runs_that_failed_under_i_are_noted() -> None:
+    """``hyperfine -i``: the runs of odd n exited with status 1 (``exit_codes``); they were
+    fitted without a word."""
+    (note,) = [n for n in read(HF / "hf_exit_codes.json").notes if "non-zero status" in n]
+    assert note.startswith("runs that exited with a non-zero status (hyperfine -i went on): sh -c")
+    assert note.count("(3 of 3)") == 2 and "fitted as measured" in note
+
+
 def test_hyperfine_kernels_keep_a_text_parameter_and_find_a_number_inside_a_word() -> None:
     kernels = {s.kernel for s in read(HF / "hf_dd.csv")}
     assert kernels == {f"dd if=/dev/zero of=/dev/null bs={bs} count={{n}}k" for bs in ("32k", "64k")}

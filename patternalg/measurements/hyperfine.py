@@ -167,6 +167,14 @@ class HyperfineReader(HarnessReader):
                 n: number(v, path, key=f"{key}.parameters.{n}") for n, v in values.items()
             }
             points.add(kernel, coordinates, _times(result, path, key, points), key=key, unit="s")
+        failed = [f"{result['command']} ({_failed(result)} of {len(result.get('times') or [])})"
+                  for result in results if _failed(result)]  # fmt: skip
+        if failed:
+            points.note(
+                f"runs that exited with a non-zero status (hyperfine -i went on): {'; '.join(failed[:3])}"
+                f"{f' and {len(failed) - 3} more' if len(failed) > 3 else ''}: fitted as measured (a failed "
+                "run's time may not be the command's work)"
+            )
         return points.result("time", "time", unit="s")
 
 
@@ -239,6 +247,12 @@ def _numeric_everywhere(given: list[dict[str, str]]) -> set[str]:
             if is_number_text(text):
                 counts[name] = counts.get(name, 0) + 1
     return {name for name, count in counts.items() if count == len(given)}
+
+
+def _failed(result: dict[str, object]) -> int:
+    """How many of a result's runs exited with a non-zero status (its ``exit_codes``)."""
+    codes = result.get("exit_codes")
+    return sum(code != 0 for code in codes) if isinstance(codes, list) else 0
 
 
 def _times(result: dict[str, object], path: str, key: str, points: Points) -> list[float]:
