@@ -176,7 +176,7 @@ class PytestBenchmarkConsoleReader(Reader):
         params = [_id_params(name) for name in names]
         named = metric or "time"
         points = Points(path, cls.name)
-        chosen = kernels(names, params, is_number_text, label=lambda key, word: word if key.isdigit() else f"{key}={word}")
+        chosen = kernels(names, params, is_number_text, label=lambda _, word: word)
         if not any(numeric for _, numeric in chosen):
             raise MeasurementError(
                 "no test id holds a number to fit over (the table names no parameters: pytest --benchmark-json "
