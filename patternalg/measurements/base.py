@@ -248,7 +248,7 @@ class Collector:
         >>> c.add("k", "t", (1.0,), [2.0, 3.0], 2); c.state("k", "t", (1.0,), Stated(0.1, 5))
         >>> c.state("k", "t", (1.0,), Stated(0.2, 5)); ms = c.result("csv")
         >>> ms.series[0].stated, ms.notes[0][:63]
-        ((None,), "m.csv: kernel 'k', metric 't': more than one row summarises x=1")
+        ((), "m.csv: kernel 'k', metric 't': more than one row summarises x=1")
         """
         key = (kernel.strip(), metric.strip())
         found = self.stated.setdefault(key, {})
@@ -369,7 +369,7 @@ class Collector:
                 tuple(tuple(ls) for _, ls in by_point.values()),
                 self.path,
                 unit,
-                tuple(self.stated[key].get(p) for p in by_point) if key in self.stated else (),
+                tuple(self.stated[key].get(p) for p in by_point) if self.stated.get(key) else (),
             )
             for key, by_point in data.items()
         )
