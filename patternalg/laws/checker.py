@@ -334,12 +334,6 @@ def _instantiate(
     """Evaluate both sides with the counts and the symbols of the law's atoms bound first
     (a side without metavariables found in ``fixed`` if given, and kept there)."""
     values = {s: sympy.Integer(v) for s, v in case.values}
-    library = case.library
-    if values:
-        named = law.atoms()
-        library = library.merged(
-            replace(library[name], expr=library[name].expr.xreplace(values)) for name in named
-        )
     derivation = Derivation()
     models = {
         meta: evaluate(term, case.library, semantics, derivation=derivation)
@@ -354,10 +348,8 @@ def _instantiate(
         else:
             own = Derivation()
             found = evaluate(
-                substitute_counts(
-                    side if semantics.compositional else _substituted(side, bound), values
-                ),
-                library,
+                _bound(side if semantics.compositional else _substituted(side, bound), values, case.library),
+                case.library,
                 semantics,
                 metavariables=models,
                 derivation=own,
@@ -370,6 +362,28 @@ def _instantiate(
     return _Instance(case, sides[0], sides[1], models, undecided)
 
 
+def _bound(term: Term, values: Mapping[sympy.Symbol, sympy.Expr], library: ModelLibrary) -> Term:
+    """``term`` with its counts and annotations at ``values``, and each atom annotated with
+    the values of its model's symbols it leaves free: an annotation binds first, so
+    ``work[p=2]`` keeps its p and ``work`` takes the law's.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> from patternalg.syntax.symbols import symbol
+    >>> lib = ModelLibrary.builtin().merged([AtomicModel("work", x / symbol("p"))])
+    >>> p, n = symbol("p"), symbol("n")
+    >>> _bound(parse("seq(work[p=2], tpool_n(work))"), {p: 4, n: 3}, lib)
+    parse('seq(work[p=2], tpool_3(work[p=4]))')
+    """
+
+    def annotated(node: Term) -> Term:
+        if not isinstance(node, Atom) or node.name not in library:
+            return node
+        free = sorted(_atom_symbols(node, library) & values.keys(), key=lambda s: s.name)
+        return replace(node, annotations=(*node.annotations, *((s.name, values[s]) for s in free)))
+
+    return _leaves_replaced(substitute_counts(term, values), annotated)
+
+
 def _substituted(term: Term, bindings: Mapping[str, Term]) -> Term:
     """``term`` with its metavariables replaced by the terms they stand for.
 
@@ -377,20 +391,31 @@ def _substituted(term: Term, bindings: Mapping[str, Term]) -> Term:
     >>> _substituted(parse("pipe(A, tpool_2(B))"), {"A": parse("inc"), "B": parse("seq(nop, inc)")})
     parse('pipe(inc, tpool_2(seq(nop, inc)))')
     """
+    return _leaves_replaced(term, lambda node: bindings[node.name] if isinstance(node, Meta) else node)
+
+
+def _leaves_replaced(term: Term, leaf: Callable[[Term], Term]) -> Term:
+    """``term`` with each leaf (an atom, a metavariable) replaced by ``leaf`` of it."""
     done: dict[int, Term] = {}
     for node in term.post_order():
         kids = [done[id(c)] for c in node.children()]
-        if isinstance(node, Meta):
-            done[id(node)] = bindings[node.name]
-        elif isinstance(node, Seq | Pipe):
+        if isinstance(node, Seq | Pipe):
             done[id(node)] = type(node)(kids[0], kids[1])
         elif isinstance(node, TPool):
             done[id(node)] = TPool(node.count, kids[0])
         elif isinstance(node, MapReduce):
             done[id(node)] = replace(node, map=kids[0], reduce=kids[1])
         else:
-            done[id(node)] = node
+            done[id(node)] = leaf(node)
     return done[id(term)]
+
+
+def _atom_symbols(atom: Atom, library: Mapping[str, AtomicModel]) -> set[sympy.Symbol]:
+    """The symbols other than x that ``atom``'s model keeps once its annotations bind theirs
+    (and those their values name): ``work[p=2]`` has none, ``work[p=q]`` has q."""
+    bound = dict(atom.annotations)
+    kept = {s for s in library[atom.name].expr.free_symbols if s.name not in bound}
+    return (kept | {s for v in bound.values() for s in v.free_symbols}) - {x}
 
 
 def _pointwise_failure(law: Law, instance: _Instance) -> int | None:
@@ -493,13 +518,14 @@ def _search(
 
 
 def _other_symbols(law: Law, library: ModelLibrary) -> tuple[sympy.Symbol, ...]:
-    """Counts of the law and symbols of its atoms' models other than x, sorted by name."""
+    """Counts of the law and the symbols other than x its atoms' models keep once their
+    annotations bind theirs, sorted by name."""
     found = set(law.count_symbols())
     for node in law._nodes:  # a mapReduce's d and k may name symbols of their own
         if isinstance(node, MapReduce):
             found |= (node.per_key.free_symbols | node.keys.free_symbols) - {x}
-    for name in law.atoms():
-        found |= library[name].expr.free_symbols - {x}
+        elif isinstance(node, Atom):
+            found |= _atom_symbols(node, library)
     return tuple(sorted(found, key=lambda s: s.name))
 
 
