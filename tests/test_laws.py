@@ -587,3 +587,45 @@ def test_a_law_over_annotated_builtin_atoms_is_refuted_where_it_fails() -> None:
     """parsec_dedup at 2 threads is slower than at 4 (0.63065 against 0.445975 at phi = 1)."""
     assert check("parsec_dedup[p=2] <= parsec_dedup[p=4]", LIB, "exact", examples=30, seed=1).status == "refuted"
     assert check("parsec_dedup[p=4] <= parsec_dedup[p=2]", LIB, "exact", examples=30, seed=1).status != "refuted"
+
+
+# --- the relation as x grows ------------------------------------------------------------------
+def _fails_at_its_values(law: str, cx) -> bool:
+    """Whether the counterexample's two sides fail ``law``'s relation as printed."""
+    relation = parse_law(law).relation
+    order = (cx.lhs > cx.rhs) - (cx.lhs < cx.rhs)
+    return order not in {"==": (0,), "<=": (-1, 0), ">=": (0, 1), "<": (-1,), ">": (1,)}[relation]
+
+
+@pytest.mark.parametrize(
+    ("law", "models", "cores"),
+    [
+        ("seq(A, pipe(inc, nop)) > pipe(inc, nop)", None, None),
+        ("seq(lg, pipe(inc, nop)) > pipe(inc, nop)", {"lg": "log2(x)"}, None),
+        ("seq(A, B) > B", None, 4),
+    ],
+)
+def test_a_strict_law_whose_side_keeps_a_max_is_eventually_ordered(law, models, cores) -> None:
+    """lhs/rhs -> 1 and a pipe's maximum on a side: which side is larger was asked of the
+    sides with their maxima, never answered, and the law refuted by a counterexample that
+    satisfies it (or has no values at all, on a machine)."""
+    from patternalg.algebra.machine import Machine
+
+    lib = LIB.merged(ModelLibrary([AtomicModel(k, parse_arithmetic(v)) for k, v in (models or {}).items()]))
+    semantics = Machine(cores).semantics if cores else "exact"
+    result = check(law, lib, semantics, examples=100 if models is None else 20, seed=1)
+    assert result.status == "holds-asymptotically", result
+    cx = result.counterexample
+    assert cx.lhs is not None and cx.rhs is not None
+    assert _fails_at_its_values(law, cx) or "alike to the rounding" in str(cx)
+
+
+@pytest.mark.parametrize(("law", "status"), [("tpool_2(g2) <= g2", "refuted"), ("tpool_2(g2) >= g2", "holds-asymptotically")])
+def test_sides_that_go_negative_are_not_read_by_their_ratio_alone(law: str, status: str) -> None:
+    """g2 = 10 - x: tpool_2(g2) is half of it, above it for every x > 10; lhs/rhs -> 1/2
+    read as 'lhs <= rhs eventually' gave the false law holds-asymptotically."""
+    lib = LIB.merged(ModelLibrary([AtomicModel("g2", 10 - x)]))
+    for semantics in PAPER_SEMANTICS:
+        result = check(law, lib, semantics, examples=10, seed=1)
+        assert result.status == status, result
+        assert _fails_at_its_values(law, result.counterexample)

@@ -56,7 +56,7 @@ from . import strategies as pst
 from .builtin import BUILTIN_LAWS, builtin_law
 from .language import Law, parse_law, validate
 from .proof import RELATIONS, decide
-from .results import STATUSES, CheckResult, Counterexample
+from .results import RTOL, STATUSES, CheckResult, Counterexample
 
 #: ``check``, and the names this module had before the law language, the built-in laws and the
 #: results moved to modules of their own (``patternalg.laws`` exports them all)
@@ -73,8 +73,6 @@ __all__ = [
     "RELATIONS",
 ]
 
-#: relative tolerance of numeric comparisons
-RTOL = 1e-9
 #: input sizes every drawn instantiation is also checked at
 _GRID = (1, 2, 2**10, 2**20, pst.MAX_INPUT_SIZE)
 #: how many random PMNF atoms an instantiation may use besides the library's
@@ -161,22 +159,64 @@ def _ratio_text(ratio: sympy.Expr) -> str:
     return (value_text(ratio) if ratio.is_Float else None) or format_expr(ratio)
 
 
+#: a relation read with both sides negated: ``a <= b`` is ``-a >= -b``
+_FLIPPED = {"==": "==", "<=": ">=", ">=": "<=", "<": ">", ">": "<"}
+
+
 def _holds_asymptotically(
     relation: str, lhs: sympy.Expr, rhs: sympy.Expr
-) -> tuple[bool, sympy.Expr | None]:
-    """The relation as x -> oo: ``==`` means ratio -> 1, ``<=`` ratio -> at most 1, and so on;
-    a strict relation with ratio -> 1 asks which side is eventually larger."""
+) -> tuple[bool | None, sympy.Expr | None]:
+    """The relation as x -> oo, and lim lhs/rhs: between sides eventually positive ``==``
+    means ratio -> 1, ``<=`` ratio -> at most 1, and so on, and a strict relation with
+    ratio -> 1 asks which side is eventually larger; sides eventually negative are negated
+    (the relation flipped), sides of opposite signs are ordered by them. None where the
+    signs, the limit or the order cannot be read.
+
+    >>> _holds_asymptotically("<=", (10 - x) / 2, 10 - x)
+    (False, 1/2)
+    >>> _holds_asymptotically(">", 1 + sympy.Max(3 * x, 5), sympy.Max(3 * x, 5))
+    (True, 1)
+    """
+    lhs, rhs = eventual(lhs), eventual(rhs)
     ratio = _ratio_limit(lhs, rhs)
-    if ratio is None or not (ratio.is_extended_nonnegative):
-        return False, ratio
-    if relation == "==":
-        return bool(ratio == 1), ratio
-    if relation in ("<=", ">="):
-        return bool(ratio <= 1 if relation == "<=" else ratio >= 1), ratio
+    signs = _eventual_sign(lhs), _eventual_sign(rhs)
+    if signs[0] is None or signs[1] is None:
+        return None, ratio
+    if signs[0] != signs[1] or signs[0] == 0:
+        return _satisfied(relation, (signs[0] > signs[1]) - (signs[0] < signs[1])), ratio
+    if signs[0] < 0:
+        relation, lhs, rhs = _FLIPPED[relation], -lhs, -rhs
+    if ratio is None or not ratio.is_extended_nonnegative:
+        return None, ratio
     if ratio != 1:
-        return bool(ratio < 1 if relation == "<" else ratio > 1), ratio
+        return _satisfied(relation, 1 if ratio > 1 else -1), ratio
+    if relation in ("==", "<=", ">="):
+        return True, ratio
     order = compare(lhs, rhs)
-    return (order == (-1 if relation == "<" else 1)), ratio
+    return (None if order is None else _satisfied(relation, order)), ratio
+
+
+def _satisfied(relation: str, order: int) -> bool:
+    """Whether sides ordered by ``order`` (1: lhs larger, 0: alike, -1: smaller) satisfy ``relation``."""
+    return order in {"==": (0,), "<=": (-1, 0), ">=": (0, 1), "<": (-1,), ">": (1,)}[relation]
+
+
+def _eventual_sign(expr: sympy.Expr) -> int | None:
+    """The sign of ``expr`` for every large x (1, -1, or 0 for 0), None if not read:
+    of its leading term where it is a normal form, else of its limit.
+
+    >>> _eventual_sign(10 - x), _eventual_sign(x - 10), _eventual_sign(sympy.Integer(0))
+    (-1, 1, 0)
+    """
+    if expr == 0:
+        return 0
+    form = normal_form(expr)
+    lead = next(form.items(), None) if form is not None else None
+    try:
+        value = lead[1] if lead is not None else sympy.limit(expr, x, sympy.oo)
+    except (NotImplementedError, ValueError, TypeError, ZeroDivisionError):
+        return None
+    return 1 if value.is_positive else -1 if value.is_negative else None
 
 
 # --- the instantiations the search draws ----------------------------------------------------
@@ -307,7 +347,7 @@ class _Instance:
     def counterexample(self, at: int | None, ratio: sympy.Expr | None) -> Counterexample:
         used = {n.name for _, t in self.case.bindings for n in t.walk() if isinstance(n, Atom)}
         sides = _sides_at(self.lhs, self.rhs, at) if at is not None else None
-        lhs, rhs = sides if sides is not None and _held(sides) else (None, None)
+        lhs, rhs = _in_doubles(sides) if sides is not None else (None, None)
         return Counterexample(
             bindings=tuple((k, str(t)) for k, t in self.case.bindings),
             atoms=tuple(
@@ -453,6 +493,15 @@ def _sides_at(lhs: sympy.Expr, rhs: sympy.Expr, at: int) -> tuple[Any, Any] | No
     return exact if all(v.is_number and v.is_real and v.is_finite for v in exact) else None
 
 
+def _in_doubles(values: tuple[Any, Any]) -> tuple[float, float] | tuple[None, None]:
+    """Both sides as doubles where a double holds each (0 only where it is 0: ``log2(x)`` at
+    x = 1, not 1e-400), else None for both."""
+    doubles = float(values[0]), float(values[1])
+    if all(v == 0 or held_in_full(d) for v, d in zip(values, doubles, strict=True)):
+        return doubles
+    return None, None
+
+
 def _held(values: tuple[Any, Any]) -> bool:
     """Whether two values are doubles a comparison can trust: finite, each 0 or normal, not
     both 0 (a value below a double's range reads as 0, or as a subnormal of few digits)."""
@@ -499,7 +548,9 @@ def _search(
             if progress is not None:
                 progress(min(tried[0], examples), examples)
         if asymptotic:
-            if not _holds_asymptotically(law.relation, instance.lhs, instance.rhs)[0]:
+            holds = _holds_asymptotically(law.relation, instance.lhs, instance.rhs)[0]
+            assume(holds is not None)  # neither a failure nor an instance that holds
+            if not holds:
                 tried[1] = True
                 raise _Found(instance, _pointwise_failure(law, instance))
             return

@@ -13,6 +13,9 @@ from .language import Law
 
 __all__ = ["STATUSES", "Counterexample", "CheckResult"]
 
+#: relative tolerance of the checker's numeric comparisons: sides this close are alike (the
+#: counterexample's text says 1e-9)
+RTOL = 1e-9
 #: the statuses of a checked law, from strongest to weakest
 STATUSES = ("proved", "no-counterexample", "holds-asymptotically", "refuted")
 
@@ -59,9 +62,11 @@ class Counterexample:
         if self.symbols:
             parts.append(", ".join(f"{k} = {v}" for k, v in self.symbols))
         if self.x is not None and self.lhs is not None and self.rhs is not None:
+            alike = self.lhs != self.rhs and abs(self.lhs - self.rhs) <= RTOL * max(abs(self.lhs), abs(self.rhs))
             parts.append(
                 f"x = {self.x}: lhs = {format_number(self.lhs)} {DEFAULT_UNIT}, "
                 f"rhs = {format_number(self.rhs)} {DEFAULT_UNIT}"
+                + (" (alike to the rounding, a relative 1e-9: no strict order)" if alike else "")
             )
         if self.ratio_limit is not None:
             parts.append(f"lhs/rhs -> {self.ratio_limit} as x -> oo")
