@@ -629,3 +629,22 @@ def test_sides_that_go_negative_are_not_read_by_their_ratio_alone(law: str, stat
         result = check(law, lib, semantics, examples=10, seed=1)
         assert result.status == status, result
         assert _fails_at_its_values(law, result.counterexample)
+
+
+# --- units --------------------------------------------------------------------------------------
+COUNTED = ModelLibrary.builtin().merged(ModelLibrary([AtomicModel("cnt", 2 * x, unit="B")]))
+
+
+@pytest.mark.parametrize("law", ["seq(cnt, A) >= A", "pipe(cnt, A) >= A"])
+def test_a_law_composing_a_non_time_atom_with_a_metavariable_is_refused(law: str, capsys) -> None:
+    """A metavariable stands for times: seq(cnt, A) >= A was proved, pipe(cnt, A) printed
+    bytes as ns, where eval refuses seq(cnt, qsort)."""
+    with pytest.raises(UnitError, match=r"cannot compose cnt \(B, bits\) with the metavariable A"):
+        check(law, COUNTED)
+
+
+def test_a_law_over_non_time_atoms_prints_their_unit() -> None:
+    result = check("cnt > cnt", COUNTED, "exact", examples=5, seed=1)
+    assert result.status == "refuted"
+    assert "lhs = 2.0 B, rhs = 2.0 B" in str(result.counterexample)
+    assert result.to_json()["counterexample"]["unit"] == "B"

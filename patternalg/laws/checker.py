@@ -45,7 +45,7 @@ from ..algebra.normal_forms.normal_form import (
 from ..algebra.pointwise import substitute_counts
 from ..algebra.render import value_text
 from ..algebra.semantics import Semantics
-from ..algebra.units import DEFAULT_UNIT, in_one_unit, is_time
+from ..algebra.units import DEFAULT_UNIT, in_one_unit, kind
 from ..arguments import as_int, expect
 from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary
@@ -644,15 +644,16 @@ def _prove(law: Law, library: ModelLibrary, semantics: Semantics) -> bool:
 
 
 # --- the checker ----------------------------------------------------------------------------
-def _times_in_ns(library: ModelLibrary, names: tuple[str, ...] | None = None) -> ModelLibrary:
-    """The library with every time in ns (of the atoms ``names``, if given), the unit of the
-    generated atoms: a law's sides are compared in one unit. Atoms of other dimensions stay;
-    instances never draw them. Only a unit other than ns asks pint (seconds to load)."""
+def _in_unit(library: ModelLibrary, unit: str, names: tuple[str, ...] | None = None) -> ModelLibrary:
+    """The library with every model of ``unit``'s kind in ``unit`` (of the atoms ``names``, if
+    given): a law's sides are compared in one unit, a time's in ns, the generated atoms'.
+    Atoms of other kinds stay; instances never draw them. Only a unit other than ns asks pint
+    (seconds to load)."""
     chosen = library.values() if names is None else (library[name] for name in names)
-    moved = [m.name for m in chosen if m.unit != DEFAULT_UNIT and is_time(m.unit)]
+    moved = [m.name for m in chosen if m.unit != unit and kind(m.unit) == kind(unit)]
     if not moved:
         return library
-    converted, _ = in_one_unit([Atom(name) for name in moved], library, DEFAULT_UNIT)
+    converted, _ = in_one_unit([Atom(name) for name in moved], library, unit)
     return library.merged(converted[name] for name in moved)
 
 
@@ -680,14 +681,15 @@ def check(
     library, seed = ModelLibrary.of(library), as_int(seed, "seed")
     semantics = Semantics.of(semantics)
     examples = as_int(examples, "examples", 1)
-    validate(law, library)
+    unit = validate(law, library)
 
     def result(status: str, cx: Counterexample | None = None, n: int = 0) -> CheckResult:
-        return CheckResult(law, semantics, status, cx, n, time.perf_counter() - started)
+        shown = None if cx is None else replace(cx, unit=unit)
+        return CheckResult(law, semantics, status, shown, n, time.perf_counter() - started)
 
-    if _prove(law, _times_in_ns(library, (*law.atoms(), *law.shuffles())), semantics):
-        return result("proved")  # the sides' atoms in ns suffice; the search draws others
-    library = _times_in_ns(library)
+    if _prove(law, _in_unit(library, unit, (*law.atoms(), *law.shuffles())), semantics):
+        return result("proved")  # the sides' atoms in one unit suffice; the search draws others
+    library = _in_unit(library, unit)
     fixed: _Fixed = {}  # the sides without metavariables: the same in both searches
     pointwise, tried = _search(law, library, semantics, examples, seed, False, progress, fixed)
     if pointwise is None:

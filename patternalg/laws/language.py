@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import sympy
 
-from ..algebra.units import common_unit
-from ..errors import EvaluationError, ParseError
+from ..algebra.units import DEFAULT_UNIT, common_unit, is_time, kind
+from ..errors import EvaluationError, ParseError, UnitError
 from ..library.model_library import AtomicModel
 from ..syntax.parser import parse_law_parts
 from ..syntax.symbols import x
@@ -173,8 +173,10 @@ def _law_at(text: str, first: int) -> Law:
         raise ParseError(error.message, error.line + first - 1, error.column, error.excerpt) from None
 
 
-def validate(law: Law, library: Mapping[str, AtomicModel]) -> None:
-    """Raise the error a user should see for a law that cannot be checked with ``library``.
+def validate(law: Law, library: Mapping[str, AtomicModel]) -> str:
+    """Raise the error a user should see for a law that cannot be checked with ``library``;
+    return the unit its sides are compared in: ns for times (a metavariable's model is
+    one), else its atoms' one unit (``cnt > cnt`` of a count in B: B).
 
     >>> from patternalg.library.model_library import ModelLibrary
     >>> validate(parse_law("pipe(A, qsrot) == A"), ModelLibrary.builtin())
@@ -182,9 +184,18 @@ def validate(law: Law, library: Mapping[str, AtomicModel]) -> None:
     ...
     patternalg.errors.UnknownAtomError: unknown atom 'qsrot'; did you mean qsort?
     """
-    named = (*law.atoms(), *law.shuffles())
-    common_unit({name: library[name].unit for name in named})  # unknown atom: did-you-mean
+    units = {name: library[name].unit for name in (*law.atoms(), *law.shuffles())}  # unknown: did-you-mean
+    unit = common_unit(units)
     if x in law.count_symbols():
         raise EvaluationError(
             f"{law}: x is the input size and cannot be a thread, node or key count"
         )
+    if is_time(unit):
+        return DEFAULT_UNIT
+    if law.metavariables():
+        name = next(iter(units))
+        raise UnitError(
+            f"{law}: cannot compose {name} ({units[name]}, {kind(units[name])}) with the metavariable "
+            f"{law.metavariables()[0]}, which stands for a term of times (ns); valid: atoms in a unit of time"
+        )
+    return unit

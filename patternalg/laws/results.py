@@ -39,6 +39,7 @@ class Counterexample:
     lhs: float | None = None
     rhs: float | None = None
     ratio_limit: str | None = None
+    unit: str = DEFAULT_UNIT  #: of ``lhs`` and ``rhs``: ns, or the one unit of a law without times
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of the ``counterexample`` key."""
@@ -50,7 +51,7 @@ class Counterexample:
             "x": self.x,
             "lhs": self.lhs,
             "rhs": self.rhs,
-            "unit": DEFAULT_UNIT,
+            "unit": self.unit,
             "ratio_limit": self.ratio_limit,
         }
 
@@ -64,8 +65,8 @@ class Counterexample:
         if self.x is not None and self.lhs is not None and self.rhs is not None:
             alike = self.lhs != self.rhs and abs(self.lhs - self.rhs) <= RTOL * max(abs(self.lhs), abs(self.rhs))
             parts.append(
-                f"x = {self.x}: lhs = {format_number(self.lhs)} {DEFAULT_UNIT}, "
-                f"rhs = {format_number(self.rhs)} {DEFAULT_UNIT}"
+                f"x = {self.x}: lhs = {format_number(self.lhs)} {self.unit}, "
+                f"rhs = {format_number(self.rhs)} {self.unit}"
                 + (" (alike to the rounding, a relative 1e-9: no strict order)" if alike else "")
             )
         if self.ratio_limit is not None:
