@@ -153,7 +153,8 @@ class UnknownAtomError(PatternalgError, KeyError):
         else:
             hint = "; `patternalg models` lists the known atoms"
         what = "no model matches" if self.pattern else "unknown atom"
-        return f"{what} '{printable(self.name)}'{hint}"
+        text = f"{what} '{printable(self.name)}'{hint}"
+        return f"{self.location}: {text}" if self.location is not None else text
 
 
 class ModelFileError(PatternalgError, ValueError):

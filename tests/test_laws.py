@@ -648,3 +648,18 @@ def test_a_law_over_non_time_atoms_prints_their_unit() -> None:
     assert result.status == "refuted"
     assert "lhs = 2.0 B, rhs = 2.0 B" in str(result.counterexample)
     assert result.to_json()["counterexample"]["unit"] == "B"
+
+
+# --- where a law of a file goes wrong ----------------------------------------------------------
+def test_an_unknown_atom_in_a_file_of_laws_names_the_file_its_line_and_the_law(tmp_path, capsys) -> None:
+    laws = tmp_path / "m.laws"
+    laws.write_text("seq_comm: seq(A, B) == seq(B, A)\n\nbad: pipe(A, qsrot) == A\n")
+    assert main(["check", f"@{laws}"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{laws}:3: bad: unknown atom 'qsrot'; did you mean qsort?" in err
+
+
+def test_a_name_without_a_law_at_the_end_of_a_file_names_its_line() -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_laws("seq_comm: seq(A, B) == seq(B, A)\nfoo: ")
+    assert str(caught.value) == "line 2, column 5: empty text: expected a law after the name foo: foo:^"

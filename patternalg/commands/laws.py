@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .._internal.limits import MAX_EXAMPLES, printable
 from .._internal.options import Option
 from ..algebra.semantics import Semantics
-from ..errors import EvaluationError
+from ..errors import EvaluationError, Location, PatternalgError
 from .common import (
     add_format_option,
     add_library_options,
@@ -29,6 +29,7 @@ from .progress import progress
 
 if TYPE_CHECKING:  # the checker imports hypothesis: only the commands that check load it
     from ..laws.checker import CheckResult, Law
+    from ..library.model_library import ModelLibrary
 
 HEADERS = ("id", "law", "semantics", "status", "counterexample", "time")
 #: a law longer than this is shown with its middle elided (``--format json`` has it whole)
@@ -119,15 +120,30 @@ def table(results: Sequence[CheckResult]) -> list[str]:
     ]
 
 
+def _validate(law: Law, library: ModelLibrary, path: str | None) -> None:
+    """:func:`~patternalg.laws.language.validate` ``law``; the error of a law of the file
+    ``path`` names the file, the law's line and its name (``m.laws:2: bad: unknown atom ...``)."""
+    from ..laws.checker import validate
+
+    try:
+        validate(law, library)
+    except PatternalgError as error:
+        if path is not None and law.line and error.location is None:
+            error.location = Location(path, law.line, key=law.id)
+        raise
+
+
 def run_checks(laws: Sequence[Law], args: argparse.Namespace) -> int:
     """Check ``laws`` as the options say, print the verdicts, return the exit status."""
-    from ..laws.checker import check, validate
+    from ..laws.checker import check
 
     check_options(args, [EXAMPLES])
     private_hypothesis_home()
     library = load_library(args)
+    text = getattr(args, "law", "")  # check's LAW: '@FILE' or '-' reads a file of laws
+    path = "standard input" if text == "-" else text[1:] if text.startswith("@") else None
     for law in laws:  # unknown atoms are bad input: fail before any work
-        validate(law, library)
+        _validate(law, library, path)
     if args.in_context:
         from ..laws.contexts import in_contexts
 

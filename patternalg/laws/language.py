@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import sympy
 
@@ -40,6 +40,8 @@ class Law:
     rhs: Term
     id: str | None = None
     source: str = ""
+    #: the line of a text of several laws (a file) the law starts on; 0 for a law alone
+    line: int = field(default=0, compare=False)
 
     def __str__(self) -> str:
         return f"{self.lhs} {self.relation} {self.rhs}"
@@ -163,14 +165,18 @@ def _law_at(text: str, first: int) -> Law:
     'seq_comm'
     """
     named = _NAMED.match(text)
-    if named:  # the name's place kept blank: an error's column is where the user sees it
-        text = " " * named.end() + text[named.end() :]
+    # the name's place kept blank: an error's column is where the user sees it
+    law = " " * named.end() + text[named.end() :] if named else text
     try:
-        return parse_law(text, id=named.group(1) if named else None)
+        return replace(parse_law(law, id=named.group(1) if named else None), line=first)
     except ParseError as error:
-        if not error.line or first == 1:
+        if error.line and first > 1:
+            raise ParseError(error.message, error.line + first - 1, error.column, error.excerpt) from None
+        if error.line or not (named or first > 1):
             raise
-        raise ParseError(error.message, error.line + first - 1, error.column, error.excerpt) from None
+        # no place of its own (nothing after a name, in a file): where the law was to begin
+        after = f" after the name {named.group(1)}" if named else ""
+        raise ParseError(f"{error.message}{after}", first, len(text.rstrip()) + 1, text.rstrip() + "^") from None
 
 
 def validate(law: Law, library: Mapping[str, AtomicModel]) -> str:
