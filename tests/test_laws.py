@@ -14,7 +14,7 @@ from patternalg.algebra.evaluation import evaluate
 from patternalg.algebra.semantics import Semantics
 from patternalg.cli import main
 from patternalg.errors import ParseError, UnitError, UnknownAtomError
-from patternalg.laws import parse_laws
+from patternalg.laws import in_contexts, parse_laws
 from patternalg.laws.checker import BUILTIN_LAWS, builtin_law, check, parse_law
 from patternalg.laws.proof import decide
 from patternalg.laws.strategies import terms
@@ -663,3 +663,30 @@ def test_a_name_without_a_law_at_the_end_of_a_file_names_its_line() -> None:
     with pytest.raises(ParseError) as caught:
         parse_laws("seq_comm: seq(A, B) == seq(B, A)\nfoo: ")
     assert str(caught.value) == "line 2, column 5: empty text: expected a law after the name foo: foo:^"
+
+
+# --- Python arguments ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("call", "named"),
+    [
+        (lambda: check("A <= B", progress="x", examples=3, semantics="exact"), "progress"),
+        (lambda: parse_laws(None), "text"),
+        (lambda: in_contexts(3), "law"),
+        (lambda: evaluate(parse("seq(A, inc)"), LIB, "exact", metavariables={"A": [1]}), r"metavariables\['A'\]"),
+        (lambda: evaluate(parse("seq(A, inc)"), LIB, "exact", metavariables=3), "metavariables"),
+    ],
+)
+def test_a_bad_python_argument_of_the_laws_is_an_argument_error_naming_it(call, named: str) -> None:
+    """Each raised TypeError or AttributeError from inside the checker or the evaluator."""
+    from patternalg.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match=rf"^{named}: expected "):
+        call()
+
+
+def test_laws_functions_take_a_laws_text_and_metavariables_take_numbers_and_texts() -> None:
+    """in_contexts("A == A"), as laws.md calls it, and metavariables={"A": 1} or {"A": "x"}
+    raised AttributeError."""
+    assert str(in_contexts("A == A")[0]) == "tpool_c(A) == tpool_c(A)"
+    assert evaluate(parse("seq(A, inc)"), LIB, "exact", metavariables={"A": 1}) == 536.185 * x + 1
+    assert evaluate(parse("seq(A, inc)"), LIB, "exact", metavariables={"A": "x"}) == 537.185 * x

@@ -15,19 +15,21 @@ Max(5422.97, 536.185*x)
 from __future__ import annotations
 
 import functools
+import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Any
 
 import sympy
 
-from ..arguments import as_models, as_term
+from ..arguments import as_models, as_term, expect, wrong
 from ..errors import EvaluationError
 from ..syntax.symbols import x
 from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Term
 from . import operators
 from .atomic_model import AtomicModel
-from .bindings import bounded_xreplace, counts
+from .bindings import as_value, bounded_xreplace, counts
 from .fold import Arithmetic, Context, Folded, Plan, fold
 from .model_maps import ModelChain
 from .normal_forms.counts import counting
@@ -135,7 +137,29 @@ def evaluate(
     Nothing recurses on the depth of the term.
     """
     term, library = as_term(term), as_models(library)
-    return as_expr(_recorded(term, library, Semantics.of(semantics), metavariables, derivation).value)
+    models = _metavariable_models(metavariables)
+    return as_expr(_recorded(term, library, Semantics.of(semantics), models, derivation).value)
+
+
+def _metavariable_models(value: Any) -> Mapping[str, sympy.Expr] | None:
+    """``evaluate``'s ``metavariables``: None, or a mapping of names to models, each an
+    expression, its text or a number (``{"A": "2*x"}``, ``{"A": 1}``).
+
+    >>> _metavariable_models({"A": "2*x", "B": 1})
+    {'A': 2*x, 'B': 1}
+    """
+    if value is None:
+        return None
+    what = "a mapping of metavariable names ('A') to models (an expression, its text such as '2*x', or a number)"
+    if not isinstance(value, Mapping):
+        raise wrong("metavariables", what, value)
+    models = {}
+    for name, model in value.items():
+        expect(name, str, "metavariables key", "a metavariable's name such as 'A'")
+        if not isinstance(model, sympy.Expr):
+            model = as_value(expect(model, (numbers.Real, str), f"metavariables[{name!r}]", "a model: an expression, its text such as '2*x', or a number"))
+        models[name] = model
+    return models
 
 
 def closed_form(

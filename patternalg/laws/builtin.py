@@ -6,10 +6,11 @@
 
 from __future__ import annotations
 
+from ..arguments import expect
 from ..errors import EvaluationError
 from .language import Law, parse_law
 
-__all__ = ["BUILTIN_LAWS", "builtin_law"]
+__all__ = ["BUILTIN_LAWS", "builtin_law", "as_law"]
 
 _PAPER = "paper 001 (Czappa et al.), section 5.1"
 BUILTIN_LAWS: tuple[Law, ...] = tuple(
@@ -65,3 +66,18 @@ def builtin_law(law_id: str) -> Law:
             return law
     valid = ", ".join(law.id or "" for law in BUILTIN_LAWS)
     raise EvaluationError(f"unknown law id {law_id!r} (valid: {valid})")
+
+
+def as_law(law: Law | str, name: str = "law") -> Law:
+    """``law``: a law, its text or a built-in law's id (the Python argument ``name``).
+
+    >>> str(as_law("tpool_unit")), str(as_law("A==A"))
+    ('tpool_1(A) == A', 'A == A')
+    >>> as_law(None)
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: law: expected a law, its text or a built-in law's id; got None
+    """
+    if isinstance(law, str):
+        return builtin_law(law.strip()) if law.strip() in {b.id for b in BUILTIN_LAWS} else parse_law(law)
+    return expect(law, Law, name, "a law, its text or a built-in law's id")  # type: ignore[no-any-return]

@@ -46,14 +46,14 @@ from ..algebra.pointwise import substitute_counts
 from ..algebra.render import value_text
 from ..algebra.semantics import Semantics
 from ..algebra.units import DEFAULT_UNIT, in_one_unit, kind
-from ..arguments import as_int, expect
+from ..arguments import as_int, wrong
 from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import format_expr
 from ..syntax.symbols import log2, x
 from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Seq, Term, TPool
 from . import strategies as pst
-from .builtin import BUILTIN_LAWS, builtin_law
+from .builtin import BUILTIN_LAWS, as_law, builtin_law
 from .language import Law, parse_law, validate
 from .proof import RELATIONS, decide
 from .results import RTOL, STATUSES, CheckResult, Counterexample
@@ -238,13 +238,6 @@ class _Found(Exception):
         super().__init__(f"{instance.case.bindings} at x = {at}")
         self.instance = instance
         self.at = at
-
-
-def _law_of(law: Law | str) -> Law:
-    """``law``: a law, its text or a built-in law's id."""
-    if isinstance(law, str):
-        return builtin_law(law.strip()) if law.strip() in {b.id for b in BUILTIN_LAWS} else parse_law(law)
-    return expect(law, Law, "law", "a law, its text or a built-in law's id")
 
 
 def _free_prefix(library: Mapping[str, AtomicModel]) -> str:
@@ -677,9 +670,11 @@ def check(
     True
     """
     started = time.perf_counter()
-    law = _law_of(law)
+    law = as_law(law)
     library, seed = ModelLibrary.of(library), as_int(seed, "seed")
     semantics = Semantics.of(semantics)
+    if progress is not None and not callable(progress):
+        raise wrong("progress", "None or a function progress(done, total)", progress)
     examples = as_int(examples, "examples", 1)
     unit = validate(law, library)
 

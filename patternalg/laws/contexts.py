@@ -21,14 +21,21 @@ from collections.abc import Callable
 
 from ..syntax.symbols import symbol
 from ..syntax.terms import Meta, Pipe, Seq, Term, TPool
+from .builtin import as_law
 from .language import Law
 
 __all__ = ["in_contexts"]
 
 
-def in_contexts(law: Law) -> tuple[Law, ...]:
-    """``law`` inside each one-hole context: a pool of a fresh count, and a ``seq`` and a
-    ``pipe`` with a fresh metavariable on either side of it."""
+def in_contexts(law: Law | str) -> tuple[Law, ...]:
+    """``law`` (a law, its text or a built-in law's id) inside each one-hole context: a pool
+    of a fresh count, and a ``seq`` and a ``pipe`` with a fresh metavariable on either side
+    of it.
+
+    >>> str(in_contexts("A == A")[0])
+    'tpool_c(A) == tpool_c(A)'
+    """
+    law = as_law(law)
     beside = Meta(_fresh("Z", set(law.metavariables())))
     count = symbol(_fresh("c", {s.name for s in law.count_symbols()} | set(law.atoms())))
     contexts: tuple[tuple[str, Callable[[Term], Term]], ...] = (

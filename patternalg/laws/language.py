@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 import sympy
 
 from ..algebra.units import DEFAULT_UNIT, common_unit, is_time, kind
+from ..arguments import as_text
 from ..errors import EvaluationError, ParseError, UnitError
 from ..library.model_library import AtomicModel
 from ..syntax.parser import parse_law_parts
@@ -124,6 +125,7 @@ def parse_laws(text: str) -> list[Law]:
     patternalg.errors.ParseError: line 2, column 13: syntax error, the text ends too early (expected ...): pipe(A, B) <^
     """
     laws: list[Law] = []
+    text = as_text(text, "text", "the text of laws, one after another")
     chunk: list[str] = []
     first, state = 0, (0, False, False)  # the law's first line; its scan (brackets, relation, rhs)
     for number, line in enumerate(text.split("\n"), 1):  # lines as the parser counts them
