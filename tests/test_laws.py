@@ -690,3 +690,19 @@ def test_laws_functions_take_a_laws_text_and_metavariables_take_numbers_and_text
     assert str(in_contexts("A == A")[0]) == "tpool_c(A) == tpool_c(A)"
     assert evaluate(parse("seq(A, inc)"), LIB, "exact", metavariables={"A": 1}) == 536.185 * x + 1
     assert evaluate(parse("seq(A, inc)"), LIB, "exact", metavariables={"A": "x"}) == 537.185 * x
+
+
+# --- counts no value makes whole ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("law", "none"),
+    [
+        ("tpool_{(n+1)/2}(tpool_{n/2}(A)) >= seq(A, A)", "no value of n from 1 to 1024 makes every count"),
+        ("tpool_{(n+m+1)/2}(tpool_{(n+m)/2}(A)) >= seq(A, A)", "none of the values of m, n from 1 to 64 drawn makes every count"),
+    ],
+)
+def test_a_law_whose_counts_are_never_all_whole_is_an_error_not_a_verdict(law: str, none: str, capsys) -> None:
+    """n = 1 was drawn anyway (a pool of 1/2 thread: an error about a count the user never
+    wrote), and with two symbols: 'no counterexample in 0 examples'."""
+    assert main(["check", law, "--semantics", "exact", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and none in err and "Half" not in err

@@ -322,9 +322,20 @@ def _symbol_values(law: Law, symbols: tuple[sympy.Symbol, ...]) -> st.SearchStra
         (only,) = symbols
         valid = (v for v in range(1, 16 * _VALUES) if _valid_counts(law, {only: sympy.Integer(v)}))
         found = list(itertools.islice(valid, _VALUES))  # the first ones: no more checked
-        return st.sampled_from(found or [1]).map(lambda v: ((only, v),))
+        if not found:
+            raise _no_valid_counts(law, f"no value of {only} from 1 to {16 * _VALUES} makes")
+        return st.sampled_from(found).map(lambda v: ((only, v),))
     drawn = st.tuples(*(st.integers(1, _VALUES) for _ in symbols)).map(lambda vs: tuple(zip(symbols, vs, strict=True)))
     return drawn.filter(lambda pairs: _valid_counts(law, {s: sympy.Integer(v) for s, v in pairs}))
+
+
+def _no_valid_counts(law: Law, none: str) -> EvaluationError:
+    """The error of a law whose counts no values drawn make whole: ``none`` says which."""
+    named = dict.fromkeys(what for side in (law.lhs, law.rhs) for what, count in counts(side) if count.free_symbols)
+    return EvaluationError(
+        f"{law}: {none} every count a whole number >= 1 ({'; '.join(named)}), so it has no instance "
+        "to check; valid: counts whole for some values, e.g. tpool_{n/2} (n even) or tpool_{n+1}"
+    )
 
 
 @dataclass
@@ -517,7 +528,7 @@ def _search(
     found; ``progress(tried, examples)`` after each example; the sides without
     metavariables evaluated once, in ``fixed``."""
     symbols = _other_symbols(law, library)
-    tried = [0, False]
+    tried = [0, False, 0]  # examples tried, whether one failed, instances drawn
 
     @settings(
         max_examples=examples,
@@ -532,6 +543,7 @@ def _search(
     @hypothesis_seed(seed)
     @given(_cases(law, library, symbols, semantics.machine.cores if isinstance(semantics, MachineSemantics) else None))
     def run(case: _Case) -> None:
+        tried[2] += 1
         instance = _instantiate(law, case, semantics, fixed)
         # an asymptotic pipe that could not order its stages kept the pointwise Max: that
         # instance would test the exact semantics, so it is not an example of this one
@@ -557,8 +569,11 @@ def _search(
     except _Found as found:
         return found, tried[0]
     except Unsatisfiable:
-        pass  # every drawn instance was undecidable; ``tried`` says how many were checked
-    return None, tried[0]
+        if not tried[2]:  # no drawn values made the counts whole
+            names = ", ".join(s.name for s in symbols)
+            raise _no_valid_counts(law, f"none of the values of {names} from 1 to {_VALUES} drawn makes") from None
+        # every drawn instance was undecidable; ``tried`` says how many were checked
+    return None, int(tried[0])
 
 
 def _other_symbols(law: Law, library: ModelLibrary) -> tuple[sympy.Symbol, ...]:
