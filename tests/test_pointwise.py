@@ -134,13 +134,3 @@ def test_a_size_beyond_a_double_is_named_as_it_is_in_the_extrapolation_note(tmp_
     done = run_cli("eval", "k", "--models", str(models), "--at", "x=2^2000")
     assert done.returncode == 0, done.stderr
     assert "note: x = 1.148131e+602 is outside the measured range of k (x in [1024, 262144])" in done.stderr
-
-
-def test_the_note_on_a_pipes_bottleneck_gives_its_value_as_values_print() -> None:
-    """The closed form's value at the point showed a double's noise (277238.20499999996)."""
-    from patternalg.library.model_library import ModelLibrary
-    from patternalg.syntax.parser import parse
-
-    term = parse("pipe(seq(nop, tpool_3(inc)), seq(nop, tpool_3(inc)))")
-    result = at_point(term, ModelLibrary.builtin(), {"x": 1024}, Machine(4).semantics)
-    assert any("(it gives 277238.205 here)" in note for note in result.notes())

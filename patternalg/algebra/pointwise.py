@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import sympy
 
 from ..errors import EvaluationError
-from ..syntax.arith import check_finite, format_expr, shown_text
+from ..syntax.arith import check_finite, format_expr
 from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
@@ -173,7 +173,7 @@ class PointValue:
         ):
             shown = self.closed_form_at_point
             known = shown is not None and shown.is_number
-            gives = f" (it gives {shown_text(format_expr(sympy.N(shown, 17)))} here)" if known else ""
+            gives = f" (it gives {format_expr(sympy.N(shown, 15))} here)" if known else ""
             sizes = sorted(s.name for s in self.closed_form.free_symbols)
             large = sizes[0] if len(sizes) == 1 else "x"  # a model over a file's n grows in n
             notes.append(
