@@ -706,3 +706,12 @@ def test_a_law_whose_counts_are_never_all_whole_is_an_error_not_a_verdict(law: s
     assert main(["check", law, "--semantics", "exact", "--seed", "1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and none in err and "Half" not in err
+
+
+def test_a_law_over_a_library_of_one_annotated_atom_is_checked():
+    """With no metavariable and no library atom in x alone, the search had no atom to draw
+    terms from and raised a raw ValueError ("terms() needs at least one atom name"), though
+    a law without metavariables draws no term."""
+    library = {"work": 1000 * sympy.Symbol("x") / sympy.Symbol("p")}
+    assert check("work[p=2] == work[p=4]", library=library, examples=20, seed=1).status == "refuted"
+    assert check("work[p=2] >= work[p=4]", library=library, examples=20, seed=1).status == "proved"

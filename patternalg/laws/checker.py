@@ -272,9 +272,8 @@ def _cases(
     counts = pst.thread_counts(_POOL)
     if cores is not None and cores > _POOL:
         counts = st.one_of(counts, st.sampled_from(sorted({max(1, cores - 1), cores, cores + 1, 2 * cores})).map(sympy.Integer))
-    term = pst.terms(
-        max_depth=3, atoms=generated_names + usable, mapreduce=False, annotations=False, counts=counts
-    )
+    atoms = generated_names + usable  # none where no metavariable needs a term drawn
+    term = pst.terms(max_depth=3, atoms=atoms, mapreduce=False, annotations=False, counts=counts) if atoms else st.nothing()
     model = pst.models()
     values = _symbol_values(law, symbols)
     size = pst.input_sizes()
