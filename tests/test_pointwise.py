@@ -134,3 +134,11 @@ def test_a_size_beyond_a_double_is_named_as_it_is_in_the_extrapolation_note(tmp_
     done = run_cli("eval", "k", "--models", str(models), "--at", "x=2^2000")
     assert done.returncode == 0, done.stderr
     assert "note: x = 1.148131e+602 is outside the measured range of k (x in [1024, 262144])" in done.stderr
+
+
+def test_the_bottleneck_note_gives_the_closed_form_s_value_without_float_noise():
+    """The note said 'it gives 277238.20499999996 here': a double's noise, though values
+    print in the digits of their models (docs/language.md)."""
+    done = run_cli("eval", "pipe(seq(nop, tpool_3(inc)), seq(nop, tpool_3(inc)))", "--cores", "4", "--at", "x=1024")
+    assert done.returncode == 0, done.stderr
+    assert "(it gives 277238.205 here)" in done.stderr

@@ -26,7 +26,7 @@ import sympy
 
 from .._internal.display import HtmlTable, as_digits
 from ..errors import EvaluationError
-from ..syntax.arith import bounds_text, float_text, latex_number, latex_text
+from ..syntax.arith import bounds_text, float_text, latex_number, latex_text, value_digits
 from ..syntax.symbols import symbol
 from ..syntax.terms import Term
 from .atomic_model import AtomicModel, stated_numbers
@@ -47,7 +47,6 @@ from .render import (
     shown_steps,
     step_notes,
     term_label,
-    value_digits,
     value_text,
     with_unit,
 )
@@ -79,7 +78,7 @@ class Evaluation(HtmlTable):
     #: where a symbol's value lies outside an atom's measured range
     extrapolated: tuple[Any, ...] = ()
     #: significant digits of the value by default: the atoms' own precision (see
-    #: :func:`~patternalg.algebra.render.value_digits`)
+    #: :func:`~patternalg.syntax.arith.value_digits`)
     digits: int = DEFAULT_DIGITS
     #: with ``interval=``: the central interval of what a measurement would show, its level
     interval: tuple[float, float] | None = None

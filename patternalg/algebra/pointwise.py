@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import sympy
 
 from ..errors import EvaluationError
-from ..syntax.arith import check_finite, format_expr
+from ..syntax.arith import DOUBLE_DIGITS, check_finite, format_expr, value_digits
 from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
@@ -173,7 +173,8 @@ class PointValue:
         ):
             shown = self.closed_form_at_point
             known = shown is not None and shown.is_number
-            gives = f" (it gives {format_expr(sympy.N(shown, 15))} here)" if known else ""
+            digits = value_digits([self.closed_form])  # the model's digits, no float noise
+            gives = f" (it gives {format_expr(sympy.N(shown, DOUBLE_DIGITS), digits)} here)" if known else ""
             sizes = sorted(s.name for s in self.closed_form.free_symbols)
             large = sizes[0] if len(sizes) == 1 else "x"  # a model over a file's n grows in n
             notes.append(

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import sympy
@@ -17,7 +17,7 @@ import sympy
 from ..errors import EvaluationError
 from ..syntax.arith import (
     DEFAULT_DIGITS,
-    float_digits,
+    DOUBLE_DIGITS,
     float_text,
     format_expr,
     format_number,
@@ -40,7 +40,6 @@ __all__ = [
     "as_number",
     "format_number",
     "with_unit",
-    "value_digits",
     "explain_lines",
     "shown_steps",
     "EXPLAIN_STEPS",
@@ -116,26 +115,6 @@ def value_text(expr: sympy.Expr, digits: int | None = None) -> str | None:
     if in_double_range(value):
         return number_text(float(value), digits)
     return float_text(value, digits or DEFAULT_DIGITS)
-
-
-#: significant digits that round-trip any double
-DOUBLE_DIGITS = 17
-
-
-def value_digits(models: Iterable[sympy.Expr]) -> int:
-    """The significant digits a value computed from ``models`` shows by default: enough for
-    the models' own precision. Coefficients as short as ``1034.17`` get :data:`DEFAULT_DIGITS`
-    (no float noise), a fitted ``1.012655257936508`` its 16, and exact models every digit of
-    the double (:data:`DOUBLE_DIGITS`, the value's shortest round trip).
-
-    >>> from patternalg.syntax.symbols import log2, x
-    >>> value_digits([sympy.Float(1034.17) * x]), value_digits([sympy.Float(1.012655257936508) * x])
-    (15, 16)
-    >>> value_digits([x * log2(x), sympy.Integer(2) ** 53 + 1])
-    17
-    """
-    digits = [float_digits(f) for model in models for f in model.atoms(sympy.Float)]
-    return min(DOUBLE_DIGITS, max(DEFAULT_DIGITS, *digits)) if digits else DOUBLE_DIGITS
 
 
 def with_unit(expr: sympy.Expr, unit: str, digits: int | None = None) -> str:

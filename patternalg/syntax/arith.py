@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import mpmath
 import sympy
@@ -33,6 +33,8 @@ __all__ = [
     "shown_text",
     "bounds_text",
     "digits_apart",
+    "DOUBLE_DIGITS",
+    "value_digits",
     "latex_text",
     "latex_number",
     "latex_definition",
@@ -282,6 +284,27 @@ class _Printer(StrPrinter):
 
 
 _PRINTER = _Printer()
+
+
+#: significant digits that round-trip any double
+DOUBLE_DIGITS = 17
+
+
+def value_digits(models: Iterable[sympy.Expr]) -> int:
+    """The significant digits a value computed from ``models`` shows by default: enough for
+    the models' own precision. Coefficients as short as ``1034.17`` get :data:`DEFAULT_DIGITS`
+    (no float noise), a fitted ``1.012655257936508`` its 16, and exact models every digit of
+    the double (:data:`DOUBLE_DIGITS`, the value's shortest round trip).
+
+    >>> from patternalg.syntax.symbols import log2, x
+    >>> value_digits([sympy.Float(1034.17) * x]), value_digits([sympy.Float(1.012655257936508) * x])
+    (15, 16)
+    >>> value_digits([x * log2(x), sympy.Integer(2) ** 53 + 1])
+    17
+    """
+    digits = [float_digits(f) for model in models for f in model.atoms(sympy.Float)]
+    return min(DOUBLE_DIGITS, max(DEFAULT_DIGITS, *digits)) if digits else DOUBLE_DIGITS
+
 
 
 def format_expr(expr: sympy.Expr, digits: int | None = None) -> str:
