@@ -247,3 +247,20 @@ def test_a_home_without_a_configuration_directory_adds_no_lines(tmp_path) -> Non
         capture_output=True, text=True, env=env, check=False,
     )  # fmt: skip
     assert (done.returncode, done.stderr) == (0, "") and out.stat().st_size > 0
+
+
+def test_atoms_of_units_that_do_not_convert_are_drawn_side_by_side(tmp_path, capsys) -> None:
+    """``plot --atoms`` of a time and a throughput failed with 'cannot compose', though its
+    panels compose nothing; each panel is now in its atom's own unit. A unit asked with
+    --unit that one of them cannot take is still refused."""
+    models = tmp_path / "m.toml"
+    models.write_text('[models.rate]\nmodel = "40 - x"\nunit = "dimensionless"\n')
+    out = tmp_path / "a.svg"
+    assert main(["plot", "--atoms", "inc,rate", "--models", str(models), "--over", "x=1..100", "-o", str(out)]) == 0
+    svg = out.read_text()
+    assert "time [ns]" in svg and "value [dimensionless]" in svg
+    # rate goes below 0, which no throughput is: the note says so without calling it a time
+    assert "rate: values down to -60 dimensionless are negative: no measured amount can be" in capsys.readouterr().err
+    refused = tmp_path / "b.svg"
+    assert main(["plot", "--atoms", "inc,rate", "--models", str(models), "--unit", "us", "-o", str(refused)]) == 2
+    assert not refused.exists()

@@ -178,7 +178,7 @@ def point_notes(bindings: Mapping[str, Any], value: sympy.Expr | None, unit: str
         notes.append(f"x = {shown} is below 1: x counts input elements, the models describe x >= 1")
     if value is not None and value.is_negative:
         notes.append(
-            f"the value {value_text(value)} {unit} is negative: no time can be; "
+            f"the value {value_text(value)} {unit} is negative: {_none_can_be(unit)}; "
             "the models do not hold at this point"
         )
     return notes
@@ -225,6 +225,22 @@ def negative_note(name: str, least: float, unit: str) -> list[str]:
     if not least < 0:
         return []
     return [
-        f"{name}: values down to {number_text(least)} {unit} are negative: no time can be; the "
+        f"{name}: values down to {number_text(least)} {unit} are negative: {_none_can_be(unit)}; the "
         "models do not hold there"
     ]
+
+
+def _none_can_be(unit: str) -> str:
+    """Why a negative value in ``unit`` is no answer: no time is negative, nor any amount
+    of work or speed a model of another unit gives (bytes, a throughput).
+
+    >>> _none_can_be("ns"), _none_can_be("dimensionless")
+    ('no time can be', 'no measured amount can be')
+    """
+    from ..errors import UnitError
+    from .units import is_time
+
+    try:
+        return "no time can be" if is_time(unit) else "no measured amount can be"
+    except UnitError:
+        return "no measured amount can be"

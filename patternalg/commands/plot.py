@@ -22,7 +22,7 @@ from typing import Any
 
 from ..algebra.grid import CURVE_POINTS
 from ..decisions.options import OBJECTIVES
-from ..errors import EvaluationError, PatternalgError
+from ..errors import EvaluationError, PatternalgError, UnitError
 from ..syntax.arith import format_number
 from .common import (
     INPUT_FORMATS,
@@ -250,16 +250,36 @@ def _atoms(args: argparse.Namespace) -> Any:
     if not names:
         raise EvaluationError(f"--atoms {args.atoms!r}: expected atom names such as qsort,inc")
     # an unknown atom: did-you-mean, from the library
-    library, unit, converted = in_unit([Atom(name) for name in names], loaded, unit_option(args))
-    axis = _one_axis(args, names, library)
-    curves = sweep(names, [axis], at=at(args), library=library, unit=unit)
-    models = [library[name] for name in names]
+    groups = _unit_groups(names, loaded, unit_option(args))
+    axis = _one_axis(args, names, loaded)
+    panels, models, notes = [], [], []
+    for group in groups:
+        library, unit, converted = in_unit([Atom(name) for name in group], loaded, unit_option(args))
+        panels.append(sweep(group, [axis], at=at(args), library=library, unit=unit))
+        models += [library[name] for name in group]  # as drawn: in the panel's unit
+        notes += [*converted, *panels[-1].notes]
     from ..forms import model_text
     from ..plotting.results import LEGEND_DIGITS
 
-    figure = plot_models(curves, models, [model_text(model, LEGEND_DIGITS) for model in models])
-    notes_once(args, [*converted, *curves.notes])
+    figure = plot_models(panels, models, [model_text(model, LEGEND_DIGITS) for model in models])
+    notes_once(args, notes)
     return figure
+
+
+def _unit_groups(names: list[str], library: Any, unit: str | None) -> list[list[str]]:
+    """The atoms drawn in one unit together: all of them, or, where their units do not
+    convert and no ``--unit`` is asked, each in its own (a time beside a throughput: the
+    panels compose nothing)."""
+    from ..algebra.units import in_unit
+    from ..syntax.terms import Atom
+
+    try:
+        in_unit([Atom(name) for name in names], library, unit)
+    except UnitError:
+        if unit is not None:
+            raise
+        return [[name] for name in names]
+    return [names]
 
 
 def _optimize(args: argparse.Namespace) -> Any:

@@ -209,28 +209,31 @@ def plot_exploration(exploration: Any, *, ax: Any = None) -> Any:
     )
 
 
-def plot_models(sweep: Any, models: Sequence[Any], labels: Sequence[str] | None = None) -> Any:
+def plot_models(sweeps: Any, models: Sequence[Any], labels: Sequence[str] | None = None) -> Any:
     """Library models (:class:`~patternalg.algebra.atomic_model.AtomicModel`) side by side: one panel per
-    term of a one-symbol sweep of them (in the sweep's unit, as the models must be), the
-    measured range of a fitted model shaded, a model with no value to draw said so in its
-    panel (a PlotError naming them if none has one); returns the figure. ``labels`` name the models
-    in the legends (default: their closed forms)."""
+    term of one-symbol sweeps of them over one axis (one sweep, or several: models of units
+    that do not convert, each sweep in its own unit), the measured range of a fitted model
+    shaded, a model with no value to draw said so in its panel (a PlotError naming them if
+    none has one); returns the figure. ``labels`` name the models in the legends (default:
+    their closed forms)."""
+    sweeps = [sweeps] if hasattr(sweeps, "axes") else list(sweeps)
     if labels is None:
         labels = [format_expr(model.expr, LEGEND_DIGITS) for model in models]
-    if len(sweep.axes) != 1:
-        raise PlotError(f"a plot sweeps one symbol, got {len(sweep.axes)}")
-    axis = sweep.axes[0]
-    empty = [not np.isfinite(drawable(values)).any() for values in sweep.values]
+    if any(len(s.axes) != 1 for s in sweeps):
+        raise PlotError(f"a plot sweeps one symbol, got {max(len(s.axes) for s in sweeps)}")
+    axis = sweeps[0].axes[0]
+    drawn = [(values, s.unit) for s in sweeps for values in s.values]
+    empty = [not np.isfinite(drawable(values)).any() for values, _ in drawn]
     if all(empty):
-        named = [Curve(model.name, values) for model, values in zip(models, sweep.values, strict=True)]
+        named = [Curve(model.name, values) for model, (values, _) in zip(models, drawn, strict=True)]
         raise PlotError(nothing_drawn(axis.values, named, axis.name))
-    fig, panels = new_axes(len(sweep.terms))
-    for values, model, label, ax, nothing in zip(sweep.values, models, labels, panels, empty, strict=True):
+    fig, panels = new_axes(len(drawn))
+    for (values, unit), model, label, ax, nothing in zip(drawn, models, labels, panels, empty, strict=True):
         if nothing:  # its panel says so; the others are drawn
             ax.text(0.5, 0.5, f"no value to draw over {axis.name} here", transform=ax.transAxes, ha="center")
             ax.set(title=model.name, xlabel=axis.name, xlim=(axis.values.min(), axis.values.max()), yticks=[])
             continue
-        plot_curves(axis.values, [Curve(label, values)], symbol=axis.name, unit=sweep.unit, ax=ax)
+        plot_curves(axis.values, [Curve(label, values)], symbol=axis.name, unit=unit, ax=ax)
         domain = dict(model.domain).get(axis.name)
         if domain is not None:
             ax.axvspan(*domain, color="C2", alpha=0.12, linewidth=0, label="measured range")
