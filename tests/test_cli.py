@@ -89,6 +89,9 @@ def test_undecidable_pipe_says_so():
         # a grid is of doubles: 1e-400 was the value 0 and a note that x = 0.0
         (["sweep", "qsort", "--over", "x=1e-400,1"], "'1e-400' is out of range"),
         (["sweep", "qsort", "--over", "x=1e-310..1:3"], "'1e-310' is out of range"),
+        # a superscript is a digit to str.isdigit, not to int(): a ValueError's traceback (fuzz seed 148)
+        (["sweep", "qsort", "--over", "x=2..10:3\u00b9"], "is neither a number of points nor lin/log"),
+        (["eval", "tpool_2(qsort)", "--cores", "\u00b2"], "expected a whole number of cores"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, fragment):

@@ -172,7 +172,7 @@ def curve_axis(text: str, *, integer: bool = False, option: str = "--over") -> A
     if axis.spacing == "list" or integer:
         return axis
     bounds, *options = (o.strip() for o in text.split(":"))
-    count = next((o for o in options if o.isdigit()), str(CURVE_POINTS))
+    count = next((o for o in options if o.isascii() and o.isdigit()), str(CURVE_POINTS))
     positive = axis.bounds[0] > 0
     spacing = next((o for o in options if o in ("lin", "log")), "log" if positive else "lin")
     return parse_axis(f"{bounds}:{count}:{spacing}", option=option)
@@ -202,7 +202,7 @@ def _range(name: str, spec: str, where: str, integer: bool) -> Axis:
         option = option.strip()
         if option in ("lin", "log"):
             spacing = option
-        elif option.isdigit():  # thousands of digits: more than MAX_POINTS, not int()'s limit
+        elif option.isascii() and option.isdigit():  # thousands of digits: more than MAX_POINTS, not int()'s limit
             count, asked = (int(option) if len(option) <= 18 else MAX_POINTS + 1), option
         else:
             raise EvaluationError(

@@ -229,7 +229,7 @@ def machine_option(args: argparse.Namespace) -> Any:
 def cores_option(value: object) -> int:
     """``--cores``: a whole number of cores from 1 to 1,048,576, else the one error line."""
     text = str(value)
-    if not text.isdigit() or len(text) > 12 or not 1 <= int(text) <= MAX_CORES:
+    if not (text.isascii() and text.isdigit()) or len(text) > 12 or not 1 <= int(text) <= MAX_CORES:
         raise PatternalgError(
             f"--cores {printable(text)}: expected a whole number of cores from 1 to {MAX_CORES}"
         )
