@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pytest
 
-api = pytest.importorskip("mypy.api")
-
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.long  # mypy over the package: some 20 s
 def test_the_package_type_checks(tmp_path: Path) -> None:
+    api = pytest.importorskip("mypy.api")  # the `long` extra (`.ci/run` installs it)
     # the cache in this test's own directory: nothing read from a place others can write
     config = ["--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(tmp_path)]
     out, err, status = api.run([*config, str(ROOT / "patternalg")])
