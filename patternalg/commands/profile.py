@@ -174,9 +174,9 @@ def _modelled(
 
 def _with_params(profiles: list[Profile], params: list[str], left: LeftOut) -> list[Profile]:
     """The profiles whose parameters can be read; each other is ``left`` out."""
-    from ..profiles.params import Param
+    from ..profiles.params import params_of
 
-    chosen = [Param.parse(text) for text in params]
+    chosen = params_of(params)
     kept = []
     for profile in profiles:
         try:

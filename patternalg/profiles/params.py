@@ -4,7 +4,7 @@
 the number right after the key in the file's name or its folder's (``nx_n4000_r1.pstats``:
 ``n`` is 4000; ``mm.p8.n1024.r1/profile.cubex``: ``p`` is 8), as Extra-P names its runs.
 ``SYMBOL`` is the model's symbol; by default the key itself, when it can be one. Runs with
-equal values are repetitions.
+equal values are repetitions; a value is positive (PMNF fits its logarithm).
 
 >>> Param.parse("mpi.world.size=p"), Param.parse("n")
 (Param(source='mpi.world.size', symbol='p'), Param(source='n', symbol='n'))
@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
+from ..arguments import as_each
 from ..errors import Location, MeasurementError
 from ..syntax.parser import SYMBOL_RULE, is_symbol_name
 
-__all__ = ["Param"]
+__all__ = ["Param", "params_of"]
 
 _NUMBER = r"(\d+(?:[.,]\d+)?(?:[eE][+-]?\d+)?)"
 
@@ -57,7 +58,18 @@ class Param:
         return self.value_of(profile.source, profile.metadata)
 
     def value_of(self, source: str, metadata: Mapping[str, Any]) -> float:
-        """The value in ``metadata`` under :attr:`source`, else in the file name ``source``."""
+        """The value in ``metadata`` under :attr:`source`, else in the file name ``source``;
+        an error naming the run where it is not positive."""
+        value = self._found(source, metadata)
+        if value <= 0:
+            raise MeasurementError(
+                f"{self.source} = {value:g} is not positive (a parameter's value is, e.g. a count of ranks)",
+                location=Location(source),
+            )
+        return value
+
+    def _found(self, source: str, metadata: Mapping[str, Any]) -> float:
+        """The number in ``metadata`` under :attr:`source`, else in the file name ``source``."""
         if self.source in metadata:
             text = str(metadata[self.source]).strip()
             value = _number(text.replace(",", "."))
@@ -81,6 +93,27 @@ class Param:
             f"number after '{self.source}' in the file's name (e.g. nx_{self.source}4000_r1)",
             location=Location(source),
         )
+
+
+def params_of(params: Any) -> list[Param]:
+    """One or a list of :class:`Param` or their texts ``SOURCE[=SYMBOL]``; an error for a
+    source or a symbol given twice."""
+    what = "a Param or its text SOURCE[=SYMBOL] such as 'mpi.world.size=p', or a list of them"
+    items = [params] if isinstance(params, Param) else as_each(params, (Param, str), "params", what)
+    chosen = [p if isinstance(p, Param) else Param.parse(p) for p in items]
+    sources: set[str] = set()
+    symbols: set[str] = set()
+    for param in chosen:
+        if param.source in sources:
+            raise MeasurementError(f"--param {param.source} is given twice: give each parameter once")
+        if param.symbol in symbols:
+            raise MeasurementError(
+                f"--param {param.source}={param.symbol}: the symbol {param.symbol} is given twice "
+                "(each parameter its own symbol)"
+            )
+        sources.add(param.source)
+        symbols.add(param.symbol)
+    return chosen
 
 
 def _number(text: str) -> float | None:

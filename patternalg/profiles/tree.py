@@ -17,17 +17,18 @@ is its inclusive value less its children's.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..arguments import as_each
+from ..arguments import as_each, wrong
 from ..errors import Location, MeasurementError
-from .params import Param
+from .params import Param, params_of
 
-__all__ = ["Path", "Profile", "CallTree", "complete", "inclusive_of", "ROOT", "PROGRAM"]
+__all__ = ["Path", "Profile", "CallTree", "complete", "inclusive_of", "named_inclusive", "ROOT", "PROGRAM"]
 
 #: a call path: the names of the regions from the top
 Path = tuple[str, ...]
@@ -79,6 +80,17 @@ def complete(values: Mapping[Path, float]) -> dict[Path, float]:
                 missing[parent] = missing.get(parent, 0.0) + found.get(path, missing.get(path, 0.0))
     found.update(missing)
     return {path: found[path] for path in sorted(found)}  # tuple order: parents first
+
+
+def named_inclusive(metric: str) -> bool:
+    """Whether a metric's name says it is inclusive: ``time (inc)`` (Hatchet's),
+    ``inclusive`` (Caliper's ``avg#inclusive#sum#time.duration``), or Caliper's aliases of
+    those (``Avg time/rank``, ``Total time``).
+
+    >>> named_inclusive("time (inc)"), named_inclusive("Max time/rank"), named_inclusive("time")
+    (True, True, False)
+    """
+    return "(inc)" in metric or "inclusive" in metric or metric.endswith("time/rank") or metric == "Total time"
 
 
 def inclusive_of(exclusive: Mapping[Path, np.ndarray]) -> dict[Path, np.ndarray]:
@@ -169,10 +181,11 @@ class CallTree:
 
     @classmethod
     def of(cls, profiles: Sequence[Profile], params: Param | str | Sequence[Param | str]) -> CallTree:
-        """The call tree of ``profiles`` (runs of one program), each run's parameters read
-        by ``params``: one or a list of :class:`~patternalg.profiles.params.Param` or its
-        text ``SOURCE[=SYMBOL]``."""
-        chosen = _params(params)
+        """The call tree of ``profiles`` (runs of one program: a list of :class:`Profile`),
+        each run's parameters read by ``params``: one or a list of
+        :class:`~patternalg.profiles.params.Param` or its text ``SOURCE[=SYMBOL]``."""
+        profiles = _runs(profiles)
+        chosen = params_of(params)
         if not profiles:
             raise MeasurementError("no profiles: give the runs of one program")
         if not chosen:
@@ -200,11 +213,14 @@ class CallTree:
         )
 
 
-def _params(params: Any) -> list[Param]:
-    """The parameters of :meth:`CallTree.of`: one or a list of Params or their texts."""
-    what = "a Param or its text SOURCE[=SYMBOL] such as 'mpi.world.size=p', or a list of them"
-    items = [params] if isinstance(params, Param) else as_each(params, (Param, str), "params", what)
-    return [p if isinstance(p, Param) else Param.parse(p) for p in items]
+def _runs(profiles: Any) -> list[Profile]:
+    """The runs of :meth:`CallTree.of`: Profiles (one, or a list of them)."""
+    what = "a list of Profiles, e.g. read_profiles(paths) or from_graphframe(thicket)"
+    if isinstance(profiles, Profile):
+        return [profiles]
+    if isinstance(profiles, str | os.PathLike):  # a file's path: read_profiles reads it
+        raise wrong("profiles", what, profiles)
+    return as_each(profiles, Profile, "profiles", what)
 
 
 def _same(profiles: Sequence[Profile], attribute: str, what: str) -> None:
@@ -245,10 +261,13 @@ def _one_program(profiles: Sequence[Profile], trees: list[dict[Path, float]], co
                 "(give the runs of one program)"
             )
         whole = tree[root]
-        other = sum(v for p, v in tree.items() if len(p) == len(root) + 1 and p not in common)
+        apart = [p for p in tree if len(p) == len(root) + 1 and p not in common]
+        other = sum(tree[p] for p in apart)
         if whole > 0 and other > 0.5 * whole:
+            largest = max(apart, key=tree.__getitem__)
+            lacking = next(q for q, t in zip(profiles, trees, strict=True) if largest not in t)
             raise MeasurementError(
-                f"{profile.source} and {profiles[0].source} share call paths holding only "
+                f"{profile.source} and {lacking.source} share call paths holding only "
                 f"{100 * (whole - other) / whole:.0f} % of {profile.source}'s time: profiles of "
                 "different programs? (give the runs of one program)"
             )
@@ -278,7 +297,7 @@ def _check_values(profiles: Sequence[Profile], paths: list[Path], values: np.nda
     if len(bad):
         row, run = (int(i) for i in bad[0])
         raise MeasurementError(
-            f"call path {'/'.join(paths[row]) or PROGRAM} has the time {values[row, run]!r} "
+            f"call path {'/'.join(paths[row]) or PROGRAM} has the time {float(values[row, run])!r} "
             "(a time is finite and not negative)",
             location=Location(profiles[run].source),
         )
