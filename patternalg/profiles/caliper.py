@@ -7,8 +7,8 @@ time outside every region) with its metric values; the run's globals (Adiak's me
 ``mpi.world.size``, ``problem_size``, ...) are its metadata. A metric is named by its alias
 where Caliper gives one (``Avg time/rank``, ``Max time/rank``, ``Min time/rank``, ``Total
 time`` in a Spot profile) and its unit is Caliper's (``sec``: seconds); a metric whose name
-says ``inclusive`` is inclusive, any other exclusive (its inclusive values are summed from
-the call paths below). Records of the same call path are added (several ranks' records:
+says it is inclusive (``inclusive``, ``time (inc)``, ``Avg time/rank``) is taken as it is,
+any other is exclusive (its inclusive values are summed from the call paths below). Records of the same call path are added (several ranks' records:
 their total, with a note).
 
 >>> rows = [{"path": ["main"], "avg#inclusive#sum#time.duration": 3.0},
@@ -29,7 +29,7 @@ import numpy as np
 
 from .._internal.reading import read_text
 from ..errors import Location, MeasurementError, close_names, did_you_mean
-from .tree import ROOT, Path, Profile, inclusive_of
+from .tree import ROOT, Path, Profile, inclusive_of, named_inclusive
 
 __all__ = ["read_cali", "read_json", "from_records", "DEFAULT_METRIC", "caliper_reader"]
 
@@ -37,9 +37,11 @@ __all__ = ["read_cali", "read_json", "from_records", "DEFAULT_METRIC", "caliper_
 DEFAULT_METRIC = "Avg time/rank"
 #: Caliper's units of time -> patternalg's
 _UNITS = {"sec": "s", "s": "s", "usec": "us", "us": "us", "msec": "ms", "ms": "ms", "nsec": "ns", "ns": "ns"}
-#: record fields that name where a value was measured, not a metric
+#: the bytes read at a ``.cali`` file's end to find its last record
+_TAIL = 1 << 20
 #: the attributes that name a record's rank (a json-split of several ranks: the mean over them)
 _RANKS = ("mpi.rank", "rank")
+#: record fields that name where a value was measured, not a metric
 _NOT_METRICS = {"path", "mpi.rank", "rank", "spot.channel", "function", "loop", "region", "mpi.function"}
 
 
@@ -83,21 +85,31 @@ def read_cali(path: str, metric: str | None = None) -> Profile:
 
 
 def _check_whole(path: str) -> None:
-    """An error if the ``.cali`` file ends inside a record: Caliper ends each record with a
-    line end, and caliper-reader reads a cut file's records up to the cut without a word
-    (a run cut mid-record lost most of its regions silently)."""
+    """An error if the ``.cali`` file is cut short: Caliper ends each record with a line end
+    and the file with its globals record (``__rec=globals``), and caliper-reader reads a cut
+    file's records up to the cut without a word (a run cut short lost most of its regions
+    silently)."""
     try:
         with open(path, "rb") as stream:
-            stream.seek(0, 2)
-            if stream.tell() == 0:
-                return
-            stream.seek(-1, 2)
-            last = stream.read(1)
+            size = stream.seek(0, 2)
+            stream.seek(max(size - _TAIL, 0))
+            tail = stream.read()
     except OSError:
         return  # the reader says what it cannot read
-    if last != b"\n":
+    if not tail:
+        return  # an empty recording: it records no metric
+    if not tail.endswith(b"\n"):
         raise MeasurementError(
             "the file ends inside a record (cut short?): a Caliper file ends each record with a line end",
+            location=Location(path),
+        )
+    body = tail.rstrip(b"\r\n")
+    if b"\n" not in body and size > len(tail):
+        return  # a last line longer than the tail read: not judged
+    if not body.rsplit(b"\n", 1)[-1].startswith(b"__rec=globals"):
+        raise MeasurementError(
+            "the file ends before its globals record (cut short at a line end?): a Caliper "
+            "file ends with __rec=globals",
             location=Location(path),
         )
 
@@ -225,7 +237,7 @@ def _profile(
     if len(ranks) > 1:  # the mean over the run's ranks, a rank without the path 0 (as Cube's)
         sums = {path: v / len(ranks) for path, v in sums.items()}
     values: dict[Path, float] = sums
-    if "inclusive" not in key:
+    if not (named_inclusive(key) or named_inclusive(name)):
         inside = {path: np.array([v]) for path, v in sums.items() if path}
         values = {path: float(v[0]) for path, v in inclusive_of(inside).items()}
         if ROOT in sums:

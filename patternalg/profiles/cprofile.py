@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import os
 import pstats
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -59,6 +60,8 @@ _PROFILER = {("~", 0, "<method 'disable' of '_lsprof.Profiler' objects>"), ("", 
 #: the file of the frames the pure-Python profile module makes up around what it runs
 #: (``profiler``, ``<function g at 0x...>``), at line 0: their callees are called from outside
 _MADE_UP = "profile"
+#: a memory address in a function's name (`` at 0x7f67fd26a7a0``)
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def read_pstats(path: str, metric: str | None = None) -> Profile:
@@ -231,7 +234,8 @@ def _cycles(edges: Mapping[Function, Mapping[Function, Any]]) -> dict[Function, 
 
 
 def _labels(raw: Mapping[Function, Any]) -> dict[Function, str]:
-    """Each function's name in a call path: ``name (file:line)``, or a built-in's name."""
+    """Each function's name in a call path: ``name (file:line)``, or a built-in's name
+    (without its memory address: the same function in every run)."""
     out = {}
     for function in raw:
         file, line, name = function
@@ -241,8 +245,8 @@ def _labels(raw: Mapping[Function, Any]) -> dict[Function, str]:
         elif file == "~" and name.startswith("<method '"):
             parts = name.split("'")  # <method 'append' of 'list' objects>
             out[function] = f"{parts[3]}.{parts[1]}" if len(parts) >= 4 else name
-        elif file == "~":
-            out[function] = name.strip("<>")
+        elif file == "~":  # "<function Random.seed at 0x...>": the address differs run by run
+            out[function] = _ADDRESS.sub("", name).strip("<>").removeprefix("function ")
         else:
             out[function] = f"{name} ({os.path.basename(file)}:{line})"
     return out

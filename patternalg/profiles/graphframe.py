@@ -3,7 +3,8 @@ pyinstrument, Caliper, ... through their readers.
 
 The frame's graph gives the call paths (each node's ``name`` from its root); its dataframe the
 metric. A GraphFrame is one run (its ``metadata`` the run's); a Thicket is one run per
-``profile`` of its dataframe's index, its ``metadata`` table giving each run's. Rows of
+``profile`` of its dataframe's index, its ``metadata`` table giving each run's. A NaN (a
+Thicket's node that some runs lack) is the node absent from that run. Rows of
 several ranks or threads of one node (an index level ``rank`` or ``thread``) are averaged;
 rows of one call path otherwise added (two sibling nodes of one name, ``main/foo`` twice,
 are one path: their times add up, as the Caliper and Cube readers add them). A node with
@@ -40,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import MeasurementError, close_names, did_you_mean
-from .tree import Path, Profile, inclusive_of
+from .tree import Path, Profile, inclusive_of, named_inclusive
 
 __all__ = ["from_graphframe"]
 
@@ -95,6 +96,8 @@ def _node_values(table: Any, metric: str) -> dict[Any, dict[int, float]]:
     levels = list(table.index.names)
     found: dict[Any, dict[int, dict[tuple[Any, ...], float]]] = {}
     for key, value in table[metric].items():
+        if math.isnan(float(value)):  # a Thicket's node some runs lack: absent in this run
+            continue
         parts = key if isinstance(key, tuple) else (key,)
         named = dict(zip(levels, parts, strict=False))
         place = tuple(named.get(level) for level in _LOCATIONS)
@@ -147,21 +150,20 @@ def _paths(graph: Any) -> tuple[list[tuple[Path, tuple[int, ...]]], int]:
 
 
 def _default(frame: Any, columns: list[str]) -> str:
-    """Caliper's ``Avg time/rank``, else the frame's first inclusive time, else its default."""
+    """Caliper's ``Avg time/rank``, else the frame's first inclusive time, else its default,
+    else its only metric (of its ``inc_metrics`` and ``exc_metrics``, or its only column)."""
     for name in ("Avg time/rank", *getattr(frame, "inc_metrics", ()), getattr(frame, "default_metric", None)):
         if name in columns and "time" in str(name):
             return str(name)
+    declared = {str(m) for m in (*getattr(frame, "inc_metrics", ()), *getattr(frame, "exc_metrics", ()))}
+    metrics = [c for c in columns if c in declared] or columns
+    if len(metrics) == 1:
+        return metrics[0]
     raise MeasurementError(f"the frame has several metrics: choose one with metric= (its columns: {', '.join(columns)})")
 
 
 def _inclusive(frame: Any, metric: str) -> bool:
-    return (
-        metric in list(getattr(frame, "inc_metrics", ()))
-        or "(inc)" in metric
-        or "inclusive" in metric
-        or metric.endswith("time/rank")
-        or metric == "Total time"
-    )
+    return metric in list(getattr(frame, "inc_metrics", ())) or named_inclusive(metric)
 
 
 def _metadata(frame: Any, run: Any) -> dict[str, str]:

@@ -154,11 +154,11 @@ def _recognised(file: FilePath) -> bool:
 
 
 def _once(files: Sequence[str]) -> None:
-    """An error for a file given twice (by two names, or in a directory also given): one
-    run read twice would be a repetition of itself."""
-    seen: dict[str, str] = {}
+    """An error for a file given twice (by two names, a link of either kind, or in a
+    directory also given): one run read twice would be a repetition of itself."""
+    seen: dict[tuple[int, int] | str, str] = {}
     for file in files:
-        key = os.path.realpath(file)
+        key = _identity(file)
         if key in seen:
             also = f" (also as {seen[key]})" if seen[key] != file else ""
             raise MeasurementError(
@@ -167,6 +167,16 @@ def _once(files: Sequence[str]) -> None:
                 location=Location(file),
             )
         seen[key] = file
+
+
+def _identity(file: str) -> tuple[int, int] | str:
+    """What makes two names one file: its device and inode (a hard link is the file
+    itself), else, where it cannot be read, its real path."""
+    try:
+        status = os.stat(file)
+    except OSError:
+        return os.path.realpath(file)
+    return status.st_dev, status.st_ino
 
 
 def read_profiles(
