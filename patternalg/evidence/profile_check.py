@@ -38,7 +38,7 @@ from ..algebra.atomic_model import AtomicModel
 from ..algebra.bindings import as_value
 from ..algebra.evaluation import sub_models
 from ..algebra.intervals import DRAWS, Spread, check_level
-from ..arguments import as_bindings, as_int, wrong
+from ..arguments import as_bindings, as_int, expect, wrong
 from ..errors import EvaluationError, PatternalgError
 from ..profiles.fit import INCLUSIVE, ProfileFit
 from ..profiles.tree import PROGRAM, Path
@@ -279,6 +279,7 @@ def check_profile(
     """The per-node check of a fitted profile (see the module); ``at`` a point beyond the
     measured ones binding every symbol of the runs' parameters to a positive number (a
     mapping, or texts such as ``"p=343"`` as ``--at`` takes them)."""
+    expect(fitted, ProfileFit, "fitted", "a ProfileFit, e.g. fit_profile(profile_term(tree))")
     at, level = _point(at), check_level(level)
     draws, seed = as_int(draws, "draws", 1), as_int(seed, "seed", 0)
     built, tree = fitted.built, fitted.built.tree
@@ -320,10 +321,10 @@ def check_profile(
         composed = drawn[id(sub)]
         # a leaf outside a pool: its inclusive model is its atom's, drawn alike
         inclusive = drawn[id(direct[path])] if path in direct else composed
-        gap = composed[1] / inclusive[1] - 1
+        gap = _rounded(composed[1] / inclusive[1] - 1)
         # no joint draws (the same model on both sides, runs that do not tie the models
         # together): the models' own draws
-        gaps = joint.get(path, composed[0] / inclusive[0] - 1)
+        gaps = _rounded(joint.get(path, composed[0] / inclusive[0] - 1))
         measured = report.series.aggregate(report.fitted.statistics.get("aggregate", "median"))
         nodes.append(
             NodeCheck(
@@ -380,6 +381,20 @@ def check_profile(
         tuple(nodes),
         tuple(notes),
     )
+
+
+#: gaps below this are what two ways of folding one value leave in doubles (a leaf in a
+#: pool: 8 times its per-thread work shared by 8 threads), not a gap
+_LEFTOVER = 1e-12
+
+
+def _rounded(gap: np.ndarray) -> np.ndarray:
+    """``gap`` with the doubles' leftovers (below :data:`_LEFTOVER`) made 0.
+
+    >>> _rounded(np.array([-1.11e-16, 0.05])).tolist()
+    [0.0, 0.05]
+    """
+    return np.where(np.abs(gap) < _LEFTOVER, 0.0, gap)
 
 
 def _threads_above(path: Path, pools: Mapping[Path, int]) -> int:

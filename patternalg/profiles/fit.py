@@ -31,6 +31,7 @@ import numpy as np
 from .._internal.callbacks import ProgressCallback
 from .._internal.toml_writer import table_text
 from ..algebra.atomic_model import AtomicModel
+from ..arguments import expect
 from ..forms.pmnf.form import PMNF
 from ..forms.report import FitReport
 from ..measurements.checks import NOT_RUN
@@ -80,8 +81,9 @@ def fit_profile(
 ) -> ProfileFit:
     """Fit every atom of ``built`` and every node's inclusive time (see the module);
     ``allow_nonpositive`` as ``fit --allow-nonpositive`` (an own time of 0 is kept)."""
+    expect(built, ProfileTerm, "built", "a ProfileTerm, e.g. profile_term(CallTree.of(runs, 'n'))")
     tree = built.tree
-    source = _described(tree.metric, tree.runs)
+    source = _described(tree.metric, tree.runs, tree.points)
     atoms = [(name, "/".join(path) or PROGRAM, built.work[name]) for path, name in built.atoms.items()]
     parents = {path[:-1] for path in built.atoms if path != tree.root}
     # a leaf outside a pool: its inclusive values are its atom's (own + what was folded in)
@@ -128,9 +130,15 @@ def _pooled(path: Path, pools: Mapping[Path, int]) -> bool:
     return any(path[:k] in pools for k in range(len(path) + 1))
 
 
-def _described(metric: str, runs: Sequence[str]) -> str:
-    """Where the values come from, for a model's ``source``."""
-    names = [str(r).rsplit("/", 1)[-1] for r in runs]
+def _described(metric: str, runs: Sequence[str], points: np.ndarray) -> str:
+    """Where the values come from, for a model's ``source``: the runs' first and last by
+    their parameter values.
+
+    >>> _described("time", ["r_10.json", "r_160.json", "r_20.json"], np.array([[10.0], [160.0], [20.0]]))
+    'time of 3 profiled runs (r_10.json .. r_160.json)'
+    """
+    order = np.lexsort(np.asarray(points, dtype=float).T[::-1])
+    names = [str(runs[i]).rsplit("/", 1)[-1] for i in order]
     shown = names[0] if len(names) == 1 else f"{names[0]} .. {names[-1]}"
     return f"{metric} of {len(runs)} profiled run{'s' if len(runs) != 1 else ''} ({shown})"
 

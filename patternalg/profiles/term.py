@@ -21,6 +21,7 @@ into their parent's own time, with a note: a 10,000-node tree gives a term a per
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ import numpy as np
 import sympy
 
 from ..algebra.atomic_model import valid_atom_name
+from ..arguments import expect
 from ..errors import MeasurementError, close_names, did_you_mean
 from ..syntax.terms import Atom, Seq, Term, TPool
 from .tree import PROGRAM, CallTree, Path
@@ -137,15 +139,20 @@ def profile_term(
 ) -> ProfileTerm:
     """The term of ``tree`` (see the module). ``pools`` maps call paths (an atom's name or
     ``a/b/c``) to the threads their region runs; the tree's own thread counts come first."""
+    expect(tree, CallTree, "tree", "a CallTree, e.g. CallTree.of(read_profiles(paths), 'n')")
+    share = "a share of the root from 0 to below 1, e.g. 0.001"
+    expect(min_share, numbers.Real, "min_share", share)
     if not 0 <= min_share < 1:
-        raise MeasurementError(f"--min-share {min_share!r}: a share of the root from 0 to below 1, e.g. 0.001")
+        raise MeasurementError(f"--min-share {float(min_share):g}: {share}")
+    wanted = "a mapping of call paths (an atom's name or a/b/c) to thread counts, e.g. {'main.solve': 8}"
+    expect(pools, (Mapping, type(None)), "pools", wanted)
     shares = tree.values / tree.values[0]
     kept = [path for i, path in enumerate(tree.paths) if i == 0 or shares[i].max() >= min_share]
     keep = set(kept)
     kept = [p for p in kept if all(p[:k] in keep for k in range(len(tree.root), len(p)))]
     keep = set(kept)
     names = _names(kept)
-    threads = {**tree.threads, **_pools(pools or {}, names)}
+    threads = {**tree.threads, **_pools(pools or {}, names, tree, min_share)}
     index = tree.index()
     own = tree.own()
     folded: dict[Path, Path] = {}
@@ -185,20 +192,42 @@ def profile_term(
     )
 
 
-def _pools(pools: Mapping[str, int], names: Mapping[Path, str]) -> dict[Path, int]:
-    """``--pool PATH=N`` as call paths: PATH is an atom's name or ``a/b/c``."""
-    by_name = {name: path for path, name in names.items()}
-    by_text = {"/".join(path): path for path in names}
+def _pools(pools: Mapping[str, int], names: Mapping[Path, str], tree: CallTree, min_share: float) -> dict[Path, int]:
+    """``--pool PATH=N`` as call paths: PATH is an atom's name or ``a/b/c``; an error for a
+    path not kept in the term, or given twice (in two spellings)."""
     out: dict[Path, int] = {}
+    spelled: dict[Path, str] = {}
     for where, count in pools.items():
-        path = by_name.get(where, by_text.get(where))
-        if path is None:
-            hint = did_you_mean(close_names(where, list(by_name)), quote="'", before="; ")
-            raise MeasurementError(f"--pool {where}: no such call path in the term{hint}")
+        path = _pooled_path(str(where), names, tree, min_share)
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise MeasurementError(f"--pool {where}={count!r}: a thread count is a whole number from 1")
-        out[path] = count
+        if path in spelled:
+            raise MeasurementError(
+                f"--pool {where}: the path is given twice (also as {spelled[path]}); give each region once"
+            )
+        out[path], spelled[path] = count, str(where)
     return out
+
+
+def _pooled_path(where: str, names: Mapping[Path, str], tree: CallTree, min_share: float) -> Path:
+    """The kept call path ``where`` names (an atom's name or ``a/b/c``), or an error saying
+    whether it was folded below ``min_share`` or is no call path of the tree."""
+    path = _named(where, names)
+    if path is not None:
+        return path
+    if _named(where, _names(list(tree.paths))) is not None:
+        raise MeasurementError(
+            f"--pool {where}: the call path is folded into its parent's own time (below "
+            f"--min-share {min_share:g} of the root in every run); --min-share 0 keeps it"
+        )
+    hint = did_you_mean(close_names(where, list(names.values())), quote="'", before="; ")
+    raise MeasurementError(f"--pool {where}: no such call path in the term{hint}")
+
+
+def _named(where: str, names: Mapping[Path, str]) -> Path | None:
+    """The call path of ``names`` whose atom's name, else whose ``a/b/c``, is ``where``."""
+    named = next((path for path, name in names.items() if name == where), None)
+    return named if named is not None else next((path for path in names if "/".join(path) == where), None)
 
 
 def _terms(kept: list[Path], names: Mapping[Path, str], threads: Mapping[Path, int], root: Path) -> dict[Path, Term]:
