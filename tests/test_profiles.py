@@ -424,6 +424,16 @@ def test_max_time_per_rank_shows_the_load_imbalance(capsys) -> None:
         (["--param", "mpi.world.size=p", "--at", "q=1000"], "--at q = 1000: q is not a parameter of the runs (p)"),
         (["--param", "mpi.world.size=p", "--min-share", "1.5"], "--min-share 1.5"),
         (["--param", "mpi.world.size=p", "--pool", "main=8", "--pool", "main=4"], "--pool main: the path is given twice"),
+        # two spellings of one region: the last won silently
+        (["--param", "mpi.world.size=p", "--pool", "main/lulesh.cycle/LagrangeLeapFrog=4", "--pool",
+          "main.lulesh_cycle.lagrangeleapfrog=8"],
+         "--pool main.lulesh_cycle.lagrangeleapfrog: the path is given twice (also as main/lulesh.cycle/LagrangeLeapFrog)"),
+        # 'takes 1 value along the longest lines' (of a fit over p twice)
+        (["--param", "mpi.world.size=p", "--param", "mpi.world.size=p"], "--param mpi.world.size is given twice"),
+        (["--param", "mpi.world.size=p", "--param", "mpi.world.size=q"], "--param mpi.world.size is given twice"),
+        # 'no such call path in the term; did you mean ...' of a node folded away
+        (["--param", "mpi.world.size=p", "--pool", "main/MPI_Barrier=2"],
+         "--pool main/MPI_Barrier: the call path is folded into its parent's own time (below --min-share 0.001"),
     ],
 )  # fmt: skip
 def test_command_errors_are_one_line(extra: list, message: str, capsys) -> None:
@@ -630,12 +640,16 @@ def test_a_pipe_in_a_directory_of_profiles_is_left_out_with_a_note(tmp_path: Pat
         assert f"{pipe}: not a regular file (a pipe, a device or a directory): left out" in profiles[0].notes
 
 
-@pytest.mark.parametrize("twice", [[CALI[1]], ["{dir}"]])
+@pytest.mark.parametrize("twice", [[CALI[1]], ["{dir}"], ["{hardlink}"]])
 def test_a_run_given_twice_is_refused(tmp_path: Path, twice: list, capsys) -> None:
     """`profile d/{27,64,125,216,64}_cores.cali` or `profile d d/27_cores.cali` made a run a
-    repetition of itself (an uncertainty from nothing)."""
+    repetition of itself (an uncertainty from nothing); a hard link of a run too (its real
+    path is its own)."""
     runs = _cali_dir(tmp_path)
     files = [str(runs / Path(f).name) for f in CALI]
+    if twice == ["{hardlink}"]:
+        os.link(files[0], runs / "hl_27.cali")
+        twice = ["hl_27.cali"]
     given = [*files, *(t.format(dir=runs) if "{" in t else str(runs / Path(t).name) for t in twice)]
     assert main(["profile", *given, "--param", "mpi.world.size=p", "-q"]) == 2
     err = capsys.readouterr().err
@@ -667,3 +681,159 @@ def test_profile_takes_the_allow_nonpositive_its_note_names(capsys) -> None:
     argv = ["profile", *CALI, "--param", "mpi.world.size=p", "--metric", "Max time/rank", "--format", "json"]
     assert main([*argv, "--allow-nonpositive"]) == 0
     assert json.loads(capsys.readouterr().out)["nodes"]
+
+
+def _thicket(values: dict[int, dict[str, float]]) -> object:
+    """A duck-typed Thicket of main -> solve, extra: ``values[n][name]`` per profile (NaN
+    where the run lacks the node, as Thicket fills it)."""
+    extra, solve = _Node("extra"), _Node("solve")
+    top = _Node("main", (solve, extra))
+    nodes = {"main": top, "solve": solve, "extra": extra}
+    index = pd.MultiIndex.from_tuples([(nodes[k], f"p{n}") for n, row in values.items() for k in row], names=["node", "profile"])
+
+    class Thicket:
+        graph = type("Graph", (), {"roots": [top]})()
+        dataframe = pd.DataFrame({"time (inc)": [v for row in values.values() for v in row.values()]}, index=index)
+        inc_metrics, exc_metrics, default_metric = ["time (inc)"], [], "time (inc)"
+        metadata = pd.DataFrame({"n": list(values)}, index=pd.Index([f"p{n}" for n in values], name="profile"))
+
+    return Thicket()
+
+
+def test_a_thicket_s_nan_is_a_node_absent_from_that_run() -> None:
+    """Thicket fills a node some runs lack with NaN: every run was refused with 'run0: call
+    path main/extra has the time np.float64(nan)'."""
+    frame = _thicket({n: {"main": 10.0 * n, "solve": 5.0 * n, "extra": np.nan if n < 32 else 1.0 * n} for n in (8, 16, 32, 64)})
+    runs = from_graphframe(frame)
+    assert ("main", "extra") not in runs[0].values and runs[3].values[("main", "extra")] == 64.0
+    tree = CallTree.of(runs, "n")
+    assert tree.paths == (("main",), ("main", "solve")) and "1 call path not in every run (main/extra)" in tree.notes[0]
+    with pytest.raises(MeasurementError, match=r"r: call path main has the time nan \(a time is finite"):
+        CallTree.of([Profile("r", {("main",): np.float64("nan")}, {"n": "1"})], "n")
+
+
+def test_a_frame_s_only_metric_is_taken() -> None:
+    """A frame of one exclusive metric and no default_metric: 'the frame has several
+    metrics: choose one with metric= (its columns: time)'."""
+    solve = _Node("solve")
+    top = _Node("main", (solve,))
+    frame = _Frame([top], {"time": [1.0, 2.0]}, pd.Index([top, solve], name="node"))
+    frame.inc_metrics = []  # type: ignore[misc]
+    (profile,) = from_graphframe(frame)
+    assert profile.metric == "time" and dict(profile.values) == {("main",): 3.0, ("main", "solve"): 2.0}
+
+
+def test_a_caliper_file_cut_at_a_line_end_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    """`head -n 95 64_cores.cali` was read as a whole run of 20 nodes (of 29), and only a
+    note 'call paths not in every run' blamed the program: a Caliper file ends with its
+    globals record."""
+    from helpers import run_cli
+
+    for run in CALI:
+        (tmp_path / Path(run).name).write_bytes(Path(run).read_bytes())
+    cut = tmp_path / "64_cores.cali"
+    cut.write_bytes(b"".join(cut.read_bytes().splitlines(keepends=True)[:95]))
+    done = run_cli("profile", str(tmp_path), "--param", "mpi.world.size=p", "--format", "json")
+    assert done.returncode == 0 and f"{cut}: the file ends before its globals record" in done.stderr, done.stderr
+    assert "not in every run" not in done.stderr and len(json.loads(done.stdout)["nodes"]) > 20
+    read_profile(CALI[0])  # a whole file is read as it was
+
+
+def test_a_caliper_json_metric_named_inclusive_is_taken_as_it_is(tmp_path: Path) -> None:
+    """`time (inc)` was summed up the tree as if exclusive: main measured 61 where the file
+    says 31."""
+    path = tmp_path / "x_10.json"
+    records = [{"path": "main", "time (inc)": 31}, {"path": "main/solve", "time (inc)": 30}]
+    path.write_text(json.dumps({"globals": {"n": 10}, "records": records}))
+    assert dict(read_profile(str(path)).values) == {("main",): 31.0, ("main", "solve"): 30.0}
+
+
+def _seeded(n: int) -> None:
+    import random
+
+    for i in range(n):
+        random.seed(i)
+
+
+def test_cprofile_names_carry_no_memory_address(tmp_path: Path) -> None:
+    """`<function Random.seed at 0x7f67fd26a7a0>` kept its address: the same function was
+    another call path in every run ('call paths not in every run', its time in its parent)."""
+    paths = []
+    for n in (200, 400):
+        path = tmp_path / f"run_n{n}.pstats"
+        _run(_seeded, n).dump_stats(path)
+        paths.append(str(path))
+    runs = read_profiles(paths)
+    names = {part for run in runs for p in run.values for part in p}
+    assert "Random.seed" in names and not any("0x" in name for name in names), names
+    tree = CallTree.of(runs, "n")
+    assert not any("not in every run" in note for note in tree.notes), tree.notes
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda tree: CallTree.of("r9", "n"), "profiles: expected a list of Profiles"),
+        (lambda tree: fit_profile(tree), "built: expected a ProfileTerm"),
+        (lambda tree: check_profile(tree), "fitted: expected a ProfileFit"),
+        (lambda tree: profile_term(tree, min_share="x"), "min_share: expected a share of the root"),
+        (lambda tree: profile_term(tree, pools=["main=8"]), "pools: expected a mapping of call paths"),
+        (lambda tree: profile_term(None), "tree: expected a CallTree"),
+    ],
+)  # fmt: skip
+def test_the_profile_functions_name_a_wrong_argument(call: object, message: str) -> None:
+    """Each was a raw AttributeError or TypeError from deep inside."""
+    from patternalg.errors import ArgumentError
+
+    tree = _tree({("main",): 2.0, ("main", "a"): 1.0})
+    with pytest.raises(ArgumentError, match=message):
+        call(tree)  # type: ignore[operator]
+
+
+def test_params_and_pools_given_twice_are_refused() -> None:
+    runs = [Profile(f"r_n{n}", {("main",): n, ("main", "a"): n / 2}) for n in (1, 2, 4)]
+    with pytest.raises(MeasurementError, match="--param n is given twice"):
+        CallTree.of(runs, ["n", "n"])
+    with pytest.raises(MeasurementError, match=r"--pool main.a: the path is given twice \(also as main/a\)"):
+        profile_term(CallTree.of(runs, "n"), pools={"main/a": 2, "main.a": 4})
+
+
+def test_different_programs_name_a_run_that_differs() -> None:
+    """'x_10.json and x_10.json share call paths holding only 9 %': the first run named
+    itself as the other."""
+    runs = [Profile("x_10.json", {("main",): 9.0, ("other",): 91.0}, {"n": "10"})]
+    runs += [Profile(f"x_{n}.json", {("main",): float(n)}, {"n": str(n)}) for n in (20, 40)]
+    with pytest.raises(MeasurementError, match=r"x_10.json and x_20.json share call paths holding only 9 %"):
+        CallTree.of(runs, "n")
+
+
+def test_a_run_at_a_parameter_value_of_0_is_left_out_naming_it(tmp_path: Path) -> None:
+    """run_n0.json among n = 10..80 lost every run: 'time of 5 profiled runs (run_n10.json ..
+    run_n80.json): ... parameter value 0 is not positive', never naming it."""
+    from helpers import run_cli
+
+    for n in (0, 10, 20, 40, 80):
+        records = [{"path": "main", "time (inc)": 3 * n + 1}, {"path": "main/solve", "time (inc)": 3 * n}]
+        (tmp_path / f"run_n{n}.json").write_text(json.dumps({"globals": {"n": n}, "records": records}))
+    done = run_cli("profile", str(tmp_path), "--param", "n", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert f"warning: {tmp_path / 'run_n0.json'}: n = 0 is not positive" in done.stderr
+    assert [p["n"] for p in json.loads(done.stdout)["points"]] == [10, 20, 40, 80]
+
+
+def test_a_leaf_in_a_pool_has_no_gap_of_rounding(capsys) -> None:
+    """A leaf under --pool printed '-1.11e-14 %  +6.66e-14 %': 8 times its work shared by 8
+    threads, folded in doubles, is its measured time."""
+    args = ["profile", *CALI, "--param", "mpi.world.size=p", "--pool", "main.lulesh_cycle.lagrangeleapfrog=8", "-q"]
+    assert main(args) == 0
+    gaps = [line for line in capsys.readouterr().out.splitlines() if "gap:" in line]
+    assert not any("e-1" in line for line in gaps) and any("+0 %  +0 %  +0 %  +0 %" in line for line in gaps), gaps
+
+
+def test_a_model_s_source_names_the_runs_by_their_parameter_values() -> None:
+    """Runs given in text order (run_10, run_160, run_20, ...) were named 'run_10.json ..
+    run_80.json' for n = 10..320."""
+    sizes = (10, 160, 20, 320, 40, 80)
+    runs = [Profile(f"run_{n}.json", {("main",): 2.0 * n, ("main", "a"): 1.0 * n}, {"n": str(n)}) for n in sizes]
+    fitted = fit_profile(profile_term(CallTree.of(runs, "n")))
+    assert "6 profiled runs (run_10.json .. run_320.json)" in fitted.library["main"].source
