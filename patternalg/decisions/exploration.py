@@ -117,12 +117,19 @@ class Exploration(Tabular):
     unit: str  #: of every value and closed form (the atoms converted to it)
     notes: tuple[str, ...] = ()  #: which atoms were converted to :attr:`unit`
     level: float | None = None  #: with ``interval=``: the intervals' level
+    #: why the search stopped short, what its summary says ("" where it is complete): its
+    #: ``expansions`` spent, the fixed limit of sub-terms one search rebuilds (more expansions
+    #: do not help), or designs so large that each expansion tried only the rewrites nearest the root
+    stopped: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """``{start, threads, at, designs, visited, complete, unit, notes}`` (and ``level``)."""
+        """``{start, threads, at, designs, visited, complete, unit, notes}`` (and ``level``;
+        ``stopped`` where the search stopped short)."""
         data = {**fields_json(self), "at": dict(self.at)}
         if self.level is None:
             data.pop("level")
+        if not self.stopped:
+            data.pop("stopped")
         return data
 
     def header(self) -> list[str]:
@@ -189,7 +196,7 @@ class Exploration(Tabular):
         state = (
             f"complete: all that the rewrites reach through designs within {budget}"
             if self.complete
-            else "stopped: raise --expansions to search further"
+            else f"stopped: {self.stopped}"
         )
         designs = f"{self.visited} design{'s' if self.visited != 1 else ''}"
         lines = [f"{designs} within {budget} visited ({state})"]
