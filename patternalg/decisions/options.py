@@ -19,6 +19,7 @@ __all__ = [
     "EXPANSIONS",
     "OPTIMIZE_THREADS",
     "OPTIMIZE_TOP",
+    "PLOT_TOP",
 ]
 
 #: the range of x that ``compare`` sweeps when ``--over`` is not given
@@ -50,3 +51,12 @@ OPTIMIZE_THREADS = _count(
 )
 #: runners-up ``optimize`` shows
 OPTIMIZE_TOP = _count("top", 5, "runners-up to show (default 5)", minimum=0)
+#: designs ``plot --optimize`` and ``plot --explore`` draw (the best among them, unlike
+#: ``optimize --top``'s runners-up)
+PLOT_TOP = _count(
+    "top",
+    8,
+    "designs to draw, the best among them (default 8); --optimize draws the even split as one "
+    "bar more where it is not among them (optimize --top counts the runners-up alone)",
+    minimum=1,
+)
