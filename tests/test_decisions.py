@@ -73,6 +73,11 @@ def test_sweep_says_where_a_model_has_no_value():
     assert not any("no finite value" in n for n in sweep(["inc"], [parse_axis("x=0,1")]).notes)
 
 
+def test_explore_help_says_threads_default_to_the_cores():
+    help_text = " ".join(run_cli("explore", "--help").stdout.split())
+    assert "the thread budget (default with --cores or --machine: its cores)" in help_text
+
+
 def test_sweep_says_a_value_beyond_a_doubles_range_is_one():
     """qsort at x = 1e305 is about 1.03e311 (eval --at gives it): the note said it had no
     finite value there, as of x*log2(x) at x = 0."""

@@ -23,7 +23,7 @@ from typing import Any
 from ..algebra.grid import CURVE_POINTS
 from ..decisions.options import OBJECTIVES, PLOT_TOP
 from ..errors import EvaluationError, PatternalgError, UnitError
-from ..syntax.arith import format_number
+from ..syntax.arith import format_number, number_text
 from .common import (
     INPUT_FORMATS,
     LeftOut,
@@ -136,7 +136,7 @@ def _default_range(args: argparse.Namespace, atoms: Iterable[str], library: Any)
     low = min((lo for lo, _ in measured), default=0.0)
     high = max((hi for _, hi in measured), default=0.0)
     if 0 < low < high:
-        text, why = f"{size}={format_number(low)}..{format_number(high)}", "the atoms' measured range"
+        text, why = f"{size}={number_text(low)}..{number_text(high)}", "the atoms' measured range"
     else:
         text, why = f"{size}={PLOT_RANGE.partition('=')[2]}", f"no atom has a measured range of {size}"
     note(args, f"no --over: drawing {text.replace('=', ' = ')} ({why}); --over sets it")

@@ -30,7 +30,9 @@ OBJECTIVES = ("max", "mean")
 #: a count a search function takes (a search's errors are EvaluationErrors)
 _count = partial(Option, type=int, error=EvaluationError)
 #: ``explore``'s thread budget
-EXPLORE_THREADS = _count("threads", None, "the thread budget", minimum=1, metavar="N")
+EXPLORE_THREADS = _count(
+    "threads", None, "the thread budget (default with --cores or --machine: its cores)", minimum=1, metavar="N"
+)
 #: designs ``explore`` shows
 EXPLORE_TOP = _count("top", 10, "designs to show (default 10)", minimum=1)
 #: designs ``explore`` rewrites at most
