@@ -40,7 +40,14 @@ from .common import (
     unit_option,
 )
 from .decide import at, terms
-from .flags import add_family_options, add_option, check_options, family_options, fit_families, fittable
+from .flags import (
+    add_family_options,
+    add_option,
+    check_options,
+    family_options,
+    fit_families,
+    fittable,
+)
 from .progress import progress
 
 _MODES = ("--fit", "--atoms", "--optimize", "--explore", "--validate")
