@@ -73,6 +73,23 @@ def test_sweep_says_where_a_model_has_no_value():
     assert not any("no finite value" in n for n in sweep(["inc"], [parse_axis("x=0,1")]).notes)
 
 
+def test_explore_help_says_threads_default_to_the_cores():
+    help_text = " ".join(run_cli("explore", "--help").stdout.split())
+    assert "the thread budget (default with --cores or --machine: its cores)" in help_text
+
+
+def test_sweep_says_a_value_beyond_a_doubles_range_is_one():
+    """qsort at x = 1e305 is about 1.03e311 (eval --at gives it): the note said it had no
+    finite value there, as of x*log2(x) at x = 0."""
+    notes = sweep(["qsort"], [parse_axis("x=0,1e302,1e305")]).notes
+    assert (
+        "qsort is beyond a double's range (1.8e+308) at x = 1e+305: its cell is empty "
+        "(eval --at gives its value)"
+    ) in notes
+    assert "qsort has no finite value at x = 0: its cell is empty" in notes
+    assert not any("no finite value at x = 1e+305" in n for n in notes)
+
+
 def test_sweep_two_symbols_and_formats():
     out = run_cli("sweep", "tpool_n(qsort)", "--over", "x=2,4", "--over", "n=1..3", "--format", "csv")
     lines = out.stdout.splitlines()

@@ -3,6 +3,8 @@ the notes, the interval and ``--digits``; names and units escaped by one functio
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from helpers import run_cli
 
@@ -29,6 +31,21 @@ def test_eval_latex_takes_the_interval_and_the_digits(tmp_path) -> None:
     assert run_cli("eval", "seq(qsort, inc)", "--digits", "2").stdout == "1000*x*log2(x) + 540*x\n"
     # the coefficients as the text shows them: a whole number without ".0"
     assert model.stdout.startswith("1000 x \\log_{2}{\\left(x \\right)} + 540 x \\;")
+
+
+def test_latex_carries_the_digits_the_text_shows(tmp_path) -> None:
+    """The tour's models: the text printed 4.498425219371718e-08 and 0.5420879388428478,
+    LaTeX (and JSON's latex) sympy's 15 digits, 4.49842521937172 and 0.542087938842848."""
+    path = tmp_path / "m.toml"
+    path.write_text(
+        '[models.make]\nmodel = "4.498425219371718e-08*x*log2(x)**2 + 0.5420879388428478"\nunit = "s"\n'
+        '[models.scale]\nmodel = "1.575066004967934e-05*x + 0.5018797059498576"\nunit = "s"\n'
+    )
+    args = ["eval", "pipe(make, scale)", "--models", str(path)]
+    assert run_cli(*args).stdout == "4.498425219371718e-08*x*log2(x)**2 + 0.5420879388428478\n"
+    latex = "4.498425219371718 \\cdot 10^{-8} x \\log_{2}{\\left(x \\right)}^{2} + 0.5420879388428478"
+    assert run_cli(*args, "--format", "latex").stdout == f"{latex} \\; \\mathrm{{s}}\n"
+    assert json.loads(run_cli(*args, "--format", "json").stdout)["latex"] == latex
 
 
 def test_a_unit_is_escaped_in_latex() -> None:

@@ -4,6 +4,7 @@ line and exit 2; without matplotlib, exit 2 with the install hint."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -108,6 +109,17 @@ def test_bars_name_the_designs(tmp_path) -> None:
     assert "a=15, b=1" in svg and "even split: a=8, b=8" in svg and "time [ns]" in svg
     svg = _plot(tmp_path, "explore", "svg").read_text()
     assert "designs within 4 threads" in svg
+
+
+def test_top_counts_the_designs_drawn_the_best_among_them(tmp_path) -> None:
+    """``plot --optimize --top 3`` drew the best, 3 runners-up and the even split (5 bars)
+    where ``plot --explore --top 3`` drew 3: now 3 designs in both, the even split one more."""
+    out = tmp_path / "o.svg"
+    assert main(["plot", *KINDS["optimize"], "--top", "3", "-o", str(out)]) == 0
+    labels = re.findall(r">((?:even split: )?a=\d+, b=\d+)<", out.read_text())
+    assert len(labels) == 4 and labels[-1] == "even split: a=8, b=8"
+    explored = _plot(tmp_path, "explore", "svg").read_text()
+    assert len(re.findall(r">(\w+\([^<]*\))<", explored)) == 3
 
 
 @pytest.mark.parametrize(

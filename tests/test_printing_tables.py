@@ -162,6 +162,20 @@ def test_optimize_prints_values_and_the_gain_in_15_digits_or_those_asked() -> No
     assert "<td>15</td><td>1</td>" in best._repr_html_()
 
 
+def test_explore_prints_values_in_15_digits_or_those_asked() -> None:
+    """explore printed its values in 6 digits (``5.56948e+06 ns``) and took no ``digits``."""
+    result = explore("pipe(qsort, inc)", threads=2, at={"x": 1024}, top=2)
+    values = [d.value for d in result.designs]
+    assert f"=  {number_text(values[0])} ns  (" in result.lines()[0]  # 5569477.12
+    assert f"=  {number_text(values[1], 3)} ns  (" in result.lines(digits=3)[2]
+    assert result.text(digits=3) == "\n".join(result.lines(digits=3))
+    assert f"<td>{number_text(values[0])}</td>" in result._repr_html_()
+    with pytest.raises(PatternalgError, match="digits: expected a whole number from 1 to 17"):
+        result.lines(digits=0)
+    asymptotic = explore("pipe(qsort, inc)", threads=2, top=1)
+    assert "=  517*x*log2(x) + 268*x  (" in asymptotic.lines(digits=3)[0]
+
+
 def test_notebook_cells_print_whole_numbers_as_integers() -> None:
     html = sweep(["inc"], [parse_axis("x=4,1024")])._repr_html_()
     assert "<td>4</td><td>2144.74</td>" in html and "<td>1024</td><td>549053.44</td>" in html
@@ -181,6 +195,16 @@ def test_notebook_cells_print_whole_numbers_as_integers() -> None:
             ("optimize", "tpool_a(qsort)", "--budget", "a<=4", "--at", "x=1024", "--digits", "3"),
             0,
             "best: a=4: 2650000 ns",
+        ),
+        (
+            ("explore", "pipe(qsort, inc)", "--threads", "2", "--at", "x=1024", "--top", "1", "--digits", "3"),
+            0,
+            "=  5570000 ns  (2 threads",
+        ),
+        (
+            ("explore", "pipe(qsort, inc)", "--threads", "2", "--at", "x=1024", "--top", "1", "--digits", "3", "--format", "csv"),
+            1,
+            ",5570000.0,",
         ),
     ],
 )

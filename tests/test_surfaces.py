@@ -546,6 +546,19 @@ def test_an_explore_search_is_bounded_in_all(monkeypatch) -> None:
     assert not result.complete
     assert any("it had rebuilt 20,000 sub-terms (the limit of one search" in n for n in result.notes)
     assert result.designs[0].threads <= 4 and result.visited > 1
+    # the summary names the limit that stopped it: more expansions would not search further
+    # (it said "raise --expansions to search further")
+    summary = result.lines()[-1]
+    assert "(stopped: it rebuilt 20,000 sub-terms, the limit of one search" in summary
+    assert "--expansions" not in summary and result.to_json()["stopped"] in summary
+
+
+def test_an_explore_search_stopped_by_its_expansions_says_so() -> None:
+    from patternalg.decisions.explore import explore
+
+    result = explore("seq(qsort, inc, nop)", threads=8, at={"x": 1024}, expansions=3)
+    assert result.lines()[-1].endswith("(stopped: raise --expansions to search further)")
+    assert "stopped" not in explore("qsort", threads=1).to_json()  # complete
 
 
 def test_explore_says_how_each_law_was_applied(capsys) -> None:

@@ -273,12 +273,14 @@ def as_json(
     semantics: Semantics,
     value: float | None,
     notes: list[str],
+    latex: str | None = None,
 ) -> dict[str, Any]:
-    """The JSON object of ``patternalg eval --format json``."""
+    """The JSON object of ``patternalg eval --format json`` (``latex``: the model's LaTeX as
+    ``--format latex`` prints it, default sympy's)."""
     return {
         "term": str(term),
         "model": as_text(expr),
-        "latex": as_latex(expr),
+        "latex": as_latex(expr) if latex is None else latex,
         "free_symbols": sorted(s.name for s in expr.free_symbols),
         "semantics": semantics.value,
         "value": value,

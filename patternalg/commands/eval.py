@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     notes = list(result.notes)
     explained = result.lines(args.digits) if args.explain else []
     if args.format == "json":
-        data = as_json(term, result.expr, result.semantics, result.value, notes)
+        data = as_json(term, result.expr, result.semantics, result.value, notes, result.model_latex(args.digits))
         if result.point is not None:
             data = {**data, **result.point.to_json(), "value": result.value}
         data = {**data, "unit": result.unit, "extrapolated": extrapolated_json(result.extrapolated)}

@@ -7,7 +7,7 @@ from typing import Any
 
 from .._internal.callbacks import ProgressCallback
 from ..decisions.options import EXPANSIONS, EXPLORE_THREADS, EXPLORE_TOP
-from .common import add_interval_options, add_model_options, read_text_argument
+from .common import add_digits_option, add_interval_options, add_model_options, read_text_argument
 from .decide import emit, point_and_library
 from .flags import add_option
 from .progress import progress
@@ -29,12 +29,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         formats=("text", "json", "csv"),
     )
     add_interval_options(parser)
+    add_digits_option(
+        parser,
+        "significant digits of the designs' values (and their closed forms' coefficients) in"
+        " text and CSV (1-17; default 15: no float noise; JSON holds the doubles)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     with progress(args, "exploring", "designs") as bar:
         result = solve(args, args.term, bar)
-    emit(args, result, result.lines(why=args.why))
+    emit(args, result, result.lines(why=args.why, digits=args.digits))
     return 0
 
 

@@ -39,8 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_point_options(parser, over_help="optimise over a range of x, e.g. x=1e3..1e6:20:log")
 
 
-def solve(args: argparse.Namespace, term: str, bar: ProgressCallback = None) -> Any:
-    """The :class:`~patternalg.decisions.optimize.Optimum` the options ask for."""
+def solve(
+    args: argparse.Namespace, term: str, bar: ProgressCallback = None, runners_up: int | None = None
+) -> Any:
+    """The :class:`~patternalg.decisions.optimize.Optimum` the options ask for (``runners_up``:
+    instead of ``--top``'s)."""
     from ..decisions.optimize import optimize
 
     grids = axes(args)
@@ -53,7 +56,7 @@ def solve(args: argparse.Namespace, term: str, bar: ProgressCallback = None) -> 
         over=grids[0] if grids else None,
         objective=args.objective,
         vary=args.vary,
-        top=args.top,
+        top=args.top if runners_up is None else runners_up,
         progress=bar,
         **point_and_library(args),
     )

@@ -21,9 +21,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..algebra.grid import CURVE_POINTS
-from ..decisions.options import OBJECTIVES
+from ..decisions.options import OBJECTIVES, PLOT_TOP
 from ..errors import EvaluationError, PatternalgError, UnitError
-from ..syntax.arith import format_number
+from ..syntax.arith import format_number, number_text
 from .common import (
     INPUT_FORMATS,
     LeftOut,
@@ -40,7 +40,14 @@ from .common import (
     unit_option,
 )
 from .decide import at, terms
-from .flags import add_family_options, family_options, fit_families, fittable
+from .flags import (
+    add_family_options,
+    add_option,
+    check_options,
+    family_options,
+    fit_families,
+    fittable,
+)
 from .progress import progress
 
 _MODES = ("--fit", "--atoms", "--optimize", "--explore", "--validate")
@@ -102,7 +109,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     bars.add_argument("--explore", metavar="TERM", help="the design to explore from")
     bars.add_argument("--threads", type=int, help="explore's thread budget; with --optimize, at most N threads in all")
     bars.add_argument("--expansions", type=int, default=2000)
-    bars.add_argument("--top", type=int, default=8, help="designs to draw (default 8)")
+    add_option(bars, PLOT_TOP)
     checks = parser.add_argument_group(
         "--validate MEASURED: predicted against measured (as validate; the --models files alone)"
     )
@@ -136,7 +143,7 @@ def _default_range(args: argparse.Namespace, atoms: Iterable[str], library: Any)
     low = min((lo for lo, _ in measured), default=0.0)
     high = max((hi for _, hi in measured), default=0.0)
     if 0 < low < high:
-        text, why = f"{size}={format_number(low)}..{format_number(high)}", "the atoms' measured range"
+        text, why = f"{size}={number_text(low)}..{number_text(high)}", "the atoms' measured range"
     else:
         text, why = f"{size}={PLOT_RANGE.partition('=')[2]}", f"no atom has a measured range of {size}"
     note(args, f"no --over: drawing {text.replace('=', ' = ')} ({why}); --over sets it")
@@ -286,8 +293,9 @@ def _optimize(args: argparse.Namespace) -> Any:
     from ..plotting.results import plot_optimum
     from .optimize import solve
 
+    check_options(args, [PLOT_TOP])
     with progress(args, "optimizing", "assignments") as bar:
-        result = solve(args, args.optimize, bar)
+        result = solve(args, args.optimize, bar, runners_up=args.top - 1)
     notes_once(args, result.notes)
     return plot_optimum(result).figure
 
@@ -298,6 +306,7 @@ def _explore(args: argparse.Namespace) -> Any:
 
     if args.threads is None:
         raise EvaluationError("--explore needs --threads N (the thread budget)")
+    check_options(args, [PLOT_TOP])
     with progress(args, "exploring", "designs") as bar:
         result = solve(args, args.explore, bar)
     notes_once(args, result.notes)

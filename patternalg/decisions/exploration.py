@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .._internal.display import as_digits, cell
 from .._internal.tables import Tabular, fields_json, with_unit
 from ..laws.builtin import builtin_law
-from ..syntax.arith import number_text
+from ..syntax.arith import bounds_text, shown_text
 
 __all__ = ["Rewrite", "Design", "Exploration"]
 
@@ -116,12 +117,19 @@ class Exploration(Tabular):
     unit: str  #: of every value and closed form (the atoms converted to it)
     notes: tuple[str, ...] = ()  #: which atoms were converted to :attr:`unit`
     level: float | None = None  #: with ``interval=``: the intervals' level
+    #: why the search stopped short, what its summary says ("" where it is complete): its
+    #: ``expansions`` spent, the fixed limit of sub-terms one search rebuilds (more expansions
+    #: do not help), or designs so large that each expansion tried only the rewrites nearest the root
+    stopped: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """``{start, threads, at, designs, visited, complete, unit, notes}`` (and ``level``)."""
+        """``{start, threads, at, designs, visited, complete, unit, notes}`` (and ``level``;
+        ``stopped`` where the search stopped short)."""
         data = {**fields_json(self), "at": dict(self.at)}
         if self.level is None:
             data.pop("level")
+        if not self.stopped:
+            data.pop("stopped")
         return data
 
     def header(self) -> list[str]:
@@ -151,15 +159,22 @@ class Exploration(Tabular):
 
         return plot_exploration(self, ax=ax)
 
-    def lines(self, why: bool = False) -> list[str]:
+    def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
+        """The values (and with an interval its ends) in ``digits`` significant digits."""
+        return dict.fromkeys(range(2, 5 if self.level is not None else 3), digits)
+
+    def lines(self, why: bool = False, digits: int | None = None) -> list[str]:
         """The ranking for people: each design (the simplest of those with its model, the
-        others counted) and the laws that lead to it in one line; ``why``: each step."""
+        others counted) and the laws that lead to it in one line; ``why``: each step; values
+        (and a closed form's coefficients) in ``digits`` significant digits (default 15, no
+        float noise), an interval's ends in the fewest, at least 3, that tell them apart."""
+        digits = as_digits(digits)
         unit = f" {self.unit}"
         lines = []
         for i, d in enumerate(self.designs):
-            shown = f"{d.value:.6g}{unit}" if d.value is not None else d.model or ""
+            shown = f"{cell(d.value, digits)}{unit}" if d.value is not None else shown_text(d.model or "", digits)
             if d.interval is not None:
-                low, high = (number_text(v, 3) for v in d.interval)
+                low, high = bounds_text(*d.interval, least=min(3, digits or 3), digits=digits)
                 shown += f" [{low}, {high}]" + (f" ({_CANNOT_TELL})" if d.indistinguishable and i else "")
             others = d.equivalent
             more = f"; and {others} equivalent rewriting{'s' if others > 1 else ''}" if others else ""
@@ -181,7 +196,7 @@ class Exploration(Tabular):
         state = (
             f"complete: all that the rewrites reach through designs within {budget}"
             if self.complete
-            else "stopped: raise --expansions to search further"
+            else f"stopped: {self.stopped}"
         )
         designs = f"{self.visited} design{'s' if self.visited != 1 else ''}"
         lines = [f"{designs} within {budget} visited ({state})"]

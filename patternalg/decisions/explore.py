@@ -213,17 +213,23 @@ def explore(
     #: every rewrite within the budget (as many as the neighbours generated: the search's
     #: own work), for the shortest derivations
     edges: dict[Term, list[tuple[Term, int]]] = {}
-    complete, expanded, left = True, 0, MAX_SEARCH_REBUILDS
+    expanded, left = 0, MAX_SEARCH_REBUILDS
+    stopped = ""
     notes_cut: list[str] = []
     while queue:
-        if expanded >= expansions or left <= 0:
-            complete = False
-            if left <= 0:
-                notes_cut.append(
-                    f"the search stopped after {expanded:,} designs: it had rebuilt "
-                    f"{MAX_SEARCH_REBUILDS:,} sub-terms (the limit of one search, "
-                    "docs/errors.md); rewrite an inner part on its own to search there"
-                )
+        if left <= 0:
+            stopped = (
+                f"it rebuilt {MAX_SEARCH_REBUILDS:,} sub-terms, the limit of one search: rewrite an "
+                "inner part on its own to search there"
+            )
+            notes_cut.append(
+                f"the search stopped after {expanded:,} designs: it had rebuilt "
+                f"{MAX_SEARCH_REBUILDS:,} sub-terms (the limit of one search, "
+                "docs/errors.md); rewrite an inner part on its own to search there"
+            )
+            break
+        if expanded >= expansions:
+            stopped = "raise --expansions to search further"
             break
         *_, design = heapq.heappop(queue)
         expanded += 1
@@ -251,7 +257,9 @@ def explore(
     groups = _same_model(sorted(parent, key=rank), rank)
     lengths: dict[Term, int] = {}
     designs = [_simplest(g, lambda d: (thread_count(d, counts), text_length(d, lengths), depth[d])) for g in groups]
-    complete = complete and not notes_cut
+    if notes_cut and left > 0:  # more expansions would search further, but not everywhere
+        nearest = "each expansion tried only the rewrites nearest the root: rewrite an inner part on its own to search there"
+        stopped = f"{stopped}; {nearest}" if stopped else nearest
     notes += tuple(notes_cut)
     notes += tuple(range_notes([start, designs[0]], library, fixed, {}))
     if pointwise:
@@ -292,10 +300,11 @@ def explore(
         tuple((k, str(v)) for k, v in fixed.items()),
         tuple(ranked),
         len(parent),
-        complete,
+        not stopped,
         unit,
         notes,
         interval,
+        stopped,
     )
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "EXPANSIONS",
     "OPTIMIZE_THREADS",
     "OPTIMIZE_TOP",
+    "PLOT_TOP",
 ]
 
 #: the range of x that ``compare`` sweeps when ``--over`` is not given
@@ -29,7 +30,9 @@ OBJECTIVES = ("max", "mean")
 #: a count a search function takes (a search's errors are EvaluationErrors)
 _count = partial(Option, type=int, error=EvaluationError)
 #: ``explore``'s thread budget
-EXPLORE_THREADS = _count("threads", None, "the thread budget", minimum=1, metavar="N")
+EXPLORE_THREADS = _count(
+    "threads", None, "the thread budget (default with --cores or --machine: its cores)", minimum=1, metavar="N"
+)
 #: designs ``explore`` shows
 EXPLORE_TOP = _count("top", 10, "designs to show (default 10)", minimum=1)
 #: designs ``explore`` rewrites at most
@@ -50,3 +53,12 @@ OPTIMIZE_THREADS = _count(
 )
 #: runners-up ``optimize`` shows
 OPTIMIZE_TOP = _count("top", 5, "runners-up to show (default 5)", minimum=0)
+#: designs ``plot --optimize`` and ``plot --explore`` draw (the best among them, unlike
+#: ``optimize --top``'s runners-up)
+PLOT_TOP = _count(
+    "top",
+    8,
+    "designs to draw, the best among them (default 8); --optimize draws the even split as one "
+    "bar more where it is not among them (optimize --top counts the runners-up alone)",
+    minimum=1,
+)

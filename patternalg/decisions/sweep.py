@@ -239,26 +239,54 @@ def with_intervals(
 
 
 def undefined_note(
-    term: str, value: np.ndarray, grid: Mapping[str, np.ndarray]
+    term: str, lacking: np.ndarray, grid: Mapping[str, np.ndarray], why: str = "has no finite value", hint: str = ""
 ) -> tuple[str, ...]:
-    """A note naming the first grid point where ``term`` has no finite value (its cell is
-    left empty), if there is one.
+    """A note naming the first grid point of ``lacking`` (where ``term`` has no value to
+    show: its cell is left empty), if there is one: ``why`` says what it has there.
 
     >>> x = np.array([0.0, 1.0, 2.0])
-    >>> with np.errstate(all="ignore"):
-    ...     undefined_note("qsort", x * np.log2(x), {"x": x})
+    >>> undefined_note("qsort", x == 0, {"x": x})
     ('qsort has no finite value at x = 0: its cell is empty',)
-    >>> undefined_note("inc", 2 * x, {"x": x})
+    >>> undefined_note("inc", x < 0, {"x": x})
     ()
     """
-    bad = np.argwhere(~np.isfinite(value))
+    bad = np.argwhere(lacking)
     if not len(bad):
         return ()
     point = ", ".join(f"{name} = {number_text(axis[tuple(bad[0])])}" for name, axis in grid.items())
     others = len(bad) - 1
     more = "" if not others else f" and {others} other point{'s' if others > 1 else ''}"
     cells = "its cell is" if len(bad) == 1 else "their cells are"
-    return (f"{printable(str(term))} has no finite value at {point}{more}: {cells} empty",)
+    return (f"{printable(str(term))} {why} at {point}{more}: {cells} empty{hint}",)
+
+
+def lacking_notes(compiled: Compiled, value: np.ndarray, grid: Mapping[str, np.ndarray]) -> tuple[str, ...]:
+    """The notes on the cells left empty: where a term's value is beyond a double's range
+    (infinite in doubles where its closed form, evaluated exactly at the first such point, is
+    a finite number: ``eval --at`` gives it), and where it has no value (``qsort`` at x = 0).
+
+    >>> from patternalg.library import ModelLibrary
+    >>> qsort = compile_term(parse("qsort"), ModelLibrary.builtin(), {})
+    >>> grid = {"x": np.array([0.0, 1e302, 1e305])}
+    >>> with np.errstate(all="ignore"):
+    ...     for line in lacking_notes(qsort, qsort.values(grid), grid):
+    ...         print(line)
+    qsort is beyond a double's range (1.8e+308) at x = 1e+305: its cell is empty (eval --at gives its value)
+    qsort has no finite value at x = 0: its cell is empty
+    """
+    infinite = np.isinf(value)
+    beyond = np.zeros_like(infinite)
+    if infinite.any() and compiled.expr is not None:
+        first = tuple(np.argwhere(infinite)[0])
+        point = {symbol(name): sympy.Float(float(axis[first])) for name, axis in grid.items()}
+        exact = compiled.expr.xreplace(point).evalf()
+        if exact.is_number and exact.is_finite:
+            beyond = infinite
+    term = str(compiled.term)
+    return (
+        *undefined_note(term, beyond, grid, f"is beyond a double's range ({sys.float_info.max:.2g})", " (eval --at gives its value)"),
+        *undefined_note(term, ~np.isfinite(value) & ~beyond, grid),
+    )
 
 
 #: the most cells read as 0 whose closed form ``below_range_note`` evaluates exactly
@@ -323,7 +351,7 @@ def tabulate(
         names.setflags(write=False)
         values.append(value)
         stages.append(names)
-        notes = (*notes, *undefined_note(str(c.term), value, grid), *below_range_note(c, value, grid))
+        notes = (*notes, *lacking_notes(c, value, grid), *below_range_note(c, value, grid))
         if value.size and not np.all(np.isnan(value)):
             notes = (*notes, *negative_note(str(c.term), float(np.nanmin(value)), unit))
     return Sweep(
