@@ -40,6 +40,46 @@ def test_a_kernel_with_too_few_points_is_an_error_line_and_the_others_are_fitted
     assert "a" in printed and "c" in printed and "b:" not in printed and '"b"' not in printed
 
 
+NEG2 = (
+    "PARAMETER x\nPOINTS ( 1 ) ( 2 ) ( 4 ) ( 8 ) ( 16 )\nREGION good\nDATA 1\nDATA 2\nDATA 4\n"
+    "DATA 8\nDATA 16\nREGION bad\nDATA 1 1\nDATA -2 2\nDATA 4\nDATA 8\nDATA 16\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("bad", "warning"),
+    [
+        ("DATA -2 2", "neg2.txt:11: kernel 'bad': the time -2 is not positive"),
+        ("DATA 1e999 2", "neg2.txt:11: kernel 'bad': 1e999 overflows a float"),
+        ("DATA abc 2", "neg2.txt:11: kernel 'bad': 'abc' is not a number"),
+    ],
+)
+def test_a_kernel_with_a_bad_value_is_left_out_with_a_warning_and_the_others_are_fitted(
+    bad: str, warning: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One bad value in one kernel refused the whole file, and every other kernel was lost."""
+    data = tmp_path / "neg2.txt"
+    data.write_text(NEG2.replace("DATA -2 2", bad))
+    out = tmp_path / "m.toml"
+    status, printed, errors = run(capsys, "fit", "-q", str(data), "--out", str(out))
+    assert status == 0 and printed.startswith("good: 1*x")
+    assert len(errors) == 1 and errors[0].startswith(f"warning: {tmp_path}/{warning}")
+    assert errors[0].endswith("(left out; the other kernels are fitted)")
+    assert sorted(tomllib.loads(out.read_text())["models"]) == ["good"]
+
+
+def test_fit_each_hands_a_kernel_with_a_negative_time_to_on_error(tmp_path: Path) -> None:
+    from patternalg.errors import MeasurementError
+    from patternalg.forms import PMNF
+    from patternalg.measurements import read
+
+    data = tmp_path / "neg2.txt"
+    data.write_text(NEG2)
+    failed: list[Exception] = []
+    assert [r.atom for r in PMNF.fit_each(read(data), on_error=failed.append)] == ["good"]
+    assert [type(e) for e in failed] == [MeasurementError] and "the time -2" in str(failed[0])
+
+
 def test_many_kernels_left_out_are_named_up_to_twenty_then_counted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -195,10 +195,7 @@ def test_sniff() -> None:
 HEAD = "PARAMETER x\nPOINTS 1 2 3\nREGION a\n"
 
 ERRORS = [
-    (
-        HEAD + "DATA 1\nDATA 2\nREGION b\nDATA 1\nDATA 2\nDATA 3\n",
-        r"m.txt:5: REGION 'a' has 2 DATA lines but POINTS lists 3 points",
-    ),
+    (HEAD + "DATA 1\nDATA 2\n", r"m.txt:5: REGION 'a' has 2 DATA lines but POINTS lists 3 points"),
     (
         HEAD + "DATA 1\nDATA 2\nDATA 3\nDATA 4\n",
         r"m.txt:7: REGION 'a' has more DATA lines than the 3 POINTS",
@@ -425,6 +422,13 @@ def test_atom_name_is_one_rule_valid_for_the_library() -> None:
     assert all(valid_atom_name(n) for n in names)
 
 
+def test_latin_letters_of_a_kernel_name_keep_their_letter_in_the_atom_name() -> None:
+    """``größe`` and ``grüße`` were both ``gr_e`` (then ``gr_e_2``): an atom's name is ASCII."""
+    from patternalg.measurements.names import atom_names
+
+    assert atom_names(["größe", "grüße", "Ölfass", "naïve", "π"]) == ["grosse", "grusse", "olfass", "naive", "kernel"]
+
+
 def test_every_form_names_a_kernel_the_same(tmp_path: Path) -> None:
 
     from patternalg.forms import Amdahl, Memwall, presca
@@ -525,3 +529,72 @@ def test_a_value_column_named_by_a_unit_of_time_is_found_wherever_it_stands(tmp_
 def test_min_alone_is_a_minimum_not_minutes(tmp_path: Path) -> None:
     """A column ``min`` names a summary's minimum as often as minutes: it says no unit."""
     assert read(write(tmp_path, "m.csv", "x,min\n1,2\n2,3\n")).unit is None
+
+
+# --- one bad region is left out, the rest read (test_fit_partial: what fit prints) -----------
+FIVE = "PARAMETER x\nPOINTS ( 1 ) ( 2 ) ( 4 ) ( 8 ) ( 16 )\n"
+GOOD_REGION = "REGION good\nDATA 1\nDATA 2\nDATA 4\nDATA 8\nDATA 16\n"
+LEFT_OUT = [
+    ("m.txt", FIVE + GOOD_REGION + "REGION bad\nDATA 1\nDATA 1e999\nDATA 4\nDATA 8\nDATA 16\n",
+     "m.txt:11: kernel 'bad': 1e999 overflows a float (largest: 1.8e308)"),
+    ("m.txt", FIVE + GOOD_REGION + "REGION bad\nDATA 1\nDATA abc\nDATA 4\nDATA 8\nDATA 16\n",
+     "m.txt:11: kernel 'bad': 'abc' is not a number"),
+    ("m.txt", FIVE + "REGION bad\nDATA 1\nDATA 2\nDATA 4\n" + GOOD_REGION,
+     "m.txt:6: REGION 'bad' has 3 DATA lines but POINTS lists 5 points"),
+    ("m.txt", FIVE + "REGION bad\nDATA 1\nDATA\nDATA 4\nDATA 8\nDATA 16\n" + GOOD_REGION,
+     "m.txt:5: DATA line without values"),
+    ("m.txt", FIVE + "REGION bad\n" + "DATA 1\n" * 6 + GOOD_REGION,
+     "m.txt:9: REGION 'bad' has more DATA lines than the 5 POINTS"),
+    ("m.csv", "kernel,x,time\n" + "".join(f"good,{x},{x}\nbad,{x},{'abc' if x == 2 else x}\n" for x in (1, 2, 4)),
+     "m.csv:5: kernel 'bad', metric 'time': column 'time': 'abc' is not a number"),
+    ("m.jsonl", '{"params": {"x": 1}, "callpath": "good", "value": 1}\n'
+     '{"params": {"x": 1}, "callpath": "bad", "value": "x"}\n',
+     "m.jsonl:2: kernel 'bad', metric '<default>': 'x' is not a number"),
+    ("m.json", '{"parameters": ["x"], "measurements": {"good": {"t": [{"point": [1], "values": [1]}]}, '
+     '"bad": {"t": [{"point": [1], "values": []}]}}}',
+     "m.json: measurements.bad.t[0].values: kernel 'bad', metric 't': no values"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "message"), LEFT_OUT)
+def test_a_region_with_a_bad_value_is_left_out_and_the_others_are_read(
+    tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    """One bad value in one kernel refused the whole file: every other kernel was lost."""
+    ms = read(write(tmp_path, name, text))
+    assert [s.kernel for s in ms] == ["good"]
+    assert [(o.kernel, str(o.error).replace(f"{tmp_path}/", "")) for o in ms.left_out] == [("bad", message)]
+    with pytest.raises(MeasurementError) as raised:
+        PMNF.fit_each(ms)  # without on_error a series left out stops the fit, as one not fitted
+    assert str(raised.value) == str(ms.left_out[0].error)
+    assert ms.select(kernel="good").left_out == ()
+
+
+def test_a_region_given_twice_under_one_metric_is_left_out_naming_both_lines(tmp_path: Path) -> None:
+    """Two blocks of REGION r under METRIC time were merged into repetitions, silently."""
+    five = "DATA 1\nDATA 2\nDATA 4\nDATA 8\nDATA 16\n"
+    text = FIVE + "METRIC time\nREGION r\n" + five + "REGION r\n" + "DATA 5\n" * 5 + "REGION s\n" + five
+    ms = read(write(tmp_path, "m.txt", text))
+    assert [s.kernel for s in ms] == ["s"]
+    assert [str(o.error) for o in ms.left_out] == [
+        f"{tmp_path}/m.txt:10: REGION 'r' under METRIC 'time' is given twice (line 4): give each "
+        "region's DATA once per metric"
+    ]
+    # a region under two metrics is two series, as before
+    two = FIVE + "REGION r\nMETRIC time\n" + five + "METRIC visits\n" + five
+    assert [(s.kernel, s.metric) for s in read(write(tmp_path, "t.txt", two))] == [("r", "time"), ("r", "visits")]
+
+
+def test_a_parameter_declared_twice_is_an_error_at_its_second_line(tmp_path: Path) -> None:
+    with pytest.raises(MeasurementError, match=r"dp.txt:2: PARAMETER 'x' is declared twice \(line 1\)"):
+        read(write(tmp_path, "dp.txt", "PARAMETER x\nPARAMETER x\nPOINTS ( 1 1 ) ( 2 2 )\n"))
+    with pytest.raises(MeasurementError, match=r"d.txt:1: PARAMETER 'x' is declared twice \(line 1\)"):
+        read(write(tmp_path, "d.txt", "PARAMETER x x\nPOINTS ( 1 1 ) ( 2 2 )\n"))
+
+
+def test_a_metric_stating_no_unit_is_named_with_its_line(tmp_path: Path) -> None:
+    text = FIVE + "METRIC time [foo]\n" + GOOD_REGION
+    with pytest.raises(MeasurementError, match=r"m.txt:3: METRIC 'time \[foo\]': 'foo' is not a unit"):
+        read(write(tmp_path, "m.txt", text))
+    with pytest.raises(MeasurementError, match=r"m.csv:1: column 'time\[foo\]': 'foo' is not a unit"):
+        read(write(tmp_path, "m.csv", "x,time[foo]\n1,1\n2,2\n"))

@@ -409,6 +409,16 @@ def test_param_option_maps_the_parameter(tmp_path: Path) -> None:
         PMNF.fit_each(ms, param=["p"])
 
 
+def test_param_option_takes_a_dict_and_one_text_in_python() -> None:
+    """``param={'p': 'x'}`` was read as the list ``['p']``: "expected NAME=SYMBOL"."""
+    ms = read(DATA / "text" / "one_parameter_6.txt")
+    (_, by_dict, _, _) = PMNF.fit_each(ms, modeler="basic", param={"p": "x"})
+    (_, by_text, _, _) = PMNF.fit_each(ms, modeler="basic", param="p=x")
+    assert by_dict.model.expr == by_text.model.expr and by_dict.record["symbol"] == "x"
+    with pytest.raises(FitError, match=r"--param 3: expected a list of NAME=SYMBOL"):
+        PMNF.fit_each(ms, param=3)
+
+
 def test_atom_names_from_call_paths_and_metrics() -> None:
     two = fit_each(DATA / "text" / "one_parameter_2.txt")
     assert [r.model.name for r in two][:3] == ["main", "main_merge", "main_merge_comp1"]

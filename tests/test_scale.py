@@ -250,11 +250,19 @@ def test_fit_command_prints_and_writes_what_the_reference_does(tmp_path: Path) -
 
 
 def test_fit_command_on_a_bad_file_writes_nothing(tmp_path: Path) -> None:
+    """A region short of DATA lines is left out, the others fitted (it refused the whole file
+    before); a file of nothing else is an error, and nothing is written."""
     path = _text_file(tmp_path / "m.txt", 4, *REGULAR[0][:2])
     path.write_text(path.read_text() + "REGION late\nDATA 1\n")  # one DATA line for 9 points
     result = run_cli("fit", str(path), "--out", str(tmp_path / "m.toml"))
+    assert result.returncode == 0 and result.stdout
+    assert "REGION 'late' has 1 DATA lines but POINTS lists 9 points (left out;" in result.stderr
+    assert "late" not in (tmp_path / "m.toml").read_text()
+    path.write_text("PARAMETER n\nPOINTS 1 2 3\nREGION late\nDATA 1\n")
+    (tmp_path / "m.toml").unlink()
+    result = run_cli("fit", str(path), "--out", str(tmp_path / "m.toml"))
     assert result.returncode == 2 and result.stdout == ""
-    assert "REGION 'late' has 1 DATA lines but POINTS lists 9 points" in result.stderr
+    assert "REGION 'late' has 1 DATA lines but POINTS lists 3 points" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.txt"]
 
 

@@ -253,3 +253,32 @@ def test_a_unit_not_proportional_to_its_quantity_converts_to_no_other(tmp_path, 
                       f'[models.b]\nmodel = "2*x"\nunit = "{units[1]}"\n')  # fmt: skip
     result = run_cli("eval", "seq(a, b)", "--models", str(models), "--at", "x=10", *(["--unit", unit] if unit else []))
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and fragment in result.stderr, result.stderr
+
+
+MIXED = (
+    "PARAMETER x\nPOINTS ( 1 ) ( 2 ) ( 4 ) ( 8 ) ( 16 )\nMETRIC time\nREGION r\n"
+    + "DATA 1\nDATA 2\nDATA 4\nDATA 8\nDATA 16\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "units"),
+    [
+        ("mix.txt", MIXED + "METRIC memory [kB]\nREGION r\nDATA 1\nDATA 2\nDATA 4\nDATA 8\nDATA 16\n",
+         ["ns", "kB"]),
+        ("tr.csv", "x,traffic[bytes]\n1,1\n2,2\n4,4\n8,8\n16,16\n", ["bytes"]),
+        ("mem.txt", MIXED.replace("METRIC time", "METRIC mem_MB"), ["MB"]),
+        ("rss.txt", MIXED.replace("METRIC time", "METRIC rss [kb]"), ["kB"]),
+        ("heap.txt", MIXED.replace("METRIC time", "METRIC maximum_heap_memory_allocated"), ["dimensionless"]),
+        ("h.txt", MIXED.replace("METRIC time", "METRIC time [h]"), ["h"]),
+    ],
+)
+def test_a_metric_stating_a_unit_that_is_no_time_is_fitted_in_it(tmp_path, name, text, units) -> None:
+    """``memory [kB]`` and ``traffic[bytes]`` were refused as times "dimensionless, not a time";
+    ``mem_MB`` and ``maximum_heap_memory_allocated`` were fitted as times in ns."""
+    path = tmp_path / name
+    path.write_text(text)
+    result = run_cli("fit", str(path), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert [r["unit"] for r in json.loads(result.stdout)] == units
+    assert all("the times (time) name no unit" in line for line in result.stderr.splitlines() if "as ns" in line)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import builtins
 import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,7 +71,7 @@ class Option:
         """
         if raw is None:
             return self.default
-        values = list(raw) if self.repeat else [raw]
+        values = self._items(raw) if self.repeat else [raw]
         for item in values:
             if self.choices is not None and item not in self.choices:
                 valid = ", ".join(str(c) for c in self.choices)
@@ -81,6 +82,25 @@ class Option:
                 raise self.error(f"{self.flag} {item}: must be {self._bounds()}")
         plain = [self.type(item) if self.type in (int, float) else item for item in values]
         return tuple(plain) if self.repeat else plain[0]
+
+    def _items(self, raw: Any) -> list[Any]:
+        """The values of a repeated option: one text is one value; an option of
+        ``NAME=VALUE`` items (its metavar says so) also takes a dict ``{name: value}``.
+
+        >>> param = Option("param", (), "symbols", repeat=True, metavar="NAME=SYMBOL")
+        >>> param.value({"p": "x", "n": "y"}), param.value("p=x"), param.value(["p=x"])
+        (('p=x', 'n=y'), ('p=x',), ('p=x',))
+        """
+        if isinstance(raw, str):
+            return [raw]
+        if isinstance(raw, Mapping) and self.metavar is not None and "=" in self.metavar:
+            return [f"{name}={value}" for name, value in raw.items()]
+        try:
+            return list(raw)
+        except TypeError:
+            raise self.error(
+                f"{self.flag} {raw!r}: expected a list of {self.metavar or self.type.__name__}"
+            ) from None
 
     def _typed(self, item: Any) -> bool:
         """Of the declared type; any integer (numpy's too) for ``int``, never a bool."""

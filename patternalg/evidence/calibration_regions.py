@@ -68,6 +68,8 @@ def read_regions(data: Any) -> tuple[list[Region], tuple[str, ...], str | None]:
         else:
             ms = read(item)
         files.append(ms.path)
+        for left in ms.left_out:  # a region read wrong is no calibration value: refused, not dropped
+            raise left.error
         if tuple(ms.parameters) != ("x",):
             raise MeasurementError(
                 f"{ms.path}: a calibration's regions are measured over x alone, the size of a "
@@ -78,26 +80,9 @@ def read_regions(data: Any) -> tuple[list[Region], tuple[str, ...], str | None]:
         for s in ms:
             medians = np.array([np.median(v) for v in s.values], dtype=float)
             where = f"{ms.path}: region {s.kernel}"
-            if ms.format == "text":
-                _listed_once(s, where)
             unit = s.unit or ms.unit or _time_or_none(s.metric or getattr(ms, "value_name", "") or "", where)
             regions.append(replace(_region(s.kernel, s.points[:, 0], medians, where), series=s, unit=unit))
     return regions, tuple(files), stdin
-
-
-def _listed_once(series: Any, where: str) -> None:
-    """An error for a region an Extra-P text file lists twice: the reader pools the two
-    blocks' repetitions into one series (``docs/scaling.md``), which calibrate would fit as
-    one measurement, where the same region in two files is refused as measured twice. A
-    point's repetitions are on its one DATA line; a point with repetitions from two lines
-    was given twice."""
-    for point, lines in zip(series.points[:, 0], series.lines, strict=True):
-        found = sorted(set(lines))
-        if len(found) > 1:
-            raise MeasurementError(
-                f"{where}: measured twice (the file lists the region again: its DATA at x = {point:g} on lines "
-                f"{', '.join(map(str, found))}): keep one measurement of each region"
-            )
 
 
 def _time_or_none(metric: str, where: str) -> str:

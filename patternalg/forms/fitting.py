@@ -100,12 +100,14 @@ class Fitter:
         whose keywords these are)."""
         data = as_measurements(data, cls.read)
         series, checked = cls._fitting(data, options)
+        for left in getattr(data, "left_out", ()):  # a series the reader could not read
+            raise left.error
         if len(series) != 1:
             raise FitError(
                 f"{getattr(data, 'path', 'measurements')}: {len(series)} series; fit one "
                 "(measurements.select(kernel=..., metric=...)) or use fit_each"
             )
-        return cls.fit_models(cls._positive(data, series, allow_nonpositive)[0], checked)[0]
+        return cls.fit_models(cls._positive(data, series, atom_names_of(data, series), allow_nonpositive)[0], checked)[0]
 
     @classmethod
     def fit_each(
@@ -122,8 +124,12 @@ class Fitter:
         stops the fit, or, given ``on_error``, is handed to it and left out."""
         data = measured_atoms(as_measurements(data, cls.read))
         series, checked = cls._fitting(data, options)
-        series, notes = cls._positive(data, series, allow_nonpositive)
+        for left in getattr(data, "left_out", ()):  # series the reader could not read
+            if on_error is None:
+                raise left.error
+            on_error(left.error)
         atoms = atom_names_of(data, series)  # named together, whichever fail
+        series, notes, atoms = cls._positive(data, series, atoms, allow_nonpositive, on_error)
         if on_error is not None:
             kept = [i for i, s in enumerate(series) if _passes(cls.check_series, s, checked, on_error)]
             series, notes, atoms = _pick(kept, series, notes, atoms)
@@ -199,26 +205,38 @@ class Fitter:
 
     @classmethod
     def _positive(
-        cls, data: Any, series: Sequence[Any], keep: bool
-    ) -> tuple[list[Any], list[str | None]]:
-        """``series`` under the rule for times that are not positive, and a note for each
-        (None where nothing was done). Fitters that check their values themselves, and
-        metrics that are not times, are left as they are; in a Cube profile a thread that
-        never ran a call path spent 0 s there, a real value, kept."""
+        cls,
+        data: Any,
+        series: Sequence[Any],
+        atoms: Sequence[str],
+        keep: bool,
+        on_error: OnError = None,
+    ) -> tuple[list[Any], list[str | None], list[str]]:
+        """``series`` under the rule for times that are not positive, a note for each (None
+        where nothing was done), and their ``atoms``. Fitters that check their values
+        themselves, and metrics that are not times, are left as they are; in a Cube profile
+        a thread that never ran a call path spent 0 s there, a real value, kept. A series
+        with a negative time raises its error, or, given ``on_error``, is handed to it and
+        left out."""
         from ..measurements.checks import positive_times
         from ..measurements.names import is_time_series
 
         if cls.checks_own_values:
-            return list(series), [None] * len(series)
+            return list(series), [None] * len(series), list(atoms)
         keep = keep or getattr(data, "format", None) == "cube"
         default = getattr(data, "value_name", "")
-        done = [
-            (s, None)
-            if not hasattr(s, "values") or not is_time_series(s.metric or default, s.unit)
-            else positive_times(s, keep=keep)
-            for s in series
-        ]
-        return [s for s, _ in done], [note for _, note in done]
+        done: list[tuple[Any, str | None, str]] = []
+        for one, atom in zip(series, atoms, strict=True):
+            if not hasattr(one, "values") or not is_time_series(one.metric or default, one.unit):
+                done.append((one, None, atom))
+                continue
+            try:
+                done.append((*positive_times(one, keep=keep), atom))
+            except MeasurementError as error:
+                if on_error is None:
+                    raise
+                on_error(error)
+        return [s for s, _, _ in done], [note for _, note, _ in done], [a for _, _, a in done]
 
     # --- reports and text ------------------------------------------------------------------
     @classmethod

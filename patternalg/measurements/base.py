@@ -16,6 +16,7 @@ import re
 from abc import ABC, abstractmethod
 from array import array
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import ClassVar
 
@@ -23,7 +24,7 @@ import numpy as np
 
 from .._internal.reading import NotText, read_text
 from ..errors import Location, MeasurementError, reason
-from .model import Measurements, Series, Stated, series_label, where
+from .model import LeftOut, Measurements, Series, Stated, series_label, where
 
 __all__ = [
     "Reader",
@@ -237,6 +238,34 @@ class Collector:
         #: the points more than one summary states the repetitions of (none is used)
         self.restated: dict[tuple[str, str], dict[tuple[float, ...], None]] = {}
         self.finite = True  # no value added so far is NaN or infinite
+        #: the series left out, each with the first error found in it, and that error
+        #: with the series' name (what says why it is left out beside others)
+        self.rejected: dict[tuple[str, str], tuple[MeasurementError, MeasurementError]] = {}
+
+    def reject(self, kernel: str, metric: str, error: MeasurementError, *, label: bool = False) -> None:
+        """Leave out series ``kernel``/``metric`` (its values added before or after too):
+        ``error`` says why (the first error of a series is kept); ``label``: its message
+        does not name the series, which is named before it where other series are read."""
+        key = (kernel.strip(), metric.strip())
+        named = MeasurementError(f"{series_label(*key)}: {error.message}", location=error.location)
+        self.rejected.setdefault(key, (error, named if label else error))
+
+    @contextmanager
+    def reading(self, kernel: str, metric: str) -> Iterator[None]:
+        """Read a value of series ``kernel``/``metric`` inside: a MeasurementError there
+        leaves the series out (:meth:`reject`, its message naming the series) and the
+        reader goes on after the block.
+
+        >>> c = Collector("m.csv", ["x"])
+        >>> with c.reading("k", "time"):
+        ...     c.add("k", "time", (1.0,), [number("abc", "m.csv", 3)], 3)
+        >>> str(c.rejected["k", "time"][1])
+        "m.csv:3: kernel 'k', metric 'time': 'abc' is not a number"
+        """
+        try:
+            yield
+        except MeasurementError as error:
+            self.reject(kernel, metric, error, label=True)
 
     def state(self, kernel: str, metric: str, point: tuple[float, ...], stated: Stated) -> None:
         """What a summary states of the repetitions behind ``kernel``/``metric``'s one value
@@ -344,17 +373,21 @@ class Collector:
         ``unit`` is the value column's, of every series; by default each series has the
         one its metric's name states, and the measurements that of their single metric.
         """
-        if not self.data:
+        data = {key: found for key, found in self.data.items() if key not in self.rejected}
+        if not data:
+            for error, _ in self.rejected.values():
+                raise error  # nothing else to read: why the first series was left out
             raise MeasurementError("no measurements found", location=Location(self.path))
         width = len(self.parameters)
-        data, notes = self.data, [self._restated_note(*key, points) for key, points in self.restated.items()]
+        notes = [self._restated_note(*key, points) for key, points in self.restated.items()]
         if not self.finite:
-            data = {}
-            for key, by_point in self.data.items():
+            finite: dict[tuple[str, str], _ByPoint] = {}
+            for key, by_point in data.items():
                 kept, said = self._finite(key, by_point)
                 notes += said
                 if kept:
-                    data[key] = kept
+                    finite[key] = kept
+            data = finite
             if not data:
                 raise MeasurementError(
                     "no finite measurements (NaN and infinities are dropped)",
@@ -385,6 +418,7 @@ class Collector:
             tuple(columns),
             line,
             tuple(notes),
+            tuple(LeftOut(*key, named) for key, (_, named) in self.rejected.items()),
         )
 
     def _at(self, point: tuple[float, ...]) -> str:

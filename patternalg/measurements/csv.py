@@ -37,8 +37,9 @@ it (:class:`~patternalg.measurements.Stated`), its metric ``time``; pandas' two-
 from __future__ import annotations
 
 import csv
+import math
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
@@ -46,7 +47,8 @@ from pathlib import Path
 import numpy as np
 
 from .._internal.reading import text_lines
-from ..errors import Location, MeasurementError
+from ..algebra.units import check_unit
+from ..errors import Location, MeasurementError, UnitError
 from .base import (
     STDIN,
     Collector,
@@ -231,26 +233,40 @@ def _texts(body: list[list[str]], column: int | None, default: str) -> list[str]
     return [row[column].strip() for row in body] if column is not None else [default] * len(body)
 
 
-def _cells(
-    body: list[list[str]],
-    lines: list[int],
-    column: int,
-    name: str,
-    path: str,
-    convert: Callable[..., float] = number,
-) -> np.ndarray:
-    """A numeric column as floats, each cell as ``convert`` (:func:`number`, or
-    :func:`measured` for a value column) reads it; the first bad cell is an error with its
+def _cells(body: list[list[str]], lines: list[int], column: int, name: str, path: str) -> np.ndarray:
+    """A parameter column as floats (:func:`number`); the first bad cell is an error with its
     line."""
     texts = [row[column] for row in body]
     try:
         values = np.array(texts, dtype=float)
     except ValueError:
         cells = zip(texts, lines, strict=True)
-        return np.array([convert(text, path, line, column=name) for text, line in cells])
+        return np.array([number(text, path, line, column=name) for text, line in cells])
     for i in np.flatnonzero(~np.isfinite(values)).tolist():
-        convert(texts[i], path, lines[i], column=name)  # raises at the first bad cell
+        number(texts[i], path, lines[i], column=name)  # raises at the first bad cell
     return values
+
+
+def _measured_cells(
+    body: list[list[str]], lines: list[int], column: int, name: str, path: str
+) -> tuple[np.ndarray, list[tuple[int, MeasurementError]]]:
+    """A value column as floats (:func:`measured`), and the row and error of each cell that
+    is no measured value (NaN in its place: the caller leaves its series out)."""
+    texts = [row[column] for row in body]
+    try:
+        values = np.array(texts, dtype=float)
+    except ValueError:
+        values = np.full(len(texts), math.nan)
+        suspect = list(range(len(texts)))
+    else:
+        suspect = np.flatnonzero(~np.isfinite(values)).tolist()
+    errors = []
+    for i in suspect:
+        try:
+            values[i] = measured(texts[i], path, lines[i], column=name)
+        except MeasurementError as error:
+            errors.append((i, error))
+    return values, errors
 
 
 def _state(
@@ -340,6 +356,18 @@ def _table(
     return sep, rows, numbered
 
 
+def _check_units(path: str, line: int, columns: Sequence[str]) -> None:
+    """An error at the header's ``line`` for a value column stating no unit pint knows
+    (``time[foo]``)."""
+    for column in columns:
+        unit = split_unit(column)[1]
+        if unit is not None:
+            try:
+                check_unit(unit, f"column '{column}'")
+            except UnitError as error:
+                raise MeasurementError(str(error), location=Location(path, line)) from None
+
+
 def _header(
     path: str,
     sep: str | None,
@@ -363,6 +391,7 @@ def _header(
         summaries = {c: m for c, m in summaries.items() if metric.strip().lower() in (c, m.metric)}
     columns = tuple(summaries) or _value_columns(path, line, numeric, None if long else metric, value)
     stating = {c for m in summaries.values() for c in (m.spread, m.repetitions) if c}
+    _check_units(path, line, [written[header.index(c)] for c in columns])
     if long and len(columns) > 1:
         raise MeasurementError(
             f"a 'metric' column names each row's metric, so the file has one value column, "
@@ -482,17 +511,23 @@ def _by_rows(path: str, text: str, h: _Header) -> tuple[Collector, list[str]]:
     if "" in kernels:
         raise MeasurementError("column 'kernel' is empty", location=Location(path, lines[kernels.index("")]))
     points = np.column_stack([_cells(body, lines, index[c], c, path) for c in parameters])
-    values = np.column_stack([_cells(body, lines, index[c], c, path, measured) for c in h.columns])
+    measured_columns = [_measured_cells(body, lines, index[c], c, path) for c in h.columns]
+    values = np.column_stack([found for found, _ in measured_columns])
     collector = _collector(path, parameters, h.undeclared)
     if h.long:
         metrics = _texts(body, index["metric"], "")
         collector.add_rows(zip(kernels, metrics, strict=True), points, values[:, 0], lines)
+        columns = [metrics]
     else:  # row by row, each value column a metric: the series of a kernel stay together
         metrics = [h.summaries[c].metric if c in h.summaries else c for c in h.columns]
         keys = ((kernel, m) for kernel in kernels for m in metrics)
         repeated = [line for line in lines for _ in h.columns]
         collector.add_rows(keys, np.repeat(points, len(h.columns), 0), values.ravel(), repeated)
         _state(collector, h.summaries, body, index, kernels, points)
+        columns = [[m] * len(body) for m in metrics]
+    for (_, errors), metric_of in zip(measured_columns, columns, strict=True):
+        for at, error in errors:  # a cell that is no value leaves its series out
+            collector.reject(kernels[at], metric_of[at], error, label=True)
     return collector, left_out
 
 

@@ -122,9 +122,10 @@ def _legacy(path: str, data: dict[str, Any], fmt: str) -> Measurements:
                     location=Location(path, key=f"{at}.{field}"),
                 )
             ids.append(entry[field])
-        value = measured(entry.get("value"), path, key=f"{at}.value")
         kernel, metric = str(names["callpaths"][ids[1]]), str(names["metrics"][ids[2]])
-        collector.add(kernel, metric, points[ids[0]], [value], 0)
+        with collector.reading(kernel, metric):
+            value = measured(entry.get("value"), path, key=f"{at}.value")
+            collector.add(kernel, metric, points[ids[0]], [value], 0)
     return collector.result(fmt)
 
 
@@ -207,10 +208,11 @@ def collected(path: str, data: dict[str, Any], fmt: str, entry_of: EntryReader) 
                     "expected a non-empty list of points", location=Location(path, key=key)
                 )
             for i, entry in enumerate(entries):
-                point, values, stated = entry_of(path, entry, f"{key}[{i}]", len(parameters))
-                collector.add(kernel, name, point, values, 0)
-                if stated is not None:
-                    collector.state(kernel, name, point, stated)
+                with collector.reading(kernel, name):  # a bad entry leaves its series out
+                    point, values, stated = entry_of(path, entry, f"{key}[{i}]", len(parameters))
+                    collector.add(kernel, name, point, values, 0)
+                    if stated is not None:
+                        collector.state(kernel, name, point, stated)
     return collector.result(fmt)
 
 
@@ -286,15 +288,16 @@ class JsonLinesReader(Reader):
                     f"line's {', '.join(parameters)}",
                     location=Location(path, number_),
                 )
-            coords = tuple(number(point[name], path, number_) for name in parameters)
             kernel = data.get("callpath", cls.defaults["callpath"])
             name = data.get("metric", cls.defaults["metric"])
             if not isinstance(kernel, str) or not isinstance(name, str):
                 raise MeasurementError(
                     "'callpath' and 'metric' must be strings", location=Location(path, number_)
                 )
-            values = _values(data["value"], path, number_, convert=measured)
-            collector.add(kernel, name, coords, values, number_)
+            with collector.reading(kernel, name):  # a bad line leaves its series out
+                coords = tuple(number(point[p], path, number_) for p in parameters)
+                values = _values(data["value"], path, number_, convert=measured)
+                collector.add(kernel, name, coords, values, number_)
         if collector is None:
             raise MeasurementError("no measurements found", location=Location(path))
         return collector.result(cls.name)

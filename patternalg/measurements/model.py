@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from statistics import NormalDist
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from .._internal.limits import printable
 from ..errors import Location, MeasurementError
 from .names import atom_name, atom_names, is_composition, split_unit
 
-__all__ = ["Aggregation", "Stated", "Series", "Measurements", "where", "series_label", "no_parameter", "STAND_INS"]
+__all__ = ["Aggregation", "Stated", "Series", "Measurements", "LeftOut", "where", "series_label", "no_parameter", "STAND_INS"]
 
 #: at most this many values stand in for the repetitions a summary states (more would only
 #: slow the bootstrap: their deviation is scaled so that their mean varies as the stated
@@ -350,6 +350,15 @@ class Series:
         return hash((self.kernel, self.metric, self.parameters, self.path, len(self.values)))
 
 
+class LeftOut(NamedTuple):
+    """A series a reader left out (its ``kernel`` and ``metric``) and why (``error``, at
+    the line that is wrong): the rest of its source is read."""
+
+    kernel: str
+    metric: str
+    error: MeasurementError
+
+
 @dataclass(frozen=True, eq=False)
 class Measurements:
     """All series of one source over the same named parameters.
@@ -372,6 +381,9 @@ class Measurements:
     line: int = 0
     #: what a person should know of how the source was read (repetitions dropped, ...)
     notes: tuple[str, ...] = ()
+    #: the series left out in reading, each with why (a value that is not a number, a
+    #: REGION short of DATA lines): ``fit_each`` hands them to its ``on_error``
+    left_out: tuple[LeftOut, ...] = ()
 
     def __iter__(self) -> Iterator[Series]:
         return iter(self.series)
@@ -381,11 +393,13 @@ class Measurements:
 
     def select(self, kernel: str | None = None, metric: str | None = None) -> Measurements:
         """The series of ``kernel`` and/or ``metric`` only; an error if none is left."""
-        kept = tuple(
-            s
-            for s in self.series
-            if (kernel is None or s.kernel == kernel) and (metric is None or s.metric == metric)
-        )
+        def chosen(found: Series | LeftOut) -> bool:
+            return (kernel is None or found.kernel == kernel) and (metric is None or found.metric == metric)
+
+        kept = tuple(filter(chosen, self.series))
+        left = tuple(filter(chosen, self.left_out))
+        if not kept and left:
+            raise left[0].error  # the series asked for was left out in reading: why
         if not kept:
             what, name, found = (
                 ("metric", metric, {s.metric for s in self.series})
@@ -397,7 +411,7 @@ class Measurements:
                 f"(the file has: {', '.join(sorted(found - {''})) or 'none named'})",
                 location=where(self.path),
             )
-        return replace(self, series=kept)
+        return replace(self, series=kept, left_out=left)
 
     def over(self, names: Sequence[str]) -> Measurements:
         """These measurements over only the parameters ``names``, in that order: in each

@@ -9,11 +9,12 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from ..algebra.atomic_model import valid_atom_name
-from ..algebra.units import DEFAULT_UNIT, check_time_unit, check_unit
+from ..algebra.units import DEFAULT_UNIT, check_time_unit, check_unit, dimension
 from ..errors import UnitError
 from ..syntax.terms import RESERVED_PREFIXES, RESERVED_WORDS
 
@@ -54,9 +55,16 @@ NON_TIME_WORDS = frozenset(
         "visits", "visit", "calls", "count", "counts", "occurrences", "bytes", "byte", "flops",
         "flop", "ops", "instructions", "ins", "cycles", "cyc", "misses", "energy", "power",
         "joules", "watts", "messages", "requests", "papi", "speedup", "efficiency",
-        "throughput", "performance", "rate", "bandwidth", "items", "iterations",
+        "throughput", "performance", "rate", "bandwidth", "items", "iterations", "memory",
+        "mem", "heap", "rss",
     }
 )  # fmt: skip
+#: how a column's name spells a size in bytes, in lower case (``mem_MB``, ``rss[kb]``): pint
+#: reads ``kb`` and ``mb`` as kilo- and millibarn, never what such a name means
+_SIZE_UNITS = {
+    "kb": "kB", "mb": "MB", "gb": "GB", "tb": "TB", "kib": "KiB", "mib": "MiB", "gib": "GiB",
+    "tib": "TiB",
+}  # fmt: skip
 #: how a column's name spells each unit of time (``time_usec``, ``runtime[msec]``): one table
 #: for a suffix and a bracket, in lower case, the micro sign and the Greek mu alike
 _TIME_SPELLINGS = {
@@ -74,6 +82,8 @@ _TIME_UNITS = {
 }
 #: the names that are a unit of time alone (``seconds``, ``ms``): a column so named holds
 #: times in it; not ``min``, which names a minimum as often (a summary's ``min`` column)
+#: the units a suffix or a bracket may spell otherwise than pint: times and sizes
+_SPELLED = {**_TIME_UNITS, **_SIZE_UNITS}
 _UNIT_NAMES = {name: unit for name, unit in _TIME_UNITS.items() if unit != "min" or name.startswith("minute")}
 _BRACKETED = re.compile(r"(?P<base>.*?)\s*[\[(]\s*(?P<unit>[^\[\]()]+?)\s*[\])]")
 _SUFFIXED = re.compile(r"(?P<base>.+?)_(?P<unit>[^\W\d_]+)")
@@ -88,10 +98,32 @@ _ATOMS = re.compile(r"[a-z](?:[A-Za-z0-9_]*[A-Za-z0-9])?(?:\n[a-z](?:[A-Za-z0-9_
 _RESERVED_START = re.compile("^(?:" + "|".join(map(re.escape, RESERVED_PREFIXES)) + ")", re.M)
 
 
+#: letters that lose no accent in Unicode's decomposition, as they are written in ASCII
+_LETTERS = str.maketrans({
+    "ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O",
+    "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th",
+    "ı": "i",
+})  # fmt: skip
+
+
+def ascii_letters(text: str) -> str:
+    """``text`` with its Latin letters written in ASCII (an atom's name is ASCII: the
+    grammar's ``NAME``): accents dropped, ``ß`` as ``ss``; other characters kept.
+
+    >>> ascii_letters("größe"), ascii_letters("grüße"), ascii_letters("Ærø"), ascii_letters("π")
+    ('grosse', 'grusse', 'AEro', 'π')
+    """
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text.translate(_LETTERS))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
 def atom_name(kernel: str) -> str:
     """THE atom name of a kernel, the same under every ``--form``.
 
-    Runs of characters other than letters, digits and ``_`` become ``_`` (trimmed at the
+    Latin letters are written in ASCII (:func:`ascii_letters`: ``größe`` is ``grosse``);
+    runs of other characters than ASCII letters, digits and ``_`` become ``_`` (trimmed at the
     ends), the first word is lowercased as camelCase lowers it (a leading acronym whole:
     Google Benchmark's ``BM_sort`` is ``bm_sort``, ``HTTPServer`` is ``httpServer``); a
     name that is still not a valid atom (it starts with a digit, or is a reserved word or
@@ -105,7 +137,7 @@ def atom_name(kernel: str) -> str:
     >>> atom_name("<root>"), atom_name("---")
     ('root', 'kernel')
     """
-    name = _INVALID.sub("_", kernel).strip("_")
+    name = _INVALID.sub("_", ascii_letters(kernel)).strip("_")
     capitals = _LEADING_CAPITALS.match(name)
     if capitals:
         end = capitals.end()
@@ -185,14 +217,16 @@ def split_unit(column: str) -> tuple[str, str | None]:
     A unit of time is read the same way in either spelling (``time_msec`` and
     ``time[msec]`` are ms, ``time_μs`` and ``time[µs]`` us); a ``_suffix`` counts as a
     unit only if it is one (``bytes_total`` keeps its name) and not what a rate is per
-    (``items_per_second``), while a bracketed unit of another kind is taken as written.
+    (``items_per_second``), while a bracketed unit of another kind is taken as written. A
+    size is read as bytes in either spelling (``mem_MB``, ``rss[kb]``: kB, not pint's
+    kilobarn).
     A name that is a unit of time alone (``seconds``, ``ms``, ``usec``; not ``min``, also
     a minimum) is a time in that unit. ``time`` says nothing: its unit is None.
 
     >>> split_unit("time_μs"), split_unit("time[µs]"), split_unit("time_nsec"), split_unit("Energy (J)")
     (('time', 'us'), ('time', 'us'), ('time', 'ns'), ('Energy', 'J'))
-    >>> split_unit("items_per_second")
-    ('items_per_second', None)
+    >>> split_unit("items_per_second"), split_unit("mem_MB"), split_unit("rss [kb]")
+    (('items_per_second', None), ('mem', 'MB'), ('rss', 'kB'))
     >>> split_unit("seconds"), split_unit("ms"), split_unit("μs"), split_unit("time"), split_unit("min")
     (('seconds', 's'), ('ms', 'ms'), ('μs', 'us'), ('time', None), ('min', None))
     """
@@ -200,10 +234,10 @@ def split_unit(column: str) -> tuple[str, str | None]:
     match = _BRACKETED.fullmatch(text)
     if match and match["base"]:
         unit = match["unit"]
-        return match["base"], _TIME_UNITS.get(unit.lower(), unit)
+        return match["base"], _SPELLED.get(unit.lower(), unit)
     match = _SUFFIXED.fullmatch(text)
-    if match and match["unit"].lower() in _TIME_UNITS and not _PER.search(match["base"]):
-        return match["base"], _TIME_UNITS[match["unit"].lower()]
+    if match and match["unit"].lower() in _SPELLED and not _PER.search(match["base"]):
+        return match["base"], _SPELLED[match["unit"].lower()]
     return text, _UNIT_NAMES.get(text.lower())
 
 
@@ -228,13 +262,21 @@ def is_time_metric(metric: str) -> bool:
 
 def is_time_series(metric: str, unit: str | None) -> bool:
     """Whether the values of ``metric`` that a reader gave ``unit`` (None: it states none)
-    are times: those of a time metric (:func:`is_time_metric`) not read as dimensionless
-    (as Google Benchmark's user counters are, whatever their name).
+    are times: a unit stated decides (a unit of time, or not: ``traffic[bytes]``, and
+    dimensionless, as Google Benchmark's user counters are, whatever their name); without
+    one, or with one pint does not know, the name does (:func:`is_time_metric`).
 
     >>> is_time_series("elems", None), is_time_series("elems", "dimensionless")
     (True, False)
+    >>> is_time_series("memory", "kB"), is_time_series("traffic", "bytes"), is_time_series("t", "h")
+    (False, False, True)
     """
-    return unit != "dimensionless" and is_time_metric(metric)
+    if unit is None or is_time_unit(unit):
+        return unit is not None or is_time_metric(metric)
+    try:
+        return dimension(unit) == "time"
+    except UnitError:  # no unit: the name decides, and the unit's check says what is wrong
+        return is_time_metric(metric)
 
 
 def is_time_unit(unit: str | None) -> bool:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 
-from ..errors import Location, MeasurementError
+from ..algebra.units import check_unit
+from ..errors import Location, MeasurementError, UnitError
 from .base import Collector, Reader, ValueChoice, number, numbers
 from .model import Measurements
+from .names import split_unit
 
 __all__ = ["TextReader"]
 
@@ -25,13 +27,17 @@ class _State:
         self.path = path
         self.parameters: list[str] = []
         self.parameter_line = 0
+        self.declared: dict[str, int] = {}  # each parameter's PARAMETER line
         self.points: list[tuple[float, ...]] = []
         self.seen: set[tuple[float, ...]] = set()  # the points, to find one given twice
         self.collector: Collector | None = None
         self.region, self.metric = "", ""
         self.block: list[int] = []  # lines of the DATA of the current (region, metric)
+        self.opened = 0  # the REGION or METRIC line that opened the current block
+        self.blocks: dict[tuple[str, str], int] = {}  # each (region, metric)'s first block
         self.regions: dict[str, int] = {}
         self.with_data: set[str] = set()
+        self.bad_units: dict[str, MeasurementError] = {}  # metrics stating no unit pint knows
 
     def feed(self, number_: int, line: str) -> None:
         """Read line ``number_``."""
@@ -43,17 +49,18 @@ class _State:
         if field == "PARAMETER":
             if self.points:
                 raise MeasurementError("PARAMETER after POINTS", location=Location(path, number_))
-            self.parameters.extend(rest)
-            self.parameter_line = self.parameter_line or number_
+            self.declare(number_, rest)
         elif field == "POINTS":
             self.add_points(number_, rest)
         elif field in ("REGION", "METRIC"):
             self.close_block()
+            self.opened = number_
             if field == "REGION":
                 self.region = " ".join(rest)
                 self.regions.setdefault(self.region, number_)
             else:
                 self.metric = " ".join(rest)
+                self.check_unit(number_)
         elif field == "DATA":
             self.add_data(number_, rest)
         else:
@@ -63,14 +70,63 @@ class _State:
                 location=Location(path, number_),
             )
 
+    def declare(self, number_: int, names: list[str]) -> None:
+        """The parameters of a PARAMETER line; an error for one declared before."""
+        for name in names:
+            if name in self.declared:
+                raise MeasurementError(
+                    f"PARAMETER '{name}' is declared twice (line {self.declared[name]})",
+                    location=Location(self.path, number_),
+                )
+            self.declared[name] = number_
+        self.parameters.extend(names)
+        self.parameter_line = self.parameter_line or number_
+
+    def check_unit(self, number_: int) -> None:
+        """Remember the current METRIC if the unit it states is none pint knows: its
+        kernels are left out (:meth:`add_data`)."""
+        unit = split_unit(self.metric)[1]
+        if unit is None or self.metric in self.bad_units:
+            return
+        try:
+            check_unit(unit, f"METRIC '{self.metric}'")
+        except UnitError as error:
+            self.bad_units[self.metric] = MeasurementError(str(error), location=Location(self.path, number_))
+
+    def naming(self) -> str:
+        """The current block in messages: ``REGION 'r' under METRIC 'time'``."""
+        under = f" under METRIC '{self.metric}'" if self.metric else ""
+        return f"REGION '{self.region}'{under}"
+
+    def leave_out(self, message: str, number_: int) -> None:
+        """Leave out the current (region, metric), ``message`` saying why at line ``number_``."""
+        assert self.collector is not None
+        error = MeasurementError(message, location=Location(self.path, number_))
+        self.collector.reject(self.region, self.metric, error)
+
     def close_block(self) -> None:
         if self.block and len(self.block) != len(self.points):
-            raise MeasurementError(
-                f"REGION '{self.region}' has {len(self.block)} "
+            self.leave_out(
+                f"{self.naming()} has {len(self.block)} "
                 f"DATA lines but POINTS lists {len(self.points)} points",
-                location=Location(self.path, self.block[-1]),
+                self.block[-1],
             )
         self.block.clear()
+
+    def open_block(self, number_: int) -> None:
+        """Start the DATA of the current (region, metric) at line ``number_``: left out if
+        another block gave it, or its METRIC states no unit."""
+        key = (self.region, self.metric)
+        first = self.blocks.setdefault(key, self.opened or number_)
+        if first != (self.opened or number_):
+            self.leave_out(
+                f"{self.naming()} is given twice (line {first}): "
+                "give each region's DATA once per metric",
+                self.opened or number_,
+            )
+        if self.metric in self.bad_units:
+            assert self.collector is not None
+            self.collector.reject(self.region, self.metric, self.bad_units[self.metric])
 
     def add_points(self, number_: int, rest: list[str]) -> None:
         path = self.path
@@ -103,19 +159,24 @@ class _State:
             raise MeasurementError("DATA before any POINTS line", location=Location(path, number_))
         if not self.region:
             raise MeasurementError("DATA before any REGION line", location=Location(path, number_))
-        if len(self.block) == len(self.points):
-            raise MeasurementError(
-                f"REGION '{self.region}' has more DATA lines than the {len(self.points)} POINTS",
-                location=Location(path, number_),
-            )
-        if not rest:
-            raise MeasurementError("DATA line without values", location=Location(path, number_))
         if self.collector is None:
             self.collector = Collector(path, self.parameters)
-        values = numbers(rest, path, number_)
-        self.collector.add(self.region, self.metric, self.points[len(self.block)], values, number_)
-        self.block.append(number_)
+        if not self.block:
+            self.open_block(number_)
         self.with_data.add(self.region)
+        if len(self.block) == len(self.points):
+            self.leave_out(
+                f"{self.naming()} has more DATA lines than the {len(self.points)} POINTS",
+                number_,
+            )
+            return
+        point = self.points[len(self.block)]
+        self.block.append(number_)
+        if not rest:
+            self.leave_out("DATA line without values", number_)
+            return
+        with self.collector.reading(self.region, self.metric):
+            self.collector.add(self.region, self.metric, point, numbers(rest, path, number_), number_)
 
 
 class TextReader(Reader):
