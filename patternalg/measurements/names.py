@@ -80,10 +80,10 @@ _TIME_UNITS = {
     for spelling in spellings
     for written in {spelling, spelling if spelling.endswith("s") else f"{spelling}s"}
 }
-#: the names that are a unit of time alone (``seconds``, ``ms``): a column so named holds
-#: times in it; not ``min``, which names a minimum as often (a summary's ``min`` column)
 #: the units a suffix or a bracket may spell otherwise than pint: times and sizes
 _SPELLED = {**_TIME_UNITS, **_SIZE_UNITS}
+#: the names that are a unit of time alone (``seconds``, ``ms``): a column so named holds
+#: times in it; not ``min``, which names a minimum as often (a summary's ``min`` column)
 _UNIT_NAMES = {name: unit for name, unit in _TIME_UNITS.items() if unit != "min" or name.startswith("minute")}
 _BRACKETED = re.compile(r"(?P<base>.*?)\s*[\[(]\s*(?P<unit>[^\[\]()]+?)\s*[\])]")
 _SUFFIXED = re.compile(r"(?P<base>.+?)_(?P<unit>[^\W\d_]+)")
