@@ -131,6 +131,20 @@ def test_caret_excerpt_points_at_the_error():
     assert err.excerpt.endswith("inc, ^)")
 
 
+@pytest.mark.parametrize(
+    "text, excerpt",
+    [
+        ("tpool_{-1}(qsort)", "tpool_{^-1}(qsort)"),
+        ("tpool_{+0}(qsort)", "tpool_{^+0}(qsort)"),
+        ("pipe(tpool_{ -2 }(a), b)", "pipe(tpool_{ ^-2 }(a), b)"),
+    ],
+)
+def test_the_caret_of_a_signed_count_is_at_its_sign(text, excerpt):
+    with pytest.raises(ParseError) as info:
+        parse(text)
+    assert info.value.excerpt == excerpt
+
+
 def test_python_is_never_evaluated():
     for text in ["__import__('os')", "x.__class__", "lambda: 1", "exec('1')", "x; 1"]:
         with pytest.raises(ParseError):

@@ -354,11 +354,14 @@ class _Build:
     def pow(self, c: list[Any]) -> _Arith:
         return self._binary(c[0], c[1], "^")
 
-    def neg(self, c: list[_Arith]) -> _Arith:
-        return self._combine(c[0].pos, c, -c[0].expr)
+    # a sign is kept (the grammar's ``!?unary``): a signed value is where its sign is
+    def neg(self, c: list[Any]) -> _Arith:
+        sign, value = c
+        return self._combine(_pos(sign), [value], -value.expr)
 
-    def pos(self, c: list[_Arith]) -> _Arith:
-        return self._combine(c[0].pos, c, c[0].expr)
+    def pos(self, c: list[Any]) -> _Arith:
+        sign, value = c
+        return self._combine(_pos(sign), [value], value.expr)
 
     def group(self, c: list[_Arith]) -> _Arith:
         return self._combine(c[0].pos, c, c[0].expr)
