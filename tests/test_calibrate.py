@@ -195,7 +195,9 @@ def test_the_serial_fractions_are_as_sure_in_seconds_as_in_nanoseconds(tmp_path:
     a, b = (calibrate(files, cores=2, speedups=speedups) for files in (ns, seconds))
     scales = {n.name: 1.0 if n.name.startswith("c_") else 1e9 for n in a.numbers}
     for m, n in zip(a.numbers, b.numbers, strict=True):
-        assert m.name == n.name and math.isclose(n.value * scales[n.name], m.value, rel_tol=1e-9, abs_tol=1e-9)
+        # the numbers are kept in 4 digits: the two units' fits may round to neighbours (h0,
+        # whose error is ten times its value, was 75.36 ns and 7.535e-08 s with scipy 1.17)
+        assert m.name == n.name and math.isclose(n.value * scales[n.name], m.value, rel_tol=1e-3, abs_tol=1e-9)
         assert math.isclose(n.error * scales[n.name], m.error, rel_tol=1e-5), (m, n)  # type: ignore[operator]
     record_ns, record_s = dict(a.machine.calibration)["covariance"], dict(b.machine.calibration)["covariance"]
     names = record_ns["names"]
@@ -456,7 +458,8 @@ def test_a_cost_no_calibration_composition_measures_is_none_and_noted(tmp_path: 
         "no calibration composition pays a hand-off (a pipe whose stages both touch the data, such as "
         "pipe(inc, inc)): the machine has none, and predicts every pipe without one"
     ]
-    assert not any("at the bound" in n or "pool of 2 or more" in n for n in pools.notes)
+    # the hand-off is unmeasured, not at a bound; c_inc (0 in the truth) may be at its bound
+    assert not any(n.startswith(("h0", "h1")) or "pool of 2 or more" in n for n in pools.notes)
     pipes = calibrate(synthetic(tmp_path), cores=2, terms=["pipe(inc, inc)", "seq(inc, inc)"])
     assert pipes.machine.dispatch == 0 and [n for n in pipes.notes if "pool" in n] == [
         "no calibration composition is a pool of 2 or more threads: the machine has no dispatch cost, and "

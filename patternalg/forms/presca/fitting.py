@@ -10,6 +10,10 @@ from .candidates import Candidate
 
 __all__ = ["fit_candidate"]
 
+#: a relative residual this small is rounding (a few units in the last place of a double):
+#: a first guess that fits every point so closely is kept as it is
+_ROUNDING = 8 * np.finfo(float).eps
+
 
 def fit_candidate(
     function: Candidate, n: np.ndarray, y: np.ndarray, max_iterations: int = 20
@@ -20,7 +24,9 @@ def fit_candidate(
     degenerates. The first guess is a linearised least-squares fit (re-weighted for the
     rational functions), sharpened by Levenberg-Marquardt on the relative residuals;
     Nelder-Mead (at most ``max_iterations`` function evaluations per parameter, as the
-    paper's fitter) then minimises sum(((f(n) - y) / y)^2) from there.
+    paper's fitter) then minimises sum(((f(n) - y) / y)^2) from there. A guess that already
+    fits to rounding is kept: the polish would only trade its zeros for terms that cancel
+    in the scaled units and not in the caller's (a constant's ExpRat gained b = d = -2e-9).
 
     >>> import numpy as np
     >>> from patternalg.forms.presca.candidates import CANDIDATES
@@ -50,8 +56,9 @@ def fit_candidate(
         value = float(r @ r)
         return value if math.isfinite(value) else math.inf
 
+    rounding = len(t) * _ROUNDING**2  # a guess this close is kept: see the docstring
     with np.errstate(all="ignore"):
-        if math.isfinite(objective(start)):
+        if rounding < objective(start) < math.inf:
             # Levenberg-Marquardt on the same residuals sharpens the linearised guess
             jacobian = function.jacobian(t, ys)
             try:
@@ -60,7 +67,7 @@ def fit_candidate(
                     start = found.x
             except (ValueError, np.linalg.LinAlgError):
                 pass
-        if math.isfinite(objective(start)):
+        if rounding < objective(start) < math.inf:
             budget = max_iterations * free
             found = minimize(
                 objective,
