@@ -272,6 +272,17 @@ def test_utf16_text_is_named_as_such(tmp_path) -> None:
     assert found.returncode == 2 and found.stderr.endswith("UTF-16 text (its byte-order mark): save it as UTF-8\n")
 
 
+def test_latin1_text_is_named_with_its_line_and_byte(tmp_path) -> None:
+    """A Latin-1 CSV gave the codec's message, a byte offset in the file ("position 13")."""
+    path = tmp_path / "lat.csv"
+    path.write_bytes(b"x,time\n1024,5\xe9\n")
+    found = run_cli("fit", str(path))
+    assert (found.returncode, found.stderr) == (2, (
+        f"patternalg fit: error: {path}: cannot read measurements: not UTF-8 text (byte 0xe9 on line 2, column 7): "
+        "save it as UTF-8\n"
+    ))
+
+
 @pytest.mark.parametrize(
     "command",
     [

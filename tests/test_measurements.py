@@ -305,12 +305,51 @@ def test_dash_reads_stdin_in_every_format(monkeypatch, text: str, fmt: str) -> N
     ]
 
 
+def test_stdin_that_is_not_utf8_is_named_with_its_line_and_byte(monkeypatch) -> None:
+    """Standard input in Windows-1252 (a '€' is 0x80) gave the codec's byte offset."""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xef\xbb\xbfx,time\r\n1,2\r\n2,\x80\r\n")))
+    with pytest.raises(MeasurementError, match=r"^<stdin>: cannot read measurements: not UTF-8 text \(byte 0x80 on "
+                       r"line 3, column 3\): save it as UTF-8$"):  # fmt: skip
+        read("-")
+
+
 def test_stdin_errors_name_stdin(monkeypatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("x,time\n1,fast\n"))
     with pytest.raises(
         MeasurementError, match=r"^<stdin>:2: column 'time': 'fast' is not a number"
     ):
         read("-")
+
+
+#: a file of each text format the readers take (the formats read from their content)
+_TEXT_FILES = [
+    DATA / "text" / "one_parameter_6.txt",
+    DATA / "json" / "input_1.JSON",
+    DATA / "talpas" / "talpas_1.txt",
+    EXTRAP.parent / "gbench" / "gb_console.txt",
+    EXTRAP.parent / "gbench" / "gb_run.csv",
+    EXTRAP.parent / "hyperfine" / "hf_dd.csv",
+    EXTRAP.parent / "hyperfine" / "hf_dd.json",
+    EXTRAP.parent / "pytest_benchmark" / "pb_run.txt",
+    EXTRAP.parent / "pytest_benchmark" / "pb_run.csv",
+]
+
+
+@pytest.mark.parametrize("source", _TEXT_FILES, ids=lambda path: path.name)
+def test_a_file_that_is_not_utf8_is_named_so_with_its_line_and_byte(tmp_path: Path, source: Path) -> None:
+    """A Latin-1 'é' gave the codec's "'utf-8' codec can't decode byte 0xe9 in position 13:
+    invalid continuation byte", in every format: now the line, the column and what to do."""
+    lines = source.read_bytes().split(b"\n")
+    text = lines[2].removesuffix(b"\r")
+    lines[2] = text + b"\xe9" + lines[2][len(text) :]  # after the third line's text
+    path = tmp_path / source.name
+    path.write_bytes(b"\n".join(lines))
+    column = len(text.decode()) + 1
+    with pytest.raises(MeasurementError) as error:
+        read(path)
+    assert str(error.value) == (
+        f"{path}: cannot read measurements: not UTF-8 text (byte 0xe9 on line 3, column {column}): save it as UTF-8"
+    )
 
 
 # --- CSV: delimiters, value column and unit by name -------------------------------------------

@@ -16,6 +16,10 @@ patternalg._internal.reading.NotText: not a text file (a NUL byte at byte 0)
 Traceback (most recent call last):
 ...
 patternalg._internal.reading.TooLarge: larger than 4 bytes (the limit of a file read; see docs/errors.md)
+>>> decoded(b"x,time\\n1024,5\\xe9\\n")
+Traceback (most recent call last):
+...
+patternalg._internal.reading.NotUtf8: not UTF-8 text (byte 0xe9 on line 2, column 7): save it as UTF-8
 """
 
 from __future__ import annotations
@@ -29,7 +33,18 @@ from typing import IO, AnyStr
 
 from .limits import MAX_FILE_BYTES, MAX_MESSAGE, printable
 
-__all__ = ["read_text", "read_bytes", "read_stream", "check_size", "text_lines", "not_regular", "TooLarge", "NotText"]
+__all__ = [
+    "read_text",
+    "read_bytes",
+    "read_stream",
+    "decoded",
+    "check_size",
+    "text_lines",
+    "not_regular",
+    "TooLarge",
+    "NotText",
+    "NotUtf8",
+]
 
 #: bytes read at a time from a file whose size is not known (a device, a pipe)
 _CHUNK = 1 << 20
@@ -53,6 +68,21 @@ class NotText(OSError):
             "UTF-16 text (its byte-order mark): save it as UTF-8"
             if utf16
             else f"not a text file (a NUL byte at byte {offset:,})"
+        )
+
+
+class NotUtf8(OSError):
+    """Text that is not UTF-8 (Latin-1, Windows-1252): where its first byte UTF-8 does not
+    read is, by line and column (as the readers number lines), and what to do."""
+
+    def __init__(self, error: UnicodeDecodeError) -> None:
+        before = error.object[: error.start].decode("utf-8-sig")  # UTF-8 up to the first bad byte
+        lines = before.splitlines(keepends=True)
+        ended = not lines or lines[-1] != lines[-1].splitlines()[0]  # the byte starts a line
+        line, column = len(lines) + ended, 1 if ended else len(lines[-1]) + 1
+        super().__init__(
+            f"not UTF-8 text (byte 0x{error.object[error.start]:02x} on line {line}, "
+            f"column {column}): save it as UTF-8"
         )
 
 
@@ -103,18 +133,25 @@ def read_bytes(path: str | PathLike[str], limit: int = MAX_FILE_BYTES) -> bytes:
         return read_stream(handle, limit)
 
 
-def read_text(
-    path: str | PathLike[str], encoding: str = "utf-8-sig", limit: int = MAX_FILE_BYTES
-) -> str:
+def decoded(data: bytes) -> str:
+    """UTF-8 ``data`` as text, without a leading byte-order mark; :class:`NotUtf8` where it
+    is no UTF-8 (the codec's message gave an offset in bytes)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise NotUtf8(exc) from None
+
+
+def read_text(path: str | PathLike[str], limit: int = MAX_FILE_BYTES) -> str:
     """The text of the file at ``path`` (``-``: standard input), bounded as
     :func:`read_stream` bounds it, with universal newlines as ``open`` reads text and
     without a leading byte-order mark (an editor's; every text input reads alike); an
-    ``OSError`` (:class:`TooLarge`, :class:`NotText`) or a ``UnicodeDecodeError`` if it
-    cannot be read."""
+    ``OSError`` (:class:`TooLarge`, :class:`NotText`, :class:`NotUtf8`) if it cannot be
+    read."""
     if str(path) == "-" and not hasattr(sys.stdin, "buffer"):  # replaced by a text stream
         text = read_stream(sys.stdin, limit).removeprefix("\ufeff")
     else:
-        text = read_bytes(path, limit).decode(encoding)
+        text = decoded(read_bytes(path, limit))
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 

@@ -92,7 +92,7 @@ def read_source(path: str | Path) -> tuple[str, str]:
     name = STDIN if str(path) == "-" else str(path)
     try:
         return name, read_text(path)
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         binary = name == STDIN and isinstance(exc, NotText)
         hint = ": an Extra-P experiment there is read with --input-format extra-p" if binary else ""
         raise MeasurementError(
