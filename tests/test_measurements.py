@@ -251,6 +251,13 @@ LINE_ERRORS = [
     ),
     ("m.csv", "kernel,x,time\nsort,1,fast\n", r"m.csv:2: column 'time': 'fast' is not a number"),
     ("m.csv", "kernel,x\nsort,1\n", r"m.csv:1: need a parameter column and a value column"),
+    (  # the first row was read as the header: "kernel 'm', metric '5': 2 measured points..."
+        "m.csv",
+        "# sizes\n1024,5\n2048,9\n4096,18\n",
+        r"m.csv:2: the first row holds numbers \(1024,5\) where the column names should be: begin the file with "
+        r"a header naming its columns, such as x,time$",
+    ),
+    ("m.csv", "8;1024;5\n", r"m.csv:1: the first row holds numbers \(8;1024;5\) .* such as x;x2;time$"),
     (
         "m.csv",
         "x;time\n1;10,5\n",

@@ -46,6 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._internal.limits import printable
 from .._internal.reading import text_lines
 from ..algebra.units import check_unit
 from ..errors import Location, MeasurementError, UnitError
@@ -186,6 +187,22 @@ def _no_parameter(header: tuple[str, ...], columns: tuple[str, ...]) -> str:
         f"need a parameter column besides the value column '{columns[0]}' (the header has: "
         f"{', '.join(header)}; {', '.join(map(repr, others))} {verb} named like a measured "
         "value, not a parameter)"
+    )
+
+
+def _numbers_as_header(cells: Sequence[str], sep: str | None) -> str:
+    """Why a first line of numbers is no header, with a header of its width to write.
+
+    >>> _numbers_as_header(["1024", "5"], ",")
+    'the first row holds numbers (1024,5) where the column names should be: begin the file with a header naming its columns, such as x,time'
+    >>> _numbers_as_header(["8", "1024", "5"], None)[-12:]
+    'as x x2 time'
+    """
+    joint = sep or " "
+    names = ["x", *(f"x{i}" for i in range(2, len(cells))), "time"]
+    return (
+        f"the first row holds numbers ({printable(joint.join(cells), 40)}) where the column names should be: "
+        f"begin the file with a header naming its columns, such as {joint.join(names)}"
     )
 
 
@@ -380,6 +397,8 @@ def _header(
     """What the header ``first`` (at ``line``) says, over the ``declared`` parameters
     where given; an error if it names no parameter and value columns, or not one declared."""
     written = [h.strip() for h in first]
+    if all(map(is_number_text, written)):
+        raise MeasurementError(_numbers_as_header(written, sep), location=Location(path, line))
     header = tuple(h.lower() for h in written)
     if len(set(header)) != len(header):
         dup = next(h for h in header if header.count(h) > 1)
