@@ -290,6 +290,51 @@ def test_hyperfine_asciidoc_export_is_named_with_the_exports_read(capsys: pytest
     assert "--export-json (every run) or --export-csv" in err and err.count("\n") == 1
 
 
+#: what a user pastes of a harness's (or Extra-P's) printed output, and what it is said to be
+PRINTED = {
+    "hf.md": (
+        "| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |\n|:---|---:|---:|---:|---:|\n"
+        "| `./k 1` | 102.3 ± 0.5 | 101.5 | 103.0 | 1.00 |\n| `./k 2` | 202.3 ± 0.5 | 201.5 | 203.0 | 1.98 ± 0.01 |\n",
+        "is a Markdown or Org table (hyperfine --export-markdown, --export-orgmode), which holds no runs and is "
+        "not read: hyperfine's --export-json (every run) or --export-csv is",
+    ),
+    "hf.org": (
+        "| Command | Mean [s] | Min [s] | Max [s] | Relative |\n|--+--+--+--+--|\n| =./k 1= | 0.102 ± 0.001 | 0.101 "
+        "| 0.103 | 1.00 |\n",
+        "is a Markdown or Org table (hyperfine --export-markdown, --export-orgmode), which holds no runs and is "
+        "not read: hyperfine's --export-json (every run) or --export-csv is",
+    ),
+    "hf.txt": (
+        "Benchmark 1: ./k 1\n  Time (mean ± σ):     102.3 ms ±   0.5 ms    [User: 1.0 ms, System: 1.2 ms]\n"
+        "  Range (min … max):   101.5 ms … 103.0 ms    10 runs\n",
+        "is hyperfine's terminal output, which holds no runs and is not read: hyperfine's --export-json (every "
+        "run) or --export-csv is",
+    ),
+    "table.md": (
+        "| x | time |\n|---|---|\n| 1 | 2 |\n| 2 | 4 |\n| 4 | 8 |\n",
+        "is a Markdown table, which is not read: write it as CSV, a header naming the columns (x,time) and a row "
+        "of numbers per measurement",
+    ),
+    "extrap.txt": (  # extrap --text input.txt, which prints every model (Extra-P 4.2.5)
+        "Callpath: compute\n\tMetric: time\n\t\tMeasurement point: (2.00E+01) Mean: 8.03E+01 Median: 8.03E+01\n"
+        "\t\tModel: 1.23+4.5*p^(1)\n\t\tRSS: 1.00E+00\n\t\tAdjusted R^2: 9.99E-01\n",
+        "is Extra-P's printed output (its models; each point's mean and median in three digits), which is not "
+        "read: give Extra-P's input file, or an experiment it saved (extrap ... --save-experiment e.extra-p)",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", PRINTED)
+def test_printed_output_is_named_with_what_is_read(tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """hyperfine's Markdown table was read as a CSV table: "hf.md:1: column '|' appears twice
+    in the header"; its terminal output and Extra-P's gave "N cells where the header has M"."""
+    text, says = PRINTED[name]
+    path = tmp_path / name
+    path.write_text(text)
+    assert main(["fit", str(path)]) == 2
+    assert capsys.readouterr().err == f"patternalg fit: error: {path}: {says}\n"
+
+
 def test_hyperfine_runs_that_failed_under_i_are_noted() -> None:
     """``hyperfine -i``: the runs of odd n exited with status 1 (``exit_codes``); they were
     fitted without a word."""

@@ -54,14 +54,29 @@ READERS: dict[str, type[Reader]] = {
 }
 
 
+#: what reads hyperfine's runs, named where one of its other outputs is given
+_HYPERFINE_READ = "which holds no runs and is not read: hyperfine's --export-json (every run) or --export-csv is"
+
 #: what a source that holds no measurements may be, by its first line (a pattern), and
 #: what to do with it
 NOT_MEASUREMENTS = (
     (re.compile(r"\[\[?\s*models\b|format\s*=\s*\d"), "is a model file: use --models FILE"),
+    (re.compile(r"\[cols=|\|==="), f"is an AsciiDoc table (hyperfine --export-asciidoc), {_HYPERFINE_READ}"),
     (
-        re.compile(r"\[cols=|\|==="),
-        "is an AsciiDoc table (hyperfine --export-asciidoc), which holds no runs and is not read: "
-        "hyperfine's --export-json (every run) or --export-csv is",
+        re.compile(r"\|\s*Command\s*\|\s*Mean\b"),
+        f"is a Markdown or Org table (hyperfine --export-markdown, --export-orgmode), {_HYPERFINE_READ}",
+    ),
+    (re.compile(r"Benchmark\s+#?\d+:"), f"is hyperfine's terminal output, {_HYPERFINE_READ}"),
+    (
+        re.compile(r"\|"),
+        "is a Markdown table, which is not read: write it as CSV, a header naming the columns "
+        "(x,time) and a row of numbers per measurement",
+    ),
+    (
+        re.compile(r"Callpath:\s"),
+        "is Extra-P's printed output (its models; each point's mean and median in three digits), "
+        "which is not read: give Extra-P's input file, or an experiment it saved "
+        "(extrap ... --save-experiment e.extra-p)",
     ),
 )
 
