@@ -158,6 +158,34 @@ def test_bad_frames_are_one_line_errors(
     assert "\n" not in str(caught.value)
 
 
+def test_a_missing_value_is_named_by_its_row_label_and_leaves_its_series_out(tmp_path: Path) -> None:
+    """A NaN was "row b: column 'time': nan is not a finite number" and refused the whole
+    frame; a CSV file's empty cell leaves its series out and the others are read: so now
+    does a frame's, and the message says what would do."""
+    said = (
+        "<dataframe>: row b: column 'time': NaN is a missing value: give every row a finite number, or leave out "
+        "the rows without one (df.dropna(subset=['time']))"
+    )
+    one = pd.DataFrame({"x": [1, 2, 3], "time": [1.0, np.nan, 3.0]}, index=["a", "b", "c"])
+    with pytest.raises(MeasurementError) as caught:
+        Measurements.from_dataframe(one, parameters=["x"], value="time")
+    assert str(caught.value) == said
+    two = pd.DataFrame({"kernel": ["k"] * 3 + ["j"] * 3, "x": [1, 2, 3] * 2, "time": [1, 2, 3, 4, 5, 6]})
+    two.loc[4, "time"] = None
+    m = Measurements.from_dataframe(two, parameters=["x"], value="time")
+    (left,) = m.left_out
+    assert ([s.kernel for s in m], left.kernel, str(left.error)) == (
+        ["k"], "j", said.replace("row b: ", "row 4: kernel 'j', metric 'time': ")
+    )
+    path = tmp_path / "m.csv"  # what the CSV reader does with an empty cell, for comparison
+    path.write_text("kernel,x,time\nk,1,1\nk,2,2\nk,3,3\nj,1,4\nj,2,\nj,3,6\n")
+    (csv_left,) = read(path).left_out
+    assert str(csv_left.error) == f"{path}:6: kernel 'j', metric 'time': column 'time': '' is not a number"
+    parameter = pd.DataFrame({"x": [1, pd.NA, 3], "time": [1.0, 2.0, 3.0]}, dtype=object)
+    with pytest.raises(MeasurementError, match=r"^<dataframe>: row 1: column 'x': <NA> is a missing value: give"):
+        Measurements.from_dataframe(parameter, parameters=["x"], value="time")
+
+
 def test_every_result_with_a_table_is_a_frame() -> None:
     fitted = PMNF.fit_each(read(DATA / "gbench" / "gb.json", metric="cpu_time"))
     results = [

@@ -32,6 +32,7 @@ __all__ = [
     "DirectoryReader",
     "ValueChoice",
     "read_source",
+    "of_series",
     "number",
     "is_number_text",
     "numbers",
@@ -98,6 +99,15 @@ def read_source(path: str | Path) -> tuple[str, str]:
         raise MeasurementError(
             f"cannot read measurements: {reason(exc)}{hint}", location=Location(name)
         ) from None
+
+
+def of_series(kernel: str, metric: str, error: MeasurementError) -> MeasurementError:
+    """``error`` with its message naming the series it leaves out (where others are read).
+
+    >>> str(of_series("k", "time", MeasurementError("'' is not a number", location=Location("m.csv", 2))))
+    "m.csv:2: kernel 'k', metric 'time': '' is not a number"
+    """
+    return MeasurementError(f"{series_label(kernel, metric)}: {error.message}", location=error.location)
 
 
 def number(
@@ -247,8 +257,7 @@ class Collector:
         ``error`` says why (the first error of a series is kept); ``label``: its message
         does not name the series, which is named before it where other series are read."""
         key = (kernel.strip(), metric.strip())
-        named = MeasurementError(f"{series_label(*key)}: {error.message}", location=error.location)
-        self.rejected.setdefault(key, (error, named if label else error))
+        self.rejected.setdefault(key, (error, of_series(*key, error) if label else error))
 
     @contextmanager
     def reading(self, kernel: str, metric: str) -> Iterator[None]:

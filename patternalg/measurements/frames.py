@@ -19,6 +19,7 @@ import numpy as np
 
 from .._internal.frames import pandas
 from ..errors import Location, MeasurementError
+from .base import number, of_series
 from .names import split_unit, summary_columns
 
 __all__ = ["to_frame", "from_frame", "SOURCE"]
@@ -112,7 +113,7 @@ def from_frame(
             raise MeasurementError(
                 f"no column '{name}' (columns: {', '.join(columns)})", location=Location(path)
             )
-    numbers = {name: _numbers(frame, name, path) for name in [*names, value]}
+    numbers = {name: _numbers(frame, name, path) for name in names}
     count = len(frame)
     if not count:
         raise MeasurementError(
@@ -120,6 +121,12 @@ def from_frame(
         )
     kernels = _texts(frame, kernel, "kernel", path, name=True)
     metrics = _texts(frame, metric, value, path)
+    numbers[value], bad = _cells(frame, value, path)
+    rejected: dict[tuple[str, str], MeasurementError] = {}
+    for i, error in bad:  # a value that is none leaves its series out, as in a CSV file
+        rejected.setdefault((kernels[i], metrics[i]), error)
+    if rejected and len(rejected) == len(set(zip(kernels, metrics, strict=True))):
+        raise next(iter(rejected.values()))  # nothing else to read
     units = list(frame["unit"]) if "unit" in columns else [None] * count
     lines = [int(n) for n in _numbers(frame, "line", path)] if "line" in columns else [0] * count
     points = np.column_stack([numbers[n] for n in names])
@@ -128,6 +135,8 @@ def from_frame(
     said = _stated_rows(frame, columns, count, value)
     stated_at: dict[tuple[str, str], dict[tuple[float, ...], tuple[float, float]]] = {}
     for i, key in enumerate(zip(kernels, metrics, strict=True)):
+        if key in rejected:
+            continue
         point = tuple(points[i].tolist())
         found, at = grouped.setdefault(key, {}).setdefault(point, ([], []))
         found.append(float(numbers[value][i]))
@@ -163,6 +172,7 @@ def from_frame(
         "columns": tuple(attrs.get("columns", columns)),
         "line": int(attrs.get("line", 0)),
         "notes": tuple(attrs.get("notes", ())),
+        "left_out": tuple((k, m, of_series(k, m, error)) for (k, m), error in rejected.items()),
     }
     return measurements, series
 
@@ -202,21 +212,42 @@ def _check_unit(unit: Any, stated: set[str | None], path: str) -> str:
 
 def _numbers(frame: Any, name: str, path: str) -> np.ndarray:
     """A column's finite floats; an error naming the first row that is not one."""
+    values, bad = _cells(frame, name, path)
+    if bad:
+        raise bad[0][1]
+    return values
+
+
+def _cells(frame: Any, name: str, path: str) -> tuple[np.ndarray, list[tuple[int, MeasurementError]]]:
+    """A column's floats, and the position and error of each cell that is no finite number
+    (its row named by its index label), said as a CSV file's cell is
+    (:func:`~patternalg.measurements.base.number`); a missing one (NaN, None, ``pd.NA``)
+    says what would do."""
     column = frame[name]
     try:
-        values = np.asarray(column, dtype=float)
+        values = np.array(column, dtype=float)
     except (TypeError, ValueError):
-        values = None
-    if values is not None and np.isfinite(values).all():
-        return values
-    for index, cell in zip(frame.index, column, strict=True):
-        ok = isinstance(cell, int | float | np.number) and not isinstance(cell, bool | np.bool_)
-        if not ok or not math.isfinite(float(cell)):
-            raise MeasurementError(
-                f"column '{name}': {cell!r:.40} is not a finite number",
-                location=Location(path, key=f"row {index}"),
+        values = np.full(len(column), math.nan)
+    if np.isfinite(values).all():
+        return values, []
+    missing = pandas().isna(column).tolist()
+    bad = []
+    for i, (index, cell) in enumerate(zip(frame.index, column, strict=True)):
+        row = f"row {index}"
+        if missing[i]:
+            shown = "NaN" if isinstance(cell, float) else f"{cell!r:.10}"
+            error = MeasurementError(
+                f"column '{name}': {shown} is a missing value: give every row a finite number, or leave out "
+                f"the rows without one (df.dropna(subset=[{name!r}]))",
+                location=Location(path, key=row),
             )
-    return np.asarray(column, dtype=float)
+            bad.append((i, error))
+            continue
+        try:
+            values[i] = number(cell.item() if isinstance(cell, np.generic) else cell, path, key=row, column=name)
+        except MeasurementError as error:
+            bad.append((i, error))
+    return values, bad
 
 
 def _texts(frame: Any, column: str, default: str, path: str, *, name: bool = False) -> list[str]:

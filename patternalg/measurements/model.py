@@ -504,6 +504,7 @@ class Measurements:
         from .frames import from_frame
 
         fields, series = from_frame(df, parameters, value, kernel, metric, unit)
+        fields["left_out"] = tuple(LeftOut(*found) for found in fields["left_out"])
         return cls(**fields, series=tuple(
             Series(**{**s, "stated": tuple(p and Stated.of(*p) for p in s["stated"])}) for s in series
         ))  # fmt: skip
