@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import math
 import os
-import re
 from abc import ABC, abstractmethod
 from array import array
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
@@ -24,7 +23,8 @@ import numpy as np
 
 from .._internal.reading import NotText, read_text
 from ..errors import Location, MeasurementError, reason
-from .model import LeftOut, Measurements, Series, Stated, series_label, where
+from .cells import number
+from .model import LeftOut, Measurements, Series, Stated, of_series, series_label, where
 
 __all__ = [
     "Reader",
@@ -32,7 +32,6 @@ __all__ = [
     "DirectoryReader",
     "ValueChoice",
     "read_source",
-    "of_series",
     "number",
     "is_number_text",
     "numbers",
@@ -101,30 +100,6 @@ def read_source(path: str | Path) -> tuple[str, str]:
         ) from None
 
 
-def of_series(kernel: str, metric: str, error: MeasurementError) -> MeasurementError:
-    """``error`` with its message naming the series it leaves out (where others are read).
-
-    >>> str(of_series("k", "time", MeasurementError("'' is not a number", location=Location("m.csv", 2))))
-    "m.csv:2: kernel 'k', metric 'time': '' is not a number"
-    """
-    return MeasurementError(f"{series_label(kernel, metric)}: {error.message}", location=error.location)
-
-
-def number(
-    text: object, path: str, line: int = 0, key: str | None = None, column: str | None = None
-) -> float:
-    """A finite float from a cell, a word or a JSON value; else an error with its location."""
-    if type(text) in (str, float, int):  # not bool
-        try:
-            value = float(text)  # type: ignore[arg-type]
-        except (ValueError, OverflowError):
-            pass
-        else:
-            if math.isfinite(value):
-                return value
-    raise _not_a_number(text, where(path, line, key), f"column '{column}': " if column else "")
-
-
 #: how NaN and the infinities are written (lower case, without a sign)
 _NOT_FINITE = frozenset({"nan", "inf", "infinity"})
 
@@ -171,40 +146,6 @@ def is_number_text(text: str | None) -> bool:
         return text is not None and math.isfinite(float(text))
     except ValueError:
         return False
-
-
-#: a number with a decimal comma or thousands separators, as many spreadsheets export it
-_COMMA_NUMBER = re.compile(r"[+-]?\d{1,3}(?:[,.']\d{3})*(?:[,.]\d+)?|[+-]?\d+,\d+")
-
-
-def _not_a_number(text: object, at: Location, column: str) -> MeasurementError:
-    """Why ``text`` (in ``column``, if named) is not a finite float, as an error located ``at``."""
-    if isinstance(text, bool) or not isinstance(text, int | float | str):
-        return MeasurementError(f"{column}expected a number, got {text!r}", location=at)
-    shown = text.strip() if isinstance(text, str) else text
-    if isinstance(shown, str) and len(shown) > 40:
-        shown = shown[:20] + "…" + shown[-8:]
-    try:
-        float(text)
-    except ValueError:
-        point = (
-            " (write a decimal point and no thousands separator: 10.5, 1000)"
-            if _COMMA_NUMBER.fullmatch(str(shown))
-            else ""
-        )
-        return MeasurementError(f"{column}{shown!r} is not a number{point}", location=at)
-    except OverflowError:
-        return MeasurementError(
-            f"{column}a number overflows a float (largest: 1.8e308)", location=at
-        )
-    written = str(shown).lower().lstrip("+-")
-    if isinstance(text, str) and written not in ("nan", "inf", "infinity"):
-        return MeasurementError(
-            f"{column}{shown} overflows a float (largest: 1.8e308)", location=at
-        )
-    return MeasurementError(
-        f"{column}{shown} is not finite (NaN and inf are not measurements)", location=at
-    )
 
 
 #: repetitions and their lines at each point

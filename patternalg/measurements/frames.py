@@ -19,7 +19,7 @@ import numpy as np
 
 from .._internal.frames import pandas
 from ..errors import Location, MeasurementError
-from .base import number, of_series
+from .cells import number
 from .names import split_unit, summary_columns
 
 __all__ = ["to_frame", "from_frame", "SOURCE"]
@@ -172,7 +172,7 @@ def from_frame(
         "columns": tuple(attrs.get("columns", columns)),
         "line": int(attrs.get("line", 0)),
         "notes": tuple(attrs.get("notes", ())),
-        "left_out": tuple((k, m, of_series(k, m, error)) for (k, m), error in rejected.items()),
+        "left_out": tuple((k, m, error) for (k, m), error in rejected.items()),
     }
     return measurements, series
 
@@ -221,7 +221,7 @@ def _numbers(frame: Any, name: str, path: str) -> np.ndarray:
 def _cells(frame: Any, name: str, path: str) -> tuple[np.ndarray, list[tuple[int, MeasurementError]]]:
     """A column's floats, and the position and error of each cell that is no finite number
     (its row named by its index label), said as a CSV file's cell is
-    (:func:`~patternalg.measurements.base.number`); a missing one (NaN, None, ``pd.NA``)
+    (:func:`~patternalg.measurements.cells.number`); a missing one (NaN, None, ``pd.NA``)
     says what would do."""
     column = frame[name]
     try:

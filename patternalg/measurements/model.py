@@ -23,19 +23,15 @@ import numpy as np
 
 from .._internal.limits import printable
 from ..errors import Location, MeasurementError
+from .cells import where
 from .names import atom_name, atom_names, is_composition, split_unit
 
-__all__ = ["Aggregation", "Stated", "Series", "Measurements", "LeftOut", "where", "series_label", "no_parameter", "STAND_INS"]
+__all__ = ["Aggregation", "Stated", "Series", "Measurements", "LeftOut", "where", "series_label", "of_series", "no_parameter", "STAND_INS"]
 
 #: at most this many values stand in for the repetitions a summary states (more would only
 #: slow the bootstrap: their deviation is scaled so that their mean varies as the stated
 #: repetitions' would)
 STAND_INS = 64
-
-
-def where(path: str, line: int | None = None, key: str | None = None) -> Location:
-    """The :class:`~patternalg.errors.Location` of a line or a key; line 0 means unknown."""
-    return Location(path, line or None, key=key)
 
 
 def no_parameter(name: str, parameters: Sequence[str], location: Location) -> MeasurementError:
@@ -180,6 +176,15 @@ def series_label(kernel: str, metric: str) -> str:
     """
     metric_shown = f", metric '{printable(metric)}'" if metric else ""
     return f"kernel '{printable(kernel)}'{metric_shown}"
+
+
+def of_series(kernel: str, metric: str, error: MeasurementError) -> MeasurementError:
+    """``error`` with its message naming the series it leaves out (where others are read).
+
+    >>> str(of_series("k", "time", MeasurementError("'' is not a number", location=Location("m.csv", 2))))
+    "m.csv:2: kernel 'k', metric 'time': '' is not a number"
+    """
+    return MeasurementError(f"{series_label(kernel, metric)}: {error.message}", location=error.location)
 
 
 @dataclass(frozen=True, eq=False)
@@ -504,7 +509,7 @@ class Measurements:
         from .frames import from_frame
 
         fields, series = from_frame(df, parameters, value, kernel, metric, unit)
-        fields["left_out"] = tuple(LeftOut(*found) for found in fields["left_out"])
+        fields["left_out"] = tuple(LeftOut(k, m, of_series(k, m, error)) for k, m, error in fields["left_out"])
         return cls(**fields, series=tuple(
             Series(**{**s, "stated": tuple(p and Stated.of(*p) for p in s["stated"])}) for s in series
         ))  # fmt: skip
