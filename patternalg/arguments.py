@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numbers
 import os
+import sys
 from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,6 +60,7 @@ __all__ = [
     "as_axes",
     "as_axis",
     "as_measurements",
+    "no_frame",
 ]
 
 #: how a term is wanted
@@ -291,11 +293,31 @@ def as_axis(value: Any, name: str = "over", integer: Collection[str] = ()) -> Ax
     return axes[0]
 
 
+def no_frame(value: Any, name: str) -> None:
+    """An :class:`~patternalg.errors.ArgumentError` for a pandas DataFrame given where
+    measurements are wanted (iterated, it is its column names, and a column name was taken
+    for a file's path), saying how a frame is read.
+
+    >>> import pandas as pd
+    >>> no_frame(pd.DataFrame({"x": [1], "time": [2.0]}), "data")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: data: got a pandas DataFrame; read it first with Measurements.from_dataframe(df, parameters=[...], value=...) and give what it returns
+    """
+    pd = sys.modules.get("pandas")  # a DataFrame was made by pandas, imported then
+    if pd is not None and isinstance(value, pd.DataFrame):
+        raise ArgumentError(
+            f"{name}: got a pandas DataFrame; read it first with Measurements.from_dataframe(df, "
+            "parameters=[...], value=...) and give what it returns"
+        )
+
+
 def as_measurements(value: Any, read: Callable[[str | Path], Any], name: str = "data") -> Any:
     """Measurements, one series, a list of series, or the path of a measurement file (read
     with ``read``)."""
     from .measurements.model import Measurements, Series
 
+    no_frame(value, name)
     if isinstance(value, str | os.PathLike):
         return read(as_path(value, name))
     if isinstance(value, Measurements | Series):

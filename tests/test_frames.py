@@ -186,6 +186,29 @@ def test_a_missing_value_is_named_by_its_row_label_and_leaves_its_series_out(tmp
         Measurements.from_dataframe(parameter, parameters=["x"], value="time")
 
 
+def test_a_frame_given_where_measurements_are_wanted_says_how_to_read_it() -> None:
+    """fit_each(df) said "data[0]: expected Measurements, ...; got str 'x'" (a frame iterates
+    its column names), validate(df, ...) the same of measurements[0], and calibrate(df)
+    "x: cannot read measurements: No such file or directory"."""
+    from patternalg.errors import ArgumentError
+    from patternalg.evidence import calibrate, validate
+
+    df = pd.DataFrame({"x": [1, 2, 4, 8], "time": [1.0, 2, 4, 8]})
+    how = ": got a pandas DataFrame; read it first with Measurements.from_dataframe(df, parameters=[...], value=...)"
+    calls = {
+        "data": lambda: PMNF.fit_each(df),
+        "measurements": lambda: validate(df, "inc"),
+        "measurements[0]": lambda: validate([df], "inc"),
+        "measurements ": lambda: calibrate(df),
+        "measurements[0] ": lambda: calibrate([df]),
+        "path": lambda: read(df),
+    }
+    for name, call in calls.items():
+        with pytest.raises(ArgumentError) as caught:
+            call()
+        assert str(caught.value) == f"{name.strip()}{how} and give what it returns"
+
+
 def test_every_result_with_a_table_is_a_frame() -> None:
     fitted = PMNF.fit_each(read(DATA / "gbench" / "gb.json", metric="cpu_time"))
     results = [

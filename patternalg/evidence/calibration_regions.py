@@ -23,6 +23,7 @@ import numpy as np
 
 from .._internal.limits import printable
 from ..algebra.bindings import counts, sizes
+from ..arguments import no_frame
 from ..errors import MeasurementError, ParseError
 from ..syntax.arith import format_expr
 from ..syntax.parser import parse
@@ -48,6 +49,7 @@ def read_regions(data: Any) -> tuple[list[Region], tuple[str, ...], str | None]:
     """The regions of ``data`` (paths, ``-`` for standard input, measurements, or a mapping
     term -> (sizes, values)), the files they came from, and the text standard input gave
     (its ``# cores: N``, :func:`recorded_cores`), if read."""
+    no_frame(data, "measurements")
     if isinstance(data, Mapping):
         return [_region(t, np.asarray(s, float), np.asarray(v, float), "<data>")
                 for t, (s, v) in data.items()], (), None  # fmt: skip
@@ -59,7 +61,8 @@ def read_regions(data: Any) -> tuple[list[Region], tuple[str, ...], str | None]:
     if not items:
         raise MeasurementError("no measurements given (a file of atoms and compositions)")
     regions, files, stdin = [], [], None
-    for item in items:
+    for i, item in enumerate(items):
+        no_frame(item, f"measurements[{i}]")
         if isinstance(item, Measurements):
             ms = item
         elif str(item) == "-":

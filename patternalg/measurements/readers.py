@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .._internal.reading import text_lines
-from ..arguments import as_column_choice, as_path, optional_texts
+from ..arguments import as_column_choice, as_path, no_frame, optional_texts
 from ..errors import Location, MeasurementError
 from .base import STDIN, DirectoryReader, PathReader, Reader, ValueChoice, read_source
 from .csv import CsvReader
@@ -143,6 +143,7 @@ def read(
     >>> ms.select(kernel="sort").series[0].aggregate().tolist()
     [1.5, 3.5]
     """
+    no_frame(path, "path")
     path, value = as_path(path, "path"), as_column_choice(value)
     format, metric, scaling = optional_texts(format=format, metric=metric, scaling=scaling)
     reader = path_reader(path, format)
