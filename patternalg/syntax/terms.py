@@ -19,7 +19,8 @@ from __future__ import annotations
 import numbers
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 import sympy
 
@@ -172,6 +173,17 @@ class Term:
 
     def __repr__(self) -> str:
         return f"parse({str(self)!r})"
+
+    def __reduce__(self) -> tuple[Callable[[Flat], Term], tuple[Flat]]:
+        """Pickled flat, each node once with its children by index (:func:`flat`): pickle
+        recursed once per level, and a term 10,000 deep was a RecursionError."""
+        return rebuilt, (flat(self),)
+
+    def __copy__(self) -> Term:
+        return self  # immutable, as a tuple of strings
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Term:
+        return self  # immutable all the way down: its parts are terms, sympy numbers and text
 
     def _repr_latex_(self) -> str:
         return f"$\\mathtt{{{latex_text(str(self))}}}$"
@@ -375,6 +387,42 @@ class MapReduce(Term):
         sh = self.shuffle
         shuffle_key = None if sh is None else (sh.name, sh.nodes, sh.threads, sh.keys)
         return (self.nodes, self.threads, self.per_key, self.keys, shuffle_key)
+
+
+#: a term as a flat tuple: per node, children first, its class, its fields' values (a
+#: sub-term's as its index in the tuple) and which of them are sub-terms
+Flat = tuple[tuple[type["Term"], tuple[Any, ...], tuple[int, ...]], ...]
+
+
+def flat(term: Term) -> Flat:
+    """``term`` as a flat tuple, each distinct node once (by identity), children first: what
+    a term is pickled as, however deep.
+
+    >>> a = Atom("a")
+    >>> [(kind.__name__, values, kids) for kind, values, kids in flat(Seq(a, a))]
+    [('Atom', ('a', ()), ()), ('Seq', (0, 0), (0, 1))]
+    """
+    nodes = list(term.post_order())
+    index = {id(node): i for i, node in enumerate(nodes)}
+    out = []
+    for node in nodes:
+        values = [getattr(node, f.name) for f in fields(node) if f.init]
+        kids = tuple(i for i, v in enumerate(values) if isinstance(v, Term))
+        out.append((type(node), tuple(index[id(v)] if isinstance(v, Term) else v for v in values), kids))
+    return tuple(out)
+
+
+def rebuilt(nodes: Flat) -> Term:
+    """The term of :func:`flat`'s tuple, each node built (and checked) by its constructor.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> rebuilt(flat(parse("tpool_4(pipe(a, b[p=2]))")))
+    parse('tpool_4(pipe(a, b[p=2]))')
+    """
+    built: list[Term] = []
+    for kind, values, kids in nodes:
+        built.append(kind(*(built[v] if i in kids else v for i, v in enumerate(values))))
+    return built[-1]
 
 
 def format_count(count: sympy.Expr) -> str:
