@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import copy
 import pickle
+from pathlib import Path
 from typing import Any
 
 from patternalg import parse
+from patternalg.forms import PMNF
+from patternalg.measurements import read
 from patternalg.syntax.terms import Atom, Pipe, Seq, TPool
+
+ATOMS = Path(__file__).resolve().parents[1] / "benchmarks" / "realdata" / "data" / "atoms.txt"
 
 
 def _copies(obj: Any) -> dict[str, Any]:
@@ -37,3 +42,14 @@ def test_a_pickled_term_keeps_its_parts_and_what_it_shares() -> None:
     shared = Atom("a")
     again = pickle.loads(pickle.dumps(Seq(shared, shared)))
     assert again.left is again.right
+
+
+def test_a_fit_report_pickles_and_copies_and_builds_its_model_again() -> None:
+    """A report's fitted model held the lambda that builds its closed form: pickle failed,
+    and ``copy.deepcopy`` raised "PMNF is immutable"; the report's cached library model
+    travelled with it."""
+    report = PMNF.fit_each(read(str(ATOMS)), uncertainty="auto")[1]
+    model = report.model  # built and cached
+    for how, twin in _copies(report).items():
+        assert twin == report and twin.fitted.expr == report.fitted.expr, how
+        assert "model" not in vars(twin) and twin.model == model, how

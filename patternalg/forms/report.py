@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._internal.caches import Recomputed
 from .._internal.display import HtmlTable
 from ..algebra.atomic_model import model_table
 from ..syntax.arith import number_text
@@ -14,7 +16,7 @@ __all__ = ["FitReport"]
 
 
 @dataclass(frozen=True)
-class FitReport(HtmlTable):
+class FitReport(Recomputed, HtmlTable):
     """One fitted kernel: the fitted model, its atom name and provenance.
 
     ``model`` is the library's :class:`~patternalg.algebra.atomic_model.AtomicModel`, ``record`` the
@@ -31,7 +33,6 @@ class FitReport(HtmlTable):
     source: str = ""
     series: Any = field(default=None, repr=False, compare=False)
     notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
-    _model: list[Any] = field(default_factory=list, repr=False, compare=False)
 
     def header(self) -> list[str]:
         """Columns of the notebook table."""
@@ -73,14 +74,11 @@ class FitReport(HtmlTable):
 
         return plot_fit_report(self, ax=ax, extend_to=extend_to)
 
-    @property
+    @functools.cached_property
     def model(self) -> Any:
-        """The :class:`~patternalg.algebra.atomic_model.AtomicModel` for the library (built once)."""
-        if not self._model:
-            self._model.append(
-                self.fitted.atomic_model(self.atom, unit=self.unit, source=self.source)
-            )
-        return self._model[0]
+        """The :class:`~patternalg.algebra.atomic_model.AtomicModel` for the library (built
+        once; a copy builds its own)."""
+        return self.fitted.atomic_model(self.atom, unit=self.unit, source=self.source)
 
     def table(self) -> dict[str, Any]:
         """The model-file table of :attr:`model`, without building the closed form when
