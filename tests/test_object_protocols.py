@@ -6,15 +6,80 @@ from __future__ import annotations
 
 import copy
 import pickle
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from patternalg import parse
+import pytest
+import sympy
+
+from patternalg import Machine, ModelLibrary, explain, p, parse, x
+from patternalg.decisions import compare, explore, optimize, sweep
 from patternalg.forms import PMNF
 from patternalg.measurements import read
 from patternalg.syntax.terms import Atom, Pipe, Seq, TPool
 
 ATOMS = Path(__file__).resolve().parents[1] / "benchmarks" / "realdata" / "data" / "atoms.txt"
+
+
+def _same(obj: Any) -> Any:
+    return obj
+
+
+def _said(result: Any) -> Any:
+    """What a result compared by identity says: its text and its notebook table."""
+    return (result.text(), result.lines(), result._repr_html_())
+
+
+def _json(result: Any) -> Any:
+    return (result.to_json(), result._repr_html_())
+
+
+def _series(series: Any) -> Any:
+    return (series.kernel, series.metric, series.points.tolist(), [v.tolist() for v in series.values], series.lines)
+
+
+def _objects() -> dict[str, tuple[Any, Callable[[Any], Any]]]:
+    """Each public object a notebook holds, its caches filled, and what of it a copy keeps
+    (itself where it has ``==``)."""
+    measurements = read(str(ATOMS))
+    report = PMNF.fit_each(measurements, uncertainty="auto")[0]
+    report.fitted(x=[2.0, 4.0])  # the closed form and its numeric function, cached
+    builtin = ModelLibrary.builtin()
+    evaluation = explain("pipe(tpool_4(qsort), inc)")
+    evaluation.lines()  # the derivation, cached
+    at = explain("pipe(inc, nop)", x=4)
+    at.lines()
+    machine = Machine(
+        2,
+        handoff=300 + sympy.Float(0.5) * x,
+        dispatch=800,
+        speedups={"qsort": p / (1 + sympy.Float(0.5) * (p - 1))},
+        calibration=(("numbers", {"h0": 300.0}),),
+    )
+    compared = compare(["inc", "nop"])
+    compared._repr_html_()
+    return {
+        "term": (parse("pipe(tpool_4(qsort[p=2]), mapReduce_{2,n}^{3,k}(inc, shuffle_{2,n}^{k}, nop))"), _same),
+        "atomic model": (builtin["qsort"], _same),
+        "fitted atomic model": (report.model, _same),
+        "built-in library": (builtin, _same),
+        "user library": (ModelLibrary([report.model, builtin["inc"]]), _same),
+        "library from a mapping": (ModelLibrary.of({"k": "2*x"}), _same),
+        "machine": (machine, _same),
+        "fit report": (report, _same),
+        "measurements": (measurements, _same),
+        "series": (measurements.series[0], _series),
+        "evaluation": (evaluation, _said),
+        "evaluation at a point": (at, _said),
+        "sweep": (sweep(["pipe(inc, nop)"], over="x=1..1e6:10000:log"), _json),
+        "comparison": (compared, _json),
+        "optimum": (optimize("pipe(tpool_a(qsort), tpool_b(inc))", budgets=["a+b<=16"], at={"x": 10**6}), _same),
+        "exploration": (explore("pipe(tpool_4(qsort), inc)", at={"x": 10**6}, threads=8), _same),
+    }
+
+
+OBJECTS = _objects()
 
 
 def _copies(obj: Any) -> dict[str, Any]:
@@ -53,3 +118,27 @@ def test_a_fit_report_pickles_and_copies_and_builds_its_model_again() -> None:
     for how, twin in _copies(report).items():
         assert twin == report and twin.fitted.expr == report.fitted.expr, how
         assert "model" not in vars(twin) and twin.model == model, how
+
+
+@pytest.mark.parametrize("name", list(OBJECTS))
+def test_a_public_object_pickles_and_copies_to_an_equal_one(name: str) -> None:
+    """A fit report's model held a lambda (pickle failed, deepcopy raised "PMNF is
+    immutable"); an evaluation at a point held a closure ("Can't pickle local object
+    'at_point.<locals>.closed'")."""
+    obj, kept = OBJECTS[name]
+    for how, twin in _copies(obj).items():
+        assert type(twin) is type(obj), how
+        assert kept(twin) == kept(obj), how
+
+
+def test_a_copied_evaluation_at_a_point_folds_its_closed_form_once() -> None:
+    """Its closed form is folded when first read, by an object that pickles (it was a
+    closure); a copy of one already folded folds its own, not into the caller's record."""
+    fresh = explain("pipe(inc, nop)", x=4)
+    shown = explain("pipe(inc, nop)", x=4)
+    shown.lines()
+    for at in (fresh, shown):
+        twin = pickle.loads(pickle.dumps(at))
+        assert twin.point is not None and str(twin.point.closed_form) == "536.185*x"
+        assert [str(s.term) for s in twin.point.derivation.steps] == ["pipe(inc, nop)", "inc", "nop"]
+        assert twin.lines() == at.lines()

@@ -24,6 +24,7 @@ from typing import Any
 
 import sympy
 
+from .._internal.caches import Recomputed
 from .._internal.display import HtmlTable, as_digits
 from ..errors import EvaluationError
 from ..syntax.arith import bounds_text, float_text, latex_number, latex_text, value_digits
@@ -64,7 +65,7 @@ PLOT_RANGE = "x=1..2^30"
 
 
 @dataclass(frozen=True, eq=False)
-class Evaluation(HtmlTable):
+class Evaluation(Recomputed, HtmlTable):
     """A term's model (``expr``), how it was derived, and, with bindings, its value there."""
 
     term: Term

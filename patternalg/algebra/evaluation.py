@@ -23,6 +23,7 @@ from typing import Any
 
 import sympy
 
+from .._internal.caches import Recomputed
 from ..arguments import as_models, as_term, expect, wrong
 from ..errors import EvaluationError
 from ..syntax.symbols import x
@@ -97,7 +98,7 @@ class ClosedForms(Arithmetic[Value]):
 
 
 @dataclass(frozen=True)
-class Step:
+class Step(Recomputed):
     """One line of a derivation: a sub-term, its model, and what was decided there."""
 
     term: Term
