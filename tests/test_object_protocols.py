@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 import sympy
 
 from patternalg import Machine, ModelLibrary, explain, p, parse, x
+from patternalg._internal.display import REPR_WIDTH
 from patternalg.decisions import compare, explore, optimize, sweep
 from patternalg.forms import PMNF
 from patternalg.measurements import read
@@ -33,10 +35,6 @@ def _said(result: Any) -> Any:
 
 def _json(result: Any) -> Any:
     return (result.to_json(), result._repr_html_())
-
-
-def _series(series: Any) -> Any:
-    return (series.kernel, series.metric, series.points.tolist(), [v.tolist() for v in series.values], series.lines)
 
 
 def _objects() -> dict[str, tuple[Any, Callable[[Any], Any]]]:
@@ -69,7 +67,7 @@ def _objects() -> dict[str, tuple[Any, Callable[[Any], Any]]]:
         "machine": (machine, _same),
         "fit report": (report, _same),
         "measurements": (measurements, _same),
-        "series": (measurements.series[0], _series),
+        "series": (measurements.series[0], _same),
         "evaluation": (evaluation, _said),
         "evaluation at a point": (at, _said),
         "sweep": (sweep(["pipe(inc, nop)"], over="x=1..1e6:10000:log"), _json),
@@ -142,3 +140,36 @@ def test_a_copied_evaluation_at_a_point_folds_its_closed_form_once() -> None:
         assert twin.point is not None and str(twin.point.closed_form) == "536.185*x"
         assert [str(s.term) for s in twin.point.derivation.steps] == ["pipe(inc, nop)", "inc", "nop"]
         assert twin.lines() == at.lines()
+
+
+@pytest.mark.parametrize("name", list(OBJECTS))
+def test_a_public_object_s_repr_is_one_short_line(name: str) -> None:
+    """The built-in library's repr listed all its atoms (712 characters); a fit report's
+    every statistic; a sweep of 10,000 points, a measurement and a series their arrays
+    over many lines; an exploration every design with its rewrites (19,000 characters)."""
+    shown = repr(OBJECTS[name][0])
+    assert "\n" not in shown and len(shown) <= REPR_WIDTH, shown[:400]
+
+
+def test_reprs_say_briefly_what_an_object_holds() -> None:
+    shown = {name: repr(obj) for name, (obj, _) in OBJECTS.items()}
+    builtin = OBJECTS["built-in library"][0]
+    listed = re.fullmatch(rf"ModelLibrary\({len(builtin)} atoms: (inc, map_grppi, [a-z_, ]+) and (\d+) more\)", shown["built-in library"])
+    assert listed is not None and len(listed[1].split(", ")) + int(listed[2]) == len(builtin)
+    assert shown["user library"] == "ModelLibrary(2 atoms: inc, nop)"
+    assert shown["machine"] == "Machine(cores=2, handoff=0.5*x + 300, dispatch=800, unit='ns', speedups of qsort, calibrated)"
+    assert shown["measurements"] == (
+        f"Measurements(3 kernels: nop, inc, qsort; metric time; x in [1024, 262144], 10 repetitions; from {ATOMS})"
+    )
+    assert shown["series"] == f"Series('nop', 'time': 9 points, x in [1024, 262144], 10 repetitions, from {ATOMS})"
+    assert shown["atomic model"] == "AtomicModel(qsort [ns]: 1034.17*x*log2(x))"
+    assert shown["fit report"] == "FitReport(nop = 67.46 ns, pmnf fit of 'nop', SMAPE 12 %)"
+    assert shown["evaluation at a point"] == "Evaluation(pipe(inc, nop) = 5422.97 ns at x = 4)"
+    assert shown["sweep"] == "Sweep(1 term: pipe(inc, nop); over x in [1, 1000000] (10,000 points); in ns)"
+    assert shown["comparison"] == "Comparison(inc, nop over x in [1, 1099511627776]: 1 crossover; asymptotic winner: nop)"
+    assert shown["optimum"] == (
+        "Optimum(pipe(tpool_a(qsort), tpool_b(inc)) under a+b<=16: best a=15, b=1 = 1374175351.15587 ns)"
+    )
+    assert shown["exploration"] == (
+        "Exploration(from pipe(tpool_4(qsort), inc): best tpool_8(seq(qsort, inc)) of 128 designs within 8 threads)"
+    )

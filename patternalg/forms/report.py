@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._internal.caches import Recomputed
-from .._internal.display import HtmlTable
+from .._internal.display import HtmlTable, brief, ranges_text
 from ..algebra.atomic_model import model_table
-from ..syntax.arith import number_text
 from .base import Form
 
 __all__ = ["FitReport"]
@@ -34,6 +33,14 @@ class FitReport(Recomputed, HtmlTable):
     series: Any = field(default=None, repr=False, compare=False)
     notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
+    def __repr__(self) -> str:
+        """The atom, its model in a few digits and its family, the fit's SMAPE, on one line."""
+        smape = self.fitted.statistics.get("smape")
+        said = [f"{self.atom} = {self.fitted.label()} {self.unit}", f"{self.fitted.name} fit of {self.kernel!r}"]
+        if isinstance(smape, float):
+            said.append(f"SMAPE {smape:.3g} %")
+        return brief("FitReport", ", ".join(said))
+
     def header(self) -> list[str]:
         """Columns of the notebook table."""
         return ["atom", "kernel", "model", "unit", "SMAPE %", "R²", "measured"]
@@ -46,9 +53,7 @@ class FitReport(Recomputed, HtmlTable):
         """One row: the atom, its model, the fit's SMAPE and (adjusted) R², the domain."""
         stats = self.fitted.statistics
         r2 = stats.get("ar2", stats.get("r2"))
-        domain = ", ".join(
-            f"{k} in [{number_text(lo)}, {number_text(hi)}]" for k, (lo, hi) in self.fitted.domain.items()
-        )
+        domain = ranges_text(self.fitted.domain.items())
         return [
             [
                 self.atom,
