@@ -173,3 +173,21 @@ def test_reprs_say_briefly_what_an_object_holds() -> None:
     assert shown["exploration"] == (
         "Exploration(from pipe(tpool_4(qsort), inc): best tpool_8(seq(qsort, inc)) of 128 designs within 8 threads)"
     )
+
+
+@pytest.mark.parametrize("at", [{}, {"x": 4}])
+def test_an_evaluation_of_a_deep_term_pickles_its_sub_terms_once(at: dict[str, int]) -> None:
+    """Each of a derivation's steps pickled its sub-term alone: 2,000 deep, 68 MB in two
+    minutes; the steps' sub-terms now pickle in one flat tuple."""
+    term = "inc"
+    for _ in range(2_000):
+        term = f"pipe(qsort, {term})"
+    result = explain(term, **at)
+    lines = result.lines()
+    data = pickle.dumps(result)
+    assert len(data) < 2_000_000
+    twin = pickle.loads(data)
+    assert twin.lines() == lines and twin.term == result.term
+    steps = (twin.point.derivation if at else twin.derivation).steps
+    assert len(steps) == len(result.derivation.steps) and steps[0].term == result.term
+    assert steps[2].term is steps[0].term.right  # the sub-terms shared, as in the original

@@ -30,7 +30,7 @@ from .._internal.caches import Recomputed
 from ..errors import EvaluationError
 from ..syntax.arith import DOUBLE_DIGITS, check_finite, format_expr, value_digits
 from ..syntax.symbols import symbol, x
-from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
+from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool, packed, unpacked
 from .atomic_model import AtomicModel
 from .bindings import as_value, check_bindings, substitute, unread_sizes
 from .evaluation import Derivation, evaluate, noted_winner, sub_models, sub_values
@@ -169,6 +169,18 @@ class PointValue(Recomputed):
     @functools.cached_property
     def _closed_parts(self) -> ClosedParts:
         return self.closed()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Its steps' sub-terms in one flat tuple (each pickled alone: n^2 nodes n deep)."""
+        state = super().__getstate__()
+        steps = state["steps"]
+        held = tuple((s.held, s.depth, s.winner) for s in steps)
+        return {**state, "steps": (packed(s.term for s in steps), held)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        terms, held = state["steps"]
+        steps = tuple(PointStep(t, *h) for t, h in zip(unpacked(terms), held, strict=True))
+        vars(self).update({**state, "steps": steps})
 
     @property
     def closed_form(self) -> sympy.Expr:
