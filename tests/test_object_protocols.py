@@ -191,3 +191,13 @@ def test_an_evaluation_of_a_deep_term_pickles_its_sub_terms_once(at: dict[str, i
     steps = (twin.point.derivation if at else twin.derivation).steps
     assert len(steps) == len(result.derivation.steps) and steps[0].term == result.term
     assert steps[2].term is steps[0].term.right  # the sub-terms shared, as in the original
+
+
+def test_a_copied_sweep_keeps_its_arrays_read_only() -> None:
+    """A sweep is immutable, its arrays read-only; numpy unpickled (and deep-copied) them
+    writable, so that changing a copy's values changed what it reports."""
+    swept = sweep(["pipe(inc, nop)"], over="x=1..1e3:5:log", interval=0.9)
+    for how, twin in _copies(swept).items():
+        arrays = [twin.axes[0].values, *twin.values, *twin.bottlenecks, *twin.intervals[0]]
+        assert not any(a.flags.writeable for a in arrays), how
+        assert twin.to_json() == swept.to_json(), how

@@ -19,6 +19,7 @@ import numpy as np
 import sympy
 
 from .._internal.display import brief, counted, listed, ranges_text
+from .._internal.frozen import ReadOnlyArrays
 from .._internal.limits import printable
 from .._internal.tables import Tabular, number, with_unit
 from ..algebra.arrays import Compiled, compile_term, count_symbols
@@ -106,7 +107,7 @@ def prepare(
 
 
 @dataclass(frozen=True, eq=False)
-class Sweep(Tabular):
+class Sweep(ReadOnlyArrays, Tabular):
     """The values of each term at every point of a grid (immutable; arrays are read-only)."""
 
     terms: tuple[str, ...]
