@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import math
+import pickle
 from collections.abc import Callable
 from typing import Any
 
@@ -146,6 +148,22 @@ def test_models_are_immutable_and_hashable(family: str) -> None:
         model.expr = None  # type: ignore[misc]
     assert hash(model) == hash(EXAMPLES[family]())
     assert model.replace(domain={"x": (1.0, 2.0)}) != model
+
+
+@FAMILIES
+def test_a_model_pickles_and_copies_with_its_closed_form(family: str, tmp_path) -> None:
+    """A fitted model's cache held the lambda that builds its closed form: pickle failed
+    ("Can't pickle local object"), and ``copy.deepcopy`` raised "PMNF is immutable"."""
+    model = EXAMPLES[family]()
+    if family in FIT_DATA:
+        data, options = FIT_DATA[family](tmp_path)
+        model = form_class(family).fit(data, **options)
+    point = dict.fromkeys(model.symbols, [2.0, 3.0])
+    value = model(**point).tolist()  # the closed form and its numeric function cached
+    for twin in (pickle.loads(pickle.dumps(model)), copy.deepcopy(model), copy.copy(model)):
+        assert twin == model and type(twin) is type(model)
+        assert twin.expr == model.expr and twin(**point).tolist() == value
+        assert (twin.statistics, twin.uncertainty) == (model.statistics, model.uncertainty)
 
 
 @FAMILIES

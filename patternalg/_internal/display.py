@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import sympy
@@ -25,7 +25,7 @@ from .frames import DataFrameTable
 
 __all__ = [
     "HtmlTable", "table_html", "shown_rows", "cell", "percent_cell", "aligned", "as_digits",
-    "MAX_DIGITS", "HTML_ROWS", "HTML_EDGE_ROWS",
+    "MAX_DIGITS", "HTML_ROWS", "HTML_EDGE_ROWS", "REPR_WIDTH", "brief", "listed", "counted", "ranges_text",
 ]
 
 #: the most rows a notebook's table shows (as pandas: a sweep of 100,000 points was 10 MB
@@ -37,6 +37,62 @@ Row = TypeVar("Row")
 
 #: the most significant digits a number prints in (``--digits``): a double holds 17
 MAX_DIGITS = 17
+
+
+#: the longest ``repr`` of an object: one line, which a notebook shows whole
+REPR_WIDTH = 200
+
+
+def listed(names: Sequence[str], most: int = 8, separator: str = ", ", width: int = 80) -> str:
+    """At most ``most`` of ``names``, as many as fit in ``width`` characters (the first
+    always), then how many more there are.
+
+    >>> listed(["inc", "nop", "qsort"]), listed(["a", "b", "c", "d"], 2), listed([])
+    ('inc, nop, qsort', 'a, b and 2 more', '')
+    >>> listed(["a" * 50, "b" * 50, "c"])
+    'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa and 2 more'
+    """
+    shown: list[str] = []
+    for name in names[:most]:
+        if shown and len(separator.join([*shown, name])) > width:
+            break
+        shown.append(name)
+    more = len(names) - len(shown)
+    return separator.join(shown) + (f" and {more:,} more" if more > 0 else "")
+
+
+def brief(kind: str, what: str) -> str:
+    """An object's ``repr``: its class and, briefly, what it holds, on one line of at most
+    :data:`REPR_WIDTH` characters (``...`` where ``what`` is cut).
+
+    >>> brief("ModelLibrary", "2 atoms: inc, nop")
+    'ModelLibrary(2 atoms: inc, nop)'
+    >>> len(brief("Sweep", "x" * 500)), brief("Sweep", "a\\nb")
+    (200, 'Sweep(a b)')
+    """
+    what = " ".join(what.split())
+    room = REPR_WIDTH - len(kind) - 2
+    if len(what) > room:
+        what = what[: room - 3] + "..."
+    return f"{kind}({what})"
+
+
+def ranges_text(ranges: Iterable[tuple[str, tuple[float, float]]]) -> str:
+    """Where each symbol was measured, as a fit's table and a measurement's ``repr`` say it.
+
+    >>> ranges_text([("x", (1024.0, 262144.0)), ("p", (1, 8))])
+    'x in [1024, 262144], p in [1, 8]'
+    """
+    return ", ".join(f"{name} in [{number_text(float(low))}, {number_text(float(high))}]" for name, (low, high) in ranges)
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless it is one.
+
+    >>> counted(1, "atom"), counted(10_000, "point")
+    ('1 atom', '10,000 points')
+    """
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def as_digits(digits: Any) -> int | None:

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from .._internal.caches import Recomputed
 from .._internal.limits import printable
 from ..errors import EvaluationError
 from ..syntax.arith import format_expr
@@ -145,7 +146,7 @@ def _outer_stages(term: Term) -> tuple[Term, ...]:
 
 
 @dataclass(frozen=True, eq=False)
-class Compiled:
+class Compiled(Recomputed):
     """A term's pointwise model as a numpy function of its free symbols."""
 
     term: Term

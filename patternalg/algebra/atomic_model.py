@@ -13,8 +13,9 @@ from typing import Any
 
 import sympy
 
+from .._internal.display import brief, ranges_text
 from ..errors import ArgumentError
-from ..syntax.arith import check_finite, format_expr, latex_definition
+from ..syntax.arith import check_finite, format_expr, latex_definition, shown_text
 from ..syntax.parser import SYMBOL_RULE, is_symbol_name, parse_arithmetic
 from ..syntax.symbols import symbol
 from ..syntax.terms import writable_atom_name
@@ -120,6 +121,21 @@ class AtomicModel:
         if not self.touches_data:
             table["touches_data"] = False
         return table
+
+    def __repr__(self) -> str:
+        """Its name and unit, its family if not a plain expression, where it was fitted, and
+        its closed form, on one line (:meth:`to_toml` has every field).
+
+        >>> from patternalg.syntax.symbols import x
+        >>> AtomicModel("k", sympy.Float(2.5) * x, form="pmnf", domain=(("x", (4.0, 64.0)),))
+        AtomicModel(k [ns], pmnf, fitted on x in [4, 64]: 2.5*x)
+        """
+        said = [f"{self.name} [{self.unit}]"]
+        if self.form != "expr":
+            said.append(self.form)
+        if self.domain:
+            said.append(f"fitted on {ranges_text(self.domain)}")
+        return brief("AtomicModel", f"{', '.join(said)}: {shown_text(format_expr(self.expr))}")
 
     def _repr_latex_(self) -> str:
         return latex_definition(self.name, sorted(s.name for s in self.expr.free_symbols), self.expr)

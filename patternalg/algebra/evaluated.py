@@ -24,7 +24,8 @@ from typing import Any
 
 import sympy
 
-from .._internal.display import HtmlTable, as_digits
+from .._internal.caches import Recomputed
+from .._internal.display import HtmlTable, as_digits, brief
 from ..errors import EvaluationError
 from ..syntax.arith import bounds_text, float_text, latex_number, latex_text, value_digits
 from ..syntax.symbols import symbol
@@ -64,7 +65,7 @@ PLOT_RANGE = "x=1..2^30"
 
 
 @dataclass(frozen=True, eq=False)
-class Evaluation(HtmlTable):
+class Evaluation(Recomputed, HtmlTable):
     """A term's model (``expr``), how it was derived, and, with bindings, its value there."""
 
     term: Term
@@ -85,6 +86,10 @@ class Evaluation(HtmlTable):
     level: float | None = None
     #: without a point: every sub-term's model, recorded by the fold that gave ``expr``
     recorded: Derivation | None = field(default=None, repr=False)
+
+    def __repr__(self) -> str:
+        """The term and its model or value (:meth:`caption`), on one line."""
+        return brief("Evaluation", self.caption())
 
     @property
     def value(self) -> float | None:

@@ -23,10 +23,11 @@ from typing import Any
 
 import sympy
 
+from .._internal.caches import Recomputed
 from ..arguments import as_models, as_term, expect, wrong
 from ..errors import EvaluationError
 from ..syntax.symbols import x
-from ..syntax.terms import Atom, MapReduce, Meta, Pipe, Term
+from ..syntax.terms import Atom, MapReduce, Meta, Packed, Pipe, Term, packed, unpacked
 from . import operators
 from .atomic_model import AtomicModel
 from .bindings import as_value, bounded_xreplace, counts
@@ -97,7 +98,7 @@ class ClosedForms(Arithmetic[Value]):
 
 
 @dataclass(frozen=True)
-class Step:
+class Step(Recomputed):
     """One line of a derivation: a sub-term, its model, and what was decided there."""
 
     term: Term
@@ -118,6 +119,19 @@ class Derivation:
     steps: list[Step] = field(default_factory=list)
     atoms: dict[str, AtomicModel] = field(default_factory=dict)
     undecided: int = 0
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled with its steps' sub-terms in one flat tuple: each pickled alone, a
+        derivation of a term n deep pickled n^2 nodes (68 MB and two minutes at 2,000)."""
+        steps = tuple((s.value, s.depth, s.note) for s in self.steps)
+        return _derivation, (packed(s.term for s in self.steps), steps, self.atoms, self.undecided)
+
+
+def _derivation(
+    terms: Packed, steps: tuple[tuple[Any, int, str], ...], atoms: dict[str, AtomicModel], undecided: int
+) -> Derivation:
+    """The derivation :meth:`Derivation.__reduce__` pickled."""
+    return Derivation([Step(t, *s) for t, s in zip(unpacked(terms), steps, strict=True)], atoms, undecided)
 
 
 

@@ -28,6 +28,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._internal.frozen import ReadOnlyArrays
 from .._internal.limits import printable
 from ..errors import ArgumentError, EvaluationError, ParseError
 from ..syntax.arith import in_double_range
@@ -49,7 +50,7 @@ SPACINGS = ("lin", "log", "list")
 
 
 @dataclass(frozen=True, eq=False)
-class Axis:
+class Axis(ReadOnlyArrays):
     """The values one symbol takes: a name, the values (ascending as given), the spacing
     (``"lin"``, ``"log"`` or ``"list"``). The values are kept as a read-only copy of
     finite doubles: changing the array given changes no axis, nor any result over it.

@@ -59,6 +59,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import sympy
 
+from .._internal.display import brief, listed
 from .._internal.limits import printable, whole_number_text
 from ..errors import EvaluationError
 from ..syntax.arith import format_expr, shown_text
@@ -117,6 +118,26 @@ class Machine:
         for name, speedup in checked:  # a pool divides by it, on 1 .. cores threads
             check_speedup(speedup, name, self.cores)
         object.__setattr__(self, "speedups", checked)
+
+    def __repr__(self) -> str:
+        """Its cores, costs (in its unit), the atoms with a speed-up and whether it was
+        calibrated, on one line (:meth:`describe` says each speed-up).
+
+        >>> Machine(2, handoff=300 + sympy.Float(0.5) * x, speedups={"qsort": p}, source="lab")
+        Machine(cores=2, handoff=0.5*x + 300, unit='ns', speedups of qsort, source='lab')
+        """
+        parts = [f"cores={self.cores}"]
+        parts += [f"{name}={shown_text(format_expr(getattr(self, name)))}"
+                  for name in ("handoff", "dispatch") if getattr(self, name) != 0]  # fmt: skip
+        if len(parts) > 1:
+            parts.append(f"unit={self.unit!r}")
+        if self.speedups:
+            parts.append(f"speedups of {listed(list(self.speedup), 4)}")
+        if self.calibration:
+            parts.append("calibrated")
+        if self.source:
+            parts.append(f"source={self.source!r}")
+        return brief("Machine", ", ".join(parts))
 
     @classmethod
     def here(cls) -> Machine:

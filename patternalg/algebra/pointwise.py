@@ -26,10 +26,11 @@ from typing import Any, NamedTuple
 
 import sympy
 
+from .._internal.caches import Recomputed
 from ..errors import EvaluationError
 from ..syntax.arith import DOUBLE_DIGITS, check_finite, format_expr, value_digits
 from ..syntax.symbols import symbol, x
-from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
+from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool, packed, unpacked
 from .atomic_model import AtomicModel
 from .bindings import as_value, check_bindings, substitute, unread_sizes
 from .evaluation import Derivation, evaluate, noted_winner, sub_models, sub_values
@@ -42,6 +43,7 @@ from .term_symbols import term_symbols
 __all__ = [
     "PointStep",
     "PointValue",
+    "ClosedFold",
     "at_point",
     "bottleneck_at",
     "follow_bottleneck",
@@ -52,7 +54,7 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class PointStep:
+class PointStep(Recomputed):
     """One sub-term at the point: its value there and, for a pipe, the stage that wins."""
 
     term: Term
@@ -116,7 +118,40 @@ class ClosedParts(NamedTuple):
 
 
 @dataclass(frozen=True)
-class PointValue:
+class ClosedFold:
+    """The fold of a point's closed form under ``semantics`` (:meth:`PointValue.closed_form`),
+    made when first read: ``term`` with its counts bound (``mapping``, ``where`` as messages
+    name it) folded into ``derivation`` if given. An object, not a closure, so that a value
+    pickles; a copy folds into a derivation of its own."""
+
+    term: Term
+    library: Mapping[str, AtomicModel]
+    semantics: Semantics
+    mapping: Mapping[sympy.Symbol, Any]
+    where: str
+    derivation: Derivation | None = None
+
+    def __call__(self) -> ClosedParts:
+        folded = self.derivation if self.derivation is not None else Derivation()
+        form = evaluate(self.term, self.library, self.semantics, derivation=folded)
+        try:  # the fold refused a value too large to build (2^x at x = 10^10) first
+            form_at: sympy.Expr | None = substitute(form, self.mapping, self.where)
+        except EvaluationError:  # the closed form alone is too large there: no number to show
+            form_at = None
+        winners = {
+            id(s.term): noted_winner(s.note)
+            for s in folded.steps
+            if isinstance(s.term, Pipe)
+        }
+        stage = follow_bottleneck(self.term, winners)
+        return ClosedParts(form, form_at, None if stage is None else str(stage), folded)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**vars(self), "derivation": None}  # the caller's, filled already: not the copy's
+
+
+@dataclass(frozen=True)
+class PointValue(Recomputed):
     """A term's model at a point, beside its closed form under ``semantics``."""
 
     term: Term
@@ -134,6 +169,18 @@ class PointValue:
     @functools.cached_property
     def _closed_parts(self) -> ClosedParts:
         return self.closed()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Its steps' sub-terms in one flat tuple (each pickled alone: n^2 nodes n deep)."""
+        state = super().__getstate__()
+        steps = state["steps"]
+        held = tuple((s.held, s.depth, s.winner) for s in steps)
+        return {**state, "steps": (packed(s.term for s in steps), held)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        terms, held = state["steps"]
+        steps = tuple(PointStep(t, *h) for t, h in zip(unpacked(terms), held, strict=True))
+        vars(self).update({**state, "steps": steps})
 
     @property
     def closed_form(self) -> sympy.Expr:
@@ -388,21 +435,6 @@ def at_point(
     at_stage = follow_bottleneck(shown, winner)
     undecided = sum(1 for n in shown.walk() if isinstance(n, Pipe) and winner.get(id(n)) is None)
 
-    def closed() -> ClosedParts:
-        folded = derivation if derivation is not None else Derivation()
-        form = evaluate(shown, library, semantics, derivation=folded)
-        try:  # the fold refused a value too large to build (2^x at x = 10^10) first
-            form_at: sympy.Expr | None = substitute(form, mapping, where)
-        except EvaluationError:  # the closed form alone is too large there: no number to show
-            form_at = None
-        winners = {
-            id(s.term): noted_winner(s.note)
-            for s in folded.steps
-            if isinstance(s.term, Pipe)
-        }
-        stage = follow_bottleneck(shown, winners)
-        return ClosedParts(form, form_at, None if stage is None else str(stage), folded)
-
     point = PointValue(
         term=term,
         expr=result,
@@ -410,7 +442,7 @@ def at_point(
         bindings=tuple(values.items()),
         steps=tuple(steps),
         bottleneck_at_point=None if at_stage is None else str(at_stage),
-        closed=closed,
+        closed=ClosedFold(shown, library, semantics, mapping, where, derivation),
         undecided=undecided,
         unread=tuple(symbols.notes(values)),
     )

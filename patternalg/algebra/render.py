@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
+from .._internal.display import ranges_text
 from ..errors import EvaluationError
 from ..syntax.arith import (
     DEFAULT_DIGITS,
@@ -164,7 +165,7 @@ def _range_note(model: Any, bindings: Mapping[sympy.Symbol, sympy.Expr]) -> str:
     ranges = getattr(model, "ranges", {})
     if not ranges:
         return ""
-    shown = ", ".join(f"{name} in [{number_text(low)}, {number_text(high)}]" for name, (low, high) in ranges.items())
+    shown = ranges_text(ranges.items())
     outside = []
     for name, (low, high) in ranges.items():
         value = bindings.get(symbol(name))

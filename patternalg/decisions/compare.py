@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from .._internal.callbacks import ProgressCallback
-from .._internal.display import as_digits
+from .._internal.display import as_digits, brief, counted, listed, ranges_text
 from .._internal.limits import printable
 from .._internal.tables import Tabular
 from ..algebra.arrays import Compiled, count_symbols
@@ -131,6 +131,17 @@ class Comparison(Tabular):
         from ..plotting.results import plot_sweep
 
         return plot_sweep(self.sweep(), self, ax=ax)
+
+    def __repr__(self) -> str:
+        """The designs, the range compared, how many crossovers and the asymptotic winner."""
+        winner = self.asymptotic_winner or "none"
+        where = "".join(f" at {k} = {number_text(v)}" for k, v in self.slice_at)
+        return brief(
+            "Comparison",
+            f"{listed(self.terms, 4)} over {ranges_text([(self.symbol, self.bounds)])}{where}: "
+            f"{counted(len(self.crossovers), 'crossover')}; asymptotic winner: {winner}"
+            + ("; with a region map" if self.region is not None else ""),
+        )
 
     def to_json(self) -> dict[str, Any]:
         """``{terms, symbol, range, crossovers, touches, intervals, asymptotic_winner,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._internal.display import as_digits, cell
+from .._internal.display import as_digits, brief, cell, counted
 from .._internal.tables import Tabular, fields_json, with_unit
 from ..laws.builtin import builtin_law
 from ..syntax.arith import bounds_text, shown_text
@@ -121,6 +121,11 @@ class Exploration(Tabular):
     #: ``expansions`` spent, the fixed limit of sub-terms one search rebuilds (more expansions
     #: do not help), or designs so large that each expansion tried only the rewrites nearest the root
     stopped: str = ""
+
+    def __repr__(self) -> str:
+        """The start, the best design found and how many were visited, on one line."""
+        best = f"best {self.designs[0].term}" if self.designs else "no design"
+        return brief("Exploration", f"from {self.start}: {best} of {counted(self.visited, 'design')} within {self.threads} threads")
 
     def to_json(self) -> dict[str, Any]:
         """``{start, threads, at, designs, visited, complete, unit, notes}`` (and ``level``;

@@ -30,7 +30,7 @@ import numpy as np
 import sympy
 
 from .._internal.callbacks import ProgressCallback
-from .._internal.display import as_digits, cell
+from .._internal.display import as_digits, brief, cell
 from .._internal.limits import MAX_ASSIGNMENTS, printable
 from .._internal.tables import Tabular, with_unit
 from ..algebra.arrays import compile_term, count_symbols
@@ -110,6 +110,12 @@ class Optimum(Tabular):
     #: whether the best is proven the optimum: false only for a branch and bound asked for
     #: (``method=``) where the model may grow with a count, so that its bound may cut it
     proven: bool = True
+
+    def __repr__(self) -> str:
+        """The term, its budgets and the best assignment with its value, on one line."""
+        best = ", ".join(f"{k}={v}" for k, v in self.best.assignment)
+        shown = f"{self.term} under {'; '.join(self.budgets)}: best {best} = {cell(self.best.value)} {self.unit}"
+        return brief("Optimum", shown)
 
     @property
     def gain(self) -> float | None:

@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import sympy
 
+from .._internal.display import brief, counted, listed, ranges_text
+from .._internal.frozen import ReadOnlyArrays
 from .._internal.limits import printable
 from .._internal.tables import Tabular, number, with_unit
 from ..algebra.arrays import Compiled, compile_term, count_symbols
@@ -105,7 +107,7 @@ def prepare(
 
 
 @dataclass(frozen=True, eq=False)
-class Sweep(Tabular):
+class Sweep(ReadOnlyArrays, Tabular):
     """The values of each term at every point of a grid (immutable; arrays are read-only)."""
 
     terms: tuple[str, ...]
@@ -118,6 +120,14 @@ class Sweep(Tabular):
     #: with ``interval=``: per term the (low, high) arrays of the central interval
     intervals: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
     level: float | None = None  #: the intervals' level
+
+    def __repr__(self) -> str:
+        """The terms, the first few by name, and the grid, on one line (never its rows)."""
+        over = "; ".join(
+            f"{ranges_text([(a.name, (a.values.min(), a.values.max()))])} ({counted(a.values.size, 'point')})"
+            for a in self.axes
+        )
+        return brief("Sweep", f"{counted(len(self.terms), 'term')}: {listed(self.terms, 4)}; over {over}; in {self.unit}")
 
     def header(self) -> list[str]:
         """Column names: the swept symbols, then per term its value (with the unit), with

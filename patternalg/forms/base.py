@@ -352,6 +352,13 @@ class Form(ABC):
     def __hash__(self) -> int:
         return hash(self._key())
 
+    def __reduce__(self) -> tuple[Callable[..., Form], tuple[Any, ...]]:
+        """Pickled and copied by what the model is, never by its cache: a fitted model's cache
+        held the lambda that builds its closed form (pickle failed) and ``copy.deepcopy`` set
+        its slots (``PMNF is immutable``); the closed form and its numeric function are
+        built again on first use."""
+        return _unpickled, (type(self), self._values, self._domain, self._statistics, self._uncertainty)
+
     def __repr__(self) -> str:
         parts = [f"{key}={value!r}" for key, value in self._values]
         if self._domain:
@@ -530,6 +537,17 @@ def _table_statistics(table: Mapping[str, Any], where: str) -> Mapping[str, Any]
     if not isinstance(statistics, Mapping):
         raise ModelFileError(f"{where}.fit: expected a table of statistics")
     return statistics
+
+
+def _unpickled(
+    kind: type[F],
+    values: tuple[tuple[str, Any], ...],
+    domain: tuple[tuple[str, tuple[float, float]], ...],
+    statistics: tuple[tuple[str, Any], ...],
+    uncertainty: Uncertainty | None,
+) -> F:
+    """The model :meth:`Form.__reduce__` pickled, its cache empty."""
+    return kind._fitted(dict(values), domain=dict(domain), statistics=dict(statistics), uncertainty=uncertainty)
 
 
 def _domain(domain: Domain) -> tuple[tuple[str, tuple[float, float]], ...]:

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._internal.display import HtmlTable
+from .._internal.caches import Recomputed
+from .._internal.display import HtmlTable, brief, ranges_text
 from ..algebra.atomic_model import model_table
-from ..syntax.arith import number_text
 from .base import Form
 
 __all__ = ["FitReport"]
 
 
 @dataclass(frozen=True)
-class FitReport(HtmlTable):
+class FitReport(Recomputed, HtmlTable):
     """One fitted kernel: the fitted model, its atom name and provenance.
 
     ``model`` is the library's :class:`~patternalg.algebra.atomic_model.AtomicModel`, ``record`` the
@@ -31,7 +32,14 @@ class FitReport(HtmlTable):
     source: str = ""
     series: Any = field(default=None, repr=False, compare=False)
     notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
-    _model: list[Any] = field(default_factory=list, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        """The atom, its model in a few digits and its family, the fit's SMAPE, on one line."""
+        smape = self.fitted.statistics.get("smape")
+        said = [f"{self.atom} = {self.fitted.label()} {self.unit}", f"{self.fitted.name} fit of {self.kernel!r}"]
+        if isinstance(smape, float):
+            said.append(f"SMAPE {smape:.3g} %")
+        return brief("FitReport", ", ".join(said))
 
     def header(self) -> list[str]:
         """Columns of the notebook table."""
@@ -45,9 +53,7 @@ class FitReport(HtmlTable):
         """One row: the atom, its model, the fit's SMAPE and (adjusted) R², the domain."""
         stats = self.fitted.statistics
         r2 = stats.get("ar2", stats.get("r2"))
-        domain = ", ".join(
-            f"{k} in [{number_text(lo)}, {number_text(hi)}]" for k, (lo, hi) in self.fitted.domain.items()
-        )
+        domain = ranges_text(self.fitted.domain.items())
         return [
             [
                 self.atom,
@@ -73,14 +79,11 @@ class FitReport(HtmlTable):
 
         return plot_fit_report(self, ax=ax, extend_to=extend_to)
 
-    @property
+    @functools.cached_property
     def model(self) -> Any:
-        """The :class:`~patternalg.algebra.atomic_model.AtomicModel` for the library (built once)."""
-        if not self._model:
-            self._model.append(
-                self.fitted.atomic_model(self.atom, unit=self.unit, source=self.source)
-            )
-        return self._model[0]
+        """The :class:`~patternalg.algebra.atomic_model.AtomicModel` for the library (built
+        once; a copy builds its own)."""
+        return self.fitted.atomic_model(self.atom, unit=self.unit, source=self.source)
 
     def table(self) -> dict[str, Any]:
         """The model-file table of :attr:`model`, without building the closed form when

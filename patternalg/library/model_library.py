@@ -27,6 +27,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from .._internal.display import brief, counted, listed
 from .._internal.generated import checksum
 from .._internal.toml_reader import load_toml
 from ..algebra.atomic_model import (
@@ -137,7 +138,13 @@ class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
         return len(self._models)
 
     def __repr__(self) -> str:
-        return f"ModelLibrary({sorted(self._models)})"
+        """Its atoms, the first few by name.
+
+        >>> ModelLibrary.of({"qsort": "2*x", "inc": "x", "nop": "1"})
+        ModelLibrary(3 atoms: inc, nop, qsort)
+        """
+        names = sorted(self._models)
+        return brief("ModelLibrary", counted(len(names), "atom") + (f": {listed(names)}" if names else ""))
 
     # --- building ----------------------------------------------------------------------
     def merged(self, other: Iterable[AtomicModel] | ModelLibrary) -> ModelLibrary:

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._internal.display import brief, counted, listed, ranges_text
 from .._internal.limits import printable
 from ..errors import Location, MeasurementError
 from .cells import where
@@ -354,6 +355,28 @@ class Series:
     def __hash__(self) -> int:
         return hash((self.kernel, self.metric, self.parameters, self.path, len(self.values)))
 
+    def __repr__(self) -> str:
+        """Its kernel and metric, where it was measured and how often, on one line.
+
+        >>> Series("sort", "time", ("x",), np.array([[8.0], [64.0]]), (np.ones(3), np.ones(2)), ((2, 3, 4), (5, 6)), "m.csv")
+        Series('sort', 'time': 2 points, x in [8, 64], 2 to 3 repetitions, from m.csv)
+        """
+        extent = _extent(self.parameters, [self])
+        return brief("Series", f"{self.kernel!r}, {self.metric!r}: {counted(len(self.values), 'point')}, {extent}, from {self.path}")
+
+
+def _extent(parameters: Sequence[str], series: Sequence[Series]) -> str:
+    """Where ``series`` were measured (each parameter's least and largest value) and how
+    often (the repetitions at a point, least to most)."""
+    points = [s.points for s in series if len(s.points)]
+    if not points:
+        return "no points"
+    both = np.concatenate(points)
+    ranges = ranges_text(zip(parameters, zip(both.min(axis=0), both.max(axis=0), strict=True), strict=False))
+    counts = sorted({len(v) for s in series for v in s.values})
+    reps = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}"
+    return f"{ranges}, {reps} repetition{'' if counts == [1] else 's'}"
+
 
 class LeftOut(NamedTuple):
     """A series a reader left out (its ``kernel`` and ``metric``) and why (``error``, at
@@ -465,6 +488,20 @@ class Measurements:
 
     def __hash__(self) -> int:
         return hash((self.path, self.format, self.parameters, self.value_name, len(self.series)))
+
+    def __repr__(self) -> str:
+        """Its kernels and metrics, the first few by name, where they were measured and how
+        often, on one line.
+
+        >>> s = Series("sort", "time", ("x",), np.array([[8.0], [64.0]]), (np.ones(5), np.ones(5)), ((2,), (3,)), "m.csv")
+        >>> Measurements("m.csv", "csv", ("x",), "time", None, (s, replace(s, kernel="inc")))
+        Measurements(2 kernels: sort, inc; metric time; x in [8, 64], 5 repetitions; from m.csv)
+        """
+        kernels = list(dict.fromkeys(s.kernel for s in self.series))
+        metrics = list(dict.fromkeys(s.metric for s in self.series))
+        what = f"{counted(len(kernels), 'kernel')}: {listed(kernels)}"
+        what += f"; metric {metrics[0]}" if len(metrics) == 1 else f"; {counted(len(metrics), 'metric')}: {listed(metrics, 4)}"
+        return brief("Measurements", f"{what}; {_extent(self.parameters, self.series)}; from {self.path}")
 
     def to_dataframe(self) -> Any:
         """A long pandas DataFrame, one row a repetition: ``kernel``, ``metric``, the

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, fields
+from typing import Any, NamedTuple
 
 import sympy
 
@@ -172,6 +173,17 @@ class Term:
 
     def __repr__(self) -> str:
         return f"parse({str(self)!r})"
+
+    def __reduce__(self) -> tuple[Callable[[Packed], Term], tuple[Packed]]:
+        """Pickled flat, each node once with its children by index (:func:`packed`): pickle
+        recursed once per level, and a term 10,000 deep was a RecursionError."""
+        return unpacked_term, (packed([self]),)
+
+    def __copy__(self) -> Term:
+        return self  # immutable, as a tuple of strings
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Term:
+        return self  # immutable all the way down: its parts are terms, sympy numbers and text
 
     def _repr_latex_(self) -> str:
         return f"$\\mathtt{{{latex_text(str(self))}}}$"
@@ -375,6 +387,60 @@ class MapReduce(Term):
         sh = self.shuffle
         shuffle_key = None if sh is None else (sh.name, sh.nodes, sh.threads, sh.keys)
         return (self.nodes, self.threads, self.per_key, self.keys, shuffle_key)
+
+
+#: terms as one flat tuple: per node, children first, its class, its fields' values (a
+#: sub-term's as its index in the tuple) and which of them are sub-terms
+Flat = tuple[tuple[type["Term"], tuple[Any, ...], tuple[int, ...]], ...]
+
+
+class Packed(NamedTuple):
+    """Terms as they pickle: their nodes in one :data:`Flat` tuple, each distinct node once
+    (by identity), and where each term is in it."""
+
+    nodes: Flat
+    at: tuple[int, ...]
+
+
+def packed(terms: Iterable[Term]) -> Packed:
+    """``terms`` flat, however deep, their shared parts once: a term pickles so, and a record
+    of many sub-terms of one term (a derivation's steps) pickles them all in one.
+
+    >>> a = Atom("a")
+    >>> nodes, at = packed([Seq(a, a), a])
+    >>> [(kind.__name__, values, kids) for kind, values, kids in nodes], at
+    ([('Atom', ('a', ()), ()), ('Seq', (0, 0), (0, 1))], (1, 0))
+    """
+    index: dict[int, int] = {}
+    nodes: list[tuple[type[Term], tuple[Any, ...], tuple[int, ...]]] = []
+    at: list[int] = []
+    for term in terms:
+        for node in term.post_order(skip=lambda n: id(n) in index):
+            values = [getattr(node, f.name) for f in fields(node) if f.init]
+            kids = tuple(i for i, v in enumerate(values) if isinstance(v, Term))
+            shown = tuple(index[id(v)] if isinstance(v, Term) else v for v in values)
+            index[id(node)] = len(nodes)
+            nodes.append((type(node), shown, kids))
+        at.append(index[id(term)])
+    return Packed(tuple(nodes), tuple(at))
+
+
+def unpacked(pack: Packed) -> list[Term]:
+    """The terms of :func:`packed`, each node built (and checked) by its constructor.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> unpacked(packed([parse("tpool_4(pipe(a, b[p=2]))"), parse("c")]))
+    [parse('tpool_4(pipe(a, b[p=2]))'), parse('c')]
+    """
+    built: list[Term] = []
+    for kind, values, kids in pack.nodes:
+        built.append(kind(*(built[v] if i in kids else v for i, v in enumerate(values))))
+    return [built[i] for i in pack.at]
+
+
+def unpacked_term(pack: Packed) -> Term:
+    """The one term of :func:`packed` (what a pickled term is rebuilt by)."""
+    return unpacked(pack)[0]
 
 
 def format_count(count: sympy.Expr) -> str:
