@@ -18,7 +18,7 @@ from .._internal.display import MAX_DIGITS
 from .._internal.json_values import finite_json
 from .._internal.limits import MAX_CORES, MAX_MESSAGE, printable
 from .._internal.reading import read_text
-from ..errors import PatternalgError, reason
+from ..errors import ArgumentError, PatternalgError, reason
 from ..library.model_library import ModelLibrary
 from .progress import quiet
 
@@ -216,7 +216,7 @@ def machine_option(args: argparse.Namespace) -> Any:
         cores = as_machine(cores_option(args.cores))
         try:
             machine = cores if machine is None else machine.with_cores(cores.cores)
-        except ValueError as exc:  # a speed-up of the file that is not one on so many cores
+        except ArgumentError as exc:  # a speed-up of the file that is not one on so many cores
             raise PatternalgError(
                 f"--cores {cores.cores} with --machine {printable(str(args.machine))}: {exc} "
                 "(give fewer cores, or a speed-up that stays above 0 up to them)"

@@ -15,10 +15,10 @@ import numbers
 from os import PathLike
 from typing import Any
 
-from .._internal.limits import MAX_CORES
 from ..algebra.machine import Machine
+from ..algebra.machine_checks import check_cores
 from ..algebra.semantics import Semantics
-from ..arguments import as_int, wrong
+from ..arguments import wrong
 from .machine_file import read_machine
 
 __all__ = ["MachineLike", "as_machine", "as_cores", "semantics_of"]
@@ -56,7 +56,7 @@ def as_cores(value: Any, name: str = "cores") -> int:
     ...
     patternalg.errors.ArgumentError: cores: expected a number of cores: an integer >= 1 and <= 1,048,576; got str '2'
     """
-    return as_int(value, name, 1, MAX_CORES, what="a number of cores")
+    return check_cores(value, name)
 
 
 def semantics_of(semantics: Semantics | str, machine: Any = None, cores: int | None = None) -> Semantics:
