@@ -7,6 +7,7 @@ import pytest
 
 from patternalg.algebra.machine import Machine
 from patternalg.errors import ArgumentError
+from patternalg.forms import Amdahl, Expression, Memwall
 
 
 @pytest.mark.parametrize(
@@ -50,3 +51,27 @@ def test_a_machine_file_still_names_the_file(tmp_path) -> None:
         f"{path}: machine: handoff: the hand-off is a time per element, at least 0 for every "
         "x >= 1: -x is -1 at x = 1"
     )
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: Amdahl(alpha="0.9", tseq="2*x"), "Amdahl.alpha: expected a finite number in [0.0, 1.0], got '0.9'"),
+        (lambda: Amdahl(alpha=0.9), "Amdahl: missing argument 'tseq'"),
+        (
+            lambda: Amdahl(0.9, "2*x", unit="ns"),
+            "Amdahl.unit: unknown argument (valid: alpha, tseq, domain, statistics, uncertainty)",
+        ),
+        (lambda: Amdahl(0.9, "2*x", 3), "Amdahl takes at most 2 parameters (alpha, tseq)"),
+        (lambda: Memwall(f=0.5, k=-1, m1=0.1, m2=0.1), "Memwall.k: -1 is outside [0.0, inf]"),
+        (lambda: Expression(3j), "Expression.model: expected an expression string or a number, got 3j"),
+        (lambda: Expression("2*x", domain={"x": (3, 1)}), "domain['x']: expected (low, high) with low <= high; got tuple (3, 1)"),
+    ],
+)
+def test_a_form_constructor_names_its_wrong_argument(make: object, message: str) -> None:
+    """Amdahl(alpha="0.9") was a ModelFileError, a file's error with no file; an unknown
+    keyword listed the model file's keys (form, unit, ...) as valid, and a bad domain was a
+    bare ValueError."""
+    with pytest.raises(ArgumentError) as caught:
+        make()  # type: ignore[operator]
+    assert str(caught.value) == message
