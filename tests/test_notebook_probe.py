@@ -3,8 +3,14 @@ project's own error, one line naming the argument, what it got and what is valid
 
 from __future__ import annotations
 
-import pytest
+import math
+from fractions import Fraction
 
+import numpy as np
+import pytest
+from helpers import run_cli
+
+import patternalg
 from patternalg.algebra.machine import Machine
 from patternalg.errors import ArgumentError
 from patternalg.forms import Amdahl, Expression, Memwall
@@ -75,3 +81,44 @@ def test_a_form_constructor_names_its_wrong_argument(make: object, message: str)
     with pytest.raises(ArgumentError) as caught:
         make()  # type: ignore[operator]
     assert str(caught.value) == message
+
+
+LEVEL = (
+    "a confidence level is above 0 and at most 0.99 (an interval is drawn from 1000 draws: "
+    "a higher level leaves fewer than 5 beyond each end), e.g. 0.9"
+)
+
+
+@pytest.mark.parametrize("level", [0.9, np.float64(0.9), np.float32(0.9), Fraction(9, 10)])
+def test_an_interval_level_is_any_real_number(level: object) -> None:
+    """np.float32(0.9) was refused: 'a confidence level is above 0 and at most 0.99'."""
+    low, high = patternalg.explain("seq(qsort, inc)", interval=level, x=1024).interval
+    assert low == pytest.approx(11138954.24)
+
+
+@pytest.mark.parametrize(
+    ("level", "message"),
+    [
+        (1, f"interval 1: {LEVEL}"),
+        (90, f"interval 90: {LEVEL}"),
+        (np.int64(1), f"interval 1: {LEVEL}"),
+        (math.inf, f"interval inf: not finite; {LEVEL}"),
+        (-math.inf, f"interval -inf: not finite; {LEVEL}"),
+        (math.nan, f"interval nan: not a number; {LEVEL}"),
+        ("0.9", f"interval: expected {LEVEL.replace(' is ', ' ', 1)}; got str '0.9'"),
+        (True, f"interval: expected {LEVEL.replace(' is ', ' ', 1)}; got bool True"),
+    ],
+)
+def test_a_wrong_interval_level_says_why(level: object, message: str) -> None:
+    """Each was an EvaluationError named '--interval' (an option, in Python), inf said to be
+    outside (0, 0.99] like 90, and a string '0.9' shown as if it were a number."""
+    with pytest.raises(ArgumentError) as caught:
+        patternalg.explain("qsort", interval=level, x=1024)
+    assert str(caught.value) == message
+
+
+def test_the_command_line_checks_a_level_as_the_library_does() -> None:
+    """--interval inf said 'a confidence level is between 0 and 1' (its own check, beside the
+    library's of at most 0.99)."""
+    done = run_cli("eval", "qsort", "--at", "x=4", "--interval", "inf")
+    assert (done.returncode, done.stderr) == (2, f"patternalg eval: error: --interval inf: not finite; {LEVEL}\n")

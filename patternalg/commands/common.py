@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import atexit
-import math
 import os
 import shutil
 import sys
@@ -183,19 +182,20 @@ def seed_option(args: argparse.Namespace) -> int:
 
 
 def interval_option(args: argparse.Namespace) -> float | None:
-    """The ``--interval`` level given (checked: between 0 and 1), or None."""
+    """The ``--interval`` level given (checked as the library checks it:
+    :func:`~patternalg.algebra.intervals.check_level`), or None."""
+    from ..algebra.intervals import check_level
+
     text = getattr(args, "interval", None)
     if text is None:
         return None
     try:
         level = float(text)
     except ValueError:
-        level = math.nan
-    if not 0 < level < 1:
         raise PatternalgError(
-            f"--interval {printable(str(text))}: a confidence level is between 0 and 1, e.g. 0.9"
-        )
-    return level
+            f"--interval {printable(str(text))}: a confidence level is a number, e.g. 0.9"
+        ) from None
+    return check_level(level, "--interval")
 
 
 def machine_option(args: argparse.Namespace) -> Any:

@@ -280,7 +280,7 @@ def check_profile(
     measured ones binding every symbol of the runs' parameters to a positive number (a
     mapping, or texts such as ``"p=343"`` as ``--at`` takes them)."""
     expect(fitted, ProfileFit, "fitted", "a ProfileFit, e.g. fit_profile(profile_term(tree))")
-    at, level = _point(at), check_level(level)
+    at, level = _point(at), check_level(level, "level")
     draws, seed = as_int(draws, "draws", 1), as_int(seed, "seed", 0)
     built, tree = fitted.built, fitted.built.tree
     if at is not None and set(at) != set(tree.parameters):
