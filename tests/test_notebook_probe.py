@@ -122,3 +122,24 @@ def test_the_command_line_checks_a_level_as_the_library_does() -> None:
     library's of at most 0.99)."""
     done = run_cli("eval", "qsort", "--at", "x=4", "--interval", "inf")
     assert (done.returncode, done.stderr) == (2, f"patternalg eval: error: --interval inf: not finite; {LEVEL}\n")
+
+
+IDS = (
+    "pipe_assoc, pipe_comm, pipe_tpool_layering, pipe_vs_tpool2_seq, seq_assoc, seq_comm, "
+    "tpool_unit, tpool_nest, tpool_seq_distrib, pipe_idem, pipe_le_seq, pipe_ge_stage, "
+    "tpool_speedup, tpool_more, pipe_seq_absorb"
+)
+
+
+def test_a_misspelt_law_id_is_an_unknown_id_with_the_closest() -> None:
+    """check("tpool_unt") was a syntax error ('the text ends too early (expected '(')'), and
+    the command line listed every id without the one meant."""
+    from patternalg.errors import EvaluationError
+    from patternalg.laws.checker import check
+
+    message = f"unknown law id 'tpool_unt'; did you mean 'tpool_unit', 'tpool_nest', 'tpool_speedup'? (valid: {IDS})"
+    with pytest.raises(EvaluationError) as caught:
+        check("tpool_unt", semantics="exact")
+    assert str(caught.value) == message
+    done = run_cli("check", "tpool_unt")
+    assert (done.returncode, done.stderr) == (2, f"patternalg check: error: {message}\n")
