@@ -226,7 +226,7 @@ class Models(CheckedModels, dict[str, AtomicModel]):
     :class:`~patternalg.errors.UnknownAtomError`, as in a ``ModelLibrary``."""
 
     def __missing__(self, name: str) -> AtomicModel:
-        raise UnknownAtomError(name, close_names(name, self, n=3))
+        raise UnknownAtomError(name, close_names(name, self, n=3), known=list(self))
 
 
 def _model(key: Any, model: Any, name: str) -> AtomicModel:

@@ -143,3 +143,23 @@ def test_a_misspelt_law_id_is_an_unknown_id_with_the_closest() -> None:
     assert str(caught.value) == message
     done = run_cli("check", "tpool_unt")
     assert (done.returncode, done.stderr) == (2, f"patternalg check: error: {message}\n")
+
+
+def test_an_atom_a_mapping_lacks_is_named_with_what_it_has() -> None:
+    """model('seq(qsort, inc)', {'qsort': ...}) said "unknown atom 'inc'; `patternalg models`
+    lists the known atoms": a command, and the built-ins, where the library was the mapping."""
+    from patternalg.algebra.atomic_model import AtomicModel
+    from patternalg.errors import UnknownAtomError
+    from patternalg.library.model_library import ModelLibrary
+    from patternalg.syntax.symbols import x
+
+    qsort = AtomicModel("qsort", 2 * x)
+    for library in ({"qsort": qsort}, ModelLibrary([qsort]), ModelLibrary.of({"qsort": "2*x"})):
+        with pytest.raises(UnknownAtomError) as caught:
+            patternalg.model("seq(qsort, inc)", library)
+        assert str(caught.value) == "unknown atom 'inc' (the library given has: qsort)"
+    done = run_cli("eval", "seq(qsort, inq)")  # the built-ins: the command that lists them
+    assert done.stderr == "patternalg eval: error: unknown atom 'inq'; did you mean inc?\n"
+    done = run_cli("eval", "seq(qsort, zzz)")
+    assert done.stderr == "patternalg eval: error: unknown atom 'zzz'; `patternalg models` lists the known atoms\n"
+
