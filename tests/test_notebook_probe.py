@@ -163,3 +163,23 @@ def test_an_atom_a_mapping_lacks_is_named_with_what_it_has() -> None:
     done = run_cli("eval", "seq(qsort, zzz)")
     assert done.stderr == "patternalg eval: error: unknown atom 'zzz'; `patternalg models` lists the known atoms\n"
 
+
+def test_a_semantics_beside_a_machine_is_refused(tmp_path) -> None:
+    """explain(term, semantics="exact", machine=2) ignored the semantics and gave the machine's."""
+    from patternalg.evidence import validate
+
+    message = (
+        "semantics 'exact' with machine=/cores=: a machine is evaluated under the machine "
+        "semantics; give one of them (drop semantics=, or machine= and cores=)"
+    )
+    for call in (
+        lambda: patternalg.explain("tpool_4(qsort)", semantics="exact", machine=2),
+        lambda: patternalg.model("tpool_4(qsort)", semantics="exact", cores=2),
+        lambda: validate(tmp_path / "m.csv", {"k": "x"}, semantics="exact", machine=2),
+    ):
+        with pytest.raises(ArgumentError) as caught:
+            call()
+        assert str(caught.value) == message
+    machine = patternalg.model("tpool_4(qsort)", machine=2)
+    assert patternalg.model("tpool_4(qsort)", semantics="machine", machine=2) == machine
+    assert str(machine) == "517.085*x*log2(x)" and str(patternalg.model("tpool_4(qsort)")) == "258.5425*x*log2(x)"
