@@ -50,6 +50,8 @@ __all__ = [
     "optional_texts",
     "as_column_choice",
     "as_int",
+    "as_seed",
+    "as_callback",
     "as_path",
     "as_term",
     "as_terms",
@@ -154,6 +156,30 @@ def as_int(
     if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
         raise wrong(name, what, value)
     return number
+
+
+def as_seed(value: Any, name: str = "seed") -> int:
+    """The seed of random draws, as ``--seed`` takes it: a whole number >= 0.
+
+    >>> as_seed("abc")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: seed: expected the seed of the draws: an integer >= 0; got str 'abc'
+    """
+    return as_int(value, name, 0, what="the seed of the draws")
+
+
+def as_callback(value: Any, name: str, what: str) -> Callable[..., Any] | None:
+    """None or a function (``progress``, ``on_error``): ``what`` it is called with.
+
+    >>> as_callback("yes", "progress", "progress(done, total)")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: progress: expected None or a function progress(done, total); got str 'yes'
+    """
+    if value is None or callable(value):
+        return value  # type: ignore[no-any-return]
+    raise wrong(name, f"None or a function {what}", value)
 
 
 def as_path(value: Any, name: str, what: str = "the path of a file") -> str | Path:

@@ -183,3 +183,31 @@ def test_a_semantics_beside_a_machine_is_refused(tmp_path) -> None:
     machine = patternalg.model("tpool_4(qsort)", machine=2)
     assert patternalg.model("tpool_4(qsort)", semantics="machine", machine=2) == machine
     assert str(machine) == "517.085*x*log2(x)" and str(patternalg.model("tpool_4(qsort)")) == "258.5425*x*log2(x)"
+
+
+SEED = "seed: expected the seed of the draws: an integer >= 0; got"
+
+
+def test_a_seed_and_a_callback_are_checked_as_the_command_line_checks_them(tmp_path) -> None:
+    """explain(seed=-1) was taken (--seed -1 is refused), validate(seed="abc") was not checked
+    unless drawn, and PMNF.fit_each(progress="yes") failed at its first call with
+    "'str' object is not callable"."""
+    from patternalg.evidence import validate
+    from patternalg.forms import PMNF
+    from patternalg.laws.checker import check
+    from patternalg.measurements.csv import CsvReader
+
+    calls = [
+        (lambda: patternalg.explain("qsort", interval=0.9, seed=-1, x=4), f"{SEED} int -1"),
+        (lambda: validate(tmp_path / "m.csv", {"k": "x"}, seed="abc"), f"{SEED} str 'abc'"),
+        (lambda: check("A == A", progress="yes"), "progress: expected None or a function progress(done, total); got str 'yes'"),
+    ]
+    data = CsvReader.read("k.csv", "kernel,x,time\na,1,2\na,2,4\na,4,8\n")
+    calls += [
+        (lambda: PMNF.fit_each(data, progress="yes"), "progress: expected None or a function progress(done, total); got str 'yes'"),
+        (lambda: PMNF.fit_each(data, on_error=1), "on_error: expected None or a function on_error(error); got int 1"),
+    ]
+    for call, message in calls:
+        with pytest.raises(ArgumentError) as caught:
+            call()
+        assert str(caught.value) == message

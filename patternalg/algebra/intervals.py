@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ..arguments import as_bindings, as_int, as_models, as_term, wrong
+from ..arguments import as_bindings, as_models, as_seed, as_term, wrong
 from ..errors import ArgumentError, UnknownAtomError, close_names
 from ..syntax.arith import number_text
 from ..syntax.symbols import symbol
@@ -508,7 +508,7 @@ def _rng(seed: int, name: str, keys: Sequence[int] = ()) -> np.random.Generator:
     """The generator of one atom's (or one term's) draws: by the seed (a whole number
     >= 0), the name and, for a measurement's noise, the keys of the term's counts
     (:func:`_count_key`)."""
-    return np.random.default_rng([as_int(seed, "seed", 0), zlib.crc32(name.encode()), *keys])
+    return np.random.default_rng([as_seed(seed), zlib.crc32(name.encode()), *keys])
 
 
 def _count_key(count: sympy.Expr) -> int | None:

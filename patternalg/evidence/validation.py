@@ -32,7 +32,7 @@ from ..algebra.domains import negative_note, range_notes
 from ..algebra.semantics import Semantics
 from ..algebra.term_symbols import term_symbols
 from ..algebra.units import atom_names, converted_note, in_unit
-from ..arguments import wrong
+from ..arguments import as_seed, wrong
 from ..errors import EvaluationError, ParseError, UnitError
 from ..library.machines import MachineLike, chosen_semantics
 from ..measurements import Aggregation, Measurements, Series
@@ -223,7 +223,7 @@ def validate(
     semantics (another ``semantics`` beside it is an ArgumentError), the rules (``exact``)
     beside unless ``rules`` says otherwise.
     """
-    main = chosen_semantics(semantics, machine, cores, Semantics.EXACT)
+    main, seed = chosen_semantics(semantics, machine, cores, Semantics.EXACT), as_seed(seed)
     if rules is None and (machine is not None or cores is not None):
         rules = Semantics.EXACT
     other = None if rules is None else Semantics.of(rules, "rules")

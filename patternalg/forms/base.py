@@ -46,7 +46,7 @@ from .._internal.callbacks import OnError, ProgressCallback
 from .._internal.options import Option
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.uncertainty import Uncertainty
-from ..arguments import wrong
+from ..arguments import as_callback, wrong
 from ..errors import (
     ArgumentError,
     EvaluationError,
@@ -460,6 +460,8 @@ class Form(ABC):
         >>> print(failed[0])
         k.csv:5: kernel 'b', metric 'time': 2 measured points; a pmnf fit needs at least 3 distinct values of the parameter (Extra-P advises 5)
         """
+        progress = as_callback(progress, "progress", "progress(done, total)")
+        on_error = as_callback(on_error, "on_error", "on_error(error)")
         reports: list[Any] = cls.fitting().fit_each(
             data, options, progress, allow_nonpositive, on_error
         )

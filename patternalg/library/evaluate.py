@@ -27,7 +27,7 @@ from ..algebra.evaluation import Derivation
 from ..algebra.pointwise import at_point
 from ..algebra.semantics import Semantics
 from ..algebra.units import in_one_unit
-from ..arguments import as_int, as_optional_text, as_term
+from ..arguments import as_optional_text, as_seed, as_term
 from ..syntax.terms import Term
 from .machines import MachineLike, chosen_semantics
 from .model_library import ModelLibrary
@@ -67,7 +67,7 @@ def explain(
         at=at,
         unit=as_optional_text(unit, "unit"),
         interval=interval,
-        seed=as_int(seed, "seed"),
+        seed=as_seed(seed),
     )
 
 
