@@ -164,9 +164,9 @@ def as_seed(value: Any, name: str = "seed") -> int:
     >>> as_seed("abc")
     Traceback (most recent call last):
     ...
-    patternalg.errors.ArgumentError: seed: expected the seed of the draws: an integer >= 0; got str 'abc'
+    patternalg.errors.ArgumentError: seed: expected an integer >= 0; got str 'abc'
     """
-    return as_int(value, name, 0, what="the seed of the draws")
+    return as_int(value, name, 0)
 
 
 def as_callback(value: Any, name: str, what: str) -> Callable[..., Any] | None:

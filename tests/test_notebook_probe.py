@@ -185,7 +185,7 @@ def test_a_semantics_beside_a_machine_is_refused(tmp_path) -> None:
     assert str(machine) == "517.085*x*log2(x)" and str(patternalg.model("tpool_4(qsort)")) == "258.5425*x*log2(x)"
 
 
-SEED = "seed: expected the seed of the draws: an integer >= 0; got"
+SEED = "seed: expected an integer >= 0; got"
 
 
 def test_a_seed_and_a_callback_are_checked_as_the_command_line_checks_them(tmp_path) -> None:
