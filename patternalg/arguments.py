@@ -51,6 +51,8 @@ __all__ = [
     "optional_texts",
     "as_column_choice",
     "as_int",
+    "as_seed",
+    "as_callback",
     "as_path",
     "as_term",
     "as_terms",
@@ -158,6 +160,30 @@ def as_int(
     return number
 
 
+def as_seed(value: Any, name: str = "seed") -> int:
+    """The seed of random draws, as ``--seed`` takes it: a whole number >= 0.
+
+    >>> as_seed("abc")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: seed: expected an integer >= 0; got str 'abc'
+    """
+    return as_int(value, name, 0)
+
+
+def as_callback(value: Any, name: str, what: str) -> Callable[..., Any] | None:
+    """None or a function (``progress``, ``on_error``): ``what`` it is called with.
+
+    >>> as_callback("yes", "progress", "progress(done, total)")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: progress: expected None or a function progress(done, total); got str 'yes'
+    """
+    if value is None or callable(value):
+        return value  # type: ignore[no-any-return]
+    raise wrong(name, f"None or a function {what}", value)
+
+
 def as_path(value: Any, name: str, what: str = "the path of a file") -> str | Path:
     """A path: a string or an ``os.PathLike`` (``-`` is standard input where a command reads it)."""
     if isinstance(value, str):
@@ -228,7 +254,7 @@ class Models(CheckedModels, dict[str, AtomicModel]):
     :class:`~patternalg.errors.UnknownAtomError`, as in a ``ModelLibrary``."""
 
     def __missing__(self, name: str) -> AtomicModel:
-        raise UnknownAtomError(name, close_names(name, self, n=3))
+        raise UnknownAtomError(name, close_names(name, self, n=3), known=list(self))
 
 
 def _model(key: Any, model: Any, name: str) -> AtomicModel:

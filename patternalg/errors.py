@@ -135,26 +135,47 @@ class ParseError(PatternalgError, ValueError):
 
 
 class UnknownAtomError(PatternalgError, KeyError):
-    """A name that the model library does not hold; ``suggestions`` are close names."""
+    """A name that the model library does not hold; ``suggestions`` are close names,
+    ``known`` the names of a library a caller built (a mapping), said beside them.
+
+    >>> str(UnknownAtomError("inc", [], known=["qsort"]))
+    "unknown atom 'inc' (the library given has: qsort)"
+    """
 
     def __init__(
-        self, name: str, suggestions: list[str] | None = None, *, pattern: bool = False
+        self,
+        name: str,
+        suggestions: list[str] | None = None,
+        *,
+        pattern: bool = False,
+        known: Sequence[str] | None = None,
     ) -> None:
         super().__init__(name)
         self.name = name
         self.suggestions = list(suggestions or [])
         self.pattern = pattern  #: ``name`` is a glob pattern that matched no model
+        self.known = None if known is None else list(known)
 
     def __str__(self) -> str:
         if self.suggestions:
             hint = did_you_mean(self.suggestions, before="; ")
         elif self.pattern:
             hint = "; `patternalg models` without a pattern lists them all"
-        else:
+        elif self.known is None:
             hint = "; `patternalg models` lists the known atoms"
+        else:
+            hint = ""
+        if self.known is not None:
+            shown = [printable(n) for n in self.known[:_KNOWN_SHOWN]]
+            more = f", ... ({len(self.known):,} in all)" if len(self.known) > _KNOWN_SHOWN else ""
+            hint += f" (the library given has: {', '.join(shown)}{more})" if shown else " (the library given is empty)"
         what = "no model matches" if self.pattern else "unknown atom"
         text = f"{what} '{printable(self.name)}'{hint}"
         return f"{self.location}: {text}" if self.location is not None else text
+
+
+#: the names of a library given an unknown atom's message shows at most
+_KNOWN_SHOWN = 20
 
 
 class ModelFileError(PatternalgError, ValueError):

@@ -46,7 +46,7 @@ def test_simple_amdahl_is_a_constant_tseq() -> None:
     [
         ({"alpha": 0.5}, "m.a: missing key 'tseq'"),
         ({"alpha": -0.1, "tseq": "x"}, "m.a.alpha: -0.1 is outside [0.0, 1.0]"),
-        ({"alpha": "0.5", "tseq": "x"}, "m.a.alpha: expected a finite number, got '0.5'"),
+        ({"alpha": "0.5", "tseq": "x"}, "m.a.alpha: expected a finite number in [0.0, 1.0], got '0.5'"),
         ({"alpha": 0.5, "tseq": "x / p"}, "m.a.tseq: the sequential time must not depend on p"),
         ({"alpha": 0.5, "tseq": "x", "beta": 1}, "m.a.beta: unknown key (valid: alpha, tseq"),
     ],

@@ -32,7 +32,7 @@ def test_check_takes_a_builtin_law_by_id(capsys) -> None:
     out = capsys.readouterr().out
     assert out.splitlines()[1].split()[:2] == ["seq_comm", "seq(A,"]
     assert main(["check", "seq_com"]) == 2
-    assert "unknown law id 'seq_com' (valid: pipe_assoc" in capsys.readouterr().err
+    assert "unknown law id 'seq_com'; did you mean 'seq_comm', 'seq_assoc', 'pipe_comm'? (valid: pipe_assoc" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

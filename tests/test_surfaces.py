@@ -17,7 +17,7 @@ import sympy
 from patternalg._internal.limits import MAX_FILE_BYTES
 from patternalg._internal.reading import NotText, TooLarge, read_stream
 from patternalg.cli import main
-from patternalg.errors import PatternalgError
+from patternalg.errors import ArgumentError, PatternalgError
 
 
 def one_error(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
@@ -177,7 +177,7 @@ def test_a_speed_up_is_checked_on_every_thread_count() -> None:
     from patternalg.algebra.machine import Machine
 
     cores = 1 << 20
-    with pytest.raises(ValueError, match=f"positive on 1 to {cores} threads: .* at p = 999999"):
+    with pytest.raises(ArgumentError, match=f"^speedups\\['k'\\]: the speed-up of k is positive on 1 to {cores} threads: .* at p = 999999"):
         Machine(cores, speedups={"k": "999999 - p + 1e-3*(p - 999999)^2 - 1e-12"})
     Machine(cores, speedups={"k": "p/(1 + 0.01*(p - 1))"})  # positive on all
 
@@ -187,10 +187,10 @@ API_ERRORS = [  # (call, the error class, a fragment of its message)
     ("machine_file.write_machine(None, 'm.toml')", "ArgumentError", "machine: expected a Machine"),
     ("machine_file.read_machine(3)", "ArgumentError", "path: expected the path of a machine file"),
     ("Machine(2, handoff='x', unit='a' * 100000)", "UnitError", "100,000 characters (limit: 200)"),
-    ("Machine(2, unit=3)", "ValueError", "a time unit"),
-    ("Machine(0)", "ValueError", "1 to 1048576 cores"),
-    ("Machine(2, speedups=5)", "ValueError", "a mapping of atom names"),
-    ("Machine(2, handoff=float('nan'))", "ValueError", "a finite number or an expression"),
+    ("Machine(2, unit=3)", "ArgumentError", "unit: expected the hand-off's time unit"),
+    ("Machine(0)", "ArgumentError", "cores: expected a number of cores: an integer >= 1 and <= 1,048,576; got int 0"),
+    ("Machine(2, speedups=5)", "ArgumentError", "speedups: expected a mapping of atom names"),
+    ("Machine(2, handoff=float('nan'))", "ArgumentError", "handoff: expected the hand-off, a finite number or an expression"),
 ]
 
 

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -58,8 +59,9 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ..arguments import as_bindings, as_int, as_models, as_term
-from ..errors import EvaluationError, UnknownAtomError, close_names
+from ..arguments import as_bindings, as_models, as_seed, as_term, wrong
+from ..errors import ArgumentError, UnknownAtomError, close_names
+from ..syntax.arith import number_text
 from ..syntax.symbols import symbol
 from ..syntax.terms import Atom, Term
 from .arrays import Compiled, compile_term
@@ -83,25 +85,35 @@ __all__ = [
 DRAWS = 1000
 
 
-def check_level(level: float) -> float:
-    """A confidence level: a number above 0 and at most :data:`MAX_LEVEL` (``--interval
-    0.9``): beyond, fewer than 5 of the :data:`DRAWS` draws would lie beyond each end, and
-    the interval would be the draws' range, not the level's (0.999999 came out about twice
-    the 90 % interval's width, a normal's being three times, and 0.9999999 printed as 100 %).
+def check_level(level: Any, name: str = "interval") -> float:
+    """A confidence level (the argument ``name``): a real number of any type (Python's,
+    numpy's, a ``Fraction``) above 0 and at most :data:`MAX_LEVEL` (``--interval 0.9``):
+    beyond, fewer than 5 of the :data:`DRAWS` draws would lie beyond each end, and the
+    interval would be the draws' range, not the level's (0.999999 came out about twice the
+    90 % interval's width, a normal's being three times, and 0.9999999 printed as 100 %).
 
-    >>> check_level(0.99)
-    0.99
+    >>> check_level(np.float32(0.5)), check_level(0.99)
+    (0.5, 0.99)
     >>> check_level(0.999)
     Traceback (most recent call last):
     ...
-    patternalg.errors.EvaluationError: --interval 0.999: a confidence level is above 0 and at most 0.99 (an interval is drawn from 1000 draws: a higher level leaves fewer than 5 beyond each end), e.g. 0.9
+    patternalg.errors.ArgumentError: interval 0.999: a confidence level is above 0 and at most 0.99 (an interval is drawn from 1000 draws: a higher level leaves fewer than 5 beyond each end), e.g. 0.9
+    >>> check_level(math.inf, "--interval")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: --interval inf: not finite; a confidence level is above 0 and at most 0.99 (an interval is drawn from 1000 draws: a higher level leaves fewer than 5 beyond each end), e.g. 0.9
     """
-    if isinstance(level, bool) or not isinstance(level, int | float) or not 0 < level <= MAX_LEVEL:
-        raise EvaluationError(
-            f"--interval {level!r}: a confidence level is above 0 and at most {MAX_LEVEL} (an interval is "
-            f"drawn from {DRAWS} draws: a higher level leaves fewer than 5 beyond each end), e.g. 0.9"
-        )
-    return float(level)
+    valid = (
+        f"a confidence level is above 0 and at most {MAX_LEVEL} (an interval is drawn from "
+        f"{DRAWS} draws: a higher level leaves fewer than 5 beyond each end), e.g. 0.9"
+    )
+    if isinstance(level, bool) or not isinstance(level, numbers.Real):
+        raise wrong(name, valid.replace(" is ", " ", 1), level)
+    value = float(level)
+    if 0 < value <= MAX_LEVEL:
+        return value
+    problem = "not a number; " if math.isnan(value) else "not finite; " if math.isinf(value) else ""
+    raise ArgumentError(f"{name} {number_text(value)}: {problem}{valid}")
 
 
 #: the highest level an interval of :data:`DRAWS` draws stands for (5 draws beyond each end)
@@ -419,7 +431,7 @@ class Spread:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The central ``level`` interval at every point of ``grid``: (low, high), drawn a
         block of points at a time (:func:`point_blocks`)."""
-        level = check_level(level)
+        level = check_level(level, "level")
         quantiles = [(1 - level) / 2, (1 + level) / 2]
         shape, blocks = point_blocks(grid, count)
         found = np.empty((2, math.prod(shape)))
@@ -496,7 +508,7 @@ def _rng(seed: int, name: str, keys: Sequence[int] = ()) -> np.random.Generator:
     """The generator of one atom's (or one term's) draws: by the seed (a whole number
     >= 0), the name and, for a measurement's noise, the keys of the term's counts
     (:func:`_count_key`)."""
-    return np.random.default_rng([as_int(seed, "seed", 0), zlib.crc32(name.encode()), *keys])
+    return np.random.default_rng([as_seed(seed), zlib.crc32(name.encode()), *keys])
 
 
 def _count_key(count: sympy.Expr) -> int | None:

@@ -61,6 +61,7 @@ import sympy
 
 from .._internal.display import brief, listed
 from .._internal.limits import printable, whole_number_text
+from ..arguments import as_text, wrong
 from ..errors import EvaluationError
 from ..syntax.arith import format_expr, shown_text
 from ..syntax.symbols import p, x
@@ -95,24 +96,21 @@ class Machine:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cores", check_cores(self.cores))
-        if not isinstance(self.unit, str):
-            raise ValueError(f"the hand-off's unit is a time unit, e.g. ns, not {self.unit!r:.40}")
-        if self.unit != "ns":
+        unit = as_text(self.unit, "unit", "the hand-off's time unit, e.g. ns")
+        if unit != "ns":
             from .units import check_time_unit
 
-            check_time_unit(self.unit, "the hand-off's unit")
+            check_time_unit(unit, "the hand-off's unit")
         for name, what in (("handoff", "the hand-off"), ("dispatch", "the dispatch cost")):
-            cost = machine_expression(getattr(self, name), what, x)
-            check_cost(cost, what)  # a time per element: never below 0 for x >= 1
+            cost = machine_expression(getattr(self, name), what, x, name)
+            check_cost(cost, what, name)  # a time per element: never below 0 for x >= 1
             # 0.0 is no cost (sympy's Float(0.0) == 0 is false: a stage would pay it)
             object.__setattr__(self, name, sympy.Integer(0) if cost.is_zero else cost)
         if not isinstance(self.speedups, Mapping | tuple | list):
-            raise ValueError(
-                f"speedups: a mapping of atom names to speed-ups, not {self.speedups!r:.40}"
-            )
+            raise wrong("speedups", "a mapping of atom names to speed-ups (expressions in p)", self.speedups)
         speedups = dict(self.speedups)  # also from a mapping
         checked = tuple(
-            (str(name), machine_expression(s, f"the speed-up of {name}", p))
+            (str(name), machine_expression(s, f"the speed-up of {name}", p, f"speedups[{str(name)!r}]"))
             for name, s in speedups.items()
         )
         for name, speedup in checked:  # a pool divides by it, on 1 .. cores threads

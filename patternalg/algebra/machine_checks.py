@@ -7,18 +7,19 @@ They are bounded as a model file's expressions are: the text is read by the safe
 found in floating point (numpy, vectorised), never exactly: ``x^x`` at x = 10^12 or ``p^p^p``
 at p = 64 is an overflow to infinity (of a known sign), not a number of 10^13 digits. A value
 that is not real, or undefined (``sqrt(-x)``, ``log2(p - 1)`` at p = 1), is refused, naming
-the point.
+the point. Each error is an :class:`~patternalg.errors.ArgumentError` naming the argument of
+:class:`~patternalg.algebra.machine.Machine` (a machine file's reader adds the file).
 
 >>> from patternalg.syntax.symbols import p, x
->>> check_cost(machine_expression("x^x", "the hand-off", x), "the hand-off")
->>> check_cost(machine_expression("sqrt(-x)", "the hand-off", x), "the hand-off")
+>>> check_cost(machine_expression("x^x", "the hand-off", x, "handoff"), "the hand-off", "handoff")
+>>> check_cost(machine_expression("sqrt(-x)", "the hand-off", x, "handoff"), "the hand-off", "handoff")
 Traceback (most recent call last):
 ...
-ValueError: the hand-off is a time per element, at least 0 for every x >= 1: I*sqrt(x) is not a real number at x = 1
->>> check_speedup(machine_expression("(70 - p)/69", "the speed-up of k", p), "k", 128)
+patternalg.errors.ArgumentError: handoff: the hand-off is a time per element, at least 0 for every x >= 1: I*sqrt(x) is not a real number at x = 1
+>>> check_speedup(machine_expression("(70 - p)/69", "the speed-up of k", p, "speedups['k']"), "k", 128)
 Traceback (most recent call last):
 ...
-ValueError: the speed-up of k is positive on 1 to 128 threads: 70/69 - p/69 is 0 at p = 70
+patternalg.errors.ArgumentError: speedups['k']: the speed-up of k is positive on 1 to 128 threads: 70/69 - p/69 is 0 at p = 70
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from typing import Any
 import sympy
 
 from .._internal.limits import MAX_CORES, printable
+from ..arguments import as_int, wrong
+from ..errors import ArgumentError
 from ..syntax.arith import format_expr, number_text
 from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import p, x
@@ -41,40 +44,44 @@ __all__ = ["machine_expression", "check_cost", "check_speedup", "check_cores", "
 COST_SIZES = tuple(sorted({round(10 ** (k / 5)) for k in range(61)}))
 
 
-def check_cores(cores: Any) -> int:
+def check_cores(cores: Any, name: str = "cores") -> int:
     """``cores`` as an ``int`` if it is a whole number (Python's or numpy's) from 1 to
-    :data:`MAX_CORES`, else a ValueError.
+    :data:`MAX_CORES`, else an ArgumentError naming the argument ``name``.
 
     >>> import numpy as np
     >>> check_cores(2), check_cores(np.int64(4))
     (2, 4)
-    >>> check_cores(0)
+    >>> check_cores("4")
     Traceback (most recent call last):
     ...
-    ValueError: a machine has 1 to 1048576 cores (got cores = 0)
+    patternalg.errors.ArgumentError: cores: expected a number of cores: an integer >= 1 and <= 1,048,576; got str '4'
     """
-    if isinstance(cores, bool) or not isinstance(cores, numbers.Integral) or not 1 <= int(cores) <= MAX_CORES:
-        raise ValueError(f"a machine has 1 to {MAX_CORES} cores (got cores = {cores!r:.40})")
-    return int(cores)
+    return as_int(cores, name, 1, MAX_CORES, what="a number of cores")
 
 
-def machine_expression(value: Any, what: str, variable: sympy.Symbol) -> sympy.Expr:
+def machine_expression(value: Any, what: str, variable: sympy.Symbol, name: str) -> sympy.Expr:
     """A number, a sympy expression or a text of the safe arithmetic (never ``sympify``), in
-    ``variable`` only."""
+    ``variable`` only: the argument ``name`` of a machine, ``what`` it is.
+
+    >>> machine_expression(5j, "the hand-off", x, "handoff")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: handoff: expected the hand-off, a finite number or an expression in x (or its text, e.g. '100 + 0.5*x'); got complex 5j
+    """
     if isinstance(value, str):
         expr = parse_arithmetic(value)
-    elif isinstance(value, int | float) and not isinstance(value, bool):
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"{what} is a finite number or an expression, not {value!r}")
-        expr = sympy.Integer(value) if isinstance(value, int) else sympy.Float(value)
+    elif isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value):
+        expr = sympy.Integer(int(value)) if isinstance(value, numbers.Integral) else sympy.Float(float(value))
     elif isinstance(value, sympy.Expr):
         expr = value
     else:
-        raise ValueError(f"{what} is a number or an expression, not {printable(repr(value))}")
+        example = "100 + 0.5*x" if variable == x else "p/(1 + 0.05*(p - 1))"
+        wanted = f"{what}, a finite number or an expression in {variable} (or its text, e.g. '{example}')"
+        raise wrong(name, wanted, value)
     unknown = expr.free_symbols - {variable}
     if unknown:
         names = ", ".join(sorted(map(str, unknown)))
-        raise ValueError(f"{what} is an expression in {variable} only (it has {names})")
+        raise ArgumentError(f"{name}: {what} is an expression in {variable} only (it has {printable(names)})")
     return expr
 
 
@@ -128,8 +135,8 @@ def _shown(value: float) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def check_cost(expr: sympy.Expr, what: str) -> None:
-    """A ValueError unless ``expr`` (in x) is a real number >= 0 at every size of
+def check_cost(expr: sympy.Expr, what: str, name: str) -> None:
+    """An ArgumentError naming the argument ``name`` unless ``expr`` (in x) is a real number >= 0 at every size of
     :data:`COST_SIZES` (1 .. 10^12): a time per data element (the hand-off, a dispatch
     cost)."""
     import numpy as np
@@ -139,15 +146,15 @@ def check_cost(expr: sympy.Expr, what: str) -> None:
     bad = _first_bad(values, lambda v: v >= 0)  # NaN compares False
     if bad is not None:
         value = _shown(float(values[bad]))
-        raise ValueError(
-            f"{what} is a time per element, at least 0 for every x >= 1: "
+        raise ArgumentError(
+            f"{name}: {what} is a time per element, at least 0 for every x >= 1: "
             f"{printable(format_expr(expr))} is {value} at x = {COST_SIZES[bad]}"
         )
 
 
 @functools.lru_cache(maxsize=1024)
 def check_speedup(expr: sympy.Expr, name: str, cores: int) -> None:
-    """A ValueError unless ``expr`` (in p) is a real number > 0 on every thread count
+    """An ArgumentError naming the argument ``speedups['name']`` unless ``expr`` (in p) is a real number > 0 on every thread count
     1 .. ``cores`` (a pool divides by it): all of them, in one numpy evaluation (a million
     cores: some 50 ms)."""
     import numpy as np
@@ -157,7 +164,7 @@ def check_speedup(expr: sympy.Expr, name: str, cores: int) -> None:
     bad = _first_bad(values, lambda v: v > 0)
     if bad is not None:
         value = _shown(float(values[bad]))
-        raise ValueError(
-            f"the speed-up of {name} is positive on 1 to {cores} threads: "
+        raise ArgumentError(
+            f"speedups[{name!r}]: the speed-up of {name} is positive on 1 to {cores} threads: "
             f"{printable(format_expr(expr))} is {value} at p = {bad + 1}"
         )

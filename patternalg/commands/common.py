@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import atexit
-import math
 import os
 import shutil
 import sys
@@ -18,7 +17,7 @@ from .._internal.display import MAX_DIGITS
 from .._internal.json_values import finite_json
 from .._internal.limits import MAX_CORES, MAX_MESSAGE, printable
 from .._internal.reading import read_text
-from ..errors import PatternalgError, reason
+from ..errors import ArgumentError, PatternalgError, reason
 from ..library.model_library import ModelLibrary
 from .progress import quiet
 
@@ -183,19 +182,20 @@ def seed_option(args: argparse.Namespace) -> int:
 
 
 def interval_option(args: argparse.Namespace) -> float | None:
-    """The ``--interval`` level given (checked: between 0 and 1), or None."""
+    """The ``--interval`` level given (checked as the library checks it:
+    :func:`~patternalg.algebra.intervals.check_level`), or None."""
+    from ..algebra.intervals import check_level
+
     text = getattr(args, "interval", None)
     if text is None:
         return None
     try:
         level = float(text)
     except ValueError:
-        level = math.nan
-    if not 0 < level < 1:
         raise PatternalgError(
-            f"--interval {printable(str(text))}: a confidence level is between 0 and 1, e.g. 0.9"
-        )
-    return level
+            f"--interval {printable(str(text))}: a confidence level is a number, e.g. 0.9"
+        ) from None
+    return check_level(level, "--interval")
 
 
 def machine_option(args: argparse.Namespace) -> Any:
@@ -216,7 +216,7 @@ def machine_option(args: argparse.Namespace) -> Any:
         cores = as_machine(cores_option(args.cores))
         try:
             machine = cores if machine is None else machine.with_cores(cores.cores)
-        except ValueError as exc:  # a speed-up of the file that is not one on so many cores
+        except ArgumentError as exc:  # a speed-up of the file that is not one on so many cores
             raise PatternalgError(
                 f"--cores {cores.cores} with --machine {printable(str(args.machine))}: {exc} "
                 "(give fewer cores, or a speed-up that stays above 0 up to them)"

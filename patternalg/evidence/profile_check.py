@@ -38,7 +38,7 @@ from ..algebra.atomic_model import AtomicModel
 from ..algebra.bindings import as_value
 from ..algebra.evaluation import sub_models
 from ..algebra.intervals import DRAWS, Spread, check_level
-from ..arguments import as_bindings, as_int, expect, wrong
+from ..arguments import as_bindings, as_int, as_seed, expect, wrong
 from ..errors import EvaluationError, PatternalgError
 from ..profiles.fit import INCLUSIVE, ProfileFit
 from ..profiles.tree import PROGRAM, Path
@@ -280,8 +280,8 @@ def check_profile(
     measured ones binding every symbol of the runs' parameters to a positive number (a
     mapping, or texts such as ``"p=343"`` as ``--at`` takes them)."""
     expect(fitted, ProfileFit, "fitted", "a ProfileFit, e.g. fit_profile(profile_term(tree))")
-    at, level = _point(at), check_level(level)
-    draws, seed = as_int(draws, "draws", 1), as_int(seed, "seed", 0)
+    at, level = _point(at), check_level(level, "level")
+    draws, seed = as_int(draws, "draws", 1), as_seed(seed)
     built, tree = fitted.built, fitted.built.tree
     if at is not None and set(at) != set(tree.parameters):
         extra = sorted(set(at) - set(tree.parameters))

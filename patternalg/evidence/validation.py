@@ -32,9 +32,9 @@ from ..algebra.domains import negative_note, range_notes
 from ..algebra.semantics import Semantics
 from ..algebra.term_symbols import term_symbols
 from ..algebra.units import atom_names, converted_note, in_unit
-from ..arguments import wrong
+from ..arguments import as_seed, wrong
 from ..errors import EvaluationError, ParseError, UnitError
-from ..library.machines import MachineLike, semantics_of
+from ..library.machines import MachineLike, chosen_semantics
 from ..measurements import Aggregation, Measurements, Series
 from ..measurements.halves import in_halves
 from ..measurements.names import measured_unit, quantity
@@ -197,7 +197,7 @@ def validate(
     measurements: Any,
     models: Any,
     *,
-    semantics: Semantics | str = "exact",
+    semantics: Semantics | str | None = None,
     rules: Semantics | str | None = None,
     aggregate: Aggregation | str = "median",
     interval: float | None = None,
@@ -213,16 +213,17 @@ def validate(
     list of them. ``models``: a model file's path (or several; the built-ins are not added:
     an atom they lack is not validated), a :class:`~patternalg.library.ModelLibrary` or a
     mapping of atom names to models. ``semantics``: how the operators combine (any
-    registered semantics); ``rules``: a second semantics whose predictions and errors are
+    registered semantics; exact unless given); ``rules``: a second semantics whose predictions and errors are
     reported beside (e.g. ``exact`` beside a machine's). Series that are not terms, need an
     atom the models lack or a symbol the file does not measure are skipped with a note; an
     EvaluationError if none is left. ``interval`` (a level such as 0.9) adds each
     prediction's central interval of what a measurement would show
     (:mod:`~patternalg.algebra.intervals`) and the share of the measured values it covers.
     ``machine`` and ``cores``, as ``--machine`` and ``--cores``: validate under that machine's
-    semantics, the rules (``exact``) beside unless ``rules`` says otherwise.
+    semantics (another ``semantics`` beside it is an ArgumentError), the rules (``exact``)
+    beside unless ``rules`` says otherwise.
     """
-    main = semantics_of(semantics, machine, cores)
+    main, seed = chosen_semantics(semantics, machine, cores, Semantics.EXACT), as_seed(seed)
     if rules is None and (machine is not None or cores is not None):
         rules = Semantics.EXACT
     other = None if rules is None else Semantics.of(rules, "rules")

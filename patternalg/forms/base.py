@@ -46,7 +46,9 @@ from .._internal.callbacks import OnError, ProgressCallback
 from .._internal.options import Option
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.uncertainty import Uncertainty
+from ..arguments import as_callback, wrong
 from ..errors import (
+    ArgumentError,
     EvaluationError,
     FitError,
     ModelFileError,
@@ -98,12 +100,13 @@ class Form(ABC):
         uncertainty: Uncertainty | None = None,
         **values: Any,
     ) -> None:
+        where = type(self).__name__
         names = [parameter.name for parameter in self.parameters]
         if len(args) > len(names):
-            raise TypeError(f"{type(self).__name__} takes at most {len(names)} parameters")
+            raise ArgumentError(f"{where} takes at most {len(names)} parameters ({', '.join(names)})")
         for key, value in zip(names, args, strict=False):
             if key in values:
-                raise TypeError(f"{type(self).__name__}: {key} given twice")
+                raise ArgumentError(f"{where}: {key} given twice")
             values[key] = value
         declared = {parameter.name: parameter for parameter in self.parameters}
         table = {
@@ -111,7 +114,11 @@ class Form(ABC):
             for key, value in values.items()
             if value is not None
         }
-        self._init(table, type(self).__name__, domain or {}, statistics or {}, uncertainty)
+        try:  # the model file's checks, said of the constructor's arguments
+            self._check_keys(table, where, common=("domain", "statistics", "uncertainty"), word="argument")
+            self._init(table, where, domain or {}, statistics or {}, uncertainty)
+        except ModelFileError as exc:
+            raise ArgumentError(exc.message) from None
 
     def _init(
         self,
@@ -176,17 +183,18 @@ class Form(ABC):
     # --- the declared parameters -------------------------------------------------------
     @classmethod
     def _checked(cls, table: Mapping[str, Any], where: str) -> dict[str, sympy.Expr]:
-        check_keys(
-            table,
-            where,
-            [p.name for p in cls.parameters if p.required],
-            [p.name for p in cls.parameters if not p.required],
-        )
+        cls._check_keys(table, where)
         values = {p.name: p.value(table[p.name], where) for p in cls.parameters if p.name in table}
         reason = cls._check(values)
         if reason:
             raise ModelFileError(f"{where}: {reason}")
         return values
+
+    @classmethod
+    def _check_keys(cls, table: Mapping[str, Any], where: str, **how: Any) -> None:
+        """The family's parameters, the required ones present (:func:`check_keys`, ``how``)."""
+        required = [p.name for p in cls.parameters if p.required]
+        check_keys(table, where, required, [p.name for p in cls.parameters if not p.required], **how)
 
     @classmethod
     def _check(cls, values: Mapping[str, sympy.Expr]) -> str | None:
@@ -459,6 +467,8 @@ class Form(ABC):
         >>> print(failed[0])
         k.csv:5: kernel 'b', metric 'time': 2 measured points; a pmnf fit needs at least 3 distinct values of the parameter (Extra-P advises 5)
         """
+        progress = as_callback(progress, "progress", "progress(done, total)")
+        on_error = as_callback(on_error, "on_error", "on_error(error)")
         reports: list[Any] = cls.fitting().fit_each(
             data, options, progress, allow_nonpositive, on_error
         )
@@ -552,10 +562,15 @@ def _unpickled(
 
 def _domain(domain: Domain) -> tuple[tuple[str, tuple[float, float]], ...]:
     """A domain as sorted (name, (low, high)) pairs of floats."""
+    if not isinstance(domain, Mapping):
+        raise wrong("domain", "a mapping of symbol names to (low, high)", domain)
     result = []
     for name, bounds in sorted(domain.items()):
-        low, high = (float(v) for v in bounds)
+        try:
+            low, high = (float(v) for v in bounds)
+        except (TypeError, ValueError):
+            low = high = math.nan
         if not low <= high:
-            raise ValueError(f"domain of {name}: [{low}, {high}] is empty")
+            raise wrong(f"domain[{name!r}]", "(low, high) with low <= high", bounds)
         result.append((name, (low, high)))
     return tuple(result)

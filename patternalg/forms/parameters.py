@@ -67,17 +67,28 @@ class Parameter:
 
 def _number(raw: Any, key: str, low: float, high: float) -> sympy.Expr:
     if isinstance(raw, bool) or not isinstance(raw, int | float) or not abs(raw) <= sys.float_info.max:
-        raise ModelFileError(f"{key}: expected a finite number, got {raw!r}")
+        within = f" in [{low}, {high}]" if math.isfinite(low) or math.isfinite(high) else ""
+        raise ModelFileError(f"{key}: expected a finite number{within}, got {_shown(raw)}")
     if not low <= raw <= high:
         raise ModelFileError(f"{key}: {raw} is outside [{low}, {high}]")
     return sympy.Integer(raw) if isinstance(raw, int) else sympy.Float(raw)
+
+
+def _shown(raw: Any) -> str:
+    """A wrong value as a message shows it: its ``repr``, printable and short."""
+    from .._internal.limits import printable
+
+    try:
+        return printable(repr(raw), limit=40)
+    except ValueError:  # an int of more digits than Python prints
+        return f"a very large {type(raw).__name__}"
 
 
 def _expression(raw: Any, key: str) -> sympy.Expr:
     from ..syntax.parser import parse_arithmetic
 
     if isinstance(raw, bool) or not isinstance(raw, int | float | str):
-        raise ModelFileError(f"{key}: expected an expression string or a number")
+        raise ModelFileError(f"{key}: expected an expression string or a number, got {_shown(raw)}")
     if not isinstance(raw, str):
         return _number(raw, key, -math.inf, math.inf)
     try:
@@ -87,16 +98,29 @@ def _expression(raw: Any, key: str) -> sympy.Expr:
 
 
 def check_keys(
-    table: Mapping[str, Any], where: str, required: Sequence[str], optional: Sequence[str] = ()
+    table: Mapping[str, Any],
+    where: str,
+    required: Sequence[str],
+    optional: Sequence[str] = (),
+    *,
+    common: Sequence[str] = COMMON_KEYS,
+    word: str = "key",
 ) -> None:
-    """Every required key present, nothing unknown (with did-you-mean)."""
+    """Every required key present, nothing unknown (with did-you-mean); ``common``, the
+    other keys valid beside, and the ``word`` for a key (a constructor's "argument").
+
+    >>> check_keys({"alpa": 1}, "Amdahl", ["alpha"], common=(), word="argument")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ModelFileError: Amdahl.alpa: unknown argument (did you mean 'alpha'? valid: alpha)
+    """
     valid = [*required, *optional]
     for key in table:
         if key not in valid:
             hint = did_you_mean(close_names(key, valid), quote="'", after=" ")
             raise ModelFileError(
-                f"{where}.{key}: unknown key ({hint}valid: {', '.join([*valid, *COMMON_KEYS])})"
+                f"{where}.{key}: unknown {word} ({hint}valid: {', '.join([*valid, *common])})"
             )
     for key in required:
         if key not in table:
-            raise ModelFileError(f"{where}: missing key '{key}'")
+            raise ModelFileError(f"{where}: missing {word} '{key}'")

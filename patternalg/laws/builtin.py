@@ -6,8 +6,9 @@
 
 from __future__ import annotations
 
-from ..arguments import expect
-from ..errors import EvaluationError
+from .._internal.limits import printable
+from ..arguments import as_text, expect
+from ..errors import EvaluationError, close_names, did_you_mean
 from .language import Law, parse_law
 
 __all__ = ["BUILTIN_LAWS", "builtin_law", "as_law"]
@@ -60,12 +61,18 @@ def builtin_law(law_id: str) -> Law:
 
     >>> str(builtin_law("pipe_comm"))
     'pipe(A, B) == pipe(B, A)'
+    >>> builtin_law("pipe_le_sq")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: unknown law id 'pipe_le_sq'; did you mean 'pipe_le_seq', 'pipe_ge_stage', 'pipe_vs_tpool2_seq'? (valid: ...)
     """
+    law_id = as_text(law_id, "law_id", "a built-in law's id, e.g. 'pipe_le_seq'")
     for law in BUILTIN_LAWS:
         if law.id == law_id:
             return law
-    valid = ", ".join(law.id or "" for law in BUILTIN_LAWS)
-    raise EvaluationError(f"unknown law id {law_id!r} (valid: {valid})")
+    ids = [law.id or "" for law in BUILTIN_LAWS]
+    hint = did_you_mean(close_names(law_id, ids, n=3), quote="'", before="; ")
+    raise EvaluationError(f"unknown law id {printable(repr(law_id))}{hint} (valid: {', '.join(ids)})")
 
 
 def as_law(law: Law | str, name: str = "law") -> Law:
@@ -78,6 +85,6 @@ def as_law(law: Law | str, name: str = "law") -> Law:
     ...
     patternalg.errors.ArgumentError: law: expected a law, its text or a built-in law's id; got None
     """
-    if isinstance(law, str):
-        return builtin_law(law.strip()) if law.strip() in {b.id for b in BUILTIN_LAWS} else parse_law(law)
+    if isinstance(law, str):  # a law has a relation: a bare name is a built-in law's id
+        return builtin_law(law.strip()) if law.strip().isidentifier() else parse_law(law)
     return expect(law, Law, name, "a law, its text or a built-in law's id")  # type: ignore[no-any-return]

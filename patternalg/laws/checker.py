@@ -46,7 +46,7 @@ from ..algebra.pointwise import substitute_counts
 from ..algebra.render import value_text
 from ..algebra.semantics import Semantics
 from ..algebra.units import DEFAULT_UNIT, in_one_unit, kind
-from ..arguments import as_int, wrong
+from ..arguments import as_callback, as_int
 from ..errors import EvaluationError
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import format_expr
@@ -687,8 +687,7 @@ def check(
     law = as_law(law)
     library, seed = ModelLibrary.of(library), as_int(seed, "seed")
     semantics = Semantics.of(semantics)
-    if progress is not None and not callable(progress):
-        raise wrong("progress", "None or a function progress(done, total)", progress)
+    as_callback(progress, "progress", "progress(done, total)")
     examples = as_int(examples, "examples", 1)
     unit = validate(law, library)
 

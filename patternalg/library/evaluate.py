@@ -27,9 +27,9 @@ from ..algebra.evaluation import Derivation
 from ..algebra.pointwise import at_point
 from ..algebra.semantics import Semantics
 from ..algebra.units import in_one_unit
-from ..arguments import as_int, as_optional_text, as_term
+from ..arguments import as_optional_text, as_seed, as_term
 from ..syntax.terms import Term
-from .machines import MachineLike, semantics_of
+from .machines import MachineLike, chosen_semantics
 from .model_library import ModelLibrary
 
 __all__ = ["evaluate", "explain", "model"]
@@ -38,7 +38,7 @@ __all__ = ["evaluate", "explain", "model"]
 def explain(
     term: str | Term,
     library: Mapping[str, AtomicModel] | str | PathLike[str] | None = None,
-    semantics: Semantics | str = Semantics.ASYMPTOTIC,
+    semantics: Semantics | str | None = None,
     *,
     unit: str | None = None,
     machine: MachineLike = None,
@@ -52,27 +52,29 @@ def explain(
 
     ``library``: the built-ins, a model file's path (the built-ins overridden by it) or a
     mapping of atom names to models. Every atom is converted to one unit first: ``unit``,
-    else the atoms' common unit. ``machine`` (a :class:`~patternalg.algebra.machine.Machine`,
-    a machine file's path or a number of cores) evaluates under that machine's semantics;
-    ``cores``, as ``--cores``, replaces its cores (alone: a machine of that many).
+    else the atoms' common unit. ``semantics``: asymptotic unless given. ``machine`` (a
+    :class:`~patternalg.algebra.machine.Machine`, a machine file's path or a number of
+    cores) evaluates under that machine's semantics (another ``semantics`` beside it is an
+    ArgumentError); ``cores``, as ``--cores``, replaces its cores (alone: a machine of that
+    many).
     ``interval`` (a level such as 0.9), where every symbol is bound, adds the central
     interval of what a measurement would show, ``seed`` fixing the draws.
     """
     return evaluated(
         as_term(term),
         ModelLibrary.of(library),
-        semantics_of(semantics, machine, cores),
+        chosen_semantics(semantics, machine, cores, Semantics.ASYMPTOTIC),
         at=at,
         unit=as_optional_text(unit, "unit"),
         interval=interval,
-        seed=as_int(seed, "seed"),
+        seed=as_seed(seed),
     )
 
 
 def model(
     text: str | Term,
     library: Mapping[str, AtomicModel] | str | PathLike[str] | None = None,
-    semantics: Semantics | str = Semantics.ASYMPTOTIC,
+    semantics: Semantics | str | None = None,
     *,
     machine: MachineLike = None,
     cores: int | None = None,
@@ -81,6 +83,7 @@ def model(
     """Text of a term (or a term) to its closed-form model in one call; keywords bind
     symbols. ``library``: the built-ins, the path of a model file (the built-ins overridden
     by it, as ``--models``), or a mapping of atom names to models or their texts.
+    ``semantics``, ``machine`` and ``cores`` as :func:`explain` takes them.
 
     Atoms of different time units are converted to ns first (see :mod:`patternalg.algebra.units`). With bindings, the result is
     the model's value there: a pipe whose stages are numbers at the point is their maximum,
@@ -97,7 +100,7 @@ def model(
     """
     term = as_term(text, "text")
     library, unit = in_one_unit(term, ModelLibrary.of(library))
-    semantics = semantics_of(semantics, machine, cores).in_unit(unit)
+    semantics = chosen_semantics(semantics, machine, cores, Semantics.ASYMPTOTIC).in_unit(unit)
     if at:
         return at_point(term, library, at, semantics).expr
     return evaluation.evaluate(term, library, semantics)

@@ -46,7 +46,7 @@ from ..algebra.machine import Machine
 from ..algebra.machine_numbers import covariance_problem
 from ..algebra.units import UnitError, check_unit, is_time
 from ..arguments import as_path, as_text, expect
-from ..errors import Location, ModelFileError, ParseError
+from ..errors import ArgumentError, Location, ModelFileError
 from ..syntax.arith import format_expr
 from .model_library import file_text
 
@@ -132,7 +132,7 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
             source=str(table.get("source", "")),
             calibration=tuple(calibration.items()),
         )
-    except (ValueError, ParseError) as exc:
+    except (ValueError, ArgumentError) as exc:  # a ParseError, a UnitError too
         raise ModelFileError(str(exc), location=Location(path, key="machine")) from None
 
 

@@ -15,13 +15,15 @@ import numbers
 from os import PathLike
 from typing import Any
 
-from .._internal.limits import MAX_CORES
+from .._internal.limits import printable
 from ..algebra.machine import Machine
+from ..algebra.machine_checks import check_cores
 from ..algebra.semantics import Semantics
-from ..arguments import as_int, wrong
+from ..arguments import wrong
+from ..errors import ArgumentError
 from .machine_file import read_machine
 
-__all__ = ["MachineLike", "as_machine", "as_cores", "semantics_of"]
+__all__ = ["MachineLike", "as_machine", "as_cores", "chosen_semantics", "semantics_of"]
 
 #: what ``machine=`` takes: a machine, a machine file's path, a number of cores, or None
 MachineLike = Machine | str | PathLike[str] | int | None
@@ -56,7 +58,30 @@ def as_cores(value: Any, name: str = "cores") -> int:
     ...
     patternalg.errors.ArgumentError: cores: expected a number of cores: an integer >= 1 and <= 1,048,576; got str '2'
     """
-    return as_int(value, name, 1, MAX_CORES, what="a number of cores")
+    return check_cores(value, name)
+
+
+def chosen_semantics(
+    semantics: Semantics | str | None, machine: Any, cores: Any, default: Semantics | str
+) -> Semantics:
+    """A public function's ``semantics=`` beside its ``machine=`` and ``cores=``: None is
+    ``default``, or the machine's; a machine is evaluated under the machine semantics, so
+    another semantics given with it is refused, as ``--semantics`` with ``--machine`` is.
+
+    >>> chosen_semantics(None, 2, None, "exact").describe(), chosen_semantics("exact", None, None, "asymptotic").name
+    ('machine (2 cores)', 'exact')
+    >>> chosen_semantics("exact", 2, None, "asymptotic")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: semantics 'exact' with machine=/cores=: a machine is evaluated under the machine semantics; give one of them (drop semantics=, or machine= and cores=)
+    """
+    if semantics is not None and semantics != "machine" and (machine is not None or cores is not None):
+        shown = semantics.name if isinstance(semantics, Semantics) else semantics
+        raise ArgumentError(
+            f"semantics {printable(repr(shown), limit=40)} with machine=/cores=: a machine is evaluated "
+            "under the machine semantics; give one of them (drop semantics=, or machine= and cores=)"
+        )
+    return semantics_of(default if semantics is None else semantics, machine, cores)
 
 
 def semantics_of(semantics: Semantics | str, machine: Any = None, cores: int | None = None) -> Semantics:

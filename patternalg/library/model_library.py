@@ -115,18 +115,21 @@ class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
     def __init__(self, models: Iterable[AtomicModel] = ()) -> None:
         checked = as_each(models, AtomicModel, "models", "AtomicModel objects")
         self._models: dict[str, AtomicModel | _Pending] = {model.name: model for model in checked}
+        #: built from models a caller gave (not model files): an unknown atom lists them
+        self._given = True
 
     @classmethod
-    def _of(cls, entries: dict[str, AtomicModel | _Pending]) -> ModelLibrary:
+    def _of(cls, entries: dict[str, AtomicModel | _Pending], *, given: bool = False) -> ModelLibrary:
         library = cls()
-        library._models = entries
+        library._models, library._given = entries, given
         return library
 
     # --- Mapping ------------------------------------------------------------------------
     def __getitem__(self, name: str) -> AtomicModel:
         entry = self._models.get(name)
         if entry is None:
-            raise UnknownAtomError(name, close_names(name, self._models, n=3))
+            known = list(self._models) if self._given else None
+            raise UnknownAtomError(name, close_names(name, self._models, n=3), known=known)
         if isinstance(entry, _Pending):
             entry = self._models[name] = entry.build()
         return entry
@@ -152,10 +155,12 @@ class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
         entries = dict(self._models)
         if isinstance(other, ModelLibrary):
             entries.update(other._models)
+            given = self._given and other._given
         else:
             models = as_each(other, AtomicModel, "other", "AtomicModel objects or a ModelLibrary")
             entries.update((model.name, model) for model in models)
-        return ModelLibrary._of(entries)
+            given = self._given
+        return ModelLibrary._of(entries, given=given)
 
     @classmethod
     def from_toml_text(cls, text: str, path: str = "<text>", *, lazy: bool = False) -> ModelLibrary:
@@ -185,7 +190,7 @@ class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
             raise ModelFileError("no [models.NAME] tables found", location=Location(path))
         if lazy:
             return cls._of({name: _Pending(name, table, path) for name, table in models.items()})
-        return cls(_model_from_table(name, table, path) for name, table in models.items())
+        return cls._of({name: _model_from_table(name, table, path) for name, table in models.items()})
 
     @classmethod
     def from_file(cls, path: str | Path) -> ModelLibrary:
@@ -208,7 +213,9 @@ class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
             return cls.load([as_path(value, name)])
         if isinstance(value, list | tuple) and all(isinstance(v, str | PathLike) for v in value):
             return cls.load(value)
-        return value if isinstance(value, ModelLibrary) else cls._of(dict(as_models(value, name, MODELS)))
+        if isinstance(value, ModelLibrary):
+            return value
+        return cls._of(dict(as_models(value, name, MODELS)), given=True)
 
     @classmethod
     def builtin(cls) -> ModelLibrary:
