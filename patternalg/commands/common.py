@@ -336,7 +336,7 @@ def read_text_argument(value: str, what: str) -> str:
     source = "standard input" if value == "-" else value[1:]
     try:
         return read_text("-" if value == "-" else value[1:])
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise PatternalgError(f"cannot read {what} from {source}: {reason(exc)}") from None
 
 

@@ -127,7 +127,7 @@ def recorded_cores(files: Iterable[str], stdin: str | None = None) -> int | None
             continue
         try:
             text = read_text(record)
-        except (OSError, UnicodeDecodeError):
+        except OSError:
             continue
         found = _CORES.search(text) or _CPUS.search(text)
         # a count of more digits than any machine's cores is not converted (int()'s limit)

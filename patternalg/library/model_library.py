@@ -53,7 +53,7 @@ def file_text(path: str | PathLike[str], what: str) -> str:
 
     try:
         return read_text(path)
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise ModelFileError(f"cannot read {what}: {reason(exc)}", location=Location(str(path))) from None
 
 

@@ -123,7 +123,7 @@ def read_json(path: str, metric: str | None = None) -> Profile:
             "cannot read the Caliper JSON: arrays and objects nested too deep",
             location=Location(str(path)),
         ) from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (OSError, ValueError) as exc:
         raise MeasurementError(
             f"cannot read the Caliper JSON: {exc}", location=Location(str(path))
         ) from None
