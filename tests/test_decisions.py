@@ -110,7 +110,7 @@ def test_sweep_two_symbols_and_formats():
         (["sweep", "qsort", "--over", "x=0..100:log"], "positive bounds"),
         (["sweep", "qsort", "--over", "x=-4..100:5:log"], "positive bounds"),
         (["sweep", "qsort", "--over", "x=1..2:5:cubic"], "neither a number of points"),
-        (["sweep", "tpool_n(qsort)", "--over", "n=1.5,2", "--at", "x=2"], "positive integers"),
+        (["sweep", "tpool_n(qsort)", "--over", "n=1.5,2", "--at", "x=2"], "n = 1.5 is not a positive integer"),
         (["sweep", "qsort", "--over", "y=1..4"], "no term has a symbol y"),
         (["sweep", "qsort"], "needs a grid"),
         (["compare", "qsort"], "at least two terms"),

@@ -30,10 +30,10 @@ import numpy as np
 
 from .._internal.limits import printable
 from ..errors import ArgumentError, EvaluationError, ParseError
-from ..syntax.arith import in_double_range
+from ..syntax.arith import in_double_range, number_text
 from .bindings import parse_value
 
-__all__ = ["Axis", "SPACINGS", "parse_axis", "curve_axis", "check_not_fixed", "spaced", "DEFAULT_POINTS", "MAX_POINTS", "CURVE_POINTS"]
+__all__ = ["Axis", "SPACINGS", "parse_axis", "check_count_axis", "curve_axis", "check_not_fixed", "spaced", "DEFAULT_POINTS", "MAX_POINTS", "CURVE_POINTS"]
 
 #: points of a plotted curve over a range given without ``:N``
 CURVE_POINTS = 256
@@ -154,9 +154,27 @@ def parse_axis(text: str, *, integer: bool = False, option: str = "--over") -> A
         axis = Axis(name, values, "list")
     if len(axis) < 2:
         raise EvaluationError(f"{where}: a grid needs at least 2 points, got {len(axis)}")
-    if integer and not np.all((axis.values >= 1) & (axis.values == np.round(axis.values))):
-        raise EvaluationError(f"{where}: {name} counts threads; its values must be positive integers")
+    if integer:
+        check_count_axis(axis, where)
     return axis
+
+
+def check_count_axis(axis: Axis, where: str) -> None:
+    """An error naming the first value of ``axis``, over a symbol that counts threads (or
+    nodes, or keys), that is not a positive integer.
+
+    >>> check_count_axis(Axis("n", [1, 2, 4], "list"), "--over n")
+    >>> check_count_axis(Axis("n", [2, 0, -1], "list"), "--over n")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --over n: n counts threads, and n = 0 is not a positive integer (a pool needs 1 or more threads)
+    """
+    bad = axis.values[(axis.values < 1) | (axis.values != np.round(axis.values))]
+    if bad.size:
+        raise EvaluationError(
+            f"{where}: {axis.name} counts threads, and {axis.name} = {number_text(float(bad[0]))} is not a "
+            "positive integer (a pool needs 1 or more threads)"
+        )
 
 
 def curve_axis(text: str, *, integer: bool = False, option: str = "--over") -> Axis:

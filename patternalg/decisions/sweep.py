@@ -23,7 +23,7 @@ from .._internal.tables import Tabular, number, with_unit
 from ..algebra.arrays import Compiled, compile_term, count_symbols
 from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
-from ..algebra.grid import Axis, check_not_fixed
+from ..algebra.grid import Axis, check_count_axis, check_not_fixed
 from ..algebra.machine_notes import machine_notes
 from ..algebra.pointwise import with_counts
 from ..algebra.semantics import Semantics
@@ -90,12 +90,7 @@ def prepare(
         if axis.name not in known:
             raise EvaluationError(f"--over {axis.name}: no term has a symbol {axis.name}")
         if any(axis.name in count_symbols(c.term) for c in compiled):
-            values = axis.values
-            if not np.all((values >= 1) & (values == np.round(values))):
-                raise EvaluationError(
-                    f"--over {axis.name}: {axis.name} counts threads; its values must be "
-                    "positive integers"
-                )
+            check_count_axis(axis, f"--over {axis.name}")
     for c in compiled:  # before compare solves for crossovers with a symbol still free
         c.require(names)
     grid = dict(zip(names, np.meshgrid(*(a.values for a in axes), indexing="ij"), strict=True))
