@@ -136,6 +136,50 @@ def test_bad_input_is_one_line_and_exit_2(args, fragment):
     assert "Traceback" not in result.stderr
 
 
+_FORMS = "expected SYMBOL=A..B[:N][:lin|log] or SYMBOL=v1,v2,..."
+
+
+@pytest.mark.parametrize(
+    ("command", "overs", "message"),
+    [
+        ("sweep", ["x=:0"], f"--over x=:0: a range is written A..B, both ends included (x=1..100:10); {_FORMS}"),
+        ("compare", ["x=5:1"], f"--over x=5:1: a range is written A..B, both ends included (x=1..100:10); {_FORMS}"),
+        ("sweep", ["x=5..1"], "--over x=5..1: the range must go up, got 5..1 (x=1..5 goes up)"),
+        ("sweep", ["x="], f"--over x=: no values; {_FORMS}"),
+        ("sweep", ["x=..0"], f"--over x=..0: the range has no lower end; {_FORMS}"),
+        ("sweep", ["x=1..9:0"], "--over x=1..9:0: a grid needs at least 2 points, got 0"),
+        ("sweep", ["x=1,,2"], "--over x=1,,2: an empty value in the list; expected x=v1,v2,... (e.g. x=1,2,4)"),
+        ("sweep", ["x=1..9", "x=2..3"], "--over names x twice; give each symbol one grid"),
+        ("compare", ["x=1..9", "x=2..3"], "--over names x twice; give each symbol one grid"),
+        ("sweep", ["x=5"], "--over x=5: a grid needs at least 2 points, got 1 (the value at one point: eval --at x=5)"),
+        ("compare", ["x=5..5"], "--over x=5..5: a grid needs at least 2 points, got 1 (the value at one point: eval --at x=5)"),
+        ("plot", ["x=5"], "--over x=5: a grid needs at least 2 points, got 1 (the value at one point: eval --at x=5)"),
+        ("sweep", ["x=1,4,1"], "--over x=1,4,1: x = 1 is listed twice; list each value once"),
+        ("sweep", ["x=1..2:2:log:lin"], "--over x=1..2:2:log:lin: 'lin' gives the spacing a second time; give it once"),
+    ],
+)  # fmt: skip
+def test_a_bad_over_is_refused_in_one_line_saying_what_is_valid(command, overs, message, tmp_path):
+    """x=:0 and x=5:1 showed the parser's syntax error, x=1..9:0 the Axis constructor's
+    message; x=1,1 and x=1..2:2:log:lin were swept; a one-point grid said nothing of eval."""
+    args = [a for over in overs for a in ("--over", over)]
+    out = ["-o", str(tmp_path / "p.png")] if command == "plot" else []
+    done = run_cli(command, "qsort", "inc", *args, *out)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"patternalg {command}: error: {message}\n"
+
+
+def test_sweep_without_over_names_over():
+    from patternalg.algebra.grid import Axis
+    from patternalg.errors import ArgumentError, EvaluationError
+
+    with pytest.raises(ArgumentError, match=r"^over: expected a grid axis such as 'x=1..1e6:20:log'.*; got None$"):
+        sweep(["qsort"])  # type: ignore[call-arg]
+    with pytest.raises(EvaluationError, match=r"^--over x: a grid needs at least 2 points, got 1 \(the value at one point: eval --at x=3\)$"):
+        sweep(["qsort"], Axis("x", [3], "list"))
+    with pytest.raises(EvaluationError, match=r"^--over x: x = 3 is listed twice; list each value once$"):
+        sweep(["qsort"], Axis("x", [3, 3], "list"))
+
+
 # --- compare ---------------------------------------------------------------------------------
 def test_inc_and_nop_cross_where_the_paper_models_say():
     result = compare(["inc", "nop"])

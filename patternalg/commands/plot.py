@@ -161,7 +161,7 @@ def _one_axis(
     text = args.over[0] if args.over else _default_range(args, atoms, library)
     from ..algebra.grid import curve_axis
 
-    return curve_axis(text, integer=text.partition("=")[0].strip() in integer)
+    return curve_axis(text, integer=text.partition("=")[0].strip() in integer, distinct=True)
 
 
 def _curves(args: argparse.Namespace) -> Any:

@@ -23,7 +23,7 @@ from .._internal.tables import Tabular, number, with_unit
 from ..algebra.arrays import Compiled, compile_term, count_symbols
 from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
-from ..algebra.grid import Axis, check_count_axis, check_not_fixed
+from ..algebra.grid import Axis, check_count_axis, check_distinct, check_not_fixed
 from ..algebra.machine_notes import machine_notes
 from ..algebra.pointwise import with_counts
 from ..algebra.semantics import Semantics
@@ -71,10 +71,12 @@ def prepare(
     notes = (*notes, *machine_notes([with_counts(t, at) for t in parsed], semantics))
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     names = [a.name for a in axes]
-    if len(set(names)) != len(names):
-        raise EvaluationError(f"--over names a symbol twice: {', '.join(names)}")
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        raise EvaluationError(f"--over names {name} twice; give each symbol one grid")
     if len(axes) > 2:
         raise EvaluationError(f"at most two symbols can be swept, got {len(axes)}")
+    for axis in axes:
+        check_distinct(axis, f"--over {axis.name}")
     check_not_fixed(axes, fixed)
     symbols = [term_symbols(t, library, semantics) for t in parsed]
     known = set().union(*(s.bindable for s in symbols))
@@ -171,7 +173,7 @@ class Sweep(Tabular):
 
 def sweep(
     terms: Sequence[str | Term],
-    over: Sequence[Axis | str] | Axis | str,
+    over: Sequence[Axis | str] | Axis | str | None = None,
     *,
     at: Mapping[str, Any] | None = None,
     library: Mapping[str, AtomicModel] | None = None,
@@ -182,7 +184,7 @@ def sweep(
     seed: int = 0,
 ) -> Sweep:
     """The pointwise model of every term at every point of the grid ``over`` (one or two
-    axes), every atom converted to ``unit`` (default: the atoms' common unit; times of
+    axes: required, None is an error naming it), every atom converted to ``unit`` (default: the atoms' common unit; times of
     different units: ns); under the semantics of ``machine`` (a machine, a machine file's
     path or a number of cores; ``cores``, as ``--cores``: replaces its cores, or alone a
     machine of that many) if given; ``interval`` (a level such as 0.9) adds each
