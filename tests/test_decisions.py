@@ -116,7 +116,7 @@ def test_sweep_two_symbols_and_formats():
         (["compare", "qsort"], "at least two terms"),
         (["optimize", "qsort", "--budget", "a<=3"], "no free thread count"),
         (["optimize", "tpool_a(qsort)", "--budget", "b<=3", "--at", "x=4"], "names no free"),
-        (["optimize", "tpool_a(qsort)", "--budget", "a<=0", "--at", "x=4"], "no assignment"),
+        (["optimize", "tpool_a(qsort)", "--budget", "a<=0", "--at", "x=4"], "the budget a<=0 is too small"),
         (["optimize", "tpool_a(qsort)", "--budget", "a*a<=9", "--at", "x=4"], "not linear"),
         (
             ["optimize", "pipe(tpool_a(qsort), tpool_b(inc))", "--budget", "a<=3", "--at", "x=4"],
@@ -586,6 +586,39 @@ def test_optimize_on_a_machine_with_a_dispatch_cost_finds_the_exhaustive_optimum
     brute = optimize(design, budget=budget, at={"x": size}, machine=machine, method="exhaustive")
     assert found.method == "branch-and-bound"
     assert found.best.value == pytest.approx(brute.best.value, rel=1e-12), (found.best, brute.best)
+
+
+@pytest.mark.parametrize("method", ["branch-and-bound", "exhaustive"])
+def test_optimize_tries_only_assignments_whose_counts_are_positive_integers(method):
+    """tpool_{a/2} under a<=5 was best at a = 5 (2.5 threads), beside a = 1 (half a thread);
+    an even split of a+b<=7 under tpool_{a/2} and tpool_{b/2} was a = b = 3."""
+    found = optimize("tpool_{a/2}(qsort)", budget="a<=5", at={"x": 1000}, method=method)
+    assert [dict(c.assignment) for c in (found.best, *found.runners_up)] == [{"a": 4}, {"a": 2}]
+    assert found.best.value == pytest.approx(QSORT * 1000 * math.log2(1000) / 2, rel=1e-12)
+    halves = optimize("pipe(tpool_{a/2}(qsort), tpool_{b/2}(inc))", budget="a+b<=7", at={"x": 1000}, method=method)
+    assert dict(halves.best.assignment) == {"a": 4, "b": 2}
+    assert halves.even_split is not None and dict(halves.even_split.assignment) == {"a": 2, "b": 2}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["pipe(tpool_a(qsort), tpool_b(inc))", "--budget", "a+b<=1"],
+         "the budget a+b<=1 is too small: with a, b at their least, 1 each (a pool needs 1 or more threads), it comes to 2, above 1"),
+        (["pipe(tpool_a(qsort), tpool_b(inc), tpool_c(nop))", "--threads", "2"],
+         "the budget a + b + c <= 2 is too small: with a, b, c at their least, 1 each (a pool needs 1 or more threads), it comes to 3, above 2"),
+        (["pipe(tpool_a(qsort), tpool_b(inc))", "--budget", "2*a+2*b<4"],
+         "the budget 2*a+2*b<4 is too small: with a, b at their least, 1 each (a pool needs 1 or more threads), it comes to 4, not below 4"),
+        (["tpool_{a/2}(qsort)", "--budget", "a<=1"],
+         "no assignment of a that the budgets allow makes every count of tpool_{a/2}(qsort) a positive integer "
+         "(a = 1 makes the thread count of tpool_{a/2}(...) 1/2; it must be a positive integer)"),
+    ],
+)  # fmt: skip
+def test_optimize_refuses_a_budget_below_what_its_pools_need(args, message):
+    """They said 'no assignment of counts >= 1 to a, b meets the budgets (a+b<=1)', and
+    tpool_{a/2} under a<=1 ranked half a thread."""
+    done = run_cli("optimize", *args, "--at", "x=1000")
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"patternalg optimize: error: {message}\n")
 
 
 # --- explore ---------------------------------------------------------------------------------

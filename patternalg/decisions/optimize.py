@@ -60,7 +60,14 @@ from .allocation_search import (
     monotone,
     none_feasible,
 )
-from .budget import Budget, assignments_at_most, parse_budget, thread_budgets, upper_bounds
+from .budget import (
+    Budget,
+    assignments_at_most,
+    parse_budget,
+    thread_budgets,
+    too_small,
+    upper_bounds,
+)
 from .options import OBJECTIVES, OPTIMIZE_THREADS, OPTIMIZE_TOP
 
 __all__ = ["Candidate", "Optimum", "optimize", "free_counts", "MAX_EXHAUSTIVE"]
@@ -401,6 +408,8 @@ def optimize(
     if objective not in OBJECTIVES:
         raise EvaluationError(f"unknown objective {objective!r} (valid: {', '.join(OBJECTIVES)})")
     parsed_budgets = [parse_budget(b, names, unread) for b in budgets]
+    for problem in filter(None, (too_small(b, names) for b in parsed_budgets)):
+        raise EvaluationError(problem)
     upper = upper_bounds(parsed_budgets, len(names))
     unbounded = [n for n, u in zip(names, upper, strict=True) if not np.isfinite(u)]
     if unbounded:
@@ -433,12 +442,18 @@ def optimize(
     if spare:
         raise EvaluationError(f"{parsed}: no value for {', '.join(sorted(spare))} ({_bind_hint(spare, over)})")
 
-    def evaluate_rows(rows: np.ndarray) -> np.ndarray:
+    def grid_of(rows: np.ndarray) -> dict[str, np.ndarray]:
         grid = {n: rows[:, i : i + 1] for i, n in enumerate(names)}
         if over is not None:
             grid[over.name] = over.values[None, :]
-        values = compiled.values(grid).reshape(rows.shape[0], -1)
+        return grid
+
+    def evaluate_rows(rows: np.ndarray) -> np.ndarray:
+        values = compiled.values(grid_of(rows)).reshape(rows.shape[0], -1)
         return values.max(axis=1) if objective == "max" else values.mean(axis=1)
+
+    def allowed(rows: np.ndarray) -> np.ndarray:  # tpool_{a/2} at a = 5 is no pool
+        return np.asarray(compiled.counts_hold(grid_of(rows)).reshape(rows.shape[0], -1).all(axis=1))
 
     from_two = dispatch_paid(semantics)
     # where the model may grow with a count, a bound cuts no completion for sure
@@ -449,10 +464,11 @@ def optimize(
     keep = max(top + 1, CONTENDERS) if interval is not None else top + 1
     if chosen == "branch-and-bound":
         kept, evaluated = branch_and_bound(
-            evaluate_rows, parsed_budgets, len(names), keep, progress, int(space), from_two
+            evaluate_rows, parsed_budgets, len(names), keep, progress, int(space), from_two, allowed
         )
     elif chosen == "exhaustive":
         rows = feasible(parsed_budgets, upper)
+        rows = rows[allowed(rows)]
         kept, evaluated = Kept(keep), len(rows)
         kept.offer(rows, evaluate_rows(rows))
     else:
@@ -461,6 +477,15 @@ def optimize(
         )
     ranked = kept.ranked()
     if not ranked:
+        rows = feasible(parsed_budgets, upper)
+        if not allowed(rows).any():
+            try:
+                compiled.check_counts(grid_of(rows))
+            except EvaluationError as exc:
+                raise EvaluationError(
+                    f"no assignment of {', '.join(names)} that the budgets allow makes every count of "
+                    f"{printable(str(parsed))} a positive integer ({exc})"
+                ) from None
         if over is None:
             raise EvaluationError(f"{parsed}: the model has no finite value for any assignment")
         low, high = (number_text(b) for b in over.bounds)
@@ -488,7 +513,7 @@ def optimize(
             necks[assignment] = bottleneck_at(parsed, library, {**fixed, **dict(assignment)}, semantics)
         return Candidate(assignment, value, necks.get(assignment))
 
-    even = even_count(parsed_budgets, len(names))
+    even = even_count(parsed_budgets, len(names), allowed)
     even_row = None if even is None else [even] * len(names)
     best = candidate(ranked[0][1], ranked[0][0])
     ranges = {over.name: over.bounds} if over is not None else {}
