@@ -470,16 +470,16 @@ def compare(
     scan, scanned = scan[kept], scanned[:, kept]
     candidates: list[tuple[float, bool]] = []
     pairs = list(itertools.combinations(range(len(compiled)), 2))
-    for done, (i, j) in enumerate(pairs):
-        if progress is not None:
-            progress(done, len(pairs))
+    for done, (i, j) in enumerate(pairs, start=1):
         left, right = compiled[i].expr, compiled[j].expr
         exact = None if left is None or right is None else exact_roots(left - right, s, lo, hi)
         if exact is not None:
             candidates += [(r, True) for r in exact]
-            continue
-        both = lambda v, p=(i, j): np.stack([compiled[k].values({axis.name: v}) for k in p])  # noqa: E731
-        candidates += [(r, False) for r in numeric_roots(both, scan, scanned[[i, j]])]
+        else:
+            both = lambda v, p=(i, j): np.stack([compiled[k].values({axis.name: v}) for k in p])  # noqa: E731
+            candidates += [(r, False) for r in numeric_roots(both, scan, scanned[[i, j]])]
+        if progress is not None:  # after each pair: the last call says all are done
+            progress(done, len(pairs))
     integer = any(axis.name in count_symbols(c.term) for c in compiled)
     crossovers, touches = classify(candidates, values, names, axis.name, lo, hi, integer)
     cuts = [] if integer else gap_edges(scanned, scan, lambda k, v: compiled[k].values({axis.name: v}))
