@@ -33,7 +33,7 @@ import numpy as np
 from .._internal.callbacks import ProgressCallback
 from .._internal.display import as_digits
 from .._internal.limits import printable
-from .._internal.tables import Tabular
+from .._internal.tables import Tabular, distinct
 from ..algebra.arrays import Compiled, count_symbols
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.evaluation import size_of
@@ -167,7 +167,7 @@ class Comparison(Tabular):
         """Columns of the interval table; with a region map or an interval first the part of
         the answer a row belongs to (and the second symbol's value)."""
         parts = ["part", *(k for k, _ in self.slice_at)] if self._parted else []
-        return [*parts, "from", "to", "winner", "ties with it", *(f"{t} / winner at from" for t in self.terms)]
+        return distinct([*parts, "from", "to", "winner", "ties with it", *(f"{t} / winner at from" for t in self.terms)])
 
     def rows(self) -> list[list[Any]]:
         """One row per interval: its ends (a refined crossover in the digits it is known

@@ -32,7 +32,7 @@ import sympy
 from .._internal.callbacks import ProgressCallback
 from .._internal.display import as_digits, cell
 from .._internal.limits import MAX_ASSIGNMENTS, printable
-from .._internal.tables import Tabular, with_unit
+from .._internal.tables import Tabular, distinct, with_unit
 from ..algebra.arrays import compile_term, count_symbols
 from ..algebra.bindings import as_value, held_by_double
 from ..algebra.domains import negative_note, range_notes
@@ -151,19 +151,22 @@ class Optimum(Tabular):
         return data
 
     def header(self) -> list[str]:
-        """Columns: rank, each count, value, (with an interval: low, high,) bottleneck."""
+        """Columns: rank, each count, value, (with an interval: low, high,) bottleneck,
+        whether the row is the even split; a count named as another column (``rank``) is
+        named with `` (2)`` (:func:`~patternalg._internal.tables.distinct`)."""
         bounds = ["low", "high"] if self.level is not None else []
-        return ["rank", *self.variables, with_unit("value", self.unit), *bounds, "bottleneck"]
+        return distinct(["rank", *self.variables, with_unit("value", self.unit), *bounds, "bottleneck", "even split"])
 
     def rows(self) -> list[list[Any]]:
-        """The best, the runners-up and the even split (rank ``even``)."""
-        ranked = [("1", self.best)] + [(str(i + 2), c) for i, c in enumerate(self.runners_up)]
+        """The best (rank 1), the runners-up (2, 3, ...) and the even split (no rank, its
+        ``even split`` True)."""
+        ranked: list[tuple[int | None, Candidate]] = [(i + 1, c) for i, c in enumerate((self.best, *self.runners_up))]
         if self.even_split is not None:
-            ranked.append(("even", self.even_split))
+            ranked.append((None, self.even_split))
         rows = []
         for r, c in ranked:
             bounds = [] if self.level is None else list(c.interval or (None, None))
-            rows.append([r, *(v for _, v in c.assignment), c.value, *bounds, c.bottleneck])
+            rows.append([r, *(v for _, v in c.assignment), c.value, *bounds, c.bottleneck, r is None])
         return rows
 
     def plot(self, ax: Any = None) -> Any:

@@ -19,7 +19,7 @@ import numpy as np
 import sympy
 
 from .._internal.limits import printable
-from .._internal.tables import Tabular, number, with_unit
+from .._internal.tables import Tabular, distinct, number, with_unit
 from ..algebra.arrays import Compiled, compile_term, count_symbols
 from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
@@ -118,14 +118,20 @@ class Sweep(Tabular):
 
     def header(self) -> list[str]:
         """Column names: the swept symbols, then per term its value (with the unit), with
-        an interval its ``low`` and ``high``, and its bottleneck."""
+        an interval its ``low`` and ``high``, and its bottleneck; a term given twice has its
+        second columns named with `` (2)`` (:func:`~patternalg._internal.tables.distinct`).
+
+        >>> from patternalg.algebra.grid import parse_axis
+        >>> sweep(["inc", "inc"], [parse_axis("x=1,2")]).header()
+        ['x', 'inc [ns]', 'bottleneck of inc', 'inc [ns] (2)', 'bottleneck of inc (2)']
+        """
         cols = [a.name for a in self.axes]
         for term in self.terms:
             cols.append(with_unit(term, self.unit))
             if self.intervals:
                 cols += [f"low of {term}", f"high of {term}"]
             cols.append(f"bottleneck of {term}")
-        return cols
+        return distinct(cols)
 
     def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
         """Each term's values (and bounds) in ``digits`` significant digits."""
