@@ -113,10 +113,11 @@ def too_small(budget: Budget, names: Sequence[str]) -> str | None:
     """
     if any(c < 0 for c in budget.coefficients) or budget.holds(np.ones((1, len(names))))[0]:
         return None
-    used = ", ".join(n for n, c in zip(names, budget.coefficients, strict=True) if c)
+    used = [n for n, c in zip(names, budget.coefficients, strict=True) if c]
     least = number_text(sum(budget.coefficients))
+    at_least = "at its least, 1" if len(used) == 1 else "at their least, 1 each"
     return (
-        f"the budget {budget.text} is too small: with {used} at their least, 1 each (a pool needs 1 or more "
+        f"the budget {budget.text} is too small: with {', '.join(used)} {at_least} (a pool needs 1 or more "
         f"threads), it comes to {least}, {'not below' if budget.strict else 'above'} {number_text(budget.bound)}"
     )
 
