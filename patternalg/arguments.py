@@ -307,7 +307,7 @@ def as_axes(value: Any, name: str = "over", integer: Collection[str] = ()) -> li
             axes.append(item)
         else:
             text = as_text(item, f"{name}[{i}]", what)
-            axes.append(parse_axis(text, integer=text.partition("=")[0].strip() in integer))
+            axes.append(parse_axis(text, integer=text.partition("=")[0].strip() in integer, distinct=True))
     return axes
 
 

@@ -287,6 +287,44 @@ def test_a_grid_of_counts_that_all_make_pools_is_swept() -> None:
     assert done.returncode == 0 and done.stdout.splitlines()[1:] == ["2.0,8273.36,", "4.0,4136.68,", "8.0,2068.34,"], done.stdout
 
 
+# --- a count bound or swept to 0 or below (decisions probe, 2026-12-01) ----------------------
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("sweep", "tpool_k(qsort)", "--over", "x=1..4", "--at", "k=0"),
+         "k = 0 makes the thread count of tpool_k(...) 0; it must be a positive integer"),
+        (("compare", "tpool_k(qsort)", "qsort", "--over", "x=1..4", "--at", "k=-1"),
+         "k = -1 makes the thread count of tpool_k(...) -1; it must be a positive integer"),
+        (("sweep", "tpool_k(qsort)", "--over", "x=1..4", "--at", "k=2.5"),
+         "k = 2.5 makes the thread count of tpool_k(...) 2.5; it must be a positive integer"),
+        (("sweep", "qsort[p=k-2]", "--over", "x=1..4", "--at", "k=1"),
+         "k = 1 makes the annotation p of qsort -1; it must be positive"),
+        (("eval", "qsort[p=k-2]", "--at", "x=4", "--at", "k=1"),
+         "k = 1 makes the annotation p of qsort -1; it must be positive"),
+        (("sweep", "tpool_k(qsort)", "--over", "k=0..4"),
+         "--over k=0..4: k counts threads, and k = 0 is not a positive integer (a pool needs 1 or more threads)"),
+        (("compare", "tpool_k(qsort)", "qsort", "--over", "k=-3..4", "--at", "x=100"),
+         "--over k=-3..4: k counts threads, and k = -3 is not a positive integer (a pool needs 1 or more threads)"),
+    ],
+)  # fmt: skip
+def test_a_count_made_0_or_below_names_its_symbol_value_and_what_is_valid(argv, message: str) -> None:
+    """sweep and compare with --at k=0 said 'TPool count: ... got Zero 0' (a sympy class and
+    a constructor's name); a swept count's error named no value."""
+    done = run_cli(*argv)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr == f"patternalg {argv[0]}: error: {message}\n"
+
+
+def test_sweep_of_an_axis_of_counts_reaching_0_names_the_value() -> None:
+    from patternalg.algebra.grid import Axis
+    from patternalg.errors import EvaluationError
+
+    with pytest.raises(EvaluationError, match=r"^--over k: k counts threads, and k = 0 is not a positive integer"):
+        sweep(["tpool_k(qsort)"], Axis("k", [2, 0], "list"), at={"x": 3})
+    with pytest.raises(EvaluationError, match=r"^k = 0 makes the thread count of tpool_k\(\.\.\.\) 0"):
+        sweep(["tpool_k(qsort)"], "x=1..4", at={"k": 0})
+
+
 # --- probe L: a range reaching below x = 1 ---------------------------------------------------
 @pytest.mark.parametrize("over", ["x=-5..5", "x=0.5..5", "x=0.01..5:lin"])
 def test_below_x_1_each_stretch_s_winner_is_the_design_below_there(over: str) -> None:

@@ -110,13 +110,13 @@ def test_sweep_two_symbols_and_formats():
         (["sweep", "qsort", "--over", "x=0..100:log"], "positive bounds"),
         (["sweep", "qsort", "--over", "x=-4..100:5:log"], "positive bounds"),
         (["sweep", "qsort", "--over", "x=1..2:5:cubic"], "neither a number of points"),
-        (["sweep", "tpool_n(qsort)", "--over", "n=1.5,2", "--at", "x=2"], "positive integers"),
+        (["sweep", "tpool_n(qsort)", "--over", "n=1.5,2", "--at", "x=2"], "n = 1.5 is not a positive integer"),
         (["sweep", "qsort", "--over", "y=1..4"], "no term has a symbol y"),
         (["sweep", "qsort"], "needs a grid"),
         (["compare", "qsort"], "at least two terms"),
         (["optimize", "qsort", "--budget", "a<=3"], "no free thread count"),
         (["optimize", "tpool_a(qsort)", "--budget", "b<=3", "--at", "x=4"], "names no free"),
-        (["optimize", "tpool_a(qsort)", "--budget", "a<=0", "--at", "x=4"], "no assignment"),
+        (["optimize", "tpool_a(qsort)", "--budget", "a<=0", "--at", "x=4"], "the budget a<=0 is too small"),
         (["optimize", "tpool_a(qsort)", "--budget", "a*a<=9", "--at", "x=4"], "not linear"),
         (
             ["optimize", "pipe(tpool_a(qsort), tpool_b(inc))", "--budget", "a<=3", "--at", "x=4"],
@@ -134,6 +134,50 @@ def test_bad_input_is_one_line_and_exit_2(args, fragment):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and fragment in lines[0], lines
     assert "Traceback" not in result.stderr
+
+
+_FORMS = "expected SYMBOL=A..B[:N][:lin|log] or SYMBOL=v1,v2,..."
+
+
+@pytest.mark.parametrize(
+    ("command", "overs", "message"),
+    [
+        ("sweep", ["x=:0"], f"--over x=:0: a range is written A..B, both ends included (x=1..100:10); {_FORMS}"),
+        ("compare", ["x=5:1"], f"--over x=5:1: a range is written A..B, both ends included (x=1..100:10); {_FORMS}"),
+        ("sweep", ["x=5..1"], "--over x=5..1: the range must go up, got 5..1 (x=1..5 goes up)"),
+        ("sweep", ["x="], f"--over x=: no values; {_FORMS}"),
+        ("sweep", ["x=..0"], f"--over x=..0: the range has no lower end; {_FORMS}"),
+        ("sweep", ["x=1..9:0"], "--over x=1..9:0: a grid needs at least 2 points, got 0"),
+        ("sweep", ["x=1,,2"], "--over x=1,,2: an empty value in the list; expected x=v1,v2,... (e.g. x=1,2,4)"),
+        ("sweep", ["x=1..9", "x=2..3"], "--over names x twice; give each symbol one grid"),
+        ("compare", ["x=1..9", "x=2..3"], "--over names x twice; give each symbol one grid"),
+        ("sweep", ["x=5"], "--over x=5: a grid needs at least 2 points, got 1 (the value at one point: eval --at x=5)"),
+        ("compare", ["x=5..5"], "--over x=5..5: a grid needs at least 2 points, got 1 (the value at one point: eval --at x=5)"),
+        ("plot", ["x=5"], "--over x=5: a grid needs at least 2 points, got 1 (the value at one point: eval --at x=5)"),
+        ("sweep", ["x=1,4,1"], "--over x=1,4,1: x = 1 is listed twice; list each value once"),
+        ("sweep", ["x=1..2:2:log:lin"], "--over x=1..2:2:log:lin: 'lin' gives the spacing a second time; give it once"),
+    ],
+)  # fmt: skip
+def test_a_bad_over_is_refused_in_one_line_saying_what_is_valid(command, overs, message, tmp_path):
+    """x=:0 and x=5:1 showed the parser's syntax error, x=1..9:0 the Axis constructor's
+    message; x=1,1 and x=1..2:2:log:lin were swept; a one-point grid said nothing of eval."""
+    args = [a for over in overs for a in ("--over", over)]
+    out = ["-o", str(tmp_path / "p.png")] if command == "plot" else []
+    done = run_cli(command, "qsort", "inc", *args, *out)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"patternalg {command}: error: {message}\n"
+
+
+def test_sweep_without_over_names_over():
+    from patternalg.algebra.grid import Axis
+    from patternalg.errors import ArgumentError, EvaluationError
+
+    with pytest.raises(ArgumentError, match=r"^over: expected a grid axis such as 'x=1..1e6:20:log'.*; got None$"):
+        sweep(["qsort"])  # type: ignore[call-arg]
+    with pytest.raises(EvaluationError, match=r"^--over x: a grid needs at least 2 points, got 1 \(the value at one point: eval --at x=3\)$"):
+        sweep(["qsort"], Axis("x", [3], "list"))
+    with pytest.raises(EvaluationError, match=r"^--over x: x = 3 is listed twice; list each value once$"):
+        sweep(["qsort"], Axis("x", [3, 3], "list"))
 
 
 # --- compare ---------------------------------------------------------------------------------
@@ -542,6 +586,39 @@ def test_optimize_on_a_machine_with_a_dispatch_cost_finds_the_exhaustive_optimum
     brute = optimize(design, budget=budget, at={"x": size}, machine=machine, method="exhaustive")
     assert found.method == "branch-and-bound"
     assert found.best.value == pytest.approx(brute.best.value, rel=1e-12), (found.best, brute.best)
+
+
+@pytest.mark.parametrize("method", ["branch-and-bound", "exhaustive"])
+def test_optimize_tries_only_assignments_whose_counts_are_positive_integers(method):
+    """tpool_{a/2} under a<=5 was best at a = 5 (2.5 threads), beside a = 1 (half a thread);
+    an even split of a+b<=7 under tpool_{a/2} and tpool_{b/2} was a = b = 3."""
+    found = optimize("tpool_{a/2}(qsort)", budget="a<=5", at={"x": 1000}, method=method)
+    assert [dict(c.assignment) for c in (found.best, *found.runners_up)] == [{"a": 4}, {"a": 2}]
+    assert found.best.value == pytest.approx(QSORT * 1000 * math.log2(1000) / 2, rel=1e-12)
+    halves = optimize("pipe(tpool_{a/2}(qsort), tpool_{b/2}(inc))", budget="a+b<=7", at={"x": 1000}, method=method)
+    assert dict(halves.best.assignment) == {"a": 4, "b": 2}
+    assert halves.even_split is not None and dict(halves.even_split.assignment) == {"a": 2, "b": 2}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["pipe(tpool_a(qsort), tpool_b(inc))", "--budget", "a+b<=1"],
+         "the budget a+b<=1 is too small: with a, b at their least, 1 each (a pool needs 1 or more threads), it comes to 2, above 1"),
+        (["pipe(tpool_a(qsort), tpool_b(inc), tpool_c(nop))", "--threads", "2"],
+         "the budget a + b + c <= 2 is too small: with a, b, c at their least, 1 each (a pool needs 1 or more threads), it comes to 3, above 2"),
+        (["pipe(tpool_a(qsort), tpool_b(inc))", "--budget", "2*a+2*b<4"],
+         "the budget 2*a+2*b<4 is too small: with a, b at their least, 1 each (a pool needs 1 or more threads), it comes to 4, not below 4"),
+        (["tpool_{a/2}(qsort)", "--budget", "a<=1"],
+         "no assignment of a that the budgets allow makes every count of tpool_{a/2}(qsort) a positive integer "
+         "(a = 1 makes the thread count of tpool_{a/2}(...) 1/2; it must be a positive integer)"),
+    ],
+)  # fmt: skip
+def test_optimize_refuses_a_budget_below_what_its_pools_need(args, message):
+    """They said 'no assignment of counts >= 1 to a, b meets the budgets (a+b<=1)', and
+    tpool_{a/2} under a<=1 ranked half a thread."""
+    done = run_cli("optimize", *args, "--at", "x=1000")
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"patternalg optimize: error: {message}\n")
 
 
 # --- explore ---------------------------------------------------------------------------------

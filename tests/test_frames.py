@@ -3,6 +3,7 @@ DataFrame and back, exactly, and every result with a table as a DataFrame."""
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ from helpers import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from patternalg import explain
 from patternalg.algebra.grid import parse_axis
 from patternalg.decisions.compare import compare
 from patternalg.decisions.optimize import optimize
@@ -230,6 +232,25 @@ def test_every_result_with_a_table_is_a_frame() -> None:
 
     stacked = to_dataframe(fitted)
     assert stacked["kernel"].tolist() == ["BM_sort", "BM_pass"]
+
+
+def test_a_frame_s_columns_are_distinct_and_its_numbers_numbers() -> None:
+    """A term swept twice, and a count named rank, gave a DataFrame two columns of one name
+    (df["qsort [ns]"] was a frame, not a column); an optimum's rank was the text '1', '2',
+    'even', and an evaluation's value at the point the text '2647475.2 ns'."""
+    twice = sweep(["qsort", "qsort"], [parse_axis("x=2,4")]).to_dataframe()
+    assert list(twice.columns) == ["x", "qsort [ns]", "bottleneck of qsort", "qsort [ns] (2)", "bottleneck of qsort (2)"]
+    assert twice["qsort [ns] (2)"].tolist() == [2068.34, 8273.36]
+    best = optimize("pipe(tpool_rank(qsort), tpool_b(inc))", budgets=["rank+b<=6"], at={"x": 100}, top=1)
+    frame = best.to_dataframe()
+    assert list(frame.columns) == ["rank", "b", "rank (2)", "value [ns]", "bottleneck", "even split"]
+    assert frame["rank"].tolist()[:2] == [1, 2] and math.isnan(frame["rank"].iloc[-1])
+    assert frame["rank (2)"].tolist() == [5, 4, 3] and frame["even split"].tolist() == [False, False, True]
+    assert frame["value [ns]"].dtype.kind == "f"
+    found = compare(["pipe(tpool_n(qsort), inc)", "tpool_2(seq(qsort, inc))"], over=["x=1..1e4", "n=1..4"])
+    assert found.to_dataframe()[["from", "to"]].dtypes.map(lambda d: d.kind).tolist() == ["f", "f"]
+    point = explain("pipe(tpool_4(qsort), inc)", x=1024).to_dataframe()
+    assert point["at the point [ns]"].tolist() == [2647475.2, 2647475.2, 10589900.8, 549053.44]
 
 
 def test_without_pandas_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:

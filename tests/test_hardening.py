@@ -220,7 +220,7 @@ DECISION_CASES = [  # (models k and z, arguments, status, a fragment of stdout o
      "n=16..1.7e308:5:log", "--at", "x=1e20"], 0, "asymptotic winner"),
     # ... and the logarithm of an empty box (a<1) was a traceback (seed 41)
     (("1e-3", "x"), ["optimize", "tpool_a(k)", "--budget", "a<1"], 2,
-     "no assignment of counts >= 1 to a meets the budgets"),
+     "the budget a<1 is too small: with a at its least, 1 (a pool needs 1 or more threads), it comes to 1, not below 1"),
     # bisection toward a root at 1e-303 next to 0: a*b underflowed, the midpoint went back to
     # 0 and the search cycled forever
     (("1e300*x", "1e-3 + 4.5e7*x"), ["compare", "seq(z, inc)", "k", "--over", "x=0..2"], 0,

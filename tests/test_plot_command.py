@@ -111,6 +111,15 @@ def test_bars_name_the_designs(tmp_path) -> None:
     assert "designs within 4 threads" in svg
 
 
+def test_explore_bars_take_the_machine_s_cores_as_the_thread_budget(tmp_path) -> None:
+    """explore's --threads defaults to --cores' (or --machine's) cores; plot --explore
+    demanded --threads all the same."""
+    out = tmp_path / "e.svg"
+    args = ["--explore", "pipe(qsort, inc)", "--at", "x=1e6", "--top", "3"]
+    assert main(["plot", *args, "--cores", "4", "-o", str(out)]) == 0
+    assert "designs within 4 threads" in out.read_text()
+
+
 def test_top_counts_the_designs_drawn_the_best_among_them(tmp_path) -> None:
     """``plot --optimize --top 3`` drew the best, 3 runners-up and the even split (5 bars)
     where ``plot --explore --top 3`` drew 3: now 3 designs in both, the even split one more."""
@@ -130,7 +139,7 @@ def test_top_counts_the_designs_drawn_the_best_among_them(tmp_path) -> None:
         (["--fit", ATOMS, "--kernel", "qsrt"], "no kernel 'qsrt' (kernels: nop, inc, qsort)"),
         (["inc", "--over", "x=1..10", "--over", "n=1..4"], "a plot sweeps one symbol"),
         (["--atoms", "qsrot"], "did you mean qsort?"),
-        (["--explore", "pipe(qsort, inc)"], "--explore needs --threads N"),
+        (["--explore", "pipe(qsort, inc)"], "explore needs a thread budget (--threads N, or a machine: --cores N)"),
         (["--explore", "pipe(qsort, inc)", "--threads", "4"], "no values to draw"),
         # a negative, zero or non-finite bound drew nothing beyond the range, and said nothing
         (["--fit", ATOMS, "--extend-to", "-5"], "--extend-to must be a finite number above 0"),

@@ -137,3 +137,13 @@ def test_a_real_terminal_sees_the_bar_and_stdout_stays_clean(tmp_path):
     assert proc.returncode == 0
     assert b"fitting" in shown and b"kernels" in shown
     assert b"fitting" not in proc.stdout and proc.stdout.decode().count("k0:") == 1
+
+
+def test_compare_reports_every_pair_done():
+    """compare called progress(done, pairs) before each pair (0 of 3, 1, 2): its bar never
+    reached 3 of 3. It reports after each pair now, the last call all of them."""
+    from patternalg.decisions import compare
+
+    calls: list[tuple[int, int]] = []
+    compare(["qsort", "inc", "nop"], progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(1, 3), (2, 3), (3, 3)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 from ..syntax.arith import format_number
 from .display import HtmlTable, as_digits
 
-__all__ = ["Tabular", "fields_json", "table_csv", "with_unit", "number"]
+__all__ = ["Tabular", "distinct", "fields_json", "table_csv", "with_unit", "number"]
 
 
 def number(value: float) -> float | None:
@@ -66,6 +67,22 @@ class Tabular(HtmlTable):
         """The table as CSV, numbers by :func:`~patternalg.arith.format_number` (a model's
         values in ``digits`` significant digits, default 15)."""
         return table_csv(self.header(), self.cells(as_digits(digits), format_number))
+
+
+def distinct(names: Sequence[str]) -> list[str]:
+    """Column names made distinct: a name already used by a column before it gets `` (2)``
+    (`` (3)``, ...: the first number that makes it new) after it, so that a table over a
+    count named ``rank``, or of one term given twice, has a DataFrame whose columns are
+    each one column.
+
+    >>> distinct(["rank", "rank", "value [ns]", "rank"])
+    ['rank', 'rank (2)', 'value [ns]', 'rank (3)']
+    """
+    shown: list[str] = []
+    for name in names:
+        tried = itertools.chain([name], (f"{name} ({k})" for k in itertools.count(2)))
+        shown.append(next(new for new in tried if new not in shown))
+    return shown
 
 
 def with_unit(name: str, unit: str) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -205,6 +205,36 @@ class Compiled(Recomputed):
         ...
         patternalg.errors.EvaluationError: n = 3 makes the thread count of tpool_{n/2}(...) 3/2; it must be a positive integer
         """
+        for what, expr, whole_only, names, arrays, bad in self._made(grid):
+            if bad.any():
+                at = np.unravel_index(int(np.argmax(bad)), bad.shape)
+                point = {s: as_value(float(a[at])) for s, a in zip(names, arrays, strict=True)}
+                shown = ", ".join(f"{s} = {format_expr(v)}" for s, v in point.items())
+                wanted = "a positive integer" if whole_only else "positive"
+                raise EvaluationError(f"{shown} makes {what} {format_expr(expr.xreplace(point))}; it must be {wanted}")
+
+    def counts_hold(self, grid: Mapping[str, np.ndarray]) -> np.ndarray:
+        """Where on ``grid`` (arrays that broadcast) every count of :attr:`term` is a positive
+        integer and every mapReduce's d and k positive (what :meth:`check_counts` checks).
+
+        >>> from patternalg.syntax.parser import parse
+        >>> from patternalg.library.model_library import ModelLibrary
+        >>> f = compile_term(parse("tpool_{n/2}(qsort)"), ModelLibrary.builtin(), {})
+        >>> f.counts_hold({"n": np.array([2.0, 3.0, 4.0])}).tolist()
+        [True, False, True]
+        """
+        shape = np.broadcast_shapes(*(np.shape(a) for a in grid.values()))
+        hold = np.ones(shape, dtype=bool)
+        for *_, bad in self._made(grid):
+            hold &= ~bad
+        return hold
+
+    def _made(
+        self, grid: Mapping[str, np.ndarray]
+    ) -> Iterable[tuple[str, sympy.Expr, bool, Sequence[sympy.Symbol], Sequence[np.ndarray], np.ndarray]]:
+        """Each count (whole) and size of :attr:`term` that ``grid`` makes: what it is, its
+        expression, whether it must be whole, its symbols and their arrays, and where on them
+        it is no count (``bad``)."""
         swept = {symbol(k) for k in grid}
         bound = {symbol(k): v for k, v in self.fixed.items()}
         made = [*((w, c, True) for w, c in counts(self.term)), *((w, d, False) for w, d in sizes(self.term))]
@@ -221,12 +251,7 @@ class Compiled(Recomputed):
                 bad = ~((whole & (values >= 1 - 1e-9)) | (values == np.inf))
             else:
                 bad = ~(values > 0)
-            if bad.any():
-                at = np.unravel_index(int(np.argmax(bad)), bad.shape)
-                point = {s: as_value(float(a[at])) for s, a in zip(names, arrays, strict=True)}
-                shown = ", ".join(f"{s} = {format_expr(v)}" for s, v in point.items())
-                wanted = "a positive integer" if whole_only else "positive"
-                raise EvaluationError(f"{shown} makes {what} {format_expr(expr.xreplace(point))}; it must be {wanted}")
+            yield what, expr, whole_only, names, arrays, bad
 
     def _fold(self, grid: Mapping[str, np.ndarray], keep: Callable[[Term], bool], winners: bool = False) -> Any:
         self.require(grid)

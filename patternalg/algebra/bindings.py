@@ -32,6 +32,7 @@ __all__ = [
     "parse_value",
     "as_value",
     "check_bindings",
+    "check_made",
     "counts",
     "sizes",
     "float_value",
@@ -405,6 +406,32 @@ def sizes(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
             yield f"the key count k of {node.head()}", node.keys
 
 
+def annotated(term: Term) -> Iterable[tuple[str, sympy.Expr]]:
+    """Every annotation of an atom in ``term`` (``qsort[p=n]``'s p), with what it is
+    (a size: positive, not necessarily whole)."""
+    for node in term.walk():
+        if isinstance(node, Atom):
+            for name, value in node.annotations:
+                yield f"the annotation {name} of {node.name}", value
+
+
+def check_made(term: Term, mapping: Mapping[sympy.Symbol, sympy.Expr]) -> None:
+    """An error naming the values of ``mapping`` that make a count of ``term`` other than a
+    positive integer, or a mapReduce's size or an atom's annotation not positive.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> check_made(parse("seq(tpool_k(qsort), qsort[p=k])"), {symbol("k"): sympy.Integer(2)})
+    >>> check_made(parse("seq(tpool_k(qsort), qsort[p=k - 2])"), {symbol("k"): sympy.Integer(2)})
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: k = 2 makes the annotation p of qsort 0; it must be positive
+    """
+    for what, count in counts(term):
+        _check_made(what, count, mapping, whole=True)
+    for what, size in (*sizes(term), *annotated(term)):
+        _check_made(what, size, mapping, whole=False)
+
+
 def symbols_of(term: Term, names: Iterable[str], declared: Iterable[str] = ()) -> set[str]:
     """The symbols ``term`` has through its model, whose symbols are ``names`` and whose
     atoms were fitted over the inputs ``declared`` (:func:`inputs_of`): those, the symbols
@@ -500,7 +527,7 @@ def _check_made(what: str, expr: sympy.Expr, mapping: Mapping[sympy.Symbol, symp
     value = expr.xreplace(mapping)
     if whole:
         value = whole_number(value)
-    if expr.free_symbols and value.is_number and count_problem(value, whole):
+    if expr.free_symbols and count_problem(value, whole):
         names = ", ".join(f"{s} = {format_expr(mapping[s])}" for s in sorted(expr.free_symbols, key=str) if s in mapping)
         wanted = "a positive integer" if whole else "positive"
         raise EvaluationError(f"{names} makes {what} {format_expr(value)}; it must be {wanted}")

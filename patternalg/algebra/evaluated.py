@@ -149,8 +149,13 @@ class Evaluation(Recomputed, HtmlTable):
         return f"{self.term} = {self.text()}{unit}" + (f" at {where}" if where else "")
 
     def header(self) -> list[str]:
-        """Columns: each sub-term, its model, its value at the point, what was decided."""
-        return ["sub-term", "model", "at the point", "note"]
+        """Columns: each sub-term, its model, its value at the point (a number, in
+        :attr:`unit`), what was decided."""
+        return ["sub-term", "model", f"at the point [{self.unit}]", "note"]
+
+    def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
+        """The values at the point in ``digits`` significant digits (default :attr:`digits`)."""
+        return {2: digits or self.digits}
 
     def rows(self) -> list[list[Any]]:
         """One row per step of the derivation, sub-terms indented by their depth (of a
@@ -164,12 +169,12 @@ class Evaluation(Recomputed, HtmlTable):
         for index in (*head, *tail):
             step, at = steps[index], here[index]
             if tail and index == tail[0]:
-                rows.append([f"... {tail[0] - len(head):,} more sub-terms ...", "", "", ""])
+                rows.append([f"... {tail[0] - len(head):,} more sub-terms ...", "", None, ""])
             rows.append(
                 [
                     "· " * min(step.depth, 40) + term_label(step.term),
                     with_unit(step.model, self.unit, self.digits),
-                    "" if at is None else with_unit(at.value, self.unit, self.digits),
+                    None if at is None else at.value,
                     "; ".join(step_notes(derivation, step, at, point, mapping)),
                 ]
             )

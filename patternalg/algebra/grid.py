@@ -31,10 +31,10 @@ import numpy as np
 from .._internal.frozen import ReadOnlyArrays
 from .._internal.limits import printable
 from ..errors import ArgumentError, EvaluationError, ParseError
-from ..syntax.arith import in_double_range
+from ..syntax.arith import in_double_range, number_text
 from .bindings import parse_value
 
-__all__ = ["Axis", "SPACINGS", "parse_axis", "curve_axis", "check_not_fixed", "spaced", "DEFAULT_POINTS", "MAX_POINTS", "CURVE_POINTS"]
+__all__ = ["Axis", "FORMS", "SPACINGS", "parse_axis", "check_count_axis", "check_distinct", "curve_axis", "check_not_fixed", "spaced", "DEFAULT_POINTS", "MAX_POINTS", "CURVE_POINTS"]
 
 #: points of a plotted curve over a range given without ``:N``
 CURVE_POINTS = 256
@@ -135,11 +135,26 @@ def _extended(value: Fraction) -> np.longdouble:
         return np.longdouble(str(Decimal(value.numerator) / Decimal(value.denominator)))
 
 
-def parse_axis(text: str, *, integer: bool = False, option: str = "--over") -> Axis:
+#: what an axis's text may be, as its errors say
+FORMS = "SYMBOL=A..B[:N][:lin|log] or SYMBOL=v1,v2,..."
+
+
+def parse_axis(text: str, *, integer: bool = False, option: str = "--over", distinct: bool = False) -> Axis:
     """Parse ``SYMBOL=A..B[:N][:lin|log]`` or ``SYMBOL=v1,v2,...``.
 
     ``integer`` (the symbol is a thread count): a range without ``:N`` takes every
-    integer, and a value that is not a positive integer is an error.
+    integer, and a value that is not a positive integer is an error. ``distinct`` (a
+    decision's grid): a value listed twice is an error (:func:`check_distinct`), and a grid
+    of one point points to ``eval --at``.
+
+    >>> parse_axis("x=5", distinct=True)
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --over x=5: a grid needs at least 2 points, got 1 (the value at one point: eval --at x=5)
+    >>> parse_axis("x=5:1")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --over x=5:1: a range is written A..B, both ends included (x=1..100:10); expected SYMBOL=A..B[:N][:lin|log] or SYMBOL=v1,v2,...
     """
     if not isinstance(text, str):
         raise ArgumentError.wanted("text", "a grid axis such as 'x=1..1e6:20:log'", text)
@@ -147,20 +162,66 @@ def parse_axis(text: str, *, integer: bool = False, option: str = "--over") -> A
     name, sep, spec = text.partition("=")
     name = name.strip()
     if not sep or not name.isidentifier():
-        raise EvaluationError(f"{where}: expected SYMBOL=A..B[:N][:lin|log] or SYMBOL=v1,v2,...")
+        raise EvaluationError(f"{where}: expected {FORMS}")
+    if not spec.strip():
+        raise EvaluationError(f"{where}: no values; expected {FORMS}")
     if ".." in spec:
         axis = _range(name, spec, where, integer)
+    elif ":" in spec:  # x=1:100, as a slice is written
+        raise EvaluationError(f"{where}: a range is written A..B, both ends included ({name}=1..100:10); expected {FORMS}")
     else:
-        values = np.array([_number(v, where) for v in spec.split(",")], dtype=float)
-        axis = Axis(name, values, "list")
-    if len(axis) < 2:
+        texts = spec.split(",")
+        if not all(t.strip() for t in texts):
+            raise EvaluationError(f"{where}: an empty value in the list; expected {name}=v1,v2,... (e.g. {name}=1,2,4)")
+        axis = Axis(name, np.array([_number(v, where) for v in texts], dtype=float), "list")
+    if distinct:
+        check_distinct(axis, where)
+    elif len(axis) < 2:
         raise EvaluationError(f"{where}: a grid needs at least 2 points, got {len(axis)}")
-    if integer and not np.all((axis.values >= 1) & (axis.values == np.round(axis.values))):
-        raise EvaluationError(f"{where}: {name} counts threads; its values must be positive integers")
+    if integer:
+        check_count_axis(axis, where)
     return axis
 
 
-def curve_axis(text: str, *, integer: bool = False, option: str = "--over") -> Axis:
+def check_distinct(axis: Axis, where: str) -> None:
+    """An error unless ``axis`` is two or more distinct values (a decision's grid): a value
+    listed twice is named, and a grid of one point is pointed to ``eval --at``.
+
+    >>> check_distinct(Axis("x", [1, 4, 1], "list"), "--over x")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --over x: x = 1 is listed twice; list each value once
+    """
+    values = axis.values.tolist()
+    repeated = next((v for i, v in enumerate(values) if v in values[:i]), None)
+    if repeated is not None:
+        raise EvaluationError(f"{where}: {axis.name} = {number_text(repeated)} is listed twice; list each value once")
+    if len(values) < 2:
+        raise EvaluationError(
+            f"{where}: a grid needs at least 2 points, got 1 (the value at one point: eval --at "
+            f"{axis.name}={number_text(values[0])})"
+        )
+
+
+def check_count_axis(axis: Axis, where: str) -> None:
+    """An error naming the first value of ``axis``, over a symbol that counts threads (or
+    nodes, or keys), that is not a positive integer.
+
+    >>> check_count_axis(Axis("n", [1, 2, 4], "list"), "--over n")
+    >>> check_count_axis(Axis("n", [2, 0, -1], "list"), "--over n")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: --over n: n counts threads, and n = 0 is not a positive integer (a pool needs 1 or more threads)
+    """
+    bad = axis.values[(axis.values < 1) | (axis.values != np.round(axis.values))]
+    if bad.size:
+        raise EvaluationError(
+            f"{where}: {axis.name} counts threads, and {axis.name} = {number_text(float(bad[0]))} is not a "
+            "positive integer (a pool needs 1 or more threads)"
+        )
+
+
+def curve_axis(text: str, *, integer: bool = False, option: str = "--over", distinct: bool = False) -> Axis:
     """A grid to draw curves on: a range without ``:N`` gets :data:`CURVE_POINTS` points and,
     without ``:lin``, log spacing where its bounds are positive; lists and thread counts
     stay as :func:`parse_axis` reads them.
@@ -169,7 +230,7 @@ def curve_axis(text: str, *, integer: bool = False, option: str = "--over") -> A
     >>> len(axis), axis.spacing, curve_axis("x=1..10:lin").spacing
     (256, 'log', 'lin')
     """
-    axis = parse_axis(text, integer=integer, option=option)
+    axis = parse_axis(text, integer=integer, option=option, distinct=distinct)
     if axis.spacing == "list" or integer:
         return axis
     bounds, *options = (o.strip() for o in text.split(":"))
@@ -196,25 +257,38 @@ def check_not_fixed(axes: Sequence[Axis], fixed: Iterable[str]) -> None:
 def _range(name: str, spec: str, where: str, integer: bool) -> Axis:
     bounds, *options = spec.split(":")
     low_text, _, high_text = bounds.partition("..")
+    for end, end_text in (("lower", low_text), ("upper", high_text)):
+        if not end_text.strip():
+            raise EvaluationError(f"{where}: the range has no {end} end; expected {FORMS}")
     exact_low, exact_high = _exact(low_text, where), _exact(high_text, where)
     low, high = float(exact_low), float(exact_high)
-    spacing, count, asked = "lin", None, ""
-    for option in options:
-        option = option.strip()
-        if option in ("lin", "log"):
-            spacing = option
-        elif option.isascii() and option.isdigit():  # thousands of digits: more than MAX_POINTS, not int()'s limit
-            count, asked = (int(option) if len(option) <= 18 else MAX_POINTS + 1), option
-        else:
+    spacing, count, asked, given = "lin", None, "", set()
+    for option in (o.strip() for o in options):
+        if option not in ("lin", "log") and not (option.isascii() and option.isdigit()):
             raise EvaluationError(
                 f"{where}: {option!r} is neither a number of points nor lin/log"
             )
-    if not low < high:
-        raise EvaluationError(f"{where}: the range must go up, got {low_text.strip()}..{high_text.strip()}")
+        kind = "spacing" if option in ("lin", "log") else "number of points"
+        if kind in given:
+            raise EvaluationError(f"{where}: {option!r} gives the {kind} a second time; give it once")
+        given.add(kind)
+        if option in ("lin", "log"):
+            spacing = option
+        else:  # thousands of digits: more than MAX_POINTS, not int()'s limit
+            count, asked = (int(option) if len(option) <= 18 else MAX_POINTS + 1), option
     if spacing == "log" and low <= 0:
         raise EvaluationError(f"{where}: a log grid needs positive bounds, got {low_text.strip()}")
+    if low == high:  # one point: the caller says what a grid of one point is
+        return Axis(name, np.array([low]), spacing)
+    if not low < high:
+        raise EvaluationError(
+            f"{where}: the range must go up, got {low_text.strip()}..{high_text.strip()} "
+            f"({name}={high_text.strip()}..{low_text.strip()} goes up)"
+        )
     if count is None:
         count = int(high - low) + 1 if integer and spacing == "lin" else DEFAULT_POINTS
+    if count < 2:
+        raise EvaluationError(f"{where}: a grid needs at least 2 points, got {count}")
     if count > MAX_POINTS:
         raise EvaluationError(f"{where}: {printable(asked or str(count))} points is more than {MAX_POINTS:,}")
     values = spaced(_extended(exact_low), _extended(exact_high), count, spacing)

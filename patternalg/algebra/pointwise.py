@@ -27,12 +27,12 @@ from typing import Any, NamedTuple
 import sympy
 
 from .._internal.caches import Recomputed
-from ..errors import EvaluationError
+from ..errors import ArgumentError, EvaluationError
 from ..syntax.arith import DOUBLE_DIGITS, check_finite, format_expr, value_digits
 from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool, packed, unpacked
 from .atomic_model import AtomicModel
-from .bindings import as_value, check_bindings, substitute, unread_sizes
+from .bindings import as_value, check_bindings, check_made, substitute, unread_sizes
 from .evaluation import Derivation, evaluate, noted_winner, sub_models, sub_values
 from .fold import fold
 from .operators import as_expr
@@ -282,7 +282,8 @@ def pointwise_models(
 
 def substitute_counts(term: Term, values: Mapping[sympy.Symbol, sympy.Expr]) -> Term:
     """``term`` with the counts of its task pools and mapReduces and its atoms' annotations
-    evaluated at ``values``.
+    evaluated at ``values``; an error naming the values that make one of them a count or
+    size it cannot be.
 
     Counts are bound before evaluating, so that an asymptotic pipe compares numbers
     rather than falling back to the pointwise Max on a symbolic count.
@@ -291,8 +292,17 @@ def substitute_counts(term: Term, values: Mapping[sympy.Symbol, sympy.Expr]) -> 
     >>> from patternalg.syntax.symbols import n, symbol
     >>> substitute_counts(parse("pipe(tpool_n(a), b[p=k])"), {n: 4, symbol("k"): 2})
     parse('pipe(tpool_4(a), b[p=2])')
+    >>> substitute_counts(parse("tpool_n(a)"), {n: sympy.Integer(0)})
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: n = 0 makes the thread count of tpool_n(...) 0; it must be a positive integer
     """
-    return map_counts(term, lambda count: count.xreplace(values))
+    try:
+        return map_counts(term, lambda count: count.xreplace(values))
+    except ArgumentError as exc:
+        refused = exc
+    check_made(term, values)  # a pattern refused its count: which values made it
+    raise refused
 
 
 def map_counts(term: Term, change: Callable[[sympy.Expr], sympy.Expr]) -> Term:

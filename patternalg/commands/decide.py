@@ -54,7 +54,8 @@ def axes(args: argparse.Namespace, integer: frozenset[str] = frozenset()) -> lis
     from ..algebra.grid import parse_axis
 
     return [
-        parse_axis(text, integer=text.partition("=")[0].strip() in integer) for text in args.over
+        parse_axis(text, integer=text.partition("=")[0].strip() in integer, distinct=True)
+        for text in args.over
     ]
 
 

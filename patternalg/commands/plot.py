@@ -107,7 +107,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     bars.add_argument("--vary", action="append", default=[], metavar="SYMBOL")
     bars.add_argument("--objective", choices=OBJECTIVES, default="max")
     bars.add_argument("--explore", metavar="TERM", help="the design to explore from")
-    bars.add_argument("--threads", type=int, help="explore's thread budget; with --optimize, at most N threads in all")
+    bars.add_argument("--threads", type=int, help="explore's thread budget (default with --cores or --machine: its cores); with --optimize, at most N threads in all")
     bars.add_argument("--expansions", type=int, default=2000)
     add_option(bars, PLOT_TOP)
     checks = parser.add_argument_group(
@@ -161,7 +161,7 @@ def _one_axis(
     text = args.over[0] if args.over else _default_range(args, atoms, library)
     from ..algebra.grid import curve_axis
 
-    return curve_axis(text, integer=text.partition("=")[0].strip() in integer)
+    return curve_axis(text, integer=text.partition("=")[0].strip() in integer, distinct=True)
 
 
 def _curves(args: argparse.Namespace) -> Any:
@@ -304,8 +304,6 @@ def _explore(args: argparse.Namespace) -> Any:
     from ..plotting.results import plot_exploration
     from .explore import solve
 
-    if args.threads is None:
-        raise EvaluationError("--explore needs --threads N (the thread budget)")
     check_options(args, [PLOT_TOP])
     with progress(args, "exploring", "designs") as bar:
         result = solve(args, args.explore, bar)

@@ -198,10 +198,13 @@ def branch_and_bound(
     progress: ProgressCallback = None,
     space: int = 0,
     from_two: bool = False,
+    allowed: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> tuple[Kept, int]:
     """Depth-first over the counts in order; the last count is tried all at once; a partial
     assignment is cut where the least model at its :func:`_corners` is no better than the
-    kept ones. ``progress(evaluated, space)`` as it goes (``space``: the assignments at most)."""
+    kept ones. ``progress(evaluated, space)`` as it goes (``space``: the assignments at most);
+    ``allowed(rows)``: which complete assignments may be kept (the corners that bound them
+    need not be)."""
     best, evaluated = Kept(keep), 0
     stack: list[tuple[float, ...]] = [()]
     while stack:
@@ -214,6 +217,8 @@ def branch_and_bound(
         if len(prefix) == k - 1:
             rows = np.array([(*prefix, v) for v in range(1, int(upper[0]) + 1)], dtype=float)
             rows = rows[np.all([b.holds(rows) for b in budgets], axis=0)]
+            if allowed is not None and len(rows):
+                rows = rows[allowed(rows)]
             if len(rows):
                 best.offer(rows, objective(rows))
                 evaluated += len(rows)
@@ -227,10 +232,20 @@ def branch_and_bound(
     return best, evaluated
 
 
-def even_count(budgets: Sequence[Budget], k: int) -> float | None:
-    """The largest equal count for all variables that the budgets allow."""
+def even_count(
+    budgets: Sequence[Budget], k: int, allowed: Callable[[np.ndarray], np.ndarray] | None = None
+) -> float | None:
+    """The largest equal count for all variables that the budgets allow (and ``allowed``:
+    with ``tpool_{a/2}``, an even one).
+
+    >>> from patternalg.decisions.budget import parse_budget
+    >>> within = [parse_budget("a+b<=10", ("a", "b"))]
+    >>> even_count(within, 2), even_count(within, 2, lambda rows: rows[:, 0] % 2 == 0)
+    (5.0, 4.0)
+    """
     top = min(upper_bounds(budgets, k))
     for v in range(int(top), 0, -1):
-        if all(b.holds(np.full((1, k), float(v)))[0] for b in budgets):
+        row = np.full((1, k), float(v))
+        if all(b.holds(row)[0] for b in budgets) and (allowed is None or allowed(row)[0]):
             return float(v)
     return None

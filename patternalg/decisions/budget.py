@@ -21,10 +21,11 @@ import sympy
 
 from ..algebra.machine import threads_text
 from ..errors import EvaluationError, ParseError
+from ..syntax.arith import number_text
 from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import symbol
 
-__all__ = ["Budget", "parse_budget", "thread_budgets", "upper_bounds", "assignments_at_most"]
+__all__ = ["Budget", "parse_budget", "thread_budgets", "too_small", "upper_bounds", "assignments_at_most"]
 
 #: the most budgets one ``--threads`` becomes (a maximum inside a sum is a budget per pair)
 MOST_THREAD_BUDGETS = 64
@@ -98,6 +99,27 @@ def parse_budget(text: str, names: Sequence[str], unread: Mapping[str, str] | No
     coefficients = tuple(float(poly.coeff_monomial(v)) for v in variables)
     constant = float(poly.coeff_monomial(1))
     return Budget(text, coefficients, -constant, relation in ("<", ">"))
+
+
+def too_small(budget: Budget, names: Sequence[str]) -> str | None:
+    """Why ``budget`` (over the counts ``names``, each 1 or more) allows no assignment at
+    all where that is plain: its coefficients are nonnegative and every count at 1 exceeds
+    it; else None.
+
+    >>> too_small(parse_budget("a+b<=1", ("a", "b")), ("a", "b"))
+    'the budget a+b<=1 is too small: with a, b at their least, 1 each (a pool needs 1 or more threads), it comes to 2, above 1'
+    >>> too_small(parse_budget("a+b<=2", ("a", "b")), ("a", "b")) is None
+    True
+    """
+    if any(c < 0 for c in budget.coefficients) or budget.holds(np.ones((1, len(names))))[0]:
+        return None
+    used = [n for n, c in zip(names, budget.coefficients, strict=True) if c]
+    least = number_text(sum(budget.coefficients))
+    at_least = "at its least, 1" if len(used) == 1 else "at their least, 1 each"
+    return (
+        f"the budget {budget.text} is too small: with {', '.join(used)} {at_least} (a pool needs 1 or more "
+        f"threads), it comes to {least}, {'not below' if budget.strict else 'above'} {number_text(budget.bound)}"
+    )
 
 
 def upper_bounds(budgets: Sequence[Budget], count: int) -> list[float]:

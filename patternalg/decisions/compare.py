@@ -33,7 +33,7 @@ import numpy as np
 from .._internal.callbacks import ProgressCallback
 from .._internal.display import as_digits, brief, counted, listed, ranges_text
 from .._internal.limits import printable
-from .._internal.tables import Tabular
+from .._internal.tables import Tabular, distinct
 from ..algebra.arrays import Compiled, count_symbols
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.evaluation import size_of
@@ -178,7 +178,7 @@ class Comparison(Tabular):
         """Columns of the interval table; with a region map or an interval first the part of
         the answer a row belongs to (and the second symbol's value)."""
         parts = ["part", *(k for k, _ in self.slice_at)] if self._parted else []
-        return [*parts, "from", "to", "winner", "ties with it", *(f"{t} / winner at from" for t in self.terms)]
+        return distinct([*parts, "from", "to", "winner", "ties with it", *(f"{t} / winner at from" for t in self.terms)])
 
     def rows(self) -> list[list[Any]]:
         """One row per interval: its ends (a refined crossover in the digits it is known
@@ -481,16 +481,16 @@ def compare(
     scan, scanned = scan[kept], scanned[:, kept]
     candidates: list[tuple[float, bool]] = []
     pairs = list(itertools.combinations(range(len(compiled)), 2))
-    for done, (i, j) in enumerate(pairs):
-        if progress is not None:
-            progress(done, len(pairs))
+    for done, (i, j) in enumerate(pairs, start=1):
         left, right = compiled[i].expr, compiled[j].expr
         exact = None if left is None or right is None else exact_roots(left - right, s, lo, hi)
         if exact is not None:
             candidates += [(r, True) for r in exact]
-            continue
-        both = lambda v, p=(i, j): np.stack([compiled[k].values({axis.name: v}) for k in p])  # noqa: E731
-        candidates += [(r, False) for r in numeric_roots(both, scan, scanned[[i, j]])]
+        else:
+            both = lambda v, p=(i, j): np.stack([compiled[k].values({axis.name: v}) for k in p])  # noqa: E731
+            candidates += [(r, False) for r in numeric_roots(both, scan, scanned[[i, j]])]
+        if progress is not None:  # after each pair: the last call says all are done
+            progress(done, len(pairs))
     integer = any(axis.name in count_symbols(c.term) for c in compiled)
     crossovers, touches = classify(candidates, values, names, axis.name, lo, hi, integer)
     cuts = [] if integer else gap_edges(scanned, scan, lambda k, v: compiled[k].values({axis.name: v}))

@@ -32,7 +32,7 @@ import sympy
 from .._internal.callbacks import ProgressCallback
 from .._internal.display import as_digits, brief, cell
 from .._internal.limits import MAX_ASSIGNMENTS, printable
-from .._internal.tables import Tabular, with_unit
+from .._internal.tables import Tabular, distinct, with_unit
 from ..algebra.arrays import compile_term, count_symbols
 from ..algebra.bindings import as_value, held_by_double
 from ..algebra.domains import negative_note, range_notes
@@ -60,7 +60,14 @@ from .allocation_search import (
     monotone,
     none_feasible,
 )
-from .budget import Budget, assignments_at_most, parse_budget, thread_budgets, upper_bounds
+from .budget import (
+    Budget,
+    assignments_at_most,
+    parse_budget,
+    thread_budgets,
+    too_small,
+    upper_bounds,
+)
 from .options import OBJECTIVES, OPTIMIZE_THREADS, OPTIMIZE_TOP
 
 __all__ = ["Candidate", "Optimum", "optimize", "free_counts", "MAX_EXHAUSTIVE"]
@@ -150,19 +157,22 @@ class Optimum(Tabular):
         return data
 
     def header(self) -> list[str]:
-        """Columns: rank, each count, value, (with an interval: low, high,) bottleneck."""
+        """Columns: rank, each count, value, (with an interval: low, high,) bottleneck,
+        whether the row is the even split; a count named as another column (``rank``) is
+        named with `` (2)`` (:func:`~patternalg._internal.tables.distinct`)."""
         bounds = ["low", "high"] if self.level is not None else []
-        return ["rank", *self.variables, with_unit("value", self.unit), *bounds, "bottleneck"]
+        return distinct(["rank", *self.variables, with_unit("value", self.unit), *bounds, "bottleneck", "even split"])
 
     def rows(self) -> list[list[Any]]:
-        """The best, the runners-up and the even split (rank ``even``)."""
-        ranked = [("1", self.best)] + [(str(i + 2), c) for i, c in enumerate(self.runners_up)]
+        """The best (rank 1), the runners-up (2, 3, ...) and the even split (no rank, its
+        ``even split`` True)."""
+        ranked: list[tuple[int | None, Candidate]] = [(i + 1, c) for i, c in enumerate((self.best, *self.runners_up))]
         if self.even_split is not None:
-            ranked.append(("even", self.even_split))
+            ranked.append((None, self.even_split))
         rows = []
         for r, c in ranked:
             bounds = [] if self.level is None else list(c.interval or (None, None))
-            rows.append([r, *(v for _, v in c.assignment), c.value, *bounds, c.bottleneck])
+            rows.append([r, *(v for _, v in c.assignment), c.value, *bounds, c.bottleneck, r is None])
         return rows
 
     def plot(self, ax: Any = None) -> Any:
@@ -407,6 +417,8 @@ def optimize(
     if objective not in OBJECTIVES:
         raise EvaluationError(f"unknown objective {objective!r} (valid: {', '.join(OBJECTIVES)})")
     parsed_budgets = [parse_budget(b, names, unread) for b in budgets]
+    for problem in filter(None, (too_small(b, names) for b in parsed_budgets)):
+        raise EvaluationError(problem)
     upper = upper_bounds(parsed_budgets, len(names))
     unbounded = [n for n, u in zip(names, upper, strict=True) if not np.isfinite(u)]
     if unbounded:
@@ -439,12 +451,18 @@ def optimize(
     if spare:
         raise EvaluationError(f"{parsed}: no value for {', '.join(sorted(spare))} ({_bind_hint(spare, over)})")
 
-    def evaluate_rows(rows: np.ndarray) -> np.ndarray:
+    def grid_of(rows: np.ndarray) -> dict[str, np.ndarray]:
         grid = {n: rows[:, i : i + 1] for i, n in enumerate(names)}
         if over is not None:
             grid[over.name] = over.values[None, :]
-        values = compiled.values(grid).reshape(rows.shape[0], -1)
+        return grid
+
+    def evaluate_rows(rows: np.ndarray) -> np.ndarray:
+        values = compiled.values(grid_of(rows)).reshape(rows.shape[0], -1)
         return values.max(axis=1) if objective == "max" else values.mean(axis=1)
+
+    def allowed(rows: np.ndarray) -> np.ndarray:  # tpool_{a/2} at a = 5 is no pool
+        return np.asarray(compiled.counts_hold(grid_of(rows)).reshape(rows.shape[0], -1).all(axis=1))
 
     from_two = dispatch_paid(semantics)
     # where the model may grow with a count, a bound cuts no completion for sure
@@ -455,10 +473,11 @@ def optimize(
     keep = max(top + 1, CONTENDERS) if interval is not None else top + 1
     if chosen == "branch-and-bound":
         kept, evaluated = branch_and_bound(
-            evaluate_rows, parsed_budgets, len(names), keep, progress, int(space), from_two
+            evaluate_rows, parsed_budgets, len(names), keep, progress, int(space), from_two, allowed
         )
     elif chosen == "exhaustive":
         rows = feasible(parsed_budgets, upper)
+        rows = rows[allowed(rows)]
         kept, evaluated = Kept(keep), len(rows)
         kept.offer(rows, evaluate_rows(rows))
     else:
@@ -467,6 +486,15 @@ def optimize(
         )
     ranked = kept.ranked()
     if not ranked:
+        rows = feasible(parsed_budgets, upper)
+        if not allowed(rows).any():
+            try:
+                compiled.check_counts(grid_of(rows))
+            except EvaluationError as exc:
+                raise EvaluationError(
+                    f"no assignment of {', '.join(names)} that the budgets allow makes every count of "
+                    f"{printable(str(parsed))} a positive integer ({exc})"
+                ) from None
         if over is None:
             raise EvaluationError(f"{parsed}: the model has no finite value for any assignment")
         low, high = (number_text(b) for b in over.bounds)
@@ -494,7 +522,7 @@ def optimize(
             necks[assignment] = bottleneck_at(parsed, library, {**fixed, **dict(assignment)}, semantics)
         return Candidate(assignment, value, necks.get(assignment))
 
-    even = even_count(parsed_budgets, len(names))
+    even = even_count(parsed_budgets, len(names), allowed)
     even_row = None if even is None else [even] * len(names)
     best = candidate(ranked[0][1], ranked[0][0])
     ranges = {over.name: over.bounds} if over is not None else {}

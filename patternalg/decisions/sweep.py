@@ -21,11 +21,11 @@ import sympy
 from .._internal.display import brief, counted, listed, ranges_text
 from .._internal.frozen import ReadOnlyArrays
 from .._internal.limits import printable
-from .._internal.tables import Tabular, number, with_unit
+from .._internal.tables import Tabular, distinct, number, with_unit
 from ..algebra.arrays import Compiled, compile_term, count_symbols
 from ..algebra.bindings import as_value
 from ..algebra.domains import negative_note, range_notes
-from ..algebra.grid import Axis, check_not_fixed
+from ..algebra.grid import Axis, check_count_axis, check_distinct, check_not_fixed
 from ..algebra.machine_notes import machine_notes
 from ..algebra.pointwise import with_counts
 from ..algebra.semantics import Semantics
@@ -73,10 +73,12 @@ def prepare(
     notes = (*notes, *machine_notes([with_counts(t, at) for t in parsed], semantics))
     fixed = {k: as_value(v) for k, v in (at or {}).items()}
     names = [a.name for a in axes]
-    if len(set(names)) != len(names):
-        raise EvaluationError(f"--over names a symbol twice: {', '.join(names)}")
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        raise EvaluationError(f"--over names {name} twice; give each symbol one grid")
     if len(axes) > 2:
         raise EvaluationError(f"at most two symbols can be swept, got {len(axes)}")
+    for axis in axes:
+        check_distinct(axis, f"--over {axis.name}")
     check_not_fixed(axes, fixed)
     symbols = [term_symbols(t, library, semantics) for t in parsed]
     known = set().union(*(s.bindable for s in symbols))
@@ -92,12 +94,7 @@ def prepare(
         if axis.name not in known:
             raise EvaluationError(f"--over {axis.name}: no term has a symbol {axis.name}")
         if any(axis.name in count_symbols(c.term) for c in compiled):
-            values = axis.values
-            if not np.all((values >= 1) & (values == np.round(values))):
-                raise EvaluationError(
-                    f"--over {axis.name}: {axis.name} counts threads; its values must be "
-                    "positive integers"
-                )
+            check_count_axis(axis, f"--over {axis.name}")
     for c in compiled:  # before compare solves for crossovers with a symbol still free
         c.require(names)
     grid = dict(zip(names, np.meshgrid(*(a.values for a in axes), indexing="ij"), strict=True))
@@ -131,14 +128,20 @@ class Sweep(ReadOnlyArrays, Tabular):
 
     def header(self) -> list[str]:
         """Column names: the swept symbols, then per term its value (with the unit), with
-        an interval its ``low`` and ``high``, and its bottleneck."""
+        an interval its ``low`` and ``high``, and its bottleneck; a term given twice has its
+        second columns named with `` (2)`` (:func:`~patternalg._internal.tables.distinct`).
+
+        >>> from patternalg.algebra.grid import parse_axis
+        >>> sweep(["inc", "inc"], [parse_axis("x=1,2")]).header()
+        ['x', 'inc [ns]', 'bottleneck of inc', 'inc [ns] (2)', 'bottleneck of inc (2)']
+        """
         cols = [a.name for a in self.axes]
         for term in self.terms:
             cols.append(with_unit(term, self.unit))
             if self.intervals:
                 cols += [f"low of {term}", f"high of {term}"]
             cols.append(f"bottleneck of {term}")
-        return cols
+        return distinct(cols)
 
     def column_digits(self, digits: int | None = None) -> dict[int, int | None]:
         """Each term's values (and bounds) in ``digits`` significant digits."""
@@ -186,7 +189,7 @@ class Sweep(ReadOnlyArrays, Tabular):
 
 def sweep(
     terms: Sequence[str | Term],
-    over: Sequence[Axis | str] | Axis | str,
+    over: Sequence[Axis | str] | Axis | str | None = None,
     *,
     at: Mapping[str, Any] | None = None,
     library: Mapping[str, AtomicModel] | None = None,
@@ -197,7 +200,7 @@ def sweep(
     seed: int = 0,
 ) -> Sweep:
     """The pointwise model of every term at every point of the grid ``over`` (one or two
-    axes), every atom converted to ``unit`` (default: the atoms' common unit; times of
+    axes: required, None is an error naming it), every atom converted to ``unit`` (default: the atoms' common unit; times of
     different units: ns); under the semantics of ``machine`` (a machine, a machine file's
     path or a number of cores; ``cores``, as ``--cores``: replaces its cores, or alone a
     machine of that many) if given; ``interval`` (a level such as 0.9) adds each
