@@ -211,3 +211,23 @@ def test_a_seed_and_a_callback_are_checked_as_the_command_line_checks_them(tmp_p
         with pytest.raises(ArgumentError) as caught:
             call()
         assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    ("name", "argument"),
+    [("sweep", "seed"), *((n, a) for n in ("compare", "optimize", "explore") for a in ("seed", "progress"))],
+)
+def test_a_decision_checks_its_seed_and_progress_before_it_draws(name: str, argument: str) -> None:
+    """``seed='abc'`` was taken where nothing was drawn, and ``progress='yes'`` was called:
+    "'str' object is not callable" from compare and optimize."""
+    from patternalg import decisions
+
+    given = {
+        "sweep": {"terms": ["qsort"], "over": "x=1..10"},
+        "compare": {"terms": ["qsort", "inc"]},
+        "optimize": {"term": "tpool_a(qsort)", "budget": "a<=4", "at": {"x": 1000}},
+        "explore": {"term": "tpool_2(qsort)", "threads": 4, "at": {"x": 1000}},
+    }[name]
+    wrong = {"seed": "abc", "progress": "yes"}[argument]
+    with pytest.raises(ArgumentError, match=rf"^{argument}: expected .*; got str '{wrong}'$"):
+        getattr(decisions, name)(**given, **{argument: wrong})

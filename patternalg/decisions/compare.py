@@ -41,7 +41,7 @@ from ..algebra.grid import Axis, parse_axis, spaced
 from ..algebra.machine import MachineSemantics, threads_needed, threads_text
 from ..algebra.pointwise import with_counts
 from ..algebra.semantics import Semantics
-from ..arguments import as_axes, as_bindings, as_terms
+from ..arguments import as_axes, as_bindings, as_callback, as_seed, as_terms
 from ..errors import EvaluationError
 from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
@@ -433,6 +433,7 @@ def compare(
     and says per range which design wins in that share of the draws, and where none does;
     each crossover gets the stretch of the axis where it could lie."""
     terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
+    progress, seed = as_callback(progress, "progress", "progress(done, total)"), as_seed(seed)
     semantics = semantics_of("exact", machine, cores)
     # without --over, the designs' size: x, or the one symbol their atoms are models in
     sizes = {size_of(t, library, semantics) for t in terms}

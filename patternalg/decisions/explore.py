@@ -44,7 +44,7 @@ from ..algebra.pointwise import at_point, with_counts
 from ..algebra.semantics import Semantics
 from ..algebra.term_symbols import term_symbols
 from ..algebra.units import in_unit
-from ..arguments import as_bindings, as_term
+from ..arguments import as_bindings, as_callback, as_seed, as_term
 from ..errors import EvaluationError
 from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
@@ -153,6 +153,7 @@ def explore(
     ``interval`` (a level such as 0.9; at a point) gives each shown design its interval and
     says which a measurement could not tell from the best (:mod:`.intervals`).
     """
+    progress, seed = as_callback(progress, "progress", "progress(done, total)"), as_seed(seed)
     semantics = semantics_of("exact", machine, cores)
     cores = cores_of(semantics)
     if threads is None and cores is None:

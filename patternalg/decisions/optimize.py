@@ -42,7 +42,7 @@ from ..algebra.machine_notes import machine_notes
 from ..algebra.pointwise import at_point, bottleneck_at
 from ..algebra.term_symbols import TermSymbols, term_symbols
 from ..algebra.units import in_unit
-from ..arguments import as_axis, as_bindings, as_term, as_texts
+from ..arguments import as_axis, as_bindings, as_callback, as_seed, as_term, as_texts
 from ..errors import EvaluationError
 from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
@@ -380,6 +380,7 @@ def optimize(
     :data:`CONTENDERS` that a measurement could not tell from the best (:mod:`.intervals`).
     """
     parsed, at, library = as_term(term), as_bindings(at), ModelLibrary.of(library)
+    progress, seed = as_callback(progress, "progress", "progress(done, total)"), as_seed(seed)
     budgets = [
         *as_texts(budget, "budget", "budgets such as 'a+b<=8'"),
         *as_texts(budgets, "budgets", "budgets such as 'a+b<=8'"),

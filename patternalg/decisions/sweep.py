@@ -31,7 +31,7 @@ from ..algebra.pointwise import with_counts
 from ..algebra.semantics import Semantics
 from ..algebra.term_symbols import term_symbols
 from ..algebra.units import in_unit
-from ..arguments import as_axes, as_bindings, as_terms
+from ..arguments import as_axes, as_bindings, as_seed, as_terms
 from ..errors import EvaluationError
 from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
@@ -205,7 +205,7 @@ def sweep(
     path or a number of cores; ``cores``, as ``--cores``: replaces its cores, or alone a
     machine of that many) if given; ``interval`` (a level such as 0.9) adds each
     value's central interval of what a measurement would show (``seed`` fixes the draws)."""
-    terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
+    terms, at, library, seed = as_terms(terms), as_bindings(at), ModelLibrary.of(library), as_seed(seed)
     over = as_axes(over, integer=set().union(*map(count_symbols, terms)))
     if not over:
         raise EvaluationError("sweep needs a grid: --over SYMBOL=A..B[:N][:lin|log]")
