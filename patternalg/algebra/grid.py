@@ -193,7 +193,13 @@ def check_distinct(axis: Axis, where: str) -> None:
     patternalg.errors.EvaluationError: --over x: x = 1 is listed twice; list each value once
     """
     values = axis.values.tolist()
-    repeated = next((v for i, v in enumerate(values) if v in values[:i]), None)
+    seen: set[float] = set()
+    repeated = None
+    for value in values:  # the first listed twice, in one pass (a sweep may have 10^6 points)
+        if value in seen:
+            repeated = value
+            break
+        seen.add(value)
     if repeated is not None:
         raise EvaluationError(f"{where}: {axis.name} = {number_text(repeated)} is listed twice; list each value once")
     if len(values) < 2:
