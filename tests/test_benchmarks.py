@@ -100,6 +100,18 @@ def test_a_simulated_run_is_read_as_a_real_one(tmp_path: Path) -> None:
            r"(?m)^   tpool_16\(qsort\)\s+\d+/\s+9 ", tmp_path)  # fmt: skip
 
 
+def test_a_simulated_run_of_run_sh_s_terms_measures_what_run_sh_measured(tmp_path: Path) -> None:
+    """``simulate_run.py --terms run.sh`` reads its compositions from ``run.sh``: the
+    regions it writes are those a committed run of ``run.sh``'s defaults holds (``data15``),
+    atoms apart."""
+    run = tmp_path / "sim_run_sh"
+    done = _run("simulate_run.py", [str(run), "--seed", "3", "--terms", "run.sh"], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    regions = re.findall(r"(?m)^REGION (.+)$", (run / "compositions.txt").read_text())
+    measured = re.findall(r"(?m)^REGION (.+)$", (REALDATA.parent / "data15" / "compositions.txt").read_text())
+    assert sorted(regions) == sorted(measured) and "tpool_16(qsort)" not in regions
+
+
 @pytest.mark.long
 def test_a_run_whose_compositions_are_measured_at_fewer_sizes_is_read_at_their_own(tmp_path: Path) -> None:
     """Another tool's run may measure the compositions at fewer sizes than the atoms: each
