@@ -108,7 +108,7 @@ def model(
 
 def evaluate(
     term: Term | str,
-    library: Mapping[str, AtomicModel] | str | PathLike[str] | None,
+    library: Mapping[str, AtomicModel] | str | PathLike[str] | None = None,
     semantics: Semantics | str = Semantics.ASYMPTOTIC,
     *,
     derivation: Derivation | None = None,
@@ -116,10 +116,12 @@ def evaluate(
 ) -> sympy.Expr:
     """The closed-form model M[term] (:func:`patternalg.algebra.evaluation.evaluate`) over
     ``library`` as :func:`model` takes it: a mapping, a ``ModelLibrary``, a model file's
-    path (the built-ins overridden by it), or None (the built-ins).
+    path (the built-ins overridden by it), or None (the built-ins, as when it is left out).
 
-    >>> evaluate("seq(qsort, nop)", None)
+    >>> evaluate("seq(qsort, nop)")
     1034.17*x*log2(x) + 5422.97
+    >>> evaluate("seq(qsort, nop)", {"qsort": "2*x", "nop": "5"})
+    2*x + 5
     """
     return evaluation.evaluate(
         term, ModelLibrary.of(library), semantics, derivation=derivation, metavariables=metavariables
