@@ -8,6 +8,8 @@ that needs none of them does not pay for their imports.
 >>> lazy_functions("toy", ["wrap"], {"wrap": "textwrap"}, prefix="")
 >>> package.wrap("a b", 1)
 ['a', 'b']
+>>> "wrap" in dir(package)   # listed before it loads: a notebook's completion offers it
+True
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ def lazy_functions(
             if name not in names:
                 raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
             return getattr(importlib.import_module(base + where.get(name, name)), name)
+
+        def __dir__(self) -> list[str]:
+            return sorted({*super().__dir__(), *names})
 
         def __setattr__(self, name: str, value: Any) -> None:
             if name in names and isinstance(value, types.ModuleType):
