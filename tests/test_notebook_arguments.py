@@ -176,3 +176,14 @@ def test_a_plot_names_axes_that_are_no_axes() -> None:
     pytest.importorskip("matplotlib")
     with pytest.raises(ArgumentError, match=r"^ax: expected matplotlib axes to draw on, or None for new ones; got int 3$"):
         sweep(["inc"], "x=1..1e3").plot(ax=3)
+
+
+def test_a_budget_given_as_a_number_points_to_threads() -> None:
+    """``budget=8`` reads as "8 cores in all"; a linear budget is text, and the error says
+    which argument takes the number."""
+    from patternalg.decisions.optimize import optimize
+
+    with pytest.raises(ArgumentError, match=r"^budget: expected budgets such as 'a\+b<=8' \(threads=8: .*; got int 8$"):
+        optimize("pipe(tpool_a(qsort), tpool_b(inc))", budget=8, at={"x": 4096})  # type: ignore[arg-type]
+    best = optimize("pipe(tpool_a(qsort), tpool_b(inc))", threads=8, at={"x": 4096})
+    assert sum(dict(best.best.assignment).values()) <= 8

@@ -381,10 +381,8 @@ def optimize(
     """
     parsed, at, library = as_term(term), as_bindings(at), ModelLibrary.of(library)
     progress, seed = as_callback(progress, "progress", "progress(done, total)"), as_seed(seed)
-    budgets = [
-        *as_texts(budget, "budget", "budgets such as 'a+b<=8'"),
-        *as_texts(budgets, "budgets", "budgets such as 'a+b<=8'"),
-    ]
+    what = "budgets such as 'a+b<=8' (threads=8: at most 8 threads in all)"
+    budgets = [*as_texts(budget, "budget", what), *as_texts(budgets, "budgets", what)]
     vary = as_texts(vary, "vary", "symbol names")
     over = as_axis(over) if over is not None else None
     library, unit, notes = in_unit([parsed], library, unit)
