@@ -17,11 +17,13 @@ import sympy
 from patternalg import Machine, ModelLibrary, explain, p, parse, x
 from patternalg._internal.display import REPR_WIDTH
 from patternalg.decisions import compare, explore, optimize, sweep
+from patternalg.evidence import calibrate, validate
 from patternalg.forms import PMNF
 from patternalg.measurements import read
 from patternalg.syntax.terms import Atom, Pipe, Seq, TPool
 
 ATOMS = Path(__file__).resolve().parents[1] / "benchmarks" / "realdata" / "data" / "atoms.txt"
+COMPOSITIONS = ATOMS.with_name("compositions.txt")
 
 
 def _same(obj: Any) -> Any:
@@ -57,6 +59,7 @@ def _objects() -> dict[str, tuple[Any, Callable[[Any], Any]]]:
     )
     compared = compare(["inc", "nop"])
     compared._repr_html_()
+    library = ModelLibrary([r.model for r in PMNF.fit_each(measurements)])
     return {
         "term": (parse("pipe(tpool_4(qsort[p=2]), mapReduce_{2,n}^{3,k}(inc, shuffle_{2,n}^{k}, nop))"), _same),
         "atomic model": (builtin["qsort"], _same),
@@ -74,6 +77,8 @@ def _objects() -> dict[str, tuple[Any, Callable[[Any], Any]]]:
         "comparison": (compared, _json),
         "optimum": (optimize("pipe(tpool_a(qsort), tpool_b(inc))", budgets=["a+b<=16"], at={"x": 10**6}), _same),
         "exploration": (explore("pipe(tpool_4(qsort), inc)", at={"x": 10**6}, threads=8), _same),
+        "validation": (validate(str(COMPOSITIONS), library, interval=0.9), _json),
+        "calibration": (calibrate([ATOMS, COMPOSITIONS], library, cores=2), _json),
     }
 
 
@@ -169,6 +174,12 @@ def test_reprs_say_briefly_what_an_object_holds() -> None:
     assert shown["comparison"] == "Comparison(inc, nop over x in [1, 1099511627776]: 1 crossover; asymptotic winner: nop)"
     assert shown["optimum"] == (
         "Optimum(pipe(tpool_a(qsort), tpool_b(inc)) under a+b<=16: best a=15, b=1 = 1374175351.15587 ns)"
+    )
+    validated = re.fullmatch(r"Validation\(18 terms: seq\(qsort, nop\), seq\(qsort, inc\), seq\(inc, qsort\) and 15 more; "
+                             r"exact, median \|error\| [\d.]+ %, worst [\d.]+ %; [\d.]+ % covered at 90 %\)", shown["validation"])
+    assert validated is not None, shown["validation"]
+    assert shown["calibration"].startswith(
+        "Calibration(from 18 compositions: seq(qsort, nop), seq(qsort, inc) and 16 more; 2 cores, hand-off "
     )
     assert shown["exploration"] == (
         "Exploration(from pipe(tpool_4(qsort), inc): best tpool_8(seq(qsort, inc)) of 128 designs within 8 threads)"

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._internal.display import aligned
+from .._internal.display import aligned, brief, counted, listed, percent_cell
 from .._internal.tables import Tabular, fields_json
 from ..algebra.machine import Machine
 from ..syntax.arith import format_expr, number_text
@@ -76,6 +76,12 @@ class Residual:
         halves = self.machine_worst_halves or {}
         return halves.get("holds") is False and any(e != 0 for e in halves.get("in_halves", ()))
 
+    def __repr__(self) -> str:
+        """``Residual(tpool_2(qsort): 9 sizes; machine median |error| 1.2 %, worst -3.4 %)``."""
+        median, worst = self.summary(self.machine)
+        return brief("Residual", f"{self.term}: {counted(len(self.sizes), 'size')}; machine median |error| "
+                     f"{percent_cell(median)}, worst {percent_cell(worst)}")  # fmt: skip
+
     @staticmethod
     def summary(errors: Sequence[float]) -> tuple[float, float]:
         """The median |error| and the worst error (signed)."""
@@ -101,6 +107,11 @@ class Calibration(Tabular):
     atoms: str  #: "measured" or "models": what the terms were composed from
     files: tuple[str, ...]
     notes: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        """The machine and its compositions, on one line (never the residuals)."""
+        terms = [r.term for r in self.residuals]
+        return brief("Calibration", f"from {counted(len(terms), 'composition')}: {listed(terms, 2)}; {self.machine.describe()}")
 
     def header(self) -> list[str]:
         """One row per calibration composition."""

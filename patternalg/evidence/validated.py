@@ -19,7 +19,15 @@ from typing import Any
 
 import numpy as np
 
-from .._internal.display import aligned, as_digits
+from .._internal.display import (
+    aligned,
+    as_digits,
+    brief,
+    counted,
+    listed,
+    percent_cell,
+    ranges_text,
+)
 from .._internal.tables import Tabular, number, with_unit
 from ..syntax.arith import number_text
 from .coverage import coverage, covered, half_width
@@ -79,6 +87,18 @@ class Validated:
                 view = value.view()
                 view.flags.writeable = False
                 object.__setattr__(self, field.name, view)
+
+    def __repr__(self) -> str:
+        """The term, where it was measured and how far off it is, on one line (never its arrays).
+
+        >>> Validated("inc", "inc", "m.txt", ("x",), "x", np.array([[1.0], [2.0]]),
+        ...           np.array([110.0, 190.0]), np.array([100.0, 200.0]), "ns")
+        Validated(inc of m.txt: 2 points, x in [1, 2]; median |error| 7.5 %, worst 10 %)
+        """
+        ranges = ranges_text((name, (self.points[:, i].min(), self.points[:, i].max())) for i, name in enumerate(self.parameters))
+        found = self.summary()
+        return brief("Validated", f"{self.term} of {self.path}: {counted(len(self.points), 'point')}, {ranges}; "
+                     f"median |error| {percent_cell(found['median'])}, worst {percent_cell(found['worst'])}")  # fmt: skip
 
     def covered(self) -> np.ndarray:
         """A mask of the points whose measured value lies in the interval."""
@@ -153,6 +173,15 @@ class Validation(Tabular):
     files: tuple[str, ...]
     notes: tuple[str, ...] = ()
     level: float | None = None  #: with ``interval=``: the intervals' level
+
+    def __repr__(self) -> str:
+        """The terms, by name the first few, and the overall errors, on one line."""
+        found = self.overall()
+        what = f"{counted(len(self.validated), 'term')}: {listed(self.terms, 3)}; {self.semantics}, "
+        what += f"median |error| {percent_cell(found['median'])}, worst {percent_cell(found['worst'])}"
+        if self.level is not None:
+            what += f"; {percent_cell(found['coverage']['share'])} covered at {percent_cell(self.level)}"
+        return brief("Validation", what)
 
     @property
     def terms(self) -> tuple[str, ...]:
