@@ -18,12 +18,15 @@ from patternalg import Machine, ModelLibrary, explain, p, parse, x
 from patternalg._internal.display import REPR_WIDTH
 from patternalg.decisions import compare, explore, optimize, sweep
 from patternalg.evidence import calibrate, validate
+from patternalg.evidence.profile_check import check_profile
 from patternalg.forms import PMNF
 from patternalg.measurements import read
+from patternalg.profiles import CallTree, fit_profile, profile_term, read_profiles
 from patternalg.syntax.terms import Atom, Pipe, Seq, TPool
 
 ATOMS = Path(__file__).resolve().parents[1] / "benchmarks" / "realdata" / "data" / "atoms.txt"
 COMPOSITIONS = ATOMS.with_name("compositions.txt")
+LULESH = Path(__file__).resolve().parent / "data" / "profiles" / "lulesh"
 
 
 def _same(obj: Any) -> Any:
@@ -60,6 +63,11 @@ def _objects() -> dict[str, tuple[Any, Callable[[Any], Any]]]:
     compared = compare(["inc", "nop"])
     compared._repr_html_()
     library = ModelLibrary([r.model for r in PMNF.fit_each(measurements)])
+    profiles = read_profiles(LULESH)
+    tree = CallTree.of(profiles, "mpi.world.size=p")
+    built = profile_term(tree)
+    fitted = fit_profile(built)
+    checked = check_profile(fitted, at="p=1000")
     return {
         "term": (parse("pipe(tpool_4(qsort[p=2]), mapReduce_{2,n}^{3,k}(inc, shuffle_{2,n}^{k}, nop))"), _same),
         "atomic model": (builtin["qsort"], _same),
@@ -79,6 +87,12 @@ def _objects() -> dict[str, tuple[Any, Callable[[Any], Any]]]:
         "exploration": (explore("pipe(tpool_4(qsort), inc)", at={"x": 10**6}, threads=8), _same),
         "validation": (validate(str(COMPOSITIONS), library, interval=0.9), _json),
         "calibration": (calibrate([ATOMS, COMPOSITIONS], library, cores=2), _json),
+        "profile": (profiles[0], _same),
+        "call tree": (tree, lambda t: (t.paths, t.runs, t.values.tolist(), t.points.tolist())),
+        "profile term": (built, lambda b: (str(b.term), b.atoms)),
+        "profile fit": (fitted, lambda f: (f.atoms, dict(f.inclusive))),
+        "profile check": (checked, _json),
+        "node check": (checked.nodes[3], lambda n: (n.path, n.atom, n.gap.tolist())),
     }
 
 
@@ -181,6 +195,13 @@ def test_reprs_say_briefly_what_an_object_holds() -> None:
     assert shown["calibration"].startswith(
         "Calibration(from 18 compositions: seq(qsort, nop), seq(qsort, inc) and 16 more; 2 cores, hand-off "
     )
+    assert shown["profile"] == f"Profile({LULESH / '125_cores.cali'}: 46 call paths; Avg time/rank in s)"
+    assert shown["call tree"] == "CallTree(46 call paths over 5 runs, p in [27, 343]; Avg time/rank in s)"
+    assert shown["profile term"] == "ProfileTerm(29 atoms: program, main, main.lulesh_cycle and 26 more; of 46 call paths over 5 runs)"
+    assert shown["profile fit"] == "ProfileFit(29 atoms fitted: program, main, main.lulesh_cycle and 26 more; 29 nodes' inclusive times)"
+    assert shown["profile check"] == "ProfileCheck(29 nodes at 5 points and p = 1000; 90 % intervals)"
+    assert re.fullmatch(r"NodeCheck\(main/lulesh.cycle/LagrangeLeapFrog: atom main.lulesh_cycle.lagrangeleapfrog; "
+                        r"gap [-+][\d.]+ % \.\. [-+][\d.]+ %\)", shown["node check"]), shown["node check"]
     assert shown["exploration"] == (
         "Exploration(from pipe(tpool_4(qsort), inc): best tpool_8(seq(qsort, inc)) of 128 designs within 8 threads)"
     )

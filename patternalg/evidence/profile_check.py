@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from .._internal.display import as_digits
+from .._internal.display import as_digits, brief, counted, percent_cell
 from .._internal.tables import Tabular
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.bindings import as_value
@@ -69,6 +69,13 @@ class NodeCheck:
     gap_interval: np.ndarray
     imbalance: float | None = None  #: how much more the children add up to, at most
 
+    def __repr__(self) -> str:
+        """``NodeCheck(main/lulesh.cycle: atom main.lulesh_cycle; gap -3.2 % .. +4.1 %)``:
+        its call path, its atom and its gap's range over the points."""
+        finite = self.gap[np.isfinite(self.gap)]
+        gap = f"gap {_gap_text(finite.min(), 0, 0)} .. {_gap_text(finite.max(), 0, 0)}" if finite.size else "no gap"
+        return brief("NodeCheck", f"{'/'.join(self.path) or PROGRAM}: atom {self.atom}; {gap}")
+
     @property
     def name(self) -> str:
         """The region's own name (the last part of its call path)."""
@@ -93,6 +100,13 @@ class ProfileCheck(Tabular):
     level: float
     nodes: tuple[NodeCheck, ...]
     notes: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        """``ProfileCheck(30 nodes at 5 points and p = 1000; 90 % intervals)``: never the
+        term, which has a node per kept call path."""
+        points = counted(len(self.points) - (self.at is not None), "point")
+        points += f" and {_point_text(self.at)}" if self.at else ""
+        return brief("ProfileCheck", f"{counted(len(self.nodes), 'node')} at {points}; {percent_cell(self.level)} intervals")
 
     def to_json(self) -> dict[str, Any]:
         """The JSON record (see the module)."""

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .._internal.callbacks import ProgressCallback
+from .._internal.display import brief, counted, listed
 from .._internal.toml_writer import table_text
 from ..algebra.atomic_model import AtomicModel
 from ..arguments import expect
@@ -53,6 +54,12 @@ class ProfileFit:
     built: ProfileTerm
     atoms: tuple[FitReport, ...]
     inclusive: Mapping[Path, FitReport]
+
+    def __repr__(self) -> str:
+        """``ProfileFit(12 atoms fitted: main, ... and 9 more; 30 nodes' inclusive times)``."""
+        atoms = [report.atom for report in self.atoms]
+        what = f"{counted(len(atoms), 'atom')} fitted: {listed(atoms, 3)}; "
+        return brief("ProfileFit", what + f"{counted(len(self.inclusive), 'node')}' inclusive times")
 
     @property
     def library(self) -> dict[str, AtomicModel]:

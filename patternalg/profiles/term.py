@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy
 
+from .._internal.display import brief, counted, listed
 from ..algebra.atomic_model import valid_atom_name
 from ..arguments import expect
 from ..errors import MeasurementError, close_names, did_you_mean
@@ -62,6 +63,13 @@ class ProfileTerm:
     pools: dict[Path, int]
     folded: dict[Path, Path] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        """``ProfileTerm(12 atoms: main, ... and 9 more; of 42 call paths over 5 runs)``:
+        never the term itself, which has a node per kept call path."""
+        atoms = list(self.atoms.values())
+        what = f"{counted(len(atoms), 'atom')}: {listed(atoms, 3)}; of {counted(len(self.tree.paths), 'call path')}"
+        return brief("ProfileTerm", f"{what} over {counted(len(self.tree.runs), 'run')}")
 
     @property
     def inclusive(self) -> dict[Path, np.ndarray]:

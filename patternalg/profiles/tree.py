@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .._internal.display import brief, counted, ranges_text
 from ..arguments import as_each, wrong
 from ..errors import Location, MeasurementError
 from .params import Param, params_of
@@ -57,6 +58,10 @@ class Profile:
     unit: str = "s"
     threads: Mapping[Path, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        """``Profile(run.cali: 42 call paths; time in s)``: never its values."""
+        return brief("Profile", f"{self.source}: {counted(len(self.values), 'call path')}; {self.metric} in {self.unit}")
 
 
 def complete(values: Mapping[Path, float]) -> dict[Path, float]:
@@ -133,6 +138,12 @@ class CallTree:
     unit: str
     threads: Mapping[Path, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        """``CallTree(42 call paths over 5 runs, p in [27, 343]; time in s)``."""
+        ranges = ranges_text((name, (self.points[:, i].min(), self.points[:, i].max())) for i, name in enumerate(self.parameters))
+        runs = counted(len(self.runs), "run") + (f", {ranges}" if ranges else "")
+        return brief("CallTree", f"{counted(len(self.paths), 'call path')} over {runs}; {self.metric} in {self.unit}")
 
     @property
     def root(self) -> Path:
