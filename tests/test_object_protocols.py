@@ -20,6 +20,7 @@ from patternalg.decisions import compare, explore, optimize, sweep
 from patternalg.evidence import calibrate, validate
 from patternalg.evidence.profile_check import check_profile
 from patternalg.forms import PMNF
+from patternalg.laws import check
 from patternalg.measurements import read
 from patternalg.profiles import CallTree, fit_profile, profile_term, read_profiles
 from patternalg.syntax.terms import Atom, Pipe, Seq, TPool
@@ -93,6 +94,7 @@ def _objects() -> dict[str, tuple[Any, Callable[[Any], Any]]]:
         "profile fit": (fitted, lambda f: (f.atoms, dict(f.inclusive))),
         "profile check": (checked, _json),
         "node check": (checked.nodes[3], lambda n: (n.path, n.atom, n.gap.tolist())),
+        "law verdict": (check("seq(A, B) <= pipe(A, B)", semantics="exact", examples=20), _same),
     }
 
 
@@ -202,6 +204,7 @@ def test_reprs_say_briefly_what_an_object_holds() -> None:
     assert shown["profile check"] == "ProfileCheck(29 nodes at 5 points and p = 1000; 90 % intervals)"
     assert re.fullmatch(r"NodeCheck\(main/lulesh.cycle/LagrangeLeapFrog: atom main.lulesh_cycle.lagrangeleapfrog; "
                         r"gap [-+][\d.]+ % \.\. [-+][\d.]+ %\)", shown["node check"]), shown["node check"]
+    assert shown["law verdict"] == "CheckResult(seq(A, B) <= pipe(A, B) under exact: refuted after 1 example)"
     assert shown["exploration"] == (
         "Exploration(from pipe(tpool_4(qsort), inc): best tpool_8(seq(qsort, inc)) of 128 designs within 8 threads)"
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._internal.display import HtmlTable
+from .._internal.display import HtmlTable, brief, counted
 from ..algebra.semantics import Semantics
 from ..algebra.units import DEFAULT_UNIT
 from ..syntax.arith import format_number
@@ -84,6 +84,12 @@ class CheckResult(HtmlTable):
     counterexample: Counterexample | None = None
     examples: int = 0
     seconds: float = field(default=0.0, compare=False)
+
+    def __repr__(self) -> str:
+        """``CheckResult(seq(A, B) <= pipe(A, B) under exact: refuted after 1 example)``."""
+        law = f"{self.law.id}: {self.law}" if self.law.id else str(self.law)
+        tried = f" after {counted(self.examples, 'example')}" if self.examples else ""
+        return brief("CheckResult", f"{law} under {self.semantics.value}: {self.status}{tried}")
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of ``patternalg laws --format json`` (no timing: runs reproduce)."""
