@@ -147,3 +147,14 @@ def test_compare_reports_every_pair_done():
     calls: list[tuple[int, int]] = []
     compare(["qsort", "inc", "nop"], progress=lambda done, total: calls.append((done, total)))
     assert calls == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_explore_completes_its_progress_when_it_runs_out_of_designs():
+    """A search that rewrote every design before ``expansions`` left its bar at, say, 12 of
+    500; its last call now says all it did is done."""
+    from patternalg.decisions import explore
+
+    calls: list[tuple[int, int]] = []
+    found = explore("pipe(qsort, inc)", threads=4, expansions=500, progress=lambda done, total: calls.append((done, total)))
+    assert found.complete and calls[-1][0] == calls[-1][1] < 500
+    assert calls[:-1] == [(done, 500) for done in range(1, len(calls))]

@@ -141,7 +141,8 @@ def explore(
 
     The search is best first: the most promising design found so far is rewritten next,
     until none is left (``complete``) or ``expansions`` designs have been rewritten;
-    ``progress(expanded, expansions)`` after each.
+    ``progress(expanded, expansions)`` after each, and ``progress(expanded, expanded)`` where
+    the search ends with none left (a bar then completes).
 
     ``machine`` (a machine, a machine file's path or a number of cores; ``cores``, as
     ``--cores``: replaces its cores, or alone a machine of that many) ranks under its
@@ -254,6 +255,8 @@ def explore(
             parent[new] = (design, rule)
             depth[new] = depth[design] + 1
             heapq.heappush(queue, (rank(new), depth[new], len(parent), new))
+    if progress is not None and not queue and expanded < expansions:
+        progress(expanded, expanded)  # complete before the budget: every design was rewritten
     parent, depth = _shortest(start, edges)
     groups = _same_model(sorted(parent, key=rank), rank)
     lengths: dict[Term, int] = {}
