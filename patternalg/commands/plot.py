@@ -38,6 +38,7 @@ from .common import (
     notes_once,
     seed_option,
     unit_option,
+    warn,
 )
 from .decide import at, terms
 from .flags import (
@@ -227,6 +228,8 @@ def _fit(args: argparse.Namespace, left: LeftOut) -> Any:
     reports = cls.fit_each(data, on_error=left.append, **options)
     left.unless(reports)  # nothing to draw: the first kernel's error, as one kernel's
     notes_once(args, [*(text for report in reports for text in report.notes), *cls.notes(data, options)])
+    for text in (text for report in reports for text in report.warnings):
+        warn(text)
     return plot_fit_reports(reports, extend_to=args.extend_to)
 
 
