@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 from .._internal.callbacks import OnError, ProgressCallback
 from ..arguments import as_measurements
 from ..errors import FitError, MeasurementError
+from ..measurements.model import hand_left_out
 from .base import Form
 from .report import FitReport
 
@@ -100,8 +101,7 @@ class Fitter:
         whose keywords these are)."""
         data = as_measurements(data, cls.read)
         series, checked = cls._fitting(data, options)
-        for left in getattr(data, "left_out", ()):  # a series the reader could not read
-            raise left.error
+        hand_left_out(data, None)  # a series the reader could not read
         if len(series) != 1:
             raise FitError(
                 f"{getattr(data, 'path', 'measurements')}: {len(series)} series; fit one "
@@ -125,10 +125,7 @@ class Fitter:
         stops the fit, or, given ``on_error``, is handed to it and left out."""
         data = measured_atoms(as_measurements(data, cls.read))
         series, checked = cls._fitting(data, options)
-        for left in getattr(data, "left_out", ()):  # series the reader could not read
-            if on_error is None:
-                raise left.error
-            on_error(left.error)
+        hand_left_out(data, on_error)  # series the reader could not read
         atoms = atom_names_of(data, series)  # named together, whichever fail
         series, notes, warned, atoms = cls._usable(
             data, series, atoms, checked, allow_nonpositive, on_error
