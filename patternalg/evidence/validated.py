@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .._internal.display import aligned, as_digits
+from .._internal.display import aligned, as_digits, listed
 from .._internal.tables import Tabular, number, with_unit
 from ..syntax.arith import number_text
 from .coverage import coverage, covered, half_width
@@ -396,7 +396,7 @@ def _halves_lines(found: Mapping[str, Any], changes: list[str], several: bool) -
         f"({_in_file(found['most_moved_term'], found['most_moved_file'], several)}{_where(found['most_moved_at'])})"
     ]
     if changes:
-        shown = ", ".join(changes[:6]) + (f" and {len(changes) - 6} more" if len(changes) > 6 else "")
+        shown = listed(changes, 6)
         lines.append(
             f"the worst error of {shown} changes sign between halves: the measurement moves as "
             "much as the model misses there (more repetitions, or a quieter machine, would tell)"
