@@ -94,7 +94,8 @@ def test_a_form_fits_the_path_of_a_measurement_file(files: Path):
         (lambda: check(3), "law"),
         (lambda: check("pipe(A, B) <= seq(A, B)", examples="2"), "examples"),
         (lambda: parse_axis(None), "text"),
-        (lambda: ModelLibrary({"k": 1}), "models"),
+        (lambda: ModelLibrary({"k": [1]}), "models['k']"),  # {"k": 1} is a model, as of() takes it
+        (lambda: ModelLibrary(3), "models"),
         (lambda: optimize("tpool_a(qsort)", budgets=[1], at={"x": 2}), "budgets[0]"),
     ],
 )

@@ -161,3 +161,55 @@ def test_profile_leaves_out_a_run_it_cannot_read_and_models_the_others(
     assert all(e.endswith("(left out; the other runs are modelled)") for e in errors)
     assert any(f"{cut}: the file ends inside a record" in e for e in errors)
     assert any("999_cores.cali" in e for e in errors)
+
+
+def test_a_point_at_x_0_is_left_out_with_a_warning_and_its_kernel_fitted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A kernel also measured on an empty input (x = 0) was lost whole ('parameter value 0
+    is not positive'); only the point is: log2(x) and x^i are not defined there."""
+    data = tmp_path / "z.csv"
+    rows = "".join(f"k,{x},{x + 1}\n" for x in range(17))
+    data.write_text("kernel,x,time\n" + rows + GOOD)
+    out = tmp_path / "m.toml"
+    status, printed, errors = run(capsys, "fit", "-q", str(data), "--out", str(out))
+    assert status == 0
+    assert errors == [
+        f"warning: {data}:2: kernel 'k', metric 'time': x = 0 left out: a pmnf term (log2(x), "
+        "x^i) is not defined at x <= 0; fitted on the other 16 points"
+    ]
+    models = tomllib.loads(out.read_text())["models"]
+    assert sorted(models) == ["a", "k"] and models["k"]["x_range"] == [1.0, 16.0]
+    assert "k: 1*x + 1" in printed
+
+
+def test_too_few_points_above_0_leave_that_kernel_out_naming_the_points_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "z.csv"
+    data.write_text("kernel,x,time\nk,1,2\nk,-1,1\nk,2,3\nk,0,1\n" + GOOD)
+    status, printed, errors = run(capsys, "fit", "-q", str(data))
+    assert status == 0 and printed.startswith("a: ")
+    assert errors == [
+        f"warning: {data}:2: kernel 'k', metric 'time': 2 measured points; a pmnf fit needs at "
+        "least 3 distinct values of the parameter (Extra-P advises 5); 2 points with x <= 0 "
+        "left out (line 3, x = -1: log2(x), x^i are not defined at x <= 0) (left out; the other "
+        "kernels are fitted)"
+    ]
+
+
+def test_fit_each_leaves_out_points_with_a_parameter_at_0_in_two_parameters() -> None:
+    """The multi-parameter fit refused the kernel ('parameter p = 0 is not positive')."""
+    from patternalg.forms import PMNF
+    from patternalg.measurements.csv import CsvReader
+
+    grid = [(x, p) for x in (1, 2, 4, 8, 16) for p in (1, 2, 4, 8, 16)]
+    text = "x,p,time\n" + "".join(f"{x},{p},{3 + x * p}\n" for x, p in [*grid, (0, 4), (4, 0)])
+    (report,) = PMNF.fit_each(CsvReader.read("m.csv", text))
+    assert report.fitted.statistics["points"] == 25 and report.notes == ()
+    assert report.warnings == (
+        "m.csv:27: kernel 'm', metric 'time': 2 points with a parameter <= 0 left out (the "
+        "first: x = 0): a pmnf term (log2(x), x^i) is not defined at x <= 0; fitted on the "
+        "other 25 points",
+    )
+    assert report.fitted(x=3.0, p=5.0) == pytest.approx(18.0)

@@ -236,3 +236,15 @@ def test_an_option_of_another_family_is_one_line_error(tmp_path, capsys) -> None
     assert main(["fit", str(path), "--degree", "2"]) == 2
     err = capsys.readouterr().err
     assert "--degree is not an option of --form pmnf" in err and err.count("\n") == 1
+
+
+def test_numpy_scalars_are_kept_as_plain_numbers() -> None:
+    """Amdahl(np.float64(0.9), "x") showed alpha=np.float64(0.9) in its repr and values:
+    np.float64 is a float, so it was taken as it was."""
+
+    from patternalg.forms import Amdahl
+
+    model = Amdahl(np.float64(0.9), "x")
+    assert repr(model) == "Amdahl(alpha=0.9, tseq='x')"
+    assert type(model.values["alpha"]) is float and model == Amdahl(0.9, "x")
+    assert type(Amdahl(0.5, np.int64(3)).values["tseq"]) is int

@@ -724,3 +724,13 @@ def test_a_comparison_made_with_an_interval_draws_its_bands_and_undecided_stretc
     assert [c.get_gid() for c in ax.collections] == ["band", "band"]
     assert [p.get_gid() for p in ax.patches].count("undecided") == 1
     assert compare(["lin", "flat"], over="x=1..1e4", library=lib).sweep().intervals == ()
+
+
+def test_an_unknown_atom_names_what_the_library_given_has() -> None:
+    """Spread.of pointed a mapping's user to `patternalg models` (the built-ins), not to
+    what the mapping holds, as every other place says."""
+    from patternalg.errors import UnknownAtomError
+
+    with pytest.raises(UnknownAtomError) as raised:
+        Spread.of("pipe(zzz, inc)", {"qsort": "2*x", "inc": "x"}, {})
+    assert str(raised.value) == "unknown atom 'zzz' (the library given has: qsort, inc)"

@@ -105,3 +105,20 @@ def test_every_builtin_model_builds():
     # built-ins are built lazily; make sure each one is valid
     lib = ModelLibrary.builtin()
     assert all(isinstance(lib[name], AtomicModel) for name in lib)
+
+
+def test_the_constructor_takes_the_mappings_of_takes() -> None:
+    """ModelLibrary({"qsort": "2*x"}) refused what ModelLibrary.of accepts ('expected
+    AtomicModel objects; got dict')."""
+    from patternalg.errors import ArgumentError, ParseError
+
+    given = {"qsort": "2*x", "nop": 1}
+    made = ModelLibrary(given)
+    of = ModelLibrary.of(given)
+    assert {k: m.expr for k, m in made.items()} == {k: m.expr for k, m in of.items()}
+    assert str(made["qsort"].expr) == "2*x" and made["qsort"].source == "models['qsort']"
+    assert sorted(ModelLibrary(ModelLibrary.builtin())) == sorted(ModelLibrary.builtin())
+    with pytest.raises(ParseError, match="unexpected character '_'"):  # the safe arithmetic, never sympify
+        ModelLibrary({"qsort": "__import__('os')"})
+    with pytest.raises(ArgumentError, match="models: expected AtomicModel objects or a mapping of atom names to models; got int 3"):
+        ModelLibrary(3)  # type: ignore[arg-type]

@@ -263,7 +263,7 @@ def test_measure_notes_what_fit_will_refuse_in_what_it_wrote(tmp_path: Path) -> 
         "--value-regex", r"t: (\S+)", "--metric", "time_s", "--out", str(out), "--repetitions", "1",
     )  # fmt: skip
     assert done.returncode == 0 and out.exists(), done.stderr
-    assert "x = 0 is measured, but fit takes x > 0 only" in done.stderr
+    assert "x = 0 is measured, but a pmnf fit leaves out the points with x <= 0" in done.stderr
     assert "2 value(s) of time_s below 0 (e.g. -2.0)" in done.stderr
 
 

@@ -330,7 +330,9 @@ def test_cli_sparse_and_irregular_points(tmp_path: Path, capsys) -> None:
          r"grid .* needs at least 3 there"),
         ("PARAMETER p q\nPOINTS " + " ".join(f"({a} {b})" for a in (0, 1, 2) for b in (1, 2, 3))
          + "\nREGION r\n" + "DATA 1\n" * 9,
-         r"diag.txt:\d+: kernel 'r': parameter p = 0 is not positive"),
+         r"diag.txt:\d+: kernel 'r': parameter 'p' takes 2 values along the longest lines .*; "
+         r"3 points with a parameter <= 0 left out \(line 4, p = 0: log2\(p\), p\^i are not "
+         r"defined at p <= 0\)"),
     ],
 )  # fmt: skip
 def test_cli_errors_say_what_is_missing(tmp_path: Path, capsys, text: str, message: str) -> None:

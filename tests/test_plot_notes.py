@@ -137,3 +137,16 @@ def test_plot_atoms_draws_the_atoms_with_values_and_names_those_without(tmp_path
     none = run_cli("plot", "--atoms", "inc,qsort", "--over", "x=1e299..1e303", "-o", str(tmp_path / "b.png"))
     assert none.returncode == 2 and none.stderr.count("\n") == 1 and not (tmp_path / "b.png").exists()
     assert "nothing to draw: inc, qsort have no value over x" in none.stderr
+
+
+def test_plot_fit_warns_of_a_point_left_out_as_fit_does(tmp_path: Path) -> None:
+    """A point at x = 0 is left out of the fit drawn, with fit's warning (even with -q)."""
+    data = tmp_path / "z.csv"
+    data.write_text("x,time\n" + "".join(f"{x},{x + 1}\n" for x in range(9)))
+    warning = (
+        f"warning: {data}:2: kernel 'z', metric 'time': x = 0 left out: a pmnf term (log2(x), "
+        "x^i) is not defined at x <= 0; fitted on the other 8 points"
+    )
+    assert warning in run_cli("fit", "-q", str(data)).stderr.splitlines()
+    result = run_cli("plot", "-q", "--fit", str(data), "-o", str(tmp_path / "z.svg"))
+    assert result.returncode == 0 and result.stderr.splitlines() == [warning]

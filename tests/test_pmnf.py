@@ -443,7 +443,11 @@ def test_fit_errors(tmp_path: Path) -> None:
         fit_each(single)
     zero = tmp_path / "zero.csv"
     zero.write_text("x,time\n0,1\n1,2\n2,3\n")
-    with pytest.raises(FitError, match=r"zero.csv:2: kernel 'zero', metric 'time': parameter"):
+    with pytest.raises(
+        FitError,
+        match=r"zero.csv:3: kernel 'zero', metric 'time': 2 measured points; .*; x = 0 left out "
+        r"\(line 2: log2\(x\), x\^i are not defined at x <= 0\)",
+    ):
         fit_each(zero)
     with pytest.raises(FitError, match=r"unknown modeler 'fancy' \(valid: basic, default\)"):
         fit_each(zero, modeler="fancy")

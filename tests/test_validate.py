@@ -454,3 +454,15 @@ def test_the_python_validate_refuses_a_file_given_twice(tmp_path: Path) -> None:
     for twice in ([path, again], [read(path), read(again)]):
         with pytest.raises(MeasurementError, match="the file is given twice; give each measurement file once"):
             validate(twice, ModelLibrary.builtin())
+
+
+def test_a_skipped_atom_names_how_many_models_there_are_beyond_those_shown() -> None:
+    """'(the models: k0, k1, k2, k3, k4, k5)' named 6 of 9 models as if they were all."""
+    from patternalg.evidence import validate
+    from patternalg.measurements.csv import CsvReader
+
+    ms = CsvReader.read("m.csv", "kernel,x,time\nqsort,1,2\nqsort,2,4\nzz,1,1\nzz,2,2\n")
+    library = {**{f"k{i}": "x" for i in range(8)}, "qsort": "2*x"}
+    assert validate(ms, library).notes == (
+        "skipped 'zz': no model of zz (the models: k0, k1, k2, k3, k4, k5 and 3 more)",
+    )

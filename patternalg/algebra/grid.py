@@ -2,7 +2,8 @@
 
 ``A..B`` is a range (both ends included), ``:N`` its number of points and ``:lin`` or
 ``:log`` its spacing; a range without ``:N`` over a thread count or other integer
-symbol takes every integer, else 20 points. Values are our safe arithmetic (``2^20``).
+symbol takes every integer, else 20 points (a count's: the whole numbers nearest them,
+with a note where they differ, :attr:`Axis.note`). Values are our safe arithmetic (``2^20``).
 
 >>> parse_axis("x=1..1000:4:log").values.tolist()
 [1.0, 10.0, 100.0, 1000.0]
@@ -28,6 +29,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._internal.display import listed
 from .._internal.frozen import ReadOnlyArrays
 from .._internal.limits import printable
 from ..errors import ArgumentError, EvaluationError, ParseError
@@ -52,7 +54,9 @@ SPACINGS = ("lin", "log", "list")
 @dataclass(frozen=True, eq=False)
 class Axis(ReadOnlyArrays):
     """The values one symbol takes: a name, the values (ascending as given), the spacing
-    (``"lin"``, ``"log"`` or ``"list"``). The values are kept as a read-only copy of
+    (``"lin"``, ``"log"`` or ``"list"``), and a ``note`` on how they were found where
+    they are not what the text wrote (a count's range rounded to whole numbers), which the
+    decisions add to their notes. The values are kept as a read-only copy of
     finite doubles: changing the array given changes no axis, nor any result over it.
 
     >>> axis = Axis("x", [1, 2, 4], "list")
@@ -67,6 +71,7 @@ class Axis(ReadOnlyArrays):
     name: str
     values: np.ndarray
     spacing: str  #: "lin", "log" or "list"
+    note: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.isidentifier():
@@ -282,6 +287,8 @@ def _range(name: str, spec: str, where: str, integer: bool) -> Axis:
             spacing = option
         else:  # thousands of digits: more than MAX_POINTS, not int()'s limit
             count, asked = (int(option) if len(option) <= 18 else MAX_POINTS + 1), option
+    if integer:  # a count's range: whole ends (its points are rounded to whole numbers)
+        check_count_axis(Axis(name, np.array([low, high]), "list"), where)
     if spacing == "log" and low <= 0:
         raise EvaluationError(f"{where}: a log grid needs positive bounds, got {low_text.strip()}")
     if low == high:  # one point: the caller says what a grid of one point is
@@ -298,9 +305,18 @@ def _range(name: str, spec: str, where: str, integer: bool) -> Axis:
     if count > MAX_POINTS:
         raise EvaluationError(f"{where}: {printable(asked or str(count))} points is more than {MAX_POINTS:,}")
     values = spaced(_extended(exact_low), _extended(exact_high), count, spacing)
-    if integer:
-        values = np.unique(np.round(values))
-    return Axis(name, values, spacing)
+    if not integer:
+        return Axis(name, values, spacing)
+    counts = np.unique(np.floor(values + 0.5))  # the nearest whole number, a half up
+    if len(counts) == count and np.array_equal(counts, values):
+        return Axis(name, values, spacing)
+    many = "" if len(counts) == count else f" {len(counts)} distinct,"
+    return Axis(name, counts, spacing, (
+        f"{where}: {name} counts threads, so the {count} points from {number_text(low)} to "
+        f"{number_text(high)} are rounded to whole numbers (a half up),{many} {name} = "
+        f"{listed([number_text(v) for v in counts.tolist()], 12)}; list the counts to choose "
+        f"others ({name}=1,2,4)"
+    ))
 
 
 #: significant digits of a decimal that a computed point within float noise of it snaps to

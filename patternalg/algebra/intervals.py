@@ -60,7 +60,7 @@ import numpy as np
 import sympy
 
 from ..arguments import as_bindings, as_models, as_seed, as_term, wrong
-from ..errors import ArgumentError, UnknownAtomError, close_names
+from ..errors import ArgumentError
 from ..syntax.arith import number_text
 from ..syntax.symbols import symbol
 from ..syntax.terms import Atom, Term
@@ -202,16 +202,14 @@ class Spread:
         """``term`` over ``library`` with ``fixed`` bound, its atoms' deltas as symbols."""
         term, library = as_term(term), as_models(library)
         fixed = {k: as_value(v) for k, v in as_bindings(fixed, "fixed").items()}
-        for name in atom_names(term):
-            if name not in library:
-                raise UnknownAtomError(name, close_names(name, library, n=3))
+        # an unknown atom: the library's own error (did you mean, and what a library given has)
+        perturbed = {name: library[name] for name in atom_names(term)}  # not the whole library: built-ins build on use
         semantics = Semantics.of(semantics)
         numbers = None
         if isinstance(semantics, MachineSemantics) and not isinstance(term, Atom):
             numbers = MachineNumbers.of(semantics.machine)
             if numbers is not None:  # the fold reads the drawn numbers where it uses them
                 semantics = DrawnMachineSemantics(semantics.machine, numbers)
-        perturbed = {name: library[name] for name in atom_names(term)}  # not the whole library: built-ins build on use
         deltas: list[tuple[tuple[str, ...], Any]] = []
         spreads: list[float] = []  #: the atoms' relative noise
         missing: list[str] = []

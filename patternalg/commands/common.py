@@ -397,6 +397,11 @@ def note(args: argparse.Namespace, text: str) -> None:
         print(f"note: {text}", file=sys.stderr)
 
 
+def warn(text: str) -> None:
+    """``warning: text`` on stderr, shown even with ``--quiet``, on one line."""
+    print(f"warning: {printable(text, limit=MAX_MESSAGE)}", file=sys.stderr)
+
+
 def notes_once(args: argparse.Namespace, texts: Iterable[str]) -> None:
     """Each distinct note of ``texts``, once, in order, on stderr (unless ``--quiet``)."""
     for text in dict.fromkeys(texts):

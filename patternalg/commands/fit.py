@@ -29,6 +29,7 @@ from .common import (
     check_output,
     json_text,
     note,
+    warn,
 )
 from .flags import add_family_options, family_options, fit_families, fittable
 from .progress import progress
@@ -83,6 +84,7 @@ class _Output:
             self.toml.write("format = 1\n")
         self.count = 0
         self.notes: list[str] = []  # the fits' own notes (times that are not positive)
+        self.warnings: list[str] = []  # what the fits left out (points with x <= 0)
         self.once = 0  # the kernels measured once per point (no uncertainty)
         self.undetermined = 0  # the others fitted without an uncertainty
         self.fitter = fitter
@@ -106,6 +108,7 @@ class _Output:
             return
         for report in reports:
             self.notes.extend(report.notes)
+            self.warnings.extend(report.warnings)
             if report.fitted.uncertainty is None:
                 once = report.series is not None and not self.fitter.repeated(report.series)
                 self.once += once
@@ -281,5 +284,7 @@ def run(args: argparse.Namespace) -> int:
     for text in [*output.notes, *cls.notes(data, options), *_unsure(output, args.form, method)]:
         note(args, text)
     output.publish()
+    for text in output.warnings:
+        warn(text)
     output.left.say()
     return 0

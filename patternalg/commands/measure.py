@@ -249,8 +249,8 @@ def _number(value: int | float) -> str:
 
 
 def _unfittable(plan: Plan, values: Values, metric: str, out: Path) -> list[str]:
-    """Notes on what ``fit`` will refuse in the file written: a parameter value at or below
-    0, a time below 0 (a value the program printed)."""
+    """Notes on what ``fit`` will leave out or refuse in the file written: a parameter
+    value at or below 0, a time below 0 (a value the program printed)."""
     from ..algebra.units import is_time
     from ..measurements.names import split_unit
 
@@ -258,7 +258,10 @@ def _unfittable(plan: Plan, values: Values, metric: str, out: Path) -> list[str]
     for i, name in enumerate(plan.parameters):
         low = min(p[i] for p in plan.points)
         if low <= 0:
-            found.append(f"{out}: {name} = {_number(low)} is measured, but fit takes {name} > 0 only")
+            found.append(
+                f"{out}: {name} = {_number(low)} is measured, but a pmnf fit leaves out the points "
+                f"with {name} <= 0 (log2({name}), {name}^i are not defined there)"
+            )
     unit = split_unit(metric)[1]
     if (unit is not None and is_time(unit)) or split_unit(metric)[0] == "time":
         negative = [v for runs in values.values() for v in runs if v < 0]

@@ -38,6 +38,7 @@ from .common import (
     notes_once,
     seed_option,
     unit_option,
+    warn,
 )
 from .decide import at, terms
 from .flags import (
@@ -227,6 +228,8 @@ def _fit(args: argparse.Namespace, left: LeftOut) -> Any:
     reports = cls.fit_each(data, on_error=left.append, **options)
     left.unless(reports)  # nothing to draw: the first kernel's error, as one kernel's
     notes_once(args, [*(text for report in reports for text in report.notes), *cls.notes(data, options)])
+    for text in (text for report in reports for text in report.warnings):
+        warn(text)
     return plot_fit_reports(reports, extend_to=args.extend_to)
 
 
@@ -311,10 +314,10 @@ def _explore(args: argparse.Namespace) -> Any:
     return plot_exploration(result).figure
 
 
-def _validate(args: argparse.Namespace) -> Any:
+def _validate(args: argparse.Namespace, left: LeftOut) -> Any:
     from .validate import validated
 
-    result = validated(args, args.validate)
+    result = validated(args, args.validate, left)
     notes_once(args, result.notes)
     return result.plot().figure
 
@@ -324,8 +327,9 @@ _DRAW = {
     "atoms": _atoms,
     "optimize": _optimize,
     "explore": _explore,
-    "validate": _validate,
 }
+#: the modes that draw measurements, some of which may be left out (said after the figure)
+_DRAW_MEASURED = {"fit": _fit, "validate": _validate}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -337,9 +341,10 @@ def run(args: argparse.Namespace) -> int:
     check_output(args, args.output)
     plt = pyplot()  # no matplotlib: the install hint, before any work
     notes: list[str] = []  # what matplotlib would warn about, said once each
-    left = LeftOut("the other kernels are drawn")  # the kernels --fit could not fit
+    left = LeftOut("the other kernels are drawn")  # those --fit could not fit, or not read
     with captured_warnings(notes):
-        figure = _fit(args, left) if mode == "fit" else _DRAW[mode](args)
+        measured = _DRAW_MEASURED.get(mode)
+        figure = measured(args, left) if measured is not None else _DRAW[mode](args)
         try:
             save_figure(figure, args.output)
         finally:

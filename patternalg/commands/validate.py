@@ -21,6 +21,7 @@ from ..library.model_library import ModelLibrary
 from ..measurements.model import Aggregation
 from .common import (
     INPUT_FORMATS,
+    LeftOut,
     add_digits_option,
     add_format_option,
     add_interval_options,
@@ -109,13 +110,17 @@ def models(args: argparse.Namespace) -> ModelLibrary:
     return ModelLibrary.load(args.models, builtin=bool(builtin) or not args.models)
 
 
-def validated(args: argparse.Namespace, files: list[str]) -> Any:
+def validated(args: argparse.Namespace, files: list[str], left: LeftOut) -> Any:
     """The validation of ``files`` the options ask for (``validate`` and ``plot --validate``),
-    its notes saying where the models came from if no --models was given."""
+    its notes saying where the models came from if no --models was given; the series a
+    reader left out (a value that is no number) go to ``left``."""
     from ..evidence.validation import validate
     from ..measurements import read
+    from ..measurements.model import hand_left_out
 
     data = [read(path, args.input_format, metric=args.metric, parameters=args.parameters) for path in files]
+    for measured in data:
+        hand_left_out(measured, left.append)
     main, rules = semantics(args)
     aggregate = getattr(args, "aggregate", None) or "median"  # plot: its fit option, None
     level = interval_option(args)
@@ -139,7 +144,8 @@ def run(args: argparse.Namespace) -> int:
         args.out = None
     if args.out is not None:  # before the work; none of the files read may be replaced
         check_output(args, args.out)
-    result = validated(args, args.measured)
+    left = LeftOut("the other series are validated")
+    result = validated(args, args.measured, left)
     text = _output(args, result)
     if args.out is None:
         sys.stdout.write(text)
@@ -150,4 +156,5 @@ def run(args: argparse.Namespace) -> int:
     if args.format != "json":  # JSON holds its notes
         for line in result.notes:
             note(args, line)
+    left.say()
     return 0

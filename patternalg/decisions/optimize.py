@@ -30,7 +30,7 @@ import numpy as np
 import sympy
 
 from .._internal.callbacks import ProgressCallback
-from .._internal.display import as_digits, brief, cell
+from .._internal.display import as_digits, brief, cell, listed
 from .._internal.limits import MAX_ASSIGNMENTS, printable
 from .._internal.tables import Tabular, distinct, with_unit
 from ..algebra.arrays import compile_term, count_symbols
@@ -228,12 +228,9 @@ class Optimum(Tabular):
             ]
         if self.level is not None:
             if self.indistinguishable:
-                shown = "; ".join(", ".join(f"{k}={v}" for k, v in c.assignment) for c in self.indistinguishable[:8])
-                more = len(self.indistinguishable) - 8
-                lines.append(
-                    f"not distinguishable from the best at {100 * self.level:g} %: {shown}"
-                    + (f" and {more} more" if more > 0 else "")
-                )
+                assignments = [", ".join(f"{k}={v}" for k, v in c.assignment) for c in self.indistinguishable]
+                shown = listed(assignments, 8, "; ", width=200)
+                lines.append(f"not distinguishable from the best at {100 * self.level:g} %: {shown}")
             else:
                 lines.append(f"the best is faster than every other assignment in {100 * self.level:g} % of the draws")
         return lines

@@ -83,6 +83,7 @@ def prepare(
     symbols = [term_symbols(t, library, semantics) for t in parsed]
     known = set().union(*(s.bindable for s in symbols))
     notes += tuple(n for s in symbols for n in s.notes([*fixed, *names]))
+    notes += tuple(a.note for a in axes if a.note)  # a count's range rounded to whole numbers
     for name in fixed:  # one term's symbol may be bound for it alone
         if name not in known:
             raise EvaluationError(

@@ -425,7 +425,7 @@ def _halves_lines(found: Mapping[str, Any], changes: list[str], several: bool) -
         f"({_in_file(found['most_moved_term'], found['most_moved_file'], several)}{_where(found['most_moved_at'])})"
     ]
     if changes:
-        shown = ", ".join(changes[:6]) + (f" and {len(changes) - 6} more" if len(changes) > 6 else "")
+        shown = listed(changes, 6)
         lines.append(
             f"the worst error of {shown} changes sign between halves: the measurement moves as "
             "much as the model misses there (more repetitions, or a quieter machine, would tell)"

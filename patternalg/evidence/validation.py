@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from .._internal.display import listed
 from ..algebra.arrays import Compiled, compile_term
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.domains import negative_note, range_notes
@@ -66,15 +67,13 @@ class _Skipped:
                 "when its name is a term, e.g. 'pipe(qsort, inc)', or an atom modeled)"
             )
         for atom, terms in self.unknown.items():
-            known = ", ".join(sorted(library)[:_NAMED]) or "none"
+            known = listed(sorted(library), _NAMED) or "none"
             notes.append(f"skipped {_names(terms)}: no model of {atom} (the models: {known})")
         return notes + self.other
 
 
 def _names(names: Sequence[str]) -> str:
-    shown = ", ".join(f"'{n}'" for n in names[:_NAMED])
-    more = len(names) - _NAMED
-    return shown + (f" and {more} more" if more > 0 else "")
+    return listed([f"'{n}'" for n in names], _NAMED)
 
 
 def _term_of(
@@ -313,7 +312,7 @@ def _nothing(sources: Sequence[Measurements], skipped: _Skipped, library: Mappin
     for atom, terms in skipped.unknown.items():
         why.append(f"no model of {atom}: {_names(terms)}")
     why += skipped.other
-    known = ", ".join(sorted(library)[:_NAMED]) or "none"
+    known = listed(sorted(library), _NAMED) or "none"
     return (
         f"{files}: nothing to validate among {count} series ({'; '.join(why)}); valid: series "
         f"named by terms (e.g. 'pipe(qsort, inc)') whose atoms the models define ({known})"

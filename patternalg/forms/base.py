@@ -432,7 +432,8 @@ class Form(ABC):
 
         The result records ``domain`` (every input symbol's measured range) and
         ``statistics``. Options are the family's :attr:`fit_options`; times that are not
-        positive are treated as :meth:`fit_each` says.
+        positive, and points the form is not defined at, are treated as :meth:`fit_each`
+        says.
         """
         fitted: F = cls.fitting().fit(data, options, allow_nonpositive)
         return fitted
@@ -452,7 +453,9 @@ class Form(ABC):
 
         A time that is not positive never stops the fit: each series follows one rule
         (:func:`~patternalg.measurements.checks.positive_times`; ``allow_nonpositive``
-        keeps every value), and its report's ``notes`` say what was done. A series that
+        keeps every value), and its report's ``notes`` say what was done. A point the
+        family's form is not defined at (PMNF's where a parameter is <= 0) is left out, and
+        its report's ``warnings`` say so. A series that
         cannot be fitted (too few points) raises its :class:`~patternalg.errors.FitError`;
         given ``on_error``, the error goes to it instead and the series is left out, so
         one bad kernel loses none of the others.

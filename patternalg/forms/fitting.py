@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 from .._internal.callbacks import OnError, ProgressCallback
 from ..arguments import as_measurements
 from ..errors import FitError, MeasurementError
+from ..measurements.model import hand_left_out
 from .base import Form
 from .report import FitReport
 
@@ -100,14 +101,14 @@ class Fitter:
         whose keywords these are)."""
         data = as_measurements(data, cls.read)
         series, checked = cls._fitting(data, options)
-        for left in getattr(data, "left_out", ()):  # a series the reader could not read
-            raise left.error
+        hand_left_out(data, None)  # a series the reader could not read
         if len(series) != 1:
             raise FitError(
                 f"{getattr(data, 'path', 'measurements')}: {len(series)} series; fit one "
                 "(measurements.select(kernel=..., metric=...)) or use fit_each"
             )
-        return cls.fit_models(cls._positive(data, series, atom_names_of(data, series), allow_nonpositive)[0], checked)[0]
+        usable = cls._usable(data, series, atom_names_of(data, series), checked, allow_nonpositive)
+        return cls.fit_models(usable[0], checked)[0]
 
     @classmethod
     def fit_each(
@@ -124,23 +125,30 @@ class Fitter:
         stops the fit, or, given ``on_error``, is handed to it and left out."""
         data = measured_atoms(as_measurements(data, cls.read))
         series, checked = cls._fitting(data, options)
-        for left in getattr(data, "left_out", ()):  # series the reader could not read
-            if on_error is None:
-                raise left.error
-            on_error(left.error)
+        hand_left_out(data, on_error)  # series the reader could not read
         atoms = atom_names_of(data, series)  # named together, whichever fail
-        series, notes, atoms = cls._positive(data, series, atoms, allow_nonpositive, on_error)
+        series, notes, warned, atoms = cls._usable(
+            data, series, atoms, checked, allow_nonpositive, on_error
+        )
         if on_error is not None:
             kept = [i for i, s in enumerate(series) if _passes(cls.check_series, s, checked, on_error)]
-            series, notes, atoms = _pick(kept, series, notes, atoms)
+            series, notes, warned, atoms = _pick(kept, series, notes, warned, atoms)
         models = cls.fit_models(series, checked, progress, on_error=on_error)
         fitted = [i for i, model in enumerate(models) if model is not None]
-        series, notes, atoms, models = _pick(fitted, series, notes, atoms, models)
+        series, notes, warned, atoms, models = _pick(fitted, series, notes, warned, atoms, models)
         reports = cls.reports(series, models, atoms, checked)
         return [
-            replace(report, notes=(note,)) if note else report
-            for report, note in zip(reports, notes, strict=True)
+            replace(report, notes=(note,) if note else (), warnings=(warning,) if warning else ())
+            for report, note, warning in zip(reports, notes, warned, strict=True)
         ]
+
+    @classmethod
+    def defined(cls, series: Any, options: Mapping[str, Any]) -> tuple[Any, str | None]:
+        """``series`` without the points where the family's closed form is not defined, and
+        a warning naming them (None: every point kept); a FitError if too few points are
+        left. The base keeps every point (a family that refuses a value, as a core count
+        of 0, refuses the series in its fit)."""
+        return series, None
 
     @classmethod
     def check_series(cls, series: Any, options: Mapping[str, Any]) -> None:
@@ -204,39 +212,48 @@ class Fitter:
         return series_of(data), checked
 
     @classmethod
-    def _positive(
+    def _usable(
         cls,
         data: Any,
         series: Sequence[Any],
         atoms: Sequence[str],
+        options: Mapping[str, Any],
         keep: bool,
         on_error: OnError = None,
-    ) -> tuple[list[Any], list[str | None], list[str]]:
-        """``series`` under the rule for times that are not positive, a note for each (None
-        where nothing was done), and their ``atoms``. Fitters that check their values
-        themselves, and metrics that are not times, are left as they are; in a Cube profile
-        a thread that never ran a call path spent 0 s there, a real value, kept. A series
-        with a negative time raises its error, or, given ``on_error``, is handed to it and
-        left out."""
+    ) -> tuple[list[Any], list[str | None], list[str | None], list[str]]:
+        """``series`` without the points the family's form is not defined at
+        (:meth:`defined`, a warning for each series that lost some), then under the rule
+        for times that are not positive (a note for each); the notes, the warnings (None
+        where nothing was done) and the ``atoms``. Fitters that check their values
+        themselves, and metrics that are not times, keep their times as they are; in a Cube
+        profile a thread that never ran a call path spent 0 s there, a real value, kept. A
+        series with too few points left, or a negative time, raises its error, or, given
+        ``on_error``, is handed to it and left out."""
         from ..measurements.checks import positive_times
         from ..measurements.names import is_time_series
 
-        if cls.checks_own_values:
-            return list(series), [None] * len(series), list(atoms)
         keep = keep or getattr(data, "format", None) == "cube"
         default = getattr(data, "value_name", "")
-        done: list[tuple[Any, str | None, str]] = []
+        done: list[tuple[Any, str | None, str | None, str]] = []
         for one, atom in zip(series, atoms, strict=True):
-            if not hasattr(one, "values") or not is_time_series(one.metric or default, one.unit):
-                done.append((one, None, atom))
-                continue
             try:
-                done.append((*positive_times(one, keep=keep), atom))
-            except MeasurementError as error:
+                one, warning = cls.defined(one, options)
+                note = None
+                timed = hasattr(one, "values") and is_time_series(one.metric or default, one.unit)
+                if timed and not cls.checks_own_values:
+                    one, note = positive_times(one, keep=keep)
+            except (FitError, MeasurementError) as error:
                 if on_error is None:
                     raise
                 on_error(error)
-        return [s for s, _, _ in done], [note for _, note, _ in done], [a for _, _, a in done]
+                continue
+            done.append((one, note, warning, atom))
+        return (
+            [s for s, *_ in done],
+            [item[1] for item in done],
+            [item[2] for item in done],
+            [item[3] for item in done],
+        )
 
     # --- reports and text ------------------------------------------------------------------
     @classmethod

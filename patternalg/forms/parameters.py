@@ -54,15 +54,22 @@ class Parameter:
         return result
 
     def normalised(self, raw: Any) -> Any:
-        """What the table holds for ``raw``: numbers stay numbers, sympy values become text."""
+        """What the table holds for ``raw``: numbers stay numbers (a numpy scalar a plain
+        one), sympy values become text.
+
+        >>> import numpy as np
+        >>> value = Parameter("alpha").normalised(np.float64(0.9))
+        >>> value, type(value)
+        (0.9, <class 'float'>)
+        """
         if isinstance(raw, sympy.Basic):
             from ..syntax.arith import format_expr
 
             if self.kind == "number" or raw.is_Number:
                 return int(raw) if raw.is_Integer else float(raw)
             return format_expr(raw)
-        item = getattr(raw, "item", None)  # a numpy scalar
-        return item() if callable(item) and not isinstance(raw, int | float | str) else raw
+        item = getattr(raw, "item", None)  # a numpy scalar (np.float64 is a float: its type)
+        return item() if callable(item) and type(raw) not in (int, float, str) else raw
 
 
 def _number(raw: Any, key: str, low: float, high: float) -> sympy.Expr:

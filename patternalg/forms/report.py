@@ -20,7 +20,9 @@ class FitReport(Recomputed, HtmlTable):
 
     ``model`` is the library's :class:`~patternalg.algebra.atomic_model.AtomicModel`, ``record`` the
     JSON record; the line a person reads is built by the command from the record and
-    the family's ``summary``. ``series`` holds the measurements it was fitted to (for
+    the family's ``summary``. ``notes`` say what the fit did with the measurements (times
+    that are not positive), ``warnings`` what it left out of them (points the form is not
+    defined at). ``series`` holds the measurements it was fitted to (for
     :meth:`plot`); a notebook shows the report as a table.
     """
 
@@ -32,6 +34,8 @@ class FitReport(Recomputed, HtmlTable):
     source: str = ""
     series: Any = field(default=None, repr=False, compare=False)
     notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    #: what the fit left out of the measurements (a point the form is not defined at)
+    warnings: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def __repr__(self) -> str:
         """The atom, its model in a few digits and its family, the fit's SMAPE, on one line."""

@@ -112,11 +112,24 @@ class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
     True
     """
 
-    def __init__(self, models: Iterable[AtomicModel] = ()) -> None:
-        checked = as_each(models, AtomicModel, "models", "AtomicModel objects")
-        self._models: dict[str, AtomicModel | _Pending] = {model.name: model for model in checked}
+    def __init__(self, models: Iterable[AtomicModel] | Mapping[str, Any] = ()) -> None:
+        """A library of ``models``: :class:`AtomicModel` objects, or a mapping of atom names
+        to models as :meth:`of` takes one (an AtomicModel, a model's text read by the safe
+        arithmetic, a number).
+
+        >>> ModelLibrary({"qsort": "2*x"})["qsort"].expr, ModelLibrary([AtomicModel("k", 1)])["k"].expr
+        (2*x, 1)
+        """
         #: built from models a caller gave (not model files): an unknown atom lists them
         self._given = True
+        self._models: dict[str, AtomicModel | _Pending]
+        if isinstance(models, ModelLibrary):  # its models, none built before it is needed
+            self._models, self._given = dict(models._models), models._given
+        elif isinstance(models, Mapping):
+            self._models = dict(as_models(models, "models"))
+        else:
+            checked = as_each(models, AtomicModel, "models", "AtomicModel objects or a mapping of atom names to models")
+            self._models = {model.name: model for model in checked}
 
     @classmethod
     def _of(cls, entries: dict[str, AtomicModel | _Pending], *, given: bool = False) -> ModelLibrary:

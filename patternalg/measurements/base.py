@@ -21,6 +21,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from .._internal.display import listed
 from .._internal.reading import NotText, read_text
 from ..errors import Location, MeasurementError, reason
 from .cells import number
@@ -378,7 +379,7 @@ class Collector:
     def _restated_note(self, kernel: str, metric: str, points: Iterable[tuple[float, ...]]) -> str:
         """The note on the ``points`` of a series that more than one row summarises."""
         shown = list(points)
-        at = "; ".join(map(self._at, shown[:3])) + (f" and {len(shown) - 3} more" if len(shown) > 3 else "")
+        at = listed([self._at(point) for point in shown], 3, "; ")
         return (
             f"{self.path}: {series_label(kernel, metric)}: more than one row summarises {at} "
             "(runs of one benchmark: pytest-benchmark compare of saved runs writes a row of each): "

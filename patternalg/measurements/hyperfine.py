@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from itertools import combinations, islice
 
+from .._internal.display import listed
 from ..errors import Location, MeasurementError
 from .base import Reader, ValueChoice, is_number_text, measured, number
 from .harness import HarnessReader, Points, Summary, text_field
@@ -171,8 +172,8 @@ class HyperfineReader(HarnessReader):
                   for result in results if _failed(result)]  # fmt: skip
         if failed:
             points.note(
-                f"runs that exited with a non-zero status (hyperfine -i went on): {'; '.join(failed[:3])}"
-                f"{f' and {len(failed) - 3} more' if len(failed) > 3 else ''}: fitted as measured (a failed "
+                f"runs that exited with a non-zero status (hyperfine -i went on): {listed(failed, 3, '; ', width=300)}"
+                ": fitted as measured (a failed "
                 "run's time may not be the command's work)"
             )
         return points.result("time", "time", unit="s")

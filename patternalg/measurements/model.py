@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from statistics import NormalDist
@@ -27,7 +27,7 @@ from ..errors import Location, MeasurementError
 from .cells import where
 from .names import atom_name, atom_names, is_composition, split_unit
 
-__all__ = ["Aggregation", "Stated", "Series", "Measurements", "LeftOut", "where", "series_label", "of_series", "no_parameter", "STAND_INS"]
+__all__ = ["Aggregation", "Stated", "Series", "Measurements", "LeftOut", "hand_left_out", "where", "series_label", "of_series", "no_parameter", "STAND_INS"]
 
 #: at most this many values stand in for the repetitions a summary states (more would only
 #: slow the bootstrap: their deviation is scaled so that their mean varies as the stated
@@ -385,6 +385,22 @@ class LeftOut(NamedTuple):
     kernel: str
     metric: str
     error: MeasurementError
+
+
+def hand_left_out(data: Any, on_error: Callable[[MeasurementError], None] | None) -> None:
+    """Hand the error of each series the reader left out of ``data`` (its
+    :attr:`~Measurements.left_out`; none for anything but ``Measurements``) to ``on_error``;
+    without one, raise the first: the one way a command or a fit says what was not read.
+
+    >>> from patternalg.measurements.csv import CsvReader
+    >>> ms = CsvReader.read("m.csv", "kernel,x,time\\na,1,2\\nb,1,abc\\n")
+    >>> hand_left_out(ms, print)
+    m.csv:3: kernel 'b', metric 'time': column 'time': 'abc' is not a number
+    """
+    for left in getattr(data, "left_out", ()):
+        if on_error is None:
+            raise left.error
+        on_error(left.error)
 
 
 @dataclass(frozen=True, eq=False)

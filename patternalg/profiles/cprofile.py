@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from .._internal.display import listed
 from ..errors import Location, MeasurementError, close_names, did_you_mean
 from .tree import Path, Profile
 
@@ -109,9 +110,8 @@ def _notes(path: str, cut: int, cycles: list[list[str]]) -> tuple[str, ...]:
             "below it): their time is their callers' own time"
         )
     for names in cycles:
-        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
         notes.append(
-            f"{shown} call each other (a recursive cycle): one node, named by the function it "
+            f"{listed(names, 4)} call each other (a recursive cycle): one node, named by the function it "
             "was entered at, whose own time is theirs"
         )
     return tuple(notes)

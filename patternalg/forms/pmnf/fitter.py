@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import sympy
 
 from ..._internal.callbacks import OnError, ProgressCallback
@@ -42,6 +43,38 @@ class PMNFFitter(Fitter):
             from .fit_multi import check_series
 
             check_series(series)
+
+    @classmethod
+    def defined(cls, series: Any, options: Mapping[str, Any]) -> tuple[Any, str | None]:
+        """``series`` without its points where a parameter is not positive: a pmnf term
+        (``log2(x)``, ``x^i``) is not defined there (an empty input measured at x = 0). A
+        warning names the first point's line; too few points left raise the error of
+        :meth:`check_series`, which names them too."""
+        bad = ~(series.points > 0).all(axis=1)
+        if not bad.any():
+            return series, None
+        row = min(map(int, np.flatnonzero(bad)), key=lambda r: series.location(r).line or 0)
+        column = int(np.flatnonzero(~(series.points[row] > 0))[0])
+        name, value = series.parameters[column], float(series.points[row, column])
+        count = int(bad.sum())
+        where = f"{name} <= 0" if len(series.parameters) == 1 else "a parameter <= 0"
+        what = f"{name} = {value:g}" if count == 1 else f"{count} points with {where}"
+        terms = f"log2({name}), {name}^i"
+        kept = series.subset(~bad)
+        try:
+            cls.check_series(kept, options)
+        except FitError as error:
+            line = series.location(row).line
+            first = f"line {line}, {name} = {value:g}" if count > 1 else f"line {line}"
+            raise FitError(
+                f"{error}; {what} left out ({first}: {terms} are not defined at {name} <= 0)"
+            ) from None
+        points = f"{len(kept)} point{'s' if len(kept) != 1 else ''}"
+        first = "" if count == 1 else f" (the first: {name} = {value:g})"
+        return kept, (
+            f"{series.location(row)}: {series.label}: {what} left out{first}: a pmnf term "
+            f"({terms}) is not defined at {name} <= 0; fitted on the other {points}"
+        )
 
     @classmethod
     def fit_models(

@@ -11,7 +11,7 @@ import numpy as np
 from ..._internal.callbacks import OnError
 from ..._internal.limits import MAX_PREDICTED_THREADS
 from ...errors import FitError, Location, MeasurementError, PatternalgError
-from ...measurements.model import Measurements, Series
+from ...measurements.model import Measurements, Series, hand_left_out
 from ...measurements.names import TIME_NAMES, quantity
 from .algorithm import CHECKPOINTS, Prediction, predict
 
@@ -175,7 +175,8 @@ def read_performance(
 
     The thread column is ``threads`` if given, else ``p`` if the file has one, else the
     file's first parameter column. Each value column (as the CSV reader finds them:
-    ``metric``, else every column named like a value) is a workload of each kernel, lower
+    ``metric``, else every column named like a value) is a workload of each kernel (one the
+    reader left out, a value that is no number, raises or goes to ``on_error`` alike), lower
     is better for a time (``time``, ``runtime``, ``time_ms``, ...), higher for ``throughput``
     and ``speedup``; any other needs ``higher_is_better``. Thread counts must be positive whole numbers, values positive;
     repeated thread counts are averaged (repeated runs, as the paper averages 10 runs).
@@ -190,6 +191,7 @@ def read_performance(
     [('cores', {1: 10.0, 2: 19.0})]
     """
     data = read_measurements(path, metric, threads)
+    hand_left_out(data, on_error)  # a series the reader could not read: no workload
     workloads = []
     for series, atom in zip(data, data.atoms(), strict=True):
         try:
