@@ -1,7 +1,7 @@
 """``patternalg fit`` at scale: kernels per second and peak memory, whole process.
 
 Generates Extra-P text files of 1,000, 10,000 and 100,000 kernels (1,000,000 with
-``--million``; 9 points x = 4 .. 1024, 5 repetitions, a random building block per kernel,
+``--million``; 9 points x = 4 .. 1024, 5 repetitions (``--repetitions``), a random building block per kernel,
 5 % noise) and runs, each as its own process:
 
 * ``patternalg fit FILE --out M.toml`` (the fast path: numpy reader, a batch of kernels at
@@ -23,7 +23,7 @@ machine measure the other users; they go to stderr), kernels per second, peak re
 process), and the ratios fast / baseline, reference / fast and Extra-P / fast; and
 checks that the fast and the reference path wrote the same model file.
 
-    python benchmarks/bench_scale.py [--sizes 1000,10000,100000] [--million] [--extrap]
+    python benchmarks/bench_scale.py [--sizes 1000,10000,100000] [--million] [--extrap] [--repetitions 5]
 
 Measured 2026-11-23 on the shared 2-core machine (load average 1.8 to 2.0, see
 docs/scaling.md): 100,000 kernels 3.83 CPU seconds in 197 MB (26,000 kernels a second;
@@ -78,9 +78,9 @@ ModelLibrary([r.model for r in reports]).save(sys.argv[2])
 LAYOUTS = ("regular", "extrap")
 
 
-def generate(path: Path, kernels: int, seed: int = 1, layout: str = "regular") -> None:
-    """An Extra-P text file of ``kernels`` kernels in ``layout``, written in batches
-    (bounded memory); the same numbers in either layout."""
+def generate(path: Path, kernels: int, seed: int = 1, layout: str = "regular", repetitions: int = REPETITIONS) -> None:
+    """An Extra-P text file of ``kernels`` kernels in ``layout``, ``repetitions`` a point,
+    written in batches (bounded memory); the same numbers in either layout."""
     from patternalg.algebra.normal_forms.blocks import BUILDING_BLOCKS
     from patternalg.forms.pmnf.default import basis
 
@@ -100,7 +100,7 @@ def generate(path: Path, kernels: int, seed: int = 1, layout: str = "regular") -
             c1 = 10 ** rng.uniform(-1, 1, size=count)
             c0 = blocks[truth, 0] * c1 * 10 ** rng.uniform(-1, 1, size=count)
             mean = c0[:, None] + c1[:, None] * blocks[truth]
-            values = mean[:, :, None] * (1 + 0.05 * rng.standard_normal((count, 9, REPETITIONS)))
+            values = mean[:, :, None] * (1 + 0.05 * rng.standard_normal((count, 9, repetitions)))
             texts = []
             for k in range(count):
                 rows = ("DATA " + " ".join(map(repr, row)) for row in values[k].tolist())
@@ -137,12 +137,12 @@ def extrap_seconds(path: Path, venv: str) -> float | None:
     return run([str(python), str(HERE / "extrap_driver.py"), str(path)], "Extra-P")[0]
 
 
-def extrap_layout(folder: Path, size: int, regular: Path, models: Path) -> tuple[float, float]:
+def extrap_layout(folder: Path, size: int, regular: Path, models: Path, repetitions: int = REPETITIONS) -> tuple[float, float]:
     """CPU seconds and peak MB of the fast path on the file ``regular``'s numbers in Extra-P's
     layout; its model file must be ``models`` (the regular file's), but for the file name."""
-    path = folder / f"k{size}-extrap.txt"
+    path = folder / f"k{size}r{repetitions}-extrap.txt"
     if not path.exists():
-        generate(path, size, layout="extrap")
+        generate(path, size, layout="extrap", repetitions=repetitions)
     out = folder / f"fast{size}-extrap.toml"
     seconds, mb = run(
         [sys.executable, "-m", "patternalg.cli", "fit", str(path), "--out", str(out)],
@@ -161,6 +161,7 @@ def main() -> None:
     parser.add_argument("--extrap", action="store_true", help="run Extra-P on 1,000 kernels")
     parser.add_argument("--venv", default="~/.cache/patternalg/extrap-4.2.5")
     parser.add_argument("--dir", help="keep the generated files here (default: a temp dir)")
+    parser.add_argument("--repetitions", type=int, default=REPETITIONS, help="a point's (default 5)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")] + ([1_000_000] if args.million else [])
     with contextlib.ExitStack() as stack:  # a temp dir of its own is removed, files and all
@@ -175,15 +176,15 @@ def main() -> None:
         )
         layouts = []
         for size in sizes:
-            path = folder / f"k{size}.txt"
+            path = folder / f"k{size}r{args.repetitions}.txt"
             if not path.exists():
-                generate(path, size)
+                generate(path, size, repetitions=args.repetitions)
             fast_out, ref_out = folder / f"fast{size}.toml", folder / f"ref{size}.toml"
             fast, fast_mb = run(
                 [python, "-m", "patternalg.cli", "fit", str(path), "--out", str(fast_out)],
                 f"{size} kernels, fast",
             )
-            layouts.append((size, fast, fast_mb, *extrap_layout(folder, size, path, fast_out)))
+            layouts.append((size, fast, fast_mb, *extrap_layout(folder, size, path, fast_out, args.repetitions)))
             base, _ = run([python, "-c", BASELINE, str(path)], f"{size} kernels, baseline")
             ref = ref_mb = None
             if size <= args.reference_max:
