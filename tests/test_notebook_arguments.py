@@ -187,3 +187,22 @@ def test_a_budget_given_as_a_number_points_to_threads() -> None:
         optimize("pipe(tpool_a(qsort), tpool_b(inc))", budget=8, at={"x": 4096})  # type: ignore[arg-type]
     best = optimize("pipe(tpool_a(qsort), tpool_b(inc))", threads=8, at={"x": 4096})
     assert sum(dict(best.best.assignment).values()) <= 8
+
+
+def test_an_array_where_a_point_takes_one_value_names_the_symbol_and_the_sweep_that_takes_it() -> None:
+    """``model(term, x=np.logspace(3, 6, 20))`` said "expected a number or an expression, got
+    ndarray", naming neither the symbol nor what evaluates at many values; the grid it
+    suggests is the array's."""
+    import re
+
+    import patternalg
+
+    values = np.logspace(3, 6, 20)
+    with pytest.raises(patternalg.EvaluationError, match=r"^x: expected one number .* got ndarray of 20 values") as caught:
+        patternalg.model("pipe(tpool_4(qsort), inc)", x=values)
+    over = re.search(r"over='([^']+)'", str(caught.value))
+    assert over is not None
+    swept = sweep(["pipe(tpool_4(qsort), inc)"], over=over[1])
+    assert np.allclose(swept.axes[0].values, values)
+    with pytest.raises(patternalg.EvaluationError, match=r"^n: .* list of 2 values; .* over='n=2,4'"):
+        patternalg.model("tpool_n(qsort)", n=[2, 4], x=1024)

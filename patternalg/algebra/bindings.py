@@ -20,7 +20,7 @@ import sympy
 
 from .._internal.limits import MAX_INTEGER_DIGITS, held_in_full, printable, size_problem
 from ..errors import EvaluationError, ParseError
-from ..syntax.arith import check_finite, format_expr, whole_number
+from ..syntax.arith import check_finite, format_expr, number_text, whole_number
 from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import symbol
 from ..syntax.terms import Atom, MapReduce, Term, TPool, count_problem, format_count
@@ -68,14 +68,23 @@ def parse_value(text: str) -> sympy.Expr:
     return whole_number(parse_arithmetic(text))
 
 
-def as_value(value: float | int | str | sympy.Expr) -> sympy.Expr:
-    """A Python number, a sympy expression or a text of the safe arithmetic, as an expression.
+def as_value(value: float | int | str | sympy.Expr, name: str | None = None) -> sympy.Expr:
+    """A Python number, a sympy expression or a text of the safe arithmetic, as an expression
+    (the value of the symbol ``name``, which an error names).
 
     >>> as_value(4), as_value(2.5), as_value("2^10"), as_value(16.0)
     (4, 2.50000000000000, 1024, 16)
     >>> import numpy as np
     >>> as_value(np.int64(2)), as_value(np.float32(0.5))
     (2, 0.500000000000000)
+    >>> as_value(np.arange(1, 4), "x")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: x: expected one number or an expression, got ndarray of 3 values; a point binds one value a symbol: sweep(..., over='x=1,2,3') evaluates at many
+    >>> as_value(np.logspace(3, 6, 20), "x")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.EvaluationError: x: expected one number or an expression, got ndarray of 20 values; a point binds one value a symbol: sweep(..., over='x=1000..1000000:20:log') evaluates at many
     """
     if isinstance(value, bool):
         raise EvaluationError(f"expected a number, got {value!r}")
@@ -94,7 +103,34 @@ def as_value(value: float | int | str | sympy.Expr) -> sympy.Expr:
         return whole_number(sympy.Float(value))
     if isinstance(value, str):
         return parse_value(value)
-    raise EvaluationError(f"expected a number or an expression, got {type(value).__name__}")
+    raise EvaluationError(_not_a_value(value, name))
+
+
+def _not_a_value(value: object, name: str | None) -> str:
+    """What is wrong with ``value`` given for the symbol ``name``: several values (a list, an
+    array) point to ``sweep``."""
+    import numpy as np  # only here: evaluating at a point imports no numpy
+
+    what = f"{name}: " if name else ""
+    got = type(value).__name__
+    try:
+        many = np.asarray(value, dtype=float).reshape(-1) if not isinstance(value, str | bytes) else None
+    except (TypeError, ValueError):
+        many = None
+    if many is None or many.size < 2 or not np.isfinite(many).all():
+        return f"{what}expected one number or an expression, got {got}"
+    if many.size <= 8:
+        grid = ",".join(number_text(float(v)) for v in many)
+    else:
+        ordered = np.sort(many)
+        grid = f"{number_text(float(ordered[0]))}..{number_text(float(ordered[-1]))}:{many.size}"
+        steps = np.diff(np.log(ordered)) if ordered[0] > 0 else np.diff(ordered)
+        grid += ":log" if ordered[0] > 0 and np.allclose(steps, steps.mean(), rtol=1e-6) else ""
+    over = f"{name or 'x'}={grid}"
+    return (
+        f"{what}expected one number or an expression, got {got} of {many.size:,} values; a point binds "
+        f"one value a symbol: sweep(..., over='{over}') evaluates at many"
+    )
 
 
 def collect_bindings(texts: Iterable[str], option: str = "--at") -> dict[str, sympy.Expr]:

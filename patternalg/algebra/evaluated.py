@@ -329,7 +329,7 @@ def _interval(
             f"--interval needs a value a double holds (about 2.2e-308 to 1.8e308), not "
             f"{value_text(expr, 4)}: the draws are taken in doubles"
         )
-    fixed = {name: as_value(v) for name, v in at.items()}
+    fixed = {name: as_value(v, name) for name, v in at.items()}
     spread = Spread.of(term, library, fixed, semantics=semantics)
     low, high = spread.interval({}, level, seed=seed)
     notes = [no_uncertainty_note(spread.missing, library)] if spread.missing else []

@@ -351,7 +351,7 @@ def with_counts(term: Term, at: Mapping[str, Any] | None) -> Term:
     >>> with_counts(parse("tpool_n(qsort)"), {"n": "4", "x": 1024})
     parse('tpool_4(qsort)')
     """
-    counts = {symbol(k): as_value(v) for k, v in (at or {}).items() if k != "x"}
+    counts = {symbol(k): as_value(v, k) for k, v in (at or {}).items() if k != "x"}
     return substitute_counts(term, counts) if counts else term
 
 
@@ -385,7 +385,7 @@ def bottleneck_at(
     if outermost_pipe(term) is None:
         return None
     semantics = Semantics.of(semantics)
-    values = {name: as_value(v) for name, v in bindings.items()}
+    values = {name: as_value(v, name) for name, v in bindings.items()}
     mapping, where, shown = _bound(term, values)
     found = fold(shown, library, Numbers(where), mapping, semantics=semantics)
     stage = follow_bottleneck(shown, found.winners)
@@ -415,7 +415,7 @@ def at_point(
     5422.97000000000
     """
     semantics = Semantics.of(semantics)
-    values = {name: as_value(v) for name, v in bindings.items()}
+    values = {name: as_value(v, name) for name, v in bindings.items()}
     symbols = term_symbols(term, library, semantics)
     own = symbols.model
     if partial:

@@ -56,7 +56,7 @@ def asymptotic_winner(
         built = [evaluate(t, library, chosen) for t in terms]
     except (EvaluationError, RecursionError):
         return None, (), "x"
-    mapping = {symbol(k): as_value(v) for k, v in (at or {}).items() if k != size}
+    mapping = {symbol(k): as_value(v, k) for k, v in (at or {}).items() if k != size}
     if found is not None:  # the normal forms order growths in x: the size is named x there
         mapping[found] = x
     forms = [eventual(f.xreplace(mapping)) for f in built]
@@ -87,7 +87,7 @@ def _size(
 def _bound(terms: list[Term], library: Mapping[str, AtomicModel], at: Mapping[str, Any]) -> Mapping[str, AtomicModel]:
     """The library with ``at``'s values in the models ``terms`` use: with ``--at p=4``,
     ``30*n + 250*n*log2(p)`` is a model in n alone, folded in n as a table's models are."""
-    mapping = {symbol(k): as_value(v) for k, v in at.items()}
+    mapping = {symbol(k): as_value(v, k) for k, v in at.items()}
     if not mapping:
         return library
     names = {name for term in terms for name in atom_names(term) if name in library}

@@ -76,7 +76,7 @@ def confidence(
     from ..algebra.intervals import Spread, check_level, decided, no_uncertainty_note, winner_shares
 
     level = check_level(level)
-    fixed = {k: as_value(v) for k, v in (at or {}).items()}
+    fixed = {k: as_value(v, k) for k, v in (at or {}).items()}
     spreads = [Spread.of(c.term, library, fixed, semantics=semantics, partial=True) for c in compiled]
     if count:
         scan = np.unique(np.round(scan))

@@ -165,7 +165,7 @@ def explore(
     start, at, library = as_term(term), as_bindings(at), ModelLibrary.of(library)
     library, unit, notes = in_unit([start], library, unit)
     semantics = semantics.in_unit(unit)
-    fixed = {k: decided_number(k, as_value(v)) for k, v in (at or {}).items()}
+    fixed = {k: decided_number(k, as_value(v, k)) for k, v in (at or {}).items()}
     laws = usable_laws(semantics) if cores is not None else None
     if cores is not None and threads is not None and budget > cores:
         notes += (f"--threads {budget} on {cores} cores: beyond them the cores bound the values",)

@@ -385,7 +385,7 @@ def optimize(
     library, unit, notes = in_unit([parsed], library, unit)
     semantics = semantics_of("exact", machine, cores).in_unit(unit)
     cores = cores_of(semantics)  # the machine's, however given
-    fixed = {k: as_value(v) for k, v in (at or {}).items()}
+    fixed = {k: as_value(v, k) for k, v in (at or {}).items()}
     check_not_fixed([over] if over is not None else [], fixed)
     symbols = term_symbols(parsed, library, semantics)
     unread = symbols.unread()

@@ -71,7 +71,7 @@ def prepare(
     library, unit, notes = in_unit(parsed, ModelLibrary.of(library), unit)
     semantics = semantics.in_unit(unit)
     notes = (*notes, *machine_notes([with_counts(t, at) for t in parsed], semantics))
-    fixed = {k: as_value(v) for k, v in (at or {}).items()}
+    fixed = {k: as_value(v, k) for k, v in (at or {}).items()}
     names = [a.name for a in axes]
     for name in sorted({n for n in names if names.count(n) > 1}):
         raise EvaluationError(f"--over names {name} twice; give each symbol one grid")
@@ -211,7 +211,7 @@ def sweep(
     if not over:
         raise EvaluationError("sweep needs a grid: --over SYMBOL=A..B[:N][:lin|log]")
     ready = prepare(terms, over, at, library, unit, semantics_of("exact", machine, cores))
-    fixed = tuple((k, format_expr(as_value(v))) for k, v in (at or {}).items())
+    fixed = tuple((k, format_expr(as_value(v, k))) for k, v in (at or {}).items())
     outside = range_notes(
         [c.term for c in ready.compiled], ready.library, at or {}, {a.name: a.bounds for a in over}
     )
@@ -237,7 +237,7 @@ def with_intervals(
     from ..algebra.intervals import Spread, check_level, no_uncertainty_note
 
     level = check_level(level)
-    fixed = {k: as_value(v) for k, v in (at or {}).items()}
+    fixed = {k: as_value(v, k) for k, v in (at or {}).items()}
     bounds: list[tuple[np.ndarray, np.ndarray]] = []
     missing: list[str] = []
     for c in compiled:
