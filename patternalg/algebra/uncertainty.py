@@ -157,14 +157,15 @@ class Uncertainty:
     ) -> str:
         """Each term's coefficient (``center``) with its ``level`` interval, in one line,
         each named by its term (or by ``names``: a nonlinear family's parameters); with
-        ``shown``, the first ``shown`` terms and how many more there are.
+        ``shown`` (the model's own terms), the first ``shown`` terms and how many more the
+        draws chose (a bootstrap that chose another hypothesis: docs/fitting.md).
 
         >>> from patternalg.syntax.symbols import x
         >>> u = Uncertainty((sympy.Integer(1), x), ((4.0, 0.0), (0.0, 0.25)), 10, 0.02, "bootstrap")
         >>> u.describe([100.0, 2.5])
         '1: 100 [96.71, 103.3]; x: 2.5 [1.678, 3.322] (90 %)'
         >>> u.describe([100.0, 0.0], shown=1)
-        '1: 100 [96.71, 103.3]; 1 more term (90 %)'
+        '1: 100 [96.71, 103.3]; 1 more term that some draws chose (90 %)'
         """
         intervals = self.coefficient_intervals(level, center)
         labels = names or [_text(term) for term in self.terms]
@@ -174,7 +175,7 @@ class Uncertainty:
         ][:shown]
         more = len(self.terms) - len(parts)
         if more:
-            parts.append(f"{more} more term{'s' if more > 1 else ''}")
+            parts.append(f"{more} more term{'s' if more > 1 else ''} that some draws chose")
         return f"{'; '.join(parts)} ({100 * level:g} %)"
 
     def record(self, center: Sequence[float], level: float = 0.9) -> dict[str, Any]:
