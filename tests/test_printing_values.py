@@ -69,3 +69,19 @@ def test_a_message_prints_a_literal_as_its_shortest_repr(value) -> None:
         assert f"got -{text}:" in str(error)
     else:  # pragma: no cover - a negative annotation is always refused
         raise AssertionError("accepted")
+
+
+def test_a_fitted_coefficient_of_one_prints_as_sympy_prints_one(tmp_path, capsys) -> None:
+    """``fit`` printed ``k: 1*x + 1`` for a slope of exactly 1, on the reference path (a
+    CSV) and on the fast one (a regular Extra-P file); its model file keeps ``1.0*x``."""
+    from patternalg.cli import main
+
+    rows = "".join(f"k,{x},{x + 1}\n" for x in (1, 2, 4, 8, 16))
+    (tmp_path / "m.csv").write_text("kernel,x,time\n" + rows)
+    data = "".join(f"DATA {-(x + 1)} {-(x + 1)}\n" for x in (1, 2, 4, 8, 16))
+    (tmp_path / "m.txt").write_text("PARAMETER x\nPOINTS 1 2 4 8 16\nMETRIC time\nREGION k\n" + data)
+    assert main(["-q", "fit", str(tmp_path / "m.csv"), "--out", str(tmp_path / "m.toml")]) == 0
+    assert capsys.readouterr().out.startswith("k: x + 1  [ns]\n")
+    assert 'model = "1.0*x + 1.0"' in (tmp_path / "m.toml").read_text()
+    assert main(["-q", "fit", str(tmp_path / "m.txt"), "--allow-nonpositive"]) == 0
+    assert capsys.readouterr().out.startswith("k: -x - 1  [ns]\n")

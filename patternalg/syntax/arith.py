@@ -216,8 +216,14 @@ def shown_text(text: str, digits: int | None = None) -> str:
     ('536.185*x + 12410000', '2.5e-07*x2**3 - 1e+20')
     >>> shown_text("123456789012345678901*x**(3/4)"), shown_text("1.0e-400*x + 0.0")
     ('123456789012345678901*x**(3/4)', '1.0e-400*x + 0')
+    >>> shown_text("1.0*x + 1.0"), shown_text("2.0*x**(1/4) - 1.0*log2(x)"), shown_text("-1.0*x")
+    ('x + 1', '2*x**(1/4) - log2(x)', '-x')
     """
-    return _LITERAL.sub(lambda m: _shown(m[0], digits), text)
+    return _UNIT_COEFFICIENT.sub(r"\1", _LITERAL.sub(lambda m: _shown(m[0], digits), text))
+
+
+#: a coefficient shown as 1 (``1*x``, ``- 1*log2(x)``), which sympy would not print
+_UNIT_COEFFICIENT = re.compile(r"(^|[\s(+-])1\*(?=[A-Za-z(])")
 
 
 def _shown(literal: str, digits: int | None) -> str:

@@ -116,14 +116,28 @@ def _text(
 ) -> str:
     if block < 0:
         return constant_text
-    text = coefficient_text + _term_text(var, block)
+    text = _scaled(coefficient_text, _term_text(var, block))
     if block2 >= 0:  # the faster-growing term first, as sympy prints it
-        text = f"{coefficient2_text}{_term_text(var, block2)} + {text}"
-    if constant == 0:
-        return text
-    if constant < 0:  # repr(-c) is "-" + repr(c)
-        return f"{text} - {constant_text[1:]}"
-    return f"{text} + {constant_text}"
+        text = _joined(_scaled(coefficient2_text, _term_text(var, block2)), text)
+    return text if constant == 0 else _joined(text, constant_text)
+
+
+def _scaled(coefficient_text: str, term_text: str) -> str:
+    """A coefficient and its term's text (``*x``); a coefficient printed as 1 (or -1) as
+    nothing (or a sign), as sympy prints one: ``x``, not ``1*x``.
+
+    >>> _scaled("2.5", "*x"), _scaled("1", "*x*log2(x)"), _scaled("-1", "*x"), _scaled("1.0", "*x")
+    ('2.5*x', 'x*log2(x)', '-x', '1.0*x')
+    """
+    if coefficient_text in ("1", "-1"):
+        return coefficient_text[:-1] + term_text[1:]
+    return coefficient_text + term_text
+
+
+def _joined(first: str, second: str) -> str:
+    """``first + second``, or ``first - ...`` where ``second`` is negative (``repr(-c)`` is
+    ``"-" + repr(c)``)."""
+    return f"{first} - {second[1:]}" if second.startswith("-") else f"{first} + {second}"
 
 
 @functools.cache
