@@ -33,7 +33,7 @@ import sympy
 from .algebra.atomic_model import ATOM_NAME_RULE, AtomicModel, own_symbols, valid_atom_name
 from .algebra.bindings import as_value, collect_bindings
 from .algebra.model_maps import CheckedModels
-from .errors import ArgumentError, UnknownAtomError, close_names
+from .errors import ArgumentError, Location, ParseError, UnknownAtomError, close_names
 from .syntax.parser import parse, parse_arithmetic
 from .syntax.terms import Term
 
@@ -264,7 +264,11 @@ def _model(key: Any, model: Any, name: str) -> AtomicModel:
         return model
     what = "an AtomicModel, a model's text such as '2*x', or a number"
     if isinstance(model, str):
-        return AtomicModel(key, parse_arithmetic(model), source=f"{name}['{key}']")
+        try:
+            parsed = parse_arithmetic(model)
+        except ParseError as error:  # which model of the mapping
+            raise ParseError(error.message, error.line, error.column, error.excerpt, location=Location(f"{name}['{key}']")) from None
+        return AtomicModel(key, parsed, source=f"{name}['{key}']")
     if isinstance(model, sympy.Expr):
         model = own_symbols(model, f"{name}[{key!r}]")
     if isinstance(model, numbers.Real | sympy.Expr) and not isinstance(model, bool):

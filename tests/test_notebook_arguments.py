@@ -206,3 +206,12 @@ def test_an_array_where_a_point_takes_one_value_names_the_symbol_and_the_sweep_t
     assert np.allclose(swept.axes[0].values, values)
     with pytest.raises(patternalg.EvaluationError, match=r"^n: .* list of 2 values; .* over='n=2,4'"):
         patternalg.model("tpool_n(qsort)", n=[2, 4], x=1024)
+
+
+def test_a_model_text_that_does_not_parse_names_its_atom() -> None:
+    """``library={"qsort": "2*"}`` raised the parser's error alone: which of the mapping's
+    models it was, the message did not say."""
+    import patternalg
+
+    with pytest.raises(patternalg.ParseError, match=r"^library\['qsort'\]: line 1, column 3: syntax error"):
+        patternalg.model("seq(qsort, inc)", library={"inc": "x", "qsort": "2*"})
