@@ -42,3 +42,18 @@ def test_tune_warns_of_a_workload_left_out(tmp_path: Path) -> None:
 def test_fit_and_predict_say_it_alike(tmp_path: Path) -> None:
     _warned(tmp_path, TUNED, 7, "b", ["fit", "FILE", "--form", "amdahl"], "the other kernels are fitted")
     _warned(tmp_path, TUNED, 7, "b", ["predict", "FILE"], "the other workloads are predicted")
+
+
+def test_validate_from_python_raises_or_hands_a_series_left_out(tmp_path: Path) -> None:
+    """From Python, ``validate(path, ...)`` dropped the series without a word; it raises the
+    error now, as ``Form.fit_each`` does, or hands it to ``on_error`` and validates the rest."""
+    from patternalg.errors import MeasurementError
+    from patternalg.evidence import validate
+
+    path = tmp_path / "m.csv"
+    path.write_text(VALIDATED)
+    with pytest.raises(MeasurementError, match=r"m\.csv:4: kernel 'inc', metric 'time': column 'time': 'abc' is not a number"):
+        validate(str(path), None)
+    failed: list[MeasurementError] = []
+    result = validate(str(path), None, on_error=failed.append)
+    assert result.terms == ("qsort",) and [str(e).split(": ", 1)[0] for e in failed] == [f"{path}:4"]

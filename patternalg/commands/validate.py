@@ -116,16 +116,13 @@ def validated(args: argparse.Namespace, files: list[str], left: LeftOut) -> Any:
     reader left out (a value that is no number) go to ``left``."""
     from ..evidence.validation import validate
     from ..measurements import read
-    from ..measurements.model import hand_left_out
 
     data = [read(path, args.input_format, metric=args.metric, parameters=args.parameters) for path in files]
-    for measured in data:
-        hand_left_out(measured, left.append)
     main, rules = semantics(args)
     aggregate = getattr(args, "aggregate", None) or "median"  # plot: its fit option, None
     level = interval_option(args)
     extra: dict[str, Any] = {"interval": level, "seed": seed_option(args)} if level is not None else {}
-    result = validate(data, models(args), semantics=main, rules=rules, aggregate=aggregate, **extra)
+    result = validate(data, models(args), semantics=main, rules=rules, aggregate=aggregate, on_error=left.append, **extra)
     if args.models:
         return result
     return replace(result, notes=("no --models: validating the built-in models", *result.notes))

@@ -20,7 +20,7 @@ or needs an atom the models lack, is skipped with a note.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,11 +33,12 @@ from ..algebra.domains import negative_note, range_notes
 from ..algebra.semantics import Semantics
 from ..algebra.term_symbols import term_symbols
 from ..algebra.units import atom_names, converted_note, in_unit
-from ..arguments import as_seed, wrong
-from ..errors import EvaluationError, ParseError, UnitError
+from ..arguments import as_callback, as_seed, wrong
+from ..errors import EvaluationError, MeasurementError, ParseError, UnitError
 from ..library.machines import MachineLike, chosen_semantics
 from ..measurements import Aggregation, Measurements, Series
 from ..measurements.halves import in_halves
+from ..measurements.model import hand_left_out
 from ..measurements.names import measured_unit, quantity
 from ..syntax.parser import parse
 from ..syntax.terms import Meta, Term
@@ -203,6 +204,7 @@ def validate(
     seed: int = 0,
     machine: MachineLike = None,
     cores: int | None = None,
+    on_error: Callable[[MeasurementError], None] | None = None,
 ) -> Validation:
     """Predict every series of ``measurements`` whose name is a term from ``models`` and
     compare with the measured ``aggregate`` of its repetitions at every point.
@@ -220,9 +222,12 @@ def validate(
     (:mod:`~patternalg.algebra.intervals`) and the share of the measured values it covers.
     ``machine`` and ``cores``, as ``--machine`` and ``--cores``: validate under that machine's
     semantics (another ``semantics`` beside it is an ArgumentError), the rules (``exact``)
-    beside unless ``rules`` says otherwise.
+    beside unless ``rules`` says otherwise. A series the reader left out (a value that is no
+    number, :attr:`~patternalg.measurements.Measurements.left_out`) raises its error, or with
+    ``on_error`` goes to it and the others are validated, as ``Form.fit_each`` takes it.
     """
     main, seed = chosen_semantics(semantics, machine, cores, Semantics.EXACT), as_seed(seed)
+    on_error = as_callback(on_error, "on_error", "on_error(error)")
     if rules is None and (machine is not None or cores is not None):
         rules = Semantics.EXACT
     other = None if rules is None else Semantics.of(rules, "rules")
@@ -245,6 +250,8 @@ def validate(
     skipped = _Skipped([], {}, [])
     #: the terms predicted in each unit, and the file that stated none (the unit then taken)
     into: dict[tuple[str, str | None], list[Term]] = {}
+    for data in sources:
+        hand_left_out(data, on_error)
     for data in sources:
         notes += data.notes
         for series, atom in zip(data, data.atoms(), strict=True):
