@@ -36,6 +36,9 @@ def lazy_functions(
                 raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
             return getattr(importlib.import_module(base + where.get(name, name)), name)
 
+        def __dir__(self) -> list[str]:
+            return sorted({*super().__dir__(), *names})
+
         def __setattr__(self, name: str, value: Any) -> None:
             if name in names and isinstance(value, types.ModuleType):
                 return  # the import system binds a loaded submodule here: the name stays the verb
