@@ -331,6 +331,24 @@ def test_a_journal_that_cannot_be_written_is_named(tmp_path: Path, monkeypatch: 
     assert not journal.exists()
 
 
+def test_an_output_that_cannot_be_written_at_the_end_names_the_journal_that_keeps_the_runs(tmp_path: Path, capsys) -> None:
+    """The output became a directory while it measured: the error said 'cannot write' alone,
+    and nothing said where the runs measured were (the journal, which the same command resumes)."""
+    out = tmp_path / "m.txt"
+    maker = program(tmp_path, "maker", f"import os\nos.makedirs({str(out)!r}, exist_ok=True)\n")
+    argv = ["measure", f"{maker} {{x}}", "--over", "x=1,2", "--repetitions", "1", "--warmup", "0", "--out", str(out)]
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"patternalg measure: error: cannot write {out}: it is a directory") and error.count("\n") == 1
+    assert f"the 2 run(s) measured are kept in {journal_path(out)}: the same command resumes them" in error
+    assert len(journal_path(out).read_text().splitlines()) == 3  # its header and the 2 runs
+    out.rmdir()
+    maker_gone = tmp_path / "maker.py"
+    maker_gone.write_text("raise SystemExit(1)\n")  # resumed: nothing runs again
+    assert main(argv) == 0
+    assert read(out).series[0].points[:, 0].tolist() == [1, 2] and not journal_path(out).exists()
+
+
 @pytest.mark.skipif(os.name != "posix", reason="a file-size limit (RLIMIT_FSIZE)")
 def test_a_journal_filling_the_disk_keeps_its_runs_whole(tmp_path: Path) -> None:
     """On a full disk measure said only 'error: No space left on device' (closing the journal
