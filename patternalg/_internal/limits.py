@@ -39,6 +39,7 @@ __all__ = [
     "held_in_full",
     "printable",
     "toml_nesting_problem",
+    "TOML_TOKENS",
     "whole_number_text",
 ]
 
@@ -162,7 +163,7 @@ def toml_nesting_problem(text: str) -> tuple[int, str] | None:
     (4, 'arrays and inline tables nest deeper than 100 levels')
     """
     depth, line = 0, 1
-    for token in _TOML_TOKENS.finditer(text):
+    for token in TOML_TOKENS.finditer(text):
         char = token[0][0]
         if char == "\n":
             line += 1
@@ -180,7 +181,7 @@ def toml_nesting_problem(text: str) -> tuple[int, str] | None:
 #: what the nesting of a TOML text depends on: strings (multi-line ones first; one left open
 #: runs to the end of its line, where tomllib stops), comments, line ends and brackets; and
 #: the runs of other characters between them
-_TOML_TOKENS = re.compile(
+TOML_TOKENS = re.compile(
     r"[^\"'#\[\]{}\n]+|"  # the rest, stepped over in one match
     r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'
     r"|'''[^']*(?:'(?!'')[^']*)*(?:'''|\Z)"
