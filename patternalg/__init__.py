@@ -18,26 +18,31 @@ Traceback (most recent call last):
 patternalg.errors.ArgumentError: library: expected a mapping of atom names to models (AtomicModel, or a model's text such as '2*x'), a ModelLibrary, or the path of a model file; got list [1]
 """
 
+import typing as _typing
+
 from ._internal.aliases import install as _install_aliases
-from .algebra.evaluated import Evaluation
-from .algebra.evaluation import Derivation
-from .algebra.machine import Machine
-from .algebra.semantics import Semantics
-from .errors import (
-    ArgumentError,
-    EvaluationError,
-    FitError,
-    MeasurementError,
-    ModelFileError,
-    ParseError,
-    PatternalgError,
-    UnknownAtomError,
-)
-from .library.evaluate import evaluate, explain, model
-from .library.model_library import AtomicModel, ModelLibrary
-from .syntax.parser import parse, parse_arithmetic
-from .syntax.symbols import log2, m, n, p, phi, x
-from .syntax.terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
+from ._internal.lazy import lazy_functions as _lazy_functions
+
+if _typing.TYPE_CHECKING:
+    from .algebra.evaluated import Evaluation
+    from .algebra.evaluation import Derivation
+    from .algebra.machine import Machine
+    from .algebra.semantics import Semantics
+    from .errors import (
+        ArgumentError,
+        EvaluationError,
+        FitError,
+        MeasurementError,
+        ModelFileError,
+        ParseError,
+        PatternalgError,
+        UnknownAtomError,
+    )
+    from .library.evaluate import evaluate, explain, model
+    from .library.model_library import AtomicModel, ModelLibrary
+    from .syntax.parser import parse, parse_arithmetic
+    from .syntax.symbols import log2, m, n, p, phi, x
+    from .syntax.terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
 
 _install_aliases()  # the previous release's module paths keep importing
 
@@ -78,3 +83,19 @@ __all__ = [
     "MeasurementError",
     "FitError",
 ]
+
+#: where each public name is defined: loaded on first use, so that the command line starts
+#: without sympy (a Ctrl-C while a command loads is then its own, docs/errors.md)
+_HOMES = {
+    "algebra.evaluated": ["Evaluation"],
+    "algebra.evaluation": ["Derivation"],
+    "algebra.machine": ["Machine"],
+    "algebra.semantics": ["Semantics"],
+    "errors": [name for name in __all__ if name.endswith("Error")],
+    "library.evaluate": ["evaluate", "explain", "model"],
+    "library.model_library": ["AtomicModel", "ModelLibrary"],
+    "syntax.parser": ["parse", "parse_arithmetic"],
+    "syntax.symbols": ["x", "p", "phi", "n", "m", "log2"],
+    "syntax.terms": ["Term", "Atom", "Meta", "Seq", "Pipe", "TPool", "MapReduce", "Shuffle"],
+}
+_lazy_functions(__name__, __all__, {name: home for home, names in _HOMES.items() for name in names})

@@ -114,7 +114,17 @@ def build_parser(only: str | None = None, *, alone: bool = False) -> _Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status: 130 after Ctrl-C, which prints one line
+    wherever it comes, while the command's modules load (sympy takes a second) or as it runs."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt as exc:  # measure's says what its journal keeps
+        said = "; ".join(["patternalg: interrupted", *map(str, exc.args)])
+        print(printable(said, limit=MAX_MESSAGE), file=sys.stderr)
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     prepare_streams()  # closed or ASCII-only standard streams
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = next((word for word in words if not word.startswith("-")), None)
@@ -146,10 +156,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not args.debug:  # numpy's overflow notes are not the user's concern
                 warnings.simplefilter("ignore", RuntimeWarning)
             return int(importlib.import_module(args.module).run(args) or 0)
-    except KeyboardInterrupt as exc:  # measure's says what its journal keeps
-        said = "; ".join(["patternalg: interrupted", *map(str, exc.args)])
-        print(printable(said, limit=MAX_MESSAGE), file=sys.stderr)
-        return 130
     except BrokenPipeError:
         return 0
     except RecursionError:  # sympy's algorithms recurse on an expression's depth

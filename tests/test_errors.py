@@ -49,8 +49,8 @@ def test_a_pickled_model_file_error_keeps_its_location(tmp_path):
     with pytest.raises(ModelFileError) as caught:
         ModelLibrary.from_file(path)
     error = caught.value
-    assert error.location == Location(str(path), key="models.sort.unit")
-    assert str(error) == f"{path}: models.sort.unit: expected a string, got 3"
+    assert error.location == Location(str(path), line=3, key="models.sort.unit")
+    assert str(error) == f"{path}:3: models.sort.unit: expected a string, got 3"
     again = round_trip(error)
     assert str(again) == str(error) and again.location == error.location
 

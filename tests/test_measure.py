@@ -331,6 +331,24 @@ def test_a_journal_that_cannot_be_written_is_named(tmp_path: Path, monkeypatch: 
     assert not journal.exists()
 
 
+def test_an_output_that_cannot_be_written_at_the_end_names_the_journal_that_keeps_the_runs(tmp_path: Path, capsys) -> None:
+    """The output became a directory while it measured: the error said 'cannot write' alone,
+    and nothing said where the runs measured were (the journal, which the same command resumes)."""
+    out = tmp_path / "m.txt"
+    maker = program(tmp_path, "maker", f"import os\nos.makedirs({str(out)!r}, exist_ok=True)\n")
+    argv = ["measure", f"{maker} {{x}}", "--over", "x=1,2", "--repetitions", "1", "--warmup", "0", "--out", str(out)]
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"patternalg measure: error: cannot write {out}: it is a directory") and error.count("\n") == 1
+    assert f"the 2 run(s) measured are kept in {journal_path(out)}: the same command resumes them" in error
+    assert len(journal_path(out).read_text().splitlines()) == 3  # its header and the 2 runs
+    out.rmdir()
+    maker_gone = tmp_path / "maker.py"
+    maker_gone.write_text("raise SystemExit(1)\n")  # resumed: nothing runs again
+    assert main(argv) == 0
+    assert read(out).series[0].points[:, 0].tolist() == [1, 2] and not journal_path(out).exists()
+
+
 @pytest.mark.skipif(os.name != "posix", reason="a file-size limit (RLIMIT_FSIZE)")
 def test_a_journal_filling_the_disk_keeps_its_runs_whole(tmp_path: Path) -> None:
     """On a full disk measure said only 'error: No space left on device' (closing the journal
@@ -427,27 +445,84 @@ def test_a_stopped_run_stops_the_processes_it_started(tmp_path: Path) -> None:
     assert not _alive(sleeping) and not journal_path(out).exists()
 
 
-@pytest.mark.skipif(os.name != "posix", reason="POSIX sessions and signals")
-def test_a_second_signal_in_the_grace_second_still_stops_the_processes(tmp_path: Path) -> None:
-    """A program that ignores SIGTERM gets SIGKILL a second later; a second Ctrl-C or SIGTERM
-    within that second raised in the wait and left the program running."""
-    pid = tmp_path / "pid"
-    command = f"sh -c 'trap \"\" TERM; sleep 30 & echo $! > {shlex.quote(str(pid))}; wait' {{x}}"
+#: a program that outlives SIGTERM (only SIGKILL ends it), writing its number to DIR/term; its pid in DIR/pid
+STUBBORN = """
+import os, pathlib, signal, sys, time
+marks = pathlib.Path(sys.argv[1])
+signal.signal(signal.SIGTERM, lambda signum, frame: (marks / "term").write_text(str(signum)))
+(marks / "pid").write_text(str(os.getpid()))
+while True:
+    time.sleep(1)
+"""
+#: measure with a second SIGTERM raised in stop() before it holds the signals, as one comes
+#: when the process is kept from the CPU between the handler of the first and stop
+SECOND_BEFORE_STOP = """
+import signal, sys
+from patternalg.measurements import processes
+stop = processes.stop
+def stop_after_a_second_signal(process):
+    signal.raise_signal(signal.SIGTERM)
+    stop(process)
+processes.stop = stop_after_a_second_signal
+from patternalg.cli import main
+sys.exit(main())
+"""
+
+
+def _measuring_a_stubborn_program(tmp_path: Path, start: list[str]) -> tuple[subprocess.Popen[str], int]:
+    """``measure`` of :data:`STUBBORN` started (``start``: how Python runs patternalg), and
+    the pid of the program once it runs."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    command = f"{program(tmp_path, 'stubborn', STUBBORN)} {shlex.quote(str(marks))} {{x}}"
     measuring = subprocess.Popen(
-        [sys.executable, "-m", "patternalg.cli", "measure", "--over", "x=1,2", "--warmup", "0",
+        [sys.executable, *start, "measure", "--over", "x=1,2", "--warmup", "0",
          "--out", str(tmp_path / "s.txt"), command],
         env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    sleeping = _started(pid)
+    return measuring, _started(marks / "pid")
+
+
+def _ended(pid: int) -> bool:
+    """Whether process ``pid`` ends within 30 s (one SIGKILLed on a loaded machine may take a
+    moment to exit; one left running would not: the program runs for ever)."""
+    deadline = time.monotonic() + 30
+    while _alive(pid):
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX sessions and signals")
+def test_a_second_signal_in_the_grace_second_still_stops_the_processes(tmp_path: Path) -> None:
+    """A program that ignores SIGTERM gets SIGKILL a second later; a second Ctrl-C or SIGTERM
+    within that second raised in the wait and left the program running. The second signal is
+    sent once the program has the first's SIGTERM from stop (it was sent 0.3 s after the
+    first, which on a loaded machine could come anywhere)."""
+    measuring, pid = _measuring_a_stubborn_program(tmp_path, ["-m", "patternalg.cli"])
     measuring.terminate()
-    time.sleep(0.3)
+    _started(tmp_path / "marks" / "term")
     measuring.terminate()
     _, stderr = measuring.communicate(timeout=60)
-    assert not _alive(sleeping)
-    # on a loaded machine the second signal can come after the grace second, once measure
-    # has stopped the program and set SIGTERM's action back: then it ends measure at once
+    assert _ended(pid)
+    # on a loaded machine the second signal can come after measure has stopped the program
+    # and set SIGTERM's action back: then it ends measure at once
     if measuring.returncode != -signal.SIGTERM:
         assert measuring.returncode == 130 and stderr == f"patternalg: interrupted; {NOTHING_KEPT}\n"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX sessions and signals")
+def test_a_second_signal_before_stop_holds_the_signals_still_stops_the_processes(tmp_path: Path) -> None:
+    """A second SIGTERM between the first's handler and stop()'s holding of the signals (a
+    process kept from the CPU there under load) ended measure with the program running."""
+    measuring, pid = _measuring_a_stubborn_program(tmp_path, ["-c", SECOND_BEFORE_STOP])
+    measuring.terminate()
+    _, stderr = measuring.communicate(timeout=60)
+    assert _ended(pid)
+    assert (tmp_path / "marks" / "term").exists()  # stop sent SIGTERM, then SIGKILL
+    assert measuring.returncode == 130 and stderr == f"patternalg: interrupted; {NOTHING_KEPT}\n"
 
 
 @pytest.mark.parametrize(

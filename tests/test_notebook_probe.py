@@ -54,7 +54,7 @@ def test_a_machine_file_still_names_the_file(tmp_path) -> None:
     with pytest.raises(ModelFileError) as caught:
         read_machine(path)
     assert str(caught.value) == (
-        f"{path}: machine: handoff: the hand-off is a time per element, at least 0 for every "
+        f"{path}:3: machine.handoff: the hand-off is a time per element, at least 0 for every "
         "x >= 1: -x is -1 at x = 1"
     )
 

@@ -19,7 +19,7 @@ from patternalg import (
     parse,
     parse_arithmetic,
 )
-from patternalg._internal.limits import expansion_problem
+from patternalg._internal.expression_limits import expansion_problem
 from patternalg.syntax.arith import format_expr
 from patternalg.syntax.parser import MAX_EXPR_DEPTH, parse_law_parts
 from patternalg.syntax.symbols import log2, n, symbol, x

@@ -104,7 +104,7 @@ def test_eval_unit_must_fit_the_atoms():
 def test_model_files_state_real_units(tmp_path):
     path = tmp_path / "m.toml"
     path.write_text('[models.k]\nmodel = "x"\nunit = "time"\n')
-    with pytest.raises(ModelFileError, match=r"m.toml: models.k.unit: 'time' is not a unit"):
+    with pytest.raises(ModelFileError, match=r"m.toml:3: models.k.unit: 'time' is not a unit"):
         ModelLibrary.from_file(path)
 
 

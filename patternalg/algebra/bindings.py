@@ -18,7 +18,8 @@ from typing import Any
 
 import sympy
 
-from .._internal.limits import MAX_INTEGER_DIGITS, held_in_full, printable, size_problem
+from .._internal.expression_limits import size_problem
+from .._internal.limits import MAX_INTEGER_DIGITS, held_in_full, printable
 from ..errors import EvaluationError, ParseError
 from ..syntax.arith import check_finite, format_expr, number_text, whole_number
 from ..syntax.parser import parse_arithmetic

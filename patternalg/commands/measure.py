@@ -171,6 +171,7 @@ def _check_region_name(name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..measurements.journal import kept
     from ..measurements.runner import Plan, journal_path, measure, usable_cores
 
     notes: list[str] = []  # printed once the measurement is written
@@ -190,7 +191,11 @@ def run(args: argparse.Namespace) -> int:
         values = measure(plan, journal, progress=bar, resuming=lambda runs: _resuming(args, journal, runs))
     metric = args.metric or ("value" if args.value_regex else "time_s")
     text = (_json if out.suffix.lower() == ".json" else _text)(plan, values, metric, usable_cores())
-    write_text_atomic(out, text)
+    try:
+        write_text_atomic(out, text)
+    except PatternalgError as exc:  # the output's directory or name changed while it measured
+        runs = sum(map(len, values.values()))
+        raise PatternalgError(f"{exc}; {kept(journal, runs)}") from None
     journal.unlink(missing_ok=True)  # a second measurement of the same plan may have ended first
     notes += _unfittable(plan, values, metric, out)
     for text in notes:

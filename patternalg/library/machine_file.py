@@ -41,7 +41,7 @@ from typing import Any
 import sympy
 
 from .._internal.limits import MAX_CORES
-from .._internal.toml_reader import load_toml
+from .._internal.toml_reader import keys_located, load_toml
 from ..algebra.machine import Machine
 from ..algebra.machine_numbers import covariance_problem
 from ..algebra.units import UnitError, check_unit, is_time
@@ -66,6 +66,12 @@ def machine_from_text(text: str, path: str = "<machine>") -> Machine:
     text = as_text(text, "text", "a machine file's text")
     path = as_text(path, "path", "the name of the machine file in messages")
     data = load_toml(text, path)
+    with keys_located(text, data, path):
+        return _machine_file(data, path)
+
+
+def _machine_file(data: Mapping[str, Any], path: str) -> Machine:
+    """A machine file's parsed TOML (checked here) as a :class:`Machine`."""
     unknown = sorted(set(data) - {"format", "machine"})
     if unknown:
         raise ModelFileError(
@@ -133,6 +139,9 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
             calibration=tuple(calibration.items()),
         )
     except (ValueError, ArgumentError) as exc:  # a ParseError, a UnitError too
+        key, colon, why = str(exc).partition(": ")  # Machine's errors name its argument
+        if colon and key in table:
+            raise ModelFileError(why, location=where(key)) from None
         raise ModelFileError(str(exc), location=Location(path, key="machine")) from None
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from .._internal.display import brief, counted, listed
 from .._internal.generated import checksum
-from .._internal.toml_reader import load_toml
+from .._internal.toml_reader import keys_located, load_toml
 from ..algebra.atomic_model import (
     ATOM_NAME_RULE,
     COMMON_KEYS,
@@ -84,7 +84,7 @@ def _model_from_table(name: str, table: Mapping[str, Any], path: str) -> AtomicM
             f"expected true or false, got {touches!r}", location=_where(path, name, "touches_data")
         )
     own = {k: v for k, v in table.items() if k not in ("form", "unit", "source", "touches_data")}
-    model = form_class(form, str(_where(path, name))).from_table(own, _where(path, name))
+    model = form_class(form, str(_where(path, name, "form"))).from_table(own, _where(path, name))
     problem = expression_problem(model.expr)
     if problem:
         raise ModelFileError(problem, location=_where(path, name))
@@ -183,7 +183,8 @@ class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
         """
         text, path = as_text(text, "text", "a model file's text"), as_text(path, "path")
         data = load_toml(text, path)
-        return cls._from_data(data, path, lazy=lazy)
+        with keys_located(text, data, path):
+            return cls._from_data(data, path, lazy=lazy)
 
     @classmethod
     def _from_data(cls, data: dict[str, Any], path: str, *, lazy: bool) -> ModelLibrary:

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from .._internal.limits import printable
-from .._internal.signals import ENDING
+from .._internal.signals import INTERRUPTING
 from ..errors import PatternalgError, reason
 
 __all__ = ["run_program", "signals_held", "stop"]
@@ -193,7 +193,7 @@ def signals_held() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {number: signal.signal(number, signal.SIG_IGN) for number in (signal.SIGINT, *ENDING)}
+    previous = {number: signal.signal(number, signal.SIG_IGN) for number in INTERRUPTING}
     try:
         yield
     finally:

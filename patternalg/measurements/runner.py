@@ -29,6 +29,7 @@ import random
 import re
 import shlex
 import shutil
+import signal
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -37,7 +38,7 @@ from typing import Any
 from .._internal.callbacks import ProgressCallback
 from .._internal.json_values import finite_number
 from .._internal.limits import printable
-from .._internal.signals import ending_handled
+from .._internal.signals import INTERRUPTING, ending_handled
 from ..arguments import as_int, as_path, expect, wrong
 from ..errors import PatternalgError, reason
 from .journal import JOURNAL_KIND, Journal, journal_path, kept, resume
@@ -414,7 +415,7 @@ def measure(
     for name, function in (("progress", progress), ("resuming", resuming)):
         if function is not None and not callable(function):
             raise wrong(name, "None or a function", function)
-    with Journal(journal) as log, ending_handled(_interrupt):
+    with Journal(journal) as log, ending_handled(_interrupt, INTERRUPTING):
         found = resume(plan, journal)
         done = {} if found is None else found
         if done and resuming:
@@ -484,7 +485,11 @@ def _run(plan: Plan, region: str, point: Sequence[int | float], longest: list[fl
 
 
 def _interrupt(signum: int, previous: dict[int, Any]) -> None:
-    """A SIGTERM or SIGHUP ends a measurement as Ctrl-C does: the program under way is
-    stopped with its processes (they run in a session of their own, which no signal to
-    ``measure`` reaches) and the journal is kept."""
+    """Ctrl-C, SIGTERM or SIGHUP ends a measurement: the program under way is stopped with
+    its processes (they run in a session of their own, which no signal to ``measure``
+    reaches) and the journal is kept. Another of them is ignored from here until ``measure``
+    returns: raised before ``stop`` holds the signals (a process kept from the CPU between
+    the two), it ended ``measure`` with the program still running."""
+    for number in INTERRUPTING:
+        signal.signal(number, signal.SIG_IGN)
     raise KeyboardInterrupt

@@ -21,15 +21,9 @@ from typing import Any
 
 import sympy
 
+from .._internal.expression_limits import expansion_problem, power_problem, size_problem
 from .._internal.generated import checksum
-from .._internal.limits import (
-    MAX_NAME,
-    MAX_SHOWN,
-    expansion_problem,
-    power_problem,
-    printable,
-    size_problem,
-)
+from .._internal.limits import MAX_NAME, MAX_SHOWN, printable
 from ..errors import ArgumentError, ParseError, close_names, did_you_mean
 from .arith import (
     build_call,

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import sympy
 
-from .._internal.limits import expansion_problem
+from .._internal.expression_limits import expansion_problem
 from ..errors import ArgumentError
 from .arith import format_expr, latex_text, whole_number
 
