@@ -62,7 +62,7 @@ def test_a_kernel_with_a_bad_value_is_left_out_with_a_warning_and_the_others_are
     data.write_text(NEG2.replace("DATA -2 2", bad))
     out = tmp_path / "m.toml"
     status, printed, errors = run(capsys, "fit", "-q", str(data), "--out", str(out))
-    assert status == 0 and printed.startswith("good: 1*x")
+    assert status == 0 and printed.startswith("good: x  [ns]")
     assert len(errors) == 1 and errors[0].startswith(f"warning: {tmp_path}/{warning}")
     assert errors[0].endswith("(left out; the other kernels are fitted)")
     assert sorted(tomllib.loads(out.read_text())["models"]) == ["good"]
@@ -180,7 +180,7 @@ def test_a_point_at_x_0_is_left_out_with_a_warning_and_its_kernel_fitted(
     ]
     models = tomllib.loads(out.read_text())["models"]
     assert sorted(models) == ["a", "k"] and models["k"]["x_range"] == [1.0, 16.0]
-    assert "k: 1*x + 1" in printed
+    assert "k: x + 1  [ns]" in printed
 
 
 def test_too_few_points_above_0_leave_that_kernel_out_naming_the_points_left_out(
