@@ -180,6 +180,21 @@ def test_blocks_do_not_depend_on_where_the_file_is_cut(tmp_path: Path, case: int
         assert all(np.array_equal(a.values, b.values) for a, b in zip(cut, whole, strict=True))
 
 
+@pytest.mark.parametrize("case", range(len(REGULAR)))
+def test_a_part_is_cut_by_its_bytes_too_and_reads_the_same_series(tmp_path: Path, case: int) -> None:
+    """Kernels of many repetitions were read 10,000 at a time whatever their bytes (a file of
+    500 kernels of 2,000 repetitions a point took 1 GB): a part ends at the kernel where
+    its text passes ``most`` bytes, and the series are those of the reference reader."""
+    xs, repetitions, style = REGULAR[case]
+    path = _text_file(tmp_path / "m.txt", case, xs, repetitions, **style)
+    whole = list(text_blocks(path, batch=7))
+    small = list(text_blocks(path, batch=7, most=300, chunk=64))
+    assert len(small) > len(whole) and all(len(b.kernels) <= 7 for b in small)
+    series = [s for block in small for s in block.series()]
+    assert [(s.kernel, s.lines) for s in series] == [(s.kernel, s.lines) for s in read(str(path))]
+    assert all(np.array_equal(a.values, b.values) for a, b in zip(series, read(str(path)), strict=True))
+
+
 @pytest.mark.parametrize("number", ["1_0", "١", "0x10", "1e", "--1", "1.2.3", "inf", "1e999"])
 def test_numbers_float_does_not_read_as_the_fast_path_does_are_irregular(
     tmp_path: Path, number: str

@@ -204,11 +204,21 @@ class _Metric:
         self.fixed = True
 
 
+#: the text of one part read at once, at most (about): its numbers' transient objects
+#: take some 10 times its bytes
+PART_BYTES = 1 << 24
+
+
 def text_blocks(
-    path: str | Path, batch: int = 10_000, format: str | None = None, *, chunk: int = 1 << 22
+    path: str | Path,
+    batch: int = 10_000,
+    format: str | None = None,
+    *,
+    chunk: int = 1 << 22,
+    most: int = PART_BYTES,
 ) -> Iterator[Block]:
-    """The kernels of the regular text file ``path``, ``batch`` at a time (the file read
-    ``chunk`` bytes at a time).
+    """The kernels of the regular text file ``path``, ``batch`` at a time, fewer where their
+    text passes ``most`` bytes (the file read ``chunk`` bytes at a time).
 
     Raises :class:`Irregular` (possibly after some blocks) if the file is not regular, or
     if ``read(path, format)`` would not read it as a text file.
@@ -237,7 +247,7 @@ def text_blocks(
         metric = _Metric(state.metric)
         seen: set[str] = set()
         first = header[-1].removesuffix("\n").encode()
-        for lines, kinds in _parts(_chunks(handle, first, chunk), batch):
+        for lines, kinds in _parts(_chunks(handle, first, chunk), batch, most):
             kernels, values, at = _batch(lines, kinds, len(points), seen, metric)
             text = metric.text.strip()
             if not ascending:  # C order kept: sums over points round as a series' do
@@ -305,18 +315,27 @@ def _chunks(handle: BinaryIO, first: bytes, chunk: int) -> Iterator[tuple[list[b
 
 
 def _parts(
-    chunks: Iterator[tuple[list[bytes], np.ndarray]], batch: int
+    chunks: Iterator[tuple[list[bytes], np.ndarray]], batch: int, most: int = PART_BYTES
 ) -> Iterator[tuple[list[bytes], np.ndarray]]:
-    """The lines of ``chunks`` (and their first bytes) cut before every ``batch``-th REGION."""
+    """The lines of ``chunks`` (and their first bytes) cut before every ``batch``-th REGION,
+    and before the last REGION read once the lines since the last cut hold ``most`` bytes:
+    kernels of thousands of repetitions each are not read 10,000 at a time."""
     lines: list[bytes] = []
     kinds = np.empty(0, dtype=np.uint8)
+    size = 0  # the bytes of ``lines`` (each line with its end)
     for more, their_kinds in chunks:
         lines += more
         kinds = np.concatenate([kinds, their_kinds])
+        size += sum(map(len, more)) + len(more)
         regions = np.flatnonzero(kinds == REGION)
+        cuts = regions[batch::batch].tolist()
+        if size >= most and len(regions) and regions[-1] > (cuts[-1] if cuts else 0):
+            cuts.append(int(regions[-1]))
         done = 0
-        for cut in regions[batch::batch].tolist():
-            yield lines[done:cut], kinds[done:cut]
+        for cut in cuts:
+            part = lines[done:cut]
+            size -= sum(map(len, part)) + len(part)
+            yield part, kinds[done:cut]
             done = cut
         if done:
             del lines[:done]
