@@ -79,8 +79,9 @@ _ELSEWHERE = {"--higher-is-better": "--better higher", "--lower-is-better": "--b
 
 def build_parser(only: str | None = None, *, alone: bool = False) -> _Parser:
     """The parser of all sub-commands; with ``only``, the options of that sub-command alone
-    are built (the others are listed, not imported: a short command starts fast); with
-    ``alone`` too, the others are left out (nothing will list them)."""
+    are built (the others are listed, not imported: a short command starts fast; ``""``:
+    none, for ``--version``, the main help and its errors); with ``alone`` too, the others
+    are left out (nothing will list them)."""
     parser = _Parser(
         prog="patternalg",
         description="Closed-form performance models of parallel programs built from patterns.",
@@ -132,7 +133,7 @@ def _main(argv: Sequence[str] | None) -> int:
         chosen = None
     # only the main parser's help, its errors and --version list the sub-commands
     alone = chosen is not None and set(words[: words.index(chosen)]) <= _SILENT
-    parser = build_parser(chosen, alone=alone)
+    parser = build_parser("" if chosen is None else chosen, alone=alone)
     args, extras = parser.parse_known_args(words)
     if extras:  # the command's own error, not the main parser's
         parser.commands.get(args.command, parser).unrecognized(extras)
