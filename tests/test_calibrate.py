@@ -639,3 +639,18 @@ def test_a_pipe_named_machine_txt_beside_the_measurements_is_not_read(tmp_path) 
     reading.start()
     reading.join(timeout=30)
     assert found == [None]  # not left waiting for a writer
+
+
+def test_a_calibration_plots_each_composition_under_the_machine_and_the_rules(tmp_path: Path) -> None:
+    """Every result drew itself but the calibration: each composition's relative error over
+    x, the machine's solid and the rules' dashed, in percent."""
+    pytest.importorskip("matplotlib")
+    result = calibrate(synthetic(tmp_path), cores=2, speedups=True)
+    ax = result.plot()
+    drawn = {line.get_label(): line for line in ax.get_lines()}
+    assert set(CALIBRATION_TERMS) <= set(drawn) and ax.get_xscale() == "log"
+    pipe = next(r for r in result.residuals if r.term == "pipe(inc, inc)")
+    assert np.allclose(drawn["pipe(inc, inc)"].get_ydata(), 100 * np.asarray(pipe.machine))
+    dashed = [line for line in ax.get_lines() if line.get_linestyle() == "--" and len(line.get_xdata())]
+    assert any(np.allclose(line.get_ydata(), 100 * np.asarray(pipe.rules)) for line in dashed)
+    assert "%" in ax.get_ylabel()

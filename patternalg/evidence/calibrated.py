@@ -113,6 +113,13 @@ class Calibration(Tabular):
         terms = [r.term for r in self.residuals]
         return brief("Calibration", f"from {counted(len(terms), 'composition')}: {listed(terms, 2)}; {self.machine.describe()}")
 
+    def plot(self, ax: Any = None) -> Any:
+        """Each calibration composition's relative error over x under the machine and under
+        the rules (matplotlib axes)."""
+        from ..plotting.calibration import plot_calibration
+
+        return plot_calibration(self, ax=ax)
+
     def header(self) -> list[str]:
         """One row per calibration composition."""
         return ["term", "points", "rules median |error|", "rules worst error",
