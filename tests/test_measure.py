@@ -729,3 +729,26 @@ def test_a_timeout_of_years_is_waited_for(tmp_path: Path) -> None:
     from patternalg.measurements.processes import run_program
 
     assert run_program(["echo", "took 3"], 1e8, "--timeout", r"took (\d+)")[0] == 3.0
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX sessions and signals")
+def test_a_signal_while_the_program_starts_stops_it_before_measure_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that came inside ``subprocess.Popen``, once the program had started, raised
+    there: the process object was lost and the program ran on in its own session, which no
+    signal to measure reaches. The signal now waits for Popen to return; the program is
+    stopped, then the signal acts (here a KeyboardInterrupt)."""
+    from patternalg.measurements import processes
+
+    started: list[subprocess.Popen[bytes]] = []
+    real = subprocess.Popen
+
+    def popen_then_ctrl_c(*args: object, **kwargs: object) -> subprocess.Popen[bytes]:
+        started.append(real(*args, **kwargs))  # type: ignore[call-overload]
+        signal.raise_signal(signal.SIGINT)  # inside Popen, after the program started
+        return started[-1]
+
+    monkeypatch.setattr(processes.subprocess, "Popen", popen_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        processes.run_program(["sleep", "30"], 60.0, "--timeout", None)
+    assert len(started) == 1 and started[0].poll() is not None  # stopped, not left running
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -61,13 +61,21 @@ def run_program(argv: Sequence[str], timeout: float, timeout_given: str,
     )
     with output as stdout, tempfile.TemporaryFile() as stderr:
         start = time.perf_counter()
-        try:  # in a session of its own: its processes are stopped together, and only by measure
-            process = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
-                start_new_session=os.name == "posix",
-            )  # fmt: skip
-        except OSError as exc:
-            raise PatternalgError(f"cannot run {printable(shown)}: {reason(exc)}") from None
+        process: subprocess.Popen[bytes] | OSError
+        with _signals_deferred() as noted:
+            try:  # in a session of its own: its processes are stopped together, and only by measure
+                process = subprocess.Popen(
+                    argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
+                    start_new_session=os.name == "posix",
+                )  # fmt: skip
+            except OSError as exc:
+                process = exc
+        if noted:  # a signal while it started: it stops, and the signal acts as it would have
+            if not isinstance(process, OSError):
+                stop(process)
+            signal.raise_signal(noted[0])
+        if isinstance(process, OSError):
+            raise PatternalgError(f"cannot run {printable(shown)}: {reason(process)}")
         try:
             _exited(process, timeout)
         except subprocess.TimeoutExpired:
@@ -190,12 +198,32 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 def signals_held() -> Iterator[None]:
     """While the block runs, Ctrl-C, SIGTERM and SIGHUP do nothing (where handlers can be
     set: the main thread); their actions are set again after it."""
+    with _signals_set(signal.SIG_IGN):
+        yield
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[list[int]]:
+    """While the block runs, Ctrl-C, SIGTERM and SIGHUP are noted in the list it gives, not
+    acted on (in the main thread): a program started inside is known, and stopped, before
+    the signal ends measure. Raised inside ``subprocess.Popen`` once the program had
+    started, a KeyboardInterrupt lost the process object, and the program ran on in its
+    session, which no signal to measure reaches."""
+    noted: list[int] = []
+    with _signals_set(lambda signum, frame: noted.append(signum)):
+        yield noted
+
+
+@contextlib.contextmanager
+def _signals_set(action: Any) -> Iterator[None]:
+    """:data:`INTERRUPTING`'s actions set to ``action`` while the block runs (where handlers
+    can be set: the main thread), and set again after it."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {number: signal.signal(number, signal.SIG_IGN) for number in INTERRUPTING}
+    previous = {number: signal.signal(number, action) for number in INTERRUPTING}
     try:
         yield
     finally:
-        for number, action in previous.items():
-            signal.signal(number, signal.SIG_DFL if action is None else action)
+        for number, before in previous.items():
+            signal.signal(number, signal.SIG_DFL if before is None else before)
