@@ -52,6 +52,7 @@ from ..errors import EvaluationError, MeasurementError
 from ..library.machines import as_cores
 from ..library.model_library import ModelLibrary
 from ..measurements.halves import in_halves
+from ..syntax.arith import number_text
 from ..syntax.parser import parse
 from ..syntax.symbols import x
 from ..syntax.terms import Atom
@@ -429,6 +430,32 @@ def _result(problem: Problem, fitted: Fitted, basis: str, files: tuple[str, ...]
         for n in numbers if n.value == 0 and n.name not in unmoved
     ]  # fmt: skip
     notes += _unmeasured(problem.names, unmoved)
+    notes += _unsure([n for n in numbers if n.name not in unmoved])
     notes += speedups_short_of_cores(machine)
     return Calibration(machine, tuple(numbers), tuple(residuals), basis, files, tuple(notes))
+
+
+#: a fitted number whose standard error is at least this share of it is named as unsure
+UNSURE = 0.5
+
+
+def _unsure(numbers: Sequence[FittedNumber]) -> list[str]:
+    """One note naming the numbers the calibration compositions determine to within
+    :data:`UNSURE` of their value or worse (a number at 0 has its own note).
+
+    >>> _unsure([FittedNumber("d0", 358.5, 250.0, ""), FittedNumber("h1", 0.5, 0.02, "")])[0][:60]
+    'd0 = 358.5 ± 250: the calibration compositions determine it '
+    >>> _unsure([FittedNumber("h1", 0.5, 0.02, "")])
+    []
+    """
+    shaky = [n for n in numbers if n.error is not None and n.value > 0 and n.error >= UNSURE * n.value]
+    if not shaky:
+        return []
+    which = ", ".join(f"{n.name} = {number_text(n.value, 4)} ± {number_text(n.error or 0.0, 2)}" for n in shaky)
+    it = "it" if len(shaky) == 1 else "them"
+    return [
+        f"{which}: the calibration compositions determine {it} to ±{100 * UNSURE:g} % or worse; an "
+        f"interval draws {it} so, and a prediction that leans on {it} is as unsure (more repetitions "
+        f"of the compositions that measure {it}, docs/machine.md, make {it} surer)"
+    ]
 
