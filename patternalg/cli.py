@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import traceback
 import warnings
@@ -125,6 +126,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def _lone_surrogate(word: str) -> str:
+    """The first character of ``word`` that no file name can hold: a lone surrogate that the
+    file system's encoding (with ``surrogateescape``, as ``os`` encodes) refuses; "" if none.
+
+    >>> _lone_surrogate("m.txt"), _lone_surrogate("caf\\udce9.txt"), _lone_surrogate("a\\ud800b")
+    ('', '', '\\ud800')
+    """
+    try:
+        os.fsencode(word)
+    except UnicodeEncodeError as exc:
+        return word[exc.start]
+    return ""
+
+
 def _main(argv: Sequence[str] | None) -> int:
     prepare_streams()  # closed or ASCII-only standard streams
     words = list(sys.argv[1:] if argv is None else argv)
@@ -142,6 +157,14 @@ def _main(argv: Sequence[str] | None) -> int:
         print(
             f"patternalg {args.command}: error: the argument {printable(held, limit=80)} holds a NUL "
             "character, which no file name, term or value may hold",
+            file=sys.stderr,
+        )
+        return 2
+    unencodable = next((word for word in words if _lone_surrogate(word)), None)
+    if unencodable is not None:  # never from a shell (undecodable bytes come as escapes os takes)
+        print(
+            f"patternalg {args.command}: error: the argument {printable(unencodable, limit=80)} holds "
+            f"U+{ord(_lone_surrogate(unencodable)):04X}, a lone surrogate, which no file name, term or value may hold",
             file=sys.stderr,
         )
         return 2

@@ -208,6 +208,21 @@ def test_a_recursion_error_anywhere_is_one_line_and_exit_2(monkeypatch):
 
 @pytest.mark.parametrize(
     "args",
+    [["eval", "@red\u01ceuc\ud800e_p", "--format", "latex"], ["fit", "a\udfffb.txt"],
+     ["eval", "inc", "--models", "m\ud800.toml"]],  # fmt: skip
+)
+def test_a_lone_surrogate_in_an_argument_is_one_line_and_exit_2(args, capsys):
+    """``eval @red\u01ceuc\ud800e_p`` was a UnicodeEncodeError's traceback (fuzz_campaign seed
+    151): no file name can hold a lone surrogate. A shell never passes one (undecodable
+    bytes come as the escapes ``os`` encodes back), main([...]) from Python can."""
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert f"patternalg {args[0]}: error: the argument " in err and ", a lone surrogate, which no file name" in err
+
+
+@pytest.mark.parametrize(
+    "args",
     [["fit", "a\x00b.txt"], ["eval", "@term\x00.txt"], ["eval", "inc", "--models", "m\x00.toml"],
      ["plot", "inc", "-o", "a\x00b.png"]],  # fmt: skip
 )
