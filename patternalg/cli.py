@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from . import __version__
 from ._internal.limits import MAX_MESSAGE, printable
 from ._internal.streams import prepare_streams
+from ._internal.surface import command_line
 from .errors import PatternalgError, close_names, did_you_mean, reason
 
 __all__ = ["main", "COMMANDS"]
@@ -140,6 +141,7 @@ def _lone_surrogate(word: str) -> str:
     return ""
 
 
+@command_line()  # messages name flags (--at x=1), not Python's arguments (x=1); reset after
 def _main(argv: Sequence[str] | None) -> int:
     prepare_streams()  # closed or ASCII-only standard streams
     words = list(sys.argv[1:] if argv is None else argv)
