@@ -23,7 +23,7 @@ from patternalg.errors import EvaluationError
 def test_a_count_grid_rounded_says_the_values_it_takes(text: str, values: list[int], said: str) -> None:
     axis = parse_axis(text, integer=True)
     assert axis.values.tolist() == values
-    assert axis.note.startswith(f"--over {text}: n counts threads, so ") and said in axis.note
+    assert axis.note.startswith(f"over='{text}': n counts threads, so ") and said in axis.note
 
 
 @pytest.mark.parametrize("text", ["n=1..64:7:log", "n=1..10:4", "n=2..9", "n=1,3,4"])
@@ -33,7 +33,7 @@ def test_a_count_grid_whose_points_are_whole_says_nothing(text: str) -> None:
 
 def test_the_ends_of_a_count_range_must_be_whole() -> None:
     """n=1.5..4 swept n = 2, 3, 4."""
-    with pytest.raises(EvaluationError, match=r"--over n=1.5..4: n counts threads, and n = 1.5 is not a positive integer"):
+    with pytest.raises(EvaluationError, match=r"^over='n=1.5..4': n counts threads, and n = 1.5 is not a positive integer"):
         parse_axis("n=1.5..4", integer=True)
 
 
@@ -44,4 +44,5 @@ def test_sweep_notes_the_rounded_counts_in_python_and_on_the_command_line() -> N
     assert note.endswith("n = 1, 3, 4; list the counts to choose others (n=1,2,4)")
     done = run_cli("sweep", "tpool_n(qsort)", "--over", "n=1..4:3", "--at", "x=1024", "--format", "csv")
     assert done.returncode == 0 and [row.split(",")[0] for row in done.stdout.splitlines()[1:]] == ["1.0", "3.0", "4.0"]
-    assert f"note: {note}" in done.stderr.splitlines()
+    assert note.startswith("over='n=1..4:3': ")  # the same note, the grid named as each surface takes it
+    assert f"note: --over n=1..4:3: {note.partition(': ')[2]}" in done.stderr.splitlines()

@@ -319,7 +319,7 @@ def test_sweep_of_an_axis_of_counts_reaching_0_names_the_value() -> None:
     from patternalg.algebra.grid import Axis
     from patternalg.errors import EvaluationError
 
-    with pytest.raises(EvaluationError, match=r"^--over k: k counts threads, and k = 0 is not a positive integer"):
+    with pytest.raises(EvaluationError, match=r"^over=k: k counts threads, and k = 0 is not a positive integer"):
         sweep(["tpool_k(qsort)"], Axis("k", [2, 0], "list"), at={"x": 3})
     with pytest.raises(EvaluationError, match=r"^k = 0 makes the thread count of tpool_k\(\.\.\.\) 0"):
         sweep(["tpool_k(qsort)"], "x=1..4", at={"k": 0})

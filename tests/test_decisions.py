@@ -174,9 +174,9 @@ def test_sweep_without_over_names_over():
 
     with pytest.raises(ArgumentError, match=r"^over: expected a grid axis such as 'x=1..1e6:20:log'.*; got None$"):
         sweep(["qsort"])  # type: ignore[call-arg]
-    with pytest.raises(EvaluationError, match=r"^--over x: a grid needs at least 2 points, got 1 \(the value at one point: eval --at x=3\)$"):
+    with pytest.raises(EvaluationError, match=r"^over=x: a grid needs at least 2 points, got 1 \(the value at one point: eval --at x=3\)$"):
         sweep(["qsort"], Axis("x", [3], "list"))
-    with pytest.raises(EvaluationError, match=r"^--over x: x = 3 is listed twice; list each value once$"):
+    with pytest.raises(EvaluationError, match=r"^over=x: x = 3 is listed twice; list each value once$"):
         sweep(["qsort"], Axis("x", [3, 3], "list"))
 
 
@@ -962,7 +962,7 @@ def test_a_decision_refuses_a_value_naming_a_symbol(decide):
     (float() of a symbol), and explore said "no value for a (bind it with --at)", then
     refused ``--at a=4`` ("the model has no symbol a"): a decision compares numbers."""
     library = ModelLibrary([patternalg.AtomicModel("solver", 40 + 30 * x + 250 * x * sympy.log(sympy.Symbol("p", positive=True), 2))])
-    with pytest.raises(patternalg.EvaluationError, match=r"^--at p=a: a decision needs a number for p \(a value naming other symbols is for eval\)$"):
+    with pytest.raises(patternalg.EvaluationError, match=r"^p=a: a decision needs a number for p \(a value naming other symbols is for eval\)$"):
         decide(library)
 
 

@@ -537,7 +537,7 @@ def test_a_model_constant_in_x_takes_any_x_with_an_interval_as_without():
     lib = {"k": AtomicModel("k", sympy.Float(70), uncertainty=u)}
     bound, free = Spread.of("tpool_n(k)", lib, {"n": 2, "x": 4096}), Spread.of("tpool_n(k)", lib, {"n": 2})
     assert bound.interval({}, 0.9) == free.interval({}, 0.9)
-    with pytest.raises(patternalg.errors.EvaluationError, match=r"--at y=\.\.\.: the term has no symbol y"):
+    with pytest.raises(patternalg.errors.EvaluationError, match=r"^y=\.\.\.: the term has no symbol y"):
         Spread.of("k", lib, {"y": 3})
     found = optimize("tpool_a(k)", budgets=["a<=4"], at={"x": 4096}, library=lib, interval=0.9)
     assert found.best.assignment == (("a", 4),)

@@ -30,6 +30,7 @@ import sympy
 
 from .._internal.caches import Recomputed
 from .._internal.limits import printable
+from .._internal.surface import at_text, flag
 from ..errors import EvaluationError
 from ..syntax.arith import format_expr
 from ..syntax.symbols import symbol
@@ -188,7 +189,7 @@ class Compiled(Recomputed):
         missing = [s for s in self.symbols if s not in given]
         if missing:
             raise EvaluationError(
-                f"{self.term}: no value for {', '.join(missing)} (bind it with --at or --over)"
+                f"{self.term}: no value for {', '.join(missing)} (bind it with {flag('at')} or {flag('over')})"
             )
 
     def check_counts(self, grid: Mapping[str, np.ndarray]) -> None:
@@ -317,7 +318,7 @@ def _double(name: str, value: sympy.Expr) -> float:
         number = math.nan
     if not math.isfinite(number):
         raise EvaluationError(
-            f"--at {name}={format_expr(value)}: the value is beyond a double (about 1.8e308); {_IN_DOUBLES}"
+            f"{at_text(f'{name}={format_expr(value)}')}: the value is beyond a double (about 1.8e308); {_IN_DOUBLES}"
         )
     return number
 

@@ -20,6 +20,7 @@ import sympy
 
 from .._internal.expression_limits import size_problem
 from .._internal.limits import MAX_INTEGER_DIGITS, held_in_full, printable
+from .._internal.surface import at_text, on_command_line
 from ..errors import EvaluationError, ParseError
 from ..syntax.arith import check_finite, format_expr, number_text, whole_number
 from ..syntax.parser import parse_arithmetic
@@ -134,9 +135,10 @@ def _not_a_value(value: object, name: str | None) -> str:
     )
 
 
-def collect_bindings(texts: Iterable[str], option: str = "--at") -> dict[str, sympy.Expr]:
+def collect_bindings(texts: Iterable[str], option: str | None = None) -> dict[str, sympy.Expr]:
     """``["x=1024", "n=4"]`` -> ``{"x": 1024, "n": 4}``; a symbol bound twice is an error,
-    and a value naming another bound symbol takes that symbol's value.
+    and a value naming another bound symbol takes that symbol's value. Errors name
+    ``option`` (a Python argument's name), else ``--at`` on the command line.
 
     >>> collect_bindings(["x=2^10", "n=4"])
     {'x': 1024, 'n': 4}
@@ -145,23 +147,29 @@ def collect_bindings(texts: Iterable[str], option: str = "--at") -> dict[str, sy
     >>> collect_bindings(["x=1024", "x=2048"])
     Traceback (most recent call last):
     ...
-    patternalg.errors.EvaluationError: --at x is given twice (1024 and 2048); one point takes one value per symbol: for several values use `patternalg sweep TERM --over x=1024,2048`
+    patternalg.errors.EvaluationError: x is given twice (1024 and 2048); one point takes one value per symbol: for several values use sweep(..., over='x=1024,2048')
     """
     found: dict[str, sympy.Expr] = {}
     for text in texts:
         name, value = parse_binding(text)
         if name in found:
             first, second = format_expr(found[name]), format_expr(value)
+            grid = f"{name}={first},{second}"
+            several = f"`patternalg sweep TERM --over {grid}`" if on_command_line() else f"sweep(..., over='{grid}')"
             raise EvaluationError(
-                f"{option} {name} is given twice ({first} and {second}); one point takes one value "
-                f"per symbol: for several values use "
-                f"`patternalg sweep TERM --over {name}={first},{second}`"
+                f"{_named(option, name)} is given twice ({first} and {second}); one point takes one value "
+                f"per symbol: for several values use {several}"
             )
         found[name] = value
     return _resolved(found, option)
 
 
-def _resolved(found: dict[str, sympy.Expr], option: str) -> dict[str, sympy.Expr]:
+def _named(option: str | None, names: str) -> str:
+    """``names`` after ``option``, or as the caller bound them (:func:`at_text`)."""
+    return f"{option} {names}" if option else at_text(names)
+
+
+def _resolved(found: dict[str, sympy.Expr], option: str | None) -> dict[str, sympy.Expr]:
     """``found`` with each value's bound symbols replaced by their values; an error if
     values name each other in a circle (``x=n``, ``n=x``)."""
     bound = {symbol(k): v for k, v in found.items()}
@@ -170,7 +178,7 @@ def _resolved(found: dict[str, sympy.Expr], option: str) -> dict[str, sympy.Expr
             return {str(k): v for k, v in bound.items()}
         bound = {k: v.xreplace(bound) for k, v in bound.items()}
     names = sorted(str(k) for k, v in bound.items() if v.free_symbols & set(bound))
-    raise EvaluationError(f"{option} {', '.join(names)}: the values name each other in a circle")
+    raise EvaluationError(f"{_named(option, ', '.join(names))}: the values name each other in a circle")
 
 
 def decided_number(name: str, value: sympy.Expr) -> sympy.Expr:
@@ -180,11 +188,11 @@ def decided_number(name: str, value: sympy.Expr) -> sympy.Expr:
     >>> decided_number("p", sympy.Symbol("a"))
     Traceback (most recent call last):
     ...
-    patternalg.errors.EvaluationError: --at p=a: a decision needs a number for p (a value naming other symbols is for eval)
+    patternalg.errors.EvaluationError: p=a: a decision needs a number for p (a value naming other symbols is for eval)
     """
     if value.free_symbols:
         raise EvaluationError(
-            f"--at {name}={format_expr(value)}: a decision needs a number for {name} "
+            f"{at_text(f'{name}={format_expr(value)}')}: a decision needs a number for {name} "
             "(a value naming other symbols is for eval)"
         )
     return value
@@ -199,15 +207,15 @@ def parse_binding(text: str) -> tuple[str, sympy.Expr]:
     name, sep, value = text.partition("=")
     name = name.strip()
     if not sep or not name:
-        raise EvaluationError(f"--at {text!r}: expected SYMBOL=VALUE, e.g. x=1024")
+        raise EvaluationError(f"{at_text(repr(text))}: expected SYMBOL=VALUE, e.g. x=1024")
     if not name.isidentifier():
-        raise EvaluationError(f"--at {text!r}: {name!r} is not a symbol name")
+        raise EvaluationError(f"{at_text(repr(text))}: {name!r} is not a symbol name")
     try:
         parsed = parse_value(value)
     except ParseError as exc:
-        raise EvaluationError(f"--at {name}={printable(value.strip(), 60)}: {exc}") from None
+        raise EvaluationError(f"{at_text(f'{name}={printable(value.strip(), 60)}')}: {exc}") from None
     if name in {s.name for s in parsed.free_symbols}:  # x = 2^log2(x): sympy.limit hung
-        raise EvaluationError(f"--at {name}=...: the value names {name} itself")
+        raise EvaluationError(f"{at_text(f'{name}=...')}: the value names {name} itself")
     return name, parsed
 
 
@@ -543,7 +551,7 @@ def check_bindings(term: Term, bindable: Iterable[str], bindings: Mapping[str, s
     for name in bindings:
         if name not in known:
             raise EvaluationError(
-                f"--at {name}=...: the term has no symbol {name} "
+                f"{at_text(f'{name}=...')}: the term has no symbol {name} "
                 f"(its symbols: {', '.join(sorted(known))})"
             )
     mapping = {symbol(name): value for name, value in bindings.items()}
@@ -552,7 +560,7 @@ def check_bindings(term: Term, bindable: Iterable[str], bindings: Mapping[str, s
     for name, value in bindings.items():
         if value.is_number and not value.is_positive:
             raise EvaluationError(
-                f"--at {name}={format_expr(value)}: {name} is a positive symbol; give a value > 0"
+                f"{at_text(f'{name}={format_expr(value)}')}: {name} is a positive symbol; give a value > 0"
             )
     for what, size in sizes(term):  # positive where the mapReduce runs
         _check_made(what, size, mapping, whole=False)

@@ -16,7 +16,7 @@ with a note where they differ, :attr:`Axis.note`). Values are our safe arithmeti
 >>> parse_axis("x=0..10:5:log")
 Traceback (most recent call last):
 ...
-patternalg.errors.EvaluationError: --over x=0..10:5:log: a log grid needs positive bounds, got 0
+patternalg.errors.EvaluationError: over='x=0..10:5:log': a log grid needs positive bounds, got 0
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import numpy as np
 from .._internal.display import listed
 from .._internal.frozen import ReadOnlyArrays
 from .._internal.limits import printable
+from .._internal.surface import flag
 from ..errors import ArgumentError, EvaluationError, ParseError
 from ..syntax.arith import in_double_range, number_text
 from .bindings import parse_value
@@ -144,26 +145,27 @@ def _extended(value: Fraction) -> np.longdouble:
 FORMS = "SYMBOL=A..B[:N][:lin|log] or SYMBOL=v1,v2,..."
 
 
-def parse_axis(text: str, *, integer: bool = False, option: str = "--over", distinct: bool = False) -> Axis:
+def parse_axis(text: str, *, integer: bool = False, option: str = "over", distinct: bool = False) -> Axis:
     """Parse ``SYMBOL=A..B[:N][:lin|log]`` or ``SYMBOL=v1,v2,...``.
 
     ``integer`` (the symbol is a thread count): a range without ``:N`` takes every
     integer, and a value that is not a positive integer is an error. ``distinct`` (a
     decision's grid): a value listed twice is an error (:func:`check_distinct`), and a grid
-    of one point points to ``eval --at``.
+    of one point points to ``eval --at``. Errors name ``option``, a flag on the command
+    line (``--over x=5``) and an argument from Python (``over='x=5'``).
 
     >>> parse_axis("x=5", distinct=True)
     Traceback (most recent call last):
     ...
-    patternalg.errors.EvaluationError: --over x=5: a grid needs at least 2 points, got 1 (the value at one point: eval --at x=5)
+    patternalg.errors.EvaluationError: over='x=5': a grid needs at least 2 points, got 1 (the value at one point: eval --at x=5)
     >>> parse_axis("x=5:1")
     Traceback (most recent call last):
     ...
-    patternalg.errors.EvaluationError: --over x=5:1: a range is written A..B, both ends included (x=1..100:10); expected SYMBOL=A..B[:N][:lin|log] or SYMBOL=v1,v2,...
+    patternalg.errors.EvaluationError: over='x=5:1': a range is written A..B, both ends included (x=1..100:10); expected SYMBOL=A..B[:N][:lin|log] or SYMBOL=v1,v2,...
     """
     if not isinstance(text, str):
         raise ArgumentError.wanted("text", "a grid axis such as 'x=1..1e6:20:log'", text)
-    where = f"{option} {text}"
+    where = flag(option, text)
     name, sep, spec = text.partition("=")
     name = name.strip()
     if not sep or not name.isidentifier():
@@ -232,7 +234,7 @@ def check_count_axis(axis: Axis, where: str) -> None:
         )
 
 
-def curve_axis(text: str, *, integer: bool = False, option: str = "--over", distinct: bool = False) -> Axis:
+def curve_axis(text: str, *, integer: bool = False, option: str = "over", distinct: bool = False) -> Axis:
     """A grid to draw curves on: a range without ``:N`` gets :data:`CURVE_POINTS` points and,
     without ``:lin``, log spacing where its bounds are positive; lists and thread counts
     stay as :func:`parse_axis` reads them.
@@ -259,10 +261,10 @@ def check_not_fixed(axes: Sequence[Axis], fixed: Iterable[str]) -> None:
     >>> check_not_fixed([parse_axis("x=1..4")], ["x"])
     Traceback (most recent call last):
     ...
-    patternalg.errors.EvaluationError: x is both swept (--over) and fixed (--at)
+    patternalg.errors.EvaluationError: x is both swept (over=) and fixed (at=)
     """
     for name in sorted({a.name for a in axes} & set(fixed)):
-        raise EvaluationError(f"{name} is both swept (--over) and fixed (--at)")
+        raise EvaluationError(f"{name} is both swept ({flag('over')}) and fixed ({flag('at')})")
 
 
 def _range(name: str, spec: str, where: str, integer: bool) -> Axis:

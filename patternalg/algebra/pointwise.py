@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 import sympy
 
 from .._internal.caches import Recomputed
+from .._internal.surface import at_text
 from ..errors import ArgumentError, EvaluationError
 from ..syntax.arith import DOUBLE_DIGITS, check_finite, format_expr, value_digits
 from ..syntax.symbols import symbol, x
@@ -361,7 +362,7 @@ def _bound(
     """The point's symbols and values, its ``--at`` text (for errors) and ``term`` with
     its counts bound (the stages named as the point has them: ``tpool_4(qsort)``)."""
     mapping = {symbol(name): v for name, v in values.items()}
-    where = f"--at {', '.join(f'{k}={format_expr(v)}' for k, v in values.items())}"
+    where = at_text(", ".join(f"{k}={format_expr(v)}" for k, v in values.items()))
     counted = {s: v for s, v in mapping.items() if s != x}
     return mapping, where, substitute_counts(term, counted) if counted else term
 
@@ -433,7 +434,7 @@ def at_point(
     result = as_expr(memo[id(shown)])
     if not check_finite(result):
         raise EvaluationError(
-            f"at {where[5:]}: the model is infinite or undefined there (a division by zero or "
+            f"at {where.removeprefix('--at ')}: the model is infinite or undefined there (a division by zero or "
             "log of 0)"
         )
     steps, depth_of = [], {id(shown): 0}

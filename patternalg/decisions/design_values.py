@@ -13,6 +13,7 @@ from typing import Any
 
 import sympy
 
+from .._internal.surface import at_text, flag
 from ..algebra.bindings import unread_sizes
 from ..algebra.evaluation import evaluate
 from ..algebra.fold import Arithmetic, SharedPlan, fold, model_symbols
@@ -53,7 +54,7 @@ def thread_count(term: Term, memo: dict[Term, int] | None = None) -> int:
 def _int_count(count: sympy.Expr) -> int:
     if not count.is_Integer:
         raise EvaluationError(
-            f"explore needs numeric thread counts, got {count} (bind it with --at)"
+            f"explore needs numeric thread counts, got {count} (bind it with {flag('at')})"
         )
     return int(count)
 
@@ -143,7 +144,7 @@ class DesignValues:
     ) -> None:
         self.library, self.at, self.semantics = library, at, semantics
         self.mapping = {symbol(k): v for k, v in at.items()}
-        self.arithmetic = _Floats(Numbers(f"--at {', '.join(f'{k}={v}' for k, v in at.items())}"))
+        self.arithmetic = _Floats(Numbers(at_text(", ".join(f"{k}={v}" for k, v in at.items()))))
         self.plan = SharedPlan(library, semantics)
         self.memo: dict[tuple[Term, frozenset], Any] = {}
         self.values: dict[Term, float] = {}
@@ -170,7 +171,7 @@ class DesignValues:
             if isinstance(node, Atom):
                 free = {s.name for s in self.plan.model(node).free_symbols} - set(self.at)
                 if free:
-                    return EvaluationError(f"{node}: no value for {', '.join(sorted(free))} (bind it with --at)")
+                    return EvaluationError(f"{node}: no value for {', '.join(sorted(free))} (bind it with {flag('at')})")
         return None
 
     def _fold(self, term: Term, context: Mapping[sympy.Symbol, sympy.Expr]) -> float:
@@ -218,12 +219,12 @@ class DesignValues:
                 if found is None:
                     raise EvaluationError(
                         f"{node}: its model is not in normal form; rank designs at a point "
-                        "with --at x=..."
+                        f"with {at_text('x=...')}"
                     )
                 free = {s.name for _, c in found.items() for s in c.free_symbols}
                 if free:  # a growth in x with a coefficient in p is no rank
                     raise EvaluationError(
-                        f"{node}: no value for {', '.join(sorted(free))} (bind it with --at)"
+                        f"{node}: no value for {', '.join(sorted(free))} (bind it with {flag('at')})"
                     )
                 value = found
             self.forms[node] = value

@@ -35,6 +35,7 @@ import sympy
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import MAX_SEARCH_REBUILDS, printable, whole_number_text
+from .._internal.surface import at_text, flag
 from ..algebra.arrays import SYMBOLIC_NODES
 from ..algebra.bindings import as_value, decided_number, held_by_double
 from ..algebra.domains import negative_note, range_notes
@@ -158,7 +159,7 @@ def explore(
     semantics = semantics_of("exact", machine, cores)
     cores = cores_of(semantics)
     if threads is None and cores is None:
-        raise EvaluationError("explore needs a thread budget (--threads N, or a machine: --cores N)")
+        raise EvaluationError(f"explore needs a thread budget ({flag('threads', 'N')}, or a machine: {flag('cores', 'N')})")
     budget = EXPLORE_THREADS.value(threads if threads is not None else cores)
     top = EXPLORE_TOP.value(top)
     expansions = EXPANSIONS.value(expansions)
@@ -168,7 +169,7 @@ def explore(
     fixed = {k: decided_number(k, as_value(v, k)) for k, v in (at or {}).items()}
     laws = usable_laws(semantics) if cores is not None else None
     if cores is not None and threads is not None and budget > cores:
-        notes += (f"--threads {budget} on {cores} cores: beyond them the cores bound the values",)
+        notes += (f"{flag('threads', str(budget))} on {cores} cores: beyond them the cores bound the values",)
     # every binding names a symbol of the design (on a machine, x its hand-off reads), once;
     # a symbol it writes that nothing reads (qsort[p=n]'s n) is noted
     notes += at_point(start, library, fixed, semantics if cores is not None else Semantics.ASYMPTOTIC).unread
@@ -177,7 +178,7 @@ def explore(
     used = thread_count(start)
     if used > budget:
         raise EvaluationError(
-            f"{printable(str(start))} already uses {whole_number_text(used)} threads, more than --threads {budget}"
+            f"{printable(str(start))} already uses {whole_number_text(used)} threads, more than {flag('threads', str(budget))}"
         )
     values = DesignValues(library, fixed, semantics)
     if pointwise:  # checks every name and count once, with the user's message
@@ -186,7 +187,7 @@ def explore(
             where = ", ".join(f"{k}={format_expr(v)}" for k, v in fixed.items())
             side = "beyond" if math.isinf(value) else "below"
             raise EvaluationError(
-                f"{printable(str(start))} is {side} a double's range at --at {where} (eval gives "
+                f"{printable(str(start))} is {side} a double's range at {at_text(where)} (eval gives "
                 "its value there): explore ranks designs by their values at the point"
                 + ("; give a smaller x" if math.isinf(value) else "")
             )
@@ -295,7 +296,7 @@ def explore(
         )
     if interval is not None:
         if not pointwise:
-            raise EvaluationError("explore --interval compares values at a point: give --at x=...")
+            raise EvaluationError(f"explore {flag('interval')} compares values at a point: give {at_text('x=...')}")
         ranked, more = _with_intervals(ranked, library, fixed, semantics, interval, seed)
         notes += more
     return Exploration(
@@ -328,7 +329,7 @@ def _at_a_point(start: Term, library: Mapping[str, AtomicModel], semantics: Sema
     why = f" (the machine's hand-off or dispatch cost reads {', '.join(read)})" if read else ""
     raise EvaluationError(
         "explore on a machine ranks designs at a point: give "
-        + " ".join(f"--at {name}=..." for name in lacking) + why
+        + " ".join(at_text(f"{name}=...") for name in lacking) + why
     )
 
 

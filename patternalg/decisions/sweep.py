@@ -21,6 +21,7 @@ import sympy
 from .._internal.display import brief, counted, listed, ranges_text
 from .._internal.frozen import ReadOnlyArrays
 from .._internal.limits import printable
+from .._internal.surface import at_text, flag
 from .._internal.tables import Tabular, distinct, number, with_unit
 from ..algebra.arrays import Compiled, compile_term, count_symbols
 from ..algebra.bindings import as_value
@@ -74,11 +75,11 @@ def prepare(
     fixed = {k: as_value(v, k) for k, v in (at or {}).items()}
     names = [a.name for a in axes]
     for name in sorted({n for n in names if names.count(n) > 1}):
-        raise EvaluationError(f"--over names {name} twice; give each symbol one grid")
+        raise EvaluationError(f"{flag('over')} names {name} twice; give each symbol one grid")
     if len(axes) > 2:
         raise EvaluationError(f"at most two symbols can be swept, got {len(axes)}")
     for axis in axes:
-        check_distinct(axis, f"--over {axis.name}")
+        check_distinct(axis, flag("over", axis.name))
     check_not_fixed(axes, fixed)
     symbols = [term_symbols(t, library, semantics) for t in parsed]
     known = set().union(*(s.bindable for s in symbols))
@@ -87,15 +88,15 @@ def prepare(
     for name in fixed:  # one term's symbol may be bound for it alone
         if name not in known:
             raise EvaluationError(
-                f"--at {name}=...: no term has a symbol {name} (their symbols: "
+                f"{at_text(f'{name}=...')}: no term has a symbol {name} (their symbols: "
                 f"{', '.join(sorted(known))})"
             )
     compiled = [compile_term(t, library, fixed, partial=True, semantics=semantics) for t in parsed]
     for axis in axes:  # a term constant in the symbol (x: always known) is a flat row
         if axis.name not in known:
-            raise EvaluationError(f"--over {axis.name}: no term has a symbol {axis.name}")
+            raise EvaluationError(f"{flag('over', axis.name)}: no term has a symbol {axis.name}")
         if any(axis.name in count_symbols(c.term) for c in compiled):
-            check_count_axis(axis, f"--over {axis.name}")
+            check_count_axis(axis, flag("over", axis.name))
     for c in compiled:  # before compare solves for crossovers with a symbol still free
         c.require(names)
     grid = dict(zip(names, np.meshgrid(*(a.values for a in axes), indexing="ij"), strict=True))
@@ -209,7 +210,7 @@ def sweep(
     terms, at, library, seed = as_terms(terms), as_bindings(at), ModelLibrary.of(library), as_seed(seed)
     over = as_axes(over, integer=set().union(*map(count_symbols, terms)))
     if not over:
-        raise EvaluationError("sweep needs a grid: --over SYMBOL=A..B[:N][:lin|log]")
+        raise EvaluationError(f"sweep needs a grid: {flag('over', 'SYMBOL=A..B[:N][:lin|log]')}")
     ready = prepare(terms, over, at, library, unit, semantics_of("exact", machine, cores))
     fixed = tuple((k, format_expr(as_value(v, k))) for k, v in (at or {}).items())
     outside = range_notes(

@@ -33,6 +33,7 @@ import numpy as np
 import sympy
 
 from .._internal.display import as_digits, brief, counted, percent_cell
+from .._internal.surface import at_text
 from .._internal.tables import Tabular
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.bindings import as_value
@@ -305,7 +306,7 @@ def check_profile(
             else f"give a value of {', '.join(tree.parameters)} (the runs' parameters)"
         )
         raise EvaluationError(
-            f"--at {_point_text(at)}: {what}, e.g. --at " + " --at ".join(f"{s}=1000" for s in tree.parameters)
+            f"{at_text(_point_text(at))}: {what}, e.g. " + " ".join(at_text(f"{s}=1000") for s in tree.parameters)
         )
     unique = np.unique(tree.points, axis=0)
     grid_rows = [*unique, *([[float(at[s]) for s in tree.parameters]] if at else [])]
