@@ -977,5 +977,5 @@ def test_compare_without_over_sweeps_the_designs_own_size():
     result = compare(["sb", "tpool_2(sb)"], library=library)
     assert (result.symbol, result.bounds, result.asymptotic_symbol) == ("n", (1.0, 2.0**40), "n")
     assert [i.winner for i in result.intervals] == ["tpool_2(sb)"]
-    assert "no --over: comparing n = 1..2^40:log, the designs' size as x's default; --over sets it" in result.notes
+    assert "no over=: comparing n = 1..2^40:log, the designs' size as x's default; over= sets it" in result.notes
     assert compare(["qsort", "inc"]).symbol == "x"

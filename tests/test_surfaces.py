@@ -557,7 +557,7 @@ def test_an_explore_search_stopped_by_its_expansions_says_so() -> None:
     from patternalg.decisions.explore import explore
 
     result = explore("seq(qsort, inc, nop)", threads=8, at={"x": 1024}, expansions=3)
-    assert result.lines()[-1].endswith("(stopped: raise --expansions to search further)")
+    assert result.lines()[-1].endswith("(stopped: raise expansions= to search further)")
     assert "stopped" not in explore("qsort", threads=1).to_json()  # complete
 
 

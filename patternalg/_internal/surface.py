@@ -53,17 +53,19 @@ def on_command_line() -> bool:
 def flag(name: str, value: str = "") -> str:
     """The option ``name`` with ``value`` as the caller wrote it: ``--name value`` on the
     command line, ``name=value`` from Python (dashes to underscores; a value that is itself
-    a binding, ``x=1..4``, quoted as the string it was given).
+    a binding, ``x=1..4``, quoted as the string it was given, unless quoted already).
 
     >>> flag("threads", "8"), flag("at"), flag("max-threads", "4"), flag("over", "x=1..4")
     ('threads=8', 'at=', 'max_threads=4', "over='x=1..4'")
+    >>> flag("budget", repr("a+b<=24"))
+    "budget='a+b<=24'"
     >>> with command_line():
     ...     flag("threads", "8"), flag("at"), flag("max-threads", "4"), flag("over", "x=1..4")
     ('--threads 8', '--at', '--max-threads 4', '--over x=1..4')
     """
     if on_command_line():
         return f"--{name} {value}" if value else f"--{name}"
-    shown = repr(value) if "=" in value else value
+    shown = repr(value) if "=" in value and value[0] not in "'\"" else value
     return f"{name.replace('-', '_')}={shown}"
 
 

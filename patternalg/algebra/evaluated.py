@@ -26,6 +26,7 @@ import sympy
 
 from .._internal.caches import Recomputed
 from .._internal.display import HtmlTable, as_digits, brief
+from .._internal.surface import flag
 from ..errors import EvaluationError
 from ..syntax.arith import bounds_text, float_text, latex_number, latex_text, value_digits
 from ..syntax.symbols import symbol
@@ -324,9 +325,9 @@ def _interval(
     level = check_level(level)
     if as_number(expr) is None:
         if expr.free_symbols:
-            raise EvaluationError("--interval needs a value: bind every symbol with --at")
+            raise EvaluationError(f"{flag('interval')} needs a value: bind every symbol with {flag('at')}")
         raise EvaluationError(  # a pool of pools 3,000 deep: 2^-3000 of qsort
-            f"--interval needs a value a double holds (about 2.2e-308 to 1.8e308), not "
+            f"{flag('interval')} needs a value a double holds (about 2.2e-308 to 1.8e308), not "
             f"{value_text(expr, 4)}: the draws are taken in doubles"
         )
     fixed = {name: as_value(v, name) for name, v in at.items()}

@@ -21,6 +21,7 @@ from typing import TypeAlias, TypeVar
 import sympy
 
 from .._internal.limits import MAX_MAXIMUM_STAGES
+from .._internal.surface import at_text
 from ..errors import EvaluationError
 from ..syntax.arith import format_expr
 from ..syntax.symbols import m as m_symbol
@@ -358,7 +359,7 @@ def _maximum(kept: list[NormalForm]) -> NormalForm | Maximum:
         raise EvaluationError(
             f"the closed form is a maximum of more than {MAX_MAXIMUM_STAGES} stages that "
             "cannot be ordered (nested pipes whose stages cross as a free count varies keep a "
-            "stage per level); bind the counts, e.g. --at n=2"
+            f"stage per level); bind the counts, e.g. {at_text('n=2')}"
         )
     return kept[0] if len(kept) == 1 else Maximum(tuple(kept))
 

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 
 import sympy
 
+from .._internal.surface import flag
 from ..errors import EvaluationError
 from ..syntax.arith import format_expr
 from .bindings import substitute
@@ -53,7 +54,7 @@ class Numbers(Arithmetic[sympy.Expr]):
         value = substitute(expr, bound, self.where)
         if value.free_symbols:
             names = ", ".join(sorted(s.name for s in value.free_symbols))
-            raise EvaluationError(f"{self.where}: no value for {names} (bind it with --at)")
+            raise EvaluationError(f"{self.where}: no value for {names} (bind it with {flag('at')})")
         if value.is_Rational:
             return value
         value = value.evalf(_DIGITS)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from .._internal.limits import MAX_UNIT_TEXT, printable
+from .._internal.surface import flag
 from ..errors import UnitError
 from ..syntax.terms import Atom, MapReduce, Term
 from .model_maps import ModelChain
@@ -178,7 +179,7 @@ def common_unit(units: Mapping[str, str], target: str | None = None) -> str:
     >>> common_unit({"inc": "ns"}, "furlongs")
     Traceback (most recent call last):
     ...
-    patternalg.errors.UnitError: --unit furlongs: a length, but inc is in ns (a time); valid: a unit of time, e.g. ns, us, ms, s, min
+    patternalg.errors.UnitError: unit=furlongs: a length, but inc is in ns (a time); valid: a unit of time, e.g. ns, us, ms, s, min
     >>> common_unit({"inc": "ns", "traffic": "bytes"})
     Traceback (most recent call last):
     ...
@@ -208,7 +209,7 @@ def common_unit(units: Mapping[str, str], target: str | None = None) -> str:
     if wanted != shared:
         examples = ", ".join(TIME_EXAMPLES) if shared == "time" else unit
         raise UnitError(
-            f"--unit {target}: {_kind(wanted)}, but {name} is in {unit} ({_kind(shared)}); "
+            f"{flag('unit', target)}: {_kind(wanted)}, but {name} is in {unit} ({_kind(shared)}); "
             f"valid: a unit of {shared}, e.g. {examples}"
         )
     return target

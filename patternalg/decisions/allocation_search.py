@@ -26,6 +26,7 @@ import numpy as np
 import sympy
 
 from .._internal.callbacks import ProgressCallback
+from .._internal.surface import flag
 from ..algebra.arrays import count_symbols
 from ..algebra.machine import MachineSemantics
 from ..algebra.semantics import Semantics
@@ -113,7 +114,7 @@ def feasible(budgets: Sequence[Budget], upper: Sequence[float]) -> np.ndarray:
         if rows.shape[0] * len(values) > MAX_EXHAUSTIVE:
             raise EvaluationError(
                 f"more than {MAX_EXHAUSTIVE:,} assignments to try: tighten the budgets "
-                "or fix some counts with --at"
+                f"or fix some counts with {flag('at')}"
             )
         rows = np.hstack(
             [np.repeat(rows, len(values), axis=0), np.tile(values, rows.shape[0])[:, None]]

@@ -6,7 +6,7 @@
 >>> parse_budget("a*b <= 24", ("a", "b"))
 Traceback (most recent call last):
 ...
-patternalg.errors.EvaluationError: --budget 'a*b <= 24': not linear in a, b (a budget is a sum of counts times numbers, e.g. a+b<=24)
+patternalg.errors.EvaluationError: budget='a*b <= 24': not linear in a, b (a budget is a sum of counts times numbers, e.g. a+b<=24)
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy
 
+from .._internal.surface import flag
 from ..algebra.machine import threads_text
 from ..errors import EvaluationError, ParseError
 from ..syntax.arith import number_text
@@ -58,9 +59,9 @@ def parse_budget(text: str, names: Sequence[str], unread: Mapping[str, str] | No
     >>> parse_budget("a+b<=6", ["a"], {"b": "qsort ignores p (its model has no p)"})
     Traceback (most recent call last):
     ...
-    patternalg.errors.EvaluationError: --budget 'a+b<=6': b changes nothing, so optimize does not choose it: qsort ignores p (its model has no p); leave it out of the budget
+    patternalg.errors.EvaluationError: budget='a+b<=6': b changes nothing, so optimize does not choose it: qsort ignores p (its model has no p); leave it out of the budget
     """
-    where = f"--budget {text!r}"
+    where = flag("budget", repr(text))
     parts = _RELATION.split(text)
     relations = _RELATION.findall(text)
     if len(relations) != 1 or relations[0] == "==":
@@ -186,7 +187,7 @@ def thread_budgets(threads: sympy.Expr, most: int) -> list[str]:
     >>> thread_budgets(a * b, 8)
     Traceback (most recent call last):
     ...
-    patternalg.errors.EvaluationError: --threads 8: the design runs a*b threads, not a sum of counts times numbers: give its budget with --budget
+    patternalg.errors.EvaluationError: threads=8: the design runs a*b threads, not a sum of counts times numbers: give its budget with budget=
     """
     from ..syntax.arith import format_expr
 
@@ -216,7 +217,7 @@ def thread_budgets(threads: sympy.Expr, most: int) -> list[str]:
         raise _refused(threads, most, "not a sum of counts times numbers: give its budget")
     fixed = [alt for alt in found if alt.is_number]  # threads no count changes: holds or not
     if any(alt > most for alt in fixed):
-        raise EvaluationError(f"--threads {most}: the design runs {threads_text(max(fixed))} threads whatever its counts")
+        raise EvaluationError(f"{flag('threads', str(most))}: the design runs {threads_text(max(fixed))} threads whatever its counts")
     return [f"{format_expr(alt)} <= {most}" for alt in found if not alt.is_number]
 
 
@@ -230,4 +231,4 @@ def _degree(expr: sympy.Expr) -> int:
 
 def _refused(threads: sympy.Expr, most: int, why: str) -> EvaluationError:
     """``--threads``' one line where its budgets cannot be written: the threads, and why."""
-    return EvaluationError(f"--threads {most}: the design runs {threads_text(threads)} threads, {why} with --budget")
+    return EvaluationError(f"{flag('threads', str(most))}: the design runs {threads_text(threads)} threads, {why} with {flag('budget')}")

@@ -33,6 +33,7 @@ import numpy as np
 from .._internal.callbacks import ProgressCallback
 from .._internal.display import as_digits, brief, counted, listed, ranges_text
 from .._internal.limits import printable
+from .._internal.surface import flag
 from .._internal.tables import Tabular, distinct
 from ..algebra.arrays import Compiled, count_symbols
 from ..algebra.domains import negative_note, range_notes
@@ -442,10 +443,11 @@ def compare(
     default = f"{size}={DEFAULT_RANGE.partition('=')[2]}"
     axes = as_axes(over, integer=set().union(*map(count_symbols, terms))) if over else [parse_axis(default)]
     if not over and axes[0].name in at:  # the sweep the user did not write: say it is the default
+        other = "p" if size == "n" else "n"
         raise EvaluationError(
-            f"compare sweeps {default} when no --over is given, and --at fixes "
-            f"{axes[0].name}: sweep another symbol (e.g. --over {'p' if size == 'n' else 'n'}=1..64) "
-            f"or leave {axes[0].name} out of --at"
+            f"compare sweeps {default} when no {flag('over')} is given, and {flag('at')} fixes "
+            f"{axes[0].name}: sweep another symbol (e.g. {flag('over', f'{other}=1..64')}) "
+            f"or leave {axes[0].name} out of {flag('at')}"
         )
     if len(terms) < 2:
         raise EvaluationError(f"compare needs at least two terms, got {len(terms)}")
@@ -454,7 +456,7 @@ def compare(
     ranges = {a.name: a.bounds for a in axes}
     notes = [*ready.notes, *range_notes([c.term for c in compiled], library, at or {}, ranges)]
     if not over and size != "x":
-        notes.append(f"no --over: comparing {default.replace('=', ' = ')}, the designs' size as x's default; --over sets it")
+        notes.append(f"no {flag('over')}: comparing {default.replace('=', ' = ')}, the designs' size as x's default; {flag('over')} sets it")
     notes += _threads_note([with_counts(c.term, at) for c in compiled], semantics)
     names = tuple(str(c.term) for c in compiled)
     if len(set(names)) < len(names):

@@ -232,7 +232,7 @@ def explore(
             )
             break
         if expanded >= expansions:
-            stopped = "raise --expansions to search further"
+            stopped = f"raise {flag('expansions')} to search further"
             break
         *_, design = heapq.heappop(queue)
         expanded += 1

@@ -32,6 +32,7 @@ import sympy
 from .._internal.callbacks import ProgressCallback
 from .._internal.display import as_digits, brief, cell, listed
 from .._internal.limits import MAX_ASSIGNMENTS, printable
+from .._internal.surface import flag
 from .._internal.tables import Tabular, distinct, with_unit
 from ..algebra.arrays import compile_term, count_symbols
 from ..algebra.bindings import as_value, held_by_double
@@ -265,14 +266,14 @@ def _check_read(term: Term, symbols: TermSymbols, vary: Sequence[str]) -> None:
     >>> _check_read(term, term_symbols(term, ModelLibrary.builtin()), ["b"])
     Traceback (most recent call last):
     ...
-    patternalg.errors.EvaluationError: --vary b: b changes nothing, so there is nothing to choose: qsort ignores p (its model has no p)
+    patternalg.errors.EvaluationError: vary=b: b changes nothing, so there is nothing to choose: qsort ignores p (its model has no p)
     """
     unread = symbols.unread()
     for name in vary:
         if name in symbols.model:
             continue
         why = unread.get(name, f"{printable(str(term))} has no symbol {name}")
-        raise EvaluationError(f"--vary {name}: {name} changes nothing, so there is nothing to choose: {why}")
+        raise EvaluationError(f"{flag('vary', name)}: {name} changes nothing, so there is nothing to choose: {why}")
 
 
 def _check_chosen(
@@ -288,20 +289,20 @@ def _check_chosen(
     >>> _check_chosen(as_term("tpool_a(inc)"), ["x"], parse_axis("a=1..4"), [])
     Traceback (most recent call last):
     ...
-    patternalg.errors.EvaluationError: a is both swept (--over) and chosen (a free count of tpool_a(inc)): fix it with --at, or sweep another symbol
+    patternalg.errors.EvaluationError: a is both swept (over=) and chosen (a free count of tpool_a(inc)): fix it with at=, or sweep another symbol
     """
     for name in vary:
         if name == "x":
             raise EvaluationError(
-                "--vary x: x is the problem size, which optimize does not choose (fix it with --at, "
-                "or sweep it with --over and choose --objective)"
+                f"{flag('vary', 'x')}: x is the problem size, which optimize does not choose (fix it with {flag('at')}, "
+                f"or sweep it with {flag('over')} and choose {flag('objective')})"
             )
         if name in fixed:
-            raise EvaluationError(f"{name} is both chosen (--vary) and fixed (--at)")
+            raise EvaluationError(f"{name} is both chosen ({flag('vary')}) and fixed ({flag('at')})")
     if over is not None and over.name in free_counts(term, (), vary, unread):
-        chosen = "--vary" if over.name in vary else f"a free count of {printable(str(term))}"
+        chosen = flag("vary") if over.name in vary else f"a free count of {printable(str(term))}"
         raise EvaluationError(
-            f"{over.name} is both swept (--over) and chosen ({chosen}): fix it with --at, or sweep another symbol"
+            f"{over.name} is both swept ({flag('over')}) and chosen ({chosen}): fix it with {flag('at')}, or sweep another symbol"
         )
 
 
@@ -397,7 +398,7 @@ def optimize(
         left = [f"{n} changes nothing, {why}" for n, why in symbols.ignored if n not in fixed]
         raise EvaluationError(
             f"{parsed}: no free thread count to choose "
-            + (f"({'; '.join(left)})" if left else "(name counts like tpool_a(...) or kernel[p=b], or give --vary SYMBOL)")
+            + (f"({'; '.join(left)})" if left else f"(name counts like tpool_a(...) or kernel[p=b], or give {flag('vary', 'SYMBOL')})")
         )
     if threads is not None:
         most = OPTIMIZE_THREADS.value(threads)
@@ -406,9 +407,9 @@ def optimize(
         notes += (f"budget: {'; '.join(from_threads)} (at most {most:,} threads in all)",)
     if not budgets and cores is not None:
         budgets = ["+".join(names) + f"<={cores}"]
-        notes += (f"budget: {budgets[0]} (the machine's cores; --budget to set one)",)
+        notes += (f"budget: {budgets[0]} (the machine's cores; {flag('budget')} to set one)",)
     if not budgets:
-        raise EvaluationError("optimize needs at least one --budget, e.g. --budget 'a+b<=24'")
+        raise EvaluationError(f"optimize needs at least one {flag('budget')}, e.g. {flag('budget', repr('a+b<=24'))}")
     top = OPTIMIZE_TOP.value(top)
     if objective not in OBJECTIVES:
         raise EvaluationError(f"unknown objective {objective!r} (valid: {', '.join(OBJECTIVES)})")
@@ -419,8 +420,8 @@ def optimize(
     unbounded = [n for n, u in zip(names, upper, strict=True) if not np.isfinite(u)]
     if unbounded:
         raise EvaluationError(
-            f"the budgets leave {', '.join(unbounded)} unbounded (add e.g. --budget "
-            f"'{unbounded[0]}<=64')"
+            f"the budgets leave {', '.join(unbounded)} unbounded (add e.g. "
+            f"{flag('budget', repr(f'{unbounded[0]}<=64'))})"
         )
     space = assignments_at_most(parsed_budgets, upper)
     if space > MAX_ASSIGNMENTS:  # a+b<=10^50 searched until memory or patience was gone
@@ -497,7 +498,7 @@ def optimize(
         raise EvaluationError(
             f"{parsed}: the model's {objective} over {over.name} in [{low}, {high}] is no finite "
             "number for any assignment (a value beyond a double, or undefined, somewhere in the "
-            "range): narrow --over"
+            f"range): narrow {flag('over')}"
         )
 
     first = {n: int(v) for n, v in zip(names, ranked[0][1], strict=True)}
@@ -606,13 +607,13 @@ def _bind_hint(spare: set[str], over: Any) -> str:
     """How to give the symbols ``spare`` values: ``--at``, or ``--over`` if it sweeps none yet.
 
     >>> _bind_hint({"p"}, None)
-    'bind it with --at, or sweep it with --over and choose --objective'
+    'bind it with at=, or sweep it with over= and choose objective='
     >>> _bind_hint({"p", "q"}, "x=4..64")
-    'bind them with --at'
+    'bind them with at='
     """
     it = "it" if len(spare) == 1 else "them"
     if over is not None:
-        return f"bind {it} with --at"
-    return f"bind {it} with --at, or sweep {'it' if len(spare) == 1 else 'one'} with --over and choose --objective"
+        return f"bind {it} with {flag('at')}"
+    return f"bind {it} with {flag('at')}, or sweep {'it' if len(spare) == 1 else 'one'} with {flag('over')} and choose {flag('objective')}"
 
 

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from .._internal.surface import flag
 from ..algebra.arrays import compile_term
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.machine_notes import speedups_short_of_cores
@@ -167,11 +168,11 @@ def calibrate(
         cores = recorded_cores(files, stdin)
         if cores is None:
             raise MeasurementError(
-                "the measurements do not say how many cores the machine has: give --cores N"
+                f"the measurements do not say how many cores the machine has: give {flag('cores', 'N')}"
             )
     if models is None and not atom_regions:
         raise MeasurementError(
-            "no atom regions and no models: measure the atoms too, or give their models (--models)"
+            f"no atom regions and no models: measure the atoms too, or give their models ({flag('models')})"
         )
     pooled = pooled_atoms((r.term for r in compositions), cores) if mode != "no" else []
     basis, composed, why = _composing(compositions, atom_regions, models, atoms)

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._internal.limits import printable
+from .._internal.surface import flag
 from ..algebra.bindings import counts, sizes
 from ..arguments import no_frame
 from ..errors import MeasurementError, ParseError
@@ -152,11 +153,11 @@ def chosen_compositions(compositions: list[Region], terms: Sequence[str] | None)
     for text, term in zip(terms, wanted, strict=True):
         if isinstance(term, Atom):
             raise MeasurementError(
-                f"--terms: {text} is an atom, not a composition: --terms names the compositions to "
+                f"{flag('terms')}: {text} is an atom, not a composition: {flag('terms')} names the compositions to "
                 f"calibrate on, which are composed from the atom regions {measured}"
             )
         if term not in measured_terms:
-            raise MeasurementError(f"--terms: {text} was not measured {measured}")
+            raise MeasurementError(f"{flag('terms')}: {text} was not measured {measured}")
     return [r for r in compositions if r.term in set(wanted)]
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from .._internal.limits import MAX_CORES, printable
 from .._internal.reading import read_text
+from .._internal.surface import flag
 from ..algebra.atomic_model import AtomicModel
 from ..arguments import as_measurements, as_paths, wrong
 from ..errors import Location, MeasurementError
@@ -141,7 +142,7 @@ def _core_count(cores: int, where: Path) -> int:
     """``cores`` as a record gave it, if a machine can have it (1 to ``MAX_CORES``)."""
     if cores > MAX_CORES:
         raise MeasurementError(
-            f"records more cores than a machine has (at most {MAX_CORES:,}): give --cores N",
+            f"records more cores than a machine has (at most {MAX_CORES:,}): give {flag('cores', 'N')}",
             location=Location(str(where)),
         )
     return cores

@@ -30,6 +30,7 @@ import numpy as np
 import sympy
 
 from .._internal.display import brief, counted, listed
+from .._internal.surface import flag
 from ..algebra.atomic_model import valid_atom_name
 from ..arguments import expect
 from ..errors import MeasurementError, close_names, did_you_mean
@@ -151,7 +152,7 @@ def profile_term(
     share = "a share of the root from 0 to below 1, e.g. 0.001"
     expect(min_share, numbers.Real, "min_share", share)
     if not 0 <= min_share < 1:
-        raise MeasurementError(f"--min-share {float(min_share):g}: {share}")
+        raise MeasurementError(f"{flag('min-share', f'{float(min_share):g}')}: {share}")
     wanted = "a mapping of call paths (an atom's name or a/b/c) to thread counts, e.g. {'main.solve': 8}"
     expect(pools, (Mapping, type(None)), "pools", wanted)
     shares = tree.values / tree.values[0]
@@ -186,7 +187,7 @@ def profile_term(
             f"{len(folded)} call path{'s' if len(folded) != 1 else ''} below "
             f"{100 * min_share:g} % of the root folded into their parents' own time (the "
             f"largest: {'/'.join(largest)}, {100 * shares[index[largest]].max():.2g} %; "
-            "--min-share 0 keeps every node)"
+            f"{flag('min-share', '0')} keeps every node)"
         )
     return ProfileTerm(
         tree,
@@ -226,7 +227,7 @@ def _pooled_path(where: str, names: Mapping[Path, str], tree: CallTree, min_shar
     if _named(where, _names(list(tree.paths))) is not None:
         raise MeasurementError(
             f"--pool {where}: the call path is folded into its parent's own time (below "
-            f"--min-share {min_share:g} of the root in every run); --min-share 0 keeps it"
+            f"{flag('min-share', f'{min_share:g}')} of the root in every run); {flag('min-share', '0')} keeps it"
         )
     hint = did_you_mean(close_names(where, list(names.values())), quote="'", before="; ")
     raise MeasurementError(f"--pool {where}: no such call path in the term{hint}")
