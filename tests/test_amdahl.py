@@ -292,7 +292,7 @@ def test_errors_are_measurement_or_fit_errors(tmp_path) -> None:
     bad = _write(tmp_path / "m.csv", "x,p,time", ["1,1,nan"])
     with pytest.raises(MeasurementError):
         Amdahl.fit_each(read(bad))
-    with pytest.raises(FitError, match="--degree -1: must be at least 0"):
+    with pytest.raises(FitError, match="degree=-1: must be at least 0"):
         Amdahl.fit_each(read(_write(tmp_path / "n.csv", "x,p,time", ["1,1,1"])), degree=-1)
 
 

@@ -351,17 +351,18 @@ def test_search_options_are_bounded(args, fragment, capsys) -> None:
 
 
 def test_search_functions_check_their_numbers_as_their_flags() -> None:
-    """The library reads the declarations the flags are built from: the same words, an
-    EvaluationError, and numpy's integers taken as integers."""
+    """The library reads the declarations the flags are built from: the same words (naming
+    the argument, where the command line names the flag), an EvaluationError, and numpy's
+    integers taken as integers."""
     from patternalg.decisions.explore import explore
     from patternalg.decisions.optimize import optimize
 
-    with pytest.raises(EvaluationError, match=r"^--top 0: must be at least 1$"):
+    with pytest.raises(EvaluationError, match=r"^top=0: must be at least 1$"):
         explore("seq(qsort, inc)", threads=8, top=0)
-    with pytest.raises(EvaluationError, match=r"^--threads 2.5: expected int$"):
+    with pytest.raises(EvaluationError, match=r"^threads=2.5: expected int$"):
         explore("seq(qsort, inc)", threads=2.5)
     assert len(explore("seq(qsort, inc)", threads=np.int64(2), top=np.int64(1)).designs) == 1
-    with pytest.raises(EvaluationError, match=r"^--top -1: must be at least 0$"):
+    with pytest.raises(EvaluationError, match=r"^top=-1: must be at least 0$"):
         optimize("tpool_a(qsort)", budgets=["a<=8"], at={"x": 1024}, top=-1)
 
 

@@ -415,7 +415,7 @@ def test_param_option_takes_a_dict_and_one_text_in_python() -> None:
     (_, by_dict, _, _) = PMNF.fit_each(ms, modeler="basic", param={"p": "x"})
     (_, by_text, _, _) = PMNF.fit_each(ms, modeler="basic", param="p=x")
     assert by_dict.model.expr == by_text.model.expr and by_dict.record["symbol"] == "x"
-    with pytest.raises(FitError, match=r"--param 3: expected a list of NAME=SYMBOL"):
+    with pytest.raises(FitError, match=r"param=3: expected a list of NAME=SYMBOL"):
         PMNF.fit_each(ms, param=3)
 
 

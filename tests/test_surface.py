@@ -41,6 +41,15 @@ def test_a_bad_grid_names_over_as_a_flag_or_as_the_argument() -> None:
     assert str(caught.value) == "over='x=0..10:5:log': a log grid needs positive bounds, got 0"
 
 
+def test_a_declared_option_out_of_range_names_the_flag_or_the_keyword() -> None:
+    done = run_cli("explore", "seq(qsort, inc)", "--threads", "8", "--top", "0")
+    assert done.returncode == 2
+    assert "error: --top 0: must be at least 1" in done.stderr
+    with pytest.raises(EvaluationError) as caught:
+        patternalg.decisions.explore("seq(qsort, inc)", threads=8, top=0)
+    assert str(caught.value) == "top=0: must be at least 1"
+
+
 @pytest.mark.parametrize("argv", [["eval", "qsort", "--at", "x=2"], ["eval", "qsort", "--at", "x=-1"], ["nosuch"]])
 def test_main_leaves_the_python_surface_after_it_returns(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) if argv == ["nosuch"] else contextlib.nullcontext():

@@ -12,12 +12,12 @@ the same way in the library and on the command line.
 >>> runs.value(0)
 Traceback (most recent call last):
 ...
-patternalg.errors.FitError: --runs 0: must be between 1 and 10,000
+patternalg.errors.FitError: runs=0: must be between 1 and 10,000
 >>> from patternalg.errors import EvaluationError
 >>> Option("top", 10, "designs to show", type=int, minimum=1, error=EvaluationError).value(-2)
 Traceback (most recent call last):
 ...
-patternalg.errors.EvaluationError: --top -2: must be at least 1
+patternalg.errors.EvaluationError: top=-2: must be at least 1
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import FitError, PatternalgError
+from .surface import flag, on_command_line
 
 __all__ = ["Option"]
 
@@ -62,7 +63,8 @@ class Option:
         return self.cli or "--" + self.name.replace("_", "-")
 
     def value(self, raw: Any) -> Any:
-        """``raw`` checked against the declaration (a FitError naming the flag if not valid),
+        """``raw`` checked against the declaration (a FitError naming the flag, or from Python
+        the argument, if not valid),
         a number as Python's (numpy's ``int64`` is not JSON's).
 
         >>> import numpy as np
@@ -77,9 +79,9 @@ class Option:
                 valid = ", ".join(str(c) for c in self.choices)
                 raise self.error(f"unknown {self.name} '{item}' (valid: {valid})")
             if not self._typed(item):
-                raise self.error(f"{self.flag} {item!r}: expected {self.type.__name__}")
+                raise self.error(f"{self._said(repr(item))}: expected {self.type.__name__}")
             if not self._within(item):
-                raise self.error(f"{self.flag} {item}: must be {self._bounds()}")
+                raise self.error(f"{self._said(str(item))}: must be {self._bounds()}")
         plain = [self.type(item) if self.type in (int, float) else item for item in values]
         return tuple(plain) if self.repeat else plain[0]
 
@@ -99,8 +101,13 @@ class Option:
             return list(raw)
         except TypeError:
             raise self.error(
-                f"{self.flag} {raw!r}: expected a list of {self.metavar or self.type.__name__}"
+                f"{self._said(repr(raw))}: expected a list of {self.metavar or self.type.__name__}"
             ) from None
+
+    def _said(self, value: str) -> str:
+        """``value`` after the flag on the command line, as the keyword from Python
+        (:func:`~.surface.flag`: ``runs=0``, also where ``cli`` names another flag)."""
+        return f"{self.flag} {value}" if on_command_line() else flag(self.name, value)
 
     def _typed(self, item: Any) -> bool:
         """Of the declared type; any integer (numpy's too) for ``int``, never a bool."""
