@@ -564,10 +564,10 @@ def test_presca_is_fitted_through_the_form_protocol(tmp_path):
     assert model.domain == {"p": (2.0, 7.0)} and model.statistics["checkpoints"] == 2
     assert model(p=[4.0])[0] == pytest.approx(100 * (0.1 + 0.9 / 4), rel=1e-3)
     assert Presca.notes(data, {"upto": 12}) == [
-        f"column 'cores' of {data.path} is the thread count p (use --param NAME=p to choose "
+        f"column 'cores' of {data.path} is the thread count p (use param='NAME=p' to choose "
         "another)",
         "six: 6 measurements: 2 checkpoints instead of 4 (that needs 8)",
-        f"{data.path}: the times (time) name no unit: read as ns (--unit s, or a column or "
+        f"{data.path}: the times (time) name no unit: read as ns (unit=s, or a column or "
         "metric named time_s, says otherwise)",
     ]
     ranks = Presca.fit(data, param=["ranks=p"])

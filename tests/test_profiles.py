@@ -283,7 +283,7 @@ def test_param_reads_metadata_then_the_file_name() -> None:
     assert Param.parse("n").value_of("x/nx_n4000_r1.pstats", {}) == 4000.0
     assert Param.parse("p").value_of("mm.p8.n1024.r1/profile.cubex", {}) == 8.0
     assert Param.parse("mpi.world.size=p").value_of("27_cores.cali", {"mpi.world.size": "27"}) == 27.0
-    with pytest.raises(MeasurementError, match=r"'mpi.world.size' is no symbol .*--param mpi.world.size=p"):
+    with pytest.raises(MeasurementError, match=r"'mpi.world.size' is no symbol .*: name one, e.g. params='mpi.world.size=p'$"):
         Param.parse("mpi.world.size")
     with pytest.raises(MeasurementError, match=r"run.pstats: no parameter n: no metadata key 'n'"):
         Param.parse("n").value_of("run.pstats", {})
@@ -792,7 +792,7 @@ def test_the_profile_functions_name_a_wrong_argument(call: object, message: str)
 
 def test_params_and_pools_given_twice_are_refused() -> None:
     runs = [Profile(f"r_n{n}", {("main",): n, ("main", "a"): n / 2}) for n in (1, 2, 4)]
-    with pytest.raises(MeasurementError, match="--param n is given twice"):
+    with pytest.raises(MeasurementError, match="^params=n is given twice: give each parameter once$"):
         CallTree.of(runs, ["n", "n"])
     with pytest.raises(MeasurementError, match=r"--pool main.a: the path is given twice \(also as main/a\)"):
         profile_term(CallTree.of(runs, "n"), pools={"main/a": 2, "main.a": 4})

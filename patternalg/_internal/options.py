@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import FitError, PatternalgError
-from .surface import flag, on_command_line
+from .surface import flag
 
 __all__ = ["Option"]
 
@@ -107,7 +107,7 @@ class Option:
     def _said(self, value: str) -> str:
         """``value`` after the flag on the command line, as the keyword from Python
         (:func:`~.surface.flag`: ``runs=0``, also where ``cli`` names another flag)."""
-        return f"{self.flag} {value}" if on_command_line() else flag(self.name, value)
+        return flag(self.flag.removeprefix("--"), value, keyword=self.name)
 
     def _typed(self, item: Any) -> bool:
         """Of the declared type; any integer (numpy's too) for ``int``, never a bool."""

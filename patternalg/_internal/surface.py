@@ -50,15 +50,16 @@ def on_command_line() -> bool:
     return _COMMAND_LINE.get()
 
 
-def flag(name: str, value: str = "") -> str:
+def flag(name: str, value: str = "", keyword: str | None = None) -> str:
     """The option ``name`` with ``value`` as the caller wrote it: ``--name value`` on the
-    command line, ``name=value`` from Python (dashes to underscores; a value that is itself
-    a binding, ``x=1..4``, quoted as the string it was given, unless quoted already).
+    command line, ``name=value`` from Python (dashes to underscores, or ``keyword`` where
+    the function's argument is named otherwise; a value that is itself a binding,
+    ``x=1..4``, quoted as the string it was given, unless quoted already).
 
     >>> flag("threads", "8"), flag("at"), flag("max-threads", "4"), flag("over", "x=1..4")
     ('threads=8', 'at=', 'max_threads=4', "over='x=1..4'")
-    >>> flag("budget", repr("a+b<=24"))
-    "budget='a+b<=24'"
+    >>> flag("budget", repr("a+b<=24")), flag("param", "n=p", keyword="params")
+    ("budget='a+b<=24'", "params='n=p'")
     >>> with command_line():
     ...     flag("threads", "8"), flag("at"), flag("max-threads", "4"), flag("over", "x=1..4")
     ('--threads 8', '--at', '--max-threads 4', '--over x=1..4')
@@ -66,7 +67,7 @@ def flag(name: str, value: str = "") -> str:
     if on_command_line():
         return f"--{name} {value}" if value else f"--{name}"
     shown = repr(value) if "=" in value and value[0] not in "'\"" else value
-    return f"{name.replace('-', '_')}={shown}"
+    return f"{keyword or name.replace('-', '_')}={shown}"
 
 
 def at_text(binding: str) -> str:

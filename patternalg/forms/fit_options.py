@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from .._internal.options import Option
+from .._internal.surface import flag
 
 __all__ = [
     "AGGREGATIONS",
@@ -87,23 +88,23 @@ def auto_uncertainty(kernels: int, points: int = 0, values: int = 0) -> tuple[st
     """
     if kernels > AUTO_LINEAR:
         return "none", (
-            f"more than {AUTO_LINEAR:,} kernels: no uncertainty recorded (--uncertainty "
-            "linear records it, about twice the fit's time)"
+            f"more than {AUTO_LINEAR:,} kernels: no uncertainty recorded ({flag('uncertainty', 'linear')} "
+            "records it, about twice the fit's time)"
         )
     if kernels > AUTO_BOOTSTRAP:
         why = (
             f"more than {AUTO_BOOTSTRAP:,} kernels: their uncertainty by the linear method "
-            "(--uncertainty bootstrap resamples each, some 3 ms a kernel)"
+            f"({flag('uncertainty', 'bootstrap')} resamples each, some 3 ms a kernel)"
         )
     elif points > AUTO_BOOTSTRAP_POINTS:
         why = (
             f"more than {AUTO_BOOTSTRAP_POINTS:,} points: the uncertainty by the linear "
-            "method (--uncertainty bootstrap resamples every point, 200 times)"
+            f"method ({flag('uncertainty', 'bootstrap')} resamples every point, 200 times)"
         )
     elif values > AUTO_BOOTSTRAP_VALUES:
         why = (
             f"more than {AUTO_BOOTSTRAP_VALUES:,} repetitions: the uncertainty by the "
-            "linear method (--uncertainty bootstrap resamples them all, 200 times)"
+            f"linear method ({flag('uncertainty', 'bootstrap')} resamples them all, 200 times)"
         )
     else:
         return "bootstrap", None

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .._internal.callbacks import OnError, ProgressCallback
+from .._internal.surface import flag
 from ..arguments import as_measurements
 from ..errors import FitError, MeasurementError
 from ..measurements.model import hand_left_out
@@ -377,7 +378,7 @@ def assumed_unit(data: Any) -> list[str]:
             f"{head}, but every value is below 1 (at most {number_text(largest, 3)}): if they are "
             "seconds, fit --unit s (or name the column time_s)"
         ]
-    return [f"{head} (--unit s, or a column or metric named time_s, says otherwise)"]
+    return [f"{head} ({flag('unit', 's')}, or a column or metric named time_s, says otherwise)"]
 
 
 def measured_atoms(data: Any) -> Any:

@@ -23,13 +23,19 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
+from .._internal.surface import flag
 from ..arguments import as_each
 from ..errors import Location, MeasurementError
 from ..syntax.parser import SYMBOL_RULE, is_symbol_name
 
-__all__ = ["Param", "params_of"]
+__all__ = ["Param", "params_of", "param_text"]
 
 _NUMBER = r"(\d+(?:[.,]\d+)?(?:[eE][+-]?\d+)?)"
+
+
+def param_text(text: str) -> str:
+    """``--param TEXT`` on the command line, ``params=TEXT`` from Python (``CallTree.of``'s)."""
+    return flag("param", text, keyword="params")
 
 
 @dataclass(frozen=True)
@@ -44,12 +50,12 @@ class Param:
         """``SOURCE[=SYMBOL]`` as ``--param`` spells it."""
         source, sep, symbol = (part.strip() for part in str(text).partition("="))
         if not source:
-            raise MeasurementError(f"--param {text!r}: expected SOURCE[=SYMBOL], e.g. --param mpi.world.size=p")
+            raise MeasurementError(f"{param_text(repr(text))}: expected SOURCE[=SYMBOL], e.g. {param_text('mpi.world.size=p')}")
         symbol = symbol if sep else source
         if not is_symbol_name(symbol):
-            hint = "" if sep else f": name one, e.g. --param {source}=p"
+            hint = "" if sep else f": name one, e.g. {param_text(f'{source}=p')}"
             raise MeasurementError(
-                f"--param {text!r}: '{symbol}' is no symbol ({SYMBOL_RULE}){hint}"
+                f"{param_text(repr(text))}: '{symbol}' is no symbol ({SYMBOL_RULE}){hint}"
             )
         return cls(source, symbol)
 
@@ -75,7 +81,7 @@ class Param:
             value = _number(text.replace(",", "."))
             if value is None:
                 raise MeasurementError(
-                    f"--param {self.source}: its value {text!r} is not a number",
+                    f"{param_text(self.source)}: its value {text!r} is not a number",
                     location=Location(source),
                 )
             return value
@@ -105,10 +111,10 @@ def params_of(params: Any) -> list[Param]:
     symbols: set[str] = set()
     for param in chosen:
         if param.source in sources:
-            raise MeasurementError(f"--param {param.source} is given twice: give each parameter once")
+            raise MeasurementError(f"{param_text(param.source)} is given twice: give each parameter once")
         if param.symbol in symbols:
             raise MeasurementError(
-                f"--param {param.source}={param.symbol}: the symbol {param.symbol} is given twice "
+                f"{param_text(f'{param.source}={param.symbol}')}: the symbol {param.symbol} is given twice "
                 "(each parameter its own symbol)"
             )
         sources.add(param.source)

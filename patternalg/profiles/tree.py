@@ -27,7 +27,7 @@ import numpy as np
 from .._internal.display import brief, counted, ranges_text
 from ..arguments import as_each, wrong
 from ..errors import Location, MeasurementError
-from .params import Param, params_of
+from .params import Param, param_text, params_of
 
 __all__ = ["Path", "Profile", "CallTree", "complete", "inclusive_of", "named_inclusive", "ROOT", "PROGRAM"]
 
@@ -200,7 +200,7 @@ class CallTree:
         if not profiles:
             raise MeasurementError("no profiles: give the runs of one program")
         if not chosen:
-            raise MeasurementError("no parameter: --param SOURCE[=SYMBOL] says what varies")
+            raise MeasurementError(f"no parameter: {param_text('SOURCE[=SYMBOL]')} says what varies")
         _same(profiles, "metric", "metrics")
         _same(profiles, "unit", "units")
         trees = _rooted(profiles)

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..._internal.callbacks import ProgressCallback
+from ..._internal.surface import flag
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.uncertainty import Uncertainty
 from ...errors import FitError
@@ -58,23 +59,23 @@ def parse_param_options(
     >>> parse_param_options(["p=y", "p=z"], ["x", "p"], "m.txt")
     Traceback (most recent call last):
     ...
-    patternalg.errors.FitError: --param p is given twice (y and z); one parameter takes one symbol
+    patternalg.errors.FitError: param=p is given twice (y and z); one parameter takes one symbol
     """
     mapping: dict[str, str] = {}
     for option in options:
         name, sep, target = (part.strip() for part in option.partition("="))
         if not sep or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", target or "") or not name:
-            raise FitError(f"--param {option!r}: expected NAME=SYMBOL, e.g. --param p=x")
+            raise FitError(f"{flag('param', repr(option))}: expected NAME=SYMBOL, e.g. {flag('param', 'p=x')}")
         if not is_symbol_name(target):
-            raise FitError(f"--param {option!r}: '{target}' is no symbol ({SYMBOL_RULE})")
+            raise FitError(f"{flag('param', repr(option))}: '{target}' is no symbol ({SYMBOL_RULE})")
         if name not in parameters:
             raise FitError(
-                f"--param {option!r}: {path} has no parameter '{name}' "
+                f"{flag('param', repr(option))}: {path} has no parameter '{name}' "
                 f"(its parameters: {', '.join(parameters)})"
             )
         if name in mapping:
             raise FitError(
-                f"--param {name} is given twice ({mapping[name]} and {target}); one parameter "
+                f"{flag('param', name)} is given twice ({mapping[name]} and {target}); one parameter "
                 "takes one symbol"
             )
         mapping[name] = target

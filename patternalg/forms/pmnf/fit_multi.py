@@ -25,6 +25,7 @@ import numpy as np
 import sympy
 
 from ..._internal.callbacks import ProgressCallback
+from ..._internal.surface import flag
 from ...algebra.uncertainty import Uncertainty
 from ...errors import FitError
 from ...measurements.model import Series
@@ -62,11 +63,11 @@ def symbol_names(
     >>> symbol_names([], ["p", "n"], "m.txt")
     ({'p': 'p', 'n': 'n'}, '')
     >>> symbol_names(["n=x"], ["p", "n"], "m.txt")
-    ({'n': 'x', 'p': 'p'}, "parameters of m.txt: 'p' is p (choose others with --param NAME=SYMBOL)")
+    ({'n': 'x', 'p': 'p'}, "parameters of m.txt: 'p' is p (choose others with param='NAME=SYMBOL')")
     >>> symbol_names(["p=x", "n=x"], ["p", "n"], "m.txt")
     Traceback (most recent call last):
     ...
-    patternalg.errors.FitError: --param: parameters 'p' and 'n' of m.txt both map to the symbol x
+    patternalg.errors.FitError: param=: parameters 'p' and 'n' of m.txt both map to the symbol x
     """
     mapping = parse_param_options(options, parameters, path)
     given = set(mapping)
@@ -75,7 +76,7 @@ def symbol_names(
         if not is_symbol_name(name):
             raise FitError(
                 f"{path}: parameter '{name}' is no symbol ({SYMBOL_RULE}): name one with "
-                f"--param {name}=SYMBOL (its parameters: {', '.join(parameters)})"
+                f"{flag('param', f'{name}=SYMBOL')} (its parameters: {', '.join(parameters)})"
             )
         mapping[name] = name
     seen: dict[str, str] = {}
@@ -83,13 +84,13 @@ def symbol_names(
         other = seen.setdefault(mapping[name], name)
         if other != name:
             raise FitError(
-                f"--param: parameters '{other}' and '{name}' of {path} both map to the symbol "
+                f"{flag('param')}: parameters '{other}' and '{name}' of {path} both map to the symbol "
                 f"{mapping[name]}"
             )
     note = ""
     if given and rest:  # some renamed: say what the others are
         said = ", ".join(f"'{name}' is {mapping[name]}" for name in rest)
-        note = f"parameters of {path}: {said} (choose others with --param NAME=SYMBOL)"
+        note = f"parameters of {path}: {said} (choose others with {flag('param', 'NAME=SYMBOL')})"
     return {name: mapping[name] for name in (*given, *rest)}, note
 
 

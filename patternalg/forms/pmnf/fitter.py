@@ -12,6 +12,7 @@ import numpy as np
 import sympy
 
 from ..._internal.callbacks import OnError, ProgressCallback
+from ..._internal.surface import flag
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from ...algebra.normal_forms.render import hypothesis_text, pmnf_expr, pmnf_text
 from ...errors import FitError
@@ -202,7 +203,7 @@ class PMNFFitter(Fitter):
             return notes  # the models are in the symbol --param names, or in the parameter's own
         return [
             f"parameter '{name}' of {data.path} is no symbol name: it is the symbol x in these "
-            f"models (use --param '{name}=SYMBOL' to choose another)",
+            f"models (use {flag('param', repr(f'{name}=SYMBOL'))} to choose another)",
             *notes,
         ]
 

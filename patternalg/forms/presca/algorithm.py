@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..._internal.limits import MAX_PREDICTED_THREADS
+from ..._internal.surface import flag
 from ...arguments import as_int
 from ...errors import FitError
 from .candidates import CANDIDATES, Candidate
@@ -152,16 +153,17 @@ def _as_arrays(n: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     return n_arr, y_arr
 
 
-def check_upto(upto: int, what: str = "--upto") -> None:
-    """Refuse a target range 1..upto that is empty or too large to check count by count.
+def check_upto(upto: int, what: str | None = None) -> None:
+    """Refuse a target range 1..upto that is empty or too large to check count by count
+    (``what``: how the error names it, by default ``--upto`` or ``upto=``).
 
     >>> check_upto(64)
     >>> check_upto(10**9)
     Traceback (most recent call last):
-    patternalg.errors.FitError: --upto must be between 1 and 1,000,000, got 1,000,000,000
+    patternalg.errors.FitError: upto= must be between 1 and 1,000,000, got 1,000,000,000
     """
     if not 1 <= upto <= MAX_PREDICTED_THREADS:
-        raise FitError(f"{what} must be between 1 and {MAX_PREDICTED_THREADS:,}, got {upto:,}")
+        raise FitError(f"{what or flag('upto')} must be between 1 and {MAX_PREDICTED_THREADS:,}, got {upto:,}")
 
 
 def target_count(upto: int | None, threads: ArrayLike) -> int:
@@ -172,7 +174,7 @@ def target_count(upto: int | None, threads: ArrayLike) -> int:
     (16, 12)
     """
     last = upto or 2 * int(np.max(threads))
-    check_upto(last, "--upto" if upto else "--upto (twice the largest measured thread count)")
+    check_upto(last, flag("upto") if upto else f"{flag('upto')} (twice the largest measured thread count)")
     return last
 
 
@@ -194,7 +196,7 @@ def plan(m: int, checkpoints: int = CHECKPOINTS) -> tuple[int, tuple[int, ...], 
     (1, (3,))
     """
     if checkpoints < 1:
-        raise FitError(f"--checkpoints must be at least 1, got {checkpoints}")
+        raise FitError(f"{flag('checkpoints')} must be at least 1, got {checkpoints}")
     smallest = min(f.free for f in CANDIDATES)
     if m < MIN_MEASUREMENTS:
         raise FitError(
@@ -256,7 +258,7 @@ def extrapolate(
         raise FitError(
             f"no candidate function fitted to {len(n_arr)} measurements passes the filtering "
             f"heuristics over 1..{upto} threads (negative or too abrupt); "
-            "measure more thread counts or lower --upto"
+            f"measure more thread counts or lower {flag('upto')}"
         )
     # lowest checkpoint error; exact ties (noise-free data) go to fewer parameters
     best = min(kept, key=lambda c: (round(c.checkpoint_error, 10), c.candidate.free))

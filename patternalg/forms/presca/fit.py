@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..._internal.surface import flag
 from ...algebra.units import is_time
 from ...errors import FitError
 from ...syntax.arith import number_text
@@ -47,7 +48,7 @@ class PrescaFitter(Fitter):
             within = int(max(measured.p))
             hint = (
                 f"; to predict up to p = {upto}, measure more thread counts, or stay "
-                f"within the measured range with --upto {within}"
+                f"within the measured range with {flag('upto', str(within))}"
                 if upto > within and len(measured.p) > 1  # one point interpolates nothing
                 else ""
             )
@@ -85,7 +86,7 @@ class PrescaFitter(Fitter):
         if threads is None and column != "p":
             notes.append(
                 f"column '{column}' of {series.path} is the thread count p "
-                "(use --param NAME=p to choose another)"
+                f"(use {flag('param', 'NAME=p')} to choose another)"
             )
         counts = series.column(column)
         measured = len(set(counts.tolist()))

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..._internal.callbacks import OnError
 from ..._internal.limits import MAX_PREDICTED_THREADS
+from ..._internal.surface import flag
 from ...errors import FitError, Location, MeasurementError, PatternalgError
 from ...measurements.model import Measurements, Series, hand_left_out
 from ...measurements.names import TIME_NAMES, quantity
@@ -120,9 +121,10 @@ def thread_column(options: Sequence[str]) -> str | None:
         return None
     name, _, symbol = options[0].partition("=")
     if symbol.strip() not in ("", "p") or not name.strip():
+        column = name.strip() or "NAME"
         raise FitError(
-            f"--param {options[0]!r}: a presca model is in the thread count p; "
-            f"say --param {name.strip() or 'NAME'}=p"
+            f"{flag('param', repr(options[0]))}: a presca model is in the thread count p; "
+            f"say {flag('param', f'{column}=p')}"
         )
     return name.strip().lower()
 
