@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from .._internal.atomic_write import write_bytes_atomic
+from .._internal.surface import flag
 from ..errors import ArgumentError, PatternalgError, reason
 from ..syntax.arith import format_number
 
@@ -249,7 +250,7 @@ def _check_limits(fig: Any) -> None:
                 raise PlotError(
                     f"the {name} axis would run from {low} to {high}, beyond what a linear axis "
                     f"draws (magnitudes up to {MAX_DRAWN:g}; values below 0 make an axis "
-                    "linear): narrow --over"
+                    f"linear): narrow {flag('over')}"
                 )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._internal.surface import flag
 from ..syntax.arith import format_number, number_text
 from .backend import MAX_DRAWN, PlotError, given_axes, log_axes, shorten, value_label
 
@@ -103,7 +104,7 @@ def nothing_drawn(grid: np.ndarray, curves: Sequence[Curve], symbol: str) -> str
     return (
         f"nothing to draw: {names} {'has' if len(curves) == 1 else 'have'} no value over "
         f"{symbol} in [{low}, {high}] (a number of magnitude up to {MAX_DRAWN:g}): choose "
-        "another --over"
+        f"another {flag('over')}"
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .._internal.surface import at_text, flag
 from ..measurements.names import quantity
 from ..syntax.arith import format_expr
 from .backend import PlotError, new_axes, shorten
@@ -47,7 +48,7 @@ def plot_sweep(sweep: Any, comparison: Any = None, *, ax: Any = None) -> Any:
     if len(sweep.axes) != 1:
         raise PlotError(
             f"a plot sweeps one symbol, got {len(sweep.axes)} "
-            f"({', '.join(a.name for a in sweep.axes)}); fix the others with --at"
+            f"({', '.join(a.name for a in sweep.axes)}); fix the others with {flag('at')}"
         )
     axis = sweep.axes[0]
     curves = [
@@ -197,7 +198,7 @@ def plot_exploration(exploration: Any, *, ax: Any = None) -> Any:
     if any(d.value is None for d in exploration.designs):
         raise PlotError(
             "designs ranked by asymptotic growth have no values to draw; explore at a point "
-            "(--at x=...)"
+            f"({at_text('x=...')})"
         )
     where = _title(exploration.at)
     return plot_designs(

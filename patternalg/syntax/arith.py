@@ -20,6 +20,7 @@ import sympy
 from sympy.printing.str import StrPrinter
 
 from .._internal.limits import MAX_INTEGER_DIGITS
+from .._internal.surface import flag
 from .symbols import log2
 
 __all__ = [
@@ -332,7 +333,7 @@ def format_expr(expr: sympy.Expr, digits: int | None = None) -> str:
 
         raise EvaluationError(
             f"the closed form nests {depth} levels deep, more than the {MAX_PRINTED_DEPTH} "
-            "that are printed; evaluate it at a point instead (--at)"
+            f"that are printed; evaluate it at a point instead ({flag('at')})"
         )
     # sympy's printer recurses some five frames a level (a mapReduce nested 200 deep in a
     # symbolic n nests its coefficient 400 levels)
