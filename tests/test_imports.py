@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import patternalg
 
 ROOT = Path(patternalg.__file__).resolve().parent
@@ -177,3 +179,41 @@ def test_the_top_level_is_the_flow():
     entries = {p.name for p in ROOT.iterdir() if p.name != "__pycache__"}
     assert len(entries) <= 18, sorted(entries)
     assert set(PACKAGES) <= entries
+
+
+_FIRST_IMPORTS = """
+import importlib, pkgutil, sys
+import numpy, sympy  # loaded once: each module below is imported as a notebook's first import
+import patternalg
+names = [m.name for m in pkgutil.walk_packages(patternalg.__path__, "patternalg.")
+         if m.ispkg or sys.argv[1] == "all"]
+names += ["patternalg.arguments", "patternalg.errors", "patternalg.cli"]
+for name in names:
+    for loaded in [k for k in sys.modules if k == "patternalg" or k.startswith("patternalg.")]:
+        del sys.modules[loaded]
+    try:
+        importlib.import_module(name)
+    except Exception as exc:
+        print(name, type(exc).__name__, exc)
+"""
+
+
+def _first_imports(which: str) -> list[str]:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _FIRST_IMPORTS, which], capture_output=True, text=True, check=True)
+    return done.stdout.splitlines()
+
+
+def test_every_package_imports_as_the_first_import() -> None:
+    """``import patternalg.laws`` (and ``patternalg.arguments``) as a session's first import
+    was an ImportError once ``import patternalg`` loaded nothing eagerly: arguments imports
+    algebra.atomic_model, whose package imported the evaluation, which imports arguments.
+    The graph above does not see a package's own ``__init__`` run before its module."""
+    assert _first_imports("packages") == []
+
+
+@pytest.mark.long
+def test_every_module_imports_as_the_first_import() -> None:
+    assert _first_imports("all") == []
