@@ -451,8 +451,10 @@ def format_count(count: sympy.Expr) -> str:
     >>> [format_count(c) for c in (sympy.Integer(4), sympy.Symbol("n"), sympy.Integer(-1), sympy.Symbol("N"))]
     ['4', 'n', '{-1}', '{N}']
     """
-    if (count.is_Integer and count.is_positive) or (count.is_Symbol and str(count)[:1].islower()):
-        return str(count)
+    if count.is_Integer and count.is_positive:
+        return str(int(count))  # not sympy's printer: a law's check prints 10,000 pools' counts
+    if count.is_Symbol and count.name[:1].islower():
+        return str(count.name)
     return "{" + format_expr(count) + "}"
 
 
