@@ -183,6 +183,19 @@ def test_a_point_at_x_0_is_left_out_with_a_warning_and_its_kernel_fitted(
     assert "k: x + 1  [ns]" in printed
 
 
+def test_form_fit_of_one_series_warns_of_a_point_left_out(tmp_path: Path) -> None:
+    """``PMNF.fit`` (one series, no report) left the point at x = 0 out without a word; it
+    says so as a Python warning, pointing at the caller's line."""
+    from patternalg.forms import PMNF
+    from patternalg.measurements import read
+
+    data = tmp_path / "z.csv"
+    data.write_text("kernel,x,time\n" + "".join(f"k,{x},{x + 1}\n" for x in range(17)))
+    with pytest.warns(UserWarning, match=r"z\.csv:2: kernel 'k', metric 'time': x = 0 left out") as caught:
+        model = PMNF.fit(read(str(data)))
+    assert caught[0].filename == __file__ and model.domain["x"] == (1.0, 16.0)
+
+
 def test_too_few_points_above_0_leave_that_kernel_out_naming_the_points_left_out(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -18,6 +18,7 @@ positive, the reports with their unit and source, the notes and the summary line
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -109,6 +110,8 @@ class Fitter:
                 "(measurements.select(kernel=..., metric=...)) or use fit_each"
             )
         usable = cls._usable(data, series, atom_names_of(data, series), checked, allow_nonpositive)
+        for warning in filter(None, usable[2]):  # no report to carry it: Python's warning
+            warnings.warn(warning, UserWarning, stacklevel=3)
         return cls.fit_models(usable[0], checked)[0]
 
     @classmethod
