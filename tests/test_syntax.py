@@ -363,3 +363,14 @@ def test_a_term_built_in_python_takes_python_and_numpy_counts() -> None:
 
     assert TPool(np.int64(4), Atom("qsort")) == TPool(4, Atom("qsort")) == parse("tpool_4(qsort)")
     assert TPool(4.0, Atom("qsort")) == parse("tpool_4(qsort)")
+
+
+def test_a_term_before_a_separator_that_does_not_build_is_a_parse_error() -> None:
+    """Whether ``;`` follows a whole term is asked by parsing the text before it, whose
+    building raised the parser's own ``_Problem`` (a name over the limit): a traceback
+    (fuzz_campaign seed 154). The text is simply not a term there."""
+    from patternalg.errors import ParseError
+    from patternalg.syntax.parser import parse
+
+    with pytest.raises(ParseError, match=r"^line 1, column 1007: syntax error, unexpected character ';'"):
+        parse("pipe(" + "a" * 1001 + ";b)")

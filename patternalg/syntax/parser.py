@@ -203,7 +203,7 @@ def _after_a_whole_term(text: str, pos: int) -> bool:
         return False
     try:
         _parser().parse(text[:pos], start="term")
-    except (UnexpectedInput, RecursionError):
+    except (UnexpectedInput, RecursionError, _Problem):  # not a term there: the error stands
         return False
     return True
 
