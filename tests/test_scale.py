@@ -138,6 +138,25 @@ def test_fast_fit_gives_the_reference_models(tmp_path: Path, case: int, options:
     assert len({r.atom for r in fast}) == 40
 
 
+def test_the_fast_path_decides_auto_on_a_count_of_kernels_it_did_not_hold(tmp_path: Path) -> None:
+    """``auto`` is the bootstrap up to 200 kernels, linear up to 10,000: the fast path read up
+    to 10,000 kernels ahead to count them, holding their values. It reads 201 now, then
+    counts the file's REGION lines; the reports are the reference path's."""
+    rng = np.random.default_rng(5)
+    x = np.array([2.0, 4.0, 8.0, 16.0, 32.0])
+    lines = ["PARAMETER x", "POINTS " + " ".join(f"({v:g})" for v in x)]
+    for k in range(230):
+        mean = (k + 1) * x * np.log2(x) + 50
+        lines.append(f"REGION k{k}")
+        lines += [f"DATA {m * (1 + 0.01 * rng.standard_normal()):.6g} {m:.6g}" for m in mean]
+    path = tmp_path / "m.txt"
+    path.write_text("\n".join(lines) + "\n")
+    fast = [r for _, batch in PMNF.fit_batches(str(path), batch=50) for r in batch]
+    slow = PMNF.fit_each(read(str(path)))
+    assert len(fast) == 230 and {r.record["uncertainty"]["method"] for r in fast} == {"linear"}
+    assert [r.record for r in fast] == [r.record for r in slow]
+
+
 @pytest.mark.parametrize("case", range(len(REGULAR)))
 @pytest.mark.parametrize(
     "options", [{}, {"modeler": "basic"}, {"aggregate": "max", "param": ["n=p"], "unit": "s"}]

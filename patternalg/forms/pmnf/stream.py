@@ -27,7 +27,7 @@ from ...measurements.blocks import Block, Irregular, Kernel, text_blocks
 from ...measurements.checks import positive_times
 from ...measurements.model import Aggregation
 from ...measurements.names import atom_names, is_composition, is_time_metric
-from ..fit_options import AUTO_LINEAR, uncertainty_method
+from ..fit_options import AUTO_BOOTSTRAP, uncertainty_method
 from .batch import Reports
 from .fit import FitColumns, batch_size, fit_columns, parameter_problem
 
@@ -81,10 +81,7 @@ def _batches(
     """:func:`fit_text_batches` with its options checked."""
     used: set[str] = set()
     blocks = text_blocks(path, batch, input_format)
-    ahead = _ahead(blocks)  # how the uncertainty is found depends on how many kernels
-    points = sum(len(block) * len(block.points) for block in ahead)
-    values = sum(block.values.size for block in ahead)
-    method = uncertainty_method(checked["uncertainty"], sum(map(len, ahead)), points, values)
+    method, ahead = _method(checked["uncertainty"], blocks, path)
     for block in itertools.chain(ahead, blocks):
         x = block.points[:, 0] if block.points.shape[1] == 1 else np.empty(0)
         if (metric is not None and metric != block.metric) or len(x) < 3 or parameter_problem(x):
@@ -126,16 +123,45 @@ def _batches(
         )
 
 
-def _ahead(blocks: Iterator[Block]) -> list[Block]:
-    """The first blocks, until they hold more kernels than ``auto`` records an uncertainty
-    for (or the file ends): enough to decide ``uncertainty="auto"`` as ``fit_each`` decides
-    it on all."""
+def _method(asked: str, blocks: Iterator[Block], path: str | Path) -> tuple[str, list[Block]]:
+    """How the uncertainty is found (``asked``, ``auto`` decided as ``fit_each`` decides it
+    on all the kernels) and the blocks read ahead to decide it: until they hold more kernels
+    than ``auto`` resamples (or the file ends), after which only the file's count of kernels
+    matters, its REGION lines counted. Up to 10,000 kernels were held to count them: a file
+    of 500 kernels of 2,000 repetitions a point, whole."""
+    if asked != "auto":
+        return asked, []
     ahead: list[Block] = []
     for block in blocks:
         ahead.append(block)
-        if sum(map(len, ahead)) > AUTO_LINEAR:
-            break
-    return ahead
+        if sum(map(len, ahead)) > AUTO_BOOTSTRAP:  # no bootstrap: the kernels' count decides
+            return uncertainty_method(asked, _regions(path)), ahead
+    points = sum(len(block) * len(block.points) for block in ahead)
+    values = sum(block.values.size for block in ahead)
+    return uncertainty_method(asked, sum(map(len, ahead)), points, values), ahead
+
+
+#: how a regular file's REGION line begins (after the line end before it)
+_REGION_LINE = b"\nREGION "
+
+
+def _regions(path: str | Path, chunk: int = 1 << 22) -> int:
+    """How many REGION lines the file at ``path`` has (a regular file's kernels), read
+    ``chunk`` bytes at a time.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.txt")
+    >>> _ = open(path, "wb").write(b"PARAMETER x\\nPOINTS 1 2\\n" + b"REGION k\\nDATA 1\\nDATA 2\\n" * 5)
+    >>> _regions(path), _regions(path, chunk=3)
+    (5, 5)
+    """
+    count, tail = 0, b""
+    with open(path, "rb") as handle:
+        while data := handle.read(chunk):
+            data = tail + data
+            count += data.count(_REGION_LINE)
+            tail = data[1 - len(_REGION_LINE) :]  # too short for a whole one: none counted twice
+    return count
 
 
 def _nonpositive(block: Block, keep: bool) -> dict[int, str]:
