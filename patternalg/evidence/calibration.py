@@ -454,9 +454,13 @@ def _unsure(numbers: Sequence[FittedNumber]) -> list[str]:
         return []
     which = ", ".join(f"{n.name} = {number_text(n.value, 4)} ± {number_text(n.error or 0.0, 2)}" for n in shaky)
     it = "it" if len(shaky) == 1 else "them"
+    measuring: dict[str, list[str]] = {}  # what measures each kind, and its numbers
+    for n in shaky:
+        measuring.setdefault(kind_of(n.name).measured_by, []).append(n.name)
+    by = "; ".join(f"{', '.join(names)}: {what}" for what, names in measuring.items())
     return [
         f"{which}: the calibration compositions determine {it} to ±{100 * UNSURE:g} % or worse; an "
-        f"interval draws {it} so, and a prediction that leans on {it} is as unsure (more repetitions "
-        f"of the compositions that measure {it}, docs/machine.md, make {it} surer)"
+        f"interval draws {it} so, and a prediction that leans on {it} is as unsure; more repetitions "
+        f"of what measures {it} make {it} surer ({by})"
     ]
 
