@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["ENDING", "INTERRUPTING", "ending_handled"]
+__all__ = ["ENDING", "INTERRUPTING", "ending_handled", "signals_set"]
 
 #: SIGTERM and SIGHUP, where the platform has them
 ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -33,15 +33,33 @@ def ending_handled(
     previous)``, ``previous`` the actions set before (``SIG_DFL`` for one set outside Python);
     they are set again after the block. Handlers can only be set from the main thread;
     elsewhere the block runs as it is."""
+    previous: dict[int, Any] = {}
+    with signals_set(lambda signum, frame: handler(signum, previous), numbers, previous):
+        yield
+
+
+@contextlib.contextmanager
+def signals_set(action: Any, numbers: tuple[int, ...] = INTERRUPTING, previous: dict[int, Any] | None = None) -> Iterator[None]:
+    """While the block runs, the signals ``numbers`` have the action ``action`` (a handler,
+    ``SIG_IGN``); the actions before, kept in ``previous`` as each is replaced (``SIG_DFL``
+    for one set outside Python), are set again after it. Only the main thread can set
+    handlers: elsewhere the block runs as it is.
+
+    >>> with signals_set(signal.SIG_IGN, (signal.SIGTERM,)):
+    ...     signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+    True
+    >>> signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    True
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous: dict[int, Any] = {}
+    before = {} if previous is None else previous
     for number in numbers:
-        action = signal.signal(number, lambda signum, frame: handler(signum, previous))
-        previous[number] = signal.SIG_DFL if action is None else action
+        action_before = signal.signal(number, action)
+        before[number] = signal.SIG_DFL if action_before is None else action_before
     try:
         yield
     finally:
-        for number, action in previous.items():
-            signal.signal(number, action)
+        for number, kept in before.items():
+            signal.signal(number, kept)

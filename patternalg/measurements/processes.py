@@ -18,13 +18,12 @@ import shlex
 import signal
 import subprocess
 import tempfile
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from .._internal.limits import printable
-from .._internal.signals import INTERRUPTING
+from .._internal.signals import signals_set
 from ..errors import PatternalgError, reason
 
 __all__ = ["run_program", "signals_held", "stop"]
@@ -198,7 +197,7 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 def signals_held() -> Iterator[None]:
     """While the block runs, Ctrl-C, SIGTERM and SIGHUP do nothing (where handlers can be
     set: the main thread); their actions are set again after it."""
-    with _signals_set(signal.SIG_IGN):
+    with signals_set(signal.SIG_IGN):
         yield
 
 
@@ -210,20 +209,5 @@ def _signals_deferred() -> Iterator[list[int]]:
     started, a KeyboardInterrupt lost the process object, and the program ran on in its
     session, which no signal to measure reaches."""
     noted: list[int] = []
-    with _signals_set(lambda signum, frame: noted.append(signum)):
+    with signals_set(lambda signum, frame: noted.append(signum)):
         yield noted
-
-
-@contextlib.contextmanager
-def _signals_set(action: Any) -> Iterator[None]:
-    """:data:`INTERRUPTING`'s actions set to ``action`` while the block runs (where handlers
-    can be set: the main thread), and set again after it."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {number: signal.signal(number, action) for number in INTERRUPTING}
-    try:
-        yield
-    finally:
-        for number, before in previous.items():
-            signal.signal(number, signal.SIG_DFL if before is None else before)
