@@ -32,13 +32,15 @@ def noisy_file(path: Path, regions: dict[str, np.ndarray], noise: float, seed: i
     return path
 
 
-def record_of(tmp_path: Path, noise: float, miss: float = 0.0, seed: int = 1) -> dict:
+def record_of(tmp_path: Path, noise: float, miss: float = 0.0, seed: int = 1, drift: float = 0.0) -> dict:
     """The calibration's spread record on data from :data:`TRUTH` with ``noise`` per
-    repetition, the compositions measured ``miss`` off by turns (+, -) at every size."""
+    repetition, the compositions measured ``miss`` off by turns (+, -) at every size, and
+    drifting by ``drift`` per doubling of x (up and down by turns)."""
     exact = Machine(2).semantics
     atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
     turns = 1 + miss * (-1.0) ** np.arange(len(SIZES))
-    terms = {t: simulated(t, TRUTH.semantics, SIZES) * np.roll(turns, i) for i, t in enumerate(CALIBRATION_TERMS)}
+    terms = {t: simulated(t, TRUTH.semantics, SIZES) * np.roll(turns, i) * (1 + (-1) ** i * drift * (np.log2(SIZES) - 14))
+             for i, t in enumerate(CALIBRATION_TERMS)}  # fmt: skip
     files = [noisy_file(tmp_path / "atoms.txt", atoms, noise, seed),
              noisy_file(tmp_path / "compositions.txt", terms, noise, seed + 1)]  # fmt: skip
     return dict(dict(calibrate(files, cores=2).machine.calibration)["spread"])
@@ -57,6 +59,17 @@ def test_a_miss_the_noise_does_not_explain_stays(tmp_path: Path) -> None:
     gross = np.array([v for _, v in spread["sizes"]])
     net = np.array([v for _, v in spread["missed"]])
     assert np.all(gross > 0.1) and np.all(net > 0.9 * gross)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_drift_in_x_the_compositions_share_is_recorded_as_growth_and_noise_is_not(tmp_path: Path, seed: int) -> None:
+    # each composition drifts 2 % per doubling, up or down: the calibrated sizes see it
+    # within them, a prediction 4 doublings beyond meets 8 % more of it
+    drifting = record_of(tmp_path, noise=0.01, seed=seed, drift=0.02)
+    assert 0.01 < drifting["growth"] < 0.04
+    # the same noise and ten times as much without a drift: no growth to speak of
+    assert record_of(tmp_path, noise=0.01, seed=seed)["growth"] < 0.003
+    assert record_of(tmp_path, noise=0.1, seed=seed)["growth"] < 0.01
 
 
 def test_an_atoms_noise_counts_as_much_as_the_term_follows_it() -> None:
@@ -93,6 +106,7 @@ def test_the_spread_by_size_takes_its_neighbours() -> None:
         ("[machine.calibration.spread]\nmissed = [[16.0, 1e308]]", "spread.missed"),
         ("[machine.calibration.spread]\nmissed = 'wide'", "spread.missed"),
         ("[machine.calibration.spread]\nsd = inf", "spread.sd"),
+        ("[machine.calibration.spread]\ngrowth = -0.1", "spread.growth"),
         ("[machine.calibration.width]\nfactor = -1", "width.factor"),
         ("[machine.calibration.width]\nrange = [4096.0, 1024.0]", "width.range"),
     ],

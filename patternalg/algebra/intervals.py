@@ -69,7 +69,7 @@ from .atomic_model import AtomicModel
 from .bindings import as_value, check_bindings
 from .machine import MachineSemantics
 from .machine_numbers import DrawnMachineSemantics, MachineNumbers
-from .machine_spread import calibration_missed, calibration_width
+from .machine_spread import calibration_growth, calibration_missed, calibration_width
 from .own_error import own_error
 from .pointwise import map_counts
 from .semantics import Semantics
@@ -172,6 +172,8 @@ class Spread:
     noises: tuple[str, ...] = ()
     #: a calibrated machine's missed spread by size: pairs (x, relative spread), beside the noise
     missed: tuple[tuple[float, float], ...] = ()
+    #: how fast that missed spread grows per doubling of x beyond the calibrated sizes
+    growth: float = 0.0
     #: a calibrated machine's width factor, the sizes it was seen at (low, high) and the
     #: factor beyond them: the draws' deviations from the model's value are scaled by the
     #: first there, by the last (at least 1) beyond (``docs/uncertainty.md``, "Calibrated widths")
@@ -242,10 +244,12 @@ class Spread:
             deltas.append((names, u))
             spreads.append(u.noise)
         missed: tuple[tuple[float, float], ...] = ()
+        growth = 0.0
         width = (1.0, 0.0, math.inf, 1.0)
         if for_measurement:
             pooled = math.sqrt(sum(v * v for v in spreads) / len(spreads)) if spreads else 0.0
             missed = calibration_missed(term, semantics, pooled)
+            growth = calibration_growth(term, semantics)
             width = calibration_width(term, semantics)
         # the bindings are checked against the term's own model: a drawn model has the
         # draws' symbols too, and a model constant in its inputs takes any x all the same
@@ -264,8 +268,8 @@ class Spread:
 
         shape = str(map_counts(term, any_count))
         return cls(
-            compiled, tuple(deltas), tuple(missing), shape, tuple(errors), tuple(noises), missed, width, at,
-            for_measurement, numbers, tuple(counts),
+            compiled, tuple(deltas), tuple(missing), shape, tuple(errors), tuple(noises), missed, growth, width,
+            at, for_measurement, numbers, tuple(counts),
         )
 
     @property
@@ -395,14 +399,17 @@ class Spread:
 
     def missed_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:
         """The machine's missed spread at the points' x (array of ``shape``): interpolated in
-        log2(x) between the calibrated sizes; outside them, and without x bound, the median
-        over the sizes (nothing says how it goes on there, and an end's own figure is the
-        least sure: it pools one neighbour, not two).
+        log2(x) between the calibrated sizes; outside them the median over the sizes (an
+        end's own figure is the least sure: it pools one neighbour, not two) and the drift
+        per doubling (:attr:`growth`) times the distance from the nearer end, in quadrature;
+        without x bound, the median.
 
         >>> s = Spread(None, (), (), missed=((1024.0, 0.1), (2048.0, 0.2), (4096.0, 0.6)))
         >>> sizes = np.array([1024.0, 1448.2, 4096.0, 65536.0, 16.0])
         >>> s.missed_at(sizes, sizes.shape).round(3).tolist()
         [0.1, 0.15, 0.6, 0.2, 0.2]
+        >>> replace(s, growth=0.05).missed_at(sizes, sizes.shape).round(3).tolist()  # 4 and 6 doublings out
+        [0.1, 0.15, 0.6, 0.283, 0.361]
         """
         if not self.missed:
             return np.zeros(shape)
@@ -413,7 +420,9 @@ class Spread:
             return np.full(shape, whole)
         where = np.log2(np.clip(x, 1e-300, None))
         inside = np.interp(where, at, spread)
-        return np.broadcast_to(np.where((where < at[0]) | (where > at[-1]), whole, inside), shape)
+        out = self.growth * np.maximum(at[0] - where, where - at[-1])
+        outside = np.sqrt(whole * whole + out * out)
+        return np.broadcast_to(np.where((where < at[0]) | (where > at[-1]), outside, inside), shape)
 
     def factor_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:
         """The width factor at the points' x (array of ``shape``): the calibrated one within

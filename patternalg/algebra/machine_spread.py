@@ -12,7 +12,7 @@ from ..syntax.terms import Atom, Term
 from .machine import MachineSemantics
 from .semantics import Semantics
 
-__all__ = ["calibration_missed", "calibration_width"]
+__all__ = ["calibration_growth", "calibration_missed", "calibration_width"]
 
 
 def calibration_missed(term: Term, semantics: Semantics, measured: float) -> tuple[tuple[float, float], ...]:
@@ -34,6 +34,18 @@ def calibration_missed(term: Term, semantics: Semantics, measured: float) -> tup
     if not pairs and isinstance(spread.get("sd"), int | float):
         pairs = [(1.0, float(spread["sd"]))]
     return tuple((x, math.sqrt(max(0.0, sd * sd - measured * measured))) for x, sd in pairs)
+
+
+def calibration_growth(term: Term, semantics: Semantics) -> float:
+    """How fast a calibrated machine's missed spread grows per doubling of x beyond the
+    calibrated sizes (the record's ``spread.growth``, :mod:`~patternalg.evidence.missed`),
+    for a composed term; 0 without a machine, its record or the figure (an older
+    ``calibrate``)."""
+    if not isinstance(semantics, MachineSemantics) or isinstance(term, Atom):
+        return 0.0
+    spread = dict(semantics.machine.calibration).get("spread")
+    growth = spread.get("growth") if isinstance(spread, Mapping) else None
+    return float(growth) if _positive(growth) else 0.0
 
 
 def _pairs(value: Any) -> tuple[tuple[float, float], ...]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MIN_LEVELS_SEEN", "inherited_covariance", "kept_shares", "pseudo_inverse", "weighted_median"]
+__all__ = ["MIN_LEVELS_SEEN", "inherited_covariance", "kept_shares", "kept_slopes", "pseudo_inverse", "weighted_median"]
 
 #: the compositions' own levels are estimated only where the residuals keep at least this
 #: many compositions' worth of them (kept shares summed): ``pipe(inc, inc)`` alone, whose
@@ -61,6 +61,35 @@ def kept_shares(jac: np.ndarray, free: np.ndarray, groups: np.ndarray) -> np.nda
         return np.ones(len(groups))  # known there: every point keeps its miss
     shares = (left[0] * left[0]).sum(axis=1)
     return np.where(np.isfinite(shares), np.clip(shares, 0.0, 1.0), 1.0)  # type: ignore[no-any-return]
+
+
+def kept_slopes(jac: np.ndarray, free: np.ndarray, groups: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """Per composition (in the order of ``np.unique(groups)``), the share of a slope of its
+    own in ``steps`` (each point's log2(x)) that its residuals still show as a slope once the
+    numbers off their bounds took up what they can: ``s^T M s / s^T s``, ``s`` the slope
+    (``steps`` less their mean over the composition's points, 0 elsewhere), ``M`` as in
+    :func:`kept_shares`. 1 for a composition no number reaches, about 0 where a number of
+    its own follows x as the slope does (a hand-off ``h0 + h1*x`` in a pipe's residuals).
+
+    >>> steps = np.tile([10.0, 11.0, 12.0], 2)
+    >>> groups = np.repeat([0, 1], 3)
+    >>> level = np.array([[1.0]] * 3 + [[0.0]] * 3)  # a number of the first composition's level
+    >>> kept_slopes(level, np.array([True]), groups, steps).round(6).tolist()
+    [1.0, 1.0]
+    >>> follows = np.array([[-1.0], [0.0], [1.0], [0.0], [0.0], [0.0]])  # one that follows x there
+    >>> kept_slopes(follows, np.array([True]), groups, steps).round(6).tolist()
+    [0.0, 1.0]
+    """
+    steps, z = np.asarray(steps, dtype=float), _compositions(groups)
+    centred = z * (steps[:, None] - (z.T @ steps / z.sum(axis=0))[None, :])
+    norms = (centred * centred).sum(axis=0)
+    used = np.asarray(jac, dtype=float)[:, np.asarray(free, dtype=bool)]
+    left = _levels_left(used, centred) if np.all(np.isfinite(used)) else None
+    if left is None:
+        return np.ones(z.shape[1])
+    with np.errstate(all="ignore"):
+        shares = (centred * left[0]).sum(axis=0) / norms
+    return np.where(np.isfinite(shares), np.clip(shares, 0.0, 1.0), 0.0)  # type: ignore[no-any-return]
 
 
 def _compositions(groups: np.ndarray) -> np.ndarray:

@@ -419,9 +419,13 @@ def _result(problem: Problem, fitted: Fitted, basis: str, files: tuple[str, ...]
     # the same with the calibration's own measurement noise taken out: what the operators
     # miss (evidence/missed.py); an interval adds the predicted term's noise back
     missed = missed_record(problem.compositions, machine_errors, [r for r in regions if isinstance(r.term, Atom)],
-                           problem.library, problem.machine(theta).semantics, basis == "measured")  # fmt: skip
+                           problem.library, problem.machine(theta).semantics, basis == "measured",
+                           fitted.slopes)  # fmt: skip
     if missed is not None:
-        record["spread"]["missed"] = [[x, spread(v)] for x, v in missed]
+        record["spread"]["missed"] = [[x, spread(v)] for x, v in missed[0]]
+        # how fast that miss drifts per doubling of x: an interval beyond the calibrated
+        # sizes meets it times its distance from them (docs/uncertainty.md)
+        record["spread"]["growth"] = spread(missed[1])
     source = "patternalg calibrate " + " ".join(files) if files else "patternalg calibrate"
     machine = problem.machine(theta, tuple(record.items()), source)
     unmoved = {name for name, u in zip(problem.names, fitted.unmoved, strict=True) if u}

@@ -30,7 +30,7 @@ from ..algebra.semantics import Semantics
 from ..errors import MeasurementError
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, Term, TPool
-from .absorbed import inherited_covariance, kept_shares, pseudo_inverse
+from .absorbed import inherited_covariance, kept_shares, kept_slopes, pseudo_inverse
 from .batched import Batch, fit
 from .calibrated import DIGITS
 from .calibration_regions import Region
@@ -102,12 +102,14 @@ class Fitted(NamedTuple):
     """A least squares' outcome: the numbers (0 where the data do not move one: none of
     that cost is measured), their covariance (NaN in the rows and columns of a number the
     data do not move; None without more points than numbers), each calibration point's
-    kept share (:mod:`.absorbed`) and which numbers the data do not move."""
+    kept share (:mod:`.absorbed`), which numbers the data do not move, and each
+    composition's kept share of a slope in log2(x) (:func:`.absorbed.kept_slopes`)."""
 
     theta: np.ndarray
     covariance: np.ndarray | None
     kept: np.ndarray
     unmoved: np.ndarray
+    slopes: np.ndarray
 
 
 def fit_numbers(problem: Problem) -> Fitted:
@@ -129,16 +131,18 @@ def fit_numbers(problem: Problem) -> Fitted:
     theta = np.where(unmoved, 0.0, theta)
     groups = np.concatenate([np.full(len(r.sizes), i) for i, r in enumerate(problem.compositions)])
     kept = kept_shares(jac, free, groups)
+    steps = np.log2(np.clip(np.concatenate([r.sizes for r in problem.compositions]).astype(float), 1e-300, None))
+    slopes = kept_slopes(jac, free, groups, steps)
     n, m = len(problem.names), jac.shape[0]
     if m <= n:
-        return Fitted(theta, None, kept, unmoved)
+        return Fitted(theta, None, kept, unmoved, slopes)
     covariance = inherited_covariance(jac, free, found.fun, groups)
     if covariance is None:  # no composition's own miss seen: the points' noise alone
         with np.errstate(all="ignore"):
             inverse = pseudo_inverse(jac)
             covariance = inverse @ inverse.T * (2 * found.cost / (m - n))
     covariance[unmoved, :] = covariance[:, unmoved] = np.nan
-    return Fitted(theta, covariance, kept, unmoved)
+    return Fitted(theta, covariance, kept, unmoved, slopes)
 
 
 def _off_bounds(problem: Problem, theta: np.ndarray) -> np.ndarray:

@@ -31,7 +31,7 @@ from ..algebra.semantics import Semantics
 from ..forms.spread import noise_by_point
 from ..syntax.terms import Atom, Term
 
-__all__ = ["missed_by_size", "missed_record", "residual_noise"]
+__all__ = ["missed_by_size", "missed_growth", "missed_record", "residual_noise"]
 
 #: the relative step an atom's medians are moved by to see how the term follows them
 _STEP = 1e-3
@@ -76,6 +76,38 @@ def missed_by_size(sizes: np.ndarray, residuals: np.ndarray, noise: np.ndarray) 
     return found
 
 
+def missed_growth(steps: Sequence[np.ndarray], residuals: Sequence[np.ndarray], noises: Sequence[np.ndarray],
+                  kept: np.ndarray) -> float:
+    """How fast the operators' miss drifts per doubling of x: each composition's residuals
+    take a slope in log2(x) (``steps``) of their own, the calibrated sizes show it only
+    within them, and a prediction beyond them meets the slope times its distance. The
+    slopes' variance by moments: each composition's least-squares slope squared, less what
+    its points' ``noises`` give it, over its ``kept`` share of a slope squared
+    (:func:`~patternalg.evidence.absorbed.kept_slopes`: a hand-off fitted to a pipe's
+    residuals takes up its slope); compositions at fewer than 3 sizes show none. 0 where
+    the noise explains the slopes.
+
+    >>> t = np.array([10.0, 11, 12, 13, 14])
+    >>> drift = [0.02 * (t - 12), -0.01 * (t - 12), np.zeros(5)]
+    >>> round(missed_growth([t] * 3, drift, [np.zeros(5)] * 3, np.ones(3)), 6)   # (4 + 1 + 0) / 3
+    0.01291
+    >>> missed_growth([t] * 3, drift, [np.full(5, 0.05)] * 3, np.ones(3))   # within the noise
+    0.0
+    """
+    seen = counted = 0.0
+    for t, r, n, k in zip(steps, residuals, noises, kept, strict=True):
+        if len(np.unique(t)) < 3:
+            continue
+        dt = t - t.mean()
+        ss = float(dt @ dt)
+        slope = float(dt @ r) / ss
+        about = r - r.mean() - slope * dt  # the scatter about the line: noise the repetitions did not show
+        scatter = float(about @ about) / (len(t) - 2) / ss
+        seen += slope * slope - max(float((dt * dt) @ (n * n)) / (ss * ss), scatter)
+        counted += float(k) ** 2
+    return float(np.sqrt(seen / counted)) if seen > 0 and counted > 0 else 0.0
+
+
 def missed_record(
     compositions: Sequence[Any],
     residuals: Sequence[np.ndarray],
@@ -83,12 +115,15 @@ def missed_record(
     library: Mapping[str, AtomicModel],
     semantics: Semantics,
     measured_atoms: bool,
-) -> list[list[float]] | None:
-    """The calibration record's ``spread.missed``: ``[[x, missed], ...]`` from the
-    calibration ``compositions`` (regions with their repetitions) and their ``residuals``
-    under the machine's ``semantics``; the atoms' noise counts where the terms were
-    composed from their measured medians (``measured_atoms``). None where no composition
-    has repetitions (nothing to take out: the spread is all there is)."""
+    slopes: np.ndarray,
+) -> tuple[list[list[float]], float] | None:
+    """The calibration record's ``spread.missed``, ``[[x, missed], ...]``, and
+    ``spread.growth`` (:func:`missed_growth`, with each composition's kept share of a
+    slope, ``slopes``) from the calibration ``compositions`` (regions with their
+    repetitions) and their ``residuals`` under the machine's ``semantics``; the atoms' noise
+    counts where the terms were composed from their measured medians (``measured_atoms``).
+    None where no composition has repetitions (nothing to take out: the spread is all there
+    is)."""
     if not any(getattr(r, "series", None) is not None for r in compositions):
         return None
     atom_noise: dict[str, dict[float, float]] = {}
@@ -104,4 +139,5 @@ def missed_record(
         noises.append(residual_noise(region.term, region.sizes, own, library, semantics, atom_noise))
     sizes = np.concatenate([r.sizes for r in compositions])
     pairs = missed_by_size(sizes, np.concatenate(list(residuals)), np.concatenate(noises))
-    return [[x, v] for x, v in pairs]
+    steps = [np.log2(np.clip(np.asarray(r.sizes, dtype=float), 1e-300, None)) for r in compositions]
+    return [[x, v] for x, v in pairs], missed_growth(steps, residuals, noises, slopes)

@@ -152,7 +152,7 @@ MAX_SPREAD = 1e6
 
 def _check_record(calibration: Mapping[str, Any], where: Any) -> None:
     """The parts of a calibration record that intervals read (``spread``: ``sd``, ``sizes``,
-    ``missed``; ``width``: ``factor``, ``range``; ``covariance``), where present, are what
+    ``missed``, ``growth``; ``width``: ``factor``, ``range``; ``covariance``), where present, are what
     ``calibrate`` writes: finite numbers, spreads from 0 to :data:`MAX_SPREAD` at sizes above
     0, a factor above 0, the numbers' covariance a symmetric matrix, one row per name.
 
@@ -178,8 +178,9 @@ def _check_record(calibration: Mapping[str, Any], where: Any) -> None:
                 f"expected pairs [x, spread] of finite numbers, x > 0 and 0 <= spread <= {MAX_SPREAD:g}",
                 location=where(f"spread.{key}"),
             )
-    if "sd" in spread and not number(spread["sd"], 0, False, MAX_SPREAD):
-        raise ModelFileError(f"expected a number from 0 to {MAX_SPREAD:g}", location=where("spread.sd"))
+    for key in ("sd", "growth"):
+        if key in spread and not number(spread[key], 0, False, MAX_SPREAD):
+            raise ModelFileError(f"expected a number from 0 to {MAX_SPREAD:g}", location=where(f"spread.{key}"))
     if "covariance" in calibration:
         problem = covariance_problem(calibration["covariance"])
         if problem is not None:
