@@ -96,7 +96,8 @@ def missed_growth(steps: Sequence[np.ndarray], residuals: Sequence[np.ndarray], 
     >>> missed_growth([t] * 3, drift, [np.full(5, 0.05)] * 3, np.ones(3))   # within the noise
     0.0
     """
-    from scipy.special import chdtri  # chi-squared's upper quantile (scipy.stats costs 0.25 s to import)
+    # chi-squared's upper quantile (scipy.stats costs 0.25 s to import)
+    from scipy.special import chdtri
 
     seen = counted = told = 0.0
     slopes = 0
