@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from patternalg.algebra.machine import Machine
+from patternalg.evidence.calibrated import Calibration
 from patternalg.evidence.calibration import calibrate, simulated
 from patternalg.evidence.calibration_set import CALIBRATION_TERMS
 from patternalg.evidence.missed import missed_by_size, residual_noise
@@ -32,10 +33,10 @@ def noisy_file(path: Path, regions: dict[str, np.ndarray], noise: float, seed: i
     return path
 
 
-def record_of(tmp_path: Path, noise: float, miss: float = 0.0, seed: int = 1, drift: float = 0.0) -> dict:
-    """The calibration's spread record on data from :data:`TRUTH` with ``noise`` per
-    repetition, the compositions measured ``miss`` off by turns (+, -) at every size, and
-    drifting by ``drift`` per doubling of x (up and down by turns)."""
+def calibration_of(tmp_path: Path, noise: float, miss: float = 0.0, seed: int = 1, drift: float = 0.0) -> Calibration:
+    """The calibration on data from :data:`TRUTH` with ``noise`` per repetition, the
+    compositions measured ``miss`` off by turns (+, -) at every size, and drifting by
+    ``drift`` per doubling of x (up and down by turns)."""
     exact = Machine(2).semantics
     atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
     turns = 1 + miss * (-1.0) ** np.arange(len(SIZES))
@@ -43,7 +44,12 @@ def record_of(tmp_path: Path, noise: float, miss: float = 0.0, seed: int = 1, dr
              for i, t in enumerate(CALIBRATION_TERMS)}  # fmt: skip
     files = [noisy_file(tmp_path / "atoms.txt", atoms, noise, seed),
              noisy_file(tmp_path / "compositions.txt", terms, noise, seed + 1)]  # fmt: skip
-    return dict(dict(calibrate(files, cores=2).machine.calibration)["spread"])
+    return calibrate(files, cores=2)
+
+
+def record_of(tmp_path: Path, noise: float, miss: float = 0.0, seed: int = 1, drift: float = 0.0) -> dict:
+    """The spread record of :func:`calibration_of`."""
+    return dict(dict(calibration_of(tmp_path, noise, miss, seed, drift).machine.calibration)["spread"])
 
 
 def test_noise_alone_is_taken_out_of_the_spread(tmp_path: Path) -> None:
@@ -70,6 +76,12 @@ def test_a_drift_in_x_the_compositions_share_is_recorded_as_growth_and_noise_is_
     # the same noise and ten times as much without a drift: no growth to speak of
     assert record_of(tmp_path, noise=0.01, seed=seed)["growth"] < 0.003
     assert record_of(tmp_path, noise=0.1, seed=seed)["growth"] < 0.01
+
+
+def test_calibrate_says_how_fast_intervals_widen_beyond_its_sizes_where_the_compositions_drift(tmp_path: Path) -> None:
+    said = "\n".join(calibration_of(tmp_path, noise=0.01, drift=0.02).lines())
+    assert "widen by 1.9" in said and "% per doubling of x outside x = 1024 to 262144" in said
+    assert "per doubling" not in "\n".join(calibration_of(tmp_path, noise=0.01).lines())
 
 
 def test_an_atoms_noise_counts_as_much_as_the_term_follows_it() -> None:

@@ -179,7 +179,7 @@ class Calibration(Tabular):
 
     def _recorded(self) -> list[str]:
         """After the residuals: a worst error that changes sign between halves, the numbers
-        the intervals draw, the intervals' width factor."""
+        the intervals draw, the intervals' width factor and growth beyond the sizes."""
         lines = []
         changes = [r.term for r in self.residuals if r.within_noise]
         if changes:
@@ -202,6 +202,13 @@ class Calibration(Tabular):
             beyond = f"; {number_text(width['beyond'], DIGITS)} beyond them" if "beyond" in width else ""
             lines.append(f"intervals of composed terms: width factor {number_text(width['factor'], DIGITS)} "
                          f"(from {width['points']} points, x = {low} to {high}{taken}){beyond}")  # fmt: skip
+        spread = dict(self.machine.calibration).get("spread")
+        growth = spread.get("growth") if isinstance(spread, dict) else None
+        if isinstance(growth, int | float) and growth > 0 and spread.get("missed"):  # evidence/missed.py
+            low, high = (number_text(spread["missed"][i][0]) for i in (0, -1))
+            lines.append(f"the calibration compositions drift with the size beyond their noise: intervals of composed "
+                         f"terms widen by {number_text(100 * growth, DIGITS)} % per doubling of x outside x = {low} "
+                         f"to {high}")  # fmt: skip
         return lines
 
     def to_json(self) -> dict[str, Any]:
