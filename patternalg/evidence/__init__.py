@@ -14,7 +14,8 @@ Modules: ``validation`` (:func:`validate`), ``validated`` (its result: a series 
 measured, the table and summaries), ``coverage`` (intervals of what a measurement would show,
 and how many measured values they cover), ``calibration`` (:func:`calibrate`),
 ``calibrated`` (its result), ``calibration_set`` (the compositions a machine is calibrated on), ``widths`` (the intervals' width factor a calibration
-records), ``sources`` (measurements and models as evidence takes them, the
+records), ``missed`` (what its operators still miss by size, and how fast that grows beyond
+the sizes), ``absorbed`` (what its fitted numbers take up of the compositions' own misses), ``sources`` (measurements and models as evidence takes them, the
 cores a record names).
 """
 
