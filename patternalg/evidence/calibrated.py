@@ -203,9 +203,10 @@ class Calibration(Tabular):
             lines.append(f"intervals of composed terms: width factor {number_text(width['factor'], DIGITS)} "
                          f"(from {width['points']} points, x = {low} to {high}{taken}){beyond}")  # fmt: skip
         spread = dict(self.machine.calibration).get("spread")
-        growth = spread.get("growth") if isinstance(spread, dict) else None
-        if isinstance(growth, int | float) and growth > 0 and spread.get("missed"):  # evidence/missed.py
-            low, high = (number_text(spread["missed"][i][0]) for i in (0, -1))
+        spread = spread if isinstance(spread, dict) else {}
+        growth, missed = spread.get("growth"), spread.get("missed")
+        if isinstance(growth, int | float) and growth > 0 and missed:  # evidence/missed.py
+            low, high = (number_text(missed[i][0]) for i in (0, -1))
             lines.append(f"the calibration compositions drift with the size beyond their noise: intervals of composed "
                          f"terms widen by {number_text(100 * growth, DIGITS)} % per doubling of x outside x = {low} "
                          f"to {high}")  # fmt: skip
