@@ -4,14 +4,25 @@ argument the caller wrote (``x=-1``); ``main([...])`` called in-process leaves P
 from __future__ import annotations
 
 import contextlib
+import functools
+import io
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 import patternalg
 from patternalg import cli
 from patternalg._internal.surface import command_line, on_command_line
-from patternalg.errors import EvaluationError
-from tests.helpers import run_cli
+from patternalg.errors import EvaluationError, PatternalgError
+from tests.helpers import ROOT, run_cli, three_level_runs
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock
+    fcntl = None  # type: ignore[assignment]
 
 
 def test_a_bad_binding_names_at_on_the_command_line_and_the_keyword_from_python() -> None:
@@ -66,3 +77,196 @@ def test_the_surface_is_restored_after_an_error_inside() -> None:
         patternalg.model("qsort", x=-1)
     assert not on_command_line()
 
+
+
+# --- messages that named a flag or a command whatever the surface ----------------------------
+# Each reads as the caller gave the option: from Python the keyword (or the function), from
+# the command line the flag, worded as before.
+
+
+def _said(call: Callable[[], object]) -> str:
+    """The message of the PatternalgError ``call`` raises (from Python)."""
+    with pytest.raises(PatternalgError) as caught:
+        call()
+    return str(caught.value)
+
+
+def _error(*argv: str, stdin: str | None = None) -> str:
+    """The one line ``patternalg ARGV`` says on stderr as it exits 2."""
+    done = run_cli(*argv, stdin=stdin)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    return done.stderr
+
+
+def _noted(*argv: str) -> str:
+    """What ``patternalg ARGV`` says on stderr as it succeeds (its notes)."""
+    done = run_cli(*argv)
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+def test_a_pooled_region_is_named_by_pool_or_by_pools(tmp_path: Path) -> None:
+    from patternalg.profiles import CallTree, profile_term, read_profiles
+
+    runs = three_level_runs(tmp_path)
+    tree = CallTree.of(read_profiles(runs), "n")
+    # a count that is no thread count: the command line refuses it before (PATH=N, N from 1)
+    assert _said(lambda: profile_term(tree, pools={"main.b": 0})) == (
+        "pools={'main.b': 0}: a thread count is a whole number from 1"
+    )
+    assert _said(lambda: profile_term(tree, pools={"main.b": 2, "main/b": 4})) == (
+        "pools={'main/b': 4}: the path is given twice (also as main.b); give each region once"
+    )
+    assert "error: --pool main/b: the path is given twice (also as main.b); give each region once" in _error(
+        "profile", *runs, "--param", "n", "--pool", "main.b=2", "--pool", "main/b=4"
+    )
+    assert _said(lambda: profile_term(tree, min_share=0.6, pools={"main/b/c": 2})) == (
+        "pools={'main/b/c': 2}: the call path is folded into its parent's own time (below min_share=0.6 "
+        "of the root in every run); min_share=0 keeps it"
+    )
+    assert "error: --pool main/b/c: the call path is folded into its parent's own time (below --min-share 0.6" in _error(
+        "profile", *runs, "--param", "n", "--min-share", "0.6", "--pool", "main/b/c=2"
+    )
+    assert _said(lambda: profile_term(tree, pools={"nosuch": 2})) == "pools={'nosuch': 2}: no such call path in the term"
+    assert "error: --pool nosuch: no such call path in the term" in _error("profile", *runs, "--param", "n", "--pool", "nosuch=2")
+
+
+def test_a_profile_s_metric_is_named_by_metric(tmp_path: Path) -> None:
+    from patternalg.profiles import read_profile
+
+    several = tmp_path / "m_n1.json"
+    several.write_text(json.dumps({"records": [{"path": ["main"], "alpha": 1.0, "beta": 2.0}], "globals": {"n": 1}}))
+    assert ": several metrics: choose one with metric= (the profile has: 'alpha', 'beta')" in _said(
+        lambda: read_profile(str(several))
+    )
+    assert ": several metrics: choose one with --metric (the profile has" in _error("profile", str(several), "--param", "n")
+    cube = tmp_path / "run.cubex"
+    cube.write_bytes(b"x")  # the metric is refused before the profile is read
+    assert ": metric='Avg': a Cube profile's metric is 'Avg time/rank'," in _said(lambda: read_profile(str(cube), "Avg"))
+    assert ": --metric 'Avg': a Cube profile's metric is" in _error("profile", str(cube), "--param", "n", "--metric", "Avg")
+
+
+def test_reading_names_format_parameters_and_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from patternalg.measurements import read
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"PK\x03\x04\x00")))
+    assert _said(lambda: read("-")).endswith(": an Extra-P experiment there is read with format=extra-p")
+    assert _error("fit", "-", stdin="PK\x03\x04\x00").endswith(
+        ": an Extra-P experiment there is read with --input-format extra-p\n"
+    )
+    table = tmp_path / "rep.csv"
+    table.write_text("n,rep,time\n" + "".join(f"{n},{r},{n + r / 100}\n" for n in (1, 2, 4, 8, 16) for r in (1, 2)))
+    assert read(table).notes[-1].endswith("(declare the parameters to fit it as one: parameters='n,rep')")
+    assert "(declare the parameters to fit it as one: --parameters n,rep)\n" in _noted("fit", str(table))
+    assert _said(lambda: read(table, parameters="n,n")).startswith("parameters=: expected distinct names")
+    assert "error: --parameters: expected distinct names" in _error("fit", str(table), "--parameters", "n,n")
+    threads = ROOT / "tests" / "data" / "gbench" / "gb_threads.json"
+    assert _said(lambda: read(threads, parameters="x,x2")).endswith("declare it too (its parameters: parameters='x,x2,p')")
+    assert "declare it too (its parameters: --parameters x,x2,p)\n" in _error("fit", str(threads), "--parameters", "x,x2")
+    models = tmp_path / "qsort.csv"
+    models.write_text("format = 1\n[models.qsort]\n")
+    assert _said(lambda: read(models)).endswith(": is a model file: use models=FILE")
+    assert _error("fit", str(models)).endswith(": is a model file: use --models FILE\n")
+
+
+def test_a_unit_is_named_by_unit(tmp_path: Path) -> None:
+    from patternalg.forms import PMNF
+    from patternalg.measurements import read
+
+    in_ms = tmp_path / "k.csv"
+    in_ms.write_text("x,time_ms\n" + "".join(f"{x},{x}\n" for x in (1, 2, 4, 8, 16)))
+    assert _said(lambda: PMNF.fit_each(read(in_ms), unit="s")).endswith(
+        ": unit=s contradicts the value column's unit ms (drop unit=, or rename the column)"
+    )
+    assert _error("fit", str(in_ms), "--unit", "s").endswith(
+        ": --unit s contradicts the value column's unit ms (drop --unit, or rename the column)\n"
+    )
+    assert _said(lambda: PMNF.fit_each(read(in_ms), unit="furlongs")) == (
+        "unit=furlongs: a length, not a time (valid: ns, us, ms, s, min)"
+    )
+    assert "error: --unit furlongs: a length, not a time" in _error("fit", str(in_ms), "--unit", "furlongs")
+    counts = tmp_path / "v.csv"
+    counts.write_text("x,visits\n" + "".join(f"{x},{x}\n" for x in (1, 2, 4, 8, 16)))
+    assert ": unit=: 'zzz' is not a unit" in _said(lambda: PMNF.fit_each(read(counts), unit="zzz"))
+    assert ": --unit: 'zzz' is not a unit" in _error("fit", str(counts), "--unit", "zzz")
+    seconds = tmp_path / "s.csv"
+    seconds.write_text("x,time\n" + "".join(f"{x},{x / 100}\n" for x in (1, 2, 4, 8, 16)))
+    assert PMNF.notes(read(seconds), {})[0].endswith("if they are seconds, unit=s (or name the column time_s)")
+    assert "if they are seconds, fit --unit s (or name the column time_s)\n" in _noted("fit", str(seconds))
+
+
+def test_measure_names_grid_value_regex_and_timeout_as_the_caller_gave_them(tmp_path: Path) -> None:
+    from patternalg.measurements.runner import Plan, measure
+
+    out, journal = str(tmp_path / "o.txt"), tmp_path / "j.journal"
+    plan = functools.partial(Plan.build, repetitions=1, warmup=0)
+    assert _said(lambda: plan({"k": "echo {y}"}, {"x": [1.0, 2.0]})).endswith(
+        "{y} is not a parameter of the grid (the grid has: x)"
+    )
+    assert _error("measure", "echo {y}", "--over", "x=1,2", "--out", out).endswith(
+        "{y} is not a parameter of the grid (--over gives: x)\n"
+    )
+    assert _said(lambda: plan({"k": "echo {x}"}, {"x": [1.0, 2.0], "y": [1.0, 2.0]})).startswith(
+        "grid=y: no command names {y}"
+    )
+    assert "error: --over y: no command names {y}" in _error("measure", "echo {x}", "--over", "x=1,2", "--over", "y=1,2", "--out", out)
+    assert _said(lambda: plan({"k": "echo {x}"}, {"x": [1.0, 2.0]}, value_regex="(")).startswith("value_regex='(': missing )")
+    assert "error: --value-regex '(': missing )" in _error("measure", "echo {x}", "--over", "x=1,2", "--out", out, "--value-regex", "(")
+    for regex, python, command in [  # the output: v7 1 (or v7 2)
+        ("took", "no match of value_regex='took'", "no match of --value-regex 'took'"),
+        ("(a)|(b)|[0-9]", "value_regex='(a)|(b)|[0-9]' matched '7', but none", "--value-regex '(a)|(b)|[0-9]' matched '7', but none"),
+        ("[a-z]+", "value_regex= matched 'v'", "--value-regex matched 'v'"),
+    ]:
+        assert python in _said(lambda r=regex: measure(plan({"k": "echo v7 {x}"}, {"x": [1.0, 2.0]}, value_regex=r), journal))  # type: ignore[misc]
+        assert command in _error("measure", "echo v7 {x}", "--over", "x=1,2", "--out", out, "--warmup", "0", "--value-regex", regex)
+    assert "still running after 0.1 s (timeout=0.1); it was stopped" in _said(
+        lambda: measure(plan({"k": "sleep 5 {x}"}, {"x": [1.0, 2.0]}, timeout=0.1), journal)
+    )
+    assert "still running after 0.1 s (--timeout); it was stopped" in _error(
+        "measure", "sleep 5 {x}", "--over", "x=1,2", "--out", out, "--warmup", "0", "--timeout", "0.1"
+    )
+
+
+def test_measure_s_output_limit_names_value_regex(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from patternalg.measurements import processes
+    from patternalg.measurements.runner import Plan, measure
+
+    monkeypatch.setattr(processes, "OUTPUT_LIMIT", 1)
+    plan = Plan.build({"k": "echo {x}"}, {"x": [1.0, 2.0]}, repetitions=1, warmup=0, value_regex="[0-9]+")
+    assert ": its standard output has 2 bytes; value_regex= searches 1 at most: print less, or measure the wall time (value_regex=None)" in _said(
+        lambda: measure(plan, tmp_path / "j.journal")
+    )
+    assert ": its standard output has 2 bytes; --value-regex searches 1 at most: print less, or measure the wall time (no --value-regex)" in _error(
+        "measure", "echo {x}", "--over", "x=1,2", "--out", str(tmp_path / "o.txt"), "--warmup", "0", "--value-regex", "[0-9]+"
+    )
+
+
+def test_a_journal_is_named_by_out_or_as_the_journal(tmp_path: Path) -> None:
+    from patternalg.measurements.journal import JOURNAL_KIND
+    from patternalg.measurements.runner import Plan, journal_path, measure
+
+    out = tmp_path / "o.txt"
+    plan = Plan.build({"k": "echo {x}"}, {"x": [1.0, 2.0]}, repetitions=1, warmup=0)
+    argv = ["measure", "echo {x}", "--over", "x=1,2", "--out", str(out), "--warmup", "0"]
+    journal = tmp_path / "j.journal"
+    for path in (journal, journal_path(out)):  # of another plan, with a run
+        path.write_text(json.dumps({"kind": JOURNAL_KIND, "plan": {}}) + "\n{}\n")
+    assert "with the same regions, grid, repetitions, value_regex and seed to resume it" in _said(lambda: measure(plan, journal))
+    assert "with the same command, grid, repetitions, --value-regex and --seed to resume it" in _error(*argv)
+    if hasattr(os, "mkfifo"):
+        for path in (journal, journal_path(out)):
+            path.unlink()
+            os.mkfifo(path)
+        assert _said(lambda: measure(plan, journal)).endswith("not a regular file; remove it, or give another journal path")
+        assert _error(*argv).endswith("not a regular file; remove it, or give another --out\n")
+    if fcntl is not None:
+        for path in (journal, journal_path(out)):
+            path.unlink()
+            held = os.open(path, os.O_RDWR | os.O_CREAT)
+            fcntl.flock(held, fcntl.LOCK_EX)  # another open file: its lock is another measurement's
+        assert _said(lambda: measure(plan, journal)).endswith(
+            "another patternalg measure is writing this journal; wait for it to end, or give another journal path"
+        )
+        assert _error(*argv).endswith(
+            "another patternalg measure is writing this journal (its --out is the same); wait for it to end, or give another --out\n"
+        )
