@@ -270,3 +270,138 @@ def test_a_journal_is_named_by_out_or_as_the_journal(tmp_path: Path) -> None:
         assert _error(*argv).endswith(
             "another patternalg measure is writing this journal (its --out is the same); wait for it to end, or give another --out\n"
         )
+
+
+def test_a_fit_s_advice_names_the_keyword_or_the_flag(tmp_path: Path) -> None:
+    from patternalg.forms import PMNF, Amdahl, Expression, Presca
+    from patternalg.forms.presca.workloads import read_performance
+    from patternalg.measurements import read
+
+    negative = tmp_path / "neg.csv"
+    negative.write_text("x,time\n1,1\n2,-1\n4,3\n8,4\n16,5\n")
+    assert _said(lambda: PMNF.fit_each(read(negative))).endswith("; allow_nonpositive=True fits it anyway")
+    assert _error("fit", str(negative)).endswith("; --allow-nonpositive fits it anyway\n")
+    (kept,) = PMNF.fit_each(read(negative), allow_nonpositive=True)
+    assert "the time -1 is not positive; fitted as measured (allow_nonpositive=True), 1 such value(s)" in kept.notes[0]
+    assert "fitted as measured (--allow-nonpositive), 1 such" in _noted("fit", str(negative), "--allow-nonpositive")
+    zero = tmp_path / "zero.csv"
+    zero.write_text("x,time\n1,1\n1,0\n2,2\n4,3\n8,4\n16,5\n")
+    (dropped,) = PMNF.fit_each(read(zero))
+    assert dropped.notes[0].endswith("1 time of 0 among positive repetitions dropped (allow_nonpositive=True keeps it)")
+    assert "1 time of 0 among positive repetitions dropped (--allow-nonpositive keeps it)\n" in _noted("fit", str(zero))
+    falling = tmp_path / "solve.csv"
+    falling.write_text("p,time\n1,1000\n2,520\n4,270\n8,140\n16,80\n")
+    assert PMNF.notes(read(falling), {})[-1].endswith("if p counts cores, patternalg.forms.Amdahl models a time that falls with them")
+    assert "if p counts cores, --form amdahl models a time that falls with them\n" in _noted("fit", str(falling))
+    constant = tmp_path / "multi.csv"
+    constant.write_text("x,y,time\n" + "".join(f"{x},3,{x}\n" for x in (1, 2, 4, 8, 16)))
+    assert _said(lambda: PMNF.fit_each(read(constant))).endswith("it is 3 at every point: to fit without it, parameters=x")
+    assert _error("fit", str(constant)).endswith("it is 3 at every point: to fit without it, --parameters x\n")
+    no_one = tmp_path / "am.csv"
+    no_one.write_text("p,time\n2,5\n4,3\n8,2\n")
+    assert _said(lambda: Amdahl.fit_each(read(no_one))).endswith("(measure on 1 core, or use alpha_method=joint)")
+    assert _error("fit", "--form", "amdahl", str(no_one)).endswith("(measure on 1 core, or use --alpha joint)\n")
+    assert _said(lambda: Amdahl.fit_each(read(no_one), degree=1)).endswith(
+        "missing column 'x' (degree=1 needs the predictor value x; without x, T_seq is a constant: degree=0)"
+    )
+    assert _error("fit", "--form", "amdahl", str(no_one), "--degree", "1").endswith(
+        "missing column 'x' (--degree 1 needs the predictor value x; without x, T_seq is a constant: --degree 0)\n"
+    )
+    overflow = tmp_path / "ov.csv"
+    overflow.write_text("p,time\n1,1e300\n2,1e-300\n4,1e-300\n8,1e-300\n")
+    assert _said(lambda: Amdahl.fit_each(read(overflow), alpha_method="joint")).endswith(
+        "(relative errors overflow); use alpha_method=highest or rescale the times"
+    )
+    assert _error("fit", "--form", "amdahl", str(overflow), "--alpha", "joint").endswith(
+        "(relative errors overflow); use --alpha highest or rescale the times\n"
+    )
+    ops = tmp_path / "ops.csv"
+    ops.write_text("p,q,ops\n1,1,1\n2,2,2\n4,4,3\n")
+    assert _said(lambda: read_performance(ops, metric="ops")).endswith(
+        "say higher_is_better=True or False (Presca's fit: better='higher' or 'lower'), or metric=NAME for another value column"
+    )
+    assert _error("predict", str(ops), "--metric", "ops").endswith(
+        "say --higher-is-better or --lower-is-better (fit --form presca: --better higher|lower), or --metric NAME for another value column\n"
+    )
+    assert _said(lambda: Presca.fit_each(read(ops), param=["p=p", "q=p"], better="higher")) == (
+        "param=: a presca model has one parameter, the thread count p; got 2 (param=['p=p', 'q=p'])"
+    )
+    assert "error: --param: a presca model has one parameter, the thread count p; got 2 (--param p=p --param q=p)" in _error(
+        "fit", "--form", "presca", str(ops), "--param", "p=p", "--param", "q=p", "--better", "higher"
+    )
+    # a family no fitter fits: the command line offers only those with one (--form's choices)
+    assert _said(Expression.fitting) == "form 'expr' cannot be fitted (fittable: the forms of patternalg.forms.FORMS whose fittable() is true)"
+
+
+def test_a_value_at_one_point_is_eval_on_the_command_line_and_model_from_python(tmp_path: Path) -> None:
+    from patternalg.decisions import explore, sweep
+
+    assert _said(lambda: sweep("qsort", over="x=3")) == (
+        "over='x=3': a grid needs at least 2 points, got 1 (the value at one point: model(term, x=3))"
+    )
+    assert "error: --over x=3: a grid needs at least 2 points, got 1 (the value at one point: eval --at x=3)" in _error(
+        "sweep", "qsort", "--over", "x=3"
+    )
+    beyond = "qsort is beyond a double's range (1.8e+308) at x = 1e+305: its cell is empty"
+    assert f"{beyond} (model(term, x=...) gives its value)" in sweep("qsort", over="x=1,1e305").notes
+    assert f"{beyond} (eval --at gives its value)\n" in _noted("sweep", "qsort", "--over", "x=1,1e305")
+    tiny = tmp_path / "tiny.toml"
+    tiny.write_text('format = 1\n[models.tiny]\nmodel = "1e-1000*x*log2(x)"\nunit = "ns"\n')
+    below = "tiny is below a double's range (2.2e-308) at x = 2 and 1 other point: shown as 0"
+    assert f"{below} (model(term, x=...) gives it)" in sweep("tiny", over="x=1,2,4", library=patternalg.ModelLibrary.of(str(tiny))).notes
+    assert f"{below} (eval --at gives it)\n" in _noted("sweep", "tiny", "--models", str(tiny), "--over", "x=1,2,4")
+    assert "is beyond a double's range at x=1e+306 (model gives its value there)" in _said(
+        lambda: explore("seq(qsort, inc)", threads=8, at={"x": 1e306})
+    )
+    assert "is beyond a double's range at --at x=1e+306 (eval gives its value there)" in _error(
+        "explore", "seq(qsort, inc)", "--threads", "8", "--at", "x=1e306"
+    )
+    huge = "tpool_{10^400}(qsort)"
+    assert _said(lambda: sweep(huge, over="x=1..100")).endswith(
+        "grids and intervals are computed in doubles (model(term, x=...), without an interval, computes any size exactly)"
+    )
+    assert _error("sweep", huge, "--over", "x=1..100").endswith(
+        "grids and intervals are computed in doubles (eval --at without --interval computes any size exactly)\n"
+    )
+
+
+def test_a_closed_form_too_deep_to_build_binds_the_counts_as_the_caller_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    import patternalg.algebra.evaluation as evaluation
+
+    def too_deep(*args: object, **kwargs: object) -> None:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(evaluation, "fold", too_deep)
+    assert _said(lambda: patternalg.model("tpool_n(qsort)")).endswith("; bind the counts, e.g. n=2")
+    assert _error("eval", "tpool_n(qsort)").endswith("; bind the counts, e.g. --at n=2\n")
+
+
+def test_notes_and_errors_of_models_name_the_function_or_the_command(tmp_path: Path) -> None:
+    from patternalg.evidence import calibrate
+    from patternalg.plotting.results import plot_fit_reports
+
+    assert _said(lambda: patternalg.model("zzz")) == "unknown atom 'zzz'; sorted(ModelLibrary.of(library)) lists the known atoms"
+    assert "error: unknown atom 'zzz'; `patternalg models` lists the known atoms" in _error("eval", "zzz")
+    fitted = patternalg.ModelLibrary([patternalg.AtomicModel("k", 2 * patternalg.x, fit=(("points", 11),))])
+    fitted.save(tmp_path / "k.toml")
+    unsure = "no uncertainty recorded for k (fitted without one, as by {} or from one value per point)"
+    assert unsure.format("a fit with uncertainty=none") in patternalg.explain("k", fitted, interval=0.9, x=1024).notes[0]
+    assert unsure.format("fit --uncertainty none") in _noted(
+        "eval", "k", "--models", str(tmp_path / "k.toml"), "--at", "x=1024", "--interval", "0.9"
+    )
+    assert _said(lambda: plot_fit_reports([object()] * 13)) == (
+        "13 panels in one figure: at most 12 are drawn; choose fewer (reports to plot_fit_reports, or models to plot_models)"
+    )
+    many = tmp_path / "many.toml"
+    patternalg.ModelLibrary([patternalg.AtomicModel(f"a{i}", i * patternalg.x) for i in range(1, 14)]).save(many)
+    assert _error("plot", "--atoms", ",".join(f"a{i}" for i in range(1, 14)), "--models", str(many), "--over", "x=1..100", "-o", str(tmp_path / "p.png")).endswith(
+        "13 panels in one figure: at most 12 are drawn; choose fewer (plot --fit FILE --kernel NAME, or fewer --atoms)\n"
+    )
+    run = ROOT / "benchmarks" / "realdata" / "data14"
+    files = [str(run / "atoms.txt"), str(run / "compositions.txt")]
+    assert _said(lambda: calibrate(files, terms=["pipe(inc, inc),tpool_2(qsort)"])) == (
+        "terms=: one term an item of the list, not several separated by ',' (['pipe(inc, inc)', 'tpool_2(qsort)'])"
+    )
+    assert "error: --terms: terms are separated by ';', not ',' (pipe(inc, inc);tpool_2(qsort))" in _error(
+        "calibrate", *files, "--out", str(tmp_path / "m.toml"), "--terms", "pipe(inc, inc),tpool_2(qsort)"
+    )
