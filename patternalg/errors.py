@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._internal.limits import printable
+from ._internal.surface import either
 
 
 @dataclass(frozen=True)
@@ -159,10 +160,10 @@ class UnknownAtomError(PatternalgError, KeyError):
     def __str__(self) -> str:
         if self.suggestions:
             hint = did_you_mean(self.suggestions, before="; ")
-        elif self.pattern:
+        elif self.pattern:  # `patternalg models PATTERN` alone
             hint = "; `patternalg models` without a pattern lists them all"
         elif self.known is None:
-            hint = "; `patternalg models` lists the known atoms"
+            hint = f"; {either('`patternalg models`', 'sorted(ModelLibrary.of(library))')} lists the known atoms"
         else:
             hint = ""
         if self.known is not None:

@@ -27,6 +27,19 @@ def load_module(folder: str, name: str) -> ModuleType:
     return module
 
 
+def three_level_runs(folder: Path) -> list[str]:
+    """Caliper JSON runs in ``folder`` of main, main/b and main/b/c, exclusive times 1, 2 and 4 n
+    (n = 1, 2, 4, 8; of the root's inclusive 7 n: 1/7, 6/7 and 4/7)."""
+    runs = []
+    for n in (1, 2, 4, 8):
+        path = folder / f"run_n{n}.json"
+        records = [{"path": ["main"], "time": 1.0 * n}, {"path": ["main", "b"], "time": 2.0 * n},
+                   {"path": ["main", "b", "c"], "time": 4.0 * n}]  # fmt: skip
+        path.write_text(json.dumps({"records": records, "globals": {"n": n}}))
+        runs.append(str(path))
+    return runs
+
+
 def load_example(name: str) -> ModuleType:
     """Import ``examples/<name>.py`` as a module."""
     return load_module("examples", name)

@@ -84,7 +84,7 @@ def test_sweep_says_a_value_beyond_a_doubles_range_is_one():
     notes = sweep(["qsort"], [parse_axis("x=0,1e302,1e305")]).notes
     assert (
         "qsort is beyond a double's range (1.8e+308) at x = 1e+305: its cell is empty "
-        "(eval --at gives its value)"
+        "(model(term, x=...) gives its value)"
     ) in notes
     assert "qsort has no finite value at x = 0: its cell is empty" in notes
     assert not any("no finite value at x = 1e+305" in n for n in notes)
@@ -174,7 +174,7 @@ def test_sweep_without_over_names_over():
 
     with pytest.raises(ArgumentError, match=r"^over: expected a grid axis such as 'x=1..1e6:20:log'.*; got None$"):
         sweep(["qsort"])  # type: ignore[call-arg]
-    with pytest.raises(EvaluationError, match=r"^over=x: a grid needs at least 2 points, got 1 \(the value at one point: eval --at x=3\)$"):
+    with pytest.raises(EvaluationError, match=r"^over=x: a grid needs at least 2 points, got 1 \(the value at one point: model\(term, x=3\)\)$"):
         sweep(["qsort"], Axis("x", [3], "list"))
     with pytest.raises(EvaluationError, match=r"^over=x: x = 3 is listed twice; list each value once$"):
         sweep(["qsort"], Axis("x", [3, 3], "list"))

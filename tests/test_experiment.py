@@ -178,7 +178,7 @@ def test_an_experiment_on_standard_input_is_read_when_named(monkeypatch: pytest.
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(saved.read_bytes())))
     assert by_series(read("-", "extra-p")).keys() == by_series(read(saved)).keys()
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(saved.read_bytes())))
-    with pytest.raises(MeasurementError, match=r"^<stdin>: .*NUL byte.*: an Extra-P experiment there is read with --input-format extra-p$"):
+    with pytest.raises(MeasurementError, match=r"^<stdin>: .*NUL byte.*: an Extra-P experiment there is read with format=extra-p$"):
         read("-")
     monkeypatch.setattr("sys.stdin", io.StringIO("PK"))  # a text stream: no bytes to open
     with pytest.raises(MeasurementError, match=r"^<stdin>: an Extra-P experiment is a ZIP archive: standard input gives text$"):

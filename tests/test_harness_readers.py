@@ -141,7 +141,7 @@ def test_gbench_parameters_declared_keep_a_kernel_whose_other_parameter_is_const
 
 def test_gbench_parameters_declared_that_leave_out_every_kernel_are_one_error() -> None:
     with pytest.raises(MeasurementError, match=r"gb_threads.json: every kernel is measured at several values of a "
-                       r"parameter not declared \(x, x2\): declare it too \(its parameters: --parameters x,x2,p\)"):
+                       r"parameter not declared \(x, x2\): declare it too \(its parameters: parameters='x,x2,p'\)"):
         read(GB / "gb_threads.json", parameters="x,x2")  # its one kernel, BM_fill, ran on 1 and 2 threads
     notes = [n for n in read(GB / "gb_threads_one.json").notes if "measured over" in n]
     assert notes and notes[0].startswith("BM_pt is measured over (p, x)")  # undeclared: as before

@@ -581,9 +581,9 @@ def test_value_regex_searches_a_bounded_standard_output(monkeypatch: pytest.Monk
     from patternalg.measurements import processes
 
     monkeypatch.setattr(processes, "OUTPUT_LIMIT", 10)
-    with pytest.raises(PatternalgError, match="its standard output has 22 bytes; --value-regex searches 10 at most"):
+    with pytest.raises(PatternalgError, match="its standard output has 22 bytes; value_regex= searches 10 at most"):
         processes.run_program(["echo", "took 42.5 ms and more"], 30.0, "--timeout", r"took (\S+)")
-    with pytest.raises(PatternalgError, match="its standard output has no match of --value-regex"):
+    with pytest.raises(PatternalgError, match="its standard output has no match of value_regex="):
         processes.run_program(["sh", "-c", "echo took 4 >&2"], 30.0, "--timeout", r"took (\S+)")
 
 

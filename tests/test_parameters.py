@@ -35,7 +35,7 @@ def test_a_repetitions_number_is_no_parameter_its_rows_are_repetitions(tmp_path,
     (s,), (p,) = ms.series, plain.series
     assert np.array_equal(s.points, p.points)
     assert all(np.array_equal(a, b) for a, b in zip(s.values, p.values, strict=True))
-    assert f"parameter '{column.lower()}'" in ms.notes[-1] and "--parameters n," in ms.notes[-1]
+    assert f"parameter '{column.lower()}'" in ms.notes[-1] and "parameters='n," in ms.notes[-1]
 
 
 def test_fit_reads_the_rows_as_repetitions_and_a_declaration_keeps_the_column(tmp_path):

@@ -256,8 +256,8 @@ def test_read_performance_directions_names_and_repeats(tmp_path):
         (
             "p,ops\n1,1\n",
             {"metric": "ops"},
-            "{path}: is a higher 'ops' better or worse? say --higher-is-better or --lower-is-better "
-            "(fit --form presca: --better higher|lower), or --metric NAME for another value column",
+            "{path}: is a higher 'ops' better or worse? say higher_is_better=True or False "
+            "(Presca's fit: better='higher' or 'lower'), or metric=NAME for another value column",
         ),
         (
             "p,time\n1,1\n",
@@ -267,15 +267,15 @@ def test_read_performance_directions_names_and_repeats(tmp_path):
         (
             "p,time,energy\n1,1,1\n",
             {},
-            "{path}: is a higher 'energy' better or worse? say --higher-is-better or "
-            "--lower-is-better (fit --form presca: --better higher|lower), or --metric NAME for "
+            "{path}: is a higher 'energy' better or worse? say higher_is_better=True or "
+            "False (Presca's fit: better='higher' or 'lower'), or metric=NAME for "
             "another value column",
         ),
         (
             "p,cycles\n1,1\n",
             {},
-            "{path}: is a higher 'cycles' better or worse? say --higher-is-better or "
-            "--lower-is-better (fit --form presca: --better higher|lower), or --metric NAME for "
+            "{path}: is a higher 'cycles' better or worse? say higher_is_better=True or "
+            "False (Presca's fit: better='higher' or 'lower'), or metric=NAME for "
             "another value column",
         ),
         (

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import three_level_runs
 
 from patternalg import parse
 from patternalg.cli import main
@@ -484,25 +485,13 @@ def test_an_empty_caliper_file_records_no_metric(tmp_path: Path, capsys) -> None
     assert err.strip() == f"patternalg profile: error: {empty}: the profile records no metric (no region was measured)"
 
 
-def _three_levels(tmp_path: Path) -> list[str]:
-    """Caliper JSON runs of main, main/b and main/b/c, exclusive times 1, 2 and 4 n."""
-    runs = []
-    for n in (1, 2, 4, 8):
-        path = tmp_path / f"run_n{n}.json"
-        records = [{"path": ["main"], "time": 1.0 * n}, {"path": ["main", "b"], "time": 2.0 * n},
-                   {"path": ["main", "b", "c"], "time": 4.0 * n}]  # fmt: skip
-        path.write_text(json.dumps({"records": records, "globals": {"n": n}}))
-        runs.append(str(path))
-    return runs
-
-
 def test_an_exclusive_metric_sums_every_descendant_up_the_tree(tmp_path: Path) -> None:
     """Each path's exclusive time went to its parent alone: main, with main/b and main/b/c
     of 1, 2 and 4 n, was 3n inclusive (not 7n), its own time fitted as 0 and a gap of +100 %
     reported (fourth probe, 2026-11-30)."""
     from helpers import run_cli
 
-    done = run_cli("profile", *_three_levels(tmp_path), "--param", "n", "--format", "json")
+    done = run_cli("profile", *three_level_runs(tmp_path), "--param", "n", "--format", "json")
     assert done.returncode == 0, done.stderr
     nodes = {node["path"]: node for node in json.loads(done.stdout)["nodes"]}
     assert [nodes[p]["inclusive"] for p in ("main", "main/b", "main/b/c")] == [
@@ -518,7 +507,7 @@ def test_a_pool_gives_back_what_was_measured_at_every_node_inside_it(tmp_path: P
     every node below a pool of 8; fourth probe, 2026-11-30)."""
     from helpers import run_cli
 
-    done = run_cli("profile", *_three_levels(tmp_path), "--param", "n", "--format", "json",
+    done = run_cli("profile", *three_level_runs(tmp_path), "--param", "n", "--format", "json",
                    *(a for p in pools for a in ("--pool", p)))  # fmt: skip
     assert done.returncode == 0, done.stderr
     nodes = json.loads(done.stdout)["nodes"]
@@ -548,7 +537,7 @@ def test_a_malformed_json_split_is_one_line(tmp_path: Path, document: dict, key:
 def test_a_pool_count_is_a_whole_number_a_double_holds(tmp_path: Path, count: str) -> None:
     from helpers import run_cli
 
-    done = run_cli("profile", *_three_levels(tmp_path), "--param", "n", "--pool", f"main/b={count}")
+    done = run_cli("profile", *three_level_runs(tmp_path), "--param", "n", "--pool", f"main/b={count}")
     assert done.returncode == 2 and "expected PATH=N with N threads" in done.stderr, done.stderr
 
 
@@ -794,7 +783,7 @@ def test_params_and_pools_given_twice_are_refused() -> None:
     runs = [Profile(f"r_n{n}", {("main",): n, ("main", "a"): n / 2}) for n in (1, 2, 4)]
     with pytest.raises(MeasurementError, match="^params=n is given twice: give each parameter once$"):
         CallTree.of(runs, ["n", "n"])
-    with pytest.raises(MeasurementError, match=r"--pool main.a: the path is given twice \(also as main/a\)"):
+    with pytest.raises(MeasurementError, match=r"^pools={'main.a': 4}: the path is given twice \(also as main/a\)"):
         profile_term(CallTree.of(runs, "n"), pools={"main/a": 2, "main.a": 4})
 
 

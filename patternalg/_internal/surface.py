@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["command_line", "on_command_line", "flag", "at_text"]
+__all__ = ["command_line", "on_command_line", "flag", "switch", "either", "at_text"]
 
 _COMMAND_LINE: ContextVar[bool] = ContextVar("patternalg_command_line", default=False)
 
@@ -53,11 +53,13 @@ def on_command_line() -> bool:
 def flag(name: str, value: str = "", keyword: str | None = None) -> str:
     """The option ``name`` with ``value`` as the caller wrote it: ``--name value`` on the
     command line, ``name=value`` from Python (dashes to underscores, or ``keyword`` where
-    the function's argument is named otherwise; a value that is itself a binding,
-    ``x=1..4``, quoted as the string it was given, unless quoted already).
+    the function's argument is named otherwise; a value that is itself a binding or a
+    list, ``x=1..4``, ``n,p``, quoted as the string it was given, unless quoted already).
 
     >>> flag("threads", "8"), flag("at"), flag("max-threads", "4"), flag("over", "x=1..4")
     ('threads=8', 'at=', 'max_threads=4', "over='x=1..4'")
+    >>> flag("parameters", "n,p")
+    "parameters='n,p'"
     >>> flag("budget", repr("a+b<=24")), flag("param", "n=p", keyword="params")
     ("budget='a+b<=24'", "params='n=p'")
     >>> with command_line():
@@ -66,8 +68,34 @@ def flag(name: str, value: str = "", keyword: str | None = None) -> str:
     """
     if on_command_line():
         return f"--{name} {value}" if value else f"--{name}"
-    shown = repr(value) if "=" in value and value[0] not in "'\"" else value
+    shown = repr(value) if ("=" in value or "," in value) and value[0] not in "'\"" else value
     return f"{keyword or name.replace('-', '_')}={shown}"
+
+
+def switch(name: str, keyword: str | None = None) -> str:
+    """The switch ``name`` turned on as the caller does it: ``--name`` on the command line,
+    ``name=True`` from Python (dashes to underscores, or ``keyword``).
+
+    >>> switch("allow-nonpositive")
+    'allow_nonpositive=True'
+    >>> with command_line():
+    ...     switch("allow-nonpositive")
+    '--allow-nonpositive'
+    """
+    return f"--{name}" if on_command_line() else f"{keyword or name.replace('-', '_')}=True"
+
+
+def either(command: str, python: str) -> str:
+    """``command`` on the command line, ``python`` from Python: advice that names a whole
+    command (``eval --at x=5``), which Python does with a function (``model(term, x=5)``).
+
+    >>> either("eval --at x=5", "model(term, x=5)")
+    'model(term, x=5)'
+    >>> with command_line():
+    ...     either("eval --at x=5", "model(term, x=5)")
+    'eval --at x=5'
+    """
+    return command if on_command_line() else python
 
 
 def at_text(binding: str) -> str:

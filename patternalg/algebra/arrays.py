@@ -30,7 +30,7 @@ import sympy
 
 from .._internal.caches import Recomputed
 from .._internal.limits import printable
-from .._internal.surface import at_text, flag
+from .._internal.surface import at_text, either, flag
 from ..errors import EvaluationError
 from ..syntax.arith import format_expr
 from ..syntax.symbols import symbol
@@ -51,8 +51,10 @@ from .term_symbols import term_symbols
 
 __all__ = ["Compiled", "compile_term", "count_symbols"]
 
-#: why a number beyond a double is refused, and what computes it
-_IN_DOUBLES = "grids and intervals are computed in doubles (eval --at without --interval computes any size exactly)"
+def _in_doubles() -> str:
+    """Why a number beyond a double is refused, and what computes it, as the caller asks."""
+    exact = either("eval --at without --interval", "model(term, x=...), without an interval,")
+    return f"grids and intervals are computed in doubles ({exact} computes any size exactly)"
 
 
 def _vmax(*args: Any) -> np.ndarray:
@@ -98,7 +100,7 @@ class Arrays(Arithmetic[np.ndarray]):
                 value = np.asarray(function(*args), dtype=float)
             except OverflowError:  # an integer (a thread count 10^400) no double holds
                 raise EvaluationError(
-                    f"{printable(format_expr(expr))}: a number beyond a double (about 1.8e308); {_IN_DOUBLES}"
+                    f"{printable(format_expr(expr))}: a number beyond a double (about 1.8e308); {_in_doubles()}"
                 ) from None
             found = self._leaves[key] = (value, args)
         return found[0]
@@ -318,7 +320,7 @@ def _double(name: str, value: sympy.Expr) -> float:
         number = math.nan
     if not math.isfinite(number):
         raise EvaluationError(
-            f"{at_text(f'{name}={format_expr(value)}')}: the value is beyond a double (about 1.8e308); {_IN_DOUBLES}"
+            f"{at_text(f'{name}={format_expr(value)}')}: the value is beyond a double (about 1.8e308); {_in_doubles()}"
         )
     return number
 

@@ -24,6 +24,7 @@ from typing import Any
 import sympy
 
 from .._internal.caches import Recomputed
+from .._internal.surface import at_text
 from ..arguments import as_models, as_term, expect, wrong
 from ..errors import EvaluationError
 from ..syntax.symbols import x
@@ -364,11 +365,13 @@ def sub_values(
     return dict(found.kept), dict(found.winners)
 
 
-#: a closed form sympy cannot build: its recursive algorithms stop at Python's limit
-TOO_DEEP = (
-    "the closed form nests too deeply to build (a deep term whose counts are free nests one "
-    "level per level, such as x*(1024 + (1024 + ...)/(2*n))/(2*n)); bind the counts, e.g. --at n=2"
-)
+def too_deep() -> str:
+    """Why a closed form sympy cannot build is refused (its recursive algorithms stop at
+    Python's limit), and the binding that avoids it, as the caller gives one."""
+    return (
+        "the closed form nests too deeply to build (a deep term whose counts are free nests one "
+        f"level per level, such as x*(1024 + (1024 + ...)/(2*n))/(2*n)); bind the counts, e.g. {at_text('n=2')}"
+    )
 
 
 def _fold(
@@ -388,7 +391,7 @@ def _fold(
                 term, library, ClosedForms(semantics, where), dict(context), keep, plan, semantics
             )
     except RecursionError:
-        raise EvaluationError(TOO_DEEP) from None
+        raise EvaluationError(too_deep()) from None
 
 
 def count_floors(term: Term) -> dict[sympy.Expr, Fraction]:

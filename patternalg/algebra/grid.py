@@ -32,7 +32,7 @@ import numpy as np
 from .._internal.display import listed
 from .._internal.frozen import ReadOnlyArrays
 from .._internal.limits import printable
-from .._internal.surface import flag
+from .._internal.surface import either, flag
 from ..errors import ArgumentError, EvaluationError, ParseError
 from ..syntax.arith import in_double_range, number_text
 from .bindings import parse_value
@@ -157,7 +157,7 @@ def parse_axis(text: str, *, integer: bool = False, option: str = "over", distin
     >>> parse_axis("x=5", distinct=True)
     Traceback (most recent call last):
     ...
-    patternalg.errors.EvaluationError: over='x=5': a grid needs at least 2 points, got 1 (the value at one point: eval --at x=5)
+    patternalg.errors.EvaluationError: over='x=5': a grid needs at least 2 points, got 1 (the value at one point: model(term, x=5))
     >>> parse_axis("x=5:1")
     Traceback (most recent call last):
     ...
@@ -210,9 +210,10 @@ def check_distinct(axis: Axis, where: str) -> None:
     if repeated is not None:
         raise EvaluationError(f"{where}: {axis.name} = {number_text(repeated)} is listed twice; list each value once")
     if len(values) < 2:
+        point = f"{axis.name}={number_text(values[0])}"
         raise EvaluationError(
-            f"{where}: a grid needs at least 2 points, got 1 (the value at one point: eval --at "
-            f"{axis.name}={number_text(values[0])})"
+            f"{where}: a grid needs at least 2 points, got 1 (the value at one point: "
+            f"{either(f'eval --at {point}', f'model(term, {point})')})"
         )
 
 

@@ -59,6 +59,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from .._internal.surface import either, flag
 from ..arguments import as_bindings, as_models, as_seed, as_term, wrong
 from ..errors import ArgumentError
 from ..syntax.arith import number_text
@@ -136,14 +137,14 @@ def no_uncertainty_note(names: Sequence[str], library: Mapping[str, AtomicModel]
     >>> from patternalg.syntax.symbols import x
     >>> lib = {"k": AtomicModel("k", x, fit=(("points", 11),)), "nop": AtomicModel("nop", x)}
     >>> no_uncertainty_note(["k", "nop"], lib)
-    'no uncertainty recorded for k (fitted without one, as by fit --uncertainty none or from one value per point) and for nop (a model given, not fitted): counted as exact in the interval'
+    'no uncertainty recorded for k (fitted without one, as by a fit with uncertainty=none or from one value per point) and for nop (a model given, not fitted): counted as exact in the interval'
     """
     fitted = [name for name in names if name in library and library[name].fit]
     given = [name for name in names if name not in fitted]
     parts = [
         f"{', '.join(group)} ({why})"
         for group, why in (
-            (fitted, "fitted without one, as by fit --uncertainty none or from one value per point"),
+            (fitted, f"fitted without one, as by {either('fit ', 'a fit with ')}{flag('uncertainty', 'none')} or from one value per point"),
             (given, "a model given, not fitted"),
         )
         if group

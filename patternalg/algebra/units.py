@@ -10,10 +10,10 @@ are exact: 1 ms is 1000000 ns, not 999999.9999999999 ns.
 (Fraction(1000000, 1), Fraction(1, 1000), Fraction(1, 1))
 >>> is_time("min"), is_time("bytes")
 (True, False)
->>> check_time_unit("furlongs", "--unit")
+>>> check_time_unit("furlongs", "unit", option=True)
 Traceback (most recent call last):
 ...
-patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, us, ms, s, min)
+patternalg.errors.UnitError: unit=furlongs: a length, not a time (valid: ns, us, ms, s, min)
 """
 
 from __future__ import annotations
@@ -127,18 +127,26 @@ def is_time(text: str) -> bool:
     return kind(text) == "time"
 
 
-def check_time_unit(text: str, where: str) -> str:
+def check_time_unit(text: str, where: str, *, option: bool = False) -> str:
     """``text`` (without the blanks around it) if it is a unit of time (ms, s, minute, ...),
-    else a UnitError naming examples."""
+    else a UnitError naming examples at ``where`` (``the hand-off's unit``), or with
+    ``option`` at the option ``where`` names, as the caller gave it (``--unit furlongs``
+    on the command line, ``unit=furlongs`` from Python)."""
+
+    def said(shown: str = "") -> str:
+        if option:
+            return flag(where, shown)
+        return f"{where} {shown}" if shown else where
+
     valid = ", ".join(TIME_EXAMPLES)
     try:
         kind = dimension(text)
     except UnitError as exc:
         if isinstance(text, str) and len(text) > MAX_UNIT_TEXT:
-            raise UnitError(f"{where}: {exc}") from None
-        raise UnitError(f"{where} {printable(str(text))}: not a unit (valid: {valid})") from None
+            raise UnitError(f"{said()}: {exc}") from None
+        raise UnitError(f"{said(printable(str(text)))}: not a unit (valid: {valid})") from None
     if kind != "time":
-        raise UnitError(f"{where} {printable(text)}: {_kind(kind)}, not a time (valid: {valid})")
+        raise UnitError(f"{said(printable(text))}: {_kind(kind)}, not a time (valid: {valid})")
     return text.strip()
 
 

@@ -35,7 +35,7 @@ import sympy
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.limits import MAX_SEARCH_REBUILDS, printable, whole_number_text
-from .._internal.surface import at_text, flag
+from .._internal.surface import at_text, either, flag
 from ..algebra.arrays import SYMBOLIC_NODES
 from ..algebra.bindings import as_value, decided_number, held_by_double
 from ..algebra.domains import negative_note, range_notes
@@ -187,7 +187,7 @@ def explore(
             where = ", ".join(f"{k}={format_expr(v)}" for k, v in fixed.items())
             side = "beyond" if math.isinf(value) else "below"
             raise EvaluationError(
-                f"{printable(str(start))} is {side} a double's range at {at_text(where)} (eval gives "
+                f"{printable(str(start))} is {side} a double's range at {at_text(where)} ({either('eval', 'model')} gives "
                 "its value there): explore ranks designs by their values at the point"
                 + ("; give a smaller x" if math.isinf(value) else "")
             )

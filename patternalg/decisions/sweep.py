@@ -21,7 +21,7 @@ import sympy
 from .._internal.display import brief, counted, listed, ranges_text
 from .._internal.frozen import ReadOnlyArrays
 from .._internal.limits import printable
-from .._internal.surface import at_text, flag
+from .._internal.surface import at_text, either, flag
 from .._internal.tables import Tabular, distinct, number, with_unit
 from ..algebra.arrays import Compiled, compile_term, count_symbols
 from ..algebra.bindings import as_value
@@ -286,7 +286,7 @@ def lacking_notes(compiled: Compiled, value: np.ndarray, grid: Mapping[str, np.n
     >>> with np.errstate(all="ignore"):
     ...     for line in lacking_notes(qsort, qsort.values(grid), grid):
     ...         print(line)
-    qsort is beyond a double's range (1.8e+308) at x = 1e+305: its cell is empty (eval --at gives its value)
+    qsort is beyond a double's range (1.8e+308) at x = 1e+305: its cell is empty (model(term, x=...) gives its value)
     qsort has no finite value at x = 0: its cell is empty
     """
     infinite = np.isinf(value)
@@ -299,7 +299,7 @@ def lacking_notes(compiled: Compiled, value: np.ndarray, grid: Mapping[str, np.n
             beyond = infinite
     term = str(compiled.term)
     return (
-        *undefined_note(term, beyond, grid, f"is beyond a double's range ({sys.float_info.max:.2g})", " (eval --at gives its value)"),
+        *undefined_note(term, beyond, grid, f"is beyond a double's range ({sys.float_info.max:.2g})", f" ({_at_point(grid)} gives its value)"),
         *undefined_note(term, ~np.isfinite(value) & ~beyond, grid),
     )
 
@@ -319,7 +319,7 @@ def below_range_note(compiled: Compiled, value: np.ndarray, grid: Mapping[str, n
     >>> tiny = compile_term(parse("tiny"), lib, {})
     >>> grid = {"x": np.array([1.0, 2.0, 4.0])}
     >>> below_range_note(tiny, tiny.values(grid), grid)  # at x = 1 it is 0, exactly
-    ("tiny is below a double's range (2.2e-308) at x = 2 and 1 other point: shown as 0 (eval --at gives it)",)
+    ("tiny is below a double's range (2.2e-308) at x = 2 and 1 other point: shown as 0 (model(term, x=...) gives it)",)
     """
     below = np.argwhere(np.isfinite(value) & (np.abs(value) < sys.float_info.min))
     expr = compiled.expr
@@ -340,8 +340,14 @@ def below_range_note(compiled: Compiled, value: np.ndarray, grid: Mapping[str, n
         more += f" (the first {_CHECKED} of {len(below)} cells read as 0 checked)"
     return (
         f"{printable(str(compiled.term))} is below a double's range ({sys.float_info.min:.2g}) at {where}{more}: "
-        "shown as 0 (eval --at gives it)",
+        f"shown as 0 ({_at_point(grid)} gives it)",
     )
+
+
+def _at_point(grid: Mapping[str, np.ndarray]) -> str:
+    """What gives a term's value at one point of ``grid`` exactly: ``eval --at`` on the
+    command line, ``model(term, x=...)`` from Python (the grid's symbols)."""
+    return either("eval --at", f"model(term, {', '.join(f'{name}=...' for name in grid)})")
 
 
 def tabulate(

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._internal.limits import printable
-from .._internal.surface import flag
+from .._internal.surface import either, flag
 from ..algebra.bindings import counts, sizes
 from ..arguments import no_frame
 from ..errors import MeasurementError, ParseError
@@ -167,7 +167,7 @@ def _term_of(text: str) -> Term:
     >>> _term_of("pipe(inc, inc),tpool_2(qsort)")
     Traceback (most recent call last):
     ...
-    patternalg.errors.ParseError: --terms: terms are separated by ';', not ',' (pipe(inc, inc);tpool_2(qsort))
+    patternalg.errors.ParseError: terms=: one term an item of the list, not several separated by ',' (['pipe(inc, inc)', 'tpool_2(qsort)'])
     """
     try:
         return parse(text)
@@ -180,8 +180,12 @@ def _term_of(text: str) -> Term:
                 start = i + 1
         if not pieces:
             raise
-        listed = ";".join([*pieces, text[start:].strip()])
-        raise ParseError(f"--terms: terms are separated by ';', not ',' ({printable(listed)})") from None
+        pieces.append(text[start:].strip())
+        separated = either(
+            f"terms are separated by ';', not ',' ({printable(';'.join(pieces))})",
+            f"one term an item of the list, not several separated by ',' ({printable(repr(pieces))})",
+        )
+        raise ParseError(f"{flag('terms')}: {separated}") from None
 
 
 def no_twins(regions: Sequence[Region]) -> None:

@@ -44,6 +44,7 @@ import sympy
 
 from .._internal.callbacks import OnError, ProgressCallback
 from .._internal.options import Option
+from .._internal.surface import either
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.uncertainty import Uncertainty
 from ..arguments import as_callback, wrong
@@ -406,7 +407,8 @@ class Form(ABC):
         first asked for: fitting needs numpy, reading a model file does not); a FitError
         if the family cannot be fitted."""
         if cls.fitter is None:
-            raise FitError(f"form '{cls.name}' cannot be fitted (fittable: see patternalg fit -h)")
+            fittable = either("see patternalg fit -h", "the forms of patternalg.forms.FORMS whose fittable() is true")
+            raise FitError(f"form '{cls.name}' cannot be fitted (fittable: {fittable})")
         module, _, name = cls.fitter.partition(":")
         return getattr(importlib.import_module(module), name)
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .._internal.callbacks import OnError, ProgressCallback
-from .._internal.surface import flag
+from .._internal.surface import either, flag
 from ..arguments import as_measurements
 from ..errors import FitError, MeasurementError
 from ..measurements.model import hand_left_out
@@ -352,7 +352,7 @@ def assumed_unit(data: Any) -> list[str]:
 
     >>> from patternalg.measurements.csv import CsvReader
     >>> assumed_unit(CsvReader.read("k.csv", "x,time\\n1,0.012\\n2,0.5\\n"))
-    ['k.csv: the times (time) name no unit: read as ns, but every value is below 1 (at most 0.5): if they are seconds, fit --unit s (or name the column time_s)']
+    ['k.csv: the times (time) name no unit: read as ns, but every value is below 1 (at most 0.5): if they are seconds, unit=s (or name the column time_s)']
     """
     import numpy as np
 
@@ -379,7 +379,7 @@ def assumed_unit(data: Any) -> list[str]:
     if largest < 1:
         return [
             f"{head}, but every value is below 1 (at most {number_text(largest, 3)}): if they are "
-            "seconds, fit --unit s (or name the column time_s)"
+            f"seconds, {either('fit ', '')}{flag('unit', 's')} (or name the column time_s)"
         ]
     return [f"{head} ({flag('unit', 's')}, or a column or metric named time_s, says otherwise)"]
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from .._internal.display import listed
 from .._internal.reading import NotText, read_text
+from .._internal.surface import flag
 from ..errors import Location, MeasurementError, reason
 from .cells import number
 from .model import LeftOut, Measurements, Series, Stated, of_series, series_label, where
@@ -96,7 +97,7 @@ def read_source(path: str | Path) -> tuple[str, str]:
         return name, read_text(path)
     except OSError as exc:
         binary = name == STDIN and isinstance(exc, NotText)
-        hint = ": an Extra-P experiment there is read with --input-format extra-p" if binary else ""
+        hint = f": an Extra-P experiment there is read with {flag('input-format', 'extra-p', keyword='format')}" if binary else ""
         raise MeasurementError(
             f"cannot read measurements: {reason(exc)}{hint}", location=Location(name)
         ) from None

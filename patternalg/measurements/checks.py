@@ -15,6 +15,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from .._internal.surface import switch
 from ..errors import FitError, Location, MeasurementError
 from .model import Measurements, Series
 
@@ -114,13 +115,13 @@ def positive_times(series: Series, *, keep: bool = False) -> tuple[Series, str |
     ...            (np.array([3.0, 0.0]), np.array([5.0, 6.0])), ((2, 3), (4, 5)), "m.txt")
     >>> fitted, note = positive_times(s)
     >>> [v.tolist() for v in fitted.values], fitted.lines, note
-    ([[3.0], [5.0, 6.0]], ((2,), (4, 5)), "m.txt:3: kernel 'k', metric 'time': 1 time of 0 among positive repetitions dropped (--allow-nonpositive keeps it)")
+    ([[3.0], [5.0, 6.0]], ((2,), (4, 5)), "m.txt:3: kernel 'k', metric 'time': 1 time of 0 among positive repetitions dropped (allow_nonpositive=True keeps it)")
     >>> positive_times(replace(s, values=(np.zeros(2), np.zeros(2))))[1]
     "m.txt:2: kernel 'k', metric 'time': every time is 0 (a code path that did not run): fitted as measured, the constant 0"
     >>> positive_times(replace(s, values=(np.array([3.0, -1.0]), np.ones(2))))
     Traceback (most recent call last):
     ...
-    patternalg.errors.MeasurementError: m.txt:3: kernel 'k', metric 'time': the time -1 is not positive (a measured time is > 0); --allow-nonpositive fits it anyway
+    patternalg.errors.MeasurementError: m.txt:3: kernel 'k', metric 'time': the time -1 is not positive (a measured time is > 0); allow_nonpositive=True fits it anyway
     """
     found = first_bad(series, series.metric, lambda v: ~(v > 0))
     if found is None:
@@ -130,14 +131,14 @@ def positive_times(series: Series, *, keep: bool = False) -> tuple[Series, str |
     count = int(sum(np.sum(~(v > 0)) for v in series.values))
     if keep:
         return series, where + (
-            f"the time {value:g} is not positive; fitted as measured (--allow-nonpositive), "
+            f"the time {value:g} is not positive; fitted as measured ({switch('allow-nonpositive')}), "
             f"{count} such value(s)"
         )
     negative = first_bad(series, series.metric, lambda v: ~(v >= 0))
     if negative is not None:
         raise MeasurementError(
             f"{series.label}: the time {negative[1]:g} is not positive (a measured time is > 0); "
-            "--allow-nonpositive fits it anyway",
+            f"{switch('allow-nonpositive')} fits it anyway",
             location=Location(series.path, negative[0] or None),
         )
     zero = [v == 0 for v in series.values]
@@ -152,7 +153,7 @@ def positive_times(series: Series, *, keep: bool = False) -> tuple[Series, str |
         its = "it" if dropped == 1 else "them"
         parts.append(
             f"{_times(dropped)} of 0 among positive repetitions dropped "
-            f"(--allow-nonpositive keeps {its})"
+            f"({switch('allow-nonpositive')} keeps {its})"
         )
     if silent:
         parts.append(

@@ -23,6 +23,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, NamedTuple
 
+from .._internal.surface import flag
 from ..errors import Location, MeasurementError
 from .base import Collector, Reader, csv_cells
 from .json import _loads
@@ -261,7 +262,7 @@ class Points:
             every = ",".join(dict.fromkeys(n for row in rows for n in row.coordinates))
             raise MeasurementError(
                 f"every kernel is measured at several values of a parameter not declared "
-                f"({', '.join(declared)}): declare it too (its parameters: --parameters {every})",
+                f"({', '.join(declared)}): declare it too (its parameters: {flag('parameters', every)})",
                 location=Location(self.path),
             )
         kept, names = self._over_shared_parameters(kept)

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from .._internal.json_values import finite_number
 from .._internal.limits import printable
 from .._internal.reading import read_bytes
+from .._internal.surface import either
 from ..errors import PatternalgError, reason
 
 __all__ = ["JOURNAL_KIND", "Journal", "JournaledPlan", "journal_path", "kept", "resume"]
@@ -119,7 +120,8 @@ def _regular(fd: int, path: Path) -> None:
     if not stat.S_ISREG(mode):
         kind = _KINDS.get(stat.S_IFMT(mode), "no regular file")
         raise PatternalgError(
-            f"cannot write the journal {path}: it is {kind}, not a regular file; remove it, or give another --out"
+            f"cannot write the journal {path}: it is {kind}, not a regular file; remove it, or give another "
+            f"{either('--out', 'journal path')}"
         )
 
 
@@ -134,8 +136,8 @@ def _locked(fd: int, path: Path) -> bool:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         raise PatternalgError(
-            f"{path}: another patternalg measure is writing this journal (its --out is the "
-            "same); wait for it to end, or give another --out"
+            f"{path}: another patternalg measure is writing this journal{either(' (its --out is the same)', '')}; "
+            f"wait for it to end, or give another {either('--out', 'journal path')}"
         ) from None
     except OSError:  # a file system without locks: measure as before
         return True
@@ -181,8 +183,8 @@ def resume(plan: JournaledPlan, journal: Path) -> dict[tuple[int, str, int], flo
                 return None
             raise PatternalgError(
                 f"{journal} journals a measurement with other options: run it with the same "
-                "command, grid, repetitions, --value-regex and --seed to resume it, or remove "
-                "the journal to start anew"
+                + either("command, grid, repetitions, --value-regex and --seed", "regions, grid, repetitions, value_regex and seed")
+                + " to resume it, or remove the journal to start anew"
             )
         done: dict[tuple[int, str, int], float] = {}
         for index in range(1, len(lines)):

@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from .._internal.surface import flag
 from ..algebra.atomic_model import valid_atom_name
 from ..algebra.units import DEFAULT_UNIT, check_time_unit, check_unit, dimension
 from ..errors import UnitError
@@ -357,15 +358,15 @@ def measured_unit(
     >>> measured_unit("time", "ms", "s", "m.csv")
     Traceback (most recent call last):
     ...
-    patternalg.errors.UnitError: m.csv: --unit s contradicts the value column's unit ms (drop --unit, or rename the column)
+    patternalg.errors.UnitError: m.csv: unit=s contradicts the value column's unit ms (drop unit=, or rename the column)
     >>> measured_unit("time", None, "furlongs")
     Traceback (most recent call last):
     ...
-    patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, us, ms, s, min)
+    patternalg.errors.UnitError: unit=furlongs: a length, not a time (valid: ns, us, ms, s, min)
     >>> measured_unit("time", "s", "furlongs")
     Traceback (most recent call last):
     ...
-    patternalg.errors.UnitError: --unit furlongs: a length, not a time (valid: ns, us, ms, s, min)
+    patternalg.errors.UnitError: unit=furlongs: a length, not a time (valid: ns, us, ms, s, min)
     """
     prefix = f"{where}: " if where else ""
     is_time = is_time_series(metric, column_unit)
@@ -374,11 +375,11 @@ def measured_unit(
         return check_time_unit(unit, what) if is_time else check_unit(unit, what)
 
     if option is not None:
-        option = checked(option, "--unit" if is_time else f"{prefix}--unit")
+        option = check_time_unit(option, "unit", option=True) if is_time else check_unit(option, f"{prefix}{flag('unit')}")
         if column_unit not in (None, "dimensionless") and option != column_unit:
             raise UnitError(
-                f"{prefix}--unit {option} contradicts the value column's unit {column_unit} "
-                "(drop --unit, or rename the column)"
+                f"{prefix}{flag('unit', option)} contradicts the value column's unit {column_unit} "
+                f"(drop {flag('unit')}, or rename the column)"
             )
         return option
     if column_unit is None:

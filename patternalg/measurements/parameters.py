@@ -12,7 +12,7 @@ declaration keeps exactly the parameters it names, in its order.
 >>> ms.parameters, [v.tolist() for v in ms.series[0].values]
 (('n',), [[5.0, 6.0], [9.0]])
 >>> ms.notes[-1]
-"m.csv: parameter 'rep' numbers the repetitions, so it is no parameter of a point: the rows that differ only in it are repetitions of one point (declare the parameters to fit it as one: --parameters n,rep)"
+"m.csv: parameter 'rep' numbers the repetitions, so it is no parameter of a point: the rows that differ only in it are repetitions of one point (declare the parameters to fit it as one: parameters='n,rep')"
 >>> settled(CsvReader.read("m.csv", "n,rep,time\\n8,1,5\\n8,2,6\\n16,1,9\\n"), ["n", "rep"]).parameters
 ('n', 'rep')
 """
@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from .._internal.surface import flag
 from ..errors import MeasurementError
 from .model import Measurements
 from .names import bookkeeping
@@ -41,7 +42,7 @@ def declared_parameters(text: str | Sequence[str] | None) -> list[str] | None:
     names = [n.strip().lower() for n in (text.split(",") if isinstance(text, str) else text)]
     if not all(names) or len(set(names)) != len(names):
         raise MeasurementError(
-            f"--parameters: expected distinct names separated by commas, e.g. n,p (got {', '.join(names)!r})"
+            f"{flag('parameters')}: expected distinct names separated by commas, e.g. n,p (got {', '.join(names)!r})"
         )
     return names
 
@@ -70,7 +71,7 @@ def settled(ms: Measurements, declared: Sequence[str] | None = None) -> Measurem
         notes = [
             f"{ms.path}: parameter '{p}' {bookkeeping(p)}, so it is no parameter of a point: the rows that "
             f"differ only in it are repetitions of one point (declare the parameters to fit it as one: "
-            f"--parameters {','.join(ms.parameters)})"
+            f"{flag('parameters', ','.join(ms.parameters))})"
             for p in ms.parameters
             if p not in kept
         ]

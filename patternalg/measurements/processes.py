@@ -24,6 +24,7 @@ from typing import IO, Any
 
 from .._internal.limits import printable
 from .._internal.signals import signals_set
+from .._internal.surface import either, flag
 from ..errors import PatternalgError, reason
 
 __all__ = ["run_program", "signals_held", "stop"]
@@ -155,24 +156,25 @@ def _value(shown: str, value_regex: str, stdout: IO[bytes]) -> float:
     size = stdout.seek(0, os.SEEK_END)
     if size > OUTPUT_LIMIT:
         raise PatternalgError(
-            f"{shown}: its standard output has {size:,} bytes; --value-regex searches "
-            f"{OUTPUT_LIMIT:,} at most: print less, or measure the wall time (no --value-regex)"
+            f"{shown}: its standard output has {size:,} bytes; {flag('value-regex')} searches "
+            f"{OUTPUT_LIMIT:,} at most: print less, or measure the wall time "
+            f"({either('no --value-regex', 'value_regex=None')})"
         )
     stdout.seek(0)
     match = re.search(value_regex, stdout.read().decode(errors="replace"))
     if match is None:
-        raise PatternalgError(f"{shown}: its standard output has no match of --value-regex {value_regex!r}")
+        raise PatternalgError(f"{shown}: its standard output has no match of {flag('value-regex', repr(value_regex))}")
     text = next((g for g in match.groups() if g is not None), None) if match.groups() else match[0]
     if text is None:
         raise PatternalgError(
-            f"{shown}: --value-regex {value_regex!r} matched {match[0]!r:.40}, but none of its "
+            f"{shown}: {flag('value-regex', repr(value_regex))} matched {match[0]!r:.40}, but none of its "
             "groups took part in the match (the value is the first group that does)"
         )
     with contextlib.suppress(ValueError):
         value = float(text)
         if math.isfinite(value):
             return value
-    raise PatternalgError(f"{shown}: --value-regex matched {text!r:.40}, which is not a finite number")
+    raise PatternalgError(f"{shown}: {flag('value-regex')} matched {text!r:.40}, which is not a finite number")
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .._internal.reading import text_lines
+from .._internal.surface import flag
 from ..arguments import as_column_choice, as_path, no_frame, optional_texts
 from ..errors import Location, MeasurementError
 from .base import STDIN, DirectoryReader, PathReader, Reader, ValueChoice, read_source
@@ -58,9 +59,9 @@ READERS: dict[str, type[Reader]] = {
 _HYPERFINE_READ = "which holds no runs and is not read: hyperfine's --export-json (every run) or --export-csv is"
 
 #: what a source that holds no measurements may be, by its first line (a pattern), and
-#: what to do with it
+#: what to do with it (``{models}``: the option that takes a model file, as the caller spells it)
 NOT_MEASUREMENTS = (
-    (re.compile(r"\[\[?\s*models\b|format\s*=\s*\d"), "is a model file: use --models FILE"),
+    (re.compile(r"\[\[?\s*models\b|format\s*=\s*\d"), "is a model file: use {models}"),
     (re.compile(r"\[cols=|\|==="), f"is an AsciiDoc table (hyperfine --export-asciidoc), {_HYPERFINE_READ}"),
     (
         re.compile(r"\|\s*Command\s*\|\s*Mean\b"),
@@ -93,7 +94,7 @@ def sniff(path: str | Path, text: str) -> str:
     >>> sniff("qsort.csv", "format = 1\\n[models.qsort]\\n")
     Traceback (most recent call last):
     ...
-    patternalg.errors.MeasurementError: qsort.csv: is a model file: use --models FILE
+    patternalg.errors.MeasurementError: qsort.csv: is a model file: use models=FILE
     """
     suffix = Path(str(path)).suffix.lower()
     first = next(
@@ -102,7 +103,7 @@ def sniff(path: str | Path, text: str) -> str:
     )
     for pattern, says in NOT_MEASUREMENTS:
         if pattern.match(first):
-            raise MeasurementError(says, location=Location(str(path) or STDIN))
+            raise MeasurementError(says.replace("{models}", flag("models", "FILE")), location=Location(str(path) or STDIN))
     claimed = [
         name
         for name, reader in READERS.items()

@@ -39,6 +39,7 @@ from .._internal.callbacks import ProgressCallback
 from .._internal.json_values import finite_number
 from .._internal.limits import printable
 from .._internal.signals import INTERRUPTING, ending_handled
+from .._internal.surface import either, flag
 from ..arguments import as_int, as_path, expect, wrong
 from ..errors import PatternalgError, reason
 from .journal import JOURNAL_KIND, Journal, journal_path, kept, resume
@@ -220,7 +221,7 @@ class Plan:
             if unknown:
                 raise PatternalgError(
                     f"region {name}: {{{sorted(unknown)[0]}}} is not a parameter of the grid "
-                    f"(--over gives: {', '.join(parameters) or 'none'})"
+                    f"({either('--over gives', 'the grid has')}: {', '.join(parameters) or 'none'})"
                 )
             templates.append((name, words))
         _check_used(parameters, regions)
@@ -228,7 +229,7 @@ class Plan:
             try:
                 re.compile(value_regex)
             except re.error as exc:
-                raise PatternalgError(f"--value-regex {value_regex!r}: {exc}") from None
+                raise PatternalgError(f"{flag('value-regex', repr(value_regex))}: {exc}") from None
         axes = [[grid_value(v) for v in values] for values in grid.values()]
         points = tuple(itertools.product(*axes))
         return cls(
@@ -302,7 +303,7 @@ def _check_used(parameters: Sequence[str], regions: Mapping[str, str]) -> None:
     >>> _check_used(["x", "y"], {"k": "./k {x}"})
     Traceback (most recent call last):
     ...
-    patternalg.errors.PatternalgError: --over y: no command names {y} (the command: './k {x}'); name {y} where its value goes, or leave y out of the grid
+    patternalg.errors.PatternalgError: grid=y: no command names {y} (the command: './k {x}'); name {y} where its value goes, or leave y out of the grid
     """
     named = {m for template in regions.values() for m in _PLACEHOLDER.findall(template)}
     unused = [p for p in parameters if p not in named]
@@ -310,7 +311,7 @@ def _check_used(parameters: Sequence[str], regions: Mapping[str, str]) -> None:
         commands = ", ".join(map(repr, regions.values()))
         kind = "the command" if len(regions) == 1 else "the commands"
         raise PatternalgError(
-            f"--over {unused[0]}: no command names {{{unused[0]}}} ({kind}: {printable(commands, 200)}); "
+            f"{flag('over', unused[0], keyword='grid')}: no command names {{{unused[0]}}} ({kind}: {printable(commands, 200)}); "
             f"name {{{unused[0]}}} where its value goes, or leave {unused[0]} out of the grid"
         )
 
@@ -475,9 +476,9 @@ def _run(plan: Plan, region: str, point: Sequence[int | float], longest: list[fl
     """One run's value (:func:`~patternalg.measurements.processes.run_program`); ``longest[0]``,
     the longest run so far, sets the default timeout and is updated."""
     timeout = plan.timeout or max(DEFAULT_TIMEOUT, TIMEOUT_FACTOR * longest[0])
-    given = "--timeout" if plan.timeout else (
-        f"the default --timeout: {DEFAULT_TIMEOUT:g} s, or {TIMEOUT_FACTOR:g} times the "
-        "longest run before it; give --timeout SECONDS for longer runs"
+    given = either("--timeout", f"timeout={plan.timeout:g}") if plan.timeout else (
+        f"the default {either('--timeout', 'timeout')}: {DEFAULT_TIMEOUT:g} s, or {TIMEOUT_FACTOR:g} times the "
+        f"longest run before it; give {flag('timeout', 'SECONDS')} for longer runs"
     )
     value, elapsed = run_program(plan.argv(region, point), timeout, given, plan.value_regex)
     longest[0] = max(longest[0], elapsed)

@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from .._internal.atomic_write import write_bytes_atomic
-from .._internal.surface import flag
+from .._internal.surface import either, flag
 from ..errors import ArgumentError, PatternalgError, reason
 from ..syntax.arith import format_number
 
@@ -163,8 +163,9 @@ def new_axes(panels: int = 1) -> tuple[Any, list[Any]]:
     :data:`MAX_PANELS`: more is a PlotError."""
     if panels > MAX_PANELS:
         raise PlotError(
-            f"{panels} panels in one figure: at most {MAX_PANELS} are drawn; choose fewer "
-            "(plot --fit FILE --kernel NAME, or fewer --atoms)"
+            f"{panels} panels in one figure: at most {MAX_PANELS} are drawn; choose fewer ("
+            + either("plot --fit FILE --kernel NAME, or fewer --atoms", "reports to plot_fit_reports, or models to plot_models")
+            + ")"
         )
     plt = pyplot()
     columns = min(panels, 3)

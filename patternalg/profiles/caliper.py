@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from .._internal.reading import read_text
+from .._internal.surface import flag
 from ..errors import Location, MeasurementError, close_names, did_you_mean
 from .tree import ROOT, Path, Profile, inclusive_of, named_inclusive
 
@@ -275,7 +276,7 @@ def _chosen(source: str, described: Mapping[str, Mapping[str, Any]], metric: str
     if not names:  # an empty recording: nothing to choose from
         raise MeasurementError("the profile records no metric (no region was measured)", location=Location(source))
     valid = ", ".join(f"'{n}'" for n in names)
-    what = f"no metric '{metric}'" if metric is not None else "several metrics: choose one with --metric"
+    what = f"no metric '{metric}'" if metric is not None else f"several metrics: choose one with {flag('metric')}"
     hint = did_you_mean(close_names(metric, list(names)) if metric else [], quote="'", before="; ")
     raise MeasurementError(f"{what} (the profile has: {valid}){hint}", location=Location(source))
 

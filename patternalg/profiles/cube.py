@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .._internal.surface import flag
 from ..errors import Location, MeasurementError
 from ..measurements.cube import exclusive_values
 from .tree import Profile, inclusive_of
@@ -55,7 +56,7 @@ def _metric(name: str, path: str) -> tuple[str, str]:
         if rest and (words[0] == "Total") == (not words[1].endswith("/rank")):
             return words[0], rest
     raise MeasurementError(
-        f"--metric {name!r}: a Cube profile's metric is 'Avg time/rank', 'Max time/rank', "
+        f"{flag('metric', repr(name))}: a Cube profile's metric is 'Avg time/rank', 'Max time/rank', "
         "'Min time/rank' or 'Total time' (or another Cube metric in place of time)",
         location=Location(path),
     )

@@ -30,7 +30,7 @@ import numpy as np
 import sympy
 
 from .._internal.display import brief, counted, listed
-from .._internal.surface import flag
+from .._internal.surface import flag, on_command_line
 from ..algebra.atomic_model import valid_atom_name
 from ..arguments import expect
 from ..errors import MeasurementError, close_names, did_you_mean
@@ -207,30 +207,46 @@ def _pools(pools: Mapping[str, int], names: Mapping[Path, str], tree: CallTree, 
     out: dict[Path, int] = {}
     spelled: dict[Path, str] = {}
     for where, count in pools.items():
-        path = _pooled_path(str(where), names, tree, min_share)
+        path = _pooled_path(where, count, names, tree, min_share)
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise MeasurementError(f"--pool {where}={count!r}: a thread count is a whole number from 1")
+            raise MeasurementError(f"{_pool(where, count)}: a thread count is a whole number from 1")
         if path in spelled:
             raise MeasurementError(
-                f"--pool {where}: the path is given twice (also as {spelled[path]}); give each region once"
+                f"{_pool(where, count, counted=False)}: the path is given twice (also as {spelled[path]}); "
+                "give each region once"
             )
         out[path], spelled[path] = count, str(where)
     return out
 
 
-def _pooled_path(where: str, names: Mapping[Path, str], tree: CallTree, min_share: float) -> Path:
+def _pool(where: object, count: object, counted: bool = True) -> str:
+    """The region ``where`` as the caller pooled it: ``--pool PATH=N`` on the command line
+    (``--pool PATH`` unless ``counted``), ``pools={'PATH': N}`` from Python.
+
+    >>> _pool("main.solve", 0)
+    "pools={'main.solve': 0}"
+    """
+    if on_command_line():
+        return flag("pool", f"{where}={count!r}" if counted else str(where))
+    return flag("pool", f"{{{str(where)!r}: {count!r}}}", keyword="pools")
+
+
+def _pooled_path(
+    where: object, count: object, names: Mapping[Path, str], tree: CallTree, min_share: float
+) -> Path:
     """The kept call path ``where`` names (an atom's name or ``a/b/c``), or an error saying
-    whether it was folded below ``min_share`` or is no call path of the tree."""
-    path = _named(where, names)
+    whether it was folded below ``min_share`` or is no call path of the tree (pooled on
+    ``count`` threads, as the caller said)."""
+    path = _named(str(where), names)
     if path is not None:
         return path
-    if _named(where, _names(list(tree.paths))) is not None:
+    if _named(str(where), _names(list(tree.paths))) is not None:
         raise MeasurementError(
-            f"--pool {where}: the call path is folded into its parent's own time (below "
+            f"{_pool(where, count, counted=False)}: the call path is folded into its parent's own time (below "
             f"{flag('min-share', f'{min_share:g}')} of the root in every run); {flag('min-share', '0')} keeps it"
         )
-    hint = did_you_mean(close_names(where, list(names.values())), quote="'", before="; ")
-    raise MeasurementError(f"--pool {where}: no such call path in the term{hint}")
+    hint = did_you_mean(close_names(str(where), list(names.values())), quote="'", before="; ")
+    raise MeasurementError(f"{_pool(where, count, counted=False)}: no such call path in the term{hint}")
 
 
 def _named(where: str, names: Mapping[Path, str]) -> Path | None:

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 import sympy
 
+from ..._internal.surface import flag
 from ...algebra.uncertainty import Uncertainty
 from ...errors import FitError, MeasurementError
 from ...measurements.checks import require_above, require_distinct
@@ -164,7 +165,7 @@ def fit_joint(
     except ValueError:  # scipy's "array must not contain infs or NaNs" on overflow
         raise FitError(
             f"the joint fit of alpha cannot weigh times from {np.min(np.abs(t)) * unit:.3g} to "
-            f"{unit:.3g} (relative errors overflow); use --alpha highest or rescale the times"
+            f"{unit:.3g} (relative errors overflow); use {flag('alpha', 'highest', keyword='alpha_method')} or rescale the times"
         ) from None
     theta = result.x
     return theta[:-1] * unit / scale ** np.arange(degree + 1), float(theta[-1])
@@ -222,7 +223,7 @@ def _check(series: Any, degree: int, method: str) -> None:
         if len(ones) == 0:
             raise FitError(
                 f"{series.path}: kernel '{series.kernel}', column 'p': no rows with p = 1 to fit "
-                "T_seq from (measure on 1 core, or use --alpha joint)"
+                f"T_seq from (measure on 1 core, or use {flag('alpha', 'joint', keyword='alpha_method')})"
             )
         require_distinct(ones, "x", degree + 1, f"T_seq of degree {degree} (rows with p = 1)")
         if not (series.column("p") > 1).any():
@@ -327,8 +328,8 @@ class AmdahlFitter(Fitter):
         degree = options["degree"]
         if degree and "x" not in data.parameters:
             raise MeasurementError(
-                f"missing column 'x' (--degree {degree} needs the predictor value x; "
-                "without x, T_seq is a constant: --degree 0)",
+                f"missing column 'x' ({flag('degree', str(degree))} needs the predictor value x; "
+                f"without x, T_seq is a constant: {flag('degree', '0')})",
                 location=data.location(),
             )
 

@@ -10,7 +10,7 @@ says so, and names the form that models such a fall (Amdahl's, in the cores ``p`
 >>> path = os.path.join(tempfile.mkdtemp(), "solve.csv")
 >>> _ = open(path, "w").write("p,time\\n1,1000\\n2,520\\n4,270\\n8,140\\n")
 >>> print(falling_notes(read(path))[0])
-solve falls as p grows (at the largest p 0.14 times its value at the smallest): PMNF's terms grow with every parameter and cannot follow a fall; if p counts cores, --form amdahl models a time that falls with them
+solve falls as p grows (at the largest p 0.14 times its value at the smallest): PMNF's terms grow with every parameter and cannot follow a fall; if p counts cores, patternalg.forms.Amdahl models a time that falls with them
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._internal.surface import either
 from ...measurements.blocks import HEAD
 
 __all__ = ["falling_notes"]
@@ -61,7 +62,7 @@ def falling_notes(data: Any) -> list[str]:
             f"{shown} {'falls' if one else 'fall'} as {name} grows (at the largest {name} "
             f"{ratio:.2g} times {'its' if one else 'their'} value at the smallest{lines}): PMNF's "
             f"terms grow with every parameter and cannot follow a fall; if {name} counts cores, "
-            "--form amdahl models a time that falls with them"
+            f"{either('--form amdahl', 'patternalg.forms.Amdahl')} models a time that falls with them"
         )
     return notes
 

@@ -129,7 +129,7 @@ def check_series(s: Any) -> None:
                 f"{'s' if len(lines) != 1 else ''} along the longest lines of the grid (points "
                 f"where only '{name}' changes); a pmnf fit in {k} parameters needs at least 3 "
                 f"there for each parameter (Extra-P advises 5)"
-                + (f"; it is {number_text(s.points[0, column])} at every point: to fit without it, --parameters {others}" if constant else "")
+                + (f"; it is {number_text(s.points[0, column])} at every point: to fit without it, {flag('parameters', others)}" if constant else "")
             )
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..._internal.callbacks import OnError
 from ..._internal.limits import MAX_PREDICTED_THREADS
-from ..._internal.surface import flag
+from ..._internal.surface import either, flag
 from ...errors import FitError, Location, MeasurementError, PatternalgError
 from ...measurements.model import Measurements, Series, hand_left_out
 from ...measurements.names import TIME_NAMES, quantity
@@ -100,8 +100,11 @@ def direction(metric: str, higher_is_better: bool | None, where: str) -> bool:
     if higher_is_better is None:
         raise MeasurementError(
             f"{where}: is a higher '{metric}' better or worse? "
-            "say --higher-is-better or --lower-is-better (fit --form presca: --better higher|lower), "
-            "or --metric NAME for another value column"
+            + either(
+                "say --higher-is-better or --lower-is-better (fit --form presca: --better higher|lower), ",
+                "say higher_is_better=True or False (Presca's fit: better='higher' or 'lower'), ",
+            )
+            + f"or {flag('metric', 'NAME')} for another value column"
         )
     return higher_is_better
 
@@ -114,8 +117,8 @@ def thread_column(options: Sequence[str]) -> str | None:
     """
     if len(options) > 1:
         raise FitError(
-            f"--param: a presca model has one parameter, the thread count p; "
-            f"got {len(options)} (--param {' --param '.join(options)})"
+            f"{flag('param')}: a presca model has one parameter, the thread count p; "
+            f"got {len(options)} ({either('--param ' + ' --param '.join(options), f'param={list(options)!r}')})"
         )
     if not options:
         return None
