@@ -114,7 +114,17 @@ def covariance_record(rng: random.Random) -> list[str]:
     matrix = "[" + ", ".join("[" + ", ".join(entry(i, j) for j in range(size)) + "]" for i in range(size)) + "]"
     lines += ["[machine.calibration.covariance]", f'unit = "{choice(rng, ["ns", "us"], 0.1)}"',
               f"names = {json.dumps(names)}", f"matrix = {matrix}"]  # fmt: skip
-    return lines + (width_record(rng) if rng.random() < 0.7 else [])
+    return lines + (width_record(rng) if rng.random() < 0.7 else []) + (spread_record(rng) if rng.random() < 0.5 else [])
+
+
+def spread_record(rng: random.Random) -> list[str]:
+    """A calibration record's missed spread and its growth beyond the sizes
+    (``[machine.calibration.spread]``): mostly as calibrate writes them, with odd spreads,
+    sizes and growths."""
+    sizes = rng.choice([["1024.0", "4096.0", "16384.0"], ["1.0"], ["1e300", "1e-300"], ["4096.0", "1024.0"]])
+    missed = ", ".join(f"[{x}, {choice(rng, ['0.0', '0.05', '0.3'], 0.05)}]" for x in sizes)
+    lines = ["[machine.calibration.spread]", f"missed = [{missed}]"]
+    return lines + ([f"growth = {choice(rng, ['0.0', '0.0144', '0.5', '1e6', '1e300'], 0.1)}"] if rng.random() < 0.8 else [])
 
 
 def width_record(rng: random.Random) -> list[str]:
