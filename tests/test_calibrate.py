@@ -593,6 +593,26 @@ def test_the_batch_is_the_machine_semantics() -> None:
         np.testing.assert_allclose(row, one, rtol=1e-12)
 
 
+def test_a_slope_a_number_follows_is_kept_in_part_one_no_number_reaches_whole() -> None:
+    """Each calibration composition's kept share of a slope in log2(x) (the missed spread's
+    growth counts slopes by it): the hand-off h0 + h1*x takes up most of a pipe of two
+    stages that touch the data, the dispatch cost a part of a light pool's, and nothing
+    reaches seq(inc, inc) or pipe(inc, nop) (nop touches no data: no hand-off)."""
+    from patternalg.evidence.calibration import _composing
+    from patternalg.evidence.calibration_fit import Problem, fit_numbers
+    from patternalg.evidence.calibration_regions import read_regions
+    from patternalg.syntax.terms import Atom
+
+    regions, _, _ = read_regions([RUN / "atoms.txt", RUN / "compositions.txt"])
+    atoms = [r for r in regions if isinstance(r.term, Atom)]
+    compositions = [r for r in regions if str(r.term) in CALIBRATION_TERMS]
+    _, library, _ = _composing(compositions, atoms, None, None)
+    fitted = fit_numbers(Problem(compositions, library, 2, "ns", []))
+    kept = {str(r.term): float(k) for r, k in zip(compositions, fitted.slopes, strict=True)}
+    assert kept["seq(inc, inc)"] == pytest.approx(1.0) and kept["pipe(inc, nop)"] == pytest.approx(1.0)
+    assert kept["pipe(inc, inc)"] < 0.4 and 0.3 < kept["tpool_2(inc)"] < 0.8
+
+
 @pytest.mark.parametrize("given, kept", [([], True), (["--speedups"], True), (["--speedups", "no"], False)])
 def test_the_speedups_option(tmp_path: Path, capsys: pytest.CaptureFixture[str], given: list[str], kept: bool) -> None:
     atoms, compositions = synthetic(tmp_path)
