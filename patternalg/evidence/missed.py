@@ -80,27 +80,31 @@ def missed_growth(steps: Sequence[np.ndarray], residuals: Sequence[np.ndarray], 
                   kept: np.ndarray) -> float:
     """How fast the operators' miss drifts per doubling of x: each composition's residuals
     take a slope in log2(x) (``steps``) of their own, the calibrated sizes show it only
-    within them, and a prediction beyond them meets the slope times its distance. The
-    slopes' variance by moments: each composition's least-squares slope squared, less what
-    its points' ``noises`` or their scatter about the line (noise the repetitions did not
-    show) give it, whichever is larger, over its ``kept`` share of a slope squared
-    (:func:`~patternalg.evidence.absorbed.kept_slopes`: a hand-off fitted to a pipe's
-    residuals takes up its slope); compositions at fewer than 3 sizes show none. 0 where
-    noise explains the slopes: unless the sum of their squares over that variance is above
-    chi-squared's 90 % quantile (one degree of freedom per composition), no drift is seen.
+    within them, and a prediction beyond them meets the slope times its distance. A slope
+    every composition shares is not an operator's: it is the atoms' (their measured medians
+    drifting with the size), which their own errors cover, so the slopes count about their
+    mean. Their variance by moments: each composition's least-squares slope off the mean,
+    squared, less what its points' ``noises`` or their scatter about the line (noise the
+    repetitions did not show) give it, whichever is larger, over its ``kept`` share of a
+    slope squared (:func:`~patternalg.evidence.absorbed.kept_slopes`: a hand-off fitted to
+    a pipe's residuals takes up its slope); compositions at fewer than 3 sizes show none,
+    and fewer than 2 compositions no spread. 0 where noise explains the slopes: unless the
+    sum of their squares off the mean over that variance is above chi-squared's 90 %
+    quantile (one degree of freedom per composition but one), no drift is seen.
 
     >>> t = np.array([10.0, 11, 12, 13, 14])
     >>> drift = [0.02 * (t - 12), -0.01 * (t - 12), np.zeros(5)]
-    >>> round(missed_growth([t] * 3, drift, [np.zeros(5)] * 3, np.ones(3)), 6)   # (4 + 1 + 0) / 3
-    0.01291
+    >>> round(missed_growth([t] * 3, drift, [np.zeros(5)] * 3, np.ones(3)), 6)   # 2, -1, 0 about 1/3
+    0.015275
     >>> missed_growth([t] * 3, drift, [np.full(5, 0.05)] * 3, np.ones(3))   # within the noise
+    0.0
+    >>> missed_growth([t] * 3, [0.02 * (t - 12)] * 3, [np.zeros(5)] * 3, np.ones(3))   # shared: the atoms'
     0.0
     """
     # chi-squared's upper quantile (scipy.stats costs 0.25 s to import)
     from scipy.special import chdtri
 
-    seen = counted = told = 0.0
-    slopes = 0
+    slopes, variances, shares = [], [], []
     for t, r, n, k in zip(steps, residuals, noises, kept, strict=True):
         if len(np.unique(t)) < 3:
             continue
@@ -108,13 +112,21 @@ def missed_growth(steps: Sequence[np.ndarray], residuals: Sequence[np.ndarray], 
         ss = float(dt @ dt)
         slope = float(dt @ r) / ss
         about = r - r.mean() - slope * dt  # the scatter about the line: noise the repetitions did not show
-        variance = max(float((dt * dt) @ (n * n)) / (ss * ss), float(about @ about) / (len(t) - 2) / ss)
-        seen += slope * slope - variance
-        counted += float(k) ** 2
-        told += slope * slope / variance if variance > 0 else (np.inf if slope else 0.0)
-        slopes += 1
-    if not slopes or told <= chdtri(slopes, 0.1):  # the slopes are what noise gives: no drift seen
+        slopes.append(slope)
+        variances.append(max(float((dt * dt) @ (n * n)) / (ss * ss), float(about @ about) / (len(t) - 2) / ss))
+        shares.append(float(k))
+    count = len(slopes)
+    if count < 2:
         return 0.0
+    off = np.array(slopes) - np.mean(slopes)
+    variance, share = np.array(variances), np.array(shares)
+    scale = (count - 1) / count  # what the mean takes of each slope's spread
+    slope = np.array(slopes)
+    with np.errstate(divide="ignore", invalid="ignore"):  # a slope without noise tells all, or nothing
+        told = float(np.sum(np.where(variance > 0, slope * slope / variance, np.where(slope != 0, np.inf, 0.0))))
+    if told <= chdtri(count, 0.1):  # the slopes are what noise gives: no drift seen
+        return 0.0
+    seen, counted = float(np.sum(off * off - scale * variance)), scale * float(share @ share)
     return float(np.sqrt(seen / counted)) if seen > 0 and counted > 0 else 0.0
 
 
