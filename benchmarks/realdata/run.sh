@@ -86,6 +86,8 @@ fi
 
 {
     echo "uptime after: $(uptime)"
+    echo "order: within a repetition, every term at one size before the next size, the terms in"
+    echo "  an order drawn anew (seeded) for each repetition and size (patterns.cpp)"
     echo "timing window: whole rounds of each term's widest pool w (the threads taking arrays"
     echo "  from one queue), at least 4 rounds timed; per size: arrays per stream/timed from"
     echo "  the completion of array k"
