@@ -89,8 +89,8 @@ def missed_growth(steps: Sequence[np.ndarray], residuals: Sequence[np.ndarray], 
     slope squared (:func:`~patternalg.evidence.absorbed.kept_slopes`: a hand-off fitted to
     a pipe's residuals takes up its slope); compositions at fewer than 3 sizes show none,
     and fewer than 2 compositions no spread. 0 where noise explains the slopes: unless the
-    sum of their squares off the mean over that variance is above chi-squared's 90 %
-    quantile (one degree of freedom per composition but one), no drift is seen.
+    sum of their squares over that variance is above chi-squared's 90 % quantile (one
+    degree of freedom per composition), no drift is seen.
 
     >>> t = np.array([10.0, 11, 12, 13, 14])
     >>> drift = [0.02 * (t - 12), -0.01 * (t - 12), np.zeros(5)]
@@ -118,12 +118,11 @@ def missed_growth(steps: Sequence[np.ndarray], residuals: Sequence[np.ndarray], 
     count = len(slopes)
     if count < 2:
         return 0.0
-    off = np.array(slopes) - np.mean(slopes)
-    variance, share = np.array(variances), np.array(shares)
+    every, variance, share = np.array(slopes), np.array(variances), np.array(shares)
+    off = every - every.mean()
     scale = (count - 1) / count  # what the mean takes of each slope's spread
-    slope = np.array(slopes)
     with np.errstate(divide="ignore", invalid="ignore"):  # a slope without noise tells all, or nothing
-        told = float(np.sum(np.where(variance > 0, slope * slope / variance, np.where(slope != 0, np.inf, 0.0))))
+        told = float(np.sum(np.where(variance > 0, every * every / variance, np.where(every != 0, np.inf, 0.0))))
     if told <= chdtri(count, 0.1):  # the slopes are what noise gives: no drift seen
         return 0.0
     seen, counted = float(np.sum(off * off - scale * variance)), scale * float(share @ share)
