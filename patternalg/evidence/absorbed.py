@@ -55,11 +55,10 @@ def kept_shares(jac: np.ndarray, free: np.ndarray, groups: np.ndarray) -> np.nda
     >>> kept_shares(np.array([[np.nan], [1.0]]), np.array([True]), np.array([0, 1])).tolist()
     [1.0, 1.0]
     """
-    used = np.asarray(jac, dtype=float)[:, np.asarray(free, dtype=bool)]
-    left = _levels_left(used, _compositions(groups)) if np.all(np.isfinite(used)) else None
+    left = _left_by_free(jac, free, _compositions(groups))
     if left is None:  # no derivative, or no decomposition at these magnitudes
         return np.ones(len(groups))  # known there: every point keeps its miss
-    shares = (left[0] * left[0]).sum(axis=1)
+    shares = (left * left).sum(axis=1)
     return np.where(np.isfinite(shares), np.clip(shares, 0.0, 1.0), 1.0)  # type: ignore[no-any-return]
 
 
@@ -82,14 +81,21 @@ def kept_slopes(jac: np.ndarray, free: np.ndarray, groups: np.ndarray, steps: np
     """
     steps, z = np.asarray(steps, dtype=float), _compositions(groups)
     centred = z * (steps[:, None] - (z.T @ steps / z.sum(axis=0))[None, :])
-    norms = (centred * centred).sum(axis=0)
-    used = np.asarray(jac, dtype=float)[:, np.asarray(free, dtype=bool)]
-    left = _levels_left(used, centred) if np.all(np.isfinite(used)) else None
+    left = _left_by_free(jac, free, centred)
     if left is None:
         return np.ones(z.shape[1])
     with np.errstate(all="ignore"):
-        shares = (centred * left[0]).sum(axis=0) / norms
+        shares = (centred * left).sum(axis=0) / (centred * centred).sum(axis=0)
     return np.where(np.isfinite(shares), np.clip(shares, 0.0, 1.0), 0.0)  # type: ignore[no-any-return]
+
+
+def _left_by_free(jac: np.ndarray, free: np.ndarray, columns: np.ndarray) -> np.ndarray | None:
+    """``M columns``: what each column (a miss pattern over the points) leaves in the
+    residuals once the numbers off their bounds (``free``) took up what they can; None where
+    the Jacobian has no finite value or no decomposition exists."""
+    used = np.asarray(jac, dtype=float)[:, np.asarray(free, dtype=bool)]
+    left = _levels_left(used, columns) if np.all(np.isfinite(used)) else None
+    return None if left is None else left[0]
 
 
 def _compositions(groups: np.ndarray) -> np.ndarray:

@@ -131,7 +131,7 @@ def fit_numbers(problem: Problem) -> Fitted:
     theta = np.where(unmoved, 0.0, theta)
     groups = np.concatenate([np.full(len(r.sizes), i) for i, r in enumerate(problem.compositions)])
     kept = kept_shares(jac, free, groups)
-    steps = np.log2(np.clip(np.concatenate([r.sizes for r in problem.compositions]).astype(float), 1e-300, None))
+    steps = np.log2(np.concatenate([r.sizes for r in problem.compositions]).astype(float))  # sizes > 0 (regions)
     slopes = kept_slopes(jac, free, groups, steps)
     n, m = len(problem.names), jac.shape[0]
     if m <= n:

@@ -160,5 +160,5 @@ def missed_record(
         noises.append(residual_noise(region.term, region.sizes, own, library, semantics, atom_noise))
     sizes = np.concatenate([r.sizes for r in compositions])
     pairs = missed_by_size(sizes, np.concatenate(list(residuals)), np.concatenate(noises))
-    steps = [np.log2(np.clip(np.asarray(r.sizes, dtype=float), 1e-300, None)) for r in compositions]
+    steps = [np.log2(np.asarray(r.sizes, dtype=float)) for r in compositions]  # sizes > 0 (regions)
     return [[x, v] for x, v in pairs], missed_growth(steps, residuals, noises, slopes)
