@@ -102,6 +102,63 @@ def test_an_atoms_noise_counts_as_much_as_the_term_follows_it() -> None:
     assert both == pytest.approx(0.1 * np.sqrt(2))
 
 
+def light_miss_calibration(tmp_path: Path) -> Calibration:
+    """A calibration whose compositions of ``inc`` miss 15 % by turns at every size and
+    whose one composition of ``qsort`` misses nothing (1 % noise per repetition)."""
+    exact = Machine(2).semantics
+    atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
+    turns = 1 + 0.15 * (-1.0) ** np.arange(len(SIZES))
+    terms = {t: simulated(t, TRUTH.semantics, SIZES) * (1 if "qsort" in t else np.roll(turns, i))
+             for i, t in enumerate(CALIBRATION_TERMS)}  # fmt: skip
+    files = [noisy_file(tmp_path / "atoms.txt", atoms, 0.01, 1),
+             noisy_file(tmp_path / "compositions.txt", terms, 0.01, 2)]  # fmt: skip
+    return calibrate(files, cores=2)
+
+
+def test_the_miss_is_read_in_parts_and_a_term_gets_its_own_atoms_share(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from patternalg.algebra.intervals import Spread
+
+    machine = light_miss_calibration(tmp_path).machine
+    spread = dict(machine.calibration)["spread"]
+    inc, qsort, whole = (np.median([v for _, v in pairs]) for pairs in (*spread["atoms"].values(), spread["missed"]))
+    # the compositions of inc miss; qsort's does not, but one composition at three sizes
+    # counts three points against the whole miss's one: qsort's is half the whole
+    assert list(spread["atoms"]) == ["inc", "qsort"]  # nop carries no composition: not read
+    assert inc > 0.75 * whole and 0.4 * whole < qsort < 0.55 * whole
+    library = ModelLibrary.builtin()
+
+    def missed(term: str, on: Machine = machine) -> float:
+        return float(np.median([v for _, v in Spread.of(term, library, {}, semantics=on.semantics).missed]))
+
+    # a pool of qsort is told qsort's miss, a pool of inc inc's, a seq of two incs inc's too
+    assert missed("tpool_1(qsort)") < 0.7 * missed("tpool_1(inc)")
+    assert missed("seq(inc, inc)") == pytest.approx(missed("tpool_1(inc)"), rel=1e-3)
+    assert missed("tpool_1(inc)") > 0.1
+    # without the parts (a machine file of an older calibrate) every term gets the whole miss
+    whole = dict(spread)
+    del whole["atoms"], whole["common"]
+    record = tuple((k, whole if k == "spread" else v) for k, v in machine.calibration)
+    older = replace(machine, calibration=record)
+    assert missed("tpool_1(qsort)", older) == pytest.approx(missed("tpool_1(inc)", older))
+    assert missed("tpool_1(qsort)") < 0.6 * missed("tpool_1(qsort)", older)
+
+
+def test_a_term_whose_count_is_left_free_gets_the_whole_miss(tmp_path: Path) -> None:
+    import sympy
+
+    from patternalg.algebra.machine_spread import calibration_missed
+
+    machine = light_miss_calibration(tmp_path).machine
+    whole = tuple((x, v) for x, v in dict(machine.calibration)["spread"]["missed"])
+    library = ModelLibrary.builtin()
+    term = parse("tpool_n(qsort)")
+    assert calibration_missed(term, machine.semantics, 0.0, library, {}) == whole
+    bound = calibration_missed(term, machine.semantics, 0.0, library, {"n": sympy.Integer(2)})
+    assert len(bound) == len(whole) and np.median([v for _, v in bound]) < 0.6 * np.median([v for _, v in whole])
+
+
 def test_the_spread_by_size_takes_its_neighbours() -> None:
     sizes = np.array([1.0, 2.0, 4.0, 8.0])
     residuals = np.array([0.0, 0.0, 0.0, 0.3])
@@ -120,6 +177,9 @@ def test_the_spread_by_size_takes_its_neighbours() -> None:
         ("[machine.calibration.spread]\nmissed = 'wide'", "spread.missed"),
         ("[machine.calibration.spread]\nsd = inf", "spread.sd"),
         ("[machine.calibration.spread]\ngrowth = -0.1", "spread.growth"),
+        ("[machine.calibration.spread]\ncommon = [[16.0, -0.5]]", "spread.common"),
+        ("[machine.calibration.spread]\natoms = 'inc'", "spread.atoms"),
+        ("[machine.calibration.spread.atoms]\ninc = [[16.0, nan]]", "spread.atoms.inc"),
         ("[machine.calibration.width]\nfactor = -1", "width.factor"),
         ("[machine.calibration.width]\nrange = [4096.0, 1024.0]", "width.range"),
     ],

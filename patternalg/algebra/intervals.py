@@ -249,7 +249,7 @@ class Spread:
         width = (1.0, 0.0, math.inf, 1.0)
         if for_measurement:
             pooled = math.sqrt(sum(v * v for v in spreads) / len(spreads)) if spreads else 0.0
-            missed = calibration_missed(term, semantics, pooled)
+            missed = calibration_missed(term, semantics, pooled, library, fixed)
             growth = calibration_growth(term, semantics)
             width = calibration_width(term, semantics)
         # the bindings are checked against the term's own model: a drawn model has the

@@ -8,32 +8,83 @@ import math
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
+import numpy as np
+import sympy
+
 from ..syntax.terms import Atom, Term
+from .atom_shares import atom_shares
+from .atomic_model import AtomicModel
 from .machine import MachineSemantics
 from .semantics import Semantics
+from .term_symbols import term_symbols
 
 __all__ = ["calibration_growth", "calibration_missed", "calibration_width"]
 
 
-def calibration_missed(term: Term, semantics: Semantics, measured: float) -> tuple[tuple[float, float], ...]:
+def calibration_missed(
+    term: Term,
+    semantics: Semantics,
+    measured: float,
+    library: Mapping[str, AtomicModel] | None = None,
+    fixed: Mapping[str, sympy.Expr] | None = None,
+) -> tuple[tuple[float, float], ...]:
     """What a calibrated machine's operators still miss at each calibrated size, relative
-    (pairs (x, spread)), for a composed term (an atom alone is no composition): the spread of
-    the calibration compositions' residuals there, their measurements' own noise taken out
-    (the record's ``missed``; a machine file of an older ``calibrate`` records the gross
-    spread only: then the term's atoms' noise pooled, ``measured``, is taken out); none without a machine or its record (a machine
-    file of an older version records one spread for every size: then that one)."""
+    (pairs (x, spread)), for a composed term (an atom alone is no composition).
+
+    Where the record has the miss in parts (``common`` and ``atoms``,
+    :func:`~patternalg.evidence.missed.missed_by_atom`) and ``term`` is a number at x once
+    ``fixed`` is bound, the term's own: ``sqrt(m0^2 + sum_a share_a^2 m_a^2)`` with its
+    atoms' shares of it (:func:`~.atom_shares.atom_shares`, over ``library``) and, for an
+    atom the calibration did not see, the whole miss (``missed``) as its own. Otherwise the
+    spread of the calibration compositions' residuals there, their measurements' own noise
+    taken out (the record's ``missed``; a machine file of an older ``calibrate`` records
+    the gross spread only: then the term's atoms' noise pooled, ``measured``, is taken
+    out; older still, one spread for every size: then that one); none without a machine or
+    its record."""
     if not isinstance(semantics, MachineSemantics) or isinstance(term, Atom):
         return ()
     spread = dict(semantics.machine.calibration).get("spread")
     if not isinstance(spread, Mapping):
         return ()
     missed = _pairs(spread.get("missed"))  # net of the calibration's own noise (evidence/missed.py)
+    parts = _in_parts(term, semantics, spread, missed, library, fixed) if library is not None else None
+    if parts:
+        return parts
     if missed:
         return missed
     pairs = list(_pairs(spread.get("sizes")))
     if not pairs and isinstance(spread.get("sd"), int | float):
         pairs = [(1.0, float(spread["sd"]))]
     return tuple((x, math.sqrt(max(0.0, sd * sd - measured * measured))) for x, sd in pairs)
+
+
+def _in_parts(
+    term: Term,
+    semantics: MachineSemantics,
+    spread: Mapping[str, Any],
+    missed: tuple[tuple[float, float], ...],
+    library: Mapping[str, AtomicModel],
+    fixed: Mapping[str, sympy.Expr] | None,
+) -> tuple[tuple[float, float], ...] | None:
+    """``term``'s own missed spread at the calibrated sizes from the record's parts; None
+    without them, or where the term is not a number at x alone (a count left free)."""
+    common, atoms = _pairs(spread.get("common")), spread.get("atoms")
+    if not common or not isinstance(atoms, Mapping) or len(missed) != len(common):
+        return None
+    by_atom = {name: _pairs(pairs) for name, pairs in atoms.items()}
+    if any(len(pairs) != len(common) for pairs in by_atom.values()):
+        return None
+    bound = {k: v for k, v in (fixed or {}).items() if k != "x"}
+    plain = MachineSemantics(semantics.machine)  # the numbers at their values
+    if term_symbols(term, library, plain).bindable - set(bound) - {"x"}:
+        return None
+    sizes = np.array([x for x, _ in common])
+    total = np.array([v for _, v in common]) ** 2
+    whole = np.array([v for _, v in missed])
+    for name, share in atom_shares(term, library, plain, sizes, bound).items():
+        own = np.array([v for _, v in by_atom[name]]) if name in by_atom else whole
+        total = total + (share * own) ** 2
+    return tuple((float(x), float(v)) for x, v in zip(sizes, np.sqrt(total), strict=True))
 
 
 def calibration_growth(term: Term, semantics: Semantics) -> float:

@@ -422,10 +422,14 @@ def _result(problem: Problem, fitted: Fitted, basis: str, files: tuple[str, ...]
                            problem.library, problem.machine(theta).semantics, basis == "measured",
                            fitted.slopes)  # fmt: skip
     if missed is not None:
-        record["spread"]["missed"] = [[x, spread(v)] for x, v in missed[0]]
+        record["spread"]["missed"] = [[x, spread(v)] for x, v in missed["missed"]]
+        # the same in parts: what every composition misses, and each atom where it carries
+        # a composition (an interval weights them by the predicted term's shares)
+        record["spread"]["common"] = [[x, spread(v)] for x, v in missed["common"]]
+        record["spread"]["atoms"] = {a: [[x, spread(v)] for x, v in pairs] for a, pairs in missed["atoms"].items()}
         # how fast that miss drifts per doubling of x: an interval beyond the calibrated
         # sizes meets it times its distance from them (docs/uncertainty.md)
-        record["spread"]["growth"] = spread(missed[1])
+        record["spread"]["growth"] = spread(missed["growth"])
     source = "patternalg calibrate " + " ".join(files) if files else "patternalg calibrate"
     machine = problem.machine(theta, tuple(record.items()), source)
     unmoved = {name for name, u in zip(problem.names, fitted.unmoved, strict=True) if u}

@@ -19,23 +19,18 @@ own noise.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from ..algebra.arrays import compile_term
+from ..algebra.atom_shares import atom_shares
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.semantics import Semantics
 from ..forms.spread import noise_by_point
-from ..syntax.terms import Atom, Term
+from ..syntax.terms import Term
 
-__all__ = ["missed_by_size", "missed_growth", "missed_record", "residual_noise"]
-
-#: the relative step an atom's medians are moved by to see how the term follows them
-_STEP = 1e-3
-
+__all__ = ["missed_by_atom", "missed_by_size", "missed_growth", "missed_record", "residual_noise"]
 
 def residual_noise(
     term: Term,
@@ -48,32 +43,77 @@ def residual_noise(
     """The relative spread ``term``'s residual has at ``sizes`` from measurement noise
     alone: its median's own (``own``) and each atom's (``atom_noise``: name -> size ->
     relative noise; an atom not there, a model, adds none) carried through the term under
-    ``semantics``, added in quadrature."""
-    grid = {"x": sizes}
-    base = compile_term(term, library, {}, semantics=semantics).values(grid)
+    ``semantics`` (by its :func:`~patternalg.algebra.atom_shares.atom_shares`), added in
+    quadrature."""
     total = np.asarray(own, dtype=float) ** 2
-    for name in sorted({n.name for n in term.walk() if isinstance(n, Atom)} & set(atom_noise)):
-        moved = {**library, name: replace(library[name], expr=library[name].expr * (1 + _STEP))}
-        shifted = compile_term(term, moved, {}, semantics=semantics).values(grid)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            share = np.where(base != 0, (shifted - base) / (_STEP * base), 0.0)  # d log P / d log atom
+    for name, share in atom_shares(term, library, semantics, sizes, names=set(atom_noise)).items():
         noise = np.array([atom_noise[name].get(float(s), 0.0) for s in sizes])
         total = total + (share * noise) ** 2
     return np.sqrt(total)
+
+
+def missed_by_atom(sizes: np.ndarray, residuals: np.ndarray, noise: np.ndarray,
+                   shares: Mapping[str, np.ndarray]) -> tuple[list[tuple[float, float]], dict[str, list[tuple[float, float]]]]:
+    """The miss in parts: per distinct size (ascending), over the points at it and at the
+    sizes next to it, a residual's variance (its square less its points' ``noise``
+    squared) read as a miss every composition has (``common``) and each atom's own, weighted
+    by the atom's share of the composition (``shares``: name -> share at each point),
+    ``r^2 - n^2 = m0^2 + sum_a share_a^2 m_a^2``, by non-negative least squares.
+
+    An atom's own miss is only as sure as the points that show it: one calibration
+    composition of ``qsort`` shows it at three points. So each is read with the whole
+    miss there (:func:`missed_by_size`'s) as one more point of its own (a unit-information
+    prior: an atom few points show is not trusted to miss much less, or more, than the
+    rest), and only atoms that carry at least half of some point are read (one that carries
+    none anywhere, a pipe's light stage, is not seen). Returns the common miss and each
+    atom's, by size.
+
+    >>> s = np.repeat([1.0, 2.0], 8)
+    >>> heavy = np.tile([1.0] * 4 + [0.0] * 4, 2)   # four compositions of a, four of b
+    >>> r = np.tile([0.2, -0.2, 0.2, -0.2, 0.02, -0.02, 0.02, -0.02], 2)
+    >>> common, atoms = missed_by_atom(s, r, np.zeros(16), {"a": heavy, "b": 1 - heavy})
+    >>> common, atoms   # b's 2 % is what every composition misses; a misses about 20 % more
+    ([(1.0, 0.02), (2.0, 0.02)], {'a': [(1.0, 0.195334), (2.0, 0.195334)], 'b': [(1.0, 0.054362), (2.0, 0.054362)]})
+    """
+    from scipy.optimize import nnls
+
+    seen = sorted(name for name, w in shares.items() if np.any(np.abs(w) >= 0.5))
+    common: list[tuple[float, float]] = []
+    atoms: dict[str, list[tuple[float, float]]] = {name: [] for name in seen}
+    with np.errstate(over="ignore", invalid="ignore"):  # a double's overflow reads as nothing
+        target = residuals**2 - noise**2
+        columns = np.column_stack([np.ones(len(sizes))] + [shares[name] ** 2 for name in seen])
+    finite = np.isfinite(target) & np.all(np.isfinite(columns), axis=1)
+    for size, near in _windows(sizes):
+        used = near & finite
+        variance = nnls(columns[used], target[used])[0] if used.any() else np.zeros(len(seen) + 1)
+        common.append((size, round(float(np.sqrt(variance[0])), 6)))
+        whole = _net(residuals[near], noise[near]) ** 2
+        for name, own in zip(seen, variance[1:], strict=True):
+            points = float(np.sum(shares[name][near] ** 2))
+            atoms[name].append((size, round(float(np.sqrt((points * own + whole) / (points + 1))), 6)))
+    return common, atoms
 
 
 def missed_by_size(sizes: np.ndarray, residuals: np.ndarray, noise: np.ndarray) -> list[tuple[float, float]]:
     """Per distinct size (ascending), over the points at it and at the sizes next to it:
     the residuals' robust spread (1.4826 times their median absolute value) with the
     points' noise taken out in quadrature (its median square), at least 0."""
+    return [(size, round(_net(residuals[near], noise[near]), 6)) for size, near in _windows(sizes)]
+
+
+def _windows(sizes: np.ndarray) -> Iterator[tuple[float, np.ndarray]]:
+    """Each distinct size (ascending) and the points at it and at the sizes next to it."""
     distinct = np.unique(sizes)
-    found = []
     for i, size in enumerate(distinct):
-        near = np.isin(sizes, distinct[max(0, i - 1) : i + 2])
-        gross = 1.4826 * float(np.median(np.abs(residuals[near])))
-        net = np.sqrt(max(0.0, gross * gross - float(np.median(noise[near] ** 2))))
-        found.append((float(size), round(float(net), 6)))
-    return found
+        yield float(size), np.isin(sizes, distinct[max(0, i - 1) : i + 2])
+
+
+def _net(residuals: np.ndarray, noise: np.ndarray) -> float:
+    """The residuals' robust spread (1.4826 times their median absolute value), the noise
+    taken out in quadrature (its median square), at least 0."""
+    gross = 1.4826 * float(np.median(np.abs(residuals)))
+    return float(np.sqrt(max(0.0, gross * gross - float(np.median(noise**2)))))
 
 
 def missed_growth(steps: Sequence[np.ndarray], residuals: Sequence[np.ndarray], noises: Sequence[np.ndarray],
@@ -137,14 +177,15 @@ def missed_record(
     semantics: Semantics,
     measured_atoms: bool,
     slopes: np.ndarray,
-) -> tuple[list[list[float]], float] | None:
-    """The calibration record's ``spread.missed``, ``[[x, missed], ...]``, and
-    ``spread.growth`` (:func:`missed_growth`, with each composition's kept share of a
-    slope, ``slopes``) from the calibration ``compositions`` (regions with their
-    repetitions) and their ``residuals`` under the machine's ``semantics``; the atoms' noise
-    counts where the terms were composed from their measured medians (``measured_atoms``).
-    None where no composition has repetitions (nothing to take out: the spread is all there
-    is)."""
+) -> dict[str, Any] | None:
+    """The calibration record's ``spread`` entries of what the operators miss, from the
+    calibration ``compositions`` (regions with their repetitions) and their ``residuals``
+    under the machine's ``semantics``: ``missed``, ``[[x, missed], ...]``
+    (:func:`missed_by_size`); the same in parts, ``common`` and ``atoms``
+    (:func:`missed_by_atom`); and ``growth`` (:func:`missed_growth`, with each composition's
+    kept share of a slope, ``slopes``). The atoms' noise counts where the terms were
+    composed from their measured medians (``measured_atoms``). None where no composition
+    has repetitions (nothing to take out: the spread is all there is)."""
     if not any(getattr(r, "series", None) is not None for r in compositions):
         return None
     atom_noise: dict[str, dict[float, float]] = {}
@@ -159,6 +200,16 @@ def missed_record(
                else noise_by_point(region.series.spread_values, region.medians))  # fmt: skip
         noises.append(residual_noise(region.term, region.sizes, own, library, semantics, atom_noise))
     sizes = np.concatenate([r.sizes for r in compositions])
-    pairs = missed_by_size(sizes, np.concatenate(list(residuals)), np.concatenate(noises))
+    every, noise = np.concatenate(list(residuals)), np.concatenate(noises)
+    each = [atom_shares(r.term, library, semantics, r.sizes) for r in compositions]
+    names = sorted({name for shares in each for name in shares})
+    shares = {name: np.concatenate([s.get(name, np.zeros(len(r.sizes))) for s, r in zip(each, compositions, strict=True)])
+              for name in names}  # fmt: skip
+    common, by_atom = missed_by_atom(sizes, every, noise, shares)
     steps = [np.log2(np.asarray(r.sizes, dtype=float)) for r in compositions]  # sizes > 0 (regions)
-    return [[x, v] for x, v in pairs], missed_growth(steps, residuals, noises, slopes)
+    return {
+        "missed": [[x, v] for x, v in missed_by_size(sizes, every, noise)],
+        "common": [[x, v] for x, v in common],
+        "atoms": {name: [[x, v] for x, v in pairs] for name, pairs in by_atom.items()},
+        "growth": missed_growth(steps, residuals, noises, slopes),
+    }

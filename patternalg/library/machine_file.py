@@ -152,7 +152,7 @@ MAX_SPREAD = 1e6
 
 def _check_record(calibration: Mapping[str, Any], where: Any) -> None:
     """The parts of a calibration record that intervals read (``spread``: ``sd``, ``sizes``,
-    ``missed``, ``growth``; ``width``: ``factor``, ``range``; ``covariance``), where present, are what
+    ``missed``, ``common``, ``atoms``, ``growth``; ``width``: ``factor``, ``range``; ``covariance``), where present, are what
     ``calibrate`` writes: finite numbers, spreads from 0 to :data:`MAX_SPREAD` at sizes above
     0, a factor above 0, the numbers' covariance a symmetric matrix, one row per name.
 
@@ -168,8 +168,12 @@ def _check_record(calibration: Mapping[str, Any], where: Any) -> None:
     for key, table in (("spread", spread), ("width", width)):
         if not isinstance(table, Mapping):
             raise ModelFileError(f"expected a table, got {table!r:.60}", location=where(key))
-    for key in ("sizes", "missed"):
-        pairs = spread.get(key, [])
+    atoms = spread.get("atoms", {})
+    if not isinstance(atoms, Mapping):
+        raise ModelFileError(f"expected a table of atoms' [[x, spread], ...], got {atoms!r:.60}",
+                             location=where("spread.atoms"))  # fmt: skip
+    listed = [(key, spread.get(key, [])) for key in ("sizes", "missed", "common")]
+    for key, pairs in (*listed, *((f"atoms.{name}", pairs) for name, pairs in atoms.items())):
         if not (isinstance(pairs, list) and all(
                 isinstance(pair, list) and len(pair) == 2 and number(pair[0], 0, True)
                 and number(pair[1], 0, False, MAX_SPREAD)
