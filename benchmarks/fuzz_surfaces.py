@@ -118,13 +118,22 @@ def covariance_record(rng: random.Random) -> list[str]:
 
 
 def spread_record(rng: random.Random) -> list[str]:
-    """A calibration record's missed spread and its growth beyond the sizes
+    """A calibration record's missed spread, its growth beyond the sizes and its parts
     (``[machine.calibration.spread]``): mostly as calibrate writes them, with odd spreads,
     sizes and growths."""
     sizes = rng.choice([["1024.0", "4096.0", "16384.0"], ["1.0"], ["1e300", "1e-300"], ["4096.0", "1024.0"]])
-    missed = ", ".join(f"[{x}, {choice(rng, ['0.0', '0.05', '0.3'], 0.05)}]" for x in sizes)
-    lines = ["[machine.calibration.spread]", f"missed = [{missed}]"]
-    return lines + ([f"growth = {choice(rng, ['0.0', '0.0144', '0.5', '1e6', '1e300'], 0.1)}"] if rng.random() < 0.8 else [])
+    def pairs(of: list[str]) -> str:
+        return "[" + ", ".join(f"[{x}, {choice(rng, ['0.0', '0.05', '0.3'], 0.05)}]" for x in of) + "]"
+
+    lines = ["[machine.calibration.spread]", f"missed = {pairs(sizes)}"]
+    if rng.random() < 0.8:
+        lines.append(f"growth = {choice(rng, ['0.0', '0.0144', '0.5', '1e6', '1e300'], 0.1)}")
+    if rng.random() < 0.7:  # the miss in parts: every composition's and each atom's (one size short, at times)
+        lines.append(f"common = {pairs(sizes)}")
+        short = sizes[:-1] if rng.random() < 0.1 else sizes
+        atoms = rng.sample(["inc", "qsort", "nop", "fft"], rng.randint(0, 3))
+        lines += ["[machine.calibration.spread.atoms]", *(f"{name} = {pairs(short)}" for name in atoms)]
+    return lines
 
 
 def width_record(rng: random.Random) -> list[str]:

@@ -204,6 +204,11 @@ class Calibration(Tabular):
                          f"(from {width['points']} points, x = {low} to {high}{taken}){beyond}")  # fmt: skip
         spread = dict(self.machine.calibration).get("spread")
         spread = spread if isinstance(spread, dict) else {}
+        atoms, common = spread.get("atoms"), spread.get("common")
+        if isinstance(atoms, dict) and atoms and common:  # the miss in parts (evidence/missed.py)
+            each = ", ".join(f"{name} {_median_percent(pairs)}" for name, pairs in atoms.items())
+            lines.append(f"intervals of composed terms add what the operators miss, by the atoms that carry each "
+                         f"term: {each}; every composition {_median_percent(common)} (medians over the sizes)")  # fmt: skip
         growth, missed = spread.get("growth"), spread.get("missed")
         if isinstance(growth, int | float) and growth > 0 and missed:  # evidence/missed.py
             low, high = (number_text(missed[i][0]) for i in (0, -1))
@@ -233,3 +238,11 @@ class Calibration(Tabular):
             "notes": list(self.notes),
         }
 
+
+def _median_percent(pairs: Sequence[Sequence[float]]) -> str:
+    """The median of a record's ``[[x, spread], ...]`` in per cent.
+
+    >>> _median_percent([[1024.0, 0.1], [2048.0, 0.3], [4096.0, 0.2]])
+    '20 %'
+    """
+    return f"{number_text(100 * float(np.median([v for _, v in pairs])), DIGITS)} %"
