@@ -129,8 +129,11 @@ def test_the_miss_is_read_in_parts_and_a_term_gets_its_own_atoms_share(tmp_path:
     assert inc > 0.75 * whole and 0.4 * whole < qsort < 0.55 * whole
     library = ModelLibrary.builtin()
 
+    sizes = np.array(dict(machine.calibration)["spread"]["sizes"])[:, 0]
+
     def missed(term: str, on: Machine = machine) -> float:
-        return float(np.median([v for _, v in Spread.of(term, library, {}, semantics=on.semantics).missed]))
+        spread = Spread.of(term, library, {}, semantics=on.semantics)
+        return float(np.median(spread.missed_at(sizes, sizes.shape, {"x": sizes})))
 
     # a pool of qsort is told qsort's miss, a pool of inc inc's, a seq of two incs inc's too
     assert missed("tpool_1(qsort)") < 0.7 * missed("tpool_1(inc)")
@@ -145,18 +148,21 @@ def test_the_miss_is_read_in_parts_and_a_term_gets_its_own_atoms_share(tmp_path:
     assert missed("tpool_1(qsort)") < 0.6 * missed("tpool_1(qsort)", older)
 
 
-def test_a_term_whose_count_is_left_free_gets_the_whole_miss(tmp_path: Path) -> None:
-    import sympy
-
-    from patternalg.algebra.machine_spread import calibration_missed
+def test_a_design_gets_its_own_miss_wherever_its_counts_are_given(tmp_path: Path) -> None:
+    from patternalg.algebra.intervals import Spread
 
     machine = light_miss_calibration(tmp_path).machine
-    whole = tuple((x, v) for x, v in dict(machine.calibration)["spread"]["missed"])
     library = ModelLibrary.builtin()
-    term = parse("tpool_n(qsort)")
-    assert calibration_missed(term, machine.semantics, 0.0, library, {}) == whole
-    bound = calibration_missed(term, machine.semantics, 0.0, library, {"n": sympy.Integer(2)})
-    assert len(bound) == len(whole) and np.median([v for _, v in bound]) < 0.6 * np.median([v for _, v in whole])
+    sizes = np.array([1024.0, 8192.0, 1e6])
+    # eval "tpool_2(qsort)", a sweep over n of tpool_n(qsort), optimize of tpool_a(qsort):
+    # one design, one missed spread (within and beyond the calibrated sizes)
+    fixed = Spread.of("tpool_2(qsort)", library, {}, semantics=machine.semantics)
+    free = Spread.of("tpool_n(qsort)", library, {}, semantics=machine.semantics)
+    at = fixed.missed_at(sizes, sizes.shape, {"x": sizes})
+    assert np.allclose(free.missed_at(sizes, sizes.shape, {"x": sizes, "n": np.full(3, 2.0)}), at)
+    # and a pool of qsort is told qsort's miss, not the light compositions' of inc
+    inc = Spread.of("tpool_n(inc)", library, {}, semantics=machine.semantics)
+    assert np.all(at < 0.8 * inc.missed_at(sizes, sizes.shape, {"x": sizes, "n": np.full(3, 2.0)}))
 
 
 def test_the_spread_by_size_takes_its_neighbours() -> None:

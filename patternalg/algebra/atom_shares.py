@@ -5,7 +5,7 @@ sequence carry their shares of the sum; an atom a pool divides carries all of it
 
 The calibration reads each composition's miss as its atoms' misses weighted by these shares
 (:mod:`patternalg.evidence.missed`), and an interval weights each atom's miss by the
-predicted term's shares (:mod:`.machine_spread`).
+predicted term's shares at every point it is drawn at (:mod:`.machine_spread`).
 
 >>> import numpy as np
 >>> from patternalg.algebra.atomic_model import AtomicModel
@@ -22,20 +22,63 @@ predicted term's shares (:mod:`.machine_spread`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import sympy
 
 from ..syntax.terms import Atom, Term
-from .arrays import compile_term
+from .arrays import Compiled, compile_term
 from .atomic_model import AtomicModel
 from .semantics import Semantics
 
-__all__ = ["atom_shares"]
+__all__ = ["Shares", "atom_shares"]
 
 #: the relative step an atom's value is moved by to see how the term follows it
 STEP = 1e-3
+
+
+@dataclass(frozen=True)
+class Shares:
+    """A term's model and, for each of its atoms, the model with that atom's value moved by
+    :data:`STEP`: the atoms' shares at any grid the term's model takes."""
+
+    base: Compiled
+    moved: tuple[tuple[str, Compiled], ...]
+
+    @classmethod
+    def of(
+        cls,
+        term: Term,
+        library: Mapping[str, AtomicModel],
+        semantics: Semantics | str,
+        fixed: Mapping[str, sympy.Expr] | None = None,
+        names: set[str] | None = None,
+    ) -> Shares:
+        """``term``'s atoms (only those in ``names``, if given) over ``library`` under
+        ``semantics``, with ``fixed`` bound (a binding of a symbol the term lacks is left out)."""
+        bound = dict(fixed or {})
+        base = compile_term(term, library, bound, partial=True, semantics=semantics)
+        moved = []
+        for name in sorted({n.name for n in term.walk() if isinstance(n, Atom)}):
+            if names is None or name in names:
+                scaled = {**library, name: replace(library[name], expr=library[name].expr * (1 + STEP))}
+                moved.append((name, compile_term(term, scaled, bound, partial=True, semantics=semantics)))
+        return cls(base, tuple(moved))
+
+    def at(self, grid: Mapping[str, Any]) -> dict[str, np.ndarray]:
+        """Each atom's share at every point of ``grid`` (arrays broadcast against each
+        other), 0 where the term's value is 0 or not a finite number (a double's overflow
+        shows no share)."""
+        arrays = {k: np.asarray(v, dtype=float) for k, v in grid.items()}
+        with np.errstate(all="ignore"):
+            base = self.base.values(arrays)
+            found = {}
+            for name, moved in self.moved:
+                share = np.where(base != 0, (moved.values(arrays) - base) / (STEP * base), 0.0)
+                found[name] = np.where(np.isfinite(share), share, 0.0)
+        return found
 
 
 def atom_shares(
@@ -43,22 +86,8 @@ def atom_shares(
     library: Mapping[str, AtomicModel],
     semantics: Semantics | str,
     sizes: np.ndarray,
-    fixed: Mapping[str, sympy.Expr] | None = None,
     names: set[str] | None = None,
 ) -> dict[str, np.ndarray]:
-    """Each atom's share of ``term``'s value at ``sizes`` (x; every other symbol bound by
-    ``fixed``), under ``semantics``: by name (only those in ``names``, if given), 0 where
-    the term's value is 0 or not a finite number (a double's overflow shows no share)."""
-    grid = {"x": np.asarray(sizes, dtype=float)}
-    bound = dict(fixed or {})
-    base = compile_term(term, library, bound, semantics=semantics).values(grid)
-    found = {}
-    for name in sorted({n.name for n in term.walk() if isinstance(n, Atom)}):
-        if names is not None and name not in names:
-            continue
-        moved = {**library, name: replace(library[name], expr=library[name].expr * (1 + STEP))}
-        shifted = compile_term(term, moved, bound, semantics=semantics).values(grid)
-        with np.errstate(all="ignore"):
-            share = np.where(base != 0, (shifted - base) / (STEP * base), 0.0)
-        found[name] = np.where(np.isfinite(share), share, 0.0)
-    return found
+    """Each atom's share of ``term``'s value at ``sizes`` (x) under ``semantics``, by name
+    (only those in ``names``, if given): :class:`Shares` at one row of sizes."""
+    return Shares.of(term, library, semantics, {}, names).at({"x": np.asarray(sizes, dtype=float)})

@@ -70,7 +70,14 @@ from .atomic_model import AtomicModel
 from .bindings import as_value, check_bindings
 from .machine import MachineSemantics
 from .machine_numbers import DrawnMachineSemantics, MachineNumbers
-from .machine_spread import calibration_growth, calibration_missed, calibration_width
+from .machine_spread import (
+    MissedParts,
+    calibration_growth,
+    calibration_missed,
+    calibration_parts,
+    calibration_width,
+    spread_at,
+)
 from .own_error import own_error
 from .pointwise import map_counts
 from .semantics import Semantics
@@ -190,6 +197,9 @@ class Spread:
     #: but x bound: numbers, or expressions in the symbols a grid binds (x, the input's size,
     #: chooses no design: ``mapReduce_{2,3}^{4,x}`` is one design at every x)
     counts: tuple[sympy.Expr, ...] = ()
+    #: the machine's missed spread in parts, where its record has them: every composition's
+    #: and each of the term's atoms', weighted by the atoms' shares at each point drawn
+    parts: MissedParts | None = None
 
     @classmethod
     def of(
@@ -245,11 +255,13 @@ class Spread:
             deltas.append((names, u))
             spreads.append(u.noise)
         missed: tuple[tuple[float, float], ...] = ()
+        parts = None
         growth = 0.0
         width = (1.0, 0.0, math.inf, 1.0)
         if for_measurement:
             pooled = math.sqrt(sum(v * v for v in spreads) / len(spreads)) if spreads else 0.0
-            missed = calibration_missed(term, semantics, pooled, library, fixed)
+            missed = calibration_missed(term, semantics, pooled)
+            parts = calibration_parts(term, semantics, library, fixed) if missed else None
             growth = calibration_growth(term, semantics)
             width = calibration_width(term, semantics)
         # the bindings are checked against the term's own model: a drawn model has the
@@ -270,7 +282,7 @@ class Spread:
         shape = str(map_counts(term, any_count))
         return cls(
             compiled, tuple(deltas), tuple(missing), shape, tuple(errors), tuple(noises), missed, growth, width,
-            at, for_measurement, numbers, tuple(counts),
+            at, for_measurement, numbers, tuple(counts), parts,
         )
 
     @property
@@ -303,7 +315,7 @@ class Spread:
             values = np.broadcast_to(values.reshape((-1, *shape))[:1], (count, *shape)).copy()
         grid_x = grid.get("x", self.at)  # x bound by the grid, else where the term fixes it
         sizes = None if grid_x is None else np.asarray(grid_x, dtype=float)
-        spread = self.missed_at(sizes, shape)
+        spread = self.missed_at(sizes, shape, grid)
         if np.any(spread > 0):
             missed = _rng(seed, self.term).standard_normal((count, *extra))
             values = values * (1 + spread[None, ...] * missed)
@@ -398,12 +410,14 @@ class Spread:
             drawn[:, i] = _rng(seed, key, row_keys).standard_normal(count)
         return drawn[:, inverse.reshape(-1)].reshape((count, *shape))
 
-    def missed_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:
+    def missed_at(self, x: np.ndarray | None, shape: tuple[int, ...] = (), grid: Mapping[str, Any] | None = None) -> np.ndarray:
         """The machine's missed spread at the points' x (array of ``shape``): interpolated in
         log2(x) between the calibrated sizes; outside them the median over the sizes (an
         end's own figure is the least sure: it pools one neighbour, not two) and the drift
         per doubling (:attr:`growth`) times the distance from the nearer end, in quadrature;
-        without x bound, the median.
+        without x bound, the median. Where the record has it in parts (:attr:`parts`) and
+        the points are given (``grid``), the term's own at each: its atoms' shares there of
+        what each misses.
 
         >>> s = Spread(None, (), (), missed=((1024.0, 0.1), (2048.0, 0.2), (4096.0, 0.6)))
         >>> sizes = np.array([1024.0, 1448.2, 4096.0, 65536.0, 16.0])
@@ -414,16 +428,17 @@ class Spread:
         """
         if not self.missed:
             return np.zeros(shape)
-        at = np.log2([p[0] for p in self.missed])
-        spread = np.array([p[1] for p in self.missed])
-        whole = float(np.median(spread))
         if x is None:
-            return np.full(shape, whole)
-        where = np.log2(np.clip(x, 1e-300, None))
-        inside = np.interp(where, at, spread)
-        out = self.growth * np.maximum(at[0] - where, where - at[-1])
-        outside = np.sqrt(whole * whole + out * out)
-        return np.broadcast_to(np.where((where < at[0]) | (where > at[-1]), outside, inside), shape)
+            return np.full(shape, float(np.median([p[1] for p in self.missed])))
+        where = np.broadcast_to(np.log2(np.clip(x, 1e-300, None)), shape)
+        if self.parts is not None and grid is not None:
+            found = self.parts.at(grid, where, shape)
+        else:
+            found = spread_at(self.missed, where)
+        ends = np.log2([self.missed[0][0], self.missed[-1][0]])
+        out = self.growth * np.maximum(ends[0] - where, where - ends[1])
+        outside = (where < ends[0]) | (where > ends[1])
+        return np.broadcast_to(np.where(outside, np.sqrt(found * found + out * out), found), shape)
 
     def factor_at(self, x: np.ndarray | None, shape: tuple[int, ...] = ()) -> np.ndarray:
         """The width factor at the points' x (array of ``shape``): the calibrated one within

@@ -5,51 +5,36 @@ width factor its calibration compositions' misses give the rest of the interval.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 import numpy as np
 import sympy
 
 from ..syntax.terms import Atom, Term
-from .atom_shares import atom_shares
+from .atom_shares import Shares
 from .atomic_model import AtomicModel
 from .machine import MachineSemantics
 from .semantics import Semantics
-from .term_symbols import term_symbols
 
-__all__ = ["calibration_growth", "calibration_missed", "calibration_width"]
+__all__ = ["MissedParts", "calibration_growth", "calibration_missed", "calibration_parts", "calibration_width", "spread_at"]
 
 
-def calibration_missed(
-    term: Term,
-    semantics: Semantics,
-    measured: float,
-    library: Mapping[str, AtomicModel] | None = None,
-    fixed: Mapping[str, sympy.Expr] | None = None,
-) -> tuple[tuple[float, float], ...]:
+def calibration_missed(term: Term, semantics: Semantics, measured: float) -> tuple[tuple[float, float], ...]:
     """What a calibrated machine's operators still miss at each calibrated size, relative
-    (pairs (x, spread)), for a composed term (an atom alone is no composition).
-
-    Where the record has the miss in parts (``common`` and ``atoms``,
-    :func:`~patternalg.evidence.missed.missed_by_atom`) and ``term`` is a number at x once
-    ``fixed`` is bound, the term's own: ``sqrt(m0^2 + sum_a share_a^2 m_a^2)`` with its
-    atoms' shares of it (:func:`~.atom_shares.atom_shares`, over ``library``) and, for an
-    atom the calibration did not see, the whole miss (``missed``) as its own. Otherwise the
-    spread of the calibration compositions' residuals there, their measurements' own noise
-    taken out (the record's ``missed``; a machine file of an older ``calibrate`` records
-    the gross spread only: then the term's atoms' noise pooled, ``measured``, is taken
-    out; older still, one spread for every size: then that one); none without a machine or
-    its record."""
+    (pairs (x, spread)), for a composed term (an atom alone is no composition): the spread of
+    the calibration compositions' residuals there, their measurements' own noise taken out
+    (the record's ``missed``; a machine file of an older ``calibrate`` records the gross
+    spread only: then the term's atoms' noise pooled, ``measured``, is taken out); none without a machine or its record (a machine
+    file of an older version records one spread for every size: then that one). Where the
+    record has it in parts, a term's own is :func:`calibration_parts`'s."""
     if not isinstance(semantics, MachineSemantics) or isinstance(term, Atom):
         return ()
     spread = dict(semantics.machine.calibration).get("spread")
     if not isinstance(spread, Mapping):
         return ()
     missed = _pairs(spread.get("missed"))  # net of the calibration's own noise (evidence/missed.py)
-    parts = _in_parts(term, semantics, spread, missed, library, fixed) if library is not None else None
-    if parts:
-        return parts
     if missed:
         return missed
     pairs = list(_pairs(spread.get("sizes")))
@@ -58,33 +43,64 @@ def calibration_missed(
     return tuple((x, math.sqrt(max(0.0, sd * sd - measured * measured))) for x, sd in pairs)
 
 
-def _in_parts(
-    term: Term,
-    semantics: MachineSemantics,
-    spread: Mapping[str, Any],
-    missed: tuple[tuple[float, float], ...],
-    library: Mapping[str, AtomicModel],
-    fixed: Mapping[str, sympy.Expr] | None,
-) -> tuple[tuple[float, float], ...] | None:
-    """``term``'s own missed spread at the calibrated sizes from the record's parts; None
-    without them, or where the term is not a number at x alone (a count left free)."""
-    common, atoms = _pairs(spread.get("common")), spread.get("atoms")
-    if not common or not isinstance(atoms, Mapping) or len(missed) != len(common):
+@dataclass(frozen=True)
+class MissedParts:
+    """A calibrated machine's miss in parts for one composed term: what every composition
+    misses (``common``) and what each of the term's atoms does (``atoms``; the whole
+    ``missed`` for an atom the calibration did not read), each pairs (x, spread), and the
+    term's :class:`~.atom_shares.Shares` that weight them."""
+
+    common: tuple[tuple[float, float], ...]
+    atoms: tuple[tuple[str, tuple[tuple[float, float], ...]], ...]
+    shares: Shares
+
+    def at(self, grid: Mapping[str, Any], where: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+        """The term's missed spread at the points of ``grid`` (``where``: their log2(x),
+        broadcast to ``shape``): ``sqrt(m0^2 + sum_a share_a^2 m_a^2)``, each part
+        :func:`spread_at` its sizes, each share at the point (its counts, its x)."""
+        shares = self.shares.at(grid)
+        total = spread_at(self.common, where) ** 2
+        for name, pairs in self.atoms:
+            total = total + (np.broadcast_to(shares[name], shape) * spread_at(pairs, where)) ** 2
+        return np.sqrt(np.broadcast_to(total, shape))
+
+
+def calibration_parts(
+    term: Term, semantics: Semantics, library: Mapping[str, AtomicModel], fixed: Mapping[str, sympy.Expr]
+) -> MissedParts | None:
+    """A calibrated machine's miss in parts for ``term`` (over ``library``, ``fixed``
+    bound): the record's ``common`` and ``atoms``
+    (:func:`~patternalg.evidence.missed.missed_by_atom`), an atom the calibration did not
+    read taking the whole ``missed``; None without a machine, an atom alone, or a record
+    without them (an older ``calibrate``), or with sizes that do not agree."""
+    if not isinstance(semantics, MachineSemantics) or isinstance(term, Atom):
         return None
-    by_atom = {name: _pairs(pairs) for name, pairs in atoms.items()}
-    if any(len(pairs) != len(common) for pairs in by_atom.values()):
+    spread = dict(semantics.machine.calibration).get("spread")
+    if not isinstance(spread, Mapping):
         return None
-    bound = {k: v for k, v in (fixed or {}).items() if k != "x"}
+    missed, common, recorded = _pairs(spread.get("missed")), _pairs(spread.get("common")), spread.get("atoms")
+    if not common or not isinstance(recorded, Mapping) or [x for x, _ in missed] != [x for x, _ in common]:
+        return None
+    by_atom = {str(name): _pairs(pairs) for name, pairs in recorded.items()}
+    if any([x for x, _ in pairs] != [x for x, _ in common] for pairs in by_atom.values()):
+        return None
     plain = MachineSemantics(semantics.machine)  # the numbers at their values
-    if term_symbols(term, library, plain).bindable - set(bound) - {"x"}:
-        return None
-    sizes = np.array([x for x, _ in common])
-    total = np.array([v for _, v in common]) ** 2
-    whole = np.array([v for _, v in missed])
-    for name, share in atom_shares(term, library, plain, sizes, bound).items():
-        own = np.array([v for _, v in by_atom[name]]) if name in by_atom else whole
-        total = total + (share * own) ** 2
-    return tuple((float(x), float(v)) for x, v in zip(sizes, np.sqrt(total), strict=True))
+    shares = Shares.of(term, library, plain, fixed)
+    return MissedParts(common, tuple((name, by_atom.get(name, missed)) for name, _ in shares.moved), shares)
+
+
+def spread_at(pairs: Sequence[tuple[float, float]], where: np.ndarray) -> np.ndarray:
+    """A spread by size (pairs (x, spread), ascending x) at log2(x) ``where``: interpolated in
+    log2(x) between the sizes, outside them their median (an end's own figure is the least
+    sure: it pools one neighbour, not two).
+
+    >>> spread_at(((1024.0, 0.1), (2048.0, 0.2), (4096.0, 0.6)), np.log2([1024.0, 1448.2, 65536.0])).round(3).tolist()
+    [0.1, 0.15, 0.2]
+    """
+    at = np.log2([p[0] for p in pairs])
+    spread = np.array([p[1] for p in pairs])
+    inside = np.interp(where, at, spread)
+    return np.where((where < at[0]) | (where > at[-1]), float(np.median(spread)), inside)
 
 
 def calibration_growth(term: Term, semantics: Semantics) -> float:
