@@ -720,3 +720,7 @@ def test_optimize_says_the_budgets_exceed_the_cores_by_the_threads_a_design_runs
     assert noted("tpool_a(filt[p=b])", budget=["a<=4", "b<=16"]) == []
     (note,) = noted("pipe(tpool_a(qsort), tpool_b(inc))", threads=12)
     assert "up to 12 at once" in note
+    # a pool of pools 3,000 deep runs a^3000 threads: more than a double holds (was an
+    # OverflowError converting it to an int, fuzz seed 168)
+    (note,) = noted("tpool_a(" * 3000 + "qsort" + ")" * 3000, budget=["a<=4"])
+    assert "(a <= 4: more than 1.8e+308 at once)" in note

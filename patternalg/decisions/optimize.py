@@ -22,6 +22,7 @@ speed-ups) the feasible assignments are enumerated exhaustively, in numpy.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -312,11 +313,12 @@ _NOTED_ASSIGNMENTS = 100_000
 
 def _most_threads(
     term: Term, fixed: Mapping[str, sympy.Expr], names: Sequence[str], budgets: Sequence[Budget], upper: Sequence[float]
-) -> int | None:
+) -> int | float | None:
     """The most threads ``term`` runs at once (:func:`~patternalg.algebra.machine.threads_needed`:
     a ``seq`` its larger part, a ``pipe`` the sum) over the assignments the budgets allow;
-    None where a count stays free or there are more than :data:`_NOTED_ASSIGNMENTS`. A
-    name that counts no threads (``filt[p=b]``, Amdahl's p) adds none.
+    None where a count stays free or there are more than :data:`_NOTED_ASSIGNMENTS`; inf
+    where they are more than a double holds. A name that counts no threads (``filt[p=b]``,
+    Amdahl's p) adds none.
 
     >>> from patternalg.syntax.parser import parse
     >>> from .budget import parse_budget
@@ -333,8 +335,20 @@ def _most_threads(
     if not threads.free_symbols <= set(counts) or assignments_at_most(budgets, upper) > _NOTED_ASSIGNMENTS:
         return None
     rows = feasible(budgets, upper)
-    values = sympy.lambdify(counts, threads, modules="numpy")(*rows.T)  # names from the grammar
-    return int(np.max(np.broadcast_to(values, rows.shape[:1])))
+    with np.errstate(over="ignore"):  # a pool of pools 3,000 deep: a^3000 threads, more than a double holds
+        values = sympy.lambdify(counts, threads, modules="numpy")(*rows.T)  # names from the grammar
+    most = float(np.max(np.broadcast_to(values, rows.shape[:1])))
+    return int(most) if math.isfinite(most) else math.inf
+
+
+def _count_text(count: float) -> str:
+    """The most threads as a note says it: up to a count with thousands separators, or more
+    than a double holds.
+
+    >>> _count_text(12000), _count_text(math.inf)
+    ('up to 12,000', 'more than 1.8e+308')
+    """
+    return f"up to {count:,}" if math.isfinite(count) else f"more than {sys.float_info.max:.2g}"
 
 
 def optimize(
@@ -439,7 +453,7 @@ def optimize(
     if cores is not None and most_threads is not None and most_threads > cores:
         limits = ", ".join(f"{n} <= {int(u):,}" for n, u in zip(names, upper, strict=True))
         notes += (
-            f"the budgets allow more threads ({limits}: up to {most_threads:,} at once) than the "
+            f"the budgets allow more threads ({limits}: {_count_text(most_threads)} at once) than the "
             f"machine's {cores} cores: beyond them the cores bound the values (machine semantics)",
         )
     notes += tuple(machine_notes([parsed], semantics)) if not names else ()
