@@ -165,6 +165,27 @@ def test_a_design_gets_its_own_miss_wherever_its_counts_are_given(tmp_path: Path
     assert np.all(at < 0.8 * inc.missed_at(sizes, sizes.shape, {"x": sizes, "n": np.full(3, 2.0)}))
 
 
+def test_atoms_the_calibration_did_not_read_miss_the_whole_together(tmp_path: Path) -> None:
+    import patternalg
+    from patternalg.algebra.intervals import Spread
+
+    machine = light_miss_calibration(tmp_path).machine
+    spread = dict(machine.calibration)["spread"]
+    sizes = np.array([x for x, _ in spread["missed"]])
+    whole = np.array([v for _, v in spread["missed"]])
+    builtin = ModelLibrary.builtin()
+    names = [f"k{i}" for i in range(200)]  # a profile's term: many atoms nobody calibrated
+    library = builtin.merged([patternalg.AtomicModel(n, builtin["qsort"].expr) for n in names])
+    alone = Spread.of("tpool_1(k0)", library, {}, semantics=machine.semantics)
+    assert np.allclose(alone.missed_at(sizes, sizes.shape, {"x": sizes}), whole, atol=1e-6)
+    many = Spread.of("seq(" + ", ".join(names) + ")", library, {}, semantics=machine.semantics)
+    assert [label for label, _ in many.parts.shares.moved] == [""]  # one compilation for them all
+    assert np.allclose(many.missed_at(sizes, sizes.shape, {"x": sizes}), whole, atol=1e-6)
+    # beside a calibrated atom, each part by its share
+    mixed = Spread.of("seq(k0, inc)", library, {}, semantics=machine.semantics)
+    assert [label for label, _ in mixed.parts.shares.moved] == ["inc", ""]
+
+
 def test_the_spread_by_size_takes_its_neighbours() -> None:
     sizes = np.array([1.0, 2.0, 4.0, 8.0])
     residuals = np.array([0.0, 0.0, 0.0, 0.3])

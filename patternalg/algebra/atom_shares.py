@@ -21,7 +21,7 @@ predicted term's shares at every point it is drawn at (:mod:`.machine_spread`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -41,8 +41,8 @@ STEP = 1e-3
 
 @dataclass(frozen=True)
 class Shares:
-    """A term's model and, for each of its atoms, the model with that atom's value moved by
-    :data:`STEP`: the atoms' shares at any grid the term's model takes."""
+    """A term's model and, for each part of its atoms, the model with those atoms' values
+    moved by :data:`STEP`: the parts' shares at any grid the term's model takes."""
 
     base: Compiled
     moved: tuple[tuple[str, Compiled], ...]
@@ -54,17 +54,21 @@ class Shares:
         library: Mapping[str, AtomicModel],
         semantics: Semantics | str,
         fixed: Mapping[str, sympy.Expr] | None = None,
-        names: set[str] | None = None,
+        parts: Mapping[str, Collection[str]] | None = None,
     ) -> Shares:
-        """``term``'s atoms (only those in ``names``, if given) over ``library`` under
-        ``semantics``, with ``fixed`` bound (a binding of a symbol the term lacks is left out)."""
+        """``term`` over ``library`` under ``semantics``, with ``fixed`` bound (a binding of
+        a symbol the term lacks is left out); by default each of its atoms a part of its
+        own, else ``parts`` (a name -> the atoms moved together: their shares' sum; a part
+        with none of the term's atoms is left out)."""
         bound = dict(fixed or {})
+        own = sorted({n.name for n in term.walk() if isinstance(n, Atom)})
+        chosen = {name: {name} for name in own} if parts is None else parts
         base = compile_term(term, library, bound, partial=True, semantics=semantics)
         moved = []
-        for name in sorted({n.name for n in term.walk() if isinstance(n, Atom)}):
-            if names is None or name in names:
-                scaled = {**library, name: replace(library[name], expr=library[name].expr * (1 + STEP))}
-                moved.append((name, compile_term(term, scaled, bound, partial=True, semantics=semantics)))
+        for label, names in chosen.items():
+            if set(names) & set(own):
+                scaled = {**library, **{n: replace(library[n], expr=library[n].expr * (1 + STEP)) for n in set(names) & set(own)}}
+                moved.append((label, compile_term(term, scaled, bound, partial=True, semantics=semantics)))
         return cls(base, tuple(moved))
 
     def at(self, grid: Mapping[str, Any]) -> dict[str, np.ndarray]:
@@ -90,4 +94,5 @@ def atom_shares(
 ) -> dict[str, np.ndarray]:
     """Each atom's share of ``term``'s value at ``sizes`` (x) under ``semantics``, by name
     (only those in ``names``, if given): :class:`Shares` at one row of sizes."""
-    return Shares.of(term, library, semantics, {}, names).at({"x": np.asarray(sizes, dtype=float)})
+    parts = None if names is None else {name: {name} for name in names}
+    return Shares.of(term, library, semantics, {}, parts).at({"x": np.asarray(sizes, dtype=float)})

@@ -46,9 +46,10 @@ def calibration_missed(term: Term, semantics: Semantics, measured: float) -> tup
 @dataclass(frozen=True)
 class MissedParts:
     """A calibrated machine's miss in parts for one composed term: what every composition
-    misses (``common``) and what each of the term's atoms does (``atoms``; the whole
-    ``missed`` for an atom the calibration did not read), each pairs (x, spread), and the
-    term's :class:`~.atom_shares.Shares` that weight them."""
+    misses (``common``) and what each of the term's atoms does (``atoms``; the atoms the
+    calibration did not read together, ``""``, what the whole ``missed`` adds to
+    ``common``), each pairs (x, spread), and the term's :class:`~.atom_shares.Shares` that
+    weight them."""
 
     common: tuple[tuple[float, float], ...]
     atoms: tuple[tuple[str, tuple[tuple[float, float], ...]], ...]
@@ -70,9 +71,11 @@ def calibration_parts(
 ) -> MissedParts | None:
     """A calibrated machine's miss in parts for ``term`` (over ``library``, ``fixed``
     bound): the record's ``common`` and ``atoms``
-    (:func:`~patternalg.evidence.missed.missed_by_atom`), an atom the calibration did not
-    read taking the whole ``missed``; None without a machine, an atom alone, or a record
-    without them (an older ``calibrate``), or with sizes that do not agree."""
+    (:func:`~patternalg.evidence.missed.missed_by_atom`), the atoms the calibration did not
+    read one part together (a term of them alone misses the whole ``missed``, as every
+    composed term did before the parts: one compilation for them all, however many a
+    profile's term has); None without a machine, an atom alone, or a record without them
+    (an older ``calibrate``), or with sizes that do not agree."""
     if not isinstance(semantics, MachineSemantics) or isinstance(term, Atom):
         return None
     spread = dict(semantics.machine.calibration).get("spread")
@@ -84,9 +87,16 @@ def calibration_parts(
     by_atom = {str(name): _pairs(pairs) for name, pairs in recorded.items()}
     if any([x for x, _ in pairs] != [x for x, _ in common] for pairs in by_atom.values()):
         return None
+    # the atoms the calibration read, each a part; the rest one part together (the sum of
+    # their shares: never less than the root of their squares), missing what the
+    # compositions missed as a whole beyond what every one of them did
+    own = {n.name for n in term.walk() if isinstance(n, Atom)}
+    parts: dict[str, set[str]] = {name: {name} for name in sorted(own & set(by_atom))}
+    rest = own - set(by_atom)
+    by_atom[""] = tuple((x, math.sqrt(max(0.0, v * v - c * c))) for (x, v), (_, c) in zip(missed, common, strict=True))
     plain = MachineSemantics(semantics.machine)  # the numbers at their values
-    shares = Shares.of(term, library, plain, fixed)
-    return MissedParts(common, tuple((name, by_atom.get(name, missed)) for name, _ in shares.moved), shares)
+    shares = Shares.of(term, library, plain, fixed, {**parts, **({"": rest} if rest else {})})
+    return MissedParts(common, tuple((label, by_atom[label]) for label, _ in shares.moved), shares)
 
 
 def spread_at(pairs: Sequence[tuple[float, float]], where: np.ndarray) -> np.ndarray:
