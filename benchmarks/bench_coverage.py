@@ -206,6 +206,10 @@ def main_(argv: list[str] | None = None) -> None:
                     print(f"   {'':8} " + " ".join(
                         f"{share_interval([r for r in pooled[p] if r[0] in names]):34}" for p in ("all", "beyond")))  # fmt: skip
                 print("   (in brackets: the covered share's 90 % interval, resampling the run-term pairs whole)")
+            print("-- per kind of term (pooled over the runs): heavy (with qsort) and light (without)")
+            for kind, heavy in (("heavy", True), ("light", False)):
+                print(f"   {kind:8} " + " ".join(
+                    f"{share([r[1:] for r in pooled[p] if ('qsort' in r[1]) == heavy]):34}" for p in ("all", "beyond")))  # fmt: skip
             for p in ("all", "beyond"):
                 rows = pooled[p]
                 print(f"-- {p}: per size (pooled over the runs)")
