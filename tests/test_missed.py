@@ -186,6 +186,21 @@ def test_atoms_the_calibration_did_not_read_miss_the_whole_together(tmp_path: Pa
     assert [label for label, _ in mixed.parts.shares.moved] == ["inc", ""]
 
 
+def test_a_least_squares_fit_out_of_iterations_leaves_the_whole_miss_in_common(monkeypatch: pytest.MonkeyPatch) -> None:
+    import scipy.optimize
+
+    from patternalg.evidence.missed import missed_by_atom
+
+    def out_of_iterations(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("Maximum number of iterations reached.")
+
+    monkeypatch.setattr(scipy.optimize, "nnls", out_of_iterations)
+    sizes = np.repeat([1.0, 2.0], 4)
+    residuals = np.tile([0.1, -0.1, 0.1, -0.1], 2)
+    common, atoms = missed_by_atom(sizes, residuals, np.zeros(8), {"a": np.ones(8)})
+    assert [v for _, v in common] == pytest.approx([0.14826, 0.14826]) and atoms["a"][0][1] == pytest.approx(0.14826 / np.sqrt(9))
+
+
 def test_the_spread_by_size_takes_its_neighbours() -> None:
     sizes = np.array([1.0, 2.0, 4.0, 8.0])
     residuals = np.array([0.0, 0.0, 0.0, 0.3])

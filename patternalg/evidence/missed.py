@@ -86,9 +86,12 @@ def missed_by_atom(sizes: np.ndarray, residuals: np.ndarray, noise: np.ndarray,
     finite = np.isfinite(target) & np.all(np.isfinite(columns), axis=1)
     for size, near in _windows(sizes):
         used = near & finite
-        variance = nnls(columns[used], target[used])[0] if used.any() else np.zeros(len(seen) + 1)
-        common.append((size, round(float(np.sqrt(variance[0])), 6)))
         whole = _net(residuals[near], noise[near]) ** 2
+        try:
+            variance = nnls(columns[used], target[used])[0] if used.any() else np.zeros(len(seen) + 1)
+        except RuntimeError:  # its iterations ran out (values some 1e150 apart): the whole miss, in common
+            variance = np.array([whole] + [0.0] * len(seen))
+        common.append((size, round(float(np.sqrt(variance[0])), 6)))
         for name, own in zip(seen, variance[1:], strict=True):
             points = float(np.sum(shares[name][near] ** 2))
             atoms[name].append((size, round(float(np.sqrt((points * own + whole) / (points + 1))), 6)))
