@@ -29,10 +29,8 @@ def calibration_missed(term: Term, semantics: Semantics, measured: float) -> tup
     spread only: then the term's atoms' noise pooled, ``measured``, is taken out); none without a machine or its record (a machine
     file of an older version records one spread for every size: then that one). Where the
     record has it in parts, a term's own is :func:`calibration_parts`'s."""
-    if not isinstance(semantics, MachineSemantics) or isinstance(term, Atom):
-        return ()
-    spread = dict(semantics.machine.calibration).get("spread")
-    if not isinstance(spread, Mapping):
+    spread = _spread_record(term, semantics)
+    if spread is None:
         return ()
     missed = _pairs(spread.get("missed"))  # net of the calibration's own noise (evidence/missed.py)
     if missed:
@@ -76,10 +74,8 @@ def calibration_parts(
     composed term did before the parts: one compilation for them all, however many a
     profile's term has); None without a machine, an atom alone, or a record without them
     (an older ``calibrate``), or with sizes that do not agree."""
-    if not isinstance(semantics, MachineSemantics) or isinstance(term, Atom):
-        return None
-    spread = dict(semantics.machine.calibration).get("spread")
-    if not isinstance(spread, Mapping):
+    spread = _spread_record(term, semantics)
+    if spread is None or not isinstance(semantics, MachineSemantics):
         return None
     missed, common, recorded = _pairs(spread.get("missed")), _pairs(spread.get("common")), spread.get("atoms")
     if not common or not isinstance(recorded, Mapping) or [x for x, _ in missed] != [x for x, _ in common]:
@@ -96,7 +92,7 @@ def calibration_parts(
     by_atom[""] = tuple((x, math.sqrt(max(0.0, v * v - c * c))) for (x, v), (_, c) in zip(missed, common, strict=True))
     plain = MachineSemantics(semantics.machine)  # the numbers at their values
     shares = Shares.of(term, library, plain, fixed, {**parts, **({"": rest} if rest else {})})
-    return MissedParts(common, tuple((label, by_atom[label]) for label, _ in shares.moved), shares)
+    return MissedParts(common, tuple((label, by_atom[label]) for label in shares.labels), shares)
 
 
 def spread_at(pairs: Sequence[tuple[float, float]], where: np.ndarray) -> np.ndarray:
@@ -118,11 +114,18 @@ def calibration_growth(term: Term, semantics: Semantics) -> float:
     calibrated sizes (the record's ``spread.growth``, :mod:`~patternalg.evidence.missed`),
     for a composed term; 0 without a machine, its record or the figure (an older
     ``calibrate``)."""
-    if not isinstance(semantics, MachineSemantics) or isinstance(term, Atom):
-        return 0.0
-    spread = dict(semantics.machine.calibration).get("spread")
-    growth = spread.get("growth") if isinstance(spread, Mapping) else None
+    spread = _spread_record(term, semantics)
+    growth = None if spread is None else spread.get("growth")
     return float(growth) if _positive(growth) else 0.0
+
+
+def _spread_record(term: Term, semantics: Semantics) -> Mapping[str, Any] | None:
+    """A calibrated machine's ``spread`` record, for a composed term (an atom alone is no
+    composition); None without a machine or the record."""
+    if not isinstance(semantics, MachineSemantics) or isinstance(term, Atom):
+        return None
+    spread = dict(semantics.machine.calibration).get("spread")
+    return spread if isinstance(spread, Mapping) else None
 
 
 def _pairs(value: Any) -> tuple[tuple[float, float], ...]:
