@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy
 
@@ -55,6 +55,10 @@ from .render import (
 from .semantics import Semantics
 from .units import atom_names, check_unit, converted_note, in_one_unit
 
+if TYPE_CHECKING:
+    from .interval_sources import IntervalSource
+    from .intervals import Spread
+
 __all__ = ["Evaluation", "evaluated"]
 
 #: significant digits of an interval's ends at least (the interval says how many mean something;
@@ -87,6 +91,8 @@ class Evaluation(Recomputed, HtmlTable):
     level: float | None = None
     #: without a point: every sub-term's model, recorded by the fold that gave ``expr``
     recorded: Derivation | None = field(default=None, repr=False)
+    #: with ``interval=``: the seed it was drawn with
+    seed: int = field(default=0, repr=False)
 
     def __repr__(self) -> str:
         """The term and its model or value (:meth:`caption`), on one line."""
@@ -136,11 +142,48 @@ class Evaluation(Recomputed, HtmlTable):
     def lines(self, digits: int | None = None, limit: int | None = EXPLAIN_STEPS) -> list[str]:
         """The derivation as ``eval --explain`` prints it, every value in the digits of
         :meth:`text` (``digits``, else :attr:`digits`); of more than ``limit`` sub-terms
-        the first and last ``limit // 2`` (``limit=None``: all)."""
+        the first and last ``limit // 2`` (``limit=None``: all); with an interval, first
+        what it is made of (:meth:`interval_sources`)."""
         digits = as_digits(digits)
         derivation, point = self._explained
         mapping = {symbol(k): v for k, v in self.bindings.items()}
-        return explain_lines(derivation, mapping, point, self.unit, digits or self.digits, limit)
+        lines = explain_lines(derivation, mapping, point, self.unit, digits or self.digits, limit)
+        sources = self.interval_sources()
+        if sources and self.level is not None and self.value is not None:
+            from .interval_sources import sources_line
+
+            lines.insert(0, sources_line(sources, self.value, self.level, self.unit))
+        return lines
+
+    def interval_sources(self) -> tuple[IntervalSource, ...]:
+        """With an interval, each of its sources drawn alone (an atom's fit, a measurement's
+        noise, a calibrated machine's numbers, what its operators miss): which made it
+        wide (:mod:`~patternalg.algebra.interval_sources`); without one, none.
+
+        >>> from patternalg.library.model_library import ModelLibrary
+        >>> from patternalg.syntax.parser import parse
+        >>> e = evaluated(parse("pipe(inc, nop)"), ModelLibrary.builtin(), Semantics.of("asymptotic"), at={"x": 4})
+        >>> e.interval_sources()
+        ()
+        """
+        return self._sources
+
+    @functools.cached_property
+    def _sources(self) -> tuple[IntervalSource, ...]:
+        """:meth:`interval_sources`, drawn once, when first asked for."""
+        from .interval_sources import interval_sources
+
+        if self.interval is None or self.level is None:
+            return ()
+        return interval_sources(self._spread, self.level, self.seed)
+
+    @functools.cached_property
+    def _spread(self) -> Spread:
+        """What draws the interval (kept by :func:`evaluated`; compiled again after a copy)."""
+        from .intervals import Spread
+
+        fixed = {name: as_value(v, name) for name, v in self.bindings.items()}
+        return Spread.of(self.term, self.library, fixed, semantics=self.semantics)
 
     def caption(self) -> str:
         """The term and :meth:`text`, with a closed form's unit (a value shows its own), and
@@ -290,11 +333,11 @@ def evaluated(
     notes.extend(extrapolation_notes(outside))
     notes.extend(point_notes(at, exact_number(expr), result_unit))
     digits = value_digits(n for name in atom_names(term) if name in library for n in stated_numbers(library[name]))
-    bounds, level = None, None
+    bounds, level, spread = None, None, None
     if interval is not None:
-        bounds, level, more = _interval(term, converted, at, semantics, interval, seed, expr)
+        bounds, level, spread, more = _interval(term, converted, at, semantics, interval, seed, expr)
         notes.extend(more)
-    return Evaluation(
+    result = Evaluation(
         term,
         expr,
         semantics,
@@ -307,7 +350,11 @@ def evaluated(
         bounds,
         level,
         recorded,
+        seed,
     )
+    if spread is not None:  # what drew the interval, kept for what it is made of
+        result.__dict__["_spread"] = spread
+    return result
 
 
 def _interval(
@@ -318,8 +365,8 @@ def _interval(
     level: float,
     seed: int,
     expr: sympy.Expr,
-) -> tuple[tuple[float, float], float, list[str]]:
-    """The interval of :func:`explain` at ``at``, its level and its notes."""
+) -> tuple[tuple[float, float], float, Spread, list[str]]:
+    """The interval of :func:`explain` at ``at``, its level, what drew it and its notes."""
     from .intervals import Spread, check_level, no_uncertainty_note
 
     level = check_level(level)
@@ -334,7 +381,7 @@ def _interval(
     spread = Spread.of(term, library, fixed, semantics=semantics)
     low, high = spread.interval({}, level, seed=seed)
     notes = [no_uncertainty_note(spread.missing, library)] if spread.missing else []
-    return (float(low), float(high)), level, notes
+    return (float(low), float(high)), level, spread, notes
 
 
 def _latex_rounded(value: sympy.Float, digits: int) -> sympy.Expr:

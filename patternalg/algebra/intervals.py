@@ -52,7 +52,7 @@ import functools
 import math
 import numbers
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -303,19 +303,35 @@ class Spread:
         drawn = set(self.drawn)
         return tuple(s for s in self.compiled.symbols if s not in drawn)
 
-    def draws(self, grid: Mapping[str, Any], count: int = DRAWS, seed: int = 0) -> np.ndarray:
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """What this interval draws, each a source :meth:`draws` can draw alone: ``fit NAME``
+        (an atom's coefficients and its own error), ``noise`` (a measurement's, of every
+        atom), ``numbers`` (a calibrated machine's) and ``missed`` (what its operators miss)."""
+        fits = (f"fit {_atom_of(names[0])}" for names, _ in self.deltas)
+        errors = (f"fit {_atom_of(name)}" for name in self.errors)
+        found = dict.fromkeys(sorted({*fits, *errors}))
+        found.update({"noise": None} if self.noises else {})
+        found.update({"numbers": None} if self.numbers is not None else {})
+        found.update({"missed": None} if self.missed else {})
+        return tuple(found)
+
+    def draws(
+        self, grid: Mapping[str, Any], count: int = DRAWS, seed: int = 0, only: Collection[str] | None = None
+    ) -> np.ndarray:
         """The term's value under ``count`` joint draws at every point of ``grid``: shape
         ``(count, *grid shape)``; deterministic for a ``seed``: an atom's draws depend on
         the seed and its name only, a measurement's noise on the seed, the term's shape and its
-        counts' values."""
-        bound, shape = self._bound(grid, count, seed)
+        counts' values. ``only``: the :attr:`sources` drawn (the rest at the model's value),
+        each drawn as it is among all of them."""
+        bound, shape = self._bound(grid, count, seed, only=only)
         extra = (1,) * len(shape)
         values = self.compiled.values(bound)
         if values.shape != (count, *shape):  # no atom is drawn: each draw is the model's value
             values = np.broadcast_to(values.reshape((-1, *shape))[:1], (count, *shape)).copy()
         grid_x = grid.get("x", self.at)  # x bound by the grid, else where the term fixes it
         sizes = None if grid_x is None else np.asarray(grid_x, dtype=float)
-        spread = self.missed_at(sizes, shape, grid)
+        spread = self.missed_at(sizes, shape, grid) if only is None or "missed" in only else np.zeros(shape)
         if np.any(spread > 0):
             missed = _rng(seed, self.term).standard_normal((count, *extra))
             values = values * (1 + spread[None, ...] * missed)
@@ -324,7 +340,7 @@ class Spread:
             # from the model's value; where the machine's numbers are drawn, from the value
             # under their draws: the calibration compositions fitted them, so the factor was
             # scored without them
-            if self.numbers is None:
+            if self.numbers is None or (only is not None and "numbers" not in only):
                 base = center = self._center(grid, seed, shape)
             else:
                 base = self._numbers_only(grid, count, seed, shape)
@@ -361,28 +377,40 @@ class Spread:
         }
 
     def _bound(
-        self, grid: Mapping[str, Any], count: int, seed: int, atoms: bool = True, machine: bool = True
+        self,
+        grid: Mapping[str, Any],
+        count: int,
+        seed: int,
+        atoms: bool = True,
+        machine: bool = True,
+        only: Collection[str] | None = None,
     ) -> tuple[dict[str, np.ndarray], tuple[int, ...]]:
         """The grid and every drawn atom's deltas as arrays a fold broadcasts: the grid's
         shape after the draws' axis (``atoms=False``: every atom's delta, error and noise 0;
-        ``machine=False``: the machine's numbers as calibrated; both: the model's value). A
-        part not drawn is one row of zeros, so that what depends on it alone is folded once,
-        not once per draw."""
+        ``machine=False``: the machine's numbers as calibrated; both: the model's value;
+        ``only``: the :attr:`sources` drawn, the rest 0). A part not drawn is one row of
+        zeros, so that what depends on it alone is folded once, not once per draw."""
         arrays = {k: np.asarray(v, dtype=float) for k, v in grid.items()}
         shape = np.broadcast_shapes(*(a.shape for a in arrays.values())) if arrays else ()
         extra = (1,) * len(shape)
         bound = {k: a[None, ...] for k, a in arrays.items()}
         zero = np.zeros((1, *extra))
+
+        def drawn(source: str) -> bool:
+            return only is None or source in only
+
         for names, u in self.deltas:
-            deltas = u.draws(_rng(seed, names[0].rsplit("_", 1)[0]), count) if atoms else None
+            fit = atoms and drawn(f"fit {_atom_of(names[0])}")
+            deltas = u.draws(_rng(seed, names[0].rsplit("_", 1)[0]), count) if fit else None
             for i, name in enumerate(names):
                 bound[name] = zero if deltas is None else deltas[:, i].reshape((count, *extra))
         for name in self.errors:  # an atom's own error: one draw per atom, by its name
-            bound[name] = _rng(seed, name).standard_normal((count, *extra)) if atoms else zero
+            fit = atoms and drawn(f"fit {_atom_of(name)}")
+            bound[name] = _rng(seed, name).standard_normal((count, *extra)) if fit else zero
         for name in self.noises:  # a measurement's: one draw per term, counts and atom
-            bound[name] = self._noise(name, arrays, shape, count, seed) if atoms else zero
+            bound[name] = self._noise(name, arrays, shape, count, seed) if atoms and drawn("noise") else zero
         if self.numbers is not None:  # the machine's: one draw per machine
-            moved = self.numbers.deltas(_rng(seed, "_machine"), count) if machine else None
+            moved = self.numbers.deltas(_rng(seed, "_machine"), count) if machine and drawn("numbers") else None
             for i, name in enumerate(self.numbers.symbols):
                 bound[name] = zero if moved is None else moved[:, i].reshape((count, *extra))
         return bound, shape
@@ -450,16 +478,22 @@ class Spread:
         return np.broadcast_to(np.where((low <= x) & (x <= high), factor, max(beyond, 1.0)), shape)
 
     def interval(
-        self, grid: Mapping[str, Any], level: float, count: int = DRAWS, seed: int = 0
+        self,
+        grid: Mapping[str, Any],
+        level: float,
+        count: int = DRAWS,
+        seed: int = 0,
+        only: Collection[str] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """The central ``level`` interval at every point of ``grid``: (low, high), drawn a
-        block of points at a time (:func:`point_blocks`)."""
+        block of points at a time (:func:`point_blocks`); ``only``: of those
+        :attr:`sources` alone (:meth:`draws`)."""
         level = check_level(level, "level")
         quantiles = [(1 - level) / 2, (1 + level) / 2]
         shape, blocks = point_blocks(grid, count)
         found = np.empty((2, math.prod(shape)))
         for where, part in blocks:
-            drawn = self.draws(part, count, seed).reshape(count, -1)
+            drawn = self.draws(part, count, seed, only).reshape(count, -1)
             with np.errstate(invalid="ignore"):
                 ends = np.quantile(drawn, quantiles, axis=0)
             # draws beyond doubles (an own error of 1e300) are infinite: between two of them
@@ -525,6 +559,12 @@ def decided(shares: np.ndarray, level: float) -> np.ndarray:
 
 #: the count every count of a term's shape is written as (:attr:`Spread.term`)
 _ANY_COUNT = symbol("k")
+
+
+def _atom_of(name: str) -> str:
+    """The atom a drawn symbol belongs to: ``_delta_qsort_0``, ``_error_qsort``: qsort."""
+    kind, _, rest = name[1:].partition("_")
+    return rest.rsplit("_", 1)[0] if kind == "delta" else rest
 
 
 def _rng(seed: int, name: str, keys: Sequence[int] = ()) -> np.random.Generator:

@@ -71,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
             data = {**data, "interval": list(result.interval), "level": result.level}
         if args.explain:
             data["explain"] = explained
+            if result.interval is not None:  # each source of the interval drawn alone
+                data["interval_sources"] = [source._asdict() for source in result.interval_sources()]
         print_json(data, args)
         return 0
     print(result.latex(args.digits) if args.format == "latex" else result.text(args.digits))
