@@ -203,6 +203,13 @@ def uncertainty_table(rng: random.Random, name: str = "inc") -> str:
     return "format = 1\n" + (mutate(rng, table) if rng.random() < 0.1 else table)
 
 
+def explain_options(rng: random.Random) -> list[str]:
+    """``eval``'s derivation, half the time (with an interval: what it is made of), in text or JSON."""
+    if rng.random() < 0.5:
+        return []
+    return ["--explain"] + (["--format", "json"] if rng.random() < 0.3 else [])
+
+
 def interval_options(rng: random.Random) -> list[str]:
     level = rng.choice(["0.9", "0.5", "0.99", "0", "1", "1.5", "nan", "-0.1", "x", "1e-300"])
     seed = rng.choice(["0", "1", "-1", "2", str(2**64), "10" + "0" * 40, "x", "1.5"])
@@ -347,6 +354,7 @@ def make_input(cls: str, rng: random.Random) -> dict:
         at = ["--at", f"x={rng.choice(AT)}"]
         if command == "eval":
             argv = ["eval", term, *machine, *(at if rng.random() < 0.7 else []), "--at", "n=2"]
+            argv += explain_options(rng)
         elif command == "sweep":
             argv = ["sweep", term, "--over", rng.choice(["x=1..1e6:5:log", "x=1..1e300:3", "x=1,2"]), *machine, "--at", "n=2"]
         elif command == "compare":
@@ -410,6 +418,7 @@ def make_input(cls: str, rng: random.Random) -> dict:
         models = ["--models", "u.toml"]
         if command == "eval":
             argv = ["eval", rng.choice(["inc", "pipe(inc, inc)", "seq(inc, qsort)"]), *models, "--at", f"x={rng.choice(AT)}"]
+            argv += explain_options(rng)
         elif command == "sweep":
             argv = ["sweep", "inc", "pipe(inc, nop)", "--over", rng.choice(["x=1..1e6:5:log", "x=1,2", "x=1..1e300:3"]), *models]
         elif command == "compare":
