@@ -82,6 +82,13 @@ def test_a_calibrated_machine_adds_its_numbers_and_its_miss(calibrated):
     assert "the machine's numbers" in line and "what the machine's operators miss" in line
 
 
+def test_a_notebook_shows_them_under_the_table():
+    lib = {"a": atom("a", 2.0, 0.02, noise=0.02), "b": atom("b", 3.0, 0.01)}
+    html = patternalg.explain("seq(a, b)", lib, "exact", interval=0.9, x=100)._repr_html_()
+    assert "each of its sources drawn alone: a&#x27;s fit" in html
+    assert "drawn alone" not in patternalg.explain("seq(a, b)", lib, "exact", x=100)._repr_html_()
+
+
 def test_sources_survive_a_copy_and_a_pickle(calibrated):
     library, machine = calibrated
     result = patternalg.explain("pipe(qsort, inc)", library, machine=machine, interval=0.9, x=65536)

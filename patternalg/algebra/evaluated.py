@@ -148,12 +148,17 @@ class Evaluation(Recomputed, HtmlTable):
         derivation, point = self._explained
         mapping = {symbol(k): v for k, v in self.bindings.items()}
         lines = explain_lines(derivation, mapping, point, self.unit, digits or self.digits, limit)
-        sources = self.interval_sources()
-        if sources and self.level is not None and self.value is not None:
-            from .interval_sources import sources_line
+        return self.details() + lines
 
-            lines.insert(0, sources_line(sources, self.value, self.level, self.unit))
-        return lines
+    def details(self) -> list[str]:
+        """With an interval, what it is made of (:meth:`interval_sources`), as one line:
+        under the notebook's table, and first in :meth:`lines`."""
+        sources = self.interval_sources()
+        if not sources or self.level is None or self.value is None:
+            return []
+        from .interval_sources import sources_line
+
+        return [sources_line(sources, self.value, self.level, self.unit)]
 
     def interval_sources(self) -> tuple[IntervalSource, ...]:
         """With an interval, each of its sources drawn alone (an atom's fit, a measurement's
