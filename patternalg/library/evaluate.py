@@ -58,7 +58,8 @@ def explain(
     ArgumentError); ``cores``, as ``--cores``, replaces its cores (alone: a machine of that
     many).
     ``interval`` (a level such as 0.9), where every symbol is bound, adds the central
-    interval of what a measurement would show, ``seed`` fixing the draws.
+    interval of what a measurement would show, ``seed`` fixing the draws; what it is made of,
+    each of its sources drawn alone, is the result's ``interval_sources()``.
     """
     return evaluated(
         as_term(term),
