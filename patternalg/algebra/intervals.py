@@ -54,6 +54,7 @@ import numbers
 import zlib
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -106,6 +107,10 @@ def check_level(level: Any, name: str = "interval") -> float:
     Traceback (most recent call last):
     ...
     patternalg.errors.ArgumentError: interval 0.999: a confidence level is above 0 and at most 0.99 (an interval is drawn from 1000 draws: a higher level leaves fewer than 5 beyond each end), e.g. 0.9
+    >>> check_level(10**400, "level")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: level 1.00e+400: a confidence level is above 0 and at most 0.99 (an interval is drawn from 1000 draws: a higher level leaves fewer than 5 beyond each end), e.g. 0.9
     >>> check_level(math.inf, "--interval")
     Traceback (most recent call last):
     ...
@@ -117,7 +122,12 @@ def check_level(level: Any, name: str = "interval") -> float:
     )
     if isinstance(level, bool) or not isinstance(level, numbers.Real):
         raise wrong(name, valid.replace(" is ", " ", 1), level)
-    value = float(level)
+    try:
+        value = float(level)
+    except OverflowError:  # an int (a Fraction) beyond a double: 10**400
+        rational = isinstance(level, numbers.Rational)
+        shown = f"{Decimal(level.numerator) / Decimal(level.denominator):.3g}" if rational else "beyond a double"
+        raise ArgumentError(f"{name} {shown}: {valid}") from None
     if 0 < value <= MAX_LEVEL:
         return value
     problem = "not a number; " if math.isnan(value) else "not finite; " if math.isinf(value) else ""
