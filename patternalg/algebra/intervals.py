@@ -125,8 +125,9 @@ def check_level(level: Any, name: str = "interval") -> float:
     try:
         value = float(level)
     except OverflowError:  # an int (a Fraction) beyond a double: 10**400
-        rational = isinstance(level, numbers.Rational)
-        shown = f"{Decimal(level.numerator) / Decimal(level.denominator):.3g}" if rational else "beyond a double"
+        shown = "beyond a double"
+        if isinstance(level, numbers.Rational):
+            shown = f"{Decimal(level.numerator) / Decimal(level.denominator):.3g}"
         raise ArgumentError(f"{name} {shown}: {valid}") from None
     if 0 < value <= MAX_LEVEL:
         return value
