@@ -127,7 +127,7 @@ def check_level(level: Any, name: str = "interval") -> float:
     except OverflowError:  # an int (a Fraction) beyond a double: 10**400
         shown = "beyond a double"
         if isinstance(level, numbers.Rational):
-            shown = f"{Decimal(level.numerator) / Decimal(level.denominator):.3g}"
+            shown = f"{Decimal(int(level.numerator)) / Decimal(int(level.denominator)):.3g}"
         raise ArgumentError(f"{name} {shown}: {valid}") from None
     if 0 < value <= MAX_LEVEL:
         return value
