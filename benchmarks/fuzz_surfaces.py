@@ -358,7 +358,7 @@ def make_input(cls: str, rng: random.Random) -> dict:
         elif command == "sweep":
             argv = ["sweep", term, "--over", rng.choice(["x=1..1e6:5:log", "x=1..1e300:3", "x=1,2"]), *machine, "--at", "n=2"]
         elif command == "compare":
-            argv = ["compare", term, "pipe(qsort, inc)", *machine, "--at", "n=2"]
+            argv = ["compare", term, "pipe(qsort, inc)", *machine, "--at", "n=2", *(["--explain"] if rng.random() < 0.5 else [])]
         elif command == "optimize":
             argv = ["optimize", "pipe(tpool_a(qsort), tpool_b(inc))", *machine, *at]
         elif command == "explore":
@@ -422,7 +422,7 @@ def make_input(cls: str, rng: random.Random) -> dict:
         elif command == "sweep":
             argv = ["sweep", "inc", "pipe(inc, nop)", "--over", rng.choice(["x=1..1e6:5:log", "x=1,2", "x=1..1e300:3"]), *models]
         elif command == "compare":
-            argv = ["compare", "inc", "pipe(inc, nop)", *models]
+            argv = ["compare", "inc", "pipe(inc, nop)", *models, *(["--explain"] if rng.random() < 0.5 else [])]
         elif command == "optimize":
             argv = ["optimize", "pipe(tpool_a(inc), tpool_b(nop))", "--budget", "a+b<=4", "--at", "x=1024", *models]
         else:

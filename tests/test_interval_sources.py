@@ -17,6 +17,8 @@ from patternalg.algebra.atomic_model import AtomicModel
 from patternalg.algebra.interval_sources import MOST_FITS, interval_sources
 from patternalg.algebra.intervals import Spread
 from patternalg.algebra.uncertainty import Uncertainty
+from patternalg.decisions import compare
+from patternalg.errors import ArgumentError
 from patternalg.evidence import calibrate
 from patternalg.library.model_library import ModelLibrary
 from patternalg.syntax.symbols import x
@@ -111,3 +113,37 @@ def test_eval_explain_prints_them_in_text_and_json(tmp_path):
     assert "drawn alone" not in plain.stdout
     assert "interval_sources" not in json.loads(run_cli("eval", "seq(a, b)", "--models", str(models), "--at",
                                                         "x=100", "--explain", "--format", "json").stdout)  # fmt: skip
+
+
+# --- compare --explain: what keeps a stretch undecided ----------------------------------------
+def test_compare_names_the_source_that_alone_keeps_a_stretch_undecided():
+    # 1 % apart: a's medians move by 10 % (more repetitions would tell), b's fit is exact
+    noisy = {"a": atom("a", 2.0, 1e-6, noise=0.1), "b": atom("b", 2.02, 1e-6)}
+    found = compare(["a", "b"], over="x=10..1000", library=noisy, interval=0.9, explain=True)
+    assert [(r.winner, r.undecided_by) for r in found.ranges] == [(None, ("noise",))]
+    # the same gap, the slope of a known to 1 %: its fit, not the measurement, keeps it so
+    loose = {"a": atom("a", 2.0, 0.02), "b": atom("b", 2.02, 1e-6)}
+    found = compare(["a", "b"], over="x=10..1000", library=loose, interval=0.9, explain=True)
+    assert [(r.winner, r.undecided_by) for r in found.ranges] == [(None, ("fit a",))]
+    assert "alone, a's fit leaves it so" in "\n".join(found.lines())
+    # decided stretches say nothing, and without explain nobody asks
+    apart = {"a": atom("a", 2.0, 1e-6, noise=0.01), "b": atom("b", 3.0, 1e-6)}
+    decided = compare(["a", "b"], over="x=10..1000", library=apart, interval=0.9, explain=True)
+    assert [(r.winner, r.undecided_by) for r in decided.ranges] == [("a", None)]
+    plain = compare(["a", "b"], over="x=10..1000", library=noisy, interval=0.9)
+    assert plain.ranges[0].undecided_by is None and "undecided_by" not in plain.to_json()["ranges"][0]
+
+
+def test_compare_explain_from_the_command_line(tmp_path):
+    models = tmp_path / "m.toml"
+    models.write_text(ModelLibrary([atom("a", 2.0, 1e-6, noise=0.1), atom("b", 2.02, 1e-6)]).to_toml())
+    args = ("compare", "a", "b", "--over", "x=10..1000", "--models", str(models), "--interval", "0.9", "--explain")
+    text = run_cli(*args)
+    assert text.returncode == 0 and "alone, a measurement's noise leaves it so" in text.stdout
+    data = json.loads(run_cli(*args, "--format", "json").stdout)
+    assert data["ranges"][0]["undecided_by"] == ["noise"]
+    alone = run_cli("compare", "a", "b", "--over", "x=10..1000", "--models", str(models), "--explain")
+    assert alone.returncode == 0 and "note: --explain says what keeps a stretch undecided: it needs --interval 0.9" in alone.stderr
+    with pytest.raises(ArgumentError, match="explain"):
+        compare(["a", "b"], library={"a": atom("a", 2.0, 0.01), "b": atom("b", 2.0, 0.01)},
+                                     interval=0.9, explain="yes")  # fmt: skip

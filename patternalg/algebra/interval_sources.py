@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from .intervals import DRAWS, Spread
 
-__all__ = ["IntervalSource", "interval_sources", "sources_line", "MOST_FITS"]
+__all__ = ["IntervalSource", "interval_sources", "source_name", "sources_line", "MOST_FITS"]
 
 #: the most atoms whose fits are drawn one by one; beyond them their fits are drawn together
 MOST_FITS = 12
@@ -69,6 +69,15 @@ _NAMES = {
 }
 
 
+def source_name(key: str) -> str:
+    """How a line names a source (:attr:`~.intervals.Spread.sources`, or ``fits``).
+
+    >>> source_name("fit qsort"), source_name("missed")
+    ("qsort's fit", "what the machine's operators miss")
+    """
+    return _NAMES.get(key) or f"{key.removeprefix('fit ')}'s fit"
+
+
 def sources_line(sources: Sequence[IntervalSource], value: float, level: float, unit: str) -> str:
     """The line ``eval --explain`` prints of an interval's sources: each one's ends relative
     to ``value`` (in ``unit`` where the value is 0).
@@ -80,7 +89,7 @@ def sources_line(sources: Sequence[IntervalSource], value: float, level: float, 
     """
     parts = []
     for source in sources:
-        name = _NAMES.get(source.name) or f"{source.name.removeprefix('fit ')}'s fit"
+        name = source_name(source.name)
         if value:
             ends = (_percent(100 * (end - value) / abs(value)) for end in (source.low, source.high))
             parts.append(f"{name} {' % / '.join(ends)} %")

@@ -545,15 +545,20 @@ def point_blocks(
 
 
 def winner_shares(
-    spreads: list[Spread], grid: Mapping[str, Any], seed: int = 0, count: int = DRAWS
+    spreads: list[Spread],
+    grid: Mapping[str, Any],
+    seed: int = 0,
+    count: int = DRAWS,
+    only: Collection[str] | None = None,
 ) -> np.ndarray:
     """How often each design is the fastest over ``count`` joint draws, at every point of
     ``grid``: shape ``(designs, *grid shape)`` (a design without a finite value never wins),
-    drawn a block of points at a time (:func:`point_blocks`)."""
+    drawn a block of points at a time (:func:`point_blocks`); ``only``: those sources alone
+    (:meth:`Spread.draws`; a design without one is at its model's value)."""
     shape, blocks = point_blocks(grid, count * len(spreads))
     shares = np.empty((len(spreads), math.prod(shape)))
     for where, part in blocks:
-        values = np.stack([s.draws(part, count, seed).reshape(count, -1) for s in spreads])
+        values = np.stack([s.draws(part, count, seed, only).reshape(count, -1) for s in spreads])
         values = np.where(np.isfinite(values), values, np.inf)
         best = np.argmin(values, axis=0)
         for k in range(len(spreads)):

@@ -17,6 +17,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         over_help=f"the swept symbol and its range (default {DEFAULT_RANGE}); "
         "a second --over draws a region map",
     )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="with --interval: say which sources of the draws (an atom's fit, a measurement's"
+        " noise, the machine's numbers or miss) alone leave each undecided stretch undecided",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
             machine=machine_option(args),
             interval=interval_option(args),
             seed=args.seed,
+            explain=args.explain,
         )
     emit(args, result)
     return 0

@@ -33,7 +33,7 @@ import numpy as np
 from .._internal.callbacks import ProgressCallback
 from .._internal.display import as_digits, brief, counted, listed, ranges_text
 from .._internal.limits import printable
-from .._internal.surface import flag
+from .._internal.surface import flag, switch
 from .._internal.tables import Tabular, distinct
 from ..algebra.arrays import Compiled, count_symbols
 from ..algebra.domains import negative_note, range_notes
@@ -42,7 +42,7 @@ from ..algebra.grid import Axis, parse_axis, spaced
 from ..algebra.machine import MachineSemantics, threads_needed, threads_text
 from ..algebra.pointwise import with_counts
 from ..algebra.semantics import Semantics
-from ..arguments import as_axes, as_bindings, as_callback, as_seed, as_terms
+from ..arguments import as_axes, as_bindings, as_callback, as_seed, as_terms, expect
 from ..errors import EvaluationError
 from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
@@ -360,7 +360,7 @@ class Comparison(Tabular):
             text = self._range_texts()
             for r in self.ranges:
                 verdict = f"{r.winner} wins" if r.winner else UNDECIDED
-                lines.append(f"  {self.symbol} in [{text[r.start]}, {text[r.end]}]: {verdict}")
+                lines.append(f"  {self.symbol} in [{text[r.start]}, {text[r.end]}]: {verdict}{_undecided_by_text(r)}")
             lines += [
                 f"  crossover {c.designs[0]} / {c.designs[1]}: {self._placed_text(c)}"
                 for c in self.crossovers
@@ -370,6 +370,24 @@ class Comparison(Tabular):
         if self.region is not None:
             lines += self.region.lines(self.terms)
         return [_in_short(line, self.terms) for line in lines]
+
+
+def _undecided_by_text(r: Range) -> str:
+    """What an undecided range says of the sources that alone leave it so, where asked.
+
+    >>> _undecided_by_text(Range(1.0, 2.0, None, 0.6, ("fit qsort", "noise")))
+    "; alone, qsort's fit or a measurement's noise leaves it so"
+    >>> _undecided_by_text(Range(1.0, 2.0, None, 0.6, ()))
+    '; no source alone leaves it so, only all of them together'
+    """
+    if r.undecided_by is None:
+        return ""
+    if not r.undecided_by:
+        return "; no source alone leaves it so, only all of them together"
+    from ..algebra.interval_sources import source_name
+
+    names = [source_name(k) for k in r.undecided_by]
+    return f"; alone, {', '.join(names[:-1]) + ' or ' if len(names) > 1 else ''}{names[-1]} leaves it so"
 
 
 def _sides(c: Crossover, below: str = "below", above: str = "above", verbs: tuple[str, str] = ("is", "are")) -> str:
@@ -423,6 +441,7 @@ def compare(
     cores: int | None = None,
     interval: float | None = None,
     seed: int = 0,
+    explain: bool = False,
 ) -> Comparison:
     """Which of ``terms`` is fastest where over one swept symbol (default x in 1..2^40),
     with a region map when two symbols are swept. Every atom is converted to ``unit``
@@ -432,7 +451,10 @@ def compare(
     ``cores``, as ``--cores``: replaces its cores, or alone a machine of that many) if
     given. ``interval`` (a level such as 0.9) draws the designs jointly (:mod:`.intervals`)
     and says per range which design wins in that share of the draws, and where none does;
-    each crossover gets the stretch of the axis where it could lie."""
+    each crossover gets the stretch of the axis where it could lie. ``explain``, with an
+    interval: each undecided range says which sources of the draws alone leave it so
+    (:attr:`Range.undecided_by`: what to measure again to tell the designs apart)."""
+    explain = expect(explain, bool, "explain", "True or False")
     terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
     progress, seed = as_callback(progress, "progress", "progress(done, total)"), as_seed(seed)
     semantics = semantics_of("exact", machine, cores)
@@ -517,11 +539,12 @@ def compare(
         asymptotic_symbol=size,
         cuts=tuple(cuts),
     )
-    if interval is None:
-        return result
+    if interval is None:  # explain: what keeps a stretch undecided, and without draws none is
+        more = (f"{switch('explain')} says what keeps a stretch undecided: it needs {flag('interval', '0.9')}",)
+        return replace(result, notes=(*result.notes, *more)) if explain else result
     found = confidence(
         result.compiled, library, at, result.symbol, scan,
-        [c.value for c in result.crossovers], interval, seed, semantics.in_unit(result.unit), integer,
+        [c.value for c in result.crossovers], interval, seed, semantics.in_unit(result.unit), integer, explain,
     )  # fmt: skip
     placed = tuple(
         replace(c, interval=_placed(c, around, found.exact, integer))

@@ -36,10 +36,17 @@ class Range:
     end: float
     winner: str | None
     share: float  #: the least share of the draws the winner wins in the stretch (undecided: the best design's)
+    #: undecided, where asked (``explain=True``): the sources of the draws that alone leave it
+    #: undecided (:attr:`~patternalg.algebra.intervals.Spread.sources`: ``fit qsort``,
+    #: ``noise``, ``numbers``, ``missed``); empty: none alone does, only together
+    undecided_by: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{from, to, winner, share}``."""
-        return {"from": self.start, "to": self.end, "winner": self.winner, "share": self.share}
+        """``{from, to, winner, share}``, and ``undecided_by`` where it was asked."""
+        data: dict[str, Any] = {"from": self.start, "to": self.end, "winner": self.winner, "share": self.share}
+        if self.undecided_by is not None:
+            data["undecided_by"] = list(self.undecided_by)
+        return data
 
 
 
@@ -67,12 +74,15 @@ def confidence(
     seed: int,
     semantics: Semantics,
     count: bool = False,
+    explain: bool = False,
 ) -> Confidence:
     """Where the designs (``compiled``, in one unit under ``semantics``) are told apart at the
     confidence ``level`` over ``scan`` of ``symbol``, ``seed`` fixing the draws; the undecided
     stretch around each of ``crossovers``. Over a ``count`` (a thread count: integers only)
     the scan's integers, each stretch ending at its own last one (the winner changes between
-    two integers; a stretch ended at 9.9 beside a crossover between n = 9 and n = 10)."""
+    two integers; a stretch ended at 9.9 beside a crossover between n = 9 and n = 10).
+    ``explain``: each undecided stretch says which sources alone leave it so
+    (:func:`_undecided_by`)."""
     from ..algebra.intervals import Spread, check_level, decided, no_uncertainty_note, winner_shares
 
     level = check_level(level)
@@ -93,12 +103,49 @@ def confidence(
         drawn = shares[:, first : last + 1]
         share = drawn.max(axis=0) if label < 0 else drawn[label]  # undecided: the best design's
         winner = str(compiled[label].term) if label >= 0 else None
-        ranges.append(Range(float(scan[low]), float(scan[high]), winner, float(share.min())))
+        by = None
+        if explain and label < 0:
+            by = _undecided_by(spreads, symbol, scan[first : last + 1], point[first : last + 1], level, seed)
+        ranges.append(Range(float(scan[low]), float(scan[high]), winner, float(share.min()), by))
     around = tuple(_around(value, scan, spans) for value in crossovers)
     missing = sorted({name for s in spreads for name in s.missing})
     notes = (no_uncertainty_note(missing, library),) if missing else ()
     exact = frozenset(str(c.term) for c, s in zip(compiled, spreads, strict=True) if s.exact)
     return Confidence(tuple(ranges), around, level, notes, exact)
+
+
+#: the most points of an undecided stretch whose draws :func:`_undecided_by` takes source by source
+_EXPLAINED_POINTS = 16
+
+
+#: the sources that are not an atom's fit, in the order an interval lists them
+_OTHER_SOURCES = ("noise", "numbers", "missed")
+
+
+def _undecided_by(
+    spreads: Sequence[Any], symbol: str, points: np.ndarray, winners: np.ndarray, level: float, seed: int
+) -> tuple[str, ...]:
+    """The sources of the draws (every design's, in the order an interval lists them) that
+    alone leave some of ``points`` (an undecided stretch's, ``winners`` the designs fastest
+    there by their values; at most :data:`_EXPLAINED_POINTS` of them, evenly chosen)
+    undecided at ``level``: with only that source drawn, every design's jointly as among
+    all of them, the fastest by value wins in less than that share of the draws. What a
+    designer would measure again (more repetitions for the noise, more sizes of the atom
+    for its fit, the calibration compositions for the machine's numbers and miss) to tell
+    the designs apart; near a crossover every source does."""
+    from ..algebra.intervals import winner_shares
+
+    if len(points) > _EXPLAINED_POINTS:
+        chosen = np.unique(np.linspace(0, len(points) - 1, _EXPLAINED_POINTS).round().astype(int))
+        points, winners = points[chosen], winners[chosen]
+    sources = {k for s in spreads for k in s.sources}
+    fits = sorted(k for k in sources if k not in _OTHER_SOURCES)
+    kept = []
+    for source in (*fits, *(k for k in _OTHER_SOURCES if k in sources)):
+        shares = winner_shares(list(spreads), {symbol: points}, seed, only={source})
+        if np.any(shares[winners, np.arange(len(points))] < level):
+            kept.append(source)
+    return tuple(kept)
 
 
 #: sub-terms x scan points the draws of ``compare --interval`` fold at most (each point is
