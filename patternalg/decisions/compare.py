@@ -204,7 +204,8 @@ class Comparison(Tabular):
             part = f"with {100 * self.level:g} % confidence"
             text = self._range_texts()
             for r in self.ranges:
-                rows.append([part, *where, float(text[r.start]), float(text[r.end]), r.winner or UNDECIDED, "", *none])
+                verdict = r.winner or UNDECIDED + _undecided_by_text(r)
+                rows.append([part, *where, float(text[r.start]), float(text[r.end]), verdict, "", *none])
         if self.region is not None:
             rows += [["region map", at, start, end, winner, "", *none] for at, start, end, winner in self.region.runs(self.terms)]
         return rows
