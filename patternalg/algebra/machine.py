@@ -301,13 +301,14 @@ class MachineSemantics(Semantics):
             if speedup is not None and outer is not None:
                 speedup = self._within(arithmetic, speedup, outer)
         received = value
-        if touches and self.pays_handoff():
-            received = arithmetic.add(value, self.handoff_at(arithmetic, context))
+        if touches and self.pays_handoff():  # added where a stage receives (most never do)
+            received = _Paid(value, self.handoff_at(arithmetic, context))
         dispatch = None
         if self.pays_dispatch():
             dispatch = self.dispatch_at(arithmetic, context)
         if isinstance(node, MapReduce):  # its threads per node keep that many cores busy
             running = arithmetic.leaf(self.threads(node.threads), context)
+            received = _paid(arithmetic, received)
             work, received_work = (arithmetic.multiply(v, running) for v in (value, received))
             return Busy(value, work, received, received_work, False, touches, None, dispatch)
         return Busy(value, value, received, received, True, touches, speedup, dispatch)
@@ -356,11 +357,11 @@ class MachineSemantics(Semantics):
         if _unpaid(left) and _unpaid(right):
             received, received_work = time, work
         elif left.touches:
-            received = add(left.received, right.time)
-            received_work = received if serial else add(left.received_work, right.work)
+            received = _plus(arithmetic, left.received, left.time, right.time, time)
+            received_work = received if serial else _plus(arithmetic, left.received_work, left.work, right.work, work)
         else:
-            received = add(left.time, right.received)
-            received_work = received if serial else add(left.work, right.received_work)
+            received = _plus(arithmetic, right.received, right.time, left.time, time)
+            received_work = received if serial else _plus(arithmetic, right.received_work, right.work, left.work, work)
         own = any(part.speedup is not None or part.parts is not None for part in (left, right))
         return Busy(time, work, received, received_work, serial, left.touches or right.touches,
                     None, _dispatch(left, right), (left, right) if own else None,
@@ -380,7 +381,7 @@ class MachineSemantics(Semantics):
             divided = Busy(*_divided(arithmetic, part, running), False, part.touches, None, part.dispatch)
             value = divided if value is None else self.seq(arithmetic, value, divided)
         assert value is not None  # a body has at least one part
-        return value.time, value.work, value.received, value.received_work
+        return value.time, value.work, _paid(arithmetic, value.received), _paid(arithmetic, value.received_work)
 
     def tpool(self, arithmetic: Any, count: Any, body: Any) -> Any:
         """Eq. (3) on the machine: at most ``cores`` instances run at once, each at the
@@ -443,8 +444,8 @@ class MachineSemantics(Semantics):
         def bounded(time: Any, work: Any) -> Any:
             return arithmetic.larger(time, arithmetic.divide(work, cores))[0]
 
-        time, winner = arithmetic.larger(left.time, right.received)
-        work = arithmetic.add(left.work, right.received_work)
+        time, winner = arithmetic.larger(left.time, _paid(arithmetic, right.received))
+        work = arithmetic.add(left.work, _paid(arithmetic, right.received_work))
         stage, over = time, arithmetic.divide(work, cores)
         time, bound = arithmetic.larger(stage, over)
         if not arithmetic.symbolic and _some(bound):  # numbers: the cores pace it only beyond
@@ -454,8 +455,8 @@ class MachineSemantics(Semantics):
         if _unpaid(left):
             received, received_work = time, work
         else:
-            received = arithmetic.larger(left.received, right.received)[0]
-            received_work = arithmetic.add(left.received_work, right.received_work)
+            received = arithmetic.larger(_paid(arithmetic, left.received), _paid(arithmetic, right.received))[0]
+            received_work = arithmetic.add(_paid(arithmetic, left.received_work), _paid(arithmetic, right.received_work))
             received = bounded(received, received_work)
         busy = Busy(time, work, received, received_work, False, left.touches or right.touches,
                     None, _dispatch(left, right))  # fmt: skip
@@ -567,7 +568,7 @@ def _divided(arithmetic: Any, part: Busy, running: Any) -> tuple[Any, Any, Any, 
     time, work = arithmetic.divide(part.time, gain), grown(part.work)
     if _unpaid(part):
         return time, work, time, work
-    return time, work, arithmetic.divide(part.received, gain), grown(part.received_work)
+    return time, work, arithmetic.divide(_paid(arithmetic, part.received), gain), grown(_paid(arithmetic, part.received_work))
 
 
 #: a stage's time grown by this is still the pipe's pace where its work over the cores is
@@ -603,6 +604,36 @@ def _seq_several(arithmetic: Any, left: Busy, right: Busy) -> Any:
 def _dispatch(left: Busy, right: Busy) -> Any:
     """The dispatch cost of a composition's context (its parts share one)."""
     return left.dispatch if left.dispatch is not None else right.dispatch
+
+
+class _Paid:
+    """A received time not yet added up: ``base + extra`` (a value and the hand-off its
+    first atom that touches the data pays), added only where a stage does receive
+    (:func:`_paid`): a ``seq`` carries it along by moving its base (:func:`_plus`), so a
+    10,000-deep sequence adds each atom's time once, not twice and its hand-off again."""
+
+    __slots__ = ("base", "extra", "_sum")
+
+    def __init__(self, base: Any, extra: Any) -> None:
+        self.base, self.extra, self._sum = base, extra, None
+
+
+def _paid(arithmetic: Any, value: Any) -> Any:
+    """A received time as a value of ``arithmetic`` (a :class:`_Paid` added up, once)."""
+    if not isinstance(value, _Paid):
+        return value
+    if value._sum is None:
+        value._sum = arithmetic.add(value.base, value.extra)
+    return value._sum
+
+
+def _plus(arithmetic: Any, received: Any, own: Any, other: Any, total: Any) -> Any:
+    """``received`` (of a part whose own value is ``own``) plus ``other``, the rest of a
+    ``seq`` whose value is ``total = own + other``: a :class:`_Paid` on ``own`` moves to
+    ``total`` without an addition."""
+    if isinstance(received, _Paid) and received.base is own:
+        return _Paid(total, received.extra)
+    return arithmetic.add(_paid(arithmetic, received), other)
 
 
 def _unpaid(value: Busy) -> bool:
