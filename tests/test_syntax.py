@@ -20,6 +20,7 @@ from patternalg import (
     parse_arithmetic,
 )
 from patternalg._internal.expression_limits import expansion_problem
+from patternalg.laws import strategies
 from patternalg.syntax.arith import format_expr
 from patternalg.syntax.parser import MAX_EXPR_DEPTH, parse_law_parts
 from patternalg.syntax.symbols import log2, n, symbol, x
@@ -374,3 +375,14 @@ def test_a_term_before_a_separator_that_does_not_build_is_a_parse_error() -> Non
 
     with pytest.raises(ParseError, match=r"^line 1, column 1007: syntax error, unexpected character ';'"):
         parse("pipe(" + "a" * 1001 + ";b)")
+
+
+@settings(max_examples=200, deadline=None)
+@given(strategies.terms(max_depth=4), strategies.terms(max_depth=4))
+def test_text_order_orders_terms_as_their_text(a, b) -> None:
+    """``TextOrder`` (explore's tie-break among designs of one model, printed only as far
+    as needed) agrees with ``key=str`` on every pair, equal texts included."""
+    from patternalg.syntax.terms import TextOrder
+
+    assert (TextOrder(a) < TextOrder(b)) == (str(a) < str(b))
+    assert not TextOrder(a) < TextOrder(a)

@@ -51,7 +51,7 @@ from ..library.machines import MachineLike, semantics_of
 from ..library.model_library import AtomicModel, ModelLibrary
 from ..syntax.arith import format_expr
 from ..syntax.symbols import symbol
-from ..syntax.terms import Term
+from ..syntax.terms import Term, TextOrder
 from .design_values import DesignValues, text_length, thread_count
 from .exploration import Design, Exploration, Rewrite
 from .law_semantics import HERE, LAW_SEMANTICS, usable_laws
@@ -92,7 +92,7 @@ def _simplest(group: list[Term], key: Callable[[Term], tuple[int, ...]]) -> Term
     """
     keys = {d: key(d) for d in group}
     least = min(keys.values())
-    return min((d for d in group if keys[d] == least), key=str)
+    return min((d for d in group if keys[d] == least), key=TextOrder)
 
 
 def _same_model(designs: list[Term], rank: Callable[[Term], Any]) -> list[list[Term]]:

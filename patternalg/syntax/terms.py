@@ -30,7 +30,7 @@ from .arith import format_expr, latex_text, whole_number
 
 __all__ = [
     "Term", "Atom", "Meta", "Seq", "Pipe", "TPool", "Shuffle", "MapReduce", "canonical",
-    "RESERVED_WORDS", "RESERVED_PREFIXES", "writable_atom_name", "count_problem",
+    "RESERVED_WORDS", "RESERVED_PREFIXES", "writable_atom_name", "count_problem", "TextOrder",
 ]
 
 #: the patterns' own words: no atom is named so
@@ -472,27 +472,69 @@ def format_term(term: Term) -> str:
     >>> format_term(parse("pipe(a, b, c)"))
     'pipe(a, pipe(b, c))'
     """
-    out: list[str] = []
+    return "".join(_pieces(term))
+
+
+def _pieces(term: Term) -> Iterator[str]:
+    """The text of ``term`` in order, piece by piece (no recursion on depth)."""
     # the stack holds terms still to print and literal strings to emit
     stack: list[Term | str] = [term]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            out.append(item)
+            yield item
         elif isinstance(item, Atom):
-            out.append(_format_atom(item))
+            yield _format_atom(item)
         elif isinstance(item, Meta):
-            out.append(item.name)
+            yield item.name
         elif isinstance(item, Seq | Pipe):
-            out.append("seq(" if isinstance(item, Seq) else "pipe(")
+            yield "seq(" if isinstance(item, Seq) else "pipe("
             stack.extend((")", item.right, ", ", item.left))
         elif isinstance(item, TPool):
-            out.append(f"tpool_{format_count(item.count)}(")
+            yield f"tpool_{format_count(item.count)}("
             stack.extend((")", item.body))
         elif isinstance(item, MapReduce):
-            out.append(f"{item.head()}(")
+            yield f"{item.head()}("
             middle = ", " if item.shuffle is None else f", {item.shuffle}, "
             stack.extend((")", item.reduce, middle, item.map))
         else:  # pragma: no cover - every Term subclass is handled above
             raise TypeError(f"not a term: {item!r}")
-    return "".join(out)
+
+
+class TextOrder:
+    """A sort key that orders terms as their text (``key=str``) does, printing each only as
+    far as it must: two deep terms that differ near the front compare in microseconds, not
+    in the 20 ms a 10,000-deep term's whole text takes.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> designs = [parse("seq(qsort, tpool_2(inc))"), parse("seq(inc, qsort)"), parse("seq(inc, nop)")]
+    >>> [str(d) for d in sorted(designs, key=TextOrder)] == sorted(map(str, designs))
+    True
+    """
+
+    __slots__ = ("_pieces", "_text", "_done")
+
+    def __init__(self, term: Term) -> None:
+        self._pieces, self._text, self._done = _pieces(term), "", False
+
+    def _through(self, end: int) -> str:
+        """The text up to ``end`` characters (all of it, if shorter)."""
+        grown = [self._text]
+        length = len(self._text)
+        while length < end and not self._done:
+            piece = next(self._pieces, None)
+            if piece is None:
+                self._done = True
+            else:
+                grown.append(piece)
+                length += len(piece)
+        self._text = "".join(grown)
+        return self._text[:end]
+
+    def __lt__(self, other: TextOrder) -> bool:
+        start, step = 0, 256
+        while True:
+            mine, theirs = self._through(start + step)[start:], other._through(start + step)[start:]
+            if mine != theirs or len(mine) < step:  # they differ here, or both end here alike
+                return mine < theirs
+            start, step = start + step, 2 * step
