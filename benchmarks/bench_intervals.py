@@ -3,7 +3,12 @@
 * ``eval --at x=... --interval 0.9`` of a 20-atom term against ``eval --at x=...`` (whole
   commands, wall time, median of several runs each, interleaved): target within 2x;
 * ``sweep --interval`` over 1,000 points with 1,000 draws (in-process CPU time of the
-  interval, beside the plain sweep): target under a second.
+  interval, beside the plain sweep): target under a second;
+* a 10,000-deep ``seq`` on data7's calibrated machine (whose numbers and miss the draws
+  carry): ``eval --interval`` and ``compare --interval`` against the same commands without
+  it (whole commands, wall time, ``--deep-runs`` each). No target: the interval's own cost
+  on a term as deep as a profile's; with --interval they took 7.9 s and 64 s on 2026-12-02
+  before the machine semantics added a received time only where a stage receives.
 
 Atoms with a fitted uncertainty: ``benchmarks/realdata/data7/atoms.txt`` fitted by ``patternalg
 fit``::
@@ -47,6 +52,7 @@ def wall(command: list[str]) -> float:
 def main_(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--deep-runs", type=int, default=1, help="runs of each deep-term command (0: none)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as name:
         models = Path(name) / "models.toml"
@@ -73,6 +79,33 @@ def main_(argv: list[str] | None = None) -> None:
         drawn = time.process_time() - started
         print(f"sweep of it over 1,000 points: {plain:.3f} s CPU; with 1,000 draws --interval: "
               f"{drawn:.3f} s CPU (target: under 1 s), {drawn / plain:.1f}x the plain sweep")
+        if args.deep_runs > 0:
+            deep_terms(Path(name), models, args.deep_runs)
+
+
+def deep_terms(folder: Path, models: Path, runs: int) -> None:
+    """``eval`` and ``compare`` of a 10,000-deep ``seq`` on data7's calibrated machine, with
+    and without ``--interval``."""
+    run = HERE / "realdata" / "data7"
+    machine, term = folder / "machine.toml", folder / "deep.term"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        main(["calibrate", str(run / "atoms.txt"), str(run / "compositions.txt"), "--models", str(models),
+              "--out", str(machine)])  # fmt: skip
+    text = "qsort"
+    for i in range(10_000):
+        text = f"seq({text}, inc)" if i % 2 else f"seq(inc, {text})"
+    term.write_text(text)
+    common = ["--models", str(models), "--machine", str(machine)]
+    commands = {
+        "eval": ["eval", f"@{term}", "--at", "x=4096", *common],
+        "compare": ["compare", f"@{term}", "qsort", "--over", "x=1024..65536", *common],
+    }
+    for name, command in commands.items():
+        base = [sys.executable, "-m", "patternalg.cli", *command]
+        plain = statistics.median(wall(base) for _ in range(runs))
+        sure = statistics.median(wall([*base, "--interval", "0.9"]) for _ in range(runs))
+        print(f"{name} of a 10,000-deep seq on a calibrated machine: {plain:.2f} s; --interval {sure:.2f} s "
+              f"({sure / plain:.1f}x; median of {runs})")
 
 
 if __name__ == "__main__":

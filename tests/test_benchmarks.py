@@ -29,7 +29,7 @@ CASES = [
     ("bench_models.py", ["200"], r"ratio list / load: \d"),
     ("bench_read.py", [], r"(?m)^text\s+100000\s+\d"),
     ("bench_eval.py", ["--repeat", "1", "--limit", "3"], r"ratio \(median of the pairs\)\s+\d"),
-    ("bench_intervals.py", ["--runs", "1"], r"sweep of it over 1,000 points: [\d.]+ s CPU"),
+    ("bench_intervals.py", ["--runs", "1"], r"sweep of it over 1,000 points: [\d.]+ s CPU[^\n]*\n.*\ncompare of a 10,000-deep seq"),
     ("bench_laws.py", ["--examples", "10"], r"laws --semantics both --examples 10: [\d.]+ s wall \(exit 0"),
     ("bench_profiles.py", ["--runs", "60", "--paths", "10"], r"total [\d.]+ s wall"),
     ("bench_presca.py", ["--instances", "1", "--runs", "1"], r"cost ratio Binsearch / OPreSca: random [\d.]+x"),
