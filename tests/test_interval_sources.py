@@ -53,6 +53,8 @@ def test_a_stage_that_does_not_pace_a_pipe_adds_nothing():
     sources = interval_sources(Spread.of("pipe(heavy, light)", lib, {"x": 100}), 0.9)
     widths = {s.name: s.high - s.low for s in sources}
     assert widths["fit light"] == 0.0 and widths["fit heavy"] > 0
+    line = patternalg.explain("pipe(heavy, light)", lib, "exact", interval=0.9, x=100).lines()[0]
+    assert "light's fit 0 %" in line and "heavy's fit -" in line
 
 
 def test_the_fits_of_many_atoms_are_drawn_together():

@@ -84,13 +84,17 @@ def sources_line(sources: Sequence[IntervalSource], value: float, level: float, 
 
     >>> print(sources_line([IntervalSource("fit qsort", 95.0, 106.0), IntervalSource("noise", 99.0, 101.0)], 100.0, 0.9, "ns"))
     the 90 % interval, each of its sources drawn alone: qsort's fit -5.0 % / +6.0 %, a measurement's noise -1.0 % / +1.0 %
+    >>> print(sources_line([IntervalSource("fit inc", 100.0, 100.0)], 100.0, 0.9, "ns"))
+    the 90 % interval, each of its sources drawn alone: inc's fit 0 %
     >>> print(sources_line([IntervalSource("missed", -1.0, 2.0)], 0.0, 0.5, "ns"))
     the 50 % interval, each of its sources drawn alone: what the machine's operators miss -1 / +2 ns
     """
     parts = []
     for source in sources:
         name = source_name(source.name)
-        if value:
+        if max(abs(source.low - value), abs(source.high - value)) <= 1e-9 * abs(value):  # it reaches no draw
+            parts.append(f"{name} 0 %")
+        elif value:
             ends = (_percent(100 * (end - value) / abs(value)) for end in (source.low, source.high))
             parts.append(f"{name} {' % / '.join(ends)} %")
         else:
