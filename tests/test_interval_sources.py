@@ -49,7 +49,7 @@ def test_independent_sources_add_in_quadrature_to_the_whole():
 
 
 def test_a_stage_that_does_not_pace_a_pipe_adds_nothing():
-    lib = {"heavy": atom("heavy", 1000.0, 0.01), "light": atom("light", 1.0, 0.3)}
+    lib = {"heavy": atom("heavy", 1000.0, 10.0), "light": atom("light", 1.0, 0.3)}
     sources = interval_sources(Spread.of("pipe(heavy, light)", lib, {"x": 100}), 0.9)
     widths = {s.name: s.high - s.low for s in sources}
     assert widths["fit light"] == 0.0 and widths["fit heavy"] > 0
