@@ -11,12 +11,12 @@ linearly: the largest one alone is close to the whole.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from .intervals import DRAWS, Spread
 
-__all__ = ["IntervalSource", "interval_sources", "source_name", "sources_line", "MOST_FITS"]
+__all__ = ["IntervalSource", "interval_sources", "source_groups", "source_name", "sources_line", "MOST_FITS"]
 
 #: the most atoms whose fits are drawn one by one; beyond them their fits are drawn together
 MOST_FITS = 12
@@ -46,18 +46,29 @@ def interval_sources(spread: Spread, level: float, seed: int = 0, count: int = D
     >>> [(s.name, round(s.low), round(s.high)) for s in interval_sources(spread, 0.9)]  # 400 +- 1.645 * 100 * 0.01, 0.001
     [('fit a', 398, 402), ('fit b', 400, 400)]
     """
-    sources: list[tuple[str, set[str]]] = []
-    fits = [s for s in spread.sources if s.startswith("fit ")]
-    if len(fits) > MOST_FITS:
-        sources.append(("fits", set(fits)))
-    else:
-        sources.extend((s, {s}) for s in fits)
-    sources.extend((s, {s}) for s in spread.sources if not s.startswith("fit "))
     found = []
-    for name, only in sources:
+    for name, only in source_groups(spread.sources):
         low, high = spread.interval({}, level, count, seed, only=only)
         found.append(IntervalSource(name, float(low), float(high)))
     return tuple(found)
+
+
+#: the sources that are not an atom's fit, in the order an interval lists them
+OTHER_SOURCES = ("noise", "numbers", "missed")
+
+
+def source_groups(sources: Iterable[str]) -> list[tuple[str, frozenset[str]]]:
+    """``sources`` (of one or several spreads) as each is drawn alone: the atoms' fits by
+    name, then a measurement's noise, the machine's numbers and its miss; the fits of more
+    than :data:`MOST_FITS` atoms as one, ``fits``.
+
+    >>> source_groups(["missed", "fit qsort", "fit inc", "fit qsort"])
+    [('fit inc', frozenset({'fit inc'})), ('fit qsort', frozenset({'fit qsort'})), ('missed', frozenset({'missed'}))]
+    """
+    found = set(sources)
+    fits = sorted(k for k in found if k not in OTHER_SOURCES)
+    groups = [("fits", frozenset(fits))] if len(fits) > MOST_FITS else [(k, frozenset({k})) for k in fits]
+    return groups + [(k, frozenset({k})) for k in OTHER_SOURCES if k in found]
 
 
 #: how :func:`sources_line` writes each kind of source

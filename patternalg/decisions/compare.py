@@ -377,18 +377,18 @@ def _undecided_by_text(r: Range) -> str:
     """What an undecided range says of the sources that alone leave it so, where asked.
 
     >>> _undecided_by_text(Range(1.0, 2.0, None, 0.6, ("fit qsort", "noise")))
-    "; alone, qsort's fit or a measurement's noise leaves it so"
+    "; alone, qsort's fit or a measurement's noise would leave it so"
     >>> _undecided_by_text(Range(1.0, 2.0, None, 0.6, ()))
-    '; no source alone leaves it so, only all of them together'
+    '; no source alone would leave it so, only all of them together'
     """
     if r.undecided_by is None:
         return ""
     if not r.undecided_by:
-        return "; no source alone leaves it so, only all of them together"
+        return "; no source alone would leave it so, only all of them together"
     from ..algebra.interval_sources import source_name
 
     names = [source_name(k) for k in r.undecided_by]
-    return f"; alone, {', '.join(names[:-1]) + ' or ' if len(names) > 1 else ''}{names[-1]} leaves it so"
+    return f"; alone, {', '.join(names[:-1]) + ' or ' if len(names) > 1 else ''}{names[-1]} would leave it so"
 
 
 def _sides(c: Crossover, below: str = "below", above: str = "above", verbs: tuple[str, str] = ("is", "are")) -> str:

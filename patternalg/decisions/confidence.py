@@ -38,7 +38,8 @@ class Range:
     share: float  #: the least share of the draws the winner wins in the stretch (undecided: the best design's)
     #: undecided, where asked (``explain=True``): the sources of the draws that alone leave it
     #: undecided (:attr:`~patternalg.algebra.intervals.Spread.sources`: ``fit qsort``,
-    #: ``noise``, ``numbers``, ``missed``); empty: none alone does, only together
+    #: ``noise``, ``numbers``, ``missed``; the fits of many atoms as one, ``fits``); empty:
+    #: none alone does, only together
     undecided_by: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -118,10 +119,6 @@ def confidence(
 _EXPLAINED_POINTS = 16
 
 
-#: the sources that are not an atom's fit, in the order an interval lists them
-_OTHER_SOURCES = ("noise", "numbers", "missed")
-
-
 def _undecided_by(
     spreads: Sequence[Any], symbol: str, points: np.ndarray, winners: np.ndarray, level: float, seed: int
 ) -> tuple[str, ...]:
@@ -133,18 +130,17 @@ def _undecided_by(
     designer would measure again (more repetitions for the noise, more sizes of the atom
     for its fit, the calibration compositions for the machine's numbers and miss) to tell
     the designs apart; near a crossover every source does."""
+    from ..algebra.interval_sources import source_groups
     from ..algebra.intervals import winner_shares
 
     if len(points) > _EXPLAINED_POINTS:
         chosen = np.unique(np.linspace(0, len(points) - 1, _EXPLAINED_POINTS).round().astype(int))
         points, winners = points[chosen], winners[chosen]
-    sources = {k for s in spreads for k in s.sources}
-    fits = sorted(k for k in sources if k not in _OTHER_SOURCES)
     kept = []
-    for source in (*fits, *(k for k in _OTHER_SOURCES if k in sources)):
-        shares = winner_shares(list(spreads), {symbol: points}, seed, only={source})
+    for name, only in source_groups(k for s in spreads for k in s.sources):
+        shares = winner_shares(list(spreads), {symbol: points}, seed, only=only)
         if np.any(shares[winners, np.arange(len(points))] < level):
-            kept.append(source)
+            kept.append(name)
     return tuple(kept)
 
 
