@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from .intervals import DRAWS, Spread
+from .intervals import DRAWS, OTHER_SOURCES, Spread
 
 __all__ = ["IntervalSource", "interval_sources", "source_groups", "source_name", "sources_line", "MOST_FITS"]
 
@@ -51,10 +51,6 @@ def interval_sources(spread: Spread, level: float, seed: int = 0, count: int = D
         low, high = spread.interval({}, level, count, seed, only=only)
         found.append(IntervalSource(name, float(low), float(high)))
     return tuple(found)
-
-
-#: the sources that are not an atom's fit, in the order an interval lists them
-OTHER_SOURCES = ("noise", "numbers", "missed")
 
 
 def source_groups(sources: Iterable[str]) -> list[tuple[str, frozenset[str]]]:

@@ -89,6 +89,9 @@ __all__ = [
     "Spread", "DRAWS", "check_level", "no_uncertainty_note", "z_of", "winner_shares", "decided",
 ]
 
+#: the sources of an interval that are not an atom's fit, in the order it lists them
+OTHER_SOURCES = ("noise", "numbers", "missed")
+
 #: draws of a Monte Carlo interval (the quantiles of 1,000 draws are within about 1 % of
 #: their limit for a 90 % interval)
 DRAWS = 1000
@@ -319,13 +322,9 @@ class Spread:
         """What this interval draws, each a source :meth:`draws` can draw alone: ``fit NAME``
         (an atom's coefficients and its own error), ``noise`` (a measurement's, of every
         atom), ``numbers`` (a calibrated machine's) and ``missed`` (what its operators miss)."""
-        fits = (f"fit {_atom_of(names[0])}" for names, _ in self.deltas)
-        errors = (f"fit {_atom_of(name)}" for name in self.errors)
-        found = dict.fromkeys(sorted({*fits, *errors}))
-        found.update({"noise": None} if self.noises else {})
-        found.update({"numbers": None} if self.numbers is not None else {})
-        found.update({"missed": None} if self.missed else {})
-        return tuple(found)
+        fits = {f"fit {_atom_of(names[0])}" for names, _ in self.deltas} | {f"fit {_atom_of(n)}" for n in self.errors}
+        drawn = {"noise": bool(self.noises), "numbers": self.numbers is not None, "missed": bool(self.missed)}
+        return (*sorted(fits), *(k for k in OTHER_SOURCES if drawn[k]))
 
     def draws(
         self, grid: Mapping[str, Any], count: int = DRAWS, seed: int = 0, only: Collection[str] | None = None
