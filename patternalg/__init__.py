@@ -28,6 +28,7 @@ if _typing.TYPE_CHECKING:
     from .algebra.evaluation import Derivation
     from .algebra.machine import Machine
     from .algebra.semantics import Semantics
+    from .decisions import compare, explore, optimize, sweep
     from .errors import (
         ArgumentError,
         EvaluationError,
@@ -38,8 +39,12 @@ if _typing.TYPE_CHECKING:
         PatternalgError,
         UnknownAtomError,
     )
+    from .evidence import calibrate, validate
+    from .laws import check
     from .library.evaluate import evaluate, explain, model
+    from .library.fitted import fit
     from .library.model_library import AtomicModel, ModelLibrary
+    from .measurements import read
     from .syntax.parser import parse, parse_arithmetic
     from .syntax.symbols import log2, m, n, p, phi, x
     from .syntax.terms import Atom, MapReduce, Meta, Pipe, Seq, Shuffle, Term, TPool
@@ -54,6 +59,15 @@ __all__ = [
     "evaluate",
     "model",
     "explain",
+    "read",
+    "fit",
+    "validate",
+    "calibrate",
+    "sweep",
+    "compare",
+    "optimize",
+    "explore",
+    "check",
     "Evaluation",
     "Semantics",
     "Machine",
@@ -91,9 +105,14 @@ _HOMES = {
     "algebra.evaluation": ["Derivation"],
     "algebra.machine": ["Machine"],
     "algebra.semantics": ["Semantics"],
+    "decisions": ["sweep", "compare", "optimize", "explore"],
     "errors": [name for name in __all__ if name.endswith("Error")],
+    "evidence": ["validate", "calibrate"],
+    "laws": ["check"],
     "library.evaluate": ["evaluate", "explain", "model"],
+    "library.fitted": ["fit"],
     "library.model_library": ["AtomicModel", "ModelLibrary"],
+    "measurements": ["read"],
     "syntax.parser": ["parse", "parse_arithmetic"],
     "syntax.symbols": ["x", "p", "phi", "n", "m", "log2"],
     "syntax.terms": ["Term", "Atom", "Meta", "Seq", "Pipe", "TPool", "MapReduce", "Shuffle"],

@@ -112,3 +112,31 @@ def test_every_result_prints_as_its_command_does() -> None:
                     tuple(np.array([v]) for v in (2.0, 4.0, 8.0)), ((1,), (2,), (3,)), "k.txt")  # fmt: skip
     (report,) = PMNF.fit_each(Measurements("k.txt", "text", ("x",), "time", None, (series,)))
     assert str(report).splitlines()[0].split() == ["atom", "kernel", "model", "unit", "SMAPE", "%", "R²", "measured"]
+
+
+def test_each_command_is_a_function_of_the_package_by_its_name() -> None:
+    from patternalg import decisions, evidence, laws, measurements
+    from patternalg.library.fitted import fit
+
+    homes = {"read": measurements, "validate": evidence, "calibrate": evidence, "check": laws}
+    homes |= {verb: decisions for verb in ("sweep", "compare", "optimize", "explore")}
+    for verb, home in homes.items():
+        assert getattr(patternalg, verb) is getattr(home, verb), verb
+    assert patternalg.fit is fit
+
+
+def test_fit_gives_a_library_of_the_atoms_and_loses_no_kernel_to_a_bad_one(tmp_path) -> None:
+    import pytest
+
+    path = tmp_path / "m.csv"
+    rows = [f"{k},{x},{v}" for x in (4, 8, 16, 32) for k, v in (("a", 2 * x), ('"pipe(a, a)"', 2 * x + 1))]
+    path.write_text("kernel,x,time\n" + "\n".join([*rows, "b,4,1", "b,8,2"]) + "\n", encoding="utf-8")
+    with pytest.raises(patternalg.FitError, match="kernel 'b'.*2 measured points"):
+        patternalg.fit(path)
+    failed: list[Exception] = []
+    lib = patternalg.fit(path, on_error=failed.append, modeler="basic")
+    assert sorted(lib) == ["a"] and str(lib["a"].expr) == "2.0*x"  # the composition is left out
+    assert [str(e).split(": ")[1] for e in failed] == ["kernel 'b', metric 'time'"]
+    assert dict(lib["a"].domain) == {"x": (4.0, 32.0)}
+    with pytest.raises(patternalg.ArgumentError, match="form: expected one of amdahl, memwall, pmnf, presca; got str 'expr'"):
+        patternalg.fit(path, form="expr")

@@ -1,0 +1,51 @@
+"""``patternalg.fit``: measurements to a model library in one call, as ``patternalg fit
+FILE --out m.toml`` and ``--models m.toml`` are on the command line.
+
+>>> import patternalg
+>>> from patternalg.measurements.csv import CsvReader
+>>> data = CsvReader.read("m.csv", "kernel,x,time\\n" + "".join(
+...     f"sort,{x},{3 * x * (x.bit_length() - 1)}\\nscan,{x},{2 * x + 100}\\n" for x in (2, 4, 8, 16, 32)))
+>>> lib = patternalg.fit(data)
+>>> lib
+ModelLibrary(2 atoms: scan, sort)
+>>> lib["sort"].expr, lib["scan"].expr
+(3.0*x*log2(x), 2.0*x + 100.0)
+>>> patternalg.model("pipe(sort, scan)", library=lib, x=1024)
+30720.0000000000
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._internal.callbacks import OnError
+from ..arguments import as_text, wrong
+from ..forms import FORMS, form_class
+from .model_library import ModelLibrary
+
+__all__ = ["fit"]
+
+
+def fit(
+    measurements: Any,
+    form: str = "pmnf",
+    *,
+    on_error: OnError = None,
+    **options: Any,
+) -> ModelLibrary:
+    """The atoms of ``measurements`` (a file any reader knows, or what
+    :func:`patternalg.measurements.read` returns) fitted by the family ``form``, as a library
+    the decisions take (``library=``); regions named by a composition are left out, as
+    ``fit`` leaves them (``validate`` and ``calibrate`` read them).
+
+    ``options`` are the command's flags by name (``modeler="basic"``, ``aggregate="median"``,
+    ``param={"p": "x"}``, ``uncertainty="none"``, ``allow_nonpositive=True``). Each model
+    keeps its fit: ``dict(lib["make"].fit)`` (SMAPE, R², ...), its domain and uncertainty. A kernel that
+    cannot be fitted raises its error, or, given ``on_error``, is handed to it and left out.
+    The built-in atoms are not included: ``ModelLibrary.builtin().merged(lib)`` mixes them.
+    """
+    families = [name for name in FORMS if form_class(name).fittable()]
+    if as_text(form, "form", "a family's name") not in families:
+        raise wrong("form", f"one of {', '.join(sorted(families))}", form)
+    reports = form_class(form).fit_each(measurements, on_error=on_error, **options)
+    return ModelLibrary(report.model for report in reports)
