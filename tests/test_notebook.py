@@ -165,3 +165,20 @@ def test_a_plot_draws_on_given_axes() -> None:
     fig, ax = plt.subplots()
     assert compare(["inc", "nop"], over=parse_axis("x=1..1e3")).plot(ax=ax) is ax
     plt.close(fig)
+
+
+def test_a_library_shows_its_atoms_as_a_table_building_only_the_rows_shown() -> None:
+    from patternalg.library.model_library import ModelLibrary, _Pending
+
+    text = "".join(f'[models.k{i}]\nmodel = "{i + 1}*x"\n' for i in range(100))
+    library = ModelLibrary.from_toml_text(text, "m.toml", lazy=True)
+    html = library._repr_html_()
+    assert html.startswith("<table><caption>100 atoms</caption>")
+    assert html.count("<td>k") == 20 and "<td>k9</td><td>10*x</td>" in html and "<td>k90</td>" in html
+    assert "... 80 more rows" in html and "<td>k10</td>" not in html
+    assert sum(isinstance(entry, _Pending) for entry in library._models.values()) == 80
+    fitted = PMNF.fit_each(read(Path(__file__).parent.parent / "examples/tour/measured.txt"))
+    table = ModelLibrary(r.model for r in fitted).table()
+    assert [row[0] for row in table.rows()] == ["make", "scale"]
+    line = 'make,4.498425219371718e-08*x*log2(x)**2 + 0.5420879388428478,s,pmnf,"x in [10000, 300000]",'
+    assert table.to_csv().splitlines()[1].startswith(line)  # the model as a model file writes it

@@ -27,7 +27,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from .._internal.display import brief, counted, listed
+from .._internal.display import brief, counted, listed, shown_rows
 from .._internal.generated import checksum
 from .._internal.toml_reader import keys_located, load_toml
 from ..algebra.atomic_model import (
@@ -42,6 +42,7 @@ from ..algebra.unit_text import check_unit
 from ..arguments import MODELS, as_each, as_models, as_path, as_paths, as_text
 from ..errors import Location, ModelFileError, UnitError, UnknownAtomError, close_names, reason
 from ..forms import form_class
+from .table import LibraryTable
 
 __all__ = ["AtomicModel", "ModelLibrary", "COMMON_KEYS", "valid_atom_name"]
 
@@ -161,6 +162,21 @@ class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
         """
         names = sorted(self._models)
         return brief("ModelLibrary", counted(len(names), "atom") + (f": {listed(names)}" if names else ""))
+
+    def table(self) -> LibraryTable:
+        """The library as a table, a row per atom (:class:`~patternalg.library.table.LibraryTable`:
+        printed, ``to_csv()``, ``to_dataframe()``).
+
+        >>> ModelLibrary.of({"qsort": "2*x"}).table().rows()
+        [['qsort', 2*x, 'ns', 'expr', '', "library['qsort']"]]
+        """
+        return LibraryTable(tuple(self.values()))
+
+    def _repr_html_(self) -> str:
+        """A notebook's table of the atoms (the first and the last of a long library, the
+        others not built)."""
+        names, _ = shown_rows(list(self._models))
+        return LibraryTable(tuple(self[name] for name in names), len(self._models))._repr_html_()
 
     # --- building ----------------------------------------------------------------------
     def merged(self, other: Iterable[AtomicModel] | ModelLibrary) -> ModelLibrary:
