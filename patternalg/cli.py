@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 import traceback
 import warnings
@@ -55,7 +56,7 @@ class _Parser(argparse.ArgumentParser):
     commands: dict[str, _Parser]
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {message}{_command_hint(message)} (see {self.prog} --help)\n")
 
     def unrecognized(self, extras: Sequence[str]) -> None:
         """Refuse words this parser does not take, naming the closest of its flags."""
@@ -73,6 +74,20 @@ class _Parser(argparse.ArgumentParser):
         ]
         hint = did_you_mean(close[:1], before="; ")
         self.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+
+
+def _command_hint(message: str) -> str:
+    """For argparse's refusal of an unknown command, the closest command's name.
+
+    >>> _command_hint("argument COMMAND: invalid choice: 'evl' (choose from 'eval', 'fit')")
+    "; did you mean 'eval'?"
+    >>> _command_hint("argument COMMAND: invalid choice: 'zzz' (choose from 'eval')"), _command_hint("other")
+    ('', '')
+    """
+    found = re.match(r"argument COMMAND: invalid choice: '(.*)' \(choose from ", message)
+    if found is None:
+        return ""
+    return did_you_mean(close_names(found.group(1), COMMANDS, n=1), quote="'", before="; ")
 
 
 #: flags of one command that another spells otherwise (predict's and fit's direction)
@@ -141,10 +156,23 @@ def _lone_surrogate(word: str) -> str:
     return ""
 
 
+def _help_as_flag(words: list[str]) -> list[str]:
+    """``help`` where a command goes as ``--help``, and ``help COMMAND`` as ``COMMAND --help``.
+
+    >>> _help_as_flag(["help"]), _help_as_flag(["-q", "help", "fit"]), _help_as_flag(["eval", "help"])
+    (['--help'], ['-q', 'fit', '--help'], ['eval', 'help'])
+    """
+    at = next((i for i, word in enumerate(words) if not word.startswith("-")), None)
+    if at is None or words[at] != "help":
+        return words
+    rest = words[at + 1 :]
+    return [*words[:at], *rest[:1], "--help", *rest[1:]]
+
+
 @command_line()  # messages name flags (--at x=1), not Python's arguments (x=1); reset after
 def _main(argv: Sequence[str] | None) -> int:
     prepare_streams()  # closed or ASCII-only standard streams
-    words = list(sys.argv[1:] if argv is None else argv)
+    words = _help_as_flag(list(sys.argv[1:] if argv is None else argv))
     chosen = next((word for word in words if not word.startswith("-")), None)
     if chosen not in COMMANDS:
         chosen = None

@@ -154,6 +154,16 @@ def test_the_main_help_lists_every_command_however_a_command_follows():
     wrong = run_cli("-q", "evall", "qsort")
     assert wrong.returncode == 2 and "invalid choice: 'evall'" in wrong.stderr
     assert "choose from 'eval', 'models'" in wrong.stderr
+    assert wrong.stderr.endswith("; did you mean 'eval'? (see patternalg --help)\n")
+
+
+def test_help_where_a_command_goes_is_the_help_of_what_follows_it():
+    main_help, fit_help = run_cli("help"), run_cli("-q", "help", "fit")
+    assert main_help.returncode == 0 and main_help.stdout == run_cli("--help").stdout
+    assert fit_help.returncode == 0 and fit_help.stdout.startswith("usage: patternalg fit ")
+    unknown = run_cli("help", "fitt")
+    assert unknown.returncode == 2 and "invalid choice: 'fitt'" in unknown.stderr and "did you mean 'fit'?" in unknown.stderr
+    assert "unknown atom 'help'" in run_cli("eval", "help").stderr  # a term named help is a term
 
 
 @pytest.mark.parametrize(
