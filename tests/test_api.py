@@ -140,3 +140,15 @@ def test_fit_gives_a_library_of_the_atoms_and_loses_no_kernel_to_a_bad_one(tmp_p
     assert dict(lib["a"].domain) == {"x": (4.0, 32.0)}
     with pytest.raises(patternalg.ArgumentError, match="form: expected one of amdahl, memwall, pmnf, presca; got str 'expr'"):
         patternalg.fit(path, form="expr")
+
+
+def test_fit_reads_a_file_as_the_command_does_and_warns_of_points_left_out(tmp_path) -> None:
+    import pytest
+
+    path = tmp_path / "m.csv"
+    path.write_text("kernel,x,time,cycles\n" + "".join(f"a,{x},{2 * x},{5 * x}\n" for x in (0, 1, 2, 4, 8)))
+    with pytest.warns(UserWarning, match=r"m.csv:2: kernel 'a', metric 'cycles': x = 0 left out"):
+        lib = patternalg.fit(path, metric="cycles", modeler="basic")
+    assert str(lib["a"].expr) == "5.0*x"
+    with pytest.raises(patternalg.ArgumentError, match=r"metric: says how to read a file; .*read\(path, metric=\.\.\.\)"):
+        patternalg.fit(patternalg.read(path), metric="cycles")

@@ -16,10 +16,14 @@ ModelLibrary(2 atoms: scan, sort)
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from .._internal.callbacks import OnError
 from ..arguments import as_text, wrong
+from ..errors import ArgumentError
 from ..forms import FORMS, form_class
 from .model_library import ModelLibrary
 
@@ -30,6 +34,10 @@ def fit(
     measurements: Any,
     form: str = "pmnf",
     *,
+    metric: str | None = None,
+    parameters: str | Sequence[str] | None = None,
+    format: str | None = None,
+    scaling: str | None = None,
     on_error: OnError = None,
     **options: Any,
 ) -> ModelLibrary:
@@ -38,14 +46,34 @@ def fit(
     the decisions take (``library=``); regions named by a composition are left out, as
     ``fit`` leaves them (``validate`` and ``calibrate`` read them).
 
-    ``options`` are the command's flags by name (``modeler="basic"``, ``aggregate="median"``,
-    ``param={"p": "x"}``, ``uncertainty="none"``, ``allow_nonpositive=True``). Each model
-    keeps its fit: ``dict(lib["make"].fit)`` (SMAPE, R², ...), its domain and uncertainty. A kernel that
-    cannot be fitted raises its error, or, given ``on_error``, is handed to it and left out.
-    The built-in atoms are not included: ``ModelLibrary.builtin().merged(lib)`` mixes them.
+    A file is read as ``fit FILE`` reads it: ``metric``, ``parameters`` (``"n,p"``),
+    ``format`` (``--input-format``) and ``scaling`` (a directory of Cube profiles). The
+    other ``options`` are the family's flags by name (``modeler="basic"``,
+    ``aggregate="median"``, ``param={"p": "x"}``, ``uncertainty="none"``,
+    ``allow_nonpositive=True``). Each model keeps its fit: ``dict(lib["make"].fit)``
+    (SMAPE, R², ...), its domain and uncertainty. What the command warns of (points left
+    out) is a Python warning. A kernel that cannot be fitted raises its error, or, given
+    ``on_error``, is handed to it and left out. The built-in atoms are not included:
+    ``ModelLibrary.builtin().merged(lib)`` mixes them.
     """
     families = [name for name in FORMS if form_class(name).fittable()]
     if as_text(form, "form", "a family's name") not in families:
         raise wrong("form", f"one of {', '.join(sorted(families))}", form)
-    reports = form_class(form).fit_each(measurements, on_error=on_error, **options)
+    cls = form_class(form)
+    reading = {"metric": metric, "parameters": parameters, "format": format, "scaling": scaling}
+    if isinstance(measurements, str | Path):
+        from ..measurements import read
+
+        value = cls.fitting().value_column(metric)
+        measurements = read(
+            measurements, format, metric=metric, value=value, scaling=scaling, parameters=parameters
+        )
+    else:
+        given = next((name for name, v in reading.items() if v is not None), None)
+        if given is not None:
+            raise ArgumentError(f"{given}: says how to read a file; give its path, or read(path, {given}=...)")
+    reports = cls.fit_each(measurements, on_error=on_error, **options)
+    for report in reports:
+        for text in report.warnings:
+            warnings.warn(text, UserWarning, stacklevel=2)
     return ModelLibrary(report.model for report in reports)
