@@ -152,3 +152,27 @@ def test_fit_reads_a_file_as_the_command_does_and_warns_of_points_left_out(tmp_p
     assert str(lib["a"].expr) == "5.0*x"
     with pytest.raises(patternalg.ArgumentError, match=r"metric: says how to read a file; .*read\(path, metric=\.\.\.\)"):
         patternalg.fit(patternalg.read(path), metric="cycles")
+
+
+def test_arguments_of_the_wrong_kind_are_argument_errors_naming_them(tmp_path) -> None:
+    """Found by api_misuse with only PatternalgError allowed: each of these escaped as a
+    TypeError or an OverflowError from deep inside."""
+    import pytest
+
+    from patternalg.algebra.machine import Machine
+
+    path = tmp_path / "m.csv"
+    path.write_text("kernel,x,time\n" + "".join(f"k,{x},{2 * x}\n" for x in (1, 2, 4, 8)))
+    cases = [
+        (lambda: Machine(cores=2, handoff=10**400), "handoff: expected the hand-off, .*; got a very large int"),
+        (lambda: Machine(cores=2, speedups=[1]), r"speedups: expected a mapping of atom names to speed-ups"),
+        (lambda: patternalg.sweep(["qsort"], "x=1..8:2", unit={"ms"}), r"unit: expected a unit's name, e.g. ns or ms; got set"),
+        (lambda: patternalg.calibrate(0), r"measurements: expected paths of measurement files, .*; got int 0"),
+        (lambda: patternalg.calibrate({"inc": 5}), r"measurements\['inc'\]: expected \(sizes, values\)"),
+        (lambda: patternalg.calibrate([path, 3]), r"measurements\[1\]: expected the path of a measurement file"),
+        (lambda: patternalg.read(path, parameters=["x", 1]), r"parameters: expected names separated by commas"),
+        (lambda: patternalg.read(path, parameters=[]), r"parameters=: expected distinct names"),
+    ]
+    for call, message in cases:
+        with pytest.raises(patternalg.PatternalgError, match=message):
+            call()

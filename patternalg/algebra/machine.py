@@ -108,7 +108,10 @@ class Machine:
             object.__setattr__(self, name, sympy.Integer(0) if cost.is_zero else cost)
         if not isinstance(self.speedups, Mapping | tuple | list):
             raise wrong("speedups", "a mapping of atom names to speed-ups (expressions in p)", self.speedups)
-        speedups = dict(self.speedups)  # also from a mapping
+        try:
+            speedups = dict(self.speedups)  # also from a sequence of (name, speed-up) pairs
+        except (TypeError, ValueError):
+            raise wrong("speedups", "a mapping of atom names to speed-ups (expressions in p)", self.speedups) from None
         checked = tuple(
             (str(name), machine_expression(s, f"the speed-up of {name}", p, f"speedups[{str(name)!r}]"))
             for name, s in speedups.items()

@@ -31,6 +31,7 @@ from typing import Any
 
 import sympy
 
+from .._internal.json_values import finite_number
 from .._internal.limits import MAX_CORES, printable
 from ..arguments import as_int, wrong
 from ..errors import ArgumentError
@@ -67,10 +68,14 @@ def machine_expression(value: Any, what: str, variable: sympy.Symbol, name: str)
     Traceback (most recent call last):
     ...
     patternalg.errors.ArgumentError: handoff: expected the hand-off, a finite number or an expression in x (or its text, e.g. '100 + 0.5*x'); got complex 5j
+    >>> machine_expression(10**400, "the hand-off", x, "handoff")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: handoff: expected the hand-off, a finite number or an expression in x (or its text, e.g. '100 + 0.5*x'); got a very large int
     """
     if isinstance(value, str):
         expr = parse_arithmetic(value)
-    elif isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value):
+    elif finite_number(value):
         expr = sympy.Integer(int(value)) if isinstance(value, numbers.Integral) else sympy.Float(float(value))
     elif isinstance(value, sympy.Expr):
         expr = value

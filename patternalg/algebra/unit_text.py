@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from .._internal.limits import MAX_UNIT_TEXT, printable
-from ..errors import UnitError
+from ..errors import ArgumentError, UnitError
 
 __all__ = ["DEFAULT_UNIT", "ONE_CORE_TIME", "TIME_EXAMPLES", "check_unit", "pint_registry", "pint_unit"]
 
@@ -74,7 +74,9 @@ def check_unit(text: str, where: str = "unit") -> str:
     ...
     patternalg.errors.UnitError: m.toml: models.k.unit: 'time' is not a unit (e.g. ns, us, ms, s, min, bytes)
     """
-    unit = text.strip() if isinstance(text, str) else text
+    if not isinstance(text, str):
+        raise ArgumentError.wanted(where, "a unit's name, e.g. ns or ms", text)
+    unit = text.strip()
     if unit not in (DEFAULT_UNIT, ONE_CORE_TIME):  # the built-ins' units: no pint to load
         try:
             pint_unit(text)

@@ -14,7 +14,7 @@ twice. :func:`chosen_compositions` keeps the compositions ``--terms`` names.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ import numpy as np
 from .._internal.limits import printable
 from .._internal.surface import either, flag
 from ..algebra.bindings import counts, sizes
-from ..arguments import no_frame
+from ..arguments import no_frame, wrong
 from ..errors import MeasurementError, ParseError
 from ..syntax.arith import format_expr
 from ..syntax.parser import parse
@@ -52,18 +52,22 @@ def read_regions(data: Any) -> tuple[list[Region], tuple[str, ...], str | None]:
     (its ``# cores: N``, :func:`recorded_cores`), if read."""
     no_frame(data, "measurements")
     if isinstance(data, Mapping):
-        return [_region(t, np.asarray(s, float), np.asarray(v, float), "<data>")
-                for t, (s, v) in data.items()], (), None  # fmt: skip
+        return [_given(term, pair) for term, pair in data.items()], (), None
     from ..measurements import Measurements, read
     from ..measurements.base import read_source
     from ..measurements.readers import from_text
 
-    items = [data] if isinstance(data, str | Path | Measurements) else list(data)
+    sources = (str, Path, Measurements)
+    if not isinstance(data, sources) and (isinstance(data, bytes | bytearray) or not isinstance(data, Iterable)):
+        raise wrong("measurements", WANTED, data)
+    items = [data] if isinstance(data, sources) else list(data)
     if not items:
         raise MeasurementError("no measurements given (a file of atoms and compositions)")
     regions, files, stdin = [], [], None
     for i, item in enumerate(items):
         no_frame(item, f"measurements[{i}]")
+        if not isinstance(item, sources):
+            raise wrong(f"measurements[{i}]", "the path of a measurement file, or Measurements", item)
         if isinstance(item, Measurements):
             ms = item
         elif str(item) == "-":
@@ -100,6 +104,30 @@ def _time_or_none(metric: str, where: str) -> str:
             "(a metric named time, or time_s, time_us, ... for its unit)"
         )
     return "ns"
+
+
+#: what ``measurements`` of a calibration may be
+WANTED = "paths of measurement files, Measurements, or a mapping of terms to (sizes, values)"
+
+
+def _given(term: Any, pair: Any) -> Region:
+    """The region a mapping gives: a term's text and its (sizes, values).
+
+    >>> _given("inc", [[1, 2], [3]])
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: measurements['inc']: expected (sizes, values), two sequences of as many numbers; got list [[1, 2], [3]]
+    """
+    if not isinstance(term, str):
+        raise wrong("measurements", f"{WANTED} (a term as its text, e.g. 'pipe(inc, inc)')", term)
+    where = f"measurements[{term!r}]"
+    try:
+        sizes, values = (np.asarray(v, dtype=float) for v in pair)
+    except (TypeError, ValueError):
+        sizes = values = np.zeros(0)
+    if sizes.ndim != 1 or sizes.shape != values.shape or not len(sizes):
+        raise wrong(where, "(sizes, values), two sequences of as many numbers", pair)
+    return _region(term, sizes, values, where)
 
 
 def _region(text: str, sizes: np.ndarray, medians: np.ndarray, where: str) -> Region:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .._internal.surface import flag
-from ..errors import MeasurementError
+from ..errors import ArgumentError, MeasurementError
 from .model import Measurements
 from .names import bookkeeping
 
@@ -34,13 +34,24 @@ def declared_parameters(text: str | Sequence[str] | None) -> list[str] | None:
     """The parameters a declaration names (``"n, p"`` or a sequence), in lower case as
     tables' columns are read; None for none.
 
-    >>> declared_parameters(" N, p "), declared_parameters(None)
-    (['n', 'p'], None)
+    >>> declared_parameters(" N, p "), declared_parameters(None), declared_parameters(("n",))
+    (['n', 'p'], None, ['n'])
+    >>> declared_parameters(["n", 1])
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: parameters: expected names separated by commas, e.g. 'n,p', or a list of names; got list ['n', 1]
+    >>> declared_parameters([])
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.MeasurementError: parameters=: expected distinct names separated by commas, e.g. n,p (got '')
     """
     if text is None:
         return None
+    listed = isinstance(text, list | tuple) and all(isinstance(n, str) for n in text)
+    if not isinstance(text, str) and not listed:
+        raise ArgumentError.wanted("parameters", "names separated by commas, e.g. 'n,p', or a list of names", text)
     names = [n.strip().lower() for n in (text.split(",") if isinstance(text, str) else text)]
-    if not all(names) or len(set(names)) != len(names):
+    if not names or not all(names) or len(set(names)) != len(names):
         raise MeasurementError(
             f"{flag('parameters')}: expected distinct names separated by commas, e.g. n,p (got {', '.join(names)!r})"
         )
