@@ -176,3 +176,14 @@ def test_arguments_of_the_wrong_kind_are_argument_errors_naming_them(tmp_path) -
     for call, message in cases:
         with pytest.raises(patternalg.PatternalgError, match=message):
             call()
+
+
+def test_a_family_s_number_given_an_expression_is_refused_as_one() -> None:
+    import pytest
+    import sympy
+
+    from patternalg.forms import Amdahl
+
+    with pytest.raises(patternalg.ArgumentError, match=r"Amdahl.alpha: expected a finite number in \[0.0, 1.0\], got 'x'"):
+        Amdahl(alpha=sympy.Symbol("x"), tseq="2*x")  # was sympy's TypeError: cannot convert to float
+    assert Amdahl(alpha=sympy.Rational(1, 2), tseq="2*x").to_table()["alpha"] == 0.5

@@ -65,9 +65,9 @@ class Parameter:
         if isinstance(raw, sympy.Basic):
             from ..syntax.arith import format_expr
 
-            if self.kind == "number" or raw.is_Number:
+            if raw.is_Number:
                 return int(raw) if raw.is_Integer else float(raw)
-            return format_expr(raw)
+            return format_expr(raw)  # a number's parameter refuses it as text
         item = getattr(raw, "item", None)  # a numpy scalar (np.float64 is a float: its type)
         return item() if callable(item) and type(raw) not in (int, float, str) else raw
 
