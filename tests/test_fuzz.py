@@ -164,3 +164,13 @@ def test_every_public_function_given_every_wrong_argument_raises_a_type_or_value
                     if found:
                         escaped.append(f"{call.name}({slot}=...): {found}")
     assert not escaped, escaped[:5]
+
+
+def test_every_flag_of_every_command_given_a_wrong_value_is_one_line_and_status_2():
+    """``benchmarks/fuzz_flags.py``: about 3,200 command lines, each flag of each command
+    with each wrong value, in this process."""
+    flags = load_module("benchmarks", "fuzz_flags")
+    assert flags.problem("fit", 2, "patternalg fit: error: a\nb\n") == "2 error lines"
+    assert flags.problem("eval", 1, "") == "exit status 1" and flags.problem("laws", 1, "") is None
+    count, found = flags.sweep()
+    assert count > 3000 and not found, found[:5]
