@@ -187,3 +187,26 @@ def test_a_family_s_number_given_an_expression_is_refused_as_one() -> None:
     with pytest.raises(patternalg.ArgumentError, match=r"Amdahl.alpha: expected a finite number in \[0.0, 1.0\], got 'x'"):
         Amdahl(alpha=sympy.Symbol("x"), tseq="2*x")  # was sympy's TypeError: cannot convert to float
     assert Amdahl(alpha=sympy.Rational(1, 2), tseq="2*x").to_table()["alpha"] == 0.5
+
+
+def test_fit_takes_a_regular_extra_p_file_a_batch_at_a_time_with_the_same_models(monkeypatch) -> None:
+    from pathlib import Path
+
+    from patternalg.forms import PMNF
+
+    path = Path(__file__).parent.parent / "benchmarks" / "realdata" / "data7" / "atoms.txt"
+    batches = []
+    original = PMNF.fit_batches.__func__
+
+    def spy(cls, *args, **kwargs):
+        batches.append(args)
+        return original(cls, *args, **kwargs)
+
+    monkeypatch.setattr(PMNF, "fit_batches", classmethod(spy))
+    fitted = patternalg.fit(path, aggregate="median")
+    reference = [r.model for r in PMNF.fit_each(patternalg.read(path), aggregate="median")]
+    assert len(batches) == 1 and sorted(fitted) == ["inc", "nop", "qsort"]
+    for model in reference:
+        assert fitted[model.name] == model and fitted[model.name].uncertainty == model.uncertainty
+    patternalg.fit(Path(__file__).parent.parent / "examples" / "tour" / "measured.txt")  # a composition: whole
+    assert len(batches) == 2
