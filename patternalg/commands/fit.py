@@ -206,11 +206,8 @@ def _fit_all(
     cls: type[Form], args: argparse.Namespace, options: dict[str, Any], output: _Output
 ) -> Any:
     """Read the whole file and fit it (the reference path); the measurements."""
-    from ..measurements import read
-
-    value = cls.fitting().value_column(args.metric)
-    data = read(
-        args.file, args.input_format, metric=args.metric, value=value, scaling=args.scaling, parameters=args.parameters
+    data = cls.fitting().read(
+        args.file, args.input_format, metric=args.metric, scaling=args.scaling, parameters=args.parameters
     )
     for text in data.notes:  # what reading left out (a NaN repetition), before any fit fails
         note(args, text)

@@ -203,20 +203,13 @@ def _fit(args: argparse.Namespace, left: LeftOut) -> Any:
     out (the others are drawn)."""
     from ..errors import FitError
     from ..forms import form_class
-    from ..measurements import read
     from ..plotting.results import plot_fit_reports
 
     cls = form_class(args.form, "--form")
     options = family_options(cls, args)  # --unit too: the measured values' unit, as fit's
     if args.extend_to is not None and not (math.isfinite(args.extend_to) and args.extend_to > 0):
         raise FitError(f"--extend-to must be a finite number above 0, got {format_number(args.extend_to)}")
-    data = read(
-        args.fit,
-        args.input_format,
-        metric=args.metric,
-        value=cls.fitting().value_column(args.metric),
-        parameters=args.parameters,
-    )
+    data = cls.fitting().read(args.fit, args.input_format, metric=args.metric, parameters=args.parameters)
     for text in data.notes:  # what reading left out (a NaN repetition)
         note(args, text)
     if args.kernel is not None:

@@ -78,11 +78,20 @@ class Fitter:
 
     # --- reading and checking ----------------------------------------------------------
     @classmethod
-    def read(cls, path: str | Path) -> Any:
-        """The measurements of a file as ``patternalg fit --form NAME FILE`` reads them."""
+    def read(
+        cls,
+        path: str | Path,
+        format: str | None = None,
+        *,
+        metric: str | None = None,
+        scaling: str | None = None,
+        parameters: str | Sequence[str] | None = None,
+    ) -> Any:
+        """The measurements of a file as ``patternalg fit --form NAME FILE`` reads them (with
+        its ``--input-format``, ``--metric``, ``--scaling`` and ``--parameters``)."""
         from ..measurements import read
 
-        return read(path, value=cls.value_column(None))
+        return read(path, format, metric=metric, value=cls.value_column(metric), scaling=scaling, parameters=parameters)
 
     @classmethod
     def value_column(cls, metric: str | None) -> str | tuple[str, ...] | None:

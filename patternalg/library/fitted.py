@@ -70,10 +70,7 @@ def fit(
         reports = _in_batches(cls, measurements, metric, format, options)
     if reports is None:
         if isinstance(measurements, str | Path):
-            from ..measurements import read
-
-            value = cls.fitting().value_column(metric)
-            measurements = read(measurements, format, metric=metric, value=value, scaling=scaling, parameters=parameters)
+            measurements = cls.fitting().read(measurements, format, metric=metric, scaling=scaling, parameters=parameters)
         reports = cls.fit_each(measurements, on_error=on_error, **options)
     for report in reports:
         for text in report.warnings:
