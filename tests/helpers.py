@@ -103,10 +103,15 @@ def _text(stream: io.TextIOWrapper) -> str:
 
 def loads_pint(*argvs: list[str]) -> bool:
     """Whether running the CLI on each of ``argvs``, in a fresh interpreter, imports pint."""
+    return loads("pint", *argvs)
+
+
+def loads(module: str, *argvs: list[str]) -> bool:
+    """Whether running the CLI on each of ``argvs``, in a fresh interpreter, imports ``module``."""
     code = (
         "import sys; from patternalg.cli import main\n"
         f"for argv in {argvs!r}: main(argv)\n"
-        "print('pint' in sys.modules)"
+        f"print({module!r} in sys.modules)"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120,

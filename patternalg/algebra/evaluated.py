@@ -176,10 +176,10 @@ class Evaluation(Recomputed, HtmlTable):
     @functools.cached_property
     def _sources(self) -> tuple[IntervalSource, ...]:
         """:meth:`interval_sources`, drawn once, when first asked for."""
+        if self.interval is None or self.level is None:
+            return ()  # without loading numpy
         from .interval_sources import interval_sources
 
-        if self.interval is None or self.level is None:
-            return ()
         return interval_sources(self._spread, self.level, self.seed)
 
     @functools.cached_property

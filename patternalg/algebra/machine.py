@@ -56,7 +56,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-import numpy as np
 import sympy
 
 from .._internal.display import brief, listed
@@ -581,7 +580,7 @@ _ROUNDING = sympy.Float(1 + 1e-12)
 
 def _some(bound: Any) -> bool:
     """Whether the cores bound a pipe anywhere (``bound``: 1, an array with a 1, or None)."""
-    return bound is None or bool(np.any(bound))
+    return bound is None or bool(bound.any() if hasattr(bound, "any") else bound)  # numpy only if given
 
 
 def _paced(winner: Any, bound: Any) -> Any:

@@ -38,6 +38,7 @@ from ..errors import ArgumentError
 from ..syntax.arith import format_expr, number_text
 from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import p, x
+from .atomic_model import own_symbols
 
 __all__ = ["machine_expression", "check_cost", "check_speedup", "check_cores", "COST_SIZES"]
 
@@ -72,13 +73,19 @@ def machine_expression(value: Any, what: str, variable: sympy.Symbol, name: str)
     Traceback (most recent call last):
     ...
     patternalg.errors.ArgumentError: handoff: expected the hand-off, a finite number or an expression in x (or its text, e.g. '100 + 0.5*x'); got a very large int
+    >>> machine_expression(sympy.oo, "the hand-off", x, "handoff")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: handoff: expected the hand-off, a finite number or an expression in x (or its text, e.g. '100 + 0.5*x'); got Infinity oo
+    >>> machine_expression(300 + sympy.Symbol("x") / 2, "the hand-off", x, "handoff").free_symbols == {x}
+    True
     """
     if isinstance(value, str):
         expr = parse_arithmetic(value)
     elif finite_number(value):
         expr = sympy.Integer(int(value)) if isinstance(value, numbers.Integral) else sympy.Float(float(value))
-    elif isinstance(value, sympy.Expr):
-        expr = value
+    elif isinstance(value, sympy.Expr) and not value.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan):
+        expr = own_symbols(value, name)  # a notebook's sympy.Symbol("x") is patternalg's x
     else:
         example = "100 + 0.5*x" if variable == x else "p/(1 + 0.05*(p - 1))"
         wanted = f"{what}, a finite number or an expression in {variable} (or its text, e.g. '{example}')"
@@ -144,6 +151,8 @@ def check_cost(expr: sympy.Expr, what: str, name: str) -> None:
     """An ArgumentError naming the argument ``name`` unless ``expr`` (in x) is a real number >= 0 at every size of
     :data:`COST_SIZES` (1 .. 10^12): a time per data element (the hand-off, a dispatch
     cost)."""
+    if expr.is_Number and expr.is_finite and expr >= 0:
+        return  # a constant cost, as a machine of so many cores has (0): no grid, no numpy
     import numpy as np
 
     sizes = np.array(COST_SIZES, dtype=float)

@@ -184,11 +184,11 @@ def seed_option(args: argparse.Namespace) -> int:
 def interval_option(args: argparse.Namespace) -> float | None:
     """The ``--interval`` level given (checked as the library checks it:
     :func:`~patternalg.algebra.intervals.check_level`), or None."""
-    from ..algebra.intervals import check_level
-
     text = getattr(args, "interval", None)
     if text is None:
-        return None
+        return None  # numpy not loaded for nothing (a point answer needs none)
+    from ..algebra.intervals import check_level
+
     try:
         level = float(text)
     except ValueError:

@@ -43,7 +43,6 @@ import sympy
 from .._internal.limits import MAX_CORES
 from .._internal.toml_reader import keys_located, load_toml
 from ..algebra.machine import Machine
-from ..algebra.machine_numbers import covariance_problem
 from ..algebra.units import UnitError, check_unit, is_time
 from ..arguments import as_path, as_text, expect
 from ..errors import ArgumentError, Location, ModelFileError
@@ -186,6 +185,8 @@ def _check_record(calibration: Mapping[str, Any], where: Any) -> None:
         if key in spread and not number(spread[key], 0, False, MAX_SPREAD):
             raise ModelFileError(f"expected a number from 0 to {MAX_SPREAD:g}", location=where(f"spread.{key}"))
     if "covariance" in calibration:
+        from ..algebra.machine_numbers import covariance_problem  # numpy: a calibrated machine's
+
         problem = covariance_problem(calibration["covariance"])
         if problem is not None:
             raise ModelFileError(problem[1], location=where(".".join(filter(None, ("covariance", problem[0])))))
