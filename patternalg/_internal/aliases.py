@@ -12,7 +12,6 @@ into packages by concern): ``import patternalg.pointwise`` gives
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import warnings
@@ -58,8 +57,10 @@ MOVED = {
 }
 
 
-class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds an old path and loads it as the module at its new one."""
+class _Alias:
+    """Finds an old path and loads it as the module at its new one (a meta path finder and
+    loader by their methods: ``importlib.abc``, their base classes, loads
+    ``importlib.resources`` and ``tempfile``, 4 % of ``eval``'s cold start)."""
 
     def find_spec(
         self, fullname: str, path: object, target: object = None
