@@ -16,6 +16,10 @@ import importlib.machinery
 import sys
 import warnings
 from types import ModuleType
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:  # the protocol, for the type checker only
+    from importlib.abc import Loader
 
 __all__ = ["MOVED", "install"]
 
@@ -67,7 +71,7 @@ class _Alias:
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in MOVED:
             return None
-        return importlib.machinery.ModuleSpec(fullname, self)
+        return importlib.machinery.ModuleSpec(fullname, cast("Loader", self))
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         new = MOVED[spec.name]
