@@ -210,3 +210,15 @@ def test_fit_takes_a_regular_extra_p_file_a_batch_at_a_time_with_the_same_models
         assert fitted[model.name] == model and fitted[model.name].uncertainty == model.uncertainty
     patternalg.fit(Path(__file__).parent.parent / "examples" / "tour" / "measured.txt")  # a composition: whole
     assert len(batches) == 2
+
+
+def test_a_machine_in_a_unit_that_is_no_text_and_an_uncertainty_of_no_rows_say_so() -> None:
+    import pytest
+
+    from patternalg.algebra.machine import Machine
+    from patternalg.algebra.uncertainty import Uncertainty
+
+    with pytest.raises(patternalg.ArgumentError, match=r"unit: expected a time unit's name, e.g. ns or ms; got list"):
+        Machine(cores=2, handoff=5).in_unit(["ms"])
+    with pytest.raises(ValueError, match="expected terms as a tuple of expressions and the covariance as a tuple of rows"):
+        Uncertainty(None, ((1.0,),), 10, 0.02, "bootstrap")  # was: object of type 'NoneType' has no len()

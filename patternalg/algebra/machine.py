@@ -150,6 +150,7 @@ class Machine:
 
     def in_unit(self, unit: str) -> Machine:
         """The same machine with its hand-off in ``unit`` (a time unit, as the atoms')."""
+        unit = as_text(unit, "unit", "a time unit's name, e.g. ns or ms")
         if unit == self.unit or (self.handoff == 0 and self.dispatch == 0):
             return self  # no cost to convert (--cores alone: atoms in T1 are fine)
         from .units import factor

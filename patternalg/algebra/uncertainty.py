@@ -76,6 +76,9 @@ class Uncertainty:
     growth: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
+        rows = self.covariance if isinstance(self.covariance, tuple | list) else None
+        if not isinstance(self.terms, tuple | list) or rows is None or not all(isinstance(r, tuple | list) for r in rows):
+            raise ValueError("expected terms as a tuple of expressions and the covariance as a tuple of rows")
         k = len(self.terms)
         if k == 0 or len(self.covariance) != k or any(len(row) != k for row in self.covariance):
             raise ValueError(f"covariance must be {k} x {k} for {k} terms")
