@@ -43,6 +43,13 @@ HYPERFINE = '{"results": [' + ", ".join(
     for n in (8, 16, 32, 64)
 ) + "]}"
 
+PRESCA = "threads,time\n" + "".join(f"{p},{100 / p + 5 + 0.3 * p}\n" for p in (1, 2, 3, 4, 6, 8))
+#: cProfile runs of difflib at three sizes, one repetition each (tests/data/profiles/difflib)
+PROFILES = [
+    str(Path(__file__).resolve().parent.parent / "tests" / "data" / "profiles" / "difflib" / f"diff_n{n}_r1.pstats")
+    for n in (1000, 2000, 4000, 8000)
+]
+
 
 def _wrong_values() -> list[Callable[[], Any]]:
     import numpy as np
@@ -112,7 +119,10 @@ def public_calls() -> list[Call]:
     from patternalg.decisions.optimize import optimize
     from patternalg.decisions.sweep import sweep
     from patternalg.evidence import calibrate, validate
-    from patternalg.forms import PMNF, Amdahl, Expression, Memwall
+    from patternalg.evidence.profile_check import check_profile
+    from patternalg.forms import PMNF, Amdahl, Expression, Memwall, Presca
+    from patternalg.forms.presca import predict_file
+    from patternalg.laws import in_contexts
     from patternalg.laws.checker import check, parse_law
     from patternalg.library.machine_file import (
         machine_from_text,
@@ -122,8 +132,13 @@ def public_calls() -> list[Call]:
     )
     from patternalg.measurements import read
     from patternalg.measurements.runner import Plan
+    from patternalg.profiles import CallTree, fit_profile, profile_term, read_profiles
     from patternalg.syntax.symbols import x
 
+    profiles = read_profiles(PROFILES)
+    tree = CallTree.of(profiles, ["n"])
+    built = profile_term(tree)
+    fitted = fit_profile(built, uncertainty="none")
     library = ModelLibrary.builtin()
     uncertain = Uncertainty((x ** 0, x), ((4.0, 0.1), (0.1, 0.25)), 10, 0.02, "bootstrap")
     import numpy as np
@@ -176,6 +191,15 @@ def public_calls() -> list[Call]:
         Call("validate", validate, ("cal.txt", None), {"interval": 0.9, "seed": 1, "machine": "machine.toml"}),
         Call("Plan.build", Plan.build, ({"k": "true {x}"}, {"x": [1.0, 2.0]}), {"repetitions": 1, "timeout": 5.0}),
         Call("read harness", read, ("hf.json", None)),
+        # the profiles (cProfile runs of difflib at three sizes), PreSca and the laws' contexts
+        Call("read_profiles", read_profiles, (PROFILES,), {"metric": None}),
+        Call("CallTree.of", CallTree.of, (profiles, ["n"])),
+        Call("profile_term", profile_term, (tree,), {"min_share": 0.001, "pools": {"diff": 2}}),
+        Call("fit_profile", fit_profile, (built,), {"modeler": "default", "uncertainty": "none"}),
+        Call("check_profile", check_profile, (fitted,), {"at": {"n": 8000.0}, "level": 0.9, "draws": 20, "seed": 1}),
+        Call("Presca.fit", Presca.fit, ("ps.csv",), {"upto": 16, "checkpoints": 2}),
+        Call("predict_file", predict_file, ("ps.csv",), {"upto": 16, "param": ["threads=p"], "unit": "s"}),
+        Call("in_contexts", in_contexts, ("pipe(A, B) <= seq(A, B)",)),
     ]
 
 
@@ -187,6 +211,7 @@ def write_files(directory: Path) -> None:
     (directory / "machine.toml").write_text(MACHINE, encoding="utf-8")
     (directory / "cal.txt").write_text(CALIBRATION, encoding="utf-8")
     (directory / "hf.json").write_text(HYPERFINE, encoding="utf-8")
+    (directory / "ps.csv").write_text(PRESCA, encoding="utf-8")
 
 
 def misuse(call: Call, slot: int | str, value: Any) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import types
+from pathlib import Path
 
 import patternalg
 
@@ -190,8 +191,6 @@ def test_a_family_s_number_given_an_expression_is_refused_as_one() -> None:
 
 
 def test_fit_takes_a_regular_extra_p_file_a_batch_at_a_time_with_the_same_models(monkeypatch) -> None:
-    from pathlib import Path
-
     from patternalg.forms import PMNF
 
     path = Path(__file__).parent.parent / "benchmarks" / "realdata" / "data7" / "atoms.txt"
@@ -222,3 +221,18 @@ def test_a_machine_in_a_unit_that_is_no_text_and_an_uncertainty_of_no_rows_say_s
         Machine(cores=2, handoff=5).in_unit(["ms"])
     with pytest.raises(ValueError, match="expected terms as a tuple of expressions and the covariance as a tuple of rows"):
         Uncertainty(None, ((1.0,),), 10, 0.02, "bootstrap")  # was: object of type 'NoneType' has no len()
+
+
+def test_the_profiles_and_presca_functions_name_a_wrong_argument() -> None:
+    import pytest
+
+    from patternalg.forms.presca import predict_file
+    from patternalg.profiles import CallTree, profile_term, read_profiles
+
+    runs = [str(Path(__file__).parent / "data" / "profiles" / "difflib" / f"diff_n{n}_r1.pstats") for n in (1000, 2000, 4000)]
+    with pytest.raises(patternalg.ArgumentError, match=r"metric: expected a metric's name, e.g. time; got int 0"):
+        read_profiles(runs, metric=0)
+    with pytest.raises(patternalg.PatternalgError, match=r"min_share=a very large number: a share of the root"):
+        profile_term(CallTree.of(read_profiles(runs), ["n"]), min_share=10**400)  # was an OverflowError
+    with pytest.raises(patternalg.ArgumentError, match=r"param: expected the thread column as NAME=p"):
+        predict_file("ps.csv", param=None)

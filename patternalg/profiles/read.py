@@ -14,7 +14,7 @@ from pathlib import Path as FilePath
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.reading import check_size, not_regular
-from ..arguments import as_paths
+from ..arguments import as_optional_text, as_paths
 from ..errors import Location, MeasurementError
 from .tree import Profile
 
@@ -190,6 +190,7 @@ def read_profiles(
     out. A directory's files are recognised as named files are (by suffix, else by content); those
     that are no profile are left out with a note (on the first profile). A file given twice
     is an error."""
+    metric = as_optional_text(metric, "metric", "a metric's name, e.g. time")
     files, notes = _expanded(paths)
     profiles: list[Profile] = []
     for done, path in enumerate(files, start=1):

@@ -151,8 +151,9 @@ def profile_term(
     expect(tree, CallTree, "tree", "a CallTree, e.g. CallTree.of(read_profiles(paths), 'n')")
     share = "a share of the root from 0 to below 1, e.g. 0.001"
     expect(min_share, numbers.Real, "min_share", share)
-    if not 0 <= min_share < 1:
-        raise MeasurementError(f"{flag('min-share', f'{float(min_share):g}')}: {share}")
+    if not 0 <= min_share < 1:  # a share of 10**400 is none either, and no float to print
+        shown = f"{float(min_share):g}" if abs(min_share) < 1e300 else "a very large number"
+        raise MeasurementError(f"{flag('min-share', shown)}: {share}")
     wanted = "a mapping of call paths (an atom's name or a/b/c) to thread counts, e.g. {'main.solve': 8}"
     expect(pools, (Mapping, type(None)), "pools", wanted)
     shares = tree.values / tree.values[0]

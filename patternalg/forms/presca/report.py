@@ -27,6 +27,7 @@ import numpy as np
 from ..._internal.callbacks import OnError, ProgressCallback
 from ..._internal.display import HtmlTable, as_digits
 from ...algebra.atomic_model import AtomicModel
+from ...arguments import as_texts
 from ...syntax.arith import format_expr
 from ..report import FitReport
 from .algorithm import CHECKPOINTS
@@ -153,7 +154,7 @@ def predict_file(
     workload; ``progress(done, total)`` is called after each.
     """
     options = Presca.options(
-        param=list(param),
+        param=as_texts(param, "param", "the thread column as NAME=p, e.g. threads=p"),
         upto=upto,
         checkpoints=checkpoints,
         unit=unit,
