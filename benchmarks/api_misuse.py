@@ -140,6 +140,8 @@ def public_calls() -> list[Call]:
     built = profile_term(tree)
     fitted = fit_profile(built, uncertainty="none")
     library = ModelLibrary.builtin()
+    swept = sweep(["qsort", "inc"], "x=1..100:3")
+    compared = compare(["inc", "nop"], over="x=1..1e4")
     uncertain = Uncertainty((x ** 0, x), ((4.0, 0.1), (0.1, 0.25)), 10, 0.02, "bootstrap")
     import numpy as np
     return [
@@ -200,6 +202,14 @@ def public_calls() -> list[Call]:
         Call("Presca.fit", Presca.fit, ("ps.csv",), {"upto": 16, "checkpoints": 2}),
         Call("predict_file", predict_file, ("ps.csv",), {"upto": 16, "param": ["threads=p"], "unit": "s"}),
         Call("in_contexts", in_contexts, ("pipe(A, B) <= seq(A, B)",)),
+        # results' and objects' own methods that take arguments
+        Call("Sweep.to_csv", swept.to_csv, (3,)),
+        Call("Sweep.lines", swept.lines, (3,)),
+        Call("Comparison.lines", compared.lines, (3,)),
+        Call("Evaluation.lines", explain("pipe(qsort, inc)", library, x=64).lines, (3,)),
+        Call("ModelLibrary.save", library.merged([]).save, ("saved.toml",)),
+        Call("Measurements.select", read("m.csv").select, (), {"kernel": "sort", "metric": None}),
+        Call("compare explain", compare, (["inc", "nop"],), {"over": "x=1..1e4", "interval": 0.9, "explain": True}),
     ]
 
 
