@@ -131,6 +131,7 @@ def public_calls() -> list[Call]:
         write_machine,
     )
     from patternalg.measurements import read
+    from patternalg.measurements.csv import CsvReader
     from patternalg.measurements.runner import Plan
     from patternalg.profiles import CallTree, fit_profile, profile_term, read_profiles
     from patternalg.syntax.symbols import x
@@ -208,7 +209,7 @@ def public_calls() -> list[Call]:
         Call("Comparison.lines", compared.lines, (3,)),
         Call("Evaluation.lines", explain("pipe(qsort, inc)", library, x=64).lines, (3,)),
         Call("ModelLibrary.save", library.merged([]).save, ("saved.toml",)),
-        Call("Measurements.select", read("m.csv").select, (), {"kernel": "sort", "metric": None}),
+        Call("Measurements.select", CsvReader.read("m.csv", MEASUREMENTS).select, (), {"kernel": "sort", "metric": None}),
         Call("compare explain", compare, (["inc", "nop"],), {"over": "x=1..1e4", "interval": 0.9, "explain": True}),
     ]
 
