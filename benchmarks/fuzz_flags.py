@@ -5,12 +5,12 @@ added in turn with each of :data:`VALUES` (empty, negative, zero, beyond doubles
 number, a term cut short, a directory, a missing file, standard input, ...; a switch
 alone). The outcome must be what the standards ask of bad input: exit status 0 or 2 (1
 where a law is refuted: ``laws``, ``check``), on 2 one line on stderr besides notes and
-warnings, no traceback, no hang. ``measure`` (it runs commands) and the ``--out`` flags
-(``fuzz_campaign.py`` class ``--out``) are left out::
+warnings, no traceback, no hang (``measure`` measures ``true``; the ``--out`` flags are
+``fuzz_campaign.py``'s class ``--out``)::
 
     python benchmarks/fuzz_flags.py [COMMAND ...]
 
-Used by ``tests/test_fuzz.py`` (a long check): about 3,200 command lines, a minute.
+Used by ``tests/test_fuzz.py`` (a long check): about 3,300 command lines, a minute.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ COMMANDS: dict[str, list[str]] = {
     "validate": ["validate", "m.txt", "--models", "m.toml"],
     "profile": ["profile", "profiles", "--param", "n"],
     "plot": ["plot", "pipe(qsort, inc)", "--over", "x=1..100", "-o", "p.png"],
+    "measure": ["measure", "--region", "k=true {x}", "--over", "x=1..4:2", "--repetitions", "1", "--out", "o.txt"],
 }
 #: wrong (and some right) values of any flag
 VALUES = [

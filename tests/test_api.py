@@ -236,3 +236,13 @@ def test_the_profiles_and_presca_functions_name_a_wrong_argument() -> None:
         profile_term(CallTree.of(read_profiles(runs), ["n"]), min_share=10**400)  # was an OverflowError
     with pytest.raises(patternalg.ArgumentError, match=r"param: expected the thread column as NAME=p"):
         predict_file("ps.csv", param=None)
+
+
+def test_a_measurement_plan_of_more_runs_than_a_million_is_refused_before_any_runs() -> None:
+    import pytest
+
+    from patternalg.measurements.runner import Plan
+
+    with pytest.raises(patternalg.PatternalgError, match=r"about 10\^400 runs \(1 region\(s\) x 2 point\(s\) x .*at most 1,000,000"):
+        Plan.build({"k": "true {x}"}, {"x": [1.0, 2.0]}, repetitions=10**400)  # ran until stopped
+    assert Plan.build({"k": "true {x}"}, {"x": [1.0, 2.0]}, repetitions=499_999).repetitions == 499_999

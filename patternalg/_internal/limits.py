@@ -87,6 +87,9 @@ MAX_ASSIGNMENTS = 10_000_000
 MAX_PREDICTED_THREADS = 1_000_000
 #: random runs ``tune`` may average (a few milliseconds each)
 MAX_TUNER_RUNS = 10_000
+#: program runs one ``measure`` plan may make (regions x points x (warm-up + repetitions)):
+#: each is a process, a millisecond at the least, so a million take a quarter of an hour
+MAX_MEASURED_RUNS = 1_000_000
 #: iterations of the memory-wall model's annealing (``fit --form memwall --iterations``;
 #: about 50 us each on 16 points, 100 times the default)
 MAX_ANNEALING_ITERATIONS = 1_000_000

@@ -37,7 +37,7 @@ from typing import Any
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.json_values import finite_number
-from .._internal.limits import printable
+from .._internal.limits import MAX_MEASURED_RUNS, printable
 from .._internal.signals import INTERRUPTING, ending_handled
 from .._internal.surface import either, flag
 from ..arguments import as_int, as_path, expect, wrong
@@ -232,6 +232,13 @@ class Plan:
                 raise PatternalgError(f"{flag('value-regex', repr(value_regex))}: {exc}") from None
         axes = [[grid_value(v) for v in values] for values in grid.values()]
         points = tuple(itertools.product(*axes))
+        runs = len(templates) * len(points) * (warmup + repetitions)
+        if runs > MAX_MEASURED_RUNS:
+            raise PatternalgError(
+                f"{flag('repetitions', str(repetitions))} and {flag('warmup', str(warmup))}: "
+                f"{_count_text(runs)} runs ({len(templates)} region(s) x {len(points)} point(s) x "
+                f"(warm-up + repetitions)); a plan makes at most {MAX_MEASURED_RUNS:,}"
+            )
         return cls(
             tuple(templates), parameters, points, repetitions, warmup, timeout, value_regex, seed
         )
@@ -494,3 +501,12 @@ def _interrupt(signum: int, previous: dict[int, Any]) -> None:
     for number in INTERRUPTING:
         signal.signal(number, signal.SIG_IGN)
     raise KeyboardInterrupt
+
+
+def _count_text(count: int) -> str:
+    """A count as a message shows it: with separators, or its order of magnitude if long.
+
+    >>> _count_text(2_000_000), _count_text(10**400 + 1)
+    ('2,000,000', 'about 10^400')
+    """
+    return f"{count:,}" if count < 10**15 else f"about 10^{len(str(count)) - 1}"
