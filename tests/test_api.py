@@ -236,6 +236,12 @@ def test_the_profiles_and_presca_functions_name_a_wrong_argument() -> None:
         profile_term(CallTree.of(read_profiles(runs), ["n"]), min_share=10**400)  # was an OverflowError
     with pytest.raises(patternalg.ArgumentError, match=r"param: expected the thread column as NAME=p"):
         predict_file("ps.csv", param=None)
+    from patternalg.evidence.profile_check import check_profile
+    from patternalg.profiles import fit_profile
+
+    fitted = fit_profile(profile_term(CallTree.of(read_profiles(runs), ["n"])), uncertainty="none")
+    with pytest.raises(patternalg.ArgumentError, match=r"draws: expected an integer >= 1 and <= 100,000; got int 1000000000"):
+        check_profile(fitted, at={"n": 8000.0}, draws=10**9)  # was a MemoryError of 52 GB
 
 
 def test_a_measurement_plan_of_more_runs_than_a_million_is_refused_before_any_runs() -> None:

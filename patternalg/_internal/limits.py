@@ -87,6 +87,9 @@ MAX_ASSIGNMENTS = 10_000_000
 MAX_PREDICTED_THREADS = 1_000_000
 #: random runs ``tune`` may average (a few milliseconds each)
 MAX_TUNER_RUNS = 10_000
+#: draws of a profile's per-node check (``check_profile(draws=)``): each draws every node's
+#: model at every point (a billion asked for 52 GB)
+MAX_PROFILE_DRAWS = 100_000
 #: program runs one ``measure`` plan may make (regions x points x (warm-up + repetitions)):
 #: each is a process, a millisecond at the least, so a million take a quarter of an hour
 MAX_MEASURED_RUNS = 1_000_000

@@ -33,6 +33,7 @@ import numpy as np
 import sympy
 
 from .._internal.display import as_digits, brief, counted, percent_cell
+from .._internal.limits import MAX_PROFILE_DRAWS
 from .._internal.surface import at_text
 from .._internal.tables import Tabular
 from ..algebra.atomic_model import AtomicModel
@@ -296,7 +297,7 @@ def check_profile(
     mapping, or texts such as ``"p=343"`` as ``--at`` takes them)."""
     expect(fitted, ProfileFit, "fitted", "a ProfileFit, e.g. fit_profile(profile_term(tree))")
     at, level = _point(at), check_level(level, "level")
-    draws, seed = as_int(draws, "draws", 1), as_seed(seed)
+    draws, seed = as_int(draws, "draws", 1, MAX_PROFILE_DRAWS), as_seed(seed)
     built, tree = fitted.built, fitted.built.tree
     if at is not None and set(at) != set(tree.parameters):
         extra = sorted(set(at) - set(tree.parameters))
