@@ -56,8 +56,8 @@ def test_check_profile_takes_a_positive_point_as_the_command_does(lulesh_fit, va
 
 
 @pytest.mark.parametrize(("keyword", "message"), [
-    ({"draws": 0}, "draws: expected an integer >= 1; got int 0"),
-    ({"draws": True}, "draws: expected an integer >= 1; got bool True"),
+    ({"draws": 0}, "draws: expected an integer >= 1 and <= 100,000; got int 0"),
+    ({"draws": True}, "draws: expected an integer >= 1 and <= 100,000; got bool True"),
     ({"seed": -1}, "seed: expected an integer >= 0; got int -1"),
 ])  # fmt: skip
 def test_check_profile_names_a_wrong_count_of_draws_or_seed(lulesh_fit, keyword: dict, message: str) -> None:
