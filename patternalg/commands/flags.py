@@ -13,7 +13,7 @@ from typing import Any
 
 from .._internal.options import Option
 from ..errors import FitError
-from ..forms import FORMS, Form, form_class
+from ..forms import Form, fit_families
 
 __all__ = [
     "fit_families",
@@ -23,12 +23,6 @@ __all__ = [
     "add_option",
     "check_options",
 ]
-
-
-def fit_families() -> dict[str, type[Form]]:
-    """The fittable families on the protocol, by name."""
-    classes = (form_class(name) for name in FORMS)
-    return {cls.name: cls for cls in classes if cls.fittable()}
 
 
 def fittable() -> tuple[str, ...]:

@@ -31,6 +31,7 @@ __all__ = [
     "Option",
     "FitReport",
     "form_class",
+    "fit_families",
     "model_form",
     "model_text",
     "uncertain_form",
@@ -69,6 +70,16 @@ def form_class(form: str, where: str = "") -> type[Form]:
     module, _, name = _target(form, where).partition(":")
     found: type[Form] = getattr(importlib.import_module(module), name)
     return found
+
+
+def fit_families() -> dict[str, type[Form]]:
+    """The families ``fit`` fits (``--form``), by name: every one but a written expression.
+
+    >>> sorted(fit_families())
+    ['amdahl', 'memwall', 'pmnf', 'presca']
+    """
+    classes = (form_class(name) for name in FORMS)
+    return {cls.name: cls for cls in classes if cls.fittable()}
 
 
 def model_form(model: Any) -> Form | None:

@@ -25,7 +25,7 @@ from typing import Any
 from .._internal.callbacks import OnError
 from ..arguments import as_text, wrong
 from ..errors import ArgumentError, PatternalgError
-from ..forms import FORMS, form_class
+from ..forms import fit_families
 from .model_library import ModelLibrary
 
 __all__ = ["fit"]
@@ -57,10 +57,10 @@ def fit(
     ``on_error``, is handed to it and left out. The built-in atoms are not included:
     ``ModelLibrary.builtin().merged(lib)`` mixes them.
     """
-    families = [name for name in FORMS if form_class(name).fittable()]
+    families = fit_families()
     if as_text(form, "form", "a family's name") not in families:
         raise wrong("form", f"one of {', '.join(sorted(families))}", form)
-    cls = form_class(form)
+    cls = families[form]
     reading = {"metric": metric, "parameters": parameters, "format": format, "scaling": scaling}
     given = next((name for name, v in reading.items() if v is not None), None)
     if given is not None and not isinstance(measurements, str | Path):

@@ -37,7 +37,7 @@ from typing import Any
 
 from .._internal.callbacks import ProgressCallback
 from .._internal.json_values import finite_number
-from .._internal.limits import MAX_MEASURED_RUNS, printable
+from .._internal.limits import MAX_MEASURED_RUNS, printable, whole_number_text
 from .._internal.signals import INTERRUPTING, ending_handled
 from .._internal.surface import either, flag
 from ..arguments import as_int, as_path, expect, wrong
@@ -235,7 +235,7 @@ class Plan:
         runs = len(templates) * len(points) * (warmup + repetitions)
         if runs > MAX_MEASURED_RUNS:
             raise PatternalgError(
-                f"{flag('repetitions', str(repetitions))} and {flag('warmup', str(warmup))}: "
+                f"{flag('repetitions', whole_number_text(repetitions))} and {flag('warmup', whole_number_text(warmup))}: "
                 f"{_count_text(runs)} runs ({len(templates)} region(s) x {len(points)} point(s) x "
                 f"(warm-up + repetitions)); a plan makes at most {MAX_MEASURED_RUNS:,}"
             )
@@ -509,4 +509,4 @@ def _count_text(count: int) -> str:
     >>> _count_text(2_000_000), _count_text(10**400 + 1)
     ('2,000,000', 'about 10^400')
     """
-    return f"{count:,}" if count < 10**15 else f"about 10^{len(str(count)) - 1}"
+    return f"{count:,}" if count < 10**15 else f"about 10^{int(math.log10(count))}"  # no str() of 5,000 digits
