@@ -191,24 +191,33 @@ def test_a_family_s_number_given_an_expression_is_refused_as_one() -> None:
 
 
 def test_fit_takes_a_regular_extra_p_file_a_batch_at_a_time_with_the_same_models(monkeypatch) -> None:
+    import pytest
+
+    from patternalg.errors import MeasurementError
     from patternalg.forms import PMNF
 
     path = Path(__file__).parent.parent / "benchmarks" / "realdata" / "data7" / "atoms.txt"
     batches = []
-    original = PMNF.fit_batches.__func__
+    fitter = PMNF.fitting()
+    original = fitter.fit_batches.__func__
 
     def spy(cls, *args, **kwargs):
         batches.append(args)
         return original(cls, *args, **kwargs)
 
-    monkeypatch.setattr(PMNF, "fit_batches", classmethod(spy))
+    monkeypatch.setattr(fitter, "fit_batches", classmethod(spy))
     fitted = patternalg.fit(path, aggregate="median")
     reference = [r.model for r in PMNF.fit_each(patternalg.read(path), aggregate="median")]
     assert len(batches) == 1 and sorted(fitted) == ["inc", "nop", "qsort"]
     for model in reference:
         assert fitted[model.name] == model and fitted[model.name].uncertainty == model.uncertainty
-    patternalg.fit(Path(__file__).parent.parent / "examples" / "tour" / "measured.txt")  # a composition: whole
+    assert sorted(patternalg.fit(path, parameters="x")) == ["inc", "nop", "qsort"]  # its own: batched
     assert len(batches) == 2
+    with pytest.raises(MeasurementError, match="no parameter 'n' \\(the parameters: x\\)"):
+        patternalg.fit(path, parameters="n")  # not its own: read whole, which says so
+    assert len(batches) == 3
+    patternalg.fit(Path(__file__).parent.parent / "examples" / "tour" / "measured.txt")  # a composition: whole
+    assert len(batches) == 4
 
 
 def test_a_machine_in_a_unit_that_is_no_text_and_an_uncertainty_of_no_rows_say_so() -> None:

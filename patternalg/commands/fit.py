@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shutil
 import sys
 import tempfile
@@ -158,35 +157,25 @@ class _Discarded(Exception):
 def _fit_batches(
     cls: type[Form], args: argparse.Namespace, options: dict[str, Any], output: _Output
 ) -> Any:
-    """Fit a regular Extra-P text file batch by batch (the fast path): the summary of its
-    blocks (``measurements.blocks.Summary``), or None if the fast path does not take the file
-    (``output`` then holds junk): it is not regular, ``--parameters`` declares others than
-    it has, or the fit fails (the reference path says why)."""
-    from ..errors import PatternalgError
-    from ..measurements.blocks import Irregular, Summary
-    from ..measurements.parameters import declared_parameters
+    """Fit a regular Extra-P text file batch by batch (``Fitter.fit_file_in_batches``): the
+    summary of its blocks, or None if that path does not take the file (``output`` then
+    holds junk and the reference path says why)."""
 
-    summary = None
-    try:
-        with progress(args, "fitting", "kernels") as bar:
-            for block, reports in cls.fitting().fit_batches(
-                args.file,
-                metric=args.metric,
-                input_format=args.input_format,
-                allow_nonpositive=args.allow_nonpositive,
-                **options,
-            ):
-                if summary is None:
-                    declared = declared_parameters(args.parameters)
-                    if declared not in (None, [p.lower() for p in block.parameters]):
-                        return None  # read() takes the points over the declared ones
-                    summary = Summary(block)
-                else:
-                    summary.add(block)
-                output.add(reports)
-                bar(output.count)
-    except (Irregular, PatternalgError):
-        return None
+    with progress(args, "fitting", "kernels") as bar:
+
+        def each(reports: Sequence[FitReport]) -> None:
+            output.add(reports)
+            bar(output.count)
+
+        summary = cls.fitting().fit_file_in_batches(
+            args.file,
+            each,
+            metric=args.metric,
+            format=args.input_format,
+            parameters=args.parameters,
+            allow_nonpositive=args.allow_nonpositive,
+            **options,
+        )
     if summary is not None:
         _warn(cls, summary.measurements(), options)
     return summary
@@ -267,9 +256,7 @@ def run(args: argparse.Namespace) -> int:
 
     output = _Output(args, summary, cls.fitting())
     try:
-        batches = hasattr(cls.fitting(), "fit_batches")
-        fast = batches and os.path.isfile(args.file) and not args.scaling
-        data = _fit_batches(cls, args, options, output) if fast else None
+        data = None if args.scaling else _fit_batches(cls, args, options, output)
         if data is None:
             output.discard()
             output = _Output(args, summary, cls.fitting())

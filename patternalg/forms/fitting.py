@@ -18,6 +18,7 @@ positive, the reports with their unit and source, the notes and the summary line
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -27,7 +28,7 @@ from typing import Any, ClassVar
 from .._internal.callbacks import OnError, ProgressCallback
 from .._internal.surface import either, flag
 from ..arguments import as_measurements
-from ..errors import FitError, MeasurementError
+from ..errors import FitError, MeasurementError, PatternalgError
 from ..measurements.model import hand_left_out
 from .base import Form
 from .report import FitReport
@@ -92,6 +93,45 @@ class Fitter:
         from ..measurements import read
 
         return read(path, format, metric=metric, value=cls.value_column(metric), scaling=scaling, parameters=parameters)
+
+    @classmethod
+    def fit_file_in_batches(
+        cls,
+        path: str | Path,
+        each: Callable[[Sequence[FitReport]], object],
+        *,
+        metric: str | None = None,
+        format: str | None = None,
+        parameters: str | Sequence[str] | None = None,
+        **options: Any,
+    ) -> Any:
+        """Fit a regular Extra-P text file a batch at a time (the fast path of ``fit`` and
+        :func:`patternalg.fit`, docs/scaling.md), handing each batch's reports to ``each``:
+        the summary of the file's blocks (:class:`~patternalg.measurements.blocks.Summary`),
+        or None where this path does not take the file (a family without it, a file that is
+        not regular, ``parameters`` other than its own, a fit that fails). The caller then
+        drops what ``each`` was handed and reads the whole file (:meth:`read`), whose
+        messages say what is wrong."""
+        batches = getattr(cls, "fit_batches", None)
+        if batches is None or not os.path.isfile(path):
+            return None
+        from ..measurements.blocks import Irregular, Summary
+        from ..measurements.parameters import declared_parameters
+
+        summary = None
+        try:
+            for block, reports in batches(str(path), metric=metric, input_format=format, **options):
+                if summary is None:
+                    declared = declared_parameters(parameters)
+                    if declared not in (None, [p.lower() for p in block.parameters]):
+                        return None  # read() takes the points over the declared ones
+                    summary = Summary(block)
+                else:
+                    summary.add(block)
+                each(reports)
+        except (Irregular, PatternalgError):
+            return None
+        return summary
 
     @classmethod
     def value_column(cls, metric: str | None) -> str | tuple[str, ...] | None:

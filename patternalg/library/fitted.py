@@ -16,7 +16,6 @@ ModelLibrary(2 atoms: scan, sort)
 
 from __future__ import annotations
 
-import os
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import Any
 
 from .._internal.callbacks import OnError
 from ..arguments import as_text, wrong
-from ..errors import ArgumentError, PatternalgError
+from ..errors import ArgumentError
 from ..forms import fit_families
 from .model_library import ModelLibrary
 
@@ -65,10 +64,16 @@ def fit(
     given = next((name for name, v in reading.items() if v is not None), None)
     if given is not None and not isinstance(measurements, str | Path):
         raise ArgumentError(f"{given}: says how to read a file; give its path, or read(path, {given}=...)")
-    reports = None
-    if isinstance(measurements, str | Path) and scaling is None and parameters is None:
-        reports = _in_batches(cls, measurements, metric, format, options)
-    if reports is None:
+    reports: list[Any] = []  # a batch at a time, as the command fits a regular Extra-P file
+    batched = (
+        isinstance(measurements, str | Path)
+        and scaling is None
+        and cls.fitting().fit_file_in_batches(
+            measurements, reports.extend, metric=metric, format=format, parameters=parameters, **options
+        )
+        is not None
+    )
+    if not batched:  # the whole file read, or the measurements given
         if isinstance(measurements, str | Path):
             measurements = cls.fitting().read(measurements, format, metric=metric, scaling=scaling, parameters=parameters)
         reports = cls.fit_each(measurements, on_error=on_error, **options)
@@ -77,18 +82,3 @@ def fit(
             warnings.warn(text, UserWarning, stacklevel=2)
     return ModelLibrary(report.model for report in reports)
 
-
-def _in_batches(cls: Any, path: str | Path, metric: str | None, format: str | None, options: dict[str, Any]) -> Any:
-    """The reports of a regular Extra-P text file fitted a batch at a time, as ``fit`` fits
-    it (docs/scaling.md: a fifth of the time and memory at 100,000 kernels); None where that
-    path does not take the file (the reference path then fits it, or says what is wrong)."""
-    if not hasattr(cls, "fit_batches") or not os.path.isfile(path):
-        return None
-    try:
-        return [
-            report
-            for _, found in cls.fit_batches(str(path), metric=metric, input_format=format, **options)
-            for report in found
-        ]
-    except PatternalgError:
-        return None
