@@ -230,6 +230,13 @@ def test_a_machine_in_a_unit_that_is_no_text_and_an_uncertainty_of_no_rows_say_s
         Machine(cores=2, handoff=5).in_unit(["ms"])
     with pytest.raises(ValueError, match="expected terms as a tuple of expressions and the covariance as a tuple of rows"):
         Uncertainty(None, ((1.0,),), 10, 0.02, "bootstrap")  # was: object of type 'NoneType' has no len()
+    import numpy as np
+    import sympy
+
+    two = Uncertainty((sympy.Integer(1), sympy.Symbol("x")), ((4.0, 0.0), (0.0, 0.25)), 10, 0.02, "bootstrap")
+    assert two.draws(np.random.default_rng(1), 3).shape == (3, 2)
+    with pytest.raises(patternalg.ArgumentError, match=r"count: expected a whole number of draws from 0 to 50,000,000; got int 1000000000"):
+        two.draws(np.random.default_rng(1), 10**9)  # was numpy's MemoryError of 16 GB
 
 
 def test_the_profiles_and_presca_functions_name_a_wrong_argument() -> None:

@@ -90,6 +90,9 @@ MAX_TUNER_RUNS = 10_000
 #: draws of a profile's per-node check (``check_profile(draws=)``): each draws every node's
 #: model at every point (a billion asked for 52 GB)
 MAX_PROFILE_DRAWS = 100_000
+#: values one call of ``Uncertainty.draws`` may return (draws x terms, 8 bytes each: 800 MB;
+#: a billion draws of 7 terms asked numpy for 52 GB)
+MAX_DRAWN_VALUES = 100_000_000
 #: program runs one ``measure`` plan may make (regions x points x (warm-up + repetitions)):
 #: each is a process, a millisecond at the least, so a million take a quarter of an hour
 MAX_MEASURED_RUNS = 1_000_000

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
+from .._internal.limits import MAX_DRAWN_VALUES
 from ..errors import ArgumentError, ModelFileError, ParseError
 from ..syntax.arith import format_expr
 
@@ -146,8 +147,9 @@ class Uncertainty:
         if not isinstance(rng, np.random.Generator):
             wanted = "a numpy Generator (numpy.random.default_rng(seed))"
             raise ArgumentError.wanted("rng", wanted, rng)
-        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 0:
-            raise ArgumentError.wanted("count", "a whole number of draws >= 0", count)
+        most = MAX_DRAWN_VALUES // max(len(self.terms), 1)
+        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or not 0 <= count <= most:
+            raise ArgumentError.wanted("count", f"a whole number of draws from 0 to {most:,}", count)
         factor = draw_factor(np.array(self.covariance, dtype=float))
         return rng.standard_normal((count, len(self.terms))) @ factor.T  # type: ignore[no-any-return]
 
