@@ -45,6 +45,7 @@ from .bindings import (
     unread_sizes,
 )
 from .fold import Arithmetic, Plan, fold
+from .numpy_code import numpy_function
 from .pointwise import outermost_pipe, pointwise_models
 from .semantics import CORES, CORES_NAME, Semantics
 from .term_symbols import term_symbols
@@ -57,16 +58,6 @@ def _in_doubles() -> str:
     return f"grids and intervals are computed in doubles ({exact} computes any size exactly)"
 
 
-def _vmax(*args: Any) -> np.ndarray:
-    return np.maximum.reduce(np.broadcast_arrays(*args))
-
-
-def _vmin(*args: Any) -> np.ndarray:
-    return np.minimum.reduce(np.broadcast_arrays(*args))
-
-
-_MODULES = [{"Max": _vmax, "Min": _vmin}, "numpy"]
-
 #: terms up to this many nodes also keep their pointwise model as one sympy expression
 #: (``compare`` solves it for exact crossovers); larger ones are only folded numerically
 SYMBOLIC_NODES = 64
@@ -77,7 +68,7 @@ def _lambdified(expr: sympy.Expr) -> tuple[tuple[sympy.Symbol, ...], Callable[..
     """``expr`` (one of ours: an atom's model, a count, eq. (5)) as a numpy function of its
     free symbols, compiled once."""
     names = tuple(sorted(expr.free_symbols, key=str))
-    return names, sympy.lambdify(names, expr, modules=_MODULES)
+    return names, numpy_function(names, expr)
 
 
 class Arrays(Arithmetic[np.ndarray]):

@@ -79,6 +79,7 @@ from .machine_spread import (
     calibration_width,
     spread_at,
 )
+from .numpy_code import numpy_function
 from .own_error import own_error
 from .pointwise import map_counts
 from .semantics import Semantics
@@ -625,4 +626,4 @@ def _count_function(counts: tuple[sympy.Expr, ...]) -> tuple[tuple[str, ...], An
     """The names of the counts' symbols and a numpy function of them giving every count
     (lambdified once per term's counts)."""
     symbols = sorted(set().union(*(c.free_symbols for c in counts)), key=lambda s: s.name)
-    return tuple(s.name for s in symbols), sympy.lambdify(symbols, list(counts), "numpy")
+    return tuple(s.name for s in symbols), numpy_function(symbols, list(counts))

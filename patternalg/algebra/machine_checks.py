@@ -124,15 +124,9 @@ def _values(expr: sympy.Expr, variable: sympy.Symbol, points: Any) -> Any:
 def _lambdified(expr: sympy.Expr, variable: sympy.Symbol) -> Any:
     """``expr`` as a numpy function of ``variable`` (an expression of the safe arithmetic:
     its one symbol is the grammar's, never text of a user's)."""
-    import numpy as np
+    from .numpy_code import numpy_function
 
-    def vmax(*args: Any) -> Any:
-        return np.maximum.reduce(np.broadcast_arrays(*args))
-
-    def vmin(*args: Any) -> Any:
-        return np.minimum.reduce(np.broadcast_arrays(*args))
-
-    return sympy.lambdify([variable], expr, modules=[{"Max": vmax, "Min": vmin}, "numpy"])
+    return numpy_function([variable], expr)
 
 
 def _first_bad(values: Any, good: Any) -> int | None:

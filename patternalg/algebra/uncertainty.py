@@ -44,6 +44,7 @@ import sympy
 from .._internal.limits import MAX_DRAWN_VALUES
 from ..errors import ArgumentError, ModelFileError, ParseError
 from ..syntax.arith import format_expr
+from .numpy_code import numpy_function
 
 if TYPE_CHECKING:  # numpy loads when draws are asked for, not to read a model file
     import numpy as np
@@ -323,7 +324,7 @@ def _numeric(terms: tuple[sympy.Expr, ...]) -> tuple[tuple[str, ...], Any]:
     """The names of the terms' symbols and a numpy function of them giving every term
     (lambdified once; the terms are the fit's own, never text from a user)."""
     symbols = sorted(set().union(*(term.free_symbols for term in terms)), key=lambda s: s.name)
-    return tuple(s.name for s in symbols), sympy.lambdify(symbols, list(terms), "numpy")
+    return tuple(s.name for s in symbols), numpy_function(symbols, list(terms))
 
 
 @functools.lru_cache(maxsize=4096)

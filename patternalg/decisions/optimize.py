@@ -41,6 +41,7 @@ from ..algebra.domains import negative_note, range_notes
 from ..algebra.grid import Axis, check_not_fixed
 from ..algebra.machine import cores_of, threads_needed
 from ..algebra.machine_notes import machine_notes
+from ..algebra.numpy_code import numpy_function
 from ..algebra.pointwise import at_point, bottleneck_at
 from ..algebra.term_symbols import TermSymbols, term_symbols
 from ..algebra.units import in_unit
@@ -336,7 +337,7 @@ def _most_threads(
         return None
     rows = feasible(budgets, upper)
     with np.errstate(over="ignore"):  # a pool of pools 3,000 deep: a^3000 threads, more than a double holds
-        values = sympy.lambdify(counts, threads, modules="numpy")(*rows.T)  # names from the grammar
+        values = numpy_function(counts, threads)(*rows.T)  # names from the grammar
     most = float(np.max(np.broadcast_to(values, rows.shape[:1])))
     return int(most) if math.isfinite(most) else math.inf
 

@@ -341,10 +341,12 @@ class Form(ABC):
         """Numeric values at broadcast arrays; the base lambdifies our own closed form."""
         import numpy as np
 
+        from ..algebra.numpy_code import numpy_function
+
         function = self._cache.get("numeric")
         if function is None:
             symbols = [s for name in self.symbols for s in self.expr.free_symbols if s.name == name]
-            function = self._cache["numeric"] = sympy.lambdify(symbols, self.expr, "numpy")
+            function = self._cache["numeric"] = numpy_function(symbols, self.expr)
         shape = np.broadcast_shapes(*(a.shape for a in inputs.values())) if inputs else ()
         result = function(*inputs.values())
         return np.broadcast_to(np.asarray(result, dtype=float), shape).copy()
