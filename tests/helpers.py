@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import io
 import json
@@ -108,16 +109,23 @@ def loads_pint(*argvs: list[str]) -> bool:
 
 def loads(module: str, *argvs: list[str]) -> bool:
     """Whether running the CLI on each of ``argvs``, in a fresh interpreter, imports ``module``."""
+    return module in imported([module], *argvs)
+
+
+def imported(modules: Sequence[str], *argvs: list[str]) -> set[str]:
+    """Which of ``modules`` running the CLI on each of ``argvs`` in turn, in one fresh
+    interpreter, imports."""
     code = (
         "import sys; from patternalg.cli import main\n"
         f"for argv in {argvs!r}: main(argv)\n"
-        f"print({module!r} in sys.modules)"
+        f"print([m for m in {list(modules)!r} if m in sys.modules])"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120,
         env={"PYTHONPATH": str(ROOT)},
     )  # fmt: skip
-    return done.stdout.splitlines()[-1] == "True"
+    assert done.returncode == 0, done.stderr
+    return set(ast.literal_eval(done.stdout.splitlines()[-1]))
 
 
 #: one series: kernel, metric, the parameter's value at each point, the repetitions there

@@ -6,7 +6,7 @@ import json
 import math
 
 import pytest
-from helpers import loads, run_cli
+from helpers import run_cli
 
 from patternalg.cli import main
 
@@ -338,20 +338,3 @@ def test_an_at_value_that_does_not_parse_is_quoted_in_its_error(value, said) -> 
     """``--at p=nan`` said ``--at p=: ...``, as if no value had been given (probe S)."""
     result = run_cli("eval", "parsec_dedup", "--at", f"p={value}")
     assert result.returncode == 2 and result.stderr.startswith(f"patternalg eval: error: {said}"), result.stderr
-
-
-def test_a_point_answer_of_eval_does_not_load_numpy():
-    """numpy is a sixth of eval's cold start (0.51 -> 0.42 s wall without it): a closed form,
-    a value at a point, a derivation and a machine of so many cores need none of it."""
-    assert not loads("numpy", ["eval", "pipe(tpool_4(qsort), inc)"], ["eval", "pipe(inc, nop)", "--explain", "--at", "x=4"],
-                     ["eval", "pipe(inc, inc)", "--cores", "2"], ["models"])  # fmt: skip
-    assert loads("numpy", ["eval", "pipe(inc, nop)", "--interval", "0.9", "--at", "x=4"])  # draws do
-
-
-def test_the_decisions_compile_closed_forms_without_loading_numpy_testing():
-    """``lambdify(..., "numpy")`` star-imports numpy, which loads numpy.testing and unittest
-    (25 to 35 ms of each decision command): patternalg compiles with numpy's loaded names."""
-    decisions = [["compare", "pipe(qsort, inc)", "seq(qsort, inc)"], ["eval", "pipe(inc, nop)", "--interval", "0.9", "--at", "x=4"],
-                 ["optimize", "pipe(tpool_a(qsort), tpool_b(inc))", "--budget", "a+b<=8", "--at", "x=1e5"]]  # fmt: skip
-    assert not loads("numpy.testing", *decisions)
-    assert loads("numpy", *decisions)  # they do compute with numpy

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import loads_pint, run_cli
+from helpers import run_cli
 
 from patternalg.algebra.grid import parse_axis
 from patternalg.decisions.compare import compare
@@ -125,16 +125,6 @@ def test_a_unit_that_does_not_fit_is_one_line_and_exit_2(args, message):
     assert result.returncode == 2 and result.stdout == ""
     (line,) = result.stderr.splitlines()
     assert message in line
-
-
-def test_decisions_on_the_builtins_do_not_load_the_units_library():
-    assert not loads_pint(
-        ["sweep", "pipe(inc, nop)", "--over", "x=1,4", "--format", "json"],
-        ["compare", "inc", "nop", "--format", "json"],
-        ["optimize", "tpool_a(qsort)", "--budget", "a<=4", "--at", "x=8", "--format", "json"],
-        ["explore", "pipe(qsort, inc)", "--threads", "2", "--at", "x=8", "--format", "json"],
-        ["sweep", "inc", "--over", "x=1,4", "--unit", "ns", "--format", "json"],
-    )
 
 
 def test_every_value_of_an_explanation_carries_its_unit():

@@ -117,8 +117,7 @@ def test_every_output_states_the_unit():
 
 
 def test_evaluating_the_builtins_does_not_load_the_units_library(kernel_ms):
-    assert not loads_pint(["eval", "pipe(tpool_4(qsort), inc)", "--at", "x=1024"])
-    assert not loads_pint(["models"])  # every built-in, the memory-wall ones in T1 included
+    assert not loads_pint(["eval", "pipe(tpool_4(qsort), inc)", "--at", "x=1024"], ["models"])  # the memory-wall ones in T1 too
     assert loads_pint(["eval", "seq(kernel, inc)", "--models", kernel_ms])  # a conversion
 
 
@@ -282,3 +281,12 @@ def test_a_metric_stating_a_unit_that_is_no_time_is_fitted_in_it(tmp_path, name,
     assert result.returncode == 0, result.stderr
     assert [r["unit"] for r in json.loads(result.stdout)] == units
     assert all("the times (time) name no unit" in line for line in result.stderr.splitlines() if "as ns" in line)
+
+
+def test_the_kinds_of_the_builtin_units_known_without_pint_are_pints() -> None:
+    from patternalg.algebra.unit_text import pint_unit
+    from patternalg.algebra.units import _BUILTIN_KINDS, _words, kind
+
+    for text, known in _BUILTIN_KINDS.items():
+        dimensions = {name.strip("[]"): e for name, e in pint_unit(text).dimensionality.items()}
+        assert kind(text) == known == _words(dimensions)
