@@ -32,6 +32,7 @@ LAYERS = [
                  {"numpy"}, id="decisions"),
     pytest.param([["explore", "pipe(qsort, inc)", "--threads", "2", "--at", "x=8", "--format", "json"]],
                  {"numpy"}, id="explore"),  # hypothesis was 0.14 s of its 0.5 (laws.check is lazy)
+    pytest.param([["fit", "benchmarks/realdata/data7/atoms.txt"]], {"numpy"}, id="fit"),  # scipy.special was a quarter of it
     pytest.param([["laws", "--examples", "5", "--seed", "1"]], {"hypothesis"}, id="laws"),  # pint and scipy were: T1's kind
 ]  # fmt: skip
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .._internal.chi_square import chi2_upper_quantile
 from ..algebra.atom_shares import atom_shares
 from ..algebra.atomic_model import AtomicModel
 from ..algebra.semantics import Semantics
@@ -144,9 +145,6 @@ def missed_growth(steps: Sequence[np.ndarray], residuals: Sequence[np.ndarray], 
     >>> missed_growth([t] * 3, [0.02 * (t - 12)] * 3, [np.zeros(5)] * 3, np.ones(3))   # shared: the atoms'
     0.0
     """
-    # chi-squared's upper quantile (scipy.stats costs 0.25 s to import)
-    from scipy.special import chdtri
-
     slopes, variances, shares = [], [], []
     for t, r, n, k in zip(steps, residuals, noises, kept, strict=True):
         if len(np.unique(t)) < 3:
@@ -166,7 +164,7 @@ def missed_growth(steps: Sequence[np.ndarray], residuals: Sequence[np.ndarray], 
     scale = (count - 1) / count  # what the mean takes of each slope's spread
     with np.errstate(divide="ignore", invalid="ignore"):  # a slope without noise tells all, or nothing
         told = float(np.sum(np.where(variance > 0, every * every / variance, np.where(every != 0, np.inf, 0.0))))
-    if told <= chdtri(count, 0.1):  # the slopes are what noise gives: no drift seen
+    if told <= chi2_upper_quantile(count, 0.1):  # the slopes are what noise gives: no drift seen
         return 0.0
     seen, counted = float(np.sum(off * off - scale * variance)), scale * float(share @ share)
     return float(np.sqrt(seen / counted)) if seen > 0 and counted > 0 else 0.0

@@ -32,6 +32,7 @@ from collections.abc import Sequence, Sized
 
 import numpy as np
 
+from .._internal.chi_square import chi2_cdf, chi2_upper_quantile
 from ..measurements.model import Aggregation
 from ..measurements.robust import TUNING, biweight_location
 
@@ -293,8 +294,6 @@ def reweighted_moments(deltas: np.ndarray) -> np.ndarray:
     >>> float((wild.T @ wild / 200)[1, 1]) > 1e6, float(reweighted_moments(wild)[1, 1])
     (True, 0.0)
     """
-    from scipy.special import chdtr, chdtri  # noqa: PLC0415 (only a bootstrap needs it)
-
     with np.errstate(over="ignore", invalid="ignore"):
         moments = deltas.T @ deltas / max(len(deltas), 1)
     kept = np.ones(len(deltas), dtype=bool)
@@ -302,12 +301,12 @@ def reweighted_moments(deltas: np.ndarray) -> np.ndarray:
         if not np.isfinite(moments).all():  # draws near 1e300 overflow: no covariance
             break
         rank, distance = _distances(deltas, moments)
-        cut = float(chdtri(rank, 1.0 - KEPT_SHARE)) if rank else 0.0
+        cut = chi2_upper_quantile(rank, 1.0 - KEPT_SHARE) if rank else 0.0
         near = distance <= cut
         if not near.any():
             break
         chosen = deltas[near]
-        moments = KEPT_SHARE / float(chdtr(rank + 2, cut)) * chosen.T @ chosen / len(chosen)
+        moments = KEPT_SHARE / chi2_cdf(rank + 2, cut) * chosen.T @ chosen / len(chosen)
         if (near == kept).all():
             break
         kept = near
