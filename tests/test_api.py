@@ -5,6 +5,8 @@ from __future__ import annotations
 import types
 from pathlib import Path
 
+from helpers import run_cli
+
 import patternalg
 
 
@@ -188,6 +190,29 @@ def test_a_family_s_number_given_an_expression_is_refused_as_one() -> None:
     with pytest.raises(patternalg.ArgumentError, match=r"Amdahl.alpha: expected a finite number in \[0.0, 1.0\], got 'x'"):
         Amdahl(alpha=sympy.Symbol("x"), tseq="2*x")  # was sympy's TypeError: cannot convert to float
     assert Amdahl(alpha=sympy.Rational(1, 2), tseq="2*x").to_table()["alpha"] == 0.5
+
+
+def test_fit_checks_the_columns_as_the_command_does(tmp_path: Path) -> None:
+    """A column the family does not fit was silently mixed into one model from Python (the
+    command refused it); a value column named like a size is a warning on both."""
+    import pytest
+
+    from patternalg.errors import MeasurementError
+
+    rows = [(x, p, n) for x in (100, 200) for p in (1, 2, 4, 8) for n in (1, 2)]
+    mixed = tmp_path / "amdahl.csv"
+    mixed.write_text("kernel,x,p,n,time\n" + "".join(f"k,{x},{p},{n},{x * (0.1 + 0.9 / p) * n}\n" for x, p, n in rows))
+    with pytest.raises(MeasurementError, match=r"column 'n' is not used by form=amdahl \(it fits x, p\)"):
+        patternalg.fit(mixed, "amdahl")
+    single = tmp_path / "one.csv"
+    single.write_text("kernel,x,p,time\n" + "".join(f"k,{x},{p},{x * (0.1 + 0.9 / p)}\n" for x, p, n in rows if n == 1))
+    assert sorted(patternalg.fit(single, "amdahl")) == ["k"]
+    sizes = tmp_path / "sizes.csv"
+    sizes.write_text("kernel,x,size\n" + "".join(f"k,{x},{3 * x}\n" for x in (1, 2, 4, 8, 16)))
+    with pytest.warns(UserWarning, match=r"the value column 'size' looks like a size.*pass metric=\)"):
+        patternalg.fit(sizes, metric="size")
+    result = run_cli("fit", str(sizes), "--metric", "size")
+    assert result.returncode == 0 and "looks like a size, not a measurement (name the measured column time, time_ms, ... or pass --metric)" in result.stderr
 
 
 def test_fit_takes_a_regular_extra_p_file_a_batch_at_a_time_with_the_same_models(monkeypatch) -> None:

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from patternalg.cli import main
-from patternalg.commands.inputs import column_warnings
 from patternalg.errors import MeasurementError
+from patternalg.forms.columns import column_warnings
 from patternalg.forms.pmnf import PMNF
 from patternalg.measurements import read
 

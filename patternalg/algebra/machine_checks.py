@@ -6,16 +6,16 @@ They are bounded as a model file's expressions are: the text is read by the safe
 (its literals and exponents bounded, :mod:`patternalg._internal.limits`), and values are
 found in floating point (numpy, vectorised), never exactly: ``x^x`` at x = 10^12 or ``p^p^p``
 at p = 64 is an overflow to infinity (of a known sign), not a number of 10^13 digits. A value
-that is not real, or undefined (``sqrt(-x)``, ``log2(p - 1)`` at p = 1), is refused, naming
+that is not real, or undefined (``sqrt(2 - x)`` at x = 3, ``log2(p - 1)`` at p = 1), is refused, naming
 the point. Each error is an :class:`~patternalg.errors.ArgumentError` naming the argument of
 :class:`~patternalg.algebra.machine.Machine` (a machine file's reader adds the file).
 
 >>> from patternalg.syntax.symbols import p, x
 >>> check_cost(machine_expression("x^x", "the hand-off", x, "handoff"), "the hand-off", "handoff")
->>> check_cost(machine_expression("sqrt(-x)", "the hand-off", x, "handoff"), "the hand-off", "handoff")
+>>> check_cost(machine_expression("sqrt(2 - x)", "the hand-off", x, "handoff"), "the hand-off", "handoff")
 Traceback (most recent call last):
 ...
-patternalg.errors.ArgumentError: handoff: the hand-off is a time per element, at least 0 for every x >= 1: I*sqrt(x) is not a real number at x = 1
+patternalg.errors.ArgumentError: handoff: the hand-off is a time per element, at least 0 for every x >= 1: sqrt(2 - x) is not a real number at x = 3
 >>> check_speedup(machine_expression("(70 - p)/69", "the speed-up of k", p, "speedups['k']"), "k", 128)
 Traceback (most recent call last):
 ...

@@ -184,10 +184,9 @@ def _fit_batches(
 def _warn(cls: type[Form], data: Any, options: dict[str, Any]) -> None:
     """Check the columns of ``data`` for a fit by ``cls`` and print the warnings (even with
     ``--quiet``)."""
-    from .inputs import checked
+    from ..forms.columns import checked
 
-    mapped = [item.partition("=")[0].strip() for item in options.get("param", ())]
-    for warning in checked(data, cls.name, mapped=mapped):
+    for warning in checked(data, cls.name, options.get("param")):
         print(f"warning: {warning}", file=sys.stderr)
 
 

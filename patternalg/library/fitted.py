@@ -65,20 +65,30 @@ def fit(
     if given is not None and not isinstance(measurements, str | Path):
         raise ArgumentError(f"{given}: says how to read a file; give its path, or read(path, {given}=...)")
     reports: list[Any] = []  # a batch at a time, as the command fits a regular Extra-P file
-    batched = (
-        isinstance(measurements, str | Path)
-        and scaling is None
-        and cls.fitting().fit_file_in_batches(
+    summary = None
+    if isinstance(measurements, str | Path) and scaling is None:
+        summary = cls.fitting().fit_file_in_batches(
             measurements, reports.extend, metric=metric, format=format, parameters=parameters, **options
         )
-        is not None
-    )
-    if not batched:  # the whole file read, or the measurements given
+    if summary is None:  # the whole file read, or the measurements given
         if isinstance(measurements, str | Path):
             measurements = cls.fitting().read(measurements, format, metric=metric, scaling=scaling, parameters=parameters)
+        _check_columns(cls, measurements, options)
         reports = cls.fit_each(measurements, on_error=on_error, **options)
+    else:
+        _check_columns(cls, summary.measurements(), options)
     for report in reports:
         for text in report.warnings:
             warnings.warn(text, UserWarning, stacklevel=2)
     return ModelLibrary(report.model for report in reports)
 
+
+
+def _check_columns(cls: Any, data: Any, options: dict[str, Any]) -> None:
+    """The columns of ``data`` checked for a fit by ``cls``, as ``fit`` checks them: one the
+    family does not use is an error (fitting over it would mix its values into one model);
+    a value column named like a size, a parameter named like a time, a Python warning."""
+    from ..forms.columns import checked
+
+    for text in checked(data, cls.name, options.get("param")):
+        warnings.warn(text, UserWarning, stacklevel=3)

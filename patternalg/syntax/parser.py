@@ -270,11 +270,32 @@ def _pos(item: Any) -> int:
     return start if start is not None else getattr(item, "pos", 0)
 
 
+def _not_real(expr: sympy.Expr) -> bool:
+    """Whether a power or function of real parts left the reals: sympy then puts ``I`` or a
+    negative number's root (``(-1)**(1/3)``) at the top of what it returns (``I*sqrt(x)``,
+    ``(1.0*I)*x**0.5``, ``I*pi``), two levels deep at most; read there, not by sympy's
+    assumptions (which load sympy's sets: eval's start-up)."""
+    near = [expr, *expr.args, *(b for a in expr.args for b in a.args)]
+    return any(
+        e is sympy.I or (e.is_Pow and e.base.is_Number and e.base.is_negative and not e.exp.is_Integer)
+        for e in near
+    )
+
+
 class _Build:
     """Builds the AST while the LALR parser reduces (lark's embedded transformer): no parse
     tree is built and nothing recurses on depth."""
 
     # --- arithmetic -----------------------------------------------------------------
+    def _real(self, pos: int, parts: Sequence[_Arith], expr: sympy.Expr) -> _Arith:
+        """:meth:`_combine` of a power or a function, the one kind of node whose value may
+        leave the real numbers (a root or a log of a negative number): refused where it is
+        written (sympy's I is no symbol the grammar reads back, and no time is complex)."""
+        found = self._combine(pos, parts, expr)
+        if _not_real(expr):
+            raise _Problem(pos, f"{format_expr(expr)} is not a real number (a root or a log of a negative number)")
+        return found
+
     def _combine(self, pos: int, parts: Sequence[_Arith], expr: sympy.Expr) -> _Arith:
         # the depth of the expression sympy holds: a part that sympy flattened into the new
         # node (x + x + ... + x is one Add, however long) adds no level
@@ -313,7 +334,7 @@ class _Build:
             )
         if canonical in {"log2", "log", "sqrt"} and len(args) != 1:
             raise _Problem(_pos(name), f"{canonical}() takes one argument, got {len(args)}")
-        return self._combine(_pos(name), args, build_call(canonical, [a.expr for a in args]))
+        return self._real(_pos(name), args, build_call(canonical, [a.expr for a in args]))
 
     def _binary(self, a: _Arith, b: _Arith, op: str) -> _Arith:
         if op == "/" and b.expr.is_zero:
@@ -330,7 +351,7 @@ class _Build:
             too_large = power_problem(a.expr, b.expr)
             if too_large:
                 raise _Problem(b.pos, too_large)
-            expr = sympy.Pow(a.expr, b.expr)
+            return self._real(a.pos, [a, b], sympy.Pow(a.expr, b.expr))
         return self._combine(a.pos, [a, b], expr)
 
     def add(self, c: list[_Arith]) -> _Arith:
