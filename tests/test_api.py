@@ -293,3 +293,21 @@ def test_a_measurement_plan_of_more_runs_than_a_million_is_refused_before_any_ru
     with pytest.raises(patternalg.PatternalgError, match=r"about 10\^400 runs \(1 region\(s\) x 2 point\(s\) x .*at most 1,000,000"):
         Plan.build({"k": "true {x}"}, {"x": [1.0, 2.0]}, repetitions=10**400)  # ran until stopped
     assert Plan.build({"k": "true {x}"}, {"x": [1.0, 2.0]}, repetitions=499_999).repetitions == 499_999
+
+
+def test_a_notebook_passes_a_fitted_library_on_by_one_name_and_compares_terms_one_by_one() -> None:
+    """``compare("a", "b")`` (as ``compare A B``) was a TypeError, and ``validate`` and
+    ``calibrate`` took ``models`` where every decision takes ``library``."""
+    import pytest
+
+    run = Path(__file__).parent.parent / "benchmarks" / "realdata" / "data13"
+    lib = patternalg.fit(run / "atoms.txt")
+    one_by_one = patternalg.compare("pipe(qsort, inc)", "tpool_2(seq(qsort, inc))", library=lib, over="x=1024..262144")
+    listed = patternalg.compare(["pipe(qsort, inc)", "tpool_2(seq(qsort, inc))"], library=lib, over="x=1024..262144")
+    assert str(one_by_one) == str(listed) and "tpool_2(seq(qsort, inc)) wins" in str(listed)
+    by_library = patternalg.validate(run / "compositions.txt", library=lib)
+    assert by_library.summary_text() == patternalg.validate(run / "compositions.txt", lib).summary_text()
+    files = [run / "atoms.txt", run / "compositions.txt"]
+    assert patternalg.calibrate(files, library=lib).machine == patternalg.calibrate(files, lib).machine
+    with pytest.raises(patternalg.ArgumentError, match="models and library: the same models by two names; give one"):
+        patternalg.validate(run / "compositions.txt", lib, library=lib)

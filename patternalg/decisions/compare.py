@@ -431,8 +431,8 @@ def _in_short(line: str, names: Sequence[str]) -> str:
 
 # --- the comparison --------------------------------------------------------------------------
 def compare(
-    terms: Sequence[str | Term],
-    *,
+    terms: Sequence[str | Term] | str | Term,
+    *more: str | Term,
     over: Axis | str | Sequence[Axis | str] | None = None,
     at: Mapping[str, Any] | None = None,
     library: Mapping[str, AtomicModel] | None = None,
@@ -444,7 +444,8 @@ def compare(
     seed: int = 0,
     explain: bool = False,
 ) -> Comparison:
-    """Which of ``terms`` is fastest where over one swept symbol (default x in 1..2^40),
+    """Which of ``terms`` (a list, or the terms one by one, as ``compare A B`` takes them)
+    is fastest where over one swept symbol (default x in 1..2^40),
     with a region map when two symbols are swept. Every atom is converted to ``unit``
     first (default: the atoms' common unit; times of different units: ns);
     ``progress(pairs done, pairs)`` as the crossovers of each pair are found; under the
@@ -456,7 +457,8 @@ def compare(
     interval: each undecided range says which sources of the draws alone leave it so
     (:attr:`Range.undecided_by`: what to measure again to tell the designs apart)."""
     explain = expect(explain, bool, "explain", "True or False")
-    terms, at, library = as_terms(terms), as_bindings(at), ModelLibrary.of(library)
+    terms = as_terms([terms, *more]) if more else as_terms(terms)
+    at, library = as_bindings(at), ModelLibrary.of(library)
     progress, seed = as_callback(progress, "progress", "progress(done, total)"), as_seed(seed)
     semantics = semantics_of("exact", machine, cores)
     # without --over, the designs' size: x, or the one symbol their atoms are models in

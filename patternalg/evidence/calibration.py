@@ -73,7 +73,7 @@ from .calibration_set import calibration_terms
 from .choosing import MIN_SIZES, choice_record, held_out, no_choice, speedup_mode
 from .halves import InHalves
 from .missed import missed_by_size, missed_record
-from .sources import recorded_cores
+from .sources import models_given, recorded_cores
 from .validated import relative_error
 
 __all__ = ["Calibration", "FittedNumber", "Residual", "calibrate", "simulated"]
@@ -139,6 +139,7 @@ def calibrate(
     atoms: str | None = None,
     speedups: bool | str = "auto",
     terms: Sequence[str] | None = None,
+    library: Any = None,
 ) -> Calibration:
     """Fit a machine's numbers to the calibration compositions of ``measurements`` (paths
     or :class:`~patternalg.measurements.Measurements` of the atoms and compositions, regions
@@ -151,8 +152,10 @@ def calibrate(
     or their ``"models"``; ``speedups``: also fit per-atom speed-ups (True), not (False),
     or (``"auto"``) keep them only where they predict the calibration sizes left out of the
     fit better (:mod:`~patternalg.evidence.choosing`); ``terms``: calibrate on these
-    compositions only (default: every one measured).
+    compositions only (default: every one measured). ``library``: the models by the
+    decisions' name (``library=patternalg.fit(...)``), instead of ``models``.
     """
+    models = models_given(models, library)
     cores = None if cores is None else as_cores(cores)
     mode = speedup_mode(speedups)
     regions, files, stdin = read_regions(measurements)

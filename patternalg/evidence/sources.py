@@ -17,7 +17,7 @@ from .._internal.reading import read_text
 from .._internal.surface import flag
 from ..algebra.atomic_model import AtomicModel
 from ..arguments import as_measurements, as_paths, wrong
-from ..errors import Location, MeasurementError
+from ..errors import ArgumentError, Location, MeasurementError
 from ..library.model_library import ModelLibrary
 from ..measurements import Measurements, Series, read
 from ..measurements.base import STDIN
@@ -68,6 +68,22 @@ def once_each(paths: Iterable[str | os.PathLike[str]]) -> None:
             )
         if key == "-" or os.path.isfile(key):
             seen.add(key)
+
+
+def models_given(models: Any, library: Any) -> Any:
+    """The models given as ``models`` or as ``library`` (the decisions' name for them, which
+    a notebook passes on from :func:`patternalg.fit`): one of them, not both.
+
+    >>> models_given(None, "m.toml"), models_given("m.toml", None), models_given(None, None)
+    ('m.toml', 'm.toml', None)
+    >>> models_given("a.toml", "b.toml")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ArgumentError: models and library: the same models by two names; give one
+    """
+    if models is not None and library is not None:
+        raise ArgumentError("models and library: the same models by two names; give one")
+    return library if models is None else models
 
 
 def evidence_models(models: Any) -> Mapping[str, AtomicModel]:

@@ -43,7 +43,7 @@ from ..measurements.names import measured_unit, quantity
 from ..syntax.parser import parse
 from ..syntax.terms import Meta, Term
 from .coverage import measured_interval
-from .sources import evidence_models, measurement_sources, once_each
+from .sources import evidence_models, measurement_sources, models_given, once_each
 from .validated import Validated, Validation
 
 __all__ = ["Validation", "Validated", "validate"]
@@ -195,7 +195,7 @@ def _validate_series(
 
 def validate(
     measurements: Any,
-    models: Any,
+    models: Any = None,
     *,
     semantics: Semantics | str | None = None,
     rules: Semantics | str | None = None,
@@ -205,6 +205,7 @@ def validate(
     machine: MachineLike = None,
     cores: int | None = None,
     on_error: Callable[[MeasurementError], None] | None = None,
+    library: Any = None,
 ) -> Validation:
     """Predict every series of ``measurements`` whose name is a term from ``models`` and
     compare with the measured ``aggregate`` of its repetitions at every point.
@@ -225,7 +226,10 @@ def validate(
     beside unless ``rules`` says otherwise. A series the reader left out (a value that is no
     number, :attr:`~patternalg.measurements.Measurements.left_out`) raises its error, or with
     ``on_error`` goes to it and the others are validated, as ``Form.fit_each`` takes it.
+    ``library``: the models by the decisions' name (``library=patternalg.fit(...)``), instead
+    of ``models``; neither: the built-in models.
     """
+    models = models_given(models, library)
     main, seed = chosen_semantics(semantics, machine, cores, Semantics.EXACT), as_seed(seed)
     on_error = as_callback(on_error, "on_error", "on_error(error)")
     if rules is None and (machine is not None or cores is not None):
