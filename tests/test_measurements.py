@@ -644,3 +644,26 @@ def test_a_metric_stating_no_unit_is_named_with_its_line(tmp_path: Path) -> None
         read(write(tmp_path, "m.txt", text))
     with pytest.raises(MeasurementError, match=r"m.csv:1: column 'time\[foo\]': 'foo' is not a unit"):
         read(write(tmp_path, "m.csv", "x,time[foo]\n1,1\n2,2\n"))
+
+
+def test_measurements_show_as_a_table_of_their_series_and_a_notebook_builds_only_the_rows_it_shows(monkeypatch) -> None:
+    from patternalg.measurements import table as table_module
+    from patternalg.measurements.readers import CsvReader
+
+    text = "kernel,x,p,time_us\n" + "".join(
+        f"k{k},{x},{p},{(k + 1) * x * (1 + r / 100)}\n" for k in range(100) for x in (8, 64) for p in (1, 2) for r in (0, 2, 4)
+    )
+    ms = CsvReader.read("m.csv", text)
+    table = ms.table()
+    assert table.header()[:5] == ["kernel", "metric", "points", "measured", "repetitions"]
+    first = table.rows()[0]
+    assert first[:5] == ["k0", "time_us", 4, "x in [8, 64], p in [1, 2]", "3"]
+    assert first[5] == pytest.approx(8 * 1.02) and first[6] == pytest.approx(64 * 1.02) and first[7] == "us"
+    assert first[8] == pytest.approx(np.std([1.0, 1.02, 1.04], ddof=1) / 1.02)  # the same at every point
+    assert table.to_csv().splitlines()[1].startswith("k0,time_us,4,")
+    built = []
+    original = table_module._noise
+    monkeypatch.setattr(table_module, "_noise", lambda s: built.append(s.kernel) or original(s))
+    html = ms._repr_html_()
+    assert "100 series from m.csv" in html and "... 80 more rows" in html and len(built) == 20
+    assert "<td>1.96 %</td>" in html  # 0.02 / 1.02

@@ -519,6 +519,22 @@ class Measurements:
         what += f"; metric {metrics[0]}" if len(metrics) == 1 else f"; {counted(len(metrics), 'metric')}: {listed(metrics, 4)}"
         return brief("Measurements", f"{what}; {_extent(self.parameters, self.series)}; from {self.path}")
 
+    def table(self) -> Any:
+        """The series as a table, a row each (:class:`~patternalg.measurements.table.MeasurementsTable`:
+        kernel, metric, points and where, repetitions, the medians at the ends, unit and
+        noise; printed, ``to_csv()``, ``to_dataframe()``)."""
+        from .table import MeasurementsTable
+
+        return MeasurementsTable(self, self.series)
+
+    def _repr_html_(self) -> str:
+        """A notebook's table of the series (the first and the last of many)."""
+        from .._internal.display import shown_rows
+        from .table import MeasurementsTable
+
+        shown, _ = shown_rows(list(self.series))
+        return MeasurementsTable(self, tuple(shown), len(self.series))._repr_html_()
+
     def to_dataframe(self) -> Any:
         """A long pandas DataFrame, one row a repetition: ``kernel``, ``metric``, the
         parameters, the value, ``unit`` and ``line`` (needs ``patternalg[pandas]``);
