@@ -182,3 +182,18 @@ def test_a_library_shows_its_atoms_as_a_table_building_only_the_rows_shown() -> 
     assert [row[0] for row in table.rows()] == ["make", "scale"]
     line = 'make,4.498425219371718e-08*x*log2(x)**2 + 0.5420879388428478,s,pmnf,"x in [10000, 300000]",'
     assert table.to_csv().splitlines()[1].startswith(line)  # the model as a model file writes it
+
+
+def test_a_calibrated_machine_shows_its_numbers_and_their_standard_errors() -> None:
+    from pathlib import Path
+
+    from patternalg.evidence import calibrate
+
+    run = Path(__file__).parent.parent / "benchmarks" / "realdata" / "data13"
+    calibration = calibrate([run / "atoms.txt", run / "compositions.txt"])
+    machine = calibration.machine
+    html = machine._repr_html_()
+    numbers = dict(machine.calibration)["numbers"]
+    assert "<td>cores</td><td>2</td>" in html and "<td>hand-off</td>" in html and "<td>dispatch</td>" in html
+    assert set(numbers) == {"h0", "h1", "d0"} and all(f"{name} = " in html for name in numbers)
+    assert html.count("standard error") == len(dict(machine.calibration)["errors"])

@@ -139,6 +139,32 @@ class Machine:
             parts.append(f"source={self.source!r}")
         return brief("Machine", ", ".join(parts))
 
+    def _repr_html_(self) -> str:
+        """A notebook's table of the machine: what each number costs (or speeds up), in its
+        unit, and for a calibrated one the numbers fitted with their standard errors.
+
+        >>> html = Machine(2, handoff=300 + sympy.Float(0.5) * x, calibration=(("numbers", {"h0": 300.0}), ("errors", {"h0": 12.0})))._repr_html_()
+        >>> "<td>hand-off</td><td>0.5*x + 300</td><td>ns per element a stage receives</td>" in html, "h0 = 300 (standard error 12)" in html
+        (True, True)
+        """
+        from .._internal.display import table_html
+
+        rows = [["cores", str(self.cores), "threads that run at once"]]
+        if self.handoff != 0:
+            rows.append(["hand-off", shown_text(format_expr(self.handoff)), f"{self.unit} per element a stage receives"])
+        if self.dispatch != 0:
+            rows.append(["dispatch", shown_text(format_expr(self.dispatch)), f"{self.unit} per element of a pool of 2 or more threads"])
+        rows += [[f"speed-up of {name}", shown_text(format_expr(s)), "on p threads"] for name, s in self.speedup.items()]
+        found = dict(self.calibration)
+        numbers, errors = found.get("numbers") or {}, found.get("errors") or {}
+        fitted = [
+            f"{name} = {shown_text(format_expr(sympy.Float(value)))}"
+            + (f" (standard error {shown_text(format_expr(sympy.Float(errors[name])))})" if name in errors else "")
+            for name, value in numbers.items()
+        ]
+        details = [f"calibrated: {', '.join(fitted)}"] if fitted else []
+        return table_html(["number", "value", "meaning"], rows, self.source, details=details)
+
     @classmethod
     def here(cls) -> Machine:
         """This computer: its cores (``os.cpu_count()``), no hand-off."""
