@@ -665,5 +665,7 @@ def test_measurements_show_as_a_table_of_their_series_and_a_notebook_builds_only
     original = table_module._noise
     monkeypatch.setattr(table_module, "_noise", lambda s: built.append(s.kernel) or original(s))
     html = ms._repr_html_()
-    assert "100 series from m.csv" in html and "... 80 more rows" in html and len(built) == 20
+    assert "100 series from m.csv" in html and "... 80 more rows: .table() has them all ..." in html and len(built) == 20
+    whole = ms.table()._repr_html_()  # the table itself shows its ends too
+    assert whole.count("<tr>") == 1 + 20 + 1 and "... 80 more rows" in whole
     assert "<td>1.96 %</td>" in html  # 0.02 / 1.02

@@ -175,8 +175,9 @@ def test_a_library_shows_its_atoms_as_a_table_building_only_the_rows_shown() -> 
     html = library._repr_html_()
     assert html.startswith("<table><caption>100 atoms</caption>")
     assert html.count("<td>k") == 20 and "<td>k9</td><td>10*x</td>" in html and "<td>k90</td>" in html
-    assert "... 80 more rows" in html and "<td>k10</td>" not in html
+    assert "... 80 more rows: .table() has them all ..." in html and "<td>k10</td>" not in html
     assert sum(isinstance(entry, _Pending) for entry in library._models.values()) == 80
+    assert library.table()._repr_html_().count("<td>k") == 20  # the whole table shows its ends
     fitted = PMNF.fit_each(read(Path(__file__).parent.parent / "examples/tour/measured.txt"))
     table = ModelLibrary(r.model for r in fitted).table()
     assert [row[0] for row in table.rows()] == ["make", "scale"]

@@ -180,11 +180,13 @@ def table_html(
     notes: Sequence[str] = (),
     details: Sequence[str] = (),
     hidden: int = 0,
+    whole: str = ".rows() and .to_dataframe()",
 ) -> str:
     """A compact HTML table, every cell escaped; below it the result's ``details`` (lines
     its command prints beside the table, aligned as printed) and its notes (what the
     command line prints on stderr: an extrapolation, a converted unit). ``hidden``: the
-    rows left out between the two halves of ``rows`` (:func:`shown_rows`), said in a row.
+    rows left out between the two halves of ``rows`` (:func:`shown_rows`), said in a row
+    with what has them all (``whole``).
 
     >>> table_html(["x"], [[1]], notes=["x = 1e6 is outside the measured range"])
     '<table><thead><tr><th>x</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table><p>note: x = 1e6 is outside the measured range</p>'
@@ -201,7 +203,7 @@ def table_html(
         "<tr>" + "".join(f"<td>{html.escape(cell(v))}</td>" for v in row) + "</tr>" for row in rows
     ]
     if hidden:
-        said = f"... {hidden:,} more rows: .rows() and .to_dataframe() have them all ..."
+        said = f"... {hidden:,} more rows: {whole} {'has' if ' and ' not in whole else 'have'} them all ..."
         lines.insert(len(lines) // 2, f'<tr><td colspan="{len(header)}">{said}</td></tr>')
     body = "".join(lines)
     shown = f"<pre>{html.escape(chr(10).join(details))}</pre>" if details else ""

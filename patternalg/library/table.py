@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._internal.display import counted, ranges_text, table_html
+from .._internal.display import counted, ranges_text, shown_rows, table_html
 from .._internal.tables import Tabular
 from ..algebra.atomic_model import AtomicModel
 
@@ -40,5 +40,6 @@ class LibraryTable(Tabular):
         return counted(len(self.models) if self.atoms is None else self.atoms, "atom")
 
     def _repr_html_(self) -> str:
-        hidden = 0 if self.atoms is None else self.atoms - len(self.models)
-        return table_html(self.html_header(), self.html_cells(self.rows()), self.caption(), hidden=hidden)
+        rows, hidden = shown_rows(self.rows())
+        hidden += 0 if self.atoms is None else self.atoms - len(self.models)
+        return table_html(self.html_header(), self.html_cells(rows), self.caption(), hidden=hidden, whole=".table()")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._internal.display import ranges_text, table_html
+from .._internal.display import ranges_text, shown_rows, table_html
 from .._internal.tables import Tabular
 
 if TYPE_CHECKING:
@@ -71,5 +71,6 @@ class MeasurementsTable(Tabular):
         return f"{count:,} series from {self.measurements.path}"
 
     def _repr_html_(self) -> str:
-        hidden = 0 if self.count is None else self.count - len(self.series)
-        return table_html(self.html_header(), self.html_cells(self.rows()), self.caption(), self.measurements.notes, hidden=hidden)
+        rows, hidden = shown_rows(self.rows())
+        hidden += 0 if self.count is None else self.count - len(self.series)
+        return table_html(self.html_header(), self.html_cells(rows), self.caption(), self.measurements.notes, hidden=hidden, whole=".table()")
