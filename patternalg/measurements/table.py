@@ -12,27 +12,24 @@ scan    time_ms  1       x in [8, 8]   1            3             3            m
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from .._internal.display import ranges_text, shown_rows, table_html
 from .._internal.tables import Tabular
 
-if TYPE_CHECKING:
-    from .model import Measurements, Series
-
 __all__ = ["MeasurementsTable"]
 
 
-def _noise(series: Series) -> float | None:
+def _noise(series: Any) -> float | None:
     """The median over the points of the repetitions' relative standard deviation (their
     sample standard deviation over their mean); None where no point was measured twice."""
     spreads = [float(np.std(v, ddof=1) / abs(np.mean(v))) for v in series.values if len(v) > 1 and np.mean(v) != 0]
     return float(np.median(spreads)) if spreads else None
 
 
-def _repetitions(series: Series) -> str:
+def _repetitions(series: Any) -> str:
     counts = sorted({len(v) for v in series.values})
     if not counts:
         return "0"
@@ -46,8 +43,8 @@ class MeasurementsTable(Tabular):
     unit, and the noise: the median over the points of the repetitions' relative standard
     deviation (a fraction: 0.05 is 5 %, shown in percent in a notebook)."""
 
-    measurements: Measurements
-    series: tuple[Series, ...]
+    measurements: Any  # Measurements (model.py imports this module)
+    series: tuple[Any, ...]  # its Series, all or those a notebook shows
     #: the series of the measurements, where ``series`` holds only some (a notebook shows
     #: the first and the last of many)
     count: int | None = None
