@@ -106,7 +106,7 @@ def test_the_notebook_tour_runs_and_shows_its_results(monkeypatch) -> None:
     client.execute()  # raises CellExecutionError on any cell error
     outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs]
     kinds = [sorted(o.get("data", {})) for o in outputs]
-    assert sum("text/html" in k for k in kinds) == 4  # the fitted library, two evaluations, comparison
+    assert sum("text/html" in k for k in kinds) == 5  # the measurements, the fitted library, two evaluations, comparison
     assert sum("image/png" in k for k in kinds) == 2  # the fit and the comparison
     text = "".join(o.get("text", "") for o in outputs)
     assert "crossover at x = " in text  # the two designs change places in the range
