@@ -293,10 +293,13 @@ def as_bindings(value: Any, name: str = "at") -> dict[str, Any]:
 
 def as_axes(value: Any, name: str = "over", integer: Collection[str] = ()) -> list[Axis]:
     """Grid axes: an :class:`~patternalg.algebra.grid.Axis` or its text
-    (``x=1..1e6:20:log``, ``n=1,2,4``), or an iterable of them; a text over a symbol in
-    ``integer`` (a thread count) takes whole numbers, as ``--over`` does.
+    (``x=1..1e6:20:log``, ``n=1,2,4``), or an iterable of them, or a mapping of each symbol
+    to its range's text or its values (``{"x": "1..1e6:20:log", "n": [1, 2, 4]}``); a text
+    over a symbol in ``integer`` (a thread count) takes whole numbers, as ``--over`` does.
 
     >>> [a.values.tolist() for a in as_axes(["n=1..4", "x=1,8"], integer={"n"})]
+    [[1.0, 2.0, 3.0, 4.0], [1.0, 8.0]]
+    >>> [a.values.tolist() for a in as_axes({"n": range(1, 5), "x": "1,8"}, integer={"n"})]
     [[1.0, 2.0, 3.0, 4.0], [1.0, 8.0]]
     """
     from .algebra.grid import Axis, parse_axis
@@ -304,6 +307,8 @@ def as_axes(value: Any, name: str = "over", integer: Collection[str] = ()) -> li
     what = "a grid axis such as 'x=1..1e6:20:log' or 'n=1,2,4' (or an Axis), or a list of them"
     if isinstance(value, Axis):
         return [value]
+    if isinstance(value, Mapping):
+        value = [_axis_text(symbol_name, spec, f"{name}[{symbol_name!r}]") for symbol_name, spec in value.items()]
     items = _items(value, name, what)
     axes = []
     for i, item in enumerate(items):
@@ -313,6 +318,24 @@ def as_axes(value: Any, name: str = "over", integer: Collection[str] = ()) -> li
             text = as_text(item, f"{name}[{i}]", what)
             axes.append(parse_axis(text, integer=text.partition("=")[0].strip() in integer, distinct=True))
     return axes
+
+
+def _axis_text(symbol_name: Any, spec: Any, name: str) -> str:
+    """``SYMBOL=RANGE`` of one entry of a mapping of axes: its range's text, or its values
+    (numbers, each printed so that it reads back as the same double)."""
+    symbol_name = as_text(symbol_name, name, "a symbol's name such as 'x'")
+    if isinstance(spec, str):
+        return f"{symbol_name}={spec}"
+    what = "a range's text such as '1..1e6:20:log', or a list of numbers"
+    values = _items(spec, name, what)
+    if not values:
+        raise wrong(name, what, spec)
+    texts = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+            raise wrong(name, what, spec)
+        texts.append(str(v) if isinstance(v, numbers.Integral) else repr(float(v)))
+    return f"{symbol_name}={','.join(texts)}"
 
 
 def as_axis(value: Any, name: str = "over", integer: Collection[str] = ()) -> Axis:
