@@ -334,7 +334,9 @@ def _axis_text(symbol_name: Any, spec: Any, name: str) -> str:
     for v in values:
         if isinstance(v, bool) or not isinstance(v, numbers.Real):
             raise wrong(name, what, spec)
-        texts.append(str(v) if isinstance(v, numbers.Integral) else repr(float(v)))
+        if isinstance(v, numbers.Integral) and abs(int(v)) >= 2**1024:  # no double holds it
+            raise wrong(name, "numbers a double holds (magnitudes up to 1.8e308)", v)
+        texts.append(str(int(v)) if isinstance(v, numbers.Integral) else repr(float(v)))
     return f"{symbol_name}={','.join(texts)}"
 
 

@@ -83,5 +83,7 @@ def test_a_mapping_of_symbols_to_values_or_ranges_is_a_grid() -> None:
     assert len(sweep("inc", over={"x": np.arange(1, 100_001)}).rows()) == 100_000  # 7 s of parsing before, 0.3 s now
     with pytest.raises(patternalg.ArgumentError, match=r"over\['x'\]: expected a range's text such as '1..1e6:20:log', or a list of numbers; got list \['a'\]"):
         sweep("inc", over={"x": ["a"]})
+    with pytest.raises(patternalg.ArgumentError, match=r"over\['x'\]: expected numbers a double holds \(magnitudes up to 1.8e308\); got a very large int"):
+        sweep("inc", over={"x": [10**5000, 1]})  # str() of it was Python's own ValueError
     with pytest.raises(EvaluationError, match="n counts threads, and n = 0 is not a positive integer"):
         sweep("tpool_n(inc)", over={"n": [0, 2]})
