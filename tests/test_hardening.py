@@ -360,7 +360,7 @@ def test_search_functions_check_their_numbers_as_their_flags() -> None:
 
     with pytest.raises(EvaluationError, match=r"^top=0: must be at least 1$"):
         explore("seq(qsort, inc)", threads=8, top=0)
-    with pytest.raises(EvaluationError, match=r"^threads=2.5: expected int$"):
+    with pytest.raises(EvaluationError, match=r"^threads=2.5: expected a whole number at least 1$"):
         explore("seq(qsort, inc)", threads=2.5)
     assert len(explore("seq(qsort, inc)", threads=np.int64(2), top=np.int64(1)).designs) == 1
     with pytest.raises(EvaluationError, match=r"^top=-1: must be at least 0$"):

@@ -79,7 +79,9 @@ class Option:
                 valid = ", ".join(str(c) for c in self.choices)
                 raise self.error(f"unknown {self.name} '{item}' (valid: {valid})")
             if not self._typed(item):
-                raise self.error(f"{self._said(repr(item))}: expected {self.type.__name__}")
+                kind = _KINDS.get(self.type, self.type.__name__)
+                bounds = "" if self.minimum is None and self.maximum is None else f" {self._bounds()}"
+                raise self.error(f"{self._said(repr(item))}: expected {kind}{bounds}")
             if not self._within(item):
                 raise self.error(f"{self._said(str(item))}: must be {self._bounds()}")
         plain = [self.type(item) if self.type in (int, float) else item for item in values]
@@ -126,6 +128,10 @@ class Option:
         if low is not None and high is not None:
             return f"between {low} and {high}"
         return f"at least {low}" if high is None else f"at most {high}"
+
+
+#: an option's type in words, for the error of a value of another type
+_KINDS = {int: "a whole number", float: "a number", str: "a text"}
 
 
 def _bound_text(value: float) -> str:
