@@ -198,3 +198,19 @@ def test_a_calibrated_machine_shows_its_numbers_and_their_standard_errors() -> N
     assert "<td>cores</td><td>2</td>" in html and "<td>hand-off</td>" in html and "<td>dispatch</td>" in html
     assert set(numbers) == {"h0", "h1", "d0"} and all(f"{name} = " in html for name in numbers)
     assert html.count("standard error") == len(dict(machine.calibration)["errors"])
+
+
+def test_a_profiles_fit_shows_its_atoms_and_gives_a_library_the_decisions_take() -> None:
+    from pathlib import Path
+
+    from patternalg import model
+    from patternalg.library.model_library import ModelLibrary
+    from patternalg.profiles import CallTree, fit_profile, profile_term, read_profiles
+
+    runs = sorted(str(p) for p in (Path(__file__).parent / "data" / "profiles" / "difflib").glob("diff_n*_r1.pstats"))
+    fitted = fit_profile(profile_term(CallTree.of(read_profiles(runs), ["n"])), uncertainty="none")
+    assert isinstance(fitted.library, ModelLibrary) and sorted(fitted.library) == sorted(r.atom for r in fitted.atoms)
+    html = fitted._repr_html_()
+    assert html.startswith(f"<table><caption>{len(fitted.atoms)} atoms fitted of CallTree(")
+    assert html.count("<td>pmnf</td>") == len(fitted.atoms) <= 60 and "<p>note: " in html  # all rows: up to 60
+    assert float(model(fitted.built.term, library=fitted.library, n=64000)) > 0

@@ -29,12 +29,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .._internal.callbacks import ProgressCallback
-from .._internal.display import brief, counted, listed
+from .._internal.display import brief, counted, listed, shown_rows
 from .._internal.toml_writer import table_text
-from ..algebra.atomic_model import AtomicModel
 from ..arguments import expect
 from ..forms.pmnf.form import PMNF
 from ..forms.report import FitReport
+from ..library.model_library import ModelLibrary
 from ..measurements.checks import NOT_RUN
 from ..measurements.model import Measurements, Series
 from .term import ProfileTerm
@@ -62,9 +62,19 @@ class ProfileFit:
         return brief("ProfileFit", what + f"{counted(len(self.inclusive), 'node')}' inclusive times")
 
     @property
-    def library(self) -> dict[str, AtomicModel]:
-        """The atoms' models by name (what ``--models app.toml`` gives back)."""
-        return {report.atom: report.model for report in self.atoms}
+    def library(self) -> ModelLibrary:
+        """The atoms' models by name (what ``--models app.toml`` gives back), as a library
+        the decisions take (``library=``) and a notebook shows as a table."""
+        return ModelLibrary(report.model for report in self.atoms)
+
+    def _repr_html_(self) -> str:
+        """A notebook's table of the fitted atoms (the library's), under the term's notes."""
+        from .._internal.display import table_html
+
+        table = self.library.table()
+        rows, hidden = shown_rows(table.rows())
+        caption = f"{counted(len(self.atoms), 'atom')} fitted of {self.built.tree!r}"
+        return table_html(table.html_header(), table.html_cells(rows), caption, self.notes, hidden=hidden, whole=".library.table()")
 
     @property
     def notes(self) -> tuple[str, ...]:
