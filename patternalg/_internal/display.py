@@ -26,6 +26,7 @@ from .frames import DataFrameTable
 __all__ = [
     "HtmlTable", "table_html", "shown_rows", "cell", "percent_cell", "aligned", "as_digits",
     "MAX_DIGITS", "HTML_ROWS", "HTML_EDGE_ROWS", "REPR_WIDTH", "brief", "listed", "counted", "ranges_text",
+    "counts_text",
 ]
 
 #: the most rows a notebook's table shows (as pandas: a sweep of 100,000 points was 10 MB
@@ -84,6 +85,18 @@ def ranges_text(ranges: Iterable[tuple[str, tuple[float, float]]]) -> str:
     'x in [1024, 262144], p in [1, 8]'
     """
     return ", ".join(f"{name} in [{number_text(float(low))}, {number_text(float(high))}]" for name, (low, high) in ranges)
+
+
+def counts_text(counts: Iterable[int]) -> str:
+    """How often something was done, from least to most (a point's repetitions).
+
+    >>> counts_text([5, 5]), counts_text([3, 2, 3]), counts_text([])
+    ('5', '2 to 3', '0')
+    """
+    found = sorted(set(counts))
+    if not found:
+        return "0"
+    return f"{found[0]:,}" if len(found) == 1 else f"{found[0]:,} to {found[-1]:,}"
 
 
 def counted(count: int, noun: str) -> str:
@@ -284,9 +297,20 @@ class HtmlTable(DataFrameTable):
     def __str__(self) -> str:
         return self.text()
 
+    def unbuilt_rows(self) -> int:
+        """Rows of the result that :meth:`rows` does not hold (a notebook's view of a long
+        library builds only the rows it shows); none by default."""
+        return 0
+
+    def holder(self) -> str:
+        """What holds every row, as the notebook's row between a long table's ends says."""
+        return ".rows() and .to_dataframe()"
+
     def _repr_html_(self) -> str:
         notes = getattr(self, "notes", ())
         shown = notes if isinstance(notes, tuple | list) else ()
         rows, hidden = shown_rows(self.rows())
         cells = self.html_cells(rows)
-        return table_html(self.html_header(), cells, self.caption(), shown, self.details(), hidden)
+        return table_html(
+            self.html_header(), cells, self.caption(), shown, self.details(), hidden + self.unbuilt_rows(), self.holder()
+        )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._internal.display import counted, ranges_text, shown_rows, table_html
+from .._internal.display import counted, ranges_text
 from .._internal.tables import Tabular
 from ..algebra.atomic_model import AtomicModel
 
@@ -25,10 +25,14 @@ class LibraryTable(Tabular):
     """One row per atom: its name, closed form, unit, family, where it was measured and
     where it comes from (a fit's file and kernel, a paper's table). ``atoms`` counts the
     library's atoms where ``models`` holds only some (a notebook shows the first and the
-    last of a long library, without building the others)."""
+    last of a long library, without building the others); ``title`` replaces the caption,
+    ``notes`` show under the table, ``held_by`` names what holds every row."""
 
     models: tuple[AtomicModel, ...]
     atoms: int | None = None
+    title: str = ""
+    notes: tuple[str, ...] = ()
+    held_by: str = ".table()"
 
     def header(self) -> list[str]:
         return ["atom", "model", "unit", "family", "measured", "source"]
@@ -37,9 +41,10 @@ class LibraryTable(Tabular):
         return [[m.name, m.expr, m.unit, m.form, ranges_text(m.domain), m.source] for m in self.models]
 
     def caption(self) -> str:
-        return counted(len(self.models) if self.atoms is None else self.atoms, "atom")
+        return self.title or counted(len(self.models) if self.atoms is None else self.atoms, "atom")
 
-    def _repr_html_(self) -> str:
-        rows, hidden = shown_rows(self.rows())
-        hidden += 0 if self.atoms is None else self.atoms - len(self.models)
-        return table_html(self.html_header(), self.html_cells(rows), self.caption(), hidden=hidden, whole=".table()")
+    def unbuilt_rows(self) -> int:
+        return 0 if self.atoms is None else self.atoms - len(self.models)
+
+    def holder(self) -> str:
+        return self.held_by

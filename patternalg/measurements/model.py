@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._internal.display import brief, counted, listed, ranges_text
+from .._internal.display import brief, counted, counts_text, listed, ranges_text
 from .._internal.limits import printable
 from ..errors import Location, MeasurementError
 from .cells import where
@@ -373,9 +373,8 @@ def _extent(parameters: Sequence[str], series: Sequence[Series]) -> str:
         return "no points"
     both = np.concatenate(points)
     ranges = ranges_text(zip(parameters, zip(both.min(axis=0), both.max(axis=0), strict=True), strict=False))
-    counts = sorted({len(v) for s in series for v in s.values})
-    reps = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}"
-    return f"{ranges}, {reps} repetition{'' if counts == [1] else 's'}"
+    reps = counts_text(len(v) for s in series for v in s.values)
+    return f"{ranges}, {reps} repetition{'' if reps == '1' else 's'}"
 
 
 class LeftOut(NamedTuple):

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .._internal.display import ranges_text, shown_rows, table_html
+from .._internal.display import counts_text, ranges_text
 from .._internal.tables import Tabular
 
 __all__ = ["MeasurementsTable"]
@@ -27,13 +27,6 @@ def _noise(series: Any) -> float | None:
     sample standard deviation over their mean); None where no point was measured twice."""
     spreads = [float(np.std(v, ddof=1) / abs(np.mean(v))) for v in series.values if len(v) > 1 and np.mean(v) != 0]
     return float(np.median(spreads)) if spreads else None
-
-
-def _repetitions(series: Any) -> str:
-    counts = sorted({len(v) for v in series.values})
-    if not counts:
-        return "0"
-    return f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}"
 
 
 @dataclass(frozen=True)
@@ -57,7 +50,7 @@ class MeasurementsTable(Tabular):
         for s in self.series:
             ranges = zip(s.parameters, zip(s.points.min(axis=0), s.points.max(axis=0), strict=True), strict=True) if len(s) else ()
             ends = [float(np.median(s.values[i])) if len(s) else None for i in (0, -1)]
-            rows.append([s.kernel, s.metric, len(s), ranges_text(ranges), _repetitions(s), *ends, s.unit or self.measurements.unit or "", _noise(s)])
+            rows.append([s.kernel, s.metric, len(s), ranges_text(ranges), counts_text(len(v) for v in s.values), *ends, s.unit or self.measurements.unit or "", _noise(s)])
         return rows
 
     def percent_columns(self) -> frozenset[int]:
@@ -67,7 +60,13 @@ class MeasurementsTable(Tabular):
         count = len(self.series) if self.count is None else self.count
         return f"{count:,} series from {self.measurements.path}"
 
-    def _repr_html_(self) -> str:
-        rows, hidden = shown_rows(self.rows())
-        hidden += 0 if self.count is None else self.count - len(self.series)
-        return table_html(self.html_header(), self.html_cells(rows), self.caption(), self.measurements.notes, hidden=hidden, whole=".table()")
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """How the source was read (shown under the notebook's table)."""
+        return tuple(self.measurements.notes)
+
+    def unbuilt_rows(self) -> int:
+        return 0 if self.count is None else self.count - len(self.series)
+
+    def holder(self) -> str:
+        return ".table()"

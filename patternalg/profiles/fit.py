@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .._internal.callbacks import ProgressCallback
-from .._internal.display import brief, counted, listed, shown_rows
+from .._internal.display import brief, counted, listed
 from .._internal.toml_writer import table_text
 from ..arguments import expect
 from ..forms.pmnf.form import PMNF
@@ -69,12 +69,11 @@ class ProfileFit:
 
     def _repr_html_(self) -> str:
         """A notebook's table of the fitted atoms (the library's), under the term's notes."""
-        from .._internal.display import table_html
+        from ..library.table import LibraryTable
 
-        table = self.library.table()
-        rows, hidden = shown_rows(table.rows())
-        caption = f"{counted(len(self.atoms), 'atom')} fitted of {self.built.tree!r}"
-        return table_html(table.html_header(), table.html_cells(rows), caption, self.notes, hidden=hidden, whole=".library.table()")
+        title = f"{counted(len(self.atoms), 'atom')} fitted of {self.built.tree!r}"
+        models = tuple(report.model for report in self.atoms)
+        return LibraryTable(models, title=title, notes=self.notes, held_by=".library.table()")._repr_html_()
 
     @property
     def notes(self) -> tuple[str, ...]:
