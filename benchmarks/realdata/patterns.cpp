@@ -23,6 +23,11 @@
 // not the time the main thread saw it: with more threads than cores the main thread waits
 // for a core too, saw the round that opens the window late and made a pool of more threads
 // than cores look faster than its cores can be (tpool_8(inc) on 2 cores: 5 times inc).
+// The main thread is no part of the stream (the observer): it queues every array before the
+// term starts and reads the stamps after the term's threads have ended. Until data18 it
+// popped each finished array as it came, so the term's last stage woke it once per array
+// and it ran beside the term: on a 2-core VM that made qsort 29 % and inc 75 % slower at
+// x = 1,024 (a per-array cost of about 11 and 1.6 us that no composition pays once per atom).
 //
 // Within a repetition every term is measured at one size before the next size, in an order
 // drawn anew (seeded) for each repetition and size.
@@ -282,19 +287,22 @@ static std::pair<double, size_t> stream(const Term &term, const Array &master, s
         size_t at = (i * x) % (master.size() - x + 1);
         pool[i].assign(master.begin() + at, master.begin() + at + x);
     }
+    // the whole stream is queued before the term starts, and the main thread reads the
+    // stamps only after the term's threads have ended: while the term runs it takes no core
+    // and wakes no thread (see the header: the observer)
     Queue in, out;
     in.add_producer();
+    for (auto &a : pool) in.push(&a);
+    in.producer_done();
     std::vector<std::thread> threads;
     std::vector<std::unique_ptr<Queue>> queues;
     term.start(in, out, threads, queues);
-    for (auto &a : pool) in.push(&a);
-    in.producer_done();
+    for (auto &t : threads) t.join();
     std::vector<Clock::time_point> done;
     done.reserve(count);
     Array *finished;
     Clock::time_point stamp;
     while (out.pop(finished, &stamp)) done.push_back(stamp);  // when the term finished it
-    for (auto &t : threads) t.join();
     if (done.size() != count) throw std::runtime_error("lost arrays in " + term.text());
     std::chrono::duration<double, std::nano> span = done.back() - done[warm - 1];
     return {span.count(), count - warm};
