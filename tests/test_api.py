@@ -157,6 +157,28 @@ def test_fit_reads_a_file_as_the_command_does_and_warns_of_points_left_out(tmp_p
         patternalg.fit(patternalg.read(path), metric="cycles")
 
 
+def test_fit_keeps_what_the_command_notes_as_the_library_s_notes(tmp_path: Path) -> None:
+    """The command's notes (the unit taken, the compositions left out) reached no Python
+    caller; they are the library's, on either path (a file a batch at a time, or read)."""
+    path = tmp_path / "m.csv"
+    rows = [f"{k},{x},{v}" for x in (4, 8, 16, 32) for k, v in (("a", 2 * x), ('"pipe(a, a)"', 2 * x + 1))]
+    path.write_text("kernel,x,time\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    result = run_cli("fit", str(path), "--modeler", "basic")
+    said = [line.removeprefix("note: ") for line in result.stderr.splitlines() if line.startswith("note: ")]
+    lib = patternalg.fit(path, modeler="basic")
+    assert result.returncode == 0 and len(said) == 3
+    assert list(lib.notes) == [text.replace("--unit s", "unit=s") for text in said]  # each its caller's surface
+    assert "named by a composition (pipe(a, a))" in said[0] and "read as ns" in said[1]
+    assert said[2] == "every kernel measured once per point (no repetitions): no uncertainty, no intervals"
+    assert patternalg.fit(patternalg.read(path), modeler="basic").notes == lib.notes
+    assert lib.notes[0] in lib._repr_html_()
+    extrap = Path(__file__).parent.parent / "benchmarks" / "realdata" / "data7" / "atoms.txt"
+    batched = patternalg.fit(extrap)
+    assert len(batched.notes) == 1 and "name no unit: read as ns" in batched.notes[0]
+    assert batched.merged(lib).notes == (*batched.notes, *lib.notes)  # each once, in order
+    assert patternalg.ModelLibrary(batched).notes == batched.notes
+
+
 def test_arguments_of_the_wrong_kind_are_argument_errors_naming_them(tmp_path) -> None:
     """Found by api_misuse with only PatternalgError allowed: each of these escaped as a
     TypeError or an OverflowError from deep inside."""

@@ -19,6 +19,7 @@ from .._internal.atomic_write import atomic_writer
 from .._internal.toml_writer import table_text
 from ..forms import Form
 from ..forms.report import FitReport
+from ..forms.unsure import Unsure
 from .common import (
     INPUT_FORMATS,
     LeftOut,
@@ -84,8 +85,7 @@ class _Output:
         self.count = 0
         self.notes: list[str] = []  # the fits' own notes (times that are not positive)
         self.warnings: list[str] = []  # what the fits left out (points with x <= 0)
-        self.once = 0  # the kernels measured once per point (no uncertainty)
-        self.undetermined = 0  # the others fitted without an uncertainty
+        self.unsure = Unsure()  # the kernels fitted without an uncertainty
         self.fitter = fitter
         self.left = LeftOut("the other kernels are fitted")  # the kernels that could not be
 
@@ -96,22 +96,16 @@ class _Output:
             batch: Any = reports  # forms.pmnf.batch.Reports
             self.notes.extend(batch.notes.values())
             printed, tables = bulk_text(json_records=self.json, model_file=self.toml is not None)
-            missing = sum(u is None for u in batch.fits.uncertainty or [None] * len(reports))
-            once = batch.repetitions <= 1
-            self.once += missing if once else 0
-            self.undetermined += 0 if once else missing
+            self.unsure.add_reports(batch, self.fitter)
             text.write(("[\n" if not self.count else ",\n") + printed if self.json else printed)
             if self.toml is not None:
                 self.toml.write(tables)
             self.count += len(reports)
             return
+        self.unsure.add_reports(reports, self.fitter)
         for report in reports:
             self.notes.extend(report.notes)
             self.warnings.extend(report.warnings)
-            if report.fitted.uncertainty is None:
-                once = report.series is not None and not self.fitter.repeated(report.series)
-                self.once += once
-                self.undetermined += not once
             if self.json:
                 record = json_text(report.record)
                 text.write(("[\n" if not self.count else ",\n") + textwrap.indent(record, "  "))
@@ -213,31 +207,6 @@ def _fit_all(
     return data
 
 
-def _unsure(output: _Output, form: str, method: str | None) -> list[str]:
-    """The notes on kernels fitted without an uncertainty, and why (none where ``method``,
-    the option as the fit resolved it, records none)."""
-    if form in NO_UNCERTAINTY or method == "none":
-        return []
-
-    def some(count: int) -> str:
-        return "every kernel" if count == output.count else f"{count} of {output.count} kernels"
-
-    notes = []
-    if output.once:
-        notes.append(
-            f"{some(output.once)} measured once per point (no repetitions): no uncertainty, "
-            "no intervals"
-        )
-    if output.undetermined:
-        notes.append(
-            f"{some(output.undetermined)} without an uncertainty: the data do not determine "
-            "the spread of every parameter"
-        )
-    return notes
-
-
-#: the families whose fits record no uncertainty (docs/fitting.md says why)
-NO_UNCERTAINTY = ("presca",)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -264,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
         output.discard(error)
         raise
     method = cls.fitting().uncertainty_of(data, options)
-    for text in [*output.notes, *cls.notes(data, options), *_unsure(output, args.form, method)]:
+    for text in [*output.notes, *cls.notes(data, options), *output.unsure.notes(args.form, method)]:
         note(args, text)
     output.publish()
     for text in output.warnings:

@@ -25,6 +25,7 @@ from .._internal.callbacks import OnError
 from ..arguments import as_text, wrong
 from ..errors import ArgumentError
 from ..forms import fit_families
+from ..forms.unsure import Unsure
 from .model_library import ModelLibrary
 
 __all__ = ["fit"]
@@ -52,7 +53,8 @@ def fit(
     ``aggregate="median"``, ``param={"p": "x"}``, ``uncertainty="none"``,
     ``allow_nonpositive=True``). Each model keeps its fit: ``dict(lib["make"].fit)``
     (SMAPE, R², ...), its domain and uncertainty. What the command warns of (points left
-    out) is a Python warning. A kernel that cannot be fitted raises its error, or, given
+    out) is a Python warning; what it notes (the unit taken for times that name none, the
+    regions left out, ...) is the library's ``notes``, shown under its table in a notebook. A kernel that cannot be fitted raises its error, or, given
     ``on_error``, is handed to it and left out. The built-in atoms are not included:
     ``ModelLibrary.builtin().merged(lib)`` mixes them.
     """
@@ -64,23 +66,35 @@ def fit(
     given = next((name for name, v in reading.items() if v is not None), None)
     if given is not None and not isinstance(measurements, str | Path):
         raise ArgumentError(f"{given}: says how to read a file; give its path, or read(path, {given}=...)")
-    reports: list[Any] = []  # a batch at a time, as the command fits a regular Extra-P file
+    fitter, unsure = cls.fitting(), Unsure()
+    reports: list[Any] = []
+
+    def each(batch: Sequence[Any]) -> None:  # as the command fits a regular Extra-P file
+        reports.extend(batch)
+        unsure.add_reports(batch, fitter)
+
     summary = None
     if isinstance(measurements, str | Path) and scaling is None:
-        summary = cls.fitting().fit_file_in_batches(
-            measurements, reports.extend, metric=metric, format=format, parameters=parameters, **options
+        summary = fitter.fit_file_in_batches(
+            measurements, each, metric=metric, format=format, parameters=parameters, **options
         )
     if summary is None:  # the whole file read, or the measurements given
         if isinstance(measurements, str | Path):
-            measurements = cls.fitting().read(measurements, format, metric=metric, scaling=scaling, parameters=parameters)
+            measurements = fitter.read(measurements, format, metric=metric, scaling=scaling, parameters=parameters)
         _check_columns(cls, measurements, options)
-        reports = cls.fit_each(measurements, on_error=on_error, **options)
+        reports.clear()
+        unsure = Unsure()
+        each(cls.fit_each(measurements, on_error=on_error, **options))
+        read, notes = measurements, list(getattr(measurements, "notes", ()))
     else:
         _check_columns(cls, summary.measurements(), options)
+        read, notes = summary, []
     for report in reports:
         for text in report.warnings:
             warnings.warn(text, UserWarning, stacklevel=2)
-    return ModelLibrary(report.model for report in reports)
+    notes += [text for report in reports for text in report.notes]
+    notes += [*cls.notes(read, options), *unsure.notes(form, fitter.uncertainty_of(read, options))]
+    return ModelLibrary((report.model for report in reports), notes=notes)
 
 
 

@@ -113,19 +113,22 @@ class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
     True
     """
 
-    def __init__(self, models: Iterable[AtomicModel] | Mapping[str, Any] = ()) -> None:
+    def __init__(self, models: Iterable[AtomicModel] | Mapping[str, Any] = (), *, notes: Iterable[str] = ()) -> None:
         """A library of ``models``: :class:`AtomicModel` objects, or a mapping of atom names
         to models as :meth:`of` takes one (an AtomicModel, a model's text read by the safe
-        arithmetic, a number).
+        arithmetic, a number); ``notes``: what a person using it should know of how it was
+        made (:func:`patternalg.fit` says what ``patternalg fit`` prints as notes).
 
         >>> ModelLibrary({"qsort": "2*x"})["qsort"].expr, ModelLibrary([AtomicModel("k", 1)])["k"].expr
         (2*x, 1)
         """
         #: built from models a caller gave (not model files): an unknown atom lists them
         self._given = True
+        self._notes = tuple(dict.fromkeys(as_each(notes, str, "notes", "strings")))
         self._models: dict[str, AtomicModel | _Pending]
         if isinstance(models, ModelLibrary):  # its models, none built before it is needed
             self._models, self._given = dict(models._models), models._given
+            self._notes = tuple(dict.fromkeys(models._notes + self._notes))
         elif isinstance(models, Mapping):
             self._models = dict(as_models(models, "models"))
         else:
@@ -133,10 +136,22 @@ class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
             self._models = {model.name: model for model in checked}
 
     @classmethod
-    def _of(cls, entries: dict[str, AtomicModel | _Pending], *, given: bool = False) -> ModelLibrary:
-        library = cls()
+    def _of(
+        cls, entries: dict[str, AtomicModel | _Pending], *, given: bool = False, notes: Iterable[str] = ()
+    ) -> ModelLibrary:
+        library = cls(notes=notes)
         library._models, library._given = entries, given
         return library
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What a person using the library should know of how it was made (a fit's notes:
+        the unit taken for times that name none, the regions left out, ...), each once.
+
+        >>> ModelLibrary({"k": "x"}, notes=["times taken as ns"]).notes
+        ('times taken as ns',)
+        """
+        return self._notes
 
     # --- Mapping ------------------------------------------------------------------------
     def __getitem__(self, name: str) -> AtomicModel:
@@ -176,20 +191,23 @@ class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
         """A notebook's table of the atoms (the first and the last of a long library, the
         others not built)."""
         names, _ = shown_rows(list(self._models))
-        return LibraryTable(tuple(self[name] for name in names), len(self._models))._repr_html_()
+        return LibraryTable(tuple(self[name] for name in names), len(self._models), notes=self._notes)._repr_html_()
 
     # --- building ----------------------------------------------------------------------
     def merged(self, other: Iterable[AtomicModel] | ModelLibrary) -> ModelLibrary:
-        """A library with the models of ``other`` added; they override same-named ones."""
+        """A library with the models of ``other`` added; they override same-named ones. It
+        keeps the notes of both."""
         entries = dict(self._models)
+        notes = self._notes
         if isinstance(other, ModelLibrary):
             entries.update(other._models)
             given = self._given and other._given
+            notes += other._notes
         else:
             models = as_each(other, AtomicModel, "other", "AtomicModel objects or a ModelLibrary")
             entries.update((model.name, model) for model in models)
             given = self._given
-        return ModelLibrary._of(entries, given=given)
+        return ModelLibrary._of(entries, given=given, notes=notes)
 
     @classmethod
     def from_toml_text(cls, text: str, path: str = "<text>", *, lazy: bool = False) -> ModelLibrary:
