@@ -31,7 +31,7 @@ miss, its measurement noise taken out), every
 draw's deviation from the value under its machine numbers scaled by the machine's width
 factor (what the calibration compositions' misses say of the width of the rest of the
 interval, :mod:`~patternalg.evidence.widths`: they fitted the numbers, so the factor was
-scored without their draws; narrowing only at the sizes it was seen at). With
+scored without their draws; ``calibrate``'s is at least 1). With
 ``for_measurement=False`` it is the interval of the model's value alone (the coefficients
 and the models' own error).
 
