@@ -49,8 +49,12 @@ def test_the_harness_writes_every_term_at_every_size(run: Path) -> None:
         assert s.points[:, 0].tolist() == [1024.0, 2048.0, 4096.0, 8192.0]
         assert all(len(v) == 1 and v[0] > 0 for v in s.values)  # ns per data element
     # the window of every term at every size is recorded (run.sh copies it into machine.txt)
-    window = (run / "window.txt").read_text()
-    assert "tpool_4(inc): w = 4; 1024: 4096/1024" in window
+    window = dict(line.split(": w = ", 1) for line in (run / "window.txt").read_text().splitlines()[1:])
+    assert window["tpool_4(inc)"].startswith("4; 1024: 4096/1024 2048:")
+    # a term of nop alone is lengthened until its window lasts a millisecond (4,096 arrays of
+    # nop take tens of microseconds); a term that touches its arrays never is
+    assert "1024: 4096/1024 (lengthened: up to " in window["nop"]
+    assert not any("lengthened" in window[t] for t in ("inc", "qsort", "pipe(inc, nop)", "tpool_2(inc)"))
 
 
 def test_its_atoms_fit_and_its_compositions_calibrate(run: Path) -> None:

@@ -29,6 +29,15 @@
 // and it ran beside the term: on a 2-core VM that made qsort 29 % and inc 75 % slower at
 // x = 1,024 (a per-array cost of about 11 and 1.6 us that no composition pays once per atom).
 //
+// A term of nop alone never reads or writes its arrays, so its stream may pass one array
+// many times: it is lengthened (whole rounds, the same arrays over again) until its timed
+// window lasts MIN_WINDOW_NS. Its 4 Mi ints made nop's stream last 0.7 to 200 us, too short
+// for the steady state of a pool: tpool_2(nop) measured 50 to 900 ns per array from run to
+// run at one size (the threads' start and their first contention for the queue), rising and
+// falling with x; in streams of a millisecond or more it is 48 to 96 ns (1 to 2 times nop)
+// at every size (2026-12-03, data21). Every other term's window lasts milliseconds and is
+// not changed (its arrays stay distinct).
+//
 // Within a repetition every term is measured at one size before the next size, in an order
 // drawn anew (seeded) for each repetition and size.
 //
@@ -65,6 +74,10 @@ static const double MIN_SAMPLE_NS = 0.2e9;
 static const int MAX_STREAMS = 16;
 // the timed window holds at least this many rounds of the widest pool
 static const size_t MIN_TIMED_ROUNDS = 4;
+// a term of nop alone is timed over at least this long a window (see the header: nop)
+static const double MIN_WINDOW_NS = 1e6;
+// and over at most this many arrays per stream (pointers: 8 MiB)
+static const size_t MAX_DATA_FREE_ARRAYS = size_t(1) << 20;
 
 // ---------------------------------------------------------------- atoms
 
@@ -147,6 +160,11 @@ struct Term {
     int n = 0;
     std::unique_ptr<Term> a, b;
 
+    // whether an atom of the term reads or writes its arrays (all but nop do)
+    bool touches() const {
+        if (kind == ATOM) return atom != "nop";
+        return a->touches() || (b && b->touches());
+    }
     bool sequential() const {
         return kind == ATOM || (kind == SEQ && a->sequential() && b->sequential());
     }
@@ -279,11 +297,12 @@ static Window window(const Term &term, size_t x) {
 // (steady-state ns, arrays counted) of one stream of `count` arrays of size x through
 // `term`, timed from the completion of array `warm`; the arrays are distinct slices of
 // `master` (random ints; one array repeated would let the branch predictor learn
-// quicksort's comparisons at small x), copied before the clock starts
+// quicksort's comparisons at small x), copied before the clock starts, but for a term that
+// touches no array (nop alone), whose stream passes its `distinct` arrays over again
 static std::pair<double, size_t> stream(const Term &term, const Array &master, size_t x,
-                                        size_t count, size_t warm) {
-    std::vector<Array> pool(count);
-    for (size_t i = 0; i < count; ++i) {
+                                        size_t count, size_t warm, size_t distinct) {
+    std::vector<Array> pool(std::min(count, distinct));
+    for (size_t i = 0; i < pool.size(); ++i) {
         size_t at = (i * x) % (master.size() - x + 1);
         pool[i].assign(master.begin() + at, master.begin() + at + x);
     }
@@ -292,7 +311,7 @@ static std::pair<double, size_t> stream(const Term &term, const Array &master, s
     // and wakes no thread (see the header: the observer)
     Queue in, out;
     in.add_producer();
-    for (auto &a : pool) in.push(&a);
+    for (size_t i = 0; i < count; ++i) in.push(&pool[i % pool.size()]);
     in.producer_done();
     std::vector<std::thread> threads;
     std::vector<std::unique_ptr<Queue>> queues;
@@ -308,19 +327,36 @@ static std::pair<double, size_t> stream(const Term &term, const Array &master, s
     return {span.count(), count - warm};
 }
 
-// ns per data element, one sample: streams through `term` until their steady states add up
-// to MIN_SAMPLE_NS (at most MAX_STREAMS), so that a light term (inc, nop) is timed over as
-// long a stretch as qsort is and one short burst of other load does not make its sample
-static double measure(const Term &term, const Array &master, size_t x) {
-    Window win = window(term, x);
+// The window of a term of nop alone whose first stream (`win`) was timed over `span` ns:
+// whole rounds, enough for MIN_WINDOW_NS at that pace (at most MAX_DATA_FREE_ARRAYS)
+static Window lengthened(const Term &term, Window win, double span) {
+    if (term.touches() || span >= MIN_WINDOW_NS) return win;
+    size_t w = term.width(), timed = win.count - win.warm;
+    double per = std::max(span, 1.0) / double(timed);
+    size_t wanted = std::min<size_t>(MAX_DATA_FREE_ARRAYS, size_t(MIN_WINDOW_NS / per) + 1);
+    size_t rounds = (wanted + w - 1) / w * 4 / 3 + 1;  // a quarter of them warm
+    size_t warm_rounds = std::max<size_t>(1, rounds / 4);
+    return {rounds * w, warm_rounds * w};
+}
+
+// One sample: ns per data element and the arrays per stream. Streams through `term` until
+// their steady states add up to MIN_SAMPLE_NS (at most MAX_STREAMS), so that a light term
+// (inc, nop) is timed over as long a stretch as qsort is and one short burst of other load
+// does not make its sample; a term of nop alone over streams lengthened after the first
+static std::pair<double, size_t> measure(const Term &term, const Array &master, size_t x) {
+    Window first = window(term, x), win = first;
     double ns = 0;
     size_t arrays = 0;
     for (int s = 0; s < MAX_STREAMS && (s == 0 || ns < MIN_SAMPLE_NS); ++s) {
-        auto [span, counted] = stream(term, master, x, win.count, win.warm);
+        auto [span, counted] = stream(term, master, x, win.count, win.warm, first.count);
+        if (s == 0) {
+            win = lengthened(term, first, span);
+            if (win.count != first.count) continue;  // the first stream was a pilot
+        }
         ns += span;
         arrays += counted;
     }
-    return ns / double(arrays);
+    return {ns / double(arrays), win.count};
 }
 
 static void self_test() {
@@ -380,19 +416,6 @@ int main(int argc, char **argv) {
         for (int &v : master) v = int(rng() % 1000000000u);
         std::vector<std::vector<std::vector<double>>> values(
             terms.size(), std::vector<std::vector<double>>(sizes.size()));
-        {  // what the timing window was, per term (run.sh's machine.txt gets it)
-            std::ofstream f(outdir + "/window.txt");
-            f << "# per term: the widest pool w; per size x: arrays per stream / timed from "
-                 "the completion of array k (whole rounds of w)\n";
-            for (auto &t : terms) {
-                f << t->text() << ": w = " << t->width() << ";";
-                for (size_t x : sizes) {
-                    Window win = window(*t, x);
-                    f << " " << x << ": " << win.count << "/" << win.warm;
-                }
-                f << "\n";
-            }
-        }
         std::ofstream load(outdir + "/load.txt");
         load << "# /proc/loadavg (1, 5, 15 min) before each repetition\n";
         // repetitions outermost: a burst of load from elsewhere hits every term alike; within
@@ -403,6 +426,8 @@ int main(int argc, char **argv) {
         // left them) varies from repetition to repetition instead of biasing one term: in a
         // fixed order `inc` alone was 29 to 55 % slower than `tpool_1(inc)`, the same code,
         // at x = 8,192 in every repetition of data16
+        // the arrays per stream each term had at each size (the most over the repetitions)
+        std::vector<std::vector<size_t>> longest(terms.size(), std::vector<size_t>(sizes.size()));
         std::vector<size_t> order(terms.size());
         for (size_t t = 0; t < order.size(); ++t) order[t] = t;
         for (int r = 0; r < reps; ++r) {
@@ -411,7 +436,25 @@ int main(int argc, char **argv) {
             for (size_t s = 0; s < sizes.size(); ++s) {
                 std::mt19937 shuffler(unsigned(1000003 * r + s));
                 std::shuffle(order.begin(), order.end(), shuffler);
-                for (size_t t : order) values[t][s].push_back(measure(*terms[t], master, sizes[s]));
+                for (size_t t : order) {
+                    auto [ns, count] = measure(*terms[t], master, sizes[s]);
+                    values[t][s].push_back(ns);
+                    longest[t][s] = std::max(longest[t][s], count);
+                }
+            }
+        }
+        {  // what the timing window was, per term (run.sh's machine.txt gets it)
+            std::ofstream f(outdir + "/window.txt");
+            f << "# per term: the widest pool w; per size x: arrays per stream / timed from "
+                 "the completion of array k (whole rounds of w)\n";
+            for (size_t t = 0; t < terms.size(); ++t) {
+                f << terms[t]->text() << ": w = " << terms[t]->width() << ";";
+                for (size_t s = 0; s < sizes.size(); ++s) {
+                    Window win = window(*terms[t], sizes[s]);
+                    f << " " << sizes[s] << ": " << win.count << "/" << win.warm;
+                    if (longest[t][s] != win.count) f << " (lengthened: up to " << longest[t][s] << ")";
+                }
+                f << "\n";
             }
         }
         load << "after: " << loadavg() << "\n";

@@ -90,7 +90,8 @@ fi
     echo "  an order drawn anew (seeded) for each repetition and size (patterns.cpp)"
     echo "timing window: whole rounds of each term's widest pool w (the threads taking arrays"
     echo "  from one queue), at least 4 rounds timed; per size: arrays per stream/timed from"
-    echo "  the completion of array k"
+    echo "  the completion of array k; a term of nop alone (which touches no array) is"
+    echo "  lengthened, passing the same arrays again, until its window lasts 1 ms"
     sed -e '/^#/d' -e 's/^/  /' "$out/window.txt"
     rm -f "$out/window.txt"
     echo
