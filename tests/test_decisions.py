@@ -704,7 +704,8 @@ def test_the_semantics_explore_names_are_the_checkers(law_id):
     # cost (a pool of a light atom is slower): each law holds where LAW_SEMANTICS says
     handoff = Machine(cores=2, handoff="100 + 0.5*x").semantics
     dispatch = Machine(cores=2, dispatch="800 + 0.5*x").semantics
-    for semantics in ("asymptotic", "exact", handoff, dispatch):
+    wake = Machine(cores=2, wake="5000").semantics  # a faster second stage: the pipe pays to wake it
+    for semantics in ("asymptotic", "exact", handoff, dispatch, wake):
         status = check(builtin_law(law_id), semantics=semantics, examples=25).status
         holds = bool(semantics_names(Semantics.of(semantics)) & set(LAW_SEMANTICS[law_id]))
         assert (status in ("proved", "no-counterexample")) == holds, semantics

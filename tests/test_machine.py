@@ -24,6 +24,7 @@ from patternalg.algebra.machine import Machine, threads_needed
 from patternalg.algebra.pointfold import Numbers
 from patternalg.algebra.pointwise import bottleneck_at
 from patternalg.decisions import compare, explore, optimize, sweep
+from patternalg.errors import ArgumentError
 from patternalg.laws import BUILTIN_LAWS, check
 from patternalg.laws import strategies as pst
 from patternalg.library.machine_file import machine_from_text, machine_text, read_machine
@@ -137,6 +138,43 @@ def test_a_pool_of_two_or_more_threads_pays_the_dispatch_cost_per_element():
     )
 
 
+def test_a_stage_pays_to_wake_a_faster_stage_at_most_the_wake():
+    # pipe(A, B) where B waits for A: A pays per element what B waits, at most the wake
+    machine = Machine(2, wake=3000)
+    nop = value("nop", machine)
+    for at in (1.0, 4.0, 1024.0):  # inc waits less than the wake at x = 1, more beyond
+        paid = min(INC(at) - nop, 3000) if INC(at) > nop else 0.0  # at x = 1 nop is the slower
+        assert value("pipe(inc, nop)", machine, at=at) == pytest.approx(max(INC(at) + paid, nop))
+    # a receiving stage as slow as its sender never waits: pipe(inc, inc) pays none
+    assert value("pipe(inc, inc)", machine) == value("pipe(inc, inc)", Machine(2))
+    # each stage pays for the one it hands to: qsort for inc, inc (with its hand-off) for nop
+    both = Machine(2, handoff=200, wake=3000)
+    h = 200
+    first, second = QSORT(1024) + min(QSORT(1024) - INC(1024) - h, 3000), INC(1024) + h + 3000
+    assert value("pipe(pipe(qsort, inc), nop)", both) == pytest.approx(max(first, second))
+    # a pool of senders shares the wake: each element's is one thread's
+    four = Machine(4, wake=3000)
+    shared = (QSORT(1024) + min(QSORT(1024) - INC(1024), 3000)) / 2
+    assert value("pipe(tpool_2(qsort), tpool_2(inc))", four) == pytest.approx(shared)
+    assert value("tpool_2(pipe(qsort, inc))", four) == pytest.approx(shared)
+    # the wake is core time: on 2 cores the four threads share it with their work
+    work = QSORT(1024) + INC(1024) + min(QSORT(1024) - INC(1024), 3000)
+    assert value("pipe(tpool_2(qsort), tpool_2(inc))", Machine(2, wake=3000)) == pytest.approx(work / 2)
+    # and the closed form says where: min(qsort - inc, 3000) beside qsort
+    assert str(evaluate(parse("pipe(qsort, inc)"), LIB, machine.semantics)) == (
+        "Min(1034.17*x*log2(x) + 3000, Max(536.185*x, 2068.34*x*log2(x) - 536.185*x))"
+    )
+
+
+def test_a_machine_file_keeps_the_wake_and_refuses_a_negative_one():
+    machine = Machine(2, handoff="100 + 0.5*x", wake="12000")
+    assert machine_from_text(machine_text(machine)) == machine
+    assert "wake at most 12000 ns per element" in machine.describe() and "wake=12000" in repr(machine)
+    assert machine.in_unit("us").wake == sympy.Integer(12)
+    with pytest.raises(ArgumentError, match="^wake: the wake is a time per element, at least 0"):
+        Machine(2, wake=-1)
+
+
 def test_a_pool_pays_at_most_its_elements_own_time_per_element():
     # inc at x = 1 is 536 ns: a dispatch of 800 ns costs it its own time, not more
     machine = Machine(2, dispatch=800)
@@ -169,14 +207,15 @@ def test_the_closed_form_is_a_sympy_expression_with_min_where_a_count_is_free():
 
 @st.composite
 def machines(draw):
-    """Machines of up to 16 cores with a hand-off, a dispatch cost and, for some atoms,
-    Amdahl's speed-ups (their parts then depend on the pools around them)."""
+    """Machines of up to 16 cores with a hand-off, a dispatch cost, some with a wake and, for
+    some atoms, Amdahl's speed-ups (their parts then depend on the pools around them)."""
     serial = st.floats(0, 0.5).map(lambda c: f"p/(1 + {c!r}*(p - 1))")
     return Machine(
         draw(st.integers(1, 16)),
         handoff=sympy.Float(draw(st.floats(0, 500))) + sympy.Float(draw(st.floats(0, 2))) * x,
         dispatch=sympy.Float(draw(st.floats(0, 2000))) + sympy.Float(draw(st.floats(0, 1))) * x,
         speedups=draw(st.dictionaries(st.sampled_from(["qsort", "inc"]), serial)),
+        wake=sympy.Float(draw(st.one_of(st.just(0.0), st.floats(0, 20000)))),
     )
 
 
@@ -191,7 +230,7 @@ def test_closed_form_points_and_grids_agree_and_never_beat_the_rules(term, machi
     assert point == pytest.approx(closed, rel=1e-9) and grid == pytest.approx(closed, rel=1e-9)
     rules = float(evaluate(term, LIB, "exact").subs(x, at))
     assert point >= rules * (1 - 1e-12)  # cores, hand-off, dispatch >= 0: never faster than the rules
-    free = machine.handoff == 0 and ((machine.dispatch == 0 and not machine.speedups) or not _pools(term))
+    free = machine.handoff == 0 and machine.wake == 0 and ((machine.dispatch == 0 and not machine.speedups) or not _pools(term))
     if free and threads_needed(term) <= machine.cores:
         assert point == pytest.approx(rules, rel=1e-12)  # a core per thread: the rules
 

@@ -1,6 +1,6 @@
-"""The machine in the model: cores, a pipeline's hand-off and per-atom speed-ups — paper
-001's rules with the limits its section 7 names ("synchronization overhead, hardware
-contention, and work sharing") made part of the semantics.
+"""The machine in the model: cores, a pipeline's hand-off and wake, a pool's dispatch cost and
+per-atom speed-ups — paper 001's rules with the limits its section 7 names ("synchronization
+overhead, hardware contention, and work sharing") made part of the semantics.
 
 A :class:`Machine` is the description (``--machine FILE``, ``--cores N``); its
 :class:`MachineSemantics` is a third semantics beside ``asymptotic`` and ``exact``, built on
@@ -23,6 +23,12 @@ the rules compute) *and* the core time it keeps busy (its work), so that
   like ``nop``): ``max(M[s1], M[s2] + h)`` (extends eq. (4); ``pipe(inc, inc)`` costs 13 to
   25 % more than ``inc`` on every committed run); in a stage that runs on several threads
   the hand-off is shared like its work;
+* a pipeline stage pays to wake the next where that one waits for it, at most the machine's
+  **wake** ``w(x)`` per element: ``pipe(A, B)`` is ``max(A + min(max(A - B, 0), w), B)``
+  (``B`` as it receives; a stage that waits sleeps, and waking it costs more the longer it
+  slept: ``pipe(inc, nop)`` 2.1 to 2.3 times ``inc`` at x = 1,024 on the runs from
+  ``data19`` on, a wake of 12 to 14 us); a stage of several threads shares it, one thread's
+  per element, and it is core time;
 * every term takes at least its work divided by the cores (extends eqs. (3), (4): the
   limit no rule of the paper has; ``pipe(tpool_2(qsort), tpool_2(inc))`` runs 4 threads
   on 2 cores).
@@ -46,6 +52,8 @@ machines of their own). An atom in pools within pools runs on all their threads 
 539.185*x
 >>> evaluate(parse("tpool_2(inc)"), ModelLibrary.builtin(), Machine(2, dispatch=800).semantics)
 Min(804.2775*x, 268.0925*x + 800)
+>>> evaluate(parse("pipe(qsort, inc)"), ModelLibrary.builtin(), Machine(2, wake=3000).semantics)
+Min(1034.17*x*log2(x) + 3000, Max(536.185*x, 2068.34*x*log2(x) - 536.185*x))
 """
 
 from __future__ import annotations
@@ -78,6 +86,8 @@ class Machine:
     receives (an expression in x, the element's size, in ``unit``), per-atom parallel
     ``speedups`` (an expression in p, the threads the atom runs on: ``S(1) = 1``) and the
     ``dispatch`` cost a task pool of two or more threads pays per data element (an
+    expression in x, in ``unit``) and the ``wake``, the most a pipeline stage pays per data
+    element to wake the stage it hands the element to where that one waits for it (an
     expression in x, in ``unit``).
 
     >>> Machine(cores=4).cores, Machine(cores=4).semantics.name
@@ -92,6 +102,7 @@ class Machine:
     #: what a calibration found (numbers, residuals, files): kept in the machine file
     calibration: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
     dispatch: sympy.Expr = sympy.Integer(0)
+    wake: sympy.Expr = sympy.Integer(0)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cores", check_cores(self.cores))
@@ -100,7 +111,7 @@ class Machine:
             from .units import check_time_unit
 
             check_time_unit(unit, "the hand-off's unit")
-        for name, what in (("handoff", "the hand-off"), ("dispatch", "the dispatch cost")):
+        for name, what in (("handoff", "the hand-off"), ("dispatch", "the dispatch cost"), ("wake", "the wake")):
             cost = machine_expression(getattr(self, name), what, x, name)
             check_cost(cost, what, name)  # a time per element: never below 0 for x >= 1
             # 0.0 is no cost (sympy's Float(0.0) == 0 is false: a stage would pay it)
@@ -128,7 +139,7 @@ class Machine:
         """
         parts = [f"cores={self.cores}"]
         parts += [f"{name}={shown_text(format_expr(getattr(self, name)))}"
-                  for name in ("handoff", "dispatch") if getattr(self, name) != 0]  # fmt: skip
+                  for name in ("handoff", "dispatch", "wake") if getattr(self, name) != 0]  # fmt: skip
         if len(parts) > 1:
             parts.append(f"unit={self.unit!r}")
         if self.speedups:
@@ -154,6 +165,8 @@ class Machine:
             rows.append(["hand-off", shown_text(format_expr(self.handoff)), f"{self.unit} per element a stage receives"])
         if self.dispatch != 0:
             rows.append(["dispatch", shown_text(format_expr(self.dispatch)), f"{self.unit} per element of a pool of 2 or more threads"])
+        if self.wake != 0:
+            rows.append(["wake", shown_text(format_expr(self.wake)), f"{self.unit} per element at most, to wake a waiting stage"])
         rows += [[f"speed-up of {name}", shown_text(format_expr(s)), "on p threads"] for name, s in self.speedup.items()]
         found = dict(self.calibration)
         numbers, errors = found.get("numbers") or {}, found.get("errors") or {}
@@ -177,14 +190,14 @@ class Machine:
     def in_unit(self, unit: str) -> Machine:
         """The same machine with its hand-off in ``unit`` (a time unit, as the atoms')."""
         unit = as_text(unit, "unit", "a time unit's name, e.g. ns or ms")
-        if unit == self.unit or (self.handoff == 0 and self.dispatch == 0):
+        if unit == self.unit or (self.handoff == 0 and self.dispatch == 0 and self.wake == 0):
             return self  # no cost to convert (--cores alone: atoms in T1 are fine)
         from .units import factor
 
         scale = factor(self.unit, unit)
         rational = sympy.Rational(scale.numerator, scale.denominator)
-        handoff, dispatch = (sympy.expand(e * rational) for e in (self.handoff, self.dispatch))
-        return replace(self, handoff=handoff, dispatch=dispatch, unit=unit)
+        handoff, dispatch, wake = (sympy.expand(e * rational) for e in (self.handoff, self.dispatch, self.wake))
+        return replace(self, handoff=handoff, dispatch=dispatch, wake=wake, unit=unit)
 
     @property
     def speedup(self) -> dict[str, sympy.Expr]:
@@ -210,6 +223,8 @@ class Machine:
             parts.append(f"hand-off {shown_text(format_expr(self.handoff))} {self.unit} per element")
         if self.dispatch != 0:
             parts.append(f"dispatch {shown_text(format_expr(self.dispatch))} {self.unit} per element of a pool")
+        if self.wake != 0:
+            parts.append(f"wake at most {shown_text(format_expr(self.wake))} {self.unit} per element")
         parts += [f"S_{name}(p) = {shown_text(format_expr(s))}" for name, s in self.speedup.items()]
         return ", ".join(parts)
 
@@ -225,7 +240,14 @@ class Busy(NamedTuple):
     of a ``seq`` a part of which has a speed-up of its own (a pool divides each part by
     its own: :meth:`MachineSemantics.threaded`); ``several``, where ``serial`` is false only
     because a thread count here is not one number (free, or varied by a grid), 0 where one
-    thread runs it all and 1 where several do (a pool of one is its body's own stream)."""
+    thread runs it all and 1 where several do (a pool of one is its body's own stream).
+
+    On a machine with a wake (None on one without): ``sending`` and ``sending_received``
+    the time per element of the stage that hands elements on (as the term runs alone, and
+    as a pipeline stage that receives them), ``first`` that of the stage that receives
+    them (with its hand-off), ``share`` one over the threads of the stage that hands them
+    on (the wake of one element is one thread's), ``wake`` the machine's bound where the
+    term is evaluated."""
 
     time: Any
     work: Any
@@ -237,6 +259,11 @@ class Busy(NamedTuple):
     dispatch: Any = None
     parts: tuple[Busy, Busy] | None = None
     several: Any = None
+    sending: Any = None
+    sending_received: Any = None
+    first: Any = None
+    share: Any = None
+    wake: Any = None
 
 
 class MachineSemantics(Semantics):
@@ -270,8 +297,9 @@ class MachineSemantics(Semantics):
 
     def reads(self) -> frozenset[str]:
         """The symbols of the machine's own expressions (the hand-off's, the dispatch
-        cost's): a fold reads them where a stage receives its data or a pool dispatches."""
-        exprs = (self.machine.handoff, self.machine.dispatch)
+        cost's, the wake's): a fold reads them where a stage receives its data, a pool
+        dispatches or a stage wakes the next."""
+        exprs = (self.machine.handoff, self.machine.dispatch, self.machine.wake)
         return frozenset(s.name for e in exprs for s in e.free_symbols)
 
     def in_unit(self, unit: str) -> MachineSemantics:
@@ -288,6 +316,15 @@ class MachineSemantics(Semantics):
     def dispatch_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
         """The dispatch cost per data element at the point(s) of ``context``."""
         return arithmetic.leaf(self.machine.dispatch, context)
+
+    def wake_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
+        """The most a stage pays per data element to wake the next, at the point(s) of
+        ``context``."""
+        return arithmetic.leaf(self.machine.wake, context)
+
+    def pays_wake(self) -> bool:
+        """Whether a pipeline stage pays to wake a faster stage it hands elements to."""
+        return self.machine.wake != 0
 
     def pays_handoff(self) -> bool:
         """Whether a stage that receives its data pays a hand-off on this machine."""
@@ -335,12 +372,15 @@ class MachineSemantics(Semantics):
         dispatch = None
         if self.pays_dispatch():
             dispatch = self.dispatch_at(arithmetic, context)
+        waking: tuple[Any, ...] = ()
+        if self.pays_wake():  # one stage: it receives and hands on, on one thread
+            waking = (value, received, received, arithmetic.leaf(sympy.Integer(1), {}), self.wake_at(arithmetic, context))
         if isinstance(node, MapReduce):  # its threads per node keep that many cores busy
             running = arithmetic.leaf(self.threads(node.threads), context)
             received = _paid(arithmetic, received)
             work, received_work = (arithmetic.multiply(v, running) for v in (value, received))
-            return Busy(value, work, received, received_work, False, touches, None, dispatch)
-        return Busy(value, value, received, received, True, touches, speedup, dispatch)
+            return Busy(value, work, received, received_work, False, touches, None, dispatch, None, None, *waking)
+        return Busy(value, value, received, received, True, touches, speedup, dispatch, None, None, *waking)
 
     def lower(self, value: Any) -> Any:
         """The time per element: what the fold's caller sees."""
@@ -392,9 +432,11 @@ class MachineSemantics(Semantics):
             received = _plus(arithmetic, right.received, right.time, left.time, time)
             received_work = received if serial else _plus(arithmetic, right.received_work, right.work, left.work, work)
         own = any(part.speedup is not None or part.parts is not None for part in (left, right))
+        # one stage as a pipe sees it: it receives, runs both parts and hands on
+        waking = _stage(arithmetic, time, received, _woken(left, right))
         return Busy(time, work, received, received_work, serial, left.touches or right.touches,
                     None, _dispatch(left, right), (left, right) if own else None,
-                    None if serial else _seq_several(arithmetic, left, right))  # fmt: skip
+                    None if serial else _seq_several(arithmetic, left, right), *waking)  # fmt: skip
 
     def threaded(self, arithmetic: Any, body: Busy, running: Any) -> tuple[Any, Any, Any, Any]:
         """``body`` run as ``running`` instances at once, each on a thread of its own: its
@@ -462,7 +504,16 @@ class MachineSemantics(Semantics):
 
         time, work = pool(threaded[0], threaded[1])
         received, received_work = (time, work) if _unpaid(body) else pool(threaded[2], threaded[3])
-        return Busy(time, work, received, received_work, serial, body.touches, None, body.dispatch, None, threads)
+        waking: tuple[Any, ...] = ()
+        if body.wake is not None:  # each thread wakes the next stage for its own elements
+            share = arithmetic.divide(body.share, running)
+            if body.serial:  # one stage of several threads: the pool's own time
+                waking = (time, received, received, share, body.wake)
+            else:  # a pool of stages: their ends, as many at once as it runs
+                ends = (body.sending, _paid(arithmetic, body.sending_received), _paid(arithmetic, body.first))
+                waking = (*(arithmetic.divide(end, running) for end in ends), share, body.wake)
+        return Busy(time, work, received, received_work, serial, body.touches, None, body.dispatch, None, threads,
+                    *waking)  # fmt: skip
 
     def pipe(self, arithmetic: Any, left: Any, right: Any) -> tuple[Any, int | None]:
         """Eq. (4) on the machine: the receiving stage pays the hand-off (its first atom
@@ -473,8 +524,11 @@ class MachineSemantics(Semantics):
         def bounded(time: Any, work: Any) -> Any:
             return arithmetic.larger(time, arithmetic.divide(work, cores))[0]
 
-        time, winner = arithmetic.larger(left.time, _paid(arithmetic, right.received))
-        work = arithmetic.add(left.work, _paid(arithmetic, right.received_work))
+        left_time, left_work = left.time, left.work
+        if left.wake is not None:
+            left_time, left_work = _woke(arithmetic, left, right, left.sending, left.time, left.work)
+        time, winner = arithmetic.larger(left_time, _paid(arithmetic, right.received))
+        work = arithmetic.add(left_work, _paid(arithmetic, right.received_work))
         stage, over = time, arithmetic.divide(work, cores)
         time, bound = arithmetic.larger(stage, over)
         if not arithmetic.symbolic and _some(bound):  # numbers: the cores pace it only beyond
@@ -484,11 +538,19 @@ class MachineSemantics(Semantics):
         if _unpaid(left):
             received, received_work = time, work
         else:
-            received = arithmetic.larger(_paid(arithmetic, left.received), _paid(arithmetic, right.received))[0]
-            received_work = arithmetic.add(_paid(arithmetic, left.received_work), _paid(arithmetic, right.received_work))
+            left_received, left_received_work = _paid(arithmetic, left.received), _paid(arithmetic, left.received_work)
+            if left.wake is not None:
+                left_received, left_received_work = _woke(arithmetic, left, right, _paid(arithmetic, left.sending_received),
+                                                          left_received, left_received_work)  # fmt: skip
+            received = arithmetic.larger(left_received, _paid(arithmetic, right.received))[0]
+            received_work = arithmetic.add(left_received_work, _paid(arithmetic, right.received_work))
             received = bounded(received, received_work)
+        waking: tuple[Any, ...] = ()
+        if right.wake is not None:  # it receives at its first stage and hands on from its last
+            last = _paid(arithmetic, right.sending_received)
+            waking = (last, last, left.first, right.share, right.wake)
         busy = Busy(time, work, received, received_work, False, left.touches or right.touches,
-                    None, _dispatch(left, right))  # fmt: skip
+                    None, _dispatch(left, right), None, None, *waking)  # fmt: skip
         return busy, winner
 
 
@@ -628,6 +690,32 @@ def _seq_several(arithmetic: Any, left: Busy, right: Busy) -> Any:
     if any(several is None for several in found):
         return None
     return found[0] if len(found) == 1 else arithmetic.larger(found[0], found[1])[0]
+
+
+def _woken(left: Busy, right: Busy) -> Any:
+    """The wake bound of a composition's context (its parts share one; None: no wake)."""
+    return left.wake if left.wake is not None else right.wake
+
+
+def _stage(arithmetic: Any, time: Any, received: Any, wake: Any) -> tuple[Any, ...]:
+    """A :class:`Busy`'s wake fields for a term that is one stage on one thread (an atom,
+    a ``seq``): it receives and hands on every element itself; none without a wake."""
+    if wake is None:
+        return ()
+    return time, received, received, arithmetic.leaf(sympy.Integer(1), {}), wake
+
+
+def _woke(arithmetic: Any, left: Busy, right: Busy, sending: Any, time: Any, work: Any) -> tuple[Any, Any]:
+    """``left``'s time and work per element as the first stage of a pipe into ``right``,
+    its last stage (``sending``) paying to wake ``right``'s first where that one waits:
+    per element the time the receiver waits, ``sending`` less its own, at most the wake
+    bound, on one of the sender's threads (so over its threads in time)."""
+    minus = arithmetic.leaf(sympy.Integer(-1), {})
+    zero = arithmetic.leaf(sympy.Integer(0), {})
+    waits = arithmetic.larger(arithmetic.add(sending, arithmetic.multiply(_paid(arithmetic, right.first), minus)), zero)[0]
+    paid = arithmetic.smaller(waits, arithmetic.multiply(left.wake, left.share))
+    time = arithmetic.larger(time, arithmetic.add(sending, paid))[0]
+    return time, arithmetic.add(work, arithmetic.divide(paid, left.share))
 
 
 def _dispatch(left: Busy, right: Busy) -> Any:

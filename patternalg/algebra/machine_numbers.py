@@ -1,6 +1,6 @@
 """A calibrated machine's own numbers, drawn with an interval.
 
-``calibrate`` fits the hand-off ``h0 + h1*x``, the dispatch cost ``d0`` and each pooled
+``calibrate`` fits the hand-off ``h0 + h1*x``, the dispatch cost ``d0``, the wake ``w0`` and each pooled
 atom's serial fraction ``c`` (``S(p) = p/(1 + c*(p - 1))``) by least squares, and records
 their covariance (``[machine.calibration.covariance]``: ``names``, ``matrix``, ``unit``). A
 prediction that uses them beyond what the calibration compositions pinned down leans on that
@@ -52,7 +52,7 @@ PREFIX = "_machine_"
 @dataclass(frozen=True)
 class MachineNumbers:
     """The calibrated numbers of a machine an interval draws: their ``names`` (``h0``,
-    ``h1``, ``d0``, ``c_<atom>``), fitted ``values`` and ``covariance``, the costs in the
+    ``h1``, ``d0``, ``w0``, ``c_<atom>``), fitted ``values`` and ``covariance``, the costs in the
     machine's own unit."""
 
     names: tuple[str, ...]
@@ -138,6 +138,10 @@ class DrawnMachineSemantics(MachineSemantics):
         """A dispatch cost fitted at 0 is drawn upward from it: a pool pays what is drawn."""
         return super().pays_dispatch() or "d0" in self._at
 
+    def pays_wake(self) -> bool:
+        """A wake fitted at 0 is drawn upward from it: a stage pays what is drawn."""
+        return super().pays_wake() or "w0" in self._at
+
     def speeds_up(self) -> bool:
         """A serial fraction drawn gives its atom a speed-up wherever it is drawn."""
         return super().speeds_up() or any(atom_of(name) is not None for name in self._at)
@@ -170,6 +174,11 @@ class DrawnMachineSemantics(MachineSemantics):
     def dispatch_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
         value = super().dispatch_at(arithmetic, context)
         delta = self._delta("d0", context)
+        return value if delta is None else arithmetic.add(value, delta)
+
+    def wake_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
+        value = super().wake_at(arithmetic, context)
+        delta = self._delta("w0", context)
         return value if delta is None else arithmetic.add(value, delta)
 
     def speedup_at(self, arithmetic: Any, atom: str, context: Mapping[sympy.Symbol, Any]) -> Callable[[Any], Any] | None:
@@ -253,8 +262,8 @@ def _calibrated(machine: Machine, name: str, values: Mapping[str, Any], scale: f
         if speedup is None:  # the atom gains its threads: a serial fraction of 0
             return c == 0
         return close(speedup, p, lambda at: at / (1 + c * (at - 1)))
-    if name == "d0":
-        return close(machine.dispatch, x, lambda at: float(values["d0"]) * scale)
+    if name in ("d0", "w0"):
+        return close(machine.dispatch if name == "d0" else machine.wake, x, lambda at: float(values[name]) * scale)
     h0, h1 = (float(values[n]) * scale if _number(values.get(n)) else 0.0 for n in ("h0", "h1"))
     return close(machine.handoff, x, lambda at: h0 + h1 * at)
 

@@ -54,10 +54,11 @@ def monotone(term: Term, names: Sequence[str], library: Mapping[str, AtomicModel
 
     A count that an atom's model also depends on (a model fitted in x and p, in
     ``tpool_p(solver)``) may make the model grow: not monotone; nor is a model on a machine
-    with speed-ups (a pool's work grows where its speed-up falls short of its threads).
+    with speed-ups (a pool's work grows where its speed-up falls short of its threads) or a
+    wake (a pool made faster makes the stage before it pay more to wake it).
     """
-    if isinstance(semantics, MachineSemantics) and semantics.speeds_up():
-        return False
+    if isinstance(semantics, MachineSemantics) and (semantics.speeds_up() or semantics.pays_wake()):
+        return False  # a faster receiving stage can make its sender pay more to wake it
     whole = dispatch_paid(semantics)
     in_pools = set()
     for node in term.walk():

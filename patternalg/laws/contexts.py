@@ -3,8 +3,8 @@ every operator (``check --in-context``).
 
 Under the paper's semantics the operators are monotone, so a law that holds holds in every
 context. The machine semantics is not compositional: a part shares the cores and pools of
-the term around it, and ``pipe_le_seq``, which holds on a machine without a hand-off, slows
-a design inside a pool with a dispatch cost (docs/laws.md). Each context is a law of its
+the term around it, and ``pipe_le_seq``, which holds on a machine without a hand-off or a
+wake, slows a design inside a pool with a dispatch cost (docs/laws.md). Each context is a law of its
 own, with a fresh metavariable for the term beside the hole and a fresh count for a pool's
 threads, so the search draws them as it draws the law's own.
 

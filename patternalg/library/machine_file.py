@@ -9,6 +9,8 @@ The format, beside the model files' (``docs/language.md``, "Machine files")::
     unit = "ns"                    # the unit of the hand-off (default ns)
     handoff = "310 + 0.61*x"       # per data element a pipeline stage receives (default 0)
     dispatch = "800"               # per data element a pool of 2+ threads hands out (default 0)
+    wake = "12000"                 # at most, per data element a stage pays to wake the next
+                                   # where that one waits for it (default 0)
     source = "patternalg calibrate benchmarks/realdata/data/*.txt"
 
     [machine.speedups]             # optional: an atom's speed-up on p threads, S(1) = 1
@@ -51,7 +53,7 @@ from .model_library import file_text
 
 __all__ = ["read_machine", "machine_from_text", "machine_text", "write_machine"]
 
-_KEYS = ("cores", "unit", "handoff", "dispatch", "source", "speedups", "calibration")
+_KEYS = ("cores", "unit", "handoff", "dispatch", "wake", "source", "speedups", "calibration")
 
 
 def read_machine(path: str | PathLike[str]) -> Machine:
@@ -103,7 +105,7 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
             f"expected a whole number of cores from 1 to {MAX_CORES}, got {cores!r:.40}",
             location=where("cores"),
         )
-    for key in ("unit", "handoff", "dispatch", "source"):
+    for key in ("unit", "handoff", "dispatch", "wake", "source"):
         if not isinstance(table.get(key, ""), str | int | float) or isinstance(table.get(key), bool):
             raise ModelFileError(f"expected a string, got {table[key]!r}", location=where(key))
     unit = table.get("unit", "ns")
@@ -113,7 +115,7 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
         raise ModelFileError(str(exc)) from None
     if not is_time(unit):
         raise ModelFileError(
-            f"the hand-off and the dispatch cost are times: expected a time unit such as ns, "
+            f"the hand-off, the dispatch cost and the wake are times: expected a time unit such as ns, "
             f"us, ms or s, got {unit!r}",
             location=where("unit"),
         )
@@ -132,6 +134,7 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
             cores=cores,
             handoff=table.get("handoff", 0),
             dispatch=table.get("dispatch", 0),
+            wake=table.get("wake", 0),
             speedups=dict(speedups),
             unit=unit,
             source=str(table.get("source", "")),
@@ -257,6 +260,8 @@ def machine_text(machine: Machine) -> str:
     table["handoff"] = format_expr(machine.handoff)
     if machine.dispatch != 0:
         table["dispatch"] = format_expr(machine.dispatch)
+    if machine.wake != 0:
+        table["wake"] = format_expr(machine.wake)
     if machine.source:
         table["source"] = machine.source
     if machine.speedups:
