@@ -372,9 +372,7 @@ class MachineSemantics(Semantics):
         dispatch = None
         if self.pays_dispatch():
             dispatch = self.dispatch_at(arithmetic, context)
-        waking: tuple[Any, ...] = ()
-        if self.pays_wake():  # one stage: it receives and hands on, on one thread
-            waking = (value, received, received, arithmetic.leaf(sympy.Integer(1), {}), self.wake_at(arithmetic, context))
+        waking = _stage(arithmetic, value, received, self.wake_at(arithmetic, context) if self.pays_wake() else None)
         if isinstance(node, MapReduce):  # its threads per node keep that many cores busy
             running = arithmetic.leaf(self.threads(node.threads), context)
             received = _paid(arithmetic, received)
@@ -699,7 +697,8 @@ def _woken(left: Busy, right: Busy) -> Any:
 
 def _stage(arithmetic: Any, time: Any, received: Any, wake: Any) -> tuple[Any, ...]:
     """A :class:`Busy`'s wake fields for a term that is one stage on one thread (an atom,
-    a ``seq``): it receives and hands on every element itself; none without a wake."""
+    a ``seq``, a mapReduce as a pipe sees it): it receives and hands on every element
+    itself; none without a wake."""
     if wake is None:
         return ()
     return time, received, received, arithmetic.leaf(sympy.Integer(1), {}), wake
