@@ -50,3 +50,8 @@ def test_a_machine_files_error_names_the_line_of_its_key() -> None:
         machine_from_text("[machine]\n\ncores = -4\n", "m.txt")
     with pytest.raises(ModelFileError, match=r"^m\.txt:3: machine\.handoff: the hand-off is a time per element"):
         machine_from_text("[machine]\ncores = 2\nhandoff = \"-x\"\n", "m.txt")
+    # a cost or a speed-up that does not parse: its key's line, not the table's
+    with pytest.raises(ModelFileError, match=r"^m\.txt:4: machine\.wake: line 1, column 1: number 1e400 is out of range"):
+        machine_from_text("[machine]\ncores = 2\n\nwake = \"1e400\"\n", "m.txt")
+    with pytest.raises(ModelFileError, match=r"^m\.txt:4: machine\.speedups\.qsort: line 1, column 6: syntax error"):
+        machine_from_text("[machine]\ncores = 2\n[machine.speedups]\nqsort = \"p/(1+\"\n", "m.txt")

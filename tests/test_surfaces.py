@@ -131,7 +131,7 @@ def _machine(tmp_path: Path, cores: int, body: str) -> str:
 
 MACHINE_ERRORS = [  # (cores, the [machine] table's body, term, a fragment of the one error line)
     (2, 'handoff = "x^x"', "pipe(qsort, inc)", "--at x=1024: the value has about 3.08e+03 digits"),
-    (2, 'handoff = "sqrt(-x)"', "pipe(qsort, inc)", "machine: line 1, column 1: I*sqrt(x) is not a real number (a root or a log of a negative number)"),
+    (2, 'handoff = "sqrt(-x)"', "pipe(qsort, inc)", "m.toml:4: machine.handoff: line 1, column 1: I*sqrt(x) is not a real number (a root or a log of a negative number)"),
     (2, 'handoff = "sqrt(2 - x)"', "pipe(qsort, inc)", "sqrt(2 - x) is not a real number at x = 3"),
     (2, 'handoff = "2^(x^x)"', "pipe(qsort, inc)", "the value has more than 1e308 digits"),  # was a hang
     # a hang (fuzz seed 91): sympy's exact evaluation of a tower of powers of numbers, which

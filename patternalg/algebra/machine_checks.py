@@ -34,7 +34,7 @@ import sympy
 from .._internal.json_values import finite_number
 from .._internal.limits import MAX_CORES, printable
 from ..arguments import as_int, wrong
-from ..errors import ArgumentError
+from ..errors import ArgumentError, ParseError
 from ..syntax.arith import format_expr, number_text
 from ..syntax.parser import parse_arithmetic
 from ..syntax.symbols import p, x
@@ -79,9 +79,16 @@ def machine_expression(value: Any, what: str, variable: sympy.Symbol, name: str)
     patternalg.errors.ArgumentError: handoff: expected the hand-off, a finite number or an expression in x (or its text, e.g. '100 + 0.5*x'); got Infinity oo
     >>> machine_expression(300 + sympy.Symbol("x") / 2, "the hand-off", x, "handoff").free_symbols == {x}
     True
+    >>> machine_expression("1e400", "the wake", x, "wake")
+    Traceback (most recent call last):
+    ...
+    patternalg.errors.ParseError: wake: line 1, column 1: number 1e400 is out of range: ^1e400
     """
     if isinstance(value, str):
-        expr = parse_arithmetic(value)
+        try:
+            expr = parse_arithmetic(value)
+        except ParseError as exc:  # named by its argument: a machine file says the key's line
+            raise ParseError(f"{name}: {exc}") from None
     elif finite_number(value):
         expr = sympy.Integer(int(value)) if isinstance(value, numbers.Integral) else sympy.Float(float(value))
     elif isinstance(value, sympy.Expr) and not value.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan):

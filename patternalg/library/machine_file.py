@@ -144,6 +144,9 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
         key, colon, why = str(exc).partition(": ")  # Machine's errors name its argument
         if colon and key in table:
             raise ModelFileError(why, location=where(key)) from None
+        atom = key[len("speedups['"):-len("']")] if key.startswith("speedups['") and key.endswith("']") else None
+        if colon and atom in speedups:  # speedups['qsort']: the line of machine.speedups.qsort
+            raise ModelFileError(why, location=where(f"speedups.{atom}")) from None
         raise ModelFileError(str(exc), location=Location(path, key="machine")) from None
 
 
