@@ -205,6 +205,7 @@ VARIANTS = {
     "basic, median": ("median", select_basic, {}),
     "default (biweight)": ("biweight", select_default, {}),
     "default, one term only": ("biweight", select_default, {"two_terms": False}),
+    "default, a term however close the constant": ("biweight", select_default, {"within_noise": False}),
     "default, BIC against the constant": ("biweight", select_default, {"parsimony": "bic"}),
     "default, negative coefficients allowed": ("biweight", select_default, {"growing": False}),
     "default, negative constants not penalised": (

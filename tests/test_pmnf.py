@@ -255,6 +255,24 @@ def test_default_prefers_a_nonnegative_constant_on_real_qsort() -> None:
     assert (exact.c0[0], exact.c1[0]) == pytest.approx((-1.0, 1.0))
 
 
+def test_a_term_the_noise_explains_is_none() -> None:
+    # nop on data22 up to x = 16,384: 46.8 to 47.9 ns, its medians known to about 0.5 %; a
+    # term that follows the last point's +2 % grows as x^3*log2(x) (8,006 ns at 262,144)
+    (nop,) = [s for s in read(REALDATA / "data22" / "atoms.txt").series if s.kernel == "nop"]
+    values = np.array([np.asarray(v, dtype=float) for v in nop.values[:5]])[None]
+    xs, y = nop.points[:5, 0], np.array([nop.aggregate("biweight")])[:, :5]  # as fit aggregates them
+    noise = pooled_noise(values, "biweight", y)
+    free = select_default(xs, y, noise=noise, within_noise=False)
+    kept = select_default(xs, y, noise=noise)
+    assert free.index[0] >= 0 and free.c0[0] + free.c1[0] * basis(np.array([2.0**18]), free.index)[0, 0] > 1000
+    assert kept.index[0] == -1 and kept.c0[0] == pytest.approx(np.mean(y), rel=0.01)
+    # a term that shows beyond the noise stays: inc on the same run
+    (inc,) = [s for s in read(REALDATA / "data22" / "atoms.txt").series if s.kernel == "inc"]
+    values = np.array([np.asarray(v, dtype=float) for v in inc.values[:5]])[None]
+    y = np.array([inc.aggregate("biweight")])[:, :5]
+    assert select_default(xs, y, noise=pooled_noise(values, "biweight", y)).index[0] >= 0
+
+
 def _errors(model, s) -> np.ndarray:
     """A fitted model's relative error against a series' medians at each of its points."""
     values = sympy.lambdify(x, model.expr, "numpy")(s.points[:, 0])

@@ -44,7 +44,7 @@ import numpy as np
 from ...algebra.normal_forms.blocks import BUILDING_BLOCKS
 from .sums import sum_first
 
-__all__ = ["GAIN", "LACK_OF_FIT", "Pairs", "admit", "fit_pairs", "pairs_for"]
+__all__ = ["GAIN", "LACK_OF_FIT", "Pairs", "admit", "chi2_quantile", "fit_pairs", "pairs_for"]
 
 #: a pair must predict the sizes left out this many times better than one term does
 GAIN = 8.0
@@ -133,11 +133,11 @@ def fit_pairs(
     )
 
 
-def _chi2_quantile(dof: np.ndarray) -> np.ndarray:
+def chi2_quantile(dof: np.ndarray) -> np.ndarray:
     """The 1 - :data:`LACK_OF_FIT` quantile of the chi-square distribution (Wilson and
     Hilferty's approximation, within 0.2 % from 2 degrees of freedom on).
 
-    >>> [round(float(q), 2) for q in _chi2_quantile(np.array([2.0, 7.0, 30.0]))]
+    >>> [round(float(q), 2) for q in chi2_quantile(np.array([2.0, 7.0, 30.0]))]
     [9.22, 18.51, 50.91]
 
     (exactly 9.21, 18.48 and 50.89).
@@ -168,6 +168,6 @@ def admit(
     admitted = np.isfinite(found) & (GAIN * found <= current_score)
     if noise is not None:
         with np.errstate(divide="ignore", invalid="ignore"):
-            misfit = current_rss / noise > _chi2_quantile(current_dof)
+            misfit = current_rss / noise > chi2_quantile(current_dof)
         admitted &= misfit | np.isnan(noise)  # a kernel measured once: the gain alone
     return admitted, best
