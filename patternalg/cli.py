@@ -31,7 +31,7 @@ _TABLE = """
 eval      evaluate a term to its closed-form model
 models    list the model library
 fit       fit atomic models to measurements
-calibrate fit a machine (hand-off, a pool's dispatch cost) to measured compositions
+calibrate fit a machine (hand-off, wake, a pool's dispatch cost) to measured compositions
 measure   run a program over a grid and write its measurements
 laws      check the built-in laws of the algebra
 check     prove or refute a law, e.g. 'pipe(A, B) <= seq(A, B)'
