@@ -430,8 +430,11 @@ class MachineSemantics(Semantics):
             received = _plus(arithmetic, right.received, right.time, left.time, time)
             received_work = received if serial else _plus(arithmetic, right.received_work, right.work, left.work, work)
         own = any(part.speedup is not None or part.parts is not None for part in (left, right))
-        # one stage as a pipe sees it: it receives, runs both parts and hands on
-        waking = _stage(arithmetic, time, received, _woken(left, right))
+        wake, waking = _woken(left, right), ()
+        if serial or wake is None:  # one stage as a pipe sees it: it receives, runs both, hands on
+            waking = _stage(arithmetic, time, received, wake)
+        else:  # parts with stages of their own: it receives at the first's, hands on from the last's
+            waking = (right.sending, right.sending_received, left.first, right.share, wake)
         return Busy(time, work, received, received_work, serial, left.touches or right.touches,
                     None, _dispatch(left, right), (left, right) if own else None,
                     None if serial else _seq_several(arithmetic, left, right), *waking)  # fmt: skip
@@ -713,7 +716,10 @@ def _woke(arithmetic: Any, left: Busy, right: Busy, sending: Any, time: Any, wor
     zero = arithmetic.leaf(sympy.Integer(0), {})
     waits = arithmetic.larger(arithmetic.add(sending, arithmetic.multiply(_paid(arithmetic, right.first), minus)), zero)[0]
     paid = arithmetic.smaller(waits, arithmetic.multiply(left.wake, left.share))
-    time = arithmetic.larger(time, arithmetic.add(sending, paid))[0]
+    woken = arithmetic.add(sending, paid)
+    # a sender that is the whole stage needs no maximum with it (a closed form would carry
+    # the stage twice more for each pipe around it)
+    time = woken if sending is time else arithmetic.larger(time, woken)[0]
     return time, arithmetic.add(work, arithmetic.divide(paid, left.share))
 
 
