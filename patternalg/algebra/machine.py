@@ -430,7 +430,8 @@ class MachineSemantics(Semantics):
             received = _plus(arithmetic, right.received, right.time, left.time, time)
             received_work = received if serial else _plus(arithmetic, right.received_work, right.work, left.work, work)
         own = any(part.speedup is not None or part.parts is not None for part in (left, right))
-        wake, waking = _woken(left, right), ()
+        wake = _woken(left, right)
+        waking: tuple[Any, ...]
         if serial or wake is None:  # one stage as a pipe sees it: it receives, runs both, hands on
             waking = _stage(arithmetic, time, received, wake)
         else:  # parts with stages of their own: it receives at the first's, hands on from the last's
