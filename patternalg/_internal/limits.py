@@ -34,6 +34,7 @@ __all__ = [
     "MAX_EXPANSIONS",
     "MAX_SEARCH_REBUILDS",
     "MAX_MAXIMUM_STAGES",
+    "MAX_MINIMUM_CLAUSES",
     "MAX_EXPANDED_TERMS",
     "MAX_PARAMETER_NODES",
     "held_in_full",
@@ -109,6 +110,10 @@ MAX_SEARCH_REBUILDS = 1_000_000
 #: (a pipe of pools nested 1,000 deep whose count is free keeps one per level, each compared
 #: with the next level's: minutes); the value at a point needs none
 MAX_MAXIMUM_STAGES = 128
+#: the most clauses a closed form keeps in one minimum of forms (a pool's capped dispatch, a
+#: stage's wake), each of two distributed over the other's at most: more stay a sympy
+#: ``Min`` inside the maximum (a pipe of k stages that pay a wake was one of 2^k clauses)
+MAX_MINIMUM_CLAUSES = 4
 
 def held_in_full(value: float, largest: float = math.inf) -> bool:
     """Whether a double holds ``value`` with all its digits: not 0 or subnormal (a number

@@ -20,7 +20,7 @@ from typing import TypeAlias, TypeVar
 
 import sympy
 
-from .._internal.limits import MAX_MAXIMUM_STAGES
+from .._internal.limits import MAX_MAXIMUM_STAGES, MAX_MINIMUM_CLAUSES
 from .._internal.surface import at_text
 from ..errors import EvaluationError
 from ..syntax.arith import format_expr
@@ -41,7 +41,13 @@ from .normal_forms.dominance import (
 )
 from .normal_forms.maximum import Maximum
 from .normal_forms.minimum import Clause, Minimum
-from .normal_forms.normal_form import NormalForm, compare, compare_normal_forms, normal_form
+from .normal_forms.normal_form import (
+    NormalForm,
+    compare,
+    compare_normal_forms,
+    extremum_in_x,
+    normal_form,
+)
 from .normal_forms.sampling import signs_differ
 from .semantics import Semantics
 
@@ -100,15 +106,36 @@ def m_seq(left: Value, right: Value, semantics: Semantics = Semantics.ASYMPTOTIC
         return left + right
     if semantics.pointwise and Minimum in (type(left), type(right)):
         pairs = _clause_pairs(left, right)  # min(a, b) + c = min(a + c, b + c)
-        if pairs is not None:
-            return _minimum([m_seq(a, b, semantics) for a, b in pairs])
+        summed = None if pairs is None else _few_clauses(_minimum([m_seq(a, b, semantics) for a, b in pairs]))
+        if summed is not None:
+            return summed
     left_forms, right_forms = _forms(left), _forms(right)
     if semantics.pointwise and left_forms is not None and right_forms is not None:
         sums = dict.fromkeys(a + b for a in left_forms for b in right_forms)
         # a maximum plus one form: its stages moved alike, none below another still
         settled = len(sums) if 1 in (len(left_forms), len(right_forms)) else 0
         return _maximum(_pointwise_maxima(list(sums), settled))
-    return sympy.Add(as_expr(left), as_expr(right))
+    a, b = as_expr(left), as_expr(right)
+    if semantics.pointwise:  # a term without extrema moves into each argument of one
+        for extremum, other in ((a, b), (b, a)):
+            spread = None if extremum_in_x(other) else _spread(extremum, functools.partial(sympy.Add, other))
+            if spread is not None:
+                return spread
+    return sympy.Add(a, b)
+
+
+def _spread(extremum: sympy.Expr, operation: Callable[[sympy.Expr], sympy.Expr]) -> sympy.Expr | None:
+    """An ``operation`` that keeps the order of its argument (adding a term, dividing by a
+    count) done to each argument of ``extremum``, a minimum or maximum: ``max(p, q) + c =
+    max(p + c, q + c)``, one extremum, not one a level deeper per operation (a ``seq``
+    around each of 500 pipes on a machine with a wake passed Python's recursion limit);
+    None if ``extremum`` is neither. (A term holding extrema itself is not copied into
+    each argument: nested, that doubled a pipe chain's closed form per level.)"""
+    if isinstance(extremum, sympy.Max):
+        return _symbolic_max([operation(arg) for arg in extremum.args])
+    if isinstance(extremum, sympy.Min):
+        return sympy.Min(*(operation(arg) for arg in extremum.args), evaluate=False)
+    return None
 
 
 def m_tpool(count: sympy.Expr, body: Value, semantics: Semantics = Semantics.ASYMPTOTIC) -> Value:
@@ -128,6 +155,10 @@ def m_tpool(count: sympy.Expr, body: Value, semantics: Semantics = Semantics.ASY
         return _divided(body, count)
     if semantics.pointwise and isinstance(body, Minimum):  # each clause, as a maximum's forms
         return Minimum(tuple(_divided(clause, count) for clause in body.clauses))
+    if semantics.pointwise:  # n > 0: max(a, b) / n = max(a / n, b / n)
+        spread = _spread(as_expr(body), lambda arg: sympy.Mul(arg, sympy.Pow(count, -1)))
+        if spread is not None:
+            return spread
     return sympy.Mul(as_expr(body), sympy.Pow(count, -1))
 
 
@@ -155,7 +186,22 @@ def _symbolic_max(args: Sequence[sympy.Expr]) -> sympy.Expr:
         return flat[0]
     if all(small_enough(arg) and not arg.has(sympy.Min) for arg in flat):
         return sympy.Max(*flat)
-    return sympy.Max(*flat, evaluate=False)
+    if len(flat) <= _SORTED_ARGUMENTS:
+        return sympy.Max(*flat, evaluate=False)
+    return _unsorted_max(flat)
+
+
+#: the most arguments an unevaluated maximum is built with sympy's canonical order; beyond
+#: it (a pipe's stages on a machine with a wake, one per level), in the order they came:
+#: sympy sorts them by their whole trees each time (a chain of 100 pipes: 14 of its 15 s)
+_SORTED_ARGUMENTS = 16
+
+
+def _unsorted_max(args: tuple[sympy.Expr, ...]) -> sympy.Expr:
+    """An unevaluated ``Max`` of ``args`` (two or more, none a ``Max``) in their order."""
+    built = sympy.Expr.__new__(sympy.Max, *args)
+    built._argset = frozenset(args)
+    return built
 
 
 def _tie_break(a: sympy.Expr, b: sympy.Expr) -> int:
@@ -200,15 +246,52 @@ def _terms_nonnegative(form: NormalForm) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=65536)
 def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
-    """Whether ``small <= big`` for every x >= 1 (as far as sympy can tell)."""
+    """Whether ``small <= big`` for every x >= 1 (as far as sympy can tell; not asked where
+    a side holds a minimum or maximum in x, a wake's: subtracting alone took most of a
+    closed form of 100 pipes)."""
+    if extremum_in_x(small) or extremum_in_x(big):
+        return _nonnegative_sum(big - small)
     difference = big - small
     if _nonnegative_terms(difference):
         return True
-    if _violated_somewhere(difference) or difference.has(sympy.Min, sympy.Max):
+    if difference.has(sympy.Min, sympy.Max) or _violated_somewhere(difference):
         return False  # Min/Max (a pool's capped dispatch): sympy's assumptions are slow and decide nothing
     shifted = difference.xreplace({x: _SHIFT + 1}).rewrite(sympy.log)
     return bool(sympy.expand(shifted).is_nonnegative)
+
+
+def _nonnegative_sum(difference: sympy.Expr) -> bool:
+    """Whether ``difference``, a sum holding minima and maxima in x, is >= 0 for every x >= 1
+    by its terms alone: its terms in x a normal form with terms >= 0, each other term a
+    number >= 0 times a minimum or maximum that is >= 0 (:func:`_nonnegative_extremum`;
+    a pipe's work grows by what each stage pays for its wake, ``min(w, max(0, s - r))``).
+
+    >>> from patternalg.syntax.symbols import x
+    >>> wake = sympy.Min(3000, sympy.Max(0, x - 5, evaluate=False), evaluate=False)
+    >>> _nonnegative_sum(2 * x + wake / 2), _nonnegative_sum(2 * x - wake)
+    (True, False)
+    """
+    rest = []
+    for term in sympy.Add.make_args(difference):
+        if not extremum_in_x(term):
+            rest.append(term)
+            continue
+        coefficient, extremum = term.as_coeff_Mul()
+        if not (coefficient >= 0 and _nonnegative_extremum(extremum)):
+            return False
+    return _nonnegative_terms(sympy.Add(*rest))
+
+
+def _nonnegative_extremum(expr: sympy.Expr) -> bool:
+    """Whether ``expr`` is >= 0 for every x >= 1 by its shape: a maximum with an argument
+    that is, a minimum whose arguments all are, a normal form whose terms are."""
+    if isinstance(expr, sympy.Max):
+        return any(_nonnegative_extremum(arg) for arg in expr.args)
+    if isinstance(expr, sympy.Min):
+        return all(_nonnegative_extremum(arg) for arg in expr.args)
+    return not extremum_in_x(expr) and _nonnegative_terms(expr)
 
 
 def _undominated(args: Sequence[T], below: Callable[[T, T], bool], settled: int = 0) -> list[T]:
@@ -236,9 +319,11 @@ def _undominated(args: Sequence[T], below: Callable[[T, T], bool], settled: int 
 
 
 def _exact_max(a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, int | None]:
-    """Pointwise maximum; arguments that are never the maximum for x >= 1 are dropped."""
-    args = list(dict.fromkeys([*sympy.Max.make_args(a), *sympy.Max.make_args(b)]))
-    result = _symbolic_max(_undominated(args, _dominated))
+    """Pointwise maximum; arguments that are never the maximum for x >= 1 are dropped (each
+    side's against the other's: a side's own were compared where it was built)."""
+    own = dict.fromkeys(sympy.Max.make_args(a))
+    args = list(dict.fromkeys([*own, *sympy.Max.make_args(b)]))
+    result = _symbolic_max(_undominated(args, _dominated, len(own)))
     if result == a:
         return a, 0
     if result == b:
@@ -297,7 +382,17 @@ def _clause_pairs(left: Value, right: Value) -> list[tuple[Clause, Clause]] | No
     left_clauses, right_clauses = _clauses(left), _clauses(right)
     if left_clauses is None or right_clauses is None:
         return None
+    if len(left_clauses) * len(right_clauses) > MAX_MINIMUM_CLAUSES**2:
+        return None
     return [(a, b) for a in left_clauses for b in right_clauses]
+
+
+def _few_clauses(value: Value) -> Value | None:
+    """``value`` unless it is a minimum of more than :data:`MAX_MINIMUM_CLAUSES` clauses
+    (distributed further, a pipe of k stages that each pay a wake is one of 2^k)."""
+    if isinstance(value, Minimum) and len(value.clauses) > MAX_MINIMUM_CLAUSES:
+        return None
+    return value
 
 
 def _clause_below(small: Clause, big: Clause) -> bool:
@@ -428,7 +523,9 @@ def m_pipe(
         maxima = [m_pipe(a, b, semantics) for a, b in pairs]
         winners = {winner for _, winner in maxima}
         winner = winners.pop() if len(winners) == 1 else None
-        return _minimum([value for value, _ in maxima]), winner
+        kept = _few_clauses(_minimum([value for value, _ in maxima]))
+        if kept is not None:
+            return kept, winner
     a, b = as_expr(left), as_expr(right)
     if semantics.pointwise:
         return _exact_max(a, b)

@@ -34,7 +34,14 @@ from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool, packed, unpacked
 from .atomic_model import AtomicModel
 from .bindings import as_value, check_bindings, check_made, substitute, unread_sizes
-from .evaluation import Derivation, evaluate, noted_winner, sub_models, sub_values
+from .evaluation import (
+    Derivation,
+    evaluate,
+    noted_winner,
+    refused_closed_form,
+    sub_models,
+    sub_values,
+)
 from .fold import fold
 from .operators import as_expr
 from .pointfold import Numbers, rounded
@@ -112,10 +119,11 @@ class ClosedParts(NamedTuple):
     """What a point's closed form says: the form, its value there, its bottleneck and how
     it was derived."""
 
-    closed_form: sympy.Expr
+    closed_form: sympy.Expr | None  #: None where it is not built (``refused`` says why)
     at_point: sympy.Expr | None
     bottleneck: str | None
     derivation: Derivation
+    refused: str | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +141,9 @@ class ClosedFold:
     derivation: Derivation | None = None
 
     def __call__(self) -> ClosedParts:
+        refused = refused_closed_form(self.term, self.semantics)
+        if refused is not None and self.derivation is None:  # the value needs none (--explain does)
+            return ClosedParts(None, None, None, Derivation(), refused)
         folded = self.derivation if self.derivation is not None else Derivation()
         form = evaluate(self.term, self.library, self.semantics, derivation=folded)
         try:  # the fold refused a value too large to build (2^x at x = 10^10) first
@@ -184,8 +195,9 @@ class PointValue(Recomputed):
         vars(self).update({**state, "steps": steps})
 
     @property
-    def closed_form(self) -> sympy.Expr:
-        """The closed form under ``semantics``, no bindings."""
+    def closed_form(self) -> sympy.Expr | None:
+        """The closed form under ``semantics``, no bindings (None where it is not built:
+        :func:`~.evaluation.refused_closed_form`)."""
         return self._closed_parts.closed_form
 
     @property
@@ -200,7 +212,11 @@ class PointValue(Recomputed):
 
     @property
     def derivation(self) -> Derivation:
-        """Every sub-term's closed form (``--explain``), folded with the closed form."""
+        """Every sub-term's closed form (``--explain``), folded with the closed form (an
+        EvaluationError where the closed form is not built)."""
+        refused = self._closed_parts.refused
+        if refused is not None:
+            raise EvaluationError(f"no derivation of the closed form: {refused}")
         return self._closed_parts.derivation
 
     @property
@@ -214,25 +230,29 @@ class PointValue(Recomputed):
         """What a reader must know about this value; each note only when it is true."""
         notes = []
         where = ", ".join(f"{k} = {format_expr(v)}" for k, v in self.bindings)
+        form = self.closed_form
         if (
-            self.bottleneck_at_point is not None
+            form is not None
+            and self.bottleneck_at_point is not None
             and self.bottleneck_asymptotic is not None
             and self.bottleneck_at_point != self.bottleneck_asymptotic
         ):
             shown = self.closed_form_at_point
             known = shown is not None and shown.is_number
-            digits = value_digits([self.closed_form])  # the model's digits, no float noise
+            digits = value_digits([form])  # the model's digits, no float noise
             gives = f" (it gives {format_expr(sympy.N(shown, DOUBLE_DIGITS), digits)} here)" if known else ""
-            sizes = sorted(s.name for s in self.closed_form.free_symbols)
+            sizes = sorted(s.name for s in form.free_symbols)
             large = sizes[0] if len(sizes) == 1 else "x"  # a model over a file's n grows in n
             notes.append(
                 f"at {where} the bottleneck is {self.bottleneck_at_point}, not the "
                 f"{self.semantics.value} bottleneck {self.bottleneck_asymptotic}; the value is "
-                f"the pointwise maximum, the closed form {format_expr(self.closed_form)} "
+                f"the pointwise maximum, the closed form {format_expr(form)} "
                 f"holds for large {large}{gives}"
             )
         if self.undecided and self.expr.has(sympy.Max):
             notes.append(undecided_note(self.semantics))
+        if self._closed_parts.refused is not None:
+            notes.append(f"no closed form beside the value: {self._closed_parts.refused}")
         return [*notes, *self.unread]
 
     def to_json(self) -> dict[str, Any]:
@@ -240,7 +260,7 @@ class PointValue(Recomputed):
         return {
             "value": self.value,
             "at": {k: format_expr(v) for k, v in self.bindings},
-            "closed_form": format_expr(self.closed_form),
+            "closed_form": None if self.closed_form is None else format_expr(self.closed_form),
             "bottleneck_at_point": self.bottleneck_at_point,
             "bottleneck_asymptotic": self.bottleneck_asymptotic,
         }

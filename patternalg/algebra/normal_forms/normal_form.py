@@ -214,6 +214,8 @@ def _distributed(expr: sympy.Expr) -> list[sympy.Expr]:
 @functools.lru_cache(maxsize=65536)
 def normal_form(expr: sympy.Expr) -> NormalForm | None:
     """``expr`` as a :class:`NormalForm`, or None if it is not of that shape."""
+    if extremum_in_x(expr):  # no term's factor: not expanded to find out (a wake's nests)
+        return None
     parts: dict[Growth, list[sympy.Expr]] = {}
     for term in _terms(expr):
         a, b = _ZERO, _ZERO
@@ -228,6 +230,24 @@ def normal_form(expr: sympy.Expr) -> NormalForm | None:
     # one sum per growth: adding the coefficients one by one was quadratic (a nested
     # mapReduce's has a term per level)
     return NormalForm({k: sympy.Add(*c) for k, c in parts.items()}, expr)
+
+
+@functools.lru_cache(maxsize=65536)
+def extremum_in_x(expr: sympy.Expr) -> bool:
+    """Whether ``expr`` holds a minimum or maximum in x (a count's, ``Min(n, 2)``, may be a
+    coefficient's).
+
+    >>> from patternalg.syntax.symbols import n
+    >>> extremum_in_x(3 * sympy.Min(x, 4) + 1), extremum_in_x(x * sympy.Min(n, 2))
+    (True, False)
+    """
+    walk = sympy.preorder_traversal(expr)
+    for node in walk:
+        if isinstance(node, sympy.Min | sympy.Max):
+            if node.has(x):
+                return True
+            walk.skip()
+    return False
 
 
 def _sign(value: sympy.Expr) -> int | None:
