@@ -163,7 +163,7 @@ def evaluate(
 #: the most pipes a closed form on a machine with a wake is built for: each stage's wake is
 #: a minimum beside its time, which the normal forms order only pairwise, so stages of
 #: different levels may all stay in the maximum (2026-12-03, 2 cores, 64 pipes: a chain 0.7 s,
-#: right-nested 1.3 s, a pool around each 2 s, a seq around each 6 s; 500 pipes so: a minute)
+#: right-nested 1.3 s, a pool around each 2 s, a seq around each 8 s; 500 pipes so: a minute)
 MOST_WOKEN_PIPES = 64
 
 

@@ -186,22 +186,7 @@ def _symbolic_max(args: Sequence[sympy.Expr]) -> sympy.Expr:
         return flat[0]
     if all(small_enough(arg) and not arg.has(sympy.Min) for arg in flat):
         return sympy.Max(*flat)
-    if len(flat) <= _SORTED_ARGUMENTS:
-        return sympy.Max(*flat, evaluate=False)
-    return _unsorted_max(flat)
-
-
-#: the most arguments an unevaluated maximum is built with sympy's canonical order; beyond
-#: it (a pipe's stages on a machine with a wake, one per level), in the order they came:
-#: sympy sorts them by their whole trees each time (a chain of 100 pipes: 14 of its 15 s)
-_SORTED_ARGUMENTS = 16
-
-
-def _unsorted_max(args: tuple[sympy.Expr, ...]) -> sympy.Expr:
-    """An unevaluated ``Max`` of ``args`` (two or more, none a ``Max``) in their order."""
-    built = sympy.Expr.__new__(sympy.Max, *args)
-    built._argset = frozenset(args)
-    return built
+    return sympy.Max(*flat, evaluate=False)
 
 
 def _tie_break(a: sympy.Expr, b: sympy.Expr) -> int:
