@@ -188,6 +188,9 @@ def test_a_deep_term_on_a_machine_with_a_wake_has_its_value_not_its_closed_form(
     explained = run_cli("eval", term, "--machine", str(tmp_path / "wake.toml"), "--at", "x=1024", "--explain")
     assert explained.returncode == 2 and "Traceback" not in explained.stderr
     assert explained.stderr.splitlines()[-1].startswith("patternalg eval: error: no derivation of the closed form: 500 pipes")
+    modelled = run_cli("eval", term, "--machine", str(tmp_path / "wake.toml"))  # eval's own fold: it hung
+    assert modelled.returncode == 2 and "Traceback" not in modelled.stderr
+    assert modelled.stderr.splitlines()[-1].startswith("patternalg eval: error: 500 pipes on a machine with a wake")
 
 
 @pytest.mark.parametrize("shape", ["pipe({t}, {a})", "pipe({a}, {t})"])

@@ -154,9 +154,6 @@ def evaluate(
     term, library = as_term(term), as_models(library)
     models = _metavariable_models(metavariables)
     semantics = Semantics.of(semantics)
-    refused = refused_closed_form(term, semantics)
-    if refused is not None:
-        raise EvaluationError(refused)
     return as_expr(_recorded(term, library, semantics, models, derivation).value)
 
 
@@ -422,7 +419,10 @@ def _fold(
     where: str = "at the point",
 ) -> Folded[Value]:
     """The fold over closed forms, the term's counts >= 1 (:func:`count_floors`); one sympy cannot build is an
-    :class:`EvaluationError`."""
+    :class:`EvaluationError`, and so is one in x not built (:func:`refused_closed_form`)."""
+    refused = None if x in context else refused_closed_form(term, semantics)
+    if refused is not None:
+        raise EvaluationError(refused)
     try:
         with counting(count_floors(term)):
             return fold(
