@@ -233,9 +233,9 @@ def _terms_nonnegative(form: NormalForm) -> bool:
 
 @functools.lru_cache(maxsize=65536)
 def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
-    """Whether ``small <= big`` for every x >= 1 (as far as sympy can tell; not asked where
-    a side holds a minimum or maximum in x, a wake's: subtracting alone took most of a
-    closed form of 100 pipes)."""
+    """Whether ``small <= big`` for every x >= 1 (as far as sympy can tell; where a side
+    holds a minimum or maximum in x, a wake's, by the difference's terms alone: sympy's
+    expansion of such differences took most of a closed form of 100 pipes)."""
     if extremum_in_x(small) or extremum_in_x(big):
         return _nonnegative_sum(big - small)
     difference = big - small
