@@ -185,9 +185,17 @@ def test_a_deep_term_on_a_machine_with_a_wake_has_its_value_not_its_closed_form(
     assert found.value == pytest.approx(float(point), rel=1e-12) and found.point.closed_form is None
     assert any(note.startswith("no closed form beside the value: 500 pipes") for note in found.notes)
     (tmp_path / "wake.toml").write_text(machine_text(machine))
+    # --explain there lists each sub-term's value at the point, an atom's model beside it
     explained = run_cli("eval", term, "--machine", str(tmp_path / "wake.toml"), "--at", "x=1024", "--explain")
-    assert explained.returncode == 2 and "Traceback" not in explained.stderr
-    assert explained.stderr.splitlines()[-1].startswith("patternalg eval: error: no derivation of the closed form: 500 pipes")
+    assert explained.returncode == 0, explained.stderr
+    lines = explained.stdout.splitlines()
+    assert lines[1] == "each sub-term's value at the point (no closed form: it is not built for this term)"
+    assert lines[2] == f"pipe  =  {lines[0]}    [bottleneck at the point: seq(...)]"
+    assert lines[-1].startswith("  nop  =  5422.97 ns    [source: paper 001")
+    assert lines[-2].startswith("    qsort  =  1034.17*x*log2(x)  ->  10589900.8 ns at the point    [source: paper 001")
+    rows = found.rows()
+    assert rows[0][1] == "(not built)" and rows[0][2] == pytest.approx(float(point), rel=1e-12)
+    assert rows[-2][1] == "1034.17*x*log2(x)" and rows[-2][2] == pytest.approx(10589900.8)
     modelled = run_cli("eval", term, "--machine", str(tmp_path / "wake.toml"))  # eval's own fold: it hung
     assert modelled.returncode == 2 and "Traceback" not in modelled.stderr
     assert modelled.stderr.splitlines()[-1].startswith("patternalg eval: error: 500 pipes on a machine with a wake")

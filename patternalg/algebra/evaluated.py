@@ -30,7 +30,7 @@ from .._internal.surface import flag
 from ..errors import EvaluationError
 from ..syntax.arith import bounds_text, float_text, latex_number, latex_text, value_digits
 from ..syntax.symbols import symbol
-from ..syntax.terms import Term
+from ..syntax.terms import Atom, Term
 from .atomic_model import AtomicModel, stated_numbers
 from .bindings import as_value
 from .domains import extrapolation_notes, extrapolations, point_notes
@@ -126,6 +126,8 @@ class Evaluation(Recomputed, HtmlTable):
     def _explained(self) -> tuple[Derivation, PointValue | None]:
         """The derivation (every sub-term's model) and the point's steps: folded, once, when a
         view of the derivation is first asked for."""
+        if self.point is not None and self.point.refused is not None:  # its values alone
+            return self.point.values_derivation(self.library), self.point
         if self.point is not None:  # the point's closed form, with its derivation
             return self.point.derivation, self.point
         if self.recorded is not None:  # recorded by the fold that gave the model
@@ -148,6 +150,8 @@ class Evaluation(Recomputed, HtmlTable):
         derivation, point = self._explained
         mapping = {symbol(k): v for k, v in self.bindings.items()}
         lines = explain_lines(derivation, mapping, point, self.unit, digits or self.digits, limit)
+        if point is not None and point.refused is not None:
+            lines.insert(0, "each sub-term's value at the point (no closed form: it is not built for this term)")
         return self.details() + lines
 
     def details(self) -> list[str]:
@@ -214,6 +218,7 @@ class Evaluation(Recomputed, HtmlTable):
         here = point.steps if point is not None else (None,) * len(steps)
         mapping = {symbol(k): v for k, v in self.bindings.items()}
         head, tail = shown_steps(len(steps))
+        built = point is None or point.refused is None  # else a sub-term's model is its value
         rows = []
         for index in (*head, *tail):
             step, at = steps[index], here[index]
@@ -222,7 +227,9 @@ class Evaluation(Recomputed, HtmlTable):
             rows.append(
                 [
                     "· " * min(step.depth, 40) + term_label(step.term),
-                    with_unit(step.model, self.unit, self.digits),
+                    with_unit(step.model, self.unit, self.digits)
+                    if built or isinstance(step.term, Atom)
+                    else "(not built)",
                     None if at is None else at.value,
                     "; ".join(step_notes(derivation, step, at, point, mapping)),
                 ]

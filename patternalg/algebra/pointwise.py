@@ -36,6 +36,7 @@ from .atomic_model import AtomicModel
 from .bindings import as_value, check_bindings, check_made, substitute, unread_sizes
 from .evaluation import (
     Derivation,
+    Step,
     evaluate,
     noted_winner,
     refused_closed_form,
@@ -211,13 +212,35 @@ class PointValue(Recomputed):
         return self._closed_parts.bottleneck
 
     @property
+    def refused(self) -> str | None:
+        """Why no closed form is built beside the value (None: it is, or can be)."""
+        return self._closed_parts.refused
+
+    @property
     def derivation(self) -> Derivation:
         """Every sub-term's closed form (``--explain``), folded with the closed form (an
-        EvaluationError where the closed form is not built)."""
+        EvaluationError where the closed form is not built: :meth:`values_derivation`)."""
         refused = self._closed_parts.refused
         if refused is not None:
             raise EvaluationError(f"no derivation of the closed form: {refused}")
         return self._closed_parts.derivation
+
+    def values_derivation(self, library: Mapping[str, AtomicModel]) -> Derivation:
+        """What ``--explain`` shows where no closed form is built (:attr:`refused`): every
+        sub-term with its value at the point as its model, but an atom with its own (and the
+        atoms' models from ``library``: their sources and fitted ranges)."""
+        atoms: dict[str, sympy.Expr] = {}
+        steps = []
+        for s in self.steps:
+            model = s.held
+            if isinstance(s.term, Atom):
+                text = str(s.term)
+                if text not in atoms:
+                    atoms[text] = evaluate(s.term, library, self.semantics)
+                model = atoms[text]
+            steps.append(Step(s.term, model, s.depth))
+        names = {s.term.name for s in self.steps if isinstance(s.term, Atom)}
+        return Derivation(steps, {name: library[name] for name in sorted(names) if name in library})
 
     @property
     def value(self) -> float | None:
