@@ -237,7 +237,7 @@ def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
     holds a minimum or maximum in x, a wake's, by the difference's terms alone: sympy's
     expansion of such differences took most of a closed form of 100 pipes)."""
     if extremum_in_x(small) or extremum_in_x(big):
-        return _nonnegative_sum(big - small)
+        return _below_by_arguments(small, big)
     difference = big - small
     if _nonnegative_terms(difference):
         return True
@@ -245,6 +245,37 @@ def _dominated(small: sympy.Expr, big: sympy.Expr) -> bool:
         return False  # Min/Max (a pool's capped dispatch): sympy's assumptions are slow and decide nothing
     shifted = difference.xreplace({x: _SHIFT + 1}).rewrite(sympy.log)
     return bool(sympy.expand(shifted).is_nonnegative)
+
+
+@functools.lru_cache(maxsize=65536)
+def _below_by_arguments(small: sympy.Expr, big: sympy.Expr) -> bool:
+    """Whether ``small <= big`` for every x >= 1 where either holds a minimum or maximum in
+    x, from their arguments: ``max(a, b) <= c`` where each is, ``a <= min(b, c)`` where it
+    is below each, ``min(a, b) <= c`` where one is, ``a <= max(b, c)`` where it is below one;
+    else by the difference's terms (:func:`_nonnegative_sum`). Two stages with their wakes
+    are so compared clause by clause, where their difference keeps minima no sum cancels
+    (a pool around each of 64 pipes kept 23 stages, now 2). Arguments without extrema are
+    compared on their terms, not by sympy's assumptions.
+
+    >>> from patternalg.syntax.symbols import x
+    >>> stage = lambda s, r: sympy.Min(s + 3000, sympy.Max(s, 2 * s - r), evaluate=False)
+    >>> _below_by_arguments(stage(x, 5), stage(2 * x, 5)), _below_by_arguments(stage(2 * x, 5), stage(x, 5))
+    (True, False)
+    """
+    if not (extremum_in_x(small) or extremum_in_x(big)):
+        low, high = normal_form(small), normal_form(big)
+        if low is not None and high is not None and is_numeric(low) and is_numeric(high):
+            return below(low, high)
+        return _nonnegative_terms(big - small)
+    if isinstance(small, sympy.Max):
+        return all(_below_by_arguments(arg, big) for arg in small.args)
+    if isinstance(big, sympy.Min):
+        return all(_below_by_arguments(small, arg) for arg in big.args)
+    if isinstance(small, sympy.Min) and any(_below_by_arguments(arg, big) for arg in small.args):
+        return True
+    if isinstance(big, sympy.Max) and any(_below_by_arguments(small, arg) for arg in big.args):
+        return True
+    return _nonnegative_sum(big - small)
 
 
 def _nonnegative_sum(difference: sympy.Expr) -> bool:
