@@ -827,3 +827,19 @@ def test_optimize_says_the_budgets_exceed_the_cores_by_the_threads_a_design_runs
     # OverflowError converting it to an int, fuzz seed 168)
     (note,) = noted("tpool_a(" * 3000 + "qsort" + ")" * 3000, budget=["a<=4"])
     assert "(a <= 4: more than 1.8e+308 at once)" in note
+
+
+def test_a_closed_form_in_a_free_count_with_a_wake_says_where_a_count_of_one_differs():
+    # at c = 1 one thread runs the seq and wakes qsort's stage for all of it (3 nop and the
+    # whole wake at x = 1, where qsort is 0); the closed form takes the pool as of several
+    # threads, and says so: the point is the value
+    term = "pipe(seq(tpool_c(seq(qsort, nop)), seq(nop, nop)), qsort)"
+    machine = Machine(2, wake=12000)
+    nop = float(LIB["nop"].expr)
+    assert patternalg.explain(term, machine=machine, c=1, x=1).value == pytest.approx(3 * nop + 12000)
+    closed = patternalg.explain(term, machine=machine)
+    assert any(n.startswith("with a wake, a closed form takes tpool_c(seq(qsort, nop)) as of several threads: at c = 1")
+               for n in closed.notes)
+    at_two = patternalg.explain(term, machine=machine, c=2, x=1)
+    assert float(closed.expr.subs({sympy.Symbol("c", positive=True): 2, x: 1})) == pytest.approx(at_two.value, rel=1e-12)
+    assert not any("as of several threads" in n for n in at_two.notes + patternalg.explain("pipe(seq(tpool_2(qsort), nop), qsort)", machine=machine).notes)

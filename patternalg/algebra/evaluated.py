@@ -29,13 +29,14 @@ from .._internal.display import HtmlTable, as_digits, brief
 from .._internal.surface import flag
 from ..errors import EvaluationError
 from ..syntax.arith import bounds_text, float_text, latex_number, latex_text, value_digits
-from ..syntax.symbols import symbol
+from ..syntax.symbols import symbol, x
 from ..syntax.terms import Atom, Term
 from .atomic_model import AtomicModel, stated_numbers
 from .bindings import as_value
 from .domains import extrapolation_notes, extrapolations, point_notes
 from .evaluation import Derivation, closed_form, evaluate
-from .machine_notes import machine_notes
+from .machine import MachineSemantics
+from .machine_notes import free_count_wake_note, machine_notes
 from .pointwise import PointValue, at_point, undecided_note, with_counts
 from .render import (
     DEFAULT_DIGITS,
@@ -338,6 +339,9 @@ def evaluated(
         # a pipe left undecided inside may not reach the value (the cores bound the whole)
         notes = [undecided_note(semantics)] if undecided and expr.has(sympy.Max) else []
     notes.extend(machine_notes([with_counts(term, at)], semantics))
+    if isinstance(semantics, MachineSemantics) and expr.free_symbols - {x}:  # a closed form in counts
+        wake_note = free_count_wake_note(with_counts(term, at), semantics.machine)
+        notes.extend([wake_note] if wake_note else [])
     moved = converted_note(term, library, result_unit)
     if moved:
         notes.append(moved)

@@ -10,14 +10,14 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from .._internal.limits import printable
 from ..errors import PatternalgError
-from ..syntax.terms import Atom, MapReduce, Pipe, Term, TPool
+from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .machine import Machine, MachineSemantics, threads_needed, threads_text
 from .machine_number_kinds import atom_of
 from .semantics import Semantics
 
 __all__ = [
     "machine_notes", "thread_note", "calibrated_threads", "speedups_short_of_cores",
-    "extrapolated_threads_note", "pipeline_speedup_note", "pooled_atoms",
+    "extrapolated_threads_note", "pipeline_speedup_note", "pooled_atoms", "free_count_wake_note",
 ]
 
 
@@ -203,4 +203,33 @@ def pipeline_speedup_note(term: Term, machine: Machine) -> str | None:
                 f"{printable(str(node))} runs {shared[0]} in two of its stages at once, each at "
                 f"{shared[0]}'s speed-up alone: the machine counts no contention between stages"
             )
+    return None
+
+
+def free_count_wake_note(term: Term, machine: Machine) -> str | None:
+    """A note where a closed form in a free thread count, on a machine with a wake, takes a
+    pool of that count inside a ``seq`` or a pool as of several threads (the case the count
+    leaves open; carried beside the one-thread case, the form would double per level): at a
+    count of 1 one thread runs the ``seq`` and wakes the next stage for all of it, which a
+    point (``--at``) gives and the closed form does not. None where no such pool is.
+
+    >>> from patternalg.syntax.parser import parse
+    >>> m = Machine(2, wake=12000)
+    >>> free_count_wake_note(parse("pipe(seq(tpool_c(qsort), nop), qsort)"), m)[:75]
+    'with a wake, a closed form takes tpool_c(qsort) as of several threads: at c'
+    >>> free_count_wake_note(parse("pipe(seq(tpool_2(qsort), nop), qsort)"), m) is None
+    True
+    """
+    if machine.wake == 0 or not any(isinstance(node, Pipe) for node in term.walk()):
+        return None
+    for node in term.walk():
+        if isinstance(node, (Seq, TPool)):
+            for inner in node.walk():
+                if inner is not node and isinstance(inner, TPool) and inner.count.free_symbols:
+                    counts = ", ".join(sorted(f"{s} = 1" for s in map(str, inner.count.free_symbols)))
+                    return (
+                        f"with a wake, a closed form takes {printable(str(inner))} as of several threads: "
+                        f"at {counts} one thread runs what holds it and wakes the next stage for all of it, "
+                        f"which the closed form may miss there (--at {counts.replace(' ', '')} gives that value)"
+                    )
     return None
