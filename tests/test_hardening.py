@@ -90,6 +90,17 @@ def test_model_file_expressions_are_bounded(model, fragment, tmp_path: Path, cap
     assert fragment in line and re.search(r"m\.toml:[12]: models\.k", line)  # the table's line or the model's
 
 
+def test_a_tower_in_a_machine_file_is_refused_before_a_product_holding_it_is_evaluated(tmp_path: Path, capsys) -> None:
+    # fuzz seed 205: a wake of 2^(x^x) minutes at x = 1,024, converted to ns (a product
+    # holding the tower), took 12 s to be found too large (twice evaluated in floats)
+    (tmp_path / "m.toml").write_text('format = 1\n[machine]\ncores = 16\nunit = "min"\nwake = "2^(x^x)"\n')
+    machine = ["--machine", str(tmp_path / "m.toml"), "--at", "x=1024"]
+    for args in (["eval", "pipe(qsort, inc)", *machine], ["explore", "tpool_n(qsort)", *machine, "--at", "n=2", "--expansions", "20"]):
+        assert main(args) == 2
+        line = capsys.readouterr().err.splitlines()[-1]  # after the machine's note
+        assert line.endswith("--at x=1024" + (", n=2" if "n=2" in args else "") + ": the value has more than 1e308 digits (limit: 1000)")
+
+
 def test_deeply_nested_model_files_are_refused_before_tomllib_recurses(tmp_path: Path) -> None:
     deep = "a = " + "[" * 2000 + "]" * 2000 + "\n"
     path = tmp_path / "deep.toml"

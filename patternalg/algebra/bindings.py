@@ -308,30 +308,32 @@ def _refuse_too_large(lazy: sympy.Expr, where: str) -> bool:
     """Raise if a number in ``lazy`` (a substitution left unevaluated) has more digits than
     the limit; return whether ``lazy`` itself is a finite float."""
     finite = False
-    for node in sympy.preorder_traversal(lazy):
+    nodes = list(sympy.preorder_traversal(lazy))
+    for node in nodes:  # towers first, from floats: a product holding 2^(1024^1024) took
+        if node.is_Pow and node.is_number:  # 6 s to find not finite, twice
+            _refuse_digits(_power_digits(node), where)
+    for node in nodes:
         if (node.is_Pow or node is lazy) and node.is_number:
             if math.isfinite(float_value(node)):
                 finite = finite or node is lazy
                 continue  # below 10^309 in floats: far from the limit, no need for evalf
-            digits = _power_digits(node) if node.is_Pow else None
-            if digits is not None:  # a tower such as 2^(x^x): its digits in floats, never built
-                if digits > MAX_INTEGER_DIGITS:
-                    shown = f"about {digits:.3g}" if math.isfinite(digits) else "more than 1e308"
-                    raise EvaluationError(
-                        f"{where}: the value has {shown} digits (limit: {MAX_INTEGER_DIGITS})"
-                    )
+            if node.is_Pow and _power_digits(node) is not None:  # a tower: decided above
                 continue
             try:
                 magnitude = sympy.Abs(node.evalf(15))
             except (ValueError, TypeError):  # Min/Max of a lazy 0.e-140: not comparable
                 continue
             if magnitude.is_Number and magnitude.is_finite and magnitude.is_positive:
-                digits = float(sympy.log(magnitude, 10))
-                if digits > MAX_INTEGER_DIGITS:
-                    raise EvaluationError(
-                        f"{where}: the value has about {digits:.3g} digits (limit: {MAX_INTEGER_DIGITS})"
-                    )
+                _refuse_digits(float(sympy.log(magnitude, 10)), where)
     return finite
+
+
+def _refuse_digits(digits: float | None, where: str) -> None:
+    """Raise if ``digits`` (a value's decimal digits, from floats; None: not known) is more
+    than the limit."""
+    if digits is not None and digits > MAX_INTEGER_DIGITS:
+        shown = f"about {digits:.3g}" if math.isfinite(digits) else "more than 1e308"
+        raise EvaluationError(f"{where}: the value has {shown} digits (limit: {MAX_INTEGER_DIGITS})")
 
 
 def _power_digits(power: sympy.Pow) -> float | None:
