@@ -182,6 +182,11 @@ and the asymptotic winner's closed form). With the machine's wake (2026-12-03): 
 at 0.05 (seed 197, 7,126 inputs in 37 s), and machine files with a wake key of any
 expression a hand-off may be and ``w0`` in their covariance records, ``machine``,
 ``calibrate``, ``validate``, ``interval`` at 1.0 (seed 198, 20,000 inputs in 47 s): 0 of each.
+Every class at 0.1 (seed 205, 14,251 inputs): 1 hang, ``explore`` on a machine whose wake is
+``2^(x^x)`` minutes at x = 1,024 (12 s to find the value too large: the product converting it
+to ns was evaluated in floats, twice, before the tower in it was looked at; 0.8 s since), and
+again 0 of each; ``deep``, ``machine``, ``calibrate``, ``validate``, ``interval`` at 0.5
+(seed 206, 10,250 inputs in 205 s): 0 of each.
 The campaign checks exits, not verdicts:
 ``fuzz_law_verdicts.py`` checks the law checker's answers themselves.
 
