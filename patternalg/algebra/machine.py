@@ -432,14 +432,15 @@ class MachineSemantics(Semantics):
             received_work = received if serial else _plus(arithmetic, right.received_work, right.work, left.work, work)
         own = any(part.speedup is not None or part.parts is not None for part in (left, right))
         wake = _woken(left, right)
+        several = None if serial else _seq_several(arithmetic, left, right)
         waking: tuple[Any, ...]
         if serial or wake is None:  # one stage as a pipe sees it: it receives, runs both, hands on
             waking = _stage(arithmetic, time, received, wake)
         else:  # parts with stages of their own: it receives at the first's, hands on from the last's
             waking = (right.sending, right.sending_received, left.first, right.share, wake)
+            waking = _one_or_several(arithmetic, several, _stage(arithmetic, time, received, wake), waking)
         return Busy(time, work, received, received_work, serial, left.touches or right.touches,
-                    None, _dispatch(left, right), (left, right) if own else None,
-                    None if serial else _seq_several(arithmetic, left, right), *waking)  # fmt: skip
+                    None, _dispatch(left, right), (left, right) if own else None, several, *waking)  # fmt: skip
 
     def threaded(self, arithmetic: Any, body: Busy, running: Any) -> tuple[Any, Any, Any, Any]:
         """``body`` run as ``running`` instances at once, each on a thread of its own: its
@@ -514,11 +515,13 @@ class MachineSemantics(Semantics):
         waking: tuple[Any, ...] = ()
         if body.wake is not None:  # each thread wakes the next stage for its own elements
             share = arithmetic.divide(body.share, running)
+            alone = (time, received, received, share, body.wake)
             if body.serial:  # one stage of several threads: the pool's own time
-                waking = (time, received, received, share, body.wake)
+                waking = alone
             else:  # a pool of stages: their ends, as many at once as it runs
                 ends = (body.sending, _paid(arithmetic, body.sending_received), _paid(arithmetic, body.first))
                 waking = (*(arithmetic.divide(end, running) for end in ends), share, body.wake)
+                waking = _one_or_several(arithmetic, body.several, alone, waking)
         return Busy(time, work, received, received_work, serial, body.touches, None, body.dispatch, None, threads,
                     *waking)  # fmt: skip
 
@@ -736,6 +739,22 @@ def _seq_several(arithmetic: Any, left: Busy, right: Busy) -> Any:
 def _woken(left: Busy, right: Busy) -> Any:
     """The wake bound of a composition's context (its parts share one; None: no wake)."""
     return left.wake if left.wake is not None else right.wake
+
+
+def _one_or_several(arithmetic: Any, several: Any, one: tuple[Any, ...], more: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The wake fields of a term whose threads are not one number (``several``: 0 where one
+    thread runs it all, 1 where several do, as a grid varies a count): ``one``'s where it
+    is 0, ``more``'s where it is 1. A closed form keeps ``more``'s (carrying both doubled
+    the form per level; ``eval`` notes it: :func:`~.machine_notes.free_count_wake_note`)."""
+    if several is None or arithmetic.symbolic:
+        return more
+    unit, minus = arithmetic.leaf(sympy.Integer(1), {}), arithmetic.leaf(sympy.Integer(-1), {})
+    rest = arithmetic.add(unit, arithmetic.multiply(several, minus))
+    blend = [
+        arithmetic.add(arithmetic.multiply(_paid(arithmetic, a), rest), arithmetic.multiply(_paid(arithmetic, b), several))
+        for a, b in zip(one[:4], more[:4], strict=True)
+    ]
+    return (*blend, more[4])
 
 
 def _stage(arithmetic: Any, time: Any, received: Any, wake: Any) -> tuple[Any, ...]:
