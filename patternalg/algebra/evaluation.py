@@ -83,9 +83,6 @@ class ClosedForms(Arithmetic[Value]):
         expr = as_expr(value)
         return float(expr) if expr.is_number else None
 
-    def at_counts(self, value: Value, counts: Mapping[sympy.Symbol, sympy.Expr]) -> Value:
-        return _value(bounded_xreplace(as_expr(value), counts, self.where))
-
     def dominant(self, left: Value, right: Value) -> tuple[Value, int | None]:
         """The stage with the worse O-scaling in x (the paper's pipe)."""
         return operators.m_pipe(left, right, Semantics.ASYMPTOTIC)

@@ -87,11 +87,6 @@ class Arithmetic(Generic[V]):
         the term gives, not one a grid varies), else None: what a semantics may decide on."""
         return None
 
-    def at_counts(self, value: V, counts: Mapping[sympy.Symbol, sympy.Expr]) -> V:
-        """``value`` where the thread counts ``counts`` names take their values there (a
-        closed form's; a number has no free count, and is its own)."""
-        return value
-
     def sized(self, context: Context[V], size: V) -> Context[V]:
         """The context a part of a mapReduce runs in, at ``size`` elements (eq. (5): the
         map at 1, the reduce at d(x)): x is ``size`` there."""

@@ -73,7 +73,6 @@ from ..errors import EvaluationError
 from ..syntax.arith import format_expr, shown_text
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
-from . import operators
 from .atomic_model import AtomicModel
 from .machine_checks import check_cores, check_cost, check_speedup, machine_expression
 from .semantics import CORES, Semantics
@@ -469,8 +468,7 @@ class MachineSemantics(Semantics):
         running = arithmetic.smaller(count, cores)
         dispatch = several = None
         # a pool of one is its body's own stream: one thread runs it all if its body is so
-        ones = _one_thread_each(body.several) if arithmetic.symbolic else None
-        open_ended = body.several is not None and (not arithmetic.symbolic or ones is not None)
+        open_ended = body.several is not None and not arithmetic.symbolic
         if body.dispatch is not None or body.serial or open_ended:  # min(1, n - 1): 0 for one
             several = arithmetic.smaller(
                 arithmetic.add(count, arithmetic.leaf(sympy.Integer(-1), {})),
@@ -482,7 +480,7 @@ class MachineSemantics(Semantics):
         if body.serial:
             known = arithmetic.constant(several)
             serial, threads = (known == 0, None) if known is not None else (False, several)
-        elif open_ended:  # one thread runs it where every count inside and this one are 1
+        elif open_ended:  # a closed form takes a pool of such a pool as of several threads
             threads = arithmetic.larger(body.several, several)[0]
 
         threaded = self.threaded(arithmetic, body, running)
@@ -492,18 +490,15 @@ class MachineSemantics(Semantics):
             # (its work per element, on its thread among the pool's: an atom's own time,
             # grown where its speed-up falls short of its threads): an element shorter than
             # a dispatch is handed on before anybody waits for it (a body of several
-            # threads, with queues of its own, pays the whole); where the body's threads are
-            # not one number, the cap is its time where one thread runs it plus the whole
-            # dispatch if several do: a closed form takes that time where the counts inside
-            # are 1 (its time as it is holds its own pools' capped dispatch, and a cap on it
-            # would double the form level by level), and a count that is not a symbol
-            # (``2*n``) counts as several threads a level up
+            # threads, with queues of its own, pays the whole: its time holds its own pools'
+            # capped dispatch, and a cap on it would nest them level by level); where the
+            # body's threads are not one number, the cap is that time plus the whole
+            # dispatch if several run it
             paid = dispatch
             if dispatch is not None and body.serial:
                 paid = arithmetic.smaller(dispatch, work)
             elif dispatch is not None and body.several is not None:
-                alone = work if ones is None else arithmetic.at_counts(work, ones)
-                paid = arithmetic.smaller(dispatch, arithmetic.add(alone, arithmetic.multiply(dispatch, body.several)))
+                paid = arithmetic.smaller(dispatch, arithmetic.add(work, arithmetic.multiply(dispatch, body.several)))
             if not body.serial:  # a body of several threads: the cores bound the pool
                 time = arithmetic.larger(time, arithmetic.divide(work, cores))[0]
             if paid is not None:
@@ -639,40 +634,6 @@ def _at_most(count: sympy.Expr, cores: int) -> sympy.Expr:
     """``min(count, cores)``, once per count: sympy's ``Min`` of a free count tries to order
     it against the cores (1.3 ms a call; a mapReduce 10,000 deep asked 80,000 times)."""
     return sympy.Min(count, cores)
-
-
-def _one_thread_each(several: Any) -> dict[sympy.Symbol, sympy.Expr] | None:
-    """The thread counts of a closed form's ``several`` (the largest ``min(1, n - 1)`` of
-    the pools inside, as sympy keeps it), each at 1: where they are, one thread runs every
-    such pool; None where there is none, or a count is not a symbol (``2*n`` is never 1).
-
-    >>> a, b = sympy.symbols("a b")
-    >>> _one_thread_each(sympy.Max(sympy.Min(1, a - 1), sympy.Min(1, b - 1)))
-    {a: 1, b: 1}
-    >>> _one_thread_each(sympy.Min(1, 2 * a - 1)) is None
-    True
-    """
-    if several is None:
-        return None
-    counts = _pool_counts(operators.as_expr(several))
-    return {count: sympy.Integer(1) for count in sorted(counts, key=str)} if counts else None
-
-
-def _pool_counts(expr: sympy.Expr) -> set[sympy.Symbol] | None:
-    """The symbols ``n`` of an expression made of numbers, ``n - 1`` and their minima and
-    maxima; None if it is made of anything else."""
-    if expr.is_Number:
-        return set()
-    if isinstance(expr, (sympy.Min, sympy.Max)):
-        found: set[sympy.Symbol] = set()
-        for arg in expr.args:
-            counts = _pool_counts(arg)
-            if counts is None:
-                return None
-            found |= counts
-        return found
-    count = expr + 1
-    return {count} if isinstance(count, sympy.Symbol) else None
 
 
 def _seq_parts(body: Busy) -> list[Busy]:
