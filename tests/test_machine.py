@@ -856,3 +856,15 @@ def test_a_closed_form_in_a_free_count_with_a_wake_says_where_a_count_of_one_dif
     at_two = patternalg.explain(term, machine=machine, c=2, x=1)
     assert float(closed.expr.subs({sympy.Symbol("c", positive=True): 2, x: 1})) == pytest.approx(at_two.value, rel=1e-12)
     assert not any("as of several threads" in n for n in at_two.notes + patternalg.explain("pipe(seq(tpool_2(qsort), nop), qsort)", machine=machine).notes)
+
+
+def test_a_closed_form_in_free_counts_notes_a_dispatch_cap_decided_one_level_deep():
+    # tpool_2 of pools of one of inc is tpool_2(inc): at x = 1 inc (536 ns) is below the
+    # dispatch and pays its own time, not 800; the closed form, deciding the cap one level
+    # deep, pays the whole dispatch there, and says which pool and what gives the value
+    term, machine = "tpool_2(tpool_b(tpool_c(inc)))", Machine(4, dispatch=800)
+    assert patternalg.explain(term, machine=machine, b=1, c=1, x=1).value == pytest.approx(INC(1) / 2 + INC(1))
+    notes = patternalg.explain(term, machine=machine).notes
+    assert any(n.startswith("with a dispatch cost, a closed form takes tpool_c(inc) as of several threads: at c = 1 a pool "
+                            "further out pays it the whole dispatch") and n.endswith("(--at c=1 gives that value)") for n in notes)
+    assert not any("as of several threads" in n for n in patternalg.explain("tpool_2(tpool_b(inc))", machine=machine).notes)

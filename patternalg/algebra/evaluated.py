@@ -36,7 +36,7 @@ from .bindings import as_value
 from .domains import extrapolation_notes, extrapolations, point_notes
 from .evaluation import Derivation, closed_form, evaluate
 from .machine import MachineSemantics
-from .machine_notes import free_count_wake_note, machine_notes
+from .machine_notes import free_count_note, machine_notes
 from .pointwise import PointValue, at_point, undecided_note, with_counts
 from .render import (
     DEFAULT_DIGITS,
@@ -340,8 +340,8 @@ def evaluated(
         notes = [undecided_note(semantics)] if undecided and expr.has(sympy.Max) else []
     notes.extend(machine_notes([with_counts(term, at)], semantics))
     if isinstance(semantics, MachineSemantics) and expr.free_symbols - {x}:  # a closed form in counts
-        wake_note = free_count_wake_note(with_counts(term, at), semantics.machine)
-        notes.extend([wake_note] if wake_note else [])
+        free_note = free_count_note(with_counts(term, at), semantics.machine)
+        notes.extend([free_note] if free_note else [])
     moved = converted_note(term, library, result_unit)
     if moved:
         notes.append(moved)

@@ -706,7 +706,7 @@ def _one_or_several(arithmetic: Any, several: Any, one: tuple[Any, ...], more: t
     """The wake fields of a term whose threads are not one number (``several``: 0 where one
     thread runs it all, 1 where several do, as a grid varies a count): ``one``'s where it
     is 0, ``more``'s where it is 1. A closed form keeps ``more``'s (carrying both doubled
-    the form per level; ``eval`` notes it: :func:`~.machine_notes.free_count_wake_note`)."""
+    the form per level; ``eval`` notes it: :func:`~.machine_notes.free_count_note`)."""
     if several is None or arithmetic.symbolic:
         return more
     unit, minus = arithmetic.leaf(sympy.Integer(1), {}), arithmetic.leaf(sympy.Integer(-1), {})

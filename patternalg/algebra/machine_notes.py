@@ -17,7 +17,7 @@ from .semantics import Semantics
 
 __all__ = [
     "machine_notes", "thread_note", "calibrated_threads", "speedups_short_of_cores",
-    "extrapolated_threads_note", "pipeline_speedup_note", "pooled_atoms", "free_count_wake_note",
+    "extrapolated_threads_note", "pipeline_speedup_note", "pooled_atoms", "free_count_note",
 ]
 
 
@@ -206,30 +206,41 @@ def pipeline_speedup_note(term: Term, machine: Machine) -> str | None:
     return None
 
 
-def free_count_wake_note(term: Term, machine: Machine) -> str | None:
-    """A note where a closed form in a free thread count, on a machine with a wake, takes a
-    pool of that count inside a ``seq`` or a pool as of several threads (the case the count
-    leaves open; carried beside the one-thread case, the form would double per level): at a
-    count of 1 one thread runs the ``seq`` and wakes the next stage for all of it, which a
-    point (``--at``) gives and the closed form does not. None where no such pool is.
+def free_count_note(term: Term, machine: Machine) -> str | None:
+    """A note where a closed form in a free thread count takes a pool of it as of several
+    threads, the case the count leaves open (carried beside the one-thread case, the form
+    would double per level), and a count of 1 may give another value, which a point
+    (``--at``) and a grid give: on a machine with a wake, such a pool inside a ``seq`` or a
+    pool (at 1 one thread runs what holds it and wakes the next stage for all of it); with a
+    dispatch cost, inside two pools (the cap is decided one level deep). None where no such
+    pool is.
 
     >>> from patternalg.syntax.parser import parse
-    >>> m = Machine(2, wake=12000)
-    >>> free_count_wake_note(parse("pipe(seq(tpool_c(qsort), nop), qsort)"), m)[:75]
+    >>> m = Machine(2, wake=12000, dispatch=800)
+    >>> free_count_note(parse("pipe(seq(tpool_c(qsort), nop), qsort)"), m)[:75]
     'with a wake, a closed form takes tpool_c(qsort) as of several threads: at c'
-    >>> free_count_wake_note(parse("pipe(seq(tpool_2(qsort), nop), qsort)"), m) is None
+    >>> free_count_note(parse("tpool_2(tpool_1(tpool_c(qsort)))"), m)[:88]
+    'with a dispatch cost, a closed form takes tpool_c(qsort) as of several threads: at c = 1'
+    >>> free_count_note(parse("pipe(seq(tpool_2(qsort), nop), qsort)"), m) is None
     True
     """
-    if machine.wake == 0 or not any(isinstance(node, Pipe) for node in term.walk()):
+    wake = machine.wake != 0 and any(isinstance(node, Pipe) for node in term.walk())
+    if not wake and machine.dispatch == 0:
         return None
-    for node in term.walk():
-        if isinstance(node, (Seq, TPool)):
-            for inner in node.walk():
-                if inner is not node and isinstance(inner, TPool) and inner.count.free_symbols:
-                    counts = ", ".join(sorted(f"{s} = 1" for s in map(str, inner.count.free_symbols)))
-                    return (
-                        f"with a wake, a closed form takes {printable(str(inner))} as of several threads: "
-                        f"at {counts} one thread runs what holds it and wakes the next stage for all of it, "
-                        f"which the closed form may miss there (--at {counts.replace(' ', '')} gives that value)"
-                    )
+    stack: list[tuple[Term, bool, int]] = [(term, False, 0)]  # inside a seq or pool; pools around
+    while stack:  # one pass: terms are 10,000 deep
+        node, held, pools = stack.pop()
+        if isinstance(node, TPool) and node.count.free_symbols:
+            cost = "a wake" if wake and held else "a dispatch cost" if machine.dispatch != 0 and pools >= 2 else None
+            if cost is not None:
+                counts = ", ".join(sorted(f"{s} = 1" for s in map(str, node.count.free_symbols)))
+                what = ("one thread runs what holds it and wakes the next stage for all of it" if cost == "a wake"
+                        else "a pool further out pays it the whole dispatch")  # fmt: skip
+                return (
+                    f"with {cost}, a closed form takes {printable(str(node))} as of several threads: "
+                    f"at {counts} {what}, which the closed form may miss there (--at {counts.replace(' ', '')} "
+                    "gives that value)"
+                )
+        inside = held or isinstance(node, (Seq, TPool))
+        stack.extend((child, inside, pools + isinstance(node, TPool)) for child in node.children())
     return None
