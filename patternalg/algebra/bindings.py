@@ -309,15 +309,17 @@ def _refuse_too_large(lazy: sympy.Expr, where: str) -> bool:
     the limit; return whether ``lazy`` itself is a finite float."""
     finite = False
     nodes = list(sympy.preorder_traversal(lazy))
-    for node in nodes:  # towers first, from floats: a product holding 2^(1024^1024) took
-        if node.is_Pow and node.is_number:  # 6 s to find not finite, twice
-            _refuse_digits(_power_digits(node), where)
+    towers = set()  # first, from floats: a product holding 2^(1024^1024) took 6 s to find
+    for node in nodes:  # not finite, twice
+        if node.is_Pow and node.is_number and (digits := _power_digits(node)) is not None:
+            _refuse_digits(digits, where)
+            towers.add(node)
     for node in nodes:
         if (node.is_Pow or node is lazy) and node.is_number:
             if math.isfinite(float_value(node)):
                 finite = finite or node is lazy
                 continue  # below 10^309 in floats: far from the limit, no need for evalf
-            if node.is_Pow and _power_digits(node) is not None:  # a tower: decided above
+            if node in towers:  # its digits decided above
                 continue
             try:
                 magnitude = sympy.Abs(node.evalf(15))
