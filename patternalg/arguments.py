@@ -70,12 +70,26 @@ TERM = "a term or its text, e.g. 'pipe(qsort, inc)'"
 
 
 def wrong(name: str, what: str, value: Any) -> ArgumentError:
-    """The error for argument ``name`` given ``value`` where ``what`` is wanted.
+    """The error for argument ``name`` given ``value`` where ``what`` is wanted; given
+    atoms' models (a notebook's ``patternalg.fit``, passed where a function takes terms or
+    a grid), it says where they go.
 
     >>> str(wrong("over", "a grid", None))
     'over: expected a grid; got None'
+    >>> str(wrong("terms[1]", "a term", as_models({"k": "2*x"})))
+    "terms[1]: expected a term; got Models {'k': AtomicModel(k [ns]: 2*x)} (atoms' models: pass them as library=...)"
     """
-    return ArgumentError.wanted(name, what, value)
+    error = ArgumentError.wanted(name, what, value)
+    if _models_given(value):
+        return ArgumentError(f"{error} (atoms' models: pass them as library=...)")
+    return error
+
+
+def _models_given(value: Any) -> bool:
+    """Whether ``value`` is a mapping of atomic models (a ``ModelLibrary``, a fit's)."""
+    if isinstance(value, CheckedModels):
+        return True
+    return isinstance(value, Mapping) and bool(value) and all(isinstance(v, AtomicModel) for v in value.values())
 
 
 def expect(value: Any, types: type | tuple[type, ...], name: str, what: str) -> Any:
@@ -307,6 +321,8 @@ def as_axes(value: Any, name: str = "over", integer: Collection[str] = ()) -> li
     what = "a grid axis such as 'x=1..1e6:20:log' or 'n=1,2,4' (or an Axis), or a list of them"
     if isinstance(value, Axis):
         return [value]
+    if _models_given(value):
+        raise wrong(name, what, value)
     if isinstance(value, Mapping):
         value = [_axis_text(symbol_name, spec, f"{name}[{symbol_name!r}]") for symbol_name, spec in value.items()]
     items = _items(value, name, what)

@@ -215,3 +215,23 @@ def test_a_model_text_that_does_not_parse_names_its_atom() -> None:
 
     with pytest.raises(patternalg.ParseError, match=r"^library\['qsort'\]: line 1, column 3: syntax error"):
         patternalg.model("seq(qsort, inc)", library={"inc": "x", "qsort": "2*"})
+
+
+def test_models_given_where_terms_or_a_grid_go_say_they_are_the_library_keyword() -> None:
+    # a notebook's fit passed on positionally: explain and model take it there, sweep and
+    # compare take terms and a grid there (the error named a list, or an atom as a range)
+    import patternalg
+
+    library = patternalg.ModelLibrary.builtin()
+    hint = r"\(atoms' models: pass them as library=\.\.\.\)$"
+    with pytest.raises(ArgumentError, match=r"^over: expected a grid axis .*; got ModelLibrary .*" + hint):
+        patternalg.sweep(["pipe(qsort, inc)"], library)
+    with pytest.raises(ArgumentError, match=r"^terms\[2\]: expected a term .*" + hint):
+        patternalg.compare(["pipe(qsort, inc)", "seq(qsort, inc)"], library)
+    with pytest.raises(ArgumentError, match=r"^terms\[1\]: expected a term .*; got dict .*" + hint):
+        patternalg.compare("pipe(qsort, inc)", dict(library))
+    # a list and more terms are the terms in that order
+    found = patternalg.compare(["pipe(qsort, inc)"], "seq(qsort, inc)", library=library, over="x=2..64:4:log")
+    assert [str(t) for t in found.terms] == ["pipe(qsort, inc)", "seq(qsort, inc)"]
+    with pytest.raises(ArgumentError, match=r"^terms\[1\]: expected a term .*; got list"):
+        patternalg.compare(["pipe(qsort, inc)"], ["seq(qsort, inc)"], library=library)

@@ -457,7 +457,10 @@ def compare(
     interval: each undecided range says which sources of the draws alone leave it so
     (:attr:`Range.undecided_by`: what to measure again to tell the designs apart)."""
     explain = expect(explain, bool, "explain", "True or False")
-    terms = as_terms([terms, *more]) if more else as_terms(terms)
+    if more and not isinstance(terms, str | Term):  # compare([A, B], models): the models are a keyword's
+        terms = as_terms([*as_terms(terms), *more])
+    else:
+        terms = as_terms([terms, *more]) if more else as_terms(terms)
     at, library = as_bindings(at), ModelLibrary.of(library)
     progress, seed = as_callback(progress, "progress", "progress(done, total)"), as_seed(seed)
     semantics = semantics_of("exact", machine, cores)
