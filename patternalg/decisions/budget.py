@@ -7,6 +7,10 @@
 Traceback (most recent call last):
 ...
 patternalg.errors.EvaluationError: budget='a*b <= 24': not linear in a, b (a budget is a sum of counts times numbers, e.g. a+b<=24)
+>>> parse_budget("threads <= 4", ("a", "b"))
+Traceback (most recent call last):
+...
+patternalg.errors.EvaluationError: budget='threads <= 4': names no free thread count (free: a, b): a budget sums them, e.g. a+b<=24; threads=N bounds the threads the design runs in all
 """
 
 from __future__ import annotations
@@ -81,7 +85,11 @@ def parse_budget(text: str, names: Sequence[str], unread: Mapping[str, str] | No
         )
     if not used & set(names):
         free = ", ".join(names) or "none"
-        raise EvaluationError(f"{where}: names no free thread count (free: {free})")
+        sums = f"a budget sums them, e.g. {'+'.join(names)}<=24; " if names else ""
+        raise EvaluationError(
+            f"{where}: names no free thread count (free: {free}): {sums}"
+            f"{flag('threads', 'N')} bounds the threads the design runs in all"
+        )
     if used - set(names):
         unknown = ", ".join(sorted(used - set(names)))
         raise EvaluationError(
