@@ -271,6 +271,8 @@ def _covered_up_to(differences: list[list[Term]], tail: float) -> bool:
             not terms or _bounded_below(terms, t0, t1) is True for terms in differences
         ):
             middle = (t0 + t1) / 2
+            if all(_value(terms, middle) < 0 for terms in differences):
+                return False  # the form is above every other there: the maximum, not below
             pending += [(t0, middle), (middle, t1)]
     return not pending
 
