@@ -565,3 +565,18 @@ def test_a_read_error_on_fit_s_fast_path_names_the_file(capsys) -> None:
     Input/output error': the fast path of a text file read it unguarded."""
     assert main(["fit", "/proc/self/mem"]) == 2
     assert capsys.readouterr().err == "patternalg fit: error: /proc/self/mem: cannot read measurements: Input/output error\n"
+
+
+def test_a_series_of_two_parameters_with_every_point_left_out_is_one_error(tmp_path, capsys) -> None:
+    """Fuzz seed 209: a CSV whose second parameter is 0 at every point of a kernel left
+    that kernel no points, and the grid's lines were taken of none (a ValueError); now a
+    warning, and the other kernel is fitted (one bad region never loses the rest)."""
+    rows = ["kernel,x,p,time"]
+    rows += [f"empty,{x},0,{x * 2.0}" for x in (8, 16, 32)]
+    rows += [f"good,{x},{p},{x * p * 3.0 + 5}" for x in (8, 16, 32, 64) for p in (1, 2, 4, 8)]
+    (tmp_path / "m.csv").write_text("\n".join(rows) + "\n")
+    assert main(["fit", str(tmp_path / "m.csv"), "--parameters", "x,p"]) == 0
+    captured = capsys.readouterr()
+    assert "kernel 'empty', metric 'time': no measured points; a pmnf fit in 2 parameters needs at least 3" in captured.err
+    assert "(left out; the other kernels are fitted)" in captured.err
+    assert "Traceback" not in captured.err and captured.out.startswith("good: ")

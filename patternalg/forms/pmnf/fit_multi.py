@@ -116,6 +116,8 @@ def check_series(s: Any) -> None:
             f"{s.path}: pmnf fits 1 to {MAX_PARAMETERS} parameters; the file has {k} "
             f"({', '.join(s.parameters)})"
         )
+    if not len(s.points):  # every point left out (a parameter <= 0 at each): no grid at all
+        raise FitError(f"{where}: no measured points; a pmnf fit in {k} parameters needs at least 3 along each")
     problem = parameter_problem(s.points)
     if problem:
         (row, column), why = problem
