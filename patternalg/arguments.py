@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "wrong",
+    "holds_models",
     "expect",
     "as_text",
     "as_each",
@@ -80,12 +81,12 @@ def wrong(name: str, what: str, value: Any) -> ArgumentError:
     "terms[1]: expected a term; got Models {'k': AtomicModel(k [ns]: 2*x)} (atoms' models: pass them as library=...)"
     """
     error = ArgumentError.wanted(name, what, value)
-    if _models_given(value):
+    if holds_models(value):
         return ArgumentError(f"{error} (atoms' models: pass them as library=...)")
     return error
 
 
-def _models_given(value: Any) -> bool:
+def holds_models(value: Any) -> bool:
     """Whether ``value`` is a mapping of atomic models (a ``ModelLibrary``, a fit's)."""
     if isinstance(value, CheckedModels):
         return True
@@ -321,7 +322,7 @@ def as_axes(value: Any, name: str = "over", integer: Collection[str] = ()) -> li
     what = "a grid axis such as 'x=1..1e6:20:log' or 'n=1,2,4' (or an Axis), or a list of them"
     if isinstance(value, Axis):
         return [value]
-    if _models_given(value):
+    if holds_models(value):
         raise wrong(name, what, value)
     if isinstance(value, Mapping):
         value = [_axis_text(symbol_name, spec, f"{name}[{symbol_name!r}]") for symbol_name, spec in value.items()]

@@ -230,6 +230,11 @@ def test_models_given_where_terms_or_a_grid_go_say_they_are_the_library_keyword(
         patternalg.compare(["pipe(qsort, inc)", "seq(qsort, inc)"], library)
     with pytest.raises(ArgumentError, match=r"^terms\[1\]: expected a term .*; got dict .*" + hint):
         patternalg.compare("pipe(qsort, inc)", dict(library))
+    # the models first: the text was read as a model file's path, and as measurements
+    with pytest.raises(ArgumentError, match=r"^term: expected a term .*" + hint):
+        patternalg.evaluate(library, "pipe(qsort, inc)")
+    with pytest.raises(ArgumentError, match=r"^measurements: expected paths of measurement files.*" + hint):
+        patternalg.calibrate(library, ["atoms.txt"])
     # a list and more terms are the terms in that order
     found = patternalg.compare(["pipe(qsort, inc)"], "seq(qsort, inc)", library=library, over="x=2..64:4:log")
     assert [str(t) for t in found.terms] == ["pipe(qsort, inc)", "seq(qsort, inc)"]

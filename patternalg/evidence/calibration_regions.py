@@ -24,7 +24,7 @@ import numpy as np
 from .._internal.limits import printable
 from .._internal.surface import either, flag
 from ..algebra.bindings import counts, sizes
-from ..arguments import no_frame, wrong
+from ..arguments import holds_models, no_frame, wrong
 from ..errors import MeasurementError, ParseError
 from ..syntax.arith import format_expr
 from ..syntax.parser import parse
@@ -51,6 +51,8 @@ def read_regions(data: Any) -> tuple[list[Region], tuple[str, ...], str | None]:
     term -> (sizes, values)), the files they came from, and the text standard input gave
     (its ``# cores: N``, :func:`recorded_cores`), if read."""
     no_frame(data, "measurements")
+    if holds_models(data):  # calibrate(models, files): the models are the second argument
+        raise wrong("measurements", WANTED, data)
     if isinstance(data, Mapping):
         return [_given(term, pair) for term, pair in data.items()], (), None
     from ..measurements import Measurements, read

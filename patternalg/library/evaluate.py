@@ -124,6 +124,7 @@ def evaluate(
     >>> evaluate("seq(qsort, nop)", {"qsort": "2*x", "nop": "5"})
     2*x + 5
     """
+    term = as_term(term)  # before the library: evaluate(models, text) read the text as a model file's path
     return evaluation.evaluate(
         term, ModelLibrary.of(library), semantics, derivation=derivation, metavariables=metavariables
     )
