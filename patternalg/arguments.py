@@ -81,9 +81,13 @@ def wrong(name: str, what: str, value: Any) -> ArgumentError:
     "terms[1]: expected a term; got Models {'k': AtomicModel(k [ns]: 2*x)} (atoms' models: pass them as library=...)"
     """
     error = ArgumentError.wanted(name, what, value)
-    if holds_models(value):
+    if name.partition("[")[0] in _BESIDE_A_LIBRARY and holds_models(value):
         return ArgumentError(f"{error} (atoms' models: pass them as library=...)")
     return error
+
+
+#: the arguments of the functions that take ``library=`` where a notebook passes its models
+_BESIDE_A_LIBRARY = frozenset({"term", "terms", "text", "over", "measurements", "machine"})
 
 
 def holds_models(value: Any) -> bool:

@@ -9,7 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import patternalg
 from patternalg.algebra.grid import Axis
+from patternalg.algebra.machine import Machine
 from patternalg.decisions.sweep import sweep
 from patternalg.errors import ArgumentError
 from patternalg.profiles import CallTree, read_profiles
@@ -195,8 +197,6 @@ def test_an_array_where_a_point_takes_one_value_names_the_symbol_and_the_sweep_t
     suggests is the array's."""
     import re
 
-    import patternalg
-
     values = np.logspace(3, 6, 20)
     with pytest.raises(patternalg.EvaluationError, match=r"^x: expected one number .* got ndarray of 20 values") as caught:
         patternalg.model("pipe(tpool_4(qsort), inc)", x=values)
@@ -211,8 +211,6 @@ def test_an_array_where_a_point_takes_one_value_names_the_symbol_and_the_sweep_t
 def test_a_model_text_that_does_not_parse_names_its_atom() -> None:
     """``library={"qsort": "2*"}`` raised the parser's error alone: which of the mapping's
     models it was, the message did not say."""
-    import patternalg
-
     with pytest.raises(patternalg.ParseError, match=r"^library\['qsort'\]: line 1, column 3: syntax error"):
         patternalg.model("seq(qsort, inc)", library={"inc": "x", "qsort": "2*"})
 
@@ -220,8 +218,6 @@ def test_a_model_text_that_does_not_parse_names_its_atom() -> None:
 def test_models_given_where_terms_or_a_grid_go_say_they_are_the_library_keyword() -> None:
     # a notebook's fit passed on positionally: explain and model take it there, sweep and
     # compare take terms and a grid there (the error named a list, or an atom as a range)
-    import patternalg
-
     library = patternalg.ModelLibrary.builtin()
     hint = r"\(atoms' models: pass them as library=\.\.\.\)$"
     with pytest.raises(ArgumentError, match=r"^over: expected a grid axis .*; got ModelLibrary .*" + hint):
@@ -240,3 +236,18 @@ def test_models_given_where_terms_or_a_grid_go_say_they_are_the_library_keyword(
     assert [str(t) for t in found.terms] == ["pipe(qsort, inc)", "seq(qsort, inc)"]
     with pytest.raises(ArgumentError, match=r"^terms\[1\]: expected a term .*; got list"):
         patternalg.compare(["pipe(qsort, inc)"], ["seq(qsort, inc)"], library=library)
+
+
+def test_a_calibration_is_a_machine_where_machine_is_asked() -> None:
+    # patternalg.calibrate's result passed on as machine= (it was refused: only its .machine was taken)
+    sizes = [1024, 4096, 16384]
+    inc = [536.185 * size for size in sizes]  # the built-in inc
+    compositions = {"pipe(inc, inc)": (sizes, [1.1 * v for v in inc]), "seq(inc, inc)": (sizes, [2 * v for v in inc])}
+    calibration = patternalg.calibrate(compositions, patternalg.ModelLibrary.builtin(), cores=2)
+    assert isinstance(calibration.machine, Machine)
+    given = patternalg.explain("pipe(qsort, inc)", machine=calibration, x=1024).value
+    assert given == patternalg.explain("pipe(qsort, inc)", machine=calibration.machine, x=1024).value
+    # a function without library= gets no hint to pass models so
+    with pytest.raises(ArgumentError) as caught:
+        patternalg.fit(patternalg.ModelLibrary.builtin())
+    assert str(caught.value).startswith("data: expected Measurements") and "library=" not in str(caught.value)

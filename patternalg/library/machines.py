@@ -1,5 +1,5 @@
 """The machine a result is computed for: ``machine=`` of every public function (a
-:class:`~patternalg.algebra.machine.Machine`, a machine file's path, or a number of cores)
+:class:`~patternalg.algebra.machine.Machine`, a calibration's, a machine file's path, or a number of cores)
 as the semantics it evaluates under (a machine file is read here: the algebra defines
 the semantics, the library reads the files).
 
@@ -30,7 +30,8 @@ MachineLike = Machine | str | PathLike[str] | int | None
 
 
 def as_machine(value: Machine | str | PathLike[str] | int, name: str = "machine") -> Machine:
-    """A machine argument: a :class:`Machine`, the path of a machine file or a number of cores.
+    """A machine argument: a :class:`Machine`, what ``patternalg.calibrate`` returns (its
+    machine), the path of a machine file or a number of cores.
 
     >>> import numpy as np
     >>> as_machine(np.int64(4)).cores
@@ -42,11 +43,13 @@ def as_machine(value: Machine | str | PathLike[str] | int, name: str = "machine"
     """
     if isinstance(value, Machine):
         return value
+    if isinstance(getattr(value, "machine", None), Machine):  # a calibration (evidence's: not imported here)
+        return value.machine  # type: ignore[union-attr]
     if isinstance(value, str | PathLike):
         return read_machine(value)
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         return Machine(cores=as_cores(value, name))
-    raise wrong(name, "a Machine, a machine file's path or a number of cores", value)
+    raise wrong(name, "a Machine, a calibration, a machine file's path or a number of cores", value)
 
 
 def as_cores(value: Any, name: str = "cores") -> int:
