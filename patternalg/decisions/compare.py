@@ -457,7 +457,7 @@ def compare(
     interval: each undecided range says which sources of the draws alone leave it so
     (:attr:`Range.undecided_by`: what to measure again to tell the designs apart)."""
     explain = expect(explain, bool, "explain", "True or False")
-    if more and not isinstance(terms, str | Term):  # compare([A, B], models): the models are a keyword's
+    if more and not isinstance(terms, str | Term):  # a list and terms after it (models there: library=)
         terms = as_terms([*as_terms(terms), *more])
     else:
         terms = as_terms([terms, *more]) if more else as_terms(terms)
