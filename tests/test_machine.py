@@ -21,6 +21,7 @@ from patternalg.algebra.arrays import compile_term
 from patternalg.algebra.evaluation import evaluate
 from patternalg.algebra.fold import fold
 from patternalg.algebra.machine import Machine, threads_needed
+from patternalg.algebra.machine_notes import free_count_note
 from patternalg.algebra.pointfold import Numbers
 from patternalg.algebra.pointwise import bottleneck_at
 from patternalg.decisions import compare, explore, optimize, sweep
@@ -359,14 +360,17 @@ FREE = (sympy.Symbol("n", positive=True), sympy.Symbol("m", positive=True))
        machines())
 @example(parse("tpool_3(tpool_1(nop))"), Machine(2, dispatch="800 + 0.5*x"))
 @example(parse("tpool_3(seq(tpool_n(nop), tpool_m(inc)))"), Machine(2, dispatch="800 + 0.5*x"))
+@example(parse("pipe(seq(qsort, tpool_n(qsort)), qsort)"), Machine(1, wake=4))
 def test_a_free_count_is_its_value_in_the_closed_form_at_a_point_and_over_a_grid(term, machine):
     """A pool of one is its body's own stream wherever its count comes from: written, bound
     by --at, varied by a grid, or left free in the closed form (``tpool_2(tpool_1(nop))``
     with a dispatch cost once paid the whole dispatch, 65 times ``tpool_2(nop)`` at x = 2^20).
     The closed form decides it one level deep (docs/machine.md): a pool of a pool of free
-    counts counts as several threads there."""
+    counts counts as several threads there, and with a wake a pool of a free count in a
+    ``seq`` or a pool too: there ``eval`` notes where a count of 1 differs."""
     semantics = machine.semantics
     one_level = not any(_free_pool_within(node) for node in term.walk() if _free_pool(node))
+    one_level = one_level and free_count_note(term, machine) is None  # pipe(seq(qsort, tpool_n(qsort)), qsort)
     closed = evaluate(term, LIB, semantics)
     points = [(n, m, at) for n in (1, 2, 5) for m in (1, 3) for at in (1.0, 65536.0)]
     grid = compile_term(term, LIB, {}, semantics=semantics).values(
