@@ -600,6 +600,8 @@ def _larger(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
     >>> _larger(n, m), _larger(n, sympy.Integer(1))
     (Max(m, n), n)
     """
+    if a.is_Integer and b.is_Integer:  # the counts of pools of numbers (sympy's Max asks its assumptions)
+        return a if a >= b else b
     if a.is_number and b.is_number:
         return sympy.Max(a, b)
     if b == 1 or a == b:
