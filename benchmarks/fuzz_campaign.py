@@ -190,7 +190,12 @@ again 0 of each; ``deep``, ``machine``, ``calibrate``, ``validate``, ``interval`
 207, 14,251 inputs in 160 s): 0 of each; at 0.3 (seed 209, 42,753 inputs in 321 s): 1
 traceback, ``fit`` of a CSV whose second parameter was 0 at every point of a kernel (the grid's
 lines of no points: a ValueError; a warning since, the other kernels fitted, in
-``tests/test_hardening.py``).
+``tests/test_hardening.py``). Every class at 0.2 (seed 210, 28,502 inputs in 324 s) and
+``api``, ``decide`` at 1.0 (seed 211, 6,000 inputs): 0 of each; every class at 0.3 with two
+workers beside the test suite (seed 212, 42,753 inputs in 323 s): 1 hang, ``compare`` of
+``tpool_2(seq(qsort, ...))`` 10,000 deep on the speed-up machine (22 s alone; 17.5 s since the
+thread counts' maxima of whole numbers skip sympy's ``Max``); ``deep``, ``machine``,
+``calibrate`` at 0.4 (seed 213, 4,600 inputs in 221 s): 0 of each.
 The campaign checks exits, not verdicts:
 ``fuzz_law_verdicts.py`` checks the law checker's answers themselves.
 
