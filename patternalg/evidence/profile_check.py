@@ -185,6 +185,8 @@ class ProfileCheck(Tabular):
             if not node.leaf:
                 lines.append(f"{pad}composed:  {format_expr(node.composed_model, digits)}")
             lines.append(f"{pad}inclusive: {format_expr(node.inclusive_model, digits)}")
+            measured = "  ".join("-" if v is None else number_text(v, digits) for v in node.measured)
+            lines.append(f"{pad}measured:  {measured}")  # the points the inclusive model was fitted to
             gaps = "  ".join(_gap_text(g, lo, hi) for g, (lo, hi) in zip(node.gap, node.gap_interval, strict=True))
             lines.append(f"{pad}gap:       {gaps}")
             if node.imbalance is not None:
