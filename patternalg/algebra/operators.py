@@ -15,7 +15,7 @@ with these operators into its closed form.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeAlias, TypeVar
 
 import sympy
@@ -300,25 +300,7 @@ def _nonnegative_difference(big: sympy.Expr, small: sympy.Expr) -> bool:
     coefficients = dict(high_extrema)
     for extremum, coefficient in low_extrema:
         coefficients[extremum] = coefficients.get(extremum, sympy.Integer(0)) - coefficient
-    for extremum, coefficient in coefficients.items():
-        if coefficient != 0 and not (coefficient >= 0 and _nonnegative_extremum(extremum)):
-            return False
-    return _terms_nonnegative(high - low)
-
-
-@functools.lru_cache(maxsize=65536)
-def _split_sum(expr: sympy.Expr) -> tuple[NormalForm | None, tuple[tuple[sympy.Expr, sympy.Expr], ...]]:
-    """``expr``'s terms without a minimum or maximum in x as a normal form (None: they are
-    no normal form), and each other term's extremum with its numeric coefficient."""
-    rest: list[sympy.Expr] = []
-    extrema: dict[sympy.Expr, sympy.Expr] = {}
-    for term in sympy.Add.make_args(expr):
-        if extremum_in_x(term):
-            coefficient, extremum = term.as_coeff_Mul()
-            extrema[extremum] = extrema.get(extremum, sympy.Integer(0)) + coefficient
-        else:
-            rest.append(term)
-    return normal_form(sympy.Add(*rest)), tuple(extrema.items())
+    return _nonnegative_parts(high - low, coefficients.items())
 
 
 def _nonnegative_sum(difference: sympy.Expr) -> bool:
@@ -332,15 +314,35 @@ def _nonnegative_sum(difference: sympy.Expr) -> bool:
     >>> _nonnegative_sum(2 * x + wake / 2), _nonnegative_sum(2 * x - wake)
     (True, False)
     """
-    rest = []
-    for term in sympy.Add.make_args(difference):
-        if not extremum_in_x(term):
+    return _nonnegative_parts(*_parts_of_sum(difference))
+
+
+def _nonnegative_parts(rest: NormalForm | None, extrema: Iterable[tuple[sympy.Expr, sympy.Expr]]) -> bool:
+    """Whether a sum of the normal form ``rest`` (None: its terms are none) and of
+    ``coefficient * extremum`` for each of ``extrema`` is >= 0 by its parts' shapes."""
+    if rest is None:
+        return False
+    if not all(c == 0 or (c >= 0 and _nonnegative_extremum(e)) for e, c in extrema):
+        return False
+    return _terms_nonnegative(rest)
+
+
+def _parts_of_sum(expr: sympy.Expr) -> tuple[NormalForm | None, tuple[tuple[sympy.Expr, sympy.Expr], ...]]:
+    """``expr``'s terms without a minimum or maximum in x as a normal form (None: they are
+    no normal form), and each other term's extremum with its numeric coefficient."""
+    rest: list[sympy.Expr] = []
+    extrema: dict[sympy.Expr, sympy.Expr] = {}
+    for term in sympy.Add.make_args(expr):
+        if extremum_in_x(term):
+            coefficient, extremum = term.as_coeff_Mul()
+            extrema[extremum] = extrema.get(extremum, sympy.Integer(0)) + coefficient
+        else:
             rest.append(term)
-            continue
-        coefficient, extremum = term.as_coeff_Mul()
-        if not (coefficient >= 0 and _nonnegative_extremum(extremum)):
-            return False
-    return _nonnegative_terms(sympy.Add(*rest))
+    return normal_form(sympy.Add(*rest)), tuple(extrema.items())
+
+
+#: a stage's parts, once per stage (a maximum's stages are compared pair by pair)
+_split_sum = functools.lru_cache(maxsize=65536)(_parts_of_sum)
 
 
 def _nonnegative_extremum(expr: sympy.Expr) -> bool:
