@@ -21,10 +21,11 @@ median of the other runs' factors, a machine nobody tuned the widths for)::
 
     python benchmarks/bench_coverage.py [--data DIR ...] [--level 0.9] [--semantics machine|rules]
                                         [--uncertainty auto|bootstrap|linear] [--widths own|none|left-out]
-                                        [--cores N] [--calibration five|cores]
+                                        [--cores N] [--calibration five|default|cores]
 
 Each run's machine has as many cores as its ``machine.txt`` says (``--cores N`` for runs
-without one, such as another tool's measurements). ``--calibration cores`` calibrates on what
+without one, such as another tool's measurements). ``--calibration default`` calibrates on the
+five and ``tpool_2(nop)`` (the turn), ``--calibration cores`` on what
 ``run.sh``'s ``CALIBRATION=1`` measures on those cores (``calibration_terms``: on more than 2,
 a pool of every core too), and predicts the rest.
 """
@@ -48,19 +49,19 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from bench_fidelity import RUNS, metric_of, read_text, write_text  # noqa: E402
-from bench_machine import calibrating, calibration_set, cores_of, machine_name  # noqa: E402
+from bench_machine import SETS, calibrating, calibration_set, cores_of, machine_name  # noqa: E402
 
 from patternalg.algebra.machine import Machine  # noqa: E402
 from patternalg.cli import main  # noqa: E402
 from patternalg.evidence import calibrate, validate  # noqa: E402
-from patternalg.evidence.calibration_set import CALIBRATION_TERMS  # noqa: E402
+from patternalg.evidence.calibration_set import FIVE_TERMS  # noqa: E402
 from patternalg.evidence.coverage import covered, half_width  # noqa: E402
 
 UPTO = 16384.0  #: the "beyond" protocol fits and calibrates on x <= UPTO
 TARGET = (0.80, 0.97)  #: the issue's coverage of 90 % intervals
 
 
-def _files(run: Path, tmp: Path, protocol: str, terms: tuple[str, ...] = CALIBRATION_TERMS) -> tuple[Path, Path, Path]:
+def _files(run: Path, tmp: Path, protocol: str, terms: tuple[str, ...] = FIVE_TERMS) -> tuple[Path, Path, Path]:
     """The atoms to fit, the calibration compositions (``terms``) and the compositions to
     predict."""
     fit, cal, test = (tmp / f"{run.name}_{protocol}_{len(terms)}_{k}.txt" for k in ("atoms", "cal", "test"))
@@ -83,7 +84,7 @@ def pick(rows: list[Any], keep: list[int]) -> list[Any]:
 
 
 def machine_of(run: Path, protocol: str, tmp: Path, uncertainty: str = "auto",
-               cores: int | None = None, terms: tuple[str, ...] = CALIBRATION_TERMS) -> tuple[Machine, Path]:  # fmt: skip
+               cores: int | None = None, terms: tuple[str, ...] = FIVE_TERMS) -> tuple[Machine, Path]:  # fmt: skip
     """The run's atoms fitted (the model file) and its machine calibrated, per protocol, on
     ``cores`` (None: as many as the run's record says) and the compositions ``terms``."""
     fit, cal, _ = _files(run, tmp, protocol, terms)
@@ -162,8 +163,9 @@ def main_(argv: list[str] | None = None) -> None:
                         help="the calibrated width factor: the run's own, none, or the median of the "
                         "other runs' (leave-one-run-out)")  # fmt: skip
     parser.add_argument("--cores", type=int, help="the cores of the runs' machine (default: each run's machine.txt)")
-    parser.add_argument("--calibration", choices=("five", "cores"), default="five",
-                        help="calibrate on the five compositions (the issue's), or on those of the run's "
+    parser.add_argument("--calibration", choices=(*SETS, "cores"), default="five",
+                        help="calibrate on the five compositions (the issue's), on the default set (the five "
+                        "and tpool_2(nop), the turn), or on those of the run's "
                         "cores (run.sh's CALIBRATION=1: a pool of every core beyond 2 too)")  # fmt: skip
     args = parser.parse_args(argv)
     runs = args.data or RUNS

@@ -32,10 +32,12 @@ median moves by more than 25 % between the halves of one run (``tpool_2(nop)``) 
 measurement that does not reproduce rather than as a model's miss::
 
     python benchmarks/bench_machine.py [--data DIR ...] [--atoms measured|fitted] [--protocol all|beyond]
-                                       [--speedups auto|yes|no] [--cores N] [--calibration five|cores]
+                                       [--speedups auto|yes|no] [--cores N] [--calibration five|default|cores]
 
 Each run's machine has the cores its ``machine.txt`` records (``--cores N`` for runs without
-one, such as another tool's measurements); ``--calibration cores`` calibrates on what
+one, such as another tool's measurements); ``--calibration default`` calibrates on the five and
+``tpool_2(nop)`` (the turn; a run before data9 has no such region, and is calibrated on the
+five), ``--calibration cores`` on what
 ``run.sh``'s ``CALIBRATION=1`` measures on those cores (a pool of every core beyond 2 too). ``S`` says whether the run's machine has the
 atoms' speed-ups (``calibrate --speedups``: ``auto``, its default, keeps them where they
 predict the calibration sizes left out of the fit better).
@@ -58,7 +60,7 @@ from patternalg.algebra.machine import Machine
 from patternalg.commands.calibrate import SPEEDUPS
 from patternalg.errors import PatternalgError
 from patternalg.evidence.calibration import calibrate
-from patternalg.evidence.calibration_set import CALIBRATION_TERMS, calibration_terms
+from patternalg.evidence.calibration_set import CALIBRATION_TERMS, FIVE_TERMS, calibration_terms
 from patternalg.evidence.missed import residual_noise
 from patternalg.evidence.sources import recorded_cores
 from patternalg.forms import PMNF
@@ -87,7 +89,12 @@ def machine_name(run: Path) -> str:
     return f"{model}, {cores} CPUs" if model else run.name
 
 
-def calibrating(name: str, terms: tuple[str, ...] = CALIBRATION_TERMS) -> bool:
+#: the calibration sets by name: the issue's five, and the default (the five and the turn's
+#: ``tpool_2(nop)``, which the runs before data9 did not measure)
+SETS = {"five": FIVE_TERMS, "default": CALIBRATION_TERMS}
+
+
+def calibrating(name: str, terms: tuple[str, ...] = FIVE_TERMS) -> bool:
     """Whether a region is one of the calibration compositions ``terms`` (the five by
     default), however its term is spaced (``pipe(inc,inc)`` in another tool's file is
     ``pipe(inc, inc)``).
@@ -111,9 +118,12 @@ def cores_of(run: Path) -> int:
 
 
 def calibration_set(run: Path, which: str, cores: int | None = None) -> tuple[str, ...]:
-    """The compositions ``run`` is calibrated on: the five (``which`` ``"five"``), or those of
+    """The compositions ``run`` is calibrated on: the five (``which`` ``"five"``), the default
+    set (``"default"``: the five and ``tpool_2(nop)``), or those of
     its machine's ``cores`` (None: as its record says; a pool of every core beyond 2 too)."""
-    return CALIBRATION_TERMS if which == "five" else calibration_terms(cores or cores_of(run))
+    if which in SETS:
+        return SETS[which]
+    return calibration_terms(cores or cores_of(run))
 
 
 def restricted(data: Measurements, upto: float | None, keep: Any = lambda name: True) -> Measurements:
@@ -360,8 +370,9 @@ def main() -> None:
     parser.add_argument("--speedups", choices=tuple(SPEEDUPS), default="auto",
                         help="calibrate's --speedups (default auto: its own default)")
     parser.add_argument("--cores", type=int, help="the runs' cores (default: each run's machine.txt)")
-    parser.add_argument("--calibration", choices=("five", "cores"), default="five",
-                        help="calibrate on the five compositions (the issue's), or on those of the run's "
+    parser.add_argument("--calibration", choices=(*SETS, "cores"), default="five",
+                        help="calibrate on the five compositions (the issue's), on the default set (the five "
+                        "and tpool_2(nop), the turn), or on those of the run's "
                         "cores (run.sh's CALIBRATION=1: a pool of every core beyond 2 too)")  # fmt: skip
     args = parser.parse_args()
     runs = [Run.read(path, args.cores, args.calibration) for path in args.data or RUNS]

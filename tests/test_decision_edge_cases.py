@@ -256,7 +256,7 @@ def test_the_issues_exploration_is_one_answer_per_model():
     assert len(text) <= 2 * 5 + 1
     assert text[0].endswith("equivalent rewritings)")
     why = run_cli(*args, "--why").stdout.splitlines()
-    assert sum("pipe_vs_tpool2_seq -> [exact/machine without a dispatch cost or speed-ups]" in line for line in why) >= 1
+    assert sum("pipe_vs_tpool2_seq -> [exact/machine without a dispatch cost or a turn or speed-ups]" in line for line in why) >= 1
     assert len(why) > len(text)
     wide = run_cli("explore", "pipe(qsort, inc)", "--threads", "100000", "--top", "2", "--at", "x=65536")
     assert len(wide.stdout.splitlines()) <= 5 and max(map(len, wide.stdout.splitlines())) < 300

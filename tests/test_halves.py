@@ -11,7 +11,7 @@ import pytest
 
 from patternalg.cli import main
 from patternalg.evidence.calibration import calibrate
-from patternalg.evidence.calibration_set import CALIBRATION_TERMS
+from patternalg.evidence.calibration_set import FIVE_TERMS
 from patternalg.evidence.validation import validate
 from patternalg.measurements import read
 from patternalg.measurements.halves import HALVES, halved
@@ -112,7 +112,7 @@ RUN13 = Path(__file__).resolve().parents[1] / "benchmarks" / "realdata" / "data1
 
 
 def test_calibrate_gives_the_machines_worst_error_against_each_half() -> None:
-    result = calibrate([RUN13 / "atoms.txt", RUN13 / "compositions.txt"], terms=CALIBRATION_TERMS)
+    result = calibrate([RUN13 / "atoms.txt", RUN13 / "compositions.txt"], terms=FIVE_TERMS)
     series = {s.kernel: s for s in read(RUN13 / "compositions.txt")}
     for r in result.residuals:  # by hand: the medians of each half, the machine's prediction
         worst = int(np.argmax(np.abs(r.machine)))
@@ -129,7 +129,7 @@ def test_calibrate_names_a_worst_error_that_changes_sign(tmp_path: Path) -> None
     # pipe(inc, inc) as measured, but its first half of repetitions 40 % slower at every size
     lines = ["PARAMETER x", "POINTS " + " ".join(f"({s:g})" for s in read(atoms).series[0].points[:, 0]), "METRIC time"]
     for s in read(RUN13 / "compositions.txt"):
-        if s.kernel in CALIBRATION_TERMS:
+        if s.kernel in FIVE_TERMS:
             lines.append(f"REGION {s.kernel}")
             for values in s.values:
                 if s.kernel == "pipe(inc, inc)":

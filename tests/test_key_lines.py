@@ -44,7 +44,7 @@ def test_a_model_files_error_names_the_line_of_its_key(text: str, said: str) -> 
 
 def test_a_machine_files_error_names_the_line_of_its_key() -> None:
     text = "# a machine\n[machine]\ncores = 4\nhandoff = \"1\"\n\nunit = \"kg\"\n"
-    with pytest.raises(ModelFileError, match=r"^m\.txt:6: machine\.unit: the hand-off, the dispatch cost and the wake are times"):
+    with pytest.raises(ModelFileError, match=r"^m\.txt:6: machine\.unit: the hand-off, the dispatch cost, the turn and the wake are times"):
         machine_from_text(text, "m.txt")
     with pytest.raises(ModelFileError, match=r"^m\.txt:3: machine\.cores: expected a whole number of cores"):
         machine_from_text("[machine]\n\ncores = -4\n", "m.txt")

@@ -271,8 +271,8 @@ def test_the_closed_form_is_a_sympy_expression_with_min_where_a_count_is_free():
 
 @st.composite
 def machines(draw):
-    """Machines of up to 16 cores with a hand-off, a dispatch cost, some with a wake and, for
-    some atoms, Amdahl's speed-ups (their parts then depend on the pools around them)."""
+    """Machines of up to 16 cores with a hand-off, a dispatch cost, some with a turn or a wake
+    and, for some atoms, Amdahl's speed-ups (their parts then depend on the pools around them)."""
     serial = st.floats(0, 0.5).map(lambda c: f"p/(1 + {c!r}*(p - 1))")
     return Machine(
         draw(st.integers(1, 16)),
@@ -280,6 +280,7 @@ def machines(draw):
         dispatch=sympy.Float(draw(st.floats(0, 2000))) + sympy.Float(draw(st.floats(0, 1))) * x,
         speedups=draw(st.dictionaries(st.sampled_from(["qsort", "inc"]), serial)),
         wake=sympy.Float(draw(st.one_of(st.just(0.0), st.floats(0, 20000)))),
+        turn=sympy.Float(draw(st.one_of(st.just(0.0), st.floats(0, 50000)))),
     )
 
 
@@ -294,7 +295,8 @@ def test_closed_form_points_and_grids_agree_and_never_beat_the_rules(term, machi
     assert point == pytest.approx(closed, rel=1e-9) and grid == pytest.approx(closed, rel=1e-9)
     rules = float(evaluate(term, LIB, "exact").subs(x, at))
     assert point >= rules * (1 - 1e-12)  # cores, hand-off, dispatch >= 0: never faster than the rules
-    free = machine.handoff == 0 and machine.wake == 0 and ((machine.dispatch == 0 and not machine.speedups) or not _pools(term))
+    free = machine.handoff == 0 and machine.wake == 0 and (
+        (machine.dispatch == 0 and machine.turn == 0 and not machine.speedups) or not _pools(term))
     if free and threads_needed(term) <= machine.cores:
         assert point == pytest.approx(rules, rel=1e-12)  # a core per thread: the rules
 
@@ -317,6 +319,7 @@ def test_a_deeper_closed_form_is_its_value_at_a_point(term, machine, at):
 @example(parse("pipe(tpool_2(qsort), tpool_2(inc))"), Machine(2))
 @example(parse("pipe(inc, qsort)"), Machine(1, handoff="2.22044604925031e-16*x"))  # a tie but for rounding
 @example(parse("seq(qsort, pipe(qsort, tpool_1(qsort)))"), Machine(2, handoff="3.91378690430925e-37*x"))
+@example(parse("pipe(pipe(qsort, seq(qsort, inc)), seq(pipe(qsort, qsort), inc))"), Machine(4, handoff="1.07648247220095"))  # a tie
 def test_a_grid_names_the_bottleneck_a_point_names(term, machine):
     """sweep's bottleneck column is the stage that sets the pace as the semantics compares
     the stages: on a machine with a hand-off, a stage that receives its data pays it

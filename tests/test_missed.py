@@ -12,7 +12,7 @@ import pytest
 from patternalg.algebra.machine import Machine
 from patternalg.evidence.calibrated import Calibration
 from patternalg.evidence.calibration import calibrate, simulated
-from patternalg.evidence.calibration_set import CALIBRATION_TERMS
+from patternalg.evidence.calibration_set import FIVE_TERMS
 from patternalg.evidence.missed import missed_by_size, residual_noise
 from patternalg.library.model_library import ModelLibrary
 from patternalg.syntax.parser import parse
@@ -42,7 +42,7 @@ def calibration_of(tmp_path: Path, noise: float, miss: float = 0.0, seed: int = 
     atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
     turns = 1 + miss * (-1.0) ** np.arange(len(SIZES))
     terms = {t: simulated(t, TRUTH.semantics, SIZES) * np.roll(turns, i) * (1 + (-1) ** i * drift * (np.log2(SIZES) - 14))
-             for i, t in enumerate(CALIBRATION_TERMS)}  # fmt: skip
+             for i, t in enumerate(FIVE_TERMS)}  # fmt: skip
     files = [noisy_file(tmp_path / "atoms.txt", atoms, noise, seed),
              noisy_file(tmp_path / "compositions.txt", terms, noise, seed + 1)]  # fmt: skip
     return calibrate(files, cores=2)
@@ -109,7 +109,7 @@ def light_miss_calibration(tmp_path: Path) -> Calibration:
     atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
     turns = 1 + 0.15 * (-1.0) ** np.arange(len(SIZES))
     terms = {t: simulated(t, TRUTH.semantics, SIZES) * (1 if "qsort" in t else np.roll(turns, i))
-             for i, t in enumerate(CALIBRATION_TERMS)}  # fmt: skip
+             for i, t in enumerate(FIVE_TERMS)}  # fmt: skip
     files = [noisy_file(tmp_path / "atoms.txt", atoms, 0.01, 1),
              noisy_file(tmp_path / "compositions.txt", terms, 0.01, 2)]  # fmt: skip
     return calibrate(files, cores=2)
@@ -240,7 +240,7 @@ def test_a_calibration_that_misses_by_a_million_times_writes_a_file_that_reads_b
 
     exact = Machine(2).semantics
     atoms = {a: simulated(a, exact, SIZES) for a in ("nop", "inc", "qsort")}
-    terms = {t: simulated(t, TRUTH.semantics, SIZES) * 1e-7 for t in CALIBRATION_TERMS}  # 10 million times faster
+    terms = {t: simulated(t, TRUTH.semantics, SIZES) * 1e-7 for t in FIVE_TERMS}  # 10 million times faster
     files = [noisy_file(tmp_path / "atoms.txt", atoms, 0.01, 1), noisy_file(tmp_path / "c.txt", terms, 0.01, 2)]
     machine = calibrate(files, cores=2).machine
     write_machine(machine, tmp_path / "m.toml")

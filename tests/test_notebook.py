@@ -196,7 +196,7 @@ def test_a_calibrated_machine_shows_its_numbers_and_their_standard_errors() -> N
     html = machine._repr_html_()
     numbers = dict(machine.calibration)["numbers"]
     assert "<td>cores</td><td>2</td>" in html and "<td>hand-off</td>" in html and "<td>dispatch</td>" in html
-    assert set(numbers) == {"h0", "h1", "d0", "w0"} and all(f"{name} = " in html for name in numbers)
+    assert set(numbers) == {"h0", "h1", "d0", "t0", "w0"} and all(f"{name} = " in html for name in numbers)
     assert html.count("standard error") == len(dict(machine.calibration)["errors"])
 
 

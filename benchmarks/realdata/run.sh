@@ -16,7 +16,7 @@
 #   SIZES="A B ..." the array sizes x (default 1024 .. 262144, powers of 2; with
 #                   CALIBRATION=1 4096 .. 262144)
 #   TERMS="T;T;..." the terms, separated by ';' (default: 3 atoms and 21 compositions; with
-#                   CALIBRATION=1 the atoms and the 5 calibration compositions, and on N > 2
+#                   CALIBRATION=1 the atoms and the 6 calibration compositions, and on N > 2
 #                   cores tpool_N(qsort))
 #   CALIBRATION=1   the calibration preset: what `patternalg calibrate` needs (docs/machine.md),
 #                   about a minute on an idle 2-core machine
@@ -36,7 +36,7 @@ if [ "${CALIBRATION:-0}" = 1 ]; then
     cores=$(nproc)
     widest=""
     if [ "$cores" -gt 2 ]; then widest=";tpool_$cores(qsort)"; fi
-    terms=${TERMS:-"nop;inc;qsort;pipe(inc, inc);pipe(inc, nop);seq(inc, inc);tpool_2(qsort);tpool_2(inc)$widest"}
+    terms=${TERMS:-"nop;inc;qsort;pipe(inc, inc);pipe(inc, nop);seq(inc, inc);tpool_2(qsort);tpool_2(inc);tpool_2(nop)$widest"}
 else
     out=${1:-$here/data}
     reps=${REPS:-10}

@@ -44,7 +44,7 @@ from .bindings import (
     sizes,
     unread_sizes,
 )
-from .fold import Arithmetic, Plan, fold
+from .fold import TIE, Arithmetic, Plan, fold
 from .numpy_code import numpy_function
 from .pointwise import outermost_pipe, pointwise_models
 from .semantics import CORES, CORES_NAME, Semantics
@@ -106,8 +106,9 @@ class Arrays(Arithmetic[np.ndarray]):
 
     def larger(self, left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, Any]:
         """Eq. (4) at every point; the winner differs from point to point (None), or, asked
-        for ``winners``, is an array of them (0 left, 1 right; ties: left)."""
-        return np.maximum(left, right), (np.asarray(right > left, dtype=np.int8) if self.winners else None)
+        for ``winners``, is an array of them (0 left, 1 right; ties within :data:`~.fold.TIE`:
+        left)."""
+        return np.maximum(left, right), (np.asarray(right > left * (1 + TIE), dtype=np.int8) if self.winners else None)
 
     def smaller(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
         """The minimum at every point."""

@@ -38,7 +38,12 @@ from .atomic_model import AtomicModel
 from .operators import leaf_model, shuffle_model
 from .semantics import Semantics
 
-__all__ = ["Arithmetic", "Folded", "Plan", "SharedPlan", "fold", "model_symbols", "mapreduce_form"]
+__all__ = ["TIE", "Arithmetic", "Folded", "Plan", "SharedPlan", "fold", "model_symbols", "mapreduce_form"]
+
+#: two stages within this relative difference are a tie, and the first is the bottleneck: a
+#: sum in doubles and in 192 bits rounds differently (``(qsort + inc) + h`` against
+#: ``(qsort + h) + inc``, one stage each, named the one at a point and the other on a grid)
+TIE = 1e-12
 
 V = TypeVar("V")
 Context = dict[sympy.Symbol, V]
@@ -71,7 +76,7 @@ class Arithmetic(Generic[V]):
 
     def larger(self, left: V, right: V) -> tuple[V, int | None]:
         """The pointwise maximum (eq. (4)) and which stage it is (0 left, 1 right, None
-        where it differs from point to point)."""
+        where it differs from point to point; in numbers, 1 only beyond a :data:`TIE`)."""
         raise NotImplementedError
 
     def smaller(self, left: V, right: V) -> V:

@@ -1,5 +1,5 @@
 """The machine in the model: cores, a pipeline's hand-off and wake, a pool's dispatch cost and
-per-atom speed-ups — paper 001's rules with the limits its section 7 names ("synchronization
+turn, per-atom speed-ups — paper 001's rules with the limits its section 7 names ("synchronization
 overhead, hardware contention, and work sharing") made part of the semantics.
 
 A :class:`Machine` is the description (``--machine FILE``, ``--cores N``); its
@@ -18,6 +18,10 @@ the rules compute) *and* the core time it keeps busy (its work), so that
   an element's own time as it runs there (an element shorter than a dispatch is handed on
   before anybody waits for it: a pool of ``nop`` pays tens to hundreds of ns per element
   where one of ``inc`` pays 0.5 to 2.3 us at x = 1,024, ``benchmarks/realdata``);
+* a pool of two or more threads takes at least the machine's **turn** ``t(x)`` per data
+  element, whatever its body: its threads take turns at one queue (``tpool_2(nop)`` 94 ns
+  on the Xeon of ``data21``, 167 ns on the EPYC of ``data23``, twice and four times ``nop``);
+  the turn is time, not work (a thread that waits for the queue runs nothing);
 * a pipeline stage pays the hand-off ``h(x)`` where it receives a data element, unless
   it does not touch its data (an atom whose model file says ``touches_data = false``,
   like ``nop``): ``max(M[s1], M[s2] + h)`` (extends eq. (4); ``pipe(inc, inc)`` costs 13 to
@@ -52,6 +56,8 @@ machines of their own). An atom in pools within pools runs on all their threads 
 539.185*x
 >>> evaluate(parse("tpool_2(inc)"), ModelLibrary.builtin(), Machine(2, dispatch=800).semantics)
 Min(804.2775*x, 268.0925*x + 800)
+>>> evaluate(parse("tpool_2(inc)"), ModelLibrary.builtin(), Machine(2, turn=1000).semantics)
+Max(1000, 268.0925*x)
 >>> evaluate(parse("pipe(qsort, inc)"), ModelLibrary.builtin(), Machine(2, wake=3000).semantics)
 Min(1034.17*x*log2(x) + 3000, Max(536.185*x, 2068.34*x*log2(x) - 536.185*x))
 """
@@ -74,6 +80,7 @@ from ..syntax.arith import format_expr, shown_text
 from ..syntax.symbols import p, x
 from ..syntax.terms import Atom, MapReduce, Pipe, Seq, Term, TPool
 from .atomic_model import AtomicModel
+from .fold import TIE
 from .machine_checks import check_cores, check_cost, check_speedup, machine_expression
 from .semantics import CORES, Semantics
 
@@ -86,7 +93,8 @@ class Machine:
     receives (an expression in x, the element's size, in ``unit``), per-atom parallel
     ``speedups`` (an expression in p, the threads the atom runs on: ``S(1) = 1``) and the
     ``dispatch`` cost a task pool of two or more threads pays per data element (an
-    expression in x, in ``unit``) and the ``wake``, the most a pipeline stage pays per data
+    expression in x, in ``unit``), the ``turn``, the least time per data element of such a
+    pool (its threads take turns at one queue; an expression in x, in ``unit``), and the ``wake``, the most a pipeline stage pays per data
     element to wake the stage it hands the element to where that one waits for it (an
     expression in x, in ``unit``).
 
@@ -103,6 +111,7 @@ class Machine:
     calibration: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
     dispatch: sympy.Expr = sympy.Integer(0)
     wake: sympy.Expr = sympy.Integer(0)
+    turn: sympy.Expr = sympy.Integer(0)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cores", check_cores(self.cores))
@@ -111,7 +120,7 @@ class Machine:
             from .units import check_time_unit
 
             check_time_unit(unit, "the hand-off's unit")
-        for name, what in (("handoff", "the hand-off"), ("dispatch", "the dispatch cost"), ("wake", "the wake")):
+        for name, what in _COSTS.items():
             cost = machine_expression(getattr(self, name), what, x, name)
             check_cost(cost, what, name)  # a time per element: never below 0 for x >= 1
             # 0.0 is no cost (sympy's Float(0.0) == 0 is false: a stage would pay it)
@@ -139,7 +148,7 @@ class Machine:
         """
         parts = [f"cores={self.cores}"]
         parts += [f"{name}={shown_text(format_expr(getattr(self, name)))}"
-                  for name in ("handoff", "dispatch", "wake") if getattr(self, name) != 0]  # fmt: skip
+                  for name in _COSTS if getattr(self, name) != 0]  # fmt: skip
         if len(parts) > 1:
             parts.append(f"unit={self.unit!r}")
         if self.speedups:
@@ -165,6 +174,8 @@ class Machine:
             rows.append(["hand-off", shown_text(format_expr(self.handoff)), f"{self.unit} per element a stage receives"])
         if self.dispatch != 0:
             rows.append(["dispatch", shown_text(format_expr(self.dispatch)), f"{self.unit} per element of a pool of 2 or more threads"])
+        if self.turn != 0:
+            rows.append(["turn", shown_text(format_expr(self.turn)), f"{self.unit} per element at least, a pool of 2 or more threads"])
         if self.wake != 0:
             rows.append(["wake", shown_text(format_expr(self.wake)), f"{self.unit} per element at most, to wake a waiting stage"])
         rows += [[f"speed-up of {name}", shown_text(format_expr(s)), "on p threads"] for name, s in self.speedup.items()]
@@ -190,14 +201,14 @@ class Machine:
     def in_unit(self, unit: str) -> Machine:
         """The same machine with its hand-off in ``unit`` (a time unit, as the atoms')."""
         unit = as_text(unit, "unit", "a time unit's name, e.g. ns or ms")
-        if unit == self.unit or (self.handoff == 0 and self.dispatch == 0 and self.wake == 0):
+        if unit == self.unit or all(getattr(self, name) == 0 for name in _COSTS):
             return self  # no cost to convert (--cores alone: atoms in T1 are fine)
         from .units import factor
 
         scale = factor(self.unit, unit)
         rational = sympy.Rational(scale.numerator, scale.denominator)
-        handoff, dispatch, wake = (sympy.expand(e * rational) for e in (self.handoff, self.dispatch, self.wake))
-        return replace(self, handoff=handoff, dispatch=dispatch, wake=wake, unit=unit)
+        costs = {name: sympy.expand(getattr(self, name) * rational) for name in _COSTS}
+        return replace(self, **costs, unit=unit)  # type: ignore[arg-type]
 
     @property
     def speedup(self) -> dict[str, sympy.Expr]:
@@ -223,10 +234,16 @@ class Machine:
             parts.append(f"hand-off {shown_text(format_expr(self.handoff))} {self.unit} per element")
         if self.dispatch != 0:
             parts.append(f"dispatch {shown_text(format_expr(self.dispatch))} {self.unit} per element of a pool")
+        if self.turn != 0:
+            parts.append(f"turn {shown_text(format_expr(self.turn))} {self.unit} per element of a pool at least")
         if self.wake != 0:
             parts.append(f"wake at most {shown_text(format_expr(self.wake))} {self.unit} per element")
         parts += [f"S_{name}(p) = {shown_text(format_expr(s))}" for name, s in self.speedup.items()]
         return ", ".join(parts)
+
+
+#: a machine's costs per data element (its attributes) and what a message calls them
+_COSTS = {"handoff": "the hand-off", "dispatch": "the dispatch cost", "turn": "the turn", "wake": "the wake"}
 
 
 class Busy(NamedTuple):
@@ -235,8 +252,8 @@ class Busy(NamedTuple):
     the term is a pipeline stage that receives its data (its first atom that touches the
     data pays the hand-off); ``serial`` when one thread does it all (time is work),
     ``touches`` whether it reads its data, ``speedup`` an atom's own on a number of running
-    threads (:meth:`MachineSemantics.speedup_at`; None: it gains its threads), ``dispatch``
-    the machine's dispatch cost where the term is evaluated (None: none); ``parts`` those
+    threads (:meth:`MachineSemantics.speedup_at`; None: it gains its threads), ``pool``
+    the machine's dispatch cost and turn where the term is evaluated (None: neither); ``parts`` those
     of a ``seq`` a part of which has a speed-up of its own (a pool divides each part by
     its own: :meth:`MachineSemantics.threaded`); ``several``, where ``serial`` is false only
     because a thread count here is not one number (free, or varied by a grid), 0 where one
@@ -256,7 +273,7 @@ class Busy(NamedTuple):
     serial: bool
     touches: bool
     speedup: Callable[[Any], Any] | None = None
-    dispatch: Any = None
+    pool: PoolCosts | None = None
     parts: tuple[Busy, Busy] | None = None
     several: Any = None
     sending: Any = None
@@ -264,6 +281,15 @@ class Busy(NamedTuple):
     first: Any = None
     share: Any = None
     wake: Any = None
+
+
+class PoolCosts(NamedTuple):
+    """What a pool of two or more threads pays where a term is evaluated: the machine's
+    ``dispatch`` cost per element and its ``turn``, the least time per element (None: it
+    has none)."""
+
+    dispatch: Any
+    turn: Any
 
 
 class MachineSemantics(Semantics):
@@ -299,8 +325,17 @@ class MachineSemantics(Semantics):
         """The symbols of the machine's own expressions (the hand-off's, the dispatch
         cost's, the wake's): a fold reads them where a stage receives its data, a pool
         dispatches or a stage wakes the next."""
-        exprs = (self.machine.handoff, self.machine.dispatch, self.machine.wake)
+        exprs = (getattr(self.machine, name) for name in _COSTS)
         return frozenset(s.name for e in exprs for s in e.free_symbols)
+
+    def costs_reading(self, names: set[str]) -> list[str]:
+        """The machine's costs (``hand-off``, ...) whose expressions read a symbol of ``names``.
+
+        >>> Machine(2, handoff="100 + x", turn="3*x").semantics.costs_reading({"x"})
+        ['hand-off', 'turn']
+        """
+        return [what.removeprefix("the ") for name, what in _COSTS.items()
+                if {s.name for s in getattr(self.machine, name).free_symbols} & names]  # fmt: skip
 
     def in_unit(self, unit: str) -> MachineSemantics:
         """This semantics with the machine's hand-off in ``unit``."""
@@ -316,6 +351,11 @@ class MachineSemantics(Semantics):
     def dispatch_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
         """The dispatch cost per data element at the point(s) of ``context``."""
         return arithmetic.leaf(self.machine.dispatch, context)
+
+    def turn_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
+        """The least time per data element of a pool of two or more threads at the point(s)
+        of ``context``."""
+        return arithmetic.leaf(self.machine.turn, context)
 
     def wake_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
         """The most a stage pays per data element to wake the next, at the point(s) of
@@ -333,6 +373,10 @@ class MachineSemantics(Semantics):
     def pays_dispatch(self) -> bool:
         """Whether a pool of two or more threads pays a dispatch cost on this machine."""
         return self.machine.dispatch != 0
+
+    def pays_turn(self) -> bool:
+        """Whether a pool of two or more threads takes at least a turn per element."""
+        return self.machine.turn != 0
 
     def speeds_up(self) -> bool:
         """Whether an atom may have a speed-up of its own on this machine."""
@@ -369,16 +413,17 @@ class MachineSemantics(Semantics):
         received = value
         if touches and self.pays_handoff():  # added where a stage receives (most never do)
             received = _Paid(value, self.handoff_at(arithmetic, context))
-        dispatch = None
-        if self.pays_dispatch():
-            dispatch = self.dispatch_at(arithmetic, context)
+        pool = None
+        if self.pays_dispatch() or self.pays_turn():
+            pool = PoolCosts(self.dispatch_at(arithmetic, context) if self.pays_dispatch() else None,
+                             self.turn_at(arithmetic, context) if self.pays_turn() else None)  # fmt: skip
         waking = _stage(arithmetic, value, received, self.wake_at(arithmetic, context) if self.pays_wake() else None)
         if isinstance(node, MapReduce):  # its threads per node keep that many cores busy
             running = arithmetic.leaf(self.threads(node.threads), context)
             received = _paid(arithmetic, received)
             work, received_work = (arithmetic.multiply(v, running) for v in (value, received))
-            return Busy(value, work, received, received_work, False, touches, None, dispatch, None, None, *waking)
-        return Busy(value, value, received, received, True, touches, speedup, dispatch, None, None, *waking)
+            return Busy(value, work, received, received_work, False, touches, None, pool, None, None, *waking)
+        return Busy(value, value, received, received, True, touches, speedup, pool, None, None, *waking)
 
     def lower(self, value: Any) -> Any:
         """The time per element: what the fold's caller sees."""
@@ -439,7 +484,7 @@ class MachineSemantics(Semantics):
             waking = (right.sending, right.sending_received, left.first, right.share, wake)
             waking = _one_or_several(arithmetic, several, _stage(arithmetic, time, received, wake), waking)
         return Busy(time, work, received, received_work, serial, left.touches or right.touches,
-                    None, _dispatch(left, right), (left, right) if own else None, several, *waking)  # fmt: skip
+                    None, _pool(left, right), (left, right) if own else None, several, *waking)  # fmt: skip
 
     def threaded(self, arithmetic: Any, body: Busy, running: Any) -> tuple[Any, Any, Any, Any]:
         """``body`` run as ``running`` instances at once, each on a thread of its own: its
@@ -452,7 +497,7 @@ class MachineSemantics(Semantics):
             return _divided(arithmetic, body, running)
         value: Busy | None = None
         for part in _seq_parts(body):
-            divided = Busy(*_divided(arithmetic, part, running), False, part.touches, None, part.dispatch)
+            divided = Busy(*_divided(arithmetic, part, running), False, part.touches, None, part.pool)
             value = divided if value is None else self.seq(arithmetic, value, divided)
         assert value is not None  # a body has at least one part
         return value.time, value.work, _paid(arithmetic, value.received), _paid(arithmetic, value.received_work)
@@ -466,16 +511,18 @@ class MachineSemantics(Semantics):
         its body)."""
         cores = arithmetic.leaf(sympy.Integer(self.machine.cores), {})
         running = arithmetic.smaller(count, cores)
-        dispatch = several = None
+        dispatch = turn = several = None
         # a pool of one is its body's own stream: one thread runs it all if its body is so
         open_ended = body.several is not None and not arithmetic.symbolic
-        if body.dispatch is not None or body.serial or open_ended:  # min(1, n - 1): 0 for one
+        if body.pool is not None or body.serial or open_ended:  # min(1, n - 1): 0 for one
             several = arithmetic.smaller(
                 arithmetic.add(count, arithmetic.leaf(sympy.Integer(-1), {})),
                 arithmetic.leaf(sympy.Integer(1), {}),
             )
-        if body.dispatch is not None:
-            dispatch = arithmetic.multiply(body.dispatch, several)
+        if body.pool is not None and body.pool.dispatch is not None:
+            dispatch = arithmetic.multiply(body.pool.dispatch, several)
+        if body.pool is not None and body.pool.turn is not None:
+            turn = arithmetic.multiply(body.pool.turn, several)
         serial, threads = False, None
         if body.serial:
             known = arithmetic.constant(several)
@@ -503,6 +550,8 @@ class MachineSemantics(Semantics):
                 time = arithmetic.larger(time, arithmetic.divide(work, cores))[0]
             if paid is not None:
                 time, work = arithmetic.add(time, paid), arithmetic.add(work, paid)
+            if turn is not None:  # its threads take turns at its queue: time, not work
+                time = arithmetic.larger(time, turn)[0]
             return time, work
 
         time, work = pool(threaded[0], threaded[1])
@@ -517,7 +566,7 @@ class MachineSemantics(Semantics):
                 ends = (body.sending, _paid(arithmetic, body.sending_received), _paid(arithmetic, body.first))
                 waking = (*(arithmetic.divide(end, running) for end in ends), share, body.wake)
                 waking = _one_or_several(arithmetic, body.several, alone, waking)
-        return Busy(time, work, received, received_work, serial, body.touches, None, body.dispatch, None, threads,
+        return Busy(time, work, received, received_work, serial, body.touches, None, body.pool, None, threads,
                     *waking)  # fmt: skip
 
     def pipe(self, arithmetic: Any, left: Any, right: Any) -> tuple[Any, int | None]:
@@ -555,7 +604,7 @@ class MachineSemantics(Semantics):
             last = _paid(arithmetic, right.sending_received)
             waking = (last, last, left.first, right.share, right.wake)
         busy = Busy(time, work, received, received_work, False, left.touches or right.touches,
-                    None, _dispatch(left, right), None, None, *waking)  # fmt: skip
+                    None, _pool(left, right), None, None, *waking)  # fmt: skip
         return busy, winner
 
 
@@ -671,7 +720,7 @@ def _divided(arithmetic: Any, part: Busy, running: Any) -> tuple[Any, Any, Any, 
 
 #: a stage's time grown by this is still the pipe's pace where its work over the cores is
 #: no more (the two equal but for rounding: a hand-off of 2e-16*x on one core)
-_ROUNDING = sympy.Float(1 + 1e-12)
+_ROUNDING = sympy.Float(1 + TIE)
 
 
 def _some(bound: Any) -> bool:
@@ -745,9 +794,9 @@ def _woke(arithmetic: Any, left: Busy, right: Busy, sending: Any, time: Any, wor
     return time, arithmetic.add(work, arithmetic.divide(paid, left.share))
 
 
-def _dispatch(left: Busy, right: Busy) -> Any:
-    """The dispatch cost of a composition's context (its parts share one)."""
-    return left.dispatch if left.dispatch is not None else right.dispatch
+def _pool(left: Busy, right: Busy) -> PoolCosts | None:
+    """What a pool pays in a composition's context (its parts share one)."""
+    return left.pool if left.pool is not None else right.pool
 
 
 class _Paid:

@@ -77,9 +77,10 @@ NEGLIGIBLE = 1e-9
 _SERIAL = "c_"
 
 #: the hand-off h0 + h1*x (per data element a pipeline stage receives), the dispatch cost d0
-#: (per data element a pool of 2+ threads hands out), the wake w0 (the most a stage pays per
-#: data element to wake the next where it waits) and each pooled atom's serial fraction c in
-#: S(p) = p/(1 + c*(p - 1))
+#: (per data element a pool of 2+ threads hands out), the turn t0 (the least time per data
+#: element of a pool of 2+ threads: they take turns at one queue), the wake w0 (the most a
+#: stage pays per data element to wake the next where it waits) and each pooled atom's serial
+#: fraction c in S(p) = p/(1 + c*(p - 1))
 KINDS = (
     NumberKind("h0", "{unit} per element: the hand-off's constant", True, math.inf, 0.0, 100.0,
                "a pipe whose stages both touch the data, such as pipe(inc, inc)"),
@@ -87,6 +88,8 @@ KINDS = (
                "a pipe whose stages both touch the data, such as pipe(inc, inc)"),
     NumberKind("d0", "{unit} per element of a pool of 2+ threads: the dispatch cost", True, math.inf, 0.0, 100.0,
                "a pool of a light atom, such as tpool_2(inc)"),
+    NumberKind("t0", "{unit} per element at least, a pool of 2+ threads: the turn at its queue", True, math.inf,
+               0.0, 100.0, "a pool of an atom that does not touch its data, such as tpool_2(nop)"),
     NumberKind("w0", "{unit} per element at most: the wake a stage pays where the next waits", True, math.inf, 0.0,
                1000.0, "a pipe whose second stage is much the faster, such as pipe(inc, nop)"),
     NumberKind(_SERIAL, "S_{atom}(p) = p/(1 + c*(p - 1)): serial fraction", False, 1.0, 0.05, 0.1,
@@ -95,7 +98,7 @@ KINDS = (
 
 
 def kind_of(name: str) -> NumberKind:
-    """The kind of the number ``name`` (``h0``, ``h1``, ``d0``, ``w0``, ``c_<atom>``); KeyError for
+    """The kind of the number ``name`` (``h0``, ``h1``, ``d0``, ``t0``, ``w0``, ``c_<atom>``); KeyError for
     any other name."""
     for kind in KINDS:
         if name == kind.key or (kind.prefix and name.startswith(kind.key) and len(name) > len(kind.key)):
@@ -104,7 +107,7 @@ def kind_of(name: str) -> NumberKind:
 
 
 def names_text() -> str:
-    """The names of calibrated numbers, for a message: ``h0, h1, d0, w0, c_<atom>``."""
+    """The names of calibrated numbers, for a message: ``h0, h1, d0, t0, w0, c_<atom>``."""
     return ", ".join(k.key + "<atom>" if k.prefix else k.key for k in KINDS)
 
 

@@ -1,7 +1,7 @@
 """A calibrated machine's own numbers, drawn with an interval.
 
-``calibrate`` fits the hand-off ``h0 + h1*x``, the dispatch cost ``d0``, the wake ``w0`` and each pooled
-atom's serial fraction ``c`` (``S(p) = p/(1 + c*(p - 1))``) by least squares, and records
+``calibrate`` fits the hand-off ``h0 + h1*x``, the dispatch cost ``d0``, the turn ``t0``, the
+wake ``w0`` and each pooled atom's serial fraction ``c`` (``S(p) = p/(1 + c*(p - 1))``) by least squares, and records
 their covariance (``[machine.calibration.covariance]``: ``names``, ``matrix``, ``unit``). A
 prediction that uses them beyond what the calibration compositions pinned down leans on that
 uncertainty: a speed-up fitted to ``tpool_2(qsort)`` alone and used at 16 threads moves
@@ -52,7 +52,7 @@ PREFIX = "_machine_"
 @dataclass(frozen=True)
 class MachineNumbers:
     """The calibrated numbers of a machine an interval draws: their ``names`` (``h0``,
-    ``h1``, ``d0``, ``w0``, ``c_<atom>``), fitted ``values`` and ``covariance``, the costs in the
+    ``h1``, ``d0``, ``t0``, ``w0``, ``c_<atom>``), fitted ``values`` and ``covariance``, the costs in the
     machine's own unit."""
 
     names: tuple[str, ...]
@@ -138,6 +138,10 @@ class DrawnMachineSemantics(MachineSemantics):
         """A dispatch cost fitted at 0 is drawn upward from it: a pool pays what is drawn."""
         return super().pays_dispatch() or "d0" in self._at
 
+    def pays_turn(self) -> bool:
+        """A turn fitted at 0 is drawn upward from it: a pool takes at least what is drawn."""
+        return super().pays_turn() or "t0" in self._at
+
     def pays_wake(self) -> bool:
         """A wake fitted at 0 is drawn upward from it: a stage pays what is drawn."""
         return super().pays_wake() or "w0" in self._at
@@ -172,13 +176,17 @@ class DrawnMachineSemantics(MachineSemantics):
         return value
 
     def dispatch_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
-        value = super().dispatch_at(arithmetic, context)
-        delta = self._delta("d0", context)
-        return value if delta is None else arithmetic.add(value, delta)
+        return self._moved(arithmetic, super().dispatch_at(arithmetic, context), "d0", context)
+
+    def turn_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
+        return self._moved(arithmetic, super().turn_at(arithmetic, context), "t0", context)
 
     def wake_at(self, arithmetic: Any, context: Mapping[sympy.Symbol, Any]) -> Any:
-        value = super().wake_at(arithmetic, context)
-        delta = self._delta("w0", context)
+        return self._moved(arithmetic, super().wake_at(arithmetic, context), "w0", context)
+
+    def _moved(self, arithmetic: Any, value: Any, name: str, context: Mapping[sympy.Symbol, Any]) -> Any:
+        """A constant number's ``value`` moved by the draws of ``name`` where they move it."""
+        delta = self._delta(name, context)
         return value if delta is None else arithmetic.add(value, delta)
 
     def speedup_at(self, arithmetic: Any, atom: str, context: Mapping[sympy.Symbol, Any]) -> Callable[[Any], Any] | None:
@@ -246,6 +254,10 @@ def _scale(unit: str, machine_unit: str) -> float | None:
         return None
 
 
+#: the calibrated numbers that are a machine's cost (its attribute) as a constant
+_CONSTANTS = {"d0": "dispatch", "t0": "turn", "w0": "wake"}
+
+
 def _calibrated(machine: Machine, name: str, values: Mapping[str, Any], scale: float) -> bool:
     """Whether ``machine`` still has number ``name`` as the record gives it (a file edited
     after ``calibrate`` keeps the record: a hand-off or speed-up changed is not drawn)."""
@@ -262,8 +274,8 @@ def _calibrated(machine: Machine, name: str, values: Mapping[str, Any], scale: f
         if speedup is None:  # the atom gains its threads: a serial fraction of 0
             return c == 0
         return close(speedup, p, lambda at: at / (1 + c * (at - 1)))
-    if name in ("d0", "w0"):
-        return close(machine.dispatch if name == "d0" else machine.wake, x, lambda at: float(values[name]) * scale)
+    if name in _CONSTANTS:
+        return close(getattr(machine, _CONSTANTS[name]), x, lambda at: float(values[name]) * scale)
     h0, h1 = (float(values[n]) * scale if _number(values.get(n)) else 0.0 for n in ("h0", "h1"))
     return close(machine.handoff, x, lambda at: h0 + h1 * at)
 

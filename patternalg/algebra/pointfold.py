@@ -25,7 +25,7 @@ from .._internal.surface import flag
 from ..errors import EvaluationError
 from ..syntax.arith import format_expr
 from .bindings import substitute
-from .fold import Arithmetic
+from .fold import TIE, Arithmetic
 
 __all__ = ["Numbers", "rounded", "PRECISION"]
 
@@ -76,8 +76,10 @@ class Numbers(Arithmetic[sympy.Expr]):
         return body / count
 
     def larger(self, left: sympy.Expr, right: sympy.Expr) -> tuple[sympy.Expr, int]:
-        """The larger stage and which (ties: the left)."""
-        return (left, 0) if bool(left >= right) else (right, 1)
+        """The larger stage and which (ties within :data:`~.fold.TIE`: the left)."""
+        if bool(left >= right):
+            return left, 0
+        return right, 1 if bool(right > left * _TIE) else 0
 
     def smaller(self, left: sympy.Expr, right: sympy.Expr) -> sympy.Expr:
         """The smaller of two numbers."""
@@ -94,6 +96,10 @@ class Numbers(Arithmetic[sympy.Expr]):
         (3.0, None)
         """
         return float(value) if value.is_number else None
+
+
+#: :data:`~.fold.TIE` as a factor of 192 bits
+_TIE = sympy.Float(1 + TIE)
 
 
 def rounded(value: sympy.Expr) -> sympy.Expr:

@@ -3,7 +3,7 @@ found by a branch and bound, and when a bound may cut (the model provably never 
 the counts).
 
 :func:`monotone` says whether every free count only divides task pools (from 2 on where a pool
-pays a dispatch cost, :func:`dispatch_paid`); :func:`branch_and_bound` then cuts a partial
+pays a dispatch cost, :func:`pool_overhead`); :func:`branch_and_bound` then cuts a partial
 assignment whose least model at the :func:`_corners` of its open counts is no better than the
 kept ones; otherwise :func:`feasible` enumerates every assignment the budgets allow.
 
@@ -35,7 +35,7 @@ from ..library.model_library import AtomicModel
 from ..syntax.terms import Atom, Term, TPool
 from .budget import Budget, upper_bounds
 
-__all__ = ["MAX_EXHAUSTIVE", "MOST_CORNERED", "Kept", "branch_and_bound", "dispatch_paid", "even_count", "feasible",
+__all__ = ["MAX_EXHAUSTIVE", "MOST_CORNERED", "Kept", "branch_and_bound", "pool_overhead", "even_count", "feasible",
            "monotone", "none_feasible"]
 
 
@@ -59,7 +59,7 @@ def monotone(term: Term, names: Sequence[str], library: Mapping[str, AtomicModel
     """
     if isinstance(semantics, MachineSemantics) and (semantics.speeds_up() or semantics.pays_wake()):
         return False  # a faster receiving stage can make its sender pay more to wake it
-    whole = dispatch_paid(semantics)
+    whole = pool_overhead(semantics)
     in_pools = set()
     for node in term.walk():
         if isinstance(node, TPool):
@@ -79,11 +79,12 @@ def monotone(term: Term, names: Sequence[str], library: Mapping[str, AtomicModel
     return not (others & set(names)) and set(names) <= in_pools
 
 
-def dispatch_paid(semantics: Semantics) -> bool:
-    """Whether a pool pays a dispatch cost here, so that a pool of two threads may be
-    slower than one (``min(d(x), A)`` beside ``A / 2``, docs/machine.md): its model never
-    grows with its count from 2 on, but may from 1 to 2."""
-    return isinstance(semantics, MachineSemantics) and semantics.pays_dispatch()
+def pool_overhead(semantics: Semantics) -> bool:
+    """Whether a pool pays a dispatch cost or takes at least a turn here, so that a pool of
+    two threads may be slower than one (``min(d(x), A)`` beside ``A / 2``, or the turn
+    above it: docs/machine.md): its model never grows with its count from 2 on, but may
+    from 1 to 2."""
+    return isinstance(semantics, MachineSemantics) and (semantics.pays_dispatch() or semantics.pays_turn())
 
 
 def nondecreasing(count: sympy.Expr, whole: bool = False) -> bool:

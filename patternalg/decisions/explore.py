@@ -40,7 +40,7 @@ from ..algebra.arrays import SYMBOLIC_NODES
 from ..algebra.bindings import as_value, decided_number, held_by_double
 from ..algebra.domains import negative_note, range_notes
 from ..algebra.evaluation import evaluate
-from ..algebra.machine import cores_of
+from ..algebra.machine import MachineSemantics, cores_of
 from ..algebra.pointwise import at_point, with_counts
 from ..algebra.semantics import Semantics
 from ..algebra.term_symbols import term_symbols
@@ -326,7 +326,9 @@ def _at_a_point(start: Term, library: Mapping[str, AtomicModel], semantics: Sema
         return False
     lacking = sorted(needed - set(fixed)) or ["x"]
     read = sorted(semantics.reads() & set(lacking))
-    why = f" (the machine's hand-off or dispatch cost reads {', '.join(read)})" if read else ""
+    costs = semantics.costs_reading(set(read)) if isinstance(semantics, MachineSemantics) else []
+    what = " and ".join(costs) if costs else "costs"
+    why = f" (the machine's {what} read{'s' if len(costs) == 1 else ''} {', '.join(read)})" if read else ""
     raise EvaluationError(
         "explore on a machine ranks designs at a point: give "
         + " ".join(at_text(f"{name}=...") for name in lacking) + why

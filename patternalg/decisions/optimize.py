@@ -57,11 +57,11 @@ from .allocation_search import (
     MOST_CORNERED,
     Kept,
     branch_and_bound,
-    dispatch_paid,
     even_count,
     feasible,
     monotone,
     none_feasible,
+    pool_overhead,
 )
 from .budget import (
     Budget,
@@ -476,7 +476,7 @@ def optimize(
     def allowed(rows: np.ndarray) -> np.ndarray:  # tpool_{a/2} at a = 5 is no pool
         return np.asarray(compiled.counts_hold(grid_of(rows)).reshape(rows.shape[0], -1).all(axis=1))
 
-    from_two = dispatch_paid(semantics)
+    from_two = pool_overhead(semantics)
     # where the model may grow with a count, a bound cuts no completion for sure
     prunable = monotone(parsed, names, library, semantics) and (not from_two or len(names) <= MOST_CORNERED)
     chosen = method

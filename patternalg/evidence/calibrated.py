@@ -220,13 +220,14 @@ class Calibration(Tabular):
     def to_json(self) -> dict[str, Any]:
         """``{machine, numbers, residuals, speedups, atoms, files, notes}`` (``speedups``: what
         was asked and kept, :mod:`~patternalg.evidence.choosing`; the machine: its cores, unit,
-        hand-off, dispatch cost, wake and speed-ups as text, and its calibration record)."""
+        hand-off, dispatch cost, turn, wake and speed-ups as text, and its calibration record)."""
         return {
             "machine": {
                 "cores": self.machine.cores,
                 "unit": self.machine.unit,
                 "handoff": format_expr(self.machine.handoff),
                 "dispatch": format_expr(self.machine.dispatch),
+                "turn": format_expr(self.machine.turn),
                 "wake": format_expr(self.machine.wake),
                 "speedups": {name: format_expr(s) for name, s in self.machine.speedup.items()},
                 "calibration": dict(self.machine.calibration),

@@ -3,7 +3,8 @@ the calibration compositions, with their standard errors and covariance.
 
 :class:`Problem` states it (the compositions, the library they are composed from, the
 numbers to fit: the hand-off's ``h0, h1``, the dispatch cost ``d0`` where a calibration
-composition has a pool of two or more threads, the wake ``w0`` where a stage of one's pipe
+composition has a pool of two or more threads, the turn ``t0`` where one is a pool of an
+atom that does not touch its data, the wake ``w0`` where a stage of one's pipe
 waits for the one before it, the serial fractions of the speed-ups asked for); :func:`fit_numbers` solves it by bounded, nonnegative least squares
 (:mod:`~patternalg.evidence.batched`); :func:`covariance_record` and :func:`rounded` write
 what the machine file keeps.
@@ -48,6 +49,20 @@ def _has_pool(terms: Iterable[Term]) -> bool:
     )
 
 
+def _pools_untouched(terms: Iterable[Term], library: Mapping[str, AtomicModel]) -> bool:
+    """Whether a term has a task pool of two or more threads of an atom that does not touch
+    its data (``tpool_2(nop)``): its time is the turn. A pool that does is its atom's time
+    and the dispatch cost above the turn, and where it meets the turn at its smallest size
+    alone the two are one (``data5``: a turn of 5.6 us, ``tpool_2(inc)`` at x = 1,024, with
+    no dispatch cost, where a dispatch cost of 0.7 us follows every size)."""
+    return any(
+        isinstance(node, TPool) and isinstance(node.body, Atom) and not (node.count.is_Integer and int(node.count) < 2)
+        and node.body.name in library and not library[node.body.name].touches_data
+        for term in terms
+        for node in term.walk()
+    )  # fmt: skip
+
+
 def _waits(compositions: Sequence[Region], library: Mapping[str, AtomicModel]) -> bool:
     """Whether a stage of a calibration composition's pipe waits for the one before it (its
     second stage composed from the atoms is the faster at a size: the wake shows)."""
@@ -62,13 +77,16 @@ def _waits(compositions: Sequence[Region], library: Mapping[str, AtomicModel]) -
     return False
 
 
-def pooled_atoms(terms: Iterable[Term], cores: int) -> list[str]:
-    """The atoms of ``tpool_k(atom)`` terms with ``2 <= k <= cores`` (a speed-up to fit)."""
+def pooled_atoms(terms: Iterable[Term], cores: int, library: Mapping[str, AtomicModel]) -> list[str]:
+    """The atoms of ``tpool_k(atom)`` terms with ``2 <= k <= cores`` (a speed-up to fit) that
+    touch their data (a pool of one that does not measures the turn)."""
     names = []
     for term in terms:
         if isinstance(term, TPool) and isinstance(term.body, Atom) and term.count.is_Integer:
-            if 2 <= int(term.count) <= cores and term.body.name not in names:
-                names.append(term.body.name)
+            atom = term.body.name
+            untouched = atom in library and not library[atom].touches_data
+            if 2 <= int(term.count) <= cores and atom not in names and not untouched:
+                names.append(atom)
     return names
 
 
@@ -80,9 +98,11 @@ class Problem:
         self.compositions, self.library, self.cores, self.unit = compositions, library, cores, unit
         self.pooled = list(pooled)
         #: the machine's numbers in theta's order: the hand-off's, the dispatch cost's (where
-        #: a calibration composition has a pool of two or more threads), the wake's (where a
+        #: a calibration composition has a pool of two or more threads), the turn's (where
+        #: one is such a pool of an atom that does not touch its data), the wake's (where a
         #: stage of one's pipe waits for the one before it), the speed-ups'
         self.names = ["h0", "h1"] + (["d0"] if _has_pool(r.term for r in compositions) else [])
+        self.names += ["t0"] if _pools_untouched((r.term for r in compositions), library) else []
         self.names += ["w0"] if _waits(compositions, library) else []
         self.names += [fraction_name(a) for a in self.pooled]
 
@@ -91,7 +111,8 @@ class Problem:
         n = dict(zip(self.names, (_number(t) for t in theta), strict=True))
         speedups = {a: p / (1 + n[fraction_name(a)] * (p - 1)) for a in self.pooled}
         return Machine(self.cores, handoff=n["h0"] + n["h1"] * x, speedups=speedups, unit=self.unit,
-                       source=source, calibration=record, dispatch=n.get("d0", 0), wake=n.get("w0", 0))  # fmt: skip
+                       source=source, calibration=record, dispatch=n.get("d0", 0), turn=n.get("t0", 0),
+                       wake=n.get("w0", 0))  # fmt: skip
 
     def errors(self, semantics: Semantics | str) -> list[np.ndarray]:
         """Per composition, (predicted - measured) / measured at its sizes."""
@@ -138,9 +159,12 @@ def fit_numbers(problem: Problem) -> Fitted:
                 f"{region.where}: composed from its atoms, {region.term} is beyond double "
                 "precision (about 1.8e308) or undefined at some sizes: nothing to fit"
             )
+    if "t0" in problem.names:  # at 0 it binds no pool, and the dispatch cost takes up its misses
+        start = _best_trial(problem, start, "t0")[0]
     theta, found = fit(problem.batch, start)
-    if "w0" in problem.names:
-        theta, found = _woken_fit(problem, theta, found)
+    for name in FLAT:
+        if name in problem.names:
+            theta, found = _scanned_fit(problem, theta, found, name)
     jac, free = found.jac, _off_bounds(problem, theta)
     # a number no composition moves keeps the fit's first guess (a hand-off's slope of 1
     # without a pipe): none of that cost is measured, so the machine has none
@@ -162,26 +186,36 @@ def fit_numbers(problem: Problem) -> Fitted:
     return Fitted(theta, covariance, kept, unmoved, slopes)
 
 
-#: the wakes tried beside a fit's own (ns): a least squares from one first guess stops where
-#: the sizes whose senders are lighter than the wake no longer move it
-WAKES = np.concatenate([[0.0], np.geomspace(10.0, 1e7, 61)])
+#: the numbers that enter flat where they do not bind: the wake ``w0`` as ``min(wait, w0)``
+#: (flat wherever every sender is lighter than it), the turn ``t0`` as ``max(time, t0)``
+#: (flat wherever every pool is heavier); a least squares from one first guess stops short
+#: of them (``data20``: a wake of 7.5 us where 12.1 us misses less) or never moves them
+FLAT = ("t0", "w0")
+
+#: the values of a :data:`FLAT` number tried beside a fit's own (ns)
+TRIALS = np.concatenate([[0.0], np.geomspace(10.0, 1e7, 61)])
 
 
-def _woken_fit(problem: Problem, theta: np.ndarray, found: Any) -> tuple[np.ndarray, Any]:
-    """The fit again from the best of :data:`WAKES` (the others as fitted) where one of
-    them misses less than the fit does: the wake ``w0`` enters as ``min(wait, w0)``, flat
-    wherever every sender is lighter than it, so a least squares can stop short of it
-    (``data20``: 7.5 us where 12.1 us misses less)."""
-    i = problem.names.index("w0")
-    trials = np.repeat(theta[None], len(WAKES), axis=0)
-    trials[:, i] = [kind_of("w0").in_unit(w, problem.unit) for w in WAKES]
+def _scanned_fit(problem: Problem, theta: np.ndarray, found: Any, name: str) -> tuple[np.ndarray, Any]:
+    """The fit again from the best of :data:`TRIALS` for the :data:`FLAT` number ``name``
+    (the others as fitted) where one of them misses less than the fit does."""
+    trial, cost = _best_trial(problem, theta, name)
+    if not cost < 2 * found.cost * (1 - 1e-9):
+        return theta, found
+    again, refound = fit(problem.batch, trial)
+    return (again, refound) if refound.cost < found.cost else (theta, found)
+
+
+def _best_trial(problem: Problem, theta: np.ndarray, name: str) -> tuple[np.ndarray, float]:
+    """``theta`` with number ``name`` at the one of :data:`TRIALS` that misses least, and
+    the sum of the squared misses there."""
+    i = problem.names.index(name)
+    trials = np.repeat(theta[None], len(TRIALS), axis=0)
+    trials[:, i] = [kind_of(name).in_unit(w, problem.unit) for w in TRIALS]
     with np.errstate(all="ignore"):
         costs = np.nansum(problem.batch.errors(trials) ** 2, axis=1)
     best = int(np.argmin(costs))
-    if not costs[best] < 2 * found.cost * (1 - 1e-9):
-        return theta, found
-    again, refound = fit(problem.batch, trials[best])
-    return (again, refound) if refound.cost < found.cost else (theta, found)
+    return trials[best], float(costs[best])
 
 
 def _off_bounds(problem: Problem, theta: np.ndarray) -> np.ndarray:

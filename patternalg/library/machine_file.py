@@ -9,6 +9,8 @@ The format, beside the model files' (``docs/language.md``, "Machine files")::
     unit = "ns"                    # the unit of the hand-off (default ns)
     handoff = "310 + 0.61*x"       # per data element a pipeline stage receives (default 0)
     dispatch = "800"               # per data element a pool of 2+ threads hands out (default 0)
+    turn = "165"                   # at least, per data element of a pool of 2+ threads: its
+                                   # threads take turns at one queue (default 0)
     wake = "12000"                 # at most, per data element a stage pays to wake the next
                                    # where that one waits for it (default 0)
     source = "patternalg calibrate benchmarks/realdata/data/*.txt"
@@ -53,7 +55,7 @@ from .model_library import file_text
 
 __all__ = ["read_machine", "machine_from_text", "machine_text", "write_machine"]
 
-_KEYS = ("cores", "unit", "handoff", "dispatch", "wake", "source", "speedups", "calibration")
+_KEYS = ("cores", "unit", "handoff", "dispatch", "turn", "wake", "source", "speedups", "calibration")
 
 
 def read_machine(path: str | PathLike[str]) -> Machine:
@@ -105,7 +107,7 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
             f"expected a whole number of cores from 1 to {MAX_CORES}, got {cores!r:.40}",
             location=where("cores"),
         )
-    for key in ("unit", "handoff", "dispatch", "wake", "source"):
+    for key in ("unit", "handoff", "dispatch", "turn", "wake", "source"):
         if not isinstance(table.get(key, ""), str | int | float) or isinstance(table.get(key), bool):
             raise ModelFileError(f"expected a string, got {table[key]!r}", location=where(key))
     unit = table.get("unit", "ns")
@@ -115,7 +117,7 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
         raise ModelFileError(str(exc)) from None
     if not is_time(unit):
         raise ModelFileError(
-            f"the hand-off, the dispatch cost and the wake are times: expected a time unit such as ns, "
+            f"the hand-off, the dispatch cost, the turn and the wake are times: expected a time unit such as ns, "
             f"us, ms or s, got {unit!r}",
             location=where("unit"),
         )
@@ -134,6 +136,7 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
             cores=cores,
             handoff=table.get("handoff", 0),
             dispatch=table.get("dispatch", 0),
+            turn=table.get("turn", 0),
             wake=table.get("wake", 0),
             speedups=dict(speedups),
             unit=unit,
@@ -261,10 +264,9 @@ def machine_text(machine: Machine) -> str:
     expect(machine, Machine, "machine", "a Machine")
     table: dict[str, Any] = {"cores": machine.cores, "unit": machine.unit}
     table["handoff"] = format_expr(machine.handoff)
-    if machine.dispatch != 0:
-        table["dispatch"] = format_expr(machine.dispatch)
-    if machine.wake != 0:
-        table["wake"] = format_expr(machine.wake)
+    for cost in ("dispatch", "turn", "wake"):
+        if getattr(machine, cost) != 0:
+            table[cost] = format_expr(getattr(machine, cost))
     if machine.source:
         table["source"] = machine.source
     if machine.speedups:
