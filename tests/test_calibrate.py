@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RUN = ROOT / "benchmarks" / "realdata" / "data7"
 SIZES = np.array([4.0, 16.0, 64.0, 256.0, 1024.0, 4096.0, 16384.0, 65536.0])
 TRUTH = Machine(2, handoff="300 + 0.5*x", speedups={"qsort": "p/(1 + 0.1*(p - 1))"},
-                dispatch="700", wake="2000", turn="4000")  # fmt: skip
+                dispatch="700", wake="2000", turn="6000")  # fmt: skip
 
 
 def extrap(path: Path, regions: dict[str, np.ndarray], sizes: np.ndarray = SIZES) -> Path:
@@ -72,7 +72,7 @@ def test_a_known_machine_is_recovered(tmp_path: Path, atoms: str) -> None:
     assert numbers["h0"].value == pytest.approx(300, abs=30)
     assert numbers["h1"].value == pytest.approx(0.5, abs=0.02)
     assert numbers["d0"].value == pytest.approx(700, abs=20)
-    assert numbers["t0"].value == pytest.approx(4000, abs=20)  # tpool_2(nop) takes it
+    assert numbers["t0"].value == pytest.approx(6000, abs=20)  # tpool_2(nop) takes it, slower than nop
     assert numbers["w0"].value == pytest.approx(2000, abs=20)  # pipe(inc, nop) pays it
     assert "w0" in MachineNumbers.of(result.machine).names  # an interval draws it
     assert numbers["c_qsort"].value == pytest.approx(0.1, abs=0.005)
@@ -512,7 +512,8 @@ def test_a_constant_dispatch_and_perfect_speedups_keep_no_speedup(tmp_path: Path
     truth = Machine(2, handoff="300 + 0.5*x", dispatch="700")
     result = calibrate(synthetic(tmp_path, truth=truth), cores=2)
     numbers = {n.name: n.value for n in result.numbers}
-    assert list(numbers) == ["h0", "h1", "d0", "t0", "w0"] and result.machine.speedups == ()
+    # tpool_2(nop) is faster than nop here: no turn shows, and none is fitted
+    assert list(numbers) == ["h0", "h1", "d0", "w0"] and result.machine.speedups == ()
     assert numbers["d0"] == pytest.approx(700, abs=20)
     assert numbers["w0"] == pytest.approx(0, abs=20)  # pipe(inc, nop) is inc: no wake
     choice = dict(result.machine.calibration)["speedups"]
@@ -722,7 +723,7 @@ def test_the_turn_calibrated_on_one_run_predicts_the_light_pools_of_another() ->
     files = [run / "atoms.txt", run / "compositions.txt"]
     default, five = (calibrate(files, terms=terms).machine for terms in (CALIBRATION_TERMS, FIVE_TERMS))
     assert five.turn == 0 and float(default.turn) == pytest.approx(167, abs=10)
-    assert "no calibration composition is a pool of an atom that does not touch its data" in " ".join(
+    assert "no calibration composition is a pool no faster than its atom alone" in " ".join(
         calibrate(files, terms=FIVE_TERMS).notes)
     atoms = {s.kernel: s for s in read(PROBE / "atoms.txt")}
     measured = {s.kernel: s for s in read(PROBE / "compositions.txt")}

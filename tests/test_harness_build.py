@@ -73,7 +73,8 @@ def test_the_calibration_preset_measures_a_pool_of_all_the_cores_beyond_two(tmp_
     done = subprocess.run(["sh", str(RUN_SH), str(out)], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert [s.kernel for s in read(out / "compositions.txt")] == [
-        "pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)", "tpool_4(qsort)"
+        "pipe(inc, inc)", "pipe(inc, nop)", "seq(inc, inc)", "tpool_2(qsort)", "tpool_2(inc)", "tpool_2(nop)",
+        "tpool_4(qsort)"
     ]  # fmt: skip
     result = calibrate([out / "atoms.txt", out / "compositions.txt"], speedups=True)
     assert result.machine.cores == 4

@@ -246,3 +246,21 @@ def test_a_calibration_that_misses_by_a_million_times_writes_a_file_that_reads_b
     write_machine(machine, tmp_path / "m.toml")
     spread = dict(read_machine(tmp_path / "m.toml").calibration)["spread"]
     assert max(v for _, v in spread["sizes"]) == MAX_SPREAD
+
+
+def test_a_pool_at_the_turn_misses_by_the_turn_not_by_the_operators() -> None:
+    """data17 measured tpool_2(nop) in streams too short for a steady state (211 to 902 ns
+    from size to size, nop 62 to 116): calibrated with it, the turn takes it (t0 = 333 +- 53
+    ns, drawn with intervals), and its misses widen no other term: they were read as what
+    every composition misses (25 % at x = 1,024; from fitted atoms every interval of the
+    run went from about 15 to 30 % wide)."""
+    from patternalg.evidence.calibration_set import CALIBRATION_TERMS
+
+    run = Path(__file__).resolve().parents[1] / "benchmarks" / "realdata" / "data17"
+    files = [run / "atoms.txt", run / "compositions.txt"]
+    five, six = (calibrate(files, terms=terms) for terms in (FIVE_TERMS, CALIBRATION_TERMS))
+    turn = next(n for n in six.numbers if n.name == "t0")
+    assert 250 < turn.value < 450 and turn.error is not None and turn.error > 20
+    spreads = [dict(dict(c.machine.calibration)["spread"]) for c in (five, six)]
+    assert spreads[1]["common"] == spreads[0]["common"] and spreads[1]["atoms"] == spreads[0]["atoms"]
+    assert spreads[1]["growth"] == spreads[0]["growth"]

@@ -89,7 +89,7 @@ KINDS = (
     NumberKind("d0", "{unit} per element of a pool of 2+ threads: the dispatch cost", True, math.inf, 0.0, 100.0,
                "a pool of a light atom, such as tpool_2(inc)"),
     NumberKind("t0", "{unit} per element at least, a pool of 2+ threads: the turn at its queue", True, math.inf,
-               0.0, 100.0, "a pool of an atom that does not touch its data, such as tpool_2(nop)"),
+               0.0, 100.0, "a pool no faster than its atom alone, such as tpool_2(nop)"),
     NumberKind("w0", "{unit} per element at most: the wake a stage pays where the next waits", True, math.inf, 0.0,
                1000.0, "a pipe whose second stage is much the faster, such as pipe(inc, nop)"),
     NumberKind(_SERIAL, "S_{atom}(p) = p/(1 + c*(p - 1)): serial fraction", False, 1.0, 0.05, 0.1,

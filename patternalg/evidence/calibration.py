@@ -179,7 +179,7 @@ def calibrate(
         )
     basis, composed, why = _composing(compositions, atom_regions, models, atoms)
     unit, composed, converted = _in_one_unit(compositions, composed)
-    pooled = pooled_atoms((r.term for r in compositions), cores, composed) if mode != "no" else []
+    pooled = pooled_atoms(compositions, cores, composed) if mode != "no" else []
     problem = Problem(compositions, composed, cores, unit, pooled if mode == "yes" else [])
     points = sum(len(r.sizes) for r in compositions)
     if points <= len(problem.names):
@@ -363,8 +363,8 @@ def _worst_in_halves(region: Region, errors: np.ndarray) -> dict[str, Any] | Non
 
 def _unmeasured(names: Sequence[str], unmoved: set[str]) -> list[str]:
     """What the calibration compositions leave unmeasured, and so 0 on the machine: a
-    hand-off no composition pays, a dispatch cost without a pool, a turn without a pool of
-    an atom that does not touch its data (docs/machine.md, "Which compositions to measure")."""
+    hand-off no composition pays, a dispatch cost without a pool, a turn without a pool no
+    faster than its atom alone (docs/machine.md, "Which compositions to measure")."""
     notes = []
     if {"h0", "h1"} <= unmoved:
         notes.append(f"no calibration composition pays a hand-off ({kind_of('h0').measured_by}): "
@@ -373,8 +373,8 @@ def _unmeasured(names: Sequence[str], unmoved: set[str]) -> list[str]:
         notes.append("no calibration composition is a pool of 2 or more threads: the machine has no dispatch "
                      f"cost, and predicts every pool without one ({kind_of('d0').measured_by}, measures it)")  # fmt: skip
     elif "t0" not in names or "t0" in unmoved:
-        notes.append("no calibration composition is a pool of an atom that does not touch its data: the machine "
-                     f"has no turn, and predicts a pool of light elements faster than its queue lets it be "
+        notes.append("no calibration composition is a pool no faster than its atom alone: the machine has no "
+                     "turn, and predicts a pool of light elements faster than its queue lets it be "
                      f"({kind_of('t0').measured_by}, measures it)")  # fmt: skip
     notes += [f"{name}: no calibration composition moves it, so it is 0 ({kind_of(name).measured_by} would)"
               for name in names if name in unmoved and atom_of(name) is not None]  # fmt: skip

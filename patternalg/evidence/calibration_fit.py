@@ -3,8 +3,8 @@ the calibration compositions, with their standard errors and covariance.
 
 :class:`Problem` states it (the compositions, the library they are composed from, the
 numbers to fit: the hand-off's ``h0, h1``, the dispatch cost ``d0`` where a calibration
-composition has a pool of two or more threads, the turn ``t0`` where one is a pool of an
-atom that does not touch its data, the wake ``w0`` where a stage of one's pipe
+composition has a pool of two or more threads, the turn ``t0`` where one is a pool no
+faster than its atom alone, the wake ``w0`` where a stage of one's pipe
 waits for the one before it, the serial fractions of the speed-ups asked for); :func:`fit_numbers` solves it by bounded, nonnegative least squares
 (:mod:`~patternalg.evidence.batched`); :func:`covariance_record` and :func:`rounded` write
 what the machine file keeps.
@@ -36,7 +36,7 @@ from .batched import Batch, fit
 from .calibrated import DIGITS
 from .calibration_regions import Region
 
-__all__ = ["Fitted", "Problem", "covariance_record", "fit_numbers", "pooled_atoms", "rounded", "spread",
+__all__ = ["Fitted", "Problem", "covariance_record", "fit_numbers", "pooled_atoms", "rounded", "slower_pools", "spread",
            "standard_errors"]
 
 
@@ -49,18 +49,23 @@ def _has_pool(terms: Iterable[Term]) -> bool:
     )
 
 
-def _pools_untouched(terms: Iterable[Term], library: Mapping[str, AtomicModel]) -> bool:
-    """Whether a term has a task pool of two or more threads of an atom that does not touch
-    its data (``tpool_2(nop)``): its time is the turn. A pool that does is its atom's time
-    and the dispatch cost above the turn, and where it meets the turn at its smallest size
-    alone the two are one (``data5``: a turn of 5.6 us, ``tpool_2(inc)`` at x = 1,024, with
-    no dispatch cost, where a dispatch cost of 0.7 us follows every size)."""
-    return any(
-        isinstance(node, TPool) and isinstance(node.body, Atom) and not (node.count.is_Integer and int(node.count) < 2)
-        and node.body.name in library and not library[node.body.name].touches_data
-        for term in terms
-        for node in term.walk()
-    )  # fmt: skip
+def slower_pools(compositions: Sequence[Region], library: Mapping[str, AtomicModel]) -> set[str]:
+    """The atoms ``A`` of calibration compositions ``tpool_k(A)``, k >= 2, measured at least as
+    slow as ``A`` alone at every size: such a pool gains nothing from its threads, and its
+    time is the turn (``tpool_2(nop)``: 4 times ``nop`` on ``data23``). A pool that does gain
+    is its atom's time and the dispatch cost above the turn, and where it meets the turn at
+    its smallest size alone the two are one (``data5``, calibrated with a turn free on
+    ``tpool_2(inc)`` alone: a turn of 5.6 us, ``tpool_2(inc)`` at x = 1,024, and no dispatch
+    cost, where a dispatch cost of 0.7 us follows every size)."""
+    atoms = set()
+    for region in compositions:
+        term = region.term
+        if isinstance(term, TPool) and isinstance(term.body, Atom) and term.count.is_Integer and int(term.count) >= 2:
+            alone = compile_term(term.body, library, {}, semantics="exact").values({"x": region.sizes})
+            with np.errstate(all="ignore"):
+                if np.all(np.asarray(region.medians) >= np.asarray(alone)):
+                    atoms.add(term.body.name)
+    return atoms
 
 
 def _waits(compositions: Sequence[Region], library: Mapping[str, AtomicModel]) -> bool:
@@ -77,15 +82,16 @@ def _waits(compositions: Sequence[Region], library: Mapping[str, AtomicModel]) -
     return False
 
 
-def pooled_atoms(terms: Iterable[Term], cores: int, library: Mapping[str, AtomicModel]) -> list[str]:
-    """The atoms of ``tpool_k(atom)`` terms with ``2 <= k <= cores`` (a speed-up to fit) that
-    touch their data (a pool of one that does not measures the turn)."""
+def pooled_atoms(compositions: Sequence[Region], cores: int, library: Mapping[str, AtomicModel]) -> list[str]:
+    """The atoms of ``tpool_k(atom)`` compositions with ``2 <= k <= cores`` (a speed-up to
+    fit) but those of pools no faster than the atom alone (they measure the turn:
+    :func:`slower_pools`)."""
+    turns = slower_pools(compositions, library)
     names = []
-    for term in terms:
+    for term in (r.term for r in compositions):
         if isinstance(term, TPool) and isinstance(term.body, Atom) and term.count.is_Integer:
             atom = term.body.name
-            untouched = atom in library and not library[atom].touches_data
-            if 2 <= int(term.count) <= cores and atom not in names and not untouched:
+            if 2 <= int(term.count) <= cores and atom not in names and atom not in turns:
                 names.append(atom)
     return names
 
@@ -99,10 +105,10 @@ class Problem:
         self.pooled = list(pooled)
         #: the machine's numbers in theta's order: the hand-off's, the dispatch cost's (where
         #: a calibration composition has a pool of two or more threads), the turn's (where
-        #: one is such a pool of an atom that does not touch its data), the wake's (where a
+        #: one is such a pool no faster than its atom alone), the wake's (where a
         #: stage of one's pipe waits for the one before it), the speed-ups'
         self.names = ["h0", "h1"] + (["d0"] if _has_pool(r.term for r in compositions) else [])
-        self.names += ["t0"] if _pools_untouched((r.term for r in compositions), library) else []
+        self.names += ["t0"] if slower_pools(compositions, library) else []
         self.names += ["w0"] if _waits(compositions, library) else []
         self.names += [fraction_name(a) for a in self.pooled]
 

@@ -184,11 +184,21 @@ def missed_record(
     under the machine's ``semantics``: ``missed``, ``[[x, missed], ...]``
     (:func:`missed_by_size`); the same in parts, ``common`` and ``atoms``
     (:func:`missed_by_atom`); and ``growth`` (:func:`missed_growth`, with each composition's
-    kept share of a slope, ``slopes``). The atoms' noise counts where the terms were
+    kept share of a slope, ``slopes``). A composition no atom carries at any of its sizes
+    (its value a machine number's alone: a pool of ``nop`` at the turn) is left out. The atoms' noise counts where the terms were
     composed from their measured medians (``measured_atoms``). None where no composition
     has repetitions (nothing to take out: the spread is all there is)."""
     if not any(getattr(r, "series", None) is not None for r in compositions):
         return None
+    # a composition no atom carries at any size (a pool of nop at the machine's turn) misses
+    # by a machine number's misfit, which the number's covariance carries: not the operators'
+    each = [atom_shares(r.term, library, semantics, r.sizes) for r in compositions]
+    carried = [any(np.any(np.asarray(v) > 0) for v in shares.values()) for shares in each]
+    if not any(carried):
+        return None
+    compositions, residuals, each = ([v for v, keep in zip(seq, carried, strict=True) if keep]
+                                     for seq in (compositions, residuals, each))  # fmt: skip
+    slopes = np.asarray(slopes)[np.asarray(carried)]
     atom_noise: dict[str, dict[float, float]] = {}
     if measured_atoms:
         for region in atoms:
@@ -202,7 +212,6 @@ def missed_record(
         noises.append(residual_noise(region.term, region.sizes, own, library, semantics, atom_noise))
     sizes = np.concatenate([r.sizes for r in compositions])
     every, noise = np.concatenate(list(residuals)), np.concatenate(noises)
-    each = [atom_shares(r.term, library, semantics, r.sizes) for r in compositions]
     names = sorted({name for shares in each for name in shares})
     shares = {name: np.concatenate([s.get(name, np.zeros(len(r.sizes))) for s, r in zip(each, compositions, strict=True)])
               for name in names}  # fmt: skip
