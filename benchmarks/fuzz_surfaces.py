@@ -70,7 +70,7 @@ def machine_text(rng: random.Random) -> str:
     """A random machine file: mostly well-formed, with odd values."""
     if rng.random() < 0.2:  # a calibrated machine whose numbers an interval draws
         lines = ["format = 1", "[machine]", f"cores = {rng.choice(['1', '2', '16', '64'])}",
-                 'handoff = "100 + 0.5*x"', 'dispatch = "300"', 'wake = "12000"', "[machine.speedups]",
+                 'handoff = "100 + 0.5*x"', 'dispatch = "300"', 'turn = "160"', 'wake = "12000"', "[machine.speedups]",
                  'qsort = "p/(1 + 0.05*(p - 1))"', 'inc = "p/(1 + 0.3*(p - 1))"', *covariance_record(rng)]  # fmt: skip
         return "\n".join(lines) + "\n"
     form = rng.choice(["1", "1", "1", "2", '"1"'])
@@ -82,6 +82,8 @@ def machine_text(rng: random.Random) -> str:
         lines.append(f'handoff = "{choice(rng, HANDOFFS)}"')
     if rng.random() < 0.3:  # the wake: any expression a hand-off may be
         lines.append(f'wake = "{choice(rng, HANDOFFS)}"')
+    if rng.random() < 0.3:  # the turn: the same
+        lines.append(f'turn = "{choice(rng, HANDOFFS)}"')
     drawn = rng.random() < 0.2  # a calibration record, among odd values
     if drawn:
         lines.append('dispatch = "300"')
@@ -103,9 +105,9 @@ def machine_text(rng: random.Random) -> str:
 def covariance_record(rng: random.Random) -> list[str]:
     """A calibration record's numbers and covariance (``[machine.calibration.covariance]``):
     mostly as calibrate writes them, with odd names, units, sizes and entries."""
-    names = rng.sample(["h0", "h1", "d0", "w0", "c_qsort", "c_inc", "c_k", "x", "h0"] if rng.random() < 0.2
-                       else ["h0", "h1", "d0", "w0", "c_qsort", "c_inc"], rng.randint(1, 4))  # fmt: skip
-    numbers = {"h0": "100.0", "h1": "0.5", "d0": "300.0", "w0": "12000.0", "c_qsort": "0.05", "c_inc": "0.3",
+    names = rng.sample(["h0", "h1", "d0", "t0", "w0", "c_qsort", "c_inc", "c_k", "x", "h0"] if rng.random() < 0.2
+                       else ["h0", "h1", "d0", "t0", "w0", "c_qsort", "c_inc"], rng.randint(1, 4))  # fmt: skip
+    numbers = {"h0": "100.0", "h1": "0.5", "d0": "300.0", "t0": "160.0", "w0": "12000.0", "c_qsort": "0.05", "c_inc": "0.3",
                "c_k": "1.0"}  # fmt: skip
     lines = ["[machine.calibration.numbers]"]
     lines += [f"{n} = {choice(rng, [v], 0.05)}" for n, v in numbers.items() if rng.random() < 0.95]

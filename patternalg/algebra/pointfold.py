@@ -79,7 +79,7 @@ class Numbers(Arithmetic[sympy.Expr]):
         """The larger stage and which (ties within :data:`~.fold.TIE`: the left)."""
         if bool(left >= right):
             return left, 0
-        return right, 1 if bool(right > left * _TIE) else 0
+        return right, 1 if float(right) > float(left) * (1 + TIE) else 0
 
     def smaller(self, left: sympy.Expr, right: sympy.Expr) -> sympy.Expr:
         """The smaller of two numbers."""
@@ -96,10 +96,6 @@ class Numbers(Arithmetic[sympy.Expr]):
         (3.0, None)
         """
         return float(value) if value.is_number else None
-
-
-#: :data:`~.fold.TIE` as a factor of 192 bits
-_TIE = sympy.Float(1 + TIE)
 
 
 def rounded(value: sympy.Expr) -> sympy.Expr:
