@@ -195,7 +195,10 @@ lines of no points: a ValueError; a warning since, the other kernels fitted, in
 workers beside the test suite (seed 212, 42,753 inputs in 323 s): 1 hang, ``compare`` of
 ``tpool_2(seq(qsort, ...))`` 10,000 deep on the speed-up machine (22 s alone; 17.5 s since the
 thread counts' maxima of whole numbers skip sympy's ``Max``); ``deep``, ``machine``,
-``calibrate`` at 0.4 (seed 213, 4,600 inputs in 221 s): 0 of each.
+``calibrate`` at 0.4 (seed 213, 4,600 inputs in 221 s): 0 of each. With the pool's turn
+(machine files with a ``turn`` of any expression a hand-off may be, ``t0`` in covariance
+records, ``tpool_2(nop)`` in the calibration set): ``machine``, ``calibrate``, ``validate``,
+``interval``, ``decide`` at 0.5 (seed 214, 11,500 inputs in 43 s): 0 of each.
 The campaign checks exits, not verdicts:
 ``fuzz_law_verdicts.py`` checks the law checker's answers themselves.
 
