@@ -235,7 +235,7 @@ class Machine:
         if self.dispatch != 0:
             parts.append(f"dispatch {shown_text(format_expr(self.dispatch))} {self.unit} per element of a pool")
         if self.turn != 0:
-            parts.append(f"turn {shown_text(format_expr(self.turn))} {self.unit} per element of a pool at least")
+            parts.append(f"turn at least {shown_text(format_expr(self.turn))} {self.unit} per element of a pool")
         if self.wake != 0:
             parts.append(f"wake at most {shown_text(format_expr(self.wake))} {self.unit} per element")
         parts += [f"S_{name}(p) = {shown_text(format_expr(s))}" for name, s in self.speedup.items()]
