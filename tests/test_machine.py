@@ -120,6 +120,24 @@ def test_pools_within_pools_run_the_atom_on_all_their_threads():
     best = optimize("tpool_a(tpool_b(qsort))", at={"x": 1024}, machine=machine, budget="a + b <= 10")
     assert best.best.value == pytest.approx(flat)
 
+def test_a_pool_of_two_or_more_threads_takes_at_least_the_turn_per_element(tmp_path):
+    # the turn is a floor of the pool's time, not work: two cores still run the pipe's rest
+    machine = Machine(2, turn="3*x")
+    assert value("tpool_2(inc)", machine) == pytest.approx(INC(1024) / 2)  # a heavy body: above it
+    assert value("tpool_2(nop)", machine) == pytest.approx(3 * 1024)  # nop / 2 is below it
+    assert value("tpool_4(nop)", machine) == pytest.approx(3 * 1024)  # one queue: not per thread
+    assert value("tpool_1(nop)", machine) == pytest.approx(value("nop", machine))  # a pool of one: none
+    free = evaluate(parse("tpool_n(nop)"), LIB, machine.semantics)
+    n = sympy.Symbol("n", positive=True)
+    nop = value("nop", machine)
+    assert [float(free.subs({n: k, x: 4096})) for k in (1, 2)] == pytest.approx([nop, 3 * 4096])
+    (tmp_path / "turn.toml").write_text('[machine]\ncores = 2\nturn = "3*x"\n')
+    explained = run_cli("eval", "pipe(tpool_2(nop), tpool_2(inc))", "--machine", str(tmp_path / "turn.toml"),
+                        "--at", "x=4096", "--explain").stdout  # fmt: skip
+    pools = [line for line in explained.splitlines() if line.lstrip().startswith("tpool_2")]
+    assert "at the machine's turn" in pools[0] and "at the machine's turn" not in pools[1], pools
+
+
 def test_a_pool_of_two_or_more_threads_pays_the_dispatch_cost_per_element():
     machine = Machine(2, dispatch="800 + 0.25*x")
     d = 800 + 0.25 * 1024

@@ -212,6 +212,8 @@ def step_notes(
         notes.append(f"{label}: {_short(paced_by(step.term, winner))}")
     elif step.note and not isinstance(step.term, Atom):
         notes.append(step.note)
+    if here is not None and point is not None and isinstance(step.term, TPool) and _at_turn(here.value, point):
+        notes.append("at the machine's turn: its threads take turns at one queue")
     if isinstance(step.term, Atom):
         model = derivation.atoms[step.term.name]
         notes.append(f"source: {model.source or 'user model'}")
@@ -219,6 +221,20 @@ def step_notes(
         if range_note:
             notes.append(range_note)
     return notes
+
+
+def _at_turn(value: sympy.Expr, point: PointValue) -> bool:
+    """Whether a pool's ``value`` at ``point`` is its machine's turn there (the pool takes
+    no less, whatever its body)."""
+    from .machine import MachineSemantics
+
+    semantics = point.semantics
+    if not isinstance(semantics, MachineSemantics) or semantics.machine.turn == 0:
+        return False
+    turn = semantics.machine.turn.xreplace({symbol(k): v for k, v in point.bindings})
+    if not (value.is_number and turn.is_number):
+        return False
+    return abs(float(value) - float(turn)) <= 1e-9 * abs(float(turn))
 
 
 def explain_lines(
