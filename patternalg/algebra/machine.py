@@ -84,7 +84,7 @@ from .fold import TIE
 from .machine_checks import check_cores, check_cost, check_speedup, machine_expression
 from .semantics import CORES, Semantics
 
-__all__ = ["Busy", "Machine", "MachineSemantics", "here", "threads_needed", "threads_text", "cores_of"]
+__all__ = ["COSTS", "Busy", "Machine", "MachineSemantics", "here", "threads_needed", "threads_text", "cores_of"]
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ class Machine:
             from .units import check_time_unit
 
             check_time_unit(unit, "the hand-off's unit")
-        for name, what in _COSTS.items():
+        for name, what in COSTS.items():
             cost = machine_expression(getattr(self, name), what, x, name)
             check_cost(cost, what, name)  # a time per element: never below 0 for x >= 1
             # 0.0 is no cost (sympy's Float(0.0) == 0 is false: a stage would pay it)
@@ -148,7 +148,7 @@ class Machine:
         """
         parts = [f"cores={self.cores}"]
         parts += [f"{name}={shown_text(format_expr(getattr(self, name)))}"
-                  for name in _COSTS if getattr(self, name) != 0]  # fmt: skip
+                  for name in COSTS if getattr(self, name) != 0]  # fmt: skip
         if len(parts) > 1:
             parts.append(f"unit={self.unit!r}")
         if self.speedups:
@@ -201,13 +201,13 @@ class Machine:
     def in_unit(self, unit: str) -> Machine:
         """The same machine with its hand-off in ``unit`` (a time unit, as the atoms')."""
         unit = as_text(unit, "unit", "a time unit's name, e.g. ns or ms")
-        if unit == self.unit or all(getattr(self, name) == 0 for name in _COSTS):
+        if unit == self.unit or all(getattr(self, name) == 0 for name in COSTS):
             return self  # no cost to convert (--cores alone: atoms in T1 are fine)
         from .units import factor
 
         scale = factor(self.unit, unit)
         rational = sympy.Rational(scale.numerator, scale.denominator)
-        costs = {name: sympy.expand(getattr(self, name) * rational) for name in _COSTS}
+        costs = {name: sympy.expand(getattr(self, name) * rational) for name in COSTS}
         return replace(self, **costs, unit=unit)  # type: ignore[arg-type]
 
     @property
@@ -242,8 +242,9 @@ class Machine:
         return ", ".join(parts)
 
 
-#: a machine's costs per data element (its attributes) and what a message calls them
-_COSTS = {"handoff": "the hand-off", "dispatch": "the dispatch cost", "turn": "the turn", "wake": "the wake"}
+#: a machine's costs per data element (its attributes, its machine file's keys) and what a
+#: message calls them
+COSTS = {"handoff": "the hand-off", "dispatch": "the dispatch cost", "turn": "the turn", "wake": "the wake"}
 
 
 class Busy(NamedTuple):
@@ -325,7 +326,7 @@ class MachineSemantics(Semantics):
         """The symbols of the machine's own expressions (the hand-off's, the dispatch
         cost's, the wake's): a fold reads them where a stage receives its data, a pool
         dispatches or a stage wakes the next."""
-        exprs = (getattr(self.machine, name) for name in _COSTS)
+        exprs = (getattr(self.machine, name) for name in COSTS)
         return frozenset(s.name for e in exprs for s in e.free_symbols)
 
     def costs_reading(self, names: set[str]) -> list[str]:
@@ -334,7 +335,7 @@ class MachineSemantics(Semantics):
         >>> Machine(2, handoff="100 + x", turn="3*x").semantics.costs_reading({"x"})
         ['hand-off', 'turn']
         """
-        return [what.removeprefix("the ") for name, what in _COSTS.items()
+        return [what.removeprefix("the ") for name, what in COSTS.items()
                 if {s.name for s in getattr(self.machine, name).free_symbols} & names]  # fmt: skip
 
     def in_unit(self, unit: str) -> MachineSemantics:

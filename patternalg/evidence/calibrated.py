@@ -16,7 +16,7 @@ import numpy as np
 
 from .._internal.display import aligned, brief, counted, listed, percent_cell
 from .._internal.tables import Tabular, fields_json
-from ..algebra.machine import Machine
+from ..algebra.machine import COSTS, Machine
 from ..syntax.arith import format_expr, number_text
 from .choosing import choice_line
 from .halves import range_text
@@ -225,10 +225,7 @@ class Calibration(Tabular):
             "machine": {
                 "cores": self.machine.cores,
                 "unit": self.machine.unit,
-                "handoff": format_expr(self.machine.handoff),
-                "dispatch": format_expr(self.machine.dispatch),
-                "turn": format_expr(self.machine.turn),
-                "wake": format_expr(self.machine.wake),
+                **{cost: format_expr(getattr(self.machine, cost)) for cost in COSTS},
                 "speedups": {name: format_expr(s) for name, s in self.machine.speedup.items()},
                 "calibration": dict(self.machine.calibration),
             },

@@ -46,7 +46,7 @@ import sympy
 
 from .._internal.limits import MAX_CORES
 from .._internal.toml_reader import keys_located, load_toml
-from ..algebra.machine import Machine
+from ..algebra.machine import COSTS, Machine
 from ..algebra.units import UnitError, check_unit, is_time
 from ..arguments import as_path, as_text, expect
 from ..errors import ArgumentError, Location, ModelFileError
@@ -55,7 +55,7 @@ from .model_library import file_text
 
 __all__ = ["read_machine", "machine_from_text", "machine_text", "write_machine"]
 
-_KEYS = ("cores", "unit", "handoff", "dispatch", "turn", "wake", "source", "speedups", "calibration")
+_KEYS = ("cores", "unit", *COSTS, "source", "speedups", "calibration")
 
 
 def read_machine(path: str | PathLike[str]) -> Machine:
@@ -107,7 +107,7 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
             f"expected a whole number of cores from 1 to {MAX_CORES}, got {cores!r:.40}",
             location=where("cores"),
         )
-    for key in ("unit", "handoff", "dispatch", "turn", "wake", "source"):
+    for key in ("unit", *COSTS, "source"):
         if not isinstance(table.get(key, ""), str | int | float) or isinstance(table.get(key), bool):
             raise ModelFileError(f"expected a string, got {table[key]!r}", location=where(key))
     unit = table.get("unit", "ns")
@@ -134,10 +134,7 @@ def _machine(table: Mapping[str, Any], path: str) -> Machine:
     try:
         return Machine(
             cores=cores,
-            handoff=table.get("handoff", 0),
-            dispatch=table.get("dispatch", 0),
-            turn=table.get("turn", 0),
-            wake=table.get("wake", 0),
+            **{cost: table.get(cost, 0) for cost in COSTS},
             speedups=dict(speedups),
             unit=unit,
             source=str(table.get("source", "")),
@@ -263,9 +260,8 @@ def machine_text(machine: Machine) -> str:
 
     expect(machine, Machine, "machine", "a Machine")
     table: dict[str, Any] = {"cores": machine.cores, "unit": machine.unit}
-    table["handoff"] = format_expr(machine.handoff)
-    for cost in ("dispatch", "turn", "wake"):
-        if getattr(machine, cost) != 0:
+    for cost in COSTS:  # the hand-off always (the file's own example of a cost)
+        if cost == "handoff" or getattr(machine, cost) != 0:
             table[cost] = format_expr(getattr(machine, cost))
     if machine.source:
         table["source"] = machine.source
