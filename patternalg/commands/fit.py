@@ -20,6 +20,8 @@ from .._internal.toml_writer import table_text
 from ..forms import Form
 from ..forms.report import FitReport
 from ..forms.unsure import Unsure
+from ..library.fitted import untouched_notes
+from ..library.model_library import ModelLibrary
 from .common import (
     INPUT_FORMATS,
     LeftOut,
@@ -88,6 +90,8 @@ class _Output:
         self.unsure = Unsure()  # the kernels fitted without an uncertainty
         self.fitter = fitter
         self.left = LeftOut("the other kernels are fitted")  # the kernels that could not be
+        self.namesakes = ModelLibrary.builtin().untouched()  # nop: says it passes data untouched
+        self.untouched: set[str] = set()  # the kernels fitted so
 
     def add(self, reports: Sequence[FitReport]) -> None:
         text = self.text
@@ -95,7 +99,11 @@ class _Output:
         if bulk_text is not None and len(reports):
             batch: Any = reports  # forms.pmnf.batch.Reports
             self.notes.extend(batch.notes.values())
-            printed, tables = bulk_text(json_records=self.json, model_file=self.toml is not None)
+            untouched = self.namesakes.intersection(batch.atoms)
+            self.untouched |= untouched
+            printed, tables = bulk_text(
+                json_records=self.json, model_file=self.toml is not None, untouched=untouched
+            )
             self.unsure.add_reports(batch, self.fitter)
             text.write(("[\n" if not self.count else ",\n") + printed if self.json else printed)
             if self.toml is not None:
@@ -111,8 +119,14 @@ class _Output:
                 text.write(("[\n" if not self.count else ",\n") + textwrap.indent(record, "  "))
             else:
                 text.write(self.summary(report) + "\n")
+            named = report.atom in self.namesakes
+            if named:
+                self.untouched.add(report.atom)
             if self.toml is not None:
-                self.toml.write(table_text(report.table(), "models", report.atom))
+                table = report.table()
+                if named:
+                    table["touches_data"] = False
+                self.toml.write(table_text(table, "models", report.atom))
             self.count += 1
 
     def publish(self) -> None:
@@ -233,7 +247,10 @@ def run(args: argparse.Namespace) -> int:
         output.discard(error)
         raise
     method = cls.fitting().uncertainty_of(data, options)
-    for text in [*output.notes, *cls.notes(data, options), *output.unsure.notes(args.form, method)]:
+    for text in [
+        *output.notes, *cls.notes(data, options), *output.unsure.notes(args.form, method),
+        *untouched_notes(output.untouched),
+    ]:  # fmt: skip
         note(args, text)
     output.publish()
     for text in output.warnings:

@@ -17,7 +17,8 @@ ModelLibrary(2 atoms: scan, sort)
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from ..forms import fit_families
 from ..forms.unsure import Unsure
 from .model_library import ModelLibrary
 
-__all__ = ["fit"]
+__all__ = ["fit", "untouched_namesakes", "untouched_notes"]
 
 
 def fit(
@@ -94,7 +95,31 @@ def fit(
             warnings.warn(text, UserWarning, stacklevel=2)
     notes += [text for report in reports for text in report.notes]
     notes += [*cls.notes(read, options), *unsure.notes(form, fitter.uncertainty_of(read, options))]
-    return ModelLibrary((report.model for report in reports), notes=notes)
+    untouched = untouched_namesakes(report.atom for report in reports)
+    notes += untouched_notes(untouched)
+    return ModelLibrary(
+        (replace(r.model, touches_data=False) if r.atom in untouched else r.model for r in reports), notes=notes
+    )
+
+
+def untouched_namesakes(atoms: Iterable[str]) -> frozenset[str]:
+    """The ``atoms`` named like a built-in atom that passes its data on untouched: a fit of
+    ``nop``, as ``benchmarks/realdata/patterns.cpp`` measures it, says so as the built-in
+    does, so that as a pipeline stage it pays no hand-off in either.
+
+    >>> sorted(untouched_namesakes(["inc", "nop"]))
+    ['nop']
+    """
+    return ModelLibrary.builtin().untouched() & frozenset(atoms)
+
+
+def untouched_notes(atoms: Iterable[str]) -> list[str]:
+    """What ``fit`` notes of each atom it fitted as untouched (:func:`untouched_namesakes`)."""
+    return [
+        f"{atom}: touches_data = false, as the built-in {atom}'s (it passes its data on untouched: "
+        f"a pipeline stage of it pays no hand-off); set it true if this {atom} reads its data"
+        for atom in sorted(atoms)
+    ]
 
 
 

@@ -193,6 +193,18 @@ class ModelLibrary(CheckedModels, Mapping[str, AtomicModel]):
         names, _ = shown_rows(list(self._models))
         return LibraryTable(tuple(self[name] for name in names), len(self._models), notes=self._notes)._repr_html_()
 
+    def untouched(self) -> frozenset[str]:
+        """The atoms whose models say they pass their data on untouched (``touches_data =
+        false``), read without building a model.
+
+        >>> sorted(ModelLibrary.builtin().untouched())
+        ['nop']
+        """
+        return frozenset(
+            name for name, entry in self._models.items()
+            if (entry.table.get("touches_data", True) if isinstance(entry, _Pending) else entry.touches_data) is False
+        )  # fmt: skip
+
     # --- building ----------------------------------------------------------------------
     def merged(self, other: Iterable[AtomicModel] | ModelLibrary) -> ModelLibrary:
         """A library with the models of ``other`` added; they override same-named ones. It

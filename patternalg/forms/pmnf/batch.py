@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
 from typing import Any, overload
@@ -134,12 +134,15 @@ class Reports(Sequence[FitReport]):
             strict=True,
         )
 
-    def bulk_text(self, *, json_records: bool, model_file: bool) -> tuple[str, str]:
+    def bulk_text(
+        self, *, json_records: bool, model_file: bool, untouched: Collection[str] = ()
+    ) -> tuple[str, str]:
         """What ``fit`` prints for the batch (its summary lines, or its JSON records each
         indented by two spaces and joined by ``",\\n"``) and, if ``model_file``, the
-        tables the model file gets (else "")."""
+        tables the model file gets (else ""); the atoms in ``untouched`` say
+        ``touches_data = false``."""
         printed = self.json_text() if json_records else self.summary_text()
-        return printed, self.toml_text() if model_file else ""
+        return printed, self.toml_text(untouched) if model_file else ""
 
     def _spread(self) -> list[Any]:
         """Each kernel's uncertainty (None: none)."""
@@ -193,9 +196,10 @@ class Reports(Sequence[FitReport]):
         metric = f", metric '{first.metric}'" if first.metric else ""
         return f" of {first.path}, kernel '", f"'{metric}"
 
-    def toml_text(self) -> str:
+    def toml_text(self, untouched: Collection[str] = ()) -> str:
         """Each kernel's table in the model file (:func:`~patternalg._internal.toml_writer.table_text`
-        of :meth:`FitReport.table <patternalg.forms.report.FitReport.table>`)."""
+        of :meth:`FitReport.table <patternalg.forms.report.FitReport.table>`); those of the
+        atoms in ``untouched`` say ``touches_data = false``."""
         fits, name, how, first = self.fits, self.var.name, self.how, self.first
         low_high = f"[\n    {fits.low},\n    {fits.high},\n]\n"
         x_range = f"x_range = {low_high}" if name == "x" else ""
@@ -220,6 +224,7 @@ class Reports(Sequence[FitReport]):
         seconds = _terms(name, "coefficient2 = <c>\ni2 = <i>\nj2 = <j>\n", toml_string)
         plain = toml_keys(self.atoms)
         keys = [f"\n[models.{key}" for key in plain]
+        flags = ["touches_data = false\n" if atom in untouched else "" for atom in self.atoms]
         spread = [
             "" if u is None else f"\n[models.{key}.uncertainty]\n{_uncertainty_text(u)}"
             for key, u in zip(plain, self._spread(), strict=True)
@@ -247,15 +252,16 @@ class Reports(Sequence[FitReport]):
             term_texts,
             *(fits.stats[key] for key in _STATISTICS),
             spread,
+            flags,
             strict=True,
         )
         return "".join(
             [
-                f"{key}]\n{head}{model}{unit}{lead}{q[1:-1]}{end}\n{x_range}"
+                f"{key}]\n{head}{model}{unit}{lead}{q[1:-1]}{end}\n{x_range}{flag}"
                 f"{key + domain if domain else ''}{key}.fit]\nhypothesis = {hyp}\n"
                 f"constant = {c0}\n{term}rss = {rss}\nsmape = {smape}\nar2 = {ar2}\n"
                 f"criterion = {crit}\nmodeler = {modeler}\n{fixed}{q}{metric}{u}"
-                for key, model, (lead, modeler), q, hyp, c0, term, rss, smape, ar2, crit, u in rows
+                for key, model, (lead, modeler), q, hyp, c0, term, rss, smape, ar2, crit, u, flag in rows
             ]
         )
 
